@@ -1,0 +1,122 @@
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { uuidv7 } from '../../shared/ids';
+import type { QueueMessage, QueuePort } from '../../shared/adapters/queue';
+
+export type BatchHandler = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
+
+interface Pending {
+  id: string;
+  body: string;
+  receiveCount: number;
+  visibleAt: number;
+}
+
+/**
+ * The pipeline queue in-process, with SQS semantics that matter to the worker: batches of up to
+ * `batchSize` records, partial batch failures, redelivery after a visibility delay, and a dead-letter
+ * list after `maxReceiveCount` receives (the redrive policy of the deployed queue).
+ */
+export class InProcessQueue implements QueuePort {
+  private pending: Pending[] = [];
+  private inFlight = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private consumer: BatchHandler | undefined;
+  private idleWaiters: (() => void)[] = [];
+  readonly deadLetters: { id: string; body: string; receiveCount: number }[] = [];
+  sentCount = 0;
+  onDeadLetter: ((body: string) => Promise<void>) | undefined;
+
+  constructor(private readonly options: { batchSize?: number; maxReceiveCount?: number; visibilityDelayMs?: number } = {}) {}
+
+  setConsumer(consumer: BatchHandler): void {
+    this.consumer = consumer;
+    this.schedule(0);
+  }
+
+  async send(messages: QueueMessage[]): Promise<void> {
+    const at = Date.now();
+    for (const m of messages) {
+      this.pending.push({ id: uuidv7(), body: m.body, receiveCount: 0, visibleAt: at + (m.delaySeconds ?? 0) * 1000 });
+    }
+    this.sentCount += messages.length;
+    this.schedule(0);
+  }
+
+  /** Resolves when nothing is queued or being processed (tests and the benchmark wait on this). */
+  async drained(): Promise<void> {
+    if (this.pending.length === 0 && this.inFlight === 0) return;
+    await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.consumer = undefined;
+  }
+
+  private schedule(delayMs: number): void {
+    if (!this.consumer || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.deliver();
+    }, delayMs);
+  }
+
+  private async deliver(): Promise<void> {
+    const consumer = this.consumer;
+    if (!consumer) return;
+    const at = Date.now();
+    const batch: Pending[] = [];
+    this.pending = this.pending.filter((m) => {
+      if (batch.length < (this.options.batchSize ?? 10) && m.visibleAt <= at) {
+        batch.push(m);
+        return false;
+      }
+      return true;
+    });
+    if (batch.length > 0) {
+      this.inFlight += batch.length;
+      for (const m of batch) m.receiveCount += 1;
+      let failed: Set<string>;
+      try {
+        const response = await consumer({ Records: batch.map(toRecord) });
+        failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+      } catch {
+        failed = new Set(batch.map((m) => m.id));
+      }
+      for (const m of batch.filter((b) => failed.has(b.id))) {
+        if (m.receiveCount >= (this.options.maxReceiveCount ?? 3)) {
+          this.deadLetters.push({ id: m.id, body: m.body, receiveCount: m.receiveCount });
+          await this.onDeadLetter?.(m.body).catch(() => undefined);
+        } else {
+          this.pending.push({ ...m, visibleAt: Date.now() + (this.options.visibilityDelayMs ?? 50) });
+        }
+      }
+      this.inFlight -= batch.length;
+    }
+    if (this.pending.length === 0 && this.inFlight === 0) {
+      for (const resolve of this.idleWaiters.splice(0)) resolve();
+      return;
+    }
+    const nextVisible = Math.min(...this.pending.map((m) => m.visibleAt));
+    this.schedule(Math.max(0, nextVisible - Date.now()));
+  }
+}
+
+function toRecord(m: Pending): SQSRecord {
+  return {
+    messageId: m.id,
+    receiptHandle: m.id,
+    body: m.body,
+    attributes: {
+      ApproximateReceiveCount: String(m.receiveCount),
+      SentTimestamp: String(Date.now()),
+      SenderId: 'local',
+      ApproximateFirstReceiveTimestamp: String(Date.now()),
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:local:000000000000:pipeline',
+    awsRegion: 'local',
+  };
+}

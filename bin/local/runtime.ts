@@ -1,0 +1,84 @@
+import { rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { ScheduledEvent } from 'aws-lambda';
+import { installPorts } from '../../shared/adapters/ports';
+import { systemClock, type Clock } from '../../shared/adapters/clock';
+import { RecordingEvents } from '../../shared/adapters/events';
+import { TableDns } from '../../shared/adapters/dns';
+import { paymentsFromEnv } from '../../shared/adapters/payments';
+import { uuidv7 } from '../../shared/ids';
+import { ensureDemoAccount } from '../../shared/domain/accounts/demo';
+import { ensureTable, startDynamo, type LocalDynamo } from './dynamo';
+import { InProcessQueue } from './queue';
+import { createLocalApi, listen } from './server';
+import { renewalsHandler, workerHandler } from './handlers';
+
+export const LOCAL_TABLE = 'outreach-local';
+
+/** Points the data layer at a DynamoDB endpoint and table (before any handler runs). */
+export function useLocalTable(endpoint: string, tableName = LOCAL_TABLE): void {
+  process.env.DYNAMODB_ENDPOINT = endpoint;
+  process.env.TABLE_NAME = tableName;
+  process.env.AWS_REGION ??= 'us-east-1';
+  process.env.STRIPE_WEBHOOK_SECRET ??= `whsec_${randomBytes(24).toString('hex')}`;
+}
+
+export interface LocalPorts {
+  queue: InProcessQueue;
+  events: RecordingEvents;
+  dns: TableDns;
+}
+
+/** Installs the in-process ports; the queue feeds the same worker handler SQS would. */
+export function installLocalPorts(clock: Clock = systemClock): LocalPorts {
+  const queue = new InProcessQueue({ batchSize: 10, maxReceiveCount: 3, visibilityDelayMs: 50 });
+  const events = new RecordingEvents();
+  const dns = new TableDns();
+  installPorts({ clock, queue, events, dns, payments: paymentsFromEnv(uuidv7) });
+  queue.setConsumer(async (event) => (await workerHandler())(event));
+  return { queue, events, dns };
+}
+
+export async function runRenewalSweep(at = new Date()): Promise<unknown> {
+  const event = { id: uuidv7(), 'detail-type': 'Scheduled Event', source: 'aws.events', time: at.toISOString(), detail: {} } as unknown as ScheduledEvent;
+  return (await renewalsHandler())(event);
+}
+
+export interface LocalRuntime {
+  baseUrl: string;
+  proKey: string;
+  developerKey: string;
+  ports: LocalPorts;
+  stop(): Promise<void>;
+}
+
+export async function startLocalRuntime(options: { port: number; dataDir: string; fresh: boolean; renewalsEverySeconds: number }): Promise<LocalRuntime> {
+  if (options.fresh) rmSync(options.dataDir, { recursive: true, force: true });
+  const dynamo: LocalDynamo = await startDynamo({ dataDir: options.dataDir });
+  useLocalTable(dynamo.endpoint);
+  await ensureTable(dynamo.endpoint, LOCAL_TABLE);
+  const ports = installLocalPorts();
+  const proKey = await ensureDemoAccount({ email: 'demo-pro@example.com', tier: 'pro', credits: 100_000, apiKey: process.env.DEMO_PRO_API_KEY || undefined });
+  const developerKey = await ensureDemoAccount({ email: 'demo-developer@example.com', tier: 'developer', credits: 0, apiKey: process.env.DEMO_DEVELOPER_API_KEY || undefined });
+
+  const server: Server = createLocalApi();
+  const port = await listen(server, options.port, '0.0.0.0');
+  process.env.PUBLIC_BASE_URL ??= `http://localhost:${port}/api/v1`;
+  const schedule = setInterval(() => void runRenewalSweep().catch((err) => console.error('renewal sweep failed', err)), options.renewalsEverySeconds * 1000);
+  schedule.unref();
+
+  return {
+    baseUrl: `http://localhost:${port}/api/v1`,
+    proKey,
+    developerKey,
+    ports,
+    stop: async () => {
+      clearInterval(schedule);
+      ports.queue.stop();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await dynamo.stop();
+    },
+  };
+}

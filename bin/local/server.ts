@@ -1,0 +1,183 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Writable } from 'node:stream';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { identifyCaller } from '../../shared/domain/accounts/accounts';
+import type { EndpointSpec } from '../../shared/http/endpoint';
+import { NotFoundError, PayloadTooLargeError, UnauthorizedError, toErrorResponse } from '../../shared/http/errors';
+import type { LocalResponseStream, StreamMetadata } from '../../shared/http/streaming';
+import { MAX_BODY_BYTES } from '../../shared/http/api';
+import { uuidv7 } from '../../shared/ids';
+import { API_GROUPS, type ApiGroup } from '../../shared/schemas/groups';
+import { groupHandlers, streamingHandler } from './handlers';
+
+interface CompiledRoute {
+  spec: EndpointSpec;
+  group: ApiGroup;
+  pattern: RegExp;
+  names: string[];
+}
+
+function compileRoutes(): CompiledRoute[] {
+  return (Object.entries(API_GROUPS) as [ApiGroup, EndpointSpec[]][]).flatMap(([group, specs]) =>
+    specs.map((spec) => {
+      const names: string[] = [];
+      const source = spec.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, name: string) => {
+        names.push(name);
+        return '([^/]+)';
+      });
+      return { spec, group, pattern: new RegExp(`^${source}$`), names };
+    }),
+  );
+}
+
+function lambdaContext(functionName: string, requestId: string): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => 30_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    // API Gateway would accept up to 10 MB; our own limit is enforced by the handler chain, so only stop runaway bodies here.
+    if (size > MAX_BODY_BYTES * 4) throw new PayloadTooLargeError(MAX_BODY_BYTES);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function sendError(res: ServerResponse, err: unknown, requestId: string): void {
+  const mapped = toErrorResponse(err, requestId);
+  res.writeHead(mapped.status, { 'content-type': 'application/json', 'x-request-id': requestId, ...mapped.headers });
+  res.end(JSON.stringify(mapped.body));
+}
+
+/**
+ * The local API: each HTTP request becomes the REST API proxy event API Gateway sends (authorizer
+ * context included) and goes to the same Lambda handler the stack deploys.
+ */
+export function createLocalApi(): Server {
+  const routes = compileRoutes();
+  return createServer(async (req, res) => {
+    const requestId = uuidv7();
+    try {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const method = (req.method ?? 'GET').toUpperCase();
+      const candidates = routes.filter((r) => r.pattern.test(url.pathname));
+      const match = candidates.find((r) => r.spec.method === method);
+      if (!match) throw new NotFoundError('Endpoint');
+      const values = match.pattern.exec(url.pathname)!.slice(1);
+      const pathParameters = Object.fromEntries(match.names.map((n, i) => [n, decodeURIComponent(values[i])]));
+
+      const headers: Record<string, string> = {};
+      const multiValueHeaders: Record<string, string[]> = {};
+      for (let i = 0; i < req.rawHeaders.length; i += 2) {
+        const [name, value] = [req.rawHeaders[i], req.rawHeaders[i + 1]];
+        headers[name] = value;
+        (multiValueHeaders[name] ??= []).push(value);
+      }
+      const query: Record<string, string> = {};
+      const multiQuery: Record<string, string[]> = {};
+      for (const [k, v] of url.searchParams) {
+        query[k] = v;
+        (multiQuery[k] ??= []).push(v);
+      }
+
+      let authorizer: Record<string, string> | null = null;
+      if (match.spec.auth === 'api_key') {
+        const authHeader = Object.entries(headers).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
+        const caller = await identifyCaller(authHeader);
+        if (!caller) throw new UnauthorizedError();
+        authorizer = { principalId: caller.userId, userId: caller.userId, keyHash: caller.keyHash };
+      }
+
+      const body = await readBody(req);
+      const event: APIGatewayProxyEvent = {
+        resource: match.spec.path,
+        path: url.pathname,
+        httpMethod: method,
+        headers,
+        multiValueHeaders,
+        queryStringParameters: Object.keys(query).length ? query : null,
+        multiValueQueryStringParameters: Object.keys(multiQuery).length ? multiQuery : null,
+        pathParameters: match.names.length ? pathParameters : null,
+        stageVariables: null,
+        body: body.length ? body : null,
+        isBase64Encoded: false,
+        requestContext: {
+          accountId: '000000000000',
+          apiId: 'local',
+          authorizer,
+          httpMethod: method,
+          identity: { sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['user-agent'] ?? null } as APIGatewayProxyEvent['requestContext']['identity'],
+          path: url.pathname,
+          protocol: 'HTTP/1.1',
+          requestId,
+          requestTimeEpoch: Date.now(),
+          resourceId: 'local',
+          resourcePath: match.spec.path,
+          stage: 'local',
+          domainName: headers.host ?? headers.Host,
+        },
+      };
+
+      if (match.spec.streaming) {
+        const handler = await streamingHandler();
+        await handler(event, localResponseStream(res), lambdaContext('jobs-events', requestId));
+        return;
+      }
+      const handler = await groupHandlers[match.group]();
+      const result = await handler(event, lambdaContext(match.group, requestId));
+      res.writeHead(result.statusCode, { ...(result.headers as Record<string, string>) });
+      res.end(result.body);
+    } catch (err) {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if ((err as { status?: number }).status === undefined) console.error(err);
+      sendError(res, err, requestId);
+    }
+  });
+}
+
+/** A writable that behaves like Lambda's HttpResponseStream: metadata first, then body bytes. */
+function localResponseStream(res: ServerResponse): LocalResponseStream {
+  const stream = new Writable({
+    write(chunk, _enc, callback) {
+      if (!res.headersSent) res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.write(chunk, callback);
+    },
+    final(callback) {
+      if (!res.headersSent) res.writeHead(200);
+      res.end(callback);
+    },
+  }) as LocalResponseStream;
+  stream.setMetadata = (metadata: StreamMetadata) => {
+    res.writeHead(metadata.statusCode, metadata.headers);
+    res.flushHeaders();
+  };
+  res.on('close', () => stream.destroy());
+  return stream;
+}
+
+export async function listen(server: Server, port: number, host = '127.0.0.1'): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return (server.address() as { port: number }).port;
+}

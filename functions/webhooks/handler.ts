@@ -1,0 +1,14 @@
+import { useAwsPorts } from '../../shared/adapters/aws';
+import { createApiHandler, route } from '../../shared/http/api';
+import { HttpResponse } from '../../shared/http/response';
+import { webhookEndpoints as E } from '../../shared/schemas/public';
+import { applyPaymentEvent, verifyPaymentEvent } from '../../shared/domain/billing/webhooks';
+import { localCheckoutPage, payLocalCheckout } from '../../shared/domain/billing/localCheckout';
+
+useAwsPorts();
+
+export const handler = createApiHandler([
+  route(E.stripeWebhook, async ({ rawBody, headers }) => applyPaymentEvent(verifyPaymentEvent(rawBody, headers['stripe-signature']))),
+  route(E.localCheckoutPage, async ({ params }) => new HttpResponse(200, await localCheckoutPage(params.session_id), {}, 'text/html; charset=utf-8')),
+  route(E.localCheckoutPay, async ({ params, baseUrl }) => new HttpResponse(200, await payLocalCheckout(params.session_id, baseUrl), {}, 'text/html; charset=utf-8')),
+]);

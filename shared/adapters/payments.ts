@@ -1,0 +1,73 @@
+import Stripe from 'stripe';
+import { optionalEnv } from '../config/env';
+import { ADD_ONS, PRO_PLAN, type AddOnType } from '../domain/billing/plans';
+
+export interface CheckoutRequest {
+  userId: string;
+  email: string;
+  addOns: AddOnType[];
+  /** Base URL of this API, for the local checkout page and return links. */
+  baseUrl: string;
+}
+
+export interface CheckoutSession {
+  id: string;
+  url: string;
+}
+
+export interface PaymentsPort {
+  readonly kind: 'stripe' | 'local';
+  createCheckoutSession(request: CheckoutRequest): Promise<CheckoutSession>;
+}
+
+/** Real Stripe Checkout (used whenever STRIPE_SECRET_KEY is set). */
+export class StripePayments implements PaymentsPort {
+  readonly kind = 'stripe' as const;
+  private readonly stripe: Stripe;
+  constructor(secretKey: string) {
+    this.stripe = new Stripe(secretKey);
+  }
+  async createCheckoutSession(request: CheckoutRequest): Promise<CheckoutSession> {
+    const price = (env: string) => {
+      const id = optionalEnv(env);
+      if (!id) throw new Error(`Stripe is configured but ${env} is not set`);
+      return id;
+    };
+    const lineItems = [{ price: price(PRO_PLAN.stripePriceEnv), quantity: 1 }];
+    for (const type of new Set(request.addOns)) {
+      lineItems.push({ price: price(ADD_ONS[type].stripePriceEnv), quantity: request.addOns.filter((a) => a === type).length });
+    }
+    const session = await this.stripe.checkout.sessions.create({
+      mode: 'subscription',
+      line_items: lineItems,
+      client_reference_id: request.userId,
+      customer_email: request.email,
+      metadata: { user_id: request.userId, add_ons: request.addOns.join(',') },
+      subscription_data: { metadata: { user_id: request.userId, add_ons: request.addOns.join(',') } },
+      success_url: optionalEnv('CHECKOUT_SUCCESS_URL') ?? `${request.baseUrl}/health?checkout=success`,
+      cancel_url: optionalEnv('CHECKOUT_CANCEL_URL') ?? `${request.baseUrl}/health?checkout=cancelled`,
+    });
+    return { id: session.id, url: session.url ?? '' };
+  }
+}
+
+/**
+ * No payment provider: the checkout URL is a page on this server whose Pay button makes the server
+ * send itself the same signed `checkout.session.completed` webhook Stripe would.
+ */
+export class LocalPayments implements PaymentsPort {
+  readonly kind = 'local' as const;
+  constructor(private readonly newId: () => string) {}
+  async createCheckoutSession(request: CheckoutRequest): Promise<CheckoutSession> {
+    const id = `cs_local_${this.newId()}`;
+    return { id, url: `${request.baseUrl}/checkout/${id}` };
+  }
+}
+
+export function paymentsFromEnv(newId: () => string): PaymentsPort {
+  const secret = optionalEnv('STRIPE_SECRET_KEY');
+  return secret ? new StripePayments(secret) : new LocalPayments(newId);
+}
+
+/** Signature checks use Stripe's own library with no network: the same code verifies real and local events. */
+export const stripeSignatures = new Stripe('sk_signature_checks_only').webhooks;

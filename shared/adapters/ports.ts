@@ -1,0 +1,53 @@
+import type { Clock } from './clock';
+import { systemClock } from './clock';
+import type { QueuePort } from './queue';
+import type { EventsPort } from './events';
+import type { DnsPort } from './dns';
+import type { PaymentsPort } from './payments';
+
+/**
+ * The outside world the application talks to. Lambda entry points register the AWS implementations
+ * as lazy defaults (shared/adapters/aws.ts), built on first use so a function only needs the
+ * configuration of the ports it touches; the local server and the tests install local ones.
+ */
+export interface Ports {
+  clock: Clock;
+  queue: QueuePort;
+  events: EventsPort;
+  dns: DnsPort;
+  payments: PaymentsPort;
+}
+
+type Factories = { [K in keyof Ports]?: () => Ports[K] };
+
+const installed: Partial<Ports> = { clock: systemClock };
+let defaults: Factories = {};
+
+export function installPorts(next: Partial<Ports>): void {
+  Object.assign(installed, next);
+}
+
+export function setDefaultPorts(factories: Factories): void {
+  defaults = factories;
+}
+
+function resolve<K extends keyof Ports>(name: K): Ports[K] {
+  const existing = installed[name];
+  if (existing) return existing as Ports[K];
+  const factory = defaults[name];
+  if (!factory) throw new Error(`Port ${name} is not installed`);
+  const built = factory();
+  installed[name] = built;
+  return built;
+}
+
+const view: Ports = {
+  get clock() { return resolve('clock'); },
+  get queue() { return resolve('queue'); },
+  get events() { return resolve('events'); },
+  get dns() { return resolve('dns'); },
+  get payments() { return resolve('payments'); },
+};
+
+export const ports = (): Ports => view;
+export const now = (): Date => resolve('clock').now();

@@ -1,0 +1,120 @@
+import { ConflictError, NotFoundError, UnauthorizedError } from '../../http/errors';
+import { now } from '../../adapters/ports';
+import { randomToken, uuidv7 } from '../../ids';
+import {
+  changeEmailItems,
+  findUserIdByApiKeyHash,
+  getUser,
+  newUserItems,
+  rotateApiKeyItems,
+  updateUserFields,
+  type Tier,
+  type UserRecord,
+} from '../../store/usersRepo';
+import { cancellationCodes, writeTogether } from '../../store/transactions';
+import { grantCredits } from '../credits/credits';
+import { addOneMonth } from '../billing/plans';
+import { bearerKey, hashApiKey, issueApiKey } from './apiKeys';
+
+export interface NewAccount {
+  email: string;
+  tier?: Tier;
+  credits?: number;
+  fullName?: string | null;
+  /** A key chosen by the operator (demo keys); otherwise one is generated. */
+  apiKey?: string;
+}
+
+/** Creates an account and returns its key: the only time the full key exists outside the caller. */
+export async function createAccount(input: NewAccount): Promise<{ user: UserRecord; apiKey: string }> {
+  const at = now();
+  const key = issueApiKey(input.apiKey);
+  const tier = input.tier ?? 'developer';
+  const user: UserRecord = {
+    id: uuidv7(at.getTime()),
+    email: input.email,
+    fullName: input.fullName ?? null,
+    isActive: true,
+    role: 'user',
+    tier,
+    // An operator-made pro account is active for one period without a payment processor.
+    subscriptionStatus: tier === 'pro' ? 'active' : 'inactive',
+    currentPeriodStart: tier === 'pro' ? at.toISOString() : null,
+    currentPeriodEnd: tier === 'pro' ? addOneMonth(at).toISOString() : null,
+    addOns: {},
+    apiKeyHash: key.hash,
+    apiKeyLastFour: key.lastFour,
+    referralCode: randomToken(10).replace(/[-_]/g, 'X').toUpperCase(),
+    stripeCustomerId: null,
+    stripeSubscriptionId: null,
+    downgradeAt: null,
+    createdAt: at.toISOString(),
+    updatedAt: at.toISOString(),
+  };
+  try {
+    await writeTogether(newUserItems(user));
+  } catch (err) {
+    const codes = cancellationCodes(err);
+    if (codes[1] === 'ConditionalCheckFailed') throw new ConflictError('email_in_use', `The e-mail address ${input.email} is already in use.`);
+    if (codes[3] === 'ConditionalCheckFailed') throw new ConflictError('idempotency_conflict', 'That API key is already assigned to another account.');
+    throw err;
+  }
+  if (input.credits && input.credits > 0) {
+    await grantCredits({ userId: user.id, grantId: `initial-${user.id}`, amount: input.credits, source: 'operator' });
+  }
+  return { user, apiKey: key.apiKey };
+}
+
+/** The authorizer's question: which user does this bearer header belong to? */
+export async function identifyCaller(authorizationHeader: string | undefined): Promise<{ userId: string; keyHash: string } | null> {
+  const key = bearerKey(authorizationHeader);
+  if (!key) return null;
+  const keyHash = hashApiKey(key);
+  const userId = await findUserIdByApiKeyHash(keyHash);
+  return userId ? { userId, keyHash } : null;
+}
+
+/**
+ * Loads the caller named by the authorizer and checks the key is still the account's current one.
+ * The authorizer's answer is cached by API Gateway; this check is what makes a rotated key stop
+ * working at once.
+ */
+export async function loadCaller(userId: string | undefined, keyHash: string | undefined): Promise<UserRecord> {
+  if (!userId || !keyHash) throw new UnauthorizedError();
+  const user = await getUser(userId);
+  if (!user || !user.isActive || user.apiKeyHash !== keyHash) throw new UnauthorizedError();
+  return effectiveUser(user, now());
+}
+
+/** A cancelled subscription keeps pro until its period ends (contract 3), then reads as developer. */
+export function effectiveUser(user: UserRecord, at: Date): UserRecord {
+  if (user.downgradeAt && at.getTime() >= Date.parse(user.downgradeAt)) return { ...user, tier: 'developer' };
+  return user;
+}
+
+export async function rotateApiKey(user: UserRecord): Promise<{ apiKey: string; lastFour: string }> {
+  const key = issueApiKey();
+  await writeTogether(rotateApiKeyItems(user, key.hash, key.lastFour, now().toISOString()));
+  return { apiKey: key.apiKey, lastFour: key.lastFour };
+}
+
+export async function updateProfile(user: UserRecord, patch: { full_name?: string | null; email?: string }): Promise<UserRecord> {
+  const at = now().toISOString();
+  if (patch.email !== undefined && patch.email.toLowerCase() !== user.email.toLowerCase()) {
+    try {
+      await writeTogether(changeEmailItems(user, patch.email, at));
+    } catch (err) {
+      if (cancellationCodes(err)[1] === 'ConditionalCheckFailed') throw new ConflictError('email_in_use', 'That e-mail address is already in use.');
+      throw err;
+    }
+  } else if (patch.email !== undefined && patch.email !== user.email) {
+    // Same address, different case: the guard item is keyed case-insensitively and stays.
+    await updateUserFields(user.id, { email: patch.email }, at);
+  }
+  const fields: Partial<UserRecord> = {};
+  if (patch.full_name !== undefined) fields.fullName = patch.full_name;
+  if (Object.keys(fields).length > 0 || patch.email !== undefined) return updateUserFields(user.id, fields, at);
+  const fresh = await getUser(user.id);
+  if (!fresh) throw new NotFoundError('User');
+  return fresh;
+}

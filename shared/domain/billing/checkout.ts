@@ -1,0 +1,21 @@
+import { UnprocessableError } from '../../http/errors';
+import { now, ports } from '../../adapters/ports';
+import { putCheckout } from '../../store/checkoutRepo';
+import type { UserRecord } from '../../store/usersRepo';
+import type { AddOnType } from './plans';
+
+const SESSION_TTL_SECONDS = 24 * 60 * 60;
+
+export async function startCheckout(user: UserRecord, addOns: AddOnType[], baseUrl: string) {
+  if (user.tier === 'pro' && user.subscriptionStatus === 'active' && user.stripeSubscriptionId) {
+    throw new UnprocessableError('invalid_state', 'This account already has an active pro subscription.');
+  }
+  const payments = ports().payments;
+  const session = await payments.createCheckoutSession({ userId: user.id, email: user.email, addOns, baseUrl });
+  const at = now();
+  await putCheckout(
+    { sessionId: session.id, userId: user.id, addOns, status: 'open', provider: payments.kind, createdAt: at.toISOString() },
+    Math.floor(at.getTime() / 1000) + SESSION_TTL_SECONDS,
+  );
+  return { checkout_url: session.url, checkout_session_id: session.id };
+}

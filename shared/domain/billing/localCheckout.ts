@@ -1,0 +1,62 @@
+import { requireEnv } from '../../config/env';
+import { NotFoundError, UnprocessableError } from '../../http/errors';
+import { now } from '../../adapters/ports';
+import { stripeSignatures } from '../../adapters/payments';
+import { uuidv7 } from '../../ids';
+import { getCheckout, markCheckoutPaid } from '../../store/checkoutRepo';
+import { countAddOns, monthlyCostUsd, type AddOnType } from './plans';
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const page = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title></head>` +
+  `<body style="font-family:system-ui;max-width:32rem;margin:4rem auto">${body}</body></html>`;
+
+async function openLocalSession(sessionId: string) {
+  const session = await getCheckout(sessionId);
+  if (!session || session.provider !== 'local') throw new NotFoundError('Checkout session');
+  return session;
+}
+
+export async function localCheckoutPage(sessionId: string): Promise<string> {
+  const session = await openLocalSession(sessionId);
+  if (session.status === 'paid') return page('Paid', '<h1>Already paid</h1><p>This checkout is complete.</p>');
+  const cost = monthlyCostUsd(countAddOns(session.addOns as AddOnType[]));
+  return page(
+    'Checkout',
+    `<h1>Pro subscription</h1><p>Add-ons: ${escape(session.addOns.join(', ') || 'none')}</p><p>${cost.toFixed(2)} USD a month</p>` +
+      `<form method="post" action="${escape(sessionId)}/pay"><button type="submit">Pay</button></form>` +
+      '<p><small>Local checkout: no payment provider is configured, nothing is charged.</small></p>',
+  );
+}
+
+/**
+ * The Pay button: marks the session paid and posts the signed `checkout.session.completed` event
+ * Stripe would send to this service's webhook endpoint, so the same verification and fulfilment run.
+ */
+export async function payLocalCheckout(sessionId: string, baseUrl: string): Promise<string> {
+  const session = await openLocalSession(sessionId);
+  if (!(await markCheckoutPaid(sessionId))) return page('Paid', '<h1>Already paid</h1>');
+  const payload = JSON.stringify({
+    id: `evt_local_${uuidv7()}`,
+    object: 'event',
+    type: 'checkout.session.completed',
+    created: Math.floor(now().getTime() / 1000),
+    data: {
+      object: {
+        id: sessionId,
+        object: 'checkout.session',
+        mode: 'subscription',
+        status: 'complete',
+        payment_status: 'paid',
+        client_reference_id: session.userId,
+        customer: `cus_local_${session.userId}`,
+        subscription: `sub_local_${sessionId.slice('cs_local_'.length)}`,
+        metadata: { user_id: session.userId, add_ons: session.addOns.join(',') },
+      },
+    },
+  });
+  const signature = stripeSignatures.generateTestHeaderString({ payload, secret: requireEnv('STRIPE_WEBHOOK_SECRET') });
+  const response = await fetch(`${baseUrl}/webhooks/stripe`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
+  if (!response.ok) throw new UnprocessableError('invalid_state', `The webhook was refused with HTTP ${response.status}.`);
+  return page('Paid', '<h1>Payment complete</h1><p>Your pro subscription is active.</p>');
+}

@@ -1,0 +1,137 @@
+import { requireEnv } from '../../config/env';
+import { ValidationError } from '../../http/errors';
+import { now } from '../../adapters/ports';
+import { stripeSignatures } from '../../adapters/payments';
+import { paymentEventGuard } from '../../store/checkoutRepo';
+import { findUserIdBySubscription, getUser, subscriptionOwnerItem, updateUserItem, type UserRecord } from '../../store/usersRepo';
+import { TransactionConditionError, writeTogether, type TransactItem } from '../../store/transactions';
+import { grantCredits } from '../credits/credits';
+import { ADD_ON_TYPES, addOneMonth, countAddOns, periodAllowance, type AddOnType } from './plans';
+
+const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+type StripeObject = Record<string, any>;
+interface PaymentEvent {
+  id: string;
+  type: string;
+  created: number;
+  data: { object: StripeObject };
+}
+
+export function verifyPaymentEvent(rawBody: string, signature: string | undefined): PaymentEvent {
+  if (!signature) throw new ValidationError('Missing Stripe-Signature header.', [{ path: 'headers.stripe-signature', message: 'Required' }]);
+  try {
+    return stripeSignatures.constructEvent(rawBody, signature, requireEnv('STRIPE_WEBHOOK_SECRET'), SIGNATURE_TOLERANCE_SECONDS) as unknown as PaymentEvent;
+  } catch {
+    throw new ValidationError('The webhook signature is invalid or too old.', [{ path: 'headers.stripe-signature', message: 'Signature check failed' }]);
+  }
+}
+
+const parseAddOns = (value: unknown): AddOnType[] =>
+  String(value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s): s is AddOnType => (ADD_ON_TYPES as string[]).includes(s));
+
+const iso = (seconds: number | undefined) => (seconds ? new Date(seconds * 1000).toISOString() : undefined);
+const idOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : (value as { id?: string } | null)?.id);
+
+interface Effect {
+  userId: string;
+  changes: Partial<UserRecord>;
+  extra?: TransactItem[];
+  grant?: { grantId: string; amount: number; expiresAt: string; source: string };
+}
+
+async function ownerOfSubscription(subscription: StripeObject | string | undefined, metadata?: StripeObject): Promise<string | undefined> {
+  const subId = idOf(subscription);
+  return (subId && (await findUserIdBySubscription(subId))) || metadata?.user_id;
+}
+
+/** What each handled event changes (contract 3). Unknown events are acknowledged and ignored. */
+async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
+  const object = event.data.object;
+  switch (event.type) {
+    case 'checkout.session.completed': {
+      const userId = object.client_reference_id ?? object.metadata?.user_id;
+      const subscriptionId = idOf(object.subscription) ?? `sub_local_${object.id}`;
+      if (!userId) return undefined;
+      const addOns = countAddOns(parseAddOns(object.metadata?.add_ons));
+      const start = new Date(event.created * 1000);
+      const end = addOneMonth(start);
+      return {
+        userId,
+        changes: {
+          tier: 'pro',
+          subscriptionStatus: 'active',
+          currentPeriodStart: start.toISOString(),
+          currentPeriodEnd: end.toISOString(),
+          addOns,
+          stripeSubscriptionId: subscriptionId,
+          stripeCustomerId: idOf(object.customer) ?? null,
+          downgradeAt: null,
+        },
+        extra: [subscriptionOwnerItem(subscriptionId, userId)],
+        grant: { grantId: `period:${subscriptionId}:initial`, amount: periodAllowance(addOns), expiresAt: end.toISOString(), source: 'pro' },
+      };
+    }
+    case 'invoice.paid': {
+      const subscription = object.subscription ?? object.parent?.subscription_details?.subscription;
+      const userId = await ownerOfSubscription(subscription, object.subscription_details?.metadata ?? object.parent?.subscription_details?.metadata);
+      if (!userId) return undefined;
+      const line = object.lines?.data?.[0]?.period ?? {};
+      const start = iso(line.start) ?? iso(object.period_start) ?? new Date(event.created * 1000).toISOString();
+      const end = iso(line.end) ?? addOneMonth(new Date(start)).toISOString();
+      const user = await getUser(userId);
+      const addOns = user?.addOns ?? {};
+      const changes: Partial<UserRecord> = { tier: 'pro', subscriptionStatus: 'active', currentPeriodStart: start, currentPeriodEnd: end, downgradeAt: null };
+      // The first invoice of a subscription is the checkout itself, already granted by checkout.session.completed.
+      if (object.billing_reason === 'subscription_create') return { userId, changes };
+      return { userId, changes, grant: { grantId: `period:${idOf(subscription)}:${start}`, amount: periodAllowance(addOns), expiresAt: end, source: 'pro' } };
+    }
+    case 'customer.subscription.updated': {
+      const userId = await ownerOfSubscription(object.id, object.metadata);
+      if (!userId) return undefined;
+      const item = object.items?.data?.[0] ?? {};
+      const changes: Partial<UserRecord> = { subscriptionStatus: String(object.status ?? 'active') };
+      const start = iso(object.current_period_start ?? item.current_period_start);
+      const end = iso(object.current_period_end ?? item.current_period_end);
+      if (start) changes.currentPeriodStart = start;
+      if (end) changes.currentPeriodEnd = end;
+      if (object.metadata?.add_ons !== undefined) changes.addOns = countAddOns(parseAddOns(object.metadata.add_ons));
+      return { userId, changes };
+    }
+    case 'customer.subscription.deleted': {
+      const userId = await ownerOfSubscription(object.id, object.metadata);
+      if (!userId) return undefined;
+      const user = await getUser(userId);
+      const periodEnd = iso(object.current_period_end) ?? user?.currentPeriodEnd ?? now().toISOString();
+      return { userId, changes: { subscriptionStatus: 'canceled', downgradeAt: periodEnd } };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Applies a verified event exactly once: the event-id guard is written with its effects. */
+export async function applyPaymentEvent(event: PaymentEvent): Promise<{ received: true; duplicate: boolean }> {
+  const at = now().toISOString();
+  const effect = await effectOf(event);
+  const guard = paymentEventGuard(event.id, event.type, at);
+  const items = effect ? [guard, updateUserItem(effect.userId, effect.changes, at), ...(effect.extra ?? [])] : [guard];
+  try {
+    if (effect?.grant) {
+      const outcome = await grantCredits({ userId: effect.userId, ...effect.grant, with: items });
+      if (outcome.alreadyApplied) await writeTogether(items);
+    } else {
+      await writeTogether(items);
+    }
+  } catch (err) {
+    if (err instanceof TransactionConditionError && err.failedIndexes.includes(0)) return { received: true, duplicate: true };
+    if ((err as { name?: string }).name === 'TransactionCanceledException' && (err as any).CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
+      return { received: true, duplicate: true };
+    }
+    throw err;
+  }
+  return { received: true, duplicate: false };
+}

@@ -1,0 +1,254 @@
+/**
+ * The one owner of credit balances. Every charge, reservation, settlement, refund and grant goes
+ * through here, as a single DynamoDB transaction guarded by the wallet's version: an interleaving
+ * of requests can make one retry, never overdraw or double-charge. Callers pass the items that must
+ * be written with the money move (`with`) so that "charged" and "created" cannot come apart.
+ */
+import { InsufficientCreditsError } from '../../http/errors';
+import { now } from '../../adapters/ports';
+import {
+  chargeWasApplied,
+  deleteReservation,
+  getReservation,
+  listLedger,
+  loadWallet,
+  putChargeGuard,
+  putLedgerEntry,
+  putReservation,
+  putWalletIfUnchanged,
+  type LedgerEntry,
+} from '../../store/walletRepo';
+import { cancellationCodes, TransactionConditionError, writeTogether, type TransactItem } from '../../store/transactions';
+import { addGrant, availableCredits, earliestExpiry, liveGrants, planSpend, pruneWallet, restoreAllocation, type Wallet } from './wallet';
+
+const MAX_ATTEMPTS = 60;
+
+export interface MoneyMove {
+  userId: string;
+  /** Ledger tool name (contract 3): package id, contact_unlock, bd_job, growth_run, moderation_community, ... */
+  toolName: string;
+  /** What the money was for (result id, job id, community id). */
+  refId: string;
+  /** Items written in the same transaction. */
+  with?: TransactItem[];
+}
+
+export interface MoveOutcome {
+  /** The same id was applied before: nothing was written this time. */
+  alreadyApplied: boolean;
+  balance: number;
+}
+
+type Attempt = { done: true; outcome: MoveOutcome } | { done: false };
+
+/**
+ * Runs `build` against a freshly read wallet and writes the transaction it returns, retrying when
+ * another writer moved the wallet first. `guardIndex` is the item whose failed condition means
+ * "this move was already applied".
+ */
+async function moveMoney(
+  userId: string,
+  extras: TransactItem[],
+  build: (wallet: Wallet & { version: number }, at: Date) => Promise<{ items: TransactItem[]; guardIndex?: number; balance: number } | Attempt>,
+): Promise<MoveOutcome> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const wallet = await loadWallet(userId);
+    const at = now();
+    const built = await build(wallet, at);
+    if ('done' in built) {
+      if (built.done) return built.outcome;
+      continue;
+    }
+    const items = [...built.items, ...extras];
+    try {
+      await writeTogether(items);
+      return { alreadyApplied: false, balance: built.balance };
+    } catch (err) {
+      const codes = cancellationCodes(err);
+      if (codes.length === 0) throw err;
+      if (built.guardIndex !== undefined && codes[built.guardIndex] === 'ConditionalCheckFailed') {
+        return { alreadyApplied: true, balance: availableCredits(await loadWallet(userId), now()) };
+      }
+      const failedExtras = codes.slice(built.items.length).flatMap((c, i) => (c === 'ConditionalCheckFailed' ? [i] : []));
+      if (failedExtras.length > 0) throw new TransactionConditionError(failedExtras);
+      const retryable = codes[0] === 'ConditionalCheckFailed' || codes.some((c) => c === 'TransactionConflict');
+      if (!retryable) throw err;
+      await new Promise((r) => setTimeout(r, Math.random() * Math.min(10 + attempt * 5, 100)));
+    }
+  }
+  throw new Error(`Credit move for ${userId} did not settle after ${MAX_ATTEMPTS} attempts`);
+}
+
+/**
+ * Charges `amount` now, once per `chargeId`: a retry with the same id is a no-op. A zero amount still
+ * writes the `with` items (a free result is still a result) but no ledger entry.
+ */
+export async function chargeCredits(move: MoneyMove & { amount: number; chargeId: string }): Promise<MoveOutcome> {
+  if (move.amount === 0) {
+    await writeExtras(move.with ?? []);
+    return { alreadyApplied: false, balance: availableCredits(await loadWallet(move.userId), now()) };
+  }
+  return moveMoney(move.userId, move.with ?? [], async (wallet, at) => {
+    const plan = planSpend(pruneWallet(wallet, at), move.amount, at);
+    if (!plan.ok) {
+      if (await chargeWasApplied(move.userId, move.chargeId)) return { done: true, outcome: { alreadyApplied: true, balance: plan.available } };
+      throw new InsufficientCreditsError(move.amount, plan.available);
+    }
+    const createdAt = at.toISOString();
+    const entry: LedgerEntry = { tool_name: move.toolName, credits: move.amount, ref_id: move.refId, created_at: createdAt, charge_id: move.chargeId };
+    return {
+      items: [
+        putWalletIfUnchanged(move.userId, wallet.version, plan.wallet, createdAt),
+        putChargeGuard(move.userId, move.chargeId, createdAt),
+        putLedgerEntry(move.userId, entry),
+      ],
+      guardIndex: 1,
+      balance: availableCredits(plan.wallet, at),
+    };
+  });
+}
+
+/** Sets `amount` aside for work that will be settled later; once per `reservationId`. */
+export async function reserveCredits(move: MoneyMove & { amount: number; reservationId: string }): Promise<MoveOutcome> {
+  return moveMoney(move.userId, move.with ?? [], async (wallet, at) => {
+    const plan = planSpend(pruneWallet(wallet, at), move.amount, at);
+    if (!plan.ok) {
+      if (await getReservation(move.userId, move.reservationId)) return { done: true, outcome: { alreadyApplied: true, balance: plan.available } };
+      throw new InsufficientCreditsError(move.amount, plan.available);
+    }
+    const createdAt = at.toISOString();
+    return {
+      items: [
+        putWalletIfUnchanged(move.userId, wallet.version, plan.wallet, createdAt),
+        putReservation(move.userId, {
+          reservationId: move.reservationId,
+          amount: move.amount,
+          allocation: plan.allocation,
+          toolName: move.toolName,
+          refId: move.refId,
+          createdAt,
+        }),
+      ],
+      guardIndex: 1,
+      balance: availableCredits(plan.wallet, at),
+    };
+  });
+}
+
+export interface SettleOutcome extends MoveOutcome {
+  charged: number;
+  released: number;
+}
+
+/**
+ * Ends a reservation: `chargedAmount` (capped at what was reserved) becomes a ledger charge and the
+ * rest goes back where it came from. Settling twice is a no-op.
+ */
+export async function settleReservation(
+  move: Omit<MoneyMove, 'toolName' | 'refId'> & { reservationId: string; chargedAmount: number },
+): Promise<SettleOutcome> {
+  let charged = 0;
+  let released = 0;
+  const outcome = await moveMoney(move.userId, move.with ?? [], async (wallet, at) => {
+    const reservation = await getReservation(move.userId, move.reservationId);
+    if (!reservation) return { done: true, outcome: { alreadyApplied: true, balance: availableCredits(wallet, at) } };
+    charged = Math.max(0, Math.min(Math.floor(move.chargedAmount), reservation.amount));
+    released = reservation.amount - charged;
+    const next = restoreAllocation(pruneWallet(wallet, at), reservation.allocation, released, at);
+    const createdAt = at.toISOString();
+    const items: TransactItem[] = [
+      putWalletIfUnchanged(move.userId, wallet.version, next, createdAt),
+      deleteReservation(move.userId, move.reservationId),
+    ];
+    if (charged > 0) {
+      items.push(
+        putLedgerEntry(move.userId, {
+          tool_name: reservation.toolName,
+          credits: charged,
+          ref_id: reservation.refId,
+          created_at: createdAt,
+          charge_id: `settle-${move.reservationId}`,
+        }),
+      );
+    }
+    return { items, guardIndex: 1, balance: availableCredits(next, at) };
+  });
+  return outcome.alreadyApplied ? { ...outcome, charged: 0, released: 0 } : { ...outcome, charged, released };
+}
+
+/** Gives credits back as permanent credits, with a negative ledger entry of the same tool; once per `chargeId`. */
+export async function refundCredits(move: MoneyMove & { amount: number; chargeId: string }): Promise<MoveOutcome> {
+  return moveMoney(move.userId, move.with ?? [], async (wallet, at) => {
+    const next = { ...pruneWallet(wallet, at), permanent: wallet.permanent + move.amount };
+    const createdAt = at.toISOString();
+    return {
+      items: [
+        putWalletIfUnchanged(move.userId, wallet.version, next, createdAt),
+        putChargeGuard(move.userId, move.chargeId, createdAt),
+        putLedgerEntry(move.userId, { tool_name: move.toolName, credits: -move.amount, ref_id: move.refId, created_at: createdAt, charge_id: move.chargeId }),
+      ],
+      guardIndex: 1,
+      balance: availableCredits(next, at),
+    };
+  });
+}
+
+export interface GrantRequest {
+  userId: string;
+  grantId: string;
+  amount: number;
+  source: string;
+  /** Omitted: permanent credits. */
+  expiresAt?: string;
+  with?: TransactItem[];
+}
+
+/** Adds credits (a period grant, or permanent credits from an operator); once per `grantId`. */
+export async function grantCredits(grant: GrantRequest): Promise<MoveOutcome> {
+  return moveMoney(grant.userId, grant.with ?? [], async (wallet, at) => {
+    const pruned = pruneWallet(wallet, at);
+    const createdAt = at.toISOString();
+    if (grant.expiresAt) {
+      if (wallet.grants.some((g) => g.id === grant.grantId)) return { done: true, outcome: { alreadyApplied: true, balance: availableCredits(pruned, at) } };
+      const next = addGrant(pruned, { id: grant.grantId, amount: grant.amount, expiresAt: grant.expiresAt, source: grant.source });
+      return { items: [putWalletIfUnchanged(grant.userId, wallet.version, next, createdAt)], balance: availableCredits(next, at) };
+    }
+    const next = { ...pruned, permanent: pruned.permanent + grant.amount };
+    return {
+      items: [putWalletIfUnchanged(grant.userId, wallet.version, next, createdAt), putChargeGuard(grant.userId, `grant-${grant.grantId}`, createdAt)],
+      guardIndex: 1,
+      balance: availableCredits(next, at),
+    };
+  });
+}
+
+export interface BalanceView {
+  available: number;
+  permanent: number;
+  earliestExpiry: string | null;
+  activeGrantTotal: number;
+}
+
+export async function getBalance(userId: string): Promise<BalanceView> {
+  const wallet = await loadWallet(userId);
+  const at = now();
+  return {
+    available: availableCredits(wallet, at),
+    permanent: wallet.permanent,
+    earliestExpiry: earliestExpiry(wallet, at),
+    activeGrantTotal: liveGrants(wallet, at).reduce((s, g) => s + g.amount, 0),
+  };
+}
+
+export const ledgerBetween = listLedger;
+
+async function writeExtras(items: TransactItem[]): Promise<void> {
+  try {
+    await writeTogether(items);
+  } catch (err) {
+    const codes = cancellationCodes(err);
+    const failed = codes.flatMap((c, i) => (c === 'ConditionalCheckFailed' ? [i] : []));
+    if (failed.length > 0) throw new TransactionConditionError(failed);
+    throw err;
+  }
+}

@@ -1,0 +1,84 @@
+import { NotFoundError } from '../../http/errors';
+import { now } from '../../adapters/ports';
+import { uuidv7 } from '../../ids';
+import { deleteBlob, readBlob, writeBlob } from '../../store/blobs';
+import { getChat, listChats, putChat, softDeleteChat, updateChat, type ChatRecord } from '../../store/chatsRepo';
+import { chatKey } from '../../store/keys';
+
+export const DEFAULT_CHAT_TITLE = 'New Conversation';
+
+export interface ChatMessage {
+  role: 'user' | 'assistant' | 'system' | 'tool';
+  content: string;
+  created_at?: string;
+  metadata?: Record<string, unknown>;
+}
+
+export interface ChatView {
+  id: string;
+  user_id: string;
+  title: string;
+  messages: ChatMessage[];
+  created_at: string;
+  updated_at: string;
+}
+
+const ownerPk = (userId: string, chatId: string) => chatKey(userId, chatId).pk;
+const view = (chat: ChatRecord, messages: ChatMessage[]): ChatView => ({
+  id: chat.id,
+  user_id: chat.userId,
+  title: chat.title,
+  messages,
+  created_at: chat.createdAt,
+  updated_at: chat.updatedAt,
+});
+export const chatListItem = (chat: ChatRecord) => ({
+  id: chat.id,
+  title: chat.title,
+  message_count: chat.messageCount,
+  created_at: chat.createdAt,
+  updated_at: chat.updatedAt,
+});
+
+export async function createChat(userId: string, title: string | undefined): Promise<ChatView> {
+  const at = now();
+  const id = uuidv7(at.getTime());
+  const messagesBlob = await writeBlob(ownerPk(userId, id), `chat-${id}-${uuidv7()}`, []);
+  const chat: ChatRecord = { id, userId, title: title ?? DEFAULT_CHAT_TITLE, messageCount: 0, messagesBlob, createdAt: at.toISOString(), updatedAt: at.toISOString() };
+  await putChat(chat);
+  return view(chat, []);
+}
+
+/** The caller's live chat, or 404 (also for another user's chat: existence is never revealed). */
+export async function requireChat(userId: string, chatId: string): Promise<ChatRecord> {
+  const chat = await getChat(userId, chatId);
+  if (!chat) throw new NotFoundError('Chat');
+  return chat;
+}
+
+export async function readChat(userId: string, chatId: string): Promise<ChatView> {
+  const chat = await requireChat(userId, chatId);
+  return view(chat, await readBlob<ChatMessage[]>(ownerPk(userId, chatId), chat.messagesBlob));
+}
+
+export async function changeChat(userId: string, chatId: string, changes: { title?: string; messages?: ChatMessage[] }): Promise<ChatView> {
+  const before = await requireChat(userId, chatId);
+  const messagesBlob = changes.messages ? await writeBlob(ownerPk(userId, chatId), `chat-${chatId}-${uuidv7()}`, changes.messages) : undefined;
+  const after = await updateChat(userId, chatId, { title: changes.title, messagesBlob, messageCount: changes.messages?.length }, now().toISOString());
+  if (!after) {
+    if (messagesBlob) await deleteBlob(ownerPk(userId, chatId), messagesBlob);
+    throw new NotFoundError('Chat');
+  }
+  if (messagesBlob) await deleteBlob(ownerPk(userId, chatId), before.messagesBlob).catch(() => undefined);
+  const messages = changes.messages ?? (await readBlob<ChatMessage[]>(ownerPk(userId, chatId), after.messagesBlob));
+  return view(after, messages);
+}
+
+export async function deleteChat(userId: string, chatId: string): Promise<void> {
+  if (!(await softDeleteChat(userId, chatId, now().toISOString()))) throw new NotFoundError('Chat');
+}
+
+export async function pageChats(userId: string, q: { sort_by: 'updated_at' | 'created_at'; sort_order: 'asc' | 'desc'; limit: number; offset: number }) {
+  const page = await listChats(userId, q.sort_by, q.sort_order, q.limit, q.offset);
+  return { items: page.items.map(chatListItem), total: page.total, limit: q.limit, offset: q.offset };
+}

@@ -1,0 +1,93 @@
+import { NotFoundError } from '../../http/errors';
+import { now } from '../../adapters/ports';
+import { uuidv7 } from '../../ids';
+import { readBlob, writeBlob } from '../../store/blobs';
+import { getChat } from '../../store/chatsRepo';
+import { resultKey } from '../../store/keys';
+import { getResultRecord, listResultRecords, putResultItem, type ResultRecord } from '../../store/resultsRepo';
+import { writeTogether, type TransactItem } from '../../store/transactions';
+
+export interface NewResult {
+  userId: string;
+  toolName: string;
+  resultData: unknown;
+  metadata?: Record<string, unknown>;
+  chatId?: string | null;
+  /** Defaults to a new UUID v7; intelligence results reuse their result_id. */
+  resultId?: string;
+}
+
+/**
+ * Writes the result's data (invisible until its record exists) and returns the record's write, for
+ * callers that must write it in the same transaction as a charge.
+ */
+export async function prepareResult(input: NewResult): Promise<{ resultId: string; item: TransactItem; record: ResultRecord }> {
+  const at = now();
+  const resultId = input.resultId ?? uuidv7(at.getTime());
+  const blob = await writeBlob(resultKey(input.userId, resultId).pk, `result-${resultId}`, input.resultData);
+  const record: ResultRecord = {
+    id: resultId,
+    userId: input.userId,
+    chatId: input.chatId ?? null,
+    toolName: input.toolName,
+    metadata: input.metadata ?? {},
+    storageFormat: 'json',
+    fileSize: blob.size,
+    createdAt: at.toISOString(),
+    blob,
+  };
+  return { resultId, item: putResultItem(record), record };
+}
+
+/** Stores a tool result; every area saves its results through here. */
+export async function saveResult(input: NewResult): Promise<ResultRecord> {
+  const prepared = await prepareResult(input);
+  await writeTogether([prepared.item]);
+  return prepared.record;
+}
+
+async function chatTitles(userId: string, chatIds: (string | null)[]): Promise<Map<string, string | null>> {
+  const unique = [...new Set(chatIds.filter((id): id is string => id !== null))];
+  const titles = await Promise.all(unique.map(async (id) => [id, (await getChat(userId, id))?.title ?? null] as const));
+  return new Map(titles);
+}
+
+const listItem = (r: ResultRecord, titles: Map<string, string | null>) => ({
+  id: r.id,
+  user_id: r.userId,
+  chat_id: r.chatId,
+  chat_title: r.chatId ? titles.get(r.chatId) ?? null : null,
+  tool_name: r.toolName,
+  metadata: r.metadata,
+  storage_format: r.storageFormat,
+  file_size: r.fileSize,
+  created_at: r.createdAt,
+});
+
+export async function readResult(userId: string, resultId: string) {
+  const record = await getResultRecord(userId, resultId);
+  if (!record) throw new NotFoundError('Result');
+  const [titles, data] = await Promise.all([chatTitles(userId, [record.chatId]), readBlob(resultKey(userId, resultId).pk, record.blob)]);
+  return { ...listItem(record, titles), result_data: data };
+}
+
+/** The stored data of one of the caller's results, for areas that build on an earlier result. */
+export async function readResultData<T>(userId: string, resultId: string): Promise<{ record: ResultRecord; data: T } | undefined> {
+  const record = await getResultRecord(userId, resultId);
+  if (!record) return undefined;
+  return { record, data: await readBlob<T>(resultKey(userId, resultId).pk, record.blob) };
+}
+
+export async function pageResults(
+  userId: string,
+  q: { sort_by: 'created_at' | 'file_size'; sort_order: 'asc' | 'desc'; limit: number; offset: number; tool_name?: string; chat_id?: string },
+) {
+  const records = await listResultRecords(userId, { toolName: q.tool_name, chatId: q.chat_id });
+  const sign = q.sort_order === 'asc' ? 1 : -1;
+  records.sort((a, b) =>
+    q.sort_by === 'file_size' ? sign * (a.fileSize - b.fileSize) || sign * a.id.localeCompare(b.id) : sign * a.id.localeCompare(b.id),
+  );
+  const page = records.slice(q.offset, q.offset + q.limit);
+  const titles = await chatTitles(userId, page.map((r) => r.chatId));
+  return { items: page.map((r) => listItem(r, titles)), total: records.length, limit: q.limit, offset: q.offset };
+}

@@ -1,0 +1,98 @@
+/**
+ * The one error hierarchy of the service. Every non-2xx response is built from an AppError by
+ * `toErrorBody`; anything else becomes a 500 whose message never leaks internals.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+export class ValidationError extends AppError {
+  constructor(message: string, details: FieldIssue[] = []) {
+    super(400, 'validation_error', message, details);
+  }
+}
+export class UnauthorizedError extends AppError {
+  constructor(message = 'A valid API key is required: send Authorization: Bearer <API_KEY>.') {
+    super(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer' });
+  }
+}
+export class InsufficientCreditsError extends AppError {
+  constructor(required: number, available: number) {
+    super(402, 'insufficient_credits', `This needs ${required} credits; ${available} are available.`, {
+      required,
+      available,
+    });
+  }
+}
+export class SubscriptionRequiredError extends AppError {
+  constructor() {
+    super(403, 'subscription_required', 'This endpoint needs an active pro subscription.');
+  }
+}
+export class NotFoundError extends AppError {
+  constructor(what = 'Resource') {
+    super(404, 'not_found', `${what} not found.`);
+  }
+}
+export class NotAcceptableError extends AppError {
+  constructor(message: string) {
+    super(406, 'not_acceptable', message);
+  }
+}
+export class ConflictError extends AppError {
+  constructor(code: 'email_in_use' | 'quote_token_used' | 'idempotency_conflict', message: string) {
+    super(409, code, message);
+  }
+}
+export class GoneError extends AppError {
+  constructor(code: 'quote_expired', message: string) {
+    super(410, code, message);
+  }
+}
+export class PayloadTooLargeError extends AppError {
+  constructor(limitBytes: number) {
+    super(413, 'payload_too_large', `The request body is larger than ${limitBytes} bytes.`);
+  }
+}
+export class UnprocessableError extends AppError {
+  constructor(code: 'quote_mismatch' | 'invalid_state', message: string, details?: unknown) {
+    super(422, code, message, details);
+  }
+}
+export class RateLimitedError extends AppError {
+  constructor(retryAfterSeconds: number) {
+    super(429, 'rate_limited', 'Too many requests.', undefined, { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
+
+export interface ErrorBody {
+  error: { code: string; message: string; details?: unknown };
+  request_id: string;
+}
+
+export function toErrorResponse(err: unknown, requestId: string): { status: number; body: ErrorBody; headers: Record<string, string> } {
+  if (err instanceof AppError) {
+    const error: ErrorBody['error'] = { code: err.code, message: err.message };
+    if (err.details !== undefined) error.details = err.details;
+    return { status: err.status, body: { error, request_id: requestId }, headers: err.headers };
+  }
+  return {
+    status: 500,
+    body: { error: { code: 'internal_error', message: 'An internal error occurred.' }, request_id: requestId },
+    headers: {},
+  };
+}

@@ -1,0 +1,47 @@
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { sha256Hex } from '../ids';
+import { ConflictError, ValidationError } from './errors';
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../store/idempotencyRepo';
+
+const WINDOW_SECONDS = 24 * 60 * 60;
+const MAX_STORED_BODY = 300_000;
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+export interface IdempotencyClaim {
+  userId: string;
+  key: string;
+}
+
+/**
+ * Idempotency-Key (contract 1): the same key with the same request within 24 h answers the first
+ * response again; with another request, 409. Returns a replayed response, or a claim to complete.
+ */
+export async function beginIdempotentRequest(
+  userId: string,
+  key: string,
+  fingerprint: string,
+  nowMs: number,
+): Promise<{ replay: APIGatewayProxyResult } | { claim: IdempotencyClaim }> {
+  if (!KEY_PATTERN.test(key)) throw new ValidationError('The Idempotency-Key header must be 1 to 255 printable characters.', [{ path: 'headers.idempotency-key', message: 'Invalid key' }]);
+  const requestHash = sha256Hex(fingerprint);
+  const outcome = await claimIdempotencyKey(userId, key, requestHash, Math.floor(nowMs / 1000), WINDOW_SECONDS);
+  if (outcome.claimed) return { claim: { userId, key } };
+  const { existing } = outcome;
+  if (existing.requestHash !== requestHash) {
+    throw new ConflictError('idempotency_conflict', 'This Idempotency-Key was already used with a different request.');
+  }
+  if (existing.state !== 'completed' || !existing.response) {
+    throw new ConflictError('idempotency_conflict', 'A request with this Idempotency-Key is still being processed.');
+  }
+  return { replay: { ...existing.response, headers: { ...existing.response.headers, 'idempotent-replayed': 'true' } } };
+}
+
+/** Stores the response for replay; a server error releases the key so the client can retry. */
+export async function finishIdempotentRequest(claim: IdempotencyClaim, response: APIGatewayProxyResult): Promise<void> {
+  if (response.statusCode >= 500 || (response.body?.length ?? 0) > MAX_STORED_BODY) {
+    await releaseIdempotencyKey(claim.userId, claim.key);
+    return;
+  }
+  const headers = Object.fromEntries(Object.entries(response.headers ?? {}).map(([k, v]) => [k, String(v)]));
+  await completeIdempotencyKey(claim.userId, claim.key, { statusCode: response.statusCode, headers, body: response.body ?? '' });
+}

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { defineEndpoint } from '../http/endpoint';
+import { ADD_ON_TYPES } from '../domain/billing/plans';
+import { isoDate, timestamp } from './common';
+
+export const userProfile = z
+  .object({
+    id: z.uuid(),
+    email: z.string(),
+    full_name: z.string().nullable(),
+    is_active: z.boolean(),
+    role: z.string(),
+    subscription_tier: z.enum(['developer', 'pro']),
+    subscription_status: z.string(),
+    current_period_end: timestamp.nullable(),
+    permanent_credit_balance: z.number().int(),
+    api_key_last_four: z.string().nullable(),
+    referral_code: z.string(),
+  })
+  .meta({ id: 'UserProfile' });
+
+export const subscriptionStatus = z
+  .object({
+    tier: z.enum(['developer', 'pro']),
+    status: z.string(),
+    credits_total: z.number().int(),
+    credits_expiring: timestamp.nullable(),
+    monthly_cost: z.number(),
+    addons: z.array(z.string()),
+    addon_quantities: z.record(z.string(), z.number().int()),
+    next_billing_date: timestamp.nullable(),
+    current_period_start: timestamp.nullable(),
+    current_period_end: timestamp.nullable(),
+  })
+  .meta({ id: 'SubscriptionStatus' });
+
+export const creditUsage = z
+  .object({
+    start_date: isoDate,
+    end_date: isoDate,
+    total_used: z.number().int(),
+    allowance: z.number().int().nullable(),
+    percentage_used: z.number().nullable(),
+    average_daily: z.number(),
+    projected: z.number().int().nullable(),
+    top_tool: z.string().nullable(),
+    by_tool: z.array(z.object({ tool_name: z.string(), credits: z.number().int() })),
+    by_day: z.array(z.object({ date: isoDate, credits: z.number().int() })),
+  })
+  .meta({ id: 'CreditUsage' });
+
+const tag = 'Account';
+
+export const accountEndpoints = {
+  getMe: defineEndpoint({
+    operationId: 'getMe', method: 'GET', path: '/api/v1/users/me', summary: 'Your profile', tag, auth: 'api_key', response: userProfile,
+  }),
+  updateMe: defineEndpoint({
+    operationId: 'updateMe', method: 'PATCH', path: '/api/v1/users/me', summary: 'Change your name or e-mail; only the included fields change', tag, auth: 'api_key',
+    body: z.strictObject({ full_name: z.string().trim().max(255).nullable().optional(), email: z.email().max(254).optional() }),
+    response: userProfile,
+  }),
+  rotateApiKey: defineEndpoint({
+    operationId: 'rotateApiKey', method: 'POST', path: '/api/v1/users/me/api-key', summary: 'Issue a new API key; the old one stops working at once', tag, auth: 'api_key',
+    response: z.object({ api_key: z.string(), api_key_last_four: z.string() }),
+  }),
+  subscriptionStatus: defineEndpoint({
+    operationId: 'getSubscriptionStatus', method: 'GET', path: '/api/v1/subscriptions/status', summary: 'Subscription and credit status', tag, auth: 'api_key', response: subscriptionStatus,
+  }),
+  checkoutSession: defineEndpoint({
+    operationId: 'createCheckoutSession', method: 'POST', path: '/api/v1/subscriptions/checkout-session', summary: 'Start a pro subscription checkout', tag, auth: 'api_key', idempotent: true,
+    body: z.strictObject({ tier: z.literal('pro'), add_ons: z.array(z.enum(ADD_ON_TYPES as [string, ...string[]])).max(10).optional() }),
+    response: z.object({ checkout_url: z.string(), checkout_session_id: z.string() }),
+  }),
+  creditUsage: defineEndpoint({
+    operationId: 'getCreditUsage', method: 'GET', path: '/api/v1/credits/usage', summary: 'Credit usage analytics for a date range (default: the last 30 days)', tag, auth: 'api_key',
+    query: z.strictObject({ start_date: isoDate.optional(), end_date: isoDate.optional() }),
+    response: creditUsage,
+  }),
+};

@@ -1,0 +1,24 @@
+import type { EndpointSpec } from '../http/endpoint';
+import { accountEndpoints } from './account';
+import { publicEndpoints, webhookEndpoints } from './public';
+import { storageEndpoints } from './storage';
+
+/**
+ * Which Lambda serves which endpoints: one function per group (functions/<group>/handler.ts).
+ * The CDK stack, the local server and the OpenAPI document all read this table.
+ * Areas register their endpoint specs here as they land.
+ */
+export const API_GROUPS = {
+  public: Object.values(publicEndpoints),
+  webhooks: Object.values(webhookEndpoints),
+  account: Object.values(accountEndpoints),
+  storage: Object.values(storageEndpoints),
+  intelligence: [],
+  growth: [],
+  jobs: [],
+  moderation: [],
+} satisfies Record<string, EndpointSpec[]>;
+
+export type ApiGroup = keyof typeof API_GROUPS;
+
+export const allEndpoints = (): EndpointSpec[] => Object.values(API_GROUPS).flat();

@@ -1,0 +1,2 @@
+/** Spread into an endpoint spec that answers 204 with no body. */
+export const noContentSpec = { successStatus: 204 } as const;

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { defineEndpoint } from '../http/endpoint';
+
+const tag = 'Service';
+
+export const publicEndpoints = {
+  health: defineEndpoint({
+    operationId: 'health', method: 'GET', path: '/api/v1/health', summary: 'Liveness', tag, auth: 'none',
+    response: z.object({ status: z.literal('ok'), time: z.string() }),
+  }),
+  openapi: defineEndpoint({
+    operationId: 'openapi', method: 'GET', path: '/api/v1/openapi.json', summary: 'This OpenAPI 3.1 document', tag, auth: 'none',
+    response: z.record(z.string(), z.unknown()),
+  }),
+};
+
+export const webhookEndpoints = {
+  stripeWebhook: defineEndpoint({
+    operationId: 'stripeWebhook', method: 'POST', path: '/api/v1/webhooks/stripe', summary: 'Payment processor webhook (Stripe-Signature checked)', tag: 'Webhooks', auth: 'none', rawBody: true,
+    response: z.object({ received: z.boolean(), duplicate: z.boolean() }),
+  }),
+  localCheckoutPage: defineEndpoint({
+    operationId: 'localCheckoutPage', method: 'GET', path: '/api/v1/checkout/{session_id}', summary: 'Local checkout page (only when Stripe is not configured)', tag: 'Webhooks', auth: 'none',
+    params: z.strictObject({ session_id: z.string().regex(/^cs_local_[0-9a-f-]{36}$/) }), produces: 'text/html',
+  }),
+  localCheckoutPay: defineEndpoint({
+    operationId: 'localCheckoutPay', method: 'POST', path: '/api/v1/checkout/{session_id}/pay', summary: 'Local checkout: pay, which sends the signed webhook Stripe would', tag: 'Webhooks', auth: 'none',
+    params: z.strictObject({ session_id: z.string().regex(/^cs_local_[0-9a-f-]{36}$/) }), produces: 'text/html',
+  }),
+};

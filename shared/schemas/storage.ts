@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { defineEndpoint } from '../http/endpoint';
+import { noContentSpec } from './noContent';
+import { pageOf, pageQuery, timestamp } from './common';
+
+export const chatMessage = z.strictObject({
+  role: z.enum(['user', 'assistant', 'system', 'tool']),
+  content: z.string().max(200_000),
+  created_at: timestamp.optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const chat = z
+  .object({ id: z.uuid(), user_id: z.uuid(), title: z.string(), messages: z.array(chatMessage), created_at: timestamp, updated_at: timestamp })
+  .meta({ id: 'Chat' });
+export const chatListItem = z
+  .object({ id: z.uuid(), title: z.string(), message_count: z.number().int(), created_at: timestamp, updated_at: timestamp })
+  .meta({ id: 'ChatListItem' });
+
+const resultFields = {
+  id: z.uuid(),
+  user_id: z.uuid(),
+  chat_id: z.uuid().nullable(),
+  chat_title: z.string().nullable(),
+  tool_name: z.string(),
+  metadata: z.record(z.string(), z.unknown()),
+  storage_format: z.literal('json'),
+  file_size: z.number().int(),
+  created_at: timestamp,
+};
+export const storedResult = z.object({ ...resultFields, result_data: z.unknown() }).meta({ id: 'StoredResult' });
+export const storedResultListItem = z.object(resultFields).meta({ id: 'StoredResultListItem' });
+
+const chatIdParams = z.strictObject({ chat_id: z.uuid() });
+const tag = 'Chats and results';
+
+export const storageEndpoints = {
+  createChat: defineEndpoint({
+    operationId: 'createChat', method: 'POST', path: '/api/v1/chats', summary: 'Create a chat', tag, auth: 'api_key', idempotent: true, successStatus: 201,
+    body: z.strictObject({ title: z.string().trim().min(1).max(255).optional() }),
+    response: chat,
+  }),
+  listChats: defineEndpoint({
+    operationId: 'listChats', method: 'GET', path: '/api/v1/chats', summary: 'List your chats (soft-deleted ones excluded)', tag, auth: 'api_key',
+    query: z.strictObject({ ...pageQuery, sort_by: z.enum(['updated_at', 'created_at']).default('updated_at') }),
+    response: pageOf(chatListItem),
+  }),
+  getChat: defineEndpoint({
+    operationId: 'getChat', method: 'GET', path: '/api/v1/chats/{chat_id}', summary: 'A chat with all its messages', tag, auth: 'api_key', params: chatIdParams, response: chat,
+  }),
+  updateChat: defineEndpoint({
+    operationId: 'updateChat', method: 'PUT', path: '/api/v1/chats/{chat_id}', summary: 'Rename a chat and/or replace its messages', tag, auth: 'api_key', params: chatIdParams,
+    body: z
+      .strictObject({ title: z.string().trim().min(1).max(255).optional(), messages: z.array(chatMessage).max(10_000).optional() })
+      .refine((b) => b.title !== undefined || b.messages !== undefined, { message: 'Send title, messages or both' }),
+    response: chat,
+  }),
+  deleteChat: defineEndpoint({
+    operationId: 'deleteChat', method: 'DELETE', path: '/api/v1/chats/{chat_id}', summary: 'Soft-delete a chat', tag, auth: 'api_key', params: chatIdParams, ...noContentSpec,
+  }),
+  listResults: defineEndpoint({
+    operationId: 'listResults', method: 'GET', path: '/api/v1/results', summary: 'List your stored tool results', tag, auth: 'api_key',
+    query: z.strictObject({
+      ...pageQuery,
+      sort_by: z.enum(['created_at', 'file_size']).default('created_at'),
+      tool_name: z.string().min(1).max(100).optional(),
+      chat_id: z.uuid().optional(),
+    }),
+    response: pageOf(storedResultListItem),
+  }),
+  getResult: defineEndpoint({
+    operationId: 'getResult', method: 'GET', path: '/api/v1/results/{result_id}', summary: 'A stored result with its full data', tag, auth: 'api_key',
+    params: z.strictObject({ result_id: z.uuid() }), response: storedResult,
+  }),
+};

@@ -1,0 +1,73 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, table } from './client';
+import { blobChunkKey } from './keys';
+
+/** Leaves room under DynamoDB's 400 KB item limit for keys and attributes. */
+const CHUNK_BYTES = 350_000;
+
+export interface BlobRef {
+  blobId: string;
+  chunks: number;
+  /** Byte length of the JSON text before compression. */
+  size: number;
+}
+
+/**
+ * Stores a JSON value of any size as gzip chunks beside its owner item. Chunks are written first;
+ * the owner item, written after by the caller, is what makes them visible. So a failure part way
+ * leaves orphan chunks (deleted here on a best-effort basis), never a half-readable value.
+ */
+export async function writeBlob(ownerPk: string, blobId: string, value: unknown): Promise<BlobRef> {
+  const json = JSON.stringify(value);
+  const packed = gzipSync(Buffer.from(json, 'utf8'));
+  const parts: Buffer[] = [];
+  for (let i = 0; i < packed.length; i += CHUNK_BYTES) parts.push(packed.subarray(i, i + CHUNK_BYTES));
+  if (parts.length === 0) parts.push(Buffer.alloc(0));
+  const items = parts.map((data, index) => ({ ...blobChunkKey(ownerPk, blobId, index), entity: 'blobChunk', data }));
+  try {
+    // At most ~4 chunks fit a 16 MB batch comfortably; write in small batches to stay under limits.
+    for (let i = 0; i < items.length; i += 4) await batchPut(items.slice(i, i + 4));
+  } catch (err) {
+    await deleteBlob(ownerPk, { blobId, chunks: parts.length, size: 0 }).catch(() => undefined);
+    throw err;
+  }
+  return { blobId, chunks: parts.length, size: Buffer.byteLength(json, 'utf8') };
+}
+
+async function batchPut(items: Record<string, unknown>[]): Promise<void> {
+  let pending = items.map((Item) => ({ PutRequest: { Item } }));
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    if (attempt > 8) throw new Error('Blob chunks could not be written');
+    const out = await ddb().send(new BatchWriteCommand({ RequestItems: { [table()]: pending } }));
+    pending = (out.UnprocessedItems?.[table()] ?? []) as typeof pending;
+    if (pending.length) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+  }
+}
+
+export async function readBlob<T = unknown>(ownerPk: string, ref: BlobRef): Promise<T> {
+  const prefix = blobChunkKey(ownerPk, ref.blobId, 0).sk.slice(0, -4);
+  const chunks: Buffer[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': ownerPk, ':prefix': prefix },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) chunks.push(Buffer.from(item.data as Uint8Array));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  if (chunks.length !== ref.chunks) throw new Error(`Blob ${ref.blobId} has ${chunks.length} of ${ref.chunks} chunks`);
+  return JSON.parse(gunzipSync(Buffer.concat(chunks)).toString('utf8')) as T;
+}
+
+export async function deleteBlob(ownerPk: string, ref: BlobRef): Promise<void> {
+  const keys = Array.from({ length: ref.chunks }, (_, i) => blobChunkKey(ownerPk, ref.blobId, i));
+  for (let i = 0; i < keys.length; i += 25) {
+    await ddb().send(new BatchWriteCommand({ RequestItems: { [table()]: keys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })) } }));
+  }
+}

@@ -1,0 +1,53 @@
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, isConditionFailure, table } from './client';
+import { checkoutSessionKey, paymentEventKey } from './keys';
+import type { TransactItem } from './transactions';
+
+export interface CheckoutRecord {
+  sessionId: string;
+  userId: string;
+  addOns: string[];
+  status: 'open' | 'paid';
+  provider: 'stripe' | 'local';
+  createdAt: string;
+}
+
+export async function putCheckout(record: CheckoutRecord, ttlSeconds: number): Promise<void> {
+  await ddb().send(new PutCommand({ TableName: table(), Item: { ...checkoutSessionKey(record.sessionId), entity: 'checkout', ...record, ttl: ttlSeconds } }));
+}
+
+export async function getCheckout(sessionId: string): Promise<CheckoutRecord | undefined> {
+  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: checkoutSessionKey(sessionId), ConsistentRead: true }));
+  return Item as CheckoutRecord | undefined;
+}
+
+/** Marks an open session paid; false when it was paid already. */
+export async function markCheckoutPaid(sessionId: string): Promise<boolean> {
+  try {
+    await ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: checkoutSessionKey(sessionId),
+        UpdateExpression: 'SET #s = :paid',
+        ConditionExpression: '#s = :open',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':paid': 'paid', ':open': 'open' },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
+  }
+}
+
+/** Guard that makes each payment event apply once; written with the event's effects. */
+export function paymentEventGuard(eventId: string, type: string, at: string): TransactItem {
+  return {
+    Put: {
+      TableName: table(),
+      Item: { ...paymentEventKey(eventId), entity: 'paymentEvent', type, processedAt: at },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}

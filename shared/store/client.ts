@@ -1,0 +1,54 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { optionalEnv, tableName } from '../config/env';
+
+let documentClient: DynamoDBDocumentClient | undefined;
+let requestCount = 0;
+
+/** One client per process (module scope), so Lambda reuses its connections across invocations. */
+export function ddb(): DynamoDBDocumentClient {
+  if (!documentClient) {
+    const endpoint = optionalEnv('DYNAMODB_ENDPOINT');
+    const client = new DynamoDBClient({
+      ...(endpoint
+        ? { endpoint, region: optionalEnv('AWS_REGION') ?? 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+        : {}),
+      maxAttempts: 5,
+    });
+    // Counts every request sent, so the benchmark can report DynamoDB requests per API request.
+    client.middlewareStack.add(
+      (next) => async (args) => {
+        requestCount += 1;
+        return next(args);
+      },
+      { step: 'initialize', name: 'countRequests' },
+    );
+    documentClient = DynamoDBDocumentClient.from(client, {
+      marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+    });
+  }
+  return documentClient;
+}
+
+export const table = (): string => tableName();
+
+export function dynamoRequestCount(): number {
+  return requestCount;
+}
+
+/** True when a transaction or conditional write failed on one of its conditions (not on throttling). */
+export function isConditionFailure(err: unknown): boolean {
+  const name = (err as { name?: string })?.name;
+  if (name === 'ConditionalCheckFailedException') return true;
+  if (name === 'TransactionCanceledException') {
+    const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+    return reasons.some((r) => r.Code === 'ConditionalCheckFailed');
+  }
+  return false;
+}
+
+/** Which items of a cancelled transaction failed their condition, by position. */
+export function failedConditionIndexes(err: unknown): number[] {
+  const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  return reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
+}

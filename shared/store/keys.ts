@@ -1,0 +1,72 @@
+/**
+ * Every key of the single table is built here and nowhere else. Each builder names the access
+ * pattern it serves. Index use:
+ *   gsi1: per-user listings ordered by something other than creation (chats by updated_at).
+ *   gsi2, gsi3: free for areas that need another ordering or a sparse index (see their sections).
+ */
+export interface Key {
+  pk: string;
+  sk: string;
+}
+
+const user = (userId: string) => `USER#${userId}`;
+
+// ---- Accounts and authentication -------------------------------------------------------------
+export const userProfileKey = (userId: string): Key => ({ pk: user(userId), sk: 'PROFILE' });
+export const apiKeyKey = (keyHash: string): Key => ({ pk: `APIKEY#${keyHash}`, sk: 'KEY' });
+/** Uniqueness guard: one item per lower-cased e-mail address. */
+export const emailKey = (email: string): Key => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: 'EMAIL' });
+export const referralCodeKey = (code: string): Key => ({ pk: `REFERRAL#${code}`, sk: 'REFERRAL' });
+
+// ---- Credits ----------------------------------------------------------------------------------
+export const walletKey = (userId: string): Key => ({ pk: user(userId), sk: 'WALLET' });
+export const LEDGER_PREFIX = 'LEDGER#';
+export const ledgerEntryKey = (userId: string, createdAt: string, chargeId: string): Key => ({
+  pk: user(userId),
+  sk: `${LEDGER_PREFIX}${createdAt}#${chargeId}`,
+});
+/** Ledger entries from `fromIso` (inclusive) to `toIso` (exclusive), for a Query BETWEEN. */
+export const ledgerRange = (userId: string, fromIso: string, toIso: string) => ({
+  pk: user(userId),
+  from: `${LEDGER_PREFIX}${fromIso}`,
+  to: `${LEDGER_PREFIX}${toIso}`,
+});
+/** Guard written with each charge so a retried charge with the same id is applied once. */
+export const chargeGuardKey = (userId: string, chargeId: string): Key => ({ pk: user(userId), sk: `CHARGE#${chargeId}` });
+export const reservationKey = (userId: string, reservationId: string): Key => ({
+  pk: user(userId),
+  sk: `RESERVATION#${reservationId}`,
+});
+
+// ---- Idempotency-Key --------------------------------------------------------------------------
+export const idempotencyKey = (userId: string, key: string): Key => ({ pk: `IDEMPOTENCY#${userId}#${key}`, sk: 'IDEMPOTENCY' });
+
+// ---- Payments ---------------------------------------------------------------------------------
+export const paymentEventKey = (eventId: string): Key => ({ pk: `PAYMENTEVENT#${eventId}`, sk: 'EVENT' });
+export const subscriptionOwnerKey = (subscriptionId: string): Key => ({ pk: `STRIPESUB#${subscriptionId}`, sk: 'SUB' });
+export const checkoutSessionKey = (sessionId: string): Key => ({ pk: `CHECKOUT#${sessionId}`, sk: 'SESSION' });
+
+// ---- Chats ------------------------------------------------------------------------------------
+export const CHAT_PREFIX = 'CHAT#';
+export const chatKey = (userId: string, chatId: string): Key => ({ pk: user(userId), sk: `${CHAT_PREFIX}${chatId}` });
+export const chatsPartition = (userId: string) => ({ pk: user(userId), prefix: CHAT_PREFIX });
+/** gsi1: a user's chats ordered by last update. */
+export const chatsByUpdatedIndexKey = (userId: string, updatedAt: string, chatId: string) => ({
+  gsi1pk: `${user(userId)}#CHATS`,
+  gsi1sk: `${updatedAt}#${chatId}`,
+});
+export const chatsByUpdatedPartition = (userId: string) => `${user(userId)}#CHATS`;
+
+// ---- Stored results and large values ----------------------------------------------------------
+export const RESULT_PREFIX = 'RESULT#';
+export const resultKey = (userId: string, resultId: string): Key => ({ pk: user(userId), sk: `${RESULT_PREFIX}${resultId}` });
+export const resultsPartition = (userId: string) => ({ pk: user(userId), prefix: RESULT_PREFIX });
+/**
+ * Chunks of a large JSON value (a result's data, a chat's messages). The owner item records the
+ * blob id and chunk count; a blob whose owner does not point at it is invisible, so a failed write
+ * never shows half a value.
+ */
+export const blobChunkKey = (ownerPk: string, blobId: string, index: number): Key => ({
+  pk: ownerPk,
+  sk: `BLOB#${blobId}#${String(index).padStart(4, '0')}`,
+});

@@ -1,0 +1,69 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, table } from './client';
+import { resultKey, resultsPartition } from './keys';
+import type { BlobRef } from './blobs';
+import type { TransactItem } from './transactions';
+
+export interface ResultRecord {
+  id: string;
+  userId: string;
+  chatId: string | null;
+  toolName: string;
+  metadata: Record<string, unknown>;
+  storageFormat: 'json';
+  fileSize: number;
+  createdAt: string;
+  blob: BlobRef;
+}
+
+const fromItem = ({ pk: _pk, sk: _sk, entity: _e, ...rest }: Record<string, unknown>) => rest as unknown as ResultRecord;
+
+export function putResultItem(record: ResultRecord): TransactItem {
+  return {
+    Put: {
+      TableName: table(),
+      Item: { ...resultKey(record.userId, record.id), entity: 'result', ...record },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+export async function getResultRecord(userId: string, resultId: string): Promise<ResultRecord | undefined> {
+  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: resultKey(userId, resultId) }));
+  return Item ? fromItem(Item) : undefined;
+}
+
+export interface ResultFilter {
+  toolName?: string;
+  chatId?: string;
+}
+
+/** Every result record of a user matching the filter (records are small: data lives in blob chunks). */
+export async function listResultRecords(userId: string, filter: ResultFilter): Promise<ResultRecord[]> {
+  const conditions: string[] = [];
+  const values: Record<string, unknown> = { ':pk': resultsPartition(userId).pk, ':prefix': resultsPartition(userId).prefix };
+  if (filter.toolName !== undefined) {
+    conditions.push('toolName = :tool');
+    values[':tool'] = filter.toolName;
+  }
+  if (filter.chatId !== undefined) {
+    conditions.push('chatId = :chat');
+    values[':chat'] = filter.chatId;
+  }
+  const records: ResultRecord[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ...(conditions.length ? { FilterExpression: conditions.join(' AND ') } : {}),
+        ExpressionAttributeValues: values,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) records.push(fromItem(item));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return records;
+}
