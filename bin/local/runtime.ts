@@ -13,6 +13,7 @@ import { ensureTable, startDynamo, type LocalDynamo } from './dynamo';
 import { InProcessQueue } from './queue';
 import { createLocalApi, listen } from './server';
 import { renewalsHandler, workerHandler } from './handlers';
+import { recordLocalEndpoint } from '../admin/connect';
 
 export const LOCAL_TABLE = 'outreach-local';
 
@@ -60,6 +61,7 @@ export async function startLocalRuntime(options: { port: number; dataDir: string
   const dynamo: LocalDynamo = await startDynamo({ dataDir: options.dataDir });
   useLocalTable(dynamo.endpoint);
   await ensureTable(dynamo.endpoint, LOCAL_TABLE);
+  recordLocalEndpoint(dynamo.endpoint);
   const ports = installLocalPorts();
   const proKey = await ensureDemoAccount({ email: 'demo-pro@example.com', tier: 'pro', credits: 100_000, apiKey: process.env.DEMO_PRO_API_KEY || undefined });
   const developerKey = await ensureDemoAccount({ email: 'demo-developer@example.com', tier: 'developer', credits: 0, apiKey: process.env.DEMO_DEVELOPER_API_KEY || undefined });

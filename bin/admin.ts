@@ -1,0 +1,30 @@
+/**
+ * `npm run admin -- <command>`: operator tasks against the local database (default) or a deployed
+ * table (TABLE_NAME and AWS credentials set). Each command is one entry of the table below.
+ */
+import { connectAdmin } from './admin/connect';
+import { createUserCommand, grantCreditsCommand } from './admin/accounts';
+
+const COMMANDS: Record<string, { usage: string; run: (args: string[]) => Promise<void> }> = {
+  'create-user': { usage: 'create-user --email E [--tier developer|pro] [--credits N]', run: createUserCommand },
+  'grant-credits': { usage: 'grant-credits --email E --credits N', run: grantCreditsCommand },
+};
+
+const [name, ...args] = process.argv.slice(2);
+const command = name ? COMMANDS[name] : undefined;
+if (!command) {
+  console.error(`Usage: npm run admin -- <command>\n${Object.values(COMMANDS).map((c) => `  ${c.usage}`).join('\n')}`);
+  process.exit(2);
+}
+
+const connection = await connectAdmin();
+console.error(`Using the ${connection.target}.`);
+try {
+  await command.run(args);
+} catch (err) {
+  console.error(`Error: ${(err as Error).message}`);
+  process.exitCode = 1;
+} finally {
+  await connection.close();
+}
+process.exit();

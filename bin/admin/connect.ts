@@ -1,0 +1,40 @@
+import { existsSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ensureTable, startDynamo } from '../local/dynamo';
+import { LOCAL_TABLE, useLocalTable } from '../local/runtime';
+
+export const DATA_DIR = resolve(process.cwd(), '.data', 'dynamodb');
+const ENDPOINT_FILE = resolve(process.cwd(), '.data', 'endpoint');
+
+/** The local server records its DynamoDB endpoint so the admin command can share its database. */
+export function recordLocalEndpoint(endpoint: string): void {
+  writeFileSync(ENDPOINT_FILE, endpoint);
+  process.on('exit', () => rmSync(ENDPOINT_FILE, { force: true }));
+}
+
+async function reachable(endpoint: string): Promise<boolean> {
+  try {
+    await fetch(endpoint, { method: 'POST', signal: AbortSignal.timeout(1000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Where admin commands write: a deployed table when TABLE_NAME is set without DYNAMODB_ENDPOINT
+ * (AWS credentials from the environment); otherwise the local server's database, started here
+ * for the length of the command when the server is not running.
+ */
+export async function connectAdmin(): Promise<{ target: string; close(): Promise<void> }> {
+  if (process.env.TABLE_NAME && !process.env.DYNAMODB_ENDPOINT) return { target: `AWS table ${process.env.TABLE_NAME}`, close: async () => undefined };
+  const running = existsSync(ENDPOINT_FILE) ? readFileSync(ENDPOINT_FILE, 'utf8').trim() : '';
+  if (running && (await reachable(running))) {
+    useLocalTable(running, LOCAL_TABLE);
+    return { target: `local server database (${running})`, close: async () => undefined };
+  }
+  const dynamo = await startDynamo({ dataDir: DATA_DIR });
+  useLocalTable(dynamo.endpoint, LOCAL_TABLE);
+  await ensureTable(dynamo.endpoint, LOCAL_TABLE);
+  return { target: `local database in ${DATA_DIR}`, close: () => dynamo.stop() };
+}

@@ -1,0 +1,44 @@
+/**
+ * `npm run bench`: starts the local stack on an in-memory DynamoDB Local, runs every suite against it
+ * over HTTP and prints latency percentiles, DynamoDB requests per API request and bundle sizes.
+ * Suites run in-process with the server, so DynamoDB requests are counted exactly; the local
+ * authorizer is not cached, so deployed figures are one GetItem per request lower.
+ */
+import type { Server } from 'node:http';
+import { ensureTable, startDynamo } from './local/dynamo';
+import { installLocalPorts, LOCAL_TABLE, useLocalTable } from './local/runtime';
+import { createLocalApi, listen } from './local/server';
+import { ensureDemoAccount } from '../shared/domain/accounts/demo';
+import { createBenchContext, type BenchSuite } from './bench/harness';
+import { bundleSizes } from './bench/bundles';
+import { platformBench } from './bench/platform';
+
+const SUITES: BenchSuite[] = [platformBench];
+
+const only = process.argv.slice(2).find((a) => !a.startsWith('--'));
+const dynamo = await startDynamo();
+useLocalTable(dynamo.endpoint, LOCAL_TABLE);
+await ensureTable(dynamo.endpoint, LOCAL_TABLE);
+const ports = installLocalPorts();
+const proKey = await ensureDemoAccount({ email: 'bench-pro@example.com', tier: 'pro', credits: 10_000_000 });
+const developerKey = await ensureDemoAccount({ email: 'bench-dev@example.com', tier: 'developer', credits: 0 });
+const server: Server = createLocalApi();
+const port = await listen(server, 0);
+const ctx = createBenchContext({ baseUrl: `http://127.0.0.1:${port}/api/v1`, proKey, developerKey, ports });
+
+try {
+  for (const suite of SUITES.filter((s) => !only || s.name.toLowerCase().includes(only.toLowerCase()))) {
+    console.log(`\n== ${suite.name}`);
+    await suite.run(ctx);
+  }
+  if (!only || 'bundles'.includes(only)) {
+    console.log('\n== Function bundles (minified, esbuild, as deployed)');
+    for (const { name, bytes } of await bundleSizes()) console.log(`${name.padEnd(16)} ${(bytes / 1024).toFixed(1).padStart(8)} KiB`);
+  }
+} finally {
+  ports.queue.stop();
+  server.closeAllConnections();
+  server.close();
+  await dynamo.stop();
+}
+process.exit();
