@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { installPorts } from '../../../shared/adapters/ports';
+import { ManualClock } from '../../../shared/adapters/clock';
+import { chargeCredits, getBalance, grantCredits, ledgerBetween, refundCredits, reserveCredits, settleReservation } from '../../../shared/domain/credits/credits';
+import { InsufficientCreditsError } from '../../../shared/http/errors';
+import { TransactionConditionError } from '../../../shared/store/transactions';
+import { ddb, table } from '../../../shared/store/client';
+import { uuidv7 } from '../../../shared/ids';
+
+const clock = new ManualClock(new Date('2026-11-22T10:00:00.000Z'));
+installPorts({ clock });
+
+async function userWith(permanent: number, grants: { amount: number; expiresAt: string }[] = []) {
+  const userId = uuidv7();
+  if (permanent) await grantCredits({ userId, grantId: 'start', amount: permanent, source: 'test' });
+  for (const [i, g] of grants.entries()) await grantCredits({ userId, grantId: `g${i}`, amount: g.amount, expiresAt: g.expiresAt, source: 'pro' });
+  return userId;
+}
+const ledger = (userId: string) => ledgerBetween(userId, '2000-01-01T00:00:00.000Z', '2100-01-01T00:00:00.000Z');
+
+describe('credits against DynamoDB Local', () => {
+  it('lets exactly 5 of 20 parallel charges through when the balance covers 5, and never goes below zero', async () => {
+    const userId = await userWith(500);
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) => chargeCredits({ userId, amount: 100, toolName: 'test', refId: `r${i}`, chargeId: `c${i}` })),
+    );
+    const ok = results.filter((r) => r.status === 'fulfilled');
+    const refused = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
+    expect(ok).toHaveLength(5);
+    expect(refused.every((r) => r.reason instanceof InsufficientCreditsError)).toBe(true);
+    expect((await getBalance(userId)).available).toBe(0);
+    expect(await ledger(userId)).toHaveLength(5);
+  });
+
+  it('applies a retried charge (same chargeId) once, also when retried in parallel', async () => {
+    const userId = await userWith(1000);
+    const outcomes = await Promise.all(Array.from({ length: 5 }, () => chargeCredits({ userId, amount: 300, toolName: 'test', refId: 'r', chargeId: 'same' })));
+    expect(outcomes.filter((o) => !o.alreadyApplied)).toHaveLength(1);
+    expect((await getBalance(userId)).available).toBe(700);
+    expect(await ledger(userId)).toHaveLength(1);
+  });
+
+  it('writes nothing, not even the charge, when an item written with it fails its condition', async () => {
+    const userId = await userWith(1000);
+    const blocker = { pk: `TEST#${userId}`, sk: 'X' };
+    await ddb().send(new PutCommand({ TableName: table(), Item: blocker }));
+    const attempt = chargeCredits({
+      userId, amount: 100, toolName: 'test', refId: 'r', chargeId: 'c',
+      with: [{ Put: { TableName: table(), Item: blocker, ConditionExpression: 'attribute_not_exists(pk)' } }],
+    });
+    await expect(attempt).rejects.toBeInstanceOf(TransactionConditionError);
+    expect((await getBalance(userId)).available).toBe(1000);
+    expect(await ledger(userId)).toHaveLength(0);
+  });
+
+  it('reserves, then settles only what was consumed, returning the rest; settling twice changes nothing', async () => {
+    const userId = await userWith(100, [{ amount: 200, expiresAt: '2026-12-22T10:00:00.000Z' }]);
+    await reserveCredits({ userId, amount: 250, toolName: 'bd_job', refId: 'job1', reservationId: 'job1' });
+    expect((await getBalance(userId)).available).toBe(50);
+    await expect(reserveCredits({ userId, amount: 51, toolName: 'bd_job', refId: 'job2', reservationId: 'job2' })).rejects.toMatchObject({
+      status: 402,
+      details: { required: 51, available: 50 },
+    });
+    const settled = await settleReservation({ userId, reservationId: 'job1', chargedAmount: 120 });
+    expect(settled).toMatchObject({ charged: 120, released: 130, alreadyApplied: false });
+    expect((await settleReservation({ userId, reservationId: 'job1', chargedAmount: 120 })).alreadyApplied).toBe(true);
+    const balance = await getBalance(userId);
+    expect(balance.available).toBe(180);
+    // The grant (expiring first) paid; permanent credits came back untouched.
+    expect(balance.permanent).toBe(100);
+    expect((await ledger(userId)).map((e) => [e.tool_name, e.credits])).toEqual([['bd_job', 120]]);
+  });
+
+  it('caps a settlement at the reserved amount', async () => {
+    const userId = await userWith(100);
+    await reserveCredits({ userId, amount: 40, toolName: 'bd_job', refId: 'j', reservationId: 'j' });
+    expect((await settleReservation({ userId, reservationId: 'j', chargedAmount: 90 })).charged).toBe(40);
+    expect((await getBalance(userId)).available).toBe(60);
+  });
+
+  it('refunds as a negative ledger entry of the same tool, once', async () => {
+    const userId = await userWith(100);
+    await chargeCredits({ userId, amount: 60, toolName: 'contact_unlock', refId: 'r', chargeId: 'c' });
+    await refundCredits({ userId, amount: 20, toolName: 'contact_unlock', refId: 'r', chargeId: 'refund-c' });
+    await refundCredits({ userId, amount: 20, toolName: 'contact_unlock', refId: 'r', chargeId: 'refund-c' });
+    expect((await getBalance(userId)).available).toBe(60);
+    expect((await ledger(userId)).map((e) => e.credits).sort()).toEqual([-20, 60].sort());
+  });
+
+  it('stops counting a grant once it expires', async () => {
+    const userId = await userWith(10, [{ amount: 500, expiresAt: '2026-11-23T00:00:00.000Z' }]);
+    expect((await getBalance(userId)).available).toBe(510);
+    clock.set(new Date('2026-11-23T00:00:00.001Z'));
+    try {
+      expect((await getBalance(userId)).available).toBe(10);
+      await expect(chargeCredits({ userId, amount: 11, toolName: 't', refId: 'r', chargeId: 'c' })).rejects.toBeInstanceOf(InsufficientCreditsError);
+    } finally {
+      clock.set(new Date('2026-11-22T10:00:00.000Z'));
+    }
+  });
+});
