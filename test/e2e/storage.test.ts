@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { saveResult } from '../../shared/domain/storage/results';
+import { startTestApi } from '../support/api';
+
+const api = await startTestApi();
+
+describe('chats', () => {
+  it('creates a chat with the default title and empty messages (201)', async () => {
+    const { key, user } = await api.newUser();
+    const res = await api.call('POST', '/chats', { key, body: {} });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ user_id: user.id, title: 'New Conversation', messages: [] });
+    expect(res.body.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+  });
+
+  it('renames, replaces messages, and reads them back', async () => {
+    const { key } = await api.newUser();
+    const { body: chat } = await api.call('POST', '/chats', { key, body: { title: 'Fundraise' } });
+    const messages = [
+      { role: 'user', content: 'Find seed VCs in DeFi' },
+      { role: 'assistant', content: 'Here are ten.', metadata: { result_id: 'x' } },
+    ];
+    const put = await api.call('PUT', `/chats/${chat.id}`, { key, body: { title: 'Seed round', messages } });
+    expect(put.status).toBe(200);
+    expect(put.body.title).toBe('Seed round');
+    const got = await api.call('GET', `/chats/${chat.id}`, { key });
+    expect(got.body.messages).toEqual(messages);
+    expect(Date.parse(got.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(chat.updated_at));
+    const titleOnly = await api.call('PUT', `/chats/${chat.id}`, { key, body: { title: 'Renamed' } });
+    expect(titleOnly.body.messages).toEqual(messages);
+  });
+
+  it('validates updates: empty body, long title, bad role', async () => {
+    const { key } = await api.newUser();
+    const { body: chat } = await api.call('POST', '/chats', { key, body: {} });
+    for (const body of [{}, { title: 'x'.repeat(256) }, { messages: [{ role: 'robot', content: 'hi' }] }]) {
+      expect((await api.call('PUT', `/chats/${chat.id}`, { key, body })).status, JSON.stringify(body)).toBe(400);
+    }
+  });
+
+  it('soft-deletes: 204, then 404 everywhere and gone from lists and totals', async () => {
+    const { key } = await api.newUser();
+    const a = (await api.call('POST', '/chats', { key, body: { title: 'a' } })).body;
+    await api.call('POST', '/chats', { key, body: { title: 'b' } });
+    const del = await api.call('DELETE', `/chats/${a.id}`, { key });
+    expect(del.status).toBe(204);
+    expect(del.text).toBe('');
+    expect((await api.call('GET', `/chats/${a.id}`, { key })).status).toBe(404);
+    expect((await api.call('PUT', `/chats/${a.id}`, { key, body: { title: 'z' } })).status).toBe(404);
+    expect((await api.call('DELETE', `/chats/${a.id}`, { key })).status).toBe(404);
+    for (const sort of ['updated_at', 'created_at']) {
+      const list = await api.call('GET', `/chats?sort_by=${sort}`, { key });
+      expect(list.body.total).toBe(1);
+      expect(list.body.items.map((c: { title: string }) => c.title)).toEqual(['b']);
+    }
+  });
+
+  it('pages and sorts by updated_at (default desc) and created_at', async () => {
+    const { key } = await api.newUser();
+    const ids: string[] = [];
+    for (const title of ['one', 'two', 'three', 'four']) ids.push((await api.call('POST', '/chats', { key, body: { title } })).body.id);
+    await api.call('PUT', `/chats/${ids[0]}`, { key, body: { title: 'one (edited)' } });
+    const byUpdated = await api.call('GET', '/chats?limit=2', { key });
+    expect(byUpdated.body).toMatchObject({ total: 4, limit: 2, offset: 0 });
+    expect(byUpdated.body.items.map((c: { title: string }) => c.title)).toEqual(['one (edited)', 'four']);
+    expect(byUpdated.body.items[0]).toEqual({ id: ids[0], title: 'one (edited)', message_count: 0, created_at: expect.any(String), updated_at: expect.any(String) });
+    const byCreatedAsc = await api.call('GET', '/chats?sort_by=created_at&sort_order=asc&limit=2&offset=1', { key });
+    expect(byCreatedAsc.body.items.map((c: { id: string }) => c.id)).toEqual([ids[1], ids[2]]);
+  });
+
+  it('rejects out-of-range and unknown list parameters with 400 instead of clamping', async () => {
+    const { key } = await api.newUser();
+    for (const q of ['limit=0', 'limit=101', 'offset=-1', 'sort_by=title', 'sort_order=up', 'limt=5']) {
+      const res = await api.call('GET', `/chats?${q}`, { key });
+      expect(res.status, q).toBe(400);
+      expect(res.body.error.code).toBe('validation_error');
+    }
+  });
+
+  it("never shows another user's chat: 404 on read, update and delete", async () => {
+    const owner = await api.newUser();
+    const other = await api.newUser();
+    const chat = (await api.call('POST', '/chats', { key: owner.key, body: {} })).body;
+    expect((await api.call('GET', `/chats/${chat.id}`, { key: other.key })).status).toBe(404);
+    expect((await api.call('PUT', `/chats/${chat.id}`, { key: other.key, body: { title: 'mine' } })).status).toBe(404);
+    expect((await api.call('DELETE', `/chats/${chat.id}`, { key: other.key })).status).toBe(404);
+    expect((await api.call('GET', '/chats', { key: other.key })).body.total).toBe(0);
+    expect((await api.call('GET', `/chats/${chat.id}`, { key: owner.key })).status).toBe(200);
+  });
+
+  it('answers a malformed id with 400', async () => {
+    const { key } = await api.newUser();
+    expect((await api.call('GET', '/chats/not-a-uuid', { key })).status).toBe(400);
+  });
+
+  it('replays a create with the same Idempotency-Key and refuses the key with another body', async () => {
+    const { key } = await api.newUser();
+    const headers = { 'idempotency-key': 'create-chat-1' };
+    const first = await api.call('POST', '/chats', { key, body: { title: 'Once' }, headers });
+    const again = await api.call('POST', '/chats', { key, body: { title: 'Once' }, headers });
+    expect(again.status).toBe(201);
+    expect(again.body.id).toBe(first.body.id);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect((await api.call('GET', '/chats', { key })).body.total).toBe(1);
+    const conflict = await api.call('POST', '/chats', { key, body: { title: 'Different' }, headers });
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.error.code).toBe('idempotency_conflict');
+  });
+});
+
+describe('stored results', () => {
+  it('lists with filters, totals, paging, and sorts by created_at or file_size; items omit result_data', async () => {
+    const { key, user } = await api.newUser();
+    const chat = (await api.call('POST', '/chats', { key, body: { title: 'Research' } })).body;
+    const small = await saveResult({ userId: user.id, toolName: 'vc-shortlist-v1', resultData: { records: [1] }, chatId: chat.id });
+    const big = await saveResult({ userId: user.id, toolName: 'vc-shortlist-v1', resultData: { records: Array.from({ length: 500 }, (_, i) => i) } });
+    const job = await saveResult({ userId: user.id, toolName: 'bd_job', resultData: { rows: [] }, metadata: { job_id: 'j' } });
+
+    const all = await api.call('GET', '/results', { key });
+    expect(all.body.total).toBe(3);
+    expect(all.body.items.map((r: { id: string }) => r.id)).toEqual([job.id, big.id, small.id]);
+    expect(all.body.items[0]).not.toHaveProperty('result_data');
+    expect(all.body.items[2]).toMatchObject({ chat_id: chat.id, chat_title: 'Research', storage_format: 'json', user_id: user.id });
+
+    const byTool = await api.call('GET', '/results?tool_name=vc-shortlist-v1&sort_by=file_size&sort_order=asc', { key });
+    expect(byTool.body.total).toBe(2);
+    expect(byTool.body.items.map((r: { id: string }) => r.id)).toEqual([small.id, big.id]);
+    expect(byTool.body.items[0].file_size).toBe(JSON.stringify({ records: [1] }).length);
+
+    const byChat = await api.call('GET', `/results?chat_id=${chat.id}`, { key });
+    expect(byChat.body.items.map((r: { id: string }) => r.id)).toEqual([small.id]);
+    const paged = await api.call('GET', '/results?limit=1&offset=1', { key });
+    expect(paged.body).toMatchObject({ total: 3, limit: 1, offset: 1 });
+    expect(paged.body.items[0].id).toBe(big.id);
+  });
+
+  it('stores a 5 MB result and reads it back intact', async () => {
+    const { key, user } = await api.newUser();
+    // Incompressible-ish data: hex of varied numbers, so chunking (not compression) carries the size.
+    const records = Array.from({ length: 52_000 }, (_, i) => ({ i, v: (i * 2654435761 % 4294967296).toString(16).padStart(8, '0').repeat(10) }));
+    const resultData = { records, summary: 'big' };
+    const saved = await saveResult({ userId: user.id, toolName: 'bd_job', resultData });
+    expect(saved.fileSize).toBeGreaterThan(5_000_000);
+    const res = await api.call('GET', `/results/${saved.id}`, { key });
+    expect(res.status).toBe(200);
+    expect(res.body.result_data).toEqual(resultData);
+    expect(res.body.file_size).toBe(saved.fileSize);
+  });
+
+  it("answers 404 for another user's result", async () => {
+    const owner = await api.newUser();
+    const other = await api.newUser();
+    const saved = await saveResult({ userId: owner.user.id, toolName: 'bd_job', resultData: { secret: true } });
+    expect((await api.call('GET', `/results/${saved.id}`, { key: other.key })).status).toBe(404);
+    expect((await api.call('GET', '/results', { key: other.key })).body.total).toBe(0);
+  });
+});
