@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import { stripeSignatures } from '../../shared/adapters/payments';
+import { chargeCredits } from '../../shared/domain/credits/credits';
+import { startTestApi } from '../support/api';
+
+const api = await startTestApi();
+const secret = process.env.STRIPE_WEBHOOK_SECRET!;
+
+function signed(event: object, options: { secret?: string; timestamp?: number } = {}) {
+  const payload = JSON.stringify(event);
+  const signature = stripeSignatures.generateTestHeaderString({ payload, secret: options.secret ?? secret, timestamp: options.timestamp });
+  return { rawBody: payload, headers: { 'stripe-signature': signature, 'content-type': 'application/json' } };
+}
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+async function subscribeThroughLocalCheckout(key: string, addOns: string[] = []) {
+  const session = await api.call('POST', '/subscriptions/checkout-session', { key, body: { tier: 'pro', add_ons: addOns } });
+  expect(session.status).toBe(200);
+  const page = await api.call('GET', session.body.checkout_url);
+  expect(page.status).toBe(200);
+  expect(page.text).toContain('<button type="submit">Pay</button>');
+  const paid = await api.call('POST', `${session.body.checkout_url}/pay`);
+  expect(paid.status).toBe(200);
+  expect(paid.text).toContain('Payment complete');
+  return session.body;
+}
+
+describe('subscription status', () => {
+  it('shows a developer account with null period fields and zero cost', async () => {
+    const { key } = await api.newUser({ credits: 40 });
+    const res = await api.call('GET', '/subscriptions/status', { key });
+    expect(res.body).toEqual({
+      tier: 'developer',
+      status: 'inactive',
+      credits_total: 40,
+      credits_expiring: null,
+      monthly_cost: 0,
+      addons: [],
+      addon_quantities: {},
+      next_billing_date: null,
+      current_period_start: null,
+      current_period_end: null,
+    });
+  });
+});
+
+describe('checkout and the payment webhook (local checkout, signed like Stripe)', () => {
+  it('activates pro with period credits and add-ons after Pay, and unlocks paid endpoints', async () => {
+    const { key } = await api.newUser({ credits: 5 });
+    const session = await subscribeThroughLocalCheckout(key, ['credits_10k', 'credits_10k', 'credits_50k']);
+    expect(session.checkout_session_id).toMatch(/^cs_local_/);
+    const status = (await api.call('GET', '/subscriptions/status', { key })).body;
+    expect(status).toMatchObject({
+      tier: 'pro',
+      status: 'active',
+      credits_total: 5 + 10_000 + 20_000 + 50_000,
+      monthly_cost: 99 + 2 * 49 + 199,
+      addons: ['credits_10k', 'credits_50k'],
+      addon_quantities: { credits_10k: 2, credits_50k: 1 },
+    });
+    expect(status.credits_expiring).toBe(status.current_period_end);
+    expect(Date.parse(status.current_period_end) - Date.parse(status.current_period_start)).toBeGreaterThan(27 * 86_400_000);
+    const me = (await api.call('GET', '/users/me', { key })).body;
+    expect(me).toMatchObject({ subscription_tier: 'pro', subscription_status: 'active', permanent_credit_balance: 5 });
+    const usage = (await api.call('GET', '/credits/usage', { key })).body;
+    expect(usage.allowance).toBe(80_000);
+  });
+
+  it('pays a local checkout once: a second Pay changes nothing', async () => {
+    const { key } = await api.newUser();
+    const session = await subscribeThroughLocalCheckout(key);
+    const again = await api.call('POST', `${session.checkout_url}/pay`);
+    expect(again.text).toContain('Already paid');
+    expect((await api.call('GET', '/subscriptions/status', { key })).body.credits_total).toBe(10_000);
+  });
+
+  it('refuses an unknown add-on and a tier other than pro with 400', async () => {
+    const { key } = await api.newUser();
+    expect((await api.call('POST', '/subscriptions/checkout-session', { key, body: { tier: 'pro', add_ons: ['credits_1m'] } })).status).toBe(400);
+    expect((await api.call('POST', '/subscriptions/checkout-session', { key, body: { tier: 'developer' } })).status).toBe(400);
+    expect((await api.call('POST', '/subscriptions/checkout-session', { key, body: {} })).status).toBe(400);
+  });
+
+  it('rejects a webhook with a bad or stale signature (400) and applies nothing', async () => {
+    const { key, user } = await api.newUser();
+    const event = { id: `evt_${user.id}`, type: 'checkout.session.completed', created: nowSeconds(), data: { object: { id: 'cs_x', client_reference_id: user.id, metadata: {} } } };
+    const forged = signed(event, { secret: 'whsec_wrong' });
+    expect((await api.call('POST', '/webhooks/stripe', forged)).status).toBe(400);
+    const stale = signed(event, { timestamp: nowSeconds() - 600 });
+    expect((await api.call('POST', '/webhooks/stripe', stale)).status).toBe(400);
+    expect((await api.call('POST', '/webhooks/stripe', { rawBody: JSON.stringify(event), headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    expect((await api.call('GET', '/subscriptions/status', { key })).body.tier).toBe('developer');
+  });
+
+  it('applies each event id once, even when delivered twice in parallel', async () => {
+    const { key, user } = await api.newUser();
+    const event = { id: `evt_dup_${user.id}`, type: 'checkout.session.completed', created: nowSeconds(), data: { object: { id: `cs_${user.id}`, client_reference_id: user.id, subscription: `sub_${user.id}`, metadata: { add_ons: '' } } } };
+    const deliveries = await Promise.all([1, 2, 3].map(() => api.call('POST', '/webhooks/stripe', signed(event))));
+    expect(deliveries.map((d) => d.status)).toEqual([200, 200, 200]);
+    expect(deliveries.filter((d) => d.body.duplicate === false)).toHaveLength(1);
+    expect((await api.call('GET', '/subscriptions/status', { key })).body.credits_total).toBe(10_000);
+  });
+
+  it('renews on invoice.paid with a new period grant, mirrors past_due, and downgrades at period end after deletion', async () => {
+    const { key, user } = await api.newUser();
+    const sub = `sub_cycle_${user.id}`;
+    await api.call('POST', '/webhooks/stripe', signed({ id: `evt_a_${user.id}`, type: 'checkout.session.completed', created: nowSeconds(), data: { object: { id: 'cs', client_reference_id: user.id, subscription: sub, metadata: {} } } }));
+    await chargeCredits({ userId: user.id, amount: 4000, toolName: 'test', refId: 'r', chargeId: `spend-${user.id}` });
+    const start = nowSeconds() + 60;
+    const end = start + 30 * 86_400;
+    const renewal = await api.call('POST', '/webhooks/stripe', signed({
+      id: `evt_b_${user.id}`, type: 'invoice.paid', created: nowSeconds(),
+      data: { object: { id: 'in_1', subscription: sub, billing_reason: 'subscription_cycle', lines: { data: [{ period: { start, end } }] } } },
+    }));
+    expect(renewal.status).toBe(200);
+    let status = (await api.call('GET', '/subscriptions/status', { key })).body;
+    expect(status.credits_total).toBe(6000 + 10_000);
+    expect(status.current_period_end).toBe(new Date(end * 1000).toISOString());
+
+    await api.call('POST', '/webhooks/stripe', signed({ id: `evt_c_${user.id}`, type: 'customer.subscription.updated', created: nowSeconds(), data: { object: { id: sub, status: 'past_due' } } }));
+    status = (await api.call('GET', '/subscriptions/status', { key })).body;
+    expect(status.status).toBe('past_due');
+
+    const endedAt = nowSeconds() - 1;
+    await api.call('POST', '/webhooks/stripe', signed({ id: `evt_d_${user.id}`, type: 'customer.subscription.deleted', created: nowSeconds(), data: { object: { id: sub, status: 'canceled', current_period_end: endedAt } } }));
+    const me = (await api.call('GET', '/users/me', { key })).body;
+    expect(me).toMatchObject({ subscription_status: 'canceled', subscription_tier: 'developer' });
+  });
+
+  it('acknowledges events it does not handle', async () => {
+    const res = await api.call('POST', '/webhooks/stripe', signed({ id: `evt_other_${Date.now()}`, type: 'customer.created', created: nowSeconds(), data: { object: {} } }));
+    expect(res.status).toBe(200);
+    expect(res.body.received).toBe(true);
+  });
+});
+
+describe('credit usage', () => {
+  it('reports the ledger by tool and by day over the default 30 days', async () => {
+    const { key, user } = await api.newUser({ credits: 1000 });
+    await chargeCredits({ userId: user.id, amount: 200, toolName: 'vc-shortlist-v1', refId: 'r1', chargeId: 'u1' });
+    await chargeCredits({ userId: user.id, amount: 75, toolName: 'company-people-discovery-v1', refId: 'r2', chargeId: 'u2' });
+    const res = await api.call('GET', '/credits/usage', { key });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ total_used: 275, top_tool: 'vc-shortlist-v1', allowance: null, percentage_used: null });
+    expect(res.body.by_day).toHaveLength(31);
+    expect(res.body.by_day.at(-1)).toEqual({ date: new Date().toISOString().slice(0, 10), credits: 275 });
+    expect(res.body.by_tool).toEqual([
+      { tool_name: 'vc-shortlist-v1', credits: 200 },
+      { tool_name: 'company-people-discovery-v1', credits: 75 },
+    ]);
+  });
+
+  it('rejects malformed dates and inverted ranges with 400', async () => {
+    const { key } = await api.newUser();
+    for (const q of ['start_date=2026-13-01', 'end_date=yesterday', 'start_date=2026-11-10&end_date=2026-11-01']) {
+      expect((await api.call('GET', `/credits/usage?${q}`, { key })).status, q).toBe(400);
+    }
+  });
+});
