@@ -22,8 +22,6 @@ export function useLocalTable(endpoint: string, tableName = LOCAL_TABLE): void {
   process.env.DYNAMODB_ENDPOINT = endpoint;
   process.env.TABLE_NAME = tableName;
   process.env.AWS_REGION ??= 'us-east-1';
-  // Lambda runs Node 22; locally Node 20.19+ is supported, so the SDK's Node 20 notice is noise here.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   process.env.STRIPE_WEBHOOK_SECRET ??= `whsec_${randomBytes(24).toString('hex')}`;
 }
 
