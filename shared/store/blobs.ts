@@ -1,7 +1,8 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from './client';
 import { blobChunkKey } from './keys';
+import { queryAll } from './query';
 
 /** Leaves room under DynamoDB's 400 KB item limit for keys and attributes. */
 const CHUNK_BYTES = 350_000;
@@ -47,20 +48,11 @@ async function batchPut(items: Record<string, unknown>[]): Promise<void> {
 
 export async function readBlob<T = unknown>(ownerPk: string, ref: BlobRef): Promise<T> {
   const prefix = blobChunkKey(ownerPk, ref.blobId, 0).sk.slice(0, -4);
-  const chunks: Buffer[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb().send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': ownerPk, ':prefix': prefix },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) chunks.push(Buffer.from(item.data as Uint8Array));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': ownerPk, ':prefix': prefix },
+  });
+  const chunks = items.map((item) => Buffer.from(item.data as Uint8Array));
   if (chunks.length !== ref.chunks) throw new Error(`Blob ${ref.blobId} has ${chunks.length} of ${ref.chunks} chunks`);
   return JSON.parse(gunzipSync(Buffer.concat(chunks)).toString('utf8')) as T;
 }

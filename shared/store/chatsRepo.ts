@@ -1,4 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { setFields } from './query';
 import { ddb, isConditionFailure, table } from './client';
 import { chatKey, chatsByUpdatedIndexKey, chatsByUpdatedPartition, chatsPartition } from './keys';
 import type { BlobRef } from './blobs';
@@ -43,17 +44,13 @@ export async function updateChat(
   changes: { title?: string; messagesBlob?: BlobRef; messageCount?: number },
   updatedAt: string,
 ): Promise<ChatRecord | undefined> {
-  const fields: Record<string, unknown> = { ...changes, updatedAt, ...chatsByUpdatedIndexKey(userId, updatedAt, chatId) };
-  const entries = Object.entries(fields).filter(([, v]) => v !== undefined);
   try {
     const { Attributes } = await ddb().send(
       new UpdateCommand({
         TableName: table(),
         Key: chatKey(userId, chatId),
-        UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+        ...setFields({ ...changes, updatedAt, ...chatsByUpdatedIndexKey(userId, updatedAt, chatId) }),
         ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAt)',
-        ExpressionAttributeNames: Object.fromEntries(entries.map(([k], i) => [`#f${i}`, k])),
-        ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])),
         ReturnValues: 'ALL_NEW',
       }),
     );

@@ -1,6 +1,7 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from './client';
 import { resultKey, resultsPartition } from './keys';
+import { queryAll } from './query';
 import type { BlobRef } from './blobs';
 import type { TransactItem } from './transactions';
 
@@ -50,20 +51,10 @@ export async function listResultRecords(userId: string, filter: ResultFilter): P
     conditions.push('chatId = :chat');
     values[':chat'] = filter.chatId;
   }
-  const records: ResultRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb().send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ...(conditions.length ? { FilterExpression: conditions.join(' AND ') } : {}),
-        ExpressionAttributeValues: values,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) records.push(fromItem(item));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return records;
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ...(conditions.length ? { FilterExpression: conditions.join(' AND ') } : {}),
+    ExpressionAttributeValues: values,
+  });
+  return items.map(fromItem);
 }

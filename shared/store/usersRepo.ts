@@ -3,6 +3,7 @@ import type { AddOnQuantities } from '../domain/billing/plans';
 import { ddb, table } from './client';
 import { apiKeyKey, emailKey, referralCodeKey, subscriptionOwnerKey, userProfileKey } from './keys';
 import type { TransactItem } from './transactions';
+import { setFields } from './query';
 
 export type Tier = 'developer' | 'pro';
 
@@ -100,16 +101,6 @@ export function changeEmailItems(user: UserRecord, newEmail: string, at: string)
     { Put: { TableName: T, Item: { ...emailKey(newEmail), entity: 'emailGuard', userId: user.id }, ConditionExpression: 'attribute_not_exists(pk) OR userId = :id', ExpressionAttributeValues: { ':id': user.id } } },
     ...(user.email.toLowerCase() === newEmail.toLowerCase() ? [] : [{ Delete: { TableName: T, Key: emailKey(user.email) } }]),
   ];
-}
-
-/** SET expression for a partial update; only the given fields change. */
-function setFields(fields: Record<string, unknown>) {
-  const entries = Object.entries(fields).filter(([, v]) => v !== undefined);
-  return {
-    UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
-    ExpressionAttributeNames: Object.fromEntries(entries.map(([k], i) => [`#f${i}`, k])),
-    ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])),
-  };
 }
 
 export async function updateUserFields(userId: string, fields: Partial<UserRecord>, at: string): Promise<UserRecord> {

@@ -1,8 +1,9 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Allocation, Wallet } from '../domain/credits/wallet';
 import { ddb, table } from './client';
 import { chargeGuardKey, ledgerEntryKey, ledgerRange, reservationKey, walletKey } from './keys';
 import type { TransactItem } from './transactions';
+import { queryAll } from './query';
 
 export interface StoredWallet extends Wallet {
   version: number;
@@ -83,21 +84,10 @@ export async function chargeWasApplied(userId: string, chargeId: string): Promis
 /** Ledger entries created in [fromIso, toIso). */
 export async function listLedger(userId: string, fromIso: string, toIso: string): Promise<LedgerEntry[]> {
   const range = ledgerRange(userId, fromIso, toIso);
-  const entries: LedgerEntry[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb().send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': range.pk, ':from': range.from, ':to': range.to },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      if ((item.sk as string) < range.to) entries.push(item as LedgerEntry);
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return entries;
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': range.pk, ':from': range.from, ':to': range.to },
+  });
+  // BETWEEN is inclusive; the range's end is exclusive.
+  return items.filter((item) => (item.sk as string) < range.to) as LedgerEntry[];
 }
