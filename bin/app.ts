@@ -1,0 +1,14 @@
+import { App, Tags } from 'aws-cdk-lib';
+import { OutreachIntelligenceStack } from '../infra/stack';
+import { stripeSettingsFrom } from '../infra/stripeSettings';
+
+/**
+ * The CDK app (`npx cdk synth` / `npx cdk deploy`). Environment-agnostic: no account or region
+ * lookups, so synth works offline; the deploy takes both from the caller's AWS profile.
+ */
+const app = new App();
+new OutreachIntelligenceStack(app, 'OutreachIntelligenceApi', {
+  description: 'Outreach Intelligence API: credit-metered growth intelligence, enrichment jobs and community moderation',
+  stripe: stripeSettingsFrom(app.node),
+});
+Tags.of(app).add('project', 'outreach-intelligence');

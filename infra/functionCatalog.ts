@@ -1,0 +1,48 @@
+import { Duration } from 'aws-cdk-lib';
+import type { ApiGroup } from '../shared/schemas/groups';
+
+/** What a function may do beyond writing its own logs: the stack turns this into grants and env. */
+export interface FunctionNeeds {
+  description: string;
+  /** Table access: `read` for functions that only look things up. */
+  table: 'none' | 'read' | 'readWrite';
+  /** Sends messages to the pipeline queue (PIPELINE_QUEUE_URL). */
+  queue?: boolean;
+  /** Publishes domain events to the bus (EVENT_BUS_NAME). */
+  events?: boolean;
+  /** Talks to Stripe or verifies its webhooks (STRIPE_* settings). */
+  stripe?: boolean;
+  timeout?: Duration;
+  memorySize?: number;
+}
+
+export type FunctionName = ApiGroup | 'authorizer' | 'jobs-events' | 'worker' | 'renewals';
+
+/**
+ * Every Lambda, one per folder in functions/. A new API group gets a compile error here until it
+ * says what it needs (and the stack refuses to synthesize without an entry).
+ */
+export const FUNCTIONS: Record<FunctionName, FunctionNeeds> = {
+  public: { description: 'Health and the OpenAPI document', table: 'none' },
+  webhooks: { description: 'Stripe webhooks and the local checkout pages', table: 'readWrite', stripe: true },
+  account: { description: 'Profile, API key, subscription, checkout and credit usage', table: 'readWrite', stripe: true },
+  storage: { description: 'Chats and stored results', table: 'readWrite' },
+  intelligence: { description: 'Growth intelligence queries', table: 'readWrite' },
+  growth: { description: 'Growth actions', table: 'readWrite', queue: true, events: true },
+  jobs: { description: 'Enrichment jobs', table: 'readWrite', queue: true, events: true },
+  moderation: { description: 'Community moderation', table: 'readWrite', events: true },
+  // Identifies the caller from the API key hash: a single lookup, nothing written.
+  authorizer: { description: 'TOKEN authorizer: bearer API key to user', table: 'read', memorySize: 512, timeout: Duration.seconds(10) },
+  // Server-sent events of a job's progress: reads the job until it is terminal. API Gateway allows
+  // a streamed response up to 15 minutes; clients reconnect with Last-Event-ID after that.
+  'jobs-events': { description: 'Job progress as server-sent events (response streaming)', table: 'read', timeout: Duration.minutes(15) },
+  // The queue's visibility timeout is derived from this (see pipeline.ts).
+  worker: { description: 'Pipeline stage worker (SQS batches, partial failures)', table: 'readWrite', queue: true, events: true, timeout: Duration.minutes(2) },
+  renewals: { description: 'Every 5 minutes: community renewals, expiry of grants and quotes', table: 'readWrite', events: true, timeout: Duration.minutes(4) },
+};
+
+export function needsOf(name: string): FunctionNeeds {
+  const needs = (FUNCTIONS as Record<string, FunctionNeeds | undefined>)[name];
+  if (!needs) throw new Error(`infra/functionCatalog.ts has no entry for function "${name}": say what it needs before it can be deployed`);
+  return needs;
+}

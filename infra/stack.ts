@@ -1,0 +1,91 @@
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import type { Construct } from 'constructs';
+import { API_GROUPS } from '../shared/schemas/groups';
+import { AppFunction } from './appFunction';
+import { DataTable } from './dataTable';
+import { type FunctionName, needsOf } from './functionCatalog';
+import { acknowledgeNagFindings } from './nagAcknowledgements';
+import { Pipeline } from './pipeline';
+import { ServiceApi } from './serviceApi';
+import { type StripeSettings, stripeEnvironment } from './stripeSettings';
+
+export const RENEWALS_SCHEDULE = events.Schedule.rate(Duration.minutes(5));
+
+export interface OutreachIntelligenceStackProps extends StackProps {
+  stripe?: StripeSettings;
+}
+
+const constructId = (name: string) => name.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase());
+
+/**
+ * The whole service in one environment-agnostic stack: the table, one Lambda per endpoint group
+ * behind a REST API, the job pipeline (queue, dead-letter queue, worker), the renewals schedule and
+ * the domain event bus. Each function gets exactly the access its catalogue entry asks for.
+ */
+export class OutreachIntelligenceStack extends Stack {
+  readonly functions: Record<string, AppFunction> = {};
+  readonly api: ServiceApi;
+
+  constructor(scope: Construct, id: string, props: OutreachIntelligenceStackProps = {}) {
+    super(scope, id, props);
+    const { table } = new DataTable(this, 'Data');
+    const bus = new events.EventBus(this, 'DomainEvents', { description: 'Domain events (job.completed, community.renewed, ...) for the operator\'s consumers' });
+
+    const groups = Object.keys(API_GROUPS);
+    const names = [...groups, 'authorizer', 'jobs-events', 'worker', 'renewals'] as FunctionName[];
+    for (const name of names) {
+      const needs = needsOf(name);
+      this.functions[name] = new AppFunction(this, constructId(name), {
+        name,
+        description: needs.description,
+        timeout: needs.timeout,
+        memorySize: needs.memorySize,
+        environment: {
+          ...(needs.table === 'none' ? {} : { TABLE_NAME: table.tableName }),
+          ...(needs.stripe ? stripeEnvironment(props.stripe ?? { prices: {} }) : {}),
+        },
+      });
+    }
+    const fn = (name: FunctionName) => this.functions[name].fn;
+
+    const pipeline = new Pipeline(this, 'Pipeline', { worker: fn('worker'), workerTimeout: needsOf('worker').timeout! });
+
+    for (const name of names) {
+      const needs = needsOf(name);
+      const target = fn(name);
+      if (needs.table === 'read') table.grantReadData(target);
+      if (needs.table === 'readWrite') table.grantReadWriteData(target);
+      if (needs.queue) {
+        pipeline.queue.grantSendMessages(target);
+        target.addEnvironment('PIPELINE_QUEUE_URL', pipeline.queue.queueUrl);
+      }
+      if (needs.events) {
+        bus.grantPutEventsTo(target);
+        target.addEnvironment('EVENT_BUS_NAME', bus.eventBusName);
+      }
+    }
+
+    new events.Rule(this, 'RenewalsSchedule', {
+      description: 'Runs the renewals function every 5 minutes',
+      schedule: RENEWALS_SCHEDULE,
+      // A run that cannot be delivered is superseded by the next one five minutes later.
+      targets: [new targets.LambdaFunction(fn('renewals'), { retryAttempts: 2, maxEventAge: Duration.minutes(4) })],
+    });
+
+    this.api = new ServiceApi(this, 'Http', {
+      endpoints: Object.entries(API_GROUPS).flatMap(([group, specs]) => specs.map((spec) => ({ group, spec }))),
+      groupFunctions: Object.fromEntries(groups.map((group) => [group, fn(group as FunctionName)])),
+      streamingFunction: fn('jobs-events'),
+      authorizerFunction: fn('authorizer'),
+    });
+
+    new CfnOutput(this, 'ApiBaseUrl', { value: this.api.baseUrl, description: 'Base URL of the API (…/api/v1)' });
+    new CfnOutput(this, 'TableName', { value: table.tableName, description: 'For the admin command: TABLE_NAME=… npm run admin' });
+    new CfnOutput(this, 'EventBusName', { value: bus.eventBusName });
+    new CfnOutput(this, 'DeadLetterQueueUrl', { value: pipeline.deadLetterQueue.queueUrl });
+
+    acknowledgeNagFindings(this);
+  }
+}
