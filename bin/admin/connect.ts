@@ -23,15 +23,19 @@ async function reachable(endpoint: string): Promise<boolean> {
 
 /**
  * Where admin commands write: a deployed table when TABLE_NAME is set without DYNAMODB_ENDPOINT
- * (AWS credentials from the environment); otherwise the local server's database, started here
- * for the length of the command when the server is not running.
+ * (AWS credentials from the environment); that table at that endpoint when both are set; otherwise
+ * the local server's database, started here for the length of the command when the server is not running.
  */
 export async function connectAdmin(): Promise<{ target: string; close(): Promise<void> }> {
-  if (process.env.TABLE_NAME && !process.env.DYNAMODB_ENDPOINT) return { target: `AWS table ${process.env.TABLE_NAME}`, close: async () => undefined };
+  const noop = async () => undefined;
+  if (process.env.TABLE_NAME && !process.env.DYNAMODB_ENDPOINT) return { target: `AWS table ${process.env.TABLE_NAME}`, close: noop };
+  if (process.env.TABLE_NAME && process.env.DYNAMODB_ENDPOINT) {
+    return { target: `table ${process.env.TABLE_NAME} at ${process.env.DYNAMODB_ENDPOINT}`, close: noop };
+  }
   const running = existsSync(ENDPOINT_FILE) ? readFileSync(ENDPOINT_FILE, 'utf8').trim() : '';
   if (running && (await reachable(running))) {
     useLocalTable(running, LOCAL_TABLE);
-    return { target: `local server database (${running})`, close: async () => undefined };
+    return { target: `local server database (${running})`, close: noop };
   }
   const dynamo = await startDynamo({ dataDir: DATA_DIR });
   useLocalTable(dynamo.endpoint, LOCAL_TABLE);

@@ -1,0 +1,33 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { uuidv7 } from '../../shared/ids';
+import { startTestApi } from '../support/api';
+
+const run = promisify(execFile);
+const api = await startTestApi();
+
+/** The admin command as an operator runs it, pointed at the test table. */
+async function admin(...args: string[]) {
+  return run(process.execPath, ['--import', 'tsx', 'bin/admin.ts', ...args], { env: { ...process.env }, timeout: 60_000 });
+}
+
+describe('npm run admin', () => {
+  it('create-user prints a working key on its last line; grant-credits adds permanent credits', async () => {
+    const email = `ops-${uuidv7()}@example.com`;
+    const created = await admin('create-user', '--email', email, '--tier', 'pro', '--credits', '300');
+    const key = created.stdout.trim().split('\n').at(-1)!;
+    expect(key).toMatch(/^oik_[A-Za-z0-9_-]{40}$/);
+    const me = await api.call('GET', '/users/me', { key });
+    expect(me.body).toMatchObject({ email, subscription_tier: 'pro', subscription_status: 'active', permanent_credit_balance: 300 });
+
+    await admin('grant-credits', '--email', email, '--credits', '700');
+    expect((await api.call('GET', '/subscriptions/status', { key })).body.credits_total).toBe(1000);
+  });
+
+  it('fails with a message and a non-zero exit for an unknown e-mail or a bad amount', async () => {
+    await expect(admin('grant-credits', '--email', 'nobody@example.com', '--credits', '5')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('No account') });
+    await expect(admin('grant-credits', '--email', 'nobody@example.com', '--credits', '-5')).rejects.toMatchObject({ code: 1 });
+    await expect(admin('no-such-command')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('Usage') });
+  });
+});
