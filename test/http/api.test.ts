@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { z } from 'zod';
 import { createApiHandler, route } from '../../shared/http/api';
@@ -36,8 +36,11 @@ describe('the shared handler chain', () => {
     expect(res.headers?.['x-request-id']).toBe('req-1');
   });
 
-  it('turns an unexpected error into 500 internal_error without leaking its text', async () => {
+  it('turns an unexpected error into 500 internal_error without leaking its text (the log keeps it)', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const res = await handler(event('POST', '/api/v1/boom', '{"n":0}'), context);
+    expect(log).toHaveBeenCalledWith(expect.stringContaining('exploded'));
+    log.mockRestore();
     expect(res.statusCode).toBe(500);
     expect(res.body).not.toContain('exploded');
     expect(JSON.parse(res.body)).toEqual({ error: { code: 'internal_error', message: 'An internal error occurred.' }, request_id: 'req-1' });
