@@ -1,7 +1,12 @@
 import { useAwsPorts } from '../../shared/adapters/aws';
-import { createApiHandler } from '../../shared/http/api';
+import { createApiHandler, route } from '../../shared/http/api';
+import { growthEndpoints as E } from '../../shared/schemas/growth';
+import { resolveGrowthGoal } from '../../shared/domain/growth/resolve';
+import { quoteGrowthPlan } from '../../shared/domain/growth/quote';
 
 useAwsPorts();
 
-// Placeholder until this area's issue lands: the stack and the local server already route to it.
-export const handler = createApiHandler([]);
+export const handler = createApiHandler([
+  route(E.resolveGrowthGoal, async ({ user, body }) => resolveGrowthGoal(user.id, body)),
+  route(E.quoteGrowthPlan, async ({ user, body }) => quoteGrowthPlan(user.id, body)),
+]);

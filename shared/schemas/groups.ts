@@ -1,5 +1,6 @@
 import type { EndpointSpec } from '../http/endpoint';
 import { accountEndpoints } from './account';
+import { growthEndpoints } from './growth';
 import { publicEndpoints, webhookEndpoints } from './public';
 import { storageEndpoints } from './storage';
 
@@ -14,7 +15,7 @@ export const API_GROUPS = {
   account: Object.values(accountEndpoints),
   storage: Object.values(storageEndpoints),
   intelligence: [],
-  growth: [],
+  growth: Object.values(growthEndpoints),
   jobs: [],
   moderation: [],
 } satisfies Record<string, EndpointSpec[]>;

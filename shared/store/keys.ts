@@ -70,3 +70,11 @@ export const blobChunkKey = (ownerPk: string, blobId: string, index: number): Ke
   pk: ownerPk,
   sk: `BLOB#${blobId}#${String(index).padStart(4, '0')}`,
 });
+
+// ---- Growth -----------------------------------------------------------------------------------
+/** A plan issued by resolve: its fingerprint, so quote only prices plans issued to this user unchanged. */
+export const growthPlanKey = (userId: string, planId: string): Key => ({ pk: user(userId), sk: `GROWTHPLAN#${planId}` });
+/** A growth quote, looked up by its token (the run request carries only the token). */
+export const growthQuoteKey = (quoteToken: string): Key => ({ pk: `GROWTHQUOTE#${quoteToken}`, sk: 'QUOTE' });
+export const GROWTH_RUN_PREFIX = 'GROWTHRUN#';
+export const growthRunKey = (userId: string, runId: string): Key => ({ pk: user(userId), sk: `${GROWTH_RUN_PREFIX}${runId}` });

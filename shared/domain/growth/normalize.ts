@@ -1,0 +1,204 @@
+/**
+ * Canonical forms of the companies and contacts a plan works on, and their de-duplication. Two
+ * inputs that mean the same company (`https://www.Acme.com/about`, `acme.com`) become one record,
+ * with the fields of both. Pure.
+ */
+import { FREE_EMAIL_PROVIDERS } from './freeEmailProviders';
+
+export interface InputCompany {
+  company_name?: string;
+  domain?: string;
+  website?: string;
+}
+
+export interface InputContact {
+  full_name?: string;
+  first_name?: string;
+  last_name?: string;
+  email?: string;
+  company_name?: string;
+  domain?: string;
+  linkedin_url?: string;
+  title?: string;
+}
+
+export interface NormalizedCompany {
+  company_name?: string;
+  domain?: string;
+}
+
+export interface NormalizedContact {
+  full_name?: string;
+  first_name?: string;
+  last_name?: string;
+  email?: string;
+  company_name?: string;
+  domain?: string;
+  linkedin_url?: string;
+  title?: string;
+}
+
+export interface NormalizedAssets {
+  companies: NormalizedCompany[];
+  contacts: NormalizedContact[];
+}
+
+export interface Rejection {
+  kind: 'company' | 'contact';
+  input: string;
+  reason: 'no_identifier' | 'invalid_domain' | 'invalid_email' | 'no_domain';
+}
+
+export interface NormalizationOutcome {
+  assets: NormalizedAssets;
+  rejected: Rejection[];
+  duplicatesRemoved: { companies: number; contacts: number };
+}
+
+const HOSTNAME = /^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}[a-z0-9]$/;
+const EMAIL = /^[a-z0-9._%+'-]+@([a-z0-9-]+\.)+[a-z][a-z0-9-]*[a-z0-9]$/;
+
+const collapse = (value: string | undefined): string | undefined => {
+  const v = value?.replace(/\s+/g, ' ').trim();
+  return v ? v : undefined;
+};
+
+/** `https://www.Acme.com:443/about?x` → `acme.com`; undefined when it is not a hostname. */
+export function normalizeDomain(value: string | undefined): string | undefined {
+  const raw = collapse(value)?.toLowerCase();
+  if (!raw) return undefined;
+  const host = raw
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
+    .replace(/^[^@/]*@/, '')
+    .split(/[/?#]/)[0]
+    .replace(/:\d+$/, '')
+    .replace(/\.$/, '')
+    .replace(/^www\d?\./, '');
+  return HOSTNAME.test(host) ? host : undefined;
+}
+
+/** Lower-cased and trimmed (mailbox names are case-insensitive in practice); undefined when malformed. */
+export function normalizeEmail(value: string | undefined): string | undefined {
+  const raw = collapse(value)?.toLowerCase().replace(/^mailto:/, '');
+  return raw && EMAIL.test(raw) ? raw : undefined;
+}
+
+/** `HTTPS://LinkedIn.com/in/Ada-L/?trk=x` → `https://www.linkedin.com/in/ada-l`. */
+export function normalizeLinkedinUrl(value: string | undefined): string | undefined {
+  const raw = collapse(value)?.toLowerCase();
+  const match = raw?.match(/linkedin\.com\/(in|pub|company)\/([^/?#\s]+)/);
+  return match ? `https://www.linkedin.com/${match[1]}/${match[2]}` : undefined;
+}
+
+/** A company domain from an e-mail address; none for free mailbox providers (gmail.com is nobody's company). */
+export function companyDomainOfEmail(email: string | undefined): string | undefined {
+  const domain = email?.split('@')[1];
+  return domain && !FREE_EMAIL_PROVIDERS.has(domain) ? domain : undefined;
+}
+
+const fill = <T extends object>(target: T, source: T): T => {
+  for (const [k, v] of Object.entries(source)) if (v !== undefined && (target as Record<string, unknown>)[k] === undefined) (target as Record<string, unknown>)[k] = v;
+  return target;
+};
+
+const describe = (value: object) => JSON.stringify(value).slice(0, 200);
+
+function normalizeCompany(input: InputCompany): NormalizedCompany | Rejection['reason'] {
+  const name = collapse(input.company_name);
+  const given = input.domain ?? input.website;
+  const domain = normalizeDomain(input.domain) ?? normalizeDomain(input.website);
+  if (given && !domain && !name) return 'invalid_domain';
+  if (!domain && !name) return 'no_identifier';
+  const out: NormalizedCompany = {};
+  if (name) out.company_name = name;
+  if (domain) out.domain = domain;
+  return out;
+}
+
+function normalizeContact(input: InputContact): NormalizedContact | Rejection['reason'] {
+  const email = normalizeEmail(input.email);
+  if (input.email && !email) return 'invalid_email';
+  const first = collapse(input.first_name);
+  const last = collapse(input.last_name);
+  const full = collapse(input.full_name) ?? collapse([first, last].filter(Boolean).join(' '));
+  const out: NormalizedContact = {
+    full_name: full,
+    first_name: first ?? (full && full.includes(' ') ? full.split(' ')[0] : undefined),
+    last_name: last ?? (full && full.includes(' ') ? full.split(' ').slice(1).join(' ') : undefined),
+    email,
+    company_name: collapse(input.company_name),
+    domain: normalizeDomain(input.domain) ?? companyDomainOfEmail(email),
+    linkedin_url: normalizeLinkedinUrl(input.linkedin_url),
+    title: collapse(input.title),
+  };
+  for (const k of Object.keys(out) as (keyof NormalizedContact)[]) if (out[k] === undefined) delete out[k];
+  if (!out.email && !out.linkedin_url && !(out.full_name && (out.domain || out.company_name))) return 'no_identifier';
+  return out;
+}
+
+/** The identity two records share when they are the same company or person. */
+const companyIdentity = (c: NormalizedCompany) => (c.domain ? `d:${c.domain}` : `n:${c.company_name!.toLowerCase()}`);
+const contactIdentity = (c: NormalizedContact) =>
+  c.email ? `e:${c.email}` : c.linkedin_url ? `l:${c.linkedin_url}` : `n:${c.full_name!.toLowerCase()}@${c.domain ?? c.company_name!.toLowerCase()}`;
+
+function dedupe<T extends object>(records: T[], identity: (r: T) => string): { kept: T[]; removed: number } {
+  const byIdentity = new Map<string, T>();
+  for (const record of records) {
+    const id = identity(record);
+    const existing = byIdentity.get(id);
+    if (existing) fill(existing, record);
+    else byIdentity.set(id, { ...record });
+  }
+  return { kept: [...byIdentity.values()], removed: records.length - byIdentity.size };
+}
+
+/**
+ * Normalises and de-duplicates companies and contacts, in input order (the first occurrence keeps
+ * its place; later duplicates only fill fields it lacked). A company known only by name merges
+ * into a company with the same name and a domain.
+ */
+export function normalizeAssets(companies: InputCompany[], contacts: InputContact[]): NormalizationOutcome {
+  const rejected: Rejection[] = [];
+  const goodCompanies: NormalizedCompany[] = [];
+  for (const c of companies) {
+    const n = normalizeCompany(c);
+    if (typeof n === 'string') rejected.push({ kind: 'company', input: describe(c), reason: n });
+    else goodCompanies.push(n);
+  }
+  const goodContacts: NormalizedContact[] = [];
+  for (const c of contacts) {
+    const n = normalizeContact(c);
+    if (typeof n === 'string') rejected.push({ kind: 'contact', input: describe(c), reason: n });
+    else goodContacts.push(n);
+  }
+  const byDomain = dedupe(goodCompanies, companyIdentity);
+  const namesWithDomain = new Map(byDomain.kept.filter((c) => c.domain && c.company_name).map((c) => [c.company_name!.toLowerCase(), c]));
+  const companiesOut = byDomain.kept.filter((c) => c.domain || !namesWithDomain.has(c.company_name!.toLowerCase()));
+  const contactsOut = dedupe(goodContacts, contactIdentity);
+  return {
+    assets: { companies: companiesOut, contacts: contactsOut.kept },
+    rejected,
+    duplicatesRemoved: { companies: goodCompanies.length - companiesOut.length, contacts: contactsOut.removed },
+  };
+}
+
+/**
+ * The pipeline works on domains: a company known only by name takes the domain the curated data
+ * has for that name (`domainsByName`, lower-cased names), or is reported as `no_domain`. Companies
+ * that turn out to share a domain are merged.
+ */
+export function settleCompanyDomains(outcome: NormalizationOutcome, domainsByName: Map<string, string>): NormalizationOutcome {
+  const rejected = [...outcome.rejected];
+  const located: NormalizedCompany[] = [];
+  for (const company of outcome.assets.companies) {
+    const domain = company.domain ?? domainsByName.get(company.company_name!.toLowerCase());
+    if (domain) located.push({ ...company, domain });
+    else rejected.push({ kind: 'company', input: describe(company), reason: 'no_domain' });
+  }
+  const merged = dedupe(located, companyIdentity);
+  return {
+    assets: { ...outcome.assets, companies: merged.kept },
+    rejected,
+    duplicatesRemoved: { ...outcome.duplicatesRemoved, companies: outcome.duplicatesRemoved.companies + merged.removed },
+  };
+}

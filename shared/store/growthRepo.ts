@@ -1,0 +1,151 @@
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, table } from './client';
+import { growthPlanKey, growthQuoteKey, growthRunKey } from './keys';
+import type { TransactItem } from './transactions';
+
+export interface PlanIssueRecord {
+  userId: string;
+  planId: string;
+  fingerprint: string;
+  issuedAt: string;
+  /** Epoch seconds; DynamoDB drops the item after it. */
+  ttl: number;
+}
+
+export interface GrowthQuoteRecord {
+  quoteToken: string;
+  userId: string;
+  planId: string;
+  planFingerprint: string;
+  creditsTotal: number;
+  breakdown: { capability: string; units: number; unit_credits: number; credits: number; external: boolean }[];
+  chatId: string | null;
+  createdAt: string;
+  expiresAt: string;
+  ttl: number;
+  usedAt?: string;
+  runId?: string;
+}
+
+export type GrowthRunStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+
+/** What a finished run delivered, fixed once when the run is first seen terminal. */
+export interface GrowthRunOutcome {
+  chargedCredits: number;
+  resultId: string | null;
+  rows: number;
+  deliveredCounts: Record<string, number>;
+  dataSourceMix: Record<string, number>;
+  gapReport: { unresolved_count: number; reasons: Record<string, number>; unresolved: { row: number; label: string; reason: string }[] };
+  stageStatus: Record<string, string>;
+  finishedAt: string;
+}
+
+export interface GrowthRunRecord {
+  runId: string;
+  userId: string;
+  quoteToken: string;
+  planId: string;
+  goalType: string;
+  pipelineId: string;
+  capabilities: string[];
+  requiredFields: string[];
+  previewRows: number;
+  inputCounts: { companies: number; contacts: number };
+  coverageMode: string;
+  quotedCredits: number;
+  reservationId: string;
+  chatId: string | null;
+  jobId: string | null;
+  status: GrowthRunStatus;
+  errorMessage: string | null;
+  createdAt: string;
+  updatedAt: string;
+  outcome?: GrowthRunOutcome;
+}
+
+const strip = ({ pk: _pk, sk: _sk, entity: _e, ...rest }: Record<string, unknown>) => rest;
+
+export async function putPlanIssue(record: PlanIssueRecord): Promise<void> {
+  await ddb().send(new PutCommand({ TableName: table(), Item: { ...growthPlanKey(record.userId, record.planId), entity: 'growthPlan', ...record } }));
+}
+
+export async function getPlanIssue(userId: string, planId: string): Promise<PlanIssueRecord | undefined> {
+  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: growthPlanKey(userId, planId) }));
+  return Item ? (strip(Item) as unknown as PlanIssueRecord) : undefined;
+}
+
+export async function putQuote(quote: GrowthQuoteRecord): Promise<void> {
+  await ddb().send(
+    new PutCommand({ TableName: table(), Item: { ...growthQuoteKey(quote.quoteToken), entity: 'growthQuote', ...quote }, ConditionExpression: 'attribute_not_exists(pk)' }),
+  );
+}
+
+export async function getQuote(quoteToken: string): Promise<GrowthQuoteRecord | undefined> {
+  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: growthQuoteKey(quoteToken), ConsistentRead: true }));
+  return Item ? (strip(Item) as unknown as GrowthQuoteRecord) : undefined;
+}
+
+/** Marks the token used by this run; fails its condition when it was used or expired meanwhile. */
+export function consumeQuoteItem(quoteToken: string, runId: string, atIso: string): TransactItem {
+  return {
+    Update: {
+      TableName: table(),
+      Key: growthQuoteKey(quoteToken),
+      UpdateExpression: 'SET usedAt = :at, runId = :run',
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(usedAt) AND expiresAt > :at',
+      ExpressionAttributeValues: { ':at': atIso, ':run': runId },
+    },
+  };
+}
+
+export function putRunItem(run: GrowthRunRecord): TransactItem {
+  return {
+    Put: { TableName: table(), Item: { ...growthRunKey(run.userId, run.runId), entity: 'growthRun', ...run }, ConditionExpression: 'attribute_not_exists(pk)' },
+  };
+}
+
+export async function getRun(userId: string, runId: string): Promise<GrowthRunRecord | undefined> {
+  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: growthRunKey(userId, runId), ConsistentRead: true }));
+  return Item ? (strip(Item) as unknown as GrowthRunRecord) : undefined;
+}
+
+export async function attachJob(userId: string, runId: string, jobId: string, atIso: string): Promise<void> {
+  await ddb().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: growthRunKey(userId, runId),
+      UpdateExpression: 'SET jobId = :job, updatedAt = :at',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':job': jobId, ':at': atIso },
+    }),
+  );
+}
+
+/** A run that never got going (the job could not start): terminal at once. */
+export async function failRunBeforeStart(userId: string, runId: string, message: string, atIso: string): Promise<void> {
+  await ddb().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: growthRunKey(userId, runId),
+      UpdateExpression: 'SET #s = :failed, errorMessage = :m, updatedAt = :at',
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(outcome)',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':failed': 'failed', ':m': message, ':at': atIso },
+    }),
+  );
+}
+
+/** Records the finished run once: the condition makes a second finaliser's write (and its result) fail. */
+export function finishRunItem(userId: string, runId: string, status: GrowthRunStatus, errorMessage: string | null, outcome: GrowthRunOutcome): TransactItem {
+  return {
+    Update: {
+      TableName: table(),
+      Key: growthRunKey(userId, runId),
+      UpdateExpression: 'SET #s = :s, errorMessage = :m, outcome = :o, updatedAt = :at',
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(outcome)',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':s': status, ':m': errorMessage, ':o': outcome, ':at': outcome.finishedAt },
+    },
+  };
+}
