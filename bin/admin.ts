@@ -4,10 +4,12 @@
  */
 import { connectAdmin } from './admin/connect';
 import { createUserCommand, grantCreditsCommand } from './admin/accounts';
+import { renewalsCommand } from './admin/renewals';
 
 const COMMANDS: Record<string, { usage: string; run: (args: string[]) => Promise<void> }> = {
   'create-user': { usage: 'create-user --email E [--tier developer|pro] [--credits N]', run: createUserCommand },
   'grant-credits': { usage: 'grant-credits --email E --credits N', run: grantCreditsCommand },
+  renewals: { usage: 'renewals [--at ISO_TIMESTAMP]', run: renewalsCommand },
 };
 
 const [name, ...args] = process.argv.slice(2);

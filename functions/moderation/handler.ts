@@ -1,7 +1,25 @@
 import { useAwsPorts } from '../../shared/adapters/aws';
-import { createApiHandler } from '../../shared/http/api';
+import { createApiHandler, route } from '../../shared/http/api';
+import { noContent } from '../../shared/http/response';
+import { moderationEndpoints as E } from '../../shared/schemas/moderation';
+import { changeAutoRenew, changeCommunity, listCommunityViews, provisionCommunity, readCommunity, removeCommunity } from '../../shared/domain/moderation/communities';
+import { moderateOwnCommunityEvents, moderateTelegramUpdate } from '../../shared/domain/moderation/moderation';
+import { moderationStatus, syncModeration } from '../../shared/domain/moderation/status';
 
 useAwsPorts();
 
-// Placeholder until this area's issue lands: the stack and the local server already route to it.
-export const handler = createApiHandler([]);
+export const handler = createApiHandler([
+  route(E.createCommunity, async ({ user, body }) => provisionCommunity(user.id, body)),
+  route(E.listCommunities, async ({ user }) => listCommunityViews(user.id)),
+  route(E.getCommunity, async ({ user, params }) => readCommunity(user.id, params.id)),
+  route(E.updateCommunity, async ({ user, params, body }) => changeCommunity(user.id, params.id, body)),
+  route(E.setAutoRenew, async ({ user, params, body }) => changeAutoRenew(user.id, params.id, body.auto_renew)),
+  route(E.deleteCommunity, async ({ user, params }) => {
+    await removeCommunity(user.id, params.id);
+    return noContent();
+  }),
+  route(E.postEvents, async ({ user, params, body }) => moderateOwnCommunityEvents(user.id, params.id, body.events)),
+  route(E.telegramWebhook, async ({ params, headers, body }) => moderateTelegramUpdate(params.moderation_id, headers['x-telegram-bot-api-secret-token'], body)),
+  route(E.getStatus, async ({ user, query }) => moderationStatus(user.id, query)),
+  route(E.sync, async ({ user, body }) => syncModeration(user.id, body.community_id)),
+]);

@@ -1,7 +1,15 @@
 import type { ScheduledEvent } from 'aws-lambda';
 import { useAwsPorts } from '../../shared/adapters/aws';
+import { renewDueCommunities, type SweepReport } from '../../shared/domain/moderation/renewals';
 
 useAwsPorts();
 
-// Placeholder until the community-moderation issue lands: the schedule already invokes it.
-export const handler = async (_event: ScheduledEvent): Promise<{ renewed: number }> => ({ renewed: 0 });
+/**
+ * EventBridge runs this every 5 minutes (the local server on its own schedule). The sweep works from
+ * now() rather than the event's time, so a late or repeated invocation simply finds less to do.
+ */
+export const handler = async (_event: ScheduledEvent): Promise<SweepReport> => {
+  const report = await renewDueCommunities();
+  console.log(JSON.stringify({ level: 'info', message: 'renewal sweep', ...report }));
+  return report;
+};

@@ -1,6 +1,7 @@
 import type { EndpointSpec } from '../http/endpoint';
 import { accountEndpoints } from './account';
 import { growthEndpoints } from './growth';
+import { moderationEndpoints } from './moderation';
 import { publicEndpoints, webhookEndpoints } from './public';
 import { storageEndpoints } from './storage';
 
@@ -17,7 +18,7 @@ export const API_GROUPS = {
   intelligence: [],
   growth: Object.values(growthEndpoints),
   jobs: [],
-  moderation: [],
+  moderation: Object.values(moderationEndpoints),
 } satisfies Record<string, EndpointSpec[]>;
 
 export type ApiGroup = keyof typeof API_GROUPS;

@@ -78,3 +78,35 @@ export const growthPlanKey = (userId: string, planId: string): Key => ({ pk: use
 export const growthQuoteKey = (quoteToken: string): Key => ({ pk: `GROWTHQUOTE#${quoteToken}`, sk: 'QUOTE' });
 export const GROWTH_RUN_PREFIX = 'GROWTHRUN#';
 export const growthRunKey = (userId: string, runId: string): Key => ({ pk: user(userId), sk: `${GROWTH_RUN_PREFIX}${runId}` });
+
+// ---- Moderation communities -------------------------------------------------------------------
+export const COMMUNITY_PREFIX = 'COMMUNITY#';
+export const communityKey = (userId: string, communityId: string): Key => ({ pk: user(userId), sk: `${COMMUNITY_PREFIX}${communityId}` });
+export const communitiesPartition = (userId: string) => ({ pk: user(userId), prefix: COMMUNITY_PREFIX });
+/** Pointer from the engine's public id to the owner, for the Telegram webhook (which carries no API key). */
+export const moderationIdKey = (moderationId: string): Key => ({ pk: `MODERATION#${moderationId}`, sk: 'COMMUNITY' });
+/**
+ * gsi3, sparse: only communities that still bill (not expired, not deleted) carry these attributes,
+ * so the renewal sweep reads exactly the due ones with a Query on the due time. Spread over a few
+ * partitions so a large fleet does not make one hot key; the sweep queries each.
+ */
+export const RENEWAL_SHARDS = 4;
+export const renewalDuePartition = (shard: number) => `RENEWAL_DUE#${shard}`;
+export const renewalDueIndexKey = (communityId: string, nextBillingAt: string) => ({
+  gsi3pk: renewalDuePartition(parseInt(communityId.replace(/-/g, '').slice(-4), 16) % RENEWAL_SHARDS),
+  gsi3sk: `${nextBillingAt}#${communityId}`,
+});
+/** Upper bound (inclusive) of gsi3sk for everything due at or before `atIso`. */
+export const renewalDueUpTo = (atIso: string) => `${atIso}#~`;
+
+/** The engine's state of one community lives in its own partition, away from the owner's items. */
+const engine = (communityId: string) => `MODCOMMUNITY#${communityId}`;
+export const moderationEventKey = (communityId: string, eventId: string): Key => ({ pk: engine(communityId), sk: `EVENT#${eventId}` });
+export const moderationMemberKey = (communityId: string, userId: string): Key => ({ pk: engine(communityId), sk: `MEMBER#${userId}` });
+/** Counters are split over a few items so parallel writers of one batch never touch the same item. */
+export const MODERATION_METRIC_SHARDS = 4;
+export const moderationMetricsKey = (communityId: string, shard: number): Key => ({ pk: engine(communityId), sk: `METRICS#${shard}` });
+export const moderationMetricsPartition = (communityId: string) => ({ pk: engine(communityId), prefix: 'METRICS#' });
+export const AUDIT_PREFIX = 'AUDIT#';
+export const moderationAuditKey = (communityId: string, auditId: string): Key => ({ pk: engine(communityId), sk: `${AUDIT_PREFIX}${auditId}` });
+export const moderationAuditPartition = (communityId: string) => ({ pk: engine(communityId), prefix: AUDIT_PREFIX });

@@ -1,0 +1,22 @@
+/**
+ * Graduated actions: a minor breach only removes the message; an offence climbs the ladder with the
+ * member's offences still inside the window, and a severe one starts a rung higher.
+ */
+import type { RuleWeight } from './rules';
+
+export type ModerationAction = 'allow' | 'delete' | 'warn' | 'mute' | 'ban';
+export type PenaltyAction = Exclude<ModerationAction, 'allow'>;
+
+export const ACTION_LADDER = ['warn', 'mute', 'ban'] as const satisfies readonly PenaltyAction[];
+
+/** The rung each weight starts on; null: no offence is recorded. */
+export const LADDER_START: Record<RuleWeight, number | null> = { minor: null, offence: 0, severe: 1 };
+
+export const countsAsOffence = (weight: RuleWeight): boolean => LADDER_START[weight] !== null;
+
+/** `priorOffences`: the member's offences inside the window, not counting this one. */
+export function actionFor(weight: RuleWeight, priorOffences: number): PenaltyAction {
+  const start = LADDER_START[weight];
+  if (start === null) return 'delete';
+  return ACTION_LADDER[Math.min(start + priorOffences, ACTION_LADDER.length - 1)];
+}

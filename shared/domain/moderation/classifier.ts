@@ -1,0 +1,91 @@
+/**
+ * The pure classifier: one message, what the engine remembers of its sender, and the rule set in;
+ * the first rule it breaks (or null) out. No I/O, no clock: everything it needs is passed in.
+ */
+import { createHash } from 'node:crypto';
+import { DEFAULT_RULES, type LabelledPattern, type Rule, type RuleSet, type RuleWeight } from './rules';
+
+export interface RecentMessage {
+  /** Epoch milliseconds. */
+  at: number;
+  fingerprint: string;
+}
+
+export interface MessageToClassify {
+  text: string;
+  /** Epoch milliseconds. */
+  sentAt: number;
+  isNewMember: boolean;
+  /** The sender's earlier messages still within the rule set's memory window. */
+  recent: RecentMessage[];
+}
+
+export interface RuleMatch {
+  rule: string;
+  weight: RuleWeight;
+  reason: string;
+}
+
+/** Same text up to case, spacing and punctuation: what "repeated identical messages" compares. */
+export function fingerprintOf(text: string): string {
+  const normal = text.toLowerCase().replace(/[^\p{L}\p{N}@]+/gu, ' ').trim();
+  return createHash('sha256').update(normal).digest('base64url').slice(0, 16);
+}
+
+function firstPattern(text: string, patterns: LabelledPattern[], negations?: RegExp): string | undefined {
+  for (const { label, pattern } of patterns) {
+    const found = pattern.exec(text);
+    if (!found) continue;
+    if (negations && negations.test(text.slice(0, found.index))) continue;
+    return label;
+  }
+  return undefined;
+}
+
+const withinSeconds = (recent: RecentMessage[], sentAt: number, seconds: number) => recent.filter((m) => sentAt - m.at < seconds * 1000 && m.at <= sentAt);
+
+type Matcher<K extends Rule['kind']> = (rule: Extract<Rule, { kind: K }>, msg: MessageToClassify, rules: RuleSet) => string | undefined;
+
+/** One matcher per kind of rule; each returns the reason when the message breaks the rule. */
+const MATCHERS: { [K in Rule['kind']]: Matcher<K> } = {
+  phrases: (rule, msg, rules) => {
+    const label = firstPattern(msg.text, rule.phrases, rules.negations);
+    return label && `Scam phrase: ${label}`;
+  },
+  patterns: (rule, msg) => {
+    const label = firstPattern(msg.text, rule.patterns);
+    return label && `${label} from a new member`;
+  },
+  flood: (rule, msg) => {
+    const count = withinSeconds(msg.recent, msg.sentAt, rule.windowSeconds).length + 1;
+    return count > rule.maxMessages ? `${count} messages in ${rule.windowSeconds} seconds (limit ${rule.maxMessages})` : undefined;
+  },
+  repeat: (rule, msg) => {
+    const fingerprint = fingerprintOf(msg.text);
+    const copies = withinSeconds(msg.recent, msg.sentAt, rule.windowSeconds).filter((m) => m.fingerprint === fingerprint).length;
+    return copies >= rule.maxCopies ? `The same message ${copies + 1} times in ${rule.windowSeconds / 60} minutes` : undefined;
+  },
+  mentions: (rule, msg) => {
+    const mentions = new Set(msg.text.match(/(?<![\w@])@\w{2,}/g) ?? []).size;
+    return mentions > rule.maxMentions ? `${mentions} mentions in one message (limit ${rule.maxMentions})` : undefined;
+  },
+  shouting: (rule, msg) => {
+    const letters = msg.text.match(/\p{L}/gu) ?? [];
+    const upper = letters.filter((c) => c !== c.toLowerCase()).length;
+    return letters.length >= rule.minLetters && upper / letters.length >= rule.upperRatio ? 'Mostly capital letters' : undefined;
+  },
+  words: (rule, msg) => {
+    const lower = msg.text.toLowerCase();
+    const word = rule.words.find((w) => new RegExp(`(^|[^\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}\\p{N}])`, 'u').test(lower));
+    return word && `Blocked word: ${word}`;
+  },
+};
+
+export function classify(msg: MessageToClassify, rules: RuleSet = DEFAULT_RULES): RuleMatch | null {
+  for (const rule of rules.rules) {
+    if (rule.newMembersOnly && !msg.isNewMember) continue;
+    const reason = (MATCHERS[rule.kind] as Matcher<Rule['kind']>)(rule, msg, rules);
+    if (reason) return { rule: rule.id, weight: rule.weight, reason };
+  }
+  return null;
+}

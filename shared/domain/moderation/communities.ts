@@ -1,0 +1,152 @@
+import { now } from '../../adapters/ports';
+import { NotFoundError, UnprocessableError } from '../../http/errors';
+import { randomToken, uuidv7 } from '../../ids';
+import {
+  deleteCommunityItems,
+  getCommunity,
+  listCommunities,
+  putNewCommunity,
+  updateAutoRenew,
+  updateCommunitySettings,
+  type CommunityChanges,
+  type CommunityRecord,
+  type CommunitySettings,
+} from '../../store/communitiesRepo';
+import { chargeCredits } from '../credits/credits';
+import { COMMUNITY_PRICING, communityStatus, NEEDS_ACTIVATION, type CommunityType } from './communityTypes';
+import { periodEndAfter, renewalChargeId } from './renewalRules';
+
+export const communityView = (c: CommunityRecord) => ({
+  id: c.id,
+  moderation_id: c.moderationId,
+  activation_token: c.activationToken,
+  name: c.name,
+  project_name: c.projectName,
+  community_type: c.type,
+  credits_charged: c.creditsCharged,
+  status: communityStatus(c),
+  monthly_credit_cost: c.monthlyCreditCost,
+  next_billing_at: c.nextBillingAt,
+  auto_renew: c.autoRenew,
+  whitelisted_external_role_ids: c.whitelistedRoleIds,
+  whitelisted_usernames: c.whitelistedUsernames,
+  should_send_welcome_messages: c.shouldSendWelcomeMessages,
+  welcome_message: c.welcomeMessage,
+  alert_channel_message_template: c.alertTemplate,
+  created_at: c.createdAt,
+  updated_at: c.updatedAt,
+});
+export type CommunityView = ReturnType<typeof communityView>;
+
+export interface CommunityInput {
+  name?: string;
+  project_name?: string;
+  type?: CommunityType;
+  whitelisted_external_role_ids?: string[];
+  whitelisted_usernames?: string[];
+  should_send_welcome_messages?: boolean;
+  welcome_message?: string;
+  alert_channel_message_template?: string;
+}
+
+const newActivationToken = () => randomToken(32);
+
+/** Activation fields for a type: a fresh token where the bot must prove itself, connected at once otherwise. */
+function activationFor(type: CommunityType, at: string): Pick<CommunityRecord, 'activationToken' | 'activatedAt'> {
+  return NEEDS_ACTIVATION[type] ? { activationToken: newActivationToken(), activatedAt: null } : { activationToken: null, activatedAt: at };
+}
+
+/** The API's snake_case fields mapped onto the record's; only what was sent. */
+function settingsFrom(input: CommunityInput): Partial<CommunitySettings> {
+  const mapped: Partial<CommunitySettings> = {
+    name: input.name,
+    projectName: input.project_name,
+    type: input.type,
+    whitelistedRoleIds: input.whitelisted_external_role_ids,
+    whitelistedUsernames: input.whitelisted_usernames,
+    shouldSendWelcomeMessages: input.should_send_welcome_messages,
+    welcomeMessage: input.welcome_message,
+    alertTemplate: input.alert_channel_message_template,
+  };
+  return Object.fromEntries(Object.entries(mapped).filter(([, v]) => v !== undefined));
+}
+
+/** Creates the community and charges its first period in ONE transaction: both happen or neither. */
+export async function provisionCommunity(userId: string, input: CommunityInput & { name: string; project_name: string; type: CommunityType }): Promise<CommunityView> {
+  const at = now();
+  const createdAt = at.toISOString();
+  const id = uuidv7(at.getTime());
+  const community: CommunityRecord = {
+    id,
+    userId,
+    moderationId: `mod_${randomToken(24)}`,
+    ...activationFor(input.type, createdAt),
+    name: input.name,
+    projectName: input.project_name,
+    type: input.type,
+    whitelistedRoleIds: input.whitelisted_external_role_ids ?? [],
+    whitelistedUsernames: input.whitelisted_usernames ?? [],
+    shouldSendWelcomeMessages: input.should_send_welcome_messages ?? false,
+    welcomeMessage: input.welcome_message ?? null,
+    alertTemplate: input.alert_channel_message_template ?? null,
+    creditsCharged: COMMUNITY_PRICING.provisionCredits,
+    monthlyCreditCost: COMMUNITY_PRICING.monthlyCredits,
+    billingState: 'active',
+    autoRenew: true,
+    nextBillingAt: periodEndAfter(createdAt),
+    periodIndex: 1,
+    suspendedAt: null,
+    lastSyncedAt: null,
+    createdAt,
+    updatedAt: createdAt,
+  };
+  await chargeCredits({
+    userId,
+    toolName: COMMUNITY_PRICING.toolName,
+    refId: id,
+    amount: COMMUNITY_PRICING.provisionCredits,
+    chargeId: renewalChargeId(id, 1),
+    with: putNewCommunity(community),
+  });
+  return communityView(community);
+}
+
+/** The caller's community, or 404 (also for another user's: existence is never revealed). */
+export async function requireCommunity(userId: string, communityId: string, consistent = false): Promise<CommunityRecord> {
+  const community = await getCommunity(userId, communityId, consistent);
+  if (!community) throw new NotFoundError('Community');
+  return community;
+}
+
+export async function readCommunity(userId: string, communityId: string): Promise<CommunityView> {
+  return communityView(await requireCommunity(userId, communityId));
+}
+
+export async function listCommunityViews(userId: string): Promise<{ items: CommunityView[]; total: number }> {
+  const items = (await listCommunities(userId)).map(communityView);
+  return { items, total: items.length };
+}
+
+/** A changed type re-evaluates activation; sending the same type again changes nothing about it. */
+export async function changeCommunity(userId: string, communityId: string, input: CommunityInput): Promise<CommunityView> {
+  const before = await requireCommunity(userId, communityId, true);
+  const at = now().toISOString();
+  const changes: CommunityChanges = settingsFrom(input);
+  if (input.type && input.type !== before.type) Object.assign(changes, activationFor(input.type, at));
+  const after = await updateCommunitySettings(userId, communityId, changes, at);
+  if (!after) throw new NotFoundError('Community');
+  return communityView(after);
+}
+
+export async function changeAutoRenew(userId: string, communityId: string, autoRenew: boolean): Promise<CommunityView> {
+  await requireCommunity(userId, communityId);
+  const after = await updateAutoRenew(userId, communityId, autoRenew, now().toISOString());
+  if (after) return communityView(after);
+  await requireCommunity(userId, communityId, true);
+  throw new UnprocessableError('invalid_state', 'This community has expired and cannot renew; provision a new one.');
+}
+
+export async function removeCommunity(userId: string, communityId: string): Promise<void> {
+  const community = await requireCommunity(userId, communityId, true);
+  if (!(await deleteCommunityItems(community))) throw new NotFoundError('Community');
+}

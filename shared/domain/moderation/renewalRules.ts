@@ -1,0 +1,36 @@
+/**
+ * What a renewal sweep does with one community, decided from its billing state alone (pure, so the
+ * rules are tested without a database). The sweep then applies the decision with conditional writes.
+ */
+import { COMMUNITY_PRICING } from './communityTypes';
+
+export type BillingState = 'active' | 'suspended' | 'expired';
+
+export interface BillingSnapshot {
+  billingState: BillingState;
+  autoRenew: boolean;
+  nextBillingAt: string | null;
+  /** 1 for the period paid at provisioning, +1 per renewal. */
+  periodIndex: number;
+}
+
+export type RenewalDecision =
+  | { kind: 'not_due' }
+  | { kind: 'expire' }
+  | { kind: 'charge'; period: number; newPeriodStart: string; nextBillingAt: string };
+
+const PERIOD_MS = COMMUNITY_PRICING.periodDays * 24 * 60 * 60 * 1000;
+
+export const periodEndAfter = (startIso: string): string => new Date(new Date(startIso).getTime() + PERIOD_MS).toISOString();
+
+export function decideRenewal(c: BillingSnapshot, at: Date): RenewalDecision {
+  if (c.billingState === 'expired' || !c.nextBillingAt || new Date(c.nextBillingAt) > at) return { kind: 'not_due' };
+  if (!c.autoRenew) return { kind: 'expire' };
+  // An active community's periods follow each other without drift however late the sweep runs; a
+  // suspended one was not monitored, so its new period starts when the payment finally succeeds.
+  const newPeriodStart = c.billingState === 'suspended' ? at.toISOString() : c.nextBillingAt;
+  return { kind: 'charge', period: c.periodIndex + 1, newPeriodStart, nextBillingAt: periodEndAfter(newPeriodStart) };
+}
+
+/** One charge id per community and period: however many sweeps try, the wallet applies it once. */
+export const renewalChargeId = (communityId: string, period: number): string => `community-${communityId}-period-${period}`;

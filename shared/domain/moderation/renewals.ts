@@ -1,0 +1,76 @@
+/**
+ * The renewal sweep: run every 5 minutes by EventBridge, by the local server's schedule and by
+ * `npm run admin -- renewals`. Sweeps may overlap or run late; each step is a conditional write on
+ * the period the sweep saw, and the charge id is fixed per community and period, so a period is
+ * charged once whoever gets there first.
+ */
+import { now, ports } from '../../adapters/ports';
+import { InsufficientCreditsError } from '../../http/errors';
+import { advanceBillingPeriod, expireAtPeriodEnd, listDueCommunities, suspendForNonPayment, type CommunityRecord } from '../../store/communitiesRepo';
+import { TransactionConditionError } from '../../store/transactions';
+import { chargeCredits } from '../credits/credits';
+import { COMMUNITY_PRICING } from './communityTypes';
+import { decideRenewal, renewalChargeId } from './renewalRules';
+
+export type RenewalOutcome = 'renewed' | 'suspended' | 'still_suspended' | 'expired' | 'skipped';
+
+/** How many due communities ended each way; `skipped`: another sweep or the owner got there first. */
+export type SweepReport = { at: string; due: number; failed: number } & Record<RenewalOutcome, number>;
+
+const SWEEP_CONCURRENCY = 8;
+
+async function renewOne(c: CommunityRecord, at: Date): Promise<RenewalOutcome> {
+  const decision = decideRenewal(c, at);
+  const atIso = at.toISOString();
+  if (decision.kind === 'not_due') return 'skipped';
+  if (decision.kind === 'expire') {
+    if (!(await expireAtPeriodEnd(c, atIso))) return 'skipped';
+    await ports().events.publish([{ type: 'community.expired', detail: { community_id: c.id, user_id: c.userId } }]);
+    return 'expired';
+  }
+  try {
+    const outcome = await chargeCredits({
+      userId: c.userId,
+      toolName: COMMUNITY_PRICING.toolName,
+      refId: c.id,
+      amount: c.monthlyCreditCost,
+      chargeId: renewalChargeId(c.id, decision.period),
+      with: [advanceBillingPeriod(c, decision.period, decision.nextBillingAt, atIso)],
+    });
+    if (outcome.alreadyApplied) return 'skipped';
+  } catch (err) {
+    // Another sweep moved the period (or the owner deleted the community or switched renewal off) first.
+    if (err instanceof TransactionConditionError) return 'skipped';
+    if (err instanceof InsufficientCreditsError) {
+      if (c.billingState === 'suspended') return 'still_suspended';
+      if (!(await suspendForNonPayment(c, atIso))) return 'skipped';
+      await ports().events.publish([{ type: 'community.suspended', detail: { community_id: c.id, user_id: c.userId, period: decision.period } }]);
+      return 'suspended';
+    }
+    throw err;
+  }
+  await ports().events.publish([
+    { type: 'community.renewed', detail: { community_id: c.id, user_id: c.userId, period: decision.period, next_billing_at: decision.nextBillingAt } },
+  ]);
+  return 'renewed';
+}
+
+/** Renews, suspends or expires every community due at `at` (default: now). */
+export async function renewDueCommunities(at: Date = now()): Promise<SweepReport> {
+  const due = await listDueCommunities(at.toISOString());
+  const report: SweepReport = { at: at.toISOString(), due: due.length, renewed: 0, suspended: 0, still_suspended: 0, expired: 0, skipped: 0, failed: 0 };
+  const queue = [...due];
+  const worker = async () => {
+    for (let c = queue.shift(); c; c = queue.shift()) {
+      try {
+        report[await renewOne(c, at)] += 1;
+      } catch (err) {
+        // One community's trouble must not hold back the others; the next sweep tries it again.
+        report.failed += 1;
+        console.error(JSON.stringify({ level: 'error', message: 'renewal failed', communityId: c.id, error: (err as Error).message }));
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: SWEEP_CONCURRENCY }, worker));
+  return report;
+}

@@ -1,0 +1,59 @@
+/** ModerationStatus (contract 4): connection, live counters and the newest audit entries of one community. */
+import { now } from '../../adapters/ports';
+import { NotFoundError } from '../../http/errors';
+import { newestCommunity, stampSynced, type CommunityRecord } from '../../store/communitiesRepo';
+import { newestAuditEntries, readMetrics } from '../../store/moderationRepo';
+import { requireCommunity } from './communities';
+import { communityStatus } from './communityTypes';
+
+const connectionState = (c: CommunityRecord) => (c.billingState === 'expired' ? 'disconnected' : c.activatedAt ? 'connected' : 'pending_activation');
+
+const spamRate = (flagged: number, scanned: number) => (scanned === 0 ? 0 : Math.round((flagged / scanned) * 10_000) / 10_000);
+
+async function statusOf(community: CommunityRecord, includeLogs: number, consistent: boolean) {
+  const [metrics, audit] = await Promise.all([readMetrics(community.id, consistent), newestAuditEntries(community.id, includeLogs, consistent)]);
+  const count = (name: string) => metrics.counts[name] ?? 0;
+  return {
+    community_id: community.id,
+    moderation_id: community.moderationId,
+    connection_state: connectionState(community),
+    status: communityStatus(community),
+    metrics: {
+      messages_scanned: count('messages_scanned'),
+      messages_flagged: count('messages_flagged'),
+      actions: { delete: count('delete'), warn: count('warn'), mute: count('mute'), ban: count('ban') },
+      members_joined: count('members_joined'),
+      welcome_messages_sent: count('welcome_messages_sent'),
+      spam_rate: spamRate(count('messages_flagged'), count('messages_scanned')),
+      last_event_at: metrics.lastEventAt,
+    },
+    audit_logs: audit.map((e) => ({
+      id: e.id,
+      at: e.at,
+      event_id: e.event_id,
+      user_id: e.user_id,
+      username: e.username,
+      action: e.action,
+      rule: e.rule,
+      reason: e.reason,
+      message_excerpt: e.message_excerpt,
+      alert_message: e.alert_message,
+    })),
+    last_synced_at: community.lastSyncedAt,
+  };
+}
+
+/** The named community, or the caller's newest when none is named (404 when the caller has none). */
+export async function moderationStatus(userId: string, query: { community_id?: string; include_logs: number }) {
+  const community = query.community_id ? await requireCommunity(userId, query.community_id) : await newestCommunity(userId);
+  if (!community) throw new NotFoundError('Community');
+  return statusOf(community, query.include_logs, false);
+}
+
+/** Strongly consistent reads (everything written before the call is in) and a new last_synced_at. */
+export async function syncModeration(userId: string, communityId: string, includeLogs = 25) {
+  await requireCommunity(userId, communityId);
+  const synced = await stampSynced(userId, communityId, now().toISOString());
+  if (!synced) throw new NotFoundError('Community');
+  return statusOf(synced, includeLogs, true);
+}

@@ -1,0 +1,269 @@
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { CommunityType } from '../domain/moderation/communityTypes';
+import type { BillingState } from '../domain/moderation/renewalRules';
+import { ddb, isConditionFailure, table } from './client';
+import {
+  communitiesPartition,
+  communityKey,
+  moderationIdKey,
+  RENEWAL_SHARDS,
+  renewalDueIndexKey,
+  renewalDuePartition,
+  renewalDueUpTo,
+} from './keys';
+import { writeTogether, type TransactItem } from './transactions';
+
+export interface CommunitySettings {
+  name: string;
+  projectName: string;
+  type: CommunityType;
+  whitelistedRoleIds: string[];
+  whitelistedUsernames: string[];
+  shouldSendWelcomeMessages: boolean;
+  welcomeMessage: string | null;
+  alertTemplate: string | null;
+}
+
+export interface CommunityRecord extends CommunitySettings {
+  id: string;
+  userId: string;
+  moderationId: string;
+  /** Null for types that need no activation. */
+  activationToken: string | null;
+  /** Null until the bot proved it is in the chat (types that need activation). */
+  activatedAt: string | null;
+  creditsCharged: number;
+  monthlyCreditCost: number;
+  billingState: BillingState;
+  autoRenew: boolean;
+  /** Null once expired. */
+  nextBillingAt: string | null;
+  periodIndex: number;
+  suspendedAt: string | null;
+  lastSyncedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const NULLABLE: (keyof CommunityRecord)[] = ['activationToken', 'activatedAt', 'welcomeMessage', 'alertTemplate', 'nextBillingAt', 'suspendedAt', 'lastSyncedAt'];
+
+/** Null attributes are not stored (so conditions can use attribute_not_exists); reading puts them back. */
+const fromItem = (item: Record<string, unknown>): CommunityRecord => {
+  const { pk: _pk, sk: _sk, entity: _e, gsi3pk: _g, gsi3sk: _s, ...rest } = item;
+  const record = rest as unknown as CommunityRecord;
+  for (const field of NULLABLE) (record as unknown as Record<string, unknown>)[field] ??= null;
+  return record;
+};
+
+const withoutNulls = (record: object) => Object.fromEntries(Object.entries(record).filter(([, v]) => v !== null && v !== undefined));
+
+/** The community and its engine pointer, written together (with the provisioning charge). */
+export function putNewCommunity(c: CommunityRecord): TransactItem[] {
+  return [
+    {
+      Put: {
+        TableName: table(),
+        Item: { ...communityKey(c.userId, c.id), entity: 'community', ...withoutNulls(c), ...renewalDueIndexKey(c.id, c.nextBillingAt!) },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Put: {
+        TableName: table(),
+        Item: { ...moderationIdKey(c.moderationId), entity: 'communityPointer', userId: c.userId, communityId: c.id },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ];
+}
+
+export async function getCommunity(userId: string, communityId: string, consistent = false): Promise<CommunityRecord | undefined> {
+  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: communityKey(userId, communityId), ConsistentRead: consistent }));
+  return Item ? fromItem(Item) : undefined;
+}
+
+export async function getCommunityByModerationId(moderationId: string): Promise<CommunityRecord | undefined> {
+  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: moderationIdKey(moderationId) }));
+  return Item ? getCommunity(Item.userId as string, Item.communityId as string) : undefined;
+}
+
+/** All of a user's communities, newest first (ids are UUID v7, so the sort key is creation order). */
+export async function listCommunities(userId: string): Promise<CommunityRecord[]> {
+  const { pk, prefix } = communitiesPartition(userId);
+  const out: CommunityRecord[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+        ScanIndexForward: false,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    out.push(...(page.Items ?? []).map(fromItem));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return out;
+}
+
+/** The caller's newest community, one item read. */
+export async function newestCommunity(userId: string): Promise<CommunityRecord | undefined> {
+  const { pk, prefix } = communitiesPartition(userId);
+  const page = await ddb().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+      ScanIndexForward: false,
+      Limit: 1,
+    }),
+  );
+  return page.Items?.[0] ? fromItem(page.Items[0]) : undefined;
+}
+
+interface Guarded {
+  condition: string;
+  values?: Record<string, unknown>;
+}
+
+/** SET the non-null fields, REMOVE the null ones, under `guard`; the new record, or undefined when the guard failed. */
+function updateItem(userId: string, communityId: string, fields: Record<string, unknown>, guard: Guarded, remove: string[] = []) {
+  const set = Object.entries(fields).filter(([, v]) => v !== undefined && v !== null);
+  const removed = [...Object.entries(fields).filter(([, v]) => v === null).map(([k]) => k), ...remove];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ...(guard.values ?? {}) };
+  const setParts = set.map(([k, v], i) => {
+    names[`#s${i}`] = k;
+    values[`:s${i}`] = v;
+    return `#s${i} = :s${i}`;
+  });
+  const removeParts = removed.map((k, i) => {
+    names[`#r${i}`] = k;
+    return `#r${i}`;
+  });
+  const expression = [setParts.length ? `SET ${setParts.join(', ')}` : '', removeParts.length ? `REMOVE ${removeParts.join(', ')}` : ''].filter(Boolean).join(' ');
+  return {
+    TableName: table(),
+    Key: communityKey(userId, communityId),
+    UpdateExpression: expression,
+    ConditionExpression: `attribute_exists(pk) AND (${guard.condition})`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: Object.keys(values).length ? values : undefined,
+  };
+}
+
+async function updateOrUndefined(input: ReturnType<typeof updateItem>): Promise<CommunityRecord | undefined> {
+  try {
+    const { Attributes } = await ddb().send(new UpdateCommand({ ...input, ReturnValues: 'ALL_NEW' }));
+    return fromItem(Attributes!);
+  } catch (err) {
+    if (isConditionFailure(err)) return undefined;
+    throw err;
+  }
+}
+
+export type CommunityChanges = Partial<CommunitySettings & Pick<CommunityRecord, 'activationToken' | 'activatedAt'>>;
+
+export function updateCommunitySettings(userId: string, communityId: string, changes: CommunityChanges, updatedAt: string) {
+  return updateOrUndefined(updateItem(userId, communityId, { ...changes, updatedAt }, { condition: 'attribute_exists(sk)' }));
+}
+
+/** Auto-renewal can change until the community expires. */
+export function updateAutoRenew(userId: string, communityId: string, autoRenew: boolean, updatedAt: string) {
+  return updateOrUndefined(
+    updateItem(userId, communityId, { autoRenew, updatedAt }, { condition: 'billingState <> :expired', values: { ':expired': 'expired' } }),
+  );
+}
+
+/** Activation succeeds once, and only with the community's own token. */
+export function markActivated(c: CommunityRecord, token: string, at: string) {
+  return updateOrUndefined(
+    updateItem(c.userId, c.id, { activatedAt: at, updatedAt: at }, { condition: 'attribute_not_exists(activatedAt) AND activationToken = :token', values: { ':token': token } }),
+  );
+}
+
+export function stampSynced(userId: string, communityId: string, at: string) {
+  return updateOrUndefined(updateItem(userId, communityId, { lastSyncedAt: at }, { condition: 'attribute_exists(sk)' }));
+}
+
+/** Removes the community and its pointer; false when it was already gone. Leaving gsi3 with the item stops billing. */
+export async function deleteCommunityItems(c: CommunityRecord): Promise<boolean> {
+  try {
+    await writeTogether([
+      { Delete: { TableName: table(), Key: communityKey(c.userId, c.id), ConditionExpression: 'attribute_exists(pk)' } },
+      { Delete: { TableName: table(), Key: moderationIdKey(c.moderationId) } },
+    ]);
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
+  }
+}
+
+// ---- Renewals: every write is conditioned on the period the sweep saw, so only one sweep wins it ----
+
+const samePeriod = (c: CommunityRecord): Guarded => ({
+  condition: 'nextBillingAt = :due AND periodIndex = :period',
+  values: { ':due': c.nextBillingAt, ':period': c.periodIndex },
+});
+
+/** Transaction item moving the community into its next period (written with the renewal charge). */
+export function advanceBillingPeriod(c: CommunityRecord, period: number, nextBillingAt: string, at: string): TransactItem {
+  const update = updateItem(
+    c.userId,
+    c.id,
+    { periodIndex: period, nextBillingAt, billingState: 'active', suspendedAt: null, updatedAt: at, ...renewalDueIndexKey(c.id, nextBillingAt) },
+    { condition: `${samePeriod(c).condition} AND billingState <> :expired AND autoRenew = :true`, values: { ...samePeriod(c).values, ':expired': 'expired', ':true': true } },
+  );
+  return { Update: update };
+}
+
+/** A failed renewal: monitoring stops, the due time stays so every later sweep retries. */
+export function suspendForNonPayment(c: CommunityRecord, at: string) {
+  const guard = samePeriod(c);
+  return updateOrUndefined(
+    updateItem(c.userId, c.id, { billingState: 'suspended', suspendedAt: at, updatedAt: at }, { condition: `${guard.condition} AND billingState = :active`, values: { ...guard.values, ':active': 'active' } }),
+  );
+}
+
+/** Auto-renew off and the period over: the community leaves the due index for good. */
+export function expireAtPeriodEnd(c: CommunityRecord, at: string) {
+  const guard = samePeriod(c);
+  return updateOrUndefined(
+    updateItem(
+      c.userId,
+      c.id,
+      { billingState: 'expired', nextBillingAt: null, suspendedAt: null, updatedAt: at },
+      { condition: `${guard.condition} AND autoRenew = :false`, values: { ...guard.values, ':false': false } },
+      ['gsi3pk', 'gsi3sk'],
+    ),
+  );
+}
+
+/** Every billing community whose due time is at or before `atIso`: a Query per shard of the sparse gsi3. */
+export async function listDueCommunities(atIso: string): Promise<CommunityRecord[]> {
+  const shards = Array.from({ length: RENEWAL_SHARDS }, (_, shard) => shard);
+  const pages = await Promise.all(
+    shards.map(async (shard) => {
+      const found: CommunityRecord[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await ddb().send(
+          new QueryCommand({
+            TableName: table(),
+            IndexName: 'gsi3',
+            KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk <= :upTo',
+            ExpressionAttributeValues: { ':pk': renewalDuePartition(shard), ':upTo': renewalDueUpTo(atIso) },
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        found.push(...(page.Items ?? []).map(fromItem));
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+      return found;
+    }),
+  );
+  return pages.flat();
+}

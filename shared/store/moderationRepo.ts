@@ -1,0 +1,150 @@
+/**
+ * The moderation engine's state of one community: events already seen (with the decision taken, so
+ * a re-delivery gets the same answer), what it remembers of each member, counters and the audit log.
+ */
+import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { AuditDraft, Decision, MemberState, MetricDelta } from '../domain/moderation/engine';
+import { ddb, table } from './client';
+import {
+  MODERATION_METRIC_SHARDS,
+  moderationAuditKey,
+  moderationAuditPartition,
+  moderationEventKey,
+  moderationMemberKey,
+  moderationMetricsKey,
+  moderationMetricsPartition,
+  type Key,
+} from './keys';
+import type { TransactItem } from './transactions';
+
+/** Re-deliveries come within minutes or hours; a week of memory is plenty and keeps the table small. */
+const SEEN_EVENT_TTL_SECONDS = 7 * 24 * 60 * 60;
+/** A member silent for a month starts afresh (their join time came from the platform anyway). */
+const MEMBER_TTL_SECONDS = 30 * 24 * 60 * 60;
+
+const epochSeconds = (iso: string) => Math.floor(new Date(iso).getTime() / 1000);
+
+export interface StoredMember {
+  state: MemberState;
+  /** 0 when the member has no item yet. */
+  version: number;
+}
+
+export interface AuditEntry extends AuditDraft {
+  id: string;
+  at: string;
+}
+
+export interface MetricTotals {
+  counts: Record<string, number>;
+  lastEventAt: string | null;
+}
+
+async function batchGet(keys: Key[]): Promise<Record<string, unknown>[]> {
+  const found: Record<string, unknown>[] = [];
+  for (let i = 0; i < keys.length; i += 100) {
+    let pending: Key[] | undefined = keys.slice(i, i + 100);
+    for (let attempt = 0; pending && pending.length > 0; attempt++) {
+      const result = await ddb().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending, ConsistentRead: true } } }));
+      found.push(...(result.Responses?.[table()] ?? []));
+      pending = result.UnprocessedKeys?.[table()]?.Keys as Key[] | undefined;
+      if (pending?.length) await new Promise((r) => setTimeout(r, Math.min(20 * 2 ** attempt, 500)));
+    }
+  }
+  return found;
+}
+
+/** Decisions already taken for these event ids, by id. */
+export async function seenEvents(communityId: string, eventIds: string[]): Promise<Map<string, Decision>> {
+  const items = await batchGet([...new Set(eventIds)].map((id) => moderationEventKey(communityId, id)));
+  return new Map(items.map((item) => [item.eventId as string, item.decision as Decision]));
+}
+
+export async function loadMembers(communityId: string, userIds: string[]): Promise<Map<string, StoredMember>> {
+  const items = await batchGet([...new Set(userIds)].map((id) => moderationMemberKey(communityId, id)));
+  return new Map(items.map((item) => [item.userId as string, { state: item.state as MemberState, version: item.version as number }]));
+}
+
+/** Fails the transaction when the event was taken by another delivery meanwhile. */
+export function putSeenEvent(communityId: string, decision: Decision, at: string): TransactItem {
+  return {
+    Put: {
+      TableName: table(),
+      Item: { ...moderationEventKey(communityId, decision.event_id), entity: 'moderationEvent', eventId: decision.event_id, decision, at, ttl: epochSeconds(at) + SEEN_EVENT_TTL_SECONDS },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+/** Optimistic: fails when another delivery changed this member since it was read. */
+export function putMemberState(communityId: string, userId: string, member: StoredMember, at: string): TransactItem {
+  return {
+    Put: {
+      TableName: table(),
+      Item: { ...moderationMemberKey(communityId, userId), entity: 'moderationMember', userId, state: member.state, version: member.version + 1, ttl: epochSeconds(at) + MEMBER_TTL_SECONDS },
+      ConditionExpression: member.version === 0 ? 'attribute_not_exists(pk)' : 'version = :v',
+      ExpressionAttributeValues: member.version === 0 ? undefined : { ':v': member.version },
+    },
+  };
+}
+
+export function putAuditEntry(communityId: string, entry: AuditEntry): TransactItem {
+  return { Put: { TableName: table(), Item: { ...moderationAuditKey(communityId, entry.id), entity: 'moderationAudit', ...entry } } };
+}
+
+/** Adds to one counter shard; `lastEventAt` is kept per shard and the newest wins on read. */
+export function addToMetrics(communityId: string, shard: number, delta: MetricDelta, lastEventAt: string): TransactItem {
+  const entries = Object.entries(delta).filter(([, v]) => v);
+  return {
+    Update: {
+      TableName: table(),
+      Key: moderationMetricsKey(communityId, shard),
+      UpdateExpression: `SET lastEventAt = :last${entries.length ? ` ADD ${entries.map((_, i) => `#m${i} :m${i}`).join(', ')}` : ''}`,
+      ExpressionAttributeNames: entries.length ? Object.fromEntries(entries.map(([k], i) => [`#m${i}`, k])) : undefined,
+      ExpressionAttributeValues: { ':last': lastEventAt, ...Object.fromEntries(entries.map(([, v], i) => [`:m${i}`, v])) },
+    },
+  };
+}
+
+export async function readMetrics(communityId: string, consistent: boolean): Promise<MetricTotals> {
+  const { pk, prefix } = moderationMetricsPartition(communityId);
+  const { Items = [] } = await ddb().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+      ConsistentRead: consistent,
+    }),
+  );
+  const counts: Record<string, number> = {};
+  let lastEventAt: string | null = null;
+  for (const { pk: _pk, sk: _sk, lastEventAt: last, ...values } of Items) {
+    for (const [name, value] of Object.entries(values)) if (typeof value === 'number') counts[name] = (counts[name] ?? 0) + value;
+    if (typeof last === 'string' && (!lastEventAt || last > lastEventAt)) lastEventAt = last;
+  }
+  return { counts, lastEventAt };
+}
+
+/** The newest `limit` audit entries, newest first (ids are UUID v7). */
+export async function newestAuditEntries(communityId: string, limit: number, consistent: boolean): Promise<AuditEntry[]> {
+  if (limit === 0) return [];
+  const { pk, prefix } = moderationAuditPartition(communityId);
+  const { Items = [] } = await ddb().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+      ScanIndexForward: false,
+      Limit: limit,
+      ConsistentRead: consistent,
+    }),
+  );
+  return Items.map(({ pk: _pk, sk: _sk, entity: _e, ...entry }) => entry as AuditEntry);
+}
+
+/** Which counter shard a member's events add to: one member's events always land on the same one. */
+export const metricShardOf = (userId: string): number => {
+  let hash = 0;
+  for (const ch of userId) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
+  return hash % MODERATION_METRIC_SHARDS;
+};
