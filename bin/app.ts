@@ -1,4 +1,5 @@
-import { App, Tags } from 'aws-cdk-lib';
+import { App, Tags, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { OutreachIntelligenceStack } from '../infra/stack';
 import { stripeSettingsFrom } from '../infra/stripeSettings';
 
@@ -12,3 +13,6 @@ new OutreachIntelligenceStack(app, 'OutreachIntelligenceApi', {
   stripe: stripeSettingsFrom(app.node),
 });
 Tags.of(app).add('project', 'outreach-intelligence');
+// Every synth is checked against the AwsSolutions pack; a finding not acknowledged (with its reason)
+// in infra/nagAcknowledgements.ts stops it.
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

@@ -53,6 +53,8 @@ export class ServiceApi extends Construct {
   readonly api: apigateway.RestApi;
   readonly accessLogs: logs.LogGroup;
   readonly authorizer: apigateway.TokenAuthorizer;
+  /** Methods open without a key (auth 'none' in their spec). */
+  readonly publicMethods: apigateway.Method[] = [];
 
   constructor(scope: Construct, id: string, props: ServiceApiProps) {
     super(scope, id);
@@ -101,12 +103,13 @@ export class ServiceApi extends Construct {
     for (const { group, spec } of props.endpoints) {
       const fn = spec.streaming ? props.streamingFunction : props.groupFunctions[group];
       if (!fn) throw new Error(`No function for endpoint group "${group}" (${spec.method} ${spec.path})`);
-      this.api.root.resourceForPath(spec.path).addMethod(spec.method, integrationFor(fn, spec.streaming === true), {
+      const method = this.api.root.resourceForPath(spec.path).addMethod(spec.method, integrationFor(fn, spec.streaming === true), {
         operationName: spec.operationId,
         ...(spec.auth === 'api_key'
           ? { authorizer: this.authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM }
           : { authorizationType: apigateway.AuthorizationType.NONE }),
       });
+      if (spec.auth === 'none') this.publicMethods.push(method);
     }
   }
 

@@ -1,4 +1,5 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
@@ -26,11 +27,13 @@ const constructId = (name: string) => name.replace(/(^|-)([a-z])/g, (_, __, c: s
  */
 export class OutreachIntelligenceStack extends Stack {
   readonly functions: Record<string, AppFunction> = {};
+  readonly table: dynamodb.Table;
   readonly api: ServiceApi;
 
   constructor(scope: Construct, id: string, props: OutreachIntelligenceStackProps = {}) {
     super(scope, id, props);
     const { table } = new DataTable(this, 'Data');
+    this.table = table;
     const bus = new events.EventBus(this, 'DomainEvents', { description: 'Domain events (job.completed, community.renewed, ...) for the operator\'s consumers' });
 
     const groups = Object.keys(API_GROUPS);

@@ -1,0 +1,311 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import * as path from 'node:path';
+import { Match } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FUNCTIONS, type FunctionName } from '../../infra/functionCatalog';
+import { GATEWAY_ERRORS } from '../../infra/gatewayResponses';
+import { MAX_RECEIVE_COUNT, WORKER_BATCH_SIZE } from '../../infra/pipeline';
+import { PROJECT_ROOT } from '../../infra/projectRoot';
+import { AUTHORIZER_CACHE_TTL } from '../../infra/serviceApi';
+import type { EndpointSpec } from '../../shared/http/endpoint';
+import { API_GROUPS, allEndpoints } from '../../shared/schemas/groups';
+import { GLOBAL_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '../../shared/store/table';
+import { synthesize, type Synthesized } from './synth';
+
+// One real synth for the file: it bundles all twelve functions with esbuild.
+let s: Synthesized;
+beforeAll(() => {
+  s = synthesize({ bundle: true });
+});
+
+const groupEndpoints = () => Object.entries(API_GROUPS) as [FunctionName, EndpointSpec[]][];
+const functionNames = () => [...Object.keys(API_GROUPS), 'authorizer', 'jobs-events', 'worker', 'renewals'] as FunctionName[];
+const fnId = (name: FunctionName) => s.logicalId(s.stack.functions[name].fn);
+const policyOf = (name: FunctionName) => {
+  const roleId = s.logicalId(s.stack.functions[name].role);
+  const policies = Object.values(s.resources('AWS::IAM::Policy')).filter((p) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === roleId));
+  return policies.flatMap((p) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
+};
+const actionsOf = (name: FunctionName) => policyOf(name).flatMap((st) => [st.Action].flat());
+const envOf = (name: FunctionName): Record<string, unknown> => s.resources('AWS::Lambda::Function')[fnId(name)].Properties.Environment.Variables;
+
+describe('table', () => {
+  it('has the pk/sk keys, on-demand billing, TTL, point-in-time recovery and is retained', () => {
+    s.template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({
+        KeySchema: [
+          { AttributeName: TABLE_KEY.partitionKey, KeyType: 'HASH' },
+          { AttributeName: TABLE_KEY.sortKey, KeyType: 'RANGE' },
+        ],
+        BillingMode: 'PAY_PER_REQUEST',
+        TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        DeletionProtectionEnabled: true,
+      }),
+    });
+  });
+
+  it('has every global index of shared/store/table.ts, projecting all attributes', () => {
+    const [table] = Object.values(s.resources('AWS::DynamoDB::Table'));
+    expect(table.Properties.GlobalSecondaryIndexes).toEqual(
+      GLOBAL_INDEXES.map((index) => ({
+        IndexName: index.indexName,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    );
+  });
+});
+
+describe('functions', () => {
+  it('are one per endpoint group plus the authorizer, the SSE stream, the worker and renewals', () => {
+    expect(Object.keys(s.resources('AWS::Lambda::Function')).sort()).toEqual(functionNames().map(fnId).sort());
+    expect(functionNames().sort()).toEqual(Object.keys(FUNCTIONS).sort());
+  });
+
+  it('run Node.js 22 on arm64 with source maps enabled and their own log group with a retention', () => {
+    const logGroups = s.resources('AWS::Logs::LogGroup');
+    for (const name of functionNames()) {
+      const { Properties: fn } = s.resources('AWS::Lambda::Function')[fnId(name)];
+      expect(fn, name).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler', TracingConfig: { Mode: 'Active' } });
+      expect(fn.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
+      const logGroupId = fn.LoggingConfig.LogGroup.Ref;
+      expect(logGroups[logGroupId].Properties.RetentionInDays, name).toBe(30);
+    }
+  });
+
+  it('are bundled by esbuild into one minified file with a source map, dependencies (the AWS SDK included) inside', () => {
+    const dependencies = Object.keys(JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).dependencies);
+    for (const name of functionNames()) {
+      const asset = s.resources('AWS::Lambda::Function')[fnId(name)].Metadata['aws:asset:path'] as string;
+      const dir = path.join(s.app.outdir, asset);
+      expect(existsSync(path.join(dir, 'index.js.map')), name).toBe(true);
+      const code = readFileSync(path.join(dir, 'index.js'), 'utf8');
+      expect(code.split('\n').length, `${name} is minified`).toBeLessThan(500);
+      const required = [...code.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]).filter((id) => !isBuiltin(id));
+      expect(required.filter((id) => dependencies.some((dep) => id === dep || id.startsWith(`${dep}/`))), name).toEqual([]);
+    }
+    const sdkClient = readFileSync(path.join(s.app.outdir, s.resources('AWS::Lambda::Function')[fnId('worker')].Metadata['aws:asset:path'], 'index.js'), 'utf8');
+    expect(sdkClient).toContain('SendMessageBatch');
+  });
+
+  it('get TABLE_NAME, PIPELINE_QUEUE_URL and EVENT_BUS_NAME exactly where their catalogue entry asks', () => {
+    for (const name of functionNames()) {
+      const env = envOf(name);
+      const needs = FUNCTIONS[name];
+      expect('TABLE_NAME' in env, name).toBe(needs.table !== 'none');
+      expect('PIPELINE_QUEUE_URL' in env, name).toBe(needs.queue === true);
+      expect('EVENT_BUS_NAME' in env, name).toBe(needs.events === true);
+    }
+    expect(functionNames().filter((n) => FUNCTIONS[n].queue).sort()).toEqual(['growth', 'jobs', 'worker']);
+    expect(functionNames().filter((n) => FUNCTIONS[n].events).sort()).toEqual(['growth', 'jobs', 'moderation', 'renewals', 'worker']);
+  });
+
+  it('are granted only what they need: writes, queue sends and event publishing where asked, nothing for public', () => {
+    for (const name of functionNames()) {
+      const actions = actionsOf(name);
+      const needs = FUNCTIONS[name];
+      expect(actions.includes('dynamodb:PutItem'), name).toBe(needs.table === 'readWrite');
+      expect(actions.includes('dynamodb:Query'), name).toBe(needs.table !== 'none');
+      expect(actions.includes('sqs:SendMessage'), name).toBe(needs.queue === true);
+      expect(actions.includes('events:PutEvents'), name).toBe(needs.events === true);
+      expect(actions.some((a) => a.startsWith('secretsmanager:')), name).toBe(false);
+    }
+    expect(actionsOf('public').filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:'))).toEqual([]);
+    expect(FUNCTIONS.authorizer.table).toBe('read');
+  });
+
+  it('write logs only to their own log group', () => {
+    for (const name of functionNames()) {
+      const logStatements = policyOf(name).filter((st) => [st.Action].flat().some((a) => a.startsWith('logs:')));
+      const ownLogGroup = s.logicalId(s.stack.functions[name].logGroup);
+      expect(logStatements.map((st) => st.Resource), name).toEqual([{ 'Fn::GetAtt': [ownLogGroup, 'Arn'] }]);
+    }
+  });
+});
+
+describe('pipeline', () => {
+  const queues = () => {
+    const all = s.resources('AWS::SQS::Queue');
+    const [mainId] = Object.keys(all).filter((id) => all[id].Properties.RedrivePolicy);
+    const dlqId = Object.keys(all).find((id) => id !== mainId)!;
+    return { all, mainId, dlqId };
+  };
+
+  it('parks a message in the dead-letter queue after three failed deliveries', () => {
+    const { all, mainId, dlqId } = queues();
+    expect(Object.keys(all)).toHaveLength(2);
+    expect(all[mainId].Properties.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: MAX_RECEIVE_COUNT });
+    expect(MAX_RECEIVE_COUNT).toBe(3);
+    expect(all[dlqId].Properties.MessageRetentionPeriod).toBe(14 * 24 * 3600);
+  });
+
+  it('keeps a message invisible for six worker timeouts and refuses non-TLS access to both queues', () => {
+    const { all, mainId } = queues();
+    const workerTimeout = s.resources('AWS::Lambda::Function')[fnId('worker')].Properties.Timeout;
+    expect(all[mainId].Properties.VisibilityTimeout).toBe(6 * workerTimeout);
+    const policies = Object.values(s.resources('AWS::SQS::QueuePolicy'));
+    const guarded = policies
+      .filter((p) => p.Properties.PolicyDocument.Statement.some((st: any) => st.Effect === 'Deny' && st.Condition?.Bool?.['aws:SecureTransport'] === 'false'))
+      .flatMap((p) => p.Properties.Queues.map((q: { Ref: string }) => q.Ref));
+    expect(guarded.sort()).toEqual(Object.keys(all).sort());
+  });
+
+  it('feeds the worker batches of ten with partial batch responses', () => {
+    s.template.resourceCountIs('AWS::Lambda::EventSourceMapping', 1);
+    s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnId('worker') },
+      EventSourceArn: { 'Fn::GetAtt': [queues().mainId, 'Arn'] },
+      BatchSize: WORKER_BATCH_SIZE,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(WORKER_BATCH_SIZE).toBe(10);
+  });
+});
+
+describe('schedule and events', () => {
+  it('runs the renewals function every 5 minutes', () => {
+    s.template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(5 minutes)',
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fnId('renewals'), 'Arn'] } })],
+    });
+    s.template.hasResourceProperties('AWS::Lambda::Permission', {
+      FunctionName: { 'Fn::GetAtt': [fnId('renewals'), 'Arn'] },
+      Principal: 'events.amazonaws.com',
+    });
+  });
+
+  it('has a domain event bus that only the publishers may put events on', () => {
+    const [busId] = Object.keys(s.resources('AWS::Events::EventBus'));
+    for (const name of functionNames()) {
+      expect(envOf(name).EVENT_BUS_NAME, name).toEqual(FUNCTIONS[name].events ? { Ref: busId } : undefined);
+      const putEvents = policyOf(name).filter((st) => st.Action === 'events:PutEvents');
+      expect(putEvents.map((st) => st.Resource), name).toEqual(FUNCTIONS[name].events ? [{ 'Fn::GetAtt': [busId, 'Arn'] }] : []);
+    }
+  });
+});
+
+describe('REST API', () => {
+  /** Each method with its full resource path, rebuilt from the Resource tree. */
+  const methods = () => {
+    const resources = s.resources('AWS::ApiGateway::Resource');
+    const pathOf = (id: string): string => {
+      const { ParentId, PathPart } = resources[id].Properties;
+      return `${ParentId.Ref ? pathOf(ParentId.Ref) : ''}/${PathPart}`;
+    };
+    return Object.values(s.resources('AWS::ApiGateway::Method')).map(({ Properties: p }): Record<string, any> => ({ ...p, path: pathOf(p.ResourceId.Ref) }));
+  };
+  const authorizerId = () => Object.keys(s.resources('AWS::ApiGateway::Authorizer'))[0];
+
+  it('has exactly one method per endpoint spec in API_GROUPS', () => {
+    const specs = allEndpoints();
+    expect(specs.length).toBeGreaterThan(0);
+    expect(methods().map((m) => `${m.HttpMethod} ${m.path}`).sort()).toEqual(specs.map((e) => `${e.method} ${e.path}`).sort());
+  });
+
+  it("routes every method to its group's function, guarded by the authorizer exactly when its spec needs a key", () => {
+    const all = methods();
+    for (const [group, specs] of groupEndpoints()) {
+      for (const spec of specs) {
+        const method = all.find((m) => m.HttpMethod === spec.method && m.path === spec.path)!;
+        const target: FunctionName = spec.streaming ? 'jobs-events' : group;
+        expect(method.OperationName).toBe(spec.operationId);
+        expect(method.Integration.Type, spec.operationId).toBe('AWS_PROXY');
+        expect(JSON.stringify(method.Integration.Uri), spec.operationId).toContain(`"${fnId(target)}"`);
+        if (spec.auth === 'api_key') {
+          expect(method).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerId() } });
+        } else {
+          expect(method.AuthorizationType, spec.operationId).toBe('NONE');
+          expect(method.AuthorizerId).toBeUndefined();
+        }
+      }
+    }
+  });
+
+  it('streams (STREAM transfer mode) exactly the streaming endpoints', () => {
+    for (const method of methods()) {
+      const spec: EndpointSpec = allEndpoints().find((e) => e.method === method.HttpMethod && e.path === method.path)!;
+      expect(method.Integration.ResponseTransferMode, spec.operationId).toBe(spec.streaming ? 'STREAM' : undefined);
+    }
+  });
+
+  it('checks keys with a TOKEN authorizer on the Authorization header, cached for 300 s', () => {
+    s.template.resourceCountIs('AWS::ApiGateway::Authorizer', 1);
+    s.template.hasResourceProperties('AWS::ApiGateway::Authorizer', {
+      Type: 'TOKEN',
+      IdentitySource: 'method.request.header.Authorization',
+      AuthorizerResultTtlInSeconds: 300,
+    });
+    expect(AUTHORIZER_CACHE_TTL.toSeconds()).toBe(300);
+    const [authorizer] = Object.values(s.resources('AWS::ApiGateway::Authorizer'));
+    expect(JSON.stringify(authorizer.Properties.AuthorizerUri)).toContain(`"${fnId('authorizer')}"`);
+  });
+
+  it('lets API Gateway invoke each function with one permission for the whole API', () => {
+    const [apiId] = Object.keys(s.resources('AWS::ApiGateway::RestApi'));
+    const permissions = Object.values(s.resources('AWS::Lambda::Permission')).filter((p) => p.Properties.Principal === 'apigateway.amazonaws.com');
+    const servingGroups = groupEndpoints().filter(([, specs]) => specs.some((e) => !e.streaming)).map(([group]) => group);
+    for (const name of servingGroups) {
+      const own = permissions.filter((p) => p.Properties.FunctionName['Fn::GetAtt']?.[0] === fnId(name));
+      expect(own, name).toHaveLength(1);
+      expect(JSON.stringify(own[0].Properties.SourceArn)).toContain(`"${apiId}"`);
+    }
+  });
+
+  it('logs access as JSON to its own log group and throttles by default', () => {
+    const [stage] = Object.values(s.resources('AWS::ApiGateway::Stage'));
+    const accessLogs = s.logicalId(s.stack.api.accessLogs);
+    expect(stage.Properties.AccessLogSetting.DestinationArn).toEqual({ 'Fn::GetAtt': [accessLogs, 'Arn'] });
+    expect(JSON.parse(stage.Properties.AccessLogSetting.Format)).toMatchObject({ requestId: '$context.requestId', status: '$context.status' });
+    expect(stage.Properties.MethodSettings).toEqual([
+      expect.objectContaining({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100, LoggingLevel: 'ERROR', DataTraceEnabled: false }),
+    ]);
+    s.template.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+  });
+
+  it("answers API Gateway's own errors with the contract's error body", () => {
+    const responses = Object.values(s.resources('AWS::ApiGateway::GatewayResponse')).map((r) => r.Properties);
+    expect(responses.map((r) => r.ResponseType).sort()).toEqual(GATEWAY_ERRORS.map((e) => e.type.responseType).sort());
+    const byType = (type: string) => responses.find((r) => r.ResponseType === type)!;
+    // API Gateway renders the template; stand in for its variables and read the body a client gets.
+    const render = (type: string) =>
+      JSON.parse(
+        byType(type)
+          .ResponseTemplates['application/json'].replace('$context.requestId', 'req-1')
+          .replace('$context.error.messageString', '"Some gateway message"'),
+      );
+    const expected: [string, string | undefined, string][] = [
+      ['UNAUTHORIZED', '401', 'unauthorized'],
+      ['ACCESS_DENIED', '401', 'unauthorized'],
+      ['MISSING_AUTHENTICATION_TOKEN', '404', 'not_found'],
+      ['REQUEST_TOO_LARGE', '413', 'payload_too_large'],
+      ['THROTTLED', '429', 'rate_limited'],
+      ['DEFAULT_4XX', undefined, 'bad_request'],
+      ['DEFAULT_5XX', undefined, 'internal_error'],
+    ];
+    for (const [type, status, code] of expected) {
+      expect(byType(type).StatusCode, type).toBe(status);
+      const body = render(type);
+      expect(body, type).toEqual({ error: { code, message: expect.any(String) }, request_id: 'req-1' });
+      expect(byType(type).ResponseParameters['gatewayresponse.header.x-request-id']).toBe('context.requestId');
+    }
+    expect(render('DEFAULT_5XX').error.message).toBe('An internal error occurred.');
+    expect(byType('UNAUTHORIZED').ResponseParameters['gatewayresponse.header.WWW-Authenticate']).toBe("'Bearer'");
+    expect(byType('THROTTLED').ResponseParameters['gatewayresponse.header.Retry-After']).toBe("'1'");
+  });
+});
+
+describe('outputs', () => {
+  it('publish the API base URL under /api/v1 and the table name', () => {
+    const outputs = s.template.toJSON().Outputs;
+    expect(JSON.stringify(outputs.ApiBaseUrl.Value)).toContain('/api/v1');
+    expect(outputs.TableName.Value).toEqual({ Ref: s.logicalId(s.stack.table) });
+  });
+});

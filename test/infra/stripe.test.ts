@@ -1,0 +1,36 @@
+import { App } from 'aws-cdk-lib';
+import { describe, expect, it } from 'vitest';
+import type { FunctionName } from '../../infra/functionCatalog';
+import { STRIPE_PRICE_VARIABLES, stripeSettingsFrom } from '../../infra/stripeSettings';
+import { synthesize } from './synth';
+
+const envOf = (s: ReturnType<typeof synthesize>, name: FunctionName): Record<string, unknown> =>
+  s.resources('AWS::Lambda::Function')[s.logicalId(s.stack.functions[name].fn)].Properties.Environment.Variables;
+
+describe('Stripe settings', () => {
+  it('are read from CDK context first, then from the deploy environment', () => {
+    const app = new App({ context: { stripeSecretName: 'from-context', stripePricePro: 'price_ctx_pro' } });
+    const settings = stripeSettingsFrom(app.node, { STRIPE_SECRET_NAME: 'from-env', STRIPE_PRICE_PRO: 'price_env_pro', STRIPE_PRICE_CREDITS_10K: 'price_env_10k', STRIPE_PRICE_CREDITS_50K: '' });
+    expect(settings).toEqual({ secretName: 'from-context', prices: { STRIPE_PRICE_PRO: 'price_ctx_pro', STRIPE_PRICE_CREDITS_10K: 'price_env_10k' } });
+    expect(STRIPE_PRICE_VARIABLES).toEqual(['STRIPE_PRICE_PRO', 'STRIPE_PRICE_CREDITS_10K', 'STRIPE_PRICE_CREDITS_50K']);
+  });
+
+  it('reach only the account and webhooks functions, secrets as deploy-time Secrets Manager references', () => {
+    const s = synthesize({ bundle: false, props: { stripe: { secretName: 'prod/stripe', prices: { STRIPE_PRICE_PRO: 'price_123' } } } });
+    for (const name of ['account', 'webhooks'] as const) {
+      expect(envOf(s, name)).toMatchObject({
+        STRIPE_SECRET_KEY: '{{resolve:secretsmanager:prod/stripe:SecretString:STRIPE_SECRET_KEY::}}',
+        STRIPE_WEBHOOK_SECRET: '{{resolve:secretsmanager:prod/stripe:SecretString:STRIPE_WEBHOOK_SECRET::}}',
+        STRIPE_PRICE_PRO: 'price_123',
+      });
+    }
+    for (const name of ['storage', 'jobs', 'worker', 'authorizer', 'public'] as const) {
+      expect(Object.keys(envOf(s, name)).filter((k) => k.startsWith('STRIPE_')), name).toEqual([]);
+    }
+  });
+
+  it('are absent when nothing is configured, so no secret default ever lands in the template', () => {
+    const s = synthesize({ bundle: false });
+    expect(JSON.stringify(s.template.toJSON())).not.toContain('STRIPE_');
+  });
+});
