@@ -14,6 +14,8 @@ import { InProcessQueue } from './queue';
 import { createLocalApi, listen } from './server';
 import { renewalsHandler, workerHandler } from './handlers';
 import { recordLocalEndpoint } from '../admin/connect';
+import { seedCuratedDataset } from '../../shared/data/seed';
+import { getSeedMarker } from '../../shared/store/curatedRepo';
 
 export const LOCAL_TABLE = 'outreach-local';
 
@@ -61,6 +63,7 @@ export async function startLocalRuntime(options: { port: number; dataDir: string
   await ensureTable(dynamo.endpoint, LOCAL_TABLE);
   recordLocalEndpoint(dynamo.endpoint);
   const ports = installLocalPorts();
+  await seedOnFirstStart();
   const proKey = await ensureDemoAccount({ email: 'demo-pro@example.com', tier: 'pro', credits: 100_000, apiKey: process.env.DEMO_PRO_API_KEY || undefined });
   const developerKey = await ensureDemoAccount({ email: 'demo-developer@example.com', tier: 'developer', credits: 0, apiKey: process.env.DEMO_DEVELOPER_API_KEY || undefined });
 
@@ -83,4 +86,12 @@ export async function startLocalRuntime(options: { port: number; dataDir: string
       await dynamo.stop();
     },
   };
+}
+
+/** The curated dataset is loaded once per database (the marker item says it is complete); progress goes to stderr. */
+async function seedOnFirstStart(): Promise<void> {
+  if (await getSeedMarker()) return;
+  process.stderr.write('First start: loading the curated Web3 dataset (about a minute)...\n');
+  const outcome = await seedCuratedDataset();
+  process.stderr.write(`Curated dataset loaded: ${outcome.marker.items} items in ${(outcome.ms / 1000).toFixed(1)} s.\n`);
 }

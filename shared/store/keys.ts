@@ -110,3 +110,40 @@ export const moderationMetricsPartition = (communityId: string) => ({ pk: engine
 export const AUDIT_PREFIX = 'AUDIT#';
 export const moderationAuditKey = (communityId: string, auditId: string): Key => ({ pk: engine(communityId), sk: `${AUDIT_PREFIX}${auditId}` });
 export const moderationAuditPartition = (communityId: string) => ({ pk: engine(communityId), prefix: AUDIT_PREFIX });
+
+// ---- Intelligence and curated data ------------------------------------------------------------
+// Curated entities (shared by every user) live under CUR# partitions: one profile item per entity,
+// read by id, plus index items that hold a copy of the entity under the facet a package filters on,
+// so every package query is one Query on a facet partition. gsi2 serves one more lookup per kind.
+const cur = (kind: string, id: string) => `CUR#${kind.toUpperCase()}#${id}`;
+export const CURATED_PROFILE_SK = 'PROFILE';
+export const curatedProfileKey = (kind: string, id: string): Key => ({ pk: cur(kind, id), sk: CURATED_PROFILE_SK });
+/** Facet partitions: funds by sector, KOLs by sector, prospects (people) by interest, builders by ecosystem. */
+export const curatedFacetKey = (facet: string, value: string, kind: string, id: string): Key => ({
+  pk: `CUR#FACET#${facet}#${value}`,
+  sk: `${kind.toUpperCase()}#${id}`,
+});
+export const curatedFacetPartition = (facet: string, value: string): string => `CUR#FACET#${facet}#${value}`;
+/** Exact-name lookups (a company or fund name, lower-case slug); names may repeat, so one item per entity. */
+export const curatedNameKey = (kind: string, slug: string, id: string): Key => ({ pk: `CUR#NAME#${kind.toUpperCase()}#${slug}`, sk: id });
+export const curatedNamePartition = (kind: string, slug: string): string => `CUR#NAME#${kind.toUpperCase()}#${slug}`;
+/** A person by the slug of their LinkedIn profile URL. */
+export const curatedLinkedinKey = (slug: string): Key => ({ pk: `CUR#LINKEDIN#${slug}`, sk: 'PERSON' });
+/** gsi2 on profile items: companies by domain, people by employer, builders by category. */
+export const companyByDomainIndexKey = (domain: string, companyId: string) => ({ gsi2pk: `CUR#DOMAIN#${domain}`, gsi2sk: companyId });
+export const companyByDomainPartition = (domain: string): string => `CUR#DOMAIN#${domain}`;
+export const peopleByOrganizationIndexKey = (organizationId: string, personId: string) => ({ gsi2pk: `CUR#PEOPLE#${organizationId}`, gsi2sk: personId });
+export const peopleByOrganizationPartition = (organizationId: string): string => `CUR#PEOPLE#${organizationId}`;
+export const buildersByCategoryIndexKey = (category: string, builderId: string) => ({ gsi2pk: `CUR#BUILDERS#${category}`, gsi2sk: builderId });
+export const buildersByCategoryPartition = (category: string): string => `CUR#BUILDERS#${category}`;
+/** Marker written last by the seed: its presence means the generated dataset is fully loaded. */
+export const curatedSeedMarkerKey = (): Key => ({ pk: 'CUR#META', sk: 'SEED' });
+
+/** A quote token, by the SHA-256 of the token (the token itself is never stored); expires by ttl. */
+export const quoteKey = (tokenHash: string): Key => ({ pk: `QUOTE#${tokenHash}`, sk: 'QUOTE' });
+/** The intelligence side of an execute or expansion result (package, slots, ranking progress). */
+export const intelligenceResultKey = (userId: string, resultId: string): Key => ({ pk: user(userId), sk: `INTEL#${resultId}` });
+/** The identical-query rule: one item per user and canonical query, pointing at its result. */
+export const intelligenceQueryKey = (userId: string, queryHash: string): Key => ({ pk: user(userId), sk: `INTELQUERY#${queryHash}` });
+/** Unlock memory: the contact tier each entity of one kind is unlocked at for this user (one item per kind). */
+export const unlockMemoryKey = (userId: string, entityKind: string): Key => ({ pk: user(userId), sk: `UNLOCKS#${entityKind}` });

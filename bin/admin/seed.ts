@@ -1,0 +1,18 @@
+import { DEFAULT_SEED } from '../../shared/data/generator';
+import { seedCuratedDataset } from '../../shared/data/seed';
+import { flag } from './flags';
+
+/** `seed [--scale 1] [--seed N]`: (re)loads the generated curated dataset; writes are idempotent overwrites. */
+export async function seedCommand(args: string[]): Promise<void> {
+  const scale = Number(flag(args, 'scale') ?? 1);
+  const seed = Number(flag(args, 'seed') ?? DEFAULT_SEED);
+  if (!(scale > 0 && scale <= 1)) throw new Error('--scale must be a number in (0, 1]');
+  if (!Number.isInteger(seed)) throw new Error('--seed must be an integer');
+  console.error('Generating and loading the curated Web3 dataset...');
+  const outcome = await seedCuratedDataset({ scale, seed, force: true });
+  const c = outcome.marker.counts;
+  console.log(
+    `Seeded ${c.funds} funds, ${c.companies} companies, ${c.rounds} funding rounds, ${c.people} people, ${c.kols} KOLs and ${c.builders} builders ` +
+      `(${outcome.marker.items} items) in ${(outcome.ms / 1000).toFixed(1)} s.`,
+  );
+}

@@ -1,0 +1,41 @@
+import type { CuratedFund, CuratedRound } from './model';
+import type { SectorId, StageId } from './taxonomy';
+
+/** A fund's track record in one sector and stage: what a shortlist ranks on and cites. */
+export interface StageRecord {
+  led: number;
+  joined: number;
+  /** The newest round in this sector and stage (led or joined). */
+  latest: { companyName: string; announcedOn: string; amountUsd: number; led: boolean } | null;
+  /** Rounds in the 18 months before the dataset's date. */
+  recent: number;
+}
+
+export type SectorRecord = Partial<Record<StageId, StageRecord>>;
+
+const monthsBefore = (isoDay: string, months: number) => {
+  const d = new Date(`${isoDay}T00:00:00Z`);
+  d.setUTCMonth(d.getUTCMonth() - months);
+  return d.toISOString().slice(0, 10);
+};
+
+/**
+ * The fund's rounds in `sector` grouped by stage. Stored with the fund's sector index item when the
+ * data is written, so ranking a sector needs one Query and no per-fund reads.
+ */
+export function sectorRecord(fund: Pick<CuratedFund, 'id' | 'rounds'>, sector: SectorId, asOf: string): SectorRecord {
+  const since = monthsBefore(asOf, 18);
+  const record: SectorRecord = {};
+  for (const round of fund.rounds as CuratedRound[]) {
+    if (round.sector !== sector) continue;
+    const led = round.leadFundId === fund.id;
+    const entry = (record[round.stage] ??= { led: 0, joined: 0, latest: null, recent: 0 });
+    if (led) entry.led += 1;
+    else entry.joined += 1;
+    if (round.announcedOn >= since) entry.recent += 1;
+    if (!entry.latest || round.announcedOn > entry.latest.announcedOn) {
+      entry.latest = { companyName: round.companyName, announcedOn: round.announcedOn, amountUsd: round.amountUsd, led };
+    }
+  }
+  return record;
+}

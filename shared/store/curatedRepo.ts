@@ -1,0 +1,220 @@
+/**
+ * The curated Web3 dataset in the single table. Each entity has a profile item (read by id) and
+ * index items under the facets its packages filter on (funds and KOLs by sector, prospects by
+ * interest, builders by ecosystem, companies and funds by name, people by LinkedIn URL); gsi2 on the
+ * profile items serves companies by domain, people by employer and builders by category. Index items
+ * carry a copy of the entity, so every package query is one Query and never a Scan.
+ */
+import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, table } from './client';
+import { queryAll } from './query';
+import {
+  buildersByCategoryIndexKey, buildersByCategoryPartition, companyByDomainIndexKey, companyByDomainPartition, curatedFacetKey,
+  curatedFacetPartition, curatedLinkedinKey, curatedNameKey, curatedNamePartition, curatedProfileKey, curatedSeedMarkerKey,
+  peopleByOrganizationIndexKey, peopleByOrganizationPartition,
+} from './keys';
+import type { CuratedBuilder, CuratedCompany, CuratedEntity, CuratedFund, CuratedKol, CuratedPerson, EntityKind } from '../data/model';
+import { DATASET_AS_OF, slugOf } from '../data/model';
+import { sectorRecord, type SectorRecord } from '../data/fundStats';
+import type { SectorId } from '../data/taxonomy';
+
+export type { CuratedBuilder, CuratedCompany, CuratedEntity, CuratedFund, CuratedKol, CuratedPerson } from '../data/model';
+
+/** A fund as its sector index holds it: the profile without rounds, plus its record in that sector. */
+export type FundInSector = Omit<CuratedFund, 'rounds'> & { sectorRecord: SectorRecord; roundCount: number };
+
+type Item = Record<string, unknown> & { pk: string; sk: string };
+
+/** Entities are stored as JSON text: one string attribute reads and writes far faster than a deep map. */
+const decode = <T>(item: Record<string, unknown> | undefined): T | undefined => (item ? (JSON.parse(item.data as string) as T) : undefined);
+
+/** `https://www.X.io/path` → `x.io`. */
+export function normaliseDomain(input: string): string {
+  return input.trim().toLowerCase().replace(/^[a-z]+:\/\//, '').replace(/^www\./, '').split(/[/?#:]/)[0].replace(/\.$/, '');
+}
+
+/** The profile slug of a LinkedIn URL (`https://linkedin.com/in/ada-park-1a/` → `ada-park-1a`), or undefined. */
+export function linkedinSlug(url: string): string | undefined {
+  const match = /linkedin\.com\/in\/([^/?#]+)/i.exec(url.trim());
+  return match ? decodeURIComponent(match[1]).toLowerCase() : undefined;
+}
+
+const profileItem = (entity: CuratedEntity, extra: Record<string, unknown> = {}): Item => ({
+  ...curatedProfileKey(entity.kind, entity.id),
+  entity: 'curated',
+  kind: entity.kind,
+  data: JSON.stringify(entity),
+  ...extra,
+});
+const facetItem = (facet: string, value: string, entity: { kind: EntityKind; id: string }, data: unknown): Item => ({
+  ...curatedFacetKey(facet, value, entity.kind, entity.id),
+  entity: 'curatedFacet',
+  data: JSON.stringify(data),
+});
+const nameItem = (entity: CuratedFund | CuratedCompany): Item => ({
+  ...curatedNameKey(entity.kind, slugOf(entity.name), entity.id),
+  entity: 'curatedName',
+  data: JSON.stringify({ id: entity.id, name: entity.name, domain: entity.domain }),
+});
+
+/** Every item that stores one entity: its profile and its index entries. */
+export function curatedItemsFor(entity: CuratedEntity): Item[] {
+  switch (entity.kind) {
+    case 'fund': {
+      const { rounds, ...summary } = entity;
+      return [
+        profileItem(entity),
+        nameItem(entity),
+        ...entity.sectors.map((s) => facetItem('FUND_SECTOR', s, entity, { ...summary, roundCount: rounds.length, sectorRecord: sectorRecord(entity, s, DATASET_AS_OF) })),
+      ];
+    }
+    case 'company':
+      return [profileItem(entity, companyByDomainIndexKey(normaliseDomain(entity.domain), entity.id)), nameItem(entity)];
+    case 'person': {
+      const slug = entity.linkedinUrl ? linkedinSlug(entity.linkedinUrl) : undefined;
+      return [
+        profileItem(entity, peopleByOrganizationIndexKey(entity.companyId, entity.id)),
+        ...(slug ? [{ ...curatedLinkedinKey(slug), entity: 'curatedLinkedin', data: JSON.stringify(entity) }] : []),
+        ...entity.interests.map((s) => facetItem('PROSPECT_SECTOR', s, entity, entity)),
+      ];
+    }
+    case 'kol':
+      return [profileItem(entity), ...entity.sectors.map((s) => facetItem('KOL_SECTOR', s, entity, entity))];
+    case 'builder':
+      return [
+        profileItem(entity, buildersByCategoryIndexKey(entity.category, entity.id)),
+        ...entity.ecosystems.map((e) => facetItem('BUILDER_ECOSYSTEM', e, entity, entity)),
+      ];
+  }
+}
+
+/**
+ * Writes items in batches of 25, `concurrency` batches at a time, retrying unprocessed items with
+ * backoff. Curated items are plain overwrites (the same entity written twice gives the same items).
+ */
+export async function putCuratedItems(items: Item[], options: { concurrency?: number; onProgress?: (written: number) => void } = {}): Promise<void> {
+  const batches: Item[][] = [];
+  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
+  let next = 0;
+  let written = 0;
+  const worker = async () => {
+    while (next < batches.length) {
+      const batch = batches[next++];
+      let pending = batch.map((Item) => ({ PutRequest: { Item } }));
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt > 10) throw new Error('Curated items could not be written (throttled)');
+        const out = await ddb().send(new BatchWriteCommand({ RequestItems: { [table()]: pending } }));
+        pending = (out.UnprocessedItems?.[table()] ?? []) as typeof pending;
+        if (pending.length) await new Promise((r) => setTimeout(r, 25 * 2 ** attempt));
+      }
+      written += batch.length;
+      options.onProgress?.(written);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 12, batches.length) }, worker));
+}
+
+export async function writeCuratedEntities(entities: CuratedEntity[], options: { concurrency?: number } = {}): Promise<number> {
+  const items = entities.flatMap(curatedItemsFor);
+  await putCuratedItems(items, options);
+  return items.length;
+}
+
+// ---- Lookups by key ---------------------------------------------------------------------------
+
+export async function getCuratedEntity<T extends CuratedEntity>(kind: T['kind'], id: string): Promise<T | undefined> {
+  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: curatedProfileKey(kind, id) }));
+  return decode<T>(Item);
+}
+
+/** Profiles by id (BatchGetItem, 100 keys a request); missing ids are absent from the map. */
+export async function getCuratedEntities<T extends CuratedEntity>(kind: T['kind'], ids: string[]): Promise<Map<string, T>> {
+  const unique = [...new Set(ids)];
+  const found = new Map<string, T>();
+  const chunks: string[][] = [];
+  for (let i = 0; i < unique.length; i += 100) chunks.push(unique.slice(i, i + 100));
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      let keys: Record<string, unknown>[] = chunk.map((id) => ({ ...curatedProfileKey(kind, id) }));
+      for (let attempt = 0; keys.length > 0; attempt++) {
+        if (attempt > 8) throw new Error('Curated profiles could not be read (throttled)');
+        const out = await ddb().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys } } }));
+        for (const item of out.Responses?.[table()] ?? []) {
+          const entity = decode<T>(item)!;
+          found.set(entity.id, entity);
+        }
+        keys = (out.UnprocessedKeys?.[table()]?.Keys ?? []) as Record<string, unknown>[];
+        if (keys.length) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+      }
+    }),
+  );
+  return found;
+}
+
+/** The company at a domain (any URL or host form is accepted: `https://www.X.io/about` finds x.io). */
+export async function getCompanyByDomain(domain: string): Promise<CuratedCompany | undefined> {
+  const { Items } = await ddb().send(
+    new QueryCommand({
+      TableName: table(),
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk',
+      ExpressionAttributeValues: { ':pk': companyByDomainPartition(normaliseDomain(domain)) },
+      Limit: 1,
+    }),
+  );
+  return decode<CuratedCompany>(Items?.[0]);
+}
+
+/** Everyone working at a company (or a fund, by the fund's id). */
+export async function listPeopleByCompany(companyId: string): Promise<CuratedPerson[]> {
+  const items = await queryAll({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': peopleByOrganizationPartition(companyId) } });
+  return items.map((i) => decode<CuratedPerson>(i)!);
+}
+
+export async function getPersonByLinkedinUrl(url: string): Promise<CuratedPerson | undefined> {
+  const slug = linkedinSlug(url);
+  if (!slug) return undefined;
+  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: curatedLinkedinKey(slug) }));
+  return decode<CuratedPerson>(Item);
+}
+
+/** Companies or funds whose name has this slug (`Nebula Labs`, `nebula-labs` and `NEBULA LABS` are one name). */
+export async function findByName(kind: 'company' | 'fund', name: string): Promise<{ id: string; name: string; domain: string }[]> {
+  const slug = slugOf(name);
+  if (!slug) return [];
+  const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': curatedNamePartition(kind, slug) } });
+  return items.map((i) => decode<{ id: string; name: string; domain: string }>(i)!);
+}
+
+// ---- Facet queries (one Query each) ----------------------------------------------------------
+
+const facet = async <T>(name: string, value: string): Promise<T[]> =>
+  (await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': curatedFacetPartition(name, value) } })).map((i) => decode<T>(i)!);
+
+export const listFundsInSector = (sector: SectorId): Promise<FundInSector[]> => facet('FUND_SECTOR', sector);
+export const listKolsInSector = (sector: SectorId): Promise<CuratedKol[]> => facet('KOL_SECTOR', sector);
+export const listProspectsInSector = (sector: SectorId): Promise<CuratedPerson[]> => facet('PROSPECT_SECTOR', sector);
+export const listBuildersInEcosystem = (ecosystem: string): Promise<CuratedBuilder[]> => facet('BUILDER_ECOSYSTEM', ecosystem);
+export async function listBuildersInCategory(category: string): Promise<CuratedBuilder[]> {
+  const items = await queryAll({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': buildersByCategoryPartition(category) } });
+  return items.map((i) => decode<CuratedBuilder>(i)!);
+}
+
+// ---- Seed marker ------------------------------------------------------------------------------
+
+export interface SeedMarker {
+  seed: number;
+  scale: number;
+  counts: Record<string, number>;
+  items: number;
+  seededAt: string;
+}
+
+export async function getSeedMarker(): Promise<SeedMarker | undefined> {
+  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: curatedSeedMarkerKey() }));
+  return Item?.marker as SeedMarker | undefined;
+}
+
+export async function putSeedMarker(marker: SeedMarker): Promise<void> {
+  await ddb().send(new PutCommand({ TableName: table(), Item: { ...curatedSeedMarkerKey(), entity: 'curatedSeed', marker } }));
+}
