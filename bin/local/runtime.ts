@@ -40,6 +40,8 @@ export function installLocalPorts(clock: Clock = systemClock): LocalPorts {
   const dns = new TableDns();
   installPorts({ clock, queue, events, dns, payments: paymentsFromEnv(uuidv7) });
   queue.setConsumer(async (event) => (await workerHandler())(event));
+  // The deployed dead-letter queue's consumer does the same: the job of a message that kept failing fails.
+  queue.onDeadLetter = async (body) => (await import('../../shared/domain/jobs/pipeline')).failJobFromDeadLetter(body);
   return { queue, events, dns };
 }
 

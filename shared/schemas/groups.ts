@@ -2,6 +2,7 @@ import type { EndpointSpec } from '../http/endpoint';
 import { accountEndpoints } from './account';
 import { growthEndpoints } from './growth';
 import { moderationEndpoints } from './moderation';
+import { jobsEndpoints } from './jobs';
 import { publicEndpoints, webhookEndpoints } from './public';
 import { storageEndpoints } from './storage';
 
@@ -17,7 +18,7 @@ export const API_GROUPS = {
   storage: Object.values(storageEndpoints),
   intelligence: [],
   growth: Object.values(growthEndpoints),
-  jobs: [],
+  jobs: Object.values(jobsEndpoints),
   moderation: Object.values(moderationEndpoints),
 } satisfies Record<string, EndpointSpec[]>;
 

@@ -71,13 +71,15 @@ export const blobChunkKey = (ownerPk: string, blobId: string, index: number): Ke
   sk: `BLOB#${blobId}#${String(index).padStart(4, '0')}`,
 });
 
-// ---- Growth -----------------------------------------------------------------------------------
-/** A plan issued by resolve: its fingerprint, so quote only prices plans issued to this user unchanged. */
-export const growthPlanKey = (userId: string, planId: string): Key => ({ pk: user(userId), sk: `GROWTHPLAN#${planId}` });
-/** A growth quote, looked up by its token (the run request carries only the token). */
-export const growthQuoteKey = (quoteToken: string): Key => ({ pk: `GROWTHQUOTE#${quoteToken}`, sk: 'QUOTE' });
-export const GROWTH_RUN_PREFIX = 'GROWTHRUN#';
-export const growthRunKey = (userId: string, runId: string): Key => ({ pk: user(userId), sk: `${GROWTH_RUN_PREFIX}${runId}` });
+// ---- Enrichment jobs --------------------------------------------------------------------------
+/** The job record lives with its owner, so listing a user's jobs is one Query (UUID v7: creation order). */
+export const JOB_PREFIX = 'JOB#';
+export const jobKey = (userId: string, jobId: string): Key => ({ pk: user(userId), sk: `${JOB_PREFIX}${jobId}` });
+export const jobsPartition = (userId: string) => ({ pk: user(userId), prefix: JOB_PREFIX });
+/** A job's work batches (~25 input rows each) get their own partition: the pipeline's workers write them in parallel. */
+export const JOB_BATCH_PREFIX = 'BATCH#';
+export const jobBatchKey = (jobId: string, batchNo: number): Key => ({ pk: `JOBWORK#${jobId}`, sk: `${JOB_BATCH_PREFIX}${String(batchNo).padStart(5, '0')}` });
+export const jobBatchesPartition = (jobId: string) => ({ pk: `JOBWORK#${jobId}`, prefix: JOB_BATCH_PREFIX });
 
 // ---- Moderation communities -------------------------------------------------------------------
 export const COMMUNITY_PREFIX = 'COMMUNITY#';
@@ -110,6 +112,14 @@ export const moderationMetricsPartition = (communityId: string) => ({ pk: engine
 export const AUDIT_PREFIX = 'AUDIT#';
 export const moderationAuditKey = (communityId: string, auditId: string): Key => ({ pk: engine(communityId), sk: `${AUDIT_PREFIX}${auditId}` });
 export const moderationAuditPartition = (communityId: string) => ({ pk: engine(communityId), prefix: AUDIT_PREFIX });
+
+// ---- Growth -----------------------------------------------------------------------------------
+/** A plan issued by resolve: its fingerprint, so quote only prices plans issued to this user unchanged. */
+export const growthPlanKey = (userId: string, planId: string): Key => ({ pk: user(userId), sk: `GROWTHPLAN#${planId}` });
+/** A growth quote, looked up by its token (the run request carries only the token). */
+export const growthQuoteKey = (quoteToken: string): Key => ({ pk: `GROWTHQUOTE#${quoteToken}`, sk: 'QUOTE' });
+export const GROWTH_RUN_PREFIX = 'GROWTHRUN#';
+export const growthRunKey = (userId: string, runId: string): Key => ({ pk: user(userId), sk: `${GROWTH_RUN_PREFIX}${runId}` });
 
 // ---- Intelligence and curated data ------------------------------------------------------------
 // Curated entities (shared by every user) live under CUR# partitions: one profile item per entity,

@@ -1,0 +1,47 @@
+/**
+ * Ending a job: the terminal state and the money move in one transaction. The reservation (the
+ * job's own, or the caller's when growth reserved) is settled with the credits the job consumed,
+ * capped at what was reserved; the rest is released. If the reservation was already settled
+ * elsewhere, the job still closes, charging nothing more.
+ */
+import { now, ports } from '../../adapters/ports';
+import { settleReservation } from '../credits/credits';
+import { closeJobItem, type JobClosure, type JobRecord } from '../../store/jobsRepo';
+import { TransactionConditionError, writeTogether, type TransactItem } from '../../store/transactions';
+import { isConditionFailure } from '../../store/client';
+import { creditsFor } from './pricing';
+
+export type CloseOutcome = 'closed' | 'changed';
+
+export async function closeJob(
+  job: JobRecord,
+  outcome: Pick<JobClosure, 'status' | 'errorMessage'> & Partial<Pick<JobClosure, 'rowsDelivered' | 'duplicatesRemoved' | 'resultStored'>>,
+  alsoWrite: TransactItem[] = [],
+): Promise<CloseOutcome> {
+  const at = now().toISOString();
+  const charged = Math.min(creditsFor(job.units), job.creditsReserved);
+  const closure = (creditsCharged: number): JobClosure => ({
+    rowsDelivered: null,
+    duplicatesRemoved: null,
+    resultStored: false,
+    ...outcome,
+    creditsCharged,
+    at,
+  });
+  try {
+    const settled = await settleReservation({
+      userId: job.userId,
+      reservationId: job.reservationId,
+      chargedAmount: charged,
+      with: [...alsoWrite, closeJobItem(job.userId, job.id, job.version, closure(charged))],
+    });
+    if (settled.alreadyApplied) await writeTogether([...alsoWrite, closeJobItem(job.userId, job.id, job.version, closure(0))]);
+  } catch (err) {
+    if (err instanceof TransactionConditionError || isConditionFailure(err)) return 'changed';
+    throw err;
+  }
+  await ports()
+    .events.publish([{ type: `job.${outcome.status}`, detail: { job_id: job.id, user_id: job.userId, origin: job.origin, credits_charged: charged } }])
+    .catch(() => undefined);
+  return 'closed';
+}

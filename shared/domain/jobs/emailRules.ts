@@ -1,0 +1,66 @@
+/**
+ * E-mail verification rules as data (contract 7): each check that flags an address adds its reason;
+ * the status is the most severe reason's. The disposable list is the maintained
+ * `disposable-email-domains` package; free providers are a table here (the `free-email-domains`
+ * package downloads its list at install time, which a sealed build cannot do).
+ */
+import disposableDomains from 'disposable-email-domains';
+import disposableWildcards from 'disposable-email-domains/wildcard.json';
+import type { EmailVerification, VerifyReason } from './providers/types';
+
+export const REASON_STATUS: Record<VerifyReason, EmailVerification['status']> = {
+  syntax: 'undeliverable',
+  no_mx: 'undeliverable',
+  disposable: 'undeliverable',
+  dns_timeout: 'unknown',
+  role_account: 'risky',
+  free_provider: 'risky',
+};
+
+const STATUS_RANK: Record<EmailVerification['status'], number> = { deliverable: 0, risky: 1, unknown: 2, undeliverable: 3 };
+
+export function verificationStatus(reasons: VerifyReason[]): EmailVerification['status'] {
+  return reasons.reduce<EmailVerification['status']>((worst, r) => (STATUS_RANK[REASON_STATUS[r]] > STATUS_RANK[worst] ? REASON_STATUS[r] : worst), 'deliverable');
+}
+
+/**
+ * Practical address syntax: a dot-atom local part (no leading, trailing or double dots, at most 64
+ * characters) and a host name with a TLD. Quoted local parts and IP literals are not accepted.
+ */
+export function hasValidSyntax(email: string): boolean {
+  if (email.length > 254) return false;
+  const match = /^([A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*)@((?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63})$/.exec(email);
+  return match !== null && match[1].length <= 64;
+}
+
+/** Local parts that reach a team or a system rather than a person. */
+export const ROLE_ACCOUNTS = new Set([
+  'admin', 'administrator', 'billing', 'careers', 'contact', 'enquiries', 'feedback', 'finance', 'hello', 'help', 'hi',
+  'hr', 'info', 'inquiries', 'investors', 'jobs', 'legal', 'mail', 'marketing', 'media', 'no-reply', 'noreply', 'office',
+  'partners', 'postmaster', 'press', 'privacy', 'recruiting', 'sales', 'security', 'support', 'team', 'webmaster',
+]);
+
+/** Consumer mailbox providers: a real person, but not a company address. */
+export const FREE_PROVIDERS = new Set([
+  'aol.com', 'bk.ru', 'fastmail.com', 'gmail.com', 'gmx.com', 'gmx.de', 'gmx.net', 'googlemail.com', 'hey.com',
+  'hotmail.co.uk', 'hotmail.com', 'hotmail.de', 'hotmail.fr', 'icloud.com', 'inbox.ru', 'libero.it', 'list.ru', 'live.com',
+  'mac.com', 'mail.com', 'mail.ru', 'me.com', 'msn.com', 'naver.com', 'orange.fr', 'outlook.com', 'outlook.de', 'proton.me',
+  'protonmail.com', 'qq.com', 'rambler.ru', 'rediffmail.com', 't-online.de', 'tutanota.com', 'web.de', 'yahoo.co.jp',
+  'yahoo.co.uk', 'yahoo.com', 'yahoo.de', 'yahoo.fr', 'yandex.com', 'yandex.ru', 'ymail.com', 'zoho.com', '163.com', '126.com',
+]);
+
+let disposable: Set<string> | undefined;
+let disposableParents: Set<string> | undefined;
+
+/** True for a throwaway-mailbox domain, or a subdomain of a listed wildcard domain. */
+export function isDisposableDomain(domain: string): boolean {
+  disposable ??= new Set(disposableDomains as string[]);
+  disposableParents ??= new Set(disposableWildcards as string[]);
+  if (disposable.has(domain)) return true;
+  const labels = domain.split('.');
+  for (let i = 0; i < labels.length - 1; i++) if (disposableParents.has(labels.slice(i).join('.'))) return true;
+  return false;
+}
+
+export const isRoleAccount = (localPart: string): boolean => ROLE_ACCOUNTS.has(localPart.toLowerCase().replace(/\+.*$/, ''));
+export const isFreeProvider = (domain: string): boolean => FREE_PROVIDERS.has(domain);

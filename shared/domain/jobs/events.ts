@@ -1,0 +1,81 @@
+/**
+ * The job's Server-Sent Events (spec 6.1, contract 7): the current state first as `progress`, then
+ * `progress` only when the payload changes (the store is polled every `pollMs`), a `: keep-alive`
+ * comment after `keepAliveMs` of silence, and the terminal state once as `complete`, which ends the
+ * stream. Each event's `id:` is the job's version, which grows with every change.
+ */
+import { TERMINAL_STATUSES } from '../../store/jobsRepo';
+import { requireJob } from './startJob';
+import { jobEventData } from './view';
+
+export const SSE_POLL_MS = 2000;
+export const SSE_KEEP_ALIVE_MS = 15_000;
+
+export interface EventSink {
+  write(chunk: string): void;
+  /** True once the client went away or the stream was ended. */
+  readonly closed: boolean;
+  /** Resolves when the sink closes, so a wait between polls ends early. */
+  onClose(listener: () => void): void;
+}
+
+export interface StreamOptions {
+  userId: string;
+  jobId: string;
+  sink: EventSink;
+  pollMs?: number;
+  keepAliveMs?: number;
+  /** Milliseconds the stream may still run (Lambda's remaining time); it ends in time and the client reconnects. */
+  timeLeftMs?: () => number;
+}
+
+export const formatEvent = (id: number, event: 'progress' | 'complete', data: unknown) => `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/** True when the Accept header admits text/event-stream (no header admits anything). */
+export function acceptsEventStream(accept: string | undefined): boolean {
+  if (!accept?.trim()) return true;
+  return accept.split(',').some((range) => {
+    const [type, ...params] = range.trim().toLowerCase().split(';').map((p) => p.trim());
+    const q = params.find((p) => p.startsWith('q='));
+    if (q && Number(q.slice(2)) === 0) return false;
+    return type === 'text/event-stream' || type === 'text/*' || type === '*/*';
+  });
+}
+
+export async function streamJobEvents(options: StreamOptions): Promise<void> {
+  const { sink } = options;
+  const pollMs = options.pollMs ?? SSE_POLL_MS;
+  const keepAliveMs = options.keepAliveMs ?? SSE_KEEP_ALIVE_MS;
+  let wake: (() => void) | undefined;
+  sink.onClose(() => wake?.());
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  let lastPayload: string | undefined;
+  let lastWriteAt = Date.now();
+  while (!sink.closed) {
+    const job = await requireJob(options.userId, options.jobId);
+    const data = jobEventData(job);
+    if (TERMINAL_STATUSES.includes(job.status)) {
+      sink.write(formatEvent(job.version, 'complete', data));
+      return;
+    }
+    const payload = JSON.stringify(data);
+    if (payload !== lastPayload) {
+      sink.write(formatEvent(job.version, 'progress', data));
+      lastPayload = payload;
+      lastWriteAt = Date.now();
+    } else if (Date.now() - lastWriteAt >= keepAliveMs) {
+      sink.write(': keep-alive\n\n');
+      lastWriteAt = Date.now();
+    }
+    if (options.timeLeftMs && options.timeLeftMs() < pollMs + 5000) return;
+    await pause(Math.min(pollMs, keepAliveMs));
+  }
+}

@@ -1,0 +1,15 @@
+import { UnprocessableError } from '../../http/errors';
+import { HttpResponse } from '../../http/response';
+import { readResultData } from '../storage/results';
+import { toCsv } from './finalize';
+import type { DeliverableRow } from './rows';
+import { requireJob } from './startJob';
+
+/** The rows of a completed job: `text/csv` with a header row, or `{"rows": [...]}`. */
+export async function exportJobRows(userId: string, jobId: string, format: 'csv' | 'json'): Promise<HttpResponse | { rows: DeliverableRow[] }> {
+  const job = await requireJob(userId, jobId);
+  const stored = job.resultStored ? await readResultData<{ rows: DeliverableRow[] }>(userId, job.resultId) : undefined;
+  if (!stored) throw new UnprocessableError('invalid_state', `The job is ${job.status}; rows can be exported once it has completed.`);
+  if (format === 'json') return { rows: stored.data.rows };
+  return new HttpResponse(200, toCsv(stored.data.rows), { 'content-disposition': `attachment; filename="job-${jobId}.csv"` }, 'text/csv; charset=utf-8');
+}

@@ -1,0 +1,141 @@
+/**
+ * deliverable_finalize: the batches' rows joined and deduplicated into one row per contact (with
+ * its company's findings), plus one row per kept company that has no contact. Companies dropped by
+ * the ICP gate are left out. Pure.
+ */
+import { canonicalLinkedinUrl } from './providers/builtin';
+import { namePart } from './emailPatterns';
+import type { CompanyRow, ContactRow, DeliverableRow } from './rows';
+
+export interface Deliverable {
+  rows: DeliverableRow[];
+  duplicatesRemoved: number;
+}
+
+const companyFields = (c: CompanyRow | undefined) => ({
+  icp_score: c?.qualification?.score ?? null,
+  icp_qualified: c?.qualification?.qualified ?? null,
+  icp_reasons: c?.qualification?.reasons ?? [],
+  employee_count: c?.company_size?.employee_count ?? null,
+  company_size_status: c?.company_size?.status ?? null,
+});
+
+function contactRow(contact: ContactRow, company: CompanyRow | undefined): DeliverableRow {
+  return {
+    company_name: contact.company_name ?? company?.company_name ?? null,
+    domain: contact.domain ?? company?.domain ?? null,
+    website: company?.website ?? null,
+    ...companyFields(company),
+    full_name: contact.full_name,
+    first_name: contact.first_name,
+    last_name: contact.last_name,
+    title: contact.title,
+    email: contact.email,
+    email_source: contact.email ? (contact.email_lookup?.status === 'found' ? contact.email_lookup.source : 'input') : null,
+    email_confidence: contact.email ? (contact.email_lookup?.status === 'found' ? contact.email_lookup.confidence : null) : null,
+    email_status: contact.email_verification?.status ?? null,
+    email_reasons: contact.email_verification?.reasons ?? [],
+    linkedin_url: contact.linkedin_url,
+    x_url: contact.x_url ?? null,
+    github_url: contact.github_url ?? null,
+    location: contact.location ?? null,
+    contact_source: contact.source,
+  };
+}
+
+function companyOnlyRow(company: CompanyRow): DeliverableRow {
+  return {
+    company_name: company.company_name,
+    domain: company.domain,
+    website: company.website,
+    ...companyFields(company),
+    full_name: null,
+    first_name: null,
+    last_name: null,
+    title: null,
+    email: null,
+    email_source: null,
+    email_confidence: null,
+    email_status: null,
+    email_reasons: [],
+    linkedin_url: null,
+    x_url: null,
+    github_url: null,
+    location: null,
+    contact_source: null,
+  };
+}
+
+/** One person, however they were spelled: same address, same LinkedIn profile, or same name at the same domain. */
+function identities(row: DeliverableRow): string[] {
+  const ids: string[] = [];
+  if (row.email) ids.push(`email:${row.email.toLowerCase()}`);
+  const linkedin = row.linkedin_url && canonicalLinkedinUrl(row.linkedin_url);
+  if (linkedin) ids.push(`linkedin:${linkedin}`);
+  const name = namePart(row.full_name);
+  if (name && row.domain) ids.push(`name:${name}@${row.domain}`);
+  return ids;
+}
+
+/** Fills the kept row's gaps from its duplicate. */
+function merge(kept: DeliverableRow, dup: DeliverableRow): DeliverableRow {
+  const out = { ...kept } as Record<string, unknown>;
+  for (const [k, v] of Object.entries(dup)) if (out[k] === null && v !== null) out[k] = v;
+  return out as unknown as DeliverableRow;
+}
+
+export function finalizeRows(batches: { companies: CompanyRow[]; contacts: ContactRow[] }[]): Deliverable {
+  const companies = batches.flatMap((b) => b.companies).filter((c) => !c.dropped);
+  const byIndex = new Map(companies.map((c) => [c.input_index, c]));
+  const byDomain = new Map(companies.map((c) => [c.domain, c]));
+  const contacts = batches.flatMap((b) => b.contacts).filter((c) => c.company_input_index === null || byIndex.has(c.company_input_index));
+
+  const rows: DeliverableRow[] = [];
+  const seen = new Map<string, number>();
+  const withContacts = new Set<string>();
+  let duplicatesRemoved = 0;
+  for (const contact of contacts) {
+    const company = contact.company_input_index !== null ? byIndex.get(contact.company_input_index) : contact.domain ? byDomain.get(contact.domain) : undefined;
+    const row = contactRow(contact, company);
+    if (company) withContacts.add(company.domain);
+    const ids = identities(row);
+    const existing = ids.map((id) => seen.get(id)).find((i) => i !== undefined);
+    if (existing !== undefined) {
+      rows[existing] = merge(rows[existing], row);
+      for (const id of identities(rows[existing])) seen.set(id, existing);
+      duplicatesRemoved += 1;
+      continue;
+    }
+    for (const id of ids) seen.set(id, rows.length);
+    rows.push(row);
+  }
+  const seenDomains = new Set<string>();
+  for (const company of companies) {
+    if (withContacts.has(company.domain) || seenDomains.has(company.domain)) {
+      if (seenDomains.has(company.domain)) duplicatesRemoved += 1;
+      seenDomains.add(company.domain);
+      continue;
+    }
+    seenDomains.add(company.domain);
+    rows.push(companyOnlyRow(company));
+  }
+  return { rows, duplicatesRemoved };
+}
+
+export const DELIVERABLE_COLUMNS: (keyof DeliverableRow)[] = [
+  'company_name', 'domain', 'website', 'icp_score', 'icp_qualified', 'icp_reasons', 'employee_count', 'company_size_status',
+  'full_name', 'first_name', 'last_name', 'title', 'email', 'email_source', 'email_confidence', 'email_status', 'email_reasons',
+  'linkedin_url', 'x_url', 'github_url', 'location', 'contact_source',
+];
+
+const csvCell = (value: unknown): string => {
+  const text = value === null || value === undefined ? '' : Array.isArray(value) ? value.join('; ') : String(value);
+  // Quote when needed; a leading formula character is neutralised so spreadsheets do not execute it.
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
+
+export function toCsv(rows: DeliverableRow[]): string {
+  const lines = [DELIVERABLE_COLUMNS.join(','), ...rows.map((r) => DELIVERABLE_COLUMNS.map((c) => csvCell(r[c])).join(','))];
+  return `${lines.join('\r\n')}\r\n`;
+}

@@ -1,0 +1,33 @@
+/** The pipeline queue's job messages. One stage of one batch, or the job's final step. */
+import { z } from 'zod';
+import { ports } from '../../adapters/ports';
+import { CAPABILITY_NAMES } from './capabilities';
+
+export const stageMessage = z.object({
+  kind: z.literal('bd_job.stage'),
+  user_id: z.string(),
+  job_id: z.string(),
+  batch_no: z.number().int().min(0),
+  step: z.number().int().min(0),
+  capability: z.enum(CAPABILITY_NAMES),
+});
+export const finalizeMessage = z.object({ kind: z.literal('bd_job.finalize'), user_id: z.string(), job_id: z.string() });
+export const jobMessage = z.discriminatedUnion('kind', [stageMessage, finalizeMessage]);
+
+export type StageMessage = z.infer<typeof stageMessage>;
+export type FinalizeMessage = z.infer<typeof finalizeMessage>;
+export type JobMessage = z.infer<typeof jobMessage>;
+
+export async function sendJobMessages(messages: JobMessage[]): Promise<void> {
+  if (messages.length) await ports().queue.send(messages.map((m) => ({ body: JSON.stringify(m) })));
+}
+
+/** The message's job, when the body is one of ours (a dead letter may be anything). */
+export function parseJobMessage(body: string): JobMessage | undefined {
+  try {
+    const parsed = jobMessage.safeParse(JSON.parse(body));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

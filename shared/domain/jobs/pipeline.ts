@@ -1,0 +1,124 @@
+/**
+ * The stage worker's side of a job. Each message runs one stage over one batch and commits the
+ * batch's new rows with the job's progress in one transaction (see commitStage), then queues the
+ * batch's next stage; the batch that finishes last queues the job's finalisation. Every step is
+ * safe to run twice: a redelivered message finds its work committed and only re-sends what may
+ * not have been sent.
+ */
+import { now } from '../../adapters/ports';
+import { prepareResult } from '../storage/results';
+import { commitStage, getBatch, getJob, listBatches, markJobStarted, recordBatchError, TERMINAL_STATUSES, type BatchRecord, type JobRecord } from '../../store/jobsRepo';
+import { CAPABILITIES } from './capabilities';
+import { closeJob } from './closeJob';
+import { finalizeRows } from './finalize';
+import { parseJobMessage, sendJobMessages, type FinalizeMessage, type JobMessage, type StageMessage } from './messages';
+import { providersForRun } from './providers/registry';
+import { runStage } from './stages';
+import { jobStats } from './view';
+import { JOB_LEDGER_TOOL } from './startJob';
+
+const isLive = (job: JobRecord | undefined): job is JobRecord => job !== undefined && !TERMINAL_STATUSES.includes(job.status);
+
+/** After a batch passed `step`: its next stage, or, when it was the job's last unfinished batch, the finalisation. */
+async function advance(msg: StageMessage, batch: BatchRecord): Promise<void> {
+  const next = msg.step + 1;
+  if (next < batch.stages.length) {
+    await sendJobMessages([{ ...msg, step: next, capability: batch.stages[next] }]);
+    return;
+  }
+  const job = await getJob(msg.user_id, msg.job_id, true);
+  if (isLive(job) && job.batchesDone >= job.batchCount) await sendJobMessages([{ kind: 'bd_job.finalize', user_id: msg.user_id, job_id: msg.job_id }]);
+}
+
+export async function runStageMessage(msg: StageMessage): Promise<void> {
+  const job = await getJob(msg.user_id, msg.job_id, true);
+  if (!isLive(job)) return;
+  const batch = await getBatch(msg.job_id, msg.batch_no);
+  if (!batch) throw new Error(`Batch ${msg.batch_no} of job ${msg.job_id} is missing`);
+  if (batch.nextStep > msg.step) {
+    // Redelivered after its commit: the send that followed may have failed, so send again (duplicates are no-ops).
+    if (batch.nextStep === msg.step + 1) await advance(msg, batch);
+    return;
+  }
+  if (batch.nextStep < msg.step) throw new Error(`Batch ${msg.batch_no} is at step ${batch.nextStep}, not ${msg.step}`);
+  if (job.status === 'pending') await markJobStarted(job.userId, job.id, now().toISOString());
+
+  let output;
+  try {
+    output = await runStage(msg.capability, { companies: batch.companies, contacts: batch.contacts }, job.settings, providersForRun());
+  } catch (err) {
+    await recordBatchError(msg.job_id, msg.batch_no, (err as Error)?.message ?? String(err)).catch(() => undefined);
+    throw err;
+  }
+  const outcome = await commitStage({
+    userId: job.userId,
+    jobId: job.id,
+    batchNo: batch.batchNo,
+    step: msg.step,
+    capability: msg.capability,
+    companies: output.companies,
+    contacts: output.contacts,
+    rows: batch.rows,
+    units: output.units,
+    counters: output.counters,
+    lastStep: msg.step + 1 === batch.stages.length,
+    at: now().toISOString(),
+  });
+  if (outcome === 'committed') await advance(msg, batch);
+}
+
+/** deliverable_finalize: the deduplicated rows become the job's stored result, and the job completes and settles. */
+export async function finalizeJobMessage(msg: FinalizeMessage): Promise<void> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const job = await getJob(msg.user_id, msg.job_id, true);
+    if (!isLive(job) || job.batchesDone < job.batchCount) return;
+    const { rows, duplicatesRemoved } = finalizeRows(await listBatches(job.id));
+    const stats = { ...jobStats(job), rows_delivered: rows.length, duplicates_removed: duplicatesRemoved };
+    const result = await prepareResult({
+      userId: job.userId,
+      toolName: JOB_LEDGER_TOOL,
+      resultId: job.resultId,
+      chatId: job.chatId,
+      metadata: { job_id: job.id, preset: job.preset, rows: rows.length },
+      resultData: { job_id: job.id, preset: job.preset, requested_capabilities: job.capabilities, rows, stats },
+    });
+    const closed = await closeJob(job, { status: 'completed', errorMessage: null, resultStored: true, rowsDelivered: rows.length, duplicatesRemoved }, [result.item]);
+    if (closed === 'closed') return;
+  }
+  throw new Error(`Job ${msg.job_id} kept changing while being finalised`);
+}
+
+/**
+ * A message that kept failing reached the dead-letter queue: its job cannot complete, so it fails,
+ * charging what it consumed, with the stage, the rows and the last error in error_message.
+ */
+export async function failJobFromDeadLetter(body: string): Promise<void> {
+  const msg = parseJobMessage(body);
+  if (!msg) return;
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const job = await getJob(msg.user_id, msg.job_id, true);
+    if (!isLive(job)) return;
+    let errorMessage: string;
+    if (msg.kind === 'bd_job.stage') {
+      const batch = await getBatch(msg.job_id, msg.batch_no);
+      const first = batch?.companies[0]?.input_index ?? Number(batch?.contacts[0]?.row_id.replace('in-', '') ?? 0);
+      const what = batch?.companies.length ? 'companies' : 'contacts';
+      errorMessage = `${CAPABILITIES[msg.capability].label} failed repeatedly for ${what} ${first + 1}-${first + (batch?.rows ?? 0)} (batch ${msg.batch_no + 1} of ${job.batchCount}): ${batch?.lastError ?? 'unknown error'}`;
+    } else {
+      errorMessage = 'Finalising the deliverable rows failed repeatedly.';
+    }
+    if ((await closeJob(job, { status: 'failed', errorMessage })) === 'closed') return;
+  }
+}
+
+const HANDLERS: { [K in JobMessage['kind']]: (msg: Extract<JobMessage, { kind: K }>) => Promise<void> } = {
+  'bd_job.stage': runStageMessage,
+  'bd_job.finalize': finalizeJobMessage,
+};
+
+/** One queue record: a malformed body throws, so it ends in the dead-letter queue rather than vanishing. */
+export async function handlePipelineMessage(body: string): Promise<void> {
+  const msg = parseJobMessage(body);
+  if (!msg) throw new Error('Unrecognised pipeline message');
+  await (HANDLERS[msg.kind] as (m: JobMessage) => Promise<void>)(msg);
+}

@@ -1,0 +1,7 @@
+import { getCompanyByDomain, getPersonByLinkedinUrl, listPeopleByCompany } from '../../../store/curatedRepo';
+import type { CuratedSource } from './curatedSource';
+
+/** The curated dataset of the intelligence area, read through its repository. */
+export function storeCuratedSource(): CuratedSource {
+  return { companyByDomain: getCompanyByDomain, peopleAtCompany: listPeopleByCompany, personByLinkedinUrl: getPersonByLinkedinUrl };
+}

@@ -1,0 +1,80 @@
+/**
+ * One provider interface per capability. The built-in providers (./builtin) need no network: they
+ * read the curated dataset and apply local rules. An external provider (a paid lookup API, a
+ * real SMTP probe) plugs in behind the same interface through installProviders().
+ */
+import type { CompanyRow, ContactRow } from '../rows';
+
+export interface Provider<Input, Output> {
+  /** Recorded on the rows it produced, e.g. `curated`, `rules`. */
+  readonly name: string;
+  run(input: Input): Promise<Output>;
+}
+
+/** ICP criteria (contract 6 icp_config) plus the job's niche. */
+export interface IcpCriteria {
+  industries?: string[];
+  locations?: string[];
+  keywords?: string[];
+  min_employees?: number;
+  max_employees?: number;
+  min_score?: number;
+  niche?: string;
+}
+
+export interface Qualification {
+  score: number;
+  reasons: string[];
+}
+
+export interface CompanySize {
+  employee_count: number | null;
+}
+
+export interface DiscoveredContact {
+  person_id: string;
+  full_name: string;
+  first_name: string | null;
+  last_name: string | null;
+  title: string | null;
+  linkedin_url: string | null;
+  location: string | null;
+}
+
+export interface EmailLookup {
+  email: string | null;
+  source: 'curated' | 'pattern' | null;
+  /** The inferred local-part pattern, e.g. `{first}.{last}`, when source is `pattern`. */
+  pattern: string | null;
+  /** 0..1; 1 for a curated address. */
+  confidence: number | null;
+}
+
+export const VERIFY_REASONS = ['syntax', 'no_mx', 'disposable', 'role_account', 'free_provider', 'dns_timeout'] as const;
+export type VerifyReason = (typeof VERIFY_REASONS)[number];
+
+export interface EmailVerification {
+  status: 'deliverable' | 'risky' | 'undeliverable' | 'unknown';
+  reasons: VerifyReason[];
+}
+
+export interface LinkedinProfile {
+  person_id: string;
+  full_name: string;
+  first_name: string | null;
+  last_name: string | null;
+  title: string | null;
+  company_name: string | null;
+  location: string | null;
+  x_url: string | null;
+  github_url: string | null;
+}
+
+export interface Providers {
+  qualification: Provider<{ company: CompanyRow; criteria: IcpCriteria }, Qualification>;
+  company_size: Provider<{ company: CompanyRow }, CompanySize>;
+  contact_discovery: Provider<{ company: CompanyRow; roleFocus: string[]; limit: number }, DiscoveredContact[]>;
+  linkedin_enrich: Provider<{ linkedinUrl: string }, LinkedinProfile | null>;
+  email_lookup: Provider<{ contact: ContactRow }, EmailLookup>;
+  email_verify: Provider<{ email: string }, EmailVerification>;
+}

@@ -1,0 +1,63 @@
+/** The rows a job carries through its stages, and the deliverable rows it ends with. */
+import type { EmailVerification } from './providers/types';
+
+export interface CompanyRow {
+  /** Position in input_assets.companies, so results can be traced back to the request. */
+  input_index: number;
+  company_name: string;
+  domain: string;
+  website: string | null;
+  qualification?: { score: number; qualified: boolean; reasons: string[] };
+  company_size?: { employee_count: number | null; status: 'resolved' | 'unresolved'; source: string | null };
+  /** Set when icp_gate "apply" found the company unqualified: later stages skip it and charge nothing for it. */
+  dropped?: boolean;
+}
+
+export interface ContactRow {
+  /** Stable within the job: `in-<index>` for supplied contacts, `co-<company index>-<n>` for discovered ones. */
+  row_id: string;
+  source: 'input' | 'contact_discovery';
+  company_input_index: number | null;
+  full_name: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  title: string | null;
+  company_name: string | null;
+  domain: string | null;
+  email: string | null;
+  linkedin_url: string | null;
+  /** Curated person behind a discovered or enriched contact. */
+  person_id?: string | null;
+  x_url?: string | null;
+  github_url?: string | null;
+  location?: string | null;
+  email_lookup?: { status: 'found' | 'not_found'; source: 'curated' | 'pattern' | null; pattern: string | null; confidence: number | null };
+  email_verification?: EmailVerification;
+  linkedin_enrich?: { status: 'enriched' | 'not_found' };
+}
+
+/** One deliverable row: a contact with its company's findings, or a company with no contact. */
+export interface DeliverableRow {
+  company_name: string | null;
+  domain: string | null;
+  website: string | null;
+  icp_score: number | null;
+  icp_qualified: boolean | null;
+  icp_reasons: string[];
+  employee_count: number | null;
+  company_size_status: 'resolved' | 'unresolved' | null;
+  full_name: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  title: string | null;
+  email: string | null;
+  email_source: 'input' | 'curated' | 'pattern' | null;
+  email_confidence: number | null;
+  email_status: EmailVerification['status'] | null;
+  email_reasons: EmailVerification['reasons'];
+  linkedin_url: string | null;
+  x_url: string | null;
+  github_url: string | null;
+  location: string | null;
+  contact_source: 'input' | 'contact_discovery' | null;
+}

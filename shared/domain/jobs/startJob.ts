@@ -1,0 +1,167 @@
+/**
+ * Creating, reading, listing and cancelling enrichment jobs. `startEnrichmentJob` is also the entry
+ * point of the growth area, which passes `billing` when it has already reserved the credits under
+ * its own ledger tool and `origin` to find its jobs again.
+ */
+import { InsufficientCreditsError, NotFoundError, UnprocessableError, ValidationError } from '../../http/errors';
+import { now } from '../../adapters/ports';
+import { uuidv7 } from '../../ids';
+import { getBalance, reserveCredits } from '../credits/credits';
+import { requireChat } from '../storage/chats';
+import { getReservation } from '../../store/walletRepo';
+import { getJob, listJobs, putBatches, putJobItem, TERMINAL_STATUSES, type BatchRecord, type JobRecord } from '../../store/jobsRepo';
+import { writeTogether } from '../../store/transactions';
+import { CAPABILITY_NAMES, isCapability, isPreset, MAX_COMPANIES, MAX_CONTACTS, type Capability } from './capabilities';
+import { planBatches, stageTotals } from './batches';
+import { closeJob } from './closeJob';
+import { companyRows, contactRows, inputFacts, type InputAssets } from './inputs';
+import { sendJobMessages } from './messages';
+import { planJob } from './planner';
+import { estimateCredits, noUnits } from './pricing';
+import { STAT_COUNTERS, type StageSettings } from './stages';
+import type { IcpCriteria } from './providers/types';
+import { jobView, type JobView } from './view';
+
+export const JOB_LEDGER_TOOL = 'bd_job';
+/** Work batches outlive any job by far; the ttl only clears those of a job that was never created. */
+const BATCH_TTL_SECONDS = 14 * 24 * 3600;
+
+export interface StartJobInput {
+  userId: string;
+  preset?: string;
+  requestedCapabilities?: string[];
+  inputAssets: InputAssets;
+  icpConfig?: object;
+  executionOptions?: { niche?: string; icp_gate?: 'skip' | 'apply'; role_focus?: string[] };
+  chatId?: string | null;
+  /** The caller reserved already (its own ledger tool); the job settles that reservation with what it consumed. */
+  billing?: { reservationId: string };
+  /** Defaults to `api`. */
+  origin?: string;
+}
+
+function choiceOf(input: StartJobInput): { preset?: Parameters<typeof planJob>[0]['preset']; capabilities?: Capability[] } {
+  if (input.preset !== undefined && !isPreset(input.preset)) throw new ValidationError(`Unknown preset ${input.preset}.`, [{ path: 'preset', message: 'Unknown preset' }]);
+  const unknown = (input.requestedCapabilities ?? []).filter((c) => !isCapability(c));
+  if (unknown.length) {
+    throw new ValidationError(`Unknown capabilities: ${unknown.join(', ')}. Known: ${CAPABILITY_NAMES.join(', ')}.`, [{ path: 'requested_capabilities', message: 'Unknown capability' }]);
+  }
+  if (input.requestedCapabilities?.length === 0) throw new ValidationError('requested_capabilities is empty.', [{ path: 'requested_capabilities', message: 'At least one capability' }]);
+  return { preset: input.preset as never, capabilities: input.requestedCapabilities as Capability[] | undefined };
+}
+
+function limits(assets: InputAssets): void {
+  if ((assets.companies?.length ?? 0) > MAX_COMPANIES) throw new ValidationError(`At most ${MAX_COMPANIES} companies a job.`, [{ path: 'input_assets.companies', message: 'Too many' }]);
+  if ((assets.contacts?.length ?? 0) > MAX_CONTACTS) throw new ValidationError(`At most ${MAX_CONTACTS} contacts a job.`, [{ path: 'input_assets.contacts', message: 'Too many' }]);
+}
+
+export async function startEnrichmentJob(input: StartJobInput): Promise<JobView> {
+  limits(input.inputAssets);
+  const choice = choiceOf(input);
+  const companies = companyRows(input.inputAssets.companies ?? []);
+  const contacts = contactRows(input.inputAssets.contacts ?? []);
+  const icp = (input.icpConfig ?? {}) as IcpCriteria;
+  const criteria: IcpCriteria = { ...icp, ...(input.executionOptions?.niche ? { niche: input.executionOptions.niche } : {}) };
+  const settings: StageSettings = { criteria, icpGate: input.executionOptions?.icp_gate ?? 'skip', roleFocus: input.executionOptions?.role_focus ?? [] };
+  const hasIcpCriteria = Boolean(criteria.niche || criteria.industries?.length || criteria.locations?.length || criteria.keywords?.length || criteria.min_employees !== undefined || criteria.max_employees !== undefined);
+  const plan = planJob(choice, inputFacts(companies, contacts, { icpGate: settings.icpGate, hasIcpCriteria }));
+  if (input.chatId) await requireChat(input.userId, input.chatId);
+
+  const estimate = estimateCredits(plan.capabilities, { companies: companies.length, contacts: contacts.length });
+  let reserved = estimate;
+  if (input.billing) {
+    const reservation = await getReservation(input.userId, input.billing.reservationId);
+    if (!reservation) throw new Error(`Reservation ${input.billing.reservationId} does not exist`);
+    reserved = reservation.amount;
+  } else {
+    // Cheap early answer for the common "not enough credits" case, before anything is written.
+    const { available } = await getBalance(input.userId);
+    if (available < estimate) throw new InsufficientCreditsError(estimate, available);
+  }
+
+  const at = now();
+  const jobId = uuidv7(at.getTime());
+  const batches = planBatches(plan.capabilities, companies, contacts);
+  const totals = stageTotals(batches);
+  const job: JobRecord = {
+    id: jobId,
+    userId: input.userId,
+    status: 'pending',
+    preset: plan.preset,
+    capabilities: plan.capabilities,
+    warnings: plan.warnings,
+    origin: input.origin ?? 'api',
+    chatId: input.chatId ?? null,
+    settings,
+    inputs: { companies: companies.length, contacts: contacts.length },
+    resultId: uuidv7(at.getTime()),
+    resultStored: false,
+    reservationId: input.billing?.reservationId ?? `${JOB_LEDGER_TOOL}-${jobId}`,
+    ownsReservation: !input.billing,
+    creditsReserved: reserved,
+    creditsCharged: 0,
+    batchCount: batches.length,
+    batchesDone: 0,
+    totalUnits: batches.reduce((s, b) => s + b.rows * b.stages.length, 0),
+    doneUnits: 0,
+    stageTotals: totals,
+    stageDone: Object.fromEntries(Object.keys(totals).map((c) => [c, 0])),
+    units: noUnits(),
+    counters: Object.fromEntries(STAT_COUNTERS.map((c) => [c, 0])) as JobRecord['counters'],
+    rowsDelivered: null,
+    duplicatesRemoved: null,
+    errorMessage: null,
+    createdAt: at.toISOString(),
+    updatedAt: at.toISOString(),
+    version: 0,
+  };
+
+  const records: BatchRecord[] = batches.map((b) => ({ jobId, batchNo: b.batch_no, stages: b.stages, nextStep: 0, rows: b.rows, companies: b.companies, contacts: b.contacts }));
+  await putBatches(records, Math.floor(at.getTime() / 1000) + BATCH_TTL_SECONDS);
+  if (input.billing) {
+    await writeTogether([putJobItem(job)]);
+  } else {
+    await reserveCredits({ userId: input.userId, toolName: JOB_LEDGER_TOOL, refId: jobId, amount: estimate, reservationId: job.reservationId, with: [putJobItem(job)] });
+  }
+
+  try {
+    await sendJobMessages(
+      records.length
+        ? records.map((b) => ({ kind: 'bd_job.stage', user_id: input.userId, job_id: jobId, batch_no: b.batchNo, step: 0, capability: b.stages[0] }))
+        : [{ kind: 'bd_job.finalize', user_id: input.userId, job_id: jobId }],
+    );
+  } catch (err) {
+    // A job nobody will work on must not hold credits: fail it (releasing them) before reporting the error.
+    await closeJob(job, { status: 'failed', errorMessage: 'The job could not be queued; nothing was charged.' });
+    throw err;
+  }
+  return jobView(job);
+}
+
+/** The caller's job, or 404 (also for another user's job: existence is never revealed). */
+export async function requireJob(userId: string, jobId: string, consistent = false): Promise<JobRecord> {
+  const job = await getJob(userId, jobId, consistent);
+  if (!job) throw new NotFoundError('Job');
+  return job;
+}
+
+export const getJobForUser = async (userId: string, jobId: string): Promise<JobView> => jobView(await requireJob(userId, jobId));
+
+export async function pageJobs(userId: string, q: { limit: number; offset: number; sort_order: 'asc' | 'desc'; status?: string; origin?: string }) {
+  const jobs = (await listJobs(userId)).filter((j) => (q.status === undefined || j.status === q.status) && (q.origin === undefined || j.origin === q.origin));
+  if (q.sort_order === 'desc') jobs.reverse();
+  return { items: jobs.slice(q.offset, q.offset + q.limit).map(jobView), total: jobs.length, limit: q.limit, offset: q.offset };
+}
+
+/**
+ * Cancels a job that has not finished: it charges what it consumed so far and releases the rest.
+ * Work still in flight finds the job cancelled and is dropped uncounted.
+ */
+export async function cancelJobForUser(userId: string, jobId: string): Promise<JobView> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const job = await requireJob(userId, jobId, true);
+    if (TERMINAL_STATUSES.includes(job.status)) throw new UnprocessableError('invalid_state', `The job is already ${job.status}.`);
+    if ((await closeJob(job, { status: 'cancelled', errorMessage: null })) === 'closed') return jobView(await requireJob(userId, jobId, true));
+  }
+  throw new Error(`Job ${jobId} kept changing while being cancelled`);
+}
