@@ -3,10 +3,16 @@ import { createApiHandler, route } from '../../shared/http/api';
 import { growthEndpoints as E } from '../../shared/schemas/growth';
 import { resolveGrowthGoal } from '../../shared/domain/growth/resolve';
 import { quoteGrowthPlan } from '../../shared/domain/growth/quote';
+import { startGrowthRun } from '../../shared/domain/growth/startRun';
+import { cancelGrowthRun, exportGrowthRun, getGrowthRun } from '../../shared/domain/growth/runs';
 
 useAwsPorts();
 
 export const handler = createApiHandler([
   route(E.resolveGrowthGoal, async ({ user, body }) => resolveGrowthGoal(user.id, body)),
   route(E.quoteGrowthPlan, async ({ user, body }) => quoteGrowthPlan(user.id, body)),
+  route(E.startGrowthRun, async ({ user, body }) => startGrowthRun(user.id, body)),
+  route(E.getGrowthRun, async ({ user, params, baseUrl }) => getGrowthRun(user.id, params.run_id, baseUrl)),
+  route(E.exportGrowthRun, async ({ user, params, query }) => exportGrowthRun(user.id, params.run_id, query.format)),
+  route(E.cancelGrowthRun, async ({ user, params, baseUrl }) => cancelGrowthRun(user.id, params.run_id, baseUrl)),
 ]);

@@ -1,0 +1,102 @@
+/**
+ * POST /growth/run: one transaction consumes the quote token, creates the run and reserves the
+ * quoted credits (so a token is never used without a run, nor credits held without one); then the
+ * run starts on the enrichment pipeline, which settles that reservation with what it consumed.
+ */
+import { ConflictError, GoneError, UnprocessableError } from '../../http/errors';
+import { now } from '../../adapters/ports';
+import { uuidv7 } from '../../ids';
+import { consumeQuoteItem, failRunBeforeStart, attachJob, getQuote, putRunItem, type GrowthQuoteRecord, type GrowthRunRecord } from '../../store/growthRepo';
+import { TransactionConditionError } from '../../store/transactions';
+import { reserveCredits, settleReservation } from '../credits/credits';
+import { startEnrichmentJob } from '../jobs/startJob';
+import { goalPlanSchema, normalizeGoalPlan, type GoalPlan } from './plan';
+import { planFingerprint } from './signature';
+
+export const GROWTH_LEDGER_TOOL = 'growth_run';
+export const runOrigin = (runId: string) => `growth_run:${runId}`;
+
+/** The token must be the caller's, unused and unexpired; the plan must be the one it was quoted for. */
+async function usableQuote(userId: string, quoteToken: string, rawPlan: unknown): Promise<{ quote: GrowthQuoteRecord; plan: GoalPlan }> {
+  const quote = await getQuote(quoteToken);
+  if (!quote || quote.userId !== userId) throw new UnprocessableError('quote_mismatch', 'This quote_token was not issued to you by POST /growth/quote.');
+  if (quote.usedAt) throw new ConflictError('quote_token_used', 'This quote token has already been used; quote the plan again.');
+  if (Date.parse(quote.expiresAt) <= now().getTime()) throw new GoneError('quote_expired', `This quote expired at ${quote.expiresAt}; quote the plan again.`);
+  const parsed = goalPlanSchema.safeParse(rawPlan);
+  if (!parsed.success || planFingerprint(userId, normalizeGoalPlan(parsed.data)) !== quote.planFingerprint) {
+    throw new UnprocessableError('quote_mismatch', 'goal_plan is not the normalised plan this token was quoted for; send the goal_plan returned by POST /growth/quote.');
+  }
+  return { quote, plan: normalizeGoalPlan(parsed.data) };
+}
+
+function newRun(userId: string, runId: string, quote: GrowthQuoteRecord, plan: GoalPlan, at: string): GrowthRunRecord {
+  return {
+    runId,
+    userId,
+    quoteToken: quote.quoteToken,
+    planId: plan.plan_id,
+    goalType: plan.goal_type,
+    pipelineId: plan.pipeline_id,
+    capabilities: plan.capabilities,
+    requiredFields: plan.output.required_fields,
+    previewRows: plan.output.preview_rows,
+    inputCounts: { companies: plan.input_assets.companies.length, contacts: plan.input_assets.contacts.length },
+    coverageMode: plan.coverage_mode,
+    quotedCredits: quote.creditsTotal,
+    reservationId: `${GROWTH_LEDGER_TOOL}-${runId}`,
+    chatId: quote.chatId,
+    jobId: null,
+    status: 'pending',
+    errorMessage: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+async function reserveAndConsume(userId: string, run: GrowthRunRecord): Promise<void> {
+  try {
+    const moved = await reserveCredits({
+      userId,
+      toolName: GROWTH_LEDGER_TOOL,
+      refId: run.runId,
+      amount: run.quotedCredits,
+      reservationId: run.reservationId,
+      with: [consumeQuoteItem(run.quoteToken, run.runId, run.createdAt), putRunItem(run)],
+    });
+    if (moved.alreadyApplied) throw new ConflictError('quote_token_used', 'This quote token has already been used; quote the plan again.');
+  } catch (err) {
+    if (err instanceof TransactionConditionError && err.failedIndexes.includes(0)) {
+      // Another request used the token (or it expired) between our read and our write.
+      const quote = await getQuote(run.quoteToken);
+      if (quote?.usedAt) throw new ConflictError('quote_token_used', 'This quote token has already been used; quote the plan again.');
+      throw new GoneError('quote_expired', 'This quote expired; quote the plan again.');
+    }
+    throw err;
+  }
+}
+
+export async function startGrowthRun(userId: string, request: { quote_token: string; goal_plan: unknown }): Promise<{ run_id: string; status: 'pending' }> {
+  const { quote, plan } = await usableQuote(userId, request.quote_token, request.goal_plan);
+  const at = now();
+  const run = newRun(userId, uuidv7(at.getTime()), quote, plan, at.toISOString());
+  await reserveAndConsume(userId, run);
+  try {
+    const job = await startEnrichmentJob({
+      userId,
+      requestedCapabilities: plan.capabilities.filter((c) => c !== 'deliverable_finalize'),
+      inputAssets: plan.input_assets,
+      icpConfig: plan.icp_config ?? undefined,
+      executionOptions: plan.execution_options,
+      chatId: quote.chatId,
+      billing: { reservationId: run.reservationId },
+      origin: runOrigin(run.runId),
+    });
+    await attachJob(userId, run.runId, job.job_id, now().toISOString());
+  } catch (err) {
+    // Nothing ran: give the credits back and say so on the run, then report the error.
+    await settleReservation({ userId, reservationId: run.reservationId, chargedAmount: 0 });
+    await failRunBeforeStart(userId, run.runId, 'The run could not be started on the enrichment pipeline; nothing was charged.', now().toISOString());
+    throw err;
+  }
+  return { run_id: run.runId, status: 'pending' };
+}
