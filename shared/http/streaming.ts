@@ -23,7 +23,14 @@ interface LambdaStreaming {
   HttpResponseStream: { from(stream: Writable, metadata: StreamMetadata): Writable };
 }
 
-const lambdaRuntime = (): LambdaStreaming | undefined => (globalThis as unknown as { awslambda?: LambdaStreaming }).awslambda;
+/**
+ * The Lambda runtime's streaming API, when present. Libraries create a bare `awslambda` global too
+ * (Powertools' invoke store does, in any process), so its presence alone proves nothing.
+ */
+const lambdaRuntime = (): LambdaStreaming | undefined => {
+  const runtime = (globalThis as unknown as { awslambda?: Partial<LambdaStreaming> }).awslambda;
+  return typeof runtime?.streamifyResponse === 'function' ? (runtime as LambdaStreaming) : undefined;
+};
 
 /** Wraps a streaming handler for Lambda; locally the plain function is used. */
 export function streamifyResponse(handler: StreamingHandler): StreamingHandler {

@@ -1,0 +1,179 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { EventSource } from 'eventsource';
+import type { SQSRecord } from 'aws-lambda';
+import { startTestApi } from '../support/api';
+import { workerHandler } from '../../bin/local/handlers';
+import { getBalance } from '../../shared/domain/credits/credits';
+import { installPorts } from '../../shared/adapters/ports';
+
+// The SSE handler polls the store every JOB_EVENTS_POLL_MS (2 s in production); fast here.
+process.env.JOB_EVENTS_POLL_MS = '40';
+
+const api = await startTestApi();
+const queue = api.ports.queue;
+const resumeQueue = () => queue.setConsumer(async (event) => (await workerHandler())(event));
+afterEach(() => resumeQueue());
+
+const NEBULA = { company_name: 'Nebula Labs', website: 'https://www.NebulaLabs.io/about' };
+const QUIET = { company_name: 'Quiet Protocol', domain: 'quietprotocol.xyz' };
+const UNKNOWN = { company_name: 'Unknown Startup', domain: 'unknown-startup-e2e.io' };
+
+async function proUser(credits = 10_000) {
+  return api.newUser({ tier: 'pro', credits });
+}
+
+async function waitForJob(key: string, jobId: string) {
+  await queue.drained();
+  return (await api.call('GET', `/bd/jobs/${jobId}`, { key })).body;
+}
+
+interface SseEvent {
+  type: string;
+  id: string;
+  data: { job_id: string; status: string; progress_percent: number; progress_message: string; updated_at: string };
+}
+
+/** Follows a job's stream with a real SSE client until `complete`; `onOpen` runs once the stream is open. */
+function followJob(key: string, jobId: string, onOpen: () => void = () => undefined): Promise<SseEvent[]> {
+  return new Promise((resolve, reject) => {
+    const events: SseEvent[] = [];
+    const es = new EventSource(`${api.baseUrl}/bd/jobs/${jobId}/events`, {
+      fetch: (url, init) => fetch(url, { ...init, headers: { ...init?.headers, authorization: `Bearer ${key}` } }),
+    });
+    const timer = setTimeout(() => {
+      es.close();
+      reject(new Error(`no complete event; got ${JSON.stringify(events)}`));
+    }, 20_000);
+    es.addEventListener('open', () => onOpen());
+    for (const type of ['progress', 'complete']) {
+      es.addEventListener(type, (e) => {
+        events.push({ type, id: e.lastEventId, data: JSON.parse(e.data) });
+        if (type === 'complete') {
+          clearTimeout(timer);
+          es.close();
+          resolve(events);
+        }
+      });
+    }
+    es.addEventListener('error', (e) => {
+      if ((e as { code?: number }).code && (e as { code?: number }).code! >= 400) {
+        clearTimeout(timer);
+        es.close();
+        reject(new Error(`SSE error ${(e as { code?: number }).code}`));
+      }
+    });
+  });
+}
+
+/** A stage message exactly as the pipeline sends it, delivered straight to the worker (as SQS would redeliver it). */
+async function deliver(body: object, times = 1) {
+  const record = (i: number): SQSRecord =>
+    ({ messageId: `manual-${i}`, receiptHandle: 'r', body: JSON.stringify(body), attributes: {}, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn', awsRegion: 'local' }) as unknown as SQSRecord;
+  return (await workerHandler())({ Records: Array.from({ length: times }, (_, i) => record(i)) });
+}
+
+describe('POST /bd/jobs then a real SSE client to completion', () => {
+  it('runs full_pipeline over curated companies: live progress, complete, rows, stored result and an exact charge', async () => {
+    const { key, user } = await proUser();
+    queue.stop();
+    const created = await api.call('POST', '/bd/jobs', { key, body: { preset: 'full_pipeline', input_assets: { companies: [NEBULA, QUIET, UNKNOWN] } } });
+    expect(created.status).toBe(202);
+    expect(created.body).toMatchObject({
+      status: 'pending',
+      progress_percent: 0,
+      preset: 'full_pipeline',
+      requested_capabilities: ['qualification', 'company_size', 'contact_discovery', 'email_lookup', 'email_verify', 'deliverable_finalize'],
+      warnings: [],
+      error_message: null,
+      result_id: null,
+      started_at: null,
+      completed_at: null,
+      origin: 'api',
+      credits_charged: 0,
+    });
+    // Reserved: 3 + 3 + 2*15 + 3*15 + 15 (five contacts at most per company).
+    expect(created.body.credits_reserved).toBe(96);
+    expect((await getBalance(user.id)).available).toBe(10_000 - 96);
+
+    const events = await followJob(key, created.body.job_id, resumeQueue);
+    const progress = events.filter((e) => e.type === 'progress');
+    expect(progress[0].data).toMatchObject({ job_id: created.body.job_id, status: 'pending', progress_percent: 0 });
+    expect(progress.length).toBeGreaterThan(1);
+    expect(events.at(-1)!.type).toBe('complete');
+    expect(events.filter((e) => e.type === 'complete')).toHaveLength(1);
+    expect(progress.every((e) => e.data.status !== 'completed')).toBe(true);
+    expect(events.at(-1)!.data).toMatchObject({ status: 'completed', progress_percent: 100 });
+    // Ids grow, and no payload is sent twice.
+    const ids = events.map((e) => Number(e.id));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(new Set(events.map((e) => JSON.stringify(e.data))).size).toBe(events.length);
+    expect(progress.some((e) => /stage \d of 5/.test(e.data.progress_message))).toBe(true);
+
+    const job = (await api.call('GET', `/bd/jobs/${created.body.job_id}`, { key })).body;
+    expect(job).toMatchObject({ status: 'completed', progress_percent: 100, error_message: null });
+    expect(job.started_at).not.toBeNull();
+    expect(job.completed_at >= job.started_at).toBe(true);
+    // Nebula: 5 of 6 people (most senior first), Quiet: 3; Ethan Brooks' address comes from Nebula's first.last pattern.
+    expect(job.stats.units).toEqual({ qualification: 3, company_size: 1, contact_discovery: 8, email_lookup: 8, email_verify: 8 });
+    expect(job.credits_charged).toBe(3 + 1 + 16 + 24 + 8);
+    expect(job.stats.rows_delivered).toBe(9);
+    expect((await getBalance(user.id)).available).toBe(10_000 - job.credits_charged);
+
+    const exported = await api.call('GET', `/bd/jobs/${job.job_id}/export?format=json`, { key });
+    expect(exported.body.rows).toHaveLength(9);
+    const ethan = exported.body.rows.find((r: { full_name: string }) => r.full_name === 'Ethan Brooks');
+    expect(ethan).toMatchObject({ domain: 'nebulalabs.io', employee_count: 42, email: 'ethan.brooks@nebulalabs.io', email_source: 'pattern', email_status: 'deliverable', contact_source: 'contact_discovery' });
+    expect(exported.body.rows.find((r: { domain: string }) => r.domain === 'unknown-startup-e2e.io')).toMatchObject({ full_name: null, company_size_status: 'unresolved' });
+
+    const csv = await api.call('GET', `/bd/jobs/${job.job_id}/export?format=csv`, { key });
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    const lines = csv.text.trim().split('\r\n');
+    expect(lines[0].split(',').slice(0, 3)).toEqual(['company_name', 'domain', 'website']);
+    expect(lines).toHaveLength(10);
+
+    const stored = await api.call('GET', `/results/${job.result_id}`, { key });
+    expect(stored.body).toMatchObject({ tool_name: 'bd_job', result_data: { job_id: job.job_id, stats: { rows_delivered: 9 } } });
+    expect(stored.body.result_data.rows).toEqual(exported.body.rows);
+
+    const usage = await api.call('GET', '/credits/usage', { key });
+    expect(usage.body.by_tool).toEqual([{ tool_name: 'bd_job', credits: job.credits_charged }]);
+  });
+
+  it('a job already finished gets only the complete event', async () => {
+    const { key } = await proUser();
+    const created = await api.call('POST', '/bd/jobs', { key, body: { preset: 'verify_existing_emails', input_assets: { contacts: [{ email: 'ada.park@nebulalabs.io' }] } } });
+    await waitForJob(key, created.body.job_id);
+    const events = await followJob(key, created.body.job_id);
+    expect(events.map((e) => e.type)).toEqual(['complete']);
+    expect(events[0].data.status).toBe('completed');
+  });
+});
+
+describe('SSE endpoint guards (checked before the stream opens)', () => {
+  it('401 without a key, 404 for another user\'s job, 406 when Accept excludes text/event-stream, 400 for a malformed id', async () => {
+    const owner = await proUser();
+    const other = await proUser();
+    const created = await api.call('POST', '/bd/jobs', { key: owner.key, body: { preset: 'verify_existing_emails', input_assets: { contacts: [{ email: 'a@nebulalabs.io' }] } } });
+    const path = `/bd/jobs/${created.body.job_id}/events`;
+    expect((await api.call('GET', path, { headers: { accept: 'text/event-stream' } })).status).toBe(401);
+    const notFound = await api.call('GET', path, { key: other.key, headers: { accept: 'text/event-stream' } });
+    expect(notFound.status).toBe(404);
+    expect(notFound.body.error.code).toBe('not_found');
+    const notAcceptable = await api.call('GET', path, { key: owner.key, headers: { accept: 'application/json' } });
+    expect(notAcceptable.status).toBe(406);
+    expect(notAcceptable.body.error.code).toBe('not_acceptable');
+    expect((await api.call('GET', '/bd/jobs/not-a-uuid/events', { key: owner.key })).status).toBe(400);
+    await queue.drained();
+  });
+
+  it('streams text/event-stream with the current state first', async () => {
+    const { key } = await proUser();
+    const created = await api.call('POST', '/bd/jobs', { key, body: { preset: 'verify_existing_emails', input_assets: { contacts: [{ email: 'a@nebulalabs.io' }] } } });
+    await queue.drained();
+    const res = await fetch(`${api.baseUrl}/bd/jobs/${created.body.job_id}/events`, { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const text = await res.text();
+    expect(text).toMatch(/^id: \d+\nevent: complete\ndata: \{"job_id":"[0-9a-f-]{36}","status":"completed","progress_percent":100,/);
+  });
+});
