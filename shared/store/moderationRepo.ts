@@ -88,8 +88,9 @@ export function putMemberState(communityId: string, userId: string, member: Stor
   };
 }
 
-export function putAuditEntry(communityId: string, entry: AuditEntry): TransactItem {
-  return { Put: { TableName: table(), Item: { ...moderationAuditKey(communityId, entry.id), entity: 'moderationAudit', ...entry } } };
+/** `position`: the event's place in its batch, so entries written in the same millisecond keep their order. */
+export function putAuditEntry(communityId: string, entry: AuditEntry, position: number): TransactItem {
+  return { Put: { TableName: table(), Item: { ...moderationAuditKey(communityId, entry.at, position, entry.id), entity: 'moderationAudit', ...entry } } };
 }
 
 /** Adds to one counter shard; `lastEventAt` is kept per shard and the newest wins on read. */
@@ -125,7 +126,7 @@ export async function readMetrics(communityId: string, consistent: boolean): Pro
   return { counts, lastEventAt };
 }
 
-/** The newest `limit` audit entries, newest first (ids are UUID v7). */
+/** The newest `limit` audit entries, newest first. */
 export async function newestAuditEntries(communityId: string, limit: number, consistent: boolean): Promise<AuditEntry[]> {
   if (limit === 0) return [];
   const { pk, prefix } = moderationAuditPartition(communityId);

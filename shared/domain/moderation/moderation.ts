@@ -53,13 +53,22 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** What every member's transactions in one batch share. */
+interface Batch {
+  communityId: string;
+  policy: CommunityPolicy;
+  /** Each event's place in the request, to keep audit entries of one millisecond in order. */
+  positions: Map<string, number>;
+}
+
 const isRetryable = (codes: (string | undefined)[]) => codes.some((c) => c === 'ConditionalCheckFailed' || c === 'TransactionConflict');
 
 /**
  * Applies one member's new events in order. On a lost race (another delivery wrote the member or
  * one of the events first) it reloads and carries on with what is still unseen.
  */
-async function applyMemberEvents(communityId: string, policy: CommunityPolicy, userId: string, events: ChatEvent[], preloaded: StoredMember | undefined): Promise<Map<string, Decision>> {
+async function applyMemberEvents(batch: Batch, userId: string, events: ChatEvent[], preloaded: StoredMember | undefined): Promise<Map<string, Decision>> {
+  const { communityId, policy, positions } = batch;
   const decided = new Map<string, Decision>();
   let member = preloaded;
   let pending = events;
@@ -86,7 +95,7 @@ async function applyMemberEvents(communityId: string, policy: CommunityPolicy, u
         chunkDecisions.push(result.decision);
         addDeltas(delta, result.delta);
         items.push(putSeenEvent(communityId, result.decision, at.toISOString()));
-        if (result.audit) items.push(putAuditEntry(communityId, { id: uuidv7(at.getTime()), at: at.toISOString(), ...result.audit }));
+        if (result.audit) items.push(putAuditEntry(communityId, { id: uuidv7(at.getTime()), at: at.toISOString(), ...result.audit }, positions.get(event.event_id) ?? 0));
       }
       const lastEventAt = chunk.map((e) => new Date(e.sent_at).toISOString()).sort().at(-1)!;
       items.push(putMemberState(communityId, userId, { state, version: stored.version }, at.toISOString()), addToMetrics(communityId, metricShardOf(userId), delta, lastEventAt));
@@ -107,17 +116,17 @@ async function applyMemberEvents(communityId: string, policy: CommunityPolicy, u
 }
 
 /** Members who share a counter shard go one after another, so a batch never conflicts with itself. */
-async function applyByMember(communityId: string, policy: CommunityPolicy, events: ChatEvent[]): Promise<Map<string, Decision>> {
+async function applyByMember(batch: Batch, events: ChatEvent[]): Promise<Map<string, Decision>> {
   const byMember = new Map<string, ChatEvent[]>();
   for (const event of events) byMember.set(event.user.id, [...(byMember.get(event.user.id) ?? []), event]);
-  const members = await loadMembers(communityId, [...byMember.keys()]);
+  const members = await loadMembers(batch.communityId, [...byMember.keys()]);
   const byShard = new Map<number, string[]>();
   for (const userId of byMember.keys()) byShard.set(metricShardOf(userId), [...(byShard.get(metricShardOf(userId)) ?? []), userId]);
   const decided = new Map<string, Decision>();
   await Promise.all(
     [...byShard.values()].map(async (userIds) => {
       for (const userId of userIds) {
-        for (const [id, d] of await applyMemberEvents(communityId, policy, userId, byMember.get(userId)!, members.get(userId))) decided.set(id, d);
+        for (const [id, d] of await applyMemberEvents(batch, userId, byMember.get(userId)!, members.get(userId))) decided.set(id, d);
       }
     }),
   );
@@ -140,7 +149,8 @@ export async function moderateEvents(community: CommunityRecord, incoming: ChatE
   const seen = await seenEvents(community.id, [...firstCopies.keys()]);
   for (const [id, decision] of seen) decided.set(id, decision);
   const fresh = [...firstCopies.values()].filter((e) => !seen.has(e.event_id));
-  for (const [id, decision] of await applyByMember(community.id, policyOf(current), fresh)) decided.set(id, decision);
+  const batch: Batch = { communityId: community.id, policy: policyOf(current), positions: new Map(events.map((e, i) => [e.event_id, i])) };
+  for (const [id, decision] of await applyByMember(batch, fresh)) decided.set(id, decision);
   return { decisions: events.map((e) => decided.get(e.event_id)!) };
 }
 

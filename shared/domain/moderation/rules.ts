@@ -54,7 +54,7 @@ export const DEFAULT_RULES: RuleSet = {
       kind: 'phrases',
       weight: 'severe',
       phrases: [
-        p('airdrop claim', /\b(claim|collect|grab|receive)\b[^.!?\n]{0,30}\bairdrops?\b|\bairdrops?\b[^.!?\n]{0,30}\b(is live|claim now|claim here|claim yours?)\b/i),
+        p('airdrop claim', /\b(claim|collect|grab|receive)\b[^.!?\n]{0,30}\bairdrops?\b|\bairdrops?\b[^.!?\n]{0,30}\b(is live|claim now|claim here|claim yours?)\b|\bfree\s+airdrops?\b/i),
         p('free tokens', /\bfree\s+(tokens?|crypto|eth|btc|usdt|nfts?)\b[^.!?\n]{0,40}\b(claim|click|visit|connect)\b/i),
         p('connect wallet', /\b(connect|link|sync|validate|verify|rectify|restore)\s+(your\s+)?wallets?\b/i),
         p('DM for support', /\b(dm|pm|inbox|message)\s+(me|us|admin|the admin|support)\b[^.!?\n]{0,30}\b(support|help|assist|issue|problem)|\bcontact\s+(support|admin)\s+(via|by|in|on)\s+(dm|pm|private)/i),

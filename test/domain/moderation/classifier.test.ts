@@ -23,6 +23,7 @@ describe('classify: a table of real-looking messages', () => {
 
     // Scam phrases, from anyone.
     ['airdrop claim', message('🎁 Claim your $ARB airdrop now before it ends at arb-claim.xyz'), 'scam_phrase'],
+    ['free airdrop', message('FREE airdrop for early supporters, details in bio'), 'scam_phrase'],
     ['airdrop is live', message('The official airdrop is live, claim here fast'), 'scam_phrase'],
     ['connect wallet', message('Having issues? Connect your wallet to the validator dapp to fix sync errors'), 'scam_phrase'],
     ['DM for support', message('Hello sir, DM me for support with your withdrawal'), 'scam_phrase'],

@@ -1,0 +1,152 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../shared/adapters/clock';
+import { grantCredits, ledgerBetween } from '../../shared/domain/credits/credits';
+import { renewDueCommunities } from '../../shared/domain/moderation/renewals';
+import { runRenewalSweep } from '../../bin/local/runtime';
+import { uuidv7 } from '../../shared/ids';
+import { startTestApi } from '../support/api';
+
+/*
+ * Each test lives in its own year, long before the communities other test files create with the
+ * real clock: a sweep finds what is due up to its instant, so these sweeps never touch theirs.
+ */
+const clock = new ManualClock(new Date('2020-01-01T00:00:00.000Z'));
+const api = await startTestApi({ clock });
+const BASE = '/integrations/moderation';
+const DAY_MS = 24 * 60 * 60 * 1000;
+const run = promisify(execFile);
+
+async function provision(key: string, type = 'reddit') {
+  const res = await api.call('POST', `${BASE}/communities`, { key, body: { name: `c-${type}`, project_name: 'Acme', type } });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+const read = async (key: string, id: string) => (await api.call('GET', `${BASE}/communities/${id}`, { key })).body;
+const renewalCharges = async (userId: string) => (await ledgerBetween(userId, '2000-01-01', '2100-01-01')).filter((e) => e.tool_name === 'moderation_community');
+const balanceOf = async (key: string) => (await api.call('GET', '/users/me', { key })).body.permanent_credit_balance as number;
+const plusDays = (iso: string, days: number) => new Date(Date.parse(iso) + days * DAY_MS).toISOString();
+
+describe('renewal sweep', () => {
+  it('charges each due community exactly once per period however many sweeps run at the same time', async () => {
+    clock.set(new Date('2020-01-01T00:00:00.000Z'));
+    const { key, user } = await api.newUser({ credits: 2000 });
+    const a = await provision(key);
+    const b = await provision(key, 'telegram');
+    expect(await balanceOf(key)).toBe(1000);
+
+    clock.set(new Date(Date.parse(a.next_billing_at) + 60_000));
+    const early = await renewDueCommunities(new Date(Date.parse(a.next_billing_at) - 1));
+    expect(early.renewed).toBe(0);
+
+    // Six overlapping sweeps, through the same entry point EventBridge and the local schedule use.
+    const reports = (await Promise.all(Array.from({ length: 6 }, () => runRenewalSweep()))) as { renewed: number }[];
+    expect(reports.reduce((sum, r) => sum + r.renewed, 0)).toBe(2);
+    expect(await balanceOf(key)).toBe(0);
+    const charges = await renewalCharges(user.id);
+    expect(charges.map((c) => [c.ref_id, c.credits]).sort()).toEqual([[a.id, 500], [a.id, 500], [b.id, 500], [b.id, 500]].sort());
+
+    // The period moved exactly 30 days from the old due time; status unchanged.
+    expect(await read(key, a.id)).toMatchObject({ status: 'connected', next_billing_at: plusDays(a.next_billing_at, 30) });
+    expect(await read(key, b.id)).toMatchObject({ status: 'pending_activation', next_billing_at: plusDays(b.next_billing_at, 30) });
+    expect(api.ports.events.published.filter((e) => e.type === 'community.renewed' && [a.id, b.id].includes(e.detail.community_id as string))).toHaveLength(2);
+
+    // Later sweeps in the same period find nothing more to charge.
+    await Promise.all([runRenewalSweep(), runRenewalSweep()]);
+    expect(await renewalCharges(user.id)).toHaveLength(4);
+  });
+
+  it('keeps periods on schedule when a sweep runs days late', async () => {
+    clock.set(new Date('2021-01-01T00:00:00.000Z'));
+    const { key, user } = await api.newUser({ credits: 1500 });
+    const c = await provision(key);
+    clock.set(new Date(Date.parse(c.next_billing_at) + 3 * DAY_MS));
+    await renewDueCommunities();
+    expect((await read(key, c.id)).next_billing_at).toBe(plusDays(c.next_billing_at, 30));
+    expect(await renewalCharges(user.id)).toHaveLength(2);
+  });
+
+  it('suspends on a short balance, retries on later sweeps, and restores the previous status once paid', async () => {
+    clock.set(new Date('2022-01-01T00:00:00.000Z'));
+    const { key, user } = await api.newUser({ credits: 1000 });
+    const connected = await provision(key, 'x');
+    const pending = await provision(key, 'discord');
+    expect(await balanceOf(key)).toBe(0);
+
+    clock.set(new Date(Date.parse(connected.next_billing_at) + 60_000));
+    await renewDueCommunities();
+    for (const c of [connected, pending]) expect(await read(key, c.id)).toMatchObject({ status: 'suspended', next_billing_at: c.next_billing_at });
+    expect(api.ports.events.published.filter((e) => e.type === 'community.suspended' && e.detail.community_id === connected.id)).toHaveLength(1);
+
+    // Monitoring stops while suspended.
+    const events = await api.call('POST', `${BASE}/communities/${connected.id}/events`, {
+      key,
+      body: { events: [{ event_id: 'while-suspended', type: 'message', user: { id: 'u1', username: 'spammer' }, text: 'DM me for support', sent_at: clock.now().toISOString() }] },
+    });
+    expect(events.body.decisions[0]).toMatchObject({ action: 'allow', rule: 'not_monitored' });
+    expect((await api.call('GET', `${BASE}/status?community_id=${connected.id}`, { key })).body).toMatchObject({ status: 'suspended', connection_state: 'connected' });
+
+    clock.advance(DAY_MS);
+    const retry = await renewDueCommunities();
+    expect(retry.still_suspended).toBeGreaterThanOrEqual(2);
+    expect(await renewalCharges(user.id)).toHaveLength(2);
+
+    await grantCredits({ userId: user.id, grantId: uuidv7(), amount: 1000, source: 'test' });
+    clock.advance(DAY_MS);
+    const recoveredAt = clock.now().toISOString();
+    await renewDueCommunities();
+    expect(await read(key, connected.id)).toMatchObject({ status: 'connected', next_billing_at: plusDays(recoveredAt, 30) });
+    expect(await read(key, pending.id)).toMatchObject({ status: 'pending_activation', next_billing_at: plusDays(recoveredAt, 30) });
+    expect(await renewalCharges(user.id)).toHaveLength(4);
+    expect(await balanceOf(key)).toBe(0);
+  });
+
+  it('expires a community with auto-renew off at the end of its period, without charging', async () => {
+    clock.set(new Date('2023-01-01T00:00:00.000Z'));
+    const { key, user } = await api.newUser({ credits: 5000 });
+    const c = await provision(key);
+    await api.call('POST', `${BASE}/communities/${c.id}/auto-renew`, { key, body: { auto_renew: false } });
+
+    clock.set(new Date(Date.parse(c.next_billing_at) - 60_000));
+    await renewDueCommunities();
+    expect((await read(key, c.id)).status).toBe('connected');
+
+    clock.set(new Date(Date.parse(c.next_billing_at) + 60_000));
+    await Promise.all([renewDueCommunities(), renewDueCommunities()]);
+    expect(await read(key, c.id)).toMatchObject({ status: 'expired', next_billing_at: null, auto_renew: false });
+    expect(await renewalCharges(user.id)).toHaveLength(1);
+    expect((await api.call('GET', `${BASE}/status?community_id=${c.id}`, { key })).body).toMatchObject({ status: 'expired', connection_state: 'disconnected' });
+
+    const revive = await api.call('POST', `${BASE}/communities/${c.id}/auto-renew`, { key, body: { auto_renew: true } });
+    expect(revive.status).toBe(422);
+    expect(revive.body.error.code).toBe('invalid_state');
+    clock.advance(60 * DAY_MS);
+    await renewDueCommunities();
+    expect(await renewalCharges(user.id)).toHaveLength(1);
+  });
+
+  it('stops billing a deleted community', async () => {
+    clock.set(new Date('2024-01-01T00:00:00.000Z'));
+    const { key, user } = await api.newUser({ credits: 5000 });
+    const c = await provision(key);
+    expect((await api.call('DELETE', `${BASE}/communities/${c.id}`, { key })).status).toBe(204);
+    clock.set(new Date(Date.parse(c.next_billing_at) + 60_000));
+    await renewDueCommunities();
+    expect(await renewalCharges(user.id)).toHaveLength(1);
+    expect(await balanceOf(key)).toBe(4500);
+  });
+
+  it('runs from the admin command as if at the given instant', async () => {
+    clock.set(new Date('2025-01-01T00:00:00.000Z'));
+    const { key, user } = await api.newUser({ credits: 1000 });
+    const c = await provision(key);
+    const at = plusDays(c.next_billing_at, 1);
+    const out = await run(process.execPath, ['--import', 'tsx', 'bin/admin.ts', 'renewals', '--at', at], { env: { ...process.env }, timeout: 60_000 });
+    expect(out.stdout).toContain(`Sweep at ${at}`);
+    expect(out.stdout).toContain(`community.renewed {"community_id":"${c.id}"`);
+    expect(await read(key, c.id)).toMatchObject({ status: 'connected', next_billing_at: plusDays(c.next_billing_at, 30) });
+    expect(await renewalCharges(user.id)).toHaveLength(2);
+    await expect(run(process.execPath, ['--import', 'tsx', 'bin/admin.ts', 'renewals', '--at', 'soon'], { env: { ...process.env } })).rejects.toMatchObject({ code: 1 });
+  });
+});
