@@ -110,7 +110,11 @@ export const MODERATION_METRIC_SHARDS = 4;
 export const moderationMetricsKey = (communityId: string, shard: number): Key => ({ pk: engine(communityId), sk: `METRICS#${shard}` });
 export const moderationMetricsPartition = (communityId: string) => ({ pk: engine(communityId), prefix: 'METRICS#' });
 export const AUDIT_PREFIX = 'AUDIT#';
-export const moderationAuditKey = (communityId: string, auditId: string): Key => ({ pk: engine(communityId), sk: `${AUDIT_PREFIX}${auditId}` });
+/** Ordered by when the action was taken, then by the event's place in its batch (one batch shares a millisecond). */
+export const moderationAuditKey = (communityId: string, at: string, position: number, auditId: string): Key => ({
+  pk: engine(communityId),
+  sk: `${AUDIT_PREFIX}${at}#${String(position).padStart(3, '0')}#${auditId}`,
+});
 export const moderationAuditPartition = (communityId: string) => ({ pk: engine(communityId), prefix: AUDIT_PREFIX });
 
 // ---- Growth -----------------------------------------------------------------------------------
