@@ -57,6 +57,24 @@ describe('POST /growth/resolve', () => {
     expect(body.suggested_next_action).toMatch(/resolve again/);
   });
 
+  it('measures coverage against the curated data and picks the path from it', async () => {
+    const { key } = await api.newUser();
+    const goal_text = 'find emails at these companies';
+    const known = await resolved(key, { goal_text, input_text: 'nebulalabs.io\nhttps://quietprotocol.xyz/' });
+    expect(known).toMatchObject({ coverage_mode: 'sufficient', recommended_path: 'enrichment_only', fallback_capabilities: [] });
+    const mixed = await resolved(key, { goal_text, input_text: 'nebulalabs.io\nunknown-growth-co.com' });
+    expect(mixed).toMatchObject({ coverage_mode: 'partial', recommended_path: 'enrichment_plus_fallback', fallback_capabilities: ['email_lookup', 'email_verify'] });
+    const unknown = await resolved(key, { goal_text, input_text: 'unknown-growth-co.com' });
+    expect(unknown.coverage_mode).toBe('needs_enrichment');
+  });
+
+  it('finds the domain of a company given by name only in the curated data, and reports the ones it cannot place', async () => {
+    const { key } = await api.newUser();
+    const body = await resolved(key, { goal_text: 'research these companies', input_assets: { companies: [{ company_name: 'nebula labs' }, { company_name: 'Nobody Knows Ltd' }] } });
+    expect(body.normalized_input_assets.companies).toEqual([{ company_name: 'nebula labs', domain: 'nebulalabs.io' }]);
+    expect(body.input_report.rejected).toEqual([{ kind: 'company', input: '{"company_name":"Nobody Knows Ltd"}', reason: 'no_domain' }]);
+  });
+
   it('enforces the field limits of spec 8 and rejects unknown properties', async () => {
     const { key } = await api.newUser();
     const cases = [

@@ -102,7 +102,8 @@ describe('POST /growth/run guards', () => {
     expect([a, b].find((r) => r.status === 409)!.body.error.code).toBe('quote_token_used');
     const again = await api.call('POST', '/growth/run', { key, body });
     expect(again.status).toBe(409);
-    await api.ports.queue.drained();
+    const run = await finished(key, [a, b].find((r) => r.status === 202)!.body.run_id);
+    expect(await balanceOf(key)).toBe(5_000 - run.preview.pricing.charged_credits);
   });
 
   it('replays the first answer for the same Idempotency-Key', async () => {

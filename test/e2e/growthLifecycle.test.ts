@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../shared/adapters/clock';
+import { startTestApi } from '../support/api';
+
+// The clock is moved by hand, and the pipeline queue is stopped: runs stay where the test puts them.
+const clock = new ManualClock(new Date());
+const api = await startTestApi({ clock });
+api.ports.queue.stop();
+
+const balanceOf = async (key: string): Promise<number> => (await api.call('GET', '/subscriptions/status', { key })).body.credits_total;
+
+async function resolved(key: string, input_text = 'nebulalabs.io\nquietprotocol.xyz') {
+  const res = await api.call('POST', '/growth/resolve', { key, body: { goal_text: 'Find emails of the people at these companies', input_text } });
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+async function quoted(key: string) {
+  const quote = await api.call('POST', '/growth/quote', { key, body: { goal_plan: (await resolved(key)).goal_plan } });
+  expect(quote.body.ok).toBe(true);
+  return quote.body;
+}
+
+describe('quote lifetime', () => {
+  it('answers 410 quote_expired after 15 minutes, and the token is not consumed by the refusal', async () => {
+    const { key } = await api.newUser({ tier: 'pro', credits: 5_000 });
+    const quote = await quoted(key);
+    clock.advance(15 * 60 * 1000 + 1);
+    const res = await api.call('POST', '/growth/run', { key, body: { quote_token: quote.quote_token, goal_plan: quote.goal_plan } });
+    expect(res.status).toBe(410);
+    expect(res.body.error.code).toBe('quote_expired');
+    expect(await balanceOf(key)).toBe(5_000);
+  });
+
+  it('does not quote a plan issued more than a day ago (quote_validation_failed)', async () => {
+    const { key } = await api.newUser();
+    const plan = (await resolved(key)).goal_plan;
+    clock.advance(24 * 3600 * 1000 + 1);
+    const res = await api.call('POST', '/growth/quote', { key, body: { goal_plan: plan } });
+    expect(res.body).toMatchObject({ ok: false, error_code: 'quote_validation_failed' });
+  });
+});
+
+describe('cancelling a run', () => {
+  it('cancels a run that has not finished: nothing charged, the whole quote rebated, no export', async () => {
+    const { key } = await api.newUser({ tier: 'pro', credits: 5_000 });
+    const quote = await quoted(key);
+    const started = await api.call('POST', '/growth/run', { key, body: { quote_token: quote.quote_token, goal_plan: quote.goal_plan } });
+    expect(started.status).toBe(202);
+    expect(await balanceOf(key)).toBe(5_000 - quote.credits_total);
+
+    const pending = await api.call('GET', `/growth/runs/${started.body.run_id}`, { key });
+    expect(pending.body).toMatchObject({ status: 'pending', progress: { percent: 0 }, result_handles: [], export_handles: [] });
+    expect(pending.body.preview.pricing).toEqual({ quoted_credits: quote.credits_total, charged_credits: null, rebate_credits: null });
+    expect(Object.values(pending.body.stage_status).every((s) => s === 'pending')).toBe(true);
+    const early = await api.call('GET', `/growth/runs/${started.body.run_id}/export?format=json`, { key });
+    expect(early.status).toBe(422);
+    expect(early.body.error.code).toBe('invalid_state');
+
+    const cancelled = await api.call('POST', `/growth/runs/${started.body.run_id}/cancel`, { key });
+    expect(cancelled.status).toBe(202);
+    expect(cancelled.body.status).toBe('cancelled');
+    expect(cancelled.body.preview.pricing).toEqual({ quoted_credits: quote.credits_total, charged_credits: 0, rebate_credits: quote.credits_total });
+    expect(Object.values(cancelled.body.stage_status).every((s) => s === 'cancelled')).toBe(true);
+    expect(await balanceOf(key)).toBe(5_000);
+
+    const twice = await api.call('POST', `/growth/runs/${started.body.run_id}/cancel`, { key });
+    expect(twice.status).toBe(422);
+    expect(twice.body.error.code).toBe('invalid_state');
+    expect((await api.call('GET', `/growth/runs/${started.body.run_id}/export?format=csv`, { key })).status).toBe(422);
+  });
+});
