@@ -1,18 +1,29 @@
-import { App, Tags, Validations } from 'aws-cdk-lib';
+import { Annotations, App, Tags, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { OutreachIntelligenceStack } from '../infra/stack';
-import { stripeSettingsFrom } from '../infra/stripeSettings';
+import { STRIPE_SECRET_FIELDS, stripeSettingsFrom } from '../infra/stripeSettings';
 
 /**
  * The CDK app (`npx cdk synth` / `npx cdk deploy`). Environment-agnostic: no account or region
  * lookups, so synth works offline; the deploy takes both from the caller's AWS profile.
  */
 const app = new App();
-new OutreachIntelligenceStack(app, 'OutreachIntelligenceApi', {
+const stripe = stripeSettingsFrom(app.node);
+const stack = new OutreachIntelligenceStack(app, 'OutreachIntelligenceApi', {
   description: 'Outreach Intelligence API: credit-metered growth intelligence, enrichment jobs and community moderation',
-  stripe: stripeSettingsFrom(app.node),
+  stripe,
 });
 Tags.of(app).add('project', 'outreach-intelligence');
-// Every synth is checked against the AwsSolutions pack; a finding not acknowledged (with its reason)
+
+// Raw secrets in the deploy environment would end up in the template: they are not read.
+const rawSecrets = STRIPE_SECRET_FIELDS.filter((name) => process.env[name]);
+if (rawSecrets.length && !stripe.secretName) {
+  Annotations.of(stack).addWarningV2(
+    'outreach:stripe-secrets-from-env',
+    `Ignoring ${rawSecrets.join(' and ')} from the environment: store the Stripe secrets in a Secrets Manager secret and pass its name as STRIPE_SECRET_NAME (or -c stripeSecretName=...).`,
+  );
+}
+
+// Every synth is checked against the AwsSolutions pack; a finding not acknowledged, with its reason,
 // in infra/nagAcknowledgements.ts stops it.
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
