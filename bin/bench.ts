@@ -12,8 +12,9 @@ import { ensureDemoAccount } from '../shared/domain/accounts/demo';
 import { createBenchContext, type BenchSuite } from './bench/harness';
 import { bundleSizes } from './bench/bundles';
 import { platformBench } from './bench/platform';
+import { growthBench } from './bench/growth';
 
-const SUITES: BenchSuite[] = [platformBench];
+const SUITES: BenchSuite[] = [platformBench, growthBench];
 
 const only = process.argv.slice(2).find((a) => !a.startsWith('--'));
 const dynamo = await startDynamo();
