@@ -5,13 +5,20 @@ import { failJobFromDeadLetter, handlePipelineMessage } from '../../shared/domai
 
 useAwsPorts();
 
-const processor = new BatchProcessor(EventType.SQS);
-
-/** Pipeline stage worker: records run in parallel; only the failed ones are reported, so SQS redelivers just those. */
+/**
+ * Pipeline stage worker: records run in parallel; only the failed ones are reported, so SQS
+ * redelivers just those. A processor per batch: it holds the batch's state, and the local runtime
+ * may run two batches in one process at once.
+ */
 export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>
-  processPartialResponse(event, async (record: SQSRecord) => handlePipelineMessage(record.body), processor, { context, throwOnFullBatchFailure: false });
+  processPartialResponse(
+    event,
+    async (record: SQSRecord) => handlePipelineMessage(record.body, { receiveCount: Number(record.attributes?.ApproximateReceiveCount ?? 1) }),
+    new BatchProcessor(EventType.SQS),
+    { context, throwOnFullBatchFailure: false },
+  );
 
-/** Consumer of the dead-letter queue: the job of a message that kept failing is failed with a clear error_message. */
+/** For a consumer of the dead-letter queue (the local queue's onDeadLetter does the same): the job of a message that kept failing fails. */
 export const deadLetterHandler = async (event: SQSEvent): Promise<void> => {
   for (const record of event.Records) await failJobFromDeadLetter(record.body);
 };

@@ -1,10 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventSource } from 'eventsource';
-import type { SQSRecord } from 'aws-lambda';
 import { startTestApi } from '../support/api';
 import { workerHandler } from '../../bin/local/handlers';
 import { getBalance } from '../../shared/domain/credits/credits';
-import { installPorts } from '../../shared/adapters/ports';
 
 // The SSE handler polls the store every JOB_EVENTS_POLL_MS (2 s in production); fast here.
 process.env.JOB_EVENTS_POLL_MS = '40';
@@ -63,13 +61,6 @@ function followJob(key: string, jobId: string, onOpen: () => void = () => undefi
       }
     });
   });
-}
-
-/** A stage message exactly as the pipeline sends it, delivered straight to the worker (as SQS would redeliver it). */
-async function deliver(body: object, times = 1) {
-  const record = (i: number): SQSRecord =>
-    ({ messageId: `manual-${i}`, receiptHandle: 'r', body: JSON.stringify(body), attributes: {}, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn', awsRegion: 'local' }) as unknown as SQSRecord;
-  return (await workerHandler())({ Records: Array.from({ length: times }, (_, i) => record(i)) });
 }
 
 describe('POST /bd/jobs then a real SSE client to completion', () => {
@@ -175,5 +166,39 @@ describe('SSE endpoint guards (checked before the stream opens)', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const text = await res.text();
     expect(text).toMatch(/^id: \d+\nevent: complete\ndata: \{"job_id":"[0-9a-f-]{36}","status":"completed","progress_percent":100,/);
+  });
+});
+
+describe('SSE keep-alive and cancellation', () => {
+  it('sends `: keep-alive` while nothing changes, then the cancellation as the one complete event, and closes', async () => {
+    process.env.JOB_EVENTS_KEEPALIVE_MS = '150';
+    try {
+      const { key } = await proUser();
+      queue.stop();
+      const created = await api.call('POST', '/bd/jobs', { key, body: { preset: 'full_pipeline', input_assets: { companies: [NEBULA] } } });
+      const res = await fetch(`${api.baseUrl}/bd/jobs/${created.body.job_id}/events`, { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' } });
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      const readUntil = async (marker: string) => {
+        while (!text.includes(marker)) {
+          const { value, done } = await reader.read();
+          if (done) return false;
+          text += decoder.decode(value);
+        }
+        return true;
+      };
+      expect(await readUntil(': keep-alive\n\n')).toBe(true);
+      expect(text.startsWith('id: ')).toBe(true);
+      expect(text).toMatch(/event: progress\ndata: \{[^\n]*"status":"pending"/);
+      expect((await api.call('POST', `/bd/jobs/${created.body.job_id}/cancel`, { key })).status).toBe(202);
+      expect(await readUntil('event: complete')).toBe(true);
+      expect(await readUntil('this marker never comes')).toBe(false); // the server ended the stream
+      const events = text.split('\n\n').filter((block) => block.startsWith('id: '));
+      expect(events.at(-1)).toMatch(/event: complete\ndata: \{[^\n]*"status":"cancelled"/);
+      expect(events.filter((e) => e.includes('"status":"cancelled"'))).toHaveLength(1);
+    } finally {
+      delete process.env.JOB_EVENTS_KEEPALIVE_MS;
+    }
   });
 });

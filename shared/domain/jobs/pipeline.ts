@@ -116,9 +116,21 @@ const HANDLERS: { [K in JobMessage['kind']]: (msg: Extract<JobMessage, { kind: K
   'bd_job.finalize': finalizeJobMessage,
 };
 
-/** One queue record: a malformed body throws, so it ends in the dead-letter queue rather than vanishing. */
-export async function handlePipelineMessage(body: string): Promise<void> {
+/** Deliveries before SQS parks a message in the dead-letter queue (the queue's redrive policy, infra/pipeline.ts). */
+export const MAX_DELIVERIES = 3;
+
+/**
+ * One queue record. A malformed body throws, so it ends in the dead-letter queue rather than
+ * vanishing. When the last delivery fails too, the job is failed here and now, so a deployment needs
+ * no consumer on the dead-letter queue for jobs to end.
+ */
+export async function handlePipelineMessage(body: string, delivery: { receiveCount: number } = { receiveCount: 1 }): Promise<void> {
   const msg = parseJobMessage(body);
   if (!msg) throw new Error('Unrecognised pipeline message');
-  await (HANDLERS[msg.kind] as (m: JobMessage) => Promise<void>)(msg);
+  try {
+    await (HANDLERS[msg.kind] as (m: JobMessage) => Promise<void>)(msg);
+  } catch (err) {
+    if (delivery.receiveCount >= MAX_DELIVERIES) await failJobFromDeadLetter(body);
+    throw err;
+  }
 }
