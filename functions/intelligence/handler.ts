@@ -1,7 +1,18 @@
 import { useAwsPorts } from '../../shared/adapters/aws';
-import { createApiHandler } from '../../shared/http/api';
+import { createApiHandler, route } from '../../shared/http/api';
+import { intelligenceEndpoints as E } from '../../shared/schemas/intelligence';
+import { resolveIntent } from '../../shared/domain/intelligence/resolve';
+import { quoteIntelligence } from '../../shared/domain/intelligence/quote';
+import { executePackage } from '../../shared/domain/intelligence/execute';
+import { expandResult } from '../../shared/domain/intelligence/expand';
+import { readIntelligenceResult } from '../../shared/domain/intelligence/results';
 
 useAwsPorts();
 
-// Placeholder until this area's issue lands: the stack and the local server already route to it.
-export const handler = createApiHandler([]);
+export const handler = createApiHandler([
+  route(E.resolve, async ({ body }) => resolveIntent(body)),
+  route(E.quote, async ({ user, body }) => quoteIntelligence(user.id, body)),
+  route(E.execute, async ({ user, body }) => executePackage(user.id, body)),
+  route(E.getResult, async ({ user, params }) => readIntelligenceResult(user.id, params.result_id)),
+  route(E.expand, async ({ user, body }) => expandResult(user.id, body)),
+]);

@@ -175,7 +175,7 @@ export function generateDataset(options: GenerateOptions = {}): CuratedDataset {
   for (let i = funds.length; i < count(FULL_COUNTS.funds); i++) {
     const fundType = weighted(fundTypeWeights);
     const tier = weighted<1 | 2 | 3>([{ value: 1, weight: 15 }, { value: 2, weight: 35 }, { value: 3, weight: 50 }]);
-    const name = uniqueName(() => (fundType === 'corporate' ? `${f.company.name().replace(/[,]/g, '')} ${pick(FUND_SUFFIX.corporate)}` : `${pick(FUND_WORDS)}${chance(0.3) ? pick(['', ' Point', ' Peak', ' Bay', ' Line', ' Field']) : ''} ${pick(FUND_SUFFIX[fundType])}`));
+    const name = uniqueName(() => (fundType === 'corporate' ? `${pick(FUND_WORDS)} ${pick(['Exchange', 'Bank', 'Telecom', 'Games', 'Payments', 'Cloud', 'Semiconductor', 'Media'])} ${pick(FUND_SUFFIX.corporate)}` : `${pick(FUND_WORDS)}${chance(0.3) ? pick(['', ' Point', ' Peak', ' Bay', ' Line', ' Field']) : ''} ${pick(FUND_SUFFIX[fundType])}`));
     const domain = uniqueDomain(slugOf(name).replace(/-(ventures|capital|partners|fund|dao|ii)$/g, '').replace(/-/g, ''), FUND_TLDS);
     const jurisdiction = weighted(JURISDICTION_WEIGHTS.map(([value, weight]) => ({ value, weight })));
     const firstStage = fundType === 'accelerator' || fundType === 'angel_syndicate' ? 0 : tier === 1 ? between(1, 2) : between(0, 2);

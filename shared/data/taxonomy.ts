@@ -175,8 +175,10 @@ export function termFor<T extends Term>(terms: readonly T[], phrase: string): T 
  * Every term mentioned in a text, longest phrases first so "series b+" wins over "series b" and
  * "real world assets" over "assets". Word boundaries keep "ai" out of "chain".
  */
-export function termsIn<T extends Term>(terms: readonly T[], text: string): T[] {
+export function termsIn<T extends Term>(terms: readonly T[], text: string, options: { shortInCapitals?: boolean } = {}): T[] {
   const hay = ` ${normalise(text).replace(/[^a-z0-9+.\- ]+/g, ' ')} `;
+  // Short words ("us", "did", "dot", "ai") are everyday words too: in prose they count only in capitals.
+  const capitalised = (p: string) => p.length > 3 || !options.shortInCapitals || new RegExp(`\\b${p.toUpperCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(text);
   const phrases = terms
     .flatMap((t) => [t.id, t.label, ...t.synonyms].map((p) => ({ t, p: normalise(p).replace(/[^a-z0-9+.\- ]+/g, ' ') })))
     .filter(({ p }) => p.length >= 2)
@@ -185,7 +187,7 @@ export function termsIn<T extends Term>(terms: readonly T[], text: string): T[] 
   let rest = hay;
   for (const { t, p } of phrases) {
     const pattern = new RegExp(`(?<=[\\s])${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=[\\s.,;:!?])`);
-    if (pattern.test(rest)) {
+    if (pattern.test(rest) && capitalised(p)) {
       if (!found.includes(t)) found.push(t);
       rest = rest.replace(pattern, ' ');
     }

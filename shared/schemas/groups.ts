@@ -1,5 +1,6 @@
 import type { EndpointSpec } from '../http/endpoint';
 import { accountEndpoints } from './account';
+import { intelligenceEndpoints } from './intelligence';
 import { growthEndpoints } from './growth';
 import { moderationEndpoints } from './moderation';
 import { jobsEndpoints } from './jobs';
@@ -16,7 +17,7 @@ export const API_GROUPS = {
   webhooks: Object.values(webhookEndpoints),
   account: Object.values(accountEndpoints),
   storage: Object.values(storageEndpoints),
-  intelligence: [],
+  intelligence: Object.values(intelligenceEndpoints),
   growth: Object.values(growthEndpoints),
   jobs: Object.values(jobsEndpoints),
   moderation: Object.values(moderationEndpoints),

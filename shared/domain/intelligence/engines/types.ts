@@ -1,0 +1,24 @@
+import type { CanonicalSlots } from '../slots';
+import { LOCATIONS } from '../../../data/taxonomy';
+
+/** One ranked candidate: its id, score, the sentence saying why, and every Tier 1 field. */
+export interface RankedRecord {
+  id: string;
+  score: number;
+  fields: Record<string, unknown>;
+}
+
+/** How one package turns slots into a ranking over the curated data. */
+export interface PackageEngine {
+  /** Every candidate that matches the slots, best first (ties by id, so the order is stable). */
+  rank(slots: CanonicalSlots): Promise<RankedRecord[]>;
+  /** One sentence about the records returned (out of `candidates` matching). */
+  summary(slots: CanonicalSlots, records: RankedRecord[], candidates: number): string;
+}
+
+export const byScore = (a: RankedRecord, b: RankedRecord): number => b.score - a.score || a.id.localeCompare(b.id);
+
+export const regionOf = (location: string): string | undefined => LOCATIONS.find((l) => location.startsWith(l.city))?.region;
+
+export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+export const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);

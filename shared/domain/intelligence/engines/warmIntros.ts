@@ -1,0 +1,87 @@
+/**
+ * warm-intro-paths-v1: the target fund's portfolio companies, each backed by funding-round evidence
+ * (rounds where the fund was lead or investor). The founder of each company is the intro route.
+ */
+import { SECTORS, STAGES, termLabel } from '../../../data/taxonomy';
+import { DATASET_AS_OF, type CuratedCompany, type CuratedFund, type CuratedPerson, type CuratedRound } from '../../../data/model';
+import { findByName, getCuratedEntities, getCuratedEntity } from '../../../store/curatedRepo';
+import type { CanonicalSlots } from '../slots';
+import { daysBetween, listOf, monthYear, plural, sentence, usd } from './format';
+import { byScore, type PackageEngine, type RankedRecord } from './types';
+
+export interface PortfolioEvidence {
+  company: CuratedCompany;
+  rounds: CuratedRound[];
+  contact: CuratedPerson | undefined;
+}
+
+/** The fund's rounds grouped by company, kept when they match the sector and stage filters. */
+export function portfolioOf(fund: CuratedFund, slots: CanonicalSlots): Map<string, CuratedRound[]> {
+  const byCompany = new Map<string, CuratedRound[]>();
+  for (const round of fund.rounds) {
+    if (slots.sector_focus !== undefined && round.sector !== slots.sector_focus) continue;
+    if (slots.stage !== undefined && round.stage !== slots.stage) continue;
+    byCompany.set(round.companyId, [...(byCompany.get(round.companyId) ?? []), round]);
+  }
+  return byCompany;
+}
+
+export function rankIntroRoutes(fund: CuratedFund, evidence: PortfolioEvidence[]): RankedRecord[] {
+  return evidence
+    .map(({ company, rounds, contact }) => {
+      const led = rounds.filter((r) => r.leadFundId === fund.id);
+      const newest = rounds[0];
+      const age = daysBetween(newest.announcedOn, DATASET_AS_OF);
+      const score = 10 * led.length + 4 * rounds.length + (age <= 365 ? 8 : age <= 730 ? 4 : 0) + Math.log10(newest.amountUsd) + (contact ? 3 : 0);
+      const others = newest.investors.filter((i) => i.id !== fund.id).map((i) => i.name);
+      const evidenceText = rounds
+        .slice(0, 2)
+        .map((r) => `${r.leadFundId === fund.id ? 'led' : 'joined'} its ${usd(r.amountUsd)} ${termLabel(STAGES, r.stage)} in ${monthYear(r.announcedOn)}`)
+        .join(' and ');
+      const rationale = sentence([
+        `${fund.name} ${evidenceText}${others.length ? ` alongside ${listOf(others.slice(0, 2))}${others.length > 2 ? ` and ${plural(others.length - 2, 'other')}` : ''}` : ''}`,
+        contact ? `${contact.fullName} (${contact.role}) is the route in` : 'no named founder on record; approach through the company',
+      ]);
+      return {
+        id: company.id,
+        score: Math.round(score * 100) / 100,
+        fields: {
+          name: company.name,
+          website: company.website,
+          focus_area: company.sectors.map((s) => termLabel(SECTORS, s)).join(', '),
+          investment_stage: termLabel(STAGES, newest.stage),
+          tagline: company.tagline,
+          description: company.description,
+          intelligence_blurb: `${company.name} (${company.location}) has raised ${usd(company.rounds.reduce((s, r) => s + r.amountUsd, 0))} over ${plural(company.rounds.length, 'round')}; ${fund.name} has been on its cap table since ${monthYear(rounds[rounds.length - 1].announcedOn)}${led.length ? ` and led ${plural(led.length, 'round')}` : ''}.`,
+          rationale,
+        },
+      };
+    })
+    .sort(byScore);
+}
+
+/** The fund a name points at: an exact name first, then a tier-ordered pick among same-named funds. */
+export async function fundNamed(name: string): Promise<CuratedFund | undefined> {
+  const matches = await findByName('fund', name);
+  if (matches.length === 0) return undefined;
+  return getCuratedEntity<CuratedFund>('fund', matches.sort((a, b) => a.id.localeCompare(b.id))[0].id);
+}
+
+export const warmIntroPaths: PackageEngine = {
+  async rank(slots) {
+    const fund = await fundNamed(String(slots.target_fund_name));
+    if (!fund) return [];
+    const portfolio = portfolioOf(fund, slots);
+    const companies = await getCuratedEntities<CuratedCompany>('company', [...portfolio.keys()]);
+    const contacts = await getCuratedEntities<CuratedPerson>('person', [...companies.values()].map((c) => c.primaryContactId).filter((id): id is string => !!id));
+    const evidence = [...portfolio.entries()].flatMap(([companyId, rounds]) => {
+      const company = companies.get(companyId);
+      return company ? [{ company, rounds, contact: company.primaryContactId ? contacts.get(company.primaryContactId) : undefined }] : [];
+    });
+    return rankIntroRoutes(fund, evidence);
+  },
+  summary(slots, records, candidates) {
+    if (records.length === 0) return `No funding round in the dataset links ${slots.target_fund_name} to a portfolio company${slots.sector_focus || slots.stage ? ' with these filters' : ''}.`;
+    return `${plural(records.length, 'warm intro route')} into ${slots.target_fund_name} out of ${candidates} backed by funding rounds, companies it led first; start with ${records[0].fields.name}.`;
+  },
+};

@@ -1,0 +1,107 @@
+/**
+ * POST /intelligence/execute. The token is checked, the ranking runs, and then ONE transaction writes
+ * the charge (base + per record returned), the token's use, the identical-query pointer, the
+ * intelligence record and the stored result: no failure leaves a charge without a result or a result
+ * without a charge, and of parallel executes with one token exactly one gets through.
+ */
+import { now } from '../../adapters/ports';
+import { uuidv7 } from '../../ids';
+import { chargeCredits } from '../credits/credits';
+import { prepareResult, readResultData } from '../storage/results';
+import { consumeQuoteItem, type QuoteRecord } from '../../store/quotesRepo';
+import { getIdenticalQueryResultId, putIdenticalQueryItem, putIntelligenceResultItem } from '../../store/intelligenceRepo';
+import { TransactionConditionError, writeTogether } from '../../store/transactions';
+import { ENGINES } from './engines';
+import { PACKAGES, type PackageId } from './packages';
+import { executeCredits } from './pricing';
+import { explainSpentQuote, redeemableQuote } from './quoteTokens';
+import { identicalQueryHash } from './quote';
+import { executeRequest, projectRecord } from './requests';
+import type { StoredIntelData } from './storedResults';
+
+export interface ExecuteInput {
+  package_id: PackageId;
+  slots?: Record<string, unknown>;
+  output_fields?: string[];
+  quote_token: string;
+}
+
+export interface ExecuteOutcome {
+  result_id: string;
+  summary: string;
+  records_count: number;
+  credits_charged: number;
+}
+
+/** Positions of our items in the transaction (after the credit module's own). */
+const TOKEN = 0;
+const IDENTICAL_QUERY = 1;
+
+export async function executePackage(userId: string, input: ExecuteInput): Promise<ExecuteOutcome> {
+  const request = executeRequest(input.package_id, input.slots ?? {}, input.output_fields);
+  const quote = await redeemableQuote(userId, input.quote_token, 'execute', request);
+  const queryHash = identicalQueryHash(request);
+  const previous = await getIdenticalQueryResultId(userId, queryHash);
+  if (previous) return replayIdenticalQuery(userId, quote, previous);
+
+  const pkg = PACKAGES[request.packageId];
+  const engine = ENGINES[request.packageId];
+  const ranked = await engine.rank(request.slots);
+  const chosen = ranked.slice(0, Number(request.slots.limit));
+  const summary = engine.summary(request.slots, chosen, ranked.length);
+  const at = now().toISOString();
+  const resultId = uuidv7();
+  // Never above the quote: the quote priced `limit` records and at most `limit` are returned.
+  const credits = Math.min(executeCredits(pkg, chosen.length), quote.credits);
+  const data: StoredIntelData = {
+    result_id: resultId,
+    package_id: request.packageId,
+    summary,
+    records_count: chosen.length,
+    records: chosen.map((r) => projectRecord(r.id, r.fields, request.outputFields)) as StoredIntelData['records'],
+    filled_slots: request.slots,
+    output_fields: request.outputFields,
+    credits_charged: credits,
+    created_at: at,
+  };
+  const stored = await prepareResult({
+    userId, resultId, toolName: pkg.id, chatId: quote.chatId, resultData: data,
+    metadata: { package_id: pkg.id, records_count: chosen.length, credits_charged: credits },
+  });
+  const items = [
+    consumeQuoteItem(quote, at, resultId),
+    putIdenticalQueryItem(userId, queryHash, resultId, at),
+    putIntelligenceResultItem({
+      resultId, userId, packageId: pkg.id, rootResultId: resultId, parentResultId: null, expansionType: null,
+      slots: request.slots, outputFields: request.outputFields, servedIds: chosen.map((r) => r.id), version: 1, createdAt: at,
+    }),
+    stored.item,
+  ];
+  try {
+    const outcome = await chargeCredits({ userId, toolName: pkg.id, refId: resultId, amount: credits, chargeId: `quote-${quote.tokenHash}`, with: items });
+    // The same charge id went through before: a parallel request with this token won.
+    if (outcome.alreadyApplied) await explainSpentQuote(quote.tokenHash);
+  } catch (err) {
+    if (err instanceof TransactionConditionError) {
+      if (err.failedIndexes.includes(TOKEN)) await explainSpentQuote(quote.tokenHash);
+      if (err.failedIndexes.includes(IDENTICAL_QUERY)) {
+        const winner = await getIdenticalQueryResultId(userId, queryHash);
+        if (winner) return replayIdenticalQuery(userId, quote, winner);
+      }
+    }
+    throw err;
+  }
+  return { result_id: resultId, summary, records_count: chosen.length, credits_charged: credits };
+}
+
+/** The identical-query rule: the earlier result, at zero cost; the token is still used up. */
+async function replayIdenticalQuery(userId: string, quote: QuoteRecord, resultId: string): Promise<ExecuteOutcome> {
+  try {
+    await writeTogether([consumeQuoteItem(quote, now().toISOString(), resultId)]);
+  } catch (err) {
+    if ((err as { name?: string }).name === 'TransactionCanceledException') await explainSpentQuote(quote.tokenHash);
+    throw err;
+  }
+  const earlier = await readResultData<StoredIntelData>(userId, resultId);
+  return { result_id: resultId, summary: earlier?.data.summary ?? '', records_count: earlier?.data.records_count ?? 0, credits_charged: 0 };
+}

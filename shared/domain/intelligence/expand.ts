@@ -1,0 +1,122 @@
+/**
+ * POST /intelligence/expand. Re-plans the quoted expansion against current state (so a contact
+ * unlocked meanwhile is not charged twice), then writes the charge, the token's use, the expansion's
+ * stored result and the state it changes (unlock memory, or the served ranking) in one transaction.
+ */
+import { now } from '../../adapters/ports';
+import { uuidv7 } from '../../ids';
+import { chargeCredits } from '../credits/credits';
+import { prepareResult } from '../storage/results';
+import { getCuratedEntities } from '../../store/curatedRepo';
+import { consumeQuoteItem } from '../../store/quotesRepo';
+import { extendServedIdsItem, getUnlockMemory, putIntelligenceResultItem, putUnlockMemoryItem } from '../../store/intelligenceRepo';
+import { TransactionConditionError, type TransactItem } from '../../store/transactions';
+import type { CuratedFund } from '../../data/model';
+import type { ExpansionParams } from '../../schemas/intelligence';
+import { PACKAGES, type ExpansionType, type PackageDef } from './packages';
+import { increaseLimitCredits, networkDepthCredits } from './pricing';
+import { explainSpentQuote, redeemableQuote } from './quoteTokens';
+import { expansionRequest, remainingRanking } from './quote';
+import { projectRecord } from './requests';
+import { loadContacts, networkOf, parseExpansionParams, priceUnlock, rememberUnlocks, selectRecords, unlockedRecord, type IntelRecord } from './expansions';
+import { EXPANSION_TOOL_NAME, loadIntelResult, type LoadedResult, type StoredIntelData } from './storedResults';
+import { plural } from './engines/format';
+
+export interface ExpandInput {
+  parent_result_id: string;
+  expansion_type: ExpansionType;
+  expansion_params: Record<string, unknown>;
+  quote_token: string;
+}
+
+/** What an expansion produced, and the extra state it must write with its charge. */
+interface Produced {
+  records: IntelRecord[];
+  credits: number;
+  summary: string;
+  stateItem?: TransactItem;
+}
+
+async function produce(userId: string, pkg: PackageDef, parent: LoadedResult, type: ExpansionType, params: ExpansionParams[ExpansionType]): Promise<Produced> {
+  if (type === 'contact_unlock') {
+    const p = params as ExpansionParams['contact_unlock'];
+    const selected = selectRecords(parent.data.records, p.selection, 'expansion_params');
+    const ids = selected.map((r) => r.record_id);
+    const [memory, cards] = await Promise.all([getUnlockMemory(userId, pkg.entityKind), loadContacts(pkg, ids)]);
+    const price = priceUnlock(ids, p.contact_tier, memory.tiers);
+    const next = rememberUnlocks(memory.tiers, ids, p.contact_tier);
+    const records = selected.map((r) => unlockedRecord(r, next[r.record_id] as typeof p.contact_tier, pkg, cards.get(r.record_id)));
+    return {
+      records,
+      credits: price.credits,
+      summary: `${plural(records.length, 'contact')} unlocked at the ${p.contact_tier} tier or above; ${price.lines.filter((l) => l.credits > 0).length} charged, the rest were already unlocked.`,
+      stateItem: putUnlockMemoryItem(userId, pkg.entityKind, next, memory.version),
+    };
+  }
+  if (type === 'network_depth') {
+    const p = params as ExpansionParams['network_depth'];
+    const selected = selectRecords(parent.data.records, p.selection, 'expansion_params');
+    const funds = await getCuratedEntities<CuratedFund>('fund', selected.map((r) => r.record_id));
+    const records = selected.map((r) => {
+      const fund = funds.get(r.record_id);
+      return { record_id: r.record_id, name: r.name ?? fund?.name ?? null, ...(fund ? networkOf(fund) : { co_investors: [], shared_portfolio_companies: [], relationship_strength: 'none', network_summary: 'No longer in the curated data.' }) } as IntelRecord;
+    });
+    return { records, credits: networkDepthCredits(records.length), summary: `Co-investor networks for ${plural(records.length, 'fund')}.` };
+  }
+  const p = params as ExpansionParams['increase_limit'];
+  const remaining = await remainingRanking(userId, parent);
+  const next = remaining.slice(0, p.blocks * 10);
+  const root = remaining.root;
+  return {
+    records: next.map((r) => projectRecord(r.id, r.fields, root.outputFields) as IntelRecord),
+    credits: increaseLimitCredits(pkg, next.length),
+    summary: next.length ? `${plural(next.length, 'more record')} continuing the ranking (positions ${root.servedIds.length + 1} to ${root.servedIds.length + next.length}).` : 'The ranking has no further records.',
+    stateItem: extendServedIdsItem(userId, root.resultId, [...root.servedIds, ...next.map((r) => r.id)], root.version),
+  };
+}
+
+const TOKEN = 0;
+const STATE = 3;
+const MAX_ATTEMPTS = 4;
+
+export async function expandResult(userId: string, input: ExpandInput) {
+  const parent = await loadIntelResult(userId, input.parent_result_id);
+  const pkg = PACKAGES[parent.intel.packageId as keyof typeof PACKAGES];
+  const params = parseExpansionParams(pkg, input.expansion_type, input.expansion_params, 'expansion_params');
+  const quote = await redeemableQuote(userId, input.quote_token, 'expand', expansionRequest(input.parent_result_id, input.expansion_type, params));
+
+  // A concurrent unlock or increase_limit by the same user moves the state we priced on: plan again.
+  for (let attempt = 1; ; attempt++) {
+    const produced = await produce(userId, pkg, parent, input.expansion_type, params);
+    const credits = Math.min(produced.credits, quote.credits);
+    const at = now().toISOString();
+    const resultId = uuidv7();
+    const data: StoredIntelData = {
+      result_id: resultId, package_id: pkg.id, parent_result_id: input.parent_result_id, expansion_type: input.expansion_type,
+      summary: produced.summary, records_count: produced.records.length, records: produced.records, credits_charged: credits, created_at: at,
+    };
+    const stored = await prepareResult({
+      userId, resultId, toolName: EXPANSION_TOOL_NAME, chatId: quote.chatId, resultData: data,
+      metadata: { expansion_type: input.expansion_type, parent_result_id: input.parent_result_id, package_id: pkg.id },
+    });
+    const items: TransactItem[] = [
+      consumeQuoteItem(quote, at, resultId),
+      putIntelligenceResultItem({
+        resultId, userId, packageId: pkg.id, rootResultId: parent.intel.rootResultId, parentResultId: input.parent_result_id, expansionType: input.expansion_type,
+        slots: parent.intel.slots, outputFields: parent.intel.outputFields, servedIds: [], version: 1, createdAt: at,
+      }),
+      stored.item,
+      ...(produced.stateItem ? [produced.stateItem] : []),
+    ];
+    try {
+      const outcome = await chargeCredits({ userId, toolName: input.expansion_type, refId: resultId, amount: credits, chargeId: `quote-${quote.tokenHash}`, with: items });
+      if (outcome.alreadyApplied) await explainSpentQuote(quote.tokenHash);
+      return { result_id: resultId, parent_result_id: input.parent_result_id, expansion_type: input.expansion_type, records: produced.records, records_count: produced.records.length, credits_charged: credits };
+    } catch (err) {
+      if (!(err instanceof TransactionConditionError)) throw err;
+      if (err.failedIndexes.includes(TOKEN)) await explainSpentQuote(quote.tokenHash);
+      if (!err.failedIndexes.includes(STATE) || attempt >= MAX_ATTEMPTS) throw err;
+    }
+  }
+}
+

@@ -1,0 +1,175 @@
+/**
+ * The three expansions: what each one selects, what it costs, and the records it produces. Pricing
+ * and building are pure given their inputs; quote and expand run the same plan, so a quote is exact
+ * and an expand can only come out at or below it.
+ */
+import { ValidationError } from '../../http/errors';
+import type { Contacts, CuratedCompany, CuratedFund, CuratedPerson } from '../../data/model';
+import { getCuratedEntities } from '../../store/curatedRepo';
+import { expansionParamSchemas, type ExpansionParams } from '../../schemas/intelligence';
+import { parseOrThrowAt } from './validation';
+import { CHANNEL_FIELDS, type ContactTier, type ExpansionType, type PackageDef } from './packages';
+import { channelsAt, higherTier, increaseLimitCredits, networkDepthCredits, tierOffered, unlockCredits } from './pricing';
+import { DATASET_AS_OF } from '../../data/model';
+import { daysBetween } from './engines/format';
+
+export type IntelRecord = Record<string, unknown> & { record_id: string };
+type Selection = ExpansionParams['contact_unlock']['selection'];
+
+export function parseExpansionParams<T extends ExpansionType>(pkg: PackageDef, type: T, params: unknown, path: string): ExpansionParams[T] {
+  if (!pkg.expansions.includes(type)) {
+    const why = type === 'increase_limit' && pkg.id === 'warm-intro-paths-v1' ? ' (its routes are bounded by funding-round evidence)' : '';
+    throw new ValidationError(`${pkg.id} does not offer ${type}${why}.`, [{ path: 'expansion_type', message: `Available: ${pkg.expansions.join(', ')}` }]);
+  }
+  const parsed = parseOrThrowAt(expansionParamSchemas[type], params, path) as ExpansionParams[T];
+  if (type === 'contact_unlock' && !tierOffered((parsed as ExpansionParams['contact_unlock']).contact_tier, pkg)) {
+    throw new ValidationError(`${pkg.id} has no ${(parsed as ExpansionParams['contact_unlock']).contact_tier} channel to unlock.`, [
+      { path: `${path}.contact_tier`, message: `Channels of ${pkg.id}: ${pkg.channels.join(', ')}` },
+    ]);
+  }
+  return parsed;
+}
+
+/** The parent's records a selection picks, in the parent's order. Unknown ids are a 400. */
+export function selectRecords(records: IntelRecord[], selection: Selection, path: string): IntelRecord[] {
+  if (selection.mode === 'all') return records;
+  if (selection.mode === 'top_n') return records.slice(0, selection.n);
+  const known = new Set(records.map((r) => r.record_id));
+  const unknown = selection.record_ids.filter((id) => !known.has(id));
+  if (unknown.length) throw new ValidationError('Some record_ids are not in the parent result.', unknown.map((id) => ({ path: `${path}.selection.record_ids`, message: `Not in the parent result: ${id}` })));
+  const wanted = new Set(selection.record_ids);
+  return records.filter((r) => wanted.has(r.record_id));
+}
+
+// ---- contact_unlock ----------------------------------------------------------------------------
+
+export interface UnlockLine {
+  recordId: string;
+  current: ContactTier | null;
+  credits: number;
+}
+
+/** What unlocking `recordIds` at `tier` costs given what the user already unlocked (tier differences only). */
+export function priceUnlock(recordIds: string[], tier: ContactTier, memory: Record<string, string>): { credits: number; lines: UnlockLine[] } {
+  const lines = recordIds.map((recordId) => {
+    const current = (memory[recordId] as ContactTier | undefined) ?? null;
+    return { recordId, current, credits: unlockCredits(tier, current) };
+  });
+  return { credits: lines.reduce((s, l) => s + l.credits, 0), lines };
+}
+
+export interface ContactCard {
+  contact: Contacts | null;
+  /** For funds and companies: the person behind the contact details. */
+  person?: { name: string; role: string };
+}
+
+/** Contact details behind each record: the record itself, the fund's partner or the company's founder. */
+export async function loadContacts(pkg: PackageDef, recordIds: string[]): Promise<Map<string, ContactCard>> {
+  const cards = new Map<string, ContactCard>();
+  if (pkg.contactVia === 'self') {
+    const entities = await getCuratedEntities<CuratedPerson>(pkg.entityKind as 'person', recordIds);
+    for (const id of recordIds) cards.set(id, { contact: (entities.get(id) as unknown as Contacts) ?? null });
+    return cards;
+  }
+  const owners = await getCuratedEntities<CuratedFund | CuratedCompany>(pkg.entityKind as 'fund', recordIds);
+  const personOf = (o: CuratedFund | CuratedCompany | undefined) => (o ? (o.kind === 'fund' ? o.partnerId : o.primaryContactId) : null);
+  const people = await getCuratedEntities<CuratedPerson>('person', recordIds.map((id) => personOf(owners.get(id))).filter((id): id is string => !!id));
+  for (const id of recordIds) {
+    const person = people.get(personOf(owners.get(id)) ?? '');
+    cards.set(id, person ? { contact: person, person: { name: person.fullName, role: person.role } } : { contact: null });
+  }
+  return cards;
+}
+
+const telegramUrl = (handle: string | null) => (handle ? `https://t.me/${handle.replace(/^@/, '')}` : null);
+const CHANNEL_VALUES: Record<string, (c: Contacts) => string | null> = {
+  email: (c) => c.email,
+  LinkedIn_URL: (c) => c.linkedinUrl,
+  X_URL: (c) => c.xUrl,
+  Telegram_URL: (c) => telegramUrl(c.telegramHandle),
+  telegram_handle: (c) => c.telegramHandle,
+  phone: (c) => c.phone,
+  GitHub_URL: (c) => c.githubUrl,
+};
+
+/** The record with every contact field its tier and package allow (null where the data has none). */
+export function unlockedRecord(record: IntelRecord, tier: ContactTier, pkg: PackageDef, card: ContactCard | undefined): IntelRecord {
+  const fields = channelsAt(tier, pkg).flatMap((c) => CHANNEL_FIELDS[c]);
+  const contact = card?.contact ?? null;
+  return {
+    ...record,
+    contact_tier: tier,
+    ...(card?.person ? { contact_name: card.person.name, contact_role: card.person.role } : {}),
+    ...Object.fromEntries(fields.map((f) => [f, contact ? CHANNEL_VALUES[f](contact) : null])),
+  };
+}
+
+/** The unlock memory after unlocking `recordIds` at `tier` (tiers only ever go up). */
+export function rememberUnlocks(memory: Record<string, string>, recordIds: string[], tier: ContactTier): Record<string, string> {
+  const next = { ...memory };
+  for (const id of recordIds) next[id] = higherTier(next[id] as ContactTier | undefined, tier)!;
+  return next;
+}
+
+// ---- increase_limit ----------------------------------------------------------------------------
+
+export const increaseLimitQuote = (pkg: PackageDef, available: number, blocks: number) => {
+  const records = Math.min(available, blocks * 10);
+  return { records, credits: increaseLimitCredits(pkg, records) };
+};
+
+// ---- network_depth -----------------------------------------------------------------------------
+
+export interface FundNetwork {
+  co_investors: { fund_id: string; name: string; shared_rounds: number; rounds_led_by_this_fund: number; last_shared_round: string; relationship_strength: 'strong' | 'medium' | 'weak' }[];
+  shared_portfolio_companies: { company_id: string; name: string; co_investors: string[]; rounds: number }[];
+  relationship_strength: 'strong' | 'medium' | 'weak' | 'none';
+  network_summary: string;
+}
+
+const strengthOf = (shared: number, recent: number): 'strong' | 'medium' | 'weak' => (shared >= 5 || recent >= 3 ? 'strong' : shared >= 2 ? 'medium' : 'weak');
+
+/** Co-investors from shared rounds (with counts and recency), the companies they share, and how close they are. */
+export function networkOf(fund: CuratedFund): FundNetwork {
+  const partners = new Map<string, { name: string; shared: number; led: number; recent: number; last: string; companies: Set<string> }>();
+  const companies = new Map<string, { name: string; partners: Set<string>; rounds: number }>();
+  for (const round of fund.rounds) {
+    const others = round.investors.filter((i) => i.id !== fund.id);
+    if (others.length === 0) continue;
+    const company = companies.get(round.companyId) ?? { name: round.companyName, partners: new Set<string>(), rounds: 0 };
+    company.rounds += 1;
+    for (const other of others) {
+      const p = partners.get(other.id) ?? { name: other.name, shared: 0, led: 0, recent: 0, last: '', companies: new Set<string>() };
+      p.shared += 1;
+      if (round.leadFundId === fund.id) p.led += 1;
+      if (daysBetween(round.announcedOn, DATASET_AS_OF) <= 730) p.recent += 1;
+      if (round.announcedOn > p.last) p.last = round.announcedOn;
+      p.companies.add(round.companyId);
+      partners.set(other.id, p);
+      company.partners.add(other.name);
+    }
+    companies.set(round.companyId, company);
+  }
+  const coInvestors = [...partners.entries()]
+    .sort(([a, x], [b, y]) => y.shared - x.shared || y.recent - x.recent || a.localeCompare(b))
+    .slice(0, 10)
+    .map(([id, p]) => ({ fund_id: id, name: p.name, shared_rounds: p.shared, rounds_led_by_this_fund: p.led, last_shared_round: p.last, relationship_strength: strengthOf(p.shared, p.recent) }));
+  const top = new Set(coInvestors.slice(0, 5).map((c) => c.name));
+  const shared = [...companies.entries()]
+    .map(([id, c]) => ({ company_id: id, name: c.name, co_investors: [...c.partners].filter((n) => top.has(n)), rounds: c.rounds }))
+    .filter((c) => c.co_investors.length > 0)
+    .sort((a, b) => b.co_investors.length - a.co_investors.length || b.rounds - a.rounds || a.name.localeCompare(b.name))
+    .slice(0, 10);
+  const best = coInvestors[0];
+  return {
+    co_investors: coInvestors,
+    shared_portfolio_companies: shared,
+    relationship_strength: best ? best.relationship_strength : 'none',
+    network_summary: best
+      ? `${fund.name} co-invests most with ${best.name} (${best.shared_rounds} shared rounds, latest ${best.last_shared_round})${coInvestors[1] ? ` and ${coInvestors[1].name} (${coInvestors[1].shared_rounds})` : ''}; ${shared.length} portfolio companies are shared with its top co-investors.`
+      : `${fund.name} has no co-invested rounds on record.`,
+  };
+}
+
+export const networkDepthQuote = (records: number) => ({ records, credits: networkDepthCredits(records) });

@@ -1,0 +1,71 @@
+/**
+ * Quote tokens (contract 1 and 5): 15 minutes, single use, bound to the user and to the canonical
+ * form of exactly what was quoted. Only the token's SHA-256 is stored; the request is kept as a hash.
+ */
+import { ConflictError, GoneError, UnprocessableError } from '../../http/errors';
+import { now } from '../../adapters/ports';
+import { randomToken, sha256Hex } from '../../ids';
+import { getQuote, putQuote, type QuoteRecord } from '../../store/quotesRepo';
+
+export const QUOTE_TTL_MS = 15 * 60 * 1000;
+
+/** Stable JSON: object keys sorted at every level, so equal requests hash equally. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export const requestHash = (request: unknown): string => sha256Hex(canonicalJson(request));
+
+export interface IssuedQuote {
+  token: string;
+  record: QuoteRecord;
+}
+
+export async function issueQuote(input: Omit<QuoteRecord, 'tokenHash' | 'createdAt' | 'expiresAt' | 'requestHash'> & { request: unknown }): Promise<IssuedQuote> {
+  const at = now();
+  const token = `qt_${randomToken(40)}`;
+  const { request, ...rest } = input;
+  const record: QuoteRecord = {
+    ...rest,
+    tokenHash: sha256Hex(token),
+    requestHash: requestHash(request),
+    createdAt: at.toISOString(),
+    expiresAt: new Date(at.getTime() + QUOTE_TTL_MS).toISOString(),
+  };
+  await putQuote(record);
+  return { token, record };
+}
+
+/**
+ * The caller's quote for this token, checked in the contract's order: another user's or an unknown
+ * token does not match (422), a used one is 409, an expired one 410, a different request 422.
+ */
+export async function redeemableQuote(userId: string, token: string, kind: QuoteRecord['kind'], request: unknown): Promise<QuoteRecord> {
+  const quote = await getQuote(sha256Hex(token));
+  if (!quote || quote.userId !== userId) throw new UnprocessableError('quote_mismatch', 'This quote token is not one of your quotes.');
+  return checkQuote(quote, kind, request);
+}
+
+export function checkQuote(quote: QuoteRecord, kind: QuoteRecord['kind'], request: unknown): QuoteRecord {
+  if (quote.usedAt) throw new ConflictError('quote_token_used', 'This quote token has already been used; request a new quote.');
+  if (Date.parse(quote.expiresAt) <= now().getTime()) throw new GoneError('quote_expired', 'This quote token has expired (quotes live 15 minutes); request a new quote.');
+  if (quote.kind !== kind || quote.requestHash !== requestHash(request)) {
+    throw new UnprocessableError('quote_mismatch', 'The request does not match what was quoted: send the same package, slots, output fields (or expansion) as the quote.');
+  }
+  return quote;
+}
+
+/** After a transaction failed on the token's condition: why (used meanwhile, or expired). */
+export async function explainSpentQuote(tokenHash: string): Promise<never> {
+  const quote = await getQuote(tokenHash);
+  if (quote?.usedAt) throw new ConflictError('quote_token_used', 'This quote token has already been used; request a new quote.');
+  throw new GoneError('quote_expired', 'This quote token has expired (quotes live 15 minutes); request a new quote.');
+}

@@ -1,0 +1,77 @@
+/** POST /intelligence/resolve: slots from explicit values and request_text, clarification, coverage. */
+import { ValidationError } from '../../http/errors';
+import { ENGINES } from './engines';
+import { NEIGHBOURS, coverageNote, coverageStatus, relaxableSlots, type AlternativeRoute, type Coverage } from './coverage';
+import { PACKAGES, type PackageDef, type PackageId } from './packages';
+import { parseRequestText } from './requestText';
+import { checkSlots, type CanonicalSlots } from './slots';
+
+export interface ResolveInput {
+  package_id: PackageId;
+  slots?: Record<string, unknown>;
+  request_text?: string;
+}
+
+/** How many candidates the curated data has for these slots (the ranking's length). */
+export const countCandidates = async (packageId: PackageId, slots: CanonicalSlots): Promise<number> => (await ENGINES[packageId].rank(slots)).length;
+
+/**
+ * A way to more results: first drop the optional filters one at a time (most specific first) while
+ * that reaches the limit, then a neighbouring package.
+ */
+async function alternativeRoute(packageId: PackageId, slots: CanonicalSlots): Promise<AlternativeRoute | null> {
+  const pkg: PackageDef = PACKAGES[packageId];
+  const limit = Number(slots.limit);
+  let relaxed = { ...slots };
+  const dropped: string[] = [];
+  for (const name of relaxableSlots(pkg, slots)) {
+    const { [name]: _gone, ...rest } = relaxed;
+    relaxed = rest;
+    dropped.push(`${name} (${slots[name]})`);
+    const count = await countCandidates(packageId, relaxed);
+    if (count >= limit) return { package_id: packageId, reason: `Without ${dropped.join(' and ')} there are ${count} candidates.`, slots: relaxed };
+  }
+  return NEIGHBOURS[packageId]?.(slots) ?? null;
+}
+
+export async function coverageFor(packageId: PackageId, slots: CanonicalSlots): Promise<Coverage> {
+  const pkg: PackageDef = PACKAGES[packageId];
+  const limit = Number(slots.limit);
+  const candidates = await countCandidates(packageId, slots);
+  const status = coverageStatus(candidates, limit);
+  return {
+    status,
+    candidate_count: candidates,
+    note: coverageNote(pkg, status, candidates, limit),
+    fallback_allowed: status !== 'none',
+    alternative_route: status === 'sufficient' ? null : await alternativeRoute(packageId, slots),
+  };
+}
+
+export async function resolveIntent(input: ResolveInput) {
+  const pkg: PackageDef = PACKAGES[input.package_id];
+  const explicit = input.slots ?? {};
+  const parsed = input.request_text ? parseRequestText(pkg, input.request_text) : {};
+  // Explicit slots win; parsed values fill only what was not given.
+  const explicitCheck = checkSlots(pkg, explicit);
+  if (explicitCheck.issues.length) throw new ValidationError('Some slots are invalid.', explicitCheck.issues);
+  const merged = checkSlots(pkg, { ...parsed, ...explicit });
+  const unclear = new Set(merged.misunderstood.map((i) => i.path.replace(/^slots\./, '')));
+  const missing = Object.entries(pkg.slots)
+    .filter(([name, def]) => def.required && merged.slots[name] === undefined)
+    .map(([name]) => name);
+  const questions = [
+    ...missing.map((name) => pkg.slots[name].question),
+    ...[...unclear].filter((name) => !missing.includes(name)).map((name) => `${pkg.slots[name].question} (“${String(explicit[name] ?? parsed[name])}” is not a value we know.)`),
+  ];
+  const ready = missing.length === 0 && unclear.size === 0;
+  return {
+    intent_status: ready ? ('ready_for_quote' as const) : ('needs_clarification' as const),
+    package_id: pkg.id,
+    package_name: pkg.name,
+    missing_slots: missing,
+    clarification_questions: questions,
+    filled_slots: merged.slots,
+    coverage: ready ? await coverageFor(input.package_id, merged.slots) : null,
+  };
+}

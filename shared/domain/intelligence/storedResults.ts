@@ -1,0 +1,38 @@
+/**
+ * Intelligence results as stored: the stored result (section 8) carries the records; the
+ * intelligence record carries the request and the ranking's progress. Both share the result id.
+ */
+import { NotFoundError } from '../../http/errors';
+import { readResultData } from '../storage/results';
+import { getIntelligenceResult, type IntelligenceResultRecord } from '../../store/intelligenceRepo';
+import type { IntelRecord } from './expansions';
+import type { PackageId } from './packages';
+
+export const EXPANSION_TOOL_NAME = 'intelligence_result';
+
+export interface StoredIntelData {
+  result_id: string;
+  package_id: PackageId;
+  summary: string;
+  records_count: number;
+  records: IntelRecord[];
+  created_at: string;
+  filled_slots?: Record<string, unknown>;
+  output_fields?: string[];
+  parent_result_id?: string;
+  expansion_type?: string;
+  credits_charged?: number;
+}
+
+export interface LoadedResult {
+  intel: IntelligenceResultRecord;
+  data: StoredIntelData;
+  chatId: string | null;
+}
+
+/** One of the caller's intelligence results, or 404 (another user's result is not found either). */
+export async function loadIntelResult(userId: string, resultId: string): Promise<LoadedResult> {
+  const [intel, stored] = await Promise.all([getIntelligenceResult(userId, resultId), readResultData<StoredIntelData>(userId, resultId)]);
+  if (!intel || !stored) throw new NotFoundError('Intelligence result');
+  return { intel, data: stored.data, chatId: stored.record.chatId };
+}

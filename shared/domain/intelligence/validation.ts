@@ -1,0 +1,15 @@
+import type { z } from 'zod';
+import { ValidationError } from '../../http/errors';
+
+/** zod parse whose issue paths start at `path` (e.g. expansion_scope.expansion_params). */
+export function parseOrThrowAt<T extends z.ZodType>(schema: T, value: unknown, path: string): z.infer<T> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new ValidationError(
+    'The expansion parameters are invalid.',
+    result.error.issues.map((issue) => {
+      const keys = issue.code === 'unrecognized_keys' ? ((issue as { keys?: string[] }).keys ?? []) : [];
+      return { path: [path, ...issue.path.map(String)].join('.'), message: keys.length ? `Unknown property: ${keys.join(', ')}` : issue.message };
+    }),
+  );
+}

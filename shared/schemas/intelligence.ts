@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { defineEndpoint } from '../http/endpoint';
+import { timestamp } from './common';
+import { CONTACT_TIER_IDS, EXPANSIONS, PACKAGE_IDS, PACKAGES, type ExpansionType, type PackageDef } from '../domain/intelligence/packages';
+
+/** The package table rendered for the OpenAPI document: slots, limits, fields, channels, expansions, prices. */
+const packageDoc = (p: PackageDef) =>
+  `**${p.id}** (${p.name}): ${p.description} Slots: ${Object.entries(p.slots)
+    .map(([name, s]) => `\`${name}\`${s.required ? ' (required)' : ''} ${s.description}`)
+    .join('; ')}. limit default ${p.limit.default}, max ${p.limit.max}. Tier 1 fields: ${p.fields.join(', ')}. ` +
+  `Contact channels: ${p.channels.join(', ')}. Expansions: ${p.expansions.join(', ')}. Price: ${p.price.base} + ${p.price.perRecord} per record returned.`;
+const PACKAGES_DOC = Object.values(PACKAGES).map(packageDoc).join('\n\n');
+
+const packageId = z.enum(PACKAGE_IDS).meta({ description: `One of the seven packages:\n\n${PACKAGES_DOC}` });
+const expansionType = z.enum(Object.keys(EXPANSIONS) as [ExpansionType, ...ExpansionType[]]);
+const slots = z
+  .record(z.string(), z.unknown())
+  .meta({ description: 'Slot values by name (see package_id). `limit` is an integer; min_investment and max_investment are numbers (USD); min_followers, min_gm_score, min_engagement and tier take a number or a numeric string such as "10k"; the others are strings.' });
+const outputFields = z.array(z.string().min(1).max(60)).min(1).max(20).meta({ description: 'Tier 1 field names of the package (default: all).' });
+const quoteToken = z.string().min(1).max(200);
+
+// ---- Expansion parameters (validated per type by the expansion module) -----------------------------
+export const selection = z.discriminatedUnion('mode', [
+  z.strictObject({ mode: z.literal('all') }),
+  z.strictObject({ mode: z.literal('top_n'), n: z.number().int().min(1).max(100) }),
+  z.strictObject({ mode: z.literal('ids'), record_ids: z.array(z.string().min(1).max(100)).min(1).max(100) }),
+]);
+export const expansionParamSchemas = {
+  contact_unlock: z.strictObject({ selection, contact_tier: z.enum(CONTACT_TIER_IDS) }),
+  increase_limit: z.strictObject({ blocks: z.number().int().min(1).max(5) }),
+  network_depth: z.strictObject({ selection }),
+} satisfies Record<ExpansionType, z.ZodType>;
+export type ExpansionParams = { [K in ExpansionType]: z.infer<(typeof expansionParamSchemas)[K]> };
+const expansionParams = z.record(z.string(), z.unknown()).meta({
+  description:
+    'contact_unlock: {"selection": {"mode": "all"} | {"mode": "top_n", "n"} | {"mode": "ids", "record_ids": [...]}, "contact_tier": "social"|"email"|"telegram"|"phone"}; ' +
+    'increase_limit: {"blocks": 1..5} (10 records a block); network_depth: {"selection": ...} (vc-shortlist-v1 only).',
+});
+
+// ---- Responses -------------------------------------------------------------------------------------
+const coverage = z
+  .object({
+    status: z.enum(['sufficient', 'limited', 'none']),
+    candidate_count: z.number().int(),
+    note: z.string().nullable(),
+    fallback_allowed: z.boolean(),
+    alternative_route: z.object({ package_id: z.string(), reason: z.string(), slots: z.record(z.string(), z.unknown()) }).nullable(),
+  })
+  .meta({ id: 'IntelligenceCoverage' });
+export const resolveResult = z
+  .object({
+    intent_status: z.enum(['needs_clarification', 'ready_for_quote']),
+    package_id: z.string(),
+    package_name: z.string(),
+    missing_slots: z.array(z.string()),
+    clarification_questions: z.array(z.string()),
+    filled_slots: z.record(z.string(), z.unknown()),
+    coverage: coverage.nullable(),
+  })
+  .meta({ id: 'IntelligenceResolveResult' });
+export const quote = z
+  .object({
+    package_id: z.string(),
+    quote_token: z.string(),
+    credits: z.number().int(),
+    output_projection_summary: z.string(),
+    expiry: timestamp,
+    filled_slots: z.record(z.string(), z.unknown()),
+    output_fields: z.array(z.string()),
+    expansion_scope: z.object({ parent_result_id: z.uuid(), expansion_type: z.string(), expansion_params: z.record(z.string(), z.unknown()) }).nullable(),
+  })
+  .meta({ id: 'IntelligenceQuote' });
+export const executeResult = z
+  .object({ result_id: z.uuid(), summary: z.string(), records_count: z.number().int(), credits_charged: z.number().int() })
+  .meta({ id: 'IntelligenceExecuteResult' });
+const record = z.record(z.string(), z.unknown()).meta({ description: 'record_id plus the selected Tier 1 fields (and contact fields once unlocked).' });
+export const intelligenceResult = z
+  .object({
+    result_id: z.uuid(),
+    package_id: z.string(),
+    summary: z.string(),
+    records_count: z.number().int(),
+    records: z.array(record),
+    available_expansions: z.array(z.object({ type: z.string(), label: z.string(), description: z.string(), estimated_credits: z.number().int() })),
+    created_at: timestamp,
+    parent_result_id: z.uuid().nullable(),
+    expansion_type: z.string().nullable(),
+  })
+  .meta({ id: 'IntelligenceResult' });
+export const expansionResult = z
+  .object({
+    result_id: z.uuid(),
+    parent_result_id: z.uuid(),
+    expansion_type: z.string(),
+    records: z.array(record),
+    records_count: z.number().int(),
+    credits_charged: z.number().int(),
+  })
+  .meta({ id: 'IntelligenceExpansionResult' });
+
+const tag = 'Intelligence';
+
+export const intelligenceEndpoints = {
+  resolve: defineEndpoint({
+    operationId: 'resolveIntelligence', method: 'POST', path: '/api/v1/intelligence/resolve', tag, auth: 'api_key',
+    summary: 'Fill a package’s slots from slots and/or request_text; coverage from the curated data',
+    body: z.strictObject({ package_id: packageId, slots: slots.optional(), request_text: z.string().max(2000).optional() }),
+    response: resolveResult,
+  }),
+  quote: defineEndpoint({
+    operationId: 'quoteIntelligence', method: 'POST', path: '/api/v1/intelligence/quote', tag, auth: 'api_key',
+    summary: 'Price a package run (or an expansion, with expansion_scope); the token lives 15 minutes and is single use',
+    body: z.strictObject({
+      package_id: packageId,
+      slots: slots.optional(),
+      output_fields: outputFields.optional(),
+      chat_id: z.uuid().optional(),
+      expansion_scope: z.strictObject({ parent_result_id: z.uuid(), expansion_type: expansionType, expansion_params: expansionParams }).optional(),
+    }),
+    response: quote,
+  }),
+  execute: defineEndpoint({
+    operationId: 'executeIntelligence', method: 'POST', path: '/api/v1/intelligence/execute', tag, auth: 'api_key', paid: true, idempotent: true,
+    summary: 'Run a quoted package; charges base + per record returned, never more than the quote',
+    body: z.strictObject({ package_id: packageId, slots: slots.optional(), output_fields: outputFields.optional(), quote_token: quoteToken }),
+    response: executeResult,
+  }),
+  getResult: defineEndpoint({
+    operationId: 'getIntelligenceResult', method: 'GET', path: '/api/v1/intelligence/results/{result_id}', tag, auth: 'api_key',
+    summary: 'A stored intelligence result (execute or expansion) with its records and available expansions',
+    params: z.strictObject({ result_id: z.uuid() }),
+    response: intelligenceResult,
+  }),
+  expand: defineEndpoint({
+    operationId: 'expandIntelligence', method: 'POST', path: '/api/v1/intelligence/expand', tag, auth: 'api_key', paid: true, idempotent: true,
+    summary: 'Run a quoted expansion: contact_unlock, increase_limit or network_depth',
+    body: z.strictObject({ parent_result_id: z.uuid(), expansion_type: expansionType, expansion_params: expansionParams, quote_token: quoteToken }),
+    response: expansionResult,
+  }),
+};

@@ -1,0 +1,56 @@
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, table } from './client';
+import { quoteKey } from './keys';
+import type { TransactItem } from './transactions';
+
+/** A quote, stored under the SHA-256 of its token (the token itself is never stored). */
+export interface QuoteRecord {
+  tokenHash: string;
+  userId: string;
+  kind: 'execute' | 'expand';
+  packageId: string;
+  /** SHA-256 of the canonical request the quote was issued for. */
+  requestHash: string;
+  credits: number;
+  chatId: string | null;
+  createdAt: string;
+  expiresAt: string;
+  usedAt?: string;
+  resultId?: string;
+}
+
+/** Kept a week past expiry so a late execute still answers 410 quote_expired, then removed by TTL. */
+const RETAIN_SECONDS = 7 * 24 * 3600;
+
+const fromItem = ({ pk: _pk, sk: _sk, entity: _e, ttl: _t, ...rest }: Record<string, unknown>) => rest as unknown as QuoteRecord;
+
+export async function putQuote(quote: QuoteRecord): Promise<void> {
+  await ddb().send(
+    new PutCommand({
+      TableName: table(),
+      Item: { ...quoteKey(quote.tokenHash), entity: 'quote', ...quote, ttl: Math.floor(Date.parse(quote.expiresAt) / 1000) + RETAIN_SECONDS },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+export async function getQuote(tokenHash: string): Promise<QuoteRecord | undefined> {
+  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: quoteKey(tokenHash), ConsistentRead: true }));
+  return Item ? fromItem(Item) : undefined;
+}
+
+/**
+ * Marks the quote used, for the transaction that writes what it paid for. The condition makes the
+ * token single use even under parallel requests: only one transaction can pass it.
+ */
+export function consumeQuoteItem(quote: QuoteRecord, at: string, resultId: string): TransactItem {
+  return {
+    Update: {
+      TableName: table(),
+      Key: quoteKey(quote.tokenHash),
+      UpdateExpression: 'SET usedAt = :at, resultId = :result',
+      ConditionExpression: 'attribute_exists(pk) AND userId = :user AND attribute_not_exists(usedAt) AND expiresAt > :at',
+      ExpressionAttributeValues: { ':at': at, ':result': resultId, ':user': quote.userId },
+    },
+  };
+}
