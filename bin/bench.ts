@@ -12,9 +12,10 @@ import { ensureDemoAccount } from '../shared/domain/accounts/demo';
 import { createBenchContext, type BenchSuite } from './bench/harness';
 import { bundleSizes } from './bench/bundles';
 import { platformBench } from './bench/platform';
+import { moderationBench } from './bench/moderation';
 import { growthBench } from './bench/growth';
 
-const SUITES: BenchSuite[] = [platformBench, growthBench];
+const SUITES: BenchSuite[] = [platformBench, growthBench, moderationBench];
 
 const only = process.argv.slice(2).find((a) => !a.startsWith('--'));
 const dynamo = await startDynamo();

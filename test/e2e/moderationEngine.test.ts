@@ -129,6 +129,17 @@ describe('POST /communities/{id}/events', () => {
     expect((await post(key, community.id, Array.from({ length: 101 }, (_, i) => message(VETERAN, 'x', i)))).status).toBe(400);
   });
 
+  it('carries one member through a batch too big for one transaction, climbing the ladder in order', async () => {
+    const { key, community } = await provision('reddit');
+    const user = { id: 'u-loud', username: 'loud', joined_at: '2025-01-01T00:00:00.000Z' };
+    const events = Array.from({ length: 80 }, (_, i) => message(user, `DM me for support, ticket ${i}`, i, `long-${i}`));
+    const res = await post(key, community.id, events);
+    expect(res.body.decisions.map((d: { action: string }) => d.action)).toEqual(['mute', ...Array(79).fill('ban')]);
+    const st = (await status(key, '?include_logs=100')).body;
+    expect(st.metrics).toMatchObject({ messages_scanned: 80, messages_flagged: 80, actions: { mute: 1, ban: 79 } });
+    expect(st.audit_logs.map((a: { event_id: string }) => a.event_id)).toEqual(events.map((e) => e.event_id).reverse());
+  });
+
   it('rejects malformed events with 400', async () => {
     const { key, community } = await provision('reddit');
     const bad = [

@@ -1,7 +1,8 @@
 /**
  * Runs a batch of chat events through the engine and stores what came of it. Each member's events
- * are applied in order, in transactions that also mark the events seen, so an event is counted and
- * acted on once however often (or concurrently) it is delivered; a re-delivery gets the first answer.
+ * are applied in order, in transactions that also mark the events seen and move the counters, so an
+ * event is counted and acted on once however often (or concurrently) it is delivered; a re-delivery
+ * gets the first answer.
  */
 import { timingSafeEqual } from 'node:crypto';
 import { now } from '../../adapters/ports';
@@ -35,8 +36,6 @@ import {
 } from './engine';
 import { toChatEvents, type TelegramUpdate } from './telegram';
 
-/** Events per transaction: member state + seen marker and audit entry per event + one counter update stays under 100 items. */
-const EVENTS_PER_TRANSACTION = 40;
 const MAX_ATTEMPTS = 10;
 
 async function activate(community: CommunityRecord, token: string | undefined): Promise<{ community: CommunityRecord; outcome: ActivationOutcome }> {
@@ -63,71 +62,111 @@ interface Batch {
 
 const isRetryable = (codes: (string | undefined)[]) => codes.some((c) => c === 'ConditionalCheckFailed' || c === 'TransactionConflict');
 
+/** DynamoDB's limit on the items of one transaction. */
+const MAX_TRANSACTION_ITEMS = 100;
+
+interface Packed {
+  items: TransactItem[];
+  decisions: Decision[];
+  /** Per member: their state after this transaction and how many of their pending events it took. */
+  advanced: Map<string, { member: StoredMember; taken: number }>;
+}
+
 /**
- * Applies one member's new events in order. On a lost race (another delivery wrote the member or
- * one of the events first) it reloads and carries on with what is still unseen.
+ * One transaction's worth of pending events of one counter shard: members one after another, each
+ * member's events in order, each event marked seen, each member's state written under a version
+ * check, and the shard's counters moved by what the transaction decided.
  */
-async function applyMemberEvents(batch: Batch, userId: string, events: ChatEvent[], preloaded: StoredMember | undefined): Promise<Map<string, Decision>> {
-  const { communityId, policy, positions } = batch;
-  const decided = new Map<string, Decision>();
-  let member = preloaded;
-  let pending = events;
-  for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt >= MAX_ATTEMPTS) throw new Error(`Moderation of member ${userId} in ${communityId} did not settle`);
-    if (attempt > 0) {
-      const seen = await seenEvents(communityId, pending.map((e) => e.event_id));
-      for (const [id, decision] of seen) decided.set(id, decision);
-      pending = pending.filter((e) => !seen.has(e.event_id));
-      member = (await loadMembers(communityId, [userId])).get(userId);
-      if (pending.length === 0) break;
+function packTransaction(batch: Batch, shard: number, pending: Map<string, ChatEvent[]>, members: Map<string, StoredMember>): Packed {
+  const at = now();
+  const atIso = at.toISOString();
+  const packed: Packed = { items: [], decisions: [], advanced: new Map() };
+  const delta: MetricDelta = {};
+  let lastEventAt = '';
+  // Room for `extra` more items, keeping one for the counter update.
+  const fits = (extra: number) => packed.items.length + extra + 1 <= MAX_TRANSACTION_ITEMS;
+  for (const [userId, events] of pending) {
+    // A member needs their state item plus up to two items (seen marker, audit entry) per event.
+    if (!fits(1 + 2)) break;
+    const before = members.get(userId) ?? { state: emptyMemberState(), version: 0 };
+    let state = before.state;
+    let taken = 0;
+    for (const event of events) {
+      if (!fits(2 + 1)) break;
+      const result = moderateEvent(batch.policy, state, event);
+      state = result.state;
+      taken += 1;
+      packed.decisions.push(result.decision);
+      addDeltas(delta, result.delta);
+      const sentAt = new Date(event.sent_at).toISOString();
+      if (sentAt > lastEventAt) lastEventAt = sentAt;
+      packed.items.push(putSeenEvent(batch.communityId, result.decision, atIso));
+      if (result.audit) packed.items.push(putAuditEntry(batch.communityId, { id: uuidv7(at.getTime()), at: atIso, ...result.audit }, batch.positions.get(event.event_id) ?? 0));
     }
-    let stored: StoredMember = member ?? { state: emptyMemberState(), version: 0 };
-    while (pending.length > 0) {
-      const chunk = pending.slice(0, EVENTS_PER_TRANSACTION);
-      const at = now();
-      const items: TransactItem[] = [];
-      const delta: MetricDelta = {};
-      const chunkDecisions: Decision[] = [];
-      let state = stored.state;
-      for (const event of chunk) {
-        const result = moderateEvent(policy, state, event);
-        state = result.state;
-        chunkDecisions.push(result.decision);
-        addDeltas(delta, result.delta);
-        items.push(putSeenEvent(communityId, result.decision, at.toISOString()));
-        if (result.audit) items.push(putAuditEntry(communityId, { id: uuidv7(at.getTime()), at: at.toISOString(), ...result.audit }, positions.get(event.event_id) ?? 0));
+    packed.items.push(putMemberState(batch.communityId, userId, { state, version: before.version }, atIso));
+    packed.advanced.set(userId, { member: { state, version: before.version + 1 }, taken });
+  }
+  packed.items.push(addToMetrics(batch.communityId, shard, delta, lastEventAt));
+  return packed;
+}
+
+/**
+ * Applies the new events of the members of one counter shard, as few transactions as the item
+ * limit allows. On a lost race (another delivery wrote a member or one of the events first) it
+ * reloads and carries on with what is still unseen.
+ */
+async function applyShard(batch: Batch, shard: number, eventsByMember: Map<string, ChatEvent[]>, preloaded: Map<string, StoredMember>): Promise<Map<string, Decision>> {
+  const decided = new Map<string, Decision>();
+  const pending = new Map(eventsByMember);
+  const members = new Map(preloaded);
+  for (let attempt = 0; pending.size > 0; attempt++) {
+    if (attempt >= MAX_ATTEMPTS) throw new Error(`Moderation events of ${batch.communityId} did not settle`);
+    if (attempt > 0) {
+      await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
+      const seen = await seenEvents(batch.communityId, [...pending.values()].flat().map((e) => e.event_id));
+      for (const [id, decision] of seen) decided.set(id, decision);
+      for (const [userId, events] of pending) {
+        const unseen = events.filter((e) => !seen.has(e.event_id));
+        if (unseen.length) pending.set(userId, unseen);
+        else pending.delete(userId);
       }
-      const lastEventAt = chunk.map((e) => new Date(e.sent_at).toISOString()).sort().at(-1)!;
-      items.push(putMemberState(communityId, userId, { state, version: stored.version }, at.toISOString()), addToMetrics(communityId, metricShardOf(userId), delta, lastEventAt));
+      const reloaded = await loadMembers(batch.communityId, [...pending.keys()]);
+      members.clear();
+      for (const [userId, member] of reloaded) members.set(userId, member);
+    }
+    while (pending.size > 0) {
+      const packed = packTransaction(batch, shard, pending, members);
       try {
-        await writeTogether(items);
+        await writeTogether(packed.items);
       } catch (err) {
         if (!isRetryable(cancellationCodes(err))) throw err;
-        await new Promise((r) => setTimeout(r, Math.random() * 20 * (attempt + 1)));
         break;
       }
-      for (const d of chunkDecisions) decided.set(d.event_id, d);
-      stored = { state, version: stored.version + 1 };
-      member = stored;
-      pending = pending.slice(chunk.length);
+      for (const d of packed.decisions) decided.set(d.event_id, d);
+      for (const [userId, { member, taken }] of packed.advanced) {
+        members.set(userId, member);
+        const rest = pending.get(userId)!.slice(taken);
+        if (rest.length) pending.set(userId, rest);
+        else pending.delete(userId);
+      }
     }
   }
   return decided;
 }
 
-/** Members who share a counter shard go one after another, so a batch never conflicts with itself. */
-async function applyByMember(batch: Batch, events: ChatEvent[]): Promise<Map<string, Decision>> {
-  const byMember = new Map<string, ChatEvent[]>();
-  for (const event of events) byMember.set(event.user.id, [...(byMember.get(event.user.id) ?? []), event]);
-  const members = await loadMembers(batch.communityId, [...byMember.keys()]);
-  const byShard = new Map<number, string[]>();
-  for (const userId of byMember.keys()) byShard.set(metricShardOf(userId), [...(byShard.get(metricShardOf(userId)) ?? []), userId]);
+/** Shards in parallel; within a shard one transaction at a time, so a batch never conflicts with itself. */
+async function applyByShard(batch: Batch, events: ChatEvent[]): Promise<Map<string, Decision>> {
+  const byShard = new Map<number, Map<string, ChatEvent[]>>();
+  for (const event of events) {
+    const shard = metricShardOf(event.user.id);
+    const members = byShard.get(shard) ?? byShard.set(shard, new Map()).get(shard)!;
+    members.set(event.user.id, [...(members.get(event.user.id) ?? []), event]);
+  }
+  const stored = await loadMembers(batch.communityId, [...new Set(events.map((e) => e.user.id))]);
   const decided = new Map<string, Decision>();
   await Promise.all(
-    [...byShard.values()].map(async (userIds) => {
-      for (const userId of userIds) {
-        for (const [id, d] of await applyMemberEvents(batch, userId, byMember.get(userId)!, members.get(userId))) decided.set(id, d);
-      }
+    [...byShard].map(async ([shard, members]) => {
+      for (const [id, d] of await applyShard(batch, shard, members, stored)) decided.set(id, d);
     }),
   );
   return decided;
@@ -150,7 +189,7 @@ export async function moderateEvents(community: CommunityRecord, incoming: ChatE
   for (const [id, decision] of seen) decided.set(id, decision);
   const fresh = [...firstCopies.values()].filter((e) => !seen.has(e.event_id));
   const batch: Batch = { communityId: community.id, policy: policyOf(current), positions: new Map(events.map((e, i) => [e.event_id, i])) };
-  for (const [id, decision] of await applyByMember(batch, fresh)) decided.set(id, decision);
+  for (const [id, decision] of await applyByShard(batch, fresh)) decided.set(id, decision);
   return { decisions: events.map((e) => decided.get(e.event_id)!) };
 }
 
