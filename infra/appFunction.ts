@@ -8,8 +8,10 @@ import { Construct } from 'constructs';
 import { PROJECT_ROOT } from './projectRoot';
 
 export interface AppFunctionProps {
-  /** Folder under functions/ whose handler.ts exports `handler`. */
-  name: string;
+  /** Folder under functions/ whose handler.ts exports the handler. */
+  folder: string;
+  /** The export to run; `handler` unless the folder serves two functions. */
+  handler?: string;
   description: string;
   environment: Record<string, string>;
   timeout?: Duration;
@@ -39,14 +41,14 @@ export class AppFunction extends Construct {
     });
     this.role = new iam.Role(this, 'Role', {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `Execution role of the ${props.name} function`,
+      description: `Execution role of ${id}`,
     });
     this.logGroup.grantWrite(this.role);
 
     this.fn = new NodejsFunction(this, 'Function', {
       description: props.description,
-      entry: path.join(PROJECT_ROOT, 'functions', props.name, 'handler.ts'),
-      handler: 'handler',
+      entry: path.join(PROJECT_ROOT, 'functions', props.folder, 'handler.ts'),
+      handler: props.handler ?? 'handler',
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
       runtime: lambda.Runtime.NODEJS_22_X,

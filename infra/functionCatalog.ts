@@ -4,6 +4,8 @@ import type { ApiGroup } from '../shared/schemas/groups';
 /** What a function may do beyond writing its own logs: the stack turns this into grants and env. */
 export interface FunctionNeeds {
   description: string;
+  /** Folder under functions/ when it is not the function's own name, and the export to run. */
+  entry?: { folder: string; handler: string };
   /** Table access: `read` for functions that only look things up. */
   table: 'none' | 'read' | 'readWrite';
   /** Sends messages to the pipeline queue (PIPELINE_QUEUE_URL). */
@@ -16,7 +18,7 @@ export interface FunctionNeeds {
   memorySize?: number;
 }
 
-export type FunctionName = ApiGroup | 'authorizer' | 'jobs-events' | 'worker' | 'renewals';
+export type FunctionName = ApiGroup | 'authorizer' | 'jobs-events' | 'worker' | 'dead-letters' | 'renewals';
 
 /**
  * Every Lambda, one per folder in functions/. A new API group gets a compile error here until it
@@ -38,6 +40,13 @@ export const FUNCTIONS: Record<FunctionName, FunctionNeeds> = {
   'jobs-events': { description: 'Job progress as server-sent events (response streaming)', table: 'read', timeout: Duration.minutes(15) },
   // The queue's visibility timeout is derived from this (see pipeline.ts).
   worker: { description: 'Pipeline stage worker (SQS batches, partial failures)', table: 'readWrite', queue: true, events: true, timeout: Duration.minutes(2) },
+  // The worker fails a job itself when a message's last delivery throws; a delivery that timed out
+  // or crashed reaches the dead-letter queue instead, and this fails its job so it cannot stay running.
+  'dead-letters': {
+    description: 'Fails the job of each pipeline message that reached the dead-letter queue',
+    entry: { folder: 'worker', handler: 'deadLetterHandler' },
+    table: 'readWrite', events: true, timeout: Duration.minutes(1),
+  },
   renewals: { description: 'Every 5 minutes: community renewals, expiry of grants and quotes', table: 'readWrite', events: true, timeout: Duration.minutes(4) },
 };
 

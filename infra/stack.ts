@@ -37,11 +37,12 @@ export class OutreachIntelligenceStack extends Stack {
     const bus = new events.EventBus(this, 'DomainEvents', { description: 'Domain events (job.completed, community.renewed, ...) for the operator\'s consumers' });
 
     const groups = Object.keys(API_GROUPS);
-    const names = [...groups, 'authorizer', 'jobs-events', 'worker', 'renewals'] as FunctionName[];
+    const names = [...groups, 'authorizer', 'jobs-events', 'worker', 'dead-letters', 'renewals'] as FunctionName[];
     for (const name of names) {
       const needs = needsOf(name);
       this.functions[name] = new AppFunction(this, constructId(name), {
-        name,
+        folder: needs.entry?.folder ?? name,
+        handler: needs.entry?.handler,
         description: needs.description,
         timeout: needs.timeout,
         memorySize: needs.memorySize,
@@ -53,7 +54,12 @@ export class OutreachIntelligenceStack extends Stack {
     }
     const fn = (name: FunctionName) => this.functions[name].fn;
 
-    const pipeline = new Pipeline(this, 'Pipeline', { worker: fn('worker'), workerTimeout: needsOf('worker').timeout! });
+    const pipeline = new Pipeline(this, 'Pipeline', {
+      worker: fn('worker'),
+      workerTimeout: needsOf('worker').timeout!,
+      deadLetterConsumer: fn('dead-letters'),
+      deadLetterConsumerTimeout: needsOf('dead-letters').timeout!,
+    });
 
     for (const name of names) {
       const needs = needsOf(name);

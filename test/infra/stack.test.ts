@@ -22,7 +22,7 @@ beforeAll(() => {
 });
 
 const groupEndpoints = () => Object.entries(API_GROUPS) as [FunctionName, EndpointSpec[]][];
-const functionNames = () => [...Object.keys(API_GROUPS), 'authorizer', 'jobs-events', 'worker', 'renewals'] as FunctionName[];
+const functionNames = () => [...Object.keys(API_GROUPS), 'authorizer', 'jobs-events', 'worker', 'dead-letters', 'renewals'] as FunctionName[];
 const fnId = (name: FunctionName) => s.logicalId(s.stack.functions[name].fn);
 const policyOf = (name: FunctionName) => {
   const roleId = s.logicalId(s.stack.functions[name].role);
@@ -66,7 +66,7 @@ describe('table', () => {
 });
 
 describe('functions', () => {
-  it('are one per endpoint group plus the authorizer, the SSE stream, the worker and renewals', () => {
+  it('are one per endpoint group plus the authorizer, the SSE stream, the worker, its dead-letter consumer and renewals', () => {
     expect(Object.keys(s.resources('AWS::Lambda::Function')).sort()).toEqual(functionNames().map(fnId).sort());
     expect(functionNames().sort()).toEqual(Object.keys(FUNCTIONS).sort());
   });
@@ -75,7 +75,8 @@ describe('functions', () => {
     const logGroups = s.resources('AWS::Logs::LogGroup');
     for (const name of functionNames()) {
       const { Properties: fn } = s.resources('AWS::Lambda::Function')[fnId(name)];
-      expect(fn, name).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler', TracingConfig: { Mode: 'Active' } });
+      const handler = `index.${FUNCTIONS[name].entry?.handler ?? 'handler'}`;
+      expect(fn, name).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: handler, TracingConfig: { Mode: 'Active' } });
       expect(fn.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
       const logGroupId = fn.LoggingConfig.LogGroup.Ref;
       expect(logGroups[logGroupId].Properties.RetentionInDays, name).toBe(30);
@@ -105,7 +106,7 @@ describe('functions', () => {
     const saved = runtime.awslambda;
     runtime.awslambda = { streamifyResponse: (handler: unknown) => handler, HttpResponseStream: { from: (stream: unknown) => stream } };
     try {
-      for (const name of functionNames()) expect(typeof load(name).handler, name).toBe('function');
+      for (const name of functionNames()) expect(typeof load(name)[FUNCTIONS[name].entry?.handler ?? 'handler'], name).toBe('function');
     } finally {
       runtime.awslambda = saved;
     }
@@ -130,7 +131,7 @@ describe('functions', () => {
       expect('EVENT_BUS_NAME' in env, name).toBe(needs.events === true);
     }
     expect(functionNames().filter((n) => FUNCTIONS[n].queue).sort()).toEqual(['growth', 'jobs', 'worker']);
-    expect(functionNames().filter((n) => FUNCTIONS[n].events).sort()).toEqual(['growth', 'jobs', 'moderation', 'renewals', 'worker']);
+    expect(functionNames().filter((n) => FUNCTIONS[n].events).sort()).toEqual(['dead-letters', 'growth', 'jobs', 'moderation', 'renewals', 'worker']);
   });
 
   it('are granted only what they need: writes, queue sends and event publishing where asked, nothing for public', () => {
@@ -184,7 +185,7 @@ describe('pipeline', () => {
   });
 
   it('feeds the worker batches of ten with partial batch responses', () => {
-    s.template.resourceCountIs('AWS::Lambda::EventSourceMapping', 1);
+    s.template.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
     s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: fnId('worker') },
       EventSourceArn: { 'Fn::GetAtt': [queues().mainId, 'Arn'] },
@@ -192,6 +193,19 @@ describe('pipeline', () => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
     expect(WORKER_BATCH_SIZE).toBe(10);
+  });
+
+  it("hands each dead-lettered message alone to the worker's deadLetterHandler, which may fail the job", () => {
+    const { all, dlqId } = queues();
+    s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnId('dead-letters') },
+      EventSourceArn: { 'Fn::GetAtt': [dlqId, 'Arn'] },
+      BatchSize: 1,
+    });
+    const consumer = s.resources('AWS::Lambda::Function')[fnId('dead-letters')].Properties;
+    expect(all[dlqId].Properties.VisibilityTimeout).toBe(6 * consumer.Timeout);
+    expect(actionsOf('dead-letters')).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'dynamodb:UpdateItem', 'events:PutEvents']));
+    expect(actionsOf('dead-letters')).not.toContain('sqs:SendMessage');
   });
 });
 
