@@ -36,7 +36,7 @@ export const FUNCTIONS: Record<FunctionName, FunctionNeeds> = {
   // Identifies the caller from the API key hash: a single lookup, nothing written.
   authorizer: { description: 'TOKEN authorizer: bearer API key to user', table: 'read', memorySize: 512, timeout: Duration.seconds(10) },
   // Server-sent events of a job's progress: reads the job until it is terminal. API Gateway allows
-  // a streamed response up to 15 minutes; clients reconnect with Last-Event-ID after that.
+  // a streamed response up to 15 minutes; a reconnecting client gets the current state first.
   'jobs-events': { description: 'Job progress as server-sent events (response streaming)', table: 'read', timeout: Duration.minutes(15) },
   // The queue's visibility timeout is derived from this (see pipeline.ts).
   worker: { description: 'Pipeline stage worker (SQS batches, partial failures)', table: 'readWrite', queue: true, events: true, timeout: Duration.minutes(2) },
