@@ -8,6 +8,7 @@ import { GATEWAY_ERRORS } from '../../infra/gatewayResponses';
 import { MAX_RECEIVE_COUNT, WORKER_BATCH_SIZE } from '../../infra/pipeline';
 import { PROJECT_ROOT } from '../../infra/projectRoot';
 import { AUTHORIZER_CACHE_TTL } from '../../infra/serviceApi';
+import { MAX_DELIVERIES } from '../../shared/domain/jobs/pipeline';
 import type { EndpointSpec } from '../../shared/http/endpoint';
 import { API_GROUPS, allEndpoints } from '../../shared/schemas/groups';
 import { GLOBAL_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '../../shared/store/table';
@@ -170,6 +171,8 @@ describe('pipeline', () => {
     expect(Object.keys(all)).toHaveLength(2);
     expect(all[mainId].Properties.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: MAX_RECEIVE_COUNT });
     expect(MAX_RECEIVE_COUNT).toBe(3);
+    // The worker fails the job itself on what it knows is the last delivery.
+    expect(MAX_RECEIVE_COUNT).toBe(MAX_DELIVERIES);
     expect(all[dlqId].Properties.MessageRetentionPeriod).toBe(14 * 24 * 3600);
   });
 
