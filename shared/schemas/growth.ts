@@ -48,6 +48,7 @@ export const growthResolveResponse = z
       skipped_lines: z.array(z.object({ line: z.number().int(), reason: z.string() })),
       rejected: z.array(z.object({ kind: z.enum(['company', 'contact']), input: z.string(), reason: z.string() })),
       duplicates_removed: z.object({ companies: z.number().int(), contacts: z.number().int() }),
+      sourced_companies: z.object({ sector: z.string(), companies: z.number().int() }).nullable(),
     }),
   })
   .meta({ id: 'GrowthResolveResponse' });

@@ -51,7 +51,8 @@ describe('POST /growth/resolve', () => {
 
   it('says what is missing when there is nothing to work on', async () => {
     const { key } = await api.newUser();
-    const body = await resolved(key, { goal_text: 'Research companies in DeFi', constraints: { niche: 'DeFi', count: 20 } });
+    const body = await resolved(key, { goal_text: 'Research companies that sell garden furniture', constraints: { count: 20 } });
+    expect(body.goal_type).toBe('company_research');
     expect(body.quotable).toBe(false);
     expect(body.missing_requirements).toEqual(['input_assets.companies']);
     expect(body.suggested_next_action).toMatch(/resolve again/);
@@ -73,6 +74,18 @@ describe('POST /growth/resolve', () => {
     const body = await resolved(key, { goal_text: 'research these companies', input_assets: { companies: [{ company_name: 'nebula labs' }, { company_name: 'Nobody Knows Ltd' }] } });
     expect(body.normalized_input_assets.companies).toEqual([{ company_name: 'nebula labs', domain: 'nebulalabs.io' }]);
     expect(body.input_report.rejected).toEqual([{ kind: 'company', input: '{"company_name":"Nobody Knows Ltd"}', reason: 'no_domain' }]);
+  });
+
+  it('takes companies from the curated data when the goal names a sector instead of pasting companies', async () => {
+    const { key } = await api.newUser();
+    const body = await resolved(key, { goal_text: 'Generate qualified leads in decentralized finance', constraints: { count: 8 } });
+    expect(body.goal_type).toBe('lead_generation');
+    expect(body.input_report.sourced_companies).toEqual({ sector: 'defi', companies: body.normalized_input_assets.companies.length });
+    expect(body.normalized_input_assets.companies.length).toBeGreaterThan(0);
+    expect(body.normalized_input_assets.companies.length).toBeLessThanOrEqual(8);
+    expect(body).toMatchObject({ quotable: true, coverage_mode: 'sufficient' });
+    const quote = await api.call('POST', '/growth/quote', { key, body: { goal_plan: body.goal_plan } });
+    expect(quote.body.ok).toBe(true);
   });
 
   it('enforces the field limits of spec 8 and rejects unknown properties', async () => {

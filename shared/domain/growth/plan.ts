@@ -65,6 +65,8 @@ export const goalPlanSchema = z
   .meta({ id: 'GoalPlan' });
 
 export type GoalPlan = z.infer<typeof goalPlanSchema>;
+export type Constraints = z.infer<typeof constraintsSchema>;
+export type IcpConfig = z.infer<typeof icpConfigSchema>;
 
 const byPipelineOrder = (caps: readonly Capability[]): Capability[] =>
   [...new Set(caps)].sort((a, b) => PIPELINE_ORDER.indexOf(a) - PIPELINE_ORDER.indexOf(b));

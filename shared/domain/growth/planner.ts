@@ -9,16 +9,13 @@ import { CAPABILITIES } from '../jobs/capabilities';
 import { planJob } from '../jobs/planner';
 import { goalDefinition, type Capability, type GoalDefinition, type GoalType, type InputNeed } from './goals';
 import type { NormalizedAssets } from './normalize';
-import { normalizeGoalPlan, type CoverageMode, type GoalPlan } from './plan';
-import type { z } from 'zod';
-import type { constraintsSchema, icpConfigSchema } from './plan';
-
-export type Constraints = z.infer<typeof constraintsSchema>;
-export type IcpConfig = z.infer<typeof icpConfigSchema>;
+import { normalizeGoalPlan, type Constraints, type CoverageMode, type GoalPlan, type IcpConfig } from './plan';
 
 export const DEFAULT_PREVIEW_ROWS = 5;
 
 export interface PlanningInput {
+  /** Set when the caller classified already (its inputs may have changed since); classified here otherwise. */
+  goal?: GoalType;
   planId: string;
   issuedAt: string;
   goalText: string;
@@ -93,7 +90,7 @@ function pipelineFor(definition: GoalDefinition, assets: NormalizedAssets, icpGa
 }
 
 export function resolveGoal(input: PlanningInput): Resolution {
-  const goal = classifyGoal({ goalText: input.goalText, niche: input.constraints.niche, assets: input.assets });
+  const goal = input.goal ?? classifyGoal({ goalText: input.goalText, niche: input.constraints.niche, assets: input.assets });
   const definition = goalDefinition(goal);
   const icpGate = input.icpConfig && definition.capabilities.includes('qualification') ? 'apply' : 'skip';
   const hasIcpCriteria = Object.keys(input.icpConfig ?? {}).length > 0 || input.constraints.niche !== undefined;

@@ -8,15 +8,23 @@ import { putPlanIssue } from '../../store/growthRepo';
 import { coverageDomains, coverageModeOf } from './coverage';
 import { parseInputText } from './inputText';
 import { normalizeAssets, settleCompanyDomains, type InputCompany, type InputContact, type Rejection } from './normalize';
-import { resolveGoal, type Constraints, type IcpConfig, type Resolution } from './planner';
+import type { Constraints, IcpConfig } from './plan';
+import { resolveGoal, type Resolution } from './planner';
 import { planFingerprint } from './signature';
-import { curatedDomainsByName, isCuratedCompanyDomain } from './curatedLookup';
+import { SECTORS, termsIn } from '../../data/taxonomy';
+import { classifyGoal } from './classify';
+import { curatedCompaniesInSector, curatedDomainsByName, isCuratedCompanyDomain } from './curatedLookup';
+import { goalDefinition, type GoalType } from './goals';
+import type { NormalizedAssets } from './normalize';
 
 /** An issued plan can be quoted for a day; after that, resolve again (the curated data may have moved). */
 export const PLAN_LIFETIME_SECONDS = 24 * 3600;
 /** Coverage is measured on at most this many distinct domains (in input order) to bound resolve's reads. */
 export const COVERAGE_SAMPLE = 500;
 const LOOKUP_CONCURRENCY = 25;
+/** Companies taken from the curated data for a goal that names a sector instead of pasting companies. */
+export const SOURCED_COMPANIES_DEFAULT = 20;
+export const SOURCED_COMPANIES_MAX = 100;
 
 export interface ResolveRequest {
   goal_text: string;
@@ -33,6 +41,8 @@ export interface ResolveResponse extends Resolution {
     skipped_lines: { line: number; reason: string }[];
     rejected: Rejection[];
     duplicates_removed: { companies: number; contacts: number };
+    /** Set when the companies came from the curated data for the sector the goal names. */
+    sourced_companies: { sector: string; companies: number } | null;
   };
 }
 
@@ -45,6 +55,20 @@ async function countKnown(domains: string[]): Promise<number> {
   return known;
 }
 
+/**
+ * A goal that works on companies but was given none, and that names a sector ("50 leads in DeFi"),
+ * takes its companies from the curated data: as many as constraints.count asks (one lead a company
+ * at least), up to SOURCED_COMPANIES_MAX.
+ */
+async function sourceCompanies(goal: GoalType, request: ResolveRequest, assets: NormalizedAssets) {
+  if (goalDefinition(goal).needs !== 'companies' || assets.companies.length > 0) return undefined;
+  const [sector] = termsIn(SECTORS, `${request.constraints?.niche ?? ''} ${request.goal_text}`, { shortInCapitals: true });
+  if (!sector) return undefined;
+  const limit = Math.min(request.constraints?.count ?? SOURCED_COMPANIES_DEFAULT, SOURCED_COMPANIES_MAX);
+  const companies = await curatedCompaniesInSector(sector.id, limit);
+  return companies.length > 0 ? { sector: sector.id, companies } : undefined;
+}
+
 export async function resolveGrowthGoal(userId: string, request: ResolveRequest): Promise<ResolveResponse> {
   const parsed = parseInputText(request.input_text);
   const draft = normalizeAssets(
@@ -53,16 +77,20 @@ export async function resolveGrowthGoal(userId: string, request: ResolveRequest)
   );
   const unnamed = draft.assets.companies.filter((c) => !c.domain).map((c) => c.company_name!);
   const normalized = settleCompanyDomains(draft, await curatedDomainsByName(unnamed.slice(0, COVERAGE_SAMPLE)));
-  const sample = coverageDomains(normalized.assets).slice(0, COVERAGE_SAMPLE);
+  const goal = classifyGoal({ goalText: request.goal_text, niche: request.constraints?.niche, assets: normalized.assets });
+  const sourced = await sourceCompanies(goal, request, normalized.assets);
+  const assets = sourced ? { ...normalized.assets, companies: sourced.companies } : normalized.assets;
+  const sample = coverageDomains(assets).slice(0, COVERAGE_SAMPLE);
   const coverageMode = coverageModeOf(await countKnown(sample), sample.length);
   const at = now();
   const resolution = resolveGoal({
+    goal,
     planId: uuidv7(at.getTime()),
     issuedAt: at.toISOString(),
     goalText: request.goal_text,
     constraints: request.constraints ?? {},
     icpConfig: request.icp_config ?? null,
-    assets: normalized.assets,
+    assets,
     coverageMode,
   });
   await putPlanIssue({
@@ -80,6 +108,7 @@ export async function resolveGrowthGoal(userId: string, request: ResolveRequest)
       skipped_lines: parsed.skipped,
       rejected: normalized.rejected,
       duplicates_removed: normalized.duplicatesRemoved,
+      sourced_companies: sourced ? { sector: sourced.sector, companies: sourced.companies.length } : null,
     },
   };
 }

@@ -7,7 +7,7 @@ import { NotFoundError, UnprocessableError } from '../../http/errors';
 import { HttpResponse } from '../../http/response';
 import { now } from '../../adapters/ports';
 import { attachJob, failRunBeforeStart, finishRunItem, getRun, type GrowthRunOutcome, type GrowthRunRecord, type GrowthRunStatus } from '../../store/growthRepo';
-import { TransactionConditionError, writeTogether } from '../../store/transactions';
+import { TransactionConditionError, writeTogether, type TransactItem } from '../../store/transactions';
 import { isConditionFailure } from '../../store/client';
 import { settleReservation } from '../credits/credits';
 import { prepareResult, readResultData } from '../storage/results';
@@ -72,7 +72,7 @@ async function finishRun(run: GrowthRunRecord, job: JobRecord): Promise<GrowthRu
     stageStatus: stageStatuses({ status: job.status, capabilities: job.capabilities, stageTotals: job.stageTotals, stageDone: job.stageDone }),
     finishedAt: job.completedAt ?? now().toISOString(),
   };
-  const items = [];
+  const items: TransactItem[] = [];
   if (job.status === 'completed') {
     const data: GrowthPlanResultData = {
       run_id: run.runId,
