@@ -60,10 +60,9 @@ export async function resolveIntent(input: ResolveInput) {
   const missing = Object.entries(pkg.slots)
     .filter(([name, def]) => def.required && merged.slots[name] === undefined)
     .map(([name]) => name);
-  const questions = [
-    ...missing.map((name) => pkg.slots[name].question),
-    ...[...unclear].filter((name) => !missing.includes(name)).map((name) => `${pkg.slots[name].question} (“${String(explicit[name] ?? parsed[name])}” is not a value we know.)`),
-  ];
+  const questions = [...new Set([...missing, ...unclear])].map((name) =>
+    unclear.has(name) ? `${pkg.slots[name].question} ("${String(explicit[name] ?? parsed[name])}" is not a value we know.)` : pkg.slots[name].question,
+  );
   const ready = missing.length === 0 && unclear.size === 0;
   return {
     intent_status: ready ? ('ready_for_quote' as const) : ('needs_clarification' as const),
