@@ -12,10 +12,11 @@ import { ensureDemoAccount } from '../shared/domain/accounts/demo';
 import { createBenchContext, type BenchSuite } from './bench/harness';
 import { bundleSizes } from './bench/bundles';
 import { platformBench } from './bench/platform';
+import { jobsBench } from './bench/jobs';
 import { moderationBench } from './bench/moderation';
 import { growthBench } from './bench/growth';
 
-const SUITES: BenchSuite[] = [platformBench, growthBench, moderationBench];
+const SUITES: BenchSuite[] = [platformBench, growthBench, moderationBench, jobsBench];
 
 const only = process.argv.slice(2).find((a) => !a.startsWith('--'));
 const dynamo = await startDynamo();

@@ -3,7 +3,7 @@
  * its company's findings), plus one row per kept company that has no contact. Companies dropped by
  * the ICP gate are left out. Pure.
  */
-import { canonicalLinkedinUrl } from './providers/builtin';
+import { canonicalLinkedinUrl } from './linkedin';
 import { namePart } from './emailPatterns';
 import type { CompanyRow, ContactRow, DeliverableRow } from './rows';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TableDns } from '../../../shared/adapters/dns';
-import { builtinProviders, canonicalLinkedinUrl } from '../../../shared/domain/jobs/providers/builtin';
+import { builtinProviders } from '../../../shared/domain/jobs/providers/builtin';
+import { canonicalLinkedinUrl } from '../../../shared/domain/jobs/linkedin';
 import type { CuratedCompanyFacts, CuratedPersonFacts, CuratedSource } from '../../../shared/domain/jobs/providers/curatedSource';
 import { companyRows, contactRows } from '../../../shared/domain/jobs/inputs';
 import { runStage, type StageSettings } from '../../../shared/domain/jobs/stages';

@@ -4,6 +4,7 @@
  */
 import type { DnsPort, MxLookup } from '../../../adapters/dns';
 import { emailDomain, normaliseDomain } from '../domains';
+import { canonicalLinkedinUrl } from '../linkedin';
 import { hasValidSyntax, isDisposableDomain, isFreeProvider, isRoleAccount, verificationStatus } from '../emailRules';
 import { applyPattern, inferPattern, namePart, nameParts } from '../emailPatterns';
 import { scoreCompany } from '../qualification';
@@ -33,12 +34,6 @@ const toContact = (p: CuratedPersonFacts): DiscoveredContact => ({
   linkedin_url: p.linkedinUrl,
   location: p.location,
 });
-
-/** `https://www.linkedin.com/in/Ada-L/?x=1` → `linkedin.com/in/ada-l`, so spellings of one profile compare equal. */
-export function canonicalLinkedinUrl(url: string): string | undefined {
-  const match = /^(?:https?:\/\/)?(?:[a-z]{2,3}\.|www\.)?linkedin\.com\/(in|company)\/([^/?#]+)/i.exec(url.trim());
-  return match ? `linkedin.com/${match[1].toLowerCase()}/${decodeURIComponent(match[2]).toLowerCase()}` : undefined;
-}
 
 function memoisedDns(dns: DnsPort): (domain: string) => Promise<MxLookup> {
   const answers = new Map<string, Promise<MxLookup>>();

@@ -33,18 +33,30 @@ export interface CuratedSource {
   personByLinkedinUrl(url: string): Promise<CuratedPersonFacts | undefined>;
 }
 
-/** Remembers answers for the life of one stage run: a batch asks about the same company several times. */
-export function memoised(source: CuratedSource): CuratedSource {
-  const companies = new Map<string, Promise<CuratedCompanyFacts | undefined>>();
-  const people = new Map<string, Promise<CuratedPersonFacts[]>>();
-  const profiles = new Map<string, Promise<CuratedPersonFacts | undefined>>();
-  const once = <T>(map: Map<string, Promise<T>>, key: string, load: () => Promise<T>) => {
-    if (!map.has(key)) map.set(key, load());
-    return map.get(key)!;
+/**
+ * Remembers answers for `ttlMs` (at most `maxEntries` of each kind, oldest dropped first). Curated
+ * data is reference data that changes only when an operator seeds or imports, while one job asks
+ * about the same company in up to four stages: a warm worker answers the repeats from memory.
+ */
+export function cachedCuratedSource(source: CuratedSource, options: { ttlMs: number; maxEntries: number; now?: () => number }): CuratedSource {
+  const clock = options.now ?? Date.now;
+  const cache = <T>(load: (key: string) => Promise<T>) => {
+    const entries = new Map<string, { at: number; value: Promise<T> }>();
+    return (key: string): Promise<T> => {
+      const hit = entries.get(key);
+      if (hit && clock() - hit.at < options.ttlMs) return hit.value;
+      const value = load(key);
+      // A failed look-up is not remembered: the next delivery asks again.
+      value.catch(() => entries.delete(key));
+      entries.delete(key);
+      entries.set(key, { at: clock(), value });
+      if (entries.size > options.maxEntries) entries.delete(entries.keys().next().value!);
+      return value;
+    };
   };
   return {
-    companyByDomain: (d) => once(companies, d, () => source.companyByDomain(d)),
-    peopleAtCompany: (id) => once(people, id, () => source.peopleAtCompany(id)),
-    personByLinkedinUrl: (u) => once(profiles, u, () => source.personByLinkedinUrl(u)),
+    companyByDomain: cache((d) => source.companyByDomain(d)),
+    peopleAtCompany: cache((id) => source.peopleAtCompany(id)),
+    personByLinkedinUrl: cache((u) => source.personByLinkedinUrl(u)),
   };
 }

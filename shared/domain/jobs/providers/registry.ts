@@ -1,6 +1,6 @@
 import { ports } from '../../../adapters/ports';
 import { builtinProviders } from './builtin';
-import { memoised, type CuratedSource } from './curatedSource';
+import { cachedCuratedSource, type CuratedSource } from './curatedSource';
 import { storeCuratedSource } from './storeCuratedSource';
 import type { Providers } from './types';
 
@@ -12,8 +12,8 @@ export function installProviders(next: Partial<Providers>): void {
   overrides = { ...overrides, ...next };
 }
 
-/** Providers for one stage run: curated answers and MX look-ups are remembered for the run only. */
+/** Providers for one stage run: MX answers are remembered for the run, curated answers for a few minutes. */
 export function providersForRun(): Providers {
-  curatedSource ??= storeCuratedSource();
-  return { ...builtinProviders({ curated: memoised(curatedSource), dns: ports().dns }), ...overrides };
+  curatedSource ??= cachedCuratedSource(storeCuratedSource(), { ttlMs: 5 * 60_000, maxEntries: 20_000 });
+  return { ...builtinProviders({ curated: curatedSource, dns: ports().dns }), ...overrides };
 }
