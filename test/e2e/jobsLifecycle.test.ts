@@ -147,6 +147,7 @@ describe('cancel', () => {
     expect(cancelled.body).toMatchObject({ status: 'cancelled', credits_charged: 0, result_id: null });
     expect(cancelled.body.completed_at).not.toBeNull();
     expect((await getBalance(user.id)).available).toBe(1000);
+    expect(api.ports.events.published).toContainEqual({ type: 'job.cancelled', detail: expect.objectContaining({ job_id: created.body.job_id, credits_charged: 0 }) });
 
     resumeQueue();
     await queue.drained();
