@@ -38,6 +38,7 @@ export interface GrowthRunOutcome {
   dataSourceMix: Record<string, number>;
   gapReport: { unresolved_count: number; reasons: Record<string, number>; unresolved: { row: number; label: string; reason: string }[] };
   stageStatus: Record<string, string>;
+  progress: { percent: number; message: string };
   finishedAt: string;
 }
 

@@ -66,6 +66,9 @@ describe('cancelling a run', () => {
 
     const twice = await api.call('POST', `/growth/runs/${started.body.run_id}/cancel`, { key });
     expect(twice.status).toBe(422);
+    const read = (await api.call('GET', `/growth/runs/${started.body.run_id}`, { key })).body;
+    expect(read).toMatchObject({ status: 'cancelled', progress: cancelled.body.progress, stage_status: cancelled.body.stage_status });
+    expect(read.progress.message).toMatch(/^Cancelled/);
     expect(twice.body.error.code).toBe('invalid_state');
     expect((await api.call('GET', `/growth/runs/${started.body.run_id}/export?format=csv`, { key })).status).toBe(422);
   });

@@ -88,6 +88,8 @@ describe('a growth run from a pasted CSV to a downloaded result', () => {
     // Reading again changes nothing: the outcome and the stored result were fixed once.
     const again = (await api.call('GET', `/growth/runs/${run.run_id}`, { key })).body;
     expect(again.result_handles).toEqual(run.result_handles);
+    expect(again.progress).toEqual(run.progress);
+    expect(again.stage_status).toEqual(run.stage_status);
     expect(await balanceOf(key)).toBe(before - charged_credits);
   });
 });

@@ -70,6 +70,7 @@ async function finishRun(run: GrowthRunRecord, job: JobRecord): Promise<GrowthRu
     dataSourceMix: dataSourceMix(rows),
     gapReport: gapReport(rows, run.capabilities as Capability[], view.stats.companies_dropped),
     stageStatus: stageStatuses({ status: job.status, capabilities: job.capabilities, stageTotals: job.stageTotals, stageDone: job.stageDone }),
+    progress: { percent: view.progress_percent, message: view.progress_message },
     finishedAt: job.completedAt ?? now().toISOString(),
   };
   const items: TransactItem[] = [];
@@ -128,7 +129,7 @@ function runView(run: GrowthRunRecord, job: JobRecord | undefined, rows: Deliver
     chat_id: run.chatId,
     // In pipeline order (a stored map does not keep its key order).
     stage_status: Object.fromEntries(run.capabilities.map((c) => [c, stage[c] ?? 'pending'])),
-    progress: progress ? { percent: progress.progress_percent, message: progress.progress_message } : { percent: status === 'pending' ? 0 : 100, message: run.errorMessage ?? 'Queued' },
+    progress: o?.progress ?? (progress ? { percent: progress.progress_percent, message: progress.progress_message } : { percent: 0, message: run.errorMessage ?? 'Starting' }),
     result_handles: o?.resultId ? [{ result_id: o.resultId, tool_name: GROWTH_RESULT_TOOL, records_count: o.rows }] : [],
     artifact_handles: o?.resultId ? [{ asset_id: o.resultId, label: `Growth deliverable: ${o.rows} rows (${run.goalType})`, kind: 'dataset' }] : [],
     export_handles: o?.resultId ? (['csv', 'json'] as const).map((format) => ({ format, url: exportUrl(format), rows: o.rows })) : [],
