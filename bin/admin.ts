@@ -5,12 +5,14 @@
 import { connectAdmin } from './admin/connect';
 import { createUserCommand, grantCreditsCommand } from './admin/accounts';
 import { seedCommand } from './admin/seed';
+import { importCommand } from './admin/import';
 import { renewalsCommand } from './admin/renewals';
 
 const COMMANDS: Record<string, { usage: string; run: (args: string[]) => Promise<void> }> = {
   'create-user': { usage: 'create-user --email E [--tier developer|pro] [--credits N]', run: createUserCommand },
   'grant-credits': { usage: 'grant-credits --email E --credits N', run: grantCreditsCommand },
   seed: { usage: 'seed [--scale 1] [--seed N]', run: seedCommand },
+  import: { usage: 'import --file F.jsonl', run: importCommand },
   renewals: { usage: 'renewals [--at ISO_TIMESTAMP]', run: renewalsCommand },
 };
 

@@ -114,6 +114,19 @@ export async function putCuratedItems(items: Item[], options: { concurrency?: nu
   await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 12, batches.length) }, worker));
 }
 
+/** Removes index items an entity no longer has (after an import replaced it). */
+export async function deleteCuratedKeys(keys: { pk: string; sk: string }[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += 25) {
+    let pending = keys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 10) throw new Error('Curated items could not be deleted (throttled)');
+      const out = await ddb().send(new BatchWriteCommand({ RequestItems: { [table()]: pending } }));
+      pending = (out.UnprocessedItems?.[table()] ?? []) as typeof pending;
+      if (pending.length) await new Promise((r) => setTimeout(r, 25 * 2 ** attempt));
+    }
+  }
+}
+
 export async function writeCuratedEntities(entities: CuratedEntity[], options: { concurrency?: number } = {}): Promise<number> {
   const items = entities.flatMap(curatedItemsFor);
   await putCuratedItems(items, options);

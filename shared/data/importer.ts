@@ -1,0 +1,225 @@
+/**
+ * Loads an operator's own curated records from JSON Lines. One record per line, `kind` first:
+ *
+ *   {"kind":"fund","id":"fund-acme","name":"Acme Ventures","domain":"acme.vc","fundType":"vc","tier":2,"jurisdiction":"singapore",
+ *    "sectors":["defi"],"stages":["seed"],"minChequeUsd":250000,"maxChequeUsd":1000000}
+ *   {"kind":"company","id":"co-acme","name":"Acme Labs","domain":"acmelabs.io","sectors":["defi"],"employeeCount":12}
+ *   {"kind":"person","id":"per-acme-1","firstName":"Ada","lastName":"Stone","role":"CEO","roleFamily":"leadership","companyId":"co-acme",
+ *    "email":"ada@acmelabs.io"}
+ *   {"kind":"round","id":"rnd-acme-seed","companyId":"co-acme","sector":"defi","stage":"seed","amountUsd":3000000,
+ *    "announcedOn":"2026-05-01","leadFundId":"fund-acme","investorIds":["fund-acme"]}
+ *   {"kind":"kol",...} and {"kind":"builder",...} with the fields of shared/data/model.ts.
+ *
+ * Field names are those of shared/data/model.ts; optional fields take sensible defaults. Every line
+ * is validated (types, taxonomy values, references between records, in the file or already stored)
+ * before anything is written: one bad line and nothing is loaded, with every problem reported by
+ * line number. Records with an existing id replace it, and index entries the new version no longer
+ * has are removed. Writes are idempotent, so an interrupted load is finished by running it again.
+ */
+import { z } from 'zod';
+import {
+  BUILDER_CATEGORIES, ECOSYSTEMS, FUND_TYPES, JURISDICTIONS, PLATFORMS, ROLE_FAMILIES, SECTORS, STAGES, termLabel, type Term,
+} from './taxonomy';
+import { EMAIL_PATTERNS, type CuratedBuilder, type CuratedCompany, type CuratedEntity, type CuratedFund, type CuratedKol, type CuratedPerson, type CuratedRound, type EntityKind } from './model';
+import { curatedItemsFor, deleteCuratedKeys, getCuratedEntities, normaliseDomain, putCuratedItems } from '../store/curatedRepo';
+
+const ids = <T extends readonly Term[]>(terms: T) => z.enum(terms.map((t) => t.id) as [T[number]['id'], ...T[number]['id'][]]);
+const id = (prefix: string) => z.string().regex(new RegExp(`^${prefix}-[a-z0-9-]{1,60}$`), `Must look like ${prefix}-<lower-case letters, digits, dashes>`);
+const url = z.url().max(300);
+const nullableUrl = url.nullable().default(null);
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected YYYY-MM-DD');
+const text = (max = 2000) => z.string().trim().min(1).max(max);
+const contacts = {
+  email: z.email().nullable().default(null),
+  linkedinUrl: nullableUrl,
+  xUrl: nullableUrl,
+  telegramHandle: z.string().regex(/^@[A-Za-z0-9_]{3,40}$/, 'Expected @handle').nullable().default(null),
+  phone: z.string().regex(/^\+[0-9 ()-]{6,24}$/, 'Expected an international number, e.g. +44 20 7946 0000').nullable().default(null),
+  githubUrl: nullableUrl,
+};
+const year = z.number().int().min(1990).max(2100);
+
+const LINE_SCHEMAS = {
+  fund: z.strictObject({
+    kind: z.literal('fund'), id: id('fund'), name: text(120), domain: text(120), website: url.optional(), fundType: ids(FUND_TYPES), tier: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+    jurisdiction: ids(JURISDICTIONS), location: text(120).optional(), sectors: z.array(ids(SECTORS)).min(1), stages: z.array(ids(STAGES)).min(1),
+    minChequeUsd: z.number().min(0), maxChequeUsd: z.number().min(0), foundedYear: year.default(2020), tagline: text(300).default('Early-stage investor.'),
+    description: text().optional(), partnerId: id('per').nullable().default(null),
+  }),
+  company: z.strictObject({
+    kind: z.literal('company'), id: id('co'), name: text(120), domain: text(120), website: url.optional(), employeeCount: z.number().int().min(1).nullable().default(null),
+    sectors: z.array(ids(SECTORS)).min(1), ecosystems: z.array(ids(ECOSYSTEMS)).default([]), location: text(120).default('Unknown'), foundedYear: year.default(2022),
+    tagline: text(300).optional(), description: text().optional(), emailPattern: z.enum(EMAIL_PATTERNS as [string, ...string[]]).default('first.last'), primaryContactId: id('per').nullable().default(null),
+  }),
+  person: z.strictObject({
+    kind: z.literal('person'), id: id('per'), firstName: text(80), lastName: text(80), role: text(120), roleFamily: ids(ROLE_FAMILIES), companyId: z.string().regex(/^(co|fund)-/, 'A company (co-) or fund (fund-) id'),
+    location: text(120).optional(), bio: text().optional(), interests: z.array(ids(SECTORS)).optional(), engagementScore: z.number().min(0).max(1).default(0.3), sinceYear: year.default(2022), ...contacts,
+  }),
+  kol: z.strictObject({
+    kind: z.literal('kol'), id: id('kol'), name: text(120), handle: z.string().regex(/^[A-Za-z0-9_]{2,40}$/), platform: ids(PLATFORMS), followers: z.number().int().min(0), gmScore: z.number().int().min(0).max(1000),
+    smarts: z.number().int().min(0), xBioLabel: text(120), xBioReason: text(500), sectors: z.array(ids(SECTORS)).min(1), location: text(120).default('Unknown'), description: text().optional(), ...contacts,
+  }),
+  builder: z.strictObject({
+    kind: z.literal('builder'), id: id('bld'), name: text(120), handle: z.string().regex(/^[A-Za-z0-9_-]{2,40}$/), category: ids(BUILDER_CATEGORIES), skills: z.array(text(40)).min(1), role: text(120),
+    companyId: id('co').nullable().default(null), location: text(120).default('Unknown'), ecosystems: z.array(ids(ECOSYSTEMS)).min(1),
+    hackathons: z.array(z.strictObject({ hackathon: text(120), year, project: text(120), challenge: text(120), won: z.boolean(), prizeUsd: z.number().min(0) })).default([]),
+    commitsLast90d: z.number().int().min(0).default(0), lastActiveOn: day, description: text().optional(), ...contacts,
+  }),
+  round: z.strictObject({
+    kind: z.literal('round'), id: id('rnd'), companyId: id('co'), sector: ids(SECTORS), stage: ids(STAGES), amountUsd: z.number().positive(), announcedOn: day,
+    leadFundId: id('fund'), investorIds: z.array(id('fund')).min(1),
+  }),
+};
+type LineKind = keyof typeof LINE_SCHEMAS;
+type Parsed = { [K in LineKind]: z.infer<(typeof LINE_SCHEMAS)[K]> }[LineKind];
+
+export interface LineProblem {
+  line: number;
+  message: string;
+}
+
+export interface ImportOutcome {
+  ok: boolean;
+  problems: LineProblem[];
+  counts: Record<string, number>;
+  items: number;
+}
+
+/** Parses and validates every line; returns the records with their line numbers, or the problems. */
+export function parseJsonLines(content: string): { records: { line: number; record: Parsed }[]; problems: LineProblem[] } {
+  const records: { line: number; record: Parsed }[] = [];
+  const problems: LineProblem[] = [];
+  content.split(/\r?\n/).forEach((raw, index) => {
+    const line = index + 1;
+    if (raw.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      problems.push({ line, message: 'not valid JSON' });
+      return;
+    }
+    const kind = (value as { kind?: unknown })?.kind;
+    const schema = typeof kind === 'string' ? LINE_SCHEMAS[kind as LineKind] : undefined;
+    if (!schema) {
+      problems.push({ line, message: `kind must be one of ${Object.keys(LINE_SCHEMAS).join(', ')}` });
+      return;
+    }
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) problems.push({ line, message: `${issue.path.join('.') || 'record'}: ${issue.message}` });
+      return;
+    }
+    records.push({ line, record: parsed.data as Parsed });
+  });
+  return { records, problems };
+}
+
+const KIND_OF_PREFIX: Record<string, EntityKind> = { fund: 'fund', co: 'company', per: 'person', kol: 'kol', bld: 'builder' };
+const kindOfId = (entityId: string): EntityKind => KIND_OF_PREFIX[entityId.split('-')[0]];
+
+/**
+ * Validates the whole file (lines, duplicates, references), then writes it. Nothing is written when
+ * any line has a problem.
+ */
+export async function importCuratedRecords(content: string): Promise<ImportOutcome> {
+  const { records, problems } = parseJsonLines(content);
+  const seen = new Map<string, number>();
+  for (const { line, record } of records) {
+    if (seen.has(record.id)) problems.push({ line, message: `duplicate id ${record.id} (first on line ${seen.get(record.id)})` });
+    else seen.set(record.id, line);
+  }
+  const inFile = new Map(records.map(({ record }) => [record.id, record]));
+  // Everything referenced but not in the file must already be stored.
+  const referenced = new Set<string>();
+  for (const { record } of records) {
+    if (record.kind === 'person') referenced.add(record.companyId);
+    if (record.kind === 'builder' && record.companyId) referenced.add(record.companyId);
+    if (record.kind === 'round') [record.companyId, record.leadFundId, ...record.investorIds].forEach((x) => referenced.add(x));
+  }
+  // Existing versions of the records in the file too: their stale index entries are removed.
+  for (const { record } of records) if (record.kind !== 'round') referenced.add(record.id);
+  const stored = new Map<string, CuratedEntity>();
+  const byKind = new Map<EntityKind, string[]>();
+  for (const ref of referenced) if (kindOfId(ref)) byKind.set(kindOfId(ref), [...(byKind.get(kindOfId(ref)) ?? []), ref]);
+  for (const [kind, list] of byKind) for (const [k, v] of await getCuratedEntities(kind, list)) stored.set(k, v);
+  const exists = (ref: string) => (inFile.has(ref) && inFile.get(ref)!.kind !== 'round') || stored.has(ref);
+  for (const { line, record } of records) {
+    const refs =
+      record.kind === 'person' ? [record.companyId] : record.kind === 'builder' ? [record.companyId].filter((x): x is string => !!x) : record.kind === 'round' ? [record.companyId, record.leadFundId, ...record.investorIds] : [];
+    for (const ref of new Set(refs)) if (!exists(ref)) problems.push({ line, message: `refers to ${ref}, which is neither in the file nor stored` });
+    if (record.kind === 'round' && !record.investorIds.includes(record.leadFundId)) problems.push({ line, message: 'investorIds must include leadFundId' });
+    if (record.kind === 'fund' && record.minChequeUsd > record.maxChequeUsd) problems.push({ line, message: 'minChequeUsd is larger than maxChequeUsd' });
+  }
+  if (problems.length) return { ok: false, problems: problems.sort((a, b) => a.line - b.line), counts: {}, items: 0 };
+
+  const entities = buildEntities(records.map((r) => r.record), stored);
+  const items = entities.flatMap(curatedItemsFor);
+  const newKeys = new Set(items.map((i) => `${i.pk}|${i.sk}`));
+  const stale = [...entities]
+    .flatMap((e) => (stored.has(e.id) ? curatedItemsFor(stored.get(e.id)!) : []))
+    .filter((i) => !newKeys.has(`${i.pk}|${i.sk}`))
+    .map((i) => ({ pk: i.pk, sk: i.sk }));
+  await putCuratedItems(items);
+  await deleteCuratedKeys(stale);
+  const counts: Record<string, number> = {};
+  for (const { record } of records) counts[record.kind] = (counts[record.kind] ?? 0) + 1;
+  return { ok: true, problems: [], counts, items: items.length };
+}
+
+/** Turns validated lines into entities, filling derived fields and folding rounds into their funds and companies. */
+function buildEntities(lines: Parsed[], stored: Map<string, CuratedEntity>): CuratedEntity[] {
+  const out = new Map<string, CuratedEntity>();
+  const lookup = (ref: string) => out.get(ref) ?? stored.get(ref);
+  const sectorText = (s: string[]) => s.map((x) => termLabel(SECTORS, x)).join(', ');
+  for (const r of lines) {
+    if (r.kind === 'fund') {
+      const domain = normaliseDomain(r.domain);
+      const existing = stored.get(r.id) as CuratedFund | undefined;
+      out.set(r.id, {
+        ...r, domain, website: r.website ?? `https://${domain}`, location: r.location ?? termLabel(JURISDICTIONS, r.jurisdiction),
+        description: r.description ?? `${r.name} invests in ${sectorText(r.sectors)}.`, rounds: existing?.rounds ?? [],
+      } satisfies CuratedFund);
+    } else if (r.kind === 'company') {
+      const domain = normaliseDomain(r.domain);
+      const existing = stored.get(r.id) as CuratedCompany | undefined;
+      out.set(r.id, {
+        ...r, domain, website: r.website ?? `https://${domain}`, emailPattern: r.emailPattern as CuratedCompany['emailPattern'],
+        tagline: r.tagline ?? `${sectorText(r.sectors)} company.`, description: r.description ?? `${r.name} builds ${sectorText(r.sectors)} products.`, rounds: existing?.rounds ?? [],
+      } satisfies CuratedCompany);
+    } else if (r.kind === 'kol') {
+      out.set(r.id, { ...r, description: r.description ?? `${r.xBioLabel} covering ${sectorText(r.sectors)}.` } satisfies CuratedKol);
+    }
+  }
+  for (const r of lines) {
+    if (r.kind === 'person') {
+      const org = lookup(r.companyId) as CuratedCompany | CuratedFund;
+      out.set(r.id, {
+        ...r, fullName: `${r.firstName} ${r.lastName}`, organizationKind: org.kind, companyName: org.name, companyDomain: org.domain,
+        location: r.location ?? org.location, bio: r.bio ?? `${r.role} at ${org.name}.`, interests: r.interests ?? [...org.sectors],
+      } satisfies CuratedPerson);
+    } else if (r.kind === 'builder') {
+      const company = r.companyId ? (lookup(r.companyId) as CuratedCompany) : undefined;
+      const wins = r.hackathons.filter((h) => h.won);
+      out.set(r.id, {
+        ...r, companyName: company?.name ?? null, hackathons: [...r.hackathons].sort((a, b) => b.year - a.year), totalHackathonsAttended: r.hackathons.length,
+        totalHackathonsWon: wins.length, totalWinningsUsd: wins.reduce((s, h) => s + h.prizeUsd, 0),
+        description: r.description ?? `${termLabel(BUILDER_CATEGORIES, r.category)} building with ${r.skills.join(', ')}.`,
+      } satisfies CuratedBuilder);
+    }
+  }
+  for (const r of lines) {
+    if (r.kind !== 'round') continue;
+    const company = structuredClone(lookup(r.companyId)) as CuratedCompany;
+    const investors = r.investorIds.map((fid) => lookup(fid) as CuratedFund);
+    const lead = lookup(r.leadFundId) as CuratedFund;
+    const round: CuratedRound = {
+      id: r.id, companyId: company.id, companyName: company.name, sector: r.sector, stage: r.stage, amountUsd: r.amountUsd, announcedOn: r.announcedOn,
+      leadFundId: lead.id, leadFundName: lead.name, investors: [lead, ...investors.filter((i) => i.id !== lead.id)].map((i) => ({ id: i.id, name: i.name })),
+    };
+    const withRound = <T extends CuratedCompany | CuratedFund>(e: T): T => ({ ...e, rounds: [round, ...e.rounds.filter((x) => x.id !== round.id)].sort((a, b) => b.announcedOn.localeCompare(a.announcedOn)) });
+    out.set(company.id, withRound(company));
+    for (const fund of investors) out.set(fund.id, withRound(structuredClone(lookup(fund.id)) as CuratedFund));
+  }
+  return [...out.values()];
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { importCuratedRecords } from '../../shared/data/importer';
+import { findByName, getCompanyByDomain, getCuratedEntity, listFundsInSector, listPeopleByCompany } from '../../shared/store/curatedRepo';
+import type { CuratedFund } from '../../shared/data/model';
+
+const lines = (...records: unknown[]) => records.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n');
+const fund = { kind: 'fund', id: 'fund-imp-acme', name: 'Acme Import Ventures', domain: 'acme-import.vc', fundType: 'vc', tier: 2, jurisdiction: 'singapore', sectors: ['rwa'], stages: ['seed'], minChequeUsd: 250_000, maxChequeUsd: 1_000_000 };
+const company = { kind: 'company', id: 'co-imp-acme', name: 'Acme Import Labs', domain: 'https://www.AcmeImportLabs.io', sectors: ['rwa'], employeeCount: 12, emailPattern: 'flast' };
+const person = { kind: 'person', id: 'per-imp-acme-1', firstName: 'Ada', lastName: 'Stone', role: 'CEO', roleFamily: 'leadership', companyId: 'co-imp-acme', email: 'astone@acmeimportlabs.io' };
+const round = { kind: 'round', id: 'rnd-imp-acme-seed', companyId: 'co-imp-acme', sector: 'rwa', stage: 'seed', amountUsd: 3_000_000, announcedOn: '2026-05-01', leadFundId: 'fund-imp-acme', investorIds: ['fund-imp-acme', 'fund-polaris'] };
+
+describe('JSONL import', () => {
+  it('reports every bad line by number and loads nothing when any line is bad', async () => {
+    const outcome = await importCuratedRecords(
+      lines(company, '{not json', { ...person, id: 'per-imp-bad', roleFamily: 'wizardry' }, { kind: 'spaceship' }, { ...round, id: 'rnd-imp-bad', companyId: 'co-nowhere' }, { ...company }),
+    );
+    expect(outcome.ok).toBe(false);
+    expect([...new Set(outcome.problems.map((p) => p.line))]).toEqual([2, 3, 4, 5, 6]);
+    expect(outcome.problems.find((p) => p.line === 3)!.message).toMatch(/roleFamily/);
+    expect(outcome.problems.find((p) => p.line === 5)!.message).toMatch(/co-nowhere/);
+    expect(outcome.problems.find((p) => p.line === 6)!.message).toMatch(/duplicate id/);
+    expect(await getCompanyByDomain('acmeimportlabs.io')).toBeUndefined();
+  });
+
+  it('loads funds, companies, people and rounds, folding rounds into their funds and companies', async () => {
+    const outcome = await importCuratedRecords(lines(fund, company, person, round));
+    expect(outcome).toMatchObject({ ok: true, counts: { fund: 1, company: 1, person: 1, round: 1 } });
+    const stored = await getCompanyByDomain('acmeimportlabs.io');
+    expect(stored).toMatchObject({ id: 'co-imp-acme', domain: 'acmeimportlabs.io', employeeCount: 12, rounds: [{ id: 'rnd-imp-acme-seed', leadFundName: 'Acme Import Ventures' }] });
+    expect((await listPeopleByCompany('co-imp-acme')).map((p) => [p.fullName, p.companyName])).toEqual([['Ada Stone', 'Acme Import Labs']]);
+    const rwa = await listFundsInSector('rwa');
+    expect(rwa.find((f) => f.id === 'fund-imp-acme')?.sectorRecord.seed).toMatchObject({ led: 1, joined: 0 });
+    const polaris = await getCuratedEntity<CuratedFund>('fund', 'fund-polaris');
+    expect(polaris?.rounds.some((r) => r.id === 'rnd-imp-acme-seed')).toBe(true);
+    expect((await findByName('fund', 'acme import ventures')).map((f) => f.id)).toEqual(['fund-imp-acme']);
+  });
+
+  it('replaces a record by id and drops index entries the new version no longer has', async () => {
+    await importCuratedRecords(lines(company));
+    const outcome = await importCuratedRecords(lines({ ...company, domain: 'acme-renamed.io', employeeCount: null }));
+    expect(outcome.ok).toBe(true);
+    expect(await getCompanyByDomain('acmeimportlabs.io')).toBeUndefined();
+    expect(await getCompanyByDomain('acme-renamed.io')).toMatchObject({ id: 'co-imp-acme', employeeCount: null });
+  });
+});
