@@ -1,4 +1,5 @@
 import { useAwsPorts } from '../../shared/adapters/aws';
+import { usePaymentsFromEnv } from '../../shared/adapters/payments';
 import { createApiHandler, route } from '../../shared/http/api';
 import { accountEndpoints as E } from '../../shared/schemas/account';
 import { rotateApiKey, updateProfile } from '../../shared/domain/accounts/accounts';
@@ -9,6 +10,7 @@ import { creditUsage } from '../../shared/domain/usage/creditUsage';
 import type { AddOnType } from '../../shared/domain/billing/plans';
 
 useAwsPorts();
+usePaymentsFromEnv();
 
 export const handler = createApiHandler([
   route(E.getMe, async ({ user }) => profileView(user, await getBalance(user.id))),

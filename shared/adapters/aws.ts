@@ -1,10 +1,8 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { requireEnv } from '../config/env';
-import { uuidv7 } from '../ids';
 import { SystemDns } from './dns';
 import type { DomainEvent, EventsPort } from './events';
-import { paymentsFromEnv } from './payments';
 import { setDefaultPorts } from './ports';
 import type { QueueMessage, QueuePort } from './queue';
 
@@ -40,12 +38,14 @@ export class EventBridgeEvents implements EventsPort {
   }
 }
 
-/** Called at module scope by every Lambda entry point: real AWS ports unless tests or the local server installed others. */
+/**
+ * Called at module scope by every Lambda entry point: real AWS ports unless tests or the local server
+ * installed others. Payments are registered only by the account function (usePaymentsFromEnv).
+ */
 export function useAwsPorts(): void {
   setDefaultPorts({
     queue: () => new SqsQueue(requireEnv('PIPELINE_QUEUE_URL')),
     events: () => new EventBridgeEvents(requireEnv('EVENT_BUS_NAME')),
     dns: () => new SystemDns(),
-    payments: () => paymentsFromEnv(uuidv7),
   });
 }

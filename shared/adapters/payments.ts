@@ -1,6 +1,8 @@
 import Stripe from 'stripe';
 import { optionalEnv } from '../config/env';
 import { ADD_ONS, PRO_PLAN, type AddOnType } from '../domain/billing/plans';
+import { uuidv7 } from '../ids';
+import { setDefaultPorts } from './ports';
 
 export interface CheckoutRequest {
   userId: string;
@@ -69,5 +71,10 @@ export function paymentsFromEnv(newId: () => string): PaymentsPort {
   return secret ? new StripePayments(secret) : new LocalPayments(newId);
 }
 
-/** Signature checks use Stripe's own library with no network: the same code verifies real and local events. */
-export const stripeSignatures = new Stripe('sk_signature_checks_only').webhooks;
+/**
+ * Registers the payments port for the one function that takes payments (account). It is kept out of
+ * useAwsPorts so the other bundles do not carry the Stripe SDK.
+ */
+export function usePaymentsFromEnv(): void {
+  setDefaultPorts({ payments: () => paymentsFromEnv(uuidv7) });
+}

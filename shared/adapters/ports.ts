@@ -28,7 +28,7 @@ export function installPorts(next: Partial<Ports>): void {
 }
 
 export function setDefaultPorts(factories: Factories): void {
-  defaults = factories;
+  defaults = { ...defaults, ...factories };
 }
 
 function resolve<K extends keyof Ports>(name: K): Ports[K] {

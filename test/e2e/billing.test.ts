@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stripeSignatures } from '../../shared/adapters/payments';
+import { stripeSignatures } from '../../shared/adapters/stripeSignatures';
 import { chargeCredits } from '../../shared/domain/credits/credits';
 import { startTestApi } from '../support/api';
 

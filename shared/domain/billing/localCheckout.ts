@@ -1,7 +1,7 @@
 import { requireEnv } from '../../config/env';
 import { NotFoundError, UnprocessableError } from '../../http/errors';
 import { now } from '../../adapters/ports';
-import { stripeSignatures } from '../../adapters/payments';
+import { stripeSignatures } from '../../adapters/stripeSignatures';
 import { uuidv7 } from '../../ids';
 import { getCheckout, markCheckoutPaid } from '../../store/checkoutRepo';
 import { countAddOns, monthlyCostUsd, type AddOnType } from './plans';
@@ -35,6 +35,8 @@ export async function localCheckoutPage(sessionId: string): Promise<string> {
  */
 export async function payLocalCheckout(sessionId: string, baseUrl: string): Promise<string> {
   const session = await openLocalSession(sessionId);
+  // Read before marking paid: without a signing secret nothing could be fulfilled.
+  const secret = requireEnv('STRIPE_WEBHOOK_SECRET');
   if (!(await markCheckoutPaid(sessionId))) return page('Paid', '<h1>Already paid</h1>');
   const payload = JSON.stringify({
     id: `evt_local_${uuidv7()}`,
@@ -55,7 +57,7 @@ export async function payLocalCheckout(sessionId: string, baseUrl: string): Prom
       },
     },
   });
-  const signature = stripeSignatures.generateTestHeaderString({ payload, secret: requireEnv('STRIPE_WEBHOOK_SECRET') });
+  const signature = stripeSignatures.generateTestHeaderString({ payload, secret });
   const response = await fetch(`${baseUrl}/webhooks/stripe`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
   if (!response.ok) throw new UnprocessableError('invalid_state', `The webhook was refused with HTTP ${response.status}.`);
   return page('Paid', '<h1>Payment complete</h1><p>Your pro subscription is active.</p>');

@@ -1,7 +1,7 @@
 import { requireEnv } from '../../config/env';
 import { ValidationError } from '../../http/errors';
 import { now } from '../../adapters/ports';
-import { stripeSignatures } from '../../adapters/payments';
+import { stripeSignatures } from '../../adapters/stripeSignatures';
 import { paymentEventGuard } from '../../store/checkoutRepo';
 import { findUserIdBySubscription, getUser, subscriptionOwnerItem, updateUserItem, type UserRecord } from '../../store/usersRepo';
 import { TransactionConditionError, writeTogether, type TransactItem } from '../../store/transactions';
