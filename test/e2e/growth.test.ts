@@ -88,6 +88,15 @@ describe('POST /growth/resolve', () => {
     expect(quote.body.ok).toBe(true);
   });
 
+  it('keeps the companies one run takes (1000) and reports the rest as over_limit', async () => {
+    const { key } = await api.newUser();
+    const companies = Array.from({ length: 1001 }, (_, i) => ({ domain: `limit-${i}.growth-test.com` }));
+    const body = await resolved(key, { goal_text: 'research these companies', input_assets: { companies } });
+    expect(body.normalized_input_assets.companies).toHaveLength(1000);
+    expect(body.input_report.rejected).toEqual([{ kind: 'company', input: '{"domain":"limit-1000.growth-test.com"}', reason: 'over_limit' }]);
+    expect((await api.call('POST', '/growth/quote', { key, body: { goal_plan: body.goal_plan } })).body.ok).toBe(true);
+  });
+
   it('enforces the field limits of spec 8 and rejects unknown properties', async () => {
     const { key } = await api.newUser();
     const cases = [

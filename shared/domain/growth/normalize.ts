@@ -46,7 +46,7 @@ export interface NormalizedAssets {
 export interface Rejection {
   kind: 'company' | 'contact';
   input: string;
-  reason: 'no_identifier' | 'invalid_domain' | 'invalid_email' | 'no_domain';
+  reason: 'no_identifier' | 'invalid_domain' | 'invalid_email' | 'no_domain' | 'over_limit';
 }
 
 export interface NormalizationOutcome {
@@ -200,5 +200,19 @@ export function settleCompanyDomains(outcome: NormalizationOutcome, domainsByNam
     assets: { ...outcome.assets, companies: merged.kept },
     rejected,
     duplicatesRemoved: { ...outcome.duplicatesRemoved, companies: outcome.duplicatesRemoved.companies + merged.removed },
+  };
+}
+
+/** Keeps the first `max` companies and contacts (what one pipeline run takes); the rest are reported as over_limit. */
+export function capAssets(outcome: NormalizationOutcome, max: { companies: number; contacts: number }): NormalizationOutcome {
+  const { companies, contacts } = outcome.assets;
+  return {
+    ...outcome,
+    assets: { companies: companies.slice(0, max.companies), contacts: contacts.slice(0, max.contacts) },
+    rejected: [
+      ...outcome.rejected,
+      ...companies.slice(max.companies).map((c): Rejection => ({ kind: 'company', input: describe(c), reason: 'over_limit' })),
+      ...contacts.slice(max.contacts).map((c): Rejection => ({ kind: 'contact', input: describe(c), reason: 'over_limit' })),
+    ],
   };
 }

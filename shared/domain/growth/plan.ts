@@ -4,6 +4,7 @@
  * the caller edited, or one issued to someone else, is never priced.
  */
 import { z } from 'zod';
+import { MAX_COMPANIES, MAX_CONTACTS } from '../jobs/capabilities';
 import { GOAL_TYPES, PIPELINE_ORDER, type Capability } from './goals';
 
 export const COVERAGE_MODES = ['sufficient', 'partial', 'needs_enrichment'] as const;
@@ -24,10 +25,11 @@ export const normalizedContactSchema = z.strictObject({
   title: text(300).optional(),
 });
 
+/** What one request may send; the plan keeps what one pipeline run takes (the rest is reported over_limit). */
 export const MAX_ASSETS = 5000;
 export const normalizedAssetsSchema = z.strictObject({
-  companies: z.array(normalizedCompanySchema).max(MAX_ASSETS),
-  contacts: z.array(normalizedContactSchema).max(MAX_ASSETS),
+  companies: z.array(normalizedCompanySchema).max(MAX_COMPANIES),
+  contacts: z.array(normalizedContactSchema).max(MAX_CONTACTS),
 });
 
 export const constraintsSchema = z.strictObject({

@@ -3,19 +3,19 @@
  * plan, and record the plan's fingerprint so that quote can tell an issued plan from an edited one.
  */
 import { now } from '../../adapters/ports';
+import { SECTORS, termsIn } from '../../data/taxonomy';
 import { uuidv7 } from '../../ids';
 import { putPlanIssue } from '../../store/growthRepo';
+import { MAX_COMPANIES, MAX_CONTACTS } from '../jobs/capabilities';
+import { classifyGoal } from './classify';
 import { coverageDomains, coverageModeOf } from './coverage';
+import { curatedCompaniesInSector, curatedDomainsByName, isCuratedCompanyDomain } from './curatedLookup';
+import { goalDefinition, type GoalType } from './goals';
 import { parseInputText } from './inputText';
-import { normalizeAssets, settleCompanyDomains, type InputCompany, type InputContact, type Rejection } from './normalize';
+import { capAssets, normalizeAssets, settleCompanyDomains, type InputCompany, type InputContact, type NormalizedAssets, type Rejection } from './normalize';
 import type { Constraints, IcpConfig } from './plan';
 import { resolveGoal, type Resolution } from './planner';
 import { planFingerprint } from './signature';
-import { SECTORS, termsIn } from '../../data/taxonomy';
-import { classifyGoal } from './classify';
-import { curatedCompaniesInSector, curatedDomainsByName, isCuratedCompanyDomain } from './curatedLookup';
-import { goalDefinition, type GoalType } from './goals';
-import type { NormalizedAssets } from './normalize';
 
 /** An issued plan can be quoted for a day; after that, resolve again (the curated data may have moved). */
 export const PLAN_LIFETIME_SECONDS = 24 * 3600;
@@ -76,7 +76,8 @@ export async function resolveGrowthGoal(userId: string, request: ResolveRequest)
     [...(request.input_assets?.contacts ?? []), ...parsed.contacts],
   );
   const unnamed = draft.assets.companies.filter((c) => !c.domain).map((c) => c.company_name!);
-  const normalized = settleCompanyDomains(draft, await curatedDomainsByName(unnamed.slice(0, COVERAGE_SAMPLE)));
+  const settled = settleCompanyDomains(draft, await curatedDomainsByName(unnamed.slice(0, COVERAGE_SAMPLE)));
+  const normalized = capAssets(settled, { companies: MAX_COMPANIES, contacts: MAX_CONTACTS });
   const goal = classifyGoal({ goalText: request.goal_text, niche: request.constraints?.niche, assets: normalized.assets });
   const sourced = await sourceCompanies(goal, request, normalized.assets);
   const assets = sourced ? { ...normalized.assets, companies: sourced.companies } : normalized.assets;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeAssets, normalizeDomain, normalizeEmail, normalizeLinkedinUrl, settleCompanyDomains } from '../../../shared/domain/growth/normalize';
+import { capAssets, normalizeAssets, normalizeDomain, normalizeEmail, normalizeLinkedinUrl, settleCompanyDomains } from '../../../shared/domain/growth/normalize';
 
 describe('canonical forms', () => {
   it.each([
@@ -79,5 +79,14 @@ describe('settleCompanyDomains', () => {
     expect(out.assets.companies).toEqual([{ company_name: 'Acme', domain: 'acme.com' }]);
     expect(out.rejected).toEqual([{ kind: 'company', input: '{"company_name":"Nowhere Ltd"}', reason: 'no_domain' }]);
     expect(out.duplicatesRemoved.companies).toBe(1);
+  });
+});
+
+describe('capAssets', () => {
+  it('keeps what one run takes and reports the rest as over_limit', () => {
+    const draft = normalizeAssets([{ domain: 'a.com' }, { domain: 'b.com' }, { domain: 'c.com' }], [{ email: 'x@a.com' }, { email: 'y@a.com' }]);
+    const out = capAssets(draft, { companies: 2, contacts: 1 });
+    expect(out.assets).toEqual({ companies: [{ domain: 'a.com' }, { domain: 'b.com' }], contacts: [{ email: 'x@a.com', domain: 'a.com' }] });
+    expect(out.rejected.map((r) => `${r.kind}:${r.reason}:${r.input}`)).toEqual(['company:over_limit:{"domain":"c.com"}', 'contact:over_limit:{"email":"y@a.com","domain":"a.com"}']);
   });
 });
