@@ -113,6 +113,18 @@ describe('planning, listing and ownership', () => {
     expect(rows[0]).toMatchObject({ icp_score: 100, icp_qualified: true });
   });
 
+  it('deliverable_finalize alone delivers the inputs deduplicated, free of charge', async () => {
+    const { key } = await proUser(10);
+    const contacts = [{ full_name: 'Ada Park', email: 'ada.park@nebulalabs.io' }, { full_name: 'Ada Park', email: 'ADA.PARK@nebulalabs.io', title: 'CEO' }, { full_name: 'Liam Chen', domain: 'nebulalabs.io' }];
+    const res = await api.call('POST', '/bd/jobs', { key, body: { requested_capabilities: ['deliverable_finalize'], input_assets: { contacts } } });
+    expect(res.body).toMatchObject({ requested_capabilities: ['deliverable_finalize'], credits_reserved: 0, warnings: [] });
+    await queue.drained();
+    const job = await getJob(key, res.body.job_id);
+    expect(job).toMatchObject({ status: 'completed', credits_charged: 0, stats: { rows_delivered: 2, duplicates_removed: 1 } });
+    const rows = (await api.call('GET', `/bd/jobs/${job.job_id}/export`, { key })).body.rows;
+    expect(rows.map((r: { full_name: string; title: string | null }) => [r.full_name, r.title])).toEqual([['Ada Park', 'CEO'], ['Liam Chen', null]]);
+  });
+
   it('lists the caller\'s jobs newest first with paging and filters; another user sees none of them', async () => {
     const { key } = await proUser();
     const ids: string[] = [];

@@ -27,7 +27,9 @@ export function planBatches(capabilities: Capability[], companies: CompanyRow[],
     ...chunk(companies, size).map((rows) => ({ companies: rows, contacts: [] as ContactRow[], stages: companyStages, rows: rows.length })),
     ...chunk(contacts, size).map((rows) => ({ companies: [] as CompanyRow[], contacts: rows, stages: contactStages, rows: rows.length })),
   ];
-  return plans.filter((p) => p.stages.length > 0).map((p, i) => ({ batch_no: i, ...p }));
+  // A job of deliverable_finalize alone still delivers its inputs (deduplicated): its batches have no stages.
+  const kept = perBatch.length === 0 ? plans : plans.filter((p) => p.stages.length > 0);
+  return kept.map((p, i) => ({ batch_no: i, ...p }));
 }
 
 /** Rows each stage will process over the whole job (the denominators of progress). */

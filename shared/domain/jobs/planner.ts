@@ -56,11 +56,11 @@ const OPTION_REQUIREMENTS: { needs: Capability; when: (f: InputFacts) => boolean
 /** Notes that change nothing but tell the caller what to expect. */
 const NOTES: { when: (f: InputFacts, stages: Set<Capability>) => boolean; note: string }[] = [
   {
-    when: (f, s) => f.companies > 0 && ![...s].some((c) => CAPABILITIES[c].scope === 'company') && !s.has('contact_discovery'),
+    when: (f, s) => f.companies > 0 && s.size > 1 && ![...s].some((c) => CAPABILITIES[c].scope === 'company'),
     note: 'input_assets.companies is not used by the chosen capabilities',
   },
   {
-    when: (f, s) => f.contacts > 0 && ![...s].some((c) => CAPABILITIES[c].scope === 'contact'),
+    when: (f, s) => f.contacts > 0 && s.size > 1 && ![...s].some((c) => CAPABILITIES[c].scope === 'contact'),
     note: 'input_assets.contacts is not used by the chosen capabilities',
   },
   {

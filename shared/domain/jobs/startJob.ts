@@ -101,7 +101,7 @@ export async function startEnrichmentJob(input: StartJobInput): Promise<JobView>
     creditsReserved: reserved,
     creditsCharged: 0,
     batchCount: batches.length,
-    batchesDone: 0,
+    batchesDone: batches.filter((b) => b.stages.length === 0).length,
     totalUnits: batches.reduce((s, b) => s + b.rows * b.stages.length, 0),
     doneUnits: 0,
     stageTotals: totals,
@@ -126,8 +126,8 @@ export async function startEnrichmentJob(input: StartJobInput): Promise<JobView>
 
   try {
     await sendJobMessages(
-      records.length
-        ? records.map((b) => ({ kind: 'bd_job.stage', user_id: input.userId, job_id: jobId, batch_no: b.batchNo, step: 0, capability: b.stages[0] }))
+      job.batchesDone < job.batchCount
+        ? records.filter((b) => b.stages.length > 0).map((b) => ({ kind: 'bd_job.stage', user_id: input.userId, job_id: jobId, batch_no: b.batchNo, step: 0, capability: b.stages[0] }))
         : [{ kind: 'bd_job.finalize', user_id: input.userId, job_id: jobId }],
     );
   } catch (err) {

@@ -81,6 +81,10 @@ describe('planJob: custom capability lists', () => {
     ]);
   });
 
+  it('deliverable_finalize alone is a deduplication of the inputs, with nothing to warn about', () => {
+    expect(planJob({ capabilities: ['deliverable_finalize'] }, facts({ contacts: 4 }))).toEqual({ preset: 'custom', capabilities: ['deliverable_finalize'], warnings: [] });
+  });
+
   const invalid: { name: string; choice: Parameters<typeof planJob>[0]; facts: InputFacts; path: string }[] = [
     { name: 'both preset and capabilities', choice: { preset: 'full_pipeline', capabilities: ['qualification'] }, facts: facts(), path: 'body' },
     { name: 'neither preset nor capabilities', choice: {}, facts: facts(), path: 'body' },
