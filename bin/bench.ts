@@ -12,11 +12,12 @@ import { ensureDemoAccount } from '../shared/domain/accounts/demo';
 import { createBenchContext, type BenchSuite } from './bench/harness';
 import { bundleSizes } from './bench/bundles';
 import { platformBench } from './bench/platform';
+import { intelligenceBench } from './bench/intelligence';
 import { jobsBench } from './bench/jobs';
 import { moderationBench } from './bench/moderation';
 import { growthBench } from './bench/growth';
 
-const SUITES: BenchSuite[] = [platformBench, growthBench, moderationBench, jobsBench];
+const SUITES: BenchSuite[] = [platformBench, growthBench, moderationBench, jobsBench, intelligenceBench];
 
 const only = process.argv.slice(2).find((a) => !a.startsWith('--'));
 const dynamo = await startDynamo();

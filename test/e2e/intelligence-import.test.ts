@@ -7,7 +7,7 @@ const lines = (...records: unknown[]) => records.map((r) => (typeof r === 'strin
 const fund = { kind: 'fund', id: 'fund-imp-acme', name: 'Acme Import Ventures', domain: 'acme-import.vc', fundType: 'vc', tier: 2, jurisdiction: 'singapore', sectors: ['rwa'], stages: ['seed'], minChequeUsd: 250_000, maxChequeUsd: 1_000_000 };
 const company = { kind: 'company', id: 'co-imp-acme', name: 'Acme Import Labs', domain: 'https://www.AcmeImportLabs.io', sectors: ['rwa'], employeeCount: 12, emailPattern: 'flast' };
 const person = { kind: 'person', id: 'per-imp-acme-1', firstName: 'Ada', lastName: 'Stone', role: 'CEO', roleFamily: 'leadership', companyId: 'co-imp-acme', email: 'astone@acmeimportlabs.io' };
-const round = { kind: 'round', id: 'rnd-imp-acme-seed', companyId: 'co-imp-acme', sector: 'rwa', stage: 'seed', amountUsd: 3_000_000, announcedOn: '2026-05-01', leadFundId: 'fund-imp-acme', investorIds: ['fund-imp-acme', 'fund-polaris'] };
+const round = { kind: 'round', id: 'rnd-imp-acme-seed', companyId: 'co-imp-acme', sector: 'rwa', stage: 'seed', amountUsd: 3_000_000, announcedOn: '2026-05-01', leadFundId: 'fund-imp-acme', investorIds: ['fund-imp-acme', 'fund-lattice'] };
 
 describe('JSONL import', () => {
   it('reports every bad line by number and loads nothing when any line is bad', async () => {
@@ -30,8 +30,8 @@ describe('JSONL import', () => {
     expect((await listPeopleByCompany('co-imp-acme')).map((p) => [p.fullName, p.companyName])).toEqual([['Ada Stone', 'Acme Import Labs']]);
     const rwa = await listFundsInSector('rwa');
     expect(rwa.find((f) => f.id === 'fund-imp-acme')?.sectorRecord.seed).toMatchObject({ led: 1, joined: 0 });
-    const polaris = await getCuratedEntity<CuratedFund>('fund', 'fund-polaris');
-    expect(polaris?.rounds.some((r) => r.id === 'rnd-imp-acme-seed')).toBe(true);
+    const coInvestor = await getCuratedEntity<CuratedFund>('fund', 'fund-lattice');
+    expect(coInvestor?.rounds.some((r) => r.id === 'rnd-imp-acme-seed' && r.leadFundId === 'fund-imp-acme')).toBe(true);
     expect((await findByName('fund', 'acme import ventures')).map((f) => f.id)).toEqual(['fund-imp-acme']);
   });
 
