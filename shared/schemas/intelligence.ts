@@ -6,8 +6,8 @@ import { CONTACT_TIER_IDS, EXPANSIONS, PACKAGE_IDS, PACKAGES, type ExpansionType
 /** The package table rendered for the OpenAPI document: slots, limits, fields, channels, expansions, prices. */
 const packageDoc = (p: PackageDef) =>
   `**${p.id}** (${p.name}): ${p.description} Slots: ${Object.entries(p.slots)
-    .map(([name, s]) => `\`${name}\`${s.required ? ' (required)' : ''} ${s.description}`)
-    .join('; ')}. limit default ${p.limit.default}, max ${p.limit.max}. Tier 1 fields: ${p.fields.join(', ')}. ` +
+    .map(([name, s]) => `\`${name}\`${name === 'limit' ? ` (default ${p.limit.default}, max ${p.limit.max})` : s.required ? ' (required)' : ''} ${s.description.replace(/\.$/, '')}`)
+    .join('; ')}. Tier 1 fields: ${p.fields.join(', ')}. ` +
   `Contact channels: ${p.channels.join(', ')}. Expansions: ${p.expansions.join(', ')}. Price: ${p.price.base} + ${p.price.perRecord} per record returned.`;
 const PACKAGES_DOC = Object.values(PACKAGES).map(packageDoc).join('\n\n');
 

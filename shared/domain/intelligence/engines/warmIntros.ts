@@ -33,13 +33,16 @@ export function rankIntroRoutes(fund: CuratedFund, evidence: PortfolioEvidence[]
       const newest = rounds[0];
       const age = daysBetween(newest.announcedOn, DATASET_AS_OF);
       const score = 10 * led.length + 4 * rounds.length + (age <= 365 ? 8 : age <= 730 ? 4 : 0) + Math.log10(newest.amountUsd) + (contact ? 3 : 0);
-      const others = newest.investors.filter((i) => i.id !== fund.id).map((i) => i.name);
       const evidenceText = rounds
         .slice(0, 2)
-        .map((r) => `${r.leadFundId === fund.id ? 'led' : 'joined'} its ${usd(r.amountUsd)} ${termLabel(STAGES, r.stage)} in ${monthYear(r.announcedOn)}`)
-        .join(' and ');
+        .map((r) => {
+          const others = r.investors.filter((i) => i.id !== fund.id).map((i) => i.name);
+          const company = others.length ? ` with ${listOf(others.slice(0, 2))}${others.length > 2 ? ` and ${plural(others.length - 2, 'other')}` : ''}` : '';
+          return `${r.leadFundId === fund.id ? 'led' : 'joined'} its ${usd(r.amountUsd)} ${termLabel(STAGES, r.stage)} in ${monthYear(r.announcedOn)}${company}`;
+        })
+        .join(', and ');
       const rationale = sentence([
-        `${fund.name} ${evidenceText}${others.length ? ` alongside ${listOf(others.slice(0, 2))}${others.length > 2 ? ` and ${plural(others.length - 2, 'other')}` : ''}` : ''}`,
+        `${fund.name} ${evidenceText}${rounds.length > 2 ? ` (${rounds.length} rounds in all)` : ''}`,
         contact ? `${contact.fullName} (${contact.role}) is the route in` : 'no named founder on record; approach through the company',
       ]);
       return {
