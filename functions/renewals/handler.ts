@@ -10,6 +10,7 @@ useAwsPorts();
  */
 export const handler = async (_event: ScheduledEvent): Promise<SweepReport> => {
   const report = await renewDueCommunities();
-  console.log(JSON.stringify({ level: 'info', message: 'renewal sweep', ...report }));
+  // Most sweeps find nothing due; only the ones that did something are worth a log line.
+  if (report.due > 0) console.log(JSON.stringify({ level: 'info', message: 'renewal sweep', ...report }));
   return report;
 };

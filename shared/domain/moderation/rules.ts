@@ -36,7 +36,10 @@ export interface RuleSet {
   offenceWindowHours: number;
   /** How long a member's recent messages are remembered (the longest flood or repeat window). */
   memoryWindowSeconds: number;
-  /** A scam phrase preceded by one of these in the same sentence is a warning about the scam, not the scam. */
+  /**
+   * A scam phrase shortly after one of these, in the same clause, is a warning about the scam, not the
+   * scam ("never share your seed phrase"); a comma ends the clause, so "Don't wait, DM me" still counts.
+   */
   negations: RegExp;
   rules: Rule[];
 }
@@ -47,7 +50,7 @@ export const DEFAULT_RULES: RuleSet = {
   newMemberDays: 3,
   offenceWindowHours: 24,
   memoryWindowSeconds: 600,
-  negations: /\b(never|don'?t|do not|won'?t|will not|nobody will|no one will|beware of|ignore)\b[^.!?\n]*$/i,
+  negations: /\b(never|don'?t|do not|won'?t|will not|nobody will|no one will|beware of|ignore)\b[^.,;:!?\n]{0,24}$/i,
   rules: [
     {
       id: 'scam_phrase',
