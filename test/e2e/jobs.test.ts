@@ -31,8 +31,8 @@ interface SseEvent {
   data: { job_id: string; status: string; progress_percent: number; progress_message: string; updated_at: string };
 }
 
-/** Follows a job's stream with a real SSE client until `complete`; `onOpen` runs once the stream is open. */
-function followJob(key: string, jobId: string, onOpen: () => void = () => undefined): Promise<SseEvent[]> {
+/** Follows a job's stream with a real SSE client until `complete`; `onFirstEvent` runs once the first event arrived. */
+function followJob(key: string, jobId: string, onFirstEvent: () => void = () => undefined): Promise<SseEvent[]> {
   return new Promise((resolve, reject) => {
     const events: SseEvent[] = [];
     const es = new EventSource(`${api.baseUrl}/bd/jobs/${jobId}/events`, {
@@ -42,10 +42,10 @@ function followJob(key: string, jobId: string, onOpen: () => void = () => undefi
       es.close();
       reject(new Error(`no complete event; got ${JSON.stringify(events)}`));
     }, 20_000);
-    es.addEventListener('open', () => onOpen());
     for (const type of ['progress', 'complete']) {
       es.addEventListener(type, (e) => {
         events.push({ type, id: e.lastEventId, data: JSON.parse(e.data) });
+        if (events.length === 1) onFirstEvent();
         if (type === 'complete') {
           clearTimeout(timer);
           es.close();

@@ -70,6 +70,22 @@ describe('POST /bd/jobs validation and guards', () => {
     expect(queue.sentCount).toBe(sent);
   });
 
+  it('Idempotency-Key: the same request again returns the same job, created and reserved once', async () => {
+    const { key, user } = await proUser(1000);
+    const body = { preset: 'full_pipeline', input_assets: { companies: [NEBULA] } };
+    const headers = { 'idempotency-key': `job-${user.id}` };
+    const first = await api.call('POST', '/bd/jobs', { key, body, headers });
+    const again = await api.call('POST', '/bd/jobs', { key, body, headers });
+    expect(again.status).toBe(202);
+    expect(again.body.job_id).toBe(first.body.job_id);
+    expect((await api.call('GET', '/bd/jobs', { key })).body.total).toBe(1);
+    await queue.drained();
+    const job = await getJob(key, first.body.job_id);
+    expect((await getBalance(user.id)).available).toBe(1000 - job.credits_charged);
+    const conflict = await api.call('POST', '/bd/jobs', { key, body: { ...body, preset: 'enrich_contacts_from_companies' }, headers });
+    expect(conflict.status).toBe(409);
+  });
+
   it('404 for a chat_id that is not the caller\'s', async () => {
     const other = await proUser();
     const chat = await api.call('POST', '/chats', { key: other.key, body: {} });
