@@ -15,13 +15,14 @@
  * before anything is written: one bad line and nothing is loaded, with every problem reported by
  * line number. Records with an existing id replace it, and index entries the new version no longer
  * has are removed. Writes are idempotent, so an interrupted load is finished by running it again.
+ * Running API functions see the changes within a minute: they cache facet reads for FACET_CACHE_MS.
  */
 import { z } from 'zod';
 import {
   BUILDER_CATEGORIES, ECOSYSTEMS, FUND_TYPES, JURISDICTIONS, PLATFORMS, ROLE_FAMILIES, SECTORS, STAGES, termLabel, type Term,
 } from './taxonomy';
 import { EMAIL_PATTERNS, type CuratedBuilder, type CuratedCompany, type CuratedEntity, type CuratedFund, type CuratedKol, type CuratedPerson, type CuratedRound, type EntityKind } from './model';
-import { curatedItemsFor, deleteCuratedKeys, getCuratedEntities, normaliseDomain, putCuratedItems } from '../store/curatedRepo';
+import { curatedItemsFor, deleteCuratedKeys, forgetCachedFacets, getCuratedEntities, normaliseDomain, putCuratedItems } from '../store/curatedRepo';
 
 const ids = <T extends readonly Term[]>(terms: T) => z.enum(terms.map((t) => t.id) as [T[number]['id'], ...T[number]['id'][]]);
 const id = (prefix: string) => z.string().regex(new RegExp(`^${prefix}-[a-z0-9-]{1,60}$`), `Must look like ${prefix}-<lower-case letters, digits, dashes>`);
@@ -162,6 +163,7 @@ export async function importCuratedRecords(content: string): Promise<ImportOutco
     .map((i) => ({ pk: i.pk, sk: i.sk }));
   await putCuratedItems(items);
   await deleteCuratedKeys(stale);
+  forgetCachedFacets();
   const counts: Record<string, number> = {};
   for (const { record } of records) counts[record.kind] = (counts[record.kind] ?? 0) + 1;
   return { ok: true, problems: [], counts, items: items.length };

@@ -130,6 +130,7 @@ export async function deleteCuratedKeys(keys: { pk: string; sk: string }[]): Pro
 export async function writeCuratedEntities(entities: CuratedEntity[], options: { concurrency?: number } = {}): Promise<number> {
   const items = entities.flatMap(curatedItemsFor);
   await putCuratedItems(items, options);
+  forgetCachedFacets();
   return items.length;
 }
 
@@ -201,16 +202,41 @@ export async function findByName(kind: 'company' | 'fund', name: string): Promis
 
 // ---- Facet queries (one Query each) ----------------------------------------------------------
 
-const facet = async <T>(name: string, value: string): Promise<T[]> =>
-  (await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': curatedFacetPartition(name, value) } })).map((i) => decode<T>(i)!);
+/**
+ * Facet partitions are read-mostly reference data shared by every user, so a warm Lambda keeps what it
+ * read for a minute: repeated queries on a sector skip the Query and the JSON decoding. A seed or an
+ * import reaches running functions within FACET_CACHE_MS.
+ */
+export const FACET_CACHE_MS = 60_000;
+const facetCache = new Map<string, { at: number; value: Promise<unknown[]> }>();
+
+/** Drops cached facet reads (after this process wrote curated data). */
+export const forgetCachedFacets = (): void => facetCache.clear();
+
+const facet = <T>(name: string, value: string): Promise<T[]> => {
+  const pk = curatedFacetPartition(name, value);
+  const hit = facetCache.get(pk);
+  if (hit && Date.now() - hit.at < FACET_CACHE_MS) return hit.value as Promise<T[]>;
+  const read = queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }).then((items) => items.map((i) => decode<T>(i)!));
+  facetCache.set(pk, { at: Date.now(), value: read });
+  read.catch(() => facetCache.delete(pk));
+  return read;
+};
 
 export const listFundsInSector = (sector: SectorId): Promise<FundInSector[]> => facet('FUND_SECTOR', sector);
 export const listKolsInSector = (sector: SectorId): Promise<CuratedKol[]> => facet('KOL_SECTOR', sector);
 export const listProspectsInSector = (sector: SectorId): Promise<CuratedPerson[]> => facet('PROSPECT_SECTOR', sector);
 export const listBuildersInEcosystem = (ecosystem: string): Promise<CuratedBuilder[]> => facet('BUILDER_ECOSYSTEM', ecosystem);
 export async function listBuildersInCategory(category: string): Promise<CuratedBuilder[]> {
-  const items = await queryAll({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': buildersByCategoryPartition(category) } });
-  return items.map((i) => decode<CuratedBuilder>(i)!);
+  const key = `gsi2:${buildersByCategoryPartition(category)}`;
+  const hit = facetCache.get(key);
+  if (hit && Date.now() - hit.at < FACET_CACHE_MS) return hit.value as Promise<CuratedBuilder[]>;
+  const read = queryAll({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': buildersByCategoryPartition(category) } }).then((items) =>
+    items.map((i) => decode<CuratedBuilder>(i)!),
+  );
+  facetCache.set(key, { at: Date.now(), value: read });
+  read.catch(() => facetCache.delete(key));
+  return read;
 }
 
 // ---- Seed marker ------------------------------------------------------------------------------
