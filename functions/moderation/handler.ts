@@ -10,7 +10,7 @@ useAwsPorts();
 
 export const handler = createApiHandler([
   route(E.createCommunity, async ({ user, body }) => provisionCommunity(user.id, body)),
-  route(E.listCommunities, async ({ user }) => listCommunityViews(user.id)),
+  route(E.listCommunities, async ({ user, query }) => listCommunityViews(user.id, query)),
   route(E.getCommunity, async ({ user, params }) => readCommunity(user.id, params.id)),
   route(E.updateCommunity, async ({ user, params, body }) => changeCommunity(user.id, params.id, body)),
   route(E.setAutoRenew, async ({ user, params, body }) => changeAutoRenew(user.id, params.id, body.auto_renew)),

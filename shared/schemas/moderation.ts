@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from '../http/endpoint';
 import { COMMUNITY_TYPES } from '../domain/moderation/communityTypes';
 import { noContentSpec } from './noContent';
-import { timestamp } from './common';
+import { pageQuery, timestamp } from './common';
 
 const shortText = (max: number) => z.string().trim().min(1).max(max);
 const communityFields = {
@@ -150,8 +150,8 @@ export const moderationEndpoints = {
     body: communityCreate, response: community,
   }),
   listCommunities: defineEndpoint({
-    operationId: 'listCommunities', method: 'GET', path: `${base}/communities`, summary: 'Your communities, newest first', tag, auth: 'api_key',
-    query: z.strictObject({}), response: z.object({ items: z.array(community), total: z.number().int() }),
+    operationId: 'listCommunities', method: 'GET', path: `${base}/communities`, summary: 'Your communities, newest first (sort_order=asc: oldest first)', tag, auth: 'api_key',
+    query: z.strictObject(pageQuery), response: z.object({ items: z.array(community), total: z.number().int() }),
   }),
   getCommunity: defineEndpoint({
     operationId: 'getCommunity', method: 'GET', path: `${base}/communities/{id}`, summary: 'One community', tag, auth: 'api_key', params: communityIdParams, response: community,

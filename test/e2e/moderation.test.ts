@@ -99,6 +99,11 @@ describe('reading, changing and removing communities', () => {
     expect(list.body.total).toBe(3);
     expect(list.body.items.map((c: { name: string }) => c.name)).toEqual(['third', 'second', 'first']);
     expect((await api.call('GET', `${BASE}/communities/${ids[1]}`, { key })).body.name).toBe('second');
+    const page = await api.call('GET', `${BASE}/communities?limit=1&offset=1&sort_order=asc`, { key });
+    expect(page.body).toEqual({ items: [expect.objectContaining({ name: 'second' })], total: 3 });
+    for (const bad of ['limit=0', 'limit=101', 'offset=-1', 'sort_order=up', 'colour=red']) {
+      expect((await api.call('GET', `${BASE}/communities?${bad}`, { key })).status, bad).toBe(400);
+    }
   });
 
   it('hides another user\'s community behind 404 on every endpoint', async () => {

@@ -122,9 +122,11 @@ export async function readCommunity(userId: string, communityId: string): Promis
   return communityView(await requireCommunity(userId, communityId));
 }
 
-export async function listCommunityViews(userId: string): Promise<{ items: CommunityView[]; total: number }> {
-  const items = (await listCommunities(userId)).map(communityView);
-  return { items, total: items.length };
+/** Contract 4's list shape ({items, total}); the usual paging parameters still apply. */
+export async function listCommunityViews(userId: string, page: { limit: number; offset: number; sort_order: 'asc' | 'desc' }): Promise<{ items: CommunityView[]; total: number }> {
+  const all = await listCommunities(userId);
+  if (page.sort_order === 'asc') all.reverse();
+  return { items: all.slice(page.offset, page.offset + page.limit).map(communityView), total: all.length };
 }
 
 /** A changed type re-evaluates activation; sending the same type again changes nothing about it. */
