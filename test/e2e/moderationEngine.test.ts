@@ -96,6 +96,15 @@ describe('POST /communities/{id}/events', () => {
     expect(st.audit_logs).toHaveLength(2);
   });
 
+  it('keeps one member\'s ladder consistent when different batches about them race', async () => {
+    const { key, community } = await provision('reddit');
+    const batches = [0, 1, 2, 3].map((i) => [message(SPAMMER, `DM me for support #${i}`, i, `race-${i}`)]);
+    const results = await Promise.all(batches.map((events) => post(key, community.id, events)));
+    // Each batch saw the offences the others had already stored: one mute, then bans, never two mutes.
+    expect(results.map((r) => r.body.decisions[0].action).sort()).toEqual(['ban', 'ban', 'ban', 'mute']);
+    expect((await status(key)).body.metrics).toMatchObject({ messages_scanned: 4, actions: { mute: 1, ban: 3 } });
+  });
+
   it('counts a duplicate inside one batch once', async () => {
     const { key, community } = await provision('crisp');
     const dup = message(SPAMMER, 'CLAIM YOUR AIRDROP NOW', 0, 'dup');
