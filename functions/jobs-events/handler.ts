@@ -3,7 +3,7 @@ import { useAwsPorts } from '../../shared/adapters/aws';
 import { optionalEnv } from '../../shared/config/env';
 import { loadCaller } from '../../shared/domain/accounts/accounts';
 import { acceptsEventStream, streamJobEvents, type EventSink } from '../../shared/domain/jobs/events';
-import { requireJob } from '../../shared/domain/jobs/startJob';
+import { requireJob } from '../../shared/domain/jobs/requireJob';
 import { lowerCaseHeaders } from '../../shared/http/api';
 import { NotAcceptableError, toErrorResponse } from '../../shared/http/errors';
 import { startHttpStream, streamifyResponse } from '../../shared/http/streaming';

@@ -5,7 +5,7 @@
  * stream. Each event's `id:` is the job's version, which grows with every change.
  */
 import { TERMINAL_STATUSES } from '../../store/jobsRepo';
-import { requireJob } from './startJob';
+import { requireJob } from './requireJob';
 import { jobEventData } from './view';
 
 export const SSE_POLL_MS = 2000;

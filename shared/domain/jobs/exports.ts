@@ -3,7 +3,7 @@ import { HttpResponse } from '../../http/response';
 import { readResultData } from '../storage/results';
 import { toCsv } from './finalize';
 import type { DeliverableRow } from './rows';
-import { requireJob } from './startJob';
+import { requireJob } from './requireJob';
 
 /** The rows of a completed job: `text/csv` with a header row, or `{"rows": [...]}`. */
 export async function exportJobRows(userId: string, jobId: string, format: 'csv' | 'json'): Promise<HttpResponse | { rows: DeliverableRow[] }> {

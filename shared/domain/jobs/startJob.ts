@@ -3,13 +3,13 @@
  * point of the growth area, which passes `billing` when it has already reserved the credits under
  * its own ledger tool and `origin` to find its jobs again.
  */
-import { InsufficientCreditsError, NotFoundError, UnprocessableError, ValidationError } from '../../http/errors';
+import { InsufficientCreditsError, UnprocessableError, ValidationError } from '../../http/errors';
 import { now } from '../../adapters/ports';
 import { uuidv7 } from '../../ids';
 import { getBalance, reserveCredits } from '../credits/credits';
 import { requireChat } from '../storage/chats';
 import { getReservation } from '../../store/walletRepo';
-import { getJob, listJobs, putBatches, putJobItem, TERMINAL_STATUSES, type BatchRecord, type JobRecord } from '../../store/jobsRepo';
+import { listJobs, putBatches, putJobItem, TERMINAL_STATUSES, type BatchRecord, type JobRecord } from '../../store/jobsRepo';
 import { writeTogether } from '../../store/transactions';
 import { CAPABILITY_NAMES, isCapability, isPreset, MAX_COMPANIES, MAX_CONTACTS, type Capability } from './capabilities';
 import { planBatches, stageTotals } from './batches';
@@ -17,6 +17,7 @@ import { closeJob } from './closeJob';
 import { companyRows, contactRows, inputFacts, type InputAssets } from './inputs';
 import { sendJobMessages } from './messages';
 import { planJob } from './planner';
+import { requireJob } from './requireJob';
 import { estimateCredits, noUnits } from './pricing';
 import { STAT_COUNTERS, type StageSettings } from './stages';
 import type { IcpCriteria } from './providers/types';
@@ -138,12 +139,7 @@ export async function startEnrichmentJob(input: StartJobInput): Promise<JobView>
   return jobView(job);
 }
 
-/** The caller's job, or 404 (also for another user's job: existence is never revealed). */
-export async function requireJob(userId: string, jobId: string, consistent = false): Promise<JobRecord> {
-  const job = await getJob(userId, jobId, consistent);
-  if (!job) throw new NotFoundError('Job');
-  return job;
-}
+export { requireJob };
 
 export const getJobForUser = async (userId: string, jobId: string): Promise<JobView> => jobView(await requireJob(userId, jobId));
 
