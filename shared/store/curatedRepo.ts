@@ -165,18 +165,19 @@ export async function getCuratedEntities<T extends CuratedEntity>(kind: T['kind'
   return found;
 }
 
-/** The company at a domain (any URL or host form is accepted: `https://www.X.io/about` finds x.io). */
+/**
+ * The company at a domain. Any URL or host form is accepted (`https://www.X.io/about` finds x.io), and
+ * a subdomain falls back to its parent (`app.x.io` finds x.io).
+ */
 export async function getCompanyByDomain(domain: string): Promise<CuratedCompany | undefined> {
+  const host = normaliseDomain(domain);
+  if (!host) return undefined;
   const { Items } = await ddb().send(
-    new QueryCommand({
-      TableName: table(),
-      IndexName: 'gsi2',
-      KeyConditionExpression: 'gsi2pk = :pk',
-      ExpressionAttributeValues: { ':pk': companyByDomainPartition(normaliseDomain(domain)) },
-      Limit: 1,
-    }),
+    new QueryCommand({ TableName: table(), IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': companyByDomainPartition(host) }, Limit: 1 }),
   );
-  return decode<CuratedCompany>(Items?.[0]);
+  const found = decode<CuratedCompany>(Items?.[0]);
+  const labels = host.split('.');
+  return found ?? (labels.length > 2 ? getCompanyByDomain(labels.slice(1).join('.')) : undefined);
 }
 
 /** Everyone working at a company (or a fund, by the fund's id). */

@@ -15,6 +15,7 @@ describe('curated dataset in the test table', () => {
     expect(people).toHaveLength(6);
     expect(people.filter((p) => p.email).every((p) => p.email === `${p.firstName.toLowerCase()}.${p.lastName.toLowerCase()}@nebulalabs.io`)).toBe(true);
     expect(await getCompanyByDomain('no-such-company.example')).toBeUndefined();
+    expect((await getCompanyByDomain('app.nebulalabs.io'))?.id).toBe('co-nebula');
     expect((await getCompanyByDomain('quietprotocol.xyz'))?.employeeCount).toBeNull();
   });
 
