@@ -114,10 +114,21 @@ async function currentRun(userId: string, runId: string): Promise<{ run: GrowthR
   return { run, job };
 }
 
+/** A stored map comes back in another key order: put it back in the order its builder writes (for readers, not machines). */
+const inBuilderOrder = (value: Record<string, number>, build: (rows: DeliverableRow[]) => Record<string, number>) =>
+  Object.fromEntries(Object.keys(build([])).filter((k) => k in value).map((k) => [k, value[k]]));
+
+/** A finished run's progress was fixed with its outcome; a live one follows its job. */
+function runProgress(run: GrowthRunRecord, job: JobRecord | undefined): { percent: number; message: string } {
+  if (run.outcome) return { percent: run.outcome.progress.percent, message: run.outcome.progress.message };
+  if (!job) return { percent: 0, message: run.errorMessage ?? 'Starting on the enrichment pipeline' };
+  const view = jobView(job);
+  return { percent: view.progress_percent, message: view.progress_message };
+}
+
 function runView(run: GrowthRunRecord, job: JobRecord | undefined, rows: DeliverableRow[], baseUrl: string) {
   const o = run.outcome;
   const status: GrowthRunStatus = o ? run.status : (job?.status ?? run.status);
-  const progress = job ? jobView(job) : undefined;
   const exportUrl = (format: string) => `${baseUrl}/growth/runs/${run.runId}/export?format=${format}`;
   const stage = o?.stageStatus ?? stageStatuses({ status, capabilities: run.capabilities as Capability[], stageTotals: job?.stageTotals ?? {}, stageDone: job?.stageDone ?? {} });
   return {
@@ -129,20 +140,20 @@ function runView(run: GrowthRunRecord, job: JobRecord | undefined, rows: Deliver
     chat_id: run.chatId,
     // In pipeline order (a stored map does not keep its key order).
     stage_status: Object.fromEntries(run.capabilities.map((c) => [c, stage[c] ?? 'pending'])),
-    progress: o?.progress ?? (progress ? { percent: progress.progress_percent, message: progress.progress_message } : { percent: 0, message: run.errorMessage ?? 'Starting' }),
+    progress: runProgress(run, job),
     result_handles: o?.resultId ? [{ result_id: o.resultId, tool_name: GROWTH_RESULT_TOOL, records_count: o.rows }] : [],
     artifact_handles: o?.resultId ? [{ asset_id: o.resultId, label: `Growth deliverable: ${o.rows} rows (${run.goalType})`, kind: 'dataset' }] : [],
     export_handles: o?.resultId ? (['csv', 'json'] as const).map((format) => ({ format, url: exportUrl(format), rows: o.rows })) : [],
     preview: {
       rows: rows.slice(0, run.previewRows).map((r) => previewRow(r, run.requiredFields)),
-      delivered_counts: o?.deliveredCounts ?? {},
+      delivered_counts: o ? inBuilderOrder(o.deliveredCounts, deliveredCounts) : {},
       pricing: {
         quoted_credits: run.quotedCredits,
         charged_credits: o ? o.chargedCredits : null,
         rebate_credits: o ? run.quotedCredits - o.chargedCredits : null,
       },
     },
-    data_source_mix: o?.dataSourceMix ?? {},
+    data_source_mix: o ? inBuilderOrder(o.dataSourceMix, dataSourceMix) : {},
     gap_report: o?.gapReport ?? { unresolved_count: 0, reasons: {}, unresolved: [] },
     error_message: run.errorMessage,
     created_at: run.createdAt,
