@@ -84,6 +84,8 @@ describe('POST /growth/resolve', () => {
     expect(body.normalized_input_assets.companies.length).toBeGreaterThan(0);
     expect(body.normalized_input_assets.companies.length).toBeLessThanOrEqual(8);
     expect(body).toMatchObject({ quotable: true, coverage_mode: 'sufficient' });
+    expect(body.goal_plan.constraints).toEqual({ count: 8, niche: 'DeFi' });
+    expect(body.goal_plan.execution_options.niche).toBe('DeFi');
     const quote = await api.call('POST', '/growth/quote', { key, body: { goal_plan: body.goal_plan } });
     expect(quote.body.ok).toBe(true);
   });

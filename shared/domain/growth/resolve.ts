@@ -55,17 +55,18 @@ async function countKnown(domains: string[]): Promise<number> {
   return known;
 }
 
+/** The sector the goal names ("leads in decentralized finance" → defi), from the niche first. */
+const sectorNamed = (request: ResolveRequest) =>
+  termsIn(SECTORS, `${request.constraints?.niche ?? ''} ${request.goal_text}`, { shortInCapitals: true })[0];
+
 /**
  * A goal that works on companies but was given none, and that names a sector ("50 leads in DeFi"),
  * takes its companies from the curated data: as many as constraints.count asks (one lead a company
  * at least), up to SOURCED_COMPANIES_MAX.
  */
-async function sourceCompanies(goal: GoalType, request: ResolveRequest, assets: NormalizedAssets) {
-  if (goalDefinition(goal).needs !== 'companies' || assets.companies.length > 0) return undefined;
-  const [sector] = termsIn(SECTORS, `${request.constraints?.niche ?? ''} ${request.goal_text}`, { shortInCapitals: true });
-  if (!sector) return undefined;
-  const limit = Math.min(request.constraints?.count ?? SOURCED_COMPANIES_DEFAULT, SOURCED_COMPANIES_MAX);
-  const companies = await curatedCompaniesInSector(sector.id, limit);
+async function sourceCompanies(goal: GoalType, sector: ReturnType<typeof sectorNamed>, count: number | undefined, assets: NormalizedAssets) {
+  if (!sector || goalDefinition(goal).needs !== 'companies' || assets.companies.length > 0) return undefined;
+  const companies = await curatedCompaniesInSector(sector.id, Math.min(count ?? SOURCED_COMPANIES_DEFAULT, SOURCED_COMPANIES_MAX));
   return companies.length > 0 ? { sector: sector.id, companies } : undefined;
 }
 
@@ -79,7 +80,8 @@ export async function resolveGrowthGoal(userId: string, request: ResolveRequest)
   const settled = settleCompanyDomains(draft, await curatedDomainsByName(unnamed.slice(0, COVERAGE_SAMPLE)));
   const normalized = capAssets(settled, { companies: MAX_COMPANIES, contacts: MAX_CONTACTS });
   const goal = classifyGoal({ goalText: request.goal_text, niche: request.constraints?.niche, assets: normalized.assets });
-  const sourced = await sourceCompanies(goal, request, normalized.assets);
+  const sector = sectorNamed(request);
+  const sourced = await sourceCompanies(goal, sector, request.constraints?.count, normalized.assets);
   const assets = sourced ? { ...normalized.assets, companies: sourced.companies } : normalized.assets;
   const sample = coverageDomains(assets).slice(0, COVERAGE_SAMPLE);
   const coverageMode = coverageModeOf(await countKnown(sample), sample.length);
@@ -89,7 +91,8 @@ export async function resolveGrowthGoal(userId: string, request: ResolveRequest)
     planId: uuidv7(at.getTime()),
     issuedAt: at.toISOString(),
     goalText: request.goal_text,
-    constraints: request.constraints ?? {},
+    // A sector named in the goal text is the niche qualification scores against, unless one was given.
+    constraints: { ...request.constraints, ...(!request.constraints?.niche && sector ? { niche: sector.label } : {}) },
     icpConfig: request.icp_config ?? null,
     assets,
     coverageMode,
