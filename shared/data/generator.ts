@@ -6,7 +6,7 @@
  */
 import { Faker, base, en } from '@faker-js/faker';
 import {
-  BUILDER_CATEGORIES, ECOSYSTEMS, FUND_TYPES, HACKATHONS, JURISDICTIONS, LOCATIONS, PLATFORMS, SECTORS, SKILLS, STAGES,
+  BUILDER_CATEGORIES, ECOSYSTEMS, HACKATHONS, JURISDICTIONS, LOCATIONS, PLATFORMS, SECTORS, SKILLS, STAGES,
   formatPlace, termLabel, type BuilderCategoryId, type EcosystemId, type FundTypeId, type JurisdictionId, type Place,
   type RoleFamilyId, type SectorId, type StageId,
 } from './taxonomy';
@@ -113,9 +113,39 @@ const CATEGORY_SKILLS: Record<BuilderCategoryId, string[]> = {
   'data-engineer': ['Dune SQL', 'Python', 'The Graph', 'Rust', 'Go'],
 };
 const ECOSYSTEM_SKILLS: Partial<Record<EcosystemId, string[]>> = { solana: ['Rust', 'Anchor'], sui: ['Move'], aptos: ['Move'], starknet: ['Cairo'], cosmos: ['CosmWasm', 'Go'], polkadot: ['Substrate', 'Rust'] };
+/** What companies in each sector build: descriptions read as a product, not filler. */
+const PRODUCTS: Record<SectorId, string[]> = {
+  defi: ['an intent-based lending market for DAO treasuries', 'a cross-margin perpetuals exchange', 'a stablecoin yield aggregator with on-chain risk limits', 'an options vault protocol for blue-chip assets', 'a concentrated-liquidity AMM for long-tail assets', 'a fixed-rate lending protocol'],
+  infrastructure: ['an RPC and indexing network for multichain dApps', 'a cross-chain messaging layer', 'a decentralized oracle for real-time price feeds', 'a node-as-a-service platform for validators', 'developer tooling for smart contract testing'],
+  layer2: ['a ZK rollup for payments', 'an optimistic rollup for gaming', 'a shared sequencer for app-chains', 'a rollup-as-a-service platform', 'a data-availability layer for rollups'],
+  gaming: ['an on-chain strategy game with player-owned assets', 'a game studio shipping web3 mobile titles', 'a guild and scholarship platform', 'a marketplace for in-game items', 'an engine plug-in that brings wallets into games'],
+  nft: ['a curated marketplace for digital art', 'NFT infrastructure for brands and loyalty programmes', 'an ordinals launchpad on Bitcoin', 'a royalty-enforcing creator platform'],
+  payments: ['a stablecoin checkout for online merchants', 'a cross-border payout API on stablecoins', 'a fiat on-ramp for emerging markets', 'a crypto card and expense platform for DAOs'],
+  rwa: ['tokenized treasury bills for on-chain treasuries', 'a private credit marketplace on-chain', 'real-estate tokenization with compliant transfers', 'a platform for tokenized invoices'],
+  ai: ['an agent framework that transacts on-chain', 'a decentralized GPU marketplace for inference', 'verifiable inference with zero-knowledge proofs', 'an AI copilot for on-chain trading'],
+  identity: ['a reusable KYC credential for DeFi', 'an attestation network for on-chain reputation', 'a passkey wallet with social recovery'],
+  security: ['continuous smart contract monitoring and alerting', 'an audit marketplace with bug bounties', 'a transaction firewall for wallets', 'formal verification tooling for Solidity'],
+  data: ['an on-chain analytics warehouse', 'real-time wallet intelligence for compliance teams', 'a data-availability sampling network', 'dashboards and APIs for token analytics'],
+  social: ['a decentralized social graph', 'a creator-coin platform', 'token-gated community tooling', 'an on-chain group chat'],
+  dao: ['treasury management for DAOs', 'governance tooling with delegated voting', 'payroll and contributor management for DAOs', 'an on-chain grants platform'],
+  privacy: ['private payments with selective disclosure', 'a zero-knowledge coprocessor', 'an FHE network for confidential smart contracts', 'an MPC wallet infrastructure'],
+  depin: ['a decentralized wireless network', 'a DePIN network for EV charging data', 'a decentralized mapping network', 'a compute network of consumer devices'],
+};
+const TRACTION = ['live on mainnet since', 'in public beta since', 'processing volume on mainnet since', 'serving production teams since'];
+const FORMER_EMPLOYERS = ['Coinbase', 'Consensys', 'Kraken', 'Chainlink Labs', 'Google', 'Goldman Sachs', 'Stripe', 'Meta', 'Binance', 'Uniswap Labs', 'Aave', 'Polygon Labs', 'Ledger', 'Jump Crypto', 'a16z crypto', 'Revolut', 'Circle'];
+const PROJECT_WORDS = [['Nova', 'Atlas', 'Ember', 'Zen', 'Flux', 'Orbit', 'Pulse', 'Echo', 'Prism', 'Lumen', 'Drift', 'Halo', 'Kite', 'Sigil', 'Relay'], ['Pay', 'Swap', 'Guard', 'Quest', 'Lens', 'Agent', 'Bridge', 'Vault', 'Kit', 'DAO', 'Market', 'ID', 'Proof', 'Stream', 'Hub']];
+const HANDLE_WORDS = [['based', 'onchain', 'degen', 'alpha', 'gm', 'ser', 'anon', 'defi', 'zk', 'yield', 'block', 'mint'], ['maxi', 'wizard', 'monk', 'ape', 'frog', 'owl', 'whale', 'fox', 'hacker', 'scribe', 'sage', 'pilot']];
 const CHALLENGES = ['DeFi track', 'Best use of account abstraction', 'Consumer apps', 'Zero-knowledge track', 'Public goods', 'Infrastructure track', 'Best AI agent', 'Gaming track', 'Payments track', 'Security track'];
 
 type Weighted<T> = { value: T; weight: number }[];
+
+/** "an options vault protocol" → "Options vault protocol." */
+const taglineOf = (product: string) => {
+  const text = product.replace(/^(an?|the) /i, '');
+  return `${text[0].toUpperCase()}${text.slice(1)}.`;
+};
+/** 250_000 → "$250k", 1_500_000 → "$1.5M". */
+const money = (usd: number) => (usd >= 1e6 ? `$${Math.round(usd / 1e5) / 10}M` : `$${Math.round(usd / 1e3)}k`);
 
 export interface GenerateOptions {
   seed?: number;
@@ -187,15 +217,15 @@ export function generateDataset(options: GenerateOptions = {}): CuratedDataset {
     const minChequeUsd = roundTo(low * chequeBase * f.number.float({ min: 0.6, max: 1.4 }), 25_000);
     const maxChequeUsd = Math.max(minChequeUsd * 2, roundTo(high * chequeBase * f.number.float({ min: 0.5, max: 1.2 }), 50_000));
     const sectors = sectorsLike(fundType === 'accelerator' ? 2 : 1, 4);
-    const typeLabel = termLabel(FUND_TYPES, fundType).toLowerCase();
-    const sectorText = sectors.map((s) => termLabel(SECTORS, s)).join(', ');
-    const stageText = stages.map((s) => termLabel(STAGES, s)).join(' to ');
+    const typeLabel = ({ vc: 'VC firm', angel_syndicate: 'angel syndicate', corporate: 'corporate venture arm', dao: 'investment DAO', accelerator: 'accelerator' } as const)[fundType];
+    const sectorText = sectors.map((s) => termLabel(SECTORS, s)).join(', ').replace(/, ([^,]*)$/, ' and $1');
+    const stageText = stages.length > 1 ? `${termLabel(STAGES, stages[0])} to ${termLabel(STAGES, stages[stages.length - 1])}` : termLabel(STAGES, stages[0]);
     funds.push({
       kind: 'fund', id: `fund-${pad(i)}`, name, domain, website: `https://${domain}`, fundType, tier, jurisdiction,
       location: formatPlace(placeIn(JURISDICTION_CITY[jurisdiction])), sectors, stages, minChequeUsd, maxChequeUsd,
       foundedYear: between(2012, 2024),
       tagline: pick([`${termLabel(SECTORS, sectors[0])}-native ${typeLabel} backing founders early.`, `Backing ${sectorText} teams from ${stageText}.`, `${stageText} capital for ${termLabel(SECTORS, sectors[0])} builders.`, `Operator-led ${typeLabel} for ${termLabel(SECTORS, sectors[0])}.`]),
-      description: `${name} is a tier ${tier} ${typeLabel} investing in ${sectorText} at ${stageText}, with cheques typically between $${(minChequeUsd / 1e6).toFixed(2)}M and $${(maxChequeUsd / 1e6).toFixed(2)}M.${chance(0.5) ? ` ${pick(['Known for hands-on token design support.', 'Often leads and takes a board seat.', 'Prefers to co-invest alongside specialist leads.', 'Runs a platform team for hiring and go-to-market.', 'Has a dedicated liquidity and market-structure practice.'])}` : ''}`,
+      description: `${name} is a tier ${tier} ${typeLabel} investing in ${sectorText} ${stages.length > 1 ? 'from' : 'at'} ${stageText}, with cheques typically between ${money(minChequeUsd)} and ${money(maxChequeUsd)}.${chance(0.5) ? ` ${pick(['Known for hands-on token design support.', 'Often leads and takes a board seat.', 'Prefers to co-invest alongside specialist leads.', 'Runs a platform team for hiring and go-to-market.', 'Has a dedicated liquidity and market-structure practice.'])}` : ''}`,
       partnerId: null, rounds: [],
     });
   }
@@ -222,12 +252,13 @@ export function generateDataset(options: GenerateOptions = {}): CuratedDataset {
     const where = place();
     const employeeCount = chance(0.22) ? null : Math.max(2, Math.round(Math.exp(f.number.float({ min: 1, max: 6 }))));
     const ecosystems = some(ECOSYSTEMS.map((e) => e.id), 1, 3);
-    const sectorText = sectors.map((s) => termLabel(SECTORS, s)).join(' and ');
+    const product = pick(PRODUCTS[sectors[0]]);
+    const foundedYear = between(2016, 2025);
     companies.push({
       kind: 'company', id: `co-${pad(i)}`, name, domain, website: `https://${domain}`, employeeCount, sectors, ecosystems,
-      location: formatPlace(where), foundedYear: between(2016, 2025),
-      tagline: `${f.company.catchPhrase()} for ${termLabel(SECTORS, sectors[0])}.`,
-      description: `${name} builds ${sectorText} products on ${ecosystems.map((e) => termLabel(ECOSYSTEMS, e)).join(', ')}: ${f.company.buzzPhrase()}.`,
+      location: formatPlace(where), foundedYear,
+      tagline: taglineOf(product),
+      description: `${name} builds ${product} on ${ecosystems.map((e) => termLabel(ECOSYSTEMS, e)).join(', ')}, ${pick(TRACTION)} ${between(Math.max(2019, foundedYear + 1), 2026)}.`,
       emailPattern: pick(EMAIL_PATTERNS), primaryContactId: null, rounds: [],
     });
   }
@@ -316,7 +347,7 @@ export function generateDataset(options: GenerateOptions = {}): CuratedDataset {
     return {
       kind: 'person', id, fullName: `${firstName} ${lastName}`, firstName, lastName, role, roleFamily,
       organizationKind: org.kind === 'fund' ? 'fund' : 'company', companyId: org.id, companyName: org.name, companyDomain: org.domain, location,
-      bio: `${role} at ${org.name}${chance(0.5) ? `; previously ${pick(['at', 'founded', 'led engineering at', 'grew'])} ${f.company.name()}` : ''}.`,
+      bio: `${role} at ${org.name}${chance(0.55) ? `; previously ${pick(['at', 'at', 'led a team at', 'built products at'])} ${pick(FORMER_EMPLOYERS)}` : ''}.`,
       interests: [...new Set([...org.sectors.slice(0, 2), ...(chance(0.4) ? [weighted(sectorWeights)] : [])])],
       engagementScore: Math.round(Math.min(1, Math.max(0.02, f.number.float({ min: 0, max: 1 }) ** 1.4)) * 100) / 100,
       sinceYear: between(Math.max(2016, org.foundedYear), 2026),
@@ -371,7 +402,7 @@ export function generateDataset(options: GenerateOptions = {}): CuratedDataset {
     const pseudonymous = chance(0.35);
     const first = f.person.firstName();
     const last = f.person.lastName();
-    const name = pseudonymous ? `${pick(['0x', '', ''])}${f.word.adjective()}${pick(['', '_', ''])}${f.animal.type()}`.replace(/\s+/g, '') : `${first} ${last}`;
+    const name = pseudonymous ? `${pick(['0x', '', ''])}${pick(HANDLE_WORDS[0])}${pick(['', '_', ''])}${pick(HANDLE_WORDS[1])}${chance(0.3) ? between(2, 99) : ''}` : `${first} ${last}`;
     const handle = handleFor(pseudonymous ? name : first, pseudonymous ? '' : last).replace(/\./g, '_');
     const platform = weighted<(typeof PLATFORMS)[number]['id']>([{ value: 'x', weight: 70 }, { value: 'youtube', weight: 12 }, { value: 'telegram', weight: 10 }, { value: 'farcaster', weight: 8 }]);
     const followers = roundTo(Math.exp(f.number.float({ min: Math.log(1500), max: Math.log(900_000) })), 100);
@@ -404,7 +435,7 @@ export function generateDataset(options: GenerateOptions = {}): CuratedDataset {
     { value: 'smart-contract-engineer', weight: 28 }, { value: 'full-stack-dapp', weight: 22 }, { value: 'protocol-engineer', weight: 12 }, { value: 'zk-engineer', weight: 8 },
     { value: 'security-researcher', weight: 8 }, { value: 'founder', weight: 10 }, { value: 'devrel', weight: 6 }, { value: 'data-engineer', weight: 6 },
   ];
-  const projectName = () => `${pick([f.word.adjective(), f.color.human(), f.hacker.noun(), f.word.noun()])} ${pick([f.word.noun(), 'Vault', 'Pay', 'Guard', 'Swap', 'Quest', 'Lens', 'Agent', 'Bridge'])}`.replace(/\b\w/g, (c) => c.toUpperCase());
+  const projectName = () => `${pick(PROJECT_WORDS[0])}${pick(['', ' ', ''])}${pick(PROJECT_WORDS[1])}`;
   for (let i = builders.length; i < count(FULL_COUNTS.builders); i++) {
     const category = weighted(categoryWeights);
     const ecosystems = some(ECOSYSTEMS.map((e) => e.id), 1, 3) as EcosystemId[];
