@@ -2,9 +2,9 @@
  * The moderation engine's state of one community: events already seen (with the decision taken, so
  * a re-delivery gets the same answer), what it remembers of each member, counters and the audit log.
  */
-import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditDraft, Decision, MemberState, MetricDelta } from '../domain/moderation/engine';
-import { ddb, table } from './client';
+import { ddb, isConditionFailure, table } from './client';
 import {
   MODERATION_METRIC_SHARDS,
   moderationAuditKey,
@@ -74,6 +74,15 @@ export function putSeenEvent(communityId: string, decision: Decision, at: string
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
+}
+
+/** Records an event handled outside a member transaction (activation); a concurrent copy may have won, which is fine. */
+export async function rememberEvent(communityId: string, decision: Decision, at: string): Promise<void> {
+  try {
+    await ddb().send(new PutCommand(putSeenEvent(communityId, decision, at).Put!));
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+  }
 }
 
 /** Optimistic: fails when another delivery changed this member since it was read. */

@@ -177,6 +177,8 @@ describe('activation', () => {
       message(SPAMMER, 'DM me for support', 1, 'post'),
     ]);
     expect(right.body.decisions.map((d: { action: string }) => d.action)).toEqual(['allow', 'mute']);
+    const redelivered = await post(key, community.id, [{ event_id: 'act-1', type: 'activation', user: { id: 'bot' }, token: community.activation_token, sent_at: T0 }]);
+    expect(redelivered.body.decisions[0]).toEqual(right.body.decisions[0]);
     expect((await api.call('GET', `${BASE}/communities/${community.id}`, { key })).body.status).toBe('connected');
     const st = (await status(key)).body;
     expect(st).toMatchObject({ connection_state: 'connected', status: 'connected' });

@@ -16,6 +16,7 @@ import {
   putAuditEntry,
   putMemberState,
   putSeenEvent,
+  rememberEvent,
   seenEvents,
   type StoredMember,
 } from '../../store/moderationRepo';
@@ -175,21 +176,23 @@ async function applyByShard(batch: Batch, events: ChatEvent[]): Promise<Map<stri
 /** One batch of events for one community; decisions in the order the events came. */
 export async function moderateEvents(community: CommunityRecord, incoming: ChatEvent[]): Promise<{ decisions: Decision[] }> {
   const events = incoming.map(asActivation);
-  const decided = new Map<string, Decision>();
-  let current = community;
-  for (const event of events.filter((e) => e.type === 'activation')) {
-    const activation = await activate(current, event.token);
-    current = activation.community;
-    decided.set(event.event_id, activationDecision(event, activation.outcome));
-  }
   // The first copy of an id wins; later copies in the same batch are re-deliveries.
   const firstCopies = new Map<string, ChatEvent>();
-  for (const e of events) if (e.type !== 'activation' && !firstCopies.has(e.event_id)) firstCopies.set(e.event_id, e);
-  const seen = await seenEvents(community.id, [...firstCopies.keys()]);
-  for (const [id, decision] of seen) decided.set(id, decision);
-  const fresh = [...firstCopies.values()].filter((e) => !seen.has(e.event_id));
+  for (const e of events) if (!firstCopies.has(e.event_id)) firstCopies.set(e.event_id, e);
+  const decided = await seenEvents(community.id, [...firstCopies.keys()]);
+  const fresh = [...firstCopies.values()].filter((e) => !decided.has(e.event_id));
+
+  // Activation changes the community, so it is settled first and the rest of the batch sees its result.
+  let current = community;
+  for (const event of fresh.filter((e) => e.type === 'activation')) {
+    const activation = await activate(current, event.token);
+    current = activation.community;
+    const decision = activationDecision(event, activation.outcome);
+    await rememberEvent(community.id, decision, now().toISOString());
+    decided.set(event.event_id, decision);
+  }
   const batch: Batch = { communityId: community.id, policy: policyOf(current), positions: new Map(events.map((e, i) => [e.event_id, i])) };
-  for (const [id, decision] of await applyByShard(batch, fresh)) decided.set(id, decision);
+  for (const [id, decision] of await applyByShard(batch, fresh.filter((e) => e.type !== 'activation'))) decided.set(id, decision);
   return { decisions: events.map((e) => decided.get(e.event_id)!) };
 }
 
