@@ -19,8 +19,11 @@ import type { TransactItem } from './transactions';
 
 /** Re-deliveries come within minutes or hours; a week of memory is plenty and keeps the table small. */
 const SEEN_EVENT_TTL_SECONDS = 7 * 24 * 60 * 60;
-/** A member silent for a month starts afresh (their join time came from the platform anyway). */
-const MEMBER_TTL_SECONDS = 30 * 24 * 60 * 60;
+/**
+ * A member silent for a year starts afresh. Shorter would be wrong: Telegram sends no join time with
+ * messages, so a forgotten veteran would be held to the new-member rules again.
+ */
+const MEMBER_TTL_SECONDS = 365 * 24 * 60 * 60;
 
 const epochSeconds = (iso: string) => Math.floor(new Date(iso).getTime() / 1000);
 
