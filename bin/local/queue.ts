@@ -97,6 +97,9 @@ export class InProcessQueue implements QueuePort {
       for (const resolve of this.idleWaiters.splice(0)) resolve();
       return;
     }
+    // Batches may be in flight concurrently (like concurrent Lambda invocations); with nothing left
+    // to deliver, the last one to finish does the idle check above.
+    if (this.pending.length === 0) return;
     const nextVisible = Math.min(...this.pending.map((m) => m.visibleAt));
     this.schedule(Math.max(0, nextVisible - Date.now()));
   }
