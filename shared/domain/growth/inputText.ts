@@ -207,7 +207,9 @@ function looksLikeList(text: string): boolean {
   return lines.every((line) => line.split(/[\s,;]+/).filter(Boolean).every((t) => contentField(t.replace(/^[<("']+|[>)"']+$/g, '')) !== undefined));
 }
 
-export function parseInputText(text: string | undefined): ParsedInputText {
+export function parseInputText(raw: string | undefined): ParsedInputText {
+  // Spreadsheet exports often start with a byte-order mark.
+  const text = raw?.replace(/^\uFEFF/, '');
   if (!text || text.trim() === '') return { format: 'empty', companies: [], contacts: [], columns: {}, skipped: [] };
   return looksLikeList(text) ? parseList(text) : parseCsv(text);
 }

@@ -50,6 +50,11 @@ describe('parseInputText', () => {
     expect(parsed.skipped).toEqual([{ line: 3, reason: 'no usable value in this row' }]);
   });
 
+  it('ignores the byte-order mark of spreadsheet exports', () => {
+    expect(parseInputText('\uFEFFacme.com\nglobex.io').companies).toEqual([{ domain: 'acme.com' }, { domain: 'globex.io' }]);
+    expect(parseInputText('\uFEFFDomain\r\nacme.com\r\n').columns).toEqual({ '0': 'domain' });
+  });
+
   it('is empty for no text', () => {
     expect(parseInputText(undefined).format).toBe('empty');
     expect(parseInputText('  \n ').companies).toEqual([]);
