@@ -27,7 +27,7 @@ describe('POST /growth/resolve', () => {
     expect(body.input_report.duplicates_removed.companies).toBe(1);
     expect(body.goal_plan).toMatchObject({
       pipeline_id: 'growth.email_discovery.v1',
-      preset: 'enrich_contacts_from_companies',
+      preset: 'custom',
       output: { preview_rows: 5 },
       input_assets: body.normalized_input_assets,
     });

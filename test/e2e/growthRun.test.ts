@@ -94,6 +94,25 @@ describe('a growth run from a pasted CSV to a downloaded result', () => {
   });
 });
 
+describe('a lead generation run from a goal that names a sector', () => {
+  it('sources companies from the curated data, gates them by the ICP and runs the full pipeline preset', async () => {
+    const { key } = await api.newUser({ tier: 'pro', credits: 5_000 });
+    const resolve = await api.call('POST', '/growth/resolve', {
+      key,
+      body: { goal_text: 'Generate qualified leads in DeFi', constraints: { count: 3 }, icp_config: { min_score: 10 } },
+    });
+    expect(resolve.body).toMatchObject({ goal_type: 'lead_generation', quotable: true, goal_plan: { preset: 'full_pipeline', execution_options: { icp_gate: 'apply', niche: 'DeFi' } } });
+    const quote = (await api.call('POST', '/growth/quote', { key, body: { goal_plan: resolve.body.goal_plan } })).body;
+    const started = await api.call('POST', '/growth/run', { key, body: { quote_token: quote.quote_token, goal_plan: quote.goal_plan } });
+    const run = await finished(key, started.body.run_id);
+    expect(run.status).toBe('completed');
+    expect(run.preview.pricing.rebate_credits).toBe(quote.credits_total - run.preview.pricing.charged_credits);
+    const job = await api.call('GET', `/bd/jobs/${run.job_id}`, { key });
+    expect(job.body).toMatchObject({ preset: 'full_pipeline', origin: `growth_run:${run.run_id}` });
+    expect(job.body.credits_charged).toBe(run.preview.pricing.charged_credits);
+  });
+});
+
 describe('POST /growth/run guards', () => {
   it('uses a token once: 409 quote_token_used on reuse, and the balance moves once', async () => {
     const { key } = await api.newUser({ tier: 'pro', credits: 5_000 });

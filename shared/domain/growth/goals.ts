@@ -19,8 +19,6 @@ export interface GoalDefinition {
   cues: { pattern: RegExp; weight: number }[];
   /** Extra score when the inputs have this shape (a pasted list of e-mails suggests verification). */
   inputCues: { when: 'contacts_with_email' | 'companies_only' | 'contacts_without_email' | 'no_inputs_with_niche'; weight: number }[];
-  /** The enrichment preset the goal corresponds to (`custom` when no preset matches exactly). */
-  preset: string;
   /** What the goal asks of the pipeline; the jobs planner adds what these need for the inputs given. */
   capabilities: Capability[];
   needs: InputNeed;
@@ -40,7 +38,6 @@ export const GOALS: GoalDefinition[] = [
       { pattern: /\bclean(up)?\b/, weight: 2 },
     ],
     inputCues: [{ when: 'contacts_with_email', weight: 2 }],
-    preset: 'verify_existing_emails',
     capabilities: ['email_verify'],
     needs: 'contacts_with_email',
     requiredFields: ['email', 'email_status', 'email_reasons'],
@@ -55,7 +52,6 @@ export const GOALS: GoalDefinition[] = [
       { pattern: /\bcontact (info|details)\b/, weight: 1 },
     ],
     inputCues: [{ when: 'companies_only', weight: 1 }],
-    preset: 'enrich_contacts_from_companies',
     capabilities: ['contact_discovery', 'email_lookup', 'email_verify'],
     needs: 'companies_or_contacts',
     requiredFields: ['company_name', 'domain', 'full_name', 'title', 'email', 'email_status'],
@@ -70,7 +66,6 @@ export const GOALS: GoalDefinition[] = [
       { pattern: /\b(complete|fill in|update)\b.*\bcontacts?\b/, weight: 2 },
     ],
     inputCues: [{ when: 'contacts_without_email', weight: 2 }],
-    preset: 'custom',
     capabilities: ['linkedin_enrich', 'email_lookup', 'email_verify'],
     needs: 'contacts',
     requiredFields: ['full_name', 'title', 'company_name', 'linkedin_url', 'email', 'email_status'],
@@ -85,7 +80,6 @@ export const GOALS: GoalDefinition[] = [
       { pattern: /\b(qualif(y|ied|ication)|icp)\b/, weight: 2 },
     ],
     inputCues: [{ when: 'no_inputs_with_niche', weight: 2 }],
-    preset: 'full_pipeline',
     capabilities: ['qualification', 'company_size', 'contact_discovery', 'email_lookup', 'email_verify'],
     needs: 'companies',
     requiredFields: ['company_name', 'domain', 'icp_score', 'employee_count', 'full_name', 'title', 'email', 'email_status'],
@@ -100,7 +94,6 @@ export const GOALS: GoalDefinition[] = [
       { pattern: /\b(analy[sz]e|assess|score)\b/, weight: 1 },
     ],
     inputCues: [],
-    preset: 'custom',
     capabilities: ['qualification', 'company_size'],
     needs: 'companies',
     requiredFields: ['company_name', 'domain', 'icp_score', 'icp_qualified', 'employee_count', 'company_size_status'],

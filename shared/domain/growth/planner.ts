@@ -5,7 +5,7 @@
 import { classifyGoal } from './classify';
 import { executionPath } from './coverage';
 import { ValidationError } from '../../http/errors';
-import { CAPABILITIES } from '../jobs/capabilities';
+import { CAPABILITIES, PRESETS, PRESET_NAMES } from '../jobs/capabilities';
 import { planJob } from '../jobs/planner';
 import { goalDefinition, type Capability, type GoalDefinition, type GoalType, type InputNeed } from './goals';
 import type { NormalizedAssets } from './normalize';
@@ -89,6 +89,13 @@ function pipelineFor(definition: GoalDefinition, assets: NormalizedAssets, icpGa
   }
 }
 
+/** The enrichment preset that runs exactly these stages, or `custom` (the job then says the same). */
+export function presetFor(capabilities: Capability[]): string {
+  const stages: Capability[] = capabilities.filter((c) => c !== 'deliverable_finalize');
+  const same = (preset: Capability[]) => preset.length === stages.length && preset.every((c) => stages.includes(c));
+  return PRESET_NAMES.find((name) => same(PRESETS[name])) ?? 'custom';
+}
+
 export function resolveGoal(input: PlanningInput): Resolution {
   const goal = input.goal ?? classifyGoal({ goalText: input.goalText, niche: input.constraints.niche, assets: input.assets });
   const definition = goalDefinition(goal);
@@ -102,7 +109,7 @@ export function resolveGoal(input: PlanningInput): Resolution {
     plan_id: input.planId,
     goal_type: goal,
     pipeline_id: `growth.${goal}.v1`,
-    preset: definition.preset,
+    preset: presetFor(capabilities),
     capabilities,
     output: { required_fields: definition.requiredFields, preview_rows: DEFAULT_PREVIEW_ROWS },
     input_assets: input.assets,

@@ -83,7 +83,7 @@ export async function startGrowthRun(userId: string, request: { quote_token: str
   try {
     const job = await startEnrichmentJob({
       userId,
-      requestedCapabilities: plan.capabilities.filter((c) => c !== 'deliverable_finalize'),
+      ...(plan.preset === 'custom' ? { requestedCapabilities: plan.capabilities.filter((c) => c !== 'deliverable_finalize') } : { preset: plan.preset }),
       inputAssets: plan.input_assets,
       icpConfig: plan.icp_config ?? undefined,
       executionOptions: plan.execution_options,

@@ -66,6 +66,7 @@ describe('resolveGoal', () => {
     expect(r.quotable).toBe(true);
     expect(r.missing_requirements).toEqual([]);
     expect(r.goal_plan.pipeline_id).toBe('growth.email_discovery.v1');
+    expect(r.goal_plan.preset).toBe('custom');
     expect(r.goal_plan.capabilities).toEqual(['contact_discovery', 'email_lookup', 'email_verify', 'deliverable_finalize']);
     expect(r.goal_plan.output.required_fields).toContain('email');
     expect(r.goal_plan.output.preview_rows).toBe(5);
@@ -80,6 +81,7 @@ describe('resolveGoal', () => {
     expect(r.goal_type).toBe('email_verification');
     expect(r.quotable).toBe(false);
     expect(r.missing_requirements).toEqual(['input_assets.contacts[].email']);
+    expect(resolveGoal(planning({ goalText: 'verify my emails', assets: emails })).goal_plan.preset).toBe('verify_existing_emails');
     expect(r.suggested_next_action).toMatch(/e-mail addresses to verify/);
   });
 
@@ -94,5 +96,6 @@ describe('resolveGoal', () => {
     expect(r.goal_type).toBe('lead_generation');
     expect(r.goal_plan.execution_options).toEqual({ icp_gate: 'apply', niche: 'DeFi' });
     expect(r.goal_plan.capabilities[0]).toBe('qualification');
+    expect(r.goal_plan.preset).toBe('full_pipeline');
   });
 });
