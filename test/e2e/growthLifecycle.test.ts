@@ -41,6 +41,20 @@ describe('quote lifetime', () => {
   });
 });
 
+describe('a quote whose chat was deleted', () => {
+  it('answers 404 before anything is reserved or consumed', async () => {
+    const { key } = await api.newUser({ tier: 'pro', credits: 5_000 });
+    const chat = (await api.call('POST', '/chats', { key, body: {} })).body;
+    const plan = (await resolved(key)).goal_plan;
+    const quote = (await api.call('POST', '/growth/quote', { key, body: { goal_plan: plan, chat_id: chat.id } })).body;
+    expect(quote.ok).toBe(true);
+    expect((await api.call('DELETE', `/chats/${chat.id}`, { key })).status).toBe(204);
+    const res = await api.call('POST', '/growth/run', { key, body: { quote_token: quote.quote_token, goal_plan: quote.goal_plan } });
+    expect(res.status).toBe(404);
+    expect(await balanceOf(key)).toBe(5_000);
+  });
+});
+
 describe('cancelling a run', () => {
   it('cancels a run that has not finished: nothing charged, the whole quote rebated, no export', async () => {
     const { key } = await api.newUser({ tier: 'pro', credits: 5_000 });

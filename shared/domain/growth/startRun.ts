@@ -9,6 +9,7 @@ import { uuidv7 } from '../../ids';
 import { consumeQuoteItem, failRunBeforeStart, attachJob, getQuote, putRunItem, type GrowthQuoteRecord, type GrowthRunRecord } from '../../store/growthRepo';
 import { TransactionConditionError } from '../../store/transactions';
 import { reserveCredits, settleReservation } from '../credits/credits';
+import { requireChat } from '../storage/chats';
 import { startEnrichmentJob } from '../jobs/startJob';
 import { goalPlanSchema, normalizeGoalPlan, type GoalPlan } from './plan';
 import { planFingerprint } from './signature';
@@ -26,6 +27,8 @@ async function usableQuote(userId: string, quoteToken: string, rawPlan: unknown)
   if (!parsed.success || planFingerprint(userId, normalizeGoalPlan(parsed.data)) !== quote.planFingerprint) {
     throw new UnprocessableError('quote_mismatch', 'goal_plan is not the normalised plan this token was quoted for; send the goal_plan returned by POST /growth/quote.');
   }
+  // The chat the quote named must still be there (404 before anything is spent, not after).
+  if (quote.chatId) await requireChat(userId, quote.chatId);
   return { quote, plan: normalizeGoalPlan(parsed.data) };
 }
 
