@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../shared/adapters/clock';
 import { startTestApi } from '../support/api';
+import { reserveCredits } from '../../shared/domain/credits/credits';
+import { uuidv7 } from '../../shared/ids';
+import { putRunItem, type GrowthRunRecord } from '../../shared/store/growthRepo';
 
 // The clock is moved by hand, and the pipeline queue is stopped: runs stay where the test puts them.
 const clock = new ManualClock(new Date());
@@ -85,5 +88,29 @@ describe('cancelling a run', () => {
     expect(read.progress.message).toMatch(/^Cancelled/);
     expect(twice.body.error.code).toBe('invalid_state');
     expect((await api.call('GET', `/growth/runs/${started.body.run_id}/export?format=csv`, { key })).status).toBe(422);
+  });
+});
+
+describe('a run interrupted between its reservation and its job', () => {
+  it('stays pending for a while, then is failed and its reservation released on the next read', async () => {
+    const { key, user } = await api.newUser({ tier: 'pro', credits: 1_000 });
+    const runId = uuidv7();
+    const at = clock.now().toISOString();
+    // What the first transaction of POST /growth/run leaves behind when the process stops right after it.
+    const run: GrowthRunRecord = {
+      runId, userId: user.id, quoteToken: `gq_${runId}`, planId: uuidv7(), goalType: 'email_discovery', pipelineId: 'growth.email_discovery.v1',
+      capabilities: ['contact_discovery', 'email_lookup', 'email_verify', 'deliverable_finalize'], requiredFields: ['email'], previewRows: 5,
+      inputCounts: { companies: 1, contacts: 0 }, coverageMode: 'sufficient', quotedCredits: 30, reservationId: `growth_run-${runId}`, chatId: null,
+      jobId: null, status: 'pending', errorMessage: null, createdAt: at, updatedAt: at,
+    };
+    await reserveCredits({ userId: user.id, toolName: 'growth_run', refId: runId, amount: 30, reservationId: run.reservationId, with: [putRunItem(run)] });
+    expect(await balanceOf(key)).toBe(970);
+
+    expect((await api.call('GET', `/growth/runs/${runId}`, { key })).body.status).toBe('pending');
+    clock.advance(3 * 60 * 1000);
+    const read = await api.call('GET', `/growth/runs/${runId}`, { key });
+    expect(read.body).toMatchObject({ status: 'failed', error_message: expect.stringMatching(/interrupted/) });
+    expect(read.body.preview.pricing).toEqual({ quoted_credits: 30, charged_credits: 0, rebate_credits: 30 });
+    expect(await balanceOf(key)).toBe(1_000);
   });
 });

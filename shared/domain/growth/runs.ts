@@ -118,6 +118,12 @@ async function currentRun(userId: string, runId: string): Promise<{ run: GrowthR
 const inBuilderOrder = (value: Record<string, number>, build: (rows: DeliverableRow[]) => Record<string, number>) =>
   Object.fromEntries(Object.keys(build([])).filter((k) => k in value).map((k) => [k, value[k]]));
 
+/** Known once the run has ended: a run that never reached the pipeline was charged nothing. */
+function runPricing(run: GrowthRunRecord) {
+  const charged = run.outcome ? run.outcome.chargedCredits : TERMINAL.includes(run.status) ? 0 : null;
+  return { quoted_credits: run.quotedCredits, charged_credits: charged, rebate_credits: charged === null ? null : run.quotedCredits - charged };
+}
+
 /** A finished run's progress was fixed with its outcome; a live one follows its job. */
 function runProgress(run: GrowthRunRecord, job: JobRecord | undefined): { percent: number; message: string } {
   if (run.outcome) return { percent: run.outcome.progress.percent, message: run.outcome.progress.message };
@@ -147,11 +153,7 @@ function runView(run: GrowthRunRecord, job: JobRecord | undefined, rows: Deliver
     preview: {
       rows: rows.slice(0, run.previewRows).map((r) => previewRow(r, run.requiredFields)),
       delivered_counts: o ? inBuilderOrder(o.deliveredCounts, deliveredCounts) : {},
-      pricing: {
-        quoted_credits: run.quotedCredits,
-        charged_credits: o ? o.chargedCredits : null,
-        rebate_credits: o ? run.quotedCredits - o.chargedCredits : null,
-      },
+      pricing: runPricing(run),
     },
     data_source_mix: o ? inBuilderOrder(o.dataSourceMix, dataSourceMix) : {},
     gap_report: o?.gapReport ?? { unresolved_count: 0, reasons: {}, unresolved: [] },
