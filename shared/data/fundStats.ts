@@ -39,3 +39,15 @@ export function sectorRecord(fund: Pick<CuratedFund, 'id' | 'rounds'>, sector: S
   }
   return record;
 }
+
+/** Rounds the fund led, and the funds it most often shares rounds with (names, most frequent first). */
+export function fundProfileStats(fund: Pick<CuratedFund, 'id' | 'rounds'>): { leadCount: number; topCoInvestors: string[] } {
+  const together = new Map<string, number>();
+  let leadCount = 0;
+  for (const round of fund.rounds) {
+    if (round.leadFundId === fund.id) leadCount += 1;
+    for (const other of round.investors) if (other.id !== fund.id) together.set(other.name, (together.get(other.name) ?? 0) + 1);
+  }
+  const topCoInvestors = [...together.entries()].sort(([a, x], [b, y]) => y - x || a.localeCompare(b)).slice(0, 3).map(([name]) => name);
+  return { leadCount, topCoInvestors };
+}

@@ -55,6 +55,7 @@ const COMPANY_WORDS_BY_SECTOR: Record<SectorId, string[]> = {
   depin: ['Grid', 'Mesh', 'Hotspot', 'Sensor', 'Power', 'Wave', 'Spark'],
 };
 const COMPANY_SUFFIX = ['Labs', 'Protocol', 'Network', 'Finance', 'Systems', 'Chain', 'Studio', 'HQ', 'Foundation', 'Technologies', 'Markets', 'AI'];
+const COMPANY_PREFIX = ['Open', 'Hyper', 'Omni', 'True', 'Blue', 'Bright', 'Deep', 'Prime', 'Astra', 'Terra', 'Sol', 'Luna', 'Nex', 'Veri', 'Zero', 'Flow', 'Arc', 'Kinetic', 'Silver', 'North'];
 const COMPANY_TLDS = ['io', 'xyz', 'com', 'network', 'finance', 'app', 'fi', 'so', 'tech', 'co'];
 const STAGE_AMOUNTS: Record<StageId, [number, number]> = {
   'pre-seed': [250_000, 2_000_000],
@@ -247,7 +248,14 @@ export function generateDataset(options: GenerateOptions = {}): CuratedDataset {
   for (let i = companies.length; i < count(FULL_COUNTS.companies); i++) {
     const sectors = sectorsLike(1, 2);
     const stem = pick(COMPANY_WORDS_BY_SECTOR[sectors[0]]);
-    const name = uniqueName(() => (chance(0.5) ? `${stem}${pick(['ly', 'io', 'ra', 'fi', 'x', 'wise', 'ify', 'hub', 'base'])}` : `${stem}${pick(['', 'ora', 'net', 'verse'])} ${pick(COMPANY_SUFFIX)}`));
+    const name = uniqueName(() =>
+      weighted([
+        { value: () => `${stem}${pick(['ly', 'io', 'ra', 'fi', 'wise', 'ify', 'hub', 'base', 'ora', 'net', 'verse', 'kit'])}`, weight: 3 },
+        { value: () => `${pick(COMPANY_PREFIX)}${stem}`, weight: 3 },
+        { value: () => `${stem}${pick(['', 'ora', 'net', 'verse'])} ${pick(COMPANY_SUFFIX)}`, weight: 2 },
+        { value: () => `${pick(COMPANY_PREFIX)}${stem.toLowerCase()} ${pick(COMPANY_SUFFIX)}`, weight: 2 },
+      ])(),
+    );
     const domain = uniqueDomain(slugOf(name).replace(/-(labs|protocol|network|finance|hq|technologies)$/g, '').replace(/-/g, ''), COMPANY_TLDS);
     const where = place();
     const employeeCount = chance(0.22) ? null : Math.max(2, Math.round(Math.exp(f.number.float({ min: 1, max: 6 }))));

@@ -10,6 +10,8 @@ export interface SeedOptions {
   /** Write even when the marker says the dataset is loaded (the admin `seed` command). */
   force?: boolean;
   concurrency?: number;
+  /** Called as batches land: items written so far and the total. */
+  onProgress?: (written: number, total: number) => void;
 }
 
 export interface SeedOutcome {
@@ -30,7 +32,7 @@ export async function seedCuratedDataset(options: SeedOptions = {}): Promise<See
   const scale = options.scale ?? 1;
   const data = generateDataset({ seed, scale });
   const entities: CuratedEntity[] = [...data.funds, ...data.companies, ...data.people, ...data.kols, ...data.builders];
-  const items = await writeCuratedEntities(entities, { concurrency: options.concurrency });
+  const items = await writeCuratedEntities(entities, { concurrency: options.concurrency, onProgress: options.onProgress });
   const marker: SeedMarker = {
     seed,
     scale,

@@ -15,13 +15,13 @@ import {
 } from './keys';
 import type { CuratedBuilder, CuratedCompany, CuratedEntity, CuratedFund, CuratedKol, CuratedPerson, EntityKind } from '../data/model';
 import { DATASET_AS_OF, slugOf } from '../data/model';
-import { sectorRecord, type SectorRecord } from '../data/fundStats';
+import { fundProfileStats, sectorRecord, type SectorRecord } from '../data/fundStats';
 import type { SectorId } from '../data/taxonomy';
 
 export type { CuratedBuilder, CuratedCompany, CuratedEntity, CuratedFund, CuratedKol, CuratedPerson } from '../data/model';
 
 /** A fund as its sector index holds it: the profile without rounds, plus its record in that sector. */
-export type FundInSector = Omit<CuratedFund, 'rounds'> & { sectorRecord: SectorRecord; roundCount: number };
+export type FundInSector = Omit<CuratedFund, 'rounds'> & { sectorRecord: SectorRecord; roundCount: number; leadCount: number; topCoInvestors: string[] };
 
 type Item = Record<string, unknown> & { pk: string; sk: string };
 
@@ -65,7 +65,9 @@ export function curatedItemsFor(entity: CuratedEntity): Item[] {
       return [
         profileItem(entity),
         nameItem(entity),
-        ...entity.sectors.map((s) => facetItem('FUND_SECTOR', s, entity, { ...summary, roundCount: rounds.length, sectorRecord: sectorRecord(entity, s, DATASET_AS_OF) })),
+        ...entity.sectors.map((s) =>
+          facetItem('FUND_SECTOR', s, entity, { ...summary, roundCount: rounds.length, ...fundProfileStats(entity), sectorRecord: sectorRecord(entity, s, DATASET_AS_OF) }),
+        ),
       ];
     }
     case 'company':
@@ -127,9 +129,12 @@ export async function deleteCuratedKeys(keys: { pk: string; sk: string }[]): Pro
   }
 }
 
-export async function writeCuratedEntities(entities: CuratedEntity[], options: { concurrency?: number } = {}): Promise<number> {
+export async function writeCuratedEntities(
+  entities: CuratedEntity[],
+  options: { concurrency?: number; onProgress?: (written: number, total: number) => void } = {},
+): Promise<number> {
   const items = entities.flatMap(curatedItemsFor);
-  await putCuratedItems(items, options);
+  await putCuratedItems(items, { concurrency: options.concurrency, onProgress: (written) => options.onProgress?.(written, items.length) });
   forgetCachedFacets();
   return items.length;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { rankFunds } from '../../../shared/domain/intelligence/engines/vcShortlist';
 import { rankKols } from '../../../shared/domain/intelligence/engines/kols';
 import { networkOf } from '../../../shared/domain/intelligence/expansions';
-import { sectorRecord } from '../../../shared/data/fundStats';
+import { fundProfileStats, sectorRecord } from '../../../shared/data/fundStats';
 import type { CuratedFund, CuratedKol, CuratedRound } from '../../../shared/data/model';
 import type { FundInSector } from '../../../shared/store/curatedRepo';
 
@@ -18,7 +18,7 @@ const fund = (id: string, over: Partial<CuratedFund> = {}): CuratedFund => ({
 });
 const inSector = (f: CuratedFund): FundInSector => {
   const { rounds, ...rest } = f;
-  return { ...rest, roundCount: rounds.length, sectorRecord: sectorRecord(f, 'defi', '2026-11-15') };
+  return { ...rest, roundCount: rounds.length, ...fundProfileStats(f), sectorRecord: sectorRecord(f, 'defi', '2026-11-15') };
 };
 const A = { id: 'a', name: 'Fund a' };
 const B = { id: 'b', name: 'Fund b' };
@@ -38,6 +38,7 @@ describe('VC shortlist ranking', () => {
     expect(ranked.map((r) => r.id)).toEqual(['a', 'b', 'c']);
     expect(ranked[0].fields.rationale).toMatch(/^Led 2 DeFi seed rounds and joined 1 more \(latest: Lumen Finance, \$3\.2M in Sep 2026 as lead\)/);
     expect(ranked[2].fields.rationale).toMatch(/^Joined 1 DeFi seed round/);
+    expect(ranked[0].fields.intelligence_blurb).toMatch(/^Fund a has led 2 of its 3 rounds on record \(67% as lead\) across DeFi; DeFi at seed accounts for 3 of them; most frequent co-investors: Fund b and Fund c/);
   });
 
   it('drops funds outside the cheque range or filters, and says how the cheques fit', () => {

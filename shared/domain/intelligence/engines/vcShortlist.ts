@@ -69,10 +69,13 @@ export function scoreFund(fund: FundInSector, slots: CanonicalSlots): RankedReco
   const rationale = sentence([[trackRecord, latest && `(${latest})`].filter(Boolean).join(' '), recent, cheques, profile]);
 
   const sectors = fund.sectors.map((s) => termLabel(SECTORS, s));
-  const blurb =
-    `${fund.name} has ${plural(fund.roundCount, 'round')} on record across ${listOf(sectors)}` +
-    (record.led + record.joined > 0 ? `, ${record.led + record.joined} of them ${sectorName} at ${stageName}` : '') +
-    `. ${fund.description}`;
+  const inNiche = record.led + record.joined;
+  const blurb = sentence([
+    `${fund.name} has ${fund.roundCount ? `led ${fund.leadCount} of its ${plural(fund.roundCount, 'round')} on record (${Math.round((100 * fund.leadCount) / fund.roundCount)}% as lead)` : 'no rounds on record yet'} across ${listOf(sectors)}`,
+    inNiche ? `${sectorName} at ${stageName} accounts for ${inNiche} of them` : null,
+    fund.topCoInvestors?.length ? `most frequent co-investors: ${listOf(fund.topCoInvestors)}` : null,
+    `founded ${fund.foundedYear}, based in ${fund.location}`,
+  ]);
   return {
     id: fund.id,
     score: Math.round(score * 100) / 100,
