@@ -93,7 +93,14 @@ export async function startLocalRuntime(options: { port: number; dataDir: string
 /** The curated dataset is loaded once per database (the marker item says it is complete); progress goes to stderr. */
 async function seedOnFirstStart(): Promise<void> {
   if (await getSeedMarker()) return;
-  process.stderr.write('First start: loading the curated Web3 dataset (about a minute)...\n');
-  const outcome = await seedCuratedDataset();
+  process.stderr.write('First start: loading the curated Web3 dataset (a minute or a few, once)...\n');
+  let reported = Date.now();
+  const outcome = await seedCuratedDataset({
+    onProgress: (written, total) => {
+      if (Date.now() - reported < 10_000) return;
+      reported = Date.now();
+      process.stderr.write(`  ${written} of ${total} items\n`);
+    },
+  });
   process.stderr.write(`Curated dataset loaded: ${outcome.marker.items} items in ${(outcome.ms / 1000).toFixed(1)} s.\n`);
 }
