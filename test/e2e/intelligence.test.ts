@@ -222,6 +222,19 @@ describe('POST /intelligence/execute', () => {
     expect((await api.call('GET', '/results', { key })).body.total).toBe(1);
   });
 
+  it('replays the first answer for a repeated Idempotency-Key instead of failing on the used token', async () => {
+    const { key } = await pro();
+    const q = await quote(key, { package_id: 'hackathon-builder-v1', slots: { ecosystem: 'base', limit: 3 } });
+    const body = { package_id: 'hackathon-builder-v1', slots: { ecosystem: 'base', limit: 3 }, quote_token: q.quote_token };
+    const headers = { 'idempotency-key': `exec-${q.quote_token}` };
+    const first = await api.call('POST', '/intelligence/execute', { key, body, headers });
+    const again = await api.call('POST', '/intelligence/execute', { key, body, headers });
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(await balance(key)).toBe(10_000 - first.body.credits_charged);
+  });
+
   it('runs every package end to end with records that read as curated', async () => {
     const { key } = await pro();
     const cases: [string, Record<string, unknown>, RegExp][] = [

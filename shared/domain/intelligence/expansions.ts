@@ -4,13 +4,12 @@
  * and an expand can only come out at or below it.
  */
 import { ValidationError } from '../../http/errors';
-import type { Contacts, CuratedCompany, CuratedFund, CuratedPerson } from '../../data/model';
+import { DATASET_AS_OF, type Contacts, type CuratedCompany, type CuratedFund, type CuratedPerson } from '../../data/model';
 import { getCuratedEntities } from '../../store/curatedRepo';
 import { expansionParamSchemas, type ExpansionParams } from '../../schemas/intelligence';
 import { parseOrThrowAt } from './validation';
 import { CHANNEL_FIELDS, type ContactTier, type ExpansionType, type PackageDef } from './packages';
 import { channelsAt, higherTier, increaseLimitCredits, networkDepthCredits, tierOffered, unlockCredits } from './pricing';
-import { DATASET_AS_OF } from '../../data/model';
 import { daysBetween } from './engines/format';
 
 export type IntelRecord = Record<string, unknown> & { record_id: string };

@@ -7,7 +7,7 @@ import { issueQuote, requestHash } from './quoteTokens';
 import { executeRequest, type ExecuteRequest } from './requests';
 import { PACKAGES, type ExpansionType, type PackageDef, type PackageId } from './packages';
 import { executeCredits } from './pricing';
-import { increaseLimitQuote, networkDepthQuote, parseExpansionParams, priceUnlock, selectRecords, type IntelRecord } from './expansions';
+import { increaseLimitQuote, networkDepthQuote, parseExpansionParams, priceUnlock, selectRecords } from './expansions';
 import { loadIntelResult, type LoadedResult } from './storedResults';
 import { plural } from './engines/format';
 import type { ExpansionParams } from '../../schemas/intelligence';
@@ -122,4 +122,3 @@ async function quoteExpansion(userId: string, input: QuoteInput, scope: NonNulla
   };
 }
 
-export type { IntelRecord };
