@@ -93,7 +93,7 @@ function hackathon(text: string): string | undefined {
 
 function audience(text: string): string | undefined {
   const sectors = termsIn(SECTORS, text, { shortInCapitals: true });
-  return sectors.length ? sectors.map((s) => s.label).join(' and ') : undefined;
+  return sectors.length ? sectors.map((s) => s.label).join(', ') : undefined;
 }
 
 /** Extractors by slot kind; `slot` distinguishes the two money slots and the three thresholds. */

@@ -64,6 +64,12 @@ describe('request_text parsing', () => {
     expect(chequeRange('up to $750k')).toEqual({ max: 750_000 });
   });
 
+  it('reads audiences through the sector synonyms', () => {
+    expect(parseRequestText(PACKAGES['user-prospect-v1'], '50 web3 gamers and NFT collectors in Europe with engagement above 0.6')).toEqual({
+      limit: 50, sector_interest: 'NFTs and digital collectibles, Gaming', location: 'Europe', min_engagement: 0.6,
+    });
+  });
+
   it('finds company, fund and hackathon names and builder types', () => {
     expect(parseRequestText(PACKAGES['company-people-discovery-v1'], 'engineers at Nebula Labs in Berlin')).toMatchObject({ company_name: 'Nebula Labs', role_focus: 'engineering', location: 'Berlin' });
     expect(parseRequestText(PACKAGES['warm-intro-paths-v1'], 'warm intros to Polaris Ventures via DeFi founders')).toMatchObject({ target_fund_name: 'Polaris Ventures', sector_focus: 'defi' });
