@@ -15,7 +15,7 @@ export const SECTORS = [
   { id: 'defi', label: 'DeFi', synonyms: ['decentralized finance', 'decentralised finance', 'dex', 'dexes', 'lending', 'yield', 'perps', 'derivatives', 'stablecoin', 'stablecoins', 'amm', 'traders', 'trading', 'yield farmers', 'liquidity providers'] },
   { id: 'infrastructure', label: 'Infrastructure', synonyms: ['infra', 'middleware', 'rpc', 'oracles', 'oracle', 'indexing', 'developer tooling', 'dev tools', 'devtools', 'tooling'] },
   { id: 'layer2', label: 'Layer 2 and scaling', synonyms: ['l2', 'l2s', 'layer 2', 'layer-2', 'rollup', 'rollups', 'scaling', 'modular'] },
-  { id: 'gaming', label: 'Gaming', synonyms: ['web3 gaming', 'games', 'game', 'gamefi', 'play to earn', 'metaverse', 'gamers', 'gamer', 'players', 'esports'] },
+  { id: 'gaming', label: 'Gaming', synonyms: ['web3 gaming', 'games', 'game', 'gamefi', 'play to earn', 'metaverse', 'gamers', 'gamer', 'esports'] },
   { id: 'nft', label: 'NFTs and digital collectibles', synonyms: ['nfts', 'collectibles', 'digital art', 'creator economy', 'ordinals', 'collectors', 'nft collectors', 'artists'] },
   { id: 'payments', label: 'Payments', synonyms: ['crypto payments', 'remittances', 'onramp', 'on-ramp', 'payfi', 'merchant payments'] },
   { id: 'rwa', label: 'Real-world assets', synonyms: ['real world assets', 'real-world assets', 'tokenization', 'tokenisation', 'tokenized treasuries', 'rwas'] },
