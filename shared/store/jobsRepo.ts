@@ -3,7 +3,8 @@
  * is counted in the same transaction that advances a batch, guarded by the batch's step, so a
  * redelivered message can neither count twice nor charge twice.
  */
-import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { queryAll } from './query';
 import type { Capability } from '../domain/jobs/capabilities';
 import type { UnitCounts } from '../domain/jobs/pricing';
 import type { CompanyRow, ContactRow } from '../domain/jobs/rows';
@@ -67,17 +68,6 @@ export interface BatchRecord {
 }
 
 const strip = <T>({ pk: _p, sk: _s, entity: _e, ttl: _t, ...rest }: Record<string, unknown>) => rest as T;
-
-async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb().send(new QueryCommand({ TableName: table(), ...input, ExclusiveStartKey: startKey }));
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
-}
 
 export function putJobItem(job: JobRecord): TransactItem {
   return { Put: { TableName: table(), Item: { ...jobKey(job.userId, job.id), entity: 'job', ...job }, ConditionExpression: 'attribute_not_exists(pk)' } };

@@ -3,7 +3,8 @@
  * inputs that mean the same company (`https://www.Acme.com/about`, `acme.com`) become one record,
  * with the fields of both. Pure.
  */
-import { FREE_EMAIL_PROVIDERS } from './freeEmailProviders';
+import { isFreeProvider } from '../freeEmailProviders';
+import { normaliseDomain } from '../domains';
 
 export interface InputCompany {
   company_name?: string;
@@ -55,27 +56,12 @@ export interface NormalizationOutcome {
   duplicatesRemoved: { companies: number; contacts: number };
 }
 
-const HOSTNAME = /^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}[a-z0-9]$/;
 const EMAIL = /^[a-z0-9._%+'-]+@([a-z0-9-]+\.)+[a-z][a-z0-9-]*[a-z0-9]$/;
 
 const collapse = (value: string | undefined): string | undefined => {
   const v = value?.replace(/\s+/g, ' ').trim();
   return v ? v : undefined;
 };
-
-/** `https://www.Acme.com:443/about?x` → `acme.com`; undefined when it is not a hostname. */
-export function normalizeDomain(value: string | undefined): string | undefined {
-  const raw = collapse(value)?.toLowerCase();
-  if (!raw) return undefined;
-  const host = raw
-    .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
-    .replace(/^[^@/]*@/, '')
-    .split(/[/?#]/)[0]
-    .replace(/:\d+$/, '')
-    .replace(/\.$/, '')
-    .replace(/^www\d?\./, '');
-  return HOSTNAME.test(host) ? host : undefined;
-}
 
 /** Lower-cased and trimmed (mailbox names are case-insensitive in practice); undefined when malformed. */
 export function normalizeEmail(value: string | undefined): string | undefined {
@@ -93,7 +79,7 @@ export function normalizeLinkedinUrl(value: string | undefined): string | undefi
 /** A company domain from an e-mail address; none for free mailbox providers (gmail.com is nobody's company). */
 export function companyDomainOfEmail(email: string | undefined): string | undefined {
   const domain = email?.split('@')[1];
-  return domain && !FREE_EMAIL_PROVIDERS.has(domain) ? domain : undefined;
+  return domain && !isFreeProvider(domain) ? domain : undefined;
 }
 
 const fill = <T extends object>(target: T, source: T): T => {
@@ -106,7 +92,7 @@ const describe = (value: object) => JSON.stringify(value).slice(0, 200);
 function normalizeCompany(input: InputCompany): NormalizedCompany | Rejection['reason'] {
   const name = collapse(input.company_name);
   const given = input.domain ?? input.website;
-  const domain = normalizeDomain(input.domain) ?? normalizeDomain(input.website);
+  const domain = normaliseDomain(input.domain) ?? normaliseDomain(input.website);
   if (given && !domain && !name) return 'invalid_domain';
   if (!domain && !name) return 'no_identifier';
   const out: NormalizedCompany = {};
@@ -127,7 +113,7 @@ function normalizeContact(input: InputContact): NormalizedContact | Rejection['r
     last_name: last ?? (full && full.includes(' ') ? full.split(' ').slice(1).join(' ') : undefined),
     email,
     company_name: collapse(input.company_name),
-    domain: normalizeDomain(input.domain) ?? companyDomainOfEmail(email),
+    domain: normaliseDomain(input.domain) ?? companyDomainOfEmail(email),
     linkedin_url: normalizeLinkedinUrl(input.linkedin_url),
     title: collapse(input.title),
   };

@@ -1,12 +1,13 @@
 /**
  * E-mail verification rules as data (contract 7): each check that flags an address adds its reason;
  * the status is the most severe reason's. The disposable list is the maintained
- * `disposable-email-domains` package; free providers are a table here (the `free-email-domains`
+ * `disposable-email-domains` package; free providers are a table in ../freeEmailProviders.ts (the `free-email-domains`
  * package downloads its list at install time, which a sealed build cannot do).
  */
 import disposableDomains from 'disposable-email-domains';
 import disposableWildcards from 'disposable-email-domains/wildcard.json';
 import type { EmailVerification, VerifyReason } from './providers/types';
+import { isFreeProvider } from '../freeEmailProviders';
 
 export const REASON_STATUS: Record<VerifyReason, EmailVerification['status']> = {
   syntax: 'undeliverable',
@@ -40,14 +41,6 @@ export const ROLE_ACCOUNTS = new Set([
   'partners', 'postmaster', 'press', 'privacy', 'recruiting', 'sales', 'security', 'support', 'team', 'webmaster',
 ]);
 
-/** Consumer mailbox providers: a real person, but not a company address. */
-export const FREE_PROVIDERS = new Set([
-  'aol.com', 'bk.ru', 'fastmail.com', 'gmail.com', 'gmx.com', 'gmx.de', 'gmx.net', 'googlemail.com', 'hey.com',
-  'hotmail.co.uk', 'hotmail.com', 'hotmail.de', 'hotmail.fr', 'icloud.com', 'inbox.ru', 'libero.it', 'list.ru', 'live.com',
-  'mac.com', 'mail.com', 'mail.ru', 'me.com', 'msn.com', 'naver.com', 'orange.fr', 'outlook.com', 'outlook.de', 'proton.me',
-  'protonmail.com', 'qq.com', 'rambler.ru', 'rediffmail.com', 't-online.de', 'tutanota.com', 'web.de', 'yahoo.co.jp',
-  'yahoo.co.uk', 'yahoo.com', 'yahoo.de', 'yahoo.fr', 'yandex.com', 'yandex.ru', 'ymail.com', 'zoho.com', '163.com', '126.com',
-]);
 
 let disposable: Set<string> | undefined;
 let disposableParents: Set<string> | undefined;
@@ -63,4 +56,4 @@ export function isDisposableDomain(domain: string): boolean {
 }
 
 export const isRoleAccount = (localPart: string): boolean => ROLE_ACCOUNTS.has(localPart.toLowerCase().replace(/\+.*$/, ''));
-export const isFreeProvider = (domain: string): boolean => FREE_PROVIDERS.has(domain);
+export { isFreeProvider };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { capAssets, normalizeAssets, normalizeDomain, normalizeEmail, normalizeLinkedinUrl, settleCompanyDomains } from '../../../shared/domain/growth/normalize';
+import { capAssets, normalizeAssets, normalizeEmail, normalizeLinkedinUrl, settleCompanyDomains } from '../../../shared/domain/growth/normalize';
+import { normaliseDomain as normalizeDomain } from '../../../shared/domain/domains';
 
 describe('canonical forms', () => {
   it.each([
