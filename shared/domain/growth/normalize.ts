@@ -5,39 +5,19 @@
  */
 import { isFreeProvider } from '../freeEmailProviders';
 import { normaliseDomain } from '../domains';
+import type { CompanyInput, ContactInput } from '../jobs/inputs';
 
-export interface InputCompany {
-  company_name?: string;
-  domain?: string;
-  website?: string;
-}
-
-export interface InputContact {
-  full_name?: string;
-  first_name?: string;
-  last_name?: string;
-  email?: string;
-  company_name?: string;
-  domain?: string;
-  linkedin_url?: string;
-  title?: string;
-}
+/** The input shapes of an enrichment job (the plan runs on that pipeline), reused as growth's inputs. */
+export type InputCompany = CompanyInput;
+export type InputContact = ContactInput;
 
 export interface NormalizedCompany {
   company_name?: string;
   domain?: string;
 }
 
-export interface NormalizedContact {
-  full_name?: string;
-  first_name?: string;
-  last_name?: string;
-  email?: string;
-  company_name?: string;
-  domain?: string;
-  linkedin_url?: string;
-  title?: string;
-}
+/** A contact after canonical normalisation: the same fields as an input contact. */
+export type NormalizedContact = ContactInput;
 
 export interface NormalizedAssets {
   companies: NormalizedCompany[];
