@@ -63,6 +63,9 @@ describe('POST /intelligence/resolve', () => {
     expect(none.body.coverage).toMatchObject({ status: 'none', candidate_count: 0, fallback_allowed: false });
     expect(none.body.coverage.alternative_route).toMatchObject({ package_id: 'kol-discovery-v1', slots: { sector_focus: 'defi', limit: 10 } });
     expect(none.body.coverage.alternative_route.reason).toMatch(/Without min_followers/);
+    const unknown = await api.call('POST', '/intelligence/resolve', { key, body: { package_id: 'warm-intro-paths-v1', slots: { target_fund_name: 'Nonexistent Capital' } } });
+    expect(unknown.body.coverage).toMatchObject({ status: 'none', candidate_count: 0 });
+    expect(unknown.body.coverage.note).toMatch(/No fund named "Nonexistent Capital"/);
   });
 
   it('rejects unknown slots, wrong types, out-of-range limits and unknown packages with 400', async () => {

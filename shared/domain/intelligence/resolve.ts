@@ -1,5 +1,6 @@
 /** POST /intelligence/resolve: slots from explicit values and request_text, clarification, coverage. */
 import { ValidationError } from '../../http/errors';
+import { findByName, getCompanyByDomain } from '../../store/curatedRepo';
 import { ENGINES } from './engines';
 import { NEIGHBOURS, coverageNote, coverageStatus, relaxableSlots, type AlternativeRoute, type Coverage } from './coverage';
 import { PACKAGES, type PackageDef, type PackageId } from './packages';
@@ -34,6 +35,20 @@ async function alternativeRoute(packageId: PackageId, slots: CanonicalSlots): Pr
   return NEIGHBOURS[packageId]?.(slots) ?? null;
 }
 
+/** Name-based packages: when nothing matches, say whether the name itself is unknown. */
+const NAMED_SLOTS: Partial<Record<PackageId, { slot: string; kind: 'fund' | 'company' }>> = {
+  'warm-intro-paths-v1': { slot: 'target_fund_name', kind: 'fund' },
+  'company-people-discovery-v1': { slot: 'company_name', kind: 'company' },
+};
+
+async function unknownNameNote(packageId: PackageId, slots: CanonicalSlots): Promise<string | null> {
+  const named = NAMED_SLOTS[packageId];
+  if (!named) return null;
+  const name = String(slots[named.slot]);
+  const known = (await findByName(named.kind, name)).length > 0 || (named.kind === 'company' && !!(await getCompanyByDomain(name)));
+  return known ? null : `No ${named.kind} named "${name}" is in the curated data; check the spelling or use the exact name.`;
+}
+
 export async function coverageFor(packageId: PackageId, slots: CanonicalSlots): Promise<Coverage> {
   const pkg: PackageDef = PACKAGES[packageId];
   const limit = Number(slots.limit);
@@ -42,7 +57,7 @@ export async function coverageFor(packageId: PackageId, slots: CanonicalSlots): 
   return {
     status,
     candidate_count: candidates,
-    note: coverageNote(pkg, status, candidates, limit),
+    note: (status === 'none' ? await unknownNameNote(packageId, slots) : null) ?? coverageNote(pkg, status, candidates, limit),
     fallback_allowed: status !== 'none',
     alternative_route: status === 'sufficient' ? null : await alternativeRoute(packageId, slots),
   };
