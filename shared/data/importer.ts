@@ -22,7 +22,8 @@ import {
   BUILDER_CATEGORIES, ECOSYSTEMS, FUND_TYPES, JURISDICTIONS, PLATFORMS, ROLE_FAMILIES, SECTORS, STAGES, termLabel, type Term,
 } from './taxonomy';
 import { EMAIL_PATTERNS, type CuratedBuilder, type CuratedCompany, type CuratedEntity, type CuratedFund, type CuratedKol, type CuratedPerson, type CuratedRound, type EntityKind } from './model';
-import { curatedItemsFor, deleteCuratedKeys, forgetCachedFacets, getCuratedEntities, normaliseDomain, putCuratedItems } from '../store/curatedRepo';
+import { curatedItemsFor, deleteCuratedKeys, forgetCachedFacets, getCuratedEntities, putCuratedItems } from '../store/curatedRepo';
+import { normaliseDomain } from '../domains';
 
 const ids = <T extends readonly Term[]>(terms: T) => z.enum(terms.map((t) => t.id) as [T[number]['id'], ...T[number]['id'][]]);
 const id = (prefix: string) => z.string().regex(new RegExp(`^${prefix}-[a-z0-9-]{1,60}$`), `Must look like ${prefix}-<lower-case letters, digits, dashes>`);
@@ -30,6 +31,12 @@ const url = z.url().max(300);
 const nullableUrl = url.nullable().default(null);
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected YYYY-MM-DD');
 const text = (max = 2000) => z.string().trim().min(1).max(max);
+/** A company or fund domain in its one canonical form (shared/domains.ts); anything else is a line error. */
+const hostname = text(253).transform((value, ctx) => {
+  const domain = normaliseDomain(value);
+  if (!domain) ctx.addIssue({ code: 'custom', message: `Expected a domain such as acme.io, got ${JSON.stringify(value)}` });
+  return domain ?? value;
+});
 const contacts = {
   email: z.email().nullable().default(null),
   linkedinUrl: nullableUrl,
@@ -42,13 +49,13 @@ const year = z.number().int().min(1990).max(2100);
 
 const LINE_SCHEMAS = {
   fund: z.strictObject({
-    kind: z.literal('fund'), id: id('fund'), name: text(120), domain: text(120), website: url.optional(), fundType: ids(FUND_TYPES), tier: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+    kind: z.literal('fund'), id: id('fund'), name: text(120), domain: hostname, website: url.optional(), fundType: ids(FUND_TYPES), tier: z.union([z.literal(1), z.literal(2), z.literal(3)]),
     jurisdiction: ids(JURISDICTIONS), location: text(120).optional(), sectors: z.array(ids(SECTORS)).min(1), stages: z.array(ids(STAGES)).min(1),
     minChequeUsd: z.number().min(0), maxChequeUsd: z.number().min(0), foundedYear: year.default(2020), tagline: text(300).default('Early-stage investor.'),
     description: text().optional(), partnerId: id('per').nullable().default(null),
   }),
   company: z.strictObject({
-    kind: z.literal('company'), id: id('co'), name: text(120), domain: text(120), website: url.optional(), employeeCount: z.number().int().min(1).nullable().default(null),
+    kind: z.literal('company'), id: id('co'), name: text(120), domain: hostname, website: url.optional(), employeeCount: z.number().int().min(1).nullable().default(null),
     sectors: z.array(ids(SECTORS)).min(1), ecosystems: z.array(ids(ECOSYSTEMS)).default([]), location: text(120).default('Unknown'), foundedYear: year.default(2022),
     tagline: text(300).optional(), description: text().optional(), emailPattern: z.enum(EMAIL_PATTERNS as [string, ...string[]]).default('first.last'), primaryContactId: id('per').nullable().default(null),
   }),
@@ -176,14 +183,14 @@ function buildEntities(lines: Parsed[], stored: Map<string, CuratedEntity>): Cur
   const sectorText = (s: string[]) => s.map((x) => termLabel(SECTORS, x)).join(', ');
   for (const r of lines) {
     if (r.kind === 'fund') {
-      const domain = normaliseDomain(r.domain);
+      const domain = r.domain;
       const existing = stored.get(r.id) as CuratedFund | undefined;
       out.set(r.id, {
         ...r, domain, website: r.website ?? `https://${domain}`, location: r.location ?? termLabel(JURISDICTIONS, r.jurisdiction),
         description: r.description ?? `${r.name} invests in ${sectorText(r.sectors)}.`, rounds: existing?.rounds ?? [],
       } satisfies CuratedFund);
     } else if (r.kind === 'company') {
-      const domain = normaliseDomain(r.domain);
+      const domain = r.domain;
       const existing = stored.get(r.id) as CuratedCompany | undefined;
       out.set(r.id, {
         ...r, domain, website: r.website ?? `https://${domain}`, emailPattern: r.emailPattern as CuratedCompany['emailPattern'],

@@ -17,6 +17,7 @@ import type { CuratedBuilder, CuratedCompany, CuratedEntity, CuratedFund, Curate
 import { DATASET_AS_OF, slugOf } from '../data/model';
 import { fundProfileStats, sectorRecord, type SectorRecord } from '../data/fundStats';
 import type { SectorId } from '../data/taxonomy';
+import { normaliseDomain } from '../domains';
 
 export type { CuratedBuilder, CuratedCompany, CuratedEntity, CuratedFund, CuratedKol, CuratedPerson } from '../data/model';
 
@@ -28,10 +29,6 @@ type Item = Record<string, unknown> & { pk: string; sk: string };
 /** Entities are stored as JSON text: one string attribute reads and writes far faster than a deep map. */
 const decode = <T>(item: Record<string, unknown> | undefined): T | undefined => (item ? (JSON.parse(item.data as string) as T) : undefined);
 
-/** `https://www.X.io/path` → `x.io`. */
-export function normaliseDomain(input: string): string {
-  return input.trim().toLowerCase().replace(/^[a-z]+:\/\//, '').replace(/^www\./, '').split(/[/?#:]/)[0].replace(/\.$/, '');
-}
 
 /** The profile slug of a LinkedIn URL (`https://linkedin.com/in/ada-park-1a/` → `ada-park-1a`), or undefined. */
 export function linkedinSlug(url: string): string | undefined {
@@ -71,7 +68,7 @@ export function curatedItemsFor(entity: CuratedEntity): Item[] {
       ];
     }
     case 'company':
-      return [profileItem(entity, companyByDomainIndexKey(normaliseDomain(entity.domain), entity.id)), nameItem(entity)];
+      return [profileItem(entity, companyByDomainIndexKey(normaliseDomain(entity.domain) ?? entity.domain, entity.id)), nameItem(entity)];
     case 'person': {
       const slug = entity.linkedinUrl ? linkedinSlug(entity.linkedinUrl) : undefined;
       return [

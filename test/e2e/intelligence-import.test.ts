@@ -22,6 +22,13 @@ describe('JSONL import', () => {
     expect(await getCompanyByDomain('acmeimportlabs.io')).toBeUndefined();
   });
 
+  it('refuses a domain that is not a host name, naming its line', async () => {
+    const outcome = await importCuratedRecords(lines(fund, { ...company, id: 'co-imp-nodomain', domain: 'not a domain' }));
+    expect(outcome.ok).toBe(false);
+    expect(outcome.problems.map((p) => p.line)).toEqual([2]);
+    expect(outcome.problems[0].message).toMatch(/domain/);
+  });
+
   it('loads funds, companies, people and rounds, folding rounds into their funds and companies', async () => {
     const outcome = await importCuratedRecords(lines(fund, company, person, round));
     expect(outcome).toMatchObject({ ok: true, counts: { fund: 1, company: 1, person: 1, round: 1 } });
