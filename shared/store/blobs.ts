@@ -1,6 +1,5 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, table } from './client';
+import { deleteAll, putAll } from './batch';
 import { blobChunkKey } from './keys';
 import { queryAll } from './query';
 
@@ -27,23 +26,13 @@ export async function writeBlob(ownerPk: string, blobId: string, value: unknown)
   if (parts.length === 0) parts.push(Buffer.alloc(0));
   const items = parts.map((data, index) => ({ ...blobChunkKey(ownerPk, blobId, index), entity: 'blobChunk', data }));
   try {
-    // At most ~4 chunks fit a 16 MB batch comfortably; write in small batches to stay under limits.
-    for (let i = 0; i < items.length; i += 4) await batchPut(items.slice(i, i + 4));
+    // Chunks are ~350 KB: four to a call keeps each BatchWriteItem well under its 16 MB limit.
+    await putAll(items, { groupSize: 4 });
   } catch (err) {
     await deleteBlob(ownerPk, { blobId, chunks: parts.length, size: 0 }).catch(() => undefined);
     throw err;
   }
   return { blobId, chunks: parts.length, size: Buffer.byteLength(json, 'utf8') };
-}
-
-async function batchPut(items: Record<string, unknown>[]): Promise<void> {
-  let pending = items.map((Item) => ({ PutRequest: { Item } }));
-  for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt > 8) throw new Error('Blob chunks could not be written');
-    const out = await ddb().send(new BatchWriteCommand({ RequestItems: { [table()]: pending } }));
-    pending = (out.UnprocessedItems?.[table()] ?? []) as typeof pending;
-    if (pending.length) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
-  }
 }
 
 export async function readBlob<T = unknown>(ownerPk: string, ref: BlobRef): Promise<T> {
@@ -58,8 +47,5 @@ export async function readBlob<T = unknown>(ownerPk: string, ref: BlobRef): Prom
 }
 
 export async function deleteBlob(ownerPk: string, ref: BlobRef): Promise<void> {
-  const keys = Array.from({ length: ref.chunks }, (_, i) => blobChunkKey(ownerPk, ref.blobId, i));
-  for (let i = 0; i < keys.length; i += 25) {
-    await ddb().send(new BatchWriteCommand({ RequestItems: { [table()]: keys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })) } }));
-  }
+  await deleteAll(Array.from({ length: ref.chunks }, (_, i) => blobChunkKey(ownerPk, ref.blobId, i)));
 }

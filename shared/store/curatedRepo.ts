@@ -5,7 +5,8 @@
  * profile items serves companies by domain, people by employer and builders by category. Index items
  * carry a copy of the entity, so every package query is one Query and never a Scan.
  */
-import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { deleteAll, putAll } from './batch';
 import { ddb, table } from './client';
 import { queryAll } from './query';
 import {
@@ -92,38 +93,12 @@ export function curatedItemsFor(entity: CuratedEntity): Item[] {
  * backoff. Curated items are plain overwrites (the same entity written twice gives the same items).
  */
 export async function putCuratedItems(items: Item[], options: { concurrency?: number; onProgress?: (written: number) => void } = {}): Promise<void> {
-  const batches: Item[][] = [];
-  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
-  let next = 0;
-  let written = 0;
-  const worker = async () => {
-    while (next < batches.length) {
-      const batch = batches[next++];
-      let pending = batch.map((Item) => ({ PutRequest: { Item } }));
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        if (attempt > 10) throw new Error('Curated items could not be written (throttled)');
-        const out = await ddb().send(new BatchWriteCommand({ RequestItems: { [table()]: pending } }));
-        pending = (out.UnprocessedItems?.[table()] ?? []) as typeof pending;
-        if (pending.length) await new Promise((r) => setTimeout(r, 25 * 2 ** attempt));
-      }
-      written += batch.length;
-      options.onProgress?.(written);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 12, batches.length) }, worker));
+  await putAll(items, { concurrency: options.concurrency ?? 12, onProgress: options.onProgress });
 }
 
 /** Removes index items an entity no longer has (after an import replaced it). */
 export async function deleteCuratedKeys(keys: { pk: string; sk: string }[]): Promise<void> {
-  for (let i = 0; i < keys.length; i += 25) {
-    let pending = keys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 10) throw new Error('Curated items could not be deleted (throttled)');
-      const out = await ddb().send(new BatchWriteCommand({ RequestItems: { [table()]: pending } }));
-      pending = (out.UnprocessedItems?.[table()] ?? []) as typeof pending;
-      if (pending.length) await new Promise((r) => setTimeout(r, 25 * 2 ** attempt));
-    }
-  }
+  await deleteAll(keys);
 }
 
 export async function writeCuratedEntities(

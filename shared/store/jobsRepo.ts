@@ -3,7 +3,8 @@
  * is counted in the same transaction that advances a batch, guarded by the batch's step, so a
  * redelivered message can neither count twice nor charge twice.
  */
-import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { putAll } from './batch';
 import { queryAll } from './query';
 import type { Capability } from '../domain/jobs/capabilities';
 import type { UnitCounts } from '../domain/jobs/pricing';
@@ -87,17 +88,7 @@ export async function listJobs(userId: string): Promise<JobRecord[]> {
 
 /** Work batches are written before the job record; until it exists nothing points at them, and the ttl clears them. */
 export async function putBatches(batches: BatchRecord[], ttlSeconds: number): Promise<void> {
-  let pending = batches.map((b) => ({ PutRequest: { Item: { ...jobBatchKey(b.jobId, b.batchNo), entity: 'jobBatch', ttl: ttlSeconds, ...b } } }));
-  for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt > 8) throw new Error('Job batches could not be written');
-    const next: typeof pending = [];
-    for (let i = 0; i < pending.length; i += 25) {
-      const out = await ddb().send(new BatchWriteCommand({ RequestItems: { [table()]: pending.slice(i, i + 25) } }));
-      next.push(...((out.UnprocessedItems?.[table()] ?? []) as typeof pending));
-    }
-    pending = next;
-    if (pending.length) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
-  }
+  await putAll(batches.map((b) => ({ ...jobBatchKey(b.jobId, b.batchNo), entity: 'jobBatch', ttl: ttlSeconds, ...b })));
 }
 
 export async function getBatch(jobId: string, batchNo: number): Promise<BatchRecord | undefined> {
