@@ -12,6 +12,7 @@ import {
   renewalDueUpTo,
 } from './keys';
 import { writeTogether, type TransactItem } from './transactions';
+import { queryAll } from './query';
 
 export interface CommunitySettings {
   name: string;
@@ -90,22 +91,12 @@ export async function getCommunityByModerationId(moderationId: string): Promise<
 /** All of a user's communities, newest first (ids are UUID v7, so the sort key is creation order). */
 export async function listCommunities(userId: string): Promise<CommunityRecord[]> {
   const { pk, prefix } = communitiesPartition(userId);
-  const out: CommunityRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb().send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
-        ScanIndexForward: false,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    out.push(...(page.Items ?? []).map(fromItem));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return out;
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+    ScanIndexForward: false,
+  });
+  return items.map(fromItem);
 }
 
 /** The caller's newest community, one item read. */
@@ -246,24 +237,13 @@ export function expireAtPeriodEnd(c: CommunityRecord, at: string) {
 export async function listDueCommunities(atIso: string): Promise<CommunityRecord[]> {
   const shards = Array.from({ length: RENEWAL_SHARDS }, (_, shard) => shard);
   const pages = await Promise.all(
-    shards.map(async (shard) => {
-      const found: CommunityRecord[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await ddb().send(
-          new QueryCommand({
-            TableName: table(),
-            IndexName: 'gsi3',
-            KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk <= :upTo',
-            ExpressionAttributeValues: { ':pk': renewalDuePartition(shard), ':upTo': renewalDueUpTo(atIso) },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        found.push(...(page.Items ?? []).map(fromItem));
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
-      return found;
-    }),
+    shards.map((shard) =>
+      queryAll({
+        IndexName: 'gsi3',
+        KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk <= :upTo',
+        ExpressionAttributeValues: { ':pk': renewalDuePartition(shard), ':upTo': renewalDueUpTo(atIso) },
+      }),
+    ),
   );
-  return pages.flat();
+  return pages.flat().map(fromItem);
 }
