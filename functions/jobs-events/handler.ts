@@ -5,7 +5,7 @@ import { loadCaller } from '../../shared/domain/accounts/accounts';
 import { acceptsEventStream, streamJobEvents, type EventSink } from '../../shared/domain/jobs/events';
 import { requireJob } from '../../shared/domain/jobs/requireJob';
 import { lowerCaseHeaders } from '../../shared/http/api';
-import { NotAcceptableError, toErrorResponse } from '../../shared/http/errors';
+import { NotAcceptableError, logServerError, toErrorResponse } from '../../shared/http/errors';
 import { startHttpStream, streamifyResponse } from '../../shared/http/streaming';
 import { parseOrThrow } from '../../shared/http/validation';
 import { uuidv7 } from '../../shared/ids';
@@ -40,7 +40,7 @@ export const handler = streamifyResponse(async (event, responseStream, context) 
     userId = user.id;
   } catch (err) {
     const mapped = toErrorResponse(err, requestId);
-    if (mapped.status >= 500) console.error(JSON.stringify({ level: 'error', requestId, message: (err as Error)?.message, stack: (err as Error)?.stack }));
+    if (mapped.status >= 500) logServerError(requestId, err);
     const out = startHttpStream(responseStream, { statusCode: mapped.status, headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...mapped.headers } });
     out.end(JSON.stringify(mapped.body));
     return;
@@ -61,7 +61,7 @@ export const handler = streamifyResponse(async (event, responseStream, context) 
     });
   } catch (err) {
     // Headers are gone: the stream just ends; the client's reconnect gets a proper status.
-    console.error(JSON.stringify({ level: 'error', requestId, message: (err as Error)?.message }));
+    logServerError(requestId, err);
   } finally {
     if (!out.writableEnded && !out.destroyed) out.end();
   }

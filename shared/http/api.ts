@@ -6,7 +6,7 @@ import { loadCaller } from '../domain/accounts/accounts';
 import { uuidv7 } from '../ids';
 import type { UserRecord } from '../store/usersRepo';
 import type { EndpointSpec } from './endpoint';
-import { AppError, NotFoundError, PayloadTooLargeError, SubscriptionRequiredError, ValidationError, toErrorResponse } from './errors';
+import { AppError, NotFoundError, PayloadTooLargeError, SubscriptionRequiredError, ValidationError, logServerError, toErrorResponse } from './errors';
 import { beginIdempotentRequest, finishIdempotentRequest, type IdempotencyClaim } from './idempotency';
 import { HttpResponse } from './response';
 import { parseOrThrow } from './validation';
@@ -87,9 +87,7 @@ const errorResponder = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyRe
   onError: async (request) => {
     const state = states.get(request.event) ?? { requestId: uuidv7(), headers: {} };
     const mapped = toErrorResponse(request.error, state.requestId);
-    if (mapped.status >= 500) {
-      console.error(JSON.stringify({ level: 'error', requestId: state.requestId, message: (request.error as Error)?.message, stack: (request.error as Error)?.stack }));
-    }
+    if (mapped.status >= 500) logServerError(state.requestId, request.error);
     request.response = {
       statusCode: mapped.status,
       headers: { 'content-type': 'application/json', 'x-request-id': state.requestId, ...mapped.headers },

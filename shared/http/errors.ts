@@ -96,3 +96,8 @@ export function toErrorResponse(err: unknown, requestId: string): { status: numb
     headers: {},
   };
 }
+
+/** One structured log line for an error the caller is not shown (5xx): the details stay in the logs. */
+export function logServerError(requestId: string, err: unknown): void {
+  console.error(JSON.stringify({ level: 'error', requestId, message: (err as Error)?.message, stack: (err as Error)?.stack }));
+}
