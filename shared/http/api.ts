@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { now } from '../adapters/ports';
 import { loadCaller } from '../domain/accounts/accounts';
 import { uuidv7 } from '../ids';
+import { canonicalJson } from '../json';
 import type { UserRecord } from '../store/usersRepo';
 import type { EndpointSpec } from './endpoint';
 import { AppError, NotFoundError, PayloadTooLargeError, SubscriptionRequiredError, ValidationError, logServerError, toErrorResponse } from './errors';
@@ -108,6 +109,8 @@ const routeMatcher = (routes: Route[]): MiddlewareObj<APIGatewayProxyEvent, APIG
   };
 };
 
+const isEmptyObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+
 function parseJsonBody(event: APIGatewayProxyEvent): { raw: string; parsed: unknown } {
   const raw = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
   if (Buffer.byteLength(raw, 'utf8') > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
@@ -138,7 +141,8 @@ const inputGate = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>
         }
       }
       body = parseOrThrow(spec.body, parsed ?? {}, 'body');
-    } else if (!spec.rawBody && parsed !== undefined) {
+    } else if (!spec.rawBody && parsed !== undefined && !isEmptyObject(parsed)) {
+      // `{}` is what many JSON clients send on every POST; anything more is a mistake worth a 400.
       throw new ValidationError('This endpoint takes no request body.', [{ path: 'body', message: 'Unexpected body' }]);
     }
     const query = spec.query ? parseOrThrow(spec.query, event.queryStringParameters ?? {}, 'query') : {};
@@ -148,7 +152,8 @@ const inputGate = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>
 
     const key = state.headers['idempotency-key'];
     if (spec.idempotent && key !== undefined && user) {
-      const fingerprint = `${spec.method} ${event.path} ${JSON.stringify(event.queryStringParameters ?? {})} ${raw}`;
+      // The parsed request, canonicalised: a retry that re-serialises the same JSON differently still matches.
+      const fingerprint = `${spec.method} ${event.path} ${canonicalJson(event.queryStringParameters ?? {})} ${spec.rawBody ? raw : canonicalJson(parsed ?? null)}`;
       const begun = await beginIdempotentRequest(user.id, key, fingerprint, now().getTime());
       if ('replay' in begun) return { ...begun.replay, headers: { ...begun.replay.headers, 'x-request-id': state.requestId } };
       state.idempotency = begun.claim;

@@ -57,7 +57,11 @@ export const accountEndpoints = {
   }),
   updateMe: defineEndpoint({
     operationId: 'updateMe', method: 'PATCH', path: '/api/v1/users/me', summary: 'Change your name or e-mail; only the included fields change', tag, auth: 'api_key',
-    body: z.strictObject({ full_name: z.string().trim().max(255).nullable().optional(), email: z.email().max(254).optional() }),
+    body: z.strictObject({
+      // A blank name means "unset", which the profile shows as null (spec 2.2).
+      full_name: z.string().trim().max(255).nullable().optional().transform((v) => (v === '' ? null : v)),
+      email: z.email().max(254).optional(),
+    }),
     response: userProfile,
   }),
   rotateApiKey: defineEndpoint({

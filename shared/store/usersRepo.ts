@@ -25,6 +25,8 @@ export interface UserRecord {
   stripeSubscriptionId: string | null;
   /** Set when the subscription was deleted: the tier falls back to developer at this instant. */
   downgradeAt: string | null;
+  /** `created` (epoch seconds) of the newest subscription event applied, so a late older event cannot win. */
+  subscriptionEventAt?: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -116,8 +118,23 @@ export async function updateUserFields(userId: string, fields: Partial<UserRecor
   return stripKeys(Attributes!);
 }
 
-export function updateUserItem(userId: string, fields: Partial<UserRecord>, at: string): TransactItem {
-  return { Update: { TableName: table(), Key: userProfileKey(userId), ...setFields({ ...fields, updatedAt: at }), ConditionExpression: 'attribute_exists(pk)' } };
+/** A guard on the profile's current values, ANDed with its existence (e.g. "no other active subscription"). */
+export interface UserCondition {
+  expression: string;
+  values: Record<string, unknown>;
+}
+
+export function updateUserItem(userId: string, fields: Partial<UserRecord>, at: string, condition?: UserCondition): TransactItem {
+  const update = setFields({ ...fields, updatedAt: at });
+  return {
+    Update: {
+      TableName: table(),
+      Key: userProfileKey(userId),
+      ...update,
+      ConditionExpression: condition ? `attribute_exists(pk) AND (${condition.expression})` : 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ...(condition?.values ?? {}) },
+    },
+  };
 }
 
 export function subscriptionOwnerItem(subscriptionId: string, userId: string): TransactItem {

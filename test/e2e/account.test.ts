@@ -105,3 +105,33 @@ describe('public endpoints', () => {
     expect(res.body.error.code).toBe('not_found');
   });
 });
+
+describe('races and lenient clients', () => {
+  it('answers parallel key rotations with one new key and 401 for the rest, never 500', async () => {
+    const { key } = await api.newUser();
+    const answers = await Promise.all([1, 2, 3].map(() => api.call('POST', '/users/me/api-key', { key })));
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(1);
+    expect(statuses.every((s) => s === 200 || s === 401)).toBe(true);
+    const winners = answers.filter((a) => a.status === 200).map((a) => a.body.api_key as string);
+    const working = await Promise.all(winners.map(async (k) => (await api.call('GET', '/users/me', { key: k })).status));
+    expect(working.filter((s) => s === 200)).toHaveLength(1);
+  });
+
+  it('applies parallel e-mail changes without a 500, ending on one of them', async () => {
+    const { key, user } = await api.newUser();
+    const targets = [1, 2, 3].map((i) => `race-${i}-${user.id}@example.com`);
+    const answers = await Promise.all(targets.map((email) => api.call('PATCH', '/users/me', { key, body: { email } })));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(targets).toContain((await api.call('GET', '/users/me', { key })).body.email);
+  });
+
+  it('accepts {} on a POST that takes no body, and stores a blank name as null', async () => {
+    const { key } = await api.newUser();
+    expect((await api.call('POST', '/users/me/api-key', { key, body: {} })).status).toBe(200);
+    const { key: other } = await api.newUser();
+    const res = await api.call('PATCH', '/users/me', { key: other, body: { full_name: '   ' } });
+    expect(res.status).toBe(200);
+    expect(res.body.full_name).toBeNull();
+  });
+});

@@ -128,6 +128,27 @@ describe('checkout and the payment webhook (local checkout, signed like Stripe)'
     expect(me).toMatchObject({ subscription_status: 'canceled', subscription_tier: 'developer' });
   });
 
+  it('does not stack a second subscription or grant when a second checkout is paid', async () => {
+    const { key } = await api.newUser();
+    const first = (await api.call('POST', '/subscriptions/checkout-session', { key, body: { tier: 'pro' } })).body;
+    const second = (await api.call('POST', '/subscriptions/checkout-session', { key, body: { tier: 'pro' } })).body;
+    expect((await api.call('POST', `${first.checkout_url}/pay`)).status).toBe(200);
+    expect((await api.call('POST', `${second.checkout_url}/pay`)).status).toBe(200);
+    const status = (await api.call('GET', '/subscriptions/status', { key })).body;
+    expect(status).toMatchObject({ tier: 'pro', status: 'active', credits_total: 10_000 });
+  });
+
+  it('ignores a subscription update older than the last one applied (Stripe does not promise order)', async () => {
+    const { key, user } = await api.newUser();
+    const sub = `sub_order_${user.id}`;
+    const t = nowSeconds();
+    await api.call('POST', '/webhooks/stripe', signed({ id: `evt_o1_${user.id}`, type: 'checkout.session.completed', created: t - 100, data: { object: { id: 'cs', client_reference_id: user.id, subscription: sub, metadata: {} } } }));
+    const newer = await api.call('POST', '/webhooks/stripe', signed({ id: `evt_o2_${user.id}`, type: 'customer.subscription.updated', created: t, data: { object: { id: sub, status: 'active' } } }));
+    const older = await api.call('POST', '/webhooks/stripe', signed({ id: `evt_o3_${user.id}`, type: 'customer.subscription.updated', created: t - 50, data: { object: { id: sub, status: 'past_due' } } }));
+    expect([newer.status, older.status]).toEqual([200, 200]);
+    expect((await api.call('GET', '/subscriptions/status', { key })).body.status).toBe('active');
+  });
+
   it('acknowledges events it does not handle', async () => {
     const res = await api.call('POST', '/webhooks/stripe', signed({ id: `evt_other_${Date.now()}`, type: 'customer.created', created: nowSeconds(), data: { object: {} } }));
     expect(res.status).toBe(200);

@@ -155,3 +155,14 @@ describe('stored results', () => {
     expect((await api.call('GET', '/results', { key: other.key })).body.total).toBe(0);
   });
 });
+
+describe('Idempotency-Key fingerprint', () => {
+  it('treats the same JSON with other spacing and key order as the same request', async () => {
+    const { key } = await api.newUser();
+    const headers = { 'idempotency-key': 'spacing-1', 'content-type': 'application/json' };
+    const first = await api.call('POST', '/chats', { key, rawBody: '{"title":"Same"}', headers });
+    const again = await api.call('POST', '/chats', { key, rawBody: '{ "title" : "Same" }', headers });
+    expect(again.status).toBe(201);
+    expect(again.body.id).toBe(first.body.id);
+  });
+});

@@ -94,17 +94,30 @@ export function effectiveUser(user: UserRecord, at: Date): UserRecord {
 
 export async function rotateApiKey(user: UserRecord): Promise<{ apiKey: string; lastFour: string }> {
   const key = issueApiKey();
-  await writeTogether(rotateApiKeyItems(user, key.hash, key.lastFour, now().toISOString()));
+  try {
+    await writeTogether(rotateApiKeyItems(user, key.hash, key.lastFour, now().toISOString()));
+  } catch (err) {
+    // A parallel rotation replaced the key this request came with: that key is no longer valid.
+    if (cancellationCodes(err)[0] === 'ConditionalCheckFailed') throw new UnauthorizedError();
+    throw err;
+  }
   return { apiKey: key.apiKey, lastFour: key.lastFour };
 }
 
-export async function updateProfile(user: UserRecord, patch: { full_name?: string | null; email?: string }): Promise<UserRecord> {
+export async function updateProfile(user: UserRecord, patch: { full_name?: string | null; email?: string }, attempt = 0): Promise<UserRecord> {
   const at = now().toISOString();
   if (patch.email !== undefined && patch.email.toLowerCase() !== user.email.toLowerCase()) {
     try {
       await writeTogether(changeEmailItems(user, patch.email, at));
     } catch (err) {
-      if (cancellationCodes(err)[1] === 'ConditionalCheckFailed') throw new ConflictError('email_in_use', 'That e-mail address is already in use.');
+      const codes = cancellationCodes(err);
+      if (codes[1] === 'ConditionalCheckFailed') throw new ConflictError('email_in_use', 'That e-mail address is already in use.');
+      // Another request changed the address since this one read it: start again from the fresh profile.
+      if (codes[0] === 'ConditionalCheckFailed' && attempt < 3) {
+        const fresh = await getUser(user.id);
+        if (!fresh) throw new NotFoundError('User');
+        return updateProfile(fresh, patch, attempt + 1);
+      }
       throw err;
     }
   } else if (patch.email !== undefined && patch.email !== user.email) {

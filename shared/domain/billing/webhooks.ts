@@ -3,7 +3,7 @@ import { ValidationError } from '../../http/errors';
 import { now } from '../../adapters/ports';
 import { stripeSignatures } from '../../adapters/stripeSignatures';
 import { paymentEventGuard } from '../../store/checkoutRepo';
-import { findUserIdBySubscription, getUser, subscriptionOwnerItem, updateUserItem, type UserRecord } from '../../store/usersRepo';
+import { findUserIdBySubscription, getUser, subscriptionOwnerItem, updateUserItem, type UserCondition, type UserRecord } from '../../store/usersRepo';
 import { TransactionConditionError, writeTogether, type TransactItem } from '../../store/transactions';
 import { grantCredits } from '../credits/credits';
 import { ADD_ON_TYPES, addOneMonth, countAddOns, periodAllowance, type AddOnType } from './plans';
@@ -39,6 +39,8 @@ const idOf = (value: unknown): string | undefined => (typeof value === 'string' 
 interface Effect {
   userId: string;
   changes: Partial<UserRecord>;
+  /** When the profile no longer meets this, the event is acknowledged and has no effect. */
+  condition?: UserCondition;
   extra?: TransactItem[];
   grant?: { grantId: string; amount: number; expiresAt: string; source: string };
 }
@@ -71,6 +73,11 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
           stripeCustomerId: idOf(object.customer) ?? null,
           downgradeAt: null,
         },
+        // A second paid checkout must not stack a second subscription (and grant) on an active one.
+        condition: {
+          expression: 'attribute_not_exists(stripeSubscriptionId) OR stripeSubscriptionId = :none OR stripeSubscriptionId = :sub OR subscriptionStatus <> :active',
+          values: { ':none': null, ':sub': subscriptionId, ':active': 'active' },
+        },
         extra: [subscriptionOwnerItem(subscriptionId, userId)],
         grant: { grantId: `period:${subscriptionId}:initial`, amount: periodAllowance(addOns), expiresAt: end.toISOString(), source: 'pro' },
       };
@@ -93,13 +100,15 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
       const userId = await ownerOfSubscription(object.id, object.metadata);
       if (!userId) return undefined;
       const item = object.items?.data?.[0] ?? {};
-      const changes: Partial<UserRecord> = { subscriptionStatus: String(object.status ?? 'active') };
+      const changes: Partial<UserRecord> = { subscriptionStatus: String(object.status ?? 'active'), subscriptionEventAt: event.created };
       const start = iso(object.current_period_start ?? item.current_period_start);
       const end = iso(object.current_period_end ?? item.current_period_end);
       if (start) changes.currentPeriodStart = start;
       if (end) changes.currentPeriodEnd = end;
       if (object.metadata?.add_ons !== undefined) changes.addOns = countAddOns(parseAddOns(object.metadata.add_ons));
-      return { userId, changes };
+      // Stripe does not promise delivery order: an update older than the last one applied changes nothing.
+      const newer: UserCondition = { expression: 'attribute_not_exists(subscriptionEventAt) OR subscriptionEventAt <= :created', values: { ':created': event.created } };
+      return { userId, changes, condition: newer };
     }
     case 'customer.subscription.deleted': {
       const userId = await ownerOfSubscription(object.id, object.metadata);
@@ -118,7 +127,7 @@ export async function applyPaymentEvent(event: PaymentEvent): Promise<{ received
   const at = now().toISOString();
   const effect = await effectOf(event);
   const guard = paymentEventGuard(event.id, event.type, at);
-  const items = effect ? [guard, updateUserItem(effect.userId, effect.changes, at), ...(effect.extra ?? [])] : [guard];
+  const items = effect ? [guard, updateUserItem(effect.userId, effect.changes, at, effect.condition), ...(effect.extra ?? [])] : [guard];
   try {
     if (effect?.grant) {
       const outcome = await grantCredits({ userId: effect.userId, ...effect.grant, with: items });
@@ -128,10 +137,23 @@ export async function applyPaymentEvent(event: PaymentEvent): Promise<{ received
     }
   } catch (err) {
     if (err instanceof TransactionConditionError && err.failedIndexes.includes(0)) return { received: true, duplicate: true };
+    if (effect?.condition && conditionFailedAt(err, 1)) {
+      // Stale or conflicting: record the event as handled so Stripe stops retrying it, change nothing else.
+      console.warn(JSON.stringify({ level: 'warn', message: 'payment event not applied', eventId: event.id, type: event.type, userId: effect.userId }));
+      await writeTogether([guard]).catch(() => undefined);
+      return { received: true, duplicate: false };
+    }
     if ((err as { name?: string }).name === 'TransactionCanceledException' && (err as any).CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
       return { received: true, duplicate: true };
     }
     throw err;
   }
   return { received: true, duplicate: false };
+}
+
+/** Whether the transaction item at `index` of the payment event's own items failed its condition. */
+function conditionFailedAt(err: unknown, index: number): boolean {
+  if (err instanceof TransactionConditionError) return err.failedIndexes.includes(index);
+  const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  return (err as { name?: string }).name === 'TransactionCanceledException' && reasons[index]?.Code === 'ConditionalCheckFailed';
 }

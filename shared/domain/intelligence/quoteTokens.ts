@@ -5,22 +5,12 @@
 import { ConflictError, GoneError, UnprocessableError } from '../../http/errors';
 import { now } from '../../adapters/ports';
 import { randomToken, sha256Hex } from '../../ids';
+import { canonicalJson } from '../../json';
 import { getQuote, putQuote, type QuoteRecord } from '../../store/quotesRepo';
 
 export const QUOTE_TTL_MS = 15 * 60 * 1000;
 
-/** Stable JSON: object keys sorted at every level, so equal requests hash equally. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
+export { canonicalJson };
 
 export const requestHash = (request: unknown): string => sha256Hex(canonicalJson(request));
 
