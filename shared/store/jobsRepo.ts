@@ -172,7 +172,8 @@ export async function commitStage(c: StageCommit): Promise<CommitOutcome> {
         TableName: table(),
         Key: jobKey(c.userId, c.jobId),
         UpdateExpression: `SET ${jobSets.join(', ')}`,
-        ConditionExpression: '#status IN (:pending, :running)',
+        // A requested cancel freezes the units: work still in flight is dropped uncounted.
+        ConditionExpression: '#status IN (:pending, :running) AND attribute_not_exists(cancelRequestedAt)',
         ExpressionAttributeNames: { '#status': 'status', '#cap': c.capability, ...Object.fromEntries(counters.map(([k], i) => [`#c${i}`, k])) },
         ExpressionAttributeValues: {
           ':running': 'running',
@@ -198,6 +199,29 @@ export async function commitStage(c: StageCommit): Promise<CommitOutcome> {
       if (!codes.includes('TransactionConflict') || attempt >= 20) throw err;
       await new Promise((r) => setTimeout(r, 5 + Math.random() * Math.min(10 * 2 ** attempt, 200)));
     }
+  }
+}
+
+/**
+ * Asks a live job to stop: from here on no batch can commit (see commitStage), so the units stop
+ * moving and the job can be closed against a stable version. False when the job is no longer live.
+ */
+export async function requestJobCancel(userId: string, jobId: string, at: string): Promise<boolean> {
+  try {
+    await ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: jobKey(userId, jobId),
+        UpdateExpression: 'SET cancelRequestedAt = if_not_exists(cancelRequestedAt, :at), updatedAt = :at, version = version + :one',
+        ConditionExpression: '#status IN (:pending, :running)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':at': at, ':one': 1, ':pending': 'pending', ':running': 'running' },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
   }
 }
 

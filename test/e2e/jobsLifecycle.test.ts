@@ -207,6 +207,24 @@ describe('cancel', () => {
   });
 });
 
+describe('cancel while the pipeline is busy', () => {
+  it('stops a running job at once: units freeze at the cancel and only they are charged', async () => {
+    const { key, user } = await proUser(50_000);
+    const created = await api.call('POST', '/bd/jobs', { key, body: { preset: 'full_pipeline', input_assets: { companies: manyCompanies(600) } } });
+    expect(created.status).toBe(202);
+    await new Promise((r) => setTimeout(r, 50));
+    const cancelled = await api.call('POST', `/bd/jobs/${created.body.job_id}/cancel`, { key });
+    expect(cancelled.status).toBe(202);
+    expect(cancelled.body.status).toBe('cancelled');
+    expect(cancelled.body.progress_percent).toBeLessThan(100);
+    await queue.drained();
+    const after = await getJob(key, created.body.job_id);
+    expect(after.stats.units).toEqual(cancelled.body.stats.units);
+    expect(after.credits_charged).toBe(cancelled.body.credits_charged);
+    expect((await getBalance(user.id)).available).toBe(50_000 - cancelled.body.credits_charged);
+  });
+});
+
 describe('redelivery and poison messages', () => {
   it('a redelivered stage message (in sequence and in parallel) neither double-counts progress nor double-charges', async () => {
     const { key, user } = await proUser(1000);

@@ -9,7 +9,7 @@ import { uuidv7 } from '../../ids';
 import { getBalance, reserveCredits } from '../credits/credits';
 import { requireChat } from '../storage/chats';
 import { getReservation } from '../../store/walletRepo';
-import { listJobs, putBatches, putJobItem, TERMINAL_STATUSES, type BatchRecord, type JobRecord } from '../../store/jobsRepo';
+import { listJobs, putBatches, putJobItem, requestJobCancel, TERMINAL_STATUSES, type BatchRecord, type JobRecord } from '../../store/jobsRepo';
 import { writeTogether } from '../../store/transactions';
 import { CAPABILITY_NAMES, isCapability, isPreset, MAX_COMPANIES, MAX_CONTACTS, type Capability } from './capabilities';
 import { planBatches, stageTotals } from './batches';
@@ -154,10 +154,19 @@ export async function pageJobs(userId: string, q: { limit: number; offset: numbe
  * Work still in flight finds the job cancelled and is dropped uncounted.
  */
 export async function cancelJobForUser(userId: string, jobId: string): Promise<JobView> {
-  for (let attempt = 0; attempt < 20; attempt++) {
+  const alreadyOver = (status: string) => new UnprocessableError('invalid_state', `The job is already ${status}.`);
+  const live = await requireJob(userId, jobId, true);
+  if (TERMINAL_STATUSES.includes(live.status)) throw alreadyOver(live.status);
+  // First freeze the work (no batch commits after this), then close against the now-stable record.
+  if (!(await requestJobCancel(userId, jobId, now().toISOString()))) throw alreadyOver((await requireJob(userId, jobId, true)).status);
+  for (let attempt = 0; attempt < 10; attempt++) {
     const job = await requireJob(userId, jobId, true);
-    if (TERMINAL_STATUSES.includes(job.status)) throw new UnprocessableError('invalid_state', `The job is already ${job.status}.`);
+    if (TERMINAL_STATUSES.includes(job.status)) {
+      if (job.status === 'cancelled') return jobView(job);
+      throw alreadyOver(job.status);
+    }
     if ((await closeJob(job, { status: 'cancelled', errorMessage: null })) === 'closed') return jobView(await requireJob(userId, jobId, true));
+    await new Promise((r) => setTimeout(r, 10 * (attempt + 1)));
   }
-  throw new Error(`Job ${jobId} kept changing while being cancelled`);
+  throw new UnprocessableError('invalid_state', 'The job is finishing; read it again for its final state.');
 }
