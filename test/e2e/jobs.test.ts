@@ -170,6 +170,38 @@ describe('SSE endpoint guards (checked before the stream opens)', () => {
 });
 
 describe('SSE keep-alive and cancellation', () => {
+  it('sends the keep-alive when it falls due, not at the next poll after', async () => {
+    process.env.JOB_EVENTS_POLL_MS = '1000';
+    process.env.JOB_EVENTS_KEEPALIVE_MS = '1100';
+    try {
+      const { key } = await proUser();
+      queue.stop();
+      const created = await api.call('POST', '/bd/jobs', { key, body: { preset: 'full_pipeline', input_assets: { companies: [NEBULA] } } });
+      const controller = new AbortController();
+      const res = await fetch(`${api.baseUrl}/bd/jobs/${created.body.job_id}/events`, { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' }, signal: controller.signal });
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      let firstEventAt = 0;
+      while (!text.includes(': keep-alive')) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value);
+        if (!firstEventAt && text.includes('event: progress')) firstEventAt = Date.now();
+      }
+      const gap = Date.now() - firstEventAt;
+      controller.abort();
+      expect(text).toContain(': keep-alive');
+      // Due after 1.1 s of silence; a keep-alive checked only at each 1 s poll would come at 2 s.
+      expect(gap).toBeLessThan(1700);
+      await api.call('POST', `/bd/jobs/${created.body.job_id}/cancel`, { key });
+    } finally {
+      delete process.env.JOB_EVENTS_POLL_MS;
+      delete process.env.JOB_EVENTS_KEEPALIVE_MS;
+      resumeQueue();
+    }
+  });
+
   it('sends `: keep-alive` while nothing changes, then the cancellation as the one complete event, and closes', async () => {
     process.env.JOB_EVENTS_KEEPALIVE_MS = '150';
     try {

@@ -34,12 +34,17 @@ export const formatEvent = (id: number, event: 'progress' | 'complete', data: un
 /** True when the Accept header admits text/event-stream (no header admits anything). */
 export function acceptsEventStream(accept: string | undefined): boolean {
   if (!accept?.trim()) return true;
-  return accept.split(',').some((range) => {
+  const ranges = accept.split(',').map((range) => {
     const [type, ...params] = range.trim().toLowerCase().split(';').map((p) => p.trim());
     const q = params.find((p) => p.startsWith('q='));
-    if (q && Number(q.slice(2)) === 0) return false;
-    return type === 'text/event-stream' || type === 'text/*' || type === '*/*';
+    return { type, q: q ? Number(q.slice(2)) : 1 };
   });
+  // The most specific range decides (RFC 9110): `text/event-stream;q=0` excludes it whatever `*/*` says.
+  for (const type of ['text/event-stream', 'text/*', '*/*']) {
+    const match = ranges.find((r) => r.type === type);
+    if (match) return match.q > 0;
+  }
+  return false;
 }
 
 export async function streamJobEvents(options: StreamOptions): Promise<void> {
@@ -76,6 +81,7 @@ export async function streamJobEvents(options: StreamOptions): Promise<void> {
       lastWriteAt = Date.now();
     }
     if (options.timeLeftMs && options.timeLeftMs() < pollMs + 5000) return;
-    await pause(Math.min(pollMs, keepAliveMs));
+    // Wake for the next poll, or sooner when the keep-alive falls due, so it is never late.
+    await pause(Math.max(0, Math.min(pollMs, keepAliveMs - (Date.now() - lastWriteAt))));
   }
 }

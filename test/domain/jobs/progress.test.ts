@@ -37,6 +37,6 @@ describe('SSE helpers', () => {
   });
   it('accepts text/event-stream, wildcards and a missing header; refuses the rest and q=0', () => {
     for (const accept of [undefined, '', 'text/event-stream', 'text/*', '*/*', 'application/json, text/event-stream;q=0.5']) expect(acceptsEventStream(accept), String(accept)).toBe(true);
-    for (const accept of ['application/json', 'text/html', 'text/event-stream;q=0']) expect(acceptsEventStream(accept), accept).toBe(false);
+    for (const accept of ['application/json', 'text/html', 'text/event-stream;q=0', 'text/event-stream;q=0, */*;q=0.1', 'text/*;q=0, */*']) expect(acceptsEventStream(accept), accept).toBe(false);
   });
 });
