@@ -145,7 +145,9 @@ const inputGate = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>
       // `{}` is what many JSON clients send on every POST; anything more is a mistake worth a 400.
       throw new ValidationError('This endpoint takes no request body.', [{ path: 'body', message: 'Unexpected body' }]);
     }
-    const query = spec.query ? parseOrThrow(spec.query, event.queryStringParameters ?? {}, 'query') : {};
+    // `?limit=` means "not given" (its default applies), never the 0 that coercing '' would give.
+    const given = Object.fromEntries(Object.entries(event.queryStringParameters ?? {}).filter(([, v]) => v !== ''));
+    const query = spec.query ? parseOrThrow(spec.query, given, 'query') : {};
     const params = spec.params ? parseOrThrow(spec.params, event.pathParameters ?? {}, 'path') : {};
 
     state.ctx = { body, query, params, user, requestId: state.requestId, headers: state.headers, rawBody: raw, baseUrl: baseUrlOf(event, state.headers), event } as ApiContext;

@@ -70,11 +70,19 @@ describe('chats', () => {
 
   it('rejects out-of-range and unknown list parameters with 400 instead of clamping', async () => {
     const { key } = await api.newUser();
-    for (const q of ['limit=0', 'limit=101', 'offset=-1', 'sort_by=title', 'sort_order=up', 'limt=5']) {
+    for (const q of ['limit=0', 'limit=101', 'offset=-1', 'limit=1.5', 'sort_by=title', 'sort_order=up', 'limt=5']) {
       const res = await api.call('GET', `/chats?${q}`, { key });
       expect(res.status, q).toBe(400);
       expect(res.body.error.code).toBe('validation_error');
     }
+  });
+
+  it('treats an empty query value as not given: the default applies, never 0', async () => {
+    const { key } = await api.newUser();
+    await api.call('POST', '/chats', { key, body: {} });
+    const res = await api.call('GET', '/chats?limit=&offset=', { key });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ limit: 50, offset: 0, total: 1 });
   });
 
   it("never shows another user's chat: 404 on read, update and delete", async () => {
