@@ -352,3 +352,24 @@ describe('POST /intelligence/expand', () => {
     expect(await balance(key)).toBe(10_000 - 130 - 150);
   });
 });
+
+describe('expansion quotes follow what the parent offers', () => {
+  it('refuses slots or output_fields beside expansion_scope (400) and an expansion the parent does not offer (422)', async () => {
+    const { key } = await pro(50_000);
+    const { result } = await run(key, 'vc-shortlist-v1', { ...VC, limit: 5 });
+    const scope = expansionScope(result.result_id, 'contact_unlock', { selection: { mode: 'top_n', n: 1 }, contact_tier: 'social' });
+    const withSlots = await api.call('POST', '/intelligence/quote', { key, body: { package_id: 'vc-shortlist-v1', slots: { sector_focus: 'x' }, expansion_scope: scope } });
+    expect(withSlots.status).toBe(400);
+    expect(withSlots.body.error.code).toBe('validation_error');
+
+    const unlocked = await expand(key, 'vc-shortlist-v1', result.result_id, 'contact_unlock', { selection: { mode: 'top_n', n: 1 }, contact_tier: 'social' });
+    const offered = (await api.call('GET', `/intelligence/results/${unlocked.result.result_id}`, { key })).body.available_expansions.map((e: { type: string }) => e.type);
+    expect(offered).not.toContain('increase_limit');
+    const refused = await api.call('POST', '/intelligence/quote', {
+      key,
+      body: { package_id: 'vc-shortlist-v1', expansion_scope: expansionScope(unlocked.result.result_id, 'increase_limit', { blocks: 1 }) },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.code).toBe('invalid_state');
+  });
+});

@@ -21,6 +21,7 @@ import { projectRecord } from './requests';
 import { loadContacts, networkOf, parseExpansionParams, priceUnlock, rememberUnlocks, selectRecords, unlockedRecord, type IntelRecord } from './expansions';
 import { EXPANSION_TOOL_NAME, loadIntelResult, type LoadedResult, type StoredIntelData } from './storedResults';
 import { plural } from './engines/format';
+import { assertExpansionOffered } from './results';
 
 export interface ExpandInput {
   parent_result_id: string;
@@ -83,6 +84,7 @@ export async function expandResult(userId: string, input: ExpandInput) {
   const parent = await loadIntelResult(userId, input.parent_result_id);
   const pkg = PACKAGES[parent.intel.packageId as keyof typeof PACKAGES];
   const params = parseExpansionParams(pkg, input.expansion_type, input.expansion_params, 'expansion_params');
+  assertExpansionOffered(pkg, parent.intel.expansionType, input.expansion_type);
   const quote = await redeemableQuote(userId, input.quote_token, 'expand', expansionRequest(input.parent_result_id, input.expansion_type, params));
 
   // A concurrent unlock or increase_limit by the same user moves the state we priced on: plan again.

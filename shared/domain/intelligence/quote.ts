@@ -11,6 +11,7 @@ import { increaseLimitQuote, networkDepthQuote, parseExpansionParams, priceUnloc
 import { loadIntelResult, type LoadedResult } from './storedResults';
 import { plural } from './engines/format';
 import type { ExpansionParams } from '../../schemas/intelligence';
+import { assertExpansionOffered } from './results';
 
 export interface QuoteInput {
   package_id: PackageId;
@@ -103,8 +104,15 @@ async function quoteExpansion(userId: string, input: QuoteInput, scope: NonNulla
   if (parent.intel.packageId !== input.package_id) {
     throw new ValidationError('package_id must be the package of the parent result.', [{ path: 'package_id', message: `The parent result is ${parent.intel.packageId}` }]);
   }
+  if (Object.keys(input.slots ?? {}).length > 0 || input.output_fields !== undefined) {
+    // An expansion keeps its parent's slots and fields; values sent here would be silently ignored.
+    throw new ValidationError('An expansion quote takes its slots and fields from the parent result; leave slots and output_fields out.', [
+      { path: input.output_fields !== undefined ? 'output_fields' : 'slots', message: 'Not allowed with expansion_scope' },
+    ]);
+  }
   const pkg = PACKAGES[input.package_id];
   const params = parseExpansionParams(pkg, scope.expansion_type, scope.expansion_params, 'expansion_scope.expansion_params');
+  assertExpansionOffered(pkg, parent.intel.expansionType, scope.expansion_type);
   const plan = await planExpansion(userId, pkg, parent, scope.expansion_type, params);
   const chatId = input.chat_id ?? parent.chatId;
   const { token, record } = await issueQuote({

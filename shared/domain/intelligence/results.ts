@@ -4,6 +4,7 @@ import { EXPANSIONS, INCREASE_LIMIT_BLOCK, PACKAGES, type ExpansionType, type Pa
 import { increaseLimitCredits, networkDepthCredits } from './pricing';
 import { priceUnlock } from './expansions';
 import { loadIntelResult } from './storedResults';
+import { UnprocessableError } from '../../http/errors';
 
 /** Expansions that make sense on a result of this type (a contact unlock has no ranking to extend). */
 const FOLLOW_UPS: Record<string, readonly ExpansionType[]> = {
@@ -12,6 +13,14 @@ const FOLLOW_UPS: Record<string, readonly ExpansionType[]> = {
   network_depth: ['contact_unlock'],
   contact_unlock: ['contact_unlock'],
 };
+
+/** Refuses an expansion the parent result does not offer (the same rule its available_expansions shows). */
+export function assertExpansionOffered(pkg: PackageDef, parentExpansionType: string | null, type: ExpansionType): void {
+  const offered = pkg.expansions.filter((e) => FOLLOW_UPS[parentExpansionType ?? 'execute'].includes(e));
+  if (!offered.includes(type)) {
+    throw new UnprocessableError('invalid_state', `This result does not offer ${type}; it offers ${offered.join(', ') || 'no expansion'}.`);
+  }
+}
 
 export async function availableExpansions(userId: string, pkg: PackageDef, expansionType: string | null, recordIds: string[]) {
   const allowed = pkg.expansions.filter((e) => FOLLOW_UPS[expansionType ?? 'execute'].includes(e));
