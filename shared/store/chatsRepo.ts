@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { setFields } from './query';
-import { ddb, isConditionFailure, table } from './client';
+import { ddb, isConditionFailure, table, writeIfCondition } from './client';
 import { chatKey, chatsByUpdatedIndexKey, chatsByUpdatedPartition, chatsPartition } from './keys';
 import type { BlobRef } from './blobs';
 
@@ -63,8 +63,8 @@ export async function updateChat(
 
 /** Soft delete: kept for the record, dropped from the updated-at index so lists skip it for free. */
 export async function softDeleteChat(userId: string, chatId: string, at: string): Promise<boolean> {
-  try {
-    await ddb().send(
+  return writeIfCondition(() =>
+    ddb().send(
       new UpdateCommand({
         TableName: table(),
         Key: chatKey(userId, chatId),
@@ -72,12 +72,8 @@ export async function softDeleteChat(userId: string, chatId: string, at: string)
         ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAt)',
         ExpressionAttributeValues: { ':at': at },
       }),
-    );
-    return true;
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
+    ),
+  );
 }
 
 export interface ChatPage {

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure, table } from './client';
+import { ddb, table, writeIfCondition } from './client';
 import { checkoutSessionKey, paymentEventKey } from './keys';
 import type { TransactItem } from './transactions';
 
@@ -23,8 +23,8 @@ export async function getCheckout(sessionId: string): Promise<CheckoutRecord | u
 
 /** Marks an open session paid; false when it was paid already. */
 export async function markCheckoutPaid(sessionId: string): Promise<boolean> {
-  try {
-    await ddb().send(
+  return writeIfCondition(() =>
+    ddb().send(
       new UpdateCommand({
         TableName: table(),
         Key: checkoutSessionKey(sessionId),
@@ -33,12 +33,8 @@ export async function markCheckoutPaid(sessionId: string): Promise<boolean> {
         ExpressionAttributeNames: { '#s': 'status' },
         ExpressionAttributeValues: { ':paid': 'paid', ':open': 'open' },
       }),
-    );
-    return true;
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
+    ),
+  );
 }
 
 /** Guard that makes each payment event apply once; written with the event's effects. */

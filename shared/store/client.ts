@@ -47,6 +47,20 @@ export function isConditionFailure(err: unknown): boolean {
   return false;
 }
 
+/**
+ * Runs a conditional write: true when it was applied, false when its condition failed (the item had
+ * moved on, which the caller treats as an answer, not an error); anything else is rethrown.
+ */
+export async function writeIfCondition(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
+  }
+}
+
 /** Which items of a cancelled transaction failed their condition, by position. */
 export function failedConditionIndexes(err: unknown): number[] {
   const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];

@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CommunityType } from '../domain/moderation/communityTypes';
 import type { BillingState } from '../domain/moderation/renewalRules';
-import { ddb, isConditionFailure, table } from './client';
+import { ddb, isConditionFailure, table, writeIfCondition } from './client';
 import {
   communitiesPartition,
   communityKey,
@@ -181,16 +181,12 @@ export function stampSynced(userId: string, communityId: string, at: string) {
 
 /** Removes the community and its pointer; false when it was already gone. Leaving gsi3 with the item stops billing. */
 export async function deleteCommunityItems(c: CommunityRecord): Promise<boolean> {
-  try {
-    await writeTogether([
+  return writeIfCondition(() =>
+    writeTogether([
       { Delete: { TableName: table(), Key: communityKey(c.userId, c.id), ConditionExpression: 'attribute_exists(pk)' } },
       { Delete: { TableName: table(), Key: moderationIdKey(c.moderationId) } },
-    ]);
-    return true;
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
+    ]),
+  );
 }
 
 // ---- Renewals: every write is conditioned on the period the sweep saw, so only one sweep wins it ----

@@ -10,7 +10,7 @@ import type { Capability } from '../domain/jobs/capabilities';
 import type { UnitCounts } from '../domain/jobs/pricing';
 import type { CompanyRow, ContactRow } from '../domain/jobs/rows';
 import type { StageSettings, StatCounter } from '../domain/jobs/stages';
-import { ddb, isConditionFailure, table } from './client';
+import { ddb, table, writeIfCondition } from './client';
 import { jobBatchesPartition, jobBatchKey, jobKey, jobsPartition } from './keys';
 import { cancellationCodes, type TransactItem, writeTogether } from './transactions';
 
@@ -104,8 +104,8 @@ export async function listBatches(jobId: string): Promise<BatchRecord[]> {
 
 /** pending → running when the first message is picked up; a no-op for any other state. */
 export async function markJobStarted(userId: string, jobId: string, at: string): Promise<void> {
-  try {
-    await ddb().send(
+  await writeIfCondition(() =>
+    ddb().send(
       new UpdateCommand({
         TableName: table(),
         Key: jobKey(userId, jobId),
@@ -114,10 +114,8 @@ export async function markJobStarted(userId: string, jobId: string, at: string):
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':running': 'running', ':pending': 'pending', ':at': at, ':one': 1 },
       }),
-    );
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-  }
+    ),
+  );
 }
 
 export interface StageCommit {
@@ -207,8 +205,8 @@ export async function commitStage(c: StageCommit): Promise<CommitOutcome> {
  * moving and the job can be closed against a stable version. False when the job is no longer live.
  */
 export async function requestJobCancel(userId: string, jobId: string, at: string): Promise<boolean> {
-  try {
-    await ddb().send(
+  return writeIfCondition(() =>
+    ddb().send(
       new UpdateCommand({
         TableName: table(),
         Key: jobKey(userId, jobId),
@@ -217,12 +215,8 @@ export async function requestJobCancel(userId: string, jobId: string, at: string
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':at': at, ':one': 1, ':pending': 'pending', ':running': 'running' },
       }),
-    );
-    return true;
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
+    ),
+  );
 }
 
 /** Kept for the dead-letter handler's error message; best effort. */
