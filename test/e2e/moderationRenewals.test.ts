@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../shared/adapters/clock';
-import { grantCredits, ledgerBetween } from '../../shared/domain/credits/credits';
+import { getBalance, grantCredits, ledgerBetween } from '../../shared/domain/credits/credits';
 import { renewDueCommunities } from '../../shared/domain/moderation/renewals';
 import { runRenewalSweep } from '../../bin/local/runtime';
 import { uuidv7 } from '../../shared/ids';
@@ -148,5 +148,62 @@ describe('renewal sweep', () => {
     expect(await read(key, c.id)).toMatchObject({ status: 'connected', next_billing_at: plusDays(c.next_billing_at, 30) });
     expect(await renewalCharges(user.id)).toHaveLength(2);
     await expect(run(process.execPath, ['--import', 'tsx', 'bin/admin.ts', 'renewals', '--at', 'soon'], { env: { ...process.env } })).rejects.toMatchObject({ code: 1 });
+  });
+});
+
+describe('a sweep for a later instant', () => {
+  it('renews what is due by then, but moves money, expires grants and dates the ledger at the present', async () => {
+    clock.set(new Date('2019-01-01T00:00:00.000Z'));
+    const { key, user } = await api.newUser();
+    // Live now, expired by the sweep's instant: it must be spent from, not silently dropped.
+    await grantCredits({ userId: user.id, grantId: uuidv7(), amount: 2000, source: 'test', expiresAt: '2019-01-20T00:00:00.000Z' });
+    const c = await provision(key);
+    expect(await getBalance(user.id)).toMatchObject({ available: 1500 });
+
+    const dueBy = new Date(Date.parse(c.next_billing_at) + DAY_MS);
+    const report = await renewDueCommunities(dueBy);
+    expect(report).toMatchObject({ at: dueBy.toISOString(), renewed: 1, suspended: 0 });
+    expect(await getBalance(user.id)).toMatchObject({ available: 1000, permanent: 0, activeGrantTotal: 1000, earliestExpiry: '2019-01-20T00:00:00.000Z' });
+    const charges = await renewalCharges(user.id);
+    expect(charges).toHaveLength(2);
+    expect(charges.map((e) => e.created_at)).toEqual([clock.now().toISOString(), clock.now().toISOString()]);
+    expect(await read(key, c.id)).toMatchObject({ status: 'connected', next_billing_at: plusDays(c.next_billing_at, 30) });
+  });
+
+  it('a suspended community paid by a sweep for a later instant starts its new period now, when it is paid', async () => {
+    clock.set(new Date('2018-01-01T00:00:00.000Z'));
+    const { key, user } = await api.newUser({ credits: 500 });
+    const c = await provision(key);
+    clock.set(new Date(Date.parse(c.next_billing_at) + 60_000));
+    await renewDueCommunities();
+    expect((await read(key, c.id)).status).toBe('suspended');
+
+    await grantCredits({ userId: user.id, grantId: uuidv7(), amount: 500, source: 'test' });
+    const paidAt = clock.now().toISOString();
+    expect((await renewDueCommunities(new Date(clock.now().getTime() + 10 * DAY_MS))).renewed).toBe(1);
+    expect(await read(key, c.id)).toMatchObject({ status: 'connected', next_billing_at: plusDays(paidAt, 30) });
+    expect((await renewalCharges(user.id)).map((e) => e.created_at)).toContain(paidAt);
+  });
+
+  it('the admin command with a future --at keeps grants that are live now and dates the charge now', async () => {
+    const realNow = Date.now();
+    clock.set(new Date(realNow - 29.5 * DAY_MS));
+    const { key, user } = await api.newUser();
+    const grantExpiry = new Date(realNow + 0.75 * DAY_MS).toISOString();
+    await grantCredits({ userId: user.id, grantId: uuidv7(), amount: 2000, source: 'test', expiresAt: grantExpiry });
+    const c = await provision(key);
+    clock.set(new Date(realNow));
+    expect(Date.parse(c.next_billing_at)).toBeGreaterThan(Date.now());
+
+    const at = new Date(realNow + DAY_MS).toISOString();
+    const before = new Date().toISOString();
+    const out = await run(process.execPath, ['--import', 'tsx', 'bin/admin.ts', 'renewals', '--at', at], { env: { ...process.env }, timeout: 60_000 });
+    const after = new Date().toISOString();
+    expect(out.stdout).toContain(`community.renewed {"community_id":"${c.id}"`);
+    clock.set(new Date());
+    expect(await getBalance(user.id)).toMatchObject({ available: 1000, permanent: 0, activeGrantTotal: 1000, earliestExpiry: grantExpiry });
+    const renewal = (await renewalCharges(user.id)).filter((e) => e.created_at >= before);
+    expect(renewal).toHaveLength(1);
+    expect(renewal[0].created_at <= after).toBe(true);
   });
 });

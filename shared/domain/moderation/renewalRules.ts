@@ -23,12 +23,18 @@ const PERIOD_MS = COMMUNITY_PRICING.periodDays * 24 * 60 * 60 * 1000;
 
 export const periodEndAfter = (startIso: string): string => new Date(new Date(startIso).getTime() + PERIOD_MS).toISOString();
 
-export function decideRenewal(c: BillingSnapshot, at: Date): RenewalDecision {
-  if (c.billingState === 'expired' || !c.nextBillingAt || new Date(c.nextBillingAt) > at) return { kind: 'not_due' };
+/**
+ * `dueBy` only selects what is due (an operator may sweep ahead of time); `present` is when the
+ * payment happens, so it is what a suspended community's new period starts from.
+ */
+export function decideRenewal(c: BillingSnapshot, dueBy: Date, present: Date = dueBy): RenewalDecision {
+  if (c.billingState === 'expired' || !c.nextBillingAt || new Date(c.nextBillingAt) > dueBy) return { kind: 'not_due' };
   if (!c.autoRenew) return { kind: 'expire' };
   // An active community's periods follow each other without drift however late the sweep runs; a
-  // suspended one was not monitored, so its new period starts when the payment finally succeeds.
-  const newPeriodStart = c.billingState === 'suspended' ? at.toISOString() : c.nextBillingAt;
+  // suspended one was not monitored, so its new period starts when the payment finally succeeds
+  // (never before the period it pays for was due).
+  const paidAt = present.toISOString();
+  const newPeriodStart = c.billingState === 'suspended' ? (paidAt > c.nextBillingAt ? paidAt : c.nextBillingAt) : c.nextBillingAt;
   return { kind: 'charge', period: c.periodIndex + 1, newPeriodStart, nextBillingAt: periodEndAfter(newPeriodStart) };
 }
 

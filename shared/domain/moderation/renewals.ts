@@ -19,9 +19,12 @@ export type SweepReport = { at: string; due: number; failed: number } & Record<R
 
 const SWEEP_CONCURRENCY = 8;
 
-async function renewOne(c: CommunityRecord, at: Date): Promise<RenewalOutcome> {
-  const decision = decideRenewal(c, at);
-  const atIso = at.toISOString();
+async function renewOne(c: CommunityRecord, dueBy: Date): Promise<RenewalOutcome> {
+  // Whatever instant selected the community, every write happens at the present: a wallet pruned
+  // or a ledger entry dated at another instant would lose live grants or misplace the charge.
+  const present = now();
+  const decision = decideRenewal(c, dueBy, present);
+  const atIso = present.toISOString();
   if (decision.kind === 'not_due') return 'skipped';
   if (decision.kind === 'expire') {
     if (!(await expireAtPeriodEnd(c, atIso))) return 'skipped';
@@ -55,15 +58,18 @@ async function renewOne(c: CommunityRecord, at: Date): Promise<RenewalOutcome> {
   return 'renewed';
 }
 
-/** Renews, suspends or expires every community due at `at` (default: now). */
-export async function renewDueCommunities(at: Date = now()): Promise<SweepReport> {
-  const due = await listDueCommunities(at.toISOString());
-  const report: SweepReport = { at: at.toISOString(), due: due.length, renewed: 0, suspended: 0, still_suspended: 0, expired: 0, skipped: 0, failed: 0 };
+/**
+ * Renews, suspends or expires, now, every community due by `dueBy` (default: now). A later `dueBy`
+ * renews ahead of time; it never moves the instant money moves or grants expire at.
+ */
+export async function renewDueCommunities(dueBy: Date = now()): Promise<SweepReport> {
+  const due = await listDueCommunities(dueBy.toISOString());
+  const report: SweepReport = { at: dueBy.toISOString(), due: due.length, renewed: 0, suspended: 0, still_suspended: 0, expired: 0, skipped: 0, failed: 0 };
   const queue = [...due];
   const worker = async () => {
     for (let c = queue.shift(); c; c = queue.shift()) {
       try {
-        report[await renewOne(c, at)] += 1;
+        report[await renewOne(c, dueBy)] += 1;
       } catch (err) {
         // One community's trouble must not hold back the others; the next sweep tries it again.
         report.failed += 1;

@@ -24,6 +24,16 @@ describe('decideRenewal', () => {
     expect(decideRenewal(snapshot({ billingState: 'suspended' }), at)).toMatchObject({ kind: 'charge', newPeriodStart: at.toISOString(), nextBillingAt: '2027-01-29T00:00:00.000Z' });
   });
 
+  it('selects by the due-by instant but starts a recovered period at the present payment', () => {
+    const present = new Date('2026-12-30T00:00:00.000Z');
+    const dueBy = new Date('2027-01-15T00:00:00.000Z');
+    expect(decideRenewal(snapshot({ billingState: 'suspended' }), dueBy, present)).toMatchObject({ kind: 'charge', newPeriodStart: present.toISOString() });
+    expect(decideRenewal(snapshot({ billingState: 'suspended', nextBillingAt: '2027-01-10T00:00:00.000Z' }), dueBy, present)).toMatchObject({
+      kind: 'charge',
+      newPeriodStart: '2027-01-10T00:00:00.000Z',
+    });
+  });
+
   it('expires at period end when auto-renew is off, suspended or not', () => {
     expect(decideRenewal(snapshot({ autoRenew: false }), new Date(due))).toEqual({ kind: 'expire' });
     expect(decideRenewal(snapshot({ autoRenew: false, billingState: 'suspended' }), new Date(due))).toEqual({ kind: 'expire' });
