@@ -47,7 +47,8 @@ export const FUNCTIONS: Record<FunctionName, FunctionNeeds> = {
     entry: { folder: 'worker', handler: 'deadLetterHandler' },
     table: 'readWrite', events: true, timeout: Duration.minutes(1),
   },
-  renewals: { description: 'Every 5 minutes: community renewals, expiry of grants and quotes', table: 'readWrite', events: true, timeout: Duration.minutes(4) },
+  // Also the job watchdog: it re-sends the next steps of jobs that stopped making progress.
+  renewals: { description: 'Every 5 minutes: community renewals, expiry of grants and quotes, job watchdog', table: 'readWrite', queue: true, events: true, timeout: Duration.minutes(4) },
 };
 
 export function needsOf(name: string): FunctionNeeds {

@@ -22,6 +22,7 @@ export class InProcessQueue implements QueuePort {
   private timer: NodeJS.Timeout | undefined;
   private consumer: BatchHandler | undefined;
   private idleWaiters: (() => void)[] = [];
+  private stopped = false;
   readonly deadLetters: { id: string; body: string; receiveCount: number }[] = [];
   sentCount = 0;
   onDeadLetter: ((body: string) => Promise<void>) | undefined;
@@ -34,6 +35,8 @@ export class InProcessQueue implements QueuePort {
   }
 
   async send(messages: QueueMessage[]): Promise<void> {
+    // Like a process that has exited: what it would have queued is gone (the job watchdog re-drives it).
+    if (this.stopped) return;
     const at = Date.now();
     for (const m of messages) {
       this.pending.push({ id: uuidv7(), body: m.body, receiveCount: 0, visibleAt: at + (m.delaySeconds ?? 0) * 1000 });
@@ -48,9 +51,22 @@ export class InProcessQueue implements QueuePort {
     await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
 
+  /** Pauses delivery; queued messages wait for the next consumer (tests hold a job still this way). */
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
     this.consumer = undefined;
+  }
+
+  /**
+   * Ends the queue as a process ends: queued messages are dropped, and so is anything sent later.
+   * Resolves when the batches already handed to the consumer have returned.
+   */
+  async shutdown(): Promise<void> {
+    this.stopped = true;
+    this.stop();
+    this.pending = [];
+    while (this.inFlight > 0) await new Promise((r) => setTimeout(r, 10));
   }
 
   private schedule(delayMs: number): void {

@@ -16,6 +16,7 @@ import { renewalsHandler, workerHandler } from './handlers';
 import { recordLocalEndpoint } from '../admin/connect';
 import { seedCuratedDataset } from '../../shared/data/seed';
 import { getSeedMarker } from '../../shared/store/curatedRepo';
+import { superviseJobs } from '../../shared/domain/jobs/watchdog';
 
 export const LOCAL_TABLE = 'outreach-local';
 
@@ -58,14 +59,28 @@ export interface LocalRuntime {
   stop(): Promise<void>;
 }
 
-export async function startLocalRuntime(options: { port: number; dataDir: string; fresh: boolean; renewalsEverySeconds: number }): Promise<LocalRuntime> {
-  if (options.fresh) rmSync(options.dataDir, { recursive: true, force: true });
-  const dynamo: LocalDynamo = await startDynamo({ dataDir: options.dataDir });
-  useLocalTable(dynamo.endpoint);
-  await ensureTable(dynamo.endpoint, LOCAL_TABLE);
-  recordLocalEndpoint(dynamo.endpoint);
+export interface LocalRuntimeOptions {
+  port: number;
+  dataDir: string;
+  fresh: boolean;
+  renewalsEverySeconds: number;
+  /** A DynamoDB Local already running (tests): used instead of starting one, and left running on stop. */
+  dynamo?: { endpoint: string; tableName: string; datasetScale: number };
+}
+
+export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
+  if (options.fresh && !options.dynamo) rmSync(options.dataDir, { recursive: true, force: true });
+  const dynamo: LocalDynamo = options.dynamo ? { endpoint: options.dynamo.endpoint, stop: async () => undefined } : await startDynamo({ dataDir: options.dataDir });
+  const tableName = options.dynamo?.tableName ?? LOCAL_TABLE;
+  useLocalTable(dynamo.endpoint, tableName);
+  await ensureTable(dynamo.endpoint, tableName);
+  if (!options.dynamo) recordLocalEndpoint(dynamo.endpoint);
   const ports = installLocalPorts();
-  await seedOnFirstStart();
+  await seedOnFirstStart(options.dynamo?.datasetScale);
+  // The in-process queue died with the last process: every job still in flight is resumed from its
+  // last committed step (the step guards make anything already done a no-op).
+  const resumed = await superviseJobs({ resume: true });
+  if (resumed.stalled > 0) process.stderr.write(`Resumed ${resumed.redriven} unfinished jobs (${resumed.cancelled} cancelled, ${resumed.skipped} skipped).\n`);
   const proKey = await ensureDemoAccount({ email: 'demo-pro@example.com', tier: 'pro', credits: 100_000, apiKey: process.env.DEMO_PRO_API_KEY || undefined });
   const developerKey = await ensureDemoAccount({ email: 'demo-developer@example.com', tier: 'developer', credits: 0, apiKey: process.env.DEMO_DEVELOPER_API_KEY || undefined });
 
@@ -82,7 +97,7 @@ export async function startLocalRuntime(options: { port: number; dataDir: string
     ports,
     stop: async () => {
       clearInterval(schedule);
-      ports.queue.stop();
+      await ports.queue.shutdown();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await dynamo.stop();
@@ -91,11 +106,12 @@ export async function startLocalRuntime(options: { port: number; dataDir: string
 }
 
 /** The curated dataset is loaded once per database (the marker item says it is complete); progress goes to stderr. */
-async function seedOnFirstStart(): Promise<void> {
+async function seedOnFirstStart(scale?: number): Promise<void> {
   if (await getSeedMarker()) return;
   process.stderr.write('First start: loading the curated Web3 dataset (a minute or a few, once)...\n');
   let reported = Date.now();
   const outcome = await seedCuratedDataset({
+    scale,
     onProgress: (written, total) => {
       if (Date.now() - reported < 10_000) return;
       reported = Date.now();

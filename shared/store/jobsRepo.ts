@@ -11,7 +11,7 @@ import type { UnitCounts } from '../domain/jobs/pricing';
 import type { CompanyRow, ContactRow } from '../domain/jobs/rows';
 import type { StageSettings, StatCounter } from '../domain/jobs/stages';
 import { ddb, table, writeIfCondition } from './client';
-import { jobBatchesPartition, jobBatchKey, jobKey, jobsPartition } from './keys';
+import { JOB_WATCH_SHARDS, jobBatchesPartition, jobBatchKey, jobKey, jobsPartition, jobWatchIndexKey, jobWatchPartition, jobWatchSortKey, jobWatchUpTo } from './keys';
 import { cancellationCodes, type TransactItem, writeTogether } from './transactions';
 
 export type JobStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -52,6 +52,10 @@ export interface JobRecord {
   updatedAt: string;
   startedAt?: string;
   completedAt?: string;
+  /** Set by a cancel request; no batch commits after it. */
+  cancelRequestedAt?: string;
+  /** Times the watchdog re-sent the job's next steps after it stopped making progress. */
+  redrives?: number;
   /** Bumped by every change; the SSE event id. */
   version: number;
 }
@@ -68,10 +72,12 @@ export interface BatchRecord {
   lastError?: string;
 }
 
-const strip = <T>({ pk: _p, sk: _s, entity: _e, ttl: _t, ...rest }: Record<string, unknown>) => rest as T;
+const strip = <T>({ pk: _p, sk: _s, entity: _e, ttl: _t, gsi3pk: _wp, gsi3sk: _ws, ...rest }: Record<string, unknown>) => rest as T;
 
 export function putJobItem(job: JobRecord): TransactItem {
-  return { Put: { TableName: table(), Item: { ...jobKey(job.userId, job.id), entity: 'job', ...job }, ConditionExpression: 'attribute_not_exists(pk)' } };
+  return {
+    Put: { TableName: table(), Item: { ...jobKey(job.userId, job.id), entity: 'job', ...job, ...jobWatchIndexKey(job.id, job.createdAt) }, ConditionExpression: 'attribute_not_exists(pk)' },
+  };
 }
 
 export async function getJob(userId: string, jobId: string, consistent = false): Promise<JobRecord | undefined> {
@@ -148,6 +154,8 @@ export async function commitStage(c: StageCommit): Promise<CommitOutcome> {
     '#status = :running',
     'startedAt = if_not_exists(startedAt, :at)',
     'updatedAt = :at',
+    // Committed progress: the watchdog measures staleness from here.
+    'gsi3sk = :watch',
     'version = version + :one',
     'doneUnits = doneUnits + :rows',
     'stageDone.#cap = stageDone.#cap + :rows',
@@ -177,6 +185,7 @@ export async function commitStage(c: StageCommit): Promise<CommitOutcome> {
           ':running': 'running',
           ':pending': 'pending',
           ':at': c.at,
+          ':watch': jobWatchSortKey(c.jobId, c.at),
           ':one': 1,
           ':rows': c.rows,
           ':units': c.units,
@@ -252,7 +261,7 @@ export function closeJobItem(userId: string, jobId: string, expectedVersion: num
       TableName: table(),
       Key: jobKey(userId, jobId),
       UpdateExpression:
-        'SET #status = :status, creditsCharged = :charged, errorMessage = :error, resultStored = :stored, rowsDelivered = :rows, duplicatesRemoved = :dups, completedAt = :at, updatedAt = :at, version = version + :one',
+        'SET #status = :status, creditsCharged = :charged, errorMessage = :error, resultStored = :stored, rowsDelivered = :rows, duplicatesRemoved = :dups, completedAt = :at, updatedAt = :at, version = version + :one REMOVE gsi3pk, gsi3sk',
       ConditionExpression: '#status IN (:pending, :running) AND version = :version',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
@@ -270,4 +279,51 @@ export function closeJobItem(userId: string, jobId: string, expectedVersion: num
       },
     },
   };
+}
+
+/** A live job as the watchdog's index shows it; `watchKey` is the index position it was seen at. */
+export interface WatchedJob {
+  job: JobRecord;
+  watchKey: string;
+}
+
+/** Pending or running jobs whose last committed progress is at or before `upToIso`: a Query per shard of gsi3. */
+export async function listStalledJobs(upToIso: string): Promise<WatchedJob[]> {
+  const pages = await Promise.all(
+    Array.from({ length: JOB_WATCH_SHARDS }, (_, shard) =>
+      queryAll({
+        IndexName: 'gsi3',
+        KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk <= :upTo',
+        ExpressionAttributeValues: { ':pk': jobWatchPartition(shard), ':upTo': jobWatchUpTo(upToIso) },
+      }),
+    ),
+  );
+  return pages.flat().map((item) => ({ job: strip<JobRecord>(item), watchKey: item.gsi3sk as string }));
+}
+
+/**
+ * Claims one re-drive of a stalled job: only if it is still live and has not moved in the index since
+ * it was seen (so overlapping watchdogs re-drive it once). Its index position becomes `at`, which
+ * gives the re-sent messages a full bound before the next look; `counted` spends the re-drive budget.
+ */
+export async function claimJobRedrive(w: WatchedJob, at: string, counted: boolean): Promise<boolean> {
+  return writeIfCondition(() =>
+    ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: jobKey(w.job.userId, w.job.id),
+        UpdateExpression: 'SET gsi3sk = :next, redrives = if_not_exists(redrives, :zero) + :inc',
+        ConditionExpression: '#status IN (:pending, :running) AND gsi3sk = :seen',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':next': jobWatchSortKey(w.job.id, at),
+          ':seen': w.watchKey,
+          ':zero': 0,
+          ':inc': counted ? 1 : 0,
+          ':pending': 'pending',
+          ':running': 'running',
+        },
+      }),
+    ),
+  );
 }

@@ -2,7 +2,8 @@
  * Every key of the single table is built here and nowhere else. Each builder names the access
  * pattern it serves. Index use:
  *   gsi1: per-user listings ordered by something other than creation (chats by updated_at).
- *   gsi2, gsi3: free for areas that need another ordering or a sparse index (see their sections).
+ *   gsi2, gsi3: free for areas that need another ordering or a sparse index (see their sections);
+ *   gsi3 serves the renewals' due index and the job watchdog's in-flight index, under separate partitions.
  */
 export interface Key {
   pk: string;
@@ -80,6 +81,20 @@ export const jobsPartition = (userId: string) => ({ pk: user(userId), prefix: JO
 export const JOB_BATCH_PREFIX = 'BATCH#';
 export const jobBatchKey = (jobId: string, batchNo: number): Key => ({ pk: `JOBWORK#${jobId}`, sk: `${JOB_BATCH_PREFIX}${String(batchNo).padStart(5, '0')}` });
 export const jobBatchesPartition = (jobId: string) => ({ pk: `JOBWORK#${jobId}`, prefix: JOB_BATCH_PREFIX });
+/**
+ * gsi3, sparse (beside the renewals' due index, under its own partitions): a job carries these while
+ * it is pending or running, sorted by its last committed progress, so the watchdog reads exactly the
+ * jobs that stopped moving with a Query. Closing a job removes them.
+ */
+export const JOB_WATCH_SHARDS = 4;
+export const jobWatchPartition = (shard: number) => `JOB_INFLIGHT#${shard}`;
+export const jobWatchIndexKey = (jobId: string, progressAt: string) => ({
+  gsi3pk: jobWatchPartition(parseInt(jobId.replace(/-/g, '').slice(-4), 16) % JOB_WATCH_SHARDS),
+  gsi3sk: jobWatchSortKey(jobId, progressAt),
+});
+export const jobWatchSortKey = (jobId: string, progressAt: string) => `${progressAt}#${jobId}`;
+/** Upper bound (inclusive) of gsi3sk for every job whose last progress is at or before `atIso`. */
+export const jobWatchUpTo = (atIso: string) => `${atIso}#~`;
 
 // ---- Moderation communities -------------------------------------------------------------------
 export const COMMUNITY_PREFIX = 'COMMUNITY#';

@@ -131,7 +131,7 @@ describe('functions', () => {
       expect('PIPELINE_QUEUE_URL' in env, name).toBe(needs.queue === true);
       expect('EVENT_BUS_NAME' in env, name).toBe(needs.events === true);
     }
-    expect(functionNames().filter((n) => FUNCTIONS[n].queue).sort()).toEqual(['growth', 'jobs', 'worker']);
+    expect(functionNames().filter((n) => FUNCTIONS[n].queue).sort()).toEqual(['growth', 'jobs', 'renewals', 'worker']);
     expect(functionNames().filter((n) => FUNCTIONS[n].events).sort()).toEqual(['dead-letters', 'growth', 'jobs', 'moderation', 'renewals', 'worker']);
   });
 
