@@ -1,0 +1,68 @@
+import { inject } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { startLocalRuntime, type LocalRuntime } from '../../bin/local/runtime';
+import { getBalance, ledgerBetween } from '../../shared/domain/credits/credits';
+import { creditsFor } from '../../shared/domain/jobs/pricing';
+import { findUserIdByEmail } from '../../shared/store/usersRepo';
+import { getJob } from '../../shared/store/jobsRepo';
+import { getReservation } from '../../shared/store/walletRepo';
+import { uuidv7 } from '../../shared/ids';
+
+/*
+ * The runtime `npm start` runs, on a table of its own in the test DynamoDB Local (a small dataset,
+ * its own demo accounts), so its start-up resume only ever sees this file's jobs.
+ */
+const tableName = `outreach-restart-${uuidv7()}`;
+const start = () =>
+  startLocalRuntime({ port: 0, dataDir: '', fresh: false, renewalsEverySeconds: 3600, dynamo: { endpoint: inject('dynamoEndpoint'), tableName, datasetScale: 0.01 } });
+
+async function call(runtime: LocalRuntime, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${runtime.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${runtime.proKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+const companies = [
+  { company_name: 'Nebula Labs', website: 'https://www.nebulalabs.io/about' },
+  { company_name: 'Quiet Protocol', domain: 'quietprotocol.xyz' },
+  ...Array.from({ length: 58 }, (_, i) => ({ company_name: `Restart Co ${i}`, domain: `restart-co-${i}.io` })),
+];
+
+describe('local runtime restart', () => {
+  it('resumes a job whose queued messages died with the process, to completion with its reservation settled', { timeout: 180_000 }, async () => {
+    const first = await start();
+    const userId = (await findUserIdByEmail('demo-pro@example.com'))!;
+    const before = (await getBalance(userId)).available;
+    const created = await call(first, 'POST', '/bd/jobs', { preset: 'full_pipeline', input_assets: { companies } });
+    expect(created.status).toBe(202);
+    const jobId = created.body.job_id as string;
+    await first.stop();
+
+    // Stopped mid-way: nothing is left to move the job on.
+    const stopped = (await getJob(userId, jobId, true))!;
+    expect(['pending', 'running']).toContain(stopped.status);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await getJob(userId, jobId, true))!.version).toBe(stopped.version);
+    expect(await getReservation(userId, stopped.reservationId)).toBeDefined();
+
+    const second = await start();
+    try {
+      await second.ports.queue.drained();
+      const job = (await call(second, 'GET', `/bd/jobs/${jobId}`)).body;
+      expect(job).toMatchObject({ status: 'completed', progress_percent: 100, error_message: null });
+      const record = (await getJob(userId, jobId, true))!;
+      expect(job.credits_charged).toBe(creditsFor(record.units));
+      expect(job.credits_charged).toBeGreaterThan(0);
+      expect(record.doneUnits).toBe(record.totalUnits);
+      expect(await getReservation(userId, record.reservationId)).toBeUndefined();
+      const charges = (await ledgerBetween(userId, '2000-01-01', '2100-01-01')).filter((e) => e.ref_id === jobId);
+      expect(charges.reduce((s, e) => s + e.credits, 0)).toBe(job.credits_charged);
+      expect((await getBalance(userId)).available).toBe(before - job.credits_charged);
+    } finally {
+      await second.stop();
+    }
+  });
+});
