@@ -22,7 +22,7 @@ async function call(runtime: LocalRuntime, method: string, path: string, body?: 
     headers: { authorization: `Bearer ${runtime.proKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as any };
 }
 
 const companies = [
