@@ -1,5 +1,6 @@
 import type { ScheduledEvent } from 'aws-lambda';
 import { useAwsPorts } from '../../shared/adapters/aws';
+import { recoverStartingRuns } from '../../shared/domain/growth/runs';
 import { superviseJobs, type WatchdogReport } from '../../shared/domain/jobs/watchdog';
 import { renewDueCommunities, type SweepReport } from '../../shared/domain/moderation/renewals';
 
@@ -7,13 +8,14 @@ useAwsPorts();
 
 /**
  * EventBridge runs this every 5 minutes (the local server on its own schedule): the community
- * renewals and the job watchdog. Both work from now() rather than the event's time, so a late or
+ * renewals, the job watchdog and the recovery of growth runs whose start was interrupted. Both work from now() rather than the event's time, so a late or
  * repeated invocation simply finds less to do.
  */
-export const handler = async (_event: ScheduledEvent): Promise<SweepReport & { jobs: WatchdogReport }> => {
-  const [report, jobs] = await Promise.all([renewDueCommunities(), superviseJobs()]);
+export const handler = async (_event: ScheduledEvent): Promise<SweepReport & { jobs: WatchdogReport; growth_runs: Awaited<ReturnType<typeof recoverStartingRuns>> }> => {
+  const [report, jobs, runs] = await Promise.all([renewDueCommunities(), superviseJobs(), recoverStartingRuns()]);
   // Most sweeps find nothing to do; only the ones that did something are worth a log line.
   if (report.due > 0) console.log(JSON.stringify({ level: 'info', message: 'renewal sweep', ...report }));
   if (jobs.stalled > 0) console.log(JSON.stringify({ level: 'info', message: 'job watchdog', ...jobs }));
-  return { ...report, jobs };
+  if (runs.found > 0) console.log(JSON.stringify({ level: 'info', message: 'growth run recovery', ...runs }));
+  return { ...report, jobs, growth_runs: runs };
 };

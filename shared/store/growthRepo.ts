@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from './client';
-import { growthPlanKey, growthQuoteKey, growthRunKey } from './keys';
+import { GROWTH_RUN_START_SHARDS, growthPlanKey, growthQuoteKey, growthRunKey, growthRunStartIndexKey, growthRunStartPartition, growthRunStartUpTo } from './keys';
+import { queryAll } from './query';
 import type { TransactItem } from './transactions';
 
 export interface PlanIssueRecord {
@@ -65,7 +66,7 @@ export interface GrowthRunRecord {
   outcome?: GrowthRunOutcome;
 }
 
-const strip = ({ pk: _pk, sk: _sk, entity: _e, ...rest }: Record<string, unknown>) => rest;
+const strip = ({ pk: _pk, sk: _sk, entity: _e, gsi3pk: _ip, gsi3sk: _is, ...rest }: Record<string, unknown>) => rest;
 
 export async function putPlanIssue(record: PlanIssueRecord): Promise<void> {
   await ddb().send(new PutCommand({ TableName: table(), Item: { ...growthPlanKey(record.userId, record.planId), entity: 'growthPlan', ...record } }));
@@ -102,7 +103,11 @@ export function consumeQuoteItem(quoteToken: string, runId: string, atIso: strin
 
 export function putRunItem(run: GrowthRunRecord): TransactItem {
   return {
-    Put: { TableName: table(), Item: { ...growthRunKey(run.userId, run.runId), entity: 'growthRun', ...run }, ConditionExpression: 'attribute_not_exists(pk)' },
+    Put: {
+      TableName: table(),
+      Item: { ...growthRunKey(run.userId, run.runId), entity: 'growthRun', ...run, ...growthRunStartIndexKey(run.runId, run.createdAt) },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
   };
 }
 
@@ -116,7 +121,7 @@ export async function attachJob(userId: string, runId: string, jobId: string, at
     new UpdateCommand({
       TableName: table(),
       Key: growthRunKey(userId, runId),
-      UpdateExpression: 'SET jobId = :job, updatedAt = :at',
+      UpdateExpression: 'SET jobId = :job, updatedAt = :at REMOVE gsi3pk, gsi3sk',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: { ':job': jobId, ':at': atIso },
     }),
@@ -129,7 +134,7 @@ export async function failRunBeforeStart(userId: string, runId: string, message:
     new UpdateCommand({
       TableName: table(),
       Key: growthRunKey(userId, runId),
-      UpdateExpression: 'SET #s = :failed, errorMessage = :m, updatedAt = :at',
+      UpdateExpression: 'SET #s = :failed, errorMessage = :m, updatedAt = :at REMOVE gsi3pk, gsi3sk',
       ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(outcome)',
       ExpressionAttributeNames: { '#s': 'status' },
       ExpressionAttributeValues: { ':failed': 'failed', ':m': message, ':at': atIso },
@@ -149,4 +154,18 @@ export function finishRunItem(userId: string, runId: string, status: GrowthRunSt
       ExpressionAttributeValues: { ':s': status, ':m': errorMessage, ':o': outcome, ':at': outcome.finishedAt },
     },
   };
+}
+
+/** Runs created at or before `upToIso` that still have no job (their start may have been interrupted): a Query per shard of gsi3. */
+export async function listStartingRuns(upToIso: string): Promise<GrowthRunRecord[]> {
+  const pages = await Promise.all(
+    Array.from({ length: GROWTH_RUN_START_SHARDS }, (_, shard) =>
+      queryAll({
+        IndexName: 'gsi3',
+        KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk <= :upTo',
+        ExpressionAttributeValues: { ':pk': growthRunStartPartition(shard), ':upTo': growthRunStartUpTo(upToIso) },
+      }),
+    ),
+  );
+  return pages.flat().map((item) => strip(item) as unknown as GrowthRunRecord);
 }

@@ -139,6 +139,18 @@ export const growthPlanKey = (userId: string, planId: string): Key => ({ pk: use
 export const growthQuoteKey = (quoteToken: string): Key => ({ pk: `GROWTHQUOTE#${quoteToken}`, sk: 'QUOTE' });
 export const GROWTH_RUN_PREFIX = 'GROWTHRUN#';
 export const growthRunKey = (userId: string, runId: string): Key => ({ pk: user(userId), sk: `${GROWTH_RUN_PREFIX}${runId}` });
+/**
+ * gsi3, sparse: a run carries these from its creation until its job is attached (or it fails before
+ * starting), so the scheduled sweep finds runs whose start was interrupted without waiting for a read.
+ */
+export const GROWTH_RUN_START_SHARDS = 4;
+export const growthRunStartPartition = (shard: number) => `RUN_STARTING#${shard}`;
+export const growthRunStartIndexKey = (runId: string, createdAt: string) => ({
+  gsi3pk: growthRunStartPartition(parseInt(runId.replace(/-/g, '').slice(-4), 16) % GROWTH_RUN_START_SHARDS),
+  gsi3sk: `${createdAt}#${runId}`,
+});
+/** Upper bound (inclusive) of gsi3sk for every run created at or before `atIso`. */
+export const growthRunStartUpTo = (atIso: string) => `${atIso}#~`;
 
 // ---- Intelligence and curated data ------------------------------------------------------------
 // Curated entities (shared by every user) live under CUR# partitions: one profile item per entity,

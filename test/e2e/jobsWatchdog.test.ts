@@ -8,13 +8,16 @@ import { superviseJobs } from '../../shared/domain/jobs/watchdog';
 import { getJob } from '../../shared/store/jobsRepo';
 import { getReservation } from '../../shared/store/walletRepo';
 import { startTestApi } from '../support/api';
+import { useOwnTable } from '../support/ownTable';
+import { reserveCredits } from '../../shared/domain/credits/credits';
+import { recoverStartingRuns } from '../../shared/domain/growth/runs';
+import { uuidv7 } from '../../shared/ids';
+import { getRun, putRunItem, type GrowthRunRecord } from '../../shared/store/growthRepo';
 
 process.env.JOB_EVENTS_POLL_MS = '40';
 
-/*
- * Each test lives in its own year, long before the jobs other test files create with the real clock:
- * the watchdog finds jobs by the age of their last progress, so it never touches theirs.
- */
+// The watchdog acts on every stalled job of its table: this file has a table of its own.
+await useOwnTable('outreach-watchdog');
 const clock = new ManualClock(new Date('2016-01-01T00:00:00.000Z'));
 const api = await startTestApi({ clock });
 const queue = api.ports.queue;
@@ -122,5 +125,35 @@ describe('job watchdog', () => {
     } finally {
       installPorts({ queue });
     }
+  });
+});
+
+describe('growth runs whose start was interrupted', () => {
+  it('are failed and their reservation released by the scheduled sweep when nobody reads them', async () => {
+    clock.set(new Date('2018-03-01T00:00:00.000Z'));
+    const { key, user } = await api.newUser({ tier: 'pro', credits: 1_000 });
+    const runId = uuidv7();
+    const at = clock.now().toISOString();
+    // What the first transaction of POST /growth/run leaves behind when the process stops right after it.
+    const run: GrowthRunRecord = {
+      runId, userId: user.id, quoteToken: `gq_${runId}`, planId: uuidv7(), goalType: 'email_discovery', pipelineId: 'growth.email_discovery.v1',
+      capabilities: ['contact_discovery', 'email_lookup', 'email_verify', 'deliverable_finalize'], requiredFields: ['email'], previewRows: 5,
+      inputCounts: { companies: 1, contacts: 0 }, coverageMode: 'sufficient', quotedCredits: 40, reservationId: `growth_run-${runId}`, chatId: null,
+      jobId: null, status: 'pending', errorMessage: null, createdAt: at, updatedAt: at,
+    };
+    await reserveCredits({ userId: user.id, toolName: 'growth_run', refId: runId, amount: 40, reservationId: run.reservationId, with: [putRunItem(run)] });
+
+    // Too recent: its start may still be under way.
+    expect(await recoverStartingRuns()).toMatchObject({ found: 0 });
+    expect((await getRun(user.id, runId))?.status).toBe('pending');
+
+    clock.advance(3 * MINUTE);
+    expect(await recoverStartingRuns()).toMatchObject({ found: 1, failed: 1, attached: 0 });
+    expect(await getRun(user.id, runId)).toMatchObject({ status: 'failed', errorMessage: expect.stringMatching(/interrupted/) });
+    expect(await getReservation(user.id, run.reservationId)).toBeUndefined();
+    expect((await getBalance(user.id)).available).toBe(1_000);
+    expect((await api.call('GET', `/growth/runs/${runId}`, { key })).body.preview.pricing).toEqual({ quoted_credits: 40, charged_credits: 0, rebate_credits: 40 });
+    // Settled runs leave the sweep's index.
+    expect((await recoverStartingRuns()).found).toBe(0);
   });
 });

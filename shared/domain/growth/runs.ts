@@ -6,7 +6,7 @@
 import { NotFoundError, UnprocessableError } from '../../http/errors';
 import { HttpResponse } from '../../http/response';
 import { now } from '../../adapters/ports';
-import { attachJob, failRunBeforeStart, finishRunItem, getRun, type GrowthRunOutcome, type GrowthRunRecord, type GrowthRunStatus } from '../../store/growthRepo';
+import { attachJob, failRunBeforeStart, finishRunItem, getRun, listStartingRuns, type GrowthRunOutcome, type GrowthRunRecord, type GrowthRunStatus } from '../../store/growthRepo';
 import { TransactionConditionError, writeTogether, type TransactItem } from '../../store/transactions';
 import { isConditionFailure } from '../../store/client';
 import { settleReservation } from '../credits/credits';
@@ -102,6 +102,28 @@ async function finishRun(run: GrowthRunRecord, job: JobRecord): Promise<GrowthRu
     if (!(err instanceof TransactionConditionError) && !isConditionFailure(err)) throw err;
   }
   return requireRun(run.userId, run.runId);
+}
+
+/**
+ * For the scheduled sweep: every run whose start was interrupted long enough ago is attached to the
+ * job it did create, or failed with its reservation released, without waiting for its owner to read it.
+ */
+export async function recoverStartingRuns(): Promise<{ found: number; attached: number; failed: number }> {
+  const runs = await listStartingRuns(new Date(now().getTime() - ORPHAN_AFTER_MS).toISOString());
+  const report = { found: runs.length, attached: 0, failed: 0 };
+  for (const seen of runs) {
+    try {
+      const run = await getRun(seen.userId, seen.runId);
+      if (!run || run.jobId || run.status !== 'pending') continue;
+      const recovered = await recoverUnattached(run);
+      if (recovered.jobId) report.attached += 1;
+      else if (recovered.status === 'failed') report.failed += 1;
+    } catch (err) {
+      // The next sweep sees it again.
+      console.error(JSON.stringify({ level: 'error', message: 'growth run recovery failed', runId: seen.runId, error: (err as Error).message }));
+    }
+  }
+  return report;
 }
 
 /** The run brought up to date with its job. */
