@@ -7,8 +7,9 @@ import { createUserCommand, grantCreditsCommand } from './admin/accounts';
 import { seedCommand } from './admin/seed';
 import { importCommand } from './admin/import';
 import { renewalsCommand } from './admin/renewals';
+import { UsageError } from './admin/options';
 
-const COMMANDS: Record<string, { usage: string; run: (args: string[]) => Promise<void> }> = {
+const COMMANDS: Record<string, { usage: string; run: (args: string[]) => () => Promise<void> }> = {
   'create-user': { usage: 'create-user --email E [--tier developer|pro] [--credits N]', run: createUserCommand },
   'grant-credits': { usage: 'grant-credits --email E --credits N', run: grantCreditsCommand },
   seed: { usage: 'seed [--scale 1] [--seed N]', run: seedCommand },
@@ -23,10 +24,20 @@ if (!command) {
   process.exit(2);
 }
 
+// Every flag is checked before the database is touched, so a bad one writes nothing.
+let step: () => Promise<void>;
+try {
+  step = command.run(args);
+} catch (err) {
+  if (!(err instanceof UsageError)) throw err;
+  console.error(`Error: ${err.message}\nUsage: npm run admin -- ${command.usage}`);
+  process.exit(1);
+}
+
 const connection = await connectAdmin();
 console.error(`Using the ${connection.target}.`);
 try {
-  await command.run(args);
+  await step();
 } catch (err) {
   console.error(`Error: ${(err as Error).message}`);
   process.exitCode = 1;

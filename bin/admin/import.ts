@@ -3,7 +3,11 @@ import { importCuratedRecords } from '../../shared/data/importer';
 import { requiredFlag } from './flags';
 
 /** `import --file F.jsonl`: validates every line, then loads all of it or nothing (format: shared/data/importer.ts). */
-export async function importCommand(args: string[]): Promise<void> {
+export function importCommand(args: string[]): () => Promise<void> {
+  return () => run(args);
+}
+
+async function run(args: string[]): Promise<void> {
   const file = requiredFlag(args, 'file');
   const outcome = await importCuratedRecords(readFileSync(file, 'utf8'));
   if (!outcome.ok) {

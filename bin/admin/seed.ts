@@ -1,13 +1,18 @@
 import { DEFAULT_SEED } from '../../shared/data/generator';
 import { seedCuratedDataset } from '../../shared/data/seed';
 import { flag } from './flags';
+import { UsageError } from './options';
 
 /** `seed [--scale 1] [--seed N]`: (re)loads the generated curated dataset; writes are idempotent overwrites. */
-export async function seedCommand(args: string[]): Promise<void> {
+export function seedCommand(args: string[]): () => Promise<void> {
   const scale = Number(flag(args, 'scale') ?? 1);
   const seed = Number(flag(args, 'seed') ?? DEFAULT_SEED);
-  if (!(scale > 0 && scale <= 1)) throw new Error('--scale must be a number in (0, 1]');
-  if (!Number.isInteger(seed)) throw new Error('--seed must be an integer');
+  if (!(scale > 0 && scale <= 1)) throw new UsageError('--scale must be a number in (0, 1]');
+  if (!Number.isSafeInteger(seed)) throw new UsageError('--seed must be an integer');
+  return () => run(scale, seed);
+}
+
+async function run(scale: number, seed: number): Promise<void> {
   console.error('Generating and loading the curated Web3 dataset...');
   const outcome = await seedCuratedDataset({ scale, seed, force: true });
   const c = outcome.marker.counts;

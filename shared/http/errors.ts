@@ -54,7 +54,7 @@ export class NotAcceptableError extends AppError {
   }
 }
 export class ConflictError extends AppError {
-  constructor(code: 'email_in_use' | 'quote_token_used' | 'idempotency_conflict', message: string) {
+  constructor(code: 'email_in_use' | 'quote_token_used' | 'idempotency_conflict' | 'concurrent_update', message: string) {
     super(409, code, message);
   }
 }

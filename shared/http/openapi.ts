@@ -10,7 +10,7 @@ const ERROR_STATUSES: Record<string, string> = {
   '402': 'Not enough credits (insufficient_credits)',
   '403': 'Needs an active pro subscription (subscription_required)',
   '404': 'Not found (not_found)',
-  '409': 'Conflict (email_in_use, quote_token_used, idempotency_conflict)',
+  '409': 'Conflict (email_in_use, quote_token_used, idempotency_conflict, concurrent_update)',
   '410': 'Quote expired (quote_expired)',
   '413': 'Body over 1 MiB (payload_too_large)',
   '422': 'Not allowed now (quote_mismatch, invalid_state)',

@@ -1,5 +1,6 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { deleteAll, putAll } from './batch';
+import { TTL_ATTRIBUTE } from './table';
 import { blobChunkKey } from './keys';
 import { queryAll } from './query';
 
@@ -48,4 +49,22 @@ export async function readBlob<T = unknown>(ownerPk: string, ref: BlobRef): Prom
 
 export async function deleteBlob(ownerPk: string, ref: BlobRef): Promise<void> {
   await deleteAll(Array.from({ length: ref.chunks }, (_, i) => blobChunkKey(ownerPk, ref.blobId, i)));
+}
+
+/** How long a replaced blob stays readable for requests that loaded the owner item before the swap. */
+const RETIRED_BLOB_SECONDS = 3600;
+
+/**
+ * A blob whose owner now points elsewhere. Deleting it at once would fail a reader that loaded the
+ * old pointer a moment before the swap ("0 of N chunks"), so its chunks are rewritten with a TTL and
+ * DynamoDB removes them later. Blob ids are never reused, so the rewrite cannot clobber a newer value.
+ */
+export async function retireBlob(ownerPk: string, ref: BlobRef, at: Date): Promise<void> {
+  const prefix = blobChunkKey(ownerPk, ref.blobId, 0).sk.slice(0, -4);
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': ownerPk, ':prefix': prefix },
+  });
+  const expiresAt = Math.floor(at.getTime() / 1000) + RETIRED_BLOB_SECONDS;
+  await putAll(items.map((item) => ({ ...item, [TTL_ATTRIBUTE]: expiresAt })), { groupSize: 4 });
 }

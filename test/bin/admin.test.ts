@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { uuidv7 } from '../../shared/ids';
 import { startTestApi } from '../support/api';
+import { findUserIdByEmail } from '../../shared/store/usersRepo';
 
 const run = promisify(execFile);
 const api = await startTestApi();
@@ -29,5 +30,25 @@ describe('npm run admin', () => {
     await expect(admin('grant-credits', '--email', 'nobody@example.com', '--credits', '5')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('No account') });
     await expect(admin('grant-credits', '--email', 'nobody@example.com', '--credits', '-5')).rejects.toMatchObject({ code: 1 });
     await expect(admin('no-such-command')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('Usage') });
+  });
+
+  it('rejects a bad flag before writing anything: no account is created and no key is printed', async () => {
+    const email = `ops-${uuidv7()}@example.com`;
+    const bad: string[][] = [
+      ['create-user', '--email', email, '--credits', '9007199254740993'],
+      ['create-user', '--email', email, '--credits', '1e300'],
+      ['create-user', '--email', email, '--tier', 'gold'],
+      ['create-user', '--email', 'not-an-email'],
+      ['grant-credits', '--email', 'also bad', '--credits', '5'],
+      ['grant-credits', '--email', email, '--credits', '0'],
+      ['renewals', '--at', 'yesterday'],
+    ];
+    for (const args of bad) {
+      const failure = await admin(...args).then(() => undefined, (err) => err);
+      expect(failure, args.join(' ')).toMatchObject({ code: 1, stderr: expect.stringMatching(/--(credits|tier|email|at)/) });
+      expect(failure.stdout.trim(), args.join(' ')).toBe('');
+    }
+    expect(await findUserIdByEmail(email)).toBeUndefined();
+    expect(await findUserIdByEmail('not-an-email')).toBeUndefined();
   });
 });

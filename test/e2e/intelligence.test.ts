@@ -373,3 +373,28 @@ describe('expansion quotes follow what the parent offers', () => {
     expect(refused.body.error.code).toBe('invalid_state');
   });
 });
+
+describe('parallel expansions of one result', () => {
+  it('answer 200 or a 409 with the error body, never 5xx, and charge exactly what the 200s report', async () => {
+    const { key } = await pro(100_000);
+    const { result } = await run(key, 'vc-shortlist-v1', { ...VC, limit: 10 });
+    const before = await balance(key);
+    const requests = Array.from({ length: 16 }, (_, i) => {
+      const [type, params] = i % 2 === 0
+        ? ['contact_unlock', { selection: { mode: 'top_n', n: (i % 10) + 1 }, contact_tier: 'email' }]
+        : ['increase_limit', { blocks: 1 }];
+      return { type, params };
+    });
+    const quoted = await Promise.all(requests.map(async (r) => ({ ...r, q: await quote(key, { package_id: 'vc-shortlist-v1', expansion_scope: expansionScope(result.result_id, r.type, r.params) }) })));
+    const answers = await Promise.all(quoted.map((r) => api.call('POST', '/intelligence/expand', {
+      key, body: { parent_result_id: result.result_id, expansion_type: r.type, expansion_params: r.params, quote_token: r.q.quote_token },
+    })));
+    let charged = 0;
+    for (const res of answers) {
+      expect([200, 409], JSON.stringify(res.body)).toContain(res.status);
+      if (res.status === 200) charged += res.body.credits_charged;
+      else expect(res.body).toMatchObject({ error: { code: expect.any(String), message: expect.any(String) } });
+    }
+    expect(await balance(key)).toBe(before - charged);
+  });
+});

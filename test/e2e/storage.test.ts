@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
 import { saveResult } from '../../shared/domain/storage/results';
 import { startTestApi } from '../support/api';
 
@@ -172,5 +173,42 @@ describe('Idempotency-Key fingerprint', () => {
     const again = await api.call('POST', '/chats', { key, rawBody: '{ "title" : "Same" }', headers });
     expect(again.status).toBe(201);
     expect(again.body.id).toBe(first.body.id);
+  });
+});
+
+describe('chat reads during concurrent message updates', () => {
+  it('never answers 5xx and every GET returns one whole version', async () => {
+    const { key } = await api.newUser();
+    const { body: chat } = await api.call('POST', '/chats', { key, body: {} });
+    // Random text so gzip cannot shrink it: each version spans real chunk data.
+    const version = (n: number) => [
+      { role: 'user', content: `version ${n}` },
+      { role: 'assistant', content: randomBytes(30_000).toString('base64') },
+    ];
+    const written = new Map<string, number>();
+    let writing = true;
+    const writer = (async () => {
+      for (let n = 1; n <= 25; n += 1) {
+        const messages = version(n);
+        written.set(messages[1].content, n);
+        const put = await api.call('PUT', `/chats/${chat.id}`, { key, body: { messages } });
+        expect(put.status).toBe(200);
+      }
+      writing = false;
+    })();
+    const reads: { status: number; body: { messages: { content: string }[] } }[] = [];
+    const reader = async () => {
+      while (writing) reads.push(await api.call('GET', `/chats/${chat.id}`, { key }));
+    };
+    await Promise.all([writer, reader(), reader(), reader(), reader()]);
+    expect(reads.length).toBeGreaterThan(0);
+    for (const read of reads) {
+      expect(read.status).toBe(200);
+      const messages = read.body.messages;
+      if (messages.length === 0) continue; // the chat as created, before the first PUT landed
+      const n = written.get(messages[1].content);
+      expect(n).toBeDefined();
+      expect(messages[0].content).toBe(`version ${n}`);
+    }
   });
 });

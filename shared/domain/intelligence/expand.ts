@@ -4,6 +4,7 @@
  * stored result and the state it changes (unlock memory, or the served ranking) in one transaction.
  */
 import { now } from '../../adapters/ports';
+import { ConflictError } from '../../http/errors';
 import { uuidv7 } from '../../ids';
 import { chargeCredits } from '../credits/credits';
 import { prepareResult } from '../storage/results';
@@ -78,7 +79,10 @@ async function produce(userId: string, pkg: PackageDef, parent: LoadedResult, ty
 
 const TOKEN = 0;
 const STATE = 3;
-const MAX_ATTEMPTS = 4;
+// Each retry re-plans against the state that won, so it converges; the jittered pause spreads the
+// contenders of a burst (many expansions of one result at once) so each round lets one through.
+const MAX_ATTEMPTS = 12;
+const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(400, 25 * 2 ** attempt)));
 
 export async function expandResult(userId: string, input: ExpandInput) {
   const parent = await loadIntelResult(userId, input.parent_result_id);
@@ -117,7 +121,10 @@ export async function expandResult(userId: string, input: ExpandInput) {
     } catch (err) {
       if (!(err instanceof TransactionConditionError)) throw err;
       if (err.failedIndexes.includes(TOKEN)) await explainSpentQuote(quote.tokenHash);
-      if (!err.failedIndexes.includes(STATE) || attempt >= MAX_ATTEMPTS) throw err;
+      if (!err.failedIndexes.includes(STATE)) throw err;
+      // Nothing was charged: the transaction that would have charged was cancelled as a whole.
+      if (attempt >= MAX_ATTEMPTS) throw new ConflictError('concurrent_update', 'Other expansions of this result kept changing it; nothing was charged, please retry.');
+      await pause(attempt);
     }
   }
 }

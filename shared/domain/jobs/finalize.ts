@@ -66,15 +66,36 @@ function companyOnlyRow(company: CompanyRow): DeliverableRow {
   };
 }
 
+/** Names that say nothing about who someone is: two rows "named" so are not one person for it. */
+const PLACEHOLDER_NAMES = new Set(['na', 'nan', 'none', 'null', 'unknown', 'tbd', 'test', 'contact', 'noname', 'anonymous', 'xx', 'xxx']);
+
+const emailId = (row: DeliverableRow) => (row.email ? `email:${row.email.toLowerCase()}` : undefined);
+const linkedinId = (row: DeliverableRow) => {
+  const linkedin = row.linkedin_url && canonicalLinkedinUrl(row.linkedin_url);
+  return linkedin ? `linkedin:${linkedin}` : undefined;
+};
+
+/** Same name at the same domain; undefined when the name has no Latin letters or is a placeholder. */
+function nameId(row: DeliverableRow): string | undefined {
+  const name = namePart(row.full_name);
+  if (name.length < 2 || PLACEHOLDER_NAMES.has(name) || !row.domain) return undefined;
+  return `name:${name}@${row.domain}`;
+}
+
 /** One person, however they were spelled: same address, same LinkedIn profile, or same name at the same domain. */
 function identities(row: DeliverableRow): string[] {
-  const ids: string[] = [];
-  if (row.email) ids.push(`email:${row.email.toLowerCase()}`);
-  const linkedin = row.linkedin_url && canonicalLinkedinUrl(row.linkedin_url);
-  if (linkedin) ids.push(`linkedin:${linkedin}`);
-  const name = namePart(row.full_name);
-  if (name && row.domain) ids.push(`name:${name}@${row.domain}`);
-  return ids;
+  return [emailId(row), linkedinId(row), nameId(row)].filter((id): id is string => id !== undefined);
+}
+
+/**
+ * A name match alone is weak evidence: two rows whose addresses or profiles differ are two people
+ * (each is charged for, so each must be delivered), whatever their names normalise to.
+ */
+function samePerson(a: DeliverableRow, b: DeliverableRow): boolean {
+  const ea = emailId(a), eb = emailId(b);
+  const la = linkedinId(a), lb = linkedinId(b);
+  if ((ea && ea === eb) || (la && la === lb)) return true;
+  return !(ea && eb) && !(la && lb);
 }
 
 /** Fills the kept row's gaps from its duplicate. */
@@ -99,7 +120,7 @@ export function finalizeRows(batches: { companies: CompanyRow[]; contacts: Conta
     const row = contactRow(contact, company);
     if (company) withContacts.add(company.domain);
     const ids = identities(row);
-    const existing = ids.map((id) => seen.get(id)).find((i) => i !== undefined);
+    const existing = ids.map((id) => seen.get(id)).find((i) => i !== undefined && samePerson(rows[i], row));
     if (existing !== undefined) {
       rows[existing] = merge(rows[existing], row);
       for (const id of identities(rows[existing])) seen.set(id, existing);

@@ -1,7 +1,7 @@
 import { NotFoundError } from '../../http/errors';
 import { now } from '../../adapters/ports';
 import { uuidv7 } from '../../ids';
-import { deleteBlob, readBlob, writeBlob } from '../../store/blobs';
+import { deleteBlob, readBlob, retireBlob, writeBlob } from '../../store/blobs';
 import { getChat, listChats, putChat, softDeleteChat, updateChat, type ChatRecord } from '../../store/chatsRepo';
 import { chatKey } from '../../store/keys';
 
@@ -69,7 +69,7 @@ export async function changeChat(userId: string, chatId: string, changes: { titl
     if (messagesBlob) await deleteBlob(ownerPk(userId, chatId), messagesBlob);
     throw new NotFoundError('Chat');
   }
-  if (messagesBlob) await deleteBlob(ownerPk(userId, chatId), before.messagesBlob).catch(() => undefined);
+  if (messagesBlob) await retireBlob(ownerPk(userId, chatId), before.messagesBlob, now()).catch(() => undefined);
   const messages = changes.messages ?? (await readBlob<ChatMessage[]>(ownerPk(userId, chatId), after.messagesBlob));
   return view(after, messages);
 }

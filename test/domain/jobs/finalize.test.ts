@@ -53,3 +53,24 @@ describe('deliverable_finalize', () => {
     expect(line).toContain(`"'=HYPERLINK(""x"")"`);
   });
 });
+
+describe('deliverable_finalize keeps distinct addresses apart', () => {
+  it('delivers contacts with non-Latin or placeholder names and distinct e-mails, merges only the same address', () => {
+    const supplied = contactRows([
+      { full_name: '张伟', email: 'zhang.wei@orbit.io' },
+      { full_name: '李娜', email: 'li.na@orbit.io' },
+      { full_name: 'N/A', email: 'one@orbit.io' },
+      { full_name: 'N/A', email: 'two@orbit.io' },
+      { full_name: 'Ada Park', email: 'ada@orbit.io' },
+      { full_name: 'Ada Park', email: 'ADA@Orbit.io' },
+    ]);
+    const { rows, duplicatesRemoved } = finalizeRows([{ companies: [], contacts: supplied }]);
+    expect(rows.map((r) => r.email)).toEqual(['zhang.wei@orbit.io', 'li.na@orbit.io', 'one@orbit.io', 'two@orbit.io', 'ada@orbit.io']);
+    expect(duplicatesRemoved).toBe(supplied.length - rows.length);
+  });
+
+  it('does not merge two placeholder-named contacts without addresses by their shared "name"', () => {
+    const found = [discovered(orbit, 0, 'N/A', { linkedin_url: 'https://linkedin.com/in/one' }), discovered(orbit, 1, 'N/A', { linkedin_url: 'https://linkedin.com/in/two' })];
+    expect(finalizeRows([{ companies: [orbit], contacts: found }]).rows).toHaveLength(2);
+  });
+});
