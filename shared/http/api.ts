@@ -13,6 +13,8 @@ import { HttpResponse } from './response';
 import { parseOrThrow } from './validation';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** The API functions' timeout (infra/appFunction.ts), for a context that cannot tell its remaining time. */
+const DEFAULT_LEASE_MS = 30_000;
 
 type In<T> = T extends z.ZodType ? z.infer<T> : Record<string, never>;
 
@@ -156,7 +158,9 @@ const inputGate = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>
     if (spec.idempotent && key !== undefined && user) {
       // The parsed request, canonicalised: a retry that re-serialises the same JSON differently still matches.
       const fingerprint = `${spec.method} ${event.path} ${canonicalJson(event.queryStringParameters ?? {})} ${spec.rawBody ? raw : canonicalJson(parsed ?? null)}`;
-      const begun = await beginIdempotentRequest(user.id, key, fingerprint, now().getTime());
+      // The claim lasts as long as this invocation can: after that its request is dead and the key free again.
+      const leaseMs = request.context?.getRemainingTimeInMillis?.() ?? DEFAULT_LEASE_MS;
+      const begun = await beginIdempotentRequest(user.id, key, fingerprint, now().getTime(), leaseMs);
       if ('replay' in begun) return { ...begun.replay, headers: { ...begun.replay.headers, 'x-request-id': state.requestId } };
       state.idempotency = begun.claim;
     }
