@@ -66,8 +66,12 @@ export function baseUrlOf(event: APIGatewayProxyEvent, headers: Record<string, s
   return `${proto}://${host}${stage}/api/v1`;
 }
 
+/** A caller's own data or a secret (a rotated key) must never sit in a shared or browser cache. */
+export const NO_STORE = { 'cache-control': 'no-store' } as const;
+const cachePolicy = (spec: EndpointSpec): Record<string, string> => (spec.auth === 'api_key' ? NO_STORE : {});
+
 function toResult(result: unknown, spec: EndpointSpec, requestId: string): APIGatewayProxyResult {
-  const base = { 'x-request-id': requestId };
+  const base = { 'x-request-id': requestId, ...cachePolicy(spec) };
   if (result instanceof HttpResponse) {
     if (result.status === 204 || result.body === undefined) return { statusCode: result.status, headers: { ...base, ...result.headers }, body: '' };
     if (result.contentType) return { statusCode: result.status, headers: { ...base, 'content-type': result.contentType, ...result.headers }, body: String(result.body) };
@@ -93,7 +97,7 @@ const errorResponder = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyRe
     if (mapped.status >= 500) logServerError(state.requestId, request.error);
     request.response = {
       statusCode: mapped.status,
-      headers: { 'content-type': 'application/json', 'x-request-id': state.requestId, ...mapped.headers },
+      headers: { 'content-type': 'application/json', 'x-request-id': state.requestId, ...NO_STORE, ...mapped.headers },
       body: JSON.stringify(mapped.body),
     };
     if (state.idempotency) await finishIdempotentRequest(state.idempotency, request.response).catch(() => undefined);
