@@ -117,6 +117,12 @@ const routeMatcher = (routes: Route[]): MiddlewareObj<APIGatewayProxyEvent, APIG
 
 const isEmptyObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
 
+function rawBodyOf(event: APIGatewayProxyEvent): { raw: string; parsed: undefined } {
+  const raw = event.body ?? '';
+  if (Buffer.byteLength(raw, 'utf8') > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
+  return { raw, parsed: undefined };
+}
+
 function parseJsonBody(event: APIGatewayProxyEvent): { raw: string; parsed: unknown } {
   const raw = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
   if (Buffer.byteLength(raw, 'utf8') > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
@@ -138,7 +144,7 @@ const inputGate = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>
     const user = spec.auth === 'api_key' ? await loadCaller(authorizer.userId, authorizer.keyHash) : (undefined as unknown as UserRecord);
     if (spec.paid && !(user.tier === 'pro' && user.subscriptionStatus === 'active')) throw new SubscriptionRequiredError();
 
-    const { raw, parsed } = spec.rawBody ? { raw: event.body ?? '', parsed: undefined } : parseJsonBody(event);
+    const { raw, parsed } = spec.rawBody ? rawBodyOf(event) : parseJsonBody(event);
     let body: unknown = undefined;
     if (spec.body) {
       if (parsed === undefined || parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {

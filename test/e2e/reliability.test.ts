@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { stripeSignatures } from '../../shared/adapters/stripeSignatures';
+import { uuidv7 } from '../../shared/ids';
 import { startTestApi } from '../support/api';
 
 const api = await startTestApi();
@@ -26,5 +28,48 @@ describe('Cache-Control: no-store on secrets and authenticated responses', () =>
     const notAcceptable = await api.call('GET', '/bd/jobs/00000000-0000-7000-8000-000000000000/events', { key, headers: { accept: 'application/json' } });
     expect(notAcceptable.status).toBeGreaterThanOrEqual(400);
     expect(notAcceptable.headers.get('cache-control')).toBe('no-store');
+  });
+});
+
+describe('Stripe webhook: future timestamps, oversized bodies, events that cannot apply', () => {
+  const secret = process.env.STRIPE_WEBHOOK_SECRET!;
+  const nowSeconds = () => Math.floor(Date.now() / 1000);
+  const post = (event: unknown, timestamp = nowSeconds()) => {
+    const payload = JSON.stringify(event);
+    const signature = stripeSignatures.generateTestHeaderString({ payload, secret, timestamp });
+    return api.call('POST', '/webhooks/stripe', { rawBody: payload, headers: { 'stripe-signature': signature, 'content-type': 'application/json' } });
+  };
+  const event = (type: string, object: unknown, created: unknown = nowSeconds()) => ({ id: `evt_${uuidv7()}`, type, created, data: { object } });
+
+  it('refuses a signature dated more than 5 minutes ahead, accepts one slightly ahead', async () => {
+    const ahead = await post(event('ping.unknown', {}), nowSeconds() + 3600);
+    expect(ahead.status).toBe(400);
+    expect(ahead.body.error.code).toBe('validation_error');
+    expect((await post(event('ping.unknown', {}), nowSeconds() + 60)).status).toBe(200);
+  });
+
+  it('refuses a body over 1 MiB with 413 and the contract body', async () => {
+    const res = await post(event('ping.unknown', { pad: 'x'.repeat(1024 * 1024) }));
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBeTypeOf('string');
+  });
+
+  it('acknowledges signed events naming no known user or carrying malformed objects with 200, never 500', async () => {
+    const ghost = uuidv7();
+    const cases = [
+      event('checkout.session.completed', { id: 'cs_x', client_reference_id: ghost, metadata: {} }),
+      event('invoice.paid', { subscription: 'sub_nobody', subscription_details: { metadata: { user_id: ghost } } }),
+      event('customer.subscription.deleted', { id: 'sub_nobody', metadata: { user_id: ghost } }),
+      event('checkout.session.completed', { id: 'cs_y', client_reference_id: ghost, metadata: {} }, 'yesterday'),
+      event('invoice.paid', { subscription: 'sub_x', subscription_details: { metadata: { user_id: ghost } }, lines: { data: [{ period: { start: 1e20 } }] } }),
+      event('checkout.session.completed', null),
+      event('customer.subscription.updated', 'not an object'),
+      { id: `evt_${uuidv7()}`, type: 'invoice.paid' },
+    ];
+    for (const e of cases) {
+      const res = await post(e);
+      expect(res.status, JSON.stringify(e)).toBe(200);
+      expect(res.body.received).toBe(true);
+    }
   });
 });
