@@ -73,3 +73,38 @@ describe('Stripe webhook: future timestamps, oversized bodies, events that canno
     }
   });
 });
+
+describe('timestamps and dates in requests are validated, not only labelled', () => {
+  const expect400 = (res: { status: number; body: any }, label: string) => {
+    expect(res.status, label).toBe(400);
+    expect(res.body.error.code, label).toBe('validation_error');
+    expect(res.body.request_id, label).toBeTypeOf('string');
+  };
+
+  it('refuses a chat message created_at that is not an ISO 8601 date-time on a real day', async () => {
+    const { key } = await api.newUser();
+    const chat = await api.call('POST', '/chats', { key, body: { title: 't' } });
+    expect(chat.status).toBe(201);
+    const put = (created_at: string) => api.call('PUT', `/chats/${chat.body.id}`, { key, body: { messages: [{ role: 'user', content: 'hi', created_at }] } });
+    for (const created_at of ['yesterday', '2026-13-01T00:00:00Z', '2026-02-30T10:00:00Z', '0000-01-01T00:00:00Z', '2026-01-01']) {
+      expect400(await put(created_at), created_at);
+    }
+    expect((await put('2026-02-28T10:00:00.000Z')).status).toBe(200);
+  });
+
+  it('refuses credit usage dates outside years 1-9999 or that do not exist', async () => {
+    const { key } = await api.newUser();
+    for (const date of ['0000-01-01', '99999-01-01', '2026-02-30', '2025-02-29']) {
+      expect400(await api.call('GET', `/credits/usage?start_date=${date}`, { key }), date);
+      expect400(await api.call('GET', `/credits/usage?end_date=${date}`, { key }), date);
+    }
+    expect((await api.call('GET', '/credits/usage?start_date=2024-02-29&end_date=2024-03-01', { key })).status).toBe(200);
+  });
+
+  it('refuses Telegram updates with impossible dates', async () => {
+    for (const date of [-1, 1e20, 1.5]) {
+      const body = { update_id: 1, message: { message_id: 1, date, text: 'hi' } };
+      expect400(await api.call('POST', `/integrations/moderation/telegram/${uuidv7()}`, { body }), String(date));
+    }
+  });
+});
