@@ -5,7 +5,7 @@ import { identifyCaller } from '../../shared/domain/accounts/accounts';
 import type { EndpointSpec } from '../../shared/http/endpoint';
 import { NotFoundError, PayloadTooLargeError, UnauthorizedError, toErrorResponse } from '../../shared/http/errors';
 import type { LocalResponseStream, StreamMetadata } from '../../shared/http/streaming';
-import { MAX_BODY_BYTES } from '../../shared/http/api';
+import { MAX_BODY_BYTES, NO_STORE } from '../../shared/http/api';
 import { uuidv7 } from '../../shared/ids';
 import { API_GROUPS, type ApiGroup } from '../../shared/schemas/groups';
 import { groupHandlers, streamingHandler } from './handlers';
@@ -61,7 +61,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 function sendError(res: ServerResponse, err: unknown, requestId: string): void {
   const mapped = toErrorResponse(err, requestId);
-  res.writeHead(mapped.status, { 'content-type': 'application/json', 'x-request-id': requestId, ...mapped.headers });
+  res.writeHead(mapped.status, { 'content-type': 'application/json', 'x-request-id': requestId, ...NO_STORE, ...mapped.headers });
   res.end(JSON.stringify(mapped.body));
 }
 

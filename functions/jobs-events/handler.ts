@@ -4,7 +4,7 @@ import { optionalEnv } from '../../shared/config/env';
 import { loadCaller } from '../../shared/domain/accounts/accounts';
 import { acceptsEventStream, streamJobEvents, type EventSink } from '../../shared/domain/jobs/events';
 import { requireJob } from '../../shared/domain/jobs/requireJob';
-import { lowerCaseHeaders } from '../../shared/http/api';
+import { NO_STORE, lowerCaseHeaders } from '../../shared/http/api';
 import { NotAcceptableError, logServerError, toErrorResponse } from '../../shared/http/errors';
 import { startHttpStream, streamifyResponse } from '../../shared/http/streaming';
 import { parseOrThrow } from '../../shared/http/validation';
@@ -41,14 +41,14 @@ export const handler = streamifyResponse(async (event, responseStream, context) 
   } catch (err) {
     const mapped = toErrorResponse(err, requestId);
     if (mapped.status >= 500) logServerError(requestId, err);
-    const out = startHttpStream(responseStream, { statusCode: mapped.status, headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...mapped.headers } });
+    const out = startHttpStream(responseStream, { statusCode: mapped.status, headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...NO_STORE, ...mapped.headers } });
     out.end(JSON.stringify(mapped.body));
     return;
   }
 
   const out = startHttpStream(responseStream, {
     statusCode: 200,
-    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-request-id': requestId, 'x-accel-buffering': 'no' },
+    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store, no-transform', 'x-request-id': requestId, 'x-accel-buffering': 'no' },
   });
   try {
     await streamJobEvents({

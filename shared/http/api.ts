@@ -13,6 +13,8 @@ import { HttpResponse } from './response';
 import { parseOrThrow } from './validation';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** The API functions' timeout (infra/appFunction.ts), for a context that cannot tell its remaining time. */
+const DEFAULT_LEASE_MS = 30_000;
 
 type In<T> = T extends z.ZodType ? z.infer<T> : Record<string, never>;
 
@@ -64,8 +66,12 @@ export function baseUrlOf(event: APIGatewayProxyEvent, headers: Record<string, s
   return `${proto}://${host}${stage}/api/v1`;
 }
 
+/** A caller's own data or a secret (a rotated key) must never sit in a shared or browser cache. */
+export const NO_STORE = { 'cache-control': 'no-store' } as const;
+const cachePolicy = (spec: EndpointSpec): Record<string, string> => (spec.auth === 'api_key' ? NO_STORE : {});
+
 function toResult(result: unknown, spec: EndpointSpec, requestId: string): APIGatewayProxyResult {
-  const base = { 'x-request-id': requestId };
+  const base = { 'x-request-id': requestId, ...cachePolicy(spec) };
   if (result instanceof HttpResponse) {
     if (result.status === 204 || result.body === undefined) return { statusCode: result.status, headers: { ...base, ...result.headers }, body: '' };
     if (result.contentType) return { statusCode: result.status, headers: { ...base, 'content-type': result.contentType, ...result.headers }, body: String(result.body) };
@@ -91,7 +97,7 @@ const errorResponder = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyRe
     if (mapped.status >= 500) logServerError(state.requestId, request.error);
     request.response = {
       statusCode: mapped.status,
-      headers: { 'content-type': 'application/json', 'x-request-id': state.requestId, ...mapped.headers },
+      headers: { 'content-type': 'application/json', 'x-request-id': state.requestId, ...NO_STORE, ...mapped.headers },
       body: JSON.stringify(mapped.body),
     };
     if (state.idempotency) await finishIdempotentRequest(state.idempotency, request.response).catch(() => undefined);
@@ -110,6 +116,12 @@ const routeMatcher = (routes: Route[]): MiddlewareObj<APIGatewayProxyEvent, APIG
 };
 
 const isEmptyObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+
+function rawBodyOf(event: APIGatewayProxyEvent): { raw: string; parsed: undefined } {
+  const raw = event.body ?? '';
+  if (Buffer.byteLength(raw, 'utf8') > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
+  return { raw, parsed: undefined };
+}
 
 function parseJsonBody(event: APIGatewayProxyEvent): { raw: string; parsed: unknown } {
   const raw = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
@@ -132,7 +144,7 @@ const inputGate = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>
     const user = spec.auth === 'api_key' ? await loadCaller(authorizer.userId, authorizer.keyHash) : (undefined as unknown as UserRecord);
     if (spec.paid && !(user.tier === 'pro' && user.subscriptionStatus === 'active')) throw new SubscriptionRequiredError();
 
-    const { raw, parsed } = spec.rawBody ? { raw: event.body ?? '', parsed: undefined } : parseJsonBody(event);
+    const { raw, parsed } = spec.rawBody ? rawBodyOf(event) : parseJsonBody(event);
     let body: unknown = undefined;
     if (spec.body) {
       if (parsed === undefined || parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
@@ -156,7 +168,9 @@ const inputGate = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>
     if (spec.idempotent && key !== undefined && user) {
       // The parsed request, canonicalised: a retry that re-serialises the same JSON differently still matches.
       const fingerprint = `${spec.method} ${event.path} ${canonicalJson(event.queryStringParameters ?? {})} ${spec.rawBody ? raw : canonicalJson(parsed ?? null)}`;
-      const begun = await beginIdempotentRequest(user.id, key, fingerprint, now().getTime());
+      // The claim lasts as long as this invocation can: after that its request is dead and the key free again.
+      const leaseMs = request.context?.getRemainingTimeInMillis?.() ?? DEFAULT_LEASE_MS;
+      const begun = await beginIdempotentRequest(user.id, key, fingerprint, now().getTime(), leaseMs);
       if ('replay' in begun) return { ...begun.replay, headers: { ...begun.replay.headers, 'x-request-id': state.requestId } };
       state.idempotency = begun.claim;
     }

@@ -21,10 +21,12 @@ export async function beginIdempotentRequest(
   key: string,
   fingerprint: string,
   nowMs: number,
+  /** How long this request can still run (the function's timeout): the claim is a lease of that length. */
+  leaseMs: number,
 ): Promise<{ replay: APIGatewayProxyResult } | { claim: IdempotencyClaim }> {
   if (!KEY_PATTERN.test(key)) throw new ValidationError('The Idempotency-Key header must be 1 to 255 printable characters.', [{ path: 'headers.idempotency-key', message: 'Invalid key' }]);
   const requestHash = sha256Hex(fingerprint);
-  const outcome = await claimIdempotencyKey(userId, key, requestHash, Math.floor(nowMs / 1000), WINDOW_SECONDS);
+  const outcome = await claimIdempotencyKey(userId, key, requestHash, nowMs, WINDOW_SECONDS, leaseMs);
   if (outcome.claimed) return { claim: { userId, key } };
   const { existing } = outcome;
   if (existing.requestHash !== requestHash) {

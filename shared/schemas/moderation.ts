@@ -59,7 +59,7 @@ const eventUser = z.strictObject({
   id: shortText(200),
   username: z.string().trim().max(200).default(''),
   role_ids: z.array(shortText(100)).max(100).optional(),
-  joined_at: z.iso.datetime({ offset: true }).optional(),
+  joined_at: timestamp.optional(),
 });
 
 export const moderationEvent = z
@@ -69,7 +69,7 @@ export const moderationEvent = z
     user: eventUser,
     text: z.string().max(10_000).optional(),
     token: z.string().max(200).optional(),
-    sent_at: z.iso.datetime({ offset: true }),
+    sent_at: timestamp,
   })
   .meta({ id: 'ModerationEvent' });
 
@@ -129,7 +129,8 @@ export const telegramUpdate = z
     message: z
       .object({
         message_id: z.number().int(),
-        date: z.number().int(),
+        // Unix seconds; bounded so it always makes a Date (years 1970 to 9999).
+        date: z.number().int().min(0).max(253_402_300_799),
         from: telegramUser.optional(),
         text: z.string().optional(),
         caption: z.string().optional(),

@@ -18,14 +18,43 @@ interface PaymentEvent {
   data: { object: StripeObject };
 }
 
+/** The `t=` of a Stripe-Signature header, in seconds. */
+function signedAt(signature: string): number | undefined {
+  const part = signature.split(',').find((p) => p.trim().startsWith('t='));
+  const value = part ? Number(part.trim().slice(2)) : NaN;
+  return Number.isSafeInteger(value) ? value : undefined;
+}
+
 export function verifyPaymentEvent(rawBody: string, signature: string | undefined): PaymentEvent {
   if (!signature) throw new ValidationError('Missing Stripe-Signature header.', [{ path: 'headers.stripe-signature', message: 'Required' }]);
+  const nowMs = now().getTime();
+  const invalid = () => new ValidationError('The webhook signature is invalid, too old or from the future.', [{ path: 'headers.stripe-signature', message: 'Signature check failed' }]);
+  let event: PaymentEvent;
   try {
-    return stripeSignatures.constructEvent(rawBody, signature, requireEnv('STRIPE_WEBHOOK_SECRET'), SIGNATURE_TOLERANCE_SECONDS) as unknown as PaymentEvent;
+    event = stripeSignatures.constructEvent(rawBody, signature, requireEnv('STRIPE_WEBHOOK_SECRET'), SIGNATURE_TOLERANCE_SECONDS, undefined, nowMs) as unknown as PaymentEvent;
   } catch {
-    throw new ValidationError('The webhook signature is invalid or too old.', [{ path: 'headers.stripe-signature', message: 'Signature check failed' }]);
+    throw invalid();
   }
+  // Stripe's library only bounds the age: a timestamp far ahead would keep a captured request replayable for that long.
+  const t = signedAt(signature);
+  if (t === undefined || t - nowMs / 1000 > SIGNATURE_TOLERANCE_SECONDS) throw invalid();
+  return event;
 }
+
+/** A signed event whose shape we cannot use: Stripe would retry a 4xx/5xx for days, so it is acknowledged. */
+const isUsableEvent = (event: unknown): event is PaymentEvent => {
+  const e = event as Partial<PaymentEvent> | null;
+  return (
+    typeof e === 'object' && e !== null && typeof e.id === 'string' && e.id !== '' && typeof e.type === 'string' &&
+    Number.isSafeInteger(e.created) && Math.abs(e.created!) < 253_402_300_799 &&
+    typeof e.data === 'object' && e.data !== null && typeof e.data.object === 'object' && e.data.object !== null && !Array.isArray(e.data.object)
+  );
+};
+
+const ignored = (event: { id?: unknown; type?: unknown }, reason: string, userId?: string) => {
+  console.warn(JSON.stringify({ level: 'warn', message: 'payment event not applied', reason, eventId: event?.id, type: event?.type, userId }));
+  return { received: true as const, duplicate: false };
+};
 
 const parseAddOns = (value: unknown): AddOnType[] =>
   String(value ?? '')
@@ -124,8 +153,17 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
 
 /** Applies a verified event exactly once: the event-id guard is written with its effects. */
 export async function applyPaymentEvent(event: PaymentEvent): Promise<{ received: true; duplicate: boolean }> {
+  if (!isUsableEvent(event)) return ignored(event, 'malformed event');
   const at = now().toISOString();
-  const effect = await effectOf(event);
+  let effect: Effect | undefined;
+  try {
+    effect = await effectOf(event);
+  } catch (err) {
+    // Malformed fields inside a signed object (a string where a period should be, a date out of range).
+    if (err instanceof TypeError || err instanceof RangeError) return ignored(event, 'malformed object');
+    throw err;
+  }
+  if (effect && (typeof effect.userId !== 'string' || effect.userId === '')) return ignored(event, 'no user');
   const guard = paymentEventGuard(event.id, event.type, at);
   const items = effect ? [guard, updateUserItem(effect.userId, effect.changes, at, effect.condition), ...(effect.extra ?? [])] : [guard];
   try {
@@ -137,11 +175,10 @@ export async function applyPaymentEvent(event: PaymentEvent): Promise<{ received
     }
   } catch (err) {
     if (err instanceof TransactionConditionError && err.failedIndexes.includes(0)) return { received: true, duplicate: true };
-    if (effect?.condition && conditionFailedAt(err, 1)) {
-      // Stale or conflicting: record the event as handled so Stripe stops retrying it, change nothing else.
-      console.warn(JSON.stringify({ level: 'warn', message: 'payment event not applied', eventId: event.id, type: event.type, userId: effect.userId }));
+    if (effect && conditionFailedAt(err, 1)) {
+      // Stale, conflicting or naming no known user: record the event as handled so Stripe stops retrying it, change nothing else.
       await writeTogether([guard]).catch(() => undefined);
-      return { received: true, duplicate: false };
+      return ignored(event, 'not applicable', effect.userId);
     }
     if ((err as { name?: string }).name === 'TransactionCanceledException' && (err as any).CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
       return { received: true, duplicate: true };
