@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 export const timestamp = z.string().meta({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
-export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected a date as YYYY-MM-DD');
+export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected a date as YYYY-MM-DD').meta({ format: 'date' });
 export const uuid = z.uuid();
 
 /** Query parameters every list endpoint takes (contract 1); out-of-range values are 400, not clamped. */
