@@ -68,3 +68,12 @@ function checkJson(path: string, text: string, where: string): string | undefine
   if (validate(body)) return undefined;
   return `${where}: body does not match the document: ${ajv.errorsText(validate.errors, { separator: '; ' })}; body ${text.slice(0, 500)}`;
 }
+
+/** Why one SSE event breaks the document (an undeclared name, or data off its x-sse-events schema), or undefined. */
+export function sseEventViolation(pathname: string, event: string, data: string): string | undefined {
+  const op = operationFor('GET', pathname);
+  const events = op?.operation.responses['200']?.content?.['text/event-stream']?.['x-sse-events'] as Json | undefined;
+  if (!op || !events) return `GET ${pathname}: not a documented event stream`;
+  if (!(event in events)) return `GET ${op.template}: event ${event} not declared (declared: ${Object.keys(events).join(', ')})`;
+  return checkJson(pointer('paths', op.template, 'get', 'responses', '200', 'content', 'text/event-stream', 'x-sse-events', event), data, `GET ${op.template} event ${event}`);
+}
