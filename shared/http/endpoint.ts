@@ -13,6 +13,8 @@ export interface EndpointSpec {
   /** API Gateway resource path, e.g. /api/v1/chats/{chat_id}. */
   path: string;
   summary: string;
+  /** Longer prose for the document; the summary stands in when absent. */
+  description?: string;
   tag: string;
   /** `none`: public. `api_key`: bearer key through the authorizer. */
   auth: 'api_key' | 'none';
@@ -29,8 +31,28 @@ export interface EndpointSpec {
   rawBody?: boolean;
   /** Content type of a non-JSON success response (documentation only). */
   produces?: string;
+  /** Other media types of the success response beside JSON (the default), e.g. text/csv of an export. */
+  alternateMedia?: Record<string, { description: string }>;
   /** Served by a response-streaming function. */
   streaming?: boolean;
+  /** SSE: the data schema of each event name the stream sends. */
+  events?: Record<string, z.ZodType>;
+  /** Request headers the operation reads besides Authorization and Idempotency-Key (signatures, Accept). */
+  headers?: HeaderParam[];
+  /**
+   * Error statuses the operation itself can answer beyond those implied by the spec (400 for input,
+   * 401 for a key, 403 for paid, 409 for Idempotency-Key, 413 for a body, 429 and 500 always).
+   */
+  errors?: ErrorStatus[];
+}
+
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 406 | 409 | 410 | 413 | 422 | 429 | 500;
+
+export interface HeaderParam {
+  name: string;
+  required: boolean;
+  description: string;
+  schema: z.ZodType;
 }
 
 export const defineEndpoint = <S extends EndpointSpec>(spec: S): S => spec;

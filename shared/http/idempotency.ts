@@ -1,11 +1,11 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { sha256Hex } from '../ids';
 import { ConflictError, ValidationError } from './errors';
+import { IDEMPOTENCY_KEY_PATTERN } from './idempotencyKey';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../store/idempotencyRepo';
 
 const WINDOW_SECONDS = 24 * 60 * 60;
 const MAX_STORED_BODY = 300_000;
-const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 export interface IdempotencyClaim {
   userId: string;
@@ -24,7 +24,7 @@ export async function beginIdempotentRequest(
   /** How long this request can still run (the function's timeout): the claim is a lease of that length. */
   leaseMs: number,
 ): Promise<{ replay: APIGatewayProxyResult } | { claim: IdempotencyClaim }> {
-  if (!KEY_PATTERN.test(key)) throw new ValidationError('The Idempotency-Key header must be 1 to 255 printable characters.', [{ path: 'headers.idempotency-key', message: 'Invalid key' }]);
+  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw new ValidationError('The Idempotency-Key header must be 1 to 255 printable characters.', [{ path: 'headers.idempotency-key', message: 'Invalid key' }]);
   const requestHash = sha256Hex(fingerprint);
   const outcome = await claimIdempotencyKey(userId, key, requestHash, nowMs, WINDOW_SECONDS, leaseMs);
   if (outcome.claimed) return { claim: { userId, key } };

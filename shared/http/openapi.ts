@@ -1,22 +1,39 @@
 import { z } from 'zod';
-import type { EndpointSpec } from './endpoint';
+import type { EndpointSpec, ErrorStatus } from './endpoint';
+import { IDEMPOTENCY_KEY_PATTERN } from './idempotencyKey';
 import { errorBody } from '../schemas/common';
 
 type Json = Record<string, any>;
 
-const ERROR_STATUSES: Record<string, string> = {
-  '400': 'Invalid request (validation_error)',
-  '401': 'Missing or invalid API key (unauthorized)',
-  '402': 'Not enough credits (insufficient_credits)',
-  '403': 'Needs an active pro subscription (subscription_required)',
-  '404': 'Not found (not_found)',
-  '409': 'Conflict (email_in_use, quote_token_used, idempotency_conflict, concurrent_update)',
-  '410': 'Quote expired (quote_expired)',
-  '413': 'Body over 1 MiB (payload_too_large)',
-  '422': 'Not allowed now (quote_mismatch, invalid_state)',
-  '429': 'Too many requests (rate_limited)',
-  '500': 'Internal error (internal_error)',
+const ERROR_STATUSES: Record<ErrorStatus, string> = {
+  400: 'Invalid request (validation_error)',
+  401: 'Missing or invalid API key (unauthorized)',
+  402: 'Not enough credits (insufficient_credits); nothing was charged or created',
+  403: 'Needs an active pro subscription (subscription_required)',
+  404: 'Not found (not_found)',
+  406: 'The Accept header excludes text/event-stream (not_acceptable)',
+  409: 'Conflict (email_in_use, quote_token_used, idempotency_conflict, concurrent_update)',
+  410: 'Quote expired (quote_expired)',
+  413: 'Body over 1 MiB (payload_too_large)',
+  422: 'Not allowed now (quote_mismatch, invalid_state)',
+  429: 'Too many requests (rate_limited)',
+  500: 'Internal error (internal_error)',
 };
+
+/** Which error statuses follow from the shape of a spec; `spec.errors` adds the operation's own. */
+const IMPLIED_ERRORS: [ErrorStatus, (spec: EndpointSpec) => boolean][] = [
+  [400, (s) => s.method !== 'GET' || !!(s.body || s.query || s.params || s.headers?.length)],
+  [401, (s) => s.auth === 'api_key'],
+  [403, (s) => !!s.paid],
+  [404, (s) => !!s.params],
+  [409, (s) => !!s.idempotent],
+  [413, (s) => s.method !== 'GET'],
+  [429, () => true],
+  [500, () => true],
+];
+
+export const errorStatusesOf = (spec: EndpointSpec): ErrorStatus[] =>
+  [...new Set([...IMPLIED_ERRORS.filter(([, applies]) => applies(spec)).map(([status]) => status), ...(spec.errors ?? [])])].sort((a, b) => a - b);
 
 /** JSON Schema 2020-12 (the dialect of OpenAPI 3.1) of a zod schema, with shared ids moved to components. */
 function schemaOf(schema: z.ZodType, io: 'input' | 'output', components: Json): Json {
@@ -45,35 +62,65 @@ function parametersOf(schema: z.ZodType | undefined, where: 'query' | 'path', co
   }));
 }
 
+/** The success response: JSON by default, alternates beside it, SSE events, or a bare non-JSON type. */
+function successOf(spec: EndpointSpec, components: Json): Json {
+  const status = spec.successStatus ?? 200;
+  if (status === 204) return { description: 'No content' };
+  if (spec.streaming) {
+    const events = Object.fromEntries(Object.entries(spec.events ?? {}).map(([name, schema]) => [name, schemaOf(schema, 'output', components)]));
+    return {
+      description: `Server-Sent Events. Event names: ${Object.keys(events).map((e) => `\`${e}\``).join(', ')}; each \`data:\` line is the JSON in x-sse-events, each event has an \`id:\`.`,
+      content: { 'text/event-stream': { schema: { type: 'string' }, 'x-sse-events': events } },
+    };
+  }
+  if (spec.produces) return { description: 'OK', content: { [spec.produces]: { schema: { type: 'string' } } } };
+  const content: Json = { 'application/json': { schema: spec.response ? schemaOf(spec.response, 'output', components) : {} } };
+  for (const [type, { description }] of Object.entries(spec.alternateMedia ?? {})) content[type] = { schema: { type: 'string', description } };
+  const alternates = Object.keys(spec.alternateMedia ?? {});
+  return { description: alternates.length ? `OK: application/json by default, or ${alternates.join(', ')}` : 'OK', content };
+}
+
+function headersOf(spec: EndpointSpec, components: Json): Json[] {
+  const params = (spec.headers ?? []).map((h) => ({ name: h.name, in: 'header', required: h.required, description: h.description, schema: schemaOf(h.schema, 'input', components) }));
+  if (spec.idempotent) {
+    params.push({
+      name: 'Idempotency-Key', in: 'header', required: false,
+      description: 'The same key with the same request within 24 h answers the first response again; with another request, 409 idempotency_conflict.',
+      schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source },
+    });
+  }
+  return params;
+}
+
+function descriptionOf(spec: EndpointSpec): string {
+  const notes = [spec.description ?? `${spec.summary}.`];
+  if (spec.paid) notes.push('Needs an active pro subscription.');
+  if (spec.idempotent) notes.push('Honours Idempotency-Key.');
+  return notes.join(' ');
+}
+
 /** The OpenAPI 3.1 document of every endpoint, from the same zod schemas that validate requests. */
 export function buildOpenApi(endpoints: EndpointSpec[], serverUrl: string): Json {
   const components: Json = {};
   const errorRef = schemaOf(errorBody, 'output', components);
   const paths: Json = {};
   for (const spec of endpoints) {
-    const status = String(spec.successStatus ?? 200);
-    const responses: Json = {};
-    if (status === '204') responses[status] = { description: 'No content' };
-    else if (spec.streaming) responses[status] = { description: 'Server-Sent Events stream', content: { 'text/event-stream': { schema: { type: 'string' } } } };
-    else if (spec.produces) responses[status] = { description: 'OK', content: { [spec.produces]: { schema: { type: 'string' } } } };
-    else responses[status] = { description: 'OK', content: { 'application/json': { schema: spec.response ? schemaOf(spec.response, 'output', components) : {} } } };
-    for (const [code, description] of Object.entries(ERROR_STATUSES)) {
-      if (spec.auth === 'none' && (code === '401' || code === '402' || code === '403')) continue;
-      if (!spec.paid && code === '403') continue;
-      responses[code] = { description, content: { 'application/json': { schema: errorRef } } };
-    }
+    const responses: Json = { [String(spec.successStatus ?? 200)]: successOf(spec, components) };
+    for (const code of errorStatusesOf(spec)) responses[code] = { description: ERROR_STATUSES[code], content: { 'application/json': { schema: errorRef } } };
     const operation: Json = {
       operationId: spec.operationId,
       summary: spec.summary,
+      description: descriptionOf(spec),
       tags: [spec.tag],
-      parameters: [...parametersOf(spec.params, 'path', components), ...parametersOf(spec.query, 'query', components)],
+      parameters: [...parametersOf(spec.params, 'path', components), ...parametersOf(spec.query, 'query', components), ...headersOf(spec, components)],
       responses,
     };
-    if (spec.idempotent) operation.parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } });
-    if (spec.body) operation.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(spec.body, 'input', components) } } };
+    if (spec.body) {
+      // A body every field of which is optional may be left out (the server reads it as {}).
+      operation.requestBody = { required: !spec.body.safeParse({}).success, content: { 'application/json': { schema: schemaOf(spec.body, 'input', components) } } };
+    }
     if (spec.rawBody) operation.requestBody = { required: true, content: { 'application/json': { schema: { type: 'object' } } } };
     operation.security = spec.auth === 'none' ? [] : [{ apiKey: [] }];
-    if (spec.paid) operation.description = 'Needs an active pro subscription.';
     (paths[spec.path] ??= {})[spec.method.toLowerCase()] = operation;
   }
   return {

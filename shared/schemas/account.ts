@@ -62,7 +62,7 @@ export const accountEndpoints = {
       full_name: z.string().trim().max(255).nullable().optional().transform((v) => (v === '' ? null : v)),
       email: z.email().max(254).optional(),
     }),
-    response: userProfile,
+    response: userProfile, errors: [409],
   }),
   rotateApiKey: defineEndpoint({
     operationId: 'rotateApiKey', method: 'POST', path: '/api/v1/users/me/api-key', summary: 'Issue a new API key; the old one stops working at once', tag, auth: 'api_key',
@@ -72,7 +72,7 @@ export const accountEndpoints = {
     operationId: 'getSubscriptionStatus', method: 'GET', path: '/api/v1/subscriptions/status', summary: 'Subscription and credit status', tag, auth: 'api_key', response: subscriptionStatus,
   }),
   checkoutSession: defineEndpoint({
-    operationId: 'createCheckoutSession', method: 'POST', path: '/api/v1/subscriptions/checkout-session', summary: 'Start a pro subscription checkout', tag, auth: 'api_key', idempotent: true,
+    operationId: 'createCheckoutSession', method: 'POST', path: '/api/v1/subscriptions/checkout-session', summary: 'Start a pro subscription checkout', tag, auth: 'api_key', idempotent: true, errors: [422],
     body: z.strictObject({ tier: z.literal('pro'), add_ons: z.array(z.enum(ADD_ON_TYPES as [string, ...string[]])).max(10).optional() }),
     response: z.object({ checkout_url: z.string(), checkout_session_id: z.string() }),
   }),

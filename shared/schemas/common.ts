@@ -17,7 +17,8 @@ export const timestamp = z.iso
 export const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected a date as YYYY-MM-DD')
-  .refine(isCalendarDay, 'Expected a real calendar day between 0001-01-01 and 9999-12-31');
+  .refine(isCalendarDay, 'Expected a real calendar day between 0001-01-01 and 9999-12-31')
+  .meta({ format: 'date' });
 export const uuid = z.uuid();
 
 /** Query parameters every list endpoint takes (contract 1); out-of-range values are 400, not clamped. */

@@ -123,11 +123,11 @@ export const growthEndpoints = {
       max_external_spend_credits: z.number().int().min(0).optional(),
       chat_id: z.uuid().optional(),
     }),
-    response: growthQuoteResponse,
+    response: growthQuoteResponse, errors: [404],
   }),
   startGrowthRun: defineEndpoint({
     operationId: 'startGrowthRun', method: 'POST', path: '/api/v1/growth/run',
-    summary: 'Run a quoted plan: consumes the quote token and reserves the quoted credits', tag, auth: 'api_key', paid: true, idempotent: true, successStatus: 202,
+    summary: 'Run a quoted plan: consumes the quote token and reserves the quoted credits', tag, auth: 'api_key', paid: true, idempotent: true, successStatus: 202, errors: [402, 404, 410, 422],
     body: z.strictObject({ quote_token: z.string().min(1).max(100), goal_plan: z.record(z.string(), z.unknown()).meta({ description: 'The normalised goal_plan returned by quote' }) }),
     response: z.object({ run_id: z.uuid(), status: z.literal('pending') }).meta({ id: 'GrowthRunStarted' }),
   }),
@@ -137,11 +137,12 @@ export const growthEndpoints = {
   }),
   exportGrowthRun: defineEndpoint({
     operationId: 'exportGrowthRun', method: 'GET', path: '/api/v1/growth/runs/{run_id}/export', summary: "A completed run's rows as CSV (text/csv) or JSON ({rows})", tag, auth: 'api_key', paid: true,
-    params: runParams, query: z.strictObject({ format: z.enum(['csv', 'json']).default('json') }), produces: 'text/csv',
+    params: runParams, query: z.strictObject({ format: z.enum(['csv', 'json']).default('json') }), errors: [422],
+    alternateMedia: { 'text/csv': { description: 'format=csv: a header row, then one line per row' } },
     response: z.object({ rows: z.array(z.record(z.string(), z.unknown())) }),
   }),
   cancelGrowthRun: defineEndpoint({
     operationId: 'cancelGrowthRun', method: 'POST', path: '/api/v1/growth/runs/{run_id}/cancel', summary: 'Cancel a run that has not finished (422 invalid_state when it has)', tag, auth: 'api_key',
-    successStatus: 202, params: runParams, response: growthRun,
+    successStatus: 202, params: runParams, response: growthRun, errors: [422],
   }),
 };

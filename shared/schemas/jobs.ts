@@ -9,7 +9,8 @@ const text = (max: number) => z.string().trim().min(1).max(max);
 export const companyInput = z
   .strictObject({ company_name: text(300), domain: text(300).optional(), website: text(2000).optional() })
   .refine((c) => c.domain !== undefined || c.website !== undefined, { message: 'A company needs a website or a domain' })
-  .meta({ id: 'JobCompanyInput' });
+  // The refinement, said in JSON Schema so generated clients enforce it too.
+  .meta({ id: 'JobCompanyInput', anyOf: [{ required: ['domain'] }, { required: ['website'] }] });
 
 export const contactInput = z
   .strictObject({
@@ -23,7 +24,7 @@ export const contactInput = z
     title: text(300).optional(),
   })
   .refine((c) => Object.keys(c).length > 0, { message: 'A contact needs at least one field' })
-  .meta({ id: 'JobContactInput' });
+  .meta({ id: 'JobContactInput', minProperties: 1 });
 
 export const icpConfig = z
   .strictObject({
@@ -58,7 +59,8 @@ export const createJobBody = z
   .refine((b) => (b.preset === undefined) !== (b.requested_capabilities === undefined), {
     message: 'Send either preset or requested_capabilities, not both and not neither',
     path: ['preset'],
-  });
+  })
+  .meta({ oneOf: [{ required: ['preset'] }, { required: ['requested_capabilities'] }] });
 
 const emailStatus = z.enum(['deliverable', 'risky', 'undeliverable', 'unknown']);
 const jobStatus = z.enum(['pending', 'running', 'completed', 'failed', 'cancelled']);
@@ -135,7 +137,7 @@ const tag = 'Enrichment jobs';
 export const jobsEndpoints = {
   createJob: defineEndpoint({
     operationId: 'createJob', method: 'POST', path: '/api/v1/bd/jobs', summary: 'Start an enrichment job (credits for the estimate are reserved; only consumed units are charged)', tag,
-    auth: 'api_key', paid: true, idempotent: true, successStatus: 202, body: createJobBody, response: jobRecord,
+    auth: 'api_key', paid: true, idempotent: true, successStatus: 202, body: createJobBody, response: jobRecord, errors: [402, 404],
   }),
   listJobs: defineEndpoint({
     operationId: 'listJobs', method: 'GET', path: '/api/v1/bd/jobs', summary: 'List your enrichment jobs, newest first', tag, auth: 'api_key',
@@ -148,16 +150,18 @@ export const jobsEndpoints = {
   }),
   cancelJob: defineEndpoint({
     operationId: 'cancelJob', method: 'POST', path: '/api/v1/bd/jobs/{job_id}/cancel', summary: 'Cancel a job that has not finished; it is charged only for what it consumed', tag,
-    auth: 'api_key', idempotent: true, successStatus: 202, params: jobParams, response: jobRecord,
+    auth: 'api_key', idempotent: true, successStatus: 202, params: jobParams, response: jobRecord, errors: [422],
   }),
   exportJob: defineEndpoint({
     operationId: 'exportJob', method: 'GET', path: '/api/v1/bd/jobs/{job_id}/export', summary: 'The rows of a completed job, as CSV (with a header row) or JSON', tag, auth: 'api_key',
     params: jobParams, query: z.strictObject({ format: z.enum(['csv', 'json']).default('json') }),
-    response: z.object({ rows: z.array(deliverableRow) }), produces: 'text/csv',
+    response: z.object({ rows: z.array(deliverableRow) }), errors: [422],
+    alternateMedia: { 'text/csv': { description: 'format=csv: a header row with the DeliverableRow field names, then one line per row' } },
   }),
   jobEvents: defineEndpoint({
     operationId: 'streamJobEvents', method: 'GET', path: '/api/v1/bd/jobs/{job_id}/events',
     summary: 'Server-Sent Events: `progress` on each change (the current state first), then `complete` once the job ends; `: keep-alive` every 15 s', tag,
-    auth: 'api_key', params: jobParams, response: jobEvent, produces: 'text/event-stream', streaming: true,
+    description: 'Server-Sent Events. The current state comes first as `progress`; each change is another `progress`; the end is one `complete` (never also `progress`), and a job already over gets only `complete`. Every event has an `id:`; a `: keep-alive` comment comes every 15 s. An Accept header that excludes text/event-stream is refused with 406.',
+    auth: 'api_key', params: jobParams, streaming: true, events: { progress: jobEvent, complete: jobEvent }, errors: [406],
   }),
 };

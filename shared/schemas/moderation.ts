@@ -30,6 +30,7 @@ export const communityCreate = z
 export const communityUpdate = z
   .strictObject({ name: communityFields.name.optional(), project_name: communityFields.project_name.optional(), type: communityFields.type.optional(), ...optionalFields })
   .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'Send at least one field to change' })
+  .meta({ minProperties: 1 })
   .meta({ id: 'CommunityUpdate' });
 
 export const community = z
@@ -146,7 +147,7 @@ const base = '/api/v1/integrations/moderation';
 
 export const moderationEndpoints = {
   createCommunity: defineEndpoint({
-    operationId: 'createCommunity', method: 'POST', path: `${base}/communities`, tag, auth: 'api_key', idempotent: true, successStatus: 201,
+    operationId: 'createCommunity', method: 'POST', path: `${base}/communities`, tag, auth: 'api_key', idempotent: true, successStatus: 201, errors: [402],
     summary: 'Provision a moderation community (charges 500 credits with the creation; 402 and nothing created when short)',
     body: communityCreate, response: community,
   }),
@@ -163,7 +164,7 @@ export const moderationEndpoints = {
     body: communityUpdate, response: community,
   }),
   setAutoRenew: defineEndpoint({
-    operationId: 'setCommunityAutoRenew', method: 'POST', path: `${base}/communities/{id}/auto-renew`, tag, auth: 'api_key', params: communityIdParams,
+    operationId: 'setCommunityAutoRenew', method: 'POST', path: `${base}/communities/{id}/auto-renew`, tag, auth: 'api_key', params: communityIdParams, errors: [422],
     summary: 'Switch auto-renewal; with it off the community stays active until its period ends, then expires',
     body: z.strictObject({ auto_renew: z.boolean() }), response: community,
   }),
@@ -180,15 +181,16 @@ export const moderationEndpoints = {
     operationId: 'telegramModerationWebhook', method: 'POST', path: `${base}/telegram/{moderation_id}`, tag, auth: 'none',
     summary: "Telegram's webhook; X-Telegram-Bot-Api-Secret-Token must equal the community's activation token",
     params: z.strictObject({ moderation_id: z.string().min(1).max(100) }), body: telegramUpdate, response: decisions,
+    headers: [{ name: 'X-Telegram-Bot-Api-Secret-Token', required: true, description: "The community's activation token, as given to Telegram's setWebhook; a wrong one answers 404 like an unknown community", schema: z.string().min(1) }],
   }),
   getStatus: defineEndpoint({
-    operationId: 'getModerationStatus', method: 'GET', path: `${base}/status`, tag, auth: 'api_key',
+    operationId: 'getModerationStatus', method: 'GET', path: `${base}/status`, tag, auth: 'api_key', errors: [404],
     summary: "Connection state, live metrics and the newest audit entries (default community: your newest)",
     query: z.strictObject({ community_id: z.uuid().optional(), include_logs: z.coerce.number().int().min(0).max(100).default(25) }),
     response: moderationStatus,
   }),
   sync: defineEndpoint({
-    operationId: 'syncModeration', method: 'POST', path: `${base}/sync`, tag, auth: 'api_key',
+    operationId: 'syncModeration', method: 'POST', path: `${base}/sync`, tag, auth: 'api_key', errors: [404],
     summary: 'Refresh a community status from strongly consistent reads and stamp last_synced_at',
     body: z.strictObject({ community_id: z.uuid() }), response: moderationStatus,
   }),

@@ -6,6 +6,7 @@ const tag = 'Service';
 export const publicEndpoints = {
   health: defineEndpoint({
     operationId: 'health', method: 'GET', path: '/api/v1/health', summary: 'Liveness', tag, auth: 'none',
+    description: 'Answers 200 with the server time while the API is up; no key needed.',
     response: z.object({ status: z.literal('ok'), time: z.string() }),
   }),
   openapi: defineEndpoint({
@@ -17,6 +18,7 @@ export const publicEndpoints = {
 export const webhookEndpoints = {
   stripeWebhook: defineEndpoint({
     operationId: 'stripeWebhook', method: 'POST', path: '/api/v1/webhooks/stripe', summary: 'Payment processor webhook (Stripe-Signature checked)', tag: 'Webhooks', auth: 'none', rawBody: true,
+    headers: [{ name: 'Stripe-Signature', required: true, description: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "{t}.{body}">; 5-minute tolerance. Missing or wrong: 400', schema: z.string().min(1) }],
     response: z.object({ received: z.boolean(), duplicate: z.boolean() }),
   }),
   localCheckoutPage: defineEndpoint({
@@ -24,7 +26,7 @@ export const webhookEndpoints = {
     params: z.strictObject({ session_id: z.string().regex(/^cs_local_[0-9a-f-]{36}$/) }), produces: 'text/html',
   }),
   localCheckoutPay: defineEndpoint({
-    operationId: 'localCheckoutPay', method: 'POST', path: '/api/v1/checkout/{session_id}/pay', summary: 'Local checkout: pay, which sends the signed webhook Stripe would', tag: 'Webhooks', auth: 'none',
+    operationId: 'localCheckoutPay', method: 'POST', path: '/api/v1/checkout/{session_id}/pay', summary: 'Local checkout: pay, which sends the signed webhook Stripe would', tag: 'Webhooks', auth: 'none', errors: [422],
     params: z.strictObject({ session_id: z.string().regex(/^cs_local_[0-9a-f-]{36}$/) }), produces: 'text/html',
   }),
 };

@@ -52,7 +52,8 @@ export const storageEndpoints = {
     operationId: 'updateChat', method: 'PUT', path: '/api/v1/chats/{chat_id}', summary: 'Rename a chat and/or replace its messages', tag, auth: 'api_key', params: chatIdParams,
     body: z
       .strictObject({ title: z.string().trim().min(1).max(255).optional(), messages: z.array(chatMessage).max(10_000).optional() })
-      .refine((b) => b.title !== undefined || b.messages !== undefined, { message: 'Send title, messages or both' }),
+      .refine((b) => b.title !== undefined || b.messages !== undefined, { message: 'Send title, messages or both' })
+      .meta({ anyOf: [{ required: ['title'] }, { required: ['messages'] }] }),
     response: chat,
   }),
   deleteChat: defineEndpoint({

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventSource } from 'eventsource';
 import { startTestApi } from '../support/api';
+import { sseEventViolation } from '../support/contract';
 import { workerHandler } from '../../bin/local/handlers';
 import { getBalance } from '../../shared/domain/credits/credits';
 
@@ -44,6 +45,13 @@ function followJob(key: string, jobId: string, onFirstEvent: () => void = () => 
     }, 20_000);
     for (const type of ['progress', 'complete']) {
       es.addEventListener(type, (e) => {
+        const violation = sseEventViolation(`/api/v1/bd/jobs/${jobId}/events`, type, e.data);
+        if (violation) {
+          clearTimeout(timer);
+          es.close();
+          reject(new Error(`SSE event breaks the OpenAPI document: ${violation}`));
+          return;
+        }
         events.push({ type, id: e.lastEventId, data: JSON.parse(e.data) });
         if (events.length === 1) onFirstEvent();
         if (type === 'complete') {

@@ -6,6 +6,7 @@ import type { Tier, UserRecord } from '../../shared/store/usersRepo';
 import { installLocalPorts, type LocalPorts } from '../../bin/local/runtime';
 import { createLocalApi, listen } from '../../bin/local/server';
 import { uuidv7 } from '../../shared/ids';
+import { contractViolation } from './contract';
 
 export interface CallOptions {
   key?: string | null;
@@ -67,6 +68,12 @@ export async function startTestApi(options: { clock?: ManualClock } = {}): Promi
         parsed = text ? JSON.parse(text) : undefined;
       } catch {
         /* not JSON: keep the text */
+      }
+      // Every answer the suites see is checked against the published document: a drift fails the test.
+      const target = new URL(url);
+      if (target.origin === origin && target.pathname.startsWith('/api/v1/')) {
+        const violation = contractViolation(method, target.pathname, response.status, response.headers.get('content-type'), text);
+        if (violation) throw new Error(`Response breaks the OpenAPI document: ${violation}`);
       }
       return { status: response.status, body: parsed as any, text, headers: response.headers };
     },
