@@ -1,16 +1,9 @@
-import { existsSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ensureTable, startDynamo } from '../local/dynamo';
 import { LOCAL_TABLE, useLocalTable } from '../local/runtime';
+import { recordedLocalEndpoint } from '../local/endpointFile';
 
 export const DATA_DIR = resolve(process.cwd(), '.data', 'dynamodb');
-const ENDPOINT_FILE = resolve(process.cwd(), '.data', 'endpoint');
-
-/** The local server records its DynamoDB endpoint so the admin command can share its database. */
-export function recordLocalEndpoint(endpoint: string): void {
-  writeFileSync(ENDPOINT_FILE, endpoint);
-  process.on('exit', () => rmSync(ENDPOINT_FILE, { force: true }));
-}
 
 async function reachable(endpoint: string): Promise<boolean> {
   try {
@@ -32,7 +25,7 @@ export async function connectAdmin(): Promise<{ target: string; close(): Promise
   if (process.env.TABLE_NAME && process.env.DYNAMODB_ENDPOINT) {
     return { target: `table ${process.env.TABLE_NAME} at ${process.env.DYNAMODB_ENDPOINT}`, close: noop };
   }
-  const running = existsSync(ENDPOINT_FILE) ? readFileSync(ENDPOINT_FILE, 'utf8').trim() : '';
+  const running = recordedLocalEndpoint();
   if (running && (await reachable(running))) {
     useLocalTable(running, LOCAL_TABLE);
     return { target: `local server database (${running})`, close: noop };

@@ -13,7 +13,7 @@ import { ensureTable, startDynamo, type LocalDynamo } from './dynamo';
 import { InProcessQueue } from './queue';
 import { createLocalApi, listen } from './server';
 import { renewalsHandler, workerHandler } from './handlers';
-import { recordLocalEndpoint } from '../admin/connect';
+import { recordLocalEndpoint } from './endpointFile';
 import { seedCuratedDataset } from '../../shared/data/seed';
 import { getSeedMarker } from '../../shared/store/curatedRepo';
 import { superviseJobs } from '../../shared/domain/jobs/watchdog';

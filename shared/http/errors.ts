@@ -73,11 +73,6 @@ export class UnprocessableError extends AppError {
     super(422, code, message, details);
   }
 }
-export class RateLimitedError extends AppError {
-  constructor(retryAfterSeconds: number) {
-    super(429, 'rate_limited', 'Too many requests.', undefined, { 'Retry-After': String(retryAfterSeconds) });
-  }
-}
 
 export interface ErrorBody {
   error: { code: string; message: string; details?: unknown };

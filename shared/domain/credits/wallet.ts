@@ -24,8 +24,6 @@ export interface Allocation {
   origin?: string;
 }
 
-export const emptyWallet = (): Wallet => ({ permanent: 0, grants: [] });
-
 const isLive = (grant: Grant, now: Date) => Date.parse(grant.expiresAt) > now.getTime() && grant.amount > 0;
 
 export function liveGrants(wallet: Wallet, now: Date): Grant[] {

@@ -193,7 +193,6 @@ export const PACKAGES = {
 
 export type PackageId = keyof typeof PACKAGES;
 export const PACKAGE_IDS = Object.keys(PACKAGES) as [PackageId, ...PackageId[]];
-export const packageDef = (id: PackageId): PackageDef => PACKAGES[id];
 
 /** Contact unlock ladder: each tier includes the channels of the tiers below it. */
 export const CONTACT_TIERS = [
