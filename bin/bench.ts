@@ -20,6 +20,11 @@ import { growthBench } from './bench/growth';
 const SUITES: BenchSuite[] = [platformBench, growthBench, moderationBench, jobsBench, intelligenceBench];
 
 const only = process.argv.slice(2).find((a) => !a.startsWith('--'));
+const suiteNames = [...SUITES.map((s) => s.name), 'bundles'];
+if (only && !suiteNames.some((name) => name.toLowerCase().includes(only.toLowerCase()))) {
+  console.error(`No bench suite matches "${only}". Suites: ${suiteNames.join(', ')} (a part of a name is enough).`);
+  process.exit(2);
+}
 const dynamo = await startDynamo();
 useLocalTable(dynamo.endpoint, LOCAL_TABLE);
 await ensureTable(dynamo.endpoint, LOCAL_TABLE);

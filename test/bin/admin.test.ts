@@ -1,9 +1,11 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { uuidv7 } from '../../shared/ids';
 import { startTestApi } from '../support/api';
 import { findUserIdByEmail } from '../../shared/store/usersRepo';
+import { getCuratedEntity } from '../../shared/store/curatedRepo';
 
 const run = promisify(execFile);
 const api = await startTestApi();
@@ -50,5 +52,12 @@ describe('npm run admin', () => {
     }
     expect(await findUserIdByEmail(email)).toBeUndefined();
     expect(await findUserIdByEmail('not-an-email')).toBeUndefined();
+  });
+
+  it("loads the sample file with the README's import command as written", async () => {
+    const command = readFileSync('README.md', 'utf8').match(/npm run admin -- (import --file [^\s`]+)/)![1];
+    const loaded = await admin(...command.split(' '));
+    expect(loaded.stdout).toMatch(/Loaded 1 fund, 1 company, 2 persons, 1 round, 1 kol, 1 builder/);
+    expect(await getCuratedEntity('builder', 'bld-sample-solidity')).toMatchObject({ name: 'Tomas Sample', category: 'smart-contract-engineer' });
   });
 });
