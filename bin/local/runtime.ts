@@ -14,6 +14,7 @@ import { InProcessQueue } from './queue';
 import { createLocalApi, listen } from './server';
 import { renewalsHandler, workerHandler } from './handlers';
 import { recordLocalEndpoint } from './endpointFile';
+import { KeptDemoKeys } from './demoKeys';
 import { seedCuratedDataset } from '../../shared/data/seed';
 import { getSeedMarker } from '../../shared/store/curatedRepo';
 import { superviseJobs } from '../../shared/domain/jobs/watchdog';
@@ -81,8 +82,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   // last committed step (the step guards make anything already done a no-op).
   const resumed = await superviseJobs({ resume: true });
   if (resumed.stalled > 0) process.stderr.write(`Resumed ${resumed.redriven} unfinished jobs (${resumed.cancelled} cancelled, ${resumed.skipped} skipped).\n`);
-  const proKey = await ensureDemoAccount({ email: 'demo-pro@example.com', tier: 'pro', credits: 100_000, apiKey: process.env.DEMO_PRO_API_KEY || undefined });
-  const developerKey = await ensureDemoAccount({ email: 'demo-developer@example.com', tier: 'developer', credits: 0, apiKey: process.env.DEMO_DEVELOPER_API_KEY || undefined });
+  const kept = options.dataDir ? new KeptDemoKeys(options.dataDir) : undefined;
+  const demoKey = async (email: string, tier: 'pro' | 'developer', credits: number, fixedKey: string | undefined) => {
+    const key = await ensureDemoAccount({ email, tier, credits, apiKey: fixedKey || kept?.get(email) });
+    if (!fixedKey) kept?.keep(email, key);
+    return key;
+  };
+  const proKey = await demoKey('demo-pro@example.com', 'pro', 100_000, process.env.DEMO_PRO_API_KEY);
+  const developerKey = await demoKey('demo-developer@example.com', 'developer', 0, process.env.DEMO_DEVELOPER_API_KEY);
 
   const server: Server = createLocalApi();
   const port = await listen(server, options.port, '0.0.0.0');

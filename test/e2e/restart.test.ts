@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { inject } from 'vitest';
 import { describe, expect, it } from 'vitest';
 import { startLocalRuntime, type LocalRuntime } from '../../bin/local/runtime';
@@ -13,8 +16,8 @@ import { uuidv7 } from '../../shared/ids';
  * its own demo accounts), so its start-up resume only ever sees this file's jobs.
  */
 const tableName = `outreach-restart-${uuidv7()}`;
-const start = () =>
-  startLocalRuntime({ port: 0, dataDir: '', fresh: false, renewalsEverySeconds: 3600, dynamo: { endpoint: inject('dynamoEndpoint'), tableName, datasetScale: 0.01 } });
+const start = (dataDir = '') =>
+  startLocalRuntime({ port: 0, dataDir, fresh: false, renewalsEverySeconds: 3600, dynamo: { endpoint: inject('dynamoEndpoint'), tableName, datasetScale: 0.01 } });
 
 async function call(runtime: LocalRuntime, method: string, path: string, body?: unknown) {
   const res = await fetch(`${runtime.baseUrl}${path}`, {
@@ -64,5 +67,31 @@ describe('local runtime restart', () => {
     } finally {
       await second.stop();
     }
+  });
+
+  it('prints the same demo keys after a restart (kept with the data); a DEMO_* variable still wins', { timeout: 60_000 }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'outreach-keys-'));
+    const first = await start(dataDir);
+    const { proKey, developerKey } = first;
+    await first.stop();
+    const second = await start(dataDir);
+    try {
+      expect([second.proKey, second.developerKey]).toEqual([proKey, developerKey]);
+      expect((await call(second, 'GET', '/users/me')).body).toMatchObject({ email: 'demo-pro@example.com' });
+    } finally {
+      await second.stop();
+    }
+    const fixed = `oik_${'F'.repeat(40)}`;
+    process.env.DEMO_PRO_API_KEY = fixed;
+    try {
+      const third = await start(dataDir);
+      await third.stop();
+      expect([third.proKey, third.developerKey]).toEqual([fixed, developerKey]);
+    } finally {
+      delete process.env.DEMO_PRO_API_KEY;
+    }
+    const fourth = await start(dataDir);
+    await fourth.stop();
+    expect(fourth.proKey).toBe(proKey);
   });
 });

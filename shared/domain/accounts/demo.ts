@@ -10,7 +10,7 @@ export interface DemoAccount {
   email: string;
   tier: 'developer' | 'pro';
   credits: number;
-  /** A fixed key (DEMO_*_API_KEY); otherwise a fresh key is issued at every start. */
+  /** A fixed key (DEMO_*_API_KEY, or the one the local runtime kept); otherwise a fresh key is issued. */
   apiKey?: string;
 }
 
