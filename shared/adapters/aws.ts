@@ -1,5 +1,5 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { EventBridgeClient, PutEventsCommand, type EventBridgeClientConfig } from '@aws-sdk/client-eventbridge';
 import { requireEnv } from '../config/env';
 import { SystemDns } from './dns';
 import type { DomainEvent, EventsPort } from './events';
@@ -24,17 +24,40 @@ export class SqsQueue implements QueuePort {
   }
 }
 
+const PUT_EVENTS_ATTEMPTS = 3;
+
+/**
+ * EventBridge answers 200 even when it refuses some entries (FailedEntryCount), so refused entries
+ * are sent again, and still-refused ones raise an error instead of vanishing.
+ */
 export class EventBridgeEvents implements EventsPort {
-  private readonly client = new EventBridgeClient({});
-  constructor(private readonly busName: string) {}
+  private readonly client: EventBridgeClient;
+  constructor(
+    private readonly busName: string,
+    config: EventBridgeClientConfig = {},
+    private readonly retryDelayMs = 200,
+  ) {
+    this.client = new EventBridgeClient(config);
+  }
+
   async publish(events: DomainEvent[]): Promise<void> {
-    for (let i = 0; i < events.length; i += 10) {
-      await this.client.send(
-        new PutEventsCommand({
-          Entries: events.slice(i, i + 10).map((e) => ({ EventBusName: this.busName, Source: 'outreach-intelligence', DetailType: e.type, Detail: JSON.stringify(e.detail) })),
-        }),
-      );
+    for (let i = 0; i < events.length; i += 10) await this.putBatch(events.slice(i, i + 10));
+  }
+
+  private async putBatch(batch: DomainEvent[]): Promise<void> {
+    let pending = batch.map((e) => ({ EventBusName: this.busName, Source: 'outreach-intelligence', DetailType: e.type, Detail: JSON.stringify(e.detail) }));
+    let errors: string[] = [];
+    for (let attempt = 1; attempt <= PUT_EVENTS_ATTEMPTS && pending.length; attempt++) {
+      if (attempt > 1) await new Promise((r) => setTimeout(r, this.retryDelayMs * 2 ** (attempt - 2)));
+      const out = await this.client.send(new PutEventsCommand({ Entries: pending }));
+      if (!out.FailedEntryCount) return;
+      // Result entries are in request order; a refused one carries an ErrorCode.
+      const refused = (out.Entries ?? []).map((r, j) => ({ r, j })).filter(({ r }) => r.ErrorCode);
+      if (!refused.length) throw new Error(`EventBridge refused ${out.FailedEntryCount} of ${batch.length} events without naming them`);
+      errors = refused.map(({ r }) => `${r.ErrorCode}: ${r.ErrorMessage ?? ''}`.trim());
+      pending = refused.map(({ j }) => pending[j]);
     }
+    if (pending.length) throw new Error(`EventBridge refused ${pending.length} of ${batch.length} events: ${[...new Set(errors)].join('; ')}`);
   }
 }
 
