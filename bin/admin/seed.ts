@@ -14,7 +14,17 @@ export function seedCommand(args: string[]): () => Promise<void> {
 
 async function run(scale: number, seed: number): Promise<void> {
   console.error('Generating and loading the curated Web3 dataset...');
-  const outcome = await seedCuratedDataset({ scale, seed, force: true });
+  let reported = Date.now();
+  const outcome = await seedCuratedDataset({
+    scale,
+    seed,
+    force: true,
+    onProgress: (written, total) => {
+      if (Date.now() - reported < 5_000) return;
+      reported = Date.now();
+      console.error(`  ${written} of ${total} items (${Math.floor((100 * written) / total)}%)`);
+    },
+  });
   const c = outcome.marker.counts;
   console.log(
     `Seeded ${c.funds} funds, ${c.companies} companies, ${c.rounds} funding rounds, ${c.people} people, ${c.kols} KOLs and ${c.builders} builders ` +

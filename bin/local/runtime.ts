@@ -15,8 +15,7 @@ import { createLocalApi, listen } from './server';
 import { renewalsHandler, workerHandler } from './handlers';
 import { recordLocalEndpoint } from './endpointFile';
 import { KeptDemoKeys } from './demoKeys';
-import { seedCuratedDataset } from '../../shared/data/seed';
-import { getSeedMarker } from '../../shared/store/curatedRepo';
+import { DatasetLoad } from './datasetLoad';
 import { superviseJobs } from '../../shared/domain/jobs/watchdog';
 
 export const LOCAL_TABLE = 'outreach-local';
@@ -57,6 +56,8 @@ export interface LocalRuntime {
   proKey: string;
   developerKey: string;
   ports: LocalPorts;
+  /** Settles when the curated dataset is complete (a first start loads it in the background). */
+  datasetLoaded: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -77,7 +78,6 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   await ensureTable(dynamo.endpoint, tableName);
   if (!options.dynamo) recordLocalEndpoint(dynamo.endpoint);
   const ports = installLocalPorts();
-  await seedOnFirstStart(options.dynamo?.datasetScale);
   // The in-process queue died with the last process: every job still in flight is resumed from its
   // last committed step (the step guards make anything already done a no-op).
   const resumed = await superviseJobs({ resume: true });
@@ -91,7 +91,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   const proKey = await demoKey('demo-pro@example.com', 'pro', 100_000, process.env.DEMO_PRO_API_KEY);
   const developerKey = await demoKey('demo-developer@example.com', 'developer', 0, process.env.DEMO_DEVELOPER_API_KEY);
 
-  const server: Server = createLocalApi();
+  const dataset = new DatasetLoad(options.dynamo?.datasetScale);
+  dataset.loaded.catch((err) => console.error('Loading the curated dataset failed; run `npm run admin -- seed` to finish it.', err));
+  const server: Server = createLocalApi({ curatedDatasetUnavailable: () => dataset.unavailable() });
   const port = await listen(server, options.port, '0.0.0.0');
   process.env.PUBLIC_BASE_URL ??= `http://localhost:${port}/api/v1`;
   const schedule = setInterval(() => void runRenewalSweep().catch((err) => console.error('renewal sweep failed', err)), options.renewalsEverySeconds * 1000);
@@ -102,7 +104,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     proKey,
     developerKey,
     ports,
+    datasetLoaded: dataset.loaded,
     stop: async () => {
+      await dataset.loaded.catch(() => undefined);
       clearInterval(schedule);
       await ports.queue.shutdown();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -110,20 +114,4 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       await dynamo.stop();
     },
   };
-}
-
-/** The curated dataset is loaded once per database (the marker item says it is complete); progress goes to stderr. */
-async function seedOnFirstStart(scale?: number): Promise<void> {
-  if (await getSeedMarker()) return;
-  process.stderr.write('First start: loading the curated Web3 dataset (a minute or a few, once)...\n');
-  let reported = Date.now();
-  const outcome = await seedCuratedDataset({
-    scale,
-    onProgress: (written, total) => {
-      if (Date.now() - reported < 10_000) return;
-      reported = Date.now();
-      process.stderr.write(`  ${written} of ${total} items\n`);
-    },
-  });
-  process.stderr.write(`Curated dataset loaded: ${outcome.marker.items} items in ${(outcome.ms / 1000).toFixed(1)} s.\n`);
 }

@@ -69,7 +69,12 @@ function sendError(res: ServerResponse, err: unknown, requestId: string): void {
  * The local API: each HTTP request becomes the REST API proxy event API Gateway sends (authorizer
  * context included) and goes to the same Lambda handler the stack deploys.
  */
-export function createLocalApi(): Server {
+export interface LocalApiOptions {
+  /** While it returns an error, operations that read the curated dataset answer with it (first start). */
+  curatedDatasetUnavailable?: () => Error | undefined;
+}
+
+export function createLocalApi(options: LocalApiOptions = {}): Server {
   const routes = compileRoutes();
   return createServer(async (req, res) => {
     const requestId = uuidv7();
@@ -79,6 +84,8 @@ export function createLocalApi(): Server {
       const candidates = routes.filter((r) => r.pattern.test(url.pathname));
       const match = candidates.find((r) => r.spec.method === method);
       if (!match) throw new NotFoundError('Endpoint');
+      const unavailable = match.spec.readsCuratedData ? options.curatedDatasetUnavailable?.() : undefined;
+      if (unavailable) throw unavailable;
       const values = match.pattern.exec(url.pathname)!.slice(1);
       const pathParameters = Object.fromEntries(match.names.map((n, i) => [n, decodeURIComponent(values[i])]));
 

@@ -44,9 +44,11 @@ export interface EndpointSpec {
    * 401 for a key, 403 for paid, 409 for Idempotency-Key, 413 for a body, 429 and 500 always).
    */
   errors?: ErrorStatus[];
+  /** Reads the curated dataset: the local server answers 503 dataset_loading while its first start loads it. */
+  readsCuratedData?: boolean;
 }
 
-export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 406 | 409 | 410 | 413 | 422 | 429 | 500;
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 406 | 409 | 410 | 413 | 422 | 429 | 500 | 503;
 
 export interface HeaderParam {
   name: string;

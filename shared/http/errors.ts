@@ -73,6 +73,12 @@ export class UnprocessableError extends AppError {
     super(422, code, message, details);
   }
 }
+/** The local server's first start: curated endpoints wait for the dataset (progress in details). */
+export class DatasetLoadingError extends AppError {
+  constructor(progress: { loaded_items: number; total_items: number }, retryAfterSeconds: number) {
+    super(503, 'dataset_loading', 'The curated dataset is still loading on this server; try again shortly.', progress, { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
 
 export interface ErrorBody {
   error: { code: string; message: string; details?: unknown };

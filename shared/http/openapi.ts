@@ -18,6 +18,7 @@ const ERROR_STATUSES: Record<ErrorStatus, string> = {
   422: 'Not allowed now (quote_mismatch, invalid_state)',
   429: 'Too many requests (rate_limited)',
   500: 'Internal error (internal_error)',
+  503: 'The curated dataset is still loading (dataset_loading; local server, first start), with Retry-After and progress',
 };
 
 /** Which error statuses follow from the shape of a spec; `spec.errors` adds the operation's own. */
@@ -30,6 +31,7 @@ const IMPLIED_ERRORS: [ErrorStatus, (spec: EndpointSpec) => boolean][] = [
   [413, (s) => s.method !== 'GET'],
   [429, () => true],
   [500, () => true],
+  [503, (s) => !!s.readsCuratedData],
 ];
 
 export const errorStatusesOf = (spec: EndpointSpec): ErrorStatus[] =>

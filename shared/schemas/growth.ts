@@ -112,11 +112,11 @@ const tag = 'Growth';
 
 export const growthEndpoints = {
   resolveGrowthGoal: defineEndpoint({
-    operationId: 'resolveGrowthGoal', method: 'POST', path: '/api/v1/growth/resolve', summary: 'Turn a goal in plain words and pasted inputs into a plan', tag, auth: 'api_key',
+    operationId: 'resolveGrowthGoal', readsCuratedData: true, method: 'POST', path: '/api/v1/growth/resolve', summary: 'Turn a goal in plain words and pasted inputs into a plan', tag, auth: 'api_key',
     body: growthResolveRequest, response: growthResolveResponse,
   }),
   quoteGrowthPlan: defineEndpoint({
-    operationId: 'quoteGrowthPlan', method: 'POST', path: '/api/v1/growth/quote',
+    operationId: 'quoteGrowthPlan', readsCuratedData: true, method: 'POST', path: '/api/v1/growth/quote',
     summary: 'Price a resolved plan; a plan that cannot be priced answers 200 with ok false and an error_code', tag, auth: 'api_key',
     body: z.strictObject({
       goal_plan: z.record(z.string(), z.unknown()).meta({ description: 'The goal_plan from POST /growth/resolve, unchanged' }),
@@ -126,7 +126,7 @@ export const growthEndpoints = {
     response: growthQuoteResponse, errors: [404],
   }),
   startGrowthRun: defineEndpoint({
-    operationId: 'startGrowthRun', method: 'POST', path: '/api/v1/growth/run',
+    operationId: 'startGrowthRun', readsCuratedData: true, method: 'POST', path: '/api/v1/growth/run',
     summary: 'Run a quoted plan: consumes the quote token and reserves the quoted credits', tag, auth: 'api_key', paid: true, idempotent: true, successStatus: 202, errors: [402, 404, 410, 422],
     body: z.strictObject({ quote_token: z.string().min(1).max(100), goal_plan: z.record(z.string(), z.unknown()).meta({ description: 'The normalised goal_plan returned by quote' }) }),
     response: z.object({ run_id: z.uuid(), status: z.literal('pending') }).meta({ id: 'GrowthRunStarted' }),

@@ -102,13 +102,13 @@ const tag = 'Intelligence';
 
 export const intelligenceEndpoints = {
   resolve: defineEndpoint({
-    operationId: 'resolveIntelligence', method: 'POST', path: '/api/v1/intelligence/resolve', tag, auth: 'api_key',
+    operationId: 'resolveIntelligence', readsCuratedData: true, method: 'POST', path: '/api/v1/intelligence/resolve', tag, auth: 'api_key',
     summary: 'Fill a package’s slots from slots and/or request_text; coverage from the curated data',
     body: z.strictObject({ package_id: packageId, slots: slots.optional(), request_text: z.string().max(2000).optional() }),
     response: resolveResult,
   }),
   quote: defineEndpoint({
-    operationId: 'quoteIntelligence', method: 'POST', path: '/api/v1/intelligence/quote', tag, auth: 'api_key', errors: [404, 422],
+    operationId: 'quoteIntelligence', readsCuratedData: true, method: 'POST', path: '/api/v1/intelligence/quote', tag, auth: 'api_key', errors: [404, 422],
     summary: 'Price a package run (or an expansion, with expansion_scope); the token lives 15 minutes and is single use',
     body: z.strictObject({
       package_id: packageId,
@@ -120,7 +120,7 @@ export const intelligenceEndpoints = {
     response: quote,
   }),
   execute: defineEndpoint({
-    operationId: 'executeIntelligence', method: 'POST', path: '/api/v1/intelligence/execute', tag, auth: 'api_key', paid: true, idempotent: true, errors: [402, 404, 410, 422],
+    operationId: 'executeIntelligence', readsCuratedData: true, method: 'POST', path: '/api/v1/intelligence/execute', tag, auth: 'api_key', paid: true, idempotent: true, errors: [402, 404, 410, 422],
     summary: 'Run a quoted package; charges base + per record returned, never more than the quote',
     body: z.strictObject({ package_id: packageId, slots: slots.optional(), output_fields: outputFields.optional(), quote_token: quoteToken }),
     response: executeResult,
@@ -132,7 +132,7 @@ export const intelligenceEndpoints = {
     response: intelligenceResult,
   }),
   expand: defineEndpoint({
-    operationId: 'expandIntelligence', method: 'POST', path: '/api/v1/intelligence/expand', tag, auth: 'api_key', paid: true, idempotent: true, errors: [402, 404, 410, 422],
+    operationId: 'expandIntelligence', readsCuratedData: true, method: 'POST', path: '/api/v1/intelligence/expand', tag, auth: 'api_key', paid: true, idempotent: true, errors: [402, 404, 410, 422],
     summary: 'Run a quoted expansion: contact_unlock, increase_limit or network_depth',
     body: z.strictObject({ parent_result_id: z.uuid(), expansion_type: expansionType, expansion_params: expansionParams, quote_token: quoteToken }),
     response: expansionResult,

@@ -136,7 +136,7 @@ const tag = 'Enrichment jobs';
 
 export const jobsEndpoints = {
   createJob: defineEndpoint({
-    operationId: 'createJob', method: 'POST', path: '/api/v1/bd/jobs', summary: 'Start an enrichment job (credits for the estimate are reserved; only consumed units are charged)', tag,
+    operationId: 'createJob', readsCuratedData: true, method: 'POST', path: '/api/v1/bd/jobs', summary: 'Start an enrichment job (credits for the estimate are reserved; only consumed units are charged)', tag,
     auth: 'api_key', paid: true, idempotent: true, successStatus: 202, body: createJobBody, response: jobRecord, errors: [402, 404],
   }),
   listJobs: defineEndpoint({

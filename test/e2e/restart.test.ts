@@ -37,6 +37,7 @@ const companies = [
 describe('local runtime restart', () => {
   it('resumes a job whose queued messages died with the process, to completion with its reservation settled', { timeout: 180_000 }, async () => {
     const first = await start();
+    await first.datasetLoaded;
     const userId = (await findUserIdByEmail('demo-pro@example.com'))!;
     const before = (await getBalance(userId)).available;
     const created = await call(first, 'POST', '/bd/jobs', { preset: 'full_pipeline', input_assets: { companies } });
