@@ -10,6 +10,8 @@ export interface SeedOptions {
   /** Write even when the marker says the dataset is loaded (the admin `seed` command). */
   force?: boolean;
   concurrency?: number;
+  /** Size of the items facet copies are packed into (tests make it small to get many packs). */
+  packBytes?: number;
   /** Called as batches land: items written so far and the total. */
   onProgress?: (written: number, total: number) => void;
 }
@@ -32,7 +34,7 @@ export async function seedCuratedDataset(options: SeedOptions = {}): Promise<See
   const scale = options.scale ?? 1;
   const data = generateDataset({ seed, scale });
   const entities: CuratedEntity[] = [...data.funds, ...data.companies, ...data.people, ...data.kols, ...data.builders];
-  const items = await writeCuratedEntities(entities, { concurrency: options.concurrency, onProgress: options.onProgress });
+  const items = await writeCuratedEntities(entities, { concurrency: options.concurrency, packBytes: options.packBytes, onProgress: options.onProgress });
   const marker: SeedMarker = {
     seed,
     scale,

@@ -11,7 +11,7 @@ import { ddb, table } from './client';
 import { queryAll } from './query';
 import {
   buildersByCategoryIndexKey, buildersByCategoryPartition, companyByDomainIndexKey, companyByDomainPartition, curatedFacetKey,
-  curatedFacetPartition, curatedLinkedinKey, curatedNameKey, curatedNamePartition, curatedProfileKey, curatedSeedMarkerKey,
+  curatedFacetPackKey, curatedFacetPartition, CURATED_FACET_PACK_PREFIX, CURATED_FACET_PREFIX, curatedLinkedinKey, curatedNameKey, curatedNamePartition, curatedProfileKey, curatedSeedMarkerKey,
   peopleByOrganizationIndexKey, peopleByOrganizationPartition,
 } from './keys';
 import type { CuratedBuilder, CuratedCompany, CuratedEntity, CuratedFund, CuratedKol, CuratedPerson, EntityKind } from '../data/model';
@@ -44,11 +44,19 @@ const profileItem = (entity: CuratedEntity, extra: Record<string, unknown> = {})
   data: JSON.stringify(entity),
   ...extra,
 });
-const facetItem = (facet: string, value: string, entity: { kind: EntityKind; id: string }, data: unknown): Item => ({
-  ...curatedFacetKey(facet, value, entity.kind, entity.id),
-  entity: 'curatedFacet',
-  data: JSON.stringify(data),
-});
+/** One copy of an entity under one facet value (a sector, an ecosystem). */
+interface FacetEntry {
+  facet: string;
+  value: string;
+  kind: EntityKind;
+  id: string;
+  data: unknown;
+}
+const facetItem = (e: FacetEntry): Item => ({ ...curatedFacetKey(e.facet, e.value, e.kind, e.id), entity: 'curatedFacet', data: JSON.stringify(e.data) });
+/** Marks an entity as gone from a facet value, hiding a copy a seed pack still holds. */
+const facetRemovedItem = (key: { pk: string; sk: string }): Item => ({ ...key, entity: 'curatedFacetRemoved', data: '{}' });
+/** Pack items stay well under DynamoDB's 400 KB item limit. */
+const FACET_PACK_BYTES = 300_000;
 const nameItem = (entity: CuratedFund | CuratedCompany): Item => ({
   ...curatedNameKey(entity.kind, slugOf(entity.name), entity.id),
   entity: 'curatedName',
@@ -56,36 +64,74 @@ const nameItem = (entity: CuratedFund | CuratedCompany): Item => ({
 });
 
 /** Every item that stores one entity: its profile and its index entries. */
-export function curatedItemsFor(entity: CuratedEntity): Item[] {
+/** The profile and lookup items of one entity (everything but its facet copies). */
+function profileItemsFor(entity: CuratedEntity): Item[] {
   switch (entity.kind) {
-    case 'fund': {
-      const { rounds, ...summary } = entity;
-      return [
-        profileItem(entity),
-        nameItem(entity),
-        ...entity.sectors.map((s) =>
-          facetItem('FUND_SECTOR', s, entity, { ...summary, roundCount: rounds.length, ...fundProfileStats(entity), sectorRecord: sectorRecord(entity, s, DATASET_AS_OF) }),
-        ),
-      ];
-    }
+    case 'fund':
+      return [profileItem(entity), nameItem(entity)];
     case 'company':
       return [profileItem(entity, companyByDomainIndexKey(normaliseDomain(entity.domain) ?? entity.domain, entity.id)), nameItem(entity)];
     case 'person': {
       const slug = entity.linkedinUrl ? linkedinSlug(entity.linkedinUrl) : undefined;
-      return [
-        profileItem(entity, peopleByOrganizationIndexKey(entity.companyId, entity.id)),
-        ...(slug ? [{ ...curatedLinkedinKey(slug), entity: 'curatedLinkedin', data: JSON.stringify(entity) }] : []),
-        ...entity.interests.map((s) => facetItem('PROSPECT_SECTOR', s, entity, entity)),
-      ];
+      return [profileItem(entity, peopleByOrganizationIndexKey(entity.companyId, entity.id)), ...(slug ? [{ ...curatedLinkedinKey(slug), entity: 'curatedLinkedin', data: JSON.stringify(entity) }] : [])];
     }
     case 'kol':
-      return [profileItem(entity), ...entity.sectors.map((s) => facetItem('KOL_SECTOR', s, entity, entity))];
+      return [profileItem(entity)];
     case 'builder':
-      return [
-        profileItem(entity, buildersByCategoryIndexKey(entity.category, entity.id)),
-        ...entity.ecosystems.map((e) => facetItem('BUILDER_ECOSYSTEM', e, entity, entity)),
-      ];
+      return [profileItem(entity, buildersByCategoryIndexKey(entity.category, entity.id))];
   }
+}
+
+/** The copies of one entity its packages' facets hold. */
+function facetEntriesFor(entity: CuratedEntity): FacetEntry[] {
+  const entry = (facet: string, value: string, data: unknown): FacetEntry => ({ facet, value, kind: entity.kind, id: entity.id, data });
+  switch (entity.kind) {
+    case 'fund': {
+      const { rounds, ...summary } = entity;
+      return entity.sectors.map((s) => entry('FUND_SECTOR', s, { ...summary, roundCount: rounds.length, ...fundProfileStats(entity), sectorRecord: sectorRecord(entity, s, DATASET_AS_OF) }));
+    }
+    case 'company':
+      return [];
+    case 'person':
+      return entity.interests.map((s) => entry('PROSPECT_SECTOR', s, entity));
+    case 'kol':
+      return entity.sectors.map((s) => entry('KOL_SECTOR', s, entity));
+    case 'builder':
+      return entity.ecosystems.map((e) => entry('BUILDER_ECOSYSTEM', e, entity));
+  }
+}
+
+/** Every item that stores one entity on its own: its profile, lookups and facet copies (imports). */
+export function curatedItemsFor(entity: CuratedEntity): Item[] {
+  return [...profileItemsFor(entity), ...facetEntriesFor(entity).map(facetItem)];
+}
+
+/** The items of a whole dataset, facet copies packed into few items per facet value (the seed). */
+export function packedCuratedItems(entities: CuratedEntity[], packBytes = FACET_PACK_BYTES): Item[] {
+  const byPartition = new Map<string, FacetEntry[]>();
+  for (const e of entities.flatMap(facetEntriesFor)) {
+    const pk = curatedFacetPartition(e.facet, e.value);
+    byPartition.set(pk, [...(byPartition.get(pk) ?? []), e]);
+  }
+  const packs: Item[] = [];
+  for (const entries of byPartition.values()) {
+    const { facet, value } = entries[0];
+    let [texts, bytes, index] = [[] as string[], 0, 0];
+    const flush = () => {
+      if (!texts.length) return;
+      packs.push({ ...curatedFacetPackKey(facet, value, index++), entity: 'curatedFacetPack', data: `[${texts.join(',')}]` });
+      [texts, bytes] = [[], 0];
+    };
+    for (const entry of entries) {
+      const text = JSON.stringify(entry.data);
+      const size = Buffer.byteLength(text);
+      if (bytes + size > packBytes) flush();
+      texts.push(text);
+      bytes += size + 1;
+    }
+    flush();
+  }
+  return [...entities.flatMap(profileItemsFor), ...packs];
 }
 
 /**
@@ -96,17 +142,33 @@ export async function putCuratedItems(items: Item[], options: { concurrency?: nu
   await putAll(items, { concurrency: options.concurrency ?? 12, onProgress: options.onProgress });
 }
 
-/** Removes index items an entity no longer has (after an import replaced it). */
+/**
+ * Removes index items an entity no longer has (after an import replaced it). A facet copy is replaced
+ * by a removal marker instead, as a seed pack may hold a copy too.
+ */
 export async function deleteCuratedKeys(keys: { pk: string; sk: string }[]): Promise<void> {
-  await deleteAll(keys);
+  const isFacet = (k: { pk: string }) => k.pk.startsWith(CURATED_FACET_PREFIX);
+  await putAll(keys.filter(isFacet).map(facetRemovedItem));
+  await deleteAll(keys.filter((k) => !isFacet(k)));
+}
+
+/** After a re-seed, packs beyond the ones just written (a larger earlier dataset) are removed. */
+async function deleteOutgrownPacks(written: Item[]): Promise<void> {
+  const packsByPartition = new Map<string, Set<string>>();
+  for (const item of written) if (item.entity === 'curatedFacetPack') packsByPartition.set(item.pk, (packsByPartition.get(item.pk) ?? new Set()).add(item.sk));
+  for (const [pk, kept] of packsByPartition) {
+    const stored = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :pack)', ExpressionAttributeValues: { ':pk': pk, ':pack': CURATED_FACET_PACK_PREFIX }, ProjectionExpression: 'pk, sk' });
+    await deleteAll(stored.filter((i) => !kept.has(i.sk as string)).map((i) => ({ pk: i.pk as string, sk: i.sk as string })));
+  }
 }
 
 export async function writeCuratedEntities(
   entities: CuratedEntity[],
-  options: { concurrency?: number; onProgress?: (written: number, total: number) => void } = {},
+  options: { concurrency?: number; packBytes?: number; onProgress?: (written: number, total: number) => void } = {},
 ): Promise<number> {
-  const items = entities.flatMap(curatedItemsFor);
+  const items = packedCuratedItems(entities, options.packBytes);
   await putCuratedItems(items, { concurrency: options.concurrency, onProgress: (written) => options.onProgress?.(written, items.length) });
+  await deleteOutgrownPacks(items);
   forgetCachedFacets();
   return items.length;
 }
@@ -195,11 +257,24 @@ const facet = <T>(name: string, value: string): Promise<T[]> => {
   const pk = curatedFacetPartition(name, value);
   const hit = facetCache.get(pk);
   if (hit && Date.now() - hit.at < FACET_CACHE_MS) return hit.value as Promise<T[]>;
-  const read = queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }).then((items) => items.map((i) => decode<T>(i)!));
+  const read = queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }).then(facetMembers<T>);
   facetCache.set(pk, { at: Date.now(), value: read });
   read.catch(() => facetCache.delete(pk));
   return read;
 };
+
+/** The entities of one facet partition: seed packs, overridden by single-entity items and removal markers. */
+function facetMembers<T>(items: Record<string, unknown>[]): T[] {
+  const members = new Map<string, T>();
+  for (const item of items) if (item.entity === 'curatedFacetPack') for (const e of JSON.parse(item.data as string) as (T & { id: string })[]) members.set(e.id, e);
+  for (const item of items) {
+    const id = String(item.sk).slice(String(item.sk).indexOf('#') + 1);
+    if (item.entity === 'curatedFacet') members.set(id, decode<T>(item)!);
+    else if (item.entity === 'curatedFacetRemoved') members.delete(id);
+  }
+  // In id order, as single-entity items (sort key KIND#id) always came back.
+  return [...members.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, e]) => e);
+}
 
 export const listFundsInSector = (sector: SectorId): Promise<FundInSector[]> => facet('FUND_SECTOR', sector);
 export const listKolsInSector = (sector: SectorId): Promise<CuratedKol[]> => facet('KOL_SECTOR', sector);

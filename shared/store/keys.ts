@@ -164,7 +164,14 @@ export const curatedFacetKey = (facet: string, value: string, kind: string, id: 
   pk: `CUR#FACET#${facet}#${value}`,
   sk: `${kind.toUpperCase()}#${id}`,
 });
-export const curatedFacetPartition = (facet: string, value: string): string => `CUR#FACET#${facet}#${value}`;
+export const CURATED_FACET_PREFIX = 'CUR#FACET#';
+export const curatedFacetPartition = (facet: string, value: string): string => `${CURATED_FACET_PREFIX}${facet}#${value}`;
+/**
+ * The seed packs a facet's copies into few large items (DynamoDB Local writes items, not bytes, slowly);
+ * imports write single-entity items beside them, which take precedence.
+ */
+export const curatedFacetPackKey = (facet: string, value: string, index: number): Key => ({ pk: curatedFacetPartition(facet, value), sk: `PACK#${String(index).padStart(4, '0')}` });
+export const CURATED_FACET_PACK_PREFIX = 'PACK#';
 /** Exact-name lookups (a company or fund name, lower-case slug); names may repeat, so one item per entity. */
 export const curatedNameKey = (kind: string, slug: string, id: string): Key => ({ pk: `CUR#NAME#${kind.toUpperCase()}#${slug}`, sk: id });
 export const curatedNamePartition = (kind: string, slug: string): string => `CUR#NAME#${kind.toUpperCase()}#${slug}`;

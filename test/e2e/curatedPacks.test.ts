@@ -1,0 +1,52 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { importCuratedRecords } from '../../shared/data/importer';
+import { seedCuratedDataset } from '../../shared/data/seed';
+import { DEFAULT_SEED, generateDataset } from '../../shared/data/generator';
+import { listKolsInSector, forgetCachedFacets } from '../../shared/store/curatedRepo';
+import { queryAll } from '../../shared/store/query';
+import { curatedFacetPartition } from '../../shared/store/keys';
+import { useOwnTable } from '../support/ownTable';
+
+/*
+ * The seed packs facet copies into few items; imports write single-entity items that take
+ * precedence. On a table of its own, as it re-seeds and replaces seeded records.
+ */
+beforeAll(async () => {
+  await useOwnTable('outreach-packs');
+});
+
+const kolsIn = (sector: 'defi' | 'gaming', scale: number) =>
+  generateDataset({ seed: DEFAULT_SEED, scale }).kols.filter((k) => k.sectors.includes(sector)).map((k) => k.id).sort();
+
+describe('packed facet copies', () => {
+  it('store a whole facet in few items and read back every member, in id order', async () => {
+    const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': curatedFacetPartition('KOL_SECTOR', 'defi') } });
+    const expected = kolsIn('defi', 0.01);
+    expect(items.length).toBeLessThan(expected.length);
+    expect((await listKolsInSector('defi')).map((k) => k.id)).toEqual(expected);
+  });
+
+  it('an import replacing a seeded record moves it between facets: the pack copy is hidden, the new one shown once', async () => {
+    const seeded = (await listKolsInSector('defi')).find((k) => !k.sectors.includes('gaming'))!;
+    const { id, name, handle, platform, followers, gmScore, smarts, xBioLabel, xBioReason, location } = seeded;
+    const outcome = await importCuratedRecords(JSON.stringify({ kind: 'kol', id, name, handle, platform, followers, gmScore, smarts, xBioLabel, xBioReason, location, sectors: ['gaming'] }));
+    expect(outcome.ok).toBe(true);
+    expect((await listKolsInSector('defi')).map((k) => k.id)).not.toContain(id);
+    const gaming = (await listKolsInSector('gaming')).filter((k) => k.id === id);
+    expect(gaming).toHaveLength(1);
+    expect(gaming[0].sectors).toEqual(['gaming']);
+  });
+
+  it('a re-seed of a smaller dataset leaves no pack of the larger one behind', async () => {
+    // Small packs, so the larger dataset needs more of them than the smaller one.
+    await seedCuratedDataset({ scale: 0.03, force: true, packBytes: 2_000 });
+    forgetCachedFacets();
+    const larger = (await listKolsInSector('defi')).length;
+    await seedCuratedDataset({ scale: 0.01, force: true, packBytes: 2_000 });
+    forgetCachedFacets();
+    const smaller = (await listKolsInSector('defi')).map((k) => k.id);
+    expect(larger).toBeGreaterThan(smaller.length);
+    // The record the import above moved out of defi stays out (imports win over a re-seed).
+    expect(smaller.length).toBe(kolsIn('defi', 0.01).length - 1);
+  });
+});
