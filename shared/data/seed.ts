@@ -1,7 +1,7 @@
 import { DEFAULT_SEED, generateDataset } from './generator';
 import type { CuratedEntity } from './model';
 import { now } from '../adapters/ports';
-import { getSeedMarker, putSeedMarker, writeCuratedEntities, type SeedMarker } from '../store/curatedRepo';
+import { CURATED_LAYOUT, getSeedMarker, putSeedMarker, writeCuratedEntities, type SeedMarker } from '../store/curatedRepo';
 
 export interface SeedOptions {
   seed?: number;
@@ -36,6 +36,7 @@ export async function seedCuratedDataset(options: SeedOptions = {}): Promise<See
   const entities: CuratedEntity[] = [...data.funds, ...data.companies, ...data.people, ...data.kols, ...data.builders];
   const items = await writeCuratedEntities(entities, { concurrency: options.concurrency, packBytes: options.packBytes, onProgress: options.onProgress });
   const marker: SeedMarker = {
+    layout: CURATED_LAYOUT,
     seed,
     scale,
     counts: { funds: data.funds.length, companies: data.companies.length, rounds: data.rounds.length, people: data.people.length, kols: data.kols.length, builders: data.builders.length },

@@ -11,7 +11,7 @@ import { ddb, table } from './client';
 import { queryAll } from './query';
 import {
   buildersByCategoryIndexKey, buildersByCategoryPartition, companyByDomainIndexKey, companyByDomainPartition, curatedFacetKey,
-  curatedFacetPackKey, curatedFacetPartition, CURATED_FACET_PACK_PREFIX, CURATED_FACET_PREFIX, curatedLinkedinKey, curatedNameKey, curatedNamePartition, curatedProfileKey, curatedSeedMarkerKey,
+  curatedFacetPackKey, curatedFacetPartition, CURATED_FACET_PACK_PREFIX, CURATED_FACET_PREFIX, curatedLinkedinIndexKey, curatedLinkedinPartition, curatedNameIndexKey, curatedNamePartition, curatedProfileKey, curatedSeedMarkerKey,
   peopleByOrganizationIndexKey, peopleByOrganizationPartition,
 } from './keys';
 import type { CuratedBuilder, CuratedCompany, CuratedEntity, CuratedFund, CuratedKol, CuratedPerson, EntityKind } from '../data/model';
@@ -57,23 +57,19 @@ const facetItem = (e: FacetEntry): Item => ({ ...curatedFacetKey(e.facet, e.valu
 const facetRemovedItem = (key: { pk: string; sk: string }): Item => ({ ...key, entity: 'curatedFacetRemoved', data: '{}' });
 /** Pack items stay well under DynamoDB's 400 KB item limit. */
 const FACET_PACK_BYTES = 300_000;
-const nameItem = (entity: CuratedFund | CuratedCompany): Item => ({
-  ...curatedNameKey(entity.kind, slugOf(entity.name), entity.id),
-  entity: 'curatedName',
-  data: JSON.stringify({ id: entity.id, name: entity.name, domain: entity.domain }),
-});
+const nameIndex = (entity: CuratedFund | CuratedCompany) => curatedNameIndexKey(entity.kind, slugOf(entity.name), entity.id);
 
 /** Every item that stores one entity: its profile and its index entries. */
 /** The profile and lookup items of one entity (everything but its facet copies). */
 function profileItemsFor(entity: CuratedEntity): Item[] {
   switch (entity.kind) {
     case 'fund':
-      return [profileItem(entity), nameItem(entity)];
+      return [profileItem(entity, nameIndex(entity))];
     case 'company':
-      return [profileItem(entity, companyByDomainIndexKey(normaliseDomain(entity.domain) ?? entity.domain, entity.id)), nameItem(entity)];
+      return [profileItem(entity, { ...companyByDomainIndexKey(normaliseDomain(entity.domain) ?? entity.domain, entity.id), ...nameIndex(entity) })];
     case 'person': {
       const slug = entity.linkedinUrl ? linkedinSlug(entity.linkedinUrl) : undefined;
-      return [profileItem(entity, peopleByOrganizationIndexKey(entity.companyId, entity.id)), ...(slug ? [{ ...curatedLinkedinKey(slug), entity: 'curatedLinkedin', data: JSON.stringify(entity) }] : [])];
+      return [profileItem(entity, { ...peopleByOrganizationIndexKey(entity.companyId, entity.id), ...(slug ? curatedLinkedinIndexKey(slug, entity.id) : {}) })];
     }
     case 'kol':
       return [profileItem(entity)];
@@ -228,16 +224,16 @@ export async function listPeopleByCompany(companyId: string): Promise<CuratedPer
 export async function getPersonByLinkedinUrl(url: string): Promise<CuratedPerson | undefined> {
   const slug = linkedinSlug(url);
   if (!slug) return undefined;
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: curatedLinkedinKey(slug) }));
-  return decode<CuratedPerson>(Item);
+  const { Items } = await ddb().send(new QueryCommand({ TableName: table(), IndexName: 'gsi3', KeyConditionExpression: 'gsi3pk = :pk', ExpressionAttributeValues: { ':pk': curatedLinkedinPartition(slug) }, Limit: 1 }));
+  return decode<CuratedPerson>(Items?.[0]);
 }
 
 /** Companies or funds whose name has this slug (`Nebula Labs`, `nebula-labs` and `NEBULA LABS` are one name). */
 export async function findByName(kind: 'company' | 'fund', name: string): Promise<{ id: string; name: string; domain: string }[]> {
   const slug = slugOf(name);
   if (!slug) return [];
-  const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': curatedNamePartition(kind, slug) } });
-  return items.map((i) => decode<{ id: string; name: string; domain: string }>(i)!);
+  const items = await queryAll({ IndexName: 'gsi3', KeyConditionExpression: 'gsi3pk = :pk', ExpressionAttributeValues: { ':pk': curatedNamePartition(kind, slug) } });
+  return items.map((i) => decode<CuratedFund | CuratedCompany>(i)!).map(({ id, name, domain }) => ({ id, name, domain }));
 }
 
 // ---- Facet queries (one Query each) ----------------------------------------------------------
@@ -294,7 +290,14 @@ export async function listBuildersInCategory(category: string): Promise<CuratedB
 
 // ---- Seed marker ------------------------------------------------------------------------------
 
+/**
+ * How curated items are laid out. A database seeded under an earlier layout (2: packed facets, name
+ * and LinkedIn lookups on gsi3) is seeded again: the marker then reads as absent.
+ */
+export const CURATED_LAYOUT = 2;
+
 export interface SeedMarker {
+  layout: number;
   seed: number;
   scale: number;
   counts: Record<string, number>;
@@ -304,7 +307,8 @@ export interface SeedMarker {
 
 export async function getSeedMarker(): Promise<SeedMarker | undefined> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: curatedSeedMarkerKey() }));
-  return Item?.marker as SeedMarker | undefined;
+  const marker = Item?.marker as SeedMarker | undefined;
+  return marker?.layout === CURATED_LAYOUT ? marker : undefined;
 }
 
 export async function putSeedMarker(marker: SeedMarker): Promise<void> {

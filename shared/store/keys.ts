@@ -172,11 +172,15 @@ export const curatedFacetPartition = (facet: string, value: string): string => `
  */
 export const curatedFacetPackKey = (facet: string, value: string, index: number): Key => ({ pk: curatedFacetPartition(facet, value), sk: `PACK#${String(index).padStart(4, '0')}` });
 export const CURATED_FACET_PACK_PREFIX = 'PACK#';
-/** Exact-name lookups (a company or fund name, lower-case slug); names may repeat, so one item per entity. */
-export const curatedNameKey = (kind: string, slug: string, id: string): Key => ({ pk: `CUR#NAME#${kind.toUpperCase()}#${slug}`, sk: id });
+/**
+ * gsi3 on profile items (under CUR# partitions, apart from the renewal and job-watch ones): companies
+ * and funds by the lower-case slug of their name (names may repeat), people by their LinkedIn slug.
+ * Attributes of the profile rather than items of their own, as a first start writes every item.
+ */
+export const curatedNameIndexKey = (kind: string, slug: string, id: string) => ({ gsi3pk: curatedNamePartition(kind, slug), gsi3sk: id });
 export const curatedNamePartition = (kind: string, slug: string): string => `CUR#NAME#${kind.toUpperCase()}#${slug}`;
-/** A person by the slug of their LinkedIn profile URL. */
-export const curatedLinkedinKey = (slug: string): Key => ({ pk: `CUR#LINKEDIN#${slug}`, sk: 'PERSON' });
+export const curatedLinkedinIndexKey = (slug: string, id: string) => ({ gsi3pk: curatedLinkedinPartition(slug), gsi3sk: id });
+export const curatedLinkedinPartition = (slug: string): string => `CUR#LINKEDIN#${slug}`;
 /** gsi2 on profile items: companies by domain, people by employer, builders by category. */
 export const companyByDomainIndexKey = (domain: string, companyId: string) => ({ gsi2pk: `CUR#DOMAIN#${domain}`, gsi2sk: companyId });
 export const companyByDomainPartition = (domain: string): string => `CUR#DOMAIN#${domain}`;

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { importCuratedRecords } from '../../shared/data/importer';
 import { seedCuratedDataset } from '../../shared/data/seed';
 import { DEFAULT_SEED, generateDataset } from '../../shared/data/generator';
-import { listKolsInSector, forgetCachedFacets } from '../../shared/store/curatedRepo';
+import { CURATED_LAYOUT, findByName, forgetCachedFacets, getPersonByLinkedinUrl, getSeedMarker, listKolsInSector, putSeedMarker } from '../../shared/store/curatedRepo';
 import { queryAll } from '../../shared/store/query';
 import { curatedFacetPartition } from '../../shared/store/keys';
 import { useOwnTable } from '../support/ownTable';
@@ -48,5 +48,23 @@ describe('packed facet copies', () => {
     expect(larger).toBeGreaterThan(smaller.length);
     // The record the import above moved out of defi stays out (imports win over a re-seed).
     expect(smaller.length).toBe(kolsIn('defi', 0.01).length - 1);
+  });
+
+  it('finds companies, funds and people by name and LinkedIn through the profile items', async () => {
+    const data = generateDataset({ seed: DEFAULT_SEED, scale: 0.01 });
+    const company = data.companies[0];
+    expect(await findByName('company', company.name.toUpperCase())).toContainEqual({ id: company.id, name: company.name, domain: company.domain });
+    expect((await findByName('fund', data.funds[0].name)).map((f) => f.id)).toContain(data.funds[0].id);
+    const person = data.people.find((p) => p.linkedinUrl)!;
+    expect(await getPersonByLinkedinUrl(person.linkedinUrl!)).toMatchObject({ id: person.id });
+  });
+
+  it('seeds again a database seeded under an earlier layout', async () => {
+    const current = (await getSeedMarker())!;
+    await putSeedMarker({ ...current, layout: CURATED_LAYOUT - 1 });
+    expect(await getSeedMarker()).toBeUndefined();
+    const again = await seedCuratedDataset({ scale: 0.01 });
+    expect(again.skipped).toBe(false);
+    expect(await getSeedMarker()).toMatchObject({ layout: CURATED_LAYOUT });
   });
 });
