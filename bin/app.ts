@@ -12,6 +12,7 @@ const stripe = stripeSettingsFrom(app.node);
 const stack = new OutreachIntelligenceStack(app, 'OutreachIntelligenceApi', {
   description: 'Outreach Intelligence API: credit-metered growth intelligence, enrichment jobs and community moderation',
   stripe,
+  publicBaseUrl: app.node.tryGetContext('publicBaseUrl') ?? process.env.PUBLIC_BASE_URL,
 });
 Tags.of(app).add('project', 'outreach-intelligence');
 

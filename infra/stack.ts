@@ -16,6 +16,8 @@ export const RENEWALS_SCHEDULE = events.Schedule.rate(Duration.minutes(5));
 
 export interface OutreachIntelligenceStackProps extends StackProps {
   stripe?: StripeSettings;
+  /** The public base URL behind a custom domain (https://api.example.com/api/v1); links default to API Gateway's own domain. */
+  publicBaseUrl?: string;
 }
 
 const constructId = (name: string) => name.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase());
@@ -49,6 +51,7 @@ export class OutreachIntelligenceStack extends Stack {
         environment: {
           ...(needs.table === 'none' ? {} : { TABLE_NAME: table.tableName }),
           ...(needs.stripe ? stripeEnvironment(props.stripe ?? { prices: {} }) : {}),
+          ...(props.publicBaseUrl ? { PUBLIC_BASE_URL: props.publicBaseUrl } : {}),
         },
       });
     }

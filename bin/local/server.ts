@@ -137,7 +137,8 @@ export function createLocalApi(options: LocalApiOptions = {}): Server {
           resourceId: 'local',
           resourcePath: match.spec.path,
           stage: 'local',
-          domainName: headers.host ?? headers.Host,
+          // As API Gateway does, the domain is the server's own, not the caller's Host header.
+          domainName: `127.0.0.1:${req.socket.localPort}`,
         },
       };
 

@@ -3,9 +3,16 @@ import { buildOpenApi } from '../../shared/http/openapi';
 import { publicEndpoints as E } from '../../shared/schemas/public';
 import { allEndpoints } from '../../shared/schemas/groups';
 
-let document: Record<string, unknown> | undefined;
+/** Built once per server URL: the URL is the service's own (configured or API Gateway's), so a few at most. */
+const documents = new Map<string, Record<string, unknown>>();
+function openApiFor(baseUrl: string): Record<string, unknown> {
+  const server = baseUrl.replace(/\/api\/v1$/, '');
+  let document = documents.get(server);
+  if (!document) documents.set(server, (document = buildOpenApi(allEndpoints(), server)));
+  return document;
+}
 
 export const handler = createApiHandler([
   route(E.health, async () => ({ status: 'ok', time: new Date().toISOString() })),
-  route(E.openapi, async ({ baseUrl }) => (document ??= buildOpenApi(allEndpoints(), baseUrl.replace(/\/api\/v1$/, '')))),
+  route(E.openapi, async ({ baseUrl }) => openApiFor(baseUrl)),
 ]);

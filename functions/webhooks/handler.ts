@@ -10,5 +10,5 @@ useAwsPorts();
 export const handler = createApiHandler([
   route(E.stripeWebhook, async ({ rawBody, headers }) => applyPaymentEvent(verifyPaymentEvent(rawBody, headers['stripe-signature']))),
   route(E.localCheckoutPage, async ({ params }) => new HttpResponse(200, await localCheckoutPage(params.session_id), {}, 'text/html; charset=utf-8')),
-  route(E.localCheckoutPay, async ({ params, baseUrl }) => new HttpResponse(200, await payLocalCheckout(params.session_id, baseUrl), {}, 'text/html; charset=utf-8')),
+  route(E.localCheckoutPay, async ({ params }) => new HttpResponse(200, await payLocalCheckout(params.session_id), {}, 'text/html; charset=utf-8')),
 ]);

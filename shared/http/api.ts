@@ -1,6 +1,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
+import { optionalEnv } from '../config/env';
 import { now } from '../adapters/ports';
 import { loadCaller } from '../domain/accounts/accounts';
 import { uuidv7 } from '../ids';
@@ -59,11 +60,21 @@ export function lowerCaseHeaders(headers: Record<string, string | undefined> | n
   return out;
 }
 
-export function baseUrlOf(event: APIGatewayProxyEvent, headers: Record<string, string>): string {
-  const host = headers['x-forwarded-host'] ?? headers.host ?? event.requestContext?.domainName ?? 'localhost';
-  const proto = headers['x-forwarded-proto'] ?? (host.startsWith('localhost') || host.startsWith('127.') ? 'http' : 'https');
-  const stage = event.requestContext?.stage && event.requestContext.stage !== '$default' && !host.startsWith('localhost') && !host.startsWith('127.') ? `/${event.requestContext.stage}` : '';
-  return `${proto}://${host}${stage}/api/v1`;
+/**
+ * The service's own public base URL, for the links it hands out (checkout, exports, the OpenAPI
+ * servers entry). Configured (PUBLIC_BASE_URL: the local runtime's own address, or an operator's
+ * custom domain), else API Gateway's own record of the domain and stage it was called on. Never the
+ * caller's Host or X-Forwarded-* headers: those would let one caller choose where links point.
+ */
+export function baseUrlOf(event: APIGatewayProxyEvent): string {
+  const configured = optionalEnv('PUBLIC_BASE_URL');
+  if (configured) return configured.replace(/\/+$/, '');
+  const domain = event.requestContext?.domainName ?? 'localhost';
+  // The local server names its own listening address; it speaks plain HTTP.
+  const proto = domain.startsWith('localhost:') || domain.startsWith('127.0.0.1:') ? 'http' : 'https';
+  // execute-api domains carry the stage in the path; a custom domain maps it away.
+  const stage = domain.includes('.execute-api.') && event.requestContext?.stage ? `/${event.requestContext.stage}` : '';
+  return `${proto}://${domain}${stage}/api/v1`;
 }
 
 /** A caller's own data or a secret (a rotated key) must never sit in a shared or browser cache. */
@@ -162,7 +173,7 @@ const inputGate = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>
     const query = spec.query ? parseOrThrow(spec.query, given, 'query') : {};
     const params = spec.params ? parseOrThrow(spec.params, event.pathParameters ?? {}, 'path') : {};
 
-    state.ctx = { body, query, params, user, requestId: state.requestId, headers: state.headers, rawBody: raw, baseUrl: baseUrlOf(event, state.headers), event } as ApiContext;
+    state.ctx = { body, query, params, user, requestId: state.requestId, headers: state.headers, rawBody: raw, baseUrl: baseUrlOf(event), event } as ApiContext;
 
     const key = state.headers['idempotency-key'];
     if (spec.idempotent && key !== undefined && user) {

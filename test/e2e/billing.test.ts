@@ -128,12 +128,16 @@ describe('checkout and the payment webhook (local checkout, signed like Stripe)'
     expect(me).toMatchObject({ subscription_status: 'canceled', subscription_tier: 'developer' });
   });
 
-  it('does not stack a second subscription or grant when a second checkout is paid', async () => {
+  it('does not stack a second subscription or grant when a second checkout is paid, and leaves that session payable', async () => {
     const { key } = await api.newUser();
     const first = (await api.call('POST', '/subscriptions/checkout-session', { key, body: { tier: 'pro' } })).body;
     const second = (await api.call('POST', '/subscriptions/checkout-session', { key, body: { tier: 'pro' } })).body;
     expect((await api.call('POST', `${first.checkout_url}/pay`)).status).toBe(200);
-    expect((await api.call('POST', `${second.checkout_url}/pay`)).status).toBe(200);
+    const refused = await api.call('POST', `${second.checkout_url}/pay`);
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.code).toBe('invalid_state');
+    // Not applied, so not paid: the page still offers Pay.
+    expect((await api.call('GET', second.checkout_url)).text).toContain('<button type="submit">Pay</button>');
     const status = (await api.call('GET', '/subscriptions/status', { key })).body;
     expect(status).toMatchObject({ tier: 'pro', status: 'active', credits_total: 10_000 });
   });

@@ -5,6 +5,7 @@ import { stripeSignatures } from '../../adapters/stripeSignatures';
 import { uuidv7 } from '../../ids';
 import { getCheckout, markCheckoutPaid } from '../../store/checkoutRepo';
 import { countAddOns, monthlyCostUsd, type AddOnType } from './plans';
+import { applyPaymentEventOnce, verifyPaymentEvent } from './webhooks';
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const page = (title: string, body: string) =>
@@ -30,14 +31,16 @@ export async function localCheckoutPage(sessionId: string): Promise<string> {
 }
 
 /**
- * The Pay button: marks the session paid and posts the signed `checkout.session.completed` event
- * Stripe would send to this service's webhook endpoint, so the same verification and fulfilment run.
+ * The Pay button: builds and signs the `checkout.session.completed` event Stripe would send and
+ * hands it to the webhook's own verification and fulfilment, in process: the server sends no
+ * request anywhere, so no caller header can choose a target. The session is marked paid only once
+ * the event was applied; if fulfilment fails the session stays open and can be paid again (a
+ * second application grants nothing twice: the period grant is keyed by the subscription).
  */
-export async function payLocalCheckout(sessionId: string, baseUrl: string): Promise<string> {
+export async function payLocalCheckout(sessionId: string): Promise<string> {
   const session = await openLocalSession(sessionId);
-  // Read before marking paid: without a signing secret nothing could be fulfilled.
+  if (session.status === 'paid') return page('Paid', '<h1>Already paid</h1>');
   const secret = requireEnv('STRIPE_WEBHOOK_SECRET');
-  if (!(await markCheckoutPaid(sessionId))) return page('Paid', '<h1>Already paid</h1>');
   const payload = JSON.stringify({
     id: `evt_local_${uuidv7()}`,
     object: 'event',
@@ -58,7 +61,8 @@ export async function payLocalCheckout(sessionId: string, baseUrl: string): Prom
     },
   });
   const signature = stripeSignatures.generateTestHeaderString({ payload, secret });
-  const response = await fetch(`${baseUrl}/webhooks/stripe`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
-  if (!response.ok) throw new UnprocessableError('invalid_state', `The webhook was refused with HTTP ${response.status}.`);
+  const outcome = await applyPaymentEventOnce(verifyPaymentEvent(payload, signature));
+  if (outcome === 'ignored') throw new UnprocessableError('invalid_state', 'The payment could not be applied to this account (it may already have an active subscription).');
+  await markCheckoutPaid(sessionId);
   return page('Paid', '<h1>Payment complete</h1><p>Your pro subscription is active.</p>');
 }

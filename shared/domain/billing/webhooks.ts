@@ -51,9 +51,12 @@ const isUsableEvent = (event: unknown): event is PaymentEvent => {
   );
 };
 
-const ignored = (event: { id?: unknown; type?: unknown }, reason: string, userId?: string) => {
+/** What became of a verified event: applied now, applied before, or acknowledged without effect. */
+export type PaymentEventOutcome = 'applied' | 'duplicate' | 'ignored';
+
+const ignored = (event: { id?: unknown; type?: unknown }, reason: string, userId?: string): PaymentEventOutcome => {
   console.warn(JSON.stringify({ level: 'warn', message: 'payment event not applied', reason, eventId: event?.id, type: event?.type, userId }));
-  return { received: true as const, duplicate: false };
+  return 'ignored';
 };
 
 const parseAddOns = (value: unknown): AddOnType[] =>
@@ -151,8 +154,13 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
   }
 }
 
-/** Applies a verified event exactly once: the event-id guard is written with its effects. */
+/** The webhook's answer: Stripe only needs to know it was received (and we say whether it was a repeat). */
 export async function applyPaymentEvent(event: PaymentEvent): Promise<{ received: true; duplicate: boolean }> {
+  return { received: true, duplicate: (await applyPaymentEventOnce(event)) === 'duplicate' };
+}
+
+/** Applies a verified event exactly once: the event-id guard is written with its effects. */
+export async function applyPaymentEventOnce(event: PaymentEvent): Promise<PaymentEventOutcome> {
   if (!isUsableEvent(event)) return ignored(event, 'malformed event');
   const at = now().toISOString();
   let effect: Effect | undefined;
@@ -174,18 +182,18 @@ export async function applyPaymentEvent(event: PaymentEvent): Promise<{ received
       await writeTogether(items);
     }
   } catch (err) {
-    if (err instanceof TransactionConditionError && err.failedIndexes.includes(0)) return { received: true, duplicate: true };
+    if (err instanceof TransactionConditionError && err.failedIndexes.includes(0)) return 'duplicate';
     if (effect && conditionFailedAt(err, 1)) {
       // Stale, conflicting or naming no known user: record the event as handled so Stripe stops retrying it, change nothing else.
       await writeTogether([guard]).catch(() => undefined);
       return ignored(event, 'not applicable', effect.userId);
     }
     if ((err as { name?: string }).name === 'TransactionCanceledException' && (err as any).CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
-      return { received: true, duplicate: true };
+      return 'duplicate';
     }
     throw err;
   }
-  return { received: true, duplicate: false };
+  return 'applied';
 }
 
 /** Whether the transaction item at `index` of the payment event's own items failed its condition. */
