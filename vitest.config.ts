@@ -5,6 +5,8 @@ export default defineConfig({
     globalSetup: ['test/support/globalSetup.ts'],
     setupFiles: ['test/support/setup.ts'],
     include: ['test/**/*.test.ts'],
+    // Access lines at INFO would bury test output; test/e2e/logging.test.ts raises its own level.
+    env: { POWERTOOLS_LOG_LEVEL: 'WARN' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

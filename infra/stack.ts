@@ -10,7 +10,7 @@ import { type FunctionName, needsOf } from './functionCatalog';
 import { acknowledgeNagFindings } from './nagAcknowledgements';
 import { Pipeline } from './pipeline';
 import { ServiceApi } from './serviceApi';
-import { type StripeSettings, stripeEnvironment } from './stripeSettings';
+import { type StripeSettings, grantStripeSecret, stripeEnvironment } from './stripeSettings';
 
 export const RENEWALS_SCHEDULE = events.Schedule.rate(Duration.minutes(5));
 
@@ -56,6 +56,7 @@ export class OutreachIntelligenceStack extends Stack {
       });
     }
     const fn = (name: FunctionName) => this.functions[name].fn;
+    grantStripeSecret(this, props.stripe ?? { prices: {} }, names.filter((name) => needsOf(name).stripe).map(fn));
 
     const pipeline = new Pipeline(this, 'Pipeline', {
       worker: fn('worker'),

@@ -1,8 +1,9 @@
-import { SecretValue } from 'aws-cdk-lib';
-import type { Node } from 'constructs';
+import type { IGrantable } from 'aws-cdk-lib/aws-iam';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct, Node } from 'constructs';
 import { ADD_ONS, PRO_PLAN } from '../shared/domain/billing/plans';
 
-/** The secrets the runtime reads as environment variables (shared/adapters/payments.ts, billing/webhooks.ts). */
+/** The fields of the Stripe secret (shared/config/secrets.ts); locally, variables of the same names. */
 export const STRIPE_SECRET_FIELDS = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const;
 /** Price ids are configuration, not secrets; the names come from the plans table. */
 export const STRIPE_PRICE_VARIABLES = [PRO_PLAN.stripePriceEnv, ...Object.values(ADD_ONS).map((a) => a.stripePriceEnv)];
@@ -36,19 +37,20 @@ export function stripeSettingsFrom(node: Node, env: NodeJS.ProcessEnv = process.
 }
 
 /**
- * The environment of the functions that talk to Stripe. The secrets are CloudFormation dynamic
- * references ({{resolve:secretsmanager:...}}) that CloudFormation resolves at deploy time, so their
- * values are never in the template, in cdk.out or in git, the runtime keeps reading plain
- * environment variables, and the functions need no secretsmanager:GetSecretValue nor a cold-start
- * call. The price of that simplicity: the values are visible to whoever may read the functions'
- * configuration, and a rotated secret takes effect at the next deploy.
+ * The environment of the functions that talk to Stripe: the price ids and only the *name* of the
+ * secret. The functions read the secret's value at run time (shared/config/secrets.ts, Powertools
+ * Parameters, cached five minutes), so it is never in the template, in cdk.out or in the functions'
+ * configuration, and a rotated secret takes effect within minutes without a deploy.
  */
 export function stripeEnvironment(settings: StripeSettings): Record<string, string> {
-  const environment: Record<string, string> = { ...settings.prices };
-  if (settings.secretName) {
-    for (const field of STRIPE_SECRET_FIELDS) {
-      environment[field] = SecretValue.secretsManager(settings.secretName, { jsonField: field }).unsafeUnwrap();
-    }
-  }
-  return environment;
+  return { ...settings.prices, ...(settings.secretName ? { STRIPE_SECRET_NAME: settings.secretName } : {}) };
+}
+
+/** Lets the Stripe functions read the secret (and nothing else in Secrets Manager). */
+export function grantStripeSecret(scope: Construct, settings: StripeSettings, functions: IGrantable[]): void {
+  if (!settings.secretName) return;
+  const secret = settings.secretName.startsWith('arn:')
+    ? secretsmanager.Secret.fromSecretPartialArn(scope, 'StripeSecret', settings.secretName)
+    : secretsmanager.Secret.fromSecretNameV2(scope, 'StripeSecret', settings.secretName);
+  for (const fn of functions) secret.grantRead(fn);
 }

@@ -3,6 +3,7 @@ import { useAwsPorts } from '../../shared/adapters/aws';
 import { recoverStartingRuns } from '../../shared/domain/growth/runs';
 import { superviseJobs, type WatchdogReport } from '../../shared/domain/jobs/watchdog';
 import { renewDueCommunities, type SweepReport } from '../../shared/domain/moderation/renewals';
+import { logger } from '../../shared/observability/logger';
 
 useAwsPorts();
 
@@ -14,8 +15,8 @@ useAwsPorts();
 export const handler = async (_event: ScheduledEvent): Promise<SweepReport & { jobs: WatchdogReport; growth_runs: Awaited<ReturnType<typeof recoverStartingRuns>> }> => {
   const [report, jobs, runs] = await Promise.all([renewDueCommunities(), superviseJobs(), recoverStartingRuns()]);
   // Most sweeps find nothing to do; only the ones that did something are worth a log line.
-  if (report.due > 0) console.log(JSON.stringify({ level: 'info', message: 'renewal sweep', ...report }));
-  if (jobs.stalled > 0) console.log(JSON.stringify({ level: 'info', message: 'job watchdog', ...jobs }));
-  if (runs.found > 0) console.log(JSON.stringify({ level: 'info', message: 'growth run recovery', ...runs }));
+  if (report.due > 0) logger.info('renewal sweep', { ...report });
+  if (jobs.stalled > 0) logger.info('job watchdog', { ...jobs });
+  if (runs.found > 0) logger.info('growth run recovery', { ...runs });
   return { ...report, jobs, growth_runs: runs };
 };

@@ -8,7 +8,7 @@ import { localCheckoutPage, payLocalCheckout } from '../../shared/domain/billing
 useAwsPorts();
 
 export const handler = createApiHandler([
-  route(E.stripeWebhook, async ({ rawBody, headers }) => applyPaymentEvent(verifyPaymentEvent(rawBody, headers['stripe-signature']))),
+  route(E.stripeWebhook, async ({ rawBody, headers }) => applyPaymentEvent(await verifyPaymentEvent(rawBody, headers['stripe-signature']))),
   route(E.localCheckoutPage, async ({ params }) => new HttpResponse(200, await localCheckoutPage(params.session_id), {}, 'text/html; charset=utf-8')),
   route(E.localCheckoutPay, async ({ params }) => new HttpResponse(200, await payLocalCheckout(params.session_id), {}, 'text/html; charset=utf-8')),
 ]);

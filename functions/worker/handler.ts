@@ -2,6 +2,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { useAwsPorts } from '../../shared/adapters/aws';
 import { failJobFromDeadLetter, handlePipelineMessage } from '../../shared/domain/jobs/pipeline';
+import { recordMetric } from '../../shared/observability/metrics';
 
 useAwsPorts();
 
@@ -20,5 +21,6 @@ export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBa
 
 /** For a consumer of the dead-letter queue (the local queue's onDeadLetter does the same): the job of a message that kept failing fails. */
 export const deadLetterHandler = async (event: SQSEvent): Promise<void> => {
+  recordMetric('DeadLetteredMessages', event.Records.length, {});
   for (const record of event.Records) await failJobFromDeadLetter(record.body);
 };

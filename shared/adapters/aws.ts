@@ -5,10 +5,11 @@ import { SystemDns } from './dns';
 import type { DomainEvent, EventsPort } from './events';
 import { setDefaultPorts } from './ports';
 import type { QueueMessage, QueuePort } from './queue';
+import { traced } from '../observability/tracer';
 
 /** SQS in batches of ten (the API's maximum). */
 export class SqsQueue implements QueuePort {
-  private readonly sqs = new SQSClient({});
+  private readonly sqs = traced(new SQSClient({}));
   constructor(private readonly queueUrl: string) {}
   async send(messages: QueueMessage[]): Promise<void> {
     for (let i = 0; i < messages.length; i += 10) {
@@ -37,7 +38,7 @@ export class EventBridgeEvents implements EventsPort {
     config: EventBridgeClientConfig = {},
     private readonly retryDelayMs = 200,
   ) {
-    this.client = new EventBridgeClient(config);
+    this.client = traced(new EventBridgeClient(config));
   }
 
   async publish(events: DomainEvent[]): Promise<void> {

@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import { optionalEnv } from '../config/env';
+import { requireStripeSecret, stripeConfigured } from '../config/secrets';
 import { ADD_ONS, PRO_PLAN, type AddOnType } from '../domain/billing/plans';
 import { uuidv7 } from '../ids';
 import { setDefaultPorts } from './ports';
@@ -22,14 +23,20 @@ export interface PaymentsPort {
   createCheckoutSession(request: CheckoutRequest): Promise<CheckoutSession>;
 }
 
-/** Real Stripe Checkout (used whenever STRIPE_SECRET_KEY is set). */
+/** Real Stripe Checkout (used whenever Stripe is configured); the key is read on first use. */
 export class StripePayments implements PaymentsPort {
   readonly kind = 'stripe' as const;
-  private readonly stripe: Stripe;
-  constructor(secretKey: string) {
-    this.stripe = new Stripe(secretKey);
-  }
+  private stripe?: Promise<Stripe>;
+  constructor(private readonly secretKey: () => Promise<string>) {}
   async createCheckoutSession(request: CheckoutRequest): Promise<CheckoutSession> {
+    // A failed secret read is not remembered: the next request tries again.
+    const stripe = await (this.stripe ??= this.secretKey().then(
+      (key) => new Stripe(key),
+      (err) => {
+        this.stripe = undefined;
+        throw err;
+      },
+    ));
     const price = (env: string) => {
       const id = optionalEnv(env);
       if (!id) throw new Error(`Stripe is configured but ${env} is not set`);
@@ -39,7 +46,7 @@ export class StripePayments implements PaymentsPort {
     for (const type of new Set(request.addOns)) {
       lineItems.push({ price: price(ADD_ONS[type].stripePriceEnv), quantity: request.addOns.filter((a) => a === type).length });
     }
-    const session = await this.stripe.checkout.sessions.create({
+    const session = await stripe.checkout.sessions.create({
       mode: 'subscription',
       line_items: lineItems,
       client_reference_id: request.userId,
@@ -67,8 +74,7 @@ export class LocalPayments implements PaymentsPort {
 }
 
 export function paymentsFromEnv(newId: () => string): PaymentsPort {
-  const secret = optionalEnv('STRIPE_SECRET_KEY');
-  return secret ? new StripePayments(secret) : new LocalPayments(newId);
+  return stripeConfigured() ? new StripePayments(() => requireStripeSecret('STRIPE_SECRET_KEY')) : new LocalPayments(newId);
 }
 
 /**

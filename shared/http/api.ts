@@ -1,4 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { optionalEnv } from '../config/env';
@@ -6,6 +8,8 @@ import { now } from '../adapters/ports';
 import { loadCaller } from '../domain/accounts/accounts';
 import { uuidv7 } from '../ids';
 import { canonicalJson } from '../json';
+import { logger } from '../observability/logger';
+import { tracer } from '../observability/tracer';
 import type { UserRecord } from '../store/usersRepo';
 import type { EndpointSpec } from './endpoint';
 import { AppError, NotFoundError, PayloadTooLargeError, SubscriptionRequiredError, ValidationError, logServerError, toErrorResponse } from './errors';
@@ -105,7 +109,10 @@ const errorResponder = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyRe
   onError: async (request) => {
     const state = states.get(request.event) ?? { requestId: uuidv7(), headers: {} };
     const mapped = toErrorResponse(request.error, state.requestId);
-    if (mapped.status >= 500) logServerError(state.requestId, request.error);
+    if (mapped.status >= 500) {
+      logger.appendKeys({ requestId: state.requestId, route: routeOf(request) });
+      logServerError(state.requestId, request.error);
+    }
     request.response = {
       statusCode: mapped.status,
       headers: { 'content-type': 'application/json', 'x-request-id': state.requestId, ...NO_STORE, ...mapped.headers },
@@ -189,6 +196,37 @@ const inputGate = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>
   },
 });
 
+const routeOf = (request: Req): string => {
+  const spec = states.get(request.event)?.route?.spec;
+  return spec ? `${spec.method} ${spec.path}` : `${request.event.httpMethod} (unmatched)`;
+};
+
+/**
+ * One access line per request (route, status, duration), whatever the outcome. Registered before
+ * the error responder so that, on an error, it runs after the response was mapped.
+ */
+const accessLog = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => {
+  const started = new WeakMap<object, number>();
+  const write = (request: Req) => {
+    const since = started.get(request.event);
+    logger.appendKeys({ requestId: states.get(request.event)?.requestId, route: routeOf(request) });
+    logger.info('request', { status: request.response?.statusCode, durationMs: since === undefined ? undefined : Date.now() - since });
+  };
+  return { before: (request) => void started.set(request.event, Date.now()), after: write, onError: write };
+};
+
+/** Once the caller is known: route and user id on every later log line and on the trace. */
+const callerTelemetry = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
+  before: (request) => {
+    const state = stateOf(request);
+    const route = routeOf(request);
+    const userId = state.ctx?.user?.id;
+    logger.appendKeys({ requestId: state.requestId, route, userId });
+    tracer.putAnnotation('route', route);
+    if (userId) tracer.putAnnotation('userId', userId);
+  },
+});
+
 const idempotencyRecorder = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
   after: async (request) => {
     const state = stateOf(request);
@@ -199,10 +237,14 @@ const idempotencyRecorder = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayPr
 /** One Lambda handler serving a group's route table through the shared chain. */
 export function createApiHandler(routes: Route[]) {
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>({ timeoutEarlyInMillis: 0 })
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(captureLambdaHandler(tracer, { captureResponse: false }))
+    .use(accessLog())
     .use(errorResponder())
     .use(requestScope())
     .use(routeMatcher(routes))
     .use(inputGate())
+    .use(callerTelemetry())
     .use(idempotencyRecorder())
     .handler(async (event) => {
       const state = states.get(event)!;

@@ -1,3 +1,4 @@
+import { logger } from '../observability/logger';
 /**
  * The one error hierarchy of the service. Every non-2xx response is built from an AppError by
  * `toErrorBody`; anything else becomes a 500 whose message never leaks internals.
@@ -100,5 +101,5 @@ export function toErrorResponse(err: unknown, requestId: string): { status: numb
 
 /** One structured log line for an error the caller is not shown (5xx): the details stay in the logs. */
 export function logServerError(requestId: string, err: unknown): void {
-  console.error(JSON.stringify({ level: 'error', requestId, message: (err as Error)?.message, stack: (err as Error)?.stack }));
+  logger.error('request failed', { requestId, error: err instanceof Error ? err : String(err) });
 }

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { optionalEnv, tableName } from '../config/env';
+import { traced } from '../observability/tracer';
 
 let documentClient: DynamoDBDocumentClient | undefined;
 let requestCount = 0;
@@ -9,12 +10,12 @@ let requestCount = 0;
 export function ddb(): DynamoDBDocumentClient {
   if (!documentClient) {
     const endpoint = optionalEnv('DYNAMODB_ENDPOINT');
-    const client = new DynamoDBClient({
+    const client = traced(new DynamoDBClient({
       ...(endpoint
         ? { endpoint, region: optionalEnv('AWS_REGION') ?? 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
         : {}),
       maxAttempts: 5,
-    });
+    }));
     // Counts every request sent, so the benchmark can report DynamoDB requests per API request.
     client.middlewareStack.add(
       (next) => async (args) => {

@@ -15,15 +15,20 @@ describe('Stripe settings', () => {
     expect(STRIPE_PRICE_VARIABLES).toEqual(['STRIPE_PRICE_PRO', 'STRIPE_PRICE_CREDITS_10K', 'STRIPE_PRICE_CREDITS_50K']);
   });
 
-  it('reach only the account and webhooks functions, secrets as deploy-time Secrets Manager references', () => {
+  it('reach only the account and webhooks functions as the secret\'s name, read at run time with a read grant', () => {
     const s = synthesize({ bundle: false, props: { stripe: { secretName: 'prod/stripe', prices: { STRIPE_PRICE_PRO: 'price_123' } } } });
     for (const name of ['account', 'webhooks'] as const) {
-      expect(envOf(s, name)).toMatchObject({
-        STRIPE_SECRET_KEY: '{{resolve:secretsmanager:prod/stripe:SecretString:STRIPE_SECRET_KEY::}}',
-        STRIPE_WEBHOOK_SECRET: '{{resolve:secretsmanager:prod/stripe:SecretString:STRIPE_WEBHOOK_SECRET::}}',
-        STRIPE_PRICE_PRO: 'price_123',
-      });
+      expect(envOf(s, name)).toMatchObject({ STRIPE_SECRET_NAME: 'prod/stripe', STRIPE_PRICE_PRO: 'price_123' });
+      expect(envOf(s, name)).not.toHaveProperty('STRIPE_SECRET_KEY');
+      expect(envOf(s, name)).not.toHaveProperty('STRIPE_WEBHOOK_SECRET');
     }
+    // No value of the secret anywhere in the template, not even as a dynamic reference.
+    expect(JSON.stringify(s.template.toJSON())).not.toContain('resolve:secretsmanager');
+    const readers = Object.values(s.resources('AWS::IAM::Policy'))
+      .filter((p: any) => JSON.stringify(p.Properties.PolicyDocument).includes('secretsmanager:GetSecretValue'))
+      .flatMap((p: any) => p.Properties.Roles.map((r: any) => r.Ref));
+    const roleOf = (name: FunctionName) => s.resources('AWS::Lambda::Function')[s.logicalId(s.stack.functions[name].fn)].Properties.Role['Fn::GetAtt'][0];
+    expect(new Set(readers)).toEqual(new Set([roleOf('account'), roleOf('webhooks')]));
     for (const name of ['storage', 'jobs', 'worker', 'authorizer', 'public'] as const) {
       expect(Object.keys(envOf(s, name)).filter((k) => k.startsWith('STRIPE_')), name).toEqual([]);
     }

@@ -1,4 +1,4 @@
-import { requireEnv } from '../../config/env';
+import { requireStripeSecret } from '../../config/secrets';
 import { NotFoundError, UnprocessableError } from '../../http/errors';
 import { now } from '../../adapters/ports';
 import { stripeSignatures } from '../../adapters/stripeSignatures';
@@ -40,7 +40,7 @@ export async function localCheckoutPage(sessionId: string): Promise<string> {
 export async function payLocalCheckout(sessionId: string): Promise<string> {
   const session = await openLocalSession(sessionId);
   if (session.status === 'paid') return page('Paid', '<h1>Already paid</h1>');
-  const secret = requireEnv('STRIPE_WEBHOOK_SECRET');
+  const secret = await requireStripeSecret('STRIPE_WEBHOOK_SECRET');
   const payload = JSON.stringify({
     id: `evt_local_${uuidv7()}`,
     object: 'event',
@@ -61,7 +61,7 @@ export async function payLocalCheckout(sessionId: string): Promise<string> {
     },
   });
   const signature = stripeSignatures.generateTestHeaderString({ payload, secret });
-  const outcome = await applyPaymentEventOnce(verifyPaymentEvent(payload, signature));
+  const outcome = await applyPaymentEventOnce(await verifyPaymentEvent(payload, signature));
   if (outcome === 'ignored') throw new UnprocessableError('invalid_state', 'The payment could not be applied to this account (it may already have an active subscription).');
   await markCheckoutPaid(sessionId);
   return page('Paid', '<h1>Payment complete</h1><p>Your pro subscription is active.</p>');

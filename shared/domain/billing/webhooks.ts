@@ -1,4 +1,4 @@
-import { requireEnv } from '../../config/env';
+import { requireStripeSecret } from '../../config/secrets';
 import { ValidationError } from '../../http/errors';
 import { now } from '../../adapters/ports';
 import { stripeSignatures } from '../../adapters/stripeSignatures';
@@ -7,6 +7,8 @@ import { findUserIdBySubscription, getUser, subscriptionOwnerItem, updateUserIte
 import { TransactionConditionError, writeTogether, type TransactItem } from '../../store/transactions';
 import { grantCredits } from '../credits/credits';
 import { ADD_ON_TYPES, addOneMonth, countAddOns, periodAllowance, type AddOnType } from './plans';
+import { logger } from '../../observability/logger';
+import { recordMetric } from '../../observability/metrics';
 
 const SIGNATURE_TOLERANCE_SECONDS = 300;
 
@@ -25,13 +27,17 @@ function signedAt(signature: string): number | undefined {
   return Number.isSafeInteger(value) ? value : undefined;
 }
 
-export function verifyPaymentEvent(rawBody: string, signature: string | undefined): PaymentEvent {
+export async function verifyPaymentEvent(rawBody: string, signature: string | undefined): Promise<PaymentEvent> {
   if (!signature) throw new ValidationError('Missing Stripe-Signature header.', [{ path: 'headers.stripe-signature', message: 'Required' }]);
   const nowMs = now().getTime();
-  const invalid = () => new ValidationError('The webhook signature is invalid, too old or from the future.', [{ path: 'headers.stripe-signature', message: 'Signature check failed' }]);
+  const secret = await requireStripeSecret('STRIPE_WEBHOOK_SECRET');
+  const invalid = () => {
+    recordMetric('PaymentEventsRejected', 1, { reason: 'signature' });
+    return new ValidationError('The webhook signature is invalid, too old or from the future.', [{ path: 'headers.stripe-signature', message: 'Signature check failed' }]);
+  };
   let event: PaymentEvent;
   try {
-    event = stripeSignatures.constructEvent(rawBody, signature, requireEnv('STRIPE_WEBHOOK_SECRET'), SIGNATURE_TOLERANCE_SECONDS, undefined, nowMs) as unknown as PaymentEvent;
+    event = stripeSignatures.constructEvent(rawBody, signature, secret, SIGNATURE_TOLERANCE_SECONDS, undefined, nowMs) as unknown as PaymentEvent;
   } catch {
     throw invalid();
   }
@@ -55,7 +61,8 @@ const isUsableEvent = (event: unknown): event is PaymentEvent => {
 export type PaymentEventOutcome = 'applied' | 'duplicate' | 'ignored';
 
 const ignored = (event: { id?: unknown; type?: unknown }, reason: string, userId?: string): PaymentEventOutcome => {
-  console.warn(JSON.stringify({ level: 'warn', message: 'payment event not applied', reason, eventId: event?.id, type: event?.type, userId }));
+  logger.warn('payment event not applied', { reason, eventId: String(event?.id), type: String(event?.type), userId });
+  recordMetric('PaymentEventsRejected', 1, { reason });
   return 'ignored';
 };
 
@@ -193,6 +200,7 @@ export async function applyPaymentEventOnce(event: PaymentEvent): Promise<Paymen
     }
     throw err;
   }
+  recordMetric('PaymentEventsApplied', 1, {});
   return 'applied';
 }
 

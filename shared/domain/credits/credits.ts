@@ -20,6 +20,7 @@ import {
 } from '../../store/walletRepo';
 import { cancellationCodes, TransactionConditionError, writeTogether, type TransactItem } from '../../store/transactions';
 import { addGrant, availableCredits, earliestExpiry, liveGrants, planSpend, pruneWallet, restoreAllocation, type Wallet } from './wallet';
+import { recordMetric } from '../../observability/metrics';
 
 const MAX_ATTEMPTS = 60;
 
@@ -88,7 +89,7 @@ export async function chargeCredits(move: MoneyMove & { amount: number; chargeId
     await writeExtras(move.with ?? []);
     return { alreadyApplied: false, balance: availableCredits(await loadWallet(move.userId), now()) };
   }
-  return moveMoney(move.userId, move.with ?? [], async (wallet, at) => {
+  const outcome = await moveMoney(move.userId, move.with ?? [], async (wallet, at) => {
     const plan = planSpend(pruneWallet(wallet, at), move.amount, at);
     if (!plan.ok) {
       if (await chargeWasApplied(move.userId, move.chargeId)) return { done: true, outcome: { alreadyApplied: true, balance: plan.available } };
@@ -106,6 +107,8 @@ export async function chargeCredits(move: MoneyMove & { amount: number; chargeId
       balance: availableCredits(plan.wallet, at),
     };
   });
+  if (!outcome.alreadyApplied) recordMetric('CreditsCharged', move.amount, { tool: move.toolName });
+  return outcome;
 }
 
 /** Sets `amount` aside for work that will be settled later; once per `reservationId`. */
@@ -149,11 +152,13 @@ export async function settleReservation(
 ): Promise<SettleOutcome> {
   let charged = 0;
   let released = 0;
+  let tool = '';
   const outcome = await moveMoney(move.userId, move.with ?? [], async (wallet, at) => {
     const reservation = await getReservation(move.userId, move.reservationId);
     if (!reservation) return { done: true, outcome: { alreadyApplied: true, balance: availableCredits(wallet, at) } };
     charged = Math.max(0, Math.min(Math.floor(move.chargedAmount), reservation.amount));
     released = reservation.amount - charged;
+    tool = reservation.toolName;
     const next = restoreAllocation(pruneWallet(wallet, at), reservation.allocation, released, at);
     const createdAt = at.toISOString();
     const items: TransactItem[] = [
@@ -173,12 +178,14 @@ export async function settleReservation(
     }
     return { items, guardIndex: 1, balance: availableCredits(next, at) };
   });
-  return outcome.alreadyApplied ? { ...outcome, charged: 0, released: 0 } : { ...outcome, charged, released };
+  if (outcome.alreadyApplied) return { ...outcome, charged: 0, released: 0 };
+  recordMetric('CreditsCharged', charged, { tool });
+  return { ...outcome, charged, released };
 }
 
 /** Gives credits back as permanent credits, with a negative ledger entry of the same tool; once per `chargeId`. */
 export async function refundCredits(move: MoneyMove & { amount: number; chargeId: string }): Promise<MoveOutcome> {
-  return moveMoney(move.userId, move.with ?? [], async (wallet, at) => {
+  const outcome = await moveMoney(move.userId, move.with ?? [], async (wallet, at) => {
     const next = { ...pruneWallet(wallet, at), permanent: wallet.permanent + move.amount };
     const createdAt = at.toISOString();
     return {
@@ -191,6 +198,8 @@ export async function refundCredits(move: MoneyMove & { amount: number; chargeId
       balance: availableCredits(next, at),
     };
   });
+  if (!outcome.alreadyApplied) recordMetric('CreditsRefunded', move.amount, { tool: move.toolName });
+  return outcome;
 }
 
 export interface GrantRequest {

@@ -19,6 +19,7 @@ import type { JobRecord } from '../../store/jobsRepo';
 import type { Capability } from './goals';
 import { dataSourceMix, deliveredCounts, gapReport, previewRow, stageStatuses } from './outcome';
 import { runOrigin } from './startRun';
+import { logger } from '../../observability/logger';
 
 export const GROWTH_RESULT_TOOL = 'growth_plan';
 /** A run whose job never got attached (the process stopped in between) is settled after this long. */
@@ -120,7 +121,7 @@ export async function recoverStartingRuns(): Promise<{ found: number; attached: 
       else if (recovered.status === 'failed') report.failed += 1;
     } catch (err) {
       // The next sweep sees it again.
-      console.error(JSON.stringify({ level: 'error', message: 'growth run recovery failed', runId: seen.runId, error: (err as Error).message }));
+      logger.error('growth run recovery failed', { runId: seen.runId, error: err as Error });
     }
   }
   return report;

@@ -10,8 +10,15 @@ import { closeJobItem, type JobClosure, type JobRecord } from '../../store/jobsR
 import { TransactionConditionError, writeTogether, type TransactItem } from '../../store/transactions';
 import { isConditionFailure } from '../../store/client';
 import { creditsFor } from './pricing';
+import { logger } from '../../observability/logger';
+import { recordMetric, type BusinessMetric } from '../../observability/metrics';
 
 export type CloseOutcome = 'closed' | 'changed';
+
+const CLOSURE_METRICS = new Map<string, Extract<BusinessMetric, 'JobsCompleted' | 'JobsFailed'>>([
+  ['completed', 'JobsCompleted'],
+  ['failed', 'JobsFailed'],
+]);
 
 export async function closeJob(
   job: JobRecord,
@@ -40,8 +47,11 @@ export async function closeJob(
     if (err instanceof TransactionConditionError || isConditionFailure(err)) return 'changed';
     throw err;
   }
+  const metric = CLOSURE_METRICS.get(outcome.status);
+  if (metric) recordMetric(metric, 1, {});
+  // The job is closed whatever happens to its notification; a lost one is at least in the logs.
   await ports()
     .events.publish([{ type: `job.${outcome.status}`, detail: { job_id: job.id, user_id: job.userId, origin: job.origin, credits_charged: charged } }])
-    .catch(() => undefined);
+    .catch((err) => logger.error('job event not published', { jobId: job.id, status: outcome.status, error: err as Error }));
   return 'closed';
 }

@@ -11,6 +11,7 @@ import { optionalEnv } from '../../config/env';
 import { claimJobRedrive, getJob, listBatches, listStalledJobs, TERMINAL_STATUSES, type JobRecord, type WatchedJob } from '../../store/jobsRepo';
 import { closeJob } from './closeJob';
 import { sendJobMessages, type JobMessage } from './messages';
+import { logger } from '../../observability/logger';
 
 export const DEFAULT_STALE_AFTER_MS = 10 * 60 * 1000;
 export const DEFAULT_MAX_REDRIVES = 3;
@@ -86,7 +87,7 @@ export async function superviseJobs(options: WatchdogOptions = {}): Promise<Watc
     } catch (err) {
       // One job's trouble must not hold back the others; the next sweep sees it again.
       report.skipped += 1;
-      console.error(JSON.stringify({ level: 'error', message: 'job watchdog failed', jobId: w.job.id, error: (err as Error).message }));
+      logger.error('job watchdog failed', { jobId: w.job.id, error: err as Error });
     }
   }
   return report;

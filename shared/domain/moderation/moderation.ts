@@ -36,6 +36,7 @@ import {
   type MetricDelta,
 } from './engine';
 import { toChatEvents, type TelegramUpdate } from './telegram';
+import { recordMetric } from '../../observability/metrics';
 
 const MAX_ATTEMPTS = 10;
 
@@ -56,6 +57,8 @@ function sameSecret(given: string, expected: string): boolean {
 /** What every member's transactions in one batch share. */
 interface Batch {
   communityId: string;
+  /** The community type (telegram_group, discord_server, ...), the platform dimension of the metrics. */
+  platform: string;
   policy: CommunityPolicy;
   /** Each event's place in the request, to keep audit entries of one millisecond in order. */
   positions: Map<string, number>;
@@ -143,7 +146,10 @@ async function applyShard(batch: Batch, shard: number, eventsByMember: Map<strin
         if (!isRetryable(cancellationCodes(err))) throw err;
         break;
       }
-      for (const d of packed.decisions) decided.set(d.event_id, d);
+      for (const d of packed.decisions) {
+        decided.set(d.event_id, d);
+        if (d.action !== 'allow') recordMetric('ModerationActions', 1, { platform: batch.platform, action: d.action });
+      }
       for (const [userId, { member, taken }] of packed.advanced) {
         members.set(userId, member);
         const rest = pending.get(userId)!.slice(taken);
@@ -191,7 +197,7 @@ export async function moderateEvents(community: CommunityRecord, incoming: ChatE
     await rememberEvent(community.id, decision, now().toISOString());
     decided.set(event.event_id, decision);
   }
-  const batch: Batch = { communityId: community.id, policy: policyOf(current), positions: new Map(events.map((e, i) => [e.event_id, i])) };
+  const batch: Batch = { communityId: community.id, platform: current.type, policy: policyOf(current), positions: new Map(events.map((e, i) => [e.event_id, i])) };
   for (const [id, decision] of await applyByShard(batch, fresh.filter((e) => e.type !== 'activation'))) decided.set(id, decision);
   return { decisions: events.map((e) => decided.get(e.event_id)!) };
 }

@@ -11,6 +11,7 @@ import { TransactionConditionError } from '../../store/transactions';
 import { chargeCredits } from '../credits/credits';
 import { COMMUNITY_PRICING } from './communityTypes';
 import { decideRenewal, renewalChargeId } from './renewalRules';
+import { logger } from '../../observability/logger';
 
 export type RenewalOutcome = 'renewed' | 'suspended' | 'still_suspended' | 'expired' | 'skipped';
 
@@ -73,7 +74,7 @@ export async function renewDueCommunities(dueBy: Date = now()): Promise<SweepRep
       } catch (err) {
         // One community's trouble must not hold back the others; the next sweep tries it again.
         report.failed += 1;
-        console.error(JSON.stringify({ level: 'error', message: 'renewal failed', communityId: c.id, error: (err as Error).message }));
+        logger.error('renewal failed', { communityId: c.id, error: err as Error });
       }
     }
   };

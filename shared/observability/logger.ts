@@ -1,0 +1,14 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+
+export const SERVICE_NAME = 'outreach-intelligence';
+
+/**
+ * The one logger of every function (Powertools): JSON lines with the Lambda request id, function
+ * name and cold start once a handler's middleware injected the context. The level comes from
+ * POWERTOOLS_LOG_LEVEL (the stack sets it per environment; tests keep WARN). POWERTOOLS_DEV=true,
+ * set by the local runtime, indents the lines for people reading a terminal.
+ *
+ * What goes in a line is ids, routes, counts and reasons: never a request body, a header, a key,
+ * a secret or an e-mail address (test/e2e/logging.test.ts checks a run for them).
+ */
+export const logger = new Logger({ serviceName: SERVICE_NAME });
