@@ -134,7 +134,7 @@ export const PLATFORM_SYNONYMS: SynonymTable<PlatformId> = [
   ['social media', ['x', 'youtube', 'telegram', 'farcaster']],
 ];
 
-export const FUND_TYPE_SYNONYMS: SynonymTable<FundTypeId> = [['venture capital', ['vc']]];
+export const FUND_TYPE_SYNONYMS: SynonymTable<FundTypeId> = [['venture', ['vc']], ['venture capitalist', ['vc']]];
 
 export const JURISDICTION_SYNONYMS: SynonymTable<JurisdictionId> = [['united states of america', ['united-states']]];
 
