@@ -20,9 +20,10 @@ const inPackageOrder = (pkg: PackageDef, outputFields: string[]) => pkg.fields.f
 export function executeRequest(packageId: PackageId, slots: Record<string, unknown>, outputFields: string[] | undefined): ExecuteRequest {
   const pkg: PackageDef = PACKAGES[packageId];
   const check = checkSlots(pkg, slots);
-  const issues: FieldIssue[] = [
-    ...check.issues, ...check.misunderstood, ...check.missing.map((name) => ({ path: `slots.${name}`, message: `Required slot of ${pkg.id}` })), ...unknownFieldIssues(pkg, outputFields),
-  ];
+  const refused = [...check.issues, ...check.misunderstood];
+  // A required slot whose value was refused is reported once, with the reason (and suggestions).
+  const missing = check.missing.filter((name) => !refused.some((i) => i.path === `slots.${name}`));
+  const issues: FieldIssue[] = [...refused, ...missing.map((name) => ({ path: `slots.${name}`, message: `Required slot of ${pkg.id}` })), ...unknownFieldIssues(pkg, outputFields)];
   if (issues.length) throw new ValidationError('The request cannot be quoted as it is.', issues);
   return { packageId, slots: check.slots, outputFields: inPackageOrder(pkg, outputFields ?? [...pkg.fields]) };
 }
