@@ -19,6 +19,8 @@ export class AppError extends Error {
 export interface FieldIssue {
   path: string;
   message: string;
+  /** Values that would be accepted here, nearest first (slot values the taxonomy does not know). */
+  suggestions?: string[];
 }
 
 export class ValidationError extends AppError {

@@ -15,7 +15,12 @@ const packageId = z.enum(PACKAGE_IDS).meta({ description: `One of the seven pack
 const expansionType = z.enum(Object.keys(EXPANSIONS) as [ExpansionType, ...ExpansionType[]]);
 const slots = z
   .record(z.string(), z.unknown())
-  .meta({ description: 'Slot values by name (see package_id). `limit` is an integer; min_investment and max_investment are numbers (USD); min_followers, min_gm_score, min_engagement and tier take a number or a numeric string such as "10k"; the others are strings.' });
+  .meta({
+    description:
+      'Slot values by name (see package_id). `limit` is an integer; min_investment and max_investment are numbers (USD); min_followers, min_gm_score, min_engagement and tier take a number or a numeric string such as "10k"; the others are strings. ' +
+      'Taxonomy slots (sector, stage, fund type, jurisdiction, platform, ecosystem, builder category, role) take everyday words in any case, singular or plural, with hyphens or spaces ("solidity devs", "designer", "Pre Seed", "Twitter"); filled_slots shows the taxonomy ids they map to. ' +
+      '`category` and the role slots may map to several ids (e.g. "developer"), kept as one comma-separated string. A word that maps to nothing (or to several values where the slot holds one) makes resolve ask again and quote answer 400, with the nearest values in `details[].suggestions`.',
+  });
 const outputFields = z.array(z.string().min(1).max(60)).min(1).max(20).meta({ description: 'Tier 1 field names of the package (default: all).' });
 const quoteToken = z.string().min(1).max(200);
 
@@ -115,7 +120,14 @@ export const intelligenceEndpoints = {
       slots: slots.optional(),
       output_fields: outputFields.optional(),
       chat_id: z.uuid().optional(),
-      expansion_scope: z.strictObject({ parent_result_id: z.uuid(), expansion_type: expansionType, expansion_params: expansionParams }).optional(),
+      expansion_scope: z
+        .strictObject({ parent_result_id: z.uuid(), expansion_type: expansionType, expansion_params: expansionParams })
+        .optional()
+        .meta({
+          description:
+            'Quotes an expansion of a stored result. The expansion runs on the parent result’s package, slots and output_fields: package_id, slots and output_fields may repeat them (compared in canonical form; slots or fields left out are taken from the parent). ' +
+            'A different package, a slot value other than the parent’s (or a slot the parent did not have), or an output field the parent did not return answers 422 quote_mismatch with details naming each.',
+        }),
     }),
     response: quote,
   }),

@@ -354,7 +354,7 @@ describe('POST /intelligence/expand', () => {
 });
 
 describe('expansion quotes follow what the parent offers', () => {
-  it('refuses slots or output_fields beside expansion_scope (400) and an expansion the parent does not offer (422)', async () => {
+  it('refuses a malformed slot beside expansion_scope (400) and an expansion the parent does not offer (422)', async () => {
     const { key } = await pro(50_000);
     const { result } = await run(key, 'vc-shortlist-v1', { ...VC, limit: 5 });
     const scope = expansionScope(result.result_id, 'contact_unlock', { selection: { mode: 'top_n', n: 1 }, contact_tier: 'social' });

@@ -16,6 +16,8 @@ export type SlotKind =
 export interface SlotDef {
   kind: SlotKind;
   required?: boolean;
+  /** Taxonomy slots only: a word may name several terms and all of them are kept ("developer"). */
+  multiple?: boolean;
   description: string;
   /** Asked when the slot is required and missing (or not understood). */
   question: string;
@@ -77,7 +79,7 @@ export const PACKAGES = {
     entityKind: 'builder',
     recordNoun: 'builders',
     slots: {
-      category: { kind: 'builderCategory', required: true, description: 'Builder type, e.g. smart contract engineer, ZK engineer, full-stack dApp developer.', question: 'What type of builder (e.g. smart contract engineer, ZK engineer, protocol engineer)?' },
+      category: { kind: 'builderCategory', required: true, multiple: true, description: 'Builder type in everyday words, e.g. smart contract engineer, solidity dev, ZK engineer, designer, or developer (every engineering type); several types may be named.', question: 'What type of builder (e.g. smart contract engineer, ZK engineer, protocol engineer)?' },
       limit: limitSlot,
       ecosystem: { kind: 'ecosystem', description: 'Chain ecosystem, e.g. Ethereum, Solana, Base.', question: 'Which ecosystem should they build on?' },
       location: { kind: 'location', description: 'City, country or region.', question: 'Where should they be based?' },
@@ -99,7 +101,7 @@ export const PACKAGES = {
     slots: {
       company_name: { kind: 'text', required: true, description: 'Company name (or its domain).', question: 'Which company are you looking into?' },
       limit: limitSlot,
-      role_focus: { kind: 'roleFamily', description: 'Role family (leadership, engineering, product, marketing, bd, community, operations) or a title word.', question: 'Which roles matter most?' },
+      role_focus: { kind: 'roleFamily', multiple: true, description: 'Role families in everyday words (leadership, engineering, product, marketing, bd, community, investment, operations; e.g. developers, designers, marketers).', question: 'Which roles matter most?' },
       location: { kind: 'location', description: 'City, country or region.', question: 'Where should they be based?' },
     },
     limit: { default: 5, max: 50 },
@@ -160,7 +162,7 @@ export const PACKAGES = {
       limit: limitSlot,
       location: { kind: 'location', description: 'City, country or region.', question: 'Where should they be based?' },
       min_engagement: { kind: 'threshold', description: 'Minimum community engagement, 0 to 1 (or a percentage).', question: 'What minimum engagement (0 to 1)?' },
-      role_filter: { kind: 'roleFamily', description: 'Role family or a title word.', question: 'Which roles?' },
+      role_filter: { kind: 'roleFamily', multiple: true, description: 'Role families in everyday words, e.g. engineers, marketers, founders.', question: 'Which roles?' },
     },
     limit: { default: 10, max: 100 },
     fields: ['name', 'category', 'location', 'company_name', 'person_role', 'description', 'intelligence_blurb', 'rationale'],

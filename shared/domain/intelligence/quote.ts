@@ -1,10 +1,11 @@
 /** POST /intelligence/quote: prices a package run or an expansion and issues its token. */
-import { ValidationError } from '../../http/errors';
+import { UnprocessableError, ValidationError } from '../../http/errors';
 import { requireChat } from '../storage/chats';
 import { getIdenticalQueryResultId, getIntelligenceResult, getUnlockMemory } from '../../store/intelligenceRepo';
 import { ENGINES } from './engines';
 import { issueQuote, requestHash } from './quoteTokens';
-import { executeRequest, type ExecuteRequest } from './requests';
+import { executeRequest, repeatedRequest, type ExecuteRequest } from './requests';
+import { parentMismatches } from './parentMatch';
 import { PACKAGES, type ExpansionType, type PackageDef, type PackageId } from './packages';
 import { executeCredits } from './pricing';
 import { increaseLimitQuote, networkDepthQuote, parseExpansionParams, priceUnlock, selectRecords } from './expansions';
@@ -101,14 +102,11 @@ export async function remainingRanking(userId: string, parent: LoadedResult) {
 
 async function quoteExpansion(userId: string, input: QuoteInput, scope: NonNullable<QuoteInput['expansion_scope']>) {
   const parent = await loadIntelResult(userId, scope.parent_result_id);
-  if (parent.intel.packageId !== input.package_id) {
-    throw new ValidationError('package_id must be the package of the parent result.', [{ path: 'package_id', message: `The parent result is ${parent.intel.packageId}` }]);
-  }
-  if (Object.keys(input.slots ?? {}).length > 0 || input.output_fields !== undefined) {
-    // An expansion keeps its parent's slots and fields; values sent here would be silently ignored.
-    throw new ValidationError('An expansion quote takes its slots and fields from the parent result; leave slots and output_fields out.', [
-      { path: input.output_fields !== undefined ? 'output_fields' : 'slots', message: 'Not allowed with expansion_scope' },
-    ]);
+  // The expansion runs on the parent's request: what the client repeats of it must agree with it.
+  const sent = repeatedRequest(input.package_id, input.slots ?? {}, input.output_fields);
+  const mismatches = parentMismatches({ packageId: parent.intel.packageId, slots: parent.intel.slots, outputFields: parent.intel.outputFields }, sent);
+  if (mismatches.length) {
+    throw new UnprocessableError('quote_mismatch', 'An expansion runs on its parent result’s package, slots and fields; leave them out or send the parent’s values.', mismatches);
   }
   const pkg = PACKAGES[input.package_id];
   const params = parseExpansionParams(pkg, scope.expansion_type, scope.expansion_params, 'expansion_scope.expansion_params');

@@ -71,13 +71,18 @@ export async function resolveIntent(input: ResolveInput) {
   const explicitCheck = checkSlots(pkg, explicit);
   if (explicitCheck.issues.length) throw new ValidationError('Some slots are invalid.', explicitCheck.issues);
   const merged = checkSlots(pkg, { ...parsed, ...explicit });
-  const unclear = new Set(merged.misunderstood.map((i) => i.path.replace(/^slots\./, '')));
+  // A word the taxonomy does not know (or that names several terms where one is needed) is asked
+  // about again, with the nearest values: resolve is where a request gets clarified, quote refuses.
+  const unclear = new Map(merged.misunderstood.map((i) => [i.path.replace(/^slots\./, ''), i.suggestions ?? []]));
   const missing = Object.entries(pkg.slots)
     .filter(([name, def]) => def.required && merged.slots[name] === undefined)
     .map(([name]) => name);
-  const questions = [...new Set([...missing, ...unclear])].map((name) =>
-    unclear.has(name) ? `${pkg.slots[name].question} ("${String(explicit[name] ?? parsed[name])}" is not a value we know.)` : pkg.slots[name].question,
-  );
+  const questions = [...new Set([...missing, ...unclear.keys()])].map((name) => {
+    const suggestions = unclear.get(name);
+    if (!suggestions) return pkg.slots[name].question;
+    const said = String(Object.hasOwn(explicit, name) ? explicit[name] : parsed[name]);
+    return `${pkg.slots[name].question} ("${said}" is not a value we know${suggestions.length ? `; did you mean ${suggestions.join(', ')}?` : '.'})`;
+  });
   const ready = missing.length === 0 && unclear.size === 0;
   return {
     intent_status: ready ? ('ready_for_quote' as const) : ('needs_clarification' as const),

@@ -6,24 +6,50 @@
 import type { FieldIssue } from '../../http/errors';
 import {
   BUILDER_CATEGORIES, ECOSYSTEMS, FUND_TYPES, JURISDICTIONS, PLATFORMS, ROLE_FAMILIES, SECTORS, SKILLS, STAGES,
-  termFor, termsIn, type Term,
+  termsIn,
 } from '../../data/taxonomy';
-import type { PackageDef, SlotKind } from './packages';
+import {
+  BUILDER_CATEGORY_SYNONYMS, ECOSYSTEM_SYNONYMS, FILLER_WORDS, FUND_TYPE_SYNONYMS, JURISDICTION_SYNONYMS, PLATFORM_SYNONYMS,
+  ROLE_FAMILY_SYNONYMS, SECTOR_SYNONYMS, STAGE_SYNONYMS,
+} from '../../data/slotSynonyms';
+import { buildVocabulary, matchTerms, type Vocabulary } from './termMatch';
+import type { PackageDef, SlotDef, SlotKind } from './packages';
 
 export type SlotValue = string | number;
 export type CanonicalSlots = Record<string, SlotValue>;
 
-const VOCABULARIES: Partial<Record<SlotKind, readonly Term[]>> = {
-  sector: SECTORS,
-  stage: STAGES,
-  fundType: FUND_TYPES,
-  jurisdiction: JURISDICTIONS,
-  platform: PLATFORMS,
-  ecosystem: ECOSYSTEMS,
-  builderCategory: BUILDER_CATEGORIES,
-};
+/** The slot kinds whose values are taxonomy ids, each with its everyday words. */
+export const VOCABULARIES: ReadonlyMap<SlotKind, Vocabulary> = new Map<SlotKind, Vocabulary>([
+  ['sector', buildVocabulary(SECTORS, SECTOR_SYNONYMS, FILLER_WORDS)],
+  ['stage', buildVocabulary(STAGES, STAGE_SYNONYMS, FILLER_WORDS)],
+  ['fundType', buildVocabulary(FUND_TYPES, FUND_TYPE_SYNONYMS, FILLER_WORDS)],
+  ['jurisdiction', buildVocabulary(JURISDICTIONS, JURISDICTION_SYNONYMS, FILLER_WORDS)],
+  ['platform', buildVocabulary(PLATFORMS, PLATFORM_SYNONYMS, FILLER_WORDS)],
+  ['ecosystem', buildVocabulary(ECOSYSTEMS, ECOSYSTEM_SYNONYMS, FILLER_WORDS)],
+  ['builderCategory', buildVocabulary(BUILDER_CATEGORIES, BUILDER_CATEGORY_SYNONYMS, FILLER_WORDS)],
+  ['roleFamily', buildVocabulary(ROLE_FAMILIES, ROLE_FAMILY_SYNONYMS, FILLER_WORDS)],
+]);
 
-type Canonical = { ok: true; value: SlotValue } | { ok: false; message: string; misunderstood?: boolean };
+/** A slot that holds several taxonomy ids keeps them in one string, in taxonomy order. */
+const ID_SEPARATOR = ', ';
+export const slotIds = (value: unknown): string[] => (typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : []);
+
+type Canonical = { ok: true; value: SlotValue } | { ok: false; message: string; misunderstood?: boolean; suggestions?: string[] };
+
+/**
+ * A taxonomy slot: the ids its words name. A slot holding one value refuses a word naming several
+ * ("early stage" is pre-seed or seed) and asks for one; a word naming nothing gets the nearest ids.
+ */
+function canonicalTerms(def: SlotDef, vocabulary: Vocabulary, text: string): Canonical {
+  const match = matchTerms(vocabulary, text);
+  if (!match.found) {
+    return { ok: false, misunderstood: true, suggestions: match.suggestions, message: `Not a value we know; nearest: ${match.suggestions.join(', ')} (accepted: ${vocabulary.order.join(', ')})` };
+  }
+  if (match.ids.length > 1 && !def.multiple) {
+    return { ok: false, misunderstood: true, suggestions: match.ids, message: `"${text}" could mean ${match.ids.join(', ')}; choose one` };
+  }
+  return { ok: true, value: match.ids.join(ID_SEPARATOR) };
+}
 
 /** `10k` → 10000, `1.5M` → 1500000, `50%` → 0.5, `2,500` → 2500. */
 export function parseAmount(text: string): number | undefined {
@@ -35,10 +61,9 @@ export function parseAmount(text: string): number | undefined {
   return Math.round(n * factor * 1e6) / 1e6;
 }
 
-const accepted = (terms: readonly Term[]) => terms.map((t) => t.id).join(', ');
-
-function canonicalise(kind: SlotKind, raw: unknown, max: number): Canonical {
-  const vocabulary = VOCABULARIES[kind];
+function canonicalise(def: SlotDef, raw: unknown, max: number): Canonical {
+  const kind = def.kind;
+  const vocabulary = VOCABULARIES.get(kind);
   if (kind === 'limit') {
     if (typeof raw !== 'number' || !Number.isInteger(raw)) return { ok: false, message: 'Expected an integer' };
     if (raw < 1 || raw > max) return { ok: false, message: `Must be between 1 and ${max}` };
@@ -60,13 +85,8 @@ function canonicalise(kind: SlotKind, raw: unknown, max: number): Canonical {
   const text = raw.trim().replace(/\s+/g, ' ');
   if (text.length === 0) return { ok: false, message: 'Must not be empty' };
   if (text.length > 200) return { ok: false, message: 'At most 200 characters' };
-  if (vocabulary) {
-    const term = termFor(vocabulary, text);
-    return term ? { ok: true, value: term.id } : { ok: false, misunderstood: true, message: `Not a known value; use one of: ${accepted(vocabulary)}` };
-  }
+  if (vocabulary) return canonicalTerms(def, vocabulary, text);
   switch (kind) {
-    case 'roleFamily':
-      return { ok: true, value: termFor(ROLE_FAMILIES, text)?.id ?? text.toLowerCase() };
     case 'skills': {
       const skills = [...new Set(text.split(/\s*(?:,|;|\band\b|\/)\s*/i).filter(Boolean).map((s) => SKILLS.find((k) => k.toLowerCase() === s.toLowerCase()) ?? s))];
       return skills.length ? { ok: true, value: skills.join(', ') } : { ok: false, message: 'Name at least one skill' };
@@ -74,7 +94,7 @@ function canonicalise(kind: SlotKind, raw: unknown, max: number): Canonical {
     case 'audience':
       return termsIn(SECTORS, text).length
         ? { ok: true, value: text }
-        : { ok: false, misunderstood: true, message: `Name at least one sector in the audience, e.g. "DeFi power users"; sectors: ${accepted(SECTORS)}` };
+        : { ok: false, misunderstood: true, message: `Name at least one sector in the audience, e.g. "DeFi power users"; sectors: ${SECTORS.map((t) => t.id).join(', ')}` };
     default:
       return { ok: true, value: text };
   }
@@ -104,9 +124,9 @@ export function checkSlots(pkg: PackageDef, input: Record<string, unknown>): Slo
       continue;
     }
     if (raw === null || raw === undefined) continue;
-    const result = canonicalise(def.kind, raw, pkg.limit.max);
+    const result = canonicalise(def, raw, pkg.limit.max);
     if (result.ok) slots[name] = result.value;
-    else (result.misunderstood ? misunderstood : issues).push({ path: `slots.${name}`, message: result.message });
+    else (result.misunderstood ? misunderstood : issues).push({ path: `slots.${name}`, message: result.message, ...(result.suggestions ? { suggestions: result.suggestions } : {}) });
   }
   slots.limit ??= pkg.limit.default;
   const min = slots.min_investment;

@@ -5,7 +5,7 @@
 import { BUILDER_CATEGORIES, ECOSYSTEMS, termLabel } from '../../../data/taxonomy';
 import { DATASET_AS_OF, type CuratedBuilder } from '../../../data/model';
 import { listBuildersInCategory, listBuildersInEcosystem } from '../../../store/curatedRepo';
-import type { CanonicalSlots } from '../slots';
+import { slotIds, type CanonicalSlots } from '../slots';
 import { daysBetween, inPlace, listOf, plural, sentence, usd } from './format';
 import { byScore, regionOf, str, type PackageEngine, type RankedRecord } from './types';
 
@@ -53,12 +53,16 @@ export function rankActiveBuilders(builders: CuratedBuilder[], slots: CanonicalS
     .sort(byScore);
 }
 
+/** `category` may name several builder types ("developer"); their builders are ranked together. */
+const categoriesOf = (slots: CanonicalSlots) => slotIds(slots.category);
+
 export const builderDiscovery: PackageEngine = {
-  rank: async (slots) => rankActiveBuilders(await listBuildersInCategory(String(slots.category)), slots),
+  rank: async (slots) => rankActiveBuilders((await Promise.all(categoriesOf(slots).map(listBuildersInCategory))).flat(), slots),
   summary(slots, records, candidates) {
-    const type = termLabel(BUILDER_CATEGORIES, String(slots.category)).toLowerCase();
-    if (records.length === 0) return `No ${type} in the dataset matches these filters.`;
-    return `${plural(records.length, `active ${type}`)} out of ${candidates} matching, ranked by recent commits, skills match and hackathon wins; ${records[0].fields.name} leads.`;
+    const types = categoriesOf(slots).map((c) => termLabel(BUILDER_CATEGORIES, c).toLowerCase());
+    const [type, qualifier] = types.length === 1 ? [types[0], ''] : ['builder', ` (${types.join(', ')})`];
+    if (records.length === 0) return `No ${type}${qualifier} in the dataset matches these filters.`;
+    return `${plural(records.length, `active ${type}`)}${qualifier} out of ${candidates} matching, ranked by recent commits, skills match and hackathon wins; ${records[0].fields.name} leads.`;
   },
 };
 

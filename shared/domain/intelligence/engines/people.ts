@@ -5,18 +5,32 @@
 import { ROLE_FAMILIES, SECTORS, termLabel, termsIn, type SectorId } from '../../../data/taxonomy';
 import type { CuratedPerson } from '../../../data/model';
 import { findByName, getCompanyByDomain, listPeopleByCompany, listProspectsInSector } from '../../../store/curatedRepo';
-import type { CanonicalSlots } from '../slots';
+import { slotIds, type CanonicalSlots } from '../slots';
 import { inPlace, listOf, plural, sentence } from './format';
 import { byScore, regionOf, str, type PackageEngine, type RankedRecord } from './types';
 
 const SENIOR = /\b(ceo|cto|coo|cfo|cmo|founder|co-founder|president|head|chief|general partner|director|lead)\b/i;
 
-/** A role slot is a role family id, or a word of the title when it named no family. */
+const isFamily = (id: string) => ROLE_FAMILIES.some((f) => f.id === id);
+/** Role family ids a role slot holds ("engineering, product"); none for a title word. */
+const familiesOf = (role: string) => {
+  const ids = slotIds(role);
+  return ids.length > 0 && ids.every(isFamily) ? ids : [];
+};
+
+/**
+ * A role slot holds role family ids. Results stored before role slots were matched against the
+ * taxonomy may hold a title word instead; an increase_limit of those still matches it in the title.
+ */
 function roleMatches(person: CuratedPerson, role: string | undefined): boolean {
   if (!role) return true;
-  return ROLE_FAMILIES.some((f) => f.id === role) ? person.roleFamily === role : person.role.toLowerCase().includes(role);
+  const families = familiesOf(role);
+  return families.length ? families.includes(person.roleFamily) : person.role.toLowerCase().includes(role);
 }
-const roleName = (role: string) => (ROLE_FAMILIES.some((f) => f.id === role) ? termLabel(ROLE_FAMILIES, role).toLowerCase() : `"${role}"`);
+const roleName = (role: string) => {
+  const families = familiesOf(role);
+  return families.length ? listOf(families.map((f) => termLabel(ROLE_FAMILIES, f).toLowerCase())) : `"${role}"`;
+};
 
 const personFields = (p: CuratedPerson, rationale: string, blurb: string) => ({
   name: p.fullName,
