@@ -13,6 +13,8 @@ const stack = new OutreachIntelligenceStack(app, 'OutreachIntelligenceApi', {
   description: 'Outreach Intelligence API: credit-metered growth intelligence, enrichment jobs and community moderation',
   stripe,
   publicBaseUrl: app.node.tryGetContext('publicBaseUrl') ?? process.env.PUBLIC_BASE_URL,
+  alarmEmail: app.node.tryGetContext('alarmEmail') ?? process.env.ALARM_EMAIL,
+  logLevel: app.node.tryGetContext('logLevel') ?? process.env.LOG_LEVEL,
 });
 Tags.of(app).add('project', 'outreach-intelligence');
 

@@ -8,6 +8,7 @@ import { AppFunction } from './appFunction';
 import { DataTable } from './dataTable';
 import { type FunctionName, needsOf } from './functionCatalog';
 import { acknowledgeNagFindings } from './nagAcknowledgements';
+import { Monitoring } from './monitoring';
 import { Pipeline } from './pipeline';
 import { ServiceApi } from './serviceApi';
 import { type StripeSettings, grantStripeSecret, stripeEnvironment } from './stripeSettings';
@@ -18,6 +19,10 @@ export interface OutreachIntelligenceStackProps extends StackProps {
   stripe?: StripeSettings;
   /** The public base URL behind a custom domain (https://api.example.com/api/v1); links default to API Gateway's own domain. */
   publicBaseUrl?: string;
+  /** An e-mail address subscribed to the alarm topic. */
+  alarmEmail?: string;
+  /** The functions' log level (POWERTOOLS_LOG_LEVEL); INFO by default. */
+  logLevel?: string;
 }
 
 const constructId = (name: string) => name.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase());
@@ -31,6 +36,7 @@ export class OutreachIntelligenceStack extends Stack {
   readonly functions: Record<string, AppFunction> = {};
   readonly table: dynamodb.Table;
   readonly api: ServiceApi;
+  readonly monitoring: Monitoring;
 
   constructor(scope: Construct, id: string, props: OutreachIntelligenceStackProps = {}) {
     super(scope, id, props);
@@ -52,6 +58,7 @@ export class OutreachIntelligenceStack extends Stack {
           ...(needs.table === 'none' ? {} : { TABLE_NAME: table.tableName }),
           ...(needs.stripe ? stripeEnvironment(props.stripe ?? { prices: {} }) : {}),
           ...(props.publicBaseUrl ? { PUBLIC_BASE_URL: props.publicBaseUrl } : {}),
+          POWERTOOLS_LOG_LEVEL: props.logLevel ?? 'INFO',
         },
       });
     }
@@ -94,10 +101,18 @@ export class OutreachIntelligenceStack extends Stack {
       authorizerFunction: fn('authorizer'),
     });
 
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      api: this.api.api,
+      functions: Object.fromEntries(names.map((name) => [name, fn(name)])),
+      deadLetterQueue: pipeline.deadLetterQueue,
+      alarmEmail: props.alarmEmail,
+    });
+
     new CfnOutput(this, 'ApiBaseUrl', { value: this.api.baseUrl, description: 'Base URL of the API (…/api/v1)' });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'For the admin command: TABLE_NAME=… npm run admin' });
     new CfnOutput(this, 'EventBusName', { value: bus.eventBusName });
     new CfnOutput(this, 'DeadLetterQueueUrl', { value: pipeline.deadLetterQueue.queueUrl });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn, description: 'Subscribe to be told when an alarm fires' });
 
     acknowledgeNagFindings(this);
   }

@@ -10,6 +10,7 @@ import { startHttpStream, streamifyResponse } from '../../shared/http/streaming'
 import { parseOrThrow } from '../../shared/http/validation';
 import { uuidv7 } from '../../shared/ids';
 import { jobsEndpoints } from '../../shared/schemas/jobs';
+import { logger } from '../../shared/observability/logger';
 
 useAwsPorts();
 
@@ -28,6 +29,8 @@ const sinkOf = (out: Writable): EventSink => ({
  */
 export const handler = streamifyResponse(async (event, responseStream, context) => {
   const requestId = event.requestContext?.requestId ?? uuidv7();
+  if (context) logger.addContext(context);
+  logger.appendKeys({ requestId, route: 'GET /api/v1/bd/jobs/{job_id}/events' });
   const headers = lowerCaseHeaders(event.headers);
   let userId: string;
   let jobId: string;

@@ -1,4 +1,4 @@
-import type { ScheduledEvent } from 'aws-lambda';
+import type { Context, ScheduledEvent } from 'aws-lambda';
 import { useAwsPorts } from '../../shared/adapters/aws';
 import { recoverStartingRuns } from '../../shared/domain/growth/runs';
 import { superviseJobs, type WatchdogReport } from '../../shared/domain/jobs/watchdog';
@@ -12,7 +12,8 @@ useAwsPorts();
  * renewals, the job watchdog and the recovery of growth runs whose start was interrupted. Both work from now() rather than the event's time, so a late or
  * repeated invocation simply finds less to do.
  */
-export const handler = async (_event: ScheduledEvent): Promise<SweepReport & { jobs: WatchdogReport; growth_runs: Awaited<ReturnType<typeof recoverStartingRuns>> }> => {
+export const handler = async (_event: ScheduledEvent, context?: Context): Promise<SweepReport & { jobs: WatchdogReport; growth_runs: Awaited<ReturnType<typeof recoverStartingRuns>> }> => {
+  if (context) logger.addContext(context);
   const [report, jobs, runs] = await Promise.all([renewDueCommunities(), superviseJobs(), recoverStartingRuns()]);
   // Most sweeps find nothing to do; only the ones that did something are worth a log line.
   if (report.due > 0) logger.info('renewal sweep', { ...report });

@@ -3,6 +3,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import { useAwsPorts } from '../../shared/adapters/aws';
 import { failJobFromDeadLetter, handlePipelineMessage } from '../../shared/domain/jobs/pipeline';
 import { recordMetric } from '../../shared/observability/metrics';
+import { logger } from '../../shared/observability/logger';
 
 useAwsPorts();
 
@@ -11,13 +12,15 @@ useAwsPorts();
  * redelivers just those. A processor per batch: it holds the batch's state, and the local runtime
  * may run two batches in one process at once.
  */
-export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>
-  processPartialResponse(
+export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
+  if (context) logger.addContext(context);
+  return processPartialResponse(
     event,
     async (record: SQSRecord) => handlePipelineMessage(record.body, { receiveCount: Number(record.attributes?.ApproximateReceiveCount ?? 1) }),
     new BatchProcessor(EventType.SQS),
     { context, throwOnFullBatchFailure: false },
   );
+};
 
 /** For a consumer of the dead-letter queue (the local queue's onDeadLetter does the same): the job of a message that kept failing fails. */
 export const deadLetterHandler = async (event: SQSEvent): Promise<void> => {

@@ -18,9 +18,10 @@ const bundleRequire = createRequire(import.meta.url);
 
 // One real synth for the file: it bundles all twelve functions with esbuild.
 let s: Synthesized;
+// Bundling twelve functions takes over a minute on a busy two-core machine.
 beforeAll(() => {
   s = synthesize({ bundle: true });
-});
+}, 300_000);
 
 const groupEndpoints = () => Object.entries(API_GROUPS) as [FunctionName, EndpointSpec[]][];
 const functionNames = () => [...Object.keys(API_GROUPS), 'authorizer', 'jobs-events', 'worker', 'dead-letters', 'renewals'] as FunctionName[];
