@@ -138,9 +138,10 @@ describe('JSON nested deeper than 64 levels (issue 9, item 10)', () => {
     ['200,000 nested arrays', '['.repeat(200_000) + ']'.repeat(200_000)],
     ['deep and unterminated', '['.repeat(100_000)],
   ] as const) {
-    it(`${label} answers 400`, async () => {
+    it(`${label} answers 400 for its depth`, async () => {
       const res = await api.call('POST', '/chats', { key, rawBody: raw, headers: { 'content-type': 'application/json' } });
       expectError(res, 400, 'validation_error');
+      expect(res.body.error.details).toEqual([{ path: 'body', message: 'Nested deeper than 64 levels' }]);
     });
   }
 
