@@ -12,3 +12,41 @@ export function canonicalJson(value: unknown): string {
   }
   return JSON.stringify(value);
 }
+
+const OPEN = new Set([0x5b, 0x7b]); // [ {
+const CLOSE = new Set([0x5d, 0x7d]); // ] }
+
+/**
+ * Whether a JSON text nests arrays and objects more than `limit` deep (brackets inside strings do
+ * not count). A linear scan of the text, so it can run before JSON.parse and before anything
+ * recursive (JSON.stringify, schema validation, canonicalJson) meets the value.
+ */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character, a quote included
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (OPEN.has(c) && ++depth > limit) return true;
+    else if (CLOSE.has(c)) depth--;
+  }
+  return false;
+}
+
+/**
+ * The path of the first `__proto__` key in a parsed JSON value, or undefined. JSON.parse keeps such
+ * a key as data, but schema parsing and object spreads drop it or turn it into a prototype, so a
+ * caller's value would vanish silently. Recursive: call it only on input whose depth is bounded.
+ */
+export function reservedKeyPath(value: unknown, path: string[] = []): string[] | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  if (!Array.isArray(value) && Object.hasOwn(value, '__proto__')) return [...path, '__proto__'];
+  for (const [k, v] of Object.entries(value)) {
+    const found = reservedKeyPath(v, [...path, k]);
+    if (found) return found;
+  }
+  return undefined;
+}

@@ -3,11 +3,13 @@ import { Writable } from 'node:stream';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { identifyCaller } from '../../shared/domain/accounts/accounts';
 import type { EndpointSpec } from '../../shared/http/endpoint';
-import { NotFoundError, PayloadTooLargeError, UnauthorizedError, toErrorResponse } from '../../shared/http/errors';
+import { dictionary } from '../../shared/dictionary';
+import { NotFoundError, PayloadTooLargeError, UnauthorizedError, ValidationError, toErrorResponse } from '../../shared/http/errors';
 import type { LocalResponseStream, StreamMetadata } from '../../shared/http/streaming';
 import { MAX_BODY_BYTES, NO_STORE } from '../../shared/http/api';
 import { uuidv7 } from '../../shared/ids';
 import { API_GROUPS, type ApiGroup } from '../../shared/schemas/groups';
+import { answerClientErrors } from './clientErrors';
 import { groupHandlers, streamingHandler } from './handlers';
 
 interface CompiledRoute {
@@ -59,6 +61,15 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** A path parameter as API Gateway hands it over: percent-decoded, and a 400 when the escapes are malformed. */
+function decodePathParameter(name: string, raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new ValidationError('The request path is invalid.', [{ path: `path.${name}`, message: 'Malformed percent-encoding' }]);
+  }
+}
+
 function sendError(res: ServerResponse, err: unknown, requestId: string): void {
   const mapped = toErrorResponse(err, requestId);
   res.writeHead(mapped.status, { 'content-type': 'application/json', 'x-request-id': requestId, ...NO_STORE, ...mapped.headers });
@@ -76,7 +87,7 @@ export interface LocalApiOptions {
 
 export function createLocalApi(options: LocalApiOptions = {}): Server {
   const routes = compileRoutes();
-  return createServer(async (req, res) => {
+  const server = createServer(async (req, res) => {
     const requestId = uuidv7();
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
@@ -87,17 +98,18 @@ export function createLocalApi(options: LocalApiOptions = {}): Server {
       const unavailable = match.spec.readsCuratedData ? options.curatedDatasetUnavailable?.() : undefined;
       if (unavailable) throw unavailable;
       const values = match.pattern.exec(url.pathname)!.slice(1);
-      const pathParameters = Object.fromEntries(match.names.map((n, i) => [n, decodeURIComponent(values[i])]));
+      const pathParameters = Object.fromEntries(match.names.map((n, i) => [n, decodePathParameter(n, values[i])]));
 
-      const headers: Record<string, string> = {};
-      const multiValueHeaders: Record<string, string[]> = {};
+      // Header and query names are the caller's: `constructor` or `__proto__` must be plain keys.
+      const headers = dictionary<string>();
+      const multiValueHeaders = dictionary<string[]>();
       for (let i = 0; i < req.rawHeaders.length; i += 2) {
         const [name, value] = [req.rawHeaders[i], req.rawHeaders[i + 1]];
         headers[name] = value;
         (multiValueHeaders[name] ??= []).push(value);
       }
-      const query: Record<string, string> = {};
-      const multiQuery: Record<string, string[]> = {};
+      const query = dictionary<string>();
+      const multiQuery = dictionary<string[]>();
       for (const [k, v] of url.searchParams) {
         query[k] = v;
         (multiQuery[k] ??= []).push(v);
@@ -160,6 +172,8 @@ export function createLocalApi(options: LocalApiOptions = {}): Server {
       sendError(res, err, requestId);
     }
   });
+  answerClientErrors(server);
+  return server;
 }
 
 /** A writable that behaves like Lambda's HttpResponseStream: metadata first, then body bytes. */

@@ -28,12 +28,16 @@ export class SystemDns implements DnsPort {
  * reserved TLDs (.invalid, .test, .example) have no MX and every other domain has one.
  */
 export class TableDns implements DnsPort {
-  constructor(private readonly table: Record<string, MxLookup> = {}) {}
+  // A Map: the domains come from callers' input, and a plain object would answer for `constructor`.
+  private readonly table: Map<string, MxLookup>;
+  constructor(table: Record<string, MxLookup> = {}) {
+    this.table = new Map(Object.entries(table));
+  }
   set(domain: string, answer: MxLookup): void {
-    this.table[domain.toLowerCase()] = answer;
+    this.table.set(domain.toLowerCase(), answer);
   }
   async resolveMx(domain: string): Promise<MxLookup> {
-    const known = this.table[domain.toLowerCase()];
+    const known = this.table.get(domain.toLowerCase());
     if (known) return known;
     if (/\.(invalid|test|example|localhost)$/i.test(domain)) return { status: 'none' };
     return { status: 'found', exchanges: [`mx.${domain.toLowerCase()}`] };

@@ -24,6 +24,7 @@ import {
 import { EMAIL_PATTERNS, type CuratedBuilder, type CuratedCompany, type CuratedEntity, type CuratedFund, type CuratedKol, type CuratedPerson, type CuratedRound, type EntityKind } from './model';
 import { curatedItemsFor, deleteCuratedKeys, forgetCachedFacets, getCuratedEntities, putCuratedItems } from '../store/curatedRepo';
 import { normaliseDomain } from '../domains';
+import { own } from '../dictionary';
 
 const ids = <T extends readonly Term[]>(terms: T) => z.enum(terms.map((t) => t.id) as [T[number]['id'], ...T[number]['id'][]]);
 const id = (prefix: string) => z.string().regex(new RegExp(`^${prefix}-[a-z0-9-]{1,60}$`), `Must look like ${prefix}-<lower-case letters, digits, dashes>`);
@@ -124,7 +125,7 @@ export function parseJsonLines(content: string): { records: { line: number; reco
 }
 
 const KIND_OF_PREFIX: Record<string, EntityKind> = { fund: 'fund', co: 'company', per: 'person', kol: 'kol', bld: 'builder' };
-const kindOfId = (entityId: string): EntityKind => KIND_OF_PREFIX[entityId.split('-')[0]];
+const kindOfId = (entityId: string): EntityKind | undefined => own(KIND_OF_PREFIX, entityId.split('-')[0]);
 
 /**
  * Validates the whole file (lines, duplicates, references), then writes it. Nothing is written when
@@ -149,7 +150,10 @@ export async function importCuratedRecords(content: string): Promise<ImportOutco
   for (const { record } of records) if (record.kind !== 'round') referenced.add(record.id);
   const stored = new Map<string, CuratedEntity>();
   const byKind = new Map<EntityKind, string[]>();
-  for (const ref of referenced) if (kindOfId(ref)) byKind.set(kindOfId(ref), [...(byKind.get(kindOfId(ref)) ?? []), ref]);
+  for (const ref of referenced) {
+    const kind = kindOfId(ref);
+    if (kind) byKind.set(kind, [...(byKind.get(kind) ?? []), ref]);
+  }
   for (const [kind, list] of byKind) for (const [k, v] of await getCuratedEntities(kind, list)) stored.set(k, v);
   const exists = (ref: string) => (inFile.has(ref) && inFile.get(ref)!.kind !== 'round') || stored.has(ref);
   for (const { line, record } of records) {

@@ -7,7 +7,8 @@ import { optionalEnv } from '../config/env';
 import { now } from '../adapters/ports';
 import { loadCaller } from '../domain/accounts/accounts';
 import { uuidv7 } from '../ids';
-import { canonicalJson } from '../json';
+import { dictionary } from '../dictionary';
+import { canonicalJson, nestsDeeperThan, reservedKeyPath } from '../json';
 import { logger } from '../observability/logger';
 import { tracer } from '../observability/tracer';
 import type { UserRecord } from '../store/usersRepo';
@@ -18,6 +19,8 @@ import { HttpResponse } from './response';
 import { parseOrThrow } from './validation';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** No request of the contract nests half as deep; deeper input only serves to exhaust recursion. */
+export const MAX_JSON_DEPTH = 64;
 /** The API functions' timeout (infra/appFunction.ts), for a context that cannot tell its remaining time. */
 const DEFAULT_LEASE_MS = 30_000;
 
@@ -59,7 +62,8 @@ const states = new WeakMap<object, RequestState>();
 const stateOf = (request: Req): RequestState => states.get(request.event)!;
 
 export function lowerCaseHeaders(headers: Record<string, string | undefined> | null | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
+  // Header names are the caller's: `constructor` or `__proto__` must be keys like any other.
+  const out = dictionary<string>();
   for (const [k, v] of Object.entries(headers ?? {})) if (v !== undefined) out[k.toLowerCase()] = v;
   return out;
 }
@@ -145,11 +149,18 @@ function parseJsonBody(event: APIGatewayProxyEvent): { raw: string; parsed: unkn
   const raw = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
   if (Buffer.byteLength(raw, 'utf8') > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
   if (raw.trim() === '') return { raw, parsed: undefined };
+  if (nestsDeeperThan(raw, MAX_JSON_DEPTH)) {
+    throw new ValidationError(`The request body nests deeper than ${MAX_JSON_DEPTH} levels.`, [{ path: 'body', message: `Nested deeper than ${MAX_JSON_DEPTH} levels` }]);
+  }
+  let parsed: unknown;
   try {
-    return { raw, parsed: JSON.parse(raw) };
+    parsed = JSON.parse(raw);
   } catch {
     throw new ValidationError('The request body is not valid JSON.', [{ path: 'body', message: 'Malformed JSON' }]);
   }
+  const reserved = reservedKeyPath(parsed);
+  if (reserved) throw new ValidationError('The request body uses a reserved property name.', [{ path: reserved.join('.'), message: 'Reserved property name: __proto__' }]);
+  return { raw, parsed };
 }
 
 /** Auth, subscription check, body parsing and validation, then the Idempotency-Key claim. */

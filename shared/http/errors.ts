@@ -71,6 +71,18 @@ export class PayloadTooLargeError extends AppError {
     super(413, 'payload_too_large', `The request body is larger than ${limitBytes} bytes.`);
   }
 }
+/** Node's HTTP parser gave up on a request line or headers over its limit (16 KiB by default). */
+export class RequestHeaderTooLargeError extends AppError {
+  constructor() {
+    super(431, 'request_header_too_large', 'The request line or headers are larger than this server accepts.');
+  }
+}
+/** The request's headers or body did not arrive within the server's request timeout. */
+export class RequestTimeoutError extends AppError {
+  constructor() {
+    super(408, 'request_timeout', 'The request did not arrive in time.');
+  }
+}
 export class UnprocessableError extends AppError {
   constructor(code: 'quote_mismatch' | 'invalid_state', message: string, details?: unknown) {
     super(422, code, message, details);

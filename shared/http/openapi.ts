@@ -6,7 +6,7 @@ import { errorBody } from '../schemas/common';
 type Json = Record<string, any>;
 
 const ERROR_STATUSES: Record<ErrorStatus, string> = {
-  400: 'Invalid request (validation_error)',
+  400: 'Invalid request: its body, query, path, headers or HTTP syntax (validation_error)',
   401: 'Missing or invalid API key (unauthorized)',
   402: 'Not enough credits (insufficient_credits); nothing was charged or created',
   403: 'Needs an active pro subscription (subscription_required)',
@@ -17,19 +17,23 @@ const ERROR_STATUSES: Record<ErrorStatus, string> = {
   413: 'Body over 1 MiB (payload_too_large)',
   422: 'Not allowed now (quote_mismatch, invalid_state)',
   429: 'Too many requests (rate_limited)',
+  431: 'The request line or headers are over the server\'s limit (request_header_too_large)',
   500: 'Internal error (internal_error)',
   503: 'The curated dataset is still loading (dataset_loading; local server, first start), with Retry-After and progress',
 };
 
 /** Which error statuses follow from the shape of a spec; `spec.errors` adds the operation's own. */
 const IMPLIED_ERRORS: [ErrorStatus, (spec: EndpointSpec) => boolean][] = [
-  [400, (s) => s.method !== 'GET' || !!(s.body || s.query || s.params || s.headers?.length)],
+  // Any request can be malformed before it reaches an operation's own input: HTTP syntax, escapes, query names.
+  [400, () => true],
   [401, (s) => s.auth === 'api_key'],
   [403, (s) => !!s.paid],
   [404, (s) => !!s.params],
   [409, (s) => !!s.idempotent],
   [413, (s) => s.method !== 'GET'],
   [429, () => true],
+  // Node's parser refuses a request line or headers over 16 KiB whatever the operation.
+  [431, () => true],
   [500, () => true],
   [503, (s) => !!s.readsCuratedData],
 ];

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { z } from 'zod';
-import { createApiHandler, route } from '../../shared/http/api';
+import { createApiHandler, lowerCaseHeaders, route } from '../../shared/http/api';
 import { defineEndpoint } from '../../shared/http/endpoint';
 import { createAccount } from '../../shared/domain/accounts/accounts';
 import { hashApiKey } from '../../shared/domain/accounts/apiKeys';
@@ -9,6 +9,7 @@ import { handler as authorizer } from '../../functions/authorizer/handler';
 import { uuidv7 } from '../../shared/ids';
 
 const secretRoute = defineEndpoint({ operationId: 'boom', method: 'POST', path: '/api/v1/boom', summary: 'fails', tag: 't', auth: 'none', body: z.strictObject({ n: z.number().int() }) });
+const echoRoute = defineEndpoint({ operationId: 'echo', method: 'POST', path: '/api/v1/echo', summary: 'echoes', tag: 't', auth: 'none', body: z.strictObject({ data: z.unknown() }) });
 const paidRoute = defineEndpoint({ operationId: 'paid', method: 'GET', path: '/api/v1/paid', summary: 'paid', tag: 't', auth: 'api_key', paid: true });
 
 const handler = createApiHandler([
@@ -17,6 +18,7 @@ const handler = createApiHandler([
     return { doubled: body.n * 2 };
   }),
   route(paidRoute, async ({ user }) => ({ id: user.id })),
+  route(echoRoute, async ({ body }) => ({ data: body.data })),
 ]);
 
 const context = { getRemainingTimeInMillis: () => 10_000 } as Context;
@@ -74,6 +76,32 @@ describe('the shared handler chain', () => {
     const res = await handler(event('GET', '/api/v1/paid', null, { userId: pro.user.id, keyHash: hashApiKey(`oik_${'a'.repeat(40)}`) }), context);
     expect(res.statusCode).toBe(401);
     expect(res.headers?.['WWW-Authenticate']).toBe('Bearer');
+  });
+});
+
+describe('hostile input through the Lambda handler (issue 9, items 9 and 10)', () => {
+  const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+
+  it('refuses a body nested deeper than 64 levels before anything serialises it, and takes 64', async () => {
+    expect((await handler(event('POST', '/api/v1/echo', `{"data":${nested(63)}}`), context)).statusCode).toBe(200);
+    for (const levels of [64, 50_000]) {
+      const res = await handler(event('POST', '/api/v1/echo', `{"data":${nested(levels)}}`), context);
+      expect(res.statusCode).toBe(400);
+      expect(JSON.parse(res.body).error).toEqual({ code: 'validation_error', message: 'The request body nests deeper than 64 levels.', details: [{ path: 'body', message: 'Nested deeper than 64 levels' }] });
+    }
+  });
+
+  it('refuses a __proto__ key at any depth, which schema parsing would drop silently', async () => {
+    const res = await handler(event('POST', '/api/v1/echo', '{"data":[{"ok":1},{"__proto__":{"admin":true}}]}'), context);
+    expect(res.statusCode).toBe(400);
+    expect(JSON.parse(res.body).error.details).toEqual([{ path: 'data.1.__proto__', message: 'Reserved property name: __proto__' }]);
+  });
+
+  it('keeps header names inherited from Object.prototype as plain keys', () => {
+    // API Gateway's event is parsed JSON: a header named __proto__ arrives as an own property.
+    const headers = lowerCaseHeaders(JSON.parse('{"__proto__":"a","Constructor":"b","toString":"c"}'));
+    expect(Object.entries(headers).sort()).toEqual([['__proto__', 'a'], ['constructor', 'b'], ['tostring', 'c']]);
+    expect(headers.accept).toBeUndefined();
   });
 });
 

@@ -3,6 +3,7 @@
  * domains and e-mail addresses. Pure; normalisation and de-duplication happen afterwards
  * (normalize.ts), so this only decides which value is which field.
  */
+import { own } from '../../dictionary';
 import type { InputCompany, InputContact } from './normalize';
 
 type Field = keyof InputCompany | keyof InputContact;
@@ -100,7 +101,7 @@ const headerToken = (cell: string) => cell.toLowerCase().replace(/[^a-z_]/g, '')
 
 function headerField(cell: string): Field | undefined {
   const token = headerToken(cell);
-  return HEADER_ALIASES[token] ?? HEADER_ALIASES[cell.trim().toLowerCase().replace(/[\s-]+/g, '_')];
+  return own(HEADER_ALIASES, token) ?? own(HEADER_ALIASES, cell.trim().toLowerCase().replace(/[\s-]+/g, '_'));
 }
 
 /** What a cell's content looks like, for files without a header row. */

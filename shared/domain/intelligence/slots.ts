@@ -4,6 +4,7 @@
  * bind to it, identical queries are recognised by it, and filled_slots shows it.
  */
 import type { FieldIssue } from '../../http/errors';
+import { own } from '../../dictionary';
 import {
   BUILDER_CATEGORIES, ECOSYSTEMS, FUND_TYPES, JURISDICTIONS, PLATFORMS, ROLE_FAMILIES, SECTORS, SKILLS, STAGES,
   termsIn,
@@ -118,7 +119,7 @@ export function checkSlots(pkg: PackageDef, input: Record<string, unknown>): Slo
   const issues: FieldIssue[] = [];
   const misunderstood: FieldIssue[] = [];
   for (const [name, raw] of Object.entries(input)) {
-    const def = pkg.slots[name];
+    const def = own(pkg.slots, name);
     if (!def) {
       issues.push({ path: `slots.${name}`, message: `Unknown slot for ${pkg.id}; slots are: ${Object.keys(pkg.slots).join(', ')}` });
       continue;

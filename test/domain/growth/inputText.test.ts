@@ -13,6 +13,12 @@ describe('parseInputText', () => {
     expect(parsed.contacts).toEqual([]);
   });
 
+  it('treats column names inherited from Object.prototype as unknown columns', () => {
+    const parsed = parseInputText('__proto__,constructor,domain,company\nx,y,acme.io,Acme\n');
+    expect(parsed.columns).toEqual({ '2': 'domain', '3': 'company_name' });
+    expect(parsed.companies).toEqual([{ company_name: 'Acme', domain: 'acme.io' }]);
+  });
+
   it('reads contacts from a semicolon CSV whose header says first name, last name, e-mail, job title', () => {
     const parsed = parseInputText('First Name;Last Name;E-mail;Job Title;Company\nAda;Lovelace;ada@acme.com;CTO;Acme\n');
     expect(parsed.columns).toEqual({ '0': 'first_name', '1': 'last_name', '2': 'email', '3': 'title', '4': 'company_name' });

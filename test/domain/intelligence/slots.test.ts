@@ -24,6 +24,12 @@ describe('slot validation', () => {
     expect(checkSlots(PACKAGES['company-people-discovery-v1'], { company_name: 'x', limit: 51 }).issues).toHaveLength(1);
   });
 
+  it('treats names inherited from Object.prototype as unknown slots', () => {
+    const check = checkSlots(vc, { constructor: 'defi', toString: 'x', hasOwnProperty: 1, valueOf: 'seed' });
+    expect(check.issues.map((i) => i.path).sort()).toEqual(['slots.constructor', 'slots.hasOwnProperty', 'slots.toString', 'slots.valueOf']);
+    expect(check.slots).toEqual({ limit: 10 });
+  });
+
   it('keeps values the taxonomy does not know apart from malformed ones', () => {
     const check = checkSlots(vc, { sector_focus: 'underwater basket weaving', stage: 'seed' });
     expect(check.issues).toEqual([]);
