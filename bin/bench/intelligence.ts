@@ -3,18 +3,17 @@ import { createAccount } from '../../shared/domain/accounts/accounts';
 import { seedCuratedDataset } from '../../shared/data/seed';
 import { getSeedMarker } from '../../shared/store/curatedRepo';
 import { uuidv7 } from '../../shared/ids';
+import { PACKAGES } from '../../shared/domain/intelligence/packages';
 
 const N = Number(process.env.BENCH_INTEL_N ?? 20);
 
-const PACKAGE_SLOTS: Record<string, Record<string, unknown>> = {
-  'vc-shortlist-v1': { sector_focus: 'defi', stage: 'seed' },
-  'builder-discovery-v1': { category: 'smart-contract-engineer' },
-  'company-people-discovery-v1': { company_name: 'Nebula Labs' },
-  'warm-intro-paths-v1': { target_fund_name: 'Polaris Ventures' },
-  'kol-discovery-v1': { sector_focus: 'defi' },
-  'user-prospect-v1': { sector_interest: 'DeFi power users' },
-  'hackathon-builder-v1': { ecosystem: 'ethereum' },
-};
+/** Each package's own example slots (the limit is set per row). */
+const PACKAGE_SLOTS: Record<string, Record<string, unknown>> = Object.fromEntries(
+  Object.values(PACKAGES).map((pkg) => {
+    const { limit: _limit, ...slots } = pkg.example.slots as Record<string, unknown>;
+    return [pkg.id, slots];
+  }),
+);
 
 /**
  * Intelligence on the full curated dataset: resolve, quote, GET results, contact_unlock, and execute per
@@ -31,7 +30,7 @@ export const intelligenceBench: BenchSuite = {
     const newKey = async () => (await createAccount({ email: `bench-intel-${uuidv7()}@example.com`, tier: 'pro', credits: 1_000_000 })).apiKey;
     const slots = PACKAGE_SLOTS['vc-shortlist-v1'];
     await measure('POST /intelligence/resolve (request_text)', N, () =>
-      call('POST', '/intelligence/resolve', { body: { package_id: 'vc-shortlist-v1', request_text: '25 seed-stage DeFi VCs writing $500k-$2M cheques' } }),
+      call('POST', '/intelligence/resolve', { body: { package_id: 'vc-shortlist-v1', request_text: PACKAGES['vc-shortlist-v1'].example.request_text } }),
     );
     await measure('POST /intelligence/quote (vc-shortlist-v1)', N, () => call('POST', '/intelligence/quote', { body: { package_id: 'vc-shortlist-v1', slots } }));
 

@@ -44,6 +44,12 @@ export interface PackageDef {
   price: { base: number; perRecord: number };
   /** Whose contact details contact_unlock reveals: the record itself, or a person attached to it. */
   contactVia: 'self' | 'partner' | 'primaryContact';
+  /**
+   * A request that works against the curated dataset: a sentence resolve understands and the slots
+   * it fills. The e2e test runs resolve -> quote -> execute from it for every package; the bench and
+   * the README use it too.
+   */
+  example: { request_text: string; slots: Record<string, string | number> };
 }
 
 const limitSlot: SlotDef = { kind: 'limit', required: true, description: 'Number of records (integer).', question: 'How many results do you want?' };
@@ -71,6 +77,7 @@ export const PACKAGES = {
     expansions: ['contact_unlock', 'network_depth', 'increase_limit'],
     price: { base: 100, perRecord: 10 },
     contactVia: 'partner',
+    example: { request_text: '10 seed-stage DeFi VCs', slots: { sector_focus: 'defi', stage: 'seed', limit: 10 } },
   },
   'builder-discovery-v1': {
     id: 'builder-discovery-v1',
@@ -91,6 +98,7 @@ export const PACKAGES = {
     expansions: ['contact_unlock', 'increase_limit'],
     price: { base: 50, perRecord: 5 },
     contactVia: 'self',
+    example: { request_text: '10 smart contract engineers', slots: { category: 'smart-contract-engineer', limit: 10 } },
   },
   'company-people-discovery-v1': {
     id: 'company-people-discovery-v1',
@@ -110,6 +118,7 @@ export const PACKAGES = {
     expansions: ['contact_unlock', 'increase_limit'],
     price: { base: 50, perRecord: 5 },
     contactVia: 'self',
+    example: { request_text: '10 people at Nebula Labs', slots: { company_name: 'Nebula Labs', limit: 10 } },
   },
   'warm-intro-paths-v1': {
     id: 'warm-intro-paths-v1',
@@ -129,6 +138,7 @@ export const PACKAGES = {
     expansions: ['contact_unlock'],
     price: { base: 150, perRecord: 15 },
     contactVia: 'primaryContact',
+    example: { request_text: 'warm intro paths to Polaris Ventures', slots: { target_fund_name: 'Polaris Ventures', limit: 10 } },
   },
   'kol-discovery-v1': {
     id: 'kol-discovery-v1',
@@ -150,6 +160,7 @@ export const PACKAGES = {
     expansions: ['contact_unlock', 'increase_limit'],
     price: { base: 100, perRecord: 10 },
     contactVia: 'self',
+    example: { request_text: '10 DeFi KOLs', slots: { sector_focus: 'defi', limit: 10 } },
   },
   'user-prospect-v1': {
     id: 'user-prospect-v1',
@@ -170,6 +181,7 @@ export const PACKAGES = {
     expansions: ['contact_unlock', 'increase_limit'],
     price: { base: 50, perRecord: 5 },
     contactVia: 'self',
+    example: { request_text: '10 DeFi power users', slots: { sector_interest: 'DeFi', limit: 10 } },
   },
   'hackathon-builder-v1': {
     id: 'hackathon-builder-v1',
@@ -190,6 +202,7 @@ export const PACKAGES = {
     expansions: ['contact_unlock', 'increase_limit'],
     price: { base: 50, perRecord: 5 },
     contactVia: 'self',
+    example: { request_text: '10 Ethereum hackathon builders', slots: { ecosystem: 'ethereum', limit: 10 } },
   },
 } as const satisfies Record<string, PackageDef>;
 
