@@ -1,27 +1,10 @@
 import Stripe from 'stripe';
 import { optionalEnv } from '../config/env';
 import { requireStripeSecret, stripeConfigured } from '../config/secrets';
-import { ADD_ONS, PRO_PLAN, type AddOnType } from '../domain/billing/plans';
+import { ADD_ONS, PRO_PLAN } from '../domain/billing/plans';
 import { uuidv7 } from '../ids';
+import type { CheckoutRequest, CheckoutSession, PaymentsPort } from './paymentsPort';
 import { setDefaultPorts } from './ports';
-
-export interface CheckoutRequest {
-  userId: string;
-  email: string;
-  addOns: AddOnType[];
-  /** Base URL of this API, for the local checkout page and return links. */
-  baseUrl: string;
-}
-
-export interface CheckoutSession {
-  id: string;
-  url: string;
-}
-
-export interface PaymentsPort {
-  readonly kind: 'stripe' | 'local';
-  createCheckoutSession(request: CheckoutRequest): Promise<CheckoutSession>;
-}
 
 /** Real Stripe Checkout (used whenever Stripe is configured); the key is read on first use. */
 export class StripePayments implements PaymentsPort {

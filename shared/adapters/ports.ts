@@ -3,7 +3,7 @@ import { systemClock } from './clock';
 import type { QueuePort } from './queue';
 import type { EventsPort } from './events';
 import type { DnsPort } from './dns';
-import type { PaymentsPort } from './payments';
+import type { PaymentsPort } from './paymentsPort';
 
 /**
  * The outside world the application talks to. Lambda entry points register the AWS implementations

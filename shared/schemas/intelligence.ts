@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../http/endpoint';
 import { timestamp } from './common';
-import { CONTACT_TIER_IDS, EXPANSIONS, PACKAGE_IDS, PACKAGES, type ExpansionType, type PackageDef } from '../domain/intelligence/packages';
+import { CONTACT_TIER_IDS, EXPANSIONS, INCREASE_LIMIT_BLOCK, MAX_INCREASE_LIMIT_BLOCKS, PACKAGE_IDS, PACKAGES, type ExpansionType, type PackageDef } from '../domain/intelligence/packages';
 
 /** The package table rendered for the OpenAPI document: slots, limits, fields, channels, expansions, prices. */
 const packageDoc = (p: PackageDef) =>
@@ -32,14 +32,14 @@ export const selection = z.discriminatedUnion('mode', [
 ]);
 export const expansionParamSchemas = {
   contact_unlock: z.strictObject({ selection, contact_tier: z.enum(CONTACT_TIER_IDS) }),
-  increase_limit: z.strictObject({ blocks: z.number().int().min(1).max(5) }),
+  increase_limit: z.strictObject({ blocks: z.number().int().min(1).max(MAX_INCREASE_LIMIT_BLOCKS) }),
   network_depth: z.strictObject({ selection }),
 } satisfies Record<ExpansionType, z.ZodType>;
 export type ExpansionParams = { [K in ExpansionType]: z.infer<(typeof expansionParamSchemas)[K]> };
 const expansionParams = z.record(z.string(), z.unknown()).meta({
   description:
     'contact_unlock: {"selection": {"mode": "all"} | {"mode": "top_n", "n"} | {"mode": "ids", "record_ids": [...]}, "contact_tier": "social"|"email"|"telegram"|"phone"}; ' +
-    'increase_limit: {"blocks": 1..5} (10 records a block); network_depth: {"selection": ...} (vc-shortlist-v1 only).',
+    `increase_limit: {"blocks": 1..${MAX_INCREASE_LIMIT_BLOCKS}} (${INCREASE_LIMIT_BLOCK} records a block); network_depth: {"selection": ...} (vc-shortlist-v1 only).`,
 });
 
 // ---- Responses -------------------------------------------------------------------------------------

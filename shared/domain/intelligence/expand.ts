@@ -15,7 +15,7 @@ import { TransactionConditionError, type TransactItem } from '../../store/transa
 import type { CuratedFund } from '../../data/model';
 import type { ExpansionParams } from '../../schemas/intelligence';
 import { PACKAGES, type ExpansionType, type PackageDef } from './packages';
-import { increaseLimitCredits, networkDepthCredits } from './pricing';
+import { increaseLimitCredits, increaseLimitRecords, networkDepthCredits } from './pricing';
 import { explainSpentQuote, redeemableQuote } from './quoteTokens';
 import { expansionRequest, remainingRanking } from './quote';
 import { projectRecord } from './requests';
@@ -67,7 +67,7 @@ async function produce(userId: string, pkg: PackageDef, parent: LoadedResult, ty
   }
   const p = params as ExpansionParams['increase_limit'];
   const remaining = await remainingRanking(userId, parent);
-  const next = remaining.slice(0, p.blocks * 10);
+  const next = remaining.slice(0, increaseLimitRecords(p.blocks));
   const root = remaining.root;
   return {
     records: next.map((r) => projectRecord(r.id, r.fields, root.outputFields) as IntelRecord),

@@ -9,7 +9,7 @@ import { getCuratedEntities } from '../../store/curatedRepo';
 import { expansionParamSchemas, type ExpansionParams } from '../../schemas/intelligence';
 import { parseOrThrowAt } from './validation';
 import { CHANNEL_FIELDS, type ContactTier, type ExpansionType, type PackageDef } from './packages';
-import { channelsAt, higherTier, increaseLimitCredits, networkDepthCredits, tierOffered, unlockCredits } from './pricing';
+import { channelsAt, higherTier, increaseLimitCredits, increaseLimitRecords, networkDepthCredits, tierOffered, unlockCredits } from './pricing';
 import { daysBetween } from './engines/format';
 
 export type IntelRecord = Record<string, unknown> & { record_id: string };
@@ -114,7 +114,7 @@ export function rememberUnlocks(memory: Record<string, string>, recordIds: strin
 // ---- increase_limit ----------------------------------------------------------------------------
 
 export const increaseLimitQuote = (pkg: PackageDef, available: number, blocks: number) => {
-  const records = Math.min(available, blocks * 10);
+  const records = Math.min(available, increaseLimitRecords(blocks));
   return { records, credits: increaseLimitCredits(pkg, records) };
 };
 

@@ -6,8 +6,8 @@ import { ENGINES } from './engines';
 import { issueQuote, requestHash } from './quoteTokens';
 import { executeRequest, repeatedRequest, type ExecuteRequest } from './requests';
 import { parentMismatches } from './parentMatch';
-import { PACKAGES, type ExpansionType, type PackageDef, type PackageId } from './packages';
-import { executeCredits } from './pricing';
+import { INCREASE_LIMIT_BLOCK, PACKAGES, type ExpansionType, type PackageDef, type PackageId } from './packages';
+import { executeCredits, increaseLimitRecords } from './pricing';
 import { increaseLimitQuote, networkDepthQuote, parseExpansionParams, priceUnlock, selectRecords } from './expansions';
 import { loadIntelResult, type LoadedResult } from './storedResults';
 import { plural } from './engines/format';
@@ -86,7 +86,7 @@ export async function planExpansion(userId: string, pkg: PackageDef, parent: Loa
   const q = increaseLimitQuote(pkg, remaining.length, p.blocks);
   return {
     credits: q.credits,
-    summary: `The next ${plural(q.records, 'record')} of the same ranking (${p.blocks} block${p.blocks > 1 ? 's' : ''} of 10${remaining.length < p.blocks * 10 ? `; only ${remaining.length} remain` : ''}) at ${pkg.price.perRecord} credits each: ${q.credits} credits.`,
+    summary: `The next ${plural(q.records, 'record')} of the same ranking (${p.blocks} block${p.blocks > 1 ? 's' : ''} of ${INCREASE_LIMIT_BLOCK}${remaining.length < increaseLimitRecords(p.blocks) ? `; only ${remaining.length} remain` : ''}) at ${pkg.price.perRecord} credits each: ${q.credits} credits.`,
   };
 }
 

@@ -1,5 +1,5 @@
 /** The rows a job carries through its stages, and the deliverable rows it ends with. */
-import type { EmailVerification } from './providers/types';
+import type { EmailVerification } from './verification';
 
 export interface CompanyRow {
   /** Position in input_assets.companies, so results can be traced back to the request. */

@@ -50,13 +50,8 @@ export interface EmailLookup {
   confidence: number | null;
 }
 
-export const VERIFY_REASONS = ['syntax', 'no_mx', 'disposable', 'role_account', 'free_provider', 'dns_timeout'] as const;
-export type VerifyReason = (typeof VERIFY_REASONS)[number];
-
-export interface EmailVerification {
-  status: 'deliverable' | 'risky' | 'undeliverable' | 'unknown';
-  reasons: VerifyReason[];
-}
+export { VERIFY_REASONS, type EmailVerification, type VerifyReason } from '../verification';
+import type { EmailVerification } from '../verification';
 
 export interface LinkedinProfile {
   person_id: string;
