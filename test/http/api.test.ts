@@ -39,10 +39,13 @@ describe('the shared handler chain', () => {
   });
 
   it('turns an unexpected error into 500 internal_error without leaking its text (the log keeps it)', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const log = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const res = await handler(event('POST', '/api/v1/boom', '{"n":0}'), context);
-    expect(log).toHaveBeenCalledWith(expect.stringContaining('exploded'));
+    const lines = log.mock.calls.map(([chunk]) => String(chunk));
     log.mockRestore();
+    // One structured error line: the message and stack stay in the log, with the request id and route.
+    const line = JSON.parse(lines.find((l) => l.includes('exploded'))!);
+    expect(line).toMatchObject({ level: 'ERROR', message: 'request failed', requestId: 'req-1', route: 'POST /api/v1/boom', error: { message: expect.stringContaining('exploded') } });
     expect(res.statusCode).toBe(500);
     expect(res.body).not.toContain('exploded');
     expect(JSON.parse(res.body)).toEqual({ error: { code: 'internal_error', message: 'An internal error occurred.' }, request_id: 'req-1' });
