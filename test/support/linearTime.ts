@@ -11,27 +11,40 @@ export interface TimedCase {
   input: string;
 }
 
-function medianMs(fn: (input: string) => unknown, input: string, runs: number): number {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now();
+/** One sample: `reps` calls in a row (a refusal thrown by `fn` is an answer too: its cost is what is measured). */
+function sampleMs(fn: (input: string) => unknown, input: string, reps: number): number {
+  const start = performance.now();
+  for (let i = 0; i < reps; i++) {
     try {
       fn(input);
     } catch {
-      // A refusal (400) is an answer too: what is measured is how long it took to reach it.
+      // measured all the same
     }
-    times.push(performance.now() - start);
   }
-  times.sort((a, b) => a - b);
+  return performance.now() - start;
+}
+
+function medianMs(fn: (input: string) => unknown, input: string, reps: number, runs: number): number {
+  const times = Array.from({ length: runs }, () => sampleMs(fn, input, reps)).sort((a, b) => a - b);
   return times[Math.floor(runs / 2)];
+}
+
+/**
+ * Calls per sample, so that one sample of the benign input lasts long enough for a shared machine's
+ * timer and scheduler noise not to decide the ratio (a fast function is called many times per sample).
+ */
+function repetitions(fn: (input: string) => unknown, benign: string): number {
+  let reps = 1;
+  while (reps < 1 << 16 && sampleMs(fn, benign, reps) < 25) reps *= 2;
+  return reps;
 }
 
 /** Ratio of each adversarial case's median time to the benign input's. */
 export function timeRatios(fn: (input: string) => unknown, benign: string, cases: TimedCase[], runs = 5): Record<string, number> {
   for (const c of cases) if (c.input.length !== benign.length) throw new Error(`${c.name} is ${c.input.length} characters, the benign input ${benign.length}`);
-  fn(benign); // warm up the JIT before timing anything
-  const base = medianMs(fn, benign, runs);
-  return Object.fromEntries(cases.map((c) => [c.name, medianMs(fn, c.input, runs) / base]));
+  const reps = repetitions(fn, benign); // also warms up the JIT before anything is timed
+  const base = medianMs(fn, benign, reps, runs);
+  return Object.fromEntries(cases.map((c) => [c.name, medianMs(fn, c.input, reps, runs) / base]));
 }
 
 /** Asserts every adversarial case costs at most `maxRatio` times the benign input of the same length. */
