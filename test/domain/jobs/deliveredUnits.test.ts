@@ -60,3 +60,12 @@ describe('the units a deliverable shows (what a finished job is charged for)', (
     expect(units).toMatchObject({ email_verify: 1, email_lookup: 0, contact_discovery: 0 });
   });
 });
+
+describe('a LinkedIn URL with malformed percent-encoding', () => {
+  it('is delivered as typed instead of failing the finalisation', () => {
+    const contacts = contactRows([{ full_name: 'Odd Slug', linkedin_url: 'https://linkedin.com/in/%E0%A4%A' }, { full_name: 'Same Slug', linkedin_url: 'linkedin.com/in/%E0%A4%A/' }]);
+    const { rows } = finalizeRows([{ companies: [], contacts }]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].linkedin_url).toBe('https://linkedin.com/in/%E0%A4%A');
+  });
+});
