@@ -4,7 +4,9 @@
  * (normalize.ts), so this only decides which value is which field.
  */
 import { own } from '../../dictionary';
+import { ValidationError } from '../../http/errors';
 import type { InputCompany, InputContact } from './normalize';
+import { hasHttpScheme, looksLikeDomainOrUrl, looksLikeEmail, mentionsLinkedin, stripWrappers } from './valueShapes';
 
 type Field = keyof InputCompany | keyof InputContact;
 
@@ -50,9 +52,19 @@ const HEADER_ALIASES: Record<string, Field> = {
 
 const CONTACT_FIELDS = new Set<Field>(['email', 'full_name', 'first_name', 'last_name', 'title', 'linkedin_url']);
 
-const EMAIL = /^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/;
-const DOMAIN_OR_URL = /^(https?:\/\/)?(www\.)?[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?(\/\S*)?$/i;
-const LINKEDIN = /linkedin\.com\//i;
+/*
+ * Every pattern below that reads the pasted text must run in linear time (issue 9, item 11): value
+ * shapes are hand-written scanners (valueShapes.ts); the remaining regular expressions are single
+ * character-class runs (`[\s,;]+`, `\r?\n`), which cannot backtrack.
+ */
+const LINES = /\r?\n/;
+const LIST_SEPARATORS = /[\s,;]+/;
+
+/** Pasted text with no value at all (only separators, quotes or line breaks): the caller meant to paste something. */
+const noValues = () =>
+  new ValidationError('input_text holds only separators and no value; paste domains, e-mail addresses or CSV rows.', [
+    { path: 'input_text', message: 'Contains no value, only separators' },
+  ]);
 
 export interface ParsedInputText {
   format: 'csv' | 'list' | 'empty';
@@ -69,30 +81,39 @@ export function parseDelimited(text: string, delimiter: string): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let cell = '';
+  // Whether the cell has anything but white space so far: tracked, not re-read with trim() at every quote.
+  let blank = true;
   let quoted = false;
+  const add = (ch: string) => {
+    cell += ch;
+    if (blank && ch.trim() !== '') blank = false;
+  };
+  const endCell = () => {
+    row.push(cell.trim());
+    cell = '';
+    blank = true;
+  };
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (quoted) {
       if (ch === '"' && text[i + 1] === '"') {
-        cell += '"';
+        add('"');
         i++;
       } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"' && cell.trim() === '') {
+      else add(ch);
+    } else if (ch === '"' && blank) {
       quoted = true;
       cell = '';
     } else if (ch === delimiter) {
-      row.push(cell.trim());
-      cell = '';
+      endCell();
     } else if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(cell.trim());
+      endCell();
       rows.push(row);
       row = [];
-      cell = '';
-    } else cell += ch;
+    } else add(ch);
   }
-  row.push(cell.trim());
+  endCell();
   rows.push(row);
   return rows.filter((r) => r.some((c) => c !== ''));
 }
@@ -106,9 +127,9 @@ function headerField(cell: string): Field | undefined {
 
 /** What a cell's content looks like, for files without a header row. */
 function contentField(cell: string): Field | undefined {
-  if (EMAIL.test(cell)) return 'email';
-  if (LINKEDIN.test(cell)) return 'linkedin_url';
-  if (DOMAIN_OR_URL.test(cell)) return /^https?:\/\//i.test(cell) ? 'website' : 'domain';
+  if (looksLikeEmail(cell)) return 'email';
+  if (mentionsLinkedin(cell)) return 'linkedin_url';
+  if (looksLikeDomainOrUrl(cell)) return hasHttpScheme(cell) ? 'website' : 'domain';
   return undefined;
 }
 
@@ -125,19 +146,26 @@ function detectHeader(first: string[]): Map<number, Field> | undefined {
 
 /** Without a header: each column takes the field most of its cells look like; a text column before any URL is the name. */
 function inferColumns(rows: string[][]): Map<number, Field> {
-  const width = Math.max(...rows.map((r) => r.length));
+  // One pass over the cells (not columns x rows: one wide line must not multiply every other line).
+  const width = rows.reduce((w, r) => Math.max(w, r.length), 0);
+  const votesByColumn = new Map<number, Map<Field, number>>();
+  for (const r of rows) {
+    r.forEach((cell, col) => {
+      const f = cell ? contentField(cell) : undefined;
+      if (!f) return;
+      const votes = votesByColumn.get(col) ?? new Map<Field, number>();
+      votes.set(f, (votes.get(f) ?? 0) + 1);
+      votesByColumn.set(col, votes);
+    });
+  }
   const mapped = new Map<number, Field>();
-  for (let col = 0; col < width; col++) {
-    const votes = new Map<Field, number>();
-    for (const r of rows) {
-      const f = r[col] ? contentField(r[col]) : undefined;
-      if (f) votes.set(f, (votes.get(f) ?? 0) + 1);
-    }
+  for (const [col, votes] of [...votesByColumn.entries()].sort((a, b) => a[0] - b[0])) {
     const best = [...votes.entries()].sort((a, b) => b[1] - a[1])[0];
     if (best && best[1] * 2 >= rows.length && ![...mapped.values()].includes(best[0])) mapped.set(col, best[0]);
   }
-  const textColumn = [...Array(width).keys()].find((c) => !mapped.has(c));
-  if (textColumn !== undefined) {
+  let textColumn = 0;
+  while (mapped.has(textColumn)) textColumn++;
+  if (textColumn < width) {
     const hasContactColumn = [...mapped.values()].some((f) => CONTACT_FIELDS.has(f));
     mapped.set(textColumn, hasContactColumn ? 'full_name' : 'company_name');
   }
@@ -166,8 +194,9 @@ function rowToAssets(row: string[], columns: Map<number, Field>): { company?: In
 }
 
 function parseCsv(text: string): ParsedInputText {
-  const firstLine = text.split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
+  const firstLine = text.split(LINES).find((l) => l.trim() !== '') ?? '';
   const rows = parseDelimited(text, chooseDelimiter(firstLine));
+  if (rows.length === 0) throw noValues();
   const header = detectHeader(rows[0] ?? []);
   const body = header ? rows.slice(1) : rows;
   const columns = header ?? inferColumns(body);
@@ -186,9 +215,9 @@ function parseCsv(text: string): ParsedInputText {
 /** One value per line, or separated by commas, semicolons or spaces: domains, URLs and e-mail addresses. */
 function parseList(text: string): ParsedInputText {
   const out: ParsedInputText = { format: 'list', companies: [], contacts: [], columns: {}, skipped: [] };
-  text.split(/\r?\n/).forEach((lineText, index) => {
-    for (const token of lineText.split(/[\s,;]+/).filter(Boolean)) {
-      const value = token.replace(/^[<("']+|[>)"']+$/g, '');
+  text.split(LINES).forEach((lineText, index) => {
+    for (const token of lineText.split(LIST_SEPARATORS).filter(Boolean)) {
+      const value = stripWrappers(token);
       const field = contentField(value);
       if (field === 'email') out.contacts.push({ email: value });
       else if (field === 'linkedin_url') out.contacts.push({ linkedin_url: value });
@@ -196,6 +225,7 @@ function parseList(text: string): ParsedInputText {
       else out.skipped.push({ line: index + 1, reason: `not a domain or e-mail address: ${value.slice(0, 80)}` });
     }
   });
+  if (out.companies.length + out.contacts.length + out.skipped.length === 0) throw noValues();
   return out;
 }
 
@@ -204,8 +234,8 @@ function parseList(text: string): ParsedInputText {
  * (so "acme.com, globex.com" is a list, "Acme, acme.com" is a CSV row).
  */
 function looksLikeList(text: string): boolean {
-  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
-  return lines.every((line) => line.split(/[\s,;]+/).filter(Boolean).every((t) => contentField(t.replace(/^[<("']+|[>)"']+$/g, '')) !== undefined));
+  const lines = text.split(LINES).filter((l) => l.trim() !== '');
+  return lines.every((line) => line.split(LIST_SEPARATORS).filter(Boolean).every((t) => contentField(stripWrappers(t)) !== undefined));
 }
 
 export function parseInputText(raw: string | undefined): ParsedInputText {

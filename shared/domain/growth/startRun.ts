@@ -17,12 +17,22 @@ import { planFingerprint } from './signature';
 export const GROWTH_LEDGER_TOOL = 'growth_run';
 export const runOrigin = (runId: string) => `growth_run:${runId}`;
 
+/**
+ * Why a token cannot be used now, in the order a caller must hear it: whose it is, then whether it was
+ * used, then whether it expired. Undefined when it is usable.
+ */
+function tokenRefusal(userId: string, quote: GrowthQuoteRecord | undefined): Error | undefined {
+  if (!quote || quote.userId !== userId) return new UnprocessableError('quote_mismatch', 'This quote_token was not issued to you by POST /growth/quote.');
+  if (quote.usedAt) return new ConflictError('quote_token_used', 'This quote token has already been used; quote the plan again.');
+  if (Date.parse(quote.expiresAt) <= now().getTime()) return new GoneError('quote_expired', `This quote expired at ${quote.expiresAt}; quote the plan again.`);
+  return undefined;
+}
+
 /** The token must be the caller's, unused and unexpired; the plan must be the one it was quoted for. */
 async function usableQuote(userId: string, quoteToken: string, rawPlan: unknown): Promise<{ quote: GrowthQuoteRecord; plan: GoalPlan }> {
   const quote = await getQuote(quoteToken);
-  if (!quote || quote.userId !== userId) throw new UnprocessableError('quote_mismatch', 'This quote_token was not issued to you by POST /growth/quote.');
-  if (quote.usedAt) throw new ConflictError('quote_token_used', 'This quote token has already been used; quote the plan again.');
-  if (Date.parse(quote.expiresAt) <= now().getTime()) throw new GoneError('quote_expired', `This quote expired at ${quote.expiresAt}; quote the plan again.`);
+  const unusable = tokenRefusal(userId, quote);
+  if (unusable || !quote) throw unusable;
   const parsed = goalPlanSchema.safeParse(rawPlan);
   if (!parsed.success || planFingerprint(userId, normalizeGoalPlan(parsed.data)) !== quote.planFingerprint) {
     throw new UnprocessableError('quote_mismatch', 'goal_plan is not the normalised plan this token was quoted for; send the goal_plan returned by POST /growth/quote.');
@@ -56,9 +66,15 @@ function newRun(userId: string, runId: string, quote: GrowthQuoteRecord, plan: G
   };
 }
 
+/**
+ * The token's state is decided before the balance: a request that lost the race for the token may
+ * also find the balance spent by the winner (402 from the balance check, or a failed transaction),
+ * so any failure here is first attributed to the token when the token is no longer usable.
+ */
 async function reserveAndConsume(userId: string, run: GrowthRunRecord): Promise<void> {
+  let moved;
   try {
-    const moved = await reserveCredits({
+    moved = await reserveCredits({
       userId,
       toolName: GROWTH_LEDGER_TOOL,
       refId: run.runId,
@@ -66,16 +82,20 @@ async function reserveAndConsume(userId: string, run: GrowthRunRecord): Promise<
       reservationId: run.reservationId,
       with: [consumeQuoteItem(run.quoteToken, run.runId, run.createdAt), putRunItem(run)],
     });
-    if (moved.alreadyApplied) throw new ConflictError('quote_token_used', 'This quote token has already been used; quote the plan again.');
   } catch (err) {
+    const quote = await getQuote(run.quoteToken);
+    // Our own write may have landed before the error reached us: then the token is ours, not a reuse.
+    if (quote?.runId !== run.runId) {
+      const refusal = tokenRefusal(userId, quote);
+      if (refusal) throw refusal;
+    }
     if (err instanceof TransactionConditionError && err.failedIndexes.includes(0)) {
-      // Another request used the token (or it expired) between our read and our write.
-      const quote = await getQuote(run.quoteToken);
-      if (quote?.usedAt) throw new ConflictError('quote_token_used', 'This quote token has already been used; quote the plan again.');
+      // The token's condition failed but a fresh read shows it usable: its expiry is checked on the write's clock.
       throw new GoneError('quote_expired', 'This quote expired; quote the plan again.');
     }
     throw err;
   }
+  if (moved.alreadyApplied) throw new ConflictError('quote_token_used', 'This quote token has already been used; quote the plan again.');
 }
 
 export async function startGrowthRun(userId: string, request: { quote_token: string; goal_plan: unknown }): Promise<{ run_id: string; status: 'pending' }> {

@@ -12,7 +12,15 @@ import { parseAmount } from './slots';
 import type { PackageDef, SlotKind } from './packages';
 
 const first = <T extends Term>(terms: readonly T[], text: string) => termsIn(terms, text, { shortInCapitals: true })[0]?.id;
-const MONEY = String.raw`\$\s*[0-9][0-9,.]*\s*(?:k|m|mm|b)?|[0-9][0-9,.]*\s*(?:k|m|mm)\b`;
+/*
+ * These patterns see user text, so each must run in linear time (issue 9, item 11). A number is
+ * digits with single separators (`[0-9](?:[,.]?[0-9])*`, one way to match) and may only start where
+ * no number is already under way (the lookbehinds): a long run of digits or separators is read once
+ * from its start, not again from every position inside it. parseRequestText collapses white space
+ * first, so adjacent `\s*` cannot split a long run between them.
+ */
+const NUMBER = String.raw`(?<![0-9])(?<![0-9][,.])[0-9](?:[,.]?[0-9])*`;
+const MONEY = String.raw`\$\s*${NUMBER}\s*(?:k|m|mm|b)?|${NUMBER}\s*(?:k|m|mm)\b`;
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Cheque sizes: "$500k-$2M", "between $1M and $3M", "at least $250k", "up to $2M", "$1M+". */
@@ -33,8 +41,8 @@ export function chequeRange(text: string): { min?: number; max?: number } {
 /** "10k+ followers", "over 50,000 followers", "at least 1M followers". */
 function followerThreshold(text: string): number | undefined {
   const m =
-    /([0-9][0-9,.]*\s*[km]?)\s*\+?\s*followers/i.exec(text) ??
-    /(?:followers?\s*(?:of|above|over|>=?|≥)\s*)([0-9][0-9,.]*\s*[km]?)/i.exec(text);
+    new RegExp(String.raw`(${NUMBER}\s*[km]?)\s*\+?\s*followers`, 'i').exec(text) ??
+    new RegExp(String.raw`(?:followers?\s*(?:of|above|over|>=?|≥)\s*)(${NUMBER}\s*[km]?)`, 'i').exec(text);
   return m ? parseAmount(m[1].replace(/\s+/g, '')) : undefined;
 }
 
@@ -73,7 +81,8 @@ const NAME = String.raw`([A-Z0-9][\w.&'-]*(?:\s+(?:[A-Z0-9][\w.&'-]*|of|and|&)){
 const trimName = (s: string) => s.replace(/\s+(?:and|of|&)$/i, '').replace(/[.,;:!?]+$/, '').trim();
 
 function companyName(text: string): string | undefined {
-  const domain = /\b([a-z0-9-]+\.(?:io|xyz|com|network|finance|app|fi|so|tech|co|org|dev))\b/i.exec(text);
+  // Starts only where a run of host characters starts (a later start in the same run cannot match where the first did not).
+  const domain = /\b(?<![a-z0-9-])([a-z0-9-]+\.(?:io|xyz|com|network|finance|app|fi|so|tech|co|org|dev))\b/i.exec(text);
   const named = new RegExp(`\\b(?:at|from|of|inside|for)\\s+${NAME}`).exec(text);
   if (named && !location(named[1])) return trimName(named[1]);
   return domain?.[1]?.toLowerCase();
@@ -118,7 +127,8 @@ const EXTRACTORS: Partial<Record<SlotKind, (text: string, slot: string) => unkno
 };
 
 /** Slot values read from `text`, for the package's slots only. Counts above the package maximum are capped. */
-export function parseRequestText(pkg: PackageDef, text: string): Record<string, unknown> {
+export function parseRequestText(pkg: PackageDef, raw: string): Record<string, unknown> {
+  const text = raw.replace(/\s+/g, ' ');
   const out: Record<string, unknown> = {};
   for (const [slot, def] of Object.entries(pkg.slots)) {
     const extractor =

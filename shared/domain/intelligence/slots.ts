@@ -52,12 +52,33 @@ function canonicalTerms(def: SlotDef, vocabulary: Vocabulary, text: string): Can
   return { ok: true, value: match.ids.join(ID_SEPARATOR) };
 }
 
+/** `2M USD` → `2M`. By hand: `/\s*(usd|dollars)$/` retried its `\s*` from every blank of a long run (quadratic). */
+function withoutCurrencyWord(text: string): string {
+  const lower = text.toLowerCase();
+  const word = ['usd', 'dollars'].find((w) => lower.endsWith(w));
+  return word ? text.slice(0, text.length - word.length).trimEnd() : text;
+}
+
+const NUMBER_AT = /[0-9][0-9,]*(?:\.[0-9]+)?/y;
+const UNITS = new Set(['', 'k', 'm', 'mm', 'b', '%']);
+
+/** `$ 2,500.5 k` → the number and its unit, read left to right once (user text: no backtracking pattern). */
+function amountParts(text: string): [string, string] | undefined {
+  let i = text.startsWith('$') ? 1 : 0;
+  while (i < text.length && text[i].trim() === '') i++;
+  NUMBER_AT.lastIndex = i;
+  const number = NUMBER_AT.exec(text)?.[0];
+  if (!number) return undefined;
+  const unit = text.slice(i + number.length).trimStart();
+  return UNITS.has(unit.toLowerCase()) ? [number, unit] : undefined;
+}
+
 /** `10k` → 10000, `1.5M` → 1500000, `50%` → 0.5, `2,500` → 2500. */
 export function parseAmount(text: string): number | undefined {
-  const m = /^\$?\s*([0-9][0-9,]*(?:\.[0-9]+)?)\s*(k|m|mm|b|%)?$/i.exec(text.trim().replace(/\s*(usd|dollars)$/i, ''));
+  const m = amountParts(withoutCurrencyWord(text.trim()));
   if (!m) return undefined;
-  const n = Number(m[1].replace(/,/g, ''));
-  const unit = (m[2] ?? '').toLowerCase();
+  const n = Number(m[0].replace(/,/g, ''));
+  const unit = m[1].toLowerCase();
   const factor = unit === 'k' ? 1e3 : unit === 'm' || unit === 'mm' ? 1e6 : unit === 'b' ? 1e9 : unit === '%' ? 0.01 : 1;
   return Math.round(n * factor * 1e6) / 1e6;
 }

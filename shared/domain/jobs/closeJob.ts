@@ -1,7 +1,9 @@
 /**
  * Ending a job: the terminal state and the money move in one transaction. The reservation (the
  * job's own, or the caller's when growth reserved) is settled with the credits the job consumed,
- * capped at what was reserved; the rest is released. If the reservation was already settled
+ * capped at what was reserved; the rest is released. A completed job passes the units its
+ * deliverable shows, and is charged for no more than those: work on rows merged away as
+ * duplicates or left out is not charged. If the reservation was already settled
  * elsewhere, the job still closes, charging nothing more.
  */
 import { now, ports } from '../../adapters/ports';
@@ -9,7 +11,8 @@ import { settleReservation } from '../credits/credits';
 import { closeJobItem, type JobClosure, type JobRecord } from '../../store/jobsRepo';
 import { TransactionConditionError, writeTogether, type TransactItem } from '../../store/transactions';
 import { isConditionFailure } from '../../store/client';
-import { creditsFor } from './pricing';
+import { creditsFor, type UnitCounts } from './pricing';
+import { chargeableUnits } from './deliveredUnits';
 import { logger } from '../../observability/logger';
 import { recordMetric, type BusinessMetric } from '../../observability/metrics';
 
@@ -24,9 +27,10 @@ export async function closeJob(
   job: JobRecord,
   outcome: Pick<JobClosure, 'status' | 'errorMessage'> & Partial<Pick<JobClosure, 'rowsDelivered' | 'duplicatesRemoved' | 'resultStored'>>,
   alsoWrite: TransactItem[] = [],
+  delivered?: UnitCounts,
 ): Promise<CloseOutcome> {
   const at = now().toISOString();
-  const charged = Math.min(creditsFor(job.units), job.creditsReserved);
+  const charged = Math.min(creditsFor(delivered ? chargeableUnits(job.units, delivered) : job.units), job.creditsReserved);
   const closure = (creditsCharged: number): JobClosure => ({
     rowsDelivered: null,
     duplicatesRemoved: null,

@@ -6,10 +6,14 @@
 import { canonicalLinkedinUrl } from './linkedin';
 import { namePart } from './emailPatterns';
 import type { CompanyRow, ContactRow, DeliverableRow } from './rows';
+import { deliveredUnits } from './deliveredUnits';
+import type { UnitCounts } from './pricing';
 
 export interface Deliverable {
   rows: DeliverableRow[];
   duplicatesRemoved: number;
+  /** The billable units the rows show (see deliveredUnits): a finished job is charged no more. */
+  units: UnitCounts;
 }
 
 const companyFields = (c: CompanyRow | undefined) => ({
@@ -112,6 +116,7 @@ export function finalizeRows(batches: { companies: CompanyRow[]; contacts: Conta
   const contacts = batches.flatMap((b) => b.contacts).filter((c) => c.company_input_index === null || byIndex.has(c.company_input_index));
 
   const rows: DeliverableRow[] = [];
+  const sources: ContactRow[][] = [];
   const seen = new Map<string, number>();
   const withContacts = new Set<string>();
   let duplicatesRemoved = 0;
@@ -123,12 +128,14 @@ export function finalizeRows(batches: { companies: CompanyRow[]; contacts: Conta
     const existing = ids.map((id) => seen.get(id)).find((i) => i !== undefined && samePerson(rows[i], row));
     if (existing !== undefined) {
       rows[existing] = merge(rows[existing], row);
+      sources[existing].push(contact);
       for (const id of identities(rows[existing])) seen.set(id, existing);
       duplicatesRemoved += 1;
       continue;
     }
     for (const id of ids) seen.set(id, rows.length);
     rows.push(row);
+    sources.push([contact]);
   }
   const seenDomains = new Set<string>();
   for (const company of companies) {
@@ -139,8 +146,10 @@ export function finalizeRows(batches: { companies: CompanyRow[]; contacts: Conta
     }
     seenDomains.add(company.domain);
     rows.push(companyOnlyRow(company));
+    sources.push([]);
   }
-  return { rows, duplicatesRemoved };
+  const scored = batches.flatMap((b) => b.companies);
+  return { rows, duplicatesRemoved, units: deliveredUnits(rows.map((row, i) => ({ row, sources: sources[i] })), scored) };
 }
 
 export const DELIVERABLE_COLUMNS: (keyof DeliverableRow)[] = [

@@ -67,12 +67,12 @@ export async function runStageMessage(msg: StageMessage): Promise<void> {
   if (outcome === 'committed') await advance(msg, batch);
 }
 
-/** deliverable_finalize: the deduplicated rows become the job's stored result, and the job completes and settles. */
+/** deliverable_finalize: the deduplicated rows become the job's stored result, and the job completes and settles for the units they show. */
 export async function finalizeJobMessage(msg: FinalizeMessage): Promise<void> {
   for (let attempt = 0; attempt < 10; attempt++) {
     const job = await getJob(msg.user_id, msg.job_id, true);
     if (!isLive(job) || job.batchesDone < job.batchCount) return;
-    const { rows, duplicatesRemoved } = finalizeRows(await listBatches(job.id));
+    const { rows, duplicatesRemoved, units } = finalizeRows(await listBatches(job.id));
     const stats = { ...jobStats(job), rows_delivered: rows.length, duplicates_removed: duplicatesRemoved };
     const result = await prepareResult({
       userId: job.userId,
@@ -82,7 +82,7 @@ export async function finalizeJobMessage(msg: FinalizeMessage): Promise<void> {
       metadata: { job_id: job.id, preset: job.preset, rows: rows.length },
       resultData: { job_id: job.id, preset: job.preset, requested_capabilities: job.capabilities, rows, stats },
     });
-    const closed = await closeJob(job, { status: 'completed', errorMessage: null, resultStored: true, rowsDelivered: rows.length, duplicatesRemoved }, [result.item]);
+    const closed = await closeJob(job, { status: 'completed', errorMessage: null, resultStored: true, rowsDelivered: rows.length, duplicatesRemoved }, [result.item], units);
     if (closed === 'closed') return;
   }
   throw new Error(`Job ${msg.job_id} kept changing while being finalised`);
