@@ -49,8 +49,15 @@ export function timeRatios(fn: (input: string) => unknown, benign: string, cases
 
 /** Asserts every adversarial case costs at most `maxRatio` times the benign input of the same length. */
 export function expectLinearTime(fn: (input: string) => unknown, benign: string, cases: TimedCase[], maxRatio = 5): void {
-  const ratios = timeRatios(fn, benign, cases);
-  const slow = Object.entries(ratios).filter(([, r]) => r > maxRatio);
+  // A busy machine (a parallel test file, CI neighbours) can stretch one sample; a super-linear case is slow
+  // every time, so only a case slow in three measurements in a row fails.
+  let suspects = cases;
+  let ratios: Record<string, number> = {};
+  for (let attempt = 0; attempt < 3 && suspects.length; attempt++) {
+    ratios = timeRatios(fn, benign, suspects);
+    suspects = suspects.filter((c) => ratios[c.name] > maxRatio);
+  }
+  const slow = suspects.map((c) => [c.name, ratios[c.name]]);
   expect(slow, `cases slower than ${maxRatio}x the benign input: ${JSON.stringify(ratios)}`).toEqual([]);
 }
 
