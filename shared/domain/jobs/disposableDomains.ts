@@ -1,8 +1,10 @@
+import { decodeDomainList } from './disposableDomainsCodec';
+
 /**
- * The maintained `disposable-email-domains` list (about 120,000 domains, 2 MB of JSON), used only by
- * the e-mail verification stage. It is imported on the first check rather than with the module, so
- * the worker's cold start and the stages that never verify do not pay for evaluating it, and the
- * lookup sets are built once per process.
+ * The maintained `disposable-email-domains` list (about 120,000 domains), used only by the e-mail
+ * verification stage. It ships compact (disposableDomains.data.ts, generated from the package) and is
+ * imported and decoded on the first check rather than with the module, so the worker's cold start and
+ * the stages that never verify do not pay for it; the lookup sets are built once per process.
  */
 interface DisposableLists {
   domains: Set<string>;
@@ -13,8 +15,8 @@ interface DisposableLists {
 let lists: Promise<DisposableLists> | undefined;
 
 const load = (): Promise<DisposableLists> =>
-  (lists ??= Promise.all([import('disposable-email-domains'), import('disposable-email-domains/wildcard.json')]).then(([domains, wildcards]) => ({
-    domains: new Set(domains.default as string[]),
+  (lists ??= Promise.all([import('./disposableDomains.data'), import('disposable-email-domains/wildcard.json')]).then(([list, wildcards]) => ({
+    domains: new Set(decodeDomainList(list.DISPOSABLE_DOMAINS)),
     parents: new Set(wildcards.default as string[]),
   })));
 
