@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: starts the local stack on an in-memory DynamoDB Local, runs every suite against it
- * over HTTP and prints latency percentiles, DynamoDB requests per API request and bundle sizes.
+ * over HTTP and prints latency percentiles, DynamoDB requests per API request and the bundles suite: each function's size and load time as ratios to a hello-world function.
  * Suites run in-process with the server, so DynamoDB requests are counted exactly; the local
  * authorizer is not cached, so deployed figures are one GetItem per request lower.
  */
@@ -10,7 +10,7 @@ import { installLocalPorts, LOCAL_TABLE, useLocalTable } from './local/runtime';
 import { createLocalApi, listen } from './local/server';
 import { ensureDemoAccount } from '../shared/domain/accounts/demo';
 import { createBenchContext, type BenchSuite } from './bench/harness';
-import { bundleSizes } from './bench/bundles';
+import { printBundleFigures } from './bench/bundles';
 import { platformBench } from './bench/platform';
 import { intelligenceBench } from './bench/intelligence';
 import { jobsBench } from './bench/jobs';
@@ -26,29 +26,34 @@ if (only && !suiteNames.some((name) => name.toLowerCase().includes(only.toLowerC
   console.error(`No bench suite matches "${only}". Suites: ${suiteNames.join(', ')} (a part of a name is enough).`);
   process.exit(2);
 }
-const dynamo = await startDynamo();
-useLocalTable(dynamo.endpoint, LOCAL_TABLE);
-await ensureTable(dynamo.endpoint, LOCAL_TABLE);
-const ports = installLocalPorts();
-const proKey = await ensureDemoAccount({ email: 'bench-pro@example.com', tier: 'pro', credits: 10_000_000 });
-const developerKey = await ensureDemoAccount({ email: 'bench-dev@example.com', tier: 'developer', credits: 0 });
-const server: Server = createLocalApi();
-const port = await listen(server, 0);
-const ctx = createBenchContext({ baseUrl: `http://127.0.0.1:${port}/api/v1`, proKey, developerKey, ports });
-
-try {
-  for (const suite of SUITES.filter((s) => !only || s.name.toLowerCase().includes(only.toLowerCase()))) {
-    console.log(`\n== ${suite.name}`);
-    await suite.run(ctx);
-  }
-  if (!only || 'bundles'.includes(only)) {
-    console.log('\n== Function bundles (minified, esbuild, as deployed)');
-    for (const { name, bytes } of await bundleSizes()) console.log(`${name.padEnd(16)} ${(bytes / 1024).toFixed(1).padStart(8)} KiB`);
-  }
-} finally {
-  ports.queue.stop();
-  server.closeAllConnections();
-  server.close();
-  await dynamo.stop();
+const suites = SUITES.filter((s) => !only || s.name.toLowerCase().includes(only.toLowerCase()));
+// The bundles suite builds and loads bundles in child processes: it needs no DynamoDB, so it alone starts none.
+if (suites.length) await runServerSuites(suites);
+if (!only || 'bundles'.includes(only.toLowerCase())) {
+  console.log('\n== Function bundles (size and cold module load beside a hello-world that sends one GetItem)');
+  await printBundleFigures();
 }
 process.exit();
+
+async function runServerSuites(selected: BenchSuite[]): Promise<void> {
+  const dynamo = await startDynamo();
+  useLocalTable(dynamo.endpoint, LOCAL_TABLE);
+  await ensureTable(dynamo.endpoint, LOCAL_TABLE);
+  const ports = installLocalPorts();
+  const proKey = await ensureDemoAccount({ email: 'bench-pro@example.com', tier: 'pro', credits: 10_000_000 });
+  const developerKey = await ensureDemoAccount({ email: 'bench-dev@example.com', tier: 'developer', credits: 0 });
+  const server: Server = createLocalApi();
+  const port = await listen(server, 0);
+  const ctx = createBenchContext({ baseUrl: `http://127.0.0.1:${port}/api/v1`, proKey, developerKey, ports });
+  try {
+    for (const suite of selected) {
+      console.log(`\n== ${suite.name}`);
+      await suite.run(ctx);
+    }
+  } finally {
+    ports.queue.stop();
+    server.closeAllConnections();
+    server.close();
+    await dynamo.stop();
+  }
+}

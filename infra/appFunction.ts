@@ -2,9 +2,10 @@ import * as path from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { STACK_BUNDLING } from './bundling';
 import { PROJECT_ROOT } from './projectRoot';
 
 export interface AppFunctionProps {
@@ -59,20 +60,7 @@ export class AppFunction extends Construct {
       logGroup: this.logGroup,
       tracing: lambda.Tracing.ACTIVE,
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
-      bundling: {
-        forceDockerBundling: false,
-        // CommonJS: the handlers only run synchronous code at module scope, and CJS output bundles
-        // CommonJS dependencies (stripe, middy internals) without ESM `require` shims.
-        format: OutputFormat.CJS,
-        target: 'node22',
-        // Prefer the packages' ESM builds as input so esbuild can tree-shake the AWS SDK.
-        mainFields: ['module', 'main'],
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        bundleAwsSDK: true,
-        logLevel: LogLevel.WARNING,
-      },
+      bundling: STACK_BUNDLING,
     });
   }
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { flag } from './flags';
 
 /** A flag the operator got wrong: reported with exit code 1 before anything is connected to or written. */

@@ -1,22 +1,106 @@
-import { readdirSync } from 'node:fs';
-import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build, type Metafile } from 'esbuild';
+import { stackEsbuildOptions } from '../../infra/bundling';
+import { FUNCTIONS, type FunctionName } from '../../infra/functionCatalog';
+import { PROJECT_ROOT } from '../../infra/projectRoot';
 
-/** Each function's minified bundle, built with the options the CDK stack uses. */
-export async function bundleSizes(): Promise<{ name: string; bytes: number }[]> {
-  const names = readdirSync('functions', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
-  const sizes: { name: string; bytes: number }[] = [];
-  for (const name of names) {
-    const out = await build({
-      entryPoints: [`functions/${name}/handler.ts`],
-      bundle: true,
-      minify: true,
-      platform: 'node',
-      target: 'node22',
-      format: 'cjs',
-      write: false,
-      logLevel: 'silent',
-    });
-    sizes.push({ name, bytes: out.outputFiles.reduce((sum, f) => sum + f.contents.byteLength, 0) });
+export const HELLO_WORLD = 'hello-world';
+
+export interface BuiltBundle {
+  /** A function of infra/functionCatalog.ts, or HELLO_WORLD. */
+  name: string;
+  /** The bundle's index.js (its source map beside it, as deployed). */
+  file: string;
+  bytes: number;
+  /** Bytes in the bundle per input file, relative to the project root where it is inside it. */
+  inputs: Metafile['outputs'][string]['inputs'];
+  /** The environment the stack gives the function (values are placeholders). */
+  env: Record<string, string>;
+}
+
+/** The environment variables a function gets from the stack, so that loading it behaves as in Lambda. */
+function environmentOf(name: string): Record<string, string> {
+  const needs = (FUNCTIONS as Record<string, (typeof FUNCTIONS)[FunctionName] | undefined>)[name];
+  return {
+    AWS_REGION: 'us-east-1',
+    TABLE_NAME: 'bench-table',
+    ...(needs?.queue ? { PIPELINE_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/bench' } : {}),
+    ...(needs?.events ? { EVENT_BUS_NAME: 'bench-bus' } : {}),
+  };
+}
+
+/**
+ * Builds every function of the catalogue and the hello-world yardstick with the stack's esbuild
+ * options (infra/bundling.ts) into a temporary folder; `dispose` removes it.
+ */
+export async function buildBundles(): Promise<{ bundles: BuiltBundle[]; dispose: () => void }> {
+  const dir = mkdtempSync(join(tmpdir(), 'outreach-bundles-'));
+  const entries: [string, string][] = [
+    [HELLO_WORLD, join(PROJECT_ROOT, 'bin/bench/helloWorld/handler.ts')],
+    ...Object.entries(FUNCTIONS).map(([name, needs]): [string, string] => [name, join(PROJECT_ROOT, 'functions', needs.entry?.folder ?? name, 'handler.ts')]),
+  ];
+  const bundles: BuiltBundle[] = [];
+  for (const [name, entry] of entries) {
+    const file = join(dir, name, 'index.js');
+    const result = await build({ ...stackEsbuildOptions(entry, file), metafile: true, absWorkingDir: PROJECT_ROOT });
+    const output = Object.entries(result.metafile.outputs).find(([out]) => out.endsWith('index.js'))![1];
+    bundles.push({ name, file, bytes: statSync(file).size, inputs: output.inputs, env: environmentOf(name) });
   }
-  return sizes;
+  return { bundles, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Time to require one bundle in a fresh Node process, as Lambda's runtime does at a cold start
+ * (with --enable-source-maps, which the stack sets): module evaluation only, process start excluded.
+ */
+function loadOnce(bundle: BuiltBundle): number {
+  const script = `const t=process.hrtime.bigint();require(${JSON.stringify(bundle.file)});process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6))`;
+  const out = execFileSync(process.execPath, ['--enable-source-maps', '-e', script], { env: { PATH: process.env.PATH ?? '', ...bundle.env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  return Number(out);
+}
+
+/**
+ * Median and fastest load time of each bundle over `rounds` rounds. A round loads every bundle once,
+ * so a burst of load on the (shared) machine weighs on all of them alike rather than on one; the
+ * fastest of the rounds is the figure least disturbed by other work on the machine.
+ */
+export function loadTimes(bundles: BuiltBundle[], rounds = 9): Map<string, { median: number; min: number }> {
+  const samples = new Map(bundles.map((b) => [b.name, [] as number[]]));
+  for (let round = 0; round < rounds; round++) for (const bundle of bundles) samples.get(bundle.name)!.push(loadOnce(bundle));
+  return new Map(
+    [...samples].map(([name, xs]) => {
+      const sorted = [...xs].sort((a, b) => a - b);
+      return [name, { median: sorted[Math.floor(sorted.length / 2)], min: sorted[0] }];
+    }),
+  );
+}
+
+/** Bytes of the bundle that come from the `stripe` package. */
+const stripeBytes = (b: BuiltBundle): number =>
+  Object.entries(b.inputs).reduce((sum, [file, input]) => sum + (/node_modules\/stripe\//.test(file) ? input.bytesInOutput : 0), 0);
+
+/** `npm run bench -- bundles`: size and load time of each function beside the hello-world's, as ratios. */
+export async function printBundleFigures(print: (line: string) => void = console.log): Promise<void> {
+  const { bundles, dispose } = await buildBundles();
+  try {
+    const times = loadTimes(bundles);
+    const hello = bundles.find((b) => b.name === HELLO_WORLD)!;
+    const helloMs = times.get(HELLO_WORLD)!;
+    print(`Built with infra/bundling.ts (the stack's options); load = cold require in a fresh process with --enable-source-maps, 9 rounds (median, fastest). Goal: ratios <= 1.3.`);
+    print(`${'function'.padEnd(14)} ${'KiB'.padStart(8)} ${'size x'.padStart(7)} ${'load ms'.padStart(8)} ${'load x'.padStart(7)} ${'min ms'.padStart(7)} ${'min x'.padStart(6)}  size x without Stripe (the goal allows Stripe's own code)`);
+    for (const b of bundles) {
+      const { median, min } = times.get(b.name)!;
+      const stripe = stripeBytes(b);
+      const withoutStripe = stripe ? `  ${((b.bytes - stripe) / hello.bytes).toFixed(2)}` : '';
+      print(
+        `${b.name.padEnd(14)} ${(b.bytes / 1024).toFixed(1).padStart(8)} ${(b.bytes / hello.bytes).toFixed(2).padStart(7)} ` +
+          `${median.toFixed(1).padStart(8)} ${(median / helloMs.median).toFixed(2).padStart(7)} ${min.toFixed(1).padStart(7)} ${(min / helloMs.min).toFixed(2).padStart(6)}${withoutStripe}`,
+      );
+    }
+  } finally {
+    dispose();
+  }
 }

@@ -1,4 +1,6 @@
 import { useAwsPorts } from '../../shared/adapters/aws';
+import { useSqsQueue } from '../../shared/adapters/sqsQueue';
+import { useEventBridgeEvents } from '../../shared/adapters/eventBridgeEvents';
 import { createApiHandler, route } from '../../shared/http/api';
 import { growthEndpoints as E } from '../../shared/schemas/growth';
 import { resolveGrowthGoal } from '../../shared/domain/growth/resolve';
@@ -7,6 +9,8 @@ import { startGrowthRun } from '../../shared/domain/growth/startRun';
 import { cancelGrowthRun, exportGrowthRun, getGrowthRun } from '../../shared/domain/growth/runs';
 
 useAwsPorts();
+useSqsQueue();
+useEventBridgeEvents();
 
 export const handler = createApiHandler([
   route(E.resolveGrowthGoal, async ({ user, body }) => resolveGrowthGoal(user.id, body)),

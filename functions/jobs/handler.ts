@@ -1,4 +1,6 @@
 import { useAwsPorts } from '../../shared/adapters/aws';
+import { useSqsQueue } from '../../shared/adapters/sqsQueue';
+import { useEventBridgeEvents } from '../../shared/adapters/eventBridgeEvents';
 import { createApiHandler, route } from '../../shared/http/api';
 import { HttpResponse } from '../../shared/http/response';
 import { jobsEndpoints as E } from '../../shared/schemas/jobs';
@@ -6,6 +8,8 @@ import { cancelJobForUser, getJobForUser, pageJobs, startEnrichmentJob } from '.
 import { exportJobRows } from '../../shared/domain/jobs/exports';
 
 useAwsPorts();
+useSqsQueue();
+useEventBridgeEvents();
 
 export const handler = createApiHandler([
   route(E.createJob, async ({ user, body }) =>

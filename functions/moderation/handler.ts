@@ -1,4 +1,5 @@
 import { useAwsPorts } from '../../shared/adapters/aws';
+import { useEventBridgeEvents } from '../../shared/adapters/eventBridgeEvents';
 import { createApiHandler, route } from '../../shared/http/api';
 import { noContent } from '../../shared/http/response';
 import { moderationEndpoints as E } from '../../shared/schemas/moderation';
@@ -7,6 +8,7 @@ import { moderateOwnCommunityEvents, moderateTelegramUpdate } from '../../shared
 import { moderationStatus, syncModeration } from '../../shared/domain/moderation/status';
 
 useAwsPorts();
+useEventBridgeEvents();
 
 export const handler = createApiHandler([
   route(E.createCommunity, async ({ user, body }) => provisionCommunity(user.id, body)),

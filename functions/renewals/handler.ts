@@ -1,11 +1,15 @@
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { useAwsPorts } from '../../shared/adapters/aws';
+import { useSqsQueue } from '../../shared/adapters/sqsQueue';
+import { useEventBridgeEvents } from '../../shared/adapters/eventBridgeEvents';
 import { recoverStartingRuns } from '../../shared/domain/growth/runs';
 import { superviseJobs, type WatchdogReport } from '../../shared/domain/jobs/watchdog';
 import { renewDueCommunities, type SweepReport } from '../../shared/domain/moderation/renewals';
 import { logger } from '../../shared/observability/logger';
 
 useAwsPorts();
+useSqsQueue();
+useEventBridgeEvents();
 
 /**
  * EventBridge runs this every 5 minutes (the local server on its own schedule): the community

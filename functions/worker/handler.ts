@@ -1,11 +1,15 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { useAwsPorts } from '../../shared/adapters/aws';
+import { useSqsQueue } from '../../shared/adapters/sqsQueue';
+import { useEventBridgeEvents } from '../../shared/adapters/eventBridgeEvents';
 import { failJobFromDeadLetter, handlePipelineMessage } from '../../shared/domain/jobs/pipeline';
 import { recordMetric } from '../../shared/observability/metrics';
 import { logger } from '../../shared/observability/logger';
 
 useAwsPorts();
+useSqsQueue();
+useEventBridgeEvents();
 
 /**
  * Pipeline stage worker: records run in parallel; only the failed ones are reported, so SQS

@@ -17,7 +17,7 @@
  * has are removed. Writes are idempotent, so an interrupted load is finished by running it again.
  * Running API functions see the changes within a minute: they cache facet reads for FACET_CACHE_MS.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   BUILDER_CATEGORIES, ECOSYSTEMS, FUND_TYPES, JURISDICTIONS, PLATFORMS, ROLE_FAMILIES, SECTORS, STAGES, termLabel, type Term,
 } from './taxonomy';

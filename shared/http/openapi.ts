@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { EndpointSpec, ErrorStatus } from './endpoint';
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotencyKey';
 import { errorBody } from '../schemas/common';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineEndpoint } from '../http/endpoint';
 import { ADD_ON_TYPES } from '../domain/billing/plans';
 import { isoDate, timestamp } from './common';

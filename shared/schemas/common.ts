@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Whether `YYYY-MM-DD` (the first 10 characters) is a day that exists, in years 1 to 9999 (what sorts as text in DynamoDB). */
 export function isCalendarDay(value: string): boolean {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineEndpoint } from '../http/endpoint';
 import { QUOTE_ERROR_CODES } from '../domain/growth/errors';
 import { COVERAGE_MODES, RECOMMENDED_PATHS, constraintsSchema, goalPlanSchema, icpConfigSchema, normalizedAssetsSchema, MAX_ASSETS } from '../domain/growth/plan';

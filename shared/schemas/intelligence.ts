@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineEndpoint } from '../http/endpoint';
 import { timestamp } from './common';
 import { CONTACT_TIER_IDS, EXPANSIONS, INCREASE_LIMIT_BLOCK, MAX_INCREASE_LIMIT_BLOCKS, PACKAGE_IDS, PACKAGES, type ExpansionType, type PackageDef } from '../domain/intelligence/packages';

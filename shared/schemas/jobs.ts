@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineEndpoint } from '../http/endpoint';
 import { CAPABILITY_NAMES, MAX_COMPANIES, MAX_CONTACTS, PRESET_NAMES } from '../domain/jobs/capabilities';
 import { VERIFY_REASONS } from '../domain/jobs/providers/types';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineEndpoint } from '../http/endpoint';
 import { COMMUNITY_TYPES } from '../domain/moderation/communityTypes';
 import { noContentSpec } from './noContent';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { EventBridgeEvents } from '../../shared/adapters/aws';
+import { EventBridgeEvents } from '../../shared/adapters/eventBridgeEvents';
 import { startAwsStandIn } from '../support/awsStandIn';
 
 const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createApiHandler, lowerCaseHeaders, route } from '../../shared/http/api';
 import { defineEndpoint } from '../../shared/http/endpoint';
 import { createAccount } from '../../shared/domain/accounts/accounts';

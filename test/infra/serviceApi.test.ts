@@ -2,7 +2,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ServiceApi, STREAMING_TIMEOUT } from '../../infra/serviceApi';
 import { defineEndpoint, type EndpointSpec } from '../../shared/http/endpoint';
 

@@ -3,7 +3,7 @@
  * and back, so it is validated strictly when it returns and signed (signature.ts) so that a plan
  * the caller edited, or one issued to someone else, is never priced.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_COMPANIES, MAX_CONTACTS } from '../jobs/capabilities';
 import { GOAL_TYPES, PIPELINE_ORDER, type Capability } from './goals';
 

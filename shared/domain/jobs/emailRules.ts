@@ -1,11 +1,9 @@
 /**
  * E-mail verification rules as data (contract 7): each check that flags an address adds its reason;
  * the status is the most severe reason's. The disposable list is the maintained
- * `disposable-email-domains` package; free providers are a table in ../freeEmailProviders.ts (the `free-email-domains`
+ * `disposable-email-domains` package, loaded on first use (./disposableDomains.ts); free providers are a table in ../freeEmailProviders.ts (the `free-email-domains`
  * package downloads its list at install time, which a sealed build cannot do).
  */
-import disposableDomains from 'disposable-email-domains';
-import disposableWildcards from 'disposable-email-domains/wildcard.json';
 import type { EmailVerification, VerifyReason } from './providers/types';
 import { isFreeProvider } from '../freeEmailProviders';
 
@@ -42,18 +40,6 @@ export const ROLE_ACCOUNTS = new Set([
 ]);
 
 
-let disposable: Set<string> | undefined;
-let disposableParents: Set<string> | undefined;
-
-/** True for a throwaway-mailbox domain, or a subdomain of a listed wildcard domain. */
-export function isDisposableDomain(domain: string): boolean {
-  disposable ??= new Set(disposableDomains as string[]);
-  disposableParents ??= new Set(disposableWildcards as string[]);
-  if (disposable.has(domain)) return true;
-  const labels = domain.split('.');
-  for (let i = 0; i < labels.length - 1; i++) if (disposableParents.has(labels.slice(i).join('.'))) return true;
-  return false;
-}
-
 export const isRoleAccount = (localPart: string): boolean => ROLE_ACCOUNTS.has(localPart.toLowerCase().replace(/\+.*$/, ''));
 export { isFreeProvider };
+export { isDisposableDomain } from './disposableDomains';

@@ -1,5 +1,5 @@
 /** The pipeline queue's job messages. One stage of one batch, or the job's final step. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ports } from '../../adapters/ports';
 import { CAPABILITY_NAMES } from './capabilities';
 

@@ -151,11 +151,11 @@ describe('email_verify', () => {
     expect(out.contacts[2].email_verification).toBeUndefined();
   });
 
-  it('rules: syntax edge cases, wildcard disposable subdomains, status precedence', () => {
+  it('rules: syntax edge cases, wildcard disposable subdomains, status precedence', async () => {
     expect(hasValidSyntax(`${'a'.repeat(65)}@orbit.io`)).toBe(false);
     expect(hasValidSyntax('first+tag@orbit.io')).toBe(true);
-    expect(isDisposableDomain('orbit.io')).toBe(false);
-    expect(isDisposableDomain('anything.33m.co')).toBe(true);
+    expect(await isDisposableDomain('orbit.io')).toBe(false);
+    expect(await isDisposableDomain('anything.33m.co')).toBe(true);
     expect(verificationStatus(['free_provider', 'no_mx'])).toBe('undeliverable');
     expect(verificationStatus([])).toBe('deliverable');
   });

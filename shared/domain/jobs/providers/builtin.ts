@@ -105,7 +105,7 @@ export function builtinProviders(deps: { curated: CuratedSource; dns: DnsPort })
         if (!hasValidSyntax(email)) return { status: 'undeliverable', reasons: ['syntax'] };
         const domain = normaliseDomain(email.slice(email.lastIndexOf('@') + 1))!;
         const reasons: VerifyReason[] = [];
-        if (isDisposableDomain(domain)) reasons.push('disposable');
+        if (await isDisposableDomain(domain)) reasons.push('disposable');
         if (isRoleAccount(email.slice(0, email.lastIndexOf('@')))) reasons.push('role_account');
         if (isFreeProvider(domain)) reasons.push('free_provider');
         const mx = await resolveMx(domain);
