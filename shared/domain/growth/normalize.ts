@@ -14,6 +14,8 @@ export type InputContact = ContactInput;
 export interface NormalizedCompany {
   company_name?: string;
   domain?: string;
+  /** As the caller wrote it, when it names the same domain. */
+  website?: string;
 }
 
 /** A contact after canonical normalisation: the same fields as an input contact. */
@@ -78,6 +80,9 @@ function normalizeCompany(input: InputCompany): NormalizedCompany | Rejection['r
   const out: NormalizedCompany = {};
   if (name) out.company_name = name;
   if (domain) out.domain = domain;
+  // The caller's own website comes back in the export as given (the domain is what matching uses).
+  const website = collapse(input.website);
+  if (website && domain && normaliseDomain(website) === domain) out.website = website;
   return out;
 }
 

@@ -13,7 +13,7 @@ export const RECOMMENDED_PATHS = ['enrichment_only', 'enrichment_plus_fallback']
 
 const text = (max: number) => z.string().min(1).max(max);
 
-export const normalizedCompanySchema = z.strictObject({ company_name: text(300).optional(), domain: text(253).optional() });
+export const normalizedCompanySchema = z.strictObject({ company_name: text(300).optional(), domain: text(253).optional(), website: text(500).optional() });
 export const normalizedContactSchema = z.strictObject({
   full_name: text(300).optional(),
   first_name: text(150).optional(),
@@ -58,7 +58,12 @@ export const goalPlanSchema = z
     input_assets: normalizedAssetsSchema,
     constraints: constraintsSchema,
     icp_config: icpConfigSchema.nullable(),
-    execution_options: z.strictObject({ icp_gate: z.enum(['skip', 'apply']), niche: z.string().max(200).optional() }),
+    execution_options: z.strictObject({
+      icp_gate: z.enum(['skip', 'apply']),
+      niche: z.string().max(200).optional(),
+      /** Title keywords contact discovery keeps ("the founders" -> founder, ceo); all titles when absent. */
+      role_focus: z.array(z.string().min(1).max(100)).max(20).optional(),
+    }),
     coverage_mode: z.enum(COVERAGE_MODES),
     recommended_path: z.enum(RECOMMENDED_PATHS),
     fallback_capabilities: z.array(z.enum(PIPELINE_ORDER)),

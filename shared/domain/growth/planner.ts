@@ -21,6 +21,8 @@ export interface PlanningInput {
   goalText: string;
   constraints: Constraints;
   icpConfig: IcpConfig | null;
+  /** Title keywords from the goal text (roleFocus.ts); none: every role. */
+  roleFocus?: string[];
   assets: NormalizedAssets;
   coverageMode: CoverageMode;
 }
@@ -115,7 +117,11 @@ export function resolveGoal(input: PlanningInput): Resolution {
     input_assets: input.assets,
     constraints: input.constraints,
     icp_config: input.icpConfig,
-    execution_options: { icp_gate: icpGate, ...(input.constraints.niche ? { niche: input.constraints.niche } : {}) },
+    execution_options: {
+      icp_gate: icpGate,
+      ...(input.constraints.niche ? { niche: input.constraints.niche } : {}),
+      ...(input.roleFocus?.length ? { role_focus: input.roleFocus } : {}),
+    },
     coverage_mode: input.coverageMode,
     recommended_path: path.recommended_path,
     fallback_capabilities: path.fallback_capabilities,

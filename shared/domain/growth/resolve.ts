@@ -15,6 +15,7 @@ import { parseInputText } from './inputText';
 import { capAssets, normalizeAssets, settleCompanyDomains, type InputCompany, type InputContact, type NormalizedAssets, type Rejection } from './normalize';
 import type { Constraints, IcpConfig } from './plan';
 import { resolveGoal, type Resolution } from './planner';
+import { roleFocusIn } from './roleFocus';
 import { planFingerprint } from './signature';
 
 /** An issued plan can be quoted for a day; after that, resolve again (the curated data may have moved). */
@@ -94,6 +95,7 @@ export async function resolveGrowthGoal(userId: string, request: ResolveRequest)
     // A sector named in the goal text is the niche qualification scores against, unless one was given.
     constraints: { ...request.constraints, ...(!request.constraints?.niche && sector ? { niche: sector.label } : {}) },
     icpConfig: request.icp_config ?? null,
+    roleFocus: roleFocusIn(request.goal_text),
     assets,
     coverageMode,
   });
