@@ -1,0 +1,29 @@
+import { uuidv7 } from '../../ids';
+import { logger } from '../../observability/logger';
+import { NO_STORE } from '../cachePolicy';
+import { logServerError, toErrorResponse } from '../errors';
+import { finishIdempotentRequest } from '../idempotency';
+import { routeName, type ApiMiddleware } from './state';
+
+/**
+ * Registered before the request's own middlewares so that its onError runs after theirs: every
+ * error becomes the contract's body, a 5xx without internals (the log line keeps them). The
+ * idempotency claim is finished with the mapped answer, so a retry replays it.
+ */
+export const errorResponder = (): ApiMiddleware => ({
+  onError: async (request) => {
+    const requestId = request.internal.requestId ?? uuidv7();
+    const mapped = toErrorResponse(request.error, requestId);
+    if (mapped.status >= 500) {
+      logger.appendKeys({ requestId, route: routeName(request) });
+      logServerError(requestId, request.error);
+    }
+    request.response = {
+      statusCode: mapped.status,
+      headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...NO_STORE, ...mapped.headers },
+      body: JSON.stringify(mapped.body),
+    };
+    const claim = request.internal.idempotency;
+    if (claim) await finishIdempotentRequest(claim, request.response).catch(() => undefined);
+  },
+});

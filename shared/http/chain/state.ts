@@ -1,0 +1,61 @@
+import type middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { z } from 'zod';
+import type { UserRecord } from '../../store/usersRepo';
+import type { EndpointSpec } from '../endpoint';
+import type { IdempotencyClaim } from '../idempotency';
+
+type In<T> = T extends z.ZodType ? z.infer<T> : Record<string, never>;
+
+/** What a route's implementation receives: the validated request and its caller. */
+export interface ApiContext<S extends EndpointSpec = EndpointSpec> {
+  body: In<S['body']>;
+  query: In<S['query']>;
+  params: In<S['params']>;
+  /** The authenticated caller (always set on `api_key` endpoints). */
+  user: UserRecord;
+  requestId: string;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  rawBody: string;
+  /** This API's base URL including /api/v1, for links in responses. */
+  baseUrl: string;
+  event: APIGatewayProxyEvent;
+}
+
+export interface Route {
+  spec: EndpointSpec;
+  handle: (ctx: ApiContext<any>) => Promise<unknown>;
+}
+
+/**
+ * What the middlewares learn about one request, kept on middy's `request.internal` (one object per
+ * invocation), each field written by the one middleware that owns it.
+ */
+export type RequestState = {
+  requestId: string;
+  headers: Record<string, string>;
+  route?: Route;
+  user?: UserRecord;
+  rawBody?: string;
+  /** The JSON body as parsed (undefined for an empty or raw body). */
+  parsedBody?: unknown;
+  ctx?: ApiContext;
+  idempotency?: IdempotencyClaim;
+  startedAt?: number;
+};
+
+/** The Lambda context of an API invocation: it carries the request's state to the route's handler. */
+export type ApiLambdaContext = Context & { apiRequest?: RequestState };
+
+export type ApiRequest = middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiLambdaContext, RequestState>;
+export type ApiMiddleware = middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiLambdaContext, RequestState>;
+
+/** The matched route of a request that got past routeMatcher. */
+export const routeOf = (request: ApiRequest): Route => request.internal.route!;
+
+/** The route's name for logs and traces, or what was asked when nothing matched. */
+export const routeName = (request: ApiRequest): string => {
+  const spec = request.internal.route?.spec;
+  return spec ? `${spec.method} ${spec.path}` : `${request.event.httpMethod} (unmatched)`;
+};
