@@ -7,6 +7,7 @@ import { systemClock, type Clock } from '../../shared/adapters/clock';
 import { RecordingEvents } from '../../shared/adapters/events';
 import { TableDns } from '../../shared/adapters/dns';
 import { paymentsFromEnv } from '../../shared/adapters/payments';
+import { EnvSecrets } from '../../shared/adapters/secrets';
 import { uuidv7 } from '../../shared/ids';
 import { ensureDemoAccount } from '../../shared/domain/accounts/demo';
 import { ensureTable, startDynamo, type LocalDynamo } from './dynamo';
@@ -39,7 +40,7 @@ export function installLocalPorts(clock: Clock = systemClock): LocalPorts {
   const queue = new InProcessQueue({ batchSize: 10, maxReceiveCount: 3, visibilityDelayMs: 50 });
   const events = new RecordingEvents();
   const dns = new TableDns();
-  installPorts({ clock, queue, events, dns, payments: paymentsFromEnv(uuidv7) });
+  installPorts({ clock, queue, events, dns, payments: paymentsFromEnv(uuidv7), secrets: new EnvSecrets() });
   queue.setConsumer(async (event) => (await workerHandler())(event));
   // The deployed dead-letter queue's consumer does the same: the job of a message that kept failing fails.
   queue.onDeadLetter = async (body) => (await import('../../shared/domain/jobs/pipeline')).failJobFromDeadLetter(body);

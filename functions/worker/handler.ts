@@ -2,6 +2,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { useAwsPorts } from '../../shared/adapters/aws';
 import { failJobFromDeadLetter, handlePipelineMessage } from '../../shared/domain/jobs/pipeline';
+import { handlePlatformMessage, isPlatformMessage } from '../../shared/domain/moderation/platformWorker';
 
 useAwsPorts();
 
@@ -13,7 +14,11 @@ useAwsPorts();
 export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>
   processPartialResponse(
     event,
-    async (record: SQSRecord) => handlePipelineMessage(record.body, { receiveCount: Number(record.attributes?.ApproximateReceiveCount ?? 1) }),
+    async (record: SQSRecord) =>
+      // Platform moderation shares the queue: its messages name their own kind.
+      isPlatformMessage(record.body)
+        ? handlePlatformMessage(record.body)
+        : handlePipelineMessage(record.body, { receiveCount: Number(record.attributes?.ApproximateReceiveCount ?? 1) }),
     new BatchProcessor(EventType.SQS),
     { context, throwOnFullBatchFailure: false },
   );

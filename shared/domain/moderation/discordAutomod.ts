@@ -1,0 +1,1 @@
+export async function syncAutomod(_userId: string, _communityId: string): Promise<void> {}
