@@ -2,6 +2,8 @@ import { useAwsPorts } from '../../shared/adapters/aws';
 import { createApiHandler, route } from '../../shared/http/api';
 import { noContent } from '../../shared/http/response';
 import { moderationEndpoints as E } from '../../shared/schemas/moderation';
+import { platformEndpoints as P } from '../../shared/schemas/moderationPlatforms';
+import { changeRules, readRules } from '../../shared/domain/moderation/rulesSettings';
 import { changeAutoRenew, changeCommunity, listCommunityViews, provisionCommunity, readCommunity, removeCommunity } from '../../shared/domain/moderation/communities';
 import { moderateOwnCommunityEvents, moderateTelegramUpdate } from '../../shared/domain/moderation/moderation';
 import { moderationStatus, syncModeration } from '../../shared/domain/moderation/status';
@@ -21,5 +23,7 @@ export const handler = createApiHandler([
   route(E.postEvents, async ({ user, params, body }) => moderateOwnCommunityEvents(user.id, params.id, body.events)),
   route(E.telegramWebhook, async ({ params, headers, body }) => moderateTelegramUpdate(params.moderation_id, headers['x-telegram-bot-api-secret-token'], body)),
   route(E.getStatus, async ({ user, query }) => moderationStatus(user.id, query)),
+  route(P.getRules, async ({ user, params }) => readRules(user.id, params.id)),
+  route(P.putRules, async ({ user, params, body }) => changeRules(user.id, params.id, body)),
   route(E.sync, async ({ user, body }) => syncModeration(user.id, body.community_id)),
 ]);
