@@ -4,6 +4,9 @@ import { noContent } from '../../shared/http/response';
 import { moderationEndpoints as E } from '../../shared/schemas/moderation';
 import { platformEndpoints as P } from '../../shared/schemas/moderationPlatforms';
 import { changeRules, readRules } from '../../shared/domain/moderation/rulesSettings';
+import { handleTelegramOperatorUpdate } from '../../shared/domain/moderation/telegramBot';
+import { undoAction } from '../../shared/domain/moderation/undo';
+import type { Update } from '@grammyjs/types';
 import { changeAutoRenew, changeCommunity, listCommunityViews, provisionCommunity, readCommunity, removeCommunity } from '../../shared/domain/moderation/communities';
 import { moderateOwnCommunityEvents, moderateTelegramUpdate } from '../../shared/domain/moderation/moderation';
 import { moderationStatus, syncModeration } from '../../shared/domain/moderation/status';
@@ -25,5 +28,7 @@ export const handler = createApiHandler([
   route(E.getStatus, async ({ user, query }) => moderationStatus(user.id, query)),
   route(P.getRules, async ({ user, params }) => readRules(user.id, params.id)),
   route(P.putRules, async ({ user, params, body }) => changeRules(user.id, params.id, body)),
+  route(P.telegramOperatorWebhook, async ({ headers, body }) => handleTelegramOperatorUpdate(headers['x-telegram-bot-api-secret-token'], body as unknown as Update)),
+  route(P.undo, async ({ user, params }) => undoAction(user.id, params.id, params.audit_id)),
   route(E.sync, async ({ user, body }) => syncModeration(user.id, body.community_id)),
 ]);

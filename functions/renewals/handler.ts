@@ -3,6 +3,7 @@ import { useAwsPorts } from '../../shared/adapters/aws';
 import { recoverStartingRuns } from '../../shared/domain/growth/runs';
 import { superviseJobs, type WatchdogReport } from '../../shared/domain/jobs/watchdog';
 import { renewDueCommunities, type SweepReport } from '../../shared/domain/moderation/renewals';
+import { removeUnverifiedMembers } from '../../shared/domain/moderation/telegramBot';
 
 useAwsPorts();
 
@@ -11,11 +12,14 @@ useAwsPorts();
  * renewals, the job watchdog and the recovery of growth runs whose start was interrupted. Both work from now() rather than the event's time, so a late or
  * repeated invocation simply finds less to do.
  */
-export const handler = async (_event: ScheduledEvent): Promise<SweepReport & { jobs: WatchdogReport; growth_runs: Awaited<ReturnType<typeof recoverStartingRuns>> }> => {
-  const [report, jobs, runs] = await Promise.all([renewDueCommunities(), superviseJobs(), recoverStartingRuns()]);
+export const handler = async (
+  _event: ScheduledEvent,
+): Promise<SweepReport & { jobs: WatchdogReport; growth_runs: Awaited<ReturnType<typeof recoverStartingRuns>>; captchas: { removed: number } }> => {
+  const [report, jobs, runs, captchas] = await Promise.all([renewDueCommunities(), superviseJobs(), recoverStartingRuns(), removeUnverifiedMembers()]);
   // Most sweeps find nothing to do; only the ones that did something are worth a log line.
   if (report.due > 0) console.log(JSON.stringify({ level: 'info', message: 'renewal sweep', ...report }));
   if (jobs.stalled > 0) console.log(JSON.stringify({ level: 'info', message: 'job watchdog', ...jobs }));
   if (runs.found > 0) console.log(JSON.stringify({ level: 'info', message: 'growth run recovery', ...runs }));
-  return { ...report, jobs, growth_runs: runs };
+  if (captchas.removed > 0) console.log(JSON.stringify({ level: 'info', message: 'captcha timeouts', ...captchas }));
+  return { ...report, jobs, growth_runs: runs, captchas };
 };

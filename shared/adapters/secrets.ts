@@ -7,7 +7,8 @@
 import { optionalEnv } from '../config/env';
 
 export interface TelegramCredentials {
-  botToken: string;
+  /** Undefined: Telegram actions are recorded as not_configured. */
+  botToken: string | undefined;
   webhookSecret: string | undefined;
   apiBase: string;
 }
@@ -20,8 +21,7 @@ export interface DiscordCredentials {
 }
 
 export interface PlatformCredentials {
-  /** Undefined without a bot token: Telegram actions are recorded as not_configured. */
-  telegram: TelegramCredentials | undefined;
+  telegram: TelegramCredentials;
   discord: DiscordCredentials;
 }
 
@@ -39,9 +39,8 @@ type SecretValues = Partial<Record<(typeof PLATFORM_SECRET_NAMES)[number], strin
 const blankToUndefined = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
 
 export function credentialsFrom(values: SecretValues): PlatformCredentials {
-  const botToken = blankToUndefined(values.TELEGRAM_BOT_TOKEN);
   return {
-    telegram: botToken ? { botToken, webhookSecret: blankToUndefined(values.TELEGRAM_WEBHOOK_SECRET), apiBase: optionalEnv('TELEGRAM_API_BASE') ?? TELEGRAM_DEFAULT_BASE } : undefined,
+    telegram: { botToken: blankToUndefined(values.TELEGRAM_BOT_TOKEN), webhookSecret: blankToUndefined(values.TELEGRAM_WEBHOOK_SECRET), apiBase: optionalEnv('TELEGRAM_API_BASE') ?? TELEGRAM_DEFAULT_BASE },
     discord: {
       applicationId: blankToUndefined(values.DISCORD_APPLICATION_ID),
       publicKey: blankToUndefined(values.DISCORD_PUBLIC_KEY),

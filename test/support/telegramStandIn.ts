@@ -24,6 +24,8 @@ export async function startTelegramStandIn(token: string) {
   /** chat_id:user_id -> status of getChatMember (default "member"). */
   const memberStatus = new Map<string, ChatMember['status']>();
   let nextMessageId = 9000;
+  /** What sendMessage answered, in order (a later call may name one of these message ids). */
+  const sent: { message_id: number; chat_id: number | string; text: string }[] = [];
 
   const server = await startJsonServer((req) => {
     const match = /^\/bot([^/]+)\/(\w+)$/.exec(req.path);
@@ -49,6 +51,7 @@ export async function startTelegramStandIn(token: string) {
       }
       case 'sendMessage': {
         const message = { message_id: ++nextMessageId, date: Math.floor(Date.now() / 1000), chat: { id: body.chat_id, type: 'supergroup', title: 'Group' }, text: body.text } as Message.TextMessage;
+        sent.push({ message_id: message.message_id, chat_id: body.chat_id, text: body.text });
         return ok(message);
       }
       default:
@@ -59,6 +62,7 @@ export async function startTelegramStandIn(token: string) {
   return {
     apiBase: server.url,
     calls,
+    sent,
     /** Calls other than the reads the bot makes for itself (getChatMember, getMe). */
     actions: () => calls.filter((c) => c.method !== 'getChatMember' && c.method !== 'getMe'),
     setMemberStatus: (chatId: number, userId: number, status: ChatMember['status']) => memberStatus.set(`${chatId}:${userId}`, status),

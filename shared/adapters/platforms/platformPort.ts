@@ -14,8 +14,9 @@ export type PortOutcome = CallOutcome | 'not_configured';
 export async function callPlatform(call: PlannedCall): Promise<PortOutcome> {
   const credentials = await ports().secrets.platformCredentials();
   if (call.platform === 'telegram') {
-    if (!credentials.telegram) return 'not_configured';
-    return new TelegramBotApi(credentials.telegram.botToken, credentials.telegram.apiBase).call(call.method, call.body ?? {});
+    const { botToken, apiBase } = credentials.telegram;
+    if (!botToken) return 'not_configured';
+    return new TelegramBotApi(botToken, apiBase).call(call.method, call.body ?? {});
   }
   const { botToken, apiBase } = credentials.discord;
   if (!botToken) return 'not_configured';
@@ -24,5 +25,5 @@ export async function callPlatform(call: PlannedCall): Promise<PortOutcome> {
 
 export async function platformConfigured(platform: 'telegram' | 'discord'): Promise<boolean> {
   const credentials = await ports().secrets.platformCredentials();
-  return platform === 'telegram' ? credentials.telegram !== undefined : credentials.discord.botToken !== undefined;
+  return platform === 'telegram' ? credentials.telegram.botToken !== undefined : credentials.discord.botToken !== undefined;
 }

@@ -13,6 +13,7 @@ import {
   type CommunitySettings,
 } from '../../store/communitiesRepo';
 import { chargeCredits } from '../credits/credits';
+import { putActivationPointer, writeActivationPointer } from '../../store/platformRepo';
 import { COMMUNITY_PRICING, communityStatus, NEEDS_ACTIVATION, type CommunityType } from './communityTypes';
 import { periodEndAfter, renewalChargeId } from './renewalRules';
 
@@ -106,7 +107,8 @@ export async function provisionCommunity(userId: string, input: CommunityInput &
     refId: id,
     amount: COMMUNITY_PRICING.provisionCredits,
     chargeId: renewalChargeId(id, 1),
-    with: putNewCommunity(community),
+    // The pointer lets `/activate <token>` in a chat find the community the token belongs to.
+    with: [...putNewCommunity(community), ...(community.activationToken ? [putActivationPointer(community.activationToken, { userId, communityId: id })] : [])],
   });
   return communityView(community);
 }
@@ -135,6 +137,7 @@ export async function changeCommunity(userId: string, communityId: string, input
   const at = now().toISOString();
   const changes: CommunityChanges = settingsFrom(input);
   if (input.type && input.type !== before.type) Object.assign(changes, activationFor(input.type, at));
+  if (changes.activationToken) await writeActivationPointer(changes.activationToken, { userId, communityId });
   const after = await updateCommunitySettings(userId, communityId, changes, at);
   if (!after) throw new NotFoundError('Community');
   return communityView(after);

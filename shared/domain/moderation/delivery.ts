@@ -11,8 +11,14 @@ import { isTransient } from '../../adapters/platforms/result';
 import { countAttempt, getDelivery, planDelivery, recordCallOutcome, settleDelivery, type CallRecord, type Delivery, type PlannedCall } from '../../store/deliveriesRepo';
 import { RetryLater, sendPlatformMessages } from './platformMessages';
 
+/** Delivery ids: a decision's own calls, and the reversal of an audit entry. */
+export const decisionDeliveryId = (eventId: string) => `ev:${eventId}`;
+export const undoDeliveryId = (auditId: string) => `undo:${auditId}`;
+
 /** Transient failures (not rate limits) before the delivery is given up as failed: the queue's deliveries (pipeline.ts MAX_DELIVERIES). */
 export const MAX_TRANSIENT_ATTEMPTS = 3;
+/** Longer than a worker's run (2 minutes in AWS) and any retry_after delay we honour would leave it pending. */
+const STALE_PENDING_MS = 20 * 60 * 1000;
 
 export interface DeliveryPlan {
   communityId: string;
@@ -23,6 +29,8 @@ export interface DeliveryPlan {
   calls: PlannedCall[];
   /** observe mode: recorded, never sent. */
   observe: boolean;
+  /** False: the caller runs it itself (undo answers with the platform's verdict). */
+  queue?: boolean;
 }
 
 /** Plans a delivery once (a re-delivered update finds it planned) and queues it. */
@@ -44,8 +52,14 @@ export async function scheduleDelivery(plan: DeliveryPlan): Promise<boolean> {
     updatedAt: at,
   };
   const planned = await planDelivery(delivery);
-  // A plan found already there may still be pending (the first delivery's send may have failed): queue again, it is idempotent.
-  if (!plan.observe) await sendPlatformMessages([{ kind: 'moderation.deliver', community_id: plan.communityId, delivery_id: plan.deliveryId }]);
+  if (plan.observe || plan.queue === false) return planned;
+  // A re-delivered update finds its plan: it is queued again only when it has sat pending for a while
+  // (the first request died between planning and queueing), never while a worker may be running it.
+  if (!planned) {
+    const existing = await getDelivery(plan.communityId, plan.deliveryId);
+    if (!existing || existing.status !== 'pending' || Date.parse(existing.updatedAt) > now().getTime() - STALE_PENDING_MS) return false;
+  }
+  await sendPlatformMessages([{ kind: 'moderation.deliver', community_id: plan.communityId, delivery_id: plan.deliveryId }]);
   return planned;
 }
 
