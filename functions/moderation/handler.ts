@@ -6,6 +6,7 @@ import { platformEndpoints as P } from '../../shared/schemas/moderationPlatforms
 import { changeRules, readRules } from '../../shared/domain/moderation/rulesSettings';
 import { handleTelegramOperatorUpdate } from '../../shared/domain/moderation/telegramBot';
 import { undoAction } from '../../shared/domain/moderation/undo';
+import { handleDiscordInteraction } from '../../shared/domain/moderation/discordInteractions';
 import type { Update } from '@grammyjs/types';
 import { changeAutoRenew, changeCommunity, listCommunityViews, provisionCommunity, readCommunity, removeCommunity } from '../../shared/domain/moderation/communities';
 import { moderateOwnCommunityEvents, moderateTelegramUpdate } from '../../shared/domain/moderation/moderation';
@@ -30,5 +31,6 @@ export const handler = createApiHandler([
   route(P.putRules, async ({ user, params, body }) => changeRules(user.id, params.id, body)),
   route(P.telegramOperatorWebhook, async ({ headers, body }) => handleTelegramOperatorUpdate(headers['x-telegram-bot-api-secret-token'], body as unknown as Update)),
   route(P.undo, async ({ user, params }) => undoAction(user.id, params.id, params.audit_id)),
+  route(P.discordInteractions, async ({ headers, rawBody }) => handleDiscordInteraction(headers, rawBody)),
   route(E.sync, async ({ user, body }) => syncModeration(user.id, body.community_id)),
 ]);

@@ -51,6 +51,7 @@ export const community = z
     should_send_welcome_messages: z.boolean(),
     welcome_message: z.string().nullable(),
     alert_channel_message_template: z.string().nullable(),
+    install_url: z.string().nullable().meta({ description: "Discord: the OAuth2 invite adding the operator's bot (scopes bot applications.commands); null for other types or without DISCORD_APPLICATION_ID" }),
     created_at: timestamp,
     updated_at: timestamp,
   })

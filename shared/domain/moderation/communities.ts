@@ -1,4 +1,5 @@
 import { now } from '../../adapters/ports';
+import { optionalEnv } from '../../config/env';
 import { NotFoundError, UnprocessableError } from '../../http/errors';
 import { randomToken, uuidv7 } from '../../ids';
 import {
@@ -17,6 +18,18 @@ import { putActivationPointer, writeActivationPointer } from '../../store/platfo
 import { COMMUNITY_PRICING, communityStatus, NEEDS_ACTIVATION, type CommunityType } from './communityTypes';
 import { periodEndAfter, renewalChargeId } from './renewalRules';
 
+/**
+ * Discord: the OAuth2 invite that adds the operator's bot with the commands and the permissions its
+ * actions need. The application id is public (it is in every invite link), so it is read from the
+ * environment even in AWS, where the bot token and public key stay in the secret.
+ */
+const DISCORD_BOT_PERMISSIONS = (1n << 2n) | (1n << 5n) | (1n << 7n) | (1n << 13n) | (1n << 40n); // ban, manage server (AutoMod), audit log, manage messages, moderate members
+function installUrlOf(type: CommunityType): string | null {
+  const appId = optionalEnv('DISCORD_APPLICATION_ID');
+  if (type !== 'discord' || !appId) return null;
+  return `https://discord.com/oauth2/authorize?${new URLSearchParams({ client_id: appId, scope: 'bot applications.commands', permissions: String(DISCORD_BOT_PERMISSIONS) })}`;
+}
+
 export const communityView = (c: CommunityRecord) => ({
   id: c.id,
   moderation_id: c.moderationId,
@@ -34,6 +47,7 @@ export const communityView = (c: CommunityRecord) => ({
   should_send_welcome_messages: c.shouldSendWelcomeMessages,
   welcome_message: c.welcomeMessage,
   alert_channel_message_template: c.alertTemplate,
+  install_url: installUrlOf(c.type),
   created_at: c.createdAt,
   updated_at: c.updatedAt,
 });

@@ -5,6 +5,7 @@ import { newestCommunity, stampSynced, type CommunityRecord } from '../../store/
 import { newestAuditEntries, readMetrics } from '../../store/moderationRepo';
 import { requireCommunity } from './communities';
 import { communityStatus } from './communityTypes';
+import { syncAutomodExecutions } from './discordAudit';
 import { deliveriesByIds } from '../../store/deliveriesRepo';
 import { decisionDeliveryId, undoDeliveryId } from './delivery';
 import { getPlatformRecord } from '../../store/platformRepo';
@@ -16,6 +17,7 @@ const UNSUPPORTED: Record<string, string[]> = {
   discord: [
     'Welcome messages: member joins reach a bot only over the Discord Gateway (a long-lived WebSocket), which a serverless deployment does not hold open; use Discord onboarding or a welcome channel instead.',
     "Per-message decisions are Discord AutoMod's (block, alert, timeout) from the rules the service writes into the guild; POST /sync reads its executions into metrics and audit logs. AutoMod cannot warn or ban.",
+    'AutoMod cannot tell new members from others: the link and invite rules apply to every member except the exempt (whitelisted) roles; whitelisted usernames do not apply.',
   ],
 };
 
@@ -86,7 +88,9 @@ export async function moderationStatus(userId: string, query: { community_id?: s
 
 /** Strongly consistent reads (everything written before the call is in) and a new last_synced_at. */
 export async function syncModeration(userId: string, communityId: string, includeLogs = 25) {
-  await requireCommunity(userId, communityId);
+  const community = await requireCommunity(userId, communityId);
+  // A Discord guild is moderated by its AutoMod: what it did since the last sync is read in first.
+  if (community.type === 'discord') await syncAutomodExecutions(community);
   const synced = await stampSynced(userId, communityId, now().toISOString());
   if (!synced) throw new NotFoundError('Community');
   return statusOf(synced, includeLogs, true);
