@@ -12,6 +12,7 @@ const stripe = stripeSettingsFrom(app.node);
 const stack = new OutreachIntelligenceStack(app, 'OutreachIntelligenceApi', {
   description: 'Outreach Intelligence API: credit-metered growth intelligence, enrichment jobs and community moderation',
   stripe,
+  discordApplicationId: app.node.tryGetContext('discordApplicationId') ?? process.env.DISCORD_APPLICATION_ID,
 });
 Tags.of(app).add('project', 'outreach-intelligence');
 

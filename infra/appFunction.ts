@@ -16,6 +16,8 @@ export interface AppFunctionProps {
   environment: Record<string, string>;
   timeout?: Duration;
   memorySize?: number;
+  /** The Parameters and Secrets extension, for functions that read a secret at run time. */
+  paramsAndSecrets?: lambda.ParamsAndSecretsLayerVersion;
 }
 
 /**
@@ -58,6 +60,7 @@ export class AppFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       tracing: lambda.Tracing.ACTIVE,
+      paramsAndSecrets: props.paramsAndSecrets,
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
       bundling: {
         forceDockerBundling: false,
