@@ -24,7 +24,7 @@ const domain = z
   .trim()
   .toLowerCase()
   .max(60)
-  .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/, 'A domain such as docs.example.com (no scheme, no path)');
+  .regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/, 'A domain such as docs.example.com (no scheme, no path)');
 /** Discord keyword filters take at most 60 characters a keyword. */
 const word = z.string().trim().min(1).max(60);
 const captcha = { enabled: z.boolean(), timeout_seconds: z.number().int().min(30).max(86_400) };
@@ -64,8 +64,38 @@ export const undoResult = z
   })
   .meta({ id: 'ModerationUndo' });
 
-/** Telegram sends far more than we read; unknown fields pass (the update is Telegram's, not a client's). */
-export const telegramOperatorUpdate = z.looseObject({ update_id: z.number().int() }).meta({ id: 'TelegramOperatorUpdate' });
+/**
+ * The parts of a Telegram Update the bot reads, checked so a malformed one is a 400, not a crash;
+ * Telegram sends far more, and unknown fields pass (the update is Telegram's, not a client's).
+ */
+const tgUser = z.looseObject({ id: z.number().int(), is_bot: z.boolean().optional(), first_name: z.string().optional(), username: z.string().optional() });
+const tgChat = z.looseObject({ id: z.number().int(), type: z.string() });
+// Unix seconds; bounded so it always makes a Date (years 1970 to 9999).
+const tgDate = z.number().int().min(0).max(253_402_300_799);
+export const telegramOperatorUpdate = z
+  .looseObject({
+    update_id: z.number().int(),
+    message: z
+      .looseObject({
+        message_id: z.number().int(),
+        date: tgDate,
+        chat: tgChat,
+        from: tgUser.optional(),
+        text: z.string().optional(),
+        caption: z.string().optional(),
+        new_chat_members: z.array(tgUser).optional(),
+      })
+      .optional(),
+    callback_query: z
+      .looseObject({
+        id: z.string(),
+        from: tgUser,
+        data: z.string().optional(),
+        message: z.looseObject({ message_id: z.number().int(), chat: tgChat }).optional(),
+      })
+      .optional(),
+  })
+  .meta({ id: 'TelegramOperatorUpdate' });
 
 const communityIdParams = z.strictObject({ id: z.uuid() });
 const tag = 'Community moderation';

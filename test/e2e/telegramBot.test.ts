@@ -74,6 +74,14 @@ describe('the shared Telegram webhook', () => {
     expect(telegram.calls).toEqual([]);
   });
 
+  it('a malformed update is a 400 with the contract body, never a 500', async () => {
+    for (const body of [{ update_id: 1, message: { message_id: 1 } }, { update_id: 'x' }, { update_id: 2, message: { message_id: 1, date: -5, chat: { id: 1, type: 'group' } } }, { update_id: 3, callback_query: { id: 4 } }]) {
+      const res = await post(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.code).toBe('validation_error');
+    }
+  });
+
   it('/activate from a non-administrator is refused; from an administrator it binds the group and connects the community', async () => {
     const { key } = await api.newUser({ credits: 5000 });
     const community = (await api.call('POST', `${BASE}/communities`, { key, body: { name: 'C', project_name: 'P', type: 'telegram' } })).body;

@@ -54,8 +54,10 @@ export async function handleDiscordInteraction(headers: Record<string, string>, 
   } catch {
     throw new ValidationError('The request body is not valid JSON.', [{ path: 'body', message: 'Malformed JSON' }]);
   }
+  if (typeof interaction !== 'object' || interaction === null) throw new ValidationError('The interaction must be a JSON object.', [{ path: 'body', message: 'Expected an object' }]);
   if (interaction.type === INTERACTION.ping) return { type: RESPONSE.pong };
-  if (interaction.type !== INTERACTION.command) return reply(DISCORD_REPLIES.unknown);
+  // Signed by Discord, so well-formed in practice; anything else still gets an answer, never a crash.
+  if (interaction.type !== INTERACTION.command || typeof (interaction as { data?: { name?: unknown } }).data?.name !== 'string') return reply(DISCORD_REPLIES.unknown);
   return runCommand(interaction as APIChatInputApplicationCommandInteraction);
 }
 
@@ -67,10 +69,11 @@ function mayManage(permissions: string | undefined): boolean {
 
 async function runCommand(interaction: APIChatInputApplicationCommandInteraction): Promise<APIInteractionResponse> {
   const guildId = interaction.guild_id;
-  if (!guildId) return reply(DISCORD_REPLIES.not_in_guild);
+  if (typeof guildId !== 'string' || !/^\d{1,20}$/.test(guildId)) return reply(DISCORD_REPLIES.not_in_guild);
   if (!mayManage(interaction.member?.permissions)) return reply(DISCORD_REPLIES.not_allowed);
   if (interaction.data.name === 'activate') {
-    const token = (interaction.data.options?.find((o) => o.name === 'token') as APIApplicationCommandInteractionDataStringOption | undefined)?.value ?? '';
+    const option = (Array.isArray(interaction.data.options) ? interaction.data.options : []).find((o) => o?.name === 'token') as APIApplicationCommandInteractionDataStringOption | undefined;
+    const token = typeof option?.value === 'string' ? option.value : '';
     const pointer = token ? await communityByActivationToken(token) : undefined;
     const community = pointer && (await getCommunity(pointer.userId, pointer.communityId));
     if (!community || community.type !== 'discord' || community.activationToken !== token) return reply(DISCORD_REPLIES.invalid_token);
@@ -85,7 +88,9 @@ async function runCommand(interaction: APIChatInputApplicationCommandInteraction
   if (interaction.data.name === 'alerts') {
     const binding = await boundCommunity('discord', guildId);
     if (!binding) return reply(DISCORD_REPLIES.not_activated);
-    await updatePlatformRecord(binding.communityId, { discordAlertChannelId: interaction.channel?.id ?? interaction.channel_id });
+    const channelId = interaction.channel?.id ?? interaction.channel_id;
+    if (typeof channelId !== 'string') return reply(DISCORD_REPLIES.unknown);
+    await updatePlatformRecord(binding.communityId, { discordAlertChannelId: channelId });
     await sendPlatformMessages([{ kind: 'moderation.automod_sync', user_id: binding.userId, community_id: binding.communityId }]);
     return reply(DISCORD_REPLIES.alerts);
   }
