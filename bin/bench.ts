@@ -16,8 +16,9 @@ import { intelligenceBench } from './bench/intelligence';
 import { jobsBench } from './bench/jobs';
 import { moderationBench } from './bench/moderation';
 import { growthBench } from './bench/growth';
+import { platformModerationBench } from './bench/platformModeration';
 
-const SUITES: BenchSuite[] = [platformBench, growthBench, moderationBench, jobsBench, intelligenceBench];
+const SUITES: BenchSuite[] = [platformBench, growthBench, moderationBench, platformModerationBench, jobsBench, intelligenceBench];
 
 const only = process.argv.slice(2).find((a) => !a.startsWith('--'));
 const suiteNames = [...SUITES.map((s) => s.name), 'bundles'];

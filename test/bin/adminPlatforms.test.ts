@@ -21,7 +21,7 @@ describe('npm run admin: platform set-up', () => {
     expect(out.stdout).toContain('Telegram webhook set to https://abc.execute-api.eu-west-1.amazonaws.com/prod/api/v1/integrations/moderation/telegram');
     expect(telegram.calls[0]).toEqual({
       method: 'setWebhook',
-      body: { url: 'https://abc.execute-api.eu-west-1.amazonaws.com/prod/api/v1/integrations/moderation/telegram', secret_token: 'sekret', allowed_updates: ['message', 'callback_query', 'chat_member'] },
+      body: { url: 'https://abc.execute-api.eu-west-1.amazonaws.com/prod/api/v1/integrations/moderation/telegram', secret_token: 'sekret', allowed_updates: ['message', 'callback_query'] },
     });
     expect(telegram.calls[1].method).toBe('setMyCommands');
     expect(telegram.calls[1].body.commands.map((c: { command: string }) => c.command)).toEqual(['activate', 'alerts']);

@@ -32,7 +32,8 @@ import {
 import { toChatEvents } from './telegram';
 
 /** The update types the bot needs (setWebhook's allowed_updates). */
-export const TELEGRAM_ALLOWED_UPDATES = ['message', 'callback_query', 'chat_member'] as const;
+// Joins arrive as message.new_chat_members; chat_member updates are not needed (nor read).
+export const TELEGRAM_ALLOWED_UPDATES = ['message', 'callback_query'] as const;
 
 const ADMIN_STATUSES: ChatMember['status'][] = ['creator', 'administrator'];
 
