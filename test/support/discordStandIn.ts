@@ -14,8 +14,9 @@ export interface DiscordCall {
   body: any;
 }
 
+/** Snowflakes carry their millisecond in the bits above 22; each new one is a millisecond later, as real ones mostly are. */
 let snowflake = 1_300_000_000_000_000_000n;
-export const nextSnowflake = () => String(++snowflake);
+export const nextSnowflake = () => String((snowflake += 1n << 22n));
 
 export async function startDiscordStandIn(token: string) {
   const calls: DiscordCall[] = [];
