@@ -168,6 +168,14 @@ describe('the shared Telegram webhook', () => {
     expect((await status(key, community.id)).metrics).toMatchObject({ messages_scanned: 1, actions: { mute: 1 } });
   });
 
+  it('in a moderated group a command with a bad token gets no reply (nothing for a spammer to farm)', async () => {
+    const { chat } = await activatedGroup();
+    await post(say(chat, SPAMMER, '/activate not-a-token').update);
+    await post(say(chat, SPAMMER, '/alerts not-a-token').update);
+    await settle();
+    expect(telegram.calls).toEqual([]);
+  });
+
   it('a join is welcomed with the template', async () => {
     const { chat } = await activatedGroup({ welcome: 'Welcome {username}! Read the pinned rules.' });
     const newcomer = { id: 31, is_bot: false, first_name: 'Nia', username: 'nia' };

@@ -57,12 +57,14 @@ export async function handleTelegramOperatorUpdate(secretHeader: string | undefi
   const message = update.message;
   if (!message) return { ok: true };
   const command = /^\/(activate|alerts)(?:@\w+)?\s+(\S+)\s*$/.exec(message.text?.trim() ?? '');
-  if (command && message.from) {
-    await runCommand(update.update_id, message, message.from, command[1] as 'activate' | 'alerts', command[2]);
-    return { ok: true };
-  }
   const binding = await boundCommunity('telegram', String(message.chat.id));
-  if (!binding || binding.role !== 'moderated') return { ok: true };
+  const moderated = binding?.role === 'moderated';
+  if (command && message.from) {
+    // In a moderated group a command with a bad token is just a message: no reply a spammer could farm.
+    const handled = await runCommand(update.update_id, message, message.from, command[1] as 'activate' | 'alerts', command[2], !moderated);
+    if (handled) return { ok: true };
+  }
+  if (!binding || !moderated) return { ok: true };
   const community = await getCommunity(binding.userId, binding.communityId);
   if (!community) return { ok: true };
   await moderateMessage(community, update, message);
@@ -187,22 +189,29 @@ const COMMAND_REPLIES = {
   alerts: 'Moderation alerts will be posted in this chat.',
 } as const;
 
+/** A command answered (whatever the reply was) is handled. */
+const replied = (_: unknown) => true;
+
 async function isChatAdmin(chatId: number, userId: number): Promise<boolean> {
   const outcome = await callPlatform({ platform: 'telegram', method: 'getChatMember', body: { chat_id: chatId, user_id: userId } });
   return outcome !== 'not_configured' && outcome.ok && ADMIN_STATUSES.includes((outcome.result as ChatMember).status);
 }
 
-async function runCommand(updateId: number, message: Message, from: User, command: 'activate' | 'alerts', token: string): Promise<void> {
+/** False when the token names no Telegram community and `answerInvalid` is off (the caller moderates it as a message). */
+async function runCommand(updateId: number, message: Message, from: User, command: 'activate' | 'alerts', token: string, answerInvalid: boolean): Promise<boolean> {
   const chatId = message.chat.id;
   const isGroup = message.chat.type === 'group' || message.chat.type === 'supergroup';
   const pointer = await communityByActivationToken(token);
   const community = pointer && (await getCommunity(pointer.userId, pointer.communityId));
   const reply = (key: keyof typeof COMMAND_REPLIES) =>
     scheduleDelivery({ communityId: community?.id ?? 'unbound', deliveryId: `cmd:${updateId}`, purpose: `command_${key}`, calls: [telegramSend(chatId, COMMAND_REPLIES[key])], observe: false });
-  if (!community || community.type !== 'telegram' || !community.activationToken || !sameSecret(token, community.activationToken)) return void (await reply('invalid_token'));
-  if (command === 'activate' && !isGroup) return void (await reply('not_group'));
+  if (!community || community.type !== 'telegram' || !community.activationToken || !sameSecret(token, community.activationToken)) {
+    if (answerInvalid) await reply('invalid_token');
+    return answerInvalid;
+  }
+  if (command === 'activate' && !isGroup) return replied(await reply('not_group'));
   // In a private chat the sender is the only member; in a group only an administrator may decide.
-  if (isGroup && !(await isChatAdmin(chatId, from.id))) return void (await reply('not_admin'));
+  if (isGroup && !(await isChatAdmin(chatId, from.id))) return replied(await reply('not_admin'));
   const owner = { userId: community.userId, communityId: community.id };
   const platform = await getPlatformRecord(community.id);
   if (command === 'activate') {
@@ -210,10 +219,12 @@ async function runCommand(updateId: number, message: Message, from: User, comman
     await bindExternal('telegram', String(chatId), { ...owner, role: 'moderated' });
     await updatePlatformRecord(community.id, { telegramChatId: String(chatId) });
     if (!community.activatedAt) await markActivated(community, token, now().toISOString());
-    return void (await reply('activated'));
+    await reply('activated');
+    return true;
   }
   // The moderated group may also be the alert chat; it stays moderated.
   if (platform.telegramChatId !== String(chatId)) await bindExternal('telegram', String(chatId), { ...owner, role: 'alerts' });
   await updatePlatformRecord(community.id, { telegramAlertChatId: String(chatId) });
   await reply('alerts');
+  return true;
 }
