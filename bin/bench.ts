@@ -17,8 +17,9 @@ import { jobsBench } from './bench/jobs';
 import { moderationBench } from './bench/moderation';
 import { growthBench } from './bench/growth';
 import { firstStartBench } from './bench/firstStart';
+import { platformModerationBench } from './bench/platformModeration';
 
-const SUITES: BenchSuite[] = [firstStartBench, platformBench, growthBench, moderationBench, jobsBench, intelligenceBench];
+const SUITES: BenchSuite[] = [firstStartBench, platformBench, growthBench, moderationBench, platformModerationBench, jobsBench, intelligenceBench];
 
 const only = process.argv.slice(2).find((a) => !a.startsWith('--'));
 const suiteNames = [...SUITES.map((s) => s.name), 'bundles'];

@@ -14,11 +14,13 @@ export interface FunctionNeeds {
   events?: boolean;
   /** Talks to Stripe or verifies its webhooks (STRIPE_* settings). */
   stripe?: boolean;
+  /** Reads the operator's platform credentials (Telegram, Discord) from the Secrets Manager secret at run time. */
+  platformSecret?: boolean;
   timeout?: Duration;
   memorySize?: number;
 }
 
-export type FunctionName = ApiGroup | 'authorizer' | 'jobs-events' | 'worker' | 'dead-letters' | 'renewals';
+export type FunctionName = ApiGroup | 'authorizer' | 'jobs-events' | 'worker' | 'dead-letters' | 'renewals' | 'captchas';
 
 /**
  * Every Lambda, one per folder in functions/. A new API group gets a compile error here until it
@@ -32,14 +34,15 @@ export const FUNCTIONS: Record<FunctionName, FunctionNeeds> = {
   intelligence: { description: 'Growth intelligence queries', table: 'readWrite' },
   growth: { description: 'Growth actions', table: 'readWrite', queue: true, events: true },
   jobs: { description: 'Enrichment jobs', table: 'readWrite', queue: true, events: true },
-  moderation: { description: 'Community moderation', table: 'readWrite', events: true },
+  // The Telegram webhook and Discord interactions verify with the platform secret and queue platform calls.
+  moderation: { description: 'Community moderation', table: 'readWrite', events: true, queue: true, platformSecret: true },
   // Identifies the caller from the API key hash: a single lookup, nothing written.
   authorizer: { description: 'TOKEN authorizer: bearer API key to user', table: 'read', memorySize: 512, timeout: Duration.seconds(10) },
   // Server-sent events of a job's progress: reads the job until it is terminal. API Gateway allows
   // a streamed response up to 15 minutes; a reconnecting client gets the current state first.
   'jobs-events': { description: 'Job progress as server-sent events (response streaming)', table: 'read', timeout: Duration.minutes(15) },
   // The queue's visibility timeout is derived from this (see pipeline.ts).
-  worker: { description: 'Pipeline stage worker (SQS batches, partial failures)', table: 'readWrite', queue: true, events: true, timeout: Duration.minutes(2) },
+  worker: { description: 'Pipeline stage worker and platform moderation calls (SQS batches, partial failures)', table: 'readWrite', queue: true, events: true, platformSecret: true, timeout: Duration.minutes(2) },
   // The worker fails a job itself when a message's last delivery throws; a delivery that timed out
   // or crashed reaches the dead-letter queue instead, and this fails its job so it cannot stay running.
   'dead-letters': {
@@ -49,6 +52,8 @@ export const FUNCTIONS: Record<FunctionName, FunctionNeeds> = {
   },
   // Also the job watchdog: it re-sends the next steps of jobs that stopped making progress.
   renewals: { description: 'Every 5 minutes: community renewals, expiry of grants and quotes, job watchdog', table: 'readWrite', queue: true, events: true, timeout: Duration.minutes(4) },
+  // Queues the removal of members whose captcha timed out; the worker makes the Telegram calls.
+  captchas: { description: 'Every minute: removes new members whose captcha timed out', entry: { folder: 'renewals', handler: 'captchaHandler' }, table: 'readWrite', queue: true, timeout: Duration.seconds(50) },
 };
 
 export function needsOf(name: string): FunctionNeeds {

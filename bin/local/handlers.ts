@@ -19,3 +19,4 @@ export const groupHandlers: Record<ApiGroup, () => Promise<ApiHandler>> = {
 export const streamingHandler = async () => (await import('../../functions/jobs-events/handler')).handler;
 export const workerHandler = async () => (await import('../../functions/worker/handler')).handler;
 export const renewalsHandler = async () => (await import('../../functions/renewals/handler')).handler;
+export const captchaHandler = async () => (await import('../../functions/renewals/handler')).captchaHandler;

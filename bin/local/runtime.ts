@@ -7,12 +7,13 @@ import { systemClock, type Clock } from '../../shared/adapters/clock';
 import { RecordingEvents } from '../../shared/adapters/events';
 import { TableDns } from '../../shared/adapters/dns';
 import { paymentsFromEnv } from '../../shared/adapters/payments';
+import { EnvSecrets } from '../../shared/adapters/secrets';
 import { uuidv7 } from '../../shared/ids';
 import { ensureDemoAccount } from '../../shared/domain/accounts/demo';
 import { ensureTable, startDynamo, type LocalDynamo } from './dynamo';
 import { InProcessQueue } from './queue';
 import { createLocalApi, listen } from './server';
-import { renewalsHandler, workerHandler } from './handlers';
+import { captchaHandler, renewalsHandler, workerHandler } from './handlers';
 import { recordLocalEndpoint } from './endpointFile';
 import { KeptDemoKeys } from './demoKeys';
 import { DatasetLoad } from './datasetLoad';
@@ -39,7 +40,7 @@ export function installLocalPorts(clock: Clock = systemClock): LocalPorts {
   const queue = new InProcessQueue({ batchSize: 10, maxReceiveCount: 3, visibilityDelayMs: 50 });
   const events = new RecordingEvents();
   const dns = new TableDns();
-  installPorts({ clock, queue, events, dns, payments: paymentsFromEnv(uuidv7) });
+  installPorts({ clock, queue, events, dns, payments: paymentsFromEnv(uuidv7), secrets: new EnvSecrets() });
   queue.setConsumer(async (event) => (await workerHandler())(event));
   // The deployed dead-letter queue's consumer does the same: the job of a message that kept failing fails.
   queue.onDeadLetter = async (body) => (await import('../../shared/domain/jobs/pipeline')).failJobFromDeadLetter(body);
@@ -49,6 +50,14 @@ export function installLocalPorts(clock: Clock = systemClock): LocalPorts {
 export async function runRenewalSweep(at = new Date()): Promise<unknown> {
   const event = { id: uuidv7(), 'detail-type': 'Scheduled Event', source: 'aws.events', time: at.toISOString(), detail: {} } as unknown as ScheduledEvent;
   return (await renewalsHandler())(event);
+}
+
+/** The captcha timeouts' schedule locally (EventBridge runs it every minute in AWS). */
+const CAPTCHA_SWEEP_SECONDS = 15;
+
+export async function runCaptchaSweep(at = new Date()): Promise<unknown> {
+  const event = { id: uuidv7(), 'detail-type': 'Scheduled Event', source: 'aws.events', time: at.toISOString(), detail: {} } as unknown as ScheduledEvent;
+  return (await captchaHandler())(event);
 }
 
 export interface LocalRuntime {
@@ -98,6 +107,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   process.env.PUBLIC_BASE_URL ??= `http://localhost:${port}/api/v1`;
   const schedule = setInterval(() => void runRenewalSweep().catch((err) => console.error('renewal sweep failed', err)), options.renewalsEverySeconds * 1000);
   schedule.unref();
+  const captchas = setInterval(() => void runCaptchaSweep().catch((err) => console.error('captcha sweep failed', err)), CAPTCHA_SWEEP_SECONDS * 1000);
+  captchas.unref();
 
   return {
     baseUrl: `http://localhost:${port}/api/v1`,
@@ -108,6 +119,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     stop: async () => {
       await dataset.loaded.catch(() => undefined);
       clearInterval(schedule);
+      clearInterval(captchas);
       await ports.queue.shutdown();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();

@@ -6,6 +6,7 @@ import { recoverStartingRuns } from '../../shared/domain/growth/runs';
 import { superviseJobs, type WatchdogReport } from '../../shared/domain/jobs/watchdog';
 import { renewDueCommunities, type SweepReport } from '../../shared/domain/moderation/renewals';
 import { logger } from '../../shared/observability/logger';
+import { removeUnverifiedMembers } from '../../shared/domain/moderation/telegramBot';
 
 useAwsPorts();
 useSqsQueue();
@@ -24,4 +25,16 @@ export const handler = async (_event: ScheduledEvent, context?: Context): Promis
   if (jobs.stalled > 0) logger.info('job watchdog', { ...jobs });
   if (runs.found > 0) logger.info('growth run recovery', { ...runs });
   return { ...report, jobs, growth_runs: runs };
+};
+
+/**
+ * EventBridge runs this every minute (the local server every 15 seconds): new members whose captcha
+ * deadline passed are removed, so a 2-minute timeout holds within a minute. Its own schedule keeps
+ * the renewal sweep at its 5 minutes.
+ */
+export const captchaHandler = async (_event: ScheduledEvent, context?: Context): Promise<{ removed: number }> => {
+  if (context) logger.addContext(context);
+  const report = await removeUnverifiedMembers();
+  if (report.removed > 0) logger.info('captcha timeouts', { ...report });
+  return report;
 };

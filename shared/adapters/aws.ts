@@ -1,4 +1,6 @@
+import { optionalEnv } from '../config/env';
 import { SystemDns } from './dns';
+import { SecretsManagerSecrets } from './secrets';
 import { setDefaultPorts } from './ports';
 
 /**
@@ -8,5 +10,8 @@ import { setDefaultPorts } from './ports';
  * them, so that the others neither bundle nor load those SDKs.
  */
 export function useAwsPorts(): void {
-  setDefaultPorts({ dns: () => new SystemDns() });
+  setDefaultPorts({
+    dns: () => new SystemDns(),
+    secrets: () => new SecretsManagerSecrets(optionalEnv('PLATFORM_SECRET_ARN')),
+  });
 }

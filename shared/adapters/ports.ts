@@ -4,6 +4,7 @@ import type { QueuePort } from './queue';
 import type { EventsPort } from './events';
 import type { DnsPort } from './dns';
 import type { PaymentsPort } from './paymentsPort';
+import type { SecretsPort } from './secrets';
 
 /**
  * The outside world the application talks to. Lambda entry points register the AWS implementations
@@ -16,6 +17,7 @@ export interface Ports {
   events: EventsPort;
   dns: DnsPort;
   payments: PaymentsPort;
+  secrets: SecretsPort;
 }
 
 type Factories = { [K in keyof Ports]?: () => Ports[K] };
@@ -47,6 +49,7 @@ const view: Ports = {
   get events() { return resolve('events'); },
   get dns() { return resolve('dns'); },
   get payments() { return resolve('payments'); },
+  get secrets() { return resolve('secrets'); },
 };
 
 export const ports = (): Ports => view;

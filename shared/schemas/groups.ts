@@ -3,6 +3,7 @@ import { accountEndpoints } from './account';
 import { intelligenceEndpoints } from './intelligence';
 import { growthEndpoints } from './growth';
 import { moderationEndpoints } from './moderation';
+import { platformEndpoints } from './moderationPlatforms';
 import { jobsEndpoints } from './jobs';
 import { publicEndpoints, webhookEndpoints } from './public';
 import { storageEndpoints } from './storage';
@@ -20,7 +21,7 @@ export const API_GROUPS = {
   intelligence: Object.values(intelligenceEndpoints),
   growth: Object.values(growthEndpoints),
   jobs: Object.values(jobsEndpoints),
-  moderation: Object.values(moderationEndpoints),
+  moderation: [...Object.values(moderationEndpoints), ...Object.values(platformEndpoints)],
 } satisfies Record<string, EndpointSpec[]>;
 
 export type ApiGroup = keyof typeof API_GROUPS;

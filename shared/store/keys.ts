@@ -199,3 +199,34 @@ export const intelligenceResultKey = (userId: string, resultId: string): Key => 
 export const intelligenceQueryKey = (userId: string, queryHash: string): Key => ({ pk: user(userId), sk: `INTELQUERY#${queryHash}` });
 /** Unlock memory: the contact tier each entity of one kind is unlocked at for this user (one item per kind). */
 export const unlockMemoryKey = (userId: string, entityKind: string): Key => ({ pk: user(userId), sk: `UNLOCKS#${entityKind}` });
+
+// ---- Moderation on the platforms (contract 10) -------------------------------------------------
+/** Activation token (by its SHA-256) to its community: `/activate <token>` names no community otherwise. */
+export const activationTokenKey = (tokenHash: string): Key => ({ pk: `ACTIVATION#${tokenHash}`, sk: 'COMMUNITY' });
+/** A Telegram chat (group or alert chat) or a Discord guild bound to a community by the operator's bot. */
+export const telegramChatKey = (chatId: string): Key => ({ pk: `TGCHAT#${chatId}`, sk: 'BINDING' });
+export const discordGuildKey = (guildId: string): Key => ({ pk: `DCGUILD#${guildId}`, sk: 'BINDING' });
+/** Where a community lives on its platform (chat, alert chat, guild, audit-log cursor), beside the engine's state. */
+export const moderationPlatformKey = (communityId: string): Key => ({ pk: engine(communityId), sk: 'PLATFORM' });
+/** The per-community rules (contract 10); absent means the defaults. */
+export const moderationRulesKey = (communityId: string): Key => ({ pk: engine(communityId), sk: 'RULES' });
+/** One decision's platform calls and how each went (exactly-once bookkeeping, the audit log's delivery status). */
+export const moderationDeliveryKey = (communityId: string, deliveryId: string): Key => ({ pk: engine(communityId), sk: `DELIVERY#${deliveryId}` });
+/** A new member who has not pressed the captcha button yet. */
+export const moderationCaptchaKey = (communityId: string, userId: string): Key => ({ pk: engine(communityId), sk: `CAPTCHA#${userId}` });
+/** gsi3, sparse: pending captchas by deadline, so the scheduled sweep reads only the expired ones. */
+export const CAPTCHA_SHARDS = 4;
+export const captchaDuePartition = (shard: number) => `CAPTCHA_DUE#${shard}`;
+export const captchaDueIndexKey = (communityId: string, userId: string, deadline: string) => ({
+  gsi3pk: captchaDuePartition(parseInt(communityId.replace(/-/g, '').slice(-4), 16) % CAPTCHA_SHARDS),
+  gsi3sk: `${deadline}#${communityId}#${userId}`,
+});
+export const captchaDueUpTo = (atIso: string) => `${atIso}#~`;
+/**
+ * An audit entry by id: ids are UUID v7 minted at the entry's `at`, so the id names the millisecond
+ * prefix of its sort key and one Query on that prefix finds it.
+ */
+export const moderationAuditLookup = (communityId: string, auditId: string) => {
+  const ms = parseInt(auditId.replace(/-/g, '').slice(0, 12), 16);
+  return { pk: engine(communityId), prefix: `${AUDIT_PREFIX}${Number.isFinite(ms) ? new Date(ms).toISOString() : 'invalid'}#` };
+};

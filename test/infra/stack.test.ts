@@ -16,7 +16,7 @@ import { synthesize, type Synthesized } from './synth';
 
 const bundleRequire = createRequire(import.meta.url);
 
-// One real synth for the file: it bundles all twelve functions with esbuild.
+// One real synth for the file: it bundles all thirteen functions with esbuild.
 let s: Synthesized;
 // Bundling twelve functions takes over a minute on a busy two-core machine.
 beforeAll(() => {
@@ -24,7 +24,7 @@ beforeAll(() => {
 }, 300_000);
 
 const groupEndpoints = () => Object.entries(API_GROUPS) as [FunctionName, EndpointSpec[]][];
-const functionNames = () => [...Object.keys(API_GROUPS), 'authorizer', 'jobs-events', 'worker', 'dead-letters', 'renewals'] as FunctionName[];
+const functionNames = () => [...Object.keys(API_GROUPS), 'authorizer', 'jobs-events', 'worker', 'dead-letters', 'renewals', 'captchas'] as FunctionName[];
 const fnId = (name: FunctionName) => s.logicalId(s.stack.functions[name].fn);
 const policyOf = (name: FunctionName) => {
   const roleId = s.logicalId(s.stack.functions[name].role);
@@ -132,7 +132,7 @@ describe('functions', () => {
       expect('PIPELINE_QUEUE_URL' in env, name).toBe(needs.queue === true);
       expect('EVENT_BUS_NAME' in env, name).toBe(needs.events === true);
     }
-    expect(functionNames().filter((n) => FUNCTIONS[n].queue).sort()).toEqual(['growth', 'jobs', 'renewals', 'worker']);
+    expect(functionNames().filter((n) => FUNCTIONS[n].queue).sort()).toEqual(['captchas', 'growth', 'jobs', 'moderation', 'renewals', 'worker']);
     expect(functionNames().filter((n) => FUNCTIONS[n].events).sort()).toEqual(['dead-letters', 'growth', 'jobs', 'moderation', 'renewals', 'worker']);
   });
 
@@ -144,7 +144,7 @@ describe('functions', () => {
       expect(actions.includes('dynamodb:Query'), name).toBe(needs.table !== 'none');
       expect(actions.includes('sqs:SendMessage'), name).toBe(needs.queue === true);
       expect(actions.includes('events:PutEvents'), name).toBe(needs.events === true);
-      expect(actions.some((a) => a.startsWith('secretsmanager:')), name).toBe(false);
+      expect(actions.some((a) => a.startsWith('secretsmanager:')), name).toBe(needs.platformSecret === true);
     }
     expect(actionsOf('public').filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:'))).toEqual([]);
     expect(FUNCTIONS.authorizer.table).toBe('read');
@@ -224,6 +224,30 @@ describe('schedule and events', () => {
       FunctionName: { 'Fn::GetAtt': [fnId('renewals'), 'Arn'] },
       Principal: 'events.amazonaws.com',
     });
+  });
+
+  it('runs the captcha sweep every minute, so a 2-minute captcha timeout holds within a minute', () => {
+    s.template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fnId('captchas'), 'Arn'] } })],
+    });
+  });
+
+  it('the platform secret is read at run time by exactly the functions that call the platforms, through the secrets extension, never in env', () => {
+    const [secretId] = Object.keys(s.resources('AWS::SecretsManager::Secret'));
+    expect(secretId).toBeDefined();
+    for (const name of functionNames()) {
+      const env = envOf(name);
+      const wants = FUNCTIONS[name].platformSecret === true;
+      expect(env.PLATFORM_SECRET_ARN, name).toEqual(wants ? { Ref: secretId } : undefined);
+      for (const secretName of ['TELEGRAM_BOT_TOKEN', 'DISCORD_BOT_TOKEN', 'TELEGRAM_WEBHOOK_SECRET']) expect(env[secretName], name).toBeUndefined();
+      const layers = s.resources('AWS::Lambda::Function')[fnId(name)].Properties.Layers ?? [];
+      expect(layers.length > 0, name).toBe(wants);
+      const reads = policyOf(name).filter((st) => [st.Action].flat().includes('secretsmanager:GetSecretValue'));
+      expect(reads.map((st) => st.Resource), name).toEqual(wants ? [{ Ref: secretId }] : []);
+    }
+    expect(functionNames().filter((n) => FUNCTIONS[n].platformSecret).sort()).toEqual(['moderation', 'worker']);
   });
 
   it('has a domain event bus that only the publishers may put events on', () => {
