@@ -8,10 +8,17 @@ import type { PlannedCall } from '../../store/deliveriesRepo';
 import { DiscordRest } from './discordRest';
 import type { CallOutcome } from './result';
 import { TelegramBotApi } from './telegramBotApi';
+import { recordMetric } from '../../observability/metrics';
 
 export type PortOutcome = CallOutcome | 'not_configured';
 
 export async function callPlatform(call: PlannedCall): Promise<PortOutcome> {
+  const outcome = await send(call);
+  if (outcome !== 'not_configured' && !outcome.ok) recordMetric('PlatformCallFailures', 1, { platform: call.platform });
+  return outcome;
+}
+
+async function send(call: PlannedCall): Promise<PortOutcome> {
   const credentials = await ports().secrets.platformCredentials();
   if (call.platform === 'telegram') {
     const { botToken, apiBase } = credentials.telegram;
