@@ -2,6 +2,7 @@ import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { EventBridgeClient, PutEventsCommand, type EventBridgeClientConfig } from '@aws-sdk/client-eventbridge';
 import { requireEnv } from '../config/env';
 import { SystemDns } from './dns';
+import { SystemResolver } from './hostResolver';
 import type { DomainEvent, EventsPort } from './events';
 import { setDefaultPorts } from './ports';
 import type { QueueMessage, QueuePort } from './queue';
@@ -70,5 +71,7 @@ export function useAwsPorts(): void {
     queue: () => new SqsQueue(requireEnv('PIPELINE_QUEUE_URL')),
     events: () => new EventBridgeEvents(requireEnv('EVENT_BUS_NAME')),
     dns: () => new SystemDns(),
+    webhookQueue: () => new SqsQueue(requireEnv('WEBHOOK_QUEUE_URL')),
+    hostResolver: () => new SystemResolver(),
   });
 }
