@@ -9,6 +9,7 @@ import { DataTable } from './dataTable';
 import { type FunctionName, needsOf } from './functionCatalog';
 import { acknowledgeNagFindings } from './nagAcknowledgements';
 import { Pipeline } from './pipeline';
+import { WebhookDelivery } from './webhookDelivery';
 import { ServiceApi } from './serviceApi';
 import { type StripeSettings, stripeEnvironment } from './stripeSettings';
 
@@ -37,7 +38,7 @@ export class OutreachIntelligenceStack extends Stack {
     const bus = new events.EventBus(this, 'DomainEvents', { description: 'Domain events (job.completed, community.renewed, ...) for the operator\'s consumers' });
 
     const groups = Object.keys(API_GROUPS);
-    const names = [...groups, 'authorizer', 'jobs-events', 'worker', 'dead-letters', 'renewals'] as FunctionName[];
+    const names = [...groups, 'authorizer', 'jobs-events', 'worker', 'dead-letters', 'renewals', 'webhook-sender'] as FunctionName[];
     for (const name of names) {
       const needs = needsOf(name);
       this.functions[name] = new AppFunction(this, constructId(name), {
@@ -61,9 +62,15 @@ export class OutreachIntelligenceStack extends Stack {
       deadLetterConsumerTimeout: needsOf('dead-letters').timeout!,
     });
 
+    const webhooks = new WebhookDelivery(this, 'Webhooks', { sender: fn('webhook-sender'), senderTimeout: needsOf('webhook-sender').timeout! });
+
     for (const name of names) {
       const needs = needsOf(name);
       const target = fn(name);
+      if (needs.webhookQueue) {
+        webhooks.queue.grantSendMessages(target);
+        target.addEnvironment('WEBHOOK_QUEUE_URL', webhooks.queue.queueUrl);
+      }
       if (needs.table === 'read') table.grantReadData(target);
       if (needs.table === 'readWrite') table.grantReadWriteData(target);
       if (needs.queue) {
@@ -90,10 +97,14 @@ export class OutreachIntelligenceStack extends Stack {
       authorizerFunction: fn('authorizer'),
     });
 
+    // Rendered events link to the API (a growth run's export URLs).
+    fn('webhook-sender').addEnvironment('PUBLIC_BASE_URL', this.api.baseUrl);
+
     new CfnOutput(this, 'ApiBaseUrl', { value: this.api.baseUrl, description: 'Base URL of the API (…/api/v1)' });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'For the admin command: TABLE_NAME=… npm run admin' });
     new CfnOutput(this, 'EventBusName', { value: bus.eventBusName });
     new CfnOutput(this, 'DeadLetterQueueUrl', { value: pipeline.deadLetterQueue.queueUrl });
+    new CfnOutput(this, 'WebhookDeadLetterQueueUrl', { value: webhooks.deadLetterQueue.queueUrl });
 
     acknowledgeNagFindings(this);
   }

@@ -28,10 +28,12 @@ export class SystemResolver implements HostResolver {
 
 /**
  * A resolver answering from a table tests change at will (a DNS answer that turns private between
- * two deliveries). `localhost` is loopback; other unknown names fail as NXDOMAIN would.
+ * two deliveries). `localhost` is loopback; other names go to `fallback` (the local server passes the
+ * system resolver) or fail as NXDOMAIN would.
  */
 export class TableResolver implements HostResolver {
   private readonly table = new Map<string, string[]>([['localhost', ['127.0.0.1', '::1']]]);
+  constructor(private readonly fallback?: HostResolver) {}
   set(host: string, addresses: string[]): void {
     this.table.set(host.toLowerCase(), addresses);
   }
@@ -39,6 +41,7 @@ export class TableResolver implements HostResolver {
     const ip = literal(host);
     if (ip) return [ip];
     const known = this.table.get(host.toLowerCase());
+    if (!known && this.fallback) return this.fallback.lookup(host);
     if (!known) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
     return known;
   }

@@ -6,6 +6,7 @@ import { moderationEndpoints } from './moderation';
 import { jobsEndpoints } from './jobs';
 import { publicEndpoints, webhookEndpoints } from './public';
 import { storageEndpoints } from './storage';
+import { outboundWebhookEndpoints } from './outboundWebhooks';
 
 /**
  * Which Lambda serves which endpoints: one function per group (functions/<group>/handler.ts).
@@ -21,6 +22,7 @@ export const API_GROUPS = {
   growth: Object.values(growthEndpoints),
   jobs: Object.values(jobsEndpoints),
   moderation: Object.values(moderationEndpoints),
+  outbound: Object.values(outboundWebhookEndpoints),
 } satisfies Record<string, EndpointSpec[]>;
 
 export type ApiGroup = keyof typeof API_GROUPS;

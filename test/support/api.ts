@@ -44,6 +44,7 @@ export async function startTestApi(options: { clock?: ManualClock } = {}): Promi
   const origin = `http://127.0.0.1:${port}`;
   afterAll(async () => {
     ports.queue.stop();
+    ports.webhookQueue.stop();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
