@@ -44,7 +44,7 @@ const endpointFields = {
 };
 export const webhookEndpoint = z.object(endpointFields).meta({ id: 'WebhookEndpoint' });
 export const webhookEndpointWithSecret = z
-  .object({ ...endpointFields, secret: z.string().startsWith('whsec_') })
+  .object({ ...endpointFields, secret: z.string().regex(/^whsec_[A-Za-z0-9+\/=]+$/) })
   .meta({ id: 'WebhookEndpointWithSecret', description: 'The signing secret is shown only in this response' });
 
 export const webhookDelivery = z

@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { startTestApi } from '../support/api';
 import { WebhookReceiver } from '../support/webhookReceiver';
 import { installPorts } from '../../shared/adapters/ports';
+import { ManualClock, systemClock } from '../../shared/adapters/clock';
 import type { QueueMessage } from '../../shared/adapters/queue';
 import { renewDueCommunities } from '../../shared/domain/moderation/renewals';
 import { sweepWebhooks } from '../../shared/domain/webhooks/sweep';
@@ -125,7 +126,7 @@ describe('deployed address policy', () => {
     api.ports.hostResolver.set('rebinding.customer.test', ['10.0.0.7']);
     const before = receiver.received.length;
     await runJob(key);
-    await api.ports.webhookQueue.drained();
+    await api.ports.webhookQueue.settled();
     const log = await deliveries(key, `?endpoint_id=${endpoint.id}`);
     expect(log.items).toHaveLength(1);
     expect(log.items[0]).toMatchObject({ status: 'pending', attempts: 1, last_status_code: null, last_error: expect.stringContaining('destination refused') });
@@ -146,7 +147,7 @@ describe('events and deliveries', () => {
     // Verifiable with the secret, and only with it.
     expect(() => new Webhook(endpoint.secret).verify(hit.body, hit.headers)).not.toThrow();
     expect(() => new Webhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw').verify(hit.body, hit.headers)).toThrow();
-    await api.ports.webhookQueue.drained();
+    await api.ports.webhookQueue.settled();
     expect((await deliveries(key)).items).toEqual([expect.objectContaining({ event_id: hit.verified!.id, event_type: 'job.completed', endpoint_id: endpoint.id, status: 'succeeded', attempts: 1, last_status_code: 204, next_attempt_at: null })]);
   });
 
@@ -155,7 +156,7 @@ describe('events and deliveries', () => {
     const path = newPath();
     await endpointFor(key, path, { event_types: ['community.renewed'] });
     await runJob(key);
-    await api.ports.webhookQueue.drained();
+    await api.ports.webhookQueue.settled();
     expect(receiver.at(path)).toHaveLength(0);
     expect((await deliveries(key)).total).toBe(0);
   });
@@ -168,7 +169,7 @@ describe('events and deliveries', () => {
     await runJob(key);
     const [first] = await receiver.waitFor(path, 1);
     expect(first.status).toBe(500);
-    await api.ports.webhookQueue.drained();
+    await api.ports.webhookQueue.settled();
     const pending = (await deliveries(key)).items[0];
     expect(pending).toMatchObject({ status: 'pending', attempts: 1, last_status_code: 500 });
     const wait = Date.parse(pending.next_attempt_at) - Date.parse(pending.created_at);
@@ -180,7 +181,7 @@ describe('events and deliveries', () => {
     expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
     expect(second.body).toBe(first.body);
     expect(second.verified).not.toBeNull();
-    await api.ports.webhookQueue.drained();
+    await api.ports.webhookQueue.settled();
     expect((await deliveries(key)).items[0]).toMatchObject({ status: 'succeeded', attempts: 2, last_status_code: 204, next_attempt_at: null });
   });
 
@@ -191,7 +192,7 @@ describe('events and deliveries', () => {
     const endpoint = await endpointFor(owner.key, path, { event_types: ['job.completed'] });
     await runJob(owner.key);
     const [first] = await receiver.waitFor(path, 1);
-    await api.ports.webhookQueue.drained();
+    await api.ports.webhookQueue.settled();
     const delivery = (await deliveries(owner.key)).items[0];
 
     expect((await deliveries(stranger.key)).total).toBe(0);
@@ -199,7 +200,7 @@ describe('events and deliveries', () => {
     const foreign = await api.call('POST', `/webhooks/deliveries/${delivery.id}/retry`, { key: stranger.key });
     expect(foreign.status).toBe(404);
     expect(foreign.body.error.code).toBe('not_found');
-    await api.ports.webhookQueue.drained();
+    await api.ports.webhookQueue.settled();
     expect(receiver.at(path)).toHaveLength(1);
 
     const retried = await api.call('POST', `/webhooks/deliveries/${delivery.id}/retry`, { key: owner.key });
@@ -207,7 +208,7 @@ describe('events and deliveries', () => {
     expect(retried.body).toMatchObject({ id: delivery.id, status: 'pending' });
     const [, again] = await receiver.waitFor(path, 2);
     expect(again.headers['webhook-id']).toBe(first.headers['webhook-id']);
-    await api.ports.webhookQueue.drained();
+    await api.ports.webhookQueue.settled();
     expect((await deliveries(owner.key, '?status=succeeded')).items[0]).toMatchObject({ id: delivery.id, attempts: 2 });
   });
 
@@ -219,19 +220,25 @@ describe('events and deliveries', () => {
   });
 
   it('a community renewal and a suspension each produce a signed delivery', async () => {
-    const { key } = await api.newUser({ credits: 1000 });
-    const path = newPath();
-    await endpointFor(key, path, { event_types: ['community.renewed', 'community.suspended'] });
-    const community = (await api.call('POST', '/integrations/moderation/communities', { key, body: { name: 'c', project_name: 'Acme', type: 'reddit' } })).body;
-    const due = new Date(Date.parse(community.next_billing_at) + 1000);
-    // Only this community is due this early among those that bill in this shard? The sweep may renew
-    // others too; the receiver only sees this user's.
-    await renewDueCommunities(due);
-    const [renewed] = await receiver.waitFor(path, 1);
-    expect(renewed.verified).toMatchObject({ type: 'community.renewed', data: { id: community.id } });
-    await renewDueCommunities(new Date(Date.parse(community.next_billing_at) + 30 * 86_400_000 + 1000));
-    const [, suspended] = await receiver.waitFor(path, 2);
-    expect(suspended.verified).toMatchObject({ type: 'community.suspended', data: { id: community.id, status: 'suspended' } });
+    // In a year of its own, before any community other suites create, so these sweeps renew only this one.
+    const clock = new ManualClock(new Date('2019-03-01T00:00:00.000Z'));
+    installPorts({ clock });
+    try {
+      const { key } = await api.newUser({ credits: 1000 });
+      const path = newPath();
+      await endpointFor(key, path, { event_types: ['community.renewed', 'community.suspended'] });
+      const community = (await api.call('POST', '/integrations/moderation/communities', { key, body: { name: 'c', project_name: 'Acme', type: 'reddit' } })).body;
+      clock.set(new Date(Date.parse(community.next_billing_at) + 1000));
+      expect((await renewDueCommunities()).renewed).toBe(1);
+      const [renewed] = await receiver.waitFor(path, 1);
+      expect(renewed.verified).toMatchObject({ type: 'community.renewed', data: { id: community.id } });
+      clock.advance(30 * 86_400_000);
+      expect((await renewDueCommunities()).suspended).toBe(1);
+      const [, suspended] = await receiver.waitFor(path, 2);
+      expect(suspended.verified).toMatchObject({ type: 'community.suspended', data: { id: community.id, status: 'suspended' } });
+    } finally {
+      installPorts({ clock: systemClock });
+    }
   });
 });
 
@@ -262,13 +269,13 @@ describe('the outbox', () => {
     const { key, user } = await api.newUser({ tier: 'pro', credits: 1000 });
     await endpointFor(key, newPath());
     const jobId = await runJob(key);
-    await api.ports.webhookQueue.drained();
+    await api.ports.webhookQueue.settled();
     const before = (await deliveries(key)).total;
     const job = (await getJob(user.id, jobId, true))!;
     // A stale version: the closing transaction's condition fails, so nothing of it commits.
     expect(await closeJob({ ...job, status: 'running', version: job.version - 1 }, { status: 'failed', errorMessage: 'late' })).toBe('changed');
     await sweepWebhooks(new Date(Date.now() + 120_000));
-    await api.ports.webhookQueue.drained();
+    await api.ports.webhookQueue.settled();
     expect((await deliveries(key)).total).toBe(before);
     expect((await listUndispatched(new Date(Date.now() + 1000).toISOString())).some((e) => e.userId === user.id)).toBe(false);
   });

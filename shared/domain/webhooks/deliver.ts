@@ -4,6 +4,7 @@
  * destination is checked against the address policy after a fresh DNS resolution every time.
  */
 import { now, ports } from '../../adapters/ports';
+import { systemClock } from '../../adapters/clock';
 import { postWebhook, type AttemptResult } from '../../adapters/webhookSender';
 import { getEvent } from '../../store/webhookEventsRepo';
 import { getDelivery, recordDeliveryChange, type WebhookDeliveryRecord } from '../../store/webhookDeliveriesRepo';
@@ -36,10 +37,12 @@ export async function deliverOnce(userId: string, deliveryId: string): Promise<D
   const event = await getEvent(userId, d.eventId);
   if (!event || event.data === null) return (await giveUp(d, 'event expired'), 'failed');
 
+  // The signature's timestamp is the wall-clock instant of the request (receivers reject stale ones
+  // against their own clock), whatever instant the service's clock port stands at.
   const body = JSON.stringify({ id: event.id, type: event.type, created_at: event.createdAt, data: event.data });
   const verdict = await checkDestination(endpoint.url, addressPolicyFromEnv(), ports().hostResolver);
   const result: AttemptResult = verdict.ok
-    ? await postWebhook({ url: endpoint.url, headers: { ...signWebhook(endpoint.secret, event.id, now(), body) }, body, timeoutMs: DELIVERY_TIMEOUT_MS })
+    ? await postWebhook({ url: endpoint.url, headers: { ...signWebhook(endpoint.secret, event.id, systemClock.now(), body) }, body, timeoutMs: DELIVERY_TIMEOUT_MS })
     : { ok: false, statusCode: null, error: `destination refused: ${verdict.reason}`, durationMs: 0 };
 
   const at = now();
