@@ -7,12 +7,16 @@ import { ManualClock, systemClock } from '../../shared/adapters/clock';
 import type { QueueMessage } from '../../shared/adapters/queue';
 import { renewDueCommunities } from '../../shared/domain/moderation/renewals';
 import { sweepWebhooks } from '../../shared/domain/webhooks/sweep';
+import { announce, webhookEvent } from '../../shared/domain/webhooks/outbox';
+import { writeTogether } from '../../shared/store/transactions';
 import { closeJob } from '../../shared/domain/jobs/closeJob';
 import { getJob } from '../../shared/store/jobsRepo';
 import { listUndispatched } from '../../shared/store/webhookEventsRepo';
 import { WEBHOOK_EVENT_TYPES } from '../../shared/schemas/outboundWebhooks';
 
 const api = await startTestApi();
+// Events link to the API the way `npm start` and the stack configure it.
+process.env.PUBLIC_BASE_URL = api.baseUrl;
 const receiver = await new WebhookReceiver().start();
 afterAll(() => receiver.stop());
 afterEach(() => {
@@ -239,6 +243,59 @@ describe('events and deliveries', () => {
     } finally {
       installPorts({ clock: systemClock });
     }
+  });
+});
+
+describe('failing endpoints and growth runs', () => {
+  it('an endpoint whose deliveries fail for 5 days is disabled; its deliveries then fail and cannot be retried', async () => {
+    const clock = new ManualClock(new Date());
+    installPorts({ clock });
+    try {
+      const { key, user } = await api.newUser();
+      const path = newPath();
+      receiver.answer(path, ...Array.from({ length: 10 }, () => 503));
+      const endpoint = await endpointFor(key, path, { event_types: ['credits.low'] });
+      // A state change of a test's own: the event rides in its transaction, as every producer's does.
+      const event = webhookEvent(user.id, 'credits.low', { kind: 'credits', id: user.id }, clock.now().toISOString(), { available: 10, threshold: 100 });
+      await writeTogether([event.item]);
+      await announce([event]);
+      const [first] = await receiver.waitFor(path, 1);
+      expect(first.verified).toMatchObject({ type: 'credits.low', data: { available: 10, threshold: 100 } });
+      await api.ports.webhookQueue.settled();
+      const delivery = (await deliveries(key)).items[0];
+      expect(delivery).toMatchObject({ status: 'pending', attempts: 1, last_status_code: 503 });
+
+      clock.advance(4 * 86_400_000);
+      expect((await api.call('POST', `/webhooks/deliveries/${delivery.id}/retry`, { key })).status).toBe(202);
+      await receiver.waitFor(path, 2);
+      await api.ports.webhookQueue.settled();
+      expect((await api.call('GET', `/webhooks/endpoints/${endpoint.id}`, { key })).body.status).toBe('enabled');
+
+      clock.advance(86_400_000);
+      expect((await api.call('POST', `/webhooks/deliveries/${delivery.id}/retry`, { key })).status).toBe(202);
+      await receiver.waitFor(path, 3);
+      await api.ports.webhookQueue.settled();
+      expect((await api.call('GET', `/webhooks/endpoints/${endpoint.id}`, { key })).body).toMatchObject({ status: 'disabled', disabled_reason: expect.stringContaining('5 days') });
+      const refused = await api.call('POST', `/webhooks/deliveries/${delivery.id}/retry`, { key });
+      expect(refused.status).toBe(422);
+      expect(refused.body.error.code).toBe('invalid_state');
+    } finally {
+      installPorts({ clock: systemClock });
+    }
+  });
+
+  it('a growth run reports growth_run.completed with the run as GET returns it', async () => {
+    const { key } = await api.newUser({ tier: 'pro', credits: 5_000 });
+    const path = newPath();
+    await endpointFor(key, path, { event_types: ['growth_run.completed', 'growth_run.failed'] });
+    const resolve = await api.call('POST', '/growth/resolve', { key, body: { goal_text: 'Find the work emails of the team at these companies', input_text: 'Company,Website\nNebula Labs,https://nebulalabs.io\n' } });
+    const quote = await api.call('POST', '/growth/quote', { key, body: { goal_plan: resolve.body.goal_plan } });
+    const started = await api.call('POST', '/growth/run', { key, body: { quote_token: quote.body.quote_token, goal_plan: quote.body.goal_plan } });
+    expect(started.status).toBe(202);
+    await api.ports.queue.drained();
+    const [hit] = await receiver.waitFor(path, 1);
+    expect(hit.verified).toMatchObject({ type: 'growth_run.completed', data: { run_id: started.body.run_id, status: 'completed' } });
+    expect(hit.verified!.data).toEqual((await api.call('GET', `/growth/runs/${started.body.run_id}`, { key })).body);
   });
 });
 
