@@ -62,7 +62,7 @@ export class OutreachIntelligenceStack extends Stack {
       deadLetterConsumerTimeout: needsOf('dead-letters').timeout!,
     });
 
-    const webhooks = new WebhookDelivery(this, 'Webhooks', { sender: fn('webhook-sender'), senderTimeout: needsOf('webhook-sender').timeout! });
+    const webhooks = new WebhookDelivery(this, 'OutboundWebhookDelivery', { sender: fn('webhook-sender'), senderTimeout: needsOf('webhook-sender').timeout! });
 
     for (const name of names) {
       const needs = needsOf(name);

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { now } from '../adapters/ports';
 import { loadCaller } from '../domain/accounts/accounts';
 import { uuidv7 } from '../ids';
+import { meterCredits } from '../domain/credits/creditMeter';
 import { canonicalJson } from '../json';
 import type { UserRecord } from '../store/usersRepo';
 import type { EndpointSpec } from './endpoint';
@@ -195,8 +196,10 @@ export function createApiHandler(routes: Route[]) {
     .use(idempotencyRecorder())
     .handler(async (event) => {
       const state = states.get(event)!;
-      const result = await state.route!.handle(state.ctx!);
-      return toResult(result, state.route!.spec, state.requestId);
+      // Every response that spends or refunds the caller's credits says so (contract 11).
+      const { result, headers } = await meterCredits(state.ctx!.user?.id, () => state.route!.handle(state.ctx!));
+      const response = toResult(result, state.route!.spec, state.requestId);
+      return { ...response, headers: { ...response.headers, ...headers } };
     });
 }
 
