@@ -157,7 +157,9 @@ export function buildOpenApi(endpoints: EndpointSpec[], serverUrl: string): Json
     info: {
       title: 'Outreach Intelligence API',
       version: '1.0.0',
-      description: 'Credit-metered Web3 growth intelligence, enrichment jobs, growth plans and community moderation.',
+      description:
+        'Credit-metered Web3 growth intelligence, enrichment jobs, growth plans and community moderation. ' +
+        'Every response that spends or refunds credits carries `X-Credits-Charged` (credits taken from the available balance by this request, reservations included; negative when credits were given back) and `X-Credits-Remaining` (the available balance afterwards).',
     },
     servers: [{ url: serverUrl }],
     security: [{ apiKey: [] }],
