@@ -48,7 +48,8 @@ export const FUNCTIONS: Record<FunctionName, FunctionNeeds> = {
   'dead-letters': {
     description: 'Fails the job of each pipeline message that reached the dead-letter queue',
     entry: { folder: 'worker', handler: 'deadLetterHandler' },
-    table: 'readWrite', events: true, webhookQueue: true, timeout: Duration.minutes(1),
+    // No webhook queue: the jobs it fails announce their events through the outbox sweep instead.
+    table: 'readWrite', events: true, timeout: Duration.minutes(1),
   },
   // Also the job watchdog: it re-sends the next steps of jobs that stopped making progress.
   renewals: { description: 'Every 5 minutes: community renewals, expiry of grants and quotes, job watchdog, webhook outbox sweep', table: 'readWrite', queue: true, events: true, webhookQueue: true, timeout: Duration.minutes(4) },
