@@ -16,8 +16,9 @@ import { intelligenceBench } from './bench/intelligence';
 import { jobsBench } from './bench/jobs';
 import { moderationBench } from './bench/moderation';
 import { growthBench } from './bench/growth';
+import { webhooksBench } from './bench/webhooks';
 
-const SUITES: BenchSuite[] = [platformBench, growthBench, moderationBench, jobsBench, intelligenceBench];
+const SUITES: BenchSuite[] = [platformBench, growthBench, moderationBench, jobsBench, intelligenceBench, webhooksBench];
 
 const only = process.argv.slice(2).find((a) => !a.startsWith('--'));
 const suiteNames = [...SUITES.map((s) => s.name), 'bundles'];
@@ -46,6 +47,7 @@ try {
   }
 } finally {
   ports.queue.stop();
+  ports.webhookQueue.stop();
   server.closeAllConnections();
   server.close();
   await dynamo.stop();
