@@ -40,14 +40,15 @@ export interface LocalPorts {
 }
 
 /** Installs the in-process ports; the queue feeds the same worker handler SQS would. */
-export function installLocalPorts(clock: Clock = systemClock): LocalPorts {
+export function installLocalPorts(clock: Clock = systemClock, options: { realDns?: boolean } = {}): LocalPorts {
   const queue = new InProcessQueue({ batchSize: 10, maxReceiveCount: 3, visibilityDelayMs: 50 });
   const events = new RecordingEvents();
   const dns = new TableDns();
   // Webhook attempts fail by design (a receiver down); they reschedule themselves, so the queue's own
   // redelivery only covers a crashed consumer.
   const webhookQueue = new InProcessQueue({ batchSize: 10, maxReceiveCount: 5, visibilityDelayMs: 1000 });
-  const hostResolver = new TableResolver(new SystemResolver());
+  // `npm start` may call receivers anywhere; tests answer every name from the table (no network).
+  const hostResolver = new TableResolver(options.realDns === false ? undefined : new SystemResolver());
   installPorts({ clock, queue, events, dns, payments: paymentsFromEnv(uuidv7), webhookQueue, hostResolver });
   queue.setConsumer(async (event) => (await workerHandler())(event));
   webhookQueue.setConsumer(async (event) => (await webhookSenderHandler())(event));

@@ -38,7 +38,7 @@ export interface TestApi {
  */
 export async function startTestApi(options: { clock?: ManualClock } = {}): Promise<TestApi> {
   const clock = options.clock ?? systemClock;
-  const ports = installLocalPorts(clock);
+  const ports = installLocalPorts(clock, { realDns: false });
   const server: Server = createLocalApi();
   const port = await listen(server, 0);
   const origin = `http://127.0.0.1:${port}`;
