@@ -299,6 +299,21 @@ describe('failing endpoints and growth runs', () => {
   });
 });
 
+describe('credits.low', () => {
+  it('fires once when a spend takes the balance below 1,000 credits, not again while it stays low', async () => {
+    const { key } = await api.newUser({ credits: 1200 });
+    const path = newPath();
+    await endpointFor(key, path, { event_types: ['credits.low'] });
+    const provision = () => api.call('POST', '/integrations/moderation/communities', { key, body: { name: 'c', project_name: 'Acme', type: 'reddit' } });
+    expect((await provision()).status).toBe(201);
+    const [low] = await receiver.waitFor(path, 1);
+    expect(low.verified).toMatchObject({ type: 'credits.low', data: { available: 700, threshold: 1000 } });
+    expect((await provision()).status).toBe(201);
+    await api.ports.webhookQueue.settled();
+    expect(receiver.at(path)).toHaveLength(1);
+  });
+});
+
 describe('the outbox', () => {
   it('an event whose dispatch message was lost is still delivered, by the sweep', async () => {
     const { key, user } = await api.newUser({ tier: 'pro', credits: 1000 });

@@ -21,6 +21,8 @@ import {
 import { cancellationCodes, TransactionConditionError, writeTogether, type TransactItem } from '../../store/transactions';
 import { addGrant, availableCredits, earliestExpiry, liveGrants, planSpend, pruneWallet, restoreAllocation, type Wallet } from './wallet';
 import { recordCreditMove } from './creditMeter';
+import { creditsLowEvent } from '../webhooks/creditsLow';
+import { announce } from '../webhooks/outbox';
 
 const MAX_ATTEMPTS = 60;
 
@@ -60,9 +62,12 @@ async function moveMoney(
       if (built.done) return built.outcome;
       continue;
     }
-    const items = [...built.items, ...extras];
+    // A move that takes the balance below the low mark writes its credits.low event with it (the outbox).
+    const low = creditsLowEvent(userId, availableCredits(wallet, at), built.balance, at);
+    const items = [...built.items, ...extras, ...(low ? [low.item] : [])];
     try {
       await writeTogether(items);
+      if (low) await announce([low]);
       return { alreadyApplied: false, balance: built.balance };
     } catch (err) {
       const codes = cancellationCodes(err);

@@ -27,18 +27,18 @@ export function deliveryIdFor(eventId: string, endpointId: string): string {
 export async function dispatchEvent(userId: string, eventId: string): Promise<{ deliveries: number }> {
   const event = await getEvent(userId, eventId);
   if (!event || event.dispatchedAt) return { deliveries: 0 };
-  let data = event.data;
-  if (data === null) {
-    const rendered = await renderEventData(event);
-    if (rendered === undefined) {
-      await markDispatched(userId, eventId, now().toISOString());
-      return { deliveries: 0 };
-    }
-    await storeEventData(userId, eventId, rendered);
-    data = (await getEvent(userId, eventId))?.data;
-  }
-  const at = now().toISOString();
   const endpoints = (await listEndpoints(userId)).filter((e) => e.status === 'enabled' && e.eventTypes.includes(event.type));
+  // Most accounts have no endpoint for most events: nothing to render or send.
+  if (endpoints.length > 0 && event.data === null) {
+    const rendered = await renderEventData(event);
+    if (rendered !== undefined) await storeEventData(userId, eventId, rendered);
+  }
+  const data = endpoints.length > 0 ? (await getEvent(userId, eventId))?.data : null;
+  const at = now().toISOString();
+  if (data === null || data === undefined) {
+    await markDispatched(userId, eventId, at);
+    return { deliveries: 0 };
+  }
   const created: WebhookDeliveryRecord[] = [];
   for (const endpoint of endpoints) {
     const delivery: WebhookDeliveryRecord = {
