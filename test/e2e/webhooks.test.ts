@@ -299,6 +299,27 @@ describe('failing endpoints and growth runs', () => {
   });
 });
 
+describe('community.activated', () => {
+  it('an activation event carrying the token produces one community.activated, however often it is re-delivered', async () => {
+    const { key } = await api.newUser({ credits: 1000 });
+    const path = newPath();
+    await endpointFor(key, path, { event_types: ['community.activated'] });
+    const community = (await api.call('POST', '/integrations/moderation/communities', { key, body: { name: 'c', project_name: 'Acme', type: 'discord' } })).body;
+    const activate = (eventId: string) =>
+      api.call('POST', `/integrations/moderation/communities/${community.id}/events`, {
+        key,
+        body: { events: [{ event_id: eventId, type: 'activation', user: { id: 'bot' }, token: community.activation_token, sent_at: '2026-11-22T10:00:00.000Z' }] },
+      });
+    expect((await activate('act-1')).status).toBe(200);
+    const [hit] = await receiver.waitFor(path, 1);
+    expect(hit.verified).toMatchObject({ type: 'community.activated', data: { id: community.id, status: 'connected' } });
+    await activate('act-1');
+    await activate('act-2');
+    await api.ports.webhookQueue.settled();
+    expect(receiver.at(path)).toHaveLength(1);
+  });
+});
+
 describe('credits.low', () => {
   it('fires once when a spend takes the balance below 1,000 credits, not again while it stays low', async () => {
     const { key } = await api.newUser({ credits: 1200 });
