@@ -12,6 +12,7 @@ import { type FunctionName, needsOf } from './functionCatalog';
 import { acknowledgeNagFindings } from './nagAcknowledgements';
 import { Monitoring } from './monitoring';
 import { Pipeline } from './pipeline';
+import { WebhookDelivery } from './webhookDelivery';
 import { ServiceApi } from './serviceApi';
 import { type StripeSettings, grantStripeSecret, stripeEnvironment } from './stripeSettings';
 
@@ -69,7 +70,7 @@ export class OutreachIntelligenceStack extends Stack {
     });
 
     const groups = Object.keys(API_GROUPS);
-    const names = [...groups, 'authorizer', 'jobs-events', 'worker', 'dead-letters', 'renewals', 'captchas'] as FunctionName[];
+    const names = [...groups, 'authorizer', 'jobs-events', 'worker', 'dead-letters', 'renewals', 'captchas', 'webhook-sender'] as FunctionName[];
     for (const name of names) {
       const needs = needsOf(name);
       this.functions[name] = new AppFunction(this, constructId(name), {
@@ -97,9 +98,15 @@ export class OutreachIntelligenceStack extends Stack {
       deadLetterConsumerTimeout: needsOf('dead-letters').timeout!,
     });
 
+    const webhooks = new WebhookDelivery(this, 'OutboundWebhookDelivery', { sender: fn('webhook-sender'), senderTimeout: needsOf('webhook-sender').timeout! });
+
     for (const name of names) {
       const needs = needsOf(name);
       const target = fn(name);
+      if (needs.webhookQueue) {
+        webhooks.queue.grantSendMessages(target);
+        target.addEnvironment('WEBHOOK_QUEUE_URL', webhooks.queue.queueUrl);
+      }
       if (needs.table === 'read') table.grantReadData(target);
       if (needs.table === 'readWrite') table.grantReadWriteData(target);
       if (needs.queue) {
@@ -140,9 +147,11 @@ export class OutreachIntelligenceStack extends Stack {
     this.monitoring = new Monitoring(this, 'Monitoring', {
       api: this.api.api,
       functions: Object.fromEntries(names.map((name) => [name, fn(name)])),
-      deadLetterQueue: pipeline.deadLetterQueue,
+      deadLetterQueues: { Pipeline: pipeline.deadLetterQueue, Webhook: webhooks.deadLetterQueue },
       alarmEmail: props.alarmEmail,
     });
+    // Rendered events link to the API (a growth run's export URLs).
+    fn('webhook-sender').addEnvironment('PUBLIC_BASE_URL', this.api.baseUrl);
 
     new CfnOutput(this, 'ApiBaseUrl', { value: this.api.baseUrl, description: 'Base URL of the API (…/api/v1)' });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'For the admin command: TABLE_NAME=… npm run admin' });
@@ -150,6 +159,7 @@ export class OutreachIntelligenceStack extends Stack {
     new CfnOutput(this, 'DeadLetterQueueUrl', { value: pipeline.deadLetterQueue.queueUrl });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn, description: 'Subscribe to be told when an alarm fires' });
     new CfnOutput(this, 'PlatformSecretArn', { value: this.platformSecret.secretArn, description: 'Put the Telegram and Discord credentials here (README: moderation on the platforms)' });
+    new CfnOutput(this, 'WebhookDeadLetterQueueUrl', { value: webhooks.deadLetterQueue.queueUrl });
 
     acknowledgeNagFindings(this);
   }

@@ -6,6 +6,7 @@ import { installPorts } from '../../shared/adapters/ports';
 import { systemClock, type Clock } from '../../shared/adapters/clock';
 import { RecordingEvents } from '../../shared/adapters/events';
 import { TableDns } from '../../shared/adapters/dns';
+import { SystemResolver, TableResolver } from '../../shared/adapters/hostResolver';
 import { paymentsFromEnv } from '../../shared/adapters/payments';
 import { EnvSecrets } from '../../shared/adapters/secrets';
 import { uuidv7 } from '../../shared/ids';
@@ -13,7 +14,7 @@ import { ensureDemoAccount } from '../../shared/domain/accounts/demo';
 import { ensureTable, startDynamo, type LocalDynamo } from './dynamo';
 import { InProcessQueue } from './queue';
 import { createLocalApi, listen } from './server';
-import { captchaHandler, renewalsHandler, workerHandler } from './handlers';
+import { captchaHandler, renewalsHandler, webhookSenderHandler, workerHandler } from './handlers';
 import { recordLocalEndpoint } from './endpointFile';
 import { KeptDemoKeys } from './demoKeys';
 import { DatasetLoad } from './datasetLoad';
@@ -26,6 +27,8 @@ export function useLocalTable(endpoint: string, tableName = LOCAL_TABLE): void {
   process.env.DYNAMODB_ENDPOINT = endpoint;
   process.env.TABLE_NAME = tableName;
   process.env.AWS_REGION ??= 'us-east-1';
+  // Outbound webhooks may reach receivers on this machine (deployed functions never set this).
+  process.env.WEBHOOK_ADDRESS_POLICY ??= 'local';
   process.env.STRIPE_WEBHOOK_SECRET ??= `whsec_${randomBytes(24).toString('hex')}`;
 }
 
@@ -33,18 +36,26 @@ export interface LocalPorts {
   queue: InProcessQueue;
   events: RecordingEvents;
   dns: TableDns;
+  webhookQueue: InProcessQueue;
+  hostResolver: TableResolver;
 }
 
 /** Installs the in-process ports; the queue feeds the same worker handler SQS would. */
-export function installLocalPorts(clock: Clock = systemClock): LocalPorts {
+export function installLocalPorts(clock: Clock = systemClock, options: { realDns?: boolean } = {}): LocalPorts {
   const queue = new InProcessQueue({ batchSize: 10, maxReceiveCount: 3, visibilityDelayMs: 50 });
   const events = new RecordingEvents();
   const dns = new TableDns();
-  installPorts({ clock, queue, events, dns, payments: paymentsFromEnv(uuidv7), secrets: new EnvSecrets() });
+  // Webhook attempts fail by design (a receiver down); they reschedule themselves, so the queue's own
+  // redelivery only covers a crashed consumer.
+  const webhookQueue = new InProcessQueue({ batchSize: 10, maxReceiveCount: 5, visibilityDelayMs: 1000 });
+  // `npm start` may call receivers anywhere; tests answer every name from the table (no network).
+  const hostResolver = new TableResolver(options.realDns === false ? undefined : new SystemResolver());
+  installPorts({ clock, queue, events, dns, payments: paymentsFromEnv(uuidv7), secrets: new EnvSecrets(), webhookQueue, hostResolver });
   queue.setConsumer(async (event) => (await workerHandler())(event));
+  webhookQueue.setConsumer(async (event) => (await webhookSenderHandler())(event));
   // The deployed dead-letter queue's consumer does the same: the job of a message that kept failing fails.
   queue.onDeadLetter = async (body) => (await import('../../shared/domain/jobs/pipeline')).failJobFromDeadLetter(body);
-  return { queue, events, dns };
+  return { queue, events, dns, webhookQueue, hostResolver };
 }
 
 export async function runRenewalSweep(at = new Date()): Promise<unknown> {
@@ -121,6 +132,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       clearInterval(schedule);
       clearInterval(captchas);
       await ports.queue.shutdown();
+      await ports.webhookQueue.shutdown();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await dynamo.stop();

@@ -1,6 +1,6 @@
 import { useAwsPorts } from '../../shared/adapters/aws';
 import { useEventBridgeEvents } from '../../shared/adapters/eventBridgeEvents';
-import { useSqsQueue } from '../../shared/adapters/sqsQueue';
+import { useSqsQueue, useWebhookQueue } from '../../shared/adapters/sqsQueue';
 import { createApiHandler, route } from '../../shared/http/api';
 import { noContent } from '../../shared/http/response';
 import { moderationEndpoints as E } from '../../shared/schemas/moderation';
@@ -15,6 +15,7 @@ import { moderateOwnCommunityEvents, moderateTelegramUpdate } from '../../shared
 import { moderationStatus, syncModeration } from '../../shared/domain/moderation/status';
 
 useAwsPorts();
+useWebhookQueue();
 useEventBridgeEvents();
 useSqsQueue();
 

@@ -1,7 +1,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { useAwsPorts } from '../../shared/adapters/aws';
-import { useSqsQueue } from '../../shared/adapters/sqsQueue';
+import { useSqsQueue, useWebhookQueue } from '../../shared/adapters/sqsQueue';
 import { useEventBridgeEvents } from '../../shared/adapters/eventBridgeEvents';
 import { failJobFromDeadLetter, handlePipelineMessage } from '../../shared/domain/jobs/pipeline';
 import { recordMetric } from '../../shared/observability/metrics';
@@ -9,6 +9,7 @@ import { logger } from '../../shared/observability/logger';
 import { handlePlatformMessage, isPlatformMessage } from '../../shared/domain/moderation/platformWorker';
 
 useAwsPorts();
+useWebhookQueue();
 useSqsQueue();
 useEventBridgeEvents();
 

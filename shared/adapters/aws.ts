@@ -1,6 +1,7 @@
 import { optionalEnv } from '../config/env';
 import { SystemDns } from './dns';
 import { SecretsManagerSecrets } from './secrets';
+import { SystemResolver } from './hostResolver';
 import { setDefaultPorts } from './ports';
 
 /**
@@ -13,5 +14,6 @@ export function useAwsPorts(): void {
   setDefaultPorts({
     dns: () => new SystemDns(),
     secrets: () => new SecretsManagerSecrets(optionalEnv('PLATFORM_SECRET_ARN')),
+    hostResolver: () => new SystemResolver(),
   });
 }

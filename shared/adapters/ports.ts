@@ -5,6 +5,7 @@ import type { EventsPort } from './events';
 import type { DnsPort } from './dns';
 import type { PaymentsPort } from './paymentsPort';
 import type { SecretsPort } from './secrets';
+import type { HostResolver } from './hostResolver';
 
 /**
  * The outside world the application talks to. Lambda entry points register the AWS implementations
@@ -18,6 +19,10 @@ export interface Ports {
   dns: DnsPort;
   payments: PaymentsPort;
   secrets: SecretsPort;
+  /** Outbound webhook deliveries (their own queue: retries span hours, apart from the job pipeline). */
+  webhookQueue: QueuePort;
+  /** Host names of webhook endpoints to addresses, checked against the address policy at each delivery. */
+  hostResolver: HostResolver;
 }
 
 type Factories = { [K in keyof Ports]?: () => Ports[K] };
@@ -50,6 +55,8 @@ const view: Ports = {
   get dns() { return resolve('dns'); },
   get payments() { return resolve('payments'); },
   get secrets() { return resolve('secrets'); },
+  get webhookQueue() { return resolve('webhookQueue'); },
+  get hostResolver() { return resolve('hostResolver'); },
 };
 
 export const ports = (): Ports => view;

@@ -11,6 +11,7 @@ import { dictionary } from '../dictionary';
 import { canonicalJson, nestsDeeperThan, reservedKeyPath } from '../json';
 import { logger } from '../observability/logger';
 import { tracer } from '../observability/tracer';
+import { meterCredits } from '../domain/credits/creditMeter';
 import type { UserRecord } from '../store/usersRepo';
 import type { EndpointSpec } from './endpoint';
 import { AppError, NotFoundError, PayloadTooLargeError, SubscriptionRequiredError, ValidationError, logServerError, toErrorResponse } from './errors';
@@ -259,8 +260,10 @@ export function createApiHandler(routes: Route[]) {
     .use(idempotencyRecorder())
     .handler(async (event) => {
       const state = states.get(event)!;
-      const result = await state.route!.handle(state.ctx!);
-      return toResult(result, state.route!.spec, state.requestId);
+      // Every response that spends or refunds the caller's credits says so (contract 11).
+      const { result, headers } = await meterCredits(state.ctx!.user?.id, () => state.route!.handle(state.ctx!));
+      const response = toResult(result, state.route!.spec, state.requestId);
+      return { ...response, headers: { ...response.headers, ...headers } };
     });
 }
 

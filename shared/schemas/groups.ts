@@ -7,6 +7,7 @@ import { platformEndpoints } from './moderationPlatforms';
 import { jobsEndpoints } from './jobs';
 import { publicEndpoints, webhookEndpoints } from './public';
 import { storageEndpoints } from './storage';
+import { outboundWebhookEndpoints } from './outboundWebhooks';
 
 /**
  * Which Lambda serves which endpoints: one function per group (functions/<group>/handler.ts).
@@ -22,6 +23,7 @@ export const API_GROUPS = {
   growth: Object.values(growthEndpoints),
   jobs: Object.values(jobsEndpoints),
   moderation: [...Object.values(moderationEndpoints), ...Object.values(platformEndpoints)],
+  outbound: Object.values(outboundWebhookEndpoints),
 } satisfies Record<string, EndpointSpec[]>;
 
 export type ApiGroup = keyof typeof API_GROUPS;

@@ -230,3 +230,33 @@ export const moderationAuditLookup = (communityId: string, auditId: string) => {
   const ms = parseInt(auditId.replace(/-/g, '').slice(0, 12), 16);
   return { pk: engine(communityId), prefix: `${AUDIT_PREFIX}${Number.isFinite(ms) ? new Date(ms).toISOString() : 'invalid'}#` };
 };
+// ---- Outbound webhooks ------------------------------------------------------------------------
+export const WEBHOOK_ENDPOINT_PREFIX = 'WHENDPOINT#';
+export const webhookEndpointKey = (userId: string, endpointId: string): Key => ({ pk: user(userId), sk: `${WEBHOOK_ENDPOINT_PREFIX}${endpointId}` });
+export const webhookEndpointsPartition = (userId: string) => ({ pk: user(userId), prefix: WEBHOOK_ENDPOINT_PREFIX });
+/**
+ * The outbox: one item per event, written in the transaction of the state change it reports. gsi3,
+ * sparse (under partitions of its own): an event carries these until it has been fanned out into
+ * deliveries, so the sweep finds any event whose after-commit dispatch was lost.
+ */
+export const webhookEventKey = (userId: string, eventId: string): Key => ({ pk: user(userId), sk: `WHEVENT#${eventId}` });
+export const WEBHOOK_OUTBOX_SHARDS = 4;
+const shardOf = (id: string, shards: number) => parseInt(id.replace(/-/g, '').slice(-4), 16) % shards;
+export const webhookOutboxPartition = (shard: number) => `WEBHOOK_OUTBOX#${shard}`;
+export const webhookOutboxIndexKey = (eventId: string, createdAt: string) => ({
+  gsi3pk: webhookOutboxPartition(shardOf(eventId, WEBHOOK_OUTBOX_SHARDS)),
+  gsi3sk: `${createdAt}#${eventId}`,
+});
+/** One delivery of one event to one endpoint (the delivery log); ids are time-ordered, so the log lists by key. */
+export const WEBHOOK_DELIVERY_PREFIX = 'WHDELIVERY#';
+export const webhookDeliveryKey = (userId: string, deliveryId: string): Key => ({ pk: user(userId), sk: `${WEBHOOK_DELIVERY_PREFIX}${deliveryId}` });
+export const webhookDeliveriesPartition = (userId: string) => ({ pk: user(userId), prefix: WEBHOOK_DELIVERY_PREFIX });
+/** gsi3, sparse: a pending delivery carries these, sorted by its next attempt, so the sweep re-queues any whose message was lost. */
+export const WEBHOOK_DUE_SHARDS = 4;
+export const webhookDuePartition = (shard: number) => `WEBHOOK_DUE#${shard}`;
+export const webhookDueIndexKey = (deliveryId: string, nextAttemptAt: string) => ({
+  gsi3pk: webhookDuePartition(shardOf(deliveryId, WEBHOOK_DUE_SHARDS)),
+  gsi3sk: `${nextAttemptAt}#${deliveryId}`,
+});
+/** Upper bound (inclusive) of gsi3sk for everything at or before `atIso` (outbox and due index alike). */
+export const webhookIndexUpTo = (atIso: string) => `${atIso}#~`;

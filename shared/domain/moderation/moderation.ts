@@ -8,7 +8,9 @@ import { timingSafeEqual } from 'node:crypto';
 import { now } from '../../adapters/ports';
 import { NotFoundError } from '../../http/errors';
 import { uuidv7 } from '../../ids';
-import { getCommunityByModerationId, markActivated, type CommunityRecord } from '../../store/communitiesRepo';
+import { getCommunity, getCommunityByModerationId, markActivatedItem, type CommunityRecord } from '../../store/communitiesRepo';
+import { writeIfCondition } from '../../store/client';
+import { announce, webhookEvent } from '../webhooks/outbox';
 import {
   addToMetrics,
   loadMembers,
@@ -47,8 +49,12 @@ async function activate(community: CommunityRecord, token: string | undefined): 
   if (!community.activationToken) return { community, outcome: 'not_needed' };
   if (!token || !sameSecret(token, community.activationToken)) return { community, outcome: 'token_mismatch' };
   if (community.activatedAt) return { community, outcome: 'already_active' };
-  const activated = await markActivated(community, token, now().toISOString());
-  return activated ? { community: activated, outcome: 'activated' } : { community, outcome: 'already_active' };
+  // Written with its webhook event (the outbox), so the event exists exactly when activation committed.
+  const at = now().toISOString();
+  const event = webhookEvent(community.userId, 'community.activated', { kind: 'community', id: community.id }, at);
+  if (!(await writeIfCondition(() => writeTogether([markActivatedItem(community, token, at), event.item])))) return { community, outcome: 'already_active' };
+  await announce([event]);
+  return { community: (await getCommunity(community.userId, community.id, true)) ?? community, outcome: 'activated' };
 }
 
 function sameSecret(given: string, expected: string): boolean {
