@@ -7,6 +7,7 @@ import { createUserCommand, grantCreditsCommand } from './admin/accounts';
 import { seedCommand } from './admin/seed';
 import { importCommand } from './admin/import';
 import { renewalsCommand } from './admin/renewals';
+import { discordCommandsCommand, telegramWebhookCommand } from './admin/platforms';
 import { UsageError } from './admin/options';
 
 const COMMANDS: Record<string, { usage: string; run: (args: string[]) => () => Promise<void> }> = {
@@ -15,6 +16,8 @@ const COMMANDS: Record<string, { usage: string; run: (args: string[]) => () => P
   seed: { usage: 'seed [--scale 1] [--seed N]', run: seedCommand },
   import: { usage: 'import --file F.jsonl', run: importCommand },
   renewals: { usage: 'renewals [--at ISO_TIMESTAMP]', run: renewalsCommand },
+  'telegram-webhook': { usage: 'telegram-webhook --url <ApiBaseUrl>', run: telegramWebhookCommand },
+  'discord-commands': { usage: 'discord-commands', run: discordCommandsCommand },
 };
 
 const [name, ...args] = process.argv.slice(2);

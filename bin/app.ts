@@ -15,6 +15,7 @@ const stack = new OutreachIntelligenceStack(app, 'OutreachIntelligenceApi', {
   publicBaseUrl: app.node.tryGetContext('publicBaseUrl') ?? process.env.PUBLIC_BASE_URL,
   alarmEmail: app.node.tryGetContext('alarmEmail') ?? process.env.ALARM_EMAIL,
   logLevel: app.node.tryGetContext('logLevel') ?? process.env.LOG_LEVEL,
+  discordApplicationId: app.node.tryGetContext('discordApplicationId') ?? process.env.DISCORD_APPLICATION_ID,
 });
 Tags.of(app).add('project', 'outreach-intelligence');
 

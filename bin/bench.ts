@@ -17,8 +17,10 @@ import { jobsBench } from './bench/jobs';
 import { moderationBench } from './bench/moderation';
 import { growthBench } from './bench/growth';
 import { firstStartBench } from './bench/firstStart';
+import { platformModerationBench } from './bench/platformModeration';
+import { webhooksBench } from './bench/webhooks';
 
-const SUITES: BenchSuite[] = [firstStartBench, platformBench, growthBench, moderationBench, jobsBench, intelligenceBench];
+const SUITES: BenchSuite[] = [firstStartBench, platformBench, growthBench, moderationBench, platformModerationBench, jobsBench, intelligenceBench, webhooksBench];
 
 const only = process.argv.slice(2).find((a) => !a.startsWith('--'));
 const suiteNames = [...SUITES.map((s) => s.name), 'bundles'];
@@ -52,6 +54,7 @@ async function runServerSuites(selected: BenchSuite[]): Promise<void> {
     }
   } finally {
     ports.queue.stop();
+    ports.webhookQueue.stop();
     server.closeAllConnections();
     server.close();
     await dynamo.stop();

@@ -17,6 +17,8 @@ export interface AppFunctionProps {
   environment: Record<string, string>;
   timeout?: Duration;
   memorySize?: number;
+  /** The Parameters and Secrets extension, for functions that read a secret at run time. */
+  paramsAndSecrets?: lambda.ParamsAndSecretsLayerVersion;
 }
 
 /**
@@ -59,6 +61,7 @@ export class AppFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       tracing: lambda.Tracing.ACTIVE,
+      paramsAndSecrets: props.paramsAndSecrets,
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
       bundling: STACK_BUNDLING,
     });

@@ -14,7 +14,8 @@ import { METRICS_NAMESPACE } from '../shared/observability/metrics';
 export interface MonitoringProps {
   api: apigateway.RestApi;
   functions: Record<string, lambda.IFunction>;
-  deadLetterQueue: sqs.IQueue;
+  /** Each dead-letter queue by name (its alarm is `<name>DeadLetterQueueNotEmpty`). */
+  deadLetterQueues: Record<string, sqs.IQueue>;
   /** An address subscribed to the alarm topic (context `alarmEmail`); none: subscribe yourself. */
   alarmEmail?: string;
 }
@@ -73,8 +74,11 @@ export class Monitoring extends Construct {
       return created;
     };
 
-    const deadLetters = props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' });
-    alarm('DeadLetterQueueNotEmpty', 'Pipeline messages failed every delivery and wait in the dead-letter queue (README: Runbook, DeadLetterQueueNotEmpty).', deadLetters, 0);
+    const deadLetters = Object.entries(props.deadLetterQueues).map(([name, queue]) => {
+      const depth = queue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum', label: `${name} dead letters` });
+      alarm(`${name}DeadLetterQueueNotEmpty`, `${name} messages failed every delivery and wait in the dead-letter queue (README: Runbook, DeadLetterQueueNotEmpty).`, depth, 0);
+      return depth;
+    });
 
     const requests = props.api.metricCount({ period: FIVE_MINUTES, statistic: 'Sum' });
     const serverErrors = props.api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' });
@@ -110,7 +114,7 @@ export class Monitoring extends Construct {
     this.dashboard.addWidgets(
       graph('Jobs completed / failed', [jobsCompleted, jobsFailed]),
       graph('Job failure %', [jobFailureRate]),
-      graph('Dead-letter queue depth', [deadLetters]),
+      graph('Dead-letter queue depth', deadLetters),
     );
     this.dashboard.addWidgets(
       graph('Credits charged by tool', [businessSearch('CreditsCharged', ['tool'], 'charged')]),

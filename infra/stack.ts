@@ -2,6 +2,8 @@ import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { API_GROUPS } from '../shared/schemas/groups';
 import { AppFunction } from './appFunction';
@@ -10,10 +12,13 @@ import { type FunctionName, needsOf } from './functionCatalog';
 import { acknowledgeNagFindings } from './nagAcknowledgements';
 import { Monitoring } from './monitoring';
 import { Pipeline } from './pipeline';
+import { WebhookDelivery } from './webhookDelivery';
 import { ServiceApi } from './serviceApi';
 import { type StripeSettings, grantStripeSecret, stripeEnvironment } from './stripeSettings';
 
 export const RENEWALS_SCHEDULE = events.Schedule.rate(Duration.minutes(5));
+/** A 2-minute captcha timeout must hold within a minute (issue 10). */
+export const CAPTCHA_SCHEDULE = events.Schedule.rate(Duration.minutes(1));
 
 export interface OutreachIntelligenceStackProps extends StackProps {
   stripe?: StripeSettings;
@@ -23,6 +28,8 @@ export interface OutreachIntelligenceStackProps extends StackProps {
   alarmEmail?: string;
   /** The functions' log level (POWERTOOLS_LOG_LEVEL); INFO by default. */
   logLevel?: string;
+  /** Public (it is in every bot invite link): the moderation function builds install_url from it. */
+  discordApplicationId?: string;
 }
 
 const constructId = (name: string) => name.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase());
@@ -37,6 +44,7 @@ export class OutreachIntelligenceStack extends Stack {
   readonly table: dynamodb.Table;
   readonly api: ServiceApi;
   readonly monitoring: Monitoring;
+  readonly platformSecret: secretsmanager.Secret;
 
   constructor(scope: Construct, id: string, props: OutreachIntelligenceStackProps = {}) {
     super(scope, id, props);
@@ -44,8 +52,25 @@ export class OutreachIntelligenceStack extends Stack {
     this.table = table;
     const bus = new events.EventBus(this, 'DomainEvents', { description: 'Domain events (job.completed, community.renewed, ...) for the operator\'s consumers' });
 
+    // The operator's Telegram and Discord credentials (contract 10), filled in after the first deploy
+    // (README); read at run time through the Parameters and Secrets extension, never put in env.
+    this.platformSecret = new secretsmanager.Secret(this, 'PlatformCredentials', {
+      description: 'Moderation platform credentials: TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET, DISCORD_APPLICATION_ID, DISCORD_PUBLIC_KEY, DISCORD_BOT_TOKEN',
+      generateSecretString: {
+        secretStringTemplate: JSON.stringify({ TELEGRAM_BOT_TOKEN: '', DISCORD_APPLICATION_ID: '', DISCORD_PUBLIC_KEY: '', DISCORD_BOT_TOKEN: '' }),
+        // Telegram accepts A-Z, a-z, 0-9, _ and - in a webhook secret token.
+        generateStringKey: 'TELEGRAM_WEBHOOK_SECRET',
+        excludePunctuation: true,
+        passwordLength: 48,
+      },
+    });
+    const secretsExtension = lambda.ParamsAndSecretsLayerVersion.fromVersion(lambda.ParamsAndSecretsVersions.V1_0_103, {
+      cacheEnabled: true,
+      secretsManagerTtl: Duration.minutes(5),
+    });
+
     const groups = Object.keys(API_GROUPS);
-    const names = [...groups, 'authorizer', 'jobs-events', 'worker', 'dead-letters', 'renewals'] as FunctionName[];
+    const names = [...groups, 'authorizer', 'jobs-events', 'worker', 'dead-letters', 'renewals', 'captchas', 'webhook-sender'] as FunctionName[];
     for (const name of names) {
       const needs = needsOf(name);
       this.functions[name] = new AppFunction(this, constructId(name), {
@@ -54,6 +79,7 @@ export class OutreachIntelligenceStack extends Stack {
         description: needs.description,
         timeout: needs.timeout,
         memorySize: needs.memorySize,
+        paramsAndSecrets: needs.platformSecret ? secretsExtension : undefined,
         environment: {
           ...(needs.table === 'none' ? {} : { TABLE_NAME: table.tableName }),
           ...(needs.stripe ? stripeEnvironment(props.stripe ?? { prices: {} }) : {}),
@@ -72,9 +98,15 @@ export class OutreachIntelligenceStack extends Stack {
       deadLetterConsumerTimeout: needsOf('dead-letters').timeout!,
     });
 
+    const webhooks = new WebhookDelivery(this, 'OutboundWebhookDelivery', { sender: fn('webhook-sender'), senderTimeout: needsOf('webhook-sender').timeout! });
+
     for (const name of names) {
       const needs = needsOf(name);
       const target = fn(name);
+      if (needs.webhookQueue) {
+        webhooks.queue.grantSendMessages(target);
+        target.addEnvironment('WEBHOOK_QUEUE_URL', webhooks.queue.queueUrl);
+      }
       if (needs.table === 'read') table.grantReadData(target);
       if (needs.table === 'readWrite') table.grantReadWriteData(target);
       if (needs.queue) {
@@ -85,13 +117,24 @@ export class OutreachIntelligenceStack extends Stack {
         bus.grantPutEventsTo(target);
         target.addEnvironment('EVENT_BUS_NAME', bus.eventBusName);
       }
+      if (needs.platformSecret) {
+        this.platformSecret.grantRead(target);
+        target.addEnvironment('PLATFORM_SECRET_ARN', this.platformSecret.secretArn);
+      }
     }
+    if (props.discordApplicationId) fn('moderation').addEnvironment('DISCORD_APPLICATION_ID', props.discordApplicationId);
 
     new events.Rule(this, 'RenewalsSchedule', {
       description: 'Runs the renewals function every 5 minutes',
       schedule: RENEWALS_SCHEDULE,
       // A run that cannot be delivered is superseded by the next one five minutes later.
       targets: [new targets.LambdaFunction(fn('renewals'), { retryAttempts: 2, maxEventAge: Duration.minutes(4) })],
+    });
+
+    new events.Rule(this, 'CaptchaSchedule', {
+      description: 'Removes new members whose captcha timed out, every minute',
+      schedule: CAPTCHA_SCHEDULE,
+      targets: [new targets.LambdaFunction(fn('captchas'), { retryAttempts: 0, maxEventAge: Duration.minutes(1) })],
     });
 
     this.api = new ServiceApi(this, 'Http', {
@@ -104,15 +147,19 @@ export class OutreachIntelligenceStack extends Stack {
     this.monitoring = new Monitoring(this, 'Monitoring', {
       api: this.api.api,
       functions: Object.fromEntries(names.map((name) => [name, fn(name)])),
-      deadLetterQueue: pipeline.deadLetterQueue,
+      deadLetterQueues: { Pipeline: pipeline.deadLetterQueue, Webhook: webhooks.deadLetterQueue },
       alarmEmail: props.alarmEmail,
     });
+    // Rendered events link to the API (a growth run's export URLs).
+    fn('webhook-sender').addEnvironment('PUBLIC_BASE_URL', this.api.baseUrl);
 
     new CfnOutput(this, 'ApiBaseUrl', { value: this.api.baseUrl, description: 'Base URL of the API (…/api/v1)' });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'For the admin command: TABLE_NAME=… npm run admin' });
     new CfnOutput(this, 'EventBusName', { value: bus.eventBusName });
     new CfnOutput(this, 'DeadLetterQueueUrl', { value: pipeline.deadLetterQueue.queueUrl });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn, description: 'Subscribe to be told when an alarm fires' });
+    new CfnOutput(this, 'PlatformSecretArn', { value: this.platformSecret.secretArn, description: 'Put the Telegram and Discord credentials here (README: moderation on the platforms)' });
+    new CfnOutput(this, 'WebhookDeadLetterQueueUrl', { value: webhooks.deadLetterQueue.queueUrl });
 
     acknowledgeNagFindings(this);
   }

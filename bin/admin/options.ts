@@ -21,6 +21,8 @@ const schemas = {
   }),
   'grant-credits': z.object({ email: z.email(), credits: credits(1) }),
   renewals: z.object({ at: z.iso.datetime({ offset: true }).optional() }),
+  'telegram-webhook': z.object({ url: z.url({ protocol: /^https?$/ }) }),
+  'discord-commands': z.object({}),
 } as const;
 
 export type AdminOptions = { [K in keyof typeof schemas]: z.output<(typeof schemas)[K]> };

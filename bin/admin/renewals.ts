@@ -1,7 +1,21 @@
 import { installPorts } from '../../shared/adapters/ports';
 import { RecordingEvents } from '../../shared/adapters/events';
 import { renewDueCommunities } from '../../shared/domain/moderation/renewals';
+import type { QueuePort } from '../../shared/adapters/queue';
+import { SystemResolver } from '../../shared/adapters/hostResolver';
+import { handleWebhookMessage } from '../../shared/domain/webhooks/worker';
 import { parseOptions } from './options';
+
+/**
+ * The webhook events a sweep writes are fanned out and sent before the command exits. A retry waits
+ * for later: a delayed message is left to the server's scheduled outbox sweep (the delivery stays
+ * pending in the due index), as this process will be gone by then.
+ */
+const sendNow: QueuePort = {
+  async send(messages) {
+    for (const m of messages) if (!m.delaySeconds) await handleWebhookMessage(m.body);
+  },
+};
 
 /**
  * `renewals [--at ISO_TIMESTAMP]`: one sweep, now, of every community due by that instant (default:
@@ -15,7 +29,7 @@ export function renewalsCommand(args: string[]): () => Promise<void> {
 async function sweep(at: Date): Promise<void> {
   // Domain events are only printed here, as there is no bus to publish to.
   const events = new RecordingEvents();
-  installPorts({ events });
+  installPorts({ events, webhookQueue: sendNow, hostResolver: new SystemResolver() });
   const report = await renewDueCommunities(at);
   for (const event of events.published) console.log(`${event.type} ${JSON.stringify(event.detail)}`);
   console.log(

@@ -13,9 +13,12 @@ export const groupHandlers: Record<ApiGroup, () => Promise<ApiHandler>> = {
   growth: async () => (await import('../../functions/growth/handler')).handler,
   jobs: async () => (await import('../../functions/jobs/handler')).handler,
   moderation: async () => (await import('../../functions/moderation/handler')).handler,
+  outbound: async () => (await import('../../functions/outbound/handler')).handler,
 };
 
 /** The response-streaming function behind endpoints marked `streaming`. */
 export const streamingHandler = async () => (await import('../../functions/jobs-events/handler')).handler;
 export const workerHandler = async () => (await import('../../functions/worker/handler')).handler;
 export const renewalsHandler = async () => (await import('../../functions/renewals/handler')).handler;
+export const captchaHandler = async () => (await import('../../functions/renewals/handler')).captchaHandler;
+export const webhookSenderHandler = async () => (await import('../../functions/webhook-sender/handler')).handler;

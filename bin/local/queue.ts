@@ -20,6 +20,7 @@ export class InProcessQueue implements QueuePort {
   private pending: Pending[] = [];
   private inFlight = 0;
   private timer: NodeJS.Timeout | undefined;
+  private timerAt = 0;
   private consumer: BatchHandler | undefined;
   private idleWaiters: (() => void)[] = [];
   private stopped = false;
@@ -51,6 +52,14 @@ export class InProcessQueue implements QueuePort {
     await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
 
+  /**
+   * Resolves when nothing is being processed and nothing queued is visible yet: messages delayed into
+   * the future (a webhook retry hours away) do not hold it, unlike `drained`.
+   */
+  async settled(): Promise<void> {
+    while (this.inFlight > 0 || this.pending.some((m) => m.visibleAt <= Date.now())) await new Promise((r) => setTimeout(r, 20));
+  }
+
   /** Pauses delivery; queued messages wait for the next consumer (tests hold a job still this way). */
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
@@ -70,7 +79,11 @@ export class InProcessQueue implements QueuePort {
   }
 
   private schedule(delayMs: number): void {
-    if (!this.consumer || this.timer) return;
+    if (!this.consumer) return;
+    // A timer set for a long-delayed message must not hold back one that is visible sooner.
+    if (this.timer && this.timerAt <= Date.now() + delayMs) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = Date.now() + delayMs;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.deliver();

@@ -6,13 +6,15 @@ import { installPorts } from '../../shared/adapters/ports';
 import { systemClock, type Clock } from '../../shared/adapters/clock';
 import { RecordingEvents } from '../../shared/adapters/events';
 import { TableDns } from '../../shared/adapters/dns';
+import { SystemResolver, TableResolver } from '../../shared/adapters/hostResolver';
 import { paymentsFromEnv } from '../../shared/adapters/payments';
+import { EnvSecrets } from '../../shared/adapters/secrets';
 import { uuidv7 } from '../../shared/ids';
 import { ensureDemoAccount } from '../../shared/domain/accounts/demo';
 import { ensureTable, startDynamo, type LocalDynamo } from './dynamo';
 import { InProcessQueue } from './queue';
 import { createLocalApi, listen } from './server';
-import { renewalsHandler, workerHandler } from './handlers';
+import { captchaHandler, renewalsHandler, webhookSenderHandler, workerHandler } from './handlers';
 import { recordLocalEndpoint } from './endpointFile';
 import { KeptDemoKeys } from './demoKeys';
 import { DatasetLoad } from './datasetLoad';
@@ -25,6 +27,8 @@ export function useLocalTable(endpoint: string, tableName = LOCAL_TABLE): void {
   process.env.DYNAMODB_ENDPOINT = endpoint;
   process.env.TABLE_NAME = tableName;
   process.env.AWS_REGION ??= 'us-east-1';
+  // Outbound webhooks may reach receivers on this machine (deployed functions never set this).
+  process.env.WEBHOOK_ADDRESS_POLICY ??= 'local';
   process.env.STRIPE_WEBHOOK_SECRET ??= `whsec_${randomBytes(24).toString('hex')}`;
 }
 
@@ -32,23 +36,39 @@ export interface LocalPorts {
   queue: InProcessQueue;
   events: RecordingEvents;
   dns: TableDns;
+  webhookQueue: InProcessQueue;
+  hostResolver: TableResolver;
 }
 
 /** Installs the in-process ports; the queue feeds the same worker handler SQS would. */
-export function installLocalPorts(clock: Clock = systemClock): LocalPorts {
+export function installLocalPorts(clock: Clock = systemClock, options: { realDns?: boolean } = {}): LocalPorts {
   const queue = new InProcessQueue({ batchSize: 10, maxReceiveCount: 3, visibilityDelayMs: 50 });
   const events = new RecordingEvents();
   const dns = new TableDns();
-  installPorts({ clock, queue, events, dns, payments: paymentsFromEnv(uuidv7) });
+  // Webhook attempts fail by design (a receiver down); they reschedule themselves, so the queue's own
+  // redelivery only covers a crashed consumer.
+  const webhookQueue = new InProcessQueue({ batchSize: 10, maxReceiveCount: 5, visibilityDelayMs: 1000 });
+  // `npm start` may call receivers anywhere; tests answer every name from the table (no network).
+  const hostResolver = new TableResolver(options.realDns === false ? undefined : new SystemResolver());
+  installPorts({ clock, queue, events, dns, payments: paymentsFromEnv(uuidv7), secrets: new EnvSecrets(), webhookQueue, hostResolver });
   queue.setConsumer(async (event) => (await workerHandler())(event));
+  webhookQueue.setConsumer(async (event) => (await webhookSenderHandler())(event));
   // The deployed dead-letter queue's consumer does the same: the job of a message that kept failing fails.
   queue.onDeadLetter = async (body) => (await import('../../shared/domain/jobs/pipeline')).failJobFromDeadLetter(body);
-  return { queue, events, dns };
+  return { queue, events, dns, webhookQueue, hostResolver };
 }
 
 export async function runRenewalSweep(at = new Date()): Promise<unknown> {
   const event = { id: uuidv7(), 'detail-type': 'Scheduled Event', source: 'aws.events', time: at.toISOString(), detail: {} } as unknown as ScheduledEvent;
   return (await renewalsHandler())(event);
+}
+
+/** The captcha timeouts' schedule locally (EventBridge runs it every minute in AWS). */
+const CAPTCHA_SWEEP_SECONDS = 15;
+
+export async function runCaptchaSweep(at = new Date()): Promise<unknown> {
+  const event = { id: uuidv7(), 'detail-type': 'Scheduled Event', source: 'aws.events', time: at.toISOString(), detail: {} } as unknown as ScheduledEvent;
+  return (await captchaHandler())(event);
 }
 
 export interface LocalRuntime {
@@ -98,6 +118,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   process.env.PUBLIC_BASE_URL ??= `http://localhost:${port}/api/v1`;
   const schedule = setInterval(() => void runRenewalSweep().catch((err) => console.error('renewal sweep failed', err)), options.renewalsEverySeconds * 1000);
   schedule.unref();
+  const captchas = setInterval(() => void runCaptchaSweep().catch((err) => console.error('captcha sweep failed', err)), CAPTCHA_SWEEP_SECONDS * 1000);
+  captchas.unref();
 
   return {
     baseUrl: `http://localhost:${port}/api/v1`,
@@ -108,7 +130,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     stop: async () => {
       await dataset.loaded.catch(() => undefined);
       clearInterval(schedule);
+      clearInterval(captchas);
       await ports.queue.shutdown();
+      await ports.webhookQueue.shutdown();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await dynamo.stop();

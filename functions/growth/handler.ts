@@ -1,5 +1,5 @@
 import { useAwsPorts } from '../../shared/adapters/aws';
-import { useSqsQueue } from '../../shared/adapters/sqsQueue';
+import { useSqsQueue, useWebhookQueue } from '../../shared/adapters/sqsQueue';
 import { useEventBridgeEvents } from '../../shared/adapters/eventBridgeEvents';
 import { createApiHandler, route } from '../../shared/http/api';
 import { growthEndpoints as E } from '../../shared/schemas/growth';
@@ -9,6 +9,7 @@ import { startGrowthRun } from '../../shared/domain/growth/startRun';
 import { cancelGrowthRun, exportGrowthRun, getGrowthRun } from '../../shared/domain/growth/runs';
 
 useAwsPorts();
+useWebhookQueue();
 useSqsQueue();
 useEventBridgeEvents();
 

@@ -1,5 +1,5 @@
 import { useAwsPorts } from '../../shared/adapters/aws';
-import { useSqsQueue } from '../../shared/adapters/sqsQueue';
+import { useSqsQueue, useWebhookQueue } from '../../shared/adapters/sqsQueue';
 import { useEventBridgeEvents } from '../../shared/adapters/eventBridgeEvents';
 import { createApiHandler, route } from '../../shared/http/api';
 import { HttpResponse } from '../../shared/http/response';
@@ -8,6 +8,7 @@ import { cancelJobForUser, getJobForUser, pageJobs, startEnrichmentJob } from '.
 import { exportJobRows } from '../../shared/domain/jobs/exports';
 
 useAwsPorts();
+useWebhookQueue();
 useSqsQueue();
 useEventBridgeEvents();
 

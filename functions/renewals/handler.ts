@@ -1,13 +1,16 @@
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { useAwsPorts } from '../../shared/adapters/aws';
-import { useSqsQueue } from '../../shared/adapters/sqsQueue';
+import { useSqsQueue, useWebhookQueue } from '../../shared/adapters/sqsQueue';
 import { useEventBridgeEvents } from '../../shared/adapters/eventBridgeEvents';
 import { recoverStartingRuns } from '../../shared/domain/growth/runs';
 import { superviseJobs, type WatchdogReport } from '../../shared/domain/jobs/watchdog';
 import { renewDueCommunities, type SweepReport } from '../../shared/domain/moderation/renewals';
 import { logger } from '../../shared/observability/logger';
+import { removeUnverifiedMembers } from '../../shared/domain/moderation/telegramBot';
+import { sweepWebhooks, type WebhookSweepReport } from '../../shared/domain/webhooks/sweep';
 
 useAwsPorts();
+useWebhookQueue();
 useSqsQueue();
 useEventBridgeEvents();
 
@@ -16,12 +19,25 @@ useEventBridgeEvents();
  * renewals, the job watchdog and the recovery of growth runs whose start was interrupted. Both work from now() rather than the event's time, so a late or
  * repeated invocation simply finds less to do.
  */
-export const handler = async (_event: ScheduledEvent, context?: Context): Promise<SweepReport & { jobs: WatchdogReport; growth_runs: Awaited<ReturnType<typeof recoverStartingRuns>> }> => {
+export const handler = async (_event: ScheduledEvent, context?: Context): Promise<SweepReport & { jobs: WatchdogReport; growth_runs: Awaited<ReturnType<typeof recoverStartingRuns>>; webhooks: WebhookSweepReport }> => {
   if (context) logger.addContext(context);
-  const [report, jobs, runs] = await Promise.all([renewDueCommunities(), superviseJobs(), recoverStartingRuns()]);
+  const [report, jobs, runs, webhooks] = await Promise.all([renewDueCommunities(), superviseJobs(), recoverStartingRuns(), sweepWebhooks()]);
   // Most sweeps find nothing to do; only the ones that did something are worth a log line.
   if (report.due > 0) logger.info('renewal sweep', { ...report });
   if (jobs.stalled > 0) logger.info('job watchdog', { ...jobs });
   if (runs.found > 0) logger.info('growth run recovery', { ...runs });
-  return { ...report, jobs, growth_runs: runs };
+  if (webhooks.events_dispatched + webhooks.deliveries_requeued > 0) logger.info('webhook outbox sweep', { ...webhooks });
+  return { ...report, jobs, growth_runs: runs, webhooks };
+};
+
+/**
+ * EventBridge runs this every minute (the local server every 15 seconds): new members whose captcha
+ * deadline passed are removed, so a 2-minute timeout holds within a minute. Its own schedule keeps
+ * the renewal sweep at its 5 minutes.
+ */
+export const captchaHandler = async (_event: ScheduledEvent, context?: Context): Promise<{ removed: number }> => {
+  if (context) logger.addContext(context);
+  const report = await removeUnverifiedMembers();
+  if (report.removed > 0) logger.info('captcha timeouts', { ...report });
+  return report;
 };

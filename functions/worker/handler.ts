@@ -1,13 +1,15 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { useAwsPorts } from '../../shared/adapters/aws';
-import { useSqsQueue } from '../../shared/adapters/sqsQueue';
+import { useSqsQueue, useWebhookQueue } from '../../shared/adapters/sqsQueue';
 import { useEventBridgeEvents } from '../../shared/adapters/eventBridgeEvents';
 import { failJobFromDeadLetter, handlePipelineMessage } from '../../shared/domain/jobs/pipeline';
 import { recordMetric } from '../../shared/observability/metrics';
 import { logger } from '../../shared/observability/logger';
+import { handlePlatformMessage, isPlatformMessage } from '../../shared/domain/moderation/platformWorker';
 
 useAwsPorts();
+useWebhookQueue();
 useSqsQueue();
 useEventBridgeEvents();
 
@@ -20,7 +22,11 @@ export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBa
   if (context) logger.addContext(context);
   return processPartialResponse(
     event,
-    async (record: SQSRecord) => handlePipelineMessage(record.body, { receiveCount: Number(record.attributes?.ApproximateReceiveCount ?? 1) }),
+    async (record: SQSRecord) =>
+      // Platform moderation shares the queue: its messages name their own kind.
+      isPlatformMessage(record.body)
+        ? handlePlatformMessage(record.body)
+        : handlePipelineMessage(record.body, { receiveCount: Number(record.attributes?.ApproximateReceiveCount ?? 1) }),
     new BatchProcessor(EventType.SQS),
     { context, throwOnFullBatchFailure: false },
   );

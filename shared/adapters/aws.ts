@@ -1,4 +1,7 @@
+import { optionalEnv } from '../config/env';
 import { SystemDns } from './dns';
+import { SecretsManagerSecrets } from './secrets';
+import { SystemResolver } from './hostResolver';
 import { setDefaultPorts } from './ports';
 
 /**
@@ -8,5 +11,9 @@ import { setDefaultPorts } from './ports';
  * them, so that the others neither bundle nor load those SDKs.
  */
 export function useAwsPorts(): void {
-  setDefaultPorts({ dns: () => new SystemDns() });
+  setDefaultPorts({
+    dns: () => new SystemDns(),
+    secrets: () => new SecretsManagerSecrets(optionalEnv('PLATFORM_SECRET_ARN')),
+    hostResolver: () => new SystemResolver(),
+  });
 }

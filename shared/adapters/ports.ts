@@ -4,6 +4,8 @@ import type { QueuePort } from './queue';
 import type { EventsPort } from './events';
 import type { DnsPort } from './dns';
 import type { PaymentsPort } from './paymentsPort';
+import type { SecretsPort } from './secrets';
+import type { HostResolver } from './hostResolver';
 
 /**
  * The outside world the application talks to. Lambda entry points register the AWS implementations
@@ -16,6 +18,11 @@ export interface Ports {
   events: EventsPort;
   dns: DnsPort;
   payments: PaymentsPort;
+  secrets: SecretsPort;
+  /** Outbound webhook deliveries (their own queue: retries span hours, apart from the job pipeline). */
+  webhookQueue: QueuePort;
+  /** Host names of webhook endpoints to addresses, checked against the address policy at each delivery. */
+  hostResolver: HostResolver;
 }
 
 type Factories = { [K in keyof Ports]?: () => Ports[K] };
@@ -47,6 +54,9 @@ const view: Ports = {
   get events() { return resolve('events'); },
   get dns() { return resolve('dns'); },
   get payments() { return resolve('payments'); },
+  get secrets() { return resolve('secrets'); },
+  get webhookQueue() { return resolve('webhookQueue'); },
+  get hostResolver() { return resolve('hostResolver'); },
 };
 
 export const ports = (): Ports => view;

@@ -39,3 +39,11 @@ export class SqsQueue implements QueuePort {
 export function useSqsQueue(): void {
   setDefaultPorts({ queue: () => new SqsQueue(requireEnv('PIPELINE_QUEUE_URL')) });
 }
+
+/**
+ * Registers SQS as the outbound-webhook queue, for the functions whose catalogue entry has
+ * `webhookQueue` (they write webhook events and ask for their fan-out).
+ */
+export function useWebhookQueue(): void {
+  setDefaultPorts({ webhookQueue: () => new SqsQueue(requireEnv('WEBHOOK_QUEUE_URL')) });
+}

@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { meterCredits } from '../domain/credits/creditMeter';
 import { logger } from '../observability/logger';
 import { tracer } from '../observability/tracer';
 import { cachePolicy } from './cachePolicy';
@@ -61,8 +62,10 @@ export function createApiHandler(routes: Route[]) {
     .use(idempotency())
     .handler(async (_event, context) => {
       const state = context.apiRequest!;
-      const result = await state.route!.handle(state.ctx!);
-      return toResult(result, state.route!.spec, state.requestId);
+      // Every response that spends or refunds the caller's credits says so (contract 11).
+      const { result, headers } = await meterCredits(state.ctx!.user?.id, () => state.route!.handle(state.ctx!));
+      const response = toResult(result, state.route!.spec, state.requestId);
+      return { ...response, headers: { ...response.headers, ...headers } };
     });
 }
 

@@ -1,3 +1,4 @@
+import { WEBHOOK_EVENT_TYPES, webhookEventBody } from '../schemas/outboundWebhooks';
 import * as z from 'zod';
 import type { EndpointSpec, ErrorStatus } from './endpoint';
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotencyKey';
@@ -105,6 +106,32 @@ function descriptionOf(spec: EndpointSpec): string {
   return notes.join(' ');
 }
 
+const SIGNATURE_HEADERS = [
+  { name: 'webhook-id', description: 'The event id: the same on every retry of this event, so receivers can de-duplicate' },
+  { name: 'webhook-timestamp', description: 'Unix seconds when this attempt was signed' },
+  { name: 'webhook-signature', description: 'v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}"> keyed with the base64 part of the endpoint secret (Standard Webhooks)' },
+];
+
+/** OpenAPI 3.1 `webhooks`: what each outbound event type POSTs to customers' endpoints. */
+function webhooksOf(components: Json): Json {
+  return Object.fromEntries(
+    WEBHOOK_EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          operationId: `webhook_${type.replace('.', '_')}`,
+          summary: `${type} event`,
+          description: 'Delivered at least once; retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h until a 2xx. Redirects are not followed; 15 s timeout.',
+          tags: ['Outbound webhooks'],
+          parameters: SIGNATURE_HEADERS.map((h) => ({ ...h, in: 'header', required: true, schema: { type: 'string' } })),
+          requestBody: { required: true, content: { 'application/json': { schema: schemaOf(webhookEventBody(type), 'output', components) } } },
+          responses: { '2XX': { description: 'Received; any other answer (or none within 15 s) is retried' } },
+        },
+      },
+    ]),
+  );
+}
+
 /** The OpenAPI 3.1 document of every endpoint, from the same zod schemas that validate requests. */
 export function buildOpenApi(endpoints: EndpointSpec[], serverUrl: string): Json {
   const components: Json = {};
@@ -134,11 +161,14 @@ export function buildOpenApi(endpoints: EndpointSpec[], serverUrl: string): Json
     info: {
       title: 'Outreach Intelligence API',
       version: '1.0.0',
-      description: 'Credit-metered Web3 growth intelligence, enrichment jobs, growth plans and community moderation.',
+      description:
+        'Credit-metered Web3 growth intelligence, enrichment jobs, growth plans and community moderation. ' +
+        'Every response that spends or refunds credits carries `X-Credits-Charged` (credits taken from the available balance by this request, reservations included; negative when credits were given back) and `X-Credits-Remaining` (the available balance afterwards).',
     },
     servers: [{ url: serverUrl }],
     security: [{ apiKey: [] }],
     paths,
+    webhooks: webhooksOf(components),
     components: { schemas: components, securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer oik_...' } } },
   };
 }

@@ -3,9 +3,11 @@ import { accountEndpoints } from './account';
 import { intelligenceEndpoints } from './intelligence';
 import { growthEndpoints } from './growth';
 import { moderationEndpoints } from './moderation';
+import { platformEndpoints } from './moderationPlatforms';
 import { jobsEndpoints } from './jobs';
 import { publicEndpoints, webhookEndpoints } from './public';
 import { storageEndpoints } from './storage';
+import { outboundWebhookEndpoints } from './outboundWebhooks';
 
 /**
  * Which Lambda serves which endpoints: one function per group (functions/<group>/handler.ts).
@@ -20,7 +22,8 @@ export const API_GROUPS = {
   intelligence: Object.values(intelligenceEndpoints),
   growth: Object.values(growthEndpoints),
   jobs: Object.values(jobsEndpoints),
-  moderation: Object.values(moderationEndpoints),
+  moderation: [...Object.values(moderationEndpoints), ...Object.values(platformEndpoints)],
+  outbound: Object.values(outboundWebhookEndpoints),
 } satisfies Record<string, EndpointSpec[]>;
 
 export type ApiGroup = keyof typeof API_GROUPS;

@@ -51,6 +51,7 @@ export const community = z
     should_send_welcome_messages: z.boolean(),
     welcome_message: z.string().nullable(),
     alert_channel_message_template: z.string().nullable(),
+    install_url: z.string().nullable().meta({ description: "Discord: the OAuth2 invite adding the operator's bot (scopes bot applications.commands); null for other types or without DISCORD_APPLICATION_ID" }),
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -89,6 +90,11 @@ export const moderationDecision = z
 
 const decisions = z.object({ decisions: z.array(moderationDecision) }).meta({ id: 'ModerationDecisions' });
 
+const deliveryState = z.object({
+  status: z.enum(['pending', 'delivered', 'failed', 'not_configured', 'observe']),
+  error: z.string().nullable().meta({ description: "The platform's error when failed" }),
+});
+
 export const moderationStatus = z
   .object({
     community_id: z.uuid(),
@@ -116,8 +122,21 @@ export const moderationStatus = z
         reason: z.string(),
         message_excerpt: z.string(),
         alert_message: z.string(),
+        delivery: deliveryState.nullable().meta({ description: "How the action went on the platform (contract 10); null where the community's own bot acts (events endpoint)" }),
+        undo: deliveryState.extend({ at: timestamp }).nullable().meta({ description: 'The reversal of a mute or ban, once requested' }),
       }),
     ),
+    platform: z
+      .object({
+        chat_id: z.string().nullable().meta({ description: 'Telegram group or Discord guild bound by /activate' }),
+        alert_chat_id: z.string().nullable(),
+        configured: z.boolean().meta({ description: "Whether this deployment has the platform's bot credentials; without them actions are recorded as not_configured" }),
+        automod_synced_at: timestamp.nullable(),
+        automod_error: z.string().nullable(),
+        unsupported: z.array(z.string()).meta({ description: 'What this platform integration does not do, and why' }),
+      })
+      .nullable()
+      .meta({ description: 'Telegram and Discord communities (contract 10); null for the others' }),
     last_synced_at: timestamp.nullable().meta({ description: 'When POST /sync last refreshed this status; null before the first sync' }),
   })
   .meta({ id: 'ModerationStatus' });

@@ -170,9 +170,7 @@ export function updateAutoRenew(userId: string, communityId: string, autoRenew: 
 
 /** Activation succeeds once, and only with the community's own token. */
 export function markActivated(c: CommunityRecord, token: string, at: string) {
-  return updateOrUndefined(
-    updateItem(c.userId, c.id, { activatedAt: at, updatedAt: at }, { condition: 'attribute_not_exists(activatedAt) AND activationToken = :token', values: { ':token': token } }),
-  );
+  return updateOrUndefined(activationUpdate(c, token, at));
 }
 
 export function stampSynced(userId: string, communityId: string, at: string) {
@@ -209,25 +207,40 @@ export function advanceBillingPeriod(c: CommunityRecord, period: number, nextBil
 
 /** A failed renewal: monitoring stops, the due time stays so every later sweep retries. */
 export function suspendForNonPayment(c: CommunityRecord, at: string) {
-  const guard = samePeriod(c);
-  return updateOrUndefined(
-    updateItem(c.userId, c.id, { billingState: 'suspended', suspendedAt: at, updatedAt: at }, { condition: `${guard.condition} AND billingState = :active`, values: { ...guard.values, ':active': 'active' } }),
-  );
+  return updateOrUndefined(suspensionUpdate(c, at));
 }
 
 /** Auto-renew off and the period over: the community leaves the due index for good. */
 export function expireAtPeriodEnd(c: CommunityRecord, at: string) {
+  return updateOrUndefined(expiryUpdate(c, at));
+}
+
+// ---- Guarded changes as transaction items, so a webhook outbox event can be written with them -----
+
+/** Activation succeeds once, and only with the community's own token. */
+const activationUpdate = (c: CommunityRecord, token: string, at: string) =>
+  updateItem(c.userId, c.id, { activatedAt: at, updatedAt: at }, { condition: 'attribute_not_exists(activatedAt) AND activationToken = :token', values: { ':token': token } });
+export const markActivatedItem = (c: CommunityRecord, token: string, at: string): TransactItem => ({ Update: activationUpdate(c, token, at) });
+
+/** A failed renewal: monitoring stops, the due time stays so every later sweep retries. */
+function suspensionUpdate(c: CommunityRecord, at: string) {
   const guard = samePeriod(c);
-  return updateOrUndefined(
-    updateItem(
-      c.userId,
-      c.id,
-      { billingState: 'expired', nextBillingAt: null, suspendedAt: null, updatedAt: at },
-      { condition: `${guard.condition} AND autoRenew = :false`, values: { ...guard.values, ':false': false } },
-      ['gsi3pk', 'gsi3sk'],
-    ),
+  return updateItem(c.userId, c.id, { billingState: 'suspended', suspendedAt: at, updatedAt: at }, { condition: `${guard.condition} AND billingState = :active`, values: { ...guard.values, ':active': 'active' } });
+}
+export const suspendForNonPaymentItem = (c: CommunityRecord, at: string): TransactItem => ({ Update: suspensionUpdate(c, at) });
+
+/** Auto-renew off and the period over: the community leaves the due index for good. */
+function expiryUpdate(c: CommunityRecord, at: string) {
+  const guard = samePeriod(c);
+  return updateItem(
+    c.userId,
+    c.id,
+    { billingState: 'expired', nextBillingAt: null, suspendedAt: null, updatedAt: at },
+    { condition: `${guard.condition} AND autoRenew = :false`, values: { ...guard.values, ':false': false } },
+    ['gsi3pk', 'gsi3sk'],
   );
 }
+export const expireAtPeriodEndItem = (c: CommunityRecord, at: string): TransactItem => ({ Update: expiryUpdate(c, at) });
 
 /** Every billing community whose due time is at or before `atIso`: a Query per shard of the sparse gsi3. */
 export async function listDueCommunities(atIso: string): Promise<CommunityRecord[]> {

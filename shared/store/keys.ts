@@ -199,3 +199,64 @@ export const intelligenceResultKey = (userId: string, resultId: string): Key => 
 export const intelligenceQueryKey = (userId: string, queryHash: string): Key => ({ pk: user(userId), sk: `INTELQUERY#${queryHash}` });
 /** Unlock memory: the contact tier each entity of one kind is unlocked at for this user (one item per kind). */
 export const unlockMemoryKey = (userId: string, entityKind: string): Key => ({ pk: user(userId), sk: `UNLOCKS#${entityKind}` });
+
+// ---- Moderation on the platforms (contract 10) -------------------------------------------------
+/** Activation token (by its SHA-256) to its community: `/activate <token>` names no community otherwise. */
+export const activationTokenKey = (tokenHash: string): Key => ({ pk: `ACTIVATION#${tokenHash}`, sk: 'COMMUNITY' });
+/** A Telegram chat (group or alert chat) or a Discord guild bound to a community by the operator's bot. */
+export const telegramChatKey = (chatId: string): Key => ({ pk: `TGCHAT#${chatId}`, sk: 'BINDING' });
+export const discordGuildKey = (guildId: string): Key => ({ pk: `DCGUILD#${guildId}`, sk: 'BINDING' });
+/** Where a community lives on its platform (chat, alert chat, guild, audit-log cursor), beside the engine's state. */
+export const moderationPlatformKey = (communityId: string): Key => ({ pk: engine(communityId), sk: 'PLATFORM' });
+/** The per-community rules (contract 10); absent means the defaults. */
+export const moderationRulesKey = (communityId: string): Key => ({ pk: engine(communityId), sk: 'RULES' });
+/** One decision's platform calls and how each went (exactly-once bookkeeping, the audit log's delivery status). */
+export const moderationDeliveryKey = (communityId: string, deliveryId: string): Key => ({ pk: engine(communityId), sk: `DELIVERY#${deliveryId}` });
+/** A new member who has not pressed the captcha button yet. */
+export const moderationCaptchaKey = (communityId: string, userId: string): Key => ({ pk: engine(communityId), sk: `CAPTCHA#${userId}` });
+/** gsi3, sparse: pending captchas by deadline, so the scheduled sweep reads only the expired ones. */
+export const CAPTCHA_SHARDS = 4;
+export const captchaDuePartition = (shard: number) => `CAPTCHA_DUE#${shard}`;
+export const captchaDueIndexKey = (communityId: string, userId: string, deadline: string) => ({
+  gsi3pk: captchaDuePartition(parseInt(communityId.replace(/-/g, '').slice(-4), 16) % CAPTCHA_SHARDS),
+  gsi3sk: `${deadline}#${communityId}#${userId}`,
+});
+export const captchaDueUpTo = (atIso: string) => `${atIso}#~`;
+/**
+ * An audit entry by id: ids are UUID v7 minted at the entry's `at`, so the id names the millisecond
+ * prefix of its sort key and one Query on that prefix finds it.
+ */
+export const moderationAuditLookup = (communityId: string, auditId: string) => {
+  const ms = parseInt(auditId.replace(/-/g, '').slice(0, 12), 16);
+  return { pk: engine(communityId), prefix: `${AUDIT_PREFIX}${Number.isFinite(ms) ? new Date(ms).toISOString() : 'invalid'}#` };
+};
+// ---- Outbound webhooks ------------------------------------------------------------------------
+export const WEBHOOK_ENDPOINT_PREFIX = 'WHENDPOINT#';
+export const webhookEndpointKey = (userId: string, endpointId: string): Key => ({ pk: user(userId), sk: `${WEBHOOK_ENDPOINT_PREFIX}${endpointId}` });
+export const webhookEndpointsPartition = (userId: string) => ({ pk: user(userId), prefix: WEBHOOK_ENDPOINT_PREFIX });
+/**
+ * The outbox: one item per event, written in the transaction of the state change it reports. gsi3,
+ * sparse (under partitions of its own): an event carries these until it has been fanned out into
+ * deliveries, so the sweep finds any event whose after-commit dispatch was lost.
+ */
+export const webhookEventKey = (userId: string, eventId: string): Key => ({ pk: user(userId), sk: `WHEVENT#${eventId}` });
+export const WEBHOOK_OUTBOX_SHARDS = 4;
+const shardOf = (id: string, shards: number) => parseInt(id.replace(/-/g, '').slice(-4), 16) % shards;
+export const webhookOutboxPartition = (shard: number) => `WEBHOOK_OUTBOX#${shard}`;
+export const webhookOutboxIndexKey = (eventId: string, createdAt: string) => ({
+  gsi3pk: webhookOutboxPartition(shardOf(eventId, WEBHOOK_OUTBOX_SHARDS)),
+  gsi3sk: `${createdAt}#${eventId}`,
+});
+/** One delivery of one event to one endpoint (the delivery log); ids are time-ordered, so the log lists by key. */
+export const WEBHOOK_DELIVERY_PREFIX = 'WHDELIVERY#';
+export const webhookDeliveryKey = (userId: string, deliveryId: string): Key => ({ pk: user(userId), sk: `${WEBHOOK_DELIVERY_PREFIX}${deliveryId}` });
+export const webhookDeliveriesPartition = (userId: string) => ({ pk: user(userId), prefix: WEBHOOK_DELIVERY_PREFIX });
+/** gsi3, sparse: a pending delivery carries these, sorted by its next attempt, so the sweep re-queues any whose message was lost. */
+export const WEBHOOK_DUE_SHARDS = 4;
+export const webhookDuePartition = (shard: number) => `WEBHOOK_DUE#${shard}`;
+export const webhookDueIndexKey = (deliveryId: string, nextAttemptAt: string) => ({
+  gsi3pk: webhookDuePartition(shardOf(deliveryId, WEBHOOK_DUE_SHARDS)),
+  gsi3sk: `${nextAttemptAt}#${deliveryId}`,
+});
+/** Upper bound (inclusive) of gsi3sk for everything at or before `atIso` (outbox and due index alike). */
+export const webhookIndexUpTo = (atIso: string) => `${atIso}#~`;

@@ -8,6 +8,7 @@ import { ddb, isConditionFailure, table } from './client';
 import {
   MODERATION_METRIC_SHARDS,
   moderationAuditKey,
+  moderationAuditLookup,
   moderationAuditPartition,
   moderationEventKey,
   moderationMemberKey,
@@ -161,3 +162,15 @@ export const metricShardOf = (userId: string): number => {
   for (const ch of userId) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
   return hash % MODERATION_METRIC_SHARDS;
 };
+
+/** One audit entry by id (see moderationAuditLookup): a Query on its millisecond's prefix. */
+export async function findAuditEntry(communityId: string, auditId: string): Promise<AuditEntry | undefined> {
+  const { pk, prefix } = moderationAuditLookup(communityId, auditId);
+  const { Items = [] } = await ddb().send(
+    new QueryCommand({ TableName: table(), KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix }, ConsistentRead: true }),
+  );
+  const item = Items.find((i) => i.id === auditId);
+  if (!item) return undefined;
+  const { pk: _pk, sk: _sk, entity: _e, ...entry } = item;
+  return entry as AuditEntry;
+}

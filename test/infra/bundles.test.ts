@@ -22,7 +22,7 @@ const carries = (b: BuiltBundle, pattern: RegExp) => inputsOf(b).some((file) => 
 const needsOfEntry = (name: string) => {
   const folder = (n: string) => FUNCTIONS[n as FunctionName].entry?.folder ?? n;
   const sharing = Object.keys(FUNCTIONS).filter((n) => folder(n) === folder(name)).map((n) => FUNCTIONS[n as FunctionName]);
-  return { queue: sharing.some((n) => n.queue), events: sharing.some((n) => n.events), stripe: sharing.some((n) => n.stripe) };
+  return { queue: sharing.some((n) => n.queue || n.webhookQueue), events: sharing.some((n) => n.events), stripe: sharing.some((n) => n.stripe) };
 };
 
 describe('function bundles', () => {

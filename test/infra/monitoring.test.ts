@@ -19,8 +19,9 @@ describe('monitoring', () => {
   });
 
   it('alarms on the dead-letter queue, the API 5xx rate and p99 latency, and the job failure rate', () => {
-    const dlq = alarms().find((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible');
-    expect(dlq).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', Namespace: 'AWS/SQS' });
+    const dlqs = alarms().filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible');
+    expect(dlqs).toHaveLength(2);
+    for (const dlq of dlqs) expect(dlq).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', Namespace: 'AWS/SQS' });
     const latency = alarms().find((a) => a.MetricName === 'Latency');
     expect(latency).toMatchObject({ Namespace: 'AWS/ApiGateway', ExtendedStatistic: 'p99', Threshold: ALARM_THRESHOLDS.apiP99LatencyMs });
     const expressions = alarms().flatMap((a) => (a.Metrics ?? []).map((m: { Expression?: string }) => m.Expression).filter(Boolean));

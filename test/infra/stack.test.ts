@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { FUNCTIONS, type FunctionName } from '../../infra/functionCatalog';
 import { GATEWAY_ERRORS } from '../../infra/gatewayResponses';
 import { MAX_RECEIVE_COUNT, WORKER_BATCH_SIZE } from '../../infra/pipeline';
+import { WEBHOOK_BATCH_SIZE, WEBHOOK_MAX_RECEIVE_COUNT } from '../../infra/webhookDelivery';
 import { PROJECT_ROOT } from '../../infra/projectRoot';
 import { AUTHORIZER_CACHE_TTL } from '../../infra/serviceApi';
 import { MAX_DELIVERIES } from '../../shared/domain/jobs/pipeline';
@@ -16,7 +17,7 @@ import { synthesize, type Synthesized } from './synth';
 
 const bundleRequire = createRequire(import.meta.url);
 
-// One real synth for the file: it bundles all twelve functions with esbuild.
+// One real synth for the file: it bundles every function with esbuild.
 let s: Synthesized;
 // Bundling twelve functions takes over a minute on a busy two-core machine.
 beforeAll(() => {
@@ -24,7 +25,7 @@ beforeAll(() => {
 }, 300_000);
 
 const groupEndpoints = () => Object.entries(API_GROUPS) as [FunctionName, EndpointSpec[]][];
-const functionNames = () => [...Object.keys(API_GROUPS), 'authorizer', 'jobs-events', 'worker', 'dead-letters', 'renewals'] as FunctionName[];
+const functionNames = () => [...Object.keys(API_GROUPS), 'authorizer', 'jobs-events', 'worker', 'dead-letters', 'renewals', 'captchas', 'webhook-sender'] as FunctionName[];
 const fnId = (name: FunctionName) => s.logicalId(s.stack.functions[name].fn);
 const policyOf = (name: FunctionName) => {
   const roleId = s.logicalId(s.stack.functions[name].role);
@@ -131,8 +132,9 @@ describe('functions', () => {
       expect('TABLE_NAME' in env, name).toBe(needs.table !== 'none');
       expect('PIPELINE_QUEUE_URL' in env, name).toBe(needs.queue === true);
       expect('EVENT_BUS_NAME' in env, name).toBe(needs.events === true);
+      expect('WEBHOOK_QUEUE_URL' in env, name).toBe(needs.webhookQueue === true);
     }
-    expect(functionNames().filter((n) => FUNCTIONS[n].queue).sort()).toEqual(['growth', 'jobs', 'renewals', 'worker']);
+    expect(functionNames().filter((n) => FUNCTIONS[n].queue).sort()).toEqual(['captchas', 'growth', 'jobs', 'moderation', 'renewals', 'worker']);
     expect(functionNames().filter((n) => FUNCTIONS[n].events).sort()).toEqual(['dead-letters', 'growth', 'jobs', 'moderation', 'renewals', 'worker']);
   });
 
@@ -142,9 +144,9 @@ describe('functions', () => {
       const needs = FUNCTIONS[name];
       expect(actions.includes('dynamodb:PutItem'), name).toBe(needs.table === 'readWrite');
       expect(actions.includes('dynamodb:Query'), name).toBe(needs.table !== 'none');
-      expect(actions.includes('sqs:SendMessage'), name).toBe(needs.queue === true);
+      expect(actions.includes('sqs:SendMessage'), name).toBe(needs.queue === true || needs.webhookQueue === true);
       expect(actions.includes('events:PutEvents'), name).toBe(needs.events === true);
-      expect(actions.some((a) => a.startsWith('secretsmanager:')), name).toBe(false);
+      expect(actions.some((a) => a.startsWith('secretsmanager:')), name).toBe(needs.platformSecret === true);
     }
     expect(actionsOf('public').filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:'))).toEqual([]);
     expect(FUNCTIONS.authorizer.table).toBe('read');
@@ -161,7 +163,7 @@ describe('functions', () => {
 
 describe('pipeline', () => {
   const queues = () => {
-    const all = s.resources('AWS::SQS::Queue');
+    const all = Object.fromEntries(Object.entries(s.resources('AWS::SQS::Queue')).filter(([id]) => id.startsWith('Pipeline')));
     const [mainId] = Object.keys(all).filter((id) => all[id].Properties.RedrivePolicy);
     const dlqId = Object.keys(all).find((id) => id !== mainId)!;
     return { all, mainId, dlqId };
@@ -185,11 +187,12 @@ describe('pipeline', () => {
     const guarded = policies
       .filter((p) => p.Properties.PolicyDocument.Statement.some((st: any) => st.Effect === 'Deny' && st.Condition?.Bool?.['aws:SecureTransport'] === 'false'))
       .flatMap((p) => p.Properties.Queues.map((q: { Ref: string }) => q.Ref));
-    expect(guarded.sort()).toEqual(Object.keys(all).sort());
+    // Every queue of the stack, the webhook queues included.
+    expect(guarded.sort()).toEqual(Object.keys(s.resources('AWS::SQS::Queue')).sort());
   });
 
   it('feeds the worker batches of ten with partial batch responses', () => {
-    s.template.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
+    s.template.resourceCountIs('AWS::Lambda::EventSourceMapping', 3);
     s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: fnId('worker') },
       EventSourceArn: { 'Fn::GetAtt': [queues().mainId, 'Arn'] },
@@ -213,6 +216,38 @@ describe('pipeline', () => {
   });
 });
 
+describe('outbound webhook delivery', () => {
+  const queues = () => {
+    const all = Object.fromEntries(Object.entries(s.resources('AWS::SQS::Queue')).filter(([id]) => id.startsWith('OutboundWebhookDelivery')));
+    const [mainId] = Object.keys(all).filter((id) => all[id].Properties.RedrivePolicy);
+    const dlqId = Object.keys(all).find((id) => id !== mainId)!;
+    return { all, mainId, dlqId };
+  };
+
+  it('has a queue of its own, with a dead-letter queue, consumed by the sender in batches of ten with partial failures', () => {
+    const { all, mainId, dlqId } = queues();
+    expect(Object.keys(all)).toHaveLength(2);
+    expect(all[mainId].Properties.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: WEBHOOK_MAX_RECEIVE_COUNT });
+    const senderTimeout = s.resources('AWS::Lambda::Function')[fnId('webhook-sender')].Properties.Timeout;
+    expect(all[mainId].Properties.VisibilityTimeout).toBe(6 * senderTimeout);
+    s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnId('webhook-sender') },
+      EventSourceArn: { 'Fn::GetAtt': [mainId, 'Arn'] },
+      BatchSize: WEBHOOK_BATCH_SIZE,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('lets only the event producers, the endpoints API, the sweep and the sender send to it', () => {
+    const { mainId } = queues();
+    const senders = functionNames().filter((name) => envOf(name).WEBHOOK_QUEUE_URL);
+    expect(senders.sort()).toEqual(['growth', 'jobs', 'moderation', 'outbound', 'renewals', 'webhook-sender', 'worker']);
+    for (const name of senders) expect(envOf(name).WEBHOOK_QUEUE_URL, name).toEqual({ Ref: mainId });
+    // Rendered events link to the deployed API.
+    expect(envOf('webhook-sender').PUBLIC_BASE_URL).toBeDefined();
+  });
+});
+
 describe('schedule and events', () => {
   it('runs the renewals function every 5 minutes', () => {
     s.template.hasResourceProperties('AWS::Events::Rule', {
@@ -224,6 +259,30 @@ describe('schedule and events', () => {
       FunctionName: { 'Fn::GetAtt': [fnId('renewals'), 'Arn'] },
       Principal: 'events.amazonaws.com',
     });
+  });
+
+  it('runs the captcha sweep every minute, so a 2-minute captcha timeout holds within a minute', () => {
+    s.template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fnId('captchas'), 'Arn'] } })],
+    });
+  });
+
+  it('the platform secret is read at run time by exactly the functions that call the platforms, through the secrets extension, never in env', () => {
+    const [secretId] = Object.keys(s.resources('AWS::SecretsManager::Secret'));
+    expect(secretId).toBeDefined();
+    for (const name of functionNames()) {
+      const env = envOf(name);
+      const wants = FUNCTIONS[name].platformSecret === true;
+      expect(env.PLATFORM_SECRET_ARN, name).toEqual(wants ? { Ref: secretId } : undefined);
+      for (const secretName of ['TELEGRAM_BOT_TOKEN', 'DISCORD_BOT_TOKEN', 'TELEGRAM_WEBHOOK_SECRET']) expect(env[secretName], name).toBeUndefined();
+      const layers = s.resources('AWS::Lambda::Function')[fnId(name)].Properties.Layers ?? [];
+      expect(layers.length > 0, name).toBe(wants);
+      const reads = policyOf(name).filter((st) => [st.Action].flat().includes('secretsmanager:GetSecretValue'));
+      expect(reads.map((st) => st.Resource), name).toEqual(wants ? [{ Ref: secretId }] : []);
+    }
+    expect(functionNames().filter((n) => FUNCTIONS[n].platformSecret).sort()).toEqual(['moderation', 'worker']);
   });
 
   it('has a domain event bus that only the publishers may put events on', () => {

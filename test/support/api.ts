@@ -38,12 +38,13 @@ export interface TestApi {
  */
 export async function startTestApi(options: { clock?: ManualClock } = {}): Promise<TestApi> {
   const clock = options.clock ?? systemClock;
-  const ports = installLocalPorts(clock);
+  const ports = installLocalPorts(clock, { realDns: false });
   const server: Server = createLocalApi();
   const port = await listen(server, 0);
   const origin = `http://127.0.0.1:${port}`;
   afterAll(async () => {
     ports.queue.stop();
+    ports.webhookQueue.stop();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });

@@ -21,6 +21,9 @@ import {
 import { cancellationCodes, TransactionConditionError, writeTogether, type TransactItem } from '../../store/transactions';
 import { addGrant, availableCredits, earliestExpiry, liveGrants, planSpend, pruneWallet, restoreAllocation, type Wallet } from './wallet';
 import { recordMetric } from '../../observability/metrics';
+import { recordCreditMove } from './creditMeter';
+import { creditsLowEvent } from '../webhooks/creditsLow';
+import { announce } from '../webhooks/outbox';
 
 const MAX_ATTEMPTS = 60;
 
@@ -60,9 +63,12 @@ async function moveMoney(
       if (built.done) return built.outcome;
       continue;
     }
-    const items = [...built.items, ...extras];
+    // A move that takes the balance below the low mark writes its credits.low event with it (the outbox).
+    const low = creditsLowEvent(userId, availableCredits(wallet, at), built.balance, at);
+    const items = [...built.items, ...extras, ...(low ? [low.item] : [])];
     try {
       await writeTogether(items);
+      if (low) await announce([low]);
       return { alreadyApplied: false, balance: built.balance };
     } catch (err) {
       const codes = cancellationCodes(err);
@@ -84,7 +90,18 @@ async function moveMoney(
  * Charges `amount` now, once per `chargeId`: a retry with the same id is a no-op. A zero amount still
  * writes the `with` items (a free result is still a result) but no ledger entry.
  */
-export async function chargeCredits(move: MoneyMove & { amount: number; chargeId: string }): Promise<MoveOutcome> {
+/** Reports an applied move that touched money to the request's credit meter (the X-Credits-* headers). */
+async function metered<T extends MoveOutcome>(userId: string, outcome: Promise<T>, spent: (o: T) => number | null): Promise<T> {
+  const o = await outcome;
+  const amount = o.alreadyApplied ? null : spent(o);
+  if (amount !== null) recordCreditMove(userId, amount, o.balance);
+  return o;
+}
+
+export const chargeCredits = (move: MoneyMove & { amount: number; chargeId: string }): Promise<MoveOutcome> =>
+  metered(move.userId, chargeOnce(move), () => (move.amount > 0 ? move.amount : null));
+
+async function chargeOnce(move: MoneyMove & { amount: number; chargeId: string }): Promise<MoveOutcome> {
   if (move.amount === 0) {
     await writeExtras(move.with ?? []);
     return { alreadyApplied: false, balance: availableCredits(await loadWallet(move.userId), now()) };
@@ -112,7 +129,10 @@ export async function chargeCredits(move: MoneyMove & { amount: number; chargeId
 }
 
 /** Sets `amount` aside for work that will be settled later; once per `reservationId`. */
-export async function reserveCredits(move: MoneyMove & { amount: number; reservationId: string }): Promise<MoveOutcome> {
+export const reserveCredits = (move: MoneyMove & { amount: number; reservationId: string }): Promise<MoveOutcome> =>
+  metered(move.userId, reserveOnce(move), () => (move.amount > 0 ? move.amount : null));
+
+async function reserveOnce(move: MoneyMove & { amount: number; reservationId: string }): Promise<MoveOutcome> {
   return moveMoney(move.userId, move.with ?? [], async (wallet, at) => {
     const plan = planSpend(pruneWallet(wallet, at), move.amount, at);
     if (!plan.ok) {
@@ -147,7 +167,11 @@ export interface SettleOutcome extends MoveOutcome {
  * Ends a reservation: `chargedAmount` (capped at what was reserved) becomes a ledger charge and the
  * rest goes back where it came from. Settling twice is a no-op.
  */
-export async function settleReservation(
+/** A settlement gives back what was reserved and not charged: a negative spend for the meter. */
+export const settleReservation = (move: Omit<MoneyMove, 'toolName' | 'refId'> & { reservationId: string; chargedAmount: number }): Promise<SettleOutcome> =>
+  metered(move.userId, settleOnce(move), (o) => (o.charged + o.released > 0 ? -o.released : null));
+
+async function settleOnce(
   move: Omit<MoneyMove, 'toolName' | 'refId'> & { reservationId: string; chargedAmount: number },
 ): Promise<SettleOutcome> {
   let charged = 0;
@@ -184,7 +208,10 @@ export async function settleReservation(
 }
 
 /** Gives credits back as permanent credits, with a negative ledger entry of the same tool; once per `chargeId`. */
-export async function refundCredits(move: MoneyMove & { amount: number; chargeId: string }): Promise<MoveOutcome> {
+export const refundCredits = (move: MoneyMove & { amount: number; chargeId: string }): Promise<MoveOutcome> =>
+  metered(move.userId, refundOnce(move), () => (move.amount > 0 ? -move.amount : null));
+
+async function refundOnce(move: MoneyMove & { amount: number; chargeId: string }): Promise<MoveOutcome> {
   const outcome = await moveMoney(move.userId, move.with ?? [], async (wallet, at) => {
     const next = { ...pruneWallet(wallet, at), permanent: wallet.permanent + move.amount };
     const createdAt = at.toISOString();

@@ -15,6 +15,19 @@ import { creditsFor, type UnitCounts } from './pricing';
 import { chargeableUnits } from './deliveredUnits';
 import { logger } from '../../observability/logger';
 import { recordMetric, type BusinessMetric } from '../../observability/metrics';
+import { announce, webhookEvent, type OutboxEvent } from '../webhooks/outbox';
+
+const GROWTH_ORIGIN = 'growth_run:';
+/** Growth runs report completion and failure; a cancelled run was cancelled by its owner's own call. */
+const GROWTH_RUN_EVENTS: Partial<Record<JobClosure['status'], 'growth_run.completed' | 'growth_run.failed'>> = { completed: 'growth_run.completed', failed: 'growth_run.failed' };
+
+/** The webhook events a job's closing reports: its own, and its growth run's when growth started it. */
+function closingEvents(job: JobRecord, status: JobClosure['status'], at: string): OutboxEvent[] {
+  const events = [webhookEvent(job.userId, `job.${status}`, { kind: 'job', id: job.id }, at)];
+  const runEvent = GROWTH_RUN_EVENTS[status];
+  if (runEvent && job.origin?.startsWith(GROWTH_ORIGIN)) events.push(webhookEvent(job.userId, runEvent, { kind: 'growth_run', id: job.origin.slice(GROWTH_ORIGIN.length) }, at));
+  return events;
+}
 
 export type CloseOutcome = 'closed' | 'changed';
 
@@ -39,18 +52,22 @@ export async function closeJob(
     creditsCharged,
     at,
   });
+  // The outbox items ride in the closing transaction: the events exist exactly when the job closed.
+  const events = closingEvents(job, outcome.status, at);
+  const outbox = events.map((e) => e.item);
   try {
     const settled = await settleReservation({
       userId: job.userId,
       reservationId: job.reservationId,
       chargedAmount: charged,
-      with: [...alsoWrite, closeJobItem(job.userId, job.id, job.version, closure(charged))],
+      with: [...alsoWrite, closeJobItem(job.userId, job.id, job.version, closure(charged)), ...outbox],
     });
-    if (settled.alreadyApplied) await writeTogether([...alsoWrite, closeJobItem(job.userId, job.id, job.version, closure(0))]);
+    if (settled.alreadyApplied) await writeTogether([...alsoWrite, closeJobItem(job.userId, job.id, job.version, closure(0)), ...outbox]);
   } catch (err) {
     if (err instanceof TransactionConditionError || isConditionFailure(err)) return 'changed';
     throw err;
   }
+  await announce(events);
   const metric = CLOSURE_METRICS.get(outcome.status);
   if (metric) recordMetric(metric, 1, {});
   // The job is closed whatever happens to its notification; a lost one is at least in the logs.

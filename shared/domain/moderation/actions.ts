@@ -14,9 +14,15 @@ export const LADDER_START: Record<RuleWeight, number | null> = { minor: null, of
 
 export const countsAsOffence = (weight: RuleWeight): boolean => LADDER_START[weight] !== null;
 
-/** `priorOffences`: the member's offences inside the window, not counting this one. */
-export function actionFor(weight: RuleWeight, priorOffences: number): PenaltyAction {
+/**
+ * `priorOffences`: the member's offences inside the window, not counting this one. `warnLimit`
+ * (per-community rules) stretches the warning rung: that many warnings before a mute; a severe
+ * breach always starts at the mute.
+ */
+export function actionFor(weight: RuleWeight, priorOffences: number, warnLimit = 1): PenaltyAction {
   const start = LADDER_START[weight];
   if (start === null) return 'delete';
-  return ACTION_LADDER[Math.min(start + priorOffences, ACTION_LADDER.length - 1)];
+  const ladder: PenaltyAction[] = [...Array<PenaltyAction>(warnLimit).fill('warn'), 'mute', 'ban'];
+  const first = start === 0 ? 0 : warnLimit + start - 1;
+  return ladder[Math.min(first + priorOffences, ladder.length - 1)];
 }

@@ -42,6 +42,20 @@ function firstPattern(text: string, patterns: LabelledPattern[], negations?: Reg
   return undefined;
 }
 
+/** The host a link match points at: what follows a scheme, up to the first slash. */
+const hostOf = (match: string) => match.replace(/^https?:\/\//i, '').split(/[/?#:\s]/)[0].replace(/^www\./i, '').toLowerCase();
+const allowed = (host: string, allowlist: string[]) => allowlist.some((d) => host === d || host.endsWith(`.${d}`));
+
+/** Like firstPattern, but every match to an allowlisted domain is passed over (a message may carry both kinds). */
+function firstOutsideAllowlist(text: string, patterns: LabelledPattern[], allowlist: string[]): string | undefined {
+  const domains = allowlist.map((d) => d.toLowerCase().replace(/^www\./, ''));
+  for (const { label, pattern } of patterns) {
+    const global = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
+    for (const found of text.matchAll(global)) if (!allowed(hostOf(found[0]), domains)) return label;
+  }
+  return undefined;
+}
+
 const withinSeconds = (recent: RecentMessage[], sentAt: number, seconds: number) => recent.filter((m) => sentAt - m.at < seconds * 1000 && m.at <= sentAt);
 
 type Matcher<K extends Rule['kind']> = (rule: Extract<Rule, { kind: K }>, msg: MessageToClassify, rules: RuleSet) => string | undefined;
@@ -53,7 +67,7 @@ const MATCHERS: { [K in Rule['kind']]: Matcher<K> } = {
     return label && `Scam phrase: ${label}`;
   },
   patterns: (rule, msg) => {
-    const label = firstPattern(msg.text, rule.patterns);
+    const label = rule.allowlist?.length ? firstOutsideAllowlist(msg.text, rule.patterns, rule.allowlist) : firstPattern(msg.text, rule.patterns);
     return label && `${label} from a new member`;
   },
   flood: (rule, msg) => {

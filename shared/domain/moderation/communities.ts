@@ -1,4 +1,5 @@
 import { now } from '../../adapters/ports';
+import { optionalEnv } from '../../config/env';
 import { NotFoundError, UnprocessableError } from '../../http/errors';
 import { randomToken, uuidv7 } from '../../ids';
 import {
@@ -13,8 +14,21 @@ import {
   type CommunitySettings,
 } from '../../store/communitiesRepo';
 import { chargeCredits } from '../credits/credits';
+import { putActivationPointer, writeActivationPointer } from '../../store/platformRepo';
 import { COMMUNITY_PRICING, communityStatus, NEEDS_ACTIVATION, type CommunityType } from './communityTypes';
 import { periodEndAfter, renewalChargeId } from './renewalRules';
+
+/**
+ * Discord: the OAuth2 invite that adds the operator's bot with the commands and the permissions its
+ * actions need. The application id is public (it is in every invite link), so it is read from the
+ * environment even in AWS, where the bot token and public key stay in the secret.
+ */
+const DISCORD_BOT_PERMISSIONS = (1n << 2n) | (1n << 5n) | (1n << 7n) | (1n << 13n) | (1n << 40n); // ban, manage server (AutoMod), audit log, manage messages, moderate members
+function installUrlOf(type: CommunityType): string | null {
+  const appId = optionalEnv('DISCORD_APPLICATION_ID');
+  if (type !== 'discord' || !appId) return null;
+  return `https://discord.com/oauth2/authorize?${new URLSearchParams({ client_id: appId, scope: 'bot applications.commands', permissions: String(DISCORD_BOT_PERMISSIONS) })}`;
+}
 
 export const communityView = (c: CommunityRecord) => ({
   id: c.id,
@@ -33,6 +47,7 @@ export const communityView = (c: CommunityRecord) => ({
   should_send_welcome_messages: c.shouldSendWelcomeMessages,
   welcome_message: c.welcomeMessage,
   alert_channel_message_template: c.alertTemplate,
+  install_url: installUrlOf(c.type),
   created_at: c.createdAt,
   updated_at: c.updatedAt,
 });
@@ -106,7 +121,8 @@ export async function provisionCommunity(userId: string, input: CommunityInput &
     refId: id,
     amount: COMMUNITY_PRICING.provisionCredits,
     chargeId: renewalChargeId(id, 1),
-    with: putNewCommunity(community),
+    // The pointer lets `/activate <token>` in a chat find the community the token belongs to.
+    with: [...putNewCommunity(community), ...(community.activationToken ? [putActivationPointer(community.activationToken, { userId, communityId: id })] : [])],
   });
   return communityView(community);
 }
@@ -135,6 +151,7 @@ export async function changeCommunity(userId: string, communityId: string, input
   const at = now().toISOString();
   const changes: CommunityChanges = settingsFrom(input);
   if (input.type && input.type !== before.type) Object.assign(changes, activationFor(input.type, at));
+  if (changes.activationToken) await writeActivationPointer(changes.activationToken, { userId, communityId });
   const after = await updateCommunitySettings(userId, communityId, changes, at);
   if (!after) throw new NotFoundError('Community');
   return communityView(after);

@@ -137,7 +137,7 @@ function messageSent(policy: CommunityPolicy, state: MemberState, event: ChatEve
   const exempt = exemption(policy, event.user);
   if (exempt) return allow('whitelisted', `Exempt sender (${exempt}); would have matched ${match.rule}`);
 
-  const action = actionFor(match.weight, offences.length);
+  const action = actionFor(match.weight, offences.length, rules.warnLimit);
   if (countsAsOffence(match.weight)) next.offences = [...offences, sentAt];
   const username = displayName(event.user);
   const alert = renderTemplate(policy.alertTemplate, { action, username });

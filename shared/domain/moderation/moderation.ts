@@ -8,7 +8,9 @@ import { timingSafeEqual } from 'node:crypto';
 import { now } from '../../adapters/ports';
 import { NotFoundError } from '../../http/errors';
 import { uuidv7 } from '../../ids';
-import { getCommunityByModerationId, markActivated, type CommunityRecord } from '../../store/communitiesRepo';
+import { getCommunity, getCommunityByModerationId, markActivatedItem, type CommunityRecord } from '../../store/communitiesRepo';
+import { writeIfCondition } from '../../store/client';
+import { announce, webhookEvent } from '../webhooks/outbox';
 import {
   addToMetrics,
   loadMembers,
@@ -37,6 +39,9 @@ import {
 } from './engine';
 import { toChatEvents, type TelegramUpdate } from './telegram';
 import { recordMetric } from '../../observability/metrics';
+import { getCommunityRules } from '../../store/communityRulesRepo';
+import { ruleSetOf } from './communityRules';
+import type { RuleSet } from './rules';
 
 const MAX_ATTEMPTS = 10;
 
@@ -44,8 +49,12 @@ async function activate(community: CommunityRecord, token: string | undefined): 
   if (!community.activationToken) return { community, outcome: 'not_needed' };
   if (!token || !sameSecret(token, community.activationToken)) return { community, outcome: 'token_mismatch' };
   if (community.activatedAt) return { community, outcome: 'already_active' };
-  const activated = await markActivated(community, token, now().toISOString());
-  return activated ? { community: activated, outcome: 'activated' } : { community, outcome: 'already_active' };
+  // Written with its webhook event (the outbox), so the event exists exactly when activation committed.
+  const at = now().toISOString();
+  const event = webhookEvent(community.userId, 'community.activated', { kind: 'community', id: community.id }, at);
+  if (!(await writeIfCondition(() => writeTogether([markActivatedItem(community, token, at), event.item])))) return { community, outcome: 'already_active' };
+  await announce([event]);
+  return { community: (await getCommunity(community.userId, community.id, true)) ?? community, outcome: 'activated' };
 }
 
 function sameSecret(given: string, expected: string): boolean {
@@ -60,6 +69,8 @@ interface Batch {
   /** The community type (telegram_group, discord_server, ...), the platform dimension of the metrics. */
   platform: string;
   policy: CommunityPolicy;
+  /** The community's rules (contract 10), as the classifier's rule set. */
+  rules: RuleSet;
   /** Each event's place in the request, to keep audit entries of one millisecond in order. */
   positions: Map<string, number>;
 }
@@ -97,7 +108,7 @@ function packTransaction(batch: Batch, shard: number, pending: Map<string, ChatE
     let taken = 0;
     for (const event of events) {
       if (!fits(2 + 1)) break;
-      const result = moderateEvent(batch.policy, state, event);
+      const result = moderateEvent(batch.policy, state, event, batch.rules);
       state = result.state;
       taken += 1;
       packed.decisions.push(result.decision);
@@ -197,7 +208,8 @@ export async function moderateEvents(community: CommunityRecord, incoming: ChatE
     await rememberEvent(community.id, decision, now().toISOString());
     decided.set(event.event_id, decision);
   }
-  const batch: Batch = { communityId: community.id, platform: current.type, policy: policyOf(current), positions: new Map(events.map((e, i) => [e.event_id, i])) };
+  const rules = ruleSetOf(await getCommunityRules(community.id));
+  const batch: Batch = { communityId: community.id, platform: current.type, policy: policyOf(current), rules, positions: new Map(events.map((e, i) => [e.event_id, i])) };
   for (const [id, decision] of await applyByShard(batch, fresh.filter((e) => e.type !== 'activation'))) decided.set(id, decision);
   return { decisions: events.map((e) => decided.get(e.event_id)!) };
 }

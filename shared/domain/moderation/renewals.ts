@@ -6,8 +6,10 @@
  */
 import { now, ports } from '../../adapters/ports';
 import { InsufficientCreditsError } from '../../http/errors';
-import { advanceBillingPeriod, expireAtPeriodEnd, listDueCommunities, suspendForNonPayment, type CommunityRecord } from '../../store/communitiesRepo';
-import { TransactionConditionError } from '../../store/transactions';
+import { advanceBillingPeriod, expireAtPeriodEndItem, listDueCommunities, suspendForNonPaymentItem, type CommunityRecord } from '../../store/communitiesRepo';
+import { TransactionConditionError, writeTogether, type TransactItem } from '../../store/transactions';
+import { writeIfCondition } from '../../store/client';
+import { announce, webhookEvent } from '../webhooks/outbox';
 import { chargeCredits } from '../credits/credits';
 import { COMMUNITY_PRICING } from './communityTypes';
 import { decideRenewal, renewalChargeId } from './renewalRules';
@@ -20,6 +22,14 @@ export type SweepReport = { at: string; due: number; failed: number } & Record<R
 
 const SWEEP_CONCURRENCY = 8;
 
+/** A guarded community change written with its webhook event (the outbox); false when the guard failed. */
+async function changeWithEvent(c: CommunityRecord, change: TransactItem, type: 'community.suspended' | 'community.expired', at: string): Promise<boolean> {
+  const event = webhookEvent(c.userId, type, { kind: 'community', id: c.id }, at);
+  if (!(await writeIfCondition(() => writeTogether([change, event.item])))) return false;
+  await announce([event]);
+  return true;
+}
+
 async function renewOne(c: CommunityRecord, dueBy: Date): Promise<RenewalOutcome> {
   // Whatever instant selected the community, every write happens at the present: a wallet pruned
   // or a ledger entry dated at another instant would lose live grants or misplace the charge.
@@ -28,10 +38,11 @@ async function renewOne(c: CommunityRecord, dueBy: Date): Promise<RenewalOutcome
   const atIso = present.toISOString();
   if (decision.kind === 'not_due') return 'skipped';
   if (decision.kind === 'expire') {
-    if (!(await expireAtPeriodEnd(c, atIso))) return 'skipped';
+    if (!(await changeWithEvent(c, expireAtPeriodEndItem(c, atIso), 'community.expired', atIso))) return 'skipped';
     await ports().events.publish([{ type: 'community.expired', detail: { community_id: c.id, user_id: c.userId } }]);
     return 'expired';
   }
+  const renewed = webhookEvent(c.userId, 'community.renewed', { kind: 'community', id: c.id }, atIso);
   try {
     const outcome = await chargeCredits({
       userId: c.userId,
@@ -39,7 +50,7 @@ async function renewOne(c: CommunityRecord, dueBy: Date): Promise<RenewalOutcome
       refId: c.id,
       amount: c.monthlyCreditCost,
       chargeId: renewalChargeId(c.id, decision.period),
-      with: [advanceBillingPeriod(c, decision.period, decision.nextBillingAt, atIso)],
+      with: [advanceBillingPeriod(c, decision.period, decision.nextBillingAt, atIso), renewed.item],
     });
     if (outcome.alreadyApplied) return 'skipped';
   } catch (err) {
@@ -47,12 +58,13 @@ async function renewOne(c: CommunityRecord, dueBy: Date): Promise<RenewalOutcome
     if (err instanceof TransactionConditionError) return 'skipped';
     if (err instanceof InsufficientCreditsError) {
       if (c.billingState === 'suspended') return 'still_suspended';
-      if (!(await suspendForNonPayment(c, atIso))) return 'skipped';
+      if (!(await changeWithEvent(c, suspendForNonPaymentItem(c, atIso), 'community.suspended', atIso))) return 'skipped';
       await ports().events.publish([{ type: 'community.suspended', detail: { community_id: c.id, user_id: c.userId, period: decision.period } }]);
       return 'suspended';
     }
     throw err;
   }
+  await announce([renewed]);
   await ports().events.publish([
     { type: 'community.renewed', detail: { community_id: c.id, user_id: c.userId, period: decision.period, next_billing_at: decision.nextBillingAt } },
   ]);

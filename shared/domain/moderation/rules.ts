@@ -22,7 +22,7 @@ interface RuleBase {
 export type Rule = RuleBase &
   (
     | { kind: 'phrases'; phrases: LabelledPattern[] }
-    | { kind: 'patterns'; patterns: LabelledPattern[] }
+    | { kind: 'patterns'; patterns: LabelledPattern[]; /** Domains (and subdomains) whose links do not count. */ allowlist?: string[] }
     | { kind: 'flood'; maxMessages: number; windowSeconds: number }
     | { kind: 'repeat'; maxCopies: number; windowSeconds: number }
     | { kind: 'mentions'; maxMentions: number }
@@ -41,6 +41,8 @@ export interface RuleSet {
    * scam ("never share your seed phrase"); a comma ends the clause, so "Don't wait, DM me" still counts.
    */
   negations: RegExp;
+  /** Warnings before an offence escalates to a mute (absent: one, the built-in ladder). */
+  warnLimit?: number;
   rules: Rule[];
 }
 

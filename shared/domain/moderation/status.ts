@@ -5,13 +5,46 @@ import { newestCommunity, stampSynced, type CommunityRecord } from '../../store/
 import { newestAuditEntries, readMetrics } from '../../store/moderationRepo';
 import { requireCommunity } from './communities';
 import { communityStatus } from './communityTypes';
+import { syncAutomodExecutions } from './discordAudit';
+import { deliveriesByIds } from '../../store/deliveriesRepo';
+import { decisionDeliveryId, undoDeliveryId } from './delivery';
+import { getPlatformRecord } from '../../store/platformRepo';
+import { platformConfigured } from '../../adapters/platforms/platformPort';
+
+/** What each platform integration does not do, stated in the status rather than faked. */
+const UNSUPPORTED: Record<string, string[]> = {
+  telegram: ['Edited messages are not checked again (the bot reads new messages only).'],
+  discord: [
+    'Welcome messages: member joins reach a bot only over the Discord Gateway (a long-lived WebSocket), which a serverless deployment does not hold open; use Discord onboarding or a welcome channel instead.',
+    "Per-message decisions are Discord AutoMod's (block, alert, timeout) from the rules the service writes into the guild; POST /sync reads its executions into metrics and audit logs. AutoMod cannot warn or ban.",
+    'AutoMod cannot tell new members from others: the link and invite rules apply to every member except the exempt (whitelisted) roles; whitelisted usernames do not apply.',
+  ],
+};
+
+async function platformOf(community: CommunityRecord) {
+  if (community.type !== 'telegram' && community.type !== 'discord') return null;
+  const [record, configured] = await Promise.all([getPlatformRecord(community.id), platformConfigured(community.type)]);
+  return {
+    chat_id: (community.type === 'telegram' ? record.telegramChatId : record.discordGuildId) ?? null,
+    alert_chat_id: (community.type === 'telegram' ? record.telegramAlertChatId : record.discordAlertChannelId) ?? null,
+    configured,
+    automod_synced_at: record.automodSyncedAt ?? null,
+    automod_error: record.automodError ?? null,
+    unsupported: UNSUPPORTED[community.type],
+  };
+}
 
 const connectionState = (c: CommunityRecord) => (c.billingState === 'expired' ? 'disconnected' : c.activatedAt ? 'connected' : 'pending_activation');
 
 const spamRate = (flagged: number, scanned: number) => (scanned === 0 ? 0 : Math.round((flagged / scanned) * 10_000) / 10_000);
 
 async function statusOf(community: CommunityRecord, includeLogs: number, consistent: boolean) {
-  const [metrics, audit] = await Promise.all([readMetrics(community.id, consistent), newestAuditEntries(community.id, includeLogs, consistent)]);
+  const [metrics, audit, platform] = await Promise.all([readMetrics(community.id, consistent), newestAuditEntries(community.id, includeLogs, consistent), platformOf(community)]);
+  const deliveries = await deliveriesByIds(community.id, audit.flatMap((e) => [decisionDeliveryId(e.event_id), undoDeliveryId(e.id)]));
+  const stateOf = (id: string) => {
+    const d = deliveries.get(id);
+    return d ? { status: d.status, error: d.error } : null;
+  };
   const count = (name: string) => metrics.counts[name] ?? 0;
   return {
     community_id: community.id,
@@ -38,7 +71,10 @@ async function statusOf(community: CommunityRecord, includeLogs: number, consist
       reason: e.reason,
       message_excerpt: e.message_excerpt,
       alert_message: e.alert_message,
+      delivery: stateOf(decisionDeliveryId(e.event_id)),
+      undo: deliveries.get(undoDeliveryId(e.id)) ? { ...stateOf(undoDeliveryId(e.id))!, at: deliveries.get(undoDeliveryId(e.id))!.createdAt } : null,
     })),
+    platform,
     last_synced_at: community.lastSyncedAt,
   };
 }
@@ -52,7 +88,9 @@ export async function moderationStatus(userId: string, query: { community_id?: s
 
 /** Strongly consistent reads (everything written before the call is in) and a new last_synced_at. */
 export async function syncModeration(userId: string, communityId: string, includeLogs = 25) {
-  await requireCommunity(userId, communityId);
+  const community = await requireCommunity(userId, communityId);
+  // A Discord guild is moderated by its AutoMod: what it did since the last sync is read in first.
+  if (community.type === 'discord') await syncAutomodExecutions(community);
   const synced = await stampSynced(userId, communityId, now().toISOString());
   if (!synced) throw new NotFoundError('Community');
   return statusOf(synced, includeLogs, true);

@@ -1,0 +1,13 @@
+/** What one platform call came to, in the terms the audit log records. */
+export type CallOutcome =
+  | { ok: true; result: unknown }
+  /** `retryAfterSeconds`: the platform asked us to wait (Telegram's retry_after, Discord's rate-limit headers). */
+  | { ok: false; status: number; error: string; retryAfterSeconds?: number };
+
+/** Statuses worth another attempt later: rate limits, the platform's own trouble, the network. */
+export const isTransient = (o: CallOutcome): boolean => !o.ok && (o.status === 429 || o.status >= 500 || o.status === 0);
+
+/** A call that could not reach the platform at all (DNS, refused, timeout) is status 0. */
+export const networkFailure = (err: unknown): CallOutcome => ({ ok: false, status: 0, error: `Network error: ${(err as Error)?.message ?? String(err)}` });
+
+export const CALL_TIMEOUT_MS = 10_000;

@@ -1,0 +1,98 @@
+/**
+ * Runs one planned delivery's platform calls in order, each once: an outcome is stored as soon as
+ * the platform answers, so a retried message resumes after the last answered call. A rate limit
+ * (Telegram's retry_after, Discord's Retry-After) postpones the rest by exactly that long; other
+ * transient failures (5xx, network) retry through the queue a few times; a refusal (4xx) is final
+ * and recorded with the platform's error.
+ */
+import { now } from '../../adapters/ports';
+import { callPlatform } from '../../adapters/platforms/platformPort';
+import { isTransient } from '../../adapters/platforms/result';
+import { countAttempt, getDelivery, planDelivery, recordCallOutcome, settleDelivery, type CallRecord, type Delivery, type PlannedCall } from '../../store/deliveriesRepo';
+import { RetryLater, sendPlatformMessages } from './platformMessages';
+
+/** Delivery ids: a decision's own calls, and the reversal of an audit entry. */
+export const decisionDeliveryId = (eventId: string) => `ev:${eventId}`;
+export const undoDeliveryId = (auditId: string) => `undo:${auditId}`;
+
+/** Transient failures (not rate limits) before the delivery is given up as failed: the queue's deliveries (pipeline.ts MAX_DELIVERIES). */
+export const MAX_TRANSIENT_ATTEMPTS = 3;
+/** Longer than a worker's run (2 minutes in AWS) and any retry_after delay we honour would leave it pending. */
+const STALE_PENDING_MS = 20 * 60 * 1000;
+
+export interface DeliveryPlan {
+  communityId: string;
+  deliveryId: string;
+  purpose: string;
+  auditId?: string;
+  eventId?: string;
+  calls: PlannedCall[];
+  /** observe mode: recorded, never sent. */
+  observe: boolean;
+  /** False: the caller runs it itself (undo answers with the platform's verdict). */
+  queue?: boolean;
+}
+
+/** Plans a delivery once (a re-delivered update finds it planned) and queues it. */
+export async function scheduleDelivery(plan: DeliveryPlan): Promise<boolean> {
+  if (!plan.calls.length) return false;
+  const at = now().toISOString();
+  const delivery: Delivery = {
+    deliveryId: plan.deliveryId,
+    communityId: plan.communityId,
+    purpose: plan.purpose,
+    ...(plan.auditId ? { auditId: plan.auditId } : {}),
+    ...(plan.eventId ? { eventId: plan.eventId } : {}),
+    calls: plan.calls,
+    outcomes: plan.calls.map(() => null),
+    status: plan.observe ? 'observe' : 'pending',
+    error: null,
+    attempts: 0,
+    createdAt: at,
+    updatedAt: at,
+  };
+  const planned = await planDelivery(delivery);
+  if (plan.observe || plan.queue === false) return planned;
+  // A re-delivered update finds its plan: it is queued again only when it has sat pending for a while
+  // (the first request died between planning and queueing), never while a worker may be running it.
+  if (!planned) {
+    const existing = await getDelivery(plan.communityId, plan.deliveryId);
+    if (!existing || existing.status !== 'pending' || Date.parse(existing.updatedAt) > now().getTime() - STALE_PENDING_MS) return false;
+  }
+  await sendPlatformMessages([{ kind: 'moderation.deliver', community_id: plan.communityId, delivery_id: plan.deliveryId }]);
+  return planned;
+}
+
+const messageIdOf = (result: unknown): number | undefined => {
+  const id = (result as { message_id?: unknown } | null)?.message_id;
+  return typeof id === 'number' ? id : undefined;
+};
+
+export async function runDelivery(communityId: string, deliveryId: string): Promise<Delivery['status'] | undefined> {
+  const delivery = await getDelivery(communityId, deliveryId);
+  if (!delivery || delivery.status !== 'pending') return delivery?.status;
+  for (const [index, call] of delivery.calls.entries()) {
+    if (delivery.outcomes[index]) continue;
+    const outcome = await callPlatform(call);
+    const at = now().toISOString();
+    if (outcome === 'not_configured') {
+      await settleDelivery(communityId, deliveryId, 'not_configured', `${call.platform} is not configured on this deployment`, at);
+      return 'not_configured';
+    }
+    if (!outcome.ok && isTransient(outcome)) {
+      if (outcome.retryAfterSeconds !== undefined) throw new RetryLater(outcome.retryAfterSeconds, outcome.error);
+      if ((await countAttempt(communityId, deliveryId, at)) >= MAX_TRANSIENT_ATTEMPTS) {
+        await recordCallOutcome(communityId, deliveryId, index, { ok: false, at, error: outcome.error });
+        await settleDelivery(communityId, deliveryId, 'failed', outcome.error, at);
+        return 'failed';
+      }
+      throw new Error(outcome.error);
+    }
+    const record: CallRecord = outcome.ok ? { ok: true, at, ...(messageIdOf(outcome.result) !== undefined ? { message_id: messageIdOf(outcome.result) } : {}) } : { ok: false, at, error: outcome.error };
+    await recordCallOutcome(communityId, deliveryId, index, record);
+    delivery.outcomes[index] = record;
+  }
+  const firstError = delivery.outcomes.find((o) => o && !o.ok)?.error ?? null;
+  await settleDelivery(communityId, deliveryId, firstError ? 'failed' : 'delivered', firstError, now().toISOString());
+  return firstError ? 'failed' : 'delivered';
+}

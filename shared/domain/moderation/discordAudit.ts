@@ -1,0 +1,79 @@
+/**
+ * POST /sync for a Discord community: AutoMod's executions, read from the guild audit log since the
+ * last sync, become audit entries and counters like the engine's own decisions. Each audit-log entry
+ * is written with its seen marker in one transaction, so overlapping syncs record it once.
+ */
+import type { APIAuditLogEntry, RESTGetAPIAuditLogResult } from 'discord-api-types/v10';
+import { callPlatform } from '../../adapters/platforms/platformPort';
+import { uuidv7 } from '../../ids';
+import { addToMetrics, metricShardOf, putAuditEntry, putSeenEvent } from '../../store/moderationRepo';
+import { advanceAuditCursor, getPlatformRecord, updatePlatformRecord } from '../../store/platformRepo';
+import { cancellationCodes, writeTogether } from '../../store/transactions';
+import type { CommunityRecord } from '../../store/communitiesRepo';
+import type { PenaltyAction } from './actions';
+import { DEFAULT_ALERT_TEMPLATE } from './communityTypes';
+import { AUTOMOD_NAME_PREFIX } from './discordAutomod';
+import { renderTemplate } from './templates';
+
+/** The audit-log action types of AutoMod executions, and the action each amounts to. */
+const AUTOMOD_EXECUTIONS: Record<number, PenaltyAction> = {
+  143: 'delete', // AUTO_MODERATION_BLOCK_MESSAGE
+  145: 'mute', // AUTO_MODERATION_USER_COMMUNICATION_DISABLED
+};
+const DISCORD_EPOCH_MS = 1_420_070_400_000;
+const snowflakeTime = (id: string) => new Date(Number(BigInt(id) >> 22n) + DISCORD_EPOCH_MS);
+const newer = (a: string, b: string) => (a.length !== b.length ? a.length > b.length : a > b);
+
+export interface AuditSyncReport {
+  read: number;
+  recorded: number;
+  error: string | null;
+}
+
+export async function syncAutomodExecutions(community: CommunityRecord): Promise<AuditSyncReport> {
+  const platform = await getPlatformRecord(community.id);
+  const guild = platform.discordGuildId;
+  if (!guild) return { read: 0, recorded: 0, error: null };
+  let read = 0;
+  let recorded = 0;
+  let cursor = platform.discordAuditCursor;
+  for (const [type, action] of Object.entries(AUTOMOD_EXECUTIONS)) {
+    const query = new URLSearchParams({ action_type: type, limit: '100', ...(platform.discordAuditCursor ? { after: platform.discordAuditCursor } : {}) });
+    const outcome = await callPlatform({ platform: 'discord', method: 'GET', route: `/guilds/${guild}/audit-logs?${query}` });
+    if (outcome === 'not_configured') return { read, recorded, error: 'discord is not configured on this deployment (not_configured)' };
+    if (!outcome.ok) {
+      await updatePlatformRecord(community.id, { automodError: outcome.error });
+      return { read, recorded, error: outcome.error };
+    }
+    for (const entry of (outcome.result as RESTGetAPIAuditLogResult).audit_log_entries) {
+      read += 1;
+      if (await recordExecution(community, entry, action)) recorded += 1;
+      if (!cursor || newer(entry.id, cursor)) cursor = entry.id;
+    }
+  }
+  if (cursor && cursor !== platform.discordAuditCursor) await advanceAuditCursor(community.id, cursor);
+  return { read, recorded, error: null };
+}
+
+async function recordExecution(community: CommunityRecord, entry: APIAuditLogEntry, action: PenaltyAction): Promise<boolean> {
+  const at = snowflakeTime(entry.id);
+  const atIso = at.toISOString();
+  const userId = entry.target_id ?? entry.user_id ?? 'unknown';
+  const ruleName = entry.options?.auto_moderation_rule_name ?? 'AutoMod rule';
+  const rule = ruleName.startsWith(AUTOMOD_NAME_PREFIX) ? ruleName.slice(AUTOMOD_NAME_PREFIX.length).toLowerCase().replace(/\s+/g, '_') : 'discord_automod';
+  const reason = `Discord AutoMod: ${ruleName}`;
+  const eventId = `dc-audit-${entry.id}`;
+  const alert = renderTemplate(community.alertTemplate || DEFAULT_ALERT_TEMPLATE, { action, username: userId });
+  try {
+    await writeTogether([
+      putSeenEvent(community.id, { event_id: eventId, action, rule, reason, alert }, atIso),
+      // The audit log does not keep the message text; the excerpt stays empty.
+      putAuditEntry(community.id, { id: uuidv7(at.getTime()), at: atIso, event_id: eventId, user_id: userId, username: userId, action, rule, reason, message_excerpt: '', alert_message: alert }, 0),
+      addToMetrics(community.id, metricShardOf(userId), { messages_flagged: 1, [action]: 1 }, atIso),
+    ]);
+    return true;
+  } catch (err) {
+    if (cancellationCodes(err).includes('ConditionalCheckFailed')) return false;
+    throw err;
+  }
+}

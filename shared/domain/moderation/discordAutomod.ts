@@ -1,0 +1,133 @@
+/**
+ * Discord moderation without the Gateway: the community's rules are written into the guild's native
+ * AutoMod (contract 10), which then acts on every message itself. The rule bodies are built from the
+ * rules document as data (AUTOMOD_RULES); a sync lists the guild's rules, creates ours that are
+ * missing, modifies ours that exist and deletes ours no longer wanted, never touching anyone else's.
+ * Discord's limits: 10 regex patterns of 260 characters and 1,000 keywords of 60 characters a keyword
+ * rule, 100 allow-list entries, 20 exempt roles, one spam and one mention-spam rule a guild.
+ */
+import type { APIAutoModerationAction, APIAutoModerationRule, RESTPostAPIAutoModerationRuleJSONBody } from 'discord-api-types/v10';
+import { now } from '../../adapters/ports';
+import { callPlatform } from '../../adapters/platforms/platformPort';
+import type { CallOutcome } from '../../adapters/platforms/result';
+import { getCommunity, type CommunityRecord } from '../../store/communitiesRepo';
+import { getCommunityRules } from '../../store/communityRulesRepo';
+import { getPlatformRecord, updatePlatformRecord } from '../../store/platformRepo';
+import type { CommunityRules, RuleId } from './communityRules';
+import { MUTE_SECONDS } from './platformActions';
+import { RetryLater } from './platformMessages';
+import { DEFAULT_RULES, type LabelledPattern, type Rule } from './rules';
+
+export const AUTOMOD_NAME_PREFIX = 'Outreach · ';
+export const AUTOMOD_LIMITS = { regexPatterns: 10, regexLength: 260, keywords: 1000, keywordLength: 60, allowList: 100, exemptRoles: 20 } as const;
+
+// Discord's enum values (discord-api-types' enums are runtime values; this module imports types only).
+const TRIGGER = { keyword: 1, spam: 3, mentionSpam: 5 } as const;
+const ACTION = { block: 1, alert: 2, timeout: 3 } as const;
+const MESSAGE_SEND = 1;
+
+const builtIn = (id: string) => DEFAULT_RULES.rules.find((r) => r.id === id) as Rule;
+const patternsOf = (id: string): LabelledPattern[] => {
+  const rule = builtIn(id);
+  return rule.kind === 'phrases' ? rule.phrases : rule.kind === 'patterns' ? rule.patterns : [];
+};
+
+/** JavaScript patterns as Discord's (Rust) regex: the i flag becomes (?i); over-long ones cannot be sent. */
+export function toDiscordRegex(patterns: LabelledPattern[]): string[] {
+  return patterns
+    .map(({ pattern }) => `${pattern.flags.includes('i') ? '(?i)' : ''}${pattern.source}`)
+    .filter((p) => p.length <= AUTOMOD_LIMITS.regexLength)
+    .slice(0, AUTOMOD_LIMITS.regexPatterns);
+}
+
+interface RuleTemplate {
+  name: string;
+  /** Which of the community's rules switch this AutoMod rule on. */
+  enabledBy: RuleId[];
+  severe: boolean;
+  body: (doc: CommunityRules) => Pick<RESTPostAPIAutoModerationRuleJSONBody, 'trigger_type' | 'trigger_metadata'>;
+}
+
+const allowList = (doc: CommunityRules) => doc.link_allowlist.slice(0, AUTOMOD_LIMITS.allowList);
+
+/** The community's rules as AutoMod rules: what Discord can enforce for every member alike. */
+export const AUTOMOD_RULES: RuleTemplate[] = [
+  { name: 'Scam phrases', enabledBy: ['scam_phrase'], severe: true, body: () => ({ trigger_type: TRIGGER.keyword, trigger_metadata: { keyword_filter: [], regex_patterns: toDiscordRegex(patternsOf('scam_phrase')) } }) },
+  { name: 'Invite links', enabledBy: ['invite_link'], severe: false, body: (doc) => ({ trigger_type: TRIGGER.keyword, trigger_metadata: { keyword_filter: [], regex_patterns: toDiscordRegex(patternsOf('invite_link')), allow_list: allowList(doc) } }) },
+  { name: 'Links', enabledBy: ['link'], severe: false, body: (doc) => ({ trigger_type: TRIGGER.keyword, trigger_metadata: { keyword_filter: [], regex_patterns: toDiscordRegex(patternsOf('link').slice(0, 1)), allow_list: allowList(doc) } }) },
+  {
+    name: 'Blocked words',
+    enabledBy: ['blocked_word'],
+    severe: false,
+    body: (doc) => {
+      const words = builtIn('blocked_word');
+      const all = [...new Set([...(words.kind === 'words' ? words.words : []), ...doc.blocked_words.map((w) => w.toLowerCase())])];
+      return { trigger_type: TRIGGER.keyword, trigger_metadata: { keyword_filter: all.filter((w) => w.length <= AUTOMOD_LIMITS.keywordLength).slice(0, AUTOMOD_LIMITS.keywords) } };
+    },
+  },
+  { name: 'Mention spam', enabledBy: ['mass_mentions'], severe: false, body: (doc) => ({ trigger_type: TRIGGER.mentionSpam, trigger_metadata: { mention_total_limit: doc.rules.mass_mentions.max_mentions, mention_raid_protection_enabled: true } }) },
+  { name: 'Spam', enabledBy: ['flood', 'repeated_message'], severe: false, body: () => ({ trigger_type: TRIGGER.spam }) },
+];
+
+/** Block always; alert when an alert channel is set; a timeout for severe rules (keyword and mention rules only, as Discord allows). */
+function actionsFor(template: RuleTemplate, triggerType: number, alertChannelId: string | undefined): APIAutoModerationAction[] {
+  const actions: APIAutoModerationAction[] = [{ type: ACTION.block, metadata: { custom_message: 'Blocked by the community moderation rules.' } }];
+  if (alertChannelId) actions.push({ type: ACTION.alert, metadata: { channel_id: alertChannelId } });
+  if (template.severe && triggerType !== TRIGGER.spam) actions.push({ type: ACTION.timeout, metadata: { duration_seconds: MUTE_SECONDS } });
+  return actions;
+}
+
+export function automodRulesFor(doc: CommunityRules, community: Pick<CommunityRecord, 'whitelistedRoleIds'>, alertChannelId: string | undefined): RESTPostAPIAutoModerationRuleJSONBody[] {
+  return AUTOMOD_RULES.map((template) => {
+    const body = template.body(doc);
+    return {
+      name: `${AUTOMOD_NAME_PREFIX}${template.name}`,
+      event_type: MESSAGE_SEND,
+      ...body,
+      actions: actionsFor(template, body.trigger_type, alertChannelId),
+      enabled: template.enabledBy.some((id) => doc.rules[id].enabled),
+      exempt_roles: community.whitelistedRoleIds.slice(0, AUTOMOD_LIMITS.exemptRoles),
+      exempt_channels: [],
+    };
+  });
+}
+
+const discord = (method: string, route: string, body?: unknown) =>
+  callPlatform({ platform: 'discord', method, route, ...(body === undefined ? {} : { body: body as Record<string, unknown> }) });
+
+/** A rate limit postpones the whole sync (it is idempotent); anything else is reported. */
+function checked(outcome: CallOutcome | 'not_configured'): CallOutcome {
+  if (outcome === 'not_configured') throw new NotConfigured();
+  if (!outcome.ok && outcome.retryAfterSeconds !== undefined) throw new RetryLater(outcome.retryAfterSeconds, outcome.error);
+  return outcome;
+}
+class NotConfigured extends Error {}
+
+/** Writes the community's rules into its guild (queued on activation, /alerts and every rules change). */
+export async function syncAutomod(userId: string, communityId: string): Promise<void> {
+  const community = await getCommunity(userId, communityId);
+  const platform = await getPlatformRecord(communityId);
+  if (!community || community.type !== 'discord' || !platform.discordGuildId) return;
+  const guild = platform.discordGuildId;
+  const desired = automodRulesFor(await getCommunityRules(communityId, true), community, platform.discordAlertChannelId);
+  const errors: string[] = [];
+  try {
+    const listed = checked(await discord('GET', `/guilds/${guild}/auto-moderation/rules`));
+    if (!listed.ok) throw new Error(listed.error);
+    const ours = (listed.result as APIAutoModerationRule[]).filter((r) => r.name.startsWith(AUTOMOD_NAME_PREFIX));
+    for (const rule of desired) {
+      const existing = ours.find((r) => r.name === rule.name);
+      const { trigger_type: _t, ...changes } = rule;
+      const out = checked(existing ? await discord('PATCH', `/guilds/${guild}/auto-moderation/rules/${existing.id}`, changes) : await discord('POST', `/guilds/${guild}/auto-moderation/rules`, rule));
+      if (!out.ok) errors.push(out.error);
+    }
+    for (const stale of ours.filter((r) => !desired.some((d) => d.name === r.name))) {
+      const out = checked(await discord('DELETE', `/guilds/${guild}/auto-moderation/rules/${stale.id}`));
+      if (!out.ok) errors.push(out.error);
+    }
+  } catch (err) {
+    if (err instanceof RetryLater) throw err;
+    errors.push(err instanceof NotConfigured ? 'discord is not configured on this deployment (not_configured)' : (err as Error).message);
+  }
+  await updatePlatformRecord(communityId, { automodSyncedAt: now().toISOString(), automodError: errors.length ? errors.join('; ') : null });
+}

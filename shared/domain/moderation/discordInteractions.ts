@@ -1,0 +1,98 @@
+/**
+ * Discord's interactions endpoint (contract 10): every request is verified with Ed25519 over
+ * `X-Signature-Timestamp` + the raw body against the application's public key (node:crypto), PING
+ * answers PONG, and the slash commands bind a guild (/activate token:<t>) or name its alert channel
+ * (/alerts). Writing AutoMod rules takes several calls, so they are queued, not made while Discord
+ * waits (it wants an answer within 3 seconds).
+ */
+import { createPublicKey, verify } from 'node:crypto';
+import type { APIApplicationCommandInteractionDataStringOption, APIChatInputApplicationCommandInteraction, APIInteraction, APIInteractionResponse } from 'discord-api-types/v10';
+import { now, ports } from '../../adapters/ports';
+import { AppError, ValidationError } from '../../http/errors';
+import { getCommunity, markActivated } from '../../store/communitiesRepo';
+import { bindExternal, boundCommunity, communityByActivationToken, getPlatformRecord, unbindExternal, updatePlatformRecord } from '../../store/platformRepo';
+import { ADMINISTRATOR, MANAGE_GUILD } from './discordCommands';
+import { sendPlatformMessages } from './platformMessages';
+
+// Discord's enum values, as numbers (types only are imported from discord-api-types).
+const INTERACTION = { ping: 1, command: 2 } as const;
+const RESPONSE = { pong: 1, message: 4 } as const;
+const EPHEMERAL = 1 << 6;
+
+/** The DER prefix of an Ed25519 SubjectPublicKeyInfo: node:crypto takes raw 32-byte keys this way. */
+const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+/** Older signed requests are refused, so a captured request cannot be replayed later. */
+const MAX_SKEW_SECONDS = 5 * 60;
+
+export function verifyDiscordSignature(publicKeyHex: string, signatureHex: string | undefined, timestamp: string | undefined, rawBody: string, nowMs: number): boolean {
+  if (!signatureHex || !timestamp || !/^[0-9a-f]{128}$/i.test(signatureHex) || !/^[0-9a-f]{64}$/i.test(publicKeyHex) || !/^\d{1,12}$/.test(timestamp)) return false;
+  if (Math.abs(nowMs / 1000 - Number(timestamp)) > MAX_SKEW_SECONDS) return false;
+  const key = createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, Buffer.from(publicKeyHex, 'hex')]), format: 'der', type: 'spki' });
+  return verify(null, Buffer.from(timestamp + rawBody), key, Buffer.from(signatureHex, 'hex'));
+}
+
+const reply = (content: string): APIInteractionResponse => ({ type: RESPONSE.message, data: { content, flags: EPHEMERAL } });
+
+export const DISCORD_REPLIES = {
+  not_in_guild: 'Use this command in the server you want moderated.',
+  not_allowed: 'You need the Manage Server permission to do this.',
+  invalid_token: 'This activation token is not valid for a Discord community.',
+  activated: 'Moderation is on for this server: its AutoMod rules are being written now.',
+  not_activated: 'Run /activate with your activation token first.',
+  alerts: 'Moderation alerts will be posted in this channel.',
+  unknown: 'Unknown command.',
+} as const;
+
+export async function handleDiscordInteraction(headers: Record<string, string>, rawBody: string): Promise<APIInteractionResponse> {
+  const { publicKey } = (await ports().secrets.platformCredentials()).discord;
+  if (!publicKey || !verifyDiscordSignature(publicKey, headers['x-signature-ed25519'], headers['x-signature-timestamp'], rawBody, now().getTime())) {
+    throw new AppError(401, 'unauthorized', 'Invalid request signature.');
+  }
+  let interaction: APIInteraction;
+  try {
+    interaction = JSON.parse(rawBody) as APIInteraction;
+  } catch {
+    throw new ValidationError('The request body is not valid JSON.', [{ path: 'body', message: 'Malformed JSON' }]);
+  }
+  if (typeof interaction !== 'object' || interaction === null) throw new ValidationError('The interaction must be a JSON object.', [{ path: 'body', message: 'Expected an object' }]);
+  if (interaction.type === INTERACTION.ping) return { type: RESPONSE.pong };
+  // Signed by Discord, so well-formed in practice; anything else still gets an answer, never a crash.
+  if (interaction.type !== INTERACTION.command || typeof (interaction as { data?: { name?: unknown } }).data?.name !== 'string') return reply(DISCORD_REPLIES.unknown);
+  return runCommand(interaction as APIChatInputApplicationCommandInteraction);
+}
+
+function mayManage(permissions: string | undefined): boolean {
+  if (!permissions || !/^\d+$/.test(permissions)) return false;
+  const bits = BigInt(permissions);
+  return (bits & MANAGE_GUILD) !== 0n || (bits & ADMINISTRATOR) !== 0n;
+}
+
+async function runCommand(interaction: APIChatInputApplicationCommandInteraction): Promise<APIInteractionResponse> {
+  const guildId = interaction.guild_id;
+  if (typeof guildId !== 'string' || !/^\d{1,20}$/.test(guildId)) return reply(DISCORD_REPLIES.not_in_guild);
+  if (!mayManage(interaction.member?.permissions)) return reply(DISCORD_REPLIES.not_allowed);
+  if (interaction.data.name === 'activate') {
+    const option = (Array.isArray(interaction.data.options) ? interaction.data.options : []).find((o) => o?.name === 'token') as APIApplicationCommandInteractionDataStringOption | undefined;
+    const token = typeof option?.value === 'string' ? option.value : '';
+    const pointer = token ? await communityByActivationToken(token) : undefined;
+    const community = pointer && (await getCommunity(pointer.userId, pointer.communityId));
+    if (!community || community.type !== 'discord' || community.activationToken !== token) return reply(DISCORD_REPLIES.invalid_token);
+    const platform = await getPlatformRecord(community.id);
+    if (platform.discordGuildId && platform.discordGuildId !== guildId) await unbindExternal('discord', platform.discordGuildId);
+    await bindExternal('discord', guildId, { userId: community.userId, communityId: community.id, role: 'moderated' });
+    await updatePlatformRecord(community.id, { discordGuildId: guildId });
+    if (!community.activatedAt) await markActivated(community, token, now().toISOString());
+    await sendPlatformMessages([{ kind: 'moderation.automod_sync', user_id: community.userId, community_id: community.id }]);
+    return reply(DISCORD_REPLIES.activated);
+  }
+  if (interaction.data.name === 'alerts') {
+    const binding = await boundCommunity('discord', guildId);
+    if (!binding) return reply(DISCORD_REPLIES.not_activated);
+    const channelId = interaction.channel?.id ?? interaction.channel_id;
+    if (typeof channelId !== 'string') return reply(DISCORD_REPLIES.unknown);
+    await updatePlatformRecord(binding.communityId, { discordAlertChannelId: channelId });
+    await sendPlatformMessages([{ kind: 'moderation.automod_sync', user_id: binding.userId, community_id: binding.communityId }]);
+    return reply(DISCORD_REPLIES.alerts);
+  }
+  return reply(DISCORD_REPLIES.unknown);
+}

@@ -1,0 +1,36 @@
+/** The queue messages of platform moderation: deliver one planned delivery, or write a guild's AutoMod rules. */
+import { z } from 'zod';
+import { ports } from '../../adapters/ports';
+
+export const deliverMessage = z.object({ kind: z.literal('moderation.deliver'), community_id: z.string(), delivery_id: z.string() });
+export const automodSyncMessage = z.object({ kind: z.literal('moderation.automod_sync'), user_id: z.string(), community_id: z.string() });
+export const platformMessage = z.discriminatedUnion('kind', [deliverMessage, automodSyncMessage]);
+export type PlatformMessage = z.infer<typeof platformMessage>;
+
+/** SQS delays a message by at most 15 minutes. */
+const MAX_DELAY_SECONDS = 900;
+
+export async function sendPlatformMessages(messages: PlatformMessage[], delaySeconds = 0): Promise<void> {
+  if (!messages.length) return;
+  const delay = Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil(delaySeconds)));
+  await ports().queue.send(messages.map((m) => ({ body: JSON.stringify(m), ...(delay ? { delaySeconds: delay } : {}) })));
+}
+
+export function parsePlatformMessage(body: string): PlatformMessage | undefined {
+  try {
+    const parsed = platformMessage.safeParse(JSON.parse(body));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The platform asked us to wait: the worker sends the message again with that delay and reports the
+ * record done, so the wait is exactly the platform's, not SQS's visibility timeout.
+ */
+export class RetryLater extends Error {
+  constructor(readonly seconds: number, reason: string) {
+    super(`Retry in ${seconds}s: ${reason}`);
+  }
+}

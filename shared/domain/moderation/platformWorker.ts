@@ -1,0 +1,22 @@
+/** The worker's side of platform moderation: one queue record, one delivery or one AutoMod sync. */
+import { parsePlatformMessage, RetryLater, sendPlatformMessages, type PlatformMessage } from './platformMessages';
+import { runDelivery } from './delivery';
+import { syncAutomod } from './discordAutomod';
+
+export const isPlatformMessage = (body: string): boolean => parsePlatformMessage(body) !== undefined;
+
+const HANDLERS: { [K in PlatformMessage['kind']]: (msg: Extract<PlatformMessage, { kind: K }>) => Promise<unknown> } = {
+  'moderation.deliver': (msg) => runDelivery(msg.community_id, msg.delivery_id),
+  'moderation.automod_sync': (msg) => syncAutomod(msg.user_id, msg.community_id),
+};
+
+export async function handlePlatformMessage(body: string): Promise<void> {
+  const msg = parsePlatformMessage(body);
+  if (!msg) throw new Error('Unrecognised platform message');
+  try {
+    await (HANDLERS[msg.kind] as (m: PlatformMessage) => Promise<unknown>)(msg);
+  } catch (err) {
+    if (!(err instanceof RetryLater)) throw err;
+    await sendPlatformMessages([msg], err.seconds);
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Undo (contract 10): lifts a mute or a ban on the platform and records the reversal as a delivery of
+ * its own (`undo:{audit_id}`), so an undo happens once and its outcome shows beside the audit entry.
+ * The calls run at once, so the answer carries the platform's verdict; a rate limit leaves it pending
+ * and queued for after the wait.
+ */
+import { now } from '../../adapters/ports';
+import { NotFoundError, UnprocessableError } from '../../http/errors';
+import { getCommunityRules } from '../../store/communityRulesRepo';
+import { getDelivery } from '../../store/deliveriesRepo';
+import { findAuditEntry } from '../../store/moderationRepo';
+import { getPlatformRecord } from '../../store/platformRepo';
+import type { PenaltyAction } from './actions';
+import { requireCommunity } from './communities';
+import { runDelivery, scheduleDelivery, undoDeliveryId } from './delivery';
+import { DISCORD_UNDO_CALLS, TELEGRAM_UNDO_CALLS } from './platformActions';
+import { RetryLater, sendPlatformMessages } from './platformMessages';
+
+export async function undoAction(userId: string, communityId: string, auditId: string) {
+  const community = await requireCommunity(userId, communityId);
+  const entry = await findAuditEntry(communityId, auditId);
+  if (!entry) throw new NotFoundError('Audit entry');
+  const action = entry.action as PenaltyAction;
+  if (action !== 'mute' && action !== 'ban') throw new UnprocessableError('invalid_state', `A ${action} cannot be undone; only mutes and bans can.`);
+  const platform = await getPlatformRecord(communityId);
+  const calls =
+    community.type === 'telegram' && platform.telegramChatId
+      ? TELEGRAM_UNDO_CALLS[action]!(platform.telegramChatId, entry.user_id)
+      : community.type === 'discord' && platform.discordGuildId
+        ? DISCORD_UNDO_CALLS[action]!(platform.discordGuildId, entry.user_id)
+        : undefined;
+  if (!calls) throw new UnprocessableError('invalid_state', 'This community has no bound Telegram group or Discord guild to undo the action in.');
+  const deliveryId = undoDeliveryId(auditId);
+  const observe = (await getCommunityRules(communityId)).mode === 'observe';
+  const planned = await scheduleDeliveryNow(communityId, deliveryId, entry.event_id, calls, observe);
+  if (!planned) throw new UnprocessableError('invalid_state', 'This action was already undone.');
+  let status = observe ? 'observe' : 'pending';
+  if (!observe) {
+    try {
+      status = (await runDelivery(communityId, deliveryId)) ?? 'pending';
+    } catch (err) {
+      if (!(err instanceof RetryLater)) throw err;
+      await sendPlatformMessages([{ kind: 'moderation.deliver', community_id: communityId, delivery_id: deliveryId }], err.seconds);
+    }
+  }
+  const delivery = await getDelivery(communityId, deliveryId);
+  return { audit_id: auditId, action, delivery: (delivery?.status ?? status) as 'pending', error: delivery?.error ?? null, undone_at: delivery?.createdAt ?? now().toISOString() };
+}
+
+/** Planned without queueing: the request runs it itself. */
+async function scheduleDeliveryNow(communityId: string, deliveryId: string, eventId: string, calls: Parameters<typeof scheduleDelivery>[0]['calls'], observe: boolean) {
+  return scheduleDelivery({ communityId, deliveryId, purpose: 'undo', eventId, calls, observe, queue: false });
+}

@@ -1,0 +1,126 @@
+/**
+ * Where outbound webhooks may go. Deployed: only https, and only to public addresses, checked against
+ * what the host resolves to at every delivery (a DNS answer can change after the endpoint was
+ * accepted). Locally: loopback receivers (http or https) as well, so `npm start` can call one.
+ */
+import { BlockList, isIP } from 'node:net';
+import type { HostResolver } from '../../adapters/hostResolver';
+
+export type AddressPolicy = 'local' | 'deployed';
+
+/** Ranges that are not the public Internet (IANA special-purpose registries). Loopback is listed apart. */
+const NON_PUBLIC: [string, number, 'ipv4' | 'ipv6'][] = [
+  ['0.0.0.0', 8, 'ipv4'], // "this network"
+  ['10.0.0.0', 8, 'ipv4'], // private
+  ['100.64.0.0', 10, 'ipv4'], // carrier-grade NAT
+  ['169.254.0.0', 16, 'ipv4'], // link-local, the cloud metadata service
+  ['172.16.0.0', 12, 'ipv4'], // private
+  ['192.0.0.0', 24, 'ipv4'], // IETF protocol assignments
+  ['192.0.2.0', 24, 'ipv4'], // documentation
+  ['192.88.99.0', 24, 'ipv4'], // 6to4 relay anycast
+  ['192.168.0.0', 16, 'ipv4'], // private
+  ['198.18.0.0', 15, 'ipv4'], // benchmarking
+  ['198.51.100.0', 24, 'ipv4'], // documentation
+  ['203.0.113.0', 24, 'ipv4'], // documentation
+  ['224.0.0.0', 4, 'ipv4'], // multicast
+  ['240.0.0.0', 4, 'ipv4'], // reserved, broadcast
+  ['::', 128, 'ipv6'], // unspecified
+  ['64:ff9b::', 96, 'ipv6'], // NAT64 (reaches IPv4 space, private included)
+  ['64:ff9b:1::', 48, 'ipv6'], // local-use NAT64
+  ['100::', 64, 'ipv6'], // discard-only
+  ['2001::', 23, 'ipv6'], // IETF protocol assignments (Teredo included)
+  ['2001:db8::', 32, 'ipv6'], // documentation
+  ['2002::', 16, 'ipv6'], // 6to4 (embeds any IPv4 address)
+  ['fc00::', 7, 'ipv6'], // unique local (AWS VPC IPv6 private, fd00:ec2::254 metadata)
+  ['fe80::', 10, 'ipv6'], // link-local
+  ['ff00::', 8, 'ipv6'], // multicast
+];
+const LOOPBACK: [string, number, 'ipv4' | 'ipv6'][] = [
+  ['127.0.0.0', 8, 'ipv4'],
+  ['::1', 128, 'ipv6'],
+];
+
+const listOf = (ranges: [string, number, 'ipv4' | 'ipv6'][]) => {
+  const list = new BlockList();
+  for (const [net, prefix, family] of ranges) list.addSubnet(net, prefix, family);
+  return list;
+};
+const nonPublic = listOf(NON_PUBLIC);
+const loopback = listOf(LOOPBACK);
+
+/** An IPv4-mapped or -compatible IPv6 address is checked as the IPv4 address it carries. */
+function normalise(address: string): { ip: string; family: 'ipv4' | 'ipv6' } {
+  const mapped = /^::(?:ffff:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return { ip: mapped[1], family: 'ipv4' };
+  const hexMapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (hexMapped) {
+    const hi = parseInt(hexMapped[1], 16);
+    const lo = parseInt(hexMapped[2], 16);
+    return { ip: `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`, family: 'ipv4' };
+  }
+  return { ip: address, family: isIP(address) === 6 ? 'ipv6' : 'ipv4' };
+}
+
+export type AddressClass = 'public' | 'loopback' | 'private';
+
+export function classifyAddress(address: string): AddressClass {
+  const { ip, family } = normalise(address);
+  if (loopback.check(ip, family)) return 'loopback';
+  return nonPublic.check(ip, family) ? 'private' : 'public';
+}
+
+/** Address classes each policy lets a delivery reach. */
+const ALLOWED: Record<AddressPolicy, readonly AddressClass[]> = {
+  deployed: ['public'],
+  local: ['public', 'loopback'],
+};
+const SCHEMES: Record<AddressPolicy, readonly string[]> = {
+  deployed: ['https:'],
+  local: ['https:', 'http:'],
+};
+
+export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: string };
+
+/** The URL's own shape: scheme, no credentials, a host; an IP literal host is classified here already. */
+export function checkUrlShape(raw: string, policy: AddressPolicy): UrlVerdict {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, reason: 'is not an absolute URL' };
+  }
+  if (!SCHEMES[policy].includes(url.protocol)) return { ok: false, reason: policy === 'deployed' ? 'must use https' : 'must use http or https' };
+  if (url.username || url.password) return { ok: false, reason: 'must not carry credentials' };
+  if (!url.hostname) return { ok: false, reason: 'has no host' };
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) && !ALLOWED[policy].includes(classifyAddress(host))) return { ok: false, reason: 'points at a private, loopback or reserved address' };
+  if (policy === 'local' && url.protocol === 'http:' && !isIP(host) && host !== 'localhost') {
+    // Plain http only for a receiver on this machine; anything else must be https, as deployed.
+    return { ok: false, reason: 'must use https unless it is a loopback receiver' };
+  }
+  return { ok: true, url };
+}
+
+/**
+ * The full check, run at creation and before every delivery: the shape, then every address the host
+ * resolves to (all must be allowed: a client may connect to any of them).
+ */
+export async function checkDestination(raw: string, policy: AddressPolicy, resolver: HostResolver): Promise<UrlVerdict & { addresses?: string[] }> {
+  const shape = checkUrlShape(raw, policy);
+  if (!shape.ok) return shape;
+  let addresses: string[];
+  try {
+    addresses = await resolver.lookup(shape.url.hostname);
+  } catch {
+    return { ok: false, reason: 'host does not resolve' };
+  }
+  if (addresses.length === 0) return { ok: false, reason: 'host does not resolve' };
+  if (addresses.some((a) => !ALLOWED[policy].includes(classifyAddress(a)))) return { ok: false, reason: 'resolves to a private, loopback or reserved address' };
+  if (policy === 'local' && shape.url.protocol === 'http:' && addresses.some((a) => classifyAddress(a) !== 'loopback')) {
+    return { ok: false, reason: 'must use https unless it is a loopback receiver' };
+  }
+  return { ok: true, url: shape.url, addresses };
+}
+
+/** Deployed unless the local runtime says otherwise: a forgotten setting fails closed. */
+export const addressPolicyFromEnv = (): AddressPolicy => (process.env.WEBHOOK_ADDRESS_POLICY === 'local' ? 'local' : 'deployed');

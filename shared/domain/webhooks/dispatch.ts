@@ -1,0 +1,65 @@
+/**
+ * Fan-out: one outbox event becomes one delivery per enabled endpoint of its owner subscribed to its
+ * type. Every step may run twice (a redelivered message, the sweep): the body is fixed by the first
+ * writer, delivery ids are derived from (event, endpoint) so a repeat creates nothing new, and the
+ * event leaves the outbox only once its deliveries exist.
+ */
+import { createHash } from 'node:crypto';
+import { now, ports } from '../../adapters/ports';
+import { getEvent, markDispatched, storeEventData } from '../../store/webhookEventsRepo';
+import { putDelivery, type WebhookDeliveryRecord } from '../../store/webhookDeliveriesRepo';
+import { listEndpoints } from '../../store/webhookEndpointsRepo';
+import { deliverMessage } from './messages';
+import { renderEventData } from './render';
+import { MAX_ATTEMPTS } from './schedule';
+
+/**
+ * The same (event, endpoint) always gives the same id. UUID v7 layout: the event id's 48-bit time
+ * first, so the delivery log lists by key in event order; the rest from a hash of the pair.
+ */
+export function deliveryIdFor(eventId: string, endpointId: string): string {
+  const hash = createHash('sha256').update(`${eventId}/${endpointId}`).digest('hex');
+  const time = eventId.replace(/-/g, '').slice(0, 12);
+  const variant = ((parseInt(hash[3], 16) & 0x3) | 0x8).toString(16);
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${hash.slice(0, 3)}-${variant}${hash.slice(4, 7)}-${hash.slice(7, 19)}`;
+}
+
+export async function dispatchEvent(userId: string, eventId: string): Promise<{ deliveries: number }> {
+  const event = await getEvent(userId, eventId);
+  if (!event || event.dispatchedAt) return { deliveries: 0 };
+  const endpoints = (await listEndpoints(userId)).filter((e) => e.status === 'enabled' && e.eventTypes.includes(event.type));
+  // Most accounts have no endpoint for most events: nothing to render or send.
+  if (endpoints.length > 0 && event.data === null) {
+    const rendered = await renderEventData(event);
+    if (rendered !== undefined) await storeEventData(userId, eventId, rendered);
+  }
+  const data = endpoints.length > 0 ? (await getEvent(userId, eventId))?.data : null;
+  const at = now().toISOString();
+  if (data === null || data === undefined) {
+    await markDispatched(userId, eventId, at);
+    return { deliveries: 0 };
+  }
+  const created: WebhookDeliveryRecord[] = [];
+  for (const endpoint of endpoints) {
+    const delivery: WebhookDeliveryRecord = {
+      id: deliveryIdFor(event.id, endpoint.id),
+      userId,
+      eventId: event.id,
+      eventType: event.type,
+      endpointId: endpoint.id,
+      status: 'pending',
+      attempts: 0,
+      maxAttempts: MAX_ATTEMPTS,
+      lastStatusCode: null,
+      lastError: null,
+      nextAttemptAt: at,
+      createdAt: at,
+      updatedAt: at,
+    };
+    if (await putDelivery(delivery)) created.push(delivery);
+  }
+  // A lost send leaves the deliveries pending and due: the sweep queues them.
+  if (created.length) await ports().webhookQueue.send(created.map((d) => deliverMessage(userId, d.id))).catch(() => undefined);
+  await markDispatched(userId, eventId, at);
+  return { deliveries: created.length };
+}

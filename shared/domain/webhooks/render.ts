@@ -1,0 +1,31 @@
+/**
+ * An event's `data` is its subject as the subject's GET returns it, rendered once at dispatch (the
+ * outbox item in the state change's transaction holds only the reference, keeping that write small).
+ */
+import { optionalEnv } from '../../config/env';
+import { NotFoundError } from '../../http/errors';
+import type { WebhookEventRecord } from '../../store/webhookEventsRepo';
+import { getGrowthRun } from '../growth/runs';
+import { getJobForUser } from '../jobs/startJob';
+import { readCommunity } from '../moderation/communities';
+import type { SubjectKind } from './outbox';
+
+/** Links inside a rendered object (a run's export URLs) point at the public API. */
+const apiBaseUrl = () => optionalEnv('PUBLIC_BASE_URL') ?? 'http://localhost:3000/api/v1';
+
+const RENDERERS: Record<SubjectKind, (e: WebhookEventRecord) => Promise<unknown>> = {
+  job: (e) => getJobForUser(e.userId, e.subject.id),
+  growth_run: (e) => getGrowthRun(e.userId, e.subject.id, apiBaseUrl()),
+  community: (e) => readCommunity(e.userId, e.subject.id),
+  credits: async (e) => e.extra,
+};
+
+/** The event's data, or undefined when its subject is gone (deleted since): such an event is not sent. */
+export async function renderEventData(e: WebhookEventRecord): Promise<unknown> {
+  try {
+    return await RENDERERS[e.subject.kind as SubjectKind](e);
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * The outbox's guarantee, run by the scheduled sweep: every event still in the outbox a little while
+ * after it was written is dispatched, and every pending delivery overdue by as long is queued again.
+ * The grace keeps the sweep from racing the after-commit fast path.
+ */
+import { now, ports } from '../../adapters/ports';
+import { listUndispatched } from '../../store/webhookEventsRepo';
+import { listDueDeliveries } from '../../store/webhookDeliveriesRepo';
+import { dispatchEvent } from './dispatch';
+import { deliverMessage } from './messages';
+
+export const SWEEP_GRACE_MS = 60_000;
+
+export interface WebhookSweepReport {
+  events_dispatched: number;
+  deliveries_requeued: number;
+}
+
+export async function sweepWebhooks(at: Date = now(), graceMs = SWEEP_GRACE_MS): Promise<WebhookSweepReport> {
+  const upTo = new Date(at.getTime() - graceMs).toISOString();
+  const events = await listUndispatched(upTo);
+  for (const e of events) await dispatchEvent(e.userId, e.eventId);
+  const due = await listDueDeliveries(upTo);
+  if (due.length) await ports().webhookQueue.send(due.map((d) => deliverMessage(d.userId, d.deliveryId)));
+  return { events_dispatched: events.length, deliveries_requeued: due.length };
+}

@@ -1,0 +1,39 @@
+import type { WebhookEndpointRecord } from '../../store/webhookEndpointsRepo';
+import type { WebhookDeliveryRecord } from '../../store/webhookDeliveriesRepo';
+
+export const endpointView = (e: WebhookEndpointRecord) => ({
+  id: e.id,
+  url: e.url,
+  event_types: e.eventTypes,
+  description: e.description,
+  status: e.status,
+  disabled_reason: e.disabledReason,
+  created_at: e.createdAt,
+});
+
+export const endpointWithSecret = (e: WebhookEndpointRecord) => ({ ...endpointView(e), secret: e.secret });
+
+export const deliveryView = (d: WebhookDeliveryRecord) => ({
+  id: d.id,
+  event_id: d.eventId,
+  event_type: d.eventType,
+  endpoint_id: d.endpointId,
+  status: d.status,
+  attempts: d.attempts,
+  last_status_code: d.lastStatusCode,
+  last_error: d.lastError,
+  next_attempt_at: d.nextAttemptAt,
+  created_at: d.createdAt,
+});
+
+export interface Page {
+  limit: number;
+  offset: number;
+  sort_order: 'asc' | 'desc';
+}
+
+/** Lists arrive newest first; `asc` reverses them. */
+export function pageOf<T, V>(newestFirst: T[], q: Page, view: (t: T) => V) {
+  const ordered = q.sort_order === 'asc' ? [...newestFirst].reverse() : newestFirst;
+  return { items: ordered.slice(q.offset, q.offset + q.limit).map(view), total: ordered.length, limit: q.limit, offset: q.offset };
+}

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { defineEndpoint } from '../http/endpoint';
+import { noContentSpec } from './noContent';
+import { pageOf, pageQuery, timestamp } from './common';
+import { jobRecord } from './jobs';
+import { growthRun } from './growth';
+import { community } from './moderation';
+
+/** Contract 11's event types, each with the object its `data` carries (as the object's GET returns it). */
+export const creditsLow = z
+  .object({ available: z.number().int(), threshold: z.number().int() })
+  .meta({ id: 'CreditsLow', description: 'The balance after the spend that took it below the threshold' });
+
+export const WEBHOOK_EVENT_DATA = {
+  'job.completed': jobRecord,
+  'job.failed': jobRecord,
+  'job.cancelled': jobRecord,
+  'growth_run.completed': growthRun,
+  'growth_run.failed': growthRun,
+  'community.activated': community,
+  'community.renewed': community,
+  'community.suspended': community,
+  'community.expired': community,
+  'credits.low': creditsLow,
+} as const satisfies Record<string, z.ZodType>;
+
+export type WebhookEventType = keyof typeof WEBHOOK_EVENT_DATA;
+export const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENT_DATA) as WebhookEventType[];
+export const webhookEventType = z.enum(WEBHOOK_EVENT_TYPES as [WebhookEventType, ...WebhookEventType[]]);
+
+/** The body POSTed to an endpoint for one event type. */
+export const webhookEventBody = (type: WebhookEventType) =>
+  z.object({ id: z.uuid(), type: z.literal(type), created_at: timestamp, data: WEBHOOK_EVENT_DATA[type] });
+
+const endpointFields = {
+  id: z.uuid(),
+  url: z.string(),
+  event_types: z.array(webhookEventType),
+  description: z.string().nullable(),
+  status: z.enum(['enabled', 'disabled']),
+  /** Why a disabled endpoint was disabled (5 days of failed deliveries); null while enabled. */
+  disabled_reason: z.string().nullable(),
+  created_at: timestamp,
+};
+export const webhookEndpoint = z.object(endpointFields).meta({ id: 'WebhookEndpoint' });
+export const webhookEndpointWithSecret = z
+  .object({ ...endpointFields, secret: z.string().regex(/^whsec_[A-Za-z0-9+\/=]+$/) })
+  .meta({ id: 'WebhookEndpointWithSecret', description: 'The signing secret is shown only in this response' });
+
+export const webhookDelivery = z
+  .object({
+    id: z.uuid(),
+    event_id: z.uuid(),
+    event_type: webhookEventType,
+    endpoint_id: z.uuid(),
+    status: z.enum(['pending', 'succeeded', 'failed']),
+    attempts: z.number().int(),
+    last_status_code: z.number().int().nullable(),
+    /** The last failed attempt's reason (an HTTP status, a timeout, a refused address); null when none failed yet. */
+    last_error: z.string().nullable(),
+    next_attempt_at: timestamp.nullable(),
+    created_at: timestamp,
+  })
+  .meta({ id: 'WebhookDelivery' });
+
+const endpointParams = z.strictObject({ endpoint_id: z.uuid() });
+const tag = 'Outbound webhooks';
+const base = '/api/v1/webhooks';
+
+export const outboundWebhookEndpoints = {
+  createWebhookEndpoint: defineEndpoint({
+    operationId: 'createWebhookEndpoint', method: 'POST', path: `${base}/endpoints`, tag, auth: 'api_key', idempotent: true, successStatus: 201, errors: [422],
+    summary: 'Register an endpoint that receives signed events',
+    description:
+      'Events are POSTed as `{id, type, created_at, data}` signed per the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`, `webhook-signature`). ' +
+      'The `secret` is shown only here and when rotated. Deployed, the URL must be https and resolve to public addresses only (checked again before every delivery); ' +
+      'the local server also accepts http://127.0.0.1 and http://localhost. `event_types` omitted: every type. At most 20 endpoints per account (422 invalid_state).',
+    body: z.strictObject({
+      url: z.string().min(1).max(2048),
+      event_types: z.array(webhookEventType).min(1).optional(),
+      description: z.string().trim().max(500).optional(),
+    }),
+    response: webhookEndpointWithSecret,
+  }),
+  listWebhookEndpoints: defineEndpoint({
+    operationId: 'listWebhookEndpoints', method: 'GET', path: `${base}/endpoints`, summary: 'Your webhook endpoints, newest first (no secrets)', tag, auth: 'api_key',
+    query: z.strictObject(pageQuery), response: pageOf(webhookEndpoint),
+  }),
+  getWebhookEndpoint: defineEndpoint({
+    operationId: 'getWebhookEndpoint', method: 'GET', path: `${base}/endpoints/{endpoint_id}`, summary: 'One webhook endpoint (no secret)', tag, auth: 'api_key',
+    params: endpointParams, response: webhookEndpoint,
+  }),
+  deleteWebhookEndpoint: defineEndpoint({
+    operationId: 'deleteWebhookEndpoint', method: 'DELETE', path: `${base}/endpoints/{endpoint_id}`, summary: 'Delete an endpoint; its pending deliveries are not sent', tag, auth: 'api_key',
+    params: endpointParams, ...noContentSpec,
+  }),
+  rotateWebhookSecret: defineEndpoint({
+    operationId: 'rotateWebhookSecret', method: 'POST', path: `${base}/endpoints/{endpoint_id}/rotate-secret`, tag, auth: 'api_key',
+    summary: 'Replace the signing secret (the new one is shown once); the old one stops signing at once',
+    params: endpointParams, response: webhookEndpointWithSecret,
+  }),
+  listWebhookDeliveries: defineEndpoint({
+    operationId: 'listWebhookDeliveries', method: 'GET', path: `${base}/deliveries`, summary: 'The delivery log, newest first (kept 30 days)', tag, auth: 'api_key',
+    query: z.strictObject({ ...pageQuery, endpoint_id: z.uuid().optional(), status: z.enum(['pending', 'succeeded', 'failed']).optional() }),
+    response: pageOf(webhookDelivery),
+  }),
+  retryWebhookDelivery: defineEndpoint({
+    operationId: 'retryWebhookDelivery', method: 'POST', path: `${base}/deliveries/{delivery_id}/retry`, tag, auth: 'api_key', successStatus: 202, errors: [422],
+    summary: 'Send a delivery again now, with the same webhook-id (422 invalid_state when its endpoint is disabled)',
+    params: z.strictObject({ delivery_id: z.uuid() }), response: webhookDelivery,
+  }),
+};

@@ -1,0 +1,48 @@
+/** New members waiting for the captcha button; the sparse gsi3 lists them by deadline for the sweep. */
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, isConditionFailure, table } from './client';
+import { CAPTCHA_SHARDS, captchaDueIndexKey, captchaDuePartition, captchaDueUpTo, moderationCaptchaKey } from './keys';
+import { queryAll } from './query';
+
+export interface PendingCaptcha {
+  communityId: string;
+  userId: string;
+  chatId: number;
+  deadline: string;
+  /** The join's delivery, whose outcomes hold the prompt's message_id. */
+  deliveryId: string;
+}
+
+/** A member who joins again while waiting keeps the first deadline. */
+export async function putPendingCaptcha(c: PendingCaptcha): Promise<boolean> {
+  try {
+    await ddb().send(
+      new PutCommand({
+        TableName: table(),
+        Item: { ...moderationCaptchaKey(c.communityId, c.userId), entity: 'moderationCaptcha', ...c, ...captchaDueIndexKey(c.communityId, c.userId, c.deadline) },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
+  }
+}
+
+/** Removes it and returns what it was; undefined when the sweep or a press got there first. */
+export async function takePendingCaptcha(communityId: string, userId: string): Promise<PendingCaptcha | undefined> {
+  const { Attributes } = await ddb().send(new DeleteCommand({ TableName: table(), Key: moderationCaptchaKey(communityId, userId), ReturnValues: 'ALL_OLD' }));
+  if (!Attributes) return undefined;
+  const { pk: _pk, sk: _sk, entity: _e, gsi3pk: _g, gsi3sk: _s, ...rest } = Attributes;
+  return rest as unknown as PendingCaptcha;
+}
+
+export async function listExpiredCaptchas(atIso: string): Promise<PendingCaptcha[]> {
+  const pages = await Promise.all(
+    Array.from({ length: CAPTCHA_SHARDS }, (_, shard) =>
+      queryAll({ IndexName: 'gsi3', KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk <= :upTo', ExpressionAttributeValues: { ':pk': captchaDuePartition(shard), ':upTo': captchaDueUpTo(atIso) } }),
+    ),
+  );
+  return pages.flat().map((item) => item as unknown as PendingCaptcha);
+}

@@ -1,0 +1,103 @@
+/**
+ * Where each community lives on its platform: the activation-token pointer, chat and guild bindings,
+ * and the community's platform record (chat, alert chat, guild, audit-log cursor, last AutoMod sync).
+ */
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { sha256Hex } from '../ids';
+import { ddb, isConditionFailure, table } from './client';
+import { activationTokenKey, discordGuildKey, moderationPlatformKey, telegramChatKey } from './keys';
+import type { TransactItem } from './transactions';
+
+export interface CommunityPointer {
+  userId: string;
+  communityId: string;
+}
+
+export interface PlatformRecord {
+  telegramChatId?: string;
+  telegramAlertChatId?: string;
+  discordGuildId?: string;
+  discordAlertChannelId?: string;
+  /** The newest Discord audit-log entry already read by POST /sync (snowflakes sort by time). */
+  discordAuditCursor?: string;
+  automodSyncedAt?: string;
+  automodError?: string | null;
+  /** Our AutoMod rule ids in the guild, by our rule name. */
+  automodRuleIds?: Record<string, string>;
+}
+
+export const putActivationPointer = (token: string, pointer: CommunityPointer): TransactItem => ({
+  Put: { TableName: table(), Item: { ...activationTokenKey(sha256Hex(token)), entity: 'activationPointer', ...pointer } },
+});
+
+export async function writeActivationPointer(token: string, pointer: CommunityPointer): Promise<void> {
+  await ddb().send(new PutCommand(putActivationPointer(token, pointer).Put!));
+}
+
+export async function communityByActivationToken(token: string): Promise<CommunityPointer | undefined> {
+  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: activationTokenKey(sha256Hex(token)) }));
+  return Item ? { userId: Item.userId as string, communityId: Item.communityId as string } : undefined;
+}
+
+const bindingKey = (platform: 'telegram' | 'discord', externalId: string) => (platform === 'telegram' ? telegramChatKey(externalId) : discordGuildKey(externalId));
+
+/** A chat or guild belongs to one community at a time; binding it again moves it (the newest activation wins). */
+export async function bindExternal(platform: 'telegram' | 'discord', externalId: string, pointer: CommunityPointer & { role: 'moderated' | 'alerts' }): Promise<void> {
+  await ddb().send(new PutCommand({ TableName: table(), Item: { ...bindingKey(platform, externalId), entity: 'platformBinding', platform, externalId, ...pointer } }));
+}
+
+export async function boundCommunity(platform: 'telegram' | 'discord', externalId: string): Promise<(CommunityPointer & { role: 'moderated' | 'alerts' }) | undefined> {
+  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: bindingKey(platform, externalId) }));
+  return Item ? { userId: Item.userId as string, communityId: Item.communityId as string, role: Item.role as 'moderated' | 'alerts' } : undefined;
+}
+
+export async function unbindExternal(platform: 'telegram' | 'discord', externalId: string): Promise<void> {
+  await ddb().send(new DeleteCommand({ TableName: table(), Key: bindingKey(platform, externalId) }));
+}
+
+export async function getPlatformRecord(communityId: string): Promise<PlatformRecord> {
+  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: moderationPlatformKey(communityId), ConsistentRead: true }));
+  if (!Item) return {};
+  const { pk: _pk, sk: _sk, entity: _e, ...rest } = Item;
+  return rest as PlatformRecord;
+}
+
+/** SETs the given fields (null removes), creating the record on first use. */
+export async function updatePlatformRecord(communityId: string, fields: Partial<Record<keyof PlatformRecord, unknown>>): Promise<void> {
+  const entries = Object.entries(fields).filter(([, v]) => v !== undefined);
+  const set = entries.filter(([, v]) => v !== null);
+  const remove = entries.filter(([, v]) => v === null);
+  const names = Object.fromEntries(entries.map(([k], i) => [`#f${i}`, k]));
+  const values = Object.fromEntries(set.map(([k, v]) => [`:f${entries.findIndex(([e]) => e === k)}`, v]));
+  const parts = [
+    `SET entity = :entity${set.map(([k]) => `, #f${entries.findIndex(([e]) => e === k)} = :f${entries.findIndex(([e]) => e === k)}`).join('')}`,
+    remove.length ? `REMOVE ${remove.map(([k]) => `#f${entries.findIndex(([e]) => e === k)}`).join(', ')}` : '',
+  ];
+  await ddb().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: moderationPlatformKey(communityId),
+      UpdateExpression: parts.filter(Boolean).join(' '),
+      ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
+      ExpressionAttributeValues: { ':entity': 'moderationPlatform', ...values },
+    }),
+  );
+}
+
+/** Moves the audit-log cursor forward only (two overlapping syncs never move it back). */
+export async function advanceAuditCursor(communityId: string, cursor: string): Promise<void> {
+  try {
+    await ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: moderationPlatformKey(communityId),
+        UpdateExpression: 'SET discordAuditCursor = :c',
+        // Snowflakes of equal length compare as strings; a longer one is newer.
+        ConditionExpression: 'attribute_not_exists(discordAuditCursor) OR size(discordAuditCursor) < :len OR (size(discordAuditCursor) = :len AND discordAuditCursor < :c)',
+        ExpressionAttributeValues: { ':c': cursor, ':len': cursor.length },
+      }),
+    );
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+  }
+}

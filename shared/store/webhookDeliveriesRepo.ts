@@ -1,0 +1,117 @@
+/**
+ * The delivery log: one item per (event, endpoint). A pending delivery carries the sparse due-index
+ * attributes (next attempt time), so a lost queue message is found by the sweep; a finished one drops them.
+ */
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, isConditionFailure, table, writeIfCondition } from './client';
+import { WEBHOOK_DUE_SHARDS, webhookDeliveriesPartition, webhookDeliveryKey, webhookDueIndexKey, webhookDuePartition, webhookIndexUpTo } from './keys';
+import { queryAll } from './query';
+import { WEBHOOK_RETENTION_SECONDS } from './webhookEventsRepo';
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface WebhookDeliveryRecord {
+  id: string;
+  userId: string;
+  eventId: string;
+  eventType: string;
+  endpointId: string;
+  status: DeliveryStatus;
+  attempts: number;
+  /** The schedule ends at this many attempts (a manual retry grants one more). */
+  maxAttempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const NULLABLE = ['lastStatusCode', 'lastError', 'nextAttemptAt'] as const;
+const fromItem = (item: Record<string, unknown>): WebhookDeliveryRecord => {
+  const { pk: _pk, sk: _sk, entity: _e, gsi3pk: _g, gsi3sk: _s, ttl: _t, ...rest } = item;
+  const record = rest as unknown as WebhookDeliveryRecord;
+  for (const field of NULLABLE) (record as unknown as Record<string, unknown>)[field] ??= null;
+  return record;
+};
+const withoutNulls = (record: object) => Object.fromEntries(Object.entries(record).filter(([, v]) => v !== null && v !== undefined));
+
+/** False when the delivery exists already (a repeated fan-out). */
+export const putDelivery = (d: WebhookDeliveryRecord): Promise<boolean> =>
+  writeIfCondition(() =>
+    ddb().send(
+      new PutCommand({
+        TableName: table(),
+        Item: {
+          ...webhookDeliveryKey(d.userId, d.id),
+          entity: 'webhookDelivery',
+          ...withoutNulls(d),
+          ...(d.status === 'pending' && d.nextAttemptAt ? webhookDueIndexKey(d.id, d.nextAttemptAt) : {}),
+          ttl: Math.floor(Date.parse(d.createdAt) / 1000) + WEBHOOK_RETENTION_SECONDS,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    ),
+  );
+
+export async function getDelivery(userId: string, deliveryId: string): Promise<WebhookDeliveryRecord | undefined> {
+  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: webhookDeliveryKey(userId, deliveryId), ConsistentRead: true }));
+  return Item ? fromItem(Item) : undefined;
+}
+
+/** Newest first. */
+export async function listDeliveries(userId: string): Promise<WebhookDeliveryRecord[]> {
+  const { pk, prefix } = webhookDeliveriesPartition(userId);
+  const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': pk, ':p': prefix }, ScanIndexForward: false });
+  return items.map(fromItem);
+}
+
+export type DeliveryChange = Pick<WebhookDeliveryRecord, 'status' | 'attempts' | 'lastStatusCode' | 'lastError' | 'nextAttemptAt' | 'updatedAt'> & { maxAttempts?: number };
+
+/**
+ * Writes the outcome of an attempt (or a manual retry) if nobody recorded one since `expectedAttempts`
+ * was read: two copies of one queue message cannot both count an attempt. Undefined when it moved on.
+ */
+export async function recordDeliveryChange(userId: string, deliveryId: string, expectedAttempts: number, c: DeliveryChange): Promise<WebhookDeliveryRecord | undefined> {
+  const set: Record<string, unknown> = { status: c.status, attempts: c.attempts, updatedAt: c.updatedAt };
+  if (c.maxAttempts !== undefined) set.maxAttempts = c.maxAttempts;
+  const remove: string[] = [];
+  for (const field of ['lastStatusCode', 'lastError', 'nextAttemptAt'] as const) {
+    if (c[field] === null) remove.push(field);
+    else set[field] = c[field];
+  }
+  if (c.status === 'pending' && c.nextAttemptAt) Object.assign(set, webhookDueIndexKey(deliveryId, c.nextAttemptAt));
+  else remove.push('gsi3pk', 'gsi3sk');
+  const entries = Object.entries(set);
+  try {
+    const out = await ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: webhookDeliveryKey(userId, deliveryId),
+        UpdateExpression: `SET ${entries.map((_, i) => `#s${i} = :s${i}`).join(', ')}${remove.length ? ` REMOVE ${remove.map((_, i) => `#r${i}`).join(', ')}` : ''}`,
+        ConditionExpression: 'attempts = :expected',
+        ExpressionAttributeNames: { ...Object.fromEntries(entries.map(([k], i) => [`#s${i}`, k])), ...Object.fromEntries(remove.map((k, i) => [`#r${i}`, k])) },
+        ExpressionAttributeValues: { ...Object.fromEntries(entries.map(([, v], i) => [`:s${i}`, v])), ':expected': expectedAttempts },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return fromItem(out.Attributes!);
+  } catch (err) {
+    if (isConditionFailure(err)) return undefined;
+    throw err;
+  }
+}
+
+/** Pending deliveries due at or before `atIso`: a Query per shard of the sparse index. */
+export async function listDueDeliveries(atIso: string): Promise<{ userId: string; deliveryId: string }[]> {
+  const pages = await Promise.all(
+    Array.from({ length: WEBHOOK_DUE_SHARDS }, (_, shard) =>
+      queryAll({
+        IndexName: 'gsi3',
+        KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk <= :upTo',
+        ExpressionAttributeValues: { ':pk': webhookDuePartition(shard), ':upTo': webhookIndexUpTo(atIso) },
+      }),
+    ),
+  );
+  return pages.flat().map((item) => ({ userId: item.userId as string, deliveryId: item.id as string }));
+}

@@ -1,0 +1,87 @@
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, table, writeIfCondition } from './client';
+import { webhookEndpointKey, webhookEndpointsPartition } from './keys';
+import { queryAll } from './query';
+
+export type EndpointStatus = 'enabled' | 'disabled';
+
+export interface WebhookEndpointRecord {
+  id: string;
+  userId: string;
+  url: string;
+  eventTypes: string[];
+  description: string | null;
+  /** `whsec_<base64>`: needed in the clear to sign; the table is encrypted at rest and the API never shows it again. */
+  secret: string;
+  status: EndpointStatus;
+  disabledReason: string | null;
+  /** When the current run of failed deliveries began; null after a success. */
+  failingSince: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const NULLABLE = ['description', 'disabledReason', 'failingSince'] as const;
+const fromItem = (item: Record<string, unknown>): WebhookEndpointRecord => {
+  const { pk: _pk, sk: _sk, entity: _e, ...rest } = item;
+  const record = rest as unknown as WebhookEndpointRecord;
+  for (const field of NULLABLE) (record as unknown as Record<string, unknown>)[field] ??= null;
+  return record;
+};
+const withoutNulls = (record: object) => Object.fromEntries(Object.entries(record).filter(([, v]) => v !== null && v !== undefined));
+
+export async function putEndpoint(e: WebhookEndpointRecord): Promise<void> {
+  await ddb().send(
+    new PutCommand({ TableName: table(), Item: { ...webhookEndpointKey(e.userId, e.id), entity: 'webhookEndpoint', ...withoutNulls(e) }, ConditionExpression: 'attribute_not_exists(pk)' }),
+  );
+}
+
+export async function getEndpoint(userId: string, endpointId: string, consistent = false): Promise<WebhookEndpointRecord | undefined> {
+  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: webhookEndpointKey(userId, endpointId), ConsistentRead: consistent }));
+  return Item ? fromItem(Item) : undefined;
+}
+
+/** Newest first (ids are UUID v7). */
+export async function listEndpoints(userId: string): Promise<WebhookEndpointRecord[]> {
+  const { pk, prefix } = webhookEndpointsPartition(userId);
+  const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': pk, ':p': prefix }, ScanIndexForward: false });
+  return items.map(fromItem);
+}
+
+export const deleteEndpoint = (userId: string, endpointId: string): Promise<boolean> =>
+  writeIfCondition(() => ddb().send(new DeleteCommand({ TableName: table(), Key: webhookEndpointKey(userId, endpointId), ConditionExpression: 'attribute_exists(pk)' })));
+
+/** Applies a partial change to an existing endpoint; undefined when it is gone. REMOVEs the given attributes. */
+async function change(userId: string, endpointId: string, set: Record<string, unknown>, remove: string[] = [], condition?: string): Promise<WebhookEndpointRecord | undefined> {
+  const entries = Object.entries(set);
+  const removal = remove.length ? ` REMOVE ${remove.map((_, i) => `#r${i}`).join(', ')}` : '';
+  try {
+    const out = await ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: webhookEndpointKey(userId, endpointId),
+        UpdateExpression: `SET ${entries.map((_, i) => `#s${i} = :s${i}`).join(', ')}${removal}`,
+        ConditionExpression: ['attribute_exists(pk)', condition].filter(Boolean).join(' AND '),
+        ExpressionAttributeNames: { ...Object.fromEntries(entries.map(([k], i) => [`#s${i}`, k])), ...Object.fromEntries(remove.map((k, i) => [`#r${i}`, k])) },
+        ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:s${i}`, v])),
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return out.Attributes ? fromItem(out.Attributes) : undefined;
+  } catch (err) {
+    if ((err as { name?: string }).name === 'ConditionalCheckFailedException') return undefined;
+    throw err;
+  }
+}
+
+export const replaceSecret = (userId: string, endpointId: string, secret: string, at: string) => change(userId, endpointId, { secret, updatedAt: at });
+
+/** Starts the failure clock unless it is running already (the first failure of a run counts). */
+export async function markFailing(userId: string, endpointId: string, at: string): Promise<WebhookEndpointRecord | undefined> {
+  return (await change(userId, endpointId, { failingSince: at }, [], 'attribute_not_exists(failingSince)')) ?? getEndpoint(userId, endpointId, true);
+}
+
+export const clearFailing = (userId: string, endpointId: string, at: string) => change(userId, endpointId, { updatedAt: at }, ['failingSince'], 'attribute_exists(failingSince)');
+
+export const disableEndpoint = (userId: string, endpointId: string, reason: string, at: string) =>
+  change(userId, endpointId, { status: 'disabled', disabledReason: reason, updatedAt: at }, [], 'attribute_exists(failingSince)');

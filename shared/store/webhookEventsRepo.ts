@@ -1,0 +1,107 @@
+/**
+ * The webhook outbox. An event item is written inside the transaction of the state change it reports
+ * (a job closing, a renewal), so it exists exactly when the change committed. It keeps the sparse
+ * outbox index attributes until it has been fanned out into deliveries.
+ */
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, table, writeIfCondition } from './client';
+import { WEBHOOK_OUTBOX_SHARDS, webhookEventKey, webhookIndexUpTo, webhookOutboxIndexKey, webhookOutboxPartition } from './keys';
+import { queryAll } from './query';
+import type { TransactItem } from './transactions';
+
+/** Events (and their rendered bodies) are kept 30 days, like the delivery log that points at them. */
+export const WEBHOOK_RETENTION_SECONDS = 30 * 24 * 3600;
+
+export interface WebhookEventRecord {
+  id: string;
+  userId: string;
+  type: string;
+  /** Which object the event is about (kind and id), rendered as its GET view when dispatched. */
+  subject: { kind: string; id: string };
+  /** Extra data for events that are not about a stored object (credits.low). */
+  extra: Record<string, unknown> | null;
+  /** The rendered `data`, fixed once so every delivery and retry sends the same body. */
+  data: unknown;
+  createdAt: string;
+  dispatchedAt: string | null;
+}
+
+const fromItem = (item: Record<string, unknown>): WebhookEventRecord => ({
+  id: item.id as string,
+  userId: item.userId as string,
+  type: item.type as string,
+  subject: item.subject as WebhookEventRecord['subject'],
+  extra: (item.extra as Record<string, unknown>) ?? null,
+  data: item.data ?? null,
+  createdAt: item.createdAt as string,
+  dispatchedAt: (item.dispatchedAt as string) ?? null,
+});
+
+export function outboxEventItem(e: Pick<WebhookEventRecord, 'id' | 'userId' | 'type' | 'subject' | 'createdAt'> & { extra?: Record<string, unknown> }): TransactItem {
+  return {
+    Put: {
+      TableName: table(),
+      Item: {
+        ...webhookEventKey(e.userId, e.id),
+        entity: 'webhookEvent',
+        id: e.id,
+        userId: e.userId,
+        type: e.type,
+        subject: e.subject,
+        ...(e.extra ? { extra: e.extra } : {}),
+        createdAt: e.createdAt,
+        ...webhookOutboxIndexKey(e.id, e.createdAt),
+        ttl: Math.floor(Date.parse(e.createdAt) / 1000) + WEBHOOK_RETENTION_SECONDS,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+export async function getEvent(userId: string, eventId: string): Promise<WebhookEventRecord | undefined> {
+  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: webhookEventKey(userId, eventId), ConsistentRead: true }));
+  return Item ? fromItem(Item) : undefined;
+}
+
+/** First writer wins: a second dispatcher keeps the body the first one stored. */
+export const storeEventData = (userId: string, eventId: string, data: unknown): Promise<boolean> =>
+  writeIfCondition(() =>
+    ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: webhookEventKey(userId, eventId),
+        UpdateExpression: 'SET #d = :d',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#d)',
+        ExpressionAttributeNames: { '#d': 'data' },
+        ExpressionAttributeValues: { ':d': data },
+      }),
+    ),
+  );
+
+/** Leaves the outbox index: every delivery of the event exists. */
+export const markDispatched = (userId: string, eventId: string, at: string): Promise<boolean> =>
+  writeIfCondition(() =>
+    ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: webhookEventKey(userId, eventId),
+        UpdateExpression: 'SET dispatchedAt = :at REMOVE gsi3pk, gsi3sk',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':at': at },
+      }),
+    ),
+  );
+
+/** Events written at or before `atIso` that are still in the outbox: a Query per shard of the sparse index. */
+export async function listUndispatched(atIso: string): Promise<{ userId: string; eventId: string }[]> {
+  const pages = await Promise.all(
+    Array.from({ length: WEBHOOK_OUTBOX_SHARDS }, (_, shard) =>
+      queryAll({
+        IndexName: 'gsi3',
+        KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk <= :upTo',
+        ExpressionAttributeValues: { ':pk': webhookOutboxPartition(shard), ':upTo': webhookIndexUpTo(atIso) },
+      }),
+    ),
+  );
+  return pages.flat().map((item) => ({ userId: item.userId as string, eventId: item.id as string }));
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { checkDestination, checkUrlShape, classifyAddress } from '../../../shared/domain/webhooks/addressPolicy';
+import { TableResolver } from '../../../shared/adapters/hostResolver';
+
+describe('address classes', () => {
+  const cases: [string, string][] = [
+    ['8.8.8.8', 'public'],
+    ['1.1.1.1', 'public'],
+    ['2606:4700:4700::1111', 'public'],
+    ['127.0.0.1', 'loopback'],
+    ['127.8.9.10', 'loopback'],
+    ['::1', 'loopback'],
+    ['::ffff:127.0.0.1', 'loopback'],
+    ['10.1.2.3', 'private'],
+    ['172.16.0.1', 'private'],
+    ['172.31.255.255', 'private'],
+    ['192.168.1.1', 'private'],
+    ['169.254.169.254', 'private'],
+    ['100.64.0.1', 'private'],
+    ['0.0.0.0', 'private'],
+    ['224.0.0.1', 'private'],
+    ['255.255.255.255', 'private'],
+    ['::ffff:10.0.0.1', 'private'],
+    ['::ffff:a9fe:a9fe', 'private'],
+    ['fd00:ec2::254', 'private'],
+    ['fe80::1', 'private'],
+    ['::', 'private'],
+    ['64:ff9b::a9fe:a9fe', 'private'],
+    ['2002:a9fe:a9fe::', 'private'],
+  ];
+  for (const [address, expected] of cases) it(`${address} is ${expected}`, () => expect(classifyAddress(address)).toBe(expected));
+});
+
+describe('URL shape', () => {
+  const deployed: [string, boolean][] = [
+    ['https://hooks.example.com/in', true],
+    ['http://hooks.example.com/in', false],
+    ['https://127.0.0.1/in', false],
+    ['https://[::1]/in', false],
+    ['https://169.254.169.254/latest/meta-data', false],
+    ['https://0x7f.1/in', false], // the URL parser reads this as 127.0.0.1
+    ['https://user:pw@hooks.example.com/in', false],
+    ['ftp://hooks.example.com/in', false],
+    ['not a url', false],
+  ];
+  for (const [url, ok] of deployed) it(`deployed: ${url} ${ok ? 'accepted' : 'refused'}`, () => expect(checkUrlShape(url, 'deployed').ok).toBe(ok));
+
+  const local: [string, boolean][] = [
+    ['http://127.0.0.1:4000/in', true],
+    ['http://localhost:4000/in', true],
+    ['https://hooks.example.com/in', true],
+    ['http://hooks.example.com/in', false],
+    ['http://10.0.0.5/in', false],
+  ];
+  for (const [url, ok] of local) it(`local: ${url} ${ok ? 'accepted' : 'refused'}`, () => expect(checkUrlShape(url, 'local').ok).toBe(ok));
+});
+
+describe('destination after DNS resolution', () => {
+  it('refuses a host that resolves to a private address, and one that changes to one', async () => {
+    const dns = new TableResolver();
+    dns.set('hooks.customer.com', ['93.184.216.34']);
+    expect((await checkDestination('https://hooks.customer.com/in', 'deployed', dns)).ok).toBe(true);
+    dns.set('hooks.customer.com', ['93.184.216.34', '10.0.0.7']);
+    expect(await checkDestination('https://hooks.customer.com/in', 'deployed', dns)).toMatchObject({ ok: false, reason: expect.stringContaining('private') });
+    dns.set('hooks.customer.com', ['169.254.169.254']);
+    expect((await checkDestination('https://hooks.customer.com/in', 'deployed', dns)).ok).toBe(false);
+  });
+
+  it('refuses a host that does not resolve', async () => {
+    expect(await checkDestination('https://nowhere.invalid/in', 'deployed', new TableResolver())).toMatchObject({ ok: false, reason: 'host does not resolve' });
+  });
+
+  it('locally lets http reach loopback names but not a name that resolves elsewhere', async () => {
+    const dns = new TableResolver();
+    expect((await checkDestination('http://localhost:9/in', 'local', dns)).ok).toBe(true);
+    expect((await checkDestination('http://localhost:9/in', 'deployed', dns)).ok).toBe(false);
+  });
+});

@@ -1,0 +1,193 @@
+/**
+ * Discord end to end: signed interactions posted as Discord would (Ed25519 keys made here), the real
+ * REST adapter pointed at the recording stand-in, and the exact AutoMod rule bodies asserted.
+ */
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApi } from '../support/api';
+import { nextSnowflake, startDiscordStandIn } from '../support/discordStandIn';
+import { DEFAULT_RULES } from '../../shared/domain/moderation/rules';
+
+const BOT = 'discord-bot-token';
+const discord = await startDiscordStandIn(BOT);
+const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+const PUBLIC_HEX = publicKey.export({ format: 'der', type: 'spki' }).subarray(12).toString('hex');
+const saved = { ...process.env };
+Object.assign(process.env, { DISCORD_APPLICATION_ID: '123456789012345678', DISCORD_PUBLIC_KEY: PUBLIC_HEX, DISCORD_BOT_TOKEN: BOT, DISCORD_API_BASE: discord.apiBase });
+const api = await startTestApi();
+afterAll(async () => {
+  for (const name of ['DISCORD_APPLICATION_ID', 'DISCORD_PUBLIC_KEY', 'DISCORD_BOT_TOKEN', 'DISCORD_API_BASE']) {
+    if (saved[name] === undefined) delete process.env[name];
+    else process.env[name] = saved[name];
+  }
+  await discord.close();
+});
+beforeEach(() => discord.reset());
+
+const BASE = '/integrations/moderation';
+const MANAGE_GUILD = String(1 << 5);
+
+function signed(body: object, options: { timestamp?: string; key?: typeof privateKey } = {}) {
+  const raw = JSON.stringify(body);
+  const timestamp = options.timestamp ?? String(Math.floor(Date.now() / 1000));
+  const signature = sign(null, Buffer.from(timestamp + raw), options.key ?? privateKey).toString('hex');
+  return { rawBody: raw, headers: { 'content-type': 'application/json', 'x-signature-ed25519': signature, 'x-signature-timestamp': timestamp } };
+}
+const interact = (body: object, options?: Parameters<typeof signed>[1]) => api.call('POST', `${BASE}/discord/interactions`, signed(body, options));
+const command = (guildId: string, name: string, options: object[] = [], permissions = MANAGE_GUILD, channelId = '900') => ({
+  id: nextSnowflake(), application_id: '123456789012345678', type: 2, token: 'itoken', version: 1, guild_id: guildId, channel_id: channelId,
+  member: { user: { id: '42', username: 'owner' }, permissions, roles: [] }, data: { id: '1', name, type: 1, options },
+});
+const settle = () => api.ports.queue.drained();
+
+async function discordCommunity(extra: object = {}) {
+  const { key } = await api.newUser({ credits: 5000 });
+  const community = (await api.call('POST', `${BASE}/communities`, { key, body: { name: 'Guild', project_name: 'Acme', type: 'discord', whitelisted_external_role_ids: ['555000111'], ...extra } })).body;
+  return { key, community };
+}
+async function activated() {
+  const c = await discordCommunity();
+  const guild = nextSnowflake();
+  const res = await interact(command(guild, 'activate', [{ name: 'token', type: 3, value: c.community.activation_token }]));
+  expect(res.body.data.content).toContain('Moderation is on');
+  await settle();
+  discord.reset();
+  return { ...c, guild };
+}
+
+const ruleCalls = (guild: string) => discord.calls.filter((c) => c.path.startsWith(`/guilds/${guild}/auto-moderation/rules`));
+
+describe('Discord interactions', () => {
+  it('PING is answered with PONG when signed', async () => {
+    const res = await interact({ id: '1', application_id: '1', type: 1, token: 't', version: 1 });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ type: 1 });
+  });
+
+  it('a bad, missing or stale signature is 401', async () => {
+    const other = generateKeyPairSync('ed25519').privateKey;
+    expect((await interact({ type: 1 }, { key: other })).status).toBe(401);
+    expect((await interact({ type: 1 }, { timestamp: String(Math.floor(Date.now() / 1000) - 3600) })).status).toBe(401);
+    const noHeaders = await api.call('POST', `${BASE}/discord/interactions`, { rawBody: '{"type":1}', headers: { 'content-type': 'application/json' } });
+    expect(noHeaders.status).toBe(401);
+    expect(noHeaders.body.error.code).toBe('unauthorized');
+    // The body is what was signed: changing one byte breaks it.
+    const good = signed({ type: 1 });
+    expect((await api.call('POST', `${BASE}/discord/interactions`, { ...good, rawBody: good.rawBody.replace('1', '2') })).status).toBe(401);
+    expect(discord.calls).toEqual([]);
+  });
+
+  it('a Discord community carries the bot invite as install_url', async () => {
+    const { community } = await discordCommunity();
+    const url = new URL(community.install_url);
+    expect(url.origin + url.pathname).toBe('https://discord.com/oauth2/authorize');
+    expect(url.searchParams.get('client_id')).toBe('123456789012345678');
+    expect(url.searchParams.get('scope')).toBe('bot applications.commands');
+    expect(BigInt(url.searchParams.get('permissions')!) & (1n << 5n)).toBe(1n << 5n);
+    const { community: reddit } = await (async () => {
+      const { key } = await api.newUser({ credits: 5000 });
+      return { community: (await api.call('POST', `${BASE}/communities`, { key, body: { name: 'R', project_name: 'P', type: 'reddit' } })).body };
+    })();
+    expect(reddit.install_url).toBeNull();
+  });
+
+  it('/activate needs Manage Server and the right token; then it binds the guild and writes the AutoMod rules', async () => {
+    const { key, community } = await discordCommunity();
+    const guild = nextSnowflake();
+    const token = [{ name: 'token', type: 3, value: community.activation_token }];
+    expect((await interact(command(guild, 'activate', token, '0'))).body).toEqual({ type: 4, data: { content: 'You need the Manage Server permission to do this.', flags: 64 } });
+    expect((await interact(command(guild, 'activate', [{ name: 'token', type: 3, value: 'wrong' }]))).body.data.content).toBe('This activation token is not valid for a Discord community.');
+    const res = await interact(command(guild, 'activate', token));
+    expect(res.body).toEqual({ type: 4, data: { content: 'Moderation is on for this server: its AutoMod rules are being written now.', flags: 64 } });
+    await settle();
+
+    const calls = ruleCalls(guild);
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual([`GET /guilds/${guild}/auto-moderation/rules`, ...Array(6).fill(`POST /guilds/${guild}/auto-moderation/rules`)]);
+    const posted = calls.slice(1).map((c) => c.body);
+    expect(posted.map((b) => [b.name, b.trigger_type, b.enabled])).toEqual([
+      ['Outreach · Scam phrases', 1, true],
+      ['Outreach · Invite links', 1, true],
+      ['Outreach · Links', 1, true],
+      ['Outreach · Blocked words', 1, true],
+      ['Outreach · Mention spam', 5, true],
+      ['Outreach · Spam', 3, true],
+    ]);
+    for (const body of posted) {
+      expect(body).toMatchObject({ event_type: 1, exempt_roles: ['555000111'], exempt_channels: [] });
+      for (const pattern of body.trigger_metadata?.regex_patterns ?? []) expect(pattern.length).toBeLessThanOrEqual(260);
+      expect(body.trigger_metadata?.regex_patterns?.length ?? 0).toBeLessThanOrEqual(10);
+    }
+    const scam = DEFAULT_RULES.rules.find((r) => r.id === 'scam_phrase')!;
+    expect(posted[0].trigger_metadata.regex_patterns).toEqual((scam as { phrases: { pattern: RegExp }[] }).phrases.map((p) => `(?i)${p.pattern.source}`));
+    // Severe: block and a one-hour timeout (no alert channel yet).
+    expect(posted[0].actions).toEqual([{ type: 1, metadata: { custom_message: 'Blocked by the community moderation rules.' } }, { type: 3, metadata: { duration_seconds: 3600 } }]);
+    expect(posted[3].trigger_metadata).toEqual({ keyword_filter: ['scamcoin', 'rugpull guaranteed', 'pump group', 'nigerian prince', 'onlyfans'] });
+    expect(posted[4]).toMatchObject({ trigger_metadata: { mention_total_limit: 5, mention_raid_protection_enabled: true }, actions: [{ type: 1, metadata: { custom_message: 'Blocked by the community moderation rules.' } }] });
+    expect(posted[5].trigger_metadata).toBeUndefined();
+    const st = (await api.call('GET', `${BASE}/status?community_id=${community.id}`, { key })).body;
+    expect(st.status).toBe('connected');
+    expect(st.platform).toMatchObject({ chat_id: guild, configured: true, automod_error: null });
+    expect(st.platform.automod_synced_at).not.toBeNull();
+    expect(st.platform.unsupported.join(' ')).toMatch(/Welcome messages: .*Gateway/);
+  });
+
+  it('/alerts adds the alert action to every rule; a rules change rewrites them (disabled, new words, new limit, allowlist)', async () => {
+    const { key, community, guild } = await activated();
+    expect((await interact(command(guild, 'alerts', [], MANAGE_GUILD, '777'))).body.data.content).toBe('Moderation alerts will be posted in this channel.');
+    await settle();
+    const patched = ruleCalls(guild).filter((c) => c.method === 'PATCH');
+    expect(patched).toHaveLength(6);
+    for (const call of patched) {
+      expect(call.body.actions).toContainEqual({ type: 2, metadata: { channel_id: '777' } });
+      expect(call.body.trigger_type).toBeUndefined();
+    }
+    discord.reset();
+    await api.call('PUT', `${BASE}/communities/${community.id}/rules`, { key, body: { rules: { link: { enabled: false }, mass_mentions: { max_mentions: 8 } }, blocked_words: ['MoonBoy'], link_allowlist: ['acme.org'] } });
+    await settle();
+    const byName = Object.fromEntries(ruleCalls(guild).filter((c) => c.method === 'PATCH').map((c) => [c.body.name, c.body]));
+    expect(byName['Outreach · Links'].enabled).toBe(false);
+    expect(byName['Outreach · Invite links'].trigger_metadata.allow_list).toEqual(['acme.org']);
+    expect(byName['Outreach · Blocked words'].trigger_metadata.keyword_filter).toContain('moonboy');
+    expect(byName['Outreach · Mention spam'].trigger_metadata.mention_total_limit).toBe(8);
+    expect(discord.rulesOf(guild)).toHaveLength(6);
+  });
+
+  it("a 429 from Discord postpones the rule sync by Discord's retry_after", async () => {
+    const { key, community, guild } = await activated();
+    discord.rateLimitNext(new RegExp(`/guilds/${guild}/auto-moderation/rules$`), 1);
+    const started = Date.now();
+    await api.call('PUT', `${BASE}/communities/${community.id}/rules`, { key, body: { warn_limit: 2 } });
+    await settle();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(ruleCalls(guild).map((c) => c.method)).toEqual(['GET', 'GET', ...Array(6).fill('PATCH')]);
+  });
+
+  it('POST /sync reads AutoMod executions from the audit log once; undo lifts a timeout', async () => {
+    const { key, community, guild } = await activated();
+    const blockId = nextSnowflake();
+    const timeoutId = nextSnowflake();
+    discord.addAuditEntry(guild, { id: blockId, action_type: 143, user_id: '3001', target_id: '3001', options: { auto_moderation_rule_name: 'Outreach · Scam phrases', auto_moderation_rule_trigger_type: '1', channel_id: '900' } } as never);
+    discord.addAuditEntry(guild, { id: timeoutId, action_type: 145, user_id: '3001', target_id: '3001', options: { auto_moderation_rule_name: 'Outreach · Scam phrases', auto_moderation_rule_trigger_type: '1', channel_id: '900' } } as never);
+    const first = await api.call('POST', `${BASE}/sync`, { key, body: { community_id: community.id } });
+    expect(first.status).toBe(200);
+    expect(discord.calls.map((c) => [c.path, c.query.action_type, c.query.after])).toEqual([
+      [`/guilds/${guild}/audit-logs`, '143', undefined],
+      [`/guilds/${guild}/audit-logs`, '145', undefined],
+    ]);
+    expect(first.body.metrics).toMatchObject({ messages_flagged: 2, actions: { delete: 1, mute: 1 } });
+    expect(first.body.audit_logs.map((a: { action: string; user_id: string; rule: string }) => [a.action, a.user_id, a.rule])).toEqual([
+      ['mute', '3001', 'scam_phrases'],
+      ['delete', '3001', 'scam_phrases'],
+    ]);
+    discord.reset();
+    const second = await api.call('POST', `${BASE}/sync`, { key, body: { community_id: community.id } });
+    expect(discord.calls.map((c) => c.query.after)).toEqual([timeoutId, timeoutId]);
+    expect(second.body.metrics.messages_flagged).toBe(2);
+
+    discord.reset();
+    const undo = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${first.body.audit_logs[0].id}/undo`, { key });
+    expect(undo.body).toMatchObject({ action: 'mute', delivery: 'delivered' });
+    expect(discord.calls).toEqual([{ method: 'PATCH', path: `/guilds/${guild}/members/3001`, query: {}, body: { communication_disabled_until: null } }]);
+    expect(blockId < timeoutId).toBe(true);
+  });
+});

@@ -1,0 +1,78 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startTestApi } from '../support/api';
+import { PROJECT_ROOT } from '../../infra/projectRoot';
+
+const run = promisify(execFile);
+const api = await startTestApi();
+
+/** The README's webhook walkthrough, exactly as printed. */
+const block = (() => {
+  const readme = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('### Outbound webhooks'));
+  return section.slice(section.indexOf('```sh\n') + 6, section.indexOf('\n```', section.indexOf('```sh\n')));
+})();
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+
+// In the project tree, so the receiver's `import 'standardwebhooks'` resolves as it does for a reader.
+const workDir = mkdtempSync(path.join(PROJECT_ROOT, '.readme-webhooks-'));
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+describe("the README's webhook receiver", () => {
+  it('runs as written: the receiver verifies the signed job.completed, the log lists it, a retry is accepted', async () => {
+    const { key } = await api.newUser({ tier: 'pro', credits: 1000 });
+    // The one change: the receiver's port 4000 may be taken on a shared machine.
+    const port = await freePort();
+    const script = [
+      `export API=${api.baseUrl}`,
+      `export KEY=${key}`,
+      `json() { node -pe "JSON.parse(require('fs').readFileSync(0)).$1"; }`,
+      'H="Authorization: Bearer $KEY"',
+      block.replaceAll('4000', String(port)),
+    ].join('\n');
+    const { stdout } = await run('bash', ['-c', script], { cwd: workDir, env: { ...process.env, RECEIVER_PORT: String(port) }, timeout: 60_000 });
+    expect(stdout).toMatch(/verified [0-9a-f-]{36} job\.completed completed/);
+    expect(stdout).toMatch(/"status":"succeeded"/);
+    expect(stdout).toMatch(/"secret":"whsec_/);
+    expect(stdout).not.toMatch(/rejected/);
+    const deliveries = (await api.call('GET', '/webhooks/deliveries', { key })).body;
+    expect(deliveries.items).toHaveLength(1);
+    expect(deliveries.items[0]).toMatchObject({ event_type: 'job.completed', attempts: 2 });
+  });
+
+  it('rejects a request whose signature does not match', async () => {
+    const port = await freePort();
+    const receiverSource = block.slice(block.indexOf("cat > receiver.mjs <<'EOF'\n") + 26, block.indexOf('\nEOF\n'));
+    const file = path.join(workDir, 'check.mjs');
+    (await import('node:fs')).writeFileSync(file, receiverSource);
+    const child = execFile('node', [file], { env: { ...process.env, RECEIVER_PORT: String(port), WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } });
+    let out = '';
+    child.stdout!.on('data', (c) => (out += c));
+    try {
+      let status = 0;
+      for (let i = 0; i < 50 && !status; i++) {
+        status = await fetch(`http://127.0.0.1:${port}/hooks`, {
+          method: 'POST',
+          headers: { 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' },
+          body: '{}',
+        }).then((r) => r.status, () => 0);
+        if (!status) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(status).toBe(400);
+      expect(out).toContain('rejected');
+    } finally {
+      child.kill();
+    }
+  });
+});

@@ -1,0 +1,306 @@
+/**
+ * The operator's Telegram bot end to end: updates posted to the shared webhook as Telegram would,
+ * the real Bot API adapter pointed at the recording stand-in, and the exact calls asserted.
+ */
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Update } from '@grammyjs/types';
+import { startTestApi } from '../support/api';
+import { startTelegramStandIn } from '../support/telegramStandIn';
+import { removeUnverifiedMembers } from '../../shared/domain/moderation/telegramBot';
+import { MUTE_SECONDS, SILENCED, UNSILENCED } from '../../shared/domain/moderation/platformActions';
+
+const TOKEN = '7000:operator-bot-token';
+const SECRET = 'webhook-secret-xyz';
+const telegram = await startTelegramStandIn(TOKEN);
+const saved = { ...process.env };
+process.env.TELEGRAM_BOT_TOKEN = TOKEN;
+process.env.TELEGRAM_WEBHOOK_SECRET = SECRET;
+process.env.TELEGRAM_API_BASE = telegram.apiBase;
+const api = await startTestApi();
+afterAll(async () => {
+  for (const name of ['TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_SECRET', 'TELEGRAM_API_BASE']) {
+    if (saved[name] === undefined) delete process.env[name];
+    else process.env[name] = saved[name];
+  }
+  await telegram.close();
+});
+
+const BASE = '/integrations/moderation';
+const ADMIN = { id: 10, is_bot: false, first_name: 'Ada', username: 'ada_admin' };
+const SPAMMER = { id: 66, is_bot: false, first_name: 'Free', username: 'free_airdrops' };
+const VETERAN = { id: 20, is_bot: false, first_name: 'Vic', username: 'vic' };
+const DATE = 1_795_000_000;
+
+let chatSeq = -1001000000000;
+let updateSeq = 5000;
+let messageSeq = 100;
+const group = () => ({ id: --chatSeq, type: 'supergroup' as const, title: 'Acme' });
+
+const post = (update: object, secret = SECRET) =>
+  api.call('POST', `${BASE}/telegram`, { body: update, headers: { 'x-telegram-bot-api-secret-token': secret } });
+const say = (chat: { id: number; type: string }, from: object, text: string, extra: object = {}) => {
+  const update = { update_id: ++updateSeq, message: { message_id: ++messageSeq, date: DATE, chat, from, text, ...extra } };
+  return { update, messageId: messageSeq };
+};
+const settle = () => api.ports.queue.drained();
+
+async function activatedGroup(options: { welcome?: string; whitelisted?: string[] } = {}) {
+  const { key } = await api.newUser({ credits: 5000 });
+  const community = (
+    await api.call('POST', `${BASE}/communities`, {
+      key,
+      body: { name: 'Acme chat', project_name: 'Acme', type: 'telegram', whitelisted_usernames: options.whitelisted ?? [], should_send_welcome_messages: !!options.welcome, welcome_message: options.welcome ?? '', alert_channel_message_template: '🚨 {action}: @{username}' },
+    })
+  ).body;
+  const chat = group();
+  telegram.setMemberStatus(chat.id, ADMIN.id, 'administrator');
+  expect((await post(say(chat, ADMIN, `/activate ${community.activation_token}`).update)).status).toBe(200);
+  await settle();
+  telegram.reset();
+  return { key, community, chat };
+}
+
+const status = async (key: string, id: string) => (await api.call('GET', `${BASE}/status?community_id=${id}`, { key })).body;
+
+beforeEach(() => telegram.reset());
+
+describe('the shared Telegram webhook', () => {
+  it('answers 401 without the webhook secret, and acts on nothing', async () => {
+    const chat = group();
+    const res = await post(say(chat, SPAMMER, 'claim your airdrop').update, 'wrong');
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('unauthorized');
+    expect((await api.call('POST', `${BASE}/telegram`, { body: { update_id: 1 } })).status).toBe(401);
+    expect(telegram.calls).toEqual([]);
+  });
+
+  it('a malformed update is a 400 with the contract body, never a 500', async () => {
+    for (const body of [{ update_id: 1, message: { message_id: 1 } }, { update_id: 'x' }, { update_id: 2, message: { message_id: 1, date: -5, chat: { id: 1, type: 'group' } } }, { update_id: 3, callback_query: { id: 4 } }]) {
+      const res = await post(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.code).toBe('validation_error');
+    }
+  });
+
+  it('/activate from a non-administrator is refused; from an administrator it binds the group and connects the community', async () => {
+    const { key } = await api.newUser({ credits: 5000 });
+    const community = (await api.call('POST', `${BASE}/communities`, { key, body: { name: 'C', project_name: 'P', type: 'telegram' } })).body;
+    const chat = group();
+    const member = { id: 77, is_bot: false, first_name: 'Mo' };
+    await post(say(chat, member, `/activate ${community.activation_token}`).update);
+    await settle();
+    expect(telegram.calls).toEqual([
+      { method: 'getChatMember', body: { chat_id: chat.id, user_id: 77 } },
+      { method: 'sendMessage', body: { chat_id: chat.id, text: 'Only an administrator of this chat can do this.' } },
+    ]);
+    expect((await status(key, community.id)).status).toBe('pending_activation');
+
+    telegram.reset();
+    telegram.setMemberStatus(chat.id, ADMIN.id, 'creator');
+    await post(say(chat, ADMIN, `/activate@outreach_mod_bot ${community.activation_token}`).update);
+    await settle();
+    expect(telegram.calls).toEqual([
+      { method: 'getChatMember', body: { chat_id: chat.id, user_id: ADMIN.id } },
+      { method: 'sendMessage', body: { chat_id: chat.id, text: 'Moderation is on for this group.' } },
+    ]);
+    const st = await status(key, community.id);
+    expect(st.status).toBe('connected');
+    expect(st.platform).toMatchObject({ chat_id: String(chat.id), alert_chat_id: null, configured: true });
+  });
+
+  it('an unknown token is answered as invalid and binds nothing', async () => {
+    const chat = group();
+    await post(say(chat, ADMIN, '/activate not-a-real-token').update);
+    await settle();
+    expect(telegram.calls).toEqual([{ method: 'sendMessage', body: { chat_id: chat.id, text: 'This activation token is not valid for a Telegram community.' } }]);
+  });
+
+  it('spam from a new member: deleteMessage + restrictChatMember until_date, the alert in the /alerts chat, the audit log delivered', async () => {
+    const { key, community, chat } = await activatedGroup();
+    const alerts = { id: 555, type: 'private' as const, first_name: 'Ada' };
+    await post(say(alerts, ADMIN, `/alerts ${community.activation_token}`).update);
+    await settle();
+    expect(telegram.calls).toEqual([{ method: 'sendMessage', body: { chat_id: 555, text: 'Moderation alerts will be posted in this chat.' } }]);
+    telegram.reset();
+
+    const { update, messageId } = say(chat, SPAMMER, 'Connect your wallet here to claim the bonus');
+    const res = await post(update);
+    expect(res.status).toBe(200);
+    await settle();
+    expect(telegram.calls).toEqual(
+      expect.arrayContaining([
+        { method: 'deleteMessage', body: { chat_id: chat.id, message_id: messageId } },
+        { method: 'restrictChatMember', body: { chat_id: chat.id, user_id: SPAMMER.id, permissions: SILENCED, use_independent_chat_permissions: true, until_date: DATE + MUTE_SECONDS } },
+        { method: 'sendMessage', body: { chat_id: 555, text: '🚨 mute: @free_airdrops' } },
+      ]),
+    );
+    expect(telegram.calls).toHaveLength(3);
+    // The mute's own calls in order: the message goes first.
+    expect(telegram.calls.filter((c) => c.body.chat_id === chat.id).map((c) => c.method)).toEqual(['deleteMessage', 'restrictChatMember']);
+    const st = await status(key, community.id);
+    expect(st.audit_logs[0]).toMatchObject({ user_id: '66', action: 'mute', rule: 'scam_phrase', delivery: { status: 'delivered', error: null }, undo: null });
+    expect(st.platform.alert_chat_id).toBe('555');
+  });
+
+  it('a whitelisted sender and a clean message cause no platform call; both are scanned', async () => {
+    const { key, community, chat } = await activatedGroup({ whitelisted: ['ada_admin'] });
+    await post(say(chat, ADMIN, 'Claim your airdrop at https://acme.org/airdrop — official, no DMs').update);
+    await post(say(chat, VETERAN, 'what do you think about the roadmap?').update);
+    await settle();
+    expect(telegram.calls).toEqual([]);
+    const st = await status(key, community.id);
+    expect(st.metrics.messages_scanned).toBe(2);
+    expect(st.audit_logs).toEqual([]);
+  });
+
+  it('a re-delivered update is acted on once', async () => {
+    const { key, community, chat } = await activatedGroup();
+    const { update, messageId } = say(chat, SPAMMER, 'send your seed phrase to verify your account');
+    await post(update);
+    await settle();
+    await post(update);
+    await post(update);
+    await settle();
+    expect(telegram.calls.map((c) => [c.method, c.body.message_id ?? c.body.user_id])).toEqual([
+      ['deleteMessage', messageId],
+      ['restrictChatMember', SPAMMER.id],
+    ]);
+    expect((await status(key, community.id)).metrics).toMatchObject({ messages_scanned: 1, actions: { mute: 1 } });
+  });
+
+  it('in a moderated group a command with a bad token gets no reply (nothing for a spammer to farm)', async () => {
+    const { chat } = await activatedGroup();
+    await post(say(chat, SPAMMER, '/activate not-a-token').update);
+    await post(say(chat, SPAMMER, '/alerts not-a-token').update);
+    await settle();
+    expect(telegram.calls).toEqual([]);
+  });
+
+  it('a join is welcomed with the template', async () => {
+    const { chat } = await activatedGroup({ welcome: 'Welcome {username}! Read the pinned rules.' });
+    const newcomer = { id: 31, is_bot: false, first_name: 'Nia', username: 'nia' };
+    await post({ update_id: ++updateSeq, message: { message_id: ++messageSeq, date: DATE, chat, from: newcomer, new_chat_members: [newcomer] } });
+    await settle();
+    expect(telegram.calls).toEqual([{ method: 'sendMessage', body: { chat_id: chat.id, text: 'Welcome nia! Read the pinned rules.' } }]);
+  });
+
+  it('captcha: a join is restricted and prompted; the press lifts it; a member who never presses is removed by the sweep', async () => {
+    const { key, community, chat } = await activatedGroup();
+    await api.call('PUT', `${BASE}/communities/${community.id}/rules`, { key, body: { captcha: { enabled: true, timeout_seconds: 120 } } });
+    const presser = { id: 41, is_bot: false, first_name: 'Pat', username: 'pat' };
+    const sleeper = { id: 42, is_bot: false, first_name: 'Sam' };
+    const joinDate = Math.floor(Date.now() / 1000);
+    for (const member of [presser, sleeper]) {
+      await post({ update_id: ++updateSeq, message: { message_id: ++messageSeq, date: joinDate, chat, from: member, new_chat_members: [member] } });
+    }
+    await settle();
+    const prompts = telegram.calls.filter((c) => c.method === 'sendMessage');
+    const sleeperPrompt = telegram.sent.find((m) => m.text.startsWith('Welcome, Sam!'))!.message_id;
+    expect(telegram.calls.filter((c) => c.method === 'restrictChatMember')).toEqual([
+      { method: 'restrictChatMember', body: { chat_id: chat.id, user_id: 41, permissions: SILENCED, use_independent_chat_permissions: true, until_date: 0 } },
+      { method: 'restrictChatMember', body: { chat_id: chat.id, user_id: 42, permissions: SILENCED, use_independent_chat_permissions: true, until_date: 0 } },
+    ]);
+    expect(prompts.map((p) => p.body.reply_markup)).toEqual([
+      { inline_keyboard: [[{ text: "I'm human ✅", callback_data: 'captcha:41' }]] },
+      { inline_keyboard: [[{ text: "I'm human ✅", callback_data: 'captcha:42' }]] },
+    ]);
+    expect(prompts[0].body.text).toBe('Welcome, @pat! Press the button within 2 minute(s) to show you are human.');
+    telegram.reset();
+
+    // Someone else pressing Pat's button changes nothing.
+    await post({ update_id: ++updateSeq, callback_query: { id: 'cb-0', from: sleeper, chat_instance: 'x', data: 'captcha:41', message: { message_id: 9001, date: joinDate, chat } } });
+    await post({ update_id: ++updateSeq, callback_query: { id: 'cb-1', from: presser, chat_instance: 'x', data: 'captcha:41', message: { message_id: 9001, date: joinDate, chat } } });
+    await settle();
+    expect(telegram.calls).toEqual([
+      { method: 'answerCallbackQuery', body: { callback_query_id: 'cb-0', text: 'This button is for the new member.' } },
+      { method: 'restrictChatMember', body: { chat_id: chat.id, user_id: 41, permissions: UNSILENCED, use_independent_chat_permissions: true } },
+      { method: 'answerCallbackQuery', body: { callback_query_id: 'cb-1', text: 'Thanks, you can post now.' } },
+      { method: 'deleteMessage', body: { chat_id: chat.id, message_id: 9001 } },
+    ]);
+    telegram.reset();
+
+    // Before the deadline the sweep leaves Sam alone; after it, Sam is removed (ban + unban) and the prompt deleted.
+    await removeUnverifiedMembers(new Date((joinDate + 60) * 1000));
+    await settle();
+    expect(telegram.calls.filter((c) => c.body.chat_id === chat.id)).toEqual([]);
+    await removeUnverifiedMembers(new Date((joinDate + 121) * 1000));
+    await removeUnverifiedMembers(new Date((joinDate + 180) * 1000));
+    await settle();
+    expect(telegram.calls.filter((c) => c.body.chat_id === chat.id)).toEqual([
+      { method: 'banChatMember', body: { chat_id: chat.id, user_id: 42 } },
+      { method: 'unbanChatMember', body: { chat_id: chat.id, user_id: 42, only_if_banned: true } },
+      { method: 'deleteMessage', body: { chat_id: chat.id, message_id: sleeperPrompt } },
+    ]);
+  });
+
+  it('observe mode: decisions and audit logs, no platform call', async () => {
+    const { key, community, chat } = await activatedGroup();
+    await api.call('PUT', `${BASE}/communities/${community.id}/rules`, { key, body: { mode: 'observe' } });
+    await post(say(chat, SPAMMER, 'Connect your wallet to claim').update);
+    await settle();
+    expect(telegram.calls).toEqual([]);
+    const st = await status(key, community.id);
+    expect(st.audit_logs[0]).toMatchObject({ action: 'mute', delivery: { status: 'observe', error: null } });
+  });
+
+  it('undo lifts a mute and a ban on the platform, once, and the audit log shows it', async () => {
+    const { key, community, chat } = await activatedGroup();
+    await post(say(chat, SPAMMER, 'Connect your wallet to claim').update);
+    await post(say(chat, SPAMMER, 'claim your airdrop now').update);
+    await settle();
+    const logs = (await status(key, community.id)).audit_logs;
+    expect(logs.map((l: { action: string }) => l.action)).toEqual(['ban', 'mute']);
+    telegram.reset();
+
+    const undoBan = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${logs[0].id}/undo`, { key });
+    expect(undoBan.status).toBe(200);
+    expect(undoBan.body).toMatchObject({ audit_id: logs[0].id, action: 'ban', delivery: 'delivered', error: null });
+    const undoMute = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${logs[1].id}/undo`, { key });
+    expect(undoMute.body).toMatchObject({ action: 'mute', delivery: 'delivered' });
+    expect(telegram.calls).toEqual([
+      { method: 'unbanChatMember', body: { chat_id: chat.id, user_id: SPAMMER.id, only_if_banned: true } },
+      { method: 'restrictChatMember', body: { chat_id: chat.id, user_id: SPAMMER.id, permissions: UNSILENCED, use_independent_chat_permissions: true } },
+    ]);
+    const again = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${logs[0].id}/undo`, { key });
+    expect(again.status).toBe(422);
+    expect(again.body.error.code).toBe('invalid_state');
+    expect(telegram.calls).toHaveLength(2);
+    const after = (await status(key, community.id)).audit_logs;
+    expect(after[0].undo).toMatchObject({ status: 'delivered', error: null });
+    expect((await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/0190a0a0-0000-7000-8000-000000000000/undo`, { key })).status).toBe(404);
+  });
+
+  it("a 429 with retry_after is retried after Telegram's wait; a refusal is recorded as failed with Telegram's error", async () => {
+    const { key, community, chat } = await activatedGroup();
+    telegram.failNext('deleteMessage', { error_code: 429, description: 'Too Many Requests: retry after 1', retry_after: 1 });
+    const started = Date.now();
+    const { update, messageId } = say(chat, SPAMMER, 'send your seed phrase to verify');
+    await post(update);
+    await settle();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(telegram.calls.map((c) => c.method)).toEqual(['deleteMessage', 'deleteMessage', 'restrictChatMember']);
+    expect(telegram.calls[1].body).toEqual({ chat_id: chat.id, message_id: messageId });
+    expect((await status(key, community.id)).audit_logs[0].delivery).toEqual({ status: 'delivered', error: null });
+
+    telegram.reset();
+    telegram.failNext('banChatMember', { error_code: 400, description: 'Bad Request: not enough rights to restrict/unrestrict chat member' });
+    await post(say(chat, SPAMMER, 'claim your airdrop here').update);
+    await settle();
+    expect(telegram.calls.map((c) => c.method)).toEqual(['deleteMessage', 'banChatMember']);
+    expect((await status(key, community.id)).audit_logs[0].delivery).toEqual({ status: 'failed', error: 'banChatMember: Bad Request: not enough rights to restrict/unrestrict chat member' });
+  });
+
+  it('without a bot token the actions are recorded as not_configured and nothing is sent', async () => {
+    const { key, community, chat } = await activatedGroup();
+    delete process.env.TELEGRAM_BOT_TOKEN;
+    try {
+      await post(say(chat, SPAMMER, 'Connect your wallet to claim').update);
+      await settle();
+    } finally {
+      process.env.TELEGRAM_BOT_TOKEN = TOKEN;
+    }
+    expect(telegram.calls).toEqual([]);
+    const st = await status(key, community.id);
+    expect(st.audit_logs[0].delivery).toEqual({ status: 'not_configured', error: 'telegram is not configured on this deployment' });
+  });
+});
