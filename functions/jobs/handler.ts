@@ -4,7 +4,7 @@ import { useEventBridgeEvents } from '../../shared/adapters/eventBridgeEvents';
 import { createApiHandler, route } from '../../shared/http/api';
 import { HttpResponse } from '../../shared/http/response';
 import { jobsEndpoints as E } from '../../shared/schemas/jobs';
-import { cancelJobForUser, getJobForUser, pageJobs, startEnrichmentJob } from '../../shared/domain/jobs/startJob';
+import { cancelJobForUser, getJobForUser, pageJobs, startEnrichmentJob } from '../../shared/domain/jobs/jobOperations';
 import { exportJobRows } from '../../shared/domain/jobs/exports';
 
 useAwsPorts();

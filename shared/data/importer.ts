@@ -23,7 +23,7 @@ import {
 } from './taxonomy';
 import { EMAIL_PATTERNS, type CuratedBuilder, type CuratedCompany, type CuratedEntity, type CuratedFund, type CuratedKol, type CuratedPerson, type CuratedRound, type EntityKind } from './model';
 import { curatedItemsFor, deleteCuratedKeys, forgetCachedFacets, getCuratedEntities, putCuratedItems } from '../store/curatedRepo';
-import { normaliseDomain } from '../domains';
+import { normaliseDomain } from '../hostNames';
 import { own } from '../dictionary';
 
 const ids = <T extends readonly Term[]>(terms: T) => z.enum(terms.map((t) => t.id) as [T[number]['id'], ...T[number]['id'][]]);

@@ -18,7 +18,7 @@ import type { CuratedBuilder, CuratedCompany, CuratedEntity, CuratedFund, Curate
 import { DATASET_AS_OF, slugOf } from '../data/model';
 import { fundProfileStats, sectorRecord, type SectorRecord } from '../data/fundStats';
 import type { SectorId } from '../data/taxonomy';
-import { normaliseDomain } from '../domains';
+import { normaliseDomain } from '../hostNames';
 
 export type { CuratedBuilder, CuratedCompany, CuratedEntity, CuratedFund, CuratedKol, CuratedPerson } from '../data/model';
 

@@ -4,7 +4,7 @@
  * with the fields of both. Pure.
  */
 import { isFreeProvider } from '../freeEmailProviders';
-import { normaliseDomain } from '../../domains';
+import { normaliseDomain } from '../../hostNames';
 import type { CompanyInput, ContactInput } from '../jobs/inputs';
 
 /** The input shapes of an enrichment job (the plan runs on that pipeline), reused as growth's inputs. */

@@ -13,7 +13,7 @@ import { settleReservation } from '../credits/credits';
 import { prepareResult, readResultData } from '../storage/results';
 import { toCsv } from '../jobs/finalize';
 import type { DeliverableRow } from '../jobs/rows';
-import { cancelJobForUser, pageJobs, requireJob } from '../jobs/startJob';
+import { cancelJobForUser, pageJobs, requireJob } from '../jobs/jobOperations';
 import { jobView } from '../jobs/view';
 import type { JobRecord } from '../../store/jobsRepo';
 import type { Capability } from './goals';

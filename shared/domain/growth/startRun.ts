@@ -10,7 +10,7 @@ import { consumeQuoteItem, failRunBeforeStart, attachJob, getQuote, putRunItem, 
 import { TransactionConditionError } from '../../store/transactions';
 import { reserveCredits, settleReservation } from '../credits/credits';
 import { requireChat } from '../storage/chats';
-import { startEnrichmentJob } from '../jobs/startJob';
+import { startEnrichmentJob } from '../jobs/jobOperations';
 import { goalPlanSchema, normalizeGoalPlan, type GoalPlan } from './plan';
 import { planFingerprint } from './signature';
 

@@ -3,7 +3,7 @@
  * Companies without a usable domain are a 400 naming the row.
  */
 import { ValidationError, type FieldIssue } from '../../http/errors';
-import { emailDomain, normaliseDomain } from '../../domains';
+import { emailDomain, normaliseDomain } from '../../hostNames';
 import type { InputFacts } from './planner';
 import type { CompanyRow, ContactRow } from './rows';
 

@@ -15,7 +15,7 @@ import { parseJobMessage, sendJobMessages, type FinalizeMessage, type JobMessage
 import { providersForRun } from './providers/registry';
 import { runStage } from './stages';
 import { jobStats } from './view';
-import { JOB_LEDGER_TOOL } from './startJob';
+import { JOB_LEDGER_TOOL } from './jobOperations';
 
 const isLive = (job: JobRecord | undefined): job is JobRecord => job !== undefined && !TERMINAL_STATUSES.includes(job.status);
 

@@ -6,7 +6,7 @@ import { optionalEnv } from '../../config/env';
 import { NotFoundError } from '../../http/errors';
 import type { WebhookEventRecord } from '../../store/webhookEventsRepo';
 import { getGrowthRun } from '../growth/runs';
-import { getJobForUser } from '../jobs/startJob';
+import { getJobForUser } from '../jobs/jobOperations';
 import { readCommunity } from '../moderation/communities';
 import type { SubjectKind } from './outbox';
 

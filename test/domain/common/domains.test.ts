@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emailDomain, normaliseDomain } from '../../../shared/domains';
+import { emailDomain, normaliseDomain } from '../../../shared/hostNames';
 import { companyRows, contactRows } from '../../../shared/domain/jobs/inputs';
 import { ValidationError } from '../../../shared/http/errors';
 

@@ -3,7 +3,7 @@
  * DNS in AWS, a table locally and in tests).
  */
 import type { DnsPort, MxLookup } from '../../../adapters/dns';
-import { emailDomain, normaliseDomain } from '../../../domains';
+import { emailDomain, normaliseDomain } from '../../../hostNames';
 import { canonicalLinkedinUrl } from '../linkedin';
 import { hasValidSyntax, isDisposableDomain, isFreeProvider, isRoleAccount, verificationStatus } from '../emailRules';
 import { applyPattern, inferPattern, namePart, nameParts } from '../emailPatterns';
