@@ -32,7 +32,7 @@ const url = z.url().max(300);
 const nullableUrl = url.nullable().default(null);
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected YYYY-MM-DD');
 const text = (max = 2000) => z.string().trim().min(1).max(max);
-/** A company or fund domain in its one canonical form (shared/domains.ts); anything else is a line error. */
+/** A company or fund domain in its one canonical form (shared/hostNames.ts); anything else is a line error. */
 const hostname = text(253).transform((value, ctx) => {
   const domain = normaliseDomain(value);
   if (!domain) ctx.addIssue({ code: 'custom', message: `Expected a domain such as acme.io, got ${JSON.stringify(value)}` });
