@@ -1,5 +1,5 @@
 /** Contract 10: per-community rules, undo, and the operator bot's Telegram webhook and Discord interactions. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineEndpoint } from '../http/endpoint';
 
 const toggle = { enabled: z.boolean() };

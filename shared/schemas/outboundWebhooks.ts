@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineEndpoint } from '../http/endpoint';
 import { noContentSpec } from './noContent';
 import { pageOf, pageQuery, timestamp } from './common';

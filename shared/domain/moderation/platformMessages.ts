@@ -1,5 +1,5 @@
 /** The queue messages of platform moderation: deliver one planned delivery, or write a guild's AutoMod rules. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ports } from '../../adapters/ports';
 
 export const deliverMessage = z.object({ kind: z.literal('moderation.deliver'), community_id: z.string(), delivery_id: z.string() });

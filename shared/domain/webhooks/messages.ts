@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { QueueMessage } from '../../adapters/queue';
 
 /** The webhook queue's two messages: fan an event out into deliveries; make one delivery attempt. */
