@@ -75,7 +75,7 @@ export class Monitoring extends Construct {
     };
 
     const deadLetters = Object.entries(props.deadLetterQueues).map(([name, queue]) => {
-      const depth = queue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum', label: `${name} dead letters` });
+      const depth = queue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' });
       alarm(`${name}DeadLetterQueueNotEmpty`, `${name} messages failed every delivery and wait in the dead-letter queue (README: Runbook, DeadLetterQueueNotEmpty).`, depth, 0);
       return depth;
     });

@@ -1,6 +1,6 @@
 import { useAwsPorts } from '../../shared/adapters/aws';
 import { usePaymentsFromEnv } from '../../shared/adapters/payments';
-import { createApiHandler, route } from '../../shared/http/api';
+import { createApiHandler } from '../../shared/http/api';
 import { accountEndpoints as E } from '../../shared/schemas/account';
 import { rotateApiKey, updateProfile } from '../../shared/domain/accounts/accounts';
 import { profileView, subscriptionView } from '../../shared/domain/accounts/views';
@@ -12,14 +12,14 @@ import type { AddOnType } from '../../shared/domain/billing/plans';
 useAwsPorts();
 usePaymentsFromEnv();
 
-export const handler = createApiHandler([
-  route(E.getMe, async ({ user }) => profileView(user, await getBalance(user.id))),
-  route(E.updateMe, async ({ user, body }) => profileView(await updateProfile(user, body), await getBalance(user.id))),
-  route(E.rotateApiKey, async ({ user }) => {
+export const handler = createApiHandler(E, {
+  getMe: async ({ user }) => profileView(user, await getBalance(user.id)),
+  updateMe: async ({ user, body }) => profileView(await updateProfile(user, body), await getBalance(user.id)),
+  rotateApiKey: async ({ user }) => {
     const key = await rotateApiKey(user);
     return { api_key: key.apiKey, api_key_last_four: key.lastFour };
-  }),
-  route(E.subscriptionStatus, async ({ user }) => subscriptionView(user, await getBalance(user.id))),
-  route(E.checkoutSession, async ({ user, body, baseUrl }) => startCheckout(user, (body.add_ons ?? []) as AddOnType[], baseUrl)),
-  route(E.creditUsage, async ({ user, query }) => creditUsage(user, query.start_date, query.end_date)),
-]);
+  },
+  subscriptionStatus: async ({ user }) => subscriptionView(user, await getBalance(user.id)),
+  checkoutSession: async ({ user, body, baseUrl }) => startCheckout(user, (body.add_ons ?? []) as AddOnType[], baseUrl),
+  creditUsage: async ({ user, query }) => creditUsage(user, query.start_date, query.end_date),
+});

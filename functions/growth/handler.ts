@@ -1,7 +1,7 @@
 import { useAwsPorts } from '../../shared/adapters/aws';
 import { useSqsQueue, useWebhookQueue } from '../../shared/adapters/sqsQueue';
 import { useEventBridgeEvents } from '../../shared/adapters/eventBridgeEvents';
-import { createApiHandler, route } from '../../shared/http/api';
+import { createApiHandler } from '../../shared/http/api';
 import { growthEndpoints as E } from '../../shared/schemas/growth';
 import { resolveGrowthGoal } from '../../shared/domain/growth/resolve';
 import { quoteGrowthPlan } from '../../shared/domain/growth/quote';
@@ -13,11 +13,11 @@ useWebhookQueue();
 useSqsQueue();
 useEventBridgeEvents();
 
-export const handler = createApiHandler([
-  route(E.resolveGrowthGoal, async ({ user, body }) => resolveGrowthGoal(user.id, body)),
-  route(E.quoteGrowthPlan, async ({ user, body }) => quoteGrowthPlan(user.id, body)),
-  route(E.startGrowthRun, async ({ user, body }) => startGrowthRun(user.id, body)),
-  route(E.getGrowthRun, async ({ user, params, baseUrl }) => getGrowthRun(user.id, params.run_id, baseUrl)),
-  route(E.exportGrowthRun, async ({ user, params, query }) => exportGrowthRun(user.id, params.run_id, query.format)),
-  route(E.cancelGrowthRun, async ({ user, params, baseUrl }) => cancelGrowthRun(user.id, params.run_id, baseUrl)),
-]);
+export const handler = createApiHandler(E, {
+  resolveGrowthGoal: async ({ user, body }) => resolveGrowthGoal(user.id, body),
+  quoteGrowthPlan: async ({ user, body }) => quoteGrowthPlan(user.id, body),
+  startGrowthRun: async ({ user, body }) => startGrowthRun(user.id, body),
+  getGrowthRun: async ({ user, params, baseUrl }) => getGrowthRun(user.id, params.run_id, baseUrl),
+  exportGrowthRun: async ({ user, params, query }) => exportGrowthRun(user.id, params.run_id, query.format),
+  cancelGrowthRun: async ({ user, params, baseUrl }) => cancelGrowthRun(user.id, params.run_id, baseUrl),
+});

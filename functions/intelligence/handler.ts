@@ -1,5 +1,5 @@
 import { useAwsPorts } from '../../shared/adapters/aws';
-import { createApiHandler, route } from '../../shared/http/api';
+import { createApiHandler } from '../../shared/http/api';
 import { intelligenceEndpoints as E } from '../../shared/schemas/intelligence';
 import { resolveIntent } from '../../shared/domain/intelligence/resolve';
 import { quoteIntelligence } from '../../shared/domain/intelligence/quote';
@@ -9,10 +9,10 @@ import { readIntelligenceResult } from '../../shared/domain/intelligence/results
 
 useAwsPorts();
 
-export const handler = createApiHandler([
-  route(E.resolve, async ({ body }) => resolveIntent(body)),
-  route(E.quote, async ({ user, body }) => quoteIntelligence(user.id, body)),
-  route(E.execute, async ({ user, body }) => executePackage(user.id, body)),
-  route(E.getResult, async ({ user, params }) => readIntelligenceResult(user.id, params.result_id)),
-  route(E.expand, async ({ user, body }) => expandResult(user.id, body)),
-]);
+export const handler = createApiHandler(E, {
+  resolve: async ({ body }) => resolveIntent(body),
+  quote: async ({ user, body }) => quoteIntelligence(user.id, body),
+  execute: async ({ user, body }) => executePackage(user.id, body),
+  getResult: async ({ user, params }) => readIntelligenceResult(user.id, params.result_id),
+  expand: async ({ user, body }) => expandResult(user.id, body),
+});

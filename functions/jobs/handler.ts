@@ -1,7 +1,7 @@
 import { useAwsPorts } from '../../shared/adapters/aws';
 import { useSqsQueue, useWebhookQueue } from '../../shared/adapters/sqsQueue';
 import { useEventBridgeEvents } from '../../shared/adapters/eventBridgeEvents';
-import { createApiHandler, route } from '../../shared/http/api';
+import { createApiHandler } from '../../shared/http/api';
 import { HttpResponse } from '../../shared/http/response';
 import { jobsEndpoints as E } from '../../shared/schemas/jobs';
 import { cancelJobForUser, getJobForUser, pageJobs, startEnrichmentJob } from '../../shared/domain/jobs/jobOperations';
@@ -12,8 +12,8 @@ useWebhookQueue();
 useSqsQueue();
 useEventBridgeEvents();
 
-export const handler = createApiHandler([
-  route(E.createJob, async ({ user, body }) =>
+export const handler = createApiHandler(E, {
+  createJob: async ({ user, body }) =>
     startEnrichmentJob({
       userId: user.id,
       preset: body.preset,
@@ -23,9 +23,8 @@ export const handler = createApiHandler([
       executionOptions: body.execution_options,
       chatId: body.chat_id ?? null,
     }),
-  ),
-  route(E.listJobs, async ({ user, query }) => pageJobs(user.id, query)),
-  route(E.getJob, async ({ user, params }) => getJobForUser(user.id, params.job_id)),
-  route(E.cancelJob, async ({ user, params }) => new HttpResponse(202, await cancelJobForUser(user.id, params.job_id))),
-  route(E.exportJob, async ({ user, params, query }) => exportJobRows(user.id, params.job_id, query.format)),
-]);
+  listJobs: async ({ user, query }) => pageJobs(user.id, query),
+  getJob: async ({ user, params }) => getJobForUser(user.id, params.job_id),
+  cancelJob: async ({ user, params }) => new HttpResponse(202, await cancelJobForUser(user.id, params.job_id)),
+  exportJob: async ({ user, params, query }) => exportJobRows(user.id, params.job_id, query.format),
+});

@@ -1,6 +1,6 @@
 import { useAwsPorts } from '../../shared/adapters/aws';
 import { useWebhookQueue } from '../../shared/adapters/sqsQueue';
-import { createApiHandler, route } from '../../shared/http/api';
+import { createApiHandler } from '../../shared/http/api';
 import { HttpResponse, noContent } from '../../shared/http/response';
 import { outboundWebhookEndpoints as E } from '../../shared/schemas/outboundWebhooks';
 import { createEndpoint, pageEndpoints, readEndpoint, removeEndpoint, rotateEndpointSecret } from '../../shared/domain/webhooks/endpoints';
@@ -9,12 +9,12 @@ import { pageDeliveries, retryDelivery } from '../../shared/domain/webhooks/deli
 useAwsPorts();
 useWebhookQueue();
 
-export const handler = createApiHandler([
-  route(E.createWebhookEndpoint, async ({ user, body }) => createEndpoint(user.id, body)),
-  route(E.listWebhookEndpoints, async ({ user, query }) => pageEndpoints(user.id, query)),
-  route(E.getWebhookEndpoint, async ({ user, params }) => readEndpoint(user.id, params.endpoint_id)),
-  route(E.deleteWebhookEndpoint, async ({ user, params }) => (await removeEndpoint(user.id, params.endpoint_id), noContent())),
-  route(E.rotateWebhookSecret, async ({ user, params }) => rotateEndpointSecret(user.id, params.endpoint_id)),
-  route(E.listWebhookDeliveries, async ({ user, query }) => pageDeliveries(user.id, query)),
-  route(E.retryWebhookDelivery, async ({ user, params }) => new HttpResponse(202, await retryDelivery(user.id, params.delivery_id))),
-]);
+export const handler = createApiHandler(E, {
+  createWebhookEndpoint: async ({ user, body }) => createEndpoint(user.id, body),
+  listWebhookEndpoints: async ({ user, query }) => pageEndpoints(user.id, query),
+  getWebhookEndpoint: async ({ user, params }) => readEndpoint(user.id, params.endpoint_id),
+  deleteWebhookEndpoint: async ({ user, params }) => (await removeEndpoint(user.id, params.endpoint_id), noContent()),
+  rotateWebhookSecret: async ({ user, params }) => rotateEndpointSecret(user.id, params.endpoint_id),
+  listWebhookDeliveries: async ({ user, query }) => pageDeliveries(user.id, query),
+  retryWebhookDelivery: async ({ user, params }) => new HttpResponse(202, await retryDelivery(user.id, params.delivery_id)),
+});

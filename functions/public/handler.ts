@@ -1,4 +1,4 @@
-import { createApiHandler, route } from '../../shared/http/api';
+import { createApiHandler } from '../../shared/http/api';
 import { buildOpenApi } from '../../shared/http/openapi';
 import { publicEndpoints as E } from '../../shared/schemas/public';
 import { allEndpoints } from '../../shared/schemas/groups';
@@ -12,7 +12,7 @@ function openApiFor(baseUrl: string): Record<string, unknown> {
   return document;
 }
 
-export const handler = createApiHandler([
-  route(E.health, async () => ({ status: 'ok', time: new Date().toISOString() })),
-  route(E.openapi, async ({ baseUrl }) => openApiFor(baseUrl)),
-]);
+export const handler = createApiHandler(E, {
+  health: async () => ({ status: 'ok' as const, time: new Date().toISOString() }),
+  openapi: async ({ baseUrl }) => openApiFor(baseUrl),
+});

@@ -1,5 +1,5 @@
 import { useAwsPorts } from '../../shared/adapters/aws';
-import { createApiHandler, route } from '../../shared/http/api';
+import { createApiHandler } from '../../shared/http/api';
 import { noContent } from '../../shared/http/response';
 import { storageEndpoints as E } from '../../shared/schemas/storage';
 import { changeChat, createChat, deleteChat, pageChats, readChat } from '../../shared/domain/storage/chats';
@@ -7,15 +7,15 @@ import { pageResults, readResult } from '../../shared/domain/storage/results';
 
 useAwsPorts();
 
-export const handler = createApiHandler([
-  route(E.createChat, async ({ user, body }) => createChat(user.id, body.title)),
-  route(E.listChats, async ({ user, query }) => pageChats(user.id, query)),
-  route(E.getChat, async ({ user, params }) => readChat(user.id, params.chat_id)),
-  route(E.updateChat, async ({ user, params, body }) => changeChat(user.id, params.chat_id, body)),
-  route(E.deleteChat, async ({ user, params }) => {
+export const handler = createApiHandler(E, {
+  createChat: async ({ user, body }) => createChat(user.id, body.title),
+  listChats: async ({ user, query }) => pageChats(user.id, query),
+  getChat: async ({ user, params }) => readChat(user.id, params.chat_id),
+  updateChat: async ({ user, params, body }) => changeChat(user.id, params.chat_id, body),
+  deleteChat: async ({ user, params }) => {
     await deleteChat(user.id, params.chat_id);
     return noContent();
-  }),
-  route(E.listResults, async ({ user, query }) => pageResults(user.id, query)),
-  route(E.getResult, async ({ user, params }) => readResult(user.id, params.result_id)),
-]);
+  },
+  listResults: async ({ user, query }) => pageResults(user.id, query),
+  getResult: async ({ user, params }) => readResult(user.id, params.result_id),
+});

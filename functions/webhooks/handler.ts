@@ -1,5 +1,5 @@
 import { useAwsPorts } from '../../shared/adapters/aws';
-import { createApiHandler, route } from '../../shared/http/api';
+import { createApiHandler } from '../../shared/http/api';
 import { HttpResponse } from '../../shared/http/response';
 import { webhookEndpoints as E } from '../../shared/schemas/public';
 import { applyPaymentEvent, verifyPaymentEvent } from '../../shared/domain/billing/webhooks';
@@ -7,8 +7,8 @@ import { localCheckoutPage, payLocalCheckout } from '../../shared/domain/billing
 
 useAwsPorts();
 
-export const handler = createApiHandler([
-  route(E.stripeWebhook, async ({ rawBody, headers }) => applyPaymentEvent(await verifyPaymentEvent(rawBody, headers['stripe-signature']))),
-  route(E.localCheckoutPage, async ({ params }) => new HttpResponse(200, await localCheckoutPage(params.session_id), {}, 'text/html; charset=utf-8')),
-  route(E.localCheckoutPay, async ({ params }) => new HttpResponse(200, await payLocalCheckout(params.session_id), {}, 'text/html; charset=utf-8')),
-]);
+export const handler = createApiHandler(E, {
+  stripeWebhook: async ({ rawBody, headers }) => applyPaymentEvent(await verifyPaymentEvent(rawBody, headers['stripe-signature'])),
+  localCheckoutPage: async ({ params }) => new HttpResponse(200, await localCheckoutPage(params.session_id), {}, 'text/html; charset=utf-8'),
+  localCheckoutPay: async ({ params }) => new HttpResponse(200, await payLocalCheckout(params.session_id), {}, 'text/html; charset=utf-8'),
+});

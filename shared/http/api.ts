@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type * as z from 'zod';
 import { meterCredits } from '../domain/credits/creditMeter';
 import { logger } from '../observability/logger';
 import { tracer } from '../observability/tracer';
@@ -26,8 +27,19 @@ export { baseUrlOf } from './baseUrl';
 export { NO_STORE } from './cachePolicy';
 export { lowerCaseHeaders } from './headers';
 
-/** Binds an implementation to an endpoint spec. */
-export const route = <S extends EndpointSpec>(spec: S, handle: (ctx: ApiContext<S>) => Promise<unknown>): Route => ({ spec, handle });
+/** What an implementation may answer: the spec's response shape (as zod accepts it), or a response of its own making. */
+export type ResponseOf<S extends EndpointSpec> = S['response'] extends z.ZodType ? z.input<S['response']> | HttpResponse : unknown;
+
+/** The operations a group's function serves: all of its specs but the streamed one (its own function). */
+type Served<E extends Record<string, EndpointSpec>> = { [K in keyof E as E[K] extends { streaming: true } ? never : K]: E[K] };
+
+/**
+ * One implementation per operation of the group, by the spec's key: a spec without one, an
+ * implementation without a spec, or one answering another shape does not compile.
+ */
+export type Implementations<E extends Record<string, EndpointSpec>> = {
+  [K in keyof Served<E>]: (ctx: ApiContext<Served<E>[K]>) => Promise<ResponseOf<Served<E>[K]>>;
+};
 
 function toResult(result: unknown, spec: EndpointSpec, requestId: string): APIGatewayProxyResult {
   const base = { 'x-request-id': requestId, ...cachePolicy(spec) };
@@ -46,7 +58,8 @@ function toResult(result: unknown, spec: EndpointSpec, requestId: string): APIGa
  * middleware: Lambda context on the logs, the trace, the access line, error mapping, request id,
  * route, caller, subscription, body, validation, log and trace keys, Idempotency-Key.
  */
-export function createApiHandler(routes: Route[]) {
+export function createApiHandler<E extends Record<string, EndpointSpec>>(endpoints: E, implementations: Implementations<E>) {
+  const routes: Route[] = Object.entries(implementations as Record<string, Route['handle']>).map(([name, handle]) => ({ spec: endpoints[name], handle }));
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiLambdaContext, RequestState>({ timeoutEarlyInMillis: 0 })
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(captureLambdaHandler(tracer, { captureResponse: false }))

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import * as z from 'zod';
-import { createApiHandler, lowerCaseHeaders, route } from '../../shared/http/api';
+import { createApiHandler, lowerCaseHeaders } from '../../shared/http/api';
 import { defineEndpoint } from '../../shared/http/endpoint';
 import { createAccount } from '../../shared/domain/accounts/accounts';
 import { hashApiKey } from '../../shared/domain/accounts/apiKeys';
@@ -12,14 +12,25 @@ const secretRoute = defineEndpoint({ operationId: 'boom', method: 'POST', path: 
 const echoRoute = defineEndpoint({ operationId: 'echo', method: 'POST', path: '/api/v1/echo', summary: 'echoes', tag: 't', auth: 'none', body: z.strictObject({ data: z.unknown() }) });
 const paidRoute = defineEndpoint({ operationId: 'paid', method: 'GET', path: '/api/v1/paid', summary: 'paid', tag: 't', auth: 'api_key', paid: true });
 
-const handler = createApiHandler([
-  route(secretRoute, async ({ body }) => {
+const endpoints = { secretRoute, paidRoute, echoRoute };
+const handler = createApiHandler(endpoints, {
+  secretRoute: async ({ body }) => {
     if (body.n === 0) throw new Error('ddb://internal-table-arn exploded at line 42');
     return { doubled: body.n * 2 };
-  }),
-  route(paidRoute, async ({ user }) => ({ id: user.id })),
-  route(echoRoute, async ({ body }) => ({ data: body.data })),
-]);
+  },
+  paidRoute: async ({ user }) => ({ id: user.id }),
+  echoRoute: async ({ body }) => ({ data: body.data }),
+});
+
+// The contract binds the code: these do not compile (checked by `npm run typecheck`).
+const typed = z.object({ id: z.string() });
+const withResponse = defineEndpoint({ operationId: 'typed', method: 'GET', path: '/api/v1/typed', summary: 'typed', tag: 't', auth: 'none', response: typed });
+// @ts-expect-error a spec without an implementation
+createApiHandler({ secretRoute, withResponse }, { secretRoute: async () => ({}) });
+// @ts-expect-error an implementation answering another shape than the spec's response
+createApiHandler({ withResponse }, { withResponse: async () => ({ id: 42 }) });
+// @ts-expect-error an implementation without a spec
+createApiHandler({ withResponse }, { withResponse: async () => ({ id: 'a' }), stray: async () => ({}) });
 
 const context = { getRemainingTimeInMillis: () => 10_000 } as Context;
 function event(method: string, resource: string, body: string | null, authorizer: Record<string, string> | null = null): APIGatewayProxyEvent {

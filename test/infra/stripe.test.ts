@@ -24,8 +24,9 @@ describe('Stripe settings', () => {
     }
     // No value of the secret anywhere in the template, not even as a dynamic reference.
     expect(JSON.stringify(s.template.toJSON())).not.toContain('resolve:secretsmanager');
+    // Only the Stripe secret's readers (the platform secret has readers of its own).
     const readers = Object.values(s.resources('AWS::IAM::Policy'))
-      .filter((p: any) => JSON.stringify(p.Properties.PolicyDocument).includes('secretsmanager:GetSecretValue'))
+      .filter((p: any) => p.Properties.PolicyDocument.Statement.some((st: any) => [st.Action].flat().includes('secretsmanager:GetSecretValue') && JSON.stringify(st.Resource).includes('prod/stripe')))
       .flatMap((p: any) => p.Properties.Roles.map((r: any) => r.Ref));
     const roleOf = (name: FunctionName) => s.resources('AWS::Lambda::Function')[s.logicalId(s.stack.functions[name].fn)].Properties.Role['Fn::GetAtt'][0];
     expect(new Set(readers)).toEqual(new Set([roleOf('account'), roleOf('webhooks')]));

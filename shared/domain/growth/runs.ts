@@ -16,8 +16,8 @@ import type { DeliverableRow } from '../jobs/rows';
 import { cancelJobForUser, pageJobs, requireJob } from '../jobs/jobOperations';
 import { jobView } from '../jobs/view';
 import type { JobRecord } from '../../store/jobsRepo';
-import type { Capability } from './goals';
-import { dataSourceMix, deliveredCounts, gapReport, previewRow, stageStatuses } from './outcome';
+import type { Capability, GoalType } from './goals';
+import { dataSourceMix, deliveredCounts, gapReport, previewRow, stageStatuses, type StageStatus } from './outcome';
 import { runOrigin } from './startRun';
 import { logger } from '../../observability/logger';
 
@@ -163,12 +163,13 @@ function runView(run: GrowthRunRecord, job: JobRecord | undefined, rows: Deliver
   return {
     run_id: run.runId,
     status,
-    goal_type: run.goalType,
+    // Written from the classified plan only.
+    goal_type: run.goalType as GoalType,
     pipeline_id: run.pipelineId,
     job_id: run.jobId,
     chat_id: run.chatId,
     // In pipeline order (a stored map does not keep its key order).
-    stage_status: Object.fromEntries(run.capabilities.map((c) => [c, stage[c] ?? 'pending'])),
+    stage_status: Object.fromEntries(run.capabilities.map((c) => [c, (stage[c] ?? 'pending') as StageStatus])),
     progress: runProgress(run, job),
     result_handles: o?.resultId ? [{ result_id: o.resultId, tool_name: GROWTH_RESULT_TOOL, records_count: o.rows }] : [],
     artifact_handles: o?.resultId ? [{ asset_id: o.resultId, label: `Growth deliverable: ${o.rows} rows (${run.goalType})`, kind: 'dataset' }] : [],

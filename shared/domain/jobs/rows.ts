@@ -37,7 +37,8 @@ export interface ContactRow {
 }
 
 /** One deliverable row: a contact with its company's findings, or a company with no contact. */
-export interface DeliverableRow {
+// A type, not an interface: rows are JSON records (Record<string, unknown>) wherever they are served.
+export type DeliverableRow = {
   company_name: string | null;
   domain: string | null;
   website: string | null;
@@ -60,4 +61,4 @@ export interface DeliverableRow {
   github_url: string | null;
   location: string | null;
   contact_source: 'input' | 'contact_discovery' | null;
-}
+};

@@ -34,7 +34,7 @@ async function platformOf(community: CommunityRecord) {
   };
 }
 
-const connectionState = (c: CommunityRecord) => (c.billingState === 'expired' ? 'disconnected' : c.activatedAt ? 'connected' : 'pending_activation');
+const connectionState = (c: CommunityRecord): 'disconnected' | 'connected' | 'pending_activation' => (c.billingState === 'expired' ? 'disconnected' : c.activatedAt ? 'connected' : 'pending_activation');
 
 const spamRate = (flagged: number, scanned: number) => (scanned === 0 ? 0 : Math.round((flagged / scanned) * 10_000) / 10_000);
 

@@ -1,10 +1,12 @@
+import type { WebhookEventType } from '../../schemas/outboundWebhooks';
 import type { WebhookEndpointRecord } from '../../store/webhookEndpointsRepo';
 import type { WebhookDeliveryRecord } from '../../store/webhookDeliveriesRepo';
 
 export const endpointView = (e: WebhookEndpointRecord) => ({
   id: e.id,
   url: e.url,
-  event_types: e.eventTypes,
+  // Written only from the validated list of event types.
+  event_types: e.eventTypes as WebhookEventType[],
   description: e.description,
   status: e.status,
   disabled_reason: e.disabledReason,
@@ -16,7 +18,7 @@ export const endpointWithSecret = (e: WebhookEndpointRecord) => ({ ...endpointVi
 export const deliveryView = (d: WebhookDeliveryRecord) => ({
   id: d.id,
   event_id: d.eventId,
-  event_type: d.eventType,
+  event_type: d.eventType as WebhookEventType,
   endpoint_id: d.endpointId,
   status: d.status,
   attempts: d.attempts,
