@@ -2,14 +2,14 @@ import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { own } from '../../shared/dictionary';
 import { MAX_BODY_BYTES, NO_STORE } from '../../shared/http/api';
-import { AppError, PayloadTooLargeError, RequestHeaderTooLargeError, RequestTimeoutError, ValidationError, toErrorResponse } from '../../shared/http/errors';
+import { DomainError, PayloadTooLargeError, RequestHeaderTooLargeError, RequestTimeoutError, ValidationError, toErrorResponse } from '../../shared/http/errors';
 import { uuidv7 } from '../../shared/ids';
 
 /**
  * What Node's HTTP parser refused, by its error code: the statuses Node itself answers (431, 413,
  * 408, else 400), but with the contract's error body instead of Node's empty one.
  */
-const REFUSALS: Record<string, () => AppError> = {
+const REFUSALS: Record<string, () => DomainError> = {
   HPE_HEADER_OVERFLOW: () => new RequestHeaderTooLargeError(),
   HPE_CHUNK_EXTENSIONS_OVERFLOW: () => new PayloadTooLargeError(MAX_BODY_BYTES),
   ERR_HTTP_REQUEST_TIMEOUT: () => new RequestTimeoutError(),

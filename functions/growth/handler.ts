@@ -7,6 +7,7 @@ import { resolveGrowthGoal } from '../../shared/domain/growth/resolve';
 import { quoteGrowthPlan } from '../../shared/domain/growth/quote';
 import { startGrowthRun } from '../../shared/domain/growth/startRun';
 import { cancelGrowthRun, exportGrowthRun, getGrowthRun } from '../../shared/domain/growth/runs';
+import { rowsExport } from '../../shared/http/rowsExport';
 
 useAwsPorts();
 useWebhookQueue();
@@ -18,6 +19,6 @@ export const handler = createApiHandler(E, {
   quoteGrowthPlan: async ({ user, body }) => quoteGrowthPlan(user.id, body),
   startGrowthRun: async ({ user, body }) => startGrowthRun(user.id, body),
   getGrowthRun: async ({ user, params, baseUrl }) => getGrowthRun(user.id, params.run_id, baseUrl),
-  exportGrowthRun: async ({ user, params, query }) => exportGrowthRun(user.id, params.run_id, query.format),
+  exportGrowthRun: async ({ user, params, query }) => rowsExport(await exportGrowthRun(user.id, params.run_id), query.format, `growth-run-${params.run_id}.csv`),
   cancelGrowthRun: async ({ user, params, baseUrl }) => cancelGrowthRun(user.id, params.run_id, baseUrl),
 });

@@ -6,6 +6,7 @@ import { HttpResponse } from '../../shared/http/response';
 import { jobsEndpoints as E } from '../../shared/schemas/jobs';
 import { cancelJobForUser, getJobForUser, pageJobs, startEnrichmentJob } from '../../shared/domain/jobs/jobOperations';
 import { exportJobRows } from '../../shared/domain/jobs/exports';
+import { rowsExport } from '../../shared/http/rowsExport';
 
 useAwsPorts();
 useWebhookQueue();
@@ -26,5 +27,5 @@ export const handler = createApiHandler(E, {
   listJobs: async ({ user, query }) => pageJobs(user.id, query),
   getJob: async ({ user, params }) => getJobForUser(user.id, params.job_id),
   cancelJob: async ({ user, params }) => new HttpResponse(202, await cancelJobForUser(user.id, params.job_id)),
-  exportJob: async ({ user, params, query }) => exportJobRows(user.id, params.job_id, query.format),
+  exportJob: async ({ user, params, query }) => rowsExport(await exportJobRows(user.id, params.job_id), query.format, `job-${params.job_id}.csv`),
 });

@@ -18,7 +18,6 @@ import type { ApiContext, ApiLambdaContext, RequestState, Route } from './chain/
 import { subscriptionCheck } from './chain/subscriptionCheck';
 import { accessLog, callerTelemetry } from './chain/telemetry';
 import type { EndpointSpec } from './endpoint';
-import { AppError } from './errors';
 import { HttpResponse } from './response';
 
 export type { ApiContext, Route } from './chain/state';
@@ -82,4 +81,3 @@ export function createApiHandler<E extends Record<string, EndpointSpec>>(endpoin
     });
 }
 
-export { AppError };

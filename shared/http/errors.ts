@@ -1,98 +1,66 @@
+import {
+  ConflictError,
+  DatasetLoadingError,
+  DomainError,
+  GoneError,
+  InsufficientCreditsError,
+  NotAcceptableError,
+  NotFoundError,
+  SubscriptionRequiredError,
+  UnauthorizedError,
+  UnprocessableError,
+  ValidationError,
+} from '../domain/errors';
 import { logger } from '../observability/logger';
-/**
- * The one error hierarchy of the service. Every non-2xx response is built from an AppError by
- * `toErrorBody`; anything else becomes a 500 whose message never leaks internals.
- */
-export class AppError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details?: unknown,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-    this.name = new.target.name;
-  }
-}
 
-export interface FieldIssue {
-  path: string;
-  message: string;
-  /** Values that would be accepted here, nearest first (slot values the taxonomy does not know). */
-  suggestions?: string[];
-}
+export * from '../domain/errors';
 
-export class ValidationError extends AppError {
-  constructor(message: string, details: FieldIssue[] = []) {
-    super(400, 'validation_error', message, details);
-  }
-}
-export class UnauthorizedError extends AppError {
-  constructor(message = 'A valid API key is required: send Authorization: Bearer <API_KEY>.') {
-    super(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer' });
-  }
-}
-export class InsufficientCreditsError extends AppError {
-  constructor(required: number, available: number) {
-    super(402, 'insufficient_credits', `This needs ${required} credits; ${available} are available.`, {
-      required,
-      available,
-    });
-  }
-}
-export class SubscriptionRequiredError extends AppError {
-  constructor() {
-    super(403, 'subscription_required', 'This endpoint needs an active pro subscription.');
-  }
-}
-export class NotFoundError extends AppError {
-  constructor(what = 'Resource') {
-    super(404, 'not_found', `${what} not found.`);
-  }
-}
-export class NotAcceptableError extends AppError {
-  constructor(message: string) {
-    super(406, 'not_acceptable', message);
-  }
-}
-export class ConflictError extends AppError {
-  constructor(code: 'email_in_use' | 'quote_token_used' | 'idempotency_conflict' | 'concurrent_update', message: string) {
-    super(409, code, message);
-  }
-}
-export class GoneError extends AppError {
-  constructor(code: 'quote_expired', message: string) {
-    super(410, code, message);
-  }
-}
-export class PayloadTooLargeError extends AppError {
+/** Transport errors: what the HTTP layer itself refuses before any rule runs. */
+export class PayloadTooLargeError extends DomainError {
   constructor(limitBytes: number) {
-    super(413, 'payload_too_large', `The request body is larger than ${limitBytes} bytes.`);
+    super('payload_too_large', `The request body is larger than ${limitBytes} bytes.`);
   }
 }
 /** Node's HTTP parser gave up on a request line or headers over its limit (16 KiB by default). */
-export class RequestHeaderTooLargeError extends AppError {
+export class RequestHeaderTooLargeError extends DomainError {
   constructor() {
-    super(431, 'request_header_too_large', 'The request line or headers are larger than this server accepts.');
+    super('request_header_too_large', 'The request line or headers are larger than this server accepts.');
   }
 }
 /** The request's headers or body did not arrive within the server's request timeout. */
-export class RequestTimeoutError extends AppError {
+export class RequestTimeoutError extends DomainError {
   constructor() {
-    super(408, 'request_timeout', 'The request did not arrive in time.');
+    super('request_timeout', 'The request did not arrive in time.');
   }
 }
-export class UnprocessableError extends AppError {
-  constructor(code: 'quote_mismatch' | 'invalid_state', message: string, details?: unknown) {
-    super(422, code, message, details);
-  }
+
+/** Each error class's HTTP status: the only place statuses are chosen. */
+const STATUS_OF = new Map<abstract new (...args: never[]) => DomainError, number>([
+  [ValidationError, 400],
+  [UnauthorizedError, 401],
+  [InsufficientCreditsError, 402],
+  [SubscriptionRequiredError, 403],
+  [NotFoundError, 404],
+  [NotAcceptableError, 406],
+  [RequestTimeoutError, 408],
+  [ConflictError, 409],
+  [GoneError, 410],
+  [PayloadTooLargeError, 413],
+  [UnprocessableError, 422],
+  [RequestHeaderTooLargeError, 431],
+  [DatasetLoadingError, 503],
+]);
+
+/** Headers a status carries by the HTTP specification. */
+function headersOf(err: DomainError): Record<string, string> {
+  if (err instanceof UnauthorizedError) return { 'WWW-Authenticate': 'Bearer' };
+  if (err.retryAfterSeconds !== undefined) return { 'Retry-After': String(err.retryAfterSeconds) };
+  return {};
 }
-/** The local server's first start: curated endpoints wait for the dataset (progress in details). */
-export class DatasetLoadingError extends AppError {
-  constructor(progress: { loaded_items: number; total_items: number }, retryAfterSeconds: number) {
-    super(503, 'dataset_loading', 'The curated dataset is still loading on this server; try again shortly.', progress, { 'Retry-After': String(retryAfterSeconds) });
-  }
+
+/** The status of an error the contract names; undefined for any other (a 500 that shows nothing). */
+export function statusOf(err: DomainError): number | undefined {
+  return STATUS_OF.get(err.constructor as abstract new (...args: never[]) => DomainError);
 }
 
 export interface ErrorBody {
@@ -101,10 +69,11 @@ export interface ErrorBody {
 }
 
 export function toErrorResponse(err: unknown, requestId: string): { status: number; body: ErrorBody; headers: Record<string, string> } {
-  if (err instanceof AppError) {
+  const status = err instanceof DomainError ? statusOf(err) : undefined;
+  if (err instanceof DomainError && status !== undefined) {
     const error: ErrorBody['error'] = { code: err.code, message: err.message };
     if (err.details !== undefined) error.details = err.details;
-    return { status: err.status, body: { error, request_id: requestId }, headers: err.headers };
+    return { status, body: { error, request_id: requestId }, headers: headersOf(err) };
   }
   return {
     status: 500,

@@ -14,7 +14,7 @@ describe('Idempotency-Key claim is a lease bounded by the function timeout', () 
     expect('claim' in first).toBe(true);
 
     clock.advance(LEASE_MS - 1000);
-    await expect(beginIdempotentRequest(userId, key, 'POST /x {}', clock.now().getTime(), LEASE_MS)).rejects.toMatchObject({ status: 409 });
+    await expect(beginIdempotentRequest(userId, key, 'POST /x {}', clock.now().getTime(), LEASE_MS)).rejects.toMatchObject({ code: 'idempotency_conflict' });
 
     // The first request never finished (crash or timeout): once its lease is over the key is usable again.
     clock.advance(2000);

@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError, UnauthorizedError } from '../../http/errors';
+import { ConflictError, NotFoundError, UnauthorizedError } from '../errors';
 import { now } from '../../adapters/ports';
 import { randomToken, uuidv7 } from '../../ids';
 import {

@@ -1,4 +1,4 @@
-import { UnprocessableError } from '../../http/errors';
+import { UnprocessableError } from '../errors';
 import { now, ports } from '../../adapters/ports';
 import { putCheckout } from '../../store/checkoutRepo';
 import type { UserRecord } from '../../store/usersRepo';

@@ -1,5 +1,5 @@
 import { requireStripeSecret } from '../../config/secrets';
-import { NotFoundError, UnprocessableError } from '../../http/errors';
+import { NotFoundError, UnprocessableError } from '../errors';
 import { now } from '../../adapters/ports';
 import { stripeSignatures } from '../../adapters/stripeSignatures';
 import { uuidv7 } from '../../ids';

@@ -1,5 +1,5 @@
 import { requireStripeSecret } from '../../config/secrets';
-import { ValidationError } from '../../http/errors';
+import { ValidationError } from '../errors';
 import { now } from '../../adapters/ports';
 import { stripeSignatures } from '../../adapters/stripeSignatures';
 import { paymentEventGuard } from '../../store/checkoutRepo';

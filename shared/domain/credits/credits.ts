@@ -4,7 +4,7 @@
  * of requests can make one retry, never overdraw or double-charge. Callers pass the items that must
  * be written with the money move (`with`) so that "charged" and "created" cannot come apart.
  */
-import { InsufficientCreditsError } from '../../http/errors';
+import { InsufficientCreditsError } from '../errors';
 import { now } from '../../adapters/ports';
 import {
   chargeWasApplied,

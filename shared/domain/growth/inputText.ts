@@ -4,7 +4,7 @@
  * (normalize.ts), so this only decides which value is which field.
  */
 import { own } from '../../dictionary';
-import { ValidationError } from '../../http/errors';
+import { ValidationError } from '../errors';
 import type { InputCompany, InputContact } from './normalize';
 import { hasHttpScheme, looksLikeDomainOrUrl, looksLikeEmail, mentionsLinkedin, stripWrappers } from './valueShapes';
 

@@ -4,7 +4,7 @@
  */
 import { classifyGoal } from './classify';
 import { executionPath } from './coverage';
-import { ValidationError } from '../../http/errors';
+import { ValidationError } from '../errors';
 import { CAPABILITIES, PRESETS, PRESET_NAMES } from '../jobs/capabilities';
 import { planJob } from '../jobs/planner';
 import { goalDefinition, type Capability, type GoalDefinition, type GoalType, type InputNeed } from './goals';

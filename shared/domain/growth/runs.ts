@@ -3,15 +3,13 @@
  * first read that finds the job finished fixes the run's outcome and, for a completed run, stores
  * the deliverable as a `growth_plan` result, both in one transaction and exactly once.
  */
-import { NotFoundError, UnprocessableError } from '../../http/errors';
-import { HttpResponse } from '../../http/response';
+import { NotFoundError, UnprocessableError } from '../errors';
 import { now } from '../../adapters/ports';
 import { attachJob, failRunBeforeStart, finishRunItem, getRun, listStartingRuns, type GrowthRunOutcome, type GrowthRunRecord, type GrowthRunStatus } from '../../store/growthRepo';
 import { TransactionConditionError, writeTogether, type TransactItem } from '../../store/transactions';
 import { isConditionFailure } from '../../store/client';
 import { settleReservation } from '../credits/credits';
 import { prepareResult, readResultData } from '../storage/results';
-import { toCsv } from '../jobs/finalize';
 import type { DeliverableRow } from '../jobs/rows';
 import { cancelJobForUser, pageJobs, requireJob } from '../jobs/jobOperations';
 import { jobView } from '../jobs/view';
@@ -211,10 +209,9 @@ export async function cancelGrowthRun(userId: string, runId: string, baseUrl: st
   return getGrowthRun(userId, runId, baseUrl);
 }
 
-export async function exportGrowthRun(userId: string, runId: string, format: 'csv' | 'json') {
+/** The rows of a completed run (the handler shapes them as CSV or JSON). */
+export async function exportGrowthRun(userId: string, runId: string): Promise<{ rows: DeliverableRow[] }> {
   const { run } = await currentRun(userId, runId);
   if (!run.outcome?.resultId) throw new UnprocessableError('invalid_state', `The run is ${run.status}; rows can be exported once it has completed.`);
-  const rows = await deliverableRows(run);
-  if (format === 'json') return { rows };
-  return new HttpResponse(200, toCsv(rows), { 'content-disposition': `attachment; filename="growth-run-${runId}.csv"` }, 'text/csv; charset=utf-8');
+  return { rows: await deliverableRows(run) };
 }

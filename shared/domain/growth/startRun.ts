@@ -3,7 +3,7 @@
  * quoted credits (so a token is never used without a run, nor credits held without one); then the
  * run starts on the enrichment pipeline, which settles that reservation with what it consumed.
  */
-import { ConflictError, GoneError, UnprocessableError } from '../../http/errors';
+import { ConflictError, GoneError, UnprocessableError } from '../errors';
 import { now } from '../../adapters/ports';
 import { uuidv7 } from '../../ids';
 import { consumeQuoteItem, failRunBeforeStart, attachJob, getQuote, putRunItem, type GrowthQuoteRecord, type GrowthRunRecord } from '../../store/growthRepo';

@@ -4,7 +4,7 @@
  * stored result and the state it changes (unlock memory, or the served ranking) in one transaction.
  */
 import { now } from '../../adapters/ports';
-import { ConflictError } from '../../http/errors';
+import { ConflictError } from '../errors';
 import { uuidv7 } from '../../ids';
 import { chargeCredits } from '../credits/credits';
 import { prepareResult } from '../storage/results';

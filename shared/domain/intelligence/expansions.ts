@@ -3,7 +3,7 @@
  * and building are pure given their inputs; quote and expand run the same plan, so a quote is exact
  * and an expand can only come out at or below it.
  */
-import { ValidationError } from '../../http/errors';
+import { ValidationError } from '../errors';
 import { DATASET_AS_OF, type Contacts, type CuratedCompany, type CuratedFund, type CuratedPerson } from '../../data/model';
 import { getCuratedEntities } from '../../store/curatedRepo';
 import { expansionParamSchemas, type ExpansionParams } from '../../schemas/intelligence';

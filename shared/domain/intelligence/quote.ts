@@ -1,5 +1,5 @@
 /** POST /intelligence/quote: prices a package run or an expansion and issues its token. */
-import { UnprocessableError, ValidationError } from '../../http/errors';
+import { UnprocessableError, ValidationError } from '../errors';
 import { requireChat } from '../storage/chats';
 import { getIdenticalQueryResultId, getIntelligenceResult, getUnlockMemory } from '../../store/intelligenceRepo';
 import { ENGINES } from './engines';

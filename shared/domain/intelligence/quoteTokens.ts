@@ -2,7 +2,7 @@
  * Quote tokens (contract 1 and 5): 15 minutes, single use, bound to the user and to the canonical
  * form of exactly what was quoted. Only the token's SHA-256 is stored; the request is kept as a hash.
  */
-import { ConflictError, GoneError, UnprocessableError } from '../../http/errors';
+import { ConflictError, GoneError, UnprocessableError } from '../errors';
 import { now } from '../../adapters/ports';
 import { randomToken, sha256Hex } from '../../ids';
 import { canonicalJson } from '../../json';

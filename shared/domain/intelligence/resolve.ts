@@ -1,5 +1,5 @@
 /** POST /intelligence/resolve: slots from explicit values and request_text, clarification, coverage. */
-import { ValidationError } from '../../http/errors';
+import { ValidationError } from '../errors';
 import { findByName, getCompanyByDomain } from '../../store/curatedRepo';
 import { ENGINES } from './engines';
 import { NEIGHBOURS, coverageNote, coverageStatus, relaxableSlots, type AlternativeRoute, type Coverage } from './coverage';

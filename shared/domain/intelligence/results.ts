@@ -4,7 +4,7 @@ import { EXPANSIONS, INCREASE_LIMIT_BLOCK, PACKAGES, type ExpansionType, type Pa
 import { increaseLimitCredits, networkDepthCredits } from './pricing';
 import { priceUnlock } from './expansions';
 import { loadIntelResult } from './storedResults';
-import { UnprocessableError } from '../../http/errors';
+import { UnprocessableError } from '../errors';
 
 /** Expansions that make sense on a result of this type (a contact unlock has no ranking to extend). */
 const FOLLOW_UPS: Record<string, readonly ExpansionType[]> = {

@@ -3,7 +3,7 @@
  * form (taxonomy ids, numbers), so "DeFi" and "decentralized finance" are the same request: quotes
  * bind to it, identical queries are recognised by it, and filled_slots shows it.
  */
-import type { FieldIssue } from '../../http/errors';
+import type { FieldIssue } from '../errors';
 import { own } from '../../dictionary';
 import {
   BUILDER_CATEGORIES, ECOSYSTEMS, FUND_TYPES, JURISDICTIONS, PLATFORMS, ROLE_FAMILIES, SECTORS, SKILLS, STAGES,

@@ -2,7 +2,7 @@
  * Intelligence results as stored: the stored result (section 8) carries the records; the
  * intelligence record carries the request and the ranking's progress. Both share the result id.
  */
-import { NotFoundError } from '../../http/errors';
+import { NotFoundError } from '../errors';
 import { readResultData } from '../storage/results';
 import { getIntelligenceResult, type IntelligenceResultRecord } from '../../store/intelligenceRepo';
 import type { IntelRecord } from './expansions';

@@ -2,7 +2,7 @@
  * Input assets to rows: domains normalised, names split, each row traceable to its input position.
  * Companies without a usable domain are a 400 naming the row.
  */
-import { ValidationError, type FieldIssue } from '../../http/errors';
+import { ValidationError, type FieldIssue } from '../errors';
 import { emailDomain, normaliseDomain } from '../../hostNames';
 import type { InputFacts } from './planner';
 import type { CompanyRow, ContactRow } from './rows';

@@ -3,7 +3,7 @@
  * point of the growth area, which passes `billing` when it has already reserved the credits under
  * its own ledger tool and `origin` to find its jobs again.
  */
-import { InsufficientCreditsError, UnprocessableError, ValidationError } from '../../http/errors';
+import { InsufficientCreditsError, UnprocessableError, ValidationError } from '../errors';
 import { now } from '../../adapters/ports';
 import { uuidv7 } from '../../ids';
 import { getBalance, reserveCredits } from '../credits/credits';

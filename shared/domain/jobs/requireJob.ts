@@ -1,4 +1,4 @@
-import { NotFoundError } from '../../http/errors';
+import { NotFoundError } from '../errors';
 import { getJob, type JobRecord } from '../../store/jobsRepo';
 
 /** The caller's job, or 404 (also for another user's job: existence is never revealed). */

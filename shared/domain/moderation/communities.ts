@@ -1,6 +1,6 @@
 import { now } from '../../adapters/ports';
 import { optionalEnv } from '../../config/env';
-import { NotFoundError, UnprocessableError } from '../../http/errors';
+import { NotFoundError, UnprocessableError } from '../errors';
 import { randomToken, uuidv7 } from '../../ids';
 import {
   deleteCommunityItems,

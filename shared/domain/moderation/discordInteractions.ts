@@ -8,7 +8,7 @@
 import { createPublicKey, verify } from 'node:crypto';
 import type { APIApplicationCommandInteractionDataStringOption, APIChatInputApplicationCommandInteraction, APIInteraction, APIInteractionResponse } from 'discord-api-types/v10';
 import { now, ports } from '../../adapters/ports';
-import { AppError, ValidationError } from '../../http/errors';
+import { UnauthorizedError, ValidationError } from '../errors';
 import { getCommunity, markActivated } from '../../store/communitiesRepo';
 import { bindExternal, boundCommunity, communityByActivationToken, getPlatformRecord, unbindExternal, updatePlatformRecord } from '../../store/platformRepo';
 import { ADMINISTRATOR, MANAGE_GUILD } from './discordCommands';
@@ -46,7 +46,7 @@ export const DISCORD_REPLIES = {
 export async function handleDiscordInteraction(headers: Record<string, string>, rawBody: string): Promise<APIInteractionResponse> {
   const { publicKey } = (await ports().secrets.platformCredentials()).discord;
   if (!publicKey || !verifyDiscordSignature(publicKey, headers['x-signature-ed25519'], headers['x-signature-timestamp'], rawBody, now().getTime())) {
-    throw new AppError(401, 'unauthorized', 'Invalid request signature.');
+    throw new UnauthorizedError('Invalid request signature.');
   }
   let interaction: APIInteraction;
   try {

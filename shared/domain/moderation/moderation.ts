@@ -6,7 +6,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { now } from '../../adapters/ports';
-import { NotFoundError } from '../../http/errors';
+import { NotFoundError } from '../errors';
 import { uuidv7 } from '../../ids';
 import { getCommunity, getCommunityByModerationId, markActivatedItem, type CommunityRecord } from '../../store/communitiesRepo';
 import { writeIfCondition } from '../../store/client';

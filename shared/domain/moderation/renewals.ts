@@ -5,7 +5,7 @@
  * charged once whoever gets there first.
  */
 import { now, ports } from '../../adapters/ports';
-import { InsufficientCreditsError } from '../../http/errors';
+import { InsufficientCreditsError } from '../errors';
 import { advanceBillingPeriod, expireAtPeriodEndItem, listDueCommunities, suspendForNonPaymentItem, type CommunityRecord } from '../../store/communitiesRepo';
 import { TransactionConditionError, writeTogether, type TransactItem } from '../../store/transactions';
 import { writeIfCondition } from '../../store/client';

@@ -1,6 +1,6 @@
 /** ModerationStatus (contract 4): connection, live counters and the newest audit entries of one community. */
 import { now } from '../../adapters/ports';
-import { NotFoundError } from '../../http/errors';
+import { NotFoundError } from '../errors';
 import { newestCommunity, stampSynced, type CommunityRecord } from '../../store/communitiesRepo';
 import { newestAuditEntries, readMetrics } from '../../store/moderationRepo';
 import { requireCommunity } from './communities';

@@ -9,7 +9,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { CallbackQuery, ChatMember, Message, Update, User } from '@grammyjs/types';
 import { now, ports } from '../../adapters/ports';
 import { callPlatform } from '../../adapters/platforms/platformPort';
-import { AppError } from '../../http/errors';
+import { UnauthorizedError } from '../errors';
 import { getCommunity, markActivated, type CommunityRecord } from '../../store/communitiesRepo';
 import { getCommunityRules } from '../../store/communityRulesRepo';
 import { putPendingCaptcha, takePendingCaptcha, listExpiredCaptchas } from '../../store/captchaRepo';
@@ -51,7 +51,7 @@ export async function handleTelegramOperatorUpdate(secretHeader: string | undefi
   const credentials = (await ports().secrets.platformCredentials()).telegram;
   // Without a configured secret nobody can prove to be Telegram: the endpoint is closed, not open.
   if (!credentials.webhookSecret || !sameSecret(secretHeader, credentials.webhookSecret)) {
-    throw new AppError(401, 'unauthorized', 'X-Telegram-Bot-Api-Secret-Token does not match this deployment\'s webhook secret.');
+    throw new UnauthorizedError('X-Telegram-Bot-Api-Secret-Token does not match this deployment\'s webhook secret.');
   }
   if (update.callback_query) await captchaPressed(update.update_id, update.callback_query);
   const message = update.message;

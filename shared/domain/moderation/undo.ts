@@ -5,7 +5,7 @@
  * and queued for after the wait.
  */
 import { now } from '../../adapters/ports';
-import { NotFoundError, UnprocessableError } from '../../http/errors';
+import { NotFoundError, UnprocessableError } from '../errors';
 import { getCommunityRules } from '../../store/communityRulesRepo';
 import { getDelivery } from '../../store/deliveriesRepo';
 import { findAuditEntry } from '../../store/moderationRepo';

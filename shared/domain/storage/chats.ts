@@ -1,4 +1,4 @@
-import { NotFoundError } from '../../http/errors';
+import { NotFoundError } from '../errors';
 import { now } from '../../adapters/ports';
 import { uuidv7 } from '../../ids';
 import { deleteBlob, readBlob, retireBlob, writeBlob } from '../../store/blobs';

@@ -1,4 +1,4 @@
-import { ValidationError } from '../../http/errors';
+import { ValidationError } from '../errors';
 import type { LedgerEntry } from '../../store/walletRepo';
 
 const DAY_MS = 86_400_000;

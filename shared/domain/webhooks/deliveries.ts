@@ -1,6 +1,6 @@
 /** The delivery log and manual retry, owner-only: another user's delivery id is a 404. */
 import { now, ports } from '../../adapters/ports';
-import { ConflictError, NotFoundError, UnprocessableError } from '../../http/errors';
+import { ConflictError, NotFoundError, UnprocessableError } from '../errors';
 import { getDelivery, listDeliveries, recordDeliveryChange, type DeliveryStatus } from '../../store/webhookDeliveriesRepo';
 import { getEndpoint } from '../../store/webhookEndpointsRepo';
 import { deliverMessage } from './messages';

@@ -1,6 +1,6 @@
 /** Customers' webhook endpoints: owner-only (another user's id is a 404), the secret shown on creation and rotation only. */
 import { now, ports } from '../../adapters/ports';
-import { NotFoundError, UnprocessableError, ValidationError } from '../../http/errors';
+import { NotFoundError, UnprocessableError, ValidationError } from '../errors';
 import { uuidv7 } from '../../ids';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../schemas/outboundWebhooks';
 import { deleteEndpoint, getEndpoint, listEndpoints, putEndpoint, replaceSecret, type WebhookEndpointRecord } from '../../store/webhookEndpointsRepo';

@@ -3,7 +3,7 @@
  * outbox item in the state change's transaction holds only the reference, keeping that write small).
  */
 import { optionalEnv } from '../../config/env';
-import { NotFoundError } from '../../http/errors';
+import { NotFoundError } from '../errors';
 import type { WebhookEventRecord } from '../../store/webhookEventsRepo';
 import { getGrowthRun } from '../growth/runs';
 import { getJobForUser } from '../jobs/jobOperations';

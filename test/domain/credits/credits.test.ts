@@ -59,7 +59,7 @@ describe('credits against DynamoDB Local', () => {
     await reserveCredits({ userId, amount: 250, toolName: 'bd_job', refId: 'job1', reservationId: 'job1' });
     expect((await getBalance(userId)).available).toBe(50);
     await expect(reserveCredits({ userId, amount: 51, toolName: 'bd_job', refId: 'job2', reservationId: 'job2' })).rejects.toMatchObject({
-      status: 402,
+      code: 'insufficient_credits',
       details: { required: 51, available: 50 },
     });
     const settled = await settleReservation({ userId, reservationId: 'job1', chargedAmount: 120 });
