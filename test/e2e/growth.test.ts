@@ -20,8 +20,9 @@ describe('POST /growth/resolve', () => {
     expect(body.missing_requirements).toEqual([]);
     expect(['sufficient', 'partial', 'needs_enrichment']).toContain(body.coverage_mode);
     expect(body.normalized_input_assets.companies).toEqual([
-      { company_name: 'Acme Inc', domain: 'acme-growth.com' },
-      { company_name: 'Globex', domain: 'globex-growth.io' },
+      // The website as the caller wrote it is kept for the export (issue 11 item 6).
+      { company_name: 'Acme Inc', domain: 'acme-growth.com', website: 'https://www.acme-growth.com/' },
+      { company_name: 'Globex', domain: 'globex-growth.io', website: 'globex-growth.io' },
     ]);
     expect(body.input_report.input_text_format).toBe('csv');
     expect(body.input_report.duplicates_removed.companies).toBe(1);
