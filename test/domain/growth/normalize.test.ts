@@ -29,7 +29,7 @@ describe('canonical forms', () => {
 describe('normalizeAssets', () => {
   it('merges companies that are the same domain however written, keeping the first and filling its gaps', () => {
     const out = normalizeAssets([{ domain: 'https://www.acme.com/' }, { company_name: ' Acme  Inc ', website: 'acme.com' }, { company_name: 'Globex', domain: 'globex.io' }], []);
-    expect(out.assets.companies).toEqual([{ domain: 'acme.com', company_name: 'Acme Inc' }, { company_name: 'Globex', domain: 'globex.io' }]);
+    expect(out.assets.companies).toEqual([{ domain: 'acme.com', company_name: 'Acme Inc', website: 'acme.com' }, { company_name: 'Globex', domain: 'globex.io' }]);
     expect(out.duplicatesRemoved.companies).toBe(1);
   });
 
