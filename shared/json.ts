@@ -50,3 +50,13 @@ export function reservedKeyPath(value: unknown, path: string[] = []): string[] |
   }
   return undefined;
 }
+
+/** A message body that may be anything (a dead letter, a foreign sender): its value when it is JSON matching `schema`. */
+export function parseJsonAs<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } }, text: string): T | undefined {
+  try {
+    const parsed = schema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

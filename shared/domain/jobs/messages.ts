@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import { ports } from '../../adapters/ports';
 import { CAPABILITY_NAMES } from './capabilities';
+import { parseJsonAs } from '../../json';
 
 export const stageMessage = z.object({
   kind: z.literal('bd_job.stage'),
@@ -23,11 +24,4 @@ export async function sendJobMessages(messages: JobMessage[]): Promise<void> {
 }
 
 /** The message's job, when the body is one of ours (a dead letter may be anything). */
-export function parseJobMessage(body: string): JobMessage | undefined {
-  try {
-    const parsed = jobMessage.safeParse(JSON.parse(body));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const parseJobMessage = (body: string): JobMessage | undefined => parseJsonAs(jobMessage, body);

@@ -1,6 +1,7 @@
 /** The queue messages of platform moderation: deliver one planned delivery, or write a guild's AutoMod rules. */
 import * as z from 'zod';
 import { ports } from '../../adapters/ports';
+import { parseJsonAs } from '../../json';
 
 export const deliverMessage = z.object({ kind: z.literal('moderation.deliver'), community_id: z.string(), delivery_id: z.string() });
 export const automodSyncMessage = z.object({ kind: z.literal('moderation.automod_sync'), user_id: z.string(), community_id: z.string() });
@@ -16,14 +17,7 @@ export async function sendPlatformMessages(messages: PlatformMessage[], delaySec
   await ports().queue.send(messages.map((m) => ({ body: JSON.stringify(m), ...(delay ? { delaySeconds: delay } : {}) })));
 }
 
-export function parsePlatformMessage(body: string): PlatformMessage | undefined {
-  try {
-    const parsed = platformMessage.safeParse(JSON.parse(body));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const parsePlatformMessage = (body: string): PlatformMessage | undefined => parseJsonAs(platformMessage, body);
 
 /**
  * The platform asked us to wait: the worker sends the message again with that delay and reports the

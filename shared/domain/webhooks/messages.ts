@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { QueueMessage } from '../../adapters/queue';
+import { parseJsonAs } from '../../json';
 
 /** The webhook queue's two messages: fan an event out into deliveries; make one delivery attempt. */
 const message = z.discriminatedUnion('kind', [
@@ -18,11 +19,4 @@ export const deliverMessage = (userId: string, deliveryId: string, delayMs = 0):
   delaySeconds: Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(0, Math.ceil(delayMs / 1000))),
 });
 
-export function parseWebhookMessage(body: string): WebhookMessage | undefined {
-  try {
-    const parsed = message.safeParse(JSON.parse(body));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const parseWebhookMessage = (body: string): WebhookMessage | undefined => parseJsonAs(message, body);
