@@ -5,10 +5,11 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { EndpointSpec } from '../shared/http/endpoint';
 import { addGatewayErrors } from './gatewayResponses';
+import { AUTHORIZER_CACHE_SECONDS } from '../shared/config/authorizerCache';
 
 export const STAGE_NAME = 'prod';
 /** API Gateway caches the authorizer's answer per Authorization header; handlers re-check the key. */
-export const AUTHORIZER_CACHE_TTL = Duration.seconds(300);
+export const AUTHORIZER_CACHE_TTL = Duration.seconds(AUTHORIZER_CACHE_SECONDS);
 /** The longest a streamed (SSE) response may stay open behind API Gateway. */
 export const STREAMING_TIMEOUT = Duration.minutes(15);
 

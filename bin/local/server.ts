@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Writable } from 'node:stream';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { identifyCaller } from '../../shared/domain/accounts/accounts';
+import { AuthorizerCache } from './authorizerCache';
 import type { EndpointSpec } from '../../shared/http/endpoint';
 import { dictionary } from '../../shared/dictionary';
 import { NotFoundError, PayloadTooLargeError, UnauthorizedError, ValidationError, toErrorResponse } from '../../shared/http/errors';
@@ -86,6 +87,7 @@ export interface LocalApiOptions {
 }
 
 export function createLocalApi(options: LocalApiOptions = {}): Server {
+  const authorizerAnswers = new AuthorizerCache<NonNullable<Awaited<ReturnType<typeof identifyCaller>>>>();
   const routes = compileRoutes();
   const server = createServer(async (req, res) => {
     const requestId = uuidv7();
@@ -118,7 +120,7 @@ export function createLocalApi(options: LocalApiOptions = {}): Server {
       let authorizer: Record<string, string> | null = null;
       if (match.spec.auth === 'api_key') {
         const authHeader = Object.entries(headers).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
-        const caller = await identifyCaller(authHeader);
+        const caller = await authorizerAnswers.get(authHeader, identifyCaller);
         if (!caller) throw new UnauthorizedError();
         authorizer = { principalId: caller.userId, userId: caller.userId, keyHash: caller.keyHash };
       }
