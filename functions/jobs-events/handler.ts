@@ -1,16 +1,13 @@
 import type { Writable } from 'node:stream';
 import { useAwsPorts } from '../../shared/adapters/aws';
 import { optionalEnv } from '../../shared/config/env';
-import { loadCaller } from '../../shared/domain/accounts/accounts';
 import { acceptsEventStream, streamJobEvents, type EventSink } from '../../shared/domain/jobs/events';
 import { requireJob } from '../../shared/domain/jobs/requireJob';
-import { NO_STORE, lowerCaseHeaders } from '../../shared/http/api';
-import { NotAcceptableError, logServerError, toErrorResponse } from '../../shared/http/errors';
+import { createStreamGate } from '../../shared/http/api';
+import type { ApiLambdaContext } from '../../shared/http/chain/state';
+import { NotAcceptableError, logServerError } from '../../shared/http/errors';
 import { startHttpStream, streamifyResponse } from '../../shared/http/streaming';
-import { parseOrThrow } from '../../shared/http/validation';
-import { uuidv7 } from '../../shared/ids';
 import { jobsEndpoints } from '../../shared/schemas/jobs';
-import { logger } from '../../shared/observability/logger';
 
 useAwsPorts();
 
@@ -22,41 +19,32 @@ const sinkOf = (out: Writable): EventSink => ({
   onClose: (listener) => void out.once('close', listener),
 });
 
+/** Key, path, Accept and ownership go through the request chain, so their errors are the usual JSON answers. */
+const gate = createStreamGate(jobsEndpoints.jobEvents, async ({ user, params, headers }) => {
+  if (!acceptsEventStream(headers.accept)) throw new NotAcceptableError('This endpoint streams text/event-stream; send Accept: text/event-stream.');
+  await requireJob(user.id, params.job_id);
+});
+
 /**
- * GET /bd/jobs/{job_id}/events. Key, path, Accept and ownership are checked before the stream opens,
- * so those errors are ordinary JSON error responses; then the body is the event stream.
+ * GET /bd/jobs/{job_id}/events: once the gate let the request through, the body is the event stream.
  * JOB_EVENTS_POLL_MS and JOB_EVENTS_KEEPALIVE_MS override the 2 s poll and 15 s keep-alive (tests).
  */
 export const handler = streamifyResponse(async (event, responseStream, context) => {
-  const requestId = event.requestContext?.requestId ?? uuidv7();
-  if (context) logger.addContext(context);
-  logger.appendKeys({ requestId, route: 'GET /api/v1/bd/jobs/{job_id}/events' });
-  const headers = lowerCaseHeaders(event.headers);
-  let userId: string;
-  let jobId: string;
-  try {
-    const authorizer = (event.requestContext?.authorizer ?? {}) as Record<string, string | undefined>;
-    const user = await loadCaller(authorizer.userId, authorizer.keyHash);
-    ({ job_id: jobId } = parseOrThrow(jobsEndpoints.jobEvents.params, event.pathParameters ?? {}, 'path'));
-    if (!acceptsEventStream(headers.accept)) throw new NotAcceptableError('This endpoint streams text/event-stream; send Accept: text/event-stream.');
-    await requireJob(user.id, jobId);
-    userId = user.id;
-  } catch (err) {
-    const mapped = toErrorResponse(err, requestId);
-    if (mapped.status >= 500) logServerError(requestId, err);
-    const out = startHttpStream(responseStream, { statusCode: mapped.status, headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...NO_STORE, ...mapped.headers } });
-    out.end(JSON.stringify(mapped.body));
+  const outcome = await gate(event, context as ApiLambdaContext);
+  if (!outcome.ready) {
+    const { statusCode, headers, body } = outcome.response;
+    startHttpStream(responseStream, { statusCode, headers: (headers ?? {}) as Record<string, string> }).end(body);
     return;
   }
-
+  const { user, params, requestId } = outcome.ctx;
   const out = startHttpStream(responseStream, {
     statusCode: 200,
     headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store, no-transform', 'x-request-id': requestId, 'x-accel-buffering': 'no' },
   });
   try {
     await streamJobEvents({
-      userId,
-      jobId,
+      userId: user.id,
+      jobId: params.job_id,
       sink: sinkOf(out),
       pollMs: Number(optionalEnv('JOB_EVENTS_POLL_MS') ?? 2000),
       keepAliveMs: Number(optionalEnv('JOB_EVENTS_KEEPALIVE_MS') ?? 15_000),

@@ -81,3 +81,34 @@ export function createApiHandler<E extends Record<string, EndpointSpec>>(endpoin
     });
 }
 
+/** What a streaming route's gate answers when the request may be streamed: its checked context. */
+export type GateOutcome<S extends EndpointSpec> = { ready: true; ctx: ApiContext<S> } | { ready: false; response: APIGatewayProxyResult };
+
+/**
+ * For a route served by a response-streaming function: the same chain up to the route's context
+ * (request id, caller, subscription, validation, log and trace keys, error mapping), then `check`
+ * (content negotiation, ownership). An error is the contract's JSON error response; otherwise the
+ * function streams with the checked context. Nothing of it is written twice.
+ */
+export function createStreamGate<S extends EndpointSpec>(spec: S, check: (ctx: ApiContext<S>) => Promise<void>) {
+  const ready: APIGatewayProxyResult = { statusCode: 200, headers: {}, body: '' };
+  const gate = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiLambdaContext, RequestState>({ timeoutEarlyInMillis: 0 })
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(errorResponder())
+    .use(requestScope())
+    .use(routeMatcher([{ spec, handle: async () => undefined }]))
+    .use(authentication())
+    .use(subscriptionCheck())
+    .use(bodyParser())
+    .use(inputValidation())
+    .use(callerTelemetry())
+    .handler(async (_event, context) => {
+      await check(context.apiRequest!.ctx as ApiContext<S>);
+      return ready;
+    });
+  return async (event: APIGatewayProxyEvent, context: ApiLambdaContext): Promise<GateOutcome<S>> => {
+    const response = await gate(event, context);
+    const ctx = context.apiRequest?.ctx;
+    return response === ready && ctx ? { ready: true, ctx: ctx as ApiContext<S> } : { ready: false, response };
+  };
+}
