@@ -3,6 +3,9 @@ import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, table } from './client';
 import { CAPTCHA_SHARDS, captchaDueIndexKey, captchaDuePartition, captchaDueUpTo, moderationCaptchaKey } from './keys';
 import { queryAll } from './query';
+import { defineEntity } from './entity';
+
+const captchas = defineEntity<PendingCaptcha>('moderationCaptcha');
 
 export interface PendingCaptcha {
   communityId: string;
@@ -34,8 +37,7 @@ export async function putPendingCaptcha(c: PendingCaptcha): Promise<boolean> {
 export async function takePendingCaptcha(communityId: string, userId: string): Promise<PendingCaptcha | undefined> {
   const { Attributes } = await ddb().send(new DeleteCommand({ TableName: table(), Key: moderationCaptchaKey(communityId, userId), ReturnValues: 'ALL_OLD' }));
   if (!Attributes) return undefined;
-  const { pk: _pk, sk: _sk, entity: _e, gsi3pk: _g, gsi3sk: _s, ...rest } = Attributes;
-  return rest as unknown as PendingCaptcha;
+  return captchas.fromItem(Attributes);
 }
 
 export async function listExpiredCaptchas(atIso: string): Promise<PendingCaptcha[]> {
@@ -44,5 +46,5 @@ export async function listExpiredCaptchas(atIso: string): Promise<PendingCaptcha
       queryAll({ IndexName: 'gsi3', KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk <= :upTo', ExpressionAttributeValues: { ':pk': captchaDuePartition(shard), ':upTo': captchaDueUpTo(atIso) } }),
     ),
   );
-  return pages.flat().map((item) => item as unknown as PendingCaptcha);
+  return pages.flat().map(captchas.fromItem);
 }

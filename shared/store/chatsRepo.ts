@@ -3,6 +3,7 @@ import { setFields } from './query';
 import { ddb, isConditionFailure, table, writeIfCondition } from './client';
 import { chatKey, chatsByUpdatedIndexKey, chatsByUpdatedPartition, chatsPartition } from './keys';
 import type { BlobRef } from './blobs';
+import { defineEntity } from './entity';
 
 export interface ChatRecord {
   id: string;
@@ -15,10 +16,7 @@ export interface ChatRecord {
   deletedAt?: string;
 }
 
-const fromItem = (item: Record<string, unknown>): ChatRecord => {
-  const { pk: _pk, sk: _sk, entity: _e, gsi1pk: _g, gsi1sk: _s, ...rest } = item;
-  return rest as unknown as ChatRecord;
-};
+const fromItem = defineEntity<ChatRecord>('chat').fromItem;
 
 export async function putChat(chat: ChatRecord): Promise<void> {
   await ddb().send(

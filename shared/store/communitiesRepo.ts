@@ -13,6 +13,7 @@ import {
 } from './keys';
 import { writeTogether, type TransactItem } from './transactions';
 import { queryAll } from './query';
+import { defineEntity } from './entity';
 
 export interface CommunitySettings {
   name: string;
@@ -46,17 +47,12 @@ export interface CommunityRecord extends CommunitySettings {
   updatedAt: string;
 }
 
-const NULLABLE: (keyof CommunityRecord)[] = ['activationToken', 'activatedAt', 'welcomeMessage', 'alertTemplate', 'nextBillingAt', 'suspendedAt', 'lastSyncedAt'];
-
 /** Null attributes are not stored (so conditions can use attribute_not_exists); reading puts them back. */
-const fromItem = (item: Record<string, unknown>): CommunityRecord => {
-  const { pk: _pk, sk: _sk, entity: _e, gsi3pk: _g, gsi3sk: _s, ...rest } = item;
-  const record = rest as unknown as CommunityRecord;
-  for (const field of NULLABLE) (record as unknown as Record<string, unknown>)[field] ??= null;
-  return record;
-};
-
-const withoutNulls = (record: object) => Object.fromEntries(Object.entries(record).filter(([, v]) => v !== null && v !== undefined));
+const communities = defineEntity<CommunityRecord>('community', {
+  nullable: ['activationToken', 'activatedAt', 'welcomeMessage', 'alertTemplate', 'nextBillingAt', 'suspendedAt', 'lastSyncedAt'],
+});
+const fromItem = communities.fromItem;
+const withoutNulls = communities.attributes;
 
 /** The community and its engine pointer, written together (with the provisioning charge). */
 export function putNewCommunity(c: CommunityRecord): TransactItem[] {

@@ -6,6 +6,7 @@
 import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, table } from './client';
 import { moderationDeliveryKey, type Key } from './keys';
+import { defineEntity } from './entity';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'not_configured' | 'observe';
 
@@ -62,10 +63,7 @@ export async function planDelivery(d: Delivery): Promise<boolean> {
   }
 }
 
-const fromItem = (item: Record<string, unknown>): Delivery => {
-  const { pk: _pk, sk: _sk, entity: _e, ttl: _t, ...rest } = item;
-  return rest as unknown as Delivery;
-};
+const fromItem = defineEntity<Delivery>('moderationDelivery').fromItem;
 
 export async function getDelivery(communityId: string, deliveryId: string): Promise<Delivery | undefined> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: moderationDeliveryKey(communityId, deliveryId), ConsistentRead: true }));

@@ -3,6 +3,7 @@ import { ddb, table } from './client';
 import { GROWTH_RUN_START_SHARDS, growthPlanKey, growthQuoteKey, growthRunKey, growthRunStartIndexKey, growthRunStartPartition, growthRunStartUpTo } from './keys';
 import { queryAll } from './query';
 import type { TransactItem } from './transactions';
+import { defineEntity } from './entity';
 
 export interface PlanIssueRecord {
   userId: string;
@@ -66,7 +67,10 @@ export interface GrowthRunRecord {
   outcome?: GrowthRunOutcome;
 }
 
-const strip = ({ pk: _pk, sk: _sk, entity: _e, gsi3pk: _ip, gsi3sk: _is, ...rest }: Record<string, unknown>) => rest;
+// Plans and quotes keep their ttl as a field of the record.
+const plans = defineEntity<PlanIssueRecord>('growthPlan', { keep: ['ttl'] });
+const quotes = defineEntity<GrowthQuoteRecord>('growthQuote', { keep: ['ttl'] });
+const runs = defineEntity<GrowthRunRecord>('growthRun', { keep: ['ttl'] });
 
 export async function putPlanIssue(record: PlanIssueRecord): Promise<void> {
   await ddb().send(new PutCommand({ TableName: table(), Item: { ...growthPlanKey(record.userId, record.planId), entity: 'growthPlan', ...record } }));
@@ -74,7 +78,7 @@ export async function putPlanIssue(record: PlanIssueRecord): Promise<void> {
 
 export async function getPlanIssue(userId: string, planId: string): Promise<PlanIssueRecord | undefined> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: growthPlanKey(userId, planId) }));
-  return Item ? (strip(Item) as unknown as PlanIssueRecord) : undefined;
+  return Item ? plans.fromItem(Item) : undefined;
 }
 
 export async function putQuote(quote: GrowthQuoteRecord): Promise<void> {
@@ -85,7 +89,7 @@ export async function putQuote(quote: GrowthQuoteRecord): Promise<void> {
 
 export async function getQuote(quoteToken: string): Promise<GrowthQuoteRecord | undefined> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: growthQuoteKey(quoteToken), ConsistentRead: true }));
-  return Item ? (strip(Item) as unknown as GrowthQuoteRecord) : undefined;
+  return Item ? quotes.fromItem(Item) : undefined;
 }
 
 /** Marks the token used by this run; fails its condition when it was used or expired meanwhile. */
@@ -113,7 +117,7 @@ export function putRunItem(run: GrowthRunRecord): TransactItem {
 
 export async function getRun(userId: string, runId: string): Promise<GrowthRunRecord | undefined> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: growthRunKey(userId, runId), ConsistentRead: true }));
-  return Item ? (strip(Item) as unknown as GrowthRunRecord) : undefined;
+  return Item ? runs.fromItem(Item) : undefined;
 }
 
 export async function attachJob(userId: string, runId: string, jobId: string, atIso: string): Promise<void> {
@@ -167,5 +171,5 @@ export async function listStartingRuns(upToIso: string): Promise<GrowthRunRecord
       }),
     ),
   );
-  return pages.flat().map((item) => strip(item) as unknown as GrowthRunRecord);
+  return pages.flat().map(runs.fromItem);
 }

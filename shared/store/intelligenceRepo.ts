@@ -2,6 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from './client';
 import { intelligenceQueryKey, intelligenceResultKey, unlockMemoryKey } from './keys';
 import type { TransactItem } from './transactions';
+import { defineEntity } from './entity';
 
 /** The intelligence side of a stored result: what was asked, and how far its ranking has been served. */
 export interface IntelligenceResultRecord {
@@ -20,7 +21,7 @@ export interface IntelligenceResultRecord {
   createdAt: string;
 }
 
-const strip = ({ pk: _pk, sk: _sk, entity: _e, ...rest }: Record<string, unknown>) => rest;
+const results = defineEntity<IntelligenceResultRecord>('intelligenceResult', { keep: ['ttl'] });
 
 export function putIntelligenceResultItem(record: IntelligenceResultRecord): TransactItem {
   return {
@@ -34,7 +35,7 @@ export function putIntelligenceResultItem(record: IntelligenceResultRecord): Tra
 
 export async function getIntelligenceResult(userId: string, resultId: string): Promise<IntelligenceResultRecord | undefined> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: intelligenceResultKey(userId, resultId), ConsistentRead: true }));
-  return Item ? (strip(Item) as unknown as IntelligenceResultRecord) : undefined;
+  return Item ? results.fromItem(Item) : undefined;
 }
 
 /** Records more served ids on a root result, if nobody else did since `expectedVersion`. */

@@ -2,6 +2,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from './client';
 import { quoteKey } from './keys';
 import type { TransactItem } from './transactions';
+import { defineEntity } from './entity';
 
 /** A quote, stored under the SHA-256 of its token (the token itself is never stored). */
 export interface QuoteRecord {
@@ -22,7 +23,7 @@ export interface QuoteRecord {
 /** Kept a week past expiry so a late execute still answers 410 quote_expired, then removed by TTL. */
 const RETAIN_SECONDS = 7 * 24 * 3600;
 
-const fromItem = ({ pk: _pk, sk: _sk, entity: _e, ttl: _t, ...rest }: Record<string, unknown>) => rest as unknown as QuoteRecord;
+const fromItem = defineEntity<QuoteRecord>('quote').fromItem;
 
 export async function putQuote(quote: QuoteRecord): Promise<void> {
   await ddb().send(

@@ -4,6 +4,7 @@ import { resultKey, resultsPartition } from './keys';
 import { queryAll } from './query';
 import type { BlobRef } from './blobs';
 import type { TransactItem } from './transactions';
+import { defineEntity } from './entity';
 
 export interface ResultRecord {
   id: string;
@@ -17,7 +18,7 @@ export interface ResultRecord {
   blob: BlobRef;
 }
 
-const fromItem = ({ pk: _pk, sk: _sk, entity: _e, ...rest }: Record<string, unknown>) => rest as unknown as ResultRecord;
+const fromItem = defineEntity<ResultRecord>('result').fromItem;
 
 export function putResultItem(record: ResultRecord): TransactItem {
   return {

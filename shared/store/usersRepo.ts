@@ -4,6 +4,7 @@ import { ddb, table } from './client';
 import { apiKeyKey, emailKey, referralCodeKey, subscriptionOwnerKey, userProfileKey } from './keys';
 import type { TransactItem } from './transactions';
 import { setFields } from './query';
+import { defineEntity } from './entity';
 
 export type Tier = 'developer' | 'pro';
 
@@ -31,7 +32,7 @@ export interface UserRecord {
   updatedAt: string;
 }
 
-const stripKeys = ({ pk: _pk, sk: _sk, entity: _e, ...rest }: Record<string, unknown>) => rest as unknown as UserRecord;
+const stripKeys = defineEntity<UserRecord>('user').fromItem;
 
 export async function getUser(userId: string): Promise<UserRecord | undefined> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: userProfileKey(userId) }));

@@ -7,6 +7,7 @@ import { ddb, isConditionFailure, table, writeIfCondition } from './client';
 import { WEBHOOK_DUE_SHARDS, webhookDeliveriesPartition, webhookDeliveryKey, webhookDueIndexKey, webhookDuePartition, webhookIndexUpTo } from './keys';
 import { queryAll } from './query';
 import { WEBHOOK_RETENTION_SECONDS } from './webhookEventsRepo';
+import { defineEntity } from './entity';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
@@ -27,14 +28,9 @@ export interface WebhookDeliveryRecord {
   updatedAt: string;
 }
 
-const NULLABLE = ['lastStatusCode', 'lastError', 'nextAttemptAt'] as const;
-const fromItem = (item: Record<string, unknown>): WebhookDeliveryRecord => {
-  const { pk: _pk, sk: _sk, entity: _e, gsi3pk: _g, gsi3sk: _s, ttl: _t, ...rest } = item;
-  const record = rest as unknown as WebhookDeliveryRecord;
-  for (const field of NULLABLE) (record as unknown as Record<string, unknown>)[field] ??= null;
-  return record;
-};
-const withoutNulls = (record: object) => Object.fromEntries(Object.entries(record).filter(([, v]) => v !== null && v !== undefined));
+const deliveries = defineEntity<WebhookDeliveryRecord>('webhookDelivery', { nullable: ['lastStatusCode', 'lastError', 'nextAttemptAt'] });
+const fromItem = deliveries.fromItem;
+const withoutNulls = deliveries.attributes;
 
 /** False when the delivery exists already (a repeated fan-out). */
 export const putDelivery = (d: WebhookDeliveryRecord): Promise<boolean> =>

@@ -2,6 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import { ddb, table, writeIfCondition } from './client';
 import { webhookEndpointKey, webhookEndpointsPartition } from './keys';
 import { queryAll } from './query';
+import { defineEntity } from './entity';
 
 export type EndpointStatus = 'enabled' | 'disabled';
 
@@ -21,14 +22,9 @@ export interface WebhookEndpointRecord {
   updatedAt: string;
 }
 
-const NULLABLE = ['description', 'disabledReason', 'failingSince'] as const;
-const fromItem = (item: Record<string, unknown>): WebhookEndpointRecord => {
-  const { pk: _pk, sk: _sk, entity: _e, ...rest } = item;
-  const record = rest as unknown as WebhookEndpointRecord;
-  for (const field of NULLABLE) (record as unknown as Record<string, unknown>)[field] ??= null;
-  return record;
-};
-const withoutNulls = (record: object) => Object.fromEntries(Object.entries(record).filter(([, v]) => v !== null && v !== undefined));
+const endpoints = defineEntity<WebhookEndpointRecord>('webhookEndpoint', { nullable: ['description', 'disabledReason', 'failingSince'] });
+const fromItem = endpoints.fromItem;
+const withoutNulls = endpoints.attributes;
 
 export async function putEndpoint(e: WebhookEndpointRecord): Promise<void> {
   await ddb().send(
