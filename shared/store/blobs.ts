@@ -1,6 +1,8 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { deleteAll, putAll } from './batch';
+import { deleteAll, putAll, type ItemRead } from './batch';
+import { table } from './client';
 import { TTL_ATTRIBUTE } from './table';
+import type { TransactItem } from './transactions';
 import { blobChunkKey } from './keys';
 import { queryAll } from './query';
 
@@ -19,21 +21,58 @@ export interface BlobRef {
  * the owner item, written after by the caller, is what makes them visible. So a failure part way
  * leaves orphan chunks (deleted here on a best-effort basis), never a half-readable value.
  */
-export async function writeBlob(ownerPk: string, blobId: string, value: unknown): Promise<BlobRef> {
+function packBlob(ownerPk: string, blobId: string, value: unknown) {
   const json = JSON.stringify(value);
   const packed = gzipSync(Buffer.from(json, 'utf8'));
   const parts: Buffer[] = [];
   for (let i = 0; i < packed.length; i += CHUNK_BYTES) parts.push(packed.subarray(i, i + CHUNK_BYTES));
   if (parts.length === 0) parts.push(Buffer.alloc(0));
   const items = parts.map((data, index) => ({ ...blobChunkKey(ownerPk, blobId, index), entity: 'blobChunk', data }));
+  return { items, ref: { blobId, chunks: parts.length, size: Buffer.byteLength(json, 'utf8') } as BlobRef };
+}
+
+async function putChunks(ownerPk: string, ref: BlobRef, items: Record<string, unknown>[]): Promise<void> {
   try {
     // Chunks are ~350 KB: four to a call keeps each BatchWriteItem well under its 16 MB limit.
     await putAll(items, { groupSize: 4 });
   } catch (err) {
-    await deleteBlob(ownerPk, { blobId, chunks: parts.length, size: 0 }).catch(() => undefined);
+    await deleteBlob(ownerPk, { ...ref, size: 0 }).catch(() => undefined);
     throw err;
   }
-  return { blobId, chunks: parts.length, size: Buffer.byteLength(json, 'utf8') };
+}
+
+export async function writeBlob(ownerPk: string, blobId: string, value: unknown): Promise<BlobRef> {
+  const { items, ref } = packBlob(ownerPk, blobId, value);
+  await putChunks(ownerPk, ref, items);
+  return ref;
+}
+
+/**
+ * Like writeBlob, for an owner item written in a transaction: a value that fits one chunk (nearly
+ * every one) is not written here; its chunk's Put comes back to go into the owner's transaction, so
+ * the value and its owner appear together and cost no request of their own. A larger value is
+ * written now, as writeBlob does, and `items` is empty.
+ */
+export async function prepareBlob(ownerPk: string, blobId: string, value: unknown): Promise<{ ref: BlobRef; items: TransactItem[] }> {
+  const { items, ref } = packBlob(ownerPk, blobId, value);
+  if (items.length === 1) return { ref, items: [{ Put: { TableName: table(), Item: items[0] } }] };
+  await putChunks(ownerPk, ref, items);
+  return { ref, items: [] };
+}
+
+/** A blob's first chunk, for a readTogether with its owner item (see readBlobFrom). */
+export const firstChunkRead = (ownerPk: string, blobId: string): ItemRead<Record<string, unknown> | undefined> => ({
+  key: blobChunkKey(ownerPk, blobId, 0),
+  decode: (item) => item,
+});
+
+/** The blob, from its first chunk when that is the whole of it (read beside its owner), else as readBlob. */
+export async function readBlobFrom<T = unknown>(ownerPk: string, ref: BlobRef, firstChunk: Record<string, unknown> | undefined): Promise<T> {
+  const wanted = blobChunkKey(ownerPk, ref.blobId, 0);
+  if (ref.chunks === 1 && firstChunk && firstChunk.pk === wanted.pk && firstChunk.sk === wanted.sk) {
+    return JSON.parse(gunzipSync(Buffer.from(firstChunk.data as Uint8Array)).toString('utf8')) as T;
+  }
+  return readBlob<T>(ownerPk, ref);
 }
 
 export async function readBlob<T = unknown>(ownerPk: string, ref: BlobRef): Promise<T> {

@@ -6,7 +6,7 @@
  * carry a copy of the entity, so every package query is one Query and never a Scan.
  */
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { deleteAll, putAll } from './batch';
+import { deleteAll, putAll, type ItemRead } from './batch';
 import { ddb, table } from './client';
 import { queryAll } from './query';
 import {
@@ -175,6 +175,9 @@ export async function getCuratedEntity<T extends CuratedEntity>(kind: T['kind'],
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: curatedProfileKey(kind, id) }));
   return decode<T>(Item);
 }
+
+/** A profile by id, for a readTogether with other items (undefined when missing). */
+export const curatedEntityRead = <T extends CuratedEntity>(kind: T['kind'], id: string): ItemRead<T | undefined> => ({ key: curatedProfileKey(kind, id), decode: (item) => decode<T>(item) });
 
 /** Profiles by id (BatchGetItem, 100 keys a request); missing ids are absent from the map. */
 export async function getCuratedEntities<T extends CuratedEntity>(kind: T['kind'], ids: string[]): Promise<Map<string, T>> {

@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from './client';
 import { intelligenceQueryKey, intelligenceResultKey, unlockMemoryKey } from './keys';
+import type { ItemRead } from './batch';
 import type { TransactItem } from './transactions';
 import { defineEntity } from './entity';
 
@@ -33,10 +34,17 @@ export function putIntelligenceResultItem(record: IntelligenceResultRecord): Tra
   };
 }
 
+const intelligenceResultOf = (Item: Record<string, unknown> | undefined) => (Item ? results.fromItem(Item) : undefined);
+
 export async function getIntelligenceResult(userId: string, resultId: string): Promise<IntelligenceResultRecord | undefined> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: intelligenceResultKey(userId, resultId), ConsistentRead: true }));
-  return Item ? results.fromItem(Item) : undefined;
+  return intelligenceResultOf(Item);
 }
+
+export const intelligenceResultRead = (userId: string, resultId: string): ItemRead<IntelligenceResultRecord | undefined> => ({
+  key: intelligenceResultKey(userId, resultId),
+  decode: intelligenceResultOf,
+});
 
 /** Records more served ids on a root result, if nobody else did since `expectedVersion`. */
 export function extendServedIdsItem(userId: string, resultId: string, servedIds: string[], expectedVersion: number): TransactItem {
@@ -67,16 +75,26 @@ export async function getIdenticalQueryResultId(userId: string, queryHash: strin
   return Item?.resultId as string | undefined;
 }
 
+export const identicalQueryRead = (userId: string, queryHash: string): ItemRead<string | undefined> => ({
+  key: intelligenceQueryKey(userId, queryHash),
+  decode: (Item) => Item?.resultId as string | undefined,
+});
+
 /** Contact tiers a user has unlocked, per entity of one kind. */
 export interface UnlockMemory {
   version: number;
   tiers: Record<string, string>;
 }
 
+const unlockMemoryOf = (Item: Record<string, unknown> | undefined): UnlockMemory =>
+  Item ? { version: Item.version as number, tiers: Item.tiers as Record<string, string> } : { version: 0, tiers: {} };
+
 export async function getUnlockMemory(userId: string, entityKind: string): Promise<UnlockMemory> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: unlockMemoryKey(userId, entityKind), ConsistentRead: true }));
-  return Item ? { version: Item.version as number, tiers: Item.tiers as Record<string, string> } : { version: 0, tiers: {} };
+  return unlockMemoryOf(Item);
 }
+
+export const unlockMemoryRead = (userId: string, entityKind: string): ItemRead<UnlockMemory> => ({ key: unlockMemoryKey(userId, entityKind), decode: unlockMemoryOf });
 
 /** Replaces the memory if it is still at `expectedVersion` (0: not yet written). */
 export function putUnlockMemoryItem(userId: string, entityKind: string, tiers: Record<string, string>, expectedVersion: number): TransactItem {

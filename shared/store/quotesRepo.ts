@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from './client';
 import { quoteKey } from './keys';
+import type { ItemRead } from './batch';
 import type { TransactItem } from './transactions';
 import { defineEntity } from './entity';
 
@@ -34,6 +35,9 @@ export async function putQuote(quote: QuoteRecord): Promise<void> {
     }),
   );
 }
+
+/** The quote, for a readTogether with the caller's other items (read consistently, as getQuote). */
+export const quoteRead = (tokenHash: string): ItemRead<QuoteRecord | undefined> => ({ key: quoteKey(tokenHash), decode: (item) => (item ? fromItem(item) : undefined) });
 
 export async function getQuote(tokenHash: string): Promise<QuoteRecord | undefined> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: quoteKey(tokenHash), ConsistentRead: true }));

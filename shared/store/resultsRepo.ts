@@ -3,6 +3,7 @@ import { ddb, table } from './client';
 import { resultKey, resultsPartition } from './keys';
 import { queryAll } from './query';
 import type { BlobRef } from './blobs';
+import type { ItemRead } from './batch';
 import type { TransactItem } from './transactions';
 import { defineEntity } from './entity';
 
@@ -29,6 +30,11 @@ export function putResultItem(record: ResultRecord): TransactItem {
     },
   };
 }
+
+export const resultRecordRead = (userId: string, resultId: string): ItemRead<ResultRecord | undefined> => ({
+  key: resultKey(userId, resultId),
+  decode: (Item) => (Item ? fromItem(Item) : undefined),
+});
 
 export async function getResultRecord(userId: string, resultId: string): Promise<ResultRecord | undefined> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: resultKey(userId, resultId) }));

@@ -2,6 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Allocation, Wallet } from '../domain/credits/wallet';
 import { ddb, table } from './client';
 import { chargeGuardKey, ledgerEntryKey, ledgerRange, reservationKey, walletKey } from './keys';
+import type { ItemRead } from './batch';
 import type { TransactItem } from './transactions';
 import { queryAll } from './query';
 
@@ -26,10 +27,19 @@ export interface Reservation {
   createdAt: string;
 }
 
+const walletOf = (Item: Record<string, unknown> | undefined): StoredWallet => ({
+  permanent: (Item?.permanent as number | undefined) ?? 0,
+  grants: (Item?.grants as Wallet['grants'] | undefined) ?? [],
+  version: (Item?.version as number | undefined) ?? 0,
+});
+
 export async function loadWallet(userId: string): Promise<StoredWallet> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: walletKey(userId), ConsistentRead: true }));
-  return { permanent: Item?.permanent ?? 0, grants: Item?.grants ?? [], version: Item?.version ?? 0 };
+  return walletOf(Item);
 }
+
+/** The wallet, for a readTogether with the caller's other items (read consistently, as loadWallet). */
+export const walletRead = (userId: string): ItemRead<StoredWallet> => ({ key: walletKey(userId), decode: walletOf });
 
 /** Replaces the wallet only if nobody else changed it since it was read (optimistic concurrency). */
 export function putWalletIfUnchanged(userId: string, expectedVersion: number, next: Wallet, updatedAt: string): TransactItem {

@@ -17,6 +17,7 @@ import {
   putReservation,
   putWalletIfUnchanged,
   type LedgerEntry,
+  type StoredWallet,
 } from '../../store/walletRepo';
 import { cancellationCodes, TransactionConditionError, writeTogether, type TransactItem } from '../../store/transactions';
 import { addGrant, availableCredits, earliestExpiry, liveGrants, planSpend, pruneWallet, restoreAllocation, type Wallet } from './wallet';
@@ -35,6 +36,12 @@ export interface MoneyMove {
   refId: string;
   /** Items written in the same transaction. */
   with?: TransactItem[];
+  /**
+   * The wallet as the caller read it moments ago (with its other items, in one request): the first
+   * attempt plans on it instead of reading it again. The transaction's version condition still decides,
+   * so a wallet that moved meanwhile only makes the move read it afresh and try again.
+   */
+  wallet?: StoredWallet;
 }
 
 export interface MoveOutcome {
@@ -53,12 +60,14 @@ type Attempt = { done: true; outcome: MoveOutcome } | { done: false };
 async function moveMoney(
   userId: string,
   extras: TransactItem[],
-  build: (wallet: Wallet & { version: number }, at: Date) => Promise<{ items: TransactItem[]; guardIndex?: number; balance: number } | Attempt>,
+  build: (wallet: Wallet & { version: number }, at: Date, prefetched: boolean) => Promise<{ items: TransactItem[]; guardIndex?: number; balance: number } | Attempt>,
+  prefetched?: StoredWallet,
 ): Promise<MoveOutcome> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const wallet = await loadWallet(userId);
+    const given = attempt === 0 ? prefetched : undefined;
+    const wallet = given ?? (await loadWallet(userId));
     const at = now();
-    const built = await build(wallet, at);
+    const built = await build(wallet, at, given !== undefined);
     if ('done' in built) {
       if (built.done) return built.outcome;
       continue;
@@ -104,11 +113,13 @@ export const chargeCredits = (move: MoneyMove & { amount: number; chargeId: stri
 async function chargeOnce(move: MoneyMove & { amount: number; chargeId: string }): Promise<MoveOutcome> {
   if (move.amount === 0) {
     await writeExtras(move.with ?? []);
-    return { alreadyApplied: false, balance: availableCredits(await loadWallet(move.userId), now()) };
+    return { alreadyApplied: false, balance: availableCredits(move.wallet ?? (await loadWallet(move.userId)), now()) };
   }
-  const outcome = await moveMoney(move.userId, move.with ?? [], async (wallet, at) => {
+  const outcome = await moveMoney(move.userId, move.with ?? [], async (wallet, at, prefetched) => {
     const plan = planSpend(pruneWallet(wallet, at), move.amount, at);
     if (!plan.ok) {
+      // Too little in the caller's earlier read: decide on the wallet as it is now.
+      if (prefetched) return { done: false };
       if (await chargeWasApplied(move.userId, move.chargeId)) return { done: true, outcome: { alreadyApplied: true, balance: plan.available } };
       throw new InsufficientCreditsError(move.amount, plan.available);
     }
@@ -123,7 +134,7 @@ async function chargeOnce(move: MoneyMove & { amount: number; chargeId: string }
       guardIndex: 1,
       balance: availableCredits(plan.wallet, at),
     };
-  });
+  }, move.wallet);
   if (!outcome.alreadyApplied) recordMetric('CreditsCharged', move.amount, { tool: move.toolName });
   return outcome;
 }

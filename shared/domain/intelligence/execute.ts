@@ -1,20 +1,24 @@
 /**
  * POST /intelligence/execute. The token is checked, the ranking runs, and then ONE transaction writes
  * the charge (base + per record returned), the token's use, the identical-query pointer, the
- * intelligence record and the stored result: no failure leaves a charge without a result or a result
- * without a charge, and of parallel executes with one token exactly one gets through.
+ * intelligence record and the stored result (its data too, when it fits one item): no failure leaves a
+ * charge without a result or a result without a charge, and of parallel executes with one token
+ * exactly one gets through. The token, the identical-query pointer and the wallet are read together in
+ * one request; the transaction's conditions still decide, so a read that went stale only retries.
  */
 import { now } from '../../adapters/ports';
 import { uuidv7 } from '../../ids';
 import { chargeCredits } from '../credits/credits';
-import { prepareResult, readResultData } from '../storage/results';
+import { prepareResultWrites, readResultData } from '../storage/results';
 import { consumeQuoteItem, type QuoteRecord } from '../../store/quotesRepo';
-import { getIdenticalQueryResultId, putIdenticalQueryItem, putIntelligenceResultItem } from '../../store/intelligenceRepo';
+import { getIdenticalQueryResultId, identicalQueryRead, putIdenticalQueryItem, putIntelligenceResultItem } from '../../store/intelligenceRepo';
+import { readTogether } from '../../store/batch';
+import { walletRead } from '../../store/walletRepo';
 import { TransactionConditionError, writeTogether } from '../../store/transactions';
 import { ENGINES } from './engines';
 import { PACKAGES, type PackageId } from './packages';
 import { executeCredits } from './pricing';
-import { explainSpentQuote, redeemableQuote } from './quoteTokens';
+import { explainSpentQuote, quoteTokenRead, redeemableFrom } from './quoteTokens';
 import { identicalQueryHash } from './quote';
 import { executeRequest, projectRecord } from './requests';
 import type { StoredIntelData } from './storedResults';
@@ -39,9 +43,9 @@ const IDENTICAL_QUERY = 1;
 
 export async function executePackage(userId: string, input: ExecuteInput): Promise<ExecuteOutcome> {
   const request = executeRequest(input.package_id, input.slots ?? {}, input.output_fields);
-  const quote = await redeemableQuote(userId, input.quote_token, 'execute', request);
   const queryHash = identicalQueryHash(request);
-  const previous = await getIdenticalQueryResultId(userId, queryHash);
+  const [quoted, previous, wallet] = await readTogether([quoteTokenRead(input.quote_token), identicalQueryRead(userId, queryHash), walletRead(userId)] as const);
+  const quote = redeemableFrom(quoted, userId, 'execute', request);
   if (previous) return replayIdenticalQuery(userId, quote, previous);
 
   const pkg = PACKAGES[request.packageId];
@@ -64,7 +68,7 @@ export async function executePackage(userId: string, input: ExecuteInput): Promi
     credits_charged: credits,
     created_at: at,
   };
-  const stored = await prepareResult({
+  const stored = await prepareResultWrites({
     userId, resultId, toolName: pkg.id, chatId: quote.chatId, resultData: data,
     metadata: { package_id: pkg.id, records_count: chosen.length, credits_charged: credits },
   });
@@ -75,10 +79,10 @@ export async function executePackage(userId: string, input: ExecuteInput): Promi
       resultId, userId, packageId: pkg.id, rootResultId: resultId, parentResultId: null, expansionType: null,
       slots: request.slots, outputFields: request.outputFields, servedIds: chosen.map((r) => r.id), version: 1, createdAt: at,
     }),
-    stored.item,
+    ...stored.items,
   ];
   try {
-    const outcome = await chargeCredits({ userId, toolName: pkg.id, refId: resultId, amount: credits, chargeId: `quote-${quote.tokenHash}`, with: items });
+    const outcome = await chargeCredits({ userId, toolName: pkg.id, refId: resultId, amount: credits, chargeId: `quote-${quote.tokenHash}`, with: items, wallet });
     // The same charge id went through before: a parallel request with this token won.
     if (outcome.alreadyApplied) await explainSpentQuote(quote.tokenHash);
   } catch (err) {

@@ -2,25 +2,29 @@
  * POST /intelligence/expand. Re-plans the quoted expansion against current state (so a contact
  * unlocked meanwhile is not charged twice), then writes the charge, the token's use, the expansion's
  * stored result and the state it changes (unlock memory, or the served ranking) in one transaction.
+ * The parent result, the token and the wallet are read in one request, and an unlock reads its memory
+ * with the records' profiles; the transaction's conditions still decide, so stale reads only retry.
  */
 import { now } from '../../adapters/ports';
 import { ConflictError } from '../errors';
 import { uuidv7 } from '../../ids';
 import { chargeCredits } from '../credits/credits';
-import { prepareResult } from '../storage/results';
+import { prepareResultWrites } from '../storage/results';
 import { getCuratedEntities } from '../../store/curatedRepo';
 import { consumeQuoteItem } from '../../store/quotesRepo';
-import { extendServedIdsItem, getUnlockMemory, putIntelligenceResultItem, putUnlockMemoryItem } from '../../store/intelligenceRepo';
+import { extendServedIdsItem, putIntelligenceResultItem, putUnlockMemoryItem, unlockMemoryRead } from '../../store/intelligenceRepo';
+import { readTogether } from '../../store/batch';
+import { walletRead } from '../../store/walletRepo';
 import { TransactionConditionError, type TransactItem } from '../../store/transactions';
 import type { CuratedFund } from '../../data/model';
 import type { ExpansionParams } from '../../schemas/intelligence';
 import { PACKAGES, type ExpansionType, type PackageDef } from './packages';
 import { increaseLimitCredits, increaseLimitRecords, networkDepthCredits } from './pricing';
-import { explainSpentQuote, redeemableQuote } from './quoteTokens';
+import { explainSpentQuote, quoteTokenRead, redeemableFrom } from './quoteTokens';
 import { expansionRequest, remainingRanking } from './quote';
 import { projectRecord } from './requests';
 import { loadContacts, networkOf, parseExpansionParams, priceUnlock, rememberUnlocks, selectRecords, unlockedRecord, type IntelRecord } from './expansions';
-import { EXPANSION_TOOL_NAME, loadIntelResult, type LoadedResult, type StoredIntelData } from './storedResults';
+import { EXPANSION_TOOL_NAME, intelResultFrom, intelResultReads, type LoadedResult, type StoredIntelData } from './storedResults';
 import { plural } from './engines/format';
 import { assertExpansionOffered } from './results';
 
@@ -44,7 +48,7 @@ async function produce(userId: string, pkg: PackageDef, parent: LoadedResult, ty
     const p = params as ExpansionParams['contact_unlock'];
     const selected = selectRecords(parent.data.records, p.selection, 'expansion_params');
     const ids = selected.map((r) => r.record_id);
-    const [memory, cards] = await Promise.all([getUnlockMemory(userId, pkg.entityKind), loadContacts(pkg, ids)]);
+    const { cards, also: memory } = await loadContacts(pkg, ids, unlockMemoryRead(userId, pkg.entityKind));
     const price = priceUnlock(ids, p.contact_tier, memory.tiers);
     const next = rememberUnlocks(memory.tiers, ids, p.contact_tier);
     const records = selected.map((r) => unlockedRecord(r, next[r.record_id] as typeof p.contact_tier, pkg, cards.get(r.record_id)));
@@ -85,11 +89,12 @@ const MAX_ATTEMPTS = 12;
 const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(400, 25 * 2 ** attempt)));
 
 export async function expandResult(userId: string, input: ExpandInput) {
-  const parent = await loadIntelResult(userId, input.parent_result_id);
+  const [intel, record, firstChunk, quoted, wallet] = await readTogether([...intelResultReads(userId, input.parent_result_id), quoteTokenRead(input.quote_token), walletRead(userId)] as const);
+  const parent = await intelResultFrom(userId, input.parent_result_id, [intel, record, firstChunk]);
   const pkg = PACKAGES[parent.intel.packageId as keyof typeof PACKAGES];
   const params = parseExpansionParams(pkg, input.expansion_type, input.expansion_params, 'expansion_params');
   assertExpansionOffered(pkg, parent.intel.expansionType, input.expansion_type);
-  const quote = await redeemableQuote(userId, input.quote_token, 'expand', expansionRequest(input.parent_result_id, input.expansion_type, params));
+  const quote = redeemableFrom(quoted, userId, 'expand', expansionRequest(input.parent_result_id, input.expansion_type, params));
 
   // A concurrent unlock or increase_limit by the same user moves the state we priced on: plan again.
   for (let attempt = 1; ; attempt++) {
@@ -101,7 +106,7 @@ export async function expandResult(userId: string, input: ExpandInput) {
       result_id: resultId, package_id: pkg.id, parent_result_id: input.parent_result_id, expansion_type: input.expansion_type,
       summary: produced.summary, records_count: produced.records.length, records: produced.records, credits_charged: credits, created_at: at,
     };
-    const stored = await prepareResult({
+    const stored = await prepareResultWrites({
       userId, resultId, toolName: EXPANSION_TOOL_NAME, chatId: quote.chatId, resultData: data,
       metadata: { expansion_type: input.expansion_type, parent_result_id: input.parent_result_id, package_id: pkg.id },
     });
@@ -111,11 +116,16 @@ export async function expandResult(userId: string, input: ExpandInput) {
         resultId, userId, packageId: pkg.id, rootResultId: parent.intel.rootResultId, parentResultId: input.parent_result_id, expansionType: input.expansion_type,
         slots: parent.intel.slots, outputFields: parent.intel.outputFields, servedIds: [], version: 1, createdAt: at,
       }),
-      stored.item,
+      stored.items[0],
       ...(produced.stateItem ? [produced.stateItem] : []),
+      // The data's chunk (when it fits one) after the state, so the positions above stay put.
+      ...stored.items.slice(1),
     ];
     try {
-      const outcome = await chargeCredits({ userId, toolName: input.expansion_type, refId: resultId, amount: credits, chargeId: `quote-${quote.tokenHash}`, with: items });
+      // The wallet read with the parent serves the first attempt only: a retry reads it afresh.
+      const outcome = await chargeCredits({
+        userId, toolName: input.expansion_type, refId: resultId, amount: credits, chargeId: `quote-${quote.tokenHash}`, with: items, ...(attempt === 1 ? { wallet } : {}),
+      });
       if (outcome.alreadyApplied) await explainSpentQuote(quote.tokenHash);
       return { result_id: resultId, parent_result_id: input.parent_result_id, expansion_type: input.expansion_type, records: produced.records, records_count: produced.records.length, credits_charged: credits };
     } catch (err) {

@@ -5,7 +5,8 @@
  */
 import { ValidationError } from '../errors';
 import { DATASET_AS_OF, type Contacts, type CuratedCompany, type CuratedFund, type CuratedPerson } from '../../data/model';
-import { getCuratedEntities } from '../../store/curatedRepo';
+import { curatedEntityRead, getCuratedEntities } from '../../store/curatedRepo';
+import { readTogether, type ItemRead } from '../../store/batch';
 import { expansionParamSchemas, type ExpansionParams } from '../../schemas/intelligence';
 import { parseOrThrowAt } from './validation';
 import { CHANNEL_FIELDS, type ContactTier, type ExpansionType, type PackageDef } from './packages';
@@ -63,22 +64,28 @@ export interface ContactCard {
   person?: { name: string; role: string };
 }
 
-/** Contact details behind each record: the record itself, the fund's partner or the company's founder. */
-export async function loadContacts(pkg: PackageDef, recordIds: string[]): Promise<Map<string, ContactCard>> {
+/**
+ * Contact details behind each record: the record itself, the fund's partner or the company's founder.
+ * `also` (the caller's own item the unlock needs, its unlock memory) is read in the same request as
+ * the records' profiles.
+ */
+export async function loadContacts<T>(pkg: PackageDef, recordIds: string[], also: ItemRead<T>): Promise<{ cards: Map<string, ContactCard>; also: T }> {
   const cards = new Map<string, ContactCard>();
+  const unique = [...new Set(recordIds)];
+  const [alsoValue, ...profiles] = await readTogether([also, ...unique.map((id) => curatedEntityRead<CuratedPerson | CuratedFund | CuratedCompany>(pkg.entityKind as 'fund', id))] as const);
+  const byId = new Map(unique.map((id, i) => [id, profiles[i] as CuratedPerson | CuratedFund | CuratedCompany | undefined]));
   if (pkg.contactVia === 'self') {
-    const entities = await getCuratedEntities<CuratedPerson>(pkg.entityKind as 'person', recordIds);
-    for (const id of recordIds) cards.set(id, { contact: (entities.get(id) as unknown as Contacts) ?? null });
-    return cards;
+    for (const id of recordIds) cards.set(id, { contact: (byId.get(id) as unknown as Contacts | undefined) ?? null });
+    return { cards, also: alsoValue as T };
   }
-  const owners = await getCuratedEntities<CuratedFund | CuratedCompany>(pkg.entityKind as 'fund', recordIds);
+  const owners = byId as Map<string, CuratedFund | CuratedCompany | undefined>;
   const personOf = (o: CuratedFund | CuratedCompany | undefined) => (o ? (o.kind === 'fund' ? o.partnerId : o.primaryContactId) : null);
   const people = await getCuratedEntities<CuratedPerson>('person', recordIds.map((id) => personOf(owners.get(id))).filter((id): id is string => !!id));
   for (const id of recordIds) {
     const person = people.get(personOf(owners.get(id)) ?? '');
     cards.set(id, person ? { contact: person, person: { name: person.fullName, role: person.role } } : { contact: null });
   }
-  return cards;
+  return { cards, also: alsoValue as T };
 }
 
 const telegramUrl = (handle: string | null) => (handle ? `https://t.me/${handle.replace(/^@/, '')}` : null);

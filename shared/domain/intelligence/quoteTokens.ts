@@ -6,7 +6,8 @@ import { ConflictError, GoneError, UnprocessableError } from '../errors';
 import { now } from '../../adapters/ports';
 import { randomToken, sha256Hex } from '../../ids';
 import { canonicalJson } from '../../json';
-import { getQuote, putQuote, type QuoteRecord } from '../../store/quotesRepo';
+import { getQuote, putQuote, quoteRead, type QuoteRecord } from '../../store/quotesRepo';
+import type { ItemRead } from '../../store/batch';
 
 export const QUOTE_TTL_MS = 15 * 60 * 1000;
 
@@ -39,7 +40,14 @@ export async function issueQuote(input: Omit<QuoteRecord, 'tokenHash' | 'created
  * token does not match (422), a used one is 409, an expired one 410, a different request 422.
  */
 export async function redeemableQuote(userId: string, token: string, kind: QuoteRecord['kind'], request: unknown): Promise<QuoteRecord> {
-  const quote = await getQuote(sha256Hex(token));
+  return redeemableFrom(await getQuote(sha256Hex(token)), userId, kind, request);
+}
+
+/** The quote a token names, for a readTogether with the caller's other items (then redeemableFrom). */
+export const quoteTokenRead = (token: string): ItemRead<QuoteRecord | undefined> => quoteRead(sha256Hex(token));
+
+/** redeemableQuote's checks, on the quote as quoteTokenRead read it. */
+export function redeemableFrom(quote: QuoteRecord | undefined, userId: string, kind: QuoteRecord['kind'], request: unknown): QuoteRecord {
   if (!quote || quote.userId !== userId) throw new UnprocessableError('quote_mismatch', 'This quote token is not one of your quotes.');
   return checkQuote(quote, kind, request);
 }

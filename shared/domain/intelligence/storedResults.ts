@@ -3,8 +3,9 @@
  * intelligence record carries the request and the ranking's progress. Both share the result id.
  */
 import { NotFoundError } from '../errors';
-import { readResultData } from '../storage/results';
-import { getIntelligenceResult, type IntelligenceResultRecord } from '../../store/intelligenceRepo';
+import { readResultData, resultDataFrom, resultDataReads } from '../storage/results';
+import { getIntelligenceResult, intelligenceResultRead, type IntelligenceResultRecord } from '../../store/intelligenceRepo';
+import type { ResultRecord } from '../../store/resultsRepo';
 import type { IntelRecord } from './expansions';
 import type { PackageId } from './packages';
 
@@ -33,6 +34,20 @@ export interface LoadedResult {
 /** One of the caller's intelligence results, or 404 (another user's result is not found either). */
 export async function loadIntelResult(userId: string, resultId: string): Promise<LoadedResult> {
   const [intel, stored] = await Promise.all([getIntelligenceResult(userId, resultId), readResultData<StoredIntelData>(userId, resultId)]);
+  if (!intel || !stored) throw new NotFoundError('Intelligence result');
+  return { intel, data: stored.data, chatId: stored.record.chatId };
+}
+
+/** What loadIntelResult reads, for a readTogether with the caller's other items (then intelResultFrom). */
+export const intelResultReads = (userId: string, resultId: string) => [intelligenceResultRead(userId, resultId), ...resultDataReads(userId, resultId)] as const;
+
+/** loadIntelResult's answer (or 404) from what intelResultReads read. */
+export async function intelResultFrom(
+  userId: string,
+  resultId: string,
+  [intel, record, firstChunk]: [IntelligenceResultRecord | undefined, ResultRecord | undefined, Record<string, unknown> | undefined],
+): Promise<LoadedResult> {
+  const stored = await resultDataFrom<StoredIntelData>(userId, resultId, record, firstChunk);
   if (!intel || !stored) throw new NotFoundError('Intelligence result');
   return { intel, data: stored.data, chatId: stored.record.chatId };
 }

@@ -1,10 +1,11 @@
 import { NotFoundError } from '../errors';
 import { now } from '../../adapters/ports';
 import { uuidv7 } from '../../ids';
-import { readBlob, writeBlob } from '../../store/blobs';
+import { firstChunkRead, prepareBlob, readBlob, readBlobFrom, writeBlob } from '../../store/blobs';
 import { getChat } from '../../store/chatsRepo';
 import { resultKey } from '../../store/keys';
-import { getResultRecord, listResultRecords, putResultItem, type ResultRecord } from '../../store/resultsRepo';
+import { getResultRecord, listResultRecords, putResultItem, resultRecordRead, type ResultRecord } from '../../store/resultsRepo';
+import type { ItemRead } from '../../store/batch';
 import { writeTogether, type TransactItem } from '../../store/transactions';
 
 export interface NewResult {
@@ -24,8 +25,27 @@ export interface NewResult {
 export async function prepareResult(input: NewResult): Promise<{ resultId: string; item: TransactItem; record: ResultRecord }> {
   const at = now();
   const resultId = input.resultId ?? uuidv7(at.getTime());
-  const blob = await writeBlob(resultKey(input.userId, resultId).pk, `result-${resultId}`, input.resultData);
-  const record: ResultRecord = {
+  const blob = await writeBlob(resultKey(input.userId, resultId).pk, resultBlobId(resultId), input.resultData);
+  const record = resultRecord(input, resultId, blob, at);
+  return { resultId, item: putResultItem(record), record };
+}
+
+const resultBlobId = (resultId: string) => `result-${resultId}`;
+
+/**
+ * Like prepareResult, with the data's write too when it fits one chunk: `items` (the record first)
+ * all go into the caller's transaction, so storing the result costs no request of its own.
+ */
+export async function prepareResultWrites(input: NewResult): Promise<{ resultId: string; items: TransactItem[]; record: ResultRecord }> {
+  const at = now();
+  const resultId = input.resultId ?? uuidv7(at.getTime());
+  const blob = await prepareBlob(resultKey(input.userId, resultId).pk, resultBlobId(resultId), input.resultData);
+  const record = resultRecord(input, resultId, blob.ref, at);
+  return { resultId, items: [putResultItem(record), ...blob.items], record };
+}
+
+function resultRecord(input: NewResult, resultId: string, blob: ResultRecord['blob'], at: Date): ResultRecord {
+  return {
     id: resultId,
     userId: input.userId,
     chatId: input.chatId ?? null,
@@ -36,7 +56,6 @@ export async function prepareResult(input: NewResult): Promise<{ resultId: strin
     createdAt: at.toISOString(),
     blob,
   };
-  return { resultId, item: putResultItem(record), record };
 }
 
 /** Stores a tool result; every area saves its results through here. */
@@ -76,6 +95,18 @@ export async function readResultData<T>(userId: string, resultId: string): Promi
   const record = await getResultRecord(userId, resultId);
   if (!record) return undefined;
   return { record, data: await readBlob<T>(resultKey(userId, resultId).pk, record.blob) };
+}
+
+/** What readResultData reads, for a readTogether with the caller's other items (then resultDataFrom). */
+export const resultDataReads = (userId: string, resultId: string): [ItemRead<ResultRecord | undefined>, ItemRead<Record<string, unknown> | undefined>] => [
+  resultRecordRead(userId, resultId),
+  firstChunkRead(resultKey(userId, resultId).pk, resultBlobId(resultId)),
+];
+
+/** readResultData's answer from what resultDataReads read (a data larger than one chunk is read now). */
+export async function resultDataFrom<T>(userId: string, resultId: string, record: ResultRecord | undefined, firstChunk: Record<string, unknown> | undefined): Promise<{ record: ResultRecord; data: T } | undefined> {
+  if (!record) return undefined;
+  return { record, data: await readBlobFrom<T>(resultKey(userId, resultId).pk, record.blob, firstChunk) };
 }
 
 export async function pageResults(

@@ -7,6 +7,7 @@ import { InsufficientCreditsError } from '../../../shared/http/errors';
 import { TransactionConditionError } from '../../../shared/store/transactions';
 import { ddb, table } from '../../../shared/store/client';
 import { uuidv7 } from '../../../shared/ids';
+import { loadWallet } from '../../../shared/store/walletRepo';
 
 const clock = new ManualClock(new Date('2026-11-22T10:00:00.000Z'));
 installPorts({ clock });
@@ -98,5 +99,31 @@ describe('credits against DynamoDB Local', () => {
     } finally {
       clock.set(new Date('2026-11-22T10:00:00.000Z'));
     }
+  });
+
+  it('plans on a wallet the caller already read, and a stale one only makes it read again: never overdrawn, never refused wrongly', async () => {
+    // Read, then spent by someone else: the version condition fails and the charge re-plans on the real wallet.
+    const spentMeanwhile = await userWith(500);
+    const stale = await loadWallet(spentMeanwhile);
+    await chargeCredits({ userId: spentMeanwhile, amount: 450, toolName: 'test', refId: 'other', chargeId: 'other' });
+    await expect(chargeCredits({ userId: spentMeanwhile, amount: 100, toolName: 'test', refId: 'r', chargeId: 'c', wallet: stale })).rejects.toBeInstanceOf(InsufficientCreditsError);
+    expect((await getBalance(spentMeanwhile)).available).toBe(50);
+    expect(await ledger(spentMeanwhile)).toHaveLength(1);
+
+    // Read, then topped up: too little in the earlier read is checked again on a fresh one.
+    const toppedUp = await userWith(50);
+    const before = await loadWallet(toppedUp);
+    await grantCredits({ userId: toppedUp, grantId: 'top-up', amount: 500, source: 'test' });
+    const outcome = await chargeCredits({ userId: toppedUp, amount: 100, toolName: 'test', refId: 'r', chargeId: 'c', wallet: before });
+    expect(outcome).toMatchObject({ alreadyApplied: false, balance: 450 });
+    expect((await getBalance(toppedUp)).available).toBe(450);
+
+    // Up to date: charged once, and a retry with the same id and the same (now stale) read is a no-op.
+    const current = await userWith(300);
+    const wallet = await loadWallet(current);
+    expect(await chargeCredits({ userId: current, amount: 100, toolName: 'test', refId: 'r', chargeId: 'same', wallet })).toMatchObject({ alreadyApplied: false, balance: 200 });
+    expect((await chargeCredits({ userId: current, amount: 100, toolName: 'test', refId: 'r', chargeId: 'same', wallet })).alreadyApplied).toBe(true);
+    expect((await getBalance(current)).available).toBe(200);
+    expect(await ledger(current)).toHaveLength(1);
   });
 });
