@@ -3,7 +3,7 @@ import { importCuratedRecords } from '../../shared/data/importer';
 import { COVERAGE_SAMPLE } from '../../shared/domain/growth/resolve';
 import { coverageDomains, coverageModeOf } from '../../shared/domain/growth/coverage';
 import { dynamoRequestCount } from '../../shared/store/client';
-import { findByName, getCompanyByDomain } from '../../shared/store/curatedRepo';
+import { companyLookup, findByName, getCompanyByDomain } from '../../shared/store/curatedRepo';
 import { startTestApi } from '../support/api';
 
 /**
@@ -114,5 +114,20 @@ describe('POST /growth/resolve with 1,000 CSV rows', () => {
     expect(body.coverage_mode).toBe('sufficient');
     expect(body.coverage_mode).toBe(expected.mode);
     expect(requests).toBeLessThanOrEqual(20);
+  });
+
+  it('sees an import at once: a company moved to another domain and name is found there only, as by the per-key lookups', async () => {
+    const company = { kind: 'company', id: 'co-rtg-move', sectors: ['rwa'], employeeCount: 3, emailPattern: 'flast' };
+    expect((await importCuratedRecords(JSON.stringify({ ...company, name: 'Rtg Before Move', domain: 'rtg-before-move.io' }))).ok).toBe(true);
+    expect([...(await companyLookup().knownDomains(['app.rtg-before-move.io', 'rtg-after-move.io']))]).toEqual(['app.rtg-before-move.io']);
+    expect((await importCuratedRecords(JSON.stringify({ ...company, name: 'Rtg After Move', domain: 'rtg-after-move.io' }))).ok).toBe(true);
+    const lookup = companyLookup();
+    const domains = ['app.rtg-before-move.io', 'rtg-before-move.io', 'https://www.rtg-after-move.io/x', 'rtg-after-move.io'];
+    const perKey = await Promise.all(domains.map(async (d) => ((await getCompanyByDomain(d)) ? [d] : [])));
+    expect([...(await lookup.knownDomains(domains))]).toEqual(perKey.flat());
+    expect([...(await lookup.knownDomains(domains))]).toEqual(['https://www.rtg-after-move.io/x', 'rtg-after-move.io']);
+    const names = await lookup.companiesByName(['Rtg Before Move', 'RTG AFTER MOVE']);
+    expect([...names.keys()]).toEqual(['RTG AFTER MOVE']);
+    expect(names.get('RTG AFTER MOVE')!.domain).toBe((await findByName('company', 'rtg after move'))[0].domain);
   });
 });
