@@ -3,14 +3,16 @@
  * index items under the facets its packages filter on (funds and KOLs by sector, prospects by
  * interest, builders by ecosystem, companies and funds by name, people by LinkedIn URL); gsi2 on the
  * profile items serves companies by domain, people by employer and builders by category. Index items
- * carry a copy of the entity, so every package query is one Query and never a Scan.
+ * carry a copy of the entity, so every package query is one Query and never a Scan. Companies also
+ * have a lookup facet (id, name and domain by a bucket of domain and of name) that answers many
+ * domains and names at once.
  */
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteAll, putAll, type ItemRead } from './batch';
 import { ddb, table } from './client';
 import { queryAll } from './query';
 import {
-  buildersByCategoryIndexKey, buildersByCategoryPartition, companyByDomainIndexKey, companyByDomainPartition, curatedFacetKey,
+  buildersByCategoryIndexKey, buildersByCategoryPartition, companyByDomainIndexKey, companyLookupDomainBucket, companyLookupNameBucket, COMPANY_LOOKUP_FACET, companyByDomainPartition, curatedFacetKey,
   curatedFacetPackKey, curatedFacetPartition, CURATED_FACET_PACK_PREFIX, CURATED_FACET_PREFIX, curatedLinkedinIndexKey, curatedLinkedinPartition, curatedNameIndexKey, curatedNamePartition, curatedProfileKey, curatedSeedMarkerKey,
   peopleByOrganizationIndexKey, peopleByOrganizationPartition,
 } from './keys';
@@ -58,6 +60,8 @@ const facetRemovedItem = (key: { pk: string; sk: string }): Item => ({ ...key, e
 /** Pack items stay well under DynamoDB's 400 KB item limit. */
 const FACET_PACK_BYTES = 300_000;
 const nameIndex = (entity: CuratedFund | CuratedCompany) => curatedNameIndexKey(entity.kind, slugOf(entity.name), entity.id);
+/** The domain a company is found under (gsi2 and the lookup facet). */
+const companyDomainKey = (company: Pick<CuratedCompany, 'domain'>) => normaliseDomain(company.domain) ?? company.domain;
 
 /** Every item that stores one entity: its profile and its index entries. */
 /** The profile and lookup items of one entity (everything but its facet copies). */
@@ -66,7 +70,7 @@ function profileItemsFor(entity: CuratedEntity): Item[] {
     case 'fund':
       return [profileItem(entity, nameIndex(entity))];
     case 'company':
-      return [profileItem(entity, { ...companyByDomainIndexKey(normaliseDomain(entity.domain) ?? entity.domain, entity.id), ...nameIndex(entity) })];
+      return [profileItem(entity, { ...companyByDomainIndexKey(companyDomainKey(entity), entity.id), ...nameIndex(entity) })];
     case 'person': {
       const slug = entity.linkedinUrl ? linkedinSlug(entity.linkedinUrl) : undefined;
       return [profileItem(entity, { ...peopleByOrganizationIndexKey(entity.companyId, entity.id), ...(slug ? curatedLinkedinIndexKey(slug, entity.id) : {}) })];
@@ -86,8 +90,11 @@ function facetEntriesFor(entity: CuratedEntity): FacetEntry[] {
       const { rounds, ...summary } = entity;
       return entity.sectors.map((s) => entry('FUND_SECTOR', s, { ...summary, roundCount: rounds.length, ...fundProfileStats(entity), sectorRecord: sectorRecord(entity, s, DATASET_AS_OF) }));
     }
-    case 'company':
-      return [];
+    case 'company': {
+      const ref: CompanyRef = { id: entity.id, name: entity.name, domain: entity.domain };
+      const buckets = new Set([companyLookupDomainBucket(companyDomainKey(entity)), companyLookupNameBucket(slugOf(entity.name))]);
+      return [...buckets].map((bucket) => entry(COMPANY_LOOKUP_FACET, bucket, ref));
+    }
     case 'person':
       return entity.interests.map((s) => entry('PROSPECT_SECTOR', s, entity));
     case 'kol':
@@ -218,6 +225,66 @@ export async function getCompanyByDomain(domain: string): Promise<CuratedCompany
   return found ?? (labels.length > 2 ? getCompanyByDomain(labels.slice(1).join('.')) : undefined);
 }
 
+/** A company as the lookup facet holds it. */
+export type CompanyRef = Pick<CuratedCompany, 'id' | 'name' | 'domain'>;
+
+/** The hosts getCompanyByDomain tries for a domain, in order: the host, then its parents down to two labels. */
+function domainCandidates(domain: string): string[] {
+  const hosts: string[] = [];
+  for (let host = normaliseDomain(domain); host; ) {
+    hosts.push(host);
+    const labels = host.split('.');
+    host = labels.length > 2 ? normaliseDomain(labels.slice(1).join('.')) : undefined;
+  }
+  return hosts;
+}
+
+export interface CompanyLookup {
+  /** The given domains the curated data knows a company at, as getCompanyByDomain finds one. */
+  knownDomains(domains: string[]): Promise<Set<string>>;
+  /** Each given name's curated company (the first by id among those of its slug), as findByName's first. */
+  companiesByName(names: string[]): Promise<Map<string, CompanyRef>>;
+}
+
+/**
+ * Companies by domain and by name for many keys at once (growth resolve): the lookup facet's buckets
+ * the keys fall in, one Query each and each read once by this reader, so a thousand keys cost at most
+ * COMPANY_LOOKUP_BUCKETS Queries instead of one a key. Not cached across readers: an import is seen
+ * at once, as by the per-key lookups.
+ */
+export function companyLookup(): CompanyLookup {
+  const read = new Map<string, Promise<CompanyRef[]>>();
+  const bucket = (value: string) => {
+    if (!read.has(value)) {
+      const pk = curatedFacetPartition(COMPANY_LOOKUP_FACET, value);
+      read.set(value, queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }).then(facetMembers<CompanyRef>));
+    }
+    return read.get(value)!;
+  };
+  const companiesIn = async (buckets: string[]) => (await Promise.all([...new Set(buckets)].map(bucket))).flat();
+  return {
+    async knownDomains(domains) {
+      const candidates = new Map(domains.map((d) => [d, domainCandidates(d)]));
+      const companies = await companiesIn([...candidates.values()].flat().map(companyLookupDomainBucket));
+      const stored = new Set(companies.map(companyDomainKey));
+      return new Set(domains.filter((d) => candidates.get(d)!.some((host) => stored.has(host))));
+    },
+    async companiesByName(names) {
+      const slugs = new Map(names.map((n) => [n, slugOf(n)] as const).filter(([, slug]) => slug !== ''));
+      const companies = await companiesIn([...slugs.values()].map(companyLookupNameBucket));
+      const first = new Map<string, CompanyRef>();
+      for (const c of companies) {
+        const slug = slugOf(c.name);
+        const kept = first.get(slug);
+        if (!kept || c.id < kept.id) first.set(slug, c);
+      }
+      const found = new Map<string, CompanyRef>();
+      for (const [name, slug] of slugs) if (first.has(slug)) found.set(name, first.get(slug)!);
+      return found;
+    },
+  };
+}
+
 /** Everyone working at a company (or a fund, by the fund's id). */
 export async function listPeopleByCompany(companyId: string): Promise<CuratedPerson[]> {
   const items = await queryAll({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': peopleByOrganizationPartition(companyId) } });
@@ -295,9 +362,10 @@ export async function listBuildersInCategory(category: string): Promise<CuratedB
 
 /**
  * How curated items are laid out. A database seeded under an earlier layout (2: packed facets, name
- * and LinkedIn lookups on gsi3) is seeded again: the marker then reads as absent.
+ * and LinkedIn lookups on gsi3; 3: the company lookup facet) is seeded again: the marker then reads
+ * as absent.
  */
-export const CURATED_LAYOUT = 2;
+export const CURATED_LAYOUT = 3;
 
 export interface SeedMarker {
   layout: number;

@@ -173,6 +173,21 @@ export const curatedFacetPartition = (facet: string, value: string): string => `
 export const curatedFacetPackKey = (facet: string, value: string, index: number): Key => ({ pk: curatedFacetPartition(facet, value), sk: `PACK#${String(index).padStart(4, '0')}` });
 export const CURATED_FACET_PACK_PREFIX = 'PACK#';
 /**
+ * The company lookup facet: each company's id, name and domain under the bucket of its domain and the
+ * bucket of its name slug, so that many domains and names (growth resolve's 1,000 pasted rows) are
+ * answered by reading at most COMPANY_LOOKUP_BUCKETS partitions, one Query each.
+ */
+export const COMPANY_LOOKUP_FACET = 'COMPANY_LOOKUP';
+export const COMPANY_LOOKUP_BUCKETS = 8;
+/** FNV-1a of the text, as a bucket number: `D#<domain>` for a domain, `N#<slug>` for a name slug. */
+function lookupBucket(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return String(hash % COMPANY_LOOKUP_BUCKETS);
+}
+export const companyLookupDomainBucket = (domain: string): string => lookupBucket(`D#${domain}`);
+export const companyLookupNameBucket = (slug: string): string => lookupBucket(`N#${slug}`);
+/**
  * gsi3 on profile items (under CUR# partitions, apart from the renewal and job-watch ones): companies
  * and funds by the lower-case slug of their name (names may repeat), people by their LinkedIn slug.
  * Attributes of the profile rather than items of their own, as a first start writes every item.

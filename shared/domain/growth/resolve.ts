@@ -9,7 +9,7 @@ import { putPlanIssue } from '../../store/growthRepo';
 import { MAX_COMPANIES, MAX_CONTACTS } from '../jobs/capabilities';
 import { classifyGoal } from './classify';
 import { coverageDomains, coverageModeOf } from './coverage';
-import { curatedCompaniesInSector, curatedDomainsByName, isCuratedCompanyDomain } from './curatedLookup';
+import { countCuratedCompanyDomains, curatedCompaniesInSector, curatedCompanyLookup, curatedDomainsByName } from './curatedLookup';
 import { goalDefinition, type GoalType } from './goals';
 import { parseInputText } from './inputText';
 import { capAssets, normalizeAssets, settleCompanyDomains, type InputCompany, type InputContact, type NormalizedAssets, type Rejection } from './normalize';
@@ -20,9 +20,8 @@ import { planFingerprint } from './signature';
 
 /** An issued plan can be quoted for a day; after that, resolve again (the curated data may have moved). */
 export const PLAN_LIFETIME_SECONDS = 24 * 3600;
-/** Coverage is measured on at most this many distinct domains (in input order) to bound resolve's reads. */
+/** Coverage is measured on at most this many distinct domains (in input order) to bound resolve's work. */
 export const COVERAGE_SAMPLE = 500;
-const LOOKUP_CONCURRENCY = 25;
 /** Companies taken from the curated data for a goal that names a sector instead of pasting companies. */
 export const SOURCED_COMPANIES_DEFAULT = 20;
 export const SOURCED_COMPANIES_MAX = 100;
@@ -47,15 +46,6 @@ export interface ResolveResponse extends Resolution {
   };
 }
 
-async function countKnown(domains: string[]): Promise<number> {
-  let known = 0;
-  for (let i = 0; i < domains.length; i += LOOKUP_CONCURRENCY) {
-    const hits = await Promise.all(domains.slice(i, i + LOOKUP_CONCURRENCY).map(isCuratedCompanyDomain));
-    known += hits.filter(Boolean).length;
-  }
-  return known;
-}
-
 /** The sector the goal names ("leads in decentralized finance" → defi), from the niche first. */
 const sectorNamed = (request: ResolveRequest) =>
   termsIn(SECTORS, `${request.constraints?.niche ?? ''} ${request.goal_text}`, { shortInCapitals: true })[0];
@@ -78,14 +68,16 @@ export async function resolveGrowthGoal(userId: string, request: ResolveRequest)
     [...(request.input_assets?.contacts ?? []), ...parsed.contacts],
   );
   const unnamed = draft.assets.companies.filter((c) => !c.domain).map((c) => c.company_name!);
-  const settled = settleCompanyDomains(draft, await curatedDomainsByName(unnamed.slice(0, COVERAGE_SAMPLE)));
+  // One lookup reader for the names and the coverage: each lookup partition is read at most once.
+  const lookup = curatedCompanyLookup();
+  const settled = settleCompanyDomains(draft, await curatedDomainsByName(unnamed.slice(0, COVERAGE_SAMPLE), lookup));
   const normalized = capAssets(settled, { companies: MAX_COMPANIES, contacts: MAX_CONTACTS });
   const goal = classifyGoal({ goalText: request.goal_text, niche: request.constraints?.niche, assets: normalized.assets });
   const sector = sectorNamed(request);
   const sourced = await sourceCompanies(goal, sector, request.constraints?.count, normalized.assets);
   const assets = sourced ? { ...normalized.assets, companies: sourced.companies } : normalized.assets;
   const sample = coverageDomains(assets).slice(0, COVERAGE_SAMPLE);
-  const coverageMode = coverageModeOf(await countKnown(sample), sample.length);
+  const coverageMode = coverageModeOf(await countCuratedCompanyDomains(sample, lookup), sample.length);
   const at = now();
   const resolution = resolveGoal({
     goal,
