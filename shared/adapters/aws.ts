@@ -3,6 +3,8 @@ import { SystemDns } from './dns';
 import { SecretsManagerSecrets } from './secrets';
 import { SystemResolver } from './hostResolver';
 import { setDefaultPorts } from './ports';
+import { decorateDynamoClient } from '../store/client';
+import { traced } from '../observability/tracer';
 
 /**
  * Called at module scope by every Lambda entry point: the ports every function may use, as lazy
@@ -11,6 +13,7 @@ import { setDefaultPorts } from './ports';
  * them, so that the others neither bundle nor load those SDKs.
  */
 export function useAwsPorts(): void {
+  decorateDynamoClient(traced);
   setDefaultPorts({
     dns: () => new SystemDns(),
     secrets: () => new SecretsManagerSecrets(optionalEnv('PLATFORM_SECRET_ARN')),
