@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { startTestApi } from '../support/api';
 import { getBalance, ledgerBetween } from '../../shared/domain/credits/credits';
+import { alikeNamedContacts } from '../support/alikeContacts';
 
 const api = await startTestApi();
 
@@ -8,15 +9,7 @@ describe('a job is charged for the rows it delivers', () => {
   it('verifies a list where one address appears twice: every distinct address delivered, the charge equals the delivered units', async () => {
     // Prepare: alike names at distinct addresses (same name, placeholder, non-Latin) must each be delivered; one address twice collapses.
     const { key, user } = await api.newUser({ tier: 'pro', credits: 1_000 });
-    const contacts = [
-      { full_name: 'Ada Park', email: 'ada@nebulalabs.io' },
-      { full_name: 'Ada Park', email: 'ADA@NebulaLabs.io' },
-      { full_name: 'Ada Park', email: 'ada.park@nebulalabs.io' },
-      { full_name: 'N/A', email: 'one@nebulalabs.io' },
-      { full_name: 'N/A', email: 'two@nebulalabs.io' },
-      { full_name: '张伟', email: 'zhang.wei@nebulalabs.io' },
-      { full_name: '李娜', email: 'li.na@nebulalabs.io' },
-    ];
+    const contacts = alikeNamedContacts('nebulalabs.io');
     const distinct = new Set(contacts.map((c) => c.email.toLowerCase())).size;
 
     // Act

@@ -3,6 +3,7 @@ import { finalizeRows } from '../../../shared/domain/jobs/finalize';
 import { companyRows, contactRows } from '../../../shared/domain/jobs/inputs';
 import type { CompanyRow, ContactRow } from '../../../shared/domain/jobs/rows';
 import type { EmailVerification } from '../../../shared/domain/jobs/providers/types';
+import { alikeNamedContacts } from '../../support/alikeContacts';
 
 const verified = (c: ContactRow): ContactRow => ({ ...c, email_verification: { status: 'deliverable', reasons: [] } as EmailVerification });
 const [orbit, shade] = companyRows([
@@ -16,15 +17,7 @@ const discovered = (company: CompanyRow, n: number, fullName: string, over: Part
 
 describe('the units a deliverable shows (what a finished job is charged for)', () => {
   it('counts each delivered row once: the same address twice is one verification, distinct addresses with alike names are each counted', () => {
-    const supplied = contactRows([
-      { full_name: 'Ada Park', email: 'ada@orbit.io' },
-      { full_name: 'Ada Park', email: 'ADA@orbit.io' },
-      { full_name: 'Ada Park', email: 'ada.park@orbit.io' },
-      { full_name: 'N/A', email: 'one@orbit.io' },
-      { full_name: 'N/A', email: 'two@orbit.io' },
-      { full_name: '张伟', email: 'zhang.wei@orbit.io' },
-      { full_name: '李娜', email: 'li.na@orbit.io' },
-    ]).map(verified);
+    const supplied = contactRows(alikeNamedContacts('orbit.io')).map(verified);
     const { rows, units } = finalizeRows([{ companies: [], contacts: supplied }]);
     expect(rows.map((r) => r.email)).toEqual(['ada@orbit.io', 'ada.park@orbit.io', 'one@orbit.io', 'two@orbit.io', 'zhang.wei@orbit.io', 'li.na@orbit.io']);
     expect(units.email_verify).toBe(rows.length);
