@@ -11,6 +11,8 @@ export interface BenchContext {
   /** Runs `fn` `count` times (sequentially) and prints p50/p95 and DynamoDB requests per call. */
   measure(label: string, count: number, fn: (i: number) => Promise<unknown>): Promise<Measurement>;
   print(line: string): void;
+  /** Sets the p50 every later row is compared with (a bare DynamoDB Local GetItem measured in the same run). */
+  setBaseline(p50: number): void;
 }
 
 export interface Measurement {
@@ -29,11 +31,15 @@ export interface BenchSuite {
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-export function createBenchContext(base: Omit<BenchContext, 'call' | 'measure' | 'print'>): BenchContext {
+export function createBenchContext(base: Omit<BenchContext, 'call' | 'measure' | 'print' | 'setBaseline'>): BenchContext {
   const print = (line: string) => console.log(line);
+  let baseline: number | undefined;
   return {
     ...base,
     print,
+    setBaseline(p50) {
+      baseline = p50;
+    },
     async call(method, path, options = {}) {
       const headers: Record<string, string> = { authorization: `Bearer ${options.key ?? base.proKey}` };
       if (options.body !== undefined) headers['content-type'] = 'application/json';
@@ -58,7 +64,8 @@ export function createBenchContext(base: Omit<BenchContext, 'call' | 'measure' |
       const ddbPerCall = (dynamoRequestCount() - before) / count;
       times.sort((a, b) => a - b);
       const m = { label, count, p50: percentile(times, 50), p95: percentile(times, 95), ddbPerCall };
-      print(`${label.padEnd(48)} n=${String(count).padStart(4)}  p50=${m.p50.toFixed(1).padStart(7)} ms  p95=${m.p95.toFixed(1).padStart(7)} ms  ddb/req=${ddbPerCall.toFixed(2)}`);
+      const ratio = baseline ? `  p50 x${(m.p50 / baseline).toFixed(1).padStart(5)} bare GetItem` : '';
+      print(`${label.padEnd(48)} n=${String(count).padStart(4)}  p50=${m.p50.toFixed(1).padStart(7)} ms  p95=${m.p95.toFixed(1).padStart(7)} ms  ddb/req=${ddbPerCall.toFixed(2)}${ratio}`);
       return m;
     },
   };
