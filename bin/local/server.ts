@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { identifyCaller } from '../../shared/domain/accounts/accounts';
+import { identifyCaller } from '../../shared/domain/accounts/callerIdentity';
 import { AuthorizerCache } from './authorizerCache';
 import type { EndpointSpec } from '../../shared/http/endpoint';
 import { dictionary } from '../../shared/dictionary';

@@ -3,7 +3,6 @@ import { now } from '../../adapters/ports';
 import { randomToken, uuidv7 } from '../../ids';
 import {
   changeEmailItems,
-  findUserIdByApiKeyHash,
   getUser,
   newUserItems,
   rotateApiKeyItems,
@@ -14,7 +13,7 @@ import {
 import { cancellationCodes, writeTogether } from '../../store/transactions';
 import { grantCredits } from '../credits/credits';
 import { addOneMonth } from '../billing/plans';
-import { bearerKey, hashApiKey, issueApiKey } from './apiKeys';
+import { issueApiKey } from './apiKeys';
 
 export interface NewAccount {
   email: string;
@@ -63,15 +62,6 @@ export async function createAccount(input: NewAccount): Promise<{ user: UserReco
     await grantCredits({ userId: user.id, grantId: `initial-${user.id}`, amount: input.credits, source: 'operator' });
   }
   return { user, apiKey: key.apiKey };
-}
-
-/** The authorizer's question: which user does this bearer header belong to? */
-export async function identifyCaller(authorizationHeader: string | undefined): Promise<{ userId: string; keyHash: string } | null> {
-  const key = bearerKey(authorizationHeader);
-  if (!key) return null;
-  const keyHash = hashApiKey(key);
-  const userId = await findUserIdByApiKeyHash(keyHash);
-  return userId ? { userId, keyHash } : null;
 }
 
 /**
