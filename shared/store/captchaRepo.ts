@@ -2,7 +2,7 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, table } from './client';
 import { CAPTCHA_SHARDS, captchaDueIndexKey, captchaDuePartition, captchaDueUpTo, moderationCaptchaKey } from './keys';
-import { queryAll } from './query';
+import { queryDueShards } from './query';
 import { defineEntity } from './entity';
 
 const captchas = defineEntity<PendingCaptcha>('moderationCaptcha');
@@ -41,10 +41,6 @@ export async function takePendingCaptcha(communityId: string, userId: string): P
 }
 
 export async function listExpiredCaptchas(atIso: string): Promise<PendingCaptcha[]> {
-  const pages = await Promise.all(
-    Array.from({ length: CAPTCHA_SHARDS }, (_, shard) =>
-      queryAll({ IndexName: 'gsi3', KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk <= :upTo', ExpressionAttributeValues: { ':pk': captchaDuePartition(shard), ':upTo': captchaDueUpTo(atIso) } }),
-    ),
-  );
-  return pages.flat().map(captchas.fromItem);
+  const items = await queryDueShards(CAPTCHA_SHARDS, captchaDuePartition, captchaDueUpTo(atIso));
+  return items.map(captchas.fromItem);
 }

@@ -12,7 +12,7 @@ import {
   renewalDueUpTo,
 } from './keys';
 import { writeTogether, type TransactItem } from './transactions';
-import { queryAll } from './query';
+import { queryAll, queryDueShards } from './query';
 import { defineEntity } from './entity';
 
 export interface CommunitySettings {
@@ -240,15 +240,6 @@ export const expireAtPeriodEndItem = (c: CommunityRecord, at: string): TransactI
 
 /** Every billing community whose due time is at or before `atIso`: a Query per shard of the sparse gsi3. */
 export async function listDueCommunities(atIso: string): Promise<CommunityRecord[]> {
-  const shards = Array.from({ length: RENEWAL_SHARDS }, (_, shard) => shard);
-  const pages = await Promise.all(
-    shards.map((shard) =>
-      queryAll({
-        IndexName: 'gsi3',
-        KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk <= :upTo',
-        ExpressionAttributeValues: { ':pk': renewalDuePartition(shard), ':upTo': renewalDueUpTo(atIso) },
-      }),
-    ),
-  );
-  return pages.flat().map(fromItem);
+  const items = await queryDueShards(RENEWAL_SHARDS, renewalDuePartition, renewalDueUpTo(atIso));
+  return items.map(fromItem);
 }

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from './client';
 import { GROWTH_RUN_START_SHARDS, growthPlanKey, growthQuoteKey, growthRunKey, growthRunStartIndexKey, growthRunStartPartition, growthRunStartUpTo } from './keys';
-import { queryAll } from './query';
+import { queryDueShards } from './query';
 import type { TransactItem } from './transactions';
 import { defineEntity } from './entity';
 
@@ -162,14 +162,6 @@ export function finishRunItem(userId: string, runId: string, status: GrowthRunSt
 
 /** Runs created at or before `upToIso` that still have no job (their start may have been interrupted): a Query per shard of gsi3. */
 export async function listStartingRuns(upToIso: string): Promise<GrowthRunRecord[]> {
-  const pages = await Promise.all(
-    Array.from({ length: GROWTH_RUN_START_SHARDS }, (_, shard) =>
-      queryAll({
-        IndexName: 'gsi3',
-        KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk <= :upTo',
-        ExpressionAttributeValues: { ':pk': growthRunStartPartition(shard), ':upTo': growthRunStartUpTo(upToIso) },
-      }),
-    ),
-  );
-  return pages.flat().map(runs.fromItem);
+  const items = await queryDueShards(GROWTH_RUN_START_SHARDS, growthRunStartPartition, growthRunStartUpTo(upToIso));
+  return items.map(runs.fromItem);
 }

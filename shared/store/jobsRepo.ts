@@ -5,7 +5,7 @@
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { putAll } from './batch';
-import { queryAll } from './query';
+import { queryAll, queryDueShards } from './query';
 import type { Capability } from '../domain/jobs/capabilities';
 import type { UnitCounts } from '../domain/jobs/pricing';
 import type { CompanyRow, ContactRow } from '../domain/jobs/rows';
@@ -289,16 +289,8 @@ export interface WatchedJob {
 
 /** Pending or running jobs whose last committed progress is at or before `upToIso`: a Query per shard of gsi3. */
 export async function listStalledJobs(upToIso: string): Promise<WatchedJob[]> {
-  const pages = await Promise.all(
-    Array.from({ length: JOB_WATCH_SHARDS }, (_, shard) =>
-      queryAll({
-        IndexName: 'gsi3',
-        KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk <= :upTo',
-        ExpressionAttributeValues: { ':pk': jobWatchPartition(shard), ':upTo': jobWatchUpTo(upToIso) },
-      }),
-    ),
-  );
-  return pages.flat().map((item) => ({ job: strip<JobRecord>(item), watchKey: item.gsi3sk as string }));
+  const items = await queryDueShards(JOB_WATCH_SHARDS, jobWatchPartition, jobWatchUpTo(upToIso));
+  return items.map((item) => ({ job: strip<JobRecord>(item), watchKey: item.gsi3sk as string }));
 }
 
 /**

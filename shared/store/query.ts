@@ -13,6 +13,24 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'Exc
   return items;
 }
 
+/**
+ * Every item of a sharded sparse index (gsi3) whose sort key is at most `upTo`: one Query per shard,
+ * in parallel. The scheduled sweeps find what is due this way (renewals, stalled jobs, captchas,
+ * webhook outbox and retries) without a Scan.
+ */
+export async function queryDueShards(shards: number, partitionOf: (shard: number) => string, upTo: string): Promise<Record<string, any>[]> {
+  const pages = await Promise.all(
+    Array.from({ length: shards }, (_, shard) =>
+      queryAll({
+        IndexName: 'gsi3',
+        KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk <= :upTo',
+        ExpressionAttributeValues: { ':pk': partitionOf(shard), ':upTo': upTo },
+      }),
+    ),
+  );
+  return pages.flat();
+}
+
 /** SET expression for a partial update: only the given (defined) fields change. */
 export function setFields(fields: Record<string, unknown>) {
   const entries = Object.entries(fields).filter(([, v]) => v !== undefined);

@@ -5,7 +5,7 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, table, writeIfCondition } from './client';
 import { WEBHOOK_DUE_SHARDS, webhookDeliveriesPartition, webhookDeliveryKey, webhookDueIndexKey, webhookDuePartition, webhookIndexUpTo } from './keys';
-import { queryAll } from './query';
+import { queryAll, queryDueShards } from './query';
 import { WEBHOOK_RETENTION_SECONDS } from './webhookEventsRepo';
 import { defineEntity } from './entity';
 
@@ -100,14 +100,6 @@ export async function recordDeliveryChange(userId: string, deliveryId: string, e
 
 /** Pending deliveries due at or before `atIso`: a Query per shard of the sparse index. */
 export async function listDueDeliveries(atIso: string): Promise<{ userId: string; deliveryId: string }[]> {
-  const pages = await Promise.all(
-    Array.from({ length: WEBHOOK_DUE_SHARDS }, (_, shard) =>
-      queryAll({
-        IndexName: 'gsi3',
-        KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk <= :upTo',
-        ExpressionAttributeValues: { ':pk': webhookDuePartition(shard), ':upTo': webhookIndexUpTo(atIso) },
-      }),
-    ),
-  );
-  return pages.flat().map((item) => ({ userId: item.userId as string, deliveryId: item.id as string }));
+  const items = await queryDueShards(WEBHOOK_DUE_SHARDS, webhookDuePartition, webhookIndexUpTo(atIso));
+  return items.map((item) => ({ userId: item.userId as string, deliveryId: item.id as string }));
 }

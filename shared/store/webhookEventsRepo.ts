@@ -6,7 +6,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table, writeIfCondition } from './client';
 import { WEBHOOK_OUTBOX_SHARDS, webhookEventKey, webhookIndexUpTo, webhookOutboxIndexKey, webhookOutboxPartition } from './keys';
-import { queryAll } from './query';
+import { queryDueShards } from './query';
 import type { TransactItem } from './transactions';
 
 /** Events (and their rendered bodies) are kept 30 days, like the delivery log that points at them. */
@@ -94,14 +94,6 @@ export const markDispatched = (userId: string, eventId: string, at: string): Pro
 
 /** Events written at or before `atIso` that are still in the outbox: a Query per shard of the sparse index. */
 export async function listUndispatched(atIso: string): Promise<{ userId: string; eventId: string }[]> {
-  const pages = await Promise.all(
-    Array.from({ length: WEBHOOK_OUTBOX_SHARDS }, (_, shard) =>
-      queryAll({
-        IndexName: 'gsi3',
-        KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk <= :upTo',
-        ExpressionAttributeValues: { ':pk': webhookOutboxPartition(shard), ':upTo': webhookIndexUpTo(atIso) },
-      }),
-    ),
-  );
-  return pages.flat().map((item) => ({ userId: item.userId as string, eventId: item.id as string }));
+  const items = await queryDueShards(WEBHOOK_OUTBOX_SHARDS, webhookOutboxPartition, webhookIndexUpTo(atIso));
+  return items.map((item) => ({ userId: item.userId as string, eventId: item.id as string }));
 }
