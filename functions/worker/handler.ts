@@ -6,7 +6,7 @@ import { useEventBridgeEvents } from '../../shared/adapters/eventBridgeEvents';
 import { failJobFromDeadLetter, handlePipelineMessage } from '../../shared/domain/jobs/pipeline';
 import { recordMetric } from '../../shared/observability/metrics';
 import { logger } from '../../shared/observability/logger';
-import { handlePlatformMessage, isPlatformMessage } from '../../shared/domain/moderation/platformWorker';
+import { handlePlatformMessage, parsePlatformMessage } from '../../shared/domain/moderation/platformWorker';
 
 useAwsPorts();
 useWebhookQueue();
@@ -22,11 +22,13 @@ export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBa
   if (context) logger.addContext(context);
   return processPartialResponse(
     event,
-    async (record: SQSRecord) =>
+    async (record: SQSRecord) => {
       // Platform moderation shares the queue: its messages name their own kind.
-      isPlatformMessage(record.body)
-        ? handlePlatformMessage(record.body)
-        : handlePipelineMessage(record.body, { receiveCount: Number(record.attributes?.ApproximateReceiveCount ?? 1) }),
+      const platform = parsePlatformMessage(record.body);
+      return platform
+        ? handlePlatformMessage(platform)
+        : handlePipelineMessage(record.body, { receiveCount: Number(record.attributes?.ApproximateReceiveCount ?? 1) });
+    },
     new BatchProcessor(EventType.SQS),
     { context, throwOnFullBatchFailure: false },
   );

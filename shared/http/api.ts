@@ -14,7 +14,7 @@ import { idempotency } from './chain/idempotency';
 import { inputValidation } from './chain/inputValidation';
 import { requestScope } from './chain/requestScope';
 import { routeMatcher } from './chain/routeMatcher';
-import type { ApiContext, ApiLambdaContext, RequestState, Route } from './chain/state';
+import type { ApiContext, ApiLambdaContext, ApiMiddleware, RequestState, Route } from './chain/state';
 import { subscriptionCheck } from './chain/subscriptionCheck';
 import { accessLog, callerTelemetry } from './chain/telemetry';
 import type { EndpointSpec } from './endpoint';
@@ -53,6 +53,22 @@ function toResult(result: unknown, spec: EndpointSpec, requestId: string): APIGa
 }
 
 /**
+ * What every request passes before its route runs, JSON and streamed routes alike: error mapping
+ * (registered first so its onError runs last), request id, route, caller, subscription, body,
+ * validation, then the log and trace keys.
+ */
+const requestChecks = (routes: Route[]): ApiMiddleware[] => [
+  errorResponder(),
+  requestScope(),
+  routeMatcher(routes),
+  authentication(),
+  subscriptionCheck(),
+  bodyParser(),
+  inputValidation(),
+  callerTelemetry(),
+];
+
+/**
  * One Lambda handler serving a group's route table through the shared chain, one concern per
  * middleware: Lambda context on the logs, the trace, the access line, error mapping, request id,
  * route, caller, subscription, body, validation, log and trace keys, Idempotency-Key.
@@ -63,14 +79,7 @@ export function createApiHandler<E extends Record<string, EndpointSpec>>(endpoin
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .use(accessLog())
-    .use(errorResponder())
-    .use(requestScope())
-    .use(routeMatcher(routes))
-    .use(authentication())
-    .use(subscriptionCheck())
-    .use(bodyParser())
-    .use(inputValidation())
-    .use(callerTelemetry())
+    .use(requestChecks(routes))
     .use(idempotency())
     .handler(async (_event, context) => {
       const state = context.apiRequest!;
@@ -94,14 +103,7 @@ export function createStreamGate<S extends EndpointSpec>(spec: S, check: (ctx: A
   const ready: APIGatewayProxyResult = { statusCode: 200, headers: {}, body: '' };
   const gate = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiLambdaContext, RequestState>({ timeoutEarlyInMillis: 0 })
     .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(errorResponder())
-    .use(requestScope())
-    .use(routeMatcher([{ spec, handle: async () => undefined }]))
-    .use(authentication())
-    .use(subscriptionCheck())
-    .use(bodyParser())
-    .use(inputValidation())
-    .use(callerTelemetry())
+    .use(requestChecks([{ spec, handle: async () => undefined }]))
     .handler(async (_event, context) => {
       await check(context.apiRequest!.ctx as ApiContext<S>);
       return ready;

@@ -3,16 +3,15 @@ import { parsePlatformMessage, RetryLater, sendPlatformMessages, type PlatformMe
 import { runDelivery } from './delivery';
 import { syncAutomod } from './discordAutomod';
 
-export const isPlatformMessage = (body: string): boolean => parsePlatformMessage(body) !== undefined;
+export { parsePlatformMessage };
 
 const HANDLERS: { [K in PlatformMessage['kind']]: (msg: Extract<PlatformMessage, { kind: K }>) => Promise<unknown> } = {
   'moderation.deliver': (msg) => runDelivery(msg.community_id, msg.delivery_id),
   'moderation.automod_sync': (msg) => syncAutomod(msg.user_id, msg.community_id),
 };
 
-export async function handlePlatformMessage(body: string): Promise<void> {
-  const msg = parsePlatformMessage(body);
-  if (!msg) throw new Error('Unrecognised platform message');
+/** One platform message, parsed by the worker (which tells it apart from pipeline messages that way). */
+export async function handlePlatformMessage(msg: PlatformMessage): Promise<void> {
   try {
     await (HANDLERS[msg.kind] as (m: PlatformMessage) => Promise<unknown>)(msg);
   } catch (err) {
