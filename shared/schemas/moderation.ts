@@ -160,9 +160,11 @@ export const telegramUpdate = z
   })
   .meta({ id: 'TelegramUpdate' });
 
-const communityIdParams = z.strictObject({ id: z.uuid() });
-const tag = 'Community moderation';
-const base = '/api/v1/integrations/moderation';
+export const communityIdParams = z.strictObject({ id: z.uuid() });
+export const moderationTag = 'Community moderation';
+export const moderationBase = '/api/v1/integrations/moderation';
+const tag = moderationTag;
+const base = moderationBase;
 
 export const moderationEndpoints = {
   createCommunity: defineEndpoint({

@@ -1,6 +1,7 @@
 /** Contract 10: per-community rules, undo, and the operator bot's Telegram webhook and Discord interactions. */
 import * as z from 'zod';
 import { defineEndpoint } from '../http/endpoint';
+import { communityIdParams, moderationBase, moderationTag } from './moderation';
 
 const toggle = { enabled: z.boolean() };
 const seconds = (max: number) => z.number().int().min(1).max(max);
@@ -97,9 +98,9 @@ export const telegramOperatorUpdate = z
   })
   .meta({ id: 'TelegramOperatorUpdate' });
 
-const communityIdParams = z.strictObject({ id: z.uuid() });
-const tag = 'Community moderation';
-const base = '/api/v1/integrations/moderation';
+// The same tag, base path and community id as the rest of moderation (schemas/moderation.ts).
+const tag = moderationTag;
+const base = moderationBase;
 
 export const platformEndpoints = {
   getRules: defineEndpoint({
