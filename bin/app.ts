@@ -1,7 +1,7 @@
 import { Annotations, App, Tags, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { OutreachIntelligenceStack } from '../infra/stack';
-import { STRIPE_SECRET_FIELDS, stripeSettingsFrom } from '../infra/stripeSettings';
+import { OutreachIntelligenceStack } from '#infra/stack';
+import { STRIPE_SECRET_FIELDS, stripeSettingsFrom } from '#infra/stripeSettings';
 
 /**
  * The CDK app (`npx cdk synth` / `npx cdk deploy`). Environment-agnostic: no account or region

@@ -10,7 +10,7 @@ import type { Server } from 'node:http';
 import { ensureTable, startDynamo } from './local/dynamo';
 import { installLocalPorts, LOCAL_TABLE, useLocalTable } from './local/runtime';
 import { createLocalApi, listen } from './local/server';
-import { ensureDemoAccount } from '../shared/domain/accounts/demo';
+import { ensureDemoAccount } from '#shared/domain/accounts/demo';
 import { createBenchContext, type BenchSuite } from './bench/harness';
 import { printBundleFigures } from './bench/bundles';
 import { platformBench } from './bench/platform';
@@ -22,8 +22,8 @@ import { firstStartBench } from './bench/firstStart';
 import { platformModerationBench } from './bench/platformModeration';
 import { webhooksBench } from './bench/webhooks';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, table } from '../shared/store/client';
-import { userProfileKey } from '../shared/store/keys';
+import { ddb, table } from '#shared/store/client';
+import { userProfileKey } from '#shared/store/keys';
 
 const SUITES: BenchSuite[] = [firstStartBench, platformBench, growthBench, moderationBench, platformModerationBench, jobsBench, intelligenceBench, webhooksBench];
 

@@ -6,8 +6,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../infra/projectRoot';
-import { encodeDomainList } from '../shared/domain/jobs/disposableDomainsCodec';
+import { PROJECT_ROOT } from '#infra/projectRoot';
+import { encodeDomainList } from '#shared/domain/jobs/disposableDomainsCodec';
 
 const require = createRequire(import.meta.url);
 const domains = require('disposable-email-domains') as string[];

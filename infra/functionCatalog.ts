@@ -1,5 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
-import type { ApiGroup } from '../shared/schemas/groups';
+import type { ApiGroup } from '#shared/schemas/groups';
 
 /** What a function may do beyond writing its own logs: the stack turns this into grants and env. */
 export interface FunctionNeeds {

@@ -8,8 +8,8 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { SERVICE_NAME } from '../shared/observability/logger';
-import { METRICS_NAMESPACE } from '../shared/observability/metrics';
+import { SERVICE_NAME } from '#shared/observability/logger';
+import { METRICS_NAMESPACE } from '#shared/observability/metrics';
 
 export interface MonitoringProps {
   api: apigateway.RestApi;

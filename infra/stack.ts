@@ -5,7 +5,7 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { API_GROUPS } from '../shared/schemas/groups';
+import { API_GROUPS } from '#shared/schemas/groups';
 import { AppFunction } from './appFunction';
 import { DataTable } from './dataTable';
 import { type FunctionName, needsOf } from './functionCatalog';

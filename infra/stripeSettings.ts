@@ -1,7 +1,7 @@
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct, Node } from 'constructs';
-import { ADD_ONS, PRO_PLAN } from '../shared/domain/billing/plans';
+import { ADD_ONS, PRO_PLAN } from '#shared/domain/billing/plans';
 
 /** The fields of the Stripe secret (shared/config/secrets.ts); locally, variables of the same names. */
 export const STRIPE_SECRET_FIELDS = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const;

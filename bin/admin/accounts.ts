@@ -1,7 +1,7 @@
-import { createAccount } from '../../shared/domain/accounts/accounts';
-import { grantCredits } from '../../shared/domain/credits/credits';
-import { findUserIdByEmail } from '../../shared/store/usersRepo';
-import { uuidv7 } from '../../shared/ids';
+import { createAccount } from '#shared/domain/accounts/accounts';
+import { grantCredits } from '#shared/domain/credits/credits';
+import { findUserIdByEmail } from '#shared/store/usersRepo';
+import { uuidv7 } from '#shared/ids';
 import { parseOptions } from './options';
 
 /** Flags are validated here, before the database is reached; the returned step does the writing. */

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import { ensureTable, startDynamo } from '../local/dynamo';
-import { LOCAL_TABLE, useLocalTable } from '../local/runtime';
-import { recordedLocalEndpoint } from '../local/endpointFile';
+import { ensureTable, startDynamo } from '#bin/local/dynamo';
+import { LOCAL_TABLE, useLocalTable } from '#bin/local/runtime';
+import { recordedLocalEndpoint } from '#bin/local/endpointFile';
 
 export const DATA_DIR = resolve(process.cwd(), '.data', 'dynamodb');
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { importCuratedRecords } from '../../shared/data/importer';
+import { importCuratedRecords } from '#shared/data/importer';
 import { requiredFlag } from './flags';
 
 /** `import --file F.jsonl`: validates every line, then loads all of it or nothing (format: shared/data/importer.ts). */

@@ -4,11 +4,11 @@
  * optional *_API_BASE), through the same adapters the service uses.
  */
 import type { RESTPutAPIApplicationCommandsJSONBody } from 'discord-api-types/v10';
-import { EnvSecrets } from '../../shared/adapters/secrets';
-import { TelegramBotApi } from '../../shared/adapters/platforms/telegramBotApi';
-import { DiscordRest } from '../../shared/adapters/platforms/discordRest';
-import { TELEGRAM_ALLOWED_UPDATES } from '../../shared/domain/moderation/telegramBot';
-import { DISCORD_COMMANDS } from '../../shared/domain/moderation/discordCommands';
+import { EnvSecrets } from '#shared/adapters/secrets';
+import { TelegramBotApi } from '#shared/adapters/platforms/telegramBotApi';
+import { DiscordRest } from '#shared/adapters/platforms/discordRest';
+import { TELEGRAM_ALLOWED_UPDATES } from '#shared/domain/moderation/telegramBot';
+import { DISCORD_COMMANDS } from '#shared/domain/moderation/discordCommands';
 import { parseOptions, UsageError } from './options';
 
 export const TELEGRAM_WEBHOOK_PATH = '/integrations/moderation/telegram';

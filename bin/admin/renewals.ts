@@ -1,9 +1,9 @@
-import { installPorts } from '../../shared/adapters/ports';
-import { RecordingEvents } from '../../shared/adapters/events';
-import { renewDueCommunities } from '../../shared/domain/moderation/renewals';
-import type { QueuePort } from '../../shared/adapters/queue';
-import { SystemResolver } from '../../shared/adapters/hostResolver';
-import { handleWebhookMessage } from '../../shared/domain/webhooks/worker';
+import { installPorts } from '#shared/adapters/ports';
+import { RecordingEvents } from '#shared/adapters/events';
+import { renewDueCommunities } from '#shared/domain/moderation/renewals';
+import type { QueuePort } from '#shared/adapters/queue';
+import { SystemResolver } from '#shared/adapters/hostResolver';
+import { handleWebhookMessage } from '#shared/domain/webhooks/worker';
 import { parseOptions } from './options';
 
 /**

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
-import { stackEsbuildOptions } from '../../infra/bundling';
-import { FUNCTIONS, type FunctionName } from '../../infra/functionCatalog';
-import { PROJECT_ROOT } from '../../infra/projectRoot';
+import { stackEsbuildOptions } from '#infra/bundling';
+import { FUNCTIONS, type FunctionName } from '#infra/functionCatalog';
+import { PROJECT_ROOT } from '#infra/projectRoot';
 
 export const HELLO_WORLD = 'hello-world';
 

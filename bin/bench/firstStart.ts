@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
-import { freePort } from '../local/dynamo';
+import { freePort } from '#bin/local/dynamo';
 import type { BenchSuite } from './harness';
 
 const LOCAL_ENTRY = resolve(import.meta.dirname, '..', 'local.ts');

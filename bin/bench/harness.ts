@@ -1,5 +1,5 @@
-import { dynamoRequestCount } from '../../shared/store/client';
-import type { LocalPorts } from '../local/runtime';
+import { dynamoRequestCount } from '#shared/store/client';
+import type { LocalPorts } from '#bin/local/runtime';
 
 export interface BenchContext {
   baseUrl: string;

@@ -1,9 +1,9 @@
 import type { BenchSuite } from './harness';
-import { createAccount } from '../../shared/domain/accounts/accounts';
-import { seedCuratedDataset } from '../../shared/data/seed';
-import { getSeedMarker } from '../../shared/store/curatedRepo';
-import { uuidv7 } from '../../shared/ids';
-import { PACKAGES } from '../../shared/domain/intelligence/packages';
+import { createAccount } from '#shared/domain/accounts/accounts';
+import { seedCuratedDataset } from '#shared/data/seed';
+import { getSeedMarker } from '#shared/store/curatedRepo';
+import { uuidv7 } from '#shared/ids';
+import { PACKAGES } from '#shared/domain/intelligence/packages';
 
 const N = Number(process.env.BENCH_INTEL_N ?? 20);
 

@@ -1,7 +1,7 @@
-import { generateDataset } from '../../shared/data/generator';
-import { seedCuratedDataset } from '../../shared/data/seed';
-import { getSeedMarker } from '../../shared/store/curatedRepo';
-import { dynamoRequestCount } from '../../shared/store/client';
+import { generateDataset } from '#shared/data/generator';
+import { seedCuratedDataset } from '#shared/data/seed';
+import { getSeedMarker } from '#shared/store/curatedRepo';
+import { dynamoRequestCount } from '#shared/store/client';
 import type { BenchSuite } from './harness';
 
 const COMPANIES = 1000;

@@ -1,5 +1,5 @@
-import { classify, fingerprintOf, type MessageToClassify } from '../../shared/domain/moderation/classifier';
-import { emptyMemberState, moderateEvent, policyOf, type ChatEvent } from '../../shared/domain/moderation/engine';
+import { classify, fingerprintOf, type MessageToClassify } from '#shared/domain/moderation/classifier';
+import { emptyMemberState, moderateEvent, policyOf, type ChatEvent } from '#shared/domain/moderation/engine';
 import type { BenchSuite } from './harness';
 
 const BATCH = 100;

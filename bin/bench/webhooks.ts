@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { announce, webhookEvent } from '../../shared/domain/webhooks/outbox';
-import { findUserIdByEmail } from '../../shared/store/usersRepo';
-import { writeTogether } from '../../shared/store/transactions';
+import { announce, webhookEvent } from '#shared/domain/webhooks/outbox';
+import { findUserIdByEmail } from '#shared/store/usersRepo';
+import { writeTogether } from '#shared/store/transactions';
 import type { BenchSuite } from './harness';
 
 const EVENTS = 30;

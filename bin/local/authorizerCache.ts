@@ -1,4 +1,4 @@
-import { AUTHORIZER_CACHE_SECONDS } from '../../shared/config/authorizerCache';
+import { AUTHORIZER_CACHE_SECONDS } from '#shared/config/authorizerCache';
 
 /** Beyond this many distinct headers the oldest answers are dropped (a flood of random keys must not grow it). */
 const MAX_ENTRIES = 10_000;

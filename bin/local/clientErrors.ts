@@ -1,9 +1,9 @@
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { own } from '../../shared/dictionary';
-import { MAX_BODY_BYTES, NO_STORE } from '../../shared/http/api';
-import { DomainError, PayloadTooLargeError, RequestHeaderTooLargeError, RequestTimeoutError, ValidationError, toErrorResponse } from '../../shared/http/errors';
-import { uuidv7 } from '../../shared/ids';
+import { own } from '#shared/dictionary';
+import { MAX_BODY_BYTES, NO_STORE } from '#shared/http/api';
+import { DomainError, PayloadTooLargeError, RequestHeaderTooLargeError, RequestTimeoutError, ValidationError, toErrorResponse } from '#shared/http/errors';
+import { uuidv7 } from '#shared/ids';
 
 /**
  * What Node's HTTP parser refused, by its error code: the statuses Node itself answers (431, 413,

@@ -1,6 +1,6 @@
-import { seedCuratedDataset } from '../../shared/data/seed';
-import { getSeedMarker } from '../../shared/store/curatedRepo';
-import { DatasetLoadingError } from '../../shared/http/errors';
+import { seedCuratedDataset } from '#shared/data/seed';
+import { getSeedMarker } from '#shared/store/curatedRepo';
+import { DatasetLoadingError } from '#shared/http/errors';
 
 const RETRY_AFTER_SECONDS = 5;
 const PROGRESS_EVERY_MS = 5_000;

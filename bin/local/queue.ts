@@ -1,6 +1,6 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { uuidv7 } from '../../shared/ids';
-import type { QueueMessage, QueuePort } from '../../shared/adapters/queue';
+import { uuidv7 } from '#shared/ids';
+import type { QueueMessage, QueuePort } from '#shared/adapters/queue';
 
 export type BatchHandler = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
 

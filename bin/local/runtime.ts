@@ -2,15 +2,15 @@ import { rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { ScheduledEvent } from 'aws-lambda';
-import { installPorts } from '../../shared/adapters/ports';
-import { systemClock, type Clock } from '../../shared/adapters/clock';
-import { RecordingEvents } from '../../shared/adapters/events';
-import { TableDns } from '../../shared/adapters/dns';
-import { SystemResolver, TableResolver } from '../../shared/adapters/hostResolver';
-import { paymentsFromEnv } from '../../shared/adapters/payments';
-import { EnvSecrets } from '../../shared/adapters/secrets';
-import { uuidv7 } from '../../shared/ids';
-import { ensureDemoAccount } from '../../shared/domain/accounts/demo';
+import { installPorts } from '#shared/adapters/ports';
+import { systemClock, type Clock } from '#shared/adapters/clock';
+import { RecordingEvents } from '#shared/adapters/events';
+import { TableDns } from '#shared/adapters/dns';
+import { SystemResolver, TableResolver } from '#shared/adapters/hostResolver';
+import { paymentsFromEnv } from '#shared/adapters/payments';
+import { EnvSecrets } from '#shared/adapters/secrets';
+import { uuidv7 } from '#shared/ids';
+import { ensureDemoAccount } from '#shared/domain/accounts/demo';
 import { ensureTable, startDynamo, type LocalDynamo } from './dynamo';
 import { InProcessQueue } from './queue';
 import { createLocalApi, listen } from './server';
@@ -18,7 +18,7 @@ import { captchaHandler, renewalsHandler, webhookSenderHandler, workerHandler } 
 import { recordLocalEndpoint } from './endpointFile';
 import { KeptDemoKeys } from './demoKeys';
 import { DatasetLoad } from './datasetLoad';
-import { superviseJobs } from '../../shared/domain/jobs/watchdog';
+import { superviseJobs } from '#shared/domain/jobs/watchdog';
 
 export const LOCAL_TABLE = 'outreach-local';
 
@@ -54,7 +54,7 @@ export function installLocalPorts(clock: Clock = systemClock, options: { realDns
   queue.setConsumer(async (event) => (await workerHandler())(event));
   webhookQueue.setConsumer(async (event) => (await webhookSenderHandler())(event));
   // The deployed dead-letter queue's consumer does the same: the job of a message that kept failing fails.
-  queue.onDeadLetter = async (body) => (await import('../../shared/domain/jobs/pipeline')).failJobFromDeadLetter(body);
+  queue.onDeadLetter = async (body) => (await import('#shared/domain/jobs/pipeline')).failJobFromDeadLetter(body);
   return { queue, events, dns, webhookQueue, hostResolver };
 }
 

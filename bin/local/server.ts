@@ -1,15 +1,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { identifyCaller } from '../../shared/domain/accounts/callerIdentity';
+import { identifyCaller } from '#shared/domain/accounts/callerIdentity';
 import { AuthorizerCache } from './authorizerCache';
-import type { EndpointSpec } from '../../shared/http/endpoint';
-import { dictionary } from '../../shared/dictionary';
-import { NotFoundError, PayloadTooLargeError, UnauthorizedError, ValidationError, toErrorResponse } from '../../shared/http/errors';
-import type { LocalResponseStream, StreamMetadata } from '../../shared/http/streaming';
-import { MAX_BODY_BYTES, NO_STORE } from '../../shared/http/api';
-import { uuidv7 } from '../../shared/ids';
-import { API_GROUPS, type ApiGroup } from '../../shared/schemas/groups';
+import type { EndpointSpec } from '#shared/http/endpoint';
+import { dictionary } from '#shared/dictionary';
+import { NotFoundError, PayloadTooLargeError, UnauthorizedError, ValidationError, toErrorResponse } from '#shared/http/errors';
+import type { LocalResponseStream, StreamMetadata } from '#shared/http/streaming';
+import { MAX_BODY_BYTES, NO_STORE } from '#shared/http/api';
+import { uuidv7 } from '#shared/ids';
+import { API_GROUPS, type ApiGroup } from '#shared/schemas/groups';
 import { answerClientErrors } from './clientErrors';
 import { groupHandlers, streamingHandler } from './handlers';
 

@@ -1,13 +1,13 @@
-import { useAwsPorts } from '../../shared/adapters/aws';
-import { usePaymentsFromEnv } from '../../shared/adapters/payments';
-import { createApiHandler } from '../../shared/http/api';
-import { accountEndpoints as E } from '../../shared/schemas/account';
-import { rotateApiKey, updateProfile } from '../../shared/domain/accounts/accounts';
-import { profileView, subscriptionView } from '../../shared/domain/accounts/views';
-import { getBalance } from '../../shared/domain/credits/credits';
-import { startCheckout } from '../../shared/domain/billing/checkout';
-import { creditUsage } from '../../shared/domain/usage/creditUsage';
-import type { AddOnType } from '../../shared/domain/billing/plans';
+import { useAwsPorts } from '#shared/adapters/aws';
+import { usePaymentsFromEnv } from '#shared/adapters/payments';
+import { createApiHandler } from '#shared/http/api';
+import { accountEndpoints as E } from '#shared/schemas/account';
+import { rotateApiKey, updateProfile } from '#shared/domain/accounts/accounts';
+import { profileView, subscriptionView } from '#shared/domain/accounts/views';
+import { getBalance } from '#shared/domain/credits/credits';
+import { startCheckout } from '#shared/domain/billing/checkout';
+import { creditUsage } from '#shared/domain/usage/creditUsage';
+import type { AddOnType } from '#shared/domain/billing/plans';
 
 useAwsPorts();
 usePaymentsFromEnv();

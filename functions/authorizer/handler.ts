@@ -1,5 +1,5 @@
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
-import { identifyCaller } from '../../shared/domain/accounts/callerIdentity';
+import { identifyCaller } from '#shared/domain/accounts/callerIdentity';
 
 /**
  * TOKEN authorizer: API key → user. API Gateway caches the answer per key; handlers re-check the

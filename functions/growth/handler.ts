@@ -1,13 +1,13 @@
-import { useAwsPorts } from '../../shared/adapters/aws';
-import { useSqsQueue, useWebhookQueue } from '../../shared/adapters/sqsQueue';
-import { useEventBridgeEvents } from '../../shared/adapters/eventBridgeEvents';
-import { createApiHandler } from '../../shared/http/api';
-import { growthEndpoints as E } from '../../shared/schemas/growth';
-import { resolveGrowthGoal } from '../../shared/domain/growth/resolve';
-import { quoteGrowthPlan } from '../../shared/domain/growth/quote';
-import { startGrowthRun } from '../../shared/domain/growth/startRun';
-import { cancelGrowthRun, exportGrowthRun, getGrowthRun } from '../../shared/domain/growth/runs';
-import { rowsExport } from '../../shared/http/rowsExport';
+import { useAwsPorts } from '#shared/adapters/aws';
+import { useSqsQueue, useWebhookQueue } from '#shared/adapters/sqsQueue';
+import { useEventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
+import { createApiHandler } from '#shared/http/api';
+import { growthEndpoints as E } from '#shared/schemas/growth';
+import { resolveGrowthGoal } from '#shared/domain/growth/resolve';
+import { quoteGrowthPlan } from '#shared/domain/growth/quote';
+import { startGrowthRun } from '#shared/domain/growth/startRun';
+import { cancelGrowthRun, exportGrowthRun, getGrowthRun } from '#shared/domain/growth/runs';
+import { rowsExport } from '#shared/http/rowsExport';
 
 useAwsPorts();
 useWebhookQueue();

@@ -1,11 +1,11 @@
-import { useAwsPorts } from '../../shared/adapters/aws';
-import { createApiHandler } from '../../shared/http/api';
-import { intelligenceEndpoints as E } from '../../shared/schemas/intelligence';
-import { resolveIntent } from '../../shared/domain/intelligence/resolve';
-import { quoteIntelligence } from '../../shared/domain/intelligence/quote';
-import { executePackage } from '../../shared/domain/intelligence/execute';
-import { expandResult } from '../../shared/domain/intelligence/expand';
-import { readIntelligenceResult } from '../../shared/domain/intelligence/results';
+import { useAwsPorts } from '#shared/adapters/aws';
+import { createApiHandler } from '#shared/http/api';
+import { intelligenceEndpoints as E } from '#shared/schemas/intelligence';
+import { resolveIntent } from '#shared/domain/intelligence/resolve';
+import { quoteIntelligence } from '#shared/domain/intelligence/quote';
+import { executePackage } from '#shared/domain/intelligence/execute';
+import { expandResult } from '#shared/domain/intelligence/expand';
+import { readIntelligenceResult } from '#shared/domain/intelligence/results';
 
 useAwsPorts();
 

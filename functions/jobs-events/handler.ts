@@ -1,13 +1,13 @@
 import type { Writable } from 'node:stream';
-import { useAwsPorts } from '../../shared/adapters/aws';
-import { optionalEnv } from '../../shared/config/env';
-import { acceptsEventStream, streamJobEvents, type EventSink } from '../../shared/domain/jobs/events';
-import { requireJob } from '../../shared/domain/jobs/requireJob';
-import { createStreamGate } from '../../shared/http/api';
-import type { ApiLambdaContext } from '../../shared/http/chain/state';
-import { NotAcceptableError, logServerError } from '../../shared/http/errors';
-import { startHttpStream, streamifyResponse } from '../../shared/http/streaming';
-import { jobsEndpoints } from '../../shared/schemas/jobs';
+import { useAwsPorts } from '#shared/adapters/aws';
+import { optionalEnv } from '#shared/config/env';
+import { acceptsEventStream, streamJobEvents, type EventSink } from '#shared/domain/jobs/events';
+import { requireJob } from '#shared/domain/jobs/requireJob';
+import { createStreamGate } from '#shared/http/api';
+import type { ApiLambdaContext } from '#shared/http/chain/state';
+import { NotAcceptableError, logServerError } from '#shared/http/errors';
+import { startHttpStream, streamifyResponse } from '#shared/http/streaming';
+import { jobsEndpoints } from '#shared/schemas/jobs';
 
 useAwsPorts();
 

@@ -1,12 +1,12 @@
-import { useAwsPorts } from '../../shared/adapters/aws';
-import { useSqsQueue, useWebhookQueue } from '../../shared/adapters/sqsQueue';
-import { useEventBridgeEvents } from '../../shared/adapters/eventBridgeEvents';
-import { createApiHandler } from '../../shared/http/api';
-import { HttpResponse } from '../../shared/http/response';
-import { jobsEndpoints as E } from '../../shared/schemas/jobs';
-import { cancelJobForUser, getJobForUser, pageJobs, startEnrichmentJob } from '../../shared/domain/jobs/jobOperations';
-import { exportJobRows } from '../../shared/domain/jobs/exports';
-import { rowsExport } from '../../shared/http/rowsExport';
+import { useAwsPorts } from '#shared/adapters/aws';
+import { useSqsQueue, useWebhookQueue } from '#shared/adapters/sqsQueue';
+import { useEventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
+import { createApiHandler } from '#shared/http/api';
+import { HttpResponse } from '#shared/http/response';
+import { jobsEndpoints as E } from '#shared/schemas/jobs';
+import { cancelJobForUser, getJobForUser, pageJobs, startEnrichmentJob } from '#shared/domain/jobs/jobOperations';
+import { exportJobRows } from '#shared/domain/jobs/exports';
+import { rowsExport } from '#shared/http/rowsExport';
 
 useAwsPorts();
 useWebhookQueue();

@@ -1,10 +1,10 @@
-import { useAwsPorts } from '../../shared/adapters/aws';
-import { useWebhookQueue } from '../../shared/adapters/sqsQueue';
-import { createApiHandler } from '../../shared/http/api';
-import { HttpResponse, noContent } from '../../shared/http/response';
-import { outboundWebhookEndpoints as E } from '../../shared/schemas/outboundWebhooks';
-import { createEndpoint, pageEndpoints, readEndpoint, removeEndpoint, rotateEndpointSecret } from '../../shared/domain/webhooks/endpoints';
-import { pageDeliveries, retryDelivery } from '../../shared/domain/webhooks/deliveries';
+import { useAwsPorts } from '#shared/adapters/aws';
+import { useWebhookQueue } from '#shared/adapters/sqsQueue';
+import { createApiHandler } from '#shared/http/api';
+import { HttpResponse, noContent } from '#shared/http/response';
+import { outboundWebhookEndpoints as E } from '#shared/schemas/outboundWebhooks';
+import { createEndpoint, pageEndpoints, readEndpoint, removeEndpoint, rotateEndpointSecret } from '#shared/domain/webhooks/endpoints';
+import { pageDeliveries, retryDelivery } from '#shared/domain/webhooks/deliveries';
 
 useAwsPorts();
 useWebhookQueue();

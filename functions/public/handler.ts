@@ -1,7 +1,7 @@
-import { createApiHandler } from '../../shared/http/api';
-import { buildOpenApi } from '../../shared/http/openapi';
-import { publicEndpoints as E } from '../../shared/schemas/public';
-import { allEndpoints } from '../../shared/schemas/groups';
+import { createApiHandler } from '#shared/http/api';
+import { buildOpenApi } from '#shared/http/openapi';
+import { publicEndpoints as E } from '#shared/schemas/public';
+import { allEndpoints } from '#shared/schemas/groups';
 
 /** Built once per server URL: the URL is the service's own (configured or API Gateway's), so a few at most. */
 const documents = new Map<string, Record<string, unknown>>();

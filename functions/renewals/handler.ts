@@ -1,13 +1,13 @@
 import type { Context, ScheduledEvent } from 'aws-lambda';
-import { useAwsPorts } from '../../shared/adapters/aws';
-import { useSqsQueue, useWebhookQueue } from '../../shared/adapters/sqsQueue';
-import { useEventBridgeEvents } from '../../shared/adapters/eventBridgeEvents';
-import { recoverStartingRuns } from '../../shared/domain/growth/runs';
-import { superviseJobs, type WatchdogReport } from '../../shared/domain/jobs/watchdog';
-import { renewDueCommunities, type SweepReport } from '../../shared/domain/moderation/renewals';
-import { logger } from '../../shared/observability/logger';
-import { removeUnverifiedMembers } from '../../shared/domain/moderation/telegramBot';
-import { sweepWebhooks, type WebhookSweepReport } from '../../shared/domain/webhooks/sweep';
+import { useAwsPorts } from '#shared/adapters/aws';
+import { useSqsQueue, useWebhookQueue } from '#shared/adapters/sqsQueue';
+import { useEventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
+import { recoverStartingRuns } from '#shared/domain/growth/runs';
+import { superviseJobs, type WatchdogReport } from '#shared/domain/jobs/watchdog';
+import { renewDueCommunities, type SweepReport } from '#shared/domain/moderation/renewals';
+import { logger } from '#shared/observability/logger';
+import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramBot';
+import { sweepWebhooks, type WebhookSweepReport } from '#shared/domain/webhooks/sweep';
 
 useAwsPorts();
 useWebhookQueue();

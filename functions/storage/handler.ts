@@ -1,9 +1,9 @@
-import { useAwsPorts } from '../../shared/adapters/aws';
-import { createApiHandler } from '../../shared/http/api';
-import { noContent } from '../../shared/http/response';
-import { storageEndpoints as E } from '../../shared/schemas/storage';
-import { changeChat, createChat, deleteChat, pageChats, readChat } from '../../shared/domain/storage/chats';
-import { pageResults, readResult } from '../../shared/domain/storage/results';
+import { useAwsPorts } from '#shared/adapters/aws';
+import { createApiHandler } from '#shared/http/api';
+import { noContent } from '#shared/http/response';
+import { storageEndpoints as E } from '#shared/schemas/storage';
+import { changeChat, createChat, deleteChat, pageChats, readChat } from '#shared/domain/storage/chats';
+import { pageResults, readResult } from '#shared/domain/storage/results';
 
 useAwsPorts();
 

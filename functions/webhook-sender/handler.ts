@@ -1,8 +1,8 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { useAwsPorts } from '../../shared/adapters/aws';
-import { useWebhookQueue } from '../../shared/adapters/sqsQueue';
-import { handleWebhookMessage } from '../../shared/domain/webhooks/worker';
+import { useAwsPorts } from '#shared/adapters/aws';
+import { useWebhookQueue } from '#shared/adapters/sqsQueue';
+import { handleWebhookMessage } from '#shared/domain/webhooks/worker';
 
 useAwsPorts();
 useWebhookQueue();

@@ -1,9 +1,9 @@
-import { useAwsPorts } from '../../shared/adapters/aws';
-import { createApiHandler } from '../../shared/http/api';
-import { HttpResponse } from '../../shared/http/response';
-import { webhookEndpoints as E } from '../../shared/schemas/public';
-import { applyPaymentEvent, verifyPaymentEvent } from '../../shared/domain/billing/webhooks';
-import { localCheckoutPage, payLocalCheckout } from '../../shared/domain/billing/localCheckout';
+import { useAwsPorts } from '#shared/adapters/aws';
+import { createApiHandler } from '#shared/http/api';
+import { HttpResponse } from '#shared/http/response';
+import { webhookEndpoints as E } from '#shared/schemas/public';
+import { applyPaymentEvent, verifyPaymentEvent } from '#shared/domain/billing/webhooks';
+import { localCheckoutPage, payLocalCheckout } from '#shared/domain/billing/localCheckout';
 
 useAwsPorts();
 

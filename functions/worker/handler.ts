@@ -1,12 +1,12 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { useAwsPorts } from '../../shared/adapters/aws';
-import { useSqsQueue, useWebhookQueue } from '../../shared/adapters/sqsQueue';
-import { useEventBridgeEvents } from '../../shared/adapters/eventBridgeEvents';
-import { failJobFromDeadLetter, handlePipelineMessage } from '../../shared/domain/jobs/pipeline';
-import { recordMetric } from '../../shared/observability/metrics';
-import { logger } from '../../shared/observability/logger';
-import { handlePlatformMessage, parsePlatformMessage } from '../../shared/domain/moderation/platformWorker';
+import { useAwsPorts } from '#shared/adapters/aws';
+import { useSqsQueue, useWebhookQueue } from '#shared/adapters/sqsQueue';
+import { useEventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
+import { failJobFromDeadLetter, handlePipelineMessage } from '#shared/domain/jobs/pipeline';
+import { recordMetric } from '#shared/observability/metrics';
+import { logger } from '#shared/observability/logger';
+import { handlePlatformMessage, parsePlatformMessage } from '#shared/domain/moderation/platformWorker';
 
 useAwsPorts();
 useWebhookQueue();

@@ -1,10 +1,10 @@
-import { optionalEnv } from '../config/env';
+import { optionalEnv } from '#shared/config/env';
 import { SystemDns } from './dns';
 import { SecretsManagerSecrets } from './secrets';
 import { SystemResolver } from './hostResolver';
 import { setDefaultPorts } from './ports';
-import { decorateDynamoClient } from '../store/client';
-import { traced } from '../observability/tracer';
+import { decorateDynamoClient } from '#shared/store/client';
+import { traced } from '#shared/observability/tracer';
 
 /**
  * Called at module scope by every Lambda entry point: the ports every function may use, as lazy

@@ -1,8 +1,8 @@
 import type { EventBridgeClient, EventBridgeClientConfig } from '@aws-sdk/client-eventbridge';
-import { requireEnv } from '../config/env';
+import { requireEnv } from '#shared/config/env';
 import type { DomainEvent, EventsPort } from './events';
 import { setDefaultPorts } from './ports';
-import { traced } from '../observability/tracer';
+import { traced } from '#shared/observability/tracer';
 
 const PUT_EVENTS_ATTEMPTS = 3;
 

@@ -1,8 +1,8 @@
 import Stripe from 'stripe';
-import { optionalEnv } from '../config/env';
-import { requireStripeSecret, stripeConfigured } from '../config/secrets';
-import { ADD_ONS, PRO_PLAN } from '../domain/billing/plans';
-import { uuidv7 } from '../ids';
+import { optionalEnv } from '#shared/config/env';
+import { requireStripeSecret, stripeConfigured } from '#shared/config/secrets';
+import { ADD_ONS, PRO_PLAN } from '#shared/domain/billing/plans';
+import { uuidv7 } from '#shared/ids';
 import type { CheckoutRequest, CheckoutSession, PaymentsPort } from './paymentsPort';
 import { setDefaultPorts } from './ports';
 

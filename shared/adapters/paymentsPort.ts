@@ -1,4 +1,4 @@
-import type { AddOnType } from '../domain/billing/plans';
+import type { AddOnType } from '#shared/domain/billing/plans';
 
 /** The payments port: real Stripe Checkout (./payments) or the local checkout page. */
 export interface CheckoutRequest {

@@ -4,7 +4,7 @@
  * read at run time through the AWS Parameters and Secrets Lambda Extension and cached, so the values
  * never sit in the function's plaintext environment. Base URLs are configuration, not secrets.
  */
-import { optionalEnv } from '../config/env';
+import { optionalEnv } from '#shared/config/env';
 
 export interface TelegramCredentials {
   /** Undefined: Telegram actions are recorded as not_configured. */

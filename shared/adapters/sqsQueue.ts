@@ -1,8 +1,8 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { requireEnv } from '../config/env';
+import { requireEnv } from '#shared/config/env';
 import { setDefaultPorts } from './ports';
 import type { QueueMessage, QueuePort } from './queue';
-import { traced } from '../observability/tracer';
+import { traced } from '#shared/observability/tracer';
 
 /**
  * SQS in batches of ten (the API's maximum). The SDK client is imported on the first send, not when

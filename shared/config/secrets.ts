@@ -15,7 +15,7 @@ async function secretsManagerReader(): Promise<SecretReader> {
     const [{ SecretsProvider }, { SecretsManagerClient }, { traced }] = await Promise.all([
       import('@aws-lambda-powertools/parameters/secrets'),
       import('@aws-sdk/client-secrets-manager'),
-      import('../observability/tracer'),
+      import('#shared/observability/tracer'),
     ]);
     const provider = new SecretsProvider({ awsSdkV3Client: traced(new SecretsManagerClient({})) });
     reader = (name) => provider.get(name, { transform: 'json', maxAge: SECRET_MAX_AGE_SECONDS });

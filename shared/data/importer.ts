@@ -22,9 +22,9 @@ import {
   BUILDER_CATEGORIES, ECOSYSTEMS, FUND_TYPES, JURISDICTIONS, PLATFORMS, ROLE_FAMILIES, SECTORS, STAGES, termLabel, type Term,
 } from './taxonomy';
 import { EMAIL_PATTERNS, type CuratedBuilder, type CuratedCompany, type CuratedEntity, type CuratedFund, type CuratedKol, type CuratedPerson, type CuratedRound, type EntityKind } from './model';
-import { curatedItemsFor, deleteCuratedKeys, forgetCachedFacets, getCuratedEntities, putCuratedItems } from '../store/curatedRepo';
-import { normaliseDomain } from '../hostNames';
-import { own } from '../dictionary';
+import { curatedItemsFor, deleteCuratedKeys, forgetCachedFacets, getCuratedEntities, putCuratedItems } from '#shared/store/curatedRepo';
+import { normaliseDomain } from '#shared/hostNames';
+import { own } from '#shared/dictionary';
 
 const ids = <T extends readonly Term[]>(terms: T) => z.enum(terms.map((t) => t.id) as [T[number]['id'], ...T[number]['id'][]]);
 const id = (prefix: string) => z.string().regex(new RegExp(`^${prefix}-[a-z0-9-]{1,60}$`), `Must look like ${prefix}-<lower-case letters, digits, dashes>`);

@@ -1,7 +1,7 @@
 import { DEFAULT_SEED, generateDataset } from './generator';
 import type { CuratedEntity } from './model';
-import { now } from '../adapters/ports';
-import { CURATED_LAYOUT, getSeedMarker, putSeedMarker, writeCuratedEntities, type SeedMarker } from '../store/curatedRepo';
+import { now } from '#shared/adapters/ports';
+import { CURATED_LAYOUT, getSeedMarker, putSeedMarker, writeCuratedEntities, type SeedMarker } from '#shared/store/curatedRepo';
 
 export interface SeedOptions {
   seed?: number;

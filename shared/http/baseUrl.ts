@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { optionalEnv } from '../config/env';
+import { optionalEnv } from '#shared/config/env';
 
 /**
  * The service's own public base URL, for the links it hands out (checkout, exports, the OpenAPI

@@ -10,10 +10,10 @@ import {
   UnauthorizedError,
   UnprocessableError,
   ValidationError,
-} from '../domain/errors';
-import { logger } from '../observability/logger';
+} from '#shared/domain/errors';
+import { logger } from '#shared/observability/logger';
 
-export * from '../domain/errors';
+export * from '#shared/domain/errors';
 
 /** Transport errors: what the HTTP layer itself refuses before any rule runs. */
 export class PayloadTooLargeError extends DomainError {

@@ -1,8 +1,8 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { sha256Hex } from '../ids';
+import { sha256Hex } from '#shared/ids';
 import { ConflictError, ValidationError } from './errors';
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotencyKey';
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../store/idempotencyRepo';
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '#shared/store/idempotencyRepo';
 
 const WINDOW_SECONDS = 24 * 60 * 60;
 const MAX_STORED_BODY = 300_000;

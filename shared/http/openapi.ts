@@ -1,8 +1,8 @@
-import { WEBHOOK_EVENT_TYPES, webhookEventBody } from '../schemas/outboundWebhooks';
+import { WEBHOOK_EVENT_TYPES, webhookEventBody } from '#shared/schemas/outboundWebhooks';
 import * as z from 'zod';
 import type { EndpointSpec, ErrorStatus } from './endpoint';
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotencyKey';
-import { errorBody } from '../schemas/common';
+import { errorBody } from '#shared/schemas/common';
 
 type Json = Record<string, any>;
 

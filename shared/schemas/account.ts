@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { defineEndpoint } from '../http/endpoint';
-import { ADD_ON_TYPES } from '../domain/billing/plans';
+import { defineEndpoint } from '#shared/http/endpoint';
+import { ADD_ON_TYPES } from '#shared/domain/billing/plans';
 import { isoDate, timestamp } from './common';
 
 export const userProfile = z

@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { defineEndpoint } from '../http/endpoint';
-import { QUOTE_ERROR_CODES } from '../domain/growth/errors';
-import { COVERAGE_MODES, RECOMMENDED_PATHS, constraintsSchema, goalPlanSchema, icpConfigSchema, normalizedAssetsSchema, MAX_ASSETS } from '../domain/growth/plan';
-import { GOAL_TYPES, PIPELINE_ORDER } from '../domain/growth/goals';
+import { defineEndpoint } from '#shared/http/endpoint';
+import { QUOTE_ERROR_CODES } from '#shared/domain/growth/errors';
+import { COVERAGE_MODES, RECOMMENDED_PATHS, constraintsSchema, goalPlanSchema, icpConfigSchema, normalizedAssetsSchema, MAX_ASSETS } from '#shared/domain/growth/plan';
+import { GOAL_TYPES, PIPELINE_ORDER } from '#shared/domain/growth/goals';
 import { timestamp } from './common';
 
 const optionalText = (max: number) => z.string().trim().max(max).optional();

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { defineEndpoint } from '../http/endpoint';
+import { defineEndpoint } from '#shared/http/endpoint';
 import { timestamp } from './common';
-import { CONTACT_TIER_IDS, EXPANSIONS, INCREASE_LIMIT_BLOCK, MAX_INCREASE_LIMIT_BLOCKS, PACKAGE_IDS, PACKAGES, type ExpansionType, type PackageDef } from '../domain/intelligence/packages';
+import { CONTACT_TIER_IDS, EXPANSIONS, INCREASE_LIMIT_BLOCK, MAX_INCREASE_LIMIT_BLOCKS, PACKAGE_IDS, PACKAGES, type ExpansionType, type PackageDef } from '#shared/domain/intelligence/packages';
 
 /** The package table rendered for the OpenAPI document: slots, limits, fields, channels, expansions, prices. */
 const packageDoc = (p: PackageDef) =>

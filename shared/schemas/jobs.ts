@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { defineEndpoint } from '../http/endpoint';
-import { CAPABILITY_NAMES, MAX_COMPANIES, MAX_CONTACTS, PRESET_NAMES } from '../domain/jobs/capabilities';
-import { VERIFY_REASONS } from '../domain/jobs/providers/types';
+import { defineEndpoint } from '#shared/http/endpoint';
+import { CAPABILITY_NAMES, MAX_COMPANIES, MAX_CONTACTS, PRESET_NAMES } from '#shared/domain/jobs/capabilities';
+import { VERIFY_REASONS } from '#shared/domain/jobs/providers/types';
 import { pageOf, pageQuery, timestamp } from './common';
 
 const text = (max: number) => z.string().trim().min(1).max(max);

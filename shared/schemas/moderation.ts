@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { defineEndpoint } from '../http/endpoint';
-import { COMMUNITY_TYPES } from '../domain/moderation/communityTypes';
+import { defineEndpoint } from '#shared/http/endpoint';
+import { COMMUNITY_TYPES } from '#shared/domain/moderation/communityTypes';
 import { noContentSpec } from './noContent';
 import { pageQuery, timestamp } from './common';
 

@@ -1,6 +1,6 @@
 /** Contract 10: per-community rules, undo, and the operator bot's Telegram webhook and Discord interactions. */
 import * as z from 'zod';
-import { defineEndpoint } from '../http/endpoint';
+import { defineEndpoint } from '#shared/http/endpoint';
 import { communityIdParams, moderationBase, moderationTag } from './moderation';
 
 const toggle = { enabled: z.boolean() };

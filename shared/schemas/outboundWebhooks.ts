@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineEndpoint } from '../http/endpoint';
+import { defineEndpoint } from '#shared/http/endpoint';
 import { noContentSpec } from './noContent';
 import { pageOf, pageQuery, timestamp } from './common';
 import { jobRecord } from './jobs';

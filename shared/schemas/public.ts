@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineEndpoint } from '../http/endpoint';
+import { defineEndpoint } from '#shared/http/endpoint';
 
 const tag = 'Service';
 

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { optionalEnv, tableName } from '../config/env';
+import { optionalEnv, tableName } from '#shared/config/env';
 
 let documentClient: DynamoDBDocumentClient | undefined;
 let decorate: <T>(client: T) => T = (client) => client;

@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { CommunityType } from '../domain/moderation/communityTypes';
-import type { BillingState } from '../domain/moderation/renewalRules';
+import type { CommunityType } from '#shared/domain/moderation/communityTypes';
+import type { BillingState } from '#shared/domain/moderation/renewalRules';
 import { ddb, isConditionFailure, table, writeIfCondition } from './client';
 import {
   communitiesPartition,

@@ -1,6 +1,6 @@
 /** The per-community rules document (contract 10), one item beside the engine's state. */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { DEFAULT_COMMUNITY_RULES, type CommunityRules } from '../domain/moderation/communityRules';
+import { DEFAULT_COMMUNITY_RULES, type CommunityRules } from '#shared/domain/moderation/communityRules';
 import { ddb, table } from './client';
 import { moderationRulesKey } from './keys';
 

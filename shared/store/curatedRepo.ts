@@ -16,13 +16,13 @@ import {
   curatedFacetPackKey, curatedFacetPartition, CURATED_FACET_PACK_PREFIX, CURATED_FACET_PREFIX, curatedLinkedinIndexKey, curatedLinkedinPartition, curatedNameIndexKey, curatedNamePartition, curatedProfileKey, curatedSeedMarkerKey,
   peopleByOrganizationIndexKey, peopleByOrganizationPartition,
 } from './keys';
-import type { CuratedBuilder, CuratedCompany, CuratedEntity, CuratedFund, CuratedKol, CuratedPerson, EntityKind } from '../data/model';
-import { DATASET_AS_OF, slugOf } from '../data/model';
-import { fundProfileStats, sectorRecord, type SectorRecord } from '../data/fundStats';
-import type { SectorId } from '../data/taxonomy';
-import { normaliseDomain } from '../hostNames';
+import type { CuratedBuilder, CuratedCompany, CuratedEntity, CuratedFund, CuratedKol, CuratedPerson, EntityKind } from '#shared/data/model';
+import { DATASET_AS_OF, slugOf } from '#shared/data/model';
+import { fundProfileStats, sectorRecord, type SectorRecord } from '#shared/data/fundStats';
+import type { SectorId } from '#shared/data/taxonomy';
+import { normaliseDomain } from '#shared/hostNames';
 
-export type { CuratedBuilder, CuratedCompany, CuratedEntity, CuratedFund, CuratedKol, CuratedPerson } from '../data/model';
+export type { CuratedBuilder, CuratedCompany, CuratedEntity, CuratedFund, CuratedKol, CuratedPerson } from '#shared/data/model';
 
 /** A fund as its sector index holds it: the profile without rounds, plus its record in that sector. */
 export type FundInSector = Omit<CuratedFund, 'rounds'> & { sectorRecord: SectorRecord; roundCount: number; leadCount: number; topCoInvestors: string[] };

@@ -6,10 +6,10 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { putAll } from './batch';
 import { queryAll, queryDueShards } from './query';
-import type { Capability } from '../domain/jobs/capabilities';
-import type { UnitCounts } from '../domain/jobs/pricing';
-import type { CompanyRow, ContactRow } from '../domain/jobs/rows';
-import type { StageSettings, StatCounter } from '../domain/jobs/stages';
+import type { Capability } from '#shared/domain/jobs/capabilities';
+import type { UnitCounts } from '#shared/domain/jobs/pricing';
+import type { CompanyRow, ContactRow } from '#shared/domain/jobs/rows';
+import type { StageSettings, StatCounter } from '#shared/domain/jobs/stages';
 import { ddb, table, writeIfCondition } from './client';
 import { JOB_WATCH_SHARDS, jobBatchesPartition, jobBatchKey, jobKey, jobsPartition, jobWatchIndexKey, jobWatchPartition, jobWatchSortKey, jobWatchUpTo } from './keys';
 import { cancellationCodes, type TransactItem, writeTogether } from './transactions';

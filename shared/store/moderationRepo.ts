@@ -3,7 +3,7 @@
  * a re-delivery gets the same answer), what it remembers of each member, counters and the audit log.
  */
 import { BatchGetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { AuditDraft, Decision, MemberState, MetricDelta } from '../domain/moderation/engine';
+import type { AuditDraft, Decision, MemberState, MetricDelta } from '#shared/domain/moderation/engine';
 import { ddb, isConditionFailure, table } from './client';
 import {
   MODERATION_METRIC_SHARDS,

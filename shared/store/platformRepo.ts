@@ -3,7 +3,7 @@
  * and the community's platform record (chat, alert chat, guild, audit-log cursor, last AutoMod sync).
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { sha256Hex } from '../ids';
+import { sha256Hex } from '#shared/ids';
 import { ddb, isConditionFailure, table } from './client';
 import { activationTokenKey, discordGuildKey, moderationPlatformKey, telegramChatKey } from './keys';
 import type { TransactItem } from './transactions';

@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { AddOnQuantities } from '../domain/billing/plans';
+import type { AddOnQuantities } from '#shared/domain/billing/plans';
 import { ddb, table } from './client';
 import { apiKeyKey, emailKey, referralCodeKey, subscriptionOwnerKey, userProfileKey } from './keys';
 import type { TransactItem } from './transactions';

@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Allocation, Wallet } from '../domain/credits/wallet';
+import type { Allocation, Wallet } from '#shared/domain/credits/wallet';
 import { ddb, table } from './client';
 import { chargeGuardKey, ledgerEntryKey, ledgerRange, reservationKey, walletKey } from './keys';
 import type { ItemRead } from './batch';

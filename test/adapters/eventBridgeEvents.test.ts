@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { EventBridgeEvents } from '../../shared/adapters/eventBridgeEvents';
-import { startAwsStandIn } from '../support/awsStandIn';
+import { EventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
+import { startAwsStandIn } from '#test/support/awsStandIn';
 
 const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
 let standIn: Awaited<ReturnType<typeof startAwsStandIn>> | undefined;

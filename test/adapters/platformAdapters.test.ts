@@ -1,13 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { DiscordRest } from '../../shared/adapters/platforms/discordRest';
-import { TelegramBotApi } from '../../shared/adapters/platforms/telegramBotApi';
-import { isTransient } from '../../shared/adapters/platforms/result';
-import { callPlatform } from '../../shared/adapters/platforms/platformPort';
-import { installPorts } from '../../shared/adapters/ports';
-import { EnvSecrets, SecretsManagerSecrets } from '../../shared/adapters/secrets';
-import { startTelegramStandIn } from '../support/telegramStandIn';
-import { startDiscordStandIn } from '../support/discordStandIn';
-import { startJsonServer } from '../support/httpStandIn';
+import { DiscordRest } from '#shared/adapters/platforms/discordRest';
+import { TelegramBotApi } from '#shared/adapters/platforms/telegramBotApi';
+import { isTransient } from '#shared/adapters/platforms/result';
+import { callPlatform } from '#shared/adapters/platforms/platformPort';
+import { installPorts } from '#shared/adapters/ports';
+import { EnvSecrets, SecretsManagerSecrets } from '#shared/adapters/secrets';
+import { startTelegramStandIn } from '#test/support/telegramStandIn';
+import { startDiscordStandIn } from '#test/support/discordStandIn';
+import { startJsonServer } from '#test/support/httpStandIn';
 
 const telegram = await startTelegramStandIn('123:tok');
 const discord = await startDiscordStandIn('dtok');

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { stripeSecret } from '../../shared/config/secrets';
-import { startAwsStandIn } from '../support/awsStandIn';
+import { stripeSecret } from '#shared/config/secrets';
+import { startAwsStandIn } from '#test/support/awsStandIn';
 
 /**
  * Issue 13 item 5: in AWS the functions hold only the secret's name and read its value from Secrets

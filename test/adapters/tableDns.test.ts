@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TableDns } from '../../shared/adapters/dns';
+import { TableDns } from '#shared/adapters/dns';
 
 describe('TableDns (the local DNS)', () => {
   it('answers from its table, then by the reserved-TLD rule', async () => {

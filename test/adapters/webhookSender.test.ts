@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { postWebhook } from '../../shared/adapters/webhookSender';
+import { postWebhook } from '#shared/adapters/webhookSender';
 
 const hits: string[] = [];
 let behaviour: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end();

@@ -2,10 +2,10 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { uuidv7 } from '../../shared/ids';
-import { startTestApi } from '../support/api';
-import { findUserIdByEmail } from '../../shared/store/usersRepo';
-import { getCuratedEntity } from '../../shared/store/curatedRepo';
+import { uuidv7 } from '#shared/ids';
+import { startTestApi } from '#test/support/api';
+import { findUserIdByEmail } from '#shared/store/usersRepo';
+import { getCuratedEntity } from '#shared/store/curatedRepo';
 
 const run = promisify(execFile);
 const api = await startTestApi();

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startTelegramStandIn } from '../support/telegramStandIn';
-import { startDiscordStandIn } from '../support/discordStandIn';
+import { startTelegramStandIn } from '#test/support/telegramStandIn';
+import { startDiscordStandIn } from '#test/support/discordStandIn';
 
 const run = promisify(execFile);
 const telegram = await startTelegramStandIn('900:tok');

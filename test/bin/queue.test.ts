@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InProcessQueue } from '../../bin/local/queue';
+import { InProcessQueue } from '#bin/local/queue';
 
 describe('the in-process queue', () => {
   it('redelivers failed records, dead-letters them after maxReceiveCount, and reports idle', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { stripeSignatures } from '../../shared/adapters/stripeSignatures';
-import { chargeCredits } from '../../shared/domain/credits/credits';
-import { startTestApi } from '../support/api';
+import { stripeSignatures } from '#shared/adapters/stripeSignatures';
+import { chargeCredits } from '#shared/domain/credits/credits';
+import { startTestApi } from '#test/support/api';
 
 const api = await startTestApi();
 const secret = process.env.STRIPE_WEBHOOK_SECRET!;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { startTestApi } from '../support/api';
-import { getBalance } from '../../shared/domain/credits/credits';
+import { startTestApi } from '#test/support/api';
+import { getBalance } from '#shared/domain/credits/credits';
 
 const api = await startTestApi();
 const NEBULA = { company_name: 'Nebula Labs', domain: 'nebulalabs.io' };
@@ -31,7 +31,7 @@ describe('X-Credits-Charged and X-Credits-Remaining', () => {
       expect(creditHeaders(cancelled.headers)).toEqual({ charged: String(-reserved), remaining: '1000' });
       expect((await getBalance(user.id)).available).toBe(1000);
     } finally {
-      const { workerHandler } = await import('../../bin/local/handlers');
+      const { workerHandler } = await import('#bin/local/handlers');
       api.ports.queue.setConsumer(async (event) => (await workerHandler())(event));
     }
   });

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { importCuratedRecords } from '../../shared/data/importer';
-import { seedCuratedDataset } from '../../shared/data/seed';
-import { DEFAULT_SEED, generateDataset } from '../../shared/data/generator';
-import { CURATED_LAYOUT, findByName, forgetCachedFacets, getPersonByLinkedinUrl, getSeedMarker, listKolsInSector, putSeedMarker } from '../../shared/store/curatedRepo';
-import { queryAll } from '../../shared/store/query';
-import { curatedFacetPartition } from '../../shared/store/keys';
-import { useOwnTable } from '../support/ownTable';
+import { importCuratedRecords } from '#shared/data/importer';
+import { seedCuratedDataset } from '#shared/data/seed';
+import { DEFAULT_SEED, generateDataset } from '#shared/data/generator';
+import { CURATED_LAYOUT, findByName, forgetCachedFacets, getPersonByLinkedinUrl, getSeedMarker, listKolsInSector, putSeedMarker } from '#shared/store/curatedRepo';
+import { queryAll } from '#shared/store/query';
+import { curatedFacetPartition } from '#shared/store/keys';
+import { useOwnTable } from '#test/support/ownTable';
 
 /*
  * The seed packs facet copies into few items; imports write single-entity items that take

@@ -4,9 +4,9 @@
  */
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApi } from '../support/api';
-import { nextSnowflake, startDiscordStandIn } from '../support/discordStandIn';
-import { DEFAULT_RULES } from '../../shared/domain/moderation/rules';
+import { startTestApi } from '#test/support/api';
+import { nextSnowflake, startDiscordStandIn } from '#test/support/discordStandIn';
+import { DEFAULT_RULES } from '#shared/domain/moderation/rules';
 
 const BOT = 'discord-bot-token';
 const discord = await startDiscordStandIn(BOT);

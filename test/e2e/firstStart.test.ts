@@ -1,8 +1,8 @@
 import { inject } from 'vitest';
 import { describe, expect, it } from 'vitest';
-import { startLocalRuntime } from '../../bin/local/runtime';
-import { uuidv7 } from '../../shared/ids';
-import { contractViolation } from '../support/contract';
+import { startLocalRuntime } from '#bin/local/runtime';
+import { uuidv7 } from '#shared/ids';
+import { contractViolation } from '#test/support/contract';
 
 /*
  * The first start of `npm start`, on a table of its own with no curated dataset yet: the server

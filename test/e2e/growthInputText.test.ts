@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api';
+import { startTestApi, type TestApi } from '#test/support/api';
 
 const api: TestApi = await startTestApi();
 const GOAL = 'Find the work emails of the team at these companies';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../shared/adapters/clock';
-import { startTestApi } from '../support/api';
-import { reserveCredits } from '../../shared/domain/credits/credits';
-import { uuidv7 } from '../../shared/ids';
-import { putRunItem, type GrowthRunRecord } from '../../shared/store/growthRepo';
+import { ManualClock } from '#shared/adapters/clock';
+import { startTestApi } from '#test/support/api';
+import { reserveCredits } from '#shared/domain/credits/credits';
+import { uuidv7 } from '#shared/ids';
+import { putRunItem, type GrowthRunRecord } from '#shared/store/growthRepo';
 
 // The clock is moved by hand, and the pipeline queue is stopped: runs stay where the test puts them.
 const clock = new ManualClock(new Date());

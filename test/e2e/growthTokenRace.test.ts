@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api';
-import { grantCredits, ledgerBetween } from '../../shared/domain/credits/credits';
+import { startTestApi, type TestApi } from '#test/support/api';
+import { grantCredits, ledgerBetween } from '#shared/domain/credits/credits';
 
 const api: TestApi = await startTestApi();
 

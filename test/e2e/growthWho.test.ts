@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { roleFocusIn } from '../../shared/domain/growth/roleFocus';
-import { startTestApi, type TestApi } from '../support/api';
+import { roleFocusIn } from '#shared/domain/growth/roleFocus';
+import { startTestApi, type TestApi } from '#test/support/api';
 
 /**
  * Issue 11 item 6: a goal that says who ("the founders", "CTOs", "marketing leads") carries that

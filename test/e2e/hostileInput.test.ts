@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { startTestApi } from '../support/api';
-import { contractViolation } from '../support/contract';
+import { startTestApi } from '#test/support/api';
+import { contractViolation } from '#test/support/contract';
 
 /**
  * One explicit case per hostile input of issue 9 (items 9 and 10): names inherited from

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { getCompanyByDomain, getPersonByLinkedinUrl, listPeopleByCompany, findByName, listFundsInSector } from '../../shared/store/curatedRepo';
-import { getSeedMarker } from '../../shared/store/curatedRepo';
+import { getCompanyByDomain, getPersonByLinkedinUrl, listPeopleByCompany, findByName, listFundsInSector } from '#shared/store/curatedRepo';
+import { getSeedMarker } from '#shared/store/curatedRepo';
 
 describe('curated dataset in the test table', () => {
   it('is seeded once, with its marker', async () => {

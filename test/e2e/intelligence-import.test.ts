@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { importCuratedRecords } from '../../shared/data/importer';
-import { findByName, getCompanyByDomain, getCuratedEntity, listFundsInSector, listPeopleByCompany } from '../../shared/store/curatedRepo';
-import type { CuratedFund } from '../../shared/data/model';
+import { importCuratedRecords } from '#shared/data/importer';
+import { findByName, getCompanyByDomain, getCuratedEntity, listFundsInSector, listPeopleByCompany } from '#shared/store/curatedRepo';
+import type { CuratedFund } from '#shared/data/model';
 
 const lines = (...records: unknown[]) => records.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n');
 const fund = { kind: 'fund', id: 'fund-imp-acme', name: 'Acme Import Ventures', domain: 'acme-import.vc', fundType: 'vc', tier: 2, jurisdiction: 'singapore', sectors: ['rwa'], stages: ['seed'], minChequeUsd: 250_000, maxChequeUsd: 1_000_000 };

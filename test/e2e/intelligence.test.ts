@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { startTestApi } from '../support/api';
-import { ManualClock } from '../../shared/adapters/clock';
+import { startTestApi } from '#test/support/api';
+import { ManualClock } from '#shared/adapters/clock';
 
 const clock = new ManualClock();
 const api = await startTestApi({ clock });

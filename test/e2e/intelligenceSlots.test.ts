@@ -3,8 +3,8 @@
  * execute), and expansion quotes that repeat their parent's request.
  */
 import { describe, expect, it } from 'vitest';
-import { startTestApi } from '../support/api';
-import { ManualClock } from '../../shared/adapters/clock';
+import { startTestApi } from '#test/support/api';
+import { ManualClock } from '#shared/adapters/clock';
 
 const api = await startTestApi({ clock: new ManualClock() });
 const pro = (credits = 50_000) => api.newUser({ tier: 'pro', credits });

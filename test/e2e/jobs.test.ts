@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventSource } from 'eventsource';
-import { startTestApi } from '../support/api';
-import { sseEventViolation } from '../support/contract';
-import { workerHandler } from '../../bin/local/handlers';
-import { getBalance } from '../../shared/domain/credits/credits';
+import { startTestApi } from '#test/support/api';
+import { sseEventViolation } from '#test/support/contract';
+import { workerHandler } from '#bin/local/handlers';
+import { getBalance } from '#shared/domain/credits/credits';
 
 // The SSE handler polls the store every JOB_EVENTS_POLL_MS (2 s in production); fast here.
 process.env.JOB_EVENTS_POLL_MS = '40';

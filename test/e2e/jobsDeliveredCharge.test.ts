@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { startTestApi } from '../support/api';
-import { getBalance, ledgerBetween } from '../../shared/domain/credits/credits';
-import { alikeNamedContacts } from '../support/alikeContacts';
+import { startTestApi } from '#test/support/api';
+import { getBalance, ledgerBetween } from '#shared/domain/credits/credits';
+import { alikeNamedContacts } from '#test/support/alikeContacts';
 
 const api = await startTestApi();
 

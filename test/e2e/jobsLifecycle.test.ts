@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SQSRecord } from 'aws-lambda';
-import { startTestApi } from '../support/api';
-import { workerHandler } from '../../bin/local/handlers';
-import { getBalance } from '../../shared/domain/credits/credits';
-import { installPorts, ports } from '../../shared/adapters/ports';
-import type { DnsPort } from '../../shared/adapters/dns';
+import { startTestApi } from '#test/support/api';
+import { workerHandler } from '#bin/local/handlers';
+import { getBalance } from '#shared/domain/credits/credits';
+import { installPorts, ports } from '#shared/adapters/ports';
+import type { DnsPort } from '#shared/adapters/dns';
 
 const api = await startTestApi();
 const queue = api.ports.queue;

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../shared/adapters/clock';
-import { installPorts } from '../../shared/adapters/ports';
-import type { QueueMessage } from '../../shared/adapters/queue';
-import { getBalance, ledgerBetween } from '../../shared/domain/credits/credits';
-import { creditsFor } from '../../shared/domain/jobs/pricing';
-import { superviseJobs } from '../../shared/domain/jobs/watchdog';
-import { getJob } from '../../shared/store/jobsRepo';
-import { getReservation } from '../../shared/store/walletRepo';
-import { startTestApi } from '../support/api';
-import { useOwnTable } from '../support/ownTable';
-import { reserveCredits } from '../../shared/domain/credits/credits';
-import { recoverStartingRuns } from '../../shared/domain/growth/runs';
-import { uuidv7 } from '../../shared/ids';
-import { getRun, putRunItem, type GrowthRunRecord } from '../../shared/store/growthRepo';
+import { ManualClock } from '#shared/adapters/clock';
+import { installPorts } from '#shared/adapters/ports';
+import type { QueueMessage } from '#shared/adapters/queue';
+import { getBalance, ledgerBetween } from '#shared/domain/credits/credits';
+import { creditsFor } from '#shared/domain/jobs/pricing';
+import { superviseJobs } from '#shared/domain/jobs/watchdog';
+import { getJob } from '#shared/store/jobsRepo';
+import { getReservation } from '#shared/store/walletRepo';
+import { startTestApi } from '#test/support/api';
+import { useOwnTable } from '#test/support/ownTable';
+import { reserveCredits } from '#shared/domain/credits/credits';
+import { recoverStartingRuns } from '#shared/domain/growth/runs';
+import { uuidv7 } from '#shared/ids';
+import { getRun, putRunItem, type GrowthRunRecord } from '#shared/store/growthRepo';
 
 process.env.JOB_EVENTS_POLL_MS = '40';
 

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 // The suite's WARN level is fixed when the logger is built, so this file builds the modules again at INFO.
 vi.stubEnv('POWERTOOLS_LOG_LEVEL', 'INFO');
 vi.resetModules();
-const { metricTally } = await import('../../shared/observability/metrics');
-const { startTestApi } = await import('../support/api');
+const { metricTally } = await import('#shared/observability/metrics');
+const { startTestApi } = await import('#test/support/api');
 const api = await startTestApi();
 const captured: string[] = [];
 const writes = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };

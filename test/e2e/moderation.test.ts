@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ledgerBetween } from '../../shared/domain/credits/credits';
-import { startTestApi } from '../support/api';
+import { ledgerBetween } from '#shared/domain/credits/credits';
+import { startTestApi } from '#test/support/api';
 
 const api = await startTestApi();
 const BASE = '/integrations/moderation';

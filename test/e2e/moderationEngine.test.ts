@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startTestApi } from '../support/api';
+import { startTestApi } from '#test/support/api';
 
 const api = await startTestApi();
 const BASE = '/integrations/moderation';

@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../shared/adapters/clock';
-import { getBalance, grantCredits, ledgerBetween } from '../../shared/domain/credits/credits';
-import { renewDueCommunities } from '../../shared/domain/moderation/renewals';
-import { runRenewalSweep } from '../../bin/local/runtime';
-import { uuidv7 } from '../../shared/ids';
-import { startTestApi } from '../support/api';
+import { ManualClock } from '#shared/adapters/clock';
+import { getBalance, grantCredits, ledgerBetween } from '#shared/domain/credits/credits';
+import { renewDueCommunities } from '#shared/domain/moderation/renewals';
+import { runRenewalSweep } from '#bin/local/runtime';
+import { uuidv7 } from '#shared/ids';
+import { startTestApi } from '#test/support/api';
 
 /*
  * Each test lives in its own year, long before the communities other test files create with the

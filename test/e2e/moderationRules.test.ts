@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { startTestApi } from '../support/api';
-import { DEFAULT_COMMUNITY_RULES } from '../../shared/domain/moderation/communityRules';
+import { startTestApi } from '#test/support/api';
+import { DEFAULT_COMMUNITY_RULES } from '#shared/domain/moderation/communityRules';
 
 const api = await startTestApi();
 const BASE = '/integrations/moderation';

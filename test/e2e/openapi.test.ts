@@ -1,8 +1,8 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { allEndpoints } from '../../shared/schemas/groups';
-import { startTestApi } from '../support/api';
+import { allEndpoints } from '#shared/schemas/groups';
+import { startTestApi } from '#test/support/api';
 
 const api = await startTestApi();
 

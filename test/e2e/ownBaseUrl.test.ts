@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
-import { baseUrlOf } from '../../shared/http/api';
-import { startTestApi } from '../support/api';
+import { baseUrlOf } from '#shared/http/api';
+import { startTestApi } from '#test/support/api';
 
 /**
  * Issue 9 item 6: the links the service hands out and the requests it makes never follow the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PACKAGES } from '../../shared/domain/intelligence/packages';
-import { startTestApi } from '../support/api';
+import { PACKAGES } from '#shared/domain/intelligence/packages';
+import { startTestApi } from '#test/support/api';
 
 /**
  * Every package's own example, end to end: the sentence resolves to the example's slots, they

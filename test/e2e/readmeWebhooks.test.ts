@@ -4,8 +4,8 @@ import { createServer } from 'node:net';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startTestApi } from '../support/api';
-import { PROJECT_ROOT } from '../../infra/projectRoot';
+import { startTestApi } from '#test/support/api';
+import { PROJECT_ROOT } from '#infra/projectRoot';
 
 const run = promisify(execFile);
 const api = await startTestApi();

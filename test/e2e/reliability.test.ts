@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { stripeSignatures } from '../../shared/adapters/stripeSignatures';
-import { uuidv7 } from '../../shared/ids';
-import { startTestApi } from '../support/api';
+import { stripeSignatures } from '#shared/adapters/stripeSignatures';
+import { uuidv7 } from '#shared/ids';
+import { startTestApi } from '#test/support/api';
 
 const api = await startTestApi();
 

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { describe, expect, it } from 'vitest';
-import { startLocalRuntime, type LocalRuntime } from '../../bin/local/runtime';
-import { getBalance, ledgerBetween } from '../../shared/domain/credits/credits';
-import { creditsFor } from '../../shared/domain/jobs/pricing';
-import { findUserIdByEmail } from '../../shared/store/usersRepo';
-import { getJob } from '../../shared/store/jobsRepo';
-import { getReservation } from '../../shared/store/walletRepo';
-import { uuidv7 } from '../../shared/ids';
+import { startLocalRuntime, type LocalRuntime } from '#bin/local/runtime';
+import { getBalance, ledgerBetween } from '#shared/domain/credits/credits';
+import { creditsFor } from '#shared/domain/jobs/pricing';
+import { findUserIdByEmail } from '#shared/store/usersRepo';
+import { getJob } from '#shared/store/jobsRepo';
+import { getReservation } from '#shared/store/walletRepo';
+import { uuidv7 } from '#shared/ids';
 
 /*
  * The runtime `npm start` runs, on a table of its own in the test DynamoDB Local (a small dataset,

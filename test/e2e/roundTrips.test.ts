@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dynamoRequestCount } from '../../shared/store/client';
-import { startTestApi } from '../support/api';
+import { dynamoRequestCount } from '#shared/store/client';
+import { startTestApi } from '#test/support/api';
 
 /**
  * Issue 11 item 4, hot authenticated GETs: with the authorizer's answer cached (API Gateway keeps it

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { importCuratedRecords } from '../../shared/data/importer';
-import { COVERAGE_SAMPLE } from '../../shared/domain/growth/resolve';
-import { coverageDomains, coverageModeOf } from '../../shared/domain/growth/coverage';
-import { dynamoRequestCount } from '../../shared/store/client';
-import { companyLookup, findByName, getCompanyByDomain } from '../../shared/store/curatedRepo';
-import { startTestApi } from '../support/api';
+import { importCuratedRecords } from '#shared/data/importer';
+import { COVERAGE_SAMPLE } from '#shared/domain/growth/resolve';
+import { coverageDomains, coverageModeOf } from '#shared/domain/growth/coverage';
+import { dynamoRequestCount } from '#shared/store/client';
+import { companyLookup, findByName, getCompanyByDomain } from '#shared/store/curatedRepo';
+import { startTestApi } from '#test/support/api';
 
 /**
  * Issue 11 item 4, growth resolve: 1,000 pasted CSV rows cost at most 20 DynamoDB requests (the

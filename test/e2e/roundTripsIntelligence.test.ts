@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { PACKAGES } from '../../shared/domain/intelligence/packages';
-import { ddb, dynamoRequestCount } from '../../shared/store/client';
-import { forgetCachedFacets } from '../../shared/store/curatedRepo';
-import { startTestApi } from '../support/api';
+import { PACKAGES } from '#shared/domain/intelligence/packages';
+import { ddb, dynamoRequestCount } from '#shared/store/client';
+import { forgetCachedFacets } from '#shared/store/curatedRepo';
+import { startTestApi } from '#test/support/api';
 
 /**
  * Issue 11 item 4, the paid intelligence calls: an execute of a package's example costs at most four

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { saveResult } from '../../shared/domain/storage/results';
-import { startTestApi } from '../support/api';
+import { saveResult } from '#shared/domain/storage/results';
+import { startTestApi } from '#test/support/api';
 
 const api = await startTestApi();
 

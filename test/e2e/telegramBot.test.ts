@@ -4,10 +4,10 @@
  */
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Update } from '@grammyjs/types';
-import { startTestApi } from '../support/api';
-import { startTelegramStandIn } from '../support/telegramStandIn';
-import { removeUnverifiedMembers } from '../../shared/domain/moderation/telegramBot';
-import { MUTE_SECONDS, SILENCED, UNSILENCED } from '../../shared/domain/moderation/platformActions';
+import { startTestApi } from '#test/support/api';
+import { startTelegramStandIn } from '#test/support/telegramStandIn';
+import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramBot';
+import { MUTE_SECONDS, SILENCED, UNSILENCED } from '#shared/domain/moderation/platformActions';
 
 const TOKEN = '7000:operator-bot-token';
 const SECRET = 'webhook-secret-xyz';

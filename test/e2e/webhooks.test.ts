@@ -1,18 +1,18 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { startTestApi } from '../support/api';
-import { WebhookReceiver } from '../support/webhookReceiver';
-import { installPorts } from '../../shared/adapters/ports';
-import { ManualClock, systemClock } from '../../shared/adapters/clock';
-import type { QueueMessage } from '../../shared/adapters/queue';
-import { renewDueCommunities } from '../../shared/domain/moderation/renewals';
-import { sweepWebhooks } from '../../shared/domain/webhooks/sweep';
-import { announce, webhookEvent } from '../../shared/domain/webhooks/outbox';
-import { writeTogether } from '../../shared/store/transactions';
-import { closeJob } from '../../shared/domain/jobs/closeJob';
-import { getJob } from '../../shared/store/jobsRepo';
-import { listUndispatched } from '../../shared/store/webhookEventsRepo';
-import { WEBHOOK_EVENT_TYPES } from '../../shared/schemas/outboundWebhooks';
+import { startTestApi } from '#test/support/api';
+import { WebhookReceiver } from '#test/support/webhookReceiver';
+import { installPorts } from '#shared/adapters/ports';
+import { ManualClock, systemClock } from '#shared/adapters/clock';
+import type { QueueMessage } from '#shared/adapters/queue';
+import { renewDueCommunities } from '#shared/domain/moderation/renewals';
+import { sweepWebhooks } from '#shared/domain/webhooks/sweep';
+import { announce, webhookEvent } from '#shared/domain/webhooks/outbox';
+import { writeTogether } from '#shared/store/transactions';
+import { closeJob } from '#shared/domain/jobs/closeJob';
+import { getJob } from '#shared/store/jobsRepo';
+import { listUndispatched } from '#shared/store/webhookEventsRepo';
+import { WEBHOOK_EVENT_TYPES } from '#shared/schemas/outboundWebhooks';
 
 const api = await startTestApi();
 // Events link to the API the way `npm start` and the stack configure it.

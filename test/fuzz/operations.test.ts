@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { getBalance } from '../../shared/domain/credits/credits';
-import { startTestApi } from '../support/api';
-import { openApiDocument } from '../support/contract';
+import { getBalance } from '#shared/domain/credits/credits';
+import { startTestApi } from '#test/support/api';
+import { openApiDocument } from '#test/support/contract';
 
 /**
  * Bounded fuzzing of every operation of the published document: generated path segments, query

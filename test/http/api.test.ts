@@ -1,12 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import * as z from 'zod';
-import { createApiHandler, lowerCaseHeaders } from '../../shared/http/api';
-import { defineEndpoint } from '../../shared/http/endpoint';
-import { createAccount } from '../../shared/domain/accounts/accounts';
-import { hashApiKey } from '../../shared/domain/accounts/apiKeys';
-import { handler as authorizer } from '../../functions/authorizer/handler';
-import { uuidv7 } from '../../shared/ids';
+import { createApiHandler, lowerCaseHeaders } from '#shared/http/api';
+import { defineEndpoint } from '#shared/http/endpoint';
+import { createAccount } from '#shared/domain/accounts/accounts';
+import { hashApiKey } from '#shared/domain/accounts/apiKeys';
+import { handler as authorizer } from '#functions/authorizer/handler';
+import { uuidv7 } from '#shared/ids';
 
 const secretRoute = defineEndpoint({ operationId: 'boom', method: 'POST', path: '/api/v1/boom', summary: 'fails', tag: 't', auth: 'none', body: z.strictObject({ n: z.number().int() }) });
 const echoRoute = defineEndpoint({ operationId: 'echo', method: 'POST', path: '/api/v1/echo', summary: 'echoes', tag: 't', auth: 'none', body: z.strictObject({ data: z.unknown() }) });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contractViolation } from '../support/contract';
+import { contractViolation } from '#test/support/contract';
 
 // The e2e suites trust this check to fail them on drift; it has to see each kind of drift.
 describe('contractViolation: the response check every e2e call goes through', () => {

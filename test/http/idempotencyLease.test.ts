@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../shared/adapters/clock';
-import { beginIdempotentRequest, finishIdempotentRequest } from '../../shared/http/idempotency';
-import { uuidv7 } from '../../shared/ids';
+import { ManualClock } from '#shared/adapters/clock';
+import { beginIdempotentRequest, finishIdempotentRequest } from '#shared/http/idempotency';
+import { uuidv7 } from '#shared/ids';
 
 const LEASE_MS = 30_000;
 

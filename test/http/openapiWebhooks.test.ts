@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { openApiDocument } from '../support/contract';
-import { WEBHOOK_EVENT_TYPES } from '../../shared/schemas/outboundWebhooks';
+import { openApiDocument } from '#test/support/contract';
+import { WEBHOOK_EVENT_TYPES } from '#shared/schemas/outboundWebhooks';
 
 describe('OpenAPI 3.1 webhooks', () => {
   it('describes every event type of contract 11 with its signed headers and payload', () => {

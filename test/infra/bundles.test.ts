@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildBundles, HELLO_WORLD, type BuiltBundle } from '../../bin/bench/bundles';
-import { AppFunction } from '../../infra/appFunction';
-import { FUNCTIONS, type FunctionName } from '../../infra/functionCatalog';
+import { buildBundles, HELLO_WORLD, type BuiltBundle } from '#bin/bench/bundles';
+import { AppFunction } from '#infra/appFunction';
+import { FUNCTIONS, type FunctionName } from '#infra/functionCatalog';
 
 // Structural facts of the bundles, built exactly as the stack builds them (infra/bundling.ts). Sizes
 // and load times are the bench's business (`npm run bench -- bundles`): they are not asserted here.

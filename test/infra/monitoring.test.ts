@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { ALARM_THRESHOLDS } from '../../infra/monitoring';
+import { ALARM_THRESHOLDS } from '#infra/monitoring';
 import { synthesize } from './synth';
 
 /** Issue 13 item 4: alarms, the alarm topic and the dashboard an operator gets with the stack. */

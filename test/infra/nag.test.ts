@@ -1,7 +1,7 @@
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
-import { NAG_ACKNOWLEDGEMENTS } from '../../infra/nagAcknowledgements';
+import { NAG_ACKNOWLEDGEMENTS } from '#infra/nagAcknowledgements';
 import { synthesize } from './synth';
 
 // cdk-nag reads the construct tree, not the bundles: no esbuild here.

@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
-import type { FunctionName } from '../../infra/functionCatalog';
-import { STRIPE_PRICE_VARIABLES, stripeSettingsFrom } from '../../infra/stripeSettings';
+import type { FunctionName } from '#infra/functionCatalog';
+import { STRIPE_PRICE_VARIABLES, stripeSettingsFrom } from '#infra/stripeSettings';
 import { synthesize } from './synth';
 
 const envOf = (s: ReturnType<typeof synthesize>, name: FunctionName): Record<string, unknown> =>

@@ -1,6 +1,6 @@
 import { App, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { OutreachIntelligenceStack, type OutreachIntelligenceStackProps } from '../../infra/stack';
+import { OutreachIntelligenceStack, type OutreachIntelligenceStackProps } from '#infra/stack';
 
 export interface Synthesized {
   app: App;

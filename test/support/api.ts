@@ -1,11 +1,11 @@
 import type { Server } from 'node:http';
 import { afterAll } from 'vitest';
-import { ManualClock, systemClock, type Clock } from '../../shared/adapters/clock';
-import { createAccount } from '../../shared/domain/accounts/accounts';
-import type { Tier, UserRecord } from '../../shared/store/usersRepo';
-import { installLocalPorts, type LocalPorts } from '../../bin/local/runtime';
-import { createLocalApi, listen } from '../../bin/local/server';
-import { uuidv7 } from '../../shared/ids';
+import { ManualClock, systemClock, type Clock } from '#shared/adapters/clock';
+import { createAccount } from '#shared/domain/accounts/accounts';
+import type { Tier, UserRecord } from '#shared/store/usersRepo';
+import { installLocalPorts, type LocalPorts } from '#bin/local/runtime';
+import { createLocalApi, listen } from '#bin/local/server';
+import { uuidv7 } from '#shared/ids';
 import { contractViolation } from './contract';
 
 export interface CallOptions {

@@ -1,8 +1,8 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
-import { buildOpenApi } from '../../shared/http/openapi';
-import { allEndpoints } from '../../shared/schemas/groups';
+import { buildOpenApi } from '#shared/http/openapi';
+import { allEndpoints } from '#shared/schemas/groups';
 
 type Json = Record<string, any>;
 

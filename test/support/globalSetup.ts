@@ -1,7 +1,7 @@
 import type { TestProject } from 'vitest/node';
-import { ensureTable, startDynamo } from '../../bin/local/dynamo';
-import { useLocalTable } from '../../bin/local/runtime';
-import { seedCuratedDataset } from '../../shared/data/seed';
+import { ensureTable, startDynamo } from '#bin/local/dynamo';
+import { useLocalTable } from '#bin/local/runtime';
+import { seedCuratedDataset } from '#shared/data/seed';
 
 export const TEST_TABLE = 'outreach-test';
 export const TEST_DATASET_SCALE = 0.05;

@@ -1,8 +1,8 @@
 import { inject } from 'vitest';
-import { ensureTable } from '../../bin/local/dynamo';
-import { useLocalTable } from '../../bin/local/runtime';
-import { seedCuratedDataset } from '../../shared/data/seed';
-import { uuidv7 } from '../../shared/ids';
+import { ensureTable } from '#bin/local/dynamo';
+import { useLocalTable } from '#bin/local/runtime';
+import { seedCuratedDataset } from '#shared/data/seed';
+import { uuidv7 } from '#shared/ids';
 
 /**
  * Points this test file at a table of its own in the shared DynamoDB Local, with a small curated

@@ -1,6 +1,6 @@
 import { afterAll, expect, inject } from 'vitest';
 import { collectLogLines, secretsInLogs } from './logGuard';
-import { useLocalTable } from '../../bin/local/runtime';
+import { useLocalTable } from '#bin/local/runtime';
 
 // Runs in every test worker before its suites: the data layer points at the shared DynamoDB Local.
 useLocalTable(inject('dynamoEndpoint'), inject('tableName'));

@@ -3,12 +3,12 @@
  * platform with the operator's credentials. `not_configured` when the platform has no credentials:
  * the caller records that instead of failing.
  */
-import { ports } from '../ports';
-import type { PlannedCall } from '../../store/deliveriesRepo';
+import { ports } from '#shared/adapters/ports';
+import type { PlannedCall } from '#shared/store/deliveriesRepo';
 import { DiscordRest } from './discordRest';
 import type { CallOutcome } from './result';
 import { TelegramBotApi } from './telegramBotApi';
-import { recordMetric } from '../../observability/metrics';
+import { recordMetric } from '#shared/observability/metrics';
 
 export type PortOutcome = CallOutcome | 'not_configured';
 

@@ -1,6 +1,6 @@
-import { ConflictError, NotFoundError, UnauthorizedError } from '../errors';
-import { now } from '../../adapters/ports';
-import { randomToken, uuidv7 } from '../../ids';
+import { ConflictError, NotFoundError, UnauthorizedError } from '#shared/domain/errors';
+import { now } from '#shared/adapters/ports';
+import { randomToken, uuidv7 } from '#shared/ids';
 import {
   changeEmailItems,
   getUser,
@@ -9,10 +9,10 @@ import {
   updateUserFields,
   type Tier,
   type UserRecord,
-} from '../../store/usersRepo';
-import { cancellationCodes, writeTogether } from '../../store/transactions';
-import { grantCredits } from '../credits/credits';
-import { addOneMonth } from '../billing/plans';
+} from '#shared/store/usersRepo';
+import { cancellationCodes, writeTogether } from '#shared/store/transactions';
+import { grantCredits } from '#shared/domain/credits/credits';
+import { addOneMonth } from '#shared/domain/billing/plans';
 import { issueApiKey } from './apiKeys';
 
 export interface NewAccount {

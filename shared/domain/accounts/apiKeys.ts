@@ -1,4 +1,4 @@
-import { randomToken, sha256Hex } from '../../ids';
+import { randomToken, sha256Hex } from '#shared/ids';
 
 /** Keys are `oik_` + 40 URL-safe characters; only their SHA-256 is ever stored (contract 2). */
 const KEY_PATTERN = /^oik_[A-Za-z0-9_-]{40}$/;

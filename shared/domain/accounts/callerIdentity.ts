@@ -1,4 +1,4 @@
-import { findUserIdByApiKeyHash } from '../../store/usersRepo';
+import { findUserIdByApiKeyHash } from '#shared/store/usersRepo';
 import { bearerKey, hashApiKey } from './apiKeys';
 
 /**

@@ -1,8 +1,8 @@
-import { findUserIdByEmail, getUser, rotateApiKeyItems, updateUserFields } from '../../store/usersRepo';
-import { writeTogether } from '../../store/transactions';
-import { now } from '../../adapters/ports';
-import { addOneMonth } from '../billing/plans';
-import { grantCredits } from '../credits/credits';
+import { findUserIdByEmail, getUser, rotateApiKeyItems, updateUserFields } from '#shared/store/usersRepo';
+import { writeTogether } from '#shared/store/transactions';
+import { now } from '#shared/adapters/ports';
+import { addOneMonth } from '#shared/domain/billing/plans';
+import { grantCredits } from '#shared/domain/credits/credits';
 import { issueApiKey } from './apiKeys';
 import { createAccount } from './accounts';
 

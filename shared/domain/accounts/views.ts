@@ -1,6 +1,6 @@
-import type { UserRecord } from '../../store/usersRepo';
-import type { BalanceView } from '../credits/credits';
-import { ADD_ON_TYPES, monthlyCostUsd, type AddOnQuantities } from '../billing/plans';
+import type { UserRecord } from '#shared/store/usersRepo';
+import type { BalanceView } from '#shared/domain/credits/credits';
+import { ADD_ON_TYPES, monthlyCostUsd, type AddOnQuantities } from '#shared/domain/billing/plans';
 
 export function profileView(user: UserRecord, balance: BalanceView) {
   return {

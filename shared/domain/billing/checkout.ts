@@ -1,7 +1,7 @@
-import { UnprocessableError } from '../errors';
-import { now, ports } from '../../adapters/ports';
-import { putCheckout } from '../../store/checkoutRepo';
-import type { UserRecord } from '../../store/usersRepo';
+import { UnprocessableError } from '#shared/domain/errors';
+import { now, ports } from '#shared/adapters/ports';
+import { putCheckout } from '#shared/store/checkoutRepo';
+import type { UserRecord } from '#shared/store/usersRepo';
 import type { AddOnType } from './plans';
 
 const SESSION_TTL_SECONDS = 24 * 60 * 60;

@@ -1,9 +1,9 @@
-import { requireStripeSecret } from '../../config/secrets';
-import { NotFoundError, UnprocessableError } from '../errors';
-import { now } from '../../adapters/ports';
-import { stripeSignatures } from '../../adapters/stripeSignatures';
-import { uuidv7 } from '../../ids';
-import { getCheckout, markCheckoutPaid } from '../../store/checkoutRepo';
+import { requireStripeSecret } from '#shared/config/secrets';
+import { NotFoundError, UnprocessableError } from '#shared/domain/errors';
+import { now } from '#shared/adapters/ports';
+import { stripeSignatures } from '#shared/adapters/stripeSignatures';
+import { uuidv7 } from '#shared/ids';
+import { getCheckout, markCheckoutPaid } from '#shared/store/checkoutRepo';
 import { countAddOns, monthlyCostUsd, type AddOnType } from './plans';
 import { applyPaymentEventOnce, verifyPaymentEvent } from './webhooks';
 

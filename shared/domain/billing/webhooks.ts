@@ -1,14 +1,14 @@
-import { requireStripeSecret } from '../../config/secrets';
-import { ValidationError } from '../errors';
-import { now } from '../../adapters/ports';
-import { stripeSignatures } from '../../adapters/stripeSignatures';
-import { paymentEventGuard } from '../../store/checkoutRepo';
-import { findUserIdBySubscription, getUser, subscriptionOwnerItem, updateUserItem, type UserCondition, type UserRecord } from '../../store/usersRepo';
-import { TransactionConditionError, writeTogether, type TransactItem } from '../../store/transactions';
-import { grantCredits } from '../credits/credits';
+import { requireStripeSecret } from '#shared/config/secrets';
+import { ValidationError } from '#shared/domain/errors';
+import { now } from '#shared/adapters/ports';
+import { stripeSignatures } from '#shared/adapters/stripeSignatures';
+import { paymentEventGuard } from '#shared/store/checkoutRepo';
+import { findUserIdBySubscription, getUser, subscriptionOwnerItem, updateUserItem, type UserCondition, type UserRecord } from '#shared/store/usersRepo';
+import { TransactionConditionError, writeTogether, type TransactItem } from '#shared/store/transactions';
+import { grantCredits } from '#shared/domain/credits/credits';
 import { ADD_ON_TYPES, addOneMonth, countAddOns, periodAllowance, type AddOnType } from './plans';
-import { logger } from '../../observability/logger';
-import { recordMetric } from '../../observability/metrics';
+import { logger } from '#shared/observability/logger';
+import { recordMetric } from '#shared/observability/metrics';
 
 const SIGNATURE_TOLERANCE_SECONDS = 300;
 

@@ -4,8 +4,8 @@
  * of requests can make one retry, never overdraw or double-charge. Callers pass the items that must
  * be written with the money move (`with`) so that "charged" and "created" cannot come apart.
  */
-import { InsufficientCreditsError } from '../errors';
-import { now } from '../../adapters/ports';
+import { InsufficientCreditsError } from '#shared/domain/errors';
+import { now } from '#shared/adapters/ports';
 import {
   chargeWasApplied,
   deleteReservation,
@@ -18,13 +18,13 @@ import {
   putWalletIfUnchanged,
   type LedgerEntry,
   type StoredWallet,
-} from '../../store/walletRepo';
-import { cancellationCodes, TransactionConditionError, writeTogether, type TransactItem } from '../../store/transactions';
+} from '#shared/store/walletRepo';
+import { cancellationCodes, TransactionConditionError, writeTogether, type TransactItem } from '#shared/store/transactions';
 import { addGrant, availableCredits, earliestExpiry, liveGrants, planSpend, pruneWallet, restoreAllocation, type Wallet } from './wallet';
-import { recordMetric } from '../../observability/metrics';
+import { recordMetric } from '#shared/observability/metrics';
 import { recordCreditMove } from './creditMeter';
-import { creditsLowEvent } from '../webhooks/creditsLow';
-import { announce } from '../webhooks/outbox';
+import { creditsLowEvent } from '#shared/domain/webhooks/creditsLow';
+import { announce } from '#shared/domain/webhooks/outbox';
 
 const MAX_ATTEMPTS = 60;
 

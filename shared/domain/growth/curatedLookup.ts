@@ -1,6 +1,6 @@
 /** What growth asks the curated data: which company domains it knows, and which domain has a company name. */
-import type { SectorId } from '../../data/taxonomy';
-import { companyLookup, getCuratedEntities, listProspectsInSector, type CompanyLookup, type CuratedCompany } from '../../store/curatedRepo';
+import type { SectorId } from '#shared/data/taxonomy';
+import { companyLookup, getCuratedEntities, listProspectsInSector, type CompanyLookup, type CuratedCompany } from '#shared/store/curatedRepo';
 import type { NormalizedCompany } from './normalize';
 
 /** One reader for one request: the lookup partitions it reads are read once, whatever it asks. */

@@ -7,8 +7,8 @@ export const GOAL_TYPES = ['email_discovery', 'contact_enrichment', 'email_verif
 export type GoalType = (typeof GOAL_TYPES)[number];
 
 /** The enrichment pipeline's capabilities, in the order it runs them: a growth run is an enrichment job. */
-export { CAPABILITY_NAMES as PIPELINE_ORDER, type Capability } from '../jobs/capabilities';
-import type { Capability } from '../jobs/capabilities';
+export { CAPABILITY_NAMES as PIPELINE_ORDER, type Capability } from '#shared/domain/jobs/capabilities';
+import type { Capability } from '#shared/domain/jobs/capabilities';
 
 /** What a goal must be given: companies to work on, or contacts (with e-mail addresses where it verifies). */
 export type InputNeed = 'companies' | 'contacts' | 'contacts_with_email' | 'companies_or_contacts';

@@ -3,8 +3,8 @@
  * domains and e-mail addresses. Pure; normalisation and de-duplication happen afterwards
  * (normalize.ts), so this only decides which value is which field.
  */
-import { own } from '../../dictionary';
-import { ValidationError } from '../errors';
+import { own } from '#shared/dictionary';
+import { ValidationError } from '#shared/domain/errors';
 import type { InputCompany, InputContact } from './normalize';
 import { hasHttpScheme, looksLikeDomainOrUrl, looksLikeEmail, mentionsLinkedin, stripWrappers } from './valueShapes';
 

@@ -3,9 +3,9 @@
  * inputs that mean the same company (`https://www.Acme.com/about`, `acme.com`) become one record,
  * with the fields of both. Pure.
  */
-import { isFreeProvider } from '../freeEmailProviders';
-import { normaliseDomain } from '../../hostNames';
-import type { CompanyInput, ContactInput } from '../jobs/inputs';
+import { isFreeProvider } from '#shared/domain/freeEmailProviders';
+import { normaliseDomain } from '#shared/hostNames';
+import type { CompanyInput, ContactInput } from '#shared/domain/jobs/inputs';
 
 /** The input shapes of an enrichment job (the plan runs on that pipeline), reused as growth's inputs. */
 export type InputCompany = CompanyInput;

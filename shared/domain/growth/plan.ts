@@ -4,7 +4,7 @@
  * the caller edited, or one issued to someone else, is never priced.
  */
 import * as z from 'zod';
-import { MAX_COMPANIES, MAX_CONTACTS } from '../jobs/capabilities';
+import { MAX_COMPANIES, MAX_CONTACTS } from '#shared/domain/jobs/capabilities';
 import { GOAL_TYPES, PIPELINE_ORDER, type Capability } from './goals';
 
 export const COVERAGE_MODES = ['sufficient', 'partial', 'needs_enrichment'] as const;

@@ -4,9 +4,9 @@
  */
 import { classifyGoal } from './classify';
 import { executionPath } from './coverage';
-import { ValidationError } from '../errors';
-import { CAPABILITIES, PRESETS, PRESET_NAMES } from '../jobs/capabilities';
-import { planJob } from '../jobs/planner';
+import { ValidationError } from '#shared/domain/errors';
+import { CAPABILITIES, PRESETS, PRESET_NAMES } from '#shared/domain/jobs/capabilities';
+import { planJob } from '#shared/domain/jobs/planner';
 import { goalDefinition, type Capability, type GoalDefinition, type GoalType, type InputNeed } from './goals';
 import type { NormalizedAssets } from './normalize';
 import { normalizeGoalPlan, type Constraints, type CoverageMode, type GoalPlan, type IcpConfig } from './plan';

@@ -3,8 +3,8 @@
  * prices are the pipeline's own (contract 7, jobs/pricing.ts): the quote is the job's upper-bound
  * estimate, reserved at run start; only consumed units are charged and the rest is rebated. Pure.
  */
-import { CAPABILITIES } from '../jobs/capabilities';
-import { estimateUnits } from '../jobs/pricing';
+import { CAPABILITIES } from '#shared/domain/jobs/capabilities';
+import { estimateUnits } from '#shared/domain/jobs/pricing';
 import { EXTERNAL_CAPABILITIES, type Capability } from './goals';
 import type { GoalPlan } from './plan';
 

@@ -3,10 +3,10 @@
  * it, and issues a single-use token bound to the normalised plan. A plan that cannot be priced is
  * an answer (ok false, error_code), not an HTTP error.
  */
-import { now } from '../../adapters/ports';
-import { randomToken } from '../../ids';
-import { getPlanIssue, putQuote } from '../../store/growthRepo';
-import { requireChat } from '../storage/chats';
+import { now } from '#shared/adapters/ports';
+import { randomToken } from '#shared/ids';
+import { getPlanIssue, putQuote } from '#shared/store/growthRepo';
+import { requireChat } from '#shared/domain/storage/chats';
 import { QuoteRefusal, type QuoteErrorCode } from './errors';
 import { goalDefinition } from './goals';
 import { goalPlanSchema, normalizeGoalPlan, type GoalPlan } from './plan';

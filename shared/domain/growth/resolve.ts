@@ -2,11 +2,11 @@
  * POST /growth/resolve: parse and normalise the inputs, measure them against the curated data,
  * plan, and record the plan's fingerprint so that quote can tell an issued plan from an edited one.
  */
-import { now } from '../../adapters/ports';
-import { SECTORS, termsIn } from '../../data/taxonomy';
-import { uuidv7 } from '../../ids';
-import { putPlanIssue } from '../../store/growthRepo';
-import { MAX_COMPANIES, MAX_CONTACTS } from '../jobs/capabilities';
+import { now } from '#shared/adapters/ports';
+import { SECTORS, termsIn } from '#shared/data/taxonomy';
+import { uuidv7 } from '#shared/ids';
+import { putPlanIssue } from '#shared/store/growthRepo';
+import { MAX_COMPANIES, MAX_CONTACTS } from '#shared/domain/jobs/capabilities';
 import { classifyGoal } from './classify';
 import { coverageDomains, coverageModeOf } from './coverage';
 import { countCuratedCompanyDomains, curatedCompaniesInSector, curatedCompanyLookup, curatedDomainsByName } from './curatedLookup';

@@ -3,21 +3,21 @@
  * first read that finds the job finished fixes the run's outcome and, for a completed run, stores
  * the deliverable as a `growth_plan` result, both in one transaction and exactly once.
  */
-import { NotFoundError, UnprocessableError } from '../errors';
-import { now } from '../../adapters/ports';
-import { attachJob, failRunBeforeStart, finishRunItem, getRun, listStartingRuns, type GrowthRunOutcome, type GrowthRunRecord, type GrowthRunStatus } from '../../store/growthRepo';
-import { TransactionConditionError, writeTogether, type TransactItem } from '../../store/transactions';
-import { isConditionFailure } from '../../store/client';
-import { settleReservation } from '../credits/credits';
-import { prepareResult, readResultData } from '../storage/results';
-import type { DeliverableRow } from '../jobs/rows';
-import { cancelJobForUser, pageJobs, requireJob } from '../jobs/jobOperations';
-import { jobView } from '../jobs/view';
-import type { JobRecord } from '../../store/jobsRepo';
+import { NotFoundError, UnprocessableError } from '#shared/domain/errors';
+import { now } from '#shared/adapters/ports';
+import { attachJob, failRunBeforeStart, finishRunItem, getRun, listStartingRuns, type GrowthRunOutcome, type GrowthRunRecord, type GrowthRunStatus } from '#shared/store/growthRepo';
+import { TransactionConditionError, writeTogether, type TransactItem } from '#shared/store/transactions';
+import { isConditionFailure } from '#shared/store/client';
+import { settleReservation } from '#shared/domain/credits/credits';
+import { prepareResult, readResultData } from '#shared/domain/storage/results';
+import type { DeliverableRow } from '#shared/domain/jobs/rows';
+import { cancelJobForUser, pageJobs, requireJob } from '#shared/domain/jobs/jobOperations';
+import { jobView } from '#shared/domain/jobs/view';
+import type { JobRecord } from '#shared/store/jobsRepo';
 import type { Capability, GoalType } from './goals';
 import { dataSourceMix, deliveredCounts, gapReport, previewRow, stageStatuses, type StageStatus } from './outcome';
 import { runOrigin } from './startRun';
-import { logger } from '../../observability/logger';
+import { logger } from '#shared/observability/logger';
 
 export const GROWTH_RESULT_TOOL = 'growth_plan';
 /** A run whose job never got attached (the process stopped in between) is settled after this long. */

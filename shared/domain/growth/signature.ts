@@ -3,8 +3,8 @@
  * issued to. Resolve stores it; quote and run recompute it, so any edit to the plan, or a plan
  * lifted from another account, no longer matches.
  */
-import { sha256Hex } from '../../ids';
-import { canonicalJson } from '../../json';
+import { sha256Hex } from '#shared/ids';
+import { canonicalJson } from '#shared/json';
 import { normalizeGoalPlan, type GoalPlan } from './plan';
 
 export { canonicalJson };

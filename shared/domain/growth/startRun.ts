@@ -3,14 +3,14 @@
  * quoted credits (so a token is never used without a run, nor credits held without one); then the
  * run starts on the enrichment pipeline, which settles that reservation with what it consumed.
  */
-import { ConflictError, GoneError, UnprocessableError } from '../errors';
-import { now } from '../../adapters/ports';
-import { uuidv7 } from '../../ids';
-import { consumeQuoteItem, failRunBeforeStart, attachJob, getQuote, putRunItem, type GrowthQuoteRecord, type GrowthRunRecord } from '../../store/growthRepo';
-import { TransactionConditionError } from '../../store/transactions';
-import { reserveCredits, settleReservation } from '../credits/credits';
-import { requireChat } from '../storage/chats';
-import { startEnrichmentJob } from '../jobs/jobOperations';
+import { ConflictError, GoneError, UnprocessableError } from '#shared/domain/errors';
+import { now } from '#shared/adapters/ports';
+import { uuidv7 } from '#shared/ids';
+import { consumeQuoteItem, failRunBeforeStart, attachJob, getQuote, putRunItem, type GrowthQuoteRecord, type GrowthRunRecord } from '#shared/store/growthRepo';
+import { TransactionConditionError } from '#shared/store/transactions';
+import { reserveCredits, settleReservation } from '#shared/domain/credits/credits';
+import { requireChat } from '#shared/domain/storage/chats';
+import { startEnrichmentJob } from '#shared/domain/jobs/jobOperations';
 import { goalPlanSchema, normalizeGoalPlan, type GoalPlan } from './plan';
 import { planFingerprint } from './signature';
 

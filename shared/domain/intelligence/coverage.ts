@@ -2,7 +2,7 @@
  * Coverage (contract 5): how many curated candidates a filled request has against its limit, and
  * when that falls short, the route most likely to get the user what they want.
  */
-import { SECTORS, termLabel } from '../../data/taxonomy';
+import { SECTORS, termLabel } from '#shared/data/taxonomy';
 import type { CanonicalSlots } from './slots';
 import { PACKAGES, type PackageDef, type PackageId } from './packages';
 

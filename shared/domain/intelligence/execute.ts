@@ -6,15 +6,15 @@
  * exactly one gets through. The token, the identical-query pointer and the wallet are read together in
  * one request; the transaction's conditions still decide, so a read that went stale only retries.
  */
-import { now } from '../../adapters/ports';
-import { uuidv7 } from '../../ids';
-import { chargeCredits } from '../credits/credits';
-import { prepareResultWrites, readResultData } from '../storage/results';
-import { consumeQuoteItem, type QuoteRecord } from '../../store/quotesRepo';
-import { getIdenticalQueryResultId, identicalQueryRead, putIdenticalQueryItem, putIntelligenceResultItem } from '../../store/intelligenceRepo';
-import { readTogether } from '../../store/batch';
-import { walletRead } from '../../store/walletRepo';
-import { TransactionConditionError, writeTogether } from '../../store/transactions';
+import { now } from '#shared/adapters/ports';
+import { uuidv7 } from '#shared/ids';
+import { chargeCredits } from '#shared/domain/credits/credits';
+import { prepareResultWrites, readResultData } from '#shared/domain/storage/results';
+import { consumeQuoteItem, type QuoteRecord } from '#shared/store/quotesRepo';
+import { getIdenticalQueryResultId, identicalQueryRead, putIdenticalQueryItem, putIntelligenceResultItem } from '#shared/store/intelligenceRepo';
+import { readTogether } from '#shared/store/batch';
+import { walletRead } from '#shared/store/walletRepo';
+import { TransactionConditionError, writeTogether } from '#shared/store/transactions';
 import { ENGINES } from './engines';
 import { PACKAGES, type PackageId } from './packages';
 import { executeCredits } from './pricing';

@@ -5,19 +5,19 @@
  * The parent result, the token and the wallet are read in one request, and an unlock reads its memory
  * with the records' profiles; the transaction's conditions still decide, so stale reads only retry.
  */
-import { now } from '../../adapters/ports';
-import { ConflictError } from '../errors';
-import { uuidv7 } from '../../ids';
-import { chargeCredits } from '../credits/credits';
-import { prepareResultWrites } from '../storage/results';
-import { getCuratedEntities } from '../../store/curatedRepo';
-import { consumeQuoteItem } from '../../store/quotesRepo';
-import { extendServedIdsItem, putIntelligenceResultItem, putUnlockMemoryItem, unlockMemoryRead } from '../../store/intelligenceRepo';
-import { readTogether } from '../../store/batch';
-import { walletRead } from '../../store/walletRepo';
-import { TransactionConditionError, type TransactItem } from '../../store/transactions';
-import type { CuratedFund } from '../../data/model';
-import type { ExpansionParams } from '../../schemas/intelligence';
+import { now } from '#shared/adapters/ports';
+import { ConflictError } from '#shared/domain/errors';
+import { uuidv7 } from '#shared/ids';
+import { chargeCredits } from '#shared/domain/credits/credits';
+import { prepareResultWrites } from '#shared/domain/storage/results';
+import { getCuratedEntities } from '#shared/store/curatedRepo';
+import { consumeQuoteItem } from '#shared/store/quotesRepo';
+import { extendServedIdsItem, putIntelligenceResultItem, putUnlockMemoryItem, unlockMemoryRead } from '#shared/store/intelligenceRepo';
+import { readTogether } from '#shared/store/batch';
+import { walletRead } from '#shared/store/walletRepo';
+import { TransactionConditionError, type TransactItem } from '#shared/store/transactions';
+import type { CuratedFund } from '#shared/data/model';
+import type { ExpansionParams } from '#shared/schemas/intelligence';
 import { PACKAGES, type ExpansionType, type PackageDef } from './packages';
 import { increaseLimitCredits, increaseLimitRecords, networkDepthCredits } from './pricing';
 import { explainSpentQuote, quoteTokenRead, redeemableFrom } from './quoteTokens';

@@ -3,11 +3,11 @@
  * and building are pure given their inputs; quote and expand run the same plan, so a quote is exact
  * and an expand can only come out at or below it.
  */
-import { ValidationError } from '../errors';
-import { DATASET_AS_OF, type Contacts, type CuratedCompany, type CuratedFund, type CuratedPerson } from '../../data/model';
-import { curatedEntityRead, getCuratedEntities } from '../../store/curatedRepo';
-import { readTogether, type ItemRead } from '../../store/batch';
-import { expansionParamSchemas, type ExpansionParams } from '../../schemas/intelligence';
+import { ValidationError } from '#shared/domain/errors';
+import { DATASET_AS_OF, type Contacts, type CuratedCompany, type CuratedFund, type CuratedPerson } from '#shared/data/model';
+import { curatedEntityRead, getCuratedEntities } from '#shared/store/curatedRepo';
+import { readTogether, type ItemRead } from '#shared/store/batch';
+import { expansionParamSchemas, type ExpansionParams } from '#shared/schemas/intelligence';
 import { parseOrThrowAt } from './validation';
 import { CHANNEL_FIELDS, type ContactTier, type ExpansionType, type PackageDef } from './packages';
 import { channelsAt, higherTier, increaseLimitCredits, increaseLimitRecords, networkDepthCredits, tierOffered, unlockCredits } from './pricing';

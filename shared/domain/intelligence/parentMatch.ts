@@ -12,7 +12,7 @@
  * Leaving a slot or field out does not contradict: it is taken from the parent, and a subset of the
  * parent's fields is fine (the expansion delivers the parent's fields, as the quote's output_fields show).
  */
-import type { FieldIssue } from '../errors';
+import type { FieldIssue } from '#shared/domain/errors';
 import type { CanonicalSlots, SlotValue } from './slots';
 
 export interface ParentRequest {

@@ -1,7 +1,7 @@
 /** POST /intelligence/quote: prices a package run or an expansion and issues its token. */
-import { UnprocessableError, ValidationError } from '../errors';
-import { requireChat } from '../storage/chats';
-import { getIdenticalQueryResultId, getIntelligenceResult, getUnlockMemory } from '../../store/intelligenceRepo';
+import { UnprocessableError, ValidationError } from '#shared/domain/errors';
+import { requireChat } from '#shared/domain/storage/chats';
+import { getIdenticalQueryResultId, getIntelligenceResult, getUnlockMemory } from '#shared/store/intelligenceRepo';
 import { ENGINES } from './engines';
 import { issueQuote, requestHash } from './quoteTokens';
 import { executeRequest, repeatedRequest, type ExecuteRequest } from './requests';
@@ -11,7 +11,7 @@ import { executeCredits, increaseLimitRecords } from './pricing';
 import { increaseLimitQuote, networkDepthQuote, parseExpansionParams, priceUnlock, selectRecords } from './expansions';
 import { loadIntelResult, type LoadedResult } from './storedResults';
 import { plural } from './engines/format';
-import type { ExpansionParams } from '../../schemas/intelligence';
+import type { ExpansionParams } from '#shared/schemas/intelligence';
 import { assertExpansionOffered } from './results';
 
 export interface QuoteInput {

@@ -2,12 +2,12 @@
  * Quote tokens (contract 1 and 5): 15 minutes, single use, bound to the user and to the canonical
  * form of exactly what was quoted. Only the token's SHA-256 is stored; the request is kept as a hash.
  */
-import { ConflictError, GoneError, UnprocessableError } from '../errors';
-import { now } from '../../adapters/ports';
-import { randomToken, sha256Hex } from '../../ids';
-import { canonicalJson } from '../../json';
-import { getQuote, putQuote, quoteRead, type QuoteRecord } from '../../store/quotesRepo';
-import type { ItemRead } from '../../store/batch';
+import { ConflictError, GoneError, UnprocessableError } from '#shared/domain/errors';
+import { now } from '#shared/adapters/ports';
+import { randomToken, sha256Hex } from '#shared/ids';
+import { canonicalJson } from '#shared/json';
+import { getQuote, putQuote, quoteRead, type QuoteRecord } from '#shared/store/quotesRepo';
+import type { ItemRead } from '#shared/store/batch';
 
 export const QUOTE_TTL_MS = 15 * 60 * 1000;
 

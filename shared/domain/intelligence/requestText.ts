@@ -7,7 +7,7 @@
 import {
   BUILDER_CATEGORIES, ECOSYSTEMS, FUND_TYPES, HACKATHONS, JURISDICTIONS, LOCATIONS, PLATFORMS, ROLE_FAMILIES, SECTORS, SKILLS, STAGES,
   termsIn, type Term,
-} from '../../data/taxonomy';
+} from '#shared/data/taxonomy';
 import { parseAmount } from './slots';
 import type { PackageDef, SlotKind } from './packages';
 

@@ -2,7 +2,7 @@
  * The canonical form of an execute request and of an expansion request: what a quote binds to and
  * what the identical-query rule compares. Invalid input is a 400 here, before anything is priced.
  */
-import { ValidationError, type FieldIssue } from '../errors';
+import { ValidationError, type FieldIssue } from '#shared/domain/errors';
 import { PACKAGES, type PackageDef, type PackageId } from './packages';
 import { checkSlots, type CanonicalSlots } from './slots';
 

@@ -1,6 +1,6 @@
 /** POST /intelligence/resolve: slots from explicit values and request_text, clarification, coverage. */
-import { ValidationError } from '../errors';
-import { findByName, getCompanyByDomain } from '../../store/curatedRepo';
+import { ValidationError } from '#shared/domain/errors';
+import { findByName, getCompanyByDomain } from '#shared/store/curatedRepo';
 import { ENGINES } from './engines';
 import { NEIGHBOURS, coverageNote, coverageStatus, relaxableSlots, type AlternativeRoute, type Coverage } from './coverage';
 import { PACKAGES, type PackageDef, type PackageId } from './packages';

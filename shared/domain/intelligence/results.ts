@@ -1,10 +1,10 @@
 /** GET /intelligence/results/{id}: the stored result, with the expansions it can take and their estimates. */
-import { getUnlockMemory } from '../../store/intelligenceRepo';
+import { getUnlockMemory } from '#shared/store/intelligenceRepo';
 import { EXPANSIONS, INCREASE_LIMIT_BLOCK, PACKAGES, type ExpansionType, type PackageDef } from './packages';
 import { increaseLimitCredits, networkDepthCredits } from './pricing';
 import { priceUnlock } from './expansions';
 import { loadIntelResult } from './storedResults';
-import { UnprocessableError } from '../errors';
+import { UnprocessableError } from '#shared/domain/errors';
 
 /** Expansions that make sense on a result of this type (a contact unlock has no ranking to extend). */
 const FOLLOW_UPS: Record<string, readonly ExpansionType[]> = {

@@ -3,16 +3,16 @@
  * form (taxonomy ids, numbers), so "DeFi" and "decentralized finance" are the same request: quotes
  * bind to it, identical queries are recognised by it, and filled_slots shows it.
  */
-import type { FieldIssue } from '../errors';
-import { own } from '../../dictionary';
+import type { FieldIssue } from '#shared/domain/errors';
+import { own } from '#shared/dictionary';
 import {
   BUILDER_CATEGORIES, ECOSYSTEMS, FUND_TYPES, JURISDICTIONS, PLATFORMS, ROLE_FAMILIES, SECTORS, SKILLS, STAGES,
   termsIn,
-} from '../../data/taxonomy';
+} from '#shared/data/taxonomy';
 import {
   BUILDER_CATEGORY_SYNONYMS, ECOSYSTEM_SYNONYMS, FILLER_WORDS, FUND_TYPE_SYNONYMS, JURISDICTION_SYNONYMS, PLATFORM_SYNONYMS,
   ROLE_FAMILY_SYNONYMS, SECTOR_SYNONYMS, STAGE_SYNONYMS,
-} from '../../data/slotSynonyms';
+} from '#shared/data/slotSynonyms';
 import { buildVocabulary, matchTerms, type Vocabulary } from './termMatch';
 import type { PackageDef, SlotDef, SlotKind } from './packages';
 

@@ -2,10 +2,10 @@
  * Intelligence results as stored: the stored result (section 8) carries the records; the
  * intelligence record carries the request and the ranking's progress. Both share the result id.
  */
-import { NotFoundError } from '../errors';
-import { readResultData, resultDataFrom, resultDataReads } from '../storage/results';
-import { getIntelligenceResult, intelligenceResultRead, type IntelligenceResultRecord } from '../../store/intelligenceRepo';
-import type { ResultRecord } from '../../store/resultsRepo';
+import { NotFoundError } from '#shared/domain/errors';
+import { readResultData, resultDataFrom, resultDataReads } from '#shared/domain/storage/results';
+import { getIntelligenceResult, intelligenceResultRead, type IntelligenceResultRecord } from '#shared/store/intelligenceRepo';
+import type { ResultRecord } from '#shared/store/resultsRepo';
 import type { IntelRecord } from './expansions';
 import type { PackageId } from './packages';
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ValidationError } from '../errors';
+import { ValidationError } from '#shared/domain/errors';
 
 /** zod parse whose issue paths start at `path` (e.g. expansion_scope.expansion_params). */
 export function parseOrThrowAt<T extends z.ZodType>(schema: T, value: unknown, path: string): z.infer<T> {

@@ -6,16 +6,16 @@
  * duplicates or left out is not charged. If the reservation was already settled
  * elsewhere, the job still closes, charging nothing more.
  */
-import { now, ports } from '../../adapters/ports';
-import { settleReservation } from '../credits/credits';
-import { closeJobItem, type JobClosure, type JobRecord } from '../../store/jobsRepo';
-import { TransactionConditionError, writeTogether, type TransactItem } from '../../store/transactions';
-import { isConditionFailure } from '../../store/client';
+import { now, ports } from '#shared/adapters/ports';
+import { settleReservation } from '#shared/domain/credits/credits';
+import { closeJobItem, type JobClosure, type JobRecord } from '#shared/store/jobsRepo';
+import { TransactionConditionError, writeTogether, type TransactItem } from '#shared/store/transactions';
+import { isConditionFailure } from '#shared/store/client';
 import { creditsFor, type UnitCounts } from './pricing';
 import { chargeableUnits } from './deliveredUnits';
-import { logger } from '../../observability/logger';
-import { recordMetric, type BusinessMetric } from '../../observability/metrics';
-import { announce, webhookEvent, type OutboxEvent } from '../webhooks/outbox';
+import { logger } from '#shared/observability/logger';
+import { recordMetric, type BusinessMetric } from '#shared/observability/metrics';
+import { announce, webhookEvent, type OutboxEvent } from '#shared/domain/webhooks/outbox';
 
 const GROWTH_ORIGIN = 'growth_run:';
 /** Growth runs report completion and failure; a cancelled run was cancelled by its owner's own call. */

@@ -5,7 +5,7 @@
  * package downloads its list at install time, which a sealed build cannot do).
  */
 import type { EmailVerification, VerifyReason } from './providers/types';
-import { isFreeProvider } from '../freeEmailProviders';
+import { isFreeProvider } from '#shared/domain/freeEmailProviders';
 
 export const REASON_STATUS: Record<VerifyReason, EmailVerification['status']> = {
   syntax: 'undeliverable',

@@ -4,7 +4,7 @@
  * comment after `keepAliveMs` of silence, and the terminal state once as `complete`, which ends the
  * stream. Each event's `id:` is the job's version, which grows with every change.
  */
-import { TERMINAL_STATUSES } from '../../store/jobsRepo';
+import { TERMINAL_STATUSES } from '#shared/store/jobsRepo';
 import { requireJob } from './requireJob';
 import { jobEventData } from './view';
 

@@ -1,5 +1,5 @@
-import { NotFoundError, UnprocessableError } from '../errors';
-import { readResultData } from '../storage/results';
+import { NotFoundError, UnprocessableError } from '#shared/domain/errors';
+import { readResultData } from '#shared/domain/storage/results';
 import type { DeliverableRow } from './rows';
 import { requireJob } from './requireJob';
 

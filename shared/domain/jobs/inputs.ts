@@ -2,8 +2,8 @@
  * Input assets to rows: domains normalised, names split, each row traceable to its input position.
  * Companies without a usable domain are a 400 naming the row.
  */
-import { ValidationError, type FieldIssue } from '../errors';
-import { emailDomain, normaliseDomain } from '../../hostNames';
+import { ValidationError, type FieldIssue } from '#shared/domain/errors';
+import { emailDomain, normaliseDomain } from '#shared/hostNames';
 import type { InputFacts } from './planner';
 import type { CompanyRow, ContactRow } from './rows';
 

@@ -3,14 +3,14 @@
  * point of the growth area, which passes `billing` when it has already reserved the credits under
  * its own ledger tool and `origin` to find its jobs again.
  */
-import { InsufficientCreditsError, UnprocessableError, ValidationError } from '../errors';
-import { now } from '../../adapters/ports';
-import { uuidv7 } from '../../ids';
-import { getBalance, reserveCredits } from '../credits/credits';
-import { requireChat } from '../storage/chats';
-import { getReservation } from '../../store/walletRepo';
-import { listJobs, putBatches, putJobItem, requestJobCancel, TERMINAL_STATUSES, type BatchRecord, type JobRecord } from '../../store/jobsRepo';
-import { writeTogether } from '../../store/transactions';
+import { InsufficientCreditsError, UnprocessableError, ValidationError } from '#shared/domain/errors';
+import { now } from '#shared/adapters/ports';
+import { uuidv7 } from '#shared/ids';
+import { getBalance, reserveCredits } from '#shared/domain/credits/credits';
+import { requireChat } from '#shared/domain/storage/chats';
+import { getReservation } from '#shared/store/walletRepo';
+import { listJobs, putBatches, putJobItem, requestJobCancel, TERMINAL_STATUSES, type BatchRecord, type JobRecord } from '#shared/store/jobsRepo';
+import { writeTogether } from '#shared/store/transactions';
 import { CAPABILITY_NAMES, isCapability, isPreset, MAX_COMPANIES, MAX_CONTACTS, type Capability } from './capabilities';
 import { planBatches, stageTotals } from './batches';
 import { closeJob } from './closeJob';

@@ -1,8 +1,8 @@
 /** The pipeline queue's job messages. One stage of one batch, or the job's final step. */
 import * as z from 'zod';
-import { ports } from '../../adapters/ports';
+import { ports } from '#shared/adapters/ports';
 import { CAPABILITY_NAMES } from './capabilities';
-import { parseJsonAs } from '../../json';
+import { parseJsonAs } from '#shared/json';
 
 export const stageMessage = z.object({
   kind: z.literal('bd_job.stage'),

@@ -5,9 +5,9 @@
  * safe to run twice: a redelivered message finds its work committed and only re-sends what may
  * not have been sent.
  */
-import { now } from '../../adapters/ports';
-import { prepareResult } from '../storage/results';
-import { commitStage, getBatch, getJob, listBatches, markJobStarted, recordBatchError, TERMINAL_STATUSES, type BatchRecord, type JobRecord } from '../../store/jobsRepo';
+import { now } from '#shared/adapters/ports';
+import { prepareResult } from '#shared/domain/storage/results';
+import { commitStage, getBatch, getJob, listBatches, markJobStarted, recordBatchError, TERMINAL_STATUSES, type BatchRecord, type JobRecord } from '#shared/store/jobsRepo';
 import { CAPABILITIES } from './capabilities';
 import { closeJob } from './closeJob';
 import { finalizeRows } from './finalize';

@@ -3,7 +3,7 @@
  * capability that cannot work on the inputs as given pulls in the capability that supplies what it
  * needs (REQUIREMENTS), and the job's `warnings` say so. Pure: unit-tested as a table.
  */
-import { ValidationError } from '../errors';
+import { ValidationError } from '#shared/domain/errors';
 import { CAPABILITIES, CAPABILITY_NAMES, PRESETS, type Capability, type Preset } from './capabilities';
 
 /** What the planner needs to know about the inputs. */

@@ -3,7 +3,7 @@
  * percentage stops at 99: the last step (finalising the rows) is what makes a job complete.
  */
 import { CAPABILITIES, CAPABILITY_NAMES } from './capabilities';
-import type { JobRecord } from '../../store/jobsRepo';
+import type { JobRecord } from '#shared/store/jobsRepo';
 
 export interface Progress {
   percent: number;

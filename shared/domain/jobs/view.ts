@@ -1,5 +1,5 @@
 /** The job record as the API shows it (spec 2.6 + contract 7). */
-import type { JobRecord, JobStatus } from '../../store/jobsRepo';
+import type { JobRecord, JobStatus } from '#shared/store/jobsRepo';
 import type { Capability } from './capabilities';
 import { creditsByCapability, creditsFor } from './pricing';
 import { jobProgress } from './progress';

@@ -6,12 +6,12 @@
  * After the re-drive budget is spent the job fails, charging what it consumed and releasing the rest
  * of its reservation; its SSE stream then ends with `complete`, and a growth run follows its job.
  */
-import { now } from '../../adapters/ports';
-import { optionalEnv } from '../../config/env';
-import { claimJobRedrive, getJob, listBatches, listStalledJobs, TERMINAL_STATUSES, type JobRecord, type WatchedJob } from '../../store/jobsRepo';
+import { now } from '#shared/adapters/ports';
+import { optionalEnv } from '#shared/config/env';
+import { claimJobRedrive, getJob, listBatches, listStalledJobs, TERMINAL_STATUSES, type JobRecord, type WatchedJob } from '#shared/store/jobsRepo';
 import { closeJob } from './closeJob';
 import { sendJobMessages, type JobMessage } from './messages';
-import { logger } from '../../observability/logger';
+import { logger } from '#shared/observability/logger';
 
 export const DEFAULT_STALE_AFTER_MS = 10 * 60 * 1000;
 export const DEFAULT_MAX_REDRIVES = 3;

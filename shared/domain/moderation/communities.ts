@@ -1,7 +1,7 @@
-import { now } from '../../adapters/ports';
-import { optionalEnv } from '../../config/env';
-import { NotFoundError, UnprocessableError } from '../errors';
-import { randomToken, uuidv7 } from '../../ids';
+import { now } from '#shared/adapters/ports';
+import { optionalEnv } from '#shared/config/env';
+import { NotFoundError, UnprocessableError } from '#shared/domain/errors';
+import { randomToken, uuidv7 } from '#shared/ids';
 import {
   deleteCommunityItems,
   getCommunity,
@@ -12,9 +12,9 @@ import {
   type CommunityChanges,
   type CommunityRecord,
   type CommunitySettings,
-} from '../../store/communitiesRepo';
-import { chargeCredits } from '../credits/credits';
-import { putActivationPointer, writeActivationPointer } from '../../store/platformRepo';
+} from '#shared/store/communitiesRepo';
+import { chargeCredits } from '#shared/domain/credits/credits';
+import { putActivationPointer, writeActivationPointer } from '#shared/store/platformRepo';
 import { COMMUNITY_PRICING, communityStatus, NEEDS_ACTIVATION, type CommunityType } from './communityTypes';
 import { periodEndAfter, renewalChargeId } from './renewalRules';
 

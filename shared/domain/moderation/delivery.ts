@@ -5,10 +5,10 @@
  * transient failures (5xx, network) retry through the queue a few times; a refusal (4xx) is final
  * and recorded with the platform's error.
  */
-import { now } from '../../adapters/ports';
-import { callPlatform } from '../../adapters/platforms/platformPort';
-import { isTransient } from '../../adapters/platforms/result';
-import { countAttempt, getDelivery, planDelivery, recordCallOutcome, settleDelivery, type CallRecord, type Delivery, type PlannedCall } from '../../store/deliveriesRepo';
+import { now } from '#shared/adapters/ports';
+import { callPlatform } from '#shared/adapters/platforms/platformPort';
+import { isTransient } from '#shared/adapters/platforms/result';
+import { countAttempt, getDelivery, planDelivery, recordCallOutcome, settleDelivery, type CallRecord, type Delivery, type PlannedCall } from '#shared/store/deliveriesRepo';
 import { RetryLater, sendPlatformMessages } from './platformMessages';
 
 /** Delivery ids: a decision's own calls, and the reversal of an audit entry. */

@@ -4,12 +4,12 @@
  * is written with its seen marker in one transaction, so overlapping syncs record it once.
  */
 import type { APIAuditLogEntry, RESTGetAPIAuditLogResult } from 'discord-api-types/v10';
-import { callPlatform } from '../../adapters/platforms/platformPort';
-import { uuidv7 } from '../../ids';
-import { addToMetrics, metricShardOf, putAuditEntry, putSeenEvent } from '../../store/moderationRepo';
-import { advanceAuditCursor, getPlatformRecord, updatePlatformRecord } from '../../store/platformRepo';
-import { cancellationCodes, writeTogether } from '../../store/transactions';
-import type { CommunityRecord } from '../../store/communitiesRepo';
+import { callPlatform } from '#shared/adapters/platforms/platformPort';
+import { uuidv7 } from '#shared/ids';
+import { addToMetrics, metricShardOf, putAuditEntry, putSeenEvent } from '#shared/store/moderationRepo';
+import { advanceAuditCursor, getPlatformRecord, updatePlatformRecord } from '#shared/store/platformRepo';
+import { cancellationCodes, writeTogether } from '#shared/store/transactions';
+import type { CommunityRecord } from '#shared/store/communitiesRepo';
 import type { PenaltyAction } from './actions';
 import { DEFAULT_ALERT_TEMPLATE } from './communityTypes';
 import { AUTOMOD_NAME_PREFIX } from './discordAutomod';

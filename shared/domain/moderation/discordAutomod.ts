@@ -7,12 +7,12 @@
  * rule, 100 allow-list entries, 20 exempt roles, one spam and one mention-spam rule a guild.
  */
 import type { APIAutoModerationAction, APIAutoModerationRule, RESTPostAPIAutoModerationRuleJSONBody } from 'discord-api-types/v10';
-import { now } from '../../adapters/ports';
-import { callPlatform } from '../../adapters/platforms/platformPort';
-import type { CallOutcome } from '../../adapters/platforms/result';
-import { getCommunity, type CommunityRecord } from '../../store/communitiesRepo';
-import { getCommunityRules } from '../../store/communityRulesRepo';
-import { getPlatformRecord, updatePlatformRecord } from '../../store/platformRepo';
+import { now } from '#shared/adapters/ports';
+import { callPlatform } from '#shared/adapters/platforms/platformPort';
+import type { CallOutcome } from '#shared/adapters/platforms/result';
+import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
+import { getCommunityRules } from '#shared/store/communityRulesRepo';
+import { getPlatformRecord, updatePlatformRecord } from '#shared/store/platformRepo';
 import type { CommunityRules, RuleId } from './communityRules';
 import { MUTE_SECONDS } from './platformActions';
 import { RetryLater } from './platformMessages';

@@ -7,10 +7,10 @@
  */
 import { createPublicKey, verify } from 'node:crypto';
 import type { APIApplicationCommandInteractionDataStringOption, APIChatInputApplicationCommandInteraction, APIInteraction, APIInteractionResponse } from 'discord-api-types/v10';
-import { now, ports } from '../../adapters/ports';
-import { UnauthorizedError, ValidationError } from '../errors';
-import { getCommunity, markActivated } from '../../store/communitiesRepo';
-import { bindExternal, boundCommunity, communityByActivationToken, getPlatformRecord, unbindExternal, updatePlatformRecord } from '../../store/platformRepo';
+import { now, ports } from '#shared/adapters/ports';
+import { UnauthorizedError, ValidationError } from '#shared/domain/errors';
+import { getCommunity, markActivated } from '#shared/store/communitiesRepo';
+import { bindExternal, boundCommunity, communityByActivationToken, getPlatformRecord, unbindExternal, updatePlatformRecord } from '#shared/store/platformRepo';
 import { ADMINISTRATOR, MANAGE_GUILD } from './discordCommands';
 import { sendPlatformMessages } from './platformMessages';
 

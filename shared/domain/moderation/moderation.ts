@@ -5,12 +5,12 @@
  * gets the first answer.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { now } from '../../adapters/ports';
-import { NotFoundError } from '../errors';
-import { uuidv7 } from '../../ids';
-import { getCommunity, getCommunityByModerationId, markActivatedItem, type CommunityRecord } from '../../store/communitiesRepo';
-import { writeIfCondition } from '../../store/client';
-import { announce, webhookEvent } from '../webhooks/outbox';
+import { now } from '#shared/adapters/ports';
+import { NotFoundError } from '#shared/domain/errors';
+import { uuidv7 } from '#shared/ids';
+import { getCommunity, getCommunityByModerationId, markActivatedItem, type CommunityRecord } from '#shared/store/communitiesRepo';
+import { writeIfCondition } from '#shared/store/client';
+import { announce, webhookEvent } from '#shared/domain/webhooks/outbox';
 import {
   addToMetrics,
   loadMembers,
@@ -21,8 +21,8 @@ import {
   rememberEvent,
   seenEvents,
   type StoredMember,
-} from '../../store/moderationRepo';
-import { cancellationCodes, writeTogether, type TransactItem } from '../../store/transactions';
+} from '#shared/store/moderationRepo';
+import { cancellationCodes, writeTogether, type TransactItem } from '#shared/store/transactions';
 import { requireCommunity } from './communities';
 import {
   activationDecision,
@@ -38,8 +38,8 @@ import {
   type MetricDelta,
 } from './engine';
 import { toChatEvents, type TelegramUpdate } from './telegram';
-import { recordMetric } from '../../observability/metrics';
-import { getCommunityRules } from '../../store/communityRulesRepo';
+import { recordMetric } from '#shared/observability/metrics';
+import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import { ruleSetOf } from './communityRules';
 import type { RuleSet } from './rules';
 

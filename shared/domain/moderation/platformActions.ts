@@ -6,7 +6,7 @@
 import type { ChatPermissions, InlineKeyboardMarkup } from '@grammyjs/types';
 import type { RESTPatchAPIGuildMemberJSONBody } from 'discord-api-types/v10';
 import type { PenaltyAction } from './actions';
-import type { PlannedCall } from '../../store/deliveriesRepo';
+import type { PlannedCall } from '#shared/store/deliveriesRepo';
 
 /** How long a mute lasts; Telegram treats under 30 s or over 366 days as forever, so this stays well inside. */
 export const MUTE_SECONDS = 60 * 60;

@@ -1,7 +1,7 @@
 /** The queue messages of platform moderation: deliver one planned delivery, or write a guild's AutoMod rules. */
 import * as z from 'zod';
-import { ports } from '../../adapters/ports';
-import { parseJsonAs } from '../../json';
+import { ports } from '#shared/adapters/ports';
+import { parseJsonAs } from '#shared/json';
 
 export const deliverMessage = z.object({ kind: z.literal('moderation.deliver'), community_id: z.string(), delivery_id: z.string() });
 export const automodSyncMessage = z.object({ kind: z.literal('moderation.automod_sync'), user_id: z.string(), community_id: z.string() });

@@ -4,16 +4,16 @@
  * the period the sweep saw, and the charge id is fixed per community and period, so a period is
  * charged once whoever gets there first.
  */
-import { now, ports } from '../../adapters/ports';
-import { InsufficientCreditsError } from '../errors';
-import { advanceBillingPeriod, expireAtPeriodEndItem, listDueCommunities, suspendForNonPaymentItem, type CommunityRecord } from '../../store/communitiesRepo';
-import { TransactionConditionError, writeTogether, type TransactItem } from '../../store/transactions';
-import { writeIfCondition } from '../../store/client';
-import { announce, webhookEvent } from '../webhooks/outbox';
-import { chargeCredits } from '../credits/credits';
+import { now, ports } from '#shared/adapters/ports';
+import { InsufficientCreditsError } from '#shared/domain/errors';
+import { advanceBillingPeriod, expireAtPeriodEndItem, listDueCommunities, suspendForNonPaymentItem, type CommunityRecord } from '#shared/store/communitiesRepo';
+import { TransactionConditionError, writeTogether, type TransactItem } from '#shared/store/transactions';
+import { writeIfCondition } from '#shared/store/client';
+import { announce, webhookEvent } from '#shared/domain/webhooks/outbox';
+import { chargeCredits } from '#shared/domain/credits/credits';
 import { COMMUNITY_PRICING } from './communityTypes';
 import { decideRenewal, renewalChargeId } from './renewalRules';
-import { logger } from '../../observability/logger';
+import { logger } from '#shared/observability/logger';
 
 export type RenewalOutcome = 'renewed' | 'suspended' | 'still_suspended' | 'expired' | 'skipped';
 

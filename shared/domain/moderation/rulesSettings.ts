@@ -1,7 +1,7 @@
 /** GET|PUT .../communities/{id}/rules: the owner reads and changes the community's rules. */
-import { now } from '../../adapters/ports';
-import { getCommunityRules, putCommunityRules } from '../../store/communityRulesRepo';
-import { getPlatformRecord } from '../../store/platformRepo';
+import { now } from '#shared/adapters/ports';
+import { getCommunityRules, putCommunityRules } from '#shared/store/communityRulesRepo';
+import { getPlatformRecord } from '#shared/store/platformRepo';
 import { requireCommunity } from './communities';
 import { mergeRules, type CommunityRules } from './communityRules';
 import { sendPlatformMessages } from './platformMessages';

@@ -1,15 +1,15 @@
 /** ModerationStatus (contract 4): connection, live counters and the newest audit entries of one community. */
-import { now } from '../../adapters/ports';
-import { NotFoundError } from '../errors';
-import { newestCommunity, stampSynced, type CommunityRecord } from '../../store/communitiesRepo';
-import { newestAuditEntries, readMetrics } from '../../store/moderationRepo';
+import { now } from '#shared/adapters/ports';
+import { NotFoundError } from '#shared/domain/errors';
+import { newestCommunity, stampSynced, type CommunityRecord } from '#shared/store/communitiesRepo';
+import { newestAuditEntries, readMetrics } from '#shared/store/moderationRepo';
 import { requireCommunity } from './communities';
 import { communityStatus } from './communityTypes';
 import { syncAutomodExecutions } from './discordAudit';
-import { deliveriesByIds } from '../../store/deliveriesRepo';
+import { deliveriesByIds } from '#shared/store/deliveriesRepo';
 import { decisionDeliveryId, undoDeliveryId } from './delivery';
-import { getPlatformRecord } from '../../store/platformRepo';
-import { platformConfigured } from '../../adapters/platforms/platformPort';
+import { getPlatformRecord } from '#shared/store/platformRepo';
+import { platformConfigured } from '#shared/adapters/platforms/platformPort';
 
 /** What each platform integration does not do, stated in the status rather than faked. */
 const UNSUPPORTED: Record<string, string[]> = {

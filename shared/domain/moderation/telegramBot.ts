@@ -7,14 +7,14 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { CallbackQuery, ChatMember, Message, Update, User } from '@grammyjs/types';
-import { now, ports } from '../../adapters/ports';
-import { callPlatform } from '../../adapters/platforms/platformPort';
-import { UnauthorizedError } from '../errors';
-import { getCommunity, markActivated, type CommunityRecord } from '../../store/communitiesRepo';
-import { getCommunityRules } from '../../store/communityRulesRepo';
-import { putPendingCaptcha, takePendingCaptcha, listExpiredCaptchas } from '../../store/captchaRepo';
-import { getDelivery } from '../../store/deliveriesRepo';
-import { bindExternal, boundCommunity, communityByActivationToken, getPlatformRecord, unbindExternal, updatePlatformRecord } from '../../store/platformRepo';
+import { now, ports } from '#shared/adapters/ports';
+import { callPlatform } from '#shared/adapters/platforms/platformPort';
+import { UnauthorizedError } from '#shared/domain/errors';
+import { getCommunity, markActivated, type CommunityRecord } from '#shared/store/communitiesRepo';
+import { getCommunityRules } from '#shared/store/communityRulesRepo';
+import { putPendingCaptcha, takePendingCaptcha, listExpiredCaptchas } from '#shared/store/captchaRepo';
+import { getDelivery } from '#shared/store/deliveriesRepo';
+import { bindExternal, boundCommunity, communityByActivationToken, getPlatformRecord, unbindExternal, updatePlatformRecord } from '#shared/store/platformRepo';
 import type { CommunityRules } from './communityRules';
 import { communityStatus } from './communityTypes';
 import { decisionDeliveryId, scheduleDelivery } from './delivery';

@@ -4,12 +4,12 @@
  * The calls run at once, so the answer carries the platform's verdict; a rate limit leaves it pending
  * and queued for after the wait.
  */
-import { now } from '../../adapters/ports';
-import { NotFoundError, UnprocessableError } from '../errors';
-import { getCommunityRules } from '../../store/communityRulesRepo';
-import { getDelivery } from '../../store/deliveriesRepo';
-import { findAuditEntry } from '../../store/moderationRepo';
-import { getPlatformRecord } from '../../store/platformRepo';
+import { now } from '#shared/adapters/ports';
+import { NotFoundError, UnprocessableError } from '#shared/domain/errors';
+import { getCommunityRules } from '#shared/store/communityRulesRepo';
+import { getDelivery } from '#shared/store/deliveriesRepo';
+import { findAuditEntry } from '#shared/store/moderationRepo';
+import { getPlatformRecord } from '#shared/store/platformRepo';
 import type { PenaltyAction } from './actions';
 import { requireCommunity } from './communities';
 import { runDelivery, scheduleDelivery, undoDeliveryId } from './delivery';

@@ -1,9 +1,9 @@
-import { NotFoundError } from '../errors';
-import { now } from '../../adapters/ports';
-import { uuidv7 } from '../../ids';
-import { deleteBlob, readBlob, retireBlob, writeBlob } from '../../store/blobs';
-import { getChat, listChats, putChat, softDeleteChat, updateChat, type ChatRecord } from '../../store/chatsRepo';
-import { chatKey } from '../../store/keys';
+import { NotFoundError } from '#shared/domain/errors';
+import { now } from '#shared/adapters/ports';
+import { uuidv7 } from '#shared/ids';
+import { deleteBlob, readBlob, retireBlob, writeBlob } from '#shared/store/blobs';
+import { getChat, listChats, putChat, softDeleteChat, updateChat, type ChatRecord } from '#shared/store/chatsRepo';
+import { chatKey } from '#shared/store/keys';
 
 export const DEFAULT_CHAT_TITLE = 'New Conversation';
 

@@ -1,12 +1,12 @@
-import { NotFoundError } from '../errors';
-import { now } from '../../adapters/ports';
-import { uuidv7 } from '../../ids';
-import { firstChunkRead, prepareBlob, readBlob, readBlobFrom, writeBlob } from '../../store/blobs';
-import { getChat } from '../../store/chatsRepo';
-import { resultKey } from '../../store/keys';
-import { getResultRecord, listResultRecords, putResultItem, resultRecordRead, type ResultRecord } from '../../store/resultsRepo';
-import type { ItemRead } from '../../store/batch';
-import { writeTogether, type TransactItem } from '../../store/transactions';
+import { NotFoundError } from '#shared/domain/errors';
+import { now } from '#shared/adapters/ports';
+import { uuidv7 } from '#shared/ids';
+import { firstChunkRead, prepareBlob, readBlob, readBlobFrom, writeBlob } from '#shared/store/blobs';
+import { getChat } from '#shared/store/chatsRepo';
+import { resultKey } from '#shared/store/keys';
+import { getResultRecord, listResultRecords, putResultItem, resultRecordRead, type ResultRecord } from '#shared/store/resultsRepo';
+import type { ItemRead } from '#shared/store/batch';
+import { writeTogether, type TransactItem } from '#shared/store/transactions';
 
 export interface NewResult {
   userId: string;

@@ -1,7 +1,7 @@
-import { now } from '../../adapters/ports';
-import type { UserRecord } from '../../store/usersRepo';
-import { ledgerBetween } from '../credits/credits';
-import { periodAllowance } from '../billing/plans';
+import { now } from '#shared/adapters/ports';
+import type { UserRecord } from '#shared/store/usersRepo';
+import { ledgerBetween } from '#shared/domain/credits/credits';
+import { periodAllowance } from '#shared/domain/billing/plans';
 import { summarizeUsage, usageRange } from './usage';
 
 export async function creditUsage(user: UserRecord, startDate?: string, endDate?: string) {

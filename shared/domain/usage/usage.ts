@@ -1,5 +1,5 @@
-import { ValidationError } from '../errors';
-import type { LedgerEntry } from '../../store/walletRepo';
+import { ValidationError } from '#shared/domain/errors';
+import type { LedgerEntry } from '#shared/store/walletRepo';
 
 const DAY_MS = 86_400_000;
 const MAX_RANGE_DAYS = 366;

@@ -4,7 +4,7 @@
  * accepted). Locally: loopback receivers (http or https) as well, so `npm start` can call one.
  */
 import { BlockList, isIP } from 'node:net';
-import type { HostResolver } from '../../adapters/hostResolver';
+import type { HostResolver } from '#shared/adapters/hostResolver';
 
 export type AddressPolicy = 'local' | 'deployed';
 

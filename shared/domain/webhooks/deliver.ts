@@ -3,12 +3,12 @@
  * between sends again (with the same `webhook-id`, the event id, so receivers de-duplicate). The
  * destination is checked against the address policy after a fresh DNS resolution every time.
  */
-import { now, ports } from '../../adapters/ports';
-import { systemClock } from '../../adapters/clock';
-import { postWebhook, type AttemptResult } from '../../adapters/webhookSender';
-import { getEvent } from '../../store/webhookEventsRepo';
-import { getDelivery, recordDeliveryChange, type WebhookDeliveryRecord } from '../../store/webhookDeliveriesRepo';
-import { clearFailing, disableEndpoint, getEndpoint, markFailing } from '../../store/webhookEndpointsRepo';
+import { now, ports } from '#shared/adapters/ports';
+import { systemClock } from '#shared/adapters/clock';
+import { postWebhook, type AttemptResult } from '#shared/adapters/webhookSender';
+import { getEvent } from '#shared/store/webhookEventsRepo';
+import { getDelivery, recordDeliveryChange, type WebhookDeliveryRecord } from '#shared/store/webhookDeliveriesRepo';
+import { clearFailing, disableEndpoint, getEndpoint, markFailing } from '#shared/store/webhookEndpointsRepo';
 import { addressPolicyFromEnv, checkDestination } from './addressPolicy';
 import { deliverMessage } from './messages';
 import { DELIVERY_TIMEOUT_MS, DISABLE_AFTER_MS, retryDelayAfter, shouldDisable } from './schedule';

@@ -1,8 +1,8 @@
 /** The delivery log and manual retry, owner-only: another user's delivery id is a 404. */
-import { now, ports } from '../../adapters/ports';
-import { ConflictError, NotFoundError, UnprocessableError } from '../errors';
-import { getDelivery, listDeliveries, recordDeliveryChange, type DeliveryStatus } from '../../store/webhookDeliveriesRepo';
-import { getEndpoint } from '../../store/webhookEndpointsRepo';
+import { now, ports } from '#shared/adapters/ports';
+import { ConflictError, NotFoundError, UnprocessableError } from '#shared/domain/errors';
+import { getDelivery, listDeliveries, recordDeliveryChange, type DeliveryStatus } from '#shared/store/webhookDeliveriesRepo';
+import { getEndpoint } from '#shared/store/webhookEndpointsRepo';
 import { deliverMessage } from './messages';
 import { deliveryView, pageOf, type Page } from './views';
 

@@ -5,10 +5,10 @@
  * event leaves the outbox only once its deliveries exist.
  */
 import { createHash } from 'node:crypto';
-import { now, ports } from '../../adapters/ports';
-import { getEvent, markDispatched, storeEventData } from '../../store/webhookEventsRepo';
-import { putDelivery, type WebhookDeliveryRecord } from '../../store/webhookDeliveriesRepo';
-import { listEndpoints } from '../../store/webhookEndpointsRepo';
+import { now, ports } from '#shared/adapters/ports';
+import { getEvent, markDispatched, storeEventData } from '#shared/store/webhookEventsRepo';
+import { putDelivery, type WebhookDeliveryRecord } from '#shared/store/webhookDeliveriesRepo';
+import { listEndpoints } from '#shared/store/webhookEndpointsRepo';
 import { deliverMessage } from './messages';
 import { renderEventData } from './render';
 import { MAX_ATTEMPTS } from './schedule';

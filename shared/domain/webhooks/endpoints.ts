@@ -1,9 +1,9 @@
 /** Customers' webhook endpoints: owner-only (another user's id is a 404), the secret shown on creation and rotation only. */
-import { now, ports } from '../../adapters/ports';
-import { NotFoundError, UnprocessableError, ValidationError } from '../errors';
-import { uuidv7 } from '../../ids';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../schemas/outboundWebhooks';
-import { deleteEndpoint, getEndpoint, listEndpoints, putEndpoint, replaceSecret, type WebhookEndpointRecord } from '../../store/webhookEndpointsRepo';
+import { now, ports } from '#shared/adapters/ports';
+import { NotFoundError, UnprocessableError, ValidationError } from '#shared/domain/errors';
+import { uuidv7 } from '#shared/ids';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '#shared/schemas/outboundWebhooks';
+import { deleteEndpoint, getEndpoint, listEndpoints, putEndpoint, replaceSecret, type WebhookEndpointRecord } from '#shared/store/webhookEndpointsRepo';
 import { addressPolicyFromEnv, checkDestination } from './addressPolicy';
 import { newEndpointSecret } from './signing';
 import { endpointView, endpointWithSecret, pageOf, type Page } from './views';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import type { QueueMessage } from '../../adapters/queue';
-import { parseJsonAs } from '../../json';
+import type { QueueMessage } from '#shared/adapters/queue';
+import { parseJsonAs } from '#shared/json';
 
 /** The webhook queue's two messages: fan an event out into deliveries; make one delivery attempt. */
 const message = z.discriminatedUnion('kind', [

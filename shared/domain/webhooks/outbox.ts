@@ -4,11 +4,11 @@
  * asks the webhook queue to fan it out at once. If that message is lost (the process dies, the queue
  * refuses), the event is still in the outbox index and the scheduled sweep dispatches it.
  */
-import { ports } from '../../adapters/ports';
-import { uuidv7 } from '../../ids';
-import type { WebhookEventType } from '../../schemas/outboundWebhooks';
-import type { TransactItem } from '../../store/transactions';
-import { outboxEventItem } from '../../store/webhookEventsRepo';
+import { ports } from '#shared/adapters/ports';
+import { uuidv7 } from '#shared/ids';
+import type { WebhookEventType } from '#shared/schemas/outboundWebhooks';
+import type { TransactItem } from '#shared/store/transactions';
+import { outboxEventItem } from '#shared/store/webhookEventsRepo';
 import { dispatchMessage } from './messages';
 
 export type SubjectKind = 'job' | 'growth_run' | 'community' | 'credits';

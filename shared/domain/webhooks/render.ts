@@ -2,12 +2,12 @@
  * An event's `data` is its subject as the subject's GET returns it, rendered once at dispatch (the
  * outbox item in the state change's transaction holds only the reference, keeping that write small).
  */
-import { optionalEnv } from '../../config/env';
-import { NotFoundError } from '../errors';
-import type { WebhookEventRecord } from '../../store/webhookEventsRepo';
-import { getGrowthRun } from '../growth/runs';
-import { getJobForUser } from '../jobs/jobOperations';
-import { readCommunity } from '../moderation/communities';
+import { optionalEnv } from '#shared/config/env';
+import { NotFoundError } from '#shared/domain/errors';
+import type { WebhookEventRecord } from '#shared/store/webhookEventsRepo';
+import { getGrowthRun } from '#shared/domain/growth/runs';
+import { getJobForUser } from '#shared/domain/jobs/jobOperations';
+import { readCommunity } from '#shared/domain/moderation/communities';
 import type { SubjectKind } from './outbox';
 
 /** Links inside a rendered object (a run's export URLs) point at the public API. */

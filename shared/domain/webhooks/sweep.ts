@@ -3,9 +3,9 @@
  * after it was written is dispatched, and every pending delivery overdue by as long is queued again.
  * The grace keeps the sweep from racing the after-commit fast path.
  */
-import { now, ports } from '../../adapters/ports';
-import { listUndispatched } from '../../store/webhookEventsRepo';
-import { listDueDeliveries } from '../../store/webhookDeliveriesRepo';
+import { now, ports } from '#shared/adapters/ports';
+import { listUndispatched } from '#shared/store/webhookEventsRepo';
+import { listDueDeliveries } from '#shared/store/webhookDeliveriesRepo';
 import { dispatchEvent } from './dispatch';
 import { deliverMessage } from './messages';
 

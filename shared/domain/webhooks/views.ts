@@ -1,6 +1,6 @@
-import type { WebhookEventType } from '../../schemas/outboundWebhooks';
-import type { WebhookEndpointRecord } from '../../store/webhookEndpointsRepo';
-import type { WebhookDeliveryRecord } from '../../store/webhookDeliveriesRepo';
+import type { WebhookEventType } from '#shared/schemas/outboundWebhooks';
+import type { WebhookEndpointRecord } from '#shared/store/webhookEndpointsRepo';
+import type { WebhookDeliveryRecord } from '#shared/store/webhookDeliveriesRepo';
 
 export const endpointView = (e: WebhookEndpointRecord) => ({
   id: e.id,

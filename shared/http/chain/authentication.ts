@@ -1,4 +1,4 @@
-import { loadCaller } from '../../domain/accounts/accounts';
+import { loadCaller } from '#shared/domain/accounts/accounts';
 import { routeOf, type ApiMiddleware } from './state';
 
 /** The caller the authorizer vouched for (by user id and key hash), loaded fresh, on api_key routes. */

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { nestsDeeperThan, reservedKeyPath } from '../../json';
-import { PayloadTooLargeError, ValidationError } from '../errors';
+import { nestsDeeperThan, reservedKeyPath } from '#shared/json';
+import { PayloadTooLargeError, ValidationError } from '#shared/http/errors';
 import { routeOf, type ApiMiddleware } from './state';
 
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -1,8 +1,8 @@
-import { uuidv7 } from '../../ids';
-import { logger } from '../../observability/logger';
-import { NO_STORE } from '../cachePolicy';
-import { logServerError, toErrorResponse } from '../errors';
-import { finishIdempotentRequest } from '../idempotency';
+import { uuidv7 } from '#shared/ids';
+import { logger } from '#shared/observability/logger';
+import { NO_STORE } from '#shared/http/cachePolicy';
+import { logServerError, toErrorResponse } from '#shared/http/errors';
+import { finishIdempotentRequest } from '#shared/http/idempotency';
 import { routeName, type ApiMiddleware } from './state';
 
 /**

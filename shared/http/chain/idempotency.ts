@@ -1,6 +1,6 @@
-import { now } from '../../adapters/ports';
-import { canonicalJson } from '../../json';
-import { beginIdempotentRequest, finishIdempotentRequest } from '../idempotency';
+import { now } from '#shared/adapters/ports';
+import { canonicalJson } from '#shared/json';
+import { beginIdempotentRequest, finishIdempotentRequest } from '#shared/http/idempotency';
 import { routeOf, type ApiMiddleware } from './state';
 
 /** The API functions' timeout (infra/appFunction.ts), for a context that cannot tell its remaining time. */

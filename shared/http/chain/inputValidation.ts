@@ -1,6 +1,6 @@
-import { baseUrlOf } from '../baseUrl';
-import { ValidationError } from '../errors';
-import { parseOrThrow } from '../validation';
+import { baseUrlOf } from '#shared/http/baseUrl';
+import { ValidationError } from '#shared/http/errors';
+import { parseOrThrow } from '#shared/http/validation';
 import { routeOf, type ApiContext, type ApiMiddleware } from './state';
 
 const isEmptyObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;

@@ -1,5 +1,5 @@
-import { uuidv7 } from '../../ids';
-import { lowerCaseHeaders } from '../headers';
+import { uuidv7 } from '#shared/ids';
+import { lowerCaseHeaders } from '#shared/http/headers';
 import type { ApiMiddleware } from './state';
 
 /** The request id (API Gateway's, else a new one) and the lower-cased headers, first of all. */

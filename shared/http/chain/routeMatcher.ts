@@ -1,4 +1,4 @@
-import { NotFoundError } from '../errors';
+import { NotFoundError } from '#shared/http/errors';
 import type { ApiMiddleware, Route } from './state';
 
 /** The group's route for the method and resource API Gateway matched; 404 when the group has none. */

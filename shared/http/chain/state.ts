@@ -1,9 +1,9 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
-import type { UserRecord } from '../../store/usersRepo';
-import type { EndpointSpec } from '../endpoint';
-import type { IdempotencyClaim } from '../idempotency';
+import type { UserRecord } from '#shared/store/usersRepo';
+import type { EndpointSpec } from '#shared/http/endpoint';
+import type { IdempotencyClaim } from '#shared/http/idempotency';
 
 type In<T> = T extends z.ZodType ? z.infer<T> : Record<string, never>;
 

@@ -1,4 +1,4 @@
-import { SubscriptionRequiredError } from '../errors';
+import { SubscriptionRequiredError } from '#shared/http/errors';
 import { routeOf, type ApiMiddleware } from './state';
 
 /** Paid routes serve only an active pro subscription (403 subscription_required). */

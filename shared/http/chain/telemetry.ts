@@ -1,5 +1,5 @@
-import { logger } from '../../observability/logger';
-import { tracer } from '../../observability/tracer';
+import { logger } from '#shared/observability/logger';
+import { tracer } from '#shared/observability/tracer';
 import { routeName, type ApiMiddleware } from './state';
 
 /**

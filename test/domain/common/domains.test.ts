@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { emailDomain, normaliseDomain } from '../../../shared/hostNames';
-import { companyRows, contactRows } from '../../../shared/domain/jobs/inputs';
-import { ValidationError } from '../../../shared/http/errors';
+import { emailDomain, normaliseDomain } from '#shared/hostNames';
+import { companyRows, contactRows } from '#shared/domain/jobs/inputs';
+import { ValidationError } from '#shared/http/errors';
 
 describe('normaliseDomain', () => {
   const cases: [string, string | undefined][] = [

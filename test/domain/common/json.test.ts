@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nestsDeeperThan, reservedKeyPath } from '../../../shared/json';
+import { nestsDeeperThan, reservedKeyPath } from '#shared/json';
 
 describe('nestsDeeperThan', () => {
   it('counts arrays and objects together, up to and past the limit', () => {

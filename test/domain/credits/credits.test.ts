@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { installPorts } from '../../../shared/adapters/ports';
-import { ManualClock } from '../../../shared/adapters/clock';
-import { chargeCredits, getBalance, grantCredits, ledgerBetween, refundCredits, reserveCredits, settleReservation } from '../../../shared/domain/credits/credits';
-import { InsufficientCreditsError } from '../../../shared/http/errors';
-import { TransactionConditionError } from '../../../shared/store/transactions';
-import { ddb, table } from '../../../shared/store/client';
-import { uuidv7 } from '../../../shared/ids';
-import { loadWallet } from '../../../shared/store/walletRepo';
+import { installPorts } from '#shared/adapters/ports';
+import { ManualClock } from '#shared/adapters/clock';
+import { chargeCredits, getBalance, grantCredits, ledgerBetween, refundCredits, reserveCredits, settleReservation } from '#shared/domain/credits/credits';
+import { InsufficientCreditsError } from '#shared/http/errors';
+import { TransactionConditionError } from '#shared/store/transactions';
+import { ddb, table } from '#shared/store/client';
+import { uuidv7 } from '#shared/ids';
+import { loadWallet } from '#shared/store/walletRepo';
 
 const clock = new ManualClock(new Date('2026-11-22T10:00:00.000Z'));
 installPorts({ clock });

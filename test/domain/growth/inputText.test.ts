@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDelimited, parseInputText } from '../../../shared/domain/growth/inputText';
+import { parseDelimited, parseInputText } from '#shared/domain/growth/inputText';
 
 describe('parseInputText', () => {
   it('reads a CSV with a header row, mapping the column names people use', () => {

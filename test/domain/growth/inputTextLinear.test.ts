@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseInputText } from '../../../shared/domain/growth/inputText';
-import { normalizeAssets } from '../../../shared/domain/growth/normalize';
-import { hasHttpScheme, looksLikeDomainOrUrl, looksLikeEmail, mentionsLinkedin, stripWrappers } from '../../../shared/domain/growth/valueShapes';
-import { crafted, expectLinearTime } from '../../support/linearTime';
+import { parseInputText } from '#shared/domain/growth/inputText';
+import { normalizeAssets } from '#shared/domain/growth/normalize';
+import { hasHttpScheme, looksLikeDomainOrUrl, looksLikeEmail, mentionsLinkedin, stripWrappers } from '#shared/domain/growth/valueShapes';
+import { crafted, expectLinearTime } from '#test/support/linearTime';
 
 const N = 50_000;
 /** What resolve does with input_text: parse, then normalise. */

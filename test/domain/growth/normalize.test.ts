@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { capAssets, normalizeAssets, normalizeEmail, normalizeLinkedinUrl, settleCompanyDomains } from '../../../shared/domain/growth/normalize';
-import { normaliseDomain as normalizeDomain } from '../../../shared/hostNames';
+import { capAssets, normalizeAssets, normalizeEmail, normalizeLinkedinUrl, settleCompanyDomains } from '#shared/domain/growth/normalize';
+import { normaliseDomain as normalizeDomain } from '#shared/hostNames';
 
 describe('canonical forms', () => {
   it.each([

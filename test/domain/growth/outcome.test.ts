@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { DeliverableRow } from '../../../shared/domain/jobs/rows';
-import { dataSourceMix, deliveredCounts, gapReport, previewRow, stageStatuses } from '../../../shared/domain/growth/outcome';
-import type { Capability } from '../../../shared/domain/growth/goals';
+import type { DeliverableRow } from '#shared/domain/jobs/rows';
+import { dataSourceMix, deliveredCounts, gapReport, previewRow, stageStatuses } from '#shared/domain/growth/outcome';
+import type { Capability } from '#shared/domain/growth/goals';
 
 const row = (over: Partial<DeliverableRow>): DeliverableRow => ({
   company_name: 'Acme', domain: 'acme.com', website: null, icp_score: null, icp_qualified: null, icp_reasons: [], employee_count: null, company_size_status: null,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { classifyGoal } from '../../../shared/domain/growth/classify';
-import { coverageModeOf, executionPath } from '../../../shared/domain/growth/coverage';
-import type { NormalizedAssets } from '../../../shared/domain/growth/normalize';
-import { resolveGoal, type PlanningInput } from '../../../shared/domain/growth/planner';
-import { goalPlanSchema } from '../../../shared/domain/growth/plan';
+import { classifyGoal } from '#shared/domain/growth/classify';
+import { coverageModeOf, executionPath } from '#shared/domain/growth/coverage';
+import type { NormalizedAssets } from '#shared/domain/growth/normalize';
+import { resolveGoal, type PlanningInput } from '#shared/domain/growth/planner';
+import { goalPlanSchema } from '#shared/domain/growth/plan';
 
 const none: NormalizedAssets = { companies: [], contacts: [] };
 const companies: NormalizedAssets = { companies: [{ company_name: 'Acme', domain: 'acme.com' }, { domain: 'globex.io' }], contacts: [] };

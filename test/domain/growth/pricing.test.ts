@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { GoalPlan } from '../../../shared/domain/growth/plan';
-import { creditsTotal, estimateDelivered, externalCredits, priceBreakdown } from '../../../shared/domain/growth/pricing';
-import { canonicalJson, planFingerprint } from '../../../shared/domain/growth/signature';
-import { resolveGoal } from '../../../shared/domain/growth/planner';
+import type { GoalPlan } from '#shared/domain/growth/plan';
+import { creditsTotal, estimateDelivered, externalCredits, priceBreakdown } from '#shared/domain/growth/pricing';
+import { canonicalJson, planFingerprint } from '#shared/domain/growth/signature';
+import { resolveGoal } from '#shared/domain/growth/planner';
 
 const plan = (over: Partial<GoalPlan> = {}): GoalPlan => ({
   ...resolveGoal({

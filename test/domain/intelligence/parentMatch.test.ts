@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parentMismatches, type ParentRequest } from '../../../shared/domain/intelligence/parentMatch';
+import { parentMismatches, type ParentRequest } from '#shared/domain/intelligence/parentMatch';
 
 const parent: ParentRequest = {
   packageId: 'vc-shortlist-v1',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PACKAGES, PACKAGE_IDS, type PackageDef } from '../../../shared/domain/intelligence/packages';
-import { channelsAt, executeCredits, tierOffered, unlockCredits } from '../../../shared/domain/intelligence/pricing';
-import { priceUnlock, rememberUnlocks } from '../../../shared/domain/intelligence/expansions';
+import { PACKAGES, PACKAGE_IDS, type PackageDef } from '#shared/domain/intelligence/packages';
+import { channelsAt, executeCredits, tierOffered, unlockCredits } from '#shared/domain/intelligence/pricing';
+import { priceUnlock, rememberUnlocks } from '#shared/domain/intelligence/expansions';
 
 const pkg = (id: keyof typeof PACKAGES): PackageDef => PACKAGES[id];
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseRequestText } from '../../../shared/domain/intelligence/requestText';
-import { PACKAGES } from '../../../shared/domain/intelligence/packages';
-import { parseAmount } from '../../../shared/domain/intelligence/slots';
-import { crafted, expectLinearTime } from '../../support/linearTime';
+import { parseRequestText } from '#shared/domain/intelligence/requestText';
+import { PACKAGES } from '#shared/domain/intelligence/packages';
+import { parseAmount } from '#shared/domain/intelligence/slots';
+import { crafted, expectLinearTime } from '#test/support/linearTime';
 
 /** request_text is read by the extractors of every package; the schema allows 2,000 characters. */
 const readAllPackages = (text: string) => Object.values(PACKAGES).map((pkg) => parseRequestText(pkg, text));

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { PACKAGES, type PackageDef } from '../../../shared/domain/intelligence/packages';
-import { checkSlots, parseAmount } from '../../../shared/domain/intelligence/slots';
-import { chequeRange, parseRequestText } from '../../../shared/domain/intelligence/requestText';
-import { executeRequest } from '../../../shared/domain/intelligence/requests';
-import { ValidationError } from '../../../shared/http/errors';
+import { PACKAGES, type PackageDef } from '#shared/domain/intelligence/packages';
+import { checkSlots, parseAmount } from '#shared/domain/intelligence/slots';
+import { chequeRange, parseRequestText } from '#shared/domain/intelligence/requestText';
+import { executeRequest } from '#shared/domain/intelligence/requests';
+import { ValidationError } from '#shared/http/errors';
 
 const vc: PackageDef = PACKAGES['vc-shortlist-v1'];
 const kol: PackageDef = PACKAGES['kol-discovery-v1'];

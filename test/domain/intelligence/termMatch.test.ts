@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   BUILDER_CATEGORIES, ECOSYSTEMS, FUND_TYPES, JURISDICTIONS, PLATFORMS, ROLE_FAMILIES, SECTORS, STAGES, type Term,
-} from '../../../shared/data/taxonomy';
+} from '#shared/data/taxonomy';
 import {
   BUILDER_CATEGORY_SYNONYMS, ECOSYSTEM_SYNONYMS, FILLER_WORDS, FUND_TYPE_SYNONYMS, JURISDICTION_SYNONYMS, PLATFORM_SYNONYMS,
   ROLE_FAMILY_SYNONYMS, SECTOR_SYNONYMS, STAGE_SYNONYMS, type SynonymTable,
-} from '../../../shared/data/slotSynonyms';
-import { buildVocabulary, compactKey, editDistance, matchTerms, singular } from '../../../shared/domain/intelligence/termMatch';
-import { PACKAGES } from '../../../shared/domain/intelligence/packages';
-import { checkSlots } from '../../../shared/domain/intelligence/slots';
+} from '#shared/data/slotSynonyms';
+import { buildVocabulary, compactKey, editDistance, matchTerms, singular } from '#shared/domain/intelligence/termMatch';
+import { PACKAGES } from '#shared/domain/intelligence/packages';
+import { checkSlots } from '#shared/domain/intelligence/slots';
 
 const TABLES: [string, readonly Term[], SynonymTable<string>][] = [
   ['sector', SECTORS, SECTOR_SYNONYMS],

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { TableDns } from '../../../shared/adapters/dns';
-import { builtinProviders } from '../../../shared/domain/jobs/providers/builtin';
-import { canonicalLinkedinUrl } from '../../../shared/domain/jobs/linkedin';
-import type { CuratedCompanyFacts, CuratedPersonFacts, CuratedSource } from '../../../shared/domain/jobs/providers/curatedSource';
-import { companyRows, contactRows } from '../../../shared/domain/jobs/inputs';
-import { runStage, type StageSettings } from '../../../shared/domain/jobs/stages';
-import type { ContactRow } from '../../../shared/domain/jobs/rows';
-import { inferPattern, nameParts } from '../../../shared/domain/jobs/emailPatterns';
-import { hasValidSyntax, isDisposableDomain, verificationStatus } from '../../../shared/domain/jobs/emailRules';
+import { TableDns } from '#shared/adapters/dns';
+import { builtinProviders } from '#shared/domain/jobs/providers/builtin';
+import { canonicalLinkedinUrl } from '#shared/domain/jobs/linkedin';
+import type { CuratedCompanyFacts, CuratedPersonFacts, CuratedSource } from '#shared/domain/jobs/providers/curatedSource';
+import { companyRows, contactRows } from '#shared/domain/jobs/inputs';
+import { runStage, type StageSettings } from '#shared/domain/jobs/stages';
+import type { ContactRow } from '#shared/domain/jobs/rows';
+import { inferPattern, nameParts } from '#shared/domain/jobs/emailPatterns';
+import { hasValidSyntax, isDisposableDomain, verificationStatus } from '#shared/domain/jobs/emailRules';
 
 // A small curated world (Prepare): two companies, people with and without addresses.
 const company = (over: Partial<CuratedCompanyFacts> & Pick<CuratedCompanyFacts, 'id' | 'domain'>): CuratedCompanyFacts => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cachedCuratedSource, type CuratedSource } from '../../../shared/domain/jobs/providers/curatedSource';
+import { cachedCuratedSource, type CuratedSource } from '#shared/domain/jobs/providers/curatedSource';
 
 function countingSource(failFirst = false) {
   const calls: string[] = [];

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { finalizeRows } from '../../../shared/domain/jobs/finalize';
-import { companyRows, contactRows } from '../../../shared/domain/jobs/inputs';
-import type { CompanyRow, ContactRow } from '../../../shared/domain/jobs/rows';
-import type { EmailVerification } from '../../../shared/domain/jobs/providers/types';
-import { alikeNamedContacts } from '../../support/alikeContacts';
+import { finalizeRows } from '#shared/domain/jobs/finalize';
+import { companyRows, contactRows } from '#shared/domain/jobs/inputs';
+import type { CompanyRow, ContactRow } from '#shared/domain/jobs/rows';
+import type { EmailVerification } from '#shared/domain/jobs/providers/types';
+import { alikeNamedContacts } from '#test/support/alikeContacts';
 
 const verified = (c: ContactRow): ContactRow => ({ ...c, email_verification: { status: 'deliverable', reasons: [] } as EmailVerification });
 const [orbit, shade] = companyRows([

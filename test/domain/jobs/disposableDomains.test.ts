@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { DISPOSABLE_DOMAINS } from '../../../shared/domain/jobs/disposableDomains.data';
-import { isDisposableDomain } from '../../../shared/domain/jobs/disposableDomains';
-import { decodeDomainList, encodeDomainList } from '../../../shared/domain/jobs/disposableDomainsCodec';
+import { DISPOSABLE_DOMAINS } from '#shared/domain/jobs/disposableDomains.data';
+import { isDisposableDomain } from '#shared/domain/jobs/disposableDomains';
+import { decodeDomainList, encodeDomainList } from '#shared/domain/jobs/disposableDomainsCodec';
 
 const packageList = createRequire(import.meta.url)('disposable-email-domains') as string[];
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DELIVERABLE_COLUMNS, finalizeRows, toCsv } from '../../../shared/domain/jobs/finalize';
-import { companyRows, contactRows } from '../../../shared/domain/jobs/inputs';
-import type { CompanyRow, ContactRow } from '../../../shared/domain/jobs/rows';
+import { DELIVERABLE_COLUMNS, finalizeRows, toCsv } from '#shared/domain/jobs/finalize';
+import { companyRows, contactRows } from '#shared/domain/jobs/inputs';
+import type { CompanyRow, ContactRow } from '#shared/domain/jobs/rows';
 
 const [orbit, shade, dropped] = companyRows([
   { company_name: 'Orbit', domain: 'orbit.io' },

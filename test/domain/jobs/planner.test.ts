@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { planJob, type InputFacts } from '../../../shared/domain/jobs/planner';
-import type { Capability, Preset } from '../../../shared/domain/jobs/capabilities';
-import { ValidationError } from '../../../shared/http/errors';
+import { planJob, type InputFacts } from '#shared/domain/jobs/planner';
+import type { Capability, Preset } from '#shared/domain/jobs/capabilities';
+import { ValidationError } from '#shared/http/errors';
 
 const facts = (over: Partial<InputFacts> = {}): InputFacts => ({
   companies: 10,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { creditsFor, estimateCredits, estimateUnits } from '../../../shared/domain/jobs/pricing';
-import { MAX_CONTACTS_PER_COMPANY } from '../../../shared/domain/jobs/capabilities';
+import { creditsFor, estimateCredits, estimateUnits } from '#shared/domain/jobs/pricing';
+import { MAX_CONTACTS_PER_COMPANY } from '#shared/domain/jobs/capabilities';
 
 describe('job pricing (contract 7)', () => {
   it('prices consumed units per capability', () => {

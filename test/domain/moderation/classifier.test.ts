@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classify, fingerprintOf, type MessageToClassify } from '../../../shared/domain/moderation/classifier';
+import { classify, fingerprintOf, type MessageToClassify } from '#shared/domain/moderation/classifier';
 
 const T0 = Date.parse('2026-11-22T10:00:00.000Z');
 const message = (text: string, overrides: Partial<MessageToClassify> = {}): MessageToClassify => ({ text, sentAt: T0, isNewMember: false, recent: [], ...overrides });

@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
-import { classify } from '../../../shared/domain/moderation/classifier';
-import { crafted, expectLinearTime } from '../../support/linearTime';
+import { classify } from '#shared/domain/moderation/classifier';
+import { crafted, expectLinearTime } from '#test/support/linearTime';
 
 /** Message text is user input up to 10,000 characters; every rule's pattern reads it. */
 const M = 10_000;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { actionFor } from '../../../shared/domain/moderation/actions';
-import { DEFAULT_COMMUNITY_RULES, mergeRules, ruleSetOf } from '../../../shared/domain/moderation/communityRules';
-import { AUTOMOD_LIMITS, automodRulesFor } from '../../../shared/domain/moderation/discordAutomod';
-import { DEFAULT_RULES } from '../../../shared/domain/moderation/rules';
+import { actionFor } from '#shared/domain/moderation/actions';
+import { DEFAULT_COMMUNITY_RULES, mergeRules, ruleSetOf } from '#shared/domain/moderation/communityRules';
+import { AUTOMOD_LIMITS, automodRulesFor } from '#shared/domain/moderation/discordAutomod';
+import { DEFAULT_RULES } from '#shared/domain/moderation/rules';
 
 describe('warn limit', () => {
   it('stretches the warning rung; a severe breach starts at the mute whatever the limit', () => {

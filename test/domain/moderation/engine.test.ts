@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionFor } from '../../../shared/domain/moderation/actions';
+import { actionFor } from '#shared/domain/moderation/actions';
 import {
   asActivation,
   emptyMemberState,
@@ -8,8 +8,8 @@ import {
   type ChatEvent,
   type MemberState,
   type PolicySource,
-} from '../../../shared/domain/moderation/engine';
-import { renderTemplate } from '../../../shared/domain/moderation/templates';
+} from '#shared/domain/moderation/engine';
+import { renderTemplate } from '#shared/domain/moderation/templates';
 
 const community = (overrides: Partial<PolicySource> = {}): PolicySource => ({
   billingState: 'active',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideRenewal, renewalChargeId, type BillingSnapshot } from '../../../shared/domain/moderation/renewalRules';
+import { decideRenewal, renewalChargeId, type BillingSnapshot } from '#shared/domain/moderation/renewalRules';
 
 const due = '2026-12-22T06:00:00.000Z';
 const snapshot = (overrides: Partial<BillingSnapshot> = {}): BillingSnapshot => ({ billingState: 'active', autoRenew: true, nextBillingAt: due, periodIndex: 1, ...overrides });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { summarizeUsage, usageRange } from '../../../shared/domain/usage/usage';
-import { ValidationError } from '../../../shared/http/errors';
+import { summarizeUsage, usageRange } from '#shared/domain/usage/usage';
+import { ValidationError } from '#shared/http/errors';
 
 const today = new Date('2026-11-22T15:00:00.000Z');
 const entry = (created_at: string, tool_name: string, credits: number) => ({ created_at, tool_name, credits, ref_id: 'r', charge_id: `${created_at}${tool_name}` });

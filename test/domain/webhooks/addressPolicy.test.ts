@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkDestination, checkUrlShape, classifyAddress } from '../../../shared/domain/webhooks/addressPolicy';
-import { TableResolver } from '../../../shared/adapters/hostResolver';
+import { checkDestination, checkUrlShape, classifyAddress } from '#shared/domain/webhooks/addressPolicy';
+import { TableResolver } from '#shared/adapters/hostResolver';
 
 describe('address classes', () => {
   const cases: [string, string][] = [

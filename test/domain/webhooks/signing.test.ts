@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { newEndpointSecret, signWebhook } from '../../../shared/domain/webhooks/signing';
-import { MAX_ATTEMPTS, RETRY_DELAYS_MS, retryDelayAfter, shouldDisable } from '../../../shared/domain/webhooks/schedule';
+import { newEndpointSecret, signWebhook } from '#shared/domain/webhooks/signing';
+import { MAX_ATTEMPTS, RETRY_DELAYS_MS, retryDelayAfter, shouldDisable } from '#shared/domain/webhooks/schedule';
 
 describe('Standard Webhooks signing', () => {
   it("reproduces the specification's published example signature", () => {

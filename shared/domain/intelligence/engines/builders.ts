@@ -2,10 +2,10 @@
  * builder-discovery-v1 (builders of a type, by recent shipping) and hackathon-builder-v1 (builders in
  * an ecosystem, by hackathon record). Both read the same builder profiles through different indexes.
  */
-import { BUILDER_CATEGORIES, ECOSYSTEMS, termLabel } from '../../../data/taxonomy';
-import { DATASET_AS_OF, type CuratedBuilder } from '../../../data/model';
-import { listBuildersInCategory, listBuildersInEcosystem } from '../../../store/curatedRepo';
-import { slotIds, type CanonicalSlots } from '../slots';
+import { BUILDER_CATEGORIES, ECOSYSTEMS, termLabel } from '#shared/data/taxonomy';
+import { DATASET_AS_OF, type CuratedBuilder } from '#shared/data/model';
+import { listBuildersInCategory, listBuildersInEcosystem } from '#shared/store/curatedRepo';
+import { slotIds, type CanonicalSlots } from '#shared/domain/intelligence/slots';
 import { daysBetween, inPlace, listOf, plural, sentence, usd } from './format';
 import { byScore, regionOf, str, type PackageEngine, type RankedRecord } from './types';
 

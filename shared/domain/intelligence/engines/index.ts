@@ -1,4 +1,4 @@
-import type { PackageId } from '../packages';
+import type { PackageId } from '#shared/domain/intelligence/packages';
 import { builderDiscovery, hackathonBuilders } from './builders';
 import { kolDiscovery } from './kols';
 import { companyPeople, userProspects } from './people';

@@ -1,8 +1,8 @@
 /** kol-discovery-v1: KOLs in a sector, filtered by reach and quality, ranked by GM Score, smart followers and reach. */
-import { PLATFORMS, SECTORS, termLabel, type SectorId } from '../../../data/taxonomy';
-import type { CuratedKol } from '../../../data/model';
-import { listKolsInSector } from '../../../store/curatedRepo';
-import type { CanonicalSlots } from '../slots';
+import { PLATFORMS, SECTORS, termLabel, type SectorId } from '#shared/data/taxonomy';
+import type { CuratedKol } from '#shared/data/model';
+import { listKolsInSector } from '#shared/store/curatedRepo';
+import type { CanonicalSlots } from '#shared/domain/intelligence/slots';
 import { compact, inPlace, plural, sentence } from './format';
 import { byScore, num, regionOf, type PackageEngine, type RankedRecord } from './types';
 

@@ -2,10 +2,10 @@
  * company-people-discovery-v1 (the people at one company) and user-prospect-v1 (people engaged in
  * the communities of the sectors an audience description names).
  */
-import { ROLE_FAMILIES, SECTORS, termLabel, termsIn, type SectorId } from '../../../data/taxonomy';
-import type { CuratedPerson } from '../../../data/model';
-import { findByName, getCompanyByDomain, listPeopleByCompany, listProspectsInSector } from '../../../store/curatedRepo';
-import { slotIds, type CanonicalSlots } from '../slots';
+import { ROLE_FAMILIES, SECTORS, termLabel, termsIn, type SectorId } from '#shared/data/taxonomy';
+import type { CuratedPerson } from '#shared/data/model';
+import { findByName, getCompanyByDomain, listPeopleByCompany, listProspectsInSector } from '#shared/store/curatedRepo';
+import { slotIds, type CanonicalSlots } from '#shared/domain/intelligence/slots';
 import { inPlace, listOf, plural, sentence } from './format';
 import { byScore, regionOf, str, type PackageEngine, type RankedRecord } from './types';
 

@@ -1,5 +1,5 @@
-import type { CanonicalSlots } from '../slots';
-import { LOCATIONS } from '../../../data/taxonomy';
+import type { CanonicalSlots } from '#shared/domain/intelligence/slots';
+import { LOCATIONS } from '#shared/data/taxonomy';
 
 /** One ranked candidate: its id, score, the sentence saying why, and every Tier 1 field. */
 export interface RankedRecord {

@@ -3,10 +3,10 @@
  * and they pass the optional filters, ranked by rounds led and joined in that sector and stage,
  * recency, cheque fit and tier.
  */
-import { JURISDICTIONS, SECTORS, STAGES, termLabel, type SectorId, type StageId } from '../../../data/taxonomy';
-import { DATASET_AS_OF } from '../../../data/model';
-import { listFundsInSector, type FundInSector } from '../../../store/curatedRepo';
-import type { CanonicalSlots } from '../slots';
+import { JURISDICTIONS, SECTORS, STAGES, termLabel, type SectorId, type StageId } from '#shared/data/taxonomy';
+import { DATASET_AS_OF } from '#shared/data/model';
+import { listFundsInSector, type FundInSector } from '#shared/store/curatedRepo';
+import type { CanonicalSlots } from '#shared/domain/intelligence/slots';
 import { daysBetween, listOf, monthYear, plural, sentence, usd } from './format';
 import { byScore, num, str, type PackageEngine, type RankedRecord } from './types';
 

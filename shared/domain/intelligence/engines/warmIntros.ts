@@ -2,10 +2,10 @@
  * warm-intro-paths-v1: the target fund's portfolio companies, each backed by funding-round evidence
  * (rounds where the fund was lead or investor). The founder of each company is the intro route.
  */
-import { SECTORS, STAGES, termLabel } from '../../../data/taxonomy';
-import { DATASET_AS_OF, type CuratedCompany, type CuratedFund, type CuratedPerson, type CuratedRound } from '../../../data/model';
-import { findByName, getCuratedEntities, getCuratedEntity } from '../../../store/curatedRepo';
-import type { CanonicalSlots } from '../slots';
+import { SECTORS, STAGES, termLabel } from '#shared/data/taxonomy';
+import { DATASET_AS_OF, type CuratedCompany, type CuratedFund, type CuratedPerson, type CuratedRound } from '#shared/data/model';
+import { findByName, getCuratedEntities, getCuratedEntity } from '#shared/store/curatedRepo';
+import type { CanonicalSlots } from '#shared/domain/intelligence/slots';
 import { daysBetween, listOf, monthYear, plural, sentence, usd } from './format';
 import { byScore, type PackageEngine, type RankedRecord } from './types';
 

@@ -2,12 +2,12 @@
  * The built-in providers: the curated dataset and local rules, no network beyond the DNS port (real
  * DNS in AWS, a table locally and in tests).
  */
-import type { DnsPort, MxLookup } from '../../../adapters/dns';
-import { emailDomain, normaliseDomain } from '../../../hostNames';
-import { canonicalLinkedinUrl } from '../linkedin';
-import { hasValidSyntax, isDisposableDomain, isFreeProvider, isRoleAccount, verificationStatus } from '../emailRules';
-import { applyPattern, inferPattern, namePart, nameParts } from '../emailPatterns';
-import { scoreCompany } from '../qualification';
+import type { DnsPort, MxLookup } from '#shared/adapters/dns';
+import { emailDomain, normaliseDomain } from '#shared/hostNames';
+import { canonicalLinkedinUrl } from '#shared/domain/jobs/linkedin';
+import { hasValidSyntax, isDisposableDomain, isFreeProvider, isRoleAccount, verificationStatus } from '#shared/domain/jobs/emailRules';
+import { applyPattern, inferPattern, namePart, nameParts } from '#shared/domain/jobs/emailPatterns';
+import { scoreCompany } from '#shared/domain/jobs/qualification';
 import type { CuratedPersonFacts, CuratedSource } from './curatedSource';
 import type { DiscoveredContact, Providers, VerifyReason } from './types';
 

@@ -1,4 +1,4 @@
-import { ports } from '../../../adapters/ports';
+import { ports } from '#shared/adapters/ports';
 import { builtinProviders } from './builtin';
 import { cachedCuratedSource, type CuratedSource } from './curatedSource';
 import { storeCuratedSource } from './storeCuratedSource';

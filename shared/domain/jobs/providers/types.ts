@@ -3,7 +3,7 @@
  * read the curated dataset and apply local rules. An external provider (a paid lookup API, a
  * real SMTP probe) plugs in behind the same interface through installProviders().
  */
-import type { CompanyRow, ContactRow } from '../rows';
+import type { CompanyRow, ContactRow } from '#shared/domain/jobs/rows';
 
 export interface Provider<Input, Output> {
   /** Recorded on the rows it produced, e.g. `curated`, `rules`. */
@@ -50,8 +50,8 @@ export interface EmailLookup {
   confidence: number | null;
 }
 
-export { VERIFY_REASONS, type EmailVerification, type VerifyReason } from '../verification';
-import type { EmailVerification } from '../verification';
+export { VERIFY_REASONS, type EmailVerification, type VerifyReason } from '#shared/domain/jobs/verification';
+import type { EmailVerification } from '#shared/domain/jobs/verification';
 
 export interface LinkedinProfile {
   person_id: string;
