@@ -5,7 +5,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { STACK_BUNDLING } from './bundling';
+import { sideFileHooks, STACK_BUNDLING } from './bundling';
 import { PROJECT_ROOT } from './projectRoot';
 
 export interface AppFunctionProps {
@@ -19,13 +19,16 @@ export interface AppFunctionProps {
   memorySize?: number;
   /** The Parameters and Secrets extension, for functions that read a secret at run time. */
   paramsAndSecrets?: lambda.ParamsAndSecretsLayerVersion;
+  /** Data files (paths from the project root) copied into the asset beside index.js (functionCatalog.ts, `sideFiles`). */
+  sideFiles?: readonly string[];
 }
 
 /**
  * Every Lambda of the service, with the defaults fixed in one place (as in the Powertools example
  * app): Node.js 22 on arm64, bundled locally by esbuild (no Docker) into one minified CommonJS file
  * with source maps, the AWS SDK bundled and tree-shaken rather than taken from the runtime so that
- * what is tested is what runs, an explicit log group with a retention, and X-Ray tracing.
+ * what is tested is what runs, the data files it reads at run time copied beside the bundle, an
+ * explicit log group with a retention, and X-Ray tracing.
  *
  * The role is our own rather than the default one with AWSLambdaBasicExecutionRole: it may only
  * write to this function's log group. Whatever else a function may touch is granted by the stack.
@@ -63,7 +66,7 @@ export class AppFunction extends Construct {
       tracing: lambda.Tracing.ACTIVE,
       paramsAndSecrets: props.paramsAndSecrets,
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
-      bundling: STACK_BUNDLING,
+      bundling: props.sideFiles?.length ? { ...STACK_BUNDLING, commandHooks: sideFileHooks(props.sideFiles) } : STACK_BUNDLING,
     });
   }
 }

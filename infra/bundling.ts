@@ -1,5 +1,6 @@
+import * as path from 'node:path';
 import type { BuildOptions } from 'esbuild';
-import { LogLevel, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogLevel, OutputFormat, type BundlingOptions, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 
 /**
  * How every Lambda is bundled, in one place so that the stack (appFunction.ts) and whatever measures
@@ -18,13 +19,33 @@ export const STACK_BUNDLING = {
   sourcesContent: false,
   bundleAwsSDK: true,
   logLevel: LogLevel.WARNING,
+  // A module finds the data files shipped beside it (sideFiles of infra/functionCatalog.ts) with
+  // import.meta.dirname, as under tsx and vitest; CommonJS output has no import.meta, so in a bundle
+  // it is the bundle's own folder (in Lambda, the task root). Also spares esbuild's empty-import-meta warning.
+  define: { 'import.meta.dirname': '__dirname' },
 } as const satisfies BundlingOptions;
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * What ships a function's side files (infra/functionCatalog.ts, `sideFiles`: paths from the project
+ * root): NodejsFunction runs these after esbuild, copying each file into the asset beside index.js
+ * under its own name; the bench's `bundles` suite runs the same commands beside its bundles.
+ */
+export function sideFileHooks(files: readonly string[]): ICommandHooks {
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir, outputDir) =>
+      files.map((file) => `cp ${shellQuote(path.posix.join(inputDir, file))} ${shellQuote(path.posix.join(outputDir, path.posix.basename(file)))}`),
+  };
+}
 
 /**
  * The esbuild options NodejsFunction derives from STACK_BUNDLING (aws-cdk-lib's Bundling builds the
  * CLI line `esbuild --bundle <entry> --target=node22 --platform=node --format=cjs --outfile=…/index.js
- * --minify --sourcemap --sources-content=false --log-level=warning --main-fields=module,main`; with
- * bundleAwsSDK nothing is external). Written out here so a bundle can be built without synthesizing.
+ * --minify --sourcemap --sources-content=false --log-level=warning --main-fields=module,main
+ * --define:import.meta.dirname=__dirname`; with bundleAwsSDK nothing is external). Written out here so a bundle can be built without synthesizing.
  */
 export function stackEsbuildOptions(entry: string, outfile: string): BuildOptions & { outfile: string } {
   return {
@@ -38,6 +59,7 @@ export function stackEsbuildOptions(entry: string, outfile: string): BuildOption
     sourcemap: STACK_BUNDLING.sourceMap,
     sourcesContent: STACK_BUNDLING.sourcesContent,
     mainFields: [...STACK_BUNDLING.mainFields],
+    define: { ...STACK_BUNDLING.define },
     logLevel: 'warning',
   };
 }

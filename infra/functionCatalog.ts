@@ -1,5 +1,9 @@
 import { Duration } from 'aws-cdk-lib';
+import { DISPOSABLE_DOMAINS_FILE } from '#shared/domain/jobs/disposableDomainsCodec';
 import type { ApiGroup } from '#shared/schemas/groups';
+
+/** The disposable-domain list (bin/generateDisposableDomains.ts), read by the e-mail verification stage. */
+export const DISPOSABLE_DOMAINS_SIDE_FILE = `shared/domain/jobs/${DISPOSABLE_DOMAINS_FILE}`;
 
 /** What a function may do beyond writing its own logs: the stack turns this into grants and env. */
 export interface FunctionNeeds {
@@ -18,6 +22,12 @@ export interface FunctionNeeds {
   stripe?: boolean;
   /** Reads the operator's platform credentials (Telegram, Discord) from the Secrets Manager secret at run time. */
   platformSecret?: boolean;
+  /**
+   * Data files (paths from the project root) the function reads at run time from beside its bundle
+   * rather than carrying them as code: the stack copies each into the function's asset under its own
+   * name (infra/bundling.ts, sideFileHooks).
+   */
+  sideFiles?: string[];
   timeout?: Duration;
   memorySize?: number;
 }
@@ -44,10 +54,15 @@ export const FUNCTIONS: Record<FunctionName, FunctionNeeds> = {
   // Server-sent events of a job's progress: reads the job until it is terminal. API Gateway allows
   // a streamed response up to 15 minutes; a reconnecting client gets the current state first.
   'jobs-events': { description: 'Job progress as server-sent events (response streaming)', table: 'read', timeout: Duration.minutes(15) },
-  // The queue's visibility timeout is derived from this (see pipeline.ts).
-  worker: { description: 'Pipeline stage worker and platform moderation calls (SQS batches, partial failures)', table: 'readWrite', queue: true, events: true, platformSecret: true, webhookQueue: true, timeout: Duration.minutes(2) },
+  // The queue's visibility timeout is derived from this (see pipeline.ts). Its e-mail verification
+  // stage reads the disposable-domain list from beside the bundle.
+  worker: {
+    description: 'Pipeline stage worker and platform moderation calls (SQS batches, partial failures)',
+    table: 'readWrite', queue: true, events: true, platformSecret: true, webhookQueue: true, sideFiles: [DISPOSABLE_DOMAINS_SIDE_FILE], timeout: Duration.minutes(2),
+  },
   // The worker fails a job itself when a message's last delivery throws; a delivery that timed out
   // or crashed reaches the dead-letter queue instead, and this fails its job so it cannot stay running.
+  // It shares the worker's bundle but verifies no address, so it gets no side file.
   'dead-letters': {
     description: 'Fails the job of each pipeline message that reached the dead-letter queue',
     entry: { folder: 'worker', handler: 'deadLetterHandler' },

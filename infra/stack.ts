@@ -80,6 +80,7 @@ export class OutreachIntelligenceStack extends Stack {
         timeout: needs.timeout,
         memorySize: needs.memorySize,
         paramsAndSecrets: needs.platformSecret ? secretsExtension : undefined,
+        sideFiles: needs.sideFiles,
         environment: {
           ...(needs.table === 'none' ? {} : { TABLE_NAME: table.tableName }),
           ...(needs.stripe ? stripeEnvironment(props.stripe ?? { prices: {} }) : {}),

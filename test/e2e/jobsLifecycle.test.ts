@@ -141,6 +141,20 @@ describe('planning, listing and ownership', () => {
     expect(rows.map((r: { full_name: string; title: string | null }) => [r.full_name, r.title])).toEqual([['Ada Park', 'CEO'], ['Liam Chen', null]]);
   });
 
+  it('verify_existing_emails flags a throwaway-mailbox address as disposable (the list read from its data file) and passes a company one', async () => {
+    const { key } = await proUser(100);
+    const contacts = [{ email: 'x@mailinator.com' }, { email: 'someone@anything.33m.co' }, { email: 'ada.park@nebulalabs.io' }];
+    const res = await api.call('POST', '/bd/jobs', { key, body: { preset: 'verify_existing_emails', input_assets: { contacts } } });
+    expect(res.status).toBe(202);
+    await queue.drained();
+    expect(await getJob(key, res.body.job_id)).toMatchObject({ status: 'completed' });
+    const rows: { email: string; email_status: string; email_reasons: string[] }[] = (await api.call('GET', `/bd/jobs/${res.body.job_id}/export?format=json`, { key })).body.rows;
+    const byEmail = Object.fromEntries(rows.map((r) => [r.email, r]));
+    expect(byEmail['x@mailinator.com']).toMatchObject({ email_status: 'undeliverable', email_reasons: expect.arrayContaining(['disposable']) });
+    expect(byEmail['someone@anything.33m.co']).toMatchObject({ email_status: 'undeliverable', email_reasons: expect.arrayContaining(['disposable']) });
+    expect(byEmail['ada.park@nebulalabs.io'].email_reasons).not.toContain('disposable');
+  });
+
   it('lists the caller\'s jobs newest first with paging and filters; another user sees none of them', async () => {
     const { key } = await proUser();
     const ids: string[] = [];

@@ -1,10 +1,16 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBundles, HELLO_WORLD, type BuiltBundle } from '#bin/bench/bundles';
 import { AppFunction } from '#infra/appFunction';
-import { FUNCTIONS, type FunctionName } from '#infra/functionCatalog';
+import { sideFileHooks, stackEsbuildOptions } from '#infra/bundling';
+import { DISPOSABLE_DOMAINS_SIDE_FILE, FUNCTIONS, type FunctionName } from '#infra/functionCatalog';
+import { PROJECT_ROOT } from '#infra/projectRoot';
 
 // Structural facts of the bundles, built exactly as the stack builds them (infra/bundling.ts). Sizes
 // and load times are the bench's business (`npm run bench -- bundles`): they are not asserted here.
@@ -38,13 +44,23 @@ describe('function bundles', () => {
     }
   });
 
-  it('carry the disposable-domain list only in the pipeline worker, whose e-mail verification stage uses it', () => {
+  it('build without esbuild warnings (import.meta.dirname is defined for the CommonJS output)', () => {
+    for (const b of bundles) expect(b.warnings, b.name).toEqual([]);
+  });
+
+  it('carry none of the disposable-domain list: only the worker gets it, as a side file beside its bundle', () => {
+    const packageList = createRequire(import.meta.url)('disposable-email-domains') as string[];
+    const samples = [0.25, 0.5, 0.75].map((at) => packageList[Math.floor(packageList.length * at)]);
     for (const b of functionBundles()) {
       const worker = (FUNCTIONS[b.name as FunctionName].entry?.folder ?? b.name) === 'worker';
-      expect(carries(b, /disposableDomains\.data\.ts$/), b.name).toBe(worker);
-      expect(carries(b, /disposable-email-domains\//), b.name).toBe(worker);
-      // The compact copy replaced the package's 2.4 MB JSON array; only its small wildcard list is bundled.
+      expect(carries(b, /disposableDomains\.(data\.ts|br)$/), b.name).toBe(false);
       expect(carries(b, /disposable-email-domains\/index\.json$/), b.name).toBe(false);
+      // The worker's bundle keeps the package's small wildcard list (6 KB); the 120,000 domains are not in it.
+      expect(carries(b, /disposable-email-domains\//), b.name).toBe(worker);
+      const code = readFileSync(b.file, 'utf8');
+      for (const domain of samples) expect(code.includes(domain), `${b.name} holds ${domain}`).toBe(false);
+      // Side files as the stack ships them: the list beside the worker alone (dead-letters shares its code, never verifies).
+      expect(b.sideFiles.map((f) => f.name), b.name).toEqual(b.name === 'worker' ? [path.basename(DISPOSABLE_DOMAINS_SIDE_FILE)] : []);
     }
   });
 
@@ -72,4 +88,48 @@ describe('function bundles', () => {
     const ours = readFileSync(bundles.find((b) => b.name === 'public')!.file, 'utf8');
     expect(ours).toBe(deployed);
   }, 120_000);
+});
+
+describe('the disposable-domain check in a bundle', () => {
+  // The verification module bundled with the stack's options and its side files copied by the stack's
+  // afterBundling commands, then run in a fresh Node process from another folder, as Lambda runs it.
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'outreach-disposable-'));
+    const outfile = path.join(dir, 'task', 'index.js');
+    const options = stackEsbuildOptions('', outfile);
+    const result = await build({
+      ...options,
+      entryPoints: undefined,
+      stdin: { contents: "export { isDisposableDomain } from '#shared/domain/jobs/emailRules';", resolveDir: PROJECT_ROOT, loader: 'ts', sourcefile: 'probe.ts' },
+      absWorkingDir: PROJECT_ROOT,
+    });
+    expect(result.warnings).toEqual([]);
+    const commands = sideFileHooks(FUNCTIONS.worker.sideFiles!).afterBundling(PROJECT_ROOT, path.dirname(outfile));
+    execFileSync('/bin/sh', ['-c', commands.join(' && ')], { cwd: PROJECT_ROOT });
+    // The same bundle without its side file.
+    mkdirSync(path.join(dir, 'bare'));
+    copyFileSync(outfile, path.join(dir, 'bare', 'index.js'));
+  }, 60_000);
+  afterAll(() => dir && rmSync(dir, { recursive: true, force: true }));
+
+  const check = (folder: string, domains: string[]) =>
+    spawnSync(
+      process.execPath,
+      ['-e', `const m=require(${JSON.stringify(path.join(dir, folder, 'index.js'))});Promise.all(${JSON.stringify(domains)}.map((d)=>m.isDisposableDomain(d))).then((r)=>console.log(JSON.stringify(r)))`],
+      { cwd: tmpdir(), env: { PATH: process.env.PATH ?? '', LAMBDA_TASK_ROOT: path.join(dir, folder) }, encoding: 'utf8' },
+    );
+
+  it('reads the list from beside the bundle: listed domains and wildcard subdomains are disposable, others not', () => {
+    const run = check('task', ['mailinator.com', 'anything.33m.co', 'orbit.io']);
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual([true, true, false]);
+  });
+
+  it('fails loudly when the side file is missing, rather than calling every domain clean', () => {
+    const run = check('bare', ['mailinator.com']);
+    expect(run.status).not.toBe(0);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`The disposable-domain list ${path.join(dir, 'bare', path.basename(DISPOSABLE_DOMAINS_SIDE_FILE))} is missing`);
+  });
 });

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import * as path from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
@@ -99,6 +99,16 @@ describe('functions', () => {
     }
     const sdkClient = readFileSync(path.join(s.app.outdir, s.resources('AWS::Lambda::Function')[fnId('worker')].Metadata['aws:asset:path'], 'index.js'), 'utf8');
     expect(sdkClient).toContain('SendMessageBatch');
+  });
+
+  it('ship the data files their catalogue entry lists beside the bundle, byte for byte: the disposable-domain list beside the worker\'s alone', () => {
+    for (const name of functionNames()) {
+      const dir = path.join(s.app.outdir, s.resources('AWS::Lambda::Function')[fnId(name)].Metadata['aws:asset:path'] as string);
+      const sideFiles = FUNCTIONS[name].sideFiles ?? [];
+      expect(readdirSync(dir).filter((file) => !/^index\.js(\.map)?$/.test(file)).sort(), name).toEqual(sideFiles.map((file) => path.basename(file)).sort());
+      for (const file of sideFiles) expect(readFileSync(path.join(dir, path.basename(file))).equals(readFileSync(path.join(PROJECT_ROOT, file))), `${name} ${file}`).toBe(true);
+    }
+    expect(functionNames().filter((name) => FUNCTIONS[name].sideFiles?.length)).toEqual(['worker']);
   });
 
   it('load as bundled, and the bundled public function answers GET /api/v1/health as API Gateway invokes it', async () => {
