@@ -17,6 +17,7 @@ import {
   type Key,
 } from './keys';
 import type { TransactItem } from './transactions';
+import { buildUpdate } from './update';
 
 /** Re-deliveries come within minutes or hours; a week of memory is plenty and keeps the table small. */
 const SEEN_EVENT_TTL_SECONDS = 7 * 24 * 60 * 60;
@@ -108,14 +109,11 @@ export function putAuditEntry(communityId: string, entry: AuditEntry, position: 
 
 /** Adds to one counter shard; `lastEventAt` is kept per shard and the newest wins on read. */
 export function addToMetrics(communityId: string, shard: number, delta: MetricDelta, lastEventAt: string): TransactItem {
-  const entries = Object.entries(delta).filter(([, v]) => v);
   return {
     Update: {
       TableName: table(),
       Key: moderationMetricsKey(communityId, shard),
-      UpdateExpression: `SET lastEventAt = :last${entries.length ? ` ADD ${entries.map((_, i) => `#m${i} :m${i}`).join(', ')}` : ''}`,
-      ExpressionAttributeNames: entries.length ? Object.fromEntries(entries.map(([k], i) => [`#m${i}`, k])) : undefined,
-      ExpressionAttributeValues: { ':last': lastEventAt, ...Object.fromEntries(entries.map(([, v], i) => [`:m${i}`, v])) },
+      ...buildUpdate({ set: { lastEventAt }, add: Object.fromEntries(Object.entries(delta).filter(([, v]) => v)) }),
     },
   };
 }

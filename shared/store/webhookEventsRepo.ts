@@ -8,6 +8,7 @@ import { ddb, table, writeIfCondition } from './client';
 import { WEBHOOK_OUTBOX_SHARDS, webhookEventKey, webhookIndexUpTo, webhookOutboxIndexKey, webhookOutboxPartition } from './keys';
 import { queryDueShards } from './query';
 import type { TransactItem } from './transactions';
+import { buildUpdate } from './update';
 
 /** Events (and their rendered bodies) are kept 30 days, like the delivery log that points at them. */
 export const WEBHOOK_RETENTION_SECONDS = 30 * 24 * 3600;
@@ -70,10 +71,7 @@ export const storeEventData = (userId: string, eventId: string, data: unknown): 
       new UpdateCommand({
         TableName: table(),
         Key: webhookEventKey(userId, eventId),
-        UpdateExpression: 'SET #d = :d',
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#d)',
-        ExpressionAttributeNames: { '#d': 'data' },
-        ExpressionAttributeValues: { ':d': data },
+        ...buildUpdate({ set: { data }, condition: { expression: 'attribute_exists(pk) AND attribute_not_exists(#d)', names: { '#d': 'data' } } }),
       }),
     ),
   );
@@ -85,9 +83,7 @@ export const markDispatched = (userId: string, eventId: string, at: string): Pro
       new UpdateCommand({
         TableName: table(),
         Key: webhookEventKey(userId, eventId),
-        UpdateExpression: 'SET dispatchedAt = :at REMOVE gsi3pk, gsi3sk',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':at': at },
+        ...buildUpdate({ set: { dispatchedAt: at }, remove: ['gsi3pk', 'gsi3sk'], condition: 'attribute_exists(pk)' }),
       }),
     ),
   );
