@@ -14,6 +14,7 @@ import { ddb, table, writeIfCondition } from './client';
 import { JOB_WATCH_SHARDS, jobBatchesPartition, jobBatchKey, jobKey, jobsPartition, jobWatchIndexKey, jobWatchPartition, jobWatchSortKey, jobWatchUpTo } from './keys';
 import { isTransactionConflict, TransactionConditionError, type TransactItem, writeTogether } from './transactions';
 import { buildUpdate, type Condition } from './update';
+import { defineEntity } from './entity';
 
 export type JobStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
 export const TERMINAL_STATUSES: JobStatus[] = ['completed', 'failed', 'cancelled'];
@@ -80,7 +81,8 @@ const live = (and?: Condition): Condition => ({
   values: { ':pending': 'pending', ':running': 'running', ...and?.values },
 });
 
-const strip = <T>({ pk: _p, sk: _s, entity: _e, ttl: _t, gsi3pk: _wp, gsi3sk: _ws, ...rest }: Record<string, unknown>) => rest as T;
+const jobs = defineEntity<JobRecord>('job');
+const batches = defineEntity<BatchRecord>('jobBatch');
 
 export function putJobItem(job: JobRecord): TransactItem {
   return {
@@ -90,14 +92,14 @@ export function putJobItem(job: JobRecord): TransactItem {
 
 export async function getJob(userId: string, jobId: string, consistent = false): Promise<JobRecord | undefined> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: jobKey(userId, jobId), ConsistentRead: consistent }));
-  return Item ? strip<JobRecord>(Item) : undefined;
+  return Item ? jobs.fromItem(Item) : undefined;
 }
 
 /** A user's jobs, oldest first (UUID v7 sort keys). */
 export async function listJobs(userId: string): Promise<JobRecord[]> {
   const { pk, prefix } = jobsPartition(userId);
   const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix } });
-  return items.map((i) => strip<JobRecord>(i));
+  return items.map(jobs.fromItem);
 }
 
 /** Work batches are written before the job record; until it exists nothing points at them, and the ttl clears them. */
@@ -107,13 +109,13 @@ export async function putBatches(batches: BatchRecord[], ttlSeconds: number): Pr
 
 export async function getBatch(jobId: string, batchNo: number): Promise<BatchRecord | undefined> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: jobBatchKey(jobId, batchNo), ConsistentRead: true }));
-  return Item ? strip<BatchRecord>(Item) : undefined;
+  return Item ? batches.fromItem(Item) : undefined;
 }
 
 export async function listBatches(jobId: string): Promise<BatchRecord[]> {
   const { pk, prefix } = jobBatchesPartition(jobId);
   const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix }, ConsistentRead: true });
-  return items.map((i) => strip<BatchRecord>(i));
+  return items.map(batches.fromItem);
 }
 
 /** pending → running when the first message is picked up; a no-op for any other state. */
@@ -280,7 +282,7 @@ export interface WatchedJob {
 /** Pending or running jobs whose last committed progress is at or before `upToIso`: a Query per shard of gsi3. */
 export async function listStalledJobs(upToIso: string): Promise<WatchedJob[]> {
   const items = await queryDueShards(JOB_WATCH_SHARDS, jobWatchPartition, jobWatchUpTo(upToIso));
-  return items.map((item) => ({ job: strip<JobRecord>(item), watchKey: item.gsi3sk as string }));
+  return items.map((item) => ({ job: jobs.fromItem(item), watchKey: item.gsi3sk as string }));
 }
 
 /**

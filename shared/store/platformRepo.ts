@@ -8,6 +8,7 @@ import { ddb, isConditionFailure, table } from './client';
 import { activationTokenKey, discordGuildKey, moderationPlatformKey, telegramChatKey } from './keys';
 import type { TransactItem } from './transactions';
 import { buildUpdate, setOrRemove } from './update';
+import { defineEntity } from './entity';
 
 export interface CommunityPointer {
   userId: string;
@@ -26,6 +27,8 @@ export interface PlatformRecord {
   /** Our AutoMod rule ids in the guild, by our rule name. */
   automodRuleIds?: Record<string, string>;
 }
+
+const platformRecords = defineEntity<PlatformRecord>('moderationPlatform');
 
 export const putActivationPointer = (token: string, pointer: CommunityPointer): TransactItem => ({
   Put: { TableName: table(), Item: { ...activationTokenKey(sha256Hex(token)), entity: 'activationPointer', ...pointer } },
@@ -58,9 +61,7 @@ export async function unbindExternal(platform: 'telegram' | 'discord', externalI
 
 export async function getPlatformRecord(communityId: string): Promise<PlatformRecord> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: moderationPlatformKey(communityId), ConsistentRead: true }));
-  if (!Item) return {};
-  const { pk: _pk, sk: _sk, entity: _e, ...rest } = Item;
-  return rest as PlatformRecord;
+  return Item ? platformRecords.fromItem(Item) : {};
 }
 
 /** SETs the given fields (null removes), creating the record on first use. */

@@ -9,6 +9,7 @@ import { WEBHOOK_OUTBOX_SHARDS, webhookEventKey, webhookIndexUpTo, webhookOutbox
 import { queryDueShards } from './query';
 import type { TransactItem } from './transactions';
 import { buildUpdate } from './update';
+import { defineEntity } from './entity';
 
 /** Events (and their rendered bodies) are kept 30 days, like the delivery log that points at them. */
 export const WEBHOOK_RETENTION_SECONDS = 30 * 24 * 3600;
@@ -27,16 +28,7 @@ export interface WebhookEventRecord {
   dispatchedAt: string | null;
 }
 
-const fromItem = (item: Record<string, unknown>): WebhookEventRecord => ({
-  id: item.id as string,
-  userId: item.userId as string,
-  type: item.type as string,
-  subject: item.subject as WebhookEventRecord['subject'],
-  extra: (item.extra as Record<string, unknown>) ?? null,
-  data: item.data ?? null,
-  createdAt: item.createdAt as string,
-  dispatchedAt: (item.dispatchedAt as string) ?? null,
-});
+const fromItem = defineEntity<WebhookEventRecord>('webhookEvent', { nullable: ['extra', 'data', 'dispatchedAt'] }).fromItem;
 
 export function outboxEventItem(e: Pick<WebhookEventRecord, 'id' | 'userId' | 'type' | 'subject' | 'createdAt'> & { extra?: Record<string, unknown> }): TransactItem {
   return {
