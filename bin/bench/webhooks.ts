@@ -35,7 +35,7 @@ export const webhooksBench: BenchSuite = {
       for (let i = 0; i < EVENTS; i++) {
         const event = webhookEvent(userId, 'credits.low', { kind: 'credits', id: userId }, new Date().toISOString(), { available: i, threshold: 100 });
         const start = performance.now();
-        await writeTogether([event.item]);
+        await writeTogether({ event: event.item });
         await announce([event]);
         while (!arrivals.has(event.eventId)) await new Promise<void>((resolve) => (notify = resolve));
         latencies.push(arrivals.get(event.eventId)! - start);

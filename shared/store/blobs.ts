@@ -49,15 +49,15 @@ export async function writeBlob(ownerPk: string, blobId: string, value: unknown)
 
 /**
  * Like writeBlob, for an owner item written in a transaction: a value that fits one chunk (nearly
- * every one) is not written here; its chunk's Put comes back to go into the owner's transaction, so
- * the value and its owner appear together and cost no request of their own. A larger value is
- * written now, as writeBlob does, and `items` is empty.
+ * every one) is not written here; its chunk's Put comes back (`item`) to go into the owner's
+ * transaction, so the value and its owner appear together and cost no request of their own. A larger
+ * value is written now, as writeBlob does, and there is no `item`.
  */
-export async function prepareBlob(ownerPk: string, blobId: string, value: unknown): Promise<{ ref: BlobRef; items: TransactItem[] }> {
+export async function prepareBlob(ownerPk: string, blobId: string, value: unknown): Promise<{ ref: BlobRef; item?: TransactItem }> {
   const { items, ref } = packBlob(ownerPk, blobId, value);
-  if (items.length === 1) return { ref, items: [{ Put: { TableName: table(), Item: items[0] } }] };
+  if (items.length === 1) return { ref, item: { Put: { TableName: table(), Item: items[0] } } };
   await putChunks(ownerPk, ref, items);
-  return { ref, items: [] };
+  return { ref };
 }
 
 /** A blob's first chunk, for a readTogether with its owner item (see readBlobFrom). */

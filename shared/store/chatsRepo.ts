@@ -1,9 +1,9 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { setFields } from './query';
 import { ddb, isConditionFailure, table, writeIfCondition } from './client';
 import { chatKey, chatsByUpdatedIndexKey, chatsByUpdatedPartition, chatsPartition } from './keys';
 import type { BlobRef } from './blobs';
 import { defineEntity } from './entity';
+import { buildUpdate } from './update';
 
 export interface ChatRecord {
   id: string;
@@ -47,8 +47,10 @@ export async function updateChat(
       new UpdateCommand({
         TableName: table(),
         Key: chatKey(userId, chatId),
-        ...setFields({ ...changes, updatedAt, ...chatsByUpdatedIndexKey(userId, updatedAt, chatId) }),
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAt)',
+        ...buildUpdate({
+          set: { ...changes, updatedAt, ...chatsByUpdatedIndexKey(userId, updatedAt, chatId) },
+          condition: 'attribute_exists(pk) AND attribute_not_exists(deletedAt)',
+        }),
         ReturnValues: 'ALL_NEW',
       }),
     );
@@ -66,9 +68,7 @@ export async function softDeleteChat(userId: string, chatId: string, at: string)
       new UpdateCommand({
         TableName: table(),
         Key: chatKey(userId, chatId),
-        UpdateExpression: 'SET deletedAt = :at REMOVE gsi1pk, gsi1sk',
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAt)',
-        ExpressionAttributeValues: { ':at': at },
+        ...buildUpdate({ set: { deletedAt: at }, remove: ['gsi1pk', 'gsi1sk'], condition: 'attribute_exists(pk) AND attribute_not_exists(deletedAt)' }),
       }),
     ),
   );

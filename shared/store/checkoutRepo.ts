@@ -2,6 +2,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table, writeIfCondition } from './client';
 import { checkoutSessionKey, paymentEventKey } from './keys';
 import type { TransactItem } from './transactions';
+import { buildUpdate } from './update';
 
 export interface CheckoutRecord {
   sessionId: string;
@@ -28,10 +29,7 @@ export async function markCheckoutPaid(sessionId: string): Promise<boolean> {
       new UpdateCommand({
         TableName: table(),
         Key: checkoutSessionKey(sessionId),
-        UpdateExpression: 'SET #s = :paid',
-        ConditionExpression: '#s = :open',
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':paid': 'paid', ':open': 'open' },
+        ...buildUpdate({ set: { status: 'paid' }, condition: { expression: '#s = :open', names: { '#s': 'status' }, values: { ':open': 'open' } } }),
       }),
     ),
   );

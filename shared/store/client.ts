@@ -45,15 +45,14 @@ export function dynamoRequestCount(): number {
   return requestCount;
 }
 
-/** True when a transaction or conditional write failed on one of its conditions (not on throttling). */
+/**
+ * True when a conditional write or a transaction failed on one of its conditions (not on throttling or
+ * a conflict). Transactions all go through writeTogether (transactions.ts), which reports a failed
+ * condition as a TransactionConditionError (matched by name here, so this module does not import it).
+ */
 export function isConditionFailure(err: unknown): boolean {
   const name = (err as { name?: string })?.name;
-  if (name === 'ConditionalCheckFailedException') return true;
-  if (name === 'TransactionCanceledException') {
-    const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-    return reasons.some((r) => r.Code === 'ConditionalCheckFailed');
-  }
-  return false;
+  return name === 'ConditionalCheckFailedException' || name === 'TransactionConditionError';
 }
 
 /**
@@ -68,10 +67,4 @@ export async function writeIfCondition(write: () => Promise<unknown>): Promise<b
     if (isConditionFailure(err)) return false;
     throw err;
   }
-}
-
-/** Which items of a cancelled transaction failed their condition, by position. */
-export function failedConditionIndexes(err: unknown): number[] {
-  const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  return reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
 }

@@ -11,9 +11,10 @@ import {
   renewalDuePartition,
   renewalDueUpTo,
 } from './keys';
-import { writeTogether, type TransactItem } from './transactions';
+import { writeTogether, type TransactItem, type TransactItems } from './transactions';
 import { queryAll, queryDueShards } from './query';
 import { defineEntity } from './entity';
+import { buildUpdate, setOrRemove, type Condition } from './update';
 
 export interface CommunitySettings {
   name: string;
@@ -55,23 +56,23 @@ const fromItem = communities.fromItem;
 const withoutNulls = communities.attributes;
 
 /** The community and its engine pointer, written together (with the provisioning charge). */
-export function putNewCommunity(c: CommunityRecord): TransactItem[] {
-  return [
-    {
+export function putNewCommunity(c: CommunityRecord): TransactItems {
+  return {
+    community: {
       Put: {
         TableName: table(),
         Item: { ...communityKey(c.userId, c.id), entity: 'community', ...withoutNulls(c), ...renewalDueIndexKey(c.id, c.nextBillingAt!) },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-    {
+    communityPointer: {
       Put: {
         TableName: table(),
         Item: { ...moderationIdKey(c.moderationId), entity: 'communityPointer', userId: c.userId, communityId: c.id },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-  ];
+  };
 }
 
 export async function getCommunity(userId: string, communityId: string, consistent = false): Promise<CommunityRecord | undefined> {
@@ -110,34 +111,17 @@ export async function newestCommunity(userId: string): Promise<CommunityRecord |
   return page.Items?.[0] ? fromItem(page.Items[0]) : undefined;
 }
 
-interface Guarded {
-  condition: string;
-  values?: Record<string, unknown>;
-}
-
 /** SET the non-null fields, REMOVE the null ones, under `guard`; the new record, or undefined when the guard failed. */
-function updateItem(userId: string, communityId: string, fields: Record<string, unknown>, guard: Guarded, remove: string[] = []) {
-  const set = Object.entries(fields).filter(([, v]) => v !== undefined && v !== null);
-  const removed = [...Object.entries(fields).filter(([, v]) => v === null).map(([k]) => k), ...remove];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ...(guard.values ?? {}) };
-  const setParts = set.map(([k, v], i) => {
-    names[`#s${i}`] = k;
-    values[`:s${i}`] = v;
-    return `#s${i} = :s${i}`;
-  });
-  const removeParts = removed.map((k, i) => {
-    names[`#r${i}`] = k;
-    return `#r${i}`;
-  });
-  const expression = [setParts.length ? `SET ${setParts.join(', ')}` : '', removeParts.length ? `REMOVE ${removeParts.join(', ')}` : ''].filter(Boolean).join(' ');
+function updateItem(userId: string, communityId: string, fields: Record<string, unknown>, guard: Condition, remove: string[] = []) {
+  const changes = setOrRemove(fields);
   return {
     TableName: table(),
     Key: communityKey(userId, communityId),
-    UpdateExpression: expression,
-    ConditionExpression: `attribute_exists(pk) AND (${guard.condition})`,
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: Object.keys(values).length ? values : undefined,
+    ...buildUpdate({
+      set: changes.set,
+      remove: [...changes.remove, ...remove],
+      condition: { expression: `attribute_exists(pk) AND (${guard.expression})`, values: guard.values },
+    }),
   };
 }
 
@@ -154,13 +138,13 @@ async function updateOrUndefined(input: ReturnType<typeof updateItem>): Promise<
 export type CommunityChanges = Partial<CommunitySettings & Pick<CommunityRecord, 'activationToken' | 'activatedAt'>>;
 
 export function updateCommunitySettings(userId: string, communityId: string, changes: CommunityChanges, updatedAt: string) {
-  return updateOrUndefined(updateItem(userId, communityId, { ...changes, updatedAt }, { condition: 'attribute_exists(sk)' }));
+  return updateOrUndefined(updateItem(userId, communityId, { ...changes, updatedAt }, { expression: 'attribute_exists(sk)' }));
 }
 
 /** Auto-renewal can change until the community expires. */
 export function updateAutoRenew(userId: string, communityId: string, autoRenew: boolean, updatedAt: string) {
   return updateOrUndefined(
-    updateItem(userId, communityId, { autoRenew, updatedAt }, { condition: 'billingState <> :expired', values: { ':expired': 'expired' } }),
+    updateItem(userId, communityId, { autoRenew, updatedAt }, { expression: 'billingState <> :expired', values: { ':expired': 'expired' } }),
   );
 }
 
@@ -170,23 +154,23 @@ export function markActivated(c: CommunityRecord, token: string, at: string) {
 }
 
 export function stampSynced(userId: string, communityId: string, at: string) {
-  return updateOrUndefined(updateItem(userId, communityId, { lastSyncedAt: at }, { condition: 'attribute_exists(sk)' }));
+  return updateOrUndefined(updateItem(userId, communityId, { lastSyncedAt: at }, { expression: 'attribute_exists(sk)' }));
 }
 
 /** Removes the community and its pointer; false when it was already gone. Leaving gsi3 with the item stops billing. */
 export async function deleteCommunityItems(c: CommunityRecord): Promise<boolean> {
   return writeIfCondition(() =>
-    writeTogether([
-      { Delete: { TableName: table(), Key: communityKey(c.userId, c.id), ConditionExpression: 'attribute_exists(pk)' } },
-      { Delete: { TableName: table(), Key: moderationIdKey(c.moderationId) } },
-    ]),
+    writeTogether({
+      community: { Delete: { TableName: table(), Key: communityKey(c.userId, c.id), ConditionExpression: 'attribute_exists(pk)' } },
+      communityPointer: { Delete: { TableName: table(), Key: moderationIdKey(c.moderationId) } },
+    }),
   );
 }
 
 // ---- Renewals: every write is conditioned on the period the sweep saw, so only one sweep wins it ----
 
-const samePeriod = (c: CommunityRecord): Guarded => ({
-  condition: 'nextBillingAt = :due AND periodIndex = :period',
+const samePeriod = (c: CommunityRecord): Condition => ({
+  expression: 'nextBillingAt = :due AND periodIndex = :period',
   values: { ':due': c.nextBillingAt, ':period': c.periodIndex },
 });
 
@@ -196,7 +180,7 @@ export function advanceBillingPeriod(c: CommunityRecord, period: number, nextBil
     c.userId,
     c.id,
     { periodIndex: period, nextBillingAt, billingState: 'active', suspendedAt: null, updatedAt: at, ...renewalDueIndexKey(c.id, nextBillingAt) },
-    { condition: `${samePeriod(c).condition} AND billingState <> :expired AND autoRenew = :true`, values: { ...samePeriod(c).values, ':expired': 'expired', ':true': true } },
+    { expression: `${samePeriod(c).expression} AND billingState <> :expired AND autoRenew = :true`, values: { ...samePeriod(c).values, ':expired': 'expired', ':true': true } },
   );
   return { Update: update };
 }
@@ -215,13 +199,13 @@ export function expireAtPeriodEnd(c: CommunityRecord, at: string) {
 
 /** Activation succeeds once, and only with the community's own token. */
 const activationUpdate = (c: CommunityRecord, token: string, at: string) =>
-  updateItem(c.userId, c.id, { activatedAt: at, updatedAt: at }, { condition: 'attribute_not_exists(activatedAt) AND activationToken = :token', values: { ':token': token } });
+  updateItem(c.userId, c.id, { activatedAt: at, updatedAt: at }, { expression: 'attribute_not_exists(activatedAt) AND activationToken = :token', values: { ':token': token } });
 export const markActivatedItem = (c: CommunityRecord, token: string, at: string): TransactItem => ({ Update: activationUpdate(c, token, at) });
 
 /** A failed renewal: monitoring stops, the due time stays so every later sweep retries. */
 function suspensionUpdate(c: CommunityRecord, at: string) {
   const guard = samePeriod(c);
-  return updateItem(c.userId, c.id, { billingState: 'suspended', suspendedAt: at, updatedAt: at }, { condition: `${guard.condition} AND billingState = :active`, values: { ...guard.values, ':active': 'active' } });
+  return updateItem(c.userId, c.id, { billingState: 'suspended', suspendedAt: at, updatedAt: at }, { expression: `${guard.expression} AND billingState = :active`, values: { ...guard.values, ':active': 'active' } });
 }
 export const suspendForNonPaymentItem = (c: CommunityRecord, at: string): TransactItem => ({ Update: suspensionUpdate(c, at) });
 
@@ -232,7 +216,7 @@ function expiryUpdate(c: CommunityRecord, at: string) {
     c.userId,
     c.id,
     { billingState: 'expired', nextBillingAt: null, suspendedAt: null, updatedAt: at },
-    { condition: `${guard.condition} AND autoRenew = :false`, values: { ...guard.values, ':false': false } },
+    { expression: `${guard.expression} AND autoRenew = :false`, values: { ...guard.values, ':false': false } },
     ['gsi3pk', 'gsi3sk'],
   );
 }

@@ -7,6 +7,7 @@ import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk
 import { ddb, isConditionFailure, table } from './client';
 import { moderationDeliveryKey, type Key } from './keys';
 import { defineEntity } from './entity';
+import { buildUpdate } from './update';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'not_configured' | 'observe';
 
@@ -89,8 +90,7 @@ export async function recordCallOutcome(communityId: string, deliveryId: string,
     new UpdateCommand({
       TableName: table(),
       Key: moderationDeliveryKey(communityId, deliveryId),
-      UpdateExpression: `SET outcomes[${index}] = :o, updatedAt = :at`,
-      ExpressionAttributeValues: { ':o': outcome, ':at': outcome.at },
+      ...buildUpdate({ set: { [`outcomes[${index}]`]: outcome, updatedAt: outcome.at } }),
     }),
   );
 }
@@ -100,8 +100,7 @@ export async function countAttempt(communityId: string, deliveryId: string, at: 
     new UpdateCommand({
       TableName: table(),
       Key: moderationDeliveryKey(communityId, deliveryId),
-      UpdateExpression: 'ADD attempts :one SET updatedAt = :at',
-      ExpressionAttributeValues: { ':one': 1, ':at': at },
+      ...buildUpdate({ add: { attempts: 1 }, set: { updatedAt: at } }),
       ReturnValues: 'UPDATED_NEW',
     }),
   );
@@ -115,10 +114,7 @@ export async function settleDelivery(communityId: string, deliveryId: string, st
       new UpdateCommand({
         TableName: table(),
         Key: moderationDeliveryKey(communityId, deliveryId),
-        UpdateExpression: 'SET #s = :s, #e = :e, updatedAt = :at',
-        ConditionExpression: '#s = :pending',
-        ExpressionAttributeNames: { '#s': 'status', '#e': 'error' },
-        ExpressionAttributeValues: { ':s': status, ':e': error, ':at': at, ':pending': 'pending' },
+        ...buildUpdate({ set: { status, error, updatedAt: at }, condition: { expression: '#s = :pending', names: { '#s': 'status' }, values: { ':pending': 'pending' } } }),
       }),
     );
   } catch (err) {

@@ -4,6 +4,7 @@ import { GROWTH_RUN_START_SHARDS, growthPlanKey, growthQuoteKey, growthRunKey, g
 import { queryDueShards } from './query';
 import type { TransactItem } from './transactions';
 import { defineEntity } from './entity';
+import { buildUpdate } from './update';
 
 export interface PlanIssueRecord {
   userId: string;
@@ -98,9 +99,10 @@ export function consumeQuoteItem(quoteToken: string, runId: string, atIso: strin
     Update: {
       TableName: table(),
       Key: growthQuoteKey(quoteToken),
-      UpdateExpression: 'SET usedAt = :at, runId = :run',
-      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(usedAt) AND expiresAt > :at',
-      ExpressionAttributeValues: { ':at': atIso, ':run': runId },
+      ...buildUpdate({
+        set: { usedAt: atIso, runId },
+        condition: { expression: 'attribute_exists(pk) AND attribute_not_exists(usedAt) AND expiresAt > :at', values: { ':at': atIso } },
+      }),
     },
   };
 }
@@ -125,9 +127,7 @@ export async function attachJob(userId: string, runId: string, jobId: string, at
     new UpdateCommand({
       TableName: table(),
       Key: growthRunKey(userId, runId),
-      UpdateExpression: 'SET jobId = :job, updatedAt = :at REMOVE gsi3pk, gsi3sk',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':job': jobId, ':at': atIso },
+      ...buildUpdate({ set: { jobId, updatedAt: atIso }, remove: ['gsi3pk', 'gsi3sk'], condition: 'attribute_exists(pk)' }),
     }),
   );
 }
@@ -138,10 +138,11 @@ export async function failRunBeforeStart(userId: string, runId: string, message:
     new UpdateCommand({
       TableName: table(),
       Key: growthRunKey(userId, runId),
-      UpdateExpression: 'SET #s = :failed, errorMessage = :m, updatedAt = :at REMOVE gsi3pk, gsi3sk',
-      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(outcome)',
-      ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':failed': 'failed', ':m': message, ':at': atIso },
+      ...buildUpdate({
+        set: { status: 'failed', errorMessage: message, updatedAt: atIso },
+        remove: ['gsi3pk', 'gsi3sk'],
+        condition: 'attribute_exists(pk) AND attribute_not_exists(outcome)',
+      }),
     }),
   );
 }
@@ -152,10 +153,10 @@ export function finishRunItem(userId: string, runId: string, status: GrowthRunSt
     Update: {
       TableName: table(),
       Key: growthRunKey(userId, runId),
-      UpdateExpression: 'SET #s = :s, errorMessage = :m, outcome = :o, updatedAt = :at',
-      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(outcome)',
-      ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':s': status, ':m': errorMessage, ':o': outcome, ':at': outcome.finishedAt },
+      ...buildUpdate({
+        set: { status, errorMessage, outcome, updatedAt: outcome.finishedAt },
+        condition: 'attribute_exists(pk) AND attribute_not_exists(outcome)',
+      }),
     },
   };
 }

@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, table } from './client';
 import { idempotencyKey } from './keys';
+import { buildUpdate } from './update';
 
 export interface StoredResponse {
   statusCode: number;
@@ -59,9 +60,7 @@ export async function completeIdempotencyKey(userId: string, key: string, respon
     new UpdateCommand({
       TableName: table(),
       Key: idempotencyKey(userId, key),
-      UpdateExpression: 'SET #s = :c, #r = :r REMOVE leaseUntil',
-      ExpressionAttributeNames: { '#s': 'state', '#r': 'response' },
-      ExpressionAttributeValues: { ':c': 'completed', ':r': response },
+      ...buildUpdate({ set: { state: 'completed', response }, remove: ['leaseUntil'] }),
     }),
   );
 }

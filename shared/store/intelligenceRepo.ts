@@ -4,6 +4,7 @@ import { intelligenceQueryKey, intelligenceResultKey, unlockMemoryKey } from './
 import type { ItemRead } from './batch';
 import type { TransactItem } from './transactions';
 import { defineEntity } from './entity';
+import { buildUpdate } from './update';
 
 /** The intelligence side of a stored result: what was asked, and how far its ranking has been served. */
 export interface IntelligenceResultRecord {
@@ -52,9 +53,7 @@ export function extendServedIdsItem(userId: string, resultId: string, servedIds:
     Update: {
       TableName: table(),
       Key: intelligenceResultKey(userId, resultId),
-      UpdateExpression: 'SET servedIds = :ids, version = :next',
-      ConditionExpression: 'version = :expected',
-      ExpressionAttributeValues: { ':ids': servedIds, ':next': expectedVersion + 1, ':expected': expectedVersion },
+      ...buildUpdate({ set: { servedIds, version: expectedVersion + 1 }, condition: { expression: 'version = :expected', values: { ':expected': expectedVersion } } }),
     },
   };
 }

@@ -12,7 +12,9 @@ import type { CompanyRow, ContactRow } from '#shared/domain/jobs/rows';
 import type { StageSettings, StatCounter } from '#shared/domain/jobs/stages';
 import { ddb, table, writeIfCondition } from './client';
 import { JOB_WATCH_SHARDS, jobBatchesPartition, jobBatchKey, jobKey, jobsPartition, jobWatchIndexKey, jobWatchPartition, jobWatchSortKey, jobWatchUpTo } from './keys';
-import { cancellationCodes, type TransactItem, writeTogether } from './transactions';
+import { isTransactionConflict, TransactionConditionError, type TransactItem, writeTogether } from './transactions';
+import { buildUpdate, type Condition } from './update';
+import { defineEntity } from './entity';
 
 export type JobStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
 export const TERMINAL_STATUSES: JobStatus[] = ['completed', 'failed', 'cancelled'];
@@ -72,7 +74,15 @@ export interface BatchRecord {
   lastError?: string;
 }
 
-const strip = <T>({ pk: _p, sk: _s, entity: _e, ttl: _t, gsi3pk: _wp, gsi3sk: _ws, ...rest }: Record<string, unknown>) => rest as T;
+/** The job is still live (pending or running); `and` adds to the guard. */
+const live = (and?: Condition): Condition => ({
+  expression: `#status IN (:pending, :running)${and ? ` AND ${and.expression}` : ''}`,
+  names: { '#status': 'status', ...and?.names },
+  values: { ':pending': 'pending', ':running': 'running', ...and?.values },
+});
+
+const jobs = defineEntity<JobRecord>('job');
+const batches = defineEntity<BatchRecord>('jobBatch');
 
 export function putJobItem(job: JobRecord): TransactItem {
   return {
@@ -82,14 +92,14 @@ export function putJobItem(job: JobRecord): TransactItem {
 
 export async function getJob(userId: string, jobId: string, consistent = false): Promise<JobRecord | undefined> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: jobKey(userId, jobId), ConsistentRead: consistent }));
-  return Item ? strip<JobRecord>(Item) : undefined;
+  return Item ? jobs.fromItem(Item) : undefined;
 }
 
 /** A user's jobs, oldest first (UUID v7 sort keys). */
 export async function listJobs(userId: string): Promise<JobRecord[]> {
   const { pk, prefix } = jobsPartition(userId);
   const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix } });
-  return items.map((i) => strip<JobRecord>(i));
+  return items.map(jobs.fromItem);
 }
 
 /** Work batches are written before the job record; until it exists nothing points at them, and the ttl clears them. */
@@ -99,13 +109,13 @@ export async function putBatches(batches: BatchRecord[], ttlSeconds: number): Pr
 
 export async function getBatch(jobId: string, batchNo: number): Promise<BatchRecord | undefined> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: jobBatchKey(jobId, batchNo), ConsistentRead: true }));
-  return Item ? strip<BatchRecord>(Item) : undefined;
+  return Item ? batches.fromItem(Item) : undefined;
 }
 
 export async function listBatches(jobId: string): Promise<BatchRecord[]> {
   const { pk, prefix } = jobBatchesPartition(jobId);
   const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix }, ConsistentRead: true });
-  return items.map((i) => strip<BatchRecord>(i));
+  return items.map(batches.fromItem);
 }
 
 /** pending → running when the first message is picked up; a no-op for any other state. */
@@ -115,10 +125,11 @@ export async function markJobStarted(userId: string, jobId: string, at: string):
       new UpdateCommand({
         TableName: table(),
         Key: jobKey(userId, jobId),
-        UpdateExpression: 'SET #status = :running, startedAt = :at, updatedAt = :at, version = version + :one',
-        ConditionExpression: '#status = :pending',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':running': 'running', ':pending': 'pending', ':at': at, ':one': 1 },
+        ...buildUpdate({
+          set: { status: 'running', startedAt: at, updatedAt: at },
+          increment: { version: 1 },
+          condition: { expression: '#status = :pending', names: { '#status': 'status' }, values: { ':pending': 'pending' } },
+        }),
       }),
     ),
   );
@@ -150,60 +161,48 @@ export type CommitOutcome = 'committed' | 'already_done' | 'job_closed';
  */
 export async function commitStage(c: StageCommit): Promise<CommitOutcome> {
   const counters = Object.entries(c.counters).filter(([, n]) => n);
-  const jobSets = [
-    '#status = :running',
-    'startedAt = if_not_exists(startedAt, :at)',
-    'updatedAt = :at',
-    // Committed progress: the watchdog measures staleness from here.
-    'gsi3sk = :watch',
-    'version = version + :one',
-    'doneUnits = doneUnits + :rows',
-    'stageDone.#cap = stageDone.#cap + :rows',
-    'units.#cap = units.#cap + :units',
-    'batchesDone = batchesDone + :finished',
-    ...counters.map((_, i) => `counters.#c${i} = counters.#c${i} + :c${i}`),
-  ];
-  const items: TransactItem[] = [
-    {
+  const items = {
+    batch: {
       Update: {
         TableName: table(),
         Key: jobBatchKey(c.jobId, c.batchNo),
-        UpdateExpression: 'SET nextStep = :next, companies = :companies, contacts = :contacts REMOVE lastError',
-        ConditionExpression: 'nextStep = :step',
-        ExpressionAttributeValues: { ':next': c.step + 1, ':step': c.step, ':companies': c.companies, ':contacts': c.contacts },
+        ...buildUpdate({
+          set: { nextStep: c.step + 1, companies: c.companies, contacts: c.contacts },
+          remove: ['lastError'],
+          condition: { expression: 'nextStep = :step', values: { ':step': c.step } },
+        }),
       },
     },
-    {
+    job: {
       Update: {
         TableName: table(),
         Key: jobKey(c.userId, c.jobId),
-        UpdateExpression: `SET ${jobSets.join(', ')}`,
-        // A requested cancel freezes the units: work still in flight is dropped uncounted.
-        ConditionExpression: '#status IN (:pending, :running) AND attribute_not_exists(cancelRequestedAt)',
-        ExpressionAttributeNames: { '#status': 'status', '#cap': c.capability, ...Object.fromEntries(counters.map(([k], i) => [`#c${i}`, k])) },
-        ExpressionAttributeValues: {
-          ':running': 'running',
-          ':pending': 'pending',
-          ':at': c.at,
-          ':watch': jobWatchSortKey(c.jobId, c.at),
-          ':one': 1,
-          ':rows': c.rows,
-          ':units': c.units,
-          ':finished': c.lastStep ? 1 : 0,
-          ...Object.fromEntries(counters.map(([, n], i) => [`:c${i}`, n])),
-        },
+        ...buildUpdate({
+          // gsi3sk is the committed progress: the watchdog measures staleness from here.
+          set: { status: 'running', updatedAt: c.at, gsi3sk: jobWatchSortKey(c.jobId, c.at) },
+          setIfNotExists: { startedAt: c.at },
+          increment: {
+            version: 1,
+            doneUnits: c.rows,
+            [`stageDone.${c.capability}`]: c.rows,
+            [`units.${c.capability}`]: c.units,
+            batchesDone: c.lastStep ? 1 : 0,
+            ...Object.fromEntries(counters.map(([k, n]) => [`counters.${k}`, n])),
+          },
+          // A requested cancel freezes the units: work still in flight is dropped uncounted.
+          condition: live({ expression: 'attribute_not_exists(cancelRequestedAt)' }),
+        }),
       },
     },
-  ];
+  };
   for (let attempt = 0; ; attempt++) {
     try {
       await writeTogether(items);
       return 'committed';
     } catch (err) {
-      const codes = cancellationCodes(err);
-      if (codes[0] === 'ConditionalCheckFailed') return 'already_done';
-      if (codes[1] === 'ConditionalCheckFailed') return 'job_closed';
-      if (!codes.includes('TransactionConflict') || attempt >= 20) throw err;
+      if (err instanceof TransactionConditionError && err.failed.has('batch')) return 'already_done';
+      if (err instanceof TransactionConditionError && err.failed.has('job')) return 'job_closed';
+      if (!isTransactionConflict(err) || attempt >= 20) throw err;
       await new Promise((r) => setTimeout(r, 5 + Math.random() * Math.min(10 * 2 ** attempt, 200)));
     }
   }
@@ -219,10 +218,7 @@ export async function requestJobCancel(userId: string, jobId: string, at: string
       new UpdateCommand({
         TableName: table(),
         Key: jobKey(userId, jobId),
-        UpdateExpression: 'SET cancelRequestedAt = if_not_exists(cancelRequestedAt, :at), updatedAt = :at, version = version + :one',
-        ConditionExpression: '#status IN (:pending, :running)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':at': at, ':one': 1, ':pending': 'pending', ':running': 'running' },
+        ...buildUpdate({ setIfNotExists: { cancelRequestedAt: at }, set: { updatedAt: at }, increment: { version: 1 }, condition: live() }),
       }),
     ),
   );
@@ -234,9 +230,7 @@ export async function recordBatchError(jobId: string, batchNo: number, message: 
     new UpdateCommand({
       TableName: table(),
       Key: jobBatchKey(jobId, batchNo),
-      UpdateExpression: 'SET lastError = :m',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':m': message.slice(0, 500) },
+      ...buildUpdate({ set: { lastError: message.slice(0, 500) }, condition: 'attribute_exists(pk)' }),
     }),
   );
 }
@@ -260,23 +254,21 @@ export function closeJobItem(userId: string, jobId: string, expectedVersion: num
     Update: {
       TableName: table(),
       Key: jobKey(userId, jobId),
-      UpdateExpression:
-        'SET #status = :status, creditsCharged = :charged, errorMessage = :error, resultStored = :stored, rowsDelivered = :rows, duplicatesRemoved = :dups, completedAt = :at, updatedAt = :at, version = version + :one REMOVE gsi3pk, gsi3sk',
-      ConditionExpression: '#status IN (:pending, :running) AND version = :version',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: {
-        ':status': closure.status,
-        ':charged': closure.creditsCharged,
-        ':error': closure.errorMessage,
-        ':stored': closure.resultStored,
-        ':rows': closure.rowsDelivered,
-        ':dups': closure.duplicatesRemoved,
-        ':at': closure.at,
-        ':one': 1,
-        ':pending': 'pending',
-        ':running': 'running',
-        ':version': expectedVersion,
-      },
+      ...buildUpdate({
+        set: {
+          status: closure.status,
+          creditsCharged: closure.creditsCharged,
+          errorMessage: closure.errorMessage,
+          resultStored: closure.resultStored,
+          rowsDelivered: closure.rowsDelivered,
+          duplicatesRemoved: closure.duplicatesRemoved,
+          completedAt: closure.at,
+          updatedAt: closure.at,
+        },
+        increment: { version: 1 },
+        remove: ['gsi3pk', 'gsi3sk'],
+        condition: live({ expression: 'version = :version', values: { ':version': expectedVersion } }),
+      }),
     },
   };
 }
@@ -290,7 +282,7 @@ export interface WatchedJob {
 /** Pending or running jobs whose last committed progress is at or before `upToIso`: a Query per shard of gsi3. */
 export async function listStalledJobs(upToIso: string): Promise<WatchedJob[]> {
   const items = await queryDueShards(JOB_WATCH_SHARDS, jobWatchPartition, jobWatchUpTo(upToIso));
-  return items.map((item) => ({ job: strip<JobRecord>(item), watchKey: item.gsi3sk as string }));
+  return items.map((item) => ({ job: jobs.fromItem(item), watchKey: item.gsi3sk as string }));
 }
 
 /**
@@ -304,17 +296,12 @@ export async function claimJobRedrive(w: WatchedJob, at: string, counted: boolea
       new UpdateCommand({
         TableName: table(),
         Key: jobKey(w.job.userId, w.job.id),
-        UpdateExpression: 'SET gsi3sk = :next, redrives = if_not_exists(redrives, :zero) + :inc',
-        ConditionExpression: '#status IN (:pending, :running) AND gsi3sk = :seen',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':next': jobWatchSortKey(w.job.id, at),
-          ':seen': w.watchKey,
-          ':zero': 0,
-          ':inc': counted ? 1 : 0,
-          ':pending': 'pending',
-          ':running': 'running',
-        },
+        // ADD counts a missing redrives from 0.
+        ...buildUpdate({
+          set: { gsi3sk: jobWatchSortKey(w.job.id, at) },
+          add: { redrives: counted ? 1 : 0 },
+          condition: live({ expression: 'gsi3sk = :seen', values: { ':seen': w.watchKey } }),
+        }),
       }),
     ),
   );

@@ -17,6 +17,8 @@ import {
   type Key,
 } from './keys';
 import type { TransactItem } from './transactions';
+import { buildUpdate } from './update';
+import { defineEntity } from './entity';
 
 /** Re-deliveries come within minutes or hours; a week of memory is plenty and keeps the table small. */
 const SEEN_EVENT_TTL_SECONDS = 7 * 24 * 60 * 60;
@@ -38,6 +40,8 @@ export interface AuditEntry extends AuditDraft {
   id: string;
   at: string;
 }
+
+const auditEntries = defineEntity<AuditEntry>('moderationAudit');
 
 export interface MetricTotals {
   counts: Record<string, number>;
@@ -108,14 +112,11 @@ export function putAuditEntry(communityId: string, entry: AuditEntry, position: 
 
 /** Adds to one counter shard; `lastEventAt` is kept per shard and the newest wins on read. */
 export function addToMetrics(communityId: string, shard: number, delta: MetricDelta, lastEventAt: string): TransactItem {
-  const entries = Object.entries(delta).filter(([, v]) => v);
   return {
     Update: {
       TableName: table(),
       Key: moderationMetricsKey(communityId, shard),
-      UpdateExpression: `SET lastEventAt = :last${entries.length ? ` ADD ${entries.map((_, i) => `#m${i} :m${i}`).join(', ')}` : ''}`,
-      ExpressionAttributeNames: entries.length ? Object.fromEntries(entries.map(([k], i) => [`#m${i}`, k])) : undefined,
-      ExpressionAttributeValues: { ':last': lastEventAt, ...Object.fromEntries(entries.map(([, v], i) => [`:m${i}`, v])) },
+      ...buildUpdate({ set: { lastEventAt }, add: Object.fromEntries(Object.entries(delta).filter(([, v]) => v)) }),
     },
   };
 }
@@ -153,7 +154,7 @@ export async function newestAuditEntries(communityId: string, limit: number, con
       ConsistentRead: consistent,
     }),
   );
-  return Items.map(({ pk: _pk, sk: _sk, entity: _e, ...entry }) => entry as AuditEntry);
+  return Items.map(auditEntries.fromItem);
 }
 
 /** Which counter shard a member's events add to: one member's events always land on the same one. */
@@ -171,6 +172,5 @@ export async function findAuditEntry(communityId: string, auditId: string): Prom
   );
   const item = Items.find((i) => i.id === auditId);
   if (!item) return undefined;
-  const { pk: _pk, sk: _sk, entity: _e, ...entry } = item;
-  return entry as AuditEntry;
+  return auditEntries.fromItem(item);
 }

@@ -7,6 +7,8 @@ import { sha256Hex } from '#shared/ids';
 import { ddb, isConditionFailure, table } from './client';
 import { activationTokenKey, discordGuildKey, moderationPlatformKey, telegramChatKey } from './keys';
 import type { TransactItem } from './transactions';
+import { buildUpdate, setOrRemove } from './update';
+import { defineEntity } from './entity';
 
 export interface CommunityPointer {
   userId: string;
@@ -25,6 +27,8 @@ export interface PlatformRecord {
   /** Our AutoMod rule ids in the guild, by our rule name. */
   automodRuleIds?: Record<string, string>;
 }
+
+const platformRecords = defineEntity<PlatformRecord>('moderationPlatform');
 
 export const putActivationPointer = (token: string, pointer: CommunityPointer): TransactItem => ({
   Put: { TableName: table(), Item: { ...activationTokenKey(sha256Hex(token)), entity: 'activationPointer', ...pointer } },
@@ -57,30 +61,14 @@ export async function unbindExternal(platform: 'telegram' | 'discord', externalI
 
 export async function getPlatformRecord(communityId: string): Promise<PlatformRecord> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: moderationPlatformKey(communityId), ConsistentRead: true }));
-  if (!Item) return {};
-  const { pk: _pk, sk: _sk, entity: _e, ...rest } = Item;
-  return rest as PlatformRecord;
+  return Item ? platformRecords.fromItem(Item) : {};
 }
 
 /** SETs the given fields (null removes), creating the record on first use. */
 export async function updatePlatformRecord(communityId: string, fields: Partial<Record<keyof PlatformRecord, unknown>>): Promise<void> {
-  const entries = Object.entries(fields).filter(([, v]) => v !== undefined);
-  const set = entries.filter(([, v]) => v !== null);
-  const remove = entries.filter(([, v]) => v === null);
-  const names = Object.fromEntries(entries.map(([k], i) => [`#f${i}`, k]));
-  const values = Object.fromEntries(set.map(([k, v]) => [`:f${entries.findIndex(([e]) => e === k)}`, v]));
-  const parts = [
-    `SET entity = :entity${set.map(([k]) => `, #f${entries.findIndex(([e]) => e === k)} = :f${entries.findIndex(([e]) => e === k)}`).join('')}`,
-    remove.length ? `REMOVE ${remove.map(([k]) => `#f${entries.findIndex(([e]) => e === k)}`).join(', ')}` : '',
-  ];
+  const { set, remove } = setOrRemove(fields);
   await ddb().send(
-    new UpdateCommand({
-      TableName: table(),
-      Key: moderationPlatformKey(communityId),
-      UpdateExpression: parts.filter(Boolean).join(' '),
-      ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
-      ExpressionAttributeValues: { ':entity': 'moderationPlatform', ...values },
-    }),
+    new UpdateCommand({ TableName: table(), Key: moderationPlatformKey(communityId), ...buildUpdate({ set: { entity: 'moderationPlatform', ...set }, remove }) }),
   );
 }
 
@@ -91,10 +79,14 @@ export async function advanceAuditCursor(communityId: string, cursor: string): P
       new UpdateCommand({
         TableName: table(),
         Key: moderationPlatformKey(communityId),
-        UpdateExpression: 'SET discordAuditCursor = :c',
-        // Snowflakes of equal length compare as strings; a longer one is newer.
-        ConditionExpression: 'attribute_not_exists(discordAuditCursor) OR size(discordAuditCursor) < :len OR (size(discordAuditCursor) = :len AND discordAuditCursor < :c)',
-        ExpressionAttributeValues: { ':c': cursor, ':len': cursor.length },
+        ...buildUpdate({
+          set: { discordAuditCursor: cursor },
+          // Snowflakes of equal length compare as strings; a longer one is newer.
+          condition: {
+            expression: 'attribute_not_exists(discordAuditCursor) OR size(discordAuditCursor) < :len OR (size(discordAuditCursor) = :len AND discordAuditCursor < :c)',
+            values: { ':c': cursor, ':len': cursor.length },
+          },
+        }),
       }),
     );
   } catch (err) {

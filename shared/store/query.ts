@@ -30,13 +30,3 @@ export async function queryDueShards(shards: number, partitionOf: (shard: number
   );
   return pages.flat();
 }
-
-/** SET expression for a partial update: only the given (defined) fields change. */
-export function setFields(fields: Record<string, unknown>) {
-  const entries = Object.entries(fields).filter(([, v]) => v !== undefined);
-  return {
-    UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
-    ExpressionAttributeNames: Object.fromEntries(entries.map(([k], i) => [`#f${i}`, k])),
-    ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])) as Record<string, unknown>,
-  };
-}

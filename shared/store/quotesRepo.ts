@@ -4,6 +4,7 @@ import { quoteKey } from './keys';
 import type { ItemRead } from './batch';
 import type { TransactItem } from './transactions';
 import { defineEntity } from './entity';
+import { buildUpdate } from './update';
 
 /** A quote, stored under the SHA-256 of its token (the token itself is never stored). */
 export interface QuoteRecord {
@@ -53,9 +54,10 @@ export function consumeQuoteItem(quote: QuoteRecord, at: string, resultId: strin
     Update: {
       TableName: table(),
       Key: quoteKey(quote.tokenHash),
-      UpdateExpression: 'SET usedAt = :at, resultId = :result',
-      ConditionExpression: 'attribute_exists(pk) AND userId = :user AND attribute_not_exists(usedAt) AND expiresAt > :at',
-      ExpressionAttributeValues: { ':at': at, ':result': resultId, ':user': quote.userId },
+      ...buildUpdate({
+        set: { usedAt: at, resultId },
+        condition: { expression: 'attribute_exists(pk) AND userId = :user AND attribute_not_exists(usedAt) AND expiresAt > :at', values: { ':at': at, ':user': quote.userId } },
+      }),
     },
   };
 }

@@ -2,9 +2,9 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AddOnQuantities } from '#shared/domain/billing/plans';
 import { ddb, table } from './client';
 import { apiKeyKey, emailKey, referralCodeKey, subscriptionOwnerKey, userProfileKey } from './keys';
-import type { TransactItem } from './transactions';
-import { setFields } from './query';
+import type { TransactItem, TransactItems } from './transactions';
 import { defineEntity } from './entity';
+import { buildUpdate, type Condition } from './update';
 
 export type Tier = 'developer' | 'pro';
 
@@ -54,56 +54,63 @@ export async function findUserIdBySubscription(subscriptionId: string): Promise<
   return Item?.userId as string | undefined;
 }
 
-/** The items that make a new account: profile, e-mail and referral-code guards, the key. */
-export function newUserItems(user: UserRecord): TransactItem[] {
+/**
+ * The items that make a new account: the profile, the e-mail and referral-code guards and the key.
+ * A failed `email` or `apiKey` means the address or the key belongs to another account.
+ */
+export function newUserItems(user: UserRecord): TransactItems {
   const T = table();
   const mustBeNew = 'attribute_not_exists(pk)';
-  const items: TransactItem[] = [
-    { Put: { TableName: T, Item: { ...userProfileKey(user.id), entity: 'user', ...user }, ConditionExpression: mustBeNew } },
-    { Put: { TableName: T, Item: { ...emailKey(user.email), entity: 'emailGuard', userId: user.id }, ConditionExpression: mustBeNew } },
-    { Put: { TableName: T, Item: { ...referralCodeKey(user.referralCode), entity: 'referralGuard', userId: user.id }, ConditionExpression: mustBeNew } },
-  ];
-  if (user.apiKeyHash) {
-    items.push({ Put: { TableName: T, Item: { ...apiKeyKey(user.apiKeyHash), entity: 'apiKey', userId: user.id }, ConditionExpression: mustBeNew } });
-  }
-  return items;
+  return {
+    profile: { Put: { TableName: T, Item: { ...userProfileKey(user.id), entity: 'user', ...user }, ConditionExpression: mustBeNew } },
+    email: { Put: { TableName: T, Item: { ...emailKey(user.email), entity: 'emailGuard', userId: user.id }, ConditionExpression: mustBeNew } },
+    referralCode: { Put: { TableName: T, Item: { ...referralCodeKey(user.referralCode), entity: 'referralGuard', userId: user.id }, ConditionExpression: mustBeNew } },
+    apiKey: user.apiKeyHash ? { Put: { TableName: T, Item: { ...apiKeyKey(user.apiKeyHash), entity: 'apiKey', userId: user.id }, ConditionExpression: mustBeNew } } : undefined,
+  };
 }
 
-/** Swaps the user's key: the old key item goes in the same transaction, so it stops working at once. */
-export function rotateApiKeyItems(user: UserRecord, newHash: string, lastFour: string, at: string): TransactItem[] {
+/**
+ * Swaps the user's key: the old key item goes in the same transaction, so it stops working at once.
+ * A failed `profile` means the key was swapped by someone else since `user` was read.
+ */
+export function rotateApiKeyItems(user: UserRecord, newHash: string, lastFour: string, at: string): TransactItems {
   const T = table();
-  const items: TransactItem[] = [
-    {
+  return {
+    profile: {
       Update: {
         TableName: T,
         Key: userProfileKey(user.id),
-        UpdateExpression: 'SET apiKeyHash = :h, apiKeyLastFour = :l, updatedAt = :u',
-        ConditionExpression: user.apiKeyHash === null ? 'attribute_exists(pk) AND apiKeyHash = :null' : 'apiKeyHash = :old',
-        ExpressionAttributeValues: { ':h': newHash, ':l': lastFour, ':u': at, ...(user.apiKeyHash === null ? { ':null': null } : { ':old': user.apiKeyHash }) },
+        ...buildUpdate({
+          set: { apiKeyHash: newHash, apiKeyLastFour: lastFour, updatedAt: at },
+          condition:
+            user.apiKeyHash === null
+              ? { expression: 'attribute_exists(pk) AND apiKeyHash = :null', values: { ':null': null } }
+              : { expression: 'apiKeyHash = :old', values: { ':old': user.apiKeyHash } },
+        }),
       },
     },
-    { Put: { TableName: T, Item: { ...apiKeyKey(newHash), entity: 'apiKey', userId: user.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
-  ];
-  if (user.apiKeyHash) items.push({ Delete: { TableName: T, Key: apiKeyKey(user.apiKeyHash) } });
-  return items;
+    newKey: { Put: { TableName: T, Item: { ...apiKeyKey(newHash), entity: 'apiKey', userId: user.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    oldKey: user.apiKeyHash ? { Delete: { TableName: T, Key: apiKeyKey(user.apiKeyHash) } } : undefined,
+  };
 }
 
-/** Changes the e-mail address and moves its uniqueness guard in one transaction. */
-export function changeEmailItems(user: UserRecord, newEmail: string, at: string): TransactItem[] {
+/**
+ * Changes the e-mail address and moves its uniqueness guard in one transaction. A failed `email`
+ * means another account has the address; a failed `profile`, that the address changed since `user` was read.
+ */
+export function changeEmailItems(user: UserRecord, newEmail: string, at: string): TransactItems {
   const T = table();
-  return [
-    {
+  return {
+    profile: {
       Update: {
         TableName: T,
         Key: userProfileKey(user.id),
-        UpdateExpression: 'SET email = :e, updatedAt = :u',
-        ConditionExpression: 'email = :old',
-        ExpressionAttributeValues: { ':e': newEmail, ':u': at, ':old': user.email },
+        ...buildUpdate({ set: { email: newEmail, updatedAt: at }, condition: { expression: 'email = :old', values: { ':old': user.email } } }),
       },
     },
-    { Put: { TableName: T, Item: { ...emailKey(newEmail), entity: 'emailGuard', userId: user.id }, ConditionExpression: 'attribute_not_exists(pk) OR userId = :id', ExpressionAttributeValues: { ':id': user.id } } },
-    ...(user.email.toLowerCase() === newEmail.toLowerCase() ? [] : [{ Delete: { TableName: T, Key: emailKey(user.email) } }]),
-  ];
+    email: { Put: { TableName: T, Item: { ...emailKey(newEmail), entity: 'emailGuard', userId: user.id }, ConditionExpression: 'attribute_not_exists(pk) OR userId = :id', ExpressionAttributeValues: { ':id': user.id } } },
+    oldEmail: user.email.toLowerCase() === newEmail.toLowerCase() ? undefined : { Delete: { TableName: T, Key: emailKey(user.email) } },
+  };
 }
 
 export async function updateUserFields(userId: string, fields: Partial<UserRecord>, at: string): Promise<UserRecord> {
@@ -111,8 +118,7 @@ export async function updateUserFields(userId: string, fields: Partial<UserRecor
     new UpdateCommand({
       TableName: table(),
       Key: userProfileKey(userId),
-      ...setFields({ ...fields, updatedAt: at }),
-      ConditionExpression: 'attribute_exists(pk)',
+      ...buildUpdate({ set: { ...fields, updatedAt: at }, condition: 'attribute_exists(pk)' }),
       ReturnValues: 'ALL_NEW',
     }),
   );
@@ -120,20 +126,17 @@ export async function updateUserFields(userId: string, fields: Partial<UserRecor
 }
 
 /** A guard on the profile's current values, ANDed with its existence (e.g. "no other active subscription"). */
-export interface UserCondition {
-  expression: string;
-  values: Record<string, unknown>;
-}
+export type UserCondition = Condition;
 
 export function updateUserItem(userId: string, fields: Partial<UserRecord>, at: string, condition?: UserCondition): TransactItem {
-  const update = setFields({ ...fields, updatedAt: at });
   return {
     Update: {
       TableName: table(),
       Key: userProfileKey(userId),
-      ...update,
-      ConditionExpression: condition ? `attribute_exists(pk) AND (${condition.expression})` : 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ...(condition?.values ?? {}) },
+      ...buildUpdate({
+        set: { ...fields, updatedAt: at },
+        condition: condition ? { ...condition, expression: `attribute_exists(pk) AND (${condition.expression})` } : 'attribute_exists(pk)',
+      }),
     },
   };
 }

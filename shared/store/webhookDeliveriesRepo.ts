@@ -8,6 +8,7 @@ import { WEBHOOK_DUE_SHARDS, webhookDeliveriesPartition, webhookDeliveryKey, web
 import { queryAll, queryDueShards } from './query';
 import { WEBHOOK_RETENTION_SECONDS } from './webhookEventsRepo';
 import { defineEntity } from './entity';
+import { buildUpdate, setOrRemove } from './update';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
@@ -69,25 +70,26 @@ export type DeliveryChange = Pick<WebhookDeliveryRecord, 'status' | 'attempts' |
  * was read: two copies of one queue message cannot both count an attempt. Undefined when it moved on.
  */
 export async function recordDeliveryChange(userId: string, deliveryId: string, expectedAttempts: number, c: DeliveryChange): Promise<WebhookDeliveryRecord | undefined> {
-  const set: Record<string, unknown> = { status: c.status, attempts: c.attempts, updatedAt: c.updatedAt };
-  if (c.maxAttempts !== undefined) set.maxAttempts = c.maxAttempts;
-  const remove: string[] = [];
-  for (const field of ['lastStatusCode', 'lastError', 'nextAttemptAt'] as const) {
-    if (c[field] === null) remove.push(field);
-    else set[field] = c[field];
-  }
-  if (c.status === 'pending' && c.nextAttemptAt) Object.assign(set, webhookDueIndexKey(deliveryId, c.nextAttemptAt));
-  else remove.push('gsi3pk', 'gsi3sk');
-  const entries = Object.entries(set);
+  // Null fields are not stored (see defineEntity): they are removed.
+  const nullable = setOrRemove({ lastStatusCode: c.lastStatusCode, lastError: c.lastError, nextAttemptAt: c.nextAttemptAt });
+  const indexed = c.status === 'pending' && c.nextAttemptAt;
   try {
     const out = await ddb().send(
       new UpdateCommand({
         TableName: table(),
         Key: webhookDeliveryKey(userId, deliveryId),
-        UpdateExpression: `SET ${entries.map((_, i) => `#s${i} = :s${i}`).join(', ')}${remove.length ? ` REMOVE ${remove.map((_, i) => `#r${i}`).join(', ')}` : ''}`,
-        ConditionExpression: 'attempts = :expected',
-        ExpressionAttributeNames: { ...Object.fromEntries(entries.map(([k], i) => [`#s${i}`, k])), ...Object.fromEntries(remove.map((k, i) => [`#r${i}`, k])) },
-        ExpressionAttributeValues: { ...Object.fromEntries(entries.map(([, v], i) => [`:s${i}`, v])), ':expected': expectedAttempts },
+        ...buildUpdate({
+          set: {
+            status: c.status,
+            attempts: c.attempts,
+            updatedAt: c.updatedAt,
+            maxAttempts: c.maxAttempts,
+            ...nullable.set,
+            ...(indexed ? webhookDueIndexKey(deliveryId, indexed) : {}),
+          },
+          remove: [...nullable.remove, ...(indexed ? [] : ['gsi3pk', 'gsi3sk'])],
+          condition: { expression: 'attempts = :expected', values: { ':expected': expectedAttempts } },
+        }),
         ReturnValues: 'ALL_NEW',
       }),
     );

@@ -3,6 +3,7 @@ import { ddb, table, writeIfCondition } from './client';
 import { webhookEndpointKey, webhookEndpointsPartition } from './keys';
 import { queryAll } from './query';
 import { defineEntity } from './entity';
+import { buildUpdate } from './update';
 
 export type EndpointStatus = 'enabled' | 'disabled';
 
@@ -49,17 +50,12 @@ export const deleteEndpoint = (userId: string, endpointId: string): Promise<bool
 
 /** Applies a partial change to an existing endpoint; undefined when it is gone. REMOVEs the given attributes. */
 async function change(userId: string, endpointId: string, set: Record<string, unknown>, remove: string[] = [], condition?: string): Promise<WebhookEndpointRecord | undefined> {
-  const entries = Object.entries(set);
-  const removal = remove.length ? ` REMOVE ${remove.map((_, i) => `#r${i}`).join(', ')}` : '';
   try {
     const out = await ddb().send(
       new UpdateCommand({
         TableName: table(),
         Key: webhookEndpointKey(userId, endpointId),
-        UpdateExpression: `SET ${entries.map((_, i) => `#s${i} = :s${i}`).join(', ')}${removal}`,
-        ConditionExpression: ['attribute_exists(pk)', condition].filter(Boolean).join(' AND '),
-        ExpressionAttributeNames: { ...Object.fromEntries(entries.map(([k], i) => [`#s${i}`, k])), ...Object.fromEntries(remove.map((k, i) => [`#r${i}`, k])) },
-        ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:s${i}`, v])),
+        ...buildUpdate({ set, remove, condition: ['attribute_exists(pk)', condition].filter(Boolean).join(' AND ') }),
         ReturnValues: 'ALL_NEW',
       }),
     );

@@ -8,6 +8,8 @@ import { ddb, table, writeIfCondition } from './client';
 import { WEBHOOK_OUTBOX_SHARDS, webhookEventKey, webhookIndexUpTo, webhookOutboxIndexKey, webhookOutboxPartition } from './keys';
 import { queryDueShards } from './query';
 import type { TransactItem } from './transactions';
+import { buildUpdate } from './update';
+import { defineEntity } from './entity';
 
 /** Events (and their rendered bodies) are kept 30 days, like the delivery log that points at them. */
 export const WEBHOOK_RETENTION_SECONDS = 30 * 24 * 3600;
@@ -26,16 +28,7 @@ export interface WebhookEventRecord {
   dispatchedAt: string | null;
 }
 
-const fromItem = (item: Record<string, unknown>): WebhookEventRecord => ({
-  id: item.id as string,
-  userId: item.userId as string,
-  type: item.type as string,
-  subject: item.subject as WebhookEventRecord['subject'],
-  extra: (item.extra as Record<string, unknown>) ?? null,
-  data: item.data ?? null,
-  createdAt: item.createdAt as string,
-  dispatchedAt: (item.dispatchedAt as string) ?? null,
-});
+const fromItem = defineEntity<WebhookEventRecord>('webhookEvent', { nullable: ['extra', 'data', 'dispatchedAt'] }).fromItem;
 
 export function outboxEventItem(e: Pick<WebhookEventRecord, 'id' | 'userId' | 'type' | 'subject' | 'createdAt'> & { extra?: Record<string, unknown> }): TransactItem {
   return {
@@ -70,10 +63,7 @@ export const storeEventData = (userId: string, eventId: string, data: unknown): 
       new UpdateCommand({
         TableName: table(),
         Key: webhookEventKey(userId, eventId),
-        UpdateExpression: 'SET #d = :d',
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#d)',
-        ExpressionAttributeNames: { '#d': 'data' },
-        ExpressionAttributeValues: { ':d': data },
+        ...buildUpdate({ set: { data }, condition: { expression: 'attribute_exists(pk) AND attribute_not_exists(#d)', names: { '#d': 'data' } } }),
       }),
     ),
   );
@@ -85,9 +75,7 @@ export const markDispatched = (userId: string, eventId: string, at: string): Pro
       new UpdateCommand({
         TableName: table(),
         Key: webhookEventKey(userId, eventId),
-        UpdateExpression: 'SET dispatchedAt = :at REMOVE gsi3pk, gsi3sk',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':at': at },
+        ...buildUpdate({ set: { dispatchedAt: at }, remove: ['gsi3pk', 'gsi3sk'], condition: 'attribute_exists(pk)' }),
       }),
     ),
   );

@@ -103,7 +103,7 @@ describe('a run interrupted between its reservation and its job', () => {
       inputCounts: { companies: 1, contacts: 0 }, coverageMode: 'sufficient', quotedCredits: 30, reservationId: `growth_run-${runId}`, chatId: null,
       jobId: null, status: 'pending', errorMessage: null, createdAt: at, updatedAt: at,
     };
-    await reserveCredits({ userId: user.id, toolName: 'growth_run', refId: runId, amount: 30, reservationId: run.reservationId, with: [putRunItem(run)] });
+    await reserveCredits({ userId: user.id, toolName: 'growth_run', refId: runId, amount: 30, reservationId: run.reservationId, with: { run: putRunItem(run) } });
     expect(await balanceOf(key)).toBe(970);
 
     expect((await api.call('GET', `/growth/runs/${runId}`, { key })).body.status).toBe('pending');

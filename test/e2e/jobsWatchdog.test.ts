@@ -141,7 +141,7 @@ describe('growth runs whose start was interrupted', () => {
       inputCounts: { companies: 1, contacts: 0 }, coverageMode: 'sufficient', quotedCredits: 40, reservationId: `growth_run-${runId}`, chatId: null,
       jobId: null, status: 'pending', errorMessage: null, createdAt: at, updatedAt: at,
     };
-    await reserveCredits({ userId: user.id, toolName: 'growth_run', refId: runId, amount: 40, reservationId: run.reservationId, with: [putRunItem(run)] });
+    await reserveCredits({ userId: user.id, toolName: 'growth_run', refId: runId, amount: 40, reservationId: run.reservationId, with: { run: putRunItem(run) } });
 
     // Too recent: its start may still be under way.
     expect(await recoverStartingRuns()).toMatchObject({ found: 0 });

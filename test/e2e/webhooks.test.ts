@@ -257,7 +257,7 @@ describe('failing endpoints and growth runs', () => {
       const endpoint = await endpointFor(key, path, { event_types: ['credits.low'] });
       // A state change of a test's own: the event rides in its transaction, as every producer's does.
       const event = webhookEvent(user.id, 'credits.low', { kind: 'credits', id: user.id }, clock.now().toISOString(), { available: 10, threshold: 100 });
-      await writeTogether([event.item]);
+      await writeTogether({ event: event.item });
       await announce([event]);
       const [first] = await receiver.waitFor(path, 1);
       expect(first.verified).toMatchObject({ type: 'credits.low', data: { available: 10, threshold: 100 } });

@@ -10,7 +10,7 @@ import {
   type Tier,
   type UserRecord,
 } from '#shared/store/usersRepo';
-import { cancellationCodes, writeTogether } from '#shared/store/transactions';
+import { TransactionConditionError, writeTogether } from '#shared/store/transactions';
 import { grantCredits } from '#shared/domain/credits/credits';
 import { addOneMonth } from '#shared/domain/billing/plans';
 import { issueApiKey } from './apiKeys';
@@ -23,6 +23,9 @@ export interface NewAccount {
   /** A key chosen by the operator (demo keys); otherwise one is generated. */
   apiKey?: string;
 }
+
+/** Whether `err` is a transaction whose item `name` failed its condition. */
+const failedOn = (err: unknown, name: string) => err instanceof TransactionConditionError && err.failed.has(name);
 
 /** Creates an account and returns its key: the only time the full key exists outside the caller. */
 export async function createAccount(input: NewAccount): Promise<{ user: UserRecord; apiKey: string }> {
@@ -53,9 +56,8 @@ export async function createAccount(input: NewAccount): Promise<{ user: UserReco
   try {
     await writeTogether(newUserItems(user));
   } catch (err) {
-    const codes = cancellationCodes(err);
-    if (codes[1] === 'ConditionalCheckFailed') throw new ConflictError('email_in_use', `The e-mail address ${input.email} is already in use.`);
-    if (codes[3] === 'ConditionalCheckFailed') throw new ConflictError('idempotency_conflict', 'That API key is already assigned to another account.');
+    if (failedOn(err, 'email')) throw new ConflictError('email_in_use', `The e-mail address ${input.email} is already in use.`);
+    if (failedOn(err, 'apiKey')) throw new ConflictError('idempotency_conflict', 'That API key is already assigned to another account.');
     throw err;
   }
   if (input.credits && input.credits > 0) {
@@ -88,7 +90,7 @@ export async function rotateApiKey(user: UserRecord): Promise<{ apiKey: string; 
     await writeTogether(rotateApiKeyItems(user, key.hash, key.lastFour, now().toISOString()));
   } catch (err) {
     // A parallel rotation replaced the key this request came with: that key is no longer valid.
-    if (cancellationCodes(err)[0] === 'ConditionalCheckFailed') throw new UnauthorizedError();
+    if (failedOn(err, 'profile')) throw new UnauthorizedError();
     throw err;
   }
   return { apiKey: key.apiKey, lastFour: key.lastFour };
@@ -100,10 +102,9 @@ export async function updateProfile(user: UserRecord, patch: { full_name?: strin
     try {
       await writeTogether(changeEmailItems(user, patch.email, at));
     } catch (err) {
-      const codes = cancellationCodes(err);
-      if (codes[1] === 'ConditionalCheckFailed') throw new ConflictError('email_in_use', 'That e-mail address is already in use.');
+      if (failedOn(err, 'email')) throw new ConflictError('email_in_use', 'That e-mail address is already in use.');
       // Another request changed the address since this one read it: start again from the fresh profile.
-      if (codes[0] === 'ConditionalCheckFailed' && attempt < 3) {
+      if (failedOn(err, 'profile') && attempt < 3) {
         const fresh = await getUser(user.id);
         if (!fresh) throw new NotFoundError('User');
         return updateProfile(fresh, patch, attempt + 1);

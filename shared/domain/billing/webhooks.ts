@@ -4,7 +4,7 @@ import { now } from '#shared/adapters/ports';
 import { stripeSignatures } from '#shared/adapters/stripeSignatures';
 import { paymentEventGuard } from '#shared/store/checkoutRepo';
 import { findUserIdBySubscription, getUser, subscriptionOwnerItem, updateUserItem, type UserCondition, type UserRecord } from '#shared/store/usersRepo';
-import { TransactionConditionError, writeTogether, type TransactItem } from '#shared/store/transactions';
+import { TransactionConditionError, writeTogether, type TransactItems } from '#shared/store/transactions';
 import { grantCredits } from '#shared/domain/credits/credits';
 import { ADD_ON_TYPES, addOneMonth, countAddOns, periodAllowance, type AddOnType } from './plans';
 import { logger } from '#shared/observability/logger';
@@ -80,7 +80,8 @@ interface Effect {
   changes: Partial<UserRecord>;
   /** When the profile no longer meets this, the event is acknowledged and has no effect. */
   condition?: UserCondition;
-  extra?: TransactItem[];
+  /** More items written with the change, by name (not `event` or `user`). */
+  extra?: TransactItems;
   grant?: { grantId: string; amount: number; expiresAt: string; source: string };
 }
 
@@ -117,7 +118,7 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
           expression: 'attribute_not_exists(stripeSubscriptionId) OR stripeSubscriptionId = :none OR stripeSubscriptionId = :sub OR subscriptionStatus <> :active',
           values: { ':none': null, ':sub': subscriptionId, ':active': 'active' },
         },
-        extra: [subscriptionOwnerItem(subscriptionId, userId)],
+        extra: { subscriptionOwner: subscriptionOwnerItem(subscriptionId, userId) },
         grant: { grantId: `period:${subscriptionId}:initial`, amount: periodAllowance(addOns), expiresAt: end.toISOString(), source: 'pro' },
       };
     }
@@ -179,34 +180,31 @@ export async function applyPaymentEventOnce(event: PaymentEvent): Promise<Paymen
     throw err;
   }
   if (effect && (typeof effect.userId !== 'string' || effect.userId === '')) return ignored(event, 'no user');
+  // `event` is the guard: it exists when this event was applied before.
   const guard = paymentEventGuard(event.id, event.type, at);
-  const items = effect ? [guard, updateUserItem(effect.userId, effect.changes, at, effect.condition), ...(effect.extra ?? [])] : [guard];
+  const items: TransactItems = effect ? { event: guard, user: updateUserItem(effect.userId, effect.changes, at, effect.condition), ...effect.extra } : { event: guard };
+  const seenBefore = (err: unknown) => err instanceof TransactionConditionError && err.failed.has('event');
   try {
     if (effect?.grant) {
-      const outcome = await grantCredits({ userId: effect.userId, ...effect.grant, with: items });
+      // With a grant, an event seen before is a duplicate whatever else failed.
+      const outcome = await grantCredits({ userId: effect.userId, ...effect.grant, with: items }).catch((err) => {
+        if (seenBefore(err)) return 'duplicate' as const;
+        throw err;
+      });
+      if (outcome === 'duplicate') return outcome;
       if (outcome.alreadyApplied) await writeTogether(items);
     } else {
       await writeTogether(items);
     }
   } catch (err) {
-    if (err instanceof TransactionConditionError && err.failedIndexes.includes(0)) return 'duplicate';
-    if (effect && conditionFailedAt(err, 1)) {
+    if (effect && err instanceof TransactionConditionError && err.failed.has('user')) {
       // Stale, conflicting or naming no known user: record the event as handled so Stripe stops retrying it, change nothing else.
-      await writeTogether([guard]).catch(() => undefined);
+      await writeTogether({ event: guard }).catch(() => undefined);
       return ignored(event, 'not applicable', effect.userId);
     }
-    if ((err as { name?: string }).name === 'TransactionCanceledException' && (err as any).CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
-      return 'duplicate';
-    }
+    if (seenBefore(err)) return 'duplicate';
     throw err;
   }
   recordMetric('PaymentEventsApplied', 1, {});
   return 'applied';
-}
-
-/** Whether the transaction item at `index` of the payment event's own items failed its condition. */
-function conditionFailedAt(err: unknown, index: number): boolean {
-  if (err instanceof TransactionConditionError) return err.failedIndexes.includes(index);
-  const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  return (err as { name?: string }).name === 'TransactionCanceledException' && reasons[index]?.Code === 'ConditionalCheckFailed';
 }

@@ -2,7 +2,9 @@
  * The one owner of credit balances. Every charge, reservation, settlement, refund and grant goes
  * through here, as a single DynamoDB transaction guarded by the wallet's version: an interleaving
  * of requests can make one retry, never overdraw or double-charge. Callers pass the items that must
- * be written with the money move (`with`) so that "charged" and "created" cannot come apart.
+ * be written with the money move (`with`) so that "charged" and "created" cannot come apart. When one
+ * of those fails its condition, the move throws a TransactionConditionError naming only the caller's
+ * items (never the credit module's own: the wallet, the guard, the ledger entry, the credits.low event).
  */
 import { InsufficientCreditsError } from '#shared/domain/errors';
 import { now } from '#shared/adapters/ports';
@@ -19,7 +21,7 @@ import {
   type LedgerEntry,
   type StoredWallet,
 } from '#shared/store/walletRepo';
-import { cancellationCodes, TransactionConditionError, writeTogether, type TransactItem } from '#shared/store/transactions';
+import { isTransactionConflict, TransactionConditionError, writeTogether, type TransactItem, type TransactItems } from '#shared/store/transactions';
 import { addGrant, availableCredits, earliestExpiry, liveGrants, planSpend, pruneWallet, restoreAllocation, type Wallet } from './wallet';
 import { recordMetric } from '#shared/observability/metrics';
 import { recordCreditMove } from './creditMeter';
@@ -34,8 +36,8 @@ export interface MoneyMove {
   toolName: string;
   /** What the money was for (result id, job id, community id). */
   refId: string;
-  /** Items written in the same transaction. */
-  with?: TransactItem[];
+  /** Items written in the same transaction, by name (not wallet, guard, ledger or creditsLow: those are the move's own). */
+  with?: TransactItems;
   /**
    * The wallet as the caller read it moments ago (with its other items, in one request): the first
    * attempt plans on it instead of reading it again. The transaction's version condition still decides,
@@ -53,14 +55,19 @@ export interface MoveOutcome {
 type Attempt = { done: true; outcome: MoveOutcome } | { done: false };
 
 /**
+ * A move's own items: the wallet under its version condition, the item whose failed condition means
+ * "this move was already applied" (a charge guard, the reservation), and the ledger entry.
+ */
+type MoveItems = { wallet: TransactItem; guard?: TransactItem; ledger?: TransactItem };
+
+/**
  * Runs `build` against a freshly read wallet and writes the transaction it returns, retrying when
- * another writer moved the wallet first. `guardIndex` is the item whose failed condition means
- * "this move was already applied".
+ * another writer moved the wallet first.
  */
 async function moveMoney(
   userId: string,
-  extras: TransactItem[],
-  build: (wallet: Wallet & { version: number }, at: Date, prefetched: boolean) => Promise<{ items: TransactItem[]; guardIndex?: number; balance: number } | Attempt>,
+  extras: TransactItems,
+  build: (wallet: Wallet & { version: number }, at: Date, prefetched: boolean) => Promise<{ items: MoveItems; balance: number } | Attempt>,
   prefetched?: StoredWallet,
 ): Promise<MoveOutcome> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -74,21 +81,20 @@ async function moveMoney(
     }
     // A move that takes the balance below the low mark writes its credits.low event with it (the outbox).
     const low = creditsLowEvent(userId, availableCredits(wallet, at), built.balance, at);
-    const items = [...built.items, ...extras, ...(low ? [low.item] : [])];
     try {
-      await writeTogether(items);
+      await writeTogether(built.items, extras, { creditsLow: low?.item });
       if (low) await announce([low]);
       return { alreadyApplied: false, balance: built.balance };
     } catch (err) {
-      const codes = cancellationCodes(err);
-      if (codes.length === 0) throw err;
-      if (built.guardIndex !== undefined && codes[built.guardIndex] === 'ConditionalCheckFailed') {
-        return { alreadyApplied: true, balance: availableCredits(await loadWallet(userId), now()) };
+      if (err instanceof TransactionConditionError) {
+        if (err.failed.has('guard')) return { alreadyApplied: true, balance: availableCredits(await loadWallet(userId), now()) };
+        const failedExtras = err.failedAmong(extras);
+        if (failedExtras.length > 0) throw new TransactionConditionError(failedExtras, err.conflicted, { cause: err });
+        // Only the move's own items failed: the wallet moved (try again), or something that should not happen.
+        if (!err.failed.has('wallet') && !err.conflicted) throw new Error(`Credit move for ${userId} failed on ${[...err.failed].join(', ')}`, { cause: err });
+      } else if (!isTransactionConflict(err)) {
+        throw err;
       }
-      const failedExtras = codes.slice(built.items.length).flatMap((c, i) => (c === 'ConditionalCheckFailed' ? [i] : []));
-      if (failedExtras.length > 0) throw new TransactionConditionError(failedExtras);
-      const retryable = codes[0] === 'ConditionalCheckFailed' || codes.some((c) => c === 'TransactionConflict');
-      if (!retryable) throw err;
       await new Promise((r) => setTimeout(r, Math.random() * Math.min(10 + attempt * 5, 100)));
     }
   }
@@ -112,10 +118,10 @@ export const chargeCredits = (move: MoneyMove & { amount: number; chargeId: stri
 
 async function chargeOnce(move: MoneyMove & { amount: number; chargeId: string }): Promise<MoveOutcome> {
   if (move.amount === 0) {
-    await writeExtras(move.with ?? []);
+    await writeTogether(move.with ?? {});
     return { alreadyApplied: false, balance: availableCredits(move.wallet ?? (await loadWallet(move.userId)), now()) };
   }
-  const outcome = await moveMoney(move.userId, move.with ?? [], async (wallet, at, prefetched) => {
+  const outcome = await moveMoney(move.userId, move.with ?? {}, async (wallet, at, prefetched) => {
     const plan = planSpend(pruneWallet(wallet, at), move.amount, at);
     if (!plan.ok) {
       // Too little in the caller's earlier read: decide on the wallet as it is now.
@@ -126,12 +132,11 @@ async function chargeOnce(move: MoneyMove & { amount: number; chargeId: string }
     const createdAt = at.toISOString();
     const entry: LedgerEntry = { tool_name: move.toolName, credits: move.amount, ref_id: move.refId, created_at: createdAt, charge_id: move.chargeId };
     return {
-      items: [
-        putWalletIfUnchanged(move.userId, wallet.version, plan.wallet, createdAt),
-        putChargeGuard(move.userId, move.chargeId, createdAt),
-        putLedgerEntry(move.userId, entry),
-      ],
-      guardIndex: 1,
+      items: {
+        wallet: putWalletIfUnchanged(move.userId, wallet.version, plan.wallet, createdAt),
+        guard: putChargeGuard(move.userId, move.chargeId, createdAt),
+        ledger: putLedgerEntry(move.userId, entry),
+      },
       balance: availableCredits(plan.wallet, at),
     };
   }, move.wallet);
@@ -144,7 +149,7 @@ export const reserveCredits = (move: MoneyMove & { amount: number; reservationId
   metered(move.userId, reserveOnce(move), () => (move.amount > 0 ? move.amount : null));
 
 async function reserveOnce(move: MoneyMove & { amount: number; reservationId: string }): Promise<MoveOutcome> {
-  return moveMoney(move.userId, move.with ?? [], async (wallet, at) => {
+  return moveMoney(move.userId, move.with ?? {}, async (wallet, at) => {
     const plan = planSpend(pruneWallet(wallet, at), move.amount, at);
     if (!plan.ok) {
       if (await getReservation(move.userId, move.reservationId)) return { done: true, outcome: { alreadyApplied: true, balance: plan.available } };
@@ -152,9 +157,10 @@ async function reserveOnce(move: MoneyMove & { amount: number; reservationId: st
     }
     const createdAt = at.toISOString();
     return {
-      items: [
-        putWalletIfUnchanged(move.userId, wallet.version, plan.wallet, createdAt),
-        putReservation(move.userId, {
+      items: {
+        wallet: putWalletIfUnchanged(move.userId, wallet.version, plan.wallet, createdAt),
+        // A reservation that exists already: this one was made before.
+        guard: putReservation(move.userId, {
           reservationId: move.reservationId,
           amount: move.amount,
           allocation: plan.allocation,
@@ -162,8 +168,7 @@ async function reserveOnce(move: MoneyMove & { amount: number; reservationId: st
           refId: move.refId,
           createdAt,
         }),
-      ],
-      guardIndex: 1,
+      },
       balance: availableCredits(plan.wallet, at),
     };
   });
@@ -188,7 +193,7 @@ async function settleOnce(
   let charged = 0;
   let released = 0;
   let tool = '';
-  const outcome = await moveMoney(move.userId, move.with ?? [], async (wallet, at) => {
+  const outcome = await moveMoney(move.userId, move.with ?? {}, async (wallet, at) => {
     const reservation = await getReservation(move.userId, move.reservationId);
     if (!reservation) return { done: true, outcome: { alreadyApplied: true, balance: availableCredits(wallet, at) } };
     charged = Math.max(0, Math.min(Math.floor(move.chargedAmount), reservation.amount));
@@ -196,22 +201,21 @@ async function settleOnce(
     tool = reservation.toolName;
     const next = restoreAllocation(pruneWallet(wallet, at), reservation.allocation, released, at);
     const createdAt = at.toISOString();
-    const items: TransactItem[] = [
-      putWalletIfUnchanged(move.userId, wallet.version, next, createdAt),
-      deleteReservation(move.userId, move.reservationId),
-    ];
+    const items: MoveItems = {
+      wallet: putWalletIfUnchanged(move.userId, wallet.version, next, createdAt),
+      // A reservation that is gone already: it was settled before.
+      guard: deleteReservation(move.userId, move.reservationId),
+    };
     if (charged > 0) {
-      items.push(
-        putLedgerEntry(move.userId, {
-          tool_name: reservation.toolName,
-          credits: charged,
-          ref_id: reservation.refId,
-          created_at: createdAt,
-          charge_id: `settle-${move.reservationId}`,
-        }),
-      );
+      items.ledger = putLedgerEntry(move.userId, {
+        tool_name: reservation.toolName,
+        credits: charged,
+        ref_id: reservation.refId,
+        created_at: createdAt,
+        charge_id: `settle-${move.reservationId}`,
+      });
     }
-    return { items, guardIndex: 1, balance: availableCredits(next, at) };
+    return { items, balance: availableCredits(next, at) };
   });
   if (outcome.alreadyApplied) return { ...outcome, charged: 0, released: 0 };
   recordMetric('CreditsCharged', charged, { tool });
@@ -223,16 +227,15 @@ export const refundCredits = (move: MoneyMove & { amount: number; chargeId: stri
   metered(move.userId, refundOnce(move), () => (move.amount > 0 ? -move.amount : null));
 
 async function refundOnce(move: MoneyMove & { amount: number; chargeId: string }): Promise<MoveOutcome> {
-  const outcome = await moveMoney(move.userId, move.with ?? [], async (wallet, at) => {
+  const outcome = await moveMoney(move.userId, move.with ?? {}, async (wallet, at) => {
     const next = { ...pruneWallet(wallet, at), permanent: wallet.permanent + move.amount };
     const createdAt = at.toISOString();
     return {
-      items: [
-        putWalletIfUnchanged(move.userId, wallet.version, next, createdAt),
-        putChargeGuard(move.userId, move.chargeId, createdAt),
-        putLedgerEntry(move.userId, { tool_name: move.toolName, credits: -move.amount, ref_id: move.refId, created_at: createdAt, charge_id: move.chargeId }),
-      ],
-      guardIndex: 1,
+      items: {
+        wallet: putWalletIfUnchanged(move.userId, wallet.version, next, createdAt),
+        guard: putChargeGuard(move.userId, move.chargeId, createdAt),
+        ledger: putLedgerEntry(move.userId, { tool_name: move.toolName, credits: -move.amount, ref_id: move.refId, created_at: createdAt, charge_id: move.chargeId }),
+      },
       balance: availableCredits(next, at),
     };
   });
@@ -247,23 +250,22 @@ export interface GrantRequest {
   source: string;
   /** Omitted: permanent credits. */
   expiresAt?: string;
-  with?: TransactItem[];
+  with?: TransactItems;
 }
 
 /** Adds credits (a period grant, or permanent credits from an operator); once per `grantId`. */
 export async function grantCredits(grant: GrantRequest): Promise<MoveOutcome> {
-  return moveMoney(grant.userId, grant.with ?? [], async (wallet, at) => {
+  return moveMoney(grant.userId, grant.with ?? {}, async (wallet, at) => {
     const pruned = pruneWallet(wallet, at);
     const createdAt = at.toISOString();
     if (grant.expiresAt) {
       if (wallet.grants.some((g) => g.id === grant.grantId)) return { done: true, outcome: { alreadyApplied: true, balance: availableCredits(pruned, at) } };
       const next = addGrant(pruned, { id: grant.grantId, amount: grant.amount, expiresAt: grant.expiresAt, source: grant.source });
-      return { items: [putWalletIfUnchanged(grant.userId, wallet.version, next, createdAt)], balance: availableCredits(next, at) };
+      return { items: { wallet: putWalletIfUnchanged(grant.userId, wallet.version, next, createdAt) }, balance: availableCredits(next, at) };
     }
     const next = { ...pruned, permanent: pruned.permanent + grant.amount };
     return {
-      items: [putWalletIfUnchanged(grant.userId, wallet.version, next, createdAt), putChargeGuard(grant.userId, `grant-${grant.grantId}`, createdAt)],
-      guardIndex: 1,
+      items: { wallet: putWalletIfUnchanged(grant.userId, wallet.version, next, createdAt), guard: putChargeGuard(grant.userId, `grant-${grant.grantId}`, createdAt) },
       balance: availableCredits(next, at),
     };
   });
@@ -288,14 +290,3 @@ export async function getBalance(userId: string): Promise<BalanceView> {
 }
 
 export const ledgerBetween = listLedger;
-
-async function writeExtras(items: TransactItem[]): Promise<void> {
-  try {
-    await writeTogether(items);
-  } catch (err) {
-    const codes = cancellationCodes(err);
-    const failed = codes.flatMap((c, i) => (c === 'ConditionalCheckFailed' ? [i] : []));
-    if (failed.length > 0) throw new TransactionConditionError(failed);
-    throw err;
-  }
-}

@@ -6,7 +6,7 @@
 import { NotFoundError, UnprocessableError } from '#shared/domain/errors';
 import { now } from '#shared/adapters/ports';
 import { attachJob, failRunBeforeStart, finishRunItem, getRun, listStartingRuns, type GrowthRunOutcome, type GrowthRunRecord, type GrowthRunStatus } from '#shared/store/growthRepo';
-import { TransactionConditionError, writeTogether, type TransactItem } from '#shared/store/transactions';
+import { writeTogether, type TransactItem } from '#shared/store/transactions';
 import { isConditionFailure } from '#shared/store/client';
 import { settleReservation } from '#shared/domain/credits/credits';
 import { prepareResult, readResultData } from '#shared/domain/storage/results';
@@ -72,7 +72,7 @@ async function finishRun(run: GrowthRunRecord, job: JobRecord): Promise<GrowthRu
     progress: { percent: view.progress_percent, message: view.progress_message },
     finishedAt: job.completedAt ?? now().toISOString(),
   };
-  const items: TransactItem[] = [];
+  let result: TransactItem | undefined;
   if (job.status === 'completed') {
     const data: GrowthPlanResultData = {
       run_id: run.runId,
@@ -84,21 +84,21 @@ async function finishRun(run: GrowthRunRecord, job: JobRecord): Promise<GrowthRu
       data_source_mix: outcome.dataSourceMix,
       gap_report: outcome.gapReport,
     };
-    const result = await prepareResult({
+    const prepared = await prepareResult({
       userId: run.userId,
       toolName: GROWTH_RESULT_TOOL,
       chatId: run.chatId,
       resultData: data,
       metadata: { run_id: run.runId, goal_type: run.goalType, job_id: job.id, rows: rows.length },
     });
-    outcome.resultId = result.resultId;
-    items.push(result.item);
+    outcome.resultId = prepared.resultId;
+    result = prepared.item;
   }
-  items.push(finishRunItem(run.userId, run.runId, job.status, job.errorMessage, outcome));
   try {
-    await writeTogether(items);
+    await writeTogether({ result, run: finishRunItem(run.userId, run.runId, job.status, job.errorMessage, outcome) });
   } catch (err) {
-    if (!(err instanceof TransactionConditionError) && !isConditionFailure(err)) throw err;
+    // Another finisher recorded the run first (its outcome stands, and our result is not written).
+    if (!isConditionFailure(err)) throw err;
   }
   return requireRun(run.userId, run.runId);
 }

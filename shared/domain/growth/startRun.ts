@@ -80,7 +80,7 @@ async function reserveAndConsume(userId: string, run: GrowthRunRecord): Promise<
       refId: run.runId,
       amount: run.quotedCredits,
       reservationId: run.reservationId,
-      with: [consumeQuoteItem(run.quoteToken, run.runId, run.createdAt), putRunItem(run)],
+      with: { token: consumeQuoteItem(run.quoteToken, run.runId, run.createdAt), run: putRunItem(run) },
     });
   } catch (err) {
     const quote = await getQuote(run.quoteToken);
@@ -89,7 +89,7 @@ async function reserveAndConsume(userId: string, run: GrowthRunRecord): Promise<
       const refusal = tokenRefusal(userId, quote);
       if (refusal) throw refusal;
     }
-    if (err instanceof TransactionConditionError && err.failedIndexes.includes(0)) {
+    if (err instanceof TransactionConditionError && err.failed.has('token')) {
       // The token's condition failed but a fresh read shows it usable: its expiry is checked on the write's clock.
       throw new GoneError('quote_expired', 'This quote expired; quote the plan again.');
     }

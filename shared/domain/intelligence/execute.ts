@@ -14,7 +14,7 @@ import { consumeQuoteItem, type QuoteRecord } from '#shared/store/quotesRepo';
 import { getIdenticalQueryResultId, identicalQueryRead, putIdenticalQueryItem, putIntelligenceResultItem } from '#shared/store/intelligenceRepo';
 import { readTogether } from '#shared/store/batch';
 import { walletRead } from '#shared/store/walletRepo';
-import { TransactionConditionError, writeTogether } from '#shared/store/transactions';
+import { isCancelledTransaction, TransactionConditionError, writeTogether } from '#shared/store/transactions';
 import { ENGINES } from './engines';
 import { PACKAGES, type PackageId } from './packages';
 import { executeCredits } from './pricing';
@@ -36,10 +36,6 @@ export interface ExecuteOutcome {
   records_count: number;
   credits_charged: number;
 }
-
-/** Positions of our items in the transaction (after the credit module's own). */
-const TOKEN = 0;
-const IDENTICAL_QUERY = 1;
 
 export async function executePackage(userId: string, input: ExecuteInput): Promise<ExecuteOutcome> {
   const request = executeRequest(input.package_id, input.slots ?? {}, input.output_fields);
@@ -72,23 +68,23 @@ export async function executePackage(userId: string, input: ExecuteInput): Promi
     userId, resultId, toolName: pkg.id, chatId: quote.chatId, resultData: data,
     metadata: { package_id: pkg.id, records_count: chosen.length, credits_charged: credits },
   });
-  const items = [
-    consumeQuoteItem(quote, at, resultId),
-    putIdenticalQueryItem(userId, queryHash, resultId, at),
-    putIntelligenceResultItem({
+  const items = {
+    token: consumeQuoteItem(quote, at, resultId),
+    identicalQuery: putIdenticalQueryItem(userId, queryHash, resultId, at),
+    intelligence: putIntelligenceResultItem({
       resultId, userId, packageId: pkg.id, rootResultId: resultId, parentResultId: null, expansionType: null,
       slots: request.slots, outputFields: request.outputFields, servedIds: chosen.map((r) => r.id), version: 1, createdAt: at,
     }),
-    ...stored.items,
-  ];
+    ...stored.writes,
+  };
   try {
     const outcome = await chargeCredits({ userId, toolName: pkg.id, refId: resultId, amount: credits, chargeId: `quote-${quote.tokenHash}`, with: items, wallet });
     // The same charge id went through before: a parallel request with this token won.
     if (outcome.alreadyApplied) await explainSpentQuote(quote.tokenHash);
   } catch (err) {
     if (err instanceof TransactionConditionError) {
-      if (err.failedIndexes.includes(TOKEN)) await explainSpentQuote(quote.tokenHash);
-      if (err.failedIndexes.includes(IDENTICAL_QUERY)) {
+      if (err.failed.has('token')) await explainSpentQuote(quote.tokenHash);
+      if (err.failed.has('identicalQuery')) {
         const winner = await getIdenticalQueryResultId(userId, queryHash);
         if (winner) return replayIdenticalQuery(userId, quote, winner);
       }
@@ -101,9 +97,9 @@ export async function executePackage(userId: string, input: ExecuteInput): Promi
 /** The identical-query rule: the earlier result, at zero cost; the token is still used up. */
 async function replayIdenticalQuery(userId: string, quote: QuoteRecord, resultId: string): Promise<ExecuteOutcome> {
   try {
-    await writeTogether([consumeQuoteItem(quote, now().toISOString(), resultId)]);
+    await writeTogether({ token: consumeQuoteItem(quote, now().toISOString(), resultId) });
   } catch (err) {
-    if ((err as { name?: string }).name === 'TransactionCanceledException') await explainSpentQuote(quote.tokenHash);
+    if (isCancelledTransaction(err)) await explainSpentQuote(quote.tokenHash);
     throw err;
   }
   const earlier = await readResultData<StoredIntelData>(userId, resultId);

@@ -40,7 +40,7 @@ interface Produced {
   records: IntelRecord[];
   credits: number;
   summary: string;
-  stateItem?: TransactItem;
+  state?: TransactItem;
 }
 
 async function produce(userId: string, pkg: PackageDef, parent: LoadedResult, type: ExpansionType, params: ExpansionParams[ExpansionType]): Promise<Produced> {
@@ -56,7 +56,7 @@ async function produce(userId: string, pkg: PackageDef, parent: LoadedResult, ty
       records,
       credits: price.credits,
       summary: `${plural(records.length, 'contact')} unlocked at the ${p.contact_tier} tier or above; ${price.lines.filter((l) => l.credits > 0).length} charged, the rest were already unlocked.`,
-      stateItem: putUnlockMemoryItem(userId, pkg.entityKind, next, memory.version),
+      state: putUnlockMemoryItem(userId, pkg.entityKind, next, memory.version),
     };
   }
   if (type === 'network_depth') {
@@ -77,12 +77,10 @@ async function produce(userId: string, pkg: PackageDef, parent: LoadedResult, ty
     records: next.map((r) => projectRecord(r.id, r.fields, root.outputFields) as IntelRecord),
     credits: increaseLimitCredits(pkg, next.length),
     summary: next.length ? `${plural(next.length, 'more record')} continuing the ranking (positions ${root.servedIds.length + 1} to ${root.servedIds.length + next.length}).` : 'The ranking has no further records.',
-    stateItem: extendServedIdsItem(userId, root.resultId, [...root.servedIds, ...next.map((r) => r.id)], root.version),
+    state: extendServedIdsItem(userId, root.resultId, [...root.servedIds, ...next.map((r) => r.id)], root.version),
   };
 }
 
-const TOKEN = 0;
-const STATE = 3;
 // Each retry re-plans against the state that won, so it converges; the jittered pause spreads the
 // contenders of a burst (many expansions of one result at once) so each round lets one through.
 const MAX_ATTEMPTS = 12;
@@ -110,17 +108,16 @@ export async function expandResult(userId: string, input: ExpandInput) {
       userId, resultId, toolName: EXPANSION_TOOL_NAME, chatId: quote.chatId, resultData: data,
       metadata: { expansion_type: input.expansion_type, parent_result_id: input.parent_result_id, package_id: pkg.id },
     });
-    const items: TransactItem[] = [
-      consumeQuoteItem(quote, at, resultId),
-      putIntelligenceResultItem({
+    const items = {
+      token: consumeQuoteItem(quote, at, resultId),
+      intelligence: putIntelligenceResultItem({
         resultId, userId, packageId: pkg.id, rootResultId: parent.intel.rootResultId, parentResultId: input.parent_result_id, expansionType: input.expansion_type,
         slots: parent.intel.slots, outputFields: parent.intel.outputFields, servedIds: [], version: 1, createdAt: at,
       }),
-      stored.items[0],
-      ...(produced.stateItem ? [produced.stateItem] : []),
-      // The data's chunk (when it fits one) after the state, so the positions above stay put.
-      ...stored.items.slice(1),
-    ];
+      // The unlock memory or the root's served ids, as priced: another expansion may move it first.
+      state: produced.state,
+      ...stored.writes,
+    };
     try {
       // The wallet read with the parent serves the first attempt only: a retry reads it afresh.
       const outcome = await chargeCredits({
@@ -130,8 +127,8 @@ export async function expandResult(userId: string, input: ExpandInput) {
       return { result_id: resultId, parent_result_id: input.parent_result_id, expansion_type: input.expansion_type, records: produced.records, records_count: produced.records.length, credits_charged: credits };
     } catch (err) {
       if (!(err instanceof TransactionConditionError)) throw err;
-      if (err.failedIndexes.includes(TOKEN)) await explainSpentQuote(quote.tokenHash);
-      if (!err.failedIndexes.includes(STATE)) throw err;
+      if (err.failed.has('token')) await explainSpentQuote(quote.tokenHash);
+      if (!err.failed.has('state')) throw err;
       // Nothing was charged: the transaction that would have charged was cancelled as a whole.
       if (attempt >= MAX_ATTEMPTS) throw new ConflictError('concurrent_update', 'Other expansions of this result kept changing it; nothing was charged, please retry.');
       await pause(attempt);

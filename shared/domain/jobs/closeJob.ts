@@ -9,7 +9,7 @@
 import { now, ports } from '#shared/adapters/ports';
 import { settleReservation } from '#shared/domain/credits/credits';
 import { closeJobItem, type JobClosure, type JobRecord } from '#shared/store/jobsRepo';
-import { TransactionConditionError, writeTogether, type TransactItem } from '#shared/store/transactions';
+import { writeTogether, type TransactItems } from '#shared/store/transactions';
 import { isConditionFailure } from '#shared/store/client';
 import { creditsFor, type UnitCounts } from './pricing';
 import { chargeableUnits } from './deliveredUnits';
@@ -39,7 +39,7 @@ const CLOSURE_METRICS = new Map<string, Extract<BusinessMetric, 'JobsCompleted' 
 export async function closeJob(
   job: JobRecord,
   outcome: Pick<JobClosure, 'status' | 'errorMessage'> & Partial<Pick<JobClosure, 'rowsDelivered' | 'duplicatesRemoved' | 'resultStored'>>,
-  alsoWrite: TransactItem[] = [],
+  alsoWrite: TransactItems = {},
   delivered?: UnitCounts,
 ): Promise<CloseOutcome> {
   const at = now().toISOString();
@@ -60,11 +60,12 @@ export async function closeJob(
       userId: job.userId,
       reservationId: job.reservationId,
       chargedAmount: charged,
-      with: [...alsoWrite, closeJobItem(job.userId, job.id, job.version, closure(charged)), ...outbox],
+      with: { ...alsoWrite, job: closeJobItem(job.userId, job.id, job.version, closure(charged)), events: outbox },
     });
-    if (settled.alreadyApplied) await writeTogether([...alsoWrite, closeJobItem(job.userId, job.id, job.version, closure(0)), ...outbox]);
+    if (settled.alreadyApplied) await writeTogether({ ...alsoWrite, job: closeJobItem(job.userId, job.id, job.version, closure(0)), events: outbox });
   } catch (err) {
-    if (err instanceof TransactionConditionError || isConditionFailure(err)) return 'changed';
+    // The job moved on (its version or state) since it was read, or a concurrent closer won.
+    if (isConditionFailure(err)) return 'changed';
     throw err;
   }
   await announce(events);

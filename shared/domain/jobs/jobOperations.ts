@@ -120,9 +120,9 @@ export async function startEnrichmentJob(input: StartJobInput): Promise<JobView>
   const records: BatchRecord[] = batches.map((b) => ({ jobId, batchNo: b.batch_no, stages: b.stages, nextStep: 0, rows: b.rows, companies: b.companies, contacts: b.contacts }));
   await putBatches(records, Math.floor(at.getTime() / 1000) + BATCH_TTL_SECONDS);
   if (input.billing) {
-    await writeTogether([putJobItem(job)]);
+    await writeTogether({ job: putJobItem(job) });
   } else {
-    await reserveCredits({ userId: input.userId, toolName: JOB_LEDGER_TOOL, refId: jobId, amount: estimate, reservationId: job.reservationId, with: [putJobItem(job)] });
+    await reserveCredits({ userId: input.userId, toolName: JOB_LEDGER_TOOL, refId: jobId, amount: estimate, reservationId: job.reservationId, with: { job: putJobItem(job) } });
   }
 
   try {

@@ -82,7 +82,7 @@ export async function finalizeJobMessage(msg: FinalizeMessage): Promise<void> {
       metadata: { job_id: job.id, preset: job.preset, rows: rows.length },
       resultData: { job_id: job.id, preset: job.preset, requested_capabilities: job.capabilities, rows, stats },
     });
-    const closed = await closeJob(job, { status: 'completed', errorMessage: null, resultStored: true, rowsDelivered: rows.length, duplicatesRemoved }, [result.item], units);
+    const closed = await closeJob(job, { status: 'completed', errorMessage: null, resultStored: true, rowsDelivered: rows.length, duplicatesRemoved }, { result: result.item }, units);
     if (closed === 'closed') return;
   }
   throw new Error(`Job ${msg.job_id} kept changing while being finalised`);

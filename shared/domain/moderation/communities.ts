@@ -122,7 +122,7 @@ export async function provisionCommunity(userId: string, input: CommunityInput &
     amount: COMMUNITY_PRICING.provisionCredits,
     chargeId: renewalChargeId(id, 1),
     // The pointer lets `/activate <token>` in a chat find the community the token belongs to.
-    with: [...putNewCommunity(community), ...(community.activationToken ? [putActivationPointer(community.activationToken, { userId, communityId: id })] : [])],
+    with: { ...putNewCommunity(community), activationPointer: community.activationToken ? putActivationPointer(community.activationToken, { userId, communityId: id }) : undefined },
   });
   return communityView(community);
 }

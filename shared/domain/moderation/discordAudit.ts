@@ -8,7 +8,7 @@ import { callPlatform } from '#shared/adapters/platforms/platformPort';
 import { uuidv7 } from '#shared/ids';
 import { addToMetrics, metricShardOf, putAuditEntry, putSeenEvent } from '#shared/store/moderationRepo';
 import { advanceAuditCursor, getPlatformRecord, updatePlatformRecord } from '#shared/store/platformRepo';
-import { cancellationCodes, writeTogether } from '#shared/store/transactions';
+import { TransactionConditionError, writeTogether } from '#shared/store/transactions';
 import type { CommunityRecord } from '#shared/store/communitiesRepo';
 import type { PenaltyAction } from './actions';
 import { DEFAULT_ALERT_TEMPLATE } from './communityTypes';
@@ -65,15 +65,16 @@ async function recordExecution(community: CommunityRecord, entry: APIAuditLogEnt
   const eventId = `dc-audit-${entry.id}`;
   const alert = renderTemplate(community.alertTemplate || DEFAULT_ALERT_TEMPLATE, { action, username: userId });
   try {
-    await writeTogether([
-      putSeenEvent(community.id, { event_id: eventId, action, rule, reason, alert }, atIso),
+    await writeTogether({
+      seenEvent: putSeenEvent(community.id, { event_id: eventId, action, rule, reason, alert }, atIso),
       // The audit log does not keep the message text; the excerpt stays empty.
-      putAuditEntry(community.id, { id: uuidv7(at.getTime()), at: atIso, event_id: eventId, user_id: userId, username: userId, action, rule, reason, message_excerpt: '', alert_message: alert }, 0),
-      addToMetrics(community.id, metricShardOf(userId), { messages_flagged: 1, [action]: 1 }, atIso),
-    ]);
+      auditEntry: putAuditEntry(community.id, { id: uuidv7(at.getTime()), at: atIso, event_id: eventId, user_id: userId, username: userId, action, rule, reason, message_excerpt: '', alert_message: alert }, 0),
+      metrics: addToMetrics(community.id, metricShardOf(userId), { messages_flagged: 1, [action]: 1 }, atIso),
+    });
     return true;
   } catch (err) {
-    if (cancellationCodes(err).includes('ConditionalCheckFailed')) return false;
+    // The entry was recorded before (its seen-event marker exists).
+    if (err instanceof TransactionConditionError) return false;
     throw err;
   }
 }

@@ -22,7 +22,7 @@ import {
   seenEvents,
   type StoredMember,
 } from '#shared/store/moderationRepo';
-import { cancellationCodes, writeTogether, type TransactItem } from '#shared/store/transactions';
+import { isTransactionConflict, TransactionConditionError, writeTogether, type TransactItem } from '#shared/store/transactions';
 import { requireCommunity } from './communities';
 import {
   activationDecision,
@@ -52,7 +52,7 @@ async function activate(community: CommunityRecord, token: string | undefined): 
   // Written with its webhook event (the outbox), so the event exists exactly when activation committed.
   const at = now().toISOString();
   const event = webhookEvent(community.userId, 'community.activated', { kind: 'community', id: community.id }, at);
-  if (!(await writeIfCondition(() => writeTogether([markActivatedItem(community, token, at), event.item])))) return { community, outcome: 'already_active' };
+  if (!(await writeIfCondition(() => writeTogether({ community: markActivatedItem(community, token, at), event: event.item })))) return { community, outcome: 'already_active' };
   await announce([event]);
   return { community: (await getCommunity(community.userId, community.id, true)) ?? community, outcome: 'activated' };
 }
@@ -75,13 +75,15 @@ interface Batch {
   positions: Map<string, number>;
 }
 
-const isRetryable = (codes: (string | undefined)[]) => codes.some((c) => c === 'ConditionalCheckFailed' || c === 'TransactionConflict');
+/** Another delivery took one of the events or moved a member first, or wrote at the same moment. */
+const isRetryable = (err: unknown) => err instanceof TransactionConditionError || isTransactionConflict(err);
 
 /** DynamoDB's limit on the items of one transaction. */
 const MAX_TRANSACTION_ITEMS = 100;
 
 interface Packed {
-  items: TransactItem[];
+  /** By kind; any of them may fail when another delivery got there first. */
+  items: { seenEvents: TransactItem[]; auditEntries: TransactItem[]; members: TransactItem[]; metrics?: TransactItem };
   decisions: Decision[];
   /** Per member: their state after this transaction and how many of their pending events it took. */
   advanced: Map<string, { member: StoredMember; taken: number }>;
@@ -95,11 +97,12 @@ interface Packed {
 function packTransaction(batch: Batch, shard: number, pending: Map<string, ChatEvent[]>, members: Map<string, StoredMember>): Packed {
   const at = now();
   const atIso = at.toISOString();
-  const packed: Packed = { items: [], decisions: [], advanced: new Map() };
+  const packed: Packed = { items: { seenEvents: [], auditEntries: [], members: [] }, decisions: [], advanced: new Map() };
+  const { seenEvents: seen, auditEntries: audit, members: memberStates } = packed.items;
   const delta: MetricDelta = {};
   let lastEventAt = '';
   // Room for `extra` more items, keeping one for the counter update.
-  const fits = (extra: number) => packed.items.length + extra + 1 <= MAX_TRANSACTION_ITEMS;
+  const fits = (extra: number) => seen.length + audit.length + memberStates.length + extra + 1 <= MAX_TRANSACTION_ITEMS;
   for (const [userId, events] of pending) {
     // A member needs their state item plus up to two items (seen marker, audit entry) per event.
     if (!fits(1 + 2)) break;
@@ -115,13 +118,13 @@ function packTransaction(batch: Batch, shard: number, pending: Map<string, ChatE
       addDeltas(delta, result.delta);
       const sentAt = new Date(event.sent_at).toISOString();
       if (sentAt > lastEventAt) lastEventAt = sentAt;
-      packed.items.push(putSeenEvent(batch.communityId, result.decision, atIso));
-      if (result.audit) packed.items.push(putAuditEntry(batch.communityId, { id: uuidv7(at.getTime()), at: atIso, ...result.audit }, batch.positions.get(event.event_id) ?? 0));
+      seen.push(putSeenEvent(batch.communityId, result.decision, atIso));
+      if (result.audit) audit.push(putAuditEntry(batch.communityId, { id: uuidv7(at.getTime()), at: atIso, ...result.audit }, batch.positions.get(event.event_id) ?? 0));
     }
-    packed.items.push(putMemberState(batch.communityId, userId, { state, version: before.version }, atIso));
+    memberStates.push(putMemberState(batch.communityId, userId, { state, version: before.version }, atIso));
     packed.advanced.set(userId, { member: { state, version: before.version + 1 }, taken });
   }
-  packed.items.push(addToMetrics(batch.communityId, shard, delta, lastEventAt));
+  packed.items.metrics = addToMetrics(batch.communityId, shard, delta, lastEventAt);
   return packed;
 }
 
@@ -154,7 +157,7 @@ async function applyShard(batch: Batch, shard: number, eventsByMember: Map<strin
       try {
         await writeTogether(packed.items);
       } catch (err) {
-        if (!isRetryable(cancellationCodes(err))) throw err;
+        if (!isRetryable(err)) throw err;
         break;
       }
       for (const d of packed.decisions) {

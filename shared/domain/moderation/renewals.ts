@@ -25,7 +25,7 @@ const SWEEP_CONCURRENCY = 8;
 /** A guarded community change written with its webhook event (the outbox); false when the guard failed. */
 async function changeWithEvent(c: CommunityRecord, change: TransactItem, type: 'community.suspended' | 'community.expired', at: string): Promise<boolean> {
   const event = webhookEvent(c.userId, type, { kind: 'community', id: c.id }, at);
-  if (!(await writeIfCondition(() => writeTogether([change, event.item])))) return false;
+  if (!(await writeIfCondition(() => writeTogether({ community: change, event: event.item })))) return false;
   await announce([event]);
   return true;
 }
@@ -50,7 +50,7 @@ async function renewOne(c: CommunityRecord, dueBy: Date): Promise<RenewalOutcome
       refId: c.id,
       amount: c.monthlyCreditCost,
       chargeId: renewalChargeId(c.id, decision.period),
-      with: [advanceBillingPeriod(c, decision.period, decision.nextBillingAt, atIso), renewed.item],
+      with: { community: advanceBillingPeriod(c, decision.period, decision.nextBillingAt, atIso), event: renewed.item },
     });
     if (outcome.alreadyApplied) return 'skipped';
   } catch (err) {

@@ -8,6 +8,9 @@ import { getResultRecord, listResultRecords, putResultItem, resultRecordRead, ty
 import type { ItemRead } from '#shared/store/batch';
 import { writeTogether, type TransactItem } from '#shared/store/transactions';
 
+/** A result's writes for its caller's transaction: the record and, when the data fits one chunk, the data. */
+export type ResultWrites = { result: TransactItem; resultData?: TransactItem };
+
 export interface NewResult {
   userId: string;
   toolName: string;
@@ -33,15 +36,15 @@ export async function prepareResult(input: NewResult): Promise<{ resultId: strin
 const resultBlobId = (resultId: string) => `result-${resultId}`;
 
 /**
- * Like prepareResult, with the data's write too when it fits one chunk: `items` (the record first)
- * all go into the caller's transaction, so storing the result costs no request of its own.
+ * Like prepareResult, with the data's write too when it fits one chunk: `writes` all go into the
+ * caller's transaction, so storing the result costs no request of its own.
  */
-export async function prepareResultWrites(input: NewResult): Promise<{ resultId: string; items: TransactItem[]; record: ResultRecord }> {
+export async function prepareResultWrites(input: NewResult): Promise<{ resultId: string; writes: ResultWrites; record: ResultRecord }> {
   const at = now();
   const resultId = input.resultId ?? uuidv7(at.getTime());
   const blob = await prepareBlob(resultKey(input.userId, resultId).pk, resultBlobId(resultId), input.resultData);
   const record = resultRecord(input, resultId, blob.ref, at);
-  return { resultId, items: [putResultItem(record), ...blob.items], record };
+  return { resultId, writes: { result: putResultItem(record), resultData: blob.item }, record };
 }
 
 function resultRecord(input: NewResult, resultId: string, blob: ResultRecord['blob'], at: Date): ResultRecord {
@@ -61,7 +64,7 @@ function resultRecord(input: NewResult, resultId: string, blob: ResultRecord['bl
 /** Stores a tool result; every area saves its results through here. */
 export async function saveResult(input: NewResult): Promise<ResultRecord> {
   const prepared = await prepareResult(input);
-  await writeTogether([prepared.item]);
+  await writeTogether({ result: prepared.item });
   return prepared.record;
 }
 

@@ -48,7 +48,7 @@ describe('credits against DynamoDB Local', () => {
     await ddb().send(new PutCommand({ TableName: table(), Item: blocker }));
     const attempt = chargeCredits({
       userId, amount: 100, toolName: 'test', refId: 'r', chargeId: 'c',
-      with: [{ Put: { TableName: table(), Item: blocker, ConditionExpression: 'attribute_not_exists(pk)' } }],
+      with: { blocker: { Put: { TableName: table(), Item: blocker, ConditionExpression: 'attribute_not_exists(pk)' } } },
     });
     await expect(attempt).rejects.toBeInstanceOf(TransactionConditionError);
     expect((await getBalance(userId)).available).toBe(1000);

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, isConditionFailure, table, writeIfCondition } from '#shared/store/client';
+import { isCancelledTransaction, isTransactionConflict, TransactionConditionError, writeTogether, type TransactItem } from '#shared/store/transactions';
+import { uuidv7 } from '#shared/ids';
+
+/** Issue 12 item 4: a transaction's items have names, and a failed condition is reported by them. */
+const key = (what: string) => ({ pk: `TEST#tx#${uuidv7()}`, sk: what });
+const putNew = (Key: { pk: string; sk: string }, extra: Record<string, unknown> = {}): TransactItem => ({
+  Put: { TableName: table(), Item: { ...Key, ...extra }, ConditionExpression: 'attribute_not_exists(pk)' },
+});
+const read = async (Key: { pk: string; sk: string }) => (await ddb().send(new GetCommand({ TableName: table(), Key, ConsistentRead: true }))).Item;
+
+describe('writeTogether against DynamoDB Local', () => {
+  it('writes every named item, skipping the undefined ones', async () => {
+    const a = key('A');
+    const b = key('B');
+    await writeTogether({ first: putNew(a), missing: undefined }, { second: [putNew(b, { n: 2 })] });
+    expect(await read(a)).toEqual(a);
+    expect(await read(b)).toEqual({ ...b, n: 2 });
+  });
+
+  it('names exactly the item whose condition failed, and writes none of them', async () => {
+    const fresh = key('FRESH');
+    const taken = key('TAKEN');
+    await ddb().send(new PutCommand({ TableName: table(), Item: taken }));
+    const err = await writeTogether({ fresh: putNew(fresh), taken: putNew(taken, { n: 1 }) }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TransactionConditionError);
+    const failure = err as TransactionConditionError;
+    expect([...failure.failed]).toEqual(['taken']);
+    expect(failure.conflicted).toBe(false);
+    expect(failure.failedAmong({ fresh: undefined })).toEqual([]);
+    expect(failure.failedAmong({ taken: undefined, other: undefined })).toEqual(['taken']);
+    expect(await read(fresh)).toBeUndefined();
+    expect(await read(taken)).toEqual(taken);
+    // The store's other checks see it as the failed condition it is, not as a conflict.
+    expect(isConditionFailure(err)).toBe(true);
+    expect(isCancelledTransaction(err)).toBe(true);
+    expect(isTransactionConflict(err)).toBe(false);
+  });
+
+  it('names a group of items once when any of its items fails, across several groups', async () => {
+    const taken = key('TAKEN');
+    await ddb().send(new PutCommand({ TableName: table(), Item: taken }));
+    const err = await writeTogether({ own: putNew(key('OWN')) }, { chunks: [putNew(taken), putNew(key('C0'))] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TransactionConditionError);
+    expect([...(err as TransactionConditionError).failed]).toEqual(['chunks']);
+  });
+
+  it('refuses two items of one name before writing anything', async () => {
+    const a = key('A');
+    await expect(writeTogether({ same: putNew(a) }, { same: putNew(key('B')) })).rejects.toThrow(/named same/);
+    expect(await read(a)).toBeUndefined();
+  });
+
+  it('is what writeIfCondition answers false to', async () => {
+    const taken = key('TAKEN');
+    await ddb().send(new PutCommand({ TableName: table(), Item: taken }));
+    expect(await writeIfCondition(() => writeTogether({ taken: putNew(taken) }))).toBe(false);
+    expect(await writeIfCondition(() => writeTogether({ fresh: putNew(key('FRESH')) }))).toBe(true);
+  });
+});
