@@ -41,6 +41,9 @@ export function ddb(): DynamoDBDocumentClient {
 
 export const table = (): string => tableName();
 
+/** True when the table lives in DynamoDB Local (an endpoint is configured) rather than in AWS. */
+export const isLocalDatabase = (): boolean => optionalEnv('DYNAMODB_ENDPOINT') !== undefined;
+
 export function dynamoRequestCount(): number {
   return requestCount;
 }

@@ -8,7 +8,7 @@
  * domains and names at once.
  */
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { deleteAll, putAll, type ItemRead } from './batch';
+import { bulkPut, deleteAll, putAll, type ItemRead } from './batch';
 import { ddb, table } from './client';
 import { queryAll } from './query';
 import {
@@ -142,7 +142,7 @@ export function packedCuratedItems(entities: CuratedEntity[], packBytes = FACET_
  * backoff. Curated items are plain overwrites (the same entity written twice gives the same items).
  */
 export async function putCuratedItems(items: Item[], options: { concurrency?: number; onProgress?: (written: number) => void } = {}): Promise<void> {
-  await putAll(items, { concurrency: options.concurrency ?? 12, onProgress: options.onProgress });
+  await bulkPut(items, { concurrency: options.concurrency ?? 12, onProgress: options.onProgress });
 }
 
 /**
