@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -75,7 +76,11 @@ export async function startDynamo(options: { port?: number; dataDir?: string } =
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const { jar, nativeLibraries } = bundledDynamoLocal();
   const storage = options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory'];
-  const child = spawn('java', [`-Djava.library.path=${nativeLibraries}`, '-jar', jar, ...storage, '-port', String(port), '-disableTelemetry'], { stdio: 'pipe' });
+  const child = spawn('java', [`-Djava.library.path=${nativeLibraries}`, '-jar', jar, ...storage, '-port', String(port), '-disableTelemetry'], {
+    // DynamoDB Local writes a metadata file into its working folder: keep it with the data, never in the checkout.
+    cwd: options.dataDir ?? tmpdir(),
+    stdio: 'pipe',
+  });
   running.add(child);
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
