@@ -16,7 +16,7 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-const send = (path: string, timeoutMs = 2000) => postWebhook({ url: `${base}${path}`, headers: { 'webhook-id': 'evt_1' }, body: '{"a":1}', timeoutMs });
+const send = (path: string, timeoutMs = 2000) => postWebhook({ url: `${base}${path}`, addresses: ['127.0.0.1'], headers: { 'webhook-id': 'evt_1' }, body: '{"a":1}', timeoutMs });
 
 describe('postWebhook', () => {
   it('a 2xx is a success and the signed headers and body arrive', async () => {
@@ -53,7 +53,29 @@ describe('postWebhook', () => {
   });
 
   it('a refused connection is a failed attempt, not a throw', async () => {
-    const result = await postWebhook({ url: 'http://127.0.0.1:1/x', headers: {}, body: '{}', timeoutMs: 1000 });
+    const result = await postWebhook({ url: 'http://127.0.0.1:1/x', addresses: ['127.0.0.1'], headers: {}, body: '{}', timeoutMs: 1000 });
     expect(result).toMatchObject({ ok: false, statusCode: null });
+  });
+
+  // Issue 14's DNS-rebinding window: the connection goes to the addresses the policy checked, never
+  // to a second DNS answer.
+  const port = (server.address() as AddressInfo).port;
+
+  it('connects to the checked address without asking DNS again (a name DNS does not know still arrives)', async () => {
+    let host: string | undefined;
+    behaviour = (req, res) => {
+      host = req.headers.host;
+      res.writeHead(200).end();
+    };
+    const result = await postWebhook({ url: `http://receiver.rebinding.invalid:${port}/hook`, addresses: ['127.0.0.1'], headers: {}, body: '{}', timeoutMs: 2000 });
+    expect(result).toMatchObject({ ok: true, statusCode: 200 });
+    expect(host).toBe(`receiver.rebinding.invalid:${port}`);
+  });
+
+  it('does not follow what DNS answers now: localhost checked as another address never reaches the receiver on 127.0.0.1', async () => {
+    hits.length = 0;
+    const result = await postWebhook({ url: `http://localhost:${port}/hook`, addresses: ['127.0.0.2'], headers: {}, body: '{}', timeoutMs: 2000 });
+    expect(result).toMatchObject({ ok: false, statusCode: null, error: 'ECONNREFUSED' });
+    expect(hits).toEqual([]);
   });
 });

@@ -105,7 +105,7 @@ export function checkUrlShape(raw: string, policy: AddressPolicy): UrlVerdict {
  * The full check, run at creation and before every delivery: the shape, then every address the host
  * resolves to (all must be allowed: a client may connect to any of them).
  */
-export async function checkDestination(raw: string, policy: AddressPolicy, resolver: HostResolver): Promise<UrlVerdict & { addresses?: string[] }> {
+export async function checkDestination(raw: string, policy: AddressPolicy, resolver: HostResolver): Promise<{ ok: true; url: URL; addresses: string[] } | { ok: false; reason: string }> {
   const shape = checkUrlShape(raw, policy);
   if (!shape.ok) return shape;
   let addresses: string[];

@@ -42,7 +42,7 @@ export async function deliverOnce(userId: string, deliveryId: string): Promise<D
   const body = JSON.stringify({ id: event.id, type: event.type, created_at: event.createdAt, data: event.data });
   const verdict = await checkDestination(endpoint.url, addressPolicyFromEnv(), ports().hostResolver);
   const result: AttemptResult = verdict.ok
-    ? await postWebhook({ url: endpoint.url, headers: { ...signWebhook(endpoint.secret, event.id, systemClock.now(), body) }, body, timeoutMs: DELIVERY_TIMEOUT_MS })
+    ? await postWebhook({ url: endpoint.url, addresses: verdict.addresses, headers: { ...signWebhook(endpoint.secret, event.id, systemClock.now(), body) }, body, timeoutMs: DELIVERY_TIMEOUT_MS })
     : { ok: false, statusCode: null, error: `destination refused: ${verdict.reason}`, durationMs: 0 };
 
   const at = now();
