@@ -133,18 +133,23 @@ export async function attachJob(userId: string, runId: string, jobId: string, at
 }
 
 /** A run that never got going (the job could not start): terminal at once. */
-export async function failRunBeforeStart(userId: string, runId: string, message: string, atIso: string): Promise<void> {
-  await ddb().send(
-    new UpdateCommand({
+/** Fails a run that never got its job (nothing ran); only a pending run without a job fails, and only once. */
+export function failRunBeforeStartItem(userId: string, runId: string, message: string, atIso: string): TransactItem {
+  return {
+    Update: {
       TableName: table(),
       Key: growthRunKey(userId, runId),
       ...buildUpdate({
         set: { status: 'failed', errorMessage: message, updatedAt: atIso },
         remove: ['gsi3pk', 'gsi3sk'],
-        condition: 'attribute_exists(pk) AND attribute_not_exists(outcome)',
+        condition: {
+          expression: 'attribute_exists(pk) AND attribute_not_exists(outcome) AND #runStatus = :pending AND (attribute_not_exists(jobId) OR attribute_type(jobId, :nullType))',
+          names: { '#runStatus': 'status' },
+          values: { ':pending': 'pending', ':nullType': 'NULL' },
+        },
       }),
-    }),
-  );
+    },
+  };
 }
 
 /** Records the finished run once: the condition makes a second finaliser's write (and its result) fail. */

@@ -13,6 +13,10 @@ import { closeJob } from '#shared/domain/jobs/closeJob';
 import { getJob } from '#shared/store/jobsRepo';
 import { listUndispatched } from '#shared/store/webhookEventsRepo';
 import { WEBHOOK_EVENT_TYPES } from '#shared/schemas/outboundWebhooks';
+import { uuidv7 } from '#shared/ids';
+import { getBalance, reserveCredits } from '#shared/domain/credits/credits';
+import { failRunBeforeStart } from '#shared/domain/growth/failBeforeStart';
+import { putRunItem, type GrowthRunRecord } from '#shared/store/growthRepo';
 
 const api = await startTestApi();
 // Events link to the API the way `npm start` and the stack configure it.
@@ -296,6 +300,32 @@ describe('failing endpoints and growth runs', () => {
     const [hit] = await receiver.waitFor(path, 1);
     expect(hit.verified).toMatchObject({ type: 'growth_run.completed', data: { run_id: started.body.run_id, status: 'completed' } });
     expect(hit.verified!.data).toEqual((await api.call('GET', `/growth/runs/${started.body.run_id}`, { key })).body);
+  });
+
+  it('a growth run that never started (its start interrupted) reports growth_run.failed once, with its reservation released', async () => {
+    const { key, user } = await api.newUser({ tier: 'pro', credits: 1_000 });
+    const path = newPath();
+    await endpointFor(key, path, { event_types: ['growth_run.failed'] });
+    const runId = uuidv7();
+    const at = new Date().toISOString();
+    // What the first transaction of POST /growth/run leaves behind when the process stops right after it.
+    const run: GrowthRunRecord = {
+      runId, userId: user.id, quoteToken: `gq_${runId}`, planId: uuidv7(), goalType: 'email_discovery', pipelineId: 'growth.email_discovery.v1',
+      capabilities: ['contact_discovery', 'email_lookup', 'email_verify', 'deliverable_finalize'], requiredFields: ['email'], previewRows: 5,
+      inputCounts: { companies: 1, contacts: 0 }, coverageMode: 'sufficient', quotedCredits: 40, reservationId: `growth_run-${runId}`, chatId: null,
+      jobId: null, status: 'pending', errorMessage: null, createdAt: at, updatedAt: at,
+    };
+    await reserveCredits({ userId: user.id, toolName: 'growth_run', refId: runId, amount: 40, reservationId: run.reservationId, with: { run: putRunItem(run) } });
+    // What the sweep (recoverStartingRuns, test/e2e/jobsWatchdog.test.ts) and a failed start both call.
+    expect(await failRunBeforeStart(run, 'The run was interrupted before it started; nothing was charged.')).toBe(true);
+    const [hit] = await receiver.waitFor(path, 1);
+    expect(hit.verified).toMatchObject({ type: 'growth_run.failed', data: { run_id: runId, status: 'failed' } });
+    expect(hit.verified!.data).toEqual((await api.call('GET', `/growth/runs/${runId}`, { key })).body);
+    expect((await getBalance(user.id)).available).toBe(1_000);
+    // A second failer (a concurrent reader, the next sweep) writes nothing and reports nothing.
+    expect(await failRunBeforeStart(run, 'again')).toBe(false);
+    await api.ports.webhookQueue.settled();
+    expect((await deliveries(key)).items.filter((d: { event_type: string }) => d.event_type === 'growth_run.failed')).toHaveLength(1);
   });
 });
 

@@ -5,10 +5,9 @@
  */
 import { NotFoundError, UnprocessableError } from '#shared/domain/errors';
 import { now } from '#shared/adapters/ports';
-import { attachJob, failRunBeforeStart, finishRunItem, getRun, listStartingRuns, type GrowthRunOutcome, type GrowthRunRecord, type GrowthRunStatus } from '#shared/store/growthRepo';
+import { attachJob, finishRunItem, getRun, listStartingRuns, type GrowthRunOutcome, type GrowthRunRecord, type GrowthRunStatus } from '#shared/store/growthRepo';
 import { writeTogether, type TransactItem } from '#shared/store/transactions';
 import { isConditionFailure } from '#shared/store/client';
-import { settleReservation } from '#shared/domain/credits/credits';
 import { prepareResult, readResultData } from '#shared/domain/storage/results';
 import type { DeliverableRow } from '#shared/domain/jobs/rows';
 import { cancelJobForUser, pageJobs, requireJob } from '#shared/domain/jobs/jobOperations';
@@ -17,6 +16,7 @@ import type { JobRecord } from '#shared/store/jobsRepo';
 import type { Capability, GoalType } from './goals';
 import { dataSourceMix, deliveredCounts, gapReport, previewRow, stageStatuses, type StageStatus } from './outcome';
 import { runOrigin } from './startRun';
+import { failRunBeforeStart } from './failBeforeStart';
 import { logger } from '#shared/observability/logger';
 
 export const GROWTH_RESULT_TOOL = 'growth_plan';
@@ -49,10 +49,7 @@ async function recoverUnattached(run: GrowthRunRecord): Promise<GrowthRunRecord>
     return requireRun(run.userId, run.runId);
   }
   if (now().getTime() - Date.parse(run.createdAt) < ORPHAN_AFTER_MS) return run;
-  await settleReservation({ userId: run.userId, reservationId: run.reservationId, chargedAmount: 0 });
-  await failRunBeforeStart(run.userId, run.runId, 'The run was interrupted before it started; nothing was charged.', now().toISOString()).catch((err) => {
-    if (!isConditionFailure(err)) throw err;
-  });
+  await failRunBeforeStart(run, 'The run was interrupted before it started; nothing was charged.');
   return requireRun(run.userId, run.runId);
 }
 

@@ -6,9 +6,10 @@
 import { ConflictError, GoneError, UnprocessableError } from '#shared/domain/errors';
 import { now } from '#shared/adapters/ports';
 import { uuidv7 } from '#shared/ids';
-import { consumeQuoteItem, failRunBeforeStart, attachJob, getQuote, putRunItem, type GrowthQuoteRecord, type GrowthRunRecord } from '#shared/store/growthRepo';
+import { failRunBeforeStart } from './failBeforeStart';
+import { consumeQuoteItem, attachJob, getQuote, putRunItem, type GrowthQuoteRecord, type GrowthRunRecord } from '#shared/store/growthRepo';
 import { TransactionConditionError } from '#shared/store/transactions';
-import { reserveCredits, settleReservation } from '#shared/domain/credits/credits';
+import { reserveCredits } from '#shared/domain/credits/credits';
 import { requireChat } from '#shared/domain/storage/chats';
 import { startEnrichmentJob } from '#shared/domain/jobs/jobOperations';
 import { goalPlanSchema, normalizeGoalPlan, type GoalPlan } from './plan';
@@ -117,8 +118,7 @@ export async function startGrowthRun(userId: string, request: { quote_token: str
     await attachJob(userId, run.runId, job.job_id, now().toISOString());
   } catch (err) {
     // Nothing ran: give the credits back and say so on the run, then report the error.
-    await settleReservation({ userId, reservationId: run.reservationId, chargedAmount: 0 });
-    await failRunBeforeStart(userId, run.runId, 'The run could not be started on the enrichment pipeline; nothing was charged.', now().toISOString());
+    await failRunBeforeStart(run, 'The run could not be started on the enrichment pipeline; nothing was charged.');
     throw err;
   }
   return { run_id: run.runId, status: 'pending' };
