@@ -300,10 +300,15 @@ export async function getPersonByLinkedinUrl(url: string): Promise<CuratedPerson
 
 /** Companies or funds whose name has this slug (`Nebula Labs`, `nebula-labs` and `NEBULA LABS` are one name). */
 export async function findByName(kind: 'company' | 'fund', name: string): Promise<{ id: string; name: string; domain: string }[]> {
+  return (await profilesNamed<CuratedFund | CuratedCompany>(kind, name)).map(({ id, name, domain }) => ({ id, name, domain }));
+}
+
+/** The whole profiles of the funds or companies whose name has this slug: the name index projects every attribute. */
+export async function profilesNamed<T extends CuratedFund | CuratedCompany>(kind: T['kind'], name: string): Promise<T[]> {
   const slug = slugOf(name);
   if (!slug) return [];
   const items = await queryAll({ IndexName: 'gsi3', KeyConditionExpression: 'gsi3pk = :pk', ExpressionAttributeValues: { ':pk': curatedNamePartition(kind, slug) } });
-  return items.map((i) => decode<CuratedFund | CuratedCompany>(i)!).map(({ id, name, domain }) => ({ id, name, domain }));
+  return items.map((i) => decode<T>(i)!);
 }
 
 // ---- Facet queries (one Query each) ----------------------------------------------------------

@@ -78,6 +78,23 @@ describe('paid intelligence calls', () => {
     expect(count, commands).toBeLessThanOrEqual(4);
   });
 
+  /**
+   * Every package's example, from a cold function (no facet cached). Four is the goal; two packages
+   * still need more because their engine reads in two dependent steps: people at a company (the
+   * company by name, then its people) and warm intro paths (the fund by name with its portfolio, then
+   * the portfolio companies, then their primary contacts). Closing those needs the dependent data
+   * copied onto the first item read; until then this table holds them where they are.
+   */
+  const EXECUTE_REQUESTS = new Map<string, number>([['company-people-discovery-v1', 5], ['warm-intro-paths-v1', 6]]);
+  it.each(Object.values(PACKAGES).map((pkg) => [pkg.id, pkg] as const))('an execute of %s stays within its DynamoDB requests', async (_id, pkg) => {
+    const { key } = await api.newUser({ tier: 'pro', credits: 100_000 });
+    const quote = await api.call('POST', '/intelligence/quote', { key, body: { package_id: pkg.id, slots: pkg.example.slots } });
+    forgetCachedFacets();
+    const { count, commands, out } = await requestsFor(() => api.call('POST', '/intelligence/execute', { key, body: { package_id: pkg.id, slots: pkg.example.slots, quote_token: quote.body.quote_token } }));
+    expect(out.status, JSON.stringify(out.body)).toBe(200);
+    expect(count, commands).toBeLessThanOrEqual(EXECUTE_REQUESTS.get(pkg.id) ?? 4);
+  });
+
   it('a contact_unlock expansion costs at most six DynamoDB requests and charges what it says once', async () => {
     for (const pkg of [vc, PACKAGES['company-people-discovery-v1']]) {
       const { key } = await api.newUser({ tier: 'pro', credits: 100_000 });

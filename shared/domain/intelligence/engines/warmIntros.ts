@@ -4,7 +4,7 @@
  */
 import { SECTORS, STAGES, termLabel } from '#shared/data/taxonomy';
 import { DATASET_AS_OF, type CuratedCompany, type CuratedFund, type CuratedPerson, type CuratedRound } from '#shared/data/model';
-import { findByName, getCuratedEntities, getCuratedEntity } from '#shared/store/curatedRepo';
+import { getCuratedEntities, profilesNamed } from '#shared/store/curatedRepo';
 import type { CanonicalSlots } from '#shared/domain/intelligence/slots';
 import { daysBetween, listOf, monthYear, plural, sentence, usd } from './format';
 import { byScore, type PackageEngine, type RankedRecord } from './types';
@@ -65,9 +65,8 @@ export function rankIntroRoutes(fund: CuratedFund, evidence: PortfolioEvidence[]
 
 /** The fund a name points at: an exact name first, then a tier-ordered pick among same-named funds. */
 export async function fundNamed(name: string): Promise<CuratedFund | undefined> {
-  const matches = await findByName('fund', name);
-  if (matches.length === 0) return undefined;
-  return getCuratedEntity<CuratedFund>('fund', matches.sort((a, b) => a.id.localeCompare(b.id))[0].id);
+  const matches = await profilesNamed<CuratedFund>('fund', name);
+  return matches.sort((a, b) => a.id.localeCompare(b.id))[0];
 }
 
 export const warmIntroPaths: PackageEngine = {
