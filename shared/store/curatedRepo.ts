@@ -14,7 +14,7 @@ import { queryAll } from './query';
 import {
   buildersByCategoryIndexKey, buildersByCategoryPartition, companyByDomainIndexKey, companyLookupDomainBucket, companyLookupNameBucket, COMPANY_LOOKUP_FACET, companyByDomainPartition, curatedFacetKey,
   curatedFacetPackKey, curatedFacetPartition, CURATED_FACET_PACK_PREFIX, CURATED_FACET_PREFIX, curatedLinkedinIndexKey, curatedLinkedinPartition, curatedNameIndexKey, curatedNamePartition, curatedProfileKey, curatedSeedMarkerKey,
-  peopleByOrganizationIndexKey, peopleByOrganizationPartition,
+  peopleByOrganizationIndexKey, peopleByOrganizationPartition, teamByOrganizationNameIndexKey, teamByOrganizationNamePartition,
 } from './keys';
 import type { CuratedBuilder, CuratedCompany, CuratedEntity, CuratedFund, CuratedKol, CuratedPerson, EntityKind } from '#shared/data/model';
 import { DATASET_AS_OF, slugOf } from '#shared/data/model';
@@ -73,7 +73,8 @@ function profileItemsFor(entity: CuratedEntity): Item[] {
       return [profileItem(entity, { ...companyByDomainIndexKey(companyDomainKey(entity), entity.id), ...nameIndex(entity) })];
     case 'person': {
       const slug = entity.linkedinUrl ? linkedinSlug(entity.linkedinUrl) : undefined;
-      return [profileItem(entity, { ...peopleByOrganizationIndexKey(entity.companyId, entity.id), ...(slug ? curatedLinkedinIndexKey(slug, entity.id) : {}) })];
+      const team = slugOf(entity.companyName) ? teamByOrganizationNameIndexKey(entity.organizationKind, slugOf(entity.companyName), entity.companyId, entity.id) : {};
+      return [profileItem(entity, { ...peopleByOrganizationIndexKey(entity.companyId, entity.id), ...team, ...(slug ? curatedLinkedinIndexKey(slug, entity.id) : {}) })];
     }
     case 'kol':
       return [profileItem(entity)];
@@ -291,6 +292,18 @@ export async function listPeopleByCompany(companyId: string): Promise<CuratedPer
   return items.map((i) => decode<CuratedPerson>(i)!);
 }
 
+/**
+ * People whose employer has this name (any case and punctuation, as findByName), in the order of
+ * their company's id, then theirs: what findByName then listPeopleByCompany of each company returns,
+ * in one Query. The name is the one on the person's record.
+ */
+export async function listPeopleByCompanyName(name: string): Promise<CuratedPerson[]> {
+  const slug = slugOf(name);
+  if (!slug) return [];
+  const items = await queryAll({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': teamByOrganizationNamePartition('company', slug) } });
+  return items.map((i) => decode<CuratedPerson>(i)!);
+}
+
 export async function getPersonByLinkedinUrl(url: string): Promise<CuratedPerson | undefined> {
   const slug = linkedinSlug(url);
   if (!slug) return undefined;
@@ -367,10 +380,10 @@ export async function listBuildersInCategory(category: string): Promise<CuratedB
 
 /**
  * How curated items are laid out. A database seeded under an earlier layout (2: packed facets, name
- * and LinkedIn lookups on gsi3; 3: the company lookup facet) is seeded again: the marker then reads
- * as absent.
+ * and LinkedIn lookups on gsi3; 3: the company lookup facet; 4: people by their employer's name on
+ * gsi1) is seeded again: the marker then reads as absent.
  */
-export const CURATED_LAYOUT = 3;
+export const CURATED_LAYOUT = 4;
 
 export interface SeedMarker {
   layout: number;

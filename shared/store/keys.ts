@@ -1,7 +1,8 @@
 /**
  * Every key of the single table is built here and nowhere else. Each builder names the access
  * pattern it serves. Index use:
- *   gsi1: per-user listings ordered by something other than creation (chats by updated_at).
+ *   gsi1: per-user listings ordered by something other than creation (chats by updated_at); on curated
+ *         profile items (CUR# partitions), people by the name of the organization they work at.
  *   gsi2, gsi3: free for areas that need another ordering or a sparse index (see their sections);
  *   gsi3 serves the renewals' due index and the job watchdog's in-flight index, under separate partitions.
  */
@@ -201,6 +202,15 @@ export const companyByDomainIndexKey = (domain: string, companyId: string) => ({
 export const companyByDomainPartition = (domain: string): string => `CUR#DOMAIN#${domain}`;
 export const peopleByOrganizationIndexKey = (organizationId: string, personId: string) => ({ gsi2pk: `CUR#PEOPLE#${organizationId}`, gsi2sk: personId });
 export const peopleByOrganizationPartition = (organizationId: string): string => `CUR#PEOPLE#${organizationId}`;
+/**
+ * gsi1 on person profiles: the people of an organization by the slug of its name (as the person
+ * records it), so people-at-a-company reads them in one Query instead of the company, then its people.
+ */
+export const teamByOrganizationNameIndexKey = (kind: string, nameSlug: string, organizationId: string, personId: string) => ({
+  gsi1pk: teamByOrganizationNamePartition(kind, nameSlug),
+  gsi1sk: `${organizationId}#${personId}`,
+});
+export const teamByOrganizationNamePartition = (kind: string, nameSlug: string): string => `CUR#TEAM#${kind.toUpperCase()}#${nameSlug}`;
 export const buildersByCategoryIndexKey = (category: string, builderId: string) => ({ gsi2pk: `CUR#BUILDERS#${category}`, gsi2sk: builderId });
 export const buildersByCategoryPartition = (category: string): string => `CUR#BUILDERS#${category}`;
 /** Marker written last by the seed: its presence means the generated dataset is fully loaded. */

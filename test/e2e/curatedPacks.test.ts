@@ -1,8 +1,9 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { importCuratedRecords } from '#shared/data/importer';
 import { seedCuratedDataset } from '#shared/data/seed';
 import { DEFAULT_SEED, generateDataset } from '#shared/data/generator';
-import { CURATED_LAYOUT, findByName, forgetCachedFacets, getPersonByLinkedinUrl, getSeedMarker, listKolsInSector, putSeedMarker } from '#shared/store/curatedRepo';
+import { CURATED_LAYOUT, findByName, forgetCachedFacets, getPersonByLinkedinUrl, getSeedMarker, listKolsInSector, listPeopleByCompany, listPeopleByCompanyName, putSeedMarker } from '#shared/store/curatedRepo';
+import { ddb } from '#shared/store/client';
 import { queryAll } from '#shared/store/query';
 import { curatedFacetPartition } from '#shared/store/keys';
 import { useOwnTable } from '#test/support/ownTable';
@@ -57,6 +58,38 @@ describe('packed facet copies', () => {
     expect((await findByName('fund', data.funds[0].name)).map((f) => f.id)).toContain(data.funds[0].id);
     const person = data.people.find((p) => p.linkedinUrl)!;
     expect(await getPersonByLinkedinUrl(person.linkedinUrl!)).toMatchObject({ id: person.id });
+  });
+
+  /** Records the commands this process sends while `call` runs (other work in the file may send its own, so they are named). */
+  async function withSentCommands<T>(sent: string[], call: () => Promise<T>): Promise<T> {
+    const client = ddb();
+    const send = client.send.bind(client);
+    const spy = vi.spyOn(client, 'send').mockImplementation(((command: { constructor: { name: string }; input: { IndexName?: string; KeyConditionExpression?: string; ExpressionAttributeValues?: Record<string, unknown> } }) => {
+      if (String(command.input.ExpressionAttributeValues?.[':pk'] ?? '').startsWith('CUR#TEAM#') || command.input.IndexName === 'gsi1') sent.push(`${command.constructor.name.replace(/Command$/, '')} ${command.input.IndexName ?? ''}`.trim());
+      return send(command as never);
+    }) as never);
+    try {
+      return await call();
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it('reads the people of a company by its name in one Query, the same people as the company lookup then its people', async () => {
+    const data = generateDataset({ seed: DEFAULT_SEED, scale: 0.01 });
+    const staffed = data.companies.filter((c) => data.people.some((p) => p.companyId === c.id)).slice(0, 5);
+    expect(staffed.length).toBeGreaterThan(0);
+    for (const company of staffed) {
+      const viaLookup = (await Promise.all((await findByName('company', company.name)).map((c) => listPeopleByCompany(c.id)))).flat();
+      const sent: string[] = [];
+      const viaName = await withSentCommands(sent, () => listPeopleByCompanyName(`  ${company.name.toUpperCase()} `));
+      expect(sent).toEqual(['Query gsi1']);
+      expect(viaName.map((p) => p.id)).toEqual(viaLookup.map((p) => p.id));
+      expect(viaName.length).toBeGreaterThan(0);
+    }
+    // People at a fund are not people at a company of the same name.
+    const fundStaff = data.people.find((p) => p.organizationKind === 'fund');
+    if (fundStaff) expect((await listPeopleByCompanyName(fundStaff.companyName)).filter((p) => p.id === fundStaff.id)).toEqual([]);
   });
 
   it('seeds again a database seeded under an earlier layout', async () => {

@@ -4,7 +4,7 @@
  */
 import { ROLE_FAMILIES, SECTORS, termLabel, termsIn, type SectorId } from '#shared/data/taxonomy';
 import type { CuratedPerson } from '#shared/data/model';
-import { findByName, getCompanyByDomain, listPeopleByCompany, listProspectsInSector } from '#shared/store/curatedRepo';
+import { findByName, getCompanyByDomain, listPeopleByCompany, listPeopleByCompanyName, listProspectsInSector } from '#shared/store/curatedRepo';
 import { slotIds, type CanonicalSlots } from '#shared/domain/intelligence/slots';
 import { inPlace, listOf, plural, sentence } from './format';
 import { byScore, regionOf, str, type PackageEngine, type RankedRecord } from './types';
@@ -65,6 +65,9 @@ export function rankCompanyPeople(people: CuratedPerson[], slots: CanonicalSlots
 
 /** Companies named like the slot (exact name first, then a domain). */
 async function peopleAtCompany(name: string): Promise<CuratedPerson[]> {
+  // One Query in the common case; the company lookups below only when nobody works at a company of that name.
+  const team = await listPeopleByCompanyName(name);
+  if (team.length) return team;
   const byName = await findByName('company', name);
   const ids = byName.length ? byName.map((c) => c.id) : [(await getCompanyByDomain(name))?.id].filter((id): id is string => !!id);
   return (await Promise.all(ids.map(listPeopleByCompany))).flat();
