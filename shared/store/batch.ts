@@ -58,7 +58,8 @@ function transactionGroups(items: Record<string, unknown>[]): Record<string, unk
   let group: Record<string, unknown>[] = [];
   let bytes = 0;
   for (const item of latest.values()) {
-    const size = JSON.stringify(item).length;
+    // DynamoDB counts UTF-8 bytes: a string's length undercounts any text beyond ASCII (up to 3x).
+    const size = Buffer.byteLength(JSON.stringify(item));
     if (group.length === TRANSACTION_ITEMS || (group.length > 0 && bytes + size > TRANSACTION_BYTES)) {
       groups.push(group);
       [group, bytes] = [[], 0];

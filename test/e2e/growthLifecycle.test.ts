@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, table } from '#shared/store/client';
 import { ManualClock } from '#shared/adapters/clock';
 import { startTestApi } from '#test/support/api';
 import { reserveCredits } from '#shared/domain/credits/credits';
@@ -112,5 +114,32 @@ describe('a run interrupted between its reservation and its job', () => {
     expect(read.body).toMatchObject({ status: 'failed', error_message: expect.stringMatching(/interrupted/) });
     expect(read.body.preview.pricing).toEqual({ quoted_credits: 30, charged_credits: 0, rebate_credits: 30 });
     expect(await balanceOf(key)).toBe(1_000);
+  });
+});
+
+describe('a run whose job could not be queued', () => {
+  it('is failed with its reservation released, and growth_run.failed is in the outbox once', async () => {
+    const { key, user } = await api.newUser({ tier: 'pro', credits: 5_000 });
+    const quote = await quoted(key);
+    // The job is created, then sending its first messages fails: the job closes as failed (releasing the
+    // run's reservation and reporting job.failed and growth_run.failed), then the start fails the run.
+    const send = vi.spyOn(api.ports.queue, 'send').mockRejectedValueOnce(new Error('queue unavailable'));
+    const started = await api.call('POST', '/growth/run', { key, body: { quote_token: quote.quote_token, goal_plan: quote.goal_plan } });
+    send.mockRestore();
+    expect(started.status).toBe(500);
+    expect(await balanceOf(key)).toBe(5_000);
+    const { Items = [] } = await ddb().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :events)',
+        ExpressionAttributeValues: { ':pk': `USER#${user.id}`, ':events': 'WHEVENT#' },
+        ConsistentRead: true,
+      }),
+    );
+    const runEvents = Items.filter((e) => e.type === 'growth_run.failed');
+    expect(Items.filter((e) => e.type === 'job.failed')).toHaveLength(1);
+    expect(runEvents).toHaveLength(1);
+    const runId = runEvents[0].subject.id as string;
+    expect((await api.call('GET', `/growth/runs/${runId}`, { key })).body.status).toBe('failed');
   });
 });

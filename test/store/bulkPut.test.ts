@@ -46,4 +46,13 @@ describe('bulkPut against DynamoDB Local', () => {
     expect(Item?.v).toBe(2);
     expect((await stored(pk)).length).toBe(2);
   });
+
+  it('splits by size in bytes: items of multi-byte text that together exceed 4 MB still all land', async () => {
+    const pk = `TEST#bulk#${uuidv7()}`;
+    // 60,000 characters of three bytes each in UTF-8: 180 KB an item, 25 of them 4.5 MB, though their JSON is 1.5 million characters.
+    const text = '\u20ac'.repeat(60_000);
+    const items = Array.from({ length: 25 }, (_, i) => ({ pk, sk: `WIDE#${i}`, text }));
+    await bulkPut(items);
+    expect((await stored(pk)).length).toBe(25);
+  });
 });

@@ -12,6 +12,7 @@ import { TransactionConditionError } from '#shared/store/transactions';
 import { reserveCredits } from '#shared/domain/credits/credits';
 import { requireChat } from '#shared/domain/storage/chats';
 import { startEnrichmentJob } from '#shared/domain/jobs/jobOperations';
+import { logger } from '#shared/observability/logger';
 import { goalPlanSchema, normalizeGoalPlan, type GoalPlan } from './plan';
 import { planFingerprint } from './signature';
 
@@ -104,8 +105,9 @@ export async function startGrowthRun(userId: string, request: { quote_token: str
   const at = now();
   const run = newRun(userId, uuidv7(at.getTime()), quote, plan, at.toISOString());
   await reserveAndConsume(userId, run);
+  let job;
   try {
-    const job = await startEnrichmentJob({
+    job = await startEnrichmentJob({
       userId,
       ...(plan.preset === 'custom' ? { requestedCapabilities: plan.capabilities.filter((c) => c !== 'deliverable_finalize') } : { preset: plan.preset }),
       inputAssets: plan.input_assets,
@@ -115,11 +117,18 @@ export async function startGrowthRun(userId: string, request: { quote_token: str
       billing: { reservationId: run.reservationId },
       origin: runOrigin(run.runId),
     });
-    await attachJob(userId, run.runId, job.job_id, now().toISOString());
   } catch (err) {
     // Nothing ran: give the credits back and say so on the run, then report the error.
     await failRunBeforeStart(run, 'The run could not be started on the enrichment pipeline; nothing was charged.');
     throw err;
+  }
+  try {
+    await attachJob(userId, run.runId, job.job_id, now().toISOString());
+  } catch (err) {
+    // The job runs and settles the run's reservation when it ends: failing the run here would release
+    // the credits of work that goes on. The run stays pending; its next read (or the sweep) finds the
+    // job by its origin and attaches it, as after an interrupted start.
+    logger.warn('growth run not attached to its job yet', { runId: run.runId, jobId: job.job_id, error: err as Error });
   }
   return { run_id: run.runId, status: 'pending' };
 }
