@@ -1,5 +1,6 @@
 import { BatchGetCommand, BatchWriteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isLocalDatabase, table } from './client';
+import { isTransactionConflict } from './transactions';
 
 type Key = { pk: string; sk: string };
 type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Key } };
@@ -85,7 +86,17 @@ export async function bulkPut(items: Record<string, unknown>[], options: BatchOp
   const worker = async () => {
     while (next < groups.length) {
       const group = groups[next++];
-      await ddb().send(new TransactWriteCommand({ TransactItems: group.map((Item) => ({ Put: { TableName: table(), Item } })) }));
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await ddb().send(new TransactWriteCommand({ TransactItems: group.map((Item) => ({ Put: { TableName: table(), Item } })) }));
+          break;
+        } catch (err) {
+          // Another write to one of these items was in flight (an import during the seed): a plain
+          // overwrite loses nothing by going again, as BatchWriteItem's would.
+          if (!isTransactionConflict(err) || attempt + 1 >= MAX_ATTEMPTS) throw err;
+          await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+        }
+      }
       done += group.length;
       options.onProgress?.(done);
     }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from '#shared/store/client';
 import { bulkPut } from '#shared/store/batch';
@@ -54,5 +54,35 @@ describe('bulkPut against DynamoDB Local', () => {
     const items = Array.from({ length: 25 }, (_, i) => ({ pk, sk: `WIDE#${i}`, text }));
     await bulkPut(items);
     expect((await stored(pk)).length).toBe(25);
+  });
+
+  it('two bulk writes of the same items at once both finish, every item landing', async () => {
+    const pk = `TEST#bulk#${uuidv7()}`;
+    const items = (v: number) => Array.from({ length: 300 }, (_, i) => ({ pk, sk: `ITEM#${String(i).padStart(4, '0')}`, v }));
+    await Promise.all([bulkPut(items(1)), bulkPut(items(2)), bulkPut(items(3))]);
+    const found = await stored(pk);
+    expect(found).toHaveLength(300);
+    expect(found.every((i) => [1, 2, 3].includes(i.v as number))).toBe(true);
+  });
+
+  it('a transaction conflict (another write to the same item in flight) is written again, not lost', async () => {
+    const pk = `TEST#bulk#${uuidv7()}`;
+    const client = ddb();
+    const send = client.send.bind(client);
+    let refused = 0;
+    const spy = vi.spyOn(client, 'send').mockImplementation(((command: { constructor: { name: string } }) => {
+      if (command.constructor.name === 'TransactWriteCommand' && refused === 0) {
+        refused += 1;
+        return Promise.reject(Object.assign(new Error('Transaction cancelled'), { name: 'TransactionCanceledException', CancellationReasons: [{ Code: 'TransactionConflict' }] }));
+      }
+      return send(command as never);
+    }) as never);
+    try {
+      await bulkPut(Array.from({ length: 30 }, (_, i) => ({ pk, sk: `ITEM#${i}` })));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(refused).toBe(1);
+    expect(await stored(pk)).toHaveLength(30);
   });
 });
