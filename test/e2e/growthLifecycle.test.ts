@@ -3,9 +3,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from '#shared/store/client';
 import { ManualClock } from '#shared/adapters/clock';
 import { startTestApi } from '#test/support/api';
-import { reserveCredits } from '#shared/domain/credits/credits';
-import { uuidv7 } from '#shared/ids';
-import { putRunItem, type GrowthRunRecord } from '#shared/store/growthRepo';
+import { interruptedGrowthRun } from '#test/support/interruptedRun';
 
 // The clock is moved by hand, and the pipeline queue is stopped: runs stay where the test puts them.
 const clock = new ManualClock(new Date());
@@ -96,16 +94,8 @@ describe('cancelling a run', () => {
 describe('a run interrupted between its reservation and its job', () => {
   it('stays pending for a while, then is failed and its reservation released on the next read', async () => {
     const { key, user } = await api.newUser({ tier: 'pro', credits: 1_000 });
-    const runId = uuidv7();
-    const at = clock.now().toISOString();
-    // What the first transaction of POST /growth/run leaves behind when the process stops right after it.
-    const run: GrowthRunRecord = {
-      runId, userId: user.id, quoteToken: `gq_${runId}`, planId: uuidv7(), goalType: 'email_discovery', pipelineId: 'growth.email_discovery.v1',
-      capabilities: ['contact_discovery', 'email_lookup', 'email_verify', 'deliverable_finalize'], requiredFields: ['email'], previewRows: 5,
-      inputCounts: { companies: 1, contacts: 0 }, coverageMode: 'sufficient', quotedCredits: 30, reservationId: `growth_run-${runId}`, chatId: null,
-      jobId: null, status: 'pending', errorMessage: null, createdAt: at, updatedAt: at,
-    };
-    await reserveCredits({ userId: user.id, toolName: 'growth_run', refId: runId, amount: 30, reservationId: run.reservationId, with: { run: putRunItem(run) } });
+    const run = await interruptedGrowthRun(user.id, clock.now().toISOString(), 30);
+    const runId = run.runId;
     expect(await balanceOf(key)).toBe(970);
 
     expect((await api.call('GET', `/growth/runs/${runId}`, { key })).body.status).toBe('pending');

@@ -8,11 +8,10 @@ import { superviseJobs } from '#shared/domain/jobs/watchdog';
 import { getJob } from '#shared/store/jobsRepo';
 import { getReservation } from '#shared/store/walletRepo';
 import { startTestApi } from '#test/support/api';
+import { interruptedGrowthRun } from '#test/support/interruptedRun';
 import { useOwnTable } from '#test/support/ownTable';
-import { reserveCredits } from '#shared/domain/credits/credits';
 import { recoverStartingRuns } from '#shared/domain/growth/runs';
-import { uuidv7 } from '#shared/ids';
-import { getRun, putRunItem, type GrowthRunRecord } from '#shared/store/growthRepo';
+import { getRun } from '#shared/store/growthRepo';
 
 process.env.JOB_EVENTS_POLL_MS = '40';
 
@@ -132,16 +131,8 @@ describe('growth runs whose start was interrupted', () => {
   it('are failed and their reservation released by the scheduled sweep when nobody reads them', async () => {
     clock.set(new Date('2018-03-01T00:00:00.000Z'));
     const { key, user } = await api.newUser({ tier: 'pro', credits: 1_000 });
-    const runId = uuidv7();
-    const at = clock.now().toISOString();
-    // What the first transaction of POST /growth/run leaves behind when the process stops right after it.
-    const run: GrowthRunRecord = {
-      runId, userId: user.id, quoteToken: `gq_${runId}`, planId: uuidv7(), goalType: 'email_discovery', pipelineId: 'growth.email_discovery.v1',
-      capabilities: ['contact_discovery', 'email_lookup', 'email_verify', 'deliverable_finalize'], requiredFields: ['email'], previewRows: 5,
-      inputCounts: { companies: 1, contacts: 0 }, coverageMode: 'sufficient', quotedCredits: 40, reservationId: `growth_run-${runId}`, chatId: null,
-      jobId: null, status: 'pending', errorMessage: null, createdAt: at, updatedAt: at,
-    };
-    await reserveCredits({ userId: user.id, toolName: 'growth_run', refId: runId, amount: 40, reservationId: run.reservationId, with: { run: putRunItem(run) } });
+    const run = await interruptedGrowthRun(user.id, clock.now().toISOString(), 40);
+    const runId = run.runId;
 
     // Too recent: its start may still be under way.
     expect(await recoverStartingRuns()).toMatchObject({ found: 0 });

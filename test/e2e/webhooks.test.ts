@@ -1,6 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { startTestApi } from '#test/support/api';
+import { interruptedGrowthRun } from '#test/support/interruptedRun';
 import { WebhookReceiver } from '#test/support/webhookReceiver';
 import { installPorts } from '#shared/adapters/ports';
 import { ManualClock, systemClock } from '#shared/adapters/clock';
@@ -13,10 +14,8 @@ import { closeJob } from '#shared/domain/jobs/closeJob';
 import { getJob } from '#shared/store/jobsRepo';
 import { listUndispatched } from '#shared/store/webhookEventsRepo';
 import { WEBHOOK_EVENT_TYPES } from '#shared/schemas/outboundWebhooks';
-import { uuidv7 } from '#shared/ids';
-import { getBalance, reserveCredits } from '#shared/domain/credits/credits';
+import { getBalance } from '#shared/domain/credits/credits';
 import { failRunBeforeStart } from '#shared/domain/growth/failBeforeStart';
-import { putRunItem, type GrowthRunRecord } from '#shared/store/growthRepo';
 
 const api = await startTestApi();
 // Events link to the API the way `npm start` and the stack configure it.
@@ -306,16 +305,8 @@ describe('failing endpoints and growth runs', () => {
     const { key, user } = await api.newUser({ tier: 'pro', credits: 1_000 });
     const path = newPath();
     await endpointFor(key, path, { event_types: ['growth_run.failed'] });
-    const runId = uuidv7();
-    const at = new Date().toISOString();
-    // What the first transaction of POST /growth/run leaves behind when the process stops right after it.
-    const run: GrowthRunRecord = {
-      runId, userId: user.id, quoteToken: `gq_${runId}`, planId: uuidv7(), goalType: 'email_discovery', pipelineId: 'growth.email_discovery.v1',
-      capabilities: ['contact_discovery', 'email_lookup', 'email_verify', 'deliverable_finalize'], requiredFields: ['email'], previewRows: 5,
-      inputCounts: { companies: 1, contacts: 0 }, coverageMode: 'sufficient', quotedCredits: 40, reservationId: `growth_run-${runId}`, chatId: null,
-      jobId: null, status: 'pending', errorMessage: null, createdAt: at, updatedAt: at,
-    };
-    await reserveCredits({ userId: user.id, toolName: 'growth_run', refId: runId, amount: 40, reservationId: run.reservationId, with: { run: putRunItem(run) } });
+    const run = await interruptedGrowthRun(user.id, new Date().toISOString(), 40);
+    const runId = run.runId;
     // What the sweep (recoverStartingRuns, test/e2e/jobsWatchdog.test.ts) and a failed start both call.
     expect(await failRunBeforeStart(run, 'The run was interrupted before it started; nothing was charged.')).toBe(true);
     const [hit] = await receiver.waitFor(path, 1);
