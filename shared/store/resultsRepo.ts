@@ -1,4 +1,3 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from './client';
 import { resultKey, resultsPartition } from './keys';
 import { queryAll } from './query';
@@ -35,11 +34,6 @@ export const resultRecordRead = (userId: string, resultId: string): ItemRead<Res
   key: resultKey(userId, resultId),
   decode: (Item) => (Item ? fromItem(Item) : undefined),
 });
-
-export async function getResultRecord(userId: string, resultId: string): Promise<ResultRecord | undefined> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: resultKey(userId, resultId) }));
-  return Item ? fromItem(Item) : undefined;
-}
 
 export interface ResultFilter {
   toolName?: string;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dynamoRequestCount } from '#shared/store/client';
 import { startTestApi } from '#test/support/api';
+import { PACKAGES } from '#shared/domain/intelligence/packages';
 
 /**
  * Issue 11 item 4, hot authenticated GETs: with the authorizer's answer cached (API Gateway keeps it
@@ -26,6 +27,22 @@ describe('hot authenticated GETs', () => {
       costs[path] = await requestsFor(() => api.call('GET', path, { key }));
     }
     for (const [path, cost] of Object.entries(costs)) expect(cost, path).toBe(2);
+  });
+
+  it('read a stored result with its data in one BatchGetItem after the caller', async () => {
+    const { key } = await api.newUser({ tier: 'pro', credits: 100_000 });
+    const pkg = PACKAGES['vc-shortlist-v1'];
+    const quote = await api.call('POST', '/intelligence/quote', { key, body: { package_id: pkg.id, slots: pkg.example.slots } });
+    const executed = await api.call('POST', '/intelligence/execute', { key, body: { package_id: pkg.id, slots: pkg.example.slots, quote_token: quote.body.quote_token } });
+    expect(executed.status, JSON.stringify(executed.body)).toBe(200);
+    // An intelligence result also prices its contact_unlock follow-up, which reads what the caller has
+    // unlocked of the package's entity kind (known only once the result is read): one more request.
+    const expected = new Map([[`/results/${executed.body.result_id}`, 2], [`/intelligence/results/${executed.body.result_id}`, 3]]);
+    for (const [path, cost] of expected) {
+      const first = await api.call('GET', path, { key });
+      expect(first.status, path).toBe(200);
+      expect(await requestsFor(() => api.call('GET', path, { key })), path).toBe(cost);
+    }
   });
 
   it('still refuses a rotated key at once, although its authorizer answer is cached', async () => {

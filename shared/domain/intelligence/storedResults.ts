@@ -3,8 +3,9 @@
  * intelligence record carries the request and the ranking's progress. Both share the result id.
  */
 import { NotFoundError } from '#shared/domain/errors';
-import { readResultData, resultDataFrom, resultDataReads } from '#shared/domain/storage/results';
-import { getIntelligenceResult, intelligenceResultRead, type IntelligenceResultRecord } from '#shared/store/intelligenceRepo';
+import { resultDataFrom, resultDataReads } from '#shared/domain/storage/results';
+import { intelligenceResultRead, type IntelligenceResultRecord } from '#shared/store/intelligenceRepo';
+import { readTogether } from '#shared/store/batch';
 import type { ResultRecord } from '#shared/store/resultsRepo';
 import type { IntelRecord } from './expansions';
 import type { PackageId } from './packages';
@@ -31,11 +32,13 @@ export interface LoadedResult {
   chatId: string | null;
 }
 
-/** One of the caller's intelligence results, or 404 (another user's result is not found either). */
+/**
+ * One of the caller's intelligence results, or 404 (another user's result is not found either): the
+ * intelligence record, the stored result and its data's first chunk in one BatchGetItem (a data larger
+ * than one chunk reads the rest with one Query).
+ */
 export async function loadIntelResult(userId: string, resultId: string): Promise<LoadedResult> {
-  const [intel, stored] = await Promise.all([getIntelligenceResult(userId, resultId), readResultData<StoredIntelData>(userId, resultId)]);
-  if (!intel || !stored) throw new NotFoundError('Intelligence result');
-  return { intel, data: stored.data, chatId: stored.record.chatId };
+  return intelResultFrom(userId, resultId, await readTogether(intelResultReads(userId, resultId)));
 }
 
 /** What loadIntelResult reads, for a readTogether with the caller's other items (then intelResultFrom). */
@@ -45,7 +48,7 @@ export const intelResultReads = (userId: string, resultId: string) => [intellige
 export async function intelResultFrom(
   userId: string,
   resultId: string,
-  [intel, record, firstChunk]: [IntelligenceResultRecord | undefined, ResultRecord | undefined, Record<string, unknown> | undefined],
+  [intel, record, firstChunk]: readonly [IntelligenceResultRecord | undefined, ResultRecord | undefined, Record<string, unknown> | undefined],
 ): Promise<LoadedResult> {
   const stored = await resultDataFrom<StoredIntelData>(userId, resultId, record, firstChunk);
   if (!intel || !stored) throw new NotFoundError('Intelligence result');

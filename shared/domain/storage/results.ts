@@ -1,11 +1,11 @@
 import { NotFoundError } from '#shared/domain/errors';
 import { now } from '#shared/adapters/ports';
 import { uuidv7 } from '#shared/ids';
-import { firstChunkRead, prepareBlob, readBlob, readBlobFrom, writeBlob } from '#shared/store/blobs';
+import { firstChunkRead, prepareBlob, readBlobFrom, writeBlob } from '#shared/store/blobs';
 import { getChat } from '#shared/store/chatsRepo';
 import { resultKey } from '#shared/store/keys';
-import { getResultRecord, listResultRecords, putResultItem, resultRecordRead, type ResultRecord } from '#shared/store/resultsRepo';
-import type { ItemRead } from '#shared/store/batch';
+import { listResultRecords, putResultItem, resultRecordRead, type ResultRecord } from '#shared/store/resultsRepo';
+import { readTogether, type ItemRead } from '#shared/store/batch';
 import { writeTogether, type TransactItem } from '#shared/store/transactions';
 
 /** A result's writes for its caller's transaction: the record and, when the data fits one chunk, the data. */
@@ -87,17 +87,17 @@ const listItem = (r: ResultRecord, titles: Map<string, string | null>) => ({
 });
 
 export async function readResult(userId: string, resultId: string) {
-  const record = await getResultRecord(userId, resultId);
-  if (!record) throw new NotFoundError('Result');
-  const [titles, data] = await Promise.all([chatTitles(userId, [record.chatId]), readBlob(resultKey(userId, resultId).pk, record.blob)]);
-  return { ...listItem(record, titles), result_data: data };
+  const stored = await readResultData<unknown>(userId, resultId);
+  if (!stored) throw new NotFoundError('Result');
+  const titles = await chatTitles(userId, [stored.record.chatId]);
+  return { ...listItem(stored.record, titles), result_data: stored.data };
 }
 
 /** The stored data of one of the caller's results, for areas that build on an earlier result. */
 export async function readResultData<T>(userId: string, resultId: string): Promise<{ record: ResultRecord; data: T } | undefined> {
-  const record = await getResultRecord(userId, resultId);
-  if (!record) return undefined;
-  return { record, data: await readBlob<T>(resultKey(userId, resultId).pk, record.blob) };
+  // The record and its data's first chunk in one BatchGetItem (the blob id follows from the result id).
+  const [record, firstChunk] = await readTogether(resultDataReads(userId, resultId));
+  return resultDataFrom<T>(userId, resultId, record, firstChunk);
 }
 
 /** What readResultData reads, for a readTogether with the caller's other items (then resultDataFrom). */
