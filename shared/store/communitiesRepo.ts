@@ -185,16 +185,6 @@ export function advanceBillingPeriod(c: CommunityRecord, period: number, nextBil
   return { Update: update };
 }
 
-/** A failed renewal: monitoring stops, the due time stays so every later sweep retries. */
-export function suspendForNonPayment(c: CommunityRecord, at: string) {
-  return updateOrUndefined(suspensionUpdate(c, at));
-}
-
-/** Auto-renew off and the period over: the community leaves the due index for good. */
-export function expireAtPeriodEnd(c: CommunityRecord, at: string) {
-  return updateOrUndefined(expiryUpdate(c, at));
-}
-
 // ---- Guarded changes as transaction items, so a webhook outbox event can be written with them -----
 
 /** Activation succeeds once, and only with the community's own token. */

@@ -7,8 +7,6 @@ import type { RuleWeight } from './rules';
 export type ModerationAction = 'allow' | 'delete' | 'warn' | 'mute' | 'ban';
 export type PenaltyAction = Exclude<ModerationAction, 'allow'>;
 
-export const ACTION_LADDER = ['warn', 'mute', 'ban'] as const satisfies readonly PenaltyAction[];
-
 /** The rung each weight starts on; null: no offence is recorded. */
 export const LADDER_START: Record<RuleWeight, number | null> = { minor: null, offence: 0, severe: 1 };
 
