@@ -37,3 +37,13 @@ export const errorBody = z
     request_id: z.string(),
   })
   .meta({ id: 'ErrorBody' });
+
+/**
+ * A partial update (PATCH-like PUT): every field optional, at least one of them sent. The refinement
+ * refuses `{}` at run time; `minProperties` says the same in the OpenAPI document.
+ */
+export const changeSet = <T extends z.ZodType<Record<string, unknown>>>(schema: T, id: string) =>
+  schema
+    .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'Send at least one field to change' })
+    .meta({ minProperties: 1 })
+    .meta({ id });

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { defineEndpoint } from '#shared/http/endpoint';
 import { COMMUNITY_TYPES } from '#shared/domain/moderation/communityTypes';
 import { noContentSpec } from './noContent';
-import { pageQuery, timestamp } from './common';
+import { changeSet, pageQuery, timestamp } from './common';
 
 const shortText = (max: number) => z.string().trim().min(1).max(max);
 const communityFields = {
@@ -27,11 +27,10 @@ export const communityCreate = z
   .strictObject({ name: communityFields.name, project_name: communityFields.project_name, type: communityFields.type, ...optionalFields })
   .meta({ id: 'CommunityCreate' });
 
-export const communityUpdate = z
-  .strictObject({ name: communityFields.name.optional(), project_name: communityFields.project_name.optional(), type: communityFields.type.optional(), ...optionalFields })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'Send at least one field to change' })
-  .meta({ minProperties: 1 })
-  .meta({ id: 'CommunityUpdate' });
+export const communityUpdate = changeSet(
+  z.strictObject({ name: communityFields.name.optional(), project_name: communityFields.project_name.optional(), type: communityFields.type.optional(), ...optionalFields }),
+  'CommunityUpdate',
+);
 
 export const community = z
   .object({

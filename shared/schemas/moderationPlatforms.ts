@@ -1,6 +1,7 @@
 /** Contract 10: per-community rules, undo, and the operator bot's Telegram webhook and Discord interactions. */
 import * as z from 'zod';
 import { defineEndpoint } from '#shared/http/endpoint';
+import { changeSet } from './common';
 import { communityIdParams, moderationBase, moderationTag } from './moderation';
 
 const toggle = { enabled: z.boolean() };
@@ -41,8 +42,8 @@ export const communityRules = z
   .strictObject({ ...common, rules: z.strictObject(ruleSettings), captcha: z.strictObject(captcha) })
   .meta({ id: 'CommunityRules' });
 
-export const communityRulesUpdate = z
-  .strictObject({
+export const communityRulesUpdate = changeSet(
+  z.strictObject({
     mode: common.mode.optional(),
     rules: z.strictObject(partialSettings).partial().optional(),
     link_allowlist: common.link_allowlist.optional(),
@@ -50,10 +51,9 @@ export const communityRulesUpdate = z
     warn_limit: common.warn_limit.optional(),
     new_member_days: common.new_member_days.optional(),
     captcha: z.strictObject(captcha).partial().optional(),
-  })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'Send at least one field to change' })
-  .meta({ minProperties: 1 })
-  .meta({ id: 'CommunityRulesUpdate' });
+  }),
+  'CommunityRulesUpdate',
+);
 
 export const undoResult = z
   .object({
