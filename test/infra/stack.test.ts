@@ -171,13 +171,16 @@ describe('functions', () => {
   });
 });
 
+/** A queue and its dead-letter queue, by their construct id's prefix: the one with a redrive policy is the main queue. */
+function queuePair(prefix: string) {
+  const all = Object.fromEntries(Object.entries(s.resources('AWS::SQS::Queue')).filter(([id]) => id.startsWith(prefix)));
+  const [mainId] = Object.keys(all).filter((id) => all[id].Properties.RedrivePolicy);
+  const dlqId = Object.keys(all).find((id) => id !== mainId)!;
+  return { all, mainId, dlqId };
+}
+
 describe('pipeline', () => {
-  const queues = () => {
-    const all = Object.fromEntries(Object.entries(s.resources('AWS::SQS::Queue')).filter(([id]) => id.startsWith('Pipeline')));
-    const [mainId] = Object.keys(all).filter((id) => all[id].Properties.RedrivePolicy);
-    const dlqId = Object.keys(all).find((id) => id !== mainId)!;
-    return { all, mainId, dlqId };
-  };
+  const queues = () => queuePair('Pipeline');
 
   it('parks a message in the dead-letter queue after three failed deliveries', () => {
     const { all, mainId, dlqId } = queues();
@@ -227,12 +230,7 @@ describe('pipeline', () => {
 });
 
 describe('outbound webhook delivery', () => {
-  const queues = () => {
-    const all = Object.fromEntries(Object.entries(s.resources('AWS::SQS::Queue')).filter(([id]) => id.startsWith('OutboundWebhookDelivery')));
-    const [mainId] = Object.keys(all).filter((id) => all[id].Properties.RedrivePolicy);
-    const dlqId = Object.keys(all).find((id) => id !== mainId)!;
-    return { all, mainId, dlqId };
-  };
+  const queues = () => queuePair('OutboundWebhookDelivery');
 
   it('has a queue of its own, with a dead-letter queue, consumed by the sender in batches of ten with partial failures', () => {
     const { all, mainId, dlqId } = queues();
