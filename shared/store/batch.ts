@@ -7,6 +7,23 @@ type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { Delete
 
 const MAX_ATTEMPTS = 10;
 
+const backoff = (attempt: number) => new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+
+/** Writes groups with up to `concurrency` calls in flight, reporting the items written so far after each group. */
+async function writeGroups<T>(groups: T[][], concurrency: number, write: (group: T[]) => Promise<void>, onProgress?: (done: number) => void): Promise<void> {
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < groups.length) {
+      const group = groups[next++];
+      await write(group);
+      done += group.length;
+      onProgress?.(done);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, groups.length)) }, worker));
+}
+
 export interface BatchOptions {
   /** Requests per BatchWriteItem call: 25 at most; fewer for large items (the call carries 16 MB at most). */
   groupSize?: number;
@@ -23,23 +40,20 @@ export async function batchWrite(requests: WriteRequest[], options: BatchOptions
   const size = Math.min(options.groupSize ?? 25, 25);
   const groups: WriteRequest[][] = [];
   for (let i = 0; i < requests.length; i += size) groups.push(requests.slice(i, i + size));
-  let next = 0;
-  let done = 0;
-  const worker = async () => {
-    while (next < groups.length) {
-      const group = groups[next++];
+  await writeGroups(
+    groups,
+    options.concurrency ?? 1,
+    async (group) => {
       let pending = group;
       for (let attempt = 0; pending.length > 0; attempt++) {
         if (attempt >= MAX_ATTEMPTS) throw new Error(`${pending.length} writes stayed unprocessed after ${MAX_ATTEMPTS} attempts`);
         const out = await ddb().send(new BatchWriteCommand({ RequestItems: { [table()]: pending } }));
         pending = (out.UnprocessedItems?.[table()] ?? []) as WriteRequest[];
-        if (pending.length) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+        if (pending.length) await backoff(attempt);
       }
-      done += group.length;
-      options.onProgress?.(done);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 1, groups.length)) }, worker));
+    },
+    options.onProgress,
+  );
 }
 
 export const putAll = (items: Record<string, unknown>[], options?: BatchOptions) => batchWrite(items.map((Item) => ({ PutRequest: { Item } })), options);
@@ -80,29 +94,25 @@ function transactionGroups(items: Record<string, unknown>[]): Record<string, unk
  */
 export async function bulkPut(items: Record<string, unknown>[], options: BatchOptions = {}): Promise<void> {
   if (!isLocalDatabase()) return putAll(items, options);
-  const groups = transactionGroups(items);
-  let next = 0;
-  let done = 0;
-  const worker = async () => {
-    while (next < groups.length) {
-      const group = groups[next++];
+  // DynamoDB Local applies one write at a time: two requests in flight keep it busy without queueing.
+  await writeGroups(
+    transactionGroups(items),
+    2,
+    async (group) => {
       for (let attempt = 0; ; attempt++) {
         try {
           await ddb().send(new TransactWriteCommand({ TransactItems: group.map((Item) => ({ Put: { TableName: table(), Item } })) }));
-          break;
+          return;
         } catch (err) {
           // Another write to one of these items was in flight (an import during the seed): a plain
           // overwrite loses nothing by going again, as BatchWriteItem's would.
           if (!isTransactionConflict(err) || attempt + 1 >= MAX_ATTEMPTS) throw err;
-          await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+          await backoff(attempt);
         }
       }
-      done += group.length;
-      options.onProgress?.(done);
-    }
-  };
-  // DynamoDB Local applies one write at a time: two requests in flight keep it busy without queueing.
-  await Promise.all(Array.from({ length: Math.min(2, groups.length) }, worker));
+    },
+    options.onProgress,
+  );
 }
 
 export const deleteAll = (keys: Key[], options?: BatchOptions) => batchWrite(keys.map((Key) => ({ DeleteRequest: { Key } })), options);
@@ -119,6 +129,31 @@ export interface ItemRead<T> {
 type ReadValues<R extends readonly ItemRead<unknown>[]> = { [I in keyof R]: R[I] extends ItemRead<infer T> ? T : never };
 
 /**
+ * Every item that exists at these (distinct) keys, through BatchGetItem: 100 keys a call, the calls in
+ * parallel, retrying what DynamoDB leaves unprocessed with exponential backoff.
+ */
+export async function getMany(keys: Key[], options: { consistent: boolean; maxAttempts?: number }): Promise<Record<string, unknown>[]> {
+  const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
+  const groups: Key[][] = [];
+  for (let i = 0; i < keys.length; i += 100) groups.push(keys.slice(i, i + 100));
+  const pages = await Promise.all(
+    groups.map(async (group) => {
+      const items: Record<string, unknown>[] = [];
+      let pending: Record<string, unknown>[] = group;
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt >= maxAttempts) throw new Error(`${pending.length} reads stayed unprocessed after ${maxAttempts} attempts`);
+        const out = await ddb().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending, ...(options.consistent ? { ConsistentRead: true } : {}) } } }));
+        items.push(...(out.Responses?.[table()] ?? []));
+        pending = (out.UnprocessedKeys?.[table()]?.Keys ?? []) as Record<string, unknown>[];
+        if (pending.length) await backoff(attempt);
+      }
+      return items;
+    }),
+  );
+  return pages.flat();
+}
+
+/**
  * Reads items of any kinds in one strongly consistent BatchGetItem (100 keys a call), retrying what
  * DynamoDB leaves unprocessed, so a request that needs several of its caller's items pays one round
  * trip instead of one GetItem each. Values come back in the order of `reads`.
@@ -127,21 +162,6 @@ export async function readTogether<R extends readonly ItemRead<unknown>[]>(reads
   const id = (k: Record<string, unknown>) => `${k.pk as string}\u0000${k.sk as string}`;
   const unique = new Map<string, Key>();
   for (const r of reads) unique.set(id(r.key), { pk: r.key.pk, sk: r.key.sk });
-  const found = new Map<string, Record<string, unknown>>();
-  const groups: Key[][] = [];
-  const keys = [...unique.values()];
-  for (let i = 0; i < keys.length; i += 100) groups.push(keys.slice(i, i + 100));
-  await Promise.all(
-    groups.map(async (group) => {
-      let pending: Record<string, unknown>[] = group;
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        if (attempt >= MAX_ATTEMPTS) throw new Error(`${pending.length} reads stayed unprocessed after ${MAX_ATTEMPTS} attempts`);
-        const out = await ddb().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending, ConsistentRead: true } } }));
-        for (const item of out.Responses?.[table()] ?? []) found.set(id(item), item);
-        pending = (out.UnprocessedKeys?.[table()]?.Keys ?? []) as Record<string, unknown>[];
-        if (pending.length) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
-      }
-    }),
-  );
+  const found = new Map((await getMany([...unique.values()], { consistent: true })).map((item) => [id(item), item]));
   return reads.map((r) => r.decode(found.get(id(r.key)))) as ReadValues<R>;
 }

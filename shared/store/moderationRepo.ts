@@ -2,7 +2,7 @@
  * The moderation engine's state of one community: events already seen (with the decision taken, so
  * a re-delivery gets the same answer), what it remembers of each member, counters and the audit log.
  */
-import { BatchGetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditDraft, Decision, MemberState, MetricDelta } from '#shared/domain/moderation/engine';
 import { ddb, isConditionFailure, table } from './client';
 import {
@@ -14,9 +14,9 @@ import {
   moderationMemberKey,
   moderationMetricsKey,
   moderationMetricsPartition,
-  type Key,
 } from './keys';
 import type { TransactItem } from './transactions';
+import { getMany } from './batch';
 import { buildUpdate } from './update';
 import { defineEntity } from './entity';
 
@@ -48,28 +48,14 @@ export interface MetricTotals {
   lastEventAt: string | null;
 }
 
-async function batchGet(keys: Key[]): Promise<Record<string, unknown>[]> {
-  const found: Record<string, unknown>[] = [];
-  for (let i = 0; i < keys.length; i += 100) {
-    let pending: Key[] | undefined = keys.slice(i, i + 100);
-    for (let attempt = 0; pending && pending.length > 0; attempt++) {
-      const result = await ddb().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending, ConsistentRead: true } } }));
-      found.push(...(result.Responses?.[table()] ?? []));
-      pending = result.UnprocessedKeys?.[table()]?.Keys as Key[] | undefined;
-      if (pending?.length) await new Promise((r) => setTimeout(r, Math.min(20 * 2 ** attempt, 500)));
-    }
-  }
-  return found;
-}
-
 /** Decisions already taken for these event ids, by id. */
 export async function seenEvents(communityId: string, eventIds: string[]): Promise<Map<string, Decision>> {
-  const items = await batchGet([...new Set(eventIds)].map((id) => moderationEventKey(communityId, id)));
+  const items = await getMany([...new Set(eventIds)].map((id) => moderationEventKey(communityId, id)), { consistent: true });
   return new Map(items.map((item) => [item.eventId as string, item.decision as Decision]));
 }
 
 export async function loadMembers(communityId: string, userIds: string[]): Promise<Map<string, StoredMember>> {
-  const items = await batchGet([...new Set(userIds)].map((id) => moderationMemberKey(communityId, id)));
+  const items = await getMany([...new Set(userIds)].map((id) => moderationMemberKey(communityId, id)), { consistent: true });
   return new Map(items.map((item) => [item.userId as string, { state: item.state as MemberState, version: item.version as number }]));
 }
 
