@@ -21,6 +21,7 @@ import { DATASET_AS_OF, slugOf } from '#shared/data/model';
 import { fundProfileStats, sectorRecord, type SectorRecord } from '#shared/data/fundStats';
 import type { SectorId } from '#shared/data/taxonomy';
 import { normaliseDomain } from '#shared/hostNames';
+import { fundsConcerned, portfolioCompanyIds, portfolioOf, type PortfolioCompany } from '#shared/data/portfolio';
 
 export type { CuratedBuilder, CuratedCompany, CuratedEntity, CuratedFund, CuratedKol, CuratedPerson } from '#shared/data/model';
 
@@ -63,12 +64,14 @@ const nameIndex = (entity: CuratedFund | CuratedCompany) => curatedNameIndexKey(
 /** The domain a company is found under (gsi2 and the lookup facet). */
 const companyDomainKey = (company: Pick<CuratedCompany, 'domain'>) => normaliseDomain(company.domain) ?? company.domain;
 
-/** Every item that stores one entity: its profile and its index entries. */
-/** The profile and lookup items of one entity (everything but its facet copies). */
-function profileItemsFor(entity: CuratedEntity): Item[] {
+/**
+ * The profile and lookup items of one entity (everything but its facet copies). A fund's carries its
+ * portfolio (shared/data/portfolio.ts), which the name index projects with it.
+ */
+function profileItemsFor(entity: CuratedEntity, portfolio?: PortfolioCompany[]): Item[] {
   switch (entity.kind) {
     case 'fund':
-      return [profileItem(entity, nameIndex(entity))];
+      return [profileItem(entity, { ...nameIndex(entity), ...(portfolio ? { portfolio: JSON.stringify(portfolio) } : {}) })];
     case 'company':
       return [profileItem(entity, { ...companyByDomainIndexKey(companyDomainKey(entity), entity.id), ...nameIndex(entity) })];
     case 'person': {
@@ -105,9 +108,32 @@ function facetEntriesFor(entity: CuratedEntity): FacetEntry[] {
   }
 }
 
-/** Every item that stores one entity on its own: its profile, lookups and facet copies (imports). */
+/**
+ * Every item that stores one entity on its own: its profile, lookups and facet copies (imports). A
+ * fund's profile comes without its portfolio here: portfolioUpdates writes it.
+ */
 export function curatedItemsFor(entity: CuratedEntity): Item[] {
   return [...profileItemsFor(entity), ...facetEntriesFor(entity).map(facetItem)];
+}
+
+/**
+ * The fund profile items, portfolio included, that writing `changed` (new and replaced versions of
+ * entities) calls for. `known` holds entities at hand; whatever else the portfolios need is read.
+ */
+export async function portfolioUpdates(changed: CuratedEntity[], known: Map<string, CuratedEntity>): Promise<Item[]> {
+  const at = new Map(known);
+  const load = async (kind: EntityKind, ids: Iterable<string>) => {
+    const missing = [...new Set(ids)].filter((id) => !at.has(id));
+    if (missing.length) for (const [id, e] of await getCuratedEntities(kind, missing)) at.set(id, e);
+  };
+  const entity = (id: string) => at.get(id);
+  await load('company', changed.flatMap((e) => (e.kind === 'person' && e.organizationKind === 'company' ? [e.companyId] : [])));
+  const fundIds = fundsConcerned(changed, entity);
+  await load('fund', fundIds);
+  const funds = [...fundIds].map(entity).filter((f): f is CuratedFund => f?.kind === 'fund');
+  await load('company', funds.flatMap(portfolioCompanyIds));
+  await load('person', funds.flatMap(portfolioCompanyIds).map(entity).flatMap((c) => (c?.kind === 'company' && c.primaryContactId ? [c.primaryContactId] : [])));
+  return funds.flatMap((fund) => profileItemsFor(fund, portfolioOf(fund, entity)));
 }
 
 /** The items of a whole dataset, facet copies packed into few items per facet value (the seed). */
@@ -135,7 +161,9 @@ export function packedCuratedItems(entities: CuratedEntity[], packBytes = FACET_
     }
     flush();
   }
-  return [...entities.flatMap(profileItemsFor), ...packs];
+  const byId = new Map(entities.map((e) => [e.id, e]));
+  const entity = (id: string) => byId.get(id);
+  return [...entities.flatMap((e) => profileItemsFor(e, e.kind === 'fund' ? portfolioOf(e, entity) : undefined)), ...packs];
 }
 
 /**
@@ -307,6 +335,32 @@ export async function profilesNamed<T extends CuratedFund | CuratedCompany>(kind
   return items.map((i) => decode<T>(i)!);
 }
 
+/** A fund found by name with its portfolio (shared/data/portfolio.ts). */
+export interface FundWithPortfolio {
+  fund: CuratedFund;
+  portfolio: PortfolioCompany[];
+}
+
+/**
+ * The funds whose name has this slug, each with its portfolio: one Query, as the name index projects
+ * the portfolio too. A fund written before the portfolio was kept on it (curated layout 4, a table
+ * not seeded again) has its companies and contacts read instead.
+ */
+export async function fundsNamedWithPortfolio(name: string): Promise<FundWithPortfolio[]> {
+  const slug = slugOf(name);
+  if (!slug) return [];
+  const items = await queryAll({ IndexName: 'gsi3', KeyConditionExpression: 'gsi3pk = :pk', ExpressionAttributeValues: { ':pk': curatedNamePartition('fund', slug) } });
+  return Promise.all(
+    items.map(async (item) => {
+      const fund = decode<CuratedFund>(item)!;
+      if (typeof item.portfolio === 'string') return { fund, portfolio: JSON.parse(item.portfolio) as PortfolioCompany[] };
+      const companies = await getCuratedEntities<CuratedCompany>('company', portfolioCompanyIds(fund));
+      const contacts = await getCuratedEntities<CuratedPerson>('person', [...companies.values()].flatMap((c) => (c.primaryContactId ? [c.primaryContactId] : [])));
+      return { fund, portfolio: portfolioOf(fund, (id) => companies.get(id) ?? contacts.get(id)) };
+    }),
+  );
+}
+
 // ---- Facet queries (one Query each) ----------------------------------------------------------
 
 /**
@@ -364,9 +418,9 @@ export async function listBuildersInCategory(category: string): Promise<CuratedB
 /**
  * How curated items are laid out. A database seeded under an earlier layout (2: packed facets, name
  * and LinkedIn lookups on gsi3; 3: the company lookup facet; 4: people by their employer's name on
- * gsi1) is seeded again: the marker then reads as absent.
+ * gsi1; 5: funds carry their portfolio) is seeded again: the marker then reads as absent.
  */
-export const CURATED_LAYOUT = 4;
+export const CURATED_LAYOUT = 5;
 
 export interface SeedMarker {
   layout: number;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { importCuratedRecords } from '#shared/data/importer';
-import { findByName, getCompanyByDomain, getCuratedEntity, listFundsInSector, listPeopleByCompany } from '#shared/store/curatedRepo';
+import { curatedItemsFor, findByName, fundsNamedWithPortfolio, portfolioUpdates, putCuratedItems, getCompanyByDomain, getCuratedEntity, listFundsInSector, listPeopleByCompany } from '#shared/store/curatedRepo';
+import { warmIntroPaths } from '#shared/domain/intelligence/engines/warmIntros';
 import type { CuratedFund } from '#shared/data/model';
 
 const lines = (...records: unknown[]) => records.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n');
@@ -48,5 +49,45 @@ describe('JSONL import', () => {
     expect(outcome.ok).toBe(true);
     expect(await getCompanyByDomain('acmeimportlabs.io')).toBeUndefined();
     expect(await getCompanyByDomain('acme-renamed.io')).toMatchObject({ id: 'co-imp-acme', employeeCount: null });
+  });
+
+  it("keeps the investors' portfolios current when a company or its contact is imported alone (warm intros read them)", async () => {
+    const ids = { fund: 'fund-imp-port', company: 'co-imp-port', person: 'per-imp-port-1' };
+    const portfolioOf = async (fundName: string) => (await fundsNamedWithPortfolio(fundName))[0]?.portfolio;
+    await importCuratedRecords(
+      lines(
+        { ...fund, id: ids.fund, name: 'Portfolio Import Ventures', domain: 'portfolio-import.vc' },
+        { ...company, id: ids.company, name: 'Port Labs', domain: 'portlabs.io', primaryContactId: ids.person },
+        { ...person, id: ids.person, companyId: ids.company },
+        { ...round, id: 'rnd-imp-port-seed', companyId: ids.company, leadFundId: ids.fund, investorIds: [ids.fund, 'fund-lattice'] },
+      ),
+    );
+    expect(await portfolioOf('Portfolio Import Ventures')).toEqual([
+      expect.objectContaining({ id: ids.company, name: 'Port Labs', raisedUsd: 3_000_000, roundCount: 1, contact: { fullName: 'Ada Stone', role: 'CEO' } }),
+    ]);
+    const lattice = await getCuratedEntity<CuratedFund>('fund', 'fund-lattice');
+    expect((await portfolioOf(lattice!.name))?.find((c) => c.id === ids.company)?.contact).toEqual({ fullName: 'Ada Stone', role: 'CEO' });
+
+    // The contact alone: both investors' portfolios follow.
+    expect((await importCuratedRecords(lines({ ...person, id: ids.person, companyId: ids.company, lastName: 'Rivers', role: 'Chief Executive' }))).ok).toBe(true);
+    expect((await portfolioOf('Portfolio Import Ventures'))?.[0].contact).toEqual({ fullName: 'Ada Rivers', role: 'Chief Executive' });
+    expect((await portfolioOf(lattice!.name))?.find((c) => c.id === ids.company)?.contact).toEqual({ fullName: 'Ada Rivers', role: 'Chief Executive' });
+
+    // The company alone, renamed: its rounds stay, the portfolio shows the new name.
+    expect((await importCuratedRecords(lines({ ...company, id: ids.company, name: 'Port Renamed Labs', domain: 'portlabs.io', primaryContactId: ids.person }))).ok).toBe(true);
+    expect((await portfolioOf('Portfolio Import Ventures'))?.[0]).toMatchObject({ name: 'Port Renamed Labs', raisedUsd: 3_000_000, contact: { fullName: 'Ada Rivers' } });
+    const [route] = await warmIntroPaths.rank({ target_fund_name: 'Portfolio Import Ventures' });
+    expect(route.fields).toMatchObject({ name: 'Port Renamed Labs' });
+    expect(String(route.fields.rationale)).toContain('Ada Rivers (Chief Executive) is the route in');
+  });
+
+  it('reads the companies and contacts of a fund stored without its portfolio (a table seeded under layout 4)', async () => {
+    const lattice = (await getCuratedEntity<CuratedFund>('fund', 'fund-lattice'))!;
+    const withPortfolio = (await fundsNamedWithPortfolio(lattice.name))[0].portfolio;
+    expect(withPortfolio.length).toBeGreaterThan(0);
+    await putCuratedItems(curatedItemsFor(lattice).filter((item) => item.entity === 'curated'));
+    expect((await getCuratedEntity<CuratedFund>('fund', 'fund-lattice'))?.id).toBe('fund-lattice');
+    expect((await fundsNamedWithPortfolio(lattice.name))[0].portfolio).toEqual(withPortfolio);
+    await putCuratedItems(await portfolioUpdates([lattice], new Map()));
   });
 });

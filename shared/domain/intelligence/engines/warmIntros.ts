@@ -3,20 +3,21 @@
  * (rounds where the fund was lead or investor). The founder of each company is the intro route.
  */
 import { SECTORS, STAGES, termLabel } from '#shared/data/taxonomy';
-import { DATASET_AS_OF, type CuratedCompany, type CuratedFund, type CuratedPerson, type CuratedRound } from '#shared/data/model';
-import { getCuratedEntities, profilesNamed } from '#shared/store/curatedRepo';
+import { DATASET_AS_OF, type CuratedFund, type CuratedRound } from '#shared/data/model';
+import type { PortfolioCompany } from '#shared/data/portfolio';
+import { fundsNamedWithPortfolio, type FundWithPortfolio } from '#shared/store/curatedRepo';
 import type { CanonicalSlots } from '#shared/domain/intelligence/slots';
 import { daysBetween, listOf, monthYear, plural, sentence, usd } from './format';
 import { byScore, type PackageEngine, type RankedRecord } from './types';
 
 export interface PortfolioEvidence {
-  company: CuratedCompany;
+  company: PortfolioCompany;
+  /** The fund's rounds in the company, newest first. */
   rounds: CuratedRound[];
-  contact: CuratedPerson | undefined;
 }
 
 /** The fund's rounds grouped by company, kept when they match the sector and stage filters. */
-export function portfolioOf(fund: CuratedFund, slots: CanonicalSlots): Map<string, CuratedRound[]> {
+export function roundsByCompany(fund: CuratedFund, slots: CanonicalSlots): Map<string, CuratedRound[]> {
   const byCompany = new Map<string, CuratedRound[]>();
   for (const round of fund.rounds) {
     if (slots.sector_focus !== undefined && round.sector !== slots.sector_focus) continue;
@@ -28,7 +29,8 @@ export function portfolioOf(fund: CuratedFund, slots: CanonicalSlots): Map<strin
 
 export function rankIntroRoutes(fund: CuratedFund, evidence: PortfolioEvidence[]): RankedRecord[] {
   return evidence
-    .map(({ company, rounds, contact }) => {
+    .map(({ company, rounds }) => {
+      const { contact } = company;
       const led = rounds.filter((r) => r.leadFundId === fund.id);
       const newest = rounds[0];
       const age = daysBetween(newest.announcedOn, DATASET_AS_OF);
@@ -55,7 +57,7 @@ export function rankIntroRoutes(fund: CuratedFund, evidence: PortfolioEvidence[]
           investment_stage: termLabel(STAGES, newest.stage),
           tagline: company.tagline,
           description: company.description,
-          intelligence_blurb: `${company.name} (${company.location}) has raised ${usd(company.rounds.reduce((s, r) => s + r.amountUsd, 0))} over ${plural(company.rounds.length, 'round')}; ${fund.name} has been on its cap table since ${monthYear(rounds[rounds.length - 1].announcedOn)}${led.length ? ` and led ${plural(led.length, 'round')}` : ''}.`,
+          intelligence_blurb: `${company.name} (${company.location}) has raised ${usd(company.raisedUsd)} over ${plural(company.roundCount, 'round')}; ${fund.name} has been on its cap table since ${monthYear(rounds[rounds.length - 1].announcedOn)}${led.length ? ` and led ${plural(led.length, 'round')}` : ''}.`,
           rationale,
         },
       };
@@ -63,24 +65,22 @@ export function rankIntroRoutes(fund: CuratedFund, evidence: PortfolioEvidence[]
     .sort(byScore);
 }
 
-/** The fund a name points at: an exact name first, then a tier-ordered pick among same-named funds. */
-export async function fundNamed(name: string): Promise<CuratedFund | undefined> {
-  const matches = await profilesNamed<CuratedFund>('fund', name);
-  return matches.sort((a, b) => a.id.localeCompare(b.id))[0];
+/** The fund a name points at (the first by id among same-named funds), with its portfolio: one request. */
+export async function fundNamed(name: string): Promise<FundWithPortfolio | undefined> {
+  const matches = await fundsNamedWithPortfolio(name);
+  return matches.sort((a, b) => a.fund.id.localeCompare(b.fund.id))[0];
 }
 
 export const warmIntroPaths: PackageEngine = {
   async rank(slots) {
-    const fund = await fundNamed(String(slots.target_fund_name));
-    if (!fund) return [];
-    const portfolio = portfolioOf(fund, slots);
-    const companies = await getCuratedEntities<CuratedCompany>('company', [...portfolio.keys()]);
-    const contacts = await getCuratedEntities<CuratedPerson>('person', [...companies.values()].map((c) => c.primaryContactId).filter((id): id is string => !!id));
-    const evidence = [...portfolio.entries()].flatMap(([companyId, rounds]) => {
+    const found = await fundNamed(String(slots.target_fund_name));
+    if (!found) return [];
+    const companies = new Map(found.portfolio.map((c) => [c.id, c]));
+    const evidence = [...roundsByCompany(found.fund, slots)].flatMap(([companyId, rounds]) => {
       const company = companies.get(companyId);
-      return company ? [{ company, rounds, contact: company.primaryContactId ? contacts.get(company.primaryContactId) : undefined }] : [];
+      return company ? [{ company, rounds }] : [];
     });
-    return rankIntroRoutes(fund, evidence);
+    return rankIntroRoutes(found.fund, evidence);
   },
   summary(slots, records, candidates) {
     if (records.length === 0) return `No funding round in the dataset links ${slots.target_fund_name} to a portfolio company${slots.sector_focus || slots.stage ? ' with these filters' : ''}.`;
