@@ -1,5 +1,5 @@
 /**
- * POST /intelligence/execute. The token is checked, the ranking runs, and then ONE transaction writes
+ * POST /intelligence/execute. The token is read while the ranking runs, and then ONE transaction writes
  * the charge (base + per record returned), the token's use, the identical-query pointer, the
  * intelligence record and the stored result (its data too, when it fits one item): no failure leaves a
  * charge without a result or a result without a charge, and of parallel executes with one token
@@ -40,13 +40,18 @@ export interface ExecuteOutcome {
 export async function executePackage(userId: string, input: ExecuteInput): Promise<ExecuteOutcome> {
   const request = executeRequest(input.package_id, input.slots ?? {}, input.output_fields);
   const queryHash = identicalQueryHash(request);
+  const engine = ENGINES[request.packageId];
+  // The ranking depends only on the request, so it runs while the token is read: one round trip less.
+  // Its outcome is only looked at once the token is good (a bad token answers first, whatever the ranking
+  // did); an identical query or a refused token leaves it unused.
+  const ranking = engine.rank(request.slots);
+  ranking.catch(() => undefined);
   const [quoted, previous, wallet] = await readTogether([quoteTokenRead(input.quote_token), identicalQueryRead(userId, queryHash), walletRead(userId)] as const);
   const quote = redeemableFrom(quoted, userId, 'execute', request);
   if (previous) return replayIdenticalQuery(userId, quote, previous);
 
   const pkg = PACKAGES[request.packageId];
-  const engine = ENGINES[request.packageId];
-  const ranked = await engine.rank(request.slots);
+  const ranked = await ranking;
   const chosen = ranked.slice(0, Number(request.slots.limit));
   const summary = engine.summary(request.slots, chosen, ranked.length);
   const at = now().toISOString();
