@@ -8,12 +8,12 @@ import { pageResults, readResult } from '#shared/domain/storage/results';
 useAwsPorts();
 
 export const handler = createApiHandler(E, {
-  createChat: async ({ user, body }) => createChat(user.id, body.title),
-  listChats: async ({ user, query }) => pageChats(user.id, query),
+  createChat: async ({ user, body }) => createChat(user, body.title),
+  listChats: async ({ user, query }) => pageChats(user, query),
   getChat: async ({ user, params }) => readChat(user.id, params.chat_id),
   updateChat: async ({ user, params, body }) => changeChat(user.id, params.chat_id, body),
   deleteChat: async ({ user, params }) => {
-    await deleteChat(user.id, params.chat_id);
+    await deleteChat(user, params.chat_id);
     return noContent();
   },
   listResults: async ({ user, query }) => pageResults(user.id, query),

@@ -1,9 +1,10 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, table, writeIfCondition } from './client';
 import { chatKey, chatsByUpdatedIndexKey, chatsByUpdatedPartition, chatsPartition } from './keys';
 import type { BlobRef } from './blobs';
 import { defineEntity } from './entity';
 import { buildUpdate } from './update';
+import type { TransactItem } from './transactions';
 
 export interface ChatRecord {
   id: string;
@@ -18,14 +19,15 @@ export interface ChatRecord {
 
 const fromItem = defineEntity<ChatRecord>('chat').fromItem;
 
-export async function putChat(chat: ChatRecord): Promise<void> {
-  await ddb().send(
-    new PutCommand({
+/** A new chat (a failed condition: the id is taken). */
+export function putChatItem(chat: ChatRecord): TransactItem {
+  return {
+    Put: {
       TableName: table(),
       Item: { ...chatKey(chat.userId, chat.id), entity: 'chat', ...chat, ...chatsByUpdatedIndexKey(chat.userId, chat.updatedAt, chat.id) },
       ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+    },
+  };
 }
 
 /** A live (not deleted) chat of this user, or undefined. */
@@ -61,17 +63,18 @@ export async function updateChat(
   }
 }
 
-/** Soft delete: kept for the record, dropped from the updated-at index so lists skip it for free. */
-export async function softDeleteChat(userId: string, chatId: string, at: string): Promise<boolean> {
-  return writeIfCondition(() =>
-    ddb().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: chatKey(userId, chatId),
-        ...buildUpdate({ set: { deletedAt: at }, remove: ['gsi1pk', 'gsi1sk'], condition: 'attribute_exists(pk) AND attribute_not_exists(deletedAt)' }),
-      }),
-    ),
-  );
+/**
+ * Soft delete: kept for the record, dropped from the updated-at index so lists skip it for free. A
+ * failed condition: the chat is gone (deleted meanwhile or never existed).
+ */
+export function softDeleteChatItem(userId: string, chatId: string, at: string): TransactItem {
+  return {
+    Update: {
+      TableName: table(),
+      Key: chatKey(userId, chatId),
+      ...buildUpdate({ set: { deletedAt: at }, remove: ['gsi1pk', 'gsi1sk'], condition: 'attribute_exists(pk) AND attribute_not_exists(deletedAt)' }),
+    },
+  };
 }
 
 export interface ChatPage {
@@ -81,10 +84,16 @@ export interface ChatPage {
 
 /**
  * One page of live chats. By updated_at the sparse gsi1 holds only live chats in order; by created_at
- * the table's own sort key (UUID v7) is creation order. Chat items are small (messages live in
- * blob chunks), so one pass over the user's chats yields both the page and the total.
+ * the table's own sort key (UUID v7) is creation order. With the total known (the owner's count,
+ * UserRecord.liveChats) reading stops at the page's end; without it, one pass over the user's chats
+ * (small items: messages live in blob chunks) yields both the page and the total.
  */
-export async function listChats(userId: string, sortBy: 'updated_at' | 'created_at', order: 'asc' | 'desc', limit: number, offset: number): Promise<ChatPage> {
+export async function listChats(
+  userId: string,
+  sortBy: 'updated_at' | 'created_at',
+  order: 'asc' | 'desc',
+  page: { limit: number; offset: number; knownTotal?: number },
+): Promise<ChatPage> {
   const base =
     sortBy === 'updated_at'
       ? { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': chatsByUpdatedPartition(userId) } as Record<string, unknown> }
@@ -93,16 +102,21 @@ export async function listChats(userId: string, sortBy: 'updated_at' | 'created_
           FilterExpression: 'attribute_not_exists(deletedAt)',
           ExpressionAttributeValues: { ':pk': chatsPartition(userId).pk, ':prefix': chatsPartition(userId).prefix } as Record<string, unknown>,
         };
+  const end = page.offset + page.limit;
+  const counting = page.knownTotal === undefined;
   const items: ChatRecord[] = [];
-  let total = 0;
+  let seen = 0;
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await ddb().send(new QueryCommand({ TableName: table(), ...base, ScanIndexForward: order === 'asc', ExclusiveStartKey: startKey }));
-    for (const item of page.Items ?? []) {
-      if (total >= offset && items.length < limit) items.push(fromItem(item));
-      total += 1;
+    // Limit counts items read before the filter; on gsi1 (live chats only) it is exact.
+    const limit = counting ? undefined : end - seen;
+    const read = await ddb().send(new QueryCommand({ TableName: table(), ...base, ScanIndexForward: order === 'asc', ExclusiveStartKey: startKey, Limit: limit }));
+    for (const item of read.Items ?? []) {
+      if (seen >= page.offset && items.length < page.limit) items.push(fromItem(item));
+      seen += 1;
     }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return { items, total };
+    startKey = read.LastEvaluatedKey;
+  } while (startKey && (counting || seen < end));
+  // A count read a moment before the page may trail it; the page itself is the floor.
+  return { items, total: counting ? seen : Math.max(page.knownTotal!, page.offset + items.length) };
 }

@@ -28,6 +28,13 @@ export interface UserRecord {
   downgradeAt: string | null;
   /** `created` (epoch seconds) of the newest subscription event applied, so a late older event cannot win. */
   subscriptionEventAt?: number;
+  /**
+   * How many live chats the user has, kept in the transaction of every chat created or deleted, so a
+   * chat list answers its total without reading every chat. Accounts made before the count began
+   * have none: their lists count the chats instead (nothing ever starts a count later, so it is
+   * never off by what happened before it).
+   */
+  liveChats?: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -139,6 +146,11 @@ export function updateUserItem(userId: string, fields: Partial<UserRecord>, at: 
       }),
     },
   };
+}
+
+/** Moves the owner's live-chat count with a chat created (+1) or deleted (-1); only for accounts that keep one. */
+export function liveChatsChangeItem(userId: string, delta: 1 | -1): TransactItem {
+  return { Update: { TableName: table(), Key: userProfileKey(userId), ...buildUpdate({ add: { liveChats: delta }, condition: 'attribute_exists(liveChats)' }) } };
 }
 
 export function subscriptionOwnerItem(subscriptionId: string, userId: string): TransactItem {

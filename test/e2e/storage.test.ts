@@ -2,8 +2,62 @@ import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { saveResult } from '#shared/domain/storage/results';
 import { startTestApi } from '#test/support/api';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, table } from '#shared/store/client';
+import { getUser } from '#shared/store/usersRepo';
+import { userProfileKey } from '#shared/store/keys';
 
 const api = await startTestApi();
+
+/** Items the chat-list Queries of `call` read (ScannedCount), seen on the client every request goes through. */
+async function chatItemsRead(call: () => Promise<unknown>): Promise<number> {
+  const client = ddb();
+  const send = client.send.bind(client);
+  let scanned = 0;
+  (client as unknown as { send: (c: { constructor: { name: string } }) => Promise<unknown> }).send = async (command) => {
+    const out = (await send(command as never)) as { ScannedCount?: number };
+    if (command.constructor.name === 'QueryCommand') scanned += out.ScannedCount ?? 0;
+    return out;
+  };
+  try {
+    await call();
+  } finally {
+    (client as unknown as { send: unknown }).send = send;
+  }
+  return scanned;
+}
+
+describe('chat totals', () => {
+  it('come from the count kept on the account: creates and deletes (concurrent ones too) move it, a page reads only itself', async () => {
+    const { key, user } = await api.newUser();
+    const created = [];
+    for (let round = 0; round < 3; round += 1) created.push(...(await Promise.all(Array.from({ length: 8 }, () => api.call('POST', '/chats', { key, body: {} })))));
+    expect(created.every((r) => r.status === 201)).toBe(true);
+    await Promise.all(created.slice(0, 3).map((r) => api.call('DELETE', `/chats/${r.body.id}`, { key })));
+    expect((await api.call('DELETE', `/chats/${created[0].body.id}`, { key })).status).toBe(404);
+    expect((await getUser(user.id))?.liveChats).toBe(21);
+    for (const sort_by of ['updated_at', 'created_at']) {
+      let page: { status: number; body: { total: number; items: unknown[] } } | undefined;
+      const read = await chatItemsRead(async () => (page = await api.call('GET', `/chats?limit=5&offset=2&sort_by=${sort_by}`, { key })));
+      expect(page!.status).toBe(200);
+      expect(page!.body).toMatchObject({ total: 21, limit: 5, offset: 2 });
+      expect(page!.body.items).toHaveLength(5);
+      // The page's 7 (offset and limit), plus the deleted chats the created_at order passes over.
+      expect(read, sort_by).toBeLessThanOrEqual(sort_by === 'updated_at' ? 7 : 10);
+    }
+    expect((await api.call('GET', '/chats?limit=5&offset=20', { key })).body).toMatchObject({ total: 21, items: [expect.anything()] });
+  });
+
+  it('are counted by reading the chats for an account made before the count began, which never starts one', async () => {
+    const { key, user } = await api.newUser();
+    await ddb().send(new UpdateCommand({ TableName: table(), Key: userProfileKey(user.id), UpdateExpression: 'REMOVE liveChats' }));
+    const [a] = await Promise.all([api.call('POST', '/chats', { key, body: {} }), api.call('POST', '/chats', { key, body: {} }), api.call('POST', '/chats', { key, body: {} })]);
+    expect((await api.call('DELETE', `/chats/${a.body.id}`, { key })).status).toBe(204);
+    const read = await chatItemsRead(async () => expect((await api.call('GET', '/chats?limit=1', { key })).body).toMatchObject({ total: 2, items: [expect.anything()] }));
+    expect(read).toBe(2);
+    expect((await getUser(user.id))?.liveChats).toBeUndefined();
+  });
+});
 
 describe('chats', () => {
   it('creates a chat with the default title and empty messages (201)', async () => {

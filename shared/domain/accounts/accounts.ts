@@ -50,6 +50,7 @@ export async function createAccount(input: NewAccount): Promise<{ user: UserReco
     stripeCustomerId: null,
     stripeSubscriptionId: null,
     downgradeAt: null,
+    liveChats: 0,
     createdAt: at.toISOString(),
     updatedAt: at.toISOString(),
   };

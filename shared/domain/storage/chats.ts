@@ -2,7 +2,9 @@ import { NotFoundError } from '#shared/domain/errors';
 import { now } from '#shared/adapters/ports';
 import { uuidv7 } from '#shared/ids';
 import { deleteBlob, readBlob, retireBlob, writeBlob } from '#shared/store/blobs';
-import { getChat, listChats, putChat, softDeleteChat, updateChat, type ChatRecord } from '#shared/store/chatsRepo';
+import { getChat, listChats, putChatItem, softDeleteChatItem, updateChat, type ChatRecord } from '#shared/store/chatsRepo';
+import { liveChatsChangeItem, type UserRecord } from '#shared/store/usersRepo';
+import { TransactionConditionError, writeTogether } from '#shared/store/transactions';
 import { chatKey } from '#shared/store/keys';
 
 export const DEFAULT_CHAT_TITLE = 'New Conversation';
@@ -40,12 +42,19 @@ export const chatListItem = (chat: ChatRecord) => ({
   updated_at: chat.updatedAt,
 });
 
-export async function createChat(userId: string, title: string | undefined): Promise<ChatView> {
+/** The caller as the chat operations need them: whose chats, and whether their account counts them. */
+export type ChatOwner = Pick<UserRecord, 'id' | 'liveChats'>;
+
+/** The owner's live-chat count moves with the chat, in its transaction, when the account keeps one. */
+const ownerCount = (owner: ChatOwner, delta: 1 | -1) => (owner.liveChats === undefined ? {} : { owner: liveChatsChangeItem(owner.id, delta) });
+
+export async function createChat(owner: ChatOwner, title: string | undefined): Promise<ChatView> {
+  const userId = owner.id;
   const at = now();
   const id = uuidv7(at.getTime());
   const messagesBlob = await writeBlob(ownerPk(userId, id), `chat-${id}-${uuidv7()}`, []);
   const chat: ChatRecord = { id, userId, title: title ?? DEFAULT_CHAT_TITLE, messageCount: 0, messagesBlob, createdAt: at.toISOString(), updatedAt: at.toISOString() };
-  await putChat(chat);
+  await writeTogether({ chat: putChatItem(chat), ...ownerCount(owner, 1) });
   return view(chat, []);
 }
 
@@ -74,11 +83,16 @@ export async function changeChat(userId: string, chatId: string, changes: { titl
   return view(after, messages);
 }
 
-export async function deleteChat(userId: string, chatId: string): Promise<void> {
-  if (!(await softDeleteChat(userId, chatId, now().toISOString()))) throw new NotFoundError('Chat');
+export async function deleteChat(owner: ChatOwner, chatId: string): Promise<void> {
+  try {
+    await writeTogether({ chat: softDeleteChatItem(owner.id, chatId, now().toISOString()), ...ownerCount(owner, -1) });
+  } catch (err) {
+    if (err instanceof TransactionConditionError && err.failed.has('chat')) throw new NotFoundError('Chat');
+    throw err;
+  }
 }
 
-export async function pageChats(userId: string, q: { sort_by: 'updated_at' | 'created_at'; sort_order: 'asc' | 'desc'; limit: number; offset: number }) {
-  const page = await listChats(userId, q.sort_by, q.sort_order, q.limit, q.offset);
+export async function pageChats(owner: ChatOwner, q: { sort_by: 'updated_at' | 'created_at'; sort_order: 'asc' | 'desc'; limit: number; offset: number }) {
+  const page = await listChats(owner.id, q.sort_by, q.sort_order, { limit: q.limit, offset: q.offset, knownTotal: owner.liveChats });
   return { items: page.items.map(chatListItem), total: page.total, limit: q.limit, offset: q.offset };
 }
