@@ -17,7 +17,9 @@ export const userProfile = withMeta(
     permanent_credit_balance: z.int(),
     api_key_last_four: z.nullable(z.string()),
     referral_code: z.string(),
-  }), { id: 'UserProfile' });
+  }),
+  { id: 'UserProfile' },
+);
 
 export const subscriptionStatus = withMeta(
   z.object({
@@ -31,7 +33,9 @@ export const subscriptionStatus = withMeta(
     next_billing_date: z.nullable(timestamp),
     current_period_start: z.nullable(timestamp),
     current_period_end: z.nullable(timestamp),
-  }), { id: 'SubscriptionStatus' });
+  }),
+  { id: 'SubscriptionStatus' },
+);
 
 export const creditUsage = withMeta(
   z.object({
@@ -45,7 +49,9 @@ export const creditUsage = withMeta(
     top_tool: z.nullable(z.string()),
     by_tool: z.array(z.object({ tool_name: z.string(), credits: z.int() })),
     by_day: z.array(z.object({ date: isoDate, credits: z.int() })),
-  }), { id: 'CreditUsage' });
+  }),
+  { id: 'CreditUsage' },
+);
 
 const tag = 'Account';
 

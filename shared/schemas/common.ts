@@ -12,9 +12,13 @@ export function isCalendarDay(value: string): boolean {
 
 /** ISO 8601 date-time, checked (not only labelled): a day that exists, an offset or Z. */
 export const timestamp = withMeta(
-  z.iso.datetime({ offset: true }).check(z.refine(isCalendarDay, 'Expected an ISO 8601 date-time on a real calendar day')), { format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
+  z.iso.datetime({ offset: true }).check(z.refine(isCalendarDay, 'Expected an ISO 8601 date-time on a real calendar day')),
+  { format: 'date-time', description: 'ISO 8601 UTC with milliseconds' },
+);
 export const isoDate = withMeta(
-  z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected a date as YYYY-MM-DD'), z.refine(isCalendarDay, 'Expected a real calendar day between 0001-01-01 and 9999-12-31')), { format: 'date' });
+  z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected a date as YYYY-MM-DD'), z.refine(isCalendarDay, 'Expected a real calendar day between 0001-01-01 and 9999-12-31')),
+  { format: 'date' },
+);
 export const uuid = z.uuid();
 
 /** Query parameters every list endpoint takes (contract 1); out-of-range values are 400, not clamped. */
@@ -31,7 +35,9 @@ export const errorBody = withMeta(
   z.object({
     error: z.object({ code: z.string(), message: z.string(), details: z.optional(z.unknown()) }),
     request_id: z.string(),
-  }), { id: 'ErrorBody' });
+  }),
+  { id: 'ErrorBody' },
+);
 
 /**
  * A partial update (PATCH-like PUT): every field optional, at least one of them sent. The refinement

@@ -27,7 +27,9 @@ export const growthResolveRequest = withMeta(
     input_assets: z.optional(z.strictObject({ companies: z.optional(z.array(inputCompany).check(z.maxLength(MAX_ASSETS))), contacts: z.optional(z.array(inputContact).check(z.maxLength(MAX_ASSETS))) })),
     input_text: z.optional(z.string().check(z.maxLength(50_000))),
     icp_config: z.optional(icpConfigSchema),
-  }), { id: 'GrowthResolveRequest' });
+  }),
+  { id: 'GrowthResolveRequest' },
+);
 
 const breakdownLine = z.object({ capability: z.enum(PIPELINE_ORDER), units: z.int(), unit_credits: z.int(), credits: z.int(), external: z.boolean() });
 
@@ -50,7 +52,9 @@ export const growthResolveResponse = withMeta(
       duplicates_removed: z.object({ companies: z.int(), contacts: z.int() }),
       sourced_companies: z.nullable(z.object({ sector: z.string(), companies: z.int() })),
     }),
-  }), { id: 'GrowthResolveResponse' });
+  }),
+  { id: 'GrowthResolveResponse' },
+);
 
 export const growthQuoteResponse = withMeta(
   z.object({
@@ -69,7 +73,9 @@ export const growthQuoteResponse = withMeta(
     error_code: z.nullable(z.enum(QUOTE_ERROR_CODES)),
     detail: z.nullable(z.string()),
     next_step: z.string(),
-  }), { id: 'GrowthQuoteResponse' });
+  }),
+  { id: 'GrowthQuoteResponse' },
+);
 
 export const RUN_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled'] as const;
 
@@ -100,7 +106,9 @@ export const growthRun = withMeta(
     error_message: z.nullable(z.string()),
     created_at: timestamp,
     updated_at: timestamp,
-  }), { id: 'GrowthRun' });
+  }),
+  { id: 'GrowthRun' },
+);
 
 const runParams = z.strictObject({ run_id: z.uuid() });
 const tag = 'Growth';

@@ -15,12 +15,14 @@ const PACKAGES_DOC = Object.values(PACKAGES).map(packageDoc).join('\n\n');
 const packageId = withMeta(z.enum(PACKAGE_IDS), { description: `One of the seven packages:\n\n${PACKAGES_DOC}` });
 const expansionType = z.enum(Object.keys(EXPANSIONS) as [ExpansionType, ...ExpansionType[]]);
 const slots = withMeta(
-  z.record(z.string(), z.unknown()), {
+  z.record(z.string(), z.unknown()),
+  {
     description:
       'Slot values by name (see package_id). `limit` is an integer; min_investment and max_investment are numbers (USD); min_followers, min_gm_score, min_engagement and tier take a number or a numeric string such as "10k"; the others are strings. ' +
       'Taxonomy slots (sector, stage, fund type, jurisdiction, platform, ecosystem, builder category, role) take everyday words in any case, singular or plural, with hyphens or spaces ("solidity devs", "designer", "Pre Seed", "Twitter"); filled_slots shows the taxonomy ids they map to. ' +
       '`category` and the role slots may map to several ids (e.g. "developer"), kept as one comma-separated string. A word that maps to nothing (or to several values where the slot holds one) makes resolve ask again and quote answer 400, with the nearest values in `details[].suggestions`.',
-  });
+  },
+);
 const outputFields = withMeta(z.array(z.string().check(z.minLength(1), z.maxLength(60))).check(z.minLength(1), z.maxLength(20)), { description: 'Tier 1 field names of the package (default: all).' });
 const quoteToken = z.string().check(z.minLength(1), z.maxLength(200));
 
@@ -50,7 +52,9 @@ const coverage = withMeta(
     note: z.nullable(z.string()),
     fallback_allowed: z.boolean(),
     alternative_route: z.nullable(z.object({ package_id: z.string(), reason: z.string(), slots: z.record(z.string(), z.unknown()) })),
-  }), { id: 'IntelligenceCoverage' });
+  }),
+  { id: 'IntelligenceCoverage' },
+);
 export const resolveResult = withMeta(
   z.object({
     intent_status: z.enum(['needs_clarification', 'ready_for_quote']),
@@ -60,7 +64,9 @@ export const resolveResult = withMeta(
     clarification_questions: z.array(z.string()),
     filled_slots: z.record(z.string(), z.unknown()),
     coverage: z.nullable(coverage),
-  }), { id: 'IntelligenceResolveResult' });
+  }),
+  { id: 'IntelligenceResolveResult' },
+);
 export const quote = withMeta(
   z.object({
     package_id: z.string(),
@@ -71,9 +77,13 @@ export const quote = withMeta(
     filled_slots: z.record(z.string(), z.unknown()),
     output_fields: z.array(z.string()),
     expansion_scope: z.nullable(z.object({ parent_result_id: z.uuid(), expansion_type: z.string(), expansion_params: z.record(z.string(), z.unknown()) })),
-  }), { id: 'IntelligenceQuote' });
+  }),
+  { id: 'IntelligenceQuote' },
+);
 export const executeResult = withMeta(
-  z.object({ result_id: z.uuid(), summary: z.string(), records_count: z.int(), credits_charged: z.int() }), { id: 'IntelligenceExecuteResult' });
+  z.object({ result_id: z.uuid(), summary: z.string(), records_count: z.int(), credits_charged: z.int() }),
+  { id: 'IntelligenceExecuteResult' },
+);
 const record = withMeta(z.record(z.string(), z.unknown()), { description: 'record_id plus the selected Tier 1 fields (and contact fields once unlocked).' });
 export const intelligenceResult = withMeta(
   z.object({
@@ -86,7 +96,9 @@ export const intelligenceResult = withMeta(
     created_at: timestamp,
     parent_result_id: z.nullable(z.uuid()),
     expansion_type: z.nullable(z.string()),
-  }), { id: 'IntelligenceResult' });
+  }),
+  { id: 'IntelligenceResult' },
+);
 export const expansionResult = withMeta(
   z.object({
     result_id: z.uuid(),
@@ -95,7 +107,9 @@ export const expansionResult = withMeta(
     records: z.array(record),
     records_count: z.int(),
     credits_charged: z.int(),
-  }), { id: 'IntelligenceExpansionResult' });
+  }),
+  { id: 'IntelligenceExpansionResult' },
+);
 
 const tag = 'Intelligence';
 

@@ -8,7 +8,9 @@ import { pageOf, pageQuery, timestamp } from './common';
 const text = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
 
 export const companyInput = withMeta(
-  z.strictObject({ company_name: text(300), domain: z.optional(text(300)), website: z.optional(text(2000)) }).check(z.refine((c) => c.domain !== undefined || c.website !== undefined, { message: 'A company needs a website or a domain' })), { id: 'JobCompanyInput', anyOf: [{ required: ['domain'] }, { required: ['website'] }] });
+  z.strictObject({ company_name: text(300), domain: z.optional(text(300)), website: z.optional(text(2000)) }).check(z.refine((c) => c.domain !== undefined || c.website !== undefined, { message: 'A company needs a website or a domain' })),
+  { id: 'JobCompanyInput', anyOf: [{ required: ['domain'] }, { required: ['website'] }] },
+);
 
 export const contactInput = withMeta(
   z.strictObject({
@@ -20,7 +22,9 @@ export const contactInput = withMeta(
     domain: z.optional(text(300)),
     linkedin_url: z.optional(text(2000)),
     title: z.optional(text(300)),
-  }).check(z.refine((c) => Object.keys(c).length > 0, { message: 'A contact needs at least one field' })), { id: 'JobContactInput', minProperties: 1 });
+  }).check(z.refine((c) => Object.keys(c).length > 0, { message: 'A contact needs at least one field' })),
+  { id: 'JobContactInput', minProperties: 1 },
+);
 
 export const icpConfig = withMeta(
   z.strictObject({
@@ -30,7 +34,9 @@ export const icpConfig = withMeta(
     min_employees: z.optional(z.int().check(z.gte(0))),
     max_employees: z.optional(z.int().check(z.gte(0))),
     min_score: z.optional(z.int().check(z.gte(0), z.lte(100))),
-  }), { id: 'IcpConfig' });
+  }),
+  { id: 'IcpConfig' },
+);
 
 export const createJobBody = withMeta(
   z.strictObject({
@@ -52,7 +58,9 @@ export const createJobBody = withMeta(
   }).check(z.refine((b) => (b.preset === undefined) !== (b.requested_capabilities === undefined), {
     message: 'Send either preset or requested_capabilities, not both and not neither',
     path: ['preset'],
-  })), { oneOf: [{ required: ['preset'] }, { required: ['requested_capabilities'] }] });
+  })),
+  { oneOf: [{ required: ['preset'] }, { required: ['requested_capabilities'] }] },
+);
 
 const emailStatus = z.enum(['deliverable', 'risky', 'undeliverable', 'unknown']);
 const jobStatus = z.enum(['pending', 'running', 'completed', 'failed', 'cancelled']);
@@ -89,7 +97,9 @@ export const jobRecord = withMeta(
     updated_at: timestamp,
     started_at: z.nullable(timestamp),
     completed_at: z.nullable(timestamp),
-  }), { id: 'EnrichmentJob' });
+  }),
+  { id: 'EnrichmentJob' },
+);
 
 export const deliverableRow = withMeta(
   z.object({
@@ -115,10 +125,14 @@ export const deliverableRow = withMeta(
     github_url: z.nullable(z.string()),
     location: z.nullable(z.string()),
     contact_source: z.nullable(z.enum(['input', 'contact_discovery'])),
-  }), { id: 'DeliverableRow' });
+  }),
+  { id: 'DeliverableRow' },
+);
 
 export const jobEvent = withMeta(
-  z.object({ job_id: z.uuid(), status: jobStatus, progress_percent: z.int(), progress_message: z.string(), updated_at: timestamp }), { id: 'JobEvent', description: 'The data of each `progress` and `complete` SSE event' });
+  z.object({ job_id: z.uuid(), status: jobStatus, progress_percent: z.int(), progress_message: z.string(), updated_at: timestamp }),
+  { id: 'JobEvent', description: 'The data of each `progress` and `complete` SSE event' },
+);
 
 const jobParams = z.strictObject({ job_id: z.uuid() });
 const tag = 'Enrichment jobs';

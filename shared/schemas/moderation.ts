@@ -25,7 +25,9 @@ const optionalFields = {
 };
 
 export const communityCreate = withMeta(
-  z.strictObject({ name: communityFields.name, project_name: communityFields.project_name, type: communityFields.type, ...optionalFields }), { id: 'CommunityCreate' });
+  z.strictObject({ name: communityFields.name, project_name: communityFields.project_name, type: communityFields.type, ...optionalFields }),
+  { id: 'CommunityCreate' },
+);
 
 export const communityUpdate = changeSet(
   z.strictObject({ name: z.optional(communityFields.name), project_name: z.optional(communityFields.project_name), type: z.optional(communityFields.type), ...optionalFields }),
@@ -53,7 +55,9 @@ export const community = withMeta(
     install_url: withMeta(z.nullable(z.string()), { description: "Discord: the OAuth2 invite adding the operator's bot (scopes bot applications.commands); null for other types or without DISCORD_APPLICATION_ID" }),
     created_at: timestamp,
     updated_at: timestamp,
-  }), { id: 'Community' });
+  }),
+  { id: 'Community' },
+);
 
 const eventUser = z.strictObject({
   id: shortText(200),
@@ -70,7 +74,9 @@ export const moderationEvent = withMeta(
     text: z.optional(z.string().check(z.maxLength(10_000))),
     token: z.optional(z.string().check(z.maxLength(200))),
     sent_at: timestamp,
-  }), { id: 'ModerationEvent' });
+  }),
+  { id: 'ModerationEvent' },
+);
 
 export const MODERATION_ACTIONS = ['allow', 'delete', 'warn', 'mute', 'ban'] as const;
 
@@ -82,7 +88,9 @@ export const moderationDecision = withMeta(
     reason: z.string(),
     alert: withMeta(z.optional(z.string()), { description: 'The alert template rendered, present when an action was taken' }),
     welcome_message: z.optional(z.string()),
-  }), { id: 'ModerationDecision' });
+  }),
+  { id: 'ModerationDecision' },
+);
 
 const decisions = withMeta(z.object({ decisions: z.array(moderationDecision) }), { id: 'ModerationDecisions' });
 
@@ -132,7 +140,9 @@ export const moderationStatus = withMeta(
         unsupported: withMeta(z.array(z.string()), { description: 'What this platform integration does not do, and why' }),
       })), { description: 'Telegram and Discord communities (contract 10); null for the others' }),
     last_synced_at: withMeta(z.nullable(timestamp), { description: 'When POST /sync last refreshed this status; null before the first sync' }),
-  }), { id: 'ModerationStatus' });
+  }),
+  { id: 'ModerationStatus' },
+);
 
 /** The subset of a Telegram Update the adapter reads; Telegram adds fields freely, so this one is not strict. */
 const telegramUser = z.object({ id: z.int(), username: z.optional(z.string()), first_name: z.optional(z.string()), is_bot: z.optional(z.boolean()) });
@@ -149,7 +159,9 @@ export const telegramUpdate = withMeta(
         caption: z.optional(z.string()),
         new_chat_members: z.optional(z.array(telegramUser)),
       })),
-  }), { id: 'TelegramUpdate' });
+  }),
+  { id: 'TelegramUpdate' },
+);
 
 export const communityIdParams = z.strictObject({ id: z.uuid() });
 export const moderationTag = 'Community moderation';

@@ -35,7 +35,9 @@ const common = {
 };
 
 export const communityRules = withMeta(
-  z.strictObject({ ...common, rules: z.strictObject(ruleSettings), captcha: z.strictObject(captcha) }), { id: 'CommunityRules' });
+  z.strictObject({ ...common, rules: z.strictObject(ruleSettings), captcha: z.strictObject(captcha) }),
+  { id: 'CommunityRules' },
+);
 
 export const communityRulesUpdate = changeSet(
   z.strictObject({
@@ -57,7 +59,9 @@ export const undoResult = withMeta(
     delivery: z.enum(['pending', 'delivered', 'failed', 'not_configured', 'observe']),
     error: z.nullable(z.string()),
     undone_at: z.string(),
-  }), { id: 'ModerationUndo' });
+  }),
+  { id: 'ModerationUndo' },
+);
 
 /**
  * The parts of a Telegram Update the bot reads, checked so a malformed one is a 400, not a crash;
@@ -87,7 +91,9 @@ export const telegramOperatorUpdate = withMeta(
         data: z.optional(z.string()),
         message: z.optional(z.looseObject({ message_id: z.int(), chat: tgChat })),
       })),
-  }), { id: 'TelegramOperatorUpdate' });
+  }),
+  { id: 'TelegramOperatorUpdate' },
+);
 
 // The same tag, base path and community id as the rest of moderation (schemas/moderation.ts).
 const tag = moderationTag;

@@ -9,7 +9,9 @@ import { community } from './moderation';
 
 /** Contract 11's event types, each with the object its `data` carries (as the object's GET returns it). */
 export const creditsLow = withMeta(
-  z.object({ available: z.int(), threshold: z.int() }), { id: 'CreditsLow', description: 'The balance after the spend that took it below the threshold' });
+  z.object({ available: z.int(), threshold: z.int() }),
+  { id: 'CreditsLow', description: 'The balance after the spend that took it below the threshold' },
+);
 
 export const WEBHOOK_EVENT_DATA = {
   'job.completed': jobRecord,
@@ -44,7 +46,9 @@ const endpointFields = {
 };
 export const webhookEndpoint = withMeta(z.object(endpointFields), { id: 'WebhookEndpoint' });
 export const webhookEndpointWithSecret = withMeta(
-  z.object({ ...endpointFields, secret: z.string().check(z.regex(/^whsec_[A-Za-z0-9+\/=]+$/)) }), { id: 'WebhookEndpointWithSecret', description: 'The signing secret is shown only in this response' });
+  z.object({ ...endpointFields, secret: z.string().check(z.regex(/^whsec_[A-Za-z0-9+\/=]+$/)) }),
+  { id: 'WebhookEndpointWithSecret', description: 'The signing secret is shown only in this response' },
+);
 
 export const webhookDelivery = withMeta(
   z.object({
@@ -59,7 +63,9 @@ export const webhookDelivery = withMeta(
     last_error: z.nullable(z.string()),
     next_attempt_at: z.nullable(timestamp),
     created_at: timestamp,
-  }), { id: 'WebhookDelivery' });
+  }),
+  { id: 'WebhookDelivery' },
+);
 
 const endpointParams = z.strictObject({ endpoint_id: z.uuid() });
 const tag = 'Outbound webhooks';

@@ -12,9 +12,13 @@ export const chatMessage = z.strictObject({
 });
 
 export const chat = withMeta(
-  z.object({ id: z.uuid(), user_id: z.uuid(), title: z.string(), messages: z.array(chatMessage), created_at: timestamp, updated_at: timestamp }), { id: 'Chat' });
+  z.object({ id: z.uuid(), user_id: z.uuid(), title: z.string(), messages: z.array(chatMessage), created_at: timestamp, updated_at: timestamp }),
+  { id: 'Chat' },
+);
 export const chatListItem = withMeta(
-  z.object({ id: z.uuid(), title: z.string(), message_count: z.int(), created_at: timestamp, updated_at: timestamp }), { id: 'ChatListItem' });
+  z.object({ id: z.uuid(), title: z.string(), message_count: z.int(), created_at: timestamp, updated_at: timestamp }),
+  { id: 'ChatListItem' },
+);
 
 const resultFields = {
   id: z.uuid(),
@@ -50,7 +54,9 @@ export const storageEndpoints = {
   updateChat: defineEndpoint({
     operationId: 'updateChat', method: 'PUT', path: '/api/v1/chats/{chat_id}', summary: 'Rename a chat and/or replace its messages', tag, auth: 'api_key', params: chatIdParams,
     body: withMeta(
-      z.strictObject({ title: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(255))), messages: z.optional(z.array(chatMessage).check(z.maxLength(10_000))) }).check(z.refine((b) => b.title !== undefined || b.messages !== undefined, { message: 'Send title, messages or both' })), { anyOf: [{ required: ['title'] }, { required: ['messages'] }] }),
+      z.strictObject({ title: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(255))), messages: z.optional(z.array(chatMessage).check(z.maxLength(10_000))) }).check(z.refine((b) => b.title !== undefined || b.messages !== undefined, { message: 'Send title, messages or both' })),
+      { anyOf: [{ required: ['title'] }, { required: ['messages'] }] },
+    ),
     response: chat,
   }),
   deleteChat: defineEndpoint({

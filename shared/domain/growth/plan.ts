@@ -69,7 +69,9 @@ export const goalPlanSchema = withMeta(
     recommended_path: z.enum(RECOMMENDED_PATHS),
     fallback_capabilities: z.array(z.enum(PIPELINE_ORDER)),
     issued_at: z.string().check(z.minLength(1), z.maxLength(40)),
-  }), { id: 'GoalPlan' });
+  }),
+  { id: 'GoalPlan' },
+);
 
 export type GoalPlan = z.output<typeof goalPlanSchema>;
 export type Constraints = z.output<typeof constraintsSchema>;
