@@ -17,7 +17,7 @@
  * has are removed. Writes are idempotent, so an interrupted load is finished by running it again.
  * Running API functions see the changes within a minute: they cache facet reads for FACET_CACHE_MS.
  */
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod';
 import {
   BUILDER_CATEGORIES, ECOSYSTEMS, FUND_TYPES, JURISDICTIONS, PLATFORMS, ROLE_FAMILIES, SECTORS, STAGES, termLabel, type Term,
 } from './taxonomy';
@@ -27,60 +27,60 @@ import { normaliseDomain } from '#shared/hostNames';
 import { own } from '#shared/dictionary';
 
 const ids = <T extends readonly Term[]>(terms: T) => z.enum(terms.map((t) => t.id) as [T[number]['id'], ...T[number]['id'][]]);
-const id = (prefix: string) => z.string().regex(new RegExp(`^${prefix}-[a-z0-9-]{1,60}$`), `Must look like ${prefix}-<lower-case letters, digits, dashes>`);
-const url = z.url().max(300);
-const nullableUrl = url.nullable().default(null);
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected YYYY-MM-DD');
-const text = (max = 2000) => z.string().trim().min(1).max(max);
+const id = (prefix: string) => z.string().check(z.regex(new RegExp(`^${prefix}-[a-z0-9-]{1,60}$`), `Must look like ${prefix}-<lower-case letters, digits, dashes>`));
+const url = z.url().check(z.maxLength(300));
+const nullableUrl = z._default(z.nullable(url), null);
+const day = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected YYYY-MM-DD'));
+const text = (max = 2000) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
 /** A company or fund domain in its one canonical form (shared/hostNames.ts); anything else is a line error. */
-const hostname = text(253).transform((value, ctx) => {
+const hostname = z.pipe(text(253), z.transform((value, ctx) => {
   const domain = normaliseDomain(value);
-  if (!domain) ctx.addIssue({ code: 'custom', message: `Expected a domain such as acme.io, got ${JSON.stringify(value)}` });
+  if (!domain) ctx.issues.push({ code: 'custom', message: `Expected a domain such as acme.io, got ${JSON.stringify(value)}`, input: value });
   return domain ?? value;
-});
+}));
 const contacts = {
-  email: z.email().nullable().default(null),
+  email: z._default(z.nullable(z.email()), null),
   linkedinUrl: nullableUrl,
   xUrl: nullableUrl,
-  telegramHandle: z.string().regex(/^@[A-Za-z0-9_]{3,40}$/, 'Expected @handle').nullable().default(null),
-  phone: z.string().regex(/^\+[0-9 ()-]{6,24}$/, 'Expected an international number, e.g. +44 20 7946 0000').nullable().default(null),
+  telegramHandle: z._default(z.nullable(z.string().check(z.regex(/^@[A-Za-z0-9_]{3,40}$/, 'Expected @handle'))), null),
+  phone: z._default(z.nullable(z.string().check(z.regex(/^\+[0-9 ()-]{6,24}$/, 'Expected an international number, e.g. +44 20 7946 0000'))), null),
   githubUrl: nullableUrl,
 };
-const year = z.number().int().min(1990).max(2100);
+const year = z.int().check(z.gte(1990), z.lte(2100));
 
 const LINE_SCHEMAS = {
   fund: z.strictObject({
-    kind: z.literal('fund'), id: id('fund'), name: text(120), domain: hostname, website: url.optional(), fundType: ids(FUND_TYPES), tier: z.union([z.literal(1), z.literal(2), z.literal(3)]),
-    jurisdiction: ids(JURISDICTIONS), location: text(120).optional(), sectors: z.array(ids(SECTORS)).min(1), stages: z.array(ids(STAGES)).min(1),
-    minChequeUsd: z.number().min(0), maxChequeUsd: z.number().min(0), foundedYear: year.default(2020), tagline: text(300).default('Early-stage investor.'),
-    description: text().optional(), partnerId: id('per').nullable().default(null),
+    kind: z.literal('fund'), id: id('fund'), name: text(120), domain: hostname, website: z.optional(url), fundType: ids(FUND_TYPES), tier: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+    jurisdiction: ids(JURISDICTIONS), location: z.optional(text(120)), sectors: z.array(ids(SECTORS)).check(z.minLength(1)), stages: z.array(ids(STAGES)).check(z.minLength(1)),
+    minChequeUsd: z.number().check(z.gte(0)), maxChequeUsd: z.number().check(z.gte(0)), foundedYear: z._default(year, 2020), tagline: z._default(text(300), 'Early-stage investor.'),
+    description: z.optional(text()), partnerId: z._default(z.nullable(id('per')), null),
   }),
   company: z.strictObject({
-    kind: z.literal('company'), id: id('co'), name: text(120), domain: hostname, website: url.optional(), employeeCount: z.number().int().min(1).nullable().default(null),
-    sectors: z.array(ids(SECTORS)).min(1), ecosystems: z.array(ids(ECOSYSTEMS)).default([]), location: text(120).default('Unknown'), foundedYear: year.default(2022),
-    tagline: text(300).optional(), description: text().optional(), emailPattern: z.enum(EMAIL_PATTERNS as [string, ...string[]]).default('first.last'), primaryContactId: id('per').nullable().default(null),
+    kind: z.literal('company'), id: id('co'), name: text(120), domain: hostname, website: z.optional(url), employeeCount: z._default(z.nullable(z.int().check(z.gte(1))), null),
+    sectors: z.array(ids(SECTORS)).check(z.minLength(1)), ecosystems: z._default(z.array(ids(ECOSYSTEMS)), []), location: z._default(text(120), 'Unknown'), foundedYear: z._default(year, 2022),
+    tagline: z.optional(text(300)), description: z.optional(text()), emailPattern: z._default(z.enum(EMAIL_PATTERNS as [string, ...string[]]), 'first.last'), primaryContactId: z._default(z.nullable(id('per')), null),
   }),
   person: z.strictObject({
-    kind: z.literal('person'), id: id('per'), firstName: text(80), lastName: text(80), role: text(120), roleFamily: ids(ROLE_FAMILIES), companyId: z.string().regex(/^(co|fund)-/, 'A company (co-) or fund (fund-) id'),
-    location: text(120).optional(), bio: text().optional(), interests: z.array(ids(SECTORS)).optional(), engagementScore: z.number().min(0).max(1).default(0.3), sinceYear: year.default(2022), ...contacts,
+    kind: z.literal('person'), id: id('per'), firstName: text(80), lastName: text(80), role: text(120), roleFamily: ids(ROLE_FAMILIES), companyId: z.string().check(z.regex(/^(co|fund)-/, 'A company (co-) or fund (fund-) id')),
+    location: z.optional(text(120)), bio: z.optional(text()), interests: z.optional(z.array(ids(SECTORS))), engagementScore: z._default(z.number().check(z.gte(0), z.lte(1)), 0.3), sinceYear: z._default(year, 2022), ...contacts,
   }),
   kol: z.strictObject({
-    kind: z.literal('kol'), id: id('kol'), name: text(120), handle: z.string().regex(/^[A-Za-z0-9_]{2,40}$/), platform: ids(PLATFORMS), followers: z.number().int().min(0), gmScore: z.number().int().min(0).max(1000),
-    smarts: z.number().int().min(0), xBioLabel: text(120), xBioReason: text(500), sectors: z.array(ids(SECTORS)).min(1), location: text(120).default('Unknown'), description: text().optional(), ...contacts,
+    kind: z.literal('kol'), id: id('kol'), name: text(120), handle: z.string().check(z.regex(/^[A-Za-z0-9_]{2,40}$/)), platform: ids(PLATFORMS), followers: z.int().check(z.gte(0)), gmScore: z.int().check(z.gte(0), z.lte(1000)),
+    smarts: z.int().check(z.gte(0)), xBioLabel: text(120), xBioReason: text(500), sectors: z.array(ids(SECTORS)).check(z.minLength(1)), location: z._default(text(120), 'Unknown'), description: z.optional(text()), ...contacts,
   }),
   builder: z.strictObject({
-    kind: z.literal('builder'), id: id('bld'), name: text(120), handle: z.string().regex(/^[A-Za-z0-9_-]{2,40}$/), category: ids(BUILDER_CATEGORIES), skills: z.array(text(40)).min(1), role: text(120),
-    companyId: id('co').nullable().default(null), location: text(120).default('Unknown'), ecosystems: z.array(ids(ECOSYSTEMS)).min(1),
-    hackathons: z.array(z.strictObject({ hackathon: text(120), year, project: text(120), challenge: text(120), won: z.boolean(), prizeUsd: z.number().min(0) })).default([]),
-    commitsLast90d: z.number().int().min(0).default(0), lastActiveOn: day, description: text().optional(), ...contacts,
+    kind: z.literal('builder'), id: id('bld'), name: text(120), handle: z.string().check(z.regex(/^[A-Za-z0-9_-]{2,40}$/)), category: ids(BUILDER_CATEGORIES), skills: z.array(text(40)).check(z.minLength(1)), role: text(120),
+    companyId: z._default(z.nullable(id('co')), null), location: z._default(text(120), 'Unknown'), ecosystems: z.array(ids(ECOSYSTEMS)).check(z.minLength(1)),
+    hackathons: z._default(z.array(z.strictObject({ hackathon: text(120), year, project: text(120), challenge: text(120), won: z.boolean(), prizeUsd: z.number().check(z.gte(0)) })), []),
+    commitsLast90d: z._default(z.int().check(z.gte(0)), 0), lastActiveOn: day, description: z.optional(text()), ...contacts,
   }),
   round: z.strictObject({
-    kind: z.literal('round'), id: id('rnd'), companyId: id('co'), sector: ids(SECTORS), stage: ids(STAGES), amountUsd: z.number().positive(), announcedOn: day,
-    leadFundId: id('fund'), investorIds: z.array(id('fund')).min(1),
+    kind: z.literal('round'), id: id('rnd'), companyId: id('co'), sector: ids(SECTORS), stage: ids(STAGES), amountUsd: z.number().check(z.positive()), announcedOn: day,
+    leadFundId: id('fund'), investorIds: z.array(id('fund')).check(z.minLength(1)),
   }),
 };
 type LineKind = keyof typeof LINE_SCHEMAS;
-type Parsed = { [K in LineKind]: z.infer<(typeof LINE_SCHEMAS)[K]> }[LineKind];
+type Parsed = { [K in LineKind]: z.output<(typeof LINE_SCHEMAS)[K]> }[LineKind];
 
 export interface LineProblem {
   line: number;

@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type * as z from 'zod';
+import type * as z from '#shared/schemas/zod';
 import { meterCredits } from '#shared/domain/credits/creditMeter';
 import { logger } from '#shared/observability/logger';
 import { tracer } from '#shared/observability/tracer';
@@ -27,7 +27,7 @@ export { NO_STORE } from './cachePolicy';
 export { lowerCaseHeaders } from './headers';
 
 /** What an implementation may answer: the spec's response shape (as zod accepts it), or a response of its own making. */
-export type ResponseOf<S extends EndpointSpec> = S['response'] extends z.ZodType ? z.input<S['response']> | HttpResponse : unknown;
+export type ResponseOf<S extends EndpointSpec> = S['response'] extends z.core.$ZodType ? z.input<S['response']> | HttpResponse : unknown;
 
 /** The operations a group's function serves: all of its specs but the streamed one (its own function). */
 type Served<E extends Record<string, EndpointSpec>> = { [K in keyof E as E[K] extends { streaming: true } ? never : K]: E[K] };

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from '#shared/schemas/zod';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -22,10 +22,10 @@ export interface EndpointSpec {
   paid?: boolean;
   /** Honors the Idempotency-Key header (creating or spending POSTs). */
   idempotent?: boolean;
-  body?: z.ZodType;
-  query?: z.ZodType;
-  params?: z.ZodType;
-  response?: z.ZodType;
+  body?: z.core.$ZodType;
+  query?: z.core.$ZodType;
+  params?: z.core.$ZodType;
+  response?: z.core.$ZodType;
   successStatus?: number;
   /** The handler receives the body unparsed (signature-checked webhooks). */
   rawBody?: boolean;
@@ -36,7 +36,7 @@ export interface EndpointSpec {
   /** Served by a response-streaming function. */
   streaming?: boolean;
   /** SSE: the data schema of each event name the stream sends. */
-  events?: Record<string, z.ZodType>;
+  events?: Record<string, z.core.$ZodType>;
   /** Request headers the operation reads besides Authorization and Idempotency-Key (signatures, Accept). */
   headers?: HeaderParam[];
   /**
@@ -54,9 +54,9 @@ export interface HeaderParam {
   name: string;
   required: boolean;
   description: string;
-  schema: z.ZodType;
+  schema: z.core.$ZodType;
 }
 
 export const defineEndpoint = <S extends EndpointSpec>(spec: S): S => spec;
 
-export type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
+export type Infer<T> = T extends z.core.$ZodType ? z.output<T> : undefined;

@@ -1,5 +1,5 @@
 import { WEBHOOK_EVENT_TYPES, webhookEventBody } from '#shared/schemas/outboundWebhooks';
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod';
 import type { EndpointSpec, ErrorStatus } from './endpoint';
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotencyKey';
 import { errorBody } from '#shared/schemas/common';
@@ -43,7 +43,7 @@ export const errorStatusesOf = (spec: EndpointSpec): ErrorStatus[] =>
   [...new Set([...IMPLIED_ERRORS.filter(([, applies]) => applies(spec)).map(([status]) => status), ...(spec.errors ?? [])])].sort((a, b) => a - b);
 
 /** JSON Schema 2020-12 (the dialect of OpenAPI 3.1) of a zod schema, with shared ids moved to components. */
-function schemaOf(schema: z.ZodType, io: 'input' | 'output', components: Json): Json {
+function schemaOf(schema: z.core.$ZodType, io: 'input' | 'output', components: Json): Json {
   const raw = JSON.stringify(z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }));
   const json = JSON.parse(raw.replaceAll('"#/$defs/', '"#/components/schemas/')) as Json;
   const { $schema: _s, $defs, ...rest } = json;
@@ -57,7 +57,7 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output', components: Json): 
   return rest;
 }
 
-function parametersOf(schema: z.ZodType | undefined, where: 'query' | 'path', components: Json): Json[] {
+function parametersOf(schema: z.core.$ZodType | undefined, where: 'query' | 'path', components: Json): Json[] {
   if (!schema) return [];
   const json = schemaOf(schema, 'input', components);
   const required = new Set<string>(json.required ?? []);
@@ -150,7 +150,7 @@ export function buildOpenApi(endpoints: EndpointSpec[], serverUrl: string): Json
     };
     if (spec.body) {
       // A body every field of which is optional may be left out (the server reads it as {}).
-      operation.requestBody = { required: !spec.body.safeParse({}).success, content: { 'application/json': { schema: schemaOf(spec.body, 'input', components) } } };
+      operation.requestBody = { required: !z.safeParse(spec.body, {}).success, content: { 'application/json': { schema: schemaOf(spec.body, 'input', components) } } };
     }
     if (spec.rawBody) operation.requestBody = { required: true, content: { 'application/json': { schema: { type: 'object' } } } };
     operation.security = spec.auth === 'none' ? [] : [{ apiKey: [] }];

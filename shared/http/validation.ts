@@ -1,9 +1,9 @@
-import type { z } from 'zod';
+import * as z from '#shared/schemas/zod';
 import { ValidationError, type FieldIssue } from './errors';
 
 /** Parses `value` with `schema`, turning zod's issues into the contract's `[{path, message}]`. */
-export function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, where: 'body' | 'query' | 'path'): z.infer<T> {
-  const result = schema.safeParse(value);
+export function parseOrThrow<T extends z.core.$ZodType>(schema: T, value: unknown, where: 'body' | 'query' | 'path'): z.output<T> {
+  const result = z.safeParse(schema, value);
   if (result.success) return result.data;
   const details: FieldIssue[] = result.error.issues.map((issue) => {
     const keys = issue.code === 'unrecognized_keys' ? (issue as { keys?: string[] }).keys ?? [] : [];

@@ -1,53 +1,57 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod';
+import { withMeta } from '#shared/schemas/zod';
 import { defineEndpoint } from '#shared/http/endpoint';
 import { ADD_ON_TYPES } from '#shared/domain/billing/plans';
 import { isoDate, timestamp } from './common';
 
-export const userProfile = z
-  .object({
+export const userProfile = withMeta(
+  z.object({
     id: z.uuid(),
     email: z.string(),
-    full_name: z.string().nullable(),
+    full_name: z.nullable(z.string()),
     is_active: z.boolean(),
     role: z.string(),
     subscription_tier: z.enum(['developer', 'pro']),
     subscription_status: z.string(),
-    current_period_end: timestamp.nullable(),
-    permanent_credit_balance: z.number().int(),
-    api_key_last_four: z.string().nullable(),
+    current_period_end: z.nullable(timestamp),
+    permanent_credit_balance: z.int(),
+    api_key_last_four: z.nullable(z.string()),
     referral_code: z.string(),
-  })
-  .meta({ id: 'UserProfile' });
+  }),
+  { id: 'UserProfile' },
+);
 
-export const subscriptionStatus = z
-  .object({
+export const subscriptionStatus = withMeta(
+  z.object({
     tier: z.enum(['developer', 'pro']),
     status: z.string(),
-    credits_total: z.number().int(),
-    credits_expiring: timestamp.nullable(),
+    credits_total: z.int(),
+    credits_expiring: z.nullable(timestamp),
     monthly_cost: z.number(),
     addons: z.array(z.string()),
-    addon_quantities: z.record(z.string(), z.number().int()),
-    next_billing_date: timestamp.nullable(),
-    current_period_start: timestamp.nullable(),
-    current_period_end: timestamp.nullable(),
-  })
-  .meta({ id: 'SubscriptionStatus' });
+    addon_quantities: z.record(z.string(), z.int()),
+    next_billing_date: z.nullable(timestamp),
+    current_period_start: z.nullable(timestamp),
+    current_period_end: z.nullable(timestamp),
+  }),
+  { id: 'SubscriptionStatus' },
+);
 
-export const creditUsage = z
-  .object({
+export const creditUsage = withMeta(
+  z.object({
     start_date: isoDate,
     end_date: isoDate,
-    total_used: z.number().int(),
-    allowance: z.number().int().nullable(),
-    percentage_used: z.number().nullable(),
+    total_used: z.int(),
+    allowance: z.nullable(z.int()),
+    percentage_used: z.nullable(z.number()),
     average_daily: z.number(),
-    projected: z.number().int().nullable(),
-    top_tool: z.string().nullable(),
-    by_tool: z.array(z.object({ tool_name: z.string(), credits: z.number().int() })),
-    by_day: z.array(z.object({ date: isoDate, credits: z.number().int() })),
-  })
-  .meta({ id: 'CreditUsage' });
+    projected: z.nullable(z.int()),
+    top_tool: z.nullable(z.string()),
+    by_tool: z.array(z.object({ tool_name: z.string(), credits: z.int() })),
+    by_day: z.array(z.object({ date: isoDate, credits: z.int() })),
+  }),
+  { id: 'CreditUsage' },
+);
 
 const tag = 'Account';
 
@@ -59,8 +63,8 @@ export const accountEndpoints = {
     operationId: 'updateMe', method: 'PATCH', path: '/api/v1/users/me', summary: 'Change your name or e-mail; only the included fields change', tag, auth: 'api_key',
     body: z.strictObject({
       // A blank name means "unset", which the profile shows as null (spec 2.2).
-      full_name: z.string().trim().max(255).nullable().optional().transform((v) => (v === '' ? null : v)),
-      email: z.email().max(254).optional(),
+      full_name: z.pipe(z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(255)))), z.transform((v) => (v === '' ? null : v))),
+      email: z.optional(z.email().check(z.maxLength(254))),
     }),
     response: userProfile, errors: [409],
   }),
@@ -73,12 +77,12 @@ export const accountEndpoints = {
   }),
   checkoutSession: defineEndpoint({
     operationId: 'createCheckoutSession', method: 'POST', path: '/api/v1/subscriptions/checkout-session', summary: 'Start a pro subscription checkout', tag, auth: 'api_key', idempotent: true, errors: [422],
-    body: z.strictObject({ tier: z.literal('pro'), add_ons: z.array(z.enum(ADD_ON_TYPES as [string, ...string[]])).max(10).optional() }),
+    body: z.strictObject({ tier: z.literal('pro'), add_ons: z.optional(z.array(z.enum(ADD_ON_TYPES as [string, ...string[]])).check(z.maxLength(10))) }),
     response: z.object({ checkout_url: z.string(), checkout_session_id: z.string() }),
   }),
   creditUsage: defineEndpoint({
     operationId: 'getCreditUsage', method: 'GET', path: '/api/v1/credits/usage', summary: 'Credit usage analytics for a date range (default: the last 30 days)', tag, auth: 'api_key',
-    query: z.strictObject({ start_date: isoDate.optional(), end_date: isoDate.optional() }),
+    query: z.strictObject({ start_date: z.optional(isoDate), end_date: z.optional(isoDate) }),
     response: creditUsage,
   }),
 };

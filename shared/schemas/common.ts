@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod';
+import { withMeta } from '#shared/schemas/zod';
 
 /** Whether `YYYY-MM-DD` (the first 10 characters) is a day that exists, in years 1 to 9999 (what sorts as text in DynamoDB). */
 export function isCalendarDay(value: string): boolean {
@@ -10,40 +11,37 @@ export function isCalendarDay(value: string): boolean {
 }
 
 /** ISO 8601 date-time, checked (not only labelled): a day that exists, an offset or Z. */
-export const timestamp = z.iso
-  .datetime({ offset: true })
-  .refine(isCalendarDay, 'Expected an ISO 8601 date-time on a real calendar day')
-  .meta({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
-export const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected a date as YYYY-MM-DD')
-  .refine(isCalendarDay, 'Expected a real calendar day between 0001-01-01 and 9999-12-31')
-  .meta({ format: 'date' });
+export const timestamp = withMeta(
+  z.iso.datetime({ offset: true }).check(z.refine(isCalendarDay, 'Expected an ISO 8601 date-time on a real calendar day')),
+  { format: 'date-time', description: 'ISO 8601 UTC with milliseconds' },
+);
+export const isoDate = withMeta(
+  z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected a date as YYYY-MM-DD'), z.refine(isCalendarDay, 'Expected a real calendar day between 0001-01-01 and 9999-12-31')),
+  { format: 'date' },
+);
 export const uuid = z.uuid();
 
 /** Query parameters every list endpoint takes (contract 1); out-of-range values are 400, not clamped. */
 export const pageQuery = {
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
-  sort_order: z.enum(['asc', 'desc']).default('desc'),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 50),
+  offset: z._default(z.coerce.number().check(z.int(), z.gte(0)), 0),
+  sort_order: z._default(z.enum(['asc', 'desc']), 'desc'),
 };
 
-export const pageOf = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), total: z.number().int(), limit: z.number().int(), offset: z.number().int() });
+export const pageOf = <T extends z.ZodMiniType>(item: T) =>
+  z.object({ items: z.array(item), total: z.int(), limit: z.int(), offset: z.int() });
 
-export const errorBody = z
-  .object({
-    error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
+export const errorBody = withMeta(
+  z.object({
+    error: z.object({ code: z.string(), message: z.string(), details: z.optional(z.unknown()) }),
     request_id: z.string(),
-  })
-  .meta({ id: 'ErrorBody' });
+  }),
+  { id: 'ErrorBody' },
+);
 
 /**
  * A partial update (PATCH-like PUT): every field optional, at least one of them sent. The refinement
  * refuses `{}` at run time; `minProperties` says the same in the OpenAPI document.
  */
-export const changeSet = <T extends z.ZodType<Record<string, unknown>>>(schema: T, id: string) =>
-  schema
-    .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'Send at least one field to change' })
-    .meta({ minProperties: 1 })
-    .meta({ id });
+export const changeSet = <T extends z.ZodMiniType<Record<string, unknown>>>(schema: T, id: string) =>
+  withMeta(withMeta(schema.check(z.refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'Send at least one field to change' })), { minProperties: 1 }), { id });

@@ -1,135 +1,138 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod';
+import { withMeta } from '#shared/schemas/zod';
 import { defineEndpoint } from '#shared/http/endpoint';
 import { CAPABILITY_NAMES, MAX_COMPANIES, MAX_CONTACTS, PRESET_NAMES } from '#shared/domain/jobs/capabilities';
 import { VERIFY_REASONS } from '#shared/domain/jobs/providers/types';
 import { pageOf, pageQuery, timestamp } from './common';
 
-const text = (max: number) => z.string().trim().min(1).max(max);
+const text = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
 
-export const companyInput = z
-  .strictObject({ company_name: text(300), domain: text(300).optional(), website: text(2000).optional() })
-  .refine((c) => c.domain !== undefined || c.website !== undefined, { message: 'A company needs a website or a domain' })
-  // The refinement, said in JSON Schema so generated clients enforce it too.
-  .meta({ id: 'JobCompanyInput', anyOf: [{ required: ['domain'] }, { required: ['website'] }] });
+export const companyInput = withMeta(
+  z.strictObject({ company_name: text(300), domain: z.optional(text(300)), website: z.optional(text(2000)) }).check(z.refine((c) => c.domain !== undefined || c.website !== undefined, { message: 'A company needs a website or a domain' })),
+  { id: 'JobCompanyInput', anyOf: [{ required: ['domain'] }, { required: ['website'] }] },
+);
 
-export const contactInput = z
-  .strictObject({
-    full_name: text(300).optional(),
-    first_name: text(150).optional(),
-    last_name: text(150).optional(),
-    email: text(254).optional(),
-    company_name: text(300).optional(),
-    domain: text(300).optional(),
-    linkedin_url: text(2000).optional(),
-    title: text(300).optional(),
-  })
-  .refine((c) => Object.keys(c).length > 0, { message: 'A contact needs at least one field' })
-  .meta({ id: 'JobContactInput', minProperties: 1 });
+export const contactInput = withMeta(
+  z.strictObject({
+    full_name: z.optional(text(300)),
+    first_name: z.optional(text(150)),
+    last_name: z.optional(text(150)),
+    email: z.optional(text(254)),
+    company_name: z.optional(text(300)),
+    domain: z.optional(text(300)),
+    linkedin_url: z.optional(text(2000)),
+    title: z.optional(text(300)),
+  }).check(z.refine((c) => Object.keys(c).length > 0, { message: 'A contact needs at least one field' })),
+  { id: 'JobContactInput', minProperties: 1 },
+);
 
-export const icpConfig = z
-  .strictObject({
-    industries: z.array(text(100)).max(50).optional(),
-    locations: z.array(text(100)).max(50).optional(),
-    keywords: z.array(text(100)).max(50).optional(),
-    min_employees: z.number().int().min(0).optional(),
-    max_employees: z.number().int().min(0).optional(),
-    min_score: z.number().int().min(0).max(100).optional(),
-  })
-  .meta({ id: 'IcpConfig' });
+export const icpConfig = withMeta(
+  z.strictObject({
+    industries: z.optional(z.array(text(100)).check(z.maxLength(50))),
+    locations: z.optional(z.array(text(100)).check(z.maxLength(50))),
+    keywords: z.optional(z.array(text(100)).check(z.maxLength(50))),
+    min_employees: z.optional(z.int().check(z.gte(0))),
+    max_employees: z.optional(z.int().check(z.gte(0))),
+    min_score: z.optional(z.int().check(z.gte(0), z.lte(100))),
+  }),
+  { id: 'IcpConfig' },
+);
 
-export const createJobBody = z
-  .strictObject({
-    preset: z.enum(PRESET_NAMES).optional(),
-    requested_capabilities: z.array(z.enum(CAPABILITY_NAMES)).min(1).max(CAPABILITY_NAMES.length).optional(),
+export const createJobBody = withMeta(
+  z.strictObject({
+    preset: z.optional(z.enum(PRESET_NAMES)),
+    requested_capabilities: z.optional(z.array(z.enum(CAPABILITY_NAMES)).check(z.minLength(1), z.maxLength(CAPABILITY_NAMES.length))),
     input_assets: z.strictObject({
-      companies: z.array(companyInput).max(MAX_COMPANIES).optional(),
-      contacts: z.array(contactInput).max(MAX_CONTACTS).optional(),
+      companies: z.optional(z.array(companyInput).check(z.maxLength(MAX_COMPANIES))),
+      contacts: z.optional(z.array(contactInput).check(z.maxLength(MAX_CONTACTS))),
     }),
-    icp_config: icpConfig.optional(),
-    execution_options: z
-      .strictObject({
-        niche: text(200).optional(),
-        icp_gate: z.enum(['skip', 'apply']).optional(),
+    icp_config: z.optional(icpConfig),
+    execution_options: z.optional(
+      z.strictObject({
+        niche: z.optional(text(200)),
+        icp_gate: z.optional(z.enum(['skip', 'apply'])),
         /** Roles contact discovery looks for (e.g. ["marketing", "partnerships"]); default: most senior first. */
-        role_focus: z.array(text(100)).max(20).optional(),
-      })
-      .optional(),
-    chat_id: z.uuid().optional(),
-  })
-  .refine((b) => (b.preset === undefined) !== (b.requested_capabilities === undefined), {
+        role_focus: z.optional(z.array(text(100)).check(z.maxLength(20))),
+      })),
+    chat_id: z.optional(z.uuid()),
+  }).check(z.refine((b) => (b.preset === undefined) !== (b.requested_capabilities === undefined), {
     message: 'Send either preset or requested_capabilities, not both and not neither',
     path: ['preset'],
-  })
-  .meta({ oneOf: [{ required: ['preset'] }, { required: ['requested_capabilities'] }] });
+  })),
+  { oneOf: [{ required: ['preset'] }, { required: ['requested_capabilities'] }] },
+);
 
 const emailStatus = z.enum(['deliverable', 'risky', 'undeliverable', 'unknown']);
 const jobStatus = z.enum(['pending', 'running', 'completed', 'failed', 'cancelled']);
 
-export const jobRecord = z
-  .object({
+export const jobRecord = withMeta(
+  z.object({
     job_id: z.uuid(),
     status: jobStatus,
-    progress_percent: z.number().int().min(0).max(100),
+    progress_percent: z.int().check(z.gte(0), z.lte(100)),
     progress_message: z.string(),
-    preset: z.string().meta({ description: 'The preset name, or `custom` for an explicit capability list' }),
-    requested_capabilities: z.array(z.enum(CAPABILITY_NAMES)).meta({ description: 'As resolved by the planner, in pipeline order' }),
+    preset: withMeta(z.string(), { description: 'The preset name, or `custom` for an explicit capability list' }),
+    requested_capabilities: withMeta(z.array(z.enum(CAPABILITY_NAMES)), { description: 'As resolved by the planner, in pipeline order' }),
     warnings: z.array(z.string()),
-    error_message: z.string().nullable(),
-    result_id: z.uuid().nullable(),
-    chat_id: z.uuid().nullable(),
-    origin: z.string().meta({ description: '`api`, or the service area that started the job (e.g. `growth_run:<run_id>`)' }),
-    credits_reserved: z.number().int(),
-    credits_charged: z.number().int(),
+    error_message: z.nullable(z.string()),
+    result_id: z.nullable(z.uuid()),
+    chat_id: z.nullable(z.uuid()),
+    origin: withMeta(z.string(), { description: '`api`, or the service area that started the job (e.g. `growth_run:<run_id>`)' }),
+    credits_reserved: z.int(),
+    credits_charged: z.int(),
     stats: z.object({
-      companies_in: z.number().int(),
-      contacts_in: z.number().int(),
-      batches: z.number().int(),
-      companies_qualified: z.number().int(),
-      companies_dropped: z.number().int(),
-      units: z.record(z.string(), z.number().int()),
-      credits_consumed: z.number().int(),
-      credits_by_capability: z.record(z.string(), z.number().int()),
-      email_statuses: z.object({ deliverable: z.number().int(), risky: z.number().int(), undeliverable: z.number().int(), unknown: z.number().int() }),
-      rows_delivered: z.number().int().nullable(),
-      duplicates_removed: z.number().int().nullable(),
+      companies_in: z.int(),
+      contacts_in: z.int(),
+      batches: z.int(),
+      companies_qualified: z.int(),
+      companies_dropped: z.int(),
+      units: z.record(z.string(), z.int()),
+      credits_consumed: z.int(),
+      credits_by_capability: z.record(z.string(), z.int()),
+      email_statuses: z.object({ deliverable: z.int(), risky: z.int(), undeliverable: z.int(), unknown: z.int() }),
+      rows_delivered: z.nullable(z.int()),
+      duplicates_removed: z.nullable(z.int()),
     }),
     created_at: timestamp,
     updated_at: timestamp,
-    started_at: timestamp.nullable(),
-    completed_at: timestamp.nullable(),
-  })
-  .meta({ id: 'EnrichmentJob' });
+    started_at: z.nullable(timestamp),
+    completed_at: z.nullable(timestamp),
+  }),
+  { id: 'EnrichmentJob' },
+);
 
-export const deliverableRow = z
-  .object({
-    company_name: z.string().nullable(),
-    domain: z.string().nullable(),
-    website: z.string().nullable(),
-    icp_score: z.number().int().nullable(),
-    icp_qualified: z.boolean().nullable(),
+export const deliverableRow = withMeta(
+  z.object({
+    company_name: z.nullable(z.string()),
+    domain: z.nullable(z.string()),
+    website: z.nullable(z.string()),
+    icp_score: z.nullable(z.int()),
+    icp_qualified: z.nullable(z.boolean()),
     icp_reasons: z.array(z.string()),
-    employee_count: z.number().int().nullable(),
-    company_size_status: z.enum(['resolved', 'unresolved']).nullable(),
-    full_name: z.string().nullable(),
-    first_name: z.string().nullable(),
-    last_name: z.string().nullable(),
-    title: z.string().nullable(),
-    email: z.string().nullable(),
-    email_source: z.enum(['input', 'curated', 'pattern']).nullable(),
-    email_confidence: z.number().nullable(),
-    email_status: emailStatus.nullable(),
+    employee_count: z.nullable(z.int()),
+    company_size_status: z.nullable(z.enum(['resolved', 'unresolved'])),
+    full_name: z.nullable(z.string()),
+    first_name: z.nullable(z.string()),
+    last_name: z.nullable(z.string()),
+    title: z.nullable(z.string()),
+    email: z.nullable(z.string()),
+    email_source: z.nullable(z.enum(['input', 'curated', 'pattern'])),
+    email_confidence: z.nullable(z.number()),
+    email_status: z.nullable(emailStatus),
     email_reasons: z.array(z.enum(VERIFY_REASONS)),
-    linkedin_url: z.string().nullable(),
-    x_url: z.string().nullable(),
-    github_url: z.string().nullable(),
-    location: z.string().nullable(),
-    contact_source: z.enum(['input', 'contact_discovery']).nullable(),
-  })
-  .meta({ id: 'DeliverableRow' });
+    linkedin_url: z.nullable(z.string()),
+    x_url: z.nullable(z.string()),
+    github_url: z.nullable(z.string()),
+    location: z.nullable(z.string()),
+    contact_source: z.nullable(z.enum(['input', 'contact_discovery'])),
+  }),
+  { id: 'DeliverableRow' },
+);
 
-export const jobEvent = z
-  .object({ job_id: z.uuid(), status: jobStatus, progress_percent: z.number().int(), progress_message: z.string(), updated_at: timestamp })
-  .meta({ id: 'JobEvent', description: 'The data of each `progress` and `complete` SSE event' });
+export const jobEvent = withMeta(
+  z.object({ job_id: z.uuid(), status: jobStatus, progress_percent: z.int(), progress_message: z.string(), updated_at: timestamp }),
+  { id: 'JobEvent', description: 'The data of each `progress` and `complete` SSE event' },
+);
 
 const jobParams = z.strictObject({ job_id: z.uuid() });
 const tag = 'Enrichment jobs';
@@ -141,7 +144,7 @@ export const jobsEndpoints = {
   }),
   listJobs: defineEndpoint({
     operationId: 'listJobs', method: 'GET', path: '/api/v1/bd/jobs', summary: 'List your enrichment jobs, newest first', tag, auth: 'api_key',
-    query: z.strictObject({ ...pageQuery, sort_by: z.enum(['created_at']).default('created_at'), status: jobStatus.optional(), origin: text(200).optional() }),
+    query: z.strictObject({ ...pageQuery, sort_by: z._default(z.enum(['created_at']), 'created_at'), status: z.optional(jobStatus), origin: z.optional(text(200)) }),
     response: pageOf(jobRecord),
   }),
   getJob: defineEndpoint({
@@ -154,7 +157,7 @@ export const jobsEndpoints = {
   }),
   exportJob: defineEndpoint({
     operationId: 'exportJob', method: 'GET', path: '/api/v1/bd/jobs/{job_id}/export', summary: 'The rows of a completed job, as CSV (with a header row) or JSON', tag, auth: 'api_key',
-    params: jobParams, query: z.strictObject({ format: z.enum(['csv', 'json']).default('json') }),
+    params: jobParams, query: z.strictObject({ format: z._default(z.enum(['csv', 'json']), 'json') }),
     response: z.object({ rows: z.array(deliverableRow) }), errors: [422],
     alternateMedia: { 'text/csv': { description: 'format=csv: a header row with the DeliverableRow field names, then one line per row' } },
   }),

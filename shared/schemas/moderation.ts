@@ -1,113 +1,118 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod';
+import { withMeta } from '#shared/schemas/zod';
 import { defineEndpoint } from '#shared/http/endpoint';
 import { COMMUNITY_TYPES } from '#shared/domain/moderation/communityTypes';
 import { noContentSpec } from './noContent';
 import { changeSet, pageQuery, timestamp } from './common';
 
-const shortText = (max: number) => z.string().trim().min(1).max(max);
+const shortText = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
 const communityFields = {
   name: shortText(200),
   project_name: shortText(200),
   type: z.enum(COMMUNITY_TYPES),
-  whitelisted_external_role_ids: z.array(shortText(100)).max(500),
-  whitelisted_usernames: z.array(shortText(100)).max(500),
+  whitelisted_external_role_ids: z.array(shortText(100)).check(z.maxLength(500)),
+  whitelisted_usernames: z.array(shortText(100)).check(z.maxLength(500)),
   should_send_welcome_messages: z.boolean(),
-  welcome_message: z.string().max(4000),
-  alert_channel_message_template: z.string().max(2000).meta({ description: 'May contain {action} and {username}' }),
+  welcome_message: z.string().check(z.maxLength(4000)),
+  alert_channel_message_template: withMeta(z.string().check(z.maxLength(2000)), { description: 'May contain {action} and {username}' }),
 };
 const optionalFields = {
-  whitelisted_external_role_ids: communityFields.whitelisted_external_role_ids.optional(),
-  whitelisted_usernames: communityFields.whitelisted_usernames.optional(),
-  should_send_welcome_messages: communityFields.should_send_welcome_messages.optional(),
-  welcome_message: communityFields.welcome_message.optional(),
-  alert_channel_message_template: communityFields.alert_channel_message_template.optional(),
+  whitelisted_external_role_ids: z.optional(communityFields.whitelisted_external_role_ids),
+  whitelisted_usernames: z.optional(communityFields.whitelisted_usernames),
+  should_send_welcome_messages: z.optional(communityFields.should_send_welcome_messages),
+  welcome_message: z.optional(communityFields.welcome_message),
+  alert_channel_message_template: z.optional(communityFields.alert_channel_message_template),
 };
 
-export const communityCreate = z
-  .strictObject({ name: communityFields.name, project_name: communityFields.project_name, type: communityFields.type, ...optionalFields })
-  .meta({ id: 'CommunityCreate' });
+export const communityCreate = withMeta(
+  z.strictObject({ name: communityFields.name, project_name: communityFields.project_name, type: communityFields.type, ...optionalFields }),
+  { id: 'CommunityCreate' },
+);
 
 export const communityUpdate = changeSet(
-  z.strictObject({ name: communityFields.name.optional(), project_name: communityFields.project_name.optional(), type: communityFields.type.optional(), ...optionalFields }),
+  z.strictObject({ name: z.optional(communityFields.name), project_name: z.optional(communityFields.project_name), type: z.optional(communityFields.type), ...optionalFields }),
   'CommunityUpdate',
 );
 
-export const community = z
-  .object({
+export const community = withMeta(
+  z.object({
     id: z.uuid(),
     moderation_id: z.string(),
-    activation_token: z.string().nullable().meta({ description: 'Null for channel types that need no activation' }),
+    activation_token: withMeta(z.nullable(z.string()), { description: 'Null for channel types that need no activation' }),
     name: z.string(),
     project_name: z.string(),
     community_type: z.enum(COMMUNITY_TYPES),
-    credits_charged: z.number().int(),
+    credits_charged: z.int(),
     status: z.enum(['connected', 'pending_activation', 'suspended', 'expired']),
-    monthly_credit_cost: z.number().int(),
-    next_billing_at: timestamp.nullable().meta({ description: 'Null once the community has expired' }),
+    monthly_credit_cost: z.int(),
+    next_billing_at: withMeta(z.nullable(timestamp), { description: 'Null once the community has expired' }),
     auto_renew: z.boolean(),
     whitelisted_external_role_ids: z.array(z.string()),
     whitelisted_usernames: z.array(z.string()),
     should_send_welcome_messages: z.boolean(),
-    welcome_message: z.string().nullable(),
-    alert_channel_message_template: z.string().nullable(),
-    install_url: z.string().nullable().meta({ description: "Discord: the OAuth2 invite adding the operator's bot (scopes bot applications.commands); null for other types or without DISCORD_APPLICATION_ID" }),
+    welcome_message: z.nullable(z.string()),
+    alert_channel_message_template: z.nullable(z.string()),
+    install_url: withMeta(z.nullable(z.string()), { description: "Discord: the OAuth2 invite adding the operator's bot (scopes bot applications.commands); null for other types or without DISCORD_APPLICATION_ID" }),
     created_at: timestamp,
     updated_at: timestamp,
-  })
-  .meta({ id: 'Community' });
+  }),
+  { id: 'Community' },
+);
 
 const eventUser = z.strictObject({
   id: shortText(200),
-  username: z.string().trim().max(200).default(''),
-  role_ids: z.array(shortText(100)).max(100).optional(),
-  joined_at: timestamp.optional(),
+  username: z._default(z.string().check(z.trim(), z.maxLength(200)), ''),
+  role_ids: z.optional(z.array(shortText(100)).check(z.maxLength(100))),
+  joined_at: z.optional(timestamp),
 });
 
-export const moderationEvent = z
-  .strictObject({
+export const moderationEvent = withMeta(
+  z.strictObject({
     event_id: shortText(200),
     type: z.enum(['message', 'member_join', 'activation']),
     user: eventUser,
-    text: z.string().max(10_000).optional(),
-    token: z.string().max(200).optional(),
+    text: z.optional(z.string().check(z.maxLength(10_000))),
+    token: z.optional(z.string().check(z.maxLength(200))),
     sent_at: timestamp,
-  })
-  .meta({ id: 'ModerationEvent' });
+  }),
+  { id: 'ModerationEvent' },
+);
 
 export const MODERATION_ACTIONS = ['allow', 'delete', 'warn', 'mute', 'ban'] as const;
 
-export const moderationDecision = z
-  .object({
+export const moderationDecision = withMeta(
+  z.object({
     event_id: z.string(),
-    action: z.enum(MODERATION_ACTIONS).meta({ description: 'warn, mute and ban also remove the offending message' }),
+    action: withMeta(z.enum(MODERATION_ACTIONS), { description: 'warn, mute and ban also remove the offending message' }),
     rule: z.string(),
     reason: z.string(),
-    alert: z.string().optional().meta({ description: 'The alert template rendered, present when an action was taken' }),
-    welcome_message: z.string().optional(),
-  })
-  .meta({ id: 'ModerationDecision' });
+    alert: withMeta(z.optional(z.string()), { description: 'The alert template rendered, present when an action was taken' }),
+    welcome_message: z.optional(z.string()),
+  }),
+  { id: 'ModerationDecision' },
+);
 
-const decisions = z.object({ decisions: z.array(moderationDecision) }).meta({ id: 'ModerationDecisions' });
+const decisions = withMeta(z.object({ decisions: z.array(moderationDecision) }), { id: 'ModerationDecisions' });
 
 const deliveryState = z.object({
   status: z.enum(['pending', 'delivered', 'failed', 'not_configured', 'observe']),
-  error: z.string().nullable().meta({ description: "The platform's error when failed" }),
+  error: withMeta(z.nullable(z.string()), { description: "The platform's error when failed" }),
 });
 
-export const moderationStatus = z
-  .object({
+export const moderationStatus = withMeta(
+  z.object({
     community_id: z.uuid(),
     moderation_id: z.string(),
     connection_state: z.enum(['connected', 'pending_activation', 'disconnected']),
     status: z.enum(['connected', 'pending_activation', 'suspended', 'expired']),
     metrics: z.object({
-      messages_scanned: z.number().int(),
-      messages_flagged: z.number().int(),
-      actions: z.object({ delete: z.number().int(), warn: z.number().int(), mute: z.number().int(), ban: z.number().int() }),
-      members_joined: z.number().int(),
-      welcome_messages_sent: z.number().int(),
-      spam_rate: z.number().meta({ description: 'messages_flagged / messages_scanned, 0..1, 4 decimals' }),
-      last_event_at: timestamp.nullable(),
+      messages_scanned: z.int(),
+      messages_flagged: z.int(),
+      actions: z.object({ delete: z.int(), warn: z.int(), mute: z.int(), ban: z.int() }),
+      members_joined: z.int(),
+      welcome_messages_sent: z.int(),
+      spam_rate: withMeta(z.number(), { description: 'messages_flagged / messages_scanned, 0..1, 4 decimals' }),
+      last_event_at: z.nullable(timestamp),
     }),
     audit_logs: z.array(
       z.object({
@@ -121,43 +126,42 @@ export const moderationStatus = z
         reason: z.string(),
         message_excerpt: z.string(),
         alert_message: z.string(),
-        delivery: deliveryState.nullable().meta({ description: "How the action went on the platform (contract 10); null where the community's own bot acts (events endpoint)" }),
-        undo: deliveryState.extend({ at: timestamp }).nullable().meta({ description: 'The reversal of a mute or ban, once requested' }),
+        delivery: withMeta(z.nullable(deliveryState), { description: "How the action went on the platform (contract 10); null where the community's own bot acts (events endpoint)" }),
+        undo: withMeta(z.nullable(z.extend(deliveryState, { at: timestamp })), { description: 'The reversal of a mute or ban, once requested' }),
       }),
     ),
-    platform: z
-      .object({
-        chat_id: z.string().nullable().meta({ description: 'Telegram group or Discord guild bound by /activate' }),
-        alert_chat_id: z.string().nullable(),
-        configured: z.boolean().meta({ description: "Whether this deployment has the platform's bot credentials; without them actions are recorded as not_configured" }),
-        automod_synced_at: timestamp.nullable(),
-        automod_error: z.string().nullable(),
-        unsupported: z.array(z.string()).meta({ description: 'What this platform integration does not do, and why' }),
-      })
-      .nullable()
-      .meta({ description: 'Telegram and Discord communities (contract 10); null for the others' }),
-    last_synced_at: timestamp.nullable().meta({ description: 'When POST /sync last refreshed this status; null before the first sync' }),
-  })
-  .meta({ id: 'ModerationStatus' });
+    platform: withMeta(z.nullable(
+      z.object({
+        chat_id: withMeta(z.nullable(z.string()), { description: 'Telegram group or Discord guild bound by /activate' }),
+        alert_chat_id: z.nullable(z.string()),
+        configured: withMeta(z.boolean(), { description: "Whether this deployment has the platform's bot credentials; without them actions are recorded as not_configured" }),
+        automod_synced_at: z.nullable(timestamp),
+        automod_error: z.nullable(z.string()),
+        unsupported: withMeta(z.array(z.string()), { description: 'What this platform integration does not do, and why' }),
+      })), { description: 'Telegram and Discord communities (contract 10); null for the others' }),
+    last_synced_at: withMeta(z.nullable(timestamp), { description: 'When POST /sync last refreshed this status; null before the first sync' }),
+  }),
+  { id: 'ModerationStatus' },
+);
 
 /** The subset of a Telegram Update the adapter reads; Telegram adds fields freely, so this one is not strict. */
-const telegramUser = z.object({ id: z.number().int(), username: z.string().optional(), first_name: z.string().optional(), is_bot: z.boolean().optional() });
-export const telegramUpdate = z
-  .object({
-    update_id: z.number().int(),
-    message: z
-      .object({
-        message_id: z.number().int(),
+const telegramUser = z.object({ id: z.int(), username: z.optional(z.string()), first_name: z.optional(z.string()), is_bot: z.optional(z.boolean()) });
+export const telegramUpdate = withMeta(
+  z.object({
+    update_id: z.int(),
+    message: z.optional(
+      z.object({
+        message_id: z.int(),
         // Unix seconds; bounded so it always makes a Date (years 1970 to 9999).
-        date: z.number().int().min(0).max(253_402_300_799),
-        from: telegramUser.optional(),
-        text: z.string().optional(),
-        caption: z.string().optional(),
-        new_chat_members: z.array(telegramUser).optional(),
-      })
-      .optional(),
-  })
-  .meta({ id: 'TelegramUpdate' });
+        date: z.int().check(z.gte(0), z.lte(253_402_300_799)),
+        from: z.optional(telegramUser),
+        text: z.optional(z.string()),
+        caption: z.optional(z.string()),
+        new_chat_members: z.optional(z.array(telegramUser)),
+      })),
+  }),
+  { id: 'TelegramUpdate' },
+);
 
 export const communityIdParams = z.strictObject({ id: z.uuid() });
 export const moderationTag = 'Community moderation';
@@ -173,7 +177,7 @@ export const moderationEndpoints = {
   }),
   listCommunities: defineEndpoint({
     operationId: 'listCommunities', method: 'GET', path: `${base}/communities`, summary: 'Your communities, newest first (sort_order=asc: oldest first)', tag, auth: 'api_key',
-    query: z.strictObject(pageQuery), response: z.object({ items: z.array(community), total: z.number().int() }),
+    query: z.strictObject(pageQuery), response: z.object({ items: z.array(community), total: z.int() }),
   }),
   getCommunity: defineEndpoint({
     operationId: 'getCommunity', method: 'GET', path: `${base}/communities/{id}`, summary: 'One community', tag, auth: 'api_key', params: communityIdParams, response: community,
@@ -195,18 +199,18 @@ export const moderationEndpoints = {
   postEvents: defineEndpoint({
     operationId: 'postModerationEvents', method: 'POST', path: `${base}/communities/{id}/events`, tag, auth: 'api_key', params: communityIdParams,
     summary: 'Chat events in, moderation decisions out (a re-delivered event_id is neither counted nor acted on again)',
-    body: z.strictObject({ events: z.array(moderationEvent).min(1).max(100) }), response: decisions,
+    body: z.strictObject({ events: z.array(moderationEvent).check(z.minLength(1), z.maxLength(100)) }), response: decisions,
   }),
   telegramWebhook: defineEndpoint({
     operationId: 'telegramModerationWebhook', method: 'POST', path: `${base}/telegram/{moderation_id}`, tag, auth: 'none',
     summary: "Telegram's webhook; X-Telegram-Bot-Api-Secret-Token must equal the community's activation token",
-    params: z.strictObject({ moderation_id: z.string().min(1).max(100) }), body: telegramUpdate, response: decisions,
-    headers: [{ name: 'X-Telegram-Bot-Api-Secret-Token', required: true, description: "The community's activation token, as given to Telegram's setWebhook; a wrong one answers 404 like an unknown community", schema: z.string().min(1) }],
+    params: z.strictObject({ moderation_id: z.string().check(z.minLength(1), z.maxLength(100)) }), body: telegramUpdate, response: decisions,
+    headers: [{ name: 'X-Telegram-Bot-Api-Secret-Token', required: true, description: "The community's activation token, as given to Telegram's setWebhook; a wrong one answers 404 like an unknown community", schema: z.string().check(z.minLength(1)) }],
   }),
   getStatus: defineEndpoint({
     operationId: 'getModerationStatus', method: 'GET', path: `${base}/status`, tag, auth: 'api_key', errors: [404],
     summary: "Connection state, live metrics and the newest audit entries (default community: your newest)",
-    query: z.strictObject({ community_id: z.uuid().optional(), include_logs: z.coerce.number().int().min(0).max(100).default(25) }),
+    query: z.strictObject({ community_id: z.optional(z.uuid()), include_logs: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(100)), 25) }),
     response: moderationStatus,
   }),
   sync: defineEndpoint({

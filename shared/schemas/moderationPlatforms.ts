@@ -1,102 +1,99 @@
 /** Contract 10: per-community rules, undo, and the operator bot's Telegram webhook and Discord interactions. */
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod';
+import { withMeta } from '#shared/schemas/zod';
 import { defineEndpoint } from '#shared/http/endpoint';
 import { changeSet } from './common';
 import { communityIdParams, moderationBase, moderationTag } from './moderation';
 
 const toggle = { enabled: z.boolean() };
-const seconds = (max: number) => z.number().int().min(1).max(max);
+const seconds = (max: number) => z.int().check(z.gte(1), z.lte(max));
 const ruleSettings = {
   scam_phrase: z.strictObject(toggle),
   invite_link: z.strictObject(toggle),
   wallet_address: z.strictObject(toggle),
   link: z.strictObject(toggle),
-  flood: z.strictObject({ ...toggle, max_messages: z.number().int().min(1).max(100), window_seconds: seconds(3600) }),
-  repeated_message: z.strictObject({ ...toggle, max_copies: z.number().int().min(1).max(100), window_seconds: seconds(86_400) }),
-  mass_mentions: z.strictObject({ ...toggle, max_mentions: z.number().int().min(1).max(50) }),
+  flood: z.strictObject({ ...toggle, max_messages: z.int().check(z.gte(1), z.lte(100)), window_seconds: seconds(3600) }),
+  repeated_message: z.strictObject({ ...toggle, max_copies: z.int().check(z.gte(1), z.lte(100)), window_seconds: seconds(86_400) }),
+  mass_mentions: z.strictObject({ ...toggle, max_mentions: z.int().check(z.gte(1), z.lte(50)) }),
   blocked_word: z.strictObject(toggle),
-  shouting: z.strictObject({ ...toggle, min_letters: z.number().int().min(1).max(1000), upper_ratio: z.number().min(0.5).max(1) }),
+  shouting: z.strictObject({ ...toggle, min_letters: z.int().check(z.gte(1), z.lte(1000)), upper_ratio: z.number().check(z.gte(0.5), z.lte(1)) }),
 };
 type Settings = typeof ruleSettings;
-const partialSettings = Object.fromEntries(Object.entries(ruleSettings).map(([k, v]) => [k, v.partial()])) as { [K in keyof Settings]: ReturnType<Settings[K]['partial']> };
+const partialSettings = Object.fromEntries(Object.entries(ruleSettings).map(([k, v]) => [k, z.partial(v)])) as { [K in keyof Settings]: ReturnType<typeof z.partial<Settings[K]>> };
 
 /** A domain as typed in an allowlist: lower-case labels, no scheme or path (Discord's allow_list takes at most 60 characters). */
-const domain = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(60)
-  .regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/, 'A domain such as docs.example.com (no scheme, no path)');
+const domain = z.string().check(z.trim(), z.toLowerCase(), z.maxLength(60), z.regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/, 'A domain such as docs.example.com (no scheme, no path)'));
 /** Discord keyword filters take at most 60 characters a keyword. */
-const word = z.string().trim().min(1).max(60);
-const captcha = { enabled: z.boolean(), timeout_seconds: z.number().int().min(30).max(86_400) };
+const word = z.string().check(z.trim(), z.minLength(1), z.maxLength(60));
+const captcha = { enabled: z.boolean(), timeout_seconds: z.int().check(z.gte(30), z.lte(86_400)) };
 const common = {
-  mode: z.enum(['enforce', 'observe']).meta({ description: 'observe: decisions and audit logs, no platform action' }),
-  link_allowlist: z.array(domain).max(100),
-  blocked_words: z.array(word).max(1000),
-  warn_limit: z.number().int().min(0).max(10).meta({ description: 'Warnings before an offence escalates to a mute' }),
-  new_member_days: z.number().int().min(0).max(365),
+  mode: withMeta(z.enum(['enforce', 'observe']), { description: 'observe: decisions and audit logs, no platform action' }),
+  link_allowlist: z.array(domain).check(z.maxLength(100)),
+  blocked_words: z.array(word).check(z.maxLength(1000)),
+  warn_limit: withMeta(z.int().check(z.gte(0), z.lte(10)), { description: 'Warnings before an offence escalates to a mute' }),
+  new_member_days: z.int().check(z.gte(0), z.lte(365)),
 };
 
-export const communityRules = z
-  .strictObject({ ...common, rules: z.strictObject(ruleSettings), captcha: z.strictObject(captcha) })
-  .meta({ id: 'CommunityRules' });
+export const communityRules = withMeta(
+  z.strictObject({ ...common, rules: z.strictObject(ruleSettings), captcha: z.strictObject(captcha) }),
+  { id: 'CommunityRules' },
+);
 
 export const communityRulesUpdate = changeSet(
   z.strictObject({
-    mode: common.mode.optional(),
-    rules: z.strictObject(partialSettings).partial().optional(),
-    link_allowlist: common.link_allowlist.optional(),
-    blocked_words: common.blocked_words.optional(),
-    warn_limit: common.warn_limit.optional(),
-    new_member_days: common.new_member_days.optional(),
-    captcha: z.strictObject(captcha).partial().optional(),
+    mode: z.optional(common.mode),
+    rules: z.optional(z.partial(z.strictObject(partialSettings))),
+    link_allowlist: z.optional(common.link_allowlist),
+    blocked_words: z.optional(common.blocked_words),
+    warn_limit: z.optional(common.warn_limit),
+    new_member_days: z.optional(common.new_member_days),
+    captcha: z.optional(z.partial(z.strictObject(captcha))),
   }),
   'CommunityRulesUpdate',
 );
 
-export const undoResult = z
-  .object({
+export const undoResult = withMeta(
+  z.object({
     audit_id: z.string(),
     action: z.enum(['mute', 'ban']),
     delivery: z.enum(['pending', 'delivered', 'failed', 'not_configured', 'observe']),
-    error: z.string().nullable(),
+    error: z.nullable(z.string()),
     undone_at: z.string(),
-  })
-  .meta({ id: 'ModerationUndo' });
+  }),
+  { id: 'ModerationUndo' },
+);
 
 /**
  * The parts of a Telegram Update the bot reads, checked so a malformed one is a 400, not a crash;
  * Telegram sends far more, and unknown fields pass (the update is Telegram's, not a client's).
  */
-const tgUser = z.looseObject({ id: z.number().int(), is_bot: z.boolean().optional(), first_name: z.string().optional(), username: z.string().optional() });
-const tgChat = z.looseObject({ id: z.number().int(), type: z.string() });
+const tgUser = z.looseObject({ id: z.int(), is_bot: z.optional(z.boolean()), first_name: z.optional(z.string()), username: z.optional(z.string()) });
+const tgChat = z.looseObject({ id: z.int(), type: z.string() });
 // Unix seconds; bounded so it always makes a Date (years 1970 to 9999).
-const tgDate = z.number().int().min(0).max(253_402_300_799);
-export const telegramOperatorUpdate = z
-  .looseObject({
-    update_id: z.number().int(),
-    message: z
-      .looseObject({
-        message_id: z.number().int(),
+const tgDate = z.int().check(z.gte(0), z.lte(253_402_300_799));
+export const telegramOperatorUpdate = withMeta(
+  z.looseObject({
+    update_id: z.int(),
+    message: z.optional(
+      z.looseObject({
+        message_id: z.int(),
         date: tgDate,
         chat: tgChat,
-        from: tgUser.optional(),
-        text: z.string().optional(),
-        caption: z.string().optional(),
-        new_chat_members: z.array(tgUser).optional(),
-      })
-      .optional(),
-    callback_query: z
-      .looseObject({
+        from: z.optional(tgUser),
+        text: z.optional(z.string()),
+        caption: z.optional(z.string()),
+        new_chat_members: z.optional(z.array(tgUser)),
+      })),
+    callback_query: z.optional(
+      z.looseObject({
         id: z.string(),
         from: tgUser,
-        data: z.string().optional(),
-        message: z.looseObject({ message_id: z.number().int(), chat: tgChat }).optional(),
-      })
-      .optional(),
-  })
-  .meta({ id: 'TelegramOperatorUpdate' });
+        data: z.optional(z.string()),
+        message: z.optional(z.looseObject({ message_id: z.int(), chat: tgChat })),
+      })),
+  }),
+  { id: 'TelegramOperatorUpdate' },
+);
 
 // The same tag, base path and community id as the rest of moderation (schemas/moderation.ts).
 const tag = moderationTag;
@@ -120,7 +117,7 @@ export const platformEndpoints = {
   telegramOperatorWebhook: defineEndpoint({
     operationId: 'telegramOperatorWebhook', method: 'POST', path: `${base}/telegram`, tag, auth: 'none', errors: [401],
     summary: "The operator bot's webhook: every Telegram update of every group the bot is in",
-    headers: [{ name: 'X-Telegram-Bot-Api-Secret-Token', required: true, description: 'Must equal TELEGRAM_WEBHOOK_SECRET (401 otherwise)', schema: z.string().min(1) }],
+    headers: [{ name: 'X-Telegram-Bot-Api-Secret-Token', required: true, description: 'Must equal TELEGRAM_WEBHOOK_SECRET (401 otherwise)', schema: z.string().check(z.minLength(1)) }],
     body: telegramOperatorUpdate, response: z.object({ ok: z.boolean() }),
   }),
   discordInteractions: defineEndpoint({
@@ -130,6 +127,6 @@ export const platformEndpoints = {
       { name: 'X-Signature-Ed25519', required: true, description: 'Hex Ed25519 signature of timestamp + body', schema: z.string() },
       { name: 'X-Signature-Timestamp', required: true, description: 'Signed with the body', schema: z.string() },
     ],
-    response: z.looseObject({ type: z.number().int() }),
+    response: z.looseObject({ type: z.int() }),
   }),
 };

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod';
+import { withMeta } from '#shared/schemas/zod';
 import { defineEndpoint } from '#shared/http/endpoint';
 import { noContentSpec } from './noContent';
 import { pageOf, pageQuery, timestamp } from './common';
@@ -7,9 +8,10 @@ import { growthRun } from './growth';
 import { community } from './moderation';
 
 /** Contract 11's event types, each with the object its `data` carries (as the object's GET returns it). */
-export const creditsLow = z
-  .object({ available: z.number().int(), threshold: z.number().int() })
-  .meta({ id: 'CreditsLow', description: 'The balance after the spend that took it below the threshold' });
+export const creditsLow = withMeta(
+  z.object({ available: z.int(), threshold: z.int() }),
+  { id: 'CreditsLow', description: 'The balance after the spend that took it below the threshold' },
+);
 
 export const WEBHOOK_EVENT_DATA = {
   'job.completed': jobRecord,
@@ -22,7 +24,7 @@ export const WEBHOOK_EVENT_DATA = {
   'community.suspended': community,
   'community.expired': community,
   'credits.low': creditsLow,
-} as const satisfies Record<string, z.ZodType>;
+} as const satisfies Record<string, z.ZodMiniType>;
 
 export type WebhookEventType = keyof typeof WEBHOOK_EVENT_DATA;
 export const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENT_DATA) as WebhookEventType[];
@@ -36,32 +38,34 @@ const endpointFields = {
   id: z.uuid(),
   url: z.string(),
   event_types: z.array(webhookEventType),
-  description: z.string().nullable(),
+  description: z.nullable(z.string()),
   status: z.enum(['enabled', 'disabled']),
   /** Why a disabled endpoint was disabled (5 days of failed deliveries); null while enabled. */
-  disabled_reason: z.string().nullable(),
+  disabled_reason: z.nullable(z.string()),
   created_at: timestamp,
 };
-export const webhookEndpoint = z.object(endpointFields).meta({ id: 'WebhookEndpoint' });
-export const webhookEndpointWithSecret = z
-  .object({ ...endpointFields, secret: z.string().regex(/^whsec_[A-Za-z0-9+\/=]+$/) })
-  .meta({ id: 'WebhookEndpointWithSecret', description: 'The signing secret is shown only in this response' });
+export const webhookEndpoint = withMeta(z.object(endpointFields), { id: 'WebhookEndpoint' });
+export const webhookEndpointWithSecret = withMeta(
+  z.object({ ...endpointFields, secret: z.string().check(z.regex(/^whsec_[A-Za-z0-9+\/=]+$/)) }),
+  { id: 'WebhookEndpointWithSecret', description: 'The signing secret is shown only in this response' },
+);
 
-export const webhookDelivery = z
-  .object({
+export const webhookDelivery = withMeta(
+  z.object({
     id: z.uuid(),
     event_id: z.uuid(),
     event_type: webhookEventType,
     endpoint_id: z.uuid(),
     status: z.enum(['pending', 'succeeded', 'failed']),
-    attempts: z.number().int(),
-    last_status_code: z.number().int().nullable(),
+    attempts: z.int(),
+    last_status_code: z.nullable(z.int()),
     /** The last failed attempt's reason (an HTTP status, a timeout, a refused address); null when none failed yet. */
-    last_error: z.string().nullable(),
-    next_attempt_at: timestamp.nullable(),
+    last_error: z.nullable(z.string()),
+    next_attempt_at: z.nullable(timestamp),
     created_at: timestamp,
-  })
-  .meta({ id: 'WebhookDelivery' });
+  }),
+  { id: 'WebhookDelivery' },
+);
 
 const endpointParams = z.strictObject({ endpoint_id: z.uuid() });
 const tag = 'Outbound webhooks';
@@ -76,9 +80,9 @@ export const outboundWebhookEndpoints = {
       'The `secret` is shown only here and when rotated. Deployed, the URL must be https and resolve to public addresses only (checked again before every delivery); ' +
       'the local server also accepts http://127.0.0.1 and http://localhost. `event_types` omitted: every type. At most 20 endpoints per account (422 invalid_state).',
     body: z.strictObject({
-      url: z.string().min(1).max(2048),
-      event_types: z.array(webhookEventType).min(1).optional(),
-      description: z.string().trim().max(500).optional(),
+      url: z.string().check(z.minLength(1), z.maxLength(2048)),
+      event_types: z.optional(z.array(webhookEventType).check(z.minLength(1))),
+      description: z.optional(z.string().check(z.trim(), z.maxLength(500))),
     }),
     response: webhookEndpointWithSecret,
   }),
@@ -101,7 +105,7 @@ export const outboundWebhookEndpoints = {
   }),
   listWebhookDeliveries: defineEndpoint({
     operationId: 'listWebhookDeliveries', method: 'GET', path: `${base}/deliveries`, summary: 'The delivery log, newest first (kept 30 days)', tag, auth: 'api_key',
-    query: z.strictObject({ ...pageQuery, endpoint_id: z.uuid().optional(), status: z.enum(['pending', 'succeeded', 'failed']).optional() }),
+    query: z.strictObject({ ...pageQuery, endpoint_id: z.optional(z.uuid()), status: z.optional(z.enum(['pending', 'succeeded', 'failed'])) }),
     response: pageOf(webhookDelivery),
   }),
   retryWebhookDelivery: defineEndpoint({

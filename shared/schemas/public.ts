@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod';
 import { defineEndpoint } from '#shared/http/endpoint';
 
 const tag = 'Service';
@@ -18,15 +18,15 @@ export const publicEndpoints = {
 export const webhookEndpoints = {
   stripeWebhook: defineEndpoint({
     operationId: 'stripeWebhook', method: 'POST', path: '/api/v1/webhooks/stripe', summary: 'Payment processor webhook (Stripe-Signature checked)', tag: 'Webhooks', auth: 'none', rawBody: true,
-    headers: [{ name: 'Stripe-Signature', required: true, description: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "{t}.{body}">; 5-minute tolerance. Missing or wrong: 400', schema: z.string().min(1) }],
+    headers: [{ name: 'Stripe-Signature', required: true, description: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "{t}.{body}">; 5-minute tolerance. Missing or wrong: 400', schema: z.string().check(z.minLength(1)) }],
     response: z.object({ received: z.boolean(), duplicate: z.boolean() }),
   }),
   localCheckoutPage: defineEndpoint({
     operationId: 'localCheckoutPage', method: 'GET', path: '/api/v1/checkout/{session_id}', summary: 'Local checkout page (only when Stripe is not configured)', tag: 'Webhooks', auth: 'none',
-    params: z.strictObject({ session_id: z.string().regex(/^cs_local_[0-9a-f-]{36}$/) }), produces: 'text/html',
+    params: z.strictObject({ session_id: z.string().check(z.regex(/^cs_local_[0-9a-f-]{36}$/)) }), produces: 'text/html',
   }),
   localCheckoutPay: defineEndpoint({
     operationId: 'localCheckoutPay', method: 'POST', path: '/api/v1/checkout/{session_id}/pay', summary: 'Local checkout: pay, which sends the signed webhook Stripe would', tag: 'Webhooks', auth: 'none', errors: [422],
-    params: z.strictObject({ session_id: z.string().regex(/^cs_local_[0-9a-f-]{36}$/) }), produces: 'text/html',
+    params: z.strictObject({ session_id: z.string().check(z.regex(/^cs_local_[0-9a-f-]{36}$/)) }), produces: 'text/html',
   }),
 };

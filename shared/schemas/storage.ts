@@ -1,35 +1,38 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod';
+import { withMeta } from '#shared/schemas/zod';
 import { defineEndpoint } from '#shared/http/endpoint';
 import { noContentSpec } from './noContent';
 import { pageOf, pageQuery, timestamp } from './common';
 
 export const chatMessage = z.strictObject({
   role: z.enum(['user', 'assistant', 'system', 'tool']),
-  content: z.string().max(200_000),
-  created_at: timestamp.optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
+  content: z.string().check(z.maxLength(200_000)),
+  created_at: z.optional(timestamp),
+  metadata: z.optional(z.record(z.string(), z.unknown())),
 });
 
-export const chat = z
-  .object({ id: z.uuid(), user_id: z.uuid(), title: z.string(), messages: z.array(chatMessage), created_at: timestamp, updated_at: timestamp })
-  .meta({ id: 'Chat' });
-export const chatListItem = z
-  .object({ id: z.uuid(), title: z.string(), message_count: z.number().int(), created_at: timestamp, updated_at: timestamp })
-  .meta({ id: 'ChatListItem' });
+export const chat = withMeta(
+  z.object({ id: z.uuid(), user_id: z.uuid(), title: z.string(), messages: z.array(chatMessage), created_at: timestamp, updated_at: timestamp }),
+  { id: 'Chat' },
+);
+export const chatListItem = withMeta(
+  z.object({ id: z.uuid(), title: z.string(), message_count: z.int(), created_at: timestamp, updated_at: timestamp }),
+  { id: 'ChatListItem' },
+);
 
 const resultFields = {
   id: z.uuid(),
   user_id: z.uuid(),
-  chat_id: z.uuid().nullable(),
-  chat_title: z.string().nullable(),
+  chat_id: z.nullable(z.uuid()),
+  chat_title: z.nullable(z.string()),
   tool_name: z.string(),
   metadata: z.record(z.string(), z.unknown()),
   storage_format: z.literal('json'),
-  file_size: z.number().int(),
+  file_size: z.int(),
   created_at: timestamp,
 };
-export const storedResult = z.object({ ...resultFields, result_data: z.unknown() }).meta({ id: 'StoredResult' });
-export const storedResultListItem = z.object(resultFields).meta({ id: 'StoredResultListItem' });
+export const storedResult = withMeta(z.object({ ...resultFields, result_data: z.unknown() }), { id: 'StoredResult' });
+export const storedResultListItem = withMeta(z.object(resultFields), { id: 'StoredResultListItem' });
 
 const chatIdParams = z.strictObject({ chat_id: z.uuid() });
 const tag = 'Chats and results';
@@ -37,12 +40,12 @@ const tag = 'Chats and results';
 export const storageEndpoints = {
   createChat: defineEndpoint({
     operationId: 'createChat', method: 'POST', path: '/api/v1/chats', summary: 'Create a chat', tag, auth: 'api_key', idempotent: true, successStatus: 201,
-    body: z.strictObject({ title: z.string().trim().min(1).max(255).optional() }),
+    body: z.strictObject({ title: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(255))) }),
     response: chat,
   }),
   listChats: defineEndpoint({
     operationId: 'listChats', method: 'GET', path: '/api/v1/chats', summary: 'List your chats (soft-deleted ones excluded)', tag, auth: 'api_key',
-    query: z.strictObject({ ...pageQuery, sort_by: z.enum(['updated_at', 'created_at']).default('updated_at') }),
+    query: z.strictObject({ ...pageQuery, sort_by: z._default(z.enum(['updated_at', 'created_at']), 'updated_at') }),
     response: pageOf(chatListItem),
   }),
   getChat: defineEndpoint({
@@ -50,10 +53,10 @@ export const storageEndpoints = {
   }),
   updateChat: defineEndpoint({
     operationId: 'updateChat', method: 'PUT', path: '/api/v1/chats/{chat_id}', summary: 'Rename a chat and/or replace its messages', tag, auth: 'api_key', params: chatIdParams,
-    body: z
-      .strictObject({ title: z.string().trim().min(1).max(255).optional(), messages: z.array(chatMessage).max(10_000).optional() })
-      .refine((b) => b.title !== undefined || b.messages !== undefined, { message: 'Send title, messages or both' })
-      .meta({ anyOf: [{ required: ['title'] }, { required: ['messages'] }] }),
+    body: withMeta(
+      z.strictObject({ title: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(255))), messages: z.optional(z.array(chatMessage).check(z.maxLength(10_000))) }).check(z.refine((b) => b.title !== undefined || b.messages !== undefined, { message: 'Send title, messages or both' })),
+      { anyOf: [{ required: ['title'] }, { required: ['messages'] }] },
+    ),
     response: chat,
   }),
   deleteChat: defineEndpoint({
@@ -63,9 +66,9 @@ export const storageEndpoints = {
     operationId: 'listResults', method: 'GET', path: '/api/v1/results', summary: 'List your stored tool results', tag, auth: 'api_key',
     query: z.strictObject({
       ...pageQuery,
-      sort_by: z.enum(['created_at', 'file_size']).default('created_at'),
-      tool_name: z.string().min(1).max(100).optional(),
-      chat_id: z.uuid().optional(),
+      sort_by: z._default(z.enum(['created_at', 'file_size']), 'created_at'),
+      tool_name: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
+      chat_id: z.optional(z.uuid()),
     }),
     response: pageOf(storedResultListItem),
   }),

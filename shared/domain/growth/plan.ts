@@ -3,7 +3,8 @@
  * and back, so it is validated strictly when it returns and signed (signature.ts) so that a plan
  * the caller edited, or one issued to someone else, is never priced.
  */
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod';
+import { withMeta } from '#shared/schemas/zod';
 import { MAX_COMPANIES, MAX_CONTACTS } from '#shared/domain/jobs/capabilities';
 import { GOAL_TYPES, PIPELINE_ORDER, type Capability } from './goals';
 
@@ -11,69 +12,70 @@ export const COVERAGE_MODES = ['sufficient', 'partial', 'needs_enrichment'] as c
 export type CoverageMode = (typeof COVERAGE_MODES)[number];
 export const RECOMMENDED_PATHS = ['enrichment_only', 'enrichment_plus_fallback'] as const;
 
-const text = (max: number) => z.string().min(1).max(max);
+const text = (max: number) => z.string().check(z.minLength(1), z.maxLength(max));
 
-export const normalizedCompanySchema = z.strictObject({ company_name: text(300).optional(), domain: text(253).optional(), website: text(500).optional() });
+export const normalizedCompanySchema = z.strictObject({ company_name: z.optional(text(300)), domain: z.optional(text(253)), website: z.optional(text(500)) });
 export const normalizedContactSchema = z.strictObject({
-  full_name: text(300).optional(),
-  first_name: text(150).optional(),
-  last_name: text(150).optional(),
-  email: text(320).optional(),
-  company_name: text(300).optional(),
-  domain: text(253).optional(),
-  linkedin_url: text(500).optional(),
-  title: text(300).optional(),
+  full_name: z.optional(text(300)),
+  first_name: z.optional(text(150)),
+  last_name: z.optional(text(150)),
+  email: z.optional(text(320)),
+  company_name: z.optional(text(300)),
+  domain: z.optional(text(253)),
+  linkedin_url: z.optional(text(500)),
+  title: z.optional(text(300)),
 });
 
 /** What one request may send; the plan keeps what one pipeline run takes (the rest is reported over_limit). */
 export const MAX_ASSETS = 5000;
 export const normalizedAssetsSchema = z.strictObject({
-  companies: z.array(normalizedCompanySchema).max(MAX_COMPANIES),
-  contacts: z.array(normalizedContactSchema).max(MAX_CONTACTS),
+  companies: z.array(normalizedCompanySchema).check(z.maxLength(MAX_COMPANIES)),
+  contacts: z.array(normalizedContactSchema).check(z.maxLength(MAX_CONTACTS)),
 });
 
 export const constraintsSchema = z.strictObject({
-  niche: z.string().trim().min(1).max(200).optional(),
-  count: z.number().int().min(1).max(1000).optional(),
-  location: z.string().trim().min(1).max(200).optional(),
+  niche: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
+  count: z.optional(z.int().check(z.gte(1), z.lte(1000))),
+  location: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
 });
 
 export const icpConfigSchema = z.strictObject({
-  industries: z.array(z.string().trim().min(1).max(100)).max(50).optional(),
-  locations: z.array(z.string().trim().min(1).max(100)).max(50).optional(),
-  keywords: z.array(z.string().trim().min(1).max(100)).max(50).optional(),
-  min_employees: z.number().int().min(0).optional(),
-  max_employees: z.number().int().min(0).optional(),
-  min_score: z.number().min(0).max(100).optional(),
+  industries: z.optional(z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))).check(z.maxLength(50))),
+  locations: z.optional(z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))).check(z.maxLength(50))),
+  keywords: z.optional(z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))).check(z.maxLength(50))),
+  min_employees: z.optional(z.int().check(z.gte(0))),
+  max_employees: z.optional(z.int().check(z.gte(0))),
+  min_score: z.optional(z.number().check(z.gte(0), z.lte(100))),
 });
 
-export const goalPlanSchema = z
-  .strictObject({
+export const goalPlanSchema = withMeta(
+  z.strictObject({
     plan_id: z.uuid(),
     goal_type: z.enum(GOAL_TYPES),
-    pipeline_id: z.string().min(1).max(100),
-    preset: z.string().min(1).max(100),
-    capabilities: z.array(z.enum(PIPELINE_ORDER)).min(1).max(PIPELINE_ORDER.length),
-    output: z.strictObject({ required_fields: z.array(z.string().min(1).max(100)).min(1).max(50), preview_rows: z.number().int().min(0).max(50) }),
+    pipeline_id: z.string().check(z.minLength(1), z.maxLength(100)),
+    preset: z.string().check(z.minLength(1), z.maxLength(100)),
+    capabilities: z.array(z.enum(PIPELINE_ORDER)).check(z.minLength(1), z.maxLength(PIPELINE_ORDER.length)),
+    output: z.strictObject({ required_fields: z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.minLength(1), z.maxLength(50)), preview_rows: z.int().check(z.gte(0), z.lte(50)) }),
     input_assets: normalizedAssetsSchema,
     constraints: constraintsSchema,
-    icp_config: icpConfigSchema.nullable(),
+    icp_config: z.nullable(icpConfigSchema),
     execution_options: z.strictObject({
       icp_gate: z.enum(['skip', 'apply']),
-      niche: z.string().max(200).optional(),
+      niche: z.optional(z.string().check(z.maxLength(200))),
       /** Title keywords contact discovery keeps ("the founders" -> founder, ceo); all titles when absent. */
-      role_focus: z.array(z.string().min(1).max(100)).max(20).optional(),
+      role_focus: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.maxLength(20))),
     }),
     coverage_mode: z.enum(COVERAGE_MODES),
     recommended_path: z.enum(RECOMMENDED_PATHS),
     fallback_capabilities: z.array(z.enum(PIPELINE_ORDER)),
-    issued_at: z.string().min(1).max(40),
-  })
-  .meta({ id: 'GoalPlan' });
+    issued_at: z.string().check(z.minLength(1), z.maxLength(40)),
+  }),
+  { id: 'GoalPlan' },
+);
 
-export type GoalPlan = z.infer<typeof goalPlanSchema>;
-export type Constraints = z.infer<typeof constraintsSchema>;
-export type IcpConfig = z.infer<typeof icpConfigSchema>;
+export type GoalPlan = z.output<typeof goalPlanSchema>;
+export type Constraints = z.output<typeof constraintsSchema>;
+export type IcpConfig = z.output<typeof icpConfigSchema>;
 
 const byPipelineOrder = (caps: readonly Capability[]): Capability[] =>
   [...new Set(caps)].sort((a, b) => PIPELINE_ORDER.indexOf(a) - PIPELINE_ORDER.indexOf(b));

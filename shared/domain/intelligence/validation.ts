@@ -1,9 +1,9 @@
-import type { z } from 'zod';
+import * as z from '#shared/schemas/zod';
 import { ValidationError } from '#shared/domain/errors';
 
 /** zod parse whose issue paths start at `path` (e.g. expansion_scope.expansion_params). */
-export function parseOrThrowAt<T extends z.ZodType>(schema: T, value: unknown, path: string): z.infer<T> {
-  const result = schema.safeParse(value);
+export function parseOrThrowAt<T extends z.core.$ZodType>(schema: T, value: unknown, path: string): z.output<T> {
+  const result = z.safeParse(schema, value);
   if (result.success) return result.data;
   throw new ValidationError(
     'The expansion parameters are invalid.',

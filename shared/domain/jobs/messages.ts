@@ -1,5 +1,5 @@
 /** The pipeline queue's job messages. One stage of one batch, or the job's final step. */
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod';
 import { ports } from '#shared/adapters/ports';
 import { CAPABILITY_NAMES } from './capabilities';
 import { parseJsonAs } from '#shared/json';
@@ -8,16 +8,16 @@ export const stageMessage = z.object({
   kind: z.literal('bd_job.stage'),
   user_id: z.string(),
   job_id: z.string(),
-  batch_no: z.number().int().min(0),
-  step: z.number().int().min(0),
+  batch_no: z.int().check(z.gte(0)),
+  step: z.int().check(z.gte(0)),
   capability: z.enum(CAPABILITY_NAMES),
 });
 export const finalizeMessage = z.object({ kind: z.literal('bd_job.finalize'), user_id: z.string(), job_id: z.string() });
 export const jobMessage = z.discriminatedUnion('kind', [stageMessage, finalizeMessage]);
 
-export type StageMessage = z.infer<typeof stageMessage>;
-export type FinalizeMessage = z.infer<typeof finalizeMessage>;
-export type JobMessage = z.infer<typeof jobMessage>;
+export type StageMessage = z.output<typeof stageMessage>;
+export type FinalizeMessage = z.output<typeof finalizeMessage>;
+export type JobMessage = z.output<typeof jobMessage>;
 
 export async function sendJobMessages(messages: JobMessage[]): Promise<void> {
   if (messages.length) await ports().queue.send(messages.map((m) => ({ body: JSON.stringify(m) })));

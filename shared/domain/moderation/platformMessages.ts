@@ -1,12 +1,12 @@
 /** The queue messages of platform moderation: deliver one planned delivery, or write a guild's AutoMod rules. */
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod';
 import { ports } from '#shared/adapters/ports';
 import { parseJsonAs } from '#shared/json';
 
 export const deliverMessage = z.object({ kind: z.literal('moderation.deliver'), community_id: z.string(), delivery_id: z.string() });
 export const automodSyncMessage = z.object({ kind: z.literal('moderation.automod_sync'), user_id: z.string(), community_id: z.string() });
 export const platformMessage = z.discriminatedUnion('kind', [deliverMessage, automodSyncMessage]);
-export type PlatformMessage = z.infer<typeof platformMessage>;
+export type PlatformMessage = z.output<typeof platformMessage>;
 
 /** SQS delays a message by at most 15 minutes. */
 const MAX_DELAY_SECONDS = 900;

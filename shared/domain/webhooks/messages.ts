@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod';
 import type { QueueMessage } from '#shared/adapters/queue';
 import { parseJsonAs } from '#shared/json';
 
@@ -7,7 +7,7 @@ const message = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('webhook.dispatch'), user_id: z.string(), event_id: z.string() }),
   z.object({ kind: z.literal('webhook.deliver'), user_id: z.string(), delivery_id: z.string() }),
 ]);
-export type WebhookMessage = z.infer<typeof message>;
+export type WebhookMessage = z.output<typeof message>;
 
 /** SQS delays a message 15 minutes at most; a longer wait is a chain of such delays. */
 export const MAX_QUEUE_DELAY_SECONDS = 900;

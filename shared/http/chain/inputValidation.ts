@@ -1,3 +1,4 @@
+import * as z from '#shared/schemas/zod';
 import { baseUrlOf } from '#shared/http/baseUrl';
 import { ValidationError } from '#shared/http/errors';
 import { parseOrThrow } from '#shared/http/validation';
@@ -8,7 +9,7 @@ const isEmptyObject = (value: unknown) => typeof value === 'object' && value !==
 function validBody(spec: ReturnType<typeof routeOf>['spec'], parsed: unknown): unknown {
   if (spec.body) {
     if (parsed === undefined || parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      if (!(parsed === undefined && spec.body.safeParse({}).success)) {
+      if (!(parsed === undefined && z.safeParse(spec.body, {}).success)) {
         throw new ValidationError('The request body must be a JSON object.', [{ path: 'body', message: 'Expected a JSON object' }]);
       }
     }

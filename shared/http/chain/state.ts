@@ -1,11 +1,11 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from '#shared/schemas/zod';
 import type { UserRecord } from '#shared/store/usersRepo';
 import type { EndpointSpec } from '#shared/http/endpoint';
 import type { IdempotencyClaim } from '#shared/http/idempotency';
 
-type In<T> = T extends z.ZodType ? z.infer<T> : Record<string, never>;
+type In<T> = T extends z.core.$ZodType ? z.output<T> : Record<string, never>;
 
 /** What a route's implementation receives: the validated request and its caller. */
 export interface ApiContext<S extends EndpointSpec = EndpointSpec> {
