@@ -5,6 +5,9 @@ import type { ApiGroup } from '#shared/schemas/groups';
 /** The disposable-domain list (bin/generateDisposableDomains.ts), read by the e-mail verification stage. */
 export const DISPOSABLE_DOMAINS_SIDE_FILE = `shared/domain/jobs/${DISPOSABLE_DOMAINS_FILE}`;
 
+/** The OpenAPI document built ahead from the schemas (`npm run openapi`), served by the public function. */
+export const OPENAPI_SIDE_FILE = 'functions/public/openapi.json';
+
 /** What a function may do beyond writing its own logs: the stack turns this into grants and env. */
 export interface FunctionNeeds {
   description: string;
@@ -39,7 +42,7 @@ export type FunctionName = ApiGroup | 'authorizer' | 'jobs-events' | 'worker' | 
  * says what it needs (and the stack refuses to synthesize without an entry).
  */
 export const FUNCTIONS: Record<FunctionName, FunctionNeeds> = {
-  public: { description: 'Health and the OpenAPI document', table: 'none' },
+  public: { description: 'Health and the OpenAPI document', table: 'none', sideFiles: [OPENAPI_SIDE_FILE] },
   webhooks: { description: 'Stripe webhooks and the local checkout pages', table: 'readWrite', stripe: true },
   account: { description: 'Profile, API key, subscription, checkout and credit usage', table: 'readWrite', stripe: true },
   storage: { description: 'Chats and stored results', table: 'readWrite' },

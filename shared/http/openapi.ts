@@ -132,8 +132,12 @@ function webhooksOf(components: Json): Json {
   );
 }
 
-/** The OpenAPI 3.1 document of every endpoint, from the same zod schemas that validate requests. */
-export function buildOpenApi(endpoints: EndpointSpec[], serverUrl: string): Json {
+/**
+ * The OpenAPI 3.1 document of every endpoint, from the same zod schemas that validate requests.
+ * Without a server URL, `servers` is left empty for the one who serves it to fill in (the public
+ * function serves a copy built ahead, functions/public/openapi.json).
+ */
+export function buildOpenApi(endpoints: EndpointSpec[], serverUrl?: string): Json {
   const components: Json = {};
   const errorRef = schemaOf(errorBody, 'output', components);
   const paths: Json = {};
@@ -165,7 +169,7 @@ export function buildOpenApi(endpoints: EndpointSpec[], serverUrl: string): Json
         'Credit-metered Web3 growth intelligence, enrichment jobs, growth plans and community moderation. ' +
         'Every response that spends or refunds credits carries `X-Credits-Charged` (credits taken from the available balance by this request, reservations included; negative when credits were given back) and `X-Credits-Remaining` (the available balance afterwards).',
     },
-    servers: [{ url: serverUrl }],
+    servers: serverUrl === undefined ? [] : [{ url: serverUrl }],
     security: [{ apiKey: [] }],
     paths,
     webhooks: webhooksOf(components),
