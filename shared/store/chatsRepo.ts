@@ -77,6 +77,10 @@ export function softDeleteChatItem(userId: string, chatId: string, at: string): 
   };
 }
 
+/** Items a Query asks for at least when deleted chats may be among them, and at most in any case. */
+const MIN_FILTERED_READ = 100;
+const MAX_READ = 1000;
+
 export interface ChatPage {
   items: ChatRecord[];
   total: number;
@@ -108,8 +112,9 @@ export async function listChats(
   let seen = 0;
   let startKey: Record<string, unknown> | undefined;
   do {
-    // Limit counts items read before the filter; on gsi1 (live chats only) it is exact.
-    const limit = counting ? undefined : end - seen;
+    // Limit counts items read before the filter: on gsi1 (live chats only) exact, by creation order
+    // it also passes over deleted chats, hence a floor; and a cap, as an offset may be anything.
+    const limit = counting ? undefined : Math.min(Math.max(end - seen, sortBy === 'updated_at' ? 1 : MIN_FILTERED_READ), MAX_READ);
     const read = await ddb().send(new QueryCommand({ TableName: table(), ...base, ScanIndexForward: order === 'asc', ExclusiveStartKey: startKey, Limit: limit }));
     for (const item of read.Items ?? []) {
       if (seen >= page.offset && items.length < page.limit) items.push(fromItem(item));
@@ -117,6 +122,7 @@ export async function listChats(
     }
     startKey = read.LastEvaluatedKey;
   } while (startKey && (counting || seen < end));
-  // A count read a moment before the page may trail it; the page itself is the floor.
-  return { items, total: counting ? seen : Math.max(page.knownTotal!, page.offset + items.length) };
+  // Read to the end, the chats seen are the total; otherwise the count (read a moment before the
+  // page, it may trail it: what was seen is the floor).
+  return { items, total: counting || !startKey ? seen : Math.max(page.knownTotal!, seen) };
 }

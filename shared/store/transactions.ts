@@ -70,6 +70,22 @@ export function isTransactionConflict(err: unknown): boolean {
   return cancellationCodes(err).includes('TransactionConflict');
 }
 
+/**
+ * Runs `write` again, with jittered backoff, while it fails only because another transaction was
+ * writing the same items (DynamoDB cancels both sides of such a race; the SDK does not retry it).
+ * Any other failure, a failed condition included, is the caller's.
+ */
+export async function retryingConflicts<T>(write: () => Promise<T>, attempts = 10): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (err) {
+      if (!isTransactionConflict(err) || attempt >= attempts) throw err;
+      await new Promise((r) => setTimeout(r, 5 + Math.random() * Math.min(10 * 2 ** attempt, 200)));
+    }
+  }
+}
+
 /** True for any cancelled transaction, whatever the reason (a failed condition, a conflict, throttling). */
 export function isCancelledTransaction(err: unknown): boolean {
   return err instanceof TransactionConditionError || (err as { name?: string })?.name === 'TransactionCanceledException';

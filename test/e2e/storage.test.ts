@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { saveResult } from '#shared/domain/storage/results';
 import { startTestApi } from '#test/support/api';
@@ -9,14 +9,14 @@ import { userProfileKey } from '#shared/store/keys';
 
 const api = await startTestApi();
 
-/** Items the chat-list Queries of `call` read (ScannedCount), seen on the client every request goes through. */
-async function chatItemsRead(call: () => Promise<unknown>): Promise<number> {
+/** The chat-list Queries `call` sends and the items they read (ScannedCount), seen on the client every request goes through. */
+async function chatReads(call: () => Promise<unknown>): Promise<{ queries: number; scanned: number }> {
   const client = ddb();
   const send = client.send.bind(client);
-  let scanned = 0;
+  const reads = { queries: 0, scanned: 0 };
   (client as unknown as { send: (c: { constructor: { name: string } }) => Promise<unknown> }).send = async (command) => {
     const out = (await send(command as never)) as { ScannedCount?: number };
-    if (command.constructor.name === 'QueryCommand') scanned += out.ScannedCount ?? 0;
+    if (command.constructor.name === 'QueryCommand') [reads.queries, reads.scanned] = [reads.queries + 1, reads.scanned + (out.ScannedCount ?? 0)];
     return out;
   };
   try {
@@ -24,8 +24,9 @@ async function chatItemsRead(call: () => Promise<unknown>): Promise<number> {
   } finally {
     (client as unknown as { send: unknown }).send = send;
   }
-  return scanned;
+  return reads;
 }
+const chatItemsRead = async (call: () => Promise<unknown>) => (await chatReads(call)).scanned;
 
 describe('chat totals', () => {
   it('come from the count kept on the account: creates and deletes (concurrent ones too) move it, a page reads only itself', async () => {
@@ -42,8 +43,8 @@ describe('chat totals', () => {
       expect(page!.status).toBe(200);
       expect(page!.body).toMatchObject({ total: 21, limit: 5, offset: 2 });
       expect(page!.body.items).toHaveLength(5);
-      // The page's 7 (offset and limit), plus the deleted chats the created_at order passes over.
-      expect(read, sort_by).toBeLessThanOrEqual(sort_by === 'updated_at' ? 7 : 10);
+      // The page's 7 (offset and limit); by creation order one read of up to 100 (deleted chats are among them).
+      expect(read, sort_by).toBeLessThanOrEqual(sort_by === 'updated_at' ? 7 : 100);
     }
     expect((await api.call('GET', '/chats?limit=5&offset=20', { key })).body).toMatchObject({ total: 21, items: [expect.anything()] });
   });
@@ -56,6 +57,54 @@ describe('chat totals', () => {
     const read = await chatItemsRead(async () => expect((await api.call('GET', '/chats?limit=1', { key })).body).toMatchObject({ total: 2, items: [expect.anything()] }));
     expect(read).toBe(2);
     expect((await getUser(user.id))?.liveChats).toBeUndefined();
+  });
+
+  it('past the end: an empty page with the true total, whatever the offset, in few reads', async () => {
+    const { key } = await api.newUser();
+    await api.call('POST', '/chats', { key, body: {} });
+    await api.call('POST', '/chats', { key, body: {} });
+    for (const sort_by of ['updated_at', 'created_at']) {
+      for (const offset of [5, 3_000_000_000]) {
+        const res = await api.call('GET', `/chats?offset=${offset}&sort_by=${sort_by}`, { key });
+        expect(res.status, `${sort_by} ${offset}`).toBe(200);
+        expect(res.body, `${sort_by} ${offset}`).toMatchObject({ items: [], total: 2, offset });
+      }
+    }
+  });
+
+  it('by creation order, deleted chats are passed over in few Queries, not one each', async () => {
+    const { key } = await api.newUser();
+    const chats = [];
+    for (let i = 0; i < 40; i += 1) chats.push((await api.call('POST', '/chats', { key, body: {} })).body);
+    await Promise.all(chats.slice(1).map((c) => api.call('DELETE', `/chats/${c.id}`, { key })));
+    let page: { body: { total: number; items: { id: string }[] } } | undefined;
+    const reads = await chatReads(async () => (page = await api.call('GET', '/chats?sort_by=created_at&limit=1', { key })));
+    expect(page!.body).toMatchObject({ total: 1, items: [{ id: chats[0].id }] });
+    expect(reads.queries).toBe(1);
+  });
+
+  it('a create or delete that meets another transaction on the account (a conflict) goes again and counts once', async () => {
+    const { key, user } = await api.newUser();
+    const client = ddb();
+    const send = client.send.bind(client);
+    let refused = 0;
+    const spy = vi.spyOn(client, 'send').mockImplementation(((command: { constructor: { name: string } }) => {
+      if (command.constructor.name === 'TransactWriteCommand' && refused < 2) {
+        refused += 1;
+        return Promise.reject(Object.assign(new Error('Transaction cancelled'), { name: 'TransactionCanceledException', CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }] }));
+      }
+      return send(command as never);
+    }) as never);
+    try {
+      const created = await api.call('POST', '/chats', { key, body: {} });
+      expect(created.status).toBe(201);
+      refused = 1;
+      expect((await api.call('DELETE', `/chats/${created.body.id}`, { key })).status).toBe(204);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(refused).toBe(2);
+    expect((await getUser(user.id))?.liveChats).toBe(0);
   });
 });
 

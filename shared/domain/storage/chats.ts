@@ -4,7 +4,7 @@ import { uuidv7 } from '#shared/ids';
 import { deleteBlob, readBlob, retireBlob, writeBlob } from '#shared/store/blobs';
 import { getChat, listChats, putChatItem, softDeleteChatItem, updateChat, type ChatRecord } from '#shared/store/chatsRepo';
 import { liveChatsChangeItem, type UserRecord } from '#shared/store/usersRepo';
-import { TransactionConditionError, writeTogether } from '#shared/store/transactions';
+import { retryingConflicts, TransactionConditionError, writeTogether } from '#shared/store/transactions';
 import { chatKey } from '#shared/store/keys';
 
 export const DEFAULT_CHAT_TITLE = 'New Conversation';
@@ -45,7 +45,11 @@ export const chatListItem = (chat: ChatRecord) => ({
 /** The caller as the chat operations need them: whose chats, and whether their account counts them. */
 export type ChatOwner = Pick<UserRecord, 'id' | 'liveChats'>;
 
-/** The owner's live-chat count moves with the chat, in its transaction, when the account keeps one. */
+/**
+ * The owner's live-chat count moves with the chat, in its transaction, when the account keeps one;
+ * the owner's item is then in every chat create and delete, so two at once may conflict and go again
+ * (the chat's own condition keeps a repeat from counting twice).
+ */
 const ownerCount = (owner: ChatOwner, delta: 1 | -1) => (owner.liveChats === undefined ? {} : { owner: liveChatsChangeItem(owner.id, delta) });
 
 export async function createChat(owner: ChatOwner, title: string | undefined): Promise<ChatView> {
@@ -54,7 +58,7 @@ export async function createChat(owner: ChatOwner, title: string | undefined): P
   const id = uuidv7(at.getTime());
   const messagesBlob = await writeBlob(ownerPk(userId, id), `chat-${id}-${uuidv7()}`, []);
   const chat: ChatRecord = { id, userId, title: title ?? DEFAULT_CHAT_TITLE, messageCount: 0, messagesBlob, createdAt: at.toISOString(), updatedAt: at.toISOString() };
-  await writeTogether({ chat: putChatItem(chat), ...ownerCount(owner, 1) });
+  await retryingConflicts(() => writeTogether({ chat: putChatItem(chat), ...ownerCount(owner, 1) }));
   return view(chat, []);
 }
 
@@ -85,7 +89,7 @@ export async function changeChat(userId: string, chatId: string, changes: { titl
 
 export async function deleteChat(owner: ChatOwner, chatId: string): Promise<void> {
   try {
-    await writeTogether({ chat: softDeleteChatItem(owner.id, chatId, now().toISOString()), ...ownerCount(owner, -1) });
+    await retryingConflicts(() => writeTogether({ chat: softDeleteChatItem(owner.id, chatId, now().toISOString()), ...ownerCount(owner, -1) }));
   } catch (err) {
     if (err instanceof TransactionConditionError && err.failed.has('chat')) throw new NotFoundError('Chat');
     throw err;
