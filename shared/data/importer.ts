@@ -22,7 +22,7 @@ import {
   BUILDER_CATEGORIES, ECOSYSTEMS, FUND_TYPES, JURISDICTIONS, PLATFORMS, ROLE_FAMILIES, SECTORS, STAGES, termLabel, type Term,
 } from './taxonomy';
 import { EMAIL_PATTERNS, type CuratedBuilder, type CuratedCompany, type CuratedEntity, type CuratedFund, type CuratedKol, type CuratedPerson, type CuratedRound, type EntityKind } from './model';
-import { curatedItemsFor, deleteCuratedKeys, forgetCachedFacets, getCuratedEntities, portfolioUpdates, putCuratedItems } from '#shared/store/curatedRepo';
+import { curatedItemsFor, deleteCuratedKeys, forgetCachedFacets, getCuratedEntities, putCuratedItems, refreshPortfolios } from '#shared/store/curatedRepo';
 import { normaliseDomain } from '#shared/hostNames';
 import { own } from '#shared/dictionary';
 
@@ -166,13 +166,7 @@ export async function importCuratedRecords(content: string): Promise<ImportOutco
   if (problems.length) return { ok: false, problems: problems.sort((a, b) => a.line - b.line), counts: {}, items: 0 };
 
   const entities = buildEntities(records.map((r) => r.record), stored);
-  // The funds' portfolios follow their companies and contacts, old versions included (a person who
-  // moved may still be a company's contact); a later item for the same key replaces an earlier one.
-  const known = new Map([...stored, ...entities.map((e) => [e.id, e] as const)]);
-  const replaced = entities.flatMap((e) => (stored.has(e.id) ? [stored.get(e.id)!] : []));
-  const byKey = new Map<string, ReturnType<typeof curatedItemsFor>[number]>();
-  for (const item of [...entities.flatMap(curatedItemsFor), ...(await portfolioUpdates([...entities, ...replaced], known))]) byKey.set(`${item.pk}|${item.sk}`, item);
-  const items = [...byKey.values()];
+  const items = entities.flatMap(curatedItemsFor);
   const newKeys = new Set(items.map((i) => `${i.pk}|${i.sk}`));
   const stale = [...entities]
     .flatMap((e) => (stored.has(e.id) ? curatedItemsFor(stored.get(e.id)!) : []))
@@ -180,6 +174,9 @@ export async function importCuratedRecords(content: string): Promise<ImportOutco
     .map((i) => ({ pk: i.pk, sk: i.sk }));
   await putCuratedItems(items);
   await deleteCuratedKeys(stale);
+  // The funds' portfolios follow their companies and contacts, earlier versions included (a person who
+  // moved was their former company's contact), read back as stored now.
+  await refreshPortfolios([...entities, ...entities.flatMap((e) => (stored.has(e.id) ? [stored.get(e.id)!] : []))], new Map([...stored, ...entities.map((e) => [e.id, e] as const)]));
   forgetCachedFacets();
   const counts: Record<string, number> = {};
   for (const { record } of records) counts[record.kind] = (counts[record.kind] ?? 0) + 1;

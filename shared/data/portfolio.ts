@@ -30,12 +30,14 @@ export function portfolioOf(fund: CuratedFund, entity: (id: string) => CuratedEn
   return portfolioCompanyIds(fund).flatMap((id) => {
     const company = entity(id);
     if (company?.kind !== 'company') return [];
-    const contact = company.primaryContactId ? entity(company.primaryContactId) : undefined;
+    // The route in is someone at the company: a contact who has moved elsewhere is no longer one.
+    const named = company.primaryContactId ? entity(company.primaryContactId) : undefined;
+    const contact = named?.kind === 'person' && named.companyId === company.id ? named : undefined;
     return [
       {
         id: company.id, name: company.name, website: company.website, sectors: company.sectors, location: company.location, tagline: company.tagline, description: company.description,
         raisedUsd: company.rounds.reduce((sum, r) => sum + r.amountUsd, 0), roundCount: company.rounds.length,
-        contact: contact?.kind === 'person' ? { fullName: contact.fullName, role: contact.role } : null,
+        contact: contact ? { fullName: contact.fullName, role: contact.role } : null,
       },
     ];
   });
@@ -44,7 +46,8 @@ export function portfolioOf(fund: CuratedFund, entity: (id: string) => CuratedEn
 /**
  * The funds whose stored portfolio changes when these entities are written: the funds themselves,
  * the investors of the companies, and the investors of the companies whose primary contact is one of
- * the people. `entity` must know the people's companies.
+ * the people (pass a moved person's earlier version too: their former company). `entity` must know
+ * the people's companies.
  */
 export function fundsConcerned(changed: CuratedEntity[], entity: (id: string) => CuratedEntity | undefined): Set<string> {
   const funds = new Set<string>();

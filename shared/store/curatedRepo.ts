@@ -7,9 +7,11 @@
  * have a lookup facet (id, name and domain by a bucket of domain and of name) that answers many
  * domains and names at once.
  */
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { bulkPut, deleteAll, getMany, putAll, type ItemRead } from './batch';
-import { ddb, table } from './client';
+import { ddb, isConditionFailure, table } from './client';
+import { buildUpdate } from './update';
 import { queryAll } from './query';
 import {
   buildersByCategoryIndexKey, buildersByCategoryPartition, companyByDomainIndexKey, companyLookupDomainBucket, companyLookupNameBucket, COMPANY_LOOKUP_FACET, companyByDomainPartition, curatedFacetKey,
@@ -64,14 +66,29 @@ const nameIndex = (entity: CuratedFund | CuratedCompany) => curatedNameIndexKey(
 /** The domain a company is found under (gsi2 and the lookup facet). */
 const companyDomainKey = (company: Pick<CuratedCompany, 'domain'>) => normaliseDomain(company.domain) ?? company.domain;
 
+/** What tells one stored version of a fund from another (a portfolio is only written onto the version it was read from). */
+const revisionOf = (fund: CuratedFund) => createHash('sha256').update(JSON.stringify(fund)).digest('base64url').slice(0, 16);
+
+/**
+ * The portfolio as stored on its fund, or undefined when fund and portfolio together would come near
+ * DynamoDB's 400 KB item limit (long texts, hundreds of companies): such a fund is read the long way.
+ */
+const ITEM_BUDGET_BYTES = 350_000;
+function portfolioText(fund: CuratedFund, portfolio: PortfolioCompany[]): string | undefined {
+  const text = JSON.stringify(portfolio);
+  return Buffer.byteLength(text) + Buffer.byteLength(JSON.stringify(fund)) <= ITEM_BUDGET_BYTES ? text : undefined;
+}
+
 /**
  * The profile and lookup items of one entity (everything but its facet copies). A fund's carries its
  * portfolio (shared/data/portfolio.ts), which the name index projects with it.
  */
 function profileItemsFor(entity: CuratedEntity, portfolio?: PortfolioCompany[]): Item[] {
   switch (entity.kind) {
-    case 'fund':
-      return [profileItem(entity, { ...nameIndex(entity), ...(portfolio ? { portfolio: JSON.stringify(portfolio) } : {}) })];
+    case 'fund': {
+      const text = portfolio && portfolioText(entity, portfolio);
+      return [profileItem(entity, { ...nameIndex(entity), rev: revisionOf(entity), ...(text ? { portfolio: text } : {}) })];
+    }
     case 'company':
       return [profileItem(entity, { ...companyByDomainIndexKey(companyDomainKey(entity), entity.id), ...nameIndex(entity) })];
     case 'person': {
@@ -110,30 +127,57 @@ function facetEntriesFor(entity: CuratedEntity): FacetEntry[] {
 
 /**
  * Every item that stores one entity on its own: its profile, lookups and facet copies (imports). A
- * fund's profile comes without its portfolio here: portfolioUpdates writes it.
+ * fund's profile comes without its portfolio here: refreshPortfolios writes it once the import is stored.
  */
 export function curatedItemsFor(entity: CuratedEntity): Item[] {
   return [...profileItemsFor(entity), ...facetEntriesFor(entity).map(facetItem)];
 }
 
 /**
- * The fund profile items, portfolio included, that writing `changed` (new and replaced versions of
- * entities) calls for. `known` holds entities at hand; whatever else the portfolios need is read.
+ * Rewrites the portfolio kept on every fund that writing `changed` (new and replaced versions of
+ * entities, already stored) concerns, from what is stored now (strongly consistent reads). Only the
+ * portfolio attribute is written, and only while the fund is as read (its `rev`): another import
+ * that changed the fund meanwhile makes this one read it again, and a fund's own data is never put
+ * back from an older read. `known` saves reading the people's companies again.
  */
-export async function portfolioUpdates(changed: CuratedEntity[], known: Map<string, CuratedEntity>): Promise<Item[]> {
+export async function refreshPortfolios(changed: CuratedEntity[], known: Map<string, CuratedEntity>): Promise<void> {
+  const companiesOfPeople = changed.flatMap((e) => (e.kind === 'person' && e.organizationKind === 'company' && !known.has(e.companyId) ? [e.companyId] : []));
   const at = new Map(known);
-  const load = async (kind: EntityKind, ids: Iterable<string>) => {
-    const missing = [...new Set(ids)].filter((id) => !at.has(id));
-    if (missing.length) for (const [id, e] of await getCuratedEntities(kind, missing)) at.set(id, e);
-  };
-  const entity = (id: string) => at.get(id);
-  await load('company', changed.flatMap((e) => (e.kind === 'person' && e.organizationKind === 'company' ? [e.companyId] : [])));
-  const fundIds = fundsConcerned(changed, entity);
-  await load('fund', fundIds);
-  const funds = [...fundIds].map(entity).filter((f): f is CuratedFund => f?.kind === 'fund');
-  await load('company', funds.flatMap(portfolioCompanyIds));
-  await load('person', funds.flatMap(portfolioCompanyIds).map(entity).flatMap((c) => (c?.kind === 'company' && c.primaryContactId ? [c.primaryContactId] : [])));
-  return funds.flatMap((fund) => profileItemsFor(fund, portfolioOf(fund, entity)));
+  for (const [id, company] of await getCuratedEntities('company', companiesOfPeople, { consistent: true })) at.set(id, company);
+  for (const fundId of fundsConcerned(changed, (id) => at.get(id))) await refreshPortfolio(fundId);
+}
+
+async function refreshPortfolio(fundId: string, attempts = 5): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: curatedProfileKey('fund', fundId), ConsistentRead: true }));
+    const fund = decode<CuratedFund>(Item);
+    if (!fund) return;
+    const portfolio = await readPortfolio(fund, true);
+    const text = portfolioText(fund, portfolio);
+    try {
+      await ddb().send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: curatedProfileKey('fund', fundId),
+          ...buildUpdate({
+            set: { portfolio: text },
+            remove: text === undefined ? ['portfolio'] : [],
+            condition: Item!.rev === undefined ? 'attribute_not_exists(rev)' : { expression: 'rev = :rev', values: { ':rev': Item!.rev } },
+          }),
+        }),
+      );
+      return;
+    } catch (err) {
+      if (!isConditionFailure(err) || attempt >= attempts) throw err;
+    }
+  }
+}
+
+/** The portfolio of a fund from its stored companies and their contacts (two BatchGetItems, three past 100 companies). */
+async function readPortfolio(fund: CuratedFund, consistent = false): Promise<PortfolioCompany[]> {
+  const companies = await getCuratedEntities<CuratedCompany>('company', portfolioCompanyIds(fund), { consistent });
+  const contacts = await getCuratedEntities<CuratedPerson>('person', [...companies.values()].flatMap((c) => (c.primaryContactId ? [c.primaryContactId] : [])), { consistent });
+  return portfolioOf(fund, (id) => companies.get(id) ?? contacts.get(id));
 }
 
 /** The items of a whole dataset, facet copies packed into few items per facet value (the seed). */
@@ -216,9 +260,9 @@ export async function getCuratedEntity<T extends CuratedEntity>(kind: T['kind'],
 export const curatedEntityRead = <T extends CuratedEntity>(kind: T['kind'], id: string): ItemRead<T | undefined> => ({ key: curatedProfileKey(kind, id), decode: (item) => decode<T>(item) });
 
 /** Profiles by id (BatchGetItem, 100 keys a request); missing ids are absent from the map. */
-export async function getCuratedEntities<T extends CuratedEntity>(kind: T['kind'], ids: string[]): Promise<Map<string, T>> {
-  // Reference data: eventually consistent reads are enough (and half the cost).
-  const items = await getMany([...new Set(ids)].map((id) => curatedProfileKey(kind, id)), { consistent: false, maxAttempts: 9 });
+export async function getCuratedEntities<T extends CuratedEntity>(kind: T['kind'], ids: string[], options: { consistent?: boolean } = {}): Promise<Map<string, T>> {
+  // Reference data: eventually consistent reads are enough (and half the cost), but for a write that depends on them.
+  const items = await getMany([...new Set(ids)].map((id) => curatedProfileKey(kind, id)), { consistent: options.consistent ?? false, maxAttempts: 9 });
   return new Map(items.map((item) => decode<T>(item)!).map((entity) => [entity.id, entity]));
 }
 
@@ -343,8 +387,9 @@ export interface FundWithPortfolio {
 
 /**
  * The funds whose name has this slug, each with its portfolio: one Query, as the name index projects
- * the portfolio too. A fund written before the portfolio was kept on it (curated layout 4, a table
- * not seeded again) has its companies and contacts read instead.
+ * the portfolio too. A fund without one (over the item budget, written under layout 4, or between an
+ * import's write and its refresh) or whose portfolio misses one of its companies (an import racing
+ * another) has its companies and contacts read instead.
  */
 export async function fundsNamedWithPortfolio(name: string): Promise<FundWithPortfolio[]> {
   const slug = slugOf(name);
@@ -353,10 +398,9 @@ export async function fundsNamedWithPortfolio(name: string): Promise<FundWithPor
   return Promise.all(
     items.map(async (item) => {
       const fund = decode<CuratedFund>(item)!;
-      if (typeof item.portfolio === 'string') return { fund, portfolio: JSON.parse(item.portfolio) as PortfolioCompany[] };
-      const companies = await getCuratedEntities<CuratedCompany>('company', portfolioCompanyIds(fund));
-      const contacts = await getCuratedEntities<CuratedPerson>('person', [...companies.values()].flatMap((c) => (c.primaryContactId ? [c.primaryContactId] : [])));
-      return { fund, portfolio: portfolioOf(fund, (id) => companies.get(id) ?? contacts.get(id)) };
+      const stored = typeof item.portfolio === 'string' ? (JSON.parse(item.portfolio) as PortfolioCompany[]) : undefined;
+      const covers = stored && portfolioCompanyIds(fund).every((id) => stored.some((c) => c.id === id));
+      return { fund, portfolio: covers ? stored! : await readPortfolio(fund) };
     }),
   );
 }

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { importCuratedRecords } from '#shared/data/importer';
-import { curatedItemsFor, findByName, fundsNamedWithPortfolio, portfolioUpdates, putCuratedItems, getCompanyByDomain, getCuratedEntity, listFundsInSector, listPeopleByCompany } from '#shared/store/curatedRepo';
+import { curatedItemsFor, findByName, fundsNamedWithPortfolio, putCuratedItems, refreshPortfolios, getCompanyByDomain, getCuratedEntity, listFundsInSector, listPeopleByCompany } from '#shared/store/curatedRepo';
 import { warmIntroPaths } from '#shared/domain/intelligence/engines/warmIntros';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { vi } from 'vitest';
+import { ddb, table } from '#shared/store/client';
+import { curatedProfileKey } from '#shared/store/keys';
+
+const profileItem = async (fundId: string) => (await ddb().send(new GetCommand({ TableName: table(), Key: curatedProfileKey('fund', fundId), ConsistentRead: true }))).Item;
 import type { CuratedFund } from '#shared/data/model';
 
 const lines = (...records: unknown[]) => records.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n');
@@ -88,6 +94,74 @@ describe('JSONL import', () => {
     await putCuratedItems(curatedItemsFor(lattice).filter((item) => item.entity === 'curated'));
     expect((await getCuratedEntity<CuratedFund>('fund', 'fund-lattice'))?.id).toBe('fund-lattice');
     expect((await fundsNamedWithPortfolio(lattice.name))[0].portfolio).toEqual(withPortfolio);
-    await putCuratedItems(await portfolioUpdates([lattice], new Map()));
+    await refreshPortfolios([lattice], new Map());
+    expect(typeof (await profileItem('fund-lattice'))?.portfolio).toBe('string');
+  });
+
+  it("never puts a fund back from an older read: a fund changed by another import meanwhile is read again before its portfolio is written", async () => {
+    const ids = { fund: 'fund-imp-race', a: 'co-imp-race-a', b: 'co-imp-race-b' };
+    await importCuratedRecords(
+      lines(
+        { ...fund, id: ids.fund, name: 'Race Import Ventures', domain: 'race-import.vc' },
+        { ...company, id: ids.a, name: 'Race A Labs', domain: 'race-a.io' },
+        { ...company, id: ids.b, name: 'Race B Labs', domain: 'race-b.io' },
+        { ...round, id: 'rnd-imp-race-a', companyId: ids.a, leadFundId: ids.fund, investorIds: [ids.fund] },
+      ),
+    );
+    // Between this import's read of the fund and its portfolio write, another import adds a round in B to it.
+    const client = ddb();
+    const send = client.send.bind(client);
+    let raced = false;
+    const spy = vi.spyOn(client, 'send').mockImplementation((async (command: { constructor: { name: string } }) => {
+      if (command.constructor.name === 'UpdateCommand' && !raced) {
+        raced = true;
+        const stored = (await profileItem(ids.fund))!;
+        const data = JSON.parse(stored.data as string) as CuratedFund;
+        const added = { ...data.rounds[0], id: 'rnd-imp-race-b', companyId: ids.b, companyName: 'Race B Labs' };
+        await send(new PutCommand({ TableName: table(), Item: { ...stored, data: JSON.stringify({ ...data, rounds: [added, ...data.rounds] }), rev: 'changed-by-another-import', portfolio: undefined } }) as never);
+      }
+      return send(command as never);
+    }) as never);
+    try {
+      expect((await importCuratedRecords(lines({ ...company, id: ids.a, name: 'Race A Renamed', domain: 'race-a.io' }))).ok).toBe(true);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(raced).toBe(true);
+    const stored = (await getCuratedEntity<CuratedFund>('fund', ids.fund))!;
+    expect(stored.rounds.map((r) => r.id).sort()).toEqual(['rnd-imp-race-a', 'rnd-imp-race-b']);
+    const kept = JSON.parse((await profileItem(ids.fund))!.portfolio as string) as { id: string; name: string }[];
+    expect(kept.map((c) => [c.id, c.name]).sort()).toEqual([[ids.a, 'Race A Renamed'], [ids.b, 'Race B Labs']]);
+  });
+
+  it('a contact who moved to another company is no longer the route into their former one', async () => {
+    const ids = { fund: 'fund-imp-move', a: 'co-imp-move-a', b: 'co-imp-move-b', person: 'per-imp-move-1' };
+    await importCuratedRecords(
+      lines(
+        { ...fund, id: ids.fund, name: 'Move Import Ventures', domain: 'move-import.vc' },
+        { ...company, id: ids.a, name: 'Move A Labs', domain: 'move-a.io', primaryContactId: ids.person },
+        { ...company, id: ids.b, name: 'Move B Labs', domain: 'move-b.io' },
+        { ...person, id: ids.person, companyId: ids.a },
+        { ...round, id: 'rnd-imp-move-a', companyId: ids.a, leadFundId: ids.fund, investorIds: [ids.fund] },
+      ),
+    );
+    const contactOf = async () => (await fundsNamedWithPortfolio('Move Import Ventures'))[0].portfolio[0].contact;
+    expect(await contactOf()).toEqual({ fullName: 'Ada Stone', role: 'CEO' });
+    expect((await importCuratedRecords(lines({ ...person, id: ids.person, companyId: ids.b }))).ok).toBe(true);
+    expect(await contactOf()).toBeNull();
+    expect((await importCuratedRecords(lines({ ...person, id: ids.person, companyId: ids.b, lastName: 'Rivers', role: 'CFO' }))).ok).toBe(true);
+    expect(await contactOf()).toBeNull();
+  });
+
+  it('keeps no portfolio on a fund it would push near the 400 KB item limit: that fund is read the long way', async () => {
+    const long = '链'.repeat(2000);
+    const companies = Array.from({ length: 70 }, (_, i) => ({ ...company, id: `co-imp-big-${i}`, name: `Big ${i} Labs`, domain: `big-${i}.io`, description: long, tagline: '标'.repeat(300) }));
+    const rounds = companies.map((c, i) => ({ ...round, id: `rnd-imp-big-${i}`, companyId: c.id, leadFundId: 'fund-imp-big', investorIds: ['fund-imp-big'] }));
+    const outcome = await importCuratedRecords(lines({ ...fund, id: 'fund-imp-big', name: 'Big Import Ventures', domain: 'big-import.vc' }, ...companies, ...rounds));
+    expect(outcome.ok).toBe(true);
+    expect((await profileItem('fund-imp-big'))?.portfolio).toBeUndefined();
+    const [found] = await fundsNamedWithPortfolio('Big Import Ventures');
+    expect(found.portfolio).toHaveLength(70);
+    expect(found.portfolio[0].description).toBe(long);
   });
 });
