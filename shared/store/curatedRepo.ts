@@ -375,7 +375,10 @@ export async function findByName(kind: 'company' | 'fund', name: string): Promis
 export async function profilesNamed<T extends CuratedFund | CuratedCompany>(kind: T['kind'], name: string): Promise<T[]> {
   const slug = slugOf(name);
   if (!slug) return [];
-  const items = await queryAll({ IndexName: 'gsi3', KeyConditionExpression: 'gsi3pk = :pk', ExpressionAttributeValues: { ':pk': curatedNamePartition(kind, slug) } });
+  // The profile alone: a fund's item also holds its portfolio, which name lookups do not need.
+  const items = await queryAll({
+    IndexName: 'gsi3', KeyConditionExpression: 'gsi3pk = :pk', ExpressionAttributeValues: { ':pk': curatedNamePartition(kind, slug) }, ProjectionExpression: '#data', ExpressionAttributeNames: { '#data': 'data' },
+  });
   return items.map((i) => decode<T>(i)!);
 }
 
