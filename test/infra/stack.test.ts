@@ -101,14 +101,14 @@ describe('functions', () => {
     expect(sdkClient).toContain('SendMessageBatch');
   });
 
-  it('ship the data files their catalogue entry lists beside the bundle, byte for byte: the disposable-domain list beside the worker\'s alone', () => {
+  it('ship the data files their catalogue entry lists beside the bundle, byte for byte: the disposable-domain list beside the worker, the OpenAPI document beside the public function', () => {
     for (const name of functionNames()) {
       const dir = path.join(s.app.outdir, s.resources('AWS::Lambda::Function')[fnId(name)].Metadata['aws:asset:path'] as string);
       const sideFiles = FUNCTIONS[name].sideFiles ?? [];
       expect(readdirSync(dir).filter((file) => !/^index\.js(\.map)?$/.test(file)).sort(), name).toEqual(sideFiles.map((file) => path.basename(file)).sort());
       for (const file of sideFiles) expect(readFileSync(path.join(dir, path.basename(file))).equals(readFileSync(path.join(PROJECT_ROOT, file))), `${name} ${file}`).toBe(true);
     }
-    expect(functionNames().filter((name) => FUNCTIONS[name].sideFiles?.length)).toEqual(['worker']);
+    expect(functionNames().filter((name) => FUNCTIONS[name].sideFiles?.length).sort()).toEqual(['public', 'worker']);
   });
 
   it('load as bundled, and the bundled public function answers GET /api/v1/health as API Gateway invokes it', async () => {
@@ -132,6 +132,10 @@ describe('functions', () => {
     expect(response.statusCode).toBe(200);
     expect(JSON.parse(response.body)).toMatchObject({ status: 'ok' });
     expect(response.headers['x-request-id']).toBe('req-health');
+    // The OpenAPI document from the file beside the bundle, with the service's own server filled in.
+    const openapi = await load('public').handler({ ...event, resource: '/api/v1/openapi.json', path: '/api/v1/openapi.json' }, {});
+    expect(openapi.statusCode).toBe(200);
+    expect(JSON.parse(openapi.body)).toMatchObject({ openapi: '3.1.0', servers: [{ url: 'https://abc123.execute-api.eu-west-1.amazonaws.com/prod' }], paths: { '/api/v1/chats': expect.anything() } });
     await expect(load('authorizer').handler({ type: 'TOKEN', authorizationToken: '', methodArn: 'arn:aws:execute-api:eu-west-1:1:abc/prod/GET/x' })).rejects.toThrow('Unauthorized');
   });
 
