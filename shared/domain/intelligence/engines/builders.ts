@@ -7,7 +7,7 @@ import { DATASET_AS_OF, type CuratedBuilder } from '#shared/data/model';
 import { listBuildersInCategory, listBuildersInEcosystem } from '#shared/store/curatedRepo';
 import { slotIds, type CanonicalSlots } from '#shared/domain/intelligence/slots';
 import { daysBetween, inPlace, listOf, plural, sentence, usd } from './format';
-import { byScore, regionOf, str, type PackageEngine, type RankedRecord } from './types';
+import { byScore, rankedRecord, regionOf, str, type PackageEngine, type RankedRecord } from './types';
 
 const wantedSkills = (value: unknown): string[] => (str(value) ? str(value)!.split(', ').map((s) => s.toLowerCase()) : []);
 const skillMatches = (b: CuratedBuilder, wanted: string[]) => b.skills.filter((s) => wanted.includes(s.toLowerCase()));
@@ -40,15 +40,17 @@ export function rankActiveBuilders(builders: CuratedBuilder[], slots: CanonicalS
       const matched = skillMatches(b, skills);
       const idle = daysBetween(b.lastActiveOn, DATASET_AS_OF);
       const score = 8 * matched.length + Math.min(b.commitsLast90d, 500) / 25 + (idle <= 30 ? 8 : idle <= 90 ? 4 : 0) + 5 * b.totalHackathonsWon + b.totalHackathonsAttended;
-      const win = b.hackathons.find((h) => h.won);
-      const rationale = sentence([
-        `${termLabel(BUILDER_CATEGORIES, b.category)}${b.companyName ? ` at ${b.companyName}` : ' (independent)'}`,
-        matched.length ? `matches ${listOf(matched)}` : `works in ${listOf(b.skills.slice(0, 3))}`,
-        `${b.commitsLast90d} commits in the last 90 days, last active ${idle <= 1 ? 'this week' : `${idle} days ago`}`,
-        b.totalHackathonsAttended ? `shipped at ${plural(b.totalHackathonsAttended, 'hackathon')}${win ? `, won ${win.hackathon} ${win.year} with ${win.project}` : ''}` : null,
-        slots.ecosystem !== undefined ? `builds on ${termLabel(ECOSYSTEMS, String(slots.ecosystem))}` : null,
-      ]);
-      return { id: b.id, score: Math.round(score * 100) / 100, fields: { ...commonFields(b), person_role: b.role, company_name: b.companyName, rationale } };
+      return rankedRecord(b.id, score, () => {
+        const win = b.hackathons.find((h) => h.won);
+        const rationale = sentence([
+          `${termLabel(BUILDER_CATEGORIES, b.category)}${b.companyName ? ` at ${b.companyName}` : ' (independent)'}`,
+          matched.length ? `matches ${listOf(matched)}` : `works in ${listOf(b.skills.slice(0, 3))}`,
+          `${b.commitsLast90d} commits in the last 90 days, last active ${idle <= 1 ? 'this week' : `${idle} days ago`}`,
+          b.totalHackathonsAttended ? `shipped at ${plural(b.totalHackathonsAttended, 'hackathon')}${win ? `, won ${win.hackathon} ${win.year} with ${win.project}` : ''}` : null,
+          slots.ecosystem !== undefined ? `builds on ${termLabel(ECOSYSTEMS, String(slots.ecosystem))}` : null,
+        ]);
+        return { ...commonFields(b), person_role: b.role, company_name: b.companyName, rationale };
+      });
     })
     .sort(byScore);
 }
@@ -81,20 +83,18 @@ export function rankHackathonBuilders(builders: CuratedBuilder[], slots: Canonic
       const wins = b.hackathons.filter((h) => h.won);
       const newest = b.hackathons[0]?.year ?? 0;
       const score = 12 * wins.length + b.totalWinningsUsd / 2000 + 2 * b.totalHackathonsAttended + 5 * matched.length + (newest >= 2026 ? 6 : newest >= 2025 ? 3 : 0);
-      const best = [...wins].sort((x, y) => y.prizeUsd - x.prizeUsd)[0];
-      const at = hackathon ? b.hackathons.find((h) => h.hackathon.toLowerCase().includes(hackathon)) : undefined;
-      const rationale = sentence([
-        wins.length
-          ? `won ${wins.length} of ${plural(b.totalHackathonsAttended, 'hackathon')} (${usd(b.totalWinningsUsd)} in prizes), best: ${best.hackathon} ${best.year} with ${best.project} (${best.challenge})`
-          : `shipped ${plural(b.totalHackathonsAttended, 'hackathon project')}, latest ${b.hackathons[0].project} at ${b.hackathons[0].hackathon} ${b.hackathons[0].year}`,
-        at ? `took part in ${at.hackathon} ${at.year} with ${at.project}` : null,
-        matched.length ? `matches ${listOf(matched)}` : null,
-        `builds on ${listOf(b.ecosystems.map((e) => termLabel(ECOSYSTEMS, e)))}`,
-      ]);
-      return {
-        id: b.id,
-        score: Math.round(score * 100) / 100,
-        fields: {
+      return rankedRecord(b.id, score, () => {
+        const best = [...wins].sort((x, y) => y.prizeUsd - x.prizeUsd)[0];
+        const at = hackathon ? b.hackathons.find((h) => h.hackathon.toLowerCase().includes(hackathon)) : undefined;
+        const rationale = sentence([
+          wins.length
+            ? `won ${wins.length} of ${plural(b.totalHackathonsAttended, 'hackathon')} (${usd(b.totalWinningsUsd)} in prizes), best: ${best.hackathon} ${best.year} with ${best.project} (${best.challenge})`
+            : `shipped ${plural(b.totalHackathonsAttended, 'hackathon project')}, latest ${b.hackathons[0].project} at ${b.hackathons[0].hackathon} ${b.hackathons[0].year}`,
+          at ? `took part in ${at.hackathon} ${at.year} with ${at.project}` : null,
+          matched.length ? `matches ${listOf(matched)}` : null,
+          `builds on ${listOf(b.ecosystems.map((e) => termLabel(ECOSYSTEMS, e)))}`,
+        ]);
+        return {
           ...commonFields(b),
           project_names: [...new Set(b.hackathons.map((h) => h.project))],
           total_hackathons_attended: b.totalHackathonsAttended,
@@ -102,8 +102,8 @@ export function rankHackathonBuilders(builders: CuratedBuilder[], slots: Canonic
           wins: wins.map((h) => ({ hackathon: h.hackathon, year: h.year, project: h.project, challenge: h.challenge, prize_usd: h.prizeUsd })),
           total_winnings: b.totalWinningsUsd,
           rationale,
-        },
-      };
+        };
+      });
     })
     .sort(byScore);
 }

@@ -4,7 +4,7 @@ import type { CuratedKol } from '#shared/data/model';
 import { listKolsInSector } from '#shared/store/curatedRepo';
 import type { CanonicalSlots } from '#shared/domain/intelligence/slots';
 import { compact, inPlace, plural, sentence } from './format';
-import { byScore, num, regionOf, type PackageEngine, type RankedRecord } from './types';
+import { byScore, num, rankedRecord, regionOf, type PackageEngine, type RankedRecord } from './types';
 
 export function rankKols(kols: CuratedKol[], slots: CanonicalSlots): RankedRecord[] {
   const sector = String(slots.sector_focus) as SectorId;
@@ -17,16 +17,14 @@ export function rankKols(kols: CuratedKol[], slots: CanonicalSlots): RankedRecor
     .map((k) => {
       const primary = k.sectors[0] === sector;
       const score = k.gmScore / 10 + k.smarts / 5 + Math.log10(Math.max(10, k.followers)) * 8 + (primary ? 10 : 0);
-      const platform = termLabel(PLATFORMS, k.platform);
-      const rationale = sentence([
-        `${k.xBioLabel}${primary ? `, ${termLabel(SECTORS, sector)} is their main beat` : `, covers ${termLabel(SECTORS, sector)} among ${plural(k.sectors.length, 'sector')}`}`,
-        `GM Score ${k.gmScore}${minGm ? ` (your minimum: ${minGm})` : ''} with ${k.smarts} smart followers`,
-        `${compact(k.followers)} followers on ${platform}${minFollowers ? ` (above your ${compact(minFollowers)} minimum)` : ''}`,
-      ]);
-      return {
-        id: k.id,
-        score: Math.round(score * 100) / 100,
-        fields: {
+      return rankedRecord(k.id, score, () => {
+        const platform = termLabel(PLATFORMS, k.platform);
+        const rationale = sentence([
+          `${k.xBioLabel}${primary ? `, ${termLabel(SECTORS, sector)} is their main beat` : `, covers ${termLabel(SECTORS, sector)} among ${plural(k.sectors.length, 'sector')}`}`,
+          `GM Score ${k.gmScore}${minGm ? ` (your minimum: ${minGm})` : ''} with ${k.smarts} smart followers`,
+          `${compact(k.followers)} followers on ${platform}${minFollowers ? ` (above your ${compact(minFollowers)} minimum)` : ''}`,
+        ]);
+        return {
           name: k.name,
           category: termLabel(SECTORS, k.sectors[0]),
           followers_count: k.followers,
@@ -38,8 +36,8 @@ export function rankKols(kols: CuratedKol[], slots: CanonicalSlots): RankedRecor
           description: k.description,
           intelligence_blurb: `${k.name} (@${k.handle}, ${platform}, ${k.location}): ${k.description} Followed by ${k.smarts} high-signal accounts.`,
           rationale,
-        },
-      };
+        };
+      });
     })
     .sort(byScore);
 }

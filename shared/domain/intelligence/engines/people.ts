@@ -7,7 +7,7 @@ import type { CuratedPerson } from '#shared/data/model';
 import { findByName, getCompanyByDomain, listPeopleByCompany, listPeopleByCompanyName, listProspectsInSector } from '#shared/store/curatedRepo';
 import { slotIds, type CanonicalSlots } from '#shared/domain/intelligence/slots';
 import { inPlace, listOf, plural, sentence } from './format';
-import { byScore, regionOf, str, type PackageEngine, type RankedRecord } from './types';
+import { byScore, rankedRecord, regionOf, str, type PackageEngine, type RankedRecord } from './types';
 
 const SENIOR = /\b(ceo|cto|coo|cfo|cmo|founder|co-founder|president|head|chief|general partner|director|lead)\b/i;
 
@@ -52,13 +52,15 @@ export function rankCompanyPeople(people: CuratedPerson[], slots: CanonicalSlots
     .map((p) => {
       const senior = SENIOR.test(p.role);
       const score = (p.roleFamily === 'leadership' ? 10 : 0) + (senior ? 6 : 0) + (role ? 10 : 0) + p.engagementScore * 4 + (p.sinceYear <= 2022 ? 2 : 0);
-      const rationale = sentence([
-        `${p.role} at ${p.companyName} since ${p.sinceYear}`,
-        role ? `in ${termLabel(ROLE_FAMILIES, p.roleFamily).toLowerCase()}, matching your ${roleName(role)} focus` : senior ? 'a decision maker' : `works in ${termLabel(ROLE_FAMILIES, p.roleFamily).toLowerCase()}`,
-        `based in ${p.location}`,
-      ]);
-      const blurb = `${p.fullName} is ${p.role} at ${p.companyName} (${p.companyDomain}). ${p.bio}`;
-      return { id: p.id, score: Math.round(score * 100) / 100, fields: personFields(p, rationale, blurb) };
+      return rankedRecord(p.id, score, () => {
+        const rationale = sentence([
+          `${p.role} at ${p.companyName} since ${p.sinceYear}`,
+          role ? `in ${termLabel(ROLE_FAMILIES, p.roleFamily).toLowerCase()}, matching your ${roleName(role)} focus` : senior ? 'a decision maker' : `works in ${termLabel(ROLE_FAMILIES, p.roleFamily).toLowerCase()}`,
+          `based in ${p.location}`,
+        ]);
+        const blurb = `${p.fullName} is ${p.role} at ${p.companyName} (${p.companyDomain}). ${p.bio}`;
+        return personFields(p, rationale, blurb);
+      });
     })
     .sort(byScore);
 }
@@ -96,14 +98,16 @@ export function rankProspects(people: CuratedPerson[], slots: CanonicalSlots): R
     .map((p) => {
       const shared = p.interests.filter((s) => sectors.includes(s));
       const score = 40 * p.engagementScore + 8 * shared.length + (p.roleFamily === 'community' || p.roleFamily === 'leadership' ? 4 : 0);
-      const interests = listOf(shared.map((s) => termLabel(SECTORS, s)));
-      const rationale = sentence([
-        `engagement ${p.engagementScore.toFixed(2)} in ${interests} communities${minEngagement ? ` (your minimum: ${minEngagement})` : ''}`,
-        `${p.role} at ${p.companyName}`,
-        `based in ${p.location}`,
-      ]);
-      const blurb = `${p.fullName} follows ${listOf(p.interests.map((s) => termLabel(SECTORS, s)))} and works as ${p.role} at ${p.companyName}. ${p.bio}`;
-      return { id: p.id, score: Math.round(score * 100) / 100, fields: personFields(p, rationale, blurb) };
+      return rankedRecord(p.id, score, () => {
+        const interests = listOf(shared.map((s) => termLabel(SECTORS, s)));
+        const rationale = sentence([
+          `engagement ${p.engagementScore.toFixed(2)} in ${interests} communities${minEngagement ? ` (your minimum: ${minEngagement})` : ''}`,
+          `${p.role} at ${p.companyName}`,
+          `based in ${p.location}`,
+        ]);
+        const blurb = `${p.fullName} follows ${listOf(p.interests.map((s) => termLabel(SECTORS, s)))} and works as ${p.role} at ${p.companyName}. ${p.bio}`;
+        return personFields(p, rationale, blurb);
+      });
     })
     .sort(byScore);
 }

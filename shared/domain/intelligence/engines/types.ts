@@ -16,6 +16,22 @@ export interface PackageEngine {
   summary(slots: CanonicalSlots, records: RankedRecord[], candidates: number): string;
 }
 
+/**
+ * A ranked candidate whose fields (its sentences and blurb) are written only when read: a ranking
+ * scores every candidate, a response shows `limit` of them, and writing the text for all of them was
+ * most of a ranking's time.
+ */
+export function rankedRecord(id: string, score: number, fields: () => Record<string, unknown>): RankedRecord {
+  let written: Record<string, unknown> | undefined;
+  return {
+    id,
+    score: Math.round(score * 100) / 100,
+    get fields() {
+      return (written ??= fields());
+    },
+  };
+}
+
 export const byScore = (a: RankedRecord, b: RankedRecord): number => b.score - a.score || a.id.localeCompare(b.id);
 
 export const regionOf = (location: string): string | undefined => LOCATIONS.find((l) => location.startsWith(l.city))?.region;

@@ -6,9 +6,10 @@
 import { JURISDICTIONS, SECTORS, STAGES, termLabel, type SectorId, type StageId } from '#shared/data/taxonomy';
 import { DATASET_AS_OF } from '#shared/data/model';
 import { listFundsInSector, type FundInSector } from '#shared/store/curatedRepo';
+import type { StageRecord } from '#shared/data/fundStats';
 import type { CanonicalSlots } from '#shared/domain/intelligence/slots';
 import { daysBetween, listOf, monthYear, plural, sentence, usd } from './format';
-import { byScore, num, str, type PackageEngine, type RankedRecord } from './types';
+import { byScore, num, rankedRecord, str, type PackageEngine, type RankedRecord } from './types';
 
 /** How stages and fund types read inside a sentence ("seed", "Series A"; "corporate VC"). */
 export const stagePhrase = (stage: string): string => (stage.startsWith('series') ? termLabel(STAGES, stage) : stage);
@@ -41,11 +42,8 @@ function chequeFit(fund: FundInSector, min?: number, max?: number): number {
 }
 
 export function scoreFund(fund: FundInSector, slots: CanonicalSlots): RankedRecord {
-  const sector = slots.sector_focus as SectorId;
   const stage = slots.stage as StageId;
-  const sectorName = termLabel(SECTORS, sector);
-  const stageName = stagePhrase(stage);
-  const record = fund.sectorRecord[stage] ?? { led: 0, joined: 0, recent: 0, latest: null };
+  const record: StageRecord = fund.sectorRecord[stage] ?? { led: 0, joined: 0, recent: 0, latest: null };
   const min = num(slots.min_investment);
   const max = num(slots.max_investment);
   const fit = chequeFit(fund, min, max);
@@ -53,7 +51,15 @@ export function scoreFund(fund: FundInSector, slots: CanonicalSlots): RankedReco
   const score =
     10 * record.led + 4 * record.joined + 6 * record.recent + (fund.stages.includes(stage) ? 8 : 0) + TIER_POINTS[fund.tier] + 10 * fit +
     (age <= 180 ? 6 : age <= 365 ? 4 : age <= 730 ? 2 : 0);
+  return rankedRecord(fund.id, score, () => describeFund(fund, slots, record, fit));
+}
 
+/** The fields of a fund in the shortlist: written for the funds a response shows, not every one scored. */
+function describeFund(fund: FundInSector, slots: CanonicalSlots, record: StageRecord, fit: number): Record<string, unknown> {
+  const sectorName = termLabel(SECTORS, slots.sector_focus as SectorId);
+  const stageName = stagePhrase(slots.stage as StageId);
+  const min = num(slots.min_investment);
+  const max = num(slots.max_investment);
   const trackRecord =
     record.led > 0
       ? `led ${plural(record.led, `${sectorName} ${stageName} round`)}${record.joined ? ` and joined ${record.joined} more` : ''}`
@@ -77,21 +83,17 @@ export function scoreFund(fund: FundInSector, slots: CanonicalSlots): RankedReco
     `founded ${fund.foundedYear}, based in ${fund.location}`,
   ]);
   return {
-    id: fund.id,
-    score: Math.round(score * 100) / 100,
-    fields: {
-      name: fund.name,
-      website: fund.website,
-      focus_area: sectors.join(', '),
-      tier: fund.tier,
-      fund_type: fund.fundType,
-      investment_stage: fund.stages.map((s) => termLabel(STAGES, s)).join(', '),
-      jurisdiction: termLabel(JURISDICTIONS, fund.jurisdiction),
-      tagline: fund.tagline,
-      description: fund.description,
-      intelligence_blurb: blurb,
-      rationale,
-    },
+    name: fund.name,
+    website: fund.website,
+    focus_area: sectors.join(', '),
+    tier: fund.tier,
+    fund_type: fund.fundType,
+    investment_stage: fund.stages.map((s) => termLabel(STAGES, s)).join(', '),
+    jurisdiction: termLabel(JURISDICTIONS, fund.jurisdiction),
+    tagline: fund.tagline,
+    description: fund.description,
+    intelligence_blurb: blurb,
+    rationale,
   };
 }
 
