@@ -1,6 +1,6 @@
 import { BatchGetCommand, BatchWriteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isLocalDatabase, table } from './client';
-import { isTransactionConflict } from './transactions';
+import { retryingConflicts } from './transactions';
 
 type Key = { pk: string; sk: string };
 type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Key } };
@@ -98,18 +98,10 @@ export async function bulkPut(items: Record<string, unknown>[], options: BatchOp
   await writeGroups(
     transactionGroups(items),
     2,
+    // Another write to one of these items in flight (an import during the seed) cancels the group: a
+    // plain overwrite loses nothing by going again, as BatchWriteItem's would.
     async (group) => {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          await ddb().send(new TransactWriteCommand({ TransactItems: group.map((Item) => ({ Put: { TableName: table(), Item } })) }));
-          return;
-        } catch (err) {
-          // Another write to one of these items was in flight (an import during the seed): a plain
-          // overwrite loses nothing by going again, as BatchWriteItem's would.
-          if (!isTransactionConflict(err) || attempt + 1 >= MAX_ATTEMPTS) throw err;
-          await backoff(attempt);
-        }
-      }
+      await retryingConflicts(() => ddb().send(new TransactWriteCommand({ TransactItems: group.map((Item) => ({ Put: { TableName: table(), Item } })) })), MAX_ATTEMPTS);
     },
     options.onProgress,
   );

@@ -12,7 +12,7 @@ import type { CompanyRow, ContactRow } from '#shared/domain/jobs/rows';
 import type { StageSettings, StatCounter } from '#shared/domain/jobs/stages';
 import { ddb, table, writeIfCondition } from './client';
 import { JOB_WATCH_SHARDS, jobBatchesPartition, jobBatchKey, jobKey, jobsPartition, jobWatchIndexKey, jobWatchPartition, jobWatchSortKey, jobWatchUpTo } from './keys';
-import { isTransactionConflict, TransactionConditionError, type TransactItem, writeTogether } from './transactions';
+import { retryingConflicts, TransactionConditionError, type TransactItem, writeTogether } from './transactions';
 import { buildUpdate, type Condition } from './update';
 import { defineEntity } from './entity';
 
@@ -195,16 +195,14 @@ export async function commitStage(c: StageCommit): Promise<CommitOutcome> {
       },
     },
   };
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await writeTogether(items);
-      return 'committed';
-    } catch (err) {
-      if (err instanceof TransactionConditionError && err.failed.has('batch')) return 'already_done';
-      if (err instanceof TransactionConditionError && err.failed.has('job')) return 'job_closed';
-      if (!isTransactionConflict(err) || attempt >= 20) throw err;
-      await new Promise((r) => setTimeout(r, 5 + Math.random() * Math.min(10 * 2 ** attempt, 200)));
-    }
+  try {
+    // Batches of one job commit in parallel and all move the job's counters: conflicts are expected.
+    await retryingConflicts(() => writeTogether(items), 21);
+    return 'committed';
+  } catch (err) {
+    if (err instanceof TransactionConditionError && err.failed.has('batch')) return 'already_done';
+    if (err instanceof TransactionConditionError && err.failed.has('job')) return 'job_closed';
+    throw err;
   }
 }
 
