@@ -1,4 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Annotations, App, Tags, Validations } from 'aws-cdk-lib';
+import { OPENAPI_SIDE_FILE } from '#infra/functionCatalog';
+import { PROJECT_ROOT } from '#infra/projectRoot';
+import { openApiFileText } from '#shared/http/openApiFile';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { OutreachIntelligenceStack } from '#infra/stack';
 import { STRIPE_SECRET_FIELDS, stripeSettingsFrom } from '#infra/stripeSettings';
@@ -7,6 +12,11 @@ import { STRIPE_SECRET_FIELDS, stripeSettingsFrom } from '#infra/stripeSettings'
  * The CDK app (`npx cdk synth` / `npx cdk deploy`). Environment-agnostic: no account or region
  * lookups, so synth works offline; the deploy takes both from the caller's AWS profile.
  */
+// The public function ships functions/public/openapi.json as it is: never deploy one the schemas have moved past.
+if (readFileSync(join(PROJECT_ROOT, OPENAPI_SIDE_FILE), 'utf8') !== openApiFileText()) {
+  throw new Error(`${OPENAPI_SIDE_FILE} is out of date with the endpoint schemas: run \`npm run openapi\` and commit it.`);
+}
+
 const app = new App();
 const stripe = stripeSettingsFrom(app.node);
 const stack = new OutreachIntelligenceStack(app, 'OutreachIntelligenceApi', {

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import type { BuildOptions } from 'esbuild';
+import { AssetStaging } from 'aws-cdk-lib';
 import { LogLevel, OutputFormat, type BundlingOptions, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 
 /**
@@ -28,6 +29,9 @@ export const STACK_BUNDLING = {
   // Packages replaced in the bundle by a smaller module of ours (paths from the project root, where
   // NodejsFunction runs esbuild): see each shim for why it is safe.
   esbuildArgs: { '--alias': `semver=${SEMVER_SHIM}` },
+  // Those paths resolve from where esbuild runs: the project root locally, and in the Docker fallback
+  // (no local esbuild) the mounted input folder rather than the image's `/`.
+  workingDirectory: AssetStaging.BUNDLING_INPUT_DIR,
 } as const satisfies BundlingOptions;
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -7,7 +7,8 @@ type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { Delete
 
 const MAX_ATTEMPTS = 10;
 
-const backoff = (attempt: number) => new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+const backoffMs = (attempt: number) => 20 * 2 ** attempt;
+const backoff = (attempt: number) => new Promise((r) => setTimeout(r, backoffMs(attempt)));
 
 /** Writes groups with up to `concurrency` calls in flight, reporting the items written so far after each group. */
 async function writeGroups<T>(groups: T[][], concurrency: number, write: (group: T[]) => Promise<void>, onProgress?: (done: number) => void): Promise<void> {
@@ -101,7 +102,8 @@ export async function bulkPut(items: Record<string, unknown>[], options: BatchOp
     // Another write to one of these items in flight (an import during the seed) cancels the group: a
     // plain overwrite loses nothing by going again, as BatchWriteItem's would.
     async (group) => {
-      await retryingConflicts(() => ddb().send(new TransactWriteCommand({ TransactItems: group.map((Item) => ({ Put: { TableName: table(), Item } })) })), MAX_ATTEMPTS);
+      const put = () => ddb().send(new TransactWriteCommand({ TransactItems: group.map((Item) => ({ Put: { TableName: table(), Item } })) }));
+      await retryingConflicts(put, { attempts: MAX_ATTEMPTS, pauseMs: (attempt) => backoffMs(attempt - 1) });
     },
     options.onProgress,
   );

@@ -197,7 +197,7 @@ export async function commitStage(c: StageCommit): Promise<CommitOutcome> {
   };
   try {
     // Batches of one job commit in parallel and all move the job's counters: conflicts are expected.
-    await retryingConflicts(() => writeTogether(items), 21);
+    await retryingConflicts(() => writeTogether(items), { attempts: 21 });
     return 'committed';
   } catch (err) {
     if (err instanceof TransactionConditionError && err.failed.has('batch')) return 'already_done';

@@ -70,18 +70,22 @@ export function isTransactionConflict(err: unknown): boolean {
   return cancellationCodes(err).includes('TransactionConflict');
 }
 
+/** The default pause before attempt `n + 1` of a write that met a conflict: short and jittered. */
+const conflictPause = (attempt: number) => 5 + Math.random() * Math.min(10 * 2 ** attempt, 200);
+
 /**
- * Runs `write` again, with jittered backoff, while it fails only because another transaction was
- * writing the same items (DynamoDB cancels both sides of such a race; the SDK does not retry it).
- * Any other failure, a failed condition included, is the caller's.
+ * Runs `write` again, after a pause, while it fails only because another transaction was writing the
+ * same items (DynamoDB cancels both sides of such a race; the SDK does not retry it). Any other
+ * failure, a failed condition included (even one reported with a conflict), is the caller's at once.
  */
-export async function retryingConflicts<T>(write: () => Promise<T>, attempts = 10): Promise<T> {
+export async function retryingConflicts<T>(write: () => Promise<T>, options: { attempts?: number; pauseMs?: (attempt: number) => number } = {}): Promise<T> {
+  const { attempts = 10, pauseMs = conflictPause } = options;
   for (let attempt = 1; ; attempt++) {
     try {
       return await write();
     } catch (err) {
-      if (!isTransactionConflict(err) || attempt >= attempts) throw err;
-      await new Promise((r) => setTimeout(r, 5 + Math.random() * Math.min(10 * 2 ** attempt, 200)));
+      if (err instanceof TransactionConditionError || !isTransactionConflict(err) || attempt >= attempts) throw err;
+      await new Promise((r) => setTimeout(r, pauseMs(attempt)));
     }
   }
 }

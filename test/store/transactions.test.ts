@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, table, writeIfCondition } from '#shared/store/client';
-import { isCancelledTransaction, isTransactionConflict, TransactionConditionError, writeTogether, type TransactItem } from '#shared/store/transactions';
+import { isCancelledTransaction, isTransactionConflict, retryingConflicts, TransactionConditionError, writeTogether, type TransactItem } from '#shared/store/transactions';
 import { uuidv7 } from '#shared/ids';
 
 /** Issue 12 item 4: a transaction's items have names, and a failed condition is reported by them. */
@@ -58,5 +58,28 @@ describe('writeTogether against DynamoDB Local', () => {
     await ddb().send(new PutCommand({ TableName: table(), Item: taken }));
     expect(await writeIfCondition(() => writeTogether({ taken: putNew(taken) }))).toBe(false);
     expect(await writeIfCondition(() => writeTogether({ fresh: putNew(key('FRESH')) }))).toBe(true);
+  });
+});
+
+describe('retryingConflicts', () => {
+  const cancelled = (...codes: string[]) => Object.assign(new Error('Transaction cancelled'), { name: 'TransactionCanceledException', CancellationReasons: codes.map((Code) => ({ Code })) });
+
+  it('goes again while the only failure is a conflict with another transaction, then answers', async () => {
+    const write = vi.fn().mockRejectedValueOnce(cancelled('None', 'TransactionConflict')).mockRejectedValueOnce(cancelled('TransactionConflict')).mockResolvedValue('done');
+    expect(await retryingConflicts(write, { pauseMs: () => 0 })).toBe('done');
+    expect(write).toHaveBeenCalledTimes(3);
+  });
+
+  it('gives a failed condition to the caller at once, even when a conflict was reported with it', async () => {
+    const failure = new TransactionConditionError(['batch'], true);
+    const write = vi.fn().mockRejectedValue(failure);
+    await expect(retryingConflicts(write, { pauseMs: () => 0 })).rejects.toBe(failure);
+    expect(write).toHaveBeenCalledTimes(1);
+  });
+
+  it('stops after its attempts, with the last conflict', async () => {
+    const write = vi.fn().mockRejectedValue(cancelled('TransactionConflict'));
+    await expect(retryingConflicts(write, { attempts: 4, pauseMs: () => 0 })).rejects.toMatchObject({ name: 'TransactionCanceledException' });
+    expect(write).toHaveBeenCalledTimes(4);
   });
 });
