@@ -47,8 +47,12 @@ export function timeRatios(fn: (input: string) => unknown, benign: string, cases
   return Object.fromEntries(cases.map((c) => [c.name, medianMs(fn, c.input, reps, runs) / base]));
 }
 
-/** Asserts every adversarial case costs at most `maxRatio` times the benign input of the same length. */
-export function expectLinearTime(fn: (input: string) => unknown, benign: string, cases: TimedCase[], maxRatio = 5): void {
+/**
+ * Asserts every adversarial case costs at most `maxRatio` times the benign input of the same length.
+ * 10: a linear path with a larger constant (growth's "one wide line") measured up to 5.1x during a
+ * loaded full run, while the super-linear parsers these tests caught cost 100x and more at 50,000 characters.
+ */
+export function expectLinearTime(fn: (input: string) => unknown, benign: string, cases: TimedCase[], maxRatio = 10): void {
   // A busy machine (a parallel test file, CI neighbours) can stretch one sample; a super-linear case is slow
   // every time, so only a case slow in three measurements in a row fails.
   let suspects = cases;
