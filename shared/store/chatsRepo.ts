@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure, table, writeIfCondition } from './client';
+import { ddb, isConditionFailure, table } from './client';
 import { chatKey, chatsByUpdatedIndexKey, chatsByUpdatedPartition, chatsPartition } from './keys';
 import type { BlobRef } from './blobs';
 import { defineEntity } from './entity';

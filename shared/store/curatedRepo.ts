@@ -42,11 +42,11 @@ export function linkedinSlug(url: string): string | undefined {
   return match ? decodeURIComponent(match[1]).toLowerCase() : undefined;
 }
 
-const profileItem = (entity: CuratedEntity, extra: Record<string, unknown> = {}): Item => ({
+const profileItem = (entity: CuratedEntity, extra: Record<string, unknown> = {}, data = JSON.stringify(entity)): Item => ({
   ...curatedProfileKey(entity.kind, entity.id),
   entity: 'curated',
   kind: entity.kind,
-  data: JSON.stringify(entity),
+  data,
   ...extra,
 });
 /** One copy of an entity under one facet value (a sector, an ecosystem). */
@@ -67,16 +67,16 @@ const nameIndex = (entity: CuratedFund | CuratedCompany) => curatedNameIndexKey(
 const companyDomainKey = (company: Pick<CuratedCompany, 'domain'>) => normaliseDomain(company.domain) ?? company.domain;
 
 /** What tells one stored version of a fund from another (a portfolio is only written onto the version it was read from). */
-const revisionOf = (fund: CuratedFund) => createHash('sha256').update(JSON.stringify(fund)).digest('base64url').slice(0, 16);
+const revisionOf = (fundData: string) => createHash('sha256').update(fundData).digest('base64url').slice(0, 16);
 
 /**
  * The portfolio as stored on its fund, or undefined when fund and portfolio together would come near
  * DynamoDB's 400 KB item limit (long texts, hundreds of companies): such a fund is read the long way.
  */
 const ITEM_BUDGET_BYTES = 350_000;
-function portfolioText(fund: CuratedFund, portfolio: PortfolioCompany[]): string | undefined {
+function portfolioText(fundData: string, portfolio: PortfolioCompany[]): string | undefined {
   const text = JSON.stringify(portfolio);
-  return Buffer.byteLength(text) + Buffer.byteLength(JSON.stringify(fund)) <= ITEM_BUDGET_BYTES ? text : undefined;
+  return Buffer.byteLength(text) + Buffer.byteLength(fundData) <= ITEM_BUDGET_BYTES ? text : undefined;
 }
 
 /**
@@ -86,8 +86,10 @@ function portfolioText(fund: CuratedFund, portfolio: PortfolioCompany[]): string
 function profileItemsFor(entity: CuratedEntity, portfolio?: PortfolioCompany[]): Item[] {
   switch (entity.kind) {
     case 'fund': {
-      const text = portfolio && portfolioText(entity, portfolio);
-      return [profileItem(entity, { ...nameIndex(entity), rev: revisionOf(entity), ...(text ? { portfolio: text } : {}) })];
+      // The fund's JSON once: stored as its data, hashed as its revision, counted against the item budget.
+      const data = JSON.stringify(entity);
+      const text = portfolio && portfolioText(data, portfolio);
+      return [profileItem(entity, { ...nameIndex(entity), rev: revisionOf(data), ...(text ? { portfolio: text } : {}) }, data)];
     }
     case 'company':
       return [profileItem(entity, { ...companyByDomainIndexKey(companyDomainKey(entity), entity.id), ...nameIndex(entity) })];
@@ -153,7 +155,7 @@ async function refreshPortfolio(fundId: string, attempts = 5): Promise<void> {
     const fund = decode<CuratedFund>(Item);
     if (!fund) return;
     const portfolio = await readPortfolio(fund, true);
-    const text = portfolioText(fund, portfolio);
+    const text = portfolioText(Item!.data as string, portfolio);
     try {
       await ddb().send(
         new UpdateCommand({
@@ -402,7 +404,8 @@ export async function fundsNamedWithPortfolio(name: string): Promise<FundWithPor
     items.map(async (item) => {
       const fund = decode<CuratedFund>(item)!;
       const stored = typeof item.portfolio === 'string' ? (JSON.parse(item.portfolio) as PortfolioCompany[]) : undefined;
-      const covers = stored && portfolioCompanyIds(fund).every((id) => stored.some((c) => c.id === id));
+      const storedIds = new Set(stored?.map((c) => c.id));
+      const covers = stored && portfolioCompanyIds(fund).every((id) => storedIds.has(id));
       return { fund, portfolio: covers ? stored! : await readPortfolio(fund) };
     }),
   );
