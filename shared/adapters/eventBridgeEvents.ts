@@ -3,6 +3,7 @@ import { requireEnv } from '#shared/config/env';
 import type { DomainEvent, EventsPort } from './events';
 import { setDefaultPorts } from './ports';
 import { traced } from '#shared/observability/tracer';
+import { sendResendingRefused } from './resendRefused';
 
 const PUT_EVENTS_ATTEMPTS = 3;
 
@@ -29,19 +30,19 @@ export class EventBridgeEvents implements EventsPort {
 
   private async putBatch(batch: DomainEvent[]): Promise<void> {
     const { client, module } = await this.load();
-    let pending = batch.map((e) => ({ EventBusName: this.busName, Source: 'outreach-intelligence', DetailType: e.type, Detail: JSON.stringify(e.detail) }));
-    let errors: string[] = [];
-    for (let attempt = 1; attempt <= PUT_EVENTS_ATTEMPTS && pending.length; attempt++) {
-      if (attempt > 1) await new Promise((r) => setTimeout(r, this.retryDelayMs * 2 ** (attempt - 2)));
-      const out = await client.send(new module.PutEventsCommand({ Entries: pending }));
-      if (!out.FailedEntryCount) return;
-      // Result entries are in request order; a refused one carries an ErrorCode.
-      const refused = (out.Entries ?? []).map((r, j) => ({ r, j })).filter(({ r }) => r.ErrorCode);
-      if (!refused.length) throw new Error(`EventBridge refused ${out.FailedEntryCount} of ${batch.length} events without naming them`);
-      errors = refused.map(({ r }) => `${r.ErrorCode}: ${r.ErrorMessage ?? ''}`.trim());
-      pending = refused.map(({ j }) => pending[j]);
-    }
-    if (pending.length) throw new Error(`EventBridge refused ${pending.length} of ${batch.length} events: ${[...new Set(errors)].join('; ')}`);
+    const entries = batch.map((e) => ({ EventBusName: this.busName, Source: 'outreach-intelligence', DetailType: e.type, Detail: JSON.stringify(e.detail) }));
+    await sendResendingRefused(
+      entries,
+      async (pending) => {
+        const out = await client.send(new module.PutEventsCommand({ Entries: pending }));
+        if (!out.FailedEntryCount) return [];
+        // Result entries are in request order; a refused one carries an ErrorCode.
+        const refused = (out.Entries ?? []).flatMap((r, index) => (r.ErrorCode ? [{ index, error: `${r.ErrorCode}: ${r.ErrorMessage ?? ''}`.trim(), retryable: true }] : []));
+        if (!refused.length) throw new Error(`EventBridge refused ${out.FailedEntryCount} of ${pending.length} events without naming them`);
+        return refused;
+      },
+      { attempts: PUT_EVENTS_ATTEMPTS, delayMs: this.retryDelayMs, noun: 'events', service: 'EventBridge' },
+    );
   }
 }
 
