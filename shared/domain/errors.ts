@@ -74,3 +74,14 @@ export class DatasetLoadingError extends DomainError {
     super('dataset_loading', 'The curated dataset is still loading on this server; try again shortly.', progress, retryAfterSeconds);
   }
 }
+/**
+ * A service the request needs refused the work for now (the pipeline queue did not take a job's
+ * messages): nothing was charged, and the same request may succeed after Retry-After. The refusal
+ * is the cause, for the log line a 5xx gets; the caller sees only the message.
+ */
+export class ServiceUnavailableError extends DomainError {
+  constructor(message: string, retryAfterSeconds: number, cause?: unknown) {
+    super('service_unavailable', message, undefined, retryAfterSeconds);
+    if (cause !== undefined) this.cause = cause;
+  }
+}

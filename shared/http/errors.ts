@@ -6,6 +6,7 @@ import {
   InsufficientCreditsError,
   NotAcceptableError,
   NotFoundError,
+  ServiceUnavailableError,
   SubscriptionRequiredError,
   UnauthorizedError,
   UnprocessableError,
@@ -49,6 +50,7 @@ const STATUS_OF = new Map<abstract new (...args: never[]) => DomainError, number
   [UnprocessableError, 422],
   [RequestHeaderTooLargeError, 431],
   [DatasetLoadingError, 503],
+  [ServiceUnavailableError, 503],
 ]);
 
 /** Headers a status carries by the HTTP specification. */

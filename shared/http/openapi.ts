@@ -20,7 +20,7 @@ const ERROR_STATUSES: Record<ErrorStatus, string> = {
   429: 'Too many requests (rate_limited)',
   431: 'The request line or headers are over the server\'s limit (request_header_too_large)',
   500: 'Internal error (internal_error)',
-  503: 'The curated dataset is still loading (dataset_loading; local server, first start), with Retry-After and progress',
+  503: 'Try again after Retry-After: the curated dataset is still loading (dataset_loading; local server, first start; with progress), or the enrichment pipeline did not take the work (service_unavailable; nothing was charged)',
 };
 
 /** Which error statuses follow from the shape of a spec; `spec.errors` adds the operation's own. */
@@ -36,6 +36,7 @@ const IMPLIED_ERRORS: [ErrorStatus, (spec: EndpointSpec) => boolean][] = [
   // Node's parser refuses a request line or headers over 16 KiB whatever the operation.
   [431, () => true],
   [500, () => true],
+  // The operations that start pipeline work (POST /bd/jobs, POST /growth/run) read the curated data too.
   [503, (s) => !!s.readsCuratedData],
 ];
 

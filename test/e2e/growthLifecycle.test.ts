@@ -108,7 +108,7 @@ describe('a run interrupted between its reservation and its job', () => {
 });
 
 describe('a run whose job could not be queued', () => {
-  it('is failed with its reservation released, and growth_run.failed is in the outbox once', async () => {
+  it('answers 503 service_unavailable; the run is failed with its reservation released, and growth_run.failed is in the outbox once', async () => {
     const { key, user } = await api.newUser({ tier: 'pro', credits: 5_000 });
     const quote = await quoted(key);
     // The job is created, then sending its first messages fails: the job closes as failed (releasing the
@@ -116,7 +116,9 @@ describe('a run whose job could not be queued', () => {
     const send = vi.spyOn(api.ports.queue, 'send').mockRejectedValueOnce(new Error('queue unavailable'));
     const started = await api.call('POST', '/growth/run', { key, body: { quote_token: quote.quote_token, goal_plan: quote.goal_plan } });
     send.mockRestore();
-    expect(started.status).toBe(500);
+    expect(started.status).toBe(503);
+    expect(started.headers.get('retry-after')).toBe('5');
+    expect(started.body.error.code).toBe('service_unavailable');
     expect(await balanceOf(key)).toBe(5_000);
     const { Items = [] } = await ddb().send(
       new QueryCommand({

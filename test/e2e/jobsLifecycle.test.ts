@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SQSRecord } from 'aws-lambda';
 import { startTestApi } from '#test/support/api';
 import { workerHandler } from '#bin/local/handlers';
@@ -84,6 +84,28 @@ describe('POST /bd/jobs validation and guards', () => {
     expect((await getBalance(user.id)).available).toBe(1000 - job.credits_charged);
     const conflict = await api.call('POST', '/bd/jobs', { key, body: { ...body, preset: 'enrich_contacts_from_companies' }, headers });
     expect(conflict.status).toBe(409);
+  });
+
+  it('503 service_unavailable with Retry-After when the queue refuses the job: it is failed, nothing charged; the same Idempotency-Key then starts it', async () => {
+    const { key, user } = await proUser(1000);
+    const body = { preset: 'full_pipeline', input_assets: { companies: [NEBULA] } };
+    const headers = { 'idempotency-key': `refused-${user.id}` };
+    const send = vi.spyOn(queue, 'send').mockRejectedValueOnce(new Error('SQS refused 1 of 1 messages: ServiceUnavailable'));
+    const refused = await api.call('POST', '/bd/jobs', { key, body, headers });
+    send.mockRestore();
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(refused.body.error).toEqual({ code: 'service_unavailable', message: expect.stringMatching(/nothing was charged/) });
+    expect(JSON.stringify(refused.body)).not.toMatch(/SQS/);
+    const [failed] = (await api.call('GET', '/bd/jobs', { key })).body.items;
+    expect(failed).toMatchObject({ status: 'failed', credits_charged: 0 });
+    expect((await getBalance(user.id)).available).toBe(1000);
+
+    const retried = await api.call('POST', '/bd/jobs', { key, body, headers });
+    expect(retried.status).toBe(202);
+    expect(retried.body.job_id).not.toBe(failed.job_id);
+    await queue.drained();
+    expect((await getJob(key, retried.body.job_id)).status).toBe('completed');
   });
 
   it('404 for a chat_id that is not the caller\'s', async () => {

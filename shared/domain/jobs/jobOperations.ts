@@ -3,7 +3,7 @@
  * point of the growth area, which passes `billing` when it has already reserved the credits under
  * its own ledger tool and `origin` to find its jobs again.
  */
-import { InsufficientCreditsError, UnprocessableError, ValidationError } from '#shared/domain/errors';
+import { InsufficientCreditsError, ServiceUnavailableError, UnprocessableError, ValidationError } from '#shared/domain/errors';
 import { now } from '#shared/adapters/ports';
 import { uuidv7 } from '#shared/ids';
 import { getBalance, reserveCredits } from '#shared/domain/credits/credits';
@@ -26,6 +26,8 @@ import { jobView, type JobView } from './view';
 export const JOB_LEDGER_TOOL = 'bd_job';
 /** Work batches outlive any job by far; the ttl only clears those of a job that was never created. */
 const BATCH_TTL_SECONDS = 14 * 24 * 3600;
+/** When a caller may try again after the queue refused a job's messages (SQS throttling passes in seconds). */
+const QUEUE_RETRY_AFTER_SECONDS = 5;
 
 export interface StartJobInput {
   userId: string;
@@ -134,7 +136,7 @@ export async function startEnrichmentJob(input: StartJobInput): Promise<JobView>
   } catch (err) {
     // A job nobody will work on must not hold credits: fail it (releasing them) before reporting the error.
     await closeJob(job, { status: 'failed', errorMessage: 'The job could not be queued; nothing was charged.' });
-    throw err;
+    throw new ServiceUnavailableError('The enrichment pipeline did not take the job; nothing was charged. Try again shortly.', QUEUE_RETRY_AFTER_SECONDS, err);
   }
   return jobView(job);
 }
