@@ -70,7 +70,24 @@ export interface ErrorBody {
   request_id: string;
 }
 
-export function toErrorResponse(err: unknown, requestId: string): { status: number; body: ErrorBody; headers: Record<string, string> } {
+/** AWS error names that mean "too many requests right now": the same request may succeed shortly. */
+const AWS_THROTTLING = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'TooManyRequestsException']);
+const THROTTLED_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * An AWS service still throttling after the SDK's own retries (a DynamoDB table or index over its
+ * capacity, an SQS or EventBridge limit) is not a bug: the caller hears 503 with Retry-After rather
+ * than 500. Nothing was written (a throttled transaction is cancelled whole); the log keeps the cause.
+ */
+function throttledAsUnavailable(err: unknown): DomainError | undefined {
+  if (!(err instanceof Error)) return undefined;
+  const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+  const throttled = AWS_THROTTLING.has(err.name) || (err.name === 'TransactionCanceledException' && !!reasons?.some((r) => r.Code === 'ThrottlingError'));
+  return throttled ? new ServiceUnavailableError('The service is busy; try again shortly.', THROTTLED_RETRY_AFTER_SECONDS, err) : undefined;
+}
+
+export function toErrorResponse(thrown: unknown, requestId: string): { status: number; body: ErrorBody; headers: Record<string, string> } {
+  const err = thrown instanceof DomainError ? thrown : (throttledAsUnavailable(thrown) ?? thrown);
   const status = err instanceof DomainError ? statusOf(err) : undefined;
   if (err instanceof DomainError && status !== undefined) {
     const error: ErrorBody['error'] = { code: err.code, message: err.message };

@@ -20,7 +20,7 @@ const ERROR_STATUSES: Record<ErrorStatus, string> = {
   429: 'Too many requests (rate_limited)',
   431: 'The request line or headers are over the server\'s limit (request_header_too_large)',
   500: 'Internal error (internal_error)',
-  503: 'Try again after Retry-After: the curated dataset is still loading (dataset_loading; local server, first start; with progress), or the enrichment pipeline did not take the work (service_unavailable; nothing was charged)',
+  503: 'Try again after Retry-After: the service is busy, or a service it needs refused the work (service_unavailable; nothing was charged); or the curated dataset is still loading (dataset_loading; local server, first start; with progress)',
 };
 
 /** Which error statuses follow from the shape of a spec; `spec.errors` adds the operation's own. */
@@ -36,8 +36,9 @@ const IMPLIED_ERRORS: [ErrorStatus, (spec: EndpointSpec) => boolean][] = [
   // Node's parser refuses a request line or headers over 16 KiB whatever the operation.
   [431, () => true],
   [500, () => true],
-  // The operations that start pipeline work (POST /bd/jobs, POST /growth/run) read the curated data too.
-  [503, (s) => !!s.readsCuratedData],
+  // AWS may throttle past the SDK's retries whatever touches the table (service_unavailable): every call with an API key
+  // (the key is read) and every POST; curated reads also wait for the local dataset. Health and this document touch nothing.
+  [503, (s) => s.auth === 'api_key' || s.method === 'POST' || !!s.readsCuratedData],
 ];
 
 export const errorStatusesOf = (spec: EndpointSpec): ErrorStatus[] =>
