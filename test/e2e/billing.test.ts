@@ -182,4 +182,14 @@ describe('credit usage', () => {
       expect((await api.call('GET', `/credits/usage?${q}`, { key })).status, q).toBe(400);
     }
   });
+
+  it('answers a range ending on the last accepted day, 9999-12-31, instead of failing on the day after it', async () => {
+    const { key } = await api.newUser();
+    for (const q of ['start_date=9999-12-31&end_date=9999-12-31', 'end_date=9999-12-31', 'start_date=9999-12-01&end_date=9999-12-31']) {
+      const res = await api.call('GET', `/credits/usage?${q}`, { key });
+      expect(res.status, q).toBe(200);
+      expect(res.body.end_date, q).toBe('9999-12-31');
+      expect(res.body.by_day.at(-1), q).toEqual({ date: '9999-12-31', credits: 0 });
+    }
+  });
 });
