@@ -153,6 +153,30 @@ describe('checkout and the payment webhook (local checkout, signed like Stripe)'
     expect((await api.call('GET', '/subscriptions/status', { key })).body.status).toBe('active');
   });
 
+  it('keeps a deleted subscription canceled when older events about it arrive late (an update, a retried invoice.paid)', async () => {
+    const { key, user } = await api.newUser();
+    const sub = `sub_late_${user.id}`;
+    const t = nowSeconds();
+    const periodEnd = t + 20 * 86_400;
+    const post = (event: object) => api.call('POST', '/webhooks/stripe', signed(event));
+    await post({ id: `evt_l1_${user.id}`, type: 'checkout.session.completed', created: t - 100, data: { object: { id: 'cs', client_reference_id: user.id, subscription: sub, metadata: {} } } });
+    await post({ id: `evt_l2_${user.id}`, type: 'customer.subscription.deleted', created: t, data: { object: { id: sub, status: 'canceled', current_period_end: periodEnd } } });
+    const canceled = (await api.call('GET', '/subscriptions/status', { key })).body;
+    expect(canceled).toMatchObject({ status: 'canceled', monthly_cost: 0, next_billing_date: null });
+
+    // Stripe does not promise order, and retries a delivery that failed: both were created before the deletion.
+    const lateUpdate = await post({ id: `evt_l3_${user.id}`, type: 'customer.subscription.updated', created: t - 50, data: { object: { id: sub, status: 'active' } } });
+    const lateInvoice = await post({
+      id: `evt_l4_${user.id}`, type: 'invoice.paid', created: t - 40,
+      data: { object: { id: 'in_late', subscription: sub, billing_reason: 'subscription_cycle', lines: { data: [{ period: { start: t - 40, end: periodEnd } }] } } },
+    });
+    expect([lateUpdate.status, lateInvoice.status]).toEqual([200, 200]);
+    expect((await api.call('GET', '/subscriptions/status', { key })).body).toMatchObject({ status: 'canceled', monthly_cost: 0, next_billing_date: null });
+    // Still canceled, so the paid endpoints stay closed.
+    const execute = await api.call('POST', '/intelligence/execute', { key, body: { package_id: 'vc-shortlist-v1', slots: { sector_focus: 'defi', stage: 'seed' }, quote_token: 'qt_x' } });
+    expect(execute.status).toBe(403);
+  });
+
   it('acknowledges events it does not handle', async () => {
     const res = await api.call('POST', '/webhooks/stripe', signed({ id: `evt_other_${Date.now()}`, type: 'customer.created', created: nowSeconds(), data: { object: {} } }));
     expect(res.status).toBe(200);
