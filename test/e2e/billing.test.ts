@@ -126,6 +126,10 @@ describe('checkout and the payment webhook (local checkout, signed like Stripe)'
     await api.call('POST', '/webhooks/stripe', signed({ id: `evt_d_${user.id}`, type: 'customer.subscription.deleted', created: nowSeconds(), data: { object: { id: sub, status: 'canceled', current_period_end: endedAt } } }));
     const me = (await api.call('GET', '/users/me', { key })).body;
     expect(me).toMatchObject({ subscription_status: 'canceled', subscription_tier: 'developer' });
+    // PATCH answers the same profile as GET, downgrade included.
+    const patched = await api.call('PATCH', '/users/me', { key, body: { full_name: 'After the downgrade' } });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toEqual({ ...me, full_name: 'After the downgrade' });
   });
 
   it('does not stack a second subscription or grant when a second checkout is paid, and leaves that session payable', async () => {
