@@ -126,6 +126,10 @@ describe('checkout and the payment webhook (local checkout, signed like Stripe)'
     await api.call('POST', '/webhooks/stripe', signed({ id: `evt_d_${user.id}`, type: 'customer.subscription.deleted', created: nowSeconds(), data: { object: { id: sub, status: 'canceled', current_period_end: endedAt } } }));
     const me = (await api.call('GET', '/users/me', { key })).body;
     expect(me).toMatchObject({ subscription_status: 'canceled', subscription_tier: 'developer' });
+    // PATCH answers the same profile as GET, downgrade included.
+    const patched = await api.call('PATCH', '/users/me', { key, body: { full_name: 'After the downgrade' } });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toEqual({ ...me, full_name: 'After the downgrade' });
   });
 
   it('does not stack a second subscription or grant when a second checkout is paid, and leaves that session payable', async () => {
@@ -151,6 +155,30 @@ describe('checkout and the payment webhook (local checkout, signed like Stripe)'
     const older = await api.call('POST', '/webhooks/stripe', signed({ id: `evt_o3_${user.id}`, type: 'customer.subscription.updated', created: t - 50, data: { object: { id: sub, status: 'past_due' } } }));
     expect([newer.status, older.status]).toEqual([200, 200]);
     expect((await api.call('GET', '/subscriptions/status', { key })).body.status).toBe('active');
+  });
+
+  it('keeps a deleted subscription canceled when older events about it arrive late (an update, a retried invoice.paid)', async () => {
+    const { key, user } = await api.newUser();
+    const sub = `sub_late_${user.id}`;
+    const t = nowSeconds();
+    const periodEnd = t + 20 * 86_400;
+    const post = (event: object) => api.call('POST', '/webhooks/stripe', signed(event));
+    await post({ id: `evt_l1_${user.id}`, type: 'checkout.session.completed', created: t - 100, data: { object: { id: 'cs', client_reference_id: user.id, subscription: sub, metadata: {} } } });
+    await post({ id: `evt_l2_${user.id}`, type: 'customer.subscription.deleted', created: t, data: { object: { id: sub, status: 'canceled', current_period_end: periodEnd } } });
+    const canceled = (await api.call('GET', '/subscriptions/status', { key })).body;
+    expect(canceled).toMatchObject({ status: 'canceled', monthly_cost: 0, next_billing_date: null });
+
+    // Stripe does not promise order, and retries a delivery that failed: both were created before the deletion.
+    const lateUpdate = await post({ id: `evt_l3_${user.id}`, type: 'customer.subscription.updated', created: t - 50, data: { object: { id: sub, status: 'active' } } });
+    const lateInvoice = await post({
+      id: `evt_l4_${user.id}`, type: 'invoice.paid', created: t - 40,
+      data: { object: { id: 'in_late', subscription: sub, billing_reason: 'subscription_cycle', lines: { data: [{ period: { start: t - 40, end: periodEnd } }] } } },
+    });
+    expect([lateUpdate.status, lateInvoice.status]).toEqual([200, 200]);
+    expect((await api.call('GET', '/subscriptions/status', { key })).body).toMatchObject({ status: 'canceled', monthly_cost: 0, next_billing_date: null });
+    // Still canceled, so the paid endpoints stay closed.
+    const execute = await api.call('POST', '/intelligence/execute', { key, body: { package_id: 'vc-shortlist-v1', slots: { sector_focus: 'defi', stage: 'seed' }, quote_token: 'qt_x' } });
+    expect(execute.status).toBe(403);
   });
 
   it('acknowledges events it does not handle', async () => {
@@ -180,6 +208,16 @@ describe('credit usage', () => {
     const { key } = await api.newUser();
     for (const q of ['start_date=2026-13-01', 'end_date=yesterday', 'start_date=2026-11-10&end_date=2026-11-01']) {
       expect((await api.call('GET', `/credits/usage?${q}`, { key })).status, q).toBe(400);
+    }
+  });
+
+  it('answers a range ending on the last accepted day, 9999-12-31, instead of failing on the day after it', async () => {
+    const { key } = await api.newUser();
+    for (const q of ['start_date=9999-12-31&end_date=9999-12-31', 'end_date=9999-12-31', 'start_date=9999-12-01&end_date=9999-12-31']) {
+      const res = await api.call('GET', `/credits/usage?${q}`, { key });
+      expect(res.status, q).toBe(200);
+      expect(res.body.end_date, q).toBe('9999-12-31');
+      expect(res.body.by_day.at(-1), q).toEqual({ date: '9999-12-31', credits: 0 });
     }
   });
 });

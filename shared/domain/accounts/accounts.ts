@@ -97,7 +97,12 @@ export async function rotateApiKey(user: UserRecord): Promise<{ apiKey: string; 
   return { apiKey: key.apiKey, lastFour: key.lastFour };
 }
 
-export async function updateProfile(user: UserRecord, patch: { full_name?: string | null; email?: string }, attempt = 0): Promise<UserRecord> {
+/** PATCH /users/me: the profile after the change, read as every request reads its caller (a due downgrade applied). */
+export async function updateProfile(user: UserRecord, patch: { full_name?: string | null; email?: string }): Promise<UserRecord> {
+  return effectiveUser(await applyProfilePatch(user, patch), now());
+}
+
+async function applyProfilePatch(user: UserRecord, patch: { full_name?: string | null; email?: string }, attempt = 0): Promise<UserRecord> {
   const at = now().toISOString();
   if (patch.email !== undefined && patch.email.toLowerCase() !== user.email.toLowerCase()) {
     try {
@@ -108,7 +113,7 @@ export async function updateProfile(user: UserRecord, patch: { full_name?: strin
       if (failedOn(err, 'profile') && attempt < 3) {
         const fresh = await getUser(user.id);
         if (!fresh) throw new NotFoundError('User');
-        return updateProfile(fresh, patch, attempt + 1);
+        return applyProfilePatch(fresh, patch, attempt + 1);
       }
       throw err;
     }

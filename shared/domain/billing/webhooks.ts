@@ -85,6 +85,24 @@ interface Effect {
   grant?: { grantId: string; amount: number; expiresAt: string; source: string };
 }
 
+/**
+ * A deleted subscription is over for good (Stripe never revives one; a new checkout makes a new one).
+ * Stripe does not promise delivery order and retries failed deliveries for days, so an event created
+ * before the deletion may arrive after it: none may make that subscription active again.
+ */
+const notDeleted = (subscriptionId: string): UserCondition => ({
+  expression: 'NOT (subscriptionStatus = :canceled AND stripeSubscriptionId = :deletedSub)',
+  values: { ':canceled': 'canceled', ':deletedSub': subscriptionId },
+});
+const stillDeleted = (subscriptionId: string): UserCondition => ({
+  expression: 'subscriptionStatus = :canceled AND stripeSubscriptionId = :deletedSub',
+  values: { ':canceled': 'canceled', ':deletedSub': subscriptionId },
+});
+const isDeleted = (user: UserRecord | undefined, subscriptionId: string | undefined) =>
+  !!user && !!subscriptionId && user.subscriptionStatus === 'canceled' && user.stripeSubscriptionId === subscriptionId;
+
+const both = (a: UserCondition, b: UserCondition): UserCondition => ({ expression: `(${a.expression}) AND (${b.expression})`, values: { ...a.values, ...b.values } });
+
 async function ownerOfSubscription(subscription: StripeObject | string | undefined, metadata?: StripeObject): Promise<string | undefined> {
   const subId = idOf(subscription);
   return (subId && (await findUserIdBySubscription(subId))) || metadata?.user_id;
@@ -114,10 +132,13 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
           downgradeAt: null,
         },
         // A second paid checkout must not stack a second subscription (and grant) on an active one.
-        condition: {
-          expression: 'attribute_not_exists(stripeSubscriptionId) OR stripeSubscriptionId = :none OR stripeSubscriptionId = :sub OR subscriptionStatus <> :active',
-          values: { ':none': null, ':sub': subscriptionId, ':active': 'active' },
-        },
+        condition: both(
+          {
+            expression: 'attribute_not_exists(stripeSubscriptionId) OR stripeSubscriptionId = :none OR stripeSubscriptionId = :sub OR subscriptionStatus <> :active',
+            values: { ':none': null, ':sub': subscriptionId, ':active': 'active' },
+          },
+          notDeleted(subscriptionId),
+        ),
         extra: { subscriptionOwner: subscriptionOwnerItem(subscriptionId, userId) },
         grant: { grantId: `period:${subscriptionId}:initial`, amount: periodAllowance(addOns), expiresAt: end.toISOString(), source: 'pro' },
       };
@@ -131,10 +152,14 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
       const end = iso(line.end) ?? addOneMonth(new Date(start)).toISOString();
       const user = await getUser(userId);
       const addOns = user?.addOns ?? {};
-      const changes: Partial<UserRecord> = { tier: 'pro', subscriptionStatus: 'active', currentPeriodStart: start, currentPeriodEnd: end, downgradeAt: null };
+      const subId = idOf(subscription);
       // The first invoice of a subscription is the checkout itself, already granted by checkout.session.completed.
-      if (object.billing_reason === 'subscription_create') return { userId, changes };
-      return { userId, changes, grant: { grantId: `period:${idOf(subscription)}:${start}`, amount: periodAllowance(addOns), expiresAt: end, source: 'pro' } };
+      const grant = object.billing_reason === 'subscription_create' ? undefined : { grantId: `period:${subId}:${start}`, amount: periodAllowance(addOns), expiresAt: end, source: 'pro' };
+      // A late invoice of a subscription deleted since: its period was paid for, so its credits are granted,
+      // but it does not make the subscription active again.
+      if (subId && isDeleted(user, subId)) return grant && { userId, changes: {}, condition: stillDeleted(subId), grant };
+      const changes: Partial<UserRecord> = { tier: 'pro', subscriptionStatus: 'active', currentPeriodStart: start, currentPeriodEnd: end, downgradeAt: null };
+      return { userId, changes, ...(subId ? { condition: notDeleted(subId) } : {}), ...(grant ? { grant } : {}) };
     }
     case 'customer.subscription.updated': {
       const userId = await ownerOfSubscription(object.id, object.metadata);
@@ -148,7 +173,8 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
       if (object.metadata?.add_ons !== undefined) changes.addOns = countAddOns(parseAddOns(object.metadata.add_ons));
       // Stripe does not promise delivery order: an update older than the last one applied changes nothing.
       const newer: UserCondition = { expression: 'attribute_not_exists(subscriptionEventAt) OR subscriptionEventAt <= :created', values: { ':created': event.created } };
-      return { userId, changes, condition: newer };
+      const subId = idOf(object.id);
+      return { userId, changes, condition: subId ? both(newer, notDeleted(subId)) : newer };
     }
     case 'customer.subscription.deleted': {
       const userId = await ownerOfSubscription(object.id, object.metadata);

@@ -261,7 +261,11 @@ export async function grantCredits(grant: GrantRequest): Promise<MoveOutcome> {
     if (grant.expiresAt) {
       if (wallet.grants.some((g) => g.id === grant.grantId)) return { done: true, outcome: { alreadyApplied: true, balance: availableCredits(pruned, at) } };
       const next = addGrant(pruned, { id: grant.grantId, amount: grant.amount, expiresAt: grant.expiresAt, source: grant.source });
-      return { items: { wallet: putWalletIfUnchanged(grant.userId, wallet.version, next, createdAt) }, balance: availableCredits(next, at) };
+      // A grant spent to zero (or expired) leaves the wallet, so the wallet alone cannot tell it was applied: the guard can.
+      return {
+        items: { wallet: putWalletIfUnchanged(grant.userId, wallet.version, next, createdAt), guard: putChargeGuard(grant.userId, `grant-${grant.grantId}`, createdAt) },
+        balance: availableCredits(next, at),
+      };
     }
     const next = { ...pruned, permanent: pruned.permanent + grant.amount };
     return {

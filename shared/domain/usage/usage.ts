@@ -19,7 +19,17 @@ export function usageRange(today: Date, startDate?: string, endDate?: string) {
   if (start > end) throw new ValidationError('start_date is after end_date.', [{ path: 'query.start_date', message: 'Must not be after end_date' }]);
   const days = Math.round((end.getTime() - start.getTime()) / DAY_MS) + 1;
   if (days > MAX_RANGE_DAYS) throw new ValidationError(`The range covers ${days} days; at most ${MAX_RANGE_DAYS} are allowed.`, [{ path: 'query.start_date', message: 'Range too long' }]);
-  return { start, end, days, fromIso: start.toISOString(), toIso: new Date(end.getTime() + DAY_MS).toISOString() };
+  return { start, end, days, fromIso: start.toISOString(), toIso: endOfDayBound(end) };
+}
+
+/**
+ * The exclusive upper bound of the ledger read: the next day's midnight. After 9999-12-31 that is year
+ * 10000, whose ISO form (`+010000-...`) sorts before every four-digit year and made the read's range
+ * inverted; the same instant written as the day's 24:00 sorts after each of its entries.
+ */
+function endOfDayBound(end: Date): string {
+  const next = new Date(end.getTime() + DAY_MS);
+  return next.getUTCFullYear() <= 9999 ? next.toISOString() : `${dateOf(end)}T24:00:00.000Z`;
 }
 
 /** Usage analytics from ledger entries (pure). Refunds are negative entries and net out. */

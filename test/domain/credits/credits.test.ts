@@ -89,6 +89,16 @@ describe('credits against DynamoDB Local', () => {
     expect((await ledger(userId)).map((e) => e.credits).sort()).toEqual([-20, 60].sort());
   });
 
+  it('applies an expiring grant once per grantId, also after it was spent to zero', async () => {
+    const userId = await userWith(0, [{ amount: 300, expiresAt: '2026-12-22T10:00:00.000Z' }]);
+    expect((await grantCredits({ userId, grantId: 'g0', amount: 300, expiresAt: '2026-12-22T10:00:00.000Z', source: 'pro' })).alreadyApplied).toBe(true);
+    await chargeCredits({ userId, amount: 300, toolName: 'test', refId: 'r', chargeId: 'all' });
+    // The spent grant is gone from the wallet; a second application of the same grant still gives nothing.
+    const again = await grantCredits({ userId, grantId: 'g0', amount: 300, expiresAt: '2026-12-22T10:00:00.000Z', source: 'pro' });
+    expect(again.alreadyApplied).toBe(true);
+    expect((await getBalance(userId)).available).toBe(0);
+  });
+
   it('stops counting a grant once it expires', async () => {
     const userId = await userWith(10, [{ amount: 500, expiresAt: '2026-11-23T00:00:00.000Z' }]);
     expect((await getBalance(userId)).available).toBe(510);
