@@ -148,11 +148,6 @@ export function updateAutoRenew(userId: string, communityId: string, autoRenew: 
   );
 }
 
-/** Activation succeeds once, and only with the community's own token. */
-export function markActivated(c: CommunityRecord, token: string, at: string) {
-  return updateOrUndefined(activationUpdate(c, token, at));
-}
-
 export function stampSynced(userId: string, communityId: string, at: string) {
   return updateOrUndefined(updateItem(userId, communityId, { lastSyncedAt: at }, { expression: 'attribute_exists(sk)' }));
 }

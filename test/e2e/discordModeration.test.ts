@@ -7,6 +7,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApi } from '#test/support/api';
 import { nextSnowflake, startDiscordStandIn } from '#test/support/discordStandIn';
 import { DEFAULT_RULES } from '#shared/domain/moderation/rules';
+import { WebhookReceiver } from '#test/support/webhookReceiver';
 
 const BOT = 'discord-bot-token';
 const discord = await startDiscordStandIn(BOT);
@@ -21,7 +22,9 @@ afterAll(async () => {
     else process.env[name] = saved[name];
   }
   await discord.close();
+  await receiver.stop();
 });
+const receiver = await new WebhookReceiver().start();
 beforeEach(() => discord.reset());
 
 const BASE = '/integrations/moderation';
@@ -129,6 +132,25 @@ describe('Discord interactions', () => {
     expect(st.platform).toMatchObject({ chat_id: guild, configured: true, automod_error: null });
     expect(st.platform.automod_synced_at).not.toBeNull();
     expect(st.platform.unsupported.join(' ')).toMatch(/Welcome messages: .*Gateway/);
+  });
+
+  it('/activate sends community.activated to the owner\'s webhook endpoint once, however often it is repeated', async () => {
+    const { key, community } = await discordCommunity();
+    const path = `/activated-${Date.now()}`;
+    const endpoint = await api.call('POST', '/webhooks/endpoints', { key, body: { url: receiver.url(path), event_types: ['community.activated'] } });
+    expect(endpoint.status).toBe(201);
+    receiver.expectSecret(path, endpoint.body.secret);
+    const token = [{ name: 'token', type: 3, value: community.activation_token }];
+    const guild = nextSnowflake();
+    expect((await interact(command(guild, 'activate', token))).body.data.content).toContain('Moderation is on');
+    await settle();
+    const [hit] = await receiver.waitFor(path, 1);
+    expect(hit.verified).toMatchObject({ type: 'community.activated', data: { id: community.id, status: 'connected' } });
+    await interact(command(guild, 'activate', token));
+    await interact(command(nextSnowflake(), 'activate', token));
+    await settle();
+    await api.ports.webhookQueue.settled();
+    expect(receiver.at(path)).toHaveLength(1);
   });
 
   it('/alerts adds the alert action to every rule; a rules change rewrites them (disabled, new words, new limit, allowlist)', async () => {

@@ -8,6 +8,7 @@ import { startTestApi } from '#test/support/api';
 import { startTelegramStandIn } from '#test/support/telegramStandIn';
 import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramBot';
 import { MUTE_SECONDS, SILENCED, UNSILENCED } from '#shared/domain/moderation/platformActions';
+import { WebhookReceiver } from '#test/support/webhookReceiver';
 
 const TOKEN = '7000:operator-bot-token';
 const SECRET = 'webhook-secret-xyz';
@@ -23,7 +24,9 @@ afterAll(async () => {
     else process.env[name] = saved[name];
   }
   await telegram.close();
+  await receiver.stop();
 });
+const receiver = await new WebhookReceiver().start();
 
 const BASE = '/integrations/moderation';
 const ADMIN = { id: 10, is_bot: false, first_name: 'Ada', username: 'ada_admin' };
@@ -106,6 +109,29 @@ describe('the shared Telegram webhook', () => {
     const st = await status(key, community.id);
     expect(st.status).toBe('connected');
     expect(st.platform).toMatchObject({ chat_id: String(chat.id), alert_chat_id: null, configured: true });
+  });
+
+  it('/activate sends community.activated to the owner\'s webhook endpoint once, however often it is repeated', async () => {
+    const { key } = await api.newUser({ credits: 5000 });
+    const path = `/activated-${Date.now()}`;
+    const endpoint = await api.call('POST', '/webhooks/endpoints', { key, body: { url: receiver.url(path), event_types: ['community.activated'] } });
+    expect(endpoint.status).toBe(201);
+    receiver.expectSecret(path, endpoint.body.secret);
+    const community = (await api.call('POST', `${BASE}/communities`, { key, body: { name: 'C', project_name: 'P', type: 'telegram' } })).body;
+    const chat = group();
+    telegram.setMemberStatus(chat.id, ADMIN.id, 'administrator');
+    await post(say(chat, ADMIN, `/activate ${community.activation_token}`).update);
+    await settle();
+    const [hit] = await receiver.waitFor(path, 1);
+    expect(hit.verified).toMatchObject({ type: 'community.activated', data: { id: community.id, status: 'connected' } });
+    // Activating again (the same group, another group) is not a second activation.
+    await post(say(chat, ADMIN, `/activate ${community.activation_token}`).update);
+    const other = group();
+    telegram.setMemberStatus(other.id, ADMIN.id, 'administrator');
+    await post(say(other, ADMIN, `/activate ${community.activation_token}`).update);
+    await settle();
+    await api.ports.webhookQueue.settled();
+    expect(receiver.at(path)).toHaveLength(1);
   });
 
   it('an unknown token is answered as invalid and binds nothing', async () => {

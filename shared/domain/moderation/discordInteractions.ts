@@ -9,7 +9,8 @@ import { createPublicKey, verify } from 'node:crypto';
 import type { APIApplicationCommandInteractionDataStringOption, APIChatInputApplicationCommandInteraction, APIInteraction, APIInteractionResponse } from 'discord-api-types/v10';
 import { now, ports } from '#shared/adapters/ports';
 import { UnauthorizedError, ValidationError } from '#shared/domain/errors';
-import { getCommunity, markActivated } from '#shared/store/communitiesRepo';
+import { getCommunity } from '#shared/store/communitiesRepo';
+import { markCommunityActivated } from './activation';
 import { bindExternal, boundCommunity, communityByActivationToken, getPlatformRecord, unbindExternal, updatePlatformRecord } from '#shared/store/platformRepo';
 import { ADMINISTRATOR, MANAGE_GUILD } from './discordCommands';
 import { sendPlatformMessages } from './platformMessages';
@@ -81,7 +82,7 @@ async function runCommand(interaction: APIChatInputApplicationCommandInteraction
     if (platform.discordGuildId && platform.discordGuildId !== guildId) await unbindExternal('discord', platform.discordGuildId);
     await bindExternal('discord', guildId, { userId: community.userId, communityId: community.id, role: 'moderated' });
     await updatePlatformRecord(community.id, { discordGuildId: guildId });
-    if (!community.activatedAt) await markActivated(community, token, now().toISOString());
+    if (!community.activatedAt) await markCommunityActivated(community, token);
     await sendPlatformMessages([{ kind: 'moderation.automod_sync', user_id: community.userId, community_id: community.id }]);
     return reply(DISCORD_REPLIES.activated);
   }

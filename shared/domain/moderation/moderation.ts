@@ -8,9 +8,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { now } from '#shared/adapters/ports';
 import { NotFoundError } from '#shared/domain/errors';
 import { uuidv7 } from '#shared/ids';
-import { getCommunity, getCommunityByModerationId, markActivatedItem, type CommunityRecord } from '#shared/store/communitiesRepo';
-import { writeIfCondition } from '#shared/store/client';
-import { announce, webhookEvent } from '#shared/domain/webhooks/outbox';
+import { getCommunity, getCommunityByModerationId, type CommunityRecord } from '#shared/store/communitiesRepo';
 import {
   addToMetrics,
   loadMembers,
@@ -24,6 +22,7 @@ import {
 } from '#shared/store/moderationRepo';
 import { isTransactionConflict, TransactionConditionError, writeTogether, type TransactItem } from '#shared/store/transactions';
 import { requireCommunity } from './communities';
+import { markCommunityActivated } from './activation';
 import {
   activationDecision,
   addDeltas,
@@ -49,11 +48,7 @@ async function activate(community: CommunityRecord, token: string | undefined): 
   if (!community.activationToken) return { community, outcome: 'not_needed' };
   if (!token || !sameSecret(token, community.activationToken)) return { community, outcome: 'token_mismatch' };
   if (community.activatedAt) return { community, outcome: 'already_active' };
-  // Written with its webhook event (the outbox), so the event exists exactly when activation committed.
-  const at = now().toISOString();
-  const event = webhookEvent(community.userId, 'community.activated', { kind: 'community', id: community.id }, at);
-  if (!(await writeIfCondition(() => writeTogether({ community: markActivatedItem(community, token, at), event: event.item })))) return { community, outcome: 'already_active' };
-  await announce([event]);
+  if (!(await markCommunityActivated(community, token))) return { community, outcome: 'already_active' };
   return { community: (await getCommunity(community.userId, community.id, true)) ?? community, outcome: 'activated' };
 }
 

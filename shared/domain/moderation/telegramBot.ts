@@ -10,7 +10,8 @@ import type { CallbackQuery, ChatMember, Message, Update, User } from '@grammyjs
 import { now, ports } from '#shared/adapters/ports';
 import { callPlatform } from '#shared/adapters/platforms/platformPort';
 import { UnauthorizedError } from '#shared/domain/errors';
-import { getCommunity, markActivated, type CommunityRecord } from '#shared/store/communitiesRepo';
+import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
+import { markCommunityActivated } from './activation';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import { putPendingCaptcha, takePendingCaptcha, listExpiredCaptchas } from '#shared/store/captchaRepo';
 import { getDelivery } from '#shared/store/deliveriesRepo';
@@ -218,7 +219,7 @@ async function runCommand(updateId: number, message: Message, from: User, comman
     if (platform.telegramChatId && platform.telegramChatId !== String(chatId)) await unbindExternal('telegram', platform.telegramChatId);
     await bindExternal('telegram', String(chatId), { ...owner, role: 'moderated' });
     await updatePlatformRecord(community.id, { telegramChatId: String(chatId) });
-    if (!community.activatedAt) await markActivated(community, token, now().toISOString());
+    if (!community.activatedAt) await markCommunityActivated(community, token);
     await reply('activated');
     return true;
   }
