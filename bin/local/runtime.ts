@@ -19,6 +19,7 @@ import { recordLocalEndpoint } from './endpointFile';
 import { KeptDemoKeys } from './demoKeys';
 import { DatasetLoad } from './datasetLoad';
 import { superviseJobs } from '#shared/domain/jobs/watchdog';
+import { requeueStalledDeliveries } from '#shared/domain/moderation/delivery';
 
 export const LOCAL_TABLE = 'outreach-local';
 
@@ -102,6 +103,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   // last committed step (the step guards make anything already done a no-op).
   const resumed = await superviseJobs({ resume: true });
   if (resumed.stalled > 0) process.stderr.write(`Resumed ${resumed.redriven} unfinished jobs (${resumed.cancelled} cancelled, ${resumed.skipped} skipped).\n`);
+  // Platform moderation's calls were on the same queue: every delivery still pending is queued again.
+  const deliveries = await requeueStalledDeliveries({ resume: true });
+  if (deliveries.requeued > 0) process.stderr.write(`Resumed ${deliveries.requeued} pending platform deliveries.\n`);
   const kept = options.dataDir ? new KeptDemoKeys(options.dataDir) : undefined;
   const demoKey = async (email: string, tier: 'pro' | 'developer', credits: number, fixedKey: string | undefined) => {
     const key = await ensureDemoAccount({ email, tier, credits, apiKey: fixedKey || kept?.get(email) });

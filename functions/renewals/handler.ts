@@ -7,6 +7,7 @@ import { superviseJobs, type WatchdogReport } from '#shared/domain/jobs/watchdog
 import { renewDueCommunities, type SweepReport } from '#shared/domain/moderation/renewals';
 import { logger } from '#shared/observability/logger';
 import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramBot';
+import { requeueStalledDeliveries } from '#shared/domain/moderation/delivery';
 import { sweepWebhooks, type WebhookSweepReport } from '#shared/domain/webhooks/sweep';
 
 useAwsPorts();
@@ -16,18 +17,23 @@ useEventBridgeEvents();
 
 /**
  * EventBridge runs this every 5 minutes (the local server on its own schedule): the community
- * renewals, the job watchdog and the recovery of growth runs whose start was interrupted. Both work from now() rather than the event's time, so a late or
- * repeated invocation simply finds less to do.
+ * renewals, the job watchdog, the recovery of growth runs whose start was interrupted, the webhook
+ * outbox and the platform deliveries whose queue message was lost. All work from now() rather than
+ * the event's time, so a late or repeated invocation simply finds less to do.
  */
-export const handler = async (_event: ScheduledEvent, context?: Context): Promise<SweepReport & { jobs: WatchdogReport; growth_runs: Awaited<ReturnType<typeof recoverStartingRuns>>; webhooks: WebhookSweepReport }> => {
+export const handler = async (
+  _event: ScheduledEvent,
+  context?: Context,
+): Promise<SweepReport & { jobs: WatchdogReport; growth_runs: Awaited<ReturnType<typeof recoverStartingRuns>>; webhooks: WebhookSweepReport; platform_deliveries: Awaited<ReturnType<typeof requeueStalledDeliveries>> }> => {
   if (context) logger.addContext(context);
-  const [report, jobs, runs, webhooks] = await Promise.all([renewDueCommunities(), superviseJobs(), recoverStartingRuns(), sweepWebhooks()]);
+  const [report, jobs, runs, webhooks, deliveries] = await Promise.all([renewDueCommunities(), superviseJobs(), recoverStartingRuns(), sweepWebhooks(), requeueStalledDeliveries()]);
   // Most sweeps find nothing to do; only the ones that did something are worth a log line.
   if (report.due > 0) logger.info('renewal sweep', { ...report });
   if (jobs.stalled > 0) logger.info('job watchdog', { ...jobs });
   if (runs.found > 0) logger.info('growth run recovery', { ...runs });
   if (webhooks.events_dispatched + webhooks.deliveries_requeued > 0) logger.info('webhook outbox sweep', { ...webhooks });
-  return { ...report, jobs, growth_runs: runs, webhooks };
+  if (deliveries.requeued > 0) logger.info('stalled platform deliveries queued again', { ...deliveries });
+  return { ...report, jobs, growth_runs: runs, webhooks, platform_deliveries: deliveries };
 };
 
 /**

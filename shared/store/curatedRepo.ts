@@ -36,10 +36,19 @@ type Item = Record<string, unknown> & { pk: string; sk: string };
 const decode = <T>(item: Record<string, unknown> | undefined): T | undefined => (item ? (JSON.parse(item.data as string) as T) : undefined);
 
 
-/** The profile slug of a LinkedIn URL (`https://linkedin.com/in/ada-park-1a/` → `ada-park-1a`), or undefined. */
+/**
+ * The profile slug of a LinkedIn URL (`https://linkedin.com/in/ada-park-1a/` → `ada-park-1a`), or undefined.
+ * Malformed percent-encoding (`%E0%A4%A`, from a customer's row) is kept as typed: it names no profile,
+ * and must not throw (it failed every enrichment job carrying such a row).
+ */
 export function linkedinSlug(url: string): string | undefined {
   const match = /linkedin\.com\/in\/([^/?#]+)/i.exec(url.trim());
-  return match ? decodeURIComponent(match[1]).toLowerCase() : undefined;
+  if (!match) return undefined;
+  try {
+    return decodeURIComponent(match[1]).toLowerCase();
+  } catch {
+    return match[1].toLowerCase();
+  }
 }
 
 const profileItem = (entity: CuratedEntity, extra: Record<string, unknown> = {}, data = JSON.stringify(entity)): Item => ({

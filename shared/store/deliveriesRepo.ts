@@ -4,8 +4,9 @@
  * new; each call's outcome is written as soon as it is known, so a retried worker skips what was done.
  */
 import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure, table } from './client';
-import { moderationDeliveryKey, type Key } from './keys';
+import { ddb, isConditionFailure, table, writeIfCondition } from './client';
+import { MODERATION_DELIVERY_DUE_SHARDS, moderationDeliveryDueIndexKey, moderationDeliveryDuePartition, moderationDeliveryDueUpTo, moderationDeliveryKey, type Key } from './keys';
+import { queryDueShards } from './query';
 import { defineEntity } from './entity';
 import { buildUpdate } from './update';
 
@@ -47,13 +48,17 @@ export interface Delivery {
 
 const DELIVERY_TTL_SECONDS = 400 * 24 * 60 * 60;
 
-/** True when this call planned it; false when an earlier delivery of the same update already did. */
-export async function planDelivery(d: Delivery): Promise<boolean> {
+/**
+ * True when this call planned it; false when an earlier delivery of the same update already did.
+ * A pending delivery enters the stalled-delivery index at `stalledAt` (see listStalledDeliveries).
+ */
+export async function planDelivery(d: Delivery, stalledAt?: string): Promise<boolean> {
+  const due = d.status === 'pending' && stalledAt ? moderationDeliveryDueIndexKey(d.communityId, d.deliveryId, stalledAt) : {};
   try {
     await ddb().send(
       new PutCommand({
         TableName: table(),
-        Item: { ...moderationDeliveryKey(d.communityId, d.deliveryId), entity: 'moderationDelivery', ...d, ttl: Math.floor(Date.parse(d.createdAt) / 1000) + DELIVERY_TTL_SECONDS },
+        Item: { ...moderationDeliveryKey(d.communityId, d.deliveryId), entity: 'moderationDelivery', ...d, ...due, ttl: Math.floor(Date.parse(d.createdAt) / 1000) + DELIVERY_TTL_SECONDS },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -114,10 +119,63 @@ export async function settleDelivery(communityId: string, deliveryId: string, st
       new UpdateCommand({
         TableName: table(),
         Key: moderationDeliveryKey(communityId, deliveryId),
-        ...buildUpdate({ set: { status, error, updatedAt: at }, condition: { expression: '#s = :pending', names: { '#s': 'status' }, values: { ':pending': 'pending' } } }),
+        // A settled delivery leaves the stalled-delivery index.
+        ...buildUpdate({ set: { status, error, updatedAt: at }, remove: ['gsi3pk', 'gsi3sk'], condition: { expression: '#s = :pending', names: { '#s': 'status' }, values: { ':pending': 'pending' } } }),
       }),
     );
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
   }
+}
+
+// ---- The stalled-delivery index: pending deliveries whose queue message may have been lost ----------
+
+export interface StalledDelivery {
+  communityId: string;
+  deliveryId: string;
+  /** The index position it was seen at (claims are conditioned on it). */
+  dueKey: string;
+}
+
+/** Pending deliveries whose stall time is at or before `atIso`: a Query per shard of gsi3. */
+export async function listStalledDeliveries(atIso: string): Promise<StalledDelivery[]> {
+  const items = await queryDueShards(MODERATION_DELIVERY_DUE_SHARDS, moderationDeliveryDuePartition, moderationDeliveryDueUpTo(atIso));
+  return items.map((item) => ({ communityId: item.communityId as string, deliveryId: item.deliveryId as string, dueKey: item.gsi3sk as string }));
+}
+
+/**
+ * Moves a pending delivery's stall time to `stalledAt`: only while it is pending and, with `seenKey`,
+ * only if it has not moved since it was seen (so overlapping sweeps queue it once). False otherwise.
+ */
+export async function moveStallTime(communityId: string, deliveryId: string, stalledAt: string, seenKey?: string): Promise<boolean> {
+  const key = moderationDeliveryDueIndexKey(communityId, deliveryId, stalledAt);
+  return writeIfCondition(() =>
+    ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: moderationDeliveryKey(communityId, deliveryId),
+        ...buildUpdate({
+          set: { gsi3pk: key.gsi3pk, gsi3sk: key.gsi3sk },
+          condition: {
+            expression: seenKey === undefined ? '#s = :pending' : '#s = :pending AND gsi3sk = :seen',
+            names: { '#s': 'status' },
+            values: { ':pending': 'pending', ...(seenKey === undefined ? {} : { ':seen': seenKey }) },
+          },
+        }),
+      }),
+    ),
+  );
+}
+
+/** Takes a delivery that is no longer pending out of the index (settled by a writer that raced its entry). */
+export async function leaveStallIndex(communityId: string, deliveryId: string): Promise<void> {
+  await writeIfCondition(() =>
+    ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: moderationDeliveryKey(communityId, deliveryId),
+        ...buildUpdate({ remove: ['gsi3pk', 'gsi3sk'], condition: { expression: 'attribute_exists(pk) AND #s <> :pending', names: { '#s': 'status' }, values: { ':pending': 'pending' } } }),
+      }),
+    ),
+  );
 }

@@ -237,6 +237,19 @@ export const moderationPlatformKey = (communityId: string): Key => ({ pk: engine
 export const moderationRulesKey = (communityId: string): Key => ({ pk: engine(communityId), sk: 'RULES' });
 /** One decision's platform calls and how each went (exactly-once bookkeeping, the audit log's delivery status). */
 export const moderationDeliveryKey = (communityId: string, deliveryId: string): Key => ({ pk: engine(communityId), sk: `DELIVERY#${deliveryId}` });
+/**
+ * gsi3, sparse (under partitions of its own): a pending platform delivery carries these, sorted by
+ * when it counts as stalled (its queue message lost), so the scheduled sweep queues it again.
+ */
+export const MODERATION_DELIVERY_DUE_SHARDS = 4;
+export const moderationDeliveryDuePartition = (shard: number) => `MOD_DELIVERY_DUE#${shard}`;
+/** Delivery ids are not UUIDs (`ev:...`, `cmd:...`) and command replies may have no community: the shard hashes both. */
+const textShard = (text: string, shards: number) => [...text].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) >>> 0, 7) % shards;
+export const moderationDeliveryDueIndexKey = (communityId: string, deliveryId: string, stalledAt: string) => ({
+  gsi3pk: moderationDeliveryDuePartition(textShard(`${communityId}/${deliveryId}`, MODERATION_DELIVERY_DUE_SHARDS)),
+  gsi3sk: `${stalledAt}#${communityId}#${deliveryId}`,
+});
+export const moderationDeliveryDueUpTo = (atIso: string) => `${atIso}#~`;
 /** A new member who has not pressed the captcha button yet. */
 export const moderationCaptchaKey = (communityId: string, userId: string): Key => ({ pk: engine(communityId), sk: `CAPTCHA#${userId}` });
 /** gsi3, sparse: pending captchas by deadline, so the scheduled sweep reads only the expired ones. */

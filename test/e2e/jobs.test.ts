@@ -148,6 +148,22 @@ describe('POST /bd/jobs then a real SSE client to completion', () => {
   });
 });
 
+describe('hostile input rows', () => {
+  it('a LinkedIn URL with malformed percent-encoding is one unmatched profile, not a failed job', async () => {
+    const { key } = await proUser();
+    const created = await api.call('POST', '/bd/jobs', {
+      key,
+      body: { requested_capabilities: ['linkedin_enrich'], input_assets: { contacts: [{ linkedin_url: 'https://www.linkedin.com/in/%E0%A4%A' }, { linkedin_url: 'https://www.linkedin.com/in/ada-park-1a' }] } },
+    });
+    expect(created.status).toBe(202);
+    const job = await waitForJob(key, created.body.job_id);
+    expect(job).toMatchObject({ status: 'completed', error_message: null });
+    const rows = (await api.call('GET', `/bd/jobs/${job.job_id}/export?format=json`, { key })).body.rows;
+    expect(rows).toHaveLength(2);
+    expect(rows.find((r: { linkedin_url: string }) => r.linkedin_url.includes('ada-park'))).toMatchObject({ full_name: 'Ada Park', company_name: 'Nebula Labs' });
+  });
+});
+
 describe('SSE endpoint guards (checked before the stream opens)', () => {
   it('401 without a key, 404 for another user\'s job, 406 when Accept excludes text/event-stream, 400 for a malformed id', async () => {
     const owner = await proUser();

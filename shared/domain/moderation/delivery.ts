@@ -8,7 +8,7 @@
 import { now } from '#shared/adapters/ports';
 import { callPlatform } from '#shared/adapters/platforms/platformPort';
 import { isTransient } from '#shared/adapters/platforms/result';
-import { countAttempt, getDelivery, planDelivery, recordCallOutcome, settleDelivery, type CallRecord, type Delivery, type PlannedCall } from '#shared/store/deliveriesRepo';
+import { countAttempt, getDelivery, leaveStallIndex, listStalledDeliveries, moveStallTime, planDelivery, recordCallOutcome, settleDelivery, type CallRecord, type Delivery, type PlannedCall } from '#shared/store/deliveriesRepo';
 import { RetryLater, sendPlatformMessages } from './platformMessages';
 
 /** Delivery ids: a decision's own calls, and the reversal of an audit entry. */
@@ -19,6 +19,8 @@ export const undoDeliveryId = (auditId: string) => `undo:${auditId}`;
 export const MAX_TRANSIENT_ATTEMPTS = 3;
 /** Longer than a worker's run (2 minutes in AWS) and any retry_after delay we honour would leave it pending. */
 const STALE_PENDING_MS = 20 * 60 * 1000;
+/** When a delivery last touched at `fromMs` counts as stalled (its queue message lost). */
+const stallTimeAfter = (fromMs: number) => new Date(fromMs + STALE_PENDING_MS).toISOString();
 
 export interface DeliveryPlan {
   communityId: string;
@@ -51,7 +53,7 @@ export async function scheduleDelivery(plan: DeliveryPlan): Promise<boolean> {
     createdAt: at,
     updatedAt: at,
   };
-  const planned = await planDelivery(delivery);
+  const planned = await planDelivery(delivery, stallTimeAfter(Date.parse(at)));
   if (plan.observe || plan.queue === false) return planned;
   // A re-delivered update finds its plan: it is queued again only when it has sat pending for a while
   // (the first request died between planning and queueing), never while a worker may be running it.
@@ -80,7 +82,11 @@ export async function runDelivery(communityId: string, deliveryId: string): Prom
       return 'not_configured';
     }
     if (!outcome.ok && isTransient(outcome)) {
-      if (outcome.retryAfterSeconds !== undefined) throw new RetryLater(outcome.retryAfterSeconds, outcome.error);
+      if (outcome.retryAfterSeconds !== undefined) {
+        // Waiting on purpose: not stalled before the wait is over.
+        await moveStallTime(communityId, deliveryId, stallTimeAfter(Date.parse(at) + outcome.retryAfterSeconds * 1000));
+        throw new RetryLater(outcome.retryAfterSeconds, outcome.error);
+      }
       if ((await countAttempt(communityId, deliveryId, at)) >= MAX_TRANSIENT_ATTEMPTS) {
         await recordCallOutcome(communityId, deliveryId, index, { ok: false, at, error: outcome.error });
         await settleDelivery(communityId, deliveryId, 'failed', outcome.error, at);
@@ -95,4 +101,36 @@ export async function runDelivery(communityId: string, deliveryId: string): Prom
   const firstError = delivery.outcomes.find((o) => o && !o.ok)?.error ?? null;
   await settleDelivery(communityId, deliveryId, firstError ? 'failed' : 'delivered', firstError, now().toISOString());
   return firstError ? 'failed' : 'delivered';
+}
+
+/**
+ * The scheduled sweep's part: a pending delivery untouched for STALE_PENDING_MS (past any wait a
+ * platform asked for) lost its queue message (a stopped local process, a worker that kept crashing
+ * until the dead-letter queue), so it is queued again; the calls already answered are not repeated.
+ * `resume` (the local runtime's start, whose in-process queue died with the last process) queues
+ * every pending delivery at once.
+ */
+export async function requeueStalledDeliveries(options: { resume?: boolean } = {}): Promise<{ stalled: number; requeued: number }> {
+  const at = now().getTime();
+  const stalled = await listStalledDeliveries(options.resume ? '9999-12-31T23:59:59.999Z' : new Date(at).toISOString());
+  let requeued = 0;
+  for (const seen of stalled) {
+    const delivery = await getDelivery(seen.communityId, seen.deliveryId);
+    if (!delivery) continue;
+    if (delivery.status !== 'pending') {
+      await leaveStallIndex(seen.communityId, seen.deliveryId);
+      continue;
+    }
+    const lastTouched = Date.parse(delivery.updatedAt);
+    if (!options.resume && lastTouched + STALE_PENDING_MS > at) {
+      // Still moving (a call answered lately): look again once it has been quiet long enough.
+      await moveStallTime(seen.communityId, seen.deliveryId, stallTimeAfter(lastTouched), seen.dueKey);
+      continue;
+    }
+    // The claim moves it forward first, so overlapping sweeps queue it once.
+    if (!(await moveStallTime(seen.communityId, seen.deliveryId, stallTimeAfter(at), seen.dueKey))) continue;
+    await sendPlatformMessages([{ kind: 'moderation.deliver', community_id: seen.communityId, delivery_id: seen.deliveryId }]);
+    requeued += 1;
+  }
+  return { stalled: stalled.length, requeued };
 }
