@@ -5,11 +5,12 @@ import { IDEMPOTENCY_KEY_PATTERN } from './idempotencyKey';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '#shared/store/idempotencyRepo';
 
 const WINDOW_SECONDS = 24 * 60 * 60;
-const MAX_STORED_BODY = 300_000;
 
 export interface IdempotencyClaim {
   userId: string;
   key: string;
+  /** End of the key's window (epoch seconds): what is stored for it lives as long. */
+  expiresAt: number;
 }
 
 /**
@@ -27,7 +28,7 @@ export async function beginIdempotentRequest(
   if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw new ValidationError('The Idempotency-Key header must be 1 to 255 printable characters.', [{ path: 'headers.idempotency-key', message: 'Invalid key' }]);
   const requestHash = sha256Hex(fingerprint);
   const outcome = await claimIdempotencyKey(userId, key, requestHash, nowMs, WINDOW_SECONDS, leaseMs);
-  if (outcome.claimed) return { claim: { userId, key } };
+  if (outcome.claimed) return { claim: { userId, key, expiresAt: Math.floor(nowMs / 1000) + WINDOW_SECONDS } };
   const { existing } = outcome;
   if (existing.requestHash !== requestHash) {
     throw new ConflictError('idempotency_conflict', 'This Idempotency-Key was already used with a different request.');
@@ -38,12 +39,12 @@ export async function beginIdempotentRequest(
   return { replay: { ...existing.response, headers: { ...existing.response.headers, 'idempotent-replayed': 'true' } } };
 }
 
-/** Stores the response for replay; a server error releases the key so the client can retry. */
+/** Stores the response for replay, whatever its size; a server error releases the key so the client can retry. */
 export async function finishIdempotentRequest(claim: IdempotencyClaim, response: APIGatewayProxyResult): Promise<void> {
-  if (response.statusCode >= 500 || (response.body?.length ?? 0) > MAX_STORED_BODY) {
+  if (response.statusCode >= 500) {
     await releaseIdempotencyKey(claim.userId, claim.key);
     return;
   }
   const headers = Object.fromEntries(Object.entries(response.headers ?? {}).map(([k, v]) => [k, String(v)]));
-  await completeIdempotencyKey(claim.userId, claim.key, { statusCode: response.statusCode, headers, body: response.body ?? '' });
+  await completeIdempotencyKey(claim.userId, claim.key, { statusCode: response.statusCode, headers, body: response.body ?? '' }, claim.expiresAt);
 }

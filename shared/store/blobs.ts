@@ -21,13 +21,13 @@ export interface BlobRef {
  * the owner item, written after by the caller, is what makes them visible. So a failure part way
  * leaves orphan chunks (deleted here on a best-effort basis), never a half-readable value.
  */
-function packBlob(ownerPk: string, blobId: string, value: unknown) {
+function packBlob(ownerPk: string, blobId: string, value: unknown, expiresAt?: number) {
   const json = JSON.stringify(value);
   const packed = gzipSync(Buffer.from(json, 'utf8'));
   const parts: Buffer[] = [];
   for (let i = 0; i < packed.length; i += CHUNK_BYTES) parts.push(packed.subarray(i, i + CHUNK_BYTES));
   if (parts.length === 0) parts.push(Buffer.alloc(0));
-  const items = parts.map((data, index) => ({ ...blobChunkKey(ownerPk, blobId, index), entity: 'blobChunk', data }));
+  const items = parts.map((data, index) => ({ ...blobChunkKey(ownerPk, blobId, index), entity: 'blobChunk', data, ...(expiresAt === undefined ? {} : { [TTL_ATTRIBUTE]: expiresAt }) }));
   return { items, ref: { blobId, chunks: parts.length, size: Buffer.byteLength(json, 'utf8') } as BlobRef };
 }
 
@@ -41,8 +41,9 @@ async function putChunks(ownerPk: string, ref: BlobRef, items: Record<string, un
   }
 }
 
-export async function writeBlob(ownerPk: string, blobId: string, value: unknown): Promise<BlobRef> {
-  const { items, ref } = packBlob(ownerPk, blobId, value);
+/** Writes the blob's chunks; with `expiresAt` (epoch seconds) DynamoDB's TTL removes them after it, as it does their owner. */
+export async function writeBlob(ownerPk: string, blobId: string, value: unknown, expiresAt?: number): Promise<BlobRef> {
+  const { items, ref } = packBlob(ownerPk, blobId, value, expiresAt);
   await putChunks(ownerPk, ref, items);
   return ref;
 }

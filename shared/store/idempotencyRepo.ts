@@ -1,12 +1,29 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { uuidv7 } from '#shared/ids';
+import { readBlob, writeBlob, type BlobRef } from './blobs';
 import { ddb, isConditionFailure, table } from './client';
 import { idempotencyKey } from './keys';
 import { buildUpdate } from './update';
+
+/** A response body up to this size is stored as it is; a larger one gzip-compressed. */
+const PLAIN_BODY_BYTES = 64_000;
+/** A compressed body over this size goes to blob chunks beside the record (items are at most 400 KB). */
+const INLINE_GZIP_BYTES = 300_000;
 
 export interface StoredResponse {
   statusCode: number;
   headers: Record<string, string>;
   body: string;
+}
+
+/** How a response is kept on the record: the body as it is, compressed, or in compressed chunks. */
+interface ResponseItem {
+  statusCode: number;
+  headers: Record<string, string>;
+  body?: string;
+  bodyGzip?: Uint8Array;
+  bodyBlob?: BlobRef;
 }
 
 export interface IdempotencyRecord {
@@ -51,16 +68,38 @@ export async function claimIdempotencyKey(
     if (!isConditionFailure(err)) throw err;
     const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: idempotencyKey(userId, key), ConsistentRead: true }));
     if (!Item) return claimIdempotencyKey(userId, key, requestHash, nowMs, ttlSeconds, leaseMs);
-    return { claimed: false, existing: Item as IdempotencyRecord };
+    const { response, ...record } = Item as Omit<IdempotencyRecord, 'response'> & { response?: ResponseItem };
+    return { claimed: false, existing: { ...record, ...(response ? { response: await responseFrom(userId, key, response) } : {}) } };
   }
 }
 
-export async function completeIdempotencyKey(userId: string, key: string, response: StoredResponse): Promise<void> {
+async function responseFrom(userId: string, key: string, { statusCode, headers, body, bodyGzip, bodyBlob }: ResponseItem): Promise<StoredResponse> {
+  if (bodyBlob) return { statusCode, headers, body: await readBlob<string>(idempotencyKey(userId, key).pk, bodyBlob) };
+  if (bodyGzip) return { statusCode, headers, body: gunzipSync(Buffer.from(bodyGzip)).toString('utf8') };
+  return { statusCode, headers, body: body ?? '' };
+}
+
+/**
+ * A response of any size is kept for replay (a spending request's answer is what a retry must get
+ * back, however large): compressed past 64 KB, and in chunks that expire with the record past what
+ * one item holds.
+ */
+async function responseItem(userId: string, key: string, response: StoredResponse, expiresAt: number): Promise<ResponseItem> {
+  const { statusCode, headers, body } = response;
+  if (Buffer.byteLength(body, 'utf8') <= PLAIN_BODY_BYTES) return { statusCode, headers, body };
+  const bodyGzip = gzipSync(Buffer.from(body, 'utf8'));
+  if (bodyGzip.length <= INLINE_GZIP_BYTES) return { statusCode, headers, bodyGzip };
+  return { statusCode, headers, bodyBlob: await writeBlob(idempotencyKey(userId, key).pk, `response-${uuidv7()}`, body, expiresAt) };
+}
+
+/** Stores the response for replay until `expiresAt` (epoch seconds, the key's window). */
+export async function completeIdempotencyKey(userId: string, key: string, response: StoredResponse, expiresAt: number): Promise<void> {
+  const stored = await responseItem(userId, key, response, expiresAt);
   await ddb().send(
     new UpdateCommand({
       TableName: table(),
       Key: idempotencyKey(userId, key),
-      ...buildUpdate({ set: { state: 'completed', response }, remove: ['leaseUntil'] }),
+      ...buildUpdate({ set: { state: 'completed', response: stored }, remove: ['leaseUntil'] }),
     }),
   );
 }
