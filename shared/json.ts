@@ -51,6 +51,21 @@ export function reservedKeyPath(value: unknown, path: string[] = []): string[] |
   return undefined;
 }
 
+/**
+ * The path of the first number in parsed JSON that a double cannot hold (`1e309` parses to Infinity),
+ * or undefined. Schema-typed numbers refuse it, but free-form values (chat metadata) would store it and
+ * give it back as null: the caller's value would change silently. Recursive, like reservedKeyPath.
+ */
+export function unrepresentableNumberPath(value: unknown, path: string[] = []): string[] | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : path;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const found = unrepresentableNumberPath(v, [...path, k]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** A message body that may be anything (a dead letter, a foreign sender): its value when it is JSON matching `schema`. */
 export function parseJsonAs<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } }, text: string): T | undefined {
   try {

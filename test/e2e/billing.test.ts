@@ -181,6 +181,27 @@ describe('checkout and the payment webhook (local checkout, signed like Stripe)'
     expect(execute.status).toBe(403);
   });
 
+  it('lets the end of a past_due subscription leave alone the new subscription that replaced it', async () => {
+    const { key, user } = await api.newUser();
+    const old = `sub_old_${user.id}`;
+    const replacement = `sub_new_${user.id}`;
+    const t = nowSeconds();
+    const post = (event: object) => api.call('POST', '/webhooks/stripe', signed(event));
+    await post({ id: `evt_r1_${user.id}`, type: 'checkout.session.completed', created: t - 300, data: { object: { id: 'cs_1', client_reference_id: user.id, subscription: old, metadata: {} } } });
+    await post({ id: `evt_r2_${user.id}`, type: 'customer.subscription.updated', created: t - 200, data: { object: { id: old, status: 'past_due' } } });
+    // Not active any more, so the customer may subscribe again: a second checkout, a new subscription.
+    const session = await api.call('POST', '/subscriptions/checkout-session', { key, body: { tier: 'pro' } });
+    expect(session.status).toBe(200);
+    await post({ id: `evt_r3_${user.id}`, type: 'checkout.session.completed', created: t - 100, data: { object: { id: 'cs_2', client_reference_id: user.id, subscription: replacement, metadata: {} } } });
+    expect((await api.call('GET', '/subscriptions/status', { key })).body).toMatchObject({ tier: 'pro', status: 'active' });
+
+    // Stripe gives up on the unpaid old subscription: it becomes unpaid, then is deleted.
+    await post({ id: `evt_r4_${user.id}`, type: 'customer.subscription.updated', created: t - 50, data: { object: { id: old, status: 'unpaid' } } });
+    await post({ id: `evt_r5_${user.id}`, type: 'customer.subscription.deleted', created: t, data: { object: { id: old, status: 'canceled', current_period_end: t - 1 } } });
+    expect((await api.call('GET', '/users/me', { key })).body).toMatchObject({ subscription_tier: 'pro', subscription_status: 'active' });
+    expect((await api.call('GET', '/subscriptions/status', { key })).body).toMatchObject({ tier: 'pro', status: 'active', monthly_cost: 99 });
+  });
+
   it('acknowledges events it does not handle', async () => {
     const res = await api.call('POST', '/webhooks/stripe', signed({ id: `evt_other_${Date.now()}`, type: 'customer.created', created: nowSeconds(), data: { object: {} } }));
     expect(res.status).toBe(200);

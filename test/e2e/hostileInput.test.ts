@@ -90,6 +90,22 @@ describe('__proto__ as a key anywhere in a body (issue 9, item 9)', () => {
   });
 });
 
+describe('numbers JSON can write but a double cannot hold', () => {
+  it('in free-form chat metadata, where 1e309 would come back as null, answer 400 instead', async () => {
+    const chat = await api.call('POST', '/chats', { key, body: { title: 'numbers' } });
+    for (const [raw, path] of [['1e309', 'messages.0.metadata.n'], ['-1e309', 'messages.0.metadata.n'], ['[1, 2e400]', 'messages.0.metadata.n.1']] as const) {
+      const rawBody = `{"messages":[{"role":"user","content":"hi","metadata":{"ok":1,"n":${raw}}}]}`;
+      const res = await api.call('PUT', `/chats/${chat.body.id}`, { key, rawBody, headers: { 'content-type': 'application/json' } });
+      expectError(res, 400, 'validation_error');
+      expect(res.body.error.details, raw).toEqual([{ path, message: 'Number out of range' }]);
+    }
+    // Nothing was stored; a large finite number is kept.
+    const kept = await api.call('PUT', `/chats/${chat.body.id}`, { key, rawBody: '{"messages":[{"role":"user","content":"hi","metadata":{"n":1e308}}]}', headers: { 'content-type': 'application/json' } });
+    expect(kept.status).toBe(200);
+    expect(kept.body.messages[0].metadata).toEqual({ n: 1e308 });
+  });
+});
+
 describe('malformed percent-encoding in a path (issue 9, item 10)', () => {
   for (const segment of ['%E0%A4%A', '%', '%zz', 'a%2', '%C0%AF', '%FF']) {
     it(`/bd/jobs/${segment} answers 400 validation_error`, async () => {

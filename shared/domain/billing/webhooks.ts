@@ -94,12 +94,14 @@ const notDeleted = (subscriptionId: string): UserCondition => ({
   expression: 'NOT (subscriptionStatus = :canceled AND stripeSubscriptionId = :deletedSub)',
   values: { ':canceled': 'canceled', ':deletedSub': subscriptionId },
 });
-const stillDeleted = (subscriptionId: string): UserCondition => ({
-  expression: 'subscriptionStatus = :canceled AND stripeSubscriptionId = :deletedSub',
-  values: { ':canceled': 'canceled', ':deletedSub': subscriptionId },
-});
-const isDeleted = (user: UserRecord | undefined, subscriptionId: string | undefined) =>
-  !!user && !!subscriptionId && user.subscriptionStatus === 'canceled' && user.stripeSubscriptionId === subscriptionId;
+
+/**
+ * Only the account's current subscription speaks for its status and period: a subscription it has
+ * replaced (a past_due one left behind by a new checkout) may still be updated, paid or deleted by
+ * Stripe, and must not end or reshape the one that replaced it.
+ */
+const isCurrent = (subscriptionId: string): UserCondition => ({ expression: 'stripeSubscriptionId = :currentSub', values: { ':currentSub': subscriptionId } });
+const isCurrentLive = (user: UserRecord | undefined, subscriptionId: string) => user?.stripeSubscriptionId === subscriptionId && user.subscriptionStatus !== 'canceled';
 
 const both = (a: UserCondition, b: UserCondition): UserCondition => ({ expression: `(${a.expression}) AND (${b.expression})`, values: { ...a.values, ...b.values } });
 
@@ -155,15 +157,16 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
       const subId = idOf(subscription);
       // The first invoice of a subscription is the checkout itself, already granted by checkout.session.completed.
       const grant = object.billing_reason === 'subscription_create' ? undefined : { grantId: `period:${subId}:${start}`, amount: periodAllowance(addOns), expiresAt: end, source: 'pro' };
-      // A late invoice of a subscription deleted since: its period was paid for, so its credits are granted,
-      // but it does not make the subscription active again.
-      if (subId && isDeleted(user, subId)) return grant && { userId, changes: {}, condition: stillDeleted(subId), grant };
+      // An invoice of a subscription that is not the account's live one (deleted since, replaced, or not yet
+      // recorded by its checkout): its period was paid for, so its credits are granted, but it changes no status.
+      if (!subId || !isCurrentLive(user, subId)) return grant && { userId, changes: {}, grant };
       const changes: Partial<UserRecord> = { tier: 'pro', subscriptionStatus: 'active', currentPeriodStart: start, currentPeriodEnd: end, downgradeAt: null };
-      return { userId, changes, ...(subId ? { condition: notDeleted(subId) } : {}), ...(grant ? { grant } : {}) };
+      return { userId, changes, condition: both(isCurrent(subId), notDeleted(subId)), ...(grant ? { grant } : {}) };
     }
     case 'customer.subscription.updated': {
-      const userId = await ownerOfSubscription(object.id, object.metadata);
-      if (!userId) return undefined;
+      const subId = idOf(object.id);
+      const userId = subId && (await ownerOfSubscription(subId, object.metadata));
+      if (!subId || !userId) return undefined;
       const item = object.items?.data?.[0] ?? {};
       const changes: Partial<UserRecord> = { subscriptionStatus: String(object.status ?? 'active'), subscriptionEventAt: event.created };
       const start = iso(object.current_period_start ?? item.current_period_start);
@@ -173,15 +176,15 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
       if (object.metadata?.add_ons !== undefined) changes.addOns = countAddOns(parseAddOns(object.metadata.add_ons));
       // Stripe does not promise delivery order: an update older than the last one applied changes nothing.
       const newer: UserCondition = { expression: 'attribute_not_exists(subscriptionEventAt) OR subscriptionEventAt <= :created', values: { ':created': event.created } };
-      const subId = idOf(object.id);
-      return { userId, changes, condition: subId ? both(newer, notDeleted(subId)) : newer };
+      return { userId, changes, condition: both(newer, both(isCurrent(subId), notDeleted(subId))) };
     }
     case 'customer.subscription.deleted': {
-      const userId = await ownerOfSubscription(object.id, object.metadata);
-      if (!userId) return undefined;
+      const subId = idOf(object.id);
+      const userId = subId && (await ownerOfSubscription(subId, object.metadata));
+      if (!subId || !userId) return undefined;
       const user = await getUser(userId);
       const periodEnd = iso(object.current_period_end) ?? user?.currentPeriodEnd ?? now().toISOString();
-      return { userId, changes: { subscriptionStatus: 'canceled', downgradeAt: periodEnd } };
+      return { userId, changes: { subscriptionStatus: 'canceled', downgradeAt: periodEnd }, condition: isCurrent(subId) };
     }
     default:
       return undefined;
