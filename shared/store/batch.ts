@@ -120,7 +120,16 @@ export interface ItemRead<T> {
   decode: (item: Record<string, unknown> | undefined) => T;
 }
 
-type ReadValues<R extends readonly ItemRead<unknown>[]> = { [I in keyof R]: R[I] extends ItemRead<infer T> ? T : never };
+/** Several items read with others as one value (a record kept over several items): keys and how to combine them. */
+export interface ItemsRead<T> {
+  keys: Key[];
+  decodeAll: (items: (Record<string, unknown> | undefined)[]) => T;
+}
+
+/** What readTogether reads: one item or several, each decoded by its repository. */
+export type Read<T> = ItemRead<T> | ItemsRead<T>;
+
+type ReadValues<R extends readonly Read<unknown>[]> = { [I in keyof R]: R[I] extends Read<infer T> ? T : never };
 
 /**
  * Every item that exists at these (distinct) keys, through BatchGetItem: 100 keys a call, the calls in
@@ -152,10 +161,11 @@ export async function getMany(keys: Key[], options: { consistent: boolean; maxAt
  * DynamoDB leaves unprocessed, so a request that needs several of its caller's items pays one round
  * trip instead of one GetItem each. Values come back in the order of `reads`.
  */
-export async function readTogether<R extends readonly ItemRead<unknown>[]>(reads: R): Promise<ReadValues<R>> {
+export async function readTogether<R extends readonly Read<unknown>[]>(reads: R): Promise<ReadValues<R>> {
   const id = (k: Record<string, unknown>) => `${k.pk as string}\u0000${k.sk as string}`;
+  const keysOf = (r: Read<unknown>) => ('keys' in r ? r.keys : [r.key]);
   const unique = new Map<string, Key>();
-  for (const r of reads) unique.set(id(r.key), { pk: r.key.pk, sk: r.key.sk });
+  for (const r of reads) for (const key of keysOf(r)) unique.set(id(key), { pk: key.pk, sk: key.sk });
   const found = new Map((await getMany([...unique.values()], { consistent: true })).map((item) => [id(item), item]));
-  return reads.map((r) => r.decode(found.get(id(r.key)))) as ReadValues<R>;
+  return reads.map((r) => ('keys' in r ? r.decodeAll(r.keys.map((key) => found.get(id(key)))) : r.decode(found.get(id(r.key))))) as ReadValues<R>;
 }

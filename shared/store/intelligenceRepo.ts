@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from './client';
 import { intelligenceQueryKey, intelligenceResultKey, unlockMemoryKey } from './keys';
-import type { ItemRead } from './batch';
+import { readTogether, type ItemRead, type ItemsRead } from './batch';
 import type { TransactItem } from './transactions';
 import { defineEntity } from './entity';
 import { buildUpdate } from './update';
@@ -79,30 +79,69 @@ export const identicalQueryRead = (userId: string, queryHash: string): ItemRead<
   decode: (Item) => Item?.resultId as string | undefined,
 });
 
-/** Contact tiers a user has unlocked, per entity of one kind. */
+/**
+ * Contact tiers a user has unlocked, per entity of one kind. One item per kind would stop taking
+ * unlocks at DynamoDB's 400 KB (some 7,000 entities), so the memory is spread over buckets by entity
+ * id, and an operation reads and writes only the buckets of the entities it concerns.
+ */
 export interface UnlockMemory {
-  version: number;
+  /** The tier of each entity unlocked, among those asked for (and the others of their buckets). */
   tiers: Record<string, string>;
+  /** Each bucket read: its version (0: not written yet) and entries, for a conditional write. */
+  buckets: Map<number, { version: number; tiers: Record<string, string> }>;
 }
 
-const unlockMemoryOf = (Item: Record<string, unknown> | undefined): UnlockMemory =>
-  Item ? { version: Item.version as number, tiers: Item.tiers as Record<string, string> } : { version: 0, tiers: {} };
+/** 16 buckets of at most 400 KB: some 100,000 unlocked entities of one kind per user. */
+const UNLOCK_BUCKETS = 16;
 
-export async function getUnlockMemory(userId: string, entityKind: string): Promise<UnlockMemory> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: unlockMemoryKey(userId, entityKind), ConsistentRead: true }));
-  return unlockMemoryOf(Item);
+/** The bucket of an entity id: FNV-1a, stable across releases (it is where the entry is stored). */
+function unlockBucket(entityId: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < entityId.length; i++) hash = Math.imul(hash ^ entityId.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % UNLOCK_BUCKETS;
 }
 
-export const unlockMemoryRead = (userId: string, entityKind: string): ItemRead<UnlockMemory> => ({ key: unlockMemoryKey(userId, entityKind), decode: unlockMemoryOf });
-
-/** Replaces the memory if it is still at `expectedVersion` (0: not yet written). */
-export function putUnlockMemoryItem(userId: string, entityKind: string, tiers: Record<string, string>, expectedVersion: number): TransactItem {
+/** The memory of the entities `entityIds`, read with other items: their buckets and the single item of older accounts. */
+export function unlockMemoryRead(userId: string, entityKind: string, entityIds: readonly string[]): ItemsRead<UnlockMemory> {
+  const buckets = [...new Set(entityIds.map(unlockBucket))].sort((a, b) => a - b);
   return {
-    Put: {
-      TableName: table(),
-      Item: { ...unlockMemoryKey(userId, entityKind), entity: 'unlockMemory', version: expectedVersion + 1, tiers },
-      ConditionExpression: expectedVersion === 0 ? 'attribute_not_exists(pk)' : 'version = :expected',
-      ...(expectedVersion === 0 ? {} : { ExpressionAttributeValues: { ':expected': expectedVersion } }),
+    keys: [unlockMemoryKey(userId, entityKind), ...buckets.map((b) => unlockMemoryKey(userId, entityKind, b))],
+    decodeAll: ([single, ...items]) => {
+      const read = new Map(buckets.map((b, i) => [b, { version: (items[i]?.version as number | undefined) ?? 0, tiers: (items[i]?.tiers as Record<string, string> | undefined) ?? {} }]));
+      // A bucket's entry is written only to raise a tier, so it overrides the older single item's.
+      const tiers: Record<string, string> = Object.assign(Object.create(null), single?.tiers ?? {}, ...[...read.values()].map((b) => b.tiers));
+      return { tiers, buckets: read };
     },
   };
+}
+
+export async function getUnlockMemory(userId: string, entityKind: string, entityIds: readonly string[]): Promise<UnlockMemory> {
+  const [memory] = await readTogether([unlockMemoryRead(userId, entityKind, entityIds)] as const);
+  return memory;
+}
+
+/**
+ * The writes that record `next` (the memory after an unlock): each bucket with a changed entry is
+ * replaced if it is still at the version read, so two unlocks at once cannot lose one another's.
+ */
+export function putUnlockMemoryItems(userId: string, entityKind: string, memory: UnlockMemory, next: Record<string, string>): TransactItem[] {
+  const changed = new Map<number, Record<string, string>>();
+  for (const [id, tier] of Object.entries(next)) {
+    if (memory.tiers[id] === tier) continue;
+    const bucket = unlockBucket(id);
+    const read = memory.buckets.get(bucket);
+    if (!read) throw new Error(`Unlock memory bucket ${bucket} of ${id} was not read`);
+    changed.set(bucket, { ...(changed.get(bucket) ?? read.tiers), [id]: tier });
+  }
+  return [...changed].map(([bucket, tiers]) => {
+    const { version } = memory.buckets.get(bucket)!;
+    return {
+      Put: {
+        TableName: table(),
+        Item: { ...unlockMemoryKey(userId, entityKind, bucket), entity: 'unlockMemory', version: version + 1, tiers },
+        ConditionExpression: version === 0 ? 'attribute_not_exists(pk)' : 'version = :expected',
+        ...(version === 0 ? {} : { ExpressionAttributeValues: { ':expected': version } }),
+      },
+    };
+  });
 }

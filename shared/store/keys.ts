@@ -222,8 +222,15 @@ export const quoteKey = (tokenHash: string): Key => ({ pk: `QUOTE#${tokenHash}`,
 export const intelligenceResultKey = (userId: string, resultId: string): Key => ({ pk: user(userId), sk: `INTEL#${resultId}` });
 /** The identical-query rule: one item per user and canonical query, pointing at its result. */
 export const intelligenceQueryKey = (userId: string, queryHash: string): Key => ({ pk: user(userId), sk: `INTELQUERY#${queryHash}` });
-/** Unlock memory: the contact tier each entity of one kind is unlocked at for this user (one item per kind). */
-export const unlockMemoryKey = (userId: string, entityKind: string): Key => ({ pk: user(userId), sk: `UNLOCKS#${entityKind}` });
+/**
+ * Unlock memory: the contact tier each entity of one kind is unlocked at for this user, spread over
+ * buckets by entity id (intelligenceRepo.ts). Without a bucket: the single item of one kind that
+ * accounts unlocking before the buckets kept, still read, no longer written.
+ */
+export const unlockMemoryKey = (userId: string, entityKind: string, bucket?: number): Key => ({
+  pk: user(userId),
+  sk: bucket === undefined ? `UNLOCKS#${entityKind}` : `UNLOCKS#${entityKind}#${bucket.toString(16).padStart(2, '0')}`,
+});
 
 // ---- Moderation on the platforms (contract 10) -------------------------------------------------
 /** Activation token (by its SHA-256) to its community: `/activate <token>` names no community otherwise. */

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { startTestApi } from '#test/support/api';
 import { ManualClock } from '#shared/adapters/clock';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, table } from '#shared/store/client';
 
 const clock = new ManualClock();
 const api = await startTestApi({ clock });
@@ -287,6 +289,41 @@ describe('POST /intelligence/expand', () => {
     expect(stored.body).toMatchObject({ tool_name: 'intelligence_result', metadata: { expansion_type: 'contact_unlock', parent_result_id: result.result_id } });
     const read = await api.call('GET', `/intelligence/results/${first.result.result_id}`, { key });
     expect(read.body).toMatchObject({ parent_result_id: result.result_id, expansion_type: 'contact_unlock', records_count: 2 });
+  });
+
+  it('keeps unlocking past what one item holds: an account whose single unlock item is nearly 400 KB still unlocks, and its earlier unlocks stay free', async () => {
+    const { key, user } = await pro();
+    const { result } = await run(key, 'company-people-discovery-v1', { company_name: 'Nebula Labs', limit: 6 });
+    // An account from before the buckets: one item per kind, as full as DynamoDB takes (some 9,500 unlocked
+    // people; one more entry would not fit), Ada among them at the phone tier.
+    const singleItem = (entries: number) => {
+      const tiers: Record<string, string> = { 'per-nebula-1': 'phone' };
+      for (let i = 0; i < entries; i++) tiers[`per-earlier-${String(i).padStart(8, '0')}-0123456789abcdef`] = 'email';
+      return new PutCommand({ TableName: table(), Item: { pk: `USER#${user.id}`, sk: 'UNLOCKS#person', entity: 'unlockMemory', version: 41, tiers } });
+    };
+    let [fits, tooMany] = [9_000, 10_000];
+    while (tooMany - fits > 1) {
+      const middle = Math.floor((fits + tooMany) / 2);
+      const accepted = await ddb().send(singleItem(middle)).then(() => true, () => false);
+      [fits, tooMany] = accepted ? [middle, tooMany] : [fits, middle];
+    }
+    await ddb().send(singleItem(fits));
+
+    const all = await expand(key, 'company-people-discovery-v1', result.result_id, 'contact_unlock', { selection: { mode: 'all' }, contact_tier: 'email' });
+    const ids: string[] = all.result.records.map((r: { record_id: string }) => r.record_id);
+    expect(ids).toHaveLength(6);
+    expect(all.result.credits_charged).toBe(100 * 5);
+    expect(all.result.records.find((r: { record_id: string }) => r.record_id === 'per-nebula-1')).toMatchObject({ contact_tier: 'phone', phone: '+49 30 5550 1201' });
+    const again = await quote(key, { package_id: 'company-people-discovery-v1', expansion_scope: expansionScope(result.result_id, 'contact_unlock', { selection: { mode: 'all' }, contact_tier: 'email' }) });
+    expect(again.credits).toBe(0);
+
+    const { Items = [] } = await ddb().send(
+      new QueryCommand({ TableName: table(), KeyConditionExpression: 'pk = :pk AND begins_with(sk, :unlocks)', ExpressionAttributeValues: { ':pk': `USER#${user.id}`, ':unlocks': 'UNLOCKS#person' }, ConsistentRead: true }),
+    );
+    const single = Items.find((item) => item.sk === 'UNLOCKS#person');
+    expect(single?.version).toBe(41);
+    const buckets = Items.filter((item) => item.sk !== 'UNLOCKS#person');
+    expect(buckets.flatMap((b) => Object.keys(b.tiers)).sort()).toEqual(ids.filter((id) => id !== 'per-nebula-1').sort());
   });
 
   it('limits channels to the package: a fund unlock shows its partner, never GitHub; phone is not offered for hackathon builders', async () => {

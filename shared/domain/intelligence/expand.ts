@@ -12,7 +12,7 @@ import { chargeCredits } from '#shared/domain/credits/credits';
 import { prepareResultWrites } from '#shared/domain/storage/results';
 import { getCuratedEntities } from '#shared/store/curatedRepo';
 import { consumeQuoteItem } from '#shared/store/quotesRepo';
-import { extendServedIdsItem, putIntelligenceResultItem, putUnlockMemoryItem, unlockMemoryRead } from '#shared/store/intelligenceRepo';
+import { extendServedIdsItem, putIntelligenceResultItem, putUnlockMemoryItems, unlockMemoryRead } from '#shared/store/intelligenceRepo';
 import { readTogether } from '#shared/store/batch';
 import { walletRead } from '#shared/store/walletRepo';
 import { TransactionConditionError, type TransactItem } from '#shared/store/transactions';
@@ -40,7 +40,7 @@ interface Produced {
   records: IntelRecord[];
   credits: number;
   summary: string;
-  state?: TransactItem;
+  state?: TransactItem | TransactItem[];
 }
 
 async function produce(userId: string, pkg: PackageDef, parent: LoadedResult, type: ExpansionType, params: ExpansionParams[ExpansionType]): Promise<Produced> {
@@ -48,7 +48,7 @@ async function produce(userId: string, pkg: PackageDef, parent: LoadedResult, ty
     const p = params as ExpansionParams['contact_unlock'];
     const selected = selectRecords(parent.data.records, p.selection, 'expansion_params');
     const ids = selected.map((r) => r.record_id);
-    const { cards, also: memory } = await loadContacts(pkg, ids, unlockMemoryRead(userId, pkg.entityKind));
+    const { cards, also: memory } = await loadContacts(pkg, ids, unlockMemoryRead(userId, pkg.entityKind, ids));
     const price = priceUnlock(ids, p.contact_tier, memory.tiers);
     const next = rememberUnlocks(memory.tiers, ids, p.contact_tier);
     const records = selected.map((r) => unlockedRecord(r, next[r.record_id] as typeof p.contact_tier, pkg, cards.get(r.record_id)));
@@ -56,7 +56,7 @@ async function produce(userId: string, pkg: PackageDef, parent: LoadedResult, ty
       records,
       credits: price.credits,
       summary: `${plural(records.length, 'contact')} unlocked at the ${p.contact_tier} tier or above; ${price.lines.filter((l) => l.credits > 0).length} charged, the rest were already unlocked.`,
-      state: putUnlockMemoryItem(userId, pkg.entityKind, next, memory.version),
+      state: putUnlockMemoryItems(userId, pkg.entityKind, memory, next),
     };
   }
   if (type === 'network_depth') {

@@ -6,7 +6,7 @@
 import { ValidationError } from '#shared/domain/errors';
 import { DATASET_AS_OF, type Contacts, type CuratedCompany, type CuratedFund, type CuratedPerson } from '#shared/data/model';
 import { curatedEntityRead, getCuratedEntities } from '#shared/store/curatedRepo';
-import { readTogether, type ItemRead } from '#shared/store/batch';
+import { readTogether, type Read } from '#shared/store/batch';
 import { expansionParamSchemas, type ExpansionParams } from '#shared/schemas/intelligence';
 import { parseOrThrowAt } from './validation';
 import { CHANNEL_FIELDS, type ContactTier, type ExpansionType, type PackageDef } from './packages';
@@ -69,7 +69,7 @@ export interface ContactCard {
  * `also` (the caller's own item the unlock needs, its unlock memory) is read in the same request as
  * the records' profiles.
  */
-export async function loadContacts<T>(pkg: PackageDef, recordIds: string[], also: ItemRead<T>): Promise<{ cards: Map<string, ContactCard>; also: T }> {
+export async function loadContacts<T>(pkg: PackageDef, recordIds: string[], also: Read<T>): Promise<{ cards: Map<string, ContactCard>; also: T }> {
   const cards = new Map<string, ContactCard>();
   const unique = [...new Set(recordIds)];
   const [alsoValue, ...profiles] = await readTogether([also, ...unique.map((id) => curatedEntityRead<CuratedPerson | CuratedFund | CuratedCompany>(pkg.entityKind as 'fund', id))] as const);

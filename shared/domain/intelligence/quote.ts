@@ -66,8 +66,9 @@ export async function planExpansion(userId: string, pkg: PackageDef, parent: Loa
   if (type === 'contact_unlock') {
     const p = params as ExpansionParams['contact_unlock'];
     const selected = selectRecords(records, p.selection, 'expansion_params');
-    const memory = await getUnlockMemory(userId, pkg.entityKind);
-    const price = priceUnlock(selected.map((r) => r.record_id), p.contact_tier, memory.tiers);
+    const ids = selected.map((r) => r.record_id);
+    const memory = await getUnlockMemory(userId, pkg.entityKind, ids);
+    const price = priceUnlock(ids, p.contact_tier, memory.tiers);
     const fresh = price.lines.filter((l) => l.current === null).length;
     const upgrades = price.lines.filter((l) => l.current !== null && l.credits > 0).length;
     return {

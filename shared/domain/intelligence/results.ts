@@ -24,7 +24,7 @@ export function assertExpansionOffered(pkg: PackageDef, parentExpansionType: str
 
 export async function availableExpansions(userId: string, pkg: PackageDef, expansionType: string | null, recordIds: string[]) {
   const allowed = pkg.expansions.filter((e) => FOLLOW_UPS[expansionType ?? 'execute'].includes(e));
-  const memory = allowed.includes('contact_unlock') ? await getUnlockMemory(userId, pkg.entityKind) : { tiers: {} };
+  const memory = allowed.includes('contact_unlock') ? await getUnlockMemory(userId, pkg.entityKind, recordIds) : { tiers: {} };
   const estimates: Record<ExpansionType, number> = {
     // At the email tier, for every record not yet unlocked at email or above.
     contact_unlock: priceUnlock(recordIds, 'email', memory.tiers).credits,
