@@ -34,7 +34,7 @@ export const handler = createApiHandler({ ...E, ...P }, {
   getStatus: async ({ user, query }) => moderationStatus(user.id, query),
   getRules: async ({ user, params }) => readRules(user.id, params.id),
   putRules: async ({ user, params, body }) => changeRules(user.id, params.id, body),
-  telegramOperatorWebhook: async ({ headers, body }) => handleTelegramOperatorUpdate(headers['x-telegram-bot-api-secret-token'], body as unknown as Update),
+  telegramOperatorWebhook: async ({ body }) => handleTelegramOperatorUpdate(body as unknown as Update),
   undo: async ({ user, params }) => undoAction(user.id, params.id, params.audit_id),
   // Discord's own response types (discord-api-types) are closed interfaces; the spec documents them as an object with a type.
   discordInteractions: async ({ headers, rawBody }) => (await handleDiscordInteraction(headers, rawBody)) as unknown as { type: number },

@@ -18,6 +18,11 @@ export interface EndpointSpec {
   tag: string;
   /** `none`: public. `api_key`: bearer key through the authorizer. */
   auth: 'api_key' | 'none';
+  /**
+   * A public operation whose caller proves itself with a shared secret in a header (a platform's
+   * webhook): checked by name (shared/http/chain/authentication.ts) before any input is read, 401 otherwise.
+   */
+  callerSecret?: 'telegram_webhook_secret';
   /** Needs an active pro subscription (403 subscription_required otherwise). */
   paid?: boolean;
   /** Honors the Idempotency-Key header (creating or spending POSTs). */

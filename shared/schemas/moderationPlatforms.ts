@@ -115,7 +115,7 @@ export const platformEndpoints = {
     params: z.strictObject({ id: z.uuid(), audit_id: z.uuid() }), response: undoResult,
   }),
   telegramOperatorWebhook: defineEndpoint({
-    operationId: 'telegramOperatorWebhook', method: 'POST', path: `${base}/telegram`, tag, auth: 'none', errors: [401],
+    operationId: 'telegramOperatorWebhook', method: 'POST', path: `${base}/telegram`, tag, auth: 'none', callerSecret: 'telegram_webhook_secret', errors: [401],
     summary: "The operator bot's webhook: every Telegram update of every group the bot is in",
     headers: [{ name: 'X-Telegram-Bot-Api-Secret-Token', required: true, description: 'Must equal TELEGRAM_WEBHOOK_SECRET (401 otherwise)', schema: z.string().check(z.minLength(1)) }],
     body: telegramOperatorUpdate, response: z.object({ ok: z.boolean() }),

@@ -74,6 +74,11 @@ describe('the shared Telegram webhook', () => {
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('unauthorized');
     expect((await api.call('POST', `${BASE}/telegram`, { body: { update_id: 1 } })).status).toBe(401);
+    // The secret is checked before the update is read: a stranger learns nothing about what a valid one looks like.
+    const malformed = await api.call('POST', `${BASE}/telegram`, { body: { update_id: 'x', message: 7 }, headers: { 'x-telegram-bot-api-secret-token': 'wrong' } });
+    expect(malformed.status).toBe(401);
+    expect((await api.call('POST', `${BASE}/telegram`, { rawBody: '{not json', headers: { 'x-telegram-bot-api-secret-token': 'wrong' } })).status).toBe(401);
+    expect((await api.call('POST', `${BASE}/telegram`, { body: { update_id: 1 }, headers: { 'x-telegram-bot-api-secret-token': 'wrong-é-secret-xyz' } })).status).toBe(401);
     expect(telegram.calls).toEqual([]);
   });
 

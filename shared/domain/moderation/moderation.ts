@@ -4,7 +4,6 @@
  * event is counted and acted on once however often (or concurrently) it is delivered; a re-delivery
  * gets the first answer.
  */
-import { timingSafeEqual } from 'node:crypto';
 import { now } from '#shared/adapters/ports';
 import { NotFoundError } from '#shared/domain/errors';
 import { uuidv7 } from '#shared/ids';
@@ -22,6 +21,7 @@ import {
 } from '#shared/store/moderationRepo';
 import { isTransactionConflict, TransactionConditionError, writeTogether, type TransactItem } from '#shared/store/transactions';
 import { requireCommunity } from './communities';
+import { sameSecret } from './telegramWebhookSecret';
 import { markCommunityActivated } from './activation';
 import {
   activationDecision,
@@ -52,11 +52,6 @@ async function activate(community: CommunityRecord, token: string | undefined): 
   return { community: (await getCommunity(community.userId, community.id, true)) ?? community, outcome: 'activated' };
 }
 
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 /** What every member's transactions in one batch share. */
 interface Batch {

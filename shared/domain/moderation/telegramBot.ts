@@ -5,11 +5,10 @@
  * through the engine and each decision becomes the Bot API calls of platformActions.ts, planned once
  * per event (a re-delivered update plans nothing new) and sent through the queue.
  */
-import { timingSafeEqual } from 'node:crypto';
 import type { CallbackQuery, ChatMember, Message, Update, User } from '@grammyjs/types';
-import { now, ports } from '#shared/adapters/ports';
+import { now } from '#shared/adapters/ports';
 import { callPlatform } from '#shared/adapters/platforms/platformPort';
-import { UnauthorizedError } from '#shared/domain/errors';
+import { sameSecret } from './telegramWebhookSecret';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { markCommunityActivated } from './activation';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
@@ -38,22 +37,11 @@ export const TELEGRAM_ALLOWED_UPDATES = ['message', 'callback_query'] as const;
 
 const ADMIN_STATUSES: ChatMember['status'][] = ['creator', 'administrator'];
 
-function sameSecret(given: string | undefined, expected: string): boolean {
-  if (!given) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 /** Delivery ids, per event: one for the decision's own calls, one for its alert. */
 const alertDeliveryId = (eventId: string) => `alert:${eventId}`;
 
-export async function handleTelegramOperatorUpdate(secretHeader: string | undefined, update: Update): Promise<{ ok: true }> {
-  const credentials = (await ports().secrets.platformCredentials()).telegram;
-  // Without a configured secret nobody can prove to be Telegram: the endpoint is closed, not open.
-  if (!credentials.webhookSecret || !sameSecret(secretHeader, credentials.webhookSecret)) {
-    throw new UnauthorizedError('X-Telegram-Bot-Api-Secret-Token does not match this deployment\'s webhook secret.');
-  }
+/** An update of the operator bot's webhook, its secret already checked (verifyTelegramWebhookSecret, before the update was read). */
+export async function handleTelegramOperatorUpdate(update: Update): Promise<{ ok: true }> {
   if (update.callback_query) await captchaPressed(update.update_id, update.callback_query);
   const message = update.message;
   if (!message) return { ok: true };

@@ -1,10 +1,22 @@
 import { loadCaller } from '#shared/domain/accounts/accounts';
+import { verifyTelegramWebhookSecret } from '#shared/domain/moderation/telegramWebhookSecret';
+import type { EndpointSpec } from '#shared/http/endpoint';
 import { routeOf, type ApiMiddleware } from './state';
 
-/** The caller the authorizer vouched for (by user id and key hash), loaded fresh, on api_key routes. */
+/** How each kind of shared-secret caller (EndpointSpec.callerSecret) is checked. */
+const CALLER_SECRET_CHECKS = new Map<NonNullable<EndpointSpec['callerSecret']>, (headers: Record<string, string | undefined>) => Promise<void>>([
+  ['telegram_webhook_secret', verifyTelegramWebhookSecret],
+]);
+
+/**
+ * Who is calling, before any input is read: on api_key routes the caller the authorizer vouched for
+ * (by user id and key hash), loaded fresh; on a platform's webhook its shared secret (401 otherwise).
+ */
 export const authentication = (): ApiMiddleware => ({
   before: async (request) => {
-    if (routeOf(request).spec.auth !== 'api_key') return;
+    const { spec } = routeOf(request);
+    if (spec.callerSecret) await CALLER_SECRET_CHECKS.get(spec.callerSecret)!(request.internal.headers);
+    if (spec.auth !== 'api_key') return;
     const authorizer = (request.event.requestContext?.authorizer ?? {}) as Record<string, string | undefined>;
     request.internal.user = await loadCaller(authorizer.userId, authorizer.keyHash);
   },

@@ -1,0 +1,21 @@
+import { timingSafeEqual } from 'node:crypto';
+import { ports } from '#shared/adapters/ports';
+import { UnauthorizedError } from '#shared/domain/errors';
+
+/** Compares a secret the caller sent with ours in constant time (for their byte lengths). */
+export function sameSecret(given: string | undefined, expected: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * The operator bot's webhook proves it is Telegram with the secret given to setWebhook (contract 10):
+ * anything else is 401, before its update is read. Without a configured secret nobody can prove to be
+ * Telegram: the endpoint is closed, not open.
+ */
+export async function verifyTelegramWebhookSecret(headers: Record<string, string | undefined>): Promise<void> {
+  const expected = (await ports().secrets.platformCredentials()).telegram.webhookSecret;
+  if (!expected || !sameSecret(headers['x-telegram-bot-api-secret-token'], expected)) throw new UnauthorizedError("X-Telegram-Bot-Api-Secret-Token does not match this deployment's webhook secret.");
+}
