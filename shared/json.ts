@@ -51,16 +51,24 @@ export function reservedKeyPath(value: unknown, path: string[] = []): string[] |
   return undefined;
 }
 
+// Code units, not code points (no `u` flag): a high surrogate not followed by a low one, or a low one not
+// preceded by a high one. Each alternative looks one unit around a single unit: linear time.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const wellFormed = (text: string) => !LONE_SURROGATE.test(text);
+
 /**
- * The path of the first number in parsed JSON that a double cannot hold (`1e309` parses to Infinity),
- * or undefined. Schema-typed numbers refuse it, but free-form values (chat metadata) would store it and
- * give it back as null: the caller's value would change silently. Recursive, like reservedKeyPath.
+ * The first value in parsed JSON that the store cannot keep as sent, or undefined: a number a double
+ * cannot hold (`1e309` parses to Infinity and would come back as null), or a string or property name
+ * with a lone UTF-16 surrogate (`"\ud800"`, which UTF-8 cannot encode: it would come back as U+FFFD).
+ * Schema-typed values refuse some of these, free-form ones (chat metadata) would change silently.
  */
-export function unrepresentableNumberPath(value: unknown, path: string[] = []): string[] | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? undefined : path;
+export function unrepresentableValue(value: unknown, path: string[] = []): { path: string[]; message: string } | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : { path, message: 'Number out of range' };
+  if (typeof value === 'string') return wellFormed(value) ? undefined : { path, message: 'Lone UTF-16 surrogate in text' };
   if (value === null || typeof value !== 'object') return undefined;
   for (const [k, v] of Object.entries(value)) {
-    const found = unrepresentableNumberPath(v, [...path, k]);
+    if (!wellFormed(k)) return { path: [...path, k.replace(new RegExp(LONE_SURROGATE, 'g'), '\uFFFD')], message: 'Lone UTF-16 surrogate in a property name' };
+    const found = unrepresentableValue(v, [...path, k]);
     if (found) return found;
   }
   return undefined;

@@ -90,7 +90,7 @@ describe('__proto__ as a key anywhere in a body (issue 9, item 9)', () => {
   });
 });
 
-describe('numbers JSON can write but a double cannot hold', () => {
+describe('values JSON can write but the store cannot keep as sent', () => {
   it('in free-form chat metadata, where 1e309 would come back as null, answer 400 instead', async () => {
     const chat = await api.call('POST', '/chats', { key, body: { title: 'numbers' } });
     for (const [raw, path] of [['1e309', 'messages.0.metadata.n'], ['-1e309', 'messages.0.metadata.n'], ['[1, 2e400]', 'messages.0.metadata.n.1']] as const) {
@@ -103,6 +103,23 @@ describe('numbers JSON can write but a double cannot hold', () => {
     const kept = await api.call('PUT', `/chats/${chat.body.id}`, { key, rawBody: '{"messages":[{"role":"user","content":"hi","metadata":{"n":1e308}}]}', headers: { 'content-type': 'application/json' } });
     expect(kept.status).toBe(200);
     expect(kept.body.messages[0].metadata).toEqual({ n: 1e308 });
+  });
+
+  it('a lone UTF-16 surrogate, which UTF-8 cannot carry (it would come back as U+FFFD), answers 400; a pair is kept', async () => {
+    const chat = await api.call('POST', '/chats', { key, body: { title: 'text' } });
+    const cases = [
+      ['{"title":"\\ud800"}', 'title', 'Lone UTF-16 surrogate in text'],
+      ['{"messages":[{"role":"user","content":"a\\udc00b"}]}', 'messages.0.content', 'Lone UTF-16 surrogate in text'],
+      ['{"messages":[{"role":"user","content":"hi","metadata":{"\\ud83d":1}}]}', 'messages.0.metadata.\ufffd', 'Lone UTF-16 surrogate in a property name'],
+    ] as const;
+    for (const [rawBody, path, message] of cases) {
+      const res = await api.call('PUT', `/chats/${chat.body.id}`, { key, rawBody, headers: { 'content-type': 'application/json' } });
+      expectError(res, 400, 'validation_error');
+      expect(res.body.error.details, rawBody).toEqual([{ path, message }]);
+    }
+    const kept = await api.call('PUT', `/chats/${chat.body.id}`, { key, rawBody: '{"messages":[{"role":"user","content":"\\ud83d\\ude80"}]}', headers: { 'content-type': 'application/json' } });
+    expect(kept.status).toBe(200);
+    expect(kept.body.messages[0].content).toBe('\u{1F680}');
   });
 });
 

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { nestsDeeperThan, reservedKeyPath, unrepresentableNumberPath } from '#shared/json';
+import { nestsDeeperThan, reservedKeyPath, unrepresentableValue } from '#shared/json';
 import { PayloadTooLargeError, ValidationError } from '#shared/http/errors';
 import { routeOf, type ApiMiddleware } from './state';
 
@@ -22,8 +22,11 @@ function parseJson(raw: string): unknown {
   }
   const reserved = reservedKeyPath(parsed);
   if (reserved) throw new ValidationError('The request body uses a reserved property name.', [{ path: reserved.join('.'), message: 'Reserved property name: __proto__' }]);
-  const outOfRange = unrepresentableNumberPath(parsed);
-  if (outOfRange) throw new ValidationError('The request body has a number too large to represent.', [{ path: outOfRange.length ? outOfRange.join('.') : 'body', message: 'Number out of range' }]);
+  const unrepresentable = unrepresentableValue(parsed);
+  if (unrepresentable) {
+    const { path, message } = unrepresentable;
+    throw new ValidationError('The request body has a value that cannot be stored as sent.', [{ path: path.length ? path.join('.') : 'body', message }]);
+  }
   return parsed;
 }
 
