@@ -279,6 +279,8 @@ export const moderationAuditLookup = (communityId: string, auditId: string) => {
 export const WEBHOOK_ENDPOINT_PREFIX = 'WHENDPOINT#';
 export const webhookEndpointKey = (userId: string, endpointId: string): Key => ({ pk: user(userId), sk: `${WEBHOOK_ENDPOINT_PREFIX}${endpointId}` });
 export const webhookEndpointsPartition = (userId: string) => ({ pk: user(userId), prefix: WEBHOOK_ENDPOINT_PREFIX });
+/** How many webhook endpoints the user has, moved in the transaction of each create and delete (the per-user limit). */
+export const webhookEndpointCountKey = (userId: string): Key => ({ pk: user(userId), sk: 'WHCOUNT' });
 /**
  * The outbox: one item per event, written in the transaction of the state change it reports. gsi3,
  * sparse (under partitions of its own): an event carries these until it has been fanned out into

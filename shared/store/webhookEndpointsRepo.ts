@@ -1,6 +1,7 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, table, writeIfCondition } from './client';
-import { webhookEndpointKey, webhookEndpointsPartition } from './keys';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, table } from './client';
+import { webhookEndpointCountKey, webhookEndpointKey, webhookEndpointsPartition } from './keys';
+import type { TransactItem } from './transactions';
 import { queryAll } from './query';
 import { defineEntity } from './entity';
 import { buildUpdate } from './update';
@@ -27,11 +28,36 @@ const endpoints = defineEntity<WebhookEndpointRecord>('webhookEndpoint', { nulla
 const fromItem = endpoints.fromItem;
 const withoutNulls = endpoints.attributes;
 
-export async function putEndpoint(e: WebhookEndpointRecord): Promise<void> {
-  await ddb().send(
-    new PutCommand({ TableName: table(), Item: { ...webhookEndpointKey(e.userId, e.id), entity: 'webhookEndpoint', ...withoutNulls(e) }, ConditionExpression: 'attribute_not_exists(pk)' }),
-  );
+export const putEndpointItem = (e: WebhookEndpointRecord): TransactItem => ({
+  Put: { TableName: table(), Item: { ...webhookEndpointKey(e.userId, e.id), entity: 'webhookEndpoint', ...withoutNulls(e) }, ConditionExpression: 'attribute_not_exists(pk)' },
+});
+
+export const deleteEndpointItem = (userId: string, endpointId: string): TransactItem => ({
+  Delete: { TableName: table(), Key: webhookEndpointKey(userId, endpointId), ConditionExpression: 'attribute_exists(pk)' },
+});
+
+/** The user's endpoint count, undefined for an account that has not kept one yet (endpoints made before it). */
+export async function getEndpointCount(userId: string): Promise<number | undefined> {
+  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: webhookEndpointCountKey(userId), ConsistentRead: true }));
+  return Item?.count as number | undefined;
 }
+
+/** Starts the count at `count` (what a consistent listing found, after this change), unless another request started it. */
+export const startEndpointCountItem = (userId: string, count: number): TransactItem => ({
+  Put: { TableName: table(), Item: { ...webhookEndpointCountKey(userId), entity: 'webhookEndpointCount', count }, ConditionExpression: 'attribute_not_exists(pk)' },
+});
+
+/** Moves the count by `delta`; up only while below `max`. */
+export const moveEndpointCountItem = (userId: string, delta: 1 | -1, max: number): TransactItem => ({
+  Update: {
+    TableName: table(),
+    Key: webhookEndpointCountKey(userId),
+    UpdateExpression: 'ADD #count :delta',
+    ConditionExpression: delta > 0 ? '#count < :max' : 'attribute_exists(#count)',
+    ExpressionAttributeNames: { '#count': 'count' },
+    ExpressionAttributeValues: { ':delta': delta, ...(delta > 0 ? { ':max': max } : {}) },
+  },
+});
 
 export async function getEndpoint(userId: string, endpointId: string, consistent = false): Promise<WebhookEndpointRecord | undefined> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: webhookEndpointKey(userId, endpointId), ConsistentRead: consistent }));
@@ -39,14 +65,11 @@ export async function getEndpoint(userId: string, endpointId: string, consistent
 }
 
 /** Newest first (ids are UUID v7). */
-export async function listEndpoints(userId: string): Promise<WebhookEndpointRecord[]> {
+export async function listEndpoints(userId: string, consistent = false): Promise<WebhookEndpointRecord[]> {
   const { pk, prefix } = webhookEndpointsPartition(userId);
-  const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': pk, ':p': prefix }, ScanIndexForward: false });
+  const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': pk, ':p': prefix }, ScanIndexForward: false, ConsistentRead: consistent });
   return items.map(fromItem);
 }
-
-export const deleteEndpoint = (userId: string, endpointId: string): Promise<boolean> =>
-  writeIfCondition(() => ddb().send(new DeleteCommand({ TableName: table(), Key: webhookEndpointKey(userId, endpointId), ConditionExpression: 'attribute_exists(pk)' })));
 
 /** Applies a partial change to an existing endpoint; undefined when it is gone. REMOVEs the given attributes. */
 async function change(userId: string, endpointId: string, set: Record<string, unknown>, remove: string[] = [], condition?: string): Promise<WebhookEndpointRecord | undefined> {

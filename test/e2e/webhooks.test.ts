@@ -14,6 +14,7 @@ import { closeJob } from '#shared/domain/jobs/closeJob';
 import { getJob } from '#shared/store/jobsRepo';
 import { listUndispatched } from '#shared/store/webhookEventsRepo';
 import { WEBHOOK_EVENT_TYPES } from '#shared/schemas/outboundWebhooks';
+import { putEndpointItem, type WebhookEndpointRecord } from '#shared/store/webhookEndpointsRepo';
 import { getBalance } from '#shared/domain/credits/credits';
 import { failRunBeforeStart } from '#shared/domain/growth/failBeforeStart';
 
@@ -107,6 +108,39 @@ describe('webhook endpoints API', () => {
     }
     expect((await api.call('GET', '/webhooks/endpoints', { key: stranger.key })).body.total).toBe(0);
     expect((await api.call('GET', `/webhooks/endpoints/${id}`, { key: owner.key })).status).toBe(200);
+  });
+});
+
+describe('the limit of 20 endpoints per account', () => {
+  const create = (key: string, i: number) => api.call('POST', '/webhooks/endpoints', { key, body: { url: receiver.url(`/limit-${i}`) } });
+  const statuses = (answers: { status: number }[]) => answers.map((a) => a.status).sort();
+
+  it('holds under 30 parallel creates; a delete frees a place', async () => {
+    const { key } = await api.newUser();
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => create(key, i)));
+    expect(statuses(answers)).toEqual([...Array(20).fill(201), ...Array(10).fill(422)]);
+    expect(answers.find((a) => a.status === 422)!.body.error.code).toBe('invalid_state');
+    const listed = await api.call('GET', '/webhooks/endpoints?limit=100', { key });
+    expect(listed.body.total).toBe(20);
+    expect((await api.call('DELETE', `/webhooks/endpoints/${listed.body.items[0].id}`, { key })).status).toBe(204);
+    expect((await api.call('DELETE', `/webhooks/endpoints/${listed.body.items[0].id}`, { key })).status).toBe(404);
+    expect(statuses(await Promise.all([create(key, 100), create(key, 101)]))).toEqual([201, 422]);
+  });
+
+  it('counts the endpoints of an account made before the count, also when it starts with a delete', async () => {
+    const { key, user } = await api.newUser();
+    const legacy = (i: number): WebhookEndpointRecord => ({
+      id: `01900000-0000-7000-8000-${String(i).padStart(12, '0')}`, userId: user.id, url: receiver.url(`/legacy-${i}`), eventTypes: [...WEBHOOK_EVENT_TYPES],
+      description: null, secret: 'whsec_bGVnYWN5', status: 'enabled', disabledReason: null, failingSince: null, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(),
+    });
+    for (let i = 0; i < 19; i++) await writeTogether({ endpoint: putEndpointItem(legacy(i)) });
+    expect(statuses(await Promise.all(Array.from({ length: 5 }, (_, i) => create(key, 200 + i))))).toEqual([201, 422, 422, 422, 422]);
+
+    const other = await api.newUser();
+    for (let i = 0; i < 20; i++) await writeTogether({ endpoint: putEndpointItem({ ...legacy(i), userId: other.user.id }) });
+    expect((await create(other.key, 300)).status).toBe(422);
+    expect((await api.call('DELETE', `/webhooks/endpoints/${legacy(3).id}`, { key: other.key })).status).toBe(204);
+    expect(statuses(await Promise.all([create(other.key, 301), create(other.key, 302), create(other.key, 303)]))).toEqual([201, 422, 422]);
   });
 });
 

@@ -3,7 +3,18 @@ import { now, ports } from '#shared/adapters/ports';
 import { NotFoundError, UnprocessableError, ValidationError } from '#shared/domain/errors';
 import { uuidv7 } from '#shared/ids';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '#shared/schemas/outboundWebhooks';
-import { deleteEndpoint, getEndpoint, listEndpoints, putEndpoint, replaceSecret, type WebhookEndpointRecord } from '#shared/store/webhookEndpointsRepo';
+import {
+  deleteEndpointItem,
+  getEndpoint,
+  getEndpointCount,
+  listEndpoints,
+  moveEndpointCountItem,
+  putEndpointItem,
+  replaceSecret,
+  startEndpointCountItem,
+  type WebhookEndpointRecord,
+} from '#shared/store/webhookEndpointsRepo';
+import { retryingConflicts, TransactionConditionError, writeTogether, type TransactItem } from '#shared/store/transactions';
 import { addressPolicyFromEnv, checkDestination } from './addressPolicy';
 import { newEndpointSecret } from './signing';
 import { endpointView, endpointWithSecret, pageOf, type Page } from './views';
@@ -20,9 +31,6 @@ export interface EndpointInput {
 export async function createEndpoint(userId: string, input: EndpointInput) {
   const verdict = await checkDestination(input.url, addressPolicyFromEnv(), ports().hostResolver);
   if (!verdict.ok) throw new ValidationError(`The endpoint URL ${verdict.reason}.`, [{ path: 'body.url', message: `URL ${verdict.reason}` }]);
-  if ((await listEndpoints(userId)).length >= MAX_ENDPOINTS_PER_USER) {
-    throw new UnprocessableError('invalid_state', `An account can have at most ${MAX_ENDPOINTS_PER_USER} webhook endpoints; delete one first.`);
-  }
   const at = now().toISOString();
   // In the published order whatever order (or repetition) the request used.
   const chosen = new Set(input.event_types ?? WEBHOOK_EVENT_TYPES);
@@ -39,7 +47,8 @@ export async function createEndpoint(userId: string, input: EndpointInput) {
     createdAt: at,
     updatedAt: at,
   };
-  await putEndpoint(record);
+  const written = await withEndpointCount(userId, 1, putEndpointItem(record));
+  if (written === 'limit') throw new UnprocessableError('invalid_state', `An account can have at most ${MAX_ENDPOINTS_PER_USER} webhook endpoints; delete one first.`);
   return endpointWithSecret(record);
 }
 
@@ -54,7 +63,33 @@ export const readEndpoint = async (userId: string, endpointId: string) => endpoi
 export const pageEndpoints = async (userId: string, q: Page) => pageOf(await listEndpoints(userId), q, endpointView);
 
 export async function removeEndpoint(userId: string, endpointId: string): Promise<void> {
-  if (!(await deleteEndpoint(userId, endpointId))) throw new NotFoundError('Webhook endpoint');
+  if ((await withEndpointCount(userId, -1, deleteEndpointItem(userId, endpointId))) === 'gone') throw new NotFoundError('Webhook endpoint');
+}
+
+/**
+ * Writes an endpoint's creation or deletion with the account's endpoint count, in one transaction, so
+ * parallel creates cannot pass the limit. An account without a count (endpoints made before it) starts
+ * one from a consistent listing; two requests starting it at once race on its creation, and the loser
+ * goes again with the count the winner wrote.
+ */
+async function withEndpointCount(userId: string, delta: 1 | -1, endpoint: TransactItem): Promise<'written' | 'limit' | 'gone'> {
+  for (let attempt = 1; ; attempt++) {
+    const count = await getEndpointCount(userId);
+    const existing = count === undefined ? (await listEndpoints(userId, true)).length : undefined;
+    if (delta > 0 && existing !== undefined && existing >= MAX_ENDPOINTS_PER_USER) return 'limit';
+    const countItem = existing === undefined ? moveEndpointCountItem(userId, delta, MAX_ENDPOINTS_PER_USER) : startEndpointCountItem(userId, existing + delta);
+    try {
+      // Parallel requests of one account meet on the count item: a cancelled (not refused) transaction goes again.
+      await retryingConflicts(() => writeTogether({ endpoint, count: countItem }));
+      return 'written';
+    } catch (err) {
+      if (!(err instanceof TransactionConditionError)) throw err;
+      if (err.failed.has('endpoint')) return 'gone';
+      // The count was started by another request meanwhile: read it again. A count at the limit refuses a create.
+      if (existing === undefined && delta > 0) return 'limit';
+      if (attempt >= 3) throw err;
+    }
+  }
 }
 
 export async function rotateEndpointSecret(userId: string, endpointId: string) {
