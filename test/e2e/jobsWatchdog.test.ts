@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '#shared/adapters/clock';
 import { installPorts } from '#shared/adapters/ports';
-import type { QueueMessage } from '#shared/adapters/queue';
 import { getBalance, ledgerBetween } from '#shared/domain/credits/credits';
 import { creditsFor } from '#shared/domain/jobs/pricing';
 import { superviseJobs } from '#shared/domain/jobs/watchdog';
 import { getJob } from '#shared/store/jobsRepo';
 import { getReservation } from '#shared/store/walletRepo';
 import { startTestApi } from '#test/support/api';
+import { losingQueue } from '#test/support/losingQueue';
 import { interruptedGrowthRun } from '#test/support/interruptedRun';
 import { useOwnTable } from '#test/support/ownTable';
 import { recoverStartingRuns } from '#shared/domain/growth/runs';
@@ -26,17 +26,6 @@ const COMPANIES = [
   { company_name: 'Quiet Protocol', domain: 'quietprotocol.xyz' },
 ];
 
-/** A queue that loses every message after the first `forward` (as a stopped process or a lost delivery would). */
-function losingQueue(forward: number) {
-  let left = forward;
-  return {
-    send: async (messages: QueueMessage[]) => {
-      const kept = messages.slice(0, Math.max(0, left));
-      left -= kept.length;
-      if (kept.length) await queue.send(kept);
-    },
-  };
-}
 
 async function settledMoney(userId: string, jobId: string) {
   const job = (await getJob(userId, jobId, true))!;
@@ -49,7 +38,7 @@ describe('job watchdog', () => {
     clock.set(new Date('2016-03-01T00:00:00.000Z'));
     const { key, user } = await api.newUser({ tier: 'pro', credits: 10_000 });
     // The first stage message goes through; everything after it is lost.
-    installPorts({ queue: losingQueue(1) });
+    installPorts({ queue: losingQueue(queue, 1) });
     const created = await api.call('POST', '/bd/jobs', { key, body: { preset: 'full_pipeline', input_assets: { companies: COMPANIES } } });
     expect(created.status).toBe(202);
     await queue.drained();
@@ -82,7 +71,7 @@ describe('job watchdog', () => {
   it('fails a job whose messages stay lost once its re-drive budget is spent, releasing the reservation; its SSE stream ends with complete', async () => {
     clock.set(new Date('2017-03-01T00:00:00.000Z'));
     const { key, user } = await api.newUser({ tier: 'pro', credits: 10_000 });
-    installPorts({ queue: losingQueue(0) });
+    installPorts({ queue: losingQueue(queue, 0) });
     try {
       const created = await api.call('POST', '/bd/jobs', { key, body: { preset: 'full_pipeline', input_assets: { companies: COMPANIES } } });
       expect(created.status).toBe(202);

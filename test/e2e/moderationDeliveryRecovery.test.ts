@@ -7,10 +7,10 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '#shared/adapters/clock';
 import { installPorts } from '#shared/adapters/ports';
-import type { QueueMessage } from '#shared/adapters/queue';
 import { MUTE_SECONDS, SILENCED } from '#shared/domain/moderation/platformActions';
 import { requeueStalledDeliveries } from '#shared/domain/moderation/delivery';
 import { startTestApi } from '#test/support/api';
+import { losingQueue } from '#test/support/losingQueue';
 import { useOwnTable } from '#test/support/ownTable';
 import { startTelegramStandIn } from '#test/support/telegramStandIn';
 
@@ -50,17 +50,6 @@ const say = (chat: { id: number; type: string }, from: object, text: string) => 
   return { update, messageId: messageSeq };
 };
 const status = async (key: string, id: string) => (await api.call('GET', `${BASE}/status?community_id=${id}`, { key })).body;
-/** A queue that loses every message after the first `forward` (as a stopped process would). */
-function losingQueue(forward: number) {
-  let left = forward;
-  return {
-    send: async (messages: QueueMessage[]) => {
-      const kept = messages.slice(0, Math.max(0, left));
-      left -= kept.length;
-      if (kept.length) await queue.send(kept);
-    },
-  };
-}
 
 async function activatedGroup() {
   const { key } = await api.newUser({ credits: 5000 });
@@ -75,7 +64,7 @@ async function activatedGroup() {
 
 /** Spam whose mute is planned while every queue message is lost. */
 async function spamWithLostMessage(chat: { id: number; type: string }) {
-  installPorts({ queue: losingQueue(0) });
+  installPorts({ queue: losingQueue(queue, 0) });
   try {
     const { update, messageId } = say(chat, SPAMMER, 'Connect your wallet here to claim the bonus');
     expect((await post(update)).status).toBe(200);
@@ -120,7 +109,7 @@ describe('platform deliveries whose queue message was lost', () => {
     const { key, community, chat } = await activatedGroup();
     telegram.failNext('deleteMessage', { error_code: 429, description: 'Too Many Requests: retry after 3000', retry_after: 3000 });
     // The first attempt goes through (and meets the 429); the delayed retry is lost.
-    installPorts({ queue: losingQueue(1) });
+    installPorts({ queue: losingQueue(queue, 1) });
     let messageId: number;
     try {
       const said = say(chat, SPAMMER, 'Connect your wallet here to claim the bonus');
