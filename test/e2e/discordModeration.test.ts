@@ -184,6 +184,25 @@ describe('Discord interactions', () => {
     expect(ruleCalls(guild).map((c) => c.method)).toEqual(['GET', 'GET', ...Array(6).fill('PATCH')]);
   });
 
+  it('POST /sync pages back through more than 100 new executions to the last one it read, and records each once', async () => {
+    const { key, community, guild } = await activated();
+    const execution = (action_type: number) =>
+      discord.addAuditEntry(guild, { id: nextSnowflake(), action_type, user_id: '3002', target_id: '3002', options: { auto_moderation_rule_name: 'Outreach · Links', auto_moderation_rule_trigger_type: '1', channel_id: '900' } } as never);
+    execution(143);
+    expect((await api.call('POST', `${BASE}/sync`, { key, body: { community_id: community.id } })).body.metrics.messages_flagged).toBe(1);
+    for (let i = 0; i < 250; i++) execution(143);
+    for (let i = 0; i < 30; i++) execution(145);
+    discord.reset();
+    const synced = await api.call('POST', `${BASE}/sync`, { key, body: { community_id: community.id } });
+    expect(synced.body.metrics).toMatchObject({ messages_flagged: 281, actions: { delete: 251, mute: 30 } });
+    const pages = discord.calls.map((c) => [c.query.action_type, c.query.before === undefined ? 'newest' : 'older']);
+    expect(pages).toEqual([['143', 'newest'], ['143', 'older'], ['143', 'older'], ['145', 'newest']]);
+    discord.reset();
+    const again = await api.call('POST', `${BASE}/sync`, { key, body: { community_id: community.id } });
+    expect(again.body.metrics.messages_flagged).toBe(281);
+    expect(discord.calls).toHaveLength(2);
+  });
+
   it('POST /sync reads AutoMod executions from the audit log once; undo lifts a timeout', async () => {
     const { key, community, guild } = await activated();
     const blockId = nextSnowflake();
@@ -192,7 +211,7 @@ describe('Discord interactions', () => {
     discord.addAuditEntry(guild, { id: timeoutId, action_type: 145, user_id: '3001', target_id: '3001', options: { auto_moderation_rule_name: 'Outreach · Scam phrases', auto_moderation_rule_trigger_type: '1', channel_id: '900' } } as never);
     const first = await api.call('POST', `${BASE}/sync`, { key, body: { community_id: community.id } });
     expect(first.status).toBe(200);
-    expect(discord.calls.map((c) => [c.path, c.query.action_type, c.query.after])).toEqual([
+    expect(discord.calls.map((c) => [c.path, c.query.action_type, c.query.before])).toEqual([
       [`/guilds/${guild}/audit-logs`, '143', undefined],
       [`/guilds/${guild}/audit-logs`, '145', undefined],
     ]);
@@ -203,7 +222,7 @@ describe('Discord interactions', () => {
     ]);
     discord.reset();
     const second = await api.call('POST', `${BASE}/sync`, { key, body: { community_id: community.id } });
-    expect(discord.calls.map((c) => c.query.after)).toEqual([timeoutId, timeoutId]);
+    expect(discord.calls.map((c) => [c.query.action_type, c.query.before])).toEqual([['143', undefined], ['145', undefined]]);
     expect(second.body.metrics.messages_flagged).toBe(2);
 
     discord.reset();

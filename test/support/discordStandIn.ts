@@ -64,9 +64,12 @@ export async function startDiscordStandIn(token: string) {
     if (parts[0] === 'guilds' && parts[2] === 'audit-logs' && req.method === 'GET') {
       const type = req.query.get('action_type');
       const after = req.query.get('after');
+      const before = req.query.get('before');
+      // As Discord: newest first, `before` and `after` exclusive bounds on the entry id, at most `limit`.
       const entries = (auditLog.get(parts[1]) ?? [])
         .filter((e) => !type || String(e.action_type) === type)
         .filter((e) => !after || BigInt(e.id) > BigInt(after))
+        .filter((e) => !before || BigInt(e.id) < BigInt(before))
         .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1))
         .slice(0, Number(req.query.get('limit') ?? 50));
       return { status: 200, body: { audit_log_entries: entries, users: [], auto_moderation_rules: rules.get(parts[1]) ?? [], application_commands: [], integrations: [], threads: [], webhooks: [], guild_scheduled_events: [] } };

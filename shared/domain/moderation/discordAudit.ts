@@ -30,28 +30,50 @@ export interface AuditSyncReport {
   error: string | null;
 }
 
+/**
+ * Pages of 100 read per action type and sync once a cursor exists, newest first, back to the cursor:
+ * a sync cannot run without end on a guild flooded with executions. When a type has more unread than
+ * that, the cursor stays where it was (what was read is recorded, once), so nothing older is skipped.
+ */
+const MAX_PAGES_PER_TYPE = 10;
+
 export async function syncAutomodExecutions(community: CommunityRecord): Promise<AuditSyncReport> {
   const platform = await getPlatformRecord(community.id);
   const guild = platform.discordGuildId;
   if (!guild) return { read: 0, recorded: 0, error: null };
+  const since = platform.discordAuditCursor;
   let read = 0;
   let recorded = 0;
-  let cursor = platform.discordAuditCursor;
+  let newest = since;
+  let caughtUp = true;
   for (const [type, action] of Object.entries(AUTOMOD_EXECUTIONS)) {
-    const query = new URLSearchParams({ action_type: type, limit: '100', ...(platform.discordAuditCursor ? { after: platform.discordAuditCursor } : {}) });
-    const outcome = await callPlatform({ platform: 'discord', method: 'GET', route: `/guilds/${guild}/audit-logs?${query}` });
-    if (outcome === 'not_configured') return { read, recorded, error: 'discord is not configured on this deployment (not_configured)' };
-    if (!outcome.ok) {
-      await updatePlatformRecord(community.id, { automodError: outcome.error });
-      return { read, recorded, error: outcome.error };
-    }
-    for (const entry of (outcome.result as RESTGetAPIAuditLogResult).audit_log_entries) {
-      read += 1;
-      if (await recordExecution(community, entry, action)) recorded += 1;
-      if (!cursor || newer(entry.id, cursor)) cursor = entry.id;
+    // Discord lists the audit log newest first; `before` pages back. Without a cursor (the first sync)
+    // only the latest page counts: older executions predate the community's activation.
+    let before: string | undefined;
+    for (let page = 1; ; page++) {
+      const query = new URLSearchParams({ action_type: type, limit: '100', ...(before ? { before } : {}) });
+      const outcome = await callPlatform({ platform: 'discord', method: 'GET', route: `/guilds/${guild}/audit-logs?${query}` });
+      if (outcome === 'not_configured') return { read, recorded, error: 'discord is not configured on this deployment (not_configured)' };
+      if (!outcome.ok) {
+        await updatePlatformRecord(community.id, { automodError: outcome.error });
+        return { read, recorded, error: outcome.error };
+      }
+      const entries = (outcome.result as RESTGetAPIAuditLogResult).audit_log_entries;
+      const unread = since ? entries.filter((e) => newer(e.id, since)) : entries;
+      for (const entry of unread) {
+        read += 1;
+        if (await recordExecution(community, entry, action)) recorded += 1;
+        if (!newest || newer(entry.id, newest)) newest = entry.id;
+      }
+      if (!since || unread.length < entries.length || entries.length < 100) break;
+      if (page >= MAX_PAGES_PER_TYPE) {
+        caughtUp = false;
+        break;
+      }
+      before = entries.reduce((oldest, e) => (newer(oldest, e.id) ? e.id : oldest), entries[0].id);
     }
   }
-  if (cursor && cursor !== platform.discordAuditCursor) await advanceAuditCursor(community.id, cursor);
+  if (caughtUp && newest && newest !== since) await advanceAuditCursor(community.id, newest);
   return { read, recorded, error: null };
 }
 
