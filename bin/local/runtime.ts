@@ -20,6 +20,7 @@ import { KeptDemoKeys } from './demoKeys';
 import { DatasetLoad } from './datasetLoad';
 import { superviseJobs } from '#shared/domain/jobs/watchdog';
 import { requeueStalledDeliveries } from '#shared/domain/moderation/delivery';
+import { requeueDueAutomodSyncs } from '#shared/domain/moderation/discordAutomod';
 
 export const LOCAL_TABLE = 'outreach-local';
 
@@ -106,6 +107,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   // Platform moderation's calls were on the same queue: every delivery still pending is queued again.
   const deliveries = await requeueStalledDeliveries({ resume: true });
   if (deliveries.requeued > 0) process.stderr.write(`Resumed ${deliveries.requeued} pending platform deliveries.\n`);
+  const automod = await requeueDueAutomodSyncs({ resume: true });
+  if (automod.requeued > 0) process.stderr.write(`Resumed ${automod.requeued} AutoMod rule syncs.\n`);
   const kept = options.dataDir ? new KeptDemoKeys(options.dataDir) : undefined;
   const demoKey = async (email: string, tier: 'pro' | 'developer', credits: number, fixedKey: string | undefined) => {
     const key = await ensureDemoAccount({ email, tier, credits, apiKey: fixedKey || kept?.get(email) });

@@ -257,6 +257,13 @@ export const moderationDeliveryDueIndexKey = (communityId: string, deliveryId: s
   gsi3sk: `${stalledAt}#${communityId}#${deliveryId}`,
 });
 export const moderationDeliveryDueUpTo = (atIso: string) => `${atIso}#~`;
+/**
+ * gsi3, sparse: a Discord community whose AutoMod rules are to be written carries these until a sync
+ * has run after the request, sorted by when its queue message counts as lost (few at a time: one partition).
+ */
+export const AUTOMOD_SYNC_DUE_PARTITION = 'MOD_AUTOMOD_DUE';
+export const automodSyncDueIndexKey = (communityId: string, dueAt: string) => ({ gsi3pk: AUTOMOD_SYNC_DUE_PARTITION, gsi3sk: `${dueAt}#${communityId}` });
+export const automodSyncDueUpTo = (atIso: string) => `${atIso}#~`;
 /** A new member who has not pressed the captcha button yet. */
 export const moderationCaptchaKey = (communityId: string, userId: string): Key => ({ pk: engine(communityId), sk: `CAPTCHA#${userId}` });
 /** gsi3, sparse: pending captchas by deadline, so the scheduled sweep reads only the expired ones. */

@@ -4,8 +4,9 @@
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Hex } from '#shared/ids';
-import { ddb, isConditionFailure, table } from './client';
-import { activationTokenKey, discordGuildKey, moderationPlatformKey, telegramChatKey } from './keys';
+import { ddb, isConditionFailure, table, writeIfCondition } from './client';
+import { AUTOMOD_SYNC_DUE_PARTITION, activationTokenKey, automodSyncDueIndexKey, automodSyncDueUpTo, discordGuildKey, moderationPlatformKey, telegramChatKey } from './keys';
+import { queryDueShards } from './query';
 import type { TransactItem } from './transactions';
 import { buildUpdate, setOrRemove } from './update';
 import { defineEntity } from './entity';
@@ -26,6 +27,9 @@ export interface PlatformRecord {
   automodError?: string | null;
   /** Our AutoMod rule ids in the guild, by our rule name. */
   automodRuleIds?: Record<string, string>;
+  /** When a sync of the AutoMod rules was last asked for, and by whose community (the sweep's message names them). */
+  automodWantedAt?: string;
+  automodOwner?: string;
 }
 
 const platformRecords = defineEntity<PlatformRecord>('moderationPlatform');
@@ -92,4 +96,56 @@ export async function advanceAuditCursor(communityId: string, cursor: string): P
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
   }
+}
+
+// ---- AutoMod syncs whose queue message may have been lost ----------------------------------------
+
+/** Records that the community's AutoMod rules are to be written, and when the request counts as lost (`dueAt`). */
+export async function wantAutomodSync(communityId: string, owner: string, at: string, dueAt: string): Promise<void> {
+  await updatePlatformRecord(communityId, { automodWantedAt: at, automodOwner: owner, ...automodSyncDueIndexKey(communityId, dueAt) } as Partial<Record<keyof PlatformRecord, unknown>>);
+}
+
+/**
+ * Records a finished sync. It leaves the due index only when no sync was asked for after it began
+ * (`startedAt`): a request made meanwhile stays due, so its rules are written too.
+ */
+export async function recordAutomodSync(communityId: string, startedAt: string, fields: { automodSyncedAt?: string; automodError?: string | null }): Promise<void> {
+  const { set, remove } = setOrRemove(fields);
+  const update = (leaveIndex: boolean) =>
+    ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: moderationPlatformKey(communityId),
+        ...buildUpdate({
+          set: { entity: 'moderationPlatform', ...set },
+          remove: leaveIndex ? [...remove, 'gsi3pk', 'gsi3sk'] : remove,
+          ...(leaveIndex ? { condition: { expression: 'attribute_not_exists(automodWantedAt) OR automodWantedAt <= :started', values: { ':started': startedAt } } } : {}),
+        }),
+      }),
+    );
+  if (!(await writeIfCondition(() => update(true)))) await update(false);
+}
+
+export interface DueAutomodSync {
+  communityId: string;
+  owner: string;
+  dueKey: string;
+}
+
+export async function listDueAutomodSyncs(atIso: string): Promise<DueAutomodSync[]> {
+  const items = await queryDueShards(1, () => AUTOMOD_SYNC_DUE_PARTITION, automodSyncDueUpTo(atIso));
+  return items.map((item) => ({ communityId: (item.gsi3sk as string).split('#')[1], owner: item.automodOwner as string, dueKey: item.gsi3sk as string }));
+}
+
+/** Moves a due sync to `dueAt` if it is still where it was seen: false when another sweep (or the sync) moved it first. */
+export async function claimAutomodSync(communityId: string, seenKey: string, dueAt: string): Promise<boolean> {
+  return writeIfCondition(() =>
+    ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: moderationPlatformKey(communityId),
+        ...buildUpdate({ set: { ...automodSyncDueIndexKey(communityId, dueAt) }, condition: { expression: 'gsi3sk = :seen', values: { ':seen': seenKey } } }),
+      }),
+    ),
+  );
 }

@@ -8,6 +8,10 @@ import { startTestApi } from '#test/support/api';
 import { nextSnowflake, startDiscordStandIn } from '#test/support/discordStandIn';
 import { DEFAULT_RULES } from '#shared/domain/moderation/rules';
 import { WebhookReceiver } from '#test/support/webhookReceiver';
+import { losingQueue } from '#test/support/losingQueue';
+import { installPorts } from '#shared/adapters/ports';
+import { ManualClock, systemClock } from '#shared/adapters/clock';
+import { requeueDueAutomodSyncs } from '#shared/domain/moderation/discordAutomod';
 
 const BOT = 'discord-bot-token';
 const discord = await startDiscordStandIn(BOT);
@@ -182,6 +186,42 @@ describe('Discord interactions', () => {
     await settle();
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     expect(ruleCalls(guild).map((c) => c.method)).toEqual(['GET', 'GET', ...Array(6).fill('PATCH')]);
+  });
+
+  it('a rules change whose AutoMod sync message was lost is written to the guild by the sweep once it is due, once', async () => {
+    const { key, community, guild } = await activated();
+    const queue = api.ports.queue;
+    const syncedAt = async () => (await api.call('GET', `${BASE}/status?community_id=${community.id}`, { key })).body.platform.automod_synced_at;
+    const before = await syncedAt();
+    installPorts({ queue: losingQueue(queue, 0) });
+    try {
+      const changed = await api.call('PUT', `${BASE}/communities/${community.id}/rules`, { key, body: { rules: { link: { enabled: false } } } });
+      expect(changed.status).toBe(200);
+    } finally {
+      installPorts({ queue });
+    }
+    await settle();
+    expect(ruleCalls(guild)).toEqual([]);
+    expect(await syncedAt()).toBe(before);
+
+    const sweepAt = async (minutesLater: number) => {
+      installPorts({ clock: new ManualClock(new Date(Date.now() + minutesLater * 60_000)) });
+      try {
+        await requeueDueAutomodSyncs();
+      } finally {
+        installPorts({ clock: systemClock });
+      }
+      await settle();
+    };
+    await sweepAt(0);
+    expect(ruleCalls(guild)).toEqual([]);
+    await sweepAt(11);
+    expect(ruleCalls(guild).map((c) => c.method)).toContain('GET');
+    expect(ruleCalls(guild).filter((c) => c.method !== 'GET').length).toBeGreaterThan(0);
+    expect(await syncedAt()).not.toBe(before);
+    discord.reset();
+    await sweepAt(30);
+    expect(ruleCalls(guild)).toEqual([]);
   });
 
   it('POST /sync pages back through more than 100 new executions to the last one it read, and records each once', async () => {

@@ -12,10 +12,10 @@ import { callPlatform } from '#shared/adapters/platforms/platformPort';
 import type { CallOutcome } from '#shared/adapters/platforms/result';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
-import { getPlatformRecord, updatePlatformRecord } from '#shared/store/platformRepo';
+import { claimAutomodSync, getPlatformRecord, listDueAutomodSyncs, recordAutomodSync, wantAutomodSync } from '#shared/store/platformRepo';
 import type { CommunityRules, RuleId } from './communityRules';
 import { MUTE_SECONDS } from './platformActions';
-import { RetryLater } from './platformMessages';
+import { RetryLater, sendPlatformMessages } from './platformMessages';
 import { DEFAULT_RULES, type LabelledPattern, type Rule } from './rules';
 
 export const AUTOMOD_NAME_PREFIX = 'Outreach · ';
@@ -104,10 +104,44 @@ function checked(outcome: CallOutcome | 'not_configured'): CallOutcome {
 class NotConfigured extends Error {}
 
 /** Writes the community's rules into its guild (queued on activation, /alerts and every rules change). */
+/** How long a requested sync may take to run before its queue message counts as lost and the sweep sends it again. */
+const AUTOMOD_SYNC_LOST_AFTER_MS = 10 * 60 * 1000;
+const lostAfter = (atMs: number) => new Date(atMs + AUTOMOD_SYNC_LOST_AFTER_MS).toISOString();
+
+/**
+ * Asks for the community's AutoMod rules to be written to its guild: the request is recorded (due
+ * for the sweep if no sync runs after it) before its queue message goes, so a lost message, or a
+ * send that failed, is sent again by the 5-minute sweep rather than leaving the guild's rules stale.
+ */
+export async function requestAutomodSync(userId: string, communityId: string): Promise<void> {
+  const at = now();
+  await wantAutomodSync(communityId, userId, at.toISOString(), lostAfter(at.getTime()));
+  await sendPlatformMessages([{ kind: 'moderation.automod_sync', user_id: userId, community_id: communityId }]);
+}
+
+/**
+ * The sweep: every requested sync still due (no sync ran after it) is claimed, moved on, and sent
+ * again once; `resume` (the local runtime's start, whose queue died with the last process) sends
+ * every one still wanted.
+ */
+export async function requeueDueAutomodSyncs(options: { resume?: boolean } = {}): Promise<{ due: number; requeued: number }> {
+  const at = now().getTime();
+  const due = await listDueAutomodSyncs(options.resume ? '9999-12-31T23:59:59.999Z' : new Date(at).toISOString());
+  let requeued = 0;
+  for (const sync of due) {
+    if (!(await claimAutomodSync(sync.communityId, sync.dueKey, lostAfter(at)))) continue;
+    await sendPlatformMessages([{ kind: 'moderation.automod_sync', user_id: sync.owner, community_id: sync.communityId }]);
+    requeued += 1;
+  }
+  return { due: due.length, requeued };
+}
+
 export async function syncAutomod(userId: string, communityId: string): Promise<void> {
+  const startedAt = now().toISOString();
   const community = await getCommunity(userId, communityId);
   const platform = await getPlatformRecord(communityId);
-  if (!community || community.type !== 'discord' || !platform.discordGuildId) return;
+  // Nothing to write any more (the community is gone or unbound): the request is answered all the same.
+  if (!community || community.type !== 'discord' || !platform.discordGuildId) return recordAutomodSync(communityId, startedAt, {});
   const guild = platform.discordGuildId;
   const desired = automodRulesFor(await getCommunityRules(communityId, true), community, platform.discordAlertChannelId);
   const errors: string[] = [];
@@ -129,5 +163,5 @@ export async function syncAutomod(userId: string, communityId: string): Promise<
     if (err instanceof RetryLater) throw err;
     errors.push(err instanceof NotConfigured ? 'discord is not configured on this deployment (not_configured)' : (err as Error).message);
   }
-  await updatePlatformRecord(communityId, { automodSyncedAt: now().toISOString(), automodError: errors.length ? errors.join('; ') : null });
+  await recordAutomodSync(communityId, startedAt, { automodSyncedAt: now().toISOString(), automodError: errors.length ? errors.join('; ') : null });
 }

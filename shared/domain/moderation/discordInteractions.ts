@@ -13,7 +13,7 @@ import { getCommunity } from '#shared/store/communitiesRepo';
 import { markCommunityActivated } from './activation';
 import { bindExternal, boundCommunity, communityByActivationToken, getPlatformRecord, unbindExternal, updatePlatformRecord } from '#shared/store/platformRepo';
 import { ADMINISTRATOR, MANAGE_GUILD } from './discordCommands';
-import { sendPlatformMessages } from './platformMessages';
+import { requestAutomodSync } from './discordAutomod';
 
 // Discord's enum values, as numbers (types only are imported from discord-api-types).
 const INTERACTION = { ping: 1, command: 2 } as const;
@@ -83,7 +83,7 @@ async function runCommand(interaction: APIChatInputApplicationCommandInteraction
     await bindExternal('discord', guildId, { userId: community.userId, communityId: community.id, role: 'moderated' });
     await updatePlatformRecord(community.id, { discordGuildId: guildId });
     if (!community.activatedAt) await markCommunityActivated(community, token);
-    await sendPlatformMessages([{ kind: 'moderation.automod_sync', user_id: community.userId, community_id: community.id }]);
+    await requestAutomodSync(community.userId, community.id);
     return reply(DISCORD_REPLIES.activated);
   }
   if (interaction.data.name === 'alerts') {
@@ -92,7 +92,7 @@ async function runCommand(interaction: APIChatInputApplicationCommandInteraction
     const channelId = interaction.channel?.id ?? interaction.channel_id;
     if (typeof channelId !== 'string') return reply(DISCORD_REPLIES.unknown);
     await updatePlatformRecord(binding.communityId, { discordAlertChannelId: channelId });
-    await sendPlatformMessages([{ kind: 'moderation.automod_sync', user_id: binding.userId, community_id: binding.communityId }]);
+    await requestAutomodSync(binding.userId, binding.communityId);
     return reply(DISCORD_REPLIES.alerts);
   }
   return reply(DISCORD_REPLIES.unknown);

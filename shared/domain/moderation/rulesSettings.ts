@@ -4,7 +4,7 @@ import { getCommunityRules, putCommunityRules } from '#shared/store/communityRul
 import { getPlatformRecord } from '#shared/store/platformRepo';
 import { requireCommunity } from './communities';
 import { mergeRules, type CommunityRules } from './communityRules';
-import { sendPlatformMessages } from './platformMessages';
+import { requestAutomodSync } from './discordAutomod';
 
 export async function readRules(userId: string, communityId: string): Promise<CommunityRules> {
   await requireCommunity(userId, communityId);
@@ -17,7 +17,7 @@ export async function changeRules(userId: string, communityId: string, change: P
   const next = mergeRules(await getCommunityRules(communityId, true), change);
   await putCommunityRules(communityId, next, now().toISOString());
   if (community.type === 'discord' && (await getPlatformRecord(communityId)).discordGuildId) {
-    await sendPlatformMessages([{ kind: 'moderation.automod_sync', user_id: userId, community_id: communityId }]);
+    await requestAutomodSync(userId, communityId);
   }
   return next;
 }
