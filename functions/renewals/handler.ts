@@ -19,8 +19,8 @@ useEventBridgeEvents();
 /**
  * EventBridge runs this every 5 minutes (the local server on its own schedule): the community
  * renewals, the job watchdog, the recovery of growth runs whose start was interrupted, the webhook
- * outbox, and the platform deliveries and AutoMod syncs whose queue message was lost. All work from now() rather than
- * the event's time, so a late or repeated invocation simply finds less to do.
+ * outbox, and the platform deliveries and AutoMod syncs whose queue message was lost. All work from
+ * now() rather than the event's time, so a late or repeated invocation simply finds less to do.
  */
 export const handler = async (
   _event: ScheduledEvent,

@@ -257,6 +257,8 @@ export const moderationDeliveryDueIndexKey = (communityId: string, deliveryId: s
   gsi3sk: `${stalledAt}#${communityId}#${deliveryId}`,
 });
 export const moderationDeliveryDueUpTo = (atIso: string) => `${atIso}#~`;
+/** The latest time a due index can name: a sweep reading up to it finds every entry, due or not (a restart's resume). */
+export const EVERYTHING_DUE = '9999-12-31T23:59:59.999Z';
 /**
  * gsi3, sparse: a Discord community whose AutoMod rules are to be written carries these until a sync
  * has run after the request, sorted by when its queue message counts as lost (few at a time: one partition).

@@ -47,15 +47,15 @@ export const startEndpointCountItem = (userId: string, count: number): TransactI
   Put: { TableName: table(), Item: { ...webhookEndpointCountKey(userId), entity: 'webhookEndpointCount', count }, ConditionExpression: 'attribute_not_exists(pk)' },
 });
 
-/** Moves the count by `delta`; up only while below `max`. */
+/** Moves the count by `delta`; up only while below `max`. (`count` is a reserved word: aliased in the condition.) */
 export const moveEndpointCountItem = (userId: string, delta: 1 | -1, max: number): TransactItem => ({
   Update: {
     TableName: table(),
     Key: webhookEndpointCountKey(userId),
-    UpdateExpression: 'ADD #count :delta',
-    ConditionExpression: delta > 0 ? '#count < :max' : 'attribute_exists(#count)',
-    ExpressionAttributeNames: { '#count': 'count' },
-    ExpressionAttributeValues: { ':delta': delta, ...(delta > 0 ? { ':max': max } : {}) },
+    ...buildUpdate({
+      add: { count: delta },
+      condition: delta > 0 ? { expression: '#count < :max', names: { '#count': 'count' }, values: { ':max': max } } : { expression: 'attribute_exists(#count)', names: { '#count': 'count' } },
+    }),
   },
 });
 

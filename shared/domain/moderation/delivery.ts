@@ -9,6 +9,7 @@ import { now } from '#shared/adapters/ports';
 import { callPlatform } from '#shared/adapters/platforms/platformPort';
 import { isTransient } from '#shared/adapters/platforms/result';
 import { countAttempt, getDelivery, leaveStallIndex, listStalledDeliveries, moveStallTime, planDelivery, recordCallOutcome, settleDelivery, type CallRecord, type Delivery, type PlannedCall } from '#shared/store/deliveriesRepo';
+import { EVERYTHING_DUE } from '#shared/store/keys';
 import { RetryLater, sendPlatformMessages } from './platformMessages';
 
 /** Delivery ids: a decision's own calls, and the reversal of an audit entry. */
@@ -112,7 +113,7 @@ export async function runDelivery(communityId: string, deliveryId: string): Prom
  */
 export async function requeueStalledDeliveries(options: { resume?: boolean } = {}): Promise<{ stalled: number; requeued: number }> {
   const at = now().getTime();
-  const stalled = await listStalledDeliveries(options.resume ? '9999-12-31T23:59:59.999Z' : new Date(at).toISOString());
+  const stalled = await listStalledDeliveries(options.resume ? EVERYTHING_DUE : new Date(at).toISOString());
   let requeued = 0;
   for (const seen of stalled) {
     const delivery = await getDelivery(seen.communityId, seen.deliveryId);

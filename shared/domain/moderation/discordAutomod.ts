@@ -13,6 +13,7 @@ import type { CallOutcome } from '#shared/adapters/platforms/result';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import { claimAutomodSync, getPlatformRecord, listDueAutomodSyncs, recordAutomodSync, wantAutomodSync } from '#shared/store/platformRepo';
+import { EVERYTHING_DUE } from '#shared/store/keys';
 import type { CommunityRules, RuleId } from './communityRules';
 import { MUTE_SECONDS } from './platformActions';
 import { RetryLater, sendPlatformMessages } from './platformMessages';
@@ -103,7 +104,6 @@ function checked(outcome: CallOutcome | 'not_configured'): CallOutcome {
 }
 class NotConfigured extends Error {}
 
-/** Writes the community's rules into its guild (queued on activation, /alerts and every rules change). */
 /** How long a requested sync may take to run before its queue message counts as lost and the sweep sends it again. */
 const AUTOMOD_SYNC_LOST_AFTER_MS = 10 * 60 * 1000;
 const lostAfter = (atMs: number) => new Date(atMs + AUTOMOD_SYNC_LOST_AFTER_MS).toISOString();
@@ -126,7 +126,7 @@ export async function requestAutomodSync(userId: string, communityId: string): P
  */
 export async function requeueDueAutomodSyncs(options: { resume?: boolean } = {}): Promise<{ due: number; requeued: number }> {
   const at = now().getTime();
-  const due = await listDueAutomodSyncs(options.resume ? '9999-12-31T23:59:59.999Z' : new Date(at).toISOString());
+  const due = await listDueAutomodSyncs(options.resume ? EVERYTHING_DUE : new Date(at).toISOString());
   let requeued = 0;
   for (const sync of due) {
     if (!(await claimAutomodSync(sync.communityId, sync.dueKey, lostAfter(at)))) continue;
@@ -136,6 +136,7 @@ export async function requeueDueAutomodSyncs(options: { resume?: boolean } = {})
   return { due: due.length, requeued };
 }
 
+/** Writes the community's rules into its guild (requested on activation, /alerts and every rules change). */
 export async function syncAutomod(userId: string, communityId: string): Promise<void> {
   const startedAt = now().toISOString();
   const community = await getCommunity(userId, communityId);

@@ -74,10 +74,11 @@ export async function removeEndpoint(userId: string, endpointId: string): Promis
  */
 async function withEndpointCount(userId: string, delta: 1 | -1, endpoint: TransactItem): Promise<'written' | 'limit' | 'gone'> {
   for (let attempt = 1; ; attempt++) {
-    const count = await getEndpointCount(userId);
-    const existing = count === undefined ? (await listEndpoints(userId, true)).length : undefined;
-    if (delta > 0 && existing !== undefined && existing >= MAX_ENDPOINTS_PER_USER) return 'limit';
-    const countItem = existing === undefined ? moveEndpointCountItem(userId, delta, MAX_ENDPOINTS_PER_USER) : startEndpointCountItem(userId, existing + delta);
+    const kept = (await getEndpointCount(userId)) !== undefined;
+    // Without a count: the endpoints there are now, which the count starts from.
+    const listed = kept ? 0 : (await listEndpoints(userId, true)).length;
+    if (!kept && delta > 0 && listed >= MAX_ENDPOINTS_PER_USER) return 'limit';
+    const countItem = kept ? moveEndpointCountItem(userId, delta, MAX_ENDPOINTS_PER_USER) : startEndpointCountItem(userId, listed + delta);
     try {
       // Parallel requests of one account meet on the count item: a cancelled (not refused) transaction goes again.
       await retryingConflicts(() => writeTogether({ endpoint, count: countItem }));
@@ -85,8 +86,9 @@ async function withEndpointCount(userId: string, delta: 1 | -1, endpoint: Transa
     } catch (err) {
       if (!(err instanceof TransactionConditionError)) throw err;
       if (err.failed.has('endpoint')) return 'gone';
-      // The count was started by another request meanwhile: read it again. A count at the limit refuses a create.
-      if (existing === undefined && delta > 0) return 'limit';
+      // A kept count refused the create: it is at the limit.
+      if (kept && delta > 0) return 'limit';
+      // The count was started by another request meanwhile: read it again.
       if (attempt >= 3) throw err;
     }
   }
