@@ -5,7 +5,9 @@ import { identifyCaller } from '#shared/domain/accounts/callerIdentity';
 import { AuthorizerCache } from './authorizerCache';
 import type { EndpointSpec } from '#shared/http/endpoint';
 import { dictionary } from '#shared/dictionary';
-import { NotFoundError, PayloadTooLargeError, UnauthorizedError, ValidationError, toErrorResponse } from '#shared/http/errors';
+import { NotFoundError, PayloadTooLargeError, UnauthorizedError, ValidationError, logServerError, toErrorResponse } from '#shared/http/errors';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { SERVICE_NAME } from '#shared/observability/logger';
 import type { LocalResponseStream, StreamMetadata } from '#shared/http/streaming';
 import { MAX_BODY_BYTES, NO_STORE } from '#shared/http/api';
 import { uuidv7 } from '#shared/ids';
@@ -71,8 +73,18 @@ function decodePathParameter(name: string, raw: string): string {
   }
 }
 
-function sendError(res: ServerResponse, err: unknown, requestId: string): void {
+/**
+ * What the local server refused before a handler ran (no route, no key, the dataset still loading, a
+ * malformed path): an answer, not a fault, so one access line with its status and code as the
+ * handlers write; only a 5xx (a bug, or AWS refusing work) logs the error with its stack.
+ */
+// Its own logger: the shared one carries the keys of whichever handler ran last (its caller among them).
+const refusals = new Logger({ serviceName: SERVICE_NAME });
+
+function sendError(res: ServerResponse, err: unknown, requestId: string, route: string): void {
   const mapped = toErrorResponse(err, requestId);
+  if (mapped.status >= 500 && mapped.body.error.code !== 'dataset_loading') logServerError(requestId, err);
+  else refusals.info('request', { requestId, route, status: mapped.status, code: mapped.body.error.code });
   res.writeHead(mapped.status, { 'content-type': 'application/json', 'x-request-id': requestId, ...NO_STORE, ...mapped.headers });
   res.end(JSON.stringify(mapped.body));
 }
@@ -91,12 +103,15 @@ export function createLocalApi(options: LocalApiOptions = {}): Server {
   const routes = compileRoutes();
   const server = createServer(async (req, res) => {
     const requestId = uuidv7();
+    // The access line's route, as the handler chain names it (the spec's path, never the caller's).
+    let route = `${req.method ?? 'GET'} (unmatched)`;
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const method = (req.method ?? 'GET').toUpperCase();
       const candidates = routes.filter((r) => r.pattern.test(url.pathname));
       const match = candidates.find((r) => r.spec.method === method);
       if (!match) throw new NotFoundError('Endpoint');
+      route = `${match.spec.method} ${match.spec.path}`;
       const unavailable = match.spec.readsCuratedData ? options.curatedDatasetUnavailable?.() : undefined;
       if (unavailable) throw unavailable;
       const values = match.pattern.exec(url.pathname)!.slice(1);
@@ -170,8 +185,7 @@ export function createLocalApi(options: LocalApiOptions = {}): Server {
         res.destroy();
         return;
       }
-      if ((err as { status?: number }).status === undefined) console.error(err);
-      sendError(res, err, requestId);
+      sendError(res, err, requestId, route);
     }
   });
   answerClientErrors(server);

@@ -10,6 +10,8 @@ vi.stubEnv('POWERTOOLS_LOG_LEVEL', 'INFO');
 vi.resetModules();
 const { metricTally } = await import('#shared/observability/metrics');
 const { startTestApi } = await import('#test/support/api');
+const { createLocalApi, listen } = await import('#bin/local/server');
+const { DatasetLoadingError } = await import('#shared/domain/errors');
 const api = await startTestApi();
 const captured: string[] = [];
 const writes = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
@@ -59,6 +61,20 @@ describe('structured logs', () => {
     expect((await api.call('POST', `${first.checkout_url}/pay`)).status).toBe(200);
     expect((await api.call('POST', `${second.checkout_url}/pay`)).status).toBe(422);
     expect((await api.call('POST', '/webhooks/stripe', { headers: { 'stripe-signature': 't=1,v1=00' }, body: { id: 'evt_x' } })).status).toBe(400);
+    // Refused by the local server itself, before any handler: no route, no key, a malformed path.
+    expect((await api.call('GET', '/no/such/endpoint', { key: newKey })).status).toBe(404);
+    expect((await api.call('GET', '/users/me')).status).toBe(401);
+    expect((await api.call('GET', '/bd/jobs/%E0%A4%A', { key: newKey })).status).toBe(400);
+    // A first start's server while the curated dataset loads.
+    const loading = createLocalApi({ curatedDatasetUnavailable: () => new DatasetLoadingError({ loaded_items: 5, total_items: 10 }, 3) });
+    const port = await listen(loading, 0);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/intelligence/resolve`, { method: 'POST', headers: { authorization: `Bearer ${newKey}`, 'content-type': 'application/json' }, body: '{}' });
+      expect(res.status).toBe(503);
+    } finally {
+      loading.closeAllConnections();
+      await new Promise((r) => loading.close(r));
+    }
   });
 
   it('writes one access line per request with request id, function, cold start, route, status and caller', () => {
@@ -71,6 +87,26 @@ describe('structured logs', () => {
     const me = access.find((l) => l.route === 'GET /api/v1/users/me' && l.status === 200);
     expect(me?.userId).toBe(userId);
     expect(access.some((l) => l.route === 'PATCH /api/v1/users/me' && l.status === 400)).toBe(true);
+  });
+
+  it('logs a refused request as one INFO line with its status and code, never a stack trace', () => {
+    const refused = jsonLines().filter((l) => l.message === 'request' && typeof l.code === 'string');
+    expect(refused).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ level: 'INFO', route: 'GET (unmatched)', status: 404, code: 'not_found' }),
+        expect.objectContaining({ level: 'INFO', route: 'GET /api/v1/users/me', status: 401, code: 'unauthorized' }),
+        expect.objectContaining({ level: 'INFO', route: 'GET /api/v1/bd/jobs/{job_id}', status: 400, code: 'validation_error' }),
+        expect.objectContaining({ level: 'INFO', route: 'POST /api/v1/intelligence/resolve', status: 503, code: 'dataset_loading' }),
+      ]),
+    );
+    for (const line of refused) {
+      expect(line).toHaveProperty('requestId');
+      // Nothing carried over from the request a handler answered before (its caller above all).
+      expect(line).not.toHaveProperty('userId');
+    }
+    // A stack frame looks like "    at fn (file:line:col)", raw or inside a JSON string.
+    expect(captured.join('')).not.toMatch(/(^|\\n|\n)\s+at .+:\d+:\d+/);
+    expect(jsonLines().filter((l) => l.level === 'ERROR')).toEqual([]);
   });
 
   it('logs a refused payment event as a warning with its reason and the caller id only', () => {
