@@ -12,9 +12,13 @@ const runtime = await startLocalRuntime({
   renewalsEverySeconds: Number(process.env.RENEWALS_INTERVAL_SECONDS ?? 300),
 });
 
+/** A key rotated over the API survives the restart, but only its hash is stored. */
+const shown = (key: string | undefined, variable: string) =>
+  key ?? `(unchanged: rotated since it was last printed, and only its hash is stored; keep using the rotated key, or set ${variable} or start with --fresh)`;
+
 console.log(`API: ${runtime.baseUrl}`);
-console.log(`Pro demo key: ${runtime.proKey}`);
-console.log(`Developer demo key: ${runtime.developerKey}`);
+console.log(`Pro demo key: ${shown(runtime.proKey, 'DEMO_PRO_API_KEY')}`);
+console.log(`Developer demo key: ${shown(runtime.developerKey, 'DEMO_DEVELOPER_API_KEY')}`);
 
 // Ctrl-C: the DynamoDB Local launcher stops Java and exits (bin/local/dynamo.ts).
 void runtime;

@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * The demo keys, kept with the local database so a restart prints the same keys (only hashes are in
- * the table, so they cannot be read back from it). `--fresh` removes the folder and with it the keys;
- * a DEMO_*_API_KEY variable wins over a kept key.
+ * The demo keys last shown, kept with the local database so a restart can show them again (only
+ * hashes are in the table, so they cannot be read back from it). A kept key is shown only while the
+ * account still has it; `--fresh` removes the folder and with it the keys.
  */
 export class KeptDemoKeys {
   private readonly file: string;

@@ -16,13 +16,13 @@ import { uuidv7 } from '#shared/ids';
  * its own demo accounts), so its start-up resume only ever sees this file's jobs.
  */
 const tableName = `outreach-restart-${uuidv7()}`;
-const start = (dataDir = '') =>
-  startLocalRuntime({ port: 0, dataDir, fresh: false, renewalsEverySeconds: 3600, dynamo: { endpoint: inject('dynamoEndpoint'), tableName, datasetScale: 0.01 } });
+const start = (dataDir = '', table = tableName) =>
+  startLocalRuntime({ port: 0, dataDir, fresh: false, renewalsEverySeconds: 3600, dynamo: { endpoint: inject('dynamoEndpoint'), tableName: table, datasetScale: 0.01 } });
 
-async function call(runtime: LocalRuntime, method: string, path: string, body?: unknown) {
+async function call(runtime: LocalRuntime, method: string, path: string, body?: unknown, key = runtime.proKey) {
   const res = await fetch(`${runtime.baseUrl}${path}`, {
     method,
-    headers: { authorization: `Bearer ${runtime.proKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
   return { status: res.status, body: (await res.json()) as any };
@@ -70,12 +70,13 @@ describe('local runtime restart', () => {
     }
   });
 
-  it('prints the same demo keys after a restart (kept with the data); a DEMO_* variable still wins', { timeout: 60_000 }, async () => {
+  it('prints the same demo keys after a restart (kept with the data); a DEMO_* variable still wins', { timeout: 90_000 }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'outreach-keys-'));
-    const first = await start(dataDir);
+    const table = `outreach-keys-${uuidv7()}`;
+    const first = await start(dataDir, table);
     const { proKey, developerKey } = first;
     await first.stop();
-    const second = await start(dataDir);
+    const second = await start(dataDir, table);
     try {
       expect([second.proKey, second.developerKey]).toEqual([proKey, developerKey]);
       expect((await call(second, 'GET', '/users/me')).body).toMatchObject({ email: 'demo-pro@example.com' });
@@ -85,14 +86,48 @@ describe('local runtime restart', () => {
     const fixed = `oik_${'F'.repeat(40)}`;
     process.env.DEMO_PRO_API_KEY = fixed;
     try {
-      const third = await start(dataDir);
+      const third = await start(dataDir, table);
       await third.stop();
       expect([third.proKey, third.developerKey]).toEqual([fixed, developerKey]);
     } finally {
       delete process.env.DEMO_PRO_API_KEY;
     }
-    const fourth = await start(dataDir);
+    // The key the variable set stays the account's key, and is shown, after the variable is gone.
+    const fourth = await start(dataDir, table);
     await fourth.stop();
-    expect(fourth.proKey).toBe(proKey);
+    expect([fourth.proKey, fourth.developerKey]).toEqual([fixed, developerKey]);
+  });
+
+  it('keeps a key rotated over the API across a restart, and says it cannot show it', { timeout: 90_000 }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'outreach-keys-'));
+    const table = `outreach-keys-${uuidv7()}`;
+    const first = await start(dataDir, table);
+    const printed = first.proKey!;
+    let rotated = '';
+    try {
+      const answer = await call(first, 'POST', '/users/me/api-key');
+      expect(answer.status).toBe(200);
+      rotated = answer.body.api_key;
+      expect(rotated).toMatch(/^oik_/);
+    } finally {
+      await first.stop();
+    }
+    const second = await start(dataDir, table);
+    try {
+      expect(second.proKey).toBeUndefined();
+      expect(second.developerKey).toBe(first.developerKey);
+      expect((await call(second, 'GET', '/users/me', undefined, rotated)).status).toBe(200);
+      expect((await call(second, 'GET', '/users/me', undefined, printed)).status).toBe(401);
+    } finally {
+      await second.stop();
+    }
+    // Still so on the next start: the rotated key is the account's until it is rotated again.
+    const third = await start(dataDir, table);
+    try {
+      expect(third.proKey).toBeUndefined();
+      expect((await call(third, 'GET', '/users/me', undefined, rotated)).status).toBe(200);
+    } finally {
+      await third.stop();
+    }
   });
 });

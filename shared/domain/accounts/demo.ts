@@ -3,22 +3,30 @@ import { writeTogether } from '#shared/store/transactions';
 import { now } from '#shared/adapters/ports';
 import { addOneMonth } from '#shared/domain/billing/plans';
 import { grantCredits } from '#shared/domain/credits/credits';
-import { issueApiKey } from './apiKeys';
+import { hashApiKey, issueApiKey } from './apiKeys';
 import { createAccount } from './accounts';
 
 export interface DemoAccount {
   email: string;
   tier: 'developer' | 'pro';
   credits: number;
-  /** A fixed key (DEMO_*_API_KEY, or the one the local runtime kept); otherwise a fresh key is issued. */
+  /** A key to set (DEMO_*_API_KEY): the account's key becomes this one. */
   apiKey?: string;
+  /**
+   * An existing account keeps the key it has, whoever set it (a rotation over the API included):
+   * `lastKey`, the key last shown for it, is returned if it is still that key; otherwise nothing is
+   * returned, since only the key's hash is stored. Without this a new key is issued.
+   */
+  keep?: { lastKey?: string };
 }
 
 /**
- * Makes sure a demo account exists and returns a working key for it. Only key hashes are stored, so
- * on a restart without a fixed key the account gets a new key (the old one stops working).
+ * Makes sure a demo account exists, with its subscription current and its initial credits granted,
+ * and returns its key when it is known (see `keep`).
  */
-export async function ensureDemoAccount(demo: DemoAccount): Promise<string> {
+export async function ensureDemoAccount(demo: DemoAccount & { keep?: undefined }): Promise<string>;
+export async function ensureDemoAccount(demo: DemoAccount): Promise<string | undefined>;
+export async function ensureDemoAccount(demo: DemoAccount): Promise<string | undefined> {
   const existingId = await findUserIdByEmail(demo.email);
   if (!existingId) {
     const { apiKey } = await createAccount({ email: demo.email, tier: demo.tier, credits: demo.credits, fullName: `Demo ${demo.tier}` });
@@ -29,12 +37,19 @@ export async function ensureDemoAccount(demo: DemoAccount): Promise<string> {
     return key.apiKey;
   }
   const user = (await getUser(existingId))!;
-  const key = issueApiKey(demo.apiKey);
-  if (user.apiKeyHash !== key.hash) await writeTogether(rotateApiKeyItems(user, key.hash, key.lastFour, now().toISOString()));
+  let shown: string | undefined;
+  if (demo.keep && !demo.apiKey) {
+    const last = demo.keep.lastKey;
+    shown = last !== undefined && hashApiKey(last) === user.apiKeyHash ? last : undefined;
+  } else {
+    const key = issueApiKey(demo.apiKey);
+    if (user.apiKeyHash !== key.hash) await writeTogether(rotateApiKeyItems(user, key.hash, key.lastFour, now().toISOString()));
+    shown = key.apiKey;
+  }
   if (demo.tier === 'pro' && (user.subscriptionStatus !== 'active' || !user.currentPeriodEnd || Date.parse(user.currentPeriodEnd) < now().getTime())) {
     // Keep the demo subscription current across restarts.
     await updateUserFields(user.id, { tier: 'pro', subscriptionStatus: 'active', currentPeriodStart: now().toISOString(), currentPeriodEnd: addOneMonth(now()).toISOString(), downgradeAt: null }, now().toISOString());
   }
   await grantCredits({ userId: user.id, grantId: `initial-${user.id}`, amount: demo.credits, source: 'operator' });
-  return key.apiKey;
+  return shown;
 }
