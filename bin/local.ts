@@ -1,9 +1,14 @@
-/** `npm start`: the whole service on this machine. `npm start -- --fresh` starts from an empty database. */
+/**
+ * `npm start`: the whole service on this machine. `npm start -- --fresh` starts from an empty database;
+ * `npm start -- --stand-ins` also runs the platforms' recording stand-ins and points the server at them.
+ */
 import { resolve } from 'node:path';
 import { startLocalRuntime } from './local/runtime';
+import { startStandIns } from './standIns/session';
 
 const fresh = process.argv.includes('--fresh');
 const port = Number(process.env.PORT ?? 3000);
+const standIns = process.argv.includes('--stand-ins') ? await startStandIns() : undefined;
 
 const runtime = await startLocalRuntime({
   port,
@@ -19,6 +24,7 @@ const shown = (key: string | undefined, variable: string) =>
 console.log(`API: ${runtime.baseUrl}`);
 console.log(`Pro demo key: ${shown(runtime.proKey, 'DEMO_PRO_API_KEY')}`);
 console.log(`Developer demo key: ${shown(runtime.developerKey, 'DEMO_DEVELOPER_API_KEY')}`);
+standIns?.announce(runtime.baseUrl);
 
 // Ctrl-C: the DynamoDB Local launcher stops Java and exits (bin/local/dynamo.ts).
 void runtime;

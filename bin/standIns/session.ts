@@ -1,0 +1,59 @@
+/**
+ * `npm start -- --stand-ins`: every stand-in of the table runs in the server's process, the server is
+ * pointed at them, and each call a stand-in receives is printed as it arrives, so a person sees what
+ * the service did on the platform. The session file tells `npm run stand-in` where to send samples.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { STAND_INS, type RunningStandIn } from './table';
+
+/** STAND_IN_SESSION moves it (tests, so a running `npm start` keeps its own). */
+export const sessionFile = (): string => process.env.STAND_IN_SESSION || resolve(process.cwd(), '.data', 'stand-ins.json');
+
+export interface StandInSession {
+  api: string;
+  platforms: Record<string, Record<string, string>>;
+}
+
+/** How often new recorded calls are looked for and printed. */
+const PRINT_EVERY_MS = 200;
+
+export async function startStandIns(print: (line: string) => void = (line) => console.log(line)) {
+  const running: [string, RunningStandIn][] = [];
+  for (const row of STAND_INS) running.push([row.platform, await row.start()]);
+  // Set before the server starts: the platform adapters read their credentials from the environment.
+  for (const [, stand] of running) Object.assign(process.env, stand.env);
+  const printed = new Map<string, number>();
+  const printer = setInterval(() => {
+    for (const [platform, stand] of running) {
+      const calls = stand.calls();
+      for (let i = printed.get(platform) ?? 0; i < calls.length; i++) {
+        const call = calls[i];
+        print(`${platform} stand-in received ${call.path ? `${call.method} ${call.path}` : call.method} ${JSON.stringify(call.body ?? null)}`);
+      }
+      printed.set(platform, calls.length);
+    }
+  }, PRINT_EVERY_MS);
+  printer.unref();
+  return {
+    /** Writes the session file (local test secrets, mode 600) once the API's address is known. */
+    announce(api: string): void {
+      const session: StandInSession = { api, platforms: Object.fromEntries(running.map(([platform, stand]) => [platform, stand.sampleConfig])) };
+      const file = sessionFile();
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, JSON.stringify(session, null, 2), { mode: 0o600 });
+      process.on('exit', () => rmSync(file, { force: true }));
+      print(`Stand-ins: ${running.map(([platform, stand]) => `${platform} at ${Object.entries(stand.env).find(([name]) => name.endsWith('_API_BASE'))?.[1]}`).join(', ')}`);
+      print(`Send a sample: npm run stand-in -- <${running.map(([p]) => p).join('|')}> '<text>'`);
+    },
+    async stop(): Promise<void> {
+      clearInterval(printer);
+      await Promise.all(running.map(([, stand]) => stand.close()));
+    },
+  };
+}
+
+export function readSession(): StandInSession | undefined {
+  const file = sessionFile();
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as StandInSession) : undefined;
+}

@@ -1,0 +1,83 @@
+/**
+ * The platforms a person can try on this machine (`npm start -- --stand-ins`): one row per platform,
+ * saying how its recording stand-in starts (the same one the tests use, from test/support), which
+ * variables point the server at it with local test credentials, and how `npm run stand-in --
+ * <platform> '<text>'` sends a sample to the local API as the platform would. A platform is added
+ * with one row here.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { startDiscordStandIn } from '#test/support/discordStandIn';
+import { startTelegramStandIn } from '#test/support/telegramStandIn';
+import { discordInteraction, telegramUpdate, SAMPLE_TELEGRAM } from './samples';
+
+/** What a running stand-in hands back: the variables for the server, what `send` needs later, its recorded calls. */
+export interface RunningStandIn {
+  env: Record<string, string>;
+  /** Kept in the session file (mode 600) for the `stand-in` command; local test values only. */
+  sampleConfig: Record<string, string>;
+  /** The calls the stand-in has recorded so far, oldest first (printed as they arrive). */
+  calls: () => readonly { method: string; path?: string; body: unknown }[];
+  close(): Promise<void>;
+}
+
+/** A sample the local API is sent as the platform would send it. */
+export interface SampleRequest {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface StandInRow {
+  platform: string;
+  /** The variables `start` sets (listed for the README and the start-up banner). */
+  variables: readonly string[];
+  start(): Promise<RunningStandIn>;
+  /** The request for a sample `text` (a slash command or a message), from the kept `sampleConfig`. */
+  sample(text: string, sampleConfig: Record<string, string>): SampleRequest;
+}
+
+export const STAND_INS: readonly StandInRow[] = [
+  {
+    platform: 'telegram',
+    variables: ['TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_SECRET', 'TELEGRAM_API_BASE'],
+    async start() {
+      const token = '7000000000:local-stand-in-bot-token';
+      const stand = await startTelegramStandIn(token);
+      // The sample group's administrator may /activate; everyone else is a plain member.
+      stand.setMemberStatus(SAMPLE_TELEGRAM.chat.id, SAMPLE_TELEGRAM.admin.id, 'administrator');
+      const secret = 'local-stand-in-webhook-secret';
+      return {
+        env: { TELEGRAM_BOT_TOKEN: token, TELEGRAM_WEBHOOK_SECRET: secret, TELEGRAM_API_BASE: stand.apiBase },
+        sampleConfig: { secret },
+        calls: () => stand.calls,
+        close: stand.close,
+      };
+    },
+    sample: (text, config) => telegramUpdate(text, config.secret),
+  },
+  {
+    platform: 'discord',
+    variables: ['DISCORD_APPLICATION_ID', 'DISCORD_PUBLIC_KEY', 'DISCORD_BOT_TOKEN', 'DISCORD_API_BASE'],
+    async start() {
+      const token = 'local-stand-in-bot-token';
+      const stand = await startDiscordStandIn(token);
+      // A key pair made here: the server checks interactions against its public half, `stand-in` signs with the private one.
+      const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+      const applicationId = '100000000000000001';
+      return {
+        env: {
+          DISCORD_APPLICATION_ID: applicationId,
+          DISCORD_PUBLIC_KEY: publicKey.export({ format: 'der', type: 'spki' }).subarray(12).toString('hex'),
+          DISCORD_BOT_TOKEN: token,
+          DISCORD_API_BASE: stand.apiBase,
+        },
+        sampleConfig: { privateKey: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), applicationId },
+        calls: () => stand.calls,
+        close: stand.close,
+      };
+    },
+    sample: (text, config) => discordInteraction(text, config.privateKey, config.applicationId),
+  },
+];
+
+export const standInFor = (platform: string): StandInRow | undefined => STAND_INS.find((row) => row.platform === platform);
