@@ -39,6 +39,7 @@ describe("the README's webhook receiver", () => {
       `export KEY=${key}`,
       `json() { node -pe "JSON.parse(require('fs').readFileSync(0)).$1"; }`,
       'H="Authorization: Bearer $KEY"',
+      `T=${workDir}`,
       block.replaceAll('4000', String(port)),
     ].join('\n');
     const { stdout } = await run('bash', ['-c', script], { cwd: workDir, env: { ...process.env, RECEIVER_PORT: String(port) }, timeout: 60_000 });
@@ -53,7 +54,8 @@ describe("the README's webhook receiver", () => {
 
   it('rejects a request whose signature does not match', async () => {
     const port = await freePort();
-    const receiverSource = block.slice(block.indexOf("cat > receiver.mjs <<'EOF'\n") + 26, block.indexOf('\nEOF\n'));
+    const opening = "cat > $T/receiver.mjs <<'EOF'\n";
+    const receiverSource = block.slice(block.indexOf(opening) + opening.length, block.indexOf('\nEOF\n'));
     const file = path.join(workDir, 'check.mjs');
     (await import('node:fs')).writeFileSync(file, receiverSource);
     const child = execFile('node', [file], { env: { ...process.env, RECEIVER_PORT: String(port), WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } });
