@@ -74,9 +74,9 @@ function decodePathParameter(name: string, raw: string): string {
 }
 
 /**
- * What the local server refused before a handler ran (no route, no key, the dataset still loading, a
- * malformed path): an answer, not a fault, so one access line with its status and code as the
- * handlers write; only a 5xx (a bug, or AWS refusing work) logs the error with its stack.
+ * What the local server refused before a handler ran, as API Gateway would (no route, no key, a
+ * malformed path) or because the first start's dataset is still loading: an answer, not a fault, so
+ * one line with its status and code; only a 5xx (a bug, or AWS refusing work) logs the error with its stack.
  */
 // Its own logger: the shared one carries the keys of whichever handler ran last (its caller among them).
 const refusals = new Logger({ serviceName: SERVICE_NAME });
@@ -84,7 +84,7 @@ const refusals = new Logger({ serviceName: SERVICE_NAME });
 function sendError(res: ServerResponse, err: unknown, requestId: string, route: string): void {
   const mapped = toErrorResponse(err, requestId);
   if (mapped.status >= 500 && mapped.body.error.code !== 'dataset_loading') logServerError(requestId, err);
-  else refusals.info('request', { requestId, route, status: mapped.status, code: mapped.body.error.code });
+  else refusals.info('request refused', { requestId, route, status: mapped.status, code: mapped.body.error.code });
   res.writeHead(mapped.status, { 'content-type': 'application/json', 'x-request-id': requestId, ...NO_STORE, ...mapped.headers });
   res.end(JSON.stringify(mapped.body));
 }
