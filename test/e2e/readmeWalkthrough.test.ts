@@ -16,7 +16,8 @@ import { PROJECT_ROOT } from '#infra/projectRoot';
  * copy-pasted in order into one shell against a server started as `npm start -- --stand-ins` starts it.
  * What a reader fills in (the API address and the two printed keys) is filled in; a block that needs an
  * operator's real account (placeholders like `=...` or `<ApiBaseUrl>`) is left out. The server's own
- * output during the run is read for stack traces.
+ * output during the run is read for stack traces. The shell stops at a failing command or an unset
+ * variable, so every variable a line uses is set by a line before it.
  */
 const run = promisify(execFile);
 
@@ -102,7 +103,7 @@ describe("the README's walkthrough", () => {
     expect(skipped.map((b) => b.split(' ')[0])).toEqual(['TELEGRAM_BOT_TOKEN=...', 'DISCORD_APPLICATION_ID=...']);
     // The receiver's port 4000 may be taken on a shared machine.
     const port = await freePort();
-    const script = ['set -e', ...filled.filter((b) => !needsAnOperatorAccount(b))].join('\n').replaceAll('127.0.0.1:4000', `127.0.0.1:${port}`);
+    const script = ['set -eu', ...filled.filter((b) => !needsAnOperatorAccount(b))].join('\n').replaceAll('127.0.0.1:4000', `127.0.0.1:${port}`);
     const before = readdirSync(PROJECT_ROOT).filter((name) => !name.startsWith('.'));
 
     const { stdout } = await run('bash', ['-c', script], {
