@@ -151,8 +151,9 @@ export class OutreachIntelligenceStack extends Stack {
       deadLetterQueues: { Pipeline: pipeline.deadLetterQueue, Webhook: webhooks.deadLetterQueue },
       alarmEmail: props.alarmEmail,
     });
-    // Rendered events link to the API (a growth run's export URLs).
-    fn('webhook-sender').addEnvironment('PUBLIC_BASE_URL', this.api.baseUrl);
+    // Rendered events link to the API (a growth run's export URLs): the custom domain when one is
+    // configured (every function already has it), API Gateway's own address otherwise.
+    if (!props.publicBaseUrl) fn('webhook-sender').addEnvironment('PUBLIC_BASE_URL', this.api.baseUrl);
 
     new CfnOutput(this, 'ApiBaseUrl', { value: this.api.baseUrl, description: 'Base URL of the API (…/api/v1)' });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'For the admin command: TABLE_NAME=… npm run admin' });

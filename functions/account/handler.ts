@@ -1,5 +1,5 @@
-import { useAwsPorts } from '#shared/adapters/aws';
-import { usePaymentsFromEnv } from '#shared/adapters/payments';
+import { paymentsPort } from '#shared/adapters/payments';
+import { withPorts } from '#shared/adapters/aws';
 import { createApiHandler } from '#shared/http/api';
 import { accountEndpoints as E } from '#shared/schemas/account';
 import { rotateApiKey, updateProfile } from '#shared/domain/accounts/accounts';
@@ -9,10 +9,7 @@ import { startCheckout } from '#shared/domain/billing/checkout';
 import { creditUsage } from '#shared/domain/usage/creditUsage';
 import type { AddOnType } from '#shared/domain/billing/plans';
 
-useAwsPorts();
-usePaymentsFromEnv();
-
-export const handler = createApiHandler(E, {
+export const handler = withPorts('account', { payments: paymentsPort }, createApiHandler(E, {
   getMe: async ({ user }) => profileView(user, await getBalance(user.id)),
   updateMe: async ({ user, body }) => profileView(await updateProfile(user, body), await getBalance(user.id)),
   rotateApiKey: async ({ user }) => {
@@ -22,4 +19,4 @@ export const handler = createApiHandler(E, {
   subscriptionStatus: async ({ user }) => subscriptionView(user, await getBalance(user.id)),
   checkoutSession: async ({ user, body, baseUrl }) => startCheckout(user, (body.add_ons ?? []) as AddOnType[], baseUrl),
   creditUsage: async ({ user, query }) => creditUsage(user, query.start_date, query.end_date),
-});
+}));

@@ -1,4 +1,5 @@
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
+import { withPorts } from '#shared/adapters/aws';
 import { identifyCaller } from '#shared/domain/accounts/callerIdentity';
 
 /**
@@ -6,7 +7,7 @@ import { identifyCaller } from '#shared/domain/accounts/callerIdentity';
  * key against the account (loadCaller) so a rotated key stops working at once regardless.
  * Throwing "Unauthorized" is how a TOKEN authorizer asks API Gateway for a 401.
  */
-export const handler = async (event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+export const handler = withPorts('authorizer', {}, async (event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
   const caller = await identifyCaller(event.authorizationToken);
   if (!caller) throw new Error('Unauthorized');
   const [arnPrefix, stage] = event.methodArn.split('/');
@@ -16,4 +17,4 @@ export const handler = async (event: APIGatewayTokenAuthorizerEvent): Promise<AP
     policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: `${arnPrefix}/${stage}/*` }] },
     context: { userId: caller.userId, keyHash: caller.keyHash },
   };
-};
+});

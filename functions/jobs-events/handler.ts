@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { useAwsPorts } from '#shared/adapters/aws';
+import { withPorts } from '#shared/adapters/aws';
 import { optionalEnv } from '#shared/config/env';
 import { acceptsEventStream, streamJobEvents, type EventSink } from '#shared/domain/jobs/events';
 import { requireJob } from '#shared/domain/jobs/requireJob';
@@ -8,8 +8,6 @@ import type { ApiLambdaContext } from '#shared/http/chain/state';
 import { NotAcceptableError, logServerError } from '#shared/http/errors';
 import { startHttpStream, streamifyResponse } from '#shared/http/streaming';
 import { jobsEndpoints } from '#shared/schemas/jobs';
-
-useAwsPorts();
 
 const sinkOf = (out: Writable): EventSink => ({
   write: (chunk) => void out.write(chunk),
@@ -29,7 +27,7 @@ const gate = createStreamGate(jobsEndpoints.jobEvents, async ({ user, params, he
  * GET /bd/jobs/{job_id}/events: once the gate let the request through, the body is the event stream.
  * JOB_EVENTS_POLL_MS and JOB_EVENTS_KEEPALIVE_MS override the 2 s poll and 15 s keep-alive (tests).
  */
-export const handler = streamifyResponse(async (event, responseStream, context) => {
+export const handler = streamifyResponse(withPorts('jobs-events', {}, async (event, responseStream, context) => {
   const outcome = await gate(event, context as ApiLambdaContext);
   if (!outcome.ready) {
     const { statusCode, headers, body } = outcome.response;
@@ -56,4 +54,4 @@ export const handler = streamifyResponse(async (event, responseStream, context) 
   } finally {
     if (!out.writableEnded && !out.destroyed) out.end();
   }
-});
+}));

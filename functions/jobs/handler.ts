@@ -1,6 +1,6 @@
-import { useAwsPorts } from '#shared/adapters/aws';
-import { useSqsQueue, useWebhookQueue } from '#shared/adapters/sqsQueue';
-import { useEventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
+import { sqsPipelineQueue, sqsWebhookQueue } from '#shared/adapters/sqsQueue';
+import { eventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
+import { withPorts } from '#shared/adapters/aws';
 import { createApiHandler } from '#shared/http/api';
 import { HttpResponse } from '#shared/http/response';
 import { jobsEndpoints as E } from '#shared/schemas/jobs';
@@ -8,12 +8,7 @@ import { cancelJobForUser, getJobForUser, pageJobs, startEnrichmentJob } from '#
 import { exportJobRows } from '#shared/domain/jobs/exports';
 import { rowsExport } from '#shared/http/rowsExport';
 
-useAwsPorts();
-useWebhookQueue();
-useSqsQueue();
-useEventBridgeEvents();
-
-export const handler = createApiHandler(E, {
+export const handler = withPorts('jobs', { queue: sqsPipelineQueue, events: eventBridgeEvents, webhookQueue: sqsWebhookQueue }, createApiHandler(E, {
   createJob: async ({ user, body }) =>
     startEnrichmentJob({
       userId: user.id,
@@ -28,4 +23,4 @@ export const handler = createApiHandler(E, {
   getJob: async ({ user, params }) => getJobForUser(user.id, params.job_id),
   cancelJob: async ({ user, params }) => new HttpResponse(202, await cancelJobForUser(user.id, params.job_id)),
   exportJob: async ({ user, params, query }) => rowsExport(await exportJobRows(user.id, params.job_id), query.format, `job-${params.job_id}.csv`),
-});
+}));

@@ -1,6 +1,6 @@
-import { useAwsPorts } from '#shared/adapters/aws';
-import { useEventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
-import { useSqsQueue, useWebhookQueue } from '#shared/adapters/sqsQueue';
+import { sqsPipelineQueue, sqsWebhookQueue } from '#shared/adapters/sqsQueue';
+import { eventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
+import { withPorts, platformSecrets } from '#shared/adapters/aws';
 import { createApiHandler } from '#shared/http/api';
 import { noContent } from '#shared/http/response';
 import { moderationEndpoints as E } from '#shared/schemas/moderation';
@@ -14,12 +14,7 @@ import { changeAutoRenew, changeCommunity, listCommunityViews, provisionCommunit
 import { moderateOwnCommunityEvents, moderateTelegramUpdate } from '#shared/domain/moderation/moderation';
 import { moderationStatus, syncModeration } from '#shared/domain/moderation/status';
 
-useAwsPorts();
-useWebhookQueue();
-useEventBridgeEvents();
-useSqsQueue();
-
-export const handler = createApiHandler({ ...E, ...P }, {
+export const handler = withPorts('moderation', { queue: sqsPipelineQueue, events: eventBridgeEvents, webhookQueue: sqsWebhookQueue, secrets: platformSecrets }, createApiHandler({ ...E, ...P }, {
   createCommunity: async ({ user, body }) => provisionCommunity(user.id, body),
   listCommunities: async ({ user, query }) => listCommunityViews(user.id, query),
   getCommunity: async ({ user, params }) => readCommunity(user.id, params.id),
@@ -39,4 +34,4 @@ export const handler = createApiHandler({ ...E, ...P }, {
   // Discord's own response types (discord-api-types) are closed interfaces; the spec documents them as an object with a type.
   discordInteractions: async ({ headers, rawBody }) => (await handleDiscordInteraction(headers, rawBody)) as unknown as { type: number },
   sync: async ({ user, body }) => syncModeration(user.id, body.community_id),
-});
+}));

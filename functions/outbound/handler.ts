@@ -1,15 +1,12 @@
-import { useAwsPorts } from '#shared/adapters/aws';
-import { useWebhookQueue } from '#shared/adapters/sqsQueue';
+import { sqsWebhookQueue } from '#shared/adapters/sqsQueue';
+import { withPorts, systemResolver } from '#shared/adapters/aws';
 import { createApiHandler } from '#shared/http/api';
 import { HttpResponse, noContent } from '#shared/http/response';
 import { outboundWebhookEndpoints as E } from '#shared/schemas/outboundWebhooks';
 import { createEndpoint, pageEndpoints, readEndpoint, removeEndpoint, rotateEndpointSecret } from '#shared/domain/webhooks/endpoints';
 import { pageDeliveries, retryDelivery } from '#shared/domain/webhooks/deliveries';
 
-useAwsPorts();
-useWebhookQueue();
-
-export const handler = createApiHandler(E, {
+export const handler = withPorts('outbound', { webhookQueue: sqsWebhookQueue, hostResolver: systemResolver }, createApiHandler(E, {
   createWebhookEndpoint: async ({ user, body }) => createEndpoint(user.id, body),
   listWebhookEndpoints: async ({ user, query }) => pageEndpoints(user.id, query),
   getWebhookEndpoint: async ({ user, params }) => readEndpoint(user.id, params.endpoint_id),
@@ -17,4 +14,4 @@ export const handler = createApiHandler(E, {
   rotateWebhookSecret: async ({ user, params }) => rotateEndpointSecret(user.id, params.endpoint_id),
   listWebhookDeliveries: async ({ user, query }) => pageDeliveries(user.id, query),
   retryWebhookDelivery: async ({ user, params }) => new HttpResponse(202, await retryDelivery(user.id, params.delivery_id)),
-});
+}));

@@ -1,3 +1,4 @@
+import { withPorts } from '#shared/adapters/aws';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApiHandler } from '#shared/http/api';
@@ -22,7 +23,7 @@ function openApiFor(baseUrl: string): Record<string, unknown> {
   return document;
 }
 
-export const handler = createApiHandler(E, {
+export const handler = withPorts('public', {}, createApiHandler(E, {
   health: async () => ({ status: 'ok' as const, time: new Date().toISOString() }),
   openapi: async ({ baseUrl }) => openApiFor(baseUrl),
-});
+}));

@@ -1,7 +1,7 @@
 import type { Context, ScheduledEvent } from 'aws-lambda';
-import { useAwsPorts } from '#shared/adapters/aws';
-import { useSqsQueue, useWebhookQueue } from '#shared/adapters/sqsQueue';
-import { useEventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
+import { withPorts } from '#shared/adapters/aws';
+import { sqsPipelineQueue, sqsWebhookQueue } from '#shared/adapters/sqsQueue';
+import { eventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
 import { recoverStartingRuns } from '#shared/domain/growth/runs';
 import { superviseJobs, type WatchdogReport } from '#shared/domain/jobs/watchdog';
 import { renewDueCommunities, type SweepReport } from '#shared/domain/moderation/renewals';
@@ -11,18 +11,13 @@ import { requeueStalledDeliveries } from '#shared/domain/moderation/delivery';
 import { requeueDueAutomodSyncs } from '#shared/domain/moderation/discordAutomod';
 import { sweepWebhooks, type WebhookSweepReport } from '#shared/domain/webhooks/sweep';
 
-useAwsPorts();
-useWebhookQueue();
-useSqsQueue();
-useEventBridgeEvents();
-
 /**
  * EventBridge runs this every 5 minutes (the local server on its own schedule): the community
  * renewals, the job watchdog, the recovery of growth runs whose start was interrupted, the webhook
  * outbox, and the platform deliveries and AutoMod syncs whose queue message was lost. All work from
  * now() rather than the event's time, so a late or repeated invocation simply finds less to do.
  */
-export const handler = async (
+export const handler = withPorts('renewals', { queue: sqsPipelineQueue, events: eventBridgeEvents, webhookQueue: sqsWebhookQueue }, async (
   _event: ScheduledEvent,
   context?: Context,
 ): Promise<SweepReport & { jobs: WatchdogReport; growth_runs: Awaited<ReturnType<typeof recoverStartingRuns>>; webhooks: WebhookSweepReport; platform_deliveries: Awaited<ReturnType<typeof requeueStalledDeliveries>>; automod_syncs: Awaited<ReturnType<typeof requeueDueAutomodSyncs>> }> => {
@@ -43,16 +38,16 @@ export const handler = async (
   if (deliveries.requeued > 0) logger.info('stalled platform deliveries queued again', { ...deliveries });
   if (automod.requeued > 0) logger.info('lost AutoMod syncs queued again', { ...automod });
   return { ...report, jobs, growth_runs: runs, webhooks, platform_deliveries: deliveries, automod_syncs: automod };
-};
+});
 
 /**
  * EventBridge runs this every minute (the local server every 15 seconds): new members whose captcha
  * deadline passed are removed, so a 2-minute timeout holds within a minute. Its own schedule keeps
  * the renewal sweep at its 5 minutes.
  */
-export const captchaHandler = async (_event: ScheduledEvent, context?: Context): Promise<{ removed: number }> => {
+export const captchaHandler = withPorts('captchas', { queue: sqsPipelineQueue }, async (_event: ScheduledEvent, context?: Context): Promise<{ removed: number }> => {
   if (context) logger.addContext(context);
   const report = await removeUnverifiedMembers();
   if (report.removed > 0) logger.info('captcha timeouts', { ...report });
   return report;
-};
+});

@@ -1,13 +1,11 @@
-import { useAwsPorts } from '#shared/adapters/aws';
+import { withPorts } from '#shared/adapters/aws';
 import { createApiHandler } from '#shared/http/api';
 import { noContent } from '#shared/http/response';
 import { storageEndpoints as E } from '#shared/schemas/storage';
 import { changeChat, createChat, deleteChat, pageChats, readChat } from '#shared/domain/storage/chats';
 import { pageResults, readResult } from '#shared/domain/storage/results';
 
-useAwsPorts();
-
-export const handler = createApiHandler(E, {
+export const handler = withPorts('storage', {}, createApiHandler(E, {
   createChat: async ({ user, body }) => createChat(user, body.title),
   listChats: async ({ user, query }) => pageChats(user, query),
   getChat: async ({ user, params }) => readChat(user.id, params.chat_id),
@@ -18,4 +16,4 @@ export const handler = createApiHandler(E, {
   },
   listResults: async ({ user, query }) => pageResults(user.id, query),
   getResult: async ({ user, params }) => readResult(user.id, params.result_id),
-});
+}));

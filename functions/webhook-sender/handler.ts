@@ -1,16 +1,13 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { useAwsPorts } from '#shared/adapters/aws';
-import { useWebhookQueue } from '#shared/adapters/sqsQueue';
+import { systemResolver, withPorts } from '#shared/adapters/aws';
+import { sqsWebhookQueue } from '#shared/adapters/sqsQueue';
 import { handleWebhookMessage } from '#shared/domain/webhooks/worker';
-
-useAwsPorts();
-useWebhookQueue();
 
 /**
  * The webhook queue's consumer: fans events out into deliveries and makes delivery attempts. Records
  * run in parallel; only failed ones are reported, so SQS redelivers just those. A receiver's failure
  * is not a record failure: it is recorded and rescheduled on the published retry schedule.
  */
-export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>
-  processPartialResponse(event, async (record: SQSRecord) => handleWebhookMessage(record.body), new BatchProcessor(EventType.SQS), { context, throwOnFullBatchFailure: false });
+export const handler = withPorts('webhook-sender', { webhookQueue: sqsWebhookQueue, hostResolver: systemResolver }, async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>
+  processPartialResponse(event, async (record: SQSRecord) => handleWebhookMessage(record.body), new BatchProcessor(EventType.SQS), { context, throwOnFullBatchFailure: false }));

@@ -1,14 +1,12 @@
-import { useAwsPorts } from '#shared/adapters/aws';
+import { withPorts } from '#shared/adapters/aws';
 import { createApiHandler } from '#shared/http/api';
 import { HttpResponse } from '#shared/http/response';
 import { webhookEndpoints as E } from '#shared/schemas/public';
 import { applyPaymentEvent, verifyPaymentEvent } from '#shared/domain/billing/webhooks';
 import { localCheckoutPage, payLocalCheckout } from '#shared/domain/billing/localCheckout';
 
-useAwsPorts();
-
-export const handler = createApiHandler(E, {
+export const handler = withPorts('webhooks', {}, createApiHandler(E, {
   stripeWebhook: async ({ rawBody, headers }) => applyPaymentEvent(await verifyPaymentEvent(rawBody, headers['stripe-signature'])),
   localCheckoutPage: async ({ params }) => new HttpResponse(200, await localCheckoutPage(params.session_id), {}, 'text/html; charset=utf-8'),
   localCheckoutPay: async ({ params }) => new HttpResponse(200, await payLocalCheckout(params.session_id), {}, 'text/html; charset=utf-8'),
-});
+}));

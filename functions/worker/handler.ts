@@ -1,24 +1,22 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { useAwsPorts } from '#shared/adapters/aws';
-import { useSqsQueue, useWebhookQueue } from '#shared/adapters/sqsQueue';
-import { useEventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
+import { platformSecrets, systemDns, withPorts } from '#shared/adapters/aws';
+import { sqsPipelineQueue, sqsWebhookQueue } from '#shared/adapters/sqsQueue';
+import { eventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
 import { failJobFromDeadLetter, handlePipelineMessage } from '#shared/domain/jobs/pipeline';
 import { recordMetric } from '#shared/observability/metrics';
 import { logger } from '#shared/observability/logger';
 import { handlePlatformMessage, parsePlatformMessage } from '#shared/domain/moderation/platformWorker';
-
-useAwsPorts();
-useWebhookQueue();
-useSqsQueue();
-useEventBridgeEvents();
 
 /**
  * Pipeline stage worker: records run in parallel; only the failed ones are reported, so SQS
  * redelivers just those. A processor per batch: it holds the batch's state, and the local runtime
  * may run two batches in one process at once.
  */
-export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
+export const handler = withPorts('worker', { queue: sqsPipelineQueue, events: eventBridgeEvents, webhookQueue: sqsWebhookQueue, secrets: platformSecrets, dns: systemDns }, async (
+  event: SQSEvent,
+  context?: Context,
+): Promise<SQSBatchResponse> => {
   if (context) logger.addContext(context);
   return processPartialResponse(
     event,
@@ -32,10 +30,10 @@ export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBa
     new BatchProcessor(EventType.SQS),
     { context, throwOnFullBatchFailure: false },
   );
-};
+});
 
 /** For a consumer of the dead-letter queue (the local queue's onDeadLetter does the same): the job of a message that kept failing fails. */
-export const deadLetterHandler = async (event: SQSEvent): Promise<void> => {
+export const deadLetterHandler = withPorts('dead-letters', { events: eventBridgeEvents }, async (event: SQSEvent): Promise<void> => {
   recordMetric('DeadLetteredMessages', event.Records.length, {});
   for (const record of event.Records) await failJobFromDeadLetter(record.body);
-};
+});

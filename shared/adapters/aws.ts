@@ -2,21 +2,34 @@ import { optionalEnv } from '#shared/config/env';
 import { SystemDns } from './dns';
 import { SecretsManagerSecrets } from './secrets';
 import { SystemResolver } from './hostResolver';
-import { setDefaultPorts } from './ports';
+import { runFenced, setDefaultPorts, type Ports } from './ports';
+import { FUNCTION_WIRING, type FunctionName, type PortsOf } from './functionWiring';
 import { decorateDynamoClient } from '#shared/store/client';
 import { traced } from '#shared/observability/tracer';
 
+/** The AWS implementation of each port a function's wiring lists: exactly those, no more, no fewer. */
+export type PortFactories<F extends FunctionName> = { [P in PortsOf<F>]: () => Ports[P] };
+
 /**
- * Called at module scope by every Lambda entry point: the ports every function may use, as lazy
- * defaults unless tests or the local server installed others. The queue (sqsQueue.ts), the events
- * bus (eventBridgeEvents.ts) and payments (payments.ts) are registered by the functions that use
- * them, so that the others neither bundle nor load those SDKs.
+ * Every Lambda entry point is wrapped in this, naming its function: the AWS implementations of the
+ * ports its wiring lists (shared/adapters/functionWiring.ts) become lazy defaults on the first
+ * invocation, unless the local server or a test installed others, and each invocation may reach
+ * only those ports. The factories come from the handler so that a bundle carries only the SDKs of
+ * its own ports (sqsQueue.ts, eventBridgeEvents.ts, payments.ts); a missing or extra one does not compile.
  */
-export function useAwsPorts(): void {
+export function withPorts<F extends FunctionName, H extends (...args: never[]) => unknown>(name: F, factories: PortFactories<F>, handler: H): H {
   decorateDynamoClient(traced);
-  setDefaultPorts({
-    dns: () => new SystemDns(),
-    secrets: () => new SecretsManagerSecrets(optionalEnv('PLATFORM_SECRET_ARN')),
-    hostResolver: () => new SystemResolver(),
-  });
+  const wired = FUNCTION_WIRING[name].ports as readonly PortsOf<F>[];
+  let registered = false;
+  return ((...args: Parameters<H>) => {
+    if (!registered) {
+      setDefaultPorts(Object.fromEntries(wired.map((port) => [port, factories[port]])));
+      registered = true;
+    }
+    return runFenced(name, wired, () => handler(...args));
+  }) as H;
 }
+
+export const systemDns = (): Ports['dns'] => new SystemDns();
+export const platformSecrets = (): Ports['secrets'] => new SecretsManagerSecrets(optionalEnv('PLATFORM_SECRET_ARN'));
+export const systemResolver = (): Ports['hostResolver'] => new SystemResolver();

@@ -1,7 +1,6 @@
 import type { EventBridgeClient, EventBridgeClientConfig } from '@aws-sdk/client-eventbridge';
 import { requireEnv } from '#shared/config/env';
 import type { DomainEvent, EventsPort } from './events';
-import { setDefaultPorts } from './ports';
 import { traced } from '#shared/observability/tracer';
 import { sendResendingRefused } from './resendRefused';
 
@@ -46,10 +45,5 @@ export class EventBridgeEvents implements EventsPort {
   }
 }
 
-/**
- * Registers EventBridge as the events port. Only the functions whose catalogue entry
- * (infra/functionCatalog.ts) has `events` call this, so the other bundles carry no EventBridge client.
- */
-export function useEventBridgeEvents(): void {
-  setDefaultPorts({ events: () => new EventBridgeEvents(requireEnv('EVENT_BUS_NAME')) });
-}
+/** EventBridge as the events port, for the functions wired to `events` (the others' bundles carry no EventBridge client). */
+export const eventBridgeEvents = (): EventsPort => new EventBridgeEvents(requireEnv('EVENT_BUS_NAME'));

@@ -4,7 +4,6 @@ import { requireStripeSecret, stripeConfigured } from '#shared/config/secrets';
 import { ADD_ONS, PRO_PLAN } from '#shared/domain/billing/plans';
 import { uuidv7 } from '#shared/ids';
 import type { CheckoutRequest, CheckoutSession, PaymentsPort } from './paymentsPort';
-import { setDefaultPorts } from './ports';
 
 /** Real Stripe Checkout (used whenever Stripe is configured); the key is read on first use. */
 export class StripePayments implements PaymentsPort {
@@ -60,10 +59,5 @@ export function paymentsFromEnv(newId: () => string): PaymentsPort {
   return stripeConfigured() ? new StripePayments(() => requireStripeSecret('STRIPE_SECRET_KEY')) : new LocalPayments(newId);
 }
 
-/**
- * Registers the payments port for the one function that takes payments (account). It is kept out of
- * useAwsPorts so the other bundles do not carry the Stripe SDK.
- */
-export function usePaymentsFromEnv(): void {
-  setDefaultPorts({ payments: () => paymentsFromEnv(uuidv7) });
-}
+/** The payments port from the Stripe settings, for the one function wired to `payments` (account); the others' bundles carry no Stripe SDK. */
+export const paymentsPort = (): PaymentsPort => paymentsFromEnv(uuidv7);

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Clock } from './clock';
 import { systemClock } from './clock';
 import type { QueuePort } from './queue';
@@ -8,9 +9,9 @@ import type { SecretsPort } from './secrets';
 import type { HostResolver } from './hostResolver';
 
 /**
- * The outside world the application talks to. Lambda entry points register the AWS implementations
- * as lazy defaults (shared/adapters/aws.ts), built on first use so a function only needs the
- * configuration of the ports it touches; the local server and the tests install local ones.
+ * The outside world the application talks to. Each Lambda entry point registers the AWS
+ * implementations of the ports its wiring lists (withPorts, shared/adapters/aws.ts) as lazy defaults,
+ * built on first use; the local server and the tests install local ones.
  */
 export interface Ports {
   clock: Clock;
@@ -38,7 +39,22 @@ export function setDefaultPorts(factories: Factories): void {
   defaults = { ...defaults, ...factories };
 }
 
+/**
+ * The function whose invocation is running and the ports its wiring gives it: the local runtime runs
+ * every function in one process with every port installed, so each invocation is fenced to its own,
+ * and code reaching another port fails here as it would in that function's Lambda.
+ */
+const fence = new AsyncLocalStorage<{ name: string; ports: ReadonlySet<keyof Ports> }>();
+
+export function runFenced<T>(name: string, allowed: readonly (keyof Ports)[], work: () => T): T {
+  return fence.run({ name, ports: new Set<keyof Ports>(['clock', ...allowed]) }, work);
+}
+
 function resolve<K extends keyof Ports>(name: K): Ports[K] {
+  const running = fence.getStore();
+  if (running && !running.ports.has(name)) {
+    throw new Error(`Port ${name} is not installed: function ${running.name} is not wired to it (shared/adapters/functionWiring.ts)`);
+  }
   const existing = installed[name];
   if (existing) return existing as Ports[K];
   const factory = defaults[name];

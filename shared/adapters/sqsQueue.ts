@@ -1,6 +1,5 @@
 import type { SQSClient, SQSClientConfig } from '@aws-sdk/client-sqs';
 import { requireEnv } from '#shared/config/env';
-import { setDefaultPorts } from './ports';
 import type { QueueMessage, QueuePort } from './queue';
 import { traced } from '#shared/observability/tracer';
 import { sendResendingRefused } from './resendRefused';
@@ -46,18 +45,8 @@ export class SqsQueue implements QueuePort {
   }
 }
 
-/**
- * Registers SQS as the queue port. Only the functions whose catalogue entry (infra/functionCatalog.ts)
- * has `queue` call this, so the other bundles carry no SQS client at all.
- */
-export function useSqsQueue(): void {
-  setDefaultPorts({ queue: () => new SqsQueue(requireEnv('PIPELINE_QUEUE_URL')) });
-}
+/** SQS as the pipeline queue, for the functions wired to `queue` (the others' bundles carry no SQS client). */
+export const sqsPipelineQueue = (): QueuePort => new SqsQueue(requireEnv('PIPELINE_QUEUE_URL'));
 
-/**
- * Registers SQS as the outbound-webhook queue, for the functions whose catalogue entry has
- * `webhookQueue` (they write webhook events and ask for their fan-out).
- */
-export function useWebhookQueue(): void {
-  setDefaultPorts({ webhookQueue: () => new SqsQueue(requireEnv('WEBHOOK_QUEUE_URL')) });
-}
+/** SQS as the outbound-webhook queue, for the functions wired to `webhookQueue`. */
+export const sqsWebhookQueue = (): QueuePort => new SqsQueue(requireEnv('WEBHOOK_QUEUE_URL'));

@@ -60,9 +60,17 @@ function headersOf(err: DomainError): Record<string, string> {
   return {};
 }
 
-/** The status of an error the contract names; undefined for any other (a 500 that shows nothing). */
+/**
+ * The status of an error the contract names; undefined for any other (a 500 that shows nothing).
+ * The nearest mapped class up the prototype chain decides, so a subclass of a mapped error (a more
+ * specific not-found, say) answers its parent's status instead of falling through to 500.
+ */
 export function statusOf(err: DomainError): number | undefined {
-  return STATUS_OF.get(err.constructor as abstract new (...args: never[]) => DomainError);
+  for (let proto: object | null = Object.getPrototypeOf(err); proto !== null && proto !== DomainError.prototype; proto = Object.getPrototypeOf(proto)) {
+    const status = STATUS_OF.get(proto.constructor as abstract new (...args: never[]) => DomainError);
+    if (status !== undefined) return status;
+  }
+  return undefined;
 }
 
 export interface ErrorBody {

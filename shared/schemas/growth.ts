@@ -2,23 +2,14 @@ import * as z from '#shared/schemas/zod';
 import { withMeta } from '#shared/schemas/zod';
 import { defineEndpoint } from '#shared/http/endpoint';
 import { QUOTE_ERROR_CODES } from '#shared/domain/growth/errors';
-import { COVERAGE_MODES, RECOMMENDED_PATHS, constraintsSchema, goalPlanSchema, icpConfigSchema, normalizedAssetsSchema, MAX_ASSETS } from '#shared/domain/growth/plan';
+import { COVERAGE_MODES, RECOMMENDED_PATHS, constraintsSchema, goalPlanSchema, normalizedAssetsSchema, MAX_ASSETS } from '#shared/domain/growth/plan';
+import { companyFields, contactFields, icpConfigSchema } from '#shared/domain/jobs/assets';
 import { GOAL_TYPES, PIPELINE_ORDER } from '#shared/domain/growth/goals';
 import { timestamp } from './common';
 
-const optionalText = (max: number) => z.optional(z.string().check(z.trim(), z.maxLength(max)));
-
-const inputCompany = z.strictObject({ company_name: optionalText(300), domain: optionalText(253), website: optionalText(500) });
-const inputContact = z.strictObject({
-  full_name: optionalText(300),
-  first_name: optionalText(150),
-  last_name: optionalText(150),
-  email: optionalText(320),
-  company_name: optionalText(300),
-  domain: optionalText(253),
-  linkedin_url: optionalText(500),
-  title: optionalText(300),
-});
+// Pasted or exported rows: a blank cell is kept here and dropped by normalisation, not refused.
+const inputCompany = z.strictObject(companyFields('kept'));
+const inputContact = z.strictObject(contactFields('kept'));
 
 export const growthResolveRequest = withMeta(
   z.strictObject({

@@ -2,7 +2,7 @@ import * as z from '#shared/schemas/zod';
 import { withMeta } from '#shared/schemas/zod';
 import { defineEndpoint } from '#shared/http/endpoint';
 import { timestamp } from './common';
-import { CONTACT_TIER_IDS, EXPANSIONS, INCREASE_LIMIT_BLOCK, MAX_INCREASE_LIMIT_BLOCKS, PACKAGE_IDS, PACKAGES, type ExpansionType, type PackageDef } from '#shared/domain/intelligence/packages';
+import { EXPANSIONS, INCREASE_LIMIT_BLOCK, MAX_INCREASE_LIMIT_BLOCKS, PACKAGE_IDS, PACKAGES, type ExpansionType, type PackageDef } from '#shared/domain/intelligence/packages';
 
 /** The package table rendered for the OpenAPI document: slots, limits, fields, channels, expansions, prices. */
 const packageDoc = (p: PackageDef) =>
@@ -26,18 +26,6 @@ const slots = withMeta(
 const outputFields = withMeta(z.array(z.string().check(z.minLength(1), z.maxLength(60))).check(z.minLength(1), z.maxLength(20)), { description: 'Tier 1 field names of the package (default: all).' });
 const quoteToken = z.string().check(z.minLength(1), z.maxLength(200));
 
-// ---- Expansion parameters (validated per type by the expansion module) -----------------------------
-export const selection = z.discriminatedUnion('mode', [
-  z.strictObject({ mode: z.literal('all') }),
-  z.strictObject({ mode: z.literal('top_n'), n: z.int().check(z.gte(1), z.lte(100)) }),
-  z.strictObject({ mode: z.literal('ids'), record_ids: z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.minLength(1), z.maxLength(100)) }),
-]);
-export const expansionParamSchemas = {
-  contact_unlock: z.strictObject({ selection, contact_tier: z.enum(CONTACT_TIER_IDS) }),
-  increase_limit: z.strictObject({ blocks: z.int().check(z.gte(1), z.lte(MAX_INCREASE_LIMIT_BLOCKS)) }),
-  network_depth: z.strictObject({ selection }),
-} satisfies Record<ExpansionType, z.ZodMiniType>;
-export type ExpansionParams = { [K in ExpansionType]: z.output<(typeof expansionParamSchemas)[K]> };
 const expansionParams = withMeta(z.record(z.string(), z.unknown()), {
   description:
     'contact_unlock: {"selection": {"mode": "all"} | {"mode": "top_n", "n"} | {"mode": "ids", "record_ids": [...]}, "contact_tier": "social"|"email"|"telegram"|"phone"}; ' +

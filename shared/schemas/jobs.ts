@@ -2,40 +2,20 @@ import * as z from '#shared/schemas/zod';
 import { withMeta } from '#shared/schemas/zod';
 import { defineEndpoint } from '#shared/http/endpoint';
 import { CAPABILITY_NAMES, MAX_COMPANIES, MAX_CONTACTS, PRESET_NAMES } from '#shared/domain/jobs/capabilities';
+import { assetText, companyFields, contactFields, icpConfigSchema } from '#shared/domain/jobs/assets';
 import { VERIFY_REASONS } from '#shared/domain/jobs/providers/types';
 import { pageOf, pageQuery, timestamp } from './common';
 
 const text = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
 
 export const companyInput = withMeta(
-  z.strictObject({ company_name: text(300), domain: z.optional(text(300)), website: z.optional(text(2000)) }).check(z.refine((c) => c.domain !== undefined || c.website !== undefined, { message: 'A company needs a website or a domain' })),
+  z.strictObject({ ...companyFields('refused'), company_name: assetText('company_name', 'refused') }).check(z.refine((c) => c.domain !== undefined || c.website !== undefined, { message: 'A company needs a website or a domain' })),
   { id: 'JobCompanyInput', anyOf: [{ required: ['domain'] }, { required: ['website'] }] },
 );
 
 export const contactInput = withMeta(
-  z.strictObject({
-    full_name: z.optional(text(300)),
-    first_name: z.optional(text(150)),
-    last_name: z.optional(text(150)),
-    email: z.optional(text(254)),
-    company_name: z.optional(text(300)),
-    domain: z.optional(text(300)),
-    linkedin_url: z.optional(text(2000)),
-    title: z.optional(text(300)),
-  }).check(z.refine((c) => Object.keys(c).length > 0, { message: 'A contact needs at least one field' })),
+  z.strictObject(contactFields('refused')).check(z.refine((c) => Object.keys(c).length > 0, { message: 'A contact needs at least one field' })),
   { id: 'JobContactInput', minProperties: 1 },
-);
-
-export const icpConfig = withMeta(
-  z.strictObject({
-    industries: z.optional(z.array(text(100)).check(z.maxLength(50))),
-    locations: z.optional(z.array(text(100)).check(z.maxLength(50))),
-    keywords: z.optional(z.array(text(100)).check(z.maxLength(50))),
-    min_employees: z.optional(z.int().check(z.gte(0))),
-    max_employees: z.optional(z.int().check(z.gte(0))),
-    min_score: z.optional(z.int().check(z.gte(0), z.lte(100))),
-  }),
-  { id: 'IcpConfig' },
 );
 
 export const createJobBody = withMeta(
@@ -46,7 +26,7 @@ export const createJobBody = withMeta(
       companies: z.optional(z.array(companyInput).check(z.maxLength(MAX_COMPANIES))),
       contacts: z.optional(z.array(contactInput).check(z.maxLength(MAX_CONTACTS))),
     }),
-    icp_config: z.optional(icpConfig),
+    icp_config: z.optional(icpConfigSchema),
     execution_options: z.optional(
       z.strictObject({
         niche: z.optional(text(200)),

@@ -1,6 +1,7 @@
 import * as z from '#shared/schemas/zod';
 import { withMeta } from '#shared/schemas/zod';
 import { defineEndpoint } from '#shared/http/endpoint';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '#shared/domain/webhooks/eventTypes';
 import { noContentSpec } from './noContent';
 import { pageOf, pageQuery, timestamp } from './common';
 import { jobRecord } from './jobs';
@@ -24,11 +25,10 @@ export const WEBHOOK_EVENT_DATA = {
   'community.suspended': community,
   'community.expired': community,
   'credits.low': creditsLow,
-} as const satisfies Record<string, z.ZodMiniType>;
+} as const satisfies Record<WebhookEventType, z.ZodMiniType>;
 
-export type WebhookEventType = keyof typeof WEBHOOK_EVENT_DATA;
-export const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENT_DATA) as WebhookEventType[];
-export const webhookEventType = z.enum(WEBHOOK_EVENT_TYPES as [WebhookEventType, ...WebhookEventType[]]);
+export { WEBHOOK_EVENT_TYPES, type WebhookEventType };
+export const webhookEventType = z.enum(WEBHOOK_EVENT_TYPES);
 
 /** The body POSTed to an endpoint for one event type. */
 export const webhookEventBody = (type: WebhookEventType) =>

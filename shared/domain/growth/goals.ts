@@ -8,7 +8,7 @@ export type GoalType = (typeof GOAL_TYPES)[number];
 
 /** The enrichment pipeline's capabilities, in the order it runs them: a growth run is an enrichment job. */
 export { CAPABILITY_NAMES as PIPELINE_ORDER, type Capability } from '#shared/domain/jobs/capabilities';
-import type { Capability } from '#shared/domain/jobs/capabilities';
+import { CAPABILITIES, CAPABILITY_NAMES, type Capability } from '#shared/domain/jobs/capabilities';
 
 /** What a goal must be given: companies to work on, or contacts (with e-mail addresses where it verifies). */
 export type InputNeed = 'companies' | 'contacts' | 'contacts_with_email' | 'companies_or_contacts';
@@ -103,5 +103,5 @@ export const GOALS: GoalDefinition[] = [
 
 export const goalDefinition = (goal: GoalType): GoalDefinition => GOALS.find((g) => g.goal === goal)!;
 
-/** Capabilities that call outside providers (contract 6): their credits are the plan's external spend. */
-export const EXTERNAL_CAPABILITIES: ReadonlySet<Capability> = new Set(['email_lookup', 'email_verify', 'linkedin_enrich']);
+/** Capabilities that call outside providers (their `external` in CAPABILITIES): their credits are the plan's external spend. */
+export const EXTERNAL_CAPABILITIES: ReadonlySet<Capability> = new Set(CAPABILITY_NAMES.filter((c) => CAPABILITIES[c].external));

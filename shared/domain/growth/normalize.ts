@@ -5,6 +5,7 @@
  */
 import { isFreeProvider } from '#shared/domain/freeEmailProviders';
 import { normaliseDomain } from '#shared/hostNames';
+import { ASSET_FIELD_LIMITS } from '#shared/domain/jobs/assets';
 import type { CompanyInput, ContactInput } from '#shared/domain/jobs/inputs';
 
 /** The input shapes of an enrichment job (the plan runs on that pipeline), reused as growth's inputs. */
@@ -55,7 +56,9 @@ export function normalizeEmail(value: string | undefined): string | undefined {
 export function normalizeLinkedinUrl(value: string | undefined): string | undefined {
   const raw = collapse(value)?.toLowerCase();
   const match = raw?.match(/linkedin\.com\/(in|pub|company)\/([^/?#\s]+)/);
-  return match ? `https://www.linkedin.com/${match[1]}/${match[2]}` : undefined;
+  const url = match ? `https://www.linkedin.com/${match[1]}/${match[2]}` : undefined;
+  // The canonical form can be longer than what was typed; past the field's limit the plan carrying it could not be sent back.
+  return url && url.length <= ASSET_FIELD_LIMITS.linkedin_url ? url : undefined;
 }
 
 /** A company domain from an e-mail address; none for free mailbox providers (gmail.com is nobody's company). */

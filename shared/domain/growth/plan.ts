@@ -5,6 +5,7 @@
  */
 import * as z from '#shared/schemas/zod';
 import { withMeta } from '#shared/schemas/zod';
+import { companyFields, contactFields, icpConfigSchema } from '#shared/domain/jobs/assets';
 import { MAX_COMPANIES, MAX_CONTACTS } from '#shared/domain/jobs/capabilities';
 import { GOAL_TYPES, PIPELINE_ORDER, type Capability } from './goals';
 
@@ -12,19 +13,8 @@ export const COVERAGE_MODES = ['sufficient', 'partial', 'needs_enrichment'] as c
 export type CoverageMode = (typeof COVERAGE_MODES)[number];
 export const RECOMMENDED_PATHS = ['enrichment_only', 'enrichment_plus_fallback'] as const;
 
-const text = (max: number) => z.string().check(z.minLength(1), z.maxLength(max));
-
-export const normalizedCompanySchema = z.strictObject({ company_name: z.optional(text(300)), domain: z.optional(text(253)), website: z.optional(text(500)) });
-export const normalizedContactSchema = z.strictObject({
-  full_name: z.optional(text(300)),
-  first_name: z.optional(text(150)),
-  last_name: z.optional(text(150)),
-  email: z.optional(text(320)),
-  company_name: z.optional(text(300)),
-  domain: z.optional(text(253)),
-  linkedin_url: z.optional(text(500)),
-  title: z.optional(text(300)),
-});
+export const normalizedCompanySchema = z.strictObject(companyFields('refused'));
+export const normalizedContactSchema = z.strictObject(contactFields('refused'));
 
 /** What one request may send; the plan keeps what one pipeline run takes (the rest is reported over_limit). */
 export const MAX_ASSETS = 5000;
@@ -37,15 +27,6 @@ export const constraintsSchema = z.strictObject({
   niche: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
   count: z.optional(z.int().check(z.gte(1), z.lte(1000))),
   location: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
-});
-
-export const icpConfigSchema = z.strictObject({
-  industries: z.optional(z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))).check(z.maxLength(50))),
-  locations: z.optional(z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))).check(z.maxLength(50))),
-  keywords: z.optional(z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))).check(z.maxLength(50))),
-  min_employees: z.optional(z.int().check(z.gte(0))),
-  max_employees: z.optional(z.int().check(z.gte(0))),
-  min_score: z.optional(z.number().check(z.gte(0), z.lte(100))),
 });
 
 export const goalPlanSchema = withMeta(
@@ -75,7 +56,7 @@ export const goalPlanSchema = withMeta(
 
 export type GoalPlan = z.output<typeof goalPlanSchema>;
 export type Constraints = z.output<typeof constraintsSchema>;
-export type IcpConfig = z.output<typeof icpConfigSchema>;
+export type { IcpConfig } from '#shared/domain/jobs/assets';
 
 const byPipelineOrder = (caps: readonly Capability[]): Capability[] =>
   [...new Set(caps)].sort((a, b) => PIPELINE_ORDER.indexOf(a) - PIPELINE_ORDER.indexOf(b));

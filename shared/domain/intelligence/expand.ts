@@ -17,7 +17,7 @@ import { readTogether } from '#shared/store/batch';
 import { walletRead } from '#shared/store/walletRepo';
 import { TransactionConditionError, type TransactItem } from '#shared/store/transactions';
 import type { CuratedFund } from '#shared/data/model';
-import type { ExpansionParams } from '#shared/schemas/intelligence';
+import type { ExpansionParams } from './expansionParams';
 import { PACKAGES, type ExpansionType, type PackageDef } from './packages';
 import { increaseLimitCredits, increaseLimitRecords, networkDepthCredits } from './pricing';
 import { explainSpentQuote, quoteTokenRead, redeemableFrom } from './quoteTokens';

@@ -7,7 +7,7 @@ import { ValidationError } from '#shared/domain/errors';
 import { DATASET_AS_OF, type Contacts, type CuratedCompany, type CuratedFund, type CuratedPerson } from '#shared/data/model';
 import { curatedEntityRead, getCuratedEntities } from '#shared/store/curatedRepo';
 import { readTogether, type Read } from '#shared/store/batch';
-import { expansionParamSchemas, type ExpansionParams } from '#shared/schemas/intelligence';
+import { expansionParamSchemas, type ExpansionParams } from './expansionParams';
 import { parseOrThrowAt } from './validation';
 import { CHANNEL_FIELDS, type ContactTier, type ExpansionType, type PackageDef } from './packages';
 import { channelsAt, higherTier, increaseLimitCredits, increaseLimitRecords, networkDepthCredits, tierOffered, unlockCredits } from './pricing';

@@ -11,7 +11,7 @@ import { executeCredits, increaseLimitRecords } from './pricing';
 import { increaseLimitQuote, networkDepthQuote, parseExpansionParams, priceUnlock, selectRecords } from './expansions';
 import { loadIntelResult, type LoadedResult } from './storedResults';
 import { plural } from './engines/format';
-import type { ExpansionParams } from '#shared/schemas/intelligence';
+import type { ExpansionParams } from './expansionParams';
 import { assertExpansionOffered } from './results';
 
 export interface QuoteInput {

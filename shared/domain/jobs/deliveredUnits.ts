@@ -1,36 +1,11 @@
 /**
  * What a finished job delivered, in billable units: a job is charged for the work its deliverable
- * shows, never for work on rows that were merged away or left out. Each delivered contact row counts
- * at most one unit per capability (a person found twice is one person delivered), each distinct
- * company domain at most one. Pure.
+ * shows, never for work on rows that were merged away or left out. How each capability's work is
+ * counted is its `delivered` entry in CAPABILITIES. Pure.
  */
-import { canonicalLinkedinUrl } from './linkedin';
+import { CAPABILITIES, CAPABILITY_NAMES, type Capability } from './capabilities';
 import { noUnits, type UnitCounts } from './pricing';
-import type { Capability } from './capabilities';
 import type { CompanyRow, ContactRow, DeliverableRow } from './rows';
-
-type ContactCapability = 'contact_discovery' | 'linkedin_enrich' | 'email_lookup' | 'email_verify';
-
-/** Whether a delivered contact row carries one unit of each contact capability; `sources` are the contacts merged into it. */
-const CONTACT_WORK: Record<ContactCapability, (row: DeliverableRow, sources: ContactRow[]) => boolean> = {
-  contact_discovery: (row) => row.contact_source === 'contact_discovery',
-  // Only the profile the row shows: a merged duplicate's other profile was not delivered.
-  linkedin_enrich: (row, sources) => {
-    const shown = row.linkedin_url ? canonicalLinkedinUrl(row.linkedin_url) : undefined;
-    return shown !== undefined && sources.some((s) => s.linkedin_enrich?.status === 'enriched' && s.linkedin_url && canonicalLinkedinUrl(s.linkedin_url) === shown);
-  },
-  email_lookup: (row) => row.email_source === 'curated' || row.email_source === 'pattern',
-  email_verify: (row) => row.email_status !== null,
-};
-
-/**
- * Company work, once per domain. Scoring counts for companies the ICP gate dropped too: the gate's
- * verdict (stats.companies_dropped, the growth gap report) is what qualification delivers for them.
- */
-const COMPANY_WORK: Record<'qualification' | 'company_size', (company: CompanyRow) => boolean> = {
-  qualification: (c) => c.qualification !== undefined,
-  company_size: (c) => !c.dropped && c.company_size?.status === 'resolved',
-};
 
 export interface DeliveredRow {
   row: DeliverableRow;
@@ -40,12 +15,13 @@ export interface DeliveredRow {
 
 export function deliveredUnits(delivered: DeliveredRow[], companies: CompanyRow[]): UnitCounts {
   const units = noUnits();
-  for (const { row, sources } of delivered) {
-    if (sources.length === 0) continue;
-    for (const [capability, carries] of Object.entries(CONTACT_WORK)) if (carries(row, sources)) units[capability as Capability] += 1;
-  }
-  for (const [capability, did] of Object.entries(COMPANY_WORK)) {
-    units[capability as Capability] = new Set(companies.filter(did).map((c) => c.domain)).size;
+  for (const capability of CAPABILITY_NAMES) {
+    const count = CAPABILITIES[capability].delivered;
+    if (count.per === 'contact_row') {
+      units[capability] = delivered.filter(({ row, sources }) => sources.length > 0 && count.carries(row, sources)).length;
+    } else if (count.per === 'company_domain') {
+      units[capability] = new Set(companies.filter(count.shows).map((c) => c.domain)).size;
+    }
   }
   return units;
 }

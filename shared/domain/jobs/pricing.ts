@@ -1,4 +1,4 @@
-import { CAPABILITIES, MAX_CONTACTS_PER_COMPANY, type Capability } from './capabilities';
+import { CAPABILITIES, type Capability } from './capabilities';
 
 /** Units consumed per capability (what the contract 7 prices apply to). */
 export type UnitCounts = Record<Capability, number>;
@@ -20,19 +20,10 @@ export function creditsByCapability(units: Partial<UnitCounts>): Partial<Record<
  * consumed units are charged at the end.
  */
 export function estimateUnits(capabilities: Capability[], inputs: { companies: number; contacts: number }): UnitCounts {
-  const has = (c: Capability) => capabilities.includes(c);
-  const contacts = inputs.contacts + (has('contact_discovery') ? inputs.companies * MAX_CONTACTS_PER_COMPANY : 0);
+  const found = capabilities.includes('contact_discovery') ? CAPABILITIES.contact_discovery.maxUnits({ companies: inputs.companies, contacts: 0 }) : 0;
+  const volume = { companies: inputs.companies, contacts: inputs.contacts + found };
   const units = noUnits();
-  const perCapability: Record<Capability, number> = {
-    qualification: inputs.companies,
-    company_size: inputs.companies,
-    contact_discovery: inputs.companies * MAX_CONTACTS_PER_COMPANY,
-    linkedin_enrich: contacts,
-    email_lookup: contacts,
-    email_verify: contacts,
-    deliverable_finalize: 0,
-  };
-  for (const c of capabilities) units[c] = perCapability[c];
+  for (const c of capabilities) units[c] = CAPABILITIES[c].maxUnits(volume);
   return units;
 }
 

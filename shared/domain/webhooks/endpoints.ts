@@ -2,7 +2,7 @@
 import { now, ports } from '#shared/adapters/ports';
 import { NotFoundError, UnprocessableError, ValidationError } from '#shared/domain/errors';
 import { uuidv7 } from '#shared/ids';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '#shared/schemas/outboundWebhooks';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './eventTypes';
 import {
   deleteEndpointItem,
   getEndpoint,

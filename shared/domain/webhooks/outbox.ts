@@ -6,7 +6,7 @@
  */
 import { ports } from '#shared/adapters/ports';
 import { uuidv7 } from '#shared/ids';
-import type { WebhookEventType } from '#shared/schemas/outboundWebhooks';
+import type { WebhookEventType } from './eventTypes';
 import type { TransactItem } from '#shared/store/transactions';
 import { outboxEventItem } from '#shared/store/webhookEventsRepo';
 import { dispatchMessage } from './messages';

@@ -1,4 +1,4 @@
-import type { WebhookEventType } from '#shared/schemas/outboundWebhooks';
+import type { WebhookEventType } from './eventTypes';
 import type { WebhookEndpointRecord } from '#shared/store/webhookEndpointsRepo';
 import type { WebhookDeliveryRecord } from '#shared/store/webhookDeliveriesRepo';
 
