@@ -5,6 +5,7 @@ import { createApiHandler } from '#shared/http/api';
 import { HttpResponse } from '#shared/http/response';
 import { jobsEndpoints as E } from '#shared/schemas/jobs';
 import { cancelJobForUser, getJobForUser, pageJobs, startEnrichmentJob } from '#shared/domain/jobs/jobOperations';
+import { quoteEnrichmentJob } from '#shared/domain/jobs/quote';
 import { exportJobRows } from '#shared/domain/jobs/exports';
 import { rowsExport } from '#shared/http/rowsExport';
 
@@ -16,6 +17,17 @@ useEventBridgeEvents();
 export const handler = createApiHandler(E, {
   createJob: async ({ user, body }) =>
     startEnrichmentJob({
+      userId: user.id,
+      preset: body.preset,
+      requestedCapabilities: body.requested_capabilities,
+      inputAssets: body.input_assets,
+      icpConfig: body.icp_config,
+      executionOptions: body.execution_options,
+      chatId: body.chat_id ?? null,
+      quoteToken: body.quote_token,
+    }),
+  quoteJob: async ({ user, body }) =>
+    quoteEnrichmentJob({
       userId: user.id,
       preset: body.preset,
       requestedCapabilities: body.requested_capabilities,
