@@ -52,6 +52,9 @@ export const FUNCTIONS: Record<FunctionName, FunctionNeeds> = {
   // The Telegram webhook and Discord interactions verify with the platform secret and queue platform calls.
   moderation: { description: 'Community moderation', table: 'readWrite', events: true, queue: true, platformSecret: true, webhookQueue: true },
   outbound: { description: 'Outbound webhook endpoints and the delivery log', table: 'readWrite', webhookQueue: true },
+  // Runs the tools' routes in process through their own handlers: what those routes need, and no
+  // more (no Stripe: no tool starts a checkout; no platform secret: no tool talks to a platform).
+  mcp: { description: 'MCP server for AI agents: the API as tools (Streamable HTTP, stateless)', table: 'readWrite', queue: true, events: true, webhookQueue: true },
   // Identifies the caller from the API key hash: a single lookup, nothing written.
   authorizer: { description: 'TOKEN authorizer: bearer API key to user', table: 'read', memorySize: 512, timeout: Duration.seconds(10) },
   // Server-sent events of a job's progress: reads the job until it is terminal. API Gateway allows

@@ -253,7 +253,7 @@ describe('outbound webhook delivery', () => {
   it('lets only the event producers, the endpoints API, the sweep and the sender send to it', () => {
     const { mainId } = queues();
     const senders = functionNames().filter((name) => envOf(name).WEBHOOK_QUEUE_URL);
-    expect(senders.sort()).toEqual(['growth', 'jobs', 'moderation', 'outbound', 'renewals', 'webhook-sender', 'worker']);
+    expect(senders.sort()).toEqual(['growth', 'jobs', 'mcp', 'moderation', 'outbound', 'renewals', 'webhook-sender', 'worker']);
     for (const name of senders) expect(envOf(name).WEBHOOK_QUEUE_URL, name).toEqual({ Ref: mainId });
     // Rendered events link to the deployed API.
     expect(envOf('webhook-sender').PUBLIC_BASE_URL).toBeDefined();
