@@ -237,7 +237,7 @@ describe('the HTTP face of /api/v1/mcp', () => {
     const res = await post({});
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
-    expect((await res.json()).error.code).toBe('unauthorized');
+    expect(((await res.json()) as any).error.code).toBe('unauthorized');
     await expect(mcpClient(api.baseUrl, 'oik_not-a-key')).rejects.toThrow();
   });
 
@@ -245,10 +245,10 @@ describe('the HTTP face of /api/v1/mcp', () => {
     const { key } = await api.newUser({ tier: 'pro', credits: 10 });
     const foreign = await post({ authorization: `Bearer ${key}`, origin: 'https://evil.example' });
     expect(foreign.status).toBe(403);
-    expect((await foreign.json()).error.code).toBe('origin_not_allowed');
+    expect(((await foreign.json()) as any).error.code).toBe('origin_not_allowed');
     const own = await post({ authorization: `Bearer ${key}`, origin: api.origin });
     expect(own.status).toBe(200);
-    expect((await own.json()).result.protocolVersion).toBe('2025-06-18');
+    expect(((await own.json()) as any).result.protocolVersion).toBe('2025-06-18');
     await expect(mcpClient(api.baseUrl, key, REVISIONS[2], { origin: 'http://attacker.test' })).rejects.toThrow();
   });
 
