@@ -1,3 +1,7 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -6,6 +10,7 @@ import { ManualClock } from '#shared/adapters/clock';
 import { getBalance } from '#shared/domain/credits/credits';
 import { startTestApi } from '#test/support/api';
 import { mcpClient, REVISIONS } from '#test/support/mcpClient';
+import { PROJECT_ROOT } from '#infra/projectRoot';
 
 // The clock moves by hand only to expire a quote; the pipeline queue runs as on `npm start`.
 const clock = new ManualClock(new Date());
@@ -262,5 +267,18 @@ describe('the HTTP face of /api/v1/mcp', () => {
     const stream = await fetch(`${api.baseUrl}/mcp`, { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' } });
     expect(stream.status).toBe(405);
     expect(stream.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe("the README's MCP curl", () => {
+  it('runs as written against the local server and answers the account as a tool result', async () => {
+    const readme = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### AI agents over MCP'));
+    const block = section.slice(section.indexOf('```sh\n') + 6, section.indexOf('\n```', section.indexOf('```sh\n')));
+    expect(block).toMatch(/^curl .*\/mcp/);
+    const { key } = await api.newUser({ tier: 'pro', credits: 77 });
+    const { stdout } = await promisify(execFile)('bash', ['-c', `export API=${api.baseUrl}\nexport KEY=${key}\n${block}`], { timeout: 30_000 });
+    const answer = JSON.parse(stdout);
+    expect(answer).toMatchObject({ jsonrpc: '2.0', id: 1, result: { structuredContent: { permanent_credit_balance: 77 } } });
   });
 });
