@@ -65,10 +65,18 @@ export interface Page {
 }
 
 /**
- * The records array at `path` cut to whole records [offset, offset + limit); the rest of the answer
- * is kept as it is. Absent or not an array: the answer is unchanged and no page is reported.
+ * The records array at the first of `paths` that holds one, cut to whole records [offset, offset + limit);
+ * the rest of the answer is kept as it is. None: the answer is unchanged and no page is reported.
  */
-export function pageRecords(answer: unknown, path: readonly string[], offset: number, limit: number): { answer: unknown; page?: Page } {
+export function pageRecords(answer: unknown, paths: readonly (readonly string[])[], offset: number, limit: number): { answer: unknown; page?: Page } {
+  for (const path of paths) {
+    const paged = pageAt(answer, path, offset, limit);
+    if (paged.page) return paged;
+  }
+  return { answer };
+}
+
+function pageAt(answer: unknown, path: readonly string[], offset: number, limit: number): { answer: unknown; page?: Page } {
   let holder: unknown = answer;
   for (const key of path.slice(0, -1)) holder = holder && typeof holder === 'object' && Object.hasOwn(holder, key) ? (holder as Record<string, unknown>)[key] : undefined;
   const last = path[path.length - 1];

@@ -14,8 +14,8 @@ export interface ToolDef {
   operationId?: string;
   /** The route pages its list (limit, offset): the tool offers at most MAX_PAGE a call. */
   pagedByRoute?: boolean;
-  /** The answer holds one item with a records array at this path: the tool pages it (limit, offset). */
-  recordsAt?: readonly string[];
+  /** The answer holds one item with its records in an array at the first of these paths present: the tool pages it (limit, offset). */
+  recordsAt?: readonly (readonly string[])[];
   /** Query parameters the tool caps below the route's own maximum, so one answer stays small. */
   caps?: Record<string, number>;
 }
@@ -62,7 +62,7 @@ export const TOOLS: readonly ToolDef[] = [
       'Next: get_intelligence_result with the result_id to read the records (25 at a time).',
   },
   {
-    name: 'get_intelligence_result', title: 'Intelligence result', kind: 'read', operationId: 'getIntelligenceResult', recordsAt: ['records'],
+    name: 'get_intelligence_result', title: 'Intelligence result', kind: 'read', operationId: 'getIntelligenceResult', recordsAt: [['records']],
     description:
       'A stored intelligence result with its records (at most 25 a call: limit, offset; _meta.page says what is left) and the expansions it offers. Free. ' +
       'Next: quote_package with expansion_scope to unlock contacts or get more records.',
@@ -78,8 +78,8 @@ export const TOOLS: readonly ToolDef[] = [
     description: 'Your stored tool results, newest first (at most 25 a call: limit, offset), filterable by tool_name and chat_id. Free. Next: get_result with a result_id.',
   },
   {
-    name: 'get_result', title: 'Stored result', kind: 'read', operationId: 'getResult', recordsAt: ['result_data', 'records'],
-    description: 'One stored result with its data; a records list is paged (at most 25 a call: limit, offset; _meta.page says what is left). Free.',
+    name: 'get_result', title: 'Stored result', kind: 'read', operationId: 'getResult', recordsAt: [['result_data', 'records'], ['result_data', 'rows']],
+    description: 'One stored result with its data; its records (or rows) are paged (at most 25 a call: limit, offset; _meta.page says what is left). Free.',
   },
   {
     name: 'resolve_growth_goal', title: 'Resolve a growth goal', kind: 'read', operationId: 'resolveGrowthGoal',

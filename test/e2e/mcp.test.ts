@@ -164,8 +164,10 @@ describe('an agent speaking only MCP', () => {
     expect(await available(user.id)).toBe(10_000 - done.credits_charged);
     const jobs = ok(await call(client, 'list_jobs', {}));
     expect(jobs).toMatchObject({ total: 1, limit: 25 });
-    const stored = ok(await call(client, 'get_result', { result_id: done.result_id }));
-    expect(stored.id).toBe(done.result_id);
+    const stored = await call(client, 'get_result', { result_id: done.result_id, limit: 2 });
+    expect(ok(stored).id).toBe(done.result_id);
+    expect(ok(stored).result_data.rows).toHaveLength(2);
+    expect(stored._meta?.page).toMatchObject({ offset: 0, limit: 2, returned: 2, total: done.stats.rows_delivered });
 
     // A finished job cannot be cancelled: an isError result naming the code and what to do next.
     const cancelled = await call(client, 'cancel_job', { job_id: job.job_id });
