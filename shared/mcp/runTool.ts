@@ -5,6 +5,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { getBalance } from '#shared/domain/credits/credits';
 import { sha256Hex } from '#shared/ids';
+import { canonicalJson } from '#shared/json';
 import { lowerCaseHeaders } from '#shared/http/headers';
 import { packagePage } from './catalogue';
 import { invokeRoute, OPERATIONS, routeRequest, type CallerScope } from './routeCall';
@@ -24,8 +25,12 @@ const invalid = (path: string, message: string) =>
 
 const isCount = (value: unknown, min: number, max: number): value is number => typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 
-/** The idempotency key of a spend: one per quote, so a retried call replays the first answer. */
-export const spendKey = (quoteToken: string): string => `mcp-${sha256Hex(quoteToken)}`;
+/**
+ * The idempotency key of a spend, from its quote token and its arguments: a retried call replays the
+ * first answer, while a call that went wrong (arguments other than the quoted ones) does not hold the
+ * token's key against the corrected call. The token itself stays single use: the route sees to that.
+ */
+export const spendKey = (quoteToken: string, args: Record<string, unknown>): string => `mcp-${sha256Hex(canonicalJson({ quote_token: quoteToken, arguments: args }))}`;
 
 async function creditsAfter(headers: Record<string, string>, userId: string) {
   // A replay charged nothing now; a move is reported by the route's own credit meter.
@@ -60,7 +65,7 @@ export async function runTool(tool: ToolDef, given: Record<string, unknown>, sco
   if (tool.kind === 'spend') {
     const token = args.quote_token;
     if (typeof token !== 'string' || token.length === 0) return invalid('quote_token', `required: call ${QUOTED_BY.get(tool.name)} with the same arguments first and pass its quote_token`);
-    headers['idempotency-key'] = spendKey(token);
+    headers['idempotency-key'] = spendKey(token, args);
   }
   const response = await invokeRoute(op, routeRequest(op.spec, args), headers, scope);
   const answered = lowerCaseHeaders(Object.fromEntries(Object.entries(response.headers ?? {}).map(([k, v]) => [k, String(v)])));

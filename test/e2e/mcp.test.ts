@@ -204,6 +204,11 @@ describe('an agent speaking only MCP', () => {
     const changed = await call(client, 'start_enrichment_job', { ...JOB, preset: 'company_size_and_email_verify', quote_token: other.quote_token });
     expect(errorCode(changed)).toBe('quote_mismatch');
     expect(await available(user.id)).toBe(spent);
+    // The mistaken call does not hold the token: the quoted arguments then go through, once.
+    const corrected = await call(client, 'start_enrichment_job', { ...JOB, quote_token: other.quote_token });
+    expect(ok(corrected).credits_reserved).toBe(other.credits);
+    expect(await available(user.id)).toBe(spent - other.credits);
+    await api.ports.queue.drained();
   });
 
   it('out of credits: insufficient_credits, telling the agent to get credits and quote again', async () => {

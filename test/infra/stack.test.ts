@@ -148,8 +148,8 @@ describe('functions', () => {
       expect('EVENT_BUS_NAME' in env, name).toBe(needs.events === true);
       expect('WEBHOOK_QUEUE_URL' in env, name).toBe(needs.webhookQueue === true);
     }
-    expect(functionNames().filter((n) => FUNCTIONS[n].queue).sort()).toEqual(['captchas', 'growth', 'jobs', 'moderation', 'renewals', 'worker']);
-    expect(functionNames().filter((n) => FUNCTIONS[n].events).sort()).toEqual(['dead-letters', 'growth', 'jobs', 'moderation', 'renewals', 'worker']);
+    expect(functionNames().filter((n) => FUNCTIONS[n].queue).sort()).toEqual(['captchas', 'growth', 'jobs', 'mcp', 'moderation', 'renewals', 'worker']);
+    expect(functionNames().filter((n) => FUNCTIONS[n].events).sort()).toEqual(['dead-letters', 'growth', 'jobs', 'mcp', 'moderation', 'renewals', 'worker']);
   });
 
   it('are granted only what they need: writes, queue sends and event publishing where asked, nothing for public', () => {
