@@ -58,6 +58,9 @@ const DEPLOYMENTS: Record<FunctionName, Deployment> = {
   jobs: { description: 'Enrichment jobs' },
   moderation: { description: 'Community moderation' },
   outbound: { description: 'Outbound webhook endpoints and the delivery log' },
+  // Runs the tools' routes in process through their own handlers: what those routes need, and no
+  // more (no Stripe: no tool starts a checkout; no platform secret: no tool talks to a platform).
+  mcp: { description: 'MCP server for AI agents: the API as tools (Streamable HTTP, stateless)' },
   // Identifies the caller from the API key hash: a single lookup, nothing written.
   authorizer: { description: 'TOKEN authorizer: bearer API key to user', memorySize: 512, timeout: Duration.seconds(10) },
   // Server-sent events of a job's progress: reads the job until it is terminal. API Gateway allows

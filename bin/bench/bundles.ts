@@ -50,11 +50,13 @@ function copySideFiles(files: readonly string[], outputDir: string): { name: str
  * options (infra/bundling.ts) into a temporary folder, each with its side files beside it as the
  * stack ships them; `dispose` removes it.
  */
-export async function buildBundles(): Promise<{ bundles: BuiltBundle[]; dispose: () => void }> {
+export async function buildBundles(only?: readonly string[]): Promise<{ bundles: BuiltBundle[]; dispose: () => void }> {
   const dir = mkdtempSync(join(tmpdir(), 'outreach-bundles-'));
   const entries: [string, string][] = [
     [HELLO_WORLD, join(PROJECT_ROOT, 'bin/bench/helloWorld/handler.ts')],
-    ...Object.entries(FUNCTIONS).map(([name, needs]): [string, string] => [name, join(PROJECT_ROOT, 'functions', needs.entry?.folder ?? name, 'handler.ts')]),
+    ...Object.entries(FUNCTIONS)
+      .filter(([name]) => !only || only.includes(name))
+      .map(([name, needs]): [string, string] => [name, join(PROJECT_ROOT, 'functions', needs.entry?.folder ?? name, 'handler.ts')]),
   ];
   const bundles: BuiltBundle[] = [];
   for (const [name, entry] of entries) {
@@ -121,6 +123,32 @@ export async function printBundleFigures(print: (line: string) => void = console
     }
     for (const b of bundles) for (const f of b.sideFiles) print(`side file of ${b.name}: ${f.name}, ${(f.bytes / 1024).toFixed(1)} KiB beside index.js`);
     for (const b of bundles) for (const w of b.warnings) print(`esbuild warning in ${b.name}: ${w}`);
+  } finally {
+    dispose();
+  }
+}
+
+/** Bytes of a bundle that come from inputs whose path matches `pattern`. */
+const bytesFrom = (b: BuiltBundle, pattern: RegExp): number =>
+  Object.entries(b.inputs).reduce((sum, [file, input]) => sum + (pattern.test(file) ? input.bytesInOutput : 0), 0);
+
+/**
+ * The MCP function beside the hello-world and the functions whose routes it runs: its size and load
+ * time as ratios, and what the MCP SDK itself adds to it.
+ */
+export async function printMcpBundleFigures(print: (line: string) => void = console.log): Promise<void> {
+  const { bundles, dispose } = await buildBundles(['mcp', 'account', 'jobs', 'intelligence']);
+  try {
+    const times = loadTimes(bundles, 5);
+    const hello = bundles.find((b) => b.name === HELLO_WORLD)!;
+    const helloMs = times.get(HELLO_WORLD)!.median;
+    for (const b of bundles) {
+      print(`bundle ${b.name.padEnd(13)} ${(b.bytes / 1024).toFixed(1).padStart(8)} KiB  ${(b.bytes / hello.bytes).toFixed(2)}x hello-world  load ${times.get(b.name)!.median.toFixed(1)} ms (${(times.get(b.name)!.median / helloMs).toFixed(2)}x)`);
+    }
+    const mcp = bundles.find((b) => b.name === 'mcp')!;
+    const sdk = bytesFrom(mcp, /node_modules\/@modelcontextprotocol\//);
+    const stripe = bytesFrom(mcp, /node_modules\/stripe\//);
+    print(`of the mcp bundle: @modelcontextprotocol/* ${(sdk / 1024).toFixed(1)} KiB, stripe ${(stripe / 1024).toFixed(1)} KiB (through the account routes it runs)`);
   } finally {
     dispose();
   }

@@ -14,6 +14,7 @@ export const groupHandlers: Record<ApiGroup, () => Promise<ApiHandler>> = {
   jobs: async () => (await import('#functions/jobs/handler')).handler,
   moderation: async () => (await import('#functions/moderation/handler')).handler,
   outbound: async () => (await import('#functions/outbound/handler')).handler,
+  mcp: async () => (await import('#functions/mcp/handler')).handler,
 };
 
 /** The response-streaming function behind endpoints marked `streaming`. */

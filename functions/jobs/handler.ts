@@ -5,12 +5,24 @@ import { createApiHandler } from '#shared/http/api';
 import { HttpResponse } from '#shared/http/response';
 import { jobsEndpoints as E } from '#shared/schemas/jobs';
 import { cancelJobForUser, getJobForUser, pageJobs, startEnrichmentJob } from '#shared/domain/jobs/jobOperations';
+import { quoteEnrichmentJob } from '#shared/domain/jobs/quote';
 import { exportJobRows } from '#shared/domain/jobs/exports';
 import { rowsExport } from '#shared/http/rowsExport';
 
 export const handler = withPorts('jobs', { queue: sqsPipelineQueue, events: eventBridgeEvents, webhookQueue: sqsWebhookQueue }, createApiHandler(E, {
   createJob: async ({ user, body }) =>
     startEnrichmentJob({
+      userId: user.id,
+      preset: body.preset,
+      requestedCapabilities: body.requested_capabilities,
+      inputAssets: body.input_assets,
+      icpConfig: body.icp_config,
+      executionOptions: body.execution_options,
+      chatId: body.chat_id ?? null,
+      quoteToken: body.quote_token,
+    }),
+  quoteJob: async ({ user, body }) =>
+    quoteEnrichmentJob({
       userId: user.id,
       preset: body.preset,
       requestedCapabilities: body.requested_capabilities,

@@ -38,6 +38,9 @@ export const FUNCTION_WIRING = {
   moderation: { table: 'readWrite', ports: ['queue', 'events', 'webhookQueue', 'secrets'] },
   // Checks a new endpoint's address as deliveries will.
   outbound: { table: 'readWrite', ports: ['webhookQueue', 'hostResolver'] },
+  // Runs the tools' routes in process through their own handlers (each fenced to its own ports): the
+  // ports those routes reach, no Stripe (no tool starts a checkout) and no platform secret.
+  mcp: { table: 'readWrite', ports: ['queue', 'events', 'webhookQueue'] },
   authorizer: { table: 'read', ports: [] },
   'jobs-events': { table: 'read', ports: [] },
   // E-mail verification looks up mail exchangers; platform calls read the platform secret.

@@ -53,7 +53,7 @@ export interface EndpointSpec {
   readsCuratedData?: boolean;
 }
 
-export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 406 | 409 | 410 | 413 | 422 | 429 | 431 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 405 | 406 | 409 | 410 | 413 | 422 | 429 | 431 | 500 | 503;
 
 export interface HeaderParam {
   name: string;

@@ -35,12 +35,20 @@ export class RequestTimeoutError extends DomainError {
   }
 }
 
+/** A browser page of another site (an `Origin` the service does not serve) calling an endpoint that refuses cross-site callers. */
+export class OriginNotAllowedError extends DomainError {
+  constructor(origin: string) {
+    super('origin_not_allowed', `Requests from the origin ${JSON.stringify(origin.slice(0, 200))} are not accepted here.`);
+  }
+}
+
 /** Each error class's HTTP status: the only place statuses are chosen. */
 const STATUS_OF = new Map<abstract new (...args: never[]) => DomainError, number>([
   [ValidationError, 400],
   [UnauthorizedError, 401],
   [InsufficientCreditsError, 402],
   [SubscriptionRequiredError, 403],
+  [OriginNotAllowedError, 403],
   [NotFoundError, 404],
   [NotAcceptableError, 406],
   [RequestTimeoutError, 408],

@@ -8,6 +8,7 @@ import { jobsEndpoints } from './jobs';
 import { publicEndpoints, webhookEndpoints } from './public';
 import { storageEndpoints } from './storage';
 import { outboundWebhookEndpoints } from './outboundWebhooks';
+import { mcpEndpoints } from './mcp';
 
 /**
  * Which Lambda serves which endpoints: one function per group (functions/<group>/handler.ts).
@@ -24,6 +25,7 @@ export const API_GROUPS = {
   jobs: Object.values(jobsEndpoints),
   moderation: [...Object.values(moderationEndpoints), ...Object.values(platformEndpoints)],
   outbound: Object.values(outboundWebhookEndpoints),
+  mcp: Object.values(mcpEndpoints),
 } satisfies Record<string, EndpointSpec[]>;
 
 export type ApiGroup = keyof typeof API_GROUPS;

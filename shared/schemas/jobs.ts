@@ -18,28 +18,54 @@ export const contactInput = withMeta(
   { id: 'JobContactInput', minProperties: 1 },
 );
 
-export const createJobBody = withMeta(
+/** What a job is asked to do: the body of a quote, and of a create without its quote_token. */
+const jobRequestShape = {
+  preset: z.optional(z.enum(PRESET_NAMES)),
+  requested_capabilities: z.optional(z.array(z.enum(CAPABILITY_NAMES)).check(z.minLength(1), z.maxLength(CAPABILITY_NAMES.length))),
+  input_assets: z.strictObject({
+    companies: z.optional(z.array(companyInput).check(z.maxLength(MAX_COMPANIES))),
+    contacts: z.optional(z.array(contactInput).check(z.maxLength(MAX_CONTACTS))),
+  }),
+  icp_config: z.optional(icpConfigSchema),
+  execution_options: z.optional(
+    z.strictObject({
+      niche: z.optional(text(200)),
+      icp_gate: z.optional(z.enum(['skip', 'apply'])),
+      /** Roles contact discovery looks for (e.g. ["marketing", "partnerships"]); default: most senior first. */
+      role_focus: z.optional(z.array(text(100)).check(z.maxLength(20))),
+    })),
+  chat_id: z.optional(z.uuid()),
+};
+
+/** Exactly one of preset and requested_capabilities (the refinement says it at run time, oneOf in the document). */
+const oneChoice = <S extends z.ZodMiniType<{ preset?: unknown; requested_capabilities?: unknown }>>(schema: S) =>
+  withMeta(
+    schema.check(z.refine((b) => (b.preset === undefined) !== (b.requested_capabilities === undefined), {
+      message: 'Send either preset or requested_capabilities, not both and not neither',
+      path: ['preset'],
+    })),
+    { oneOf: [{ required: ['preset'] }, { required: ['requested_capabilities'] }] },
+  );
+
+export const quoteJobBody = withMeta(oneChoice(z.strictObject(jobRequestShape)), { id: 'JobQuoteRequest' });
+
+export const createJobBody = oneChoice(
   z.strictObject({
-    preset: z.optional(z.enum(PRESET_NAMES)),
-    requested_capabilities: z.optional(z.array(z.enum(CAPABILITY_NAMES)).check(z.minLength(1), z.maxLength(CAPABILITY_NAMES.length))),
-    input_assets: z.strictObject({
-      companies: z.optional(z.array(companyInput).check(z.maxLength(MAX_COMPANIES))),
-      contacts: z.optional(z.array(contactInput).check(z.maxLength(MAX_CONTACTS))),
-    }),
-    icp_config: z.optional(icpConfigSchema),
-    execution_options: z.optional(
-      z.strictObject({
-        niche: z.optional(text(200)),
-        icp_gate: z.optional(z.enum(['skip', 'apply'])),
-        /** Roles contact discovery looks for (e.g. ["marketing", "partnerships"]); default: most senior first. */
-        role_focus: z.optional(z.array(text(100)).check(z.maxLength(20))),
-      })),
-    chat_id: z.optional(z.uuid()),
-  }).check(z.refine((b) => (b.preset === undefined) !== (b.requested_capabilities === undefined), {
-    message: 'Send either preset or requested_capabilities, not both and not neither',
-    path: ['preset'],
-  })),
-  { oneOf: [{ required: ['preset'] }, { required: ['requested_capabilities'] }] },
+    ...jobRequestShape,
+    quote_token: z.optional(withMeta(z.string().check(z.minLength(1), z.maxLength(200)), {
+      description: 'From POST /bd/jobs/quote for this same body: the job then reserves at most the quoted credits, and the token is used up',
+    })),
+  }),
+);
+
+export const jobQuote = withMeta(
+  z.object({
+    quote_token: withMeta(z.string(), { description: 'Single use, bound to this body and caller; pass it to POST /bd/jobs with the same body' }),
+    credits: withMeta(z.int(), { description: 'The most the job can be charged: what POST /bd/jobs reserves; only consumed units are charged' }),
+    expiry: timestamp,
+    breakdown: z.array(z.object({ capability: z.enum(CAPABILITY_NAMES), units: z.int(), unit_credits: z.int(), credits: z.int() })),
+  }),
+  { id: 'JobQuote' },
 );
 
 const emailStatus = z.enum(['deliverable', 'risky', 'undeliverable', 'unknown']);
@@ -120,7 +146,13 @@ const tag = 'Enrichment jobs';
 export const jobsEndpoints = {
   createJob: defineEndpoint({
     operationId: 'createJob', readsCuratedData: true, method: 'POST', path: '/api/v1/bd/jobs', summary: 'Start an enrichment job (credits for the estimate are reserved; only consumed units are charged)', tag,
-    auth: 'api_key', paid: true, idempotent: true, successStatus: 202, body: createJobBody, response: jobRecord, errors: [402, 404],
+    auth: 'api_key', paid: true, idempotent: true, successStatus: 202, body: createJobBody, response: jobRecord, errors: [402, 404, 410, 422],
+  }),
+  quoteJob: defineEndpoint({
+    operationId: 'quoteJob', method: 'POST', path: '/api/v1/bd/jobs/quote', tag, auth: 'api_key',
+    summary: 'Price an enrichment job before starting it: the most it can be charged, by capability, and a single-use token for POST /bd/jobs',
+    description: 'Takes the body POST /bd/jobs takes and prices it with the same planner. The token lives 15 minutes, is used once, and binds the caller and exactly this body; a create that sends it reserves at most `credits`. Nothing is charged for a quote.',
+    body: quoteJobBody, response: jobQuote, errors: [404],
   }),
   listJobs: defineEndpoint({
     operationId: 'listJobs', method: 'GET', path: '/api/v1/bd/jobs', summary: 'List your enrichment jobs, newest first', tag, auth: 'api_key',

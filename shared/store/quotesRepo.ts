@@ -10,7 +10,8 @@ import { buildUpdate } from './update';
 export interface QuoteRecord {
   tokenHash: string;
   userId: string;
-  kind: 'execute' | 'expand';
+  /** `bd_job`: an enrichment job's quote (POST /bd/jobs/quote). */
+  kind: 'execute' | 'expand' | 'bd_job';
   packageId: string;
   /** SHA-256 of the canonical request the quote was issued for. */
   requestHash: string;

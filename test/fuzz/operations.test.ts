@@ -124,9 +124,11 @@ interface Operation {
   template: string;
   op: Json;
 }
-const operations: Operation[] = Object.entries(openApiDocument.paths as Json).flatMap(([template, ops]) =>
-  Object.entries(ops as Json).map(([method, op]) => ({ method: method.toUpperCase(), template, op: op as Json })),
-);
+/** The MCP endpoint answers malformed MCP traffic with the SDK's JSON-RPC errors, as MCP clients expect: test/fuzz/mcpTools.test.ts fuzzes it. */
+const OWN_FUZZ = new Set(['/api/v1/mcp']);
+const operations: Operation[] = Object.entries(openApiDocument.paths as Json)
+  .filter(([template]) => !OWN_FUZZ.has(template))
+  .flatMap(([template, ops]) => Object.entries(ops as Json).map(([method, op]) => ({ method: method.toUpperCase(), template, op: op as Json })));
 
 function requestArbitrary({ method, template, op }: Operation, a: Alphabet) {
   const queryNames = (op.parameters as Json[]).filter((p) => p.in === 'query').map((p) => p.name as string);

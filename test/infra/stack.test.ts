@@ -148,8 +148,8 @@ describe('functions', () => {
       expect('EVENT_BUS_NAME' in env, name).toBe(needs.events === true);
       expect('WEBHOOK_QUEUE_URL' in env, name).toBe(needs.webhookQueue === true);
     }
-    expect(functionNames().filter((n) => FUNCTIONS[n].queue).sort()).toEqual(['captchas', 'growth', 'jobs', 'moderation', 'renewals', 'worker']);
-    expect(functionNames().filter((n) => FUNCTIONS[n].events).sort()).toEqual(['dead-letters', 'growth', 'jobs', 'moderation', 'renewals', 'worker']);
+    expect(functionNames().filter((n) => FUNCTIONS[n].queue).sort()).toEqual(['captchas', 'growth', 'jobs', 'mcp', 'moderation', 'renewals', 'worker']);
+    expect(functionNames().filter((n) => FUNCTIONS[n].events).sort()).toEqual(['dead-letters', 'growth', 'jobs', 'mcp', 'moderation', 'renewals', 'worker']);
   });
 
   it('are granted only what they need: writes, queue sends and event publishing where asked, nothing for public', () => {
@@ -253,7 +253,7 @@ describe('outbound webhook delivery', () => {
   it('lets only the event producers, the endpoints API, the sweep and the sender send to it', () => {
     const { mainId } = queues();
     const senders = functionNames().filter((name) => envOf(name).WEBHOOK_QUEUE_URL);
-    expect(senders.sort()).toEqual(['growth', 'intelligence', 'jobs', 'moderation', 'outbound', 'renewals', 'webhook-sender', 'worker']);
+    expect(senders.sort()).toEqual(['growth', 'intelligence', 'jobs', 'mcp', 'moderation', 'outbound', 'renewals', 'webhook-sender', 'worker']);
     for (const name of senders) expect(envOf(name).WEBHOOK_QUEUE_URL, name).toEqual({ Ref: mainId });
     // Rendered events link to the deployed API.
     expect(envOf('webhook-sender').PUBLIC_BASE_URL).toBeDefined();

@@ -52,11 +52,18 @@ export function redeemableFrom(quote: QuoteRecord | undefined, userId: string, k
   return checkQuote(quote, kind, request);
 }
 
+/** What "the same request" means for each kind of quote. */
+const MISMATCH_HINT = new Map<QuoteRecord['kind'], string>([
+  ['execute', 'send the same package, slots, output fields (or expansion) as the quote.'],
+  ['expand', 'send the same package, slots, output fields (or expansion) as the quote.'],
+  ['bd_job', 'send the same job body (preset or capabilities, inputs, settings, chat) as the quote.'],
+]);
+
 export function checkQuote(quote: QuoteRecord, kind: QuoteRecord['kind'], request: unknown): QuoteRecord {
   if (quote.usedAt) throw new ConflictError('quote_token_used', 'This quote token has already been used; request a new quote.');
   if (Date.parse(quote.expiresAt) <= now().getTime()) throw new GoneError('quote_expired', 'This quote token has expired (quotes live 15 minutes); request a new quote.');
   if (quote.kind !== kind || quote.requestHash !== requestHash(request)) {
-    throw new UnprocessableError('quote_mismatch', 'The request does not match what was quoted: send the same package, slots, output fields (or expansion) as the quote.');
+    throw new UnprocessableError('quote_mismatch', `The request does not match what was quoted: ${MISMATCH_HINT.get(kind)}`);
   }
   return quote;
 }

@@ -10,7 +10,9 @@ import { getBalance, reserveCredits } from '#shared/domain/credits/credits';
 import { requireChat } from '#shared/domain/storage/chats';
 import { getReservation } from '#shared/store/walletRepo';
 import { listJobs, putBatches, putJobItem, requestJobCancel, TERMINAL_STATUSES, type BatchRecord, type JobRecord } from '#shared/store/jobsRepo';
-import { writeTogether } from '#shared/store/transactions';
+import { TransactionConditionError, writeTogether } from '#shared/store/transactions';
+import { consumeQuoteItem } from '#shared/store/quotesRepo';
+import { explainSpentQuote, redeemableQuote } from '#shared/domain/intelligence/quoteTokens';
 import { CAPABILITY_NAMES, isCapability, isPreset, MAX_COMPANIES, MAX_CONTACTS, type Capability } from './capabilities';
 import { planBatches, stageTotals } from './batches';
 import { closeJob } from './closeJob';
@@ -18,7 +20,7 @@ import { companyRows, contactRows, inputFacts, type InputAssets } from './inputs
 import { sendJobMessages } from './messages';
 import { planJob } from './planner';
 import { requireJob } from './requireJob';
-import { estimateCredits, noUnits } from './pricing';
+import { estimateCredits, estimateUnits, noUnits } from './pricing';
 import { STAT_COUNTERS, type StageSettings } from './stages';
 import type { IcpCriteria } from './providers/types';
 import { jobView, type JobView } from './view';
@@ -41,9 +43,14 @@ export interface StartJobInput {
   billing?: { reservationId: string };
   /** Defaults to `api`. */
   origin?: string;
+  /** From quoteEnrichmentJob for this same request: reserve at most its credits, and use it up. */
+  quoteToken?: string;
 }
 
-function choiceOf(input: StartJobInput): { preset?: Parameters<typeof planJob>[0]['preset']; capabilities?: Capability[] } {
+/** The kind of quote a job token is (quotes of every area share one store). */
+export const JOB_QUOTE_KIND = 'bd_job';
+
+function choiceOf(input: Pick<StartJobInput, 'preset' | 'requestedCapabilities'>): { preset?: Parameters<typeof planJob>[0]['preset']; capabilities?: Capability[] } {
   if (input.preset !== undefined && !isPreset(input.preset)) throw new ValidationError(`Unknown preset ${input.preset}.`, [{ path: 'preset', message: 'Unknown preset' }]);
   const unknown = (input.requestedCapabilities ?? []).filter((c) => !isCapability(c));
   if (unknown.length) {
@@ -58,7 +65,8 @@ function limits(assets: InputAssets): void {
   if ((assets.contacts?.length ?? 0) > MAX_CONTACTS) throw new ValidationError(`At most ${MAX_CONTACTS} contacts a job.`, [{ path: 'input_assets.contacts', message: 'Too many' }]);
 }
 
-export async function startEnrichmentJob(input: StartJobInput): Promise<JobView> {
+/** What a job request comes to before anything is written: its plan, inputs, settings and the most it can cost. */
+export function planEnrichmentJob(input: Omit<StartJobInput, 'userId' | 'billing' | 'origin' | 'quoteToken'>) {
   limits(input.inputAssets);
   const choice = choiceOf(input);
   const companies = companyRows(input.inputAssets.companies ?? []);
@@ -68,10 +76,28 @@ export async function startEnrichmentJob(input: StartJobInput): Promise<JobView>
   const settings: StageSettings = { criteria, icpGate: input.executionOptions?.icp_gate ?? 'skip', roleFocus: input.executionOptions?.role_focus ?? [] };
   const hasIcpCriteria = Boolean(criteria.niche || criteria.industries?.length || criteria.locations?.length || criteria.keywords?.length || criteria.min_employees !== undefined || criteria.max_employees !== undefined);
   const plan = planJob(choice, inputFacts(companies, contacts, { icpGate: settings.icpGate, hasIcpCriteria }));
-  if (input.chatId) await requireChat(input.userId, input.chatId);
+  const sizes = { companies: companies.length, contacts: contacts.length };
+  return { plan, companies, contacts, settings, estimate: estimateCredits(plan.capabilities, sizes), units: estimateUnits(plan.capabilities, sizes) };
+}
 
-  const estimate = estimateCredits(plan.capabilities, { companies: companies.length, contacts: contacts.length });
-  let reserved = estimate;
+/** What a job quote is bound to: the request as validated, without the token itself. */
+export const jobQuoteRequest = (input: Omit<StartJobInput, 'userId' | 'billing' | 'origin' | 'quoteToken'>) => ({
+  preset: input.preset,
+  requestedCapabilities: input.requestedCapabilities,
+  inputAssets: input.inputAssets,
+  icpConfig: input.icpConfig,
+  executionOptions: input.executionOptions,
+  chatId: input.chatId ?? null,
+});
+
+export async function startEnrichmentJob(input: StartJobInput): Promise<JobView> {
+  const { plan, companies, contacts, settings, estimate } = planEnrichmentJob(input);
+  if (input.chatId) await requireChat(input.userId, input.chatId);
+  // A quoted job is bound to its quote and never reserves more than it (prices may have moved since).
+  const quote = input.quoteToken === undefined ? undefined : await redeemableQuote(input.userId, input.quoteToken, JOB_QUOTE_KIND, jobQuoteRequest(input));
+  const cost = quote ? Math.min(estimate, quote.credits) : estimate;
+
+  let reserved = cost;
   if (input.billing) {
     const reservation = await getReservation(input.userId, input.billing.reservationId);
     if (!reservation) throw new Error(`Reservation ${input.billing.reservationId} does not exist`);
@@ -79,7 +105,7 @@ export async function startEnrichmentJob(input: StartJobInput): Promise<JobView>
   } else {
     // Cheap early answer for the common "not enough credits" case, before anything is written.
     const { available } = await getBalance(input.userId);
-    if (available < estimate) throw new InsufficientCreditsError(estimate, available);
+    if (available < cost) throw new InsufficientCreditsError(cost, available);
   }
 
   const at = now();
@@ -124,7 +150,14 @@ export async function startEnrichmentJob(input: StartJobInput): Promise<JobView>
   if (input.billing) {
     await writeTogether({ job: putJobItem(job) });
   } else {
-    await reserveCredits({ userId: input.userId, toolName: JOB_LEDGER_TOOL, refId: jobId, amount: estimate, reservationId: job.reservationId, with: { job: putJobItem(job) } });
+    const withQuote = quote ? { token: consumeQuoteItem(quote, at.toISOString(), jobId) } : {};
+    try {
+      await reserveCredits({ userId: input.userId, toolName: JOB_LEDGER_TOOL, refId: jobId, amount: cost, reservationId: job.reservationId, with: { job: putJobItem(job), ...withQuote } });
+    } catch (err) {
+      // Of parallel creates with one token exactly one passes the token's condition.
+      if (quote && err instanceof TransactionConditionError && err.failed.has('token')) await explainSpentQuote(quote.tokenHash);
+      throw err;
+    }
   }
 
   try {

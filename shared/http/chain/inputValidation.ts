@@ -32,6 +32,6 @@ export const inputValidation = (): ApiMiddleware => ({
     const given = Object.fromEntries(Object.entries(event.queryStringParameters ?? {}).filter(([, v]) => v !== ''));
     const query = spec.query ? parseOrThrow(spec.query, given, 'query') : {};
     const params = spec.params ? parseOrThrow(spec.params, event.pathParameters ?? {}, 'path') : {};
-    internal.ctx = { body, query, params, user: internal.user!, requestId: internal.requestId, headers: internal.headers, rawBody: internal.rawBody ?? '', baseUrl: baseUrlOf(event), event } as ApiContext;
+    internal.ctx = { body, query, params, user: internal.user!, requestId: internal.requestId, headers: internal.headers, rawBody: internal.rawBody ?? '', baseUrl: baseUrlOf(event), event, lambdaContext: request.context } as ApiContext;
   },
 });

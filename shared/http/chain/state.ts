@@ -21,6 +21,8 @@ export interface ApiContext<S extends EndpointSpec = EndpointSpec> {
   /** This API's base URL including /api/v1, for links in responses. */
   baseUrl: string;
   event: APIGatewayProxyEvent;
+  /** The invocation's Lambda context (a route that runs other routes in process hands it on). */
+  lambdaContext: Context;
 }
 
 export interface Route {

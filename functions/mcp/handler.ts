@@ -1,0 +1,29 @@
+import { withPorts } from '#shared/adapters/aws';
+import { eventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
+import { sqsPipelineQueue, sqsWebhookQueue } from '#shared/adapters/sqsQueue';
+import { createApiHandler } from '#shared/http/api';
+import { HttpResponse } from '#shared/http/response';
+import { serveMcp } from '#shared/mcp/server';
+import type { RouteHandlers } from '#shared/mcp/routeCall';
+import { mcpEndpoints as E } from '#shared/schemas/mcp';
+
+/** The functions whose routes the tools run, bundled in and loaded on a tool's first call. */
+const ROUTES: RouteHandlers = {
+  account: async () => (await import('#functions/account/handler')).handler,
+  storage: async () => (await import('#functions/storage/handler')).handler,
+  intelligence: async () => (await import('#functions/intelligence/handler')).handler,
+  growth: async () => (await import('#functions/growth/handler')).handler,
+  jobs: async () => (await import('#functions/jobs/handler')).handler,
+  moderation: async () => (await import('#functions/moderation/handler')).handler,
+};
+
+export const handler = withPorts('mcp', { queue: sqsPipelineQueue, events: eventBridgeEvents, webhookQueue: sqsWebhookQueue }, createApiHandler(E, {
+  mcp: async (ctx) =>
+    serveMcp({
+      event: ctx.event, context: ctx.lambdaContext, handlers: ROUTES, userId: ctx.user.id,
+      baseUrl: ctx.baseUrl, headers: ctx.headers, rawBody: ctx.rawBody, parsedBody: ctx.body,
+    }),
+  // Streamable HTTP lets a client open a stream with GET; a stateless server answers 405.
+  mcpStream: async ({ requestId }) =>
+    new HttpResponse(405, { error: { code: 'method_not_allowed', message: 'This MCP endpoint is stateless: send JSON-RPC messages with POST.' }, request_id: requestId }, { allow: 'POST' }),
+}));

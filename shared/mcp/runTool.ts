@@ -1,0 +1,83 @@
+/**
+ * One tools/call: the arguments only MCP adds (paging, the quote a spending tool needs) are checked
+ * here, everything else goes to the tool's route unchanged, and its answer becomes the tool result.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { getBalance } from '#shared/domain/credits/credits';
+import { sha256Hex } from '#shared/ids';
+import { canonicalJson } from '#shared/json';
+import { lowerCaseHeaders } from '#shared/http/headers';
+import { packagePage } from './catalogue';
+import { invokeRoute, OPERATIONS, routeRequest, type CallerScope } from './routeCall';
+import { errorAnswerOf, errorResult, pageRecords, successResult } from './toolResults';
+import { MAX_PAGE, type ToolDef } from './tools';
+
+/** Which quote tool gives each spending tool its token. */
+const QUOTED_BY = new Map([
+  ['execute_package', 'quote_package'],
+  ['expand_result', 'quote_package (with expansion_scope)'],
+  ['start_growth_run', 'quote_growth_plan'],
+  ['start_enrichment_job', 'quote_enrichment_job'],
+]);
+
+const invalid = (path: string, message: string) =>
+  errorResult({ error: { code: 'validation_error', message: `${path}: ${message}`, details: [{ path, message }] } });
+
+const isCount = (value: unknown, min: number, max: number): value is number => typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+
+/**
+ * The idempotency key of a spend, from its quote token and its arguments: a retried call replays the
+ * first answer, while a call that went wrong (arguments other than the quoted ones) does not hold the
+ * token's key against the corrected call. The token itself stays single use: the route sees to that.
+ */
+export const spendKey = (quoteToken: string, args: Record<string, unknown>): string => `mcp-${sha256Hex(canonicalJson({ quote_token: quoteToken, arguments: args }))}`;
+
+async function creditsAfter(headers: Record<string, string>, userId: string) {
+  // A replay charged nothing now; a move is reported by the route's own credit meter.
+  if (headers['idempotent-replayed'] !== 'true' && headers['x-credits-charged'] !== undefined) {
+    return { charged: Number(headers['x-credits-charged']), remaining: Number(headers['x-credits-remaining']) };
+  }
+  return { charged: 0, remaining: (await getBalance(userId)).available };
+}
+
+export async function runTool(tool: ToolDef, given: Record<string, unknown>, scope: CallerScope & { userId: string }): Promise<CallToolResult> {
+  const args = { ...given };
+  let page = { offset: 0, limit: MAX_PAGE };
+  if (tool.recordsAt || !tool.operationId) {
+    // Paging within one answer is the tool's own: the route never sees these two.
+    const { limit = MAX_PAGE, offset = 0 } = args;
+    delete args.limit;
+    delete args.offset;
+    if (!isCount(limit, 1, MAX_PAGE)) return invalid('limit', `an integer from 1 to ${MAX_PAGE}`);
+    if (!isCount(offset, 0, Number.MAX_SAFE_INTEGER)) return invalid('offset', 'an integer of 0 or more');
+    page = { offset, limit };
+  }
+  const caps: Record<string, number> = { ...(tool.pagedByRoute ? { limit: MAX_PAGE } : {}), ...tool.caps };
+  for (const [name, cap] of Object.entries(caps)) {
+    // Anything but a number over the cap is the route's to judge, as over HTTP.
+    if (args[name] === undefined && name === 'limit') args[name] = cap;
+    else if (typeof args[name] === 'number' && (args[name] as number) > cap) return invalid(name, `at most ${cap} a call`);
+  }
+  if (!tool.operationId) return successResult(packagePage(page.offset, page.limit), {});
+
+  const op = OPERATIONS.get(tool.operationId)!;
+  const headers: Record<string, string> = {};
+  if (tool.kind === 'spend') {
+    const token = args.quote_token;
+    if (typeof token !== 'string' || token.length === 0) return invalid('quote_token', `required: call ${QUOTED_BY.get(tool.name)} with the same arguments first and pass its quote_token`);
+    headers['idempotency-key'] = spendKey(token, args);
+  }
+  const response = await invokeRoute(op, routeRequest(op.spec, args), headers, scope);
+  const answered = lowerCaseHeaders(Object.fromEntries(Object.entries(response.headers ?? {}).map(([k, v]) => [k, String(v)])));
+  if (response.statusCode >= 300) return errorResult(errorAnswerOf(response), answered['retry-after']);
+
+  const meta: Record<string, unknown> = {};
+  let answer: unknown = response.body ? JSON.parse(response.body) : {};
+  if (tool.recordsAt) {
+    const paged = pageRecords(answer, tool.recordsAt, page.offset, page.limit);
+    answer = paged.answer;
+    if (paged.page) meta.page = paged.page;
+  }
+  if (tool.kind === 'spend') meta.credits = await creditsAfter(answered, scope.userId);
+  return successResult(answer, meta);
+}

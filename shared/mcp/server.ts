@@ -1,0 +1,126 @@
+/**
+ * POST /api/v1/mcp: the Model Context Protocol over Streamable HTTP, stateless, on the official SDK.
+ * 2026-07-28 traffic goes to the SDK's per-request handler; 2025-era traffic (initialize, then one
+ * request per POST without a session) to a stateless transport answering JSON. Every request builds a
+ * fresh server bound to its caller; the tools run their routes through the routes' own handlers.
+ */
+import {
+  type Tool,
+  createMcpHandler,
+  isLegacyRequest,
+  localhostAllowedOrigins,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  validateOriginHeader,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
+import { OriginNotAllowedError } from '#shared/http/errors';
+import { HttpResponse } from '#shared/http/response';
+import { runTool } from './runTool';
+import type { CallerScope } from './routeCall';
+import { toolInputSchema, toolOutputSchema, type Json } from './toolSchemas';
+import { TOOLS, type ToolDef, type ToolKind } from './tools';
+import { OPERATIONS } from './routeCall';
+
+const SERVER_INFO = { name: 'outreach-intelligence-api', version: '1.0.0' };
+const INSTRUCTIONS =
+  'Credit-metered Web3 growth intelligence. Reads and quotes are free; the four spending tools (execute_package, expand_result, start_growth_run, start_enrichment_job) ' +
+  'need the quote_token of the matching quote tool, spend at most what it quoted, and a retry with the same token returns the first result without charging again. ' +
+  'Tell the user what a quote costs before spending it. Errors come back as tool results naming an error code and the next step.';
+
+const ANNOTATIONS: Record<ToolKind, Json> = {
+  read: { readOnlyHint: true, openWorldHint: false },
+  quote: { readOnlyHint: true, openWorldHint: false },
+  spend: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  cancel: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+};
+
+interface ListedTool {
+  def: ToolDef;
+  wire: Tool;
+}
+
+/** Built once per cold start: the schemas come from the route specs and never change. */
+const LISTED: ReadonlyMap<string, ListedTool> = new Map(
+  TOOLS.map((def) => {
+    const spec = def.operationId ? OPERATIONS.get(def.operationId)?.spec : undefined;
+    if (def.operationId && !spec) throw new Error(`Tool ${def.name} names an unknown operation ${def.operationId}`);
+    const wire = {
+      name: def.name, title: def.title, description: def.description,
+      inputSchema: toolInputSchema(def, spec) as Tool['inputSchema'], outputSchema: toolOutputSchema(spec) as Tool['outputSchema'],
+      annotations: { title: def.title, ...ANNOTATIONS[def.kind] },
+    };
+    return [def.name, { def, wire }] as const;
+  }),
+);
+
+export const listedTools = () => [...LISTED.values()].map((t) => t.wire);
+
+function buildServer(scope: CallerScope & { userId: string }): Server {
+  const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  server.setRequestHandler('tools/list', async () => ({ tools: listedTools() }));
+  server.setRequestHandler('tools/call', async (request) => {
+    const tool = LISTED.get(request.params.name);
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name.slice(0, 100)}`);
+    const args = request.params.arguments ?? {};
+    const result = await runTool(tool.def, args as Record<string, unknown>, scope);
+    return server.projectCallToolResult(result, tool.wire.outputSchema as Json);
+  });
+  return server;
+}
+
+/** The hostnames a browser page may call from: this API's own, and localhost when the API itself is local. */
+function allowedOriginHosts(baseUrl: string): string[] {
+  const own = new URL(baseUrl).hostname;
+  const local = localhostAllowedOrigins();
+  return local.includes(own) ? [own, ...local] : [own];
+}
+
+/** Headers of the MCP request that mean nothing once it is a web Request in memory. */
+const HOP_BY_HOP = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'keep-alive']);
+
+export interface McpRequest extends CallerScope {
+  userId: string;
+  baseUrl: string;
+  /** Lower-cased. */
+  headers: Record<string, string>;
+  rawBody: string;
+  parsedBody: unknown;
+}
+
+export async function serveMcp(call: McpRequest): Promise<HttpResponse> {
+  // DNS-rebinding defence: a browser page of another site must not drive the caller's key.
+  const origin = validateOriginHeader(call.headers.origin, allowedOriginHosts(call.baseUrl));
+  if (!origin.ok) throw new OriginNotAllowedError(call.headers.origin ?? '');
+
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(call.headers)) if (!HOP_BY_HOP.has(name)) headers.set(name, value);
+  const request = new Request(`${call.baseUrl}/mcp`, { method: 'POST', headers, body: call.rawBody });
+  const scope = { event: call.event, context: call.context, handlers: call.handlers, userId: call.userId };
+
+  let response: Response;
+  if (await isLegacyRequest(request, call.parsedBody)) {
+    const server = buildServer(scope);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      response = await transport.handleRequest(request, { parsedBody: call.parsedBody });
+    } finally {
+      await server.close();
+    }
+  } else {
+    const handler = createMcpHandler(() => buildServer(scope), { legacy: 'reject' });
+    try {
+      response = await handler.fetch(request, { parsedBody: call.parsedBody });
+    } finally {
+      await handler.close();
+    }
+  }
+  const text = await response.text();
+  const answered: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'content-type' && name !== 'content-length') answered[name] = value;
+  });
+  return new HttpResponse(response.status, text, answered, response.headers.get('content-type') ?? 'application/json');
+}

@@ -1,0 +1,60 @@
+/**
+ * Each tool's inputSchema and outputSchema, from the zod schemas of the route it runs: the route's path
+ * parameters, query and body become one flat object of arguments, and its response the output.
+ */
+import * as z from '#shared/schemas/zod';
+import type { EndpointSpec } from '#shared/http/endpoint';
+import { packageCatalogue } from '#shared/schemas/mcp';
+import { MAX_PAGE, type ToolDef } from './tools';
+
+export type Json = Record<string, any>;
+
+/** A self-contained JSON Schema (its shared parts under $defs), without the dialect and registry id MCP clients do not expect. */
+export function jsonSchemaOf(schema: z.core.$ZodType, io: 'input' | 'output'): Json {
+  const { $schema: _dialect, id: _id, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
+  // A schema with a registry id comes back as a reference to itself: MCP wants the object at the root.
+  const named = typeof rest.$ref === 'string' && rest.$ref.startsWith('#/$defs/') ? rest.$ref.slice('#/$defs/'.length) : undefined;
+  if (named === undefined || !rest.$defs?.[named]) return rest;
+  const { $ref: _ref, $defs, ...others } = rest;
+  const { id: _named, ...root } = $defs[named] as Json;
+  return { ...others, ...root, $defs };
+}
+
+/** The property names of an object schema (the route's params or query). */
+export const shapeKeys = (schema: z.core.$ZodType | undefined): string[] =>
+  schema ? Object.keys(((schema as unknown as { _zod: { def: { shape?: Record<string, unknown> } } })._zod.def.shape ?? {})) : [];
+
+const pageArgument = (description: string) => ({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: MAX_PAGE, description });
+const offsetArgument = { type: 'integer', minimum: 0, default: 0, description: 'How many records to skip (the previous call’s _meta.page.next_offset)' };
+
+/** Root keywords of a body schema that still hold on the merged arguments (they name properties only). */
+const CARRIED = ['oneOf', 'anyOf', 'allOf', 'minProperties', 'description'] as const;
+
+export function toolInputSchema(tool: ToolDef, spec: EndpointSpec | undefined): Json {
+  const merged: Json = { type: 'object', properties: {}, required: [] as string[], additionalProperties: false };
+  const defs: Json = {};
+  for (const part of [spec?.params, spec?.query, spec?.body]) {
+    if (!part) continue;
+    const json = jsonSchemaOf(part, 'input');
+    Object.assign(merged.properties, json.properties ?? {});
+    merged.required.push(...(json.required ?? []));
+    Object.assign(defs, json.$defs ?? {});
+    if (part === spec?.body) for (const key of CARRIED) if (json[key] !== undefined) merged[key] = json[key];
+  }
+  if (tool.pagedByRoute) merged.properties.limit = pageArgument('How many items (at most 25 a call)');
+  if (tool.recordsAt || !spec) {
+    merged.properties.limit = pageArgument('How many records (at most 25 a call)');
+    merged.properties.offset = offsetArgument;
+  }
+  for (const [name, cap] of Object.entries(tool.caps ?? {})) {
+    const property = merged.properties[name] as Json;
+    merged.properties[name] = { ...property, maximum: Math.min(property.maximum ?? cap, cap), ...(property.default > cap ? { default: cap } : {}) };
+  }
+  if (tool.kind === 'spend' && !merged.required.includes('quote_token')) merged.required.push('quote_token');
+  if (Object.keys(defs).length) merged.$defs = defs;
+  return merged;
+}
+
+export function toolOutputSchema(spec: EndpointSpec | undefined): Json {
+  return jsonSchemaOf(spec?.response ?? packageCatalogue, 'output');
+}

@@ -1,0 +1,291 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { Client } from '@modelcontextprotocol/client';
+import { ManualClock } from '#shared/adapters/clock';
+import { getBalance } from '#shared/domain/credits/credits';
+import { startTestApi } from '#test/support/api';
+import { mcpClient, REVISIONS } from '#test/support/mcpClient';
+import { PROJECT_ROOT } from '#infra/projectRoot';
+
+// The clock moves by hand only to expire a quote; the pipeline queue runs as on `npm start`.
+const clock = new ManualClock(new Date());
+const api = await startTestApi({ clock });
+
+const TOOL_NAMES = [
+  'get_account', 'get_credit_usage', 'list_packages', 'resolve_package', 'quote_package', 'execute_package', 'get_intelligence_result', 'expand_result',
+  'list_results', 'get_result', 'resolve_growth_goal', 'quote_growth_plan', 'start_growth_run', 'get_growth_run', 'quote_enrichment_job', 'start_enrichment_job',
+  'get_job', 'list_jobs', 'cancel_job', 'list_communities', 'get_moderation_status',
+];
+const SPENDING = ['execute_package', 'expand_result', 'start_growth_run', 'start_enrichment_job'];
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+
+type ToolResult = { content: { type: string; text: string }[]; structuredContent?: Record<string, any>; isError?: boolean; _meta?: Record<string, any> };
+
+/** Output schemas by tool, as tools/list publishes them, compiled once. */
+const outputCheck = new Map<string, ReturnType<typeof ajv.compile>>();
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<ToolResult> {
+  if (outputCheck.size === 0) for (const tool of (await client.listTools()).tools) outputCheck.set(tool.name, ajv.compile(tool.outputSchema!));
+  const result = (await client.callTool({ name, arguments: args })) as ToolResult;
+  if (!result.isError) {
+    // structuredContent matches the published outputSchema, and the text is the same JSON.
+    const check = outputCheck.get(name)!;
+    expect(check(result.structuredContent), `${name}: ${JSON.stringify(check.errors)}`).toBe(true);
+    expect(JSON.parse(result.content[0].text)).toEqual(result.structuredContent);
+  }
+  return result;
+}
+
+const ok = (result: ToolResult) => {
+  expect(result.isError, result.content.map((c) => c.text).join('\n')).toBeFalsy();
+  return result.structuredContent!;
+};
+const errorCode = (result: ToolResult) => {
+  expect(result.isError).toBe(true);
+  return JSON.parse(result.content[1].text).error.code as string;
+};
+const available = async (userId: string) => (await getBalance(userId)).available;
+
+const SLOTS = { sector_focus: 'defi', stage: 'seed', limit: 10 };
+const JOB = {
+  preset: 'full_pipeline',
+  input_assets: { companies: [{ company_name: 'Nebula Labs', website: 'https://www.nebulalabs.io/about' }, { company_name: 'Quiet Protocol', domain: 'quietprotocol.xyz' }] },
+};
+
+describe.each(REVISIONS)('protocol revision $name', (revision) => {
+  it('negotiates the revision and lists the 21 tools with schemas and annotations', async () => {
+    const { key } = await api.newUser({ tier: 'pro', credits: 1000 });
+    const client = await mcpClient(api.baseUrl, key, revision);
+    expect(client.getNegotiatedProtocolVersion()).toBe(revision.name);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
+    for (const tool of tools) {
+      expect(tool.inputSchema.type, tool.name).toBe('object');
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+      expect(() => ajv.compile(tool.inputSchema), tool.name).not.toThrow();
+      expect(tool.description!.length, tool.name).toBeGreaterThan(60);
+      expect(tool.annotations?.openWorldHint, tool.name).toBe(false);
+      if (SPENDING.includes(tool.name)) {
+        expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+        expect(tool.inputSchema.required, tool.name).toContain('quote_token');
+      } else if (tool.name === 'cancel_job') {
+        expect(tool.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+      } else {
+        expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
+      }
+    }
+    // The list tools offer 25 records a call at most.
+    for (const name of ['list_results', 'list_jobs', 'list_communities', 'list_packages', 'get_intelligence_result', 'get_result']) {
+      expect((tools.find((t) => t.name === name)!.inputSchema.properties as any).limit.maximum, name).toBe(25);
+    }
+    // The job tools take the create body the HTTP API takes.
+    const start = tools.find((t) => t.name === 'start_enrichment_job')!;
+    expect(Object.keys(start.inputSchema.properties!)).toEqual(expect.arrayContaining(['preset', 'requested_capabilities', 'input_assets', 'icp_config', 'quote_token']));
+  });
+
+  it('answers a tool call with structuredContent valid against its outputSchema', async () => {
+    const { user, key } = await api.newUser({ tier: 'pro', credits: 1234 });
+    const client = await mcpClient(api.baseUrl, key, revision);
+    const account = ok(await call(client, 'get_account', {}));
+    expect(account).toMatchObject({ id: user.id, subscription_tier: 'pro', permanent_credit_balance: 1234 });
+    const packages = ok(await call(client, 'list_packages', { limit: 3 }));
+    expect(packages).toMatchObject({ total: 7, limit: 3, offset: 0 });
+    expect(packages.items).toHaveLength(3);
+  });
+});
+
+describe('an agent speaking only MCP', () => {
+  it('finds VCs, unlocks contacts and spends exactly what it was quoted, once, whatever it retries', async () => {
+    const { user, key } = await api.newUser({ tier: 'pro', credits: 10_000 });
+    const client = await mcpClient(api.baseUrl, key);
+
+    const resolved = ok(await call(client, 'resolve_package', { package_id: 'vc-shortlist-v1', request_text: '10 seed-stage DeFi VCs' }));
+    expect(resolved.intent_status).toBe('ready_for_quote');
+    const quote = ok(await call(client, 'quote_package', { package_id: 'vc-shortlist-v1', slots: SLOTS }));
+    expect(await available(user.id)).toBe(10_000);
+
+    const args = { package_id: 'vc-shortlist-v1', slots: SLOTS, quote_token: quote.quote_token };
+    const executed = await call(client, 'execute_package', args);
+    const run = ok(executed);
+    expect(run.credits_charged).toBeLessThanOrEqual(quote.credits);
+    expect(executed._meta?.credits).toEqual({ charged: run.credits_charged, remaining: 10_000 - run.credits_charged });
+    expect(await available(user.id)).toBe(10_000 - run.credits_charged);
+
+    // The agent's client retries (a lost answer): the first result again, nothing more charged.
+    const retried = await call(client, 'execute_package', args);
+    expect(ok(retried)).toEqual(run);
+    expect(retried._meta?.credits).toEqual({ charged: 0, remaining: 10_000 - run.credits_charged });
+    expect(await available(user.id)).toBe(10_000 - run.credits_charged);
+
+    // Records come 25 at most a call, whole, with what is left in _meta.page.
+    const first = await call(client, 'get_intelligence_result', { result_id: run.result_id, limit: 4 });
+    expect(ok(first).records).toHaveLength(4);
+    expect(first._meta?.page).toEqual({ offset: 0, limit: 4, returned: 4, total: run.records_count, next_offset: 4 });
+    const rest = await call(client, 'get_intelligence_result', { result_id: run.result_id, limit: 25, offset: 4 });
+    expect(ok(rest).records).toHaveLength(run.records_count - 4);
+    expect(rest._meta?.page.next_offset).toBeNull();
+    expect([...ok(first).records, ...ok(rest).records].map((r: { record_id: string }) => r.record_id)).toHaveLength(new Set([...ok(first).records, ...ok(rest).records].map((r: { record_id: string }) => r.record_id)).size);
+
+    const params = { selection: { mode: 'top_n', n: 2 }, contact_tier: 'email' };
+    const unlockQuote = ok(await call(client, 'quote_package', {
+      package_id: 'vc-shortlist-v1', expansion_scope: { parent_result_id: run.result_id, expansion_type: 'contact_unlock', expansion_params: params },
+    }));
+    const before = await available(user.id);
+    const unlocked = await call(client, 'expand_result', { parent_result_id: run.result_id, expansion_type: 'contact_unlock', expansion_params: params, quote_token: unlockQuote.quote_token });
+    expect(ok(unlocked).credits_charged).toBe(unlockQuote.credits);
+    expect(unlocked._meta?.credits).toEqual({ charged: unlockQuote.credits, remaining: before - unlockQuote.credits });
+    expect(await available(user.id)).toBe(before - unlockQuote.credits);
+  });
+
+  it('runs an enrichment job from a quote and follows it; a retry starts nothing more', async () => {
+    const { user, key } = await api.newUser({ tier: 'pro', credits: 10_000 });
+    const client = await mcpClient(api.baseUrl, key, REVISIONS[0]);
+    const quote = ok(await call(client, 'quote_enrichment_job', JOB));
+    expect(quote.breakdown.reduce((s: number, l: { credits: number }) => s + l.credits, 0)).toBe(quote.credits);
+
+    const started = await call(client, 'start_enrichment_job', { ...JOB, quote_token: quote.quote_token });
+    const job = ok(started);
+    expect(job.credits_reserved).toBe(quote.credits);
+    expect(started._meta?.credits).toEqual({ charged: quote.credits, remaining: 10_000 - quote.credits });
+    const again = await call(client, 'start_enrichment_job', { ...JOB, quote_token: quote.quote_token });
+    expect(ok(again).job_id).toBe(job.job_id);
+    expect(again._meta?.credits.charged).toBe(0);
+
+    await api.ports.queue.drained();
+    const done = ok(await call(client, 'get_job', { job_id: job.job_id }));
+    expect(done.status).toBe('completed');
+    expect(done.credits_charged).toBeLessThanOrEqual(quote.credits);
+    expect(await available(user.id)).toBe(10_000 - done.credits_charged);
+    const jobs = ok(await call(client, 'list_jobs', {}));
+    expect(jobs).toMatchObject({ total: 1, limit: 25 });
+    const stored = await call(client, 'get_result', { result_id: done.result_id, limit: 2 });
+    expect(ok(stored).id).toBe(done.result_id);
+    expect(ok(stored).result_data.rows).toHaveLength(2);
+    expect(stored._meta?.page).toMatchObject({ offset: 0, limit: 2, returned: 2, total: done.stats.rows_delivered });
+
+    // A finished job cannot be cancelled: an isError result naming the code and what to do next.
+    const cancelled = await call(client, 'cancel_job', { job_id: job.job_id });
+    expect(errorCode(cancelled)).toBe('invalid_state');
+    expect(cancelled.content[0].text).toMatch(/^Error invalid_state: .*Next step: /);
+  });
+
+  it('a bad, used or expired token is an isError result and charges nothing', async () => {
+    const { user, key } = await api.newUser({ tier: 'pro', credits: 10_000 });
+    const client = await mcpClient(api.baseUrl, key);
+    const missing = await call(client, 'start_enrichment_job', JOB);
+    expect(errorCode(missing)).toBe('validation_error');
+    expect(missing.content[0].text).toMatch(/quote_enrichment_job/);
+
+    const bogus = await call(client, 'execute_package', { package_id: 'vc-shortlist-v1', slots: SLOTS, quote_token: 'qt_bogus' });
+    expect(errorCode(bogus)).toBe('quote_mismatch');
+
+    // Used over HTTP first (no Idempotency-Key there): the tool's call is a different request.
+    const used = ok(await call(client, 'quote_enrichment_job', JOB));
+    expect((await api.call('POST', '/bd/jobs', { key, body: { ...JOB, quote_token: used.quote_token } })).status).toBe(202);
+    await api.ports.queue.drained();
+    const spent = await available(user.id);
+    const reused = await call(client, 'start_enrichment_job', { ...JOB, quote_token: used.quote_token });
+    expect(errorCode(reused)).toBe('quote_token_used');
+    expect(reused.content[0].text).toMatch(/quote again/);
+
+    const late = ok(await call(client, 'quote_enrichment_job', JOB));
+    clock.advance(15 * 60 * 1000 + 1);
+    const expired = await call(client, 'start_enrichment_job', { ...JOB, quote_token: late.quote_token });
+    expect(errorCode(expired)).toBe('quote_expired');
+
+    // Arguments other than the quoted ones: the route's quote_mismatch.
+    const other = ok(await call(client, 'quote_enrichment_job', JOB));
+    const changed = await call(client, 'start_enrichment_job', { ...JOB, preset: 'company_size_and_email_verify', quote_token: other.quote_token });
+    expect(errorCode(changed)).toBe('quote_mismatch');
+    expect(await available(user.id)).toBe(spent);
+    // The mistaken call does not hold the token: the quoted arguments then go through, once.
+    const corrected = await call(client, 'start_enrichment_job', { ...JOB, quote_token: other.quote_token });
+    expect(ok(corrected).credits_reserved).toBe(other.credits);
+    expect(await available(user.id)).toBe(spent - other.credits);
+    await api.ports.queue.drained();
+  });
+
+  it('out of credits: insufficient_credits, telling the agent to get credits and quote again', async () => {
+    const { user, key } = await api.newUser({ tier: 'pro', credits: 20 });
+    const client = await mcpClient(api.baseUrl, key);
+    const quote = ok(await call(client, 'quote_package', { package_id: 'vc-shortlist-v1', slots: SLOTS }));
+    const refused = await call(client, 'execute_package', { package_id: 'vc-shortlist-v1', slots: SLOTS, quote_token: quote.quote_token });
+    expect(errorCode(refused)).toBe('insufficient_credits');
+    expect(JSON.parse(refused.content[1].text).error.details).toMatchObject({ available: 20 });
+    expect(refused.content[0].text).toMatch(/add credits.*quote again/i);
+    expect(await available(user.id)).toBe(20);
+  });
+
+  it('a developer-tier key on a pro tool: subscription_required, and no tool starts a checkout', async () => {
+    const { key } = await api.newUser({ tier: 'developer', credits: 10_000 });
+    const client = await mcpClient(api.baseUrl, key);
+    const quote = ok(await call(client, 'quote_package', { package_id: 'vc-shortlist-v1', slots: SLOTS }));
+    const refused = await call(client, 'execute_package', { package_id: 'vc-shortlist-v1', slots: SLOTS, quote_token: quote.quote_token });
+    expect(errorCode(refused)).toBe('subscription_required');
+    expect(refused.content[0].text).toMatch(/ask a person to upgrade/);
+  });
+
+  it('lists 25 records a call at most: more is a validation error, not a cut', async () => {
+    const { key } = await api.newUser({ tier: 'pro', credits: 10 });
+    const client = await mcpClient(api.baseUrl, key);
+    expect(errorCode(await call(client, 'list_results', { limit: 26 }))).toBe('validation_error');
+    expect(errorCode(await call(client, 'get_moderation_status', { include_logs: 50 }))).toBe('validation_error');
+    expect(ok(await call(client, 'list_results', { limit: 25 }))).toMatchObject({ limit: 25, offset: 0 });
+  });
+});
+
+describe('the HTTP face of /api/v1/mcp', () => {
+  const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '1' } } };
+  const post = (headers: Record<string, string>, body: unknown = initialize) =>
+    fetch(`${api.baseUrl}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+
+  it('without a key: 401 with WWW-Authenticate: Bearer, and the SDK client cannot connect', async () => {
+    const res = await post({});
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expect(((await res.json()) as any).error.code).toBe('unauthorized');
+    await expect(mcpClient(api.baseUrl, 'oik_not-a-key')).rejects.toThrow();
+  });
+
+  it('refuses a browser Origin of another site, accepts its own', async () => {
+    const { key } = await api.newUser({ tier: 'pro', credits: 10 });
+    const foreign = await post({ authorization: `Bearer ${key}`, origin: 'https://evil.example' });
+    expect(foreign.status).toBe(403);
+    expect(((await foreign.json()) as any).error.code).toBe('origin_not_allowed');
+    const own = await post({ authorization: `Bearer ${key}`, origin: api.origin });
+    expect(own.status).toBe(200);
+    expect(((await own.json()) as any).result.protocolVersion).toBe('2025-06-18');
+    await expect(mcpClient(api.baseUrl, key, REVISIONS[2], { origin: 'http://attacker.test' })).rejects.toThrow();
+  });
+
+  it('answers one JSON-RPC call as JSON, as the README curl sends it, and GET with 405', async () => {
+    const { key } = await api.newUser({ tier: 'pro', credits: 10 });
+    const res = await post({ authorization: `Bearer ${key}` }, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_account', arguments: {} } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const answer = await res.json();
+    expect(answer).toMatchObject({ jsonrpc: '2.0', id: 7, result: { structuredContent: { permanent_credit_balance: 10 } } });
+    const stream = await fetch(`${api.baseUrl}/mcp`, { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' } });
+    expect(stream.status).toBe(405);
+    expect(stream.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe("the README's MCP curl", () => {
+  it('runs as written against the local server and answers the account as a tool result', async () => {
+    const readme = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### AI agents over MCP'));
+    const block = section.slice(section.indexOf('```sh\n') + 6, section.indexOf('\n```', section.indexOf('```sh\n')));
+    expect(block).toMatch(/^curl .*\/mcp/);
+    const { key } = await api.newUser({ tier: 'pro', credits: 77 });
+    const { stdout } = await promisify(execFile)('bash', ['-c', `export API=${api.baseUrl}\nexport KEY=${key}\n${block}`], { timeout: 30_000 });
+    const answer = JSON.parse(stdout);
+    expect(answer).toMatchObject({ jsonrpc: '2.0', id: 1, result: { structuredContent: { permanent_credit_balance: 77 } } });
+  });
+});
