@@ -9,16 +9,24 @@ import { MODERATION_DELIVERY_DUE_SHARDS, moderationDeliveryDueIndexKey, moderati
 import { queryDueShards } from './query';
 import { defineEntity } from './entity';
 import { buildUpdate } from './update';
+import type { CommunityType } from '#shared/domain/moderation/communityTypes';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'not_configured' | 'observe';
 
 export interface PlannedCall {
-  platform: 'telegram' | 'discord';
-  /** Telegram: the Bot API method. Discord: the HTTP method. */
+  /** The community type whose platform module sends it (registry.ts). */
+  platform: CommunityType;
+  /** Telegram: the Bot API method. Others: the HTTP method. */
   method: string;
-  /** Discord only: the route under the API base. */
+  /** The route under the API base, on platforms with routes. */
   route?: string;
   body?: Record<string, unknown>;
+  /**
+   * A timed action (a mute): it lasts `seconds` from when it is applied, not from when the message
+   * was written; `from` is when the offence happened. The runner resolves the end at send time
+   * (SendContext.endsAt) and does not send it at all once `from + seconds` has passed.
+   */
+  timed?: { seconds: number; from: string };
 }
 
 export interface CallRecord {
@@ -27,6 +35,8 @@ export interface CallRecord {
   error?: string;
   /** Telegram's message_id of a message we sent (a captcha prompt is deleted by it later). */
   message_id?: number;
+  /** Not sent, and why (a timed action whose time was over before it could be applied). */
+  skipped?: string;
 }
 
 export interface Delivery {
