@@ -50,16 +50,34 @@ function lambdaContext(functionName: string, requestId: string): Context {
   };
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    // API Gateway would accept up to 10 MB; our own limit is enforced by the handler chain, so only stop runaway bodies here.
-    if (size > MAX_BODY_BYTES * 4) throw new PayloadTooLargeError(MAX_BODY_BYTES);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/**
+ * A body too large to take is still read to its end (and dropped) up to this much, so the answer can
+ * keep the connection; past it the answer closes the connection, as the rest is never read.
+ */
+const DRAIN_LIMIT_BYTES = MAX_BODY_BYTES * 32;
+
+/** Requests whose body was left unread: their answer closes the connection (the rest would be read as the next request). */
+const unread = new WeakSet<IncomingMessage>();
+
+function readBody(req: IncomingMessage): Promise<string> {
+  // API Gateway would accept up to 10 MB; our own limit is enforced by the handler chain, so only stop runaway bodies here.
+  const limit = MAX_BODY_BYTES * 4;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      chunks.length = 0;
+      if (size > DRAIN_LIMIT_BYTES && !unread.has(req)) {
+        unread.add(req);
+        req.pause();
+        reject(new PayloadTooLargeError(MAX_BODY_BYTES));
+      }
+    });
+    req.on('end', () => (size > limit ? reject(new PayloadTooLargeError(MAX_BODY_BYTES)) : resolve(Buffer.concat(chunks).toString('utf8'))));
+    req.on('error', reject);
+  });
 }
 
 /** A path parameter as API Gateway hands it over: percent-decoded, and a 400 when the escapes are malformed. */
@@ -73,7 +91,8 @@ function decodePathParameter(name: string, raw: string): string {
 
 function sendError(res: ServerResponse, err: unknown, requestId: string): void {
   const mapped = toErrorResponse(err, requestId);
-  res.writeHead(mapped.status, { 'content-type': 'application/json', 'x-request-id': requestId, ...NO_STORE, ...mapped.headers });
+  const close = unread.has(res.req) ? { connection: 'close' } : {};
+  res.writeHead(mapped.status, { 'content-type': 'application/json', 'x-request-id': requestId, ...NO_STORE, ...mapped.headers, ...close });
   res.end(JSON.stringify(mapped.body));
 }
 
