@@ -99,7 +99,8 @@ export const outboundWebhookEndpoints = {
     params: endpointParams, ...noContentSpec,
   }),
   rotateWebhookSecret: defineEndpoint({
-    operationId: 'rotateWebhookSecret', method: 'POST', path: `${base}/endpoints/{endpoint_id}/rotate-secret`, tag, auth: 'api_key',
+    operationId: 'rotateWebhookSecret', method: 'POST', path: `${base}/endpoints/{endpoint_id}/rotate-secret`, tag, auth: 'api_key', errors: [409],
+    description: 'Of rotations of one endpoint sent at the same time, one answers 200 with the secret now in use and the others 409 concurrent_update (nothing changed for them): every secret shown is one that signs.',
     summary: 'Replace the signing secret (the new one is shown once); the old one stops signing at once',
     params: endpointParams, response: webhookEndpointWithSecret,
   }),
