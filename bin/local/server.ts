@@ -109,6 +109,8 @@ export function createLocalApi(options: LocalApiOptions = {}): Server {
   const authorizerAnswers = new AuthorizerCache<NonNullable<Awaited<ReturnType<typeof identifyCaller>>>>();
   const routes = compileRoutes();
   const server = createServer(async (req, res) => {
+    // When the request arrived, as API Gateway stamps it (before authorisation and the body are read).
+    const receivedAt = Date.now();
     const requestId = uuidv7();
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
@@ -166,7 +168,7 @@ export function createLocalApi(options: LocalApiOptions = {}): Server {
           path: url.pathname,
           protocol: 'HTTP/1.1',
           requestId,
-          requestTimeEpoch: Date.now(),
+          requestTimeEpoch: receivedAt,
           resourceId: 'local',
           resourcePath: match.spec.path,
           stage: 'local',

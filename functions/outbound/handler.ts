@@ -14,7 +14,7 @@ export const handler = createApiHandler(E, {
   listWebhookEndpoints: async ({ user, query }) => pageEndpoints(user.id, query),
   getWebhookEndpoint: async ({ user, params }) => readEndpoint(user.id, params.endpoint_id),
   deleteWebhookEndpoint: async ({ user, params }) => (await removeEndpoint(user.id, params.endpoint_id), noContent()),
-  rotateWebhookSecret: async ({ user, params }) => rotateEndpointSecret(user.id, params.endpoint_id),
+  rotateWebhookSecret: async ({ user, params, event }) => rotateEndpointSecret(user.id, params.endpoint_id, new Date(event.requestContext.requestTimeEpoch)),
   listWebhookDeliveries: async ({ user, query }) => pageDeliveries(user.id, query),
   retryWebhookDelivery: async ({ user, params }) => new HttpResponse(202, await retryDelivery(user.id, params.delivery_id)),
 });

@@ -90,11 +90,16 @@ async function change(userId: string, endpointId: string, set: Record<string, un
 }
 
 /**
- * Replaces the secret only if it is still `previous` (the one the caller read): of parallel rotations
- * one wins and the others get undefined, so no caller is shown a secret that was never kept.
+ * Replaces the secret only if it is still `previous` (the one the caller read) and was not replaced
+ * after `began` (when the caller's rotation began): of rotations that overlap, one wins and the
+ * others get undefined, so no caller is shown a secret that was never kept.
  */
-export const replaceSecret = (userId: string, endpointId: string, previous: string, secret: string, at: string) =>
-  change(userId, endpointId, { secret, updatedAt: at }, [], { expression: '#secret = :previousSecret', names: { '#secret': 'secret' }, values: { ':previousSecret': previous } });
+export const replaceSecret = (userId: string, endpointId: string, previous: string, began: string, secret: string, at: string) =>
+  change(userId, endpointId, { secret, secretRotatedAt: at, updatedAt: at }, [], {
+    expression: '#secret = :previousSecret AND (attribute_not_exists(secretRotatedAt) OR secretRotatedAt <= :began)',
+    names: { '#secret': 'secret' },
+    values: { ':previousSecret': previous, ':began': began },
+  });
 
 /** Starts the failure clock unless it is running already (the first failure of a run counts). */
 export async function markFailing(userId: string, endpointId: string, at: string): Promise<WebhookEndpointRecord | undefined> {

@@ -1,5 +1,6 @@
 /** Customers' webhook endpoints: owner-only (another user's id is a 404), the secret shown on creation and rotation only. */
 import { now, ports } from '#shared/adapters/ports';
+import { systemClock } from '#shared/adapters/clock';
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from '#shared/domain/errors';
 import { uuidv7 } from '#shared/ids';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '#shared/schemas/outboundWebhooks';
@@ -95,12 +96,15 @@ async function withEndpointCount(userId: string, delta: 1 | -1, endpoint: Transa
 }
 
 /**
- * A new secret, written only over the one read just before: of rotations that overlap, one answers
- * with the secret kept and the others 409, so every secret shown is the one that signs.
+ * A new secret, written only over the one read just before and only if no other rotation wrote one
+ * since this one began: of rotations that overlap, one answers with the secret kept and the others
+ * 409, so every secret shown is the one that signs.
  */
-export async function rotateEndpointSecret(userId: string, endpointId: string) {
+export async function rotateEndpointSecret(userId: string, endpointId: string, requestedAt: Date = systemClock.now()) {
+  // A rotation asked for before the secret last changed overlapped that change: it loses. Both
+  // instants are wall-clock ones (the request's arrival is), whatever the clock port stands at.
   const current = await requireEndpoint(userId, endpointId, true);
-  const updated = await replaceSecret(userId, endpointId, current.secret, newEndpointSecret(), now().toISOString());
+  const updated = await replaceSecret(userId, endpointId, current.secret, requestedAt.toISOString(), newEndpointSecret(), systemClock.now().toISOString());
   if (updated) return endpointWithSecret(updated);
   // Deleted meanwhile, or another rotation wrote its secret first.
   await requireEndpoint(userId, endpointId, true);
