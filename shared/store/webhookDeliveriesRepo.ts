@@ -19,18 +19,30 @@ export interface WebhookDeliveryRecord {
   eventType: string;
   endpointId: string;
   status: DeliveryStatus;
+  /** Requests sent, scheduled and manual alike. */
   attempts: number;
-  /** The schedule ends at this many attempts (a manual retry grants one more). */
+  /** Scheduled attempts made: what the retry schedule counts (absent on older items: `attempts`). */
+  autoAttempts: number;
+  /** The schedule ends at this many scheduled attempts. */
   maxAttempts: number;
   lastStatusCode: number | null;
   lastError: string | null;
+  /** The next scheduled attempt; null once the schedule is over. */
   nextAttemptAt: string | null;
+  /** When a manual retry not yet made was asked for; at most one is outstanding. */
+  manualRetryAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
 
-const deliveries = defineEntity<WebhookDeliveryRecord>('webhookDelivery', { nullable: ['lastStatusCode', 'lastError', 'nextAttemptAt'] });
-const fromItem = deliveries.fromItem;
+const deliveries = defineEntity<WebhookDeliveryRecord>('webhookDelivery', { nullable: ['lastStatusCode', 'lastError', 'nextAttemptAt', 'manualRetryAt'] });
+const fromItem = (item: Record<string, unknown>): WebhookDeliveryRecord => {
+  const d = deliveries.fromItem(item);
+  return { ...d, autoAttempts: (item.autoAttempts as number | undefined) ?? d.attempts };
+};
+
+/** The due index follows the earliest attempt owed: a manual retry asked for, else the next scheduled one. */
+const dueAt = (d: Pick<WebhookDeliveryRecord, 'status' | 'nextAttemptAt' | 'manualRetryAt'>) => d.manualRetryAt ?? (d.status === 'pending' ? d.nextAttemptAt : null);
 const withoutNulls = deliveries.attributes;
 
 /** False when the delivery exists already (a repeated fan-out). */
@@ -43,7 +55,7 @@ export const putDelivery = (d: WebhookDeliveryRecord): Promise<boolean> =>
           ...webhookDeliveryKey(d.userId, d.id),
           entity: 'webhookDelivery',
           ...withoutNulls(d),
-          ...(d.status === 'pending' && d.nextAttemptAt ? webhookDueIndexKey(d.id, d.nextAttemptAt) : {}),
+          ...(dueAt(d) ? webhookDueIndexKey(d.id, dueAt(d)!) : {}),
           ttl: Math.floor(Date.parse(d.createdAt) / 1000) + WEBHOOK_RETENTION_SECONDS,
         },
         ConditionExpression: 'attribute_not_exists(pk)',
@@ -63,32 +75,49 @@ export async function listDeliveries(userId: string): Promise<WebhookDeliveryRec
   return items.map(fromItem);
 }
 
-export type DeliveryChange = Pick<WebhookDeliveryRecord, 'status' | 'attempts' | 'lastStatusCode' | 'lastError' | 'nextAttemptAt' | 'updatedAt'> & { maxAttempts?: number };
+/** What an attempt (or a give-up) leaves on the delivery. */
+export interface DeliveryChange {
+  status: DeliveryStatus;
+  autoAttempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  updatedAt: string;
+  /** A request was sent: one more attempt is counted. */
+  sent: boolean;
+  /** This was the manual retry asked for: it is no longer outstanding. */
+  manualDone: boolean;
+}
+
+/** What a writer read before it sent: the scheduled attempts made and the manual retry outstanding. */
+export type DeliverySeen = Pick<WebhookDeliveryRecord, 'autoAttempts' | 'manualRetryAt'>;
 
 /**
- * Writes the outcome of an attempt (or a manual retry) if nobody recorded one since `expectedAttempts`
- * was read: two copies of one queue message cannot both count an attempt. Undefined when it moved on.
+ * Records an attempt's outcome if neither the scheduled attempts nor the outstanding manual retry
+ * moved since `seen` was read (two copies of one queue message cannot both count one); the count of
+ * requests sent goes up by an ADD, so a scheduled and a manual attempt recorded together both count.
+ * Undefined when the delivery moved on: the caller reads it again and decides.
  */
-export async function recordDeliveryChange(userId: string, deliveryId: string, expectedAttempts: number, c: DeliveryChange): Promise<WebhookDeliveryRecord | undefined> {
+export async function recordDeliveryChange(userId: string, deliveryId: string, seen: DeliverySeen, c: DeliveryChange): Promise<WebhookDeliveryRecord | undefined> {
+  const manualRetryAt = c.manualDone ? null : seen.manualRetryAt;
+  const due = dueAt({ status: c.status, nextAttemptAt: c.nextAttemptAt, manualRetryAt });
   // Null fields are not stored (see defineEntity): they are removed.
-  const nullable = setOrRemove({ lastStatusCode: c.lastStatusCode, lastError: c.lastError, nextAttemptAt: c.nextAttemptAt });
-  const indexed = c.status === 'pending' && c.nextAttemptAt;
+  const nullable = setOrRemove({ lastStatusCode: c.lastStatusCode, lastError: c.lastError, nextAttemptAt: c.nextAttemptAt, manualRetryAt });
+  const autoSeen = '(autoAttempts = :auto OR (attribute_not_exists(autoAttempts) AND attempts = :auto))';
+  const manualSeen = seen.manualRetryAt === null ? 'attribute_not_exists(manualRetryAt)' : 'manualRetryAt = :manual';
   try {
     const out = await ddb().send(
       new UpdateCommand({
         TableName: table(),
         Key: webhookDeliveryKey(userId, deliveryId),
         ...buildUpdate({
-          set: {
-            status: c.status,
-            attempts: c.attempts,
-            updatedAt: c.updatedAt,
-            maxAttempts: c.maxAttempts,
-            ...nullable.set,
-            ...(indexed ? webhookDueIndexKey(deliveryId, indexed) : {}),
+          set: { status: c.status, autoAttempts: c.autoAttempts, updatedAt: c.updatedAt, ...nullable.set, ...(due ? webhookDueIndexKey(deliveryId, due) : {}) },
+          add: { attempts: c.sent ? 1 : undefined },
+          remove: [...nullable.remove, ...(due ? [] : ['gsi3pk', 'gsi3sk'])],
+          condition: {
+            expression: `attribute_exists(pk) AND ${autoSeen} AND ${manualSeen}`,
+            values: { ':auto': seen.autoAttempts, ...(seen.manualRetryAt === null ? {} : { ':manual': seen.manualRetryAt }) },
           },
-          remove: [...nullable.remove, ...(indexed ? [] : ['gsi3pk', 'gsi3sk'])],
-          condition: { expression: 'attempts = :expected', values: { ':expected': expectedAttempts } },
         }),
         ReturnValues: 'ALL_NEW',
       }),
@@ -100,8 +129,37 @@ export async function recordDeliveryChange(userId: string, deliveryId: string, e
   }
 }
 
-/** Pending deliveries due at or before `atIso`: a Query per shard of the sparse index. */
-export async function listDueDeliveries(atIso: string): Promise<{ userId: string; deliveryId: string }[]> {
+/**
+ * Asks for a manual retry: the delivery is pending again and due now, unless a manual retry is
+ * outstanding already (undefined: parallel requests ask for one retry, which is sent once).
+ */
+export async function requestManualRetry(userId: string, deliveryId: string, at: string): Promise<WebhookDeliveryRecord | undefined> {
+  try {
+    const out = await ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: webhookDeliveryKey(userId, deliveryId),
+        ...buildUpdate({
+          set: { status: 'pending', manualRetryAt: at, updatedAt: at, ...webhookDueIndexKey(deliveryId, at) },
+          condition: 'attribute_exists(pk) AND attribute_not_exists(manualRetryAt)',
+        }),
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return fromItem(out.Attributes!);
+  } catch (err) {
+    if (isConditionFailure(err)) return undefined;
+    throw err;
+  }
+}
+
+/** Deliveries owing an attempt at or before `atIso` (a manual retry, a scheduled one or both): a Query per shard of the sparse index. */
+export async function listDueDeliveries(atIso: string): Promise<{ userId: string; deliveryId: string; manual: boolean; scheduled: boolean }[]> {
   const items = await queryDueShards(WEBHOOK_DUE_SHARDS, webhookDuePartition, webhookIndexUpTo(atIso));
-  return items.map((item) => ({ userId: item.userId as string, deliveryId: item.id as string }));
+  return items.map((item) => ({
+    userId: item.userId as string,
+    deliveryId: item.id as string,
+    manual: item.manualRetryAt !== undefined,
+    scheduled: item.status === 'pending' && typeof item.nextAttemptAt === 'string' && item.nextAttemptAt <= atIso,
+  }));
 }

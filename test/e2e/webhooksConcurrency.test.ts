@@ -48,3 +48,65 @@ describe('secret rotation', () => {
     expect((await api.call('POST', `/webhooks/endpoints/${endpoint.id}/rotate-secret`, { key })).status).toBe(200);
   });
 });
+
+const deliveries = async (key: string, query = '') => (await api.call('GET', `/webhooks/deliveries${query}`, { key })).body;
+
+describe('manual retries', () => {
+  it('twenty parallel retries count exactly one attempt per request sent, and no more requests than retries', async () => {
+    const { key } = await api.newUser({ tier: 'pro', credits: 1000 });
+    const path = newPath();
+    await endpointFor(key, path, { event_types: ['job.completed'] });
+    await runJob(key);
+    await receiver.waitFor(path, 1);
+    await api.ports.webhookQueue.settled();
+    const delivery = (await deliveries(key)).items[0];
+    expect(delivery).toMatchObject({ status: 'succeeded', attempts: 1 });
+
+    const answers = await Promise.all(Array.from({ length: 20 }, () => api.call('POST', `/webhooks/deliveries/${delivery.id}/retry`, { key })));
+    expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 20 }, () => 202));
+    await receiver.waitFor(path, 2);
+    await api.ports.webhookQueue.settled();
+    // Retries that overlap one outstanding share it; one that comes after it went is a new one.
+    const sent = receiver.at(path).length;
+    expect(sent).toBeGreaterThanOrEqual(2);
+    expect(sent).toBeLessThanOrEqual(21);
+    const after = (await deliveries(key)).items[0];
+    // Exactly one attempt counted per request the receiver got.
+    expect(after.attempts).toBe(sent);
+    expect(after).toMatchObject({ status: 'succeeded', next_attempt_at: null });
+    // Once it has gone, another retry sends it again.
+    expect((await api.call('POST', `/webhooks/deliveries/${delivery.id}/retry`, { key })).status).toBe(202);
+    await receiver.waitFor(path, sent + 1);
+    await api.ports.webhookQueue.settled();
+    expect((await deliveries(key)).items[0].attempts).toBe(sent + 1);
+  });
+
+  it('a manual retry of a failing delivery leaves the automatic schedule as it was', async () => {
+    const { key } = await api.newUser({ tier: 'pro', credits: 1000 });
+    const path = newPath();
+    receiver.answer(path, 500, 500, 500, 500);
+    await endpointFor(key, path, { event_types: ['job.completed'] });
+    await runJob(key);
+    await receiver.waitFor(path, 1);
+    await api.ports.webhookQueue.settled();
+    const first = (await deliveries(key)).items[0];
+    expect(first).toMatchObject({ status: 'pending', attempts: 1, last_status_code: 500 });
+    const scheduled = first.next_attempt_at as string;
+
+    expect((await api.call('POST', `/webhooks/deliveries/${first.id}/retry`, { key })).status).toBe(202);
+    await receiver.waitFor(path, 2);
+    await api.ports.webhookQueue.settled();
+    // The manual attempt is counted, and the 5 s retry is still where it was.
+    expect((await deliveries(key)).items[0]).toMatchObject({ status: 'pending', attempts: 2, last_status_code: 500, next_attempt_at: scheduled });
+
+    // The scheduled attempt comes at its time and is the second of the schedule: the next one waits 5 minutes.
+    const [, , third] = await receiver.waitFor(path, 3, 20_000);
+    expect(third.status).toBe(500);
+    await api.ports.webhookQueue.settled();
+    const after = (await deliveries(key)).items[0];
+    expect(after).toMatchObject({ status: 'pending', attempts: 3 });
+    const wait = Date.parse(after.next_attempt_at) - Date.parse(scheduled);
+    expect(wait).toBeGreaterThanOrEqual(5 * 60_000);
+    expect(wait).toBeLessThan(5 * 60_000 + 10_000);
+  });
+});
