@@ -106,8 +106,21 @@ export const outboundWebhookEndpoints = {
   }),
   listWebhookDeliveries: defineEndpoint({
     operationId: 'listWebhookDeliveries', method: 'GET', path: `${base}/deliveries`, summary: 'The delivery log, newest first (kept 30 days)', tag, auth: 'api_key',
-    query: z.strictObject({ ...pageQuery, endpoint_id: z.optional(z.uuid()), status: z.optional(z.enum(['pending', 'succeeded', 'failed'])) }),
-    response: pageOf(webhookDelivery),
+    description:
+      'Paged with a cursor, not an offset: the log is read by index for each filter, so a page costs the same however long the log is. ' +
+      '`limit` and `sort_order` work as on every list; the answer carries `next_cursor`, to send as `cursor` (with the same filters and order) for the next page, ' +
+      'or null on the last page. There is no `total`: counting the log would read all of it.',
+    query: z.strictObject({
+      limit: pageQuery.limit,
+      sort_order: pageQuery.sort_order,
+      cursor: z.optional(withMeta(z.string().check(z.minLength(1), z.maxLength(200)), { description: 'The `next_cursor` of the previous page' })),
+      endpoint_id: z.optional(z.uuid()),
+      status: z.optional(z.enum(['pending', 'succeeded', 'failed'])),
+    }),
+    response: withMeta(
+      z.object({ items: z.array(webhookDelivery), limit: z.int(), next_cursor: withMeta(z.nullable(z.string()), { description: 'Send as `cursor` for the next page; null on the last page' }) }),
+      { id: 'WebhookDeliveryPage' },
+    ),
   }),
   retryWebhookDelivery: defineEndpoint({
     operationId: 'retryWebhookDelivery', method: 'POST', path: `${base}/deliveries/{delivery_id}/retry`, tag, auth: 'api_key', successStatus: 202, errors: [422],

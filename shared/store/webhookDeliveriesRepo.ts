@@ -2,10 +2,20 @@
  * The delivery log: one item per (event, endpoint). A pending delivery carries the sparse due-index
  * attributes (next attempt time), so a lost queue message is found by the sweep; a finished one drops them.
  */
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, table, writeIfCondition } from './client';
-import { WEBHOOK_DUE_SHARDS, webhookDeliveriesPartition, webhookDeliveryKey, webhookDueIndexKey, webhookDuePartition, webhookIndexUpTo } from './keys';
-import { queryAll, queryDueShards } from './query';
+import {
+  WEBHOOK_DUE_SHARDS,
+  webhookDeliveriesByEndpointPartition,
+  webhookDeliveriesByStatusPartition,
+  webhookDeliveriesPartition,
+  webhookDeliveryKey,
+  webhookDeliveryListIndexKey,
+  webhookDueIndexKey,
+  webhookDuePartition,
+  webhookIndexUpTo,
+} from './keys';
+import { queryDueShards } from './query';
 import { WEBHOOK_RETENTION_SECONDS } from './webhookEventsRepo';
 import { defineEntity } from './entity';
 import { buildUpdate, setOrRemove } from './update';
@@ -55,6 +65,7 @@ export const putDelivery = (d: WebhookDeliveryRecord): Promise<boolean> =>
           ...webhookDeliveryKey(d.userId, d.id),
           entity: 'webhookDelivery',
           ...withoutNulls(d),
+          ...webhookDeliveryListIndexKey(d.userId, d.endpointId, d.status, d.id),
           ...(dueAt(d) ? webhookDueIndexKey(d.id, dueAt(d)!) : {}),
           ttl: Math.floor(Date.parse(d.createdAt) / 1000) + WEBHOOK_RETENTION_SECONDS,
         },
@@ -68,11 +79,73 @@ export async function getDelivery(userId: string, deliveryId: string): Promise<W
   return Item ? fromItem(Item) : undefined;
 }
 
-/** Newest first. */
-export async function listDeliveries(userId: string): Promise<WebhookDeliveryRecord[]> {
-  const { pk, prefix } = webhookDeliveriesPartition(userId);
-  const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': pk, ':p': prefix }, ScanIndexForward: false });
-  return items.map(fromItem);
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed'];
+
+export interface DeliveryPageQuery {
+  endpointId?: string;
+  status?: DeliveryStatus;
+  limit: number;
+  order: 'asc' | 'desc';
+  /** The id of the last delivery of the previous page: this page starts after it. */
+  after?: string;
+}
+
+/**
+ * One page of the delivery log, read by index for every filter: the user's partition (no filter),
+ * gsi1 (a status), gsi2 (an endpoint and a status; an endpoint alone reads its three status partitions
+ * and merges them). Each source is read for at most `limit + 1` items after the cursor, so a page
+ * costs the same however long the log is; `more` says whether anything follows it.
+ */
+export async function pageDeliveries(userId: string, q: DeliveryPageQuery): Promise<{ items: WebhookDeliveryRecord[]; more: boolean }> {
+  const statuses = q.status ? [q.status] : DELIVERY_STATUSES;
+  const sources: { index?: 'gsi1' | 'gsi2'; pk: string; prefix: string }[] = q.endpointId
+    ? statuses.map((status) => ({ index: 'gsi2' as const, pk: webhookDeliveriesByEndpointPartition(userId, q.endpointId!, status), prefix: '' }))
+    : q.status
+      ? [{ index: 'gsi1', pk: webhookDeliveriesByStatusPartition(userId, q.status), prefix: '' }]
+      : [{ pk: webhookDeliveriesPartition(userId).pk, prefix: webhookDeliveriesPartition(userId).prefix }];
+  const pages = await Promise.all(sources.map((source) => readSource(source, q)));
+  const descending = q.order === 'desc';
+  const merged = pages
+    .flatMap((p) => p.items)
+    .filter((d) => d.id !== q.after)
+    .sort((a, b) => (descending ? b.id.localeCompare(a.id) : a.id.localeCompare(b.id)));
+  const more = merged.length > q.limit || pages.some((p) => p.truncated);
+  return { items: merged.slice(0, q.limit), more };
+}
+
+/** Up to `limit + 1` items of one source after the cursor, in the page's order. */
+async function readSource(source: { index?: 'gsi1' | 'gsi2'; pk: string; prefix: string }, q: DeliveryPageQuery) {
+  const pkName = source.index ? `${source.index}pk` : 'pk';
+  const skName = source.index ? `${source.index}sk` : 'sk';
+  const values: Record<string, unknown> = { ':pk': source.pk };
+  let range: string;
+  if (q.after === undefined) {
+    range = source.prefix ? ` AND begins_with(${skName}, :prefix)` : '';
+    if (source.prefix) values[':prefix'] = source.prefix;
+  } else if (!source.prefix) {
+    // An index partition holds deliveries only: everything past the cursor.
+    range = ` AND ${skName} ${q.order === 'desc' ? '<' : '>'} :cursor`;
+    values[':cursor'] = q.after;
+  } else {
+    // The user's partition holds other items too: a range within the prefix. BETWEEN is inclusive, so
+    // the cursor's own item may come back, and is dropped by the caller.
+    const cursor = `${source.prefix}${q.after}`;
+    const [low, high] = q.order === 'desc' ? [source.prefix, cursor] : [cursor, `${source.prefix}~`];
+    range = ` AND ${skName} BETWEEN :low AND :high`;
+    Object.assign(values, { ':low': low, ':high': high });
+  }
+  const out = await ddb().send(
+    new QueryCommand({
+      TableName: table(),
+      IndexName: source.index,
+      KeyConditionExpression: `${pkName} = :pk${range}`,
+      ExpressionAttributeValues: values,
+      ScanIndexForward: q.order === 'asc',
+      Limit: q.limit + 2,
+    }),
+  );
+  const items = (out.Items ?? []).map(fromItem);
+  return { items, truncated: out.LastEvaluatedKey !== undefined && items.length < q.limit + 2 };
 }
 
 /** What an attempt (or a give-up) leaves on the delivery. */
@@ -90,7 +163,7 @@ export interface DeliveryChange {
 }
 
 /** What a writer read before it sent: the scheduled attempts made and the manual retry outstanding. */
-export type DeliverySeen = Pick<WebhookDeliveryRecord, 'autoAttempts' | 'manualRetryAt'>;
+export type DeliverySeen = Pick<WebhookDeliveryRecord, 'endpointId' | 'autoAttempts' | 'manualRetryAt'>;
 
 /**
  * Records an attempt's outcome if neither the scheduled attempts nor the outstanding manual retry
@@ -111,7 +184,14 @@ export async function recordDeliveryChange(userId: string, deliveryId: string, s
         TableName: table(),
         Key: webhookDeliveryKey(userId, deliveryId),
         ...buildUpdate({
-          set: { status: c.status, autoAttempts: c.autoAttempts, updatedAt: c.updatedAt, ...nullable.set, ...(due ? webhookDueIndexKey(deliveryId, due) : {}) },
+          set: {
+            status: c.status,
+            autoAttempts: c.autoAttempts,
+            updatedAt: c.updatedAt,
+            ...nullable.set,
+            ...webhookDeliveryListIndexKey(userId, seen.endpointId, c.status, deliveryId),
+            ...(due ? webhookDueIndexKey(deliveryId, due) : {}),
+          },
           add: { attempts: c.sent ? 1 : undefined },
           remove: [...nullable.remove, ...(due ? [] : ['gsi3pk', 'gsi3sk'])],
           condition: {
@@ -133,14 +213,14 @@ export async function recordDeliveryChange(userId: string, deliveryId: string, s
  * Asks for a manual retry: the delivery is pending again and due now, unless a manual retry is
  * outstanding already (undefined: parallel requests ask for one retry, which is sent once).
  */
-export async function requestManualRetry(userId: string, deliveryId: string, at: string): Promise<WebhookDeliveryRecord | undefined> {
+export async function requestManualRetry(userId: string, deliveryId: string, endpointId: string, at: string): Promise<WebhookDeliveryRecord | undefined> {
   try {
     const out = await ddb().send(
       new UpdateCommand({
         TableName: table(),
         Key: webhookDeliveryKey(userId, deliveryId),
         ...buildUpdate({
-          set: { status: 'pending', manualRetryAt: at, updatedAt: at, ...webhookDueIndexKey(deliveryId, at) },
+          set: { status: 'pending', manualRetryAt: at, updatedAt: at, ...webhookDeliveryListIndexKey(userId, endpointId, 'pending', deliveryId), ...webhookDueIndexKey(deliveryId, at) },
           condition: 'attribute_exists(pk) AND attribute_not_exists(manualRetryAt)',
         }),
         ReturnValues: 'ALL_NEW',

@@ -56,7 +56,7 @@ async function record(userId: string, read: WebhookDeliveryRecord, sent: Sent, m
   let d: WebhookDeliveryRecord | undefined = read;
   for (let attempt = 0; attempt < 5 && d; attempt++) {
     const { change, delay } = changeAfter(d, sent, manual);
-    const recorded = await recordDeliveryChange(userId, d.id, { autoAttempts: d.autoAttempts, manualRetryAt: d.manualRetryAt }, change);
+    const recorded = await recordDeliveryChange(userId, d.id, { endpointId: d.endpointId, autoAttempts: d.autoAttempts, manualRetryAt: d.manualRetryAt }, change);
     if (recorded) return { recorded, delay };
     const again: WebhookDeliveryRecord | undefined = await getDelivery(userId, d.id);
     const ownTurn = again && (manual ? again.manualRetryAt === read.manualRetryAt : again.autoAttempts === read.autoAttempts);
