@@ -23,7 +23,7 @@ function parseAnswers(bytes: Buffer): RawAnswer[] {
     const [statusLine, ...lines] = rest.subarray(0, end).toString('latin1').split('\r\n');
     const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
     rest = rest.subarray(end + 4);
-    let body = Buffer.alloc(0);
+    let body: Buffer = Buffer.alloc(0);
     if (headers['transfer-encoding'] === 'chunked') {
       for (;;) {
         const lineEnd = rest.indexOf('\r\n');
