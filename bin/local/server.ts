@@ -5,7 +5,7 @@ import { identifyCaller } from '#shared/domain/accounts/callerIdentity';
 import { AuthorizerCache } from './authorizerCache';
 import type { EndpointSpec } from '#shared/http/endpoint';
 import { dictionary } from '#shared/dictionary';
-import { NotFoundError, PayloadTooLargeError, UnauthorizedError, ValidationError, toErrorResponse } from '#shared/http/errors';
+import { MethodNotAllowedError, NotFoundError, PayloadTooLargeError, UnauthorizedError, ValidationError, toErrorResponse } from '#shared/http/errors';
 import type { LocalResponseStream, StreamMetadata } from '#shared/http/streaming';
 import { MAX_BODY_BYTES, NO_STORE } from '#shared/http/api';
 import { uuidv7 } from '#shared/ids';
@@ -51,14 +51,10 @@ function lambdaContext(functionName: string, requestId: string): Context {
 }
 
 /**
- * A body too large to take is still read to its end (and dropped) up to this much, so the answer can
- * keep the connection; past it the answer closes the connection, as the rest is never read.
+ * A body too large to take is still read to its end and dropped, so the 413 keeps the connection
+ * usable: a request left half-read would have its rest parsed as the next request (or the connection
+ * reset under the answer). Node's request timeout bounds how long a sender can keep this going.
  */
-const DRAIN_LIMIT_BYTES = MAX_BODY_BYTES * 32;
-
-/** Requests whose body was left unread: their answer closes the connection (the rest would be read as the next request). */
-const unread = new WeakSet<IncomingMessage>();
-
 function readBody(req: IncomingMessage): Promise<string> {
   // API Gateway would accept up to 10 MB; our own limit is enforced by the handler chain, so only stop runaway bodies here.
   const limit = MAX_BODY_BYTES * 4;
@@ -67,13 +63,8 @@ function readBody(req: IncomingMessage): Promise<string> {
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= limit) return void chunks.push(chunk);
-      chunks.length = 0;
-      if (size > DRAIN_LIMIT_BYTES && !unread.has(req)) {
-        unread.add(req);
-        req.pause();
-        reject(new PayloadTooLargeError(MAX_BODY_BYTES));
-      }
+      if (size <= limit) chunks.push(chunk);
+      else chunks.length = 0;
     });
     req.on('end', () => (size > limit ? reject(new PayloadTooLargeError(MAX_BODY_BYTES)) : resolve(Buffer.concat(chunks).toString('utf8'))));
     req.on('error', reject);
@@ -91,8 +82,7 @@ function decodePathParameter(name: string, raw: string): string {
 
 function sendError(res: ServerResponse, err: unknown, requestId: string): void {
   const mapped = toErrorResponse(err, requestId);
-  const close = unread.has(res.req) ? { connection: 'close' } : {};
-  res.writeHead(mapped.status, { 'content-type': 'application/json', 'x-request-id': requestId, ...NO_STORE, ...mapped.headers, ...close });
+  res.writeHead(mapped.status, { 'content-type': 'application/json', 'x-request-id': requestId, ...NO_STORE, ...mapped.headers });
   res.end(JSON.stringify(mapped.body));
 }
 
@@ -117,6 +107,8 @@ export function createLocalApi(options: LocalApiOptions = {}): Server {
       const method = (req.method ?? 'GET').toUpperCase();
       const candidates = routes.filter((r) => r.pattern.test(url.pathname));
       const match = candidates.find((r) => r.spec.method === method);
+      // A path the API has, asked with a method it does not declare there: 405 with the methods it does.
+      if (!match && candidates.length) throw new MethodNotAllowedError([...new Set(candidates.map((r) => r.spec.method))].sort());
       if (!match) throw new NotFoundError('Endpoint');
       const unavailable = match.spec.readsCuratedData ? options.curatedDatasetUnavailable?.() : undefined;
       if (unavailable) throw unavailable;

@@ -80,7 +80,10 @@ export const outboundWebhookEndpoints = {
       'The `secret` is shown only here and when rotated. Deployed, the URL must be https and resolve to public addresses only (checked again before every delivery); ' +
       'the local server also accepts http://127.0.0.1 and http://localhost. `event_types` omitted: every type. At most 20 endpoints per account (422 invalid_state).',
     body: z.strictObject({
-      url: z.string().check(z.minLength(1), z.maxLength(2048)),
+      url: withMeta(z.string().check(z.minLength(1), z.maxLength(2048)), {
+        format: 'uri',
+        description: 'An absolute URL. Deployed: https only, to a host that resolves to public addresses only (checked again before every delivery); the local server also accepts http://127.0.0.1 and http://localhost. Anything else is a 400 validation_error.',
+      }),
       event_types: z.optional(z.array(webhookEventType).check(z.minLength(1))),
       description: z.optional(z.string().check(z.trim(), z.maxLength(500))),
     }),

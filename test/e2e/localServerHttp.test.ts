@@ -72,19 +72,32 @@ describe('a body over the local server limit', () => {
     expect(answers[0].headers.connection).not.toBe('close');
     expect(JSON.parse(answers[1].body).status).toBeDefined();
   });
+});
 
-  it('a body far over it is not read to its end: the 413 says Connection: close and the connection closes', async () => {
-    const chunk = Buffer.alloc(MIB, 'a');
-    const { answers } = await exchange((socket) => {
-      socket.write(head('POST', '/chats', { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': 256 * MIB }));
-      // Sends until the server stops reading (it pauses past its drain limit) or closes the connection.
-      const pump = () => {
-        while (!socket.destroyed && socket.write(chunk));
-      };
-      socket.on('drain', pump);
-      pump();
-    });
-    expect(answers[0]?.status).toBe(413);
-    expect(answers[0].headers.connection).toBe('close');
+describe('HTTP details', () => {
+  it('an undeclared method on a known path is 405 with Allow; an unknown path stays 404', async () => {
+    const cases: [string, string, string][] = [
+      ['DELETE', '/health', 'GET'],
+      ['PUT', '/webhooks/endpoints', 'GET, POST'],
+      ['POST', '/users/me', 'GET, PATCH'],
+    ];
+    for (const [method, path, allow] of cases) {
+      const res = await api.call(method, path, { key });
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.headers.get('allow')).toBe(allow);
+      expect(res.body.error.code).toBe('method_not_allowed');
+      expect(res.body.request_id).toBe(res.headers.get('x-request-id'));
+    }
+    expect((await api.call('GET', '/no-such-path', { key })).status).toBe(404);
+  });
+
+  it('PATCH /users/me refuses an e-mail whose part before @ is over 64 characters', async () => {
+    const own = await api.newUser();
+    const refused = await api.call('PATCH', '/users/me', { key: own.key, body: { email: `${'a'.repeat(65)}@example.com` } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe('validation_error');
+    const longest = `${'b'.repeat(64)}-${Date.now()}`.slice(0, 64);
+    const accepted = await api.call('PATCH', '/users/me', { key: own.key, body: { email: `${longest}@example.com` } });
+    expect(accepted.status, accepted.text).toBe(200);
   });
 });
