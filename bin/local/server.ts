@@ -5,7 +5,7 @@ import { identifyCaller } from '#shared/domain/accounts/callerIdentity';
 import { AuthorizerCache } from './authorizerCache';
 import type { EndpointSpec } from '#shared/http/endpoint';
 import { dictionary } from '#shared/dictionary';
-import { NotFoundError, PayloadTooLargeError, UnauthorizedError, ValidationError, logServerError, toErrorResponse } from '#shared/http/errors';
+import { MethodNotAllowedError, NotFoundError, PayloadTooLargeError, UnauthorizedError, ValidationError, logServerError, toErrorResponse } from '#shared/http/errors';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { SERVICE_NAME } from '#shared/observability/logger';
 import type { LocalResponseStream, StreamMetadata } from '#shared/http/streaming';
@@ -52,16 +52,25 @@ function lambdaContext(functionName: string, requestId: string): Context {
   };
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    // API Gateway would accept up to 10 MB; our own limit is enforced by the handler chain, so only stop runaway bodies here.
-    if (size > MAX_BODY_BYTES * 4) throw new PayloadTooLargeError(MAX_BODY_BYTES);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/**
+ * A body too large to take is still read to its end and dropped, so the 413 keeps the connection
+ * usable: a request left half-read would have its rest parsed as the next request (or the connection
+ * reset under the answer). Node's request timeout bounds how long a sender can keep this going.
+ */
+function readBody(req: IncomingMessage): Promise<string> {
+  // API Gateway would accept up to 10 MB; our own limit is enforced by the handler chain, so only stop runaway bodies here.
+  const limit = MAX_BODY_BYTES * 4;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+      else chunks.length = 0;
+    });
+    req.on('end', () => (size > limit ? reject(new PayloadTooLargeError(MAX_BODY_BYTES)) : resolve(Buffer.concat(chunks).toString('utf8'))));
+    req.on('error', reject);
+  });
 }
 
 /** A path parameter as API Gateway hands it over: percent-decoded, and a 400 when the escapes are malformed. */
@@ -102,6 +111,8 @@ export function createLocalApi(options: LocalApiOptions = {}): Server {
   const authorizerAnswers = new AuthorizerCache<NonNullable<Awaited<ReturnType<typeof identifyCaller>>>>();
   const routes = compileRoutes();
   const server = createServer(async (req, res) => {
+    // When the request arrived, as API Gateway stamps it (before authorisation and the body are read).
+    const receivedAt = Date.now();
     const requestId = uuidv7();
     // The access line's route, as the handler chain names it (the spec's path, never the caller's).
     let route = `${req.method ?? 'GET'} (unmatched)`;
@@ -110,6 +121,8 @@ export function createLocalApi(options: LocalApiOptions = {}): Server {
       const method = (req.method ?? 'GET').toUpperCase();
       const candidates = routes.filter((r) => r.pattern.test(url.pathname));
       const match = candidates.find((r) => r.spec.method === method);
+      // A path the API has, asked with a method it does not declare there: 405 with the methods it does.
+      if (!match && candidates.length) throw new MethodNotAllowedError([...new Set(candidates.map((r) => r.spec.method))].sort());
       if (!match) throw new NotFoundError('Endpoint');
       route = `${match.spec.method} ${match.spec.path}`;
       const unavailable = match.spec.readsCuratedData ? options.curatedDatasetUnavailable?.() : undefined;
@@ -162,7 +175,7 @@ export function createLocalApi(options: LocalApiOptions = {}): Server {
           path: url.pathname,
           protocol: 'HTTP/1.1',
           requestId,
-          requestTimeEpoch: Date.now(),
+          requestTimeEpoch: receivedAt,
           resourceId: 'local',
           resourcePath: match.spec.path,
           stage: 'local',

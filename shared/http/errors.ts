@@ -42,6 +42,13 @@ export class OriginNotAllowedError extends DomainError {
   }
 }
 
+/** A path the API has, with a method it does not declare there; `allow` lists the ones it does. */
+export class MethodNotAllowedError extends DomainError {
+  constructor(readonly allow: readonly string[]) {
+    super('method_not_allowed', `This path answers ${allow.join(', ')} only.`);
+  }
+}
+
 /** Each error class's HTTP status: the only place statuses are chosen. */
 const STATUS_OF = new Map<abstract new (...args: never[]) => DomainError, number>([
   [ValidationError, 400],
@@ -50,6 +57,7 @@ const STATUS_OF = new Map<abstract new (...args: never[]) => DomainError, number
   [SubscriptionRequiredError, 403],
   [OriginNotAllowedError, 403],
   [NotFoundError, 404],
+  [MethodNotAllowedError, 405],
   [NotAcceptableError, 406],
   [RequestTimeoutError, 408],
   [ConflictError, 409],
@@ -64,6 +72,7 @@ const STATUS_OF = new Map<abstract new (...args: never[]) => DomainError, number
 /** Headers a status carries by the HTTP specification. */
 function headersOf(err: DomainError): Record<string, string> {
   if (err instanceof UnauthorizedError) return { 'WWW-Authenticate': 'Bearer' };
+  if (err instanceof MethodNotAllowedError) return { Allow: err.allow.join(', ') };
   if (err.retryAfterSeconds !== undefined) return { 'Retry-After': String(err.retryAfterSeconds) };
   return {};
 }

@@ -87,8 +87,16 @@ function successOf(spec: EndpointSpec, components: Json): Json {
   const content: Json = { 'application/json': { schema: spec.response ? schemaOf(spec.response, 'output', components) : {} } };
   for (const [type, { description }] of Object.entries(spec.alternateMedia ?? {})) content[type] = { schema: { type: 'string', description } };
   const alternates = Object.keys(spec.alternateMedia ?? {});
-  return { description: alternates.length ? `OK: application/json by default, or ${alternates.join(', ')}` : 'OK', content };
+  return { description: alternates.length ? `OK: application/json by default, or ${alternates.join(', ')}` : 'OK', content, ...(spec.idempotent ? { headers: REPLAY_HEADER } : {}) };
 }
+
+/** On an operation that honours Idempotency-Key, a repeated request is answered with the first response and this header. */
+const REPLAY_HEADER: Json = {
+  'Idempotent-Replayed': {
+    description: '`true` when this is the stored first response to an earlier request with the same Idempotency-Key and body (nothing was done again); absent otherwise.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
 
 function headersOf(spec: EndpointSpec, components: Json): Json[] {
   const params = (spec.headers ?? []).map((h) => ({ name: h.name, in: 'header', required: h.required, description: h.description, schema: schemaOf(h.schema, 'input', components) }));
@@ -170,7 +178,10 @@ export function buildOpenApi(endpoints: EndpointSpec[], serverUrl?: string): Jso
       version: '1.0.0',
       description:
         'Credit-metered Web3 growth intelligence, enrichment jobs, growth plans and community moderation. ' +
-        'Every response that spends or refunds credits carries `X-Credits-Charged` (credits taken from the available balance by this request, reservations included; negative when credits were given back) and `X-Credits-Remaining` (the available balance afterwards).',
+        'Every response that spends or refunds credits carries `X-Credits-Charged` (credits taken from the available balance by this request, reservations included; negative when credits were given back) and `X-Credits-Remaining` (the available balance afterwards). ' +
+        'A query parameter sent empty (`?limit=`) is taken as absent: its default applies. ' +
+        'Free-text fields (names, titles, descriptions, goal and input text, rule words and domains, usernames) have surrounding white space removed before their length limits are checked, and are stored so; identifiers, URLs, e-mail addresses and tokens are taken as sent. ' +
+        'A repeated request with the same `Idempotency-Key` and body is answered with the first response and `Idempotent-Replayed: true`.',
     },
     servers: serverUrl === undefined ? [] : [{ url: serverUrl }],
     security: [{ apiKey: [] }],

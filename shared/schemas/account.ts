@@ -64,7 +64,11 @@ export const accountEndpoints = {
     body: z.strictObject({
       // A blank name means "unset", which the profile shows as null (spec 2.2).
       full_name: z.pipe(z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(255)))), z.transform((v) => (v === '' ? null : v))),
-      email: z.optional(z.email().check(z.maxLength(254))),
+      email: z.optional(
+        withMeta(z.email().check(z.maxLength(254), z.refine((v) => v.lastIndexOf('@') <= 64, 'The part before @ is at most 64 characters')), {
+          description: 'At most 254 characters, of which at most 64 before the @ (RFC 5321)',
+        }),
+      ),
     }),
     response: userProfile, errors: [409],
   }),
@@ -82,6 +86,7 @@ export const accountEndpoints = {
   }),
   creditUsage: defineEndpoint({
     operationId: 'getCreditUsage', method: 'GET', path: '/api/v1/credits/usage', summary: 'Credit usage analytics for a date range (default: the last 30 days)', tag, auth: 'api_key',
+    description: 'Usage between `start_date` and `end_date` (both inclusive, UTC days; default: the last 30 days). A range may cover at most 366 days; a longer one is a 400 validation_error.',
     query: z.strictObject({ start_date: z.optional(isoDate), end_date: z.optional(isoDate) }),
     response: creditUsage,
   }),

@@ -80,7 +80,10 @@ export const outboundWebhookEndpoints = {
       'The `secret` is shown only here and when rotated. Deployed, the URL must be https and resolve to public addresses only (checked again before every delivery); ' +
       'the local server also accepts http://127.0.0.1 and http://localhost. `event_types` omitted: every type. At most 20 endpoints per account (422 invalid_state).',
     body: z.strictObject({
-      url: z.string().check(z.minLength(1), z.maxLength(2048)),
+      url: withMeta(z.string().check(z.minLength(1), z.maxLength(2048)), {
+        format: 'uri',
+        description: 'An absolute URL. Deployed: https only, to a host that resolves to public addresses only (checked again before every delivery); the local server also accepts http://127.0.0.1 and http://localhost. Anything else is a 400 validation_error.',
+      }),
       event_types: z.optional(z.array(webhookEventType).check(z.minLength(1))),
       description: z.optional(z.string().check(z.trim(), z.maxLength(500))),
     }),
@@ -99,14 +102,28 @@ export const outboundWebhookEndpoints = {
     params: endpointParams, ...noContentSpec,
   }),
   rotateWebhookSecret: defineEndpoint({
-    operationId: 'rotateWebhookSecret', method: 'POST', path: `${base}/endpoints/{endpoint_id}/rotate-secret`, tag, auth: 'api_key',
+    operationId: 'rotateWebhookSecret', method: 'POST', path: `${base}/endpoints/{endpoint_id}/rotate-secret`, tag, auth: 'api_key', errors: [409],
+    description: 'Of rotations of one endpoint sent at the same time, one answers 200 with the secret now in use and the others 409 concurrent_update (nothing changed for them): every secret shown is one that signs.',
     summary: 'Replace the signing secret (the new one is shown once); the old one stops signing at once',
     params: endpointParams, response: webhookEndpointWithSecret,
   }),
   listWebhookDeliveries: defineEndpoint({
     operationId: 'listWebhookDeliveries', method: 'GET', path: `${base}/deliveries`, summary: 'The delivery log, newest first (kept 30 days)', tag, auth: 'api_key',
-    query: z.strictObject({ ...pageQuery, endpoint_id: z.optional(z.uuid()), status: z.optional(z.enum(['pending', 'succeeded', 'failed'])) }),
-    response: pageOf(webhookDelivery),
+    description:
+      'Paged with a cursor, not an offset: the log is read by index for each filter, so a page costs the same however long the log is. ' +
+      '`limit` and `sort_order` work as on every list; the answer carries `next_cursor`, to send as `cursor` (with the same filters and order) for the next page, ' +
+      'or null on the last page. There is no `total`: counting the log would read all of it.',
+    query: z.strictObject({
+      limit: pageQuery.limit,
+      sort_order: pageQuery.sort_order,
+      cursor: z.optional(withMeta(z.string().check(z.minLength(1), z.maxLength(200)), { description: 'The `next_cursor` of the previous page' })),
+      endpoint_id: z.optional(z.uuid()),
+      status: z.optional(z.enum(['pending', 'succeeded', 'failed'])),
+    }),
+    response: withMeta(
+      z.object({ items: z.array(webhookDelivery), limit: z.int(), next_cursor: withMeta(z.nullable(z.string()), { description: 'Send as `cursor` for the next page; null on the last page' }) }),
+      { id: 'WebhookDeliveryPage' },
+    ),
   }),
   retryWebhookDelivery: defineEndpoint({
     operationId: 'retryWebhookDelivery', method: 'POST', path: `${base}/deliveries/{delivery_id}/retry`, tag, auth: 'api_key', successStatus: 202, errors: [422],

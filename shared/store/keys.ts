@@ -3,8 +3,12 @@
  * pattern it serves. Index use:
  *   gsi1: per-user listings ordered by something other than creation (chats by updated_at); on curated
  *         profile items (CUR# partitions), people by the name of the organization they work at.
- *   gsi2, gsi3: free for areas that need another ordering or a sparse index (see their sections);
- *   gsi3 serves the renewals' due index and the job watchdog's in-flight index, under separate partitions.
+ *         On webhook deliveries, a user's deliveries of one status (the delivery log's status filter).
+ *   gsi2: on curated profile items, companies by domain, people by employer, builders by category; on
+ *         webhook deliveries, a user's deliveries of one endpoint and one status (the endpoint filter).
+ *   gsi3: sparse indexes under partitions of their own: the renewals' due index, the job watchdog's
+ *         in-flight index, growth runs to start, curated names, platform deliveries and AutoMod syncs
+ *         due, captchas by deadline, the webhook outbox and webhook deliveries due (see their sections).
  */
 export interface Key {
   pk: string;
@@ -315,6 +319,19 @@ export const webhookOutboxIndexKey = (eventId: string, createdAt: string) => ({
 export const WEBHOOK_DELIVERY_PREFIX = 'WHDELIVERY#';
 export const webhookDeliveryKey = (userId: string, deliveryId: string): Key => ({ pk: user(userId), sk: `${WEBHOOK_DELIVERY_PREFIX}${deliveryId}` });
 export const webhookDeliveriesPartition = (userId: string) => ({ pk: user(userId), prefix: WEBHOOK_DELIVERY_PREFIX });
+/**
+ * gsi1 and gsi2 on every delivery, so the log is read by index whatever the filter: gsi1 holds a user's
+ * deliveries of one status, gsi2 those of one endpoint and one status (an endpoint alone: its three
+ * status partitions, merged). Both sort by delivery id, that is by time; a status change moves the item.
+ */
+export const webhookDeliveriesByStatusPartition = (userId: string, status: string) => `${user(userId)}#${WEBHOOK_DELIVERY_PREFIX}${status}`;
+export const webhookDeliveriesByEndpointPartition = (userId: string, endpointId: string, status: string) => `${user(userId)}#${WEBHOOK_DELIVERY_PREFIX}${endpointId}#${status}`;
+export const webhookDeliveryListIndexKey = (userId: string, endpointId: string, status: string, deliveryId: string) => ({
+  gsi1pk: webhookDeliveriesByStatusPartition(userId, status),
+  gsi1sk: deliveryId,
+  gsi2pk: webhookDeliveriesByEndpointPartition(userId, endpointId, status),
+  gsi2sk: deliveryId,
+});
 /** gsi3, sparse: a pending delivery carries these, sorted by its next attempt, so the sweep re-queues any whose message was lost. */
 export const WEBHOOK_DUE_SHARDS = 4;
 export const webhookDuePartition = (shard: number) => `WEBHOOK_DUE#${shard}`;

@@ -4,7 +4,7 @@ import { webhookEndpointCountKey, webhookEndpointKey, webhookEndpointsPartition 
 import type { TransactItem } from './transactions';
 import { queryAll } from './query';
 import { defineEntity } from './entity';
-import { buildUpdate } from './update';
+import { buildUpdate, type Condition } from './update';
 
 export type EndpointStatus = 'enabled' | 'disabled';
 
@@ -71,14 +71,14 @@ export async function listEndpoints(userId: string, consistent = false): Promise
   return items.map(fromItem);
 }
 
-/** Applies a partial change to an existing endpoint; undefined when it is gone. REMOVEs the given attributes. */
-async function change(userId: string, endpointId: string, set: Record<string, unknown>, remove: string[] = [], condition?: string): Promise<WebhookEndpointRecord | undefined> {
+/** Applies a partial change to an existing endpoint; undefined when it is gone (or `condition` fails). REMOVEs the given attributes. */
+async function change(userId: string, endpointId: string, set: Record<string, unknown>, remove: string[] = [], condition?: string | Condition): Promise<WebhookEndpointRecord | undefined> {
   try {
     const out = await ddb().send(
       new UpdateCommand({
         TableName: table(),
         Key: webhookEndpointKey(userId, endpointId),
-        ...buildUpdate({ set, remove, condition: ['attribute_exists(pk)', condition].filter(Boolean).join(' AND ') }),
+        ...buildUpdate({ set, remove, condition: typeof condition === 'object' ? { ...condition, expression: `attribute_exists(pk) AND ${condition.expression}` } : ['attribute_exists(pk)', condition].filter(Boolean).join(' AND ') }),
         ReturnValues: 'ALL_NEW',
       }),
     );
@@ -89,7 +89,17 @@ async function change(userId: string, endpointId: string, set: Record<string, un
   }
 }
 
-export const replaceSecret = (userId: string, endpointId: string, secret: string, at: string) => change(userId, endpointId, { secret, updatedAt: at });
+/**
+ * Replaces the secret only if it is still `previous` (the one the caller read) and was not replaced
+ * after `began` (when the caller's rotation began): of rotations that overlap, one wins and the
+ * others get undefined, so no caller is shown a secret that was never kept.
+ */
+export const replaceSecret = (userId: string, endpointId: string, previous: string, began: string, secret: string, at: string) =>
+  change(userId, endpointId, { secret, secretRotatedAt: at, updatedAt: at }, [], {
+    expression: '#secret = :previousSecret AND (attribute_not_exists(secretRotatedAt) OR secretRotatedAt <= :began)',
+    names: { '#secret': 'secret' },
+    values: { ':previousSecret': previous, ':began': began },
+  });
 
 /** Starts the failure clock unless it is running already (the first failure of a run counts). */
 export async function markFailing(userId: string, endpointId: string, at: string): Promise<WebhookEndpointRecord | undefined> {

@@ -38,13 +38,15 @@ export const operationFor = (method: string, pathname: string) => operations.fin
 /**
  * Why a response breaks the document, or undefined when it keeps it: the status must be declared for
  * the operation, the content type one the status declares, and a JSON body valid against its schema.
- * An unknown route must answer the error body with 404.
+ * An unknown path must answer the error body with 404, a known path asked with another method with 405.
  */
 export function contractViolation(method: string, pathname: string, status: number, contentType: string | null, text: string): string | undefined {
   const op = operationFor(method, pathname);
   if (!op) {
-    if (status !== 404) return `${method} ${pathname}: no operation in the document, yet answered ${status}`;
-    return checkJson('components/schemas/ErrorBody', text, `${method} ${pathname} 404`);
+    // A path the document has, with a method it does not: 405 (the server names the methods in Allow).
+    const expected = operations.some((o) => o.pattern.test(pathname)) ? 405 : 404;
+    if (status !== expected) return `${method} ${pathname}: no operation in the document, yet answered ${status} (expected ${expected})`;
+    return checkJson('components/schemas/ErrorBody', text, `${method} ${pathname} ${status}`);
   }
   const where = `${op.method} ${op.template} -> ${status}`;
   const response = op.operation.responses[String(status)] as Json | undefined;

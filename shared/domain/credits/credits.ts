@@ -25,6 +25,7 @@ import { isTransactionConflict, TransactionConditionError, writeTogether, type T
 import { addGrant, availableCredits, earliestExpiry, liveGrants, planSpend, pruneWallet, restoreAllocation, type Wallet } from './wallet';
 import { recordMetric } from '#shared/observability/metrics';
 import { recordCreditMove } from './creditMeter';
+import { oneMoveAtATime } from './accountQueue';
 import { creditsLowEvent } from '#shared/domain/webhooks/creditsLow';
 import { announce } from '#shared/domain/webhooks/outbox';
 
@@ -67,8 +68,31 @@ type MoveItems = { wallet: TransactItem; guard?: TransactItem; ledger?: Transact
 async function moveMoney(
   userId: string,
   extras: TransactItems,
-  build: (wallet: Wallet & { version: number }, at: Date, prefetched: boolean) => Promise<{ items: MoveItems; balance: number } | Attempt>,
+  build: (wallet: Wallet & { version: number }, at: Date, prefetched: boolean) => Promise<{ items: MoveItems; balance: number; next: Wallet } | Attempt>,
   prefetched?: StoredWallet,
+): Promise<MoveOutcome> {
+  // A move that waited for another of its account read the wallet before that one wrote: it starts from
+  // the wallet that one wrote instead (a write from elsewhere meanwhile fails the version condition).
+  return oneMoveAtATime(
+    userId,
+    (waited) => {
+      const handed = handOff.get(userId);
+      handOff.delete(userId);
+      return moveMoneyNow(userId, extras, build, waited ? handed : prefetched, (written) => handOff.set(userId, written));
+    },
+    () => handOff.delete(userId),
+  );
+}
+
+/** The wallet the last move of an account wrote, for the next move queued behind it in this process. */
+const handOff = new Map<string, StoredWallet>();
+
+async function moveMoneyNow(
+  userId: string,
+  extras: TransactItems,
+  build: (wallet: Wallet & { version: number }, at: Date, prefetched: boolean) => Promise<{ items: MoveItems; balance: number; next: Wallet } | Attempt>,
+  prefetched?: StoredWallet,
+  wrote?: (wallet: StoredWallet) => void,
 ): Promise<MoveOutcome> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const given = attempt === 0 ? prefetched : undefined;
@@ -83,6 +107,7 @@ async function moveMoney(
     const low = creditsLowEvent(userId, availableCredits(wallet, at), built.balance, at);
     try {
       await writeTogether(built.items, extras, { creditsLow: low?.item });
+      wrote?.({ ...built.next, version: wallet.version + 1 });
       if (low) await announce([low]);
       return { alreadyApplied: false, balance: built.balance };
     } catch (err) {
@@ -137,6 +162,7 @@ async function chargeOnce(move: MoneyMove & { amount: number; chargeId: string }
         guard: putChargeGuard(move.userId, move.chargeId, createdAt),
         ledger: putLedgerEntry(move.userId, entry),
       },
+      next: plan.wallet,
       balance: availableCredits(plan.wallet, at),
     };
   }, move.wallet);
@@ -149,9 +175,11 @@ export const reserveCredits = (move: MoneyMove & { amount: number; reservationId
   metered(move.userId, reserveOnce(move), () => (move.amount > 0 ? move.amount : null));
 
 async function reserveOnce(move: MoneyMove & { amount: number; reservationId: string }): Promise<MoveOutcome> {
-  return moveMoney(move.userId, move.with ?? {}, async (wallet, at) => {
+  return moveMoney(move.userId, move.with ?? {}, async (wallet, at, prefetched) => {
     const plan = planSpend(pruneWallet(wallet, at), move.amount, at);
     if (!plan.ok) {
+      // Too little in a wallet handed over rather than read: decide on the wallet as it is now.
+      if (prefetched) return { done: false };
       if (await getReservation(move.userId, move.reservationId)) return { done: true, outcome: { alreadyApplied: true, balance: plan.available } };
       throw new InsufficientCreditsError(move.amount, plan.available);
     }
@@ -169,6 +197,7 @@ async function reserveOnce(move: MoneyMove & { amount: number; reservationId: st
           createdAt,
         }),
       },
+      next: plan.wallet,
       balance: availableCredits(plan.wallet, at),
     };
   });
@@ -215,7 +244,7 @@ async function settleOnce(
         charge_id: `settle-${move.reservationId}`,
       });
     }
-    return { items, balance: availableCredits(next, at) };
+    return { items, next, balance: availableCredits(next, at) };
   });
   if (outcome.alreadyApplied) return { ...outcome, charged: 0, released: 0 };
   recordMetric('CreditsCharged', charged, { tool });
@@ -236,6 +265,7 @@ async function refundOnce(move: MoneyMove & { amount: number; chargeId: string }
         guard: putChargeGuard(move.userId, move.chargeId, createdAt),
         ledger: putLedgerEntry(move.userId, { tool_name: move.toolName, credits: -move.amount, ref_id: move.refId, created_at: createdAt, charge_id: move.chargeId }),
       },
+      next,
       balance: availableCredits(next, at),
     };
   });
@@ -264,12 +294,14 @@ export async function grantCredits(grant: GrantRequest): Promise<MoveOutcome> {
       // A grant spent to zero (or expired) leaves the wallet, so the wallet alone cannot tell it was applied: the guard can.
       return {
         items: { wallet: putWalletIfUnchanged(grant.userId, wallet.version, next, createdAt), guard: putChargeGuard(grant.userId, `grant-${grant.grantId}`, createdAt) },
+        next,
         balance: availableCredits(next, at),
       };
     }
     const next = { ...pruned, permanent: pruned.permanent + grant.amount };
     return {
       items: { wallet: putWalletIfUnchanged(grant.userId, wallet.version, next, createdAt), guard: putChargeGuard(grant.userId, `grant-${grant.grantId}`, createdAt) },
+      next,
       balance: availableCredits(next, at),
     };
   });

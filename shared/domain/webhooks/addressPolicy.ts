@@ -48,17 +48,41 @@ const listOf = (ranges: [string, number, 'ipv4' | 'ipv6'][]) => {
 const nonPublic = listOf(NON_PUBLIC);
 const loopback = listOf(LOOPBACK);
 
-/** An IPv4-mapped or -compatible IPv6 address is checked as the IPv4 address it carries. */
+/** The eight 16-bit groups of an IPv6 address `isIP` accepted (a trailing dotted quad is two groups). */
+function ipv6Groups(address: string): number[] {
+  const [head, tail = ''] = address.includes('::') ? address.split('::') : [address, undefined];
+  const parse = (part: string | undefined) =>
+    !part
+      ? []
+      : part.split(':').flatMap((g) => {
+          if (!g.includes('.')) return [parseInt(g, 16)];
+          const [a, b, c, d] = g.split('.').map(Number);
+          return [(a << 8) | b, (c << 8) | d];
+        });
+  const front = parse(head);
+  const back = parse(address.includes('::') ? tail : undefined);
+  return [...front, ...new Array(8 - front.length - back.length).fill(0), ...back];
+}
+
+/**
+ * IPv6 prefixes whose last 32 bits are an IPv4 address the packet reaches or stands for: compatible
+ * (::/96), mapped (::ffff:0:0/96), translated (::ffff:0:0:0/96). NAT64 (64:ff9b::/96) is refused whole.
+ */
+const EMBEDDING_PREFIXES: readonly (readonly number[])[] = [
+  [0, 0, 0, 0, 0, 0],
+  [0, 0, 0, 0, 0, 0xffff],
+  [0, 0, 0, 0, 0xffff, 0],
+];
+
+/** An IPv6 address that carries an IPv4 address is checked as that IPv4 address (:: and ::1 are themselves). */
 function normalise(address: string): { ip: string; family: 'ipv4' | 'ipv6' } {
-  const mapped = /^::(?:ffff:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return { ip: mapped[1], family: 'ipv4' };
-  const hexMapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (hexMapped) {
-    const hi = parseInt(hexMapped[1], 16);
-    const lo = parseInt(hexMapped[2], 16);
-    return { ip: `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`, family: 'ipv4' };
-  }
-  return { ip: address, family: isIP(address) === 6 ? 'ipv6' : 'ipv4' };
+  if (isIP(address) !== 6) return { ip: address, family: 'ipv4' };
+  const groups = ipv6Groups(address);
+  const embeds = EMBEDDING_PREFIXES.some((prefix) => prefix.every((g, i) => groups[i] === g));
+  const unspecifiedOrLoopback = groups.slice(0, 7).every((g) => g === 0) && groups[7] <= 1;
+  if (!embeds || unspecifiedOrLoopback) return { ip: address, family: 'ipv6' };
+  const [hi, lo] = [groups[6], groups[7]];
+  return { ip: `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`, family: 'ipv4' };
 }
 
 export type AddressClass = 'public' | 'loopback' | 'private';

@@ -49,10 +49,12 @@ export async function dispatchEvent(userId: string, eventId: string): Promise<{ 
       endpointId: endpoint.id,
       status: 'pending',
       attempts: 0,
+      autoAttempts: 0,
       maxAttempts: MAX_ATTEMPTS,
       lastStatusCode: null,
       lastError: null,
       nextAttemptAt: at,
+      manualRetryAt: null,
       createdAt: at,
       updatedAt: at,
     };

@@ -1,6 +1,7 @@
 /** Customers' webhook endpoints: owner-only (another user's id is a 404), the secret shown on creation and rotation only. */
 import { now, ports } from '#shared/adapters/ports';
-import { NotFoundError, UnprocessableError, ValidationError } from '#shared/domain/errors';
+import { systemClock } from '#shared/adapters/clock';
+import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from '#shared/domain/errors';
 import { uuidv7 } from '#shared/ids';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './eventTypes';
 import {
@@ -94,8 +95,18 @@ async function withEndpointCount(userId: string, delta: 1 | -1, endpoint: Transa
   }
 }
 
-export async function rotateEndpointSecret(userId: string, endpointId: string) {
-  const updated = await replaceSecret(userId, endpointId, newEndpointSecret(), now().toISOString());
-  if (!updated) throw new NotFoundError('Webhook endpoint');
-  return endpointWithSecret(updated);
+/**
+ * A new secret, written only over the one read just before and only if no other rotation wrote one
+ * since this one began: of rotations that overlap, one answers with the secret kept and the others
+ * 409, so every secret shown is the one that signs.
+ */
+export async function rotateEndpointSecret(userId: string, endpointId: string, requestedAt: Date = systemClock.now()) {
+  // A rotation asked for before the secret last changed overlapped that change: it loses. Both
+  // instants are wall-clock ones (the request's arrival is), whatever the clock port stands at.
+  const current = await requireEndpoint(userId, endpointId, true);
+  const updated = await replaceSecret(userId, endpointId, current.secret, requestedAt.toISOString(), newEndpointSecret(), systemClock.now().toISOString());
+  if (updated) return endpointWithSecret(updated);
+  // Deleted meanwhile, or another rotation wrote its secret first.
+  await requireEndpoint(userId, endpointId, true);
+  throw new ConflictError('concurrent_update', 'Another rotation of this endpoint\'s secret finished first; the secret it showed is the one in use. Rotate again for a new one.');
 }

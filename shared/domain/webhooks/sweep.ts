@@ -21,6 +21,10 @@ export async function sweepWebhooks(at: Date = now(), graceMs = SWEEP_GRACE_MS):
   const events = await listUndispatched(upTo);
   for (const e of events) await dispatchEvent(e.userId, e.eventId);
   const due = await listDueDeliveries(upTo);
-  if (due.length) await ports().webhookQueue.send(due.map((d) => deliverMessage(d.userId, d.deliveryId)));
+  const messages = due.flatMap((d) => [
+    ...(d.manual ? [deliverMessage(d.userId, d.deliveryId, 0, true)] : []),
+    ...(d.scheduled ? [deliverMessage(d.userId, d.deliveryId)] : []),
+  ]);
+  if (messages.length) await ports().webhookQueue.send(messages);
   return { events_dispatched: events.length, deliveries_requeued: due.length };
 }

@@ -24,7 +24,8 @@ export const deliveryView = (d: WebhookDeliveryRecord) => ({
   attempts: d.attempts,
   last_status_code: d.lastStatusCode,
   last_error: d.lastError,
-  next_attempt_at: d.nextAttemptAt,
+  // A manual retry asked for goes before the schedule.
+  next_attempt_at: d.manualRetryAt ?? d.nextAttemptAt,
   created_at: d.createdAt,
 });
 

@@ -4,7 +4,7 @@ import { parseWebhookMessage, type WebhookMessage } from './messages';
 
 const HANDLERS: { [K in WebhookMessage['kind']]: (m: Extract<WebhookMessage, { kind: K }>) => Promise<unknown> } = {
   'webhook.dispatch': (m) => dispatchEvent(m.user_id, m.event_id),
-  'webhook.deliver': (m) => deliverOnce(m.user_id, m.delivery_id),
+  'webhook.deliver': (m) => deliverOnce(m.user_id, m.delivery_id, m.manual === true),
 };
 
 /** One webhook queue record; a malformed one throws so it ends in the dead-letter queue, not silently. */

@@ -20,7 +20,31 @@ async function userWith(permanent: number, grants: { amount: number; expiresAt: 
 }
 const ledger = (userId: string) => ledgerBetween(userId, '2000-01-01T00:00:00.000Z', '2100-01-01T00:00:00.000Z');
 
+/** Write transactions sent by this process (each attempt of a money move is one). */
+let transactions = 0;
+ddb().middlewareStack.add(
+  (next) => async (args) => {
+    if ('TransactItems' in (args.input as object)) transactions++;
+    return next(args);
+  },
+  { step: 'initialize', name: 'countTransactions' },
+);
+
 describe('credits against DynamoDB Local', () => {
+  it('twenty parallel moves of one account in one process each write once: none is lost to a version conflict and retried', async () => {
+    const userId = await userWith(100_000);
+    const before = transactions;
+    const wallet = await loadWallet(userId);
+    await Promise.all([
+      // Half start from a wallet their caller read (as execute does), half read it themselves.
+      ...Array.from({ length: 10 }, (_, i) => chargeCredits({ userId, amount: 10, toolName: 'test', refId: `p${i}`, chargeId: `p${i}`, wallet })),
+      ...Array.from({ length: 5 }, (_, i) => reserveCredits({ userId, amount: 100, toolName: 'test', refId: `q${i}`, reservationId: `q${i}` })),
+      ...Array.from({ length: 5 }, (_, i) => refundCredits({ userId, amount: 1, toolName: 'test', refId: `f${i}`, chargeId: `f${i}` })),
+    ]);
+    expect(transactions - before).toBe(20);
+    expect((await getBalance(userId)).available).toBe(100_000 - 100 - 500 + 5);
+  });
+
   it('lets exactly 5 of 20 parallel charges through when the balance covers 5, and never goes below zero', async () => {
     const userId = await userWith(500);
     const results = await Promise.allSettled(

@@ -27,6 +27,22 @@ describe('address classes', () => {
     ['::', 'private'],
     ['64:ff9b::a9fe:a9fe', 'private'],
     ['2002:a9fe:a9fe::', 'private'],
+    // IPv6 forms that carry an IPv4 address: compatible, mapped (hex and dotted), translated, NAT64.
+    ['::a9fe:a9fe', 'private'],
+    ['::169.254.169.254', 'private'],
+    ['::7f00:1', 'loopback'],
+    ['::127.0.0.1', 'loopback'],
+    ['::a00:1', 'private'],
+    ['::c0a8:101', 'private'],
+    ['0:0:0:0:0:ffff:7f00:1', 'loopback'],
+    ['::ffff:0:7f00:1', 'loopback'],
+    ['::ffff:0:a9fe:a9fe', 'private'],
+    ['::ffff:0:10.0.0.1', 'private'],
+    ['::ffff:0:808:808', 'public'],
+    ['::808:808', 'public'],
+    ['64:ff9b::7f00:1', 'private'],
+    ['64:ff9b::808:808', 'private'],
+    ['::2', 'private'],
   ];
   for (const [address, expected] of cases) it(`${address} is ${expected}`, () => expect(classifyAddress(address)).toBe(expected));
 });
@@ -39,6 +55,13 @@ describe('URL shape', () => {
     ['https://[::1]/in', false],
     ['https://169.254.169.254/latest/meta-data', false],
     ['https://0x7f.1/in', false], // the URL parser reads this as 127.0.0.1
+    ['https://[::a9fe:a9fe]/latest/meta-data', false],
+    ['https://[::169.254.169.254]/latest/meta-data', false],
+    ['https://[::7f00:1]/in', false],
+    ['https://[::ffff:0:7f00:1]/in', false],
+    ['https://[::ffff:127.0.0.1]/in', false],
+    ['https://[64:ff9b::a9fe:a9fe]/in', false],
+    ['https://[2606:4700:4700::1111]/in', true],
     ['https://user:pw@hooks.example.com/in', false],
     ['ftp://hooks.example.com/in', false],
     ['not a url', false],
