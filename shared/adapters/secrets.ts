@@ -20,9 +20,21 @@ export interface DiscordCredentials {
   apiBase: string;
 }
 
+export interface RedditCredentials {
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  /** The operator's bot account: a permanent refresh token and the account's name. */
+  refreshToken: string | undefined;
+  username: string | undefined;
+  userAgent: string;
+  apiBase: string;
+  authBase: string;
+}
+
 export interface PlatformCredentials {
   telegram: TelegramCredentials;
   discord: DiscordCredentials;
+  reddit: RedditCredentials;
 }
 
 export interface SecretsPort {
@@ -31,9 +43,16 @@ export interface SecretsPort {
 
 export const TELEGRAM_DEFAULT_BASE = 'https://api.telegram.org';
 export const DISCORD_DEFAULT_BASE = 'https://discord.com/api/v10';
+export const REDDIT_DEFAULT_BASE = 'https://oauth.reddit.com';
+export const REDDIT_DEFAULT_AUTH_BASE = 'https://www.reddit.com';
+/** Reddit asks for `<platform>:<app id>:<version> (by /u/<username>)` and throttles generic agents. */
+const redditUserAgent = (username: string | undefined) => `server:outreach-moderation:1.0 (by /u/${username ?? 'unknown'})`;
 
 /** The credential names of contract 10, as environment variables or as keys of the secret's JSON. */
-export const PLATFORM_SECRET_NAMES = ['TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_SECRET', 'DISCORD_APPLICATION_ID', 'DISCORD_PUBLIC_KEY', 'DISCORD_BOT_TOKEN'] as const;
+export const PLATFORM_SECRET_NAMES = [
+  'TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_SECRET', 'DISCORD_APPLICATION_ID', 'DISCORD_PUBLIC_KEY', 'DISCORD_BOT_TOKEN',
+  'REDDIT_CLIENT_ID', 'REDDIT_CLIENT_SECRET', 'REDDIT_REFRESH_TOKEN', 'REDDIT_USERNAME', 'REDDIT_USER_AGENT',
+] as const;
 type SecretValues = Partial<Record<(typeof PLATFORM_SECRET_NAMES)[number], string>>;
 
 const blankToUndefined = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
@@ -46,6 +65,15 @@ export function credentialsFrom(values: SecretValues): PlatformCredentials {
       publicKey: blankToUndefined(values.DISCORD_PUBLIC_KEY),
       botToken: blankToUndefined(values.DISCORD_BOT_TOKEN),
       apiBase: optionalEnv('DISCORD_API_BASE') ?? DISCORD_DEFAULT_BASE,
+    },
+    reddit: {
+      clientId: blankToUndefined(values.REDDIT_CLIENT_ID),
+      clientSecret: blankToUndefined(values.REDDIT_CLIENT_SECRET),
+      refreshToken: blankToUndefined(values.REDDIT_REFRESH_TOKEN),
+      username: blankToUndefined(values.REDDIT_USERNAME),
+      userAgent: blankToUndefined(values.REDDIT_USER_AGENT) ?? redditUserAgent(blankToUndefined(values.REDDIT_USERNAME)),
+      apiBase: optionalEnv('REDDIT_API_BASE') ?? REDDIT_DEFAULT_BASE,
+      authBase: optionalEnv('REDDIT_AUTH_BASE') ?? REDDIT_DEFAULT_AUTH_BASE,
     },
   };
 }

@@ -13,7 +13,7 @@ import { buildUpdate } from './update';
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'not_configured' | 'observe';
 
 export interface PlannedCall {
-  platform: 'telegram' | 'discord';
+  platform: 'telegram' | 'discord' | 'reddit';
   /** Telegram: the Bot API method. Discord: the HTTP method. */
   method: string;
   /** Discord only: the route under the API base. */

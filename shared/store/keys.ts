@@ -293,6 +293,8 @@ export const moderationAuditLookup = (communityId: string, auditId: string) => {
 export const POLLED_PREFIX = 'POLLED#';
 export const polledCommunityKey = (platform: string, communityId: string): Key => ({ pk: `${POLLED_PREFIX}${platform}`, sk: communityId });
 export const polledCommunitiesPartition = (platform: string) => `${POLLED_PREFIX}${platform}`;
+/** Reddit: a subreddit (lower-cased name) bound to the community that moderates it. */
+export const redditSubredditKey = (subreddit: string): Key => ({ pk: `RDSUB#${subreddit.toLowerCase()}`, sk: 'BINDING' });
 /** Reddit: the request budget of one OAuth client id, shared by every worker of the deployment. */
 export const redditRateBudgetKey = (clientId: string): Key => ({ pk: `REDDIT_BUDGET#${clientId}`, sk: 'BUDGET' });
 /** Reddit: the newest post and comment of the subreddit already read (ids are base-36 and grow with time). */

@@ -4,7 +4,7 @@
  * (the community record), so a suspended or expired community stays listed and is skipped; a deleted
  * one is dropped from the list by the poll that finds it gone.
  */
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from './client';
 import { polledCommunitiesPartition, polledCommunityKey } from './keys';
 import { queryAll } from './query';
@@ -27,4 +27,9 @@ export async function removePolledCommunity(platform: string, communityId: strin
 export async function listPolledCommunities(platform: string): Promise<PolledCommunity[]> {
   const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': polledCommunitiesPartition(platform) } });
   return items.map((i) => ({ userId: i.userId as string, communityId: i.communityId as string, externalId: i.externalId as string }));
+}
+
+export async function getPolledCommunity(platform: string, communityId: string): Promise<PolledCommunity | undefined> {
+  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: polledCommunityKey(platform, communityId), ConsistentRead: true }));
+  return Item ? { userId: Item.userId as string, communityId: Item.communityId as string, externalId: Item.externalId as string } : undefined;
 }

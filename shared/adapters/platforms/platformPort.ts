@@ -9,6 +9,8 @@ import { DiscordRest } from './discordRest';
 import type { CallOutcome } from './result';
 import { TelegramBotApi } from './telegramBotApi';
 import { recordMetric } from '#shared/observability/metrics';
+import { redditBot } from '#shared/domain/moderation/platforms/reddit/client';
+import { sendRedditCall } from '#shared/domain/moderation/platforms/reddit/send';
 
 export type PortOutcome = CallOutcome | 'not_configured';
 
@@ -20,6 +22,10 @@ export async function callPlatform(call: PlannedCall): Promise<PortOutcome> {
 
 async function send(call: PlannedCall): Promise<PortOutcome> {
   const credentials = await ports().secrets.platformCredentials();
+  if (call.platform === 'reddit') {
+    const bot = await redditBot();
+    return bot ? sendRedditCall(bot.api, call) : 'not_configured';
+  }
   if (call.platform === 'telegram') {
     const { botToken, apiBase } = credentials.telegram;
     if (!botToken) return 'not_configured';

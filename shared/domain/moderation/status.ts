@@ -6,6 +6,7 @@ import { newestAuditEntries, readMetrics } from '#shared/store/moderationRepo';
 import { requireCommunity } from './communities';
 import { communityStatus } from './communityTypes';
 import { syncAutomodExecutions } from './discordAudit';
+import { pollCommunityNow } from './polling';
 import { deliveriesByIds } from '#shared/store/deliveriesRepo';
 import { decisionDeliveryId, undoDeliveryId } from './delivery';
 import { getPlatformRecord } from '#shared/store/platformRepo';
@@ -91,6 +92,8 @@ export async function syncModeration(userId: string, communityId: string, includ
   const community = await requireCommunity(userId, communityId);
   // A Discord guild is moderated by its AutoMod: what it did since the last sync is read in first.
   if (community.type === 'discord') await syncAutomodExecutions(community);
+  // A polled platform (Reddit) is read now rather than at the next minute.
+  await pollCommunityNow(community);
   const synced = await stampSynced(userId, communityId, now().toISOString());
   if (!synced) throw new NotFoundError('Community');
   return statusOf(synced, includeLogs, true);

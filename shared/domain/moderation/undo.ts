@@ -15,16 +15,23 @@ import { requireCommunity } from './communities';
 import { runDelivery, scheduleDelivery, undoDeliveryId } from './delivery';
 import { DISCORD_UNDO_CALLS, TELEGRAM_UNDO_CALLS } from './platformActions';
 import { RetryLater, sendPlatformMessages } from './platformMessages';
+import { REDDIT_UNDO_CALLS } from './platforms/reddit/calls';
+import { getPolledCommunity } from '#shared/store/pollingRepo';
 
 export async function undoAction(userId: string, communityId: string, auditId: string) {
   const community = await requireCommunity(userId, communityId);
   const entry = await findAuditEntry(communityId, auditId);
   if (!entry) throw new NotFoundError('Audit entry');
   const action = entry.action as PenaltyAction;
-  if (action !== 'mute' && action !== 'ban') throw new UnprocessableError('invalid_state', `A ${action} cannot be undone; only mutes and bans can.`);
+  // On Reddit a removal is undone too (the item is approved again).
+  const undoable = community.type === 'reddit' ? REDDIT_UNDO_CALLS[action] !== undefined : action === 'mute' || action === 'ban';
+  if (!undoable) throw new UnprocessableError('invalid_state', `A ${action} cannot be undone; only mutes and bans can${community.type === 'reddit' ? ', and removals' : ''}.`);
   const platform = await getPlatformRecord(communityId);
+  const subreddit = community.type === 'reddit' ? (await getPolledCommunity('reddit', communityId))?.externalId : undefined;
   const calls =
-    community.type === 'telegram' && platform.telegramChatId
+    subreddit
+      ? REDDIT_UNDO_CALLS[action]!(subreddit, communityId, entry.user_id, entry.event_id)
+      : community.type === 'telegram' && platform.telegramChatId
       ? TELEGRAM_UNDO_CALLS[action]!(platform.telegramChatId, entry.user_id)
       : community.type === 'discord' && platform.discordGuildId
         ? DISCORD_UNDO_CALLS[action]!(platform.discordGuildId, entry.user_id)
@@ -44,7 +51,7 @@ export async function undoAction(userId: string, communityId: string, auditId: s
     }
   }
   const delivery = await getDelivery(communityId, deliveryId);
-  return { audit_id: auditId, action, delivery: (delivery?.status ?? status) as 'pending', error: delivery?.error ?? null, undone_at: delivery?.createdAt ?? now().toISOString() };
+  return { audit_id: auditId, action: action as 'delete' | 'mute' | 'ban', delivery: (delivery?.status ?? status) as 'pending', error: delivery?.error ?? null, undone_at: delivery?.createdAt ?? now().toISOString() };
 }
 
 /** Planned without queueing: the request runs it itself. */
