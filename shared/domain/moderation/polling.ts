@@ -1,38 +1,36 @@
 /**
- * Polling for platforms that push nothing (Reddit, X). Every minute the schedule lists each polled
- * platform's bound communities (one Query per platform) and queues them in shards of the platform's
- * batch size, plus one message for the operator account's own poll (Reddit's inbox); workers run the
- * shards in parallel, so a thousand communities are forty-odd short invocations, not one long one.
- * A shard polls only the communities that are still connected and paid at that moment; one deleted
- * since it was bound leaves the list. `POST /sync` polls one community the same way, at once.
- * Polls never throw: a failed one is logged and the next minute's supersedes it.
+ * Polling for platforms that push nothing (every registered platform whose ingest is `poll`: Reddit,
+ * X). Binding a community on such a platform lists it under the platform (pollingRepo.ts). Every
+ * minute the schedule reads each list (one Query per platform) and queues it in shards, plus one
+ * message for the operator account's own poll (Reddit's inbox); workers run the shards in parallel,
+ * so a thousand communities are a few dozen short invocations, not one long one. A shard polls only
+ * the communities still connected and paid at that moment (suspended, expired or deleted ones are
+ * skipped; a deleted one leaves the list), either all at once (`batch`, Reddit's combined listings) or
+ * one by one (`poll`). `POST /sync` polls one community the same way, in the request.
+ * Polls never throw: a failed one is logged and the next minute's reads what it missed.
  */
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { getPolledCommunity, listPolledCommunities, removePolledCommunity, type PolledCommunity } from '#shared/store/pollingRepo';
 import { logger } from '#shared/observability/logger';
-import { communityStatus, type CommunityType } from './communityTypes';
+import { COMMUNITY_TYPES, communityStatus, type CommunityType } from './communityTypes';
 import { sendPlatformMessages, type PlatformMessage } from './platformMessages';
-import { POLLERS } from './pollers';
+import type { Ingest, PollTarget } from './platforms/platform';
+import { PLATFORMS } from './platforms/registry';
 
-/** A community a shard polls, with where it lives on the platform. */
-export interface PollTarget {
-  community: CommunityRecord;
-  externalId: string;
-}
-
-/** What a polled platform provides (pollers.ts lists them by community type). */
-export interface Poller {
-  /** Communities per shard message: as many as one poll serves within the worker's time. */
-  batchSize: number;
-  /** Once per minute for the whole deployment (Reddit: the bot's inbox, where activations arrive). */
-  pollOperator?: () => Promise<unknown>;
-  /** One shard, every community connected and paid. */
-  pollCommunities: (targets: PollTarget[]) => Promise<unknown>;
-}
-
+type Polled = Extract<Ingest, { kind: 'poll' }>;
 type PollMessage = Extract<PlatformMessage, { kind: 'moderation.poll' }>;
 
-const pollerOf = (platform: string): Poller | undefined => (Object.hasOwn(POLLERS, platform) ? POLLERS[platform as CommunityType] : undefined);
+/** Communities per shard of a platform that polls them one by one (each its own requests). */
+export const DEFAULT_SHARD_SIZE = 10;
+
+/** Read when called: the registry and the platform modules import this module. */
+const pollersNow = (): [CommunityType, Polled][] =>
+  COMMUNITY_TYPES.flatMap((type) => {
+    const ingest = PLATFORMS[type].ingest as Ingest;
+    return ingest.kind === 'poll' ? [[type, ingest] as [CommunityType, Polled]] : [];
+  });
+
+const pollerOf = (platform: string): Polled | undefined => pollersNow().find(([type]) => type === platform)?.[1];
 
 export interface FanOutReport {
   platforms: Record<string, { communities: number; shards: number }>;
@@ -41,13 +39,12 @@ export interface FanOutReport {
 /** The minute schedule's part: queue every shard (nothing is polled here). */
 export async function fanOutPolls(): Promise<FanOutReport> {
   const report: FanOutReport = { platforms: {} };
-  for (const [platform, poller] of Object.entries(POLLERS) as [CommunityType, Poller][]) {
+  for (const [platform, poller] of pollersNow()) {
     const polled = await listPolledCommunities(platform);
+    const size = poller.batch?.size ?? DEFAULT_SHARD_SIZE;
     const messages: PollMessage[] = [];
-    if (poller.pollOperator) messages.push({ kind: 'moderation.poll', platform, communities: [], operator: true });
-    for (let i = 0; i < polled.length; i += poller.batchSize) {
-      messages.push({ kind: 'moderation.poll', platform, communities: polled.slice(i, i + poller.batchSize).map(asEntry) });
-    }
+    if (poller.operator) messages.push({ kind: 'moderation.poll', platform, communities: [], operator: true });
+    for (let i = 0; i < polled.length; i += size) messages.push({ kind: 'moderation.poll', platform, communities: polled.slice(i, i + size).map(asEntry) });
     await sendPlatformMessages(messages);
     report.platforms[platform] = { communities: polled.length, shards: messages.length };
   }
@@ -61,9 +58,11 @@ export async function runPoll(message: PollMessage): Promise<void> {
   const poller = pollerOf(message.platform);
   if (!poller) return;
   try {
-    if (message.operator) await poller.pollOperator?.();
+    if (message.operator) await poller.operator?.();
     const targets = await pollable(message.platform, message.communities);
-    if (targets.length) await poller.pollCommunities(targets);
+    if (!targets.length) return;
+    if (poller.batch) await poller.batch.poll(targets);
+    else for (const t of targets) await poller.poll(t.community);
   } catch (err) {
     logger.error('poll failed', { platform: message.platform, communities: message.communities.length, error: (err as Error).message });
   }
@@ -84,18 +83,17 @@ async function pollable(platform: string, entries: PollMessage['communities']): 
 }
 
 /**
- * POST /sync of a polled community: its poll now, in the request (and the operator's, so a customer
- * who has just sent the activation message sees it take effect). False when the type is not polled.
+ * POST /sync of a polled community: its poll now, in the request, and the operator's while it is
+ * pending (a customer who has just sent Reddit's activation message sees it take effect).
  */
-export async function pollCommunityNow(community: CommunityRecord): Promise<boolean> {
+export async function pollCommunityNow(community: CommunityRecord): Promise<void> {
   const poller = pollerOf(community.type);
-  if (!poller) return false;
+  if (!poller) return;
   const polled = await getPolledCommunity(community.type, community.id);
   await runPoll({
     kind: 'moderation.poll',
     platform: community.type,
     communities: polled ? [asEntry(polled)] : [],
-    ...(communityStatus(community) === 'pending_activation' && poller.pollOperator ? { operator: true } : {}),
+    ...(communityStatus(community) === 'pending_activation' && poller.operator ? { operator: true } : {}),
   });
-  return true;
 }

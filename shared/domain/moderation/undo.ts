@@ -13,30 +13,22 @@ import { getPlatformRecord } from '#shared/store/platformRepo';
 import type { PenaltyAction } from './actions';
 import { requireCommunity } from './communities';
 import { runDelivery, scheduleDelivery, undoDeliveryId } from './delivery';
-import { DISCORD_UNDO_CALLS, TELEGRAM_UNDO_CALLS } from './platformActions';
 import { RetryLater, sendPlatformMessages } from './platformMessages';
-import { REDDIT_UNDO_CALLS } from './platforms/reddit/calls';
-import { getPolledCommunity } from '#shared/store/pollingRepo';
+import type { UndoTarget } from './platforms/platform';
+import { PLATFORMS } from './platforms/registry';
+import type { PlannedCall } from '#shared/store/deliveriesRepo';
 
 export async function undoAction(userId: string, communityId: string, auditId: string) {
   const community = await requireCommunity(userId, communityId);
   const entry = await findAuditEntry(communityId, auditId);
   if (!entry) throw new NotFoundError('Audit entry');
   const action = entry.action as PenaltyAction;
-  // On Reddit a removal is undone too (the item is approved again).
-  const undoable = community.type === 'reddit' ? REDDIT_UNDO_CALLS[action] !== undefined : action === 'mute' || action === 'ban';
-  if (!undoable) throw new UnprocessableError('invalid_state', `A ${action} cannot be undone; only mutes and bans can${community.type === 'reddit' ? ', and removals' : ''}.`);
-  const platform = await getPlatformRecord(communityId);
-  const subreddit = community.type === 'reddit' ? (await getPolledCommunity('reddit', communityId))?.externalId : undefined;
-  const calls =
-    subreddit
-      ? REDDIT_UNDO_CALLS[action]!(subreddit, communityId, entry.user_id, entry.event_id)
-      : community.type === 'telegram' && platform.telegramChatId
-      ? TELEGRAM_UNDO_CALLS[action]!(platform.telegramChatId, entry.user_id)
-      : community.type === 'discord' && platform.discordGuildId
-        ? DISCORD_UNDO_CALLS[action]!(platform.discordGuildId, entry.user_id)
-        : undefined;
-  if (!calls) throw new UnprocessableError('invalid_state', 'This community has no bound Telegram group or Discord guild to undo the action in.');
+  // Where the platform can restore an item (Reddit approves it again), a removal is undone too.
+  const undo = PLATFORMS[community.type].undo as Partial<Record<PenaltyAction, (target: UndoTarget) => PlannedCall[] | undefined>>;
+  const lift = Object.hasOwn(undo, action) ? undo[action] : undefined;
+  if (!lift) throw new UnprocessableError('invalid_state', `A ${action} cannot be undone here; only mutes and bans can${undo.delete ? ', and removals' : ''}.`);
+  const calls = lift({ communityId, record: await getPlatformRecord(communityId), userId: entry.user_id, eventId: entry.event_id });
+  if (!calls) throw new UnprocessableError('invalid_state', 'This community is not bound on its platform, so there is nothing to undo the action in.');
   const deliveryId = undoDeliveryId(auditId);
   const observe = (await getCommunityRules(communityId)).mode === 'observe';
   const planned = await scheduleDeliveryNow(communityId, deliveryId, entry.event_id, calls, observe);

@@ -22,6 +22,9 @@ export interface RedditTarget {
   author: string;
   /** When the item was written (ISO): a mute removes the author's items from here on. */
   writtenAt: string;
+  /** The engine's rule and reason (the spam flag of a removal, a ban's reason). */
+  rule: string;
+  reason: string;
 }
 
 /** Rules whose hits are spam (Reddit's spam filter learns from them); other removals are plain. */
@@ -35,13 +38,13 @@ export const redditRemove = (t: Pick<RedditTarget, 'fullname'>, spam: boolean) =
 const approve = (fullname: string) => post('/api/approve', { id: fullname });
 const mute = (t: RedditTarget, seconds: number): PlannedCall => ({ platform: 'reddit', method: 'MUTE', body: { community_id: t.communityId, username: t.author, from: t.writtenAt, seconds } });
 
-export const REDDIT_DECISION_CALLS: Record<PenaltyAction, (t: RedditTarget, text: { warning: string; rule: string; reason: string }) => PlannedCall[]> = {
-  delete: (t, text) => [redditRemove(t, SPAM_RULES.has(text.rule))],
+export const REDDIT_DECISION_CALLS: Record<PenaltyAction, (t: RedditTarget, text: { warning: string }) => PlannedCall[]> = {
+  delete: (t) => [redditRemove(t, SPAM_RULES.has(t.rule))],
   warn: (t, text) => [{ platform: 'reddit', method: 'WARN', route: '/api/comment', body: { thing_id: t.fullname, text: text.warning } }],
-  mute: (t, text) => [redditRemove(t, SPAM_RULES.has(text.rule)), mute(t, REDDIT_MUTE_SECONDS)],
+  mute: (t) => [redditRemove(t, SPAM_RULES.has(t.rule)), mute(t, REDDIT_MUTE_SECONDS)],
   // Permanent (no duration); the ban reason is what moderators see in the ban list.
-  ban: (t, text) => [
-    post(`/r/${t.subreddit}/api/friend`, { type: 'banned', name: t.author, ban_reason: text.reason.slice(0, REASON_CHARS), note: `Banned by the moderation service for ${t.fullname}`.slice(0, 300) }),
+  ban: (t) => [
+    post(`/r/${t.subreddit}/api/friend`, { type: 'banned', name: t.author, ban_reason: t.reason.slice(0, REASON_CHARS), note: `Banned by the moderation service for ${t.fullname}`.slice(0, 300) }),
     redditRemove(t, true),
   ],
 };
@@ -50,7 +53,7 @@ export const REDDIT_DECISION_CALLS: Record<PenaltyAction, (t: RedditTarget, text
 export const redditMutedItemCalls = (t: Pick<RedditTarget, 'fullname'>): PlannedCall[] => [redditRemove(t, false)];
 
 /** Undo: a ban is lifted, a mute ended, and the removed item approved again. A warning stays. */
-export const REDDIT_UNDO_CALLS: Partial<Record<PenaltyAction, (subreddit: string, communityId: string, username: string, fullname: string) => PlannedCall[]>> = {
+export const REDDIT_UNDO_CALLS: Record<'delete' | 'mute' | 'ban', (subreddit: string, communityId: string, username: string, fullname: string) => PlannedCall[]> = {
   delete: (_s, _c, _u, fullname) => [approve(fullname)],
   mute: (_s, communityId, username, fullname) => [{ platform: 'reddit', method: 'UNMUTE', body: { community_id: communityId, username } }, approve(fullname)],
   ban: (subreddit, _c, username, fullname) => [post(`/r/${subreddit}/api/unfriend`, { type: 'banned', name: username }), approve(fullname)],

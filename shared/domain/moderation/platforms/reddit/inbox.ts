@@ -7,13 +7,13 @@
  */
 import { getCommunity } from '#shared/store/communitiesRepo';
 import { communityByActivationToken } from '#shared/store/platformRepo';
-import { addPolledCommunity } from '#shared/store/pollingRepo';
-import { claimSubreddit, subredditBinding } from '#shared/store/redditBindingRepo';
+import { boundCommunity } from '#shared/store/platformRepo';
+import { bindModeratedPlace } from '../binding';
 import { isTransient, type CallOutcome } from '#shared/adapters/platforms/result';
 import { markCommunityActivated } from '#shared/domain/moderation/activation';
 import { sameSecret } from '#shared/domain/moderation/telegramWebhookSecret';
 import type { RedditBot } from './client';
-import type { RedditListing } from './listing';
+import { subredditKey, type RedditListing } from './listing';
 
 /** `/activate <token> r/<name>`; subreddit names are 3-21 letters, digits and underscores (a few old ones 2). */
 const ACTIVATE = /^\/activate\s+(\S+)\s+\/?r\/([A-Za-z0-9_]{2,21})\/?$/i;
@@ -84,11 +84,10 @@ async function activateFrom(bot: RedditBot, message: PrivateMessage): Promise<Ac
   const names = moderatorNames(moderators);
   if (!names.has(message.author.toLowerCase())) return reply(REPLIES.notModerator(subreddit), 'refused');
 
-  const existing = await subredditBinding(subreddit);
-  const other = existing && existing.communityId !== community.id ? existing : undefined;
-  // A binding left by a deleted community does not hold the subreddit.
-  const otherLives = other ? (await getCommunity(other.userId, other.communityId)) !== undefined : false;
-  if (otherLives) return reply(REPLIES.takenByOther(subreddit), 'refused');
+  // Checked before the invitation is accepted (binding checks again, and frees a place a deleted or expired community held).
+  const holder = await boundCommunity('reddit', subredditKey(subreddit));
+  const holderLives = holder && holder.communityId !== community.id ? await getCommunity(holder.userId, holder.communityId) : undefined;
+  if (holderLives && holderLives.billingState !== 'expired') return reply(REPLIES.takenByOther(subreddit), 'refused');
 
   const accepted = await bot.api.post(`/r/${subreddit}/api/accept_moderator_invite`, {});
   // Already a moderator (activating again, or invited and accepted by hand) is as good as an accepted invitation.
@@ -96,8 +95,8 @@ async function activateFrom(bot: RedditBot, message: PrivateMessage): Promise<Ac
     if (isTransient(accepted)) return 'retry';
     if (!names.has(bot.username.toLowerCase())) return reply(REPLIES.noInvite(subreddit, bot.username), 'refused');
   }
-  if (!(await claimSubreddit({ userId: community.userId, communityId: community.id, subreddit }, other?.communityId))) return reply(REPLIES.takenByOther(subreddit), 'refused');
-  await addPolledCommunity('reddit', { userId: community.userId, communityId: community.id, externalId: subreddit });
+  // Subreddit names are case-insensitive: one spelling binds.
+  if ((await bindModeratedPlace(community, subredditKey(subreddit))) === 'taken') return reply(REPLIES.takenByOther(subreddit), 'refused');
   await markCommunityActivated(community, token);
   return reply(REPLIES.activated(subreddit), 'activated');
 }

@@ -96,13 +96,13 @@ async function moderateItems(bot: RedditBot, polled: PolledSubreddit, things: Re
   for (const decision of decisions) {
     const event = byId.get(decision.event_id);
     if (!event) continue;
-    const target: RedditTarget = { communityId: community.id, subreddit, fullname: event.event_id, author: event.user.id, writtenAt: event.sent_at };
+    const target: RedditTarget = { communityId: community.id, subreddit, fullname: event.event_id, author: event.user.id, writtenAt: event.sent_at, rule: decision.rule, reason: decision.reason };
     const muted = isMuted(mutes.get(event.user.id.toLowerCase()), event.sent_at);
     // A muted author's item is removed whatever the engine thought of it; a harsher decision stands.
     const calls =
       decision.action === 'allow' || (muted && decision.action === 'warn')
         ? muted ? redditMutedItemCalls(target) : []
-        : REDDIT_DECISION_CALLS[decision.action](target, { warning: warningText(decision), rule: decision.rule, reason: decision.reason });
+        : REDDIT_DECISION_CALLS[decision.action](target, { warning: warningText(decision) });
     if (!calls.length) continue;
     actions += 1;
     const enforcingMute = decision.action === 'allow' || (muted && decision.action === 'warn');
