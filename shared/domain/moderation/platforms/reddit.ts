@@ -40,7 +40,7 @@ export const reddit = definePlatform<RedditTarget, RedditCredentials>({
     read: readRedditCredentials,
     configured: redditConfigured,
   },
-  send: (call, { credentials }) => sendRedditCall(redditBotFrom(credentials).api, call),
+  send: (call, { credentials, endsAt }) => sendRedditCall(redditBotFrom(credentials).api, call, endsAt),
   ingest: {
     kind: 'poll',
     poll: async (community) => {
