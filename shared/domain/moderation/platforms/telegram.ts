@@ -28,11 +28,14 @@ export const telegram = definePlatform<TelegramTarget, TelegramCredentials>({
   send: (call, { credentials, endsAt }) =>
     new TelegramBotApi(credentials.botToken!, credentials.apiBase).call(call.method, { ...call.body, ...(endsAt ? { until_date: Math.floor(endsAt.getTime() / 1000) } : {}) }),
   ingest: { kind: 'webhook', path: '/integrations/moderation/telegram' },
+  onRulesChanged: null,
   sync: null,
   decisions: TELEGRAM_DECISION_CALLS,
   welcome: (target, text) => [telegramSend(target.chatId, text)],
   alert: (record, _target, text) => (record.telegramAlertChatId ? [telegramSend(Number(record.telegramAlertChatId), text)] : []),
   undo: {
+    delete: null,
+    warn: null,
     mute: ({ record, userId }) => (record.telegramChatId ? TELEGRAM_UNDO_CALLS.mute!(record.telegramChatId, userId) : undefined),
     ban: ({ record, userId }) => (record.telegramChatId ? TELEGRAM_UNDO_CALLS.ban!(record.telegramChatId, userId) : undefined),
   },
