@@ -23,11 +23,12 @@ import { platformModerationBench } from './bench/platformModeration';
 import { webhooksBench } from './bench/webhooks';
 import { mcpBench } from './bench/mcp';
 import { oneAccountBench } from './bench/oneAccount';
+import { redditModerationBench } from './bench/redditModeration';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from '#shared/store/client';
 import { userProfileKey } from '#shared/store/keys';
 
-const SUITES: BenchSuite[] = [firstStartBench, platformBench, growthBench, moderationBench, platformModerationBench, jobsBench, intelligenceBench, webhooksBench, mcpBench, oneAccountBench];
+const SUITES: BenchSuite[] = [firstStartBench, platformBench, growthBench, moderationBench, platformModerationBench, redditModerationBench, jobsBench, intelligenceBench, webhooksBench, mcpBench, oneAccountBench];
 
 const only = process.argv.slice(2).find((a) => !a.startsWith('--'));
 const suiteNames = [...SUITES.map((s) => s.name), 'bundles'];

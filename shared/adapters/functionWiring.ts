@@ -1,7 +1,7 @@
 import type { ApiGroup } from '#shared/schemas/groups';
 import type { Ports } from './ports';
 
-export type FunctionName = ApiGroup | 'authorizer' | 'jobs-events' | 'worker' | 'dead-letters' | 'renewals' | 'captchas' | 'webhook-sender';
+export type FunctionName = ApiGroup | 'authorizer' | 'jobs-events' | 'worker' | 'dead-letters' | 'renewals' | 'captchas' | 'polls' | 'webhook-sender';
 
 /** The ports a function may be given; the clock is everywhere and needs nothing. */
 export type PortName = Exclude<keyof Ports, 'clock'>;
@@ -49,6 +49,8 @@ export const FUNCTION_WIRING = {
   'dead-letters': { table: 'readWrite', ports: ['events'] },
   renewals: { table: 'readWrite', ports: ['queue', 'events', 'webhookQueue'] },
   captchas: { table: 'readWrite', ports: ['queue'] },
+  // Lists the polled platforms' bound communities and queues their polls in shards.
+  polls: { table: 'read', ports: ['queue'] },
   'webhook-sender': { table: 'readWrite', ports: ['webhookQueue', 'hostResolver'] },
 } as const satisfies Record<FunctionName, FunctionWiring>;
 

@@ -14,7 +14,7 @@ import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramBot';
 import { COMMUNITY_TYPES, type CommunityType } from '#shared/domain/moderation/communityTypes';
 import { PLATFORMS } from '#shared/domain/moderation/platforms/registry';
 import { decisionDeliveryId, runDelivery, scheduleDelivery } from '#shared/domain/moderation/delivery';
-import { getDelivery } from '#shared/store/deliveriesRepo';
+import { getDelivery, type PlannedCall } from '#shared/store/deliveriesRepo';
 import { bindExternal, boundCommunity } from '#shared/store/platformRepo';
 import { bindModeratedPlace } from '#shared/domain/moderation/platforms/binding';
 import { getCommunity } from '#shared/store/communitiesRepo';
@@ -99,18 +99,19 @@ const writtenRules = (guild: string): Record<string, { enabled: boolean }> =>
   Object.fromEntries(discord.calls.filter((c) => c.path.startsWith(`/guilds/${guild}/auto-moderation/rules`) && (c.method === 'POST' || c.method === 'PATCH')).map((c) => [c.body.name, c.body]));
 
 // ---- Reddit, X, Crisp: their module's decisions, planned as their ingest plans them ----
-async function viaModule(type: 'reddit' | 'x' | 'crisp') {
+async function viaModule(type: 'reddit' | 'x' | 'crisp', target: object = { userId: 'u1', itemId: 'i1' }) {
   const c = await community(type);
   const events = [{ event_id: 'bridge-activation', type: 'activation', user: { id: 'bridge' }, token: c.community.activation_token, sent_at: new Date().toISOString() }];
   await api.call('POST', `${BASE}/communities/${c.community.id}/events`, { key: c.key, body: { events } });
   await setRules(c.key, c.community.id, { mode: 'observe' });
-  const decisions = PLATFORMS[type].decisions!;
+  // Each module's own target shape (the placeholders': a member and an item).
+  const calls = (PLATFORMS[type].decisions!.mute as (t: object, text: { warning: string }) => PlannedCall[])(target, { warning: 'w' });
   const rules = (await api.call('GET', `${BASE}/communities/${c.community.id}/rules`, { key: c.key })).body;
   const deliveryId = decisionDeliveryId(`${type}-observe-1`);
-  await scheduleDelivery({ communityId: c.community.id, deliveryId, purpose: 'mute', eventId: `${type}-observe-1`, calls: decisions.mute({ userId: 'u1', itemId: 'i1' }, { warning: 'w' }), observe: rules.mode === 'observe' });
+  await scheduleDelivery({ communityId: c.community.id, deliveryId, purpose: 'mute', eventId: `${type}-observe-1`, calls, observe: rules.mode === 'observe' });
   await settle();
   expect(await runDelivery(c.community.id, deliveryId)).toBe('observe');
-  expect((await getDelivery(c.community.id, deliveryId))?.outcomes).toEqual([null]);
+  expect((await getDelivery(c.community.id, deliveryId))?.outcomes).toEqual(calls.map(() => null));
 }
 
 /** Observe on each platform: decisions and audit logs, never an action. */
@@ -145,7 +146,7 @@ const OBSERVE: { [K in CommunityType]: () => Promise<void> } = {
     expect(after.length).toBeGreaterThanOrEqual(6);
     for (const rule of after) expect(rule.enabled).toBe(false);
   },
-  reddit: () => viaModule('reddit'),
+  reddit: () => viaModule('reddit', { communityId: 'c', subreddit: 'acme', fullname: 't3_abc', author: 'u1', writtenAt: new Date().toISOString(), rule: 'scam_phrase', reason: 'scam' }),
   x: () => viaModule('x'),
   crisp: () => viaModule('crisp'),
 };

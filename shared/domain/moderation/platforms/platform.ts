@@ -45,8 +45,24 @@ export interface SendContext<C> {
 export type Ingest =
   /** The platform pushes: the module's own endpoint (route in bin/local and infra) receives it. */
   | { kind: 'webhook'; path: string }
-  /** Nothing is pushed: the minute schedule (and POST /sync) calls `poll` for each connected, paid community. */
-  | { kind: 'poll'; poll: (community: CommunityRecord) => Promise<unknown> };
+  /**
+   * Nothing is pushed: the minute schedule (and POST /sync) calls `poll` for each connected, paid
+   * community (polling.ts). A platform whose one request can read many communities (Reddit's
+   * `/r/a+b+c/new`) gives `batch` too, called with up to `size` of them at a time; `operator` runs
+   * once a minute for the whole deployment (Reddit's inbox, where activations arrive).
+   */
+  | {
+      kind: 'poll';
+      poll: (community: CommunityRecord) => Promise<unknown>;
+      batch?: { size: number; poll: (targets: PollTarget[]) => Promise<unknown> };
+      operator?: () => Promise<unknown>;
+    };
+
+/** A community a poll reads, with the place it is bound to (its platform record's bound id). */
+export interface PollTarget {
+  community: CommunityRecord;
+  externalId: string;
+}
 
 /**
  * Where an audit entry is undone: the community's platform record (which holds the binding) and the
