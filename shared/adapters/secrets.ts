@@ -20,9 +20,18 @@ export interface DiscordCredentials {
   apiBase: string;
 }
 
+/** X: an OAuth 2.0 confidential client; each community's account grants its own tokens. */
+export interface XCredentials {
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  apiBase: string;
+  authorizeUrl: string;
+}
+
 export interface PlatformCredentials {
   telegram: TelegramCredentials;
   discord: DiscordCredentials;
+  x: XCredentials;
 }
 
 export interface SecretsPort {
@@ -31,9 +40,11 @@ export interface SecretsPort {
 
 export const TELEGRAM_DEFAULT_BASE = 'https://api.telegram.org';
 export const DISCORD_DEFAULT_BASE = 'https://discord.com/api/v10';
+export const X_DEFAULT_BASE = 'https://api.x.com';
+export const X_DEFAULT_AUTHORIZE_URL = 'https://x.com/i/oauth2/authorize';
 
 /** The credential names of contract 10, as environment variables or as keys of the secret's JSON. */
-export const PLATFORM_SECRET_NAMES = ['TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_SECRET', 'DISCORD_APPLICATION_ID', 'DISCORD_PUBLIC_KEY', 'DISCORD_BOT_TOKEN'] as const;
+export const PLATFORM_SECRET_NAMES = ['TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_SECRET', 'DISCORD_APPLICATION_ID', 'DISCORD_PUBLIC_KEY', 'DISCORD_BOT_TOKEN', 'X_CLIENT_ID', 'X_CLIENT_SECRET'] as const;
 type SecretValues = Partial<Record<(typeof PLATFORM_SECRET_NAMES)[number], string>>;
 
 const blankToUndefined = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
@@ -46,6 +57,12 @@ export function credentialsFrom(values: SecretValues): PlatformCredentials {
       publicKey: blankToUndefined(values.DISCORD_PUBLIC_KEY),
       botToken: blankToUndefined(values.DISCORD_BOT_TOKEN),
       apiBase: optionalEnv('DISCORD_API_BASE') ?? DISCORD_DEFAULT_BASE,
+    },
+    x: {
+      clientId: blankToUndefined(values.X_CLIENT_ID),
+      clientSecret: blankToUndefined(values.X_CLIENT_SECRET),
+      apiBase: optionalEnv('X_API_BASE') ?? X_DEFAULT_BASE,
+      authorizeUrl: optionalEnv('X_AUTHORIZE_URL') ?? X_DEFAULT_AUTHORIZE_URL,
     },
   };
 }
