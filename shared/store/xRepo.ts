@@ -71,6 +71,11 @@ export interface XAccountRecord {
   updatedAt: string;
 }
 
+/** X's rate-limit windows of the account, as attributes `rl:<endpoint>` (epoch ms the window ends) beside its tokens. */
+const RATE_LIMIT_PREFIX = 'rl:';
+export const rateLimitsOf = (record: XAccountRecord): Record<string, number> =>
+  Object.fromEntries(Object.entries(record).filter(([k, v]) => k.startsWith(RATE_LIMIT_PREFIX) && typeof v === 'number').map(([k, v]) => [k.slice(RATE_LIMIT_PREFIX.length), v as number]));
+
 const accounts = defineEntity<XAccountRecord>('xAccount', { nullable: ['refusedAt', 'refusedReason'] });
 
 export async function getXAccount(communityId: string): Promise<XAccountRecord | undefined> {
@@ -110,6 +115,22 @@ export async function markXTokensRefused(communityId: string, seenVersion: numbe
         TableName: table(),
         Key: xTokensKey(communityId),
         ...buildUpdate({ set: { refusedAt: atIso, refusedReason: reason.slice(0, 300) }, condition: { expression: 'version = :seen', values: { ':seen': seenVersion } } }),
+      }),
+    ),
+  );
+}
+
+/** Remembers until when the account may not call `endpoint` again (a 429's x-rate-limit-reset). */
+export async function rememberXRateLimit(communityId: string, endpoint: string, untilMs: number): Promise<void> {
+  await writeIfCondition(() =>
+    ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: xTokensKey(communityId),
+        UpdateExpression: 'SET #rl = :until',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#rl': `${RATE_LIMIT_PREFIX}${endpoint}` },
+        ExpressionAttributeValues: { ':until': untilMs },
       }),
     ),
   );

@@ -9,7 +9,7 @@ import { now, ports } from '#shared/adapters/ports';
 import { XApi, type XTokenAnswer } from '#shared/adapters/platforms/xApi';
 import type { CallOutcome } from '#shared/adapters/platforms/result';
 import { uuidv7 } from '#shared/ids';
-import { acquireRefreshLease, getXAccount, markXTokensRefused, releaseRefreshLease, replaceXTokens, type XAccountRecord } from '#shared/store/xRepo';
+import { acquireRefreshLease, getXAccount, markXTokensRefused, rateLimitsOf, releaseRefreshLease, replaceXTokens, type XAccountRecord } from '#shared/store/xRepo';
 
 export interface XConfigured {
   configured: true;
@@ -40,6 +40,8 @@ export interface XSession {
   accessToken: string;
   accountId: string;
   username: string;
+  /** X's rate-limit windows still known for the account, by endpoint: epoch ms each ends. */
+  rateLimits: Record<string, number>;
 }
 
 /**
@@ -108,7 +110,7 @@ async function usableAccount(communityId: string): Promise<XAccountRecord> {
 
 async function sessionOf(communityId: string, account: XAccountRecord) {
   const { access_token } = await openXTokens(communityId, account.sealed);
-  return { accessToken: access_token, accountId: account.accountId, username: account.username, version: account.version };
+  return { accessToken: access_token, accountId: account.accountId, username: account.username, version: account.version, rateLimits: rateLimitsOf(account) };
 }
 
 async function refresh(client: XConfigured, communityId: string, account: XAccountRecord) {
@@ -133,7 +135,7 @@ async function refresh(client: XConfigured, communityId: string, account: XAccou
     // A new authorization landed meanwhile: it is the newer grant.
     return sessionOf(communityId, await usableAccount(communityId));
   }
-  return { accessToken: tokens.access_token, accountId: account.accountId, username: account.username, version: account.version + 1 };
+  return { accessToken: tokens.access_token, accountId: account.accountId, username: account.username, version: account.version + 1, rateLimits: rateLimitsOf(account) };
 }
 
 /**
