@@ -25,6 +25,8 @@ export interface FunctionNeeds {
   stripe?: boolean;
   /** Reads the operator's platform credentials (Telegram, Discord) from the Secrets Manager secret at run time. */
   platformSecret?: boolean;
+  /** Seals and opens X communities' OAuth tokens with the token KMS key (TOKEN_KEY_ARN): GenerateDataKey and Decrypt only. */
+  tokenKey?: boolean;
   /**
    * Data files (paths from the project root) the function reads at run time from beside its bundle
    * rather than carrying them as code: the stack copies each into the function's asset under its own
@@ -50,7 +52,8 @@ export const FUNCTIONS: Record<FunctionName, FunctionNeeds> = {
   growth: { description: 'Growth actions', table: 'readWrite', queue: true, events: true, webhookQueue: true },
   jobs: { description: 'Enrichment jobs', table: 'readWrite', queue: true, events: true, webhookQueue: true },
   // The Telegram webhook and Discord interactions verify with the platform secret and queue platform calls.
-  moderation: { description: 'Community moderation', table: 'readWrite', events: true, queue: true, platformSecret: true, webhookQueue: true },
+  // The X callback seals the tokens it is given; a sync poll opens and refreshes them.
+  moderation: { description: 'Community moderation', table: 'readWrite', events: true, queue: true, platformSecret: true, webhookQueue: true, tokenKey: true },
   outbound: { description: 'Outbound webhook endpoints and the delivery log', table: 'readWrite', webhookQueue: true },
   // Identifies the caller from the API key hash: a single lookup, nothing written.
   authorizer: { description: 'TOKEN authorizer: bearer API key to user', table: 'read', memorySize: 512, timeout: Duration.seconds(10) },
@@ -61,7 +64,7 @@ export const FUNCTIONS: Record<FunctionName, FunctionNeeds> = {
   // stage reads the disposable-domain list from beside the bundle.
   worker: {
     description: 'Pipeline stage worker and platform moderation calls (SQS batches, partial failures)',
-    table: 'readWrite', queue: true, events: true, platformSecret: true, webhookQueue: true, sideFiles: [DISPOSABLE_DOMAINS_SIDE_FILE], timeout: Duration.minutes(2),
+    table: 'readWrite', queue: true, events: true, platformSecret: true, webhookQueue: true, tokenKey: true, sideFiles: [DISPOSABLE_DOMAINS_SIDE_FILE], timeout: Duration.minutes(2),
   },
   // The worker fails a job itself when a message's last delivery throws; a delivery that timed out
   // or crashed reaches the dead-letter queue instead, and this fails its job so it cannot stay running.

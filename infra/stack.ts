@@ -1,6 +1,7 @@
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -45,6 +46,7 @@ export class OutreachIntelligenceStack extends Stack {
   readonly api: ServiceApi;
   readonly monitoring: Monitoring;
   readonly platformSecret: secretsmanager.Secret;
+  readonly tokenKey: kms.Key;
 
   constructor(scope: Construct, id: string, props: OutreachIntelligenceStackProps = {}) {
     super(scope, id, props);
@@ -55,14 +57,21 @@ export class OutreachIntelligenceStack extends Stack {
     // The operator's Telegram and Discord credentials (contract 10), filled in after the first deploy
     // (README); read at run time through the Parameters and Secrets extension, never put in env.
     this.platformSecret = new secretsmanager.Secret(this, 'PlatformCredentials', {
-      description: 'Moderation platform credentials: TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET, DISCORD_APPLICATION_ID, DISCORD_PUBLIC_KEY, DISCORD_BOT_TOKEN',
+      description: 'Moderation platform credentials: TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET, DISCORD_APPLICATION_ID, DISCORD_PUBLIC_KEY, DISCORD_BOT_TOKEN, X_CLIENT_ID, X_CLIENT_SECRET',
       generateSecretString: {
-        secretStringTemplate: JSON.stringify({ TELEGRAM_BOT_TOKEN: '', DISCORD_APPLICATION_ID: '', DISCORD_PUBLIC_KEY: '', DISCORD_BOT_TOKEN: '' }),
+        secretStringTemplate: JSON.stringify({ TELEGRAM_BOT_TOKEN: '', DISCORD_APPLICATION_ID: '', DISCORD_PUBLIC_KEY: '', DISCORD_BOT_TOKEN: '', X_CLIENT_ID: '', X_CLIENT_SECRET: '' }),
         // Telegram accepts A-Z, a-z, 0-9, _ and - in a webhook secret token.
         generateStringKey: 'TELEGRAM_WEBHOOK_SECRET',
         excludePunctuation: true,
         passwordLength: 48,
       },
+    });
+    // X communities' OAuth tokens are sealed in the table with data keys from this key (envelope
+    // encryption); retained with the table, which holds what it protects.
+    this.tokenKey = new kms.Key(this, 'PlatformTokenKey', {
+      description: "Wraps the data keys that seal X communities' OAuth tokens in the table",
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.RETAIN,
     });
     const secretsExtension = lambda.ParamsAndSecretsLayerVersion.fromVersion(lambda.ParamsAndSecretsVersions.V1_0_103, {
       cacheEnabled: true,
@@ -121,6 +130,11 @@ export class OutreachIntelligenceStack extends Stack {
       if (needs.platformSecret) {
         this.platformSecret.grantRead(target);
         target.addEnvironment('PLATFORM_SECRET_ARN', this.platformSecret.secretArn);
+      }
+      if (needs.tokenKey) {
+        // New data keys and opening them, nothing more (no Encrypt, ReEncrypt or key administration).
+        this.tokenKey.grant(target, 'kms:GenerateDataKey', 'kms:Decrypt');
+        target.addEnvironment('TOKEN_KEY_ARN', this.tokenKey.keyArn);
       }
     }
     if (props.discordApplicationId) fn('moderation').addEnvironment('DISCORD_APPLICATION_ID', props.discordApplicationId);

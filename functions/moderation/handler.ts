@@ -1,4 +1,5 @@
 import { useAwsPorts } from '#shared/adapters/aws';
+import { useKmsEncryption } from '#shared/adapters/kmsEncryption';
 import { useEventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
 import { useSqsQueue, useWebhookQueue } from '#shared/adapters/sqsQueue';
 import { createApiHandler } from '#shared/http/api';
@@ -15,6 +16,8 @@ import { moderateOwnCommunityEvents, moderateTelegramUpdate } from '#shared/doma
 import { moderationStatus, syncModeration } from '#shared/domain/moderation/status';
 
 useAwsPorts();
+// X communities' OAuth tokens are sealed with the token KMS key.
+useKmsEncryption();
 useWebhookQueue();
 useEventBridgeEvents();
 useSqsQueue();

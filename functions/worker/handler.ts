@@ -1,6 +1,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { useAwsPorts } from '#shared/adapters/aws';
+import { useKmsEncryption } from '#shared/adapters/kmsEncryption';
 import { useSqsQueue, useWebhookQueue } from '#shared/adapters/sqsQueue';
 import { useEventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
 import { failJobFromDeadLetter, handlePipelineMessage } from '#shared/domain/jobs/pipeline';
@@ -9,6 +10,8 @@ import { logger } from '#shared/observability/logger';
 import { handlePlatformMessage, parsePlatformMessage } from '#shared/domain/moderation/platformWorker';
 
 useAwsPorts();
+// X communities' OAuth tokens are sealed with the token KMS key.
+useKmsEncryption();
 useWebhookQueue();
 useSqsQueue();
 useEventBridgeEvents();
