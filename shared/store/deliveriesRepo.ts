@@ -9,14 +9,16 @@ import { MODERATION_DELIVERY_DUE_SHARDS, moderationDeliveryDueIndexKey, moderati
 import { queryDueShards } from './query';
 import { defineEntity } from './entity';
 import { buildUpdate } from './update';
+import type { CommunityType } from '#shared/domain/moderation/communityTypes';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'not_configured' | 'observe';
 
 export interface PlannedCall {
-  platform: 'telegram' | 'discord';
-  /** Telegram: the Bot API method. Discord: the HTTP method. */
+  /** The community type whose platform module sends it (registry.ts). */
+  platform: CommunityType;
+  /** Telegram: the Bot API method. Others: the HTTP method. */
   method: string;
-  /** Discord only: the route under the API base. */
+  /** The route under the API base, on platforms with routes. */
   route?: string;
   body?: Record<string, unknown>;
 }

@@ -10,7 +10,9 @@ import { now } from '#shared/adapters/ports';
 import { XApi, type XAnswer, type XTokenAnswer, type XUser } from '#shared/adapters/platforms/xApi';
 import { randomToken, sha256Hex } from '#shared/ids';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
-import { consumeOAuthState, putOAuthState, putXAccount } from '#shared/store/xRepo';
+import { consumeOAuthState, getXAccount, putOAuthState, putXAccount, putXCursor } from '#shared/store/xRepo';
+import { markCommunityActivated } from '../activation';
+import { bindModeratedPlace } from '../platforms/binding';
 import { sealXTokens, xCredentials } from './tokens';
 
 export const X_SCOPES = ['tweet.read', 'users.read', 'tweet.moderate.write', 'mute.write', 'offline.access'] as const;
@@ -69,14 +71,19 @@ const STATE_REFUSED: Record<'unknown' | 'used' | 'expired', string> = {
   expired: 'This authorization link has expired. Open the authorize_url of your community again to get a new one.',
 };
 
-/** Hands the bound account to the platform wiring: binding and activation live with the seam. */
+/** Claims the X account for the community (an account is moderated by one community at a time). */
 export type BindXAccount = (community: CommunityRecord, account: XUser) => Promise<{ ok: true } | { ok: false; status: number; message: string }>;
+
+export const bindXAccount: BindXAccount = async (community, account) =>
+  (await bindModeratedPlace(community, account.id)) === 'bound'
+    ? { ok: true }
+    : { ok: false, status: 409, message: `@${account.username} is already moderated by another community. Remove it there (or delete that community) first.` };
 
 /**
  * The callback: `code` and `state` as X sent them (or `error` when the person declined). Answers the
  * page to show; 400 for a state that is unknown, used or expired.
  */
-export async function completeXAuthorization(query: { code?: string; state?: string; error?: string }, bind: BindXAccount): Promise<CallbackPage> {
+export async function completeXAuthorization(query: { code?: string; state?: string; error?: string }, bind: BindXAccount = bindXAccount): Promise<CallbackPage> {
   if (!query.state) return page(400, 'Authorization failed', STATE_REFUSED.unknown);
   const consumed = await consumeOAuthState(sha256Hex(query.state), now().toISOString());
   if (consumed.outcome !== 'ok') return page(400, 'Authorization failed', STATE_REFUSED[consumed.outcome]);
@@ -106,6 +113,7 @@ export async function completeXAuthorization(query: { code?: string; state?: str
 
   const bound = await bind(community, account);
   if (!bound.ok) return page(bound.status, 'Not connected', bound.message);
+  const previous = await getXAccount(community.id);
   await putXAccount(community.id, {
     accountId: account.id,
     username: account.username,
@@ -113,6 +121,9 @@ export async function completeXAuthorization(query: { code?: string; state?: str
     expiresAt: new Date(now().getTime() + tokens.expires_in * 1000).toISOString(),
     updatedAt: now().toISOString(),
   });
+  // Another account's replies start afresh (its newest page), not after the old account's newest reply.
+  if (previous && previous.accountId !== account.id) await putXCursor(community.id, {});
+  if (!community.activatedAt && community.activationToken) await markCommunityActivated(community, community.activationToken);
   return page(200, 'X account connected', `@${account.username} is now moderated by "${community.name}". You can close this page.`, community.id);
 }
 

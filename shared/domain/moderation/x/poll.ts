@@ -11,7 +11,6 @@ import { logger } from '#shared/observability/logger';
 import type { CommunityRecord } from '#shared/store/communitiesRepo';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import { addBannedXAuthor, bannedXAuthors, getXCursor, putXCursor } from '#shared/store/xRepo';
-import type { PlannedCall } from '#shared/store/deliveriesRepo';
 import { communityStatus } from '../communityTypes';
 import { decisionDeliveryId, scheduleDelivery } from '../delivery';
 import type { ChatEvent, Decision } from '../engine';
@@ -79,7 +78,7 @@ async function actOn(community: CommunityRecord, events: ChatEvent[], observe: b
         deliveryId: decisionDeliveryId(decision.event_id),
         purpose: planned.purpose,
         eventId: decision.event_id,
-        calls: planned.calls as unknown as PlannedCall[],
+        calls: planned.calls,
         observe,
       });
     }

@@ -7,25 +7,28 @@
 import { now } from '#shared/adapters/ports';
 import { XApi, type XMethod } from '#shared/adapters/platforms/xApi';
 import type { CallOutcome } from '#shared/adapters/platforms/result';
-import { rememberXRateLimit } from '#shared/store/xRepo';
+import { rememberXRateLimit, removeBannedXAuthor } from '#shared/store/xRepo';
 import { X_ME } from './actions';
-import { asXAccount, xCredentials, type XSession } from './tokens';
+import { asXAccount, type XSession } from './tokens';
 
 const METHODS: ReadonlySet<string> = new Set<XMethod>(['GET', 'POST', 'PUT', 'DELETE']);
 
 /** The endpoint a route belongs to for X's limits: ids replaced, so every hide shares one window. */
 export const xEndpointOf = (method: string, route: string): string => `${method} ${route.replace(/\/\d{1,20}(?=\/|$)/g, '/:id').replace(X_ME, ':id')}`;
 
-export async function sendXCall(call: { method: string; route?: string; body?: Record<string, unknown> }, communityId: string): Promise<CallOutcome | 'not_configured'> {
-  const client = await xCredentials();
-  if (!client.configured) return 'not_configured';
+export async function sendXCall(call: { method: string; route?: string; body?: Record<string, unknown> }, communityId: string, credentials: { apiBase: string }): Promise<CallOutcome> {
   if (!METHODS.has(call.method) || !call.route) return { ok: false, status: 400, error: `Not an X call: ${call.method} ${call.route ?? ''}` };
   const route = call.route;
-  const endpoint = xEndpointOf(call.method, route);
-  return runLimited(communityId, endpoint, (session) =>
-    new XApi(client.apiBase).request(session.accessToken, { method: call.method as XMethod, route: route.replaceAll(X_ME, session.accountId), body: call.body }),
+  const outcome = await runLimited(communityId, xEndpointOf(call.method, route), (session) =>
+    new XApi(credentials.apiBase).request(session.accessToken, { method: call.method as XMethod, route: route.replaceAll(X_ME, session.accountId), body: call.body }),
   );
+  // Unmuting an author (an undo) also ends their ban: their later replies are no longer hidden.
+  const unmuted = call.method === 'DELETE' ? UNMUTE_ROUTE.exec(route)?.[1] : undefined;
+  if (outcome.ok && unmuted) await removeBannedXAuthor(communityId, unmuted);
+  return outcome;
 }
+
+const UNMUTE_ROUTE = /^\/2\/users\/[^/]+\/muting\/(\d{1,20})$/;
 
 /** Runs the call unless the account's window for the endpoint is still closed; remembers a new 429. */
 export async function runLimited(communityId: string, endpoint: string, call: (session: XSession) => Promise<CallOutcome>): Promise<CallOutcome> {

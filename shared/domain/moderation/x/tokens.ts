@@ -20,6 +20,7 @@ export interface XConfigured {
 }
 export type XClient = XConfigured | { configured: false; apiBase: string; authorizeUrl: string };
 
+/** The operator's X app, as the platform module reads it from the platform credentials. */
 export async function xCredentials(): Promise<XClient> {
   const { clientId, clientSecret, apiBase, authorizeUrl } = (await ports().secrets.platformCredentials()).x;
   return clientId && clientSecret ? { configured: true, clientId, clientSecret, apiBase, authorizeUrl } : { configured: false, apiBase, authorizeUrl };
