@@ -58,9 +58,12 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
   const rateLimits: { method?: string; path: RegExp; resetInSeconds: number }[] = [];
   let tokenDelayMs = 0;
 
+  /** Every token and code handed out, so a test can look for them where they must not be. */
+  const issued: string[] = [];
   const issue = (accountId: string) => {
     const access = token('xat-');
     const refresh = token('xrt-');
+    issued.push(access, refresh);
     accessTokens.set(access, { accountId, expiresAtMs: Date.now() + ACCESS_SECONDS * 1000 });
     refreshTokens.set(refresh, accountId);
     return { token_type: 'bearer', expires_in: ACCESS_SECONDS, access_token: access, scope: REQUIRED_SCOPES.join(' '), refresh_token: refresh };
@@ -188,6 +191,7 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
       const scopes = (q.get('scope') ?? '').split(' ');
       for (const s of REQUIRED_SCOPES) if (!scopes.includes(s)) throw new Error(`Scope ${s} missing from ${url}`);
       const code = token('code-');
+      issued.push(code);
       codes.set(code, { accountId, challenge: q.get('code_challenge')!, redirectUri: q.get('redirect_uri')! });
       const back = new URL(q.get('redirect_uri')!);
       back.searchParams.set('state', q.get('state')!);
@@ -202,6 +206,7 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
       return id;
     },
     isHidden: (postId: string) => hidden.get(postId) === true,
+    issued: () => [...issued],
     mutedBy: (accountId: string) => [...(muting.get(accountId) ?? [])],
     /** Every access token stops working (as if two hours had passed): the next call must refresh. */
     expireAccessTokens: () => {

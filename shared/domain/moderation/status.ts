@@ -5,7 +5,7 @@ import { newestCommunity, stampSynced, type CommunityRecord } from '#shared/stor
 import { newestAuditEntries, readMetrics } from '#shared/store/moderationRepo';
 import { requireCommunity } from './communities';
 import { communityStatus } from './communityTypes';
-import { syncAutomodExecutions } from './discordAudit';
+import { PLATFORMS } from './platforms/registry';
 import { deliveriesByIds } from '#shared/store/deliveriesRepo';
 import { decisionDeliveryId, undoDeliveryId } from './delivery';
 import { getPlatformRecord } from '#shared/store/platformRepo';
@@ -89,8 +89,9 @@ export async function moderationStatus(userId: string, query: { community_id?: s
 /** Strongly consistent reads (everything written before the call is in) and a new last_synced_at. */
 export async function syncModeration(userId: string, communityId: string, includeLogs = 25) {
   const community = await requireCommunity(userId, communityId);
-  // A Discord guild is moderated by its AutoMod: what it did since the last sync is read in first.
-  if (community.type === 'discord') await syncAutomodExecutions(community);
+  // What the platform did or holds since the last sync is read in first (Discord's AutoMod executions, a poll of replies).
+  const sync = PLATFORMS[community.type].sync;
+  if (sync) await sync(community);
   const synced = await stampSynced(userId, communityId, now().toISOString());
   if (!synced) throw new NotFoundError('Community');
   return statusOf(synced, includeLogs, true);

@@ -13,7 +13,7 @@ import { getPlatformRecord } from '#shared/store/platformRepo';
 import type { PenaltyAction } from './actions';
 import { requireCommunity } from './communities';
 import { runDelivery, scheduleDelivery, undoDeliveryId } from './delivery';
-import { DISCORD_UNDO_CALLS, TELEGRAM_UNDO_CALLS } from './platformActions';
+import { PLATFORMS } from './platforms/registry';
 import { RetryLater, sendPlatformMessages } from './platformMessages';
 
 export async function undoAction(userId: string, communityId: string, auditId: string) {
@@ -22,14 +22,9 @@ export async function undoAction(userId: string, communityId: string, auditId: s
   if (!entry) throw new NotFoundError('Audit entry');
   const action = entry.action as PenaltyAction;
   if (action !== 'mute' && action !== 'ban') throw new UnprocessableError('invalid_state', `A ${action} cannot be undone; only mutes and bans can.`);
-  const platform = await getPlatformRecord(communityId);
-  const calls =
-    community.type === 'telegram' && platform.telegramChatId
-      ? TELEGRAM_UNDO_CALLS[action]!(platform.telegramChatId, entry.user_id)
-      : community.type === 'discord' && platform.discordGuildId
-        ? DISCORD_UNDO_CALLS[action]!(platform.discordGuildId, entry.user_id)
-        : undefined;
-  if (!calls) throw new UnprocessableError('invalid_state', 'This community has no bound Telegram group or Discord guild to undo the action in.');
+  const record = await getPlatformRecord(communityId);
+  const calls = PLATFORMS[community.type].undo[action]({ communityId, record, userId: entry.user_id, eventId: entry.event_id });
+  if (!calls) throw new UnprocessableError('invalid_state', `This community has no bound ${community.type} place to undo the action in.`);
   const deliveryId = undoDeliveryId(auditId);
   const observe = (await getCommunityRules(communityId)).mode === 'observe';
   const planned = await scheduleDeliveryNow(communityId, deliveryId, entry.event_id, calls, observe);

@@ -49,10 +49,10 @@ export const x = definePlatform<XTarget, XCredentials>({
   },
   welcome: null,
   alert: null,
-  // The audit entry's event id is the reply's post id, its user id the author's.
+  // The audit entry's event id is the reply's post id, its user id the author's; the account must still be bound.
   undo: {
-    mute: ({ eventId, userId }) => X_UNDO_CALLS.mute!({ postId: eventId, authorId: userId }),
-    ban: ({ eventId, userId }) => X_UNDO_CALLS.ban!({ postId: eventId, authorId: userId }),
+    mute: ({ record, eventId, userId }) => (record.boundId ? X_UNDO_CALLS.mute!({ postId: eventId, authorId: userId }) : undefined),
+    ban: ({ record, eventId, userId }) => (record.boundId ? X_UNDO_CALLS.ban!({ postId: eventId, authorId: userId }) : undefined),
   },
   recordFields: { bound: 'boundId', alert: null },
   // The record's link is authorize_url, minted per community (x/oauth.ts), not an install link.
