@@ -37,7 +37,7 @@ export interface FunctionNeeds {
   memorySize?: number;
 }
 
-export type FunctionName = ApiGroup | 'authorizer' | 'jobs-events' | 'worker' | 'dead-letters' | 'renewals' | 'captchas' | 'webhook-sender';
+export type FunctionName = ApiGroup | 'authorizer' | 'jobs-events' | 'worker' | 'dead-letters' | 'renewals' | 'captchas' | 'polls' | 'webhook-sender';
 
 /**
  * Every Lambda, one per folder in functions/. A new API group gets a compile error here until it
@@ -79,6 +79,8 @@ export const FUNCTIONS: Record<FunctionName, FunctionNeeds> = {
   renewals: { description: 'Every 5 minutes: community renewals, expiry of grants and quotes, job watchdog, webhook outbox sweep', table: 'readWrite', queue: true, events: true, webhookQueue: true, timeout: Duration.minutes(4) },
   // Queues the removal of members whose captcha timed out; the worker makes the Telegram calls.
   captchas: { description: 'Every minute: removes new members whose captcha timed out', entry: { folder: 'renewals', handler: 'captchaHandler' }, table: 'readWrite', queue: true, timeout: Duration.seconds(50) },
+  // Lists the polled platforms' communities and queues them in shards; the worker polls each shard.
+  polls: { description: 'Every minute: queues the polls of Reddit (and other polled platforms) in shards', entry: { folder: 'renewals', handler: 'pollHandler' }, table: 'read', queue: true, timeout: Duration.seconds(50) },
   // Fans webhook events out and POSTs them: ten records in parallel, each at most the 15 s receiver
   // timeout plus a few reads and writes. The webhook queue's visibility timeout is derived from this.
   'webhook-sender': { description: 'Outbound webhooks: fan-out and signed delivery attempts (SQS batches)', table: 'readWrite', webhookQueue: true, timeout: Duration.minutes(1) },

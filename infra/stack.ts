@@ -20,6 +20,8 @@ import { type StripeSettings, grantStripeSecret, stripeEnvironment } from './str
 export const RENEWALS_SCHEDULE = events.Schedule.rate(Duration.minutes(5));
 /** A 2-minute captcha timeout must hold within a minute (issue 10). */
 export const CAPTCHA_SCHEDULE = events.Schedule.rate(Duration.minutes(1));
+/** Reddit pushes nothing: its subreddits (and the bot's inbox) are read every minute. */
+export const POLL_SCHEDULE = events.Schedule.rate(Duration.minutes(1));
 
 export interface OutreachIntelligenceStackProps extends StackProps {
   stripe?: StripeSettings;
@@ -57,9 +59,13 @@ export class OutreachIntelligenceStack extends Stack {
     // The operator's Telegram and Discord credentials (contract 10), filled in after the first deploy
     // (README); read at run time through the Parameters and Secrets extension, never put in env.
     this.platformSecret = new secretsmanager.Secret(this, 'PlatformCredentials', {
-      description: 'Moderation platform credentials: TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET, DISCORD_APPLICATION_ID, DISCORD_PUBLIC_KEY, DISCORD_BOT_TOKEN, X_CLIENT_ID, X_CLIENT_SECRET',
+      description: 'Moderation platform credentials: TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET, DISCORD_APPLICATION_ID, DISCORD_PUBLIC_KEY, DISCORD_BOT_TOKEN, REDDIT_CLIENT_ID, REDDIT_CLIENT_SECRET, REDDIT_REFRESH_TOKEN, REDDIT_USERNAME, REDDIT_USER_AGENT, X_CLIENT_ID, X_CLIENT_SECRET',
       generateSecretString: {
-        secretStringTemplate: JSON.stringify({ TELEGRAM_BOT_TOKEN: '', DISCORD_APPLICATION_ID: '', DISCORD_PUBLIC_KEY: '', DISCORD_BOT_TOKEN: '', X_CLIENT_ID: '', X_CLIENT_SECRET: '' }),
+        secretStringTemplate: JSON.stringify({
+          TELEGRAM_BOT_TOKEN: '', DISCORD_APPLICATION_ID: '', DISCORD_PUBLIC_KEY: '', DISCORD_BOT_TOKEN: '',
+          REDDIT_CLIENT_ID: '', REDDIT_CLIENT_SECRET: '', REDDIT_REFRESH_TOKEN: '', REDDIT_USERNAME: '', REDDIT_USER_AGENT: '',
+          X_CLIENT_ID: '', X_CLIENT_SECRET: '',
+        }),
         // Telegram accepts A-Z, a-z, 0-9, _ and - in a webhook secret token.
         generateStringKey: 'TELEGRAM_WEBHOOK_SECRET',
         excludePunctuation: true,
@@ -79,7 +85,7 @@ export class OutreachIntelligenceStack extends Stack {
     });
 
     const groups = Object.keys(API_GROUPS);
-    const names = [...groups, 'authorizer', 'jobs-events', 'worker', 'dead-letters', 'renewals', 'captchas', 'webhook-sender'] as FunctionName[];
+    const names = [...groups, 'authorizer', 'jobs-events', 'worker', 'dead-letters', 'renewals', 'captchas', 'polls', 'webhook-sender'] as FunctionName[];
     for (const name of names) {
       const needs = needsOf(name);
       this.functions[name] = new AppFunction(this, constructId(name), {
@@ -150,6 +156,13 @@ export class OutreachIntelligenceStack extends Stack {
       description: 'Removes new members whose captcha timed out, every minute',
       schedule: CAPTCHA_SCHEDULE,
       targets: [new targets.LambdaFunction(fn('captchas'), { retryAttempts: 0, maxEventAge: Duration.minutes(1) })],
+    });
+
+    new events.Rule(this, 'PollSchedule', {
+      description: 'Queues the polls of the polled platforms (Reddit) in shards, every minute',
+      schedule: POLL_SCHEDULE,
+      // A missed minute is covered by the next one: cursors make the next poll read what was missed.
+      targets: [new targets.LambdaFunction(fn('polls'), { retryAttempts: 0, maxEventAge: Duration.minutes(1) })],
     });
 
     this.api = new ServiceApi(this, 'Http', {

@@ -21,4 +21,5 @@ export const streamingHandler = async () => (await import('#functions/jobs-event
 export const workerHandler = async () => (await import('#functions/worker/handler')).handler;
 export const renewalsHandler = async () => (await import('#functions/renewals/handler')).handler;
 export const captchaHandler = async () => (await import('#functions/renewals/handler')).captchaHandler;
+export const pollHandler = async () => (await import('#functions/renewals/handler')).pollHandler;
 export const webhookSenderHandler = async () => (await import('#functions/webhook-sender/handler')).handler;

@@ -15,7 +15,7 @@ import { ensureDemoAccount } from '#shared/domain/accounts/demo';
 import { ensureTable, startDynamo, type LocalDynamo } from './dynamo';
 import { InProcessQueue } from './queue';
 import { createLocalApi, listen } from './server';
-import { captchaHandler, renewalsHandler, webhookSenderHandler, workerHandler } from './handlers';
+import { captchaHandler, pollHandler, renewalsHandler, webhookSenderHandler, workerHandler } from './handlers';
 import { recordLocalEndpoint } from './endpointFile';
 import { KeptDemoKeys } from './demoKeys';
 import { DatasetLoad } from './datasetLoad';
@@ -76,6 +76,14 @@ export async function runCaptchaSweep(at = new Date()): Promise<unknown> {
   return (await captchaHandler())(event);
 }
 
+/** The polled platforms' minute (EventBridge's rate in AWS); POLL_INTERVAL_SECONDS changes it locally. */
+const POLL_SECONDS = 60;
+
+export async function runPollSchedule(at = new Date()): Promise<unknown> {
+  const event = { id: uuidv7(), 'detail-type': 'Scheduled Event', source: 'aws.events', time: at.toISOString(), detail: {} } as unknown as ScheduledEvent;
+  return (await pollHandler())(event);
+}
+
 export interface LocalRuntime {
   baseUrl: string;
   proKey: string;
@@ -130,6 +138,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   schedule.unref();
   const captchas = setInterval(() => void runCaptchaSweep().catch((err) => console.error('captcha sweep failed', err)), CAPTCHA_SWEEP_SECONDS * 1000);
   captchas.unref();
+  const pollEvery = Number(process.env.POLL_INTERVAL_SECONDS ?? POLL_SECONDS);
+  const polls = setInterval(() => void runPollSchedule().catch((err) => console.error('poll schedule failed', err)), pollEvery * 1000);
+  polls.unref();
 
   return {
     baseUrl: `http://localhost:${port}/api/v1`,
@@ -141,6 +152,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       await dataset.loaded.catch(() => undefined);
       clearInterval(schedule);
       clearInterval(captchas);
+      clearInterval(polls);
       await ports.queue.shutdown();
       await ports.webhookQueue.shutdown();
       await new Promise<void>((resolve) => server.close(() => resolve()));

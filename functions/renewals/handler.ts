@@ -10,6 +10,7 @@ import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramBot';
 import { requeueStalledDeliveries } from '#shared/domain/moderation/delivery';
 import { requeueDueAutomodSyncs } from '#shared/domain/moderation/discordAutomod';
 import { sweepWebhooks, type WebhookSweepReport } from '#shared/domain/webhooks/sweep';
+import { fanOutPolls, type FanOutReport } from '#shared/domain/moderation/polling';
 
 useAwsPorts();
 useWebhookQueue();
@@ -55,4 +56,13 @@ export const captchaHandler = async (_event: ScheduledEvent, context?: Context):
   const report = await removeUnverifiedMembers();
   if (report.removed > 0) logger.info('captcha timeouts', { ...report });
   return report;
+};
+
+/**
+ * EventBridge runs this every minute (the local server on its own minute): each polled platform's
+ * bound communities are queued in shards, and the worker polls each shard (polling.ts).
+ */
+export const pollHandler = async (_event: ScheduledEvent, context?: Context): Promise<FanOutReport> => {
+  if (context) logger.addContext(context);
+  return fanOutPolls();
 };

@@ -12,6 +12,9 @@ export const BUSINESS_METRICS = {
   DeadLetteredMessages: { unit: MetricUnit.Count, dimensions: [] },
   ModerationActions: { unit: MetricUnit.Count, dimensions: ['platform', 'action'] },
   PlatformCallFailures: { unit: MetricUnit.Count, dimensions: ['platform'] },
+  /** Requests a poll sent to a platform, and the new items it read (Reddit, X). */
+  PlatformPollRequests: { unit: MetricUnit.Count, dimensions: ['platform'] },
+  PlatformPolledItems: { unit: MetricUnit.Count, dimensions: ['platform'] },
   PaymentEventsApplied: { unit: MetricUnit.Count, dimensions: [] },
   PaymentEventsRejected: { unit: MetricUnit.Count, dimensions: ['reason'] },
 } as const;

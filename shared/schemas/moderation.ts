@@ -136,13 +136,13 @@ export const moderationStatus = withMeta(
     ),
     platform: withMeta(z.nullable(
       z.object({
-        chat_id: withMeta(z.nullable(z.string()), { description: 'Telegram group or Discord guild bound by /activate' }),
+        chat_id: withMeta(z.nullable(z.string()), { description: 'Where the community is bound on its platform: Telegram group, Discord guild, subreddit (lower-case name)' }),
         alert_chat_id: z.nullable(z.string()),
         configured: withMeta(z.boolean(), { description: "Whether this deployment has the platform's bot credentials; without them actions are recorded as not_configured" }),
         automod_synced_at: z.nullable(timestamp),
         automod_error: z.nullable(z.string()),
         unsupported: withMeta(z.array(z.string()), { description: 'What this platform integration does not do, and why' }),
-      })), { description: 'Telegram and Discord communities (contract 10); null for the others' }),
+      })), { description: 'The community on its platform; null only for communities older than their platform module' }),
     last_synced_at: withMeta(z.nullable(timestamp), { description: 'When POST /sync last refreshed this status; null before the first sync' }),
   }),
   { id: 'ModerationStatus' },

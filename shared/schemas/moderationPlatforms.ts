@@ -55,7 +55,7 @@ export const communityRulesUpdate = changeSet(
 export const undoResult = withMeta(
   z.object({
     audit_id: z.string(),
-    action: z.enum(['mute', 'ban']),
+    action: withMeta(z.enum(['delete', 'mute', 'ban']), { description: 'What was undone: a mute or a ban, or on Reddit also a removal (the item is approved again)' }),
     delivery: z.enum(['pending', 'delivered', 'failed', 'not_configured', 'observe']),
     error: z.nullable(z.string()),
     undone_at: z.string(),

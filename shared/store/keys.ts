@@ -5,6 +5,7 @@
  *         profile items (CUR# partitions), people by the name of the organization they work at.
  *   gsi2, gsi3: free for areas that need another ordering or a sparse index (see their sections);
  *   gsi3 serves the renewals' due index and the job watchdog's in-flight index, under separate partitions.
+ *   Polled platforms (Reddit, X) list their bound communities in a partition per platform (POLLED#...).
  */
 export interface Key {
   pk: string;
@@ -292,6 +293,22 @@ export const moderationAuditLookup = (communityId: string, auditId: string) => {
   const ms = parseInt(auditId.replace(/-/g, '').slice(0, 12), 16);
   return { pk: engine(communityId), prefix: `${AUDIT_PREFIX}${Number.isFinite(ms) ? new Date(ms).toISOString() : 'invalid'}#` };
 };
+// ---- Reddit and polled platforms ----------------------------------------------------------------
+/**
+ * Communities a poller reads, one partition per platform: a bound Reddit subreddit or X account puts
+ * its community here, so the minute schedule lists them with one Query (billing is checked per poll).
+ */
+export const POLLED_PREFIX = 'POLLED#';
+export const polledCommunityKey = (platform: string, communityId: string): Key => ({ pk: `${POLLED_PREFIX}${platform}`, sk: communityId });
+export const polledCommunitiesPartition = (platform: string) => `${POLLED_PREFIX}${platform}`;
+/** Reddit: the request budget of one OAuth client id, shared by every worker of the deployment. */
+export const redditRateBudgetKey = (clientId: string): Key => ({ pk: `REDDIT_BUDGET#${clientId}`, sk: 'BUDGET' });
+/** Reddit: the newest post and comment of the subreddit already read (ids are base-36 and grow with time). */
+export const redditCursorKey = (communityId: string): Key => ({ pk: engine(communityId), sk: 'REDDIT_CURSOR' });
+/** Reddit has no mute: ours, one item per muted author, read by each poll of the community. */
+export const REDDIT_MUTE_PREFIX = 'REDDIT_MUTE#';
+export const redditMuteKey = (communityId: string, username: string): Key => ({ pk: engine(communityId), sk: `${REDDIT_MUTE_PREFIX}${username.toLowerCase()}` });
+export const redditMutesPartition = (communityId: string) => ({ pk: engine(communityId), prefix: REDDIT_MUTE_PREFIX });
 // ---- X (OAuth 2.0 accounts of X communities) ------------------------------------------------------
 /** A pending authorization, by the SHA-256 of its `state` (single use, expiring; the state itself is never stored). */
 export const xOAuthStateKey = (stateHash: string): Key => ({ pk: `XOAUTH#${stateHash}`, sk: 'STATE' });

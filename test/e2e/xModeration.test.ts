@@ -14,7 +14,7 @@ import { xOAuthStateKey, xTokensKey } from '#shared/store/keys';
 import { getXAccount, putXCursor } from '#shared/store/xRepo';
 import { runDelivery, scheduleDelivery } from '#shared/domain/moderation/delivery';
 import { getDelivery } from '#shared/store/deliveriesRepo';
-import { pollXCommunity } from '#shared/domain/moderation/x/poll';
+import { pollXCommunity } from '#shared/domain/moderation/platforms/x/poll';
 import { getCommunity } from '#shared/store/communitiesRepo';
 
 const CLIENT = { clientId: 'x-e2e-client', clientSecret: 'x-e2e-secret' };
@@ -58,7 +58,7 @@ beforeEach(() => x.reset());
 
 const BASE = '/integrations/moderation';
 const settle = () => api.ports.queue.drained();
-const CALLBACK = `${api.baseUrl}/integrations/moderation/x/callback`;
+const CALLBACK = `${api.baseUrl}/integrations/moderation/platforms/x/callback`;
 
 let accountNo = 0;
 async function xCommunity() {

@@ -25,7 +25,7 @@ beforeAll(() => {
 }, 300_000);
 
 const groupEndpoints = () => Object.entries(API_GROUPS) as [FunctionName, EndpointSpec[]][];
-const functionNames = () => [...Object.keys(API_GROUPS), 'authorizer', 'jobs-events', 'worker', 'dead-letters', 'renewals', 'captchas', 'webhook-sender'] as FunctionName[];
+const functionNames = () => [...Object.keys(API_GROUPS), 'authorizer', 'jobs-events', 'worker', 'dead-letters', 'renewals', 'captchas', 'polls', 'webhook-sender'] as FunctionName[];
 const fnId = (name: FunctionName) => s.logicalId(s.stack.functions[name].fn);
 const policyOf = (name: FunctionName) => {
   const roleId = s.logicalId(s.stack.functions[name].role);
@@ -148,7 +148,7 @@ describe('functions', () => {
       expect('EVENT_BUS_NAME' in env, name).toBe(needs.events === true);
       expect('WEBHOOK_QUEUE_URL' in env, name).toBe(needs.webhookQueue === true);
     }
-    expect(functionNames().filter((n) => FUNCTIONS[n].queue).sort()).toEqual(['captchas', 'growth', 'jobs', 'moderation', 'renewals', 'worker']);
+    expect(functionNames().filter((n) => FUNCTIONS[n].queue).sort()).toEqual(['captchas', 'growth', 'jobs', 'moderation', 'polls', 'renewals', 'worker']);
     expect(functionNames().filter((n) => FUNCTIONS[n].events).sort()).toEqual(['dead-letters', 'growth', 'jobs', 'moderation', 'renewals', 'worker']);
   });
 
@@ -279,6 +279,22 @@ describe('schedule and events', () => {
       State: 'ENABLED',
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fnId('captchas'), 'Arn'] } })],
     });
+  });
+
+  it('queues the polls of the polled platforms every minute, from a function that only reads the table and sends to the queue', () => {
+    s.template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fnId('polls'), 'Arn'] } })],
+    });
+    expect(envOf('polls').PIPELINE_QUEUE_URL).toBeDefined();
+    expect(FUNCTIONS.polls.platformSecret).toBeUndefined();
+  });
+
+  it('the platform secret names the Reddit credentials', () => {
+    const [secret] = Object.values(s.resources('AWS::SecretsManager::Secret')) as { Properties: { GenerateSecretString: { SecretStringTemplate: string } } }[];
+    const names = Object.keys(JSON.parse(secret.Properties.GenerateSecretString.SecretStringTemplate));
+    expect(names).toEqual(expect.arrayContaining(['REDDIT_CLIENT_ID', 'REDDIT_CLIENT_SECRET', 'REDDIT_REFRESH_TOKEN', 'REDDIT_USERNAME', 'REDDIT_USER_AGENT']));
   });
 
   it('the platform secret is read at run time by exactly the functions that call the platforms, through the secrets extension, never in env', () => {

@@ -17,7 +17,7 @@ import { chargeCredits } from '#shared/domain/credits/credits';
 import { putActivationPointer, writeActivationPointer } from '#shared/store/platformRepo';
 import { COMMUNITY_PRICING, communityStatus, NEEDS_ACTIVATION, type CommunityType } from './communityTypes';
 import { periodEndAfter, renewalChargeId } from './renewalRules';
-import { xAuthorizeUrl } from './x/oauth';
+import { xAuthorizeUrl } from './platforms/x/oauth';
 
 /**
  * Discord: the OAuth2 invite that adds the operator's bot with the commands and the permissions its

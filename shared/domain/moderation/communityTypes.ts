@@ -9,7 +9,7 @@ export type CommunityType = (typeof COMMUNITY_TYPES)[number];
 export const NEEDS_ACTIVATION: Record<CommunityType, boolean> = {
   telegram: true,
   discord: true,
-  reddit: false,
+  reddit: true,
   x: false,
   crisp: false,
 };

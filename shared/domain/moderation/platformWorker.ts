@@ -2,12 +2,14 @@
 import { parsePlatformMessage, RetryLater, sendPlatformMessages, type PlatformMessage } from './platformMessages';
 import { runDelivery } from './delivery';
 import { syncAutomod } from './discordAutomod';
+import { runPoll } from './polling';
 
 export { parsePlatformMessage };
 
 const HANDLERS: { [K in PlatformMessage['kind']]: (msg: Extract<PlatformMessage, { kind: K }>) => Promise<unknown> } = {
   'moderation.deliver': (msg) => runDelivery(msg.community_id, msg.delivery_id),
   'moderation.automod_sync': (msg) => syncAutomod(msg.user_id, msg.community_id),
+  'moderation.poll': (msg) => runPoll(msg),
 };
 
 /** One platform message, parsed by the worker (which tells it apart from pipeline messages that way). */

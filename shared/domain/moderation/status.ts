@@ -11,26 +11,17 @@ import { decisionDeliveryId, undoDeliveryId } from './delivery';
 import { getPlatformRecord } from '#shared/store/platformRepo';
 import { platformConfigured } from '#shared/adapters/platforms/platformPort';
 
-/** What each platform integration does not do, stated in the status rather than faked. */
-const UNSUPPORTED: Record<string, string[]> = {
-  telegram: ['Edited messages are not checked again (the bot reads new messages only).'],
-  discord: [
-    'Welcome messages: member joins reach a bot only over the Discord Gateway (a long-lived WebSocket), which a serverless deployment does not hold open; use Discord onboarding or a welcome channel instead.',
-    "Per-message decisions are Discord AutoMod's (block, alert, timeout) from the rules the service writes into the guild; POST /sync reads its executions into metrics and audit logs. AutoMod cannot warn or ban.",
-    'AutoMod cannot tell new members from others: the link and invite rules apply to every member except the exempt (whitelisted) roles; whitelisted usernames do not apply.',
-  ],
-};
-
+/** Where the community is bound on its platform, whether the platform is configured, and what it does not do (the module's own texts). */
 async function platformOf(community: CommunityRecord) {
-  if (community.type !== 'telegram' && community.type !== 'discord') return null;
+  const module = PLATFORMS[community.type];
   const [record, configured] = await Promise.all([getPlatformRecord(community.id), platformConfigured(community.type)]);
   return {
-    chat_id: (community.type === 'telegram' ? record.telegramChatId : record.discordGuildId) ?? null,
-    alert_chat_id: (community.type === 'telegram' ? record.telegramAlertChatId : record.discordAlertChannelId) ?? null,
+    chat_id: record[module.recordFields.bound] ?? null,
+    alert_chat_id: (module.recordFields.alert ? record[module.recordFields.alert] : undefined) ?? null,
     configured,
     automod_synced_at: record.automodSyncedAt ?? null,
     automod_error: record.automodError ?? null,
-    unsupported: UNSUPPORTED[community.type],
+    unsupported: [...module.unsupported],
   };
 }
 
@@ -89,9 +80,9 @@ export async function moderationStatus(userId: string, query: { community_id?: s
 /** Strongly consistent reads (everything written before the call is in) and a new last_synced_at. */
 export async function syncModeration(userId: string, communityId: string, includeLogs = 25) {
   const community = await requireCommunity(userId, communityId);
-  // What the platform did or holds since the last sync is read in first (Discord's AutoMod executions, a poll of replies).
-  const sync = PLATFORMS[community.type].sync;
-  if (sync) await sync(community);
+  // A Discord guild is moderated by its AutoMod: what it did since the last sync is read in first.
+  // Discord reads what its AutoMod did; a polled platform (Reddit) is read now rather than at the next minute.
+  await PLATFORMS[community.type].sync?.(community);
   const synced = await stampSynced(userId, communityId, now().toISOString());
   if (!synced) throw new NotFoundError('Community');
   return statusOf(synced, includeLogs, true);

@@ -13,18 +13,22 @@ import { getPlatformRecord } from '#shared/store/platformRepo';
 import type { PenaltyAction } from './actions';
 import { requireCommunity } from './communities';
 import { runDelivery, scheduleDelivery, undoDeliveryId } from './delivery';
-import { PLATFORMS } from './platforms/registry';
 import { RetryLater, sendPlatformMessages } from './platformMessages';
+import type { UndoTarget } from './platforms/platform';
+import { PLATFORMS } from './platforms/registry';
+import type { PlannedCall } from '#shared/store/deliveriesRepo';
 
 export async function undoAction(userId: string, communityId: string, auditId: string) {
   const community = await requireCommunity(userId, communityId);
   const entry = await findAuditEntry(communityId, auditId);
   if (!entry) throw new NotFoundError('Audit entry');
   const action = entry.action as PenaltyAction;
-  if (action !== 'mute' && action !== 'ban') throw new UnprocessableError('invalid_state', `A ${action} cannot be undone; only mutes and bans can.`);
-  const record = await getPlatformRecord(communityId);
-  const calls = PLATFORMS[community.type].undo[action]({ communityId, record, userId: entry.user_id, eventId: entry.event_id });
-  if (!calls) throw new UnprocessableError('invalid_state', `This community has no bound ${community.type} place to undo the action in.`);
+  // Where the platform can restore an item (Reddit approves it again), a removal is undone too.
+  const undo = PLATFORMS[community.type].undo as Partial<Record<PenaltyAction, (target: UndoTarget) => PlannedCall[] | undefined>>;
+  const lift = Object.hasOwn(undo, action) ? undo[action] : undefined;
+  if (!lift) throw new UnprocessableError('invalid_state', `A ${action} cannot be undone here; only mutes and bans can${undo.delete ? ', and removals' : ''}.`);
+  const calls = lift({ communityId, record: await getPlatformRecord(communityId), userId: entry.user_id, eventId: entry.event_id });
+  if (!calls) throw new UnprocessableError('invalid_state', 'This community is not bound on its platform, so there is nothing to undo the action in.');
   const deliveryId = undoDeliveryId(auditId);
   const observe = (await getCommunityRules(communityId)).mode === 'observe';
   const planned = await scheduleDeliveryNow(communityId, deliveryId, entry.event_id, calls, observe);
@@ -39,7 +43,7 @@ export async function undoAction(userId: string, communityId: string, auditId: s
     }
   }
   const delivery = await getDelivery(communityId, deliveryId);
-  return { audit_id: auditId, action, delivery: (delivery?.status ?? status) as 'pending', error: delivery?.error ?? null, undone_at: delivery?.createdAt ?? now().toISOString() };
+  return { audit_id: auditId, action: action as 'delete' | 'mute' | 'ban', delivery: (delivery?.status ?? status) as 'pending', error: delivery?.error ?? null, undone_at: delivery?.createdAt ?? now().toISOString() };
 }
 
 /** Planned without queueing: the request runs it itself. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterPage, MAX_PAGES_PER_POLL, repliesToEvents, searchRequest } from '#shared/domain/moderation/x/replies';
+import { afterPage, MAX_PAGES_PER_POLL, repliesToEvents, searchRequest } from '#shared/domain/moderation/platforms/x/replies';
 
 describe('searching replies', () => {
   it('asks for replies to the account, not by it, since the newest seen', () => {

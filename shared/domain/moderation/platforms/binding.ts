@@ -6,6 +6,7 @@
  */
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { bindExternal, getPlatformRecord, unbindExternal, updatePlatformRecord, type Binding } from '#shared/store/platformRepo';
+import { addPolledCommunity, removePolledCommunity } from '#shared/store/pollingRepo';
 import { PLATFORMS } from './registry';
 
 export type BindOutcome = 'bound' | 'taken';
@@ -17,6 +18,8 @@ export async function bindModeratedPlace(community: CommunityRecord, externalId:
   const previous = (await getPlatformRecord(community.id))[field];
   if (previous && previous !== externalId) await unbindExternal(community.type, previous, community.id);
   await updatePlatformRecord(community.id, { [field]: externalId });
+  // A polled platform's schedule reads the communities bound on it from this list.
+  if (PLATFORMS[community.type].ingest.kind === 'poll') await addPolledCommunity(community.type, { userId: community.userId, communityId: community.id, externalId });
   return 'bound';
 }
 
@@ -55,4 +58,5 @@ async function forget(holder: CommunityRecord, externalId: string): Promise<void
   const changes: Record<string, null> = {};
   for (const field of [fields.bound, fields.alert]) if (field && record[field] === externalId) changes[field] = null;
   if (Object.keys(changes).length) await updatePlatformRecord(holder.id, changes);
+  if (changes[fields.bound] === null && PLATFORMS[holder.type].ingest.kind === 'poll') await removePolledCommunity(holder.type, holder.id);
 }

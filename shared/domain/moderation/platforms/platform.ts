@@ -45,8 +45,24 @@ export interface SendContext<C> {
 export type Ingest =
   /** The platform pushes: the module's own endpoint (route in bin/local and infra) receives it. */
   | { kind: 'webhook'; path: string }
-  /** Nothing is pushed: the minute schedule (and POST /sync) calls `poll` for each connected, paid community. */
-  | { kind: 'poll'; poll: (community: CommunityRecord) => Promise<unknown> };
+  /**
+   * Nothing is pushed: the minute schedule (and POST /sync) calls `poll` for each connected, paid
+   * community (polling.ts). A platform whose one request can read many communities (Reddit's
+   * `/r/a+b+c/new`) gives `batch` instead, called with up to `size` of them at a time; `operator` runs
+   * once a minute for the whole deployment (Reddit's inbox, where activations arrive).
+   */
+  | {
+      kind: 'poll';
+      poll: (community: CommunityRecord) => Promise<unknown>;
+      batch?: { size: number; poll: (targets: PollTarget[]) => Promise<unknown> };
+      operator?: () => Promise<unknown>;
+    };
+
+/** A community a poll reads, with the place it is bound to (its platform record's bound id). */
+export interface PollTarget {
+  community: CommunityRecord;
+  externalId: string;
+}
 
 /**
  * Where an audit entry is undone: the community's platform record (which holds the binding) and the
@@ -93,8 +109,11 @@ export interface Platform<Target, Credentials> {
   welcome: ((target: Target, text: string) => PlannedCall[]) | null;
   /** An alert to the community's alert place; null where the platform has none (the audit log and webhooks carry it). */
   alert: ((record: PlatformRecord, target: Target | undefined, text: string) => PlannedCall[]) | null;
-  /** Undo of a mute or a ban; undefined when nothing is bound to undo it in. A delete or a warning cannot be undone. */
-  undo: Record<'mute' | 'ban', (target: UndoTarget) => PlannedCall[] | undefined>;
+  /**
+   * Undo of a mute or a ban; undefined when nothing is bound to undo it in. A warning cannot be undone;
+   * a delete only where the platform can restore the item (`delete`: Reddit approves it again).
+   */
+  undo: Record<'mute' | 'ban', (target: UndoTarget) => PlannedCall[] | undefined> & { delete?: (target: UndoTarget) => PlannedCall[] | undefined };
   /**
    * Where the platform record keeps the place the community is bound to and its alert place (status
    * shows them as `chat_id` and `alert_chat_id`; binding writes them). New platforms use the generic

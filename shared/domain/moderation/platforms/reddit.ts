@@ -1,7 +1,66 @@
-/** PLACEHOLDER until the Reddit module lands (replaced by the reddit branch): credential names only, never configured. */
-import { placeholderPlatform } from './placeholder';
+/**
+ * Reddit: the operator's bot account moderates the subreddits that invited it. Reddit pushes nothing,
+ * so the bot's inbox (activations) and the bound subreddits' new posts and comments are polled every
+ * minute (polling.ts), fifty subreddits to a pair of listings, inside one request budget shared by the
+ * whole deployment; decisions become removals, distinguished warning replies, our own mutes, bans and
+ * modmail alerts (reddit/calls.ts); undo approves the item again and lifts a ban or our mute.
+ */
+import { getPlatformRecord } from '#shared/store/platformRepo';
+import { pollCommunityNow } from '../polling';
+import { REDDIT_DECISION_CALLS, REDDIT_UNDO_CALLS, redditAlertCall, type RedditTarget } from './reddit/calls';
+import { REDDIT_CREDENTIAL_NAMES, REDDIT_DEFAULT_BASE, readRedditCredentials, redditBot, redditBotFrom, redditConfigured, type RedditCredentials } from './reddit/client';
+import { readRedditInbox } from './reddit/inbox';
+import { pollSubreddits } from './reddit/poll';
+import { sendRedditCall } from './reddit/send';
+import { definePlatform, type PollTarget, type UndoTarget } from './platform';
 
-export const reddit = placeholderPlatform('reddit', ['REDDIT_CLIENT_ID', 'REDDIT_CLIENT_SECRET', 'REDDIT_REFRESH_TOKEN', 'REDDIT_USERNAME', 'REDDIT_USER_AGENT'], {
-  env: 'REDDIT_API_BASE',
-  default: 'https://oauth.reddit.com',
+/**
+ * Subreddits per shard, all read by one pair of listings (new posts, new comments): two requests a
+ * minute serve up to this many quiet subreddits; a busy shard pages further.
+ */
+export const REDDIT_SUBREDDITS_PER_SHARD = 50;
+
+async function pollBatch(targets: PollTarget[]) {
+  const bot = await redditBot();
+  return bot ? pollSubreddits(bot, targets.map((t) => ({ community: t.community, subreddit: t.externalId }))) : undefined;
+}
+
+async function pollInbox() {
+  const bot = await redditBot();
+  return bot ? readRedditInbox(bot) : undefined;
+}
+
+const undoIn = (action: keyof typeof REDDIT_UNDO_CALLS) => (t: UndoTarget) => (t.record.boundId ? REDDIT_UNDO_CALLS[action](t.record.boundId, t.communityId, t.userId, t.eventId) : undefined);
+
+export const reddit = definePlatform<RedditTarget, RedditCredentials>({
+  type: 'reddit',
+  credentials: {
+    names: REDDIT_CREDENTIAL_NAMES,
+    apiBase: { env: 'REDDIT_API_BASE', default: REDDIT_DEFAULT_BASE },
+    read: readRedditCredentials,
+    configured: redditConfigured,
+  },
+  send: (call, { credentials }) => sendRedditCall(redditBotFrom(credentials).api, call),
+  ingest: {
+    kind: 'poll',
+    poll: async (community) => {
+      const { boundId } = await getPlatformRecord(community.id);
+      return boundId ? pollBatch([{ community, externalId: boundId }]) : undefined;
+    },
+    batch: { size: REDDIT_SUBREDDITS_PER_SHARD, poll: pollBatch },
+    operator: pollInbox,
+  },
+  sync: (community) => pollCommunityNow(community),
+  decisions: REDDIT_DECISION_CALLS,
+  welcome: null,
+  alert: (record, _target, text) => (record.boundId ? [redditAlertCall(record.boundId, text)] : []),
+  undo: { delete: undoIn('delete'), mute: undoIn('mute'), ban: undoIn('ban') },
+  recordFields: { bound: 'boundId', alert: null },
+  installUrl: null,
+  unsupported: [
+    'Welcome messages: Reddit tells no one when someone joins a subreddit.',
+    'Reddit has no mute: a mute removes the item and every later item of that author for an hour (the service removes them as it reads them, within a minute).',
+    'Posts and comments are read once a minute (Reddit pushes nothing); items a human moderator approved are never touched.',
+    'Edited posts and comments are not checked again.',
+  ],
 });

@@ -1,13 +1,15 @@
 /**
  * X: each community is an X account that authorized the operator's app (OAuth 2.0 with PKCE,
  * x/oauth.ts); calls run as that account with its own tokens (x/tokens.ts, refreshed under a lease).
- * Replies are polled (x/poll.ts); decisions hide replies and mute authors (x/actions.ts); undo shows
- * the reply again and unmutes. No welcome (X tells no one about followers), no alerts on X.
+ * Replies are polled (x/poll.ts, one community at a time); decisions hide replies and mute authors
+ * (x/actions.ts); undo shows the reply again and unmutes. No welcome (X tells no one about
+ * followers), no alerts on X.
  */
 import { optionalEnv } from '#shared/config/env';
-import { X_DECISION_CALLS, X_UNDO_CALLS, X_UNSUPPORTED, type XTarget } from '../x/actions';
-import { pollXCommunity } from '../x/poll';
-import { sendXCall } from '../x/send';
+import { X_DECISION_CALLS, X_UNDO_CALLS, X_UNSUPPORTED, type XTarget } from './x/actions';
+import { pollCommunityNow } from '../polling';
+import { pollXCommunity } from './x/poll';
+import { sendXCall } from './x/send';
 import { blankToUndefined, definePlatform } from './platform';
 
 export interface XCredentials {
@@ -39,8 +41,8 @@ export const x = definePlatform<XTarget, XCredentials>({
   send: (call, { credentials, communityId }) =>
     communityId ? sendXCall(call, communityId, credentials) : Promise.resolve({ ok: false, status: 400, error: 'An X call is sent as a community account: no community given' }),
   ingest: { kind: 'poll', poll: (community) => pollXCommunity(community) },
-  // POST /sync polls at once.
-  sync: (community) => pollXCommunity(community),
+  // POST /sync polls at once, as the schedule would.
+  sync: (community) => pollCommunityNow(community),
   decisions: {
     delete: (target) => X_DECISION_CALLS.delete(target),
     warn: (target) => X_DECISION_CALLS.warn(target),

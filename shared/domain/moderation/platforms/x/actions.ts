@@ -7,7 +7,7 @@
  * named at send time by the session the call runs in.
  */
 import type { XMethod } from '#shared/adapters/platforms/xApi';
-import type { PenaltyAction } from '../actions';
+import type { PenaltyAction } from '../../actions';
 
 export interface XCall {
   platform: 'x';

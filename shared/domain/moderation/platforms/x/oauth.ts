@@ -11,12 +11,12 @@ import { XApi, type XAnswer, type XTokenAnswer, type XUser } from '#shared/adapt
 import { randomToken, sha256Hex } from '#shared/ids';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { consumeOAuthState, getXAccount, putOAuthState, putXAccount, putXCursor } from '#shared/store/xRepo';
-import { markCommunityActivated } from '../activation';
-import { bindModeratedPlace } from '../platforms/binding';
+import { markCommunityActivated } from '../../activation';
+import { bindModeratedPlace } from '../binding';
 import { sealXTokens, xCredentials } from './tokens';
 
 export const X_SCOPES = ['tweet.read', 'users.read', 'tweet.moderate.write', 'mute.write', 'offline.access'] as const;
-export const X_CALLBACK_PATH = '/integrations/moderation/x/callback';
+export const X_CALLBACK_PATH = '/integrations/moderation/platforms/x/callback';
 /** Long enough to read X's consent screen, short enough that a leaked link soon names nothing. */
 export const OAUTH_STATE_TTL_SECONDS = 60 * 60;
 

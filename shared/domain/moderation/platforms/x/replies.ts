@@ -8,7 +8,7 @@
  */
 import type { XAnswer, XPost, XRequest } from '#shared/adapters/platforms/xApi';
 import type { XPollCursor } from '#shared/store/xRepo';
-import type { ChatEvent } from '../engine';
+import type { ChatEvent } from '../../engine';
 
 export const SEARCH_PAGE_SIZE = 100;
 /** Pages one poll reads at most (each is a billed read of up to 100 posts). */

@@ -1,0 +1,54 @@
+/** The operator's Reddit bot as a client, from the credentials the Reddit module reads. */
+import { ports } from '#shared/adapters/ports';
+import { optionalEnv } from '#shared/config/env';
+import { RedditApi } from '#shared/adapters/platforms/redditApi';
+import { sharedRedditBudget } from './budget';
+
+export interface RedditCredentials {
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  /** The operator's bot account: a permanent refresh token and the account's name. */
+  refreshToken: string | undefined;
+  username: string | undefined;
+  userAgent: string;
+  apiBase: string;
+  authBase: string;
+}
+
+export const REDDIT_DEFAULT_BASE = 'https://oauth.reddit.com';
+export const REDDIT_DEFAULT_AUTH_BASE = 'https://www.reddit.com';
+export const REDDIT_CREDENTIAL_NAMES = ['REDDIT_CLIENT_ID', 'REDDIT_CLIENT_SECRET', 'REDDIT_REFRESH_TOKEN', 'REDDIT_USERNAME', 'REDDIT_USER_AGENT'] as const;
+
+/** Reddit asks for `<platform>:<app id>:<version> (by /u/<username>)` and throttles generic agents. */
+const defaultUserAgent = (username: string | undefined) => `server:outreach-moderation:1.0 (by /u/${username ?? 'unknown'})`;
+
+export function readRedditCredentials(values: Readonly<Record<string, string | undefined>>, apiBase: string): RedditCredentials {
+  return {
+    clientId: values.REDDIT_CLIENT_ID,
+    clientSecret: values.REDDIT_CLIENT_SECRET,
+    refreshToken: values.REDDIT_REFRESH_TOKEN,
+    username: values.REDDIT_USERNAME,
+    userAgent: values.REDDIT_USER_AGENT ?? defaultUserAgent(values.REDDIT_USERNAME),
+    apiBase,
+    // Configuration like the API base (tests point both at a stand-in), not a secret.
+    authBase: optionalEnv('REDDIT_AUTH_BASE') ?? REDDIT_DEFAULT_AUTH_BASE,
+  };
+}
+
+export const redditConfigured = (c: RedditCredentials): boolean => Boolean(c.clientId && c.clientSecret && c.refreshToken && c.username);
+
+export interface RedditBot {
+  api: RedditApi;
+  username: string;
+}
+
+export function redditBotFrom(c: RedditCredentials): RedditBot {
+  const config = { clientId: c.clientId!, clientSecret: c.clientSecret!, refreshToken: c.refreshToken!, userAgent: c.userAgent, apiBase: c.apiBase, authBase: c.authBase };
+  return { api: new RedditApi(config, sharedRedditBudget(c.clientId!)), username: c.username! };
+}
+
+/** Undefined when the operator's credentials are not all set: nothing is read or sent. */
+export async function redditBot(): Promise<RedditBot | undefined> {
+  const credentials = (await ports().secrets.platformCredentials()).reddit;
+  return redditConfigured(credentials) ? redditBotFrom(credentials) : undefined;
+}

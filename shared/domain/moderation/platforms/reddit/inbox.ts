@@ -1,0 +1,108 @@
+/**
+ * Activation on Reddit is a private message to the operator's bot: `/activate <token> r/<subreddit>`,
+ * sent by a moderator of that subreddit after inviting the bot as a moderator. Once a minute (and on
+ * POST /sync of a Reddit community) the bot reads its unread messages, checks the sender against the
+ * subreddit's moderator list, accepts the invitation, binds the subreddit and answers the message;
+ * every message read is marked read, so it is handled once.
+ */
+import { getCommunity } from '#shared/store/communitiesRepo';
+import { communityByActivationToken } from '#shared/store/platformRepo';
+import { boundCommunity } from '#shared/store/platformRepo';
+import { bindModeratedPlace } from '../binding';
+import { isTransient, type CallOutcome } from '#shared/adapters/platforms/result';
+import { markCommunityActivated } from '#shared/domain/moderation/activation';
+import { sameSecret } from '#shared/domain/moderation/telegramWebhookSecret';
+import type { RedditBot } from './client';
+import { subredditKey, type RedditListing } from './listing';
+
+/** `/activate <token> r/<name>`; subreddit names are 3-21 letters, digits and underscores (a few old ones 2). */
+const ACTIVATE = /^\/activate\s+(\S+)\s+\/?r\/([A-Za-z0-9_]{2,21})\/?$/i;
+
+export type ActivationResult = 'activated' | 'refused' | 'ignored' | 'retry';
+
+export interface InboxReport {
+  read: number;
+  activated: number;
+  refused: number;
+  /** Why the inbox could not be read (a rate limit, Reddit's trouble), if it could not. */
+  error?: string;
+}
+
+const REPLIES = {
+  badToken: 'That activation token is not valid. Copy it from the community in the moderation API and send `/activate <token> r/<subreddit>` again.',
+  notModerator: (sub: string) => `Only a moderator of r/${sub} can turn moderation on there.`,
+  takenByOther: (sub: string) => `r/${sub} is already moderated by another community of this service. Its owner must delete that community first.`,
+  noInvite: (sub: string, bot: string) => `Invite u/${bot} as a moderator of r/${sub} (permissions: Manage Posts & Comments, Manage Users, Manage Mod Mail), then send this message again.`,
+  activated: (sub: string) => `Moderation is on for r/${sub}. New posts and comments are checked every minute.`,
+};
+
+interface PrivateMessage {
+  name: string;
+  author: string;
+  body: string;
+}
+
+export async function readRedditInbox(bot: RedditBot): Promise<InboxReport> {
+  const report: InboxReport = { read: 0, activated: 0, refused: 0 };
+  const unread = await bot.api.get('/message/unread', { limit: '100' });
+  if (!unread.ok) return { ...report, error: unread.error };
+  const children = (unread.result as Partial<RedditListing> | null)?.data?.children ?? [];
+  const messages: PrivateMessage[] = children
+    .filter((c) => c.kind === 't4' && typeof c.data?.name === 'string')
+    .map((c) => ({ name: c.data.name, author: String(c.data.author ?? ''), body: String((c.data as { body?: unknown }).body ?? '') }));
+  const done: string[] = [];
+  for (const message of messages) {
+    const result = await activateFrom(bot, message);
+    // A message met with a rate limit stays unread and is read again next time.
+    if (result === 'retry') break;
+    done.push(message.name);
+    if (result === 'activated') report.activated += 1;
+    if (result === 'refused') report.refused += 1;
+  }
+  if (done.length) {
+    const marked = await bot.api.post('/api/read_message', { id: done.join(',') });
+    if (!marked.ok) report.error = marked.error;
+  }
+  report.read = done.length;
+  return report;
+}
+
+async function activateFrom(bot: RedditBot, message: PrivateMessage): Promise<ActivationResult> {
+  const command = ACTIVATE.exec(message.body.trim());
+  if (!command) return 'ignored';
+  const [, token, subreddit] = command;
+  const reply = async (text: string, result: ActivationResult): Promise<ActivationResult> => {
+    const sent = await bot.api.post('/api/comment', { thing_id: message.name, text });
+    return !sent.ok && isTransient(sent) ? 'retry' : result;
+  };
+  const pointer = await communityByActivationToken(token);
+  const community = pointer ? await getCommunity(pointer.userId, pointer.communityId) : undefined;
+  if (!community || community.type !== 'reddit' || !community.activationToken || !sameSecret(token, community.activationToken)) return reply(REPLIES.badToken, 'refused');
+
+  const moderators = await bot.api.get(`/r/${subreddit}/about/moderators`);
+  if (!moderators.ok) return isTransient(moderators) ? 'retry' : reply(REPLIES.notModerator(subreddit), 'refused');
+  const names = moderatorNames(moderators);
+  if (!names.has(message.author.toLowerCase())) return reply(REPLIES.notModerator(subreddit), 'refused');
+
+  // Checked before the invitation is accepted (binding checks again, and frees a place a deleted or expired community held).
+  const holder = await boundCommunity('reddit', subredditKey(subreddit));
+  const holderLives = holder && holder.communityId !== community.id ? await getCommunity(holder.userId, holder.communityId) : undefined;
+  if (holderLives && holderLives.billingState !== 'expired') return reply(REPLIES.takenByOther(subreddit), 'refused');
+
+  const accepted = await bot.api.post(`/r/${subreddit}/api/accept_moderator_invite`, {});
+  // Already a moderator (activating again, or invited and accepted by hand) is as good as an accepted invitation.
+  if (!accepted.ok) {
+    if (isTransient(accepted)) return 'retry';
+    if (!names.has(bot.username.toLowerCase())) return reply(REPLIES.noInvite(subreddit, bot.username), 'refused');
+  }
+  // Subreddit names are case-insensitive: one spelling binds.
+  if ((await bindModeratedPlace(community, subredditKey(subreddit))) === 'taken') return reply(REPLIES.takenByOther(subreddit), 'refused');
+  await markCommunityActivated(community, token);
+  return reply(REPLIES.activated(subreddit), 'activated');
+}
+
+/** `{kind: "UserList", data: {children: [{name}]}}`, lower-cased. */
+function moderatorNames(outcome: Extract<CallOutcome, { ok: true }>): Set<string> {
+  const children = (outcome.result as { data?: { children?: { name?: unknown }[] } } | null)?.data?.children;
+  return new Set((Array.isArray(children) ? children : []).map((c) => c?.name).filter((n): n is string => typeof n === 'string').map((n) => n.toLowerCase()));
+}

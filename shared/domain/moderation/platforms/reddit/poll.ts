@@ -1,0 +1,115 @@
+/**
+ * One poll of a batch of Reddit communities: new posts and new comments of all their subreddits in
+ * two batched listings (paged as far as needed), each item through the engine as its community's
+ * event (acted on once however often it is read), each decision planned as Reddit calls. Items of an
+ * author under our mute are removed. Cursors move only after a complete read.
+ */
+import { now } from '#shared/adapters/ports';
+import { getCommunityRules } from '#shared/store/communityRulesRepo';
+import type { CommunityRecord } from '#shared/store/communitiesRepo';
+import { advanceRedditCursor, readRedditCursors, type RedditCursor } from '#shared/store/redditCursorRepo';
+import { activeRedditMutes, type RedditMute } from '#shared/store/redditMutesRepo';
+import { recordMetric } from '#shared/observability/metrics';
+import { decisionDeliveryId, scheduleDelivery } from '#shared/domain/moderation/delivery';
+import type { Decision } from '#shared/domain/moderation/engine';
+import { moderateEvents } from '#shared/domain/moderation/moderation';
+import type { RedditBot } from './client';
+import { REDDIT_DECISION_CALLS, redditAlertCall, redditMutedItemCalls, type RedditTarget } from './calls';
+import { subredditKey, toChatEvent, type ListingKind, type RedditThing, type SubredditState } from './listing';
+import { readListing } from './readListing';
+
+/** A community to poll and its subreddit. */
+export interface PolledSubreddit {
+  community: CommunityRecord;
+  subreddit: string;
+}
+
+export interface RedditPollReport {
+  communities: number;
+  requests: number;
+  items: number;
+  actions: number;
+  complete: boolean;
+  error?: string;
+}
+
+const KINDS: ListingKind[] = ['t3', 't1'];
+const alertDeliveryId = (eventId: string) => `alert:${eventId}`;
+const warningText = (decision: Decision) => `⚠️ ${decision.reason}. Please keep to this subreddit's rules.`;
+
+export async function pollSubreddits(bot: RedditBot, batch: PolledSubreddit[]): Promise<RedditPollReport> {
+  const report: RedditPollReport = { communities: batch.length, requests: 0, items: 0, actions: 0, complete: true };
+  if (!batch.length) return report;
+  const cursors = await readRedditCursors(batch.map((b) => b.community.id));
+  const bySub = new Map(batch.map((b) => [subredditKey(b.subreddit), b]));
+  const names = batch.map((b) => b.subreddit);
+  const items: RedditThing[] = [];
+  const completed: { kind: ListingKind; newest: number }[] = [];
+  for (const kind of KINDS) {
+    const subs = new Map<string, SubredditState>(batch.map((b) => [subredditKey(b.subreddit), stateOf(b.community, cursors.get(b.community.id), kind)]));
+    const read = await readListing(bot.api, subs, kind, names);
+    report.requests += read.pages + (read.failure ? 1 : 0);
+    items.push(...read.items);
+    if (read.complete && read.newest !== undefined) completed.push({ kind, newest: read.newest });
+    if (!read.complete) {
+      report.complete = false;
+      report.error = read.failure?.error;
+      break;
+    }
+  }
+  report.items = items.length;
+  const byCommunity = new Map<string, { target: PolledSubreddit; things: RedditThing[] }>();
+  for (const thing of items) {
+    const target = bySub.get(subredditKey(thing.data.subreddit));
+    if (!target) continue;
+    const entry = byCommunity.get(target.community.id) ?? byCommunity.set(target.community.id, { target, things: [] }).get(target.community.id)!;
+    entry.things.push(thing);
+  }
+  for (const { target, things } of byCommunity.values()) report.actions += await moderateItems(bot, target, things);
+  // Only now: everything read has been through the engine, so nothing up to the cursor is unread.
+  for (const { kind, newest } of completed) await Promise.all(batch.map((b) => advanceRedditCursor(b.community.id, kind, newest)));
+  recordMetric('PlatformPollRequests', report.requests, { platform: 'reddit' });
+  recordMetric('PlatformPolledItems', report.items, { platform: 'reddit' });
+  return report;
+}
+
+function stateOf(community: CommunityRecord, cursor: RedditCursor | undefined, kind: ListingKind): SubredditState {
+  const since = Math.floor(Date.parse(community.activatedAt ?? community.createdAt) / 1000);
+  return { ...(cursor?.[kind] !== undefined ? { cursor: cursor[kind] } : {}), since };
+}
+
+const isMuted = (mute: RedditMute | undefined, writtenAt: string) => mute !== undefined && writtenAt >= mute.from && writtenAt < mute.until;
+
+/** Oldest first, so the engine sees each author's items in the order they were written. */
+async function moderateItems(bot: RedditBot, polled: PolledSubreddit, things: RedditThing[]): Promise<number> {
+  const { community, subreddit } = polled;
+  const events = things
+    .sort((a, b) => a.data.created_utc - b.data.created_utc || a.data.name.localeCompare(b.data.name))
+    .map((t) => toChatEvent(t, bot.username))
+    .filter((e) => e !== undefined);
+  if (!events.length) return 0;
+  const { decisions } = await moderateEvents(community, events);
+  const [rules, mutes] = await Promise.all([getCommunityRules(community.id), activeRedditMutes(community.id, now().toISOString())]);
+  const observe = rules.mode === 'observe';
+  const byId = new Map(events.map((e) => [e.event_id, e]));
+  let actions = 0;
+  for (const decision of decisions) {
+    const event = byId.get(decision.event_id);
+    if (!event) continue;
+    const target: RedditTarget = { communityId: community.id, subreddit, fullname: event.event_id, author: event.user.id, writtenAt: event.sent_at, rule: decision.rule, reason: decision.reason };
+    const muted = isMuted(mutes.get(event.user.id.toLowerCase()), event.sent_at);
+    // A muted author's item is removed whatever the engine thought of it; a harsher decision stands.
+    const calls =
+      decision.action === 'allow' || (muted && decision.action === 'warn')
+        ? muted ? redditMutedItemCalls(target) : []
+        : REDDIT_DECISION_CALLS[decision.action](target, { warning: warningText(decision) });
+    if (!calls.length) continue;
+    actions += 1;
+    const enforcingMute = decision.action === 'allow' || (muted && decision.action === 'warn');
+    await scheduleDelivery({ communityId: community.id, deliveryId: decisionDeliveryId(decision.event_id), purpose: enforcingMute ? 'muted' : decision.action, eventId: decision.event_id, calls, observe });
+    if (decision.alert && decision.action !== 'allow') {
+      await scheduleDelivery({ communityId: community.id, deliveryId: alertDeliveryId(decision.event_id), purpose: 'alert', eventId: decision.event_id, calls: [redditAlertCall(subreddit, decision.alert)], observe });
+    }
+  }
+  return actions;
+}

@@ -1,0 +1,49 @@
+/**
+ * One planned Reddit call, sent: plain POSTs go to the route as a form; WARN posts the reply and then
+ * distinguishes the comment Reddit created (its fullname is only known from the first answer); MUTE and
+ * UNMUTE are our own mute, applied when the delivery runs so it lasts REDDIT_MUTE_SECONDS from then.
+ */
+import { now } from '#shared/adapters/ports';
+import type { RedditApi } from '#shared/adapters/platforms/redditApi';
+import type { CallOutcome } from '#shared/adapters/platforms/result';
+import type { PlannedCall } from '#shared/store/deliveriesRepo';
+import { endRedditMute, putRedditMute } from '#shared/store/redditMutesRepo';
+
+const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '');
+const formOf = (body: Record<string, unknown> | undefined): Record<string, string> => Object.fromEntries(Object.entries(body ?? {}).map(([k, v]) => [k, str(v)]));
+
+/** The fullname of the comment `POST /api/comment` created: `json.data.things[0].data.name`. */
+function createdFullname(result: unknown): string | undefined {
+  const things = (result as { json?: { data?: { things?: { data?: { name?: unknown } }[] } } } | null)?.json?.data?.things;
+  const name = Array.isArray(things) ? things[0]?.data?.name : undefined;
+  return typeof name === 'string' ? name : undefined;
+}
+
+export async function sendRedditCall(api: RedditApi, call: PlannedCall): Promise<CallOutcome> {
+  const body = call.body ?? {};
+  switch (call.method) {
+    case 'MUTE': {
+      const at = now();
+      const until = new Date(at.getTime() + Number(body.seconds) * 1000).toISOString();
+      // A mute whose time already ran out (a delivery delayed past it) is not applied.
+      if (until <= at.toISOString()) return { ok: true, result: { muted: false } };
+      await putRedditMute(str(body.community_id), { username: str(body.username), from: str(body.from), until });
+      return { ok: true, result: { muted: true, until } };
+    }
+    case 'UNMUTE':
+      await endRedditMute(str(body.community_id), str(body.username), now().toISOString());
+      return { ok: true, result: { muted: false } };
+    case 'WARN': {
+      const comment = await api.post(call.route ?? '/api/comment', formOf(body));
+      if (!comment.ok) return comment;
+      const fullname = createdFullname(comment.result);
+      if (!fullname) return { ok: true, result: { comment: null, distinguished: false } };
+      // The warning is posted: a failed distinguish must not make the delivery post it again, so
+      // it is reported in the result, not as a failure.
+      const distinguished = await api.post('/api/distinguish', { id: fullname, how: 'yes' });
+      return { ok: true, result: { comment: fullname, distinguished: distinguished.ok, ...(distinguished.ok ? {} : { distinguish_error: distinguished.error }) } };
+    }
+    default:
+      return api.post(call.route ?? '/', formOf(body));
+  }
+}

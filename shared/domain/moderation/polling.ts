@@ -1,0 +1,99 @@
+/**
+ * Polling for platforms that push nothing (every registered platform whose ingest is `poll`: Reddit,
+ * X). Binding a community on such a platform lists it under the platform (pollingRepo.ts). Every
+ * minute the schedule reads each list (one Query per platform) and queues it in shards, plus one
+ * message for the operator account's own poll (Reddit's inbox); workers run the shards in parallel,
+ * so a thousand communities are a few dozen short invocations, not one long one. A shard polls only
+ * the communities still connected and paid at that moment (suspended, expired or deleted ones are
+ * skipped; a deleted one leaves the list), either all at once (`batch`, Reddit's combined listings) or
+ * one by one (`poll`). `POST /sync` polls one community the same way, in the request.
+ * Polls never throw: a failed one is logged and the next minute's reads what it missed.
+ */
+import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
+import { getPolledCommunity, listPolledCommunities, removePolledCommunity, type PolledCommunity } from '#shared/store/pollingRepo';
+import { logger } from '#shared/observability/logger';
+import { COMMUNITY_TYPES, communityStatus, type CommunityType } from './communityTypes';
+import { sendPlatformMessages, type PlatformMessage } from './platformMessages';
+import type { Ingest, PollTarget } from './platforms/platform';
+import { PLATFORMS } from './platforms/registry';
+
+type Polled = Extract<Ingest, { kind: 'poll' }>;
+type PollMessage = Extract<PlatformMessage, { kind: 'moderation.poll' }>;
+
+/** Communities per shard of a platform that polls them one by one (each its own requests). */
+export const DEFAULT_SHARD_SIZE = 10;
+
+/** Read when called: the registry and the platform modules import this module. */
+const pollersNow = (): [CommunityType, Polled][] =>
+  COMMUNITY_TYPES.flatMap((type) => {
+    const ingest = PLATFORMS[type].ingest as Ingest;
+    return ingest.kind === 'poll' ? [[type, ingest] as [CommunityType, Polled]] : [];
+  });
+
+const pollerOf = (platform: string): Polled | undefined => pollersNow().find(([type]) => type === platform)?.[1];
+
+export interface FanOutReport {
+  platforms: Record<string, { communities: number; shards: number }>;
+}
+
+/** The minute schedule's part: queue every shard (nothing is polled here). */
+export async function fanOutPolls(): Promise<FanOutReport> {
+  const report: FanOutReport = { platforms: {} };
+  for (const [platform, poller] of pollersNow()) {
+    const polled = await listPolledCommunities(platform);
+    const size = poller.batch?.size ?? DEFAULT_SHARD_SIZE;
+    const messages: PollMessage[] = [];
+    if (poller.operator) messages.push({ kind: 'moderation.poll', platform, communities: [], operator: true });
+    for (let i = 0; i < polled.length; i += size) messages.push({ kind: 'moderation.poll', platform, communities: polled.slice(i, i + size).map(asEntry) });
+    await sendPlatformMessages(messages);
+    report.platforms[platform] = { communities: polled.length, shards: messages.length };
+  }
+  return report;
+}
+
+const asEntry = (p: PolledCommunity) => ({ user_id: p.userId, community_id: p.communityId, external_id: p.externalId });
+
+/** The worker's part: one shard message. */
+export async function runPoll(message: PollMessage): Promise<void> {
+  const poller = pollerOf(message.platform);
+  if (!poller) return;
+  try {
+    if (message.operator) await poller.operator?.();
+    const targets = await pollable(message.platform, message.communities);
+    if (!targets.length) return;
+    if (poller.batch) await poller.batch.poll(targets);
+    else for (const t of targets) await poller.poll(t.community);
+  } catch (err) {
+    logger.error('poll failed', { platform: message.platform, communities: message.communities.length, error: (err as Error).message });
+  }
+}
+
+/** Connected (bound, billing active) communities of the shard; deleted ones leave the list. */
+async function pollable(platform: string, entries: PollMessage['communities']): Promise<PollTarget[]> {
+  const found = await Promise.all(entries.map(async (e) => ({ e, community: await getCommunity(e.user_id, e.community_id) })));
+  const targets: PollTarget[] = [];
+  for (const { e, community } of found) {
+    if (!community) {
+      await removePolledCommunity(platform, e.community_id);
+      continue;
+    }
+    if (community.type === platform && communityStatus(community) === 'connected') targets.push({ community, externalId: e.external_id });
+  }
+  return targets;
+}
+
+/**
+ * POST /sync of a polled community: its poll now, in the request, and the operator's while it is
+ * pending (a customer who has just sent Reddit's activation message sees it take effect).
+ */
+export async function pollCommunityNow(community: CommunityRecord): Promise<void> {
+  const poller = pollerOf(community.type);
+  if (!poller) return;
+  const polled = await getPolledCommunity(community.type, community.id);
+  await runPoll({
+    kind: 'moderation.poll',
+    platform: community.type,
+    communities: polled ? [asEntry(polled)] : [],
+    ...(communityStatus(community) === 'pending_activation' && poller.operator ? { operator: true } : {}),
+  });
+}

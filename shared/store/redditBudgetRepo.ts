@@ -1,0 +1,93 @@
+/**
+ * The Reddit request budget of one OAuth client id: one item for the whole deployment, so pollers and
+ * delivery workers in different Lambdas spend the same requests. A call takes one with a conditional
+ * decrement; an answer from Reddit sets what is left from its X-Ratelimit-Remaining/Reset headers.
+ * Until Reddit has said anything (or after its window ended) the budget assumes DEFAULT_WINDOW.
+ */
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, isConditionFailure, table } from './client';
+import { redditRateBudgetKey } from './keys';
+
+/** Reddit's documented allowance per client id: about 100 requests a minute. */
+export const DEFAULT_WINDOW = { requests: 100, seconds: 60 };
+/** Readings of one window differ by a second or two in their reset time; further apart is another window. */
+const SAME_WINDOW_MS = 5_000;
+const MAX_TRIES = 5;
+const NAMES = { '#rem': 'remaining', '#reset': 'resetAt' };
+
+export interface BudgetState {
+  remaining: number;
+  /** Epoch milliseconds at which the window resets. */
+  resetAt: number;
+}
+
+export type Take = { ok: true } | { ok: false; waitSeconds: number };
+
+/** Takes one request, leaving at least `reserve` for others; or how long until the window resets. */
+export async function takeRedditRequest(clientId: string, nowMs: number, reserve = 0): Promise<Take> {
+  const key = redditRateBudgetKey(clientId);
+  for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
+    try {
+      await ddb().send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: key,
+          UpdateExpression: 'SET #rem = #rem - :one',
+          ConditionExpression: 'attribute_exists(pk) AND #reset > :now AND #rem >= :need',
+          ExpressionAttributeNames: NAMES,
+          ExpressionAttributeValues: { ':one': 1, ':now': nowMs, ':need': 1 + reserve },
+        }),
+      );
+      return { ok: true };
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+    }
+    const state = await readRedditBudget(clientId);
+    if (state && state.resetAt > nowMs) return { ok: false, waitSeconds: Math.max(1, Math.ceil((state.resetAt - nowMs) / 1000)) };
+    // No window, or it has ended: open a new one with the default allowance (this call takes one of it).
+    try {
+      await ddb().send(
+        new PutCommand({
+          TableName: table(),
+          Item: { ...key, entity: 'redditRateBudget', remaining: DEFAULT_WINDOW.requests - 1, resetAt: nowMs + DEFAULT_WINDOW.seconds * 1000, guessed: true },
+          ConditionExpression: 'attribute_not_exists(pk) OR #reset <= :now',
+          ExpressionAttributeNames: { '#reset': NAMES['#reset'] },
+          ExpressionAttributeValues: { ':now': nowMs },
+        }),
+      );
+      return { ok: true };
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      // Another worker opened the window first: take from it.
+    }
+  }
+  return { ok: false, waitSeconds: 1 };
+}
+
+/**
+ * Reddit's reading after a call. It replaces ours when ours was only the default guess, when it is of
+ * a later window (or ours has ended), or of the same window and lower: a reading overtaken by later
+ * calls never raises the count.
+ */
+export async function observeRedditRate(clientId: string, nowMs: number, remaining: number, resetSeconds: number): Promise<void> {
+  const resetAt = nowMs + Math.round(resetSeconds * 1000);
+  try {
+    await ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: redditRateBudgetKey(clientId),
+        UpdateExpression: 'SET #entity = :entity, #rem = :r, #reset = :t REMOVE #guessed',
+        ConditionExpression: 'attribute_not_exists(pk) OR #guessed = :true OR #reset <= :now OR #reset < :lo OR (#reset <= :hi AND #rem > :r)',
+        ExpressionAttributeNames: { ...NAMES, '#entity': 'entity', '#guessed': 'guessed' },
+        ExpressionAttributeValues: { ':entity': 'redditRateBudget', ':r': remaining, ':t': resetAt, ':now': nowMs, ':lo': resetAt - SAME_WINDOW_MS, ':hi': resetAt + SAME_WINDOW_MS, ':true': true },
+      }),
+    );
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+  }
+}
+
+export async function readRedditBudget(clientId: string): Promise<BudgetState | undefined> {
+  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: redditRateBudgetKey(clientId), ConsistentRead: true }));
+  return Item ? { remaining: Item.remaining as number, resetAt: Item.resetAt as number } : undefined;
+}

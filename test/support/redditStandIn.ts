@@ -1,0 +1,257 @@
+/**
+ * A recording stand-in for the parts of Reddit's API the service uses (https://www.reddit.com/dev/api,
+ * https://github.com/reddit-archive/reddit/wiki/OAuth2), on two servers like Reddit's own:
+ * - auth (`www.reddit.com`): `POST /api/v1/access_token`, HTTP Basic client id:secret, form
+ *   `grant_type=refresh_token&refresh_token=...`, answered `{access_token, token_type, expires_in, scope}`
+ *   (a wrong refresh token is a 200 `{"error": "invalid_grant"}`, wrong client credentials a 401);
+ * - api (`oauth.reddit.com`): `Authorization: bearer <token>` required (401 otherwise); listings
+ *   `{kind: "Listing", data: {after, before, children: [{kind: "t3"|"t1"|"t4", data}]}}`, newest first
+ *   and paged with `after`; `/r/{sub}/about/moderators` as a UserList; form-encoded POST bodies,
+ *   recorded as parsed forms; refusals as a 200 with `json.errors`; every answer carries
+ *   `X-Ratelimit-Used/Remaining/Reset` from a window that can be scripted, and a 429 can be scripted.
+ */
+import { startJsonServer, type StandInAnswer } from './httpStandIn';
+
+export interface RedditCall {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  /** The form-encoded body, parsed. */
+  form: Record<string, string>;
+  authorization: string | undefined;
+  userAgent: string | undefined;
+  /** Epoch milliseconds the call arrived (the benchmark's latency). */
+  at: number;
+}
+
+export interface RedditStandInOptions {
+  clientId: string;
+  clientSecret: string;
+  refreshToken: string;
+  /** The operator's bot account. */
+  botUsername: string;
+  /** Seconds an access token lives (Reddit: 3600). */
+  tokenLifetime?: number;
+}
+
+interface Item {
+  kind: 't3' | 't1';
+  data: Record<string, any>;
+}
+
+interface Subreddit {
+  name: string;
+  moderators: string[];
+  invitePending: boolean;
+  banned: Map<string, Record<string, string>>;
+}
+
+/** Ids are base 36 and grow with time, as Reddit's do. */
+let nextId = parseInt('1a00000', 36);
+const newId = () => (nextId += 1).toString(36);
+
+export async function startRedditStandIn(options: RedditStandInOptions) {
+  const calls: RedditCall[] = [];
+  const tokenRequests: { authorization: string | undefined; form: Record<string, string> }[] = [];
+  const validTokens = new Set<string>();
+  const subreddits = new Map<string, Subreddit>();
+  const items: Item[] = [];
+  const inbox: { kind: 't4'; data: Record<string, any> }[] = [];
+  const modmail: Record<string, string>[] = [];
+  const rateLimits: { path: RegExp; resetSeconds: number }[] = [];
+  const refusals: { path: RegExp; errors: string[][]; ratelimit?: number }[] = [];
+  const rate = { used: 0, remaining: 600, reset: 600 };
+  let tokenCount = 0;
+  /** Client ids accepted with options.clientSecret (tests give each budget a client id of its own). */
+  const clientIds = new Set([options.clientId]);
+
+  const sub = (name: string) => subreddits.get(name.toLowerCase());
+  const findItem = (fullname: string) => items.find((i) => i.data.name === fullname);
+  const rateHeaders = () => ({ 'x-ratelimit-used': String(rate.used), 'x-ratelimit-remaining': `${rate.remaining}.0`, 'x-ratelimit-reset': String(rate.reset) });
+  const jsonOk = (data?: unknown): StandInAnswer => ({ status: 200, body: { json: { errors: [], ...(data === undefined ? {} : { data }) } } });
+  const refused = (code: string, message: string, field = ''): StandInAnswer => ({ status: 200, body: { json: { errors: [[code, message, field]] } } });
+
+  const auth = await startJsonServer((req) => {
+    const form = parseForm(req.body);
+    tokenRequests.push({ authorization: req.headers.authorization, form });
+    if (req.method !== 'POST' || req.path !== '/api/v1/access_token') return { status: 404, body: { message: 'Not Found', error: 404 } };
+    const basic = /^Basic (\S+)$/.exec(req.headers.authorization ?? '');
+    const [id, secret] = basic ? Buffer.from(basic[1], 'base64').toString().split(':') : [];
+    if (!clientIds.has(id) || secret !== options.clientSecret) return { status: 401, body: { message: 'Unauthorized', error: 401 } };
+    if (form.grant_type !== 'refresh_token' || form.refresh_token !== options.refreshToken) return { status: 200, body: { error: 'invalid_grant' } };
+    const token = `reddit-access-${++tokenCount}`;
+    validTokens.add(token);
+    return { status: 200, body: { access_token: token, token_type: 'bearer', expires_in: options.tokenLifetime ?? 3600, scope: '*' } };
+  });
+
+  const api = await startJsonServer((req) => {
+    const form = parseForm(req.body);
+    const bearer = /^bearer (\S+)$/.exec(req.headers.authorization ?? '');
+    calls.push({ method: req.method, path: req.path, query: Object.fromEntries(req.query), form, authorization: req.headers.authorization, userAgent: req.headers['user-agent'], at: Date.now() });
+    if (!bearer || !validTokens.has(bearer[1])) return { status: 401, body: { message: 'Unauthorized', error: 401 } };
+    const limit = rateLimits.findIndex((r) => r.path.test(req.path));
+    if (limit >= 0) {
+      const [{ resetSeconds }] = rateLimits.splice(limit, 1);
+      return { status: 429, headers: { 'x-ratelimit-used': String(rate.used), 'x-ratelimit-remaining': '0.0', 'x-ratelimit-reset': String(resetSeconds) }, body: { message: 'Too Many Requests', error: 429 } };
+    }
+    rate.used += 1;
+    rate.remaining = Math.max(0, rate.remaining - 1);
+    const answer = route(req.method, req.path, Object.fromEntries(req.query), form);
+    return { ...answer, headers: { ...rateHeaders(), ...(answer.headers ?? {}) } };
+  });
+
+  function route(method: string, path: string, query: Record<string, string>, form: Record<string, string>): StandInAnswer {
+    const refusal = refusals.findIndex((r) => r.path.test(path));
+    if (refusal >= 0 && method === 'POST') {
+      const [{ errors, ratelimit }] = refusals.splice(refusal, 1);
+      return { status: 200, body: { json: { errors, ...(ratelimit !== undefined ? { ratelimit } : {}) } } };
+    }
+    const listing = /^\/r\/([A-Za-z0-9_+]+)\/(new|comments)$/.exec(path);
+    if (method === 'GET' && listing) {
+      const names = new Set(listing[1].split('+').map((n) => n.toLowerCase()));
+      const kind = listing[2] === 'new' ? 't3' : 't1';
+      const all = items.filter((i) => i.kind === kind && names.has(String(i.data.subreddit).toLowerCase())).sort((a, b) => parseInt(b.data.id, 36) - parseInt(a.data.id, 36));
+      return { status: 200, body: page(all, query) };
+    }
+    const moderators = /^\/r\/([A-Za-z0-9_]+)\/about\/moderators$/.exec(path);
+    if (method === 'GET' && moderators) {
+      const s = sub(moderators[1]);
+      if (!s) return { status: 404, body: { message: 'Not Found', error: 404 } };
+      return { status: 200, body: { kind: 'UserList', data: { children: s.moderators.map((name, i) => ({ name, id: `t2_mod${i}`, date: 1_700_000_000, mod_permissions: ['all'] })) } } };
+    }
+    if (method === 'GET' && path === '/message/unread') {
+      return { status: 200, body: page(inbox.filter((m) => m.data.new), query) };
+    }
+    if (method !== 'POST') return { status: 404, body: { message: 'Not Found', error: 404 } };
+    if (path === '/api/read_message') {
+      for (const id of (form.id ?? '').split(',')) {
+        const message = inbox.find((m) => m.data.name === id);
+        if (message) message.data.new = false;
+      }
+      return { status: 200, body: {} };
+    }
+    const inSub = /^\/r\/([A-Za-z0-9_]+)\/api\/(accept_moderator_invite|friend|unfriend)$/.exec(path);
+    if (inSub) {
+      const s = sub(inSub[1]);
+      if (!s) return refused('SUBREDDIT_NOEXIST', "that subreddit doesn't exist", 'sr_name');
+      if (inSub[2] === 'accept_moderator_invite') {
+        if (!s.invitePending) return refused('NO_INVITE_FOUND', 'there is no pending invite for that subreddit');
+        s.invitePending = false;
+        if (!s.moderators.some((m) => m.toLowerCase() === options.botUsername.toLowerCase())) s.moderators.push(options.botUsername);
+        return jsonOk();
+      }
+      if (!isModerator(s)) return { status: 403, body: { message: 'Forbidden', error: 403 } };
+      if (form.type !== 'banned' || !form.name) return refused('BAD_TYPE', 'invalid type', 'type');
+      if (inSub[2] === 'friend') s.banned.set(form.name.toLowerCase(), form);
+      else s.banned.delete(form.name.toLowerCase());
+      return inSub[2] === 'friend' ? jsonOk() : { status: 200, body: {} };
+    }
+    if (path === '/api/remove' || path === '/api/approve') {
+      const item = findItem(form.id ?? '');
+      if (!item) return { status: 404, body: { message: 'Not Found', error: 404 } };
+      if (!isModerator(sub(item.data.subreddit)!)) return { status: 403, body: { message: 'Forbidden', error: 403 } };
+      if (path === '/api/remove') Object.assign(item.data, { banned_by: options.botUsername, approved_by: null, removed: true, spam: form.spam === 'true' });
+      else Object.assign(item.data, { approved_by: options.botUsername, banned_by: null, removed: false });
+      return { status: 200, body: {} };
+    }
+    if (path === '/api/comment') {
+      const parent = findItem(form.thing_id ?? '');
+      if (!parent) return refused('NO_THING_ID', 'no thing_id', 'parent');
+      const comment = addItem('t1', parent.data.subreddit, { author: options.botUsername, body: form.text, link_id: parent.kind === 't3' ? parent.data.name : parent.data.link_id, parent_id: parent.data.name });
+      return jsonOk({ things: [comment] });
+    }
+    if (path === '/api/distinguish') {
+      const item = findItem(form.id ?? '');
+      if (!item) return refused('NO_THING_ID', 'no thing_id', 'id');
+      item.data.distinguished = form.how === 'no' ? null : 'moderator';
+      return jsonOk({ things: [item] });
+    }
+    if (path === '/api/mod/conversations') {
+      if (!form.srName || !form.subject || !form.body) return { status: 400, body: { fields: ['body'], explanation: 'This field is required', message: 'Bad Request', reason: 'NO_TEXT' } };
+      modmail.push(form);
+      const id = newId();
+      return { status: 201, body: { conversation: { id, subject: form.subject, isInternal: true }, messages: { [id]: { body: form.body } } } };
+    }
+    return { status: 404, body: { message: 'Not Found', error: 404 } };
+  }
+
+  const isModerator = (s: Subreddit) => s.moderators.some((m) => m.toLowerCase() === options.botUsername.toLowerCase());
+
+  /** Newest first, `limit` at a time, after the item named by `after`. */
+  function page<T extends { data: Record<string, any> }>(all: T[], query: Record<string, string>) {
+    const start = query.after ? all.findIndex((i) => i.data.name === query.after) + 1 : 0;
+    const limit = Math.min(100, Number(query.limit ?? 25));
+    const children = all.slice(start, start + limit);
+    const more = start + limit < all.length;
+    return { kind: 'Listing', data: { after: more && children.length ? children[children.length - 1].data.name : null, before: null, dist: children.length, children } };
+  }
+
+  function addItem(kind: 't3' | 't1', subreddit: string, fields: Record<string, any>): Item {
+    const id = newId();
+    const s = sub(subreddit);
+    const item: Item = {
+      kind,
+      data: { id, name: `${kind}_${id}`, subreddit: s?.name ?? subreddit, created_utc: Math.floor(Date.now() / 1000), approved_by: null, banned_by: null, distinguished: null, permalink: `/r/${subreddit}/comments/${id}/`, ...fields },
+    };
+    items.push(item);
+    return item;
+  }
+
+  return {
+    apiBase: api.url,
+    authBase: auth.url,
+    calls,
+    tokenRequests,
+    modmail,
+    addClientId: (id: string) => clientIds.add(id),
+    /** A subreddit whose moderators are `moderators` and that has (or has not) invited the bot. */
+    addSubreddit(name: string, moderators: string[], invitePending = true) {
+      subreddits.set(name.toLowerCase(), { name, moderators: [...moderators], invitePending, banned: new Map() });
+    },
+    /** A new post; answers its fullname. */
+    post(subreddit: string, author: string, title: string, selftext = '', extra: Record<string, any> = {}) {
+      return addItem('t3', subreddit, { author, title, selftext, is_self: true, ...extra }).data.name as string;
+    },
+    /** A new comment on a post; answers its fullname. */
+    comment(subreddit: string, author: string, body: string, linkId?: string, extra: Record<string, any> = {}) {
+      return addItem('t1', subreddit, { author, body, link_id: linkId ?? null, ...extra }).data.name as string;
+    },
+    /** A private message to the bot; answers its fullname. */
+    privateMessage(author: string, body: string, subject = 'activation') {
+      const id = newId();
+      inbox.push({ kind: 't4', data: { id, name: `t4_${id}`, author, body, subject, dest: options.botUsername, new: true, was_comment: false, created_utc: Math.floor(Date.now() / 1000) } });
+      return `t4_${id}`;
+    },
+    item: (fullname: string) => findItem(fullname)?.data,
+    moderatorsOf: (name: string) => sub(name)?.moderators ?? [],
+    bannedIn: (name: string) => [...(sub(name)?.banned.keys() ?? [])],
+    unreadCount: () => inbox.filter((m) => m.data.new).length,
+    /** The window every answer reports in its X-Ratelimit headers. */
+    setRate(remaining: number, resetSeconds: number) {
+      rate.remaining = remaining;
+      rate.reset = resetSeconds;
+    },
+    rateLimitNext: (path: RegExp, resetSeconds: number) => rateLimits.push({ path, resetSeconds }),
+    /** The next POST to a matching path answers 200 with these `json.errors`. */
+    refuseNext: (path: RegExp, errors: string[][], ratelimit?: number) => refusals.push({ path, errors, ...(ratelimit !== undefined ? { ratelimit } : {}) }),
+    /** Every access token stops working (Reddit expired or revoked them). */
+    expireTokens: () => validTokens.clear(),
+    reset() {
+      calls.length = 0;
+      tokenRequests.length = 0;
+    },
+    async close() {
+      await api.close();
+      await auth.close();
+    },
+  };
+}
+
+export type RedditStandIn = Awaited<ReturnType<typeof startRedditStandIn>>;
+
+function parseForm(body: unknown): Record<string, string> {
+  if (typeof body === 'string') return Object.fromEntries(new URLSearchParams(body));
+  // A form whose text happens to parse as JSON (a bare number) is still a form.
+  if (typeof body === 'number') return Object.fromEntries(new URLSearchParams(String(body)));
+  return {};
+}
