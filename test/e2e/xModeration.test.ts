@@ -58,7 +58,7 @@ beforeEach(() => x.reset());
 
 const BASE = '/integrations/moderation';
 const settle = () => api.ports.queue.drained();
-const CALLBACK = `${api.baseUrl}/integrations/moderation/platforms/x/callback`;
+const CALLBACK = `${api.baseUrl}/integrations/moderation/x/callback`;
 
 let accountNo = 0;
 async function xCommunity() {

@@ -76,7 +76,7 @@ describe('authorize_url', () => {
     expect(Object.fromEntries(url.searchParams)).toEqual({
       response_type: 'code',
       client_id: CLIENT.clientId,
-      redirect_uri: `${API_BASE}/integrations/moderation/platforms/x/callback`,
+      redirect_uri: `${API_BASE}/integrations/moderation/x/callback`,
       scope: 'tweet.read users.read tweet.moderate.write mute.write offline.access',
       state: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       code_challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
@@ -107,7 +107,7 @@ describe('the callback', () => {
     const exchange = x.calls.find((c) => c.path === '/2/oauth2/token')!;
     const form = x.formOf(exchange);
     expect(Object.keys(form).sort()).toEqual(['code', 'code_verifier', 'grant_type', 'redirect_uri']);
-    expect(form).toMatchObject({ grant_type: 'authorization_code', redirect_uri: `${API_BASE}/integrations/moderation/platforms/x/callback` });
+    expect(form).toMatchObject({ grant_type: 'authorization_code', redirect_uri: `${API_BASE}/integrations/moderation/x/callback` });
     expect(createHash('sha256').update(form.code_verifier).digest('base64url')).toBe(new URL(url).searchParams.get('code_challenge'));
     expect(exchange.authorization).toBe(`Basic ${Buffer.from(`${CLIENT.clientId}:${CLIENT.clientSecret}`).toString('base64')}`);
     const me = x.calls.find((c) => c.path === '/2/users/me')!;

@@ -16,7 +16,7 @@ import { bindModeratedPlace } from '../binding';
 import { sealXTokens, xCredentials } from './tokens';
 
 export const X_SCOPES = ['tweet.read', 'users.read', 'tweet.moderate.write', 'mute.write', 'offline.access'] as const;
-export const X_CALLBACK_PATH = '/integrations/moderation/platforms/x/callback';
+export const X_CALLBACK_PATH = '/integrations/moderation/x/callback';
 /** Long enough to read X's consent screen, short enough that a leaked link soon names nothing. */
 export const OAUTH_STATE_TTL_SECONDS = 60 * 60;
 
