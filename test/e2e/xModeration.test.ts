@@ -16,6 +16,9 @@ import { runDelivery, scheduleDelivery } from '#shared/domain/moderation/deliver
 import { getDelivery } from '#shared/store/deliveriesRepo';
 import { pollXCommunity } from '#shared/domain/moderation/platforms/x/poll';
 import { getCommunity } from '#shared/store/communitiesRepo';
+import { communityKey } from '#shared/store/keys';
+import { fanOutPolls } from '#shared/domain/moderation/polling';
+import { X_UNSUPPORTED } from '#shared/domain/moderation/platforms/x/actions';
 
 const CLIENT = { clientId: 'x-e2e-client', clientSecret: 'x-e2e-secret' };
 const x = await startXStandIn(CLIENT);
@@ -116,7 +119,9 @@ describe('connecting an X account', () => {
     expect(createHash('sha256').update(form.code_verifier).digest('base64url')).toBe(url.searchParams.get('code_challenge'));
     expect(me).toMatchObject({ method: 'GET', path: '/2/users/me', authorization: expect.stringMatching(/^Bearer xat-/) });
     expect(x.calls).toHaveLength(2);
-    expect((await status(key, community.id)).status).toBe('connected');
+    const st = await status(key, community.id);
+    expect(st.status).toBe('connected');
+    expect(st.platform).toMatchObject({ chat_id: account.id, alert_chat_id: null, configured: true, unsupported: X_UNSUPPORTED });
   });
 
   it('a used, unknown or expired state answers 400 and reaches nothing on X', async () => {
@@ -257,6 +262,28 @@ describe('moderating replies', () => {
     await settle();
     expect(actions()).toEqual([]);
     expect(x.isHidden(after)).toBe(false);
+  });
+});
+
+describe('the minute schedule', () => {
+  it('polls connected, paid X communities; suspended, expired and deleted ones are not read (X bills every read)', async () => {
+    const live = await connected();
+    const suspended = await connected();
+    const expired = await connected();
+    const deleted = await connected();
+    const setBilling = (c: { user: { id: string }; community: { id: string } }, billingState: string) =>
+      ddb().send(new UpdateCommand({ TableName: table(), Key: communityKey(c.user.id, c.community.id), UpdateExpression: 'SET billingState = :b', ExpressionAttributeValues: { ':b': billingState } }));
+    await setBilling(suspended, 'suspended');
+    await setBilling(expired, 'expired');
+    expect((await call('DELETE', `${BASE}/communities/${deleted.community.id}`, { key: deleted.key })).status).toBe(204);
+    const spam = x.reply(live.account.username, { id: '9100081', username: 'scheduled_scammer' }, SHOUT);
+    for (const c of [suspended, expired, deleted]) x.reply(c.account.username, { id: '9100082', username: 'unread' }, SHOUT);
+    await fanOutPolls();
+    await settle();
+    const searched = new Set(x.calls.filter((c) => c.path === '/2/tweets/search/recent').map((c) => c.query.query.split(' ')[0]));
+    expect(searched.has(`to:${live.account.username}`)).toBe(true);
+    for (const c of [suspended, expired, deleted]) expect(searched.has(`to:${c.account.username}`), c.account.username).toBe(false);
+    expect(x.isHidden(spam)).toBe(true);
   });
 });
 
