@@ -136,7 +136,7 @@ export const moderationStatus = withMeta(
     ),
     platform: withMeta(z.nullable(
       z.object({
-        chat_id: withMeta(z.nullable(z.string()), { description: 'Where the community is bound on its platform: Telegram group, Discord guild, subreddit (lower-case name)' }),
+        chat_id: withMeta(z.nullable(z.string()), { description: 'Where the community is bound on its platform: Telegram group, Discord guild, subreddit (lower-case name), X account id' }),
         alert_chat_id: z.nullable(z.string()),
         configured: withMeta(z.boolean(), { description: "Whether this deployment has the platform's bot credentials; without them actions are recorded as not_configured" }),
         automod_synced_at: z.nullable(timestamp),
