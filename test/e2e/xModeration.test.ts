@@ -276,6 +276,11 @@ describe('the minute schedule', () => {
     await setBilling(suspended, 'suspended');
     await setBilling(expired, 'expired');
     expect((await call('DELETE', `${BASE}/communities/${deleted.community.id}`, { key: deleted.key })).status).toBe(204);
+    // The deleted community's grant is revoked at X and its tokens are gone.
+    const revoked = x.calls.filter((c) => c.path === '/2/oauth2/revoke').map((c) => x.formOf(c));
+    expect(revoked.map((f) => [f.token.slice(0, 4), f.token_type_hint])).toEqual([['xrt-', 'refresh_token'], ['xat-', 'access_token']]);
+    expect(revoked.every((f) => x.issued().includes(f.token))).toBe(true);
+    expect(await getXAccount(deleted.community.id)).toBeUndefined();
     const spam = x.reply(live.account.username, { id: '9100081', username: 'scheduled_scammer' }, SHOUT);
     for (const c of [suspended, expired, deleted]) x.reply(c.account.username, { id: '9100082', username: 'unread' }, SHOUT);
     await fanOutPolls();

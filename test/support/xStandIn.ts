@@ -4,7 +4,7 @@
  * credentials; refresh tokens rotate on every use and a spent one is refused with
  * `{"error": "invalid_request"}`), `GET /2/users/me`, `GET /2/tweets/search/recent` (`data`,
  * `includes.users`, `meta.newest_id/next_token`, `since_id`), `PUT /2/tweets/{id}/hidden`, muting
- * and unmuting. Calls need `Authorization: Bearer <user access token>`; problems answer
+ * and unmuting, and `POST /2/oauth2/revoke`. Calls need `Authorization: Bearer <user access token>`; problems answer
  * `{title, detail, type, status}`; a scripted 429 carries `x-rate-limit-reset` (epoch seconds).
  * `authorize(url, account)` plays the person on X's consent screen and returns where X redirects.
  */
@@ -93,6 +93,16 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
     return oauthError(400, 'unsupported_grant_type', 'Grant type is not supported.');
   };
 
+  /** X answers 200 `{revoked: true}` for any token it was sent, known or not. */
+  const revoke = (authorization: string | undefined, raw: unknown): StandInAnswer => {
+    const basic = `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`;
+    if (authorization !== basic) return oauthError(401, 'unauthorized_client', 'Missing valid authorization header');
+    const t = new URLSearchParams(typeof raw === 'string' ? raw : '').get('token') ?? '';
+    accessTokens.delete(t);
+    if (refreshTokens.delete(t)) spent.add(t);
+    return { status: 200, body: { revoked: true } };
+  };
+
   const search = (query: URLSearchParams): StandInAnswer => {
     const match = /^to:(\w{1,15}) is:reply -from:(\w{1,15})$/.exec(query.get('query') ?? '');
     const max = Number(query.get('max_results') ?? 10);
@@ -136,6 +146,7 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
       };
     }
     if (req.path === '/2/oauth2/token' && req.method === 'POST') return tokenEndpoint(req.headers.authorization, req.body);
+    if (req.path === '/2/oauth2/revoke' && req.method === 'POST') return revoke(req.headers.authorization, req.body);
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const session = bearer ? accessTokens.get(bearer) : undefined;
     if (!session || session.expiresAtMs <= Date.now()) return problem(401, 'Unauthorized', 'Unauthorized');
@@ -218,7 +229,7 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
     slowTokenEndpoint: (ms: number) => (tokenDelayMs = ms),
     rateLimitNext: (path: RegExp, resetInSeconds: number, method?: string) => rateLimits.push({ path, resetInSeconds, method }),
     /** Calls other than the token endpoint and users/me. */
-    actions: () => calls.filter((c) => c.path !== '/2/oauth2/token' && c.path !== '/2/users/me' && c.path !== '/2/tweets/search/recent'),
+    actions: () => calls.filter((c) => !c.path.startsWith('/2/oauth2/') && c.path !== '/2/users/me' && c.path !== '/2/tweets/search/recent'),
     reset: () => {
       calls.length = 0;
       rateLimits.length = 0;

@@ -73,8 +73,17 @@ export class XApi {
   }
 
   /** `POST /2/oauth2/token` as the confidential client: an authorization_code or refresh_token grant. */
-  async token(clientId: string, clientSecret: string, form: Record<string, string>): Promise<CallOutcome> {
-    return this.send('POST /2/oauth2/token', this.url('/2/oauth2/token'), {
+  token(clientId: string, clientSecret: string, form: Record<string, string>): Promise<CallOutcome> {
+    return this.asClient('/2/oauth2/token', clientId, clientSecret, form);
+  }
+
+  /** `POST /2/oauth2/revoke`: the grant ends at X (a deleted community's account). */
+  revoke(clientId: string, clientSecret: string, token: string, hint: 'refresh_token' | 'access_token'): Promise<CallOutcome> {
+    return this.asClient('/2/oauth2/revoke', clientId, clientSecret, { token, token_type_hint: hint });
+  }
+
+  private asClient(route: string, clientId: string, clientSecret: string, form: Record<string, string>): Promise<CallOutcome> {
+    return this.send(`POST ${route}`, this.url(route), {
       method: 'POST',
       headers: {
         authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,

@@ -18,6 +18,7 @@ import { putActivationPointer, writeActivationPointer } from '#shared/store/plat
 import { COMMUNITY_PRICING, communityStatus, NEEDS_ACTIVATION, type CommunityType } from './communityTypes';
 import { periodEndAfter, renewalChargeId } from './renewalRules';
 import { xAuthorizeUrl } from './platforms/x/oauth';
+import { forgetXAccount } from './platforms/x/tokens';
 
 /**
  * Discord: the OAuth2 invite that adds the operator's bot with the commands and the permissions its
@@ -181,4 +182,6 @@ export async function changeAutoRenew(userId: string, communityId: string, autoR
 export async function removeCommunity(userId: string, communityId: string): Promise<void> {
   const community = await requireCommunity(userId, communityId, true);
   if (!(await deleteCommunityItems(community))) throw new NotFoundError('Community');
+  // An X community holds the account's own OAuth grant: it is revoked and its tokens deleted with it.
+  if (community.type === 'x') await forgetXAccount(community.id);
 }

@@ -9,7 +9,7 @@ import { now, ports } from '#shared/adapters/ports';
 import { XApi, type XTokenAnswer } from '#shared/adapters/platforms/xApi';
 import type { CallOutcome } from '#shared/adapters/platforms/result';
 import { uuidv7 } from '#shared/ids';
-import { acquireRefreshLease, getXAccount, markXTokensRefused, rateLimitsOf, releaseRefreshLease, replaceXTokens, type XAccountRecord } from '#shared/store/xRepo';
+import { acquireRefreshLease, deleteXAccount, getXAccount, markXTokensRefused, rateLimitsOf, releaseRefreshLease, replaceXTokens, type XAccountRecord } from '#shared/store/xRepo';
 
 export interface XConfigured {
   configured: true;
@@ -154,4 +154,22 @@ export async function asXAccount(communityId: string, call: (session: XSession) 
     if (err.outcome) return err.outcome.ok ? { ok: false, status: 0, error: err.message } : { ...err.outcome, error: err.message };
     return { ok: false, status: err.reason === 'unreachable' ? 0 : 401, error: err.message };
   }
+}
+
+/**
+ * A deleted community lets go of its account: the grant is revoked at X (best effort: X may be
+ * unreachable, and the refresh token it keeps is then unusable to us anyway) and the sealed tokens
+ * are deleted, so nothing of the account is kept.
+ */
+export async function forgetXAccount(communityId: string): Promise<void> {
+  const account = await getXAccount(communityId);
+  if (!account) return;
+  const client = await xCredentials();
+  if (client.configured && !account.refusedAt) {
+    const { access_token, refresh_token } = await openXTokens(communityId, account.sealed);
+    const api = new XApi(client.apiBase);
+    if (refresh_token) await api.revoke(client.clientId, client.clientSecret, refresh_token, 'refresh_token');
+    await api.revoke(client.clientId, client.clientSecret, access_token, 'access_token');
+  }
+  await deleteXAccount(communityId);
 }
