@@ -12,6 +12,7 @@ import { randomToken, sha256Hex } from '#shared/ids';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { consumeOAuthState, getXAccount, putOAuthState, putXAccount, putXCursor } from '#shared/store/xRepo';
 import { markCommunityActivated } from '../../activation';
+import { withActivationToken } from '../../communities';
 import { bindModeratedPlace } from '../binding';
 import { sealXTokens, xCredentials } from './tokens';
 
@@ -91,7 +92,9 @@ export async function completeXAuthorization(query: { code?: string; state?: str
   if (query.error || !query.code) return page(400, 'Authorization declined', 'X did not grant access, so nothing was connected. Open the authorize_url of your community again to retry.');
   const credentials = await xCredentials();
   if (!credentials.configured) return page(503, 'X is not configured', 'The operator of this service has not set up its X app yet.');
-  const community = await getCommunity(state.userId, state.communityId, true);
+  const stored = await getCommunity(state.userId, state.communityId, true);
+  // A community from before every type had to be bound gets its activation token first.
+  const community = stored && (await withActivationToken(stored));
   if (!community || community.type !== 'x') return page(400, 'Authorization failed', 'The community this link was made for no longer exists or is no longer an X community.');
 
   const api = new XApi(credentials.apiBase);
