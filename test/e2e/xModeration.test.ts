@@ -101,6 +101,7 @@ describe('connecting an X account', () => {
     const { key, community } = await xCommunity();
     const account = x.addAccount({ id: '7099001', username: 'acme_connect' });
     const record = await call('GET', `${BASE}/communities/${community.id}`, { key });
+    expect(record.body.status).toBe('pending_activation');
     const url = new URL(record.body.authorize_url);
     expect(`${url.origin}${url.pathname}`).toBe(x.authorizeUrl);
     expect(url.searchParams.get('redirect_uri')).toBe(CALLBACK);
