@@ -139,14 +139,16 @@ describe('Reddit listings', () => {
     ]);
   });
 
-  it('a subreddit read for the first time takes one page, from its activation on', async () => {
+  it('a subreddit read for the first time takes its items from its activation on, paging back to it', async () => {
     reddit.addSubreddit('newOne', ['alice']);
     const before = reddit.post('newOne', 'u', 'before activation', '', { created_utc: 1_000 });
     const after = reddit.post('newOne', 'u', 'after activation', '', { created_utc: 2_000 });
+    const more = Array.from({ length: 150 }, (_, i) => reddit.post('newOne', `u${i}`, `post ${i}`, '', { created_utc: 2_001 + i }));
     const read = await readListing(api(), state([['newOne', { since: 1_500 }]]), 't3', ['newOne']);
-    expect(read.items.map((i) => i.data.name)).toEqual([after]);
+    expect(read.items.map((i) => i.data.name).sort()).toEqual([after, ...more].sort());
     expect(read.items.map((i) => i.data.name)).not.toContain(before);
-    expect(reddit.calls).toHaveLength(1);
+    // Two pages: the second reaches an item written before the activation.
+    expect(reddit.calls).toHaveLength(2);
   });
 
   it('a failed page leaves the read incomplete with the failure', async () => {

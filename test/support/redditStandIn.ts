@@ -60,14 +60,20 @@ export async function startRedditStandIn(options: RedditStandInOptions) {
   const modmail: Record<string, string>[] = [];
   const rateLimits: { path: RegExp; resetSeconds: number }[] = [];
   const refusals: { path: RegExp; errors: string[][]; ratelimit?: number }[] = [];
-  const rate = { used: 0, remaining: 600, reset: 600 };
+  /** Reddit's window: requests left and when it ends (the Reset header counts down to it). */
+  const rate = { used: 0, remaining: 600, endsAt: Date.now() + 600_000 };
+  const windowNow = () => {
+    if (Date.now() >= rate.endsAt) Object.assign(rate, { used: 0, remaining: 600, endsAt: Date.now() + 600_000 });
+    return rate;
+  };
+  const resetSeconds = () => Math.max(0, Math.ceil((rate.endsAt - Date.now()) / 1000));
   let tokenCount = 0;
   /** Client ids accepted with options.clientSecret (tests give each budget a client id of its own). */
   const clientIds = new Set([options.clientId]);
 
   const sub = (name: string) => subreddits.get(name.toLowerCase());
   const findItem = (fullname: string) => items.find((i) => i.data.name === fullname);
-  const rateHeaders = () => ({ 'x-ratelimit-used': String(rate.used), 'x-ratelimit-remaining': `${rate.remaining}.0`, 'x-ratelimit-reset': String(rate.reset) });
+  const rateHeaders = () => ({ 'x-ratelimit-used': String(rate.used), 'x-ratelimit-remaining': `${rate.remaining}.0`, 'x-ratelimit-reset': String(resetSeconds()) });
   const jsonOk = (data?: unknown): StandInAnswer => ({ status: 200, body: { json: { errors: [], ...(data === undefined ? {} : { data }) } } });
   const refused = (code: string, message: string, field = ''): StandInAnswer => ({ status: 200, body: { json: { errors: [[code, message, field]] } } });
 
@@ -94,6 +100,7 @@ export async function startRedditStandIn(options: RedditStandInOptions) {
       const [{ resetSeconds }] = rateLimits.splice(limit, 1);
       return { status: 429, headers: { 'x-ratelimit-used': String(rate.used), 'x-ratelimit-remaining': '0.0', 'x-ratelimit-reset': String(resetSeconds) }, body: { message: 'Too Many Requests', error: 429 } };
     }
+    windowNow();
     rate.used += 1;
     rate.remaining = Math.max(0, rate.remaining - 1);
     const answer = route(req.method, req.path, Object.fromEntries(req.query), form);
@@ -228,8 +235,7 @@ export async function startRedditStandIn(options: RedditStandInOptions) {
     unreadCount: () => inbox.filter((m) => m.data.new).length,
     /** The window every answer reports in its X-Ratelimit headers. */
     setRate(remaining: number, resetSeconds: number) {
-      rate.remaining = remaining;
-      rate.reset = resetSeconds;
+      Object.assign(rate, { used: 0, remaining, endsAt: Date.now() + resetSeconds * 1000 });
     },
     rateLimitNext: (path: RegExp, resetSeconds: number) => rateLimits.push({ path, resetSeconds }),
     /** The next POST to a matching path answers 200 with these `json.errors`. */

@@ -70,7 +70,7 @@ export async function runPoll(message: PollMessage): Promise<void> {
 
 /** Connected (bound, billing active) communities of the shard; deleted ones leave the list. */
 async function pollable(platform: string, entries: PollMessage['communities']): Promise<PollTarget[]> {
-  const found = await Promise.all(entries.map(async (e) => ({ e, community: await getCommunity(e.user_id, e.community_id) })));
+  const found = await Promise.all(entries.map(async (e) => ({ e, community: await getCommunity(e.user_id, e.community_id, true) })));
   const targets: PollTarget[] = [];
   for (const { e, community } of found) {
     if (!community) {
@@ -89,11 +89,8 @@ async function pollable(platform: string, entries: PollMessage['communities']): 
 export async function pollCommunityNow(community: CommunityRecord): Promise<void> {
   const poller = pollerOf(community.type);
   if (!poller) return;
+  if (communityStatus(community) === 'pending_activation' && poller.operator) await runPoll({ kind: 'moderation.poll', platform: community.type, communities: [], operator: true });
+  // Read after the operator's poll: it may just have bound the community.
   const polled = await getPolledCommunity(community.type, community.id);
-  await runPoll({
-    kind: 'moderation.poll',
-    platform: community.type,
-    communities: polled ? [asEntry(polled)] : [],
-    ...(communityStatus(community) === 'pending_activation' && poller.operator ? { operator: true } : {}),
-  });
+  if (polled) await runPoll({ kind: 'moderation.poll', platform: community.type, communities: [asEntry(polled)] });
 }

@@ -26,9 +26,9 @@ export async function undoAction(userId: string, communityId: string, auditId: s
   // Where the platform can restore an item (Reddit approves it again), a removal is undone too.
   const undo = PLATFORMS[community.type].undo as Partial<Record<PenaltyAction, (target: UndoTarget) => PlannedCall[] | undefined>>;
   const lift = Object.hasOwn(undo, action) ? undo[action] : undefined;
-  if (!lift) throw new UnprocessableError('invalid_state', `A ${action} cannot be undone here; only mutes and bans can${undo.delete ? ', and removals' : ''}.`);
+  if (!lift) throw new UnprocessableError('invalid_state', `A ${action} cannot be undone; only mutes and bans can${undo.delete ? ', and removals' : ''}.`);
   const calls = lift({ communityId, record: await getPlatformRecord(communityId), userId: entry.user_id, eventId: entry.event_id });
-  if (!calls) throw new UnprocessableError('invalid_state', 'This community is not bound on its platform, so there is nothing to undo the action in.');
+  if (!calls?.length) throw new UnprocessableError('invalid_state', `This community is not bound on ${community.type}: there is nothing to undo the action in.`);
   const deliveryId = undoDeliveryId(auditId);
   const observe = (await getCommunityRules(communityId)).mode === 'observe';
   const planned = await scheduleDeliveryNow(communityId, deliveryId, entry.event_id, calls, observe);

@@ -40,7 +40,7 @@ export const reddit = definePlatform<RedditTarget, RedditCredentials>({
     read: readRedditCredentials,
     configured: redditConfigured,
   },
-  send: (call, { credentials }) => sendRedditCall(redditBotFrom(credentials).api, call),
+  send: (call, { credentials, endsAt }) => sendRedditCall(redditBotFrom(credentials).api, call, endsAt),
   ingest: {
     kind: 'poll',
     poll: async (community) => {
@@ -51,6 +51,7 @@ export const reddit = definePlatform<RedditTarget, RedditCredentials>({
     operator: pollInbox,
   },
   sync: (community) => pollCommunityNow(community),
+  onRulesChanged: null,
   decisions: REDDIT_DECISION_CALLS,
   welcome: null,
   alert: (record, _target, text) => (record.boundId ? [redditAlertCall(record.boundId, text)] : []),

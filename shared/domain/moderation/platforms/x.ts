@@ -43,6 +43,8 @@ export const x = definePlatform<XTarget, XCredentials>({
   ingest: { kind: 'poll', poll: (community) => pollXCommunity(community) },
   // POST /sync polls at once, as the schedule would.
   sync: (community) => pollCommunityNow(community),
+  // X keeps no copy of the rules: every reply is judged by the engine as it is read.
+  onRulesChanged: null,
   decisions: {
     delete: (target) => X_DECISION_CALLS.delete(target),
     warn: (target) => X_DECISION_CALLS.warn(target),

@@ -36,7 +36,8 @@ const post = (route: string, body: Record<string, string>): PlannedCall => ({ pl
 
 export const redditRemove = (t: Pick<RedditTarget, 'fullname'>, spam: boolean) => post('/api/remove', { id: t.fullname, spam: String(spam) });
 const approve = (fullname: string) => post('/api/approve', { id: fullname });
-const mute = (t: RedditTarget, seconds: number): PlannedCall => ({ platform: 'reddit', method: 'MUTE', body: { community_id: t.communityId, username: t.author, from: t.writtenAt, seconds } });
+/** Timed: the runner gives it its end at send time, and skips it once the hour after the item has passed. */
+const mute = (t: RedditTarget, seconds: number): PlannedCall => ({ platform: 'reddit', method: 'MUTE', body: { community_id: t.communityId, username: t.author, from: t.writtenAt, seconds }, timed: { seconds, from: t.writtenAt } });
 
 export const REDDIT_DECISION_CALLS: Record<PenaltyAction, (t: RedditTarget, text: { warning: string }) => PlannedCall[]> = {
   delete: (t) => [redditRemove(t, SPAM_RULES.has(t.rule))],

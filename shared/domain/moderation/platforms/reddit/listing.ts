@@ -7,7 +7,9 @@
  * pages with `after` until it meets an item at or below the lowest cursor of the batch, so a minute
  * with more than a page of new items is read in full; afterwards every subreddit of the batch has
  * been read down to there, so each cursor moves to the newest id of the listing (a quiet subreddit's
- * cursor moves with its busy neighbours and never drags the next poll back).
+ * cursor moves with its busy neighbours and never drags the next poll back). Before any subreddit of
+ * the batch has a cursor (only empty listings read so far), paging stops at the first item written
+ * before the earliest activation of the batch instead.
  */
 import type { ChatEvent } from '#shared/domain/moderation/engine';
 
@@ -78,22 +80,27 @@ export interface PageReading {
   newest?: number;
 }
 
-/** The lowest cursor of the batch; undefined when no subreddit has one (then one page is read). */
+/** The lowest cursor of the batch; undefined when no subreddit has one. */
 export function floorOf(subs: Map<string, SubredditState>): number | undefined {
   let floor: number | undefined;
   for (const s of subs.values()) if (s.cursor !== undefined && (floor === undefined || s.cursor < floor)) floor = s.cursor;
   return floor;
 }
 
+/** Unix seconds of the earliest activation of the batch. */
+const earliestSince = (subs: Map<string, SubredditState>) => Math.min(...[...subs.values()].map((s) => s.since));
+
 export function readPage(children: RedditThing[], subs: Map<string, SubredditState>, kind: ListingKind): PageReading {
   const floor = floorOf(subs);
-  const reading: PageReading = { fresh: [], reachedRead: floor === undefined };
+  const since = floor === undefined ? earliestSince(subs) : undefined;
+  const reading: PageReading = { fresh: [], reachedRead: false };
   for (const child of children) {
     if (child.kind !== kind || typeof child.data?.name !== 'string') continue;
     const id = idNumber(child.data.name);
     if (!Number.isFinite(id)) continue;
     if (reading.newest === undefined || id > reading.newest) reading.newest = id;
     if (floor !== undefined && id <= floor) reading.reachedRead = true;
+    if (since !== undefined && typeof child.data.created_utc === 'number' && child.data.created_utc < since) reading.reachedRead = true;
     const sub = subs.get(subredditKey(child.data.subreddit ?? ''));
     if (!sub) continue;
     if (sub.cursor !== undefined && id <= sub.cursor) continue;

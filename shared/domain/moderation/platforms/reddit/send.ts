@@ -19,12 +19,13 @@ function createdFullname(result: unknown): string | undefined {
   return typeof name === 'string' ? name : undefined;
 }
 
-export async function sendRedditCall(api: RedditApi, call: PlannedCall): Promise<CallOutcome> {
+export async function sendRedditCall(api: RedditApi, call: PlannedCall, endsAt?: Date): Promise<CallOutcome> {
   const body = call.body ?? {};
   switch (call.method) {
     case 'MUTE': {
       const at = now();
-      const until = new Date(at.getTime() + Number(body.seconds) * 1000).toISOString();
+      // The runner's end for a timed call (now + its length); computed the same way without one.
+      const until = (endsAt ?? new Date(at.getTime() + Number(body.seconds) * 1000)).toISOString();
       // A mute whose time already ran out (a delivery delayed past it) is not applied.
       if (until <= at.toISOString()) return { ok: true, result: { muted: false } };
       await putRedditMute(str(body.community_id), { username: str(body.username), from: str(body.from), until });

@@ -1,0 +1,355 @@
+/**
+ * Reddit end to end: the local API, the real Reddit adapter pointed at the recording stand-in, the
+ * bot's inbox and the subreddits' listings read by POST /sync (the minute schedule runs the same
+ * poll), and the exact calls asserted.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApi } from '#test/support/api';
+import { startRedditStandIn } from '#test/support/redditStandIn';
+import { forgetRedditTokens } from '#shared/adapters/platforms/redditApi';
+import { observeRedditRate } from '#shared/store/redditBudgetRepo';
+import { fanOutPolls, runPoll } from '#shared/domain/moderation/polling';
+import { listPolledCommunities } from '#shared/store/pollingRepo';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, table } from '#shared/store/client';
+import { redditRateBudgetKey } from '#shared/store/keys';
+
+const BOT = 'OutreachModBot';
+const CLIENT_ID = `reddit-e2e-${randomUUID().slice(0, 8)}`;
+const reddit = await startRedditStandIn({ clientId: CLIENT_ID, clientSecret: 'app-secret', refreshToken: 'bot-refresh', botUsername: BOT });
+const ENV = {
+  REDDIT_CLIENT_ID: CLIENT_ID,
+  REDDIT_CLIENT_SECRET: 'app-secret',
+  REDDIT_REFRESH_TOKEN: 'bot-refresh',
+  REDDIT_USERNAME: BOT,
+  REDDIT_USER_AGENT: 'server:outreach-test:1.0 (by /u/OutreachModBot)',
+  REDDIT_API_BASE: reddit.apiBase,
+  REDDIT_AUTH_BASE: reddit.authBase,
+};
+const saved = { ...process.env };
+Object.assign(process.env, ENV);
+const api = await startTestApi();
+afterAll(async () => {
+  for (const name of Object.keys(ENV)) {
+    if (saved[name] === undefined) delete process.env[name];
+    else process.env[name] = saved[name];
+  }
+  await reddit.close();
+});
+/** Each test starts with Reddit's full window and no budget of ours (the first call opens one). */
+const clearBudget = () => ddb().send(new DeleteCommand({ TableName: table(), Key: redditRateBudgetKey(CLIENT_ID) }));
+beforeEach(async () => {
+  reddit.reset();
+  reddit.setRate(600, 600);
+  await clearBudget();
+});
+
+const BASE = '/integrations/moderation';
+const SCAM = 'Free airdrop! Claim now at the link';
+// Not drained(): a rate-limited delivery waits in the queue for minutes on purpose.
+const settle = () => api.ports.queue.settled();
+const sync = (key: string, communityId: string) => api.call('POST', `${BASE}/sync`, { key, body: { community_id: communityId } });
+const status = async (key: string, communityId: string) => (await api.call('GET', `${BASE}/status?community_id=${communityId}&include_logs=50`, { key })).body;
+const calls = () => reddit.calls.map((c) => [c.method, c.path, c.method === 'GET' ? c.query : c.form]);
+const writes = () => reddit.calls.filter((c) => c.method === 'POST').map((c) => [c.path, c.form]);
+let subSeq = 0;
+const newSub = () => `acme_${Date.now().toString(36)}_${++subSeq}`;
+
+async function redditCommunity() {
+  const { key, user } = await api.newUser({ credits: 5000 });
+  const community = (await api.call('POST', `${BASE}/communities`, { key, body: { name: 'Acme sub', project_name: 'Acme', type: 'reddit', alert_channel_message_template: '{action}: u/{username}' } })).body;
+  return { key, community, userId: user.id };
+}
+const shardOf = (c: { userId: string; community: { id: string }; sub: string }) => ({
+  kind: 'moderation.poll' as const,
+  platform: 'reddit',
+  communities: [{ user_id: c.userId, community_id: c.community.id, external_id: c.sub.toLowerCase() }],
+});
+
+/** A bound subreddit: moderator alice invited the bot and sent the activation message. */
+async function activated(options: { sub?: string } = {}) {
+  const c = await redditCommunity();
+  const sub = options.sub ?? newSub();
+  reddit.addSubreddit(sub, ['alice']);
+  reddit.privateMessage('alice', `/activate ${c.community.activation_token} r/${sub}`);
+  const res = await sync(c.key, c.community.id);
+  expect(res.body.connection_state).toBe('connected');
+  await settle();
+  reddit.reset();
+  return { ...c, sub };
+}
+
+describe('Reddit activation from the inbox', () => {
+  it('a moderator activates: the invitation is accepted, the subreddit bound, the message answered and marked read', async () => {
+    const { key, community } = await redditCommunity();
+    expect(community).toMatchObject({ community_type: 'reddit', status: 'pending_activation' });
+    const sub = newSub();
+    reddit.addSubreddit(sub, ['Alice', 'bob']);
+    const message = reddit.privateMessage('alice', `/activate ${community.activation_token} r/${sub}`);
+    const res = await sync(key, community.id);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ connection_state: 'connected', status: 'connected', platform: { chat_id: sub.toLowerCase(), configured: true } });
+    expect(calls()).toEqual([
+      ['GET', '/message/unread', { limit: '100', raw_json: '1' }],
+      ['GET', `/r/${sub}/about/moderators`, { raw_json: '1' }],
+      ['POST', `/r/${sub}/api/accept_moderator_invite`, { api_type: 'json' }],
+      ['POST', '/api/comment', { api_type: 'json', thing_id: message, text: `Moderation is on for r/${sub}. New posts and comments are checked every minute.` }],
+      ['POST', '/api/read_message', { api_type: 'json', id: message }],
+      // Connected now: the same sync reads the subreddit (one page each, nothing to act on).
+      ['GET', `/r/${sub.toLowerCase()}/new`, { limit: '100', raw_json: '1' }],
+      ['GET', `/r/${sub.toLowerCase()}/comments`, { limit: '100', raw_json: '1' }],
+    ]);
+    expect(reddit.moderatorsOf(sub)).toContain(BOT);
+    expect(reddit.unreadCount()).toBe(0);
+    expect(reddit.calls.every((c) => c.authorization?.startsWith('bearer ') && c.userAgent === ENV.REDDIT_USER_AGENT)).toBe(true);
+    expect((await listPolledCommunities('reddit')).map((p) => p.communityId)).toContain(community.id);
+  });
+
+  it('a sender who is not a moderator is refused with a reply, and nothing is bound', async () => {
+    const { key, community } = await redditCommunity();
+    const sub = newSub();
+    reddit.addSubreddit(sub, ['alice']);
+    const message = reddit.privateMessage('mallory', `/activate ${community.activation_token} r/${sub}`);
+    const res = await sync(key, community.id);
+    expect(res.body.connection_state).toBe('pending_activation');
+    expect(writes()).toEqual([
+      ['/api/comment', { api_type: 'json', thing_id: message, text: `Only a moderator of r/${sub} can turn moderation on there.` }],
+      ['/api/read_message', { api_type: 'json', id: message }],
+    ]);
+    expect(reddit.moderatorsOf(sub)).not.toContain(BOT);
+  });
+
+  it('a subreddit already bound to another community is refused', async () => {
+    const first = await activated();
+    const second = await redditCommunity();
+    const message = reddit.privateMessage('alice', `/activate ${second.community.activation_token} r/${first.sub}`);
+    const res = await sync(second.key, second.community.id);
+    expect(res.body.connection_state).toBe('pending_activation');
+    expect(writes()).toEqual([
+      ['/api/comment', { api_type: 'json', thing_id: message, text: `r/${first.sub} is already moderated by another community of this service. Its owner must delete that community first.` }],
+      ['/api/read_message', { api_type: 'json', id: message }],
+    ]);
+  });
+
+  it('an unknown token is refused; other messages are only marked read', async () => {
+    const { key, community } = await redditCommunity();
+    const bad = reddit.privateMessage('alice', '/activate not-a-token r/whatever');
+    const chat = reddit.privateMessage('alice', 'hello bot');
+    await sync(key, community.id);
+    expect(writes()).toEqual([
+      ['/api/comment', { api_type: 'json', thing_id: bad, text: expect.stringContaining('That activation token is not valid.') }],
+      ['/api/read_message', { api_type: 'json', id: `${bad},${chat}` }],
+    ]);
+  });
+});
+
+describe('Reddit moderation by polling', () => {
+  it('spam is removed with the alert to modmail, clean items are left, and the muted author’s later items are removed', async () => {
+    const { key, community, sub } = await activated();
+    const spam = reddit.post(sub, 'spammer1', SCAM);
+    const clean = reddit.post(sub, 'regular', 'Roadmap discussion', 'What do you all think of the Q3 plan?');
+    const cleanComment = reddit.comment(sub, 'regular', 'Looks good to me', clean);
+    await sync(key, community.id);
+    await settle();
+    expect(writes()).toEqual(
+      expect.arrayContaining([
+        ['/api/remove', { api_type: 'json', id: spam, spam: 'true' }],
+        ['/api/mod/conversations', { api_type: 'json', srName: sub.toLowerCase(), subject: 'mute: u/spammer1', body: 'mute: u/spammer1', isAuthorHidden: 'false' }],
+      ]),
+    );
+    expect(writes()).toHaveLength(2);
+    expect(writes().flatMap(([, form]) => Object.values(form))).not.toContain(clean);
+    expect(writes().flatMap(([, form]) => Object.values(form))).not.toContain(cleanComment);
+    const st = await status(key, community.id);
+    expect(st.metrics).toMatchObject({ messages_scanned: 3, actions: { mute: 1 } });
+    expect(st.audit_logs[0]).toMatchObject({ event_id: spam, user_id: 'spammer1', action: 'mute', rule: 'scam_phrase', delivery: { status: 'delivered', error: null } });
+
+    // Muted: a harmless comment of the same author a moment later is removed too.
+    reddit.reset();
+    const later = reddit.comment(sub, 'spammer1', 'just saying hi', clean);
+    await sync(key, community.id);
+    await settle();
+    expect(writes()).toEqual([['/api/remove', { api_type: 'json', id: later, spam: 'false' }]]);
+  });
+
+  it('polling again acts once: items already read are neither re-read for action nor acted on twice', async () => {
+    const c = await activated();
+    const { key, community, sub } = c;
+    const spam = reddit.comment(sub, 'spammer2', SCAM);
+    await sync(key, community.id);
+    await settle();
+    expect(writes().filter(([path]) => path === '/api/remove')).toEqual([['/api/remove', { api_type: 'json', id: spam, spam: 'true' }]]);
+    reddit.reset();
+    await sync(key, community.id);
+    // The schedule's shard and a sync at the same time: still nothing.
+    await Promise.all([runPoll(shardOf(c)), sync(key, community.id)]);
+    await settle();
+    expect(writes()).toEqual([]);
+    expect((await status(key, community.id)).metrics.messages_scanned).toBe(1);
+  });
+
+  it('a busy minute is read in full: pages follow `after` until an item already read', async () => {
+    const { key, community, sub } = await activated();
+    const first = reddit.post(sub, 'regular', 'first');
+    await sync(key, community.id);
+    reddit.reset();
+    // Each by its own author: one author's 230 posts in a minute would be a flood of its own.
+    const posts = Array.from({ length: 230 }, (_, i) => reddit.post(sub, `member${i}`, `Post number ${i} about the roadmap`));
+    const spam = reddit.post(sub, 'spammer3', SCAM);
+    await sync(key, community.id);
+    await settle();
+    const lower = sub.toLowerCase();
+    expect(reddit.calls.filter((c) => c.method === 'GET').map((c) => [c.path, c.query.after ?? null])).toEqual([
+      [`/r/${lower}/new`, null],
+      [`/r/${lower}/new`, posts[131]],
+      [`/r/${lower}/new`, posts[31]],
+      [`/r/${lower}/comments`, null],
+    ]);
+    expect(writes().filter(([path]) => path === '/api/remove')).toEqual([['/api/remove', { api_type: 'json', id: spam, spam: 'true' }]]);
+    expect((await status(key, community.id)).metrics.messages_scanned).toBe(1 + 230 + 1);
+    expect(first).toBeDefined();
+  });
+
+  it('an item a human moderator approved is never touched', async () => {
+    const { key, community, sub } = await activated();
+    reddit.post(sub, 'spammer4', SCAM, '', { approved_by: 'alice' });
+    await sync(key, community.id);
+    await settle();
+    expect(writes()).toEqual([]);
+    expect((await status(key, community.id)).audit_logs).toEqual([]);
+  });
+
+  it('observe mode records the decision and calls nothing', async () => {
+    const { key, community, sub } = await activated();
+    await api.call('PUT', `${BASE}/communities/${community.id}/rules`, { key, body: { mode: 'observe' } });
+    const spam = reddit.post(sub, 'spammer5', SCAM);
+    await sync(key, community.id);
+    await settle();
+    expect(writes()).toEqual([]);
+    expect((await status(key, community.id)).audit_logs[0]).toMatchObject({ event_id: spam, action: 'mute', delivery: { status: 'observe', error: null } });
+  });
+
+  it('a ban bans and removes; undo unbans and approves; undo of a removal approves the item', async () => {
+    const { key, community, sub } = await activated();
+    const shout = reddit.post(sub, 'loud', 'THIS IS THE BEST PROJECT EVER EVERYONE BUY NOW');
+    const first = reddit.post(sub, 'spammer6', SCAM);
+    await sync(key, community.id);
+    await settle();
+    reddit.reset();
+    const second = reddit.comment(sub, 'spammer6', 'Connect your wallet to claim the bonus', first);
+    await sync(key, community.id);
+    await settle();
+    expect(writes()).toEqual(
+      expect.arrayContaining([
+        [`/r/${sub.toLowerCase()}/api/friend`, { api_type: 'json', type: 'banned', name: 'spammer6', ban_reason: expect.any(String), note: `Banned by the moderation service for ${second}` }],
+        ['/api/remove', { api_type: 'json', id: second, spam: 'true' }],
+        ['/api/mod/conversations', expect.objectContaining({ subject: 'ban: u/spammer6' })],
+      ]),
+    );
+    expect(writes()).toHaveLength(3);
+    expect(reddit.bannedIn(sub)).toEqual(['spammer6']);
+    const logs = (await status(key, community.id)).audit_logs;
+    const ban = logs.find((l: { action: string }) => l.action === 'ban');
+    const removal = logs.find((l: { action: string; event_id: string }) => l.action === 'delete' && l.event_id === shout);
+    expect(ban).toBeDefined();
+    expect(removal).toBeDefined();
+
+    reddit.reset();
+    const undoBan = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${ban.id}/undo`, { key });
+    expect(undoBan.body).toMatchObject({ audit_id: ban.id, action: 'ban', delivery: 'delivered', error: null });
+    const undoRemoval = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${removal.id}/undo`, { key });
+    expect(undoRemoval.body).toMatchObject({ action: 'delete', delivery: 'delivered' });
+    expect(writes()).toEqual([
+      [`/r/${sub.toLowerCase()}/api/unfriend`, { api_type: 'json', type: 'banned', name: 'spammer6' }],
+      ['/api/approve', { api_type: 'json', id: second }],
+      ['/api/approve', { api_type: 'json', id: shout }],
+    ]);
+    expect(reddit.bannedIn(sub)).toEqual([]);
+    expect(reddit.item(shout)?.approved_by).toBe(BOT);
+    // An approved item stays approved: the next poll leaves it alone.
+    reddit.reset();
+    await sync(key, community.id);
+    await settle();
+    expect(writes()).toEqual([]);
+  });
+});
+
+describe('Reddit limits and failures', () => {
+  it('a 429 postpones the delivery by X-Ratelimit-Reset; Remaining 0 keeps the next call from being sent at all', async () => {
+    const { key, community, sub } = await activated();
+    reddit.rateLimitNext(/^\/api\/remove$/, 120);
+    const spam = reddit.post(sub, 'spammer7', SCAM);
+    await sync(key, community.id);
+    await api.ports.queue.settled();
+    const removeCalls = reddit.calls.filter((c) => c.path === '/api/remove');
+    expect(removeCalls).toHaveLength(1);
+    expect((await status(key, community.id)).audit_logs[0]).toMatchObject({ event_id: spam, delivery: { status: 'pending' } });
+
+    // Reddit says the window is spent: the budget keeps every further call home.
+    reddit.reset();
+    reddit.setRate(1, 600);
+    await sync(key, community.id);
+    const before = reddit.calls.length;
+    reddit.post(sub, 'spammer8', SCAM);
+    await sync(key, community.id);
+    expect(reddit.calls.length).toBe(before);
+  });
+
+  it('a 200 whose json.errors is not empty fails the delivery with Reddit’s error', async () => {
+    const { key, community, sub } = await activated();
+    reddit.refuseNext(/^\/r\/[^/]+\/api\/friend$/, [['USER_DOESNT_EXIST', "that user doesn't exist", 'name']]);
+    reddit.post(sub, 'spammer9', SCAM);
+    await sync(key, community.id);
+    await settle();
+    reddit.comment(sub, 'spammer9', 'Connect your wallet to claim the bonus');
+    await sync(key, community.id);
+    await settle();
+    const ban = (await status(key, community.id)).audit_logs.find((l: { action: string }) => l.action === 'ban');
+    expect(ban.delivery).toEqual({ status: 'failed', error: `POST /r/${sub.toLowerCase()}/api/friend: USER_DOESNT_EXIST: that user doesn't exist: name` });
+  });
+
+  it('without operator credentials nothing is read and an undo is recorded as not_configured', async () => {
+    const { key, community, sub } = await activated();
+    await api.call('PUT', `${BASE}/communities/${community.id}/rules`, { key, body: { mode: 'enforce' } });
+    reddit.post(sub, 'loud2', 'ANOTHER SHOUTING POST ABOUT THE TOKEN LAUNCH TODAY');
+    await sync(key, community.id);
+    await settle();
+    const removal = (await status(key, community.id)).audit_logs[0];
+    delete process.env.REDDIT_REFRESH_TOKEN;
+    forgetRedditTokens();
+    try {
+      reddit.reset();
+      reddit.post(sub, 'spammer10', SCAM);
+      const res = await sync(key, community.id);
+      expect(res.body.platform.configured).toBe(false);
+      expect(reddit.calls).toEqual([]);
+      const undo = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${removal.id}/undo`, { key });
+      expect(undo.body).toMatchObject({ action: 'delete', delivery: 'not_configured', error: 'reddit is not configured on this deployment' });
+      expect(reddit.calls).toEqual([]);
+    } finally {
+      process.env.REDDIT_REFRESH_TOKEN = ENV.REDDIT_REFRESH_TOKEN;
+    }
+  });
+
+  it('two pollers at once share the deployment’s budget: together they send no more than it allows', async () => {
+    const one = await activated();
+    const two = await activated();
+    // Reddit and the budget agree: 12 requests left, and polling leaves 10 of them to actions.
+    await clearBudget();
+    reddit.reset();
+    reddit.setRate(12, 300);
+    await observeRedditRate(CLIENT_ID, Date.now(), 12, 300);
+    await Promise.all([runPoll(shardOf(one)), runPoll(shardOf(two))]);
+    expect(reddit.calls.filter((c) => c.method === 'GET')).toHaveLength(2);
+  });
+
+  it('the minute schedule queues the bound communities in shards plus the inbox', async () => {
+    const { community } = await activated();
+    const report = await fanOutPolls();
+    expect(report.platforms.reddit.communities).toBeGreaterThanOrEqual(1);
+    expect(report.platforms.reddit.shards).toBe(1 + Math.ceil(report.platforms.reddit.communities / 50));
+    expect((await listPolledCommunities('reddit')).some((p) => p.communityId === community.id)).toBe(true);
+    await settle();
+  });
+});
