@@ -1,5 +1,6 @@
 /**
- * Undo (contract 10): lifts a mute or a ban on the platform and records the reversal as a delivery of
+ * Undo (contract 10): lifts what the platform's module can lift (a mute or a ban; on some platforms a
+ * removal too) on the platform and records the reversal as a delivery of
  * its own (`undo:{audit_id}`), so an undo happens once and its outcome shows beside the audit entry.
  * The calls run at once, so the answer carries the platform's verdict; a rate limit leaves it pending
  * and queued for after the wait.
@@ -10,24 +11,23 @@ import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import { getDelivery } from '#shared/store/deliveriesRepo';
 import { findAuditEntry } from '#shared/store/moderationRepo';
 import { getPlatformRecord } from '#shared/store/platformRepo';
-import type { PenaltyAction } from './actions';
+import type { PlannedCall } from '#shared/store/deliveriesRepo';
+import type { UndoTarget } from './platforms/platform';
 import { requireCommunity } from './communities';
 import { runDelivery, scheduleDelivery, undoDeliveryId } from './delivery';
-import { RetryLater, sendPlatformMessages } from './platformMessages';
-import type { UndoTarget } from './platforms/platform';
 import { PLATFORMS } from './platforms/registry';
-import type { PlannedCall } from '#shared/store/deliveriesRepo';
+import { RetryLater, sendPlatformMessages } from './platformMessages';
 
 export async function undoAction(userId: string, communityId: string, auditId: string) {
   const community = await requireCommunity(userId, communityId);
   const entry = await findAuditEntry(communityId, auditId);
   if (!entry) throw new NotFoundError('Audit entry');
-  const action = entry.action as PenaltyAction;
-  // Where the platform can restore an item (Reddit approves it again), a removal is undone too.
-  const undo = PLATFORMS[community.type].undo as Partial<Record<PenaltyAction, (target: UndoTarget) => PlannedCall[] | undefined>>;
-  const lift = Object.hasOwn(undo, action) ? undo[action] : undefined;
-  if (!lift) throw new UnprocessableError('invalid_state', `A ${action} cannot be undone; only mutes and bans can${undo.delete ? ', and removals' : ''}.`);
-  const calls = lift({ communityId, record: await getPlatformRecord(communityId), userId: entry.user_id, eventId: entry.event_id });
+  const action = entry.action;
+  const undoes: Record<string, ((target: UndoTarget) => PlannedCall[] | undefined) | null> = PLATFORMS[community.type].undo;
+  const lift = Object.hasOwn(undoes, action) ? undoes[action] : null;
+  if (!lift) throw new UnprocessableError('invalid_state', `A ${action} cannot be undone on ${community.type}.`);
+  const record = await getPlatformRecord(communityId);
+  const calls = lift({ communityId, record, userId: entry.user_id, eventId: entry.event_id });
   if (!calls?.length) throw new UnprocessableError('invalid_state', `This community is not bound on ${community.type}: there is nothing to undo the action in.`);
   const deliveryId = undoDeliveryId(auditId);
   const observe = (await getCommunityRules(communityId)).mode === 'observe';

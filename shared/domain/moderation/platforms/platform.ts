@@ -48,7 +48,7 @@ export type Ingest =
   /**
    * Nothing is pushed: the minute schedule (and POST /sync) calls `poll` for each connected, paid
    * community (polling.ts). A platform whose one request can read many communities (Reddit's
-   * `/r/a+b+c/new`) gives `batch` instead, called with up to `size` of them at a time; `operator` runs
+   * `/r/a+b+c/new`) gives `batch` too, called with up to `size` of them at a time; `operator` runs
    * once a minute for the whole deployment (Reddit's inbox, where activations arrive).
    */
   | {
@@ -112,10 +112,10 @@ export interface Platform<Target, Credentials> {
   /** An alert to the community's alert place; null where the platform has none (the audit log and webhooks carry it). */
   alert: ((record: PlatformRecord, target: Target | undefined, text: string) => PlannedCall[]) | null;
   /**
-   * Undo of a mute or a ban; undefined when nothing is bound to undo it in. A warning cannot be undone;
-   * a delete only where the platform can restore the item (`delete`: Reddit approves it again).
+   * What lifts each action (planned calls; undefined when nothing is bound to undo it in); null: that
+   * action cannot be undone on this platform (a sent warning; a message Telegram deleted).
    */
-  undo: Record<'mute' | 'ban', (target: UndoTarget) => PlannedCall[] | undefined> & { delete?: (target: UndoTarget) => PlannedCall[] | undefined };
+  undo: Record<PenaltyAction, ((target: UndoTarget) => PlannedCall[] | undefined) | null>;
   /**
    * Where the platform record keeps the place the community is bound to and its alert place (status
    * shows them as `chat_id` and `alert_chat_id`; binding writes them). New platforms use the generic

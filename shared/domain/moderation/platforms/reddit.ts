@@ -55,7 +55,9 @@ export const reddit = definePlatform<RedditTarget, RedditCredentials>({
   decisions: REDDIT_DECISION_CALLS,
   welcome: null,
   alert: (record, _target, text) => (record.boundId ? [redditAlertCall(record.boundId, text)] : []),
-  undo: { delete: undoIn('delete'), mute: undoIn('mute'), ban: undoIn('ban') },
+  // A warning reply stays (removing the bot's own reply would hide that the author was warned).
+  undo: { delete: undoIn('delete'), warn: null, mute: undoIn('mute'), ban: undoIn('ban') },
+  onRulesChanged: null,
   recordFields: { bound: 'boundId', alert: null },
   installUrl: null,
   unsupported: [
