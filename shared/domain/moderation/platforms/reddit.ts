@@ -51,7 +51,6 @@ export const reddit = definePlatform<RedditTarget, RedditCredentials>({
     operator: pollInbox,
   },
   sync: (community) => pollCommunityNow(community),
-  onRulesChanged: null,
   decisions: REDDIT_DECISION_CALLS,
   welcome: null,
   alert: (record, _target, text) => (record.boundId ? [redditAlertCall(record.boundId, text)] : []),

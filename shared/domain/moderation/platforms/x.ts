@@ -55,6 +55,9 @@ export const x = definePlatform<XTarget, XCredentials>({
   alert: null,
   // The audit entry's event id is the reply's post id, its user id the author's; the account must still be bound.
   undo: {
+    // A hidden reply can be shown again; a warning was never sent.
+    delete: ({ record, eventId, userId }) => (record.boundId ? X_UNDO_CALLS.delete!({ postId: eventId, authorId: userId }) : undefined),
+    warn: null,
     mute: ({ record, eventId, userId }) => (record.boundId ? X_UNDO_CALLS.mute!({ postId: eventId, authorId: userId }) : undefined),
     ban: ({ record, eventId, userId }) => (record.boundId ? X_UNDO_CALLS.ban!({ postId: eventId, authorId: userId }) : undefined),
   },

@@ -45,8 +45,9 @@ export const X_DECISION_CALLS: Record<PenaltyAction, (t: XTarget) => XCall[]> = 
 /** A later reply of a banned author. */
 export const xBannedReplyCalls = (t: XTarget): XCall[] => [hide(t.postId, true)];
 
-/** Undo shows the reply again and unmutes its author (a ban also stops hiding their later replies). */
+/** Undo shows the reply again, and for a mute or a ban unmutes its author (a ban also stops hiding their later replies). */
 export const X_UNDO_CALLS: Partial<Record<PenaltyAction, (t: XTarget) => XCall[]>> = {
+  delete: (t) => [hide(t.postId, false)],
   mute: (t) => [hide(t.postId, false), unmute(t.authorId)],
   ban: (t) => [hide(t.postId, false), unmute(t.authorId)],
 };
