@@ -29,6 +29,8 @@ export interface FunctionNeeds {
   stripe?: boolean;
   /** Reads the operator's platform credentials from the Secrets Manager secret at run time: wired to `secrets`. */
   platformSecret?: boolean;
+  /** Seals and opens X communities' OAuth tokens with the token KMS key (TOKEN_KEY_ARN): GenerateDataKey and Decrypt only. */
+  tokenKey?: boolean;
   /**
    * Data files (paths from the project root) the function reads at run time from beside its bundle
    * rather than carrying them as code: the stack copies each into the function's asset under its own
@@ -42,7 +44,7 @@ export interface FunctionNeeds {
 export type { FunctionName };
 
 /** How a function is deployed; what it touches is its wiring. */
-type Deployment = Omit<FunctionNeeds, 'table' | 'queue' | 'webhookQueue' | 'events' | 'stripe' | 'platformSecret'>;
+type Deployment = Omit<FunctionNeeds, 'table' | 'queue' | 'webhookQueue' | 'events' | 'stripe' | 'platformSecret' | 'tokenKey'>;
 
 /**
  * Every Lambda, one per folder in functions/. A new API group gets a compile error here until it
@@ -102,6 +104,7 @@ function needsFrom(name: FunctionName): FunctionNeeds {
     events: wired('events'),
     stripe: wired('payments') || ('stripe' in wiring && wiring.stripe === true),
     platformSecret: wired('secrets'),
+    tokenKey: wired('encryption'),
   };
 }
 

@@ -1,6 +1,7 @@
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -47,6 +48,7 @@ export class OutreachIntelligenceStack extends Stack {
   readonly api: ServiceApi;
   readonly monitoring: Monitoring;
   readonly platformSecret: secretsmanager.Secret;
+  readonly tokenKey: kms.Key;
 
   constructor(scope: Construct, id: string, props: OutreachIntelligenceStackProps = {}) {
     super(scope, id, props);
@@ -57,17 +59,25 @@ export class OutreachIntelligenceStack extends Stack {
     // The operator's Telegram and Discord credentials (contract 10), filled in after the first deploy
     // (README); read at run time through the Parameters and Secrets extension, never put in env.
     this.platformSecret = new secretsmanager.Secret(this, 'PlatformCredentials', {
-      description: 'Moderation platform credentials: TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET, DISCORD_APPLICATION_ID, DISCORD_PUBLIC_KEY, DISCORD_BOT_TOKEN, REDDIT_CLIENT_ID, REDDIT_CLIENT_SECRET, REDDIT_REFRESH_TOKEN, REDDIT_USERNAME, REDDIT_USER_AGENT',
+      description: 'Moderation platform credentials: TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET, DISCORD_APPLICATION_ID, DISCORD_PUBLIC_KEY, DISCORD_BOT_TOKEN, REDDIT_CLIENT_ID, REDDIT_CLIENT_SECRET, REDDIT_REFRESH_TOKEN, REDDIT_USERNAME, REDDIT_USER_AGENT, X_CLIENT_ID, X_CLIENT_SECRET',
       generateSecretString: {
         secretStringTemplate: JSON.stringify({
           TELEGRAM_BOT_TOKEN: '', DISCORD_APPLICATION_ID: '', DISCORD_PUBLIC_KEY: '', DISCORD_BOT_TOKEN: '',
           REDDIT_CLIENT_ID: '', REDDIT_CLIENT_SECRET: '', REDDIT_REFRESH_TOKEN: '', REDDIT_USERNAME: '', REDDIT_USER_AGENT: '',
+          X_CLIENT_ID: '', X_CLIENT_SECRET: '',
         }),
         // Telegram accepts A-Z, a-z, 0-9, _ and - in a webhook secret token.
         generateStringKey: 'TELEGRAM_WEBHOOK_SECRET',
         excludePunctuation: true,
         passwordLength: 48,
       },
+    });
+    // X communities' OAuth tokens are sealed in the table with data keys from this key (envelope
+    // encryption); retained with the table, which holds what it protects.
+    this.tokenKey = new kms.Key(this, 'PlatformTokenKey', {
+      description: "Wraps the data keys that seal X communities' OAuth tokens in the table",
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.RETAIN,
     });
     const secretsExtension = lambda.ParamsAndSecretsLayerVersion.fromVersion(lambda.ParamsAndSecretsVersions.V1_0_103, {
       cacheEnabled: true,
@@ -126,6 +136,11 @@ export class OutreachIntelligenceStack extends Stack {
       if (needs.platformSecret) {
         this.platformSecret.grantRead(target);
         target.addEnvironment('PLATFORM_SECRET_ARN', this.platformSecret.secretArn);
+      }
+      if (needs.tokenKey) {
+        // New data keys and opening them, nothing more (no Encrypt, ReEncrypt or key administration).
+        this.tokenKey.grant(target, 'kms:GenerateDataKey', 'kms:Decrypt');
+        target.addEnvironment('TOKEN_KEY_ARN', this.tokenKey.keyArn);
       }
     }
     if (props.discordApplicationId) fn('moderation').addEnvironment('DISCORD_APPLICATION_ID', props.discordApplicationId);

@@ -9,6 +9,7 @@ import { TableDns } from '#shared/adapters/dns';
 import { SystemResolver, TableResolver } from '#shared/adapters/hostResolver';
 import { paymentsFromEnv } from '#shared/adapters/payments';
 import { EnvSecrets } from '#shared/adapters/secrets';
+import { ephemeralEncryption, keyFileEncryption } from '#shared/adapters/encryption';
 import { uuidv7 } from '#shared/ids';
 import { ensureDemoAccount } from '#shared/domain/accounts/demo';
 import { ensureTable, localHost, startDynamo, type LocalDynamo } from './dynamo';
@@ -43,7 +44,7 @@ export interface LocalPorts {
 }
 
 /** Installs the in-process ports; the queue feeds the same worker handler SQS would. */
-export function installLocalPorts(clock: Clock = systemClock, options: { realDns?: boolean } = {}): LocalPorts {
+export function installLocalPorts(clock: Clock = systemClock, options: { realDns?: boolean; keyDir?: string } = {}): LocalPorts {
   const queue = new InProcessQueue({ batchSize: 10, maxReceiveCount: 3, visibilityDelayMs: 50 });
   const events = new RecordingEvents();
   const dns = new TableDns();
@@ -52,7 +53,9 @@ export function installLocalPorts(clock: Clock = systemClock, options: { realDns
   const webhookQueue = new InProcessQueue({ batchSize: 10, maxReceiveCount: 5, visibilityDelayMs: 1000 });
   // `npm start` may call receivers anywhere; tests answer every name from the table (no network).
   const hostResolver = new TableResolver(options.realDns === false ? undefined : new SystemResolver());
-  installPorts({ clock, queue, events, dns, payments: paymentsFromEnv(uuidv7), secrets: new EnvSecrets(), webhookQueue, hostResolver });
+  // Sealed tokens must open after a restart: the key is kept beside the data (tests make their own).
+  const encryption = options.keyDir ? keyFileEncryption(options.keyDir) : ephemeralEncryption();
+  installPorts({ clock, queue, events, dns, payments: paymentsFromEnv(uuidv7), secrets: new EnvSecrets(), webhookQueue, hostResolver, encryption });
   queue.setConsumer(async (event) => (await workerHandler())(event));
   webhookQueue.setConsumer(async (event) => (await webhookSenderHandler())(event));
   // The deployed dead-letter queue's consumer does the same: the job of a message that kept failing fails.
@@ -111,7 +114,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   useLocalTable(dynamo.endpoint, tableName);
   await ensureTable(dynamo.endpoint, tableName);
   if (!options.dynamo) recordLocalEndpoint(dynamo.endpoint);
-  const ports = installLocalPorts();
+  const ports = installLocalPorts(systemClock, { keyDir: options.dataDir || undefined });
   // The in-process queue died with the last process: every job still in flight is resumed from its
   // last committed step (the step guards make anything already done a no-op).
   const resumed = await superviseJobs({ resume: true });

@@ -1,10 +1,13 @@
 import { sqsPipelineQueue, sqsWebhookQueue } from '#shared/adapters/sqsQueue';
 import { eventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
 import { withPorts, platformSecrets } from '#shared/adapters/aws';
+import { tokenKeyEncryption } from '#shared/adapters/kmsEncryption';
 import { createApiHandler } from '#shared/http/api';
-import { noContent } from '#shared/http/response';
+import { HttpResponse, noContent } from '#shared/http/response';
 import { moderationEndpoints as E } from '#shared/schemas/moderation';
 import { platformEndpoints as P } from '#shared/schemas/moderationPlatforms';
+import { xEndpoints as X } from '#shared/schemas/moderationX';
+import { callbackHtml, completeXAuthorization } from '#shared/domain/moderation/platforms/x/oauth';
 import { changeRules, readRules } from '#shared/domain/moderation/rulesSettings';
 import { handleTelegramOperatorUpdate } from '#shared/domain/moderation/telegramBot';
 import { undoAction } from '#shared/domain/moderation/undo';
@@ -14,12 +17,14 @@ import { changeAutoRenew, changeCommunity, listCommunityViews, provisionCommunit
 import { moderateOwnCommunityEvents, moderateTelegramUpdate } from '#shared/domain/moderation/moderation';
 import { moderationStatus, syncModeration } from '#shared/domain/moderation/status';
 
-export const handler = withPorts('moderation', { queue: sqsPipelineQueue, events: eventBridgeEvents, webhookQueue: sqsWebhookQueue, secrets: platformSecrets }, createApiHandler({ ...E, ...P }, {
-  createCommunity: async ({ user, body }) => provisionCommunity(user.id, body),
-  listCommunities: async ({ user, query }) => listCommunityViews(user.id, query),
-  getCommunity: async ({ user, params }) => readCommunity(user.id, params.id),
-  updateCommunity: async ({ user, params, body }) => changeCommunity(user.id, params.id, body),
-  setAutoRenew: async ({ user, params, body }) => changeAutoRenew(user.id, params.id, body.auto_renew),
+// X communities' OAuth tokens are sealed with the token KMS key (encryption).
+export const handler = withPorts('moderation', { queue: sqsPipelineQueue, events: eventBridgeEvents, webhookQueue: sqsWebhookQueue, secrets: platformSecrets, encryption: tokenKeyEncryption }, createApiHandler({ ...E, ...P, ...X }, {
+  // The base URL is the service's own (configured, or API Gateway's record), never a request header: X's authorize_url names it.
+  createCommunity: async ({ user, body, baseUrl }) => provisionCommunity(user.id, body, baseUrl),
+  listCommunities: async ({ user, query, baseUrl }) => listCommunityViews(user.id, query, baseUrl),
+  getCommunity: async ({ user, params, baseUrl }) => readCommunity(user.id, params.id, baseUrl),
+  updateCommunity: async ({ user, params, body, baseUrl }) => changeCommunity(user.id, params.id, body, baseUrl),
+  setAutoRenew: async ({ user, params, body, baseUrl }) => changeAutoRenew(user.id, params.id, body.auto_renew, baseUrl),
   deleteCommunity: async ({ user, params }) => {
     await removeCommunity(user.id, params.id);
     return noContent();
@@ -34,4 +39,8 @@ export const handler = withPorts('moderation', { queue: sqsPipelineQueue, events
   // Discord's own response types (discord-api-types) are closed interfaces; the spec documents them as an object with a type.
   discordInteractions: async ({ headers, rawBody }) => (await handleDiscordInteraction(headers, rawBody)) as unknown as { type: number },
   sync: async ({ user, body }) => syncModeration(user.id, body.community_id),
+  xOAuthCallback: async ({ query }) => {
+    const page = await completeXAuthorization(query);
+    return new HttpResponse(page.status, callbackHtml(page), { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }, 'text/html; charset=utf-8');
+  },
 }));

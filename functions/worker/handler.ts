@@ -3,6 +3,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import { platformSecrets, systemDns, withPorts } from '#shared/adapters/aws';
 import { sqsPipelineQueue, sqsWebhookQueue } from '#shared/adapters/sqsQueue';
 import { eventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
+import { tokenKeyEncryption } from '#shared/adapters/kmsEncryption';
 import { failJobFromDeadLetter, handlePipelineMessage } from '#shared/domain/jobs/pipeline';
 import { recordMetric } from '#shared/observability/metrics';
 import { logger } from '#shared/observability/logger';
@@ -13,7 +14,7 @@ import { handlePlatformMessage, parsePlatformMessage } from '#shared/domain/mode
  * redelivers just those. A processor per batch: it holds the batch's state, and the local runtime
  * may run two batches in one process at once.
  */
-export const handler = withPorts('worker', { queue: sqsPipelineQueue, events: eventBridgeEvents, webhookQueue: sqsWebhookQueue, secrets: platformSecrets, dns: systemDns }, async (
+export const handler = withPorts('worker', { queue: sqsPipelineQueue, events: eventBridgeEvents, webhookQueue: sqsWebhookQueue, secrets: platformSecrets, dns: systemDns, encryption: tokenKeyEncryption }, async (
   event: SQSEvent,
   context?: Context,
 ): Promise<SQSBatchResponse> => {

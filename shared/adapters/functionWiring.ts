@@ -35,7 +35,8 @@ export const FUNCTION_WIRING = {
   growth: { table: 'readWrite', ports: ['queue', 'events', 'webhookQueue'] },
   jobs: { table: 'readWrite', ports: ['queue', 'events', 'webhookQueue'] },
   // The Telegram webhook and Discord interactions verify with the platform secret and queue platform calls.
-  moderation: { table: 'readWrite', ports: ['queue', 'events', 'webhookQueue', 'secrets'] },
+  // The X callback seals the tokens it is given; a sync poll opens and refreshes them.
+  moderation: { table: 'readWrite', ports: ['queue', 'events', 'webhookQueue', 'secrets', 'encryption'] },
   // Checks a new endpoint's address as deliveries will.
   outbound: { table: 'readWrite', ports: ['webhookQueue', 'hostResolver'] },
   // Runs the tools' routes in process through their own handlers (each fenced to its own ports): the
@@ -44,7 +45,7 @@ export const FUNCTION_WIRING = {
   authorizer: { table: 'read', ports: [] },
   'jobs-events': { table: 'read', ports: [] },
   // E-mail verification looks up mail exchangers; platform calls read the platform secret.
-  worker: { table: 'readWrite', ports: ['queue', 'events', 'webhookQueue', 'secrets', 'dns'] },
+  worker: { table: 'readWrite', ports: ['queue', 'events', 'webhookQueue', 'secrets', 'dns', 'encryption'] },
   // No webhook queue: the jobs it fails announce their events through the outbox sweep instead.
   'dead-letters': { table: 'readWrite', ports: ['events'] },
   renewals: { table: 'readWrite', ports: ['queue', 'events', 'webhookQueue'] },

@@ -7,6 +7,7 @@ import type { DnsPort } from './dns';
 import type { PaymentsPort } from './paymentsPort';
 import type { SecretsPort } from './secrets';
 import type { HostResolver } from './hostResolver';
+import type { EncryptionPort } from './encryption';
 
 /**
  * The outside world the application talks to. Each Lambda entry point registers the AWS
@@ -24,6 +25,8 @@ export interface Ports {
   webhookQueue: QueuePort;
   /** Host names of webhook endpoints to addresses, checked against the address policy at each delivery. */
   hostResolver: HostResolver;
+  /** Seals secrets kept in the table (a platform account's OAuth tokens): KMS in AWS, a key file locally. */
+  encryption: EncryptionPort;
 }
 
 type Factories = { [K in keyof Ports]?: () => Ports[K] };
@@ -73,6 +76,7 @@ const view: Ports = {
   get secrets() { return resolve('secrets'); },
   get webhookQueue() { return resolve('webhookQueue'); },
   get hostResolver() { return resolve('hostResolver'); },
+  get encryption() { return resolve('encryption'); },
 };
 
 export const ports = (): Ports => view;

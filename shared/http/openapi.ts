@@ -154,7 +154,11 @@ export function buildOpenApi(endpoints: EndpointSpec[], serverUrl?: string): Jso
   const paths: Json = {};
   for (const spec of endpoints) {
     const responses: Json = { [String(spec.successStatus ?? 200)]: successOf(spec, components) };
-    for (const code of errorStatusesOf(spec)) responses[code] = { description: ERROR_STATUSES[code], content: { 'application/json': { schema: errorRef } } };
+    for (const code of errorStatusesOf(spec)) {
+      // A page for a browser (an OAuth redirect) answers its own refusals as a page too.
+      const page = spec.produces && spec.errors?.includes(code) ? { [spec.produces]: { schema: { type: 'string' } } } : {};
+      responses[code] = { description: ERROR_STATUSES[code], content: { 'application/json': { schema: errorRef }, ...page } };
+    }
     const operation: Json = {
       operationId: spec.operationId,
       summary: spec.summary,

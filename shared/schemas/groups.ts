@@ -4,6 +4,7 @@ import { intelligenceEndpoints } from './intelligence';
 import { growthEndpoints } from './growth';
 import { moderationEndpoints } from './moderation';
 import { platformEndpoints } from './moderationPlatforms';
+import { xEndpoints } from './moderationX';
 import { jobsEndpoints } from './jobs';
 import { publicEndpoints, webhookEndpoints } from './public';
 import { storageEndpoints } from './storage';
@@ -23,7 +24,7 @@ export const API_GROUPS = {
   intelligence: Object.values(intelligenceEndpoints),
   growth: Object.values(growthEndpoints),
   jobs: Object.values(jobsEndpoints),
-  moderation: [...Object.values(moderationEndpoints), ...Object.values(platformEndpoints)],
+  moderation: [...Object.values(moderationEndpoints), ...Object.values(platformEndpoints), ...Object.values(xEndpoints)],
   outbound: Object.values(outboundWebhookEndpoints),
   mcp: Object.values(mcpEndpoints),
 } satisfies Record<string, EndpointSpec[]>;

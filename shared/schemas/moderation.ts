@@ -53,6 +53,10 @@ export const community = withMeta(
     welcome_message: z.nullable(z.string()),
     alert_channel_message_template: z.nullable(z.string()),
     install_url: withMeta(z.nullable(z.string()), { description: "Discord: the OAuth2 invite adding the operator's bot (scopes bot applications.commands); null for other types or without DISCORD_APPLICATION_ID" }),
+    authorize_url: withMeta(z.nullable(z.string()), {
+      description:
+        "X: the OAuth 2.0 authorization link (PKCE) to open while signed in to the X account to moderate; each read makes a new one, usable once within an hour. Null for other types, for an expired community, without the operator's X app, and in webhook events",
+    }),
     created_at: timestamp,
     updated_at: timestamp,
   }),

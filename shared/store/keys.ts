@@ -313,6 +313,17 @@ export const redditCursorKey = (communityId: string): Key => ({ pk: engine(commu
 export const REDDIT_MUTE_PREFIX = 'REDDIT_MUTE#';
 export const redditMuteKey = (communityId: string, username: string): Key => ({ pk: engine(communityId), sk: `${REDDIT_MUTE_PREFIX}${username.toLowerCase()}` });
 export const redditMutesPartition = (communityId: string) => ({ pk: engine(communityId), prefix: REDDIT_MUTE_PREFIX });
+// ---- X (OAuth 2.0 accounts of X communities) ------------------------------------------------------
+/** A pending authorization, by the SHA-256 of its `state` (single use, expiring; the state itself is never stored). */
+export const xOAuthStateKey = (stateHash: string): Key => ({ pk: `XOAUTH#${stateHash}`, sk: 'STATE' });
+/** The community's X account and its sealed tokens (one grant per community). */
+export const xTokensKey = (communityId: string): Key => ({ pk: engine(communityId), sk: 'XTOKENS' });
+/** Held by the one worker spending the refresh token (X rotates it on every use). */
+export const xRefreshLeaseKey = (communityId: string): Key => ({ pk: engine(communityId), sk: 'XLEASE' });
+/** Where polling replies stands (since_id, a paging in progress). */
+export const xPollCursorKey = (communityId: string): Key => ({ pk: engine(communityId), sk: 'XCURSOR' });
+/** Authors banned in the community: their later replies are hidden on sight. */
+export const xBannedAuthorsKey = (communityId: string): Key => ({ pk: engine(communityId), sk: 'XBANNED' });
 
 // ---- Outbound webhooks ------------------------------------------------------------------------
 export const WEBHOOK_ENDPOINT_PREFIX = 'WHENDPOINT#';

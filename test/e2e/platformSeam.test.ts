@@ -147,7 +147,8 @@ const OBSERVE: { [K in CommunityType]: () => Promise<void> } = {
     for (const rule of after) expect(rule.enabled).toBe(false);
   },
   reddit: () => viaModule('reddit', { communityId: 'c', subreddit: 'acme', fullname: 't3_abc', author: 'u1', writtenAt: new Date().toISOString(), rule: 'scam_phrase', reason: 'scam' }),
-  x: () => viaModule('x'),
+  // X's target: a reply (post id) and its author.
+  x: () => viaModule('x', { postId: '1860000000000000001', authorId: '4242' }),
   crisp: () => viaModule('crisp'),
 };
 

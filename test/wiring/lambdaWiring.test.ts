@@ -44,6 +44,7 @@ async function freshContext(name: FunctionName) {
   const { TableResolver } = await import('#shared/adapters/hostResolver');
   const { EnvSecrets } = await import('#shared/adapters/secrets');
   const { LocalPayments } = await import('#shared/adapters/payments');
+  const { ephemeralEncryption } = await import('#shared/adapters/encryption');
   const standIns: { [P in PortName]: () => Ports[P] } = {
     queue: () => recordingQueue(sent.queue),
     webhookQueue: () => recordingQueue(sent.webhookQueue),
@@ -52,6 +53,7 @@ async function freshContext(name: FunctionName) {
     hostResolver: () => new TableResolver(),
     secrets: () => new EnvSecrets(),
     payments: () => new LocalPayments(randomUUID),
+    encryption: () => ephemeralEncryption(),
   };
   const wired = FUNCTION_WIRING[name].ports as readonly PortName[];
   installPorts(Object.fromEntries(wired.map((port) => [port, standIns[port]()])));

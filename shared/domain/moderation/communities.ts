@@ -20,6 +20,8 @@ import { writeTogether } from '#shared/store/transactions';
 import { COMMUNITY_PRICING, communityStatus, type CommunityType } from './communityTypes';
 import { PLATFORMS } from './platforms/registry';
 import { periodEndAfter, renewalChargeId } from './renewalRules';
+import { xAuthorizeUrl } from './platforms/x/oauth';
+import { forgetXAccount } from './platforms/x/tokens';
 
 export const communityView = (c: CommunityRecord) => ({
   id: c.id,
@@ -39,10 +41,22 @@ export const communityView = (c: CommunityRecord) => ({
   welcome_message: c.welcomeMessage,
   alert_channel_message_template: c.alertTemplate,
   install_url: PLATFORMS[c.type].installUrl?.() ?? null,
+  authorize_url: null as string | null,
   created_at: c.createdAt,
   updated_at: c.updatedAt,
 });
 export type CommunityView = ReturnType<typeof communityView>;
+
+/**
+ * The view as the API answers it: an X community's record carries a fresh authorize_url (a new
+ * single-use state each time), built on the service's own public base URL. Without a base URL
+ * (webhook events) no link is minted.
+ */
+async function answered(c: CommunityRecord, apiBaseUrl: string | undefined): Promise<CommunityView> {
+  const view = communityView(c);
+  if (!apiBaseUrl || c.type !== 'x' || c.billingState === 'expired') return view;
+  return { ...view, authorize_url: await xAuthorizeUrl(c, apiBaseUrl) };
+}
 
 export interface CommunityInput {
   name?: string;
@@ -76,7 +90,7 @@ function settingsFrom(input: CommunityInput): Partial<CommunitySettings> {
 }
 
 /** Creates the community and charges its first period in ONE transaction: both happen or neither. */
-export async function provisionCommunity(userId: string, input: CommunityInput & { name: string; project_name: string; type: CommunityType }): Promise<CommunityView> {
+export async function provisionCommunity(userId: string, input: CommunityInput & { name: string; project_name: string; type: CommunityType }, apiBaseUrl?: string): Promise<CommunityView> {
   const at = now();
   const createdAt = at.toISOString();
   const id = uuidv7(at.getTime());
@@ -113,7 +127,7 @@ export async function provisionCommunity(userId: string, input: CommunityInput &
     // The pointer lets `/activate <token>` in a chat find the community the token belongs to.
     with: { ...putNewCommunity(community), activationPointer: community.activationToken ? putActivationPointer(community.activationToken, { userId, communityId: id }) : undefined },
   });
-  return communityView(community);
+  return answered(community, apiBaseUrl);
 }
 
 /** The caller's community, or 404 (also for another user's: existence is never revealed). */
@@ -141,19 +155,19 @@ export async function withActivationToken(community: CommunityRecord): Promise<C
   return (await getCommunity(community.userId, community.id, true)) ?? community;
 }
 
-export async function readCommunity(userId: string, communityId: string): Promise<CommunityView> {
-  return communityView(await requireCommunity(userId, communityId));
+export async function readCommunity(userId: string, communityId: string, apiBaseUrl?: string): Promise<CommunityView> {
+  return answered(await requireCommunity(userId, communityId), apiBaseUrl);
 }
 
 /** Contract 4's list shape ({items, total}); the usual paging parameters still apply. */
-export async function listCommunityViews(userId: string, page: { limit: number; offset: number; sort_order: 'asc' | 'desc' }): Promise<{ items: CommunityView[]; total: number }> {
+export async function listCommunityViews(userId: string, page: { limit: number; offset: number; sort_order: 'asc' | 'desc' }, apiBaseUrl?: string): Promise<{ items: CommunityView[]; total: number }> {
   const all = await Promise.all((await listCommunities(userId)).map(withActivationToken));
   if (page.sort_order === 'asc') all.reverse();
-  return { items: all.slice(page.offset, page.offset + page.limit).map(communityView), total: all.length };
+  return { items: await Promise.all(all.slice(page.offset, page.offset + page.limit).map((c) => answered(c, apiBaseUrl))), total: all.length };
 }
 
 /** A changed type re-evaluates activation; sending the same type again changes nothing about it. */
-export async function changeCommunity(userId: string, communityId: string, input: CommunityInput): Promise<CommunityView> {
+export async function changeCommunity(userId: string, communityId: string, input: CommunityInput, apiBaseUrl?: string): Promise<CommunityView> {
   const before = await requireCommunity(userId, communityId, true);
   const at = now().toISOString();
   const changes: CommunityChanges = settingsFrom(input);
@@ -161,13 +175,13 @@ export async function changeCommunity(userId: string, communityId: string, input
   if (changes.activationToken) await writeActivationPointer(changes.activationToken, { userId, communityId });
   const after = await updateCommunitySettings(userId, communityId, changes, at);
   if (!after) throw new NotFoundError('Community');
-  return communityView(after);
+  return answered(after, apiBaseUrl);
 }
 
-export async function changeAutoRenew(userId: string, communityId: string, autoRenew: boolean): Promise<CommunityView> {
+export async function changeAutoRenew(userId: string, communityId: string, autoRenew: boolean, apiBaseUrl?: string): Promise<CommunityView> {
   await requireCommunity(userId, communityId);
   const after = await updateAutoRenew(userId, communityId, autoRenew, now().toISOString());
-  if (after) return communityView(after);
+  if (after) return answered(after, apiBaseUrl);
   await requireCommunity(userId, communityId, true);
   throw new UnprocessableError('invalid_state', 'This community has expired and cannot renew; provision a new one.');
 }
@@ -175,4 +189,6 @@ export async function changeAutoRenew(userId: string, communityId: string, autoR
 export async function removeCommunity(userId: string, communityId: string): Promise<void> {
   const community = await requireCommunity(userId, communityId, true);
   if (!(await deleteCommunityItems(community))) throw new NotFoundError('Community');
+  // An X community holds the account's own OAuth grant: it is revoked and its tokens deleted with it.
+  if (community.type === 'x') await forgetXAccount(community.id);
 }

@@ -1,0 +1,98 @@
+/**
+ * One poll of an X community: the replies to its account since the newest one read, through the
+ * engine (observe mode, whitelists, rules, each post acted on once however often it is read again),
+ * then each decision planned as X calls. Only a connected community with a paid period is polled:
+ * every read is billed to the operator. A banned author's later replies are hidden whatever the
+ * engine thinks of them. The cursor moves after each page's decisions are planned, so a poll that
+ * dies halfway reads the rest again and the engine answers what it had already decided.
+ */
+import { XApi, type XAnswer, type XPost } from '#shared/adapters/platforms/xApi';
+import { logger } from '#shared/observability/logger';
+import type { CommunityRecord } from '#shared/store/communitiesRepo';
+import { getCommunityRules } from '#shared/store/communityRulesRepo';
+import { addBannedXAuthor, bannedXAuthors, getXCursor, putXCursor } from '#shared/store/xRepo';
+import { communityStatus } from '../../communityTypes';
+import { decisionDeliveryId, scheduleDelivery } from '../../delivery';
+import type { ChatEvent, Decision } from '../../engine';
+import { moderateEvents } from '../../moderation';
+import { X_DECISION_CALLS, xBannedReplyCalls, type XCall, type XTarget } from './actions';
+import { afterPage, repliesToEvents, searchRequest } from './replies';
+import { runLimited, xEndpointOf } from './send';
+import { xCredentials, xSession, XSessionUnavailable } from './tokens';
+
+export interface XPollResult {
+  /** Why nothing was read, when nothing was. */
+  skipped?: 'not_x' | 'not_connected' | 'not_configured' | 'not_authorized' | 'refused' | 'unreachable';
+  pages: number;
+  replies: number;
+  /** The search failed (a rate limit or X's trouble): the cursor stays, the next poll reads on. */
+  error?: string;
+}
+
+const SEARCH_ENDPOINT = xEndpointOf('GET', '/2/tweets/search/recent');
+
+export async function pollXCommunity(community: CommunityRecord): Promise<XPollResult> {
+  const result: XPollResult = { pages: 0, replies: 0 };
+  if (community.type !== 'x') return { ...result, skipped: 'not_x' };
+  if (communityStatus(community) !== 'connected') return { ...result, skipped: 'not_connected' };
+  const client = await xCredentials();
+  if (!client.configured) return { ...result, skipped: 'not_configured' };
+  try {
+    await xSession(community.id);
+  } catch (err) {
+    if (err instanceof XSessionUnavailable) return { ...result, skipped: err.reason };
+    throw err;
+  }
+  const api = new XApi(client.apiBase);
+  const observe = (await getCommunityRules(community.id)).mode === 'observe';
+  const banned = await bannedXAuthors(community.id);
+  let cursor = await getXCursor(community.id);
+  for (;;) {
+    const page = await runLimited(community.id, SEARCH_ENDPOINT, (session) => api.request(session.accessToken, searchRequest(session.username, cursor)));
+    if (!page.ok) {
+      logger.warn('x poll: search failed', { communityId: community.id, status: page.status, error: page.error });
+      return { ...result, error: page.error };
+    }
+    const answer = page.result as XAnswer<XPost[]>;
+    result.pages += 1;
+    const events = repliesToEvents(answer);
+    result.replies += events.length;
+    if (events.length) await actOn(community, events, observe, banned);
+    const next = afterPage(cursor, answer, result.pages);
+    cursor = next.cursor;
+    await putXCursor(community.id, cursor);
+    if (!next.more) return result;
+  }
+}
+
+/** The engine's decisions on one page of replies, planned as X calls (observe: recorded, not sent). */
+async function actOn(community: CommunityRecord, events: ChatEvent[], observe: boolean, banned: Set<string>): Promise<void> {
+  const { decisions } = await moderateEvents(community, events);
+  const authorOf = new Map(events.map((e) => [e.event_id, e.user.id]));
+  for (const decision of decisions) {
+    const target: XTarget = { postId: decision.event_id, authorId: authorOf.get(decision.event_id)! };
+    const planned = plannedFor(decision, target, banned.has(target.authorId));
+    if (planned) {
+      await scheduleDelivery({
+        communityId: community.id,
+        deliveryId: decisionDeliveryId(decision.event_id),
+        purpose: planned.purpose,
+        eventId: decision.event_id,
+        calls: planned.calls,
+        observe,
+      });
+    }
+    if (decision.action === 'ban' && !observe && !banned.has(target.authorId)) {
+      await addBannedXAuthor(community.id, target.authorId);
+      banned.add(target.authorId);
+    }
+  }
+}
+
+function plannedFor(decision: Decision, target: XTarget, authorBanned: boolean): { purpose: string; calls: XCall[] } | undefined {
+  const calls = decision.action === 'allow' ? [] : X_DECISION_CALLS[decision.action](target);
+  if (calls.length) return { purpose: decision.action, calls };
+  // A banned author's reply is hidden even when the engine would let it be (or only warn).
+  if (authorBanned) return { purpose: 'banned_author', calls: xBannedReplyCalls(target) };
+  return undefined;
+}

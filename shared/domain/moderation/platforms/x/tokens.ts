@@ -1,0 +1,175 @@
+/**
+ * A working access token for an X community. X rotates the refresh token on every use and refuses
+ * the old one, so two workers refreshing with the same token would lose the account: a refresh runs
+ * only under the community's lease (a conditional write in the table), and its new tokens are written
+ * only over the version it read. A worker that loses the lease waits for the holder's write and reads
+ * the new tokens. Tokens are sealed by the encryption port, bound to the community's id.
+ */
+import { now, ports } from '#shared/adapters/ports';
+import { XApi, type XTokenAnswer } from '#shared/adapters/platforms/xApi';
+import type { CallOutcome } from '#shared/adapters/platforms/result';
+import { uuidv7 } from '#shared/ids';
+import { acquireRefreshLease, deleteXAccount, getXAccount, markXTokensRefused, rateLimitsOf, releaseRefreshLease, replaceXTokens, type XAccountRecord } from '#shared/store/xRepo';
+
+export interface XConfigured {
+  configured: true;
+  clientId: string;
+  clientSecret: string;
+  apiBase: string;
+  authorizeUrl: string;
+}
+export type XClient = XConfigured | { configured: false; apiBase: string; authorizeUrl: string };
+
+/** The operator's X app, as the platform module reads it from the platform credentials. */
+export async function xCredentials(): Promise<XClient> {
+  const { clientId, clientSecret, apiBase, authorizeUrl } = (await ports().secrets.platformCredentials()).x;
+  return clientId && clientSecret ? { configured: true, clientId, clientSecret, apiBase, authorizeUrl } : { configured: false, apiBase, authorizeUrl };
+}
+
+interface TokenPair {
+  access_token: string;
+  refresh_token: string | null;
+}
+
+const sealContext = (communityId: string) => `x-tokens:${communityId}`;
+
+export const sealXTokens = (communityId: string, pair: TokenPair): Promise<string> => ports().encryption.seal(JSON.stringify(pair), sealContext(communityId));
+const openXTokens = async (communityId: string, sealed: string): Promise<TokenPair> => JSON.parse(await ports().encryption.open(sealed, sealContext(communityId))) as TokenPair;
+
+/** The account a community acts as, with a token that works now. */
+export interface XSession {
+  accessToken: string;
+  accountId: string;
+  username: string;
+  /** X's rate-limit windows still known for the account, by endpoint: epoch ms each ends. */
+  rateLimits: Record<string, number>;
+}
+
+/**
+ * Why no session: `not_configured` (no X app), `not_authorized` (nobody authorized the community yet),
+ * `refused` (X refused the refresh token: authorize again), `unreachable` (X or the network failed:
+ * try again later).
+ */
+export class XSessionUnavailable extends Error {
+  constructor(
+    readonly reason: 'not_configured' | 'not_authorized' | 'refused' | 'unreachable',
+    message: string,
+    readonly outcome?: CallOutcome,
+  ) {
+    super(message);
+    this.name = 'XSessionUnavailable';
+  }
+}
+
+/** Refreshed this long before it expires, so a token never dies mid-call. */
+const EXPIRY_MARGIN_MS = 60_000;
+/** Longer than one token call (10 s timeout) with room to write the result. */
+export const REFRESH_LEASE_MS = 30_000;
+const WAIT_STEP_MS = 200;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A session for the community. `stale`: the token was refused by X (a 401) although it had not
+ * expired; it is refreshed unless someone already replaced that version.
+ */
+export async function xSession(communityId: string, stale?: { version: number }): Promise<XSession & { version: number }> {
+  const client = await xCredentials();
+  if (!client.configured) throw new XSessionUnavailable('not_configured', 'X_CLIENT_ID and X_CLIENT_SECRET are not set');
+  for (let round = 0; round < 3; round++) {
+    const account = await usableAccount(communityId);
+    const expired = Date.parse(account.expiresAt) - now().getTime() <= EXPIRY_MARGIN_MS || stale?.version === account.version;
+    if (!expired) return sessionOf(communityId, account);
+    const holder = uuidv7();
+    if (await acquireRefreshLease(communityId, holder, now().getTime(), REFRESH_LEASE_MS)) {
+      try {
+        // Read again under the lease: the last holder may have written between our read and our lease.
+        const current = await usableAccount(communityId);
+        if (current.version !== account.version) return sessionOf(communityId, current);
+        return await refresh(client, communityId, current);
+      } finally {
+        await releaseRefreshLease(communityId, holder);
+      }
+    }
+    // Another worker is refreshing: its new tokens are written under a new version (or it gives up).
+    const deadline = Date.now() + REFRESH_LEASE_MS;
+    while (Date.now() < deadline) {
+      await sleep(WAIT_STEP_MS);
+      const seen = await getXAccount(communityId);
+      if (!seen || seen.refusedAt || seen.version !== account.version) break;
+    }
+    stale = undefined;
+  }
+  throw new XSessionUnavailable('unreachable', 'The X tokens could not be refreshed (another worker held the lease)');
+}
+
+async function usableAccount(communityId: string): Promise<XAccountRecord> {
+  const account = await getXAccount(communityId);
+  if (!account) throw new XSessionUnavailable('not_authorized', 'No X account has authorized this community yet');
+  if (account.refusedAt) throw new XSessionUnavailable('refused', 'X refused the stored refresh token: the account must authorize again');
+  return account;
+}
+
+async function sessionOf(communityId: string, account: XAccountRecord) {
+  const { access_token } = await openXTokens(communityId, account.sealed);
+  return { accessToken: access_token, accountId: account.accountId, username: account.username, version: account.version, rateLimits: rateLimitsOf(account) };
+}
+
+async function refresh(client: XConfigured, communityId: string, account: XAccountRecord) {
+  const { refresh_token } = await openXTokens(communityId, account.sealed);
+  if (!refresh_token) {
+    await markXTokensRefused(communityId, account.version, 'no refresh token (offline.access was not granted)', now().toISOString());
+    throw new XSessionUnavailable('refused', 'The X grant has no refresh token: the account must authorize again');
+  }
+  const answer = await new XApi(client.apiBase).token(client.clientId, client.clientSecret, { grant_type: 'refresh_token', refresh_token });
+  if (!answer.ok) {
+    // A refusal (invalid_request / invalid_grant) means the token is spent or revoked; anything else may pass.
+    if (answer.status >= 400 && answer.status < 500 && answer.status !== 429) {
+      await markXTokensRefused(communityId, account.version, answer.error, now().toISOString());
+      throw new XSessionUnavailable('refused', `X refused the refresh token: ${answer.error}`, answer);
+    }
+    throw new XSessionUnavailable('unreachable', `Refreshing the X tokens failed: ${answer.error}`, answer);
+  }
+  const tokens = answer.result as XTokenAnswer;
+  const sealed = await sealXTokens(communityId, { access_token: tokens.access_token, refresh_token: tokens.refresh_token ?? refresh_token });
+  const expiresAt = new Date(now().getTime() + tokens.expires_in * 1000).toISOString();
+  if (!(await replaceXTokens(communityId, account.version, { sealed, expiresAt, updatedAt: now().toISOString() }))) {
+    // A new authorization landed meanwhile: it is the newer grant.
+    return sessionOf(communityId, await usableAccount(communityId));
+  }
+  return { accessToken: tokens.access_token, accountId: account.accountId, username: account.username, version: account.version + 1, rateLimits: rateLimitsOf(account) };
+}
+
+/**
+ * Runs one call as the community's account; a 401 (the token was revoked or expired early) refreshes
+ * once and tries again. A missing session becomes the outcome the delivery runner understands.
+ */
+export async function asXAccount(communityId: string, call: (session: XSession) => Promise<CallOutcome>): Promise<CallOutcome> {
+  try {
+    const session = await xSession(communityId);
+    const outcome = await call(session);
+    if (outcome.ok || outcome.status !== 401) return outcome;
+    return await call(await xSession(communityId, { version: session.version }));
+  } catch (err) {
+    if (!(err instanceof XSessionUnavailable)) throw err;
+    if (err.outcome) return err.outcome.ok ? { ok: false, status: 0, error: err.message } : { ...err.outcome, error: err.message };
+    return { ok: false, status: err.reason === 'unreachable' ? 0 : 401, error: err.message };
+  }
+}
+
+/**
+ * A deleted community lets go of its account: the grant is revoked at X (best effort: X may be
+ * unreachable, and the refresh token it keeps is then unusable to us anyway) and the sealed tokens
+ * are deleted, so nothing of the account is kept.
+ */
+export async function forgetXAccount(communityId: string): Promise<void> {
+  const account = await getXAccount(communityId);
+  if (!account) return;
+  const client = await xCredentials();
+  if (client.configured && !account.refusedAt) {
+    const { access_token, refresh_token } = await openXTokens(communityId, account.sealed);
+    const api = new XApi(client.apiBase);
+    if (refresh_token) await api.revoke(client.clientId, client.clientSecret, refresh_token, 'refresh_token');
+    await api.revoke(client.clientId, client.clientSecret, access_token, 'access_token');
+  }
+  await deleteXAccount(communityId);
+}

@@ -1,0 +1,209 @@
+/**
+ * X communities' own items: pending OAuth authorizations (by the hash of their state), the account
+ * and its sealed tokens with the refresh lease, the polling cursor and the banned authors. Tokens are
+ * stored only as the sealed string the caller hands in; this module never sees them in the clear.
+ */
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, isConditionFailure, table, writeIfCondition } from './client';
+import { defineEntity } from './entity';
+import { xBannedAuthorsKey, xOAuthStateKey, xPollCursorKey, xRefreshLeaseKey, xTokensKey } from './keys';
+import { buildUpdate } from './update';
+
+// ---- OAuth authorizations ----------------------------------------------------------------------
+
+export interface XOAuthState {
+  communityId: string;
+  userId: string;
+  /** The PKCE code verifier sent with the code exchange. */
+  verifier: string;
+  /** Exactly the redirect_uri the authorization named (the exchange must repeat it). */
+  redirectUri: string;
+  expiresAt: string;
+}
+
+export async function putOAuthState(stateHash: string, state: XOAuthState): Promise<void> {
+  // DynamoDB's TTL removes it some time after it expires; expiresAt is what is enforced.
+  const ttl = Math.ceil(Date.parse(state.expiresAt) / 1000) + 24 * 60 * 60;
+  await ddb().send(new PutCommand({ TableName: table(), Item: { ...xOAuthStateKey(stateHash), entity: 'xOAuthState', ...state, ttl }, ConditionExpression: 'attribute_not_exists(pk)' }));
+}
+
+export type ConsumedState = { outcome: 'ok'; state: XOAuthState } | { outcome: 'unknown' | 'used' | 'expired' };
+
+/** Marks the authorization used, once: a second callback with the same state finds it used. */
+export async function consumeOAuthState(stateHash: string, atIso: string): Promise<ConsumedState> {
+  try {
+    const { Attributes } = await ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: xOAuthStateKey(stateHash),
+        ...buildUpdate({
+          set: { usedAt: atIso },
+          condition: { expression: 'attribute_exists(pk) AND attribute_not_exists(usedAt) AND expiresAt > :at', values: { ':at': atIso } },
+        }),
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    const a = Attributes!;
+    return { outcome: 'ok', state: { communityId: a.communityId, userId: a.userId, verifier: a.verifier, redirectUri: a.redirectUri, expiresAt: a.expiresAt } };
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+  }
+  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: xOAuthStateKey(stateHash), ConsistentRead: true }));
+  if (!Item) return { outcome: 'unknown' };
+  return { outcome: Item.usedAt ? 'used' : 'expired' };
+}
+
+// ---- The account and its tokens ---------------------------------------------------------------
+
+export interface XAccountRecord {
+  /** The X user the tokens act as (from /2/users/me). */
+  accountId: string;
+  username: string;
+  /** The access and refresh tokens, sealed together by the encryption port. */
+  sealed: string;
+  /** When the access token stops working. */
+  expiresAt: string;
+  /** Moves on every replacement: a refresh writes only over the version it read. */
+  version: number;
+  /** Set when X refused the refresh token: the account must authorize again. */
+  refusedAt: string | null;
+  refusedReason: string | null;
+  updatedAt: string;
+}
+
+/** X's rate-limit windows of the account, as attributes `rl:<endpoint>` (epoch ms the window ends) beside its tokens. */
+const RATE_LIMIT_PREFIX = 'rl:';
+export const rateLimitsOf = (record: XAccountRecord): Record<string, number> =>
+  Object.fromEntries(Object.entries(record).filter(([k, v]) => k.startsWith(RATE_LIMIT_PREFIX) && typeof v === 'number').map(([k, v]) => [k.slice(RATE_LIMIT_PREFIX.length), v as number]));
+
+const accounts = defineEntity<XAccountRecord>('xAccount', { nullable: ['refusedAt', 'refusedReason'] });
+
+export async function getXAccount(communityId: string): Promise<XAccountRecord | undefined> {
+  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: xTokensKey(communityId), ConsistentRead: true }));
+  return Item ? accounts.fromItem(Item) : undefined;
+}
+
+/** A new grant (the callback): replaces whatever the community had, on a version past it. */
+export async function putXAccount(communityId: string, account: Omit<XAccountRecord, 'version' | 'refusedAt' | 'refusedReason'>): Promise<void> {
+  await ddb().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: xTokensKey(communityId),
+      ...buildUpdate({ set: { entity: 'xAccount', ...account }, add: { version: 1 }, remove: ['refusedAt', 'refusedReason'] }),
+    }),
+  );
+}
+
+/** A refresh's new tokens, written only over the version the refresher read (false: someone else wrote first). */
+export async function replaceXTokens(communityId: string, seenVersion: number, tokens: { sealed: string; expiresAt: string; updatedAt: string }): Promise<boolean> {
+  return writeIfCondition(() =>
+    ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: xTokensKey(communityId),
+        ...buildUpdate({ set: tokens, add: { version: 1 }, condition: { expression: 'version = :seen', values: { ':seen': seenVersion } } }),
+      }),
+    ),
+  );
+}
+
+/** X refused the refresh token: kept so polling stops asking until the account authorizes again. */
+export async function markXTokensRefused(communityId: string, seenVersion: number, reason: string, atIso: string): Promise<void> {
+  await writeIfCondition(() =>
+    ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: xTokensKey(communityId),
+        ...buildUpdate({ set: { refusedAt: atIso, refusedReason: reason.slice(0, 300) }, condition: { expression: 'version = :seen', values: { ':seen': seenVersion } } }),
+      }),
+    ),
+  );
+}
+
+/** Remembers until when the account may not call `endpoint` again (a 429's x-rate-limit-reset). */
+export async function rememberXRateLimit(communityId: string, endpoint: string, untilMs: number): Promise<void> {
+  await writeIfCondition(() =>
+    ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: xTokensKey(communityId),
+        UpdateExpression: 'SET #rl = :until',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#rl': `${RATE_LIMIT_PREFIX}${endpoint}` },
+        ExpressionAttributeValues: { ':until': untilMs },
+      }),
+    ),
+  );
+}
+
+export async function deleteXAccount(communityId: string): Promise<void> {
+  await ddb().send(new DeleteCommand({ TableName: table(), Key: xTokensKey(communityId) }));
+}
+
+// ---- The refresh lease --------------------------------------------------------------------------
+
+/** True when `holder` now holds the lease: nobody held it, or the last holder's time ran out. */
+export async function acquireRefreshLease(communityId: string, holder: string, nowMs: number, leaseMs: number): Promise<boolean> {
+  return writeIfCondition(() =>
+    ddb().send(
+      new PutCommand({
+        TableName: table(),
+        Item: { ...xRefreshLeaseKey(communityId), entity: 'xRefreshLease', holder, until: nowMs + leaseMs, ttl: Math.ceil((nowMs + leaseMs) / 1000) + 3600 },
+        ConditionExpression: 'attribute_not_exists(pk) OR #until < :now',
+        ExpressionAttributeNames: { '#until': 'until' },
+        ExpressionAttributeValues: { ':now': nowMs },
+      }),
+    ),
+  );
+}
+
+export async function releaseRefreshLease(communityId: string, holder: string): Promise<void> {
+  await writeIfCondition(() =>
+    ddb().send(
+      new DeleteCommand({ TableName: table(), Key: xRefreshLeaseKey(communityId), ConditionExpression: '#h = :h', ExpressionAttributeNames: { '#h': 'holder' }, ExpressionAttributeValues: { ':h': holder } }),
+    ),
+  );
+}
+
+// ---- Polling ------------------------------------------------------------------------------------
+
+export interface XPollCursor {
+  /** The newest reply already read: the next search starts after it. */
+  sinceId?: string;
+  /** A search that had more pages than one poll reads: where to go on, and the newest id it started from. */
+  paging?: { nextToken: string; newestId: string };
+}
+
+export async function getXCursor(communityId: string): Promise<XPollCursor> {
+  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: xPollCursorKey(communityId), ConsistentRead: true }));
+  return Item ? { ...(Item.sinceId ? { sinceId: Item.sinceId as string } : {}), ...(Item.paging ? { paging: Item.paging as XPollCursor['paging'] } : {}) } : {};
+}
+
+export async function putXCursor(communityId: string, cursor: XPollCursor): Promise<void> {
+  await ddb().send(new PutCommand({ TableName: table(), Item: { ...xPollCursorKey(communityId), entity: 'xPollCursor', ...cursor } }));
+}
+
+// ---- Banned authors -----------------------------------------------------------------------------
+
+export async function bannedXAuthors(communityId: string): Promise<Set<string>> {
+  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: xBannedAuthorsKey(communityId), ConsistentRead: true }));
+  return new Set((Item?.authors as Set<string> | undefined) ?? []);
+}
+
+export async function addBannedXAuthor(communityId: string, authorId: string): Promise<void> {
+  await ddb().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: xBannedAuthorsKey(communityId),
+      UpdateExpression: 'SET #e = :e ADD #a :a',
+      ExpressionAttributeNames: { '#e': 'entity', '#a': 'authors' },
+      ExpressionAttributeValues: { ':e': 'xBannedAuthors', ':a': new Set([authorId]) },
+    }),
+  );
+}
+
+export async function removeBannedXAuthor(communityId: string, authorId: string): Promise<void> {
+  await ddb().send(
+    new UpdateCommand({ TableName: table(), Key: xBannedAuthorsKey(communityId), UpdateExpression: 'DELETE #a :a', ExpressionAttributeNames: { '#a': 'authors' }, ExpressionAttributeValues: { ':a': new Set([authorId]) } }),
+  );
+}

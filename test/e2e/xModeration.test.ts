@@ -1,0 +1,347 @@
+/**
+ * X end to end against the local runtime and the recording X stand-in: the OAuth 2.0 flow through
+ * the community's authorize_url and the callback, polling replies (POST /sync polls at once), the
+ * exact X calls of each decision, re-polls acted on once, observe mode, undo, X's per-user rate
+ * limits, a refresh race, and tokens kept out of every answer and log line.
+ */
+import { createHash } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApi } from '#test/support/api';
+import { startXStandIn } from '#test/support/xStandIn';
+import { ddb, table } from '#shared/store/client';
+import { xOAuthStateKey, xTokensKey } from '#shared/store/keys';
+import { getXAccount, putXCursor } from '#shared/store/xRepo';
+import { runDelivery, scheduleDelivery } from '#shared/domain/moderation/delivery';
+import { getDelivery } from '#shared/store/deliveriesRepo';
+import { pollXCommunity } from '#shared/domain/moderation/platforms/x/poll';
+import { getCommunity } from '#shared/store/communitiesRepo';
+import { communityKey } from '#shared/store/keys';
+import { fanOutPolls } from '#shared/domain/moderation/polling';
+import { X_UNSUPPORTED } from '#shared/domain/moderation/platforms/x/actions';
+
+const CLIENT = { clientId: 'x-e2e-client', clientSecret: 'x-e2e-secret' };
+const x = await startXStandIn(CLIENT);
+const X_ENV = { X_CLIENT_ID: CLIENT.clientId, X_CLIENT_SECRET: CLIENT.clientSecret, X_API_BASE: x.apiBase, X_AUTHORIZE_URL: x.authorizeUrl };
+const saved = { ...process.env };
+Object.assign(process.env, X_ENV);
+
+// Everything the service writes to stdout/stderr in this file, searched for tokens at the end.
+const output: string[] = [];
+for (const stream of [process.stdout, process.stderr]) {
+  const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
+  stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+    output.push(String(chunk));
+    return write(chunk, ...rest);
+  }) as typeof stream.write;
+}
+
+const api = await startTestApi();
+/** Every answer of the API in this file, searched for tokens at the end. */
+const answers: string[] = [];
+const call: typeof api.call = async (method, path, options) => {
+  const res = await api.call(method, path, options);
+  answers.push(res.text, JSON.stringify([...res.headers]));
+  return res;
+};
+
+afterAll(async () => {
+  // Tokens and codes X issued appear in no answer and no log line of the service.
+  const issued = x.issued();
+  expect(issued.length).toBeGreaterThan(10);
+  const everything = [...answers, ...output].join('\n');
+  expect(issued.filter((t) => everything.includes(t))).toEqual([]);
+  for (const name of Object.keys(X_ENV)) {
+    if (saved[name] === undefined) delete process.env[name];
+    else process.env[name] = saved[name];
+  }
+  await x.close();
+});
+beforeEach(() => x.reset());
+
+const BASE = '/integrations/moderation';
+const settle = () => api.ports.queue.drained();
+const CALLBACK = `${api.baseUrl}/integrations/moderation/x/callback`;
+
+let accountNo = 0;
+async function xCommunity() {
+  const { key, user } = await api.newUser({ credits: 5000 });
+  const created = await call('POST', `${BASE}/communities`, { key, body: { name: 'Acme on X', project_name: 'Acme', type: 'x', whitelisted_usernames: ['acme_friend'] } });
+  expect(created.status).toBe(201);
+  return { key, user, community: created.body };
+}
+
+/** A customer opens authorize_url, approves on X, and X sends the browser back to the callback. */
+async function authorize(key: string, communityId: string, accountId: string) {
+  const record = await call('GET', `${BASE}/communities/${communityId}`, { key });
+  return call('GET', x.authorize(record.body.authorize_url, accountId));
+}
+
+async function connected() {
+  const { key, user, community } = await xCommunity();
+  const account = x.addAccount({ id: String(7_100_000 + ++accountNo), username: `acme_x${accountNo}` });
+  const page = await authorize(key, community.id, account.id);
+  expect(page.status).toBe(200);
+  x.reset();
+  return { key, user, community, account };
+}
+
+const sync = (key: string, communityId: string) => call('POST', `${BASE}/sync`, { key, body: { community_id: communityId } });
+const status = async (key: string, communityId: string) => (await call('GET', `${BASE}/status?community_id=${communityId}&include_logs=20`, { key })).body;
+const hide = (postId: string, hidden = true) => ({ method: 'PUT', path: `/2/tweets/${postId}/hidden`, body: { hidden } });
+const mute = (me: string, target: string) => ({ method: 'POST', path: `/2/users/${me}/muting`, body: { target_user_id: target } });
+const actions = () => x.actions().map((c) => ({ method: c.method, path: c.path, body: c.body ?? undefined }));
+
+const SCAM = 'Claim your airdrop now at acme-drop.xyz';
+const CLEAN = 'Great update, thanks team!';
+const SHOUT = 'THIS IS THE BEST PROJECT EVER SERIOUSLY';
+
+describe('connecting an X account', () => {
+  it('authorize_url is an OAuth 2.0 PKCE link to our callback; the callback exchanges the code, reads the account and connects', async () => {
+    const { key, community } = await xCommunity();
+    const account = x.addAccount({ id: '7099001', username: 'acme_connect' });
+    const record = await call('GET', `${BASE}/communities/${community.id}`, { key });
+    expect(record.body.status).toBe('pending_activation');
+    const url = new URL(record.body.authorize_url);
+    expect(`${url.origin}${url.pathname}`).toBe(x.authorizeUrl);
+    expect(url.searchParams.get('redirect_uri')).toBe(CALLBACK);
+    expect(url.searchParams.get('scope')).toBe('tweet.read users.read tweet.moderate.write mute.write offline.access');
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+
+    const page = await call('GET', x.authorize(record.body.authorize_url, account.id));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.text).toContain('@acme_connect is now moderated by &#34;Acme on X&#34;');
+
+    const [exchange, me] = x.calls;
+    expect(exchange.authorization).toBe(`Basic ${Buffer.from(`${CLIENT.clientId}:${CLIENT.clientSecret}`).toString('base64')}`);
+    const form = x.formOf(exchange);
+    expect(form).toEqual({ grant_type: 'authorization_code', code: expect.stringMatching(/^code-/), redirect_uri: CALLBACK, code_verifier: expect.any(String) });
+    expect(createHash('sha256').update(form.code_verifier).digest('base64url')).toBe(url.searchParams.get('code_challenge'));
+    expect(me).toMatchObject({ method: 'GET', path: '/2/users/me', authorization: expect.stringMatching(/^Bearer xat-/) });
+    expect(x.calls).toHaveLength(2);
+    const st = await status(key, community.id);
+    expect(st.status).toBe('connected');
+    expect(st.platform).toMatchObject({ chat_id: account.id, alert_chat_id: null, configured: true, unsupported: X_UNSUPPORTED });
+  });
+
+  it('a used, unknown or expired state answers 400 and reaches nothing on X', async () => {
+    const { key, community } = await xCommunity();
+    const account = x.addAccount({ id: '7099002', username: 'acme_states' });
+    const back = x.authorize((await call('GET', `${BASE}/communities/${community.id}`, { key })).body.authorize_url, account.id);
+    expect((await call('GET', back)).status).toBe(200);
+    x.reset();
+    const used = await call('GET', back);
+    expect(used.status).toBe(400);
+    expect(used.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(used.text).toContain('already used');
+    const unknown = await call('GET', `${CALLBACK}?code=abc&state=never-issued`);
+    expect(unknown.status).toBe(400);
+    expect(unknown.text).toContain('not one we issued');
+
+    // A state whose hour has passed.
+    const stale = new URL(x.authorize((await call('GET', `${BASE}/communities/${community.id}`, { key })).body.authorize_url, account.id));
+    const stateHash = createHash('sha256').update(stale.searchParams.get('state')!).digest('hex');
+    await ddb().send(new UpdateCommand({ TableName: table(), Key: xOAuthStateKey(stateHash), UpdateExpression: 'SET expiresAt = :past', ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() } }));
+    const expired = await call('GET', stale.toString());
+    expect(expired.status).toBe(400);
+    expect(expired.text).toContain('expired');
+    expect(x.calls).toEqual([]);
+  });
+
+  it('an account already moderated by another community is refused, not taken over', async () => {
+    const first = await connected();
+    const { key, community } = await xCommunity();
+    const page = await authorize(key, community.id, first.account.id);
+    expect(page.status).toBe(409);
+    expect(page.text).toContain('already moderated by another community');
+    expect((await getXAccount(community.id))).toBeUndefined();
+  });
+});
+
+describe('moderating replies', () => {
+  it('a scam reply is hidden and its author muted; a clean reply is left alone', async () => {
+    const { key, community, account } = await connected();
+    const spam = x.reply(account.username, { id: '9100001', username: 'scammer1' }, SCAM);
+    const clean = x.reply(account.username, { id: '9100002', username: 'fan1' }, CLEAN);
+    expect((await sync(key, community.id)).status).toBe(200);
+    await settle();
+    const search = x.calls.find((c) => c.path === '/2/tweets/search/recent')!;
+    expect(search.query).toEqual({
+      query: `to:${account.username} is:reply -from:${account.username}`,
+      max_results: '100',
+      expansions: 'author_id',
+      'tweet.fields': 'author_id,created_at,conversation_id',
+    });
+    expect(actions()).toEqual([hide(spam), mute(account.id, '9100001')]);
+    expect(x.isHidden(spam)).toBe(true);
+    expect(x.isHidden(clean)).toBe(false);
+    expect(x.mutedBy(account.id)).toEqual(['9100001']);
+    const st = await status(key, community.id);
+    expect(st.metrics).toMatchObject({ messages_scanned: 2, messages_flagged: 1, actions: { mute: 1 } });
+    expect(st.audit_logs[0]).toMatchObject({ event_id: spam, user_id: '9100001', username: 'scammer1', action: 'mute', delivery: { status: 'delivered', error: null } });
+  });
+
+  it('a re-poll reads from since_id, and replies read again are acted on once', async () => {
+    const { key, community, account } = await connected();
+    const spam = x.reply(account.username, { id: '9100011', username: 'scammer2' }, SHOUT);
+    await sync(key, community.id);
+    await settle();
+    expect(actions()).toEqual([hide(spam)]);
+    x.reset();
+    await sync(key, community.id);
+    await settle();
+    expect(x.calls.find((c) => c.path === '/2/tweets/search/recent')!.query.since_id).toBe(spam);
+    // The cursor lost: the same replies come back, nothing is acted on twice, nothing is counted twice.
+    await putXCursor(community.id, {});
+    await sync(key, community.id);
+    await settle();
+    expect(actions()).toEqual([]);
+    expect((await status(key, community.id)).metrics).toMatchObject({ messages_scanned: 1, actions: { delete: 1 } });
+  });
+
+  it('a ban hides and mutes, and every later reply of that author is hidden', async () => {
+    const { key, community, account } = await connected();
+    const author = { id: '9100021', username: 'repeat_scammer' };
+    const first = x.reply(account.username, author, SCAM);
+    await sync(key, community.id);
+    await settle();
+    const second = x.reply(account.username, author, 'Connect your wallet to claim the bonus');
+    await sync(key, community.id);
+    await settle();
+    const later = x.reply(account.username, author, CLEAN);
+    const someoneElse = x.reply(account.username, { id: '9100022', username: 'fan2' }, CLEAN);
+    await sync(key, community.id);
+    await settle();
+    expect(actions()).toEqual([hide(first), mute(account.id, author.id), hide(second), mute(account.id, author.id), hide(later)]);
+    expect(x.isHidden(someoneElse)).toBe(false);
+    expect((await status(key, community.id)).audit_logs.map((e: { action: string }) => e.action)).toEqual(['ban', 'mute']);
+  });
+
+  it('observe mode records the decision and sends nothing to X', async () => {
+    const { key, community, account } = await connected();
+    await call('PUT', `${BASE}/communities/${community.id}/rules`, { key, body: { mode: 'observe' } });
+    x.reply(account.username, { id: '9100031', username: 'scammer3' }, SCAM);
+    await sync(key, community.id);
+    await settle();
+    expect(actions()).toEqual([]);
+    expect((await status(key, community.id)).audit_logs[0]).toMatchObject({ action: 'mute', delivery: { status: 'observe' } });
+  });
+
+  it('whitelisted usernames are spared', async () => {
+    const { key, community, account } = await connected();
+    x.reply(account.username, { id: '9100041', username: 'acme_friend' }, SCAM);
+    await sync(key, community.id);
+    await settle();
+    expect(actions()).toEqual([]);
+    expect((await status(key, community.id)).metrics).toMatchObject({ messages_scanned: 1, messages_flagged: 0 });
+  });
+
+  it('undo shows the reply again and unmutes; after a ban is undone the author is no longer hidden', async () => {
+    const { key, community, account } = await connected();
+    const author = { id: '9100051', username: 'undo_me' };
+    const first = x.reply(account.username, author, SCAM);
+    await sync(key, community.id);
+    await settle();
+    const second = x.reply(account.username, author, 'Connect your wallet to claim the bonus');
+    await sync(key, community.id);
+    await settle();
+    const [ban] = (await status(key, community.id)).audit_logs;
+    expect(ban).toMatchObject({ event_id: second, action: 'ban' });
+    x.reset();
+    const undone = await call('POST', `${BASE}/communities/${community.id}/audit-logs/${ban.id}/undo`, { key });
+    expect(undone.status).toBe(200);
+    expect(undone.body).toMatchObject({ audit_id: ban.id, action: 'ban', delivery: 'delivered', error: null });
+    expect(actions()).toEqual([hide(second, false), { method: 'DELETE', path: `/2/users/${account.id}/muting/${author.id}`, body: undefined }]);
+    expect(x.isHidden(first)).toBe(true);
+    expect(x.isHidden(second)).toBe(false);
+    expect((await call('POST', `${BASE}/communities/${community.id}/audit-logs/${ban.id}/undo`, { key })).status).toBe(422);
+    // No longer banned: a clean reply stays visible.
+    x.reset();
+    const after = x.reply(account.username, author, CLEAN);
+    await sync(key, community.id);
+    await settle();
+    expect(actions()).toEqual([]);
+    expect(x.isHidden(after)).toBe(false);
+  });
+});
+
+describe('the minute schedule', () => {
+  it('polls connected, paid X communities; suspended, expired and deleted ones are not read (X bills every read)', async () => {
+    const live = await connected();
+    const suspended = await connected();
+    const expired = await connected();
+    const deleted = await connected();
+    const setBilling = (c: { user: { id: string }; community: { id: string } }, billingState: string) =>
+      ddb().send(new UpdateCommand({ TableName: table(), Key: communityKey(c.user.id, c.community.id), UpdateExpression: 'SET billingState = :b', ExpressionAttributeValues: { ':b': billingState } }));
+    await setBilling(suspended, 'suspended');
+    await setBilling(expired, 'expired');
+    expect((await call('DELETE', `${BASE}/communities/${deleted.community.id}`, { key: deleted.key })).status).toBe(204);
+    // The deleted community's grant is revoked at X and its tokens are gone.
+    const revoked = x.calls.filter((c) => c.path === '/2/oauth2/revoke').map((c) => x.formOf(c));
+    expect(revoked.map((f) => [f.token.slice(0, 4), f.token_type_hint])).toEqual([['xrt-', 'refresh_token'], ['xat-', 'access_token']]);
+    expect(revoked.every((f) => x.issued().includes(f.token))).toBe(true);
+    expect(await getXAccount(deleted.community.id)).toBeUndefined();
+    const spam = x.reply(live.account.username, { id: '9100081', username: 'scheduled_scammer' }, SHOUT);
+    for (const c of [suspended, expired, deleted]) x.reply(c.account.username, { id: '9100082', username: 'unread' }, SHOUT);
+    await fanOutPolls();
+    await settle();
+    const searched = new Set(x.calls.filter((c) => c.path === '/2/tweets/search/recent').map((c) => c.query.query.split(' ')[0]));
+    expect(searched.has(`to:${live.account.username}`)).toBe(true);
+    for (const c of [suspended, expired, deleted]) expect(searched.has(`to:${c.account.username}`), c.account.username).toBe(false);
+    expect(x.isHidden(spam)).toBe(true);
+  });
+});
+
+describe("X's limits and tokens", () => {
+  it("a 429 waits until x-rate-limit-reset, and the account's other hides wait for the same window without calling X", async () => {
+    const { key, community, account } = await connected();
+    x.rateLimitNext(/\/hidden$/, 3, 'PUT');
+    const started = Date.now();
+    const first = x.reply(account.username, { id: '9100061', username: 'loud1' }, SHOUT);
+    await sync(key, community.id);
+    // Wait for the first hide to meet the 429 before the second reply is read.
+    for (let i = 0; i < 100 && !x.calls.some((c) => c.path.endsWith('/hidden')); i++) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 300));
+    const second = x.reply(account.username, { id: '9100062', username: 'loud2' }, 'ANOTHER VERY LOUD REPLY HERE');
+    await sync(key, community.id);
+    const whileLimited = await status(key, community.id);
+    expect(whileLimited.audit_logs.map((e: { delivery: { status: string } }) => e.delivery.status)).toEqual(['pending', 'pending']);
+    await settle();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
+    // One request met the 429; after the reset each reply is hidden once.
+    expect(actions()).toEqual([hide(first), hide(first), hide(second)]);
+    expect((await status(key, community.id)).audit_logs.map((e: { delivery: { status: string } }) => e.delivery.status)).toEqual(['delivered', 'delivered']);
+  });
+
+  it('two polls refreshing expired tokens at once spend the refresh token once, and both work', async () => {
+    const { key, community } = await connected();
+    x.expireAccessTokens();
+    await ddb().send(new UpdateCommand({ TableName: table(), Key: xTokensKey(community.id), UpdateExpression: 'SET expiresAt = :past', ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() } }));
+    x.slowTokenEndpoint(400);
+    const [a, b] = await Promise.all([sync(key, community.id), sync(key, community.id)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(x.refreshGrants()).toHaveLength(1);
+    const searches = x.calls.filter((c) => c.path === '/2/tweets/search/recent');
+    expect(searches).toHaveLength(2);
+    expect(searches[0].authorization).toBe(searches[1].authorization);
+    expect(searches.every((c) => c.authorization?.startsWith('Bearer xat-'))).toBe(true);
+    expect((await getXAccount(community.id))!.refusedAt).toBeNull();
+  });
+
+  it('without the X app: no authorize_url, nothing polled, and planned X calls are recorded not_configured', async () => {
+    const { key, user, community, account } = await connected();
+    const spam = x.reply(account.username, { id: '9100071', username: 'scammer7' }, SCAM);
+    delete process.env.X_CLIENT_SECRET;
+    try {
+      expect((await call('GET', `${BASE}/communities/${community.id}`, { key })).body.authorize_url).toBeNull();
+      expect(await pollXCommunity((await getCommunity(user.id, community.id, true))!)).toMatchObject({ skipped: 'not_configured', pages: 0 });
+      await scheduleDelivery({ communityId: community.id, deliveryId: `test:${spam}`, purpose: 'delete', calls: [{ platform: 'x', method: 'PUT', route: `/2/tweets/${spam}/hidden`, body: { hidden: true } }], observe: false, queue: false });
+      expect(await runDelivery(community.id, `test:${spam}`)).toBe('not_configured');
+      expect((await getDelivery(community.id, `test:${spam}`))!.error).toBe('x is not configured on this deployment');
+      expect(x.calls).toEqual([]);
+    } finally {
+      process.env.X_CLIENT_SECRET = CLIENT.clientSecret;
+    }
+  });
+});

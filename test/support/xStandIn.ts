@@ -1,0 +1,240 @@
+/**
+ * A recording stand-in for the X API v2 routes the service uses, speaking X's documented shapes:
+ * the OAuth 2.0 token endpoint (authorization_code with PKCE S256, refresh_token; HTTP Basic client
+ * credentials; refresh tokens rotate on every use and a spent one is refused with
+ * `{"error": "invalid_request"}`), `GET /2/users/me`, `GET /2/tweets/search/recent` (`data`,
+ * `includes.users`, `meta.newest_id/next_token`, `since_id`), `PUT /2/tweets/{id}/hidden`, muting
+ * and unmuting, and `POST /2/oauth2/revoke`. Calls need `Authorization: Bearer <user access token>`; problems answer
+ * `{title, detail, type, status}`; a scripted 429 carries `x-rate-limit-reset` (epoch seconds).
+ * `authorize(url, account)` plays the person on X's consent screen and returns where X redirects.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { startJsonServer, type StandInAnswer } from './httpStandIn';
+
+export interface XCall {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  body: any;
+  authorization: string | undefined;
+}
+
+interface Account {
+  id: string;
+  username: string;
+  name: string;
+}
+
+interface Post {
+  id: string;
+  text: string;
+  author_id: string;
+  created_at: string;
+  conversation_id: string;
+  /** The account replied to (the search's `to:`). */
+  to: string;
+}
+
+const REQUIRED_SCOPES = ['tweet.read', 'users.read', 'tweet.moderate.write', 'mute.write', 'offline.access'];
+const ACCESS_SECONDS = 7200;
+
+let snowflake = 1_860_000_000_000_000_000n;
+const nextId = () => String((snowflake += 1n << 22n));
+const token = (prefix: string) => `${prefix}${randomBytes(18).toString('base64url')}`;
+const problem = (status: number, title: string, detail: string): StandInAnswer => ({ status, body: { title, detail, type: 'about:blank', status } });
+const oauthError = (status: number, error: string, description: string): StandInAnswer => ({ status, body: { error, error_description: description } });
+
+export async function startXStandIn(client: { clientId: string; clientSecret: string }) {
+  const calls: XCall[] = [];
+  const accounts = new Map<string, Account>();
+  const codes = new Map<string, { accountId: string; challenge: string; redirectUri: string }>();
+  const accessTokens = new Map<string, { accountId: string; expiresAtMs: number }>();
+  /** The live refresh token of each grant; spent ones stay in `spent`. */
+  const refreshTokens = new Map<string, string>();
+  const spent = new Set<string>();
+  const posts: Post[] = [];
+  const hidden = new Map<string, boolean>();
+  const muting = new Map<string, Set<string>>();
+  const rateLimits: { method?: string; path: RegExp; resetInSeconds: number }[] = [];
+  let tokenDelayMs = 0;
+
+  /** Every token and code handed out, so a test can look for them where they must not be. */
+  const issued: string[] = [];
+  const issue = (accountId: string) => {
+    const access = token('xat-');
+    const refresh = token('xrt-');
+    issued.push(access, refresh);
+    accessTokens.set(access, { accountId, expiresAtMs: Date.now() + ACCESS_SECONDS * 1000 });
+    refreshTokens.set(refresh, accountId);
+    return { token_type: 'bearer', expires_in: ACCESS_SECONDS, access_token: access, scope: REQUIRED_SCOPES.join(' '), refresh_token: refresh };
+  };
+
+  const tokenEndpoint = async (authorization: string | undefined, raw: unknown): Promise<StandInAnswer> => {
+    const basic = `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`;
+    if (authorization !== basic) return oauthError(401, 'unauthorized_client', 'Missing valid authorization header');
+    const form = new URLSearchParams(typeof raw === 'string' ? raw : '');
+    if (tokenDelayMs) await new Promise((resolve) => setTimeout(resolve, tokenDelayMs));
+    if (form.get('grant_type') === 'authorization_code') {
+      const code = codes.get(form.get('code') ?? '');
+      if (!code) return oauthError(400, 'invalid_request', 'Value passed for the authorization code was invalid.');
+      codes.delete(form.get('code')!);
+      const challenge = createHash('sha256').update(form.get('code_verifier') ?? '').digest('base64url');
+      if (challenge !== code.challenge || form.get('redirect_uri') !== code.redirectUri) return oauthError(400, 'invalid_request', 'Value passed for the authorization code was invalid.');
+      return { status: 200, body: issue(code.accountId) };
+    }
+    if (form.get('grant_type') === 'refresh_token') {
+      const old = form.get('refresh_token') ?? '';
+      const accountId = refreshTokens.get(old);
+      if (!accountId || spent.has(old)) return oauthError(400, 'invalid_request', 'Value passed for the token was invalid.');
+      refreshTokens.delete(old);
+      spent.add(old);
+      return { status: 200, body: issue(accountId) };
+    }
+    return oauthError(400, 'unsupported_grant_type', 'Grant type is not supported.');
+  };
+
+  /** X answers 200 `{revoked: true}` for any token it was sent, known or not. */
+  const revoke = (authorization: string | undefined, raw: unknown): StandInAnswer => {
+    const basic = `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`;
+    if (authorization !== basic) return oauthError(401, 'unauthorized_client', 'Missing valid authorization header');
+    const t = new URLSearchParams(typeof raw === 'string' ? raw : '').get('token') ?? '';
+    accessTokens.delete(t);
+    if (refreshTokens.delete(t)) spent.add(t);
+    return { status: 200, body: { revoked: true } };
+  };
+
+  const search = (query: URLSearchParams): StandInAnswer => {
+    const match = /^to:(\w{1,15}) is:reply -from:(\w{1,15})$/.exec(query.get('query') ?? '');
+    const max = Number(query.get('max_results') ?? 10);
+    if (!match || !(max >= 10 && max <= 100)) return { status: 400, body: { errors: [{ message: 'Invalid query or max_results' }], title: 'Invalid Request', detail: 'One or more parameters to your request was invalid.', type: 'https://api.twitter.com/2/problems/invalid-request' } };
+    const [, to, notFrom] = match;
+    const since = query.get('since_id');
+    const before = query.get('next_token') ? Buffer.from(query.get('next_token')!, 'base64url').toString() : undefined;
+    const authorName = (id: string) => [...accounts.values()].find((a) => a.id === id)?.username ?? authors.get(id)?.username;
+    const matching = posts
+      .filter((p) => p.to.toLowerCase() === to.toLowerCase() && authorName(p.author_id)?.toLowerCase() !== notFrom.toLowerCase())
+      .filter((p) => !since || BigInt(p.id) > BigInt(since))
+      .filter((p) => !before || BigInt(p.id) < BigInt(before))
+      .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
+    const page = matching.slice(0, max);
+    if (page.length === 0) return { status: 200, body: { meta: { result_count: 0 } } };
+    const users = [...new Set(page.map((p) => p.author_id))].map((id) => authors.get(id)!).filter(Boolean);
+    return {
+      status: 200,
+      body: {
+        data: page.map((p) => ({ id: p.id, text: p.text, edit_history_tweet_ids: [p.id], author_id: p.author_id, created_at: p.created_at, conversation_id: p.conversation_id })),
+        includes: { users },
+        meta: {
+          newest_id: page[0].id,
+          oldest_id: page[page.length - 1].id,
+          result_count: page.length,
+          ...(matching.length > max ? { next_token: Buffer.from(page[page.length - 1].id).toString('base64url') } : {}),
+        },
+      },
+    };
+  };
+  const authors = new Map<string, Account>();
+
+  const server = await startJsonServer(async (req) => {
+    calls.push({ method: req.method, path: req.path, query: Object.fromEntries(req.query), body: req.body, authorization: req.headers.authorization });
+    const limit = rateLimits.findIndex((r) => r.path.test(req.path) && (!r.method || r.method === req.method));
+    if (limit >= 0) {
+      const [{ resetInSeconds }] = rateLimits.splice(limit, 1);
+      return {
+        ...problem(429, 'Too Many Requests', 'Too Many Requests'),
+        headers: { 'x-rate-limit-limit': '50', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': String(Math.floor(Date.now() / 1000) + resetInSeconds) },
+      };
+    }
+    if (req.path === '/2/oauth2/token' && req.method === 'POST') return tokenEndpoint(req.headers.authorization, req.body);
+    if (req.path === '/2/oauth2/revoke' && req.method === 'POST') return revoke(req.headers.authorization, req.body);
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    const session = bearer ? accessTokens.get(bearer) : undefined;
+    if (!session || session.expiresAtMs <= Date.now()) return problem(401, 'Unauthorized', 'Unauthorized');
+    const me = accounts.get(session.accountId)!;
+    const parts = req.path.split('/').filter(Boolean);
+    if (req.method === 'GET' && req.path === '/2/users/me') return { status: 200, body: { data: me } };
+    if (req.method === 'GET' && req.path === '/2/tweets/search/recent') return search(req.query);
+    if (req.method === 'PUT' && parts[0] === '2' && parts[1] === 'tweets' && parts[3] === 'hidden' && parts.length === 4) {
+      const post = posts.find((p) => p.id === parts[2]);
+      if (!post) return { status: 200, body: { errors: [{ value: parts[2], detail: `Could not find tweet with id: [${parts[2]}].`, title: 'Not Found Error', resource_type: 'tweet', parameter: 'id', resource_id: parts[2], type: 'https://api.twitter.com/2/problems/resource-not-found' }] } };
+      if (post.to !== me.username) return problem(403, 'Forbidden', 'You attempted to hide a Tweet you cannot hide. Conversation must be started by you.');
+      if (typeof req.body?.hidden !== 'boolean') return problem(400, 'Invalid Request', 'One or more parameters to your request was invalid.');
+      hidden.set(post.id, req.body.hidden);
+      return { status: 200, body: { data: { hidden: req.body.hidden } } };
+    }
+    if (parts[0] === '2' && parts[1] === 'users' && parts[3] === 'muting') {
+      if (parts[2] !== me.id) return problem(403, 'Forbidden', 'You are not allowed to mute on behalf of this user.');
+      const set = muting.get(me.id) ?? new Set<string>();
+      muting.set(me.id, set);
+      if (req.method === 'POST' && parts.length === 4 && typeof req.body?.target_user_id === 'string') {
+        set.add(req.body.target_user_id);
+        return { status: 200, body: { data: { muting: true } } };
+      }
+      if (req.method === 'DELETE' && parts.length === 5) {
+        set.delete(parts[4]);
+        return { status: 200, body: { data: { muting: false } } };
+      }
+    }
+    return problem(404, 'Not Found Error', 'Sorry, that page does not exist.');
+  });
+
+  return {
+    apiBase: server.url,
+    authorizeUrl: `${server.url}/i/oauth2/authorize`,
+    calls,
+    addAccount: (account: { id: string; username: string; name?: string }) => {
+      const a = { name: account.username, ...account };
+      accounts.set(a.id, a);
+      authors.set(a.id, a);
+      return a;
+    },
+    /**
+     * The person on X approving the app: checks the authorize URL as X would and answers the
+     * redirect X sends the browser to (with `code` and `state`).
+     */
+    authorize(url: string, accountId: string): string {
+      const u = new URL(url);
+      const q = u.searchParams;
+      if (u.origin + u.pathname !== `${server.url}/i/oauth2/authorize`) throw new Error(`Not X's authorize endpoint: ${u.origin}${u.pathname}`);
+      if (q.get('client_id') !== client.clientId || q.get('response_type') !== 'code' || q.get('code_challenge_method') !== 'S256' || !q.get('code_challenge') || !q.get('state') || !q.get('redirect_uri')) {
+        throw new Error(`X would refuse this authorize URL: ${url}`);
+      }
+      const scopes = (q.get('scope') ?? '').split(' ');
+      for (const s of REQUIRED_SCOPES) if (!scopes.includes(s)) throw new Error(`Scope ${s} missing from ${url}`);
+      const code = token('code-');
+      issued.push(code);
+      codes.set(code, { accountId, challenge: q.get('code_challenge')!, redirectUri: q.get('redirect_uri')! });
+      const back = new URL(q.get('redirect_uri')!);
+      back.searchParams.set('state', q.get('state')!);
+      back.searchParams.set('code', code);
+      return back.toString();
+    },
+    /** Someone replies to `to` (the moderated account's user name) in a conversation it started. */
+    reply(to: string, author: { id: string; username: string }, text: string, options: { id?: string } = {}): string {
+      if (!authors.has(author.id)) authors.set(author.id, { name: author.username, ...author });
+      const id = options.id ?? nextId();
+      posts.push({ id, text, author_id: author.id, created_at: new Date().toISOString(), conversation_id: '1850000000000000000', to });
+      return id;
+    },
+    isHidden: (postId: string) => hidden.get(postId) === true,
+    issued: () => [...issued],
+    mutedBy: (accountId: string) => [...(muting.get(accountId) ?? [])],
+    /** Every access token stops working (as if two hours had passed): the next call must refresh. */
+    expireAccessTokens: () => {
+      for (const t of accessTokens.values()) t.expiresAtMs = 0;
+    },
+    /** The refresh_token grants X received, and how many it accepted. */
+    refreshGrants: () => calls.filter((c) => c.path === '/2/oauth2/token' && new URLSearchParams(String(c.body)).get('grant_type') === 'refresh_token'),
+    formOf: (call: XCall) => Object.fromEntries(new URLSearchParams(String(call.body))),
+    slowTokenEndpoint: (ms: number) => (tokenDelayMs = ms),
+    rateLimitNext: (path: RegExp, resetInSeconds: number, method?: string) => rateLimits.push({ path, resetInSeconds, method }),
+    /** Calls other than the token endpoint and users/me. */
+    actions: () => calls.filter((c) => !c.path.startsWith('/2/oauth2/') && c.path !== '/2/users/me' && c.path !== '/2/tweets/search/recent'),
+    reset: () => {
+      calls.length = 0;
+      rateLimits.length = 0;
+      tokenDelayMs = 0;
+    },
+    close: server.close,
+  };
+}
