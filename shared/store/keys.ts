@@ -4,7 +4,8 @@
  *   gsi1: per-user listings ordered by something other than creation (chats by updated_at); on curated
  *         profile items (CUR# partitions), people by the name of the organization they work at.
  *   gsi2, gsi3: free for areas that need another ordering or a sparse index (see their sections);
- *   gsi3 serves the renewals' due index and the job watchdog's in-flight index, under separate partitions.
+ *   gsi3 serves the renewals' due index and the job watchdog's in-flight index, under separate partitions
+ *   (and the other sweeps' due indexes: captchas, deliveries, AutoMod syncs, Crisp mute ends, webhooks).
  */
 export interface Key {
   pk: string;
@@ -284,6 +285,19 @@ export const moderationAuditLookup = (communityId: string, auditId: string) => {
   const ms = parseInt(auditId.replace(/-/g, '').slice(0, 12), 16);
   return { pk: engine(communityId), prefix: `${AUDIT_PREFIX}${Number.isFinite(ms) ? new Date(ms).toISOString() : 'invalid'}#` };
 };
+// ---- Moderation on Crisp -----------------------------------------------------------------------
+/**
+ * A muted Crisp conversation (blocked until the mute ends: Crisp's block has no end of its own). gsi3,
+ * sparse: by when the mute ends, so the minute sweep reads exactly the blocks to lift.
+ */
+export const crispMuteKey = (communityId: string, sessionId: string): Key => ({ pk: engine(communityId), sk: `CRISPMUTE#${sessionId}` });
+export const CRISP_MUTE_SHARDS = 4;
+export const crispMuteDuePartition = (shard: number) => `CRISP_MUTE_DUE#${shard}`;
+export const crispMuteDueIndexKey = (communityId: string, sessionId: string, endsAt: string) => ({
+  gsi3pk: crispMuteDuePartition(parseInt(communityId.replace(/-/g, '').slice(-4), 16) % CRISP_MUTE_SHARDS),
+  gsi3sk: `${endsAt}#${communityId}#${sessionId}`,
+});
+export const crispMuteDueUpTo = (atIso: string) => `${atIso}#~`;
 // ---- Outbound webhooks ------------------------------------------------------------------------
 export const WEBHOOK_ENDPOINT_PREFIX = 'WHENDPOINT#';
 export const webhookEndpointKey = (userId: string, endpointId: string): Key => ({ pk: user(userId), sk: `${WEBHOOK_ENDPOINT_PREFIX}${endpointId}` });

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_HOOK_SKEW_SECONDS, signCrispHook, verifyCrispSignature } from '#shared/domain/moderation/crisp/hookSignature';
+import { readCrispHook, type CrispHook } from '#shared/domain/moderation/crisp/hookEvents';
+import { CRISP_DECISION_CALLS, CRISP_UNDO_CALLS, crispMuteEndCalls, crispNote } from '#shared/domain/moderation/crisp/crispCalls';
+import { signCrispHookRequest } from '#test/support/crispStandIn';
+
+const SECRET = 'hook-secret';
+const NOW = 1_795_000_000_000;
+const hook = (over: Partial<CrispHook['data']> = {}, event = 'message:send'): CrispHook => ({
+  website_id: 'web-1',
+  event,
+  timestamp: NOW,
+  data: { session_id: 'session_abc', type: 'text', from: 'user', origin: 'chat', content: 'hello', fingerprint: 163408807646880, user: { nickname: 'Visitor 12', user_id: 'session_abc' }, timestamp: NOW - 50, ...over },
+});
+
+describe('Crisp hook signature', () => {
+  it('accepts the hex HMAC-SHA256 of "[timestamp;JSON]" and nothing else', () => {
+    const body = hook();
+    const { headers } = signCrispHookRequest(SECRET, body, NOW);
+    expect(headers['x-crisp-signature']).toBe(signCrispHook(SECRET, String(NOW), body));
+    expect(verifyCrispSignature(SECRET, headers['x-crisp-signature'], headers['x-crisp-request-timestamp'], body, NOW)).toBe(true);
+    expect(verifyCrispSignature(SECRET, headers['x-crisp-signature'].toUpperCase(), headers['x-crisp-request-timestamp'], body, NOW)).toBe(true);
+    expect(verifyCrispSignature('other-secret', headers['x-crisp-signature'], headers['x-crisp-request-timestamp'], body, NOW)).toBe(false);
+    expect(verifyCrispSignature(SECRET, headers['x-crisp-signature'], headers['x-crisp-request-timestamp'], { ...body, website_id: 'web-2' }, NOW)).toBe(false);
+    expect(verifyCrispSignature(SECRET, headers['x-crisp-signature'], String(NOW + 1), body, NOW)).toBe(false);
+    for (const bad of [undefined, '', 'zz', headers['x-crisp-signature'].slice(2), `${headers['x-crisp-signature']}00`]) {
+      expect(verifyCrispSignature(SECRET, bad, headers['x-crisp-request-timestamp'], body, NOW)).toBe(false);
+    }
+  });
+
+  it('refuses a timestamp outside the window either way, or one that is not a plain integer', () => {
+    const body = hook();
+    const at = (ms: number) => signCrispHookRequest(SECRET, body, ms).headers;
+    const old = at(NOW - MAX_HOOK_SKEW_SECONDS * 1000 - 1);
+    expect(verifyCrispSignature(SECRET, old['x-crisp-signature'], old['x-crisp-request-timestamp'], body, NOW)).toBe(false);
+    const ahead = at(NOW + MAX_HOOK_SKEW_SECONDS * 1000 + 1);
+    expect(verifyCrispSignature(SECRET, ahead['x-crisp-signature'], ahead['x-crisp-request-timestamp'], body, NOW)).toBe(false);
+    const edge = at(NOW - MAX_HOOK_SKEW_SECONDS * 1000);
+    expect(verifyCrispSignature(SECRET, edge['x-crisp-signature'], edge['x-crisp-request-timestamp'], body, NOW)).toBe(true);
+    // Seconds are read as seconds.
+    const seconds = String(NOW / 1000);
+    expect(verifyCrispSignature(SECRET, signCrispHook(SECRET, seconds, body), seconds, body, NOW)).toBe(true);
+    for (const ts of ['1.5e12', '-1', ' 1795000000000', '0x1']) expect(verifyCrispSignature(SECRET, signCrispHook(SECRET, ts, body), ts, body, NOW)).toBe(false);
+  });
+});
+
+describe('readCrispHook', () => {
+  it('a visitor message is a join of its session and the message, ids website:session:fingerprint', () => {
+    expect(readCrispHook(hook())).toEqual({
+      kind: 'visitor_message',
+      target: { websiteId: 'web-1', sessionId: 'session_abc', fingerprint: 163408807646880 },
+      events: [
+        { event_id: 'web-1:session_abc:join', type: 'member_join', user: { id: 'session_abc', username: 'Visitor 12' }, sent_at: new Date(NOW - 50).toISOString() },
+        { event_id: 'web-1:session_abc:163408807646880', type: 'message', user: { id: 'session_abc', username: 'Visitor 12' }, text: 'hello', sent_at: new Date(NOW - 50).toISOString() },
+      ],
+    });
+  });
+
+  it("an operator's /activate <token> is a binding; a visitor's is only a message", () => {
+    const operator = readCrispHook(hook({ from: 'operator', content: '  /activate tok_123 ' }, 'message:received'));
+    expect(operator).toEqual({ kind: 'activate', target: { websiteId: 'web-1', sessionId: 'session_abc', fingerprint: 163408807646880 }, token: 'tok_123' });
+    const visitor = readCrispHook(hook({ content: '/activate tok_123' }));
+    expect(visitor.kind).toBe('visitor_message');
+  });
+
+  it('ignores what is not a text of the visitor or an operator command', () => {
+    const cases: [Partial<CrispHook['data']>, string][] = [
+      [{ from: 'operator' }, 'message:send'],
+      [{ type: 'note', from: 'operator', content: '/activate tok' }, 'message:received'],
+      [{ from: 'user', content: '/activate tok' }, 'message:received'],
+      [{ from: 'operator', content: 'hello there' }, 'message:received'],
+      [{ type: 'file', content: { name: 'a.png', url: 'https://x', type: 'image/png' } }, 'message:send'],
+      [{ session_id: undefined }, 'message:send'],
+      [{}, 'session:set_email'],
+    ];
+    for (const [data, event] of cases) expect(readCrispHook(hook(data, event)).kind, JSON.stringify([data, event])).toBe('ignored');
+  });
+});
+
+describe('Crisp decision calls', () => {
+  const t = { websiteId: 'web-1', sessionId: 'session_abc', fingerprint: 42 };
+  const conversation = '/website/web-1/conversation/session_abc';
+  it('delete, warn, mute and ban become the documented routes', () => {
+    expect(CRISP_DECISION_CALLS.delete(t, { warning: 'w' })).toEqual([{ method: 'DELETE', route: `${conversation}/message/42` }]);
+    expect(CRISP_DECISION_CALLS.warn(t, { warning: 'Please stop' })).toEqual([{ method: 'POST', route: `${conversation}/message`, body: { type: 'text', from: 'operator', origin: 'chat', content: 'Please stop' } }]);
+    expect(CRISP_DECISION_CALLS.mute(t, { warning: 'w' })).toEqual([
+      { method: 'DELETE', route: `${conversation}/message/42` },
+      { method: 'PATCH', route: `${conversation}/block`, body: { blocked: true }, effect: { on: 'mute_block', websiteId: 'web-1', sessionId: 'session_abc' } },
+    ]);
+    expect(CRISP_DECISION_CALLS.ban(t, { warning: 'w' })).toEqual([
+      { method: 'DELETE', route: `${conversation}/message/42` },
+      { method: 'PATCH', route: `${conversation}/block`, body: { blocked: true }, effect: { on: 'ban_block', websiteId: 'web-1', sessionId: 'session_abc' } },
+    ]);
+    expect(crispNote(t, 'alert')).toEqual({ method: 'POST', route: `${conversation}/message`, body: { type: 'note', from: 'operator', origin: 'chat', content: 'alert' } });
+  });
+
+  it('undo and a finished mute unblock; a delete and a warning cannot be undone', () => {
+    const unblock = [{ method: 'PATCH', route: `${conversation}/block`, body: { blocked: false }, effect: { on: 'unblock', websiteId: 'web-1', sessionId: 'session_abc' } }];
+    expect(CRISP_UNDO_CALLS.mute!(t)).toEqual(unblock);
+    expect(CRISP_UNDO_CALLS.ban!(t)).toEqual(unblock);
+    expect(crispMuteEndCalls(t)).toEqual(unblock);
+    expect(CRISP_UNDO_CALLS.delete).toBeUndefined();
+    expect(CRISP_UNDO_CALLS.warn).toBeUndefined();
+  });
+
+  it('path segments from the hook are encoded, never read as routes', () => {
+    expect(CRISP_DECISION_CALLS.delete({ websiteId: '../x', sessionId: 'a/b?c', fingerprint: 1 }, { warning: '' })[0].route).toBe('/website/..%2Fx/conversation/a%2Fb%3Fc/message/1');
+  });
+});
