@@ -20,9 +20,19 @@ export interface DiscordCredentials {
   apiBase: string;
 }
 
+/** The operator's Crisp plugin: its production token (identifier and key) and the secret its hooks are signed with. */
+export interface CrispCredentials {
+  pluginId: string | undefined;
+  tokenIdentifier: string | undefined;
+  tokenKey: string | undefined;
+  hookSecret: string | undefined;
+  apiBase: string;
+}
+
 export interface PlatformCredentials {
   telegram: TelegramCredentials;
   discord: DiscordCredentials;
+  crisp: CrispCredentials;
 }
 
 export interface SecretsPort {
@@ -31,9 +41,10 @@ export interface SecretsPort {
 
 export const TELEGRAM_DEFAULT_BASE = 'https://api.telegram.org';
 export const DISCORD_DEFAULT_BASE = 'https://discord.com/api/v10';
+export const CRISP_DEFAULT_BASE = 'https://api.crisp.chat/v1';
 
 /** The credential names of contract 10, as environment variables or as keys of the secret's JSON. */
-export const PLATFORM_SECRET_NAMES = ['TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_SECRET', 'DISCORD_APPLICATION_ID', 'DISCORD_PUBLIC_KEY', 'DISCORD_BOT_TOKEN'] as const;
+export const PLATFORM_SECRET_NAMES = ['TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_SECRET', 'DISCORD_APPLICATION_ID', 'DISCORD_PUBLIC_KEY', 'DISCORD_BOT_TOKEN', 'CRISP_PLUGIN_ID', 'CRISP_TOKEN_IDENTIFIER', 'CRISP_TOKEN_KEY', 'CRISP_HOOK_SECRET'] as const;
 type SecretValues = Partial<Record<(typeof PLATFORM_SECRET_NAMES)[number], string>>;
 
 const blankToUndefined = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
@@ -46,6 +57,13 @@ export function credentialsFrom(values: SecretValues): PlatformCredentials {
       publicKey: blankToUndefined(values.DISCORD_PUBLIC_KEY),
       botToken: blankToUndefined(values.DISCORD_BOT_TOKEN),
       apiBase: optionalEnv('DISCORD_API_BASE') ?? DISCORD_DEFAULT_BASE,
+    },
+    crisp: {
+      pluginId: blankToUndefined(values.CRISP_PLUGIN_ID),
+      tokenIdentifier: blankToUndefined(values.CRISP_TOKEN_IDENTIFIER),
+      tokenKey: blankToUndefined(values.CRISP_TOKEN_KEY),
+      hookSecret: blankToUndefined(values.CRISP_HOOK_SECRET),
+      apiBase: optionalEnv('CRISP_API_BASE') ?? CRISP_DEFAULT_BASE,
     },
   };
 }

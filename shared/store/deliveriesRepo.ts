@@ -13,12 +13,14 @@ import { buildUpdate } from './update';
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'not_configured' | 'observe';
 
 export interface PlannedCall {
-  platform: 'telegram' | 'discord';
-  /** Telegram: the Bot API method. Discord: the HTTP method. */
+  platform: 'telegram' | 'discord' | 'crisp';
+  /** Telegram: the Bot API method. Discord, Crisp: the HTTP method. */
   method: string;
-  /** Discord only: the route under the API base. */
+  /** Discord, Crisp: the route under the API base. */
   route?: string;
   body?: Record<string, unknown>;
+  /** What a successful call starts or ends beyond itself, recorded by its platform when it is applied (a Crisp mute's timed unblock). */
+  effect?: Record<string, unknown>;
 }
 
 export interface CallRecord {

@@ -286,6 +286,8 @@ export const moderationAuditLookup = (communityId: string, auditId: string) => {
   return { pk: engine(communityId), prefix: `${AUDIT_PREFIX}${Number.isFinite(ms) ? new Date(ms).toISOString() : 'invalid'}#` };
 };
 // ---- Moderation on Crisp -----------------------------------------------------------------------
+/** A Crisp website bound to a community by an operator's /activate. */
+export const crispWebsiteKey = (websiteId: string): Key => ({ pk: `CRISPSITE#${websiteId}`, sk: 'BINDING' });
 /**
  * A muted Crisp conversation (blocked until the mute ends: Crisp's block has no end of its own). gsi3,
  * sparse: by when the mute ends, so the minute sweep reads exactly the blocks to lift.

@@ -5,7 +5,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Hex } from '#shared/ids';
 import { ddb, isConditionFailure, table, writeIfCondition } from './client';
-import { AUTOMOD_SYNC_DUE_PARTITION, activationTokenKey, automodSyncDueIndexKey, automodSyncDueUpTo, discordGuildKey, moderationPlatformKey, telegramChatKey } from './keys';
+import { AUTOMOD_SYNC_DUE_PARTITION, activationTokenKey, automodSyncDueIndexKey, automodSyncDueUpTo, crispWebsiteKey, discordGuildKey, moderationPlatformKey, telegramChatKey } from './keys';
 import { queryDueShards } from './query';
 import type { TransactItem } from './transactions';
 import { buildUpdate, setOrRemove } from './update';
@@ -30,6 +30,8 @@ export interface PlatformRecord {
   /** When a sync of the AutoMod rules was last asked for, and by whose community (the sweep's message names them). */
   automodWantedAt?: string;
   automodOwner?: string;
+  /** The Crisp website an operator's /activate bound. */
+  crispWebsiteId?: string;
 }
 
 const platformRecords = defineEntity<PlatformRecord>('moderationPlatform');
@@ -47,19 +49,35 @@ export async function communityByActivationToken(token: string): Promise<Communi
   return Item ? { userId: Item.userId as string, communityId: Item.communityId as string } : undefined;
 }
 
-const bindingKey = (platform: 'telegram' | 'discord', externalId: string) => (platform === 'telegram' ? telegramChatKey(externalId) : discordGuildKey(externalId));
+type BoundPlatform = 'telegram' | 'discord' | 'crisp';
+const BINDING_KEYS: Record<BoundPlatform, (externalId: string) => { pk: string; sk: string }> = { telegram: telegramChatKey, discord: discordGuildKey, crisp: crispWebsiteKey };
+const bindingKey = (platform: BoundPlatform, externalId: string) => BINDING_KEYS[platform](externalId);
 
 /** A chat or guild belongs to one community at a time; binding it again moves it (the newest activation wins). */
-export async function bindExternal(platform: 'telegram' | 'discord', externalId: string, pointer: CommunityPointer & { role: 'moderated' | 'alerts' }): Promise<void> {
+export async function bindExternal(platform: BoundPlatform, externalId: string, pointer: CommunityPointer & { role: 'moderated' | 'alerts' }): Promise<void> {
   await ddb().send(new PutCommand({ TableName: table(), Item: { ...bindingKey(platform, externalId), entity: 'platformBinding', platform, externalId, ...pointer } }));
 }
 
-export async function boundCommunity(platform: 'telegram' | 'discord', externalId: string): Promise<(CommunityPointer & { role: 'moderated' | 'alerts' }) | undefined> {
+/** Binds it unless another community holds it: true when it is (now or already) this community's. */
+export async function bindExternalOnce(platform: BoundPlatform, externalId: string, pointer: CommunityPointer & { role: 'moderated' | 'alerts' }): Promise<boolean> {
+  return writeIfCondition(() =>
+    ddb().send(
+      new PutCommand({
+        TableName: table(),
+        Item: { ...bindingKey(platform, externalId), entity: 'platformBinding', platform, externalId, ...pointer },
+        ConditionExpression: 'attribute_not_exists(pk) OR communityId = :c',
+        ExpressionAttributeValues: { ':c': pointer.communityId },
+      }),
+    ),
+  );
+}
+
+export async function boundCommunity(platform: BoundPlatform, externalId: string): Promise<(CommunityPointer & { role: 'moderated' | 'alerts' }) | undefined> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: bindingKey(platform, externalId) }));
   return Item ? { userId: Item.userId as string, communityId: Item.communityId as string, role: Item.role as 'moderated' | 'alerts' } : undefined;
 }
 
-export async function unbindExternal(platform: 'telegram' | 'discord', externalId: string): Promise<void> {
+export async function unbindExternal(platform: BoundPlatform, externalId: string): Promise<void> {
   await ddb().send(new DeleteCommand({ TableName: table(), Key: bindingKey(platform, externalId) }));
 }
 

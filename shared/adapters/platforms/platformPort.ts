@@ -12,8 +12,9 @@ import { recordMetric } from '#shared/observability/metrics';
 
 export type PortOutcome = CallOutcome | 'not_configured';
 
-export async function callPlatform(call: PlannedCall): Promise<PortOutcome> {
-  const outcome = await send(call);
+/** `communityId`: the delivery's community (Crisp records a mute's end against it). */
+export async function callPlatform(call: PlannedCall, communityId = 'unbound'): Promise<PortOutcome> {
+  const outcome = call.platform === 'crisp' ? await (await import('#shared/domain/moderation/crisp/crispPlatform')).sendCrispCall(call, communityId) : await send(call);
   if (outcome !== 'not_configured' && !outcome.ok) recordMetric('PlatformCallFailures', 1, { platform: call.platform });
   return outcome;
 }

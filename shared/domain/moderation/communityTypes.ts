@@ -11,7 +11,7 @@ export const NEEDS_ACTIVATION: Record<CommunityType, boolean> = {
   discord: true,
   reddit: false,
   x: false,
-  crisp: false,
+  crisp: true,
 };
 
 /** Billing terms (spec 8, contract 4). */

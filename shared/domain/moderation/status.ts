@@ -10,6 +10,7 @@ import { deliveriesByIds } from '#shared/store/deliveriesRepo';
 import { decisionDeliveryId, undoDeliveryId } from './delivery';
 import { getPlatformRecord } from '#shared/store/platformRepo';
 import { platformConfigured } from '#shared/adapters/platforms/platformPort';
+import { crispConfigured } from './crisp/crispPlatform';
 
 /** What each platform integration does not do, stated in the status rather than faked. */
 const UNSUPPORTED: Record<string, string[]> = {
@@ -19,9 +20,19 @@ const UNSUPPORTED: Record<string, string[]> = {
     "Per-message decisions are Discord AutoMod's (block, alert, timeout) from the rules the service writes into the guild; POST /sync reads its executions into metrics and audit logs. AutoMod cannot warn or ban.",
     'AutoMod cannot tell new members from others: the link and invite rules apply to every member except the exempt (whitelisted) roles; whitelisted usernames do not apply.',
   ],
+  crisp: [
+    'A block applies to one conversation: Crisp tells a plugin of no visitor identity beyond the session, so a blocked visitor who opens a new session (another browser, cleared cookies) starts unblocked.',
+    'A deleted message cannot be restored: undo lifts blocks (mutes and bans) only.',
+    "Whitelisted usernames match the visitor's nickname, which the visitor or the website's script sets.",
+    'Only text messages are checked; files, audio and other message types pass.',
+  ],
 };
 
 async function platformOf(community: CommunityRecord) {
+  if (community.type === 'crisp') {
+    const [record, configured] = await Promise.all([getPlatformRecord(community.id), crispConfigured()]);
+    return { chat_id: record.crispWebsiteId ?? null, alert_chat_id: null, configured, automod_synced_at: null, automod_error: null, unsupported: UNSUPPORTED.crisp };
+  }
   if (community.type !== 'telegram' && community.type !== 'discord') return null;
   const [record, configured] = await Promise.all([getPlatformRecord(community.id), platformConfigured(community.type)]);
   return {

@@ -14,6 +14,8 @@ import type { PenaltyAction } from './actions';
 import { requireCommunity } from './communities';
 import { runDelivery, scheduleDelivery, undoDeliveryId } from './delivery';
 import { DISCORD_UNDO_CALLS, TELEGRAM_UNDO_CALLS } from './platformActions';
+import { CRISP_UNDO_CALLS } from './crisp/crispCalls';
+import { crispPlanned } from './crisp/crispPlatform';
 import { RetryLater, sendPlatformMessages } from './platformMessages';
 
 export async function undoAction(userId: string, communityId: string, auditId: string) {
@@ -28,8 +30,10 @@ export async function undoAction(userId: string, communityId: string, auditId: s
       ? TELEGRAM_UNDO_CALLS[action]!(platform.telegramChatId, entry.user_id)
       : community.type === 'discord' && platform.discordGuildId
         ? DISCORD_UNDO_CALLS[action]!(platform.discordGuildId, entry.user_id)
-        : undefined;
-  if (!calls) throw new UnprocessableError('invalid_state', 'This community has no bound Telegram group or Discord guild to undo the action in.');
+        : community.type === 'crisp' && platform.crispWebsiteId
+          ? CRISP_UNDO_CALLS[action]!({ websiteId: platform.crispWebsiteId, sessionId: entry.user_id }).map(crispPlanned)
+          : undefined;
+  if (!calls) throw new UnprocessableError('invalid_state', 'This community has no bound Telegram group, Discord guild or Crisp website to undo the action in.');
   const deliveryId = undoDeliveryId(auditId);
   const observe = (await getCommunityRules(communityId)).mode === 'observe';
   const planned = await scheduleDeliveryNow(communityId, deliveryId, entry.event_id, calls, observe);

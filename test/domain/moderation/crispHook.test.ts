@@ -6,7 +6,7 @@ import { signCrispHookRequest } from '#test/support/crispStandIn';
 
 const SECRET = 'hook-secret';
 const NOW = 1_795_000_000_000;
-const hook = (over: Partial<CrispHook['data']> = {}, event = 'message:send'): CrispHook => ({
+const hook = (over: Record<string, unknown> = {}, event = 'message:send'): CrispHook => ({
   website_id: 'web-1',
   event,
   timestamp: NOW,
@@ -46,7 +46,7 @@ describe('Crisp hook signature', () => {
 
 describe('readCrispHook', () => {
   it('a visitor message is a join of its session and the message, ids website:session:fingerprint', () => {
-    expect(readCrispHook(hook())).toEqual({
+    expect(readCrispHook(hook(), NOW)).toEqual({
       kind: 'visitor_message',
       target: { websiteId: 'web-1', sessionId: 'session_abc', fingerprint: 163408807646880 },
       events: [
@@ -57,14 +57,20 @@ describe('readCrispHook', () => {
   });
 
   it("an operator's /activate <token> is a binding; a visitor's is only a message", () => {
-    const operator = readCrispHook(hook({ from: 'operator', content: '  /activate tok_123 ' }, 'message:received'));
+    const operator = readCrispHook(hook({ from: 'operator', content: '  /activate tok_123 ' }, 'message:received'), NOW);
     expect(operator).toEqual({ kind: 'activate', target: { websiteId: 'web-1', sessionId: 'session_abc', fingerprint: 163408807646880 }, token: 'tok_123' });
-    const visitor = readCrispHook(hook({ content: '/activate tok_123' }));
+    const visitor = readCrispHook(hook({ content: '/activate tok_123' }), NOW);
     expect(visitor.kind).toBe('visitor_message');
   });
 
+  it('a timestamp a Date cannot hold falls back to the hook\'s, then to when it arrived; a nickname that is not text is left out', () => {
+    const odd = readCrispHook({ ...hook({ timestamp: 1e300, user: { nickname: 7 } }), timestamp: undefined }, NOW + 5);
+    expect(odd).toMatchObject({ kind: 'visitor_message', events: [{ user: { id: 'session_abc' }, sent_at: new Date(NOW + 5).toISOString() }, {}] });
+    expect((odd as { events: { user: object }[] }).events[0].user).toEqual({ id: 'session_abc' });
+  });
+
   it('ignores what is not a text of the visitor or an operator command', () => {
-    const cases: [Partial<CrispHook['data']>, string][] = [
+    const cases: [Record<string, unknown>, string][] = [
       [{ from: 'operator' }, 'message:send'],
       [{ type: 'note', from: 'operator', content: '/activate tok' }, 'message:received'],
       [{ from: 'user', content: '/activate tok' }, 'message:received'],
@@ -72,8 +78,12 @@ describe('readCrispHook', () => {
       [{ type: 'file', content: { name: 'a.png', url: 'https://x', type: 'image/png' } }, 'message:send'],
       [{ session_id: undefined }, 'message:send'],
       [{}, 'session:set_email'],
+      [{ fingerprint: 1.5 }, 'message:send'],
+      [{ fingerprint: '12' }, 'message:send'],
+      [{ session_id: 42 }, 'message:send'],
+      [{ content: '' }, 'message:send'],
     ];
-    for (const [data, event] of cases) expect(readCrispHook(hook(data, event)).kind, JSON.stringify([data, event])).toBe('ignored');
+    for (const [data, event] of cases) expect(readCrispHook(hook(data, event), NOW).kind, JSON.stringify([data, event])).toBe('ignored');
   });
 });
 

@@ -7,26 +7,23 @@
  */
 import type { ChatEvent } from '../engine';
 
-/** The parts of a plugin hook moderation reads (the endpoint's schema checks them). */
+/**
+ * A plugin hook as the endpoint's schema lets it through: the envelope is checked, `data` is whatever
+ * the event carries (Crisp sends many events with other shapes), read field by field below.
+ */
 export interface CrispHook {
   website_id: string;
   event: string;
   /** Epoch milliseconds. */
-  timestamp: number;
-  data: CrispMessageData;
+  timestamp?: number;
+  data?: Record<string, unknown>;
 }
 
-export interface CrispMessageData {
-  session_id?: string;
-  type?: string;
-  from?: string;
-  origin?: string;
-  content?: unknown;
-  fingerprint?: number;
-  user?: { nickname?: string; user_id?: string };
-  /** Epoch milliseconds. */
-  timestamp?: number;
-}
+const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+/** Crisp's fingerprints and timestamps are integers within a double's exact range. */
+const integer = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : undefined);
+/** Epoch milliseconds a Date can hold (up to year 9999). */
+const epochMs = (v: unknown) => { const n = integer(v); return n !== undefined && n <= 253_402_300_799_999 ? n : undefined; };
 
 /** Where a decision applies on Crisp: the conversation and, for a message, the message. */
 export interface CrispTarget {
@@ -48,29 +45,32 @@ export const crispJoinEventId = (t: CrispTarget) => `${t.websiteId}:${t.sessionI
 
 const ignored = (reason: string): CrispHookMeaning => ({ kind: 'ignored', reason });
 
-export function readCrispHook(hook: CrispHook): CrispHookMeaning {
-  const { data } = hook;
+export function readCrispHook(hook: CrispHook, receivedAtMs: number): CrispHookMeaning {
+  const data = hook.data ?? {};
   if (hook.event !== 'message:send' && hook.event !== 'message:received') return ignored(`event ${hook.event}`);
-  if (!data.session_id || data.fingerprint === undefined) return ignored('no conversation or message');
-  const target = { websiteId: hook.website_id, sessionId: data.session_id, fingerprint: data.fingerprint };
-  const text = data.type === 'text' && typeof data.content === 'string' ? data.content : undefined;
+  const sessionId = text(data.session_id);
+  const fingerprint = integer(data.fingerprint);
+  if (!sessionId || fingerprint === undefined) return ignored('no conversation or message');
+  const target = { websiteId: hook.website_id, sessionId, fingerprint };
+  const content = data.type === 'text' ? text(data.content) : undefined;
   if (hook.event === 'message:received') {
     // Only an operator of the website can send as one; visitors, notes and our own messages bind nothing.
-    if (data.from !== 'operator' || text === undefined) return ignored('not an operator text');
-    const command = ACTIVATE.exec(text.trim());
+    if (data.from !== 'operator' || content === undefined) return ignored('not an operator text');
+    const command = ACTIVATE.exec(content.trim());
     return command ? { kind: 'activate', target, token: command[1] } : ignored('operator message');
   }
   if (data.from !== 'user') return ignored('not from the visitor');
-  if (text === undefined) return ignored(`visitor ${data.type ?? 'message'} without text`);
-  const sentAt = new Date(data.timestamp ?? hook.timestamp).toISOString();
+  if (content === undefined) return ignored(`visitor ${typeof data.type === 'string' ? data.type : 'message'} without text`);
+  const sentAt = new Date(epochMs(data.timestamp) ?? epochMs(hook.timestamp) ?? receivedAtMs).toISOString();
+  const nickname = text((data.user as Record<string, unknown> | undefined)?.nickname);
   // The conversation is all Crisp tells of a visitor: a block, an undo and the audit log's user are per session.
-  const user = { id: data.session_id, ...(data.user?.nickname ? { username: data.user.nickname } : {}) };
+  const user = { id: sessionId, ...(nickname ? { username: nickname } : {}) };
   return {
     kind: 'visitor_message',
     target,
     events: [
       { event_id: crispJoinEventId(target), type: 'member_join', user, sent_at: sentAt },
-      { event_id: crispEventId(target), type: 'message', user, text, sent_at: sentAt },
+      { event_id: crispEventId(target), type: 'message', user, text: content, sent_at: sentAt },
     ],
   };
 }
