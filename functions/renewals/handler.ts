@@ -9,7 +9,7 @@ import { logger } from '#shared/observability/logger';
 import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramBot';
 import { requeueStalledDeliveries } from '#shared/domain/moderation/delivery';
 import { requeueDueAutomodSyncs } from '#shared/domain/moderation/discordAutomod';
-import { liftEndedCrispMutes } from '#shared/domain/moderation/crisp/crispPlatform';
+import { liftEndedCrispMutes } from '#shared/domain/moderation/crisp/muteEnds';
 import { sweepWebhooks, type WebhookSweepReport } from '#shared/domain/webhooks/sweep';
 
 useAwsPorts();

@@ -3,75 +3,42 @@
  * environment variables; in AWS from one Secrets Manager secret (a JSON object with the same names),
  * read at run time through the AWS Parameters and Secrets Lambda Extension and cached, so the values
  * never sit in the function's plaintext environment. Base URLs are configuration, not secrets.
+ *
+ * Which names exist is each platform module's to say (registry.ts): a new platform's names are read
+ * here, from the environment and from the secret, without a list to edit.
  */
 import { optionalEnv } from '#shared/config/env';
+import { COMMUNITY_TYPES } from '#shared/domain/moderation/communityTypes';
+import { PLATFORMS, type PlatformCredentials } from '#shared/domain/moderation/platforms/registry';
+import { blankToUndefined } from '#shared/domain/moderation/platforms/platform';
 
-export interface TelegramCredentials {
-  /** Undefined: Telegram actions are recorded as not_configured. */
-  botToken: string | undefined;
-  webhookSecret: string | undefined;
-  apiBase: string;
-}
-
-export interface DiscordCredentials {
-  applicationId: string | undefined;
-  publicKey: string | undefined;
-  botToken: string | undefined;
-  apiBase: string;
-}
-
-/** The operator's Crisp plugin: its production token (identifier and key) and the secret its hooks are signed with. */
-export interface CrispCredentials {
-  pluginId: string | undefined;
-  tokenIdentifier: string | undefined;
-  tokenKey: string | undefined;
-  hookSecret: string | undefined;
-  apiBase: string;
-}
-
-export interface PlatformCredentials {
-  telegram: TelegramCredentials;
-  discord: DiscordCredentials;
-  crisp: CrispCredentials;
-}
+export type { PlatformCredentials };
+export type { TelegramCredentials } from '#shared/domain/moderation/platforms/telegram';
+export type { DiscordCredentials } from '#shared/domain/moderation/platforms/discord';
+export { TELEGRAM_DEFAULT_BASE } from '#shared/domain/moderation/platforms/telegram';
+export { DISCORD_DEFAULT_BASE } from '#shared/domain/moderation/platforms/discord';
 
 export interface SecretsPort {
   platformCredentials(): Promise<PlatformCredentials>;
 }
 
-export const TELEGRAM_DEFAULT_BASE = 'https://api.telegram.org';
-export const DISCORD_DEFAULT_BASE = 'https://discord.com/api/v10';
-export const CRISP_DEFAULT_BASE = 'https://api.crisp.chat/v1';
-
-/** The credential names of contract 10, as environment variables or as keys of the secret's JSON. */
-export const PLATFORM_SECRET_NAMES = ['TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_SECRET', 'DISCORD_APPLICATION_ID', 'DISCORD_PUBLIC_KEY', 'DISCORD_BOT_TOKEN', 'CRISP_PLUGIN_ID', 'CRISP_TOKEN_IDENTIFIER', 'CRISP_TOKEN_KEY', 'CRISP_HOOK_SECRET'] as const;
-type SecretValues = Partial<Record<(typeof PLATFORM_SECRET_NAMES)[number], string>>;
-
-const blankToUndefined = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
+/** Every credential name of every platform, as environment variables or as keys of the secret's JSON (read when asked: the registry and this module import each other). */
+export const platformSecretNames = (): string[] => COMMUNITY_TYPES.flatMap((type) => [...PLATFORMS[type].credentials.names]);
+type SecretValues = Readonly<Record<string, string | undefined>>;
 
 export function credentialsFrom(values: SecretValues): PlatformCredentials {
-  return {
-    telegram: { botToken: blankToUndefined(values.TELEGRAM_BOT_TOKEN), webhookSecret: blankToUndefined(values.TELEGRAM_WEBHOOK_SECRET), apiBase: optionalEnv('TELEGRAM_API_BASE') ?? TELEGRAM_DEFAULT_BASE },
-    discord: {
-      applicationId: blankToUndefined(values.DISCORD_APPLICATION_ID),
-      publicKey: blankToUndefined(values.DISCORD_PUBLIC_KEY),
-      botToken: blankToUndefined(values.DISCORD_BOT_TOKEN),
-      apiBase: optionalEnv('DISCORD_API_BASE') ?? DISCORD_DEFAULT_BASE,
-    },
-    crisp: {
-      pluginId: blankToUndefined(values.CRISP_PLUGIN_ID),
-      tokenIdentifier: blankToUndefined(values.CRISP_TOKEN_IDENTIFIER),
-      tokenKey: blankToUndefined(values.CRISP_TOKEN_KEY),
-      hookSecret: blankToUndefined(values.CRISP_HOOK_SECRET),
-      apiBase: optionalEnv('CRISP_API_BASE') ?? CRISP_DEFAULT_BASE,
-    },
+  const read = (type: (typeof COMMUNITY_TYPES)[number]) => {
+    const spec = PLATFORMS[type].credentials as { names: readonly string[]; apiBase: { env: string; default: string }; read(v: SecretValues, base: string): unknown };
+    const own = Object.fromEntries(spec.names.map((n) => [n, blankToUndefined(Object.hasOwn(values, n) ? values[n] : undefined)]));
+    return [type, spec.read(own, optionalEnv(spec.apiBase.env) ?? spec.apiBase.default)];
   };
+  return Object.fromEntries(COMMUNITY_TYPES.map(read)) as PlatformCredentials;
 }
 
 /** Local: read on every call, so tests (and an operator restarting nothing) can change them. */
 export class EnvSecrets implements SecretsPort {
   async platformCredentials(): Promise<PlatformCredentials> {
-    return credentialsFrom(Object.fromEntries(PLATFORM_SECRET_NAMES.map((n) => [n, process.env[n]])));
+    return credentialsFrom(Object.fromEntries(platformSecretNames().map((n) => [n, process.env[n]])));
   }
 }
 
@@ -104,6 +71,6 @@ export class SecretsManagerSecrets implements SecretsPort {
     if (!response.ok) throw new Error(`Reading the platform secret failed with HTTP ${response.status}`);
     const { SecretString } = (await response.json()) as { SecretString?: string };
     const parsed = SecretString ? (JSON.parse(SecretString) as Record<string, unknown>) : {};
-    return Object.fromEntries(PLATFORM_SECRET_NAMES.map((n) => [n, typeof parsed[n] === 'string' ? (parsed[n] as string) : undefined]));
+    return Object.fromEntries(platformSecretNames().map((n) => [n, Object.hasOwn(parsed, n) && typeof parsed[n] === 'string' ? (parsed[n] as string) : undefined]));
   }
 }

@@ -9,18 +9,20 @@ import { MODERATION_DELIVERY_DUE_SHARDS, moderationDeliveryDueIndexKey, moderati
 import { queryDueShards } from './query';
 import { defineEntity } from './entity';
 import { buildUpdate } from './update';
+import type { CommunityType } from '#shared/domain/moderation/communityTypes';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'not_configured' | 'observe';
 
 export interface PlannedCall {
-  platform: 'telegram' | 'discord' | 'crisp';
-  /** Telegram: the Bot API method. Discord, Crisp: the HTTP method. */
+  /** The community type whose platform module sends it (registry.ts). */
+  platform: CommunityType;
+  /** Telegram: the Bot API method. Others: the HTTP method. */
   method: string;
-  /** Discord, Crisp: the route under the API base. */
+  /** The route under the API base, on platforms with routes. */
   route?: string;
   body?: Record<string, unknown>;
-  /** What a successful call starts or ends beyond itself, recorded by its platform when it is applied (a Crisp mute's timed unblock). */
-  effect?: Record<string, unknown>;
+  /** A call that starts something for a while (a mute): its end is counted from when the call is sent. */
+  timed?: { seconds: number };
 }
 
 export interface CallRecord {

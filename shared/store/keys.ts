@@ -236,9 +236,17 @@ export const unlockMemoryKey = (userId: string, entityKind: string, bucket?: num
 // ---- Moderation on the platforms (contract 10) -------------------------------------------------
 /** Activation token (by its SHA-256) to its community: `/activate <token>` names no community otherwise. */
 export const activationTokenKey = (tokenHash: string): Key => ({ pk: `ACTIVATION#${tokenHash}`, sk: 'COMMUNITY' });
-/** A Telegram chat (group or alert chat) or a Discord guild bound to a community by the operator's bot. */
-export const telegramChatKey = (chatId: string): Key => ({ pk: `TGCHAT#${chatId}`, sk: 'BINDING' });
-export const discordGuildKey = (guildId: string): Key => ({ pk: `DCGUILD#${guildId}`, sk: 'BINDING' });
+/**
+ * A place on a platform (a Telegram chat, a Discord guild, a subreddit, an X account, a Crisp website)
+ * bound to one community: one item per (platform, external id), so a place belongs to one community
+ * at a time. Telegram and Discord keep the partitions their bindings were written under before every
+ * platform shared this key.
+ */
+const BINDING_PARTITIONS: ReadonlyMap<string, string> = new Map([
+  ['telegram', 'TGCHAT'],
+  ['discord', 'DCGUILD'],
+]);
+export const platformBindingKey = (platform: string, externalId: string): Key => ({ pk: `${BINDING_PARTITIONS.get(platform) ?? `BIND#${platform}`}#${externalId}`, sk: 'BINDING' });
 /** Where a community lives on its platform (chat, alert chat, guild, audit-log cursor), beside the engine's state. */
 export const moderationPlatformKey = (communityId: string): Key => ({ pk: engine(communityId), sk: 'PLATFORM' });
 /** The per-community rules (contract 10); absent means the defaults. */
@@ -286,8 +294,6 @@ export const moderationAuditLookup = (communityId: string, auditId: string) => {
   return { pk: engine(communityId), prefix: `${AUDIT_PREFIX}${Number.isFinite(ms) ? new Date(ms).toISOString() : 'invalid'}#` };
 };
 // ---- Moderation on Crisp -----------------------------------------------------------------------
-/** A Crisp website bound to a community by an operator's /activate. */
-export const crispWebsiteKey = (websiteId: string): Key => ({ pk: `CRISPSITE#${websiteId}`, sk: 'BINDING' });
 /**
  * A muted Crisp conversation (blocked until the mute ends: Crisp's block has no end of its own). gsi3,
  * sparse: by when the mute ends, so the minute sweep reads exactly the blocks to lift.

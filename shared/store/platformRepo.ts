@@ -1,11 +1,12 @@
 /**
- * Where each community lives on its platform: the activation-token pointer, chat and guild bindings,
- * and the community's platform record (chat, alert chat, guild, audit-log cursor, last AutoMod sync).
+ * Where each community lives on its platform: the activation-token pointer, the bindings of places on
+ * a platform (chat, guild, subreddit, account, website) to communities, and the community's platform
+ * record (chat, alert chat, guild, audit-log cursor, last AutoMod sync).
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Hex } from '#shared/ids';
 import { ddb, isConditionFailure, table, writeIfCondition } from './client';
-import { AUTOMOD_SYNC_DUE_PARTITION, activationTokenKey, automodSyncDueIndexKey, automodSyncDueUpTo, crispWebsiteKey, discordGuildKey, moderationPlatformKey, telegramChatKey } from './keys';
+import { AUTOMOD_SYNC_DUE_PARTITION, activationTokenKey, automodSyncDueIndexKey, automodSyncDueUpTo, moderationPlatformKey, platformBindingKey } from './keys';
 import { queryDueShards } from './query';
 import type { TransactItem } from './transactions';
 import { buildUpdate, setOrRemove } from './update';
@@ -17,6 +18,10 @@ export interface CommunityPointer {
 }
 
 export interface PlatformRecord {
+  /** The place the community is bound to, on platforms that came after Telegram and Discord (which keep their own fields). */
+  boundId?: string;
+  /** Where its alerts go on those platforms, when that is a place of its own. */
+  alertId?: string;
   telegramChatId?: string;
   telegramAlertChatId?: string;
   discordGuildId?: string;
@@ -30,8 +35,6 @@ export interface PlatformRecord {
   /** When a sync of the AutoMod rules was last asked for, and by whose community (the sweep's message names them). */
   automodWantedAt?: string;
   automodOwner?: string;
-  /** The Crisp website an operator's /activate bound. */
-  crispWebsiteId?: string;
 }
 
 const platformRecords = defineEntity<PlatformRecord>('moderationPlatform');
@@ -49,36 +52,42 @@ export async function communityByActivationToken(token: string): Promise<Communi
   return Item ? { userId: Item.userId as string, communityId: Item.communityId as string } : undefined;
 }
 
-type BoundPlatform = 'telegram' | 'discord' | 'crisp';
-const BINDING_KEYS: Record<BoundPlatform, (externalId: string) => { pk: string; sk: string }> = { telegram: telegramChatKey, discord: discordGuildKey, crisp: crispWebsiteKey };
-const bindingKey = (platform: BoundPlatform, externalId: string) => BINDING_KEYS[platform](externalId);
-
-/** A chat or guild belongs to one community at a time; binding it again moves it (the newest activation wins). */
-export async function bindExternal(platform: BoundPlatform, externalId: string, pointer: CommunityPointer & { role: 'moderated' | 'alerts' }): Promise<void> {
-  await ddb().send(new PutCommand({ TableName: table(), Item: { ...bindingKey(platform, externalId), entity: 'platformBinding', platform, externalId, ...pointer } }));
+export type BindingRole = 'moderated' | 'alerts';
+export interface Binding extends CommunityPointer {
+  role: BindingRole;
 }
 
-/** Binds it unless another community holds it: true when it is (now or already) this community's. */
-export async function bindExternalOnce(platform: BoundPlatform, externalId: string, pointer: CommunityPointer & { role: 'moderated' | 'alerts' }): Promise<boolean> {
-  return writeIfCondition(() =>
-    ddb().send(
-      new PutCommand({
-        TableName: table(),
-        Item: { ...bindingKey(platform, externalId), entity: 'platformBinding', platform, externalId, ...pointer },
-        ConditionExpression: 'attribute_not_exists(pk) OR communityId = :c',
-        ExpressionAttributeValues: { ':c': pointer.communityId },
-      }),
-    ),
+const bindingOf = (item: Record<string, unknown>): Binding => ({ userId: item.userId as string, communityId: item.communityId as string, role: item.role as BindingRole });
+
+/**
+ * Binds a place on a platform to a community, if it is free or already that community's (a
+ * conditional put: two communities binding one place at once cannot both win). `replacing` names a
+ * holder the caller decided may be displaced (a deleted or expired community). Otherwise the place
+ * stays where it is and the answer names the community holding it.
+ */
+export async function bindExternal(platform: string, externalId: string, binding: Binding, replacing?: CommunityPointer): Promise<{ bound: true } | { bound: false; holder: Binding | undefined }> {
+  const condition = replacing
+    ? { ConditionExpression: 'communityId = :holder', ExpressionAttributeValues: { ':holder': replacing.communityId } }
+    : { ConditionExpression: 'attribute_not_exists(pk) OR communityId = :c', ExpressionAttributeValues: { ':c': binding.communityId } };
+  try {
+    await ddb().send(new PutCommand({ TableName: table(), Item: { ...platformBindingKey(platform, externalId), entity: 'platformBinding', platform, externalId, ...binding }, ...condition }));
+    return { bound: true };
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+    return { bound: false, holder: await boundCommunity(platform, externalId, true) };
+  }
+}
+
+export async function boundCommunity(platform: string, externalId: string, consistent = false): Promise<Binding | undefined> {
+  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: platformBindingKey(platform, externalId), ConsistentRead: consistent }));
+  return Item ? bindingOf(Item) : undefined;
+}
+
+/** Frees a place, only while it is still the given community's (it may have been bound elsewhere since). */
+export async function unbindExternal(platform: string, externalId: string, communityId: string): Promise<void> {
+  await writeIfCondition(() =>
+    ddb().send(new DeleteCommand({ TableName: table(), Key: platformBindingKey(platform, externalId), ConditionExpression: 'communityId = :c', ExpressionAttributeValues: { ':c': communityId } })),
   );
-}
-
-export async function boundCommunity(platform: BoundPlatform, externalId: string): Promise<(CommunityPointer & { role: 'moderated' | 'alerts' }) | undefined> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: bindingKey(platform, externalId) }));
-  return Item ? { userId: Item.userId as string, communityId: Item.communityId as string, role: Item.role as 'moderated' | 'alerts' } : undefined;
-}
-
-export async function unbindExternal(platform: BoundPlatform, externalId: string): Promise<void> {
-  await ddb().send(new DeleteCommand({ TableName: table(), Key: bindingKey(platform, externalId) }));
 }
 
 export async function getPlatformRecord(communityId: string): Promise<PlatformRecord> {

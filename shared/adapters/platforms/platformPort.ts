@@ -1,37 +1,41 @@
 /**
- * The platform port: one planned call in, its outcome out, through the real HTTP adapter of its
- * platform with the operator's credentials. `not_configured` when the platform has no credentials:
- * the caller records that instead of failing.
+ * The platform port: one planned call in, its outcome out, through the module of its platform
+ * (registry.ts, keyed by the call's community type) with the operator's credentials. `not_configured`
+ * when the platform has no credentials: the caller records that instead of failing.
  */
 import { ports } from '#shared/adapters/ports';
 import type { PlannedCall } from '#shared/store/deliveriesRepo';
-import { DiscordRest } from './discordRest';
+import type { CommunityType } from '#shared/domain/moderation/communityTypes';
+import { PLATFORMS } from '#shared/domain/moderation/platforms/registry';
 import type { CallOutcome } from './result';
-import { TelegramBotApi } from './telegramBotApi';
 import { recordMetric } from '#shared/observability/metrics';
 
 export type PortOutcome = CallOutcome | 'not_configured';
 
-/** `communityId`: the delivery's community (Crisp records a mute's end against it). */
-export async function callPlatform(call: PlannedCall, communityId = 'unbound'): Promise<PortOutcome> {
-  const outcome = call.platform === 'crisp' ? await (await import('#shared/domain/moderation/crisp/crispPlatform')).sendCrispCall(call, communityId) : await send(call);
+/** Where and when a call is sent: the delivery's community, and for a timed call when it ends (see SendContext). */
+export interface CallContext {
+  communityId?: string;
+  endsAt?: Date;
+}
+
+export async function callPlatform(call: PlannedCall, context: CallContext = {}): Promise<PortOutcome> {
+  const outcome = await send(call, context);
   if (outcome !== 'not_configured' && !outcome.ok) recordMetric('PlatformCallFailures', 1, { platform: call.platform });
   return outcome;
 }
 
-async function send(call: PlannedCall): Promise<PortOutcome> {
-  const credentials = await ports().secrets.platformCredentials();
-  if (call.platform === 'telegram') {
-    const { botToken, apiBase } = credentials.telegram;
-    if (!botToken) return 'not_configured';
-    return new TelegramBotApi(botToken, apiBase).call(call.method, call.body ?? {});
-  }
-  const { botToken, apiBase } = credentials.discord;
-  if (!botToken) return 'not_configured';
-  return new DiscordRest(botToken, apiBase).request(call.method as 'GET', call.route ?? '/', call.body);
+async function send(call: PlannedCall, context: CallContext): Promise<PortOutcome> {
+  // A platform without a module is refused, never sent through another platform's adapter.
+  if (!Object.hasOwn(PLATFORMS, call.platform)) return { ok: false, status: 400, error: `Unknown platform ${String(call.platform)}` };
+  const platform = PLATFORMS[call.platform];
+  const credentials = (await ports().secrets.platformCredentials())[call.platform];
+  // The union of every module's send, called with its own credentials (the registry pairs them).
+  const module = platform as { credentials: { configured(c: unknown): boolean }; send(call: PlannedCall, ctx: { credentials: unknown; communityId: string | undefined; endsAt: Date | undefined }): Promise<PortOutcome> };
+  if (!module.credentials.configured(credentials)) return 'not_configured';
+  return module.send(call, { credentials, communityId: context.communityId, endsAt: context.endsAt });
 }
 
-export async function platformConfigured(platform: 'telegram' | 'discord'): Promise<boolean> {
-  const credentials = await ports().secrets.platformCredentials();
-  return platform === 'telegram' ? credentials.telegram.botToken !== undefined : credentials.discord.botToken !== undefined;
+export async function platformConfigured(platform: CommunityType): Promise<boolean> {
+  const credentials = (await ports().secrets.platformCredentials())[platform];
+  return (PLATFORMS[platform].credentials as { configured(c: unknown): boolean }).configured(credentials);
 }

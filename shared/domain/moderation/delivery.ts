@@ -76,7 +76,7 @@ export async function runDelivery(communityId: string, deliveryId: string): Prom
   if (!delivery || delivery.status !== 'pending') return delivery?.status;
   for (const [index, call] of delivery.calls.entries()) {
     if (delivery.outcomes[index]) continue;
-    const outcome = await callPlatform(call, communityId);
+    const outcome = await callPlatform(call, { communityId });
     const at = now().toISOString();
     if (outcome === 'not_configured') {
       await settleDelivery(communityId, deliveryId, 'not_configured', `${call.platform} is not configured on this deployment`, at);

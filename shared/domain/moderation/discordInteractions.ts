@@ -11,7 +11,8 @@ import { now, ports } from '#shared/adapters/ports';
 import { UnauthorizedError, ValidationError } from '#shared/domain/errors';
 import { getCommunity } from '#shared/store/communitiesRepo';
 import { markCommunityActivated } from './activation';
-import { bindExternal, boundCommunity, communityByActivationToken, getPlatformRecord, unbindExternal, updatePlatformRecord } from '#shared/store/platformRepo';
+import { boundCommunity, communityByActivationToken, updatePlatformRecord } from '#shared/store/platformRepo';
+import { bindModeratedPlace } from './platforms/binding';
 import { ADMINISTRATOR, MANAGE_GUILD } from './discordCommands';
 import { requestAutomodSync } from './discordAutomod';
 
@@ -42,6 +43,7 @@ export const DISCORD_REPLIES = {
   not_activated: 'Run /activate with your activation token first.',
   alerts: 'Moderation alerts will be posted in this channel.',
   unknown: 'Unknown command.',
+  taken: 'This server already belongs to another moderation community. Remove it there (or delete that community) first.',
 } as const;
 
 export async function handleDiscordInteraction(headers: Record<string, string>, rawBody: string): Promise<APIInteractionResponse> {
@@ -78,10 +80,7 @@ async function runCommand(interaction: APIChatInputApplicationCommandInteraction
     const pointer = token ? await communityByActivationToken(token) : undefined;
     const community = pointer && (await getCommunity(pointer.userId, pointer.communityId));
     if (!community || community.type !== 'discord' || community.activationToken !== token) return reply(DISCORD_REPLIES.invalid_token);
-    const platform = await getPlatformRecord(community.id);
-    if (platform.discordGuildId && platform.discordGuildId !== guildId) await unbindExternal('discord', platform.discordGuildId);
-    await bindExternal('discord', guildId, { userId: community.userId, communityId: community.id, role: 'moderated' });
-    await updatePlatformRecord(community.id, { discordGuildId: guildId });
+    if ((await bindModeratedPlace(community, guildId)) === 'taken') return reply(DISCORD_REPLIES.taken);
     if (!community.activatedAt) await markCommunityActivated(community, token);
     await requestAutomodSync(community.userId, community.id);
     return reply(DISCORD_REPLIES.activated);

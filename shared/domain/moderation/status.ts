@@ -10,38 +10,18 @@ import { deliveriesByIds } from '#shared/store/deliveriesRepo';
 import { decisionDeliveryId, undoDeliveryId } from './delivery';
 import { getPlatformRecord } from '#shared/store/platformRepo';
 import { platformConfigured } from '#shared/adapters/platforms/platformPort';
-import { crispConfigured } from './crisp/crispPlatform';
-
-/** What each platform integration does not do, stated in the status rather than faked. */
-const UNSUPPORTED: Record<string, string[]> = {
-  telegram: ['Edited messages are not checked again (the bot reads new messages only).'],
-  discord: [
-    'Welcome messages: member joins reach a bot only over the Discord Gateway (a long-lived WebSocket), which a serverless deployment does not hold open; use Discord onboarding or a welcome channel instead.',
-    "Per-message decisions are Discord AutoMod's (block, alert, timeout) from the rules the service writes into the guild; POST /sync reads its executions into metrics and audit logs. AutoMod cannot warn or ban.",
-    'AutoMod cannot tell new members from others: the link and invite rules apply to every member except the exempt (whitelisted) roles; whitelisted usernames do not apply.',
-  ],
-  crisp: [
-    'A block applies to one conversation: Crisp tells a plugin of no visitor identity beyond the session, so a blocked visitor who opens a new session (another browser, cleared cookies) starts unblocked.',
-    'A deleted message cannot be restored: undo lifts blocks (mutes and bans) only.',
-    "Whitelisted usernames match the visitor's nickname, which the visitor or the website's script sets.",
-    'Only text messages are checked; files, audio and other message types pass.',
-  ],
-};
+import { PLATFORMS } from './platforms/registry';
 
 async function platformOf(community: CommunityRecord) {
-  if (community.type === 'crisp') {
-    const [record, configured] = await Promise.all([getPlatformRecord(community.id), crispConfigured()]);
-    return { chat_id: record.crispWebsiteId ?? null, alert_chat_id: null, configured, automod_synced_at: null, automod_error: null, unsupported: UNSUPPORTED.crisp };
-  }
-  if (community.type !== 'telegram' && community.type !== 'discord') return null;
+  const module = PLATFORMS[community.type];
   const [record, configured] = await Promise.all([getPlatformRecord(community.id), platformConfigured(community.type)]);
   return {
-    chat_id: (community.type === 'telegram' ? record.telegramChatId : record.discordGuildId) ?? null,
-    alert_chat_id: (community.type === 'telegram' ? record.telegramAlertChatId : record.discordAlertChannelId) ?? null,
+    chat_id: record[module.recordFields.bound] ?? null,
+    alert_chat_id: (module.recordFields.alert && record[module.recordFields.alert]) ?? null,
     configured,
     automod_synced_at: record.automodSyncedAt ?? null,
     automod_error: record.automodError ?? null,
-    unsupported: UNSUPPORTED[community.type],
+    unsupported: [...module.unsupported],
   };
 }
 

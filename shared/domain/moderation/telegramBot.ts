@@ -14,7 +14,8 @@ import { markCommunityActivated } from './activation';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import { putPendingCaptcha, takePendingCaptcha, listExpiredCaptchas } from '#shared/store/captchaRepo';
 import { getDelivery } from '#shared/store/deliveriesRepo';
-import { bindExternal, boundCommunity, communityByActivationToken, getPlatformRecord, unbindExternal, updatePlatformRecord } from '#shared/store/platformRepo';
+import { boundCommunity, communityByActivationToken, getPlatformRecord } from '#shared/store/platformRepo';
+import { bindAlertPlace, bindModeratedPlace } from './platforms/binding';
 import type { CommunityRules } from './communityRules';
 import { communityStatus } from './communityTypes';
 import { decisionDeliveryId, scheduleDelivery } from './delivery';
@@ -176,6 +177,7 @@ const COMMAND_REPLIES = {
   not_group: 'Send /activate in the group to moderate, not in a private chat.',
   activated: 'Moderation is on for this group.',
   alerts: 'Moderation alerts will be posted in this chat.',
+  taken: 'This chat already belongs to another moderation community. Remove it there (or delete that community) first.',
 } as const;
 
 /** A command answered (whatever the reply was) is handled. */
@@ -201,19 +203,13 @@ async function runCommand(updateId: number, message: Message, from: User, comman
   if (command === 'activate' && !isGroup) return replied(await reply('not_group'));
   // In a private chat the sender is the only member; in a group only an administrator may decide.
   if (isGroup && !(await isChatAdmin(chatId, from.id))) return replied(await reply('not_admin'));
-  const owner = { userId: community.userId, communityId: community.id };
-  const platform = await getPlatformRecord(community.id);
   if (command === 'activate') {
-    if (platform.telegramChatId && platform.telegramChatId !== String(chatId)) await unbindExternal('telegram', platform.telegramChatId);
-    await bindExternal('telegram', String(chatId), { ...owner, role: 'moderated' });
-    await updatePlatformRecord(community.id, { telegramChatId: String(chatId) });
+    if ((await bindModeratedPlace(community, String(chatId))) === 'taken') return replied(await reply('taken'));
     if (!community.activatedAt) await markCommunityActivated(community, token);
     await reply('activated');
     return true;
   }
-  // The moderated group may also be the alert chat; it stays moderated.
-  if (platform.telegramChatId !== String(chatId)) await bindExternal('telegram', String(chatId), { ...owner, role: 'alerts' });
-  await updatePlatformRecord(community.id, { telegramAlertChatId: String(chatId) });
+  if ((await bindAlertPlace(community, String(chatId))) === 'taken') return replied(await reply('taken'));
   await reply('alerts');
   return true;
 }

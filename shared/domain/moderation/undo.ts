@@ -13,9 +13,7 @@ import { getPlatformRecord } from '#shared/store/platformRepo';
 import type { PenaltyAction } from './actions';
 import { requireCommunity } from './communities';
 import { runDelivery, scheduleDelivery, undoDeliveryId } from './delivery';
-import { DISCORD_UNDO_CALLS, TELEGRAM_UNDO_CALLS } from './platformActions';
-import { CRISP_UNDO_CALLS } from './crisp/crispCalls';
-import { crispPlanned } from './crisp/crispPlatform';
+import { PLATFORMS } from './platforms/registry';
 import { RetryLater, sendPlatformMessages } from './platformMessages';
 
 export async function undoAction(userId: string, communityId: string, auditId: string) {
@@ -24,16 +22,9 @@ export async function undoAction(userId: string, communityId: string, auditId: s
   if (!entry) throw new NotFoundError('Audit entry');
   const action = entry.action as PenaltyAction;
   if (action !== 'mute' && action !== 'ban') throw new UnprocessableError('invalid_state', `A ${action} cannot be undone; only mutes and bans can.`);
-  const platform = await getPlatformRecord(communityId);
-  const calls =
-    community.type === 'telegram' && platform.telegramChatId
-      ? TELEGRAM_UNDO_CALLS[action]!(platform.telegramChatId, entry.user_id)
-      : community.type === 'discord' && platform.discordGuildId
-        ? DISCORD_UNDO_CALLS[action]!(platform.discordGuildId, entry.user_id)
-        : community.type === 'crisp' && platform.crispWebsiteId
-          ? CRISP_UNDO_CALLS[action]!({ websiteId: platform.crispWebsiteId, sessionId: entry.user_id }).map(crispPlanned)
-          : undefined;
-  if (!calls) throw new UnprocessableError('invalid_state', 'This community has no bound Telegram group, Discord guild or Crisp website to undo the action in.');
+  const record = await getPlatformRecord(communityId);
+  const calls = PLATFORMS[community.type].undo[action]({ communityId, record, userId: entry.user_id, eventId: entry.event_id });
+  if (!calls) throw new UnprocessableError('invalid_state', 'This community is not bound to a place on its platform to undo the action in.');
   const deliveryId = undoDeliveryId(auditId);
   const observe = (await getCommunityRules(communityId)).mode === 'observe';
   const planned = await scheduleDeliveryNow(communityId, deliveryId, entry.event_id, calls, observe);

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_HOOK_SKEW_SECONDS, signCrispHook, verifyCrispSignature } from '#shared/domain/moderation/crisp/hookSignature';
 import { readCrispHook, type CrispHook } from '#shared/domain/moderation/crisp/hookEvents';
-import { CRISP_DECISION_CALLS, CRISP_UNDO_CALLS, crispMuteEndCalls, crispNote } from '#shared/domain/moderation/crisp/crispCalls';
+import { blockedConversation, CRISP_DECISION_CALLS, crispBlock, crispNote, crispUnblockCalls } from '#shared/domain/moderation/crisp/crispCalls';
+import { crisp } from '#shared/domain/moderation/platforms/crisp';
+import { MUTE_SECONDS } from '#shared/domain/moderation/platformActions';
 import { signCrispHookRequest } from '#test/support/crispStandIn';
 
 const SECRET = 'hook-secret';
@@ -90,27 +92,34 @@ describe('readCrispHook', () => {
 describe('Crisp decision calls', () => {
   const t = { websiteId: 'web-1', sessionId: 'session_abc', fingerprint: 42 };
   const conversation = '/website/web-1/conversation/session_abc';
-  it('delete, warn, mute and ban become the documented routes', () => {
-    expect(CRISP_DECISION_CALLS.delete(t, { warning: 'w' })).toEqual([{ method: 'DELETE', route: `${conversation}/message/42` }]);
-    expect(CRISP_DECISION_CALLS.warn(t, { warning: 'Please stop' })).toEqual([{ method: 'POST', route: `${conversation}/message`, body: { type: 'text', from: 'operator', origin: 'chat', content: 'Please stop' } }]);
+  it('delete, warn, mute and ban become the documented routes; only the mute is timed', () => {
+    expect(CRISP_DECISION_CALLS.delete(t, { warning: 'w' })).toEqual([{ platform: 'crisp', method: 'DELETE', route: `${conversation}/message/42` }]);
+    expect(CRISP_DECISION_CALLS.warn(t, { warning: 'Please stop' })).toEqual([
+      { platform: 'crisp', method: 'POST', route: `${conversation}/message`, body: { type: 'text', from: 'operator', origin: 'chat', content: 'Please stop' } },
+    ]);
     expect(CRISP_DECISION_CALLS.mute(t, { warning: 'w' })).toEqual([
-      { method: 'DELETE', route: `${conversation}/message/42` },
-      { method: 'PATCH', route: `${conversation}/block`, body: { blocked: true }, effect: { on: 'mute_block', websiteId: 'web-1', sessionId: 'session_abc' } },
+      { platform: 'crisp', method: 'DELETE', route: `${conversation}/message/42` },
+      { platform: 'crisp', method: 'PATCH', route: `${conversation}/block`, body: { blocked: true }, timed: { seconds: MUTE_SECONDS } },
     ]);
     expect(CRISP_DECISION_CALLS.ban(t, { warning: 'w' })).toEqual([
-      { method: 'DELETE', route: `${conversation}/message/42` },
-      { method: 'PATCH', route: `${conversation}/block`, body: { blocked: true }, effect: { on: 'ban_block', websiteId: 'web-1', sessionId: 'session_abc' } },
+      { platform: 'crisp', method: 'DELETE', route: `${conversation}/message/42` },
+      { platform: 'crisp', method: 'PATCH', route: `${conversation}/block`, body: { blocked: true } },
     ]);
-    expect(crispNote(t, 'alert')).toEqual({ method: 'POST', route: `${conversation}/message`, body: { type: 'note', from: 'operator', origin: 'chat', content: 'alert' } });
+    expect(crispNote(t, 'alert')).toEqual({ platform: 'crisp', method: 'POST', route: `${conversation}/message`, body: { type: 'note', from: 'operator', origin: 'chat', content: 'alert' } });
   });
 
-  it('undo and a finished mute unblock; a delete and a warning cannot be undone', () => {
-    const unblock = [{ method: 'PATCH', route: `${conversation}/block`, body: { blocked: false }, effect: { on: 'unblock', websiteId: 'web-1', sessionId: 'session_abc' } }];
-    expect(CRISP_UNDO_CALLS.mute!(t)).toEqual(unblock);
-    expect(CRISP_UNDO_CALLS.ban!(t)).toEqual(unblock);
-    expect(crispMuteEndCalls(t)).toEqual(unblock);
-    expect(CRISP_UNDO_CALLS.delete).toBeUndefined();
-    expect(CRISP_UNDO_CALLS.warn).toBeUndefined();
+  it('undo unblocks the conversation the audit entry names, in the bound website', () => {
+    const unblock = [{ platform: 'crisp', method: 'PATCH', route: `${conversation}/block`, body: { blocked: false } }];
+    expect(crispUnblockCalls(t)).toEqual(unblock);
+    const target = { communityId: 'c', record: { boundId: 'web-1' }, userId: 'session_abc', eventId: 'web-1:session_abc:42' };
+    expect(crisp.undo.mute(target)).toEqual(unblock);
+    expect(crisp.undo.ban(target)).toEqual(unblock);
+    expect(crisp.undo.ban({ ...target, record: {} })).toBeUndefined();
+  });
+
+  it('a block call names its conversation back; other calls name none', () => {
+    expect(blockedConversation(crispBlock({ websiteId: 'w/1', sessionId: 's?2' }, true))).toEqual({ websiteId: 'w/1', sessionId: 's?2' });
+    expect(blockedConversation(crispNote(t, 'x'))).toBeUndefined();
   });
 
   it('path segments from the hook are encoded, never read as routes', () => {

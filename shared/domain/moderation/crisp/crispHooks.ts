@@ -8,22 +8,24 @@
 import { now } from '#shared/adapters/ports';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
-import { bindExternalOnce, boundCommunity, communityByActivationToken, getPlatformRecord, unbindExternal, updatePlatformRecord } from '#shared/store/platformRepo';
+import { boundCommunity, communityByActivationToken } from '#shared/store/platformRepo';
+import type { PlannedCall } from '#shared/store/deliveriesRepo';
 import { markCommunityActivated } from '../activation';
 import { communityStatus } from '../communityTypes';
 import { decisionDeliveryId, scheduleDelivery } from '../delivery';
 import type { Decision } from '../engine';
 import { moderateEvents } from '../moderation';
 import { sameSecret } from '../telegramWebhookSecret';
-import { CRISP_DECISION_CALLS, crispNote, crispText, type CrispCall } from './crispCalls';
+import { bindModeratedPlace } from '../platforms/binding';
+import { crisp } from '../platforms/crisp';
+import { crispNote } from './crispCalls';
 import { crispJoinEventId, readCrispHook, type CrispHook, type CrispTarget } from './hookEvents';
-import { crispPlanned } from './crispPlatform';
 
 const alertDeliveryId = (eventId: string) => `alert:${eventId}`;
 
 export const CRISP_REPLIES = {
   invalid_token: 'This activation token is not valid for a Crisp community.',
-  taken: 'This Crisp website is already moderated by another community. Moderation stays with that community: its owner can delete it (or change its type) first, then send /activate again.',
+  taken: 'This Crisp website is already moderated by another community, and stays with it: that community must be deleted before this website can be activated for another one.',
   activated: 'Moderation is on for this website: visitor messages are checked from now on.',
 } as const;
 
@@ -34,8 +36,8 @@ export async function handleCrispHook(hook: CrispHook): Promise<{ ok: true }> {
   return { ok: true };
 }
 
-const schedule = (communityId: string, deliveryId: string, purpose: string, calls: CrispCall[], observe: boolean, eventId?: string) =>
-  scheduleDelivery({ communityId, deliveryId, purpose, ...(eventId ? { eventId } : {}), calls: calls.map(crispPlanned), observe });
+const schedule = (communityId: string, deliveryId: string, purpose: string, calls: PlannedCall[], observe: boolean, eventId?: string) =>
+  scheduleDelivery({ communityId, deliveryId, purpose, ...(eventId ? { eventId } : {}), calls, observe });
 
 /** Operators only (the hook says so): the reply is a private note, which the visitor never sees. */
 async function activateWebsite(target: CrispTarget & { fingerprint: number }, token: string): Promise<void> {
@@ -47,15 +49,11 @@ async function activateWebsite(target: CrispTarget & { fingerprint: number }, to
     await reply('invalid_token');
     return;
   }
-  const owner = { userId: community.userId, communityId: community.id };
-  // No silent takeover: a website stays with the community that bound it first.
-  if (!(await bindExternalOnce('crisp', target.websiteId, { ...owner, role: 'moderated' }))) {
+  // No silent takeover: a website stays with the community that bound it while that one lives.
+  if ((await bindModeratedPlace(community, target.websiteId)) === 'taken') {
     await reply('taken');
     return;
   }
-  const platform = await getPlatformRecord(community.id);
-  if (platform.crispWebsiteId && platform.crispWebsiteId !== target.websiteId) await unbindExternal('crisp', platform.crispWebsiteId);
-  await updatePlatformRecord(community.id, { crispWebsiteId: target.websiteId });
   if (!community.activatedAt) await markCommunityActivated(community, token);
   await reply('activated');
 }
@@ -76,12 +74,12 @@ async function moderateVisitorMessage(target: CrispTarget & { fingerprint: numbe
   // A conversation blocked by its first message is not welcomed.
   const blocked = message?.action === 'mute' || message?.action === 'ban';
   if (join?.welcome_message && communityStatus(community) === 'connected' && !blocked) {
-    await schedule(community.id, decisionDeliveryId(joinId), 'welcome', [crispText(target, join.welcome_message)], observe, joinId);
+    await schedule(community.id, decisionDeliveryId(joinId), 'welcome', crisp.welcome!(target, join.welcome_message), observe, joinId);
   }
 }
 
 async function decided(community: CommunityRecord, decision: Decision, target: CrispTarget & { fingerprint: number }, observe: boolean): Promise<void> {
   if (decision.action === 'allow') return;
-  await schedule(community.id, decisionDeliveryId(decision.event_id), decision.action, CRISP_DECISION_CALLS[decision.action](target, { warning: warningText(decision) }), observe, decision.event_id);
-  if (decision.alert) await schedule(community.id, alertDeliveryId(decision.event_id), 'alert', [crispNote(target, decision.alert)], observe, decision.event_id);
+  await schedule(community.id, decisionDeliveryId(decision.event_id), decision.action, crisp.decisions![decision.action](target, { warning: warningText(decision) }), observe, decision.event_id);
+  if (decision.alert) await schedule(community.id, alertDeliveryId(decision.event_id), 'alert', crisp.alert!({}, target, decision.alert), observe, decision.event_id);
 }

@@ -1,0 +1,58 @@
+/**
+ * Binding a place on a platform (a chat, guild, subreddit, account or website) to a community, for
+ * every platform alike: a place belongs to one community at a time. A second community trying to bind
+ * it is refused (the caller replies so on the platform); nothing is taken over silently. A place held
+ * by a deleted or expired community is free again (that community is billed for nothing either way).
+ */
+import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
+import { bindExternal, getPlatformRecord, unbindExternal, updatePlatformRecord, type Binding } from '#shared/store/platformRepo';
+import { PLATFORMS } from './registry';
+
+export type BindOutcome = 'bound' | 'taken';
+
+/** Makes `externalId` the community's moderated place; a place it was bound to before is freed. */
+export async function bindModeratedPlace(community: CommunityRecord, externalId: string): Promise<BindOutcome> {
+  const field = PLATFORMS[community.type].recordFields.bound;
+  if ((await claim(community, externalId, 'moderated')) === 'taken') return 'taken';
+  const previous = (await getPlatformRecord(community.id))[field];
+  if (previous && previous !== externalId) await unbindExternal(community.type, previous, community.id);
+  await updatePlatformRecord(community.id, { [field]: externalId });
+  return 'bound';
+}
+
+/** Makes `externalId` the community's alert place (its moderated place may be it too, and stays moderated). */
+export async function bindAlertPlace(community: CommunityRecord, externalId: string): Promise<BindOutcome> {
+  const fields = PLATFORMS[community.type].recordFields;
+  if (!fields.alert) return 'taken';
+  const record = await getPlatformRecord(community.id);
+  if (record[fields.bound] !== externalId && (await claim(community, externalId, 'alerts')) === 'taken') return 'taken';
+  const previous = record[fields.alert];
+  if (previous && previous !== externalId && previous !== record[fields.bound]) await unbindExternal(community.type, previous, community.id);
+  await updatePlatformRecord(community.id, { [fields.alert]: externalId });
+  return 'bound';
+}
+
+async function claim(community: CommunityRecord, externalId: string, role: Binding['role']): Promise<BindOutcome> {
+  const binding: Binding = { userId: community.userId, communityId: community.id, role };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const first = await bindExternal(community.type, externalId, binding);
+    if (first.bound) return 'bound';
+    // Freed between the put and the read: try again.
+    if (!first.holder) continue;
+    const holder = await getCommunity(first.holder.userId, first.holder.communityId, true);
+    if (holder && holder.billingState !== 'expired') return 'taken';
+    if (!(await bindExternal(community.type, externalId, binding, first.holder)).bound) continue;
+    if (holder) await forget(holder, externalId);
+    return 'bound';
+  }
+  return 'taken';
+}
+
+/** The displaced (expired) community no longer names the place, so nothing of it acts there again. */
+async function forget(holder: CommunityRecord, externalId: string): Promise<void> {
+  const fields = PLATFORMS[holder.type].recordFields;
+  const record = await getPlatformRecord(holder.id);
+  const changes: Record<string, null> = {};
+  for (const field of [fields.bound, fields.alert]) if (field && record[field] === externalId) changes[field] = null;
+  if (Object.keys(changes).length) await updatePlatformRecord(holder.id, changes);
+}

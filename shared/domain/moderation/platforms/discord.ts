@@ -1,0 +1,72 @@
+/**
+ * Discord (contract 10): no Gateway, so no message reaches us; the community's rules are written into
+ * the guild's native AutoMod (discordAutomod.ts), which decides and acts itself, and POST /sync reads
+ * its executions back (discordAudit.ts). Interactions (/activate, /alerts) arrive signed at their own
+ * endpoint (discordInteractions.ts). Undo lifts a timeout or a ban through the REST API.
+ */
+import { DiscordRest } from '#shared/adapters/platforms/discordRest';
+import { optionalEnv } from '#shared/config/env';
+import { DISCORD_UNDO_CALLS } from '../platformActions';
+import { syncAutomodExecutions } from '../discordAudit';
+import { blankToUndefined, definePlatform } from './platform';
+
+export interface DiscordCredentials {
+  applicationId: string | undefined;
+  publicKey: string | undefined;
+  botToken: string | undefined;
+  apiBase: string;
+}
+
+export const DISCORD_DEFAULT_BASE = 'https://discord.com/api/v10';
+
+/** The invite's permissions: ban, manage server (AutoMod), audit log, manage messages, moderate members. */
+const DISCORD_BOT_PERMISSIONS = (1n << 2n) | (1n << 5n) | (1n << 7n) | (1n << 13n) | (1n << 40n);
+
+/**
+ * The OAuth2 invite that adds the operator's bot with the commands and the permissions its actions
+ * need. The application id is public (it is in every invite link), so it is read from the environment
+ * even in AWS, where the bot token and public key stay in the secret.
+ */
+function installUrl(): string | null {
+  const appId = optionalEnv('DISCORD_APPLICATION_ID');
+  if (!appId) return null;
+  return `https://discord.com/oauth2/authorize?${new URLSearchParams({ client_id: appId, scope: 'bot applications.commands', permissions: String(DISCORD_BOT_PERMISSIONS) })}`;
+}
+
+/** A member of a guild. Discord's decisions are AutoMod's own: the engine plans none (decisions: null). */
+export interface DiscordTarget {
+  guildId: string;
+  userId: string;
+}
+
+export const discord = definePlatform<DiscordTarget, DiscordCredentials>({
+  type: 'discord',
+  credentials: {
+    names: ['DISCORD_APPLICATION_ID', 'DISCORD_PUBLIC_KEY', 'DISCORD_BOT_TOKEN'],
+    apiBase: { env: 'DISCORD_API_BASE', default: DISCORD_DEFAULT_BASE },
+    read: (values, apiBase) => ({
+      applicationId: blankToUndefined(values.DISCORD_APPLICATION_ID),
+      publicKey: blankToUndefined(values.DISCORD_PUBLIC_KEY),
+      botToken: blankToUndefined(values.DISCORD_BOT_TOKEN),
+      apiBase,
+    }),
+    configured: (c) => c.botToken !== undefined,
+  },
+  send: (call, { credentials }) => new DiscordRest(credentials.botToken!, credentials.apiBase).request(call.method as 'GET', call.route ?? '/', call.body),
+  ingest: { kind: 'webhook', path: '/integrations/moderation/discord/interactions' },
+  sync: syncAutomodExecutions,
+  decisions: null,
+  welcome: null,
+  alert: null,
+  undo: {
+    mute: ({ record, userId }) => (record.discordGuildId ? DISCORD_UNDO_CALLS.mute!(record.discordGuildId, userId) : undefined),
+    ban: ({ record, userId }) => (record.discordGuildId ? DISCORD_UNDO_CALLS.ban!(record.discordGuildId, userId) : undefined),
+  },
+  recordFields: { bound: 'discordGuildId', alert: 'discordAlertChannelId' },
+  installUrl,
+  unsupported: [
+    'Welcome messages: member joins reach a bot only over the Discord Gateway (a long-lived WebSocket), which a serverless deployment does not hold open; use Discord onboarding or a welcome channel instead.',
+    "Per-message decisions are Discord AutoMod's (block, alert, timeout) from the rules the service writes into the guild; POST /sync reads its executions into metrics and audit logs. AutoMod cannot warn or ban.",
+    'AutoMod cannot tell new members from others: the link and invite rules apply to every member except the exempt (whitelisted) roles; whitelisted usernames do not apply.',
+  ],
+});

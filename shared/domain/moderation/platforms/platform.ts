@@ -1,0 +1,117 @@
+/**
+ * The platform seam: everything the service knows about one chat platform, in one module that
+ * implements `Platform`, registered in registry.ts under its community type. The engine, the
+ * delivery runner, undo, status, credentials and bindings read a platform only through this
+ * interface, so a platform is one module, one registry row, a stand-in and a test.
+ *
+ * A piece a platform does not have is `null`, never left out: leaving a piece out does not compile.
+ */
+import type { PortOutcome } from '#shared/adapters/platforms/platformPort';
+import type { CommunityRecord } from '#shared/store/communitiesRepo';
+import type { PlannedCall } from '#shared/store/deliveriesRepo';
+import type { PlatformRecord } from '#shared/store/platformRepo';
+import type { PenaltyAction } from '../actions';
+import type { CommunityType } from '../communityTypes';
+
+/**
+ * The operator's credentials of one platform (one set per deployment). `names` are environment
+ * variables locally and keys of the platform secret's JSON in AWS; secrets.ts reads the names of
+ * every registered platform, so a new platform's names need no list edited anywhere else.
+ */
+export interface CredentialSpec<C> {
+  names: readonly string[];
+  /** The API base URL: configuration, not a secret (tests point it at a stand-in). */
+  apiBase: { env: string; default: string };
+  /** The module's own view of the values read (blank values arrive as undefined). */
+  read(values: Readonly<Record<string, string | undefined>>, apiBase: string): C;
+  /** False: the platform's actions are recorded as `not_configured`, nothing is sent. */
+  configured(credentials: C): boolean;
+}
+
+/** What `send` gets beside the call itself. */
+export interface SendContext<C> {
+  credentials: C;
+  /** The community the delivery belongs to (a platform may send with that community's own tokens); undefined for operator calls outside a delivery (an admin check, an AutoMod sync's reads). */
+  communityId: string | undefined;
+  /**
+   * For a timed call (`PlannedCall.timed`): when it ends, resolved by the runner at send time as
+   * now + its length, so a late delivery still mutes for the full length and never sends an end in
+   * the past (which Telegram reads as forever). A timed call whose time is already over is not sent.
+   */
+  endsAt: Date | undefined;
+}
+
+/** How a platform's events reach the engine. */
+export type Ingest =
+  /** The platform pushes: the module's own endpoint (route in bin/local and infra) receives it. */
+  | { kind: 'webhook'; path: string }
+  /** Nothing is pushed: the minute schedule (and POST /sync) calls `poll` for each connected, paid community. */
+  | { kind: 'poll'; poll: (community: CommunityRecord) => Promise<unknown> };
+
+/**
+ * Where an audit entry is undone: the community's platform record (which holds the binding) and the
+ * entry's `user_id` and `event_id` (the platform's own ids, as the events carried them).
+ */
+export interface UndoTarget {
+  communityId: string;
+  record: PlatformRecord;
+  userId: string;
+  eventId: string;
+}
+
+/** A field of the platform record holding a place's id on the platform. */
+export type PlaceField = 'boundId' | 'alertId' | 'telegramChatId' | 'telegramAlertChatId' | 'discordGuildId' | 'discordAlertChannelId';
+
+/** Decision texts a platform may show (a warning reply). */
+export interface DecisionTexts {
+  warning: string;
+}
+
+/**
+ * One platform. `Target` is where a decision applies on it (chat + message + member on Telegram, a
+ * subreddit item on Reddit, ...): built by its own ingest, consumed by its own decision table.
+ * `Credentials` is its view of the operator credentials.
+ */
+export interface Platform<Target, Credentials> {
+  type: CommunityType;
+  credentials: CredentialSpec<Credentials>;
+  /**
+   * One stored planned call as an HTTP call through the platform's real adapter in
+   * shared/adapters/platforms. Rate limits MUST come back as `retryAfterSeconds` (the runner
+   * postpones exactly that long); `not_configured` when something the call needs is missing.
+   */
+  send(call: PlannedCall, context: SendContext<Credentials>): Promise<PortOutcome>;
+  ingest: Ingest;
+  /** What POST /sync does on the platform before answering (read AutoMod executions, poll at once); null: nothing. */
+  sync: ((community: CommunityRecord) => Promise<unknown>) | null;
+  /**
+   * A decision as planned calls, per action (data, like TELEGRAM_DECISION_CALLS). A mute's timed call
+   * carries `timed` (see SendContext.endsAt). Null: the platform decides itself (Discord's AutoMod).
+   */
+  decisions: Record<PenaltyAction, (target: Target, text: DecisionTexts) => PlannedCall[]> | null;
+  /** A welcome for a member who joined; null where the platform tells no one about joins. */
+  welcome: ((target: Target, text: string) => PlannedCall[]) | null;
+  /** An alert to the community's alert place; null where the platform has none (the audit log and webhooks carry it). */
+  alert: ((record: PlatformRecord, target: Target | undefined, text: string) => PlannedCall[]) | null;
+  /** Undo of a mute or a ban; undefined when nothing is bound to undo it in. A delete or a warning cannot be undone. */
+  undo: Record<'mute' | 'ban', (target: UndoTarget) => PlannedCall[] | undefined>;
+  /**
+   * Where the platform record keeps the place the community is bound to and its alert place (status
+   * shows them as `chat_id` and `alert_chat_id`; binding writes them). New platforms use the generic
+   * `boundId`/`alertId`; `alert: null` where alerts have no place of their own.
+   */
+  recordFields: { bound: PlaceField; alert: PlaceField | null };
+  /** The community record's `install_url` (an invite adding the operator's bot); null where there is none. */
+  installUrl: (() => string | null) | null;
+  /** What it does not do, stated in the status (`platform.unsupported`) rather than faked. */
+  unsupported: readonly string[];
+}
+
+/** Keeps a module's own Target and Credentials types (a plain annotation would widen them). */
+export const definePlatform = <Target, Credentials>(platform: Platform<Target, Credentials>): Platform<Target, Credentials> => platform;
+
+/** The credentials type of a module. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type CredentialsOf<P> = P extends Platform<any, infer C> ? C : never;
+
+export const blankToUndefined = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);

@@ -1,0 +1,40 @@
+/**
+ * Telegram (contract 10): the operator's bot, updates pushed to one webhook (telegramBot.ts), each
+ * decision as Bot API calls (the tables of platformActions.ts), undo by lifting the restriction or
+ * the ban in the bound group.
+ */
+import { TelegramBotApi } from '#shared/adapters/platforms/telegramBotApi';
+import { TELEGRAM_DECISION_CALLS, TELEGRAM_UNDO_CALLS, telegramSend, type TelegramTarget } from '../platformActions';
+import { blankToUndefined, definePlatform } from './platform';
+
+export interface TelegramCredentials {
+  /** Undefined: Telegram actions are recorded as not_configured. */
+  botToken: string | undefined;
+  webhookSecret: string | undefined;
+  apiBase: string;
+}
+
+export const TELEGRAM_DEFAULT_BASE = 'https://api.telegram.org';
+
+export const telegram = definePlatform<TelegramTarget, TelegramCredentials>({
+  type: 'telegram',
+  credentials: {
+    names: ['TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_SECRET'],
+    apiBase: { env: 'TELEGRAM_API_BASE', default: TELEGRAM_DEFAULT_BASE },
+    read: (values, apiBase) => ({ botToken: blankToUndefined(values.TELEGRAM_BOT_TOKEN), webhookSecret: blankToUndefined(values.TELEGRAM_WEBHOOK_SECRET), apiBase }),
+    configured: (c) => c.botToken !== undefined,
+  },
+  send: (call, { credentials }) => new TelegramBotApi(credentials.botToken!, credentials.apiBase).call(call.method, call.body ?? {}),
+  ingest: { kind: 'webhook', path: '/integrations/moderation/telegram' },
+  sync: null,
+  decisions: TELEGRAM_DECISION_CALLS,
+  welcome: (target, text) => [telegramSend(target.chatId, text)],
+  alert: (record, _target, text) => (record.telegramAlertChatId ? [telegramSend(Number(record.telegramAlertChatId), text)] : []),
+  undo: {
+    mute: ({ record, userId }) => (record.telegramChatId ? TELEGRAM_UNDO_CALLS.mute!(record.telegramChatId, userId) : undefined),
+    ban: ({ record, userId }) => (record.telegramChatId ? TELEGRAM_UNDO_CALLS.ban!(record.telegramChatId, userId) : undefined),
+  },
+  recordFields: { bound: 'telegramChatId', alert: 'telegramAlertChatId' },
+  installUrl: null,
+  unsupported: ['Edited messages are not checked again (the bot reads new messages only).'],
+});
