@@ -75,7 +75,7 @@ export const FUNCTIONS: Record<FunctionName, FunctionNeeds> = {
   // Also the job watchdog: it re-sends the next steps of jobs that stopped making progress.
   renewals: { description: 'Every 5 minutes: community renewals, expiry of grants and quotes, job watchdog, webhook outbox sweep', table: 'readWrite', queue: true, events: true, webhookQueue: true, timeout: Duration.minutes(4) },
   // Queues the removal of members whose captcha timed out; the worker makes the Telegram calls.
-  captchas: { description: 'Every minute: removes new members whose captcha timed out', entry: { folder: 'renewals', handler: 'captchaHandler' }, table: 'readWrite', queue: true, timeout: Duration.seconds(50) },
+  captchas: { description: 'Every minute: removes new members whose captcha timed out, lifts Crisp mutes that are over', entry: { folder: 'renewals', handler: 'captchaHandler' }, table: 'readWrite', queue: true, timeout: Duration.seconds(50) },
   // Fans webhook events out and POSTs them: ten records in parallel, each at most the 15 s receiver
   // timeout plus a few reads and writes. The webhook queue's visibility timeout is derived from this.
   'webhook-sender': { description: 'Outbound webhooks: fan-out and signed delivery attempts (SQS batches)', table: 'readWrite', webhookQueue: true, timeout: Duration.minutes(1) },

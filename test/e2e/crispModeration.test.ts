@@ -87,6 +87,8 @@ describe('the Crisp hook endpoint', () => {
       api.call('POST', `${BASE}/crisp`, { rawBody: '{not json', headers: signed.headers }),
       // A malformed hook with a wrong signature is a 401, not a 400: nothing is read before the check.
       api.call('POST', `${BASE}/crisp`, { body: { website_id: 7 }, headers: signed.headers }),
+      // Nested past any hook: refused before it is parsed or serialised again (no stack to exhaust).
+      api.call('POST', `${BASE}/crisp`, { rawBody: '['.repeat(100_000) + ']'.repeat(100_000), headers: signed.headers }),
     ];
     for (const res of await Promise.all(attempts)) {
       expect(res.status).toBe(401);
