@@ -41,7 +41,14 @@ describe('POST /communities', () => {
     expect(await moderationLedger(user.id)).toEqual([expect.objectContaining({ tool_name: 'moderation_community', credits: 500, ref_id: res.body.id })]);
   });
 
-  it.each(['reddit', 'x', 'crisp'])('connects a %s community at once, without an activation token', async (type) => {
+  it('a crisp community waits for its website: pending_activation, with the token an operator sends as /activate', async () => {
+    const { key } = await api.newUser({ credits: 500 });
+    const res = await api.call('POST', `${BASE}/communities`, { key, body: communityBody({ type: 'crisp' }) });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ community_type: 'crisp', status: 'pending_activation', activation_token: expect.any(String) });
+  });
+
+  it.each(['reddit', 'x'])('connects a %s community at once, without an activation token', async (type) => {
     const { key } = await api.newUser({ credits: 500 });
     const res = await api.call('POST', `${BASE}/communities`, { key, body: communityBody({ type }) });
     expect(res.status).toBe(201);
@@ -154,7 +161,7 @@ describe('reading, changing and removing communities', () => {
 
   it('switches auto-renew', async () => {
     const { key } = await api.newUser({ credits: 500 });
-    const { id } = (await api.call('POST', `${BASE}/communities`, { key, body: communityBody({ type: 'crisp' }) })).body;
+    const { id } = (await api.call('POST', `${BASE}/communities`, { key, body: communityBody({ type: 'reddit' }) })).body;
     const off = await api.call('POST', `${BASE}/communities/${id}/auto-renew`, { key, body: { auto_renew: false } });
     expect(off.status).toBe(200);
     expect(off.body).toMatchObject({ id, auto_renew: false, status: 'connected' });
