@@ -38,7 +38,7 @@ export const community = withMeta(
   z.object({
     id: z.uuid(),
     moderation_id: z.string(),
-    activation_token: withMeta(z.nullable(z.string()), { description: 'Null for channel types that need no activation' }),
+    activation_token: withMeta(z.nullable(z.string()), { description: 'Binds the community on its platform (every type starts pending_activation until bound)' }),
     name: z.string(),
     project_name: z.string(),
     community_type: z.enum(COMMUNITY_TYPES),
@@ -132,13 +132,13 @@ export const moderationStatus = withMeta(
     ),
     platform: withMeta(z.nullable(
       z.object({
-        chat_id: withMeta(z.nullable(z.string()), { description: 'Telegram group or Discord guild bound by /activate' }),
+        chat_id: withMeta(z.nullable(z.string()), { description: 'The place on the platform the community is bound to (Telegram group, Discord guild, ...); null until bound' }),
         alert_chat_id: z.nullable(z.string()),
         configured: withMeta(z.boolean(), { description: "Whether this deployment has the platform's bot credentials; without them actions are recorded as not_configured" }),
         automod_synced_at: z.nullable(timestamp),
         automod_error: z.nullable(z.string()),
         unsupported: withMeta(z.array(z.string()), { description: 'What this platform integration does not do, and why' }),
-      })), { description: 'Telegram and Discord communities (contract 10); null for the others' }),
+      })), { description: 'The community on its platform (contract 10)' }),
     last_synced_at: withMeta(z.nullable(timestamp), { description: 'When POST /sync last refreshed this status; null before the first sync' }),
   }),
   { id: 'ModerationStatus' },

@@ -187,6 +187,15 @@ const activationUpdate = (c: CommunityRecord, token: string, at: string) =>
   updateItem(c.userId, c.id, { activatedAt: at, updatedAt: at }, { expression: 'attribute_not_exists(activatedAt) AND activationToken = :token', values: { ':token': token } });
 export const markActivatedItem = (c: CommunityRecord, token: string, at: string): TransactItem => ({ Update: activationUpdate(c, token, at) });
 
+/**
+ * A community without an activation token (reddit, x and crisp were connected at once, unbound, before
+ * every type had to be bound on its platform) gets one and goes back to waiting for its binding: once,
+ * whoever reads it first; its billing is untouched.
+ */
+export const giveActivationTokenItem = (c: CommunityRecord, token: string, at: string): TransactItem => ({
+  Update: updateItem(c.userId, c.id, { activationToken: token, activatedAt: null, updatedAt: at }, { expression: 'attribute_not_exists(activationToken)' }),
+});
+
 /** A failed renewal: monitoring stops, the due time stays so every later sweep retries. */
 function suspensionUpdate(c: CommunityRecord, at: string) {
   const guard = samePeriod(c);

@@ -21,8 +21,12 @@ export interface PlannedCall {
   /** The route under the API base, on platforms with routes. */
   route?: string;
   body?: Record<string, unknown>;
-  /** A call that starts something for a while (a mute): its end is counted from when the call is sent. */
-  timed?: { seconds: number };
+  /**
+   * A timed action (a mute): it lasts `seconds` from when it is applied, not from when the message
+   * was written; `from` is when the offence happened. The runner resolves the end at send time
+   * (SendContext.endsAt) and does not send it at all once `from + seconds` has passed.
+   */
+  timed?: { seconds: number; from: string };
 }
 
 export interface CallRecord {
@@ -31,6 +35,8 @@ export interface CallRecord {
   error?: string;
   /** Telegram's message_id of a message we sent (a captcha prompt is deleted by it later). */
   message_id?: number;
+  /** Not sent, and why (a timed action whose time was over before it could be applied). */
+  skipped?: string;
 }
 
 export interface Delivery {

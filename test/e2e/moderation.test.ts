@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ledgerBetween } from '#shared/domain/credits/credits';
 import { startTestApi } from '#test/support/api';
+import { updateCommunitySettings } from '#shared/store/communitiesRepo';
 
 const api = await startTestApi();
 const BASE = '/integrations/moderation';
@@ -41,18 +42,32 @@ describe('POST /communities', () => {
     expect(await moderationLedger(user.id)).toEqual([expect.objectContaining({ tool_name: 'moderation_community', credits: 500, ref_id: res.body.id })]);
   });
 
-  it('a crisp community waits for its website: pending_activation, with the token an operator sends as /activate', async () => {
-    const { key } = await api.newUser({ credits: 500 });
-    const res = await api.call('POST', `${BASE}/communities`, { key, body: communityBody({ type: 'crisp' }) });
-    expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ community_type: 'crisp', status: 'pending_activation', activation_token: expect.any(String) });
-  });
-
-  it.each(['reddit', 'x'])('connects a %s community at once, without an activation token', async (type) => {
+  it.each(['reddit', 'x', 'crisp'])('starts a %s community pending activation with its activation token, like every type', async (type) => {
     const { key } = await api.newUser({ credits: 500 });
     const res = await api.call('POST', `${BASE}/communities`, { key, body: communityBody({ type }) });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ community_type: type, status: 'connected', activation_token: null });
+    expect(res.body).toMatchObject({ community_type: type, status: 'pending_activation' });
+    expect(res.body.activation_token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+  });
+
+  it('a reddit, x or crisp community connected before binding was required reads as pending_activation and gets a token once, charged nothing again', async () => {
+    for (const type of ['reddit', 'x', 'crisp']) {
+      const { key, user } = await api.newUser({ credits: 500 });
+      const created = (await api.call('POST', `${BASE}/communities`, { key, body: communityBody({ type }) })).body;
+      // As such a community was stored: connected at once, no token, nothing bound.
+      await updateCommunitySettings(user.id, created.id, { activationToken: null, activatedAt: created.created_at }, created.created_at);
+      const [first, second] = await Promise.all([api.call('GET', `${BASE}/communities/${created.id}`, { key }), api.call('GET', `${BASE}/communities`, { key })]);
+      expect(first.body).toMatchObject({ status: 'pending_activation' });
+      expect(first.body.activation_token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+      expect(second.body.items[0]).toMatchObject({ status: 'pending_activation', activation_token: first.body.activation_token });
+      expect((await api.call('GET', `${BASE}/status?community_id=${created.id}`, { key })).body).toMatchObject({ status: 'pending_activation', connection_state: 'pending_activation' });
+      expect(await balanceOf(key)).toBe(0);
+      expect(await moderationLedger(user.id)).toHaveLength(1);
+      // The token it was given binds it like any other.
+      const events = [{ event_id: 'bridge-activation', type: 'activation', user: { id: 'bridge' }, token: first.body.activation_token, sent_at: created.created_at }];
+      expect((await api.call('POST', `${BASE}/communities/${created.id}/events`, { key, body: { events } })).body.decisions[0]).toMatchObject({ rule: 'activation', reason: expect.stringContaining('connected') });
+      expect((await api.call('GET', `${BASE}/communities/${created.id}`, { key })).body).toMatchObject({ status: 'connected', activation_token: first.body.activation_token });
+    }
   });
 
   it('answers 402 and creates nothing when the balance is short', async () => {
@@ -145,12 +160,14 @@ describe('reading, changing and removing communities', () => {
     expect(sameType.body.activation_token).toBe(created.activation_token);
 
     const toReddit = await api.call('PUT', `${BASE}/communities/${created.id}`, { key, body: { type: 'reddit' } });
-    expect(toReddit.body).toMatchObject({ community_type: 'reddit', status: 'connected', activation_token: null });
+    expect(toReddit.body).toMatchObject({ community_type: 'reddit', status: 'pending_activation' });
+    expect(toReddit.body.activation_token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(toReddit.body.activation_token).not.toBe(created.activation_token);
 
     const toDiscord = await api.call('PUT', `${BASE}/communities/${created.id}`, { key, body: { type: 'discord' } });
     expect(toDiscord.body).toMatchObject({ community_type: 'discord', status: 'pending_activation' });
     expect(toDiscord.body.activation_token).toMatch(/^[A-Za-z0-9_-]{32}$/);
-    expect(toDiscord.body.activation_token).not.toBe(created.activation_token);
+    expect(toDiscord.body.activation_token).not.toBe(toReddit.body.activation_token);
     // Billing terms are not touched by edits.
     expect(toDiscord.body).toMatchObject({ next_billing_at: created.next_billing_at, credits_charged: 500, created_at: created.created_at });
 
@@ -161,10 +178,10 @@ describe('reading, changing and removing communities', () => {
 
   it('switches auto-renew', async () => {
     const { key } = await api.newUser({ credits: 500 });
-    const { id } = (await api.call('POST', `${BASE}/communities`, { key, body: communityBody({ type: 'reddit' }) })).body;
+    const { id } = (await api.call('POST', `${BASE}/communities`, { key, body: communityBody({ type: 'crisp' }) })).body;
     const off = await api.call('POST', `${BASE}/communities/${id}/auto-renew`, { key, body: { auto_renew: false } });
     expect(off.status).toBe(200);
-    expect(off.body).toMatchObject({ id, auto_renew: false, status: 'connected' });
+    expect(off.body).toMatchObject({ id, auto_renew: false, status: 'pending_activation' });
     expect((await api.call('GET', `${BASE}/communities/${id}`, { key })).body.auto_renew).toBe(false);
     expect((await api.call('POST', `${BASE}/communities/${id}/auto-renew`, { key, body: {} })).status).toBe(400);
   });

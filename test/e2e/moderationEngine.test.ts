@@ -4,9 +4,14 @@ import { startTestApi } from '#test/support/api';
 const api = await startTestApi();
 const BASE = '/integrations/moderation';
 
+/** Reddit, X and Crisp communities here are bound by a custom bridge's activation event (every type starts pending until bound). */
 async function provision(type: string, extra: Record<string, unknown> = {}) {
   const { key } = await api.newUser({ credits: 5000 });
   const community = (await api.call('POST', `${BASE}/communities`, { key, body: { name: 'Chat', project_name: 'Acme', type, ...extra } })).body;
+  if (['reddit', 'x', 'crisp'].includes(type)) {
+    const bound = await api.call('POST', `${BASE}/communities/${community.id}/events`, { key, body: { events: [{ event_id: 'bridge-activation', type: 'activation', user: { id: 'bridge' }, token: community.activation_token, sent_at: '2026-11-22T09:00:00.000Z' }] } });
+    expect(bound.body.decisions[0]).toMatchObject({ rule: 'activation', action: 'allow' });
+  }
   return { key, community };
 }
 

@@ -18,10 +18,14 @@ const BASE = '/integrations/moderation';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const run = promisify(execFile);
 
+/** Reddit and X communities here are bound by a custom bridge's activation event (every type starts pending until bound). */
 async function provision(key: string, type = 'reddit') {
   const res = await api.call('POST', `${BASE}/communities`, { key, body: { name: `c-${type}`, project_name: 'Acme', type } });
   expect(res.status).toBe(201);
-  return res.body;
+  if (type !== 'reddit' && type !== 'x') return res.body;
+  const events = [{ event_id: `bridge-${res.body.id}`, type: 'activation', user: { id: 'bridge' }, token: res.body.activation_token, sent_at: clock.now().toISOString() }];
+  expect((await api.call('POST', `${BASE}/communities/${res.body.id}/events`, { key, body: { events } })).status).toBe(200);
+  return (await api.call('GET', `${BASE}/communities/${res.body.id}`, { key })).body;
 }
 const read = async (key: string, id: string) => (await api.call('GET', `${BASE}/communities/${id}`, { key })).body;
 const renewalCharges = async (userId: string) => (await ledgerBetween(userId, '2000-01-01', '2100-01-01')).filter((e) => e.tool_name === 'moderation_community');

@@ -32,7 +32,8 @@ const BASE = '/integrations/moderation';
 const ADMIN = { id: 10, is_bot: false, first_name: 'Ada', username: 'ada_admin' };
 const SPAMMER = { id: 66, is_bot: false, first_name: 'Free', username: 'free_airdrops' };
 const VETERAN = { id: 20, is_bot: false, first_name: 'Vic', username: 'vic' };
-const DATE = 1_795_000_000;
+// Messages are written now: a mute older than its length is not applied at all.
+const DATE = Math.floor(Date.now() / 1000);
 
 let chatSeq = -1001000000000;
 let updateSeq = 5000;
@@ -161,11 +162,15 @@ describe('the shared Telegram webhook', () => {
     expect(telegram.calls).toEqual(
       expect.arrayContaining([
         { method: 'deleteMessage', body: { chat_id: chat.id, message_id: messageId } },
-        { method: 'restrictChatMember', body: { chat_id: chat.id, user_id: SPAMMER.id, permissions: SILENCED, use_independent_chat_permissions: true, until_date: DATE + MUTE_SECONDS } },
+        { method: 'restrictChatMember', body: { chat_id: chat.id, user_id: SPAMMER.id, permissions: SILENCED, use_independent_chat_permissions: true, until_date: expect.any(Number) } },
         { method: 'sendMessage', body: { chat_id: 555, text: '🚨 mute: @free_airdrops' } },
       ]),
     );
     expect(telegram.calls).toHaveLength(3);
+    // The mute lasts MUTE_SECONDS from when it was sent.
+    const until = telegram.calls.find((c) => c.method === 'restrictChatMember')!.body.until_date as number;
+    expect(until).toBeGreaterThanOrEqual(DATE + MUTE_SECONDS);
+    expect(until).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + MUTE_SECONDS);
     // The mute's own calls in order: the message goes first.
     expect(telegram.calls.filter((c) => c.body.chat_id === chat.id).map((c) => c.method)).toEqual(['deleteMessage', 'restrictChatMember']);
     const st = await status(key, community.id);

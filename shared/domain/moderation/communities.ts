@@ -1,10 +1,10 @@
 import { now } from '#shared/adapters/ports';
-import { optionalEnv } from '#shared/config/env';
 import { NotFoundError, UnprocessableError } from '#shared/domain/errors';
 import { randomToken, uuidv7 } from '#shared/ids';
 import {
   deleteCommunityItems,
   getCommunity,
+  giveActivationTokenItem,
   listCommunities,
   putNewCommunity,
   updateAutoRenew,
@@ -15,20 +15,11 @@ import {
 } from '#shared/store/communitiesRepo';
 import { chargeCredits } from '#shared/domain/credits/credits';
 import { putActivationPointer, writeActivationPointer } from '#shared/store/platformRepo';
-import { COMMUNITY_PRICING, communityStatus, NEEDS_ACTIVATION, type CommunityType } from './communityTypes';
+import { writeIfCondition } from '#shared/store/client';
+import { writeTogether } from '#shared/store/transactions';
+import { COMMUNITY_PRICING, communityStatus, type CommunityType } from './communityTypes';
+import { PLATFORMS } from './platforms/registry';
 import { periodEndAfter, renewalChargeId } from './renewalRules';
-
-/**
- * Discord: the OAuth2 invite that adds the operator's bot with the commands and the permissions its
- * actions need. The application id is public (it is in every invite link), so it is read from the
- * environment even in AWS, where the bot token and public key stay in the secret.
- */
-const DISCORD_BOT_PERMISSIONS = (1n << 2n) | (1n << 5n) | (1n << 7n) | (1n << 13n) | (1n << 40n); // ban, manage server (AutoMod), audit log, manage messages, moderate members
-function installUrlOf(type: CommunityType): string | null {
-  const appId = optionalEnv('DISCORD_APPLICATION_ID');
-  if (type !== 'discord' || !appId) return null;
-  return `https://discord.com/oauth2/authorize?${new URLSearchParams({ client_id: appId, scope: 'bot applications.commands', permissions: String(DISCORD_BOT_PERMISSIONS) })}`;
-}
 
 export const communityView = (c: CommunityRecord) => ({
   id: c.id,
@@ -47,7 +38,7 @@ export const communityView = (c: CommunityRecord) => ({
   should_send_welcome_messages: c.shouldSendWelcomeMessages,
   welcome_message: c.welcomeMessage,
   alert_channel_message_template: c.alertTemplate,
-  install_url: installUrlOf(c.type),
+  install_url: PLATFORMS[c.type].installUrl?.() ?? null,
   created_at: c.createdAt,
   updated_at: c.updatedAt,
 });
@@ -66,10 +57,8 @@ export interface CommunityInput {
 
 const newActivationToken = () => randomToken(32);
 
-/** Activation fields for a type: a fresh token where the bot must prove itself, connected at once otherwise. */
-function activationFor(type: CommunityType, at: string): Pick<CommunityRecord, 'activationToken' | 'activatedAt'> {
-  return NEEDS_ACTIVATION[type] ? { activationToken: newActivationToken(), activatedAt: null } : { activationToken: null, activatedAt: at };
-}
+/** Every type waits, with a fresh token, until it is bound on its platform. */
+const activationFor = (): Pick<CommunityRecord, 'activationToken' | 'activatedAt'> => ({ activationToken: newActivationToken(), activatedAt: null });
 
 /** The API's snake_case fields mapped onto the record's; only what was sent. */
 function settingsFrom(input: CommunityInput): Partial<CommunitySettings> {
@@ -95,7 +84,7 @@ export async function provisionCommunity(userId: string, input: CommunityInput &
     id,
     userId,
     moderationId: `mod_${randomToken(24)}`,
-    ...activationFor(input.type, createdAt),
+    ...activationFor(),
     name: input.name,
     projectName: input.project_name,
     type: input.type,
@@ -131,7 +120,25 @@ export async function provisionCommunity(userId: string, input: CommunityInput &
 export async function requireCommunity(userId: string, communityId: string, consistent = false): Promise<CommunityRecord> {
   const community = await getCommunity(userId, communityId, consistent);
   if (!community) throw new NotFoundError('Community');
-  return community;
+  return withActivationToken(community);
+}
+
+/**
+ * A community connected at once before every type had to be bound (reddit, x, crisp; no token) was
+ * never bound: on its first read it gets a token and waits for its binding like any other, with
+ * nothing charged again. Done as it is read, so no sweep has to find such communities.
+ */
+export async function withActivationToken(community: CommunityRecord): Promise<CommunityRecord> {
+  if (community.activationToken !== null) return community;
+  const token = newActivationToken();
+  await writeIfCondition(() =>
+    writeTogether({
+      community: giveActivationTokenItem(community, token, now().toISOString()),
+      activationPointer: putActivationPointer(token, { userId: community.userId, communityId: community.id }),
+    }),
+  );
+  // Whoever gave it a token first (this read or a concurrent one), the stored one counts.
+  return (await getCommunity(community.userId, community.id, true)) ?? community;
 }
 
 export async function readCommunity(userId: string, communityId: string): Promise<CommunityView> {
@@ -140,7 +147,7 @@ export async function readCommunity(userId: string, communityId: string): Promis
 
 /** Contract 4's list shape ({items, total}); the usual paging parameters still apply. */
 export async function listCommunityViews(userId: string, page: { limit: number; offset: number; sort_order: 'asc' | 'desc' }): Promise<{ items: CommunityView[]; total: number }> {
-  const all = await listCommunities(userId);
+  const all = await Promise.all((await listCommunities(userId)).map(withActivationToken));
   if (page.sort_order === 'asc') all.reverse();
   return { items: all.slice(page.offset, page.offset + page.limit).map(communityView), total: all.length };
 }
@@ -150,7 +157,7 @@ export async function changeCommunity(userId: string, communityId: string, input
   const before = await requireCommunity(userId, communityId, true);
   const at = now().toISOString();
   const changes: CommunityChanges = settingsFrom(input);
-  if (input.type && input.type !== before.type) Object.assign(changes, activationFor(input.type, at));
+  if (input.type && input.type !== before.type) Object.assign(changes, activationFor());
   if (changes.activationToken) await writeActivationPointer(changes.activationToken, { userId, communityId });
   const after = await updateCommunitySettings(userId, communityId, changes, at);
   if (!after) throw new NotFoundError('Community');

@@ -1,18 +1,9 @@
-/** Channel types a community can be bound to, and what each needs before the engine sees its chat. */
+/**
+ * Channel types a community can be bound to. Each has its platform module (platforms/registry.ts);
+ * every type starts pending_activation until it is bound on its platform with its activation token.
+ */
 export const COMMUNITY_TYPES = ['telegram', 'discord', 'reddit', 'x', 'crisp'] as const;
 export type CommunityType = (typeof COMMUNITY_TYPES)[number];
-
-/**
- * Telegram and Discord need our bot added to the chat and proven with the activation token;
- * the others are connected through the owner's API credentials at once.
- */
-export const NEEDS_ACTIVATION: Record<CommunityType, boolean> = {
-  telegram: true,
-  discord: true,
-  reddit: false,
-  x: false,
-  crisp: true,
-};
 
 /** Billing terms (spec 8, contract 4). */
 export const COMMUNITY_PRICING = {
@@ -27,6 +18,12 @@ export const DEFAULT_WELCOME_MESSAGE = 'Welcome, {username}! Please read the pin
 
 export type CommunityStatus = 'connected' | 'pending_activation' | 'suspended' | 'expired';
 
-/** Billing decides first (a suspended or expired community is not monitored); then whether the bot is in. */
-export const communityStatus = (c: { billingState: 'active' | 'suspended' | 'expired'; activatedAt: string | null }): CommunityStatus =>
-  c.billingState !== 'active' ? c.billingState : c.activatedAt ? 'connected' : 'pending_activation';
+/**
+ * Bound on its platform. A community without a token was connected at once, unbound, before every type
+ * had to be bound (reddit, x, crisp): it was never bound, so it is not (it gets a token when next read).
+ */
+export const isActivated = (c: { activatedAt: string | null; activationToken?: string | null }): boolean => c.activatedAt !== null && c.activationToken !== null;
+
+/** Billing decides first (a suspended or expired community is not monitored); then whether it is bound. */
+export const communityStatus = (c: { billingState: 'active' | 'suspended' | 'expired'; activatedAt: string | null; activationToken?: string | null }): CommunityStatus =>
+  c.billingState !== 'active' ? c.billingState : isActivated(c) ? 'connected' : 'pending_activation';

@@ -3,7 +3,8 @@
  * the platform answers, so a retried message resumes after the last answered call. A rate limit
  * (Telegram's retry_after, Discord's Retry-After) postpones the rest by exactly that long; other
  * transient failures (5xx, network) retry through the queue a few times; a refusal (4xx) is final
- * and recorded with the platform's error.
+ * and recorded with the platform's error. A timed call (a mute) ends relative to when it is sent:
+ * the runner resolves its end then, for every platform, and skips one whose time is already over.
  */
 import { now } from '#shared/adapters/ports';
 import { callPlatform } from '#shared/adapters/platforms/platformPort';
@@ -66,6 +67,9 @@ export async function scheduleDelivery(plan: DeliveryPlan): Promise<boolean> {
   return planned;
 }
 
+/** A timed action that should already have ended (a delivery that late) is not applied at all. */
+const timeIsOver = (timed: NonNullable<PlannedCall['timed']>, at: Date) => Date.parse(timed.from) + timed.seconds * 1000 <= at.getTime();
+
 const messageIdOf = (result: unknown): number | undefined => {
   const id = (result as { message_id?: unknown } | null)?.message_id;
   return typeof id === 'number' ? id : undefined;
@@ -76,7 +80,15 @@ export async function runDelivery(communityId: string, deliveryId: string): Prom
   if (!delivery || delivery.status !== 'pending') return delivery?.status;
   for (const [index, call] of delivery.calls.entries()) {
     if (delivery.outcomes[index]) continue;
-    const outcome = await callPlatform(call, { communityId });
+    const sendAt = now();
+    if (call.timed && timeIsOver(call.timed, sendAt)) {
+      const record: CallRecord = { ok: true, at: sendAt.toISOString(), skipped: `its ${call.timed.seconds} s were over before it could be applied` };
+      await recordCallOutcome(communityId, deliveryId, index, record);
+      delivery.outcomes[index] = record;
+      continue;
+    }
+    const endsAt = call.timed ? new Date(sendAt.getTime() + call.timed.seconds * 1000) : undefined;
+    const outcome = await callPlatform(call, { communityId, ...(endsAt ? { endsAt } : {}) });
     const at = now().toISOString();
     if (outcome === 'not_configured') {
       await settleDelivery(communityId, deliveryId, 'not_configured', `${call.platform} is not configured on this deployment`, at);

@@ -86,7 +86,8 @@ export function automodRulesFor(doc: CommunityRules, community: Pick<CommunityRe
       event_type: MESSAGE_SEND,
       ...body,
       actions: actionsFor(template, body.trigger_type, alertChannelId),
-      enabled: template.enabledBy.some((id) => doc.rules[id].enabled),
+      // Observe performs no action: the rules stay in the guild, switched off, until the mode is enforce again.
+      enabled: doc.mode !== 'observe' && template.enabledBy.some((id) => doc.rules[id].enabled),
       exempt_roles: community.whitelistedRoleIds.slice(0, AUTOMOD_LIMITS.exemptRoles),
       exempt_channels: [],
     };

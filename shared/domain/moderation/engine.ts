@@ -42,6 +42,8 @@ export interface CommunityPolicy {
 export interface PolicySource {
   billingState: 'active' | 'suspended' | 'expired';
   activatedAt: string | null;
+  /** Null: connected before every type had to be bound, never bound (communityTypes.isActivated). */
+  activationToken?: string | null;
   whitelistedUsernames: string[];
   whitelistedRoleIds: string[];
   shouldSendWelcomeMessages: boolean;

@@ -16,7 +16,7 @@ export interface TelegramTarget {
   chatId: number;
   messageId?: number;
   userId: number;
-  /** Unix seconds the decision was taken (mutes run from here). */
+  /** Unix seconds the message was written (a mute not applied within its length of this is not applied). */
   at: number;
 }
 
@@ -43,7 +43,8 @@ const deleteMessage = (t: TelegramTarget) => tg('deleteMessage', { chat_id: t.ch
 export const TELEGRAM_DECISION_CALLS: Record<PenaltyAction, (t: TelegramTarget, text: { warning: string }) => PlannedCall[]> = {
   delete: (t) => [deleteMessage(t)],
   warn: (t, text) => [tg('sendMessage', { chat_id: t.chatId, text: text.warning, reply_parameters: { message_id: t.messageId, allow_sending_without_reply: true } })],
-  mute: (t) => [deleteMessage(t), tg('restrictChatMember', { chat_id: t.chatId, user_id: t.userId, permissions: SILENCED, use_independent_chat_permissions: true, until_date: t.at + MUTE_SECONDS })],
+  // until_date is set when the call is sent (telegram.ts): a mute lasts MUTE_SECONDS from then.
+  mute: (t) => [deleteMessage(t), { ...tg('restrictChatMember', { chat_id: t.chatId, user_id: t.userId, permissions: SILENCED, use_independent_chat_permissions: true }), timed: { seconds: MUTE_SECONDS, from: new Date(t.at * 1000).toISOString() } }],
   ban: (t) => [deleteMessage(t), tg('banChatMember', { chat_id: t.chatId, user_id: t.userId, revoke_messages: true })],
 };
 

@@ -3,29 +3,29 @@ import { now } from '#shared/adapters/ports';
 import { NotFoundError } from '#shared/domain/errors';
 import { newestCommunity, stampSynced, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { newestAuditEntries, readMetrics } from '#shared/store/moderationRepo';
-import { requireCommunity } from './communities';
-import { communityStatus } from './communityTypes';
-import { syncAutomodExecutions } from './discordAudit';
+import { requireCommunity, withActivationToken } from './communities';
+import { communityStatus, isActivated } from './communityTypes';
+import { PLATFORMS } from './platforms/registry';
 import { deliveriesByIds } from '#shared/store/deliveriesRepo';
 import { decisionDeliveryId, undoDeliveryId } from './delivery';
 import { getPlatformRecord } from '#shared/store/platformRepo';
 import { platformConfigured } from '#shared/adapters/platforms/platformPort';
-import { PLATFORMS } from './platforms/registry';
 
+/** Where the community is bound on its platform, whether the platform is configured, and what it does not do (its module's words). */
 async function platformOf(community: CommunityRecord) {
-  const module = PLATFORMS[community.type];
+  const platform = PLATFORMS[community.type];
   const [record, configured] = await Promise.all([getPlatformRecord(community.id), platformConfigured(community.type)]);
   return {
-    chat_id: record[module.recordFields.bound] ?? null,
-    alert_chat_id: (module.recordFields.alert && record[module.recordFields.alert]) ?? null,
+    chat_id: record[platform.recordFields.bound] ?? null,
+    alert_chat_id: (platform.recordFields.alert && record[platform.recordFields.alert]) ?? null,
     configured,
     automod_synced_at: record.automodSyncedAt ?? null,
     automod_error: record.automodError ?? null,
-    unsupported: [...module.unsupported],
+    unsupported: [...platform.unsupported],
   };
 }
 
-const connectionState = (c: CommunityRecord): 'disconnected' | 'connected' | 'pending_activation' => (c.billingState === 'expired' ? 'disconnected' : c.activatedAt ? 'connected' : 'pending_activation');
+const connectionState = (c: CommunityRecord): 'disconnected' | 'connected' | 'pending_activation' => (c.billingState === 'expired' ? 'disconnected' : isActivated(c) ? 'connected' : 'pending_activation');
 
 const spamRate = (flagged: number, scanned: number) => (scanned === 0 ? 0 : Math.round((flagged / scanned) * 10_000) / 10_000);
 
@@ -72,16 +72,17 @@ async function statusOf(community: CommunityRecord, includeLogs: number, consist
 
 /** The named community, or the caller's newest when none is named (404 when the caller has none). */
 export async function moderationStatus(userId: string, query: { community_id?: string; include_logs: number }) {
-  const community = query.community_id ? await requireCommunity(userId, query.community_id) : await newestCommunity(userId);
-  if (!community) throw new NotFoundError('Community');
+  const found = query.community_id ? await requireCommunity(userId, query.community_id) : await newestCommunity(userId);
+  if (!found) throw new NotFoundError('Community');
+  const community = await withActivationToken(found);
   return statusOf(community, query.include_logs, false);
 }
 
 /** Strongly consistent reads (everything written before the call is in) and a new last_synced_at. */
 export async function syncModeration(userId: string, communityId: string, includeLogs = 25) {
   const community = await requireCommunity(userId, communityId);
-  // A Discord guild is moderated by its AutoMod: what it did since the last sync is read in first.
-  if (community.type === 'discord') await syncAutomodExecutions(community);
+  // What the platform did or holds since the last sync is read in first (Discord's AutoMod executions, a poll).
+  await PLATFORMS[community.type].sync?.(community);
   const synced = await stampSynced(userId, communityId, now().toISOString());
   if (!synced) throw new NotFoundError('Community');
   return statusOf(synced, includeLogs, true);

@@ -152,21 +152,23 @@ async function captchaPressed(updateId: number, query: CallbackQuery): Promise<v
   await scheduleDelivery({ communityId: binding.communityId, deliveryId: `captcha-pass:${updateId}`, purpose: pending ? 'captcha_pass' : 'captcha_late', calls, observe: false });
 }
 
-/** The scheduled sweep: members whose captcha deadline passed are removed (and may join again). */
+/** The scheduled sweep: members whose captcha deadline passed are removed (and may join again), unless the community observes. */
 export async function removeUnverifiedMembers(at = now()): Promise<{ removed: number }> {
   let removed = 0;
   for (const expired of await listExpiredCaptchas(at.toISOString())) {
     const taken = await takePendingCaptcha(expired.communityId, expired.userId);
     if (!taken) continue;
     const prompt = await promptMessageId(taken.communityId, taken.deliveryId);
+    // A community that switched to observe since the member joined removes no one: recorded, not sent.
+    const observe = (await getCommunityRules(taken.communityId)).mode === 'observe';
     await scheduleDelivery({
       communityId: taken.communityId,
       deliveryId: `captcha-timeout:${taken.userId}:${taken.deadline}`,
       purpose: 'captcha_timeout',
       calls: telegramCaptchaTimeoutCalls(taken.chatId, Number(taken.userId), prompt),
-      observe: false,
+      observe,
     });
-    removed += 1;
+    if (!observe) removed += 1;
   }
   return { removed };
 }

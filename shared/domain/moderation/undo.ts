@@ -24,7 +24,7 @@ export async function undoAction(userId: string, communityId: string, auditId: s
   if (action !== 'mute' && action !== 'ban') throw new UnprocessableError('invalid_state', `A ${action} cannot be undone; only mutes and bans can.`);
   const record = await getPlatformRecord(communityId);
   const calls = PLATFORMS[community.type].undo[action]({ communityId, record, userId: entry.user_id, eventId: entry.event_id });
-  if (!calls) throw new UnprocessableError('invalid_state', 'This community is not bound to a place on its platform to undo the action in.');
+  if (!calls?.length) throw new UnprocessableError('invalid_state', `This community is not bound on ${community.type}: there is nothing to undo the action in.`);
   const deliveryId = undoDeliveryId(auditId);
   const observe = (await getCommunityRules(communityId)).mode === 'observe';
   const planned = await scheduleDeliveryNow(communityId, deliveryId, entry.event_id, calls, observe);

@@ -50,7 +50,7 @@ describe('readCrispHook', () => {
   it('a visitor message is a join of its session and the message, ids website:session:fingerprint', () => {
     expect(readCrispHook(hook(), NOW)).toEqual({
       kind: 'visitor_message',
-      target: { websiteId: 'web-1', sessionId: 'session_abc', fingerprint: 163408807646880 },
+      target: { websiteId: 'web-1', sessionId: 'session_abc', fingerprint: 163408807646880, at: new Date(NOW - 50).toISOString() },
       events: [
         { event_id: 'web-1:session_abc:join', type: 'member_join', user: { id: 'session_abc', username: 'Visitor 12' }, sent_at: new Date(NOW - 50).toISOString() },
         { event_id: 'web-1:session_abc:163408807646880', type: 'message', user: { id: 'session_abc', username: 'Visitor 12' }, text: 'hello', sent_at: new Date(NOW - 50).toISOString() },
@@ -60,7 +60,7 @@ describe('readCrispHook', () => {
 
   it("an operator's /activate <token> is a binding; a visitor's is only a message", () => {
     const operator = readCrispHook(hook({ from: 'operator', content: '  /activate tok_123 ' }, 'message:received'), NOW);
-    expect(operator).toEqual({ kind: 'activate', target: { websiteId: 'web-1', sessionId: 'session_abc', fingerprint: 163408807646880 }, token: 'tok_123' });
+    expect(operator).toEqual({ kind: 'activate', target: { websiteId: 'web-1', sessionId: 'session_abc', fingerprint: 163408807646880, at: new Date(NOW - 50).toISOString() }, token: 'tok_123' });
     const visitor = readCrispHook(hook({ content: '/activate tok_123' }), NOW);
     expect(visitor.kind).toBe('visitor_message');
   });
@@ -90,7 +90,7 @@ describe('readCrispHook', () => {
 });
 
 describe('Crisp decision calls', () => {
-  const t = { websiteId: 'web-1', sessionId: 'session_abc', fingerprint: 42 };
+  const t = { websiteId: 'web-1', sessionId: 'session_abc', fingerprint: 42, at: '2026-11-24T09:00:00.000Z' };
   const conversation = '/website/web-1/conversation/session_abc';
   it('delete, warn, mute and ban become the documented routes; only the mute is timed', () => {
     expect(CRISP_DECISION_CALLS.delete(t, { warning: 'w' })).toEqual([{ platform: 'crisp', method: 'DELETE', route: `${conversation}/message/42` }]);
@@ -99,7 +99,7 @@ describe('Crisp decision calls', () => {
     ]);
     expect(CRISP_DECISION_CALLS.mute(t, { warning: 'w' })).toEqual([
       { platform: 'crisp', method: 'DELETE', route: `${conversation}/message/42` },
-      { platform: 'crisp', method: 'PATCH', route: `${conversation}/block`, body: { blocked: true }, timed: { seconds: MUTE_SECONDS } },
+      { platform: 'crisp', method: 'PATCH', route: `${conversation}/block`, body: { blocked: true }, timed: { seconds: MUTE_SECONDS, from: '2026-11-24T09:00:00.000Z' } },
     ]);
     expect(CRISP_DECISION_CALLS.ban(t, { warning: 'w' })).toEqual([
       { platform: 'crisp', method: 'DELETE', route: `${conversation}/message/42` },
@@ -123,6 +123,6 @@ describe('Crisp decision calls', () => {
   });
 
   it('path segments from the hook are encoded, never read as routes', () => {
-    expect(CRISP_DECISION_CALLS.delete({ websiteId: '../x', sessionId: 'a/b?c', fingerprint: 1 }, { warning: '' })[0].route).toBe('/website/..%2Fx/conversation/a%2Fb%3Fc/message/1');
+    expect(CRISP_DECISION_CALLS.delete({ websiteId: '../x', sessionId: 'a/b?c', fingerprint: 1, at: t.at }, { warning: '' })[0].route).toBe('/website/..%2Fx/conversation/a%2Fb%3Fc/message/1');
   });
 });

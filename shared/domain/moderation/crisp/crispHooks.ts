@@ -19,7 +19,7 @@ import { sameSecret } from '../telegramWebhookSecret';
 import { bindModeratedPlace } from '../platforms/binding';
 import { crisp } from '../platforms/crisp';
 import { crispNote } from './crispCalls';
-import { crispJoinEventId, readCrispHook, type CrispHook, type CrispTarget } from './hookEvents';
+import { crispJoinEventId, readCrispHook, type CrispHook, type CrispMessageTarget } from './hookEvents';
 
 const alertDeliveryId = (eventId: string) => `alert:${eventId}`;
 
@@ -40,7 +40,7 @@ const schedule = (communityId: string, deliveryId: string, purpose: string, call
   scheduleDelivery({ communityId, deliveryId, purpose, ...(eventId ? { eventId } : {}), calls, observe });
 
 /** Operators only (the hook says so): the reply is a private note, which the visitor never sees. */
-async function activateWebsite(target: CrispTarget & { fingerprint: number }, token: string): Promise<void> {
+async function activateWebsite(target: CrispMessageTarget, token: string): Promise<void> {
   const pointer = await communityByActivationToken(token);
   const community = pointer && (await getCommunity(pointer.userId, pointer.communityId));
   const commandId = `cmd:${target.websiteId}:${target.sessionId}:${target.fingerprint}`;
@@ -60,7 +60,7 @@ async function activateWebsite(target: CrispTarget & { fingerprint: number }, to
 
 const warningText = (decision: Decision) => `⚠️ ${decision.reason}. Please keep to this website's chat rules.`;
 
-async function moderateVisitorMessage(target: CrispTarget & { fingerprint: number }, events: Parameters<typeof moderateEvents>[1]): Promise<void> {
+async function moderateVisitorMessage(target: CrispMessageTarget, events: Parameters<typeof moderateEvents>[1]): Promise<void> {
   const binding = await boundCommunity('crisp', target.websiteId);
   if (!binding || binding.role !== 'moderated') return;
   const community = await getCommunity(binding.userId, binding.communityId);
@@ -78,7 +78,7 @@ async function moderateVisitorMessage(target: CrispTarget & { fingerprint: numbe
   }
 }
 
-async function decided(community: CommunityRecord, decision: Decision, target: CrispTarget & { fingerprint: number }, observe: boolean): Promise<void> {
+async function decided(community: CommunityRecord, decision: Decision, target: CrispMessageTarget, observe: boolean): Promise<void> {
   if (decision.action === 'allow') return;
   await schedule(community.id, decisionDeliveryId(decision.event_id), decision.action, crisp.decisions![decision.action](target, { warning: warningText(decision) }), observe, decision.event_id);
   if (decision.alert) await schedule(community.id, alertDeliveryId(decision.event_id), 'alert', crisp.alert!({}, target, decision.alert), observe, decision.event_id);

@@ -32,9 +32,15 @@ export interface CrispTarget {
   fingerprint?: number;
 }
 
+/** One message of a conversation, and when it was written (a mute's time runs from there at the latest). */
+export interface CrispMessageTarget extends CrispTarget {
+  fingerprint: number;
+  at: string;
+}
+
 export type CrispHookMeaning =
-  | { kind: 'activate'; target: CrispTarget & { fingerprint: number }; token: string }
-  | { kind: 'visitor_message'; target: CrispTarget & { fingerprint: number }; events: ChatEvent[] }
+  | { kind: 'activate'; target: CrispMessageTarget; token: string }
+  | { kind: 'visitor_message'; target: CrispMessageTarget; events: ChatEvent[] }
   | { kind: 'ignored'; reason: string };
 
 const ACTIVATE = /^\/activate\s+(\S+)\s*$/;
@@ -51,7 +57,8 @@ export function readCrispHook(hook: CrispHook, receivedAtMs: number): CrispHookM
   const sessionId = text(data.session_id);
   const fingerprint = integer(data.fingerprint);
   if (!sessionId || fingerprint === undefined) return ignored('no conversation or message');
-  const target = { websiteId: hook.website_id, sessionId, fingerprint };
+  const sentAt = new Date(epochMs(data.timestamp) ?? epochMs(hook.timestamp) ?? receivedAtMs).toISOString();
+  const target = { websiteId: hook.website_id, sessionId, fingerprint, at: sentAt };
   const content = data.type === 'text' ? text(data.content) : undefined;
   if (hook.event === 'message:received') {
     // Only an operator of the website can send as one; visitors, notes and our own messages bind nothing.
@@ -61,7 +68,6 @@ export function readCrispHook(hook: CrispHook, receivedAtMs: number): CrispHookM
   }
   if (data.from !== 'user') return ignored('not from the visitor');
   if (content === undefined) return ignored(`visitor ${typeof data.type === 'string' ? data.type : 'message'} without text`);
-  const sentAt = new Date(epochMs(data.timestamp) ?? epochMs(hook.timestamp) ?? receivedAtMs).toISOString();
   const nickname = text((data.user as Record<string, unknown> | undefined)?.nickname);
   // The conversation is all Crisp tells of a visitor: a block, an undo and the audit log's user are per session.
   const user = { id: sessionId, ...(nickname ? { username: nickname } : {}) };

@@ -11,7 +11,7 @@ import { CrispApi, type CrispMethod } from '#shared/adapters/platforms/crispApi'
 import type { PlannedCall } from '#shared/store/deliveriesRepo';
 import { dropCrispMute, putCrispMute } from '#shared/store/crispMutesRepo';
 import { blockedConversation, CRISP_DECISION_CALLS, crispNote, crispText, crispUnblockCalls } from '../crisp/crispCalls';
-import type { CrispTarget } from '../crisp/hookEvents';
+import type { CrispMessageTarget } from '../crisp/hookEvents';
 import { blankToUndefined, definePlatform } from './platform';
 
 export interface CrispCredentials {
@@ -31,6 +31,7 @@ async function recordBlock(call: PlannedCall, communityId: string | undefined, e
   const place = blockedConversation(call);
   if (!place || !communityId) return;
   if (call.body?.blocked === true && call.timed) {
+    // The runner resolves the end at send time; without it (a call sent outside a delivery) it is counted from now.
     const end = endsAt ?? new Date(now().getTime() + call.timed.seconds * 1000);
     await putCrispMute({ communityId, websiteId: place.websiteId, sessionId: place.sessionId, endsAt: end.toISOString() });
     return;
@@ -38,7 +39,7 @@ async function recordBlock(call: PlannedCall, communityId: string | undefined, e
   await dropCrispMute(communityId, place.sessionId);
 }
 
-export const crisp = definePlatform<CrispTarget & { fingerprint: number }, CrispCredentials>({
+export const crisp = definePlatform<CrispMessageTarget, CrispCredentials>({
   type: 'crisp',
   credentials: {
     names: ['CRISP_PLUGIN_ID', 'CRISP_TOKEN_IDENTIFIER', 'CRISP_TOKEN_KEY', 'CRISP_HOOK_SECRET'],

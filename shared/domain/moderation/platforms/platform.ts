@@ -111,7 +111,6 @@ export interface Platform<Target, Credentials> {
 export const definePlatform = <Target, Credentials>(platform: Platform<Target, Credentials>): Platform<Target, Credentials> => platform;
 
 /** The credentials type of a module. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type CredentialsOf<P> = P extends Platform<any, infer C> ? C : never;
 
 export const blankToUndefined = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);

@@ -24,7 +24,9 @@ export const telegram = definePlatform<TelegramTarget, TelegramCredentials>({
     read: (values, apiBase) => ({ botToken: blankToUndefined(values.TELEGRAM_BOT_TOKEN), webhookSecret: blankToUndefined(values.TELEGRAM_WEBHOOK_SECRET), apiBase }),
     configured: (c) => c.botToken !== undefined,
   },
-  send: (call, { credentials }) => new TelegramBotApi(credentials.botToken!, credentials.apiBase).call(call.method, call.body ?? {}),
+  // A timed restriction ends at endsAt (resolved at send time); Telegram reads a past until_date as forever.
+  send: (call, { credentials, endsAt }) =>
+    new TelegramBotApi(credentials.botToken!, credentials.apiBase).call(call.method, { ...call.body, ...(endsAt ? { until_date: Math.floor(endsAt.getTime() / 1000) } : {}) }),
   ingest: { kind: 'webhook', path: '/integrations/moderation/telegram' },
   sync: null,
   decisions: TELEGRAM_DECISION_CALLS,
