@@ -32,7 +32,7 @@ let fingerprint = 163_400_000_000_000;
 const newWebsite = () => randomUUID();
 const newSession = () => `session_${randomUUID()}`;
 
-const hook = (websiteId: string, event: string, data: Record<string, unknown>) => ({ website_id: websiteId, event, data: { website_id: websiteId, ...data }, timestamp: Date.now() });
+const hook = (websiteId: string, event: string, data: Record<string, unknown>) => ({ website_id: websiteId, event, data: { website_id: websiteId, ...data } as Record<string, unknown>, timestamp: Date.now() });
 const visitorSays = (websiteId: string, sessionId: string, content: string, nickname = 'Visitor 12') => {
   const fp = ++fingerprint;
   return { fp, body: hook(websiteId, 'message:send', { session_id: sessionId, type: 'text', from: 'user', origin: 'chat', content, fingerprint: fp, user: { nickname, user_id: sessionId }, timestamp: Date.now() }) };
@@ -290,6 +290,20 @@ describe('blocks: undo and the end of a mute', () => {
     await settle();
     expect(ours(crisp.calls)).toEqual([block(websiteId, muted, false)]);
     expect(crisp.isBlocked(websiteId, banned)).toBe(true);
+  });
+
+  it('a mute whose hour was over before it could be applied is not applied: the message is still deleted, the conversation stays open', async () => {
+    const { websiteId } = await activatedWebsite();
+    const session = newSession();
+    const { fp, body } = visitorSays(websiteId, session, SPAM);
+    body.data.timestamp = Date.now() - (MUTE_SECONDS + 60) * 1000;
+    await post(body);
+    await settle();
+    expect(crisp.calls.filter((c) => c.method !== 'POST')).toEqual([remove(websiteId, session, fp)]);
+    expect(crisp.isBlocked(websiteId, session)).toBe(false);
+    await liftEndedCrispMutes(new Date(Date.now() + 2 * MUTE_SECONDS * 1000));
+    await settle();
+    expect(crisp.calls.filter((c) => c.method === 'PATCH' && c.path.includes(websiteId))).toEqual([]);
   });
 });
 
