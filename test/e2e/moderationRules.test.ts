@@ -5,9 +5,12 @@ import { DEFAULT_COMMUNITY_RULES } from '#shared/domain/moderation/communityRule
 const api = await startTestApi();
 const BASE = '/integrations/moderation';
 
+/** Bound by a custom bridge's activation event (every type starts pending until bound). */
 async function provision() {
   const { key } = await api.newUser({ credits: 5000 });
   const community = (await api.call('POST', `${BASE}/communities`, { key, body: { name: 'Chat', project_name: 'Acme', type: 'reddit' } })).body;
+  const events = [{ event_id: 'bridge-activation', type: 'activation', user: { id: 'bridge' }, token: community.activation_token, sent_at: '2026-11-22T09:00:00.000Z' }];
+  expect((await api.call('POST', `${BASE}/communities/${community.id}/events`, { key, body: { events } })).status).toBe(200);
   return { key, id: community.id as string };
 }
 

@@ -54,7 +54,7 @@ const BASE = '/integrations/moderation';
 const settle = () => api.ports.queue.drained();
 const ADMIN = { id: 10, is_bot: false, first_name: 'Ada', username: 'ada_admin' };
 const SPAMMER = { id: 66, is_bot: false, first_name: 'Free', username: 'free_airdrops' };
-let chatSeq = -1002000000000;
+let chatSeq = -1004000000000;
 let updateSeq = 9000;
 let messageSeq = 500;
 

@@ -4,6 +4,7 @@
  * of application commands. Authorization must be `Bot {token}`; errors are `{code, message}`; a
  * scripted 429 answers `Retry-After` and `{message, retry_after, global}` like Discord does.
  */
+import { randomInt } from 'node:crypto';
 import type { APIAuditLogEntry, APIAutoModerationRule } from 'discord-api-types/v10';
 import { startJsonServer } from './httpStandIn';
 
@@ -14,8 +15,12 @@ export interface DiscordCall {
   body: any;
 }
 
-/** Snowflakes carry their millisecond in the bits above 22; each new one is a millisecond later, as real ones mostly are. */
-let snowflake = 1_300_000_000_000_000_000n;
+/**
+ * Snowflakes carry their millisecond in the bits above 22; each new one is a millisecond later, as real ones mostly are.
+ * The low 22 bits (Discord's worker and process ids) are drawn at random for each test file: files run against one
+ * table (at once, or one after another in a reused worker), and a guild id shared by two would be bound twice.
+ */
+let snowflake = 1_300_000_000_000_000_000n + BigInt(randomInt(1 << 22));
 export const nextSnowflake = () => String((snowflake += 1n << 22n));
 
 export async function startDiscordStandIn(token: string) {

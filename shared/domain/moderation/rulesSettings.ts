@@ -4,20 +4,18 @@ import { getCommunityRules, putCommunityRules } from '#shared/store/communityRul
 import { getPlatformRecord } from '#shared/store/platformRepo';
 import { requireCommunity } from './communities';
 import { mergeRules, type CommunityRules } from './communityRules';
-import { requestAutomodSync } from './discordAutomod';
+import { PLATFORMS } from './platforms/registry';
 
 export async function readRules(userId: string, communityId: string): Promise<CommunityRules> {
   await requireCommunity(userId, communityId);
   return getCommunityRules(communityId);
 }
 
-/** Merged over the current document; a Discord guild already bound gets its AutoMod rules rewritten. */
+/** Merged over the current document; a platform keeping its own copy of the rules (Discord's AutoMod) is told. */
 export async function changeRules(userId: string, communityId: string, change: Parameters<typeof mergeRules>[1]): Promise<CommunityRules> {
   const community = await requireCommunity(userId, communityId);
   const next = mergeRules(await getCommunityRules(communityId, true), change);
   await putCommunityRules(communityId, next, now().toISOString());
-  if (community.type === 'discord' && (await getPlatformRecord(communityId)).discordGuildId) {
-    await requestAutomodSync(userId, communityId);
-  }
+  await PLATFORMS[community.type].onRulesChanged?.(community, await getPlatformRecord(communityId));
   return next;
 }

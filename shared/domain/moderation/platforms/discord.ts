@@ -8,6 +8,7 @@ import { DiscordRest } from '#shared/adapters/platforms/discordRest';
 import { optionalEnv } from '#shared/config/env';
 import { DISCORD_UNDO_CALLS } from '../platformActions';
 import { syncAutomodExecutions } from '../discordAudit';
+import { requestAutomodSync } from '../discordAutomod';
 import { blankToUndefined, definePlatform } from './platform';
 
 export interface DiscordCredentials {
@@ -54,6 +55,8 @@ export const discord = definePlatform<DiscordTarget, DiscordCredentials>({
   },
   send: (call, { credentials }) => new DiscordRest(credentials.botToken!, credentials.apiBase).request(call.method as 'GET', call.route ?? '/', call.body),
   ingest: { kind: 'webhook', path: '/integrations/moderation/discord/interactions' },
+  // The guild's AutoMod holds the rules: a change is written there (observe writes them switched off).
+  onRulesChanged: async (community, record) => (record.discordGuildId ? requestAutomodSync(community.userId, community.id) : undefined),
   sync: syncAutomodExecutions,
   decisions: null,
   welcome: null,

@@ -21,6 +21,7 @@ export function placeholderPlatform(type: CommunityType, names: readonly string[
     send: async () => 'not_configured',
     // No ingest yet: nothing reaches the engine through this platform until its module lands.
     ingest: { kind: 'poll', poll: async () => undefined },
+    onRulesChanged: null,
     sync: null,
     decisions: { delete: planned('delete'), warn: planned('warn'), mute: planned('mute'), ban: planned('ban') },
     welcome: null,

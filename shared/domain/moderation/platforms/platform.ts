@@ -82,6 +82,8 @@ export interface Platform<Target, Credentials> {
    */
   send(call: PlannedCall, context: SendContext<Credentials>): Promise<PortOutcome>;
   ingest: Ingest;
+  /** A rules change the platform keeps its own copy of (Discord's AutoMod rules); null: the rules are read at each decision. */
+  onRulesChanged: ((community: CommunityRecord, record: PlatformRecord) => Promise<void>) | null;
   /** What POST /sync does on the platform before answering (read AutoMod executions, poll at once); null: nothing. */
   sync: ((community: CommunityRecord) => Promise<unknown>) | null;
   /**

@@ -28,6 +28,7 @@ export const telegram = definePlatform<TelegramTarget, TelegramCredentials>({
   send: (call, { credentials, endsAt }) =>
     new TelegramBotApi(credentials.botToken!, credentials.apiBase).call(call.method, { ...call.body, ...(endsAt ? { until_date: Math.floor(endsAt.getTime() / 1000) } : {}) }),
   ingest: { kind: 'webhook', path: '/integrations/moderation/telegram' },
+  onRulesChanged: null,
   sync: null,
   decisions: TELEGRAM_DECISION_CALLS,
   welcome: (target, text) => [telegramSend(target.chatId, text)],
