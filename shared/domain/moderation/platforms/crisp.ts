@@ -60,6 +60,8 @@ export const crisp = definePlatform<CrispMessageTarget, CrispCredentials>({
   },
   ingest: { kind: 'webhook', path: '/integrations/moderation/crisp' },
   sync: null,
+  // The rules live with us: Crisp keeps no copy to rewrite.
+  onRulesChanged: null,
   decisions: CRISP_DECISION_CALLS,
   welcome: (target, text) => [crispText(target, text)],
   // Alerts are private notes in the conversation they concern: Crisp has no alert place of its own.
