@@ -55,7 +55,7 @@ export const communityRulesUpdate = changeSet(
 export const undoResult = withMeta(
   z.object({
     audit_id: z.string(),
-    action: z.enum(['mute', 'ban']),
+    action: withMeta(z.enum(['delete', 'mute', 'ban']), { description: 'A delete only where the platform can restore the item (a removal approved again, a reply unhidden)' }),
     delivery: z.enum(['pending', 'delivered', 'failed', 'not_configured', 'observe']),
     error: z.nullable(z.string()),
     undone_at: z.string(),
@@ -125,7 +125,7 @@ export const platformEndpoints = {
   }),
   undo: defineEndpoint({
     operationId: 'undoModerationAction', method: 'POST', path: `${base}/communities/{id}/audit-logs/{audit_id}/undo`, tag, auth: 'api_key', errors: [404, 422],
-    summary: 'Lift a mute or ban on the platform and record the reversal (422 for actions that cannot be undone or were undone)',
+    summary: 'Lift a mute or ban (or restore a removed item, where the platform can) and record the reversal (422 for actions that cannot be undone or were undone)',
     params: z.strictObject({ id: z.uuid(), audit_id: z.uuid() }), response: undoResult,
   }),
   telegramOperatorWebhook: defineEndpoint({

@@ -1,5 +1,6 @@
 /**
- * Undo (contract 10): lifts a mute or a ban on the platform and records the reversal as a delivery of
+ * Undo (contract 10): lifts what the platform's module can lift (a mute or a ban; on some platforms a
+ * removal too) on the platform and records the reversal as a delivery of
  * its own (`undo:{audit_id}`), so an undo happens once and its outcome shows beside the audit entry.
  * The calls run at once, so the answer carries the platform's verdict; a rate limit leaves it pending
  * and queued for after the wait.
@@ -10,7 +11,8 @@ import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import { getDelivery } from '#shared/store/deliveriesRepo';
 import { findAuditEntry } from '#shared/store/moderationRepo';
 import { getPlatformRecord } from '#shared/store/platformRepo';
-import type { PenaltyAction } from './actions';
+import type { PlannedCall } from '#shared/store/deliveriesRepo';
+import type { UndoTarget } from './platforms/platform';
 import { requireCommunity } from './communities';
 import { runDelivery, scheduleDelivery, undoDeliveryId } from './delivery';
 import { PLATFORMS } from './platforms/registry';
@@ -20,10 +22,12 @@ export async function undoAction(userId: string, communityId: string, auditId: s
   const community = await requireCommunity(userId, communityId);
   const entry = await findAuditEntry(communityId, auditId);
   if (!entry) throw new NotFoundError('Audit entry');
-  const action = entry.action as PenaltyAction;
-  if (action !== 'mute' && action !== 'ban') throw new UnprocessableError('invalid_state', `A ${action} cannot be undone; only mutes and bans can.`);
+  const action = entry.action;
+  const undoes: Record<string, ((target: UndoTarget) => PlannedCall[] | undefined) | null> = PLATFORMS[community.type].undo;
+  const lift = Object.hasOwn(undoes, action) ? undoes[action] : null;
+  if (!lift) throw new UnprocessableError('invalid_state', `A ${action} cannot be undone on ${community.type}.`);
   const record = await getPlatformRecord(communityId);
-  const calls = PLATFORMS[community.type].undo[action]({ communityId, record, userId: entry.user_id, eventId: entry.event_id });
+  const calls = lift({ communityId, record, userId: entry.user_id, eventId: entry.event_id });
   if (!calls?.length) throw new UnprocessableError('invalid_state', `This community is not bound on ${community.type}: there is nothing to undo the action in.`);
   const deliveryId = undoDeliveryId(auditId);
   const observe = (await getCommunityRules(communityId)).mode === 'observe';
@@ -39,7 +43,7 @@ export async function undoAction(userId: string, communityId: string, auditId: s
     }
   }
   const delivery = await getDelivery(communityId, deliveryId);
-  return { audit_id: auditId, action, delivery: (delivery?.status ?? status) as 'pending', error: delivery?.error ?? null, undone_at: delivery?.createdAt ?? now().toISOString() };
+  return { audit_id: auditId, action: action as 'delete' | 'mute' | 'ban', delivery: (delivery?.status ?? status) as 'pending', error: delivery?.error ?? null, undone_at: delivery?.createdAt ?? now().toISOString() };
 }
 
 /** Planned without queueing: the request runs it itself. */

@@ -62,6 +62,8 @@ export const discord = definePlatform<DiscordTarget, DiscordCredentials>({
   welcome: null,
   alert: null,
   undo: {
+    delete: null,
+    warn: null,
     mute: ({ record, userId }) => (record.discordGuildId ? DISCORD_UNDO_CALLS.mute!(record.discordGuildId, userId) : undefined),
     ban: ({ record, userId }) => (record.discordGuildId ? DISCORD_UNDO_CALLS.ban!(record.discordGuildId, userId) : undefined),
   },

@@ -26,7 +26,7 @@ export function placeholderPlatform(type: CommunityType, names: readonly string[
     decisions: { delete: planned('delete'), warn: planned('warn'), mute: planned('mute'), ban: planned('ban') },
     welcome: null,
     alert: null,
-    undo: { mute: ({ userId }) => [{ platform: type, method: 'unmute', body: { user_id: userId } }], ban: ({ userId }) => [{ platform: type, method: 'unban', body: { user_id: userId } }] },
+    undo: { delete: null, warn: null, mute: ({ userId }) => [{ platform: type, method: 'unmute', body: { user_id: userId } }], ban: ({ userId }) => [{ platform: type, method: 'unban', body: { user_id: userId } }] },
     recordFields: { bound: 'boundId', alert: 'alertId' },
     installUrl: null,
     unsupported: [`${type} moderation is not available on this deployment yet: actions are recorded as not_configured.`],

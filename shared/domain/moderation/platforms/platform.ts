@@ -95,8 +95,11 @@ export interface Platform<Target, Credentials> {
   welcome: ((target: Target, text: string) => PlannedCall[]) | null;
   /** An alert to the community's alert place; null where the platform has none (the audit log and webhooks carry it). */
   alert: ((record: PlatformRecord, target: Target | undefined, text: string) => PlannedCall[]) | null;
-  /** Undo of a mute or a ban; undefined when nothing is bound to undo it in. A delete or a warning cannot be undone. */
-  undo: Record<'mute' | 'ban', (target: UndoTarget) => PlannedCall[] | undefined>;
+  /**
+   * What lifts each action (planned calls; undefined when nothing is bound to undo it in); null: that
+   * action cannot be undone on this platform (a sent warning; a message Telegram deleted).
+   */
+  undo: Record<PenaltyAction, ((target: UndoTarget) => PlannedCall[] | undefined) | null>;
   /**
    * Where the platform record keeps the place the community is bound to and its alert place (status
    * shows them as `chat_id` and `alert_chat_id`; binding writes them). New platforms use the generic

@@ -34,6 +34,8 @@ export const telegram = definePlatform<TelegramTarget, TelegramCredentials>({
   welcome: (target, text) => [telegramSend(target.chatId, text)],
   alert: (record, _target, text) => (record.telegramAlertChatId ? [telegramSend(Number(record.telegramAlertChatId), text)] : []),
   undo: {
+    delete: null,
+    warn: null,
     mute: ({ record, userId }) => (record.telegramChatId ? TELEGRAM_UNDO_CALLS.mute!(record.telegramChatId, userId) : undefined),
     ban: ({ record, userId }) => (record.telegramChatId ? TELEGRAM_UNDO_CALLS.ban!(record.telegramChatId, userId) : undefined),
   },
