@@ -112,9 +112,11 @@ describe('Crisp decision calls', () => {
     const unblock = [{ platform: 'crisp', method: 'PATCH', route: `${conversation}/block`, body: { blocked: false } }];
     expect(crispUnblockCalls(t)).toEqual(unblock);
     const target = { communityId: 'c', record: { boundId: 'web-1' }, userId: 'session_abc', eventId: 'web-1:session_abc:42' };
-    expect(crisp.undo.mute(target)).toEqual(unblock);
-    expect(crisp.undo.ban(target)).toEqual(unblock);
-    expect(crisp.undo.ban({ ...target, record: {} })).toBeUndefined();
+    expect(crisp.undo.mute!(target)).toEqual(unblock);
+    expect(crisp.undo.ban!(target)).toEqual(unblock);
+    expect(crisp.undo.ban!({ ...target, record: {} })).toBeUndefined();
+    expect(crisp.undo.delete).toBeNull();
+    expect(crisp.undo.warn).toBeNull();
   });
 
   it('a block call names its conversation back; other calls name none', () => {

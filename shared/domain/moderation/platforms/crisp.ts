@@ -66,7 +66,10 @@ export const crisp = definePlatform<CrispMessageTarget, CrispCredentials>({
   welcome: (target, text) => [crispText(target, text)],
   // Alerts are private notes in the conversation they concern: Crisp has no alert place of its own.
   alert: (_record, target, text) => (target ? [crispNote(target, text)] : []),
+  // A removed message cannot be restored on Crisp and a sent warning stays sent: only blocks are lifted.
   undo: {
+    delete: null,
+    warn: null,
     mute: ({ record, userId }) => (record.boundId ? crispUnblockCalls({ websiteId: record.boundId, sessionId: userId }) : undefined),
     ban: ({ record, userId }) => (record.boundId ? crispUnblockCalls({ websiteId: record.boundId, sessionId: userId }) : undefined),
   },
