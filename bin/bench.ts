@@ -20,6 +20,7 @@ import { moderationBench } from './bench/moderation';
 import { growthBench } from './bench/growth';
 import { firstStartBench } from './bench/firstStart';
 import { platformModerationBench } from './bench/platformModeration';
+import { crispModerationBench } from './bench/crispModeration';
 import { webhooksBench } from './bench/webhooks';
 import { mcpBench } from './bench/mcp';
 import { oneAccountBench } from './bench/oneAccount';
@@ -28,7 +29,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from '#shared/store/client';
 import { userProfileKey } from '#shared/store/keys';
 
-const SUITES: BenchSuite[] = [firstStartBench, platformBench, growthBench, moderationBench, platformModerationBench, redditModerationBench, jobsBench, intelligenceBench, webhooksBench, mcpBench, oneAccountBench];
+const SUITES: BenchSuite[] = [firstStartBench, platformBench, growthBench, moderationBench, platformModerationBench, redditModerationBench, crispModerationBench, jobsBench, intelligenceBench, webhooksBench, mcpBench, oneAccountBench];
 
 const only = process.argv.slice(2).find((a) => !a.startsWith('--'));
 const suiteNames = [...SUITES.map((s) => s.name), 'bundles'];

@@ -85,7 +85,7 @@ const DEPLOYMENTS: Record<FunctionName, Deployment> = {
   // Also the job watchdog: it re-sends the next steps of jobs that stopped making progress.
   renewals: { description: 'Every 5 minutes: community renewals, expiry of grants and quotes, job watchdog, webhook outbox sweep', timeout: Duration.minutes(4) },
   // Queues the removal of members whose captcha timed out; the worker makes the Telegram calls.
-  captchas: { description: 'Every minute: removes new members whose captcha timed out', entry: { folder: 'renewals', handler: 'captchaHandler' }, timeout: Duration.seconds(50) },
+  captchas: { description: 'Every minute: removes new members whose captcha timed out, lifts Crisp mutes that are over', entry: { folder: 'renewals', handler: 'captchaHandler' }, timeout: Duration.seconds(50) },
   // Lists the polled platforms' communities and queues them in shards; the worker polls each shard.
   polls: { description: 'Every minute: queues the polls of Reddit (and other polled platforms) in shards', entry: { folder: 'renewals', handler: 'pollHandler' }, timeout: Duration.seconds(50) },
   // Fans webhook events out and POSTs them: ten records in parallel, each at most the 15 s receiver

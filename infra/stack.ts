@@ -7,6 +7,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { API_GROUPS } from '#shared/schemas/groups';
+import { platformSecretNames } from '#shared/adapters/secrets';
 import { AppFunction } from './appFunction';
 import { DataTable } from './dataTable';
 import { type FunctionName, needsOf } from './functionCatalog';
@@ -56,16 +57,13 @@ export class OutreachIntelligenceStack extends Stack {
     this.table = table;
     const bus = new events.EventBus(this, 'DomainEvents', { description: 'Domain events (job.completed, community.renewed, ...) for the operator\'s consumers' });
 
-    // The operator's Telegram and Discord credentials (contract 10), filled in after the first deploy
-    // (README); read at run time through the Parameters and Secrets extension, never put in env.
+    // The operator's credentials of every platform module (registry.ts names them), filled in after the
+    // first deploy (README); read at run time through the Parameters and Secrets extension, never put in env.
+    const secretNames = platformSecretNames();
     this.platformSecret = new secretsmanager.Secret(this, 'PlatformCredentials', {
-      description: 'Moderation platform credentials: TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET, DISCORD_APPLICATION_ID, DISCORD_PUBLIC_KEY, DISCORD_BOT_TOKEN, REDDIT_CLIENT_ID, REDDIT_CLIENT_SECRET, REDDIT_REFRESH_TOKEN, REDDIT_USERNAME, REDDIT_USER_AGENT, X_CLIENT_ID, X_CLIENT_SECRET',
+      description: `Moderation platform credentials: ${secretNames.join(', ')}`,
       generateSecretString: {
-        secretStringTemplate: JSON.stringify({
-          TELEGRAM_BOT_TOKEN: '', DISCORD_APPLICATION_ID: '', DISCORD_PUBLIC_KEY: '', DISCORD_BOT_TOKEN: '',
-          REDDIT_CLIENT_ID: '', REDDIT_CLIENT_SECRET: '', REDDIT_REFRESH_TOKEN: '', REDDIT_USERNAME: '', REDDIT_USER_AGENT: '',
-          X_CLIENT_ID: '', X_CLIENT_SECRET: '',
-        }),
+        secretStringTemplate: JSON.stringify(Object.fromEntries(secretNames.filter((n) => n !== 'TELEGRAM_WEBHOOK_SECRET').map((n) => [n, '']))),
         // Telegram accepts A-Z, a-z, 0-9, _ and - in a webhook secret token.
         generateStringKey: 'TELEGRAM_WEBHOOK_SECRET',
         excludePunctuation: true,
@@ -153,7 +151,7 @@ export class OutreachIntelligenceStack extends Stack {
     });
 
     new events.Rule(this, 'CaptchaSchedule', {
-      description: 'Removes new members whose captcha timed out, every minute',
+      description: 'Removes new members whose captcha timed out and lifts Crisp mutes that are over, every minute',
       schedule: CAPTCHA_SCHEDULE,
       targets: [new targets.LambdaFunction(fn('captchas'), { retryAttempts: 0, maxEventAge: Duration.minutes(1) })],
     });

@@ -12,6 +12,7 @@ import { changeRules, readRules } from '#shared/domain/moderation/rulesSettings'
 import { handleTelegramOperatorUpdate } from '#shared/domain/moderation/telegramBot';
 import { undoAction } from '#shared/domain/moderation/undo';
 import { handleDiscordInteraction } from '#shared/domain/moderation/discordInteractions';
+import { handleCrispHook } from '#shared/domain/moderation/crisp/crispHooks';
 import type { Update } from '@grammyjs/types';
 import { changeAutoRenew, changeCommunity, listCommunityViews, provisionCommunity, readCommunity, removeCommunity } from '#shared/domain/moderation/communities';
 import { moderateOwnCommunityEvents, moderateTelegramUpdate } from '#shared/domain/moderation/moderation';
@@ -38,6 +39,7 @@ export const handler = withPorts('moderation', { queue: sqsPipelineQueue, events
   undo: async ({ user, params }) => undoAction(user.id, params.id, params.audit_id),
   // Discord's own response types (discord-api-types) are closed interfaces; the spec documents them as an object with a type.
   discordInteractions: async ({ headers, rawBody }) => (await handleDiscordInteraction(headers, rawBody)) as unknown as { type: number },
+  crispHook: async ({ body }) => handleCrispHook(body),
   sync: async ({ user, body }) => syncModeration(user.id, body.community_id),
   xOAuthCallback: async ({ query }) => {
     const page = await completeXAuthorization(query);

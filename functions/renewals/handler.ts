@@ -9,6 +9,7 @@ import { logger } from '#shared/observability/logger';
 import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramBot';
 import { requeueStalledDeliveries } from '#shared/domain/moderation/delivery';
 import { requeueDueAutomodSyncs } from '#shared/domain/moderation/discordAutomod';
+import { liftEndedCrispMutes } from '#shared/domain/moderation/crisp/muteEnds';
 import { sweepWebhooks, type WebhookSweepReport } from '#shared/domain/webhooks/sweep';
 import { fanOutPolls, type FanOutReport } from '#shared/domain/moderation/polling';
 
@@ -43,14 +44,15 @@ export const handler = withPorts('renewals', { queue: sqsPipelineQueue, events: 
 
 /**
  * EventBridge runs this every minute (the local server every 15 seconds): new members whose captcha
- * deadline passed are removed, so a 2-minute timeout holds within a minute. Its own schedule keeps
- * the renewal sweep at its 5 minutes.
+ * deadline passed are removed, so a 2-minute timeout holds within a minute, and Crisp conversations
+ * whose mute is over are unblocked. Its own schedule keeps the renewal sweep at its 5 minutes.
  */
-export const captchaHandler = withPorts('captchas', { queue: sqsPipelineQueue }, async (_event: ScheduledEvent, context?: Context): Promise<{ removed: number }> => {
+export const captchaHandler = withPorts('captchas', { queue: sqsPipelineQueue }, async (_event: ScheduledEvent, context?: Context): Promise<{ removed: number; crisp_mutes_lifted: number }> => {
   if (context) logger.addContext(context);
-  const report = await removeUnverifiedMembers();
+  const [report, crisp] = await Promise.all([removeUnverifiedMembers(), liftEndedCrispMutes()]);
   if (report.removed > 0) logger.info('captcha timeouts', { ...report });
-  return report;
+  if (crisp.lifted > 0) logger.info('Crisp mutes lifted', { ...crisp });
+  return { ...report, crisp_mutes_lifted: crisp.lifted };
 });
 
 /**

@@ -20,9 +20,10 @@ export interface EndpointSpec {
   auth: 'api_key' | 'none';
   /**
    * A public operation whose caller proves itself with a shared secret in a header (a platform's
-   * webhook): checked by name (shared/http/chain/authentication.ts) before any input is read, 401 otherwise.
+   * webhook) or a signature over its body: checked by name (shared/http/chain/authentication.ts) before
+   * any input is validated or acted on, 401 otherwise.
    */
-  callerSecret?: 'telegram_webhook_secret';
+  callerSecret?: 'telegram_webhook_secret' | 'crisp_hook_signature';
   /** Needs an active pro subscription (403 subscription_required otherwise). */
   paid?: boolean;
   /** Honors the Idempotency-Key header (creating or spending POSTs). */

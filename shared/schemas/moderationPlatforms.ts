@@ -1,4 +1,4 @@
-/** Contract 10: per-community rules, undo, and the operator bot's Telegram webhook and Discord interactions. */
+/** Per-community rules, undo, and the operator's platform entry points: Telegram's webhook, Discord's interactions, Crisp's plugin hooks. */
 import * as z from '#shared/schemas/zod';
 import { withMeta } from '#shared/schemas/zod';
 import { defineEndpoint } from '#shared/http/endpoint';
@@ -95,6 +95,20 @@ export const telegramOperatorUpdate = withMeta(
   { id: 'TelegramOperatorUpdate' },
 );
 
+/**
+ * A Crisp plugin hook: the envelope is checked here; `data` differs per event (a message's fields are
+ * read one by one where it is moderated), and unknown fields pass, as the hook is Crisp's.
+ */
+export const crispPluginHook = withMeta(
+  z.looseObject({
+    website_id: z.string().check(z.minLength(1), z.maxLength(200)),
+    event: z.string().check(z.minLength(1), z.maxLength(100)),
+    timestamp: z.optional(z.number()),
+    data: z.optional(z.record(z.string(), z.unknown())),
+  }),
+  { id: 'CrispPluginHook' },
+);
+
 // The same tag, base path and community id as the rest of moderation (schemas/moderation.ts).
 const tag = moderationTag;
 const base = moderationBase;
@@ -119,6 +133,15 @@ export const platformEndpoints = {
     summary: "The operator bot's webhook: every Telegram update of every group the bot is in",
     headers: [{ name: 'X-Telegram-Bot-Api-Secret-Token', required: true, description: 'Must equal TELEGRAM_WEBHOOK_SECRET (401 otherwise)', schema: z.string().check(z.minLength(1)) }],
     body: telegramOperatorUpdate, response: z.object({ ok: z.boolean() }),
+  }),
+  crispHook: defineEndpoint({
+    operationId: 'crispPluginHook', method: 'POST', path: `${base}/crisp`, tag, auth: 'none', callerSecret: 'crisp_hook_signature', errors: [401],
+    summary: "The operator's Crisp plugin hooks: messages of every website that installed the plugin",
+    headers: [
+      { name: 'X-Crisp-Signature', required: true, description: 'Hex HMAC-SHA256 of "[" + timestamp + ";" + JSON body + "]", keyed with CRISP_HOOK_SECRET (401 otherwise)', schema: z.string() },
+      { name: 'X-Crisp-Request-Timestamp', required: true, description: 'Signed with the body; within 15 minutes of now', schema: z.string() },
+    ],
+    body: crispPluginHook, response: z.object({ ok: z.boolean() }),
   }),
   discordInteractions: defineEndpoint({
     operationId: 'discordInteractions', method: 'POST', path: `${base}/discord/interactions`, tag, auth: 'none', errors: [401], rawBody: true,

@@ -8,7 +8,7 @@
  *         webhook deliveries, a user's deliveries of one endpoint and one status (the endpoint filter).
  *   gsi3: sparse indexes under partitions of their own: the renewals' due index, the job watchdog's
  *         in-flight index, growth runs to start, curated names, platform deliveries and AutoMod syncs
- *         due, captchas by deadline, the webhook outbox and webhook deliveries due (see their sections).
+ *         due, captchas by deadline, Crisp mute ends, the webhook outbox and webhook deliveries due (see their sections).
  *         Polled platforms (Reddit, X) list their bound communities in a partition per platform (POLLED#...).
  */
 export interface Key {
@@ -324,6 +324,20 @@ export const xRefreshLeaseKey = (communityId: string): Key => ({ pk: engine(comm
 export const xPollCursorKey = (communityId: string): Key => ({ pk: engine(communityId), sk: 'XCURSOR' });
 /** Authors banned in the community: their later replies are hidden on sight. */
 export const xBannedAuthorsKey = (communityId: string): Key => ({ pk: engine(communityId), sk: 'XBANNED' });
+
+// ---- Moderation on Crisp -----------------------------------------------------------------------
+/**
+ * A muted Crisp conversation (blocked until the mute ends: Crisp's block has no end of its own). gsi3,
+ * sparse: by when the mute ends, so the minute sweep reads exactly the blocks to lift.
+ */
+export const crispMuteKey = (communityId: string, sessionId: string): Key => ({ pk: engine(communityId), sk: `CRISPMUTE#${sessionId}` });
+export const CRISP_MUTE_SHARDS = 4;
+export const crispMuteDuePartition = (shard: number) => `CRISP_MUTE_DUE#${shard}`;
+export const crispMuteDueIndexKey = (communityId: string, sessionId: string, endsAt: string) => ({
+  gsi3pk: crispMuteDuePartition(parseInt(communityId.replace(/-/g, '').slice(-4), 16) % CRISP_MUTE_SHARDS),
+  gsi3sk: `${endsAt}#${communityId}#${sessionId}`,
+});
+export const crispMuteDueUpTo = (atIso: string) => `${atIso}#~`;
 
 // ---- Outbound webhooks ------------------------------------------------------------------------
 export const WEBHOOK_ENDPOINT_PREFIX = 'WHENDPOINT#';

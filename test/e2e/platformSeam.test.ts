@@ -149,7 +149,7 @@ const OBSERVE: { [K in CommunityType]: () => Promise<void> } = {
   reddit: () => viaModule('reddit', { communityId: 'c', subreddit: 'acme', fullname: 't3_abc', author: 'u1', writtenAt: new Date().toISOString(), rule: 'scam_phrase', reason: 'scam' }),
   // X's target: a reply (post id) and its author.
   x: () => viaModule('x', { postId: '1860000000000000001', authorId: '4242' }),
-  crisp: () => viaModule('crisp'),
+  crisp: () => viaModule('crisp', { websiteId: 'w-observe', sessionId: 'session_observe', fingerprint: 1, at: new Date().toISOString() }),
 };
 
 describe('observe mode performs no action on any platform', () => {

@@ -13,6 +13,7 @@ import { MAX_DELIVERIES } from '#shared/domain/jobs/pipeline';
 import type { EndpointSpec } from '#shared/http/endpoint';
 import { API_GROUPS, allEndpoints } from '#shared/schemas/groups';
 import { GLOBAL_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '#shared/store/table';
+import { platformSecretNames } from '#shared/adapters/secrets';
 import { synthesize, type Synthesized } from './synth';
 
 const bundleRequire = createRequire(import.meta.url);
@@ -304,13 +305,22 @@ describe('schedule and events', () => {
       const env = envOf(name);
       const wants = FUNCTIONS[name].platformSecret === true;
       expect(env.PLATFORM_SECRET_ARN, name).toEqual(wants ? { Ref: secretId } : undefined);
-      for (const secretName of ['TELEGRAM_BOT_TOKEN', 'DISCORD_BOT_TOKEN', 'TELEGRAM_WEBHOOK_SECRET']) expect(env[secretName], name).toBeUndefined();
+      for (const secretName of platformSecretNames()) expect(env[secretName], name).toBeUndefined();
       const layers = s.resources('AWS::Lambda::Function')[fnId(name)].Properties.Layers ?? [];
       expect(layers.length > 0, name).toBe(wants);
       const reads = policyOf(name).filter((st) => [st.Action].flat().includes('secretsmanager:GetSecretValue'));
       expect(reads.map((st) => st.Resource), name).toEqual(wants ? [{ Ref: secretId }] : []);
     }
     expect(functionNames().filter((n) => FUNCTIONS[n].platformSecret).sort()).toEqual(['moderation', 'worker']);
+  });
+
+  it("the platform secret's template names every credential of every platform module, Crisp's included; Telegram's webhook secret is generated", () => {
+    const [secret] = Object.values(s.resources('AWS::SecretsManager::Secret'));
+    const generated = secret.Properties.GenerateSecretString;
+    expect(generated.GenerateStringKey).toBe('TELEGRAM_WEBHOOK_SECRET');
+    const template = JSON.parse(generated.SecretStringTemplate) as Record<string, string>;
+    expect(Object.keys(template).sort()).toEqual(platformSecretNames().filter((n) => n !== 'TELEGRAM_WEBHOOK_SECRET').sort());
+    expect(template).toMatchObject({ CRISP_PLUGIN_ID: '', CRISP_TOKEN_IDENTIFIER: '', CRISP_TOKEN_KEY: '', CRISP_HOOK_SECRET: '' });
   });
 
   it('has a domain event bus that only the publishers may put events on', () => {

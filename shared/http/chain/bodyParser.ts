@@ -7,7 +7,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** No request of the contract nests half as deep; deeper input only serves to exhaust recursion. */
 export const MAX_JSON_DEPTH = 64;
 
-const decoded = (event: APIGatewayProxyEvent) => (event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '');
+/** The request body as text (API Gateway may hand it over base64-encoded). */
+export const requestBodyText = (event: APIGatewayProxyEvent) => (event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '');
 
 function parseJson(raw: string): unknown {
   if (raw.trim() === '') return undefined;
@@ -33,7 +34,7 @@ function parseJson(raw: string): unknown {
 /** The body within the size limit, as text, and parsed as JSON unless the route takes it raw (signed webhooks). */
 export const bodyParser = (): ApiMiddleware => ({
   before: (request) => {
-    const raw = routeOf(request).spec.rawBody ? (request.event.body ?? '') : decoded(request.event);
+    const raw = routeOf(request).spec.rawBody ? (request.event.body ?? '') : requestBodyText(request.event);
     if (Buffer.byteLength(raw, 'utf8') > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
     request.internal.rawBody = raw;
     request.internal.parsedBody = routeOf(request).spec.rawBody ? undefined : parseJson(raw);

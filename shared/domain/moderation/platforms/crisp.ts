@@ -1,7 +1,84 @@
-/** PLACEHOLDER until the Crisp module lands (replaced by the crisp branch): credential names only, never configured. */
-import { placeholderPlatform } from './placeholder';
+/**
+ * Crisp: the operator's plugin, installed by each website. Hooks are pushed, signed, to one endpoint
+ * (crisp/crispHooks.ts); an operator's `/activate <token>` binds the website; each decision becomes
+ * the plugin's REST calls (crisp/crispCalls.ts) sent with the plugin's token. A block applies to one
+ * conversation, so the visitor is the conversation (`user_id` is the session). A mute's block is
+ * lifted by the minute sweep (crisp/muteEnds.ts) once over: its end is recorded here when the block
+ * goes through, so it runs from when it was applied.
+ */
+import { now } from '#shared/adapters/ports';
+import { CrispApi, type CrispMethod } from '#shared/adapters/platforms/crispApi';
+import type { PlannedCall } from '#shared/store/deliveriesRepo';
+import { dropCrispMute, putCrispMute } from '#shared/store/crispMutesRepo';
+import { blockedConversation, CRISP_DECISION_CALLS, crispNote, crispText, crispUnblockCalls } from '../crisp/crispCalls';
+import type { CrispMessageTarget } from '../crisp/hookEvents';
+import { blankToUndefined, definePlatform } from './platform';
 
-export const crisp = placeholderPlatform('crisp', ['CRISP_PLUGIN_ID', 'CRISP_TOKEN_IDENTIFIER', 'CRISP_TOKEN_KEY', 'CRISP_HOOK_SECRET'], {
-  env: 'CRISP_API_BASE',
-  default: 'https://api.crisp.chat/v1',
+export interface CrispCredentials {
+  pluginId: string | undefined;
+  /** The plugin's production token: Basic identifier:key. Unset: Crisp actions are recorded as not_configured. */
+  tokenIdentifier: string | undefined;
+  tokenKey: string | undefined;
+  /** Signs the plugin's hooks; unset, the hook endpoint answers 401 to everyone. */
+  hookSecret: string | undefined;
+  apiBase: string;
+}
+
+export const CRISP_DEFAULT_BASE = 'https://api.crisp.chat/v1';
+
+/** After a block went through: a mute's end goes into the due index; a ban or an unblock leaves nothing to lift. */
+async function recordBlock(call: PlannedCall, communityId: string | undefined, endsAt: Date | undefined): Promise<void> {
+  const place = blockedConversation(call);
+  if (!place || !communityId) return;
+  if (call.body?.blocked === true && call.timed) {
+    // The runner resolves the end at send time; without it (a call sent outside a delivery) it is counted from now.
+    const end = endsAt ?? new Date(now().getTime() + call.timed.seconds * 1000);
+    await putCrispMute({ communityId, websiteId: place.websiteId, sessionId: place.sessionId, endsAt: end.toISOString() });
+    return;
+  }
+  await dropCrispMute(communityId, place.sessionId);
+}
+
+export const crisp = definePlatform<CrispMessageTarget, CrispCredentials>({
+  type: 'crisp',
+  credentials: {
+    names: ['CRISP_PLUGIN_ID', 'CRISP_TOKEN_IDENTIFIER', 'CRISP_TOKEN_KEY', 'CRISP_HOOK_SECRET'],
+    apiBase: { env: 'CRISP_API_BASE', default: CRISP_DEFAULT_BASE },
+    read: (values, apiBase) => ({
+      pluginId: blankToUndefined(values.CRISP_PLUGIN_ID),
+      tokenIdentifier: blankToUndefined(values.CRISP_TOKEN_IDENTIFIER),
+      tokenKey: blankToUndefined(values.CRISP_TOKEN_KEY),
+      hookSecret: blankToUndefined(values.CRISP_HOOK_SECRET),
+      apiBase,
+    }),
+    configured: (c) => c.tokenIdentifier !== undefined && c.tokenKey !== undefined,
+  },
+  send: async (call, { credentials, communityId, endsAt }) => {
+    const outcome = await new CrispApi(credentials.tokenIdentifier!, credentials.tokenKey!, credentials.apiBase).request(call.method as CrispMethod, call.route ?? '/', call.body);
+    if (outcome.ok) await recordBlock(call, communityId, endsAt);
+    return outcome;
+  },
+  ingest: { kind: 'webhook', path: '/integrations/moderation/crisp' },
+  sync: null,
+  // The rules live with us: Crisp keeps no copy to rewrite.
+  onRulesChanged: null,
+  decisions: CRISP_DECISION_CALLS,
+  welcome: (target, text) => [crispText(target, text)],
+  // Alerts are private notes in the conversation they concern: Crisp has no alert place of its own.
+  alert: (_record, target, text) => (target ? [crispNote(target, text)] : []),
+  // A removed message cannot be restored on Crisp and a sent warning stays sent: only blocks are lifted.
+  undo: {
+    delete: null,
+    warn: null,
+    mute: ({ record, userId }) => (record.boundId ? crispUnblockCalls({ websiteId: record.boundId, sessionId: userId }) : undefined),
+    ban: ({ record, userId }) => (record.boundId ? crispUnblockCalls({ websiteId: record.boundId, sessionId: userId }) : undefined),
+  },
+  recordFields: { bound: 'boundId', alert: null },
+  installUrl: null,
+  unsupported: [
+    'A block applies to one conversation: Crisp tells a plugin of no visitor identity beyond the session, so a blocked visitor who opens a new session (another browser, cleared cookies) starts unblocked.',
+    'A deleted message cannot be restored: undo lifts blocks (mutes and bans) only.',
+    "Whitelisted usernames match the visitor's nickname, which the visitor or the website's own script sets.",
+    'Only text messages are checked; files, audio and other message types pass unchecked.',
+  ],
 });

@@ -1,0 +1,85 @@
+/**
+ * The operator's Crisp plugin: every website that installed it sends its hooks to one endpoint
+ * (signature checked before this runs). An operator's `/activate <token>` binds the website to a
+ * community; in a bound website each visitor message runs through the engine and each decision
+ * becomes the plugin's REST calls (crispCalls.ts), planned once per event id (a re-delivered hook
+ * plans nothing new) and sent through the queue. Alerts are private notes in the conversation.
+ */
+import { now } from '#shared/adapters/ports';
+import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
+import { getCommunityRules } from '#shared/store/communityRulesRepo';
+import { boundCommunity, communityByActivationToken } from '#shared/store/platformRepo';
+import type { PlannedCall } from '#shared/store/deliveriesRepo';
+import { markCommunityActivated } from '../activation';
+import { communityStatus } from '../communityTypes';
+import { decisionDeliveryId, scheduleDelivery } from '../delivery';
+import type { Decision } from '../engine';
+import { moderateEvents } from '../moderation';
+import { sameSecret } from '../telegramWebhookSecret';
+import { bindModeratedPlace } from '../platforms/binding';
+import { crisp } from '../platforms/crisp';
+import { crispNote } from './crispCalls';
+import { crispJoinEventId, readCrispHook, type CrispHook, type CrispMessageTarget } from './hookEvents';
+
+const alertDeliveryId = (eventId: string) => `alert:${eventId}`;
+
+export const CRISP_REPLIES = {
+  invalid_token: 'This activation token is not valid for a Crisp community.',
+  taken: 'This Crisp website is already moderated by another community, and stays with it: that community must be deleted before this website can be activated for another one.',
+  activated: 'Moderation is on for this website: visitor messages are checked from now on.',
+} as const;
+
+export async function handleCrispHook(hook: CrispHook): Promise<{ ok: true }> {
+  const meaning = readCrispHook(hook, now().getTime());
+  if (meaning.kind === 'activate') await activateWebsite(meaning.target, meaning.token);
+  if (meaning.kind === 'visitor_message') await moderateVisitorMessage(meaning.target, meaning.events);
+  return { ok: true };
+}
+
+const schedule = (communityId: string, deliveryId: string, purpose: string, calls: PlannedCall[], observe: boolean, eventId?: string) =>
+  scheduleDelivery({ communityId, deliveryId, purpose, ...(eventId ? { eventId } : {}), calls, observe });
+
+/** Operators only (the hook says so): the reply is a private note, which the visitor never sees. */
+async function activateWebsite(target: CrispMessageTarget, token: string): Promise<void> {
+  const pointer = await communityByActivationToken(token);
+  const community = pointer && (await getCommunity(pointer.userId, pointer.communityId));
+  const commandId = `cmd:${target.websiteId}:${target.sessionId}:${target.fingerprint}`;
+  const reply = (key: keyof typeof CRISP_REPLIES) => schedule(community?.id ?? 'unbound', commandId, `command_${key}`, [crispNote(target, CRISP_REPLIES[key])], false);
+  if (!community || community.type !== 'crisp' || !community.activationToken || !sameSecret(token, community.activationToken)) {
+    await reply('invalid_token');
+    return;
+  }
+  // No silent takeover: a website stays with the community that bound it while that one lives.
+  if ((await bindModeratedPlace(community, target.websiteId)) === 'taken') {
+    await reply('taken');
+    return;
+  }
+  if (!community.activatedAt) await markCommunityActivated(community, token);
+  await reply('activated');
+}
+
+const warningText = (decision: Decision) => `⚠️ ${decision.reason}. Please keep to this website's chat rules.`;
+
+async function moderateVisitorMessage(target: CrispMessageTarget, events: Parameters<typeof moderateEvents>[1]): Promise<void> {
+  const binding = await boundCommunity('crisp', target.websiteId);
+  if (!binding || binding.role !== 'moderated') return;
+  const community = await getCommunity(binding.userId, binding.communityId);
+  if (!community) return;
+  const { decisions } = await moderateEvents(community, events);
+  const observe = (await getCommunityRules(community.id)).mode === 'observe';
+  const joinId = crispJoinEventId(target);
+  const join = decisions.find((d) => d.event_id === joinId);
+  const message = decisions.find((d) => d.event_id !== joinId);
+  if (message && message.action !== 'allow') await decided(community, message, target, observe);
+  // A conversation blocked by its first message is not welcomed.
+  const blocked = message?.action === 'mute' || message?.action === 'ban';
+  if (join?.welcome_message && communityStatus(community) === 'connected' && !blocked) {
+    await schedule(community.id, decisionDeliveryId(joinId), 'welcome', crisp.welcome!(target, join.welcome_message), observe, joinId);
+  }
+}
+
+async function decided(community: CommunityRecord, decision: Decision, target: CrispMessageTarget, observe: boolean): Promise<void> {
+  if (decision.action === 'allow') return;
+  await schedule(community.id, decisionDeliveryId(decision.event_id), decision.action, crisp.decisions![decision.action](target, { warning: warningText(decision) }), observe, decision.event_id);
+  if (decision.alert) await schedule(community.id, alertDeliveryId(decision.event_id), 'alert', crisp.alert!({}, target, decision.alert), observe, decision.event_id);
+}

@@ -1,0 +1,25 @@
+/**
+ * The minute sweep's Crisp part: each conversation whose mute is over is unblocked, once. The unblock
+ * is planned before the mute leaves the due index, so a sweep that dies between the two leaves it for
+ * the next one, which finds the same delivery already planned.
+ */
+import { now } from '#shared/adapters/ports';
+import { listEndedCrispMutes, takeEndedCrispMute } from '#shared/store/crispMutesRepo';
+import { scheduleDelivery } from '../delivery';
+import { crispUnblockCalls } from './crispCalls';
+
+export async function liftEndedCrispMutes(at = now()): Promise<{ lifted: number }> {
+  let lifted = 0;
+  for (const mute of await listEndedCrispMutes(at.toISOString())) {
+    await scheduleDelivery({
+      communityId: mute.communityId,
+      deliveryId: `crisp-mute-end:${mute.sessionId}:${mute.endsAt}`,
+      purpose: 'mute_end',
+      calls: crispUnblockCalls({ websiteId: mute.websiteId, sessionId: mute.sessionId }),
+      // A block that was applied is lifted whatever the mode is now.
+      observe: false,
+    });
+    if (await takeEndedCrispMute(mute)) lifted += 1;
+  }
+  return { lifted };
+}

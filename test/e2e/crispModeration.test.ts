@@ -1,0 +1,346 @@
+/**
+ * The operator's Crisp plugin end to end: hooks posted, signed, to the shared endpoint as Crisp
+ * would, the real Crisp adapter pointed at the recording stand-in, and the exact calls asserted.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApi } from '#test/support/api';
+import { signCrispHookRequest, startCrispStandIn, type CrispCallRecord } from '#test/support/crispStandIn';
+import { liftEndedCrispMutes } from '#shared/domain/moderation/crisp/muteEnds';
+import { MUTE_SECONDS } from '#shared/domain/moderation/platformActions';
+import { MAX_HOOK_SKEW_SECONDS } from '#shared/domain/moderation/crisp/hookSignature';
+
+const IDENTIFIER = 'crisp-plugin-identifier';
+const KEY = 'crisp-plugin-key';
+const SECRET = 'crisp-hook-secret';
+const crisp = await startCrispStandIn(IDENTIFIER, KEY);
+const ENV = { CRISP_PLUGIN_ID: 'plugin-urn', CRISP_TOKEN_IDENTIFIER: IDENTIFIER, CRISP_TOKEN_KEY: KEY, CRISP_HOOK_SECRET: SECRET, CRISP_API_BASE: crisp.apiBase };
+const saved = Object.fromEntries(Object.keys(ENV).map((name) => [name, process.env[name]]));
+Object.assign(process.env, ENV);
+const api = await startTestApi();
+afterAll(async () => {
+  for (const [name, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  await crisp.close();
+});
+
+const BASE = '/integrations/moderation';
+const SPAM = 'Connect your wallet to claim the bonus';
+let fingerprint = 163_400_000_000_000;
+const newWebsite = () => randomUUID();
+const newSession = () => `session_${randomUUID()}`;
+
+const hook = (websiteId: string, event: string, data: Record<string, unknown>) => ({ website_id: websiteId, event, data: { website_id: websiteId, ...data } as Record<string, unknown>, timestamp: Date.now() });
+const visitorSays = (websiteId: string, sessionId: string, content: string, nickname = 'Visitor 12') => {
+  const fp = ++fingerprint;
+  return { fp, body: hook(websiteId, 'message:send', { session_id: sessionId, type: 'text', from: 'user', origin: 'chat', content, fingerprint: fp, user: { nickname, user_id: sessionId }, timestamp: Date.now() }) };
+};
+const operatorSays = (websiteId: string, sessionId: string, content: string) =>
+  hook(websiteId, 'message:received', { session_id: sessionId, type: 'text', from: 'operator', origin: 'chat', content, fingerprint: ++fingerprint, user: { nickname: 'Ada', user_id: 'operator-1' }, timestamp: Date.now() });
+
+const post = (body: object, secret = SECRET, timestampMs?: number) => api.call('POST', `${BASE}/crisp`, signCrispHookRequest(secret, body, timestampMs));
+const settle = () => api.ports.queue.drained();
+const status = async (key: string, id: string) => (await api.call('GET', `${BASE}/status?community_id=${id}`, { key })).body;
+
+const conversation = (websiteId: string, sessionId: string) => `/website/${websiteId}/conversation/${sessionId}`;
+const note = (websiteId: string, sessionId: string, content: string): CrispCallRecord => ({ method: 'POST', path: `${conversation(websiteId, sessionId)}/message`, body: { type: 'note', from: 'operator', origin: 'chat', content } });
+const text = (websiteId: string, sessionId: string, content: string): CrispCallRecord => ({ method: 'POST', path: `${conversation(websiteId, sessionId)}/message`, body: { type: 'text', from: 'operator', origin: 'chat', content } });
+const remove = (websiteId: string, sessionId: string, fp: number): CrispCallRecord => ({ method: 'DELETE', path: `${conversation(websiteId, sessionId)}/message/${fp}`, body: undefined });
+const block = (websiteId: string, sessionId: string, blocked: boolean): CrispCallRecord => ({ method: 'PATCH', path: `${conversation(websiteId, sessionId)}/block`, body: { blocked } });
+/** Deliveries run in parallel: calls compared as a set, the order inside one delivery checked apart. */
+const sorted = (calls: CrispCallRecord[]) => [...calls].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+
+async function newCommunity(options: { welcome?: string; whitelisted?: string[] } = {}) {
+  const { key } = await api.newUser({ credits: 5000 });
+  const community = (
+    await api.call('POST', `${BASE}/communities`, {
+      key,
+      body: { name: 'Acme support', project_name: 'Acme', type: 'crisp', whitelisted_usernames: options.whitelisted ?? [], should_send_welcome_messages: !!options.welcome, welcome_message: options.welcome ?? '', alert_channel_message_template: '🚨 {action}: {username}' },
+    })
+  ).body;
+  return { key, community };
+}
+
+async function activatedWebsite(options: { welcome?: string; whitelisted?: string[] } = {}) {
+  const { key, community } = await newCommunity(options);
+  const websiteId = newWebsite();
+  expect((await post(operatorSays(websiteId, newSession(), `/activate ${community.activation_token}`))).status).toBe(200);
+  await settle();
+  crisp.reset();
+  return { key, community, websiteId };
+}
+
+beforeEach(() => crisp.reset());
+
+describe('the Crisp hook endpoint', () => {
+  it('answers 401 to a bad, missing or stale signature before reading the body, and acts on nothing', async () => {
+    const { websiteId } = await activatedWebsite();
+    const { body } = visitorSays(websiteId, newSession(), SPAM);
+    const signed = signCrispHookRequest(SECRET, body);
+    const attempts = [
+      post(body, 'not-the-secret'),
+      api.call('POST', `${BASE}/crisp`, { body }),
+      api.call('POST', `${BASE}/crisp`, { body: { ...body, website_id: newWebsite() }, headers: signed.headers }),
+      post(body, SECRET, Date.now() - (MAX_HOOK_SKEW_SECONDS + 60) * 1000),
+      api.call('POST', `${BASE}/crisp`, { rawBody: '{not json', headers: signed.headers }),
+      // A malformed hook with a wrong signature is a 401, not a 400: nothing is read before the check.
+      api.call('POST', `${BASE}/crisp`, { body: { website_id: 7 }, headers: signed.headers }),
+    ];
+    for (const res of await Promise.all(attempts)) {
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe('unauthorized');
+    }
+    await settle();
+    expect(crisp.calls).toEqual([]);
+  });
+
+  it('a body nested past any hook is refused before it is parsed or serialised again (no stack to exhaust)', async () => {
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    const headers = signCrispHookRequest(SECRET, JSON.parse('['.repeat(60) + ']'.repeat(60))).headers;
+    const res = await api.call('POST', `${BASE}/crisp`, { rawBody: deep, headers });
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('unauthorized');
+  });
+
+  it('a signed but malformed hook is a 400 with the contract body; a signed event of another kind is answered 200 and ignored', async () => {
+    const res = await post({ website_id: 7, event: 'message:send', data: {} });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('validation_error');
+    const other = await post(hook(newWebsite(), 'session:set_email', { session_id: newSession(), email: 'a@example.com' }));
+    expect(other.status).toBe(200);
+    expect(other.body).toEqual({ ok: true });
+    await settle();
+    expect(crisp.calls).toEqual([]);
+  });
+});
+
+describe('binding a website', () => {
+  it("an operator's /activate binds the website and connects the community; a visitor's binds nothing", async () => {
+    const { key, community } = await newCommunity();
+    const websiteId = newWebsite();
+    const visitorSession = newSession();
+    // A visitor who somehow has the token: just a message in a website nobody moderates.
+    await post(visitorSays(websiteId, visitorSession, `/activate ${community.activation_token}`).body);
+    await settle();
+    expect(crisp.calls).toEqual([]);
+    expect((await status(key, community.id)).status).toBe('pending_activation');
+
+    const operatorSession = newSession();
+    expect((await post(operatorSays(websiteId, operatorSession, `/activate ${community.activation_token}`))).status).toBe(200);
+    await settle();
+    expect(crisp.calls).toEqual([note(websiteId, operatorSession, 'Moderation is on for this website: visitor messages are checked from now on.')]);
+    const st = await status(key, community.id);
+    expect(st.status).toBe('connected');
+    expect(st.platform).toMatchObject({ chat_id: websiteId, alert_chat_id: null, configured: true });
+    expect(st.platform.unsupported.length).toBeGreaterThan(0);
+  });
+
+  it('an unknown token is answered with a private note and binds nothing', async () => {
+    const websiteId = newWebsite();
+    const session = newSession();
+    await post(operatorSays(websiteId, session, '/activate not-a-real-token'));
+    await settle();
+    expect(crisp.calls).toEqual([note(websiteId, session, 'This activation token is not valid for a Crisp community.')]);
+  });
+
+  it('a website bound to one community is refused to another, with a clear note; the first keeps it', async () => {
+    const first = await activatedWebsite();
+    const second = await newCommunity();
+    const session = newSession();
+    await post(operatorSays(first.websiteId, session, `/activate ${second.community.activation_token}`));
+    await settle();
+    expect(crisp.calls).toEqual([note(first.websiteId, session, 'This Crisp website is already moderated by another community, and stays with it: that community must be deleted before this website can be activated for another one.')]);
+    expect((await status(second.key, second.community.id)).status).toBe('pending_activation');
+    crisp.reset();
+    // Messages there are still the first community's.
+    const visitor = newSession();
+    const { fp, body } = visitorSays(first.websiteId, visitor, SPAM);
+    await post(body);
+    await settle();
+    expect(crisp.calls).toEqual(expect.arrayContaining([remove(first.websiteId, visitor, fp)]));
+    expect((await status(first.key, first.community.id)).metrics.messages_scanned).toBe(1);
+    expect((await status(second.key, second.community.id)).metrics.messages_scanned).toBe(0);
+  });
+});
+
+describe('visitor messages', () => {
+  it('spam: the message is deleted and the conversation blocked, in that order, with a private note as the alert; the audit log says delivered', async () => {
+    const { key, community, websiteId } = await activatedWebsite();
+    const session = newSession();
+    const { fp, body } = visitorSays(websiteId, session, SPAM, 'Free Tokens');
+    expect((await post(body)).status).toBe(200);
+    await settle();
+    expect(sorted(crisp.calls)).toEqual(sorted([remove(websiteId, session, fp), block(websiteId, session, true), note(websiteId, session, '🚨 mute: Free Tokens')]));
+    expect(crisp.calls.filter((c) => c.method !== 'POST').map((c) => c.method)).toEqual(['DELETE', 'PATCH']);
+    expect(crisp.isBlocked(websiteId, session)).toBe(true);
+    const st = await status(key, community.id);
+    expect(st.audit_logs[0]).toMatchObject({ event_id: `${websiteId}:${session}:${fp}`, user_id: session, username: 'Free Tokens', action: 'mute', rule: 'scam_phrase', delivery: { status: 'delivered', error: null }, undo: null });
+    expect(st.metrics).toMatchObject({ messages_scanned: 1, messages_flagged: 1, actions: { mute: 1 } });
+  });
+
+  it('a minor breach deletes, a link from a new visitor warns with an operator text; a clean message and a whitelisted one cause no call', async () => {
+    const { key, community, websiteId } = await activatedWebsite({ whitelisted: ['Acme Staff'] });
+    const session = newSession();
+    const shout = visitorSays(websiteId, session, 'WHY IS NOTHING WORKING ON THIS PAGE');
+    await post(shout.body);
+    await settle();
+    expect(sorted(crisp.calls)).toEqual(sorted([remove(websiteId, session, shout.fp), note(websiteId, session, '🚨 delete: Visitor 12')]));
+    crisp.reset();
+
+    const other = newSession();
+    await post(visitorSays(websiteId, other, 'see https://cheap-pills.example/buy').body);
+    await settle();
+    expect(sorted(crisp.calls)).toEqual(sorted([text(websiteId, other, "⚠️ URL from a new member. Please keep to this website's chat rules."), note(websiteId, other, '🚨 warn: Visitor 12')]));
+    crisp.reset();
+
+    await post(visitorSays(websiteId, newSession(), 'Hello, how do I reset my password?').body);
+    await post(visitorSays(websiteId, newSession(), SPAM, 'Acme Staff').body);
+    await settle();
+    expect(crisp.calls).toEqual([]);
+    expect((await status(key, community.id)).metrics).toMatchObject({ messages_scanned: 4, messages_flagged: 2 });
+  });
+
+  it("the welcome message goes out on a session's first visitor message only", async () => {
+    const { key, community, websiteId } = await activatedWebsite({ welcome: 'Hi {username}, an operator will be with you shortly.' });
+    const session = newSession();
+    await post(visitorSays(websiteId, session, 'Hello there', 'Sam').body);
+    await settle();
+    await post(visitorSays(websiteId, session, 'Are you there?', 'Sam').body);
+    await settle();
+    expect(crisp.calls).toEqual([text(websiteId, session, 'Hi Sam, an operator will be with you shortly.')]);
+    expect((await status(key, community.id)).metrics).toMatchObject({ members_joined: 1, welcome_messages_sent: 1, messages_scanned: 2 });
+  });
+
+  it('a re-delivered hook is acted on once', async () => {
+    const { key, community, websiteId } = await activatedWebsite();
+    const session = newSession();
+    const { fp, body } = visitorSays(websiteId, session, 'send your seed phrase to verify your account');
+    await post(body);
+    await settle();
+    await Promise.all([post(body), post(body)]);
+    await settle();
+    expect(sorted(crisp.calls)).toEqual(sorted([remove(websiteId, session, fp), block(websiteId, session, true), note(websiteId, session, '🚨 mute: Visitor 12')]));
+    expect((await status(key, community.id)).metrics).toMatchObject({ messages_scanned: 1, actions: { mute: 1 } });
+  });
+
+  it('observe mode: decisions and audit logs, no Crisp call', async () => {
+    const { key, community, websiteId } = await activatedWebsite();
+    await api.call('PUT', `${BASE}/communities/${community.id}/rules`, { key, body: { mode: 'observe' } });
+    await post(visitorSays(websiteId, newSession(), SPAM).body);
+    await settle();
+    expect(crisp.calls).toEqual([]);
+    expect((await status(key, community.id)).audit_logs[0]).toMatchObject({ action: 'mute', delivery: { status: 'observe', error: null } });
+  });
+});
+
+describe('blocks: undo and the end of a mute', () => {
+  it('undo unblocks the conversation of a mute or a ban, once; a delete cannot be undone', async () => {
+    const { key, community, websiteId } = await activatedWebsite();
+    const session = newSession();
+    await post(visitorSays(websiteId, session, SPAM).body);
+    await settle();
+    await post(visitorSays(websiteId, session, 'claim your airdrop now').body);
+    await settle();
+    const shouter = newSession();
+    await post(visitorSays(websiteId, shouter, 'WHY IS NOTHING WORKING ON THIS PAGE').body);
+    await settle();
+    const logs = (await status(key, community.id)).audit_logs;
+    expect(logs.map((l: { action: string }) => l.action)).toEqual(['delete', 'ban', 'mute']);
+    crisp.reset();
+
+    const undoBan = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${logs[1].id}/undo`, { key });
+    expect(undoBan.status).toBe(200);
+    expect(undoBan.body).toMatchObject({ audit_id: logs[1].id, action: 'ban', delivery: 'delivered', error: null });
+    expect(crisp.calls).toEqual([block(websiteId, session, false)]);
+    expect(crisp.isBlocked(websiteId, session)).toBe(false);
+    const again = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${logs[1].id}/undo`, { key });
+    expect(again.status).toBe(422);
+    const undoDelete = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${logs[0].id}/undo`, { key });
+    expect(undoDelete.status).toBe(422);
+    expect(crisp.calls).toHaveLength(1);
+    expect((await status(key, community.id)).audit_logs[1].undo).toMatchObject({ status: 'delivered', error: null });
+  });
+
+  it('a mute ends MUTE_SECONDS after its block went through: the minute sweep unblocks it once; a ban is never lifted', async () => {
+    const { websiteId } = await activatedWebsite();
+    const muted = newSession();
+    const appliedFrom = Date.now();
+    await post(visitorSays(websiteId, muted, SPAM).body);
+    await settle();
+    const appliedBy = Date.now();
+    const banned = newSession();
+    await post(visitorSays(websiteId, banned, SPAM).body);
+    await settle();
+    await post(visitorSays(websiteId, banned, 'claim your airdrop now').body);
+    await settle();
+    expect(crisp.isBlocked(websiteId, muted) && crisp.isBlocked(websiteId, banned)).toBe(true);
+    crisp.reset();
+
+    const ours = (calls: CrispCallRecord[]) => calls.filter((c) => c.path.includes(websiteId));
+    await liftEndedCrispMutes(new Date(appliedFrom + MUTE_SECONDS * 1000 - 60_000));
+    await settle();
+    expect(ours(crisp.calls)).toEqual([]);
+    await liftEndedCrispMutes(new Date(appliedBy + MUTE_SECONDS * 1000 + 1));
+    await liftEndedCrispMutes(new Date(appliedBy + MUTE_SECONDS * 1000 + 60_000));
+    await settle();
+    expect(ours(crisp.calls)).toEqual([block(websiteId, muted, false)]);
+    await liftEndedCrispMutes(new Date(appliedBy + 30 * 24 * 60 * 60 * 1000));
+    await settle();
+    expect(ours(crisp.calls)).toEqual([block(websiteId, muted, false)]);
+    expect(crisp.isBlocked(websiteId, banned)).toBe(true);
+  });
+
+  it('a mute whose hour was over before it could be applied is not applied: the message is still deleted, the conversation stays open', async () => {
+    const { websiteId } = await activatedWebsite();
+    const session = newSession();
+    const { fp, body } = visitorSays(websiteId, session, SPAM);
+    body.data.timestamp = Date.now() - (MUTE_SECONDS + 60) * 1000;
+    await post(body);
+    await settle();
+    expect(crisp.calls.filter((c) => c.method !== 'POST')).toEqual([remove(websiteId, session, fp)]);
+    expect(crisp.isBlocked(websiteId, session)).toBe(false);
+    await liftEndedCrispMutes(new Date(Date.now() + 2 * MUTE_SECONDS * 1000));
+    await settle();
+    expect(crisp.calls.filter((c) => c.method === 'PATCH' && c.path.includes(websiteId))).toEqual([]);
+  });
+});
+
+describe('Crisp limits and credentials', () => {
+  it('a 429 then a 420 are each waited out (Retry-After) and the call is made again; the audit log says delivered', async () => {
+    const { key, community, websiteId } = await activatedWebsite();
+    const session = newSession();
+    crisp.limitNext(/\/message\/\d+$/, 429, 1);
+    crisp.limitNext(/\/message\/\d+$/, 420, 1);
+    const started = Date.now();
+    const { fp, body } = visitorSays(websiteId, session, SPAM);
+    await post(body);
+    await settle();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+    const decision = crisp.calls.filter((c) => c.method !== 'POST');
+    expect(decision).toEqual([remove(websiteId, session, fp), remove(websiteId, session, fp), remove(websiteId, session, fp), block(websiteId, session, true)]);
+    expect((await status(key, community.id)).audit_logs[0].delivery).toEqual({ status: 'delivered', error: null });
+  });
+
+  it('without the plugin token the actions are recorded as not_configured and nothing is sent; without the hook secret every hook is refused', async () => {
+    const { key, community, websiteId } = await activatedWebsite();
+    delete process.env.CRISP_TOKEN_KEY;
+    try {
+      await post(visitorSays(websiteId, newSession(), SPAM).body);
+      await settle();
+      expect((await status(key, community.id)).platform.configured).toBe(false);
+    } finally {
+      process.env.CRISP_TOKEN_KEY = KEY;
+    }
+    expect(crisp.calls).toEqual([]);
+    expect((await status(key, community.id)).audit_logs[0].delivery).toEqual({ status: 'not_configured', error: 'crisp is not configured on this deployment' });
+
+    delete process.env.CRISP_HOOK_SECRET;
+    try {
+      expect((await post(visitorSays(websiteId, newSession(), SPAM).body)).status).toBe(401);
+    } finally {
+      process.env.CRISP_HOOK_SECRET = SECRET;
+    }
+  });
+});
