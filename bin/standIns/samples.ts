@@ -1,9 +1,9 @@
 /**
- * Sample requests as Telegram and Discord send them to the service: a group message as a webhook
- * update, a slash command as a signed interaction. Ids are fixed (one sample group, one sample guild)
+ * Sample requests as Telegram, Discord and Crisp send them to the service: a group message as a webhook
+ * update, a slash command as a signed interaction, a chat message as a signed plugin hook. Ids are fixed (one sample group, one sample guild)
  * except message and update ids, which grow with the clock so every sample is a new message.
  */
-import { createPrivateKey, sign } from 'node:crypto';
+import { createHmac, createPrivateKey, sign } from 'node:crypto';
 import type { SampleRequest } from './table';
 
 export const SAMPLE_TELEGRAM = {
@@ -57,5 +57,35 @@ export function discordInteraction(text: string, privateKeyPem: string, applicat
     path: '/integrations/moderation/discord/interactions',
     headers: { 'content-type': 'application/json', 'x-signature-ed25519': signature, 'x-signature-timestamp': timestamp },
     body,
+  };
+}
+
+export const SAMPLE_CRISP = { websiteId: 'sample-website', sessionId: 'session_sample_visitor' } as const;
+
+/**
+ * A Crisp plugin hook: `/activate ...` as the website's operator would send it (`message:received`),
+ * anything else as a visitor's message (`message:send`), signed as Crisp signs hooks.
+ */
+export function crispHook(text: string, hookSecret: string): SampleRequest {
+  const fingerprint = sequence();
+  const operator = text.startsWith('/');
+  const data = {
+    website_id: SAMPLE_CRISP.websiteId,
+    session_id: SAMPLE_CRISP.sessionId,
+    type: 'text',
+    from: operator ? 'operator' : 'user',
+    origin: 'chat',
+    content: text,
+    fingerprint,
+    user: operator ? { nickname: 'Ada', user_id: 'operator-1' } : { nickname: 'Visitor 12', user_id: SAMPLE_CRISP.sessionId },
+    timestamp: Date.now(),
+  };
+  const hook = { website_id: SAMPLE_CRISP.websiteId, event: operator ? 'message:received' : 'message:send', data, timestamp: Date.now() };
+  const timestamp = String(Date.now());
+  const signature = createHmac('sha256', hookSecret).update(`[${timestamp};${JSON.stringify(hook)}]`).digest('hex');
+  return {
+    path: '/integrations/moderation/crisp',
+    headers: { 'content-type': 'application/json', 'x-crisp-request-timestamp': timestamp, 'x-crisp-signature': signature },
+    body: JSON.stringify(hook),
   };
 }

@@ -8,7 +8,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { startDiscordStandIn } from '#test/support/discordStandIn';
 import { startTelegramStandIn } from '#test/support/telegramStandIn';
-import { discordInteraction, telegramUpdate, SAMPLE_TELEGRAM } from './samples';
+import { startCrispStandIn } from '#test/support/crispStandIn';
+import { crispHook, discordInteraction, telegramUpdate, SAMPLE_TELEGRAM } from './samples';
 
 /** What a running stand-in hands back: the variables for the server, what `send` needs later, its recorded calls. */
 export interface RunningStandIn {
@@ -77,6 +78,21 @@ export const STAND_INS: readonly StandInRow[] = [
       };
     },
     sample: (text, config) => discordInteraction(text, config.privateKey, config.applicationId),
+  },
+  {
+    platform: 'crisp',
+    variables: ['CRISP_PLUGIN_ID', 'CRISP_TOKEN_IDENTIFIER', 'CRISP_TOKEN_KEY', 'CRISP_HOOK_SECRET', 'CRISP_API_BASE'],
+    async start() {
+      const [identifier, key, hookSecret] = ['local-stand-in-identifier', 'local-stand-in-key', 'local-stand-in-hook-secret'];
+      const stand = await startCrispStandIn(identifier, key);
+      return {
+        env: { CRISP_PLUGIN_ID: 'local-stand-in-plugin', CRISP_TOKEN_IDENTIFIER: identifier, CRISP_TOKEN_KEY: key, CRISP_HOOK_SECRET: hookSecret, CRISP_API_BASE: stand.apiBase },
+        sampleConfig: { hookSecret },
+        calls: () => stand.calls,
+        close: stand.close,
+      };
+    },
+    sample: (text, config) => crispHook(text, config.hookSecret),
   },
 ];
 

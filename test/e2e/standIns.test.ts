@@ -76,4 +76,17 @@ describe('the stand-in table', () => {
     expect(status).toMatchObject({ status: 'connected', platform: { chat_id: '-1001234567890', configured: true } });
     expect((await send('telegram', 'hello', { secret: 'not-the-secret' })).status).toBe(401);
   });
+
+  it('a Crisp sample is a signed plugin hook: /activate from the operator binds the website, a scam from the visitor is deleted', { timeout: 60_000 }, async () => {
+    const { key } = await api.newUser({ credits: 5000 });
+    const community = (await api.call('POST', '/integrations/moderation/communities', { key, body: { name: 'Site', project_name: 'Acme', type: 'crisp' } })).body;
+    expect((await send('crisp', `/activate ${community.activation_token}`)).status).toBe(200);
+    await api.ports.queue.drained();
+    const status = (await api.call('GET', `/integrations/moderation/status?community_id=${community.id}`, { key })).body;
+    expect(status).toMatchObject({ status: 'connected', platform: { configured: true } });
+    expect((await send('crisp', 'Claim your free airdrop now at https://acme-drop.xyz, connect your wallet')).status).toBe(200);
+    await api.ports.queue.drained();
+    expect((await printedFor('crisp', 'DELETE /website/sample-website/conversation/session_sample_visitor/message/')).length).toBeGreaterThan(0);
+    expect((await send('crisp', 'hello', { hookSecret: 'not-the-secret' })).status).toBe(401);
+  });
 });
