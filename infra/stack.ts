@@ -19,7 +19,7 @@ import { ServiceApi } from './serviceApi';
 import { type StripeSettings, grantStripeSecret, stripeEnvironment } from './stripeSettings';
 
 export const RENEWALS_SCHEDULE = events.Schedule.rate(Duration.minutes(5));
-/** A 2-minute captcha timeout must hold within a minute (issue 10). */
+/** A 2-minute captcha timeout must hold within a minute. */
 export const CAPTCHA_SCHEDULE = events.Schedule.rate(Duration.minutes(1));
 /** Reddit pushes nothing: its subreddits (and the bot's inbox) are read every minute. */
 export const POLL_SCHEDULE = events.Schedule.rate(Duration.minutes(1));

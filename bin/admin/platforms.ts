@@ -1,5 +1,5 @@
 /**
- * Operator set-up of the platforms (contract 10), with the credentials of the operator's shell
+ * Operator set-up of the platforms, with the credentials of the operator's shell
  * (TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET, DISCORD_APPLICATION_ID, DISCORD_BOT_TOKEN and the
  * optional *_API_BASE), through the same adapters the service uses.
  */

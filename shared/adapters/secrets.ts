@@ -1,5 +1,5 @@
 /**
- * The operator's platform credentials (contract 10): one set per deployment. Locally they come from
+ * The operator's platform credentials: one set per deployment. Locally they come from
  * environment variables; in AWS from one Secrets Manager secret (a JSON object with the same names),
  * read at run time through the AWS Parameters and Secrets Lambda Extension and cached, so the values
  * never sit in the function's plaintext environment. Base URLs are configuration, not secrets.

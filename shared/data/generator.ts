@@ -18,7 +18,7 @@ import { FIXED_BUILDERS, FIXED_COMPANIES, FIXED_FUNDS, FIXED_IDS, FIXED_KOLS, FI
 
 export const DEFAULT_SEED = 20261122;
 
-/** Full-size counts (spec issue 3); `scale` multiplies them. */
+/** Full-size counts; `scale` multiplies them. */
 export const FULL_COUNTS = { funds: 2000, companies: 4000, rounds: 10_000, companyPeople: 8000, kols: 1500, builders: 3000 };
 
 

@@ -83,7 +83,7 @@ export function createApiHandler<E extends Record<string, EndpointSpec>>(endpoin
     .use(idempotency())
     .handler(async (_event, context) => {
       const state = context.apiRequest!;
-      // Every response that spends or refunds the caller's credits says so (contract 11).
+      // Every response that spends or refunds the caller's credits says so.
       const { result, headers } = await meterCredits(state.ctx!.user?.id, () => state.route!.handle(state.ctx!));
       const response = toResult(result, state.route!.spec, state.requestId);
       return { ...response, headers: { ...response.headers, ...headers } };

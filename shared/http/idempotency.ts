@@ -14,7 +14,7 @@ export interface IdempotencyClaim {
 }
 
 /**
- * Idempotency-Key (contract 1): the same key with the same request within 24 h answers the first
+ * Idempotency-Key: the same key with the same request within 24 h answers the first
  * response again; with another request, 409. Returns a replayed response, or a claim to complete.
  */
 export async function beginIdempotentRequest(

@@ -62,7 +62,7 @@ export const accountEndpoints = {
   updateMe: defineEndpoint({
     operationId: 'updateMe', method: 'PATCH', path: '/api/v1/users/me', summary: 'Change your name or e-mail; only the included fields change', tag, auth: 'api_key',
     body: z.strictObject({
-      // A blank name means "unset", which the profile shows as null (spec 2.2).
+      // A blank name means "unset", which the profile shows as null.
       full_name: z.pipe(z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(255)))), z.transform((v) => (v === '' ? null : v))),
       email: z.optional(
         withMeta(z.email().check(z.maxLength(254), z.refine((v) => v.lastIndexOf('@') <= 64, 'The part before @ is at most 64 characters')), {

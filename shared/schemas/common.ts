@@ -21,7 +21,7 @@ export const isoDate = withMeta(
 );
 export const uuid = z.uuid();
 
-/** Query parameters every list endpoint takes (contract 1); out-of-range values are 400, not clamped. */
+/** Query parameters every list endpoint takes; out-of-range values are 400, not clamped. */
 export const pageQuery = {
   limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 50),
   offset: z._default(z.coerce.number().check(z.int(), z.gte(0)), 0),

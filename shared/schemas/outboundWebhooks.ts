@@ -8,7 +8,7 @@ import { jobRecord } from './jobs';
 import { growthRun } from './growth';
 import { community } from './moderation';
 
-/** Contract 11's event types, each with the object its `data` carries (as the object's GET returns it). */
+/** The outbound event types, each with the object its `data` carries (as the object's GET returns it). */
 export const creditsLow = withMeta(
   z.object({ available: z.int(), threshold: z.int() }),
   { id: 'CreditsLow', description: 'The balance after the spend that took it below the threshold' },

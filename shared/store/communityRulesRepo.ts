@@ -1,4 +1,4 @@
-/** The per-community rules document (contract 10), one item beside the engine's state. */
+/** The per-community rules document, one item beside the engine's state. */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { DEFAULT_COMMUNITY_RULES, type CommunityRules } from '#shared/domain/moderation/communityRules';
 import { ddb, table } from './client';

@@ -237,7 +237,7 @@ export const unlockMemoryKey = (userId: string, entityKind: string, bucket?: num
   sk: bucket === undefined ? `UNLOCKS#${entityKind}` : `UNLOCKS#${entityKind}#${bucket.toString(16).padStart(2, '0')}`,
 });
 
-// ---- Moderation on the platforms (contract 10) -------------------------------------------------
+// ---- Moderation on the platforms -------------------------------------------------
 /** Activation token (by its SHA-256) to its community: `/activate <token>` names no community otherwise. */
 export const activationTokenKey = (tokenHash: string): Key => ({ pk: `ACTIVATION#${tokenHash}`, sk: 'COMMUNITY' });
 /**
@@ -253,7 +253,7 @@ const BINDING_PARTITIONS: ReadonlyMap<string, string> = new Map([
 export const platformBindingKey = (platform: string, externalId: string): Key => ({ pk: `${BINDING_PARTITIONS.get(platform) ?? `BIND#${platform}`}#${externalId}`, sk: 'BINDING' });
 /** Where a community lives on its platform (chat, alert chat, guild, audit-log cursor), beside the engine's state. */
 export const moderationPlatformKey = (communityId: string): Key => ({ pk: engine(communityId), sk: 'PLATFORM' });
-/** The per-community rules (contract 10); absent means the defaults. */
+/** The per-community rules; absent means the defaults. */
 export const moderationRulesKey = (communityId: string): Key => ({ pk: engine(communityId), sk: 'RULES' });
 /** One decision's platform calls and how each went (exactly-once bookkeeping, the audit log's delivery status). */
 export const moderationDeliveryKey = (communityId: string, deliveryId: string): Key => ({ pk: engine(communityId), sk: `DELIVERY#${deliveryId}` });

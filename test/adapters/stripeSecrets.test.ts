@@ -3,7 +3,7 @@ import { stripeSecret } from '#shared/config/secrets';
 import { startAwsStandIn } from '#test/support/awsStandIn';
 
 /**
- * Issue 13 item 5: in AWS the functions hold only the secret's name and read its value from Secrets
+ * in AWS the functions hold only the secret's name and read its value from Secrets
  * Manager at run time (Powertools Parameters, cached); the real client is pointed at a recording
  * stand-in through the SDK's own endpoint variable.
  */

@@ -57,7 +57,7 @@ describe('postWebhook', () => {
     expect(result).toMatchObject({ ok: false, statusCode: null });
   });
 
-  // Issue 14's DNS-rebinding window: the connection goes to the addresses the policy checked, never
+  // The DNS-rebinding window: the connection goes to the addresses the policy checked, never
   // to a second DNS answer.
   const port = (server.address() as AddressInfo).port;
 

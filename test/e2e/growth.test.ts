@@ -20,7 +20,7 @@ describe('POST /growth/resolve', () => {
     expect(body.missing_requirements).toEqual([]);
     expect(['sufficient', 'partial', 'needs_enrichment']).toContain(body.coverage_mode);
     expect(body.normalized_input_assets.companies).toEqual([
-      // The website as the caller wrote it is kept for the export (issue 11 item 6).
+      // The website as the caller wrote it is kept for the export.
       { company_name: 'Acme Inc', domain: 'acme-growth.com', website: 'https://www.acme-growth.com/' },
       { company_name: 'Globex', domain: 'globex-growth.io', website: 'globex-growth.io' },
     ]);
@@ -100,7 +100,7 @@ describe('POST /growth/resolve', () => {
     expect((await api.call('POST', '/growth/quote', { key, body: { goal_plan: body.goal_plan } })).body.ok).toBe(true);
   });
 
-  it('enforces the field limits of spec 8 and rejects unknown properties', async () => {
+  it('enforces the documented field limits and rejects unknown properties', async () => {
     const { key } = await api.newUser();
     const cases = [
       { goal_text: 'ab' },

@@ -3,7 +3,7 @@ import { roleFocusIn } from '#shared/domain/growth/roleFocus';
 import { startTestApi, type TestApi } from '#test/support/api';
 
 /**
- * Issue 11 item 6: a goal that says who ("the founders", "CTOs", "marketing leads") carries that
+ * a goal that says who ("the founders", "CTOs", "marketing leads") carries that
  * role focus in its resolved plan, contact discovery keeps only those people, and the caller's own
  * columns (company name, website as written) come back in the export.
  */

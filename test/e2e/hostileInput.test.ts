@@ -4,7 +4,7 @@ import { startTestApi } from '#test/support/api';
 import { contractViolation } from '#test/support/contract';
 
 /**
- * One explicit case per hostile input of issue 9 (items 9 and 10): names inherited from
+ * One explicit case per hostile input: names inherited from
  * Object.prototype used as header, query, body and slot names; malformed percent-encoding in a path;
  * JSON nested too deep; request lines and headers over Node's limit. The fuzz suite
  * (test/fuzz/operations.test.ts) sends the same alphabet at random; these pin each answer exactly.
@@ -26,7 +26,7 @@ function expectError(res: { status: number; body: any; headers: Headers }, statu
 /** Schema parsing would drop a `__proto__` key silently (or make it a prototype), so it is refused wherever it appears. */
 const RESERVED = (path: string) => ({ path, message: 'Reserved property name: __proto__' });
 
-describe('names inherited from Object.prototype (issue 9, item 9)', () => {
+describe('names inherited from Object.prototype', () => {
   for (const name of PROTO_NAMES) {
     it(`a header named ${name} is just an unknown header`, async () => {
       const health = await api.call('GET', '/health', { headers: { [name]: 'x' } });
@@ -74,7 +74,7 @@ describe('names inherited from Object.prototype (issue 9, item 9)', () => {
   }
 });
 
-describe('__proto__ as a key anywhere in a body (issue 9, item 9)', () => {
+describe('__proto__ as a key anywhere in a body', () => {
   it('in free-form chat metadata, where the schema would drop it silently', async () => {
     const chat = await api.call('POST', '/chats', { key, body: { title: 'proto' } });
     const rawBody = '{"messages":[{"role":"user","content":"hi","metadata":{"ok":1,"__proto__":{"polluted":true}}}]}';
@@ -123,7 +123,7 @@ describe('values JSON can write but the store cannot keep as sent', () => {
   });
 });
 
-describe('malformed percent-encoding in a path (issue 9, item 10)', () => {
+describe('malformed percent-encoding in a path', () => {
   for (const segment of ['%E0%A4%A', '%', '%zz', 'a%2', '%C0%AF', '%FF']) {
     it(`/bd/jobs/${segment} answers 400 validation_error`, async () => {
       const res = await api.call('GET', `/bd/jobs/${segment}`, { key });
@@ -138,7 +138,7 @@ describe('malformed percent-encoding in a path (issue 9, item 10)', () => {
   });
 });
 
-describe('JSON nested deeper than 64 levels (issue 9, item 10)', () => {
+describe('JSON nested deeper than 64 levels', () => {
   /** `levels` objects inside each other. */
   const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
   /** A chat update whose body nests `levels` + 3 deep: the body, messages, the message, then the metadata. */
@@ -202,7 +202,7 @@ function rawRequest(text: string): Promise<{ status: number; headers: Record<str
   });
 }
 
-describe("requests Node's parser refuses (issue 9, item 10)", () => {
+describe("requests Node's parser refuses", () => {
   const expectRawError = (res: Awaited<ReturnType<typeof rawRequest>>, status: number, code: string, path: string) => {
     expect(res.status).toBe(status);
     expect(res.headers['content-type']).toBe('application/json');

@@ -1,5 +1,5 @@
 /**
- * Issue 9, items 15 and 16 through the HTTP API: everyday words in taxonomy slots (resolve, quote,
+ * through the HTTP API: everyday words in taxonomy slots (resolve, quote,
  * execute), and expansion quotes that repeat their parent's request.
  */
 import { describe, expect, it } from 'vitest';

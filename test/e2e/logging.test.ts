@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 /**
- * Issue 13 items 1 and 3: every request leaves a structured line with the request id, function,
+ * every request leaves a structured line with the request id, function,
  * cold start, route and caller, errors carry the same fields, and no line carries a key, a secret
  * or an e-mail address. The lines are captured from the process's own output streams.
  */

@@ -4,7 +4,7 @@ import { baseUrlOf } from '#shared/http/api';
 import { startTestApi } from '#test/support/api';
 
 /**
- * Issue 9 item 6: the links the service hands out and the requests it makes never follow the
+ * the links the service hands out and the requests it makes never follow the
  * caller's Host or X-Forwarded-* headers, which would let one caller point another's links (or the
  * cached OpenAPI document) at a host of their choosing, or turn a plain-http local link into https.
  */

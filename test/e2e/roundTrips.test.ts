@@ -4,7 +4,7 @@ import { startTestApi } from '#test/support/api';
 import { PACKAGES } from '#shared/domain/intelligence/packages';
 
 /**
- * Issue 11 item 4, hot authenticated GETs: with the authorizer's answer cached (API Gateway keeps it
+ * hot authenticated GETs: with the authorizer's answer cached (API Gateway keeps it
  * 300 s; the local server does the same), a repeated GET costs the caller's profile and the resource.
  * The counter sees every DynamoDB request this process sends, server included.
  */

@@ -7,7 +7,7 @@ import { companyLookup, findByName, getCompanyByDomain } from '#shared/store/cur
 import { startTestApi } from '#test/support/api';
 
 /**
- * Issue 11 item 4, growth resolve: 1,000 pasted CSV rows cost at most 20 DynamoDB requests (the
+ * growth resolve: 1,000 pasted CSV rows cost at most 20 DynamoDB requests (the
  * curated lookups are batched), with the same coverage and settled domains as one lookup a key gives.
  * The counter sees every DynamoDB request this process sends, server included.
  */

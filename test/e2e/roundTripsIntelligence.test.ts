@@ -5,7 +5,7 @@ import { forgetCachedFacets } from '#shared/store/curatedRepo';
 import { startTestApi } from '#test/support/api';
 
 /**
- * Issue 11 item 4, the paid intelligence calls: an execute of a package's example costs at most four
+ * the paid intelligence calls: an execute of a package's example costs at most four
  * DynamoDB requests and a contact_unlock expansion at most six, the caller's profile included (the
  * authorizer's answer is cached, as API Gateway does). The counter sees every request this process
  * sends; the commands are listed in the failure message.

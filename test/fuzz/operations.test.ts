@@ -24,7 +24,7 @@ const PROTO_NAMES = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnP
 
 /**
  * The hostile part of the alphabet: Object.prototype names as keys, malformed percent-encoding,
- * deep JSON and impossible dates (issue 9, items 9 and 10; test/e2e/hostileInput.test.ts pins each
+ * deep JSON and impossible dates (test/e2e/hostileInput.test.ts pins each
  * one's answer). The plain suite leaves them out so that more of its runs get past validation.
  */
 interface Alphabet {

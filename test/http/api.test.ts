@@ -95,7 +95,7 @@ describe('the shared handler chain', () => {
   });
 });
 
-describe('hostile input through the Lambda handler (issue 9, items 9 and 10)', () => {
+describe('hostile input through the Lambda handler', () => {
   const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
 
   it('refuses a body nested deeper than 64 levels before anything serialises it, and takes 64', async () => {

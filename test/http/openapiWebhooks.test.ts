@@ -5,7 +5,7 @@ import { openApiDocument } from '#test/support/contract';
 import { WEBHOOK_EVENT_TYPES } from '#shared/schemas/outboundWebhooks';
 
 describe('OpenAPI 3.1 webhooks', () => {
-  it('describes every event type of contract 11 with its signed headers and payload', () => {
+  it('describes every outbound event type with its signed headers and payload', () => {
     expect(Object.keys(openApiDocument.webhooks)).toEqual(WEBHOOK_EVENT_TYPES);
     for (const type of WEBHOOK_EVENT_TYPES) {
       const op = openApiDocument.webhooks[type].post;

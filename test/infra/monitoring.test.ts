@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ALARM_THRESHOLDS } from '#infra/monitoring';
 import { synthesize } from './synth';
 
-/** Issue 13 item 4: alarms, the alarm topic and the dashboard an operator gets with the stack. */
+/** alarms, the alarm topic and the dashboard an operator gets with the stack. */
 const s = synthesize({ bundle: false, props: { alarmEmail: 'oncall@example.com' } });
 const alarms = () => Object.values(s.resources('AWS::CloudWatch::Alarm')).map((a) => a.Properties);
 const topicId = () => Object.keys(s.resources('AWS::SNS::Topic'))[0];

@@ -5,7 +5,7 @@ import { bulkPut } from '#shared/store/batch';
 import { uuidv7 } from '#shared/ids';
 
 /**
- * Issue 11 item 1: the first start's seed writes through bulkPut, which on DynamoDB Local groups the
+ * the first start's seed writes through bulkPut, which on DynamoDB Local groups the
  * puts into transactions (one commit each). Every item must land, whatever the grouping.
  */
 describe('bulkPut against DynamoDB Local', () => {

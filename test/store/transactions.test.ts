@@ -4,7 +4,7 @@ import { ddb, isConditionFailure, table, writeIfCondition } from '#shared/store/
 import { isCancelledTransaction, isTransactionConflict, retryingConflicts, TransactionConditionError, writeTogether, type TransactItem } from '#shared/store/transactions';
 import { uuidv7 } from '#shared/ids';
 
-/** Issue 12 item 4: a transaction's items have names, and a failed condition is reported by them. */
+/** a transaction's items have names, and a failed condition is reported by them. */
 const key = (what: string) => ({ pk: `TEST#tx#${uuidv7()}`, sk: what });
 const putNew = (Key: { pk: string; sk: string }, extra: Record<string, unknown> = {}): TransactItem => ({
   Put: { TableName: table(), Item: { ...Key, ...extra }, ConditionExpression: 'attribute_not_exists(pk)' },

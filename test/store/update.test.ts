@@ -4,7 +4,7 @@ import { ddb, isConditionFailure, table } from '#shared/store/client';
 import { buildUpdate, setOrRemove } from '#shared/store/update';
 import { uuidv7 } from '#shared/ids';
 
-/** Issue 12 item 4: the one update builder every repository uses, as text and against DynamoDB Local. */
+/** the one update builder every repository uses, as text and against DynamoDB Local. */
 describe('buildUpdate', () => {
   it('aliases every name, numbers every value, skips undefined and keeps the condition as written', () => {
     const parts = buildUpdate({

@@ -1,5 +1,5 @@
 /**
- * Issue 13 item 1 over the whole suite: every structured log line any test file makes the service
+ * Over the whole suite: every structured log line any test file makes the service
  * write is collected, and none may carry an API key, a signing or Stripe secret, or an e-mail address.
  */
 const SECRET_SHAPES: [string, RegExp][] = [

@@ -6,7 +6,7 @@ import { useLocalTable } from '#bin/local/runtime';
 useLocalTable(inject('dynamoEndpoint'), inject('tableName'));
 process.env.STRIPE_WEBHOOK_SECRET = 'whsec_test_secret_for_signatures';
 
-// No test file may make the service log a key, a secret or an e-mail address (issue 13).
+// No test file may make the service log a key, a secret or an e-mail address.
 collectLogLines();
 afterAll(() => {
   expect(secretsInLogs()).toEqual([]);

@@ -79,7 +79,7 @@ export async function loadCaller(userId: string | undefined, keyHash: string | u
   return effectiveUser(user, now());
 }
 
-/** A cancelled subscription keeps pro until its period ends (contract 3), then reads as developer. */
+/** A cancelled subscription keeps pro until its period ends, then reads as developer. */
 export function effectiveUser(user: UserRecord, at: Date): UserRecord {
   if (user.downgradeAt && at.getTime() >= Date.parse(user.downgradeAt)) return { ...user, tier: 'developer' };
   return user;

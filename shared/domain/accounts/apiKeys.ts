@@ -1,6 +1,6 @@
 import { randomToken, sha256Hex } from '#shared/ids';
 
-/** Keys are `oik_` + 40 URL-safe characters; only their SHA-256 is ever stored (contract 2). */
+/** Keys are `oik_` + 40 URL-safe characters; only their SHA-256 is ever stored. */
 const KEY_PATTERN = /^oik_[A-Za-z0-9_-]{40}$/;
 
 export interface IssuedKey {

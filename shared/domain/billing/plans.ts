@@ -1,4 +1,4 @@
-/** Plans and add-ons as data (contract 3). Prices in USD; credits granted per billing period. */
+/** Plans and add-ons as data. Prices in USD; credits granted per billing period. */
 export const PRO_PLAN = { tier: 'pro', monthlyUsd: 99, periodCredits: 10_000, stripePriceEnv: 'STRIPE_PRICE_PRO' } as const;
 
 export const ADD_ONS = {

@@ -110,7 +110,7 @@ async function ownerOfSubscription(subscription: StripeObject | string | undefin
   return (subId && (await findUserIdBySubscription(subId))) || metadata?.user_id;
 }
 
-/** What each handled event changes (contract 3). Unknown events are acknowledged and ignored. */
+/** What each handled event changes. Unknown events are acknowledged and ignored. */
 async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
   const object = event.data.object;
   switch (event.type) {

@@ -33,7 +33,7 @@ const MAX_ATTEMPTS = 60;
 
 export interface MoneyMove {
   userId: string;
-  /** Ledger tool name (contract 3): package id, contact_unlock, bd_job, growth_run, moderation_community, ... */
+  /** Ledger tool name: package id, contact_unlock, bd_job, growth_run, moderation_community, ... */
   toolName: string;
   /** What the money was for (result id, job id, community id). */
   refId: string;

@@ -1,6 +1,6 @@
 /**
  * Pure rules of a credit balance: permanent credits plus expiring grants. Spending takes from the
- * grant that expires first, then from permanent credits (contract 3). No I/O here.
+ * grant that expires first, then from permanent credits. No I/O here.
  */
 export interface Grant {
   id: string;

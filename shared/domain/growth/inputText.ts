@@ -53,7 +53,7 @@ const HEADER_ALIASES: Record<string, Field> = {
 const CONTACT_FIELDS = new Set<Field>(['email', 'full_name', 'first_name', 'last_name', 'title', 'linkedin_url']);
 
 /*
- * Every pattern below that reads the pasted text must run in linear time (issue 9, item 11): value
+ * Every pattern below that reads the pasted text must run in linear time: value
  * shapes are hand-written scanners (valueShapes.ts); the remaining regular expressions are single
  * character-class runs (`[\s,;]+`, `\r?\n`), which cannot backtrack.
  */

@@ -1,6 +1,6 @@
 /**
  * The price of a plan before it runs. A growth run is an enrichment job, so the units and unit
- * prices are the pipeline's own (contract 7, jobs/pricing.ts): the quote is the job's upper-bound
+ * prices are the pipeline's own (jobs/pricing.ts): the quote is the job's upper-bound
  * estimate, reserved at run start; only consumed units are charged and the rest is rebated. Pure.
  */
 import { CAPABILITIES } from '#shared/domain/jobs/capabilities';

@@ -1,5 +1,5 @@
 /**
- * Coverage (contract 5): how many curated candidates a filled request has against its limit, and
+ * Coverage: how many curated candidates a filled request has against its limit, and
  * when that falls short, the route most likely to get the user what they want.
  */
 import { SECTORS, termLabel } from '#shared/data/taxonomy';

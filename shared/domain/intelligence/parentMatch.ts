@@ -1,5 +1,5 @@
 /**
- * An expansion quote may repeat its parent's request (spec 4.3: package_id, slots, output_fields and
+ * An expansion quote may repeat its parent's request (package_id, slots, output_fields and
  * expansion_scope): a client that sends what it sent for the parent must not be refused. The
  * expansion always runs on the parent's request, so a value that says otherwise would be silently
  * ignored; such a request is refused instead (422 quote_mismatch) with each contradiction named.

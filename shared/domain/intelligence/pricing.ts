@@ -1,4 +1,4 @@
-/** Credit prices, all read from the package table (spec 2.4 and contract 5). */
+/** Credit prices, all read from the package table. */
 import { CONTACT_TIERS, INCREASE_LIMIT_BLOCK, NETWORK_DEPTH_CREDITS_PER_RECORD, type Channel, type ContactTier, type PackageDef } from './packages';
 
 /** Base plus per record: 10 records of vc-shortlist-v1 = 100 + 10 x 10 = 200. */

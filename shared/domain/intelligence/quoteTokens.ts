@@ -1,5 +1,5 @@
 /**
- * Quote tokens (contract 1 and 5): 15 minutes, single use, bound to the user and to the canonical
+ * Quote tokens: 15 minutes, single use, bound to the user and to the canonical
  * form of exactly what was quoted. Only the token's SHA-256 is stored; the request is kept as a hash.
  */
 import { ConflictError, GoneError, UnprocessableError } from '#shared/domain/errors';

@@ -13,7 +13,7 @@ import type { PackageDef, SlotKind } from './packages';
 
 const first = <T extends Term>(terms: readonly T[], text: string) => termsIn(terms, text, { shortInCapitals: true })[0]?.id;
 /*
- * These patterns see user text, so each must run in linear time (issue 9, item 11). A number is
+ * These patterns see user text, so each must run in linear time. A number is
  * digits with single separators (`[0-9](?:[,.]?[0-9])*`, one way to match) and may only start where
  * no number is already under way (the lookbehinds): a long run of digits or separators is read once
  * from its start, not again from every position inside it. parseRequestText collapses white space

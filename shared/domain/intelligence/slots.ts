@@ -1,5 +1,5 @@
 /**
- * Slot validation and canonical form (contract 5). Every slot value is brought to one canonical
+ * Slot validation and canonical form. Every slot value is brought to one canonical
  * form (taxonomy ids, numbers), so "DeFi" and "decentralized finance" are the same request: quotes
  * bind to it, identical queries are recognised by it, and filled_slots shows it.
  */

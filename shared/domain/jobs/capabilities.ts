@@ -113,7 +113,7 @@ export const CAPABILITIES: Record<Capability, CapabilityDefinition> = {
 export const PRESET_NAMES = ['full_pipeline', 'verify_existing_emails', 'company_size_and_email_verify', 'enrich_contacts_from_companies'] as const;
 export type Preset = (typeof PRESET_NAMES)[number];
 
-/** Spec 2.6 presets; the planner still adds what a capability needs for the inputs given. */
+/** The presets; the planner still adds what a capability needs for the inputs given. */
 export const PRESETS: Record<Preset, Capability[]> = {
   full_pipeline: ['qualification', 'company_size', 'contact_discovery', 'email_lookup', 'email_verify'],
   verify_existing_emails: ['email_verify'],

@@ -1,5 +1,5 @@
 /**
- * E-mail verification rules as data (contract 7): each check that flags an address adds its reason;
+ * E-mail verification rules as data: each check that flags an address adds its reason;
  * the status is the most severe reason's. The disposable list is the maintained
  * `disposable-email-domains` package, loaded on first use (./disposableDomains.ts); free providers are a table in ../freeEmailProviders.ts (the `free-email-domains`
  * package downloads its list at install time, which a sealed build cannot do).

@@ -1,5 +1,5 @@
 /**
- * The job's Server-Sent Events (spec 6.1, contract 7): the current state first as `progress`, then
+ * The job's Server-Sent Events: the current state first as `progress`, then
  * `progress` only when the payload changes (the store is polled every `pollMs`), a `: keep-alive`
  * comment after `keepAliveMs` of silence, and the terminal state once as `complete`, which ends the
  * stream. Each event's `id:` is the job's version, which grows with every change.

@@ -1,6 +1,6 @@
 import { CAPABILITIES, type Capability } from './capabilities';
 
-/** Units consumed per capability (what the contract 7 prices apply to). */
+/** Units consumed per capability (what the capability prices apply to). */
 export type UnitCounts = Record<Capability, number>;
 
 export const noUnits = (): UnitCounts =>

@@ -1,4 +1,4 @@
-/** The job record as the API shows it (spec 2.6 + contract 7). */
+/** The job record as the API shows it. */
 import type { JobRecord, JobStatus } from '#shared/store/jobsRepo';
 import type { Capability } from './capabilities';
 import { creditsByCapability, creditsFor } from './pricing';
@@ -81,7 +81,7 @@ export function jobView(job: JobRecord): JobView {
   };
 }
 
-/** The SSE event data (spec 6.1): what changes as a job moves. */
+/** The SSE event data: what changes as a job moves. */
 export const jobEventData = (job: JobRecord) => {
   const progress = jobProgress(job);
   return { job_id: job.id, status: job.status, progress_percent: progress.percent, progress_message: progress.message, updated_at: job.updatedAt };

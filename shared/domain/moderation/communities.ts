@@ -159,7 +159,7 @@ export async function readCommunity(userId: string, communityId: string, apiBase
   return answered(await requireCommunity(userId, communityId), apiBaseUrl);
 }
 
-/** Contract 4's list shape ({items, total}); the usual paging parameters still apply. */
+/** The list shape ({items, total}); the usual paging parameters still apply. */
 export async function listCommunityViews(userId: string, page: { limit: number; offset: number; sort_order: 'asc' | 'desc' }, apiBaseUrl?: string): Promise<{ items: CommunityView[]; total: number }> {
   const all = await Promise.all((await listCommunities(userId)).map(withActivationToken));
   if (page.sort_order === 'asc') all.reverse();

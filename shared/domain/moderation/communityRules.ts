@@ -1,5 +1,5 @@
 /**
- * Per-community rules (contract 10): the owner's switches and thresholds over the default rule set
+ * Per-community rules: the owner's switches and thresholds over the default rule set
  * (rules.ts). The stored document is always complete (defaults filled in); `ruleSetOf` turns it into
  * the RuleSet the classifier walks, so the engine itself knows nothing of per-community settings.
  */

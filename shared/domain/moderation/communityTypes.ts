@@ -5,7 +5,7 @@
 export const COMMUNITY_TYPES = ['telegram', 'discord', 'reddit', 'x', 'crisp'] as const;
 export type CommunityType = (typeof COMMUNITY_TYPES)[number];
 
-/** Billing terms (spec 8, contract 4). */
+/** Billing terms. */
 export const COMMUNITY_PRICING = {
   provisionCredits: 500,
   monthlyCredits: 500,

@@ -1,6 +1,6 @@
 /**
  * Discord moderation without the Gateway: the community's rules are written into the guild's native
- * AutoMod (contract 10), which then acts on every message itself. The rule bodies are built from the
+ * AutoMod, which then acts on every message itself. The rule bodies are built from the
  * rules document as data (AUTOMOD_RULES); a sync lists the guild's rules, creates ours that are
  * missing, modifies ours that exist and deletes ours no longer wanted, never touching anyone else's.
  * Discord's limits: 10 regex patterns of 260 characters and 1,000 keywords of 60 characters a keyword

@@ -1,5 +1,5 @@
 /**
- * Discord's interactions endpoint (contract 10): every request is verified with Ed25519 over
+ * Discord's interactions endpoint: every request is verified with Ed25519 over
  * `X-Signature-Timestamp` + the raw body against the application's public key (node:crypto), PING
  * answers PONG, and the slash commands bind a guild (/activate token:<t>) or name its alert channel
  * (/alerts). Writing AutoMod rules takes several calls, so they are queued, not made while Discord

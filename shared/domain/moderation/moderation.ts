@@ -59,7 +59,7 @@ interface Batch {
   /** The community type (telegram_group, discord_server, ...), the platform dimension of the metrics. */
   platform: string;
   policy: CommunityPolicy;
-  /** The community's rules (contract 10), as the classifier's rule set. */
+  /** The community's rules, as the classifier's rule set. */
   rules: RuleSet;
   /** Each event's place in the request, to keep audit entries of one millisecond in order. */
   positions: Map<string, number>;

@@ -1,5 +1,5 @@
 /**
- * What each moderation outcome becomes on each platform (contract 10), as data: a decision's action,
+ * What each moderation outcome becomes on each platform, as data: a decision's action,
  * a welcome, a captcha and an undo map to the Bot API methods or Discord routes below. Nothing here
  * performs a call; delivery.ts runs the planned calls through the platform port.
  */

@@ -1,4 +1,4 @@
-/** ModerationStatus (contract 4): connection, live counters and the newest audit entries of one community. */
+/** ModerationStatus: connection, live counters and the newest audit entries of one community. */
 import { now } from '#shared/adapters/ports';
 import { NotFoundError } from '#shared/domain/errors';
 import { newestCommunity, stampSynced, type CommunityRecord } from '#shared/store/communitiesRepo';

@@ -1,5 +1,5 @@
 /**
- * The operator's Telegram bot (contract 10): one webhook for every group the bot is in. The secret
+ * The operator's Telegram bot: one webhook for every group the bot is in. The secret
  * header proves Telegram sent the update; `/activate <token>` from a group administrator binds the
  * group to a community, `/alerts <token>` names the alert chat; in a bound group every update runs
  * through the engine and each decision becomes the Bot API calls of platformActions.ts, planned once

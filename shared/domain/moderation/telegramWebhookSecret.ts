@@ -11,7 +11,7 @@ export function sameSecret(given: string | undefined, expected: string): boolean
 }
 
 /**
- * The operator bot's webhook proves it is Telegram with the secret given to setWebhook (contract 10):
+ * The operator bot's webhook proves it is Telegram with the secret given to setWebhook:
  * anything else is 401, before its update is read. Without a configured secret nobody can prove to be
  * Telegram: the endpoint is closed, not open.
  */

@@ -1,5 +1,5 @@
 /**
- * Undo (contract 10): lifts what the platform's module can lift (a mute or a ban; on some platforms a
+ * Undo: lifts what the platform's module can lift (a mute or a ban; on some platforms a
  * removal too) on the platform and records the reversal as a delivery of
  * its own (`undo:{audit_id}`), so an undo happens once and its outcome shows beside the audit entry.
  * The calls run at once, so the answer carries the platform's verdict; a rate limit leaves it pending

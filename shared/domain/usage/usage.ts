@@ -12,7 +12,7 @@ function parseDay(value: string, field: string): Date {
   return d;
 }
 
-/** The date range of a usage request: end defaults to today, start to 30 days before end (contract 3). */
+/** The date range of a usage request: end defaults to today, start to 30 days before end. */
 export function usageRange(today: Date, startDate?: string, endDate?: string) {
   const end = endDate ? parseDay(endDate, 'end_date') : parseDay(dateOf(today), 'end_date');
   const start = startDate ? parseDay(startDate, 'start_date') : new Date(end.getTime() - 30 * DAY_MS);

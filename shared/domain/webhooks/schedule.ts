@@ -1,5 +1,5 @@
 /**
- * The published retry schedule (contract 11) as data: the first attempt goes at once, each later one
+ * The published retry schedule as data: the first attempt goes at once, each later one
  * after the delay at its place; an endpoint failing for DISABLE_AFTER_MS is disabled.
  */
 const SECOND = 1000;

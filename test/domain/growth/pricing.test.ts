@@ -18,7 +18,7 @@ const plan = (over: Partial<GoalPlan> = {}): GoalPlan => ({
 });
 
 describe('priceBreakdown', () => {
-  it('prices each capability at the contract 7 unit price, for the most the run can consume', () => {
+  it('prices each capability at the published unit price, for the most the run can consume', () => {
     const lines = priceBreakdown(plan());
     // 2 companies, up to 5 contacts each: 10 found (2 each), 10 looked up (3 each), 10 verified (1 each).
     expect(lines).toEqual([

@@ -5,7 +5,7 @@ import { priceUnlock, rememberUnlocks } from '#shared/domain/intelligence/expans
 
 const pkg = (id: keyof typeof PACKAGES): PackageDef => PACKAGES[id];
 
-describe('package prices (spec 2.4)', () => {
+describe('package prices', () => {
   it('charges base + per record for every package, matching the spec examples', () => {
     const examples: [keyof typeof PACKAGES, number, number][] = [
       ['vc-shortlist-v1', 10, 200],
@@ -20,7 +20,7 @@ describe('package prices (spec 2.4)', () => {
     expect(examples.map(([id]) => id).sort()).toEqual([...PACKAGE_IDS].sort());
   });
 
-  it('has the limits of spec 2.4 and names every required slot, limit included', () => {
+  it('has the published limits and names every required slot, limit included', () => {
     for (const p of Object.values(PACKAGES) as PackageDef[]) {
       expect(p.slots.limit.required).toBe(true);
       expect(p.limit.max).toBe(p.id === 'company-people-discovery-v1' ? 50 : 100);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { creditsFor, estimateCredits, estimateUnits } from '#shared/domain/jobs/pricing';
 import { MAX_CONTACTS_PER_COMPANY } from '#shared/domain/jobs/capabilities';
 
-describe('job pricing (contract 7)', () => {
+describe('job pricing', () => {
   it('prices consumed units per capability', () => {
     expect(
       creditsFor({ qualification: 10, company_size: 7, contact_discovery: 4, email_lookup: 3, email_verify: 5, linkedin_enrich: 2, deliverable_finalize: 9 }),

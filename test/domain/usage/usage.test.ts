@@ -22,7 +22,7 @@ describe('usage range', () => {
 });
 
 describe('usage summary', () => {
-  it('totals by tool and by day, nets refunds, and derives the averages of contract 3', () => {
+  it('totals by tool and by day, nets refunds, and derives the documented averages', () => {
     const range = usageRange(today, '2026-11-01', '2026-11-10');
     const s = summarizeUsage(
       [

@@ -29,7 +29,7 @@ describe('Standard Webhooks signing', () => {
   });
 });
 
-describe('retry schedule (contract 11)', () => {
+describe('retry schedule', () => {
   it('is 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after the first attempt', () => {
     const delays = Array.from({ length: 10 }, (_, i) => retryDelayAfter(i + 1));
     expect(delays).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000, null, null, null]);

@@ -11,7 +11,7 @@ export interface Provider<Input, Output> {
   run(input: Input): Promise<Output>;
 }
 
-/** ICP criteria (contract 6 icp_config) plus the job's niche. */
+/** ICP criteria (the job's icp_config) plus the job's niche. */
 export interface IcpCriteria {
   industries?: string[];
   locations?: string[];

@@ -1,5 +1,5 @@
 /**
- * Discord (contract 10): no Gateway, so no message reaches us; the community's rules are written into
+ * Discord: no Gateway, so no message reaches us; the community's rules are written into
  * the guild's native AutoMod (discordAutomod.ts), which decides and acts itself, and POST /sync reads
  * its executions back (discordAudit.ts). Interactions (/activate, /alerts) arrive signed at their own
  * endpoint (discordInteractions.ts). Undo lifts a timeout or a ban through the REST API.

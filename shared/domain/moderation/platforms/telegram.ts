@@ -1,5 +1,5 @@
 /**
- * Telegram (contract 10): the operator's bot, updates pushed to one webhook (telegramBot.ts), each
+ * Telegram: the operator's bot, updates pushed to one webhook (telegramBot.ts), each
  * decision as Bot API calls (the tables of platformActions.ts), undo by lifting the restriction or
  * the ban in the bound group.
  */
