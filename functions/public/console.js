@@ -1,0 +1,160 @@
+var b,Pe,ft,A,le,ee,De,Q,je,ue,ce,mt,q=Symbol.for("pv"),te={},ne=[],ht=/^m(i|n|o|s|text|space)$/,de=Array.isArray,pe=ne.slice,F=Object.assign;function I(e){e&&e.parentNode&&e.remove()}function Le(e,t,n){var r,i,o,s={},a=arguments.length;for(o in t)o=="key"?r=t[o]:o=="ref"&&typeof e!="function"?i=t[o]:s[o]=t[o];return a>2&&(s.children=a>3?pe.call(arguments,2):n),J(e,s,r,i,null)}function J(e,t,n,r,i){var o={type:e,props:t,key:n,ref:r,__k:null,__:null,__b:0,__e:null,__c:null,constructor:q,__v:i||++Pe,__i:-1,__u:0};return!i&&b.vnode&&b.vnode(o),o}function oe(e){return e.children}function X(e,t){this.props=e,this.context=t,this.__g=0}function R(e,t){if(t==null)return e.__&&R(e.__,e.__i+1);for(var n;t<e.__k.length;t++)if((n=e.__k[t])&&n.__e)return n.__e;return typeof e.type!="function"||e.props.__P?null:R(e)}function gt(e){var t,n=e.__v,r=n.__e,i=[],o=[],s=e.__P;s&&((t=F({constructor:q},n)).__v=n.__v+1,b.vnode&&b.vnode(t),fe(s,t,n,e.__n,s.namespaceURI,32&n.__u?[r]:null,i,r||R(n),32&n.__u,o),t.__v=n.__v,t.__.__k[t.__i]=t,Re(i,t,o),n.__=n.__e=null,t.__e!=r&&Me(t))}function Me(e){if((e=e.__)&&e.__c&&!e.props.__P)return e.__e=null,e.__k.some(function(t){return t&&(e.__e=t.__e)}),Me(e)}function Te(e){(8&e.__g||(e.__g|=8,A.push(e),ee++))&&le==b.debounceRendering||((le=b.debounceRendering)||queueMicrotask)(Oe)}function Oe(){try{for(var e,t=1;A.length;)A.length>t&&A.sort(De),e=A.shift(),t=A.length,8&e.__g&&gt(e)}finally{(ee=A.length)&&(le||queueMicrotask)(Oe)}}function Ue(e,t,n,r,i,o,s,a,c,u,_){var f,p,l,m,S,g,v=r.__k||ne,h=t.length;for(c=bt(n,t,v,c,h),f=0;f<h;f++)(l=n.__k[f])!=null&&(p=~l.__i&&v[l.__i]||te,l.__i=f,g=fe(e,l,p,i,o,s,a,c,u,_),m=l.__e,(p.ref!=l.ref||8&p.__u)&&(p.ref&&me(p.ref,null,l,p),l.ref&&_.push(l.ref,l.__c||m,l)),S=S||m,4&l.__u?(c=Ne(l,c,e,!p.__v),p.__e&&(p.__e=null)):typeof l.type=="function"&&g!==void 0?c=g:m&&(c=m.nextSibling),l.__u&=-21);return n.__e=S,c}function bt(e,t,n,r,i){var o,s,a,c,u,_,f,p,l,m=n.length,S=m,g=0,v=0,h=e.__k=Array(i);for(o=0;o<i;o++)(s=t[o])!=null&&typeof s!="boolean"&&typeof s!="function"?(typeof s!="object"||s.constructor===String?s=h[o]=J(null,s):de(s)?s=h[o]=J(oe,{children:s}):s.constructor===q&&s.__b?s=h[o]=J(s.type,s.props,s.key,s.ref,s.__v):h[o]=s,c=o+g,s.__=e,s.__b=e.__b+1,a=null,~(u=s.__i=vt(s,n,c,S))&&(S--,(a=n[u])&&(a.__u|=2)),a&&a.__v?(s.__u|=16,u==c-1?g--:u==c+1?g++:u!=c&&(u>c?g--:g++,v=1)):(~u||(i>m?g--:i<m&&g++),typeof s.type!="function"&&(s.__u|=4))):h[o]=null;if(v){for(_=[],f=[],o=0;o<i;o++)if((s=h[o])&&16&s.__u){for(g=0,p=_.length;g<p;)_[l=g+p>>1]<s.__i?g=l+1:p=l;_[g]=s.__i,f[o]=g+1}for(g=_.length;o--;)f[o]&&(f[o]==g?g--:h[o].__u|=4)}if(S)for(o=0;o<m;o++)!(a=n[o])||2&a.__u||(a.__e==r&&(r=R(a)),he(a,a));return r}function Ne(e,t,n,r){var i,o,s,a;if(typeof e.type=="function"){if(e.props.__P)return t;if(i=e.__k)for(o=0;o<i.length;o++)i[o]&&(i[o].__=e,t=Ne(i[o],t,n,!1));return t}for(t&&!t.parentNode&&(t=R(e))&&!t.parentNode&&(t=null),s=e.__e,a=t;a&&a.nodeType==8;)a=a.nextSibling;for(s!=a&&(!r&&n.moveBefore&&s.parentNode?n.moveBefore(s,t):n.insertBefore(s,t||null)),t=s;(t=t&&t.nextSibling)&&t.nodeType==8&&!t.data.startsWith("$s"););return t}function vt(e,t,n,r){var i,o=e.key,s=e.type,a=t[n],c=a&&!(2&a.__u);if(a===null&&o==null||c&&o==a.key&&s==a.type)return n;if(r>(c?1:0)){for(i=n-1;i>=0;i--)if((a=t[i])&&!(2&a.__u)&&o==a.key&&s==a.type)return i;for(i=n+1;i<t.length;i++)if((a=t[i])&&!(2&a.__u)&&o==a.key&&s==a.type)return i}return-1}function Ee(e,t,n){n==null&&(n=""),t[0]=="-"?e.setProperty(t,n):e[t]=n}function Y(e,t,n,r,i){var o,s;if(t=="style")if(typeof n=="string")e.style.cssText=n;else{if(typeof r=="string"&&(e.style.cssText=r=""),r)for(t in r)n&&t in n||Ee(e.style,t);if(n)for(t in n)r&&n[t]==r[t]||Ee(e.style,t,n[t])}else if(t[0]=="o"&&t[1]=="n")typeof n!="function"&&(n=null),typeof r!="function"&&(r=null),(e.__e||(e.__e={}))[t]=n,n&&r||(s=ce[t]||(ce[t]=$t(t)),(e.__a||(e.__a={}))[t]=ue,o=t!=(t=t.replace(je,"$1")),(t=t.slice(2))[0]<"a"&&(t=t.toLowerCase()),n?e.addEventListener(t,s,o):e.removeEventListener(t,s,o));else{if(i=="http://www.w3.org/2000/svg")t=t.replace(/xlink(H|:h)/,"h").replace(/sName$/,"s");else if(t!="width"&&t!="height"&&t!="href"&&t!="list"&&t!="form"&&t!="tabIndex"&&t!="download"&&t!="rowSpan"&&t!="colSpan"&&t!="role"&&t!="popover"&&t in e)try{return void(e[t]=n??"")}catch{}if(typeof n=="function")return;n==null||n===!1&&t[4]!="-"?e.removeAttribute(t):e.setAttribute(t,t=="popover"&&n==1?"":n)}}function $t(e){return function(t){var n=this.__e;if(n){if(n=n[e],t[Q]==null)t[Q]=ue++;else if(t[Q]<this.__a[e])return;return n(b.event?b.event(t):t)}}}function fe(e,t,n,r,i,o,s,a,c,u){var _,f,p,l,m,S,g,v,h,x,$,_e,xe,G,H,Ce,N,W,U=t.type;if(t.constructor!==q)return null;128&n.__u&&(c=32&n.__u,_=n.__c.__z)&&(t.__u|=c,f=o=[],_.nodeType==8?a=Z(_,o):o.push(_),a=o[0]||a),(_=b.__b)&&_(t);e:if(typeof U=="function"){p=s.length;try{if(v=t.props,h=(_=U.prototype)&&_.render,x=(_=U.contextType)&&r[_.__c],$=_?x?x.props.value:_.__:r,(l=n.__c)?(t.__c=l,2&l.__g&&(l.__g|=1)):(h?t.__c=l=new U(v,$):(t.__c=l=new X(v,$),l.constructor=U,l.render=wt),x&&x.sub(l),l.state||(l.state={}),l.__n=r,l.__g|=8,l.__h=[],l.__k=[]),h&&(l.__s||(l.__s=l.state),U.getDerivedStateFromProps&&(l.__s==l.state&&(l.__s=F({},l.__s)),F(l.__s,U.getDerivedStateFromProps(v,l.__s)))),m=l.props,S=l.state,l.__v=t,n.__c){if(v!==m&&h&&!U.getDerivedStateFromProps&&l.componentWillReceiveProps&&l.componentWillReceiveProps(v,$),t.__v==n.__v&&!(8&l.__g)||!(4&l.__g)&&l.shouldComponentUpdate&&l.shouldComponentUpdate(v,l.__s,$)===!1){t.__v!=n.__v&&(l.props=v,l.state=l.__s,l.__g&=-9),t.__e=n.__e,t.__k=n.__k,t.__k.some(function(j){j&&(j.__=t)}),ne.push.apply(l.__h,l.__k),l.__k=[],l.__h.length&&s.push(l),a=R(n);break e}l.componentWillUpdate&&l.componentWillUpdate(v,l.__s,$),h&&l.componentDidUpdate&&l.__h.push(function(){l.componentDidUpdate(m,S,g)})}else h&&!U.getDerivedStateFromProps&&l.componentWillMount&&l.componentWillMount(),h&&l.componentDidMount&&l.__h.push(l.componentDidMount);l.context=$,l.props=v,l.__P=e,l.__g&=-5,_e=b.__r,xe=h?25:0;do l.__g&=-9,_e&&_e(t),_=l.render(l.props,l.state=l.__s,l.context);while(8&l.__g&&++xe<25);h&&(ne.push.apply(l.__h,l.__k),l.__k=[]),l.state=l.__s,l.getChildContext&&(r=F({},r,l.getChildContext())),h&&n.__c&&l.getSnapshotBeforeUpdate&&(g=l.getSnapshotBeforeUpdate(m,S)),G=_&&_.type===oe&&_.key==null?_.props.children:_,v.__P&&(_=a,i=(e=v.__P).namespaceURI,c=o=null,n.props&&n.props.__P!=e&&(n.__k.some(function(j){j&&he(j,j)}),n.__k=null),a=n.__k?R(n,0):null),a=Ue(e,de(G)?G:[G],t,n,r,i,o,s,a,c,u),v.__P&&(t.__e=null,a=_),t.__u&=-161,f&&f.some(I),l.__h.length&&s.push(l),1&l.__g&&(l.__g&=-4)}catch(j){if(s.length=p,t.__v=null,c||o)if(j&&j.then){if(t.__u|=128|c,o){for(~(N=o.indexOf(a||void 0))||(N=o.length);(W=o[N-1])&&W.nodeType==8;)N--;for(;N<o.length;N++)if(W=o[N])if(o[N]=null,H){if(W==Ce)break}else{if(W.nodeType!=8)break;W.data.startsWith("$s")&&(Ce=Z(H=W))}}if(!H){for(;a&&a.nodeType==8&&a.nextSibling;)a=a.nextSibling;H=a}(_=Z(H=t.__c.__z||(t.__c.__z=H)))?(t.__e=H,a=_):t.__e=a,a=a&&a.nextSibling}else o&&o.some(I);else t.__e=n.__e;t.__k||(t.__k=n.__k||[]),j&&j.then||Ae(t),b.__e(j,t,n)}}else a=t.__e=yt(n.__e,t,n,r,i,o,s,c,u,e);return(_=b.diffed)&&_(t),a}function Z(e,t){if(e&&e.nodeType==8&&e.data.startsWith("$s"))for(var n=1;e=e.nextSibling;){if(e.nodeType==8){if(e.data.startsWith("$s"))n++;else if(e.data.startsWith("/$s")&&!--n)return e}t&&t.push(e)}}function Ae(e){e&&(e.__c&&(e.__c.__g|=4),e.__k&&e.__k.some(Ae))}function Re(e,t,n){for(var r=0;r<n.length;)me(n[r++],n[r++],n[r++]);b.__c&&b.__c(t,e),e.some(function(i){try{e=i.__h,i.__h=[],e.some(function(o){o.call(i)})}catch(o){b.__e(o,i.__v)}})}function yt(e,t,n,r,i,o,s,a,c,u){var _,f,p,l,m,S,g,v,h=n.props||te,x=t.props,$=t.type;if($=="svg"?i="http://www.w3.org/2000/svg":$=="math"?i="http://www.w3.org/1998/Math/MathML":i||(i="http://www.w3.org/1999/xhtml"),o){for(_=0;_<o.length;_++)if((m=o[_])&&($?m.localName==$:m.nodeType==3)){e=m,o[_]=null;break}}if(!e){if(v=u.ownerDocument||document,!$)return v.createTextNode(x);e=v.createElementNS(i,$,x.is?x:u),a&&(b.__m&&b.__m(t,o),a=!1),o=null}if($){if(u=$=="template"&&e.content||e,o=$=="textarea"&&x.defaultValue!=null?null:o&&pe.call(u.childNodes),!a&&o)for(h={},_=0;_<e.attributes.length;_++)h[(m=e.attributes[_]).name]=m.value;for(_ in h)m=h[_],_=="dangerouslySetInnerHTML"?p=m:_=="children"||_ in x||_=="value"&&"defaultValue"in x||_=="checked"&&"defaultChecked"in x||Y(e,_,null,m,i);for(_ in x)m=x[_],_=="children"?l=m:_=="dangerouslySetInnerHTML"?f=m:_=="value"?S=m:_=="checked"?g=m:a&&typeof m!="function"||h[_]===m||Y(e,_,m,h[_],i);f?(a||p&&(f.__html==p.__html||f.__html==e.innerHTML)||(e.innerHTML=f.__html),t.__k=[]):(p&&(e.textContent=""),($=="foreignObject"||i=="http://www.w3.org/1998/Math/MathML"&&ht.test($))&&(i="http://www.w3.org/1999/xhtml"),Ue(u,de(l)?l:[l],t,n,r,i,o,s,o?o[0]:n.__k&&R(n,0),a,c),o&&o.some(I)),a&&$!="textarea"||(_="value",$=="progress"&&S==null?e.removeAttribute(_):S==null||S===e[_]&&($!="progress"||S)||Y(e,_,S,h[_],i),_="checked",g!=null&&g!=e[_]&&Y(e,_,g,h[_],i))}else h===x||a&&e.data==x||(e.data=x);return e}function me(e,t,n,r){try{typeof e=="function"?t?t.__x=e(t)||1:r&&(r=r.__c||r.__e)&&(t=r.__x)&&(r.__x=null,typeof t=="function"?t():e(null)):e.current=t}catch(i){b.__e(i,n)}}function he(e,t,n){var r,i,o,s;if(b.unmount&&b.unmount(e),!(r=e.ref)||r.current&&r.current!=e.__e||me(r,null,t,e),r=e.__c){if(r.componentWillUnmount)try{r.componentWillUnmount()}catch(a){b.__e(a,t)}r.__P=r.__n=null}if(r=e.__k)for(s=0;s<r.length;s++)r[s]&&he(r[s],t,typeof e.type!="function"||n&&!e.props.__P);!n&&(r=e.__c)&&(r=r.__z)&&(i=Z(r,o=[]))&&(r==e.__e&&o.some(I),I(i),I(r)),n||I(e.__e),e.__e=e.__c=e.__=null}function wt(e,t,n){return this.constructor(e,n)}function He(e,t){var n,r,i,o;b.__&&b.__(e,t),t.nodeType==9&&(t=t.documentElement),r=(n=e&&32&e.__u)?null:t.__k,t.__k=J(oe,{children:[e]}),i=[],o=[],fe(t,t.__k,r||te,te,t.namespaceURI,r?null:t.firstChild?pe.call(t.childNodes):null,i,r?r.__e:t.firstChild,n,o),Re(i,t.__k,o),t.__k.props.children=null}b={__e:function(e,t,n,r){for(var i,o,s;t=t.__;)if((i=t.__c)&&!(1&i.__g)){i.__g|=4;try{if((s=(o=i.constructor)&&o.getDerivedStateFromError)&&i.setState(o.getDerivedStateFromError(e)),i.componentDidCatch&&(i.componentDidCatch(e,r||{}),s=1),s&&8&i.__g)return void(i.__g|=2)}catch(a){e=a}}throw ee=0,e}},Pe=0,ft=function(e){return e!=null&&e.constructor===q},X.prototype.setState=function(e,t){var n=this.__s;n&&n!=this.state||(n=this.__s=F({},this.state)),typeof e=="function"&&(e=e(F({},n),this.props)),e&&(F(n,e),this.__v&&(t&&this.__k.push(t),Te(this)))},X.prototype.forceUpdate=function(e){this.__v&&(this.__g|=4,e&&this.__h.push(e),Te(this))},X.prototype.render=oe,A=[],ee=0,De=function(e,t){return e.__v.__b-t.__v.__b},Q=Symbol(),je=/(PointerCapture)$|Capture$/i,ue=0,ce={},mt=0;var V,k,ge,We,be=Object.is,re=0,Ge=[],ve=[],w=b,Ie=w.__b,Fe=w.__r,Be=w.diffed,Je=w.__c,qe=w.unmount,Ke=w.__;function ye(e,t){w.__h&&w.__h(k,e,re||t),re=0;var n=k.__H||(k.__H={__:[],__h:[]});return e>=n.__.length&&n.__.push({}),n.__[e]}function y(e){return re=1,kt(Xe,e)}function kt(e,t,n){var r=ye(V++,2);if(r.t=e,!r.__c&&(r.__=[n?n(t):Xe(void 0,t),function(o){var s=(r.__N||r.__)[0],a=r.t(s,o);be(s,a)||(r.__N=[a,r.__[1]],r.__c.setState({}))}],r.__c=k,!k.__f)){k.__f=!0;var i=k.shouldComponentUpdate;k.shouldComponentUpdate=function(o,s,a){var c=this.__H;if(!c)return!0;var u=!1,_=this.props!=o;if(c.__.some(function(p){p.__N&&(u=!0,be(p.__[0],p.__N[0])||(_=!0))}),i){var f=i.call(this,o,s,a);return u?f||_:f}return!u||_}}return r.__}function se(e,t){var n=ye(V++,3);!w.__s&&Qe(n.__H,t)&&(n.__P=!0,n.__=e,n.u=t,k.__H.__h.push(n))}function St(e,t){var n=ye(V++,7);return Qe(n.__H,t)&&(n.__=e(),n.__H=t),n.__}function Ye(e,t){return re=8,St(function(){return e},t)}function xt(){var e;do{for(;e=ve.shift();)try{K(e)}catch(n){w.__e(n,{__:(e=e.__P)&&e.__v})}for(;e=Ge.shift();){var t=e.__H;if(e.__P&&t)try{t.__h.some(K),t.__h.some($e),t.__h=[]}catch(n){t.__h=[],w.__e(n,e.__v)}}}while(ve.length)}w.__b=function(e){k=null,Ie&&Ie(e)},w.__=function(e,t){e&&t.__k&&t.__k.__m&&(e.__m=t.__k.__m),Ke&&Ke(e,t)},w.__r=function(e){Fe&&Fe(e),V=0;var t=(k=e.__c).__H;t&&(ge==k?k.__h=[]:(t.__h.some(K),t.__h.some($e),V=0),t.__h=[],t.__.some(function(n){n.__N&&(n.__=n.__N),n.u=n.__N=void 0})),ge=k},w.diffed=function(e){Be&&Be(e);var t=e.__c;t&&t.__H&&(t.__H.__h.length&&ze(Ge.push(t)),t.__H.__.some(function(n){n.u&&(n.__H=n.u)})),ge=k=null},w.__c=function(e,t){t.some(function(n){try{n.__h.some(K),n.__h=n.__h.filter(function(r){return!r.__||$e(r)})}catch(r){n.__h=[function(){throw r}]}}),Je&&Je(e,t)},w.unmount=function(e){qe&&qe(e);var t,n,r=e.__c;r&&r.__H&&(r.__H.__.some(function(i){try{if(i.__P&&i.__c){if(n===void 0){for(n=e.__;n&&(!n.__c||!n.__c.__P);)n=n.__;n=n&&n.__c}i.__P=n,ze(ve.push(i))}else K(i)}catch(o){t=o}}),r.__H=void 0,t&&w.__e(t,r.__v))};var Ve=typeof requestAnimationFrame=="function";function Ct(e){var t,n=function(){clearTimeout(r),Ve&&cancelAnimationFrame(t),setTimeout(e)},r=setTimeout(n,35);Ve&&(t=requestAnimationFrame(n))}function ze(e){e!=1&&We==w.requestAnimationFrame||((We=w.requestAnimationFrame)||Ct)(xt)}function K(e){var t=k,n=e.__c;typeof n=="function"&&(e.__c=void 0,n()),k=t}function $e(e){var t=k;e.__c=e.__(),k=t}function Qe(e,t){return!e||e.length!=t.length||t.some(function(n,r){return!be(n,e[r])})}function Xe(e,t){return typeof t=="function"?t(e):t}var we="console.apiKey",Ze=new URL(".",location.href).href.replace(/\/$/,""),ie=()=>sessionStorage.getItem(we)??"",ae=e=>e?sessionStorage.setItem(we,e):sessionStorage.removeItem(we),z=class extends Error{constructor(n,r,i){super(r);this.status=n;this.code=i}status;code};async function et(e){let t=await e.json().catch(()=>{});return new z(e.status,t?.error?.message??`${e.status} ${e.statusText}`,t?.error?.code??"http_error")}async function L(e,t,n,r="application/json"){let i={authorization:`Bearer ${ie()}`,accept:r};n!==void 0&&(i["content-type"]="application/json"),e==="POST"&&(i["idempotency-key"]=crypto.randomUUID());let o=await fetch(Ze+t,{method:e,headers:i,body:n===void 0?void 0:JSON.stringify(n)});if(!o.ok)throw await et(o);if(o.status!==204)return r==="application/json"?o.json():o.text()}var C=e=>L("GET",e);async function ke(e,t,n){let r=await L("GET",e,void 0,n),i=URL.createObjectURL(new Blob([r],{type:n}));Object.assign(document.createElement("a"),{href:i,download:t}).click(),setTimeout(()=>URL.revokeObjectURL(i),1e3)}async function tt(e,t,n){let r=await fetch(Ze+e,{headers:{authorization:`Bearer ${ie()}`,accept:"text/event-stream"},signal:n});if(!r.ok||!r.body)throw await et(r);let i=r.body.pipeThrough(new TextDecoderStream).getReader(),o="";for(;;){let{value:s,done:a}=await i.read();if(a)return;o+=s.replace(/\r\n/g,`
+`);let c;for(;(c=o.indexOf(`
+
+`))>=0;){let u=o.slice(0,c);o=o.slice(c+2);let _="message",f=[];for(let p of u.split(`
+`))p.startsWith("event:")?_=p.slice(6).trim():p.startsWith("data:")&&f.push(p.slice(5).trimStart());f.length&&t(_,JSON.parse(f.join(`
+`)))}}}var ot=function(e,t,n,r){var i;t[0]=0;for(var o=1;o<t.length;o++){var s=t[o++],a=t[o]?(t[0]|=s?1:2,n[t[o++]]):t[++o];s===3?r[0]=a:s===4?r[1]=Object.assign(r[1]||{},a):s===5?(r[1]=r[1]||{})[t[++o]]=a:s===6?r[1][t[++o]]+=a+"":s?(i=e.apply(a,ot(e,a,n,["",null])),r.push(i),a[0]?t[0]|=2:(t[o-2]=0,t[o]=i)):r.push(a)}return r},nt=new Map;function rt(e){var t=nt.get(this);return t||(t=new Map,nt.set(this,t)),(t=ot(this,t.get(e)||(t.set(e,t=(function(n){for(var r,i,o=1,s="",a="",c=[0],u=function(p){o===1&&(p||(s=s.replace(/^\s*\n\s*|\s*\n\s*$/g,"")))?c.push(0,p,s):o===3&&(p||s)?(c.push(3,p,s),o=2):o===2&&s==="..."&&p?c.push(4,p,0):o===2&&s&&!p?c.push(5,0,!0,s):o>=5&&((s||!p&&o===5)&&(c.push(o,0,s,i),o=6),p&&(c.push(o,p,0,i),o=6)),s=""},_=0;_<n.length;_++){_&&(o===1&&u(),u(_));for(var f=0;f<n[_].length;f++)r=n[_][f],o===1?r==="<"?(u(),c=[c],o=3):s+=r:o===4?s==="--"&&r===">"?(o=1,s=""):s=r+s[0]:a?r===a?a="":s+=r:r==='"'||r==="'"?a=r:r===">"?(u(),o=1):o&&(r==="="?(o=5,i=s,s=""):r==="/"&&(o<5||n[_][f+1]===">")?(u(),o===3&&(c=c[0]),o=c,(c=c[0]).push(2,0,o),o=0):r===" "||r==="	"||r===`
+`||r==="\r"?(u(),o=2):s+=r),o===3&&s==="!--"&&(o=4,c=c[0])}return u(),c})(e)),t),arguments,[])).length>1?t:t[0]}var d=rt.bind(Le);function T(e,t=[]){let[n,r]=y({loading:!0}),[i,o]=y(0);return se(()=>{let s=!0;return r(a=>({...a,loading:!0})),e().then(a=>s&&r({data:a,loading:!1}),a=>s&&r({error:E(a),loading:!1})),()=>{s=!1}},[...t,i]),{...n,reload:Ye(()=>o(s=>s+1),[])}}var E=e=>e instanceof z?`${e.message} (${e.code})`:e instanceof Error?e.message:String(e),M=({error:e})=>e?d`<p class="error" role="alert">${e}</p>`:null;function P({loaded:e,empty:t,children:n}){return e.error?d`<${M} error=${e.error} />`:e.loading&&e.data===void 0?d`<p class="muted">Loading…</p>`:t?d`<p class="empty">${t}</p>`:n}var O=e=>e?new Date(e).toLocaleString():"\u2014",D=e=>e==null?"\u2014":e.toLocaleString();var st=new Set(["completed","failed","cancelled"]);function Tt({job:e,onChange:t}){let[n,r]=y(e),[i,o]=y();se(()=>{if(st.has(e.status))return;let c=new AbortController;return tt(`/bd/jobs/${e.job_id}/events`,(u,_)=>{r(_),u==="complete"&&t()},c.signal).catch(u=>c.signal.aborted||o(E(u))),()=>c.abort()},[e.job_id,e.status]);let s=c=>c().then(t,u=>o(E(u))),a=!st.has(n.status);return d`
+    <li class="job" data-status=${n.status}>
+      <div class="row spread">
+        <strong>${e.preset}</strong>
+        <span class="badge ${n.status}">${n.status}</span>
+      </div>
+      <progress max="100" value=${n.progress_percent} aria-label=${`Job ${e.job_id} progress`}>${n.progress_percent}%</progress>
+      <div class="row spread small"><span class="pct">${n.progress_percent} %</span><span>${n.progress_message}</span></div>
+      <div class="small muted">${O(e.created_at)} · ${e.origin} · reserved ${D(e.credits_reserved)}, charged ${D(e.credits_charged)} · <code>${e.job_id}</code></div>
+      ${e.error_message&&d`<p class="error">${e.error_message}</p>`}
+      <div class="row">
+        ${a&&d`<button onClick=${()=>s(()=>L("POST",`/bd/jobs/${e.job_id}/cancel`))}>Cancel</button>`}
+        ${n.status==="completed"&&d`
+          <button onClick=${()=>s(()=>ke(`/bd/jobs/${e.job_id}/export?format=csv`,`job-${e.job_id}.csv`,"text/csv"))}>Export CSV</button>
+          <button onClick=${()=>s(()=>ke(`/bd/jobs/${e.job_id}/export?format=json`,`job-${e.job_id}.json`,"application/json"))}>Export JSON</button>`}
+      </div>
+      <${M} error=${i} />
+    </li>`}var Et=e=>({preset:"full_pipeline",input_assets:{companies:Array.from({length:e},(t,n)=>({company_name:`Demo Company ${n+1}`,domain:`demo-company-${n+1}.io`}))}});function it(){let e=T(()=>C("/bd/jobs?limit=20")),[t,n]=y(),[r,i]=y(20);return d`
+    <section aria-labelledby="jobs-h">
+      <h2 id="jobs-h">Enrichment jobs</h2>
+      <form class="row" onSubmit=${s=>{s.preventDefault(),n(void 0),L("POST","/bd/jobs",Et(r)).then(e.reload,a=>n(E(a)))}}>
+        <label>Sample companies <input type="number" min="1" max="500" value=${r} onInput=${s=>i(Number(s.currentTarget.value))} /></label>
+        <button type="submit">Start a sample job</button>
+        <button type="button" onClick=${e.reload}>Refresh</button>
+      </form>
+      <${M} error=${t} />
+      <${P} loaded=${e} empty=${e.data?.items.length===0&&"No jobs yet. Start a sample job above, or POST /bd/jobs with your own companies; it shows here with its progress."}>
+        <ul class="list">${e.data?.items.map(s=>d`<${Tt} key=${s.job_id+s.status} job=${s} onChange=${e.reload} />`)}</ul>
+      <//>
+    </section>`}var B="/integrations/moderation";function Pt({community:e}){let t=T(()=>C(`${B}/status?community_id=${e.id}&include_logs=50`),[e.id]),n=T(()=>C(`${B}/communities/${e.id}/rules`),[e.id]),[r,i]=y(),o=(u,_)=>{i(void 0),u().then(_,f=>i(E(f)))},s=t.data,a=[...s?.audit_logs??[]].sort((u,_)=>_.at.localeCompare(u.at)),c=n.data?.mode;return d`
+    <article class="panel" aria-label=${e.name??e.id}>
+      <div class="row spread"><h3>${e.name??e.id}</h3><span class="muted">${e.platform??""}</span></div>
+      <${M} error=${r} />
+      <${P} loaded=${t}>${s&&d`
+        <dl class="cards">
+          <div><dt>Status</dt><dd>${s.status} (${s.connection_state})</dd></div>
+          <div><dt>Messages scanned</dt><dd>${D(s.metrics.messages_scanned)}</dd></div>
+          <div><dt>Flagged</dt><dd>${D(s.metrics.messages_flagged)} (${(s.metrics.spam_rate*100).toFixed(1)}%)</dd></div>
+          <div><dt>Rules</dt><dd>${c??"\u2026"}
+            ${c&&d` <button onClick=${()=>o(()=>L("PUT",`${B}/communities/${e.id}/rules`,{mode:c==="enforce"?"observe":"enforce"}),n.reload)}>
+              Switch to ${c==="enforce"?"observe":"enforce"}</button>`}</dd></div>
+        </dl>
+        <h4>Audit log, newest first</h4>
+        ${a.length===0?d`<p class="empty">No actions yet. Moderated messages appear here once events arrive (POST ${B}/communities/{id}/events, or the platform's bot).</p>`:d`
+          <div class="scroll"><table>
+            <thead><tr><th scope="col">When</th><th scope="col">User</th><th scope="col">Action</th><th scope="col">Rule</th><th scope="col">Message</th><th scope="col">Undo</th></tr></thead>
+            <tbody>${a.map(u=>d`<tr>
+              <td>${O(u.at)}</td><td>${u.username}</td><td>${u.action}${u.delivery?` (${u.delivery.status})`:""}</td><td title=${u.reason}>${u.rule}</td><td>${u.message_excerpt}</td>
+              <td>${u.undo?d`undone (${u.undo.status})`:u.action==="mute"||u.action==="ban"?d`<button onClick=${()=>o(()=>L("POST",`${B}/communities/${e.id}/audit-logs/${u.id}/undo`),t.reload)} aria-label=${`Undo ${u.action} of ${u.username}`}>Undo</button>`:"\u2014"}</td>
+            </tr>`)}</tbody>
+          </table></div>`}
+      `}<//>
+    </article>`}function at(){let e=T(()=>C(`${B}/communities?limit=20`));return d`
+    <section aria-labelledby="mod-h">
+      <h2 id="mod-h">Moderation</h2>
+      <${P} loaded=${e} empty=${e.data?.items.length===0&&`No communities yet. Create one with POST ${B}/communities; its status and audit log show here.`}>
+        ${e.data?.items.map(t=>d`<${Pt} key=${t.id} community=${t} />`)}
+      <//>
+    </section>`}function _t({title:e,path:t,canDelete:n,empty:r}){let i=T(()=>C(`${t}?limit=20`)),[o,s]=y(),[a,c]=y(),u=_=>c(E(_));return d`
+    <section aria-label=${e}>
+      <h2>${e}</h2>
+      <${M} error=${a} />
+      <${P} loaded=${i} empty=${i.data?.items.length===0&&r}>
+        <ul class="list">${i.data?.items.map(_=>d`<li class="row spread">
+          <span>${_.title??_.tool_name??_.id} <span class="small muted">${O(_.created_at)}</span></span>
+          <span class="row">
+            <button onClick=${()=>C(`${t}/${_.id}`).then(f=>s({id:_.id,body:f}),u)}>Open</button>
+            ${n&&d`<button onClick=${()=>confirm("Delete it?")&&L("DELETE",`${t}/${_.id}`).then(i.reload,u)}>Delete</button>`}
+          </span></li>`)}</ul>
+      <//>
+      ${o&&d`<div class="panel"><div class="row spread"><strong>${o.id}</strong><button onClick=${()=>s(void 0)}>Close</button></div>
+        <pre tabindex="0">${JSON.stringify(o.body,null,2)}</pre></div>`}
+    </section>`}var lt=()=>d`
+  <${_t} title="Stored results" path="/results" canDelete=${!1} empty="No stored results yet. Tool calls and finished jobs store their results here." />
+  <${_t} title="Chats" path="/chats" canDelete=${!0} empty="No chats yet. Create one with POST /chats and pass its chat_id when you start a job." />`;function ct({days:e}){let o=Math.max(1,...e.map(u=>u.credits)),s=600/Math.max(1,e.length),a=Math.max(1,s*.75),c=e.reduce((u,_)=>u+_.credits,0);return d`
+    <figure class="chart">
+      <svg viewBox="0 0 ${600} ${180}" role="img" aria-label=${`Credits used per day: ${c} over ${e.length} days, at most ${o} in a day`}>
+        <line x1="0" x2=${600} y1=${158} y2=${158} class="axis" />
+        ${e.map((u,_)=>{let f=142*u.credits/o;return d`<rect class="bar" x=${_*s+(s-a)/2} y=${158-f} width=${a} height=${f}><title>${u.date}: ${u.credits} credits</title></rect>`})}
+        <text x="0" y="12" class="label">${o}</text>
+        ${e.length?d`<text x="0" y=${174} class="label">${e[0].date}</text>
+          <text x=${600} y=${174} class="label end">${e[e.length-1].date}</text>`:null}
+      </svg>
+    </figure>`}var ut=e=>e.toISOString().slice(0,10);function dt(){let e=new Date,[t,n]=y({start:ut(new Date(e.getTime()-29*864e5)),end:ut(e)}),r=T(()=>Promise.all([C("/users/me"),C("/subscriptions/status")])),i=T(()=>C(`/credits/usage?start_date=${t.start}&end_date=${t.end}`),[t.start,t.end]),o=u=>{u.preventDefault();let _=new FormData(u.currentTarget);n({start:String(_.get("start")),end:String(_.get("end"))})},[s,a]=r.data??[],c=i.data;return d`
+    <section aria-labelledby="balance-h">
+      <h2 id="balance-h">Balance</h2>
+      <${P} loaded=${r}>
+        ${s&&a&&d`<dl class="cards">
+          <div><dt>Credits available</dt><dd class="big" data-testid="balance">${D(a.credits_total)}</dd></div>
+          <div><dt>Of which never expire</dt><dd>${D(s.permanent_credit_balance)}</dd></div>
+          <div><dt>Plan</dt><dd>${a.tier} (${a.status})</dd></div>
+          <div><dt>Monthly credits expire</dt><dd>${O(a.credits_expiring)}</dd></div>
+        </dl>`}
+      <//>
+    </section>
+    <section aria-labelledby="usage-h">
+      <h2 id="usage-h">Usage</h2>
+      <form class="row" onSubmit=${o}>
+        <label>From <input type="date" name="start" value=${t.start} required /></label>
+        <label>To <input type="date" name="end" value=${t.end} required /></label>
+        <button type="submit">Show</button>
+      </form>
+      <${P} loaded=${i}>
+        ${c&&d`
+          <dl class="cards">
+            <div><dt>Used</dt><dd class="big">${D(c.total_used)}</dd></div>
+            <div><dt>Allowance</dt><dd>${c.allowance===null?"none":`${D(c.allowance)} (${c.percentage_used}% used)`}</dd></div>
+            <div><dt>Per day</dt><dd>${c.average_daily}</dd></div>
+            <div><dt>Projected this period</dt><dd>${D(c.projected)}</dd></div>
+          </dl>
+          <h3>By day</h3>
+          ${c.total_used===0?d`<p class="empty">No credits used from ${c.start_date} to ${c.end_date}. Start a job on the Jobs tab, or widen the dates.</p>`:d`<${ct} days=${c.by_day} />`}
+          <h3>By tool</h3>
+          ${c.by_tool.length===0?d`<p class="empty">Nothing charged in this range yet.</p>`:d`
+            <table><thead><tr><th scope="col">Tool</th><th scope="col" class="n">Credits</th></tr></thead>
+              <tbody>${c.by_tool.map(u=>d`<tr><td>${u.tool_name}</td><td class="n">${D(u.credits)}</td></tr>`)}</tbody></table>`}
+        `}
+      <//>
+    </section>`}function pt(){let e=T(()=>C("/webhooks/endpoints")),t=T(()=>C("/webhooks/deliveries?limit=50")),[n,r]=y(),i=o=>{r(void 0),L("POST",`/webhooks/deliveries/${o}/retry`).then(t.reload,s=>r(E(s)))};return d`
+    <section aria-labelledby="ep-h">
+      <h2 id="ep-h">Webhook endpoints</h2>
+      <${P} loaded=${e} empty=${e.data?.items.length===0&&"No endpoints yet. POST /webhooks/endpoints with a url and event_types (job.completed, credits.low, \u2026) to be called when they happen."}>
+        <ul class="list">${e.data?.items.map(o=>d`<li><code>${o.url}</code><div class="small muted">${o.event_types.join(", ")} · ${o.id}</div></li>`)}</ul>
+      <//>
+    </section>
+    <section aria-labelledby="del-h">
+      <h2 id="del-h">Recent deliveries</h2>
+      <${M} error=${n} />
+      <${P} loaded=${t} empty=${t.data?.items.length===0&&"No deliveries yet. They are listed here, with their answers, once an event is sent to one of your endpoints."}>
+        <div class="scroll"><table>
+          <thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Answer</th><th scope="col">Retry</th></tr></thead>
+          <tbody>${t.data?.items.map(o=>d`<tr>
+            <td>${O(o.created_at)}</td><td>${o.event_type}</td><td>${o.status}</td><td class="n">${o.attempts}</td>
+            <td>${o.last_status_code??o.last_error??"\u2014"}</td>
+            <td><button onClick=${()=>i(o.id)} aria-label=${`Retry delivery ${o.id}`}>Retry</button></td></tr>`)}</tbody>
+        </table></div>
+      <//>
+    </section>`}var Se=[{id:"usage",label:"Credits",view:dt},{id:"jobs",label:"Jobs",view:it},{id:"moderation",label:"Moderation",view:at},{id:"storage",label:"Results & chats",view:lt},{id:"webhooks",label:"Webhooks",view:pt}];function Dt({onKey:e}){let[t,n]=y();return d`
+    <form class="panel key" onSubmit=${i=>{i.preventDefault();let o=String(new FormData(i.currentTarget).get("key")??"").trim();ae(o),C("/users/me").then(e,s=>{ae(""),n(E(s))})}}>
+      <h2>Your API key</h2>
+      <p>Paste the key <code>npm start</code> printed (or your own). It stays in this tab only and is sent in the Authorization header.</p>
+      <label for="key">API key</label>
+      <input id="key" name="key" type="password" autocomplete="off" required />
+      <button type="submit">Open the console</button>
+      <${M} error=${t} />
+    </form>`}function jt(){let[e,t]=y(!!ie()),[n,r]=y(location.hash.slice(1)||"usage"),i=Se.find(s=>s.id===n)??Se[0],o=s=>{r(s),history.replaceState(null,"",`#${s}`)};return d`
+    <header class="row spread">
+      <h1>Console</h1>
+      ${e&&d`<button onClick=${()=>{ae(""),t(!1)}}>Forget key</button>`}
+    </header>
+    ${e?d`
+      <nav aria-label="Screens"><ul class="tabs">${Se.map(s=>d`<li>
+        <a href=${`#${s.id}`} aria-current=${s.id===i.id?"page":void 0} onClick=${a=>{a.preventDefault(),o(s.id)}}>${s.label}</a></li>`)}</ul></nav>
+      <main><${i.view} key=${i.id} /></main>`:d`<main><${Dt} onKey=${()=>t(!0)} /></main>`}`}He(d`<${jt} />`,document.getElementById("app"));
