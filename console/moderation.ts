@@ -37,14 +37,13 @@ function CommunityPanel({ community }: { community: Community }) {
         </dl>
         <h4>Audit log, newest first</h4>
         ${logs.length === 0 ? html`<p class="empty">No actions yet. Moderated messages appear here once events arrive (POST ${BASE}/communities/{id}/events, or the platform's bot).</p>` : html`
-          <div class="scroll"><table>
-            <thead><tr><th scope="col">When</th><th scope="col">User</th><th scope="col">Action</th><th scope="col">Rule</th><th scope="col">Message</th><th scope="col">Undo</th></tr></thead>
-            <tbody>${logs.map((a) => html`<tr>
-              <td>${when(a.at)}</td><td>${a.username}</td><td>${a.action}${a.delivery ? ` (${a.delivery.status})` : ''}</td><td title=${a.reason}>${a.rule}</td><td>${a.message_excerpt}</td>
-              <td>${a.undo ? html`undone (${a.undo.status})` : a.action === 'mute' || a.action === 'ban'
-                ? html`<button onClick=${() => act(() => call('POST', `${BASE}/communities/${community.id}/audit-logs/${a.id}/undo`), status.reload)} aria-label=${`Undo ${a.action} of ${a.username}`}>Undo</button>` : '—'}</td>
-            </tr>`)}</tbody>
-          </table></div>`}
+          <ul class="list">${logs.map((a) => html`<li>
+            <div class="row spread"><strong>${a.action}${a.delivery ? ` (${a.delivery.status})` : ''} · ${a.username}</strong><span class="small muted">${when(a.at)}</span></div>
+            <div class="small">${a.rule}: ${a.reason}</div>
+            ${a.message_excerpt && html`<blockquote class="small">${a.message_excerpt}</blockquote>`}
+            ${a.undo ? html`<div class="small">Undone ${when(a.undo.at)} (${a.undo.status})</div>` : (a.action === 'mute' || a.action === 'ban') &&
+              html`<button onClick=${() => act(() => call('POST', `${BASE}/communities/${community.id}/audit-logs/${a.id}/undo`), status.reload)} aria-label=${`Undo ${a.action} of ${a.username}`}>Undo</button>`}
+          </li>`)}</ul>`}
       `}<//>
     </article>`;
 }

@@ -113,7 +113,7 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
     await expect.poll(() => page.getByTestId('balance').textContent()).toBe(status.credits_total.toLocaleString('en-US'));
     const usage = (await api.call('GET', '/credits/usage', { key })).body;
     expect(usage.total_used).toBeGreaterThan(0);
-    await page.locator('.chart rect.bar').first().waitFor();
+    await page.locator('.chart rect.bar').first().waitFor({ state: 'attached' });
     expect(await page.locator('.chart rect.bar').count()).toBe(usage.by_day.length);
     expect(await page.locator('table tbody tr').count()).toBe(usage.by_tool.length);
     expect(await seriousViolations()).toEqual([]);
@@ -141,7 +141,7 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
     expect(await seriousViolations()).toEqual([]);
     await shot('moderation');
     await undo.click();
-    await page.getByText(/undone \(/).waitFor({ timeout: 30_000 });
+    await page.getByText(/Undone .* \(/).waitFor({ timeout: 30_000 });
     await api.ports.queue.drained();
     expect(telegram.calls.slice(before).map((c: { method: string }) => c.method)).toContain('restrictChatMember');
   }, 60_000);
