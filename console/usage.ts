@@ -11,13 +11,11 @@ interface Usage {
 interface Me { email: string; subscription_tier: string; permanent_credit_balance: number; current_period_end: string | null }
 interface Subscription { tier: string; status: string; credits_total: number; credits_expiring: string | null; next_billing_date: string | null }
 
-const isoDay = (d: Date) => d.toISOString().slice(0, 10);
-
 export function UsageScreen() {
-  const today = new Date();
-  const [range, setRange] = useState({ start: isoDay(new Date(today.getTime() - 29 * 86_400_000)), end: isoDay(today) });
+  // No range at first: the API's default (the last 30 days), whose dates then fill the form.
+  const [range, setRange] = useState<{ start: string; end: string }>();
   const account = useLoad(() => Promise.all([get<Me>('/users/me'), get<Subscription>('/subscriptions/status')]));
-  const usage = useLoad(() => get<Usage>(`/credits/usage?start_date=${range.start}&end_date=${range.end}`), [range.start, range.end]);
+  const usage = useLoad(() => get<Usage>(range ? `/credits/usage?start_date=${range.start}&end_date=${range.end}` : '/credits/usage'), [range?.start, range?.end]);
   const onSubmit = (e: Event) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget as HTMLFormElement);
@@ -40,8 +38,8 @@ export function UsageScreen() {
     <section aria-labelledby="usage-h">
       <h2 id="usage-h">Usage</h2>
       <form class="row" onSubmit=${onSubmit}>
-        <label>From <input type="date" name="start" value=${range.start} required /></label>
-        <label>To <input type="date" name="end" value=${range.end} required /></label>
+        <label>From <input type="date" name="start" value=${range?.start ?? usage.data?.start_date} required /></label>
+        <label>To <input type="date" name="end" value=${range?.end ?? usage.data?.end_date} required /></label>
         <button type="submit">Show</button>
       </form>
       <${Status} loaded=${usage}>

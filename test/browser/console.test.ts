@@ -87,7 +87,7 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
     await page.getByLabel('API key').fill(key);
     await page.getByRole('button', { name: 'Open the console' }).click();
     await page.getByTestId('balance').waitFor();
-    expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain(key);
+    expect(await page.evaluate(() => JSON.stringify((globalThis as { localStorage?: unknown }).localStorage))).not.toContain(key);
     expect(page.url()).not.toContain(key);
   });
 
