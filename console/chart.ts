@@ -5,7 +5,7 @@ import { html } from './view';
  * inline styles) keep it inside the page's CSP. Scales with its box through the viewBox.
  */
 export function BarChart({ days }: { days: { date: string; credits: number }[] }) {
-  const width = 600, height = 180, top = 16, bottom = 22;
+  const width = 600, height = 160, top = 4, bottom = 1;
   const max = Math.max(1, ...days.map((d) => d.credits));
   const step = width / Math.max(1, days.length);
   const bar = Math.max(1, step * 0.75);
@@ -18,9 +18,7 @@ export function BarChart({ days }: { days: { date: string; credits: number }[] }
           const h = ((height - top - bottom) * d.credits) / max;
           return html`<rect class="bar" x=${i * step + (step - bar) / 2} y=${height - bottom - h} width=${bar} height=${h}><title>${d.date}: ${d.credits} credits</title></rect>`;
         })}
-        <text x="0" y="12" class="label">${max}</text>
-        ${days.length ? html`<text x="0" y=${height - 6} class="label">${days[0].date}</text>
-          <text x=${width} y=${height - 6} class="label end">${days[days.length - 1].date}</text>` : null}
       </svg>
+      ${days.length ? html`<figcaption class="row spread small muted"><span>${days[0].date}</span><span>highest ${max} a day</span><span>${days[days.length - 1].date}</span></figcaption>` : null}
     </figure>`;
 }

@@ -79,13 +79,11 @@ var v,Pe,pt,A,le,ee,je,Q,Le,ue,ce,ft,q=Symbol.for("pv"),te={},ne=[],mt=/^m(i|n|o
   <${_t} title="Stored results" path="/results" canDelete=${!1} empty="No stored results yet. Tool calls and finished jobs store their results here." />
   <${_t} title="Chats" path="/chats" canDelete=${!0} empty="No chats yet. Create one with POST /chats and pass its chat_id when you start a job." />`;function ct({days:e}){let o=Math.max(1,...e.map(c=>c.credits)),s=600/Math.max(1,e.length),i=Math.max(1,s*.75),u=e.reduce((c,_)=>c+_.credits,0);return d`
     <figure class="chart">
-      <svg viewBox="0 0 ${600} ${180}" role="img" aria-label=${`Credits used per day: ${u} over ${e.length} days, at most ${o} in a day`}>
-        <line x1="0" x2=${600} y1=${158} y2=${158} class="axis" />
-        ${e.map((c,_)=>{let f=142*c.credits/o;return d`<rect class="bar" x=${_*s+(s-i)/2} y=${158-f} width=${i} height=${f}><title>${c.date}: ${c.credits} credits</title></rect>`})}
-        <text x="0" y="12" class="label">${o}</text>
-        ${e.length?d`<text x="0" y=${174} class="label">${e[0].date}</text>
-          <text x=${600} y=${174} class="label end">${e[e.length-1].date}</text>`:null}
+      <svg viewBox="0 0 ${600} ${160}" role="img" aria-label=${`Credits used per day: ${u} over ${e.length} days, at most ${o} in a day`}>
+        <line x1="0" x2=${600} y1=${159} y2=${159} class="axis" />
+        ${e.map((c,_)=>{let f=155*c.credits/o;return d`<rect class="bar" x=${_*s+(s-i)/2} y=${159-f} width=${i} height=${f}><title>${c.date}: ${c.credits} credits</title></rect>`})}
       </svg>
+      ${e.length?d`<figcaption class="row spread small muted"><span>${e[0].date}</span><span>highest ${o} a day</span><span>${e[e.length-1].date}</span></figcaption>`:null}
     </figure>`}function ut(){let[e,t]=y(),n=T(()=>Promise.all([C("/users/me"),C("/subscriptions/status")])),r=T(()=>C(e?`/credits/usage?start_date=${e.start}&end_date=${e.end}`:"/credits/usage"),[e?.start,e?.end]),a=u=>{u.preventDefault();let c=new FormData(u.currentTarget);t({start:String(c.get("start")),end:String(c.get("end"))})},[o,s]=n.data??[],i=r.data;return d`
     <section aria-labelledby="balance-h">
       <h2 id="balance-h">Balance</h2>
