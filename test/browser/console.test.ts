@@ -14,9 +14,10 @@ import { PROJECT_ROOT } from '#infra/projectRoot';
 import { startTestApi } from '#test/support/api';
 import { startTelegramStandIn } from '#test/support/telegramStandIn';
 
-const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+// CHROMIUM_PATH, when set, is the only one tried.
+const CANDIDATES = process.env.CHROMIUM_PATH ? [process.env.CHROMIUM_PATH] : ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
 const chromium = CANDIDATES.find((p): p is string => !!p && existsSync(p));
-if (!chromium) console.warn(`SKIPPED: the console's browser suite (test/browser/console.test.ts) found no Chromium at ${CANDIDATES.filter(Boolean).join(', ')}; install it with apt-get install -y chromium or set CHROMIUM_PATH`);
+if (!chromium) console.warn(`SKIPPED: the console's browser suite (test/browser/console.test.ts) found no Chromium at ${CANDIDATES.join(', ')}; install it with apt-get install -y chromium or set CHROMIUM_PATH`);
 
 const SHOTS = process.env.CONSOLE_SCREENSHOTS === '1' ? join(PROJECT_ROOT, 'docs/console') : undefined;
 const TOKEN = '7000:operator-bot-token';
@@ -144,12 +145,20 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
     await page.getByText(/Undone .* \(/).waitFor({ timeout: 30_000 });
     await api.ports.queue.drained();
     expect(telegram.calls.slice(before).map((c: { method: string }) => c.method)).toContain('restrictChatMember');
+    await page.getByRole('button', { name: 'Switch to observe' }).click();
+    await page.getByRole('button', { name: 'Switch to enforce' }).waitFor();
+    expect((await api.call('GET', `${BASE}/communities/${community.id}/rules`, { key })).body.mode).toBe('observe');
   }, 60_000);
 
   it('lists results, chats and webhooks with empty states that say what to do', async () => {
     await tab('Results & chats');
     await page.getByRole('heading', { name: 'Chats' }).waitFor();
     await page.getByText('No chats yet').waitFor();
+    // The finished job's stored result, opened in full.
+    const results = (await api.call('GET', '/results', { key })).body.items;
+    expect(results.length).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Open' }).first().click();
+    await expect.poll(() => page.locator('pre').textContent()).toContain(results[0].id);
     await shot('results');
     await tab('Webhooks');
     await page.getByText('No endpoints yet').waitFor();
