@@ -13,6 +13,7 @@ import { createLocalApi, listen } from './local/server';
 import { ensureDemoAccount } from '#shared/domain/accounts/demo';
 import { createBenchContext, type BenchSuite } from './bench/harness';
 import { printBundleFigures } from './bench/bundles';
+import { printConsoleFigures } from './bench/console';
 import { platformBench } from './bench/platform';
 import { intelligenceBench } from './bench/intelligence';
 import { jobsBench } from './bench/jobs';
@@ -32,12 +33,16 @@ import { userProfileKey } from '#shared/store/keys';
 const SUITES: BenchSuite[] = [firstStartBench, platformBench, growthBench, moderationBench, platformModerationBench, redditModerationBench, crispModerationBench, jobsBench, intelligenceBench, webhooksBench, mcpBench, oneAccountBench];
 
 const only = process.argv.slice(2).find((a) => !a.startsWith('--'));
-const suiteNames = [...SUITES.map((s) => s.name), 'bundles'];
+const suiteNames = [...SUITES.map((s) => s.name), 'bundles', 'console'];
 if (only && !suiteNames.some((name) => name.toLowerCase().includes(only.toLowerCase()))) {
   console.error(`No bench suite matches "${only}". Suites: ${suiteNames.join(', ')} (a part of a name is enough).`);
   process.exit(2);
 }
 const suites = SUITES.filter((s) => !only || s.name.toLowerCase().includes(only.toLowerCase()));
+if (!only || 'console'.includes(only.toLowerCase())) {
+  console.log('\n== Web console (what a browser downloads)');
+  printConsoleFigures();
+}
 // The bundles suite builds and loads bundles in child processes: it needs no DynamoDB, so it alone starts none.
 if (suites.length) await runServerSuites(suites);
 if (!only || 'bundles'.includes(only.toLowerCase())) {

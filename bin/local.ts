@@ -22,6 +22,7 @@ const shown = (key: string | undefined, variable: string) =>
   key ?? `(unchanged: rotated since it was last printed, and only its hash is stored; keep using the rotated key, or set ${variable} or start with --fresh)`;
 
 console.log(`API: ${runtime.baseUrl}`);
+console.log(`Console: ${runtime.baseUrl}/console (paste a key below)`);
 console.log(`Pro demo key: ${shown(runtime.proKey, 'DEMO_PRO_API_KEY')}`);
 console.log(`Developer demo key: ${shown(runtime.developerKey, 'DEMO_DEVELOPER_API_KEY')}`);
 standIns?.announce(runtime.baseUrl);

@@ -7,6 +7,8 @@ export const DISPOSABLE_DOMAINS_SIDE_FILE = `shared/domain/jobs/${DISPOSABLE_DOM
 
 /** The OpenAPI document built ahead from the schemas (`npm run openapi`), served by the public function. */
 export const OPENAPI_SIDE_FILE = 'functions/public/openapi.json';
+/** The web console's script (built ahead by `npm run console` from console/) and styles, served by the public function. */
+export const CONSOLE_SIDE_FILES = ['functions/public/console.js', 'functions/public/console.css'] as const;
 
 /**
  * What a function may do beyond writing its own logs: the stack turns this into grants and env. The
@@ -51,7 +53,7 @@ type Deployment = Omit<FunctionNeeds, 'table' | 'queue' | 'webhookQueue' | 'even
  * says what it needs (and the stack refuses to synthesize without an entry).
  */
 const DEPLOYMENTS: Record<FunctionName, Deployment> = {
-  public: { description: 'Health and the OpenAPI document', sideFiles: [OPENAPI_SIDE_FILE] },
+  public: { description: 'Health, the OpenAPI document and the web console', sideFiles: [OPENAPI_SIDE_FILE, ...CONSOLE_SIDE_FILES] },
   webhooks: { description: 'Stripe webhooks and the local checkout pages' },
   account: { description: 'Profile, API key, subscription, checkout and credit usage' },
   storage: { description: 'Chats and stored results' },

@@ -2,6 +2,7 @@ import { withPorts } from '#shared/adapters/aws';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApiHandler } from '#shared/http/api';
+import { HttpResponse } from '#shared/http/response';
 import { publicEndpoints as E } from '#shared/schemas/public';
 
 /**
@@ -23,7 +24,50 @@ function openApiFor(baseUrl: string): Record<string, unknown> {
   return document;
 }
 
+/**
+ * The console runs only its own script (no inline script, nothing from another origin) and talks
+ * only to this API, so a page that somehow showed hostile text could neither run it nor send the
+ * pasted key anywhere else. Styles are a file too: Preact sets the few computed sizes through the
+ * CSSOM, which a CSP does not restrict.
+ */
+const CONSOLE_HEADERS = {
+  'content-security-policy': "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-cache',
+};
+
+// Relative addresses: the page is /api/v1/console (behind a stage prefix in API Gateway), so
+// `console/…` is its own assets and the script finds the API at `./`.
+const CONSOLE_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Console</title>
+<link rel="stylesheet" href="console/console.css">
+<script type="module" src="console/console.js"></script>
+</head>
+<body>
+<div id="app"><noscript>The console needs JavaScript.</noscript></div>
+</body>
+</html>
+`;
+
+/** The built files beside the bundle, read once per container. */
+const assets = new Map<string, string>();
+const asset = (name: string) => {
+  let text = assets.get(name);
+  if (text === undefined) assets.set(name, (text = readFileSync(join(import.meta.dirname, name), 'utf8')));
+  return text;
+};
+
+const consoleFile = (body: string, contentType: string) => new HttpResponse(200, body, CONSOLE_HEADERS, contentType);
+
 export const handler = withPorts('public', {}, createApiHandler(E, {
   health: async () => ({ status: 'ok' as const, time: new Date().toISOString() }),
   openapi: async ({ baseUrl }) => openApiFor(baseUrl),
+  console: async () => consoleFile(CONSOLE_PAGE, 'text/html; charset=utf-8'),
+  consoleScript: async () => consoleFile(asset('console.js'), 'text/javascript; charset=utf-8'),
+  consoleStyles: async () => consoleFile(asset('console.css'), 'text/css; charset=utf-8'),
 }));

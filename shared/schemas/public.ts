@@ -13,6 +13,17 @@ export const publicEndpoints = {
     operationId: 'openapi', method: 'GET', path: '/api/v1/openapi.json', summary: 'This OpenAPI 3.1 document', tag, auth: 'none',
     response: z.record(z.string(), z.unknown()),
   }),
+  console: defineEndpoint({
+    operationId: 'console', method: 'GET', path: '/api/v1/console', summary: 'The web console (an HTML page; it asks for your API key)', tag, auth: 'none',
+    description: 'A page showing your balance, credit usage, jobs, moderation, stored results and webhooks. Loading it needs no key; every call it makes sends the key you paste in the Authorization header.',
+    produces: 'text/html',
+  }),
+  consoleScript: defineEndpoint({
+    operationId: 'consoleScript', method: 'GET', path: '/api/v1/console/console.js', summary: "The web console's script", tag, auth: 'none', produces: 'text/javascript',
+  }),
+  consoleStyles: defineEndpoint({
+    operationId: 'consoleStyles', method: 'GET', path: '/api/v1/console/console.css', summary: "The web console's styles", tag, auth: 'none', produces: 'text/css',
+  }),
 };
 
 export const webhookEndpoints = {

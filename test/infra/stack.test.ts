@@ -137,6 +137,12 @@ describe('functions', () => {
     const openapi = await load('public').handler({ ...event, resource: '/api/v1/openapi.json', path: '/api/v1/openapi.json' }, {});
     expect(openapi.statusCode).toBe(200);
     expect(JSON.parse(openapi.body)).toMatchObject({ openapi: '3.1.0', servers: [{ url: 'https://abc123.execute-api.eu-west-1.amazonaws.com/prod' }], paths: { '/api/v1/chats': expect.anything() } });
+    // The web console: its page and its script from the file beside the bundle, under its CSP.
+    const page = await load('public').handler({ ...event, resource: '/api/v1/console', path: '/api/v1/console' }, {});
+    expect([page.statusCode, page.headers['content-type'], page.headers['content-security-policy']]).toEqual([200, 'text/html; charset=utf-8', expect.stringContaining("default-src 'self'")]);
+    expect(page.body).toContain('src="console/console.js"');
+    const script = await load('public').handler({ ...event, resource: '/api/v1/console/console.js', path: '/api/v1/console/console.js' }, {});
+    expect([script.statusCode, script.headers['content-type'], script.body]).toEqual([200, 'text/javascript; charset=utf-8', readFileSync(path.join(PROJECT_ROOT, 'functions/public/console.js'), 'utf8')]);
     await expect(load('authorizer').handler({ type: 'TOKEN', authorizationToken: '', methodArn: 'arn:aws:execute-api:eu-west-1:1:abc/prod/GET/x' })).rejects.toThrow('Unauthorized');
   });
 

@@ -1,0 +1,71 @@
+/**
+ * Every call the console makes: same origin, the pasted key in the Authorization header (never in
+ * an address, so it stays out of logs and history). The key lives in sessionStorage: gone when the tab closes.
+ */
+const KEY_SLOT = 'console.apiKey';
+/** The page is <api>/console, so the API is the folder it sits in (behind any stage prefix). */
+export const API_BASE = new URL('.', location.href).href.replace(/\/$/, '');
+
+export const storedKey = () => sessionStorage.getItem(KEY_SLOT) ?? '';
+export const storeKey = (key: string) => (key ? sessionStorage.setItem(KEY_SLOT, key) : sessionStorage.removeItem(KEY_SLOT));
+
+/** An API error, carrying the error body's message so the screen can show it as the API wrote it. */
+export class ApiError extends Error {
+  constructor(readonly status: number, message: string, readonly code: string) {
+    super(message);
+  }
+}
+
+async function errorOf(response: Response): Promise<ApiError> {
+  const body = (await response.json().catch(() => undefined)) as { error?: { code?: string; message?: string } } | undefined;
+  return new ApiError(response.status, body?.error?.message ?? `${response.status} ${response.statusText}`, body?.error?.code ?? 'http_error');
+}
+
+export async function call<T>(method: string, path: string, body?: unknown, accept = 'application/json'): Promise<T> {
+  const headers: Record<string, string> = { authorization: `Bearer ${storedKey()}`, accept };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (method === 'POST') headers['idempotency-key'] = crypto.randomUUID();
+  const response = await fetch(API_BASE + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (!response.ok) throw await errorOf(response);
+  if (response.status === 204) return undefined as T;
+  return (accept === 'application/json' ? response.json() : response.text()) as Promise<T>;
+}
+
+export const get = <T>(path: string) => call<T>('GET', path);
+
+/** Saves a file fetched with the key (a plain link could not send the header). */
+export async function download(path: string, name: string, accept: string): Promise<void> {
+  const text = await call<string>('GET', path, undefined, accept);
+  const url = URL.createObjectURL(new Blob([text], { type: accept }));
+  const a = Object.assign(document.createElement('a'), { href: url, download: name });
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/**
+ * Server-sent events read from a fetch body: EventSource cannot send an Authorization header. Calls
+ * onEvent for each event until the stream ends or `signal` aborts it.
+ */
+export async function followEvents(path: string, onEvent: (event: string, data: unknown) => void, signal: AbortSignal): Promise<void> {
+  const response = await fetch(API_BASE + path, { headers: { authorization: `Bearer ${storedKey()}`, accept: 'text/event-stream' }, signal });
+  if (!response.ok || !response.body) throw await errorOf(response);
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value.replace(/\r\n/g, '\n');
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let event = 'message';
+      const data: string[] = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event:')) event = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+      }
+      if (data.length) onEvent(event, JSON.parse(data.join('\n')));
+    }
+  }
+}

@@ -1,0 +1,157 @@
+var v,Pe,pt,A,le,ee,je,Q,Le,ue,ce,ft,q=Symbol.for("pv"),te={},ne=[],mt=/^m(i|n|o|s|text|space)$/,de=Array.isArray,pe=ne.slice,I=Object.assign;function F(e){e&&e.parentNode&&e.remove()}function Me(e,t,n){var r,a,o,s={},i=arguments.length;for(o in t)o=="key"?r=t[o]:o=="ref"&&typeof e!="function"?a=t[o]:s[o]=t[o];return i>2&&(s.children=i>3?pe.call(arguments,2):n),J(e,s,r,a,null)}function J(e,t,n,r,a){var o={type:e,props:t,key:n,ref:r,__k:null,__:null,__b:0,__e:null,__c:null,constructor:q,__v:a||++Pe,__i:-1,__u:0};return!a&&v.vnode&&v.vnode(o),o}function oe(e){return e.children}function X(e,t){this.props=e,this.context=t,this.__g=0}function R(e,t){if(t==null)return e.__&&R(e.__,e.__i+1);for(var n;t<e.__k.length;t++)if((n=e.__k[t])&&n.__e)return n.__e;return typeof e.type!="function"||e.props.__P?null:R(e)}function ht(e){var t,n=e.__v,r=n.__e,a=[],o=[],s=e.__P;s&&((t=I({constructor:q},n)).__v=n.__v+1,v.vnode&&v.vnode(t),fe(s,t,n,e.__n,s.namespaceURI,32&n.__u?[r]:null,a,r||R(n),32&n.__u,o),t.__v=n.__v,t.__.__k[t.__i]=t,Re(a,t,o),n.__=n.__e=null,t.__e!=r&&Oe(t))}function Oe(e){if((e=e.__)&&e.__c&&!e.props.__P)return e.__e=null,e.__k.some(function(t){return t&&(e.__e=t.__e)}),Oe(e)}function Te(e){(8&e.__g||(e.__g|=8,A.push(e),ee++))&&le==v.debounceRendering||((le=v.debounceRendering)||queueMicrotask)(De)}function De(){try{for(var e,t=1;A.length;)A.length>t&&A.sort(je),e=A.shift(),t=A.length,8&e.__g&&ht(e)}finally{(ee=A.length)&&(le||queueMicrotask)(De)}}function Ue(e,t,n,r,a,o,s,i,u,c,_){var f,p,l,m,S,g,b=r.__k||ne,h=t.length;for(u=gt(n,t,b,u,h),f=0;f<h;f++)(l=n.__k[f])!=null&&(p=~l.__i&&b[l.__i]||te,l.__i=f,g=fe(e,l,p,a,o,s,i,u,c,_),m=l.__e,(p.ref!=l.ref||8&p.__u)&&(p.ref&&me(p.ref,null,l,p),l.ref&&_.push(l.ref,l.__c||m,l)),S=S||m,4&l.__u?(u=Ne(l,u,e,!p.__v),p.__e&&(p.__e=null)):typeof l.type=="function"&&g!==void 0?u=g:m&&(u=m.nextSibling),l.__u&=-21);return n.__e=S,u}function gt(e,t,n,r,a){var o,s,i,u,c,_,f,p,l,m=n.length,S=m,g=0,b=0,h=e.__k=Array(a);for(o=0;o<a;o++)(s=t[o])!=null&&typeof s!="boolean"&&typeof s!="function"?(typeof s!="object"||s.constructor===String?s=h[o]=J(null,s):de(s)?s=h[o]=J(oe,{children:s}):s.constructor===q&&s.__b?s=h[o]=J(s.type,s.props,s.key,s.ref,s.__v):h[o]=s,u=o+g,s.__=e,s.__b=e.__b+1,i=null,~(c=s.__i=vt(s,n,u,S))&&(S--,(i=n[c])&&(i.__u|=2)),i&&i.__v?(s.__u|=16,c==u-1?g--:c==u+1?g++:c!=u&&(c>u?g--:g++,b=1)):(~c||(a>m?g--:a<m&&g++),typeof s.type!="function"&&(s.__u|=4))):h[o]=null;if(b){for(_=[],f=[],o=0;o<a;o++)if((s=h[o])&&16&s.__u){for(g=0,p=_.length;g<p;)_[l=g+p>>1]<s.__i?g=l+1:p=l;_[g]=s.__i,f[o]=g+1}for(g=_.length;o--;)f[o]&&(f[o]==g?g--:h[o].__u|=4)}if(S)for(o=0;o<m;o++)!(i=n[o])||2&i.__u||(i.__e==r&&(r=R(i)),he(i,i));return r}function Ne(e,t,n,r){var a,o,s,i;if(typeof e.type=="function"){if(e.props.__P)return t;if(a=e.__k)for(o=0;o<a.length;o++)a[o]&&(a[o].__=e,t=Ne(a[o],t,n,!1));return t}for(t&&!t.parentNode&&(t=R(e))&&!t.parentNode&&(t=null),s=e.__e,i=t;i&&i.nodeType==8;)i=i.nextSibling;for(s!=i&&(!r&&n.moveBefore&&s.parentNode?n.moveBefore(s,t):n.insertBefore(s,t||null)),t=s;(t=t&&t.nextSibling)&&t.nodeType==8&&!t.data.startsWith("$s"););return t}function vt(e,t,n,r){var a,o=e.key,s=e.type,i=t[n],u=i&&!(2&i.__u);if(i===null&&o==null||u&&o==i.key&&s==i.type)return n;if(r>(u?1:0)){for(a=n-1;a>=0;a--)if((i=t[a])&&!(2&i.__u)&&o==i.key&&s==i.type)return a;for(a=n+1;a<t.length;a++)if((i=t[a])&&!(2&i.__u)&&o==i.key&&s==i.type)return a}return-1}function Ee(e,t,n){n==null&&(n=""),t[0]=="-"?e.setProperty(t,n):e[t]=n}function Y(e,t,n,r,a){var o,s;if(t=="style")if(typeof n=="string")e.style.cssText=n;else{if(typeof r=="string"&&(e.style.cssText=r=""),r)for(t in r)n&&t in n||Ee(e.style,t);if(n)for(t in n)r&&n[t]==r[t]||Ee(e.style,t,n[t])}else if(t[0]=="o"&&t[1]=="n")typeof n!="function"&&(n=null),typeof r!="function"&&(r=null),(e.__e||(e.__e={}))[t]=n,n&&r||(s=ce[t]||(ce[t]=bt(t)),(e.__a||(e.__a={}))[t]=ue,o=t!=(t=t.replace(Le,"$1")),(t=t.slice(2))[0]<"a"&&(t=t.toLowerCase()),n?e.addEventListener(t,s,o):e.removeEventListener(t,s,o));else{if(a=="http://www.w3.org/2000/svg")t=t.replace(/xlink(H|:h)/,"h").replace(/sName$/,"s");else if(t!="width"&&t!="height"&&t!="href"&&t!="list"&&t!="form"&&t!="tabIndex"&&t!="download"&&t!="rowSpan"&&t!="colSpan"&&t!="role"&&t!="popover"&&t in e)try{return void(e[t]=n??"")}catch{}if(typeof n=="function")return;n==null||n===!1&&t[4]!="-"?e.removeAttribute(t):e.setAttribute(t,t=="popover"&&n==1?"":n)}}function bt(e){return function(t){var n=this.__e;if(n){if(n=n[e],t[Q]==null)t[Q]=ue++;else if(t[Q]<this.__a[e])return;return n(v.event?v.event(t):t)}}}function fe(e,t,n,r,a,o,s,i,u,c){var _,f,p,l,m,S,g,b,h,x,$,_e,xe,G,H,Ce,N,W,U=t.type;if(t.constructor!==q)return null;128&n.__u&&(u=32&n.__u,_=n.__c.__z)&&(t.__u|=u,f=o=[],_.nodeType==8?i=Z(_,o):o.push(_),i=o[0]||i),(_=v.__b)&&_(t);e:if(typeof U=="function"){p=s.length;try{if(b=t.props,h=(_=U.prototype)&&_.render,x=(_=U.contextType)&&r[_.__c],$=_?x?x.props.value:_.__:r,(l=n.__c)?(t.__c=l,2&l.__g&&(l.__g|=1)):(h?t.__c=l=new U(b,$):(t.__c=l=new X(b,$),l.constructor=U,l.render=yt),x&&x.sub(l),l.state||(l.state={}),l.__n=r,l.__g|=8,l.__h=[],l.__k=[]),h&&(l.__s||(l.__s=l.state),U.getDerivedStateFromProps&&(l.__s==l.state&&(l.__s=I({},l.__s)),I(l.__s,U.getDerivedStateFromProps(b,l.__s)))),m=l.props,S=l.state,l.__v=t,n.__c){if(b!==m&&h&&!U.getDerivedStateFromProps&&l.componentWillReceiveProps&&l.componentWillReceiveProps(b,$),t.__v==n.__v&&!(8&l.__g)||!(4&l.__g)&&l.shouldComponentUpdate&&l.shouldComponentUpdate(b,l.__s,$)===!1){t.__v!=n.__v&&(l.props=b,l.state=l.__s,l.__g&=-9),t.__e=n.__e,t.__k=n.__k,t.__k.some(function(L){L&&(L.__=t)}),ne.push.apply(l.__h,l.__k),l.__k=[],l.__h.length&&s.push(l),i=R(n);break e}l.componentWillUpdate&&l.componentWillUpdate(b,l.__s,$),h&&l.componentDidUpdate&&l.__h.push(function(){l.componentDidUpdate(m,S,g)})}else h&&!U.getDerivedStateFromProps&&l.componentWillMount&&l.componentWillMount(),h&&l.componentDidMount&&l.__h.push(l.componentDidMount);l.context=$,l.props=b,l.__P=e,l.__g&=-5,_e=v.__r,xe=h?25:0;do l.__g&=-9,_e&&_e(t),_=l.render(l.props,l.state=l.__s,l.context);while(8&l.__g&&++xe<25);h&&(ne.push.apply(l.__h,l.__k),l.__k=[]),l.state=l.__s,l.getChildContext&&(r=I({},r,l.getChildContext())),h&&n.__c&&l.getSnapshotBeforeUpdate&&(g=l.getSnapshotBeforeUpdate(m,S)),G=_&&_.type===oe&&_.key==null?_.props.children:_,b.__P&&(_=i,a=(e=b.__P).namespaceURI,u=o=null,n.props&&n.props.__P!=e&&(n.__k.some(function(L){L&&he(L,L)}),n.__k=null),i=n.__k?R(n,0):null),i=Ue(e,de(G)?G:[G],t,n,r,a,o,s,i,u,c),b.__P&&(t.__e=null,i=_),t.__u&=-161,f&&f.some(F),l.__h.length&&s.push(l),1&l.__g&&(l.__g&=-4)}catch(L){if(s.length=p,t.__v=null,u||o)if(L&&L.then){if(t.__u|=128|u,o){for(~(N=o.indexOf(i||void 0))||(N=o.length);(W=o[N-1])&&W.nodeType==8;)N--;for(;N<o.length;N++)if(W=o[N])if(o[N]=null,H){if(W==Ce)break}else{if(W.nodeType!=8)break;W.data.startsWith("$s")&&(Ce=Z(H=W))}}if(!H){for(;i&&i.nodeType==8&&i.nextSibling;)i=i.nextSibling;H=i}(_=Z(H=t.__c.__z||(t.__c.__z=H)))?(t.__e=H,i=_):t.__e=i,i=i&&i.nextSibling}else o&&o.some(F);else t.__e=n.__e;t.__k||(t.__k=n.__k||[]),L&&L.then||Ae(t),v.__e(L,t,n)}}else i=t.__e=$t(n.__e,t,n,r,a,o,s,u,c,e);return(_=v.diffed)&&_(t),i}function Z(e,t){if(e&&e.nodeType==8&&e.data.startsWith("$s"))for(var n=1;e=e.nextSibling;){if(e.nodeType==8){if(e.data.startsWith("$s"))n++;else if(e.data.startsWith("/$s")&&!--n)return e}t&&t.push(e)}}function Ae(e){e&&(e.__c&&(e.__c.__g|=4),e.__k&&e.__k.some(Ae))}function Re(e,t,n){for(var r=0;r<n.length;)me(n[r++],n[r++],n[r++]);v.__c&&v.__c(t,e),e.some(function(a){try{e=a.__h,a.__h=[],e.some(function(o){o.call(a)})}catch(o){v.__e(o,a.__v)}})}function $t(e,t,n,r,a,o,s,i,u,c){var _,f,p,l,m,S,g,b,h=n.props||te,x=t.props,$=t.type;if($=="svg"?a="http://www.w3.org/2000/svg":$=="math"?a="http://www.w3.org/1998/Math/MathML":a||(a="http://www.w3.org/1999/xhtml"),o){for(_=0;_<o.length;_++)if((m=o[_])&&($?m.localName==$:m.nodeType==3)){e=m,o[_]=null;break}}if(!e){if(b=c.ownerDocument||document,!$)return b.createTextNode(x);e=b.createElementNS(a,$,x.is?x:c),i&&(v.__m&&v.__m(t,o),i=!1),o=null}if($){if(c=$=="template"&&e.content||e,o=$=="textarea"&&x.defaultValue!=null?null:o&&pe.call(c.childNodes),!i&&o)for(h={},_=0;_<e.attributes.length;_++)h[(m=e.attributes[_]).name]=m.value;for(_ in h)m=h[_],_=="dangerouslySetInnerHTML"?p=m:_=="children"||_ in x||_=="value"&&"defaultValue"in x||_=="checked"&&"defaultChecked"in x||Y(e,_,null,m,a);for(_ in x)m=x[_],_=="children"?l=m:_=="dangerouslySetInnerHTML"?f=m:_=="value"?S=m:_=="checked"?g=m:i&&typeof m!="function"||h[_]===m||Y(e,_,m,h[_],a);f?(i||p&&(f.__html==p.__html||f.__html==e.innerHTML)||(e.innerHTML=f.__html),t.__k=[]):(p&&(e.textContent=""),($=="foreignObject"||a=="http://www.w3.org/1998/Math/MathML"&&mt.test($))&&(a="http://www.w3.org/1999/xhtml"),Ue(c,de(l)?l:[l],t,n,r,a,o,s,o?o[0]:n.__k&&R(n,0),i,u),o&&o.some(F)),i&&$!="textarea"||(_="value",$=="progress"&&S==null?e.removeAttribute(_):S==null||S===e[_]&&($!="progress"||S)||Y(e,_,S,h[_],a),_="checked",g!=null&&g!=e[_]&&Y(e,_,g,h[_],a))}else h===x||i&&e.data==x||(e.data=x);return e}function me(e,t,n,r){try{typeof e=="function"?t?t.__x=e(t)||1:r&&(r=r.__c||r.__e)&&(t=r.__x)&&(r.__x=null,typeof t=="function"?t():e(null)):e.current=t}catch(a){v.__e(a,n)}}function he(e,t,n){var r,a,o,s;if(v.unmount&&v.unmount(e),!(r=e.ref)||r.current&&r.current!=e.__e||me(r,null,t,e),r=e.__c){if(r.componentWillUnmount)try{r.componentWillUnmount()}catch(i){v.__e(i,t)}r.__P=r.__n=null}if(r=e.__k)for(s=0;s<r.length;s++)r[s]&&he(r[s],t,typeof e.type!="function"||n&&!e.props.__P);!n&&(r=e.__c)&&(r=r.__z)&&(a=Z(r,o=[]))&&(r==e.__e&&o.some(F),F(a),F(r)),n||F(e.__e),e.__e=e.__c=e.__=null}function yt(e,t,n){return this.constructor(e,n)}function He(e,t){var n,r,a,o;v.__&&v.__(e,t),t.nodeType==9&&(t=t.documentElement),r=(n=e&&32&e.__u)?null:t.__k,t.__k=J(oe,{children:[e]}),a=[],o=[],fe(t,t.__k,r||te,te,t.namespaceURI,r?null:t.firstChild?pe.call(t.childNodes):null,a,r?r.__e:t.firstChild,n,o),Re(a,t.__k,o),t.__k.props.children=null}v={__e:function(e,t,n,r){for(var a,o,s;t=t.__;)if((a=t.__c)&&!(1&a.__g)){a.__g|=4;try{if((s=(o=a.constructor)&&o.getDerivedStateFromError)&&a.setState(o.getDerivedStateFromError(e)),a.componentDidCatch&&(a.componentDidCatch(e,r||{}),s=1),s&&8&a.__g)return void(a.__g|=2)}catch(i){e=i}}throw ee=0,e}},Pe=0,pt=function(e){return e!=null&&e.constructor===q},X.prototype.setState=function(e,t){var n=this.__s;n&&n!=this.state||(n=this.__s=I({},this.state)),typeof e=="function"&&(e=e(I({},n),this.props)),e&&(I(n,e),this.__v&&(t&&this.__k.push(t),Te(this)))},X.prototype.forceUpdate=function(e){this.__v&&(this.__g|=4,e&&this.__h.push(e),Te(this))},X.prototype.render=oe,A=[],ee=0,je=function(e,t){return e.__v.__b-t.__v.__b},Q=Symbol(),Le=/(PointerCapture)$|Capture$/i,ue=0,ce={},ft=0;var V,k,ge,We,ve=Object.is,re=0,Ge=[],be=[],w=v,Fe=w.__b,Ie=w.__r,Be=w.diffed,Je=w.__c,qe=w.unmount,Ke=w.__;function ye(e,t){w.__h&&w.__h(k,e,re||t),re=0;var n=k.__H||(k.__H={__:[],__h:[]});return e>=n.__.length&&n.__.push({}),n.__[e]}function y(e){return re=1,wt(Xe,e)}function wt(e,t,n){var r=ye(V++,2);if(r.t=e,!r.__c&&(r.__=[n?n(t):Xe(void 0,t),function(o){var s=(r.__N||r.__)[0],i=r.t(s,o);ve(s,i)||(r.__N=[i,r.__[1]],r.__c.setState({}))}],r.__c=k,!k.__f)){k.__f=!0;var a=k.shouldComponentUpdate;k.shouldComponentUpdate=function(o,s,i){var u=this.__H;if(!u)return!0;var c=!1,_=this.props!=o;if(u.__.some(function(p){p.__N&&(c=!0,ve(p.__[0],p.__N[0])||(_=!0))}),a){var f=a.call(this,o,s,i);return c?f||_:f}return!c||_}}return r.__}function se(e,t){var n=ye(V++,3);!w.__s&&Qe(n.__H,t)&&(n.__P=!0,n.__=e,n.u=t,k.__H.__h.push(n))}function kt(e,t){var n=ye(V++,7);return Qe(n.__H,t)&&(n.__=e(),n.__H=t),n.__}function Ye(e,t){return re=8,kt(function(){return e},t)}function St(){var e;do{for(;e=be.shift();)try{K(e)}catch(n){w.__e(n,{__:(e=e.__P)&&e.__v})}for(;e=Ge.shift();){var t=e.__H;if(e.__P&&t)try{t.__h.some(K),t.__h.some($e),t.__h=[]}catch(n){t.__h=[],w.__e(n,e.__v)}}}while(be.length)}w.__b=function(e){k=null,Fe&&Fe(e)},w.__=function(e,t){e&&t.__k&&t.__k.__m&&(e.__m=t.__k.__m),Ke&&Ke(e,t)},w.__r=function(e){Ie&&Ie(e),V=0;var t=(k=e.__c).__H;t&&(ge==k?k.__h=[]:(t.__h.some(K),t.__h.some($e),V=0),t.__h=[],t.__.some(function(n){n.__N&&(n.__=n.__N),n.u=n.__N=void 0})),ge=k},w.diffed=function(e){Be&&Be(e);var t=e.__c;t&&t.__H&&(t.__H.__h.length&&ze(Ge.push(t)),t.__H.__.some(function(n){n.u&&(n.__H=n.u)})),ge=k=null},w.__c=function(e,t){t.some(function(n){try{n.__h.some(K),n.__h=n.__h.filter(function(r){return!r.__||$e(r)})}catch(r){n.__h=[function(){throw r}]}}),Je&&Je(e,t)},w.unmount=function(e){qe&&qe(e);var t,n,r=e.__c;r&&r.__H&&(r.__H.__.some(function(a){try{if(a.__P&&a.__c){if(n===void 0){for(n=e.__;n&&(!n.__c||!n.__c.__P);)n=n.__;n=n&&n.__c}a.__P=n,ze(be.push(a))}else K(a)}catch(o){t=o}}),r.__H=void 0,t&&w.__e(t,r.__v))};var Ve=typeof requestAnimationFrame=="function";function xt(e){var t,n=function(){clearTimeout(r),Ve&&cancelAnimationFrame(t),setTimeout(e)},r=setTimeout(n,35);Ve&&(t=requestAnimationFrame(n))}function ze(e){e!=1&&We==w.requestAnimationFrame||((We=w.requestAnimationFrame)||xt)(St)}function K(e){var t=k,n=e.__c;typeof n=="function"&&(e.__c=void 0,n()),k=t}function $e(e){var t=k;e.__c=e.__(),k=t}function Qe(e,t){return!e||e.length!=t.length||t.some(function(n,r){return!ve(n,e[r])})}function Xe(e,t){return typeof t=="function"?t(e):t}var we="console.apiKey",Ze=new URL(".",location.href).href.replace(/\/$/,""),ie=()=>sessionStorage.getItem(we)??"",ae=e=>e?sessionStorage.setItem(we,e):sessionStorage.removeItem(we),z=class extends Error{constructor(n,r,a){super(r);this.status=n;this.code=a}status;code};async function et(e){let t=await e.json().catch(()=>{});return new z(e.status,t?.error?.message??`${e.status} ${e.statusText}`,t?.error?.code??"http_error")}async function M(e,t,n,r="application/json"){let a={authorization:`Bearer ${ie()}`,accept:r};n!==void 0&&(a["content-type"]="application/json"),e==="POST"&&(a["idempotency-key"]=crypto.randomUUID());let o=await fetch(Ze+t,{method:e,headers:a,body:n===void 0?void 0:JSON.stringify(n)});if(!o.ok)throw await et(o);if(o.status!==204)return r==="application/json"?o.json():o.text()}var C=e=>M("GET",e);async function ke(e,t,n){let r=await M("GET",e,void 0,n),a=URL.createObjectURL(new Blob([r],{type:n}));Object.assign(document.createElement("a"),{href:a,download:t}).click(),setTimeout(()=>URL.revokeObjectURL(a),1e3)}async function tt(e,t,n){let r=await fetch(Ze+e,{headers:{authorization:`Bearer ${ie()}`,accept:"text/event-stream"},signal:n});if(!r.ok||!r.body)throw await et(r);let a=r.body.pipeThrough(new TextDecoderStream).getReader(),o="";for(;;){let{value:s,done:i}=await a.read();if(i)return;o+=s.replace(/\r\n/g,`
+`);let u;for(;(u=o.indexOf(`
+
+`))>=0;){let c=o.slice(0,u);o=o.slice(u+2);let _="message",f=[];for(let p of c.split(`
+`))p.startsWith("event:")?_=p.slice(6).trim():p.startsWith("data:")&&f.push(p.slice(5).trimStart());f.length&&t(_,JSON.parse(f.join(`
+`)))}}}var ot=function(e,t,n,r){var a;t[0]=0;for(var o=1;o<t.length;o++){var s=t[o++],i=t[o]?(t[0]|=s?1:2,n[t[o++]]):t[++o];s===3?r[0]=i:s===4?r[1]=Object.assign(r[1]||{},i):s===5?(r[1]=r[1]||{})[t[++o]]=i:s===6?r[1][t[++o]]+=i+"":s?(a=e.apply(i,ot(e,i,n,["",null])),r.push(a),i[0]?t[0]|=2:(t[o-2]=0,t[o]=a)):r.push(i)}return r},nt=new Map;function rt(e){var t=nt.get(this);return t||(t=new Map,nt.set(this,t)),(t=ot(this,t.get(e)||(t.set(e,t=(function(n){for(var r,a,o=1,s="",i="",u=[0],c=function(p){o===1&&(p||(s=s.replace(/^\s*\n\s*|\s*\n\s*$/g,"")))?u.push(0,p,s):o===3&&(p||s)?(u.push(3,p,s),o=2):o===2&&s==="..."&&p?u.push(4,p,0):o===2&&s&&!p?u.push(5,0,!0,s):o>=5&&((s||!p&&o===5)&&(u.push(o,0,s,a),o=6),p&&(u.push(o,p,0,a),o=6)),s=""},_=0;_<n.length;_++){_&&(o===1&&c(),c(_));for(var f=0;f<n[_].length;f++)r=n[_][f],o===1?r==="<"?(c(),u=[u],o=3):s+=r:o===4?s==="--"&&r===">"?(o=1,s=""):s=r+s[0]:i?r===i?i="":s+=r:r==='"'||r==="'"?i=r:r===">"?(c(),o=1):o&&(r==="="?(o=5,a=s,s=""):r==="/"&&(o<5||n[_][f+1]===">")?(c(),o===3&&(u=u[0]),o=u,(u=u[0]).push(2,0,o),o=0):r===" "||r==="	"||r===`
+`||r==="\r"?(c(),o=2):s+=r),o===3&&s==="!--"&&(o=4,u=u[0])}return c(),u})(e)),t),arguments,[])).length>1?t:t[0]}var d=rt.bind(Me);function T(e,t=[]){let[n,r]=y({loading:!0}),[a,o]=y(0);return se(()=>{let s=!0;return r(i=>({...i,loading:!0})),e().then(i=>s&&r({data:i,loading:!1}),i=>s&&r({error:E(i),loading:!1})),()=>{s=!1}},[...t,a]),{...n,reload:Ye(()=>o(s=>s+1),[])}}var E=e=>e instanceof z?`${e.message} (${e.code})`:e instanceof Error?e.message:String(e),O=({error:e})=>e?d`<p class="error" role="alert">${e}</p>`:null;function P({loaded:e,empty:t,children:n}){return e.error?d`<${O} error=${e.error} />`:e.loading&&e.data===void 0?d`<p class="muted">Loading…</p>`:t?d`<p class="empty">${t}</p>`:n}var D=e=>e?new Date(e).toLocaleString():"\u2014",j=e=>e==null?"\u2014":e.toLocaleString();var st=new Set(["completed","failed","cancelled"]);function Ct({job:e,onChange:t}){let[n,r]=y(e),[a,o]=y();se(()=>{if(st.has(e.status))return;let u=new AbortController;return tt(`/bd/jobs/${e.job_id}/events`,(c,_)=>{r(_),c==="complete"&&t()},u.signal).catch(c=>u.signal.aborted||o(E(c))),()=>u.abort()},[e.job_id,e.status]);let s=u=>u().then(t,c=>o(E(c))),i=!st.has(n.status);return d`
+    <li class="job" data-status=${n.status}>
+      <div class="row spread">
+        <strong>${e.preset}</strong>
+        <span class="badge ${n.status}">${n.status}</span>
+      </div>
+      <progress max="100" value=${n.progress_percent} aria-label=${`Job ${e.job_id} progress`}>${n.progress_percent}%</progress>
+      <div class="row spread small"><span class="pct">${n.progress_percent} %</span><span>${n.progress_message}</span></div>
+      <div class="small muted">${D(e.created_at)} · ${e.origin} · reserved ${j(e.credits_reserved)}, charged ${j(e.credits_charged)} · <code>${e.job_id}</code></div>
+      ${e.error_message&&d`<p class="error">${e.error_message}</p>`}
+      <div class="row">
+        ${i&&d`<button onClick=${()=>s(()=>M("POST",`/bd/jobs/${e.job_id}/cancel`))}>Cancel</button>`}
+        ${n.status==="completed"&&d`
+          <button onClick=${()=>s(()=>ke(`/bd/jobs/${e.job_id}/export?format=csv`,`job-${e.job_id}.csv`,"text/csv"))}>Export CSV</button>
+          <button onClick=${()=>s(()=>ke(`/bd/jobs/${e.job_id}/export?format=json`,`job-${e.job_id}.json`,"application/json"))}>Export JSON</button>`}
+      </div>
+      <${O} error=${a} />
+    </li>`}var Tt=e=>({preset:"full_pipeline",input_assets:{companies:Array.from({length:e},(t,n)=>({company_name:`Demo Company ${n+1}`,domain:`demo-company-${n+1}.io`}))}});function it(){let e=T(()=>C("/bd/jobs?limit=20")),[t,n]=y(),[r,a]=y(20);return d`
+    <section aria-labelledby="jobs-h">
+      <h2 id="jobs-h">Enrichment jobs</h2>
+      <form class="row" onSubmit=${s=>{s.preventDefault(),n(void 0),M("POST","/bd/jobs",Tt(r)).then(e.reload,i=>n(E(i)))}}>
+        <label>Sample companies <input type="number" min="1" max="500" value=${r} onInput=${s=>a(Number(s.currentTarget.value))} /></label>
+        <button type="submit">Start a sample job</button>
+        <button type="button" onClick=${e.reload}>Refresh</button>
+      </form>
+      <${O} error=${t} />
+      <${P} loaded=${e} empty=${e.data?.items.length===0&&"No jobs yet. Start a sample job above, or POST /bd/jobs with your own companies; it shows here with its progress."}>
+        <ul class="list">${e.data?.items.map(s=>d`<${Ct} key=${s.job_id+s.status} job=${s} onChange=${e.reload} />`)}</ul>
+      <//>
+    </section>`}var B="/integrations/moderation";function Et({community:e}){let t=T(()=>C(`${B}/status?community_id=${e.id}&include_logs=50`),[e.id]),n=T(()=>C(`${B}/communities/${e.id}/rules`),[e.id]),[r,a]=y(),o=(c,_)=>{a(void 0),c().then(_,f=>a(E(f)))},s=t.data,i=[...s?.audit_logs??[]].sort((c,_)=>_.at.localeCompare(c.at)),u=n.data?.mode;return d`
+    <article class="panel" aria-label=${e.name??e.id}>
+      <div class="row spread"><h3>${e.name??e.id}</h3><span class="muted">${e.platform??""}</span></div>
+      <${O} error=${r} />
+      <${P} loaded=${t}>${s&&d`
+        <dl class="cards">
+          <div><dt>Status</dt><dd>${s.status} (${s.connection_state})</dd></div>
+          <div><dt>Messages scanned</dt><dd>${j(s.metrics.messages_scanned)}</dd></div>
+          <div><dt>Flagged</dt><dd>${j(s.metrics.messages_flagged)} (${(s.metrics.spam_rate*100).toFixed(1)}%)</dd></div>
+          <div><dt>Rules</dt><dd>${u??"\u2026"}
+            ${u&&d` <button onClick=${()=>o(()=>M("PUT",`${B}/communities/${e.id}/rules`,{mode:u==="enforce"?"observe":"enforce"}),n.reload)}>
+              Switch to ${u==="enforce"?"observe":"enforce"}</button>`}</dd></div>
+        </dl>
+        <h4>Audit log, newest first</h4>
+        ${i.length===0?d`<p class="empty">No actions yet. Moderated messages appear here once events arrive (POST ${B}/communities/{id}/events, or the platform's bot).</p>`:d`
+          <ul class="list">${i.map(c=>d`<li>
+            <div class="row spread"><strong>${c.action}${c.delivery?` (${c.delivery.status})`:""} · ${c.username}</strong><span class="small muted">${D(c.at)}</span></div>
+            <div class="small">${c.rule}: ${c.reason}</div>
+            ${c.message_excerpt&&d`<blockquote class="small">${c.message_excerpt}</blockquote>`}
+            ${c.undo?d`<div class="small">Undone ${D(c.undo.at)} (${c.undo.status})</div>`:(c.action==="mute"||c.action==="ban")&&d`<button onClick=${()=>o(()=>M("POST",`${B}/communities/${e.id}/audit-logs/${c.id}/undo`),t.reload)} aria-label=${`Undo ${c.action} of ${c.username}`}>Undo</button>`}
+          </li>`)}</ul>`}
+      `}<//>
+    </article>`}function at(){let e=T(()=>C(`${B}/communities?limit=20`));return d`
+    <section aria-labelledby="mod-h">
+      <h2 id="mod-h">Moderation</h2>
+      <${P} loaded=${e} empty=${e.data?.items.length===0&&`No communities yet. Create one with POST ${B}/communities; its status and audit log show here.`}>
+        ${e.data?.items.map(t=>d`<${Et} key=${t.id} community=${t} />`)}
+      <//>
+    </section>`}function _t({title:e,path:t,canDelete:n,empty:r}){let a=T(()=>C(`${t}?limit=20`)),[o,s]=y(),[i,u]=y(),c=_=>u(E(_));return d`
+    <section aria-label=${e}>
+      <h2>${e}</h2>
+      <${O} error=${i} />
+      <${P} loaded=${a} empty=${a.data?.items.length===0&&r}>
+        <ul class="list">${a.data?.items.map(_=>d`<li class="row spread">
+          <span>${_.title??_.tool_name??_.id} <span class="small muted">${D(_.created_at)}</span></span>
+          <span class="row">
+            <button onClick=${()=>C(`${t}/${_.id}`).then(f=>s({id:_.id,body:f}),c)}>Open</button>
+            ${n&&d`<button onClick=${()=>confirm("Delete it?")&&M("DELETE",`${t}/${_.id}`).then(a.reload,c)}>Delete</button>`}
+          </span></li>`)}</ul>
+      <//>
+      ${o&&d`<div class="panel"><div class="row spread"><strong>${o.id}</strong><button onClick=${()=>s(void 0)}>Close</button></div>
+        <pre tabindex="0">${JSON.stringify(o.body,null,2)}</pre></div>`}
+    </section>`}var lt=()=>d`
+  <${_t} title="Stored results" path="/results" canDelete=${!1} empty="No stored results yet. Tool calls and finished jobs store their results here." />
+  <${_t} title="Chats" path="/chats" canDelete=${!0} empty="No chats yet. Create one with POST /chats and pass its chat_id when you start a job." />`;function ct({days:e}){let o=Math.max(1,...e.map(c=>c.credits)),s=600/Math.max(1,e.length),i=Math.max(1,s*.75),u=e.reduce((c,_)=>c+_.credits,0);return d`
+    <figure class="chart">
+      <svg viewBox="0 0 ${600} ${160}" role="img" aria-label=${`Credits used per day: ${u} over ${e.length} days, at most ${o} in a day`}>
+        <line x1="0" x2=${600} y1=${159} y2=${159} class="axis" />
+        ${e.map((c,_)=>{let f=155*c.credits/o;return d`<rect class="bar" x=${_*s+(s-i)/2} y=${159-f} width=${i} height=${f}><title>${c.date}: ${c.credits} credits</title></rect>`})}
+      </svg>
+      ${e.length?d`<figcaption class="row spread small muted"><span>${e[0].date}</span><span>highest ${o} a day</span><span>${e[e.length-1].date}</span></figcaption>`:null}
+    </figure>`}function ut(){let[e,t]=y(),n=T(()=>Promise.all([C("/users/me"),C("/subscriptions/status")])),r=T(()=>C(e?`/credits/usage?start_date=${e.start}&end_date=${e.end}`:"/credits/usage"),[e?.start,e?.end]),a=u=>{u.preventDefault();let c=new FormData(u.currentTarget);t({start:String(c.get("start")),end:String(c.get("end"))})},[o,s]=n.data??[],i=r.data;return d`
+    <section aria-labelledby="balance-h">
+      <h2 id="balance-h">Balance</h2>
+      <${P} loaded=${n}>
+        ${o&&s&&d`<dl class="cards">
+          <div><dt>Credits available</dt><dd class="big" data-testid="balance">${j(s.credits_total)}</dd></div>
+          <div><dt>Of which never expire</dt><dd>${j(o.permanent_credit_balance)}</dd></div>
+          <div><dt>Plan</dt><dd>${s.tier} (${s.status})</dd></div>
+          <div><dt>Monthly credits expire</dt><dd>${D(s.credits_expiring)}</dd></div>
+        </dl>`}
+      <//>
+    </section>
+    <section aria-labelledby="usage-h">
+      <h2 id="usage-h">Usage</h2>
+      <form class="row" onSubmit=${a}>
+        <label>From <input type="date" name="start" value=${e?.start??r.data?.start_date} required /></label>
+        <label>To <input type="date" name="end" value=${e?.end??r.data?.end_date} required /></label>
+        <button type="submit">Show</button>
+      </form>
+      <${P} loaded=${r}>
+        ${i&&d`
+          <dl class="cards">
+            <div><dt>Used</dt><dd class="big">${j(i.total_used)}</dd></div>
+            <div><dt>Allowance</dt><dd>${i.allowance===null?"none":`${j(i.allowance)} (${i.percentage_used}% used)`}</dd></div>
+            <div><dt>Per day</dt><dd>${i.average_daily}</dd></div>
+            <div><dt>Projected this period</dt><dd>${j(i.projected)}</dd></div>
+          </dl>
+          <h3>By day</h3>
+          ${i.total_used===0?d`<p class="empty">No credits used from ${i.start_date} to ${i.end_date}. Start a job on the Jobs tab, or widen the dates.</p>`:d`<${ct} days=${i.by_day} />`}
+          <h3>By tool</h3>
+          ${i.by_tool.length===0?d`<p class="empty">Nothing charged in this range yet.</p>`:d`
+            <table><thead><tr><th scope="col">Tool</th><th scope="col" class="n">Credits</th></tr></thead>
+              <tbody>${i.by_tool.map(u=>d`<tr><td>${u.tool_name}</td><td class="n">${j(u.credits)}</td></tr>`)}</tbody></table>`}
+        `}
+      <//>
+    </section>`}function dt(){let e=T(()=>C("/webhooks/endpoints")),t=T(()=>C("/webhooks/deliveries?limit=50")),[n,r]=y(),a=o=>{r(void 0),M("POST",`/webhooks/deliveries/${o}/retry`).then(t.reload,s=>r(E(s)))};return d`
+    <section aria-labelledby="ep-h">
+      <h2 id="ep-h">Webhook endpoints</h2>
+      <${P} loaded=${e} empty=${e.data?.items.length===0&&"No endpoints yet. POST /webhooks/endpoints with a url and event_types (job.completed, credits.low, \u2026) to be called when they happen."}>
+        <ul class="list">${e.data?.items.map(o=>d`<li><code>${o.url}</code><div class="small muted">${o.event_types.join(", ")} · ${o.id}</div></li>`)}</ul>
+      <//>
+    </section>
+    <section aria-labelledby="del-h">
+      <h2 id="del-h">Recent deliveries</h2>
+      <${O} error=${n} />
+      <${P} loaded=${t} empty=${t.data?.items.length===0&&"No deliveries yet. They are listed here, with their answers, once an event is sent to one of your endpoints."}>
+        <div class="scroll"><table>
+          <thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Answer</th><th scope="col">Retry</th></tr></thead>
+          <tbody>${t.data?.items.map(o=>d`<tr>
+            <td>${D(o.created_at)}</td><td>${o.event_type}</td><td>${o.status}</td><td class="n">${o.attempts}</td>
+            <td>${o.last_status_code??o.last_error??"\u2014"}</td>
+            <td><button onClick=${()=>a(o.id)} aria-label=${`Retry delivery ${o.id}`}>Retry</button></td></tr>`)}</tbody>
+        </table></div>
+      <//>
+    </section>`}var Se=[{id:"usage",label:"Credits",view:ut},{id:"jobs",label:"Jobs",view:it},{id:"moderation",label:"Moderation",view:at},{id:"storage",label:"Results & chats",view:lt},{id:"webhooks",label:"Webhooks",view:dt}];function Pt({onKey:e}){let[t,n]=y();return d`
+    <form class="panel key" onSubmit=${a=>{a.preventDefault();let o=String(new FormData(a.currentTarget).get("key")??"").trim();ae(o),C("/users/me").then(e,s=>{ae(""),n(E(s))})}}>
+      <h2>Your API key</h2>
+      <p>Paste the key <code>npm start</code> printed (or your own). It stays in this tab only and is sent in the Authorization header.</p>
+      <label for="key">API key</label>
+      <input id="key" name="key" type="password" autocomplete="off" required />
+      <button type="submit">Open the console</button>
+      <${O} error=${t} />
+    </form>`}function jt(){let[e,t]=y(!!ie()),[n,r]=y(location.hash.slice(1)||"usage"),a=Se.find(s=>s.id===n)??Se[0],o=s=>{r(s),history.replaceState(null,"",`#${s}`)};return d`
+    <header class="row spread">
+      <h1>Console</h1>
+      ${e&&d`<button onClick=${()=>{ae(""),t(!1)}}>Forget key</button>`}
+    </header>
+    ${e?d`
+      <nav aria-label="Screens"><ul class="tabs">${Se.map(s=>d`<li>
+        <a href=${`#${s.id}`} aria-current=${s.id===a.id?"page":void 0} onClick=${i=>{i.preventDefault(),o(s.id)}}>${s.label}</a></li>`)}</ul></nav>
+      <main><${a.view} key=${a.id} /></main>`:d`<main><${Pt} onKey=${()=>t(!0)} /></main>`}`}He(d`<${jt} />`,document.getElementById("app"));
