@@ -3,27 +3,18 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { optionalEnv, tableName } from '#shared/config/env';
 
 let documentClient: DynamoDBDocumentClient | undefined;
-let decorate: <T>(client: T) => T = (client) => client;
-
-/**
- * Lets a function's entry point wrap the DynamoDB client (X-Ray capture) before its first request,
- * so the store does not import the tracer: the authorizer, which needs no tracing SDK, stays small.
- */
-export function decorateDynamoClient(decorator: <T>(client: T) => T): void {
-  decorate = decorator;
-}
 let requestCount = 0;
 
 /** One client per process (module scope), so Lambda reuses its connections across invocations. */
 export function ddb(): DynamoDBDocumentClient {
   if (!documentClient) {
     const endpoint = optionalEnv('DYNAMODB_ENDPOINT');
-    const client = decorate(new DynamoDBClient({
+    const client = new DynamoDBClient({
       ...(endpoint
         ? { endpoint, region: optionalEnv('AWS_REGION') ?? 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
         : {}),
       maxAttempts: 5,
-    }));
+    });
     // Counts every request sent, so the benchmark can report DynamoDB requests per API request.
     client.middlewareStack.add(
       (next) => async (args) => {
