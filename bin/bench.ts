@@ -13,6 +13,7 @@ import { createLocalApi, listen } from './local/server';
 import { ensureDemoAccount } from '#shared/domain/accounts/demo';
 import { createBenchContext, type BenchSuite } from './bench/harness';
 import { printBundleFigures } from './bench/bundles';
+import { printColdStarts } from './bench/coldStart';
 import { platformBench } from './bench/platform';
 import { intelligenceBench } from './bench/intelligence';
 import { jobsBench } from './bench/jobs';
@@ -28,7 +29,7 @@ import { userProfileKey } from '#shared/store/keys';
 const SUITES: BenchSuite[] = [firstStartBench, platformBench, growthBench, moderationBench, platformModerationBench, jobsBench, intelligenceBench, webhooksBench];
 
 const only = process.argv.slice(2).find((a) => !a.startsWith('--'));
-const suiteNames = [...SUITES.map((s) => s.name), 'bundles'];
+const suiteNames = [...SUITES.map((s) => s.name), 'bundles', 'cold'];
 if (only && !suiteNames.some((name) => name.toLowerCase().includes(only.toLowerCase()))) {
   console.error(`No bench suite matches "${only}". Suites: ${suiteNames.join(', ')} (a part of a name is enough).`);
   process.exit(2);
@@ -39,6 +40,10 @@ if (suites.length) await runServerSuites(suites);
 if (!only || 'bundles'.includes(only.toLowerCase())) {
   console.log('\n== Function bundles (size and cold module load beside a hello-world that sends one GetItem)');
   await printBundleFigures();
+}
+if (!only || 'cold'.includes(only.toLowerCase())) {
+  console.log('\n== Cold starts (fresh process, import, first call of a real route) beside the hello-world');
+  await printColdStarts();
 }
 process.exit();
 

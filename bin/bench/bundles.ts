@@ -50,14 +50,14 @@ function copySideFiles(files: readonly string[], outputDir: string): { name: str
  * options (infra/bundling.ts) into a temporary folder, each with its side files beside it as the
  * stack ships them; `dispose` removes it.
  */
-export async function buildBundles(): Promise<{ bundles: BuiltBundle[]; dispose: () => void }> {
+export async function buildBundles(only?: readonly string[]): Promise<{ bundles: BuiltBundle[]; dispose: () => void }> {
   const dir = mkdtempSync(join(tmpdir(), 'outreach-bundles-'));
   const entries: [string, string][] = [
     [HELLO_WORLD, join(PROJECT_ROOT, 'bin/bench/helloWorld/handler.ts')],
     ...Object.entries(FUNCTIONS).map(([name, needs]): [string, string] => [name, join(PROJECT_ROOT, 'functions', needs.entry?.folder ?? name, 'handler.ts')]),
   ];
   const bundles: BuiltBundle[] = [];
-  for (const [name, entry] of entries) {
+  for (const [name, entry] of entries.filter(([name]) => !only || only.includes(name))) {
     const file = join(dir, name, 'index.js');
     const result = await build({ ...stackEsbuildOptions(entry, file), metafile: true, absWorkingDir: PROJECT_ROOT });
     const output = Object.entries(result.metafile.outputs).find(([out]) => out.endsWith('index.js'))![1];
