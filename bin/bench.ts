@@ -22,11 +22,12 @@ import { growthBench } from './bench/growth';
 import { firstStartBench } from './bench/firstStart';
 import { platformModerationBench } from './bench/platformModeration';
 import { webhooksBench } from './bench/webhooks';
+import { costBench } from './bench/cost';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from '#shared/store/client';
 import { userProfileKey } from '#shared/store/keys';
 
-const SUITES: BenchSuite[] = [firstStartBench, platformBench, growthBench, moderationBench, platformModerationBench, jobsBench, intelligenceBench, webhooksBench];
+const SUITES: BenchSuite[] = [firstStartBench, platformBench, growthBench, moderationBench, platformModerationBench, jobsBench, intelligenceBench, webhooksBench, costBench];
 
 const only = process.argv.slice(2).find((a) => !a.startsWith('--'));
 const suiteNames = [...SUITES.map((s) => s.name), 'bundles', 'cold'];

@@ -4,6 +4,20 @@ import { optionalEnv, tableName } from '#shared/config/env';
 
 let documentClient: DynamoDBDocumentClient | undefined;
 let requestCount = 0;
+let countingCapacity = false;
+const capacity = { read: 0, write: 0 };
+
+/**
+ * For the bench's cost table: from now on every request asks for its consumed capacity, summed
+ * here by kind (read or write request units, as on-demand bills them). Off in the service.
+ */
+export function countCapacity(): void {
+  countingCapacity = true;
+}
+
+export function consumedCapacity(): { read: number; write: number } {
+  return { ...capacity };
+}
 
 /** One client per process (module scope), so Lambda reuses its connections across invocations. */
 export function ddb(): DynamoDBDocumentClient {
@@ -17,9 +31,16 @@ export function ddb(): DynamoDBDocumentClient {
     });
     // Counts every request sent, so the benchmark can report DynamoDB requests per API request.
     client.middlewareStack.add(
-      (next) => async (args) => {
+      (next, context) => async (args) => {
         requestCount += 1;
-        return next(args);
+        if (!countingCapacity) return next(args);
+        (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
+        const result = await next(args);
+        const consumed = (result.output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }).ConsumedCapacity;
+        const units = [consumed ?? []].flat().reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
+        if (/^(Get|BatchGet|Query|Scan|TransactGet)/.test(context.commandName ?? '')) capacity.read += units;
+        else capacity.write += units;
+        return result;
       },
       { step: 'initialize', name: 'countRequests' },
     );
