@@ -31,6 +31,9 @@ const FIRST_CALLS: Record<string, (caller: Caller) => { event: unknown; expect: 
   public: () => ({ event: apiEvent('GET', '/api/v1/health', null), expect: (r) => (r as { statusCode: number }).statusCode === 200 }),
   account: (caller) => ({ event: apiEvent('GET', '/api/v1/users/me', caller), expect: (r) => (r as { statusCode: number }).statusCode === 200 }),
   storage: (caller) => ({ event: apiEvent('GET', '/api/v1/chats', caller), expect: (r) => (r as { statusCode: number }).statusCode === 200 }),
+  jobs: (caller) => ({ event: apiEvent('GET', '/api/v1/bd/jobs', caller), expect: (r) => (r as { statusCode: number }).statusCode === 200 }),
+  outbound: (caller) => ({ event: apiEvent('GET', '/api/v1/webhooks/endpoints', caller), expect: (r) => (r as { statusCode: number }).statusCode === 200 }),
+  moderation: (caller) => ({ event: apiEvent('GET', '/api/v1/integrations/moderation/communities', caller), expect: (r) => (r as { statusCode: number }).statusCode === 200 }),
 };
 
 interface Sample { total: number; load: number; first: number }
@@ -78,14 +81,14 @@ export async function printColdStarts(samples = 20, print: (line: string) => voi
     const stats = (name: string, key: keyof Sample) => ({ p50: percentile(taken.get(name)!.map((s) => s[key]), 50), p95: percentile(taken.get(name)!.map((s) => s[key]), 95) });
     const hello = { total: stats(HELLO_WORLD, 'total'), load: stats(HELLO_WORLD, 'load') };
     print(`Cold start = require of the bundle + first invocation of a real route against DynamoDB Local, fresh Node process per sample, ${samples} samples round-robin; ratios to the hello-world in this run. Goal: <= 1.3.`);
-    print(`${'function'.padEnd(12)} ${'route'.padEnd(22)} ${'p50 ms'.padStart(8)} ${'p50 x'.padStart(6)} ${'p95 ms'.padStart(8)} ${'p95 x'.padStart(6)} ${'load p50'.padStart(9)} ${'load x'.padStart(7)}`);
+    print(`${'function'.padEnd(12)} ${'route'.padEnd(42)} ${'p50 ms'.padStart(8)} ${'p50 x'.padStart(6)} ${'p95 ms'.padStart(8)} ${'p95 x'.padStart(6)} ${'load p50'.padStart(9)} ${'load x'.padStart(7)}`);
     for (const b of bundles) {
       const total = stats(b.name, 'total');
       const load = stats(b.name, 'load');
       const ev = calls.get(b.name)!.event as { httpMethod?: string; path?: string; type?: string };
       const route = ev.httpMethod ? `${ev.httpMethod} ${ev.path!.replace('/api/v1', '')}` : ev.type ? `${ev.type} authorizer` : 'GetItem';
       print(
-        `${b.name.padEnd(12)} ${route.padEnd(22)} ${total.p50.toFixed(1).padStart(8)} ${(total.p50 / hello.total.p50).toFixed(2).padStart(6)} ` +
+        `${b.name.padEnd(12)} ${route.padEnd(42)} ${total.p50.toFixed(1).padStart(8)} ${(total.p50 / hello.total.p50).toFixed(2).padStart(6)} ` +
           `${total.p95.toFixed(1).padStart(8)} ${(total.p95 / hello.total.p95).toFixed(2).padStart(6)} ${load.p50.toFixed(1).padStart(9)} ${(load.p50 / hello.load.p50).toFixed(2).padStart(7)}`,
       );
     }

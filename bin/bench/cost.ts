@@ -82,14 +82,14 @@ export const costBench: BenchSuite = {
     await row('POST /intelligence/expand contact_unlock of 3', 'intelligence', (i) => timed(unlocks[i].key, 'POST', '/intelligence/expand', unlocks[i].body));
 
     print(`AWS on-demand prices of ${AWS_PRICES.asOf}, ${AWS_PRICES.region}, arm64 (bin/bench/awsPrices.ts); pro plan: $${USD_PER_CREDIT.toFixed(4)} per credit; mean of ${N} operations each.`);
-    print(`${'operation'.padEnd(46)} ${'RRU'.padStart(6)} ${'WRU'.padStart(6)} ${'ms'.padStart(7)} ${'MB'.padStart(5)} ${'AWS $'.padStart(11)} ${'credits'.padStart(8)} ${'charged $'.padStart(10)} ${'margin'.padStart(7)}`);
+    print(`${'operation'.padEnd(46)} ${'RRU'.padStart(6)} ${'WRU'.padStart(6)} ${'ms'.padStart(7)} ${'MB'.padStart(5)} ${'AWS $'.padStart(11)} ${'credits'.padStart(8)} ${'charged $'.padStart(10)} ${'charged/AWS'.padStart(12)}`);
     for (const r of rows) {
       const cost = dollarsOf(r.usage);
       const charged = r.credits * USD_PER_CREDIT;
-      const margin = charged > 0 ? `${(((charged - cost) / charged) * 100).toFixed(1)}%` : '-';
+      const multiple = charged > 0 ? `${Math.round(charged / cost).toLocaleString('en-US')}x` : 'free';
       print(
         `${r.label.padEnd(46)} ${r.usage.readUnits.toFixed(1).padStart(6)} ${r.usage.writeUnits.toFixed(1).padStart(6)} ${r.usage.lambdaMs.toFixed(1).padStart(7)} ${String(r.usage.memoryMb).padStart(5)} ` +
-          `${cost.toExponential(2).padStart(11)} ${r.credits.toFixed(1).padStart(8)} ${charged.toFixed(4).padStart(10)} ${margin.padStart(7)}`,
+          `${cost.toExponential(2).padStart(11)} ${r.credits.toFixed(1).padStart(8)} ${charged.toFixed(4).padStart(10)} ${multiple.padStart(12)}`,
       );
     }
   },
