@@ -14,6 +14,7 @@ import { ensureDemoAccount } from '#shared/domain/accounts/demo';
 import { createBenchContext, type BenchSuite } from './bench/harness';
 import { printBundleFigures } from './bench/bundles';
 import { printConsoleFigures } from './bench/console';
+import { printColdStarts } from './bench/coldStart';
 import { platformBench } from './bench/platform';
 import { intelligenceBench } from './bench/intelligence';
 import { jobsBench } from './bench/jobs';
@@ -26,14 +27,15 @@ import { webhooksBench } from './bench/webhooks';
 import { mcpBench } from './bench/mcp';
 import { oneAccountBench } from './bench/oneAccount';
 import { redditModerationBench } from './bench/redditModeration';
+import { costBench } from './bench/cost';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from '#shared/store/client';
 import { userProfileKey } from '#shared/store/keys';
 
-const SUITES: BenchSuite[] = [firstStartBench, platformBench, growthBench, moderationBench, platformModerationBench, redditModerationBench, crispModerationBench, jobsBench, intelligenceBench, webhooksBench, mcpBench, oneAccountBench];
+const SUITES: BenchSuite[] = [firstStartBench, platformBench, growthBench, moderationBench, platformModerationBench, redditModerationBench, crispModerationBench, jobsBench, intelligenceBench, webhooksBench, mcpBench, oneAccountBench, costBench];
 
 const only = process.argv.slice(2).find((a) => !a.startsWith('--'));
-const suiteNames = [...SUITES.map((s) => s.name), 'bundles', 'console'];
+const suiteNames = [...SUITES.map((s) => s.name), 'bundles', 'console', 'cold'];
 if (only && !suiteNames.some((name) => name.toLowerCase().includes(only.toLowerCase()))) {
   console.error(`No bench suite matches "${only}". Suites: ${suiteNames.join(', ')} (a part of a name is enough).`);
   process.exit(2);
@@ -48,6 +50,10 @@ if (suites.length) await runServerSuites(suites);
 if (!only || 'bundles'.includes(only.toLowerCase())) {
   console.log('\n== Function bundles (size and cold module load beside a hello-world that sends one GetItem)');
   await printBundleFigures();
+}
+if (!only || 'cold'.includes(only.toLowerCase())) {
+  console.log('\n== Cold starts (fresh process, import, first call of a real route) beside the hello-world');
+  await printColdStarts();
 }
 process.exit();
 

@@ -7,8 +7,6 @@ import { LogLevel, OutputFormat, type BundlingOptions, type ICommandHooks } from
  * How every Lambda is bundled, in one place so that the stack (appFunction.ts) and whatever measures
  * or checks the bundles (the bench's `bundles` suite, test/infra/bundles.test.ts) build the same file.
  */
-const SEMVER_SHIM = './infra/shims/semver.ts';
-
 export const STACK_BUNDLING = {
   forceDockerBundling: false,
   // CommonJS: the handlers only run synchronous code at module scope, and CJS output bundles
@@ -26,10 +24,7 @@ export const STACK_BUNDLING = {
   // import.meta.dirname, as under tsx and vitest; CommonJS output has no import.meta, so in a bundle
   // it is the bundle's own folder (in Lambda, the task root). Also spares esbuild's empty-import-meta warning.
   define: { 'import.meta.dirname': '__dirname' },
-  // Packages replaced in the bundle by a smaller module of ours (paths from the project root, where
-  // NodejsFunction runs esbuild): see each shim for why it is safe.
-  esbuildArgs: { '--alias': `semver=${SEMVER_SHIM}` },
-  // Those paths resolve from where esbuild runs: the project root locally, and in the Docker fallback
+  // Paths resolve from where esbuild runs: the project root locally, and in the Docker fallback
   // (no local esbuild) the mounted input folder rather than the image's `/`.
   workingDirectory: AssetStaging.BUNDLING_INPUT_DIR,
 } as const satisfies BundlingOptions;
@@ -54,7 +49,7 @@ export function sideFileHooks(files: readonly string[]): ICommandHooks {
  * The esbuild options NodejsFunction derives from STACK_BUNDLING (aws-cdk-lib's Bundling builds the
  * CLI line `esbuild --bundle <entry> --target=node22 --platform=node --format=cjs --outfile=…/index.js
  * --minify --sourcemap --sources-content=false --log-level=warning --main-fields=module,main
- * --define:import.meta.dirname=__dirname --alias:semver=./infra/shims/semver.ts`; with bundleAwsSDK nothing is external). Written out here so a bundle can be built without synthesizing.
+ * --define:import.meta.dirname=__dirname`; with bundleAwsSDK nothing is external). Written out here so a bundle can be built without synthesizing.
  */
 export function stackEsbuildOptions(entry: string, outfile: string): BuildOptions & { outfile: string } {
   return {
@@ -69,7 +64,6 @@ export function stackEsbuildOptions(entry: string, outfile: string): BuildOption
     sourcesContent: STACK_BUNDLING.sourcesContent,
     mainFields: [...STACK_BUNDLING.mainFields],
     define: { ...STACK_BUNDLING.define },
-    alias: { semver: SEMVER_SHIM },
     logLevel: 'warning',
   };
 }

@@ -59,7 +59,7 @@ export async function buildBundles(only?: readonly string[]): Promise<{ bundles:
       .map(([name, needs]): [string, string] => [name, join(PROJECT_ROOT, 'functions', needs.entry?.folder ?? name, 'handler.ts')]),
   ];
   const bundles: BuiltBundle[] = [];
-  for (const [name, entry] of entries) {
+  for (const [name, entry] of entries.filter(([name]) => !only || only.includes(name))) {
     const file = join(dir, name, 'index.js');
     const result = await build({ ...stackEsbuildOptions(entry, file), metafile: true, absWorkingDir: PROJECT_ROOT });
     const output = Object.entries(result.metafile.outputs).find(([out]) => out.endsWith('index.js'))![1];

@@ -4,8 +4,6 @@ import { SecretsManagerSecrets } from './secrets';
 import { SystemResolver } from './hostResolver';
 import { runFenced, setDefaultPorts, type Ports } from './ports';
 import { FUNCTION_WIRING, type FunctionName, type PortsOf } from './functionWiring';
-import { decorateDynamoClient } from '#shared/store/client';
-import { traced } from '#shared/observability/tracer';
 
 /** The AWS implementation of each port a function's wiring lists: exactly those, no more, no fewer. */
 export type PortFactories<F extends FunctionName> = { [P in PortsOf<F>]: () => Ports[P] };
@@ -18,7 +16,6 @@ export type PortFactories<F extends FunctionName> = { [P in PortsOf<F>]: () => P
  * its own ports (sqsQueue.ts, eventBridgeEvents.ts, payments.ts); a missing or extra one does not compile.
  */
 export function withPorts<F extends FunctionName, H extends (...args: never[]) => unknown>(name: F, factories: PortFactories<F>, handler: H): H {
-  decorateDynamoClient(traced);
   const wired = FUNCTION_WIRING[name].ports as readonly PortsOf<F>[];
   let registered = false;
   return ((...args: Parameters<H>) => {

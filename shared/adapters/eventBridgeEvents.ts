@@ -1,7 +1,6 @@
 import type { EventBridgeClient, EventBridgeClientConfig } from '@aws-sdk/client-eventbridge';
 import { requireEnv } from '#shared/config/env';
 import type { DomainEvent, EventsPort } from './events';
-import { traced } from '#shared/observability/tracer';
 import { sendResendingRefused } from './resendRefused';
 
 const PUT_EVENTS_ATTEMPTS = 3;
@@ -20,7 +19,7 @@ export class EventBridgeEvents implements EventsPort {
   ) {}
 
   private load() {
-    return (this.sdk ??= import('./sdk/eventBridge').then((module) => ({ client: traced(new module.EventBridgeClient(this.config)), module })));
+    return (this.sdk ??= import('./sdk/eventBridge').then((module) => ({ client: new module.EventBridgeClient(this.config), module })));
   }
 
   async publish(events: DomainEvent[]): Promise<void> {

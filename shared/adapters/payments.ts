@@ -1,19 +1,19 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { optionalEnv } from '#shared/config/env';
 import { requireStripeSecret, stripeConfigured } from '#shared/config/secrets';
 import { ADD_ONS, PRO_PLAN } from '#shared/domain/billing/plans';
 import { uuidv7 } from '#shared/ids';
 import type { CheckoutRequest, CheckoutSession, PaymentsPort } from './paymentsPort';
 
-/** Real Stripe Checkout (used whenever Stripe is configured); the key is read on first use. */
+/** Real Stripe Checkout (used whenever Stripe is configured); the key is read, and Stripe's library loaded, on first use. */
 export class StripePayments implements PaymentsPort {
   readonly kind = 'stripe' as const;
   private stripe?: Promise<Stripe>;
   constructor(private readonly secretKey: () => Promise<string>) {}
   async createCheckoutSession(request: CheckoutRequest): Promise<CheckoutSession> {
     // A failed secret read is not remembered: the next request tries again.
-    const stripe = await (this.stripe ??= this.secretKey().then(
-      (key) => new Stripe(key),
+    const stripe = await (this.stripe ??= Promise.all([this.secretKey(), import('stripe')]).then(
+      ([key, { default: StripeClient }]) => new StripeClient(key),
       (err) => {
         this.stripe = undefined;
         throw err;

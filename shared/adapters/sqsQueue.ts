@@ -1,7 +1,6 @@
 import type { SQSClient, SQSClientConfig } from '@aws-sdk/client-sqs';
 import { requireEnv } from '#shared/config/env';
 import type { QueueMessage, QueuePort } from './queue';
-import { traced } from '#shared/observability/tracer';
 import { sendResendingRefused } from './resendRefused';
 
 const SEND_ATTEMPTS = 3;
@@ -22,7 +21,7 @@ export class SqsQueue implements QueuePort {
   ) {}
 
   private load() {
-    return (this.sdk ??= import('./sdk/sqs').then((module) => ({ client: traced(new module.SQSClient(this.config)), module })));
+    return (this.sdk ??= import('./sdk/sqs').then((module) => ({ client: new module.SQSClient(this.config), module })));
   }
 
   async send(messages: QueueMessage[]): Promise<void> {

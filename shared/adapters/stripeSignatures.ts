@@ -1,7 +1,13 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+
+let webhooks: Promise<Stripe['webhooks']> | undefined;
 
 /**
  * Webhook signature checks and signing with Stripe's own library, which needs no network: the same
- * code verifies events from Stripe and from the local checkout page.
+ * code verifies events from Stripe and from the local checkout page. Stripe's library is loaded on
+ * the first webhook, not when the function starts: most of the functions that carry it (account,
+ * webhooks) answer other routes, and a cold start should not evaluate it for them.
  */
-export const stripeSignatures = new Stripe('sk_signature_checks_only').webhooks;
+export function stripeSignatures(): Promise<Stripe['webhooks']> {
+  return (webhooks ??= import('stripe').then(({ default: StripeClient }) => new StripeClient('sk_signature_checks_only').webhooks));
+}

@@ -9,15 +9,14 @@ const SECRET_MAX_AGE_SECONDS = 300;
 type SecretReader = (name: string) => Promise<unknown>;
 let reader: SecretReader | undefined;
 
-/** Powertools Parameters with a traced client, loaded only by the functions that read a secret. */
+/** Powertools Parameters, loaded only by the functions that read a secret. */
 async function secretsManagerReader(): Promise<SecretReader> {
   if (!reader) {
-    const [{ SecretsProvider }, { SecretsManagerClient }, { traced }] = await Promise.all([
+    const [{ SecretsProvider }, { SecretsManagerClient }] = await Promise.all([
       import('@aws-lambda-powertools/parameters/secrets'),
       import('@aws-sdk/client-secrets-manager'),
-      import('#shared/observability/tracer'),
     ]);
-    const provider = new SecretsProvider({ awsSdkV3Client: traced(new SecretsManagerClient({})) });
+    const provider = new SecretsProvider({ awsSdkV3Client: new SecretsManagerClient({}) });
     reader = (name) => provider.get(name, { transform: 'json', maxAge: SECRET_MAX_AGE_SECONDS });
   }
   return reader;

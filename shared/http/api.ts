@@ -1,11 +1,9 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type * as z from '#shared/schemas/zod';
 import { meterCredits } from '#shared/domain/credits/creditMeter';
 import { logger } from '#shared/observability/logger';
-import { tracer } from '#shared/observability/tracer';
 import { cachePolicy } from './cachePolicy';
 import { authentication } from './chain/authentication';
 import { bodyParser } from './chain/bodyParser';
@@ -55,7 +53,7 @@ function toResult(result: unknown, spec: EndpointSpec, requestId: string): APIGa
 /**
  * What every request passes before its route runs, JSON and streamed routes alike: error mapping
  * (registered first so its onError runs last), request id, route, caller, subscription, body,
- * validation, then the log and trace keys.
+ * validation, then the log keys.
  */
 const requestChecks = (routes: Route[]): ApiMiddleware[] => [
   errorResponder(),
@@ -70,14 +68,13 @@ const requestChecks = (routes: Route[]): ApiMiddleware[] => [
 
 /**
  * One Lambda handler serving a group's route table through the shared chain, one concern per
- * middleware: Lambda context on the logs, the trace, the access line, error mapping, request id,
- * route, caller, subscription, body, validation, log and trace keys, Idempotency-Key.
+ * middleware: Lambda context on the logs, the access line, error mapping, request id,
+ * route, caller, subscription, body, validation, log keys, Idempotency-Key.
  */
 export function createApiHandler<E extends Record<string, EndpointSpec>>(endpoints: E, implementations: Implementations<E>) {
   const routes: Route[] = Object.entries(implementations as Record<string, Route['handle']>).map(([name, handle]) => ({ spec: endpoints[name], handle }));
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiLambdaContext, RequestState>({ timeoutEarlyInMillis: 0 })
     .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .use(accessLog())
     .use(requestChecks(routes))
     .use(idempotency())

@@ -3,32 +3,44 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { optionalEnv, tableName } from '#shared/config/env';
 
 let documentClient: DynamoDBDocumentClient | undefined;
-let decorate: <T>(client: T) => T = (client) => client;
+let requestCount = 0;
+let countingCapacity = false;
+const capacity = { read: 0, write: 0 };
 
 /**
- * Lets a function's entry point wrap the DynamoDB client (X-Ray capture) before its first request,
- * so the store does not import the tracer: the authorizer, which needs no tracing SDK, stays small.
+ * For the bench's cost table: from now on every request asks for its consumed capacity, summed
+ * here by kind (read or write request units, as on-demand bills them). Off in the service.
  */
-export function decorateDynamoClient(decorator: <T>(client: T) => T): void {
-  decorate = decorator;
+export function countCapacity(): void {
+  countingCapacity = true;
 }
-let requestCount = 0;
+
+export function consumedCapacity(): { read: number; write: number } {
+  return { ...capacity };
+}
 
 /** One client per process (module scope), so Lambda reuses its connections across invocations. */
 export function ddb(): DynamoDBDocumentClient {
   if (!documentClient) {
     const endpoint = optionalEnv('DYNAMODB_ENDPOINT');
-    const client = decorate(new DynamoDBClient({
+    const client = new DynamoDBClient({
       ...(endpoint
         ? { endpoint, region: optionalEnv('AWS_REGION') ?? 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
         : {}),
       maxAttempts: 5,
-    }));
+    });
     // Counts every request sent, so the benchmark can report DynamoDB requests per API request.
     client.middlewareStack.add(
-      (next) => async (args) => {
+      (next, context) => async (args) => {
         requestCount += 1;
-        return next(args);
+        if (!countingCapacity) return next(args);
+        (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
+        const result = await next(args);
+        const consumed = (result.output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }).ConsumedCapacity;
+        const units = [consumed ?? []].flat().reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
+        if (/^(Get|BatchGet|Query|Scan|TransactGet)/.test(context.commandName ?? '')) capacity.read += units;
+        else capacity.write += units;
+        return result;
       },
       { step: 'initialize', name: 'countRequests' },
     );

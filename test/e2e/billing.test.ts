@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { stripeSignatures } from '#shared/adapters/stripeSignatures';
+import { stripeSignatures as loadStripeSignatures } from '#shared/adapters/stripeSignatures';
 import { chargeCredits } from '#shared/domain/credits/credits';
 import { startTestApi } from '#test/support/api';
+
+const stripeSignatures = await loadStripeSignatures();
 
 const api = await startTestApi();
 const secret = process.env.STRIPE_WEBHOOK_SECRET!;

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { stripeSignatures } from '#shared/adapters/stripeSignatures';
+import { stripeSignatures as loadStripeSignatures } from '#shared/adapters/stripeSignatures';
 import { uuidv7 } from '#shared/ids';
 import { startTestApi } from '#test/support/api';
+
+const stripeSignatures = await loadStripeSignatures();
 
 const api = await startTestApi();
 

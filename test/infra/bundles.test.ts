@@ -11,7 +11,6 @@ import { AppFunction } from '#infra/appFunction';
 import { sideFileHooks, stackEsbuildOptions } from '#infra/bundling';
 import { DISPOSABLE_DOMAINS_SIDE_FILE, FUNCTIONS, OPENAPI_SIDE_FILE, type FunctionName } from '#infra/functionCatalog';
 import { PROJECT_ROOT } from '#infra/projectRoot';
-import { gte } from '#infra/shims/semver';
 
 // Structural facts of the bundles, built exactly as the stack builds them (infra/bundling.ts). Sizes
 // and load times are the bench's business (`npm run bench -- bundles`): they are not asserted here.
@@ -45,9 +44,8 @@ describe('function bundles', () => {
     }
   });
 
-  it('carry our semver stand-in instead of the semver package (only the X-Ray SDK v2 patcher asks for it)', () => {
-    for (const b of functionBundles()) expect(carries(b, /node_modules\/semver\//), b.name).toBe(false);
-    expect(functionBundles().filter((b) => carries(b, /infra\/shims\/semver\.ts$/)).length).toBeGreaterThan(0);
+  it('carry no tracing SDK: the active tracing of Lambda records each invocation without code in the bundle', () => {
+    for (const b of functionBundles()) expect(carries(b, /node_modules\/(aws-xray-sdk-core|@aws-lambda-powertools\/tracer|semver)\//), b.name).toBe(false);
   });
 
   it('ship the OpenAPI document beside the public function, which carries no endpoint schema but its own and no JSON Schema generator', () => {
@@ -101,17 +99,6 @@ describe('function bundles', () => {
     const ours = readFileSync(bundles.find((b) => b.name === 'public')!.file, 'utf8');
     expect(ours).toBe(deployed);
   }, 120_000);
-});
-
-describe('the semver stand-in', () => {
-  it('compares plain versions as semver.gte does and refuses the rest', () => {
-    expect(gte('2.7.0', '2.7.0')).toBe(true);
-    expect(gte('v2.10.1', '2.9.9')).toBe(true);
-    expect(gte('2.6.99', '2.7.0')).toBe(false);
-    expect(gte('1.0.0', '0.99.99')).toBe(true);
-    expect(() => gte('2.7', '2.7.0')).toThrow('Invalid Version: 2.7');
-    expect(() => gte('2.7.0-beta.1', '2.7.0')).toThrow(TypeError);
-  });
 });
 
 describe('the disposable-domain check in a bundle', () => {

@@ -60,7 +60,7 @@ export async function payLocalCheckout(sessionId: string): Promise<string> {
       },
     },
   });
-  const signature = stripeSignatures.generateTestHeaderString({ payload, secret });
+  const signature = (await stripeSignatures()).generateTestHeaderString({ payload, secret });
   const outcome = await applyPaymentEventOnce(await verifyPaymentEvent(payload, signature));
   if (outcome === 'ignored') throw new UnprocessableError('invalid_state', 'The payment could not be applied to this account (it may already have an active subscription).');
   await markCheckoutPaid(sessionId);

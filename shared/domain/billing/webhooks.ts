@@ -35,9 +35,10 @@ export async function verifyPaymentEvent(rawBody: string, signature: string | un
     recordMetric('PaymentEventsRejected', 1, { reason: 'signature' });
     return new ValidationError('The webhook signature is invalid, too old or from the future.', [{ path: 'headers.stripe-signature', message: 'Signature check failed' }]);
   };
+  const signatures = await stripeSignatures();
   let event: PaymentEvent;
   try {
-    event = stripeSignatures.constructEvent(rawBody, signature, secret, SIGNATURE_TOLERANCE_SECONDS, undefined, nowMs) as unknown as PaymentEvent;
+    event = signatures.constructEvent(rawBody, signature, secret, SIGNATURE_TOLERANCE_SECONDS, undefined, nowMs) as unknown as PaymentEvent;
   } catch {
     throw invalid();
   }

@@ -1,5 +1,4 @@
 import { logger } from '#shared/observability/logger';
-import { tracer } from '#shared/observability/tracer';
 import { routeName, type ApiMiddleware } from './state';
 
 /**
@@ -15,13 +14,11 @@ export const accessLog = (): ApiMiddleware => {
   return { before: (request) => void (request.internal.startedAt = Date.now()), after: write, onError: write };
 };
 
-/** Once the caller is known: route and user id on every later log line and on the trace. */
+/** Once the caller is known: route and user id on every later log line. */
 export const callerTelemetry = (): ApiMiddleware => ({
   before: (request) => {
     const route = routeName(request);
     const userId = request.internal.user?.id;
     logger.appendKeys({ requestId: request.internal.requestId, route, userId });
-    tracer.putAnnotation('route', route);
-    if (userId) tracer.putAnnotation('userId', userId);
   },
 });
