@@ -295,7 +295,7 @@ describe('schedule and events', () => {
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fnId('polls'), 'Arn'] } })],
     });
     expect(envOf('polls').PIPELINE_QUEUE_URL).toBeDefined();
-    expect(FUNCTIONS.polls.platformSecret).toBeUndefined();
+    expect(FUNCTIONS.polls.platformSecret).toBe(false);
   });
 
   it('the platform secret names the Reddit credentials', () => {
