@@ -9,7 +9,7 @@ import { startTestApi } from '#test/support/api';
 import { startTelegramStandIn } from '#test/support/telegramStandIn';
 import { MUTE_SECONDS, SILENCED } from '#shared/domain/moderation/platformActions';
 import { PLATFORMS } from '#shared/domain/moderation/platforms/registry';
-import { COMMUNITY_TYPES } from '#shared/domain/moderation/communityTypes';
+import { COMMUNITY_TYPES, type CommunityType } from '#shared/domain/moderation/communityTypes';
 
 const TOKEN = '7200:late-bot-token';
 const SECRET = 'late-webhook-secret';
@@ -77,12 +77,20 @@ describe('a late mute', () => {
     expect((await api.call('GET', `${BASE}/status?community_id=${community.id}`, { key })).body.audit_logs[0]).toMatchObject({ action: 'mute', delivery: { status: 'delivered', error: null } });
   });
 
+  /** Each platform's own target of a decision (a new platform does not compile until it has one). */
+  const MUTE_TARGETS: { [K in CommunityType]: object } = {
+    telegram: { chatId: -1, messageId: 1, userId: 2, at: DATE },
+    discord: { guildId: 'g', userId: '2' },
+    reddit: { communityId: 'c', subreddit: 'acme', fullname: 't3_abc', author: 'u1', writtenAt: new Date().toISOString(), rule: 'scam_phrase', reason: 'scam' },
+    x: { postId: '1860000000000000001', authorId: '4242' },
+    crisp: { websiteId: 'w', sessionId: 'session_1', fingerprint: 1, at: new Date().toISOString() },
+  };
+
   it('no platform plans a mute with an end fixed in advance: every timed call carries its length for the runner', () => {
     for (const type of COMMUNITY_TYPES) {
       const decisions = PLATFORMS[type].decisions as Record<string, (t: unknown, text: { warning: string }) => { body?: object; timed?: unknown }[]> | null;
       if (!decisions) continue;
-      const target = { chatId: -1, messageId: 1, userId: 2, at: DATE, itemId: 'i', guildId: 'g' };
-      for (const call of decisions.mute(target, { warning: 'w' })) {
+      for (const call of decisions.mute(MUTE_TARGETS[type], { warning: 'w' })) {
         expect(Object.keys(call.body ?? {}).filter((k) => /until|expir|duration|ends?_at/i.test(k)), `${type} plans an absolute end`).toEqual([]);
       }
     }
