@@ -6,7 +6,7 @@
  * https://docs.crisp.chat/guides/rest-api/authentication/ and .../rest-api/rate-limits/
  */
 import { now } from '#shared/adapters/ports';
-import { CALL_TIMEOUT_MS, networkFailure, type CallOutcome } from './result';
+import { platformFetch, platformUrl, type CallOutcome } from './result';
 
 export type CrispMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -36,17 +36,8 @@ export class CrispApi {
       'x-crisp-tier': 'plugin',
     };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    let response: Response;
-    try {
-      response = await fetch(`${this.base.replace(/\/$/, '')}${route}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-      });
-    } catch (err) {
-      return networkFailure(err);
-    }
+    const response = await platformFetch(platformUrl(this.base, route), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (!(response instanceof Response)) return response;
     let answer: CrispAnswer | undefined;
     try {
       const text = await response.text();

@@ -4,7 +4,7 @@
  * `{code, message}`. https://discord.com/developers/docs/topics/rate-limits
  */
 import type { RESTError, RESTRateLimit } from 'discord-api-types/v10';
-import { CALL_TIMEOUT_MS, networkFailure, type CallOutcome } from './result';
+import { platformFetch, platformUrl, type CallOutcome } from './result';
 
 export class DiscordRest {
   constructor(
@@ -17,17 +17,8 @@ export class DiscordRest {
     if (body !== undefined) headers['content-type'] = 'application/json';
     // Shown in the guild's audit log next to the action, so moderators see who did it and why.
     if (auditReason) headers['x-audit-log-reason'] = encodeURIComponent(auditReason.slice(0, 512));
-    let response: Response;
-    try {
-      response = await fetch(`${this.base.replace(/\/$/, '')}${route}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-      });
-    } catch (err) {
-      return networkFailure(err);
-    }
+    const response = await platformFetch(platformUrl(this.base, route), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (!(response instanceof Response)) return response;
     const text = await response.text();
     const json = text ? safeJson(text) : undefined;
     if (response.ok) return { ok: true, result: json ?? null };

@@ -14,3 +14,15 @@ export const isTransient = (o: CallOutcome): boolean => !o.ok && (o.status === 4
 export const networkFailure = (err: unknown): CallOutcome => ({ ok: false, status: 0, error: `Network error: ${(err as Error)?.message ?? String(err)}` });
 
 export const CALL_TIMEOUT_MS = 10_000;
+
+/** One HTTP call to a platform, bounded by CALL_TIMEOUT_MS: its response, or the outcome of a call that got none. */
+export async function platformFetch(url: string, init: RequestInit): Promise<Response | CallOutcome> {
+  try {
+    return await fetch(url, { ...init, signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
+  } catch (err) {
+    return networkFailure(err);
+  }
+}
+
+/** `{base}{path}`, however the configured base ends. */
+export const platformUrl = (base: string, path: string) => `${base.replace(/\/$/, '')}${path}`;

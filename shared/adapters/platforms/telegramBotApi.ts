@@ -4,7 +4,7 @@
  * https://core.telegram.org/bots/api#making-requests
  */
 import type { ResponseParameters } from '@grammyjs/types';
-import { CALL_TIMEOUT_MS, networkFailure, type CallOutcome } from './result';
+import { platformFetch, platformUrl, type CallOutcome } from './result';
 
 interface BotApiAnswer {
   ok: boolean;
@@ -21,17 +21,12 @@ export class TelegramBotApi {
   ) {}
 
   async call(method: string, body: Record<string, unknown>): Promise<CallOutcome> {
-    let response: Response;
-    try {
-      response = await fetch(`${this.base.replace(/\/$/, '')}/bot${this.token}/${method}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-      });
-    } catch (err) {
-      return networkFailure(err);
-    }
+    const response = await platformFetch(platformUrl(this.base, `/bot${this.token}/${method}`), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!(response instanceof Response)) return response;
     let answer: BotApiAnswer;
     try {
       answer = (await response.json()) as BotApiAnswer;

@@ -8,7 +8,7 @@
  * it refuses. https://docs.x.com/x-api/fundamentals/rate-limits, https://docs.x.com/resources/fundamentals/authentication/oauth-2-0/user-access-token
  */
 import { now } from '#shared/adapters/ports';
-import { CALL_TIMEOUT_MS, networkFailure, type CallOutcome } from './result';
+import { networkFailure, platformFetch, type CallOutcome } from './result';
 
 export type XMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -98,12 +98,8 @@ export class XApi {
   }
 
   private async send(label: string, url: string, init: RequestInit): Promise<CallOutcome> {
-    let response: Response;
-    try {
-      response = await fetch(url, { ...init, signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
-    } catch (err) {
-      return networkFailure(err);
-    }
+    const response = await platformFetch(url, init);
+    if (!(response instanceof Response)) return response;
     let text: string;
     try {
       text = await response.text();
