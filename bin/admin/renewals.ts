@@ -1,5 +1,5 @@
 import { installPorts } from '#shared/adapters/ports';
-import { RecordingEvents } from '#shared/adapters/events';
+import { RecordingEvents } from '#shared/adapters/domainEvents';
 import { renewDueCommunities } from '#shared/domain/moderation/renewals';
 import type { QueuePort } from '#shared/adapters/queue';
 import { SystemResolver } from '#shared/adapters/hostResolver';

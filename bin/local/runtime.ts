@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import type { ScheduledEvent } from 'aws-lambda';
 import { installPorts } from '#shared/adapters/ports';
 import { systemClock, type Clock } from '#shared/adapters/clock';
-import { RecordingEvents } from '#shared/adapters/events';
+import { RecordingEvents } from '#shared/adapters/domainEvents';
 import { TableDns } from '#shared/adapters/dns';
 import { SystemResolver, TableResolver } from '#shared/adapters/hostResolver';
 import { paymentsFromEnv } from '#shared/adapters/payments';
@@ -20,7 +20,7 @@ import { recordLocalEndpoint } from './endpointFile';
 import { KeptDemoKeys } from './demoKeys';
 import { DatasetLoad } from './datasetLoad';
 import { superviseJobs } from '#shared/domain/jobs/watchdog';
-import { requeueStalledDeliveries } from '#shared/domain/moderation/delivery';
+import { requeueStalledDeliveries } from '#shared/domain/moderation/platformCallRunner';
 import { requeueDueAutomodSyncs } from '#shared/domain/moderation/discordAutomod';
 
 export const LOCAL_TABLE = 'outreach-local';

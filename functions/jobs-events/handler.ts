@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import { withPorts } from '#shared/adapters/aws';
 import { optionalEnv } from '#shared/config/env';
-import { acceptsEventStream, streamJobEvents, type EventSink } from '#shared/domain/jobs/events';
+import { acceptsEventStream, streamJobEvents, type EventSink } from '#shared/domain/jobs/eventStream';
 import { requireJob } from '#shared/domain/jobs/requireJob';
 import { createStreamGate } from '#shared/http/api';
 import type { ApiLambdaContext } from '#shared/http/chain/state';

@@ -4,7 +4,7 @@ import { createApiHandler } from '#shared/http/api';
 import { HttpResponse, noContent } from '#shared/http/response';
 import { outboundWebhookEndpoints as E } from '#shared/schemas/outboundWebhooks';
 import { createEndpoint, pageEndpoints, readEndpoint, removeEndpoint, rotateEndpointSecret } from '#shared/domain/webhooks/endpoints';
-import { listDeliveryPage, retryDelivery } from '#shared/domain/webhooks/deliveries';
+import { listDeliveryPage, retryDelivery } from '#shared/domain/webhooks/deliveryLog';
 
 export const handler = withPorts('outbound', { webhookQueue: sqsWebhookQueue, hostResolver: systemResolver }, createApiHandler(E, {
   createWebhookEndpoint: async ({ user, body }) => createEndpoint(user.id, body),

@@ -7,7 +7,7 @@ import { superviseJobs, type WatchdogReport } from '#shared/domain/jobs/watchdog
 import { renewDueCommunities, type SweepReport } from '#shared/domain/moderation/renewals';
 import { logger } from '#shared/observability/logger';
 import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramBot';
-import { requeueStalledDeliveries } from '#shared/domain/moderation/delivery';
+import { requeueStalledDeliveries } from '#shared/domain/moderation/platformCallRunner';
 import { requeueDueAutomodSyncs } from '#shared/domain/moderation/discordAutomod';
 import { liftEndedCrispMutes } from '#shared/domain/moderation/crisp/muteEnds';
 import { sweepWebhooks, type WebhookSweepReport } from '#shared/domain/webhooks/sweep';

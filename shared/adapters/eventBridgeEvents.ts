@@ -1,6 +1,6 @@
 import type { EventBridgeClient, EventBridgeClientConfig } from '@aws-sdk/client-eventbridge';
 import { requireEnv } from '#shared/config/env';
-import type { DomainEvent, EventsPort } from './events';
+import type { DomainEvent, EventsPort } from './domainEvents';
 import { sendResendingRefused } from './resendRefused';
 
 const PUT_EVENTS_ATTEMPTS = 3;

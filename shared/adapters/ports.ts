@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Clock } from './clock';
 import { systemClock } from './clock';
 import type { QueuePort } from './queue';
-import type { EventsPort } from './events';
+import type { EventsPort } from './domainEvents';
 import type { DnsPort } from './dns';
 import type { PaymentsPort } from './paymentsPort';
 import type { SecretsPort } from './secrets';

@@ -8,7 +8,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '#shared/adapters/clock';
 import { installPorts } from '#shared/adapters/ports';
 import { MUTE_SECONDS, SILENCED } from '#shared/domain/moderation/platformActions';
-import { requeueStalledDeliveries } from '#shared/domain/moderation/delivery';
+import { requeueStalledDeliveries } from '#shared/domain/moderation/platformCallRunner';
 import { startTestApi } from '#test/support/api';
 import { losingQueue } from '#test/support/losingQueue';
 import { useOwnTable } from '#test/support/ownTable';

@@ -13,8 +13,8 @@ import { nextSnowflake, startDiscordStandIn } from '#test/support/discordStandIn
 import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramBot';
 import { COMMUNITY_TYPES, type CommunityType } from '#shared/domain/moderation/communityTypes';
 import { PLATFORMS } from '#shared/domain/moderation/platforms/registry';
-import { decisionDeliveryId, runDelivery, scheduleDelivery } from '#shared/domain/moderation/delivery';
-import { getDelivery, type PlannedCall } from '#shared/store/deliveriesRepo';
+import { decisionDeliveryId, runDelivery, scheduleDelivery } from '#shared/domain/moderation/platformCallRunner';
+import { getDelivery, type PlannedCall } from '#shared/store/platformCallsRepo';
 import { bindExternal, boundCommunity } from '#shared/store/platformRepo';
 import { bindModeratedPlace } from '#shared/domain/moderation/platforms/binding';
 import { getCommunity } from '#shared/store/communitiesRepo';

@@ -39,7 +39,7 @@ const recordingQueue = (into: QueueMessage[]) => ({ send: async (messages: Queue
 async function freshContext(name: FunctionName) {
   vi.resetModules();
   const { installPorts } = await import('#shared/adapters/ports');
-  const { RecordingEvents } = await import('#shared/adapters/events');
+  const { RecordingEvents } = await import('#shared/adapters/domainEvents');
   const { TableDns } = await import('#shared/adapters/dns');
   const { TableResolver } = await import('#shared/adapters/hostResolver');
   const { EnvSecrets } = await import('#shared/adapters/secrets');

@@ -4,7 +4,7 @@
  * when the platform has no credentials: the caller records that instead of failing.
  */
 import { ports } from '#shared/adapters/ports';
-import type { PlannedCall } from '#shared/store/deliveriesRepo';
+import type { PlannedCall } from '#shared/store/platformCallsRepo';
 import type { CommunityType } from '#shared/domain/moderation/communityTypes';
 import { PLATFORMS } from '#shared/domain/moderation/platforms/registry';
 import type { CallOutcome } from './result';

@@ -1,12 +1,12 @@
 /**
  * What each moderation outcome becomes on each platform, as data: a decision's action,
  * a welcome, a captcha and an undo map to the Bot API methods or Discord routes below. Nothing here
- * performs a call; delivery.ts runs the planned calls through the platform port.
+ * performs a call; platformCallRunner.ts runs the planned calls through the platform port.
  */
 import type { ChatPermissions, InlineKeyboardMarkup } from '@grammyjs/types';
 import type { RESTPatchAPIGuildMemberJSONBody } from 'discord-api-types/v10';
 import type { PenaltyAction } from './actions';
-import type { PlannedCall } from '#shared/store/deliveriesRepo';
+import type { PlannedCall } from '#shared/store/platformCallsRepo';
 
 /** How long a mute lasts; Telegram treats under 30 s or over 366 days as forever, so this stays well inside. */
 export const MUTE_SECONDS = 60 * 60;

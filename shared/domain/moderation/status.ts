@@ -6,8 +6,8 @@ import { newestAuditEntries, readMetrics } from '#shared/store/moderationRepo';
 import { requireCommunity, withActivationToken } from './communities';
 import { communityStatus, isActivated } from './communityTypes';
 import { PLATFORMS } from './platforms/registry';
-import { deliveriesByIds } from '#shared/store/deliveriesRepo';
-import { decisionDeliveryId, undoDeliveryId } from './delivery';
+import { deliveriesByIds } from '#shared/store/platformCallsRepo';
+import { decisionDeliveryId, undoDeliveryId } from './platformCallRunner';
 import { getPlatformRecord } from '#shared/store/platformRepo';
 import { platformConfigured } from '#shared/adapters/platforms/platformPort';
 

@@ -13,12 +13,12 @@ import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRep
 import { markCommunityActivated } from './activation';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import { putPendingCaptcha, takePendingCaptcha, listExpiredCaptchas } from '#shared/store/captchaRepo';
-import { getDelivery } from '#shared/store/deliveriesRepo';
+import { getDelivery } from '#shared/store/platformCallsRepo';
 import { boundCommunity, communityByActivationToken, getPlatformRecord } from '#shared/store/platformRepo';
 import { bindAlertPlace, bindModeratedPlace } from './platforms/binding';
 import type { CommunityRules } from './communityRules';
 import { communityStatus } from './communityTypes';
-import { decisionDeliveryId, scheduleDelivery } from './delivery';
+import { decisionDeliveryId, scheduleDelivery } from './platformCallRunner';
 import type { Decision } from './engine';
 import { moderateEvents } from './moderation';
 import {

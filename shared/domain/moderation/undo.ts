@@ -8,13 +8,13 @@
 import { now } from '#shared/adapters/ports';
 import { NotFoundError, UnprocessableError } from '#shared/domain/errors';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
-import { getDelivery } from '#shared/store/deliveriesRepo';
+import { getDelivery } from '#shared/store/platformCallsRepo';
 import { findAuditEntry } from '#shared/store/moderationRepo';
 import { getPlatformRecord } from '#shared/store/platformRepo';
-import type { PlannedCall } from '#shared/store/deliveriesRepo';
+import type { PlannedCall } from '#shared/store/platformCallsRepo';
 import type { UndoTarget } from './platforms/platform';
 import { requireCommunity } from './communities';
-import { runDelivery, scheduleDelivery, undoDeliveryId } from './delivery';
+import { runDelivery, scheduleDelivery, undoDeliveryId } from './platformCallRunner';
 import { PLATFORMS } from './platforms/registry';
 import { RetryLater, sendPlatformMessages } from './platformMessages';
 

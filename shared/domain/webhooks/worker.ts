@@ -1,5 +1,5 @@
 import { dispatchEvent } from './dispatch';
-import { deliverOnce } from './deliver';
+import { deliverOnce } from './deliveryAttempt';
 import { parseWebhookMessage, type WebhookMessage } from './messages';
 
 const HANDLERS: { [K in WebhookMessage['kind']]: (m: Extract<WebhookMessage, { kind: K }>) => Promise<unknown> } = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { jobProgress } from '#shared/domain/jobs/progress';
-import { acceptsEventStream, formatEvent } from '#shared/domain/jobs/events';
+import { acceptsEventStream, formatEvent } from '#shared/domain/jobs/eventStream';
 
 const job = (over: Partial<Parameters<typeof jobProgress>[0]> = {}): Parameters<typeof jobProgress>[0] => ({
   status: 'running',

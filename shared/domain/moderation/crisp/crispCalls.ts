@@ -5,7 +5,7 @@
  * it once the mute would already be over), the platform records that end, and the minute sweep lifts
  * the block then. Nothing here performs a call.
  */
-import type { PlannedCall } from '#shared/store/deliveriesRepo';
+import type { PlannedCall } from '#shared/store/platformCallsRepo';
 import type { PenaltyAction } from '../actions';
 import { MUTE_SECONDS } from '../platformActions';
 import type { CrispMessageTarget, CrispTarget } from './hookEvents';

@@ -5,7 +5,7 @@
  */
 import { now } from '#shared/adapters/ports';
 import { listEndedCrispMutes, takeEndedCrispMute } from '#shared/store/crispMutesRepo';
-import { scheduleDelivery } from '../delivery';
+import { scheduleDelivery } from '../platformCallRunner';
 import { crispUnblockCalls } from './crispCalls';
 
 export async function liftEndedCrispMutes(at = now()): Promise<{ lifted: number }> {

@@ -8,7 +8,7 @@
  */
 import { now } from '#shared/adapters/ports';
 import { CrispApi, type CrispMethod } from '#shared/adapters/platforms/crispApi';
-import type { PlannedCall } from '#shared/store/deliveriesRepo';
+import type { PlannedCall } from '#shared/store/platformCallsRepo';
 import { dropCrispMute, putCrispMute } from '#shared/store/crispMutesRepo';
 import { blockedConversation, CRISP_DECISION_CALLS, crispNote, crispText, crispUnblockCalls } from '../crisp/crispCalls';
 import type { CrispMessageTarget } from '../crisp/hookEvents';

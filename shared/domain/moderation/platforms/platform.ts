@@ -8,7 +8,7 @@
  */
 import type { PortOutcome } from '#shared/adapters/platforms/platformPort';
 import type { CommunityRecord } from '#shared/store/communitiesRepo';
-import type { PlannedCall } from '#shared/store/deliveriesRepo';
+import type { PlannedCall } from '#shared/store/platformCallsRepo';
 import type { PlatformRecord } from '#shared/store/platformRepo';
 import type { PenaltyAction } from '../actions';
 import type { CommunityType } from '../communityTypes';

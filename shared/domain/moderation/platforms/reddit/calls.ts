@@ -6,7 +6,7 @@
  * performs a call; send.ts turns each planned call into a request.
  */
 import type { PenaltyAction } from '#shared/domain/moderation/actions';
-import type { PlannedCall } from '#shared/store/deliveriesRepo';
+import type { PlannedCall } from '#shared/store/platformCallsRepo';
 
 /** How long our mute lasts (as on Telegram). */
 export const REDDIT_MUTE_SECONDS = 60 * 60;

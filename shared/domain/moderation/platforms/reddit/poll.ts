@@ -10,7 +10,7 @@ import type { CommunityRecord } from '#shared/store/communitiesRepo';
 import { advanceRedditCursor, readRedditCursors, type RedditCursor } from '#shared/store/redditCursorRepo';
 import { activeRedditMutes, type RedditMute } from '#shared/store/redditMutesRepo';
 import { recordMetric } from '#shared/observability/metrics';
-import { decisionDeliveryId, scheduleDelivery } from '#shared/domain/moderation/delivery';
+import { decisionDeliveryId, scheduleDelivery } from '#shared/domain/moderation/platformCallRunner';
 import type { Decision } from '#shared/domain/moderation/engine';
 import { moderateEvents } from '#shared/domain/moderation/moderation';
 import type { RedditBot } from './client';

@@ -6,7 +6,7 @@
 import { now } from '#shared/adapters/ports';
 import type { RedditApi } from '#shared/adapters/platforms/redditApi';
 import type { CallOutcome } from '#shared/adapters/platforms/result';
-import type { PlannedCall } from '#shared/store/deliveriesRepo';
+import type { PlannedCall } from '#shared/store/platformCallsRepo';
 import { endRedditMute, putRedditMute } from '#shared/store/redditMutesRepo';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '');

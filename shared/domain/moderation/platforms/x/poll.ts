@@ -12,7 +12,7 @@ import type { CommunityRecord } from '#shared/store/communitiesRepo';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import { addBannedXAuthor, bannedXAuthors, getXCursor, putXCursor } from '#shared/store/xRepo';
 import { communityStatus } from '../../communityTypes';
-import { decisionDeliveryId, scheduleDelivery } from '../../delivery';
+import { decisionDeliveryId, scheduleDelivery } from '../../platformCallRunner';
 import type { ChatEvent, Decision } from '../../engine';
 import { moderateEvents } from '../../moderation';
 import { X_DECISION_CALLS, xBannedReplyCalls, type XCall, type XTarget } from './actions';

@@ -9,7 +9,7 @@
 import { now } from '#shared/adapters/ports';
 import { callPlatform } from '#shared/adapters/platforms/platformPort';
 import { isTransient } from '#shared/adapters/platforms/result';
-import { countAttempt, getDelivery, leaveStallIndex, listStalledDeliveries, moveStallTime, planDelivery, recordCallOutcome, settleDelivery, type CallRecord, type Delivery, type PlannedCall } from '#shared/store/deliveriesRepo';
+import { countAttempt, getDelivery, leaveStallIndex, listStalledDeliveries, moveStallTime, planDelivery, recordCallOutcome, settleDelivery, type CallRecord, type Delivery, type PlannedCall } from '#shared/store/platformCallsRepo';
 import { EVERYTHING_DUE } from '#shared/store/keys';
 import { RetryLater, sendPlatformMessages } from './platformMessages';
 
