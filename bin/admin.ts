@@ -23,7 +23,11 @@ const COMMANDS: Record<string, { usage: string; run: (args: string[]) => () => P
 const [name, ...args] = process.argv.slice(2);
 const command = name ? COMMANDS[name] : undefined;
 if (!command) {
-  console.error(`Usage: npm run admin -- <command>\n${Object.values(COMMANDS).map((c) => `  ${c.usage}`).join('\n')}`);
+  console.error(
+    `Usage: npm run admin -- <command>\n${Object.values(COMMANDS)
+      .map((c) => `  ${c.usage}`)
+      .join('\n')}`,
+  );
   process.exit(2);
 }
 

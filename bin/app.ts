@@ -14,13 +14,16 @@ import { STRIPE_SECRET_FIELDS, stripeSettingsFrom } from '#infra/stripeSettings'
  */
 // The public function ships functions/public/openapi.json as it is: never deploy one the schemas have moved past.
 if (readFileSync(join(PROJECT_ROOT, OPENAPI_SIDE_FILE), 'utf8') !== openApiFileText()) {
-  throw new Error(`${OPENAPI_SIDE_FILE} is out of date with the endpoint schemas: run \`npm run openapi\` and commit it.`);
+  throw new Error(
+    `${OPENAPI_SIDE_FILE} is out of date with the endpoint schemas: run \`npm run openapi\` and commit it.`,
+  );
 }
 
 const app = new App();
 const stripe = stripeSettingsFrom(app.node);
 const stack = new OutreachIntelligenceStack(app, 'OutreachIntelligenceApi', {
-  description: 'Outreach Intelligence API: credit-metered growth intelligence, enrichment jobs and community moderation',
+  description:
+    'Outreach Intelligence API: credit-metered growth intelligence, enrichment jobs and community moderation',
   stripe,
   publicBaseUrl: app.node.tryGetContext('publicBaseUrl') ?? process.env.PUBLIC_BASE_URL,
   alarmEmail: app.node.tryGetContext('alarmEmail') ?? process.env.ALARM_EMAIL,

@@ -32,7 +32,21 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from '#shared/store/client';
 import { userProfileKey } from '#shared/store/keys';
 
-const SUITES: BenchSuite[] = [firstStartBench, platformBench, growthBench, moderationBench, platformModerationBench, redditModerationBench, crispModerationBench, jobsBench, intelligenceBench, webhooksBench, mcpBench, oneAccountBench, costBench];
+const SUITES: BenchSuite[] = [
+  firstStartBench,
+  platformBench,
+  growthBench,
+  moderationBench,
+  platformModerationBench,
+  redditModerationBench,
+  crispModerationBench,
+  jobsBench,
+  intelligenceBench,
+  webhooksBench,
+  mcpBench,
+  oneAccountBench,
+  costBench,
+];
 
 const only = process.argv.slice(2).find((a) => !a.startsWith('--'));
 const suiteNames = [...SUITES.map((s) => s.name), 'bundles', 'console', 'cold'];
@@ -68,7 +82,9 @@ async function runServerSuites(selected: BenchSuite[]): Promise<void> {
   const port = await listen(server, 0);
   const ctx = createBenchContext({ baseUrl: `http://127.0.0.1:${port}/api/v1`, proKey, developerKey, ports });
   // The yardstick of every row: one GetItem straight to DynamoDB Local, measured in this run.
-  const bare = await ctx.measure('bare DynamoDB Local GetItem (baseline)', 200, () => ddb().send(new GetCommand({ TableName: table(), Key: userProfileKey('bench-baseline') })));
+  const bare = await ctx.measure('bare DynamoDB Local GetItem (baseline)', 200, () =>
+    ddb().send(new GetCommand({ TableName: table(), Key: userProfileKey('bench-baseline') })),
+  );
   ctx.setBaseline(bare.p50);
   try {
     for (const suite of selected) {

@@ -11,7 +11,14 @@ import { PROJECT_ROOT } from '#infra/projectRoot';
 export async function buildConsole(): Promise<{ 'console.js': string; 'console.css': string }> {
   const common = { bundle: true, minify: true, write: false, legalComments: 'none', logLevel: 'silent' } as const;
   const [script, styles] = await Promise.all([
-    build({ ...common, entryPoints: [join(PROJECT_ROOT, 'console/main.ts')], format: 'esm', target: 'es2022', platform: 'browser', tsconfig: join(PROJECT_ROOT, 'console/tsconfig.json') }),
+    build({
+      ...common,
+      entryPoints: [join(PROJECT_ROOT, 'console/main.ts')],
+      format: 'esm',
+      target: 'es2022',
+      platform: 'browser',
+      tsconfig: join(PROJECT_ROOT, 'console/tsconfig.json'),
+    }),
     build({ ...common, entryPoints: [join(PROJECT_ROOT, 'console/console.css')] }),
   ]);
   return { 'console.js': script.outputFiles[0].text, 'console.css': styles.outputFiles[0].text };

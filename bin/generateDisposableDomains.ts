@@ -11,7 +11,9 @@ import { DISPOSABLE_DOMAINS_FILE, encodeDomainList } from '#shared/domain/jobs/d
 
 const require = createRequire(import.meta.url);
 const domains = require('disposable-email-domains') as string[];
-const { version } = JSON.parse(readFileSync(require.resolve('disposable-email-domains/package.json'), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(require.resolve('disposable-email-domains/package.json'), 'utf8')) as {
+  version: string;
+};
 const target = join(PROJECT_ROOT, 'shared/domain/jobs', DISPOSABLE_DOMAINS_FILE);
 const encoded = encodeDomainList(domains);
 writeFileSync(target, encoded);

@@ -19,7 +19,8 @@ const runtime = await startLocalRuntime({
 
 /** A key rotated over the API survives the restart, but only its hash is stored. */
 const shown = (key: string | undefined, variable: string) =>
-  key ?? `(unchanged: rotated since it was last printed, and only its hash is stored; keep using the rotated key, or set ${variable} or start with --fresh)`;
+  key ??
+  `(unchanged: rotated since it was last printed, and only its hash is stored; keep using the rotated key, or set ${variable} or start with --fresh)`;
 
 console.log(`API: ${runtime.baseUrl}`);
 console.log(`Console: ${runtime.baseUrl}/console (paste a key below)`);

@@ -23,6 +23,10 @@ if (!session || !session.platforms[row.platform]) {
   process.exit(1);
 }
 const request = row.sample(text, session.platforms[row.platform]);
-const response = await fetch(`${session.api}${request.path}`, { method: 'POST', headers: request.headers, body: request.body });
+const response = await fetch(`${session.api}${request.path}`, {
+  method: 'POST',
+  headers: request.headers,
+  body: request.body,
+});
 console.log(`${response.status} ${await response.text()}`);
 if (!response.ok) process.exitCode = 1;

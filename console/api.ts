@@ -7,25 +7,40 @@ const KEY_SLOT = 'console.apiKey';
 export const API_BASE = new URL('.', location.href).href.replace(/\/$/, '');
 
 export const storedKey = () => sessionStorage.getItem(KEY_SLOT) ?? '';
-export const storeKey = (key: string) => (key ? sessionStorage.setItem(KEY_SLOT, key) : sessionStorage.removeItem(KEY_SLOT));
+export const storeKey = (key: string) =>
+  key ? sessionStorage.setItem(KEY_SLOT, key) : sessionStorage.removeItem(KEY_SLOT);
 
 /** An API error, carrying the error body's message so the screen can show it as the API wrote it. */
 export class ApiError extends Error {
-  constructor(readonly status: number, message: string, readonly code: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: string,
+  ) {
     super(message);
   }
 }
 
 async function errorOf(response: Response): Promise<ApiError> {
-  const body = (await response.json().catch(() => undefined)) as { error?: { code?: string; message?: string } } | undefined;
-  return new ApiError(response.status, body?.error?.message ?? `${response.status} ${response.statusText}`, body?.error?.code ?? 'http_error');
+  const body = (await response.json().catch(() => undefined)) as
+    | { error?: { code?: string; message?: string } }
+    | undefined;
+  return new ApiError(
+    response.status,
+    body?.error?.message ?? `${response.status} ${response.statusText}`,
+    body?.error?.code ?? 'http_error',
+  );
 }
 
 export async function call<T>(method: string, path: string, body?: unknown, accept = 'application/json'): Promise<T> {
   const headers: Record<string, string> = { authorization: `Bearer ${storedKey()}`, accept };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method === 'POST') headers['idempotency-key'] = crypto.randomUUID();
-  const response = await fetch(API_BASE + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(API_BASE + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!response.ok) throw await errorOf(response);
   if (response.status === 204) return undefined as T;
   return (accept === 'application/json' ? response.json() : response.text()) as Promise<T>;
@@ -46,8 +61,15 @@ export async function download(path: string, name: string, accept: string): Prom
  * Server-sent events read from a fetch body: EventSource cannot send an Authorization header. Calls
  * onEvent for each event until the stream ends or `signal` aborts it.
  */
-export async function followEvents(path: string, onEvent: (event: string, data: unknown) => void, signal: AbortSignal): Promise<void> {
-  const response = await fetch(API_BASE + path, { headers: { authorization: `Bearer ${storedKey()}`, accept: 'text/event-stream' }, signal });
+export async function followEvents(
+  path: string,
+  onEvent: (event: string, data: unknown) => void,
+  signal: AbortSignal,
+): Promise<void> {
+  const response = await fetch(API_BASE + path, {
+    headers: { authorization: `Bearer ${storedKey()}`, accept: 'text/event-stream' },
+    signal,
+  });
   if (!response.ok || !response.body) throw await errorOf(response);
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';

@@ -5,7 +5,10 @@ import { html } from './view';
  * inline styles) keep it inside the page's CSP. Scales with its box through the viewBox.
  */
 export function BarChart({ days }: { days: { date: string; credits: number }[] }) {
-  const width = 600, height = 160, top = 4, bottom = 1;
+  const width = 600,
+    height = 160,
+    top = 4,
+    bottom = 1;
   const max = Math.max(1, ...days.map((d) => d.credits));
   const step = width / Math.max(1, days.length);
   const bar = Math.max(1, step * 0.75);

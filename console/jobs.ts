@@ -3,10 +3,22 @@ import { call, download, followEvents, get } from './api';
 import { ErrorLine, html, messageOf, num, Status, useLoad, when } from './view';
 
 interface Job {
-  job_id: string; status: string; progress_percent: number; progress_message: string; preset: string; origin: string;
-  credits_reserved: number; credits_charged: number; created_at: string; error_message: string | null;
+  job_id: string;
+  status: string;
+  progress_percent: number;
+  progress_message: string;
+  preset: string;
+  origin: string;
+  credits_reserved: number;
+  credits_charged: number;
+  created_at: string;
+  error_message: string | null;
 }
-interface JobEvent { status: string; progress_percent: number; progress_message: string }
+interface JobEvent {
+  status: string;
+  progress_percent: number;
+  progress_message: string;
+}
 const OVER = new Set(['completed', 'failed', 'cancelled']);
 
 /** A job's bar, moved by its event stream while it runs. */
@@ -16,10 +28,14 @@ function JobRow({ job, onChange }: { job: Job; onChange: () => void }) {
   useEffect(() => {
     if (OVER.has(job.status)) return;
     const abort = new AbortController();
-    followEvents(`/bd/jobs/${job.job_id}/events`, (event, data) => {
-      setLive(data as JobEvent);
-      if (event === 'complete') onChange();
-    }, abort.signal).catch((e: unknown) => abort.signal.aborted || setError(messageOf(e)));
+    followEvents(
+      `/bd/jobs/${job.job_id}/events`,
+      (event, data) => {
+        setLive(data as JobEvent);
+        if (event === 'complete') onChange();
+      },
+      abort.signal,
+    ).catch((e: unknown) => abort.signal.aborted || setError(messageOf(e)));
     return () => abort.abort();
   }, [job.job_id, job.status]);
   const act = (run: () => Promise<unknown>) => run().then(onChange, (e: unknown) => setError(messageOf(e)));
@@ -36,9 +52,12 @@ function JobRow({ job, onChange }: { job: Job; onChange: () => void }) {
       ${job.error_message && html`<p class="error">${job.error_message}</p>`}
       <div class="row">
         ${running && html`<button onClick=${() => act(() => call('POST', `/bd/jobs/${job.job_id}/cancel`))}>Cancel</button>`}
-        ${live.status === 'completed' && html`
+        ${
+          live.status === 'completed' &&
+          html`
           <button onClick=${() => act(() => download(`/bd/jobs/${job.job_id}/export?format=csv`, `job-${job.job_id}.csv`, 'text/csv'))}>Export CSV</button>
-          <button onClick=${() => act(() => download(`/bd/jobs/${job.job_id}/export?format=json`, `job-${job.job_id}.json`, 'application/json'))}>Export JSON</button>`}
+          <button onClick=${() => act(() => download(`/bd/jobs/${job.job_id}/export?format=json`, `job-${job.job_id}.json`, 'application/json'))}>Export JSON</button>`
+        }
       </div>
       <${ErrorLine} error=${error} />
     </li>`;
@@ -47,7 +66,12 @@ function JobRow({ job, onChange }: { job: Job; onChange: () => void }) {
 /** A made-up list of companies, big enough to watch the bar move. */
 const sampleJob = (count: number) => ({
   preset: 'full_pipeline',
-  input_assets: { companies: Array.from({ length: count }, (_, i) => ({ company_name: `Demo Company ${i + 1}`, domain: `demo-company-${i + 1}.io` })) },
+  input_assets: {
+    companies: Array.from({ length: count }, (_, i) => ({
+      company_name: `Demo Company ${i + 1}`,
+      domain: `demo-company-${i + 1}.io`,
+    })),
+  },
 });
 
 export function JobsScreen() {

@@ -23,7 +23,10 @@ function KeyEntry({ onKey }: { onKey: () => void }) {
     const key = String(new FormData(e.currentTarget as HTMLFormElement).get('key') ?? '').trim();
     storeKey(key);
     // A key is only kept once the API accepts it.
-    get('/users/me').then(onKey, (err: unknown) => { storeKey(''); setError(messageOf(err)); });
+    get('/users/me').then(onKey, (err: unknown) => {
+      storeKey('');
+      setError(messageOf(err));
+    });
   };
   return html`
     <form class="panel key" onSubmit=${submit}>
@@ -40,16 +43,34 @@ function App() {
   const [hasKey, setHasKey] = useState(Boolean(storedKey()));
   const [screen, setScreen] = useState<string>(location.hash.slice(1) || 'usage');
   const current = SCREENS.find((s) => s.id === screen) ?? SCREENS[0];
-  const go = (id: string) => { setScreen(id); history.replaceState(null, '', `#${id}`); };
+  const go = (id: string) => {
+    setScreen(id);
+    history.replaceState(null, '', `#${id}`);
+  };
   return html`
     <header class="row spread">
       <h1>Console</h1>
-      ${hasKey && html`<button onClick=${() => { storeKey(''); setHasKey(false); }}>Forget key</button>`}
+      ${
+        hasKey &&
+        html`<button onClick=${() => {
+          storeKey('');
+          setHasKey(false);
+        }}>Forget key</button>`
+      }
     </header>
-    ${hasKey ? html`
-      <nav aria-label="Screens"><ul class="tabs">${SCREENS.map((s) => html`<li>
-        <a href=${`#${s.id}`} aria-current=${s.id === current.id ? 'page' : undefined} onClick=${(e: Event) => { e.preventDefault(); go(s.id); }}>${s.label}</a></li>`)}</ul></nav>
-      <main><${current.view} key=${current.id} /></main>` : html`<main><${KeyEntry} onKey=${() => setHasKey(true)} /></main>`}`;
+    ${
+      hasKey
+        ? html`
+      <nav aria-label="Screens"><ul class="tabs">${SCREENS.map(
+        (s) => html`<li>
+        <a href=${`#${s.id}`} aria-current=${s.id === current.id ? 'page' : undefined} onClick=${(e: Event) => {
+          e.preventDefault();
+          go(s.id);
+        }}>${s.label}</a></li>`,
+      )}</ul></nav>
+      <main><${current.view} key=${current.id} /></main>`
+        : html`<main><${KeyEntry} onKey=${() => setHasKey(true)} /></main>`
+    }`;
 }
 
 render(html`<${App} />`, document.getElementById('app')!);

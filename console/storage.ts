@@ -2,10 +2,25 @@ import { useState } from 'preact/hooks';
 import { call, get } from './api';
 import { ErrorLine, html, messageOf, Status, useLoad, when } from './view';
 
-interface Item { id: string; title?: string; tool_name?: string; created_at?: string }
+interface Item {
+  id: string;
+  title?: string;
+  tool_name?: string;
+  created_at?: string;
+}
 
 /** One stored collection: list, open (the full JSON), delete where the API allows it. */
-function Collection({ title, path, canDelete, empty }: { title: string; path: string; canDelete: boolean; empty: string }) {
+function Collection({
+  title,
+  path,
+  canDelete,
+  empty,
+}: {
+  title: string;
+  path: string;
+  canDelete: boolean;
+  empty: string;
+}) {
   const list = useLoad(() => get<{ items: Item[] }>(`${path}?limit=20`));
   const [open, setOpen] = useState<{ id: string; body: unknown }>();
   const [error, setError] = useState<string>();
@@ -15,15 +30,20 @@ function Collection({ title, path, canDelete, empty }: { title: string; path: st
       <h2>${title}</h2>
       <${ErrorLine} error=${error} />
       <${Status} loaded=${list} empty=${list.data?.items.length === 0 && empty}>
-        <ul class="list">${list.data?.items.map((item) => html`<li class="row spread">
+        <ul class="list">${list.data?.items.map(
+          (item) => html`<li class="row spread">
           <span>${item.title ?? item.tool_name ?? item.id} <span class="small muted">${when(item.created_at)}</span></span>
           <span class="row">
             <button onClick=${() => get(`${path}/${item.id}`).then((body) => setOpen({ id: item.id, body }), fail)}>Open</button>
             ${canDelete && html`<button onClick=${() => confirm('Delete it?') && call('DELETE', `${path}/${item.id}`).then(list.reload, fail)}>Delete</button>`}
-          </span></li>`)}</ul>
+          </span></li>`,
+        )}</ul>
       <//>
-      ${open && html`<div class="panel"><div class="row spread"><strong>${open.id}</strong><button onClick=${() => setOpen(undefined)}>Close</button></div>
-        <pre tabindex="0">${JSON.stringify(open.body, null, 2)}</pre></div>`}
+      ${
+        open &&
+        html`<div class="panel"><div class="row spread"><strong>${open.id}</strong><button onClick=${() => setOpen(undefined)}>Close</button></div>
+        <pre tabindex="0">${JSON.stringify(open.body, null, 2)}</pre></div>`
+      }
     </section>`;
 }
 

@@ -6,7 +6,12 @@ import { ApiError } from './api';
 /** Tagged templates instead of JSX: no JSX transform, and htm is under 1 KB. */
 export const html = htm.bind(h);
 
-export interface Loaded<T> { data?: T; error?: string; loading: boolean; reload: () => void }
+export interface Loaded<T> {
+  data?: T;
+  error?: string;
+  loading: boolean;
+  reload: () => void;
+}
 
 /** Loads `load()` on mount and whenever `deps` change; `reload` runs it again. */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []): Loaded<T> {
@@ -15,17 +20,32 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []): Loaded
   useEffect(() => {
     let live = true;
     setState((s) => ({ ...s, loading: true }));
-    load().then((data) => live && setState({ data, loading: false }), (e: unknown) => live && setState({ error: messageOf(e), loading: false }));
-    return () => { live = false; };
+    load().then(
+      (data) => live && setState({ data, loading: false }),
+      (e: unknown) => live && setState({ error: messageOf(e), loading: false }),
+    );
+    return () => {
+      live = false;
+    };
   }, [...deps, tick]);
   return { ...state, reload: useCallback(() => setTick((t) => t + 1), []) };
 }
 
-export const messageOf = (e: unknown) => (e instanceof ApiError ? `${e.message} (${e.code})` : e instanceof Error ? e.message : String(e));
+export const messageOf = (e: unknown) =>
+  e instanceof ApiError ? `${e.message} (${e.code})` : e instanceof Error ? e.message : String(e);
 
-export const ErrorLine = ({ error }: { error?: string }) => (error ? html`<p class="error" role="alert">${error}</p>` : null);
+export const ErrorLine = ({ error }: { error?: string }) =>
+  error ? html`<p class="error" role="alert">${error}</p>` : null;
 
-export function Status<T>({ loaded, empty, children }: { loaded: Loaded<T>; empty?: string | false; children?: unknown }) {
+export function Status<T>({
+  loaded,
+  empty,
+  children,
+}: {
+  loaded: Loaded<T>;
+  empty?: string | false;
+  children?: unknown;
+}) {
   if (loaded.error) return html`<${ErrorLine} error=${loaded.error} />`;
   if (loaded.loading && loaded.data === undefined) return html`<p class="muted">Loading…</p>`;
   if (empty) return html`<p class="empty">${empty}</p>`;

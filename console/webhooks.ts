@@ -2,14 +2,31 @@ import { useState } from 'preact/hooks';
 import { call, get } from './api';
 import { ErrorLine, html, messageOf, Status, useLoad, when } from './view';
 
-interface Endpoint { id: string; url: string; event_types: string[]; created_at?: string }
-interface Delivery { id: string; event_type: string; endpoint_id: string; status: string; attempts: number; last_status_code: number | null; last_error?: string | null; created_at: string }
+interface Endpoint {
+  id: string;
+  url: string;
+  event_types: string[];
+  created_at?: string;
+}
+interface Delivery {
+  id: string;
+  event_type: string;
+  endpoint_id: string;
+  status: string;
+  attempts: number;
+  last_status_code: number | null;
+  last_error?: string | null;
+  created_at: string;
+}
 
 export function WebhooksScreen() {
   const endpoints = useLoad(() => get<{ items: Endpoint[] }>('/webhooks/endpoints'));
   const deliveries = useLoad(() => get<{ items: Delivery[] }>('/webhooks/deliveries?limit=50'));
   const [error, setError] = useState<string>();
-  const retry = (id: string) => { setError(undefined); call('POST', `/webhooks/deliveries/${id}/retry`).then(deliveries.reload, (e: unknown) => setError(messageOf(e))); };
+  const retry = (id: string) => {
+    setError(undefined);
+    call('POST', `/webhooks/deliveries/${id}/retry`).then(deliveries.reload, (e: unknown) => setError(messageOf(e)));
+  };
   return html`
     <section aria-labelledby="ep-h">
       <h2 id="ep-h">Webhook endpoints</h2>
@@ -23,10 +40,12 @@ export function WebhooksScreen() {
       <${Status} loaded=${deliveries} empty=${deliveries.data?.items.length === 0 && 'No deliveries yet. They are listed here, with their answers, once an event is sent to one of your endpoints.'}>
         <div class="scroll"><table>
           <thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Answer</th><th scope="col">Retry</th></tr></thead>
-          <tbody>${deliveries.data?.items.map((d) => html`<tr>
+          <tbody>${deliveries.data?.items.map(
+            (d) => html`<tr>
             <td>${when(d.created_at)}</td><td>${d.event_type}</td><td>${d.status}</td><td class="n">${d.attempts}</td>
             <td>${d.last_status_code ?? d.last_error ?? '—'}</td>
-            <td><button onClick=${() => retry(d.id)} aria-label=${`Retry delivery ${d.id}`}>Retry</button></td></tr>`)}</tbody>
+            <td><button onClick=${() => retry(d.id)} aria-label=${`Retry delivery ${d.id}`}>Retry</button></td></tr>`,
+          )}</tbody>
         </table></div>
       <//>
     </section>`;

@@ -66,7 +66,9 @@ export class AppFunction extends Construct {
       tracing: lambda.Tracing.ACTIVE,
       paramsAndSecrets: props.paramsAndSecrets,
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
-      bundling: props.sideFiles?.length ? { ...STACK_BUNDLING, commandHooks: sideFileHooks(props.sideFiles) } : STACK_BUNDLING,
+      bundling: props.sideFiles?.length
+        ? { ...STACK_BUNDLING, commandHooks: sideFileHooks(props.sideFiles) }
+        : STACK_BUNDLING,
     });
   }
 }

@@ -41,7 +41,10 @@ export function sideFileHooks(files: readonly string[]): ICommandHooks {
     beforeBundling: () => [],
     beforeInstall: () => [],
     afterBundling: (inputDir, outputDir) =>
-      files.map((file) => `cp ${shellQuote(path.posix.join(inputDir, file))} ${shellQuote(path.posix.join(outputDir, path.posix.basename(file)))}`),
+      files.map(
+        (file) =>
+          `cp ${shellQuote(path.posix.join(inputDir, file))} ${shellQuote(path.posix.join(outputDir, path.posix.basename(file)))}`,
+      ),
   };
 }
 
@@ -57,7 +60,7 @@ export function stackEsbuildOptions(entry: string, outfile: string): BuildOption
     bundle: true,
     target: STACK_BUNDLING.target,
     platform: 'node',
-    format: STACK_BUNDLING.format as BuildOptions["format"],
+    format: STACK_BUNDLING.format as BuildOptions['format'],
     outfile,
     minify: STACK_BUNDLING.minify,
     sourcemap: STACK_BUNDLING.sourceMap,

@@ -46,14 +46,20 @@ export interface FunctionNeeds {
 export type { FunctionName };
 
 /** How a function is deployed; what it touches is its wiring. */
-type Deployment = Omit<FunctionNeeds, 'table' | 'queue' | 'webhookQueue' | 'events' | 'stripe' | 'platformSecret' | 'tokenKey'>;
+type Deployment = Omit<
+  FunctionNeeds,
+  'table' | 'queue' | 'webhookQueue' | 'events' | 'stripe' | 'platformSecret' | 'tokenKey'
+>;
 
 /**
  * Every Lambda, one per folder in functions/. A new API group gets a compile error here until it
  * says what it needs (and the stack refuses to synthesize without an entry).
  */
 const DEPLOYMENTS: Record<FunctionName, Deployment> = {
-  public: { description: 'Health, the OpenAPI document and the web console', sideFiles: [OPENAPI_SIDE_FILE, ...CONSOLE_SIDE_FILES] },
+  public: {
+    description: 'Health, the OpenAPI document and the web console',
+    sideFiles: [OPENAPI_SIDE_FILE, ...CONSOLE_SIDE_FILES],
+  },
   webhooks: { description: 'Stripe webhooks and the local checkout pages' },
   account: { description: 'Profile, API key, subscription, checkout and credit usage' },
   storage: { description: 'Chats and stored results' },
@@ -66,15 +72,23 @@ const DEPLOYMENTS: Record<FunctionName, Deployment> = {
   // more (no Stripe: no tool starts a checkout; no platform secret: no tool talks to a platform).
   mcp: { description: 'MCP server for AI agents: the API as tools (Streamable HTTP, stateless)' },
   // Identifies the caller from the API key hash: a single lookup, nothing written.
-  authorizer: { description: 'TOKEN authorizer: bearer API key to user', memorySize: 512, timeout: Duration.seconds(10) },
+  authorizer: {
+    description: 'TOKEN authorizer: bearer API key to user',
+    memorySize: 512,
+    timeout: Duration.seconds(10),
+  },
   // Server-sent events of a job's progress: reads the job until it is terminal. API Gateway allows
   // a streamed response up to 15 minutes; a reconnecting client gets the current state first.
-  'jobs-events': { description: 'Job progress as server-sent events (response streaming)', timeout: Duration.minutes(15) },
+  'jobs-events': {
+    description: 'Job progress as server-sent events (response streaming)',
+    timeout: Duration.minutes(15),
+  },
   // The queue's visibility timeout is derived from this (see pipeline.ts). Its e-mail verification
   // stage reads the disposable-domain list from beside the bundle.
   worker: {
     description: 'Pipeline stage worker and platform moderation calls (SQS batches, partial failures)',
-    sideFiles: [DISPOSABLE_DOMAINS_SIDE_FILE], timeout: Duration.minutes(2),
+    sideFiles: [DISPOSABLE_DOMAINS_SIDE_FILE],
+    timeout: Duration.minutes(2),
   },
   // The worker fails a job itself when a message's last delivery throws; a delivery that timed out
   // or crashed reaches the dead-letter queue instead, and this fails its job so it cannot stay running.
@@ -85,14 +99,28 @@ const DEPLOYMENTS: Record<FunctionName, Deployment> = {
     timeout: Duration.minutes(1),
   },
   // Also the job watchdog: it re-sends the next steps of jobs that stopped making progress.
-  renewals: { description: 'Every 5 minutes: community renewals, expiry of grants and quotes, job watchdog, webhook outbox sweep', timeout: Duration.minutes(4) },
+  renewals: {
+    description: 'Every 5 minutes: community renewals, expiry of grants and quotes, job watchdog, webhook outbox sweep',
+    timeout: Duration.minutes(4),
+  },
   // Queues the removal of members whose captcha timed out; the worker makes the Telegram calls.
-  captchas: { description: 'Every minute: removes new members whose captcha timed out, lifts Crisp mutes that are over', entry: { folder: 'renewals', handler: 'captchaHandler' }, timeout: Duration.seconds(50) },
+  captchas: {
+    description: 'Every minute: removes new members whose captcha timed out, lifts Crisp mutes that are over',
+    entry: { folder: 'renewals', handler: 'captchaHandler' },
+    timeout: Duration.seconds(50),
+  },
   // Lists the polled platforms' communities and queues them in shards; the worker polls each shard.
-  polls: { description: 'Every minute: queues the polls of Reddit (and other polled platforms) in shards', entry: { folder: 'renewals', handler: 'pollHandler' }, timeout: Duration.seconds(50) },
+  polls: {
+    description: 'Every minute: queues the polls of Reddit (and other polled platforms) in shards',
+    entry: { folder: 'renewals', handler: 'pollHandler' },
+    timeout: Duration.seconds(50),
+  },
   // Fans webhook events out and POSTs them: ten records in parallel, each at most the 15 s receiver
   // timeout plus a few reads and writes. The webhook queue's visibility timeout is derived from this.
-  'webhook-sender': { description: 'Outbound webhooks: fan-out and signed delivery attempts (SQS batches)', timeout: Duration.minutes(1) },
+  'webhook-sender': {
+    description: 'Outbound webhooks: fan-out and signed delivery attempts (SQS batches)',
+    timeout: Duration.minutes(1),
+  },
 };
 
 function needsFrom(name: FunctionName): FunctionNeeds {
@@ -114,10 +142,15 @@ function needsFrom(name: FunctionName): FunctionNeeds {
  * Every Lambda, one per folder in functions/ (or an export of one), with its wiring's access. A new
  * function gets a compile error here and in the wiring table until it says what it needs.
  */
-export const FUNCTIONS = Object.fromEntries((Object.keys(DEPLOYMENTS) as FunctionName[]).map((name) => [name, needsFrom(name)])) as Record<FunctionName, FunctionNeeds>;
+export const FUNCTIONS = Object.fromEntries(
+  (Object.keys(DEPLOYMENTS) as FunctionName[]).map((name) => [name, needsFrom(name)]),
+) as Record<FunctionName, FunctionNeeds>;
 
 export function needsOf(name: string): FunctionNeeds {
   const needs = Object.hasOwn(FUNCTIONS, name) ? FUNCTIONS[name as FunctionName] : undefined;
-  if (!needs) throw new Error(`infra/functionCatalog.ts has no entry for function "${name}": say what it needs before it can be deployed`);
+  if (!needs)
+    throw new Error(
+      `infra/functionCatalog.ts has no entry for function "${name}": say what it needs before it can be deployed`,
+    );
   return needs;
 }

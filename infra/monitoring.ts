@@ -31,7 +31,13 @@ const FIVE_MINUTES = Duration.minutes(5);
 
 /** A business metric of shared/observability/metrics.ts, as CloudWatch stores it (with the `service` dimension). */
 const businessMetric = (metricName: string, dimensions: Record<string, string> = {}) =>
-  new cloudwatch.Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service: SERVICE_NAME, ...dimensions }, statistic: 'Sum', period: FIVE_MINUTES });
+  new cloudwatch.Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName,
+    dimensionsMap: { service: SERVICE_NAME, ...dimensions },
+    statistic: 'Sum',
+    period: FIVE_MINUTES,
+  });
 
 /** Every metric of one name whatever its other dimensions (credits by tool, actions by platform). */
 const businessSearch = (metricName: string, dimensions: string[], label: string) =>
@@ -60,7 +66,13 @@ export class Monitoring extends Construct {
     });
     if (props.alarmEmail) this.topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
 
-    const alarm = (name: string, description: string, metric: cloudwatch.IMetric, threshold: number, evaluationPeriods = 1) => {
+    const alarm = (
+      name: string,
+      description: string,
+      metric: cloudwatch.IMetric,
+      threshold: number,
+      evaluationPeriods = 1,
+    ) => {
       const created = new cloudwatch.Alarm(this, name, {
         alarmDescription: description,
         metric,
@@ -76,17 +88,38 @@ export class Monitoring extends Construct {
 
     const deadLetters = Object.entries(props.deadLetterQueues).map(([name, queue]) => {
       const depth = queue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' });
-      alarm(`${name}DeadLetterQueueNotEmpty`, `${name} messages failed every delivery and wait in the dead-letter queue (README: Runbook, DeadLetterQueueNotEmpty).`, depth, 0);
+      alarm(
+        `${name}DeadLetterQueueNotEmpty`,
+        `${name} messages failed every delivery and wait in the dead-letter queue (README: Runbook, DeadLetterQueueNotEmpty).`,
+        depth,
+        0,
+      );
       return depth;
     });
 
     const requests = props.api.metricCount({ period: FIVE_MINUTES, statistic: 'Sum' });
     const serverErrors = props.api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' });
-    const serverErrorRate = new cloudwatch.MathExpression({ expression: 'IF(requests > 0, 100 * errors / requests, 0)', usingMetrics: { requests, errors: serverErrors }, label: 'API 5xx %', period: FIVE_MINUTES });
-    alarm('Api5xxRate', `More than ${ALARM_THRESHOLDS.api5xxRatePercent}% of API requests answered 5xx over 5 minutes.`, serverErrorRate, ALARM_THRESHOLDS.api5xxRatePercent);
+    const serverErrorRate = new cloudwatch.MathExpression({
+      expression: 'IF(requests > 0, 100 * errors / requests, 0)',
+      usingMetrics: { requests, errors: serverErrors },
+      label: 'API 5xx %',
+      period: FIVE_MINUTES,
+    });
+    alarm(
+      'Api5xxRate',
+      `More than ${ALARM_THRESHOLDS.api5xxRatePercent}% of API requests answered 5xx over 5 minutes.`,
+      serverErrorRate,
+      ALARM_THRESHOLDS.api5xxRatePercent,
+    );
 
     const latencyP99 = props.api.metricLatency({ period: FIVE_MINUTES, statistic: 'p99' });
-    alarm('ApiLatencyP99', `API p99 latency above ${ALARM_THRESHOLDS.apiP99LatencyMs} ms for 15 minutes.`, latencyP99, ALARM_THRESHOLDS.apiP99LatencyMs, 3);
+    alarm(
+      'ApiLatencyP99',
+      `API p99 latency above ${ALARM_THRESHOLDS.apiP99LatencyMs} ms for 15 minutes.`,
+      latencyP99,
+      ALARM_THRESHOLDS.apiP99LatencyMs,
+      3,
+    );
 
     const jobsCompleted = businessMetric('JobsCompleted');
     const jobsFailed = businessMetric('JobsFailed');
@@ -96,16 +129,32 @@ export class Monitoring extends Construct {
       label: 'Job failure %',
       period: FIVE_MINUTES,
     });
-    alarm('JobFailureRate', `More than ${ALARM_THRESHOLDS.jobFailureRatePercent}% of the jobs that ended in 5 minutes failed.`, jobFailureRate, ALARM_THRESHOLDS.jobFailureRatePercent);
+    alarm(
+      'JobFailureRate',
+      `More than ${ALARM_THRESHOLDS.jobFailureRatePercent}% of the jobs that ended in 5 minutes failed.`,
+      jobFailureRate,
+      ALARM_THRESHOLDS.jobFailureRatePercent,
+    );
 
     for (const [name, fn] of Object.entries(props.functions)) {
       const label = name.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase());
-      alarm(`${label}Errors`, `The ${name} function threw (uncaught errors or timeouts).`, fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }), 0);
-      alarm(`${label}Throttles`, `The ${name} function was throttled (concurrency limit reached).`, fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' }), 0);
+      alarm(
+        `${label}Errors`,
+        `The ${name} function threw (uncaught errors or timeouts).`,
+        fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
+        0,
+      );
+      alarm(
+        `${label}Throttles`,
+        `The ${name} function was throttled (concurrency limit reached).`,
+        fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' }),
+        0,
+      );
     }
 
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', { dashboardName: 'OutreachIntelligenceApi' });
-    const graph = (title: string, left: cloudwatch.IMetric[], width = 8) => new cloudwatch.GraphWidget({ title, left, width });
+    const graph = (title: string, left: cloudwatch.IMetric[], width = 8) =>
+      new cloudwatch.GraphWidget({ title, left, width });
     this.dashboard.addWidgets(
       graph('API requests and 5xx', [requests, serverErrors]),
       graph('API 5xx %', [serverErrorRate]),
@@ -119,16 +168,29 @@ export class Monitoring extends Construct {
     this.dashboard.addWidgets(
       graph('Credits charged by tool', [businessSearch('CreditsCharged', ['tool'], 'charged')]),
       graph('Credits refunded by tool', [businessSearch('CreditsRefunded', ['tool'], 'refunded')]),
-      graph('Moderation actions by platform and action', [businessSearch('ModerationActions', ['platform', 'action'], 'actions')]),
+      graph('Moderation actions by platform and action', [
+        businessSearch('ModerationActions', ['platform', 'action'], 'actions'),
+      ]),
     );
     this.dashboard.addWidgets(
-      graph('Payment events applied / rejected', [businessMetric('PaymentEventsApplied'), businessSearch('PaymentEventsRejected', ['reason'], 'rejected')]),
+      graph('Payment events applied / rejected', [
+        businessMetric('PaymentEventsApplied'),
+        businessSearch('PaymentEventsRejected', ['reason'], 'rejected'),
+      ]),
       graph('Platform call failures', [businessSearch('PlatformCallFailures', ['platform'], 'failures')]),
       graph('Dead-lettered messages', [businessMetric('DeadLetteredMessages')]),
     );
     this.dashboard.addWidgets(
-      graph('Function errors', Object.values(props.functions).map((fn) => fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' })), 12),
-      graph('Function throttles', Object.values(props.functions).map((fn) => fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' })), 12),
+      graph(
+        'Function errors',
+        Object.values(props.functions).map((fn) => fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' })),
+        12,
+      ),
+      graph(
+        'Function throttles',
+        Object.values(props.functions).map((fn) => fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' })),
+        12,
+      ),
     );
   }
 }

@@ -59,7 +59,10 @@ export class ServiceApi extends Construct {
 
   constructor(scope: Construct, id: string, props: ServiceApiProps) {
     super(scope, id);
-    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: logs.RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
+    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: logs.RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
     this.api = new apigateway.RestApi(this, 'Api', {
       restApiName: 'outreach-intelligence',
       description: 'Outreach Intelligence API (/api/v1)',
@@ -94,7 +97,9 @@ export class ServiceApi extends Construct {
       if (!integration) {
         integration = new apigateway.LambdaIntegration(fn, {
           scopePermissionToMethod: false,
-          ...(streaming ? { responseTransferMode: apigateway.ResponseTransferMode.STREAM, timeout: STREAMING_TIMEOUT } : {}),
+          ...(streaming
+            ? { responseTransferMode: apigateway.ResponseTransferMode.STREAM, timeout: STREAMING_TIMEOUT }
+            : {}),
         });
         integrations.set(fn, integration);
       }
@@ -104,12 +109,14 @@ export class ServiceApi extends Construct {
     for (const { group, spec } of props.endpoints) {
       const fn = spec.streaming ? props.streamingFunction : props.groupFunctions[group];
       if (!fn) throw new Error(`No function for endpoint group "${group}" (${spec.method} ${spec.path})`);
-      const method = this.api.root.resourceForPath(spec.path).addMethod(spec.method, integrationFor(fn, spec.streaming === true), {
-        operationName: spec.operationId,
-        ...(spec.auth === 'api_key'
-          ? { authorizer: this.authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM }
-          : { authorizationType: apigateway.AuthorizationType.NONE }),
-      });
+      const method = this.api.root
+        .resourceForPath(spec.path)
+        .addMethod(spec.method, integrationFor(fn, spec.streaming === true), {
+          operationName: spec.operationId,
+          ...(spec.auth === 'api_key'
+            ? { authorizer: this.authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM }
+            : { authorizationType: apigateway.AuthorizationType.NONE }),
+        });
       if (spec.auth === 'none') this.publicMethods.push(method);
     }
   }

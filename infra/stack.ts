@@ -55,7 +55,9 @@ export class OutreachIntelligenceStack extends Stack {
     super(scope, id, props);
     const { table } = new DataTable(this, 'Data');
     this.table = table;
-    const bus = new events.EventBus(this, 'DomainEvents', { description: 'Domain events (job.completed, community.renewed, ...) for the operator\'s consumers' });
+    const bus = new events.EventBus(this, 'DomainEvents', {
+      description: "Domain events (job.completed, community.renewed, ...) for the operator's consumers",
+    });
 
     // The operator's credentials of every platform module (registry.ts names them), filled in after the
     // first deploy (README); read at run time through the Parameters and Secrets extension, never put in env.
@@ -63,7 +65,9 @@ export class OutreachIntelligenceStack extends Stack {
     this.platformSecret = new secretsmanager.Secret(this, 'PlatformCredentials', {
       description: `Moderation platform credentials: ${secretNames.join(', ')}`,
       generateSecretString: {
-        secretStringTemplate: JSON.stringify(Object.fromEntries(secretNames.filter((n) => n !== 'TELEGRAM_WEBHOOK_SECRET').map((n) => [n, '']))),
+        secretStringTemplate: JSON.stringify(
+          Object.fromEntries(secretNames.filter((n) => n !== 'TELEGRAM_WEBHOOK_SECRET').map((n) => [n, ''])),
+        ),
         // Telegram accepts A-Z, a-z, 0-9, _ and - in a webhook secret token.
         generateStringKey: 'TELEGRAM_WEBHOOK_SECRET',
         excludePunctuation: true,
@@ -83,7 +87,17 @@ export class OutreachIntelligenceStack extends Stack {
     });
 
     const groups = Object.keys(API_GROUPS);
-    const names = [...groups, 'authorizer', 'jobs-events', 'worker', 'dead-letters', 'renewals', 'captchas', 'polls', 'webhook-sender'] as FunctionName[];
+    const names = [
+      ...groups,
+      'authorizer',
+      'jobs-events',
+      'worker',
+      'dead-letters',
+      'renewals',
+      'captchas',
+      'polls',
+      'webhook-sender',
+    ] as FunctionName[];
     for (const name of names) {
       const needs = needsOf(name);
       this.functions[name] = new AppFunction(this, constructId(name), {
@@ -112,7 +126,10 @@ export class OutreachIntelligenceStack extends Stack {
       deadLetterConsumerTimeout: needsOf('dead-letters').timeout!,
     });
 
-    const webhooks = new WebhookDelivery(this, 'OutboundWebhookDelivery', { sender: fn('webhook-sender'), senderTimeout: needsOf('webhook-sender').timeout! });
+    const webhooks = new WebhookDelivery(this, 'OutboundWebhookDelivery', {
+      sender: fn('webhook-sender'),
+      senderTimeout: needsOf('webhook-sender').timeout!,
+    });
 
     for (const name of names) {
       const needs = needsOf(name);
@@ -141,7 +158,8 @@ export class OutreachIntelligenceStack extends Stack {
         target.addEnvironment('TOKEN_KEY_ARN', this.tokenKey.keyArn);
       }
     }
-    if (props.discordApplicationId) fn('moderation').addEnvironment('DISCORD_APPLICATION_ID', props.discordApplicationId);
+    if (props.discordApplicationId)
+      fn('moderation').addEnvironment('DISCORD_APPLICATION_ID', props.discordApplicationId);
 
     new events.Rule(this, 'RenewalsSchedule', {
       description: 'Runs the renewals function every 5 minutes',
@@ -181,11 +199,20 @@ export class OutreachIntelligenceStack extends Stack {
     if (!props.publicBaseUrl) fn('webhook-sender').addEnvironment('PUBLIC_BASE_URL', this.api.baseUrl);
 
     new CfnOutput(this, 'ApiBaseUrl', { value: this.api.baseUrl, description: 'Base URL of the API (…/api/v1)' });
-    new CfnOutput(this, 'TableName', { value: table.tableName, description: 'For the admin command: TABLE_NAME=… npm run admin' });
+    new CfnOutput(this, 'TableName', {
+      value: table.tableName,
+      description: 'For the admin command: TABLE_NAME=… npm run admin',
+    });
     new CfnOutput(this, 'EventBusName', { value: bus.eventBusName });
     new CfnOutput(this, 'DeadLetterQueueUrl', { value: pipeline.deadLetterQueue.queueUrl });
-    new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn, description: 'Subscribe to be told when an alarm fires' });
-    new CfnOutput(this, 'PlatformSecretArn', { value: this.platformSecret.secretArn, description: 'Put the Telegram and Discord credentials here (README: moderation on the platforms)' });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.monitoring.topic.topicArn,
+      description: 'Subscribe to be told when an alarm fires',
+    });
+    new CfnOutput(this, 'PlatformSecretArn', {
+      value: this.platformSecret.secretArn,
+      description: 'Put the Telegram and Discord credentials here (README: moderation on the platforms)',
+    });
     new CfnOutput(this, 'WebhookDeadLetterQueueUrl', { value: webhooks.deadLetterQueue.queueUrl });
 
     acknowledgeNagFindings(this);

@@ -16,7 +16,8 @@ export interface StripeSettings {
 }
 
 /** STRIPE_PRICE_PRO → stripePricePro, the CDK context key of the same setting. */
-const contextKeyOf = (variable: string) => variable.toLowerCase().replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+const contextKeyOf = (variable: string) =>
+  variable.toLowerCase().replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 /**
  * Reads the Stripe settings at synth time from CDK context (`-c stripeSecretName=...`) or else the

@@ -25,7 +25,11 @@ export class WebhookDelivery extends Construct {
 
   constructor(scope: Construct, id: string, props: WebhookDeliveryProps) {
     super(scope, id);
-    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', { encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
     this.queue = new sqs.Queue(this, 'Queue', {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
@@ -33,6 +37,8 @@ export class WebhookDelivery extends Construct {
       visibilityTimeout: Duration.seconds(props.senderTimeout.toSeconds() * 6),
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: WEBHOOK_MAX_RECEIVE_COUNT },
     });
-    props.sender.addEventSource(new SqsEventSource(this.queue, { batchSize: WEBHOOK_BATCH_SIZE, reportBatchItemFailures: true }));
+    props.sender.addEventSource(
+      new SqsEventSource(this.queue, { batchSize: WEBHOOK_BATCH_SIZE, reportBatchItemFailures: true }),
+    );
   }
 }

@@ -6,7 +6,8 @@
  */
 
 /** `table[key]` when `key` is the table's own entry, never an inherited one. */
-export const own = <V>(table: Readonly<Record<string, V>>, key: string): V | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
+export const own = <V>(table: Readonly<Record<string, V>>, key: string): V | undefined =>
+  Object.hasOwn(table, key) ? table[key] : undefined;
 
 /** An empty object with no prototype: every string, `__proto__` included, is just a key. */
 export const dictionary = <V>(): Record<string, V> => Object.create(null) as Record<string, V>;

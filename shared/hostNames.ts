@@ -13,8 +13,13 @@ export function normaliseDomain(raw: string | undefined | null): string | undefi
   } catch {
     return undefined;
   }
-  host = host.toLowerCase().replace(/\.$/, '').replace(/^www\d*\./, '');
-  return /^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/.test(host) ? host : undefined;
+  host = host
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/^www\d*\./, '');
+  return /^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/.test(host)
+    ? host
+    : undefined;
 }
 
 /** The domain of an e-mail address, normalised; undefined when there is none. */

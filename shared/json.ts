@@ -27,7 +27,8 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character, a quote included
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character, a quote included
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (OPEN.has(c) && ++depth > limit) return true;
@@ -62,12 +63,20 @@ const wellFormed = (text: string) => !LONE_SURROGATE.test(text);
  * with a lone UTF-16 surrogate (`"\ud800"`, which UTF-8 cannot encode: it would come back as U+FFFD).
  * Schema-typed values refuse some of these, free-form ones (chat metadata) would change silently.
  */
-export function unrepresentableValue(value: unknown, path: string[] = []): { path: string[]; message: string } | undefined {
+export function unrepresentableValue(
+  value: unknown,
+  path: string[] = [],
+): { path: string[]; message: string } | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? undefined : { path, message: 'Number out of range' };
-  if (typeof value === 'string') return wellFormed(value) ? undefined : { path, message: 'Lone UTF-16 surrogate in text' };
+  if (typeof value === 'string')
+    return wellFormed(value) ? undefined : { path, message: 'Lone UTF-16 surrogate in text' };
   if (value === null || typeof value !== 'object') return undefined;
   for (const [k, v] of Object.entries(value)) {
-    if (!wellFormed(k)) return { path: [...path, k.replace(new RegExp(LONE_SURROGATE, 'g'), '\uFFFD')], message: 'Lone UTF-16 surrogate in a property name' };
+    if (!wellFormed(k))
+      return {
+        path: [...path, k.replace(new RegExp(LONE_SURROGATE, 'g'), '\uFFFD')],
+        message: 'Lone UTF-16 surrogate in a property name',
+      };
     const found = unrepresentableValue(v, [...path, k]);
     if (found) return found;
   }
@@ -75,7 +84,10 @@ export function unrepresentableValue(value: unknown, path: string[] = []): { pat
 }
 
 /** A message body that may be anything (a dead letter, a foreign sender): its value when it is JSON matching `schema`. */
-export function parseJsonAs<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } }, text: string): T | undefined {
+export function parseJsonAs<T>(
+  schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } },
+  text: string,
+): T | undefined {
   try {
     const parsed = schema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : undefined;

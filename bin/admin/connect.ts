@@ -21,7 +21,8 @@ async function reachable(endpoint: string): Promise<boolean> {
  */
 export async function connectAdmin(): Promise<{ target: string; close(): Promise<void> }> {
   const noop = async () => undefined;
-  if (process.env.TABLE_NAME && !process.env.DYNAMODB_ENDPOINT) return { target: `AWS table ${process.env.TABLE_NAME}`, close: noop };
+  if (process.env.TABLE_NAME && !process.env.DYNAMODB_ENDPOINT)
+    return { target: `AWS table ${process.env.TABLE_NAME}`, close: noop };
   if (process.env.TABLE_NAME && process.env.DYNAMODB_ENDPOINT) {
     return { target: `table ${process.env.TABLE_NAME} at ${process.env.DYNAMODB_ENDPOINT}`, close: noop };
   }

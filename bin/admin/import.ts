@@ -14,6 +14,8 @@ async function run(args: string[]): Promise<void> {
     for (const p of outcome.problems) console.error(`${file}:${p.line}: ${p.message}`);
     throw new Error(`${outcome.problems.length} problem(s) found; nothing was loaded.`);
   }
-  const summary = Object.entries(outcome.counts).map(([kind, n]) => `${n} ${kind}${n === 1 ? '' : 's'}`).join(', ');
+  const summary = Object.entries(outcome.counts)
+    .map(([kind, n]) => `${n} ${kind}${n === 1 ? '' : 's'}`)
+    .join(', ');
   console.log(`Loaded ${summary} (${outcome.items} items).`);
 }

@@ -18,10 +18,15 @@ export function telegramWebhookCommand(args: string[]): () => Promise<void> {
   const { url } = parseOptions('telegram-webhook', args);
   return async () => {
     const { telegram } = await new EnvSecrets().platformCredentials();
-    if (!telegram.botToken || !telegram.webhookSecret) throw new UsageError('Set TELEGRAM_BOT_TOKEN and TELEGRAM_WEBHOOK_SECRET first.');
+    if (!telegram.botToken || !telegram.webhookSecret)
+      throw new UsageError('Set TELEGRAM_BOT_TOKEN and TELEGRAM_WEBHOOK_SECRET first.');
     const api = new TelegramBotApi(telegram.botToken, telegram.apiBase);
     const webhook = `${url.replace(/\/$/, '')}${TELEGRAM_WEBHOOK_PATH}`;
-    const set = await api.call('setWebhook', { url: webhook, secret_token: telegram.webhookSecret, allowed_updates: [...TELEGRAM_ALLOWED_UPDATES] });
+    const set = await api.call('setWebhook', {
+      url: webhook,
+      secret_token: telegram.webhookSecret,
+      allowed_updates: [...TELEGRAM_ALLOWED_UPDATES],
+    });
     if (!set.ok) throw new Error(`setWebhook failed: ${set.error}`);
     const commands = await api.call('setMyCommands', {
       commands: [
@@ -39,10 +44,17 @@ export function discordCommandsCommand(args: string[]): () => Promise<void> {
   parseOptions('discord-commands', args);
   return async () => {
     const { discord } = await new EnvSecrets().platformCredentials();
-    if (!discord.applicationId || !discord.botToken) throw new UsageError('Set DISCORD_APPLICATION_ID and DISCORD_BOT_TOKEN first.');
+    if (!discord.applicationId || !discord.botToken)
+      throw new UsageError('Set DISCORD_APPLICATION_ID and DISCORD_BOT_TOKEN first.');
     const body: RESTPutAPIApplicationCommandsJSONBody = DISCORD_COMMANDS;
-    const out = await new DiscordRest(discord.botToken, discord.apiBase).request('PUT', `/applications/${discord.applicationId}/commands`, body);
+    const out = await new DiscordRest(discord.botToken, discord.apiBase).request(
+      'PUT',
+      `/applications/${discord.applicationId}/commands`,
+      body,
+    );
     if (!out.ok) throw new Error(`Registering the commands failed: ${out.error}`);
-    console.log(`Registered ${(out.result as unknown[]).length} Discord commands for application ${discord.applicationId}`);
+    console.log(
+      `Registered ${(out.result as unknown[]).length} Discord commands for application ${discord.applicationId}`,
+    );
   };
 }

@@ -56,16 +56,30 @@ export async function buildBundles(only?: readonly string[]): Promise<{ bundles:
     [HELLO_WORLD, join(PROJECT_ROOT, 'bin/bench/helloWorld/handler.ts')],
     ...Object.entries(FUNCTIONS)
       .filter(([name]) => !only || only.includes(name))
-      .map(([name, needs]): [string, string] => [name, join(PROJECT_ROOT, 'functions', needs.entry?.folder ?? name, 'handler.ts')]),
+      .map(([name, needs]): [string, string] => [
+        name,
+        join(PROJECT_ROOT, 'functions', needs.entry?.folder ?? name, 'handler.ts'),
+      ]),
   ];
   const bundles: BuiltBundle[] = [];
   for (const [name, entry] of entries.filter(([name]) => !only || only.includes(name))) {
     const file = join(dir, name, 'index.js');
     const result = await build({ ...stackEsbuildOptions(entry, file), metafile: true, absWorkingDir: PROJECT_ROOT });
     const output = Object.entries(result.metafile.outputs).find(([out]) => out.endsWith('index.js'))![1];
-    const sideFiles = copySideFiles((FUNCTIONS as Record<string, FunctionNeeds | undefined>)[name]?.sideFiles ?? [], join(dir, name));
+    const sideFiles = copySideFiles(
+      (FUNCTIONS as Record<string, FunctionNeeds | undefined>)[name]?.sideFiles ?? [],
+      join(dir, name),
+    );
     const warnings = result.warnings.map((w) => `${w.location?.file ?? ''}: ${w.text}`);
-    bundles.push({ name, file, bytes: statSync(file).size, inputs: output.inputs, env: environmentOf(name), sideFiles, warnings });
+    bundles.push({
+      name,
+      file,
+      bytes: statSync(file).size,
+      inputs: output.inputs,
+      env: environmentOf(name),
+      sideFiles,
+      warnings,
+    });
   }
   return { bundles, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
@@ -76,7 +90,11 @@ export async function buildBundles(only?: readonly string[]): Promise<{ bundles:
  */
 function loadOnce(bundle: BuiltBundle): number {
   const script = `const t=process.hrtime.bigint();require(${JSON.stringify(bundle.file)});process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6))`;
-  const out = execFileSync(process.execPath, ['--enable-source-maps', '-e', script], { env: { PATH: process.env.PATH ?? '', ...bundle.env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const out = execFileSync(process.execPath, ['--enable-source-maps', '-e', script], {
+    env: { PATH: process.env.PATH ?? '', ...bundle.env },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   return Number(out);
 }
 
@@ -87,7 +105,8 @@ function loadOnce(bundle: BuiltBundle): number {
  */
 export function loadTimes(bundles: BuiltBundle[], rounds = 9): Map<string, { median: number; min: number }> {
   const samples = new Map(bundles.map((b) => [b.name, [] as number[]]));
-  for (let round = 0; round < rounds; round++) for (const bundle of bundles) samples.get(bundle.name)!.push(loadOnce(bundle));
+  for (let round = 0; round < rounds; round++)
+    for (const bundle of bundles) samples.get(bundle.name)!.push(loadOnce(bundle));
   return new Map(
     [...samples].map(([name, xs]) => {
       const sorted = [...xs].sort((a, b) => a - b);
@@ -98,7 +117,10 @@ export function loadTimes(bundles: BuiltBundle[], rounds = 9): Map<string, { med
 
 /** Bytes of the bundle that come from the `stripe` package. */
 const stripeBytes = (b: BuiltBundle): number =>
-  Object.entries(b.inputs).reduce((sum, [file, input]) => sum + (/node_modules\/stripe\//.test(file) ? input.bytesInOutput : 0), 0);
+  Object.entries(b.inputs).reduce(
+    (sum, [file, input]) => sum + (/node_modules\/stripe\//.test(file) ? input.bytesInOutput : 0),
+    0,
+  );
 
 /** `npm run bench -- bundles`: size and load time of each function beside the hello-world's, as ratios. */
 export async function printBundleFigures(print: (line: string) => void = console.log): Promise<void> {
@@ -107,9 +129,15 @@ export async function printBundleFigures(print: (line: string) => void = console
     const times = loadTimes(bundles);
     const hello = bundles.find((b) => b.name === HELLO_WORLD)!;
     const helloMs = times.get(HELLO_WORLD)!;
-    print(`Built with infra/bundling.ts (the stack's options); load = cold require in a fresh process with --enable-source-maps, 9 rounds (median, fastest). Goal: ratios <= 1.3.`);
-    print(`KiB and size x are the JS bundle (index.js); side KiB is the data files shipped beside it (catalogue sideFiles), read at run time when needed, not at load.`);
-    print(`${'function'.padEnd(14)} ${'KiB'.padStart(8)} ${'size x'.padStart(7)} ${'load ms'.padStart(8)} ${'load x'.padStart(7)} ${'min ms'.padStart(7)} ${'min x'.padStart(6)} ${'side KiB'.padStart(8)}  size x without Stripe (the goal allows Stripe's own code)`);
+    print(
+      `Built with infra/bundling.ts (the stack's options); load = cold require in a fresh process with --enable-source-maps, 9 rounds (median, fastest). Goal: ratios <= 1.3.`,
+    );
+    print(
+      `KiB and size x are the JS bundle (index.js); side KiB is the data files shipped beside it (catalogue sideFiles), read at run time when needed, not at load.`,
+    );
+    print(
+      `${'function'.padEnd(14)} ${'KiB'.padStart(8)} ${'size x'.padStart(7)} ${'load ms'.padStart(8)} ${'load x'.padStart(7)} ${'min ms'.padStart(7)} ${'min x'.padStart(6)} ${'side KiB'.padStart(8)}  size x without Stripe (the goal allows Stripe's own code)`,
+    );
     for (const b of bundles) {
       const { median, min } = times.get(b.name)!;
       const stripe = stripeBytes(b);
@@ -121,7 +149,9 @@ export async function printBundleFigures(print: (line: string) => void = console
           `${(side ? (side / 1024).toFixed(1) : '-').padStart(8)}${withoutStripe}`,
       );
     }
-    for (const b of bundles) for (const f of b.sideFiles) print(`side file of ${b.name}: ${f.name}, ${(f.bytes / 1024).toFixed(1)} KiB beside index.js`);
+    for (const b of bundles)
+      for (const f of b.sideFiles)
+        print(`side file of ${b.name}: ${f.name}, ${(f.bytes / 1024).toFixed(1)} KiB beside index.js`);
     for (const b of bundles) for (const w of b.warnings) print(`esbuild warning in ${b.name}: ${w}`);
   } finally {
     dispose();
@@ -143,12 +173,16 @@ export async function printMcpBundleFigures(print: (line: string) => void = cons
     const hello = bundles.find((b) => b.name === HELLO_WORLD)!;
     const helloMs = times.get(HELLO_WORLD)!.median;
     for (const b of bundles) {
-      print(`bundle ${b.name.padEnd(13)} ${(b.bytes / 1024).toFixed(1).padStart(8)} KiB  ${(b.bytes / hello.bytes).toFixed(2)}x hello-world  load ${times.get(b.name)!.median.toFixed(1)} ms (${(times.get(b.name)!.median / helloMs).toFixed(2)}x)`);
+      print(
+        `bundle ${b.name.padEnd(13)} ${(b.bytes / 1024).toFixed(1).padStart(8)} KiB  ${(b.bytes / hello.bytes).toFixed(2)}x hello-world  load ${times.get(b.name)!.median.toFixed(1)} ms (${(times.get(b.name)!.median / helloMs).toFixed(2)}x)`,
+      );
     }
     const mcp = bundles.find((b) => b.name === 'mcp')!;
     const sdk = bytesFrom(mcp, /node_modules\/@modelcontextprotocol\//);
     const stripe = bytesFrom(mcp, /node_modules\/stripe\//);
-    print(`of the mcp bundle: @modelcontextprotocol/* ${(sdk / 1024).toFixed(1)} KiB, stripe ${(stripe / 1024).toFixed(1)} KiB (through the account routes it runs)`);
+    print(
+      `of the mcp bundle: @modelcontextprotocol/* ${(sdk / 1024).toFixed(1)} KiB, stripe ${(stripe / 1024).toFixed(1)} KiB (through the account routes it runs)`,
+    );
   } finally {
     dispose();
   }

@@ -16,7 +16,10 @@ export function consoleFigures(): { file: string; bytes: number; gzipped: number
 
 export function printConsoleFigures(): void {
   const rows = consoleFigures();
-  for (const r of rows) console.log(`${r.file.padEnd(34)} ${String(r.bytes).padStart(8)} B  ${String(r.gzipped).padStart(7)} B gzipped`);
+  for (const r of rows)
+    console.log(`${r.file.padEnd(34)} ${String(r.bytes).padStart(8)} B  ${String(r.gzipped).padStart(7)} B gzipped`);
   const total = rows.reduce((s, r) => s + r.gzipped, 0);
-  console.log(`console total ${(total / 1024).toFixed(1)} KB gzipped (budget ${CONSOLE_BUDGET_BYTES / 1024} KB): ${total <= CONSOLE_BUDGET_BYTES ? 'within' : 'OVER BUDGET'}`);
+  console.log(
+    `console total ${(total / 1024).toFixed(1)} KB gzipped (budget ${CONSOLE_BUDGET_BYTES / 1024} KB): ${total <= CONSOLE_BUDGET_BYTES ? 'within' : 'OVER BUDGET'}`,
+  );
 }

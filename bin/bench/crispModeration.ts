@@ -9,7 +9,11 @@ import type { AddressInfo } from 'node:net';
 import type { BenchSuite } from './harness';
 
 const BASE = '/integrations/moderation';
-const ENV = { CRISP_TOKEN_IDENTIFIER: 'bench-identifier', CRISP_TOKEN_KEY: 'bench-key', CRISP_HOOK_SECRET: 'bench-hook-secret' };
+const ENV = {
+  CRISP_TOKEN_IDENTIFIER: 'bench-identifier',
+  CRISP_TOKEN_KEY: 'bench-key',
+  CRISP_HOOK_SECRET: 'bench-hook-secret',
+};
 
 async function startCrispApi(onCall: (method: string, path: string) => void) {
   const server = createServer((req, res) => {
@@ -24,7 +28,8 @@ async function startCrispApi(onCall: (method: string, path: string) => void) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 export const crispModerationBench: BenchSuite = {
   name: 'Moderation on Crisp (hook to REST call)',
@@ -36,20 +41,45 @@ export const crispModerationBench: BenchSuite = {
     const saved = Object.fromEntries(['CRISP_API_BASE', ...Object.keys(ENV)].map((n) => [n, process.env[n]]));
     Object.assign(process.env, ENV, { CRISP_API_BASE: api.url });
     try {
-      const community = await call('POST', `${BASE}/communities`, { body: { name: 'Bench Crisp', project_name: 'Bench', type: 'crisp' }, expect: 201 });
+      const community = await call('POST', `${BASE}/communities`, {
+        body: { name: 'Bench Crisp', project_name: 'Bench', type: 'crisp' },
+        expect: 201,
+      });
       const websiteId = `bench-${Date.now()}`;
       const post = (body: object) => {
         const timestamp = String(Date.now());
-        const signature = createHmac('sha256', ENV.CRISP_HOOK_SECRET).update(`[${timestamp};${JSON.stringify(body)}]`).digest('hex');
-        return fetch(`${baseUrl}${BASE}/crisp`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-crisp-request-timestamp': timestamp, 'x-crisp-signature': signature }, body: JSON.stringify(body) });
+        const signature = createHmac('sha256', ENV.CRISP_HOOK_SECRET)
+          .update(`[${timestamp};${JSON.stringify(body)}]`)
+          .digest('hex');
+        return fetch(`${baseUrl}${BASE}/crisp`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-crisp-request-timestamp': timestamp,
+            'x-crisp-signature': signature,
+          },
+          body: JSON.stringify(body),
+        });
       };
       const message = (session: string, from: string, event: string, fingerprint: number, content: string) => ({
         website_id: websiteId,
         event,
         timestamp: Date.now(),
-        data: { website_id: websiteId, session_id: session, type: 'text', from, origin: 'chat', content, fingerprint, user: { nickname: 'Bench' }, timestamp: Date.now() },
+        data: {
+          website_id: websiteId,
+          session_id: session,
+          type: 'text',
+          from,
+          origin: 'chat',
+          content,
+          fingerprint,
+          user: { nickname: 'Bench' },
+          timestamp: Date.now(),
+        },
       });
-      await post(message('session_operator', 'operator', 'message:received', 1, `/activate ${community.activation_token}`));
+      await post(
+        message('session_operator', 'operator', 'message:received', 1, `/activate ${community.activation_token}`),
+      );
 
       const n = 50;
       const hook: number[] = [];
@@ -57,7 +87,9 @@ export const crispModerationBench: BenchSuite = {
       for (let i = 0; i < n; i++) {
         const fingerprint = 1000 + i;
         const start = performance.now();
-        const res = await post(message(`session_${i}`, 'user', 'message:send', fingerprint, 'Connect your wallet to claim the airdrop'));
+        const res = await post(
+          message(`session_${i}`, 'user', 'message:send', fingerprint, 'Connect your wallet to claim the airdrop'),
+        );
         hook.push(performance.now() - start);
         if (res.status !== 200) throw new Error(`hook answered ${res.status}`);
         while (!arrivals.has(String(fingerprint))) await new Promise((r) => setTimeout(r, 1));
@@ -65,7 +97,10 @@ export const crispModerationBench: BenchSuite = {
       }
       hook.sort((a, b) => a - b);
       toPlatform.sort((a, b) => a - b);
-      const line = (label: string, times: number[]) => print(`${label.padEnd(48)} n=${String(n).padStart(4)}  p50=${percentile(times, 50).toFixed(1).padStart(7)} ms  p95=${percentile(times, 95).toFixed(1).padStart(7)} ms`);
+      const line = (label: string, times: number[]) =>
+        print(
+          `${label.padEnd(48)} n=${String(n).padStart(4)}  p50=${percentile(times, 50).toFixed(1).padStart(7)} ms  p95=${percentile(times, 95).toFixed(1).padStart(7)} ms`,
+        );
       line('POST /crisp (signed spam hook, answered)', hook);
       line('hook received -> message DELETE at Crisp', toPlatform);
     } finally {

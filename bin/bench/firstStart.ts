@@ -26,7 +26,11 @@ async function until(since: number, ready: () => Promise<boolean>, alive: () => 
 async function timedStart(dataDir: string, print: (line: string) => void, label: string): Promise<void> {
   const port = await freePort();
   const started = Date.now();
-  const child = spawn(process.execPath, ['--import', TSX, LOCAL_ENTRY], { cwd: dataDir, env: { ...process.env, PORT: String(port), DEMO_PRO_API_KEY: '', DEMO_DEVELOPER_API_KEY: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', TSX, LOCAL_ENTRY], {
+    cwd: dataDir,
+    env: { ...process.env, PORT: String(port), DEMO_PRO_API_KEY: '', DEMO_DEVELOPER_API_KEY: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   child.stdout.on('data', (d) => (stdout += d));
   let stderr = '';
@@ -43,13 +47,17 @@ async function timedStart(dataDir: string, print: (line: string) => void, label:
     const keys = await until(started, async () => /Developer demo key: \S+/.test(stdout), alive);
     const proKey = /Pro demo key: (\S+)/.exec(stdout)![1];
     const resolveOk = async () =>
-      (await fetch(`${api}/intelligence/resolve`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${proKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ package_id: 'vc-shortlist-v1', request_text: '10 seed-stage DeFi VCs' }),
-      })).status === 200;
+      (
+        await fetch(`${api}/intelligence/resolve`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${proKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ package_id: 'vc-shortlist-v1', request_text: '10 seed-stage DeFi VCs' }),
+        })
+      ).status === 200;
     const curated = await until(started, resolveOk, alive);
-    print(`${label.padEnd(48)} health ${(health / 1000).toFixed(1).padStart(5)} s  keys ${(keys / 1000).toFixed(1).padStart(5)} s  curated resolve ${(curated / 1000).toFixed(1).padStart(5)} s`);
+    print(
+      `${label.padEnd(48)} health ${(health / 1000).toFixed(1).padStart(5)} s  keys ${(keys / 1000).toFixed(1).padStart(5)} s  curated resolve ${(curated / 1000).toFixed(1).padStart(5)} s`,
+    );
   } finally {
     if (running) {
       const exited = new Promise((r) => child.once('exit', r));

@@ -29,9 +29,12 @@ export interface BenchSuite {
   run(ctx: BenchContext): Promise<void>;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-export function createBenchContext(base: Omit<BenchContext, 'call' | 'measure' | 'print' | 'setBaseline'>): BenchContext {
+export function createBenchContext(
+  base: Omit<BenchContext, 'call' | 'measure' | 'print' | 'setBaseline'>,
+): BenchContext {
   const print = (line: string) => console.log(line);
   let baseline: number | undefined;
   return {
@@ -43,7 +46,11 @@ export function createBenchContext(base: Omit<BenchContext, 'call' | 'measure' |
     async call(method, path, options = {}) {
       const headers: Record<string, string> = { authorization: `Bearer ${options.key ?? base.proKey}` };
       if (options.body !== undefined) headers['content-type'] = 'application/json';
-      const response = await fetch(`${base.baseUrl}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+      const response = await fetch(`${base.baseUrl}${path}`, {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      });
       const text = await response.text();
       const ok = options.expect ? response.status === options.expect : response.status >= 200 && response.status < 300;
       if (!ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
@@ -65,7 +72,9 @@ export function createBenchContext(base: Omit<BenchContext, 'call' | 'measure' |
       times.sort((a, b) => a - b);
       const m = { label, count, p50: percentile(times, 50), p95: percentile(times, 95), ddbPerCall };
       const ratio = baseline ? `  p50 x${(m.p50 / baseline).toFixed(1).padStart(5)} bare GetItem` : '';
-      print(`${label.padEnd(48)} n=${String(count).padStart(4)}  p50=${m.p50.toFixed(1).padStart(7)} ms  p95=${m.p95.toFixed(1).padStart(7)} ms  ddb/req=${ddbPerCall.toFixed(2)}${ratio}`);
+      print(
+        `${label.padEnd(48)} n=${String(count).padStart(4)}  p50=${m.p50.toFixed(1).padStart(7)} ms  p95=${m.p95.toFixed(1).padStart(7)} ms  ddb/req=${ddbPerCall.toFixed(2)}${ratio}`,
+      );
       return m;
     },
   };

@@ -29,12 +29,17 @@ export const intelligenceBench: BenchSuite = {
       const seeded = await seedCuratedDataset({ force: true });
       print(`seeded ${seeded.marker.items} curated items in ${(seeded.ms / 1000).toFixed(1)} s`);
     }
-    const newKey = async () => (await createAccount({ email: `bench-intel-${uuidv7()}@example.com`, tier: 'pro', credits: 1_000_000 })).apiKey;
+    const newKey = async () =>
+      (await createAccount({ email: `bench-intel-${uuidv7()}@example.com`, tier: 'pro', credits: 1_000_000 })).apiKey;
     const slots = PACKAGE_SLOTS['vc-shortlist-v1'];
     await measure('POST /intelligence/resolve (request_text)', N, () =>
-      call('POST', '/intelligence/resolve', { body: { package_id: 'vc-shortlist-v1', request_text: PACKAGES['vc-shortlist-v1'].example.request_text } }),
+      call('POST', '/intelligence/resolve', {
+        body: { package_id: 'vc-shortlist-v1', request_text: PACKAGES['vc-shortlist-v1'].example.request_text },
+      }),
     );
-    await measure('POST /intelligence/quote (vc-shortlist-v1)', N, () => call('POST', '/intelligence/quote', { body: { package_id: 'vc-shortlist-v1', slots } }));
+    await measure('POST /intelligence/quote (vc-shortlist-v1)', N, () =>
+      call('POST', '/intelligence/quote', { body: { package_id: 'vc-shortlist-v1', slots } }),
+    );
 
     for (const [packageId, base] of Object.entries(PACKAGE_SLOTS)) {
       for (const limit of [10, 100]) {
@@ -45,24 +50,58 @@ export const intelligenceBench: BenchSuite = {
           const key = await newKey();
           prepared.push({ key, token: (await call('POST', '/intelligence/quote', { key, body })).quote_token });
         }
-        await measure(`POST /intelligence/execute ${packageId} @${capped}`, N, (i) => call('POST', '/intelligence/execute', { key: prepared[i].key, body: { ...body, quote_token: prepared[i].token } }));
+        await measure(`POST /intelligence/execute ${packageId} @${capped}`, N, (i) =>
+          call('POST', '/intelligence/execute', {
+            key: prepared[i].key,
+            body: { ...body, quote_token: prepared[i].token },
+          }),
+        );
       }
     }
 
     const key = await newKey();
-    const q = await call('POST', '/intelligence/quote', { key, body: { package_id: 'vc-shortlist-v1', slots: { ...slots, limit: 100 } } });
-    const result = await call('POST', '/intelligence/execute', { key, body: { package_id: 'vc-shortlist-v1', slots: { ...slots, limit: 100 }, quote_token: q.quote_token } });
-    await measure('GET /intelligence/results/{id} (100 records)', N, () => call('GET', `/intelligence/results/${result.result_id}`, { key }));
-    const ranked = (await call('GET', `/intelligence/results/${result.result_id}`, { key })).records.map((r: { record_id: string }) => r.record_id);
+    const q = await call('POST', '/intelligence/quote', {
+      key,
+      body: { package_id: 'vc-shortlist-v1', slots: { ...slots, limit: 100 } },
+    });
+    const result = await call('POST', '/intelligence/execute', {
+      key,
+      body: { package_id: 'vc-shortlist-v1', slots: { ...slots, limit: 100 }, quote_token: q.quote_token },
+    });
+    await measure('GET /intelligence/results/{id} (100 records)', N, () =>
+      call('GET', `/intelligence/results/${result.result_id}`, { key }),
+    );
+    const ranked = (await call('GET', `/intelligence/results/${result.result_id}`, { key })).records.map(
+      (r: { record_id: string }) => r.record_id,
+    );
     const tokens: string[] = [];
     for (let i = 0; i < N; i++) {
       const params = { selection: { mode: 'ids', record_ids: [ranked[i]] }, contact_tier: 'email' };
-      tokens.push((await call('POST', '/intelligence/quote', { key, body: { package_id: 'vc-shortlist-v1', expansion_scope: { parent_result_id: result.result_id, expansion_type: 'contact_unlock', expansion_params: params } } })).quote_token);
+      tokens.push(
+        (
+          await call('POST', '/intelligence/quote', {
+            key,
+            body: {
+              package_id: 'vc-shortlist-v1',
+              expansion_scope: {
+                parent_result_id: result.result_id,
+                expansion_type: 'contact_unlock',
+                expansion_params: params,
+              },
+            },
+          })
+        ).quote_token,
+      );
     }
     await measure('POST /intelligence/expand contact_unlock (1 fund)', N, (i) =>
       call('POST', '/intelligence/expand', {
         key,
-        body: { parent_result_id: result.result_id, expansion_type: 'contact_unlock', expansion_params: { selection: { mode: 'ids', record_ids: [ranked[i]] }, contact_tier: 'email' }, quote_token: tokens[i] },
+        body: {
+          parent_result_id: result.result_id,
+          expansion_type: 'contact_unlock',
+          expansion_params: { selection: { mode: 'ids', record_ids: [ranked[i]] }, contact_tier: 'email' },
+          quote_token: tokens[i],
+        },
       }),
     );
   },

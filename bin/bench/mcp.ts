@@ -15,15 +15,26 @@ export const mcpBench: BenchSuite = {
     const tool = async (name: string, args: Record<string, unknown>) => {
       const res = await fetch(`${baseUrl}/mcp`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${proKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+        headers: {
+          authorization: `Bearer ${proKey}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name, arguments: args } }),
       });
       const answer = (await res.json()) as { result?: { isError?: boolean } };
-      if (res.status !== 200 || !answer.result || answer.result.isError) throw new Error(`tools/call ${name}: ${res.status} ${JSON.stringify(answer).slice(0, 300)}`);
+      if (res.status !== 200 || !answer.result || answer.result.isError)
+        throw new Error(`tools/call ${name}: ${res.status} ${JSON.stringify(answer).slice(0, 300)}`);
     };
     const pairs: [string, () => Promise<unknown>, string, () => Promise<unknown>][] = [
       ['GET /users/me', () => call('GET', '/users/me'), 'tools/call get_account', () => tool('get_account', {})],
-      ['GET /bd/jobs?limit=25', () => call('GET', '/bd/jobs?limit=25'), 'tools/call list_jobs', () => tool('list_jobs', { limit: 25 })],
+      [
+        'GET /bd/jobs?limit=25',
+        () => call('GET', '/bd/jobs?limit=25'),
+        'tools/call list_jobs',
+        () => tool('list_jobs', { limit: 25 }),
+      ],
     ];
     // Warm both paths first (the MCP function loads the route's handler on its first tool call).
     for (const [, http, , mcp] of pairs) await Promise.all([http(), mcp()]);
@@ -35,14 +46,24 @@ export const mcpBench: BenchSuite = {
       const direct: number[] = [];
       const overMcp: number[] = [];
       for (let i = 0; i < N; i++) {
-        for (const [fn, samples] of i % 2 ? ([[mcp, overMcp], [http, direct]] as const) : ([[http, direct], [mcp, overMcp]] as const)) {
+        for (const [fn, samples] of i % 2
+          ? ([
+              [mcp, overMcp],
+              [http, direct],
+            ] as const)
+          : ([
+              [http, direct],
+              [mcp, overMcp],
+            ] as const)) {
           const t = performance.now();
           await fn();
           samples.push(performance.now() - t);
         }
       }
       const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-      print(`${mcpLabel} / ${httpLabel}, ${N} calls each taken in turn: p50 ${p50(overMcp).toFixed(1)} / ${p50(direct).toFixed(1)} ms = ${(p50(overMcp) / p50(direct)).toFixed(2)}x (goal <= 1.2x)`);
+      print(
+        `${mcpLabel} / ${httpLabel}, ${N} calls each taken in turn: p50 ${p50(overMcp).toFixed(1)} / ${p50(direct).toFixed(1)} ms = ${(p50(overMcp) / p50(direct)).toFixed(2)}x (goal <= 1.2x)`,
+      );
     }
     await printMcpBundleFigures(print);
   },

@@ -48,8 +48,23 @@ export const moderationBench: BenchSuite = {
   async run({ call, measure, print }) {
     // Every community waits to be bound: a custom bridge binds it with an activation event, or its events are not moderated.
     const bind = (c: { id: string; activation_token: string }) =>
-      call('POST', `${BASE}/communities/${c.id}/events`, { body: { events: [{ event_id: 'bench-activation', type: 'activation', user: { id: 'bench' }, token: c.activation_token, sent_at: new Date().toISOString() }] } });
-    const community = await call('POST', `${BASE}/communities`, { body: { name: 'Bench', project_name: 'Bench', type: 'reddit' }, expect: 201 });
+      call('POST', `${BASE}/communities/${c.id}/events`, {
+        body: {
+          events: [
+            {
+              event_id: 'bench-activation',
+              type: 'activation',
+              user: { id: 'bench' },
+              token: c.activation_token,
+              sent_at: new Date().toISOString(),
+            },
+          ],
+        },
+      });
+    const community = await call('POST', `${BASE}/communities`, {
+      body: { name: 'Bench', project_name: 'Bench', type: 'reddit' },
+      expect: 201,
+    });
     await bind(community);
     const eventsPath = `${BASE}/communities/${community.id}/events`;
 
@@ -59,32 +74,67 @@ export const moderationBench: BenchSuite = {
       sent.push(events);
       await call('POST', eventsPath, { body: { events } });
     });
-    print(`  -> ${Math.round((BATCH * 1000) / fresh.p50)} events/s at p50, ${(fresh.ddbPerCall / BATCH).toFixed(2)} DynamoDB requests per event`);
-    const replay = await measure(`POST events (re-delivered batch of ${BATCH})`, 30, (i) => call('POST', eventsPath, { body: { events: sent[i] } }));
+    print(
+      `  -> ${Math.round((BATCH * 1000) / fresh.p50)} events/s at p50, ${(fresh.ddbPerCall / BATCH).toFixed(2)} DynamoDB requests per event`,
+    );
+    const replay = await measure(`POST events (re-delivered batch of ${BATCH})`, 30, (i) =>
+      call('POST', eventsPath, { body: { events: sent[i] } }),
+    );
     print(`  -> ${Math.round((BATCH * 1000) / replay.p50)} re-delivered events/s at p50`);
 
     const streams = 4;
     const started = performance.now();
-    const others = await Promise.all(Array.from({ length: streams }, (_, i) => call('POST', `${BASE}/communities`, { body: { name: `Bench ${i}`, project_name: 'Bench', type: 'x' }, expect: 201 })));
+    const others = await Promise.all(
+      Array.from({ length: streams }, (_, i) =>
+        call('POST', `${BASE}/communities`, {
+          body: { name: `Bench ${i}`, project_name: 'Bench', type: 'x' },
+          expect: 201,
+        }),
+      ),
+    );
     await Promise.all(others.map(bind));
     const provisioned = performance.now();
-    await Promise.all(others.map(async (c) => { for (let i = 0; i < 10; i++) await call('POST', `${BASE}/communities/${c.id}/events`, { body: { events: batchOfEvents() } }); }));
+    await Promise.all(
+      others.map(async (c) => {
+        for (let i = 0; i < 10; i++)
+          await call('POST', `${BASE}/communities/${c.id}/events`, { body: { events: batchOfEvents() } });
+      }),
+    );
     const seconds = (performance.now() - provisioned) / 1000;
-    print(`${`${streams} communities x 10 batches in parallel`.padEnd(48)} ${Math.round((streams * 10 * BATCH) / seconds)} events/s (provisioning and binding ${(provisioned - started).toFixed(0)} ms)`);
+    print(
+      `${`${streams} communities x 10 batches in parallel`.padEnd(48)} ${Math.round((streams * 10 * BATCH) / seconds)} events/s (provisioning and binding ${(provisioned - started).toFixed(0)} ms)`,
+    );
 
-    await measure('GET /status (25 audit entries)', 100, () => call('GET', `${BASE}/status?community_id=${community.id}`));
+    await measure('GET /status (25 audit entries)', 100, () =>
+      call('GET', `${BASE}/status?community_id=${community.id}`),
+    );
     await measure('POST /sync', 100, () => call('POST', `${BASE}/sync`, { body: { community_id: community.id } }));
 
     const corpus: MessageToClassify[] = TEXTS.map((text, i) => ({
       text,
       sentAt: 1_795_000_000_000 + i,
       isNewMember: i % 2 === 0,
-      recent: Array.from({ length: 8 }, (_, k) => ({ at: 1_795_000_000_000 - k * 900, fingerprint: fingerprintOf(TEXTS[(i + k) % TEXTS.length]) })),
+      recent: Array.from({ length: 8 }, (_, k) => ({
+        at: 1_795_000_000_000 - k * 900,
+        fingerprint: fingerprintOf(TEXTS[(i + k) % TEXTS.length]),
+      })),
     }));
-    print(`${'classify (pure, per message)'.padEnd(48)} ${perMessageMicros(200_000, (i) => classify(corpus[i % corpus.length])).toFixed(2)} µs`);
-    const policy = policyOf({ billingState: 'active', activatedAt: 'x', whitelistedUsernames: ['founder'], whitelistedRoleIds: [], shouldSendWelcomeMessages: true, welcomeMessage: null, alertTemplate: null });
+    print(
+      `${'classify (pure, per message)'.padEnd(48)} ${perMessageMicros(200_000, (i) => classify(corpus[i % corpus.length])).toFixed(2)} µs`,
+    );
+    const policy = policyOf({
+      billingState: 'active',
+      activatedAt: 'x',
+      whitelistedUsernames: ['founder'],
+      whitelistedRoleIds: [],
+      shouldSendWelcomeMessages: true,
+      welcomeMessage: null,
+      alertTemplate: null,
+    });
     const events = batchOfEvents();
     const state = emptyMemberState();
-    print(`${'moderateEvent (engine core, per message)'.padEnd(48)} ${perMessageMicros(200_000, (i) => moderateEvent(policy, state, events[i % events.length])).toFixed(2)} µs`);
+    print(
+      `${'moderateEvent (engine core, per message)'.padEnd(48)} ${perMessageMicros(200_000, (i) => moderateEvent(policy, state, events[i % events.length])).toFixed(2)} µs`,
+    );
   },
 };

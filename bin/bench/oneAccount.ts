@@ -13,7 +13,8 @@ const BENCH_DATASET_SCALE = 0.33;
 
 type Kind = 'quote' | 'execute' | 'create job';
 const KINDS: Kind[] = ['quote', 'execute', 'create job'];
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 interface Round {
   requests: number;
@@ -38,15 +39,26 @@ export const oneAccountBench: BenchSuite = {
     const marker = await getSeedMarker();
     if (!marker) await seedCuratedDataset({ scale: BENCH_DATASET_SCALE, concurrency: 16 });
     const oneKey = await newAccount();
-    const spread = await runRound(ctx, Array.from({ length: CLIENTS }, () => undefined), 'spread');
-    const one = await runRound(ctx, Array.from({ length: CLIENTS }, () => oneKey), 'one');
-    print(`one account / spread: p50 x${(one.p50 / spread.p50).toFixed(2)}, p99 x${(one.p99 / spread.p99).toFixed(2)}, throughput x${(one.requests / one.seconds / (spread.requests / spread.seconds)).toFixed(2)}`);
+    const spread = await runRound(
+      ctx,
+      Array.from({ length: CLIENTS }, () => undefined),
+      'spread',
+    );
+    const one = await runRound(
+      ctx,
+      Array.from({ length: CLIENTS }, () => oneKey),
+      'one',
+    );
+    print(
+      `one account / spread: p50 x${(one.p50 / spread.p50).toFixed(2)}, p99 x${(one.p99 / spread.p99).toFixed(2)}, throughput x${(one.requests / one.seconds / (spread.requests / spread.seconds)).toFixed(2)}`,
+    );
     await ports.queue.drained();
   },
 };
 
 async function newAccount(): Promise<string> {
-  return (await createAccount({ email: `bench-one-${uuidv7()}@example.com`, tier: 'pro', credits: START_CREDITS })).apiKey;
+  return (await createAccount({ email: `bench-one-${uuidv7()}@example.com`, tier: 'pro', credits: START_CREDITS }))
+    .apiKey;
 }
 
 async function runRound(ctx: BenchContext, keys: (string | undefined)[], label: 'one' | 'spread'): Promise<Round> {
@@ -73,12 +85,29 @@ async function runRound(ctx: BenchContext, keys: (string | undefined)[], label: 
       while (performance.now() < until) {
         // Distinct slots every time, so the identical-query rule never answers without a charge.
         const n = serial++;
-        const body = { package_id: 'vc-shortlist-v1', slots: { sector_focus: 'defi', stage: 'seed', limit: 1 + (n % 100), min_investment: 1000 * (1 + Math.floor(n / 100)) } };
+        const body = {
+          package_id: 'vc-shortlist-v1',
+          slots: {
+            sector_focus: 'defi',
+            stage: 'seed',
+            limit: 1 + (n % 100),
+            min_investment: 1000 * (1 + Math.floor(n / 100)),
+          },
+        };
         try {
           const quote = await timed('quote', () => call('POST', '/intelligence/quote', { key, body }));
-          await timed('execute', () => call('POST', '/intelligence/execute', { key, body: { ...body, quote_token: quote.quote_token } }));
+          await timed('execute', () =>
+            call('POST', '/intelligence/execute', { key, body: { ...body, quote_token: quote.quote_token } }),
+          );
           await timed('create job', () =>
-            call('POST', '/bd/jobs', { key, expect: 202, body: { requested_capabilities: ['email_verify'], input_assets: { contacts: [{ email: `a${n}@nebulalabs.io` }, { email: `b${n}@mailinator.com` }] } } }),
+            call('POST', '/bd/jobs', {
+              key,
+              expect: 202,
+              body: {
+                requested_capabilities: ['email_verify'],
+                input_assets: { contacts: [{ email: `a${n}@nebulalabs.io` }, { email: `b${n}@mailinator.com` }] },
+              },
+            }),
           );
         } catch (err) {
           failures++;
@@ -92,10 +121,14 @@ async function runRound(ctx: BenchContext, keys: (string | undefined)[], label: 
 
   all.sort((a, b) => a - b);
   const round: Round = { requests: all.length, seconds, p50: percentile(all, 50), p99: percentile(all, 99), byKind };
-  print(`${label === 'one' ? 'one account' : `${CLIENTS} accounts`}: ${all.length} requests in ${seconds.toFixed(1)} s = ${(all.length / seconds).toFixed(1)} req/s, p50 ${round.p50.toFixed(0)} ms, p99 ${round.p99.toFixed(0)} ms, ${failures} failed loops`);
+  print(
+    `${label === 'one' ? 'one account' : `${CLIENTS} accounts`}: ${all.length} requests in ${seconds.toFixed(1)} s = ${(all.length / seconds).toFixed(1)} req/s, p50 ${round.p50.toFixed(0)} ms, p99 ${round.p99.toFixed(0)} ms, ${failures} failed loops`,
+  );
   for (const kind of KINDS) {
     const times = byKind.get(kind)!.sort((a, b) => a - b);
-    print(`  ${kind.padEnd(11)} n=${String(times.length).padStart(5)}  p50=${percentile(times, 50).toFixed(0).padStart(6)} ms  p95=${percentile(times, 95).toFixed(0).padStart(6)} ms  p99=${percentile(times, 99).toFixed(0).padStart(6)} ms`);
+    print(
+      `  ${kind.padEnd(11)} n=${String(times.length).padStart(5)}  p50=${percentile(times, 50).toFixed(0).padStart(6)} ms  p95=${percentile(times, 95).toFixed(0).padStart(6)} ms  p99=${percentile(times, 99).toFixed(0).padStart(6)} ms`,
+    );
   }
   await reconcile(ctx, [...new Set(clientKeys)]);
   return round;
@@ -116,6 +149,8 @@ async function reconcile({ call, print }: BenchContext, keys: string[]): Promise
       print(`  RECONCILIATION FAILED for ${me.id}: spent ${START_CREDITS - balance.available}, ledger ${ledger}`);
     }
   }
-  print(`  reconciliation: ${keys.length} account(s), ${ledgerTotal} credits in the ledger, ${mismatches === 0 ? 'every credit accounted for' : `${mismatches} MISMATCHED`}`);
+  print(
+    `  reconciliation: ${keys.length} account(s), ${ledgerTotal} credits in the ledger, ${mismatches === 0 ? 'every credit accounted for' : `${mismatches} MISMATCHED`}`,
+  );
   if (mismatches > 0) process.exitCode = 1;
 }

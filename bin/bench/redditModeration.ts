@@ -17,18 +17,28 @@ import type { BenchSuite } from './harness';
 const BASE = '/integrations/moderation';
 const SUBREDDITS = 120;
 const SCAM = 'Free airdrop! Claim now at the link';
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 export const redditModerationBench: BenchSuite = {
   name: 'Moderation on Reddit (polling cost, capacity, poll to platform call)',
   async run({ call, ports, print }) {
     const clientId = `bench-${randomUUID().slice(0, 8)}`;
-    const reddit = await startRedditStandIn({ clientId, clientSecret: 'bench-secret', refreshToken: 'bench-refresh', botUsername: 'BenchModBot' });
+    const reddit = await startRedditStandIn({
+      clientId,
+      clientSecret: 'bench-secret',
+      refreshToken: 'bench-refresh',
+      botUsername: 'BenchModBot',
+    });
     // The stand-in's window is wide: the bench measures what polling asks for, not Reddit's limit.
     reddit.setRate(1_000_000, 600);
     const env = {
-      REDDIT_CLIENT_ID: clientId, REDDIT_CLIENT_SECRET: 'bench-secret', REDDIT_REFRESH_TOKEN: 'bench-refresh', REDDIT_USERNAME: 'BenchModBot',
-      REDDIT_API_BASE: reddit.apiBase, REDDIT_AUTH_BASE: reddit.authBase,
+      REDDIT_CLIENT_ID: clientId,
+      REDDIT_CLIENT_SECRET: 'bench-secret',
+      REDDIT_REFRESH_TOKEN: 'bench-refresh',
+      REDDIT_USERNAME: 'BenchModBot',
+      REDDIT_API_BASE: reddit.apiBase,
+      REDDIT_AUTH_BASE: reddit.authBase,
     };
     const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
     Object.assign(process.env, env);
@@ -38,13 +48,17 @@ export const redditModerationBench: BenchSuite = {
       // Bound subreddits, activated as a customer would: a private message each, read from the inbox.
       const subs: { sub: string; id: string }[] = [];
       for (let i = 0; i < SUBREDDITS; i++) {
-        const community = await call('POST', `${BASE}/communities`, { body: { name: `Bench r/${i}`, project_name: 'Bench', type: 'reddit' }, expect: 201 });
+        const community = await call('POST', `${BASE}/communities`, {
+          body: { name: `Bench r/${i}`, project_name: 'Bench', type: 'reddit' },
+          expect: 201,
+        });
         const sub = `bench_${clientId.slice(6)}_${i}`;
         reddit.addSubreddit(sub, ['owner']);
         reddit.privateMessage('owner', `/activate ${community.activation_token} r/${sub}`);
         subs.push({ sub, id: community.id });
       }
-      while (reddit.unreadCount() > 0) await runPoll({ kind: 'moderation.poll', platform: 'reddit', communities: [], operator: true });
+      while (reddit.unreadCount() > 0)
+        await runPoll({ kind: 'moderation.poll', platform: 'reddit', communities: [], operator: true });
 
       // A first minute reads every subreddit once (no cursor yet); the next ones are the steady state.
       await fanOutPolls();
@@ -54,7 +68,9 @@ export const redditModerationBench: BenchSuite = {
       await settle();
       const quietRequests = gets();
       const shards = quiet.platforms.reddit.shards;
-      print(`quiet minute: ${SUBREDDITS} subreddits in ${shards - 1} shards + the inbox: ${quietRequests} requests = ${(quietRequests / SUBREDDITS).toFixed(3)} per subreddit per minute`);
+      print(
+        `quiet minute: ${SUBREDDITS} subreddits in ${shards - 1} shards + the inbox: ${quietRequests} requests = ${(quietRequests / SUBREDDITS).toFixed(3)} per subreddit per minute`,
+      );
 
       // A busy minute: three new posts and three new comments in every subreddit, one post of each a scam.
       reddit.reset();
@@ -68,18 +84,29 @@ export const redditModerationBench: BenchSuite = {
       await fanOutPolls();
       await settle();
       const busyReads = gets();
-      const removals = reddit.calls.filter((c) => c.path === '/api/remove').map((c) => c.at - tick).sort((a, b) => a - b);
+      const removals = reddit.calls
+        .filter((c) => c.path === '/api/remove')
+        .map((c) => c.at - tick)
+        .sort((a, b) => a - b);
       const writes = reddit.calls.filter((c) => c.method === 'POST').length;
-      print(`busy minute (6 new items per subreddit): ${busyReads} reads = ${(busyReads / SUBREDDITS).toFixed(3)} per subreddit, plus ${writes} action calls for ${SUBREDDITS} scams`);
-      if (removals.length) print(`${'minute tick -> POST /api/remove at Reddit'.padEnd(48)} n=${String(removals.length).padStart(4)}  p50=${percentile(removals, 50).toFixed(1).padStart(7)} ms  p95=${percentile(removals, 95).toFixed(1).padStart(7)} ms`);
+      print(
+        `busy minute (6 new items per subreddit): ${busyReads} reads = ${(busyReads / SUBREDDITS).toFixed(3)} per subreddit, plus ${writes} action calls for ${SUBREDDITS} scams`,
+      );
+      if (removals.length)
+        print(
+          `${'minute tick -> POST /api/remove at Reddit'.padEnd(48)} n=${String(removals.length).padStart(4)}  p50=${percentile(removals, 50).toFixed(1).padStart(7)} ms  p95=${percentile(removals, 95).toFixed(1).padStart(7)} ms`,
+        );
 
       // Capacity inside one app's budget: per minute, the inbox read plus two listings per shard,
       // with the poll's reserve left to actions; the busy figure pages as the busy minute did.
       const budget = DEFAULT_WINDOW.requests;
       const perShardQuiet = (quietRequests - 1) / (shards - 1);
       const perShardBusy = (busyReads - 1) / (shards - 1);
-      const capacity = (perShard: number) => Math.floor((budget - 1 - POLL_RESERVE) / perShard) * REDDIT_SUBREDDITS_PER_SHARD;
-      print(`capacity inside ${budget} requests/min (reserve ${POLL_RESERVE} for actions): ${capacity(perShardQuiet)} quiet subreddits (${perShardQuiet.toFixed(2)} reads per shard of ${REDDIT_SUBREDDITS_PER_SHARD}), ${capacity(perShardBusy)} at the busy rate (${perShardBusy.toFixed(2)} per shard)`);
+      const capacity = (perShard: number) =>
+        Math.floor((budget - 1 - POLL_RESERVE) / perShard) * REDDIT_SUBREDDITS_PER_SHARD;
+      print(
+        `capacity inside ${budget} requests/min (reserve ${POLL_RESERVE} for actions): ${capacity(perShardQuiet)} quiet subreddits (${perShardQuiet.toFixed(2)} reads per shard of ${REDDIT_SUBREDDITS_PER_SHARD}), ${capacity(perShardBusy)} at the busy rate (${perShardBusy.toFixed(2)} per shard)`,
+      );
 
       // POST /sync of one community with one new scam: the request polls, the queue delivers.
       const latencies: number[] = [];
@@ -89,11 +116,14 @@ export const redditModerationBench: BenchSuite = {
         const item = reddit.post(sub, `spammer_${i}`, SCAM);
         const start = Date.now();
         await call('POST', `${BASE}/sync`, { body: { community_id: id }, expect: 200 });
-        while (!reddit.calls.some((c) => c.path === '/api/remove' && c.form.id === item)) await new Promise((r) => setTimeout(r, 2));
+        while (!reddit.calls.some((c) => c.path === '/api/remove' && c.form.id === item))
+          await new Promise((r) => setTimeout(r, 2));
         latencies.push(reddit.calls.find((c) => c.path === '/api/remove' && c.form.id === item)!.at - start);
       }
       latencies.sort((a, b) => a - b);
-      print(`${'POST /sync -> POST /api/remove at Reddit'.padEnd(48)} n=${String(latencies.length).padStart(4)}  p50=${percentile(latencies, 50).toFixed(1).padStart(7)} ms  p95=${percentile(latencies, 95).toFixed(1).padStart(7)} ms`);
+      print(
+        `${'POST /sync -> POST /api/remove at Reddit'.padEnd(48)} n=${String(latencies.length).padStart(4)}  p50=${percentile(latencies, 50).toFixed(1).padStart(7)} ms  p95=${percentile(latencies, 95).toFixed(1).padStart(7)} ms`,
+      );
       await settle();
     } finally {
       for (const [name, value] of Object.entries(saved)) {

@@ -6,7 +6,8 @@ import { writeTogether } from '#shared/store/transactions';
 import type { BenchSuite } from './harness';
 
 const EVENTS = 30;
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 /**
  * Event-to-delivery latency: from the commit of an event (written to the outbox as every producer
@@ -29,11 +30,17 @@ export const webhooksBench: BenchSuite = {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/bench`;
-      const endpoint = await call('POST', '/webhooks/endpoints', { body: { url, event_types: ['credits.low'] }, expect: 201 });
+      const endpoint = await call('POST', '/webhooks/endpoints', {
+        body: { url, event_types: ['credits.low'] },
+        expect: 201,
+      });
       const userId = (await findUserIdByEmail('bench-pro@example.com'))!;
       const latencies: number[] = [];
       for (let i = 0; i < EVENTS; i++) {
-        const event = webhookEvent(userId, 'credits.low', { kind: 'credits', id: userId }, new Date().toISOString(), { available: i, threshold: 100 });
+        const event = webhookEvent(userId, 'credits.low', { kind: 'credits', id: userId }, new Date().toISOString(), {
+          available: i,
+          threshold: 100,
+        });
         const start = performance.now();
         await writeTogether({ event: event.item });
         await announce([event]);
@@ -41,7 +48,9 @@ export const webhooksBench: BenchSuite = {
         latencies.push(arrivals.get(event.eventId)! - start);
       }
       latencies.sort((a, b) => a - b);
-      print(`${'commit to signed delivery'.padEnd(48)} n=${String(EVENTS).padStart(4)}  p50=${percentile(latencies, 50).toFixed(1).padStart(7)} ms  p95=${percentile(latencies, 95).toFixed(1).padStart(7)} ms`);
+      print(
+        `${'commit to signed delivery'.padEnd(48)} n=${String(EVENTS).padStart(4)}  p50=${percentile(latencies, 50).toFixed(1).padStart(7)} ms  p95=${percentile(latencies, 95).toFixed(1).padStart(7)} ms`,
+      );
       await call('DELETE', `/webhooks/endpoints/${endpoint.id}`, { expect: 204 });
     } finally {
       receiver.closeAllConnections();

@@ -12,7 +12,10 @@ export class AuthorizerCache<T> {
   private readonly entries = new Map<string, { value: T; expiresAt: number }>();
   constructor(private readonly now: () => number = Date.now) {}
 
-  async get(header: string | undefined, authorize: (header: string | undefined) => Promise<T | null | undefined>): Promise<T | null | undefined> {
+  async get(
+    header: string | undefined,
+    authorize: (header: string | undefined) => Promise<T | null | undefined>,
+  ): Promise<T | null | undefined> {
     if (header === undefined) return authorize(header);
     const hit = this.entries.get(header);
     if (hit && hit.expiresAt > this.now()) return hit.value;

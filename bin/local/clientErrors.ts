@@ -2,7 +2,14 @@ import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { own } from '#shared/dictionary';
 import { MAX_BODY_BYTES, NO_STORE } from '#shared/http/api';
-import { DomainError, PayloadTooLargeError, RequestHeaderTooLargeError, RequestTimeoutError, ValidationError, toErrorResponse } from '#shared/http/errors';
+import {
+  DomainError,
+  PayloadTooLargeError,
+  RequestHeaderTooLargeError,
+  RequestTimeoutError,
+  ValidationError,
+  toErrorResponse,
+} from '#shared/http/errors';
 import { uuidv7 } from '#shared/ids';
 
 /**
@@ -14,7 +21,8 @@ const REFUSALS: Record<string, () => DomainError> = {
   HPE_CHUNK_EXTENSIONS_OVERFLOW: () => new PayloadTooLargeError(MAX_BODY_BYTES),
   ERR_HTTP_REQUEST_TIMEOUT: () => new RequestTimeoutError(),
 };
-const malformed = () => new ValidationError('The HTTP request is malformed.', [{ path: 'request', message: 'Malformed HTTP request' }]);
+const malformed = () =>
+  new ValidationError('The HTTP request is malformed.', [{ path: 'request', message: 'Malformed HTTP request' }]);
 
 /** A raw HTTP/1.1 response: the parser failed, so there is no ServerResponse to write with. */
 function rawResponse(err: NodeJS.ErrnoException): string {
@@ -22,8 +30,16 @@ function rawResponse(err: NodeJS.ErrnoException): string {
   const refusal = ((err.code ? own(REFUSALS, err.code) : undefined) ?? malformed)();
   const { status, body } = toErrorResponse(refusal, requestId);
   const text = JSON.stringify(body);
-  const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'x-request-id': requestId, ...NO_STORE, connection: 'close' };
-  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n${text}`;
+  const headers = {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    'x-request-id': requestId,
+    ...NO_STORE,
+    connection: 'close',
+  };
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\r\n')}\r\n\r\n${text}`;
 }
 
 /**

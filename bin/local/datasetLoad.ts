@@ -32,7 +32,9 @@ export class DatasetLoad {
       this.done = true;
       return;
     }
-    process.stderr.write('First start: loading the curated Web3 dataset in the background (curated endpoints answer 503 until it is done)...\n');
+    process.stderr.write(
+      'First start: loading the curated Web3 dataset in the background (curated endpoints answer 503 until it is done)...\n',
+    );
     let reported = Date.now();
     const outcome = await seedCuratedDataset({
       scale,
@@ -44,6 +46,8 @@ export class DatasetLoad {
       },
     });
     this.done = true;
-    process.stderr.write(`Curated dataset loaded: ${outcome.marker.items} items in ${(outcome.ms / 1000).toFixed(1)} s.\n`);
+    process.stderr.write(
+      `Curated dataset loaded: ${outcome.marker.items} items in ${(outcome.ms / 1000).toFixed(1)} s.\n`,
+    );
   }
 }

@@ -12,7 +12,11 @@ export class KeptDemoKeys {
 
   constructor(private readonly dataDir: string) {
     this.file = join(dataDir, 'demo-keys.json');
-    this.keys = new Map(existsSync(this.file) ? Object.entries(JSON.parse(readFileSync(this.file, 'utf8')) as Record<string, string>) : []);
+    this.keys = new Map(
+      existsSync(this.file)
+        ? Object.entries(JSON.parse(readFileSync(this.file, 'utf8')) as Record<string, string>)
+        : [],
+    );
   }
 
   get(email: string): string | undefined {

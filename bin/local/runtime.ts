@@ -44,7 +44,10 @@ export interface LocalPorts {
 }
 
 /** Installs the in-process ports; the queue feeds the same worker handler SQS would. */
-export function installLocalPorts(clock: Clock = systemClock, options: { realDns?: boolean; keyDir?: string } = {}): LocalPorts {
+export function installLocalPorts(
+  clock: Clock = systemClock,
+  options: { realDns?: boolean; keyDir?: string } = {},
+): LocalPorts {
   const queue = new InProcessQueue({ batchSize: 10, maxReceiveCount: 3, visibilityDelayMs: 50 });
   const events = new RecordingEvents();
   const dns = new TableDns();
@@ -55,7 +58,17 @@ export function installLocalPorts(clock: Clock = systemClock, options: { realDns
   const hostResolver = new TableResolver(options.realDns === false ? undefined : new SystemResolver());
   // Sealed tokens must open after a restart: the key is kept beside the data (tests make their own).
   const encryption = options.keyDir ? keyFileEncryption(options.keyDir) : ephemeralEncryption();
-  installPorts({ clock, queue, events, dns, payments: paymentsFromEnv(uuidv7), secrets: new EnvSecrets(), webhookQueue, hostResolver, encryption });
+  installPorts({
+    clock,
+    queue,
+    events,
+    dns,
+    payments: paymentsFromEnv(uuidv7),
+    secrets: new EnvSecrets(),
+    webhookQueue,
+    hostResolver,
+    encryption,
+  });
   queue.setConsumer(async (event) => (await workerHandler())(event));
   webhookQueue.setConsumer(async (event) => (await webhookSenderHandler())(event));
   // The deployed dead-letter queue's consumer does the same: the job of a message that kept failing fails.
@@ -64,7 +77,13 @@ export function installLocalPorts(clock: Clock = systemClock, options: { realDns
 }
 
 export async function runRenewalSweep(at = new Date()): Promise<unknown> {
-  const event = { id: uuidv7(), 'detail-type': 'Scheduled Event', source: 'aws.events', time: at.toISOString(), detail: {} } as unknown as ScheduledEvent;
+  const event = {
+    id: uuidv7(),
+    'detail-type': 'Scheduled Event',
+    source: 'aws.events',
+    time: at.toISOString(),
+    detail: {},
+  } as unknown as ScheduledEvent;
   return (await renewalsHandler())(event);
 }
 
@@ -72,7 +91,13 @@ export async function runRenewalSweep(at = new Date()): Promise<unknown> {
 const CAPTCHA_SWEEP_SECONDS = 15;
 
 export async function runCaptchaSweep(at = new Date()): Promise<unknown> {
-  const event = { id: uuidv7(), 'detail-type': 'Scheduled Event', source: 'aws.events', time: at.toISOString(), detail: {} } as unknown as ScheduledEvent;
+  const event = {
+    id: uuidv7(),
+    'detail-type': 'Scheduled Event',
+    source: 'aws.events',
+    time: at.toISOString(),
+    detail: {},
+  } as unknown as ScheduledEvent;
   return (await captchaHandler())(event);
 }
 
@@ -80,7 +105,13 @@ export async function runCaptchaSweep(at = new Date()): Promise<unknown> {
 const POLL_SECONDS = 60;
 
 export async function runPollSchedule(at = new Date()): Promise<unknown> {
-  const event = { id: uuidv7(), 'detail-type': 'Scheduled Event', source: 'aws.events', time: at.toISOString(), detail: {} } as unknown as ScheduledEvent;
+  const event = {
+    id: uuidv7(),
+    'detail-type': 'Scheduled Event',
+    source: 'aws.events',
+    time: at.toISOString(),
+    detail: {},
+  } as unknown as ScheduledEvent;
   return (await pollHandler())(event);
 }
 
@@ -109,7 +140,9 @@ export interface LocalRuntimeOptions {
 
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
   if (options.fresh && !options.dynamo) rmSync(options.dataDir, { recursive: true, force: true });
-  const dynamo: LocalDynamo = options.dynamo ? { endpoint: options.dynamo.endpoint, stop: async () => undefined } : await startDynamo({ dataDir: options.dataDir });
+  const dynamo: LocalDynamo = options.dynamo
+    ? { endpoint: options.dynamo.endpoint, stop: async () => undefined }
+    : await startDynamo({ dataDir: options.dataDir });
   const tableName = options.dynamo?.tableName ?? LOCAL_TABLE;
   useLocalTable(dynamo.endpoint, tableName);
   await ensureTable(dynamo.endpoint, tableName);
@@ -118,7 +151,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   // The in-process queue died with the last process: every job still in flight is resumed from its
   // last committed step (the step guards make anything already done a no-op).
   const resumed = await superviseJobs({ resume: true });
-  if (resumed.stalled > 0) process.stderr.write(`Resumed ${resumed.redriven} unfinished jobs (${resumed.cancelled} cancelled, ${resumed.skipped} skipped).\n`);
+  if (resumed.stalled > 0)
+    process.stderr.write(
+      `Resumed ${resumed.redriven} unfinished jobs (${resumed.cancelled} cancelled, ${resumed.skipped} skipped).\n`,
+    );
   // Platform moderation's calls were on the same queue: every delivery still pending is queued again.
   const deliveries = await requeueStalledDeliveries({ resume: true });
   if (deliveries.requeued > 0) process.stderr.write(`Resumed ${deliveries.requeued} pending platform deliveries.\n`);
@@ -128,7 +164,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   // a key rotated over the API included; without one (tests, the benchmark) each start issues new keys.
   const kept = options.dataDir ? new KeptDemoKeys(options.dataDir) : undefined;
   const demoKey = async (email: string, tier: 'pro' | 'developer', credits: number, fixedKey: string | undefined) => {
-    const key = await ensureDemoAccount({ email, tier, credits, apiKey: fixedKey || undefined, keep: kept ? { lastKey: kept.get(email) } : undefined });
+    const key = await ensureDemoAccount({
+      email,
+      tier,
+      credits,
+      apiKey: fixedKey || undefined,
+      keep: kept ? { lastKey: kept.get(email) } : undefined,
+    });
     if (key) kept?.keep(email, key);
     return key;
   };
@@ -136,20 +178,35 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   const developerKey = await demoKey('demo-developer@example.com', 'developer', 0, process.env.DEMO_DEVELOPER_API_KEY);
 
   const dataset = new DatasetLoad(options.dynamo?.datasetScale);
-  dataset.loaded.catch((err) => console.error('Loading the curated dataset failed; run `npm run admin -- seed` to finish it.', err));
+  dataset.loaded.catch((err) =>
+    console.error('Loading the curated dataset failed; run `npm run admin -- seed` to finish it.', err),
+  );
   const server: Server = createLocalApi({ curatedDatasetUnavailable: () => dataset.unavailable() });
   const host = localHost();
   const port = await listen(server, options.port, host);
   // A HOST naming one address (a LAN interface) is where the API is reached; loopback and "every interface" answer on localhost.
-  const reachAt = ['127.0.0.1', '0.0.0.0', '::', '::1'].includes(host) ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const reachAt = ['127.0.0.1', '0.0.0.0', '::', '::1'].includes(host)
+    ? 'localhost'
+    : host.includes(':')
+      ? `[${host}]`
+      : host;
   const baseUrl = `http://${reachAt}:${port}/api/v1`;
   process.env.PUBLIC_BASE_URL ??= baseUrl;
-  const schedule = setInterval(() => void runRenewalSweep().catch((err) => console.error('renewal sweep failed', err)), options.renewalsEverySeconds * 1000);
+  const schedule = setInterval(
+    () => void runRenewalSweep().catch((err) => console.error('renewal sweep failed', err)),
+    options.renewalsEverySeconds * 1000,
+  );
   schedule.unref();
-  const captchas = setInterval(() => void runCaptchaSweep().catch((err) => console.error('captcha sweep failed', err)), CAPTCHA_SWEEP_SECONDS * 1000);
+  const captchas = setInterval(
+    () => void runCaptchaSweep().catch((err) => console.error('captcha sweep failed', err)),
+    CAPTCHA_SWEEP_SECONDS * 1000,
+  );
   captchas.unref();
   const pollEvery = Number(process.env.POLL_INTERVAL_SECONDS ?? POLL_SECONDS);
-  const polls = setInterval(() => void runPollSchedule().catch((err) => console.error('poll schedule failed', err)), pollEvery * 1000);
+  const polls = setInterval(
+    () => void runPollSchedule().catch((err) => console.error('poll schedule failed', err)),
+    pollEvery * 1000,
+  );
   polls.unref();
 
   return {

@@ -5,7 +5,15 @@ import { identifyCaller } from '#shared/domain/accounts/callerIdentity';
 import { AuthorizerCache } from './authorizerCache';
 import type { EndpointSpec } from '#shared/http/endpoint';
 import { dictionary } from '#shared/dictionary';
-import { MethodNotAllowedError, NotFoundError, PayloadTooLargeError, UnauthorizedError, ValidationError, logServerError, toErrorResponse } from '#shared/http/errors';
+import {
+  MethodNotAllowedError,
+  NotFoundError,
+  PayloadTooLargeError,
+  UnauthorizedError,
+  ValidationError,
+  logServerError,
+  toErrorResponse,
+} from '#shared/http/errors';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { SERVICE_NAME } from '#shared/observability/logger';
 import type { LocalResponseStream, StreamMetadata } from '#shared/http/streaming';
@@ -68,7 +76,9 @@ function readBody(req: IncomingMessage): Promise<string> {
       if (size <= limit) chunks.push(chunk);
       else chunks.length = 0;
     });
-    req.on('end', () => (size > limit ? reject(new PayloadTooLargeError(MAX_BODY_BYTES)) : resolve(Buffer.concat(chunks).toString('utf8'))));
+    req.on('end', () =>
+      size > limit ? reject(new PayloadTooLargeError(MAX_BODY_BYTES)) : resolve(Buffer.concat(chunks).toString('utf8')),
+    );
     req.on('error', reject);
   });
 }
@@ -78,7 +88,9 @@ function decodePathParameter(name: string, raw: string): string {
   try {
     return decodeURIComponent(raw);
   } catch {
-    throw new ValidationError('The request path is invalid.', [{ path: `path.${name}`, message: 'Malformed percent-encoding' }]);
+    throw new ValidationError('The request path is invalid.', [
+      { path: `path.${name}`, message: 'Malformed percent-encoding' },
+    ]);
   }
 }
 
@@ -94,7 +106,12 @@ function sendError(res: ServerResponse, err: unknown, requestId: string, route: 
   const mapped = toErrorResponse(err, requestId);
   if (mapped.status >= 500 && mapped.body.error.code !== 'dataset_loading') logServerError(requestId, err);
   else refusals.info('request refused', { requestId, route, status: mapped.status, code: mapped.body.error.code });
-  res.writeHead(mapped.status, { 'content-type': 'application/json', 'x-request-id': requestId, ...NO_STORE, ...mapped.headers });
+  res.writeHead(mapped.status, {
+    'content-type': 'application/json',
+    'x-request-id': requestId,
+    ...NO_STORE,
+    ...mapped.headers,
+  });
   res.end(JSON.stringify(mapped.body));
 }
 
@@ -122,7 +139,8 @@ export function createLocalApi(options: LocalApiOptions = {}): Server {
       const candidates = routes.filter((r) => r.pattern.test(url.pathname));
       const match = candidates.find((r) => r.spec.method === method);
       // A path the API has, asked with a method it does not declare there: 405 with the methods it does.
-      if (!match && candidates.length) throw new MethodNotAllowedError([...new Set(candidates.map((r) => r.spec.method))].sort());
+      if (!match && candidates.length)
+        throw new MethodNotAllowedError([...new Set(candidates.map((r) => r.spec.method))].sort());
       if (!match) throw new NotFoundError('Endpoint');
       route = `${match.spec.method} ${match.spec.path}`;
       const unavailable = match.spec.readsCuratedData ? options.curatedDatasetUnavailable?.() : undefined;
@@ -171,7 +189,10 @@ export function createLocalApi(options: LocalApiOptions = {}): Server {
           apiId: 'local',
           authorizer,
           httpMethod: method,
-          identity: { sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['user-agent'] ?? null } as APIGatewayProxyEvent['requestContext']['identity'],
+          identity: {
+            sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+            userAgent: headers['user-agent'] ?? null,
+          } as APIGatewayProxyEvent['requestContext']['identity'],
           path: url.pathname,
           protocol: 'HTTP/1.1',
           requestId,

@@ -14,7 +14,11 @@ export const SAMPLE_TELEGRAM = {
   member: { id: 42, is_bot: false, first_name: 'New', username: 'newbie' },
 } as const;
 
-export const SAMPLE_DISCORD = { guildId: '1300000000000000001', channelId: '1300000000000000002', user: { id: '1300000000000000003', username: 'owner' } } as const;
+export const SAMPLE_DISCORD = {
+  guildId: '1300000000000000001',
+  channelId: '1300000000000000002',
+  user: { id: '1300000000000000003', username: 'owner' },
+} as const;
 
 /** Discord's Manage Server permission bit: the member running the sample commands has it. */
 const MANAGE_GUILD = String(1 << 5);
@@ -24,7 +28,10 @@ const sequence = () => Date.now() % 1_000_000_000;
 export function telegramUpdate(text: string, secret: string): SampleRequest {
   const id = sequence();
   const from = text.startsWith('/') ? SAMPLE_TELEGRAM.admin : SAMPLE_TELEGRAM.member;
-  const update = { update_id: id, message: { message_id: id, date: Math.floor(Date.now() / 1000), chat: SAMPLE_TELEGRAM.chat, from, text } };
+  const update = {
+    update_id: id,
+    message: { message_id: id, date: Math.floor(Date.now() / 1000), chat: SAMPLE_TELEGRAM.chat, from, text },
+  };
   return {
     path: '/integrations/moderation/telegram',
     headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': secret },
@@ -55,7 +62,11 @@ export function discordInteraction(text: string, privateKeyPem: string, applicat
   const signature = sign(null, Buffer.from(timestamp + body), createPrivateKey(privateKeyPem)).toString('hex');
   return {
     path: '/integrations/moderation/discord/interactions',
-    headers: { 'content-type': 'application/json', 'x-signature-ed25519': signature, 'x-signature-timestamp': timestamp },
+    headers: {
+      'content-type': 'application/json',
+      'x-signature-ed25519': signature,
+      'x-signature-timestamp': timestamp,
+    },
     body,
   };
 }
@@ -77,15 +88,28 @@ export function crispHook(text: string, hookSecret: string): SampleRequest {
     origin: 'chat',
     content: text,
     fingerprint,
-    user: operator ? { nickname: 'Ada', user_id: 'operator-1' } : { nickname: 'Visitor 12', user_id: SAMPLE_CRISP.sessionId },
+    user: operator
+      ? { nickname: 'Ada', user_id: 'operator-1' }
+      : { nickname: 'Visitor 12', user_id: SAMPLE_CRISP.sessionId },
     timestamp: Date.now(),
   };
-  const hook = { website_id: SAMPLE_CRISP.websiteId, event: operator ? 'message:received' : 'message:send', data, timestamp: Date.now() };
+  const hook = {
+    website_id: SAMPLE_CRISP.websiteId,
+    event: operator ? 'message:received' : 'message:send',
+    data,
+    timestamp: Date.now(),
+  };
   const timestamp = String(Date.now());
-  const signature = createHmac('sha256', hookSecret).update(`[${timestamp};${JSON.stringify(hook)}]`).digest('hex');
+  const signature = createHmac('sha256', hookSecret)
+    .update(`[${timestamp};${JSON.stringify(hook)}]`)
+    .digest('hex');
   return {
     path: '/integrations/moderation/crisp',
-    headers: { 'content-type': 'application/json', 'x-crisp-request-timestamp': timestamp, 'x-crisp-signature': signature },
+    headers: {
+      'content-type': 'application/json',
+      'x-crisp-request-timestamp': timestamp,
+      'x-crisp-signature': signature,
+    },
     body: JSON.stringify(hook),
   };
 }

@@ -8,7 +8,8 @@ import { dirname, resolve } from 'node:path';
 import { STAND_INS, type RunningStandIn } from './table';
 
 /** STAND_IN_SESSION moves it (tests, so a running `npm start` keeps its own). */
-export const sessionFile = (): string => process.env.STAND_IN_SESSION || resolve(process.cwd(), '.data', 'stand-ins.json');
+export const sessionFile = (): string =>
+  process.env.STAND_IN_SESSION || resolve(process.cwd(), '.data', 'stand-ins.json');
 
 export interface StandInSession {
   api: string;
@@ -29,7 +30,9 @@ export async function startStandIns(print: (line: string) => void = (line) => co
       const calls = stand.calls();
       for (let i = printed.get(platform) ?? 0; i < calls.length; i++) {
         const call = calls[i];
-        print(`${platform} stand-in received ${call.path ? `${call.method} ${call.path}` : call.method} ${JSON.stringify(call.body ?? null)}`);
+        print(
+          `${platform} stand-in received ${call.path ? `${call.method} ${call.path}` : call.method} ${JSON.stringify(call.body ?? null)}`,
+        );
       }
       printed.set(platform, calls.length);
     }
@@ -38,12 +41,17 @@ export async function startStandIns(print: (line: string) => void = (line) => co
   return {
     /** Writes the session file (local test secrets, mode 600) once the API's address is known. */
     announce(api: string): void {
-      const session: StandInSession = { api, platforms: Object.fromEntries(running.map(([platform, stand]) => [platform, stand.sampleConfig])) };
+      const session: StandInSession = {
+        api,
+        platforms: Object.fromEntries(running.map(([platform, stand]) => [platform, stand.sampleConfig])),
+      };
       const file = sessionFile();
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, JSON.stringify(session, null, 2), { mode: 0o600 });
       process.on('exit', () => rmSync(file, { force: true }));
-      print(`Stand-ins: ${running.map(([platform, stand]) => `${platform} at ${Object.entries(stand.env).find(([name]) => name.endsWith('_API_BASE'))?.[1]}`).join(', ')}`);
+      print(
+        `Stand-ins: ${running.map(([platform, stand]) => `${platform} at ${Object.entries(stand.env).find(([name]) => name.endsWith('_API_BASE'))?.[1]}`).join(', ')}`,
+      );
       print(`Send a sample: npm run stand-in -- <${running.map(([p]) => p).join('|')}> '<text>'`);
     },
     async stop(): Promise<void> {

@@ -83,10 +83,20 @@ export const STAND_INS: readonly StandInRow[] = [
     platform: 'crisp',
     variables: ['CRISP_PLUGIN_ID', 'CRISP_TOKEN_IDENTIFIER', 'CRISP_TOKEN_KEY', 'CRISP_HOOK_SECRET', 'CRISP_API_BASE'],
     async start() {
-      const [identifier, key, hookSecret] = ['local-stand-in-identifier', 'local-stand-in-key', 'local-stand-in-hook-secret'];
+      const [identifier, key, hookSecret] = [
+        'local-stand-in-identifier',
+        'local-stand-in-key',
+        'local-stand-in-hook-secret',
+      ];
       const stand = await startCrispStandIn(identifier, key);
       return {
-        env: { CRISP_PLUGIN_ID: 'local-stand-in-plugin', CRISP_TOKEN_IDENTIFIER: identifier, CRISP_TOKEN_KEY: key, CRISP_HOOK_SECRET: hookSecret, CRISP_API_BASE: stand.apiBase },
+        env: {
+          CRISP_PLUGIN_ID: 'local-stand-in-plugin',
+          CRISP_TOKEN_IDENTIFIER: identifier,
+          CRISP_TOKEN_KEY: key,
+          CRISP_HOOK_SECRET: hookSecret,
+          CRISP_API_BASE: stand.apiBase,
+        },
         sampleConfig: { hookSecret },
         calls: () => stand.calls,
         close: stand.close,
@@ -96,4 +106,5 @@ export const STAND_INS: readonly StandInRow[] = [
   },
 ];
 
-export const standInFor = (platform: string): StandInRow | undefined => STAND_INS.find((row) => row.platform === platform);
+export const standInFor = (platform: string): StandInRow | undefined =>
+  STAND_INS.find((row) => row.platform === platform);

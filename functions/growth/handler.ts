@@ -9,11 +9,16 @@ import { startGrowthRun } from '#shared/domain/growth/startRun';
 import { cancelGrowthRun, exportGrowthRun, getGrowthRun } from '#shared/domain/growth/runs';
 import { rowsExport } from '#shared/http/rowsExport';
 
-export const handler = withPorts('growth', { queue: sqsPipelineQueue, events: eventBridgeEvents, webhookQueue: sqsWebhookQueue }, createApiHandler(E, {
-  resolveGrowthGoal: async ({ user, body }) => resolveGrowthGoal(user.id, body),
-  quoteGrowthPlan: async ({ user, body }) => quoteGrowthPlan(user.id, body),
-  startGrowthRun: async ({ user, body }) => startGrowthRun(user.id, body),
-  getGrowthRun: async ({ user, params, baseUrl }) => getGrowthRun(user.id, params.run_id, baseUrl),
-  exportGrowthRun: async ({ user, params, query }) => rowsExport(await exportGrowthRun(user.id, params.run_id), query.format, `growth-run-${params.run_id}.csv`),
-  cancelGrowthRun: async ({ user, params, baseUrl }) => cancelGrowthRun(user.id, params.run_id, baseUrl),
-}));
+export const handler = withPorts(
+  'growth',
+  { queue: sqsPipelineQueue, events: eventBridgeEvents, webhookQueue: sqsWebhookQueue },
+  createApiHandler(E, {
+    resolveGrowthGoal: async ({ user, body }) => resolveGrowthGoal(user.id, body),
+    quoteGrowthPlan: async ({ user, body }) => quoteGrowthPlan(user.id, body),
+    startGrowthRun: async ({ user, body }) => startGrowthRun(user.id, body),
+    getGrowthRun: async ({ user, params, baseUrl }) => getGrowthRun(user.id, params.run_id, baseUrl),
+    exportGrowthRun: async ({ user, params, query }) =>
+      rowsExport(await exportGrowthRun(user.id, params.run_id), query.format, `growth-run-${params.run_id}.csv`),
+    cancelGrowthRun: async ({ user, params, baseUrl }) => cancelGrowthRun(user.id, params.run_id, baseUrl),
+  }),
+);

@@ -19,7 +19,8 @@ const sinkOf = (out: Writable): EventSink => ({
 
 /** Key, path, Accept and ownership go through the request chain, so their errors are the usual JSON answers. */
 const gate = createStreamGate(jobsEndpoints.jobEvents, async ({ user, params, headers }) => {
-  if (!acceptsEventStream(headers.accept)) throw new NotAcceptableError('This endpoint streams text/event-stream; send Accept: text/event-stream.');
+  if (!acceptsEventStream(headers.accept))
+    throw new NotAcceptableError('This endpoint streams text/event-stream; send Accept: text/event-stream.');
   await requireJob(user.id, params.job_id);
 });
 
@@ -27,31 +28,38 @@ const gate = createStreamGate(jobsEndpoints.jobEvents, async ({ user, params, he
  * GET /bd/jobs/{job_id}/events: once the gate let the request through, the body is the event stream.
  * JOB_EVENTS_POLL_MS and JOB_EVENTS_KEEPALIVE_MS override the 2 s poll and 15 s keep-alive (tests).
  */
-export const handler = streamifyResponse(withPorts('jobs-events', {}, async (event, responseStream, context) => {
-  const outcome = await gate(event, context as ApiLambdaContext);
-  if (!outcome.ready) {
-    const { statusCode, headers, body } = outcome.response;
-    startHttpStream(responseStream, { statusCode, headers: (headers ?? {}) as Record<string, string> }).end(body);
-    return;
-  }
-  const { user, params, requestId } = outcome.ctx;
-  const out = startHttpStream(responseStream, {
-    statusCode: 200,
-    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store, no-transform', 'x-request-id': requestId, 'x-accel-buffering': 'no' },
-  });
-  try {
-    await streamJobEvents({
-      userId: user.id,
-      jobId: params.job_id,
-      sink: sinkOf(out),
-      pollMs: Number(optionalEnv('JOB_EVENTS_POLL_MS') ?? 2000),
-      keepAliveMs: Number(optionalEnv('JOB_EVENTS_KEEPALIVE_MS') ?? 15_000),
-      timeLeftMs: () => context.getRemainingTimeInMillis(),
+export const handler = streamifyResponse(
+  withPorts('jobs-events', {}, async (event, responseStream, context) => {
+    const outcome = await gate(event, context as ApiLambdaContext);
+    if (!outcome.ready) {
+      const { statusCode, headers, body } = outcome.response;
+      startHttpStream(responseStream, { statusCode, headers: (headers ?? {}) as Record<string, string> }).end(body);
+      return;
+    }
+    const { user, params, requestId } = outcome.ctx;
+    const out = startHttpStream(responseStream, {
+      statusCode: 200,
+      headers: {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store, no-transform',
+        'x-request-id': requestId,
+        'x-accel-buffering': 'no',
+      },
     });
-  } catch (err) {
-    // Headers are gone: the stream just ends; the client's reconnect gets a proper status.
-    logServerError(requestId, err);
-  } finally {
-    if (!out.writableEnded && !out.destroyed) out.end();
-  }
-}));
+    try {
+      await streamJobEvents({
+        userId: user.id,
+        jobId: params.job_id,
+        sink: sinkOf(out),
+        pollMs: Number(optionalEnv('JOB_EVENTS_POLL_MS') ?? 2000),
+        keepAliveMs: Number(optionalEnv('JOB_EVENTS_KEEPALIVE_MS') ?? 15_000),
+        timeLeftMs: () => context.getRemainingTimeInMillis(),
+      });
+    } catch (err) {
+      // Headers are gone: the stream just ends; the client's reconnect gets a proper status.
+      logServerError(requestId, err);
+    } finally {
+      if (!out.writableEnded && !out.destroyed) out.end();
+    }
+  }),
+);

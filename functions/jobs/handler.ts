@@ -21,11 +21,17 @@ const jobRequest = (userId: string, body: z.output<typeof E.quoteJob.body>) => (
   chatId: body.chat_id ?? null,
 });
 
-export const handler = withPorts('jobs', { queue: sqsPipelineQueue, events: eventBridgeEvents, webhookQueue: sqsWebhookQueue }, createApiHandler(E, {
-  createJob: async ({ user, body }) => startEnrichmentJob({ ...jobRequest(user.id, body), quoteToken: body.quote_token }),
-  quoteJob: async ({ user, body }) => quoteEnrichmentJob(jobRequest(user.id, body)),
-  listJobs: async ({ user, query }) => pageJobs(user.id, query),
-  getJob: async ({ user, params }) => getJobForUser(user.id, params.job_id),
-  cancelJob: async ({ user, params }) => new HttpResponse(202, await cancelJobForUser(user.id, params.job_id)),
-  exportJob: async ({ user, params, query }) => rowsExport(await exportJobRows(user.id, params.job_id), query.format, `job-${params.job_id}.csv`),
-}));
+export const handler = withPorts(
+  'jobs',
+  { queue: sqsPipelineQueue, events: eventBridgeEvents, webhookQueue: sqsWebhookQueue },
+  createApiHandler(E, {
+    createJob: async ({ user, body }) =>
+      startEnrichmentJob({ ...jobRequest(user.id, body), quoteToken: body.quote_token }),
+    quoteJob: async ({ user, body }) => quoteEnrichmentJob(jobRequest(user.id, body)),
+    listJobs: async ({ user, query }) => pageJobs(user.id, query),
+    getJob: async ({ user, params }) => getJobForUser(user.id, params.job_id),
+    cancelJob: async ({ user, params }) => new HttpResponse(202, await cancelJobForUser(user.id, params.job_id)),
+    exportJob: async ({ user, params, query }) =>
+      rowsExport(await exportJobRows(user.id, params.job_id), query.format, `job-${params.job_id}.csv`),
+  }),
+);

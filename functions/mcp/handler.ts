@@ -17,13 +17,33 @@ const ROUTES: RouteHandlers = {
   moderation: async () => (await import('#functions/moderation/handler')).handler,
 };
 
-export const handler = withPorts('mcp', { queue: sqsPipelineQueue, events: eventBridgeEvents, webhookQueue: sqsWebhookQueue }, createApiHandler(E, {
-  mcp: async (ctx) =>
-    serveMcp({
-      event: ctx.event, context: ctx.lambdaContext, handlers: ROUTES, userId: ctx.user.id,
-      baseUrl: ctx.baseUrl, headers: ctx.headers, rawBody: ctx.rawBody, parsedBody: ctx.body,
-    }),
-  // Streamable HTTP lets a client open a stream with GET; a stateless server answers 405.
-  mcpStream: async ({ requestId }) =>
-    new HttpResponse(405, { error: { code: 'method_not_allowed', message: 'This MCP endpoint is stateless: send JSON-RPC messages with POST.' }, request_id: requestId }, { allow: 'POST' }),
-}));
+export const handler = withPorts(
+  'mcp',
+  { queue: sqsPipelineQueue, events: eventBridgeEvents, webhookQueue: sqsWebhookQueue },
+  createApiHandler(E, {
+    mcp: async (ctx) =>
+      serveMcp({
+        event: ctx.event,
+        context: ctx.lambdaContext,
+        handlers: ROUTES,
+        userId: ctx.user.id,
+        baseUrl: ctx.baseUrl,
+        headers: ctx.headers,
+        rawBody: ctx.rawBody,
+        parsedBody: ctx.body,
+      }),
+    // Streamable HTTP lets a client open a stream with GET; a stateless server answers 405.
+    mcpStream: async ({ requestId }) =>
+      new HttpResponse(
+        405,
+        {
+          error: {
+            code: 'method_not_allowed',
+            message: 'This MCP endpoint is stateless: send JSON-RPC messages with POST.',
+          },
+          request_id: requestId,
+        },
+        { allow: 'POST' },
+      ),
+  }),
+);

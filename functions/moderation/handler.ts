@@ -14,35 +14,63 @@ import { undoAction } from '#shared/domain/moderation/undo';
 import { handleDiscordInteraction } from '#shared/domain/moderation/discordInteractions';
 import { handleCrispHook } from '#shared/domain/moderation/crisp/crispHooks';
 import type { Update } from '@grammyjs/types';
-import { changeAutoRenew, changeCommunity, listCommunityViews, provisionCommunity, readCommunity, removeCommunity } from '#shared/domain/moderation/communities';
+import {
+  changeAutoRenew,
+  changeCommunity,
+  listCommunityViews,
+  provisionCommunity,
+  readCommunity,
+  removeCommunity,
+} from '#shared/domain/moderation/communities';
 import { moderateOwnCommunityEvents, moderateTelegramUpdate } from '#shared/domain/moderation/moderation';
 import { moderationStatus, syncModeration } from '#shared/domain/moderation/status';
 
 // X communities' OAuth tokens are sealed with the token KMS key (encryption).
-export const handler = withPorts('moderation', { queue: sqsPipelineQueue, events: eventBridgeEvents, webhookQueue: sqsWebhookQueue, secrets: platformSecrets, encryption: tokenKeyEncryption }, createApiHandler({ ...E, ...P, ...X }, {
-  // The base URL is the service's own (configured, or API Gateway's record), never a request header: X's authorize_url names it.
-  createCommunity: async ({ user, body, baseUrl }) => provisionCommunity(user.id, body, baseUrl),
-  listCommunities: async ({ user, query, baseUrl }) => listCommunityViews(user.id, query, baseUrl),
-  getCommunity: async ({ user, params, baseUrl }) => readCommunity(user.id, params.id, baseUrl),
-  updateCommunity: async ({ user, params, body, baseUrl }) => changeCommunity(user.id, params.id, body, baseUrl),
-  setAutoRenew: async ({ user, params, body, baseUrl }) => changeAutoRenew(user.id, params.id, body.auto_renew, baseUrl),
-  deleteCommunity: async ({ user, params }) => {
-    await removeCommunity(user.id, params.id);
-    return noContent();
+export const handler = withPorts(
+  'moderation',
+  {
+    queue: sqsPipelineQueue,
+    events: eventBridgeEvents,
+    webhookQueue: sqsWebhookQueue,
+    secrets: platformSecrets,
+    encryption: tokenKeyEncryption,
   },
-  postEvents: async ({ user, params, body }) => moderateOwnCommunityEvents(user.id, params.id, body.events),
-  telegramWebhook: async ({ params, headers, body }) => moderateTelegramUpdate(params.moderation_id, headers['x-telegram-bot-api-secret-token'], body),
-  getStatus: async ({ user, query }) => moderationStatus(user.id, query),
-  getRules: async ({ user, params }) => readRules(user.id, params.id),
-  putRules: async ({ user, params, body }) => changeRules(user.id, params.id, body),
-  telegramOperatorWebhook: async ({ body }) => handleTelegramOperatorUpdate(body as unknown as Update),
-  undo: async ({ user, params }) => undoAction(user.id, params.id, params.audit_id),
-  // Discord's own response types (discord-api-types) are closed interfaces; the spec documents them as an object with a type.
-  discordInteractions: async ({ headers, rawBody }) => (await handleDiscordInteraction(headers, rawBody)) as unknown as { type: number },
-  crispHook: async ({ body }) => handleCrispHook(body),
-  sync: async ({ user, body }) => syncModeration(user.id, body.community_id),
-  xOAuthCallback: async ({ query }) => {
-    const page = await completeXAuthorization(query);
-    return new HttpResponse(page.status, callbackHtml(page), { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }, 'text/html; charset=utf-8');
-  },
-}));
+  createApiHandler(
+    { ...E, ...P, ...X },
+    {
+      // The base URL is the service's own (configured, or API Gateway's record), never a request header: X's authorize_url names it.
+      createCommunity: async ({ user, body, baseUrl }) => provisionCommunity(user.id, body, baseUrl),
+      listCommunities: async ({ user, query, baseUrl }) => listCommunityViews(user.id, query, baseUrl),
+      getCommunity: async ({ user, params, baseUrl }) => readCommunity(user.id, params.id, baseUrl),
+      updateCommunity: async ({ user, params, body, baseUrl }) => changeCommunity(user.id, params.id, body, baseUrl),
+      setAutoRenew: async ({ user, params, body, baseUrl }) =>
+        changeAutoRenew(user.id, params.id, body.auto_renew, baseUrl),
+      deleteCommunity: async ({ user, params }) => {
+        await removeCommunity(user.id, params.id);
+        return noContent();
+      },
+      postEvents: async ({ user, params, body }) => moderateOwnCommunityEvents(user.id, params.id, body.events),
+      telegramWebhook: async ({ params, headers, body }) =>
+        moderateTelegramUpdate(params.moderation_id, headers['x-telegram-bot-api-secret-token'], body),
+      getStatus: async ({ user, query }) => moderationStatus(user.id, query),
+      getRules: async ({ user, params }) => readRules(user.id, params.id),
+      putRules: async ({ user, params, body }) => changeRules(user.id, params.id, body),
+      telegramOperatorWebhook: async ({ body }) => handleTelegramOperatorUpdate(body as unknown as Update),
+      undo: async ({ user, params }) => undoAction(user.id, params.id, params.audit_id),
+      // Discord's own response types (discord-api-types) are closed interfaces; the spec documents them as an object with a type.
+      discordInteractions: async ({ headers, rawBody }) =>
+        (await handleDiscordInteraction(headers, rawBody)) as unknown as { type: number },
+      crispHook: async ({ body }) => handleCrispHook(body),
+      sync: async ({ user, body }) => syncModeration(user.id, body.community_id),
+      xOAuthCallback: async ({ query }) => {
+        const page = await completeXAuthorization(query);
+        return new HttpResponse(
+          page.status,
+          callbackHtml(page),
+          { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
+          'text/html; charset=utf-8',
+        );
+      },
+    },
+  ),
+);

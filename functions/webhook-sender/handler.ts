@@ -9,5 +9,14 @@ import { handleWebhookMessage } from '#shared/domain/webhooks/worker';
  * run in parallel; only failed ones are reported, so SQS redelivers just those. A receiver's failure
  * is not a record failure: it is recorded and rescheduled on the published retry schedule.
  */
-export const handler = withPorts('webhook-sender', { webhookQueue: sqsWebhookQueue, hostResolver: systemResolver }, async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>
-  processPartialResponse(event, async (record: SQSRecord) => handleWebhookMessage(record.body), new BatchProcessor(EventType.SQS), { context, throwOnFullBatchFailure: false }));
+export const handler = withPorts(
+  'webhook-sender',
+  { webhookQueue: sqsWebhookQueue, hostResolver: systemResolver },
+  async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>
+    processPartialResponse(
+      event,
+      async (record: SQSRecord) => handleWebhookMessage(record.body),
+      new BatchProcessor(EventType.SQS),
+      { context, throwOnFullBatchFailure: false },
+    ),
+);

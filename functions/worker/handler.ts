@@ -14,27 +14,41 @@ import { handlePlatformMessage, parsePlatformMessage } from '#shared/domain/mode
  * redelivers just those. A processor per batch: it holds the batch's state, and the local runtime
  * may run two batches in one process at once.
  */
-export const handler = withPorts('worker', { queue: sqsPipelineQueue, events: eventBridgeEvents, webhookQueue: sqsWebhookQueue, secrets: platformSecrets, dns: systemDns, encryption: tokenKeyEncryption }, async (
-  event: SQSEvent,
-  context?: Context,
-): Promise<SQSBatchResponse> => {
-  if (context) logger.addContext(context);
-  return processPartialResponse(
-    event,
-    async (record: SQSRecord) => {
-      // Platform moderation shares the queue: its messages name their own kind.
-      const platform = parsePlatformMessage(record.body);
-      return platform
-        ? handlePlatformMessage(platform)
-        : handlePipelineMessage(record.body, { receiveCount: Number(record.attributes?.ApproximateReceiveCount ?? 1) });
-    },
-    new BatchProcessor(EventType.SQS),
-    { context, throwOnFullBatchFailure: false },
-  );
-});
+export const handler = withPorts(
+  'worker',
+  {
+    queue: sqsPipelineQueue,
+    events: eventBridgeEvents,
+    webhookQueue: sqsWebhookQueue,
+    secrets: platformSecrets,
+    dns: systemDns,
+    encryption: tokenKeyEncryption,
+  },
+  async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
+    if (context) logger.addContext(context);
+    return processPartialResponse(
+      event,
+      async (record: SQSRecord) => {
+        // Platform moderation shares the queue: its messages name their own kind.
+        const platform = parsePlatformMessage(record.body);
+        return platform
+          ? handlePlatformMessage(platform)
+          : handlePipelineMessage(record.body, {
+              receiveCount: Number(record.attributes?.ApproximateReceiveCount ?? 1),
+            });
+      },
+      new BatchProcessor(EventType.SQS),
+      { context, throwOnFullBatchFailure: false },
+    );
+  },
+);
 
 /** For a consumer of the dead-letter queue (the local queue's onDeadLetter does the same): the job of a message that kept failing fails. */
-export const deadLetterHandler = withPorts('dead-letters', { events: eventBridgeEvents }, async (event: SQSEvent): Promise<void> => {
-  recordMetric('DeadLetteredMessages', event.Records.length, {});
-  for (const record of event.Records) await failJobFromDeadLetter(record.body);
-});
+export const deadLetterHandler = withPorts(
+  'dead-letters',
+  { events: eventBridgeEvents },
+  async (event: SQSEvent): Promise<void> => {
+    recordMetric('DeadLetteredMessages', event.Records.length, {});
+    for (const record of event.Records) await failJobFromDeadLetter(record.body);
+  },
+);

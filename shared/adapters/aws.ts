@@ -15,7 +15,11 @@ export type PortFactories<F extends FunctionName> = { [P in PortsOf<F>]: () => P
  * only those ports. The factories come from the handler so that a bundle carries only the SDKs of
  * its own ports (sqsQueue.ts, eventBridgeEvents.ts, payments.ts); a missing or extra one does not compile.
  */
-export function withPorts<F extends FunctionName, H extends (...args: never[]) => unknown>(name: F, factories: PortFactories<F>, handler: H): H {
+export function withPorts<F extends FunctionName, H extends (...args: never[]) => unknown>(
+  name: F,
+  factories: PortFactories<F>,
+  handler: H,
+): H {
   const wired = FUNCTION_WIRING[name].ports as readonly PortsOf<F>[];
   let registered = false;
   return ((...args: Parameters<H>) => {

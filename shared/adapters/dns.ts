@@ -14,7 +14,9 @@ export class SystemDns implements DnsPort {
     const resolver = new dns.Resolver({ timeout: this.timeoutMs, tries: 1 });
     try {
       const records = await resolver.resolveMx(domain);
-      return records.length ? { status: 'found', exchanges: records.sort((a, b) => a.priority - b.priority).map((r) => r.exchange) } : { status: 'none' };
+      return records.length
+        ? { status: 'found', exchanges: records.sort((a, b) => a.priority - b.priority).map((r) => r.exchange) }
+        : { status: 'none' };
     } catch (err) {
       const code = (err as { code?: string }).code;
       if (code === 'ETIMEOUT' || code === 'ECONNREFUSED' || code === 'ESERVFAIL') return { status: 'timeout' };

@@ -49,7 +49,11 @@ export class EnvelopeEncryption implements EncryptionPort {
   async seal(plaintext: string, context: string): Promise<string> {
     const { plain, wrapped } = await this.wrapper.newDataKey(context);
     try {
-      return [VERSION, wrapped.toString('base64url'), gcmSeal(plain, Buffer.from(plaintext, 'utf8'), context).toString('base64url')].join('.');
+      return [
+        VERSION,
+        wrapped.toString('base64url'),
+        gcmSeal(plain, Buffer.from(plaintext, 'utf8'), context).toString('base64url'),
+      ].join('.');
     } finally {
       plain.fill(0);
     }

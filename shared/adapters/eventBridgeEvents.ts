@@ -19,7 +19,10 @@ export class EventBridgeEvents implements EventsPort {
   ) {}
 
   private load() {
-    return (this.sdk ??= import('./sdk/eventBridge').then((module) => ({ client: new module.EventBridgeClient(this.config), module })));
+    return (this.sdk ??= import('./sdk/eventBridge').then((module) => ({
+      client: new module.EventBridgeClient(this.config),
+      module,
+    })));
   }
 
   async publish(events: DomainEvent[]): Promise<void> {
@@ -28,15 +31,25 @@ export class EventBridgeEvents implements EventsPort {
 
   private async putBatch(batch: DomainEvent[]): Promise<void> {
     const { client, module } = await this.load();
-    const entries = batch.map((e) => ({ EventBusName: this.busName, Source: 'outreach-intelligence', DetailType: e.type, Detail: JSON.stringify(e.detail) }));
+    const entries = batch.map((e) => ({
+      EventBusName: this.busName,
+      Source: 'outreach-intelligence',
+      DetailType: e.type,
+      Detail: JSON.stringify(e.detail),
+    }));
     await sendResendingRefused(
       entries,
       async (pending) => {
         const out = await client.send(new module.PutEventsCommand({ Entries: pending }));
         if (!out.FailedEntryCount) return [];
         // Result entries are in request order; a refused one carries an ErrorCode.
-        const refused = (out.Entries ?? []).flatMap((r, index) => (r.ErrorCode ? [{ index, error: `${r.ErrorCode}: ${r.ErrorMessage ?? ''}`.trim(), retryable: true }] : []));
-        if (!refused.length) throw new Error(`EventBridge refused ${out.FailedEntryCount} of ${pending.length} events without naming them`);
+        const refused = (out.Entries ?? []).flatMap((r, index) =>
+          r.ErrorCode ? [{ index, error: `${r.ErrorCode}: ${r.ErrorMessage ?? ''}`.trim(), retryable: true }] : [],
+        );
+        if (!refused.length)
+          throw new Error(
+            `EventBridge refused ${out.FailedEntryCount} of ${pending.length} events without naming them`,
+          );
         return refused;
       },
       { attempts: PUT_EVENTS_ATTEMPTS, delayMs: this.retryDelayMs, noun: 'events', service: 'EventBridge' },

@@ -1,7 +1,16 @@
 import type { ApiGroup } from '#shared/schemas/groups';
 import type { Ports } from './ports';
 
-export type FunctionName = ApiGroup | 'authorizer' | 'jobs-events' | 'worker' | 'dead-letters' | 'renewals' | 'captchas' | 'polls' | 'webhook-sender';
+export type FunctionName =
+  | ApiGroup
+  | 'authorizer'
+  | 'jobs-events'
+  | 'worker'
+  | 'dead-letters'
+  | 'renewals'
+  | 'captchas'
+  | 'polls'
+  | 'webhook-sender';
 
 /** The ports a function may be given; the clock is everywhere and needs nothing. */
 export type PortName = Exclude<keyof Ports, 'clock'>;

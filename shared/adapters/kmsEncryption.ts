@@ -19,7 +19,9 @@ export class KmsKeyWrapper implements KeyWrapper {
   ) {}
 
   async newDataKey(context: string) {
-    const out = await this.client.send(new GenerateDataKeyCommand({ KeyId: this.keyId, KeySpec: 'AES_256', EncryptionContext: { purpose: context } }));
+    const out = await this.client.send(
+      new GenerateDataKeyCommand({ KeyId: this.keyId, KeySpec: 'AES_256', EncryptionContext: { purpose: context } }),
+    );
     if (!out.Plaintext || !out.CiphertextBlob) throw new Error('KMS returned no data key');
     return { plain: Buffer.from(out.Plaintext), wrapped: Buffer.from(out.CiphertextBlob) };
   }
@@ -28,7 +30,9 @@ export class KmsKeyWrapper implements KeyWrapper {
     const cacheKey = `${context}\n${wrapped.toString('base64')}`;
     const hit = this.opened.get(cacheKey);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.key;
-    const out = await this.client.send(new DecryptCommand({ KeyId: this.keyId, CiphertextBlob: wrapped, EncryptionContext: { purpose: context } }));
+    const out = await this.client.send(
+      new DecryptCommand({ KeyId: this.keyId, CiphertextBlob: wrapped, EncryptionContext: { purpose: context } }),
+    );
     if (!out.Plaintext) throw new Error('KMS returned no plaintext');
     const key = Buffer.from(out.Plaintext);
     if (this.opened.size >= CACHE_ENTRIES) this.opened.delete(this.opened.keys().next().value as string);
@@ -37,7 +41,8 @@ export class KmsKeyWrapper implements KeyWrapper {
   }
 }
 
-export const kmsEncryption = (keyId: string, client = new KMSClient({})): EncryptionPort => new EnvelopeEncryption(new KmsKeyWrapper(keyId, client));
+export const kmsEncryption = (keyId: string, client = new KMSClient({})): EncryptionPort =>
+  new EnvelopeEncryption(new KmsKeyWrapper(keyId, client));
 
 /** The encryption port of the functions that seal or open tokens (the others neither bundle nor load the KMS SDK). */
 export const tokenKeyEncryption = (): EncryptionPort => kmsEncryption(requireEnv('TOKEN_KEY_ARN'));

@@ -26,7 +26,10 @@ export class StripePayments implements PaymentsPort {
     };
     const lineItems = [{ price: price(PRO_PLAN.stripePriceEnv), quantity: 1 }];
     for (const type of new Set(request.addOns)) {
-      lineItems.push({ price: price(ADD_ONS[type].stripePriceEnv), quantity: request.addOns.filter((a) => a === type).length });
+      lineItems.push({
+        price: price(ADD_ONS[type].stripePriceEnv),
+        quantity: request.addOns.filter((a) => a === type).length,
+      });
     }
     const session = await stripe.checkout.sessions.create({
       mode: 'subscription',
@@ -56,7 +59,9 @@ export class LocalPayments implements PaymentsPort {
 }
 
 export function paymentsFromEnv(newId: () => string): PaymentsPort {
-  return stripeConfigured() ? new StripePayments(() => requireStripeSecret('STRIPE_SECRET_KEY')) : new LocalPayments(newId);
+  return stripeConfigured()
+    ? new StripePayments(() => requireStripeSecret('STRIPE_SECRET_KEY'))
+    : new LocalPayments(newId);
 }
 
 /** The payments port from the Stripe settings, for the one function wired to `payments` (account); the others' bundles carry no Stripe SDK. */

@@ -56,7 +56,9 @@ export function runFenced<T>(name: string, allowed: readonly (keyof Ports)[], wo
 function resolve<K extends keyof Ports>(name: K): Ports[K] {
   const running = fence.getStore();
   if (running && !running.ports.has(name)) {
-    throw new Error(`Port ${name} is not installed: function ${running.name} is not wired to it (shared/adapters/functionWiring.ts)`);
+    throw new Error(
+      `Port ${name} is not installed: function ${running.name} is not wired to it (shared/adapters/functionWiring.ts)`,
+    );
   }
   const existing = installed[name];
   if (existing) return existing as Ports[K];
@@ -68,15 +70,33 @@ function resolve<K extends keyof Ports>(name: K): Ports[K] {
 }
 
 const view: Ports = {
-  get clock() { return resolve('clock'); },
-  get queue() { return resolve('queue'); },
-  get events() { return resolve('events'); },
-  get dns() { return resolve('dns'); },
-  get payments() { return resolve('payments'); },
-  get secrets() { return resolve('secrets'); },
-  get webhookQueue() { return resolve('webhookQueue'); },
-  get hostResolver() { return resolve('hostResolver'); },
-  get encryption() { return resolve('encryption'); },
+  get clock() {
+    return resolve('clock');
+  },
+  get queue() {
+    return resolve('queue');
+  },
+  get events() {
+    return resolve('events');
+  },
+  get dns() {
+    return resolve('dns');
+  },
+  get payments() {
+    return resolve('payments');
+  },
+  get secrets() {
+    return resolve('secrets');
+  },
+  get webhookQueue() {
+    return resolve('webhookQueue');
+  },
+  get hostResolver() {
+    return resolve('hostResolver');
+  },
+  get encryption() {
+    return resolve('encryption');
+  },
 };
 
 export const ports = (): Ports => view;

@@ -23,13 +23,20 @@ export interface SecretsPort {
 }
 
 /** Every credential name of every platform, as environment variables or as keys of the secret's JSON (read when asked: the registry and this module import each other). */
-export const platformSecretNames = (): string[] => COMMUNITY_TYPES.flatMap((type) => [...PLATFORMS[type].credentials.names]);
+export const platformSecretNames = (): string[] =>
+  COMMUNITY_TYPES.flatMap((type) => [...PLATFORMS[type].credentials.names]);
 type SecretValues = Readonly<Record<string, string | undefined>>;
 
 export function credentialsFrom(values: SecretValues): PlatformCredentials {
   const read = (type: (typeof COMMUNITY_TYPES)[number]) => {
-    const spec = PLATFORMS[type].credentials as { names: readonly string[]; apiBase: { env: string; default: string }; read(v: SecretValues, base: string): unknown };
-    const own = Object.fromEntries(spec.names.map((n) => [n, blankToUndefined(Object.hasOwn(values, n) ? values[n] : undefined)]));
+    const spec = PLATFORMS[type].credentials as {
+      names: readonly string[];
+      apiBase: { env: string; default: string };
+      read(v: SecretValues, base: string): unknown;
+    };
+    const own = Object.fromEntries(
+      spec.names.map((n) => [n, blankToUndefined(Object.hasOwn(values, n) ? values[n] : undefined)]),
+    );
     return [type, spec.read(own, optionalEnv(spec.apiBase.env) ?? spec.apiBase.default)];
   };
   return Object.fromEntries(COMMUNITY_TYPES.map(read)) as PlatformCredentials;
@@ -65,12 +72,20 @@ export class SecretsManagerSecrets implements SecretsPort {
   }
 
   private async read(secretArn: string): Promise<SecretValues> {
-    const response = await fetch(`http://localhost:${this.extensionPort}/secretsmanager/get?secretId=${encodeURIComponent(secretArn)}`, {
-      headers: { 'X-Aws-Parameters-Secrets-Token': process.env.AWS_SESSION_TOKEN ?? '' },
-    });
+    const response = await fetch(
+      `http://localhost:${this.extensionPort}/secretsmanager/get?secretId=${encodeURIComponent(secretArn)}`,
+      {
+        headers: { 'X-Aws-Parameters-Secrets-Token': process.env.AWS_SESSION_TOKEN ?? '' },
+      },
+    );
     if (!response.ok) throw new Error(`Reading the platform secret failed with HTTP ${response.status}`);
     const { SecretString } = (await response.json()) as { SecretString?: string };
     const parsed = SecretString ? (JSON.parse(SecretString) as Record<string, unknown>) : {};
-    return Object.fromEntries(platformSecretNames().map((n) => [n, Object.hasOwn(parsed, n) && typeof parsed[n] === 'string' ? (parsed[n] as string) : undefined]));
+    return Object.fromEntries(
+      platformSecretNames().map((n) => [
+        n,
+        Object.hasOwn(parsed, n) && typeof parsed[n] === 'string' ? (parsed[n] as string) : undefined,
+      ]),
+    );
   }
 }

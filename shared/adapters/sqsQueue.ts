@@ -33,10 +33,17 @@ export class SqsQueue implements QueuePort {
         entries,
         async (pending) => {
           const out = await client.send(
-            new module.SendMessageBatchCommand({ QueueUrl: this.queueUrl, Entries: pending.map((entry, j) => ({ Id: String(j), ...entry })) }),
+            new module.SendMessageBatchCommand({
+              QueueUrl: this.queueUrl,
+              Entries: pending.map((entry, j) => ({ Id: String(j), ...entry })),
+            }),
           );
           // Failed entries are named by the Id given above: their position in `pending`.
-          return (out.Failed ?? []).map((f) => ({ index: Number(f.Id), error: `${f.Code ?? 'unknown'}: ${f.Message ?? ''}`.trim(), retryable: !f.SenderFault }));
+          return (out.Failed ?? []).map((f) => ({
+            index: Number(f.Id),
+            error: `${f.Code ?? 'unknown'}: ${f.Message ?? ''}`.trim(),
+            retryable: !f.SenderFault,
+          }));
         },
         { attempts: SEND_ATTEMPTS, delayMs: this.retryDelayMs, noun: 'messages', service: 'SQS' },
       );

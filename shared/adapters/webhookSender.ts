@@ -33,7 +33,8 @@ export interface WebhookRequest {
 export function pinnedLookup(addresses: string[]): LookupFunction {
   const entries = addresses.map((address) => ({ address, family: isIP(address) }));
   return (_host, options, callback) => {
-    if (entries.length === 0) return callback(Object.assign(new Error('no checked address'), { code: 'ENOTFOUND' }), '', 0);
+    if (entries.length === 0)
+      return callback(Object.assign(new Error('no checked address'), { code: 'ENOTFOUND' }), '', 0);
     // Node asks for every address when it races IPv4 and IPv6 (autoSelectFamily), else for one.
     if (options.all) return callback(null, entries);
     callback(null, entries[0].address, entries[0].family);
@@ -49,7 +50,12 @@ export async function postWebhook(request: WebhookRequest): Promise<AttemptResul
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
       const outgoing = send(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(request.body), 'user-agent': 'outreach-intelligence-webhooks/1', ...request.headers },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(request.body),
+          'user-agent': 'outreach-intelligence-webhooks/1',
+          ...request.headers,
+        },
         lookup: pinnedLookup(request.addresses),
         signal,
       });
@@ -64,7 +70,10 @@ export async function postWebhook(request: WebhookRequest): Promise<AttemptResul
     return { ok, statusCode: status, error: ok ? null : `HTTP ${status}`, durationMs: Date.now() - started };
   } catch (err) {
     const e = err as { name?: string; message?: string; code?: string };
-    const error = signal.aborted || e.name === 'AbortError' ? `timeout after ${request.timeoutMs} ms` : (e.code ?? e.message ?? 'request failed');
+    const error =
+      signal.aborted || e.name === 'AbortError'
+        ? `timeout after ${request.timeoutMs} ms`
+        : (e.code ?? e.message ?? 'request failed');
     return { ok: false, statusCode: null, error, durationMs: Date.now() - started };
   }
 }

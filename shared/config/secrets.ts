@@ -23,7 +23,8 @@ async function secretsManagerReader(): Promise<SecretReader> {
 }
 
 /** Whether Stripe is configured at all: by a secret's name in AWS, by the key itself locally. */
-export const stripeConfigured = (): boolean => Boolean(optionalEnv('STRIPE_SECRET_NAME') || optionalEnv('STRIPE_SECRET_KEY'));
+export const stripeConfigured = (): boolean =>
+  Boolean(optionalEnv('STRIPE_SECRET_NAME') || optionalEnv('STRIPE_SECRET_KEY'));
 
 /**
  * A Stripe secret. In AWS the function's configuration holds only the secret's name
@@ -34,13 +35,19 @@ export async function stripeSecret(field: StripeSecretField): Promise<string | u
   const name = optionalEnv('STRIPE_SECRET_NAME');
   if (!name) return optionalEnv(field);
   const secret = await (await secretsManagerReader())(name);
-  const value = typeof secret === 'object' && secret !== null && Object.hasOwn(secret, field) ? (secret as Record<string, unknown>)[field] : undefined;
+  const value =
+    typeof secret === 'object' && secret !== null && Object.hasOwn(secret, field)
+      ? (secret as Record<string, unknown>)[field]
+      : undefined;
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 /** The same, for code that cannot go on without it (a misconfigured deployment is a 500, logged). */
 export async function requireStripeSecret(field: StripeSecretField): Promise<string> {
   const value = await stripeSecret(field);
-  if (!value) throw new Error(`${field} is not configured (set STRIPE_SECRET_NAME to a secret holding it, or the variable locally)`);
+  if (!value)
+    throw new Error(
+      `${field} is not configured (set STRIPE_SECRET_NAME to a secret holding it, or the variable locally)`,
+    );
   return value;
 }

@@ -34,20 +34,32 @@ export function sectorRecord(fund: Pick<CuratedFund, 'id' | 'rounds'>, sector: S
     else entry.joined += 1;
     if (round.announcedOn >= since) entry.recent += 1;
     if (!entry.latest || round.announcedOn > entry.latest.announcedOn) {
-      entry.latest = { companyName: round.companyName, announcedOn: round.announcedOn, amountUsd: round.amountUsd, led };
+      entry.latest = {
+        companyName: round.companyName,
+        announcedOn: round.announcedOn,
+        amountUsd: round.amountUsd,
+        led,
+      };
     }
   }
   return record;
 }
 
 /** Rounds the fund led, and the funds it most often shares rounds with (names, most frequent first). */
-export function fundProfileStats(fund: Pick<CuratedFund, 'id' | 'rounds'>): { leadCount: number; topCoInvestors: string[] } {
+export function fundProfileStats(fund: Pick<CuratedFund, 'id' | 'rounds'>): {
+  leadCount: number;
+  topCoInvestors: string[];
+} {
   const together = new Map<string, number>();
   let leadCount = 0;
   for (const round of fund.rounds) {
     if (round.leadFundId === fund.id) leadCount += 1;
-    for (const other of round.investors) if (other.id !== fund.id) together.set(other.name, (together.get(other.name) ?? 0) + 1);
+    for (const other of round.investors)
+      if (other.id !== fund.id) together.set(other.name, (together.get(other.name) ?? 0) + 1);
   }
-  const topCoInvestors = [...together.entries()].sort(([a, x], [b, y]) => y - x || a.localeCompare(b)).slice(0, 3).map(([name]) => name);
+  const topCoInvestors = [...together.entries()]
+    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+    .slice(0, 3)
+    .map(([name]) => name);
   return { leadCount, topCoInvestors };
 }

@@ -3,14 +3,31 @@
  * and funds; KOLs and hackathon builders stand on their own. Ids are stable strings with a kind prefix
  * (`fund-`, `co-`, `per-`, `kol-`, `bld-`, `rnd-`), so an id alone says what it identifies.
  */
-import type { BuilderCategoryId, EcosystemId, FundTypeId, JurisdictionId, PlatformId, RoleFamilyId, SectorId, StageId } from './taxonomy';
+import type {
+  BuilderCategoryId,
+  EcosystemId,
+  FundTypeId,
+  JurisdictionId,
+  PlatformId,
+  RoleFamilyId,
+  SectorId,
+  StageId,
+} from './taxonomy';
 
 /** The newest date in the generated dataset: rounds and activity are dated up to here. */
 export const DATASET_AS_OF = '2026-11-15';
 
 /** How a company builds its e-mail addresses, e.g. `first.last` → ada.lovelace@example.io. */
 export type EmailPattern = 'first.last' | 'flast' | 'first' | 'firstlast' | 'first_last' | 'lastf' | 'f.last';
-export const EMAIL_PATTERNS: EmailPattern[] = ['first.last', 'flast', 'first', 'firstlast', 'first_last', 'lastf', 'f.last'];
+export const EMAIL_PATTERNS: EmailPattern[] = [
+  'first.last',
+  'flast',
+  'first',
+  'firstlast',
+  'first_last',
+  'lastf',
+  'f.last',
+];
 
 export interface Contacts {
   email: string | null;
@@ -166,7 +183,12 @@ export interface CuratedDataset {
 
 /** An address in the company's pattern; null when a name part is missing. */
 export function emailFor(pattern: EmailPattern, firstName: string, lastName: string, domain: string): string {
-  const clean = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z]/g, '');
+  const clean = (s: string) =>
+    s
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z]/g, '');
   const f = clean(firstName);
   const l = clean(lastName);
   const local: Record<EmailPattern, string> = {

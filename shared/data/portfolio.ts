@@ -35,8 +35,15 @@ export function portfolioOf(fund: CuratedFund, entity: (id: string) => CuratedEn
     const contact = named?.kind === 'person' && named.companyId === company.id ? named : undefined;
     return [
       {
-        id: company.id, name: company.name, website: company.website, sectors: company.sectors, location: company.location, tagline: company.tagline, description: company.description,
-        raisedUsd: company.rounds.reduce((sum, r) => sum + r.amountUsd, 0), roundCount: company.rounds.length,
+        id: company.id,
+        name: company.name,
+        website: company.website,
+        sectors: company.sectors,
+        location: company.location,
+        tagline: company.tagline,
+        description: company.description,
+        raisedUsd: company.rounds.reduce((sum, r) => sum + r.amountUsd, 0),
+        roundCount: company.rounds.length,
         contact: contact ? { fullName: contact.fullName, role: contact.role } : null,
       },
     ];
@@ -49,9 +56,13 @@ export function portfolioOf(fund: CuratedFund, entity: (id: string) => CuratedEn
  * the people (pass a moved person's earlier version too: their former company). `entity` must know
  * the people's companies.
  */
-export function fundsConcerned(changed: CuratedEntity[], entity: (id: string) => CuratedEntity | undefined): Set<string> {
+export function fundsConcerned(
+  changed: CuratedEntity[],
+  entity: (id: string) => CuratedEntity | undefined,
+): Set<string> {
   const funds = new Set<string>();
-  const investorsOf = (company: CuratedCompany) => company.rounds.forEach((r) => r.investors.forEach((i) => funds.add(i.id)));
+  const investorsOf = (company: CuratedCompany) =>
+    company.rounds.forEach((r) => r.investors.forEach((i) => funds.add(i.id)));
   for (const e of changed) {
     if (e.kind === 'fund') funds.add(e.id);
     else if (e.kind === 'company') investorsOf(e);

@@ -1,7 +1,13 @@
 import { DEFAULT_SEED, generateDataset } from './generator';
 import type { CuratedEntity } from './model';
 import { now } from '#shared/adapters/ports';
-import { CURATED_LAYOUT, getSeedMarker, putSeedMarker, writeCuratedEntities, type SeedMarker } from '#shared/store/curatedRepo';
+import {
+  CURATED_LAYOUT,
+  getSeedMarker,
+  putSeedMarker,
+  writeCuratedEntities,
+  type SeedMarker,
+} from '#shared/store/curatedRepo';
 
 export interface SeedOptions {
   seed?: number;
@@ -34,12 +40,23 @@ export async function seedCuratedDataset(options: SeedOptions = {}): Promise<See
   const scale = options.scale ?? 1;
   const data = generateDataset({ seed, scale });
   const entities: CuratedEntity[] = [...data.funds, ...data.companies, ...data.people, ...data.kols, ...data.builders];
-  const items = await writeCuratedEntities(entities, { concurrency: options.concurrency, packBytes: options.packBytes, onProgress: options.onProgress });
+  const items = await writeCuratedEntities(entities, {
+    concurrency: options.concurrency,
+    packBytes: options.packBytes,
+    onProgress: options.onProgress,
+  });
   const marker: SeedMarker = {
     layout: CURATED_LAYOUT,
     seed,
     scale,
-    counts: { funds: data.funds.length, companies: data.companies.length, rounds: data.rounds.length, people: data.people.length, kols: data.kols.length, builders: data.builders.length },
+    counts: {
+      funds: data.funds.length,
+      companies: data.companies.length,
+      rounds: data.rounds.length,
+      people: data.people.length,
+      kols: data.kols.length,
+      builders: data.builders.length,
+    },
     items,
     seededAt: now().toISOString(),
   };

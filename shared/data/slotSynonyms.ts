@@ -11,13 +11,26 @@
  * them all.
  */
 import type {
-  BuilderCategoryId, EcosystemId, FundTypeId, JurisdictionId, PlatformId, RoleFamilyId, SectorId, StageId,
+  BuilderCategoryId,
+  EcosystemId,
+  FundTypeId,
+  JurisdictionId,
+  PlatformId,
+  RoleFamilyId,
+  SectorId,
+  StageId,
 } from './taxonomy';
 
 export type SynonymTable<Id extends string> = readonly (readonly [phrase: string, ids: readonly Id[]])[];
 
 /** Every kind of builder who writes code (not founders, devrel or auditors). */
-const ENGINEERS: readonly BuilderCategoryId[] = ['smart-contract-engineer', 'protocol-engineer', 'full-stack-dapp', 'zk-engineer', 'data-engineer'];
+const ENGINEERS: readonly BuilderCategoryId[] = [
+  'smart-contract-engineer',
+  'protocol-engineer',
+  'full-stack-dapp',
+  'zk-engineer',
+  'data-engineer',
+];
 
 export const BUILDER_CATEGORY_SYNONYMS: SynonymTable<BuilderCategoryId> = [
   ['developer', ENGINEERS],
@@ -134,7 +147,10 @@ export const PLATFORM_SYNONYMS: SynonymTable<PlatformId> = [
   ['social media', ['x', 'youtube', 'telegram', 'farcaster']],
 ];
 
-export const FUND_TYPE_SYNONYMS: SynonymTable<FundTypeId> = [['venture', ['vc']], ['venture capitalist', ['vc']]];
+export const FUND_TYPE_SYNONYMS: SynonymTable<FundTypeId> = [
+  ['venture', ['vc']],
+  ['venture capitalist', ['vc']],
+];
 
 export const JURISDICTION_SYNONYMS: SynonymTable<JurisdictionId> = [['united states of america', ['united-states']]];
 
@@ -143,7 +159,37 @@ export const JURISDICTION_SYNONYMS: SynonymTable<JurisdictionId> = [['united sta
  * "web3 marketers", "DeFi and gaming"). A value made only of these names nothing.
  */
 export const FILLER_WORDS: readonly string[] = [
-  'a', 'an', 'the', 'of', 'in', 'on', 'for', 'with', 'and', 'or', 'who', 'that', 'some', 'any', 'good', 'top', 'best',
-  'senior', 'junior', 'lead', 'principal', 'staff', 'experienced', 'web3', 'crypto', 'blockchain', 'onchain', 'ecosystem',
-  'people', 'person', 'team', 'focused', 'native',
+  'a',
+  'an',
+  'the',
+  'of',
+  'in',
+  'on',
+  'for',
+  'with',
+  'and',
+  'or',
+  'who',
+  'that',
+  'some',
+  'any',
+  'good',
+  'top',
+  'best',
+  'senior',
+  'junior',
+  'lead',
+  'principal',
+  'staff',
+  'experienced',
+  'web3',
+  'crypto',
+  'blockchain',
+  'onchain',
+  'ecosystem',
+  'people',
+  'person',
+  'team',
+  'focused',
+  'native',
 ];

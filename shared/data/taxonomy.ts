@@ -12,21 +12,124 @@ export interface Term {
 }
 
 export const SECTORS = [
-  { id: 'defi', label: 'DeFi', synonyms: ['decentralized finance', 'decentralised finance', 'dex', 'dexes', 'lending', 'yield', 'perps', 'derivatives', 'stablecoin', 'stablecoins', 'amm', 'traders', 'trading', 'yield farmers', 'liquidity providers'] },
-  { id: 'infrastructure', label: 'Infrastructure', synonyms: ['infra', 'middleware', 'rpc', 'oracles', 'oracle', 'indexing', 'developer tooling', 'dev tools', 'devtools', 'tooling'] },
-  { id: 'layer2', label: 'Layer 2 and scaling', synonyms: ['l2', 'l2s', 'layer 2', 'layer-2', 'rollup', 'rollups', 'scaling', 'modular'] },
-  { id: 'gaming', label: 'Gaming', synonyms: ['web3 gaming', 'games', 'game', 'gamefi', 'play to earn', 'metaverse', 'gamers', 'gamer', 'esports'] },
-  { id: 'nft', label: 'NFTs and digital collectibles', synonyms: ['nfts', 'collectibles', 'digital art', 'creator economy', 'ordinals', 'collectors', 'nft collectors', 'artists'] },
-  { id: 'payments', label: 'Payments', synonyms: ['crypto payments', 'remittances', 'onramp', 'on-ramp', 'payfi', 'merchant payments'] },
-  { id: 'rwa', label: 'Real-world assets', synonyms: ['real world assets', 'real-world assets', 'tokenization', 'tokenisation', 'tokenized treasuries', 'rwas'] },
-  { id: 'ai', label: 'AI x crypto', synonyms: ['ai', 'artificial intelligence', 'ai agents', 'agents', 'decentralized ai', 'depin ai', 'machine learning'] },
-  { id: 'identity', label: 'Identity and reputation', synonyms: ['decentralized identity', 'did', 'reputation', 'attestations', 'soulbound'] },
-  { id: 'security', label: 'Security', synonyms: ['audits', 'auditing', 'smart contract security', 'wallet security', 'cybersecurity'] },
-  { id: 'data', label: 'Data and analytics', synonyms: ['analytics', 'on-chain data', 'onchain data', 'data availability', 'blockchain data'] },
+  {
+    id: 'defi',
+    label: 'DeFi',
+    synonyms: [
+      'decentralized finance',
+      'decentralised finance',
+      'dex',
+      'dexes',
+      'lending',
+      'yield',
+      'perps',
+      'derivatives',
+      'stablecoin',
+      'stablecoins',
+      'amm',
+      'traders',
+      'trading',
+      'yield farmers',
+      'liquidity providers',
+    ],
+  },
+  {
+    id: 'infrastructure',
+    label: 'Infrastructure',
+    synonyms: [
+      'infra',
+      'middleware',
+      'rpc',
+      'oracles',
+      'oracle',
+      'indexing',
+      'developer tooling',
+      'dev tools',
+      'devtools',
+      'tooling',
+    ],
+  },
+  {
+    id: 'layer2',
+    label: 'Layer 2 and scaling',
+    synonyms: ['l2', 'l2s', 'layer 2', 'layer-2', 'rollup', 'rollups', 'scaling', 'modular'],
+  },
+  {
+    id: 'gaming',
+    label: 'Gaming',
+    synonyms: ['web3 gaming', 'games', 'game', 'gamefi', 'play to earn', 'metaverse', 'gamers', 'gamer', 'esports'],
+  },
+  {
+    id: 'nft',
+    label: 'NFTs and digital collectibles',
+    synonyms: [
+      'nfts',
+      'collectibles',
+      'digital art',
+      'creator economy',
+      'ordinals',
+      'collectors',
+      'nft collectors',
+      'artists',
+    ],
+  },
+  {
+    id: 'payments',
+    label: 'Payments',
+    synonyms: ['crypto payments', 'remittances', 'onramp', 'on-ramp', 'payfi', 'merchant payments'],
+  },
+  {
+    id: 'rwa',
+    label: 'Real-world assets',
+    synonyms: [
+      'real world assets',
+      'real-world assets',
+      'tokenization',
+      'tokenisation',
+      'tokenized treasuries',
+      'rwas',
+    ],
+  },
+  {
+    id: 'ai',
+    label: 'AI x crypto',
+    synonyms: [
+      'ai',
+      'artificial intelligence',
+      'ai agents',
+      'agents',
+      'decentralized ai',
+      'depin ai',
+      'machine learning',
+    ],
+  },
+  {
+    id: 'identity',
+    label: 'Identity and reputation',
+    synonyms: ['decentralized identity', 'did', 'reputation', 'attestations', 'soulbound'],
+  },
+  {
+    id: 'security',
+    label: 'Security',
+    synonyms: ['audits', 'auditing', 'smart contract security', 'wallet security', 'cybersecurity'],
+  },
+  {
+    id: 'data',
+    label: 'Data and analytics',
+    synonyms: ['analytics', 'on-chain data', 'onchain data', 'data availability', 'blockchain data'],
+  },
   { id: 'social', label: 'SocialFi', synonyms: ['socialfi', 'decentralized social', 'desoc', 'social', 'community'] },
   { id: 'dao', label: 'DAO tooling', synonyms: ['daos', 'dao', 'governance', 'dao tooling', 'treasury management'] },
-  { id: 'privacy', label: 'Privacy and ZK', synonyms: ['zk', 'zero knowledge', 'zero-knowledge', 'privacy', 'zkp', 'fhe', 'mpc'] },
-  { id: 'depin', label: 'DePIN', synonyms: ['decentralized physical infrastructure', 'physical infrastructure', 'iot', 'wireless networks'] },
+  {
+    id: 'privacy',
+    label: 'Privacy and ZK',
+    synonyms: ['zk', 'zero knowledge', 'zero-knowledge', 'privacy', 'zkp', 'fhe', 'mpc'],
+  },
+  {
+    id: 'depin',
+    label: 'DePIN',
+    synonyms: ['decentralized physical infrastructure', 'physical infrastructure', 'iot', 'wireless networks'],
+  },
 ] as const satisfies readonly Term[];
 export type SectorId = (typeof SECTORS)[number]['id'];
 
@@ -34,16 +137,57 @@ export const STAGES = [
   { id: 'pre-seed', label: 'Pre-seed', synonyms: ['preseed', 'pre seed', 'angel round', 'friends and family'] },
   { id: 'seed', label: 'Seed', synonyms: ['seed round', 'seed-stage', 'seed stage'] },
   { id: 'series-a', label: 'Series A', synonyms: ['series a', 'series-a', 'a round'] },
-  { id: 'series-b-plus', label: 'Series B+', synonyms: ['series b+', 'series b', 'series c', 'series b plus', 'growth', 'growth stage', 'late stage', 'series-b'] },
+  {
+    id: 'series-b-plus',
+    label: 'Series B+',
+    synonyms: [
+      'series b+',
+      'series b',
+      'series c',
+      'series b plus',
+      'growth',
+      'growth stage',
+      'late stage',
+      'series-b',
+    ],
+  },
 ] as const satisfies readonly Term[];
 export type StageId = (typeof STAGES)[number]['id'];
 
 export const FUND_TYPES = [
-  { id: 'vc', label: 'Venture capital', synonyms: ['vc', 'vcs', 'venture firm', 'venture funds', 'venture capital firm'] },
-  { id: 'angel_syndicate', label: 'Angel syndicate', synonyms: ['angels', 'angel', 'angel syndicates', 'syndicate', 'syndicates', 'angel investors'] },
-  { id: 'corporate', label: 'Corporate venture', synonyms: ['cvc', 'cvcs', 'corporate vc', 'corporate vcs', 'corporate venture', 'strategic investors', 'corporates'] },
-  { id: 'dao', label: 'Investment DAO', synonyms: ['investment dao', 'investment daos', 'dao fund', 'dao funds', 'daos'] },
-  { id: 'accelerator', label: 'Accelerator', synonyms: ['accelerators', 'incubator', 'incubators', 'accelerator program'] },
+  {
+    id: 'vc',
+    label: 'Venture capital',
+    synonyms: ['vc', 'vcs', 'venture firm', 'venture funds', 'venture capital firm'],
+  },
+  {
+    id: 'angel_syndicate',
+    label: 'Angel syndicate',
+    synonyms: ['angels', 'angel', 'angel syndicates', 'syndicate', 'syndicates', 'angel investors'],
+  },
+  {
+    id: 'corporate',
+    label: 'Corporate venture',
+    synonyms: [
+      'cvc',
+      'cvcs',
+      'corporate vc',
+      'corporate vcs',
+      'corporate venture',
+      'strategic investors',
+      'corporates',
+    ],
+  },
+  {
+    id: 'dao',
+    label: 'Investment DAO',
+    synonyms: ['investment dao', 'investment daos', 'dao fund', 'dao funds', 'daos'],
+  },
+  {
+    id: 'accelerator',
+    label: 'Accelerator',
+    synonyms: ['accelerators', 'incubator', 'incubators', 'accelerator program'],
+  },
 ] as const satisfies readonly Term[];
 export type FundTypeId = (typeof FUND_TYPES)[number]['id'];
 
@@ -76,32 +220,139 @@ export type EcosystemId = (typeof ECOSYSTEMS)[number]['id'];
 
 /** Builder types (builder-discovery-v1 `category`). */
 export const BUILDER_CATEGORIES = [
-  { id: 'smart-contract-engineer', label: 'Smart contract engineer', synonyms: ['smart contract developer', 'smart contract developers', 'smart contract engineers', 'solidity developer', 'solidity developers', 'solidity engineers', 'solidity devs', 'contract engineers'] },
-  { id: 'protocol-engineer', label: 'Protocol engineer', synonyms: ['protocol engineers', 'protocol developer', 'core developer', 'core developers', 'core devs', 'client developers'] },
-  { id: 'full-stack-dapp', label: 'Full-stack dApp developer', synonyms: ['dapp developer', 'dapp developers', 'full stack', 'full-stack', 'web3 developers', 'frontend', 'frontend developers'] },
-  { id: 'zk-engineer', label: 'ZK engineer', synonyms: ['zk engineers', 'zk developer', 'zk developers', 'cryptographers', 'cryptography engineers', 'circuit engineers'] },
-  { id: 'security-researcher', label: 'Security researcher', synonyms: ['auditors', 'auditor', 'security researchers', 'whitehats', 'whitehat'] },
-  { id: 'founder', label: 'Technical founder', synonyms: ['founders', 'technical founders', 'solo founders', 'builders who founded'] },
-  { id: 'devrel', label: 'Developer relations', synonyms: ['devrel', 'developer advocates', 'developer advocate', 'dev rel'] },
-  { id: 'data-engineer', label: 'On-chain data engineer', synonyms: ['data engineers', 'data engineer', 'analysts', 'dune wizards', 'indexer developers'] },
+  {
+    id: 'smart-contract-engineer',
+    label: 'Smart contract engineer',
+    synonyms: [
+      'smart contract developer',
+      'smart contract developers',
+      'smart contract engineers',
+      'solidity developer',
+      'solidity developers',
+      'solidity engineers',
+      'solidity devs',
+      'contract engineers',
+    ],
+  },
+  {
+    id: 'protocol-engineer',
+    label: 'Protocol engineer',
+    synonyms: [
+      'protocol engineers',
+      'protocol developer',
+      'core developer',
+      'core developers',
+      'core devs',
+      'client developers',
+    ],
+  },
+  {
+    id: 'full-stack-dapp',
+    label: 'Full-stack dApp developer',
+    synonyms: [
+      'dapp developer',
+      'dapp developers',
+      'full stack',
+      'full-stack',
+      'web3 developers',
+      'frontend',
+      'frontend developers',
+    ],
+  },
+  {
+    id: 'zk-engineer',
+    label: 'ZK engineer',
+    synonyms: [
+      'zk engineers',
+      'zk developer',
+      'zk developers',
+      'cryptographers',
+      'cryptography engineers',
+      'circuit engineers',
+    ],
+  },
+  {
+    id: 'security-researcher',
+    label: 'Security researcher',
+    synonyms: ['auditors', 'auditor', 'security researchers', 'whitehats', 'whitehat'],
+  },
+  {
+    id: 'founder',
+    label: 'Technical founder',
+    synonyms: ['founders', 'technical founders', 'solo founders', 'builders who founded'],
+  },
+  {
+    id: 'devrel',
+    label: 'Developer relations',
+    synonyms: ['devrel', 'developer advocates', 'developer advocate', 'dev rel'],
+  },
+  {
+    id: 'data-engineer',
+    label: 'On-chain data engineer',
+    synonyms: ['data engineers', 'data engineer', 'analysts', 'dune wizards', 'indexer developers'],
+  },
 ] as const satisfies readonly Term[];
 export type BuilderCategoryId = (typeof BUILDER_CATEGORIES)[number]['id'];
 
 export const SKILLS = [
-  'Solidity', 'Rust', 'Move', 'Cairo', 'Go', 'TypeScript', 'Circom', 'Noir', 'Vyper', 'Foundry', 'Hardhat', 'Anchor',
-  'React', 'Python', 'Huff', 'Halo2', 'CosmWasm', 'Substrate', 'The Graph', 'Dune SQL', 'Account abstraction', 'MEV',
+  'Solidity',
+  'Rust',
+  'Move',
+  'Cairo',
+  'Go',
+  'TypeScript',
+  'Circom',
+  'Noir',
+  'Vyper',
+  'Foundry',
+  'Hardhat',
+  'Anchor',
+  'React',
+  'Python',
+  'Huff',
+  'Halo2',
+  'CosmWasm',
+  'Substrate',
+  'The Graph',
+  'Dune SQL',
+  'Account abstraction',
+  'MEV',
 ] as const;
 
 /** Role families of people (company-people-discovery-v1 `role_focus`, user-prospect-v1 `role_filter`). */
 export const ROLE_FAMILIES = [
-  { id: 'leadership', label: 'Leadership', synonyms: ['founder', 'founders', 'co-founder', 'ceo', 'executives', 'c-level', 'leadership', 'decision makers'] },
-  { id: 'engineering', label: 'Engineering', synonyms: ['engineers', 'engineer', 'developers', 'developer', 'cto', 'tech', 'technical'] },
-  { id: 'product', label: 'Product', synonyms: ['product managers', 'product manager', 'pm', 'product', 'design', 'designers'] },
+  {
+    id: 'leadership',
+    label: 'Leadership',
+    synonyms: ['founder', 'founders', 'co-founder', 'ceo', 'executives', 'c-level', 'leadership', 'decision makers'],
+  },
+  {
+    id: 'engineering',
+    label: 'Engineering',
+    synonyms: ['engineers', 'engineer', 'developers', 'developer', 'cto', 'tech', 'technical'],
+  },
+  {
+    id: 'product',
+    label: 'Product',
+    synonyms: ['product managers', 'product manager', 'pm', 'product', 'design', 'designers'],
+  },
   { id: 'marketing', label: 'Marketing and growth', synonyms: ['marketing', 'growth', 'marketers', 'cmo', 'brand'] },
-  { id: 'bd', label: 'Business development', synonyms: ['bd', 'business development', 'partnerships', 'sales', 'ecosystem'] },
+  {
+    id: 'bd',
+    label: 'Business development',
+    synonyms: ['bd', 'business development', 'partnerships', 'sales', 'ecosystem'],
+  },
   { id: 'community', label: 'Community', synonyms: ['community managers', 'community', 'moderators', 'ambassadors'] },
-  { id: 'investment', label: 'Investment', synonyms: ['partners', 'partner', 'investors', 'principals', 'associates', 'gp', 'general partner'] },
-  { id: 'operations', label: 'Operations', synonyms: ['operations', 'ops', 'finance', 'legal', 'coo', 'cfo', 'people ops'] },
+  {
+    id: 'investment',
+    label: 'Investment',
+    synonyms: ['partners', 'partner', 'investors', 'principals', 'associates', 'gp', 'general partner'],
+  },
+  {
+    id: 'operations',
+    label: 'Operations',
+    synonyms: ['operations', 'ops', 'finance', 'legal', 'coo', 'cfo', 'people ops'],
+  },
 ] as const satisfies readonly Term[];
 export type RoleFamilyId = (typeof ROLE_FAMILIES)[number]['id'];
 
@@ -153,9 +404,21 @@ export const JURISDICTIONS = [
 export type JurisdictionId = (typeof JURISDICTIONS)[number]['id'];
 
 export const HACKATHONS = [
-  'ETHGlobal Bangkok', 'ETHGlobal Brussels', 'ETHGlobal San Francisco', 'ETHGlobal Singapore', 'ETHDenver BUIDLathon',
-  'Solana Radar', 'Solana Colosseum Breakout', 'Chainlink Constellation', 'Encode Club AI Hack', 'ZK Hack Kraków',
-  'Base Onchain Summer Buildathon', 'Polkadot Sub0 Hackathon', 'Starknet Winter Hackathon', 'Cosmoverse HackWasm', 'TON Open League Hack',
+  'ETHGlobal Bangkok',
+  'ETHGlobal Brussels',
+  'ETHGlobal San Francisco',
+  'ETHGlobal Singapore',
+  'ETHDenver BUIDLathon',
+  'Solana Radar',
+  'Solana Colosseum Breakout',
+  'Chainlink Constellation',
+  'Encode Club AI Hack',
+  'ZK Hack Kraków',
+  'Base Onchain Summer Buildathon',
+  'Polkadot Sub0 Hackathon',
+  'Starknet Winter Hackathon',
+  'Cosmoverse HackWasm',
+  'TON Open League Hack',
 ] as const;
 
 /** Label of a term by id, for sentences (falls back to the id for operator-imported values). */
@@ -168,19 +431,30 @@ const normalise = (s: string) => s.toLowerCase().replace(/[_]+/g, ' ').replace(/
 /** The term a phrase names exactly (id, label or synonym, case-insensitive), or undefined. */
 export function termFor<T extends Term>(terms: readonly T[], phrase: string): T | undefined {
   const p = normalise(phrase);
-  return terms.find((t) => normalise(t.id) === p || normalise(t.label) === p || t.synonyms.some((s) => normalise(s) === p));
+  return terms.find(
+    (t) => normalise(t.id) === p || normalise(t.label) === p || t.synonyms.some((s) => normalise(s) === p),
+  );
 }
 
 /**
  * Every term mentioned in a text, longest phrases first so "series b+" wins over "series b" and
  * "real world assets" over "assets". Word boundaries keep "ai" out of "chain".
  */
-export function termsIn<T extends Term>(terms: readonly T[], text: string, options: { shortInCapitals?: boolean } = {}): T[] {
+export function termsIn<T extends Term>(
+  terms: readonly T[],
+  text: string,
+  options: { shortInCapitals?: boolean } = {},
+): T[] {
   const hay = ` ${normalise(text).replace(/[^a-z0-9+.\- ]+/g, ' ')} `;
   // Short words ("us", "did", "dot", "ai") are everyday words too: in prose they count only in capitals.
-  const capitalised = (p: string) => p.length > 3 || !options.shortInCapitals || new RegExp(`\\b${p.toUpperCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(text);
+  const capitalised = (p: string) =>
+    p.length > 3 ||
+    !options.shortInCapitals ||
+    new RegExp(`\\b${p.toUpperCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(text);
   const phrases = terms
-    .flatMap((t) => [t.id, t.label, ...t.synonyms].map((p) => ({ t, p: normalise(p).replace(/[^a-z0-9+.\- ]+/g, ' ') })))
+    .flatMap((t) =>
+      [t.id, t.label, ...t.synonyms].map((p) => ({ t, p: normalise(p).replace(/[^a-z0-9+.\- ]+/g, ' ') })),
+    )
     .filter(({ p }) => p.length >= 2)
     .sort((a, b) => b.p.length - a.p.length);
   const found: T[] = [];

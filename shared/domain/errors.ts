@@ -35,7 +35,10 @@ export class UnauthorizedError extends DomainError {
 }
 export class InsufficientCreditsError extends DomainError {
   constructor(required: number, available: number) {
-    super('insufficient_credits', `This needs ${required} credits; ${available} are available.`, { required, available });
+    super('insufficient_credits', `This needs ${required} credits; ${available} are available.`, {
+      required,
+      available,
+    });
   }
 }
 export class SubscriptionRequiredError extends DomainError {
@@ -54,7 +57,10 @@ export class NotAcceptableError extends DomainError {
   }
 }
 export class ConflictError extends DomainError {
-  constructor(code: 'email_in_use' | 'quote_token_used' | 'idempotency_conflict' | 'concurrent_update', message: string) {
+  constructor(
+    code: 'email_in_use' | 'quote_token_used' | 'idempotency_conflict' | 'concurrent_update',
+    message: string,
+  ) {
     super(code, message);
   }
 }
@@ -71,7 +77,12 @@ export class UnprocessableError extends DomainError {
 /** The local server's first start: curated endpoints wait for the dataset (progress in details). */
 export class DatasetLoadingError extends DomainError {
   constructor(progress: { loaded_items: number; total_items: number }, retryAfterSeconds: number) {
-    super('dataset_loading', 'The curated dataset is still loading on this server; try again shortly.', progress, retryAfterSeconds);
+    super(
+      'dataset_loading',
+      'The curated dataset is still loading on this server; try again shortly.',
+      progress,
+      retryAfterSeconds,
+    );
   }
 }
 /**

@@ -25,10 +25,14 @@ export { NO_STORE } from './cachePolicy';
 export { lowerCaseHeaders } from './headers';
 
 /** What an implementation may answer: the spec's response shape (as zod accepts it), or a response of its own making. */
-export type ResponseOf<S extends EndpointSpec> = S['response'] extends z.core.$ZodType ? z.input<S['response']> | HttpResponse : unknown;
+export type ResponseOf<S extends EndpointSpec> = S['response'] extends z.core.$ZodType
+  ? z.input<S['response']> | HttpResponse
+  : unknown;
 
 /** The operations a group's function serves: all of its specs but the streamed one (its own function). */
-type Served<E extends Record<string, EndpointSpec>> = { [K in keyof E as E[K] extends { streaming: true } ? never : K]: E[K] };
+type Served<E extends Record<string, EndpointSpec>> = {
+  [K in keyof E as E[K] extends { streaming: true } ? never : K]: E[K];
+};
 
 /**
  * One implementation per operation of the group, by the spec's key: a spec without one, an
@@ -41,9 +45,19 @@ export type Implementations<E extends Record<string, EndpointSpec>> = {
 function toResult(result: unknown, spec: EndpointSpec, requestId: string): APIGatewayProxyResult {
   const base = { 'x-request-id': requestId, ...cachePolicy(spec) };
   if (result instanceof HttpResponse) {
-    if (result.status === 204 || result.body === undefined) return { statusCode: result.status, headers: { ...base, ...result.headers }, body: '' };
-    if (result.contentType) return { statusCode: result.status, headers: { ...base, 'content-type': result.contentType, ...result.headers }, body: String(result.body) };
-    return { statusCode: result.status, headers: { ...base, 'content-type': 'application/json', ...result.headers }, body: JSON.stringify(result.body) };
+    if (result.status === 204 || result.body === undefined)
+      return { statusCode: result.status, headers: { ...base, ...result.headers }, body: '' };
+    if (result.contentType)
+      return {
+        statusCode: result.status,
+        headers: { ...base, 'content-type': result.contentType, ...result.headers },
+        body: String(result.body),
+      };
+    return {
+      statusCode: result.status,
+      headers: { ...base, 'content-type': 'application/json', ...result.headers },
+      body: JSON.stringify(result.body),
+    };
   }
   const status = spec.successStatus ?? 200;
   if (status === 204) return { statusCode: 204, headers: base, body: '' };
@@ -71,9 +85,17 @@ const requestChecks = (routes: Route[]): ApiMiddleware[] => [
  * middleware: Lambda context on the logs, the access line, error mapping, request id,
  * route, caller, subscription, body, validation, log keys, Idempotency-Key.
  */
-export function createApiHandler<E extends Record<string, EndpointSpec>>(endpoints: E, implementations: Implementations<E>) {
-  const routes: Route[] = Object.entries(implementations as Record<string, Route['handle']>).map(([name, handle]) => ({ spec: endpoints[name], handle }));
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiLambdaContext, RequestState>({ timeoutEarlyInMillis: 0 })
+export function createApiHandler<E extends Record<string, EndpointSpec>>(
+  endpoints: E,
+  implementations: Implementations<E>,
+) {
+  const routes: Route[] = Object.entries(implementations as Record<string, Route['handle']>).map(([name, handle]) => ({
+    spec: endpoints[name],
+    handle,
+  }));
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiLambdaContext, RequestState>({
+    timeoutEarlyInMillis: 0,
+  })
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(accessLog())
     .use(requestChecks(routes))
@@ -88,7 +110,9 @@ export function createApiHandler<E extends Record<string, EndpointSpec>>(endpoin
 }
 
 /** What a streaming route's gate answers when the request may be streamed: its checked context. */
-export type GateOutcome<S extends EndpointSpec> = { ready: true; ctx: ApiContext<S> } | { ready: false; response: APIGatewayProxyResult };
+export type GateOutcome<S extends EndpointSpec> =
+  | { ready: true; ctx: ApiContext<S> }
+  | { ready: false; response: APIGatewayProxyResult };
 
 /**
  * For a route served by a response-streaming function: the same chain up to the route's context
@@ -98,7 +122,9 @@ export type GateOutcome<S extends EndpointSpec> = { ready: true; ctx: ApiContext
  */
 export function createStreamGate<S extends EndpointSpec>(spec: S, check: (ctx: ApiContext<S>) => Promise<void>) {
   const ready: APIGatewayProxyResult = { statusCode: 200, headers: {}, body: '' };
-  const gate = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiLambdaContext, RequestState>({ timeoutEarlyInMillis: 0 })
+  const gate = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiLambdaContext, RequestState>({
+    timeoutEarlyInMillis: 0,
+  })
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(requestChecks([{ spec, handle: async () => undefined }]))
     .handler(async (_event, context) => {

@@ -38,7 +38,10 @@ export class RequestTimeoutError extends DomainError {
 /** A browser page of another site (an `Origin` the service does not serve) calling an endpoint that refuses cross-site callers. */
 export class OriginNotAllowedError extends DomainError {
   constructor(origin: string) {
-    super('origin_not_allowed', `Requests from the origin ${JSON.stringify(origin.slice(0, 200))} are not accepted here.`);
+    super(
+      'origin_not_allowed',
+      `Requests from the origin ${JSON.stringify(origin.slice(0, 200))} are not accepted here.`,
+    );
   }
 }
 
@@ -83,7 +86,11 @@ function headersOf(err: DomainError): Record<string, string> {
  * specific not-found, say) answers its parent's status instead of falling through to 500.
  */
 export function statusOf(err: DomainError): number | undefined {
-  for (let proto: object | null = Object.getPrototypeOf(err); proto !== null && proto !== DomainError.prototype; proto = Object.getPrototypeOf(proto)) {
+  for (
+    let proto: object | null = Object.getPrototypeOf(err);
+    proto !== null && proto !== DomainError.prototype;
+    proto = Object.getPrototypeOf(proto)
+  ) {
     const status = STATUS_OF.get(proto.constructor as abstract new (...args: never[]) => DomainError);
     if (status !== undefined) return status;
   }
@@ -96,7 +103,12 @@ export interface ErrorBody {
 }
 
 /** AWS error names that mean "too many requests right now": the same request may succeed shortly. */
-const AWS_THROTTLING = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'TooManyRequestsException']);
+const AWS_THROTTLING = new Set([
+  'ThrottlingException',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'TooManyRequestsException',
+]);
 const THROTTLED_RETRY_AFTER_SECONDS = 1;
 
 /**
@@ -107,11 +119,18 @@ const THROTTLED_RETRY_AFTER_SECONDS = 1;
 function throttledAsUnavailable(err: unknown): DomainError | undefined {
   if (!(err instanceof Error)) return undefined;
   const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-  const throttled = AWS_THROTTLING.has(err.name) || (err.name === 'TransactionCanceledException' && !!reasons?.some((r) => r.Code === 'ThrottlingError'));
-  return throttled ? new ServiceUnavailableError('The service is busy; try again shortly.', THROTTLED_RETRY_AFTER_SECONDS, err) : undefined;
+  const throttled =
+    AWS_THROTTLING.has(err.name) ||
+    (err.name === 'TransactionCanceledException' && !!reasons?.some((r) => r.Code === 'ThrottlingError'));
+  return throttled
+    ? new ServiceUnavailableError('The service is busy; try again shortly.', THROTTLED_RETRY_AFTER_SECONDS, err)
+    : undefined;
 }
 
-export function toErrorResponse(thrown: unknown, requestId: string): { status: number; body: ErrorBody; headers: Record<string, string> } {
+export function toErrorResponse(
+  thrown: unknown,
+  requestId: string,
+): { status: number; body: ErrorBody; headers: Record<string, string> } {
   const err = thrown instanceof DomainError ? thrown : (throttledAsUnavailable(thrown) ?? thrown);
   const status = err instanceof DomainError ? statusOf(err) : undefined;
   if (err instanceof DomainError && status !== undefined) {

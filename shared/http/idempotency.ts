@@ -25,7 +25,10 @@ export async function beginIdempotentRequest(
   /** How long this request can still run (the function's timeout): the claim is a lease of that length. */
   leaseMs: number,
 ): Promise<{ replay: APIGatewayProxyResult } | { claim: IdempotencyClaim }> {
-  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw new ValidationError('The Idempotency-Key header must be 1 to 255 printable characters.', [{ path: 'headers.idempotency-key', message: 'Invalid key' }]);
+  if (!IDEMPOTENCY_KEY_PATTERN.test(key))
+    throw new ValidationError('The Idempotency-Key header must be 1 to 255 printable characters.', [
+      { path: 'headers.idempotency-key', message: 'Invalid key' },
+    ]);
   const requestHash = sha256Hex(fingerprint);
   const outcome = await claimIdempotencyKey(userId, key, requestHash, nowMs, WINDOW_SECONDS, leaseMs);
   if (outcome.claimed) return { claim: { userId, key, expiresAt: Math.floor(nowMs / 1000) + WINDOW_SECONDS } };
@@ -46,5 +49,10 @@ export async function finishIdempotentRequest(claim: IdempotencyClaim, response:
     return;
   }
   const headers = Object.fromEntries(Object.entries(response.headers ?? {}).map(([k, v]) => [k, String(v)]));
-  await completeIdempotencyKey(claim.userId, claim.key, { statusCode: response.statusCode, headers, body: response.body ?? '' }, claim.expiresAt);
+  await completeIdempotencyKey(
+    claim.userId,
+    claim.key,
+    { statusCode: response.statusCode, headers, body: response.body ?? '' },
+    claim.expiresAt,
+  );
 }

@@ -19,7 +19,7 @@ const ERROR_STATUSES: Record<ErrorStatus, string> = {
   413: 'Body over 1 MiB (payload_too_large)',
   422: 'Not allowed now (quote_mismatch, invalid_state)',
   429: 'Too many requests (rate_limited)',
-  431: 'The request line or headers are over the server\'s limit (request_header_too_large)',
+  431: "The request line or headers are over the server's limit (request_header_too_large)",
   500: 'Internal error (internal_error)',
   503: 'Try again after Retry-After: the service is busy, or a service it needs refused the work (service_unavailable; nothing was charged); or the curated dataset is still loading (dataset_loading; local server, first start; with progress)',
 };
@@ -43,7 +43,12 @@ const IMPLIED_ERRORS: [ErrorStatus, (spec: EndpointSpec) => boolean][] = [
 ];
 
 export const errorStatusesOf = (spec: EndpointSpec): ErrorStatus[] =>
-  [...new Set([...IMPLIED_ERRORS.filter(([, applies]) => applies(spec)).map(([status]) => status), ...(spec.errors ?? [])])].sort((a, b) => a - b);
+  [
+    ...new Set([
+      ...IMPLIED_ERRORS.filter(([, applies]) => applies(spec)).map(([status]) => status),
+      ...(spec.errors ?? []),
+    ]),
+  ].sort((a, b) => a - b);
 
 /** JSON Schema 2020-12 (the dialect of OpenAPI 3.1) of a zod schema, with shared ids moved to components. */
 function schemaOf(schema: z.core.$ZodType, io: 'input' | 'output', components: Json): Json {
@@ -77,33 +82,54 @@ function successOf(spec: EndpointSpec, components: Json): Json {
   const status = spec.successStatus ?? 200;
   if (status === 204) return { description: 'No content' };
   if (spec.streaming) {
-    const events = Object.fromEntries(Object.entries(spec.events ?? {}).map(([name, schema]) => [name, schemaOf(schema, 'output', components)]));
+    const events = Object.fromEntries(
+      Object.entries(spec.events ?? {}).map(([name, schema]) => [name, schemaOf(schema, 'output', components)]),
+    );
     return {
-      description: `Server-Sent Events. Event names: ${Object.keys(events).map((e) => `\`${e}\``).join(', ')}; each \`data:\` line is the JSON in x-sse-events, each event has an \`id:\`.`,
+      description: `Server-Sent Events. Event names: ${Object.keys(events)
+        .map((e) => `\`${e}\``)
+        .join(', ')}; each \`data:\` line is the JSON in x-sse-events, each event has an \`id:\`.`,
       content: { 'text/event-stream': { schema: { type: 'string' }, 'x-sse-events': events } },
     };
   }
   if (spec.produces) return { description: 'OK', content: { [spec.produces]: { schema: { type: 'string' } } } };
-  const content: Json = { 'application/json': { schema: spec.response ? schemaOf(spec.response, 'output', components) : {} } };
-  for (const [type, { description }] of Object.entries(spec.alternateMedia ?? {})) content[type] = { schema: { type: 'string', description } };
+  const content: Json = {
+    'application/json': { schema: spec.response ? schemaOf(spec.response, 'output', components) : {} },
+  };
+  for (const [type, { description }] of Object.entries(spec.alternateMedia ?? {}))
+    content[type] = { schema: { type: 'string', description } };
   const alternates = Object.keys(spec.alternateMedia ?? {});
-  return { description: alternates.length ? `OK: application/json by default, or ${alternates.join(', ')}` : 'OK', content, ...(spec.idempotent ? { headers: REPLAY_HEADER } : {}) };
+  return {
+    description: alternates.length ? `OK: application/json by default, or ${alternates.join(', ')}` : 'OK',
+    content,
+    ...(spec.idempotent ? { headers: REPLAY_HEADER } : {}),
+  };
 }
 
 /** On an operation that honours Idempotency-Key, a repeated request is answered with the first response and this header. */
 const REPLAY_HEADER: Json = {
   'Idempotent-Replayed': {
-    description: '`true` when this is the stored first response to an earlier request with the same Idempotency-Key and body (nothing was done again); absent otherwise.',
+    description:
+      '`true` when this is the stored first response to an earlier request with the same Idempotency-Key and body (nothing was done again); absent otherwise.',
     schema: { type: 'string', enum: ['true'] },
   },
 };
 
 function headersOf(spec: EndpointSpec, components: Json): Json[] {
-  const params = (spec.headers ?? []).map((h) => ({ name: h.name, in: 'header', required: h.required, description: h.description, schema: schemaOf(h.schema, 'input', components) }));
+  const params = (spec.headers ?? []).map((h) => ({
+    name: h.name,
+    in: 'header',
+    required: h.required,
+    description: h.description,
+    schema: schemaOf(h.schema, 'input', components),
+  }));
   if (spec.idempotent) {
     params.push({
-      name: 'Idempotency-Key', in: 'header', required: false,
-      description: 'The same key with the same request within 24 h answers the first response again; with another request, 409 idempotency_conflict.',
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'The same key with the same request within 24 h answers the first response again; with another request, 409 idempotency_conflict.',
       schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source },
     });
   }
@@ -118,9 +144,16 @@ function descriptionOf(spec: EndpointSpec): string {
 }
 
 const SIGNATURE_HEADERS = [
-  { name: 'webhook-id', description: 'The event id: the same on every retry of this event, so receivers can de-duplicate' },
+  {
+    name: 'webhook-id',
+    description: 'The event id: the same on every retry of this event, so receivers can de-duplicate',
+  },
   { name: 'webhook-timestamp', description: 'Unix seconds when this attempt was signed' },
-  { name: 'webhook-signature', description: 'v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}"> keyed with the base64 part of the endpoint secret (Standard Webhooks)' },
+  {
+    name: 'webhook-signature',
+    description:
+      'v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}"> keyed with the base64 part of the endpoint secret (Standard Webhooks)',
+  },
 ];
 
 /** OpenAPI 3.1 `webhooks`: what each outbound event type POSTs to customers' endpoints. */
@@ -132,10 +165,19 @@ function webhooksOf(components: Json): Json {
         post: {
           operationId: `webhook_${type.replace('.', '_')}`,
           summary: `${type} event`,
-          description: 'Delivered at least once; retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h until a 2xx. Redirects are not followed; 15 s timeout.',
+          description:
+            'Delivered at least once; retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h until a 2xx. Redirects are not followed; 15 s timeout.',
           tags: ['Outbound webhooks'],
-          parameters: SIGNATURE_HEADERS.map((h) => ({ ...h, in: 'header', required: true, schema: { type: 'string' } })),
-          requestBody: { required: true, content: { 'application/json': { schema: schemaOf(webhookEventBody(type), 'output', components) } } },
+          parameters: SIGNATURE_HEADERS.map((h) => ({
+            ...h,
+            in: 'header',
+            required: true,
+            schema: { type: 'string' },
+          })),
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: schemaOf(webhookEventBody(type), 'output', components) } },
+          },
           responses: { '2XX': { description: 'Received; any other answer (or none within 15 s) is retried' } },
         },
       },
@@ -156,22 +198,34 @@ export function buildOpenApi(endpoints: EndpointSpec[], serverUrl?: string): Jso
     const responses: Json = { [String(spec.successStatus ?? 200)]: successOf(spec, components) };
     for (const code of errorStatusesOf(spec)) {
       // A page for a browser (an OAuth redirect) answers its own refusals as a page too.
-      const page = spec.produces && spec.errors?.includes(code) ? { [spec.produces]: { schema: { type: 'string' } } } : {};
-      responses[code] = { description: ERROR_STATUSES[code], content: { 'application/json': { schema: errorRef }, ...page } };
+      const page =
+        spec.produces && spec.errors?.includes(code) ? { [spec.produces]: { schema: { type: 'string' } } } : {};
+      responses[code] = {
+        description: ERROR_STATUSES[code],
+        content: { 'application/json': { schema: errorRef }, ...page },
+      };
     }
     const operation: Json = {
       operationId: spec.operationId,
       summary: spec.summary,
       description: descriptionOf(spec),
       tags: [spec.tag],
-      parameters: [...parametersOf(spec.params, 'path', components), ...parametersOf(spec.query, 'query', components), ...headersOf(spec, components)],
+      parameters: [
+        ...parametersOf(spec.params, 'path', components),
+        ...parametersOf(spec.query, 'query', components),
+        ...headersOf(spec, components),
+      ],
       responses,
     };
     if (spec.body) {
       // A body every field of which is optional may be left out (the server reads it as {}).
-      operation.requestBody = { required: !z.safeParse(spec.body, {}).success, content: { 'application/json': { schema: schemaOf(spec.body, 'input', components) } } };
+      operation.requestBody = {
+        required: !z.safeParse(spec.body, {}).success,
+        content: { 'application/json': { schema: schemaOf(spec.body, 'input', components) } },
+      };
     }
-    if (spec.rawBody) operation.requestBody = { required: true, content: { 'application/json': { schema: { type: 'object' } } } };
+    if (spec.rawBody)
+      operation.requestBody = { required: true, content: { 'application/json': { schema: { type: 'object' } } } };
     operation.security = spec.auth === 'none' ? [] : [{ apiKey: [] }];
     (paths[spec.path] ??= {})[spec.method.toLowerCase()] = operation;
   }
@@ -191,6 +245,9 @@ export function buildOpenApi(endpoints: EndpointSpec[], serverUrl?: string): Jso
     security: [{ apiKey: [] }],
     paths,
     webhooks: webhooksOf(components),
-    components: { schemas: components, securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer oik_...' } } },
+    components: {
+      schemas: components,
+      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer oik_...' } },
+    },
   };
 }

@@ -6,7 +6,11 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
  * server passes a stream honouring the same "metadata first, then body" contract, so one handler
  * serves both.
  */
-export type StreamingHandler = (event: APIGatewayProxyEvent, responseStream: Writable, context: Context) => Promise<void>;
+export type StreamingHandler = (
+  event: APIGatewayProxyEvent,
+  responseStream: Writable,
+  context: Context,
+) => Promise<void>;
 
 export interface StreamMetadata {
   statusCode: number;

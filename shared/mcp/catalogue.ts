@@ -9,7 +9,11 @@ const entry = (pkg: PackageDef): Catalogue['items'][number] => ({
   package_id: pkg.id as Catalogue['items'][number]['package_id'],
   name: pkg.name,
   description: pkg.description,
-  slots: Object.entries(pkg.slots).map(([name, slot]) => ({ name, required: slot.required === true, description: slot.description })),
+  slots: Object.entries(pkg.slots).map(([name, slot]) => ({
+    name,
+    required: slot.required === true,
+    description: slot.description,
+  })),
   limit: pkg.limit,
   output_fields: [...pkg.fields],
   price: { base: pkg.price.base, per_record: pkg.price.perRecord },

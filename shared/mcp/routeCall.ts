@@ -20,7 +20,9 @@ export interface Operation {
 
 /** Every operation by its operationId, with the group whose function serves it. */
 export const OPERATIONS: ReadonlyMap<string, Operation> = new Map(
-  (Object.entries(API_GROUPS) as [ApiGroup, EndpointSpec[]][]).flatMap(([group, specs]) => specs.map((spec) => [spec.operationId, { group, spec }] as const)),
+  (Object.entries(API_GROUPS) as [ApiGroup, EndpointSpec[]][]).flatMap(([group, specs]) =>
+    specs.map((spec) => [spec.operationId, { group, spec }] as const),
+  ),
 );
 
 export interface RouteRequest {
@@ -30,7 +32,12 @@ export interface RouteRequest {
 }
 
 /** A query value as a URL carries it: text (the route's schema coerces numbers back). */
-const asText = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value));
+const asText = (value: unknown): string =>
+  typeof value === 'string'
+    ? value
+    : typeof value === 'object' && value !== null
+      ? JSON.stringify(value)
+      : String(value);
 
 /** The tool's flat arguments split back into the route's path parameters, query and body. */
 export function routeRequest(spec: EndpointSpec, args: Record<string, unknown>): RouteRequest {
@@ -55,7 +62,12 @@ export interface CallerScope {
   handlers: RouteHandlers;
 }
 
-export async function invokeRoute(op: Operation, request: RouteRequest, headers: Record<string, string>, scope: CallerScope): Promise<APIGatewayProxyResult> {
+export async function invokeRoute(
+  op: Operation,
+  request: RouteRequest,
+  headers: Record<string, string>,
+  scope: CallerScope,
+): Promise<APIGatewayProxyResult> {
   const load = scope.handlers[op.group];
   if (!load) throw new Error(`No handler for the ${op.group} group is wired into the MCP function`);
   const handler = await load();
@@ -68,7 +80,9 @@ export async function invokeRoute(op: Operation, request: RouteRequest, headers:
     headers: sent,
     multiValueHeaders: Object.fromEntries(Object.entries(sent).map(([k, v]) => [k, [v]])),
     queryStringParameters: Object.keys(request.query).length ? { ...request.query } : null,
-    multiValueQueryStringParameters: Object.keys(request.query).length ? Object.fromEntries(Object.entries(request.query).map(([k, v]) => [k, [v]])) : null,
+    multiValueQueryStringParameters: Object.keys(request.query).length
+      ? Object.fromEntries(Object.entries(request.query).map(([k, v]) => [k, [v]]))
+      : null,
     pathParameters: Object.keys(request.params).length ? { ...request.params } : null,
     stageVariables: scope.event.stageVariables,
     body: request.body === undefined ? null : JSON.stringify(request.body),

@@ -23,14 +23,16 @@ const QUOTED_BY = new Map([
 const invalid = (path: string, message: string) =>
   errorResult({ error: { code: 'validation_error', message: `${path}: ${message}`, details: [{ path, message }] } });
 
-const isCount = (value: unknown, min: number, max: number): value is number => typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+const isCount = (value: unknown, min: number, max: number): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 
 /**
  * The idempotency key of a spend, from its quote token and its arguments: a retried call replays the
  * first answer, while a call that went wrong (arguments other than the quoted ones) does not hold the
  * token's key against the corrected call. The token itself stays single use: the route sees to that.
  */
-export const spendKey = (quoteToken: string, args: Record<string, unknown>): string => `mcp-${sha256Hex(canonicalJson({ quote_token: quoteToken, arguments: args }))}`;
+export const spendKey = (quoteToken: string, args: Record<string, unknown>): string =>
+  `mcp-${sha256Hex(canonicalJson({ quote_token: quoteToken, arguments: args }))}`;
 
 async function creditsAfter(headers: Record<string, string>, userId: string) {
   // A replay charged nothing now; a move is reported by the route's own credit meter.
@@ -40,7 +42,11 @@ async function creditsAfter(headers: Record<string, string>, userId: string) {
   return { charged: 0, remaining: (await getBalance(userId)).available };
 }
 
-export async function runTool(tool: ToolDef, given: Record<string, unknown>, scope: CallerScope & { userId: string }): Promise<CallToolResult> {
+export async function runTool(
+  tool: ToolDef,
+  given: Record<string, unknown>,
+  scope: CallerScope & { userId: string },
+): Promise<CallToolResult> {
   const args = { ...given };
   let page = { offset: 0, limit: MAX_PAGE };
   if (tool.recordsAt || !tool.operationId) {
@@ -56,7 +62,8 @@ export async function runTool(tool: ToolDef, given: Record<string, unknown>, sco
   for (const [name, cap] of Object.entries(caps)) {
     // Anything but a number over the cap is the route's to judge, as over HTTP.
     if (args[name] === undefined && name === 'limit') args[name] = cap;
-    else if (typeof args[name] === 'number' && (args[name] as number) > cap) return invalid(name, `at most ${cap} a call`);
+    else if (typeof args[name] === 'number' && (args[name] as number) > cap)
+      return invalid(name, `at most ${cap} a call`);
   }
   if (!tool.operationId) return successResult(packagePage(page.offset, page.limit), {});
 
@@ -64,11 +71,17 @@ export async function runTool(tool: ToolDef, given: Record<string, unknown>, sco
   const headers: Record<string, string> = {};
   if (tool.kind === 'spend') {
     const token = args.quote_token;
-    if (typeof token !== 'string' || token.length === 0) return invalid('quote_token', `required: call ${QUOTED_BY.get(tool.name)} with the same arguments first and pass its quote_token`);
+    if (typeof token !== 'string' || token.length === 0)
+      return invalid(
+        'quote_token',
+        `required: call ${QUOTED_BY.get(tool.name)} with the same arguments first and pass its quote_token`,
+      );
     headers['idempotency-key'] = spendKey(token, args);
   }
   const response = await invokeRoute(op, routeRequest(op.spec, args), headers, scope);
-  const answered = lowerCaseHeaders(Object.fromEntries(Object.entries(response.headers ?? {}).map(([k, v]) => [k, String(v)])));
+  const answered = lowerCaseHeaders(
+    Object.fromEntries(Object.entries(response.headers ?? {}).map(([k, v]) => [k, String(v)])),
+  );
   if (response.statusCode >= 300) return errorResult(errorAnswerOf(response), answered['retry-after']);
 
   const meta: Record<string, unknown> = {};

@@ -47,8 +47,11 @@ const LISTED: ReadonlyMap<string, ListedTool> = new Map(
     const spec = def.operationId ? OPERATIONS.get(def.operationId)?.spec : undefined;
     if (def.operationId && !spec) throw new Error(`Tool ${def.name} names an unknown operation ${def.operationId}`);
     const wire = {
-      name: def.name, title: def.title, description: def.description,
-      inputSchema: toolInputSchema(def, spec) as Tool['inputSchema'], outputSchema: toolOutputSchema(spec) as Tool['outputSchema'],
+      name: def.name,
+      title: def.title,
+      description: def.description,
+      inputSchema: toolInputSchema(def, spec) as Tool['inputSchema'],
+      outputSchema: toolOutputSchema(spec) as Tool['outputSchema'],
       annotations: { title: def.title, ...ANNOTATIONS[def.kind] },
     };
     return [def.name, { def, wire }] as const;
@@ -62,7 +65,8 @@ function buildServer(scope: CallerScope & { userId: string }): Server {
   server.setRequestHandler('tools/list', async () => ({ tools: listedTools() }));
   server.setRequestHandler('tools/call', async (request) => {
     const tool = LISTED.get(request.params.name);
-    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name.slice(0, 100)}`);
+    if (!tool)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name.slice(0, 100)}`);
     const args = request.params.arguments ?? {};
     const result = await runTool(tool.def, args as Record<string, unknown>, scope);
     return server.projectCallToolResult(result, tool.wire.outputSchema as Json);
@@ -102,7 +106,10 @@ export async function serveMcp(call: McpRequest): Promise<HttpResponse> {
   let response: Response;
   if (await isLegacyRequest(request, call.parsedBody)) {
     const server = buildServer(scope);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     await server.connect(transport);
     try {
       response = await transport.handleRequest(request, { parsedBody: call.parsedBody });

@@ -9,23 +9,48 @@ import { MAX_PAGE } from './tools';
 /** What an agent should do after each error code of the contract. */
 const NEXT_STEP = new Map<string, string>([
   ['validation_error', 'Fix the arguments named in details (see the tool’s inputSchema) and call again.'],
-  ['unauthorized', 'The API key is missing, revoked or rotated: a person must configure a current key for this MCP server.'],
-  ['insufficient_credits', 'Not enough credits (details: required, available). Ask a person to add credits, then quote again and use the new quote_token.'],
-  ['subscription_required', 'This tool needs a pro subscription: ask a person to upgrade the account (no tool starts a checkout).'],
+  [
+    'unauthorized',
+    'The API key is missing, revoked or rotated: a person must configure a current key for this MCP server.',
+  ],
+  [
+    'insufficient_credits',
+    'Not enough credits (details: required, available). Ask a person to add credits, then quote again and use the new quote_token.',
+  ],
+  [
+    'subscription_required',
+    'This tool needs a pro subscription: ask a person to upgrade the account (no tool starts a checkout).',
+  ],
   ['not_found', 'Check the id; the list_* tools show the ones you own.'],
-  ['quote_token_used', 'This quote_token was already used: quote again for a new one (a retry with the same token and arguments returns the first result).'],
-  ['idempotency_conflict', 'This quote_token was already used with other arguments, or that call is still running: quote these arguments again, or retry the earlier call unchanged.'],
+  [
+    'quote_token_used',
+    'This quote_token was already used: quote again for a new one (a retry with the same token and arguments returns the first result).',
+  ],
+  [
+    'idempotency_conflict',
+    'This quote_token was already used with other arguments, or that call is still running: quote these arguments again, or retry the earlier call unchanged.',
+  ],
   ['quote_expired', 'The quote expired (quotes live 15 minutes): quote again and use the new quote_token.'],
-  ['quote_mismatch', 'Send exactly the arguments you quoted, or quote these arguments again; fill any missing slot first.'],
-  ['invalid_state', 'The object is not in a state that allows this: read it again (get_job, get_growth_run) for its current state.'],
+  [
+    'quote_mismatch',
+    'Send exactly the arguments you quoted, or quote these arguments again; fill any missing slot first.',
+  ],
+  [
+    'invalid_state',
+    'The object is not in a state that allows this: read it again (get_job, get_growth_run) for its current state.',
+  ],
   ['payload_too_large', 'Send fewer inputs in one call.'],
   ['rate_limited', 'Too many requests: wait for the Retry-After seconds, then call again.'],
   ['dataset_loading', 'The curated dataset is still loading: wait for the Retry-After seconds, then call again.'],
-  ['service_unavailable', 'The service is busy and nothing was charged: wait a few seconds and call again with the same arguments.'],
+  [
+    'service_unavailable',
+    'The service is busy and nothing was charged: wait a few seconds and call again with the same arguments.',
+  ],
   ['internal_error', 'An internal error: try again later, quoting the request_id if it persists.'],
 ]);
 
-export const nextStepFor = (code: string): string => NEXT_STEP.get(code) ?? 'Read the message, adjust the call and try again.';
+export const nextStepFor = (code: string): string =>
+  NEXT_STEP.get(code) ?? 'Read the message, adjust the call and try again.';
 
 export interface ErrorAnswer {
   error: { code: string; message: string; details?: unknown };
@@ -53,7 +78,12 @@ export function errorAnswerOf(response: APIGatewayProxyResult): ErrorAnswer {
   } catch {
     /* fall through */
   }
-  return { error: { code: response.statusCode >= 500 ? 'internal_error' : 'validation_error', message: `The request was answered with status ${response.statusCode}.` } };
+  return {
+    error: {
+      code: response.statusCode >= 500 ? 'internal_error' : 'validation_error',
+      message: `The request was answered with status ${response.statusCode}.`,
+    },
+  };
 }
 
 export interface Page {
@@ -68,7 +98,12 @@ export interface Page {
  * The records array at the first of `paths` that holds one, cut to whole records [offset, offset + limit);
  * the rest of the answer is kept as it is. None: the answer is unchanged and no page is reported.
  */
-export function pageRecords(answer: unknown, paths: readonly (readonly string[])[], offset: number, limit: number): { answer: unknown; page?: Page } {
+export function pageRecords(
+  answer: unknown,
+  paths: readonly (readonly string[])[],
+  offset: number,
+  limit: number,
+): { answer: unknown; page?: Page } {
   for (const path of paths) {
     const paged = pageAt(answer, path, offset, limit);
     if (paged.page) return paged;
@@ -76,20 +111,44 @@ export function pageRecords(answer: unknown, paths: readonly (readonly string[])
   return { answer };
 }
 
-function pageAt(answer: unknown, path: readonly string[], offset: number, limit: number): { answer: unknown; page?: Page } {
+function pageAt(
+  answer: unknown,
+  path: readonly string[],
+  offset: number,
+  limit: number,
+): { answer: unknown; page?: Page } {
   let holder: unknown = answer;
-  for (const key of path.slice(0, -1)) holder = holder && typeof holder === 'object' && Object.hasOwn(holder, key) ? (holder as Record<string, unknown>)[key] : undefined;
+  for (const key of path.slice(0, -1))
+    holder =
+      holder && typeof holder === 'object' && Object.hasOwn(holder, key)
+        ? (holder as Record<string, unknown>)[key]
+        : undefined;
   const last = path[path.length - 1];
-  const records = holder && typeof holder === 'object' && Object.hasOwn(holder, last) ? (holder as Record<string, unknown>)[last] : undefined;
+  const records =
+    holder && typeof holder === 'object' && Object.hasOwn(holder, last)
+      ? (holder as Record<string, unknown>)[last]
+      : undefined;
   if (!Array.isArray(records)) return { answer };
   const slice = records.slice(offset, offset + Math.min(limit, MAX_PAGE));
   (holder as Record<string, unknown>)[last] = slice;
   const end = offset + slice.length;
-  return { answer, page: { offset, limit, returned: slice.length, total: records.length, next_offset: end < records.length ? end : null } };
+  return {
+    answer,
+    page: {
+      offset,
+      limit,
+      returned: slice.length,
+      total: records.length,
+      next_offset: end < records.length ? end : null,
+    },
+  };
 }
 
 export function successResult(answer: unknown, meta: Record<string, unknown>): CallToolResult {
-  const structured = answer && typeof answer === 'object' && !Array.isArray(answer) ? (answer as Record<string, unknown>) : { value: answer };
+  const structured =
+    answer && typeof answer === 'object' && !Array.isArray(answer)
+      ? (answer as Record<string, unknown>)
+      : { value: answer };
   return {
     content: [{ type: 'text', text: JSON.stringify(structured) }],
     structuredContent: structured,

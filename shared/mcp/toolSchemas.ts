@@ -11,9 +11,14 @@ export type Json = Record<string, any>;
 
 /** A self-contained JSON Schema (its shared parts under $defs), without the dialect and registry id MCP clients do not expect. */
 export function jsonSchemaOf(schema: z.core.$ZodType, io: 'input' | 'output'): Json {
-  const { $schema: _dialect, id: _id, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
+  const {
+    $schema: _dialect,
+    id: _id,
+    ...rest
+  } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
   // A schema with a registry id comes back as a reference to itself: MCP wants the object at the root.
-  const named = typeof rest.$ref === 'string' && rest.$ref.startsWith('#/$defs/') ? rest.$ref.slice('#/$defs/'.length) : undefined;
+  const named =
+    typeof rest.$ref === 'string' && rest.$ref.startsWith('#/$defs/') ? rest.$ref.slice('#/$defs/'.length) : undefined;
   if (named === undefined || !rest.$defs?.[named]) return rest;
   const { $ref: _ref, $defs, ...others } = rest;
   const { id: _named, ...root } = $defs[named] as Json;
@@ -22,10 +27,23 @@ export function jsonSchemaOf(schema: z.core.$ZodType, io: 'input' | 'output'): J
 
 /** The property names of an object schema (the route's params or query). */
 export const shapeKeys = (schema: z.core.$ZodType | undefined): string[] =>
-  schema ? Object.keys(((schema as unknown as { _zod: { def: { shape?: Record<string, unknown> } } })._zod.def.shape ?? {})) : [];
+  schema
+    ? Object.keys((schema as unknown as { _zod: { def: { shape?: Record<string, unknown> } } })._zod.def.shape ?? {})
+    : [];
 
-const pageArgument = (description: string) => ({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: MAX_PAGE, description });
-const offsetArgument = { type: 'integer', minimum: 0, default: 0, description: 'How many records to skip (the previous call’s _meta.page.next_offset)' };
+const pageArgument = (description: string) => ({
+  type: 'integer',
+  minimum: 1,
+  maximum: MAX_PAGE,
+  default: MAX_PAGE,
+  description,
+});
+const offsetArgument = {
+  type: 'integer',
+  minimum: 0,
+  default: 0,
+  description: 'How many records to skip (the previous call’s _meta.page.next_offset)',
+};
 
 /** Root keywords of a body schema that still hold on the merged arguments (they name properties only). */
 const CARRIED = ['oneOf', 'anyOf', 'allOf', 'minProperties', 'description'] as const;
@@ -48,7 +66,11 @@ export function toolInputSchema(tool: ToolDef, spec: EndpointSpec | undefined): 
   }
   for (const [name, cap] of Object.entries(tool.caps ?? {})) {
     const property = merged.properties[name] as Json;
-    merged.properties[name] = { ...property, maximum: Math.min(property.maximum ?? cap, cap), ...(property.default > cap ? { default: cap } : {}) };
+    merged.properties[name] = {
+      ...property,
+      maximum: Math.min(property.maximum ?? cap, cap),
+      ...(property.default > cap ? { default: cap } : {}),
+    };
   }
   if (tool.kind === 'spend' && !merged.required.includes('quote_token')) merged.required.push('quote_token');
   if (Object.keys(defs).length) merged.$defs = defs;

@@ -12,11 +12,18 @@ export function isCalendarDay(value: string): boolean {
 
 /** ISO 8601 date-time, checked (not only labelled): a day that exists, an offset or Z. */
 export const timestamp = withMeta(
-  z.iso.datetime({ offset: true }).check(z.refine(isCalendarDay, 'Expected an ISO 8601 date-time on a real calendar day')),
+  z.iso
+    .datetime({ offset: true })
+    .check(z.refine(isCalendarDay, 'Expected an ISO 8601 date-time on a real calendar day')),
   { format: 'date-time', description: 'ISO 8601 UTC with milliseconds' },
 );
 export const isoDate = withMeta(
-  z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected a date as YYYY-MM-DD'), z.refine(isCalendarDay, 'Expected a real calendar day between 0001-01-01 and 9999-12-31')),
+  z
+    .string()
+    .check(
+      z.regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected a date as YYYY-MM-DD'),
+      z.refine(isCalendarDay, 'Expected a real calendar day between 0001-01-01 and 9999-12-31'),
+    ),
   { format: 'date' },
 );
 export const uuid = z.uuid();
@@ -44,4 +51,14 @@ export const errorBody = withMeta(
  * refuses `{}` at run time; `minProperties` says the same in the OpenAPI document.
  */
 export const changeSet = <T extends z.ZodMiniType<Record<string, unknown>>>(schema: T, id: string) =>
-  withMeta(withMeta(schema.check(z.refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'Send at least one field to change' })), { minProperties: 1 }), { id });
+  withMeta(
+    withMeta(
+      schema.check(
+        z.refine((b) => Object.values(b).some((v) => v !== undefined), {
+          message: 'Send at least one field to change',
+        }),
+      ),
+      { minProperties: 1 },
+    ),
+    { id },
+  );

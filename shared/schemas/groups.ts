@@ -24,7 +24,11 @@ export const API_GROUPS = {
   intelligence: Object.values(intelligenceEndpoints),
   growth: Object.values(growthEndpoints),
   jobs: Object.values(jobsEndpoints),
-  moderation: [...Object.values(moderationEndpoints), ...Object.values(platformEndpoints), ...Object.values(xEndpoints)],
+  moderation: [
+    ...Object.values(moderationEndpoints),
+    ...Object.values(platformEndpoints),
+    ...Object.values(xEndpoints),
+  ],
   outbound: Object.values(outboundWebhookEndpoints),
   mcp: Object.values(mcpEndpoints),
 } satisfies Record<string, EndpointSpec[]>;

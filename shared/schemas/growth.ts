@@ -2,7 +2,14 @@ import * as z from '#shared/schemas/zod';
 import { withMeta } from '#shared/schemas/zod';
 import { defineEndpoint } from '#shared/http/endpoint';
 import { QUOTE_ERROR_CODES } from '#shared/domain/growth/errors';
-import { COVERAGE_MODES, RECOMMENDED_PATHS, constraintsSchema, goalPlanSchema, normalizedAssetsSchema, MAX_ASSETS } from '#shared/domain/growth/plan';
+import {
+  COVERAGE_MODES,
+  RECOMMENDED_PATHS,
+  constraintsSchema,
+  goalPlanSchema,
+  normalizedAssetsSchema,
+  MAX_ASSETS,
+} from '#shared/domain/growth/plan';
 import { companyFields, contactFields, icpConfigSchema } from '#shared/domain/jobs/assets';
 import { GOAL_TYPES, PIPELINE_ORDER } from '#shared/domain/growth/goals';
 import { timestamp } from './common';
@@ -15,14 +22,25 @@ export const growthResolveRequest = withMeta(
   z.strictObject({
     goal_text: z.string().check(z.trim(), z.minLength(3), z.maxLength(2000)),
     constraints: z.optional(constraintsSchema),
-    input_assets: z.optional(z.strictObject({ companies: z.optional(z.array(inputCompany).check(z.maxLength(MAX_ASSETS))), contacts: z.optional(z.array(inputContact).check(z.maxLength(MAX_ASSETS))) })),
+    input_assets: z.optional(
+      z.strictObject({
+        companies: z.optional(z.array(inputCompany).check(z.maxLength(MAX_ASSETS))),
+        contacts: z.optional(z.array(inputContact).check(z.maxLength(MAX_ASSETS))),
+      }),
+    ),
     input_text: z.optional(z.string().check(z.maxLength(50_000))),
     icp_config: z.optional(icpConfigSchema),
   }),
   { id: 'GrowthResolveRequest' },
 );
 
-const breakdownLine = z.object({ capability: z.enum(PIPELINE_ORDER), units: z.int(), unit_credits: z.int(), credits: z.int(), external: z.boolean() });
+const breakdownLine = z.object({
+  capability: z.enum(PIPELINE_ORDER),
+  units: z.int(),
+  unit_credits: z.int(),
+  credits: z.int(),
+  external: z.boolean(),
+});
 
 export const growthResolveResponse = withMeta(
   z.object({
@@ -56,9 +74,25 @@ export const growthQuoteResponse = withMeta(
     credits_total: z.nullable(z.int()),
     breakdown: z.array(breakdownLine),
     estimated_delivered: z.nullable(
-      z.object({ companies: z.int(), contacts: z.int(), emails_found: z.int(), verified_emails: z.int(), enriched_contacts: z.int(), rows: z.int() })),
+      z.object({
+        companies: z.int(),
+        contacts: z.int(),
+        emails_found: z.int(),
+        verified_emails: z.int(),
+        enriched_contacts: z.int(),
+        rows: z.int(),
+      }),
+    ),
     output_preview: z.nullable(
-      z.object({ rows: z.int(), preview_rows: z.int(), required_fields: z.array(z.string()), verified_emails: z.int(), enriched_contacts: z.int(), sample: z.array(z.unknown()) })),
+      z.object({
+        rows: z.int(),
+        preview_rows: z.int(),
+        required_fields: z.array(z.string()),
+        verified_emails: z.int(),
+        enriched_contacts: z.int(),
+        sample: z.array(z.unknown()),
+      }),
+    ),
     goal_plan: z.nullable(goalPlanSchema),
     missing_inputs: z.array(z.string()),
     error_code: z.nullable(z.enum(QUOTE_ERROR_CODES)),
@@ -86,7 +120,11 @@ export const growthRun = withMeta(
     preview: z.object({
       rows: z.array(z.record(z.string(), z.unknown())),
       delivered_counts: z.record(z.string(), z.int()),
-      pricing: z.object({ quoted_credits: z.int(), charged_credits: z.nullable(z.int()), rebate_credits: z.nullable(z.int()) }),
+      pricing: z.object({
+        quoted_credits: z.int(),
+        charged_credits: z.nullable(z.int()),
+        rebate_credits: z.nullable(z.int()),
+      }),
     }),
     data_source_mix: z.record(z.string(), z.int()),
     gap_report: z.object({
@@ -106,37 +144,89 @@ const tag = 'Growth';
 
 export const growthEndpoints = {
   resolveGrowthGoal: defineEndpoint({
-    operationId: 'resolveGrowthGoal', readsCuratedData: true, method: 'POST', path: '/api/v1/growth/resolve', summary: 'Turn a goal in plain words and pasted inputs into a plan', tag, auth: 'api_key',
-    body: growthResolveRequest, response: growthResolveResponse,
+    operationId: 'resolveGrowthGoal',
+    readsCuratedData: true,
+    method: 'POST',
+    path: '/api/v1/growth/resolve',
+    summary: 'Turn a goal in plain words and pasted inputs into a plan',
+    tag,
+    auth: 'api_key',
+    body: growthResolveRequest,
+    response: growthResolveResponse,
   }),
   quoteGrowthPlan: defineEndpoint({
-    operationId: 'quoteGrowthPlan', readsCuratedData: true, method: 'POST', path: '/api/v1/growth/quote',
-    summary: 'Price a resolved plan; a plan that cannot be priced answers 200 with ok false and an error_code', tag, auth: 'api_key',
+    operationId: 'quoteGrowthPlan',
+    readsCuratedData: true,
+    method: 'POST',
+    path: '/api/v1/growth/quote',
+    summary: 'Price a resolved plan; a plan that cannot be priced answers 200 with ok false and an error_code',
+    tag,
+    auth: 'api_key',
     body: z.strictObject({
-      goal_plan: withMeta(z.record(z.string(), z.unknown()), { description: 'The goal_plan from POST /growth/resolve, unchanged' }),
+      goal_plan: withMeta(z.record(z.string(), z.unknown()), {
+        description: 'The goal_plan from POST /growth/resolve, unchanged',
+      }),
       max_external_spend_credits: z.optional(z.int().check(z.gte(0))),
       chat_id: z.optional(z.uuid()),
     }),
-    response: growthQuoteResponse, errors: [404],
+    response: growthQuoteResponse,
+    errors: [404],
   }),
   startGrowthRun: defineEndpoint({
-    operationId: 'startGrowthRun', readsCuratedData: true, method: 'POST', path: '/api/v1/growth/run',
-    summary: 'Run a quoted plan: consumes the quote token and reserves the quoted credits', tag, auth: 'api_key', paid: true, idempotent: true, successStatus: 202, errors: [402, 404, 410, 422],
-    body: z.strictObject({ quote_token: z.string().check(z.minLength(1), z.maxLength(100)), goal_plan: withMeta(z.record(z.string(), z.unknown()), { description: 'The normalised goal_plan returned by quote' }) }),
+    operationId: 'startGrowthRun',
+    readsCuratedData: true,
+    method: 'POST',
+    path: '/api/v1/growth/run',
+    summary: 'Run a quoted plan: consumes the quote token and reserves the quoted credits',
+    tag,
+    auth: 'api_key',
+    paid: true,
+    idempotent: true,
+    successStatus: 202,
+    errors: [402, 404, 410, 422],
+    body: z.strictObject({
+      quote_token: z.string().check(z.minLength(1), z.maxLength(100)),
+      goal_plan: withMeta(z.record(z.string(), z.unknown()), {
+        description: 'The normalised goal_plan returned by quote',
+      }),
+    }),
     response: withMeta(z.object({ run_id: z.uuid(), status: z.literal('pending') }), { id: 'GrowthRunStarted' }),
   }),
   getGrowthRun: defineEndpoint({
-    operationId: 'getGrowthRun', method: 'GET', path: '/api/v1/growth/runs/{run_id}', summary: 'A run: stages, progress, preview, pricing, gaps and handles', tag, auth: 'api_key', paid: true,
-    params: runParams, response: growthRun,
+    operationId: 'getGrowthRun',
+    method: 'GET',
+    path: '/api/v1/growth/runs/{run_id}',
+    summary: 'A run: stages, progress, preview, pricing, gaps and handles',
+    tag,
+    auth: 'api_key',
+    paid: true,
+    params: runParams,
+    response: growthRun,
   }),
   exportGrowthRun: defineEndpoint({
-    operationId: 'exportGrowthRun', method: 'GET', path: '/api/v1/growth/runs/{run_id}/export', summary: "A completed run's rows as CSV (text/csv) or JSON ({rows})", tag, auth: 'api_key', paid: true,
-    params: runParams, query: z.strictObject({ format: z._default(z.enum(['csv', 'json']), 'json') }), errors: [422],
+    operationId: 'exportGrowthRun',
+    method: 'GET',
+    path: '/api/v1/growth/runs/{run_id}/export',
+    summary: "A completed run's rows as CSV (text/csv) or JSON ({rows})",
+    tag,
+    auth: 'api_key',
+    paid: true,
+    params: runParams,
+    query: z.strictObject({ format: z._default(z.enum(['csv', 'json']), 'json') }),
+    errors: [422],
     alternateMedia: { 'text/csv': { description: 'format=csv: a header row, then one line per row' } },
     response: z.object({ rows: z.array(z.record(z.string(), z.unknown())) }),
   }),
   cancelGrowthRun: defineEndpoint({
-    operationId: 'cancelGrowthRun', method: 'POST', path: '/api/v1/growth/runs/{run_id}/cancel', summary: 'Cancel a run that has not finished (422 invalid_state when it has)', tag, auth: 'api_key',
-    successStatus: 202, params: runParams, response: growthRun, errors: [422],
+    operationId: 'cancelGrowthRun',
+    method: 'POST',
+    path: '/api/v1/growth/runs/{run_id}/cancel',
+    summary: 'Cancel a run that has not finished (422 invalid_state when it has)',
+    tag,
+    auth: 'api_key',
+    successStatus: 202,
+    params: runParams,
+    response: growthRun,
+    errors: [422],
   }),
 };

@@ -9,19 +9,29 @@ import { pageOf, pageQuery, timestamp } from './common';
 const text = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
 
 export const companyInput = withMeta(
-  z.strictObject({ ...companyFields('refused'), company_name: assetText('company_name', 'refused') }).check(z.refine((c) => c.domain !== undefined || c.website !== undefined, { message: 'A company needs a website or a domain' })),
+  z
+    .strictObject({ ...companyFields('refused'), company_name: assetText('company_name', 'refused') })
+    .check(
+      z.refine((c) => c.domain !== undefined || c.website !== undefined, {
+        message: 'A company needs a website or a domain',
+      }),
+    ),
   { id: 'JobCompanyInput', anyOf: [{ required: ['domain'] }, { required: ['website'] }] },
 );
 
 export const contactInput = withMeta(
-  z.strictObject(contactFields('refused')).check(z.refine((c) => Object.keys(c).length > 0, { message: 'A contact needs at least one field' })),
+  z
+    .strictObject(contactFields('refused'))
+    .check(z.refine((c) => Object.keys(c).length > 0, { message: 'A contact needs at least one field' })),
   { id: 'JobContactInput', minProperties: 1 },
 );
 
 /** What a job is asked to do: the body of a quote, and of a create without its quote_token. */
 const jobRequestShape = {
   preset: z.optional(z.enum(PRESET_NAMES)),
-  requested_capabilities: z.optional(z.array(z.enum(CAPABILITY_NAMES)).check(z.minLength(1), z.maxLength(CAPABILITY_NAMES.length))),
+  requested_capabilities: z.optional(
+    z.array(z.enum(CAPABILITY_NAMES)).check(z.minLength(1), z.maxLength(CAPABILITY_NAMES.length)),
+  ),
   input_assets: z.strictObject({
     companies: z.optional(z.array(companyInput).check(z.maxLength(MAX_COMPANIES))),
     contacts: z.optional(z.array(contactInput).check(z.maxLength(MAX_CONTACTS))),
@@ -33,17 +43,20 @@ const jobRequestShape = {
       icp_gate: z.optional(z.enum(['skip', 'apply'])),
       /** Roles contact discovery looks for (e.g. ["marketing", "partnerships"]); default: most senior first. */
       role_focus: z.optional(z.array(text(100)).check(z.maxLength(20))),
-    })),
+    }),
+  ),
   chat_id: z.optional(z.uuid()),
 };
 
 /** Exactly one of preset and requested_capabilities (the refinement says it at run time, oneOf in the document). */
 const oneChoice = <S extends z.ZodMiniType<{ preset?: unknown; requested_capabilities?: unknown }>>(schema: S) =>
   withMeta(
-    schema.check(z.refine((b) => (b.preset === undefined) !== (b.requested_capabilities === undefined), {
-      message: 'Send either preset or requested_capabilities, not both and not neither',
-      path: ['preset'],
-    })),
+    schema.check(
+      z.refine((b) => (b.preset === undefined) !== (b.requested_capabilities === undefined), {
+        message: 'Send either preset or requested_capabilities, not both and not neither',
+        path: ['preset'],
+      }),
+    ),
     { oneOf: [{ required: ['preset'] }, { required: ['requested_capabilities'] }] },
   );
 
@@ -52,18 +65,27 @@ export const quoteJobBody = withMeta(oneChoice(z.strictObject(jobRequestShape)),
 export const createJobBody = oneChoice(
   z.strictObject({
     ...jobRequestShape,
-    quote_token: z.optional(withMeta(z.string().check(z.minLength(1), z.maxLength(200)), {
-      description: 'From POST /bd/jobs/quote for this same body: the job then reserves at most the quoted credits, and the token is used up',
-    })),
+    quote_token: z.optional(
+      withMeta(z.string().check(z.minLength(1), z.maxLength(200)), {
+        description:
+          'From POST /bd/jobs/quote for this same body: the job then reserves at most the quoted credits, and the token is used up',
+      }),
+    ),
   }),
 );
 
 export const jobQuote = withMeta(
   z.object({
-    quote_token: withMeta(z.string(), { description: 'Single use, bound to this body and caller; pass it to POST /bd/jobs with the same body' }),
-    credits: withMeta(z.int(), { description: 'The most the job can be charged: what POST /bd/jobs reserves; only consumed units are charged' }),
+    quote_token: withMeta(z.string(), {
+      description: 'Single use, bound to this body and caller; pass it to POST /bd/jobs with the same body',
+    }),
+    credits: withMeta(z.int(), {
+      description: 'The most the job can be charged: what POST /bd/jobs reserves; only consumed units are charged',
+    }),
     expiry: timestamp,
-    breakdown: z.array(z.object({ capability: z.enum(CAPABILITY_NAMES), units: z.int(), unit_credits: z.int(), credits: z.int() })),
+    breakdown: z.array(
+      z.object({ capability: z.enum(CAPABILITY_NAMES), units: z.int(), unit_credits: z.int(), credits: z.int() }),
+    ),
   }),
   { id: 'JobQuote' },
 );
@@ -78,12 +100,16 @@ export const jobRecord = withMeta(
     progress_percent: z.int().check(z.gte(0), z.lte(100)),
     progress_message: z.string(),
     preset: withMeta(z.string(), { description: 'The preset name, or `custom` for an explicit capability list' }),
-    requested_capabilities: withMeta(z.array(z.enum(CAPABILITY_NAMES)), { description: 'As resolved by the planner, in pipeline order' }),
+    requested_capabilities: withMeta(z.array(z.enum(CAPABILITY_NAMES)), {
+      description: 'As resolved by the planner, in pipeline order',
+    }),
     warnings: z.array(z.string()),
     error_message: z.nullable(z.string()),
     result_id: z.nullable(z.uuid()),
     chat_id: z.nullable(z.uuid()),
-    origin: withMeta(z.string(), { description: '`api`, or the service area that started the job (e.g. `growth_run:<run_id>`)' }),
+    origin: withMeta(z.string(), {
+      description: '`api`, or the service area that started the job (e.g. `growth_run:<run_id>`)',
+    }),
     credits_reserved: z.int(),
     credits_charged: z.int(),
     stats: z.object({
@@ -136,7 +162,13 @@ export const deliverableRow = withMeta(
 );
 
 export const jobEvent = withMeta(
-  z.object({ job_id: z.uuid(), status: jobStatus, progress_percent: z.int(), progress_message: z.string(), updated_at: timestamp }),
+  z.object({
+    job_id: z.uuid(),
+    status: jobStatus,
+    progress_percent: z.int(),
+    progress_message: z.string(),
+    updated_at: timestamp,
+  }),
   { id: 'JobEvent', description: 'The data of each `progress` and `complete` SSE event' },
 );
 
@@ -145,38 +177,102 @@ const tag = 'Enrichment jobs';
 
 export const jobsEndpoints = {
   createJob: defineEndpoint({
-    operationId: 'createJob', readsCuratedData: true, method: 'POST', path: '/api/v1/bd/jobs', summary: 'Start an enrichment job (credits for the estimate are reserved; only consumed units are charged)', tag,
-    auth: 'api_key', paid: true, idempotent: true, successStatus: 202, body: createJobBody, response: jobRecord, errors: [402, 404, 410, 422],
+    operationId: 'createJob',
+    readsCuratedData: true,
+    method: 'POST',
+    path: '/api/v1/bd/jobs',
+    summary: 'Start an enrichment job (credits for the estimate are reserved; only consumed units are charged)',
+    tag,
+    auth: 'api_key',
+    paid: true,
+    idempotent: true,
+    successStatus: 202,
+    body: createJobBody,
+    response: jobRecord,
+    errors: [402, 404, 410, 422],
   }),
   quoteJob: defineEndpoint({
-    operationId: 'quoteJob', method: 'POST', path: '/api/v1/bd/jobs/quote', tag, auth: 'api_key',
-    summary: 'Price an enrichment job before starting it: the most it can be charged, by capability, and a single-use token for POST /bd/jobs',
-    description: 'Takes the body POST /bd/jobs takes and prices it with the same planner. The token lives 15 minutes, is used once, and binds the caller and exactly this body; a create that sends it reserves at most `credits`. Nothing is charged for a quote.',
-    body: quoteJobBody, response: jobQuote, errors: [404],
+    operationId: 'quoteJob',
+    method: 'POST',
+    path: '/api/v1/bd/jobs/quote',
+    tag,
+    auth: 'api_key',
+    summary:
+      'Price an enrichment job before starting it: the most it can be charged, by capability, and a single-use token for POST /bd/jobs',
+    description:
+      'Takes the body POST /bd/jobs takes and prices it with the same planner. The token lives 15 minutes, is used once, and binds the caller and exactly this body; a create that sends it reserves at most `credits`. Nothing is charged for a quote.',
+    body: quoteJobBody,
+    response: jobQuote,
+    errors: [404],
   }),
   listJobs: defineEndpoint({
-    operationId: 'listJobs', method: 'GET', path: '/api/v1/bd/jobs', summary: 'List your enrichment jobs, newest first', tag, auth: 'api_key',
-    query: z.strictObject({ ...pageQuery, sort_by: z._default(z.enum(['created_at']), 'created_at'), status: z.optional(jobStatus), origin: z.optional(text(200)) }),
+    operationId: 'listJobs',
+    method: 'GET',
+    path: '/api/v1/bd/jobs',
+    summary: 'List your enrichment jobs, newest first',
+    tag,
+    auth: 'api_key',
+    query: z.strictObject({
+      ...pageQuery,
+      sort_by: z._default(z.enum(['created_at']), 'created_at'),
+      status: z.optional(jobStatus),
+      origin: z.optional(text(200)),
+    }),
     response: pageOf(jobRecord),
   }),
   getJob: defineEndpoint({
-    operationId: 'getJob', method: 'GET', path: '/api/v1/bd/jobs/{job_id}', summary: 'An enrichment job; poll until completed, failed or cancelled', tag, auth: 'api_key',
-    params: jobParams, response: jobRecord,
+    operationId: 'getJob',
+    method: 'GET',
+    path: '/api/v1/bd/jobs/{job_id}',
+    summary: 'An enrichment job; poll until completed, failed or cancelled',
+    tag,
+    auth: 'api_key',
+    params: jobParams,
+    response: jobRecord,
   }),
   cancelJob: defineEndpoint({
-    operationId: 'cancelJob', method: 'POST', path: '/api/v1/bd/jobs/{job_id}/cancel', summary: 'Cancel a job that has not finished; it is charged only for what it consumed', tag,
-    auth: 'api_key', idempotent: true, successStatus: 202, params: jobParams, response: jobRecord, errors: [422],
+    operationId: 'cancelJob',
+    method: 'POST',
+    path: '/api/v1/bd/jobs/{job_id}/cancel',
+    summary: 'Cancel a job that has not finished; it is charged only for what it consumed',
+    tag,
+    auth: 'api_key',
+    idempotent: true,
+    successStatus: 202,
+    params: jobParams,
+    response: jobRecord,
+    errors: [422],
   }),
   exportJob: defineEndpoint({
-    operationId: 'exportJob', method: 'GET', path: '/api/v1/bd/jobs/{job_id}/export', summary: 'The rows of a completed job, as CSV (with a header row) or JSON', tag, auth: 'api_key',
-    params: jobParams, query: z.strictObject({ format: z._default(z.enum(['csv', 'json']), 'json') }),
-    response: z.object({ rows: z.array(deliverableRow) }), errors: [422],
-    alternateMedia: { 'text/csv': { description: 'format=csv: a header row with the DeliverableRow field names, then one line per row' } },
+    operationId: 'exportJob',
+    method: 'GET',
+    path: '/api/v1/bd/jobs/{job_id}/export',
+    summary: 'The rows of a completed job, as CSV (with a header row) or JSON',
+    tag,
+    auth: 'api_key',
+    params: jobParams,
+    query: z.strictObject({ format: z._default(z.enum(['csv', 'json']), 'json') }),
+    response: z.object({ rows: z.array(deliverableRow) }),
+    errors: [422],
+    alternateMedia: {
+      'text/csv': {
+        description: 'format=csv: a header row with the DeliverableRow field names, then one line per row',
+      },
+    },
   }),
   jobEvents: defineEndpoint({
-    operationId: 'streamJobEvents', method: 'GET', path: '/api/v1/bd/jobs/{job_id}/events',
-    summary: 'Server-Sent Events: `progress` on each change (the current state first), then `complete` once the job ends; `: keep-alive` every 15 s', tag,
-    description: 'Server-Sent Events. The current state comes first as `progress`; each change is another `progress`; the end is one `complete` (never also `progress`), and a job already over gets only `complete`. Every event has an `id:`; a `: keep-alive` comment comes every 15 s. An Accept header that excludes text/event-stream is refused with 406.',
-    auth: 'api_key', params: jobParams, streaming: true, events: { progress: jobEvent, complete: jobEvent }, errors: [406],
+    operationId: 'streamJobEvents',
+    method: 'GET',
+    path: '/api/v1/bd/jobs/{job_id}/events',
+    summary:
+      'Server-Sent Events: `progress` on each change (the current state first), then `complete` once the job ends; `: keep-alive` every 15 s',
+    tag,
+    description:
+      'Server-Sent Events. The current state comes first as `progress`; each change is another `progress`; the end is one `complete` (never also `progress`), and a job already over gets only `complete`. Every event has an `id:`; a `: keep-alive` comment comes every 15 s. An Accept header that excludes text/event-stream is refused with 406.',
+    auth: 'api_key',
+    params: jobParams,
+    streaming: true,
+    events: { progress: jobEvent, complete: jobEvent },
+    errors: [406],
   }),
 };

@@ -6,12 +6,17 @@ import { CONTACT_TIER_IDS, EXPANSIONS, PACKAGE_IDS } from '#shared/domain/intell
 /** A JSON-RPC 2.0 message as MCP sends it; the MCP SDK checks the rest (and answers JSON-RPC errors). */
 const jsonRpcMessage = withMeta(z.record(z.string(), z.unknown()), {
   id: 'JsonRpcMessage',
-  description: 'One JSON-RPC 2.0 request or notification of the Model Context Protocol (initialize, tools/list, tools/call, server/discover, ...)',
+  description:
+    'One JSON-RPC 2.0 request or notification of the Model Context Protocol (initialize, tools/list, tools/call, server/discover, ...)',
 });
 
 export const mcpEndpoints = {
   mcp: defineEndpoint({
-    operationId: 'mcp', method: 'POST', path: '/api/v1/mcp', tag: 'AI agents (MCP)', auth: 'api_key',
+    operationId: 'mcp',
+    method: 'POST',
+    path: '/api/v1/mcp',
+    tag: 'AI agents (MCP)',
+    auth: 'api_key',
     summary: 'Model Context Protocol over Streamable HTTP (stateless, JSON responses): the API as tools for AI agents',
     description:
       'Serves MCP clients of protocol revisions 2025-06-18, 2025-11-25 and 2026-07-28 with the same bearer key as every endpoint. ' +
@@ -20,17 +25,41 @@ export const mcpEndpoints = {
       'Spending tools need a quote_token from the matching quote tool. A request sent with an Origin header of another site is refused with 403 origin_not_allowed. ' +
       'Malformed MCP traffic (wrong Accept or Content-Type, a message that is not JSON-RPC) is answered by the MCP SDK with its own JSON-RPC error body and status.',
     body: jsonRpcMessage,
-    response: withMeta(z.record(z.string(), z.unknown()), { id: 'JsonRpcResponse', description: 'One JSON-RPC 2.0 response' }),
+    response: withMeta(z.record(z.string(), z.unknown()), {
+      id: 'JsonRpcResponse',
+      description: 'One JSON-RPC 2.0 response',
+    }),
     headers: [
-      { name: 'Accept', required: true, description: 'MCP clients send `application/json, text/event-stream`; answers are always JSON', schema: z.string() },
-      { name: 'MCP-Protocol-Version', required: false, description: 'The negotiated protocol revision, after initialize (2025 revisions) or on every request (2026-07-28)', schema: z.string() },
-      { name: 'Origin', required: false, description: 'Sent by browsers: only this API’s own origin is accepted (DNS-rebinding defence)', schema: z.string() },
+      {
+        name: 'Accept',
+        required: true,
+        description: 'MCP clients send `application/json, text/event-stream`; answers are always JSON',
+        schema: z.string(),
+      },
+      {
+        name: 'MCP-Protocol-Version',
+        required: false,
+        description:
+          'The negotiated protocol revision, after initialize (2025 revisions) or on every request (2026-07-28)',
+        schema: z.string(),
+      },
+      {
+        name: 'Origin',
+        required: false,
+        description: 'Sent by browsers: only this API’s own origin is accepted (DNS-rebinding defence)',
+        schema: z.string(),
+      },
     ],
     errors: [403],
   }),
   mcpStream: defineEndpoint({
-    operationId: 'mcpStream', method: 'GET', path: '/api/v1/mcp', tag: 'AI agents (MCP)', auth: 'api_key',
-    summary: 'Not served: the MCP endpoint is stateless and opens no server-to-client stream (405 method_not_allowed, Allow: POST)',
+    operationId: 'mcpStream',
+    method: 'GET',
+    path: '/api/v1/mcp',
+    tag: 'AI agents (MCP)',
+    auth: 'api_key',
+    summary:
+      'Not served: the MCP endpoint is stateless and opens no server-to-client stream (405 method_not_allowed, Allow: POST)',
     errors: [405],
   }),
 };
@@ -47,7 +76,9 @@ export const packageCatalogue = withMeta(
         limit: z.object({ default: z.int(), max: z.int() }),
         output_fields: z.array(z.string()),
         price: z.object({ base: z.int(), per_record: z.int() }),
-        expansions: z.array(z.enum(Object.keys(EXPANSIONS) as [keyof typeof EXPANSIONS, ...(keyof typeof EXPANSIONS)[]])),
+        expansions: z.array(
+          z.enum(Object.keys(EXPANSIONS) as [keyof typeof EXPANSIONS, ...(keyof typeof EXPANSIONS)[]]),
+        ),
         contact_tiers: z.array(z.enum(CONTACT_TIER_IDS)),
         example: z.object({ request_text: z.string(), slots: z.record(z.string(), z.union([z.string(), z.number()])) }),
       }),

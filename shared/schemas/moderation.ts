@@ -14,7 +14,9 @@ const communityFields = {
   whitelisted_usernames: z.array(shortText(100)).check(z.maxLength(500)),
   should_send_welcome_messages: z.boolean(),
   welcome_message: z.string().check(z.maxLength(4000)),
-  alert_channel_message_template: withMeta(z.string().check(z.maxLength(2000)), { description: 'May contain {action} and {username}' }),
+  alert_channel_message_template: withMeta(z.string().check(z.maxLength(2000)), {
+    description: 'May contain {action} and {username}',
+  }),
 };
 const optionalFields = {
   whitelisted_external_role_ids: z.optional(communityFields.whitelisted_external_role_ids),
@@ -25,12 +27,22 @@ const optionalFields = {
 };
 
 export const communityCreate = withMeta(
-  z.strictObject({ name: communityFields.name, project_name: communityFields.project_name, type: communityFields.type, ...optionalFields }),
+  z.strictObject({
+    name: communityFields.name,
+    project_name: communityFields.project_name,
+    type: communityFields.type,
+    ...optionalFields,
+  }),
   { id: 'CommunityCreate' },
 );
 
 export const communityUpdate = changeSet(
-  z.strictObject({ name: z.optional(communityFields.name), project_name: z.optional(communityFields.project_name), type: z.optional(communityFields.type), ...optionalFields }),
+  z.strictObject({
+    name: z.optional(communityFields.name),
+    project_name: z.optional(communityFields.project_name),
+    type: z.optional(communityFields.type),
+    ...optionalFields,
+  }),
   'CommunityUpdate',
 );
 
@@ -38,7 +50,9 @@ export const community = withMeta(
   z.object({
     id: z.uuid(),
     moderation_id: z.string(),
-    activation_token: withMeta(z.nullable(z.string()), { description: 'Binds the community on its platform (every type starts pending_activation until bound)' }),
+    activation_token: withMeta(z.nullable(z.string()), {
+      description: 'Binds the community on its platform (every type starts pending_activation until bound)',
+    }),
     name: z.string(),
     project_name: z.string(),
     community_type: z.enum(COMMUNITY_TYPES),
@@ -52,7 +66,10 @@ export const community = withMeta(
     should_send_welcome_messages: z.boolean(),
     welcome_message: z.nullable(z.string()),
     alert_channel_message_template: z.nullable(z.string()),
-    install_url: withMeta(z.nullable(z.string()), { description: "Discord: the OAuth2 invite adding the operator's bot (scopes bot applications.commands); null for other types or without DISCORD_APPLICATION_ID" }),
+    install_url: withMeta(z.nullable(z.string()), {
+      description:
+        "Discord: the OAuth2 invite adding the operator's bot (scopes bot applications.commands); null for other types or without DISCORD_APPLICATION_ID",
+    }),
     authorize_url: withMeta(z.nullable(z.string()), {
       description:
         "X: the OAuth 2.0 authorization link (PKCE) to open while signed in to the X account to moderate; each read makes a new one, usable once within an hour. Null for other types, for an expired community, without the operator's X app, and in webhook events",
@@ -87,10 +104,14 @@ export const MODERATION_ACTIONS = ['allow', 'delete', 'warn', 'mute', 'ban'] as 
 export const moderationDecision = withMeta(
   z.object({
     event_id: z.string(),
-    action: withMeta(z.enum(MODERATION_ACTIONS), { description: 'warn, mute and ban also remove the offending message' }),
+    action: withMeta(z.enum(MODERATION_ACTIONS), {
+      description: 'warn, mute and ban also remove the offending message',
+    }),
     rule: z.string(),
     reason: z.string(),
-    alert: withMeta(z.optional(z.string()), { description: 'The alert template rendered, present when an action was taken' }),
+    alert: withMeta(z.optional(z.string()), {
+      description: 'The alert template rendered, present when an action was taken',
+    }),
     welcome_message: z.optional(z.string()),
   }),
   { id: 'ModerationDecision' },
@@ -130,26 +151,49 @@ export const moderationStatus = withMeta(
         reason: z.string(),
         message_excerpt: z.string(),
         alert_message: z.string(),
-        delivery: withMeta(z.nullable(deliveryState), { description: "How the action went on the platform; null where the community's own bot acts (events endpoint)" }),
-        undo: withMeta(z.nullable(z.extend(deliveryState, { at: timestamp })), { description: 'The reversal of a mute or ban, once requested' }),
+        delivery: withMeta(z.nullable(deliveryState), {
+          description: "How the action went on the platform; null where the community's own bot acts (events endpoint)",
+        }),
+        undo: withMeta(z.nullable(z.extend(deliveryState, { at: timestamp })), {
+          description: 'The reversal of a mute or ban, once requested',
+        }),
       }),
     ),
-    platform: withMeta(z.nullable(
-      z.object({
-        chat_id: withMeta(z.nullable(z.string()), { description: 'The place on the platform the community is bound to (Telegram group, Discord guild, ...); null until bound' }),
-        alert_chat_id: z.nullable(z.string()),
-        configured: withMeta(z.boolean(), { description: "Whether this deployment has the platform's bot credentials; without them actions are recorded as not_configured" }),
-        automod_synced_at: z.nullable(timestamp),
-        automod_error: z.nullable(z.string()),
-        unsupported: withMeta(z.array(z.string()), { description: 'What this platform integration does not do, and why' }),
-      })), { description: 'The community on its platform' }),
-    last_synced_at: withMeta(z.nullable(timestamp), { description: 'When POST /sync last refreshed this status; null before the first sync' }),
+    platform: withMeta(
+      z.nullable(
+        z.object({
+          chat_id: withMeta(z.nullable(z.string()), {
+            description:
+              'The place on the platform the community is bound to (Telegram group, Discord guild, ...); null until bound',
+          }),
+          alert_chat_id: z.nullable(z.string()),
+          configured: withMeta(z.boolean(), {
+            description:
+              "Whether this deployment has the platform's bot credentials; without them actions are recorded as not_configured",
+          }),
+          automod_synced_at: z.nullable(timestamp),
+          automod_error: z.nullable(z.string()),
+          unsupported: withMeta(z.array(z.string()), {
+            description: 'What this platform integration does not do, and why',
+          }),
+        }),
+      ),
+      { description: 'The community on its platform' },
+    ),
+    last_synced_at: withMeta(z.nullable(timestamp), {
+      description: 'When POST /sync last refreshed this status; null before the first sync',
+    }),
   }),
   { id: 'ModerationStatus' },
 );
 
 /** The subset of a Telegram Update the adapter reads; Telegram adds fields freely, so this one is not strict. */
-const telegramUser = z.object({ id: z.int(), username: z.optional(z.string()), first_name: z.optional(z.string()), is_bot: z.optional(z.boolean()) });
+const telegramUser = z.object({
+  id: z.int(),
+  username: z.optional(z.string()),
+  first_name: z.optional(z.string()),
+  is_bot: z.optional(z.boolean()),
+});
 export const telegramUpdate = withMeta(
   z.object({
     update_id: z.int(),
@@ -162,7 +206,8 @@ export const telegramUpdate = withMeta(
         text: z.optional(z.string()),
         caption: z.optional(z.string()),
         new_chat_members: z.optional(z.array(telegramUser)),
-      })),
+      }),
+    ),
   }),
   { id: 'TelegramUpdate' },
 );
@@ -175,51 +220,127 @@ const base = moderationBase;
 
 export const moderationEndpoints = {
   createCommunity: defineEndpoint({
-    operationId: 'createCommunity', method: 'POST', path: `${base}/communities`, tag, auth: 'api_key', idempotent: true, successStatus: 201, errors: [402],
-    summary: 'Provision a moderation community (charges 500 credits with the creation; 402 and nothing created when short)',
-    body: communityCreate, response: community,
+    operationId: 'createCommunity',
+    method: 'POST',
+    path: `${base}/communities`,
+    tag,
+    auth: 'api_key',
+    idempotent: true,
+    successStatus: 201,
+    errors: [402],
+    summary:
+      'Provision a moderation community (charges 500 credits with the creation; 402 and nothing created when short)',
+    body: communityCreate,
+    response: community,
   }),
   listCommunities: defineEndpoint({
-    operationId: 'listCommunities', method: 'GET', path: `${base}/communities`, summary: 'Your communities, newest first (sort_order=asc: oldest first)', tag, auth: 'api_key',
-    query: z.strictObject(pageQuery), response: z.object({ items: z.array(community), total: z.int() }),
+    operationId: 'listCommunities',
+    method: 'GET',
+    path: `${base}/communities`,
+    summary: 'Your communities, newest first (sort_order=asc: oldest first)',
+    tag,
+    auth: 'api_key',
+    query: z.strictObject(pageQuery),
+    response: z.object({ items: z.array(community), total: z.int() }),
   }),
   getCommunity: defineEndpoint({
-    operationId: 'getCommunity', method: 'GET', path: `${base}/communities/{id}`, summary: 'One community', tag, auth: 'api_key', params: communityIdParams, response: community,
+    operationId: 'getCommunity',
+    method: 'GET',
+    path: `${base}/communities/{id}`,
+    summary: 'One community',
+    tag,
+    auth: 'api_key',
+    params: communityIdParams,
+    response: community,
   }),
   updateCommunity: defineEndpoint({
-    operationId: 'updateCommunity', method: 'PUT', path: `${base}/communities/{id}`, tag, auth: 'api_key', params: communityIdParams,
-    summary: 'Change any non-empty subset of the create fields; a new type re-evaluates activation (new activation_token where needed)',
-    body: communityUpdate, response: community,
+    operationId: 'updateCommunity',
+    method: 'PUT',
+    path: `${base}/communities/{id}`,
+    tag,
+    auth: 'api_key',
+    params: communityIdParams,
+    summary:
+      'Change any non-empty subset of the create fields; a new type re-evaluates activation (new activation_token where needed)',
+    body: communityUpdate,
+    response: community,
   }),
   setAutoRenew: defineEndpoint({
-    operationId: 'setCommunityAutoRenew', method: 'POST', path: `${base}/communities/{id}/auto-renew`, tag, auth: 'api_key', params: communityIdParams, errors: [422],
+    operationId: 'setCommunityAutoRenew',
+    method: 'POST',
+    path: `${base}/communities/{id}/auto-renew`,
+    tag,
+    auth: 'api_key',
+    params: communityIdParams,
+    errors: [422],
     summary: 'Switch auto-renewal; with it off the community stays active until its period ends, then expires',
-    body: z.strictObject({ auto_renew: z.boolean() }), response: community,
+    body: z.strictObject({ auto_renew: z.boolean() }),
+    response: community,
   }),
   deleteCommunity: defineEndpoint({
-    operationId: 'deleteCommunity', method: 'DELETE', path: `${base}/communities/{id}`, summary: 'Remove a community; billing stops (irreversible)', tag, auth: 'api_key',
-    params: communityIdParams, ...noContentSpec,
+    operationId: 'deleteCommunity',
+    method: 'DELETE',
+    path: `${base}/communities/{id}`,
+    summary: 'Remove a community; billing stops (irreversible)',
+    tag,
+    auth: 'api_key',
+    params: communityIdParams,
+    ...noContentSpec,
   }),
   postEvents: defineEndpoint({
-    operationId: 'postModerationEvents', method: 'POST', path: `${base}/communities/{id}/events`, tag, auth: 'api_key', params: communityIdParams,
+    operationId: 'postModerationEvents',
+    method: 'POST',
+    path: `${base}/communities/{id}/events`,
+    tag,
+    auth: 'api_key',
+    params: communityIdParams,
     summary: 'Chat events in, moderation decisions out (a re-delivered event_id is neither counted nor acted on again)',
-    body: z.strictObject({ events: z.array(moderationEvent).check(z.minLength(1), z.maxLength(100)) }), response: decisions,
+    body: z.strictObject({ events: z.array(moderationEvent).check(z.minLength(1), z.maxLength(100)) }),
+    response: decisions,
   }),
   telegramWebhook: defineEndpoint({
-    operationId: 'telegramModerationWebhook', method: 'POST', path: `${base}/telegram/{moderation_id}`, tag, auth: 'none',
+    operationId: 'telegramModerationWebhook',
+    method: 'POST',
+    path: `${base}/telegram/{moderation_id}`,
+    tag,
+    auth: 'none',
     summary: "Telegram's webhook; X-Telegram-Bot-Api-Secret-Token must equal the community's activation token",
-    params: z.strictObject({ moderation_id: z.string().check(z.minLength(1), z.maxLength(100)) }), body: telegramUpdate, response: decisions,
-    headers: [{ name: 'X-Telegram-Bot-Api-Secret-Token', required: true, description: "The community's activation token, as given to Telegram's setWebhook; a wrong one answers 404 like an unknown community", schema: z.string().check(z.minLength(1)) }],
+    params: z.strictObject({ moderation_id: z.string().check(z.minLength(1), z.maxLength(100)) }),
+    body: telegramUpdate,
+    response: decisions,
+    headers: [
+      {
+        name: 'X-Telegram-Bot-Api-Secret-Token',
+        required: true,
+        description:
+          "The community's activation token, as given to Telegram's setWebhook; a wrong one answers 404 like an unknown community",
+        schema: z.string().check(z.minLength(1)),
+      },
+    ],
   }),
   getStatus: defineEndpoint({
-    operationId: 'getModerationStatus', method: 'GET', path: `${base}/status`, tag, auth: 'api_key', errors: [404],
-    summary: "Connection state, live metrics and the newest audit entries (default community: your newest)",
-    query: z.strictObject({ community_id: z.optional(z.uuid()), include_logs: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(100)), 25) }),
+    operationId: 'getModerationStatus',
+    method: 'GET',
+    path: `${base}/status`,
+    tag,
+    auth: 'api_key',
+    errors: [404],
+    summary: 'Connection state, live metrics and the newest audit entries (default community: your newest)',
+    query: z.strictObject({
+      community_id: z.optional(z.uuid()),
+      include_logs: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(100)), 25),
+    }),
     response: moderationStatus,
   }),
   sync: defineEndpoint({
-    operationId: 'syncModeration', method: 'POST', path: `${base}/sync`, tag, auth: 'api_key', errors: [404],
+    operationId: 'syncModeration',
+    method: 'POST',
+    path: `${base}/sync`,
+    tag,
+    auth: 'api_key',
+    errors: [404],
     summary: 'Refresh a community status from strongly consistent reads and stamp last_synced_at',
-    body: z.strictObject({ community_id: z.uuid() }), response: moderationStatus,
+    body: z.strictObject({ community_id: z.uuid() }),
+    response: moderationStatus,
   }),
 };

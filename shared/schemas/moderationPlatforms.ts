@@ -12,25 +12,53 @@ const ruleSettings = {
   invite_link: z.strictObject(toggle),
   wallet_address: z.strictObject(toggle),
   link: z.strictObject(toggle),
-  flood: z.strictObject({ ...toggle, max_messages: z.int().check(z.gte(1), z.lte(100)), window_seconds: seconds(3600) }),
-  repeated_message: z.strictObject({ ...toggle, max_copies: z.int().check(z.gte(1), z.lte(100)), window_seconds: seconds(86_400) }),
+  flood: z.strictObject({
+    ...toggle,
+    max_messages: z.int().check(z.gte(1), z.lte(100)),
+    window_seconds: seconds(3600),
+  }),
+  repeated_message: z.strictObject({
+    ...toggle,
+    max_copies: z.int().check(z.gte(1), z.lte(100)),
+    window_seconds: seconds(86_400),
+  }),
   mass_mentions: z.strictObject({ ...toggle, max_mentions: z.int().check(z.gte(1), z.lte(50)) }),
   blocked_word: z.strictObject(toggle),
-  shouting: z.strictObject({ ...toggle, min_letters: z.int().check(z.gte(1), z.lte(1000)), upper_ratio: z.number().check(z.gte(0.5), z.lte(1)) }),
+  shouting: z.strictObject({
+    ...toggle,
+    min_letters: z.int().check(z.gte(1), z.lte(1000)),
+    upper_ratio: z.number().check(z.gte(0.5), z.lte(1)),
+  }),
 };
 type Settings = typeof ruleSettings;
-const partialSettings = Object.fromEntries(Object.entries(ruleSettings).map(([k, v]) => [k, z.partial(v)])) as { [K in keyof Settings]: ReturnType<typeof z.partial<Settings[K]>> };
+const partialSettings = Object.fromEntries(Object.entries(ruleSettings).map(([k, v]) => [k, z.partial(v)])) as {
+  [K in keyof Settings]: ReturnType<typeof z.partial<Settings[K]>>;
+};
 
 /** A domain as typed in an allowlist: lower-case labels, no scheme or path (Discord's allow_list takes at most 60 characters). */
-const domain = z.string().check(z.trim(), z.toLowerCase(), z.maxLength(60), z.regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/, 'A domain such as docs.example.com (no scheme, no path)'));
+const domain = z
+  .string()
+  .check(
+    z.trim(),
+    z.toLowerCase(),
+    z.maxLength(60),
+    z.regex(
+      /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/,
+      'A domain such as docs.example.com (no scheme, no path)',
+    ),
+  );
 /** Discord keyword filters take at most 60 characters a keyword. */
 const word = z.string().check(z.trim(), z.minLength(1), z.maxLength(60));
 const captcha = { enabled: z.boolean(), timeout_seconds: z.int().check(z.gte(30), z.lte(86_400)) };
 const common = {
-  mode: withMeta(z.enum(['enforce', 'observe']), { description: 'observe: decisions and audit logs, no platform action' }),
+  mode: withMeta(z.enum(['enforce', 'observe']), {
+    description: 'observe: decisions and audit logs, no platform action',
+  }),
   link_allowlist: z.array(domain).check(z.maxLength(100)),
   blocked_words: z.array(word).check(z.maxLength(1000)),
-  warn_limit: withMeta(z.int().check(z.gte(0), z.lte(10)), { description: 'Warnings before an offence escalates to a mute' }),
+  warn_limit: withMeta(z.int().check(z.gte(0), z.lte(10)), {
+    description: 'Warnings before an offence escalates to a mute',
+  }),
   new_member_days: z.int().check(z.gte(0), z.lte(365)),
 };
 
@@ -55,7 +83,9 @@ export const communityRulesUpdate = changeSet(
 export const undoResult = withMeta(
   z.object({
     audit_id: z.string(),
-    action: withMeta(z.enum(['delete', 'mute', 'ban']), { description: 'A delete only where the platform can restore the item (a removal approved again, a reply unhidden)' }),
+    action: withMeta(z.enum(['delete', 'mute', 'ban']), {
+      description: 'A delete only where the platform can restore the item (a removal approved again, a reply unhidden)',
+    }),
     delivery: z.enum(['pending', 'delivered', 'failed', 'not_configured', 'observe']),
     error: z.nullable(z.string()),
     undone_at: z.string(),
@@ -67,7 +97,12 @@ export const undoResult = withMeta(
  * The parts of a Telegram Update the bot reads, checked so a malformed one is a 400, not a crash;
  * Telegram sends far more, and unknown fields pass (the update is Telegram's, not a client's).
  */
-const tgUser = z.looseObject({ id: z.int(), is_bot: z.optional(z.boolean()), first_name: z.optional(z.string()), username: z.optional(z.string()) });
+const tgUser = z.looseObject({
+  id: z.int(),
+  is_bot: z.optional(z.boolean()),
+  first_name: z.optional(z.string()),
+  username: z.optional(z.string()),
+});
 const tgChat = z.looseObject({ id: z.int(), type: z.string() });
 // Unix seconds; bounded so it always makes a Date (years 1970 to 9999).
 const tgDate = z.int().check(z.gte(0), z.lte(253_402_300_799));
@@ -83,14 +118,16 @@ export const telegramOperatorUpdate = withMeta(
         text: z.optional(z.string()),
         caption: z.optional(z.string()),
         new_chat_members: z.optional(z.array(tgUser)),
-      })),
+      }),
+    ),
     callback_query: z.optional(
       z.looseObject({
         id: z.string(),
         from: tgUser,
         data: z.optional(z.string()),
         message: z.optional(z.looseObject({ message_id: z.int(), chat: tgChat })),
-      })),
+      }),
+    ),
   }),
   { id: 'TelegramOperatorUpdate' },
 );
@@ -115,39 +152,104 @@ const base = moderationBase;
 
 export const platformEndpoints = {
   getRules: defineEndpoint({
-    operationId: 'getCommunityRules', method: 'GET', path: `${base}/communities/{id}/rules`, tag, auth: 'api_key', params: communityIdParams, errors: [404],
-    summary: "The community's rules (defaults until changed)", response: communityRules,
+    operationId: 'getCommunityRules',
+    method: 'GET',
+    path: `${base}/communities/{id}/rules`,
+    tag,
+    auth: 'api_key',
+    params: communityIdParams,
+    errors: [404],
+    summary: "The community's rules (defaults until changed)",
+    response: communityRules,
   }),
   putRules: defineEndpoint({
-    operationId: 'putCommunityRules', method: 'PUT', path: `${base}/communities/{id}/rules`, tag, auth: 'api_key', params: communityIdParams, errors: [404],
-    summary: 'Change any non-empty subset of the rules (rule settings merge per rule); a Discord guild gets its AutoMod rules rewritten',
-    body: communityRulesUpdate, response: communityRules,
+    operationId: 'putCommunityRules',
+    method: 'PUT',
+    path: `${base}/communities/{id}/rules`,
+    tag,
+    auth: 'api_key',
+    params: communityIdParams,
+    errors: [404],
+    summary:
+      'Change any non-empty subset of the rules (rule settings merge per rule); a Discord guild gets its AutoMod rules rewritten',
+    body: communityRulesUpdate,
+    response: communityRules,
   }),
   undo: defineEndpoint({
-    operationId: 'undoModerationAction', method: 'POST', path: `${base}/communities/{id}/audit-logs/{audit_id}/undo`, tag, auth: 'api_key', errors: [404, 422],
-    summary: 'Lift a mute or ban (or restore a removed item, where the platform can) and record the reversal (422 for actions that cannot be undone or were undone)',
-    params: z.strictObject({ id: z.uuid(), audit_id: z.uuid() }), response: undoResult,
+    operationId: 'undoModerationAction',
+    method: 'POST',
+    path: `${base}/communities/{id}/audit-logs/{audit_id}/undo`,
+    tag,
+    auth: 'api_key',
+    errors: [404, 422],
+    summary:
+      'Lift a mute or ban (or restore a removed item, where the platform can) and record the reversal (422 for actions that cannot be undone or were undone)',
+    params: z.strictObject({ id: z.uuid(), audit_id: z.uuid() }),
+    response: undoResult,
   }),
   telegramOperatorWebhook: defineEndpoint({
-    operationId: 'telegramOperatorWebhook', method: 'POST', path: `${base}/telegram`, tag, auth: 'none', callerSecret: 'telegram_webhook_secret', errors: [401],
+    operationId: 'telegramOperatorWebhook',
+    method: 'POST',
+    path: `${base}/telegram`,
+    tag,
+    auth: 'none',
+    callerSecret: 'telegram_webhook_secret',
+    errors: [401],
     summary: "The operator bot's webhook: every Telegram update of every group the bot is in",
-    headers: [{ name: 'X-Telegram-Bot-Api-Secret-Token', required: true, description: 'Must equal TELEGRAM_WEBHOOK_SECRET (401 otherwise)', schema: z.string().check(z.minLength(1)) }],
-    body: telegramOperatorUpdate, response: z.object({ ok: z.boolean() }),
+    headers: [
+      {
+        name: 'X-Telegram-Bot-Api-Secret-Token',
+        required: true,
+        description: 'Must equal TELEGRAM_WEBHOOK_SECRET (401 otherwise)',
+        schema: z.string().check(z.minLength(1)),
+      },
+    ],
+    body: telegramOperatorUpdate,
+    response: z.object({ ok: z.boolean() }),
   }),
   crispHook: defineEndpoint({
-    operationId: 'crispPluginHook', method: 'POST', path: `${base}/crisp`, tag, auth: 'none', callerSecret: 'crisp_hook_signature', errors: [401],
+    operationId: 'crispPluginHook',
+    method: 'POST',
+    path: `${base}/crisp`,
+    tag,
+    auth: 'none',
+    callerSecret: 'crisp_hook_signature',
+    errors: [401],
     summary: "The operator's Crisp plugin hooks: messages of every website that installed the plugin",
     headers: [
-      { name: 'X-Crisp-Signature', required: true, description: 'Hex HMAC-SHA256 of "[" + timestamp + ";" + JSON body + "]", keyed with CRISP_HOOK_SECRET (401 otherwise)', schema: z.string() },
-      { name: 'X-Crisp-Request-Timestamp', required: true, description: 'Signed with the body; within 15 minutes of now', schema: z.string() },
+      {
+        name: 'X-Crisp-Signature',
+        required: true,
+        description:
+          'Hex HMAC-SHA256 of "[" + timestamp + ";" + JSON body + "]", keyed with CRISP_HOOK_SECRET (401 otherwise)',
+        schema: z.string(),
+      },
+      {
+        name: 'X-Crisp-Request-Timestamp',
+        required: true,
+        description: 'Signed with the body; within 15 minutes of now',
+        schema: z.string(),
+      },
     ],
-    body: crispPluginHook, response: z.object({ ok: z.boolean() }),
+    body: crispPluginHook,
+    response: z.object({ ok: z.boolean() }),
   }),
   discordInteractions: defineEndpoint({
-    operationId: 'discordInteractions', method: 'POST', path: `${base}/discord/interactions`, tag, auth: 'none', errors: [401], rawBody: true,
-    summary: "Discord interactions (PING, /activate, /alerts), Ed25519-signed by Discord",
+    operationId: 'discordInteractions',
+    method: 'POST',
+    path: `${base}/discord/interactions`,
+    tag,
+    auth: 'none',
+    errors: [401],
+    rawBody: true,
+    summary: 'Discord interactions (PING, /activate, /alerts), Ed25519-signed by Discord',
     headers: [
-      { name: 'X-Signature-Ed25519', required: true, description: 'Hex Ed25519 signature of timestamp + body', schema: z.string() },
+      {
+        name: 'X-Signature-Ed25519',
+        required: true,
+        description: 'Hex Ed25519 signature of timestamp + body',
+        schema: z.string(),
+      },
       { name: 'X-Signature-Timestamp', required: true, description: 'Signed with the body', schema: z.string() },
     ],
     response: z.looseObject({ type: z.int() }),

@@ -8,10 +8,16 @@ const param = z.optional(z.string().check(z.maxLength(2048)));
 
 export const xEndpoints = {
   xOAuthCallback: defineEndpoint({
-    operationId: 'xOAuthCallback', method: 'GET', path: `${moderationBase}/x/callback`, tag: moderationTag, auth: 'none', produces: 'text/html', errors: [400, 409, 503],
+    operationId: 'xOAuthCallback',
+    method: 'GET',
+    path: `${moderationBase}/x/callback`,
+    tag: moderationTag,
+    auth: 'none',
+    produces: 'text/html',
+    errors: [400, 409, 503],
     summary: "X's OAuth 2.0 redirect: binds the authorizing X account to the community its authorize_url was made for",
     description:
-      'No API key: the single-use `state` (issued in the community\'s `authorize_url`, valid for an hour) names the community. The code is exchanged with its PKCE verifier and the account read from X; ' +
+      "No API key: the single-use `state` (issued in the community's `authorize_url`, valid for an hour) names the community. The code is exchanged with its PKCE verifier and the account read from X; " +
       'answers a small HTML page: 200 connected, 400 for an unknown, used or expired state (or a declined authorization), 409 when that X account is bound to another community, 503 when X cannot be reached or the X app is not configured.',
     query: z.object({ code: param, state: param, error: param, error_description: param }),
   }),

@@ -9,10 +9,10 @@ import { growthRun } from './growth';
 import { community } from './moderation';
 
 /** The outbound event types, each with the object its `data` carries (as the object's GET returns it). */
-export const creditsLow = withMeta(
-  z.object({ available: z.int(), threshold: z.int() }),
-  { id: 'CreditsLow', description: 'The balance after the spend that took it below the threshold' },
-);
+export const creditsLow = withMeta(z.object({ available: z.int(), threshold: z.int() }), {
+  id: 'CreditsLow',
+  description: 'The balance after the spend that took it below the threshold',
+});
 
 export const WEBHOOK_EVENT_DATA = {
   'job.completed': jobRecord,
@@ -73,7 +73,14 @@ const base = '/api/v1/webhooks';
 
 export const outboundWebhookEndpoints = {
   createWebhookEndpoint: defineEndpoint({
-    operationId: 'createWebhookEndpoint', method: 'POST', path: `${base}/endpoints`, tag, auth: 'api_key', idempotent: true, successStatus: 201, errors: [422],
+    operationId: 'createWebhookEndpoint',
+    method: 'POST',
+    path: `${base}/endpoints`,
+    tag,
+    auth: 'api_key',
+    idempotent: true,
+    successStatus: 201,
+    errors: [422],
     summary: 'Register an endpoint that receives signed events',
     description:
       'Events are POSTed as `{id, type, created_at, data}` signed per the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`, `webhook-signature`). ' +
@@ -82,7 +89,8 @@ export const outboundWebhookEndpoints = {
     body: z.strictObject({
       url: withMeta(z.string().check(z.minLength(1), z.maxLength(2048)), {
         format: 'uri',
-        description: 'An absolute URL. Deployed: https only, to a host that resolves to public addresses only (checked again before every delivery); the local server also accepts http://127.0.0.1 and http://localhost. Anything else is a 400 validation_error.',
+        description:
+          'An absolute URL. Deployed: https only, to a host that resolves to public addresses only (checked again before every delivery); the local server also accepts http://127.0.0.1 and http://localhost. Anything else is a 400 validation_error.',
       }),
       event_types: z.optional(z.array(webhookEventType).check(z.minLength(1))),
       description: z.optional(z.string().check(z.trim(), z.maxLength(500))),
@@ -90,25 +98,55 @@ export const outboundWebhookEndpoints = {
     response: webhookEndpointWithSecret,
   }),
   listWebhookEndpoints: defineEndpoint({
-    operationId: 'listWebhookEndpoints', method: 'GET', path: `${base}/endpoints`, summary: 'Your webhook endpoints, newest first (no secrets)', tag, auth: 'api_key',
-    query: z.strictObject(pageQuery), response: pageOf(webhookEndpoint),
+    operationId: 'listWebhookEndpoints',
+    method: 'GET',
+    path: `${base}/endpoints`,
+    summary: 'Your webhook endpoints, newest first (no secrets)',
+    tag,
+    auth: 'api_key',
+    query: z.strictObject(pageQuery),
+    response: pageOf(webhookEndpoint),
   }),
   getWebhookEndpoint: defineEndpoint({
-    operationId: 'getWebhookEndpoint', method: 'GET', path: `${base}/endpoints/{endpoint_id}`, summary: 'One webhook endpoint (no secret)', tag, auth: 'api_key',
-    params: endpointParams, response: webhookEndpoint,
+    operationId: 'getWebhookEndpoint',
+    method: 'GET',
+    path: `${base}/endpoints/{endpoint_id}`,
+    summary: 'One webhook endpoint (no secret)',
+    tag,
+    auth: 'api_key',
+    params: endpointParams,
+    response: webhookEndpoint,
   }),
   deleteWebhookEndpoint: defineEndpoint({
-    operationId: 'deleteWebhookEndpoint', method: 'DELETE', path: `${base}/endpoints/{endpoint_id}`, summary: 'Delete an endpoint; its pending deliveries are not sent', tag, auth: 'api_key',
-    params: endpointParams, ...noContentSpec,
+    operationId: 'deleteWebhookEndpoint',
+    method: 'DELETE',
+    path: `${base}/endpoints/{endpoint_id}`,
+    summary: 'Delete an endpoint; its pending deliveries are not sent',
+    tag,
+    auth: 'api_key',
+    params: endpointParams,
+    ...noContentSpec,
   }),
   rotateWebhookSecret: defineEndpoint({
-    operationId: 'rotateWebhookSecret', method: 'POST', path: `${base}/endpoints/{endpoint_id}/rotate-secret`, tag, auth: 'api_key', errors: [409],
-    description: 'Of rotations of one endpoint sent at the same time, one answers 200 with the secret now in use and the others 409 concurrent_update (nothing changed for them): every secret shown is one that signs.',
+    operationId: 'rotateWebhookSecret',
+    method: 'POST',
+    path: `${base}/endpoints/{endpoint_id}/rotate-secret`,
+    tag,
+    auth: 'api_key',
+    errors: [409],
+    description:
+      'Of rotations of one endpoint sent at the same time, one answers 200 with the secret now in use and the others 409 concurrent_update (nothing changed for them): every secret shown is one that signs.',
     summary: 'Replace the signing secret (the new one is shown once); the old one stops signing at once',
-    params: endpointParams, response: webhookEndpointWithSecret,
+    params: endpointParams,
+    response: webhookEndpointWithSecret,
   }),
   listWebhookDeliveries: defineEndpoint({
-    operationId: 'listWebhookDeliveries', method: 'GET', path: `${base}/deliveries`, summary: 'The delivery log, newest first (kept 30 days)', tag, auth: 'api_key',
+    operationId: 'listWebhookDeliveries',
+    method: 'GET',
+    path: `${base}/deliveries`,
+    summary: 'The delivery log, newest first (kept 30 days)',
+    tag,
+    auth: 'api_key',
     description:
       'Paged with a cursor, not an offset: the log is read by index for each filter, so a page costs the same however long the log is. ' +
       '`limit` and `sort_order` work as on every list; the answer carries `next_cursor`, to send as `cursor` (with the same filters and order) for the next page, ' +
@@ -116,18 +154,35 @@ export const outboundWebhookEndpoints = {
     query: z.strictObject({
       limit: pageQuery.limit,
       sort_order: pageQuery.sort_order,
-      cursor: z.optional(withMeta(z.string().check(z.minLength(1), z.maxLength(200)), { description: 'The `next_cursor` of the previous page' })),
+      cursor: z.optional(
+        withMeta(z.string().check(z.minLength(1), z.maxLength(200)), {
+          description: 'The `next_cursor` of the previous page',
+        }),
+      ),
       endpoint_id: z.optional(z.uuid()),
       status: z.optional(z.enum(['pending', 'succeeded', 'failed'])),
     }),
     response: withMeta(
-      z.object({ items: z.array(webhookDelivery), limit: z.int(), next_cursor: withMeta(z.nullable(z.string()), { description: 'Send as `cursor` for the next page; null on the last page' }) }),
+      z.object({
+        items: z.array(webhookDelivery),
+        limit: z.int(),
+        next_cursor: withMeta(z.nullable(z.string()), {
+          description: 'Send as `cursor` for the next page; null on the last page',
+        }),
+      }),
       { id: 'WebhookDeliveryPage' },
     ),
   }),
   retryWebhookDelivery: defineEndpoint({
-    operationId: 'retryWebhookDelivery', method: 'POST', path: `${base}/deliveries/{delivery_id}/retry`, tag, auth: 'api_key', successStatus: 202, errors: [422],
+    operationId: 'retryWebhookDelivery',
+    method: 'POST',
+    path: `${base}/deliveries/{delivery_id}/retry`,
+    tag,
+    auth: 'api_key',
+    successStatus: 202,
+    errors: [422],
     summary: 'Send a delivery again now, with the same webhook-id (422 invalid_state when its endpoint is disabled)',
-    params: z.strictObject({ delivery_id: z.uuid() }), response: webhookDelivery,
+    params: z.strictObject({ delivery_id: z.uuid() }),
+    response: webhookDelivery,
   }),
 };

@@ -12,7 +12,14 @@ export const chatMessage = z.strictObject({
 });
 
 export const chat = withMeta(
-  z.object({ id: z.uuid(), user_id: z.uuid(), title: z.string(), messages: z.array(chatMessage), created_at: timestamp, updated_at: timestamp }),
+  z.object({
+    id: z.uuid(),
+    user_id: z.uuid(),
+    title: z.string(),
+    messages: z.array(chatMessage),
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
   { id: 'Chat' },
 );
 export const chatListItem = withMeta(
@@ -39,31 +46,77 @@ const tag = 'Chats and results';
 
 export const storageEndpoints = {
   createChat: defineEndpoint({
-    operationId: 'createChat', method: 'POST', path: '/api/v1/chats', summary: 'Create a chat', tag, auth: 'api_key', idempotent: true, successStatus: 201,
+    operationId: 'createChat',
+    method: 'POST',
+    path: '/api/v1/chats',
+    summary: 'Create a chat',
+    tag,
+    auth: 'api_key',
+    idempotent: true,
+    successStatus: 201,
     body: z.strictObject({ title: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(255))) }),
     response: chat,
   }),
   listChats: defineEndpoint({
-    operationId: 'listChats', method: 'GET', path: '/api/v1/chats', summary: 'List your chats (soft-deleted ones excluded)', tag, auth: 'api_key',
+    operationId: 'listChats',
+    method: 'GET',
+    path: '/api/v1/chats',
+    summary: 'List your chats (soft-deleted ones excluded)',
+    tag,
+    auth: 'api_key',
     query: z.strictObject({ ...pageQuery, sort_by: z._default(z.enum(['updated_at', 'created_at']), 'updated_at') }),
     response: pageOf(chatListItem),
   }),
   getChat: defineEndpoint({
-    operationId: 'getChat', method: 'GET', path: '/api/v1/chats/{chat_id}', summary: 'A chat with all its messages', tag, auth: 'api_key', params: chatIdParams, response: chat,
+    operationId: 'getChat',
+    method: 'GET',
+    path: '/api/v1/chats/{chat_id}',
+    summary: 'A chat with all its messages',
+    tag,
+    auth: 'api_key',
+    params: chatIdParams,
+    response: chat,
   }),
   updateChat: defineEndpoint({
-    operationId: 'updateChat', method: 'PUT', path: '/api/v1/chats/{chat_id}', summary: 'Rename a chat and/or replace its messages', tag, auth: 'api_key', params: chatIdParams,
+    operationId: 'updateChat',
+    method: 'PUT',
+    path: '/api/v1/chats/{chat_id}',
+    summary: 'Rename a chat and/or replace its messages',
+    tag,
+    auth: 'api_key',
+    params: chatIdParams,
     body: withMeta(
-      z.strictObject({ title: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(255))), messages: z.optional(z.array(chatMessage).check(z.maxLength(10_000))) }).check(z.refine((b) => b.title !== undefined || b.messages !== undefined, { message: 'Send title, messages or both' })),
+      z
+        .strictObject({
+          title: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(255))),
+          messages: z.optional(z.array(chatMessage).check(z.maxLength(10_000))),
+        })
+        .check(
+          z.refine((b) => b.title !== undefined || b.messages !== undefined, {
+            message: 'Send title, messages or both',
+          }),
+        ),
       { anyOf: [{ required: ['title'] }, { required: ['messages'] }] },
     ),
     response: chat,
   }),
   deleteChat: defineEndpoint({
-    operationId: 'deleteChat', method: 'DELETE', path: '/api/v1/chats/{chat_id}', summary: 'Soft-delete a chat', tag, auth: 'api_key', params: chatIdParams, ...noContentSpec,
+    operationId: 'deleteChat',
+    method: 'DELETE',
+    path: '/api/v1/chats/{chat_id}',
+    summary: 'Soft-delete a chat',
+    tag,
+    auth: 'api_key',
+    params: chatIdParams,
+    ...noContentSpec,
   }),
   listResults: defineEndpoint({
-    operationId: 'listResults', method: 'GET', path: '/api/v1/results', summary: 'List your stored tool results', tag, auth: 'api_key',
+    operationId: 'listResults',
+    method: 'GET',
+    path: '/api/v1/results',
+    summary: 'List your stored tool results',
+    tag,
+    auth: 'api_key',
     query: z.strictObject({
       ...pageQuery,
       sort_by: z._default(z.enum(['created_at', 'file_size']), 'created_at'),
@@ -73,7 +126,13 @@ export const storageEndpoints = {
     response: pageOf(storedResultListItem),
   }),
   getResult: defineEndpoint({
-    operationId: 'getResult', method: 'GET', path: '/api/v1/results/{result_id}', summary: 'A stored result with its full data', tag, auth: 'api_key',
-    params: z.strictObject({ result_id: z.uuid() }), response: storedResult,
+    operationId: 'getResult',
+    method: 'GET',
+    path: '/api/v1/results/{result_id}',
+    summary: 'A stored result with its full data',
+    tag,
+    auth: 'api_key',
+    params: z.strictObject({ result_id: z.uuid() }),
+    response: storedResult,
   }),
 };

@@ -11,7 +11,12 @@ const backoffMs = (attempt: number) => 20 * 2 ** attempt;
 const backoff = (attempt: number) => new Promise((r) => setTimeout(r, backoffMs(attempt)));
 
 /** Writes groups with up to `concurrency` calls in flight, reporting the items written so far after each group. */
-async function writeGroups<T>(groups: T[][], concurrency: number, write: (group: T[]) => Promise<void>, onProgress?: (done: number) => void): Promise<void> {
+async function writeGroups<T>(
+  groups: T[][],
+  concurrency: number,
+  write: (group: T[]) => Promise<void>,
+  onProgress?: (done: number) => void,
+): Promise<void> {
   let next = 0;
   let done = 0;
   const worker = async () => {
@@ -47,7 +52,8 @@ export async function batchWrite(requests: WriteRequest[], options: BatchOptions
     async (group) => {
       let pending = group;
       for (let attempt = 0; pending.length > 0; attempt++) {
-        if (attempt >= MAX_ATTEMPTS) throw new Error(`${pending.length} writes stayed unprocessed after ${MAX_ATTEMPTS} attempts`);
+        if (attempt >= MAX_ATTEMPTS)
+          throw new Error(`${pending.length} writes stayed unprocessed after ${MAX_ATTEMPTS} attempts`);
         const out = await ddb().send(new BatchWriteCommand({ RequestItems: { [table()]: pending } }));
         pending = (out.UnprocessedItems?.[table()] ?? []) as WriteRequest[];
         if (pending.length) await backoff(attempt);
@@ -57,7 +63,11 @@ export async function batchWrite(requests: WriteRequest[], options: BatchOptions
   );
 }
 
-export const putAll = (items: Record<string, unknown>[], options?: BatchOptions) => batchWrite(items.map((Item) => ({ PutRequest: { Item } })), options);
+export const putAll = (items: Record<string, unknown>[], options?: BatchOptions) =>
+  batchWrite(
+    items.map((Item) => ({ PutRequest: { Item } })),
+    options,
+  );
 
 /** What one TransactWriteItems may carry: 100 items and 4 MB (kept under, as sizes here are estimates). */
 const TRANSACTION_ITEMS = 100;
@@ -102,14 +112,21 @@ export async function bulkPut(items: Record<string, unknown>[], options: BatchOp
     // Another write to one of these items in flight (an import during the seed) cancels the group: a
     // plain overwrite loses nothing by going again, as BatchWriteItem's would.
     async (group) => {
-      const put = () => ddb().send(new TransactWriteCommand({ TransactItems: group.map((Item) => ({ Put: { TableName: table(), Item } })) }));
+      const put = () =>
+        ddb().send(
+          new TransactWriteCommand({ TransactItems: group.map((Item) => ({ Put: { TableName: table(), Item } })) }),
+        );
       await retryingConflicts(put, { attempts: MAX_ATTEMPTS, pauseMs: (attempt) => backoffMs(attempt - 1) });
     },
     options.onProgress,
   );
 }
 
-export const deleteAll = (keys: Key[], options?: BatchOptions) => batchWrite(keys.map((Key) => ({ DeleteRequest: { Key } })), options);
+export const deleteAll = (keys: Key[], options?: BatchOptions) =>
+  batchWrite(
+    keys.map((Key) => ({ DeleteRequest: { Key } })),
+    options,
+  );
 
 /**
  * One item to read with others: its key and how its repository turns the stored item (or its absence)
@@ -135,7 +152,10 @@ type ReadValues<R extends readonly Read<unknown>[]> = { [I in keyof R]: R[I] ext
  * Every item that exists at these (distinct) keys, through BatchGetItem: 100 keys a call, the calls in
  * parallel, retrying what DynamoDB leaves unprocessed with exponential backoff.
  */
-export async function getMany(keys: Key[], options: { consistent: boolean; maxAttempts?: number }): Promise<Record<string, unknown>[]> {
+export async function getMany(
+  keys: Key[],
+  options: { consistent: boolean; maxAttempts?: number },
+): Promise<Record<string, unknown>[]> {
   const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
   const groups: Key[][] = [];
   for (let i = 0; i < keys.length; i += 100) groups.push(keys.slice(i, i + 100));
@@ -144,8 +164,13 @@ export async function getMany(keys: Key[], options: { consistent: boolean; maxAt
       const items: Record<string, unknown>[] = [];
       let pending: Record<string, unknown>[] = group;
       for (let attempt = 0; pending.length > 0; attempt++) {
-        if (attempt >= maxAttempts) throw new Error(`${pending.length} reads stayed unprocessed after ${maxAttempts} attempts`);
-        const out = await ddb().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending, ...(options.consistent ? { ConsistentRead: true } : {}) } } }));
+        if (attempt >= maxAttempts)
+          throw new Error(`${pending.length} reads stayed unprocessed after ${maxAttempts} attempts`);
+        const out = await ddb().send(
+          new BatchGetCommand({
+            RequestItems: { [table()]: { Keys: pending, ...(options.consistent ? { ConsistentRead: true } : {}) } },
+          }),
+        );
         items.push(...(out.Responses?.[table()] ?? []));
         pending = (out.UnprocessedKeys?.[table()]?.Keys ?? []) as Record<string, unknown>[];
         if (pending.length) await backoff(attempt);
@@ -167,5 +192,7 @@ export async function readTogether<R extends readonly Read<unknown>[]>(reads: R)
   const unique = new Map<string, Key>();
   for (const r of reads) for (const key of keysOf(r)) unique.set(id(key), { pk: key.pk, sk: key.sk });
   const found = new Map((await getMany([...unique.values()], { consistent: true })).map((item) => [id(item), item]));
-  return reads.map((r) => ('keys' in r ? r.decodeAll(r.keys.map((key) => found.get(id(key)))) : r.decode(found.get(id(r.key))))) as ReadValues<R>;
+  return reads.map((r) =>
+    'keys' in r ? r.decodeAll(r.keys.map((key) => found.get(id(key)))) : r.decode(found.get(id(r.key))),
+  ) as ReadValues<R>;
 }

@@ -27,7 +27,12 @@ function packBlob(ownerPk: string, blobId: string, value: unknown, expiresAt?: n
   const parts: Buffer[] = [];
   for (let i = 0; i < packed.length; i += CHUNK_BYTES) parts.push(packed.subarray(i, i + CHUNK_BYTES));
   if (parts.length === 0) parts.push(Buffer.alloc(0));
-  const items = parts.map((data, index) => ({ ...blobChunkKey(ownerPk, blobId, index), entity: 'blobChunk', data, ...(expiresAt === undefined ? {} : { [TTL_ATTRIBUTE]: expiresAt }) }));
+  const items = parts.map((data, index) => ({
+    ...blobChunkKey(ownerPk, blobId, index),
+    entity: 'blobChunk',
+    data,
+    ...(expiresAt === undefined ? {} : { [TTL_ATTRIBUTE]: expiresAt }),
+  }));
   return { items, ref: { blobId, chunks: parts.length, size: Buffer.byteLength(json, 'utf8') } as BlobRef };
 }
 
@@ -54,7 +59,11 @@ export async function writeBlob(ownerPk: string, blobId: string, value: unknown,
  * transaction, so the value and its owner appear together and cost no request of their own. A larger
  * value is written now, as writeBlob does, and there is no `item`.
  */
-export async function prepareBlob(ownerPk: string, blobId: string, value: unknown): Promise<{ ref: BlobRef; item?: TransactItem }> {
+export async function prepareBlob(
+  ownerPk: string,
+  blobId: string,
+  value: unknown,
+): Promise<{ ref: BlobRef; item?: TransactItem }> {
   const { items, ref } = packBlob(ownerPk, blobId, value);
   if (items.length === 1) return { ref, item: { Put: { TableName: table(), Item: items[0] } } };
   await putChunks(ownerPk, ref, items);
@@ -68,7 +77,11 @@ export const firstChunkRead = (ownerPk: string, blobId: string): ItemRead<Record
 });
 
 /** The blob, from its first chunk when that is the whole of it (read beside its owner), else as readBlob. */
-export async function readBlobFrom<T = unknown>(ownerPk: string, ref: BlobRef, firstChunk: Record<string, unknown> | undefined): Promise<T> {
+export async function readBlobFrom<T = unknown>(
+  ownerPk: string,
+  ref: BlobRef,
+  firstChunk: Record<string, unknown> | undefined,
+): Promise<T> {
   const wanted = blobChunkKey(ownerPk, ref.blobId, 0);
   if (ref.chunks === 1 && firstChunk && firstChunk.pk === wanted.pk && firstChunk.sk === wanted.sk) {
     return JSON.parse(gunzipSync(Buffer.from(firstChunk.data as Uint8Array)).toString('utf8')) as T;
@@ -106,5 +119,8 @@ export async function retireBlob(ownerPk: string, ref: BlobRef, at: Date): Promi
     ExpressionAttributeValues: { ':pk': ownerPk, ':prefix': prefix },
   });
   const expiresAt = Math.floor(at.getTime() / 1000) + RETIRED_BLOB_SECONDS;
-  await putAll(items.map((item) => ({ ...item, [TTL_ATTRIBUTE]: expiresAt })), { groupSize: 4 });
+  await putAll(
+    items.map((item) => ({ ...item, [TTL_ATTRIBUTE]: expiresAt })),
+    { groupSize: 4 },
+  );
 }

@@ -22,7 +22,12 @@ export async function putPendingCaptcha(c: PendingCaptcha): Promise<boolean> {
     await ddb().send(
       new PutCommand({
         TableName: table(),
-        Item: { ...moderationCaptchaKey(c.communityId, c.userId), entity: 'moderationCaptcha', ...c, ...captchaDueIndexKey(c.communityId, c.userId, c.deadline) },
+        Item: {
+          ...moderationCaptchaKey(c.communityId, c.userId),
+          entity: 'moderationCaptcha',
+          ...c,
+          ...captchaDueIndexKey(c.communityId, c.userId, c.deadline),
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -35,7 +40,9 @@ export async function putPendingCaptcha(c: PendingCaptcha): Promise<boolean> {
 
 /** Removes it and returns what it was; undefined when the sweep or a press got there first. */
 export async function takePendingCaptcha(communityId: string, userId: string): Promise<PendingCaptcha | undefined> {
-  const { Attributes } = await ddb().send(new DeleteCommand({ TableName: table(), Key: moderationCaptchaKey(communityId, userId), ReturnValues: 'ALL_OLD' }));
+  const { Attributes } = await ddb().send(
+    new DeleteCommand({ TableName: table(), Key: moderationCaptchaKey(communityId, userId), ReturnValues: 'ALL_OLD' }),
+  );
   if (!Attributes) return undefined;
   return captchas.fromItem(Attributes);
 }

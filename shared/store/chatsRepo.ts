@@ -24,7 +24,12 @@ export function putChatItem(chat: ChatRecord): TransactItem {
   return {
     Put: {
       TableName: table(),
-      Item: { ...chatKey(chat.userId, chat.id), entity: 'chat', ...chat, ...chatsByUpdatedIndexKey(chat.userId, chat.updatedAt, chat.id) },
+      Item: {
+        ...chatKey(chat.userId, chat.id),
+        entity: 'chat',
+        ...chat,
+        ...chatsByUpdatedIndexKey(chat.userId, chat.updatedAt, chat.id),
+      },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
@@ -72,7 +77,11 @@ export function softDeleteChatItem(userId: string, chatId: string, at: string): 
     Update: {
       TableName: table(),
       Key: chatKey(userId, chatId),
-      ...buildUpdate({ set: { deletedAt: at }, remove: ['gsi1pk', 'gsi1sk'], condition: 'attribute_exists(pk) AND attribute_not_exists(deletedAt)' }),
+      ...buildUpdate({
+        set: { deletedAt: at },
+        remove: ['gsi1pk', 'gsi1sk'],
+        condition: 'attribute_exists(pk) AND attribute_not_exists(deletedAt)',
+      }),
     },
   };
 }
@@ -100,11 +109,18 @@ export async function listChats(
 ): Promise<ChatPage> {
   const base =
     sortBy === 'updated_at'
-      ? { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': chatsByUpdatedPartition(userId) } as Record<string, unknown> }
+      ? {
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': chatsByUpdatedPartition(userId) } as Record<string, unknown>,
+        }
       : {
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
           FilterExpression: 'attribute_not_exists(deletedAt)',
-          ExpressionAttributeValues: { ':pk': chatsPartition(userId).pk, ':prefix': chatsPartition(userId).prefix } as Record<string, unknown>,
+          ExpressionAttributeValues: {
+            ':pk': chatsPartition(userId).pk,
+            ':prefix': chatsPartition(userId).prefix,
+          } as Record<string, unknown>,
         };
   const end = page.offset + page.limit;
   const counting = page.knownTotal === undefined;
@@ -114,8 +130,18 @@ export async function listChats(
   do {
     // Limit counts items read before the filter: on gsi1 (live chats only) exact, by creation order
     // it also passes over deleted chats, hence a floor; and a cap, as an offset may be anything.
-    const limit = counting ? undefined : Math.min(Math.max(end - seen, sortBy === 'updated_at' ? 1 : MIN_FILTERED_READ), MAX_READ);
-    const read = await ddb().send(new QueryCommand({ TableName: table(), ...base, ScanIndexForward: order === 'asc', ExclusiveStartKey: startKey, Limit: limit }));
+    const limit = counting
+      ? undefined
+      : Math.min(Math.max(end - seen, sortBy === 'updated_at' ? 1 : MIN_FILTERED_READ), MAX_READ);
+    const read = await ddb().send(
+      new QueryCommand({
+        TableName: table(),
+        ...base,
+        ScanIndexForward: order === 'asc',
+        ExclusiveStartKey: startKey,
+        Limit: limit,
+      }),
+    );
     for (const item of read.Items ?? []) {
       if (seen >= page.offset && items.length < page.limit) items.push(fromItem(item));
       seen += 1;

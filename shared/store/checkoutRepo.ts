@@ -14,11 +14,18 @@ export interface CheckoutRecord {
 }
 
 export async function putCheckout(record: CheckoutRecord, ttlSeconds: number): Promise<void> {
-  await ddb().send(new PutCommand({ TableName: table(), Item: { ...checkoutSessionKey(record.sessionId), entity: 'checkout', ...record, ttl: ttlSeconds } }));
+  await ddb().send(
+    new PutCommand({
+      TableName: table(),
+      Item: { ...checkoutSessionKey(record.sessionId), entity: 'checkout', ...record, ttl: ttlSeconds },
+    }),
+  );
 }
 
 export async function getCheckout(sessionId: string): Promise<CheckoutRecord | undefined> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: checkoutSessionKey(sessionId), ConsistentRead: true }));
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: table(), Key: checkoutSessionKey(sessionId), ConsistentRead: true }),
+  );
   return Item as CheckoutRecord | undefined;
 }
 
@@ -29,7 +36,10 @@ export async function markCheckoutPaid(sessionId: string): Promise<boolean> {
       new UpdateCommand({
         TableName: table(),
         Key: checkoutSessionKey(sessionId),
-        ...buildUpdate({ set: { status: 'paid' }, condition: { expression: '#s = :open', names: { '#s': 'status' }, values: { ':open': 'open' } } }),
+        ...buildUpdate({
+          set: { status: 'paid' },
+          condition: { expression: '#s = :open', names: { '#s': 'status' }, values: { ':open': 'open' } },
+        }),
       }),
     ),
   );

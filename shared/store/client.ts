@@ -25,7 +25,11 @@ export function ddb(): DynamoDBDocumentClient {
     const endpoint = optionalEnv('DYNAMODB_ENDPOINT');
     const client = new DynamoDBClient({
       ...(endpoint
-        ? { endpoint, region: optionalEnv('AWS_REGION') ?? 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+        ? {
+            endpoint,
+            region: optionalEnv('AWS_REGION') ?? 'us-east-1',
+            credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+          }
         : {}),
       maxAttempts: 5,
     });
@@ -36,7 +40,9 @@ export function ddb(): DynamoDBDocumentClient {
         if (!countingCapacity) return next(args);
         (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
         const result = await next(args);
-        const consumed = (result.output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }).ConsumedCapacity;
+        const consumed = (
+          result.output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }
+        ).ConsumedCapacity;
         const units = [consumed ?? []].flat().reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
         if (/^(Get|BatchGet|Query|Scan|TransactGet)/.test(context.commandName ?? '')) capacity.read += units;
         else capacity.write += units;

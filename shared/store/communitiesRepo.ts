@@ -50,7 +50,15 @@ export interface CommunityRecord extends CommunitySettings {
 
 /** Null attributes are not stored (so conditions can use attribute_not_exists); reading puts them back. */
 const communities = defineEntity<CommunityRecord>('community', {
-  nullable: ['activationToken', 'activatedAt', 'welcomeMessage', 'alertTemplate', 'nextBillingAt', 'suspendedAt', 'lastSyncedAt'],
+  nullable: [
+    'activationToken',
+    'activatedAt',
+    'welcomeMessage',
+    'alertTemplate',
+    'nextBillingAt',
+    'suspendedAt',
+    'lastSyncedAt',
+  ],
 });
 const fromItem = communities.fromItem;
 const withoutNulls = communities.attributes;
@@ -61,7 +69,12 @@ export function putNewCommunity(c: CommunityRecord): TransactItems {
     community: {
       Put: {
         TableName: table(),
-        Item: { ...communityKey(c.userId, c.id), entity: 'community', ...withoutNulls(c), ...renewalDueIndexKey(c.id, c.nextBillingAt!) },
+        Item: {
+          ...communityKey(c.userId, c.id),
+          entity: 'community',
+          ...withoutNulls(c),
+          ...renewalDueIndexKey(c.id, c.nextBillingAt!),
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -75,8 +88,14 @@ export function putNewCommunity(c: CommunityRecord): TransactItems {
   };
 }
 
-export async function getCommunity(userId: string, communityId: string, consistent = false): Promise<CommunityRecord | undefined> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: communityKey(userId, communityId), ConsistentRead: consistent }));
+export async function getCommunity(
+  userId: string,
+  communityId: string,
+  consistent = false,
+): Promise<CommunityRecord | undefined> {
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: table(), Key: communityKey(userId, communityId), ConsistentRead: consistent }),
+  );
   return Item ? fromItem(Item) : undefined;
 }
 
@@ -112,7 +131,13 @@ export async function newestCommunity(userId: string): Promise<CommunityRecord |
 }
 
 /** SET the non-null fields, REMOVE the null ones, under `guard`; the new record, or undefined when the guard failed. */
-function updateItem(userId: string, communityId: string, fields: Record<string, unknown>, guard: Condition, remove: string[] = []) {
+function updateItem(
+  userId: string,
+  communityId: string,
+  fields: Record<string, unknown>,
+  guard: Condition,
+  remove: string[] = [],
+) {
   const changes = setOrRemove(fields);
   return {
     TableName: table(),
@@ -137,26 +162,42 @@ async function updateOrUndefined(input: ReturnType<typeof updateItem>): Promise<
 
 export type CommunityChanges = Partial<CommunitySettings & Pick<CommunityRecord, 'activationToken' | 'activatedAt'>>;
 
-export function updateCommunitySettings(userId: string, communityId: string, changes: CommunityChanges, updatedAt: string) {
-  return updateOrUndefined(updateItem(userId, communityId, { ...changes, updatedAt }, { expression: 'attribute_exists(sk)' }));
+export function updateCommunitySettings(
+  userId: string,
+  communityId: string,
+  changes: CommunityChanges,
+  updatedAt: string,
+) {
+  return updateOrUndefined(
+    updateItem(userId, communityId, { ...changes, updatedAt }, { expression: 'attribute_exists(sk)' }),
+  );
 }
 
 /** Auto-renewal can change until the community expires. */
 export function updateAutoRenew(userId: string, communityId: string, autoRenew: boolean, updatedAt: string) {
   return updateOrUndefined(
-    updateItem(userId, communityId, { autoRenew, updatedAt }, { expression: 'billingState <> :expired', values: { ':expired': 'expired' } }),
+    updateItem(
+      userId,
+      communityId,
+      { autoRenew, updatedAt },
+      { expression: 'billingState <> :expired', values: { ':expired': 'expired' } },
+    ),
   );
 }
 
 export function stampSynced(userId: string, communityId: string, at: string) {
-  return updateOrUndefined(updateItem(userId, communityId, { lastSyncedAt: at }, { expression: 'attribute_exists(sk)' }));
+  return updateOrUndefined(
+    updateItem(userId, communityId, { lastSyncedAt: at }, { expression: 'attribute_exists(sk)' }),
+  );
 }
 
 /** Removes the community and its pointer; false when it was already gone. Leaving gsi3 with the item stops billing. */
 export async function deleteCommunityItems(c: CommunityRecord): Promise<boolean> {
   return writeIfCondition(() =>
     writeTogether({
-      community: { Delete: { TableName: table(), Key: communityKey(c.userId, c.id), ConditionExpression: 'attribute_exists(pk)' } },
+      community: {
+        Delete: { TableName: table(), Key: communityKey(c.userId, c.id), ConditionExpression: 'attribute_exists(pk)' },
+      },
       communityPointer: { Delete: { TableName: table(), Key: moderationIdKey(c.moderationId) } },
     }),
   );
@@ -170,12 +211,27 @@ const samePeriod = (c: CommunityRecord): Condition => ({
 });
 
 /** Transaction item moving the community into its next period (written with the renewal charge). */
-export function advanceBillingPeriod(c: CommunityRecord, period: number, nextBillingAt: string, at: string): TransactItem {
+export function advanceBillingPeriod(
+  c: CommunityRecord,
+  period: number,
+  nextBillingAt: string,
+  at: string,
+): TransactItem {
   const update = updateItem(
     c.userId,
     c.id,
-    { periodIndex: period, nextBillingAt, billingState: 'active', suspendedAt: null, updatedAt: at, ...renewalDueIndexKey(c.id, nextBillingAt) },
-    { expression: `${samePeriod(c).expression} AND billingState <> :expired AND autoRenew = :true`, values: { ...samePeriod(c).values, ':expired': 'expired', ':true': true } },
+    {
+      periodIndex: period,
+      nextBillingAt,
+      billingState: 'active',
+      suspendedAt: null,
+      updatedAt: at,
+      ...renewalDueIndexKey(c.id, nextBillingAt),
+    },
+    {
+      expression: `${samePeriod(c).expression} AND billingState <> :expired AND autoRenew = :true`,
+      values: { ...samePeriod(c).values, ':expired': 'expired', ':true': true },
+    },
   );
   return { Update: update };
 }
@@ -184,8 +240,15 @@ export function advanceBillingPeriod(c: CommunityRecord, period: number, nextBil
 
 /** Activation succeeds once, and only with the community's own token. */
 const activationUpdate = (c: CommunityRecord, token: string, at: string) =>
-  updateItem(c.userId, c.id, { activatedAt: at, updatedAt: at }, { expression: 'attribute_not_exists(activatedAt) AND activationToken = :token', values: { ':token': token } });
-export const markActivatedItem = (c: CommunityRecord, token: string, at: string): TransactItem => ({ Update: activationUpdate(c, token, at) });
+  updateItem(
+    c.userId,
+    c.id,
+    { activatedAt: at, updatedAt: at },
+    { expression: 'attribute_not_exists(activatedAt) AND activationToken = :token', values: { ':token': token } },
+  );
+export const markActivatedItem = (c: CommunityRecord, token: string, at: string): TransactItem => ({
+  Update: activationUpdate(c, token, at),
+});
 
 /**
  * A community without an activation token (reddit, x and crisp were connected at once, unbound, before
@@ -193,15 +256,27 @@ export const markActivatedItem = (c: CommunityRecord, token: string, at: string)
  * whoever reads it first; its billing is untouched.
  */
 export const giveActivationTokenItem = (c: CommunityRecord, token: string, at: string): TransactItem => ({
-  Update: updateItem(c.userId, c.id, { activationToken: token, activatedAt: null, updatedAt: at }, { expression: 'attribute_not_exists(activationToken)' }),
+  Update: updateItem(
+    c.userId,
+    c.id,
+    { activationToken: token, activatedAt: null, updatedAt: at },
+    { expression: 'attribute_not_exists(activationToken)' },
+  ),
 });
 
 /** A failed renewal: monitoring stops, the due time stays so every later sweep retries. */
 function suspensionUpdate(c: CommunityRecord, at: string) {
   const guard = samePeriod(c);
-  return updateItem(c.userId, c.id, { billingState: 'suspended', suspendedAt: at, updatedAt: at }, { expression: `${guard.expression} AND billingState = :active`, values: { ...guard.values, ':active': 'active' } });
+  return updateItem(
+    c.userId,
+    c.id,
+    { billingState: 'suspended', suspendedAt: at, updatedAt: at },
+    { expression: `${guard.expression} AND billingState = :active`, values: { ...guard.values, ':active': 'active' } },
+  );
 }
-export const suspendForNonPaymentItem = (c: CommunityRecord, at: string): TransactItem => ({ Update: suspensionUpdate(c, at) });
+export const suspendForNonPaymentItem = (c: CommunityRecord, at: string): TransactItem => ({
+  Update: suspensionUpdate(c, at),
+});
 
 /** Auto-renew off and the period over: the community leaves the due index for good. */
 function expiryUpdate(c: CommunityRecord, at: string) {
@@ -214,7 +289,9 @@ function expiryUpdate(c: CommunityRecord, at: string) {
     ['gsi3pk', 'gsi3sk'],
   );
 }
-export const expireAtPeriodEndItem = (c: CommunityRecord, at: string): TransactItem => ({ Update: expiryUpdate(c, at) });
+export const expireAtPeriodEndItem = (c: CommunityRecord, at: string): TransactItem => ({
+  Update: expiryUpdate(c, at),
+});
 
 /** Every billing community whose due time is at or before `atIso`: a Query per shard of the sparse gsi3. */
 export async function listDueCommunities(atIso: string): Promise<CommunityRecord[]> {

@@ -24,7 +24,12 @@ export async function putCrispMute(m: CrispMute): Promise<boolean> {
     ddb().send(
       new PutCommand({
         TableName: table(),
-        Item: { ...crispMuteKey(m.communityId, m.sessionId), entity: mutes.name, ...m, ...crispMuteDueIndexKey(m.communityId, m.sessionId, m.endsAt) },
+        Item: {
+          ...crispMuteKey(m.communityId, m.sessionId),
+          entity: mutes.name,
+          ...m,
+          ...crispMuteDueIndexKey(m.communityId, m.sessionId, m.endsAt),
+        },
         ConditionExpression: 'attribute_not_exists(pk) OR endsAt < :endsAt',
         ExpressionAttributeValues: { ':endsAt': m.endsAt },
       }),
@@ -44,6 +49,13 @@ export async function listEndedCrispMutes(atIso: string): Promise<CrispMute[]> {
 /** Removes the mute if it still ends when it was seen to: false when a later mute or another sweep moved it first. */
 export async function takeEndedCrispMute(m: CrispMute): Promise<boolean> {
   return writeIfCondition(() =>
-    ddb().send(new DeleteCommand({ TableName: table(), Key: crispMuteKey(m.communityId, m.sessionId), ConditionExpression: 'endsAt = :seen', ExpressionAttributeValues: { ':seen': m.endsAt } })),
+    ddb().send(
+      new DeleteCommand({
+        TableName: table(),
+        Key: crispMuteKey(m.communityId, m.sessionId),
+        ConditionExpression: 'endsAt = :seen',
+        ExpressionAttributeValues: { ':seen': m.endsAt },
+      }),
+    ),
   );
 }

@@ -14,27 +14,66 @@ import { ddb, isConditionFailure, table } from './client';
 import { buildUpdate } from './update';
 import { queryAll } from './query';
 import {
-  buildersByCategoryIndexKey, buildersByCategoryPartition, companyByDomainIndexKey, companyLookupDomainBucket, companyLookupNameBucket, COMPANY_LOOKUP_FACET, companyByDomainPartition, curatedFacetKey,
-  curatedFacetPackKey, curatedFacetPartition, CURATED_FACET_PACK_PREFIX, CURATED_FACET_PREFIX, curatedLinkedinIndexKey, curatedLinkedinPartition, curatedNameIndexKey, curatedNamePartition, curatedProfileKey, curatedSeedMarkerKey,
-  peopleByOrganizationIndexKey, peopleByOrganizationPartition, teamByOrganizationNameIndexKey, teamByOrganizationNamePartition,
+  buildersByCategoryIndexKey,
+  buildersByCategoryPartition,
+  companyByDomainIndexKey,
+  companyLookupDomainBucket,
+  companyLookupNameBucket,
+  COMPANY_LOOKUP_FACET,
+  companyByDomainPartition,
+  curatedFacetKey,
+  curatedFacetPackKey,
+  curatedFacetPartition,
+  CURATED_FACET_PACK_PREFIX,
+  CURATED_FACET_PREFIX,
+  curatedLinkedinIndexKey,
+  curatedLinkedinPartition,
+  curatedNameIndexKey,
+  curatedNamePartition,
+  curatedProfileKey,
+  curatedSeedMarkerKey,
+  peopleByOrganizationIndexKey,
+  peopleByOrganizationPartition,
+  teamByOrganizationNameIndexKey,
+  teamByOrganizationNamePartition,
 } from './keys';
-import type { CuratedBuilder, CuratedCompany, CuratedEntity, CuratedFund, CuratedKol, CuratedPerson, EntityKind } from '#shared/data/model';
+import type {
+  CuratedBuilder,
+  CuratedCompany,
+  CuratedEntity,
+  CuratedFund,
+  CuratedKol,
+  CuratedPerson,
+  EntityKind,
+} from '#shared/data/model';
 import { DATASET_AS_OF, slugOf } from '#shared/data/model';
 import { fundProfileStats, sectorRecord, type SectorRecord } from '#shared/data/fundStats';
 import type { SectorId } from '#shared/data/taxonomy';
 import { normaliseDomain } from '#shared/hostNames';
 import { fundsConcerned, portfolioCompanyIds, portfolioOf, type PortfolioCompany } from '#shared/data/portfolio';
 
-export type { CuratedBuilder, CuratedCompany, CuratedEntity, CuratedFund, CuratedKol, CuratedPerson } from '#shared/data/model';
+export type {
+  CuratedBuilder,
+  CuratedCompany,
+  CuratedEntity,
+  CuratedFund,
+  CuratedKol,
+  CuratedPerson,
+} from '#shared/data/model';
 
 /** A fund as its sector index holds it: the profile without rounds, plus its record in that sector. */
-export type FundInSector = Omit<CuratedFund, 'rounds'> & { sectorRecord: SectorRecord; roundCount: number; leadCount: number; topCoInvestors: string[] };
+export type FundInSector = Omit<CuratedFund, 'rounds'> & {
+  sectorRecord: SectorRecord;
+  roundCount: number;
+  leadCount: number;
+  topCoInvestors: string[];
+};
 
 type Item = Record<string, unknown> & { pk: string; sk: string };
 
 /** Entities are stored as JSON text: one string attribute reads and writes far faster than a deep map. */
-const decode = <T>(item: Record<string, unknown> | undefined): T | undefined => (item ? (JSON.parse(item.data as string) as T) : undefined);
-
+const decode = <T>(item: Record<string, unknown> | undefined): T | undefined =>
+  item ? (JSON.parse(item.data as string) as T) : undefined;
 
 /**
  * The profile slug of a LinkedIn URL (`https://linkedin.com/in/ada-park-1a/` → `ada-park-1a`), or undefined.
@@ -51,7 +90,11 @@ export function linkedinSlug(url: string): string | undefined {
   }
 }
 
-const profileItem = (entity: CuratedEntity, extra: Record<string, unknown> = {}, data = JSON.stringify(entity)): Item => ({
+const profileItem = (
+  entity: CuratedEntity,
+  extra: Record<string, unknown> = {},
+  data = JSON.stringify(entity),
+): Item => ({
   ...curatedProfileKey(entity.kind, entity.id),
   entity: 'curated',
   kind: entity.kind,
@@ -66,12 +109,21 @@ interface FacetEntry {
   id: string;
   data: unknown;
 }
-const facetItem = (e: FacetEntry): Item => ({ ...curatedFacetKey(e.facet, e.value, e.kind, e.id), entity: 'curatedFacet', data: JSON.stringify(e.data) });
+const facetItem = (e: FacetEntry): Item => ({
+  ...curatedFacetKey(e.facet, e.value, e.kind, e.id),
+  entity: 'curatedFacet',
+  data: JSON.stringify(e.data),
+});
 /** Marks an entity as gone from a facet value, hiding a copy a seed pack still holds. */
-const facetRemovedItem = (key: { pk: string; sk: string }): Item => ({ ...key, entity: 'curatedFacetRemoved', data: '{}' });
+const facetRemovedItem = (key: { pk: string; sk: string }): Item => ({
+  ...key,
+  entity: 'curatedFacetRemoved',
+  data: '{}',
+});
 /** Pack items stay well under DynamoDB's 400 KB item limit. */
 const FACET_PACK_BYTES = 300_000;
-const nameIndex = (entity: CuratedFund | CuratedCompany) => curatedNameIndexKey(entity.kind, slugOf(entity.name), entity.id);
+const nameIndex = (entity: CuratedFund | CuratedCompany) =>
+  curatedNameIndexKey(entity.kind, slugOf(entity.name), entity.id);
 /** The domain a company is found under (gsi2 and the lookup facet). */
 const companyDomainKey = (company: Pick<CuratedCompany, 'domain'>) => normaliseDomain(company.domain) ?? company.domain;
 
@@ -98,14 +150,35 @@ function profileItemsFor(entity: CuratedEntity, portfolio?: PortfolioCompany[]):
       // The fund's JSON once: stored as its data, hashed as its revision, counted against the item budget.
       const data = JSON.stringify(entity);
       const text = portfolio && portfolioText(data, portfolio);
-      return [profileItem(entity, { ...nameIndex(entity), rev: revisionOf(data), ...(text ? { portfolio: text } : {}) }, data)];
+      return [
+        profileItem(
+          entity,
+          { ...nameIndex(entity), rev: revisionOf(data), ...(text ? { portfolio: text } : {}) },
+          data,
+        ),
+      ];
     }
     case 'company':
-      return [profileItem(entity, { ...companyByDomainIndexKey(companyDomainKey(entity), entity.id), ...nameIndex(entity) })];
+      return [
+        profileItem(entity, { ...companyByDomainIndexKey(companyDomainKey(entity), entity.id), ...nameIndex(entity) }),
+      ];
     case 'person': {
       const slug = entity.linkedinUrl ? linkedinSlug(entity.linkedinUrl) : undefined;
-      const team = slugOf(entity.companyName) ? teamByOrganizationNameIndexKey(entity.organizationKind, slugOf(entity.companyName), entity.companyId, entity.id) : {};
-      return [profileItem(entity, { ...peopleByOrganizationIndexKey(entity.companyId, entity.id), ...team, ...(slug ? curatedLinkedinIndexKey(slug, entity.id) : {}) })];
+      const team = slugOf(entity.companyName)
+        ? teamByOrganizationNameIndexKey(
+            entity.organizationKind,
+            slugOf(entity.companyName),
+            entity.companyId,
+            entity.id,
+          )
+        : {};
+      return [
+        profileItem(entity, {
+          ...peopleByOrganizationIndexKey(entity.companyId, entity.id),
+          ...team,
+          ...(slug ? curatedLinkedinIndexKey(slug, entity.id) : {}),
+        }),
+      ];
     }
     case 'kol':
       return [profileItem(entity)];
@@ -116,15 +189,31 @@ function profileItemsFor(entity: CuratedEntity, portfolio?: PortfolioCompany[]):
 
 /** The copies of one entity its packages' facets hold. */
 function facetEntriesFor(entity: CuratedEntity): FacetEntry[] {
-  const entry = (facet: string, value: string, data: unknown): FacetEntry => ({ facet, value, kind: entity.kind, id: entity.id, data });
+  const entry = (facet: string, value: string, data: unknown): FacetEntry => ({
+    facet,
+    value,
+    kind: entity.kind,
+    id: entity.id,
+    data,
+  });
   switch (entity.kind) {
     case 'fund': {
       const { rounds, ...summary } = entity;
-      return entity.sectors.map((s) => entry('FUND_SECTOR', s, { ...summary, roundCount: rounds.length, ...fundProfileStats(entity), sectorRecord: sectorRecord(entity, s, DATASET_AS_OF) }));
+      return entity.sectors.map((s) =>
+        entry('FUND_SECTOR', s, {
+          ...summary,
+          roundCount: rounds.length,
+          ...fundProfileStats(entity),
+          sectorRecord: sectorRecord(entity, s, DATASET_AS_OF),
+        }),
+      );
     }
     case 'company': {
       const ref: CompanyRef = { id: entity.id, name: entity.name, domain: entity.domain };
-      const buckets = new Set([companyLookupDomainBucket(companyDomainKey(entity)), companyLookupNameBucket(slugOf(entity.name))]);
+      const buckets = new Set([
+        companyLookupDomainBucket(companyDomainKey(entity)),
+        companyLookupNameBucket(slugOf(entity.name)),
+      ]);
       return [...buckets].map((bucket) => entry(COMPANY_LOOKUP_FACET, bucket, ref));
     }
     case 'person':
@@ -152,15 +241,20 @@ export function curatedItemsFor(entity: CuratedEntity): Item[] {
  * back from an older read. `known` saves reading the people's companies again.
  */
 export async function refreshPortfolios(changed: CuratedEntity[], known: Map<string, CuratedEntity>): Promise<void> {
-  const companiesOfPeople = changed.flatMap((e) => (e.kind === 'person' && e.organizationKind === 'company' && !known.has(e.companyId) ? [e.companyId] : []));
+  const companiesOfPeople = changed.flatMap((e) =>
+    e.kind === 'person' && e.organizationKind === 'company' && !known.has(e.companyId) ? [e.companyId] : [],
+  );
   const at = new Map(known);
-  for (const [id, company] of await getCuratedEntities('company', companiesOfPeople, { consistent: true })) at.set(id, company);
+  for (const [id, company] of await getCuratedEntities('company', companiesOfPeople, { consistent: true }))
+    at.set(id, company);
   for (const fundId of fundsConcerned(changed, (id) => at.get(id))) await refreshPortfolio(fundId);
 }
 
 async function refreshPortfolio(fundId: string, attempts = 5): Promise<void> {
   for (let attempt = 1; ; attempt++) {
-    const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: curatedProfileKey('fund', fundId), ConsistentRead: true }));
+    const { Item } = await ddb().send(
+      new GetCommand({ TableName: table(), Key: curatedProfileKey('fund', fundId), ConsistentRead: true }),
+    );
     const fund = decode<CuratedFund>(Item);
     if (!fund) return;
     const portfolio = await readPortfolio(fund, true);
@@ -173,7 +267,10 @@ async function refreshPortfolio(fundId: string, attempts = 5): Promise<void> {
           ...buildUpdate({
             set: { portfolio: text },
             remove: text === undefined ? ['portfolio'] : [],
-            condition: Item!.rev === undefined ? 'attribute_not_exists(rev)' : { expression: 'rev = :rev', values: { ':rev': Item!.rev } },
+            condition:
+              Item!.rev === undefined
+                ? 'attribute_not_exists(rev)'
+                : { expression: 'rev = :rev', values: { ':rev': Item!.rev } },
           }),
         }),
       );
@@ -187,7 +284,11 @@ async function refreshPortfolio(fundId: string, attempts = 5): Promise<void> {
 /** The portfolio of a fund from its stored companies and their contacts (two BatchGetItems, three past 100 companies). */
 async function readPortfolio(fund: CuratedFund, consistent = false): Promise<PortfolioCompany[]> {
   const companies = await getCuratedEntities<CuratedCompany>('company', portfolioCompanyIds(fund), { consistent });
-  const contacts = await getCuratedEntities<CuratedPerson>('person', [...companies.values()].flatMap((c) => (c.primaryContactId ? [c.primaryContactId] : [])), { consistent });
+  const contacts = await getCuratedEntities<CuratedPerson>(
+    'person',
+    [...companies.values()].flatMap((c) => (c.primaryContactId ? [c.primaryContactId] : [])),
+    { consistent },
+  );
   return portfolioOf(fund, (id) => companies.get(id) ?? contacts.get(id));
 }
 
@@ -204,7 +305,11 @@ export function packedCuratedItems(entities: CuratedEntity[], packBytes = FACET_
     let [texts, bytes, index] = [[] as string[], 0, 0];
     const flush = () => {
       if (!texts.length) return;
-      packs.push({ ...curatedFacetPackKey(facet, value, index++), entity: 'curatedFacetPack', data: `[${texts.join(',')}]` });
+      packs.push({
+        ...curatedFacetPackKey(facet, value, index++),
+        entity: 'curatedFacetPack',
+        data: `[${texts.join(',')}]`,
+      });
       [texts, bytes] = [[], 0];
     };
     for (const entry of entries) {
@@ -218,14 +323,20 @@ export function packedCuratedItems(entities: CuratedEntity[], packBytes = FACET_
   }
   const byId = new Map(entities.map((e) => [e.id, e]));
   const entity = (id: string) => byId.get(id);
-  return [...entities.flatMap((e) => profileItemsFor(e, e.kind === 'fund' ? portfolioOf(e, entity) : undefined)), ...packs];
+  return [
+    ...entities.flatMap((e) => profileItemsFor(e, e.kind === 'fund' ? portfolioOf(e, entity) : undefined)),
+    ...packs,
+  ];
 }
 
 /**
  * Writes items in batches of 25, `concurrency` batches at a time, retrying unprocessed items with
  * backoff. Curated items are plain overwrites (the same entity written twice gives the same items).
  */
-export async function putCuratedItems(items: Item[], options: { concurrency?: number; onProgress?: (written: number) => void } = {}): Promise<void> {
+export async function putCuratedItems(
+  items: Item[],
+  options: { concurrency?: number; onProgress?: (written: number) => void } = {},
+): Promise<void> {
   await bulkPut(items, { concurrency: options.concurrency ?? 12, onProgress: options.onProgress });
 }
 
@@ -242,10 +353,18 @@ export async function deleteCuratedKeys(keys: { pk: string; sk: string }[]): Pro
 /** After a re-seed, packs beyond the ones just written (a larger earlier dataset) are removed. */
 async function deleteOutgrownPacks(written: Item[]): Promise<void> {
   const packsByPartition = new Map<string, Set<string>>();
-  for (const item of written) if (item.entity === 'curatedFacetPack') packsByPartition.set(item.pk, (packsByPartition.get(item.pk) ?? new Set()).add(item.sk));
+  for (const item of written)
+    if (item.entity === 'curatedFacetPack')
+      packsByPartition.set(item.pk, (packsByPartition.get(item.pk) ?? new Set()).add(item.sk));
   for (const [pk, kept] of packsByPartition) {
-    const stored = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :pack)', ExpressionAttributeValues: { ':pk': pk, ':pack': CURATED_FACET_PACK_PREFIX }, ProjectionExpression: 'pk, sk' });
-    await deleteAll(stored.filter((i) => !kept.has(i.sk as string)).map((i) => ({ pk: i.pk as string, sk: i.sk as string })));
+    const stored = await queryAll({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :pack)',
+      ExpressionAttributeValues: { ':pk': pk, ':pack': CURATED_FACET_PACK_PREFIX },
+      ProjectionExpression: 'pk, sk',
+    });
+    await deleteAll(
+      stored.filter((i) => !kept.has(i.sk as string)).map((i) => ({ pk: i.pk as string, sk: i.sk as string })),
+    );
   }
 }
 
@@ -254,7 +373,10 @@ export async function writeCuratedEntities(
   options: { concurrency?: number; packBytes?: number; onProgress?: (written: number, total: number) => void } = {},
 ): Promise<number> {
   const items = packedCuratedItems(entities, options.packBytes);
-  await putCuratedItems(items, { concurrency: options.concurrency, onProgress: (written) => options.onProgress?.(written, items.length) });
+  await putCuratedItems(items, {
+    concurrency: options.concurrency,
+    onProgress: (written) => options.onProgress?.(written, items.length),
+  });
   await deleteOutgrownPacks(items);
   forgetCachedFacets();
   return items.length;
@@ -268,12 +390,22 @@ export async function getCuratedEntity<T extends CuratedEntity>(kind: T['kind'],
 }
 
 /** A profile by id, for a readTogether with other items (undefined when missing). */
-export const curatedEntityRead = <T extends CuratedEntity>(kind: T['kind'], id: string): ItemRead<T | undefined> => ({ key: curatedProfileKey(kind, id), decode: (item) => decode<T>(item) });
+export const curatedEntityRead = <T extends CuratedEntity>(kind: T['kind'], id: string): ItemRead<T | undefined> => ({
+  key: curatedProfileKey(kind, id),
+  decode: (item) => decode<T>(item),
+});
 
 /** Profiles by id (BatchGetItem, 100 keys a request); missing ids are absent from the map. */
-export async function getCuratedEntities<T extends CuratedEntity>(kind: T['kind'], ids: string[], options: { consistent?: boolean } = {}): Promise<Map<string, T>> {
+export async function getCuratedEntities<T extends CuratedEntity>(
+  kind: T['kind'],
+  ids: string[],
+  options: { consistent?: boolean } = {},
+): Promise<Map<string, T>> {
   // Reference data: eventually consistent reads are enough (and half the cost), but for a write that depends on them.
-  const items = await getMany([...new Set(ids)].map((id) => curatedProfileKey(kind, id)), { consistent: options.consistent ?? false, maxAttempts: 9 });
+  const items = await getMany(
+    [...new Set(ids)].map((id) => curatedProfileKey(kind, id)),
+    { consistent: options.consistent ?? false, maxAttempts: 9 },
+  );
   return new Map(items.map((item) => decode<T>(item)!).map((entity) => [entity.id, entity]));
 }
 
@@ -285,7 +417,13 @@ export async function getCompanyByDomain(domain: string): Promise<CuratedCompany
   const host = normaliseDomain(domain);
   if (!host) return undefined;
   const { Items } = await ddb().send(
-    new QueryCommand({ TableName: table(), IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': companyByDomainPartition(host) }, Limit: 1 }),
+    new QueryCommand({
+      TableName: table(),
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk',
+      ExpressionAttributeValues: { ':pk': companyByDomainPartition(host) },
+      Limit: 1,
+    }),
   );
   const found = decode<CuratedCompany>(Items?.[0]);
   const labels = host.split('.');
@@ -324,7 +462,12 @@ export function companyLookup(): CompanyLookup {
   const bucket = (value: string) => {
     if (!read.has(value)) {
       const pk = curatedFacetPartition(COMPANY_LOOKUP_FACET, value);
-      read.set(value, queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }).then(facetMembers<CompanyRef>));
+      read.set(
+        value,
+        queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }).then(
+          facetMembers<CompanyRef>,
+        ),
+      );
     }
     return read.get(value)!;
   };
@@ -354,7 +497,11 @@ export function companyLookup(): CompanyLookup {
 
 /** Everyone working at a company (or a fund, by the fund's id). */
 export async function listPeopleByCompany(companyId: string): Promise<CuratedPerson[]> {
-  const items = await queryAll({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': peopleByOrganizationPartition(companyId) } });
+  const items = await queryAll({
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :pk',
+    ExpressionAttributeValues: { ':pk': peopleByOrganizationPartition(companyId) },
+  });
   return items.map((i) => decode<CuratedPerson>(i)!);
 }
 
@@ -366,29 +513,55 @@ export async function listPeopleByCompany(companyId: string): Promise<CuratedPer
 export async function listPeopleByCompanyName(name: string): Promise<CuratedPerson[]> {
   const slug = slugOf(name);
   if (!slug) return [];
-  const items = await queryAll({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': teamByOrganizationNamePartition('company', slug) } });
+  const items = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': teamByOrganizationNamePartition('company', slug) },
+  });
   return items.map((i) => decode<CuratedPerson>(i)!);
 }
 
 export async function getPersonByLinkedinUrl(url: string): Promise<CuratedPerson | undefined> {
   const slug = linkedinSlug(url);
   if (!slug) return undefined;
-  const { Items } = await ddb().send(new QueryCommand({ TableName: table(), IndexName: 'gsi3', KeyConditionExpression: 'gsi3pk = :pk', ExpressionAttributeValues: { ':pk': curatedLinkedinPartition(slug) }, Limit: 1 }));
+  const { Items } = await ddb().send(
+    new QueryCommand({
+      TableName: table(),
+      IndexName: 'gsi3',
+      KeyConditionExpression: 'gsi3pk = :pk',
+      ExpressionAttributeValues: { ':pk': curatedLinkedinPartition(slug) },
+      Limit: 1,
+    }),
+  );
   return decode<CuratedPerson>(Items?.[0]);
 }
 
 /** Companies or funds whose name has this slug (`Nebula Labs`, `nebula-labs` and `NEBULA LABS` are one name). */
-export async function findByName(kind: 'company' | 'fund', name: string): Promise<{ id: string; name: string; domain: string }[]> {
-  return (await profilesNamed<CuratedFund | CuratedCompany>(kind, name)).map(({ id, name, domain }) => ({ id, name, domain }));
+export async function findByName(
+  kind: 'company' | 'fund',
+  name: string,
+): Promise<{ id: string; name: string; domain: string }[]> {
+  return (await profilesNamed<CuratedFund | CuratedCompany>(kind, name)).map(({ id, name, domain }) => ({
+    id,
+    name,
+    domain,
+  }));
 }
 
 /** The whole profiles of the funds or companies whose name has this slug: the name index projects every attribute. */
-export async function profilesNamed<T extends CuratedFund | CuratedCompany>(kind: T['kind'], name: string): Promise<T[]> {
+export async function profilesNamed<T extends CuratedFund | CuratedCompany>(
+  kind: T['kind'],
+  name: string,
+): Promise<T[]> {
   const slug = slugOf(name);
   if (!slug) return [];
   // The profile alone: a fund's item also holds its portfolio, which name lookups do not need.
   const items = await queryAll({
-    IndexName: 'gsi3', KeyConditionExpression: 'gsi3pk = :pk', ExpressionAttributeValues: { ':pk': curatedNamePartition(kind, slug) }, ProjectionExpression: '#data', ExpressionAttributeNames: { '#data': 'data' },
+    IndexName: 'gsi3',
+    KeyConditionExpression: 'gsi3pk = :pk',
+    ExpressionAttributeValues: { ':pk': curatedNamePartition(kind, slug) },
+    ProjectionExpression: '#data',
+    ExpressionAttributeNames: { '#data': 'data' },
   });
   return items.map((i) => decode<T>(i)!);
 }
@@ -408,11 +581,16 @@ export interface FundWithPortfolio {
 export async function fundsNamedWithPortfolio(name: string): Promise<FundWithPortfolio[]> {
   const slug = slugOf(name);
   if (!slug) return [];
-  const items = await queryAll({ IndexName: 'gsi3', KeyConditionExpression: 'gsi3pk = :pk', ExpressionAttributeValues: { ':pk': curatedNamePartition('fund', slug) } });
+  const items = await queryAll({
+    IndexName: 'gsi3',
+    KeyConditionExpression: 'gsi3pk = :pk',
+    ExpressionAttributeValues: { ':pk': curatedNamePartition('fund', slug) },
+  });
   return Promise.all(
     items.map(async (item) => {
       const fund = decode<CuratedFund>(item)!;
-      const stored = typeof item.portfolio === 'string' ? (JSON.parse(item.portfolio) as PortfolioCompany[]) : undefined;
+      const stored =
+        typeof item.portfolio === 'string' ? (JSON.parse(item.portfolio) as PortfolioCompany[]) : undefined;
       const storedIds = new Set(stored?.map((c) => c.id));
       const covers = stored && portfolioCompanyIds(fund).every((id) => storedIds.has(id));
       return { fund, portfolio: covers ? stored! : await readPortfolio(fund) };
@@ -437,7 +615,9 @@ const facet = <T>(name: string, value: string): Promise<T[]> => {
   const pk = curatedFacetPartition(name, value);
   const hit = facetCache.get(pk);
   if (hit && Date.now() - hit.at < FACET_CACHE_MS) return hit.value as Promise<T[]>;
-  const read = queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }).then(facetMembers<T>);
+  const read = queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }).then(
+    facetMembers<T>,
+  );
   facetCache.set(pk, { at: Date.now(), value: read });
   read.catch(() => facetCache.delete(pk));
   return read;
@@ -446,7 +626,9 @@ const facet = <T>(name: string, value: string): Promise<T[]> => {
 /** The entities of one facet partition: seed packs, overridden by single-entity items and removal markers. */
 function facetMembers<T>(items: Record<string, unknown>[]): T[] {
   const members = new Map<string, T>();
-  for (const item of items) if (item.entity === 'curatedFacetPack') for (const e of JSON.parse(item.data as string) as (T & { id: string })[]) members.set(e.id, e);
+  for (const item of items)
+    if (item.entity === 'curatedFacetPack')
+      for (const e of JSON.parse(item.data as string) as (T & { id: string })[]) members.set(e.id, e);
   for (const item of items) {
     const id = String(item.sk).slice(String(item.sk).indexOf('#') + 1);
     if (item.entity === 'curatedFacet') members.set(id, decode<T>(item)!);
@@ -459,14 +641,17 @@ function facetMembers<T>(items: Record<string, unknown>[]): T[] {
 export const listFundsInSector = (sector: SectorId): Promise<FundInSector[]> => facet('FUND_SECTOR', sector);
 export const listKolsInSector = (sector: SectorId): Promise<CuratedKol[]> => facet('KOL_SECTOR', sector);
 export const listProspectsInSector = (sector: SectorId): Promise<CuratedPerson[]> => facet('PROSPECT_SECTOR', sector);
-export const listBuildersInEcosystem = (ecosystem: string): Promise<CuratedBuilder[]> => facet('BUILDER_ECOSYSTEM', ecosystem);
+export const listBuildersInEcosystem = (ecosystem: string): Promise<CuratedBuilder[]> =>
+  facet('BUILDER_ECOSYSTEM', ecosystem);
 export async function listBuildersInCategory(category: string): Promise<CuratedBuilder[]> {
   const key = `gsi2:${buildersByCategoryPartition(category)}`;
   const hit = facetCache.get(key);
   if (hit && Date.now() - hit.at < FACET_CACHE_MS) return hit.value as Promise<CuratedBuilder[]>;
-  const read = queryAll({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': buildersByCategoryPartition(category) } }).then((items) =>
-    items.map((i) => decode<CuratedBuilder>(i)!),
-  );
+  const read = queryAll({
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :pk',
+    ExpressionAttributeValues: { ':pk': buildersByCategoryPartition(category) },
+  }).then((items) => items.map((i) => decode<CuratedBuilder>(i)!));
   facetCache.set(key, { at: Date.now(), value: read });
   read.catch(() => facetCache.delete(key));
   return read;
@@ -497,5 +682,7 @@ export async function getSeedMarker(): Promise<SeedMarker | undefined> {
 }
 
 export async function putSeedMarker(marker: SeedMarker): Promise<void> {
-  await ddb().send(new PutCommand({ TableName: table(), Item: { ...curatedSeedMarkerKey(), entity: 'curatedSeed', marker } }));
+  await ddb().send(
+    new PutCommand({ TableName: table(), Item: { ...curatedSeedMarkerKey(), entity: 'curatedSeed', marker } }),
+  );
 }

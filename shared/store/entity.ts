@@ -5,7 +5,18 @@
  */
 
 /** Attributes of an item that are not part of the record it stores. */
-const TABLE_ATTRIBUTES = new Set(['pk', 'sk', 'entity', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'ttl']);
+const TABLE_ATTRIBUTES = new Set([
+  'pk',
+  'sk',
+  'entity',
+  'gsi1pk',
+  'gsi1sk',
+  'gsi2pk',
+  'gsi2sk',
+  'gsi3pk',
+  'gsi3sk',
+  'ttl',
+]);
 
 export interface Entity<R extends object> {
   readonly name: string;
@@ -19,7 +30,10 @@ export interface Entity<R extends object> {
  * The one place an item read from the table becomes a typed record: every item of an entity was
  * written by its repository from a record of that type, so the shape is the repository's contract.
  */
-export function defineEntity<R extends object>(name: string, options: { nullable?: readonly (keyof R & string)[]; keep?: readonly string[] } = {}): Entity<R> {
+export function defineEntity<R extends object>(
+  name: string,
+  options: { nullable?: readonly (keyof R & string)[]; keep?: readonly string[] } = {},
+): Entity<R> {
   const nullable = options.nullable ?? [];
   const keep = new Set(options.keep ?? []);
   return {

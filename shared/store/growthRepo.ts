@@ -1,6 +1,14 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from './client';
-import { GROWTH_RUN_START_SHARDS, growthPlanKey, growthQuoteKey, growthRunKey, growthRunStartIndexKey, growthRunStartPartition, growthRunStartUpTo } from './keys';
+import {
+  GROWTH_RUN_START_SHARDS,
+  growthPlanKey,
+  growthQuoteKey,
+  growthRunKey,
+  growthRunStartIndexKey,
+  growthRunStartPartition,
+  growthRunStartUpTo,
+} from './keys';
 import { queryDueShards } from './query';
 import type { TransactItem } from './transactions';
 import { defineEntity } from './entity';
@@ -39,7 +47,11 @@ export interface GrowthRunOutcome {
   rows: number;
   deliveredCounts: Record<string, number>;
   dataSourceMix: Record<string, number>;
-  gapReport: { unresolved_count: number; reasons: Record<string, number>; unresolved: { row: number; label: string; reason: string }[] };
+  gapReport: {
+    unresolved_count: number;
+    reasons: Record<string, number>;
+    unresolved: { row: number; label: string; reason: string }[];
+  };
   stageStatus: Record<string, string>;
   progress: { percent: number; message: string };
   finishedAt: string;
@@ -74,7 +86,12 @@ const quotes = defineEntity<GrowthQuoteRecord>('growthQuote', { keep: ['ttl'] })
 const runs = defineEntity<GrowthRunRecord>('growthRun', { keep: ['ttl'] });
 
 export async function putPlanIssue(record: PlanIssueRecord): Promise<void> {
-  await ddb().send(new PutCommand({ TableName: table(), Item: { ...growthPlanKey(record.userId, record.planId), entity: 'growthPlan', ...record } }));
+  await ddb().send(
+    new PutCommand({
+      TableName: table(),
+      Item: { ...growthPlanKey(record.userId, record.planId), entity: 'growthPlan', ...record },
+    }),
+  );
 }
 
 export async function getPlanIssue(userId: string, planId: string): Promise<PlanIssueRecord | undefined> {
@@ -84,12 +101,18 @@ export async function getPlanIssue(userId: string, planId: string): Promise<Plan
 
 export async function putQuote(quote: GrowthQuoteRecord): Promise<void> {
   await ddb().send(
-    new PutCommand({ TableName: table(), Item: { ...growthQuoteKey(quote.quoteToken), entity: 'growthQuote', ...quote }, ConditionExpression: 'attribute_not_exists(pk)' }),
+    new PutCommand({
+      TableName: table(),
+      Item: { ...growthQuoteKey(quote.quoteToken), entity: 'growthQuote', ...quote },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
   );
 }
 
 export async function getQuote(quoteToken: string): Promise<GrowthQuoteRecord | undefined> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: growthQuoteKey(quoteToken), ConsistentRead: true }));
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: table(), Key: growthQuoteKey(quoteToken), ConsistentRead: true }),
+  );
   return Item ? quotes.fromItem(Item) : undefined;
 }
 
@@ -101,7 +124,10 @@ export function consumeQuoteItem(quoteToken: string, runId: string, atIso: strin
       Key: growthQuoteKey(quoteToken),
       ...buildUpdate({
         set: { usedAt: atIso, runId },
-        condition: { expression: 'attribute_exists(pk) AND attribute_not_exists(usedAt) AND expiresAt > :at', values: { ':at': atIso } },
+        condition: {
+          expression: 'attribute_exists(pk) AND attribute_not_exists(usedAt) AND expiresAt > :at',
+          values: { ':at': atIso },
+        },
       }),
     },
   };
@@ -111,14 +137,21 @@ export function putRunItem(run: GrowthRunRecord): TransactItem {
   return {
     Put: {
       TableName: table(),
-      Item: { ...growthRunKey(run.userId, run.runId), entity: 'growthRun', ...run, ...growthRunStartIndexKey(run.runId, run.createdAt) },
+      Item: {
+        ...growthRunKey(run.userId, run.runId),
+        entity: 'growthRun',
+        ...run,
+        ...growthRunStartIndexKey(run.runId, run.createdAt),
+      },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
 }
 
 export async function getRun(userId: string, runId: string): Promise<GrowthRunRecord | undefined> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: growthRunKey(userId, runId), ConsistentRead: true }));
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: table(), Key: growthRunKey(userId, runId), ConsistentRead: true }),
+  );
   return Item ? runs.fromItem(Item) : undefined;
 }
 
@@ -127,7 +160,11 @@ export async function attachJob(userId: string, runId: string, jobId: string, at
     new UpdateCommand({
       TableName: table(),
       Key: growthRunKey(userId, runId),
-      ...buildUpdate({ set: { jobId, updatedAt: atIso }, remove: ['gsi3pk', 'gsi3sk'], condition: 'attribute_exists(pk)' }),
+      ...buildUpdate({
+        set: { jobId, updatedAt: atIso },
+        remove: ['gsi3pk', 'gsi3sk'],
+        condition: 'attribute_exists(pk)',
+      }),
     }),
   );
 }
@@ -143,7 +180,8 @@ export function failRunBeforeStartItem(userId: string, runId: string, message: s
         set: { status: 'failed', errorMessage: message, updatedAt: atIso },
         remove: ['gsi3pk', 'gsi3sk'],
         condition: {
-          expression: 'attribute_exists(pk) AND attribute_not_exists(outcome) AND #runStatus = :pending AND (attribute_not_exists(jobId) OR attribute_type(jobId, :nullType))',
+          expression:
+            'attribute_exists(pk) AND attribute_not_exists(outcome) AND #runStatus = :pending AND (attribute_not_exists(jobId) OR attribute_type(jobId, :nullType))',
           names: { '#runStatus': 'status' },
           values: { ':pending': 'pending', ':nullType': 'NULL' },
         },
@@ -153,7 +191,13 @@ export function failRunBeforeStartItem(userId: string, runId: string, message: s
 }
 
 /** Records the finished run once: the condition makes a second finaliser's write (and its result) fail. */
-export function finishRunItem(userId: string, runId: string, status: GrowthRunStatus, errorMessage: string | null, outcome: GrowthRunOutcome): TransactItem {
+export function finishRunItem(
+  userId: string,
+  runId: string,
+  status: GrowthRunStatus,
+  errorMessage: string | null,
+  outcome: GrowthRunOutcome,
+): TransactItem {
   return {
     Update: {
       TableName: table(),

@@ -54,11 +54,17 @@ export async function claimIdempotencyKey(
       new PutCommand({
         TableName: table(),
         Item: {
-          ...idempotencyKey(userId, key), entity: 'idempotency', requestHash, state: 'in_progress',
-          expiresAt: nowSeconds + ttlSeconds, ttl: nowSeconds + ttlSeconds, leaseUntil: nowMs + leaseMs,
+          ...idempotencyKey(userId, key),
+          entity: 'idempotency',
+          requestHash,
+          state: 'in_progress',
+          expiresAt: nowSeconds + ttlSeconds,
+          ttl: nowSeconds + ttlSeconds,
+          leaseUntil: nowMs + leaseMs,
         },
         // TTL deletion is lazy: an expired record may still be there and must not block a new claim.
-        ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now OR (#s = :inProgress AND leaseUntil < :nowMs)',
+        ConditionExpression:
+          'attribute_not_exists(pk) OR expiresAt < :now OR (#s = :inProgress AND leaseUntil < :nowMs)',
         ExpressionAttributeNames: { '#s': 'state' },
         ExpressionAttributeValues: { ':now': nowSeconds, ':nowMs': nowMs, ':inProgress': 'in_progress' },
       }),
@@ -66,14 +72,23 @@ export async function claimIdempotencyKey(
     return { claimed: true };
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
-    const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: idempotencyKey(userId, key), ConsistentRead: true }));
+    const { Item } = await ddb().send(
+      new GetCommand({ TableName: table(), Key: idempotencyKey(userId, key), ConsistentRead: true }),
+    );
     if (!Item) return claimIdempotencyKey(userId, key, requestHash, nowMs, ttlSeconds, leaseMs);
     const { response, ...record } = Item as Omit<IdempotencyRecord, 'response'> & { response?: ResponseItem };
-    return { claimed: false, existing: { ...record, ...(response ? { response: await responseFrom(userId, key, response) } : {}) } };
+    return {
+      claimed: false,
+      existing: { ...record, ...(response ? { response: await responseFrom(userId, key, response) } : {}) },
+    };
   }
 }
 
-async function responseFrom(userId: string, key: string, { statusCode, headers, body, bodyGzip, bodyBlob }: ResponseItem): Promise<StoredResponse> {
+async function responseFrom(
+  userId: string,
+  key: string,
+  { statusCode, headers, body, bodyGzip, bodyBlob }: ResponseItem,
+): Promise<StoredResponse> {
   if (bodyBlob) return { statusCode, headers, body: await readBlob<string>(idempotencyKey(userId, key).pk, bodyBlob) };
   if (bodyGzip) return { statusCode, headers, body: gunzipSync(Buffer.from(bodyGzip)).toString('utf8') };
   return { statusCode, headers, body: body ?? '' };
@@ -84,16 +99,30 @@ async function responseFrom(userId: string, key: string, { statusCode, headers, 
  * back, however large): compressed past 64 KB, and in chunks that expire with the record past what
  * one item holds.
  */
-async function responseItem(userId: string, key: string, response: StoredResponse, expiresAt: number): Promise<ResponseItem> {
+async function responseItem(
+  userId: string,
+  key: string,
+  response: StoredResponse,
+  expiresAt: number,
+): Promise<ResponseItem> {
   const { statusCode, headers, body } = response;
   if (Buffer.byteLength(body, 'utf8') <= PLAIN_BODY_BYTES) return { statusCode, headers, body };
   const bodyGzip = gzipSync(Buffer.from(body, 'utf8'));
   if (bodyGzip.length <= INLINE_GZIP_BYTES) return { statusCode, headers, bodyGzip };
-  return { statusCode, headers, bodyBlob: await writeBlob(idempotencyKey(userId, key).pk, `response-${uuidv7()}`, body, expiresAt) };
+  return {
+    statusCode,
+    headers,
+    bodyBlob: await writeBlob(idempotencyKey(userId, key).pk, `response-${uuidv7()}`, body, expiresAt),
+  };
 }
 
 /** Stores the response for replay until `expiresAt` (epoch seconds, the key's window). */
-export async function completeIdempotencyKey(userId: string, key: string, response: StoredResponse, expiresAt: number): Promise<void> {
+export async function completeIdempotencyKey(
+  userId: string,
+  key: string,
+  response: StoredResponse,
+  expiresAt: number,
+): Promise<void> {
   const stored = await responseItem(userId, key, response, expiresAt);
   await ddb().send(
     new UpdateCommand({

@@ -37,29 +37,50 @@ export function putIntelligenceResultItem(record: IntelligenceResultRecord): Tra
 
 const intelligenceResultOf = (Item: Record<string, unknown> | undefined) => (Item ? results.fromItem(Item) : undefined);
 
-export async function getIntelligenceResult(userId: string, resultId: string): Promise<IntelligenceResultRecord | undefined> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: intelligenceResultKey(userId, resultId), ConsistentRead: true }));
+export async function getIntelligenceResult(
+  userId: string,
+  resultId: string,
+): Promise<IntelligenceResultRecord | undefined> {
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: table(), Key: intelligenceResultKey(userId, resultId), ConsistentRead: true }),
+  );
   return intelligenceResultOf(Item);
 }
 
-export const intelligenceResultRead = (userId: string, resultId: string): ItemRead<IntelligenceResultRecord | undefined> => ({
+export const intelligenceResultRead = (
+  userId: string,
+  resultId: string,
+): ItemRead<IntelligenceResultRecord | undefined> => ({
   key: intelligenceResultKey(userId, resultId),
   decode: intelligenceResultOf,
 });
 
 /** Records more served ids on a root result, if nobody else did since `expectedVersion`. */
-export function extendServedIdsItem(userId: string, resultId: string, servedIds: string[], expectedVersion: number): TransactItem {
+export function extendServedIdsItem(
+  userId: string,
+  resultId: string,
+  servedIds: string[],
+  expectedVersion: number,
+): TransactItem {
   return {
     Update: {
       TableName: table(),
       Key: intelligenceResultKey(userId, resultId),
-      ...buildUpdate({ set: { servedIds, version: expectedVersion + 1 }, condition: { expression: 'version = :expected', values: { ':expected': expectedVersion } } }),
+      ...buildUpdate({
+        set: { servedIds, version: expectedVersion + 1 },
+        condition: { expression: 'version = :expected', values: { ':expected': expectedVersion } },
+      }),
     },
   };
 }
 
 /** The identical-query pointer; the condition makes the first result of a query the only one. */
-export function putIdenticalQueryItem(userId: string, queryHash: string, resultId: string, createdAt: string): TransactItem {
+export function putIdenticalQueryItem(
+  userId: string,
+  queryHash: string,
+  resultId: string,
+  createdAt: string,
+): TransactItem {
   return {
     Put: {
       TableName: table(),
@@ -70,7 +91,9 @@ export function putIdenticalQueryItem(userId: string, queryHash: string, resultI
 }
 
 export async function getIdenticalQueryResultId(userId: string, queryHash: string): Promise<string | undefined> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: intelligenceQueryKey(userId, queryHash), ConsistentRead: true }));
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: table(), Key: intelligenceQueryKey(userId, queryHash), ConsistentRead: true }),
+  );
   return Item?.resultId as string | undefined;
 }
 
@@ -102,20 +125,40 @@ function unlockBucket(entityId: string): number {
 }
 
 /** The memory of the entities `entityIds`, read with other items: their buckets and the single item of older accounts. */
-export function unlockMemoryRead(userId: string, entityKind: string, entityIds: readonly string[]): ItemsRead<UnlockMemory> {
+export function unlockMemoryRead(
+  userId: string,
+  entityKind: string,
+  entityIds: readonly string[],
+): ItemsRead<UnlockMemory> {
   const buckets = [...new Set(entityIds.map(unlockBucket))].sort((a, b) => a - b);
   return {
     keys: [unlockMemoryKey(userId, entityKind), ...buckets.map((b) => unlockMemoryKey(userId, entityKind, b))],
     decodeAll: ([single, ...items]) => {
-      const read = new Map(buckets.map((b, i) => [b, { version: (items[i]?.version as number | undefined) ?? 0, tiers: (items[i]?.tiers as Record<string, string> | undefined) ?? {} }]));
+      const read = new Map(
+        buckets.map((b, i) => [
+          b,
+          {
+            version: (items[i]?.version as number | undefined) ?? 0,
+            tiers: (items[i]?.tiers as Record<string, string> | undefined) ?? {},
+          },
+        ]),
+      );
       // A bucket's entry is written only to raise a tier, so it overrides the older single item's.
-      const tiers: Record<string, string> = Object.assign(Object.create(null), single?.tiers ?? {}, ...[...read.values()].map((b) => b.tiers));
+      const tiers: Record<string, string> = Object.assign(
+        Object.create(null),
+        single?.tiers ?? {},
+        ...[...read.values()].map((b) => b.tiers),
+      );
       return { tiers, buckets: read };
     },
   };
 }
 
-export async function getUnlockMemory(userId: string, entityKind: string, entityIds: readonly string[]): Promise<UnlockMemory> {
+export async function getUnlockMemory(
+  userId: string,
+  entityKind: string,
+  entityIds: readonly string[],
+): Promise<UnlockMemory> {
   const [memory] = await readTogether([unlockMemoryRead(userId, entityKind, entityIds)] as const);
   return memory;
 }
@@ -124,7 +167,12 @@ export async function getUnlockMemory(userId: string, entityKind: string, entity
  * The writes that record `next` (the memory after an unlock): each bucket with a changed entry is
  * replaced if it is still at the version read, so two unlocks at once cannot lose one another's.
  */
-export function putUnlockMemoryItems(userId: string, entityKind: string, memory: UnlockMemory, next: Record<string, string>): TransactItem[] {
+export function putUnlockMemoryItems(
+  userId: string,
+  entityKind: string,
+  memory: UnlockMemory,
+  next: Record<string, string>,
+): TransactItem[] {
   const changed = new Map<number, Record<string, string>>();
   for (const [id, tier] of Object.entries(next)) {
     if (memory.tiers[id] === tier) continue;

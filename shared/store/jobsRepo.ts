@@ -11,7 +11,17 @@ import type { UnitCounts } from '#shared/domain/jobs/pricing';
 import type { CompanyRow, ContactRow } from '#shared/domain/jobs/rows';
 import type { StageSettings, StatCounter } from '#shared/domain/jobs/stages';
 import { ddb, table, writeIfCondition } from './client';
-import { JOB_WATCH_SHARDS, jobBatchesPartition, jobBatchKey, jobKey, jobsPartition, jobWatchIndexKey, jobWatchPartition, jobWatchSortKey, jobWatchUpTo } from './keys';
+import {
+  JOB_WATCH_SHARDS,
+  jobBatchesPartition,
+  jobBatchKey,
+  jobKey,
+  jobsPartition,
+  jobWatchIndexKey,
+  jobWatchPartition,
+  jobWatchSortKey,
+  jobWatchUpTo,
+} from './keys';
 import { retryingConflicts, TransactionConditionError, type TransactItem, writeTogether } from './transactions';
 import { buildUpdate, type Condition } from './update';
 import { defineEntity } from './entity';
@@ -86,19 +96,28 @@ const batches = defineEntity<BatchRecord>('jobBatch');
 
 export function putJobItem(job: JobRecord): TransactItem {
   return {
-    Put: { TableName: table(), Item: { ...jobKey(job.userId, job.id), entity: 'job', ...job, ...jobWatchIndexKey(job.id, job.createdAt) }, ConditionExpression: 'attribute_not_exists(pk)' },
+    Put: {
+      TableName: table(),
+      Item: { ...jobKey(job.userId, job.id), entity: 'job', ...job, ...jobWatchIndexKey(job.id, job.createdAt) },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
   };
 }
 
 export async function getJob(userId: string, jobId: string, consistent = false): Promise<JobRecord | undefined> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: jobKey(userId, jobId), ConsistentRead: consistent }));
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: table(), Key: jobKey(userId, jobId), ConsistentRead: consistent }),
+  );
   return Item ? jobs.fromItem(Item) : undefined;
 }
 
 /** A user's jobs, oldest first (UUID v7 sort keys). */
 export async function listJobs(userId: string): Promise<JobRecord[]> {
   const { pk, prefix } = jobsPartition(userId);
-  const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix } });
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+  });
   return items.map(jobs.fromItem);
 }
 
@@ -108,13 +127,19 @@ export async function putBatches(batches: BatchRecord[], ttlSeconds: number): Pr
 }
 
 export async function getBatch(jobId: string, batchNo: number): Promise<BatchRecord | undefined> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: jobBatchKey(jobId, batchNo), ConsistentRead: true }));
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: table(), Key: jobBatchKey(jobId, batchNo), ConsistentRead: true }),
+  );
   return Item ? batches.fromItem(Item) : undefined;
 }
 
 export async function listBatches(jobId: string): Promise<BatchRecord[]> {
   const { pk, prefix } = jobBatchesPartition(jobId);
-  const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix }, ConsistentRead: true });
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+    ConsistentRead: true,
+  });
   return items.map(batches.fromItem);
 }
 
@@ -128,7 +153,11 @@ export async function markJobStarted(userId: string, jobId: string, at: string):
         ...buildUpdate({
           set: { status: 'running', startedAt: at, updatedAt: at },
           increment: { version: 1 },
-          condition: { expression: '#status = :pending', names: { '#status': 'status' }, values: { ':pending': 'pending' } },
+          condition: {
+            expression: '#status = :pending',
+            names: { '#status': 'status' },
+            values: { ':pending': 'pending' },
+          },
         }),
       }),
     ),
@@ -216,7 +245,12 @@ export async function requestJobCancel(userId: string, jobId: string, at: string
       new UpdateCommand({
         TableName: table(),
         Key: jobKey(userId, jobId),
-        ...buildUpdate({ setIfNotExists: { cancelRequestedAt: at }, set: { updatedAt: at }, increment: { version: 1 }, condition: live() }),
+        ...buildUpdate({
+          setIfNotExists: { cancelRequestedAt: at },
+          set: { updatedAt: at },
+          increment: { version: 1 },
+          condition: live(),
+        }),
       }),
     ),
   );
@@ -247,7 +281,12 @@ export interface JobClosure {
  * Moves a live job to a terminal state, only if it is still at `expectedVersion` (so the charge
  * written with it matches the units counted so far).
  */
-export function closeJobItem(userId: string, jobId: string, expectedVersion: number, closure: JobClosure): TransactItem {
+export function closeJobItem(
+  userId: string,
+  jobId: string,
+  expectedVersion: number,
+  closure: JobClosure,
+): TransactItem {
   return {
     Update: {
       TableName: table(),

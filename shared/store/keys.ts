@@ -39,14 +39,20 @@ export const ledgerRange = (userId: string, fromIso: string, toIso: string) => (
   to: `${LEDGER_PREFIX}${toIso}`,
 });
 /** Guard written with each charge so a retried charge with the same id is applied once. */
-export const chargeGuardKey = (userId: string, chargeId: string): Key => ({ pk: user(userId), sk: `CHARGE#${chargeId}` });
+export const chargeGuardKey = (userId: string, chargeId: string): Key => ({
+  pk: user(userId),
+  sk: `CHARGE#${chargeId}`,
+});
 export const reservationKey = (userId: string, reservationId: string): Key => ({
   pk: user(userId),
   sk: `RESERVATION#${reservationId}`,
 });
 
 // ---- Idempotency-Key --------------------------------------------------------------------------
-export const idempotencyKey = (userId: string, key: string): Key => ({ pk: `IDEMPOTENCY#${userId}#${key}`, sk: 'IDEMPOTENCY' });
+export const idempotencyKey = (userId: string, key: string): Key => ({
+  pk: `IDEMPOTENCY#${userId}#${key}`,
+  sk: 'IDEMPOTENCY',
+});
 
 // ---- Payments ---------------------------------------------------------------------------------
 export const paymentEventKey = (eventId: string): Key => ({ pk: `PAYMENTEVENT#${eventId}`, sk: 'EVENT' });
@@ -66,7 +72,10 @@ export const chatsByUpdatedPartition = (userId: string) => `${user(userId)}#CHAT
 
 // ---- Stored results and large values ----------------------------------------------------------
 export const RESULT_PREFIX = 'RESULT#';
-export const resultKey = (userId: string, resultId: string): Key => ({ pk: user(userId), sk: `${RESULT_PREFIX}${resultId}` });
+export const resultKey = (userId: string, resultId: string): Key => ({
+  pk: user(userId),
+  sk: `${RESULT_PREFIX}${resultId}`,
+});
 export const resultsPartition = (userId: string) => ({ pk: user(userId), prefix: RESULT_PREFIX });
 /**
  * Chunks of a large JSON value (a result's data, a chat's messages). The owner item records the
@@ -85,7 +94,10 @@ export const jobKey = (userId: string, jobId: string): Key => ({ pk: user(userId
 export const jobsPartition = (userId: string) => ({ pk: user(userId), prefix: JOB_PREFIX });
 /** A job's work batches (~25 input rows each) get their own partition: the pipeline's workers write them in parallel. */
 export const JOB_BATCH_PREFIX = 'BATCH#';
-export const jobBatchKey = (jobId: string, batchNo: number): Key => ({ pk: `JOBWORK#${jobId}`, sk: `${JOB_BATCH_PREFIX}${String(batchNo).padStart(5, '0')}` });
+export const jobBatchKey = (jobId: string, batchNo: number): Key => ({
+  pk: `JOBWORK#${jobId}`,
+  sk: `${JOB_BATCH_PREFIX}${String(batchNo).padStart(5, '0')}`,
+});
 export const jobBatchesPartition = (jobId: string) => ({ pk: `JOBWORK#${jobId}`, prefix: JOB_BATCH_PREFIX });
 /**
  * gsi3, sparse (beside the renewals' due index, under its own partitions): a job carries these while
@@ -104,7 +116,10 @@ export const jobWatchUpTo = (atIso: string) => `${atIso}#~`;
 
 // ---- Moderation communities -------------------------------------------------------------------
 export const COMMUNITY_PREFIX = 'COMMUNITY#';
-export const communityKey = (userId: string, communityId: string): Key => ({ pk: user(userId), sk: `${COMMUNITY_PREFIX}${communityId}` });
+export const communityKey = (userId: string, communityId: string): Key => ({
+  pk: user(userId),
+  sk: `${COMMUNITY_PREFIX}${communityId}`,
+});
 export const communitiesPartition = (userId: string) => ({ pk: user(userId), prefix: COMMUNITY_PREFIX });
 /** Pointer from the engine's public id to the owner, for the Telegram webhook (which carries no API key). */
 export const moderationIdKey = (moderationId: string): Key => ({ pk: `MODERATION#${moderationId}`, sk: 'COMMUNITY' });
@@ -124,11 +139,20 @@ export const renewalDueUpTo = (atIso: string) => `${atIso}#~`;
 
 /** The engine's state of one community lives in its own partition, away from the owner's items. */
 const engine = (communityId: string) => `MODCOMMUNITY#${communityId}`;
-export const moderationEventKey = (communityId: string, eventId: string): Key => ({ pk: engine(communityId), sk: `EVENT#${eventId}` });
-export const moderationMemberKey = (communityId: string, userId: string): Key => ({ pk: engine(communityId), sk: `MEMBER#${userId}` });
+export const moderationEventKey = (communityId: string, eventId: string): Key => ({
+  pk: engine(communityId),
+  sk: `EVENT#${eventId}`,
+});
+export const moderationMemberKey = (communityId: string, userId: string): Key => ({
+  pk: engine(communityId),
+  sk: `MEMBER#${userId}`,
+});
 /** Counters are split over a few items so parallel writers of one batch never touch the same item. */
 export const MODERATION_METRIC_SHARDS = 4;
-export const moderationMetricsKey = (communityId: string, shard: number): Key => ({ pk: engine(communityId), sk: `METRICS#${shard}` });
+export const moderationMetricsKey = (communityId: string, shard: number): Key => ({
+  pk: engine(communityId),
+  sk: `METRICS#${shard}`,
+});
 export const moderationMetricsPartition = (communityId: string) => ({ pk: engine(communityId), prefix: 'METRICS#' });
 export const AUDIT_PREFIX = 'AUDIT#';
 /** Ordered by when the action was taken, then by the event's place in its batch (one batch shares a millisecond). */
@@ -140,11 +164,17 @@ export const moderationAuditPartition = (communityId: string) => ({ pk: engine(c
 
 // ---- Growth -----------------------------------------------------------------------------------
 /** A plan issued by resolve: its fingerprint, so quote only prices plans issued to this user unchanged. */
-export const growthPlanKey = (userId: string, planId: string): Key => ({ pk: user(userId), sk: `GROWTHPLAN#${planId}` });
+export const growthPlanKey = (userId: string, planId: string): Key => ({
+  pk: user(userId),
+  sk: `GROWTHPLAN#${planId}`,
+});
 /** A growth quote, looked up by its token (the run request carries only the token). */
 export const growthQuoteKey = (quoteToken: string): Key => ({ pk: `GROWTHQUOTE#${quoteToken}`, sk: 'QUOTE' });
 export const GROWTH_RUN_PREFIX = 'GROWTHRUN#';
-export const growthRunKey = (userId: string, runId: string): Key => ({ pk: user(userId), sk: `${GROWTH_RUN_PREFIX}${runId}` });
+export const growthRunKey = (userId: string, runId: string): Key => ({
+  pk: user(userId),
+  sk: `${GROWTH_RUN_PREFIX}${runId}`,
+});
 /**
  * gsi3, sparse: a run carries these from its creation until its job is attached (or it fails before
  * starting), so the scheduled sweep finds runs whose start was interrupted without waiting for a read.
@@ -171,12 +201,16 @@ export const curatedFacetKey = (facet: string, value: string, kind: string, id: 
   sk: `${kind.toUpperCase()}#${id}`,
 });
 export const CURATED_FACET_PREFIX = 'CUR#FACET#';
-export const curatedFacetPartition = (facet: string, value: string): string => `${CURATED_FACET_PREFIX}${facet}#${value}`;
+export const curatedFacetPartition = (facet: string, value: string): string =>
+  `${CURATED_FACET_PREFIX}${facet}#${value}`;
 /**
  * The seed packs a facet's copies into few large items (DynamoDB Local writes items, not bytes, slowly);
  * imports write single-entity items beside them, which take precedence.
  */
-export const curatedFacetPackKey = (facet: string, value: string, index: number): Key => ({ pk: curatedFacetPartition(facet, value), sk: `PACK#${String(index).padStart(4, '0')}` });
+export const curatedFacetPackKey = (facet: string, value: string, index: number): Key => ({
+  pk: curatedFacetPartition(facet, value),
+  sk: `PACK#${String(index).padStart(4, '0')}`,
+});
 export const CURATED_FACET_PACK_PREFIX = 'PACK#';
 /**
  * The company lookup facet: each company's id, name and domain under the bucket of its domain and the
@@ -198,25 +232,46 @@ export const companyLookupNameBucket = (slug: string): string => lookupBucket(`N
  * and funds by the lower-case slug of their name (names may repeat), people by their LinkedIn slug.
  * Attributes of the profile rather than items of their own, as a first start writes every item.
  */
-export const curatedNameIndexKey = (kind: string, slug: string, id: string) => ({ gsi3pk: curatedNamePartition(kind, slug), gsi3sk: id });
+export const curatedNameIndexKey = (kind: string, slug: string, id: string) => ({
+  gsi3pk: curatedNamePartition(kind, slug),
+  gsi3sk: id,
+});
 export const curatedNamePartition = (kind: string, slug: string): string => `CUR#NAME#${kind.toUpperCase()}#${slug}`;
-export const curatedLinkedinIndexKey = (slug: string, id: string) => ({ gsi3pk: curatedLinkedinPartition(slug), gsi3sk: id });
+export const curatedLinkedinIndexKey = (slug: string, id: string) => ({
+  gsi3pk: curatedLinkedinPartition(slug),
+  gsi3sk: id,
+});
 export const curatedLinkedinPartition = (slug: string): string => `CUR#LINKEDIN#${slug}`;
 /** gsi2 on profile items: companies by domain, people by employer, builders by category. */
-export const companyByDomainIndexKey = (domain: string, companyId: string) => ({ gsi2pk: `CUR#DOMAIN#${domain}`, gsi2sk: companyId });
+export const companyByDomainIndexKey = (domain: string, companyId: string) => ({
+  gsi2pk: `CUR#DOMAIN#${domain}`,
+  gsi2sk: companyId,
+});
 export const companyByDomainPartition = (domain: string): string => `CUR#DOMAIN#${domain}`;
-export const peopleByOrganizationIndexKey = (organizationId: string, personId: string) => ({ gsi2pk: `CUR#PEOPLE#${organizationId}`, gsi2sk: personId });
+export const peopleByOrganizationIndexKey = (organizationId: string, personId: string) => ({
+  gsi2pk: `CUR#PEOPLE#${organizationId}`,
+  gsi2sk: personId,
+});
 export const peopleByOrganizationPartition = (organizationId: string): string => `CUR#PEOPLE#${organizationId}`;
 /**
  * gsi1 on person profiles: the people of an organization by the slug of its name (as the person
  * records it), so people-at-a-company reads them in one Query instead of the company, then its people.
  */
-export const teamByOrganizationNameIndexKey = (kind: string, nameSlug: string, organizationId: string, personId: string) => ({
+export const teamByOrganizationNameIndexKey = (
+  kind: string,
+  nameSlug: string,
+  organizationId: string,
+  personId: string,
+) => ({
   gsi1pk: teamByOrganizationNamePartition(kind, nameSlug),
   gsi1sk: `${organizationId}#${personId}`,
 });
-export const teamByOrganizationNamePartition = (kind: string, nameSlug: string): string => `CUR#TEAM#${kind.toUpperCase()}#${nameSlug}`;
-export const buildersByCategoryIndexKey = (category: string, builderId: string) => ({ gsi2pk: `CUR#BUILDERS#${category}`, gsi2sk: builderId });
+export const teamByOrganizationNamePartition = (kind: string, nameSlug: string): string =>
+  `CUR#TEAM#${kind.toUpperCase()}#${nameSlug}`;
+export const buildersByCategoryIndexKey = (category: string, builderId: string) => ({
+  gsi2pk: `CUR#BUILDERS#${category}`,
+  gsi2sk: builderId,
+});
 export const buildersByCategoryPartition = (category: string): string => `CUR#BUILDERS#${category}`;
 /** Marker written last by the seed: its presence means the generated dataset is fully loaded. */
 export const curatedSeedMarkerKey = (): Key => ({ pk: 'CUR#META', sk: 'SEED' });
@@ -224,9 +279,15 @@ export const curatedSeedMarkerKey = (): Key => ({ pk: 'CUR#META', sk: 'SEED' });
 /** A quote token, by the SHA-256 of the token (the token itself is never stored); expires by ttl. */
 export const quoteKey = (tokenHash: string): Key => ({ pk: `QUOTE#${tokenHash}`, sk: 'QUOTE' });
 /** The intelligence side of an execute or expansion result (package, slots, ranking progress). */
-export const intelligenceResultKey = (userId: string, resultId: string): Key => ({ pk: user(userId), sk: `INTEL#${resultId}` });
+export const intelligenceResultKey = (userId: string, resultId: string): Key => ({
+  pk: user(userId),
+  sk: `INTEL#${resultId}`,
+});
 /** The identical-query rule: one item per user and canonical query, pointing at its result. */
-export const intelligenceQueryKey = (userId: string, queryHash: string): Key => ({ pk: user(userId), sk: `INTELQUERY#${queryHash}` });
+export const intelligenceQueryKey = (userId: string, queryHash: string): Key => ({
+  pk: user(userId),
+  sk: `INTELQUERY#${queryHash}`,
+});
 /**
  * Unlock memory: the contact tier each entity of one kind is unlocked at for this user, spread over
  * buckets by entity id (intelligenceRepo.ts). Without a bucket: the single item of one kind that
@@ -250,13 +311,19 @@ const BINDING_PARTITIONS: ReadonlyMap<string, string> = new Map([
   ['telegram', 'TGCHAT'],
   ['discord', 'DCGUILD'],
 ]);
-export const platformBindingKey = (platform: string, externalId: string): Key => ({ pk: `${BINDING_PARTITIONS.get(platform) ?? `BIND#${platform}`}#${externalId}`, sk: 'BINDING' });
+export const platformBindingKey = (platform: string, externalId: string): Key => ({
+  pk: `${BINDING_PARTITIONS.get(platform) ?? `BIND#${platform}`}#${externalId}`,
+  sk: 'BINDING',
+});
 /** Where a community lives on its platform (chat, alert chat, guild, audit-log cursor), beside the engine's state. */
 export const moderationPlatformKey = (communityId: string): Key => ({ pk: engine(communityId), sk: 'PLATFORM' });
 /** The per-community rules; absent means the defaults. */
 export const moderationRulesKey = (communityId: string): Key => ({ pk: engine(communityId), sk: 'RULES' });
 /** One decision's platform calls and how each went (exactly-once bookkeeping, the audit log's delivery status). */
-export const moderationDeliveryKey = (communityId: string, deliveryId: string): Key => ({ pk: engine(communityId), sk: `DELIVERY#${deliveryId}` });
+export const moderationDeliveryKey = (communityId: string, deliveryId: string): Key => ({
+  pk: engine(communityId),
+  sk: `DELIVERY#${deliveryId}`,
+});
 /**
  * gsi3, sparse (under partitions of its own): a pending platform delivery carries these, sorted by
  * when it counts as stalled (its queue message lost), so the scheduled sweep queues it again.
@@ -264,7 +331,8 @@ export const moderationDeliveryKey = (communityId: string, deliveryId: string): 
 export const MODERATION_DELIVERY_DUE_SHARDS = 4;
 export const moderationDeliveryDuePartition = (shard: number) => `MOD_DELIVERY_DUE#${shard}`;
 /** Delivery ids are not UUIDs (`ev:...`, `cmd:...`) and command replies may have no community: the shard hashes both. */
-const textShard = (text: string, shards: number) => [...text].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) >>> 0, 7) % shards;
+const textShard = (text: string, shards: number) =>
+  [...text].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) >>> 0, 7) % shards;
 export const moderationDeliveryDueIndexKey = (communityId: string, deliveryId: string, stalledAt: string) => ({
   gsi3pk: moderationDeliveryDuePartition(textShard(`${communityId}/${deliveryId}`, MODERATION_DELIVERY_DUE_SHARDS)),
   gsi3sk: `${stalledAt}#${communityId}#${deliveryId}`,
@@ -277,10 +345,16 @@ export const EVERYTHING_DUE = '9999-12-31T23:59:59.999Z';
  * has run after the request, sorted by when its queue message counts as lost (few at a time: one partition).
  */
 export const AUTOMOD_SYNC_DUE_PARTITION = 'MOD_AUTOMOD_DUE';
-export const automodSyncDueIndexKey = (communityId: string, dueAt: string) => ({ gsi3pk: AUTOMOD_SYNC_DUE_PARTITION, gsi3sk: `${dueAt}#${communityId}` });
+export const automodSyncDueIndexKey = (communityId: string, dueAt: string) => ({
+  gsi3pk: AUTOMOD_SYNC_DUE_PARTITION,
+  gsi3sk: `${dueAt}#${communityId}`,
+});
 export const automodSyncDueUpTo = (atIso: string) => `${atIso}#~`;
 /** A new member who has not pressed the captcha button yet. */
-export const moderationCaptchaKey = (communityId: string, userId: string): Key => ({ pk: engine(communityId), sk: `CAPTCHA#${userId}` });
+export const moderationCaptchaKey = (communityId: string, userId: string): Key => ({
+  pk: engine(communityId),
+  sk: `CAPTCHA#${userId}`,
+});
 /** gsi3, sparse: pending captchas by deadline, so the scheduled sweep reads only the expired ones. */
 export const CAPTCHA_SHARDS = 4;
 export const captchaDuePartition = (shard: number) => `CAPTCHA_DUE#${shard}`;
@@ -295,7 +369,10 @@ export const captchaDueUpTo = (atIso: string) => `${atIso}#~`;
  */
 export const moderationAuditLookup = (communityId: string, auditId: string) => {
   const ms = parseInt(auditId.replace(/-/g, '').slice(0, 12), 16);
-  return { pk: engine(communityId), prefix: `${AUDIT_PREFIX}${Number.isFinite(ms) ? new Date(ms).toISOString() : 'invalid'}#` };
+  return {
+    pk: engine(communityId),
+    prefix: `${AUDIT_PREFIX}${Number.isFinite(ms) ? new Date(ms).toISOString() : 'invalid'}#`,
+  };
 };
 // ---- Reddit and polled platforms ----------------------------------------------------------------
 /**
@@ -303,7 +380,10 @@ export const moderationAuditLookup = (communityId: string, auditId: string) => {
  * its community here, so the minute schedule lists them with one Query (billing is checked per poll).
  */
 export const POLLED_PREFIX = 'POLLED#';
-export const polledCommunityKey = (platform: string, communityId: string): Key => ({ pk: `${POLLED_PREFIX}${platform}`, sk: communityId });
+export const polledCommunityKey = (platform: string, communityId: string): Key => ({
+  pk: `${POLLED_PREFIX}${platform}`,
+  sk: communityId,
+});
 export const polledCommunitiesPartition = (platform: string) => `${POLLED_PREFIX}${platform}`;
 /** Reddit: the request budget of one OAuth client id, shared by every worker of the deployment. */
 export const redditRateBudgetKey = (clientId: string): Key => ({ pk: `REDDIT_BUDGET#${clientId}`, sk: 'BUDGET' });
@@ -311,7 +391,10 @@ export const redditRateBudgetKey = (clientId: string): Key => ({ pk: `REDDIT_BUD
 export const redditCursorKey = (communityId: string): Key => ({ pk: engine(communityId), sk: 'REDDIT_CURSOR' });
 /** Reddit has no mute: ours, one item per muted author, read by each poll of the community. */
 export const REDDIT_MUTE_PREFIX = 'REDDIT_MUTE#';
-export const redditMuteKey = (communityId: string, username: string): Key => ({ pk: engine(communityId), sk: `${REDDIT_MUTE_PREFIX}${username.toLowerCase()}` });
+export const redditMuteKey = (communityId: string, username: string): Key => ({
+  pk: engine(communityId),
+  sk: `${REDDIT_MUTE_PREFIX}${username.toLowerCase()}`,
+});
 export const redditMutesPartition = (communityId: string) => ({ pk: engine(communityId), prefix: REDDIT_MUTE_PREFIX });
 // ---- X (OAuth 2.0 accounts of X communities) ------------------------------------------------------
 /** A pending authorization, by the SHA-256 of its `state` (single use, expiring; the state itself is never stored). */
@@ -330,7 +413,10 @@ export const xBannedAuthorsKey = (communityId: string): Key => ({ pk: engine(com
  * A muted Crisp conversation (blocked until the mute ends: Crisp's block has no end of its own). gsi3,
  * sparse: by when the mute ends, so the minute sweep reads exactly the blocks to lift.
  */
-export const crispMuteKey = (communityId: string, sessionId: string): Key => ({ pk: engine(communityId), sk: `CRISPMUTE#${sessionId}` });
+export const crispMuteKey = (communityId: string, sessionId: string): Key => ({
+  pk: engine(communityId),
+  sk: `CRISPMUTE#${sessionId}`,
+});
 export const CRISP_MUTE_SHARDS = 4;
 export const crispMuteDuePartition = (shard: number) => `CRISP_MUTE_DUE#${shard}`;
 export const crispMuteDueIndexKey = (communityId: string, sessionId: string, endsAt: string) => ({
@@ -341,7 +427,10 @@ export const crispMuteDueUpTo = (atIso: string) => `${atIso}#~`;
 
 // ---- Outbound webhooks ------------------------------------------------------------------------
 export const WEBHOOK_ENDPOINT_PREFIX = 'WHENDPOINT#';
-export const webhookEndpointKey = (userId: string, endpointId: string): Key => ({ pk: user(userId), sk: `${WEBHOOK_ENDPOINT_PREFIX}${endpointId}` });
+export const webhookEndpointKey = (userId: string, endpointId: string): Key => ({
+  pk: user(userId),
+  sk: `${WEBHOOK_ENDPOINT_PREFIX}${endpointId}`,
+});
 export const webhookEndpointsPartition = (userId: string) => ({ pk: user(userId), prefix: WEBHOOK_ENDPOINT_PREFIX });
 /** How many webhook endpoints the user has, moved in the transaction of each create and delete (the per-user limit). */
 export const webhookEndpointCountKey = (userId: string): Key => ({ pk: user(userId), sk: 'WHCOUNT' });
@@ -350,7 +439,10 @@ export const webhookEndpointCountKey = (userId: string): Key => ({ pk: user(user
  * sparse (under partitions of its own): an event carries these until it has been fanned out into
  * deliveries, so the sweep finds any event whose after-commit dispatch was lost.
  */
-export const webhookEventKey = (userId: string, eventId: string): Key => ({ pk: user(userId), sk: `WHEVENT#${eventId}` });
+export const webhookEventKey = (userId: string, eventId: string): Key => ({
+  pk: user(userId),
+  sk: `WHEVENT#${eventId}`,
+});
 export const WEBHOOK_OUTBOX_SHARDS = 4;
 const shardOf = (id: string, shards: number) => parseInt(id.replace(/-/g, '').slice(-4), 16) % shards;
 export const webhookOutboxPartition = (shard: number) => `WEBHOOK_OUTBOX#${shard}`;
@@ -360,16 +452,26 @@ export const webhookOutboxIndexKey = (eventId: string, createdAt: string) => ({
 });
 /** One delivery of one event to one endpoint (the delivery log); ids are time-ordered, so the log lists by key. */
 export const WEBHOOK_DELIVERY_PREFIX = 'WHDELIVERY#';
-export const webhookDeliveryKey = (userId: string, deliveryId: string): Key => ({ pk: user(userId), sk: `${WEBHOOK_DELIVERY_PREFIX}${deliveryId}` });
+export const webhookDeliveryKey = (userId: string, deliveryId: string): Key => ({
+  pk: user(userId),
+  sk: `${WEBHOOK_DELIVERY_PREFIX}${deliveryId}`,
+});
 export const webhookDeliveriesPartition = (userId: string) => ({ pk: user(userId), prefix: WEBHOOK_DELIVERY_PREFIX });
 /**
  * gsi1 and gsi2 on every delivery, so the log is read by index whatever the filter: gsi1 holds a user's
  * deliveries of one status, gsi2 those of one endpoint and one status (an endpoint alone: its three
  * status partitions, merged). Both sort by delivery id, that is by time; a status change moves the item.
  */
-export const webhookDeliveriesByStatusPartition = (userId: string, status: string) => `${user(userId)}#${WEBHOOK_DELIVERY_PREFIX}${status}`;
-export const webhookDeliveriesByEndpointPartition = (userId: string, endpointId: string, status: string) => `${user(userId)}#${WEBHOOK_DELIVERY_PREFIX}${endpointId}#${status}`;
-export const webhookDeliveryListIndexKey = (userId: string, endpointId: string, status: string, deliveryId: string) => ({
+export const webhookDeliveriesByStatusPartition = (userId: string, status: string) =>
+  `${user(userId)}#${WEBHOOK_DELIVERY_PREFIX}${status}`;
+export const webhookDeliveriesByEndpointPartition = (userId: string, endpointId: string, status: string) =>
+  `${user(userId)}#${WEBHOOK_DELIVERY_PREFIX}${endpointId}#${status}`;
+export const webhookDeliveryListIndexKey = (
+  userId: string,
+  endpointId: string,
+  status: string,
+  deliveryId: string,
+) => ({
   gsi1pk: webhookDeliveriesByStatusPartition(userId, status),
   gsi1sk: deliveryId,
   gsi2pk: webhookDeliveriesByEndpointPartition(userId, endpointId, status),

@@ -50,13 +50,21 @@ export interface MetricTotals {
 
 /** Decisions already taken for these event ids, by id. */
 export async function seenEvents(communityId: string, eventIds: string[]): Promise<Map<string, Decision>> {
-  const items = await getMany([...new Set(eventIds)].map((id) => moderationEventKey(communityId, id)), { consistent: true });
+  const items = await getMany(
+    [...new Set(eventIds)].map((id) => moderationEventKey(communityId, id)),
+    { consistent: true },
+  );
   return new Map(items.map((item) => [item.eventId as string, item.decision as Decision]));
 }
 
 export async function loadMembers(communityId: string, userIds: string[]): Promise<Map<string, StoredMember>> {
-  const items = await getMany([...new Set(userIds)].map((id) => moderationMemberKey(communityId, id)), { consistent: true });
-  return new Map(items.map((item) => [item.userId as string, { state: item.state as MemberState, version: item.version as number }]));
+  const items = await getMany(
+    [...new Set(userIds)].map((id) => moderationMemberKey(communityId, id)),
+    { consistent: true },
+  );
+  return new Map(
+    items.map((item) => [item.userId as string, { state: item.state as MemberState, version: item.version as number }]),
+  );
 }
 
 /** Fails the transaction when the event was taken by another delivery meanwhile. */
@@ -64,7 +72,14 @@ export function putSeenEvent(communityId: string, decision: Decision, at: string
   return {
     Put: {
       TableName: table(),
-      Item: { ...moderationEventKey(communityId, decision.event_id), entity: 'moderationEvent', eventId: decision.event_id, decision, at, ttl: epochSeconds(at) + SEEN_EVENT_TTL_SECONDS },
+      Item: {
+        ...moderationEventKey(communityId, decision.event_id),
+        entity: 'moderationEvent',
+        eventId: decision.event_id,
+        decision,
+        at,
+        ttl: epochSeconds(at) + SEEN_EVENT_TTL_SECONDS,
+      },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
@@ -84,7 +99,14 @@ export function putMemberState(communityId: string, userId: string, member: Stor
   return {
     Put: {
       TableName: table(),
-      Item: { ...moderationMemberKey(communityId, userId), entity: 'moderationMember', userId, state: member.state, version: member.version + 1, ttl: epochSeconds(at) + MEMBER_TTL_SECONDS },
+      Item: {
+        ...moderationMemberKey(communityId, userId),
+        entity: 'moderationMember',
+        userId,
+        state: member.state,
+        version: member.version + 1,
+        ttl: epochSeconds(at) + MEMBER_TTL_SECONDS,
+      },
       ConditionExpression: member.version === 0 ? 'attribute_not_exists(pk)' : 'version = :v',
       ExpressionAttributeValues: member.version === 0 ? undefined : { ':v': member.version },
     },
@@ -93,11 +115,21 @@ export function putMemberState(communityId: string, userId: string, member: Stor
 
 /** `position`: the event's place in its batch, so entries written in the same millisecond keep their order. */
 export function putAuditEntry(communityId: string, entry: AuditEntry, position: number): TransactItem {
-  return { Put: { TableName: table(), Item: { ...moderationAuditKey(communityId, entry.at, position, entry.id), entity: 'moderationAudit', ...entry } } };
+  return {
+    Put: {
+      TableName: table(),
+      Item: { ...moderationAuditKey(communityId, entry.at, position, entry.id), entity: 'moderationAudit', ...entry },
+    },
+  };
 }
 
 /** Adds to one counter shard; `lastEventAt` is kept per shard and the newest wins on read. */
-export function addToMetrics(communityId: string, shard: number, delta: MetricDelta, lastEventAt: string): TransactItem {
+export function addToMetrics(
+  communityId: string,
+  shard: number,
+  delta: MetricDelta,
+  lastEventAt: string,
+): TransactItem {
   return {
     Update: {
       TableName: table(),
@@ -120,14 +152,19 @@ export async function readMetrics(communityId: string, consistent: boolean): Pro
   const counts: Record<string, number> = {};
   let lastEventAt: string | null = null;
   for (const { pk: _pk, sk: _sk, lastEventAt: last, ...values } of Items) {
-    for (const [name, value] of Object.entries(values)) if (typeof value === 'number') counts[name] = (counts[name] ?? 0) + value;
+    for (const [name, value] of Object.entries(values))
+      if (typeof value === 'number') counts[name] = (counts[name] ?? 0) + value;
     if (typeof last === 'string' && (!lastEventAt || last > lastEventAt)) lastEventAt = last;
   }
   return { counts, lastEventAt };
 }
 
 /** The newest `limit` audit entries, newest first. */
-export async function newestAuditEntries(communityId: string, limit: number, consistent: boolean): Promise<AuditEntry[]> {
+export async function newestAuditEntries(
+  communityId: string,
+  limit: number,
+  consistent: boolean,
+): Promise<AuditEntry[]> {
   if (limit === 0) return [];
   const { pk, prefix } = moderationAuditPartition(communityId);
   const { Items = [] } = await ddb().send(
@@ -154,7 +191,12 @@ export const metricShardOf = (userId: string): number => {
 export async function findAuditEntry(communityId: string, auditId: string): Promise<AuditEntry | undefined> {
   const { pk, prefix } = moderationAuditLookup(communityId, auditId);
   const { Items = [] } = await ddb().send(
-    new QueryCommand({ TableName: table(), KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix }, ConsistentRead: true }),
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+      ConsistentRead: true,
+    }),
   );
   const item = Items.find((i) => i.id === auditId);
   if (!item) return undefined;

@@ -5,7 +5,14 @@
  */
 import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, table, writeIfCondition } from './client';
-import { MODERATION_DELIVERY_DUE_SHARDS, moderationDeliveryDueIndexKey, moderationDeliveryDuePartition, moderationDeliveryDueUpTo, moderationDeliveryKey, type Key } from './keys';
+import {
+  MODERATION_DELIVERY_DUE_SHARDS,
+  moderationDeliveryDueIndexKey,
+  moderationDeliveryDuePartition,
+  moderationDeliveryDueUpTo,
+  moderationDeliveryKey,
+  type Key,
+} from './keys';
 import { queryDueShards } from './query';
 import { defineEntity } from './entity';
 import { buildUpdate } from './update';
@@ -63,12 +70,19 @@ const DELIVERY_TTL_SECONDS = 400 * 24 * 60 * 60;
  * A pending delivery enters the stalled-delivery index at `stalledAt` (see listStalledDeliveries).
  */
 export async function planDelivery(d: Delivery, stalledAt?: string): Promise<boolean> {
-  const due = d.status === 'pending' && stalledAt ? moderationDeliveryDueIndexKey(d.communityId, d.deliveryId, stalledAt) : {};
+  const due =
+    d.status === 'pending' && stalledAt ? moderationDeliveryDueIndexKey(d.communityId, d.deliveryId, stalledAt) : {};
   try {
     await ddb().send(
       new PutCommand({
         TableName: table(),
-        Item: { ...moderationDeliveryKey(d.communityId, d.deliveryId), entity: 'moderationDelivery', ...d, ...due, ttl: Math.floor(Date.parse(d.createdAt) / 1000) + DELIVERY_TTL_SECONDS },
+        Item: {
+          ...moderationDeliveryKey(d.communityId, d.deliveryId),
+          entity: 'moderationDelivery',
+          ...d,
+          ...due,
+          ttl: Math.floor(Date.parse(d.createdAt) / 1000) + DELIVERY_TTL_SECONDS,
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -82,7 +96,9 @@ export async function planDelivery(d: Delivery, stalledAt?: string): Promise<boo
 const fromItem = defineEntity<Delivery>('moderationDelivery').fromItem;
 
 export async function getDelivery(communityId: string, deliveryId: string): Promise<Delivery | undefined> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: moderationDeliveryKey(communityId, deliveryId), ConsistentRead: true }));
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: table(), Key: moderationDeliveryKey(communityId, deliveryId), ConsistentRead: true }),
+  );
   return Item ? fromItem(Item) : undefined;
 }
 
@@ -100,7 +116,12 @@ export async function deliveriesByIds(communityId: string, ids: string[]): Promi
   return found;
 }
 
-export async function recordCallOutcome(communityId: string, deliveryId: string, index: number, outcome: CallRecord): Promise<void> {
+export async function recordCallOutcome(
+  communityId: string,
+  deliveryId: string,
+  index: number,
+  outcome: CallRecord,
+): Promise<void> {
   await ddb().send(
     new UpdateCommand({
       TableName: table(),
@@ -123,14 +144,24 @@ export async function countAttempt(communityId: string, deliveryId: string, at: 
 }
 
 /** Settles a pending delivery; a settled one stays as it is (a late duplicate worker changes nothing). */
-export async function settleDelivery(communityId: string, deliveryId: string, status: Exclude<DeliveryStatus, 'pending'>, error: string | null, at: string): Promise<void> {
+export async function settleDelivery(
+  communityId: string,
+  deliveryId: string,
+  status: Exclude<DeliveryStatus, 'pending'>,
+  error: string | null,
+  at: string,
+): Promise<void> {
   try {
     await ddb().send(
       new UpdateCommand({
         TableName: table(),
         Key: moderationDeliveryKey(communityId, deliveryId),
         // A settled delivery leaves the stalled-delivery index.
-        ...buildUpdate({ set: { status, error, updatedAt: at }, remove: ['gsi3pk', 'gsi3sk'], condition: { expression: '#s = :pending', names: { '#s': 'status' }, values: { ':pending': 'pending' } } }),
+        ...buildUpdate({
+          set: { status, error, updatedAt: at },
+          remove: ['gsi3pk', 'gsi3sk'],
+          condition: { expression: '#s = :pending', names: { '#s': 'status' }, values: { ':pending': 'pending' } },
+        }),
       }),
     );
   } catch (err) {
@@ -149,15 +180,28 @@ export interface StalledDelivery {
 
 /** Pending deliveries whose stall time is at or before `atIso`: a Query per shard of gsi3. */
 export async function listStalledDeliveries(atIso: string): Promise<StalledDelivery[]> {
-  const items = await queryDueShards(MODERATION_DELIVERY_DUE_SHARDS, moderationDeliveryDuePartition, moderationDeliveryDueUpTo(atIso));
-  return items.map((item) => ({ communityId: item.communityId as string, deliveryId: item.deliveryId as string, dueKey: item.gsi3sk as string }));
+  const items = await queryDueShards(
+    MODERATION_DELIVERY_DUE_SHARDS,
+    moderationDeliveryDuePartition,
+    moderationDeliveryDueUpTo(atIso),
+  );
+  return items.map((item) => ({
+    communityId: item.communityId as string,
+    deliveryId: item.deliveryId as string,
+    dueKey: item.gsi3sk as string,
+  }));
 }
 
 /**
  * Moves a pending delivery's stall time to `stalledAt`: only while it is pending and, with `seenKey`,
  * only if it has not moved since it was seen (so overlapping sweeps queue it once). False otherwise.
  */
-export async function moveStallTime(communityId: string, deliveryId: string, stalledAt: string, seenKey?: string): Promise<boolean> {
+export async function moveStallTime(
+  communityId: string,
+  deliveryId: string,
+  stalledAt: string,
+  seenKey?: string,
+): Promise<boolean> {
   const key = moderationDeliveryDueIndexKey(communityId, deliveryId, stalledAt);
   return writeIfCondition(() =>
     ddb().send(
@@ -184,7 +228,14 @@ export async function leaveStallIndex(communityId: string, deliveryId: string): 
       new UpdateCommand({
         TableName: table(),
         Key: moderationDeliveryKey(communityId, deliveryId),
-        ...buildUpdate({ remove: ['gsi3pk', 'gsi3sk'], condition: { expression: 'attribute_exists(pk) AND #s <> :pending', names: { '#s': 'status' }, values: { ':pending': 'pending' } } }),
+        ...buildUpdate({
+          remove: ['gsi3pk', 'gsi3sk'],
+          condition: {
+            expression: 'attribute_exists(pk) AND #s <> :pending',
+            names: { '#s': 'status' },
+            values: { ':pending': 'pending' },
+          },
+        }),
       }),
     ),
   );

@@ -6,7 +6,14 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Hex } from '#shared/ids';
 import { ddb, isConditionFailure, table, writeIfCondition } from './client';
-import { AUTOMOD_SYNC_DUE_PARTITION, activationTokenKey, automodSyncDueIndexKey, automodSyncDueUpTo, moderationPlatformKey, platformBindingKey } from './keys';
+import {
+  AUTOMOD_SYNC_DUE_PARTITION,
+  activationTokenKey,
+  automodSyncDueIndexKey,
+  automodSyncDueUpTo,
+  moderationPlatformKey,
+  platformBindingKey,
+} from './keys';
 import { queryDueShards } from './query';
 import type { TransactItem } from './transactions';
 import { buildUpdate, setOrRemove } from './update';
@@ -40,7 +47,10 @@ export interface PlatformRecord {
 const platformRecords = defineEntity<PlatformRecord>('moderationPlatform');
 
 export const putActivationPointer = (token: string, pointer: CommunityPointer): TransactItem => ({
-  Put: { TableName: table(), Item: { ...activationTokenKey(sha256Hex(token)), entity: 'activationPointer', ...pointer } },
+  Put: {
+    TableName: table(),
+    Item: { ...activationTokenKey(sha256Hex(token)), entity: 'activationPointer', ...pointer },
+  },
 });
 
 export async function writeActivationPointer(token: string, pointer: CommunityPointer): Promise<void> {
@@ -57,7 +67,11 @@ export interface Binding extends CommunityPointer {
   role: BindingRole;
 }
 
-const bindingOf = (item: Record<string, unknown>): Binding => ({ userId: item.userId as string, communityId: item.communityId as string, role: item.role as BindingRole });
+const bindingOf = (item: Record<string, unknown>): Binding => ({
+  userId: item.userId as string,
+  communityId: item.communityId as string,
+  role: item.role as BindingRole,
+});
 
 /**
  * Binds a place on a platform to a community, if it is free or already that community's (a
@@ -65,12 +79,32 @@ const bindingOf = (item: Record<string, unknown>): Binding => ({ userId: item.us
  * holder the caller decided may be displaced (a deleted or expired community). Otherwise the place
  * stays where it is and the answer names the community holding it.
  */
-export async function bindExternal(platform: string, externalId: string, binding: Binding, replacing?: CommunityPointer): Promise<{ bound: true } | { bound: false; holder: Binding | undefined }> {
+export async function bindExternal(
+  platform: string,
+  externalId: string,
+  binding: Binding,
+  replacing?: CommunityPointer,
+): Promise<{ bound: true } | { bound: false; holder: Binding | undefined }> {
   const condition = replacing
     ? { ConditionExpression: 'communityId = :holder', ExpressionAttributeValues: { ':holder': replacing.communityId } }
-    : { ConditionExpression: 'attribute_not_exists(pk) OR communityId = :c', ExpressionAttributeValues: { ':c': binding.communityId } };
+    : {
+        ConditionExpression: 'attribute_not_exists(pk) OR communityId = :c',
+        ExpressionAttributeValues: { ':c': binding.communityId },
+      };
   try {
-    await ddb().send(new PutCommand({ TableName: table(), Item: { ...platformBindingKey(platform, externalId), entity: 'platformBinding', platform, externalId, ...binding }, ...condition }));
+    await ddb().send(
+      new PutCommand({
+        TableName: table(),
+        Item: {
+          ...platformBindingKey(platform, externalId),
+          entity: 'platformBinding',
+          platform,
+          externalId,
+          ...binding,
+        },
+        ...condition,
+      }),
+    );
     return { bound: true };
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
@@ -78,28 +112,50 @@ export async function bindExternal(platform: string, externalId: string, binding
   }
 }
 
-export async function boundCommunity(platform: string, externalId: string, consistent = false): Promise<Binding | undefined> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: platformBindingKey(platform, externalId), ConsistentRead: consistent }));
+export async function boundCommunity(
+  platform: string,
+  externalId: string,
+  consistent = false,
+): Promise<Binding | undefined> {
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: table(), Key: platformBindingKey(platform, externalId), ConsistentRead: consistent }),
+  );
   return Item ? bindingOf(Item) : undefined;
 }
 
 /** Frees a place, only while it is still the given community's (it may have been bound elsewhere since). */
 export async function unbindExternal(platform: string, externalId: string, communityId: string): Promise<void> {
   await writeIfCondition(() =>
-    ddb().send(new DeleteCommand({ TableName: table(), Key: platformBindingKey(platform, externalId), ConditionExpression: 'communityId = :c', ExpressionAttributeValues: { ':c': communityId } })),
+    ddb().send(
+      new DeleteCommand({
+        TableName: table(),
+        Key: platformBindingKey(platform, externalId),
+        ConditionExpression: 'communityId = :c',
+        ExpressionAttributeValues: { ':c': communityId },
+      }),
+    ),
   );
 }
 
 export async function getPlatformRecord(communityId: string): Promise<PlatformRecord> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: moderationPlatformKey(communityId), ConsistentRead: true }));
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: table(), Key: moderationPlatformKey(communityId), ConsistentRead: true }),
+  );
   return Item ? platformRecords.fromItem(Item) : {};
 }
 
 /** SETs the given fields (null removes), creating the record on first use. */
-export async function updatePlatformRecord(communityId: string, fields: Partial<Record<keyof PlatformRecord, unknown>>): Promise<void> {
+export async function updatePlatformRecord(
+  communityId: string,
+  fields: Partial<Record<keyof PlatformRecord, unknown>>,
+): Promise<void> {
   const { set, remove } = setOrRemove(fields);
   await ddb().send(
-    new UpdateCommand({ TableName: table(), Key: moderationPlatformKey(communityId), ...buildUpdate({ set: { entity: 'moderationPlatform', ...set }, remove }) }),
+    new UpdateCommand({
+      TableName: table(),
+      Key: moderationPlatformKey(communityId),
+      ...buildUpdate({ set: { entity: 'moderationPlatform', ...set }, remove }),
+    }),
   );
 }
 
@@ -114,7 +170,8 @@ export async function advanceAuditCursor(communityId: string, cursor: string): P
           set: { discordAuditCursor: cursor },
           // Snowflakes of equal length compare as strings; a longer one is newer.
           condition: {
-            expression: 'attribute_not_exists(discordAuditCursor) OR size(discordAuditCursor) < :len OR (size(discordAuditCursor) = :len AND discordAuditCursor < :c)',
+            expression:
+              'attribute_not_exists(discordAuditCursor) OR size(discordAuditCursor) < :len OR (size(discordAuditCursor) = :len AND discordAuditCursor < :c)',
             values: { ':c': cursor, ':len': cursor.length },
           },
         }),
@@ -129,14 +186,22 @@ export async function advanceAuditCursor(communityId: string, cursor: string): P
 
 /** Records that the community's AutoMod rules are to be written, and when the request counts as lost (`dueAt`). */
 export async function wantAutomodSync(communityId: string, owner: string, at: string, dueAt: string): Promise<void> {
-  await updatePlatformRecord(communityId, { automodWantedAt: at, automodOwner: owner, ...automodSyncDueIndexKey(communityId, dueAt) } as Partial<Record<keyof PlatformRecord, unknown>>);
+  await updatePlatformRecord(communityId, {
+    automodWantedAt: at,
+    automodOwner: owner,
+    ...automodSyncDueIndexKey(communityId, dueAt),
+  } as Partial<Record<keyof PlatformRecord, unknown>>);
 }
 
 /**
  * Records a finished sync. It leaves the due index only when no sync was asked for after it began
  * (`startedAt`): a request made meanwhile stays due, so its rules are written too.
  */
-export async function recordAutomodSync(communityId: string, startedAt: string, fields: { automodSyncedAt?: string; automodError?: string | null }): Promise<void> {
+export async function recordAutomodSync(
+  communityId: string,
+  startedAt: string,
+  fields: { automodSyncedAt?: string; automodError?: string | null },
+): Promise<void> {
   const { set, remove } = setOrRemove(fields);
   const update = (leaveIndex: boolean) =>
     ddb().send(
@@ -146,7 +211,14 @@ export async function recordAutomodSync(communityId: string, startedAt: string, 
         ...buildUpdate({
           set: { entity: 'moderationPlatform', ...set },
           remove: leaveIndex ? [...remove, 'gsi3pk', 'gsi3sk'] : remove,
-          ...(leaveIndex ? { condition: { expression: 'attribute_not_exists(automodWantedAt) OR automodWantedAt <= :started', values: { ':started': startedAt } } } : {}),
+          ...(leaveIndex
+            ? {
+                condition: {
+                  expression: 'attribute_not_exists(automodWantedAt) OR automodWantedAt <= :started',
+                  values: { ':started': startedAt },
+                },
+              }
+            : {}),
         }),
       }),
     );
@@ -161,7 +233,11 @@ export interface DueAutomodSync {
 
 export async function listDueAutomodSyncs(atIso: string): Promise<DueAutomodSync[]> {
   const items = await queryDueShards(1, () => AUTOMOD_SYNC_DUE_PARTITION, automodSyncDueUpTo(atIso));
-  return items.map((item) => ({ communityId: (item.gsi3sk as string).split('#')[1], owner: item.automodOwner as string, dueKey: item.gsi3sk as string }));
+  return items.map((item) => ({
+    communityId: (item.gsi3sk as string).split('#')[1],
+    owner: item.automodOwner as string,
+    dueKey: item.gsi3sk as string,
+  }));
 }
 
 /** Moves a due sync to `dueAt` if it is still where it was seen: false when another sweep (or the sync) moved it first. */
@@ -171,7 +247,10 @@ export async function claimAutomodSync(communityId: string, seenKey: string, due
       new UpdateCommand({
         TableName: table(),
         Key: moderationPlatformKey(communityId),
-        ...buildUpdate({ set: { ...automodSyncDueIndexKey(communityId, dueAt) }, condition: { expression: 'gsi3sk = :seen', values: { ':seen': seenKey } } }),
+        ...buildUpdate({
+          set: { ...automodSyncDueIndexKey(communityId, dueAt) },
+          condition: { expression: 'gsi3sk = :seen', values: { ':seen': seenKey } },
+        }),
       }),
     ),
   );

@@ -17,7 +17,12 @@ export interface PolledCommunity {
 }
 
 export async function addPolledCommunity(platform: string, polled: PolledCommunity): Promise<void> {
-  await ddb().send(new PutCommand({ TableName: table(), Item: { ...polledCommunityKey(platform, polled.communityId), entity: 'polledCommunity', platform, ...polled } }));
+  await ddb().send(
+    new PutCommand({
+      TableName: table(),
+      Item: { ...polledCommunityKey(platform, polled.communityId), entity: 'polledCommunity', platform, ...polled },
+    }),
+  );
 }
 
 export async function removePolledCommunity(platform: string, communityId: string): Promise<void> {
@@ -25,11 +30,22 @@ export async function removePolledCommunity(platform: string, communityId: strin
 }
 
 export async function listPolledCommunities(platform: string): Promise<PolledCommunity[]> {
-  const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': polledCommunitiesPartition(platform) } });
-  return items.map((i) => ({ userId: i.userId as string, communityId: i.communityId as string, externalId: i.externalId as string }));
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': polledCommunitiesPartition(platform) },
+  });
+  return items.map((i) => ({
+    userId: i.userId as string,
+    communityId: i.communityId as string,
+    externalId: i.externalId as string,
+  }));
 }
 
 export async function getPolledCommunity(platform: string, communityId: string): Promise<PolledCommunity | undefined> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: polledCommunityKey(platform, communityId), ConsistentRead: true }));
-  return Item ? { userId: Item.userId as string, communityId: Item.communityId as string, externalId: Item.externalId as string } : undefined;
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: table(), Key: polledCommunityKey(platform, communityId), ConsistentRead: true }),
+  );
+  return Item
+    ? { userId: Item.userId as string, communityId: Item.communityId as string, externalId: Item.externalId as string }
+    : undefined;
 }

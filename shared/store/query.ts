@@ -2,7 +2,9 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from './client';
 
 /** Every item a Query matches, following LastEvaluatedKey across pages. */
-export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Record<string, any>[]> {
+export async function queryAll(
+  input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>,
+): Promise<Record<string, any>[]> {
   const items: Record<string, any>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
@@ -18,7 +20,11 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'Exc
  * in parallel. The scheduled sweeps find what is due this way (renewals, stalled jobs, captchas,
  * webhook outbox and retries) without a Scan.
  */
-export async function queryDueShards(shards: number, partitionOf: (shard: number) => string, upTo: string): Promise<Record<string, any>[]> {
+export async function queryDueShards(
+  shards: number,
+  partitionOf: (shard: number) => string,
+  upTo: string,
+): Promise<Record<string, any>[]> {
   const pages = await Promise.all(
     Array.from({ length: shards }, (_, shard) =>
       queryAll({

@@ -32,17 +32,27 @@ export async function putQuote(quote: QuoteRecord): Promise<void> {
   await ddb().send(
     new PutCommand({
       TableName: table(),
-      Item: { ...quoteKey(quote.tokenHash), entity: 'quote', ...quote, ttl: Math.floor(Date.parse(quote.expiresAt) / 1000) + RETAIN_SECONDS },
+      Item: {
+        ...quoteKey(quote.tokenHash),
+        entity: 'quote',
+        ...quote,
+        ttl: Math.floor(Date.parse(quote.expiresAt) / 1000) + RETAIN_SECONDS,
+      },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
 }
 
 /** The quote, for a readTogether with the caller's other items (read consistently, as getQuote). */
-export const quoteRead = (tokenHash: string): ItemRead<QuoteRecord | undefined> => ({ key: quoteKey(tokenHash), decode: (item) => (item ? fromItem(item) : undefined) });
+export const quoteRead = (tokenHash: string): ItemRead<QuoteRecord | undefined> => ({
+  key: quoteKey(tokenHash),
+  decode: (item) => (item ? fromItem(item) : undefined),
+});
 
 export async function getQuote(tokenHash: string): Promise<QuoteRecord | undefined> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: quoteKey(tokenHash), ConsistentRead: true }));
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: table(), Key: quoteKey(tokenHash), ConsistentRead: true }),
+  );
   return Item ? fromItem(Item) : undefined;
 }
 
@@ -57,7 +67,10 @@ export function consumeQuoteItem(quote: QuoteRecord, at: string, resultId: strin
       Key: quoteKey(quote.tokenHash),
       ...buildUpdate({
         set: { usedAt: at, resultId },
-        condition: { expression: 'attribute_exists(pk) AND userId = :user AND attribute_not_exists(usedAt) AND expiresAt > :at', values: { ':at': at, ':user': quote.userId } },
+        condition: {
+          expression: 'attribute_exists(pk) AND userId = :user AND attribute_not_exists(usedAt) AND expiresAt > :at',
+          values: { ':at': at, ':user': quote.userId },
+        },
       }),
     },
   };

@@ -43,13 +43,20 @@ export async function takeRedditRequest(clientId: string, nowMs: number, reserve
       if (!isConditionFailure(err)) throw err;
     }
     const state = await readRedditBudget(clientId);
-    if (state && state.resetAt > nowMs) return { ok: false, waitSeconds: Math.max(1, Math.ceil((state.resetAt - nowMs) / 1000)) };
+    if (state && state.resetAt > nowMs)
+      return { ok: false, waitSeconds: Math.max(1, Math.ceil((state.resetAt - nowMs) / 1000)) };
     // No window, or it has ended: open a new one with the default allowance (this call takes one of it).
     try {
       await ddb().send(
         new PutCommand({
           TableName: table(),
-          Item: { ...key, entity: 'redditRateBudget', remaining: DEFAULT_WINDOW.requests - 1, resetAt: nowMs + DEFAULT_WINDOW.seconds * 1000, guessed: true },
+          Item: {
+            ...key,
+            entity: 'redditRateBudget',
+            remaining: DEFAULT_WINDOW.requests - 1,
+            resetAt: nowMs + DEFAULT_WINDOW.seconds * 1000,
+            guessed: true,
+          },
           ConditionExpression: 'attribute_not_exists(pk) OR #reset <= :now',
           ExpressionAttributeNames: { '#reset': NAMES['#reset'] },
           ExpressionAttributeValues: { ':now': nowMs },
@@ -69,7 +76,12 @@ export async function takeRedditRequest(clientId: string, nowMs: number, reserve
  * a later window (or ours has ended), or of the same window and lower: a reading overtaken by later
  * calls never raises the count.
  */
-export async function observeRedditRate(clientId: string, nowMs: number, remaining: number, resetSeconds: number): Promise<void> {
+export async function observeRedditRate(
+  clientId: string,
+  nowMs: number,
+  remaining: number,
+  resetSeconds: number,
+): Promise<void> {
   const resetAt = nowMs + Math.round(resetSeconds * 1000);
   try {
     await ddb().send(
@@ -77,9 +89,18 @@ export async function observeRedditRate(clientId: string, nowMs: number, remaini
         TableName: table(),
         Key: redditRateBudgetKey(clientId),
         UpdateExpression: 'SET #entity = :entity, #rem = :r, #reset = :t REMOVE #guessed',
-        ConditionExpression: 'attribute_not_exists(pk) OR #guessed = :true OR #reset <= :now OR #reset < :lo OR (#reset <= :hi AND #rem > :r)',
+        ConditionExpression:
+          'attribute_not_exists(pk) OR #guessed = :true OR #reset <= :now OR #reset < :lo OR (#reset <= :hi AND #rem > :r)',
         ExpressionAttributeNames: { ...NAMES, '#entity': 'entity', '#guessed': 'guessed' },
-        ExpressionAttributeValues: { ':entity': 'redditRateBudget', ':r': remaining, ':t': resetAt, ':now': nowMs, ':lo': resetAt - SAME_WINDOW_MS, ':hi': resetAt + SAME_WINDOW_MS, ':true': true },
+        ExpressionAttributeValues: {
+          ':entity': 'redditRateBudget',
+          ':r': remaining,
+          ':t': resetAt,
+          ':now': nowMs,
+          ':lo': resetAt - SAME_WINDOW_MS,
+          ':hi': resetAt + SAME_WINDOW_MS,
+          ':true': true,
+        },
       }),
     );
   } catch (err) {
@@ -88,6 +109,8 @@ export async function observeRedditRate(clientId: string, nowMs: number, remaini
 }
 
 export async function readRedditBudget(clientId: string): Promise<BudgetState | undefined> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: redditRateBudgetKey(clientId), ConsistentRead: true }));
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: table(), Key: redditRateBudgetKey(clientId), ConsistentRead: true }),
+  );
   return Item ? { remaining: Item.remaining as number, resetAt: Item.resetAt as number } : undefined;
 }

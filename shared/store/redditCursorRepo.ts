@@ -17,9 +17,14 @@ export async function readRedditCursors(communityIds: string[]): Promise<Map<str
   for (let i = 0; i < unique.length; i += 100) {
     let keys: Key[] | undefined = unique.slice(i, i + 100).map(redditCursorKey);
     while (keys?.length) {
-      const out = await ddb().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys, ConsistentRead: true } } }));
+      const out = await ddb().send(
+        new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys, ConsistentRead: true } } }),
+      );
       for (const item of out.Responses?.[table()] ?? []) {
-        found.set(item.communityId as string, { ...(typeof item.t3 === 'number' ? { t3: item.t3 } : {}), ...(typeof item.t1 === 'number' ? { t1: item.t1 } : {}) });
+        found.set(item.communityId as string, {
+          ...(typeof item.t3 === 'number' ? { t3: item.t3 } : {}),
+          ...(typeof item.t1 === 'number' ? { t1: item.t1 } : {}),
+        });
       }
       keys = out.UnprocessedKeys?.[table()]?.Keys as Key[] | undefined;
     }

@@ -19,7 +19,12 @@ export async function putRedditMute(communityId: string, mute: RedditMute): Prom
   await ddb().send(
     new PutCommand({
       TableName: table(),
-      Item: { ...redditMuteKey(communityId, mute.username), entity: 'redditMute', ...mute, ttl: Math.ceil(Date.parse(mute.until) / 1000) + 24 * 60 * 60 },
+      Item: {
+        ...redditMuteKey(communityId, mute.username),
+        entity: 'redditMute',
+        ...mute,
+        ttl: Math.ceil(Date.parse(mute.until) / 1000) + 24 * 60 * 60,
+      },
     }),
   );
 }
@@ -34,10 +39,27 @@ export async function activeRedditMutes(communityId: string, atIso: string): Pro
     ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix, ':at': atIso },
     ConsistentRead: true,
   });
-  return new Map(items.map((i) => [String(i.username).toLowerCase(), { username: i.username as string, from: i.from as string, until: i.until as string }]));
+  return new Map(
+    items.map((i) => [
+      String(i.username).toLowerCase(),
+      { username: i.username as string, from: i.from as string, until: i.until as string },
+    ]),
+  );
 }
 
 /** Undo of a mute: the author posts freely again. */
 export async function endRedditMute(communityId: string, username: string, atIso: string): Promise<void> {
-  await ddb().send(new PutCommand({ TableName: table(), Item: { ...redditMuteKey(communityId, username), entity: 'redditMute', username, from: atIso, until: atIso, ttl: Math.ceil(Date.parse(atIso) / 1000) + 60 } }));
+  await ddb().send(
+    new PutCommand({
+      TableName: table(),
+      Item: {
+        ...redditMuteKey(communityId, username),
+        entity: 'redditMute',
+        username,
+        from: atIso,
+        until: atIso,
+        ttl: Math.ceil(Date.parse(atIso) / 1000) + 60,
+      },
+    }),
+  );
 }

@@ -43,7 +43,10 @@ export interface ResultFilter {
 /** Every result record of a user matching the filter (records are small: data lives in blob chunks). */
 export async function listResultRecords(userId: string, filter: ResultFilter): Promise<ResultRecord[]> {
   const conditions: string[] = [];
-  const values: Record<string, unknown> = { ':pk': resultsPartition(userId).pk, ':prefix': resultsPartition(userId).prefix };
+  const values: Record<string, unknown> = {
+    ':pk': resultsPartition(userId).pk,
+    ':prefix': resultsPartition(userId).prefix,
+  };
   if (filter.toolName !== undefined) {
     conditions.push('toolName = :tool');
     values[':tool'] = filter.toolName;

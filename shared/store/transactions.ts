@@ -21,7 +21,11 @@ export class TransactionConditionError extends Error {
   override readonly name = 'TransactionConditionError';
   readonly failed: ReadonlySet<string>;
 
-  constructor(failed: Iterable<string>, readonly conflicted = false, options?: ErrorOptions) {
+  constructor(
+    failed: Iterable<string>,
+    readonly conflicted = false,
+    options?: ErrorOptions,
+  ) {
     const names = new Set(failed);
     super(`Transaction condition failed on ${[...names].join(', ') || 'no named item'}`, options);
     this.failed = names;
@@ -59,7 +63,8 @@ export async function writeTogether(...groups: TransactItems[]): Promise<void> {
   } catch (err) {
     const codes = cancellationCodes(err);
     const failed = names.filter((_, i) => codes[i] === 'ConditionalCheckFailed');
-    if (failed.length > 0) throw new TransactionConditionError(failed, codes.includes('TransactionConflict'), { cause: err });
+    if (failed.length > 0)
+      throw new TransactionConditionError(failed, codes.includes('TransactionConflict'), { cause: err });
     throw err;
   }
 }
@@ -78,7 +83,10 @@ const conflictPause = (attempt: number) => 5 + Math.random() * Math.min(10 * 2 *
  * same items (DynamoDB cancels both sides of such a race; the SDK does not retry it). Any other
  * failure, a failed condition included (even one reported with a conflict), is the caller's at once.
  */
-export async function retryingConflicts<T>(write: () => Promise<T>, options: { attempts?: number; pauseMs?: (attempt: number) => number } = {}): Promise<T> {
+export async function retryingConflicts<T>(
+  write: () => Promise<T>,
+  options: { attempts?: number; pauseMs?: (attempt: number) => number } = {},
+): Promise<T> {
   const { attempts = 10, pauseMs = conflictPause } = options;
   for (let attempt = 1; ; attempt++) {
     try {
@@ -92,7 +100,9 @@ export async function retryingConflicts<T>(write: () => Promise<T>, options: { a
 
 /** True for any cancelled transaction, whatever the reason (a failed condition, a conflict, throttling). */
 export function isCancelledTransaction(err: unknown): boolean {
-  return err instanceof TransactionConditionError || (err as { name?: string })?.name === 'TransactionCanceledException';
+  return (
+    err instanceof TransactionConditionError || (err as { name?: string })?.name === 'TransactionCanceledException'
+  );
 }
 
 /** DynamoDB's reason per item of a cancelled transaction, in the order the items were sent. */

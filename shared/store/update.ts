@@ -64,7 +64,8 @@ export function buildUpdate(spec: UpdateSpec): UpdateParts {
     values[placeholder] = v;
     return placeholder;
   };
-  const defined = <T>(fields: Record<string, T | undefined> | undefined) => Object.entries(fields ?? {}).filter((e): e is [string, T] => e[1] !== undefined);
+  const defined = <T>(fields: Record<string, T | undefined> | undefined) =>
+    Object.entries(fields ?? {}).filter((e): e is [string, T] => e[1] !== undefined);
 
   const sets = [
     ...defined(spec.set).map(([p, v]) => `${path(p)} = ${value(v)}`),
@@ -73,7 +74,11 @@ export function buildUpdate(spec: UpdateSpec): UpdateParts {
   ];
   const adds = defined(spec.add).map(([p, n]) => `${path(p)} ${value(n)}`);
   const removes = (spec.remove ?? []).map(path);
-  const clauses = [sets.length ? `SET ${sets.join(', ')}` : '', adds.length ? `ADD ${adds.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''];
+  const clauses = [
+    sets.length ? `SET ${sets.join(', ')}` : '',
+    adds.length ? `ADD ${adds.join(', ')}` : '',
+    removes.length ? `REMOVE ${removes.join(', ')}` : '',
+  ];
   const UpdateExpression = clauses.filter(Boolean).join(' ');
   if (!UpdateExpression) throw new Error('An update must change something');
 

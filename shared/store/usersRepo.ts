@@ -69,10 +69,36 @@ export function newUserItems(user: UserRecord): TransactItems {
   const T = table();
   const mustBeNew = 'attribute_not_exists(pk)';
   return {
-    profile: { Put: { TableName: T, Item: { ...userProfileKey(user.id), entity: 'user', ...user }, ConditionExpression: mustBeNew } },
-    email: { Put: { TableName: T, Item: { ...emailKey(user.email), entity: 'emailGuard', userId: user.id }, ConditionExpression: mustBeNew } },
-    referralCode: { Put: { TableName: T, Item: { ...referralCodeKey(user.referralCode), entity: 'referralGuard', userId: user.id }, ConditionExpression: mustBeNew } },
-    apiKey: user.apiKeyHash ? { Put: { TableName: T, Item: { ...apiKeyKey(user.apiKeyHash), entity: 'apiKey', userId: user.id }, ConditionExpression: mustBeNew } } : undefined,
+    profile: {
+      Put: {
+        TableName: T,
+        Item: { ...userProfileKey(user.id), entity: 'user', ...user },
+        ConditionExpression: mustBeNew,
+      },
+    },
+    email: {
+      Put: {
+        TableName: T,
+        Item: { ...emailKey(user.email), entity: 'emailGuard', userId: user.id },
+        ConditionExpression: mustBeNew,
+      },
+    },
+    referralCode: {
+      Put: {
+        TableName: T,
+        Item: { ...referralCodeKey(user.referralCode), entity: 'referralGuard', userId: user.id },
+        ConditionExpression: mustBeNew,
+      },
+    },
+    apiKey: user.apiKeyHash
+      ? {
+          Put: {
+            TableName: T,
+            Item: { ...apiKeyKey(user.apiKeyHash), entity: 'apiKey', userId: user.id },
+            ConditionExpression: mustBeNew,
+          },
+        }
+      : undefined,
   };
 }
 
@@ -96,7 +122,13 @@ export function rotateApiKeyItems(user: UserRecord, newHash: string, lastFour: s
         }),
       },
     },
-    newKey: { Put: { TableName: T, Item: { ...apiKeyKey(newHash), entity: 'apiKey', userId: user.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    newKey: {
+      Put: {
+        TableName: T,
+        Item: { ...apiKeyKey(newHash), entity: 'apiKey', userId: user.id },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
     oldKey: user.apiKeyHash ? { Delete: { TableName: T, Key: apiKeyKey(user.apiKeyHash) } } : undefined,
   };
 }
@@ -112,11 +144,24 @@ export function changeEmailItems(user: UserRecord, newEmail: string, at: string)
       Update: {
         TableName: T,
         Key: userProfileKey(user.id),
-        ...buildUpdate({ set: { email: newEmail, updatedAt: at }, condition: { expression: 'email = :old', values: { ':old': user.email } } }),
+        ...buildUpdate({
+          set: { email: newEmail, updatedAt: at },
+          condition: { expression: 'email = :old', values: { ':old': user.email } },
+        }),
       },
     },
-    email: { Put: { TableName: T, Item: { ...emailKey(newEmail), entity: 'emailGuard', userId: user.id }, ConditionExpression: 'attribute_not_exists(pk) OR userId = :id', ExpressionAttributeValues: { ':id': user.id } } },
-    oldEmail: user.email.toLowerCase() === newEmail.toLowerCase() ? undefined : { Delete: { TableName: T, Key: emailKey(user.email) } },
+    email: {
+      Put: {
+        TableName: T,
+        Item: { ...emailKey(newEmail), entity: 'emailGuard', userId: user.id },
+        ConditionExpression: 'attribute_not_exists(pk) OR userId = :id',
+        ExpressionAttributeValues: { ':id': user.id },
+      },
+    },
+    oldEmail:
+      user.email.toLowerCase() === newEmail.toLowerCase()
+        ? undefined
+        : { Delete: { TableName: T, Key: emailKey(user.email) } },
   };
 }
 
@@ -135,14 +180,21 @@ export async function updateUserFields(userId: string, fields: Partial<UserRecor
 /** A guard on the profile's current values, ANDed with its existence (e.g. "no other active subscription"). */
 export type UserCondition = Condition;
 
-export function updateUserItem(userId: string, fields: Partial<UserRecord>, at: string, condition?: UserCondition): TransactItem {
+export function updateUserItem(
+  userId: string,
+  fields: Partial<UserRecord>,
+  at: string,
+  condition?: UserCondition,
+): TransactItem {
   return {
     Update: {
       TableName: table(),
       Key: userProfileKey(userId),
       ...buildUpdate({
         set: { ...fields, updatedAt: at },
-        condition: condition ? { ...condition, expression: `attribute_exists(pk) AND (${condition.expression})` } : 'attribute_exists(pk)',
+        condition: condition
+          ? { ...condition, expression: `attribute_exists(pk) AND (${condition.expression})` }
+          : 'attribute_exists(pk)',
       }),
     },
   };
@@ -150,9 +202,17 @@ export function updateUserItem(userId: string, fields: Partial<UserRecord>, at: 
 
 /** Moves the owner's live-chat count with a chat created (+1) or deleted (-1); only for accounts that keep one. */
 export function liveChatsChangeItem(userId: string, delta: 1 | -1): TransactItem {
-  return { Update: { TableName: table(), Key: userProfileKey(userId), ...buildUpdate({ add: { liveChats: delta }, condition: 'attribute_exists(liveChats)' }) } };
+  return {
+    Update: {
+      TableName: table(),
+      Key: userProfileKey(userId),
+      ...buildUpdate({ add: { liveChats: delta }, condition: 'attribute_exists(liveChats)' }),
+    },
+  };
 }
 
 export function subscriptionOwnerItem(subscriptionId: string, userId: string): TransactItem {
-  return { Put: { TableName: table(), Item: { ...subscriptionOwnerKey(subscriptionId), entity: 'subscriptionOwner', userId } } };
+  return {
+    Put: { TableName: table(), Item: { ...subscriptionOwnerKey(subscriptionId), entity: 'subscriptionOwner', userId } },
+  };
 }

@@ -34,7 +34,9 @@ const walletOf = (Item: Record<string, unknown> | undefined): StoredWallet => ({
 });
 
 export async function loadWallet(userId: string): Promise<StoredWallet> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: walletKey(userId), ConsistentRead: true }));
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: table(), Key: walletKey(userId), ConsistentRead: true }),
+  );
   return walletOf(Item);
 }
 
@@ -42,11 +44,24 @@ export async function loadWallet(userId: string): Promise<StoredWallet> {
 export const walletRead = (userId: string): ItemRead<StoredWallet> => ({ key: walletKey(userId), decode: walletOf });
 
 /** Replaces the wallet only if nobody else changed it since it was read (optimistic concurrency). */
-export function putWalletIfUnchanged(userId: string, expectedVersion: number, next: Wallet, updatedAt: string): TransactItem {
+export function putWalletIfUnchanged(
+  userId: string,
+  expectedVersion: number,
+  next: Wallet,
+  updatedAt: string,
+): TransactItem {
   return {
     Put: {
       TableName: table(),
-      Item: { ...walletKey(userId), entity: 'wallet', userId, permanent: next.permanent, grants: next.grants, version: expectedVersion + 1, updatedAt },
+      Item: {
+        ...walletKey(userId),
+        entity: 'wallet',
+        userId,
+        permanent: next.permanent,
+        grants: next.grants,
+        version: expectedVersion + 1,
+        updatedAt,
+      },
       ConditionExpression: expectedVersion === 0 ? 'attribute_not_exists(pk) OR version = :v' : 'version = :v',
       ExpressionAttributeValues: { ':v': expectedVersion },
     },
@@ -54,7 +69,12 @@ export function putWalletIfUnchanged(userId: string, expectedVersion: number, ne
 }
 
 export function putLedgerEntry(userId: string, entry: LedgerEntry): TransactItem {
-  return { Put: { TableName: table(), Item: { ...ledgerEntryKey(userId, entry.created_at, entry.charge_id), entity: 'ledger', ...entry } } };
+  return {
+    Put: {
+      TableName: table(),
+      Item: { ...ledgerEntryKey(userId, entry.created_at, entry.charge_id), entity: 'ledger', ...entry },
+    },
+  };
 }
 
 export function putChargeGuard(userId: string, chargeId: string, createdAt: string): TransactItem {
@@ -78,16 +98,26 @@ export function putReservation(userId: string, reservation: Reservation): Transa
 }
 
 export function deleteReservation(userId: string, reservationId: string): TransactItem {
-  return { Delete: { TableName: table(), Key: reservationKey(userId, reservationId), ConditionExpression: 'attribute_exists(pk)' } };
+  return {
+    Delete: {
+      TableName: table(),
+      Key: reservationKey(userId, reservationId),
+      ConditionExpression: 'attribute_exists(pk)',
+    },
+  };
 }
 
 export async function getReservation(userId: string, reservationId: string): Promise<Reservation | undefined> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: reservationKey(userId, reservationId), ConsistentRead: true }));
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: table(), Key: reservationKey(userId, reservationId), ConsistentRead: true }),
+  );
   return Item as Reservation | undefined;
 }
 
 export async function chargeWasApplied(userId: string, chargeId: string): Promise<boolean> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: chargeGuardKey(userId, chargeId), ConsistentRead: true }));
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: table(), Key: chargeGuardKey(userId, chargeId), ConsistentRead: true }),
+  );
   return Item !== undefined;
 }
 

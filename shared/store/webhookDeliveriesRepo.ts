@@ -45,14 +45,17 @@ export interface WebhookDeliveryRecord {
   updatedAt: string;
 }
 
-const deliveries = defineEntity<WebhookDeliveryRecord>('webhookDelivery', { nullable: ['lastStatusCode', 'lastError', 'nextAttemptAt', 'manualRetryAt'] });
+const deliveries = defineEntity<WebhookDeliveryRecord>('webhookDelivery', {
+  nullable: ['lastStatusCode', 'lastError', 'nextAttemptAt', 'manualRetryAt'],
+});
 const fromItem = (item: Record<string, unknown>): WebhookDeliveryRecord => {
   const d = deliveries.fromItem(item);
   return { ...d, autoAttempts: (item.autoAttempts as number | undefined) ?? d.attempts };
 };
 
 /** The due index follows the earliest attempt owed: a manual retry asked for, else the next scheduled one. */
-const dueAt = (d: Pick<WebhookDeliveryRecord, 'status' | 'nextAttemptAt' | 'manualRetryAt'>) => d.manualRetryAt ?? (d.status === 'pending' ? d.nextAttemptAt : null);
+const dueAt = (d: Pick<WebhookDeliveryRecord, 'status' | 'nextAttemptAt' | 'manualRetryAt'>) =>
+  d.manualRetryAt ?? (d.status === 'pending' ? d.nextAttemptAt : null);
 const withoutNulls = deliveries.attributes;
 
 /** False when the delivery exists already (a repeated fan-out). */
@@ -75,7 +78,9 @@ export const putDelivery = (d: WebhookDeliveryRecord): Promise<boolean> =>
   );
 
 export async function getDelivery(userId: string, deliveryId: string): Promise<WebhookDeliveryRecord | undefined> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: webhookDeliveryKey(userId, deliveryId), ConsistentRead: true }));
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: table(), Key: webhookDeliveryKey(userId, deliveryId), ConsistentRead: true }),
+  );
   return Item ? fromItem(Item) : undefined;
 }
 
@@ -96,10 +101,17 @@ export interface DeliveryPageQuery {
  * and merges them). Each source is read for at most `limit + 1` items after the cursor, so a page
  * costs the same however long the log is; `more` says whether anything follows it.
  */
-export async function pageDeliveries(userId: string, q: DeliveryPageQuery): Promise<{ items: WebhookDeliveryRecord[]; more: boolean }> {
+export async function pageDeliveries(
+  userId: string,
+  q: DeliveryPageQuery,
+): Promise<{ items: WebhookDeliveryRecord[]; more: boolean }> {
   const statuses = q.status ? [q.status] : DELIVERY_STATUSES;
   const sources: { index?: 'gsi1' | 'gsi2'; pk: string; prefix: string }[] = q.endpointId
-    ? statuses.map((status) => ({ index: 'gsi2' as const, pk: webhookDeliveriesByEndpointPartition(userId, q.endpointId!, status), prefix: '' }))
+    ? statuses.map((status) => ({
+        index: 'gsi2' as const,
+        pk: webhookDeliveriesByEndpointPartition(userId, q.endpointId!, status),
+        prefix: '',
+      }))
     : q.status
       ? [{ index: 'gsi1', pk: webhookDeliveriesByStatusPartition(userId, q.status), prefix: '' }]
       : [{ pk: webhookDeliveriesPartition(userId).pk, prefix: webhookDeliveriesPartition(userId).prefix }];
@@ -171,11 +183,21 @@ export type DeliverySeen = Pick<WebhookDeliveryRecord, 'endpointId' | 'autoAttem
  * requests sent goes up by an ADD, so a scheduled and a manual attempt recorded together both count.
  * Undefined when the delivery moved on: the caller reads it again and decides.
  */
-export async function recordDeliveryChange(userId: string, deliveryId: string, seen: DeliverySeen, c: DeliveryChange): Promise<WebhookDeliveryRecord | undefined> {
+export async function recordDeliveryChange(
+  userId: string,
+  deliveryId: string,
+  seen: DeliverySeen,
+  c: DeliveryChange,
+): Promise<WebhookDeliveryRecord | undefined> {
   const manualRetryAt = c.manualDone ? null : seen.manualRetryAt;
   const due = dueAt({ status: c.status, nextAttemptAt: c.nextAttemptAt, manualRetryAt });
   // Null fields are not stored (see defineEntity): they are removed.
-  const nullable = setOrRemove({ lastStatusCode: c.lastStatusCode, lastError: c.lastError, nextAttemptAt: c.nextAttemptAt, manualRetryAt });
+  const nullable = setOrRemove({
+    lastStatusCode: c.lastStatusCode,
+    lastError: c.lastError,
+    nextAttemptAt: c.nextAttemptAt,
+    manualRetryAt,
+  });
   const autoSeen = '(autoAttempts = :auto OR (attribute_not_exists(autoAttempts) AND attempts = :auto))';
   const manualSeen = seen.manualRetryAt === null ? 'attribute_not_exists(manualRetryAt)' : 'manualRetryAt = :manual';
   try {
@@ -196,7 +218,10 @@ export async function recordDeliveryChange(userId: string, deliveryId: string, s
           remove: [...nullable.remove, ...(due ? [] : ['gsi3pk', 'gsi3sk'])],
           condition: {
             expression: `attribute_exists(pk) AND ${autoSeen} AND ${manualSeen}`,
-            values: { ':auto': seen.autoAttempts, ...(seen.manualRetryAt === null ? {} : { ':manual': seen.manualRetryAt }) },
+            values: {
+              ':auto': seen.autoAttempts,
+              ...(seen.manualRetryAt === null ? {} : { ':manual': seen.manualRetryAt }),
+            },
           },
         }),
         ReturnValues: 'ALL_NEW',
@@ -213,14 +238,25 @@ export async function recordDeliveryChange(userId: string, deliveryId: string, s
  * Asks for a manual retry: the delivery is pending again and due now, unless a manual retry is
  * outstanding already (undefined: parallel requests ask for one retry, which is sent once).
  */
-export async function requestManualRetry(userId: string, deliveryId: string, endpointId: string, at: string): Promise<WebhookDeliveryRecord | undefined> {
+export async function requestManualRetry(
+  userId: string,
+  deliveryId: string,
+  endpointId: string,
+  at: string,
+): Promise<WebhookDeliveryRecord | undefined> {
   try {
     const out = await ddb().send(
       new UpdateCommand({
         TableName: table(),
         Key: webhookDeliveryKey(userId, deliveryId),
         ...buildUpdate({
-          set: { status: 'pending', manualRetryAt: at, updatedAt: at, ...webhookDeliveryListIndexKey(userId, endpointId, 'pending', deliveryId), ...webhookDueIndexKey(deliveryId, at) },
+          set: {
+            status: 'pending',
+            manualRetryAt: at,
+            updatedAt: at,
+            ...webhookDeliveryListIndexKey(userId, endpointId, 'pending', deliveryId),
+            ...webhookDueIndexKey(deliveryId, at),
+          },
           condition: 'attribute_exists(pk) AND attribute_not_exists(manualRetryAt)',
         }),
         ReturnValues: 'ALL_NEW',
@@ -234,7 +270,9 @@ export async function requestManualRetry(userId: string, deliveryId: string, end
 }
 
 /** Deliveries owing an attempt at or before `atIso` (a manual retry, a scheduled one or both): a Query per shard of the sparse index. */
-export async function listDueDeliveries(atIso: string): Promise<{ userId: string; deliveryId: string; manual: boolean; scheduled: boolean }[]> {
+export async function listDueDeliveries(
+  atIso: string,
+): Promise<{ userId: string; deliveryId: string; manual: boolean; scheduled: boolean }[]> {
   const items = await queryDueShards(WEBHOOK_DUE_SHARDS, webhookDuePartition, webhookIndexUpTo(atIso));
   return items.map((item) => ({
     userId: item.userId as string,

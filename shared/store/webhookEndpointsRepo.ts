@@ -24,27 +24,43 @@ export interface WebhookEndpointRecord {
   updatedAt: string;
 }
 
-const endpoints = defineEntity<WebhookEndpointRecord>('webhookEndpoint', { nullable: ['description', 'disabledReason', 'failingSince'] });
+const endpoints = defineEntity<WebhookEndpointRecord>('webhookEndpoint', {
+  nullable: ['description', 'disabledReason', 'failingSince'],
+});
 const fromItem = endpoints.fromItem;
 const withoutNulls = endpoints.attributes;
 
 export const putEndpointItem = (e: WebhookEndpointRecord): TransactItem => ({
-  Put: { TableName: table(), Item: { ...webhookEndpointKey(e.userId, e.id), entity: 'webhookEndpoint', ...withoutNulls(e) }, ConditionExpression: 'attribute_not_exists(pk)' },
+  Put: {
+    TableName: table(),
+    Item: { ...webhookEndpointKey(e.userId, e.id), entity: 'webhookEndpoint', ...withoutNulls(e) },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  },
 });
 
 export const deleteEndpointItem = (userId: string, endpointId: string): TransactItem => ({
-  Delete: { TableName: table(), Key: webhookEndpointKey(userId, endpointId), ConditionExpression: 'attribute_exists(pk)' },
+  Delete: {
+    TableName: table(),
+    Key: webhookEndpointKey(userId, endpointId),
+    ConditionExpression: 'attribute_exists(pk)',
+  },
 });
 
 /** The user's endpoint count, undefined for an account that has not kept one yet (endpoints made before it). */
 export async function getEndpointCount(userId: string): Promise<number | undefined> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: webhookEndpointCountKey(userId), ConsistentRead: true }));
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: table(), Key: webhookEndpointCountKey(userId), ConsistentRead: true }),
+  );
   return Item?.count as number | undefined;
 }
 
 /** Starts the count at `count` (what a consistent listing found, after this change), unless another request started it. */
 export const startEndpointCountItem = (userId: string, count: number): TransactItem => ({
-  Put: { TableName: table(), Item: { ...webhookEndpointCountKey(userId), entity: 'webhookEndpointCount', count }, ConditionExpression: 'attribute_not_exists(pk)' },
+  Put: {
+    TableName: table(),
+    Item: { ...webhookEndpointCountKey(userId), entity: 'webhookEndpointCount', count },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  },
 });
 
 /** Moves the count by `delta`; up only while below `max`. (`count` is a reserved word: aliased in the condition.) */
@@ -54,31 +70,58 @@ export const moveEndpointCountItem = (userId: string, delta: 1 | -1, max: number
     Key: webhookEndpointCountKey(userId),
     ...buildUpdate({
       add: { count: delta },
-      condition: delta > 0 ? { expression: '#count < :max', names: { '#count': 'count' }, values: { ':max': max } } : { expression: 'attribute_exists(#count)', names: { '#count': 'count' } },
+      condition:
+        delta > 0
+          ? { expression: '#count < :max', names: { '#count': 'count' }, values: { ':max': max } }
+          : { expression: 'attribute_exists(#count)', names: { '#count': 'count' } },
     }),
   },
 });
 
-export async function getEndpoint(userId: string, endpointId: string, consistent = false): Promise<WebhookEndpointRecord | undefined> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: webhookEndpointKey(userId, endpointId), ConsistentRead: consistent }));
+export async function getEndpoint(
+  userId: string,
+  endpointId: string,
+  consistent = false,
+): Promise<WebhookEndpointRecord | undefined> {
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: table(), Key: webhookEndpointKey(userId, endpointId), ConsistentRead: consistent }),
+  );
   return Item ? fromItem(Item) : undefined;
 }
 
 /** Newest first (ids are UUID v7). */
 export async function listEndpoints(userId: string, consistent = false): Promise<WebhookEndpointRecord[]> {
   const { pk, prefix } = webhookEndpointsPartition(userId);
-  const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': pk, ':p': prefix }, ScanIndexForward: false, ConsistentRead: consistent });
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': pk, ':p': prefix },
+    ScanIndexForward: false,
+    ConsistentRead: consistent,
+  });
   return items.map(fromItem);
 }
 
 /** Applies a partial change to an existing endpoint; undefined when it is gone (or `condition` fails). REMOVEs the given attributes. */
-async function change(userId: string, endpointId: string, set: Record<string, unknown>, remove: string[] = [], condition?: string | Condition): Promise<WebhookEndpointRecord | undefined> {
+async function change(
+  userId: string,
+  endpointId: string,
+  set: Record<string, unknown>,
+  remove: string[] = [],
+  condition?: string | Condition,
+): Promise<WebhookEndpointRecord | undefined> {
   try {
     const out = await ddb().send(
       new UpdateCommand({
         TableName: table(),
         Key: webhookEndpointKey(userId, endpointId),
-        ...buildUpdate({ set, remove, condition: typeof condition === 'object' ? { ...condition, expression: `attribute_exists(pk) AND ${condition.expression}` } : ['attribute_exists(pk)', condition].filter(Boolean).join(' AND ') }),
+        ...buildUpdate({
+          set,
+          remove,
+          condition:
+            typeof condition === 'object'
+              ? { ...condition, expression: `attribute_exists(pk) AND ${condition.expression}` }
+              : ['attribute_exists(pk)', condition].filter(Boolean).join(' AND '),
+        }),
         ReturnValues: 'ALL_NEW',
       }),
     );
@@ -94,7 +137,14 @@ async function change(userId: string, endpointId: string, set: Record<string, un
  * after `began` (when the caller's rotation began): of rotations that overlap, one wins and the
  * others get undefined, so no caller is shown a secret that was never kept.
  */
-export const replaceSecret = (userId: string, endpointId: string, previous: string, began: string, secret: string, at: string) =>
+export const replaceSecret = (
+  userId: string,
+  endpointId: string,
+  previous: string,
+  began: string,
+  secret: string,
+  at: string,
+) =>
   change(userId, endpointId, { secret, secretRotatedAt: at, updatedAt: at }, [], {
     expression: '#secret = :previousSecret AND (attribute_not_exists(secretRotatedAt) OR secretRotatedAt <= :began)',
     names: { '#secret': 'secret' },
@@ -102,11 +152,25 @@ export const replaceSecret = (userId: string, endpointId: string, previous: stri
   });
 
 /** Starts the failure clock unless it is running already (the first failure of a run counts). */
-export async function markFailing(userId: string, endpointId: string, at: string): Promise<WebhookEndpointRecord | undefined> {
-  return (await change(userId, endpointId, { failingSince: at }, [], 'attribute_not_exists(failingSince)')) ?? getEndpoint(userId, endpointId, true);
+export async function markFailing(
+  userId: string,
+  endpointId: string,
+  at: string,
+): Promise<WebhookEndpointRecord | undefined> {
+  return (
+    (await change(userId, endpointId, { failingSince: at }, [], 'attribute_not_exists(failingSince)')) ??
+    getEndpoint(userId, endpointId, true)
+  );
 }
 
-export const clearFailing = (userId: string, endpointId: string, at: string) => change(userId, endpointId, { updatedAt: at }, ['failingSince'], 'attribute_exists(failingSince)');
+export const clearFailing = (userId: string, endpointId: string, at: string) =>
+  change(userId, endpointId, { updatedAt: at }, ['failingSince'], 'attribute_exists(failingSince)');
 
 export const disableEndpoint = (userId: string, endpointId: string, reason: string, at: string) =>
-  change(userId, endpointId, { status: 'disabled', disabledReason: reason, updatedAt: at }, [], 'attribute_exists(failingSince)');
+  change(
+    userId,
+    endpointId,
+    { status: 'disabled', disabledReason: reason, updatedAt: at },
+    [],
+    'attribute_exists(failingSince)',
+  );

@@ -5,7 +5,13 @@
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table, writeIfCondition } from './client';
-import { WEBHOOK_OUTBOX_SHARDS, webhookEventKey, webhookIndexUpTo, webhookOutboxIndexKey, webhookOutboxPartition } from './keys';
+import {
+  WEBHOOK_OUTBOX_SHARDS,
+  webhookEventKey,
+  webhookIndexUpTo,
+  webhookOutboxIndexKey,
+  webhookOutboxPartition,
+} from './keys';
 import { queryDueShards } from './query';
 import type { TransactItem } from './transactions';
 import { buildUpdate } from './update';
@@ -28,9 +34,13 @@ export interface WebhookEventRecord {
   dispatchedAt: string | null;
 }
 
-const fromItem = defineEntity<WebhookEventRecord>('webhookEvent', { nullable: ['extra', 'data', 'dispatchedAt'] }).fromItem;
+const fromItem = defineEntity<WebhookEventRecord>('webhookEvent', {
+  nullable: ['extra', 'data', 'dispatchedAt'],
+}).fromItem;
 
-export function outboxEventItem(e: Pick<WebhookEventRecord, 'id' | 'userId' | 'type' | 'subject' | 'createdAt'> & { extra?: Record<string, unknown> }): TransactItem {
+export function outboxEventItem(
+  e: Pick<WebhookEventRecord, 'id' | 'userId' | 'type' | 'subject' | 'createdAt'> & { extra?: Record<string, unknown> },
+): TransactItem {
   return {
     Put: {
       TableName: table(),
@@ -52,7 +62,9 @@ export function outboxEventItem(e: Pick<WebhookEventRecord, 'id' | 'userId' | 't
 }
 
 export async function getEvent(userId: string, eventId: string): Promise<WebhookEventRecord | undefined> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: webhookEventKey(userId, eventId), ConsistentRead: true }));
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: table(), Key: webhookEventKey(userId, eventId), ConsistentRead: true }),
+  );
   return Item ? fromItem(Item) : undefined;
 }
 
@@ -63,7 +75,10 @@ export const storeEventData = (userId: string, eventId: string, data: unknown): 
       new UpdateCommand({
         TableName: table(),
         Key: webhookEventKey(userId, eventId),
-        ...buildUpdate({ set: { data }, condition: { expression: 'attribute_exists(pk) AND attribute_not_exists(#d)', names: { '#d': 'data' } } }),
+        ...buildUpdate({
+          set: { data },
+          condition: { expression: 'attribute_exists(pk) AND attribute_not_exists(#d)', names: { '#d': 'data' } },
+        }),
       }),
     ),
   );

@@ -24,7 +24,13 @@ export interface XOAuthState {
 export async function putOAuthState(stateHash: string, state: XOAuthState): Promise<void> {
   // DynamoDB's TTL removes it some time after it expires; expiresAt is what is enforced.
   const ttl = Math.ceil(Date.parse(state.expiresAt) / 1000) + 24 * 60 * 60;
-  await ddb().send(new PutCommand({ TableName: table(), Item: { ...xOAuthStateKey(stateHash), entity: 'xOAuthState', ...state, ttl }, ConditionExpression: 'attribute_not_exists(pk)' }));
+  await ddb().send(
+    new PutCommand({
+      TableName: table(),
+      Item: { ...xOAuthStateKey(stateHash), entity: 'xOAuthState', ...state, ttl },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
 }
 
 export type ConsumedState = { outcome: 'ok'; state: XOAuthState } | { outcome: 'unknown' | 'used' | 'expired' };
@@ -38,17 +44,31 @@ export async function consumeOAuthState(stateHash: string, atIso: string): Promi
         Key: xOAuthStateKey(stateHash),
         ...buildUpdate({
           set: { usedAt: atIso },
-          condition: { expression: 'attribute_exists(pk) AND attribute_not_exists(usedAt) AND expiresAt > :at', values: { ':at': atIso } },
+          condition: {
+            expression: 'attribute_exists(pk) AND attribute_not_exists(usedAt) AND expiresAt > :at',
+            values: { ':at': atIso },
+          },
         }),
         ReturnValues: 'ALL_NEW',
       }),
     );
     const a = Attributes!;
-    return { outcome: 'ok', state: { communityId: a.communityId, userId: a.userId, verifier: a.verifier, redirectUri: a.redirectUri, expiresAt: a.expiresAt } };
+    return {
+      outcome: 'ok',
+      state: {
+        communityId: a.communityId,
+        userId: a.userId,
+        verifier: a.verifier,
+        redirectUri: a.redirectUri,
+        expiresAt: a.expiresAt,
+      },
+    };
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
   }
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: xOAuthStateKey(stateHash), ConsistentRead: true }));
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: table(), Key: xOAuthStateKey(stateHash), ConsistentRead: true }),
+  );
   if (!Item) return { outcome: 'unknown' };
   return { outcome: Item.usedAt ? 'used' : 'expired' };
 }
@@ -74,47 +94,76 @@ export interface XAccountRecord {
 /** X's rate-limit windows of the account, as attributes `rl:<endpoint>` (epoch ms the window ends) beside its tokens. */
 const RATE_LIMIT_PREFIX = 'rl:';
 export const rateLimitsOf = (record: XAccountRecord): Record<string, number> =>
-  Object.fromEntries(Object.entries(record).filter(([k, v]) => k.startsWith(RATE_LIMIT_PREFIX) && typeof v === 'number').map(([k, v]) => [k.slice(RATE_LIMIT_PREFIX.length), v as number]));
+  Object.fromEntries(
+    Object.entries(record)
+      .filter(([k, v]) => k.startsWith(RATE_LIMIT_PREFIX) && typeof v === 'number')
+      .map(([k, v]) => [k.slice(RATE_LIMIT_PREFIX.length), v as number]),
+  );
 
 const accounts = defineEntity<XAccountRecord>('xAccount', { nullable: ['refusedAt', 'refusedReason'] });
 
 export async function getXAccount(communityId: string): Promise<XAccountRecord | undefined> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: xTokensKey(communityId), ConsistentRead: true }));
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: table(), Key: xTokensKey(communityId), ConsistentRead: true }),
+  );
   return Item ? accounts.fromItem(Item) : undefined;
 }
 
 /** A new grant (the callback): replaces whatever the community had, on a version past it. */
-export async function putXAccount(communityId: string, account: Omit<XAccountRecord, 'version' | 'refusedAt' | 'refusedReason'>): Promise<void> {
+export async function putXAccount(
+  communityId: string,
+  account: Omit<XAccountRecord, 'version' | 'refusedAt' | 'refusedReason'>,
+): Promise<void> {
   await ddb().send(
     new UpdateCommand({
       TableName: table(),
       Key: xTokensKey(communityId),
-      ...buildUpdate({ set: { entity: 'xAccount', ...account }, add: { version: 1 }, remove: ['refusedAt', 'refusedReason'] }),
+      ...buildUpdate({
+        set: { entity: 'xAccount', ...account },
+        add: { version: 1 },
+        remove: ['refusedAt', 'refusedReason'],
+      }),
     }),
   );
 }
 
 /** A refresh's new tokens, written only over the version the refresher read (false: someone else wrote first). */
-export async function replaceXTokens(communityId: string, seenVersion: number, tokens: { sealed: string; expiresAt: string; updatedAt: string }): Promise<boolean> {
+export async function replaceXTokens(
+  communityId: string,
+  seenVersion: number,
+  tokens: { sealed: string; expiresAt: string; updatedAt: string },
+): Promise<boolean> {
   return writeIfCondition(() =>
     ddb().send(
       new UpdateCommand({
         TableName: table(),
         Key: xTokensKey(communityId),
-        ...buildUpdate({ set: tokens, add: { version: 1 }, condition: { expression: 'version = :seen', values: { ':seen': seenVersion } } }),
+        ...buildUpdate({
+          set: tokens,
+          add: { version: 1 },
+          condition: { expression: 'version = :seen', values: { ':seen': seenVersion } },
+        }),
       }),
     ),
   );
 }
 
 /** X refused the refresh token: kept so polling stops asking until the account authorizes again. */
-export async function markXTokensRefused(communityId: string, seenVersion: number, reason: string, atIso: string): Promise<void> {
+export async function markXTokensRefused(
+  communityId: string,
+  seenVersion: number,
+  reason: string,
+  atIso: string,
+): Promise<void> {
   await writeIfCondition(() =>
     ddb().send(
       new UpdateCommand({
         TableName: table(),
         Key: xTokensKey(communityId),
-        ...buildUpdate({ set: { refusedAt: atIso, refusedReason: reason.slice(0, 300) }, condition: { expression: 'version = :seen', values: { ':seen': seenVersion } } }),
+        ...buildUpdate({
+          set: { refusedAt: atIso, refusedReason: reason.slice(0, 300) },
+          condition: { expression: 'version = :seen', values: { ':seen': seenVersion } },
+        }),
       }),
     ),
   );
@@ -143,12 +192,23 @@ export async function deleteXAccount(communityId: string): Promise<void> {
 // ---- The refresh lease --------------------------------------------------------------------------
 
 /** True when `holder` now holds the lease: nobody held it, or the last holder's time ran out. */
-export async function acquireRefreshLease(communityId: string, holder: string, nowMs: number, leaseMs: number): Promise<boolean> {
+export async function acquireRefreshLease(
+  communityId: string,
+  holder: string,
+  nowMs: number,
+  leaseMs: number,
+): Promise<boolean> {
   return writeIfCondition(() =>
     ddb().send(
       new PutCommand({
         TableName: table(),
-        Item: { ...xRefreshLeaseKey(communityId), entity: 'xRefreshLease', holder, until: nowMs + leaseMs, ttl: Math.ceil((nowMs + leaseMs) / 1000) + 3600 },
+        Item: {
+          ...xRefreshLeaseKey(communityId),
+          entity: 'xRefreshLease',
+          holder,
+          until: nowMs + leaseMs,
+          ttl: Math.ceil((nowMs + leaseMs) / 1000) + 3600,
+        },
         ConditionExpression: 'attribute_not_exists(pk) OR #until < :now',
         ExpressionAttributeNames: { '#until': 'until' },
         ExpressionAttributeValues: { ':now': nowMs },
@@ -160,7 +220,13 @@ export async function acquireRefreshLease(communityId: string, holder: string, n
 export async function releaseRefreshLease(communityId: string, holder: string): Promise<void> {
   await writeIfCondition(() =>
     ddb().send(
-      new DeleteCommand({ TableName: table(), Key: xRefreshLeaseKey(communityId), ConditionExpression: '#h = :h', ExpressionAttributeNames: { '#h': 'holder' }, ExpressionAttributeValues: { ':h': holder } }),
+      new DeleteCommand({
+        TableName: table(),
+        Key: xRefreshLeaseKey(communityId),
+        ConditionExpression: '#h = :h',
+        ExpressionAttributeNames: { '#h': 'holder' },
+        ExpressionAttributeValues: { ':h': holder },
+      }),
     ),
   );
 }
@@ -175,18 +241,29 @@ export interface XPollCursor {
 }
 
 export async function getXCursor(communityId: string): Promise<XPollCursor> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: xPollCursorKey(communityId), ConsistentRead: true }));
-  return Item ? { ...(Item.sinceId ? { sinceId: Item.sinceId as string } : {}), ...(Item.paging ? { paging: Item.paging as XPollCursor['paging'] } : {}) } : {};
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: table(), Key: xPollCursorKey(communityId), ConsistentRead: true }),
+  );
+  return Item
+    ? {
+        ...(Item.sinceId ? { sinceId: Item.sinceId as string } : {}),
+        ...(Item.paging ? { paging: Item.paging as XPollCursor['paging'] } : {}),
+      }
+    : {};
 }
 
 export async function putXCursor(communityId: string, cursor: XPollCursor): Promise<void> {
-  await ddb().send(new PutCommand({ TableName: table(), Item: { ...xPollCursorKey(communityId), entity: 'xPollCursor', ...cursor } }));
+  await ddb().send(
+    new PutCommand({ TableName: table(), Item: { ...xPollCursorKey(communityId), entity: 'xPollCursor', ...cursor } }),
+  );
 }
 
 // ---- Banned authors -----------------------------------------------------------------------------
 
 export async function bannedXAuthors(communityId: string): Promise<Set<string>> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: xBannedAuthorsKey(communityId), ConsistentRead: true }));
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: table(), Key: xBannedAuthorsKey(communityId), ConsistentRead: true }),
+  );
   return new Set((Item?.authors as Set<string> | undefined) ?? []);
 }
 
@@ -204,6 +281,12 @@ export async function addBannedXAuthor(communityId: string, authorId: string): P
 
 export async function removeBannedXAuthor(communityId: string, authorId: string): Promise<void> {
   await ddb().send(
-    new UpdateCommand({ TableName: table(), Key: xBannedAuthorsKey(communityId), UpdateExpression: 'DELETE #a :a', ExpressionAttributeNames: { '#a': 'authors' }, ExpressionAttributeValues: { ':a': new Set([authorId]) } }),
+    new UpdateCommand({
+      TableName: table(),
+      Key: xBannedAuthorsKey(communityId),
+      UpdateExpression: 'DELETE #a :a',
+      ExpressionAttributeNames: { '#a': 'authors' },
+      ExpressionAttributeValues: { ':a': new Set([authorId]) },
+    }),
   );
 }

@@ -26,18 +26,34 @@ describe('TelegramBotApi', () => {
 
   it("reports a 429 with Telegram's retry_after, and a refusal as final with its description", async () => {
     const api = new TelegramBotApi('123:tok', telegram.apiBase);
-    telegram.failNext('deleteMessage', { error_code: 429, description: 'Too Many Requests: retry after 7', retry_after: 7 });
+    telegram.failNext('deleteMessage', {
+      error_code: 429,
+      description: 'Too Many Requests: retry after 7',
+      retry_after: 7,
+    });
     telegram.failNext('deleteMessage', { error_code: 400, description: 'Bad Request: message to delete not found' });
     const limited = await api.call('deleteMessage', { chat_id: 1, message_id: 2 });
-    expect(limited).toEqual({ ok: false, status: 429, error: 'deleteMessage: Too Many Requests: retry after 7', retryAfterSeconds: 7 });
+    expect(limited).toEqual({
+      ok: false,
+      status: 429,
+      error: 'deleteMessage: Too Many Requests: retry after 7',
+      retryAfterSeconds: 7,
+    });
     expect(isTransient(limited)).toBe(true);
     const refused = await api.call('deleteMessage', { chat_id: 1, message_id: 2 });
-    expect(refused).toEqual({ ok: false, status: 400, error: 'deleteMessage: Bad Request: message to delete not found' });
+    expect(refused).toEqual({
+      ok: false,
+      status: 400,
+      error: 'deleteMessage: Bad Request: message to delete not found',
+    });
     expect(isTransient(refused)).toBe(false);
   });
 
   it('a wrong token is a 401 refusal', async () => {
-    expect(await new TelegramBotApi('bad', telegram.apiBase).call('getMe', {})).toMatchObject({ ok: false, status: 401 });
+    expect(await new TelegramBotApi('bad', telegram.apiBase).call('getMe', {})).toMatchObject({
+      ok: false,
+      status: 401,
+    });
   });
 
   it('an unreachable base is a transient network failure', async () => {
@@ -55,7 +71,9 @@ describe('DiscordRest', () => {
     expect(limited).toMatchObject({ ok: false, status: 429, retryAfterSeconds: 2.5 });
     const listed = await api.request('GET', '/guilds/77/auto-moderation/rules');
     expect(listed).toEqual({ ok: true, result: [] });
-    expect(await new DiscordRest('nope', discord.apiBase).request('GET', '/guilds/77/auto-moderation/rules')).toMatchObject({ ok: false, status: 401, error: expect.stringContaining('401: Unauthorized') });
+    expect(
+      await new DiscordRest('nope', discord.apiBase).request('GET', '/guilds/77/auto-moderation/rules'),
+    ).toMatchObject({ ok: false, status: 401, error: expect.stringContaining('401: Unauthorized') });
   });
 });
 
@@ -65,8 +83,12 @@ describe('credentials', () => {
     const saved = process.env.TELEGRAM_BOT_TOKEN;
     delete process.env.TELEGRAM_BOT_TOKEN;
     const before = telegram.calls.length;
-    expect(await callPlatform({ platform: 'telegram', method: 'deleteMessage', body: { chat_id: 1, message_id: 1 } })).toBe('not_configured');
-    expect(await callPlatform({ platform: 'discord', method: 'GET', route: '/guilds/1/auto-moderation/rules' })).toBe('not_configured');
+    expect(
+      await callPlatform({ platform: 'telegram', method: 'deleteMessage', body: { chat_id: 1, message_id: 1 } }),
+    ).toBe('not_configured');
+    expect(await callPlatform({ platform: 'discord', method: 'GET', route: '/guilds/1/auto-moderation/rules' })).toBe(
+      'not_configured',
+    );
     expect(telegram.calls.length).toBe(before);
     if (saved !== undefined) process.env.TELEGRAM_BOT_TOKEN = saved;
   });
@@ -74,17 +96,40 @@ describe('credentials', () => {
   it('reads the secret through the Parameters and Secrets extension once, with the session token, and caches it', async () => {
     const seen: { path: string; query: string; token: unknown }[] = [];
     const extension = await startJsonServer((req) => {
-      seen.push({ path: req.path, query: req.query.get('secretId') ?? '', token: req.headers['x-aws-parameters-secrets-token'] });
-      return { status: 200, body: { SecretString: JSON.stringify({ TELEGRAM_BOT_TOKEN: 't1', TELEGRAM_WEBHOOK_SECRET: 's1', DISCORD_BOT_TOKEN: 'd1', DISCORD_PUBLIC_KEY: 'ab' }) } };
+      seen.push({
+        path: req.path,
+        query: req.query.get('secretId') ?? '',
+        token: req.headers['x-aws-parameters-secrets-token'],
+      });
+      return {
+        status: 200,
+        body: {
+          SecretString: JSON.stringify({
+            TELEGRAM_BOT_TOKEN: 't1',
+            TELEGRAM_WEBHOOK_SECRET: 's1',
+            DISCORD_BOT_TOKEN: 'd1',
+            DISCORD_PUBLIC_KEY: 'ab',
+          }),
+        },
+      };
     });
     process.env.AWS_SESSION_TOKEN = 'session-xyz';
-    const secrets = new SecretsManagerSecrets('arn:aws:secretsmanager:eu-west-1:1:secret:platforms', Number(new URL(extension.url).port));
+    const secrets = new SecretsManagerSecrets(
+      'arn:aws:secretsmanager:eu-west-1:1:secret:platforms',
+      Number(new URL(extension.url).port),
+    );
     const first = await secrets.platformCredentials();
     await secrets.platformCredentials();
     await extension.close();
     delete process.env.AWS_SESSION_TOKEN;
     expect(first.telegram).toMatchObject({ botToken: 't1', webhookSecret: 's1' });
     expect(first.discord).toMatchObject({ botToken: 'd1', publicKey: 'ab' });
-    expect(seen).toEqual([{ path: '/secretsmanager/get', query: 'arn:aws:secretsmanager:eu-west-1:1:secret:platforms', token: 'session-xyz' }]);
+    expect(seen).toEqual([
+      {
+        path: '/secretsmanager/get',
+        query: 'arn:aws:secretsmanager:eu-west-1:1:secret:platforms',
+        token: 'session-xyz',
+      },
+    ]);
   });
 });

@@ -8,15 +8,31 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { forgetRedditTokens, RedditApi, type RedditConfig } from '#shared/adapters/platforms/redditApi';
 import { sharedRedditBudget } from '#shared/domain/moderation/platforms/reddit/budget';
 import { readListing } from '#shared/domain/moderation/platforms/reddit/readListing';
-import { idNumber, subredditKey, toChatEvent, type SubredditState } from '#shared/domain/moderation/platforms/reddit/listing';
+import {
+  idNumber,
+  subredditKey,
+  toChatEvent,
+  type SubredditState,
+} from '#shared/domain/moderation/platforms/reddit/listing';
 import { readRedditBudget } from '#shared/store/redditBudgetRepo';
 import { startRedditStandIn } from '#test/support/redditStandIn';
 
-const CLIENT = { clientId: `client-${randomUUID()}`, clientSecret: 'app-secret', refreshToken: 'bot-refresh-token', botUsername: 'OutreachModBot' };
+const CLIENT = {
+  clientId: `client-${randomUUID()}`,
+  clientSecret: 'app-secret',
+  refreshToken: 'bot-refresh-token',
+  botUsername: 'OutreachModBot',
+};
 const reddit = await startRedditStandIn(CLIENT);
 afterAll(() => reddit.close());
 
-const config = (clientId = CLIENT.clientId): RedditConfig => ({ ...CLIENT, clientId, userAgent: 'node:outreach-moderation:1.0 (by /u/OutreachModBot)', apiBase: reddit.apiBase, authBase: reddit.authBase });
+const config = (clientId = CLIENT.clientId): RedditConfig => ({
+  ...CLIENT,
+  clientId,
+  userAgent: 'node:outreach-moderation:1.0 (by /u/OutreachModBot)',
+  apiBase: reddit.apiBase,
+  authBase: reddit.authBase,
+});
 /** Each test its own client id, so budgets (one per client id) do not leak between tests. */
 let clientId = CLIENT.clientId;
 beforeEach(() => {
@@ -36,11 +52,26 @@ describe('Reddit adapter', () => {
     expect((await client.post('/api/remove', { id: post, spam: 'true' })).ok).toBe(true);
     expect((await client.post('/api/approve', { id: post })).ok).toBe(true);
     expect(reddit.tokenRequests).toEqual([
-      { authorization: `Basic ${Buffer.from(`${clientId}:app-secret`).toString('base64')}`, form: { grant_type: 'refresh_token', refresh_token: 'bot-refresh-token' } },
+      {
+        authorization: `Basic ${Buffer.from(`${clientId}:app-secret`).toString('base64')}`,
+        form: { grant_type: 'refresh_token', refresh_token: 'bot-refresh-token' },
+      },
     ]);
     expect(reddit.calls.map((c) => [c.method, c.path, c.form, c.authorization, c.userAgent])).toEqual([
-      ['POST', '/api/remove', { api_type: 'json', id: post, spam: 'true' }, 'bearer reddit-access-1', 'node:outreach-moderation:1.0 (by /u/OutreachModBot)'],
-      ['POST', '/api/approve', { api_type: 'json', id: post }, 'bearer reddit-access-1', 'node:outreach-moderation:1.0 (by /u/OutreachModBot)'],
+      [
+        'POST',
+        '/api/remove',
+        { api_type: 'json', id: post, spam: 'true' },
+        'bearer reddit-access-1',
+        'node:outreach-moderation:1.0 (by /u/OutreachModBot)',
+      ],
+      [
+        'POST',
+        '/api/approve',
+        { api_type: 'json', id: post },
+        'bearer reddit-access-1',
+        'node:outreach-moderation:1.0 (by /u/OutreachModBot)',
+      ],
     ]);
     expect(reddit.item(post)?.approved_by).toBe('OutreachModBot');
   });
@@ -62,7 +93,11 @@ describe('Reddit adapter', () => {
   it('refused operator credentials are a failure that names the reason, and no API call is made', async () => {
     const bad = new RedditApi({ ...config(clientId), refreshToken: 'revoked' }, sharedRedditBudget(clientId));
     const outcome = await bad.post('/api/remove', { id: 't3_x' });
-    expect(outcome).toEqual({ ok: false, status: 401, error: "Reddit refused the operator's credentials (invalid_grant)" });
+    expect(outcome).toEqual({
+      ok: false,
+      status: 401,
+      error: "Reddit refused the operator's credentials (invalid_grant)",
+    });
     expect(reddit.calls).toHaveLength(0);
   });
 
@@ -70,14 +105,31 @@ describe('Reddit adapter', () => {
     reddit.addSubreddit('cryptoC', ['alice']);
     const post = reddit.post('cryptoC', 'bob', 'hi');
     reddit.refuseNext(/^\/api\/comment$/, [['THREAD_LOCKED', 'Comments are locked.', 'parent']]);
-    expect(await api().post('/api/comment', { thing_id: post, text: 'x' })).toEqual({ ok: false, status: 200, error: 'POST /api/comment: THREAD_LOCKED: Comments are locked.: parent' });
-    reddit.refuseNext(/^\/api\/comment$/, [['RATELIMIT', 'you are doing that too much. try again in 2 minutes.', 'ratelimit']], 95.4);
-    expect(await api().post('/api/comment', { thing_id: post, text: 'x' })).toMatchObject({ ok: false, status: 429, retryAfterSeconds: 96 });
+    expect(await api().post('/api/comment', { thing_id: post, text: 'x' })).toEqual({
+      ok: false,
+      status: 200,
+      error: 'POST /api/comment: THREAD_LOCKED: Comments are locked.: parent',
+    });
+    reddit.refuseNext(
+      /^\/api\/comment$/,
+      [['RATELIMIT', 'you are doing that too much. try again in 2 minutes.', 'ratelimit']],
+      95.4,
+    );
+    expect(await api().post('/api/comment', { thing_id: post, text: 'x' })).toMatchObject({
+      ok: false,
+      status: 429,
+      retryAfterSeconds: 96,
+    });
   });
 
   it('a 429 comes back with the seconds of X-Ratelimit-Reset', async () => {
     reddit.rateLimitNext(/\/new$/, 42);
-    expect(await api().get('/r/cryptoD/new', { limit: '100' })).toEqual({ ok: false, status: 429, error: 'GET /r/cryptoD/new: rate limited by Reddit', retryAfterSeconds: 42 });
+    expect(await api().get('/r/cryptoD/new', { limit: '100' })).toEqual({
+      ok: false,
+      status: 429,
+      error: 'GET /r/cryptoD/new: rate limited by Reddit',
+      retryAfterSeconds: 42,
+    });
   });
 
   it('X-Ratelimit-Remaining 0 spends the shared budget: the next call is not sent and says how long to wait', async () => {
@@ -101,7 +153,9 @@ describe('Reddit adapter', () => {
     await sharedRedditBudget(clientId).observe(12, 300);
     const one = api();
     const two = new RedditApi(config(clientId), sharedRedditBudget(clientId));
-    const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? one : two).get('/r/cryptoF/about/moderators')));
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? one : two).get('/r/cryptoF/about/moderators')),
+    );
     expect(outcomes.filter((o) => o.ok)).toHaveLength(12);
     expect(outcomes.filter((o) => !o.ok && o.status === 429 && o.retryAfterSeconds! > 0)).toHaveLength(8);
     expect(reddit.calls).toHaveLength(12);
@@ -122,7 +176,9 @@ describe('Reddit listings', () => {
     reddit.addSubreddit('quietTwo', ['bob']);
     const old = reddit.post('busyOne', 'u0', 'old post');
     const quietOld = reddit.post('quietTwo', 'u1', 'older quiet post');
-    const fresh = Array.from({ length: 230 }, (_, i) => reddit.post(i % 10 === 0 ? 'quietTwo' : 'busyOne', `user${i}`, `post ${i}`));
+    const fresh = Array.from({ length: 230 }, (_, i) =>
+      reddit.post(i % 10 === 0 ? 'quietTwo' : 'busyOne', `user${i}`, `post ${i}`),
+    );
     const subs = state([
       ['busyOne', { cursor: idNumber(old), since: 0 }],
       ['quietTwo', { cursor: idNumber(quietOld), since: 0 }],
@@ -143,7 +199,9 @@ describe('Reddit listings', () => {
     reddit.addSubreddit('newOne', ['alice']);
     const before = reddit.post('newOne', 'u', 'before activation', '', { created_utc: 1_000 });
     const after = reddit.post('newOne', 'u', 'after activation', '', { created_utc: 2_000 });
-    const more = Array.from({ length: 150 }, (_, i) => reddit.post('newOne', `u${i}`, `post ${i}`, '', { created_utc: 2_001 + i }));
+    const more = Array.from({ length: 150 }, (_, i) =>
+      reddit.post('newOne', `u${i}`, `post ${i}`, '', { created_utc: 2_001 + i }),
+    );
     const read = await readListing(api(), state([['newOne', { since: 1_500 }]]), 't3', ['newOne']);
     expect(read.items.map((i) => i.data.name).sort()).toEqual([after, ...more].sort());
     expect(read.items.map((i) => i.data.name)).not.toContain(before);
@@ -161,15 +219,39 @@ describe('Reddit listings', () => {
 
   it('items are engine events by fullname; approved, distinguished, removed, deleted and the bot own items are left alone', () => {
     const base = { id: 'abc', author: 'spammer', subreddit: 'x', created_utc: 1_700_000_000 };
-    expect(toChatEvent({ kind: 't3', data: { ...base, name: 't3_abc', title: 'Free', selftext: 'money', is_self: true } }, 'Bot')).toEqual({
-      event_id: 't3_abc', type: 'message', user: { id: 'spammer', username: 'spammer' }, text: 'Free\nmoney', sent_at: '2023-11-14T22:13:20.000Z',
+    expect(
+      toChatEvent(
+        { kind: 't3', data: { ...base, name: 't3_abc', title: 'Free', selftext: 'money', is_self: true } },
+        'Bot',
+      ),
+    ).toEqual({
+      event_id: 't3_abc',
+      type: 'message',
+      user: { id: 'spammer', username: 'spammer' },
+      text: 'Free\nmoney',
+      sent_at: '2023-11-14T22:13:20.000Z',
     });
-    expect(toChatEvent({ kind: 't3', data: { ...base, name: 't3_abd', title: 'Look', is_self: false, url: 'https://scam.example' } }, 'Bot')?.text).toBe('Look\nhttps://scam.example');
+    expect(
+      toChatEvent(
+        { kind: 't3', data: { ...base, name: 't3_abd', title: 'Look', is_self: false, url: 'https://scam.example' } },
+        'Bot',
+      )?.text,
+    ).toBe('Look\nhttps://scam.example');
     expect(toChatEvent({ kind: 't1', data: { ...base, name: 't1_abc', body: 'hi' } }, 'Bot')?.text).toBe('hi');
-    expect(toChatEvent({ kind: 't1', data: { ...base, name: 't1_abc', body: 'hi', approved_by: 'alice' } }, 'Bot')).toBeUndefined();
-    expect(toChatEvent({ kind: 't1', data: { ...base, name: 't1_abc', body: 'hi', distinguished: 'moderator' } }, 'Bot')).toBeUndefined();
-    expect(toChatEvent({ kind: 't1', data: { ...base, name: 't1_abc', body: 'hi', banned_by: 'alice' } }, 'Bot')).toBeUndefined();
-    expect(toChatEvent({ kind: 't1', data: { ...base, name: 't1_abc', body: 'hi', author: '[deleted]' } }, 'Bot')).toBeUndefined();
-    expect(toChatEvent({ kind: 't1', data: { ...base, name: 't1_abc', body: 'hi', author: 'bot' } }, 'Bot')).toBeUndefined();
+    expect(
+      toChatEvent({ kind: 't1', data: { ...base, name: 't1_abc', body: 'hi', approved_by: 'alice' } }, 'Bot'),
+    ).toBeUndefined();
+    expect(
+      toChatEvent({ kind: 't1', data: { ...base, name: 't1_abc', body: 'hi', distinguished: 'moderator' } }, 'Bot'),
+    ).toBeUndefined();
+    expect(
+      toChatEvent({ kind: 't1', data: { ...base, name: 't1_abc', body: 'hi', banned_by: 'alice' } }, 'Bot'),
+    ).toBeUndefined();
+    expect(
+      toChatEvent({ kind: 't1', data: { ...base, name: 't1_abc', body: 'hi', author: '[deleted]' } }, 'Bot'),
+    ).toBeUndefined();
+    expect(
+      toChatEvent({ kind: 't1', data: { ...base, name: 't1_abc', body: 'hi', author: 'bot' } }, 'Bot'),
+    ).toBeUndefined();
   });
 });

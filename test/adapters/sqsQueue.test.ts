@@ -43,23 +43,34 @@ describe('SQS queue', () => {
 
   it('sends again only the entries SQS refused, so the others are not delivered twice', async () => {
     const internal = { SenderFault: false, Code: 'InternalError', Message: 'try again' };
-    standIn = await startAwsStandIn({ 'AmazonSQS.SendMessageBatch': [batchAnswer({ '1': internal, '3': internal }), batchAnswer()] });
+    standIn = await startAwsStandIn({
+      'AmazonSQS.SendMessageBatch': [batchAnswer({ '1': internal, '3': internal }), batchAnswer()],
+    });
     await queueAt(standIn.endpoint).send(messages(4));
-    expect(standIn.calls.map(jobsOf)).toEqual([['job-0', 'job-1', 'job-2', 'job-3'], ['job-1', 'job-3']]);
+    expect(standIn.calls.map(jobsOf)).toEqual([
+      ['job-0', 'job-1', 'job-2', 'job-3'],
+      ['job-1', 'job-3'],
+    ]);
   });
 
   it('throws, naming the codes, when entries are still refused after the retries', async () => {
     const refused = batchAnswer({ '0': { SenderFault: false, Code: 'ServiceUnavailable', Message: 'busy' } });
     standIn = await startAwsStandIn({ 'AmazonSQS.SendMessageBatch': [refused, refused, refused] });
-    await expect(queueAt(standIn.endpoint).send(messages(1))).rejects.toThrow(/SQS refused 1 of 1 messages: ServiceUnavailable: busy/);
+    await expect(queueAt(standIn.endpoint).send(messages(1))).rejects.toThrow(
+      /SQS refused 1 of 1 messages: ServiceUnavailable: busy/,
+    );
     expect(standIn.calls).toHaveLength(3);
   });
 
   it('does not send again an entry SQS says is itself at fault', async () => {
     standIn = await startAwsStandIn({
-      'AmazonSQS.SendMessageBatch': [batchAnswer({ '1': { SenderFault: true, Code: 'InvalidParameterValue', Message: 'too long' } })],
+      'AmazonSQS.SendMessageBatch': [
+        batchAnswer({ '1': { SenderFault: true, Code: 'InvalidParameterValue', Message: 'too long' } }),
+      ],
     });
-    await expect(queueAt(standIn.endpoint).send(messages(2))).rejects.toThrow(/SQS refused 1 of 2 messages: InvalidParameterValue/);
+    await expect(queueAt(standIn.endpoint).send(messages(2))).rejects.toThrow(
+      /SQS refused 1 of 2 messages: InvalidParameterValue/,
+    );
     expect(standIn.calls).toHaveLength(1);
   });
 });

@@ -9,7 +9,14 @@ import { startAwsStandIn } from '#test/support/awsStandIn';
  */
 const saved = { ...process.env };
 afterEach(() => {
-  for (const name of ['STRIPE_SECRET_NAME', 'AWS_ENDPOINT_URL_SECRETS_MANAGER', 'AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'STRIPE_SECRET_KEY']) {
+  for (const name of [
+    'STRIPE_SECRET_NAME',
+    'AWS_ENDPOINT_URL_SECRETS_MANAGER',
+    'AWS_REGION',
+    'AWS_ACCESS_KEY_ID',
+    'AWS_SECRET_ACCESS_KEY',
+    'STRIPE_SECRET_KEY',
+  ]) {
     if (saved[name] === undefined) delete process.env[name];
     else process.env[name] = saved[name];
   }
@@ -22,8 +29,13 @@ describe('Stripe secrets', () => {
   });
 
   it('are read from the named secret at run time, once, then served from the cache', async () => {
-    const secretString = JSON.stringify({ STRIPE_SECRET_KEY: 'sk_live_from_sm', STRIPE_WEBHOOK_SECRET: 'whsec_from_sm' });
-    const standIn = await startAwsStandIn({ 'secretsmanager.GetSecretValue': [{ Name: 'prod/stripe', SecretString: secretString }] });
+    const secretString = JSON.stringify({
+      STRIPE_SECRET_KEY: 'sk_live_from_sm',
+      STRIPE_WEBHOOK_SECRET: 'whsec_from_sm',
+    });
+    const standIn = await startAwsStandIn({
+      'secretsmanager.GetSecretValue': [{ Name: 'prod/stripe', SecretString: secretString }],
+    });
     try {
       Object.assign(process.env, {
         STRIPE_SECRET_NAME: 'prod/stripe',

@@ -16,7 +16,14 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-const send = (path: string, timeoutMs = 2000) => postWebhook({ url: `${base}${path}`, addresses: ['127.0.0.1'], headers: { 'webhook-id': 'evt_1' }, body: '{"a":1}', timeoutMs });
+const send = (path: string, timeoutMs = 2000) =>
+  postWebhook({
+    url: `${base}${path}`,
+    addresses: ['127.0.0.1'],
+    headers: { 'webhook-id': 'evt_1' },
+    body: '{"a":1}',
+    timeoutMs,
+  });
 
 describe('postWebhook', () => {
   it('a 2xx is a success and the signed headers and body arrive', async () => {
@@ -34,7 +41,8 @@ describe('postWebhook', () => {
   });
 
   it('does not follow a redirect: a 3xx is a failed attempt and the target is never called', async () => {
-    behaviour = (req, res) => (req.url === '/moved' ? res.writeHead(307, { location: `${base}/target` }).end() : res.end());
+    behaviour = (req, res) =>
+      req.url === '/moved' ? res.writeHead(307, { location: `${base}/target` }).end() : res.end();
     hits.length = 0;
     expect(await send('/moved')).toMatchObject({ ok: false, statusCode: 307 });
     expect(hits).toEqual(['/moved']);
@@ -53,7 +61,13 @@ describe('postWebhook', () => {
   });
 
   it('a refused connection is a failed attempt, not a throw', async () => {
-    const result = await postWebhook({ url: 'http://127.0.0.1:1/x', addresses: ['127.0.0.1'], headers: {}, body: '{}', timeoutMs: 1000 });
+    const result = await postWebhook({
+      url: 'http://127.0.0.1:1/x',
+      addresses: ['127.0.0.1'],
+      headers: {},
+      body: '{}',
+      timeoutMs: 1000,
+    });
     expect(result).toMatchObject({ ok: false, statusCode: null });
   });
 
@@ -67,14 +81,26 @@ describe('postWebhook', () => {
       host = req.headers.host;
       res.writeHead(200).end();
     };
-    const result = await postWebhook({ url: `http://receiver.rebinding.invalid:${port}/hook`, addresses: ['127.0.0.1'], headers: {}, body: '{}', timeoutMs: 2000 });
+    const result = await postWebhook({
+      url: `http://receiver.rebinding.invalid:${port}/hook`,
+      addresses: ['127.0.0.1'],
+      headers: {},
+      body: '{}',
+      timeoutMs: 2000,
+    });
     expect(result).toMatchObject({ ok: true, statusCode: 200 });
     expect(host).toBe(`receiver.rebinding.invalid:${port}`);
   });
 
   it('does not follow what DNS answers now: localhost checked as another address never reaches the receiver on 127.0.0.1', async () => {
     hits.length = 0;
-    const result = await postWebhook({ url: `http://localhost:${port}/hook`, addresses: ['127.0.0.2'], headers: {}, body: '{}', timeoutMs: 2000 });
+    const result = await postWebhook({
+      url: `http://localhost:${port}/hook`,
+      addresses: ['127.0.0.2'],
+      headers: {},
+      body: '{}',
+      timeoutMs: 2000,
+    });
     expect(result).toMatchObject({ ok: false, statusCode: null, error: 'ECONNREFUSED' });
     expect(hits).toEqual([]);
   });

@@ -12,7 +12,10 @@ const api = await startTestApi();
 
 /** The admin command as an operator runs it, pointed at the test table. */
 async function admin(...args: string[]) {
-  return run(process.execPath, ['--import', 'tsx', 'bin/admin.ts', ...args], { env: { ...process.env }, timeout: 60_000 });
+  return run(process.execPath, ['--import', 'tsx', 'bin/admin.ts', ...args], {
+    env: { ...process.env },
+    timeout: 60_000,
+  });
 }
 
 describe('npm run admin', () => {
@@ -22,15 +25,25 @@ describe('npm run admin', () => {
     const key = created.stdout.trim().split('\n').at(-1)!;
     expect(key).toMatch(/^oik_[A-Za-z0-9_-]{40}$/);
     const me = await api.call('GET', '/users/me', { key });
-    expect(me.body).toMatchObject({ email, subscription_tier: 'pro', subscription_status: 'active', permanent_credit_balance: 300 });
+    expect(me.body).toMatchObject({
+      email,
+      subscription_tier: 'pro',
+      subscription_status: 'active',
+      permanent_credit_balance: 300,
+    });
 
     await admin('grant-credits', '--email', email, '--credits', '700');
     expect((await api.call('GET', '/subscriptions/status', { key })).body.credits_total).toBe(1000);
   });
 
   it('fails with a message and a non-zero exit for an unknown e-mail or a bad amount', async () => {
-    await expect(admin('grant-credits', '--email', 'nobody@example.com', '--credits', '5')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('No account') });
-    await expect(admin('grant-credits', '--email', 'nobody@example.com', '--credits', '-5')).rejects.toMatchObject({ code: 1 });
+    await expect(admin('grant-credits', '--email', 'nobody@example.com', '--credits', '5')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('No account'),
+    });
+    await expect(admin('grant-credits', '--email', 'nobody@example.com', '--credits', '-5')).rejects.toMatchObject({
+      code: 1,
+    });
     await expect(admin('no-such-command')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('Usage') });
   });
 
@@ -46,8 +59,14 @@ describe('npm run admin', () => {
       ['renewals', '--at', 'yesterday'],
     ];
     for (const args of bad) {
-      const failure = await admin(...args).then(() => undefined, (err) => err);
-      expect(failure, args.join(' ')).toMatchObject({ code: 1, stderr: expect.stringMatching(/--(credits|tier|email|at)/) });
+      const failure = await admin(...args).then(
+        () => undefined,
+        (err) => err,
+      );
+      expect(failure, args.join(' ')).toMatchObject({
+        code: 1,
+        stderr: expect.stringMatching(/--(credits|tier|email|at)/),
+      });
       expect(failure.stdout.trim(), args.join(' ')).toBe('');
     }
     expect(await findUserIdByEmail(email)).toBeUndefined();
@@ -58,6 +77,9 @@ describe('npm run admin', () => {
     const command = readFileSync('README.md', 'utf8').match(/npm run admin -- (import --file [^\s`]+)/)![1];
     const loaded = await admin(...command.split(' '));
     expect(loaded.stdout).toMatch(/Loaded 1 fund, 1 company, 2 persons, 1 round, 1 kol, 1 builder/);
-    expect(await getCuratedEntity('builder', 'bld-sample-solidity')).toMatchObject({ name: 'Tomas Sample', category: 'smart-contract-engineer' });
+    expect(await getCuratedEntity('builder', 'bld-sample-solidity')).toMatchObject({
+      name: 'Tomas Sample',
+      category: 'smart-contract-engineer',
+    });
   });
 });

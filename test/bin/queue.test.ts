@@ -9,7 +9,11 @@ describe('the in-process queue', () => {
     queue.onDeadLetter = async (body) => void dead.push(body);
     queue.setConsumer(async (event) => {
       seen.push(...event.Records.map((r) => r.body));
-      return { batchItemFailures: event.Records.filter((r) => r.body === 'poison').map((r) => ({ itemIdentifier: r.messageId })) };
+      return {
+        batchItemFailures: event.Records.filter((r) => r.body === 'poison').map((r) => ({
+          itemIdentifier: r.messageId,
+        })),
+      };
     });
     await queue.send([{ body: 'a' }, { body: 'poison' }, { body: 'b' }]);
     await queue.drained();

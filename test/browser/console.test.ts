@@ -15,9 +15,14 @@ import { startTestApi } from '#test/support/api';
 import { startTelegramStandIn } from '#test/support/telegramStandIn';
 
 // CHROMIUM_PATH, when set, is the only one tried.
-const CANDIDATES = process.env.CHROMIUM_PATH ? [process.env.CHROMIUM_PATH] : ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+const CANDIDATES = process.env.CHROMIUM_PATH
+  ? [process.env.CHROMIUM_PATH]
+  : ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
 const chromium = CANDIDATES.find((p): p is string => !!p && existsSync(p));
-if (!chromium) console.warn(`SKIPPED: the console's browser suite (test/browser/console.test.ts) found no Chromium at ${CANDIDATES.join(', ')}; install it with apt-get install -y chromium or set CHROMIUM_PATH`);
+if (!chromium)
+  console.warn(
+    `SKIPPED: the console's browser suite (test/browser/console.test.ts) found no Chromium at ${CANDIDATES.join(', ')}; install it with apt-get install -y chromium or set CHROMIUM_PATH`,
+  );
 
 const SHOTS = process.env.CONSOLE_SCREENSHOTS === '1' ? join(PROJECT_ROOT, 'docs/console') : undefined;
 const TOKEN = '7000:operator-bot-token';
@@ -28,7 +33,11 @@ const BASE = '/integrations/moderation';
 process.env.JOB_EVENTS_POLL_MS = '150';
 const telegram = await startTelegramStandIn(TOKEN);
 const saved = { ...process.env };
-Object.assign(process.env, { TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_WEBHOOK_SECRET: SECRET, TELEGRAM_API_BASE: telegram.apiBase });
+Object.assign(process.env, {
+  TELEGRAM_BOT_TOKEN: TOKEN,
+  TELEGRAM_WEBHOOK_SECRET: SECRET,
+  TELEGRAM_API_BASE: telegram.apiBase,
+});
 const api = await startTestApi();
 afterAll(async () => {
   for (const name of ['TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_SECRET', 'TELEGRAM_API_BASE', 'JOB_EVENTS_POLL_MS']) {
@@ -47,16 +56,23 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
   beforeAll(async () => {
     key = (await api.newUser({ tier: 'pro', credits: 5000 })).key;
     const { chromium: driver } = await import('playwright-core');
-    browser = await driver.launch({ executablePath: chromium, args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'] });
+    browser = await driver.launch({
+      executablePath: chromium,
+      args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
+    });
     page = await browser.newPage({ viewport: { width: 375, height: 800 } });
-    page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text()); });
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
+    });
     if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
   });
 
-  const shot = async (name: string) => { if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true }); };
+  const shot = async (name: string) => {
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  };
   const seriousViolations = async () => {
     // Evaluated through the driver, not as a page script: the page's CSP rightly refuses inline scripts.
     const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -88,7 +104,9 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
     await page.getByLabel('API key').fill(key);
     await page.getByRole('button', { name: 'Open the console' }).click();
     await page.getByTestId('balance').waitFor();
-    expect(await page.evaluate(() => JSON.stringify((globalThis as { localStorage?: unknown }).localStorage))).not.toContain(key);
+    expect(
+      await page.evaluate(() => JSON.stringify((globalThis as { localStorage?: unknown }).localStorage)),
+    ).not.toContain(key);
     expect(page.url()).not.toContain(key);
   });
 
@@ -100,7 +118,16 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
     const job = page.locator('li.job').first();
     await job.waitFor();
     const seen = new Set<string>();
-    await expect.poll(async () => { const pct = (await job.locator('.pct').textContent()) ?? ''; seen.add(pct); return pct; }, { timeout: 90_000, interval: 100 }).toBe('100 %');
+    await expect
+      .poll(
+        async () => {
+          const pct = (await job.locator('.pct').textContent()) ?? '';
+          seen.add(pct);
+          return pct;
+        },
+        { timeout: 90_000, interval: 100 },
+      )
+      .toBe('100 %');
     await job.locator('.badge.completed').waitFor({ timeout: 30_000 });
     expect(await job.getByRole('button', { name: 'Export CSV' }).count()).toBe(1);
     expect(seen.size, `progress seen: ${[...seen].join(', ')}`).toBeGreaterThan(1);
@@ -111,7 +138,9 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
   it('shows the balance the API reports and the credits used per day as a chart and by tool', async () => {
     await tab('Credits');
     const status = (await api.call('GET', '/subscriptions/status', { key })).body;
-    await expect.poll(() => page.getByTestId('balance').textContent()).toBe(status.credits_total.toLocaleString('en-US'));
+    await expect
+      .poll(() => page.getByTestId('balance').textContent())
+      .toBe(status.credits_total.toLocaleString('en-US'));
     const usage = (await api.call('GET', '/credits/usage', { key })).body;
     expect(usage.total_used).toBeGreaterThan(0);
     await page.locator('.chart rect.bar').first().waitFor({ state: 'attached' });
@@ -122,16 +151,27 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
   });
 
   it('undoes a mute from the audit log', async () => {
-    const community = (await api.call('POST', `${BASE}/communities`, {
-      key, body: { name: 'Acme chat', project_name: 'Acme', type: 'telegram', whitelisted_usernames: [], alert_channel_message_template: '{action}: @{username}' },
-    })).body;
+    const community = (
+      await api.call('POST', `${BASE}/communities`, {
+        key,
+        body: {
+          name: 'Acme chat',
+          project_name: 'Acme',
+          type: 'telegram',
+          whitelisted_usernames: [],
+          alert_channel_message_template: '{action}: @{username}',
+        },
+      })
+    ).body;
     const chat = { id: -1009000000001, type: 'supergroup', title: 'Acme' };
     const admin = { id: 10, is_bot: false, first_name: 'Ada', username: 'ada_admin' };
     const spammer = { id: 66, is_bot: false, first_name: 'Free', username: 'free_airdrops' };
     telegram.setMemberStatus(chat.id, admin.id, 'administrator');
-    const post = (update_id: number, from: object, text: string) => api.call('POST', `${BASE}/telegram`, {
-      body: { update_id, message: { message_id: update_id, date: Math.floor(Date.now() / 1000), chat, from, text } }, headers: { 'x-telegram-bot-api-secret-token': SECRET },
-    });
+    const post = (update_id: number, from: object, text: string) =>
+      api.call('POST', `${BASE}/telegram`, {
+        body: { update_id, message: { message_id: update_id, date: Math.floor(Date.now() / 1000), chat, from, text } },
+        headers: { 'x-telegram-bot-api-secret-token': SECRET },
+      });
     expect((await post(1, admin, `/activate ${community.activation_token}`)).status).toBe(200);
     expect((await post(2, spammer, 'Connect your wallet here to claim the bonus')).status).toBe(200);
     await api.ports.queue.drained();

@@ -84,7 +84,15 @@ describe('GET and PATCH /users/me', () => {
 
   it('rejects malformed JSON and non-object bodies with 400, and bodies over 1 MiB with 413', async () => {
     const { key } = await api.newUser();
-    expect((await api.call('PATCH', '/users/me', { key, rawBody: '{"full_name":', headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    expect(
+      (
+        await api.call('PATCH', '/users/me', {
+          key,
+          rawBody: '{"full_name":',
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(400);
     expect((await api.call('PATCH', '/users/me', { key, body: [1, 2] })).status).toBe(400);
     const big = await api.call('PATCH', '/users/me', { key, body: { full_name: 'x'.repeat(1024 * 1024) } });
     expect(big.status).toBe(413);
@@ -114,7 +122,9 @@ describe('races and lenient clients', () => {
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(1);
     expect(statuses.every((s) => s === 200 || s === 401)).toBe(true);
     const winners = answers.filter((a) => a.status === 200).map((a) => a.body.api_key as string);
-    const working = await Promise.all(winners.map(async (k) => (await api.call('GET', '/users/me', { key: k })).status));
+    const working = await Promise.all(
+      winners.map(async (k) => (await api.call('GET', '/users/me', { key: k })).status),
+    );
     expect(working.filter((s) => s === 200)).toHaveLength(1);
   });
 

@@ -10,14 +10,21 @@ const secret = process.env.STRIPE_WEBHOOK_SECRET!;
 
 function signed(event: object, options: { secret?: string; timestamp?: number } = {}) {
   const payload = JSON.stringify(event);
-  const signature = stripeSignatures.generateTestHeaderString({ payload, secret: options.secret ?? secret, timestamp: options.timestamp });
+  const signature = stripeSignatures.generateTestHeaderString({
+    payload,
+    secret: options.secret ?? secret,
+    timestamp: options.timestamp,
+  });
   return { rawBody: payload, headers: { 'stripe-signature': signature, 'content-type': 'application/json' } };
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 async function subscribeThroughLocalCheckout(key: string, addOns: string[] = []) {
-  const session = await api.call('POST', '/subscriptions/checkout-session', { key, body: { tier: 'pro', add_ons: addOns } });
+  const session = await api.call('POST', '/subscriptions/checkout-session', {
+    key,
+    body: { tier: 'pro', add_ons: addOns },
+  });
   expect(session.status).toBe(200);
   const page = await api.call('GET', session.body.checkout_url);
   expect(page.status).toBe(200);
@@ -62,7 +69,9 @@ describe('checkout and the payment webhook (local checkout, signed like Stripe)'
       addon_quantities: { credits_10k: 2, credits_50k: 1 },
     });
     expect(status.credits_expiring).toBe(status.current_period_end);
-    expect(Date.parse(status.current_period_end) - Date.parse(status.current_period_start)).toBeGreaterThan(27 * 86_400_000);
+    expect(Date.parse(status.current_period_end) - Date.parse(status.current_period_start)).toBeGreaterThan(
+      27 * 86_400_000,
+    );
     const me = (await api.call('GET', '/users/me', { key })).body;
     expect(me).toMatchObject({ subscription_tier: 'pro', subscription_status: 'active', permanent_credit_balance: 5 });
     const usage = (await api.call('GET', '/credits/usage', { key })).body;
@@ -79,25 +88,58 @@ describe('checkout and the payment webhook (local checkout, signed like Stripe)'
 
   it('refuses an unknown add-on and a tier other than pro with 400', async () => {
     const { key } = await api.newUser();
-    expect((await api.call('POST', '/subscriptions/checkout-session', { key, body: { tier: 'pro', add_ons: ['credits_1m'] } })).status).toBe(400);
-    expect((await api.call('POST', '/subscriptions/checkout-session', { key, body: { tier: 'developer' } })).status).toBe(400);
+    expect(
+      (
+        await api.call('POST', '/subscriptions/checkout-session', {
+          key,
+          body: { tier: 'pro', add_ons: ['credits_1m'] },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await api.call('POST', '/subscriptions/checkout-session', { key, body: { tier: 'developer' } })).status,
+    ).toBe(400);
     expect((await api.call('POST', '/subscriptions/checkout-session', { key, body: {} })).status).toBe(400);
   });
 
   it('rejects a webhook with a bad or stale signature (400) and applies nothing', async () => {
     const { key, user } = await api.newUser();
-    const event = { id: `evt_${user.id}`, type: 'checkout.session.completed', created: nowSeconds(), data: { object: { id: 'cs_x', client_reference_id: user.id, metadata: {} } } };
+    const event = {
+      id: `evt_${user.id}`,
+      type: 'checkout.session.completed',
+      created: nowSeconds(),
+      data: { object: { id: 'cs_x', client_reference_id: user.id, metadata: {} } },
+    };
     const forged = signed(event, { secret: 'whsec_wrong' });
     expect((await api.call('POST', '/webhooks/stripe', forged)).status).toBe(400);
     const stale = signed(event, { timestamp: nowSeconds() - 600 });
     expect((await api.call('POST', '/webhooks/stripe', stale)).status).toBe(400);
-    expect((await api.call('POST', '/webhooks/stripe', { rawBody: JSON.stringify(event), headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    expect(
+      (
+        await api.call('POST', '/webhooks/stripe', {
+          rawBody: JSON.stringify(event),
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(400);
     expect((await api.call('GET', '/subscriptions/status', { key })).body.tier).toBe('developer');
   });
 
   it('applies each event id once, even when delivered twice in parallel', async () => {
     const { key, user } = await api.newUser();
-    const event = { id: `evt_dup_${user.id}`, type: 'checkout.session.completed', created: nowSeconds(), data: { object: { id: `cs_${user.id}`, client_reference_id: user.id, subscription: `sub_${user.id}`, metadata: { add_ons: '' } } } };
+    const event = {
+      id: `evt_dup_${user.id}`,
+      type: 'checkout.session.completed',
+      created: nowSeconds(),
+      data: {
+        object: {
+          id: `cs_${user.id}`,
+          client_reference_id: user.id,
+          subscription: `sub_${user.id}`,
+          metadata: { add_ons: '' },
+        },
+      },
+    };
     const deliveries = await Promise.all([1, 2, 3].map(() => api.call('POST', '/webhooks/stripe', signed(event))));
     expect(deliveries.map((d) => d.status)).toEqual([200, 200, 200]);
     expect(deliveries.filter((d) => d.body.duplicate === false)).toHaveLength(1);
@@ -107,25 +149,65 @@ describe('checkout and the payment webhook (local checkout, signed like Stripe)'
   it('renews on invoice.paid with a new period grant, mirrors past_due, and downgrades at period end after deletion', async () => {
     const { key, user } = await api.newUser();
     const sub = `sub_cycle_${user.id}`;
-    await api.call('POST', '/webhooks/stripe', signed({ id: `evt_a_${user.id}`, type: 'checkout.session.completed', created: nowSeconds(), data: { object: { id: 'cs', client_reference_id: user.id, subscription: sub, metadata: {} } } }));
+    await api.call(
+      'POST',
+      '/webhooks/stripe',
+      signed({
+        id: `evt_a_${user.id}`,
+        type: 'checkout.session.completed',
+        created: nowSeconds(),
+        data: { object: { id: 'cs', client_reference_id: user.id, subscription: sub, metadata: {} } },
+      }),
+    );
     await chargeCredits({ userId: user.id, amount: 4000, toolName: 'test', refId: 'r', chargeId: `spend-${user.id}` });
     const start = nowSeconds() + 60;
     const end = start + 30 * 86_400;
-    const renewal = await api.call('POST', '/webhooks/stripe', signed({
-      id: `evt_b_${user.id}`, type: 'invoice.paid', created: nowSeconds(),
-      data: { object: { id: 'in_1', subscription: sub, billing_reason: 'subscription_cycle', lines: { data: [{ period: { start, end } }] } } },
-    }));
+    const renewal = await api.call(
+      'POST',
+      '/webhooks/stripe',
+      signed({
+        id: `evt_b_${user.id}`,
+        type: 'invoice.paid',
+        created: nowSeconds(),
+        data: {
+          object: {
+            id: 'in_1',
+            subscription: sub,
+            billing_reason: 'subscription_cycle',
+            lines: { data: [{ period: { start, end } }] },
+          },
+        },
+      }),
+    );
     expect(renewal.status).toBe(200);
     let status = (await api.call('GET', '/subscriptions/status', { key })).body;
     expect(status.credits_total).toBe(6000 + 10_000);
     expect(status.current_period_end).toBe(new Date(end * 1000).toISOString());
 
-    await api.call('POST', '/webhooks/stripe', signed({ id: `evt_c_${user.id}`, type: 'customer.subscription.updated', created: nowSeconds(), data: { object: { id: sub, status: 'past_due' } } }));
+    await api.call(
+      'POST',
+      '/webhooks/stripe',
+      signed({
+        id: `evt_c_${user.id}`,
+        type: 'customer.subscription.updated',
+        created: nowSeconds(),
+        data: { object: { id: sub, status: 'past_due' } },
+      }),
+    );
     status = (await api.call('GET', '/subscriptions/status', { key })).body;
     expect(status.status).toBe('past_due');
 
     const endedAt = nowSeconds() - 1;
-    await api.call('POST', '/webhooks/stripe', signed({ id: `evt_d_${user.id}`, type: 'customer.subscription.deleted', created: nowSeconds(), data: { object: { id: sub, status: 'canceled', current_period_end: endedAt } } }));
+    await api.call(
+      'POST',
+      '/webhooks/stripe',
+      signed({
+        id: `evt_d_${user.id}`,
+        type: 'customer.subscription.deleted',
+        created: nowSeconds(),
+        data: { object: { id: sub, status: 'canceled', current_period_end: endedAt } },
+      }),
+    );
     const me = (await api.call('GET', '/users/me', { key })).body;
     expect(me).toMatchObject({ subscription_status: 'canceled', subscription_tier: 'developer' });
     // PATCH answers the same profile as GET, downgrade included.
@@ -152,9 +234,36 @@ describe('checkout and the payment webhook (local checkout, signed like Stripe)'
     const { key, user } = await api.newUser();
     const sub = `sub_order_${user.id}`;
     const t = nowSeconds();
-    await api.call('POST', '/webhooks/stripe', signed({ id: `evt_o1_${user.id}`, type: 'checkout.session.completed', created: t - 100, data: { object: { id: 'cs', client_reference_id: user.id, subscription: sub, metadata: {} } } }));
-    const newer = await api.call('POST', '/webhooks/stripe', signed({ id: `evt_o2_${user.id}`, type: 'customer.subscription.updated', created: t, data: { object: { id: sub, status: 'active' } } }));
-    const older = await api.call('POST', '/webhooks/stripe', signed({ id: `evt_o3_${user.id}`, type: 'customer.subscription.updated', created: t - 50, data: { object: { id: sub, status: 'past_due' } } }));
+    await api.call(
+      'POST',
+      '/webhooks/stripe',
+      signed({
+        id: `evt_o1_${user.id}`,
+        type: 'checkout.session.completed',
+        created: t - 100,
+        data: { object: { id: 'cs', client_reference_id: user.id, subscription: sub, metadata: {} } },
+      }),
+    );
+    const newer = await api.call(
+      'POST',
+      '/webhooks/stripe',
+      signed({
+        id: `evt_o2_${user.id}`,
+        type: 'customer.subscription.updated',
+        created: t,
+        data: { object: { id: sub, status: 'active' } },
+      }),
+    );
+    const older = await api.call(
+      'POST',
+      '/webhooks/stripe',
+      signed({
+        id: `evt_o3_${user.id}`,
+        type: 'customer.subscription.updated',
+        created: t - 50,
+        data: { object: { id: sub, status: 'past_due' } },
+      }),
+    );
     expect([newer.status, older.status]).toEqual([200, 200]);
     expect((await api.call('GET', '/subscriptions/status', { key })).body.status).toBe('active');
   });
@@ -165,21 +274,52 @@ describe('checkout and the payment webhook (local checkout, signed like Stripe)'
     const t = nowSeconds();
     const periodEnd = t + 20 * 86_400;
     const post = (event: object) => api.call('POST', '/webhooks/stripe', signed(event));
-    await post({ id: `evt_l1_${user.id}`, type: 'checkout.session.completed', created: t - 100, data: { object: { id: 'cs', client_reference_id: user.id, subscription: sub, metadata: {} } } });
-    await post({ id: `evt_l2_${user.id}`, type: 'customer.subscription.deleted', created: t, data: { object: { id: sub, status: 'canceled', current_period_end: periodEnd } } });
+    await post({
+      id: `evt_l1_${user.id}`,
+      type: 'checkout.session.completed',
+      created: t - 100,
+      data: { object: { id: 'cs', client_reference_id: user.id, subscription: sub, metadata: {} } },
+    });
+    await post({
+      id: `evt_l2_${user.id}`,
+      type: 'customer.subscription.deleted',
+      created: t,
+      data: { object: { id: sub, status: 'canceled', current_period_end: periodEnd } },
+    });
     const canceled = (await api.call('GET', '/subscriptions/status', { key })).body;
     expect(canceled).toMatchObject({ status: 'canceled', monthly_cost: 0, next_billing_date: null });
 
     // Stripe does not promise order, and retries a delivery that failed: both were created before the deletion.
-    const lateUpdate = await post({ id: `evt_l3_${user.id}`, type: 'customer.subscription.updated', created: t - 50, data: { object: { id: sub, status: 'active' } } });
+    const lateUpdate = await post({
+      id: `evt_l3_${user.id}`,
+      type: 'customer.subscription.updated',
+      created: t - 50,
+      data: { object: { id: sub, status: 'active' } },
+    });
     const lateInvoice = await post({
-      id: `evt_l4_${user.id}`, type: 'invoice.paid', created: t - 40,
-      data: { object: { id: 'in_late', subscription: sub, billing_reason: 'subscription_cycle', lines: { data: [{ period: { start: t - 40, end: periodEnd } }] } } },
+      id: `evt_l4_${user.id}`,
+      type: 'invoice.paid',
+      created: t - 40,
+      data: {
+        object: {
+          id: 'in_late',
+          subscription: sub,
+          billing_reason: 'subscription_cycle',
+          lines: { data: [{ period: { start: t - 40, end: periodEnd } }] },
+        },
+      },
     });
     expect([lateUpdate.status, lateInvoice.status]).toEqual([200, 200]);
-    expect((await api.call('GET', '/subscriptions/status', { key })).body).toMatchObject({ status: 'canceled', monthly_cost: 0, next_billing_date: null });
+    expect((await api.call('GET', '/subscriptions/status', { key })).body).toMatchObject({
+      status: 'canceled',
+      monthly_cost: 0,
+      next_billing_date: null,
+    });
     // Still canceled, so the paid endpoints stay closed.
-    const execute = await api.call('POST', '/intelligence/execute', { key, body: { package_id: 'vc-shortlist-v1', slots: { sector_focus: 'defi', stage: 'seed' }, quote_token: 'qt_x' } });
+    const execute = await api.call('POST', '/intelligence/execute', {
+      key,
+      body: { package_id: 'vc-shortlist-v1', slots: { sector_focus: 'defi', stage: 'seed' }, quote_token: 'qt_x' },
+    });
     expect(execute.status).toBe(403);
   });
 
@@ -189,23 +329,62 @@ describe('checkout and the payment webhook (local checkout, signed like Stripe)'
     const replacement = `sub_new_${user.id}`;
     const t = nowSeconds();
     const post = (event: object) => api.call('POST', '/webhooks/stripe', signed(event));
-    await post({ id: `evt_r1_${user.id}`, type: 'checkout.session.completed', created: t - 300, data: { object: { id: 'cs_1', client_reference_id: user.id, subscription: old, metadata: {} } } });
-    await post({ id: `evt_r2_${user.id}`, type: 'customer.subscription.updated', created: t - 200, data: { object: { id: old, status: 'past_due' } } });
+    await post({
+      id: `evt_r1_${user.id}`,
+      type: 'checkout.session.completed',
+      created: t - 300,
+      data: { object: { id: 'cs_1', client_reference_id: user.id, subscription: old, metadata: {} } },
+    });
+    await post({
+      id: `evt_r2_${user.id}`,
+      type: 'customer.subscription.updated',
+      created: t - 200,
+      data: { object: { id: old, status: 'past_due' } },
+    });
     // Not active any more, so the customer may subscribe again: a second checkout, a new subscription.
     const session = await api.call('POST', '/subscriptions/checkout-session', { key, body: { tier: 'pro' } });
     expect(session.status).toBe(200);
-    await post({ id: `evt_r3_${user.id}`, type: 'checkout.session.completed', created: t - 100, data: { object: { id: 'cs_2', client_reference_id: user.id, subscription: replacement, metadata: {} } } });
-    expect((await api.call('GET', '/subscriptions/status', { key })).body).toMatchObject({ tier: 'pro', status: 'active' });
+    await post({
+      id: `evt_r3_${user.id}`,
+      type: 'checkout.session.completed',
+      created: t - 100,
+      data: { object: { id: 'cs_2', client_reference_id: user.id, subscription: replacement, metadata: {} } },
+    });
+    expect((await api.call('GET', '/subscriptions/status', { key })).body).toMatchObject({
+      tier: 'pro',
+      status: 'active',
+    });
 
     // Stripe gives up on the unpaid old subscription: it becomes unpaid, then is deleted.
-    await post({ id: `evt_r4_${user.id}`, type: 'customer.subscription.updated', created: t - 50, data: { object: { id: old, status: 'unpaid' } } });
-    await post({ id: `evt_r5_${user.id}`, type: 'customer.subscription.deleted', created: t, data: { object: { id: old, status: 'canceled', current_period_end: t - 1 } } });
-    expect((await api.call('GET', '/users/me', { key })).body).toMatchObject({ subscription_tier: 'pro', subscription_status: 'active' });
-    expect((await api.call('GET', '/subscriptions/status', { key })).body).toMatchObject({ tier: 'pro', status: 'active', monthly_cost: 99 });
+    await post({
+      id: `evt_r4_${user.id}`,
+      type: 'customer.subscription.updated',
+      created: t - 50,
+      data: { object: { id: old, status: 'unpaid' } },
+    });
+    await post({
+      id: `evt_r5_${user.id}`,
+      type: 'customer.subscription.deleted',
+      created: t,
+      data: { object: { id: old, status: 'canceled', current_period_end: t - 1 } },
+    });
+    expect((await api.call('GET', '/users/me', { key })).body).toMatchObject({
+      subscription_tier: 'pro',
+      subscription_status: 'active',
+    });
+    expect((await api.call('GET', '/subscriptions/status', { key })).body).toMatchObject({
+      tier: 'pro',
+      status: 'active',
+      monthly_cost: 99,
+    });
   });
 
   it('acknowledges events it does not handle', async () => {
-    const res = await api.call('POST', '/webhooks/stripe', signed({ id: `evt_other_${Date.now()}`, type: 'customer.created', created: nowSeconds(), data: { object: {} } }));
+    const res = await api.call(
+      'POST',
+      '/webhooks/stripe',
+      signed({ id: `evt_other_${Date.now()}`, type: 'customer.created', created: nowSeconds(), data: { object: {} } }),
+    );
     expect(res.status).toBe(200);
     expect(res.body.received).toBe(true);
   });
@@ -215,10 +394,21 @@ describe('credit usage', () => {
   it('reports the ledger by tool and by day over the default 30 days', async () => {
     const { key, user } = await api.newUser({ credits: 1000 });
     await chargeCredits({ userId: user.id, amount: 200, toolName: 'vc-shortlist-v1', refId: 'r1', chargeId: 'u1' });
-    await chargeCredits({ userId: user.id, amount: 75, toolName: 'company-people-discovery-v1', refId: 'r2', chargeId: 'u2' });
+    await chargeCredits({
+      userId: user.id,
+      amount: 75,
+      toolName: 'company-people-discovery-v1',
+      refId: 'r2',
+      chargeId: 'u2',
+    });
     const res = await api.call('GET', '/credits/usage', { key });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ total_used: 275, top_tool: 'vc-shortlist-v1', allowance: null, percentage_used: null });
+    expect(res.body).toMatchObject({
+      total_used: 275,
+      top_tool: 'vc-shortlist-v1',
+      allowance: null,
+      percentage_used: null,
+    });
     expect(res.body.by_day).toHaveLength(31);
     expect(res.body.by_day.at(-1)).toEqual({ date: new Date().toISOString().slice(0, 10), credits: 275 });
     expect(res.body.by_tool).toEqual([
@@ -236,7 +426,11 @@ describe('credit usage', () => {
 
   it('answers a range ending on the last accepted day, 9999-12-31, instead of failing on the day after it', async () => {
     const { key } = await api.newUser();
-    for (const q of ['start_date=9999-12-31&end_date=9999-12-31', 'end_date=9999-12-31', 'start_date=9999-12-01&end_date=9999-12-31']) {
+    for (const q of [
+      'start_date=9999-12-31&end_date=9999-12-31',
+      'end_date=9999-12-31',
+      'start_date=9999-12-01&end_date=9999-12-31',
+    ]) {
       const res = await api.call('GET', `/credits/usage?${q}`, { key });
       expect(res.status, q).toBe(200);
       expect(res.body.end_date, q).toBe('9999-12-31');

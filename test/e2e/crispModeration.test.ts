@@ -14,7 +14,13 @@ const IDENTIFIER = 'crisp-plugin-identifier';
 const KEY = 'crisp-plugin-key';
 const SECRET = 'crisp-hook-secret';
 const crisp = await startCrispStandIn(IDENTIFIER, KEY);
-const ENV = { CRISP_PLUGIN_ID: 'plugin-urn', CRISP_TOKEN_IDENTIFIER: IDENTIFIER, CRISP_TOKEN_KEY: KEY, CRISP_HOOK_SECRET: SECRET, CRISP_API_BASE: crisp.apiBase };
+const ENV = {
+  CRISP_PLUGIN_ID: 'plugin-urn',
+  CRISP_TOKEN_IDENTIFIER: IDENTIFIER,
+  CRISP_TOKEN_KEY: KEY,
+  CRISP_HOOK_SECRET: SECRET,
+  CRISP_API_BASE: crisp.apiBase,
+};
 const saved = Object.fromEntries(Object.keys(ENV).map((name) => [name, process.env[name]]));
 Object.assign(process.env, ENV);
 const api = await startTestApi();
@@ -32,32 +38,85 @@ let fingerprint = 163_400_000_000_000;
 const newWebsite = () => randomUUID();
 const newSession = () => `session_${randomUUID()}`;
 
-const hook = (websiteId: string, event: string, data: Record<string, unknown>) => ({ website_id: websiteId, event, data: { website_id: websiteId, ...data } as Record<string, unknown>, timestamp: Date.now() });
+const hook = (websiteId: string, event: string, data: Record<string, unknown>) => ({
+  website_id: websiteId,
+  event,
+  data: { website_id: websiteId, ...data } as Record<string, unknown>,
+  timestamp: Date.now(),
+});
 const visitorSays = (websiteId: string, sessionId: string, content: string, nickname = 'Visitor 12') => {
   const fp = ++fingerprint;
-  return { fp, body: hook(websiteId, 'message:send', { session_id: sessionId, type: 'text', from: 'user', origin: 'chat', content, fingerprint: fp, user: { nickname, user_id: sessionId }, timestamp: Date.now() }) };
+  return {
+    fp,
+    body: hook(websiteId, 'message:send', {
+      session_id: sessionId,
+      type: 'text',
+      from: 'user',
+      origin: 'chat',
+      content,
+      fingerprint: fp,
+      user: { nickname, user_id: sessionId },
+      timestamp: Date.now(),
+    }),
+  };
 };
 const operatorSays = (websiteId: string, sessionId: string, content: string) =>
-  hook(websiteId, 'message:received', { session_id: sessionId, type: 'text', from: 'operator', origin: 'chat', content, fingerprint: ++fingerprint, user: { nickname: 'Ada', user_id: 'operator-1' }, timestamp: Date.now() });
+  hook(websiteId, 'message:received', {
+    session_id: sessionId,
+    type: 'text',
+    from: 'operator',
+    origin: 'chat',
+    content,
+    fingerprint: ++fingerprint,
+    user: { nickname: 'Ada', user_id: 'operator-1' },
+    timestamp: Date.now(),
+  });
 
-const post = (body: object, secret = SECRET, timestampMs?: number) => api.call('POST', `${BASE}/crisp`, signCrispHookRequest(secret, body, timestampMs));
+const post = (body: object, secret = SECRET, timestampMs?: number) =>
+  api.call('POST', `${BASE}/crisp`, signCrispHookRequest(secret, body, timestampMs));
 const settle = () => api.ports.queue.drained();
-const status = async (key: string, id: string) => (await api.call('GET', `${BASE}/status?community_id=${id}`, { key })).body;
+const status = async (key: string, id: string) =>
+  (await api.call('GET', `${BASE}/status?community_id=${id}`, { key })).body;
 
 const conversation = (websiteId: string, sessionId: string) => `/website/${websiteId}/conversation/${sessionId}`;
-const note = (websiteId: string, sessionId: string, content: string): CrispCallRecord => ({ method: 'POST', path: `${conversation(websiteId, sessionId)}/message`, body: { type: 'note', from: 'operator', origin: 'chat', content } });
-const text = (websiteId: string, sessionId: string, content: string): CrispCallRecord => ({ method: 'POST', path: `${conversation(websiteId, sessionId)}/message`, body: { type: 'text', from: 'operator', origin: 'chat', content } });
-const remove = (websiteId: string, sessionId: string, fp: number): CrispCallRecord => ({ method: 'DELETE', path: `${conversation(websiteId, sessionId)}/message/${fp}`, body: undefined });
-const block = (websiteId: string, sessionId: string, blocked: boolean): CrispCallRecord => ({ method: 'PATCH', path: `${conversation(websiteId, sessionId)}/block`, body: { blocked } });
+const note = (websiteId: string, sessionId: string, content: string): CrispCallRecord => ({
+  method: 'POST',
+  path: `${conversation(websiteId, sessionId)}/message`,
+  body: { type: 'note', from: 'operator', origin: 'chat', content },
+});
+const text = (websiteId: string, sessionId: string, content: string): CrispCallRecord => ({
+  method: 'POST',
+  path: `${conversation(websiteId, sessionId)}/message`,
+  body: { type: 'text', from: 'operator', origin: 'chat', content },
+});
+const remove = (websiteId: string, sessionId: string, fp: number): CrispCallRecord => ({
+  method: 'DELETE',
+  path: `${conversation(websiteId, sessionId)}/message/${fp}`,
+  body: undefined,
+});
+const block = (websiteId: string, sessionId: string, blocked: boolean): CrispCallRecord => ({
+  method: 'PATCH',
+  path: `${conversation(websiteId, sessionId)}/block`,
+  body: { blocked },
+});
 /** Deliveries run in parallel: calls compared as a set, the order inside one delivery checked apart. */
-const sorted = (calls: CrispCallRecord[]) => [...calls].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+const sorted = (calls: CrispCallRecord[]) =>
+  [...calls].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 
 async function newCommunity(options: { welcome?: string; whitelisted?: string[] } = {}) {
   const { key } = await api.newUser({ credits: 5000 });
   const community = (
     await api.call('POST', `${BASE}/communities`, {
       key,
-      body: { name: 'Acme support', project_name: 'Acme', type: 'crisp', whitelisted_usernames: options.whitelisted ?? [], should_send_welcome_messages: !!options.welcome, welcome_message: options.welcome ?? '', alert_channel_message_template: '🚨 {action}: {username}' },
+      body: {
+        name: 'Acme support',
+        project_name: 'Acme',
+        type: 'crisp',
+        whitelisted_usernames: options.whitelisted ?? [],
+        should_send_welcome_messages: !!options.welcome,
+        welcome_message: options.welcome ?? '',
+        alert_channel_message_template: '🚨 {action}: {username}',
+      },
     })
   ).body;
   return { key, community };
@@ -66,7 +125,9 @@ async function newCommunity(options: { welcome?: string; whitelisted?: string[] 
 async function activatedWebsite(options: { welcome?: string; whitelisted?: string[] } = {}) {
   const { key, community } = await newCommunity(options);
   const websiteId = newWebsite();
-  expect((await post(operatorSays(websiteId, newSession(), `/activate ${community.activation_token}`))).status).toBe(200);
+  expect((await post(operatorSays(websiteId, newSession(), `/activate ${community.activation_token}`))).status).toBe(
+    200,
+  );
   await settle();
   crisp.reset();
   return { key, community, websiteId };
@@ -108,7 +169,9 @@ describe('the Crisp hook endpoint', () => {
     const res = await post({ website_id: 7, event: 'message:send', data: {} });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('validation_error');
-    const other = await post(hook(newWebsite(), 'session:set_email', { session_id: newSession(), email: 'a@example.com' }));
+    const other = await post(
+      hook(newWebsite(), 'session:set_email', { session_id: newSession(), email: 'a@example.com' }),
+    );
     expect(other.status).toBe(200);
     expect(other.body).toEqual({ ok: true });
     await settle();
@@ -128,9 +191,13 @@ describe('binding a website', () => {
     expect((await status(key, community.id)).status).toBe('pending_activation');
 
     const operatorSession = newSession();
-    expect((await post(operatorSays(websiteId, operatorSession, `/activate ${community.activation_token}`))).status).toBe(200);
+    expect(
+      (await post(operatorSays(websiteId, operatorSession, `/activate ${community.activation_token}`))).status,
+    ).toBe(200);
     await settle();
-    expect(crisp.calls).toEqual([note(websiteId, operatorSession, 'Moderation is on for this website: visitor messages are checked from now on.')]);
+    expect(crisp.calls).toEqual([
+      note(websiteId, operatorSession, 'Moderation is on for this website: visitor messages are checked from now on.'),
+    ]);
     const st = await status(key, community.id);
     expect(st.status).toBe('connected');
     expect(st.platform).toMatchObject({ chat_id: websiteId, alert_chat_id: null, configured: true });
@@ -142,7 +209,9 @@ describe('binding a website', () => {
     const session = newSession();
     await post(operatorSays(websiteId, session, '/activate not-a-real-token'));
     await settle();
-    expect(crisp.calls).toEqual([note(websiteId, session, 'This activation token is not valid for a Crisp community.')]);
+    expect(crisp.calls).toEqual([
+      note(websiteId, session, 'This activation token is not valid for a Crisp community.'),
+    ]);
   });
 
   it('a website bound to one community is refused to another, with a clear note; the first keeps it', async () => {
@@ -151,7 +220,13 @@ describe('binding a website', () => {
     const session = newSession();
     await post(operatorSays(first.websiteId, session, `/activate ${second.community.activation_token}`));
     await settle();
-    expect(crisp.calls).toEqual([note(first.websiteId, session, 'This Crisp website is already moderated by another community, and stays with it: that community must be deleted before this website can be activated for another one.')]);
+    expect(crisp.calls).toEqual([
+      note(
+        first.websiteId,
+        session,
+        'This Crisp website is already moderated by another community, and stays with it: that community must be deleted before this website can be activated for another one.',
+      ),
+    ]);
     expect((await status(second.key, second.community.id)).status).toBe('pending_activation');
     crisp.reset();
     // Messages there are still the first community's.
@@ -172,11 +247,25 @@ describe('visitor messages', () => {
     const { fp, body } = visitorSays(websiteId, session, SPAM, 'Free Tokens');
     expect((await post(body)).status).toBe(200);
     await settle();
-    expect(sorted(crisp.calls)).toEqual(sorted([remove(websiteId, session, fp), block(websiteId, session, true), note(websiteId, session, '🚨 mute: Free Tokens')]));
+    expect(sorted(crisp.calls)).toEqual(
+      sorted([
+        remove(websiteId, session, fp),
+        block(websiteId, session, true),
+        note(websiteId, session, '🚨 mute: Free Tokens'),
+      ]),
+    );
     expect(crisp.calls.filter((c) => c.method !== 'POST').map((c) => c.method)).toEqual(['DELETE', 'PATCH']);
     expect(crisp.isBlocked(websiteId, session)).toBe(true);
     const st = await status(key, community.id);
-    expect(st.audit_logs[0]).toMatchObject({ event_id: `${websiteId}:${session}:${fp}`, user_id: session, username: 'Free Tokens', action: 'mute', rule: 'scam_phrase', delivery: { status: 'delivered', error: null }, undo: null });
+    expect(st.audit_logs[0]).toMatchObject({
+      event_id: `${websiteId}:${session}:${fp}`,
+      user_id: session,
+      username: 'Free Tokens',
+      action: 'mute',
+      rule: 'scam_phrase',
+      delivery: { status: 'delivered', error: null },
+      undo: null,
+    });
     expect(st.metrics).toMatchObject({ messages_scanned: 1, messages_flagged: 1, actions: { mute: 1 } });
   });
 
@@ -186,13 +275,20 @@ describe('visitor messages', () => {
     const shout = visitorSays(websiteId, session, 'WHY IS NOTHING WORKING ON THIS PAGE');
     await post(shout.body);
     await settle();
-    expect(sorted(crisp.calls)).toEqual(sorted([remove(websiteId, session, shout.fp), note(websiteId, session, '🚨 delete: Visitor 12')]));
+    expect(sorted(crisp.calls)).toEqual(
+      sorted([remove(websiteId, session, shout.fp), note(websiteId, session, '🚨 delete: Visitor 12')]),
+    );
     crisp.reset();
 
     const other = newSession();
     await post(visitorSays(websiteId, other, 'see https://cheap-pills.example/buy').body);
     await settle();
-    expect(sorted(crisp.calls)).toEqual(sorted([text(websiteId, other, "⚠️ URL from a new member. Please keep to this website's chat rules."), note(websiteId, other, '🚨 warn: Visitor 12')]));
+    expect(sorted(crisp.calls)).toEqual(
+      sorted([
+        text(websiteId, other, "⚠️ URL from a new member. Please keep to this website's chat rules."),
+        note(websiteId, other, '🚨 warn: Visitor 12'),
+      ]),
+    );
     crisp.reset();
 
     await post(visitorSays(websiteId, newSession(), 'Hello, how do I reset my password?').body);
@@ -203,14 +299,20 @@ describe('visitor messages', () => {
   });
 
   it("the welcome message goes out on a session's first visitor message only", async () => {
-    const { key, community, websiteId } = await activatedWebsite({ welcome: 'Hi {username}, an operator will be with you shortly.' });
+    const { key, community, websiteId } = await activatedWebsite({
+      welcome: 'Hi {username}, an operator will be with you shortly.',
+    });
     const session = newSession();
     await post(visitorSays(websiteId, session, 'Hello there', 'Sam').body);
     await settle();
     await post(visitorSays(websiteId, session, 'Are you there?', 'Sam').body);
     await settle();
     expect(crisp.calls).toEqual([text(websiteId, session, 'Hi Sam, an operator will be with you shortly.')]);
-    expect((await status(key, community.id)).metrics).toMatchObject({ members_joined: 1, welcome_messages_sent: 1, messages_scanned: 2 });
+    expect((await status(key, community.id)).metrics).toMatchObject({
+      members_joined: 1,
+      welcome_messages_sent: 1,
+      messages_scanned: 2,
+    });
   });
 
   it('a re-delivered hook is acted on once', async () => {
@@ -221,7 +323,13 @@ describe('visitor messages', () => {
     await settle();
     await Promise.all([post(body), post(body)]);
     await settle();
-    expect(sorted(crisp.calls)).toEqual(sorted([remove(websiteId, session, fp), block(websiteId, session, true), note(websiteId, session, '🚨 mute: Visitor 12')]));
+    expect(sorted(crisp.calls)).toEqual(
+      sorted([
+        remove(websiteId, session, fp),
+        block(websiteId, session, true),
+        note(websiteId, session, '🚨 mute: Visitor 12'),
+      ]),
+    );
     expect((await status(key, community.id)).metrics).toMatchObject({ messages_scanned: 1, actions: { mute: 1 } });
   });
 
@@ -231,7 +339,10 @@ describe('visitor messages', () => {
     await post(visitorSays(websiteId, newSession(), SPAM).body);
     await settle();
     expect(crisp.calls).toEqual([]);
-    expect((await status(key, community.id)).audit_logs[0]).toMatchObject({ action: 'mute', delivery: { status: 'observe', error: null } });
+    expect((await status(key, community.id)).audit_logs[0]).toMatchObject({
+      action: 'mute',
+      delivery: { status: 'observe', error: null },
+    });
   });
 });
 
@@ -250,14 +361,18 @@ describe('blocks: undo and the end of a mute', () => {
     expect(logs.map((l: { action: string }) => l.action)).toEqual(['delete', 'ban', 'mute']);
     crisp.reset();
 
-    const undoBan = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${logs[1].id}/undo`, { key });
+    const undoBan = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${logs[1].id}/undo`, {
+      key,
+    });
     expect(undoBan.status).toBe(200);
     expect(undoBan.body).toMatchObject({ audit_id: logs[1].id, action: 'ban', delivery: 'delivered', error: null });
     expect(crisp.calls).toEqual([block(websiteId, session, false)]);
     expect(crisp.isBlocked(websiteId, session)).toBe(false);
     const again = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${logs[1].id}/undo`, { key });
     expect(again.status).toBe(422);
-    const undoDelete = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${logs[0].id}/undo`, { key });
+    const undoDelete = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${logs[0].id}/undo`, {
+      key,
+    });
     expect(undoDelete.status).toBe(422);
     expect(crisp.calls).toHaveLength(1);
     expect((await status(key, community.id)).audit_logs[1].undo).toMatchObject({ status: 'delivered', error: null });
@@ -319,7 +434,12 @@ describe('Crisp limits and credentials', () => {
     await settle();
     expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
     const decision = crisp.calls.filter((c) => c.method !== 'POST');
-    expect(decision).toEqual([remove(websiteId, session, fp), remove(websiteId, session, fp), remove(websiteId, session, fp), block(websiteId, session, true)]);
+    expect(decision).toEqual([
+      remove(websiteId, session, fp),
+      remove(websiteId, session, fp),
+      remove(websiteId, session, fp),
+      block(websiteId, session, true),
+    ]);
     expect((await status(key, community.id)).audit_logs[0].delivery).toEqual({ status: 'delivered', error: null });
   });
 
@@ -334,7 +454,10 @@ describe('Crisp limits and credentials', () => {
       process.env.CRISP_TOKEN_KEY = KEY;
     }
     expect(crisp.calls).toEqual([]);
-    expect((await status(key, community.id)).audit_logs[0].delivery).toEqual({ status: 'not_configured', error: 'crisp is not configured on this deployment' });
+    expect((await status(key, community.id)).audit_logs[0].delivery).toEqual({
+      status: 'not_configured',
+      error: 'crisp is not configured on this deployment',
+    });
 
     delete process.env.CRISP_HOOK_SECRET;
     try {

@@ -2,7 +2,17 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { importCuratedRecords } from '#shared/data/importer';
 import { seedCuratedDataset } from '#shared/data/seed';
 import { DEFAULT_SEED, generateDataset } from '#shared/data/generator';
-import { CURATED_LAYOUT, findByName, forgetCachedFacets, getPersonByLinkedinUrl, getSeedMarker, listKolsInSector, listPeopleByCompany, listPeopleByCompanyName, putSeedMarker } from '#shared/store/curatedRepo';
+import {
+  CURATED_LAYOUT,
+  findByName,
+  forgetCachedFacets,
+  getPersonByLinkedinUrl,
+  getSeedMarker,
+  listKolsInSector,
+  listPeopleByCompany,
+  listPeopleByCompanyName,
+  putSeedMarker,
+} from '#shared/store/curatedRepo';
 import { ddb } from '#shared/store/client';
 import { queryAll } from '#shared/store/query';
 import { curatedFacetPartition } from '#shared/store/keys';
@@ -17,11 +27,17 @@ beforeAll(async () => {
 });
 
 const kolsIn = (sector: 'defi' | 'gaming', scale: number) =>
-  generateDataset({ seed: DEFAULT_SEED, scale }).kols.filter((k) => k.sectors.includes(sector)).map((k) => k.id).sort();
+  generateDataset({ seed: DEFAULT_SEED, scale })
+    .kols.filter((k) => k.sectors.includes(sector))
+    .map((k) => k.id)
+    .sort();
 
 describe('packed facet copies', () => {
   it('store a whole facet in few items and read back every member, in id order', async () => {
-    const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': curatedFacetPartition('KOL_SECTOR', 'defi') } });
+    const items = await queryAll({
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': curatedFacetPartition('KOL_SECTOR', 'defi') },
+    });
     const expected = kolsIn('defi', 0.01);
     expect(items.length).toBeLessThan(expected.length);
     expect((await listKolsInSector('defi')).map((k) => k.id)).toEqual(expected);
@@ -30,7 +46,22 @@ describe('packed facet copies', () => {
   it('an import replacing a seeded record moves it between facets: the pack copy is hidden, the new one shown once', async () => {
     const seeded = (await listKolsInSector('defi')).find((k) => !k.sectors.includes('gaming'))!;
     const { id, name, handle, platform, followers, gmScore, smarts, xBioLabel, xBioReason, location } = seeded;
-    const outcome = await importCuratedRecords(JSON.stringify({ kind: 'kol', id, name, handle, platform, followers, gmScore, smarts, xBioLabel, xBioReason, location, sectors: ['gaming'] }));
+    const outcome = await importCuratedRecords(
+      JSON.stringify({
+        kind: 'kol',
+        id,
+        name,
+        handle,
+        platform,
+        followers,
+        gmScore,
+        smarts,
+        xBioLabel,
+        xBioReason,
+        location,
+        sectors: ['gaming'],
+      }),
+    );
     expect(outcome.ok).toBe(true);
     expect((await listKolsInSector('defi')).map((k) => k.id)).not.toContain(id);
     const gaming = (await listKolsInSector('gaming')).filter((k) => k.id === id);
@@ -54,7 +85,11 @@ describe('packed facet copies', () => {
   it('finds companies, funds and people by name and LinkedIn through the profile items', async () => {
     const data = generateDataset({ seed: DEFAULT_SEED, scale: 0.01 });
     const company = data.companies[0];
-    expect(await findByName('company', company.name.toUpperCase())).toContainEqual({ id: company.id, name: company.name, domain: company.domain });
+    expect(await findByName('company', company.name.toUpperCase())).toContainEqual({
+      id: company.id,
+      name: company.name,
+      domain: company.domain,
+    });
     expect((await findByName('fund', data.funds[0].name)).map((f) => f.id)).toContain(data.funds[0].id);
     const person = data.people.find((p) => p.linkedinUrl)!;
     expect(await getPersonByLinkedinUrl(person.linkedinUrl!)).toMatchObject({ id: person.id });
@@ -64,8 +99,19 @@ describe('packed facet copies', () => {
   async function withSentCommands<T>(sent: string[], call: () => Promise<T>): Promise<T> {
     const client = ddb();
     const send = client.send.bind(client);
-    const spy = vi.spyOn(client, 'send').mockImplementation(((command: { constructor: { name: string }; input: { IndexName?: string; KeyConditionExpression?: string; ExpressionAttributeValues?: Record<string, unknown> } }) => {
-      if (String(command.input.ExpressionAttributeValues?.[':pk'] ?? '').startsWith('CUR#TEAM#') || command.input.IndexName === 'gsi1') sent.push(`${command.constructor.name.replace(/Command$/, '')} ${command.input.IndexName ?? ''}`.trim());
+    const spy = vi.spyOn(client, 'send').mockImplementation(((command: {
+      constructor: { name: string };
+      input: {
+        IndexName?: string;
+        KeyConditionExpression?: string;
+        ExpressionAttributeValues?: Record<string, unknown>;
+      };
+    }) => {
+      if (
+        String(command.input.ExpressionAttributeValues?.[':pk'] ?? '').startsWith('CUR#TEAM#') ||
+        command.input.IndexName === 'gsi1'
+      )
+        sent.push(`${command.constructor.name.replace(/Command$/, '')} ${command.input.IndexName ?? ''}`.trim());
       return send(command as never);
     }) as never);
     try {
@@ -80,7 +126,9 @@ describe('packed facet copies', () => {
     const staffed = data.companies.filter((c) => data.people.some((p) => p.companyId === c.id)).slice(0, 5);
     expect(staffed.length).toBeGreaterThan(0);
     for (const company of staffed) {
-      const viaLookup = (await Promise.all((await findByName('company', company.name)).map((c) => listPeopleByCompany(c.id)))).flat();
+      const viaLookup = (
+        await Promise.all((await findByName('company', company.name)).map((c) => listPeopleByCompany(c.id)))
+      ).flat();
       const sent: string[] = [];
       const viaName = await withSentCommands(sent, () => listPeopleByCompanyName(`  ${company.name.toUpperCase()} `));
       expect(sent).toEqual(['Query gsi1']);
@@ -89,7 +137,8 @@ describe('packed facet copies', () => {
     }
     // People at a fund are not people at a company of the same name.
     const fundStaff = data.people.find((p) => p.organizationKind === 'fund');
-    if (fundStaff) expect((await listPeopleByCompanyName(fundStaff.companyName)).filter((p) => p.id === fundStaff.id)).toEqual([]);
+    if (fundStaff)
+      expect((await listPeopleByCompanyName(fundStaff.companyName)).filter((p) => p.id === fundStaff.id)).toEqual([]);
   });
 
   it('seeds again a database seeded under an earlier layout', async () => {

@@ -18,7 +18,12 @@ const discord = await startDiscordStandIn(BOT);
 const { publicKey, privateKey } = generateKeyPairSync('ed25519');
 const PUBLIC_HEX = publicKey.export({ format: 'der', type: 'spki' }).subarray(12).toString('hex');
 const saved = { ...process.env };
-Object.assign(process.env, { DISCORD_APPLICATION_ID: '123456789012345678', DISCORD_PUBLIC_KEY: PUBLIC_HEX, DISCORD_BOT_TOKEN: BOT, DISCORD_API_BASE: discord.apiBase });
+Object.assign(process.env, {
+  DISCORD_APPLICATION_ID: '123456789012345678',
+  DISCORD_PUBLIC_KEY: PUBLIC_HEX,
+  DISCORD_BOT_TOKEN: BOT,
+  DISCORD_API_BASE: discord.apiBase,
+});
 const api = await startTestApi();
 afterAll(async () => {
   for (const name of ['DISCORD_APPLICATION_ID', 'DISCORD_PUBLIC_KEY', 'DISCORD_BOT_TOKEN', 'DISCORD_API_BASE']) {
@@ -38,31 +43,66 @@ function signed(body: object, options: { timestamp?: string; key?: typeof privat
   const raw = JSON.stringify(body);
   const timestamp = options.timestamp ?? String(Math.floor(Date.now() / 1000));
   const signature = sign(null, Buffer.from(timestamp + raw), options.key ?? privateKey).toString('hex');
-  return { rawBody: raw, headers: { 'content-type': 'application/json', 'x-signature-ed25519': signature, 'x-signature-timestamp': timestamp } };
+  return {
+    rawBody: raw,
+    headers: {
+      'content-type': 'application/json',
+      'x-signature-ed25519': signature,
+      'x-signature-timestamp': timestamp,
+    },
+  };
 }
-const interact = (body: object, options?: Parameters<typeof signed>[1]) => api.call('POST', `${BASE}/discord/interactions`, signed(body, options));
-const command = (guildId: string, name: string, options: object[] = [], permissions = MANAGE_GUILD, channelId = '900') => ({
-  id: nextSnowflake(), application_id: '123456789012345678', type: 2, token: 'itoken', version: 1, guild_id: guildId, channel_id: channelId,
-  member: { user: { id: '42', username: 'owner' }, permissions, roles: [] }, data: { id: '1', name, type: 1, options },
+const interact = (body: object, options?: Parameters<typeof signed>[1]) =>
+  api.call('POST', `${BASE}/discord/interactions`, signed(body, options));
+const command = (
+  guildId: string,
+  name: string,
+  options: object[] = [],
+  permissions = MANAGE_GUILD,
+  channelId = '900',
+) => ({
+  id: nextSnowflake(),
+  application_id: '123456789012345678',
+  type: 2,
+  token: 'itoken',
+  version: 1,
+  guild_id: guildId,
+  channel_id: channelId,
+  member: { user: { id: '42', username: 'owner' }, permissions, roles: [] },
+  data: { id: '1', name, type: 1, options },
 });
 const settle = () => api.ports.queue.drained();
 
 async function discordCommunity(extra: object = {}) {
   const { key } = await api.newUser({ credits: 5000 });
-  const community = (await api.call('POST', `${BASE}/communities`, { key, body: { name: 'Guild', project_name: 'Acme', type: 'discord', whitelisted_external_role_ids: ['555000111'], ...extra } })).body;
+  const community = (
+    await api.call('POST', `${BASE}/communities`, {
+      key,
+      body: {
+        name: 'Guild',
+        project_name: 'Acme',
+        type: 'discord',
+        whitelisted_external_role_ids: ['555000111'],
+        ...extra,
+      },
+    })
+  ).body;
   return { key, community };
 }
 async function activated() {
   const c = await discordCommunity();
   const guild = nextSnowflake();
-  const res = await interact(command(guild, 'activate', [{ name: 'token', type: 3, value: c.community.activation_token }]));
+  const res = await interact(
+    command(guild, 'activate', [{ name: 'token', type: 3, value: c.community.activation_token }]),
+  );
   expect(res.body.data.content).toContain('Moderation is on');
   await settle();
   discord.reset();
   return { ...c, guild };
 }
 
-const ruleCalls = (guild: string) => discord.calls.filter((c) => c.path.startsWith(`/guilds/${guild}/auto-moderation/rules`));
+const ruleCalls = (guild: string) =>
+  discord.calls.filter((c) => c.path.startsWith(`/guilds/${guild}/auto-moderation/rules`));
 
 describe('Discord interactions', () => {
   it('PING is answered with PONG when signed', async () => {
@@ -75,12 +115,18 @@ describe('Discord interactions', () => {
     const other = generateKeyPairSync('ed25519').privateKey;
     expect((await interact({ type: 1 }, { key: other })).status).toBe(401);
     expect((await interact({ type: 1 }, { timestamp: String(Math.floor(Date.now() / 1000) - 3600) })).status).toBe(401);
-    const noHeaders = await api.call('POST', `${BASE}/discord/interactions`, { rawBody: '{"type":1}', headers: { 'content-type': 'application/json' } });
+    const noHeaders = await api.call('POST', `${BASE}/discord/interactions`, {
+      rawBody: '{"type":1}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(noHeaders.status).toBe(401);
     expect(noHeaders.body.error.code).toBe('unauthorized');
     // The body is what was signed: changing one byte breaks it.
     const good = signed({ type: 1 });
-    expect((await api.call('POST', `${BASE}/discord/interactions`, { ...good, rawBody: good.rawBody.replace('1', '2') })).status).toBe(401);
+    expect(
+      (await api.call('POST', `${BASE}/discord/interactions`, { ...good, rawBody: good.rawBody.replace('1', '2') }))
+        .status,
+    ).toBe(401);
     expect(discord.calls).toEqual([]);
   });
 
@@ -93,7 +139,11 @@ describe('Discord interactions', () => {
     expect(BigInt(url.searchParams.get('permissions')!) & (1n << 5n)).toBe(1n << 5n);
     const { community: reddit } = await (async () => {
       const { key } = await api.newUser({ credits: 5000 });
-      return { community: (await api.call('POST', `${BASE}/communities`, { key, body: { name: 'R', project_name: 'P', type: 'reddit' } })).body };
+      return {
+        community: (
+          await api.call('POST', `${BASE}/communities`, { key, body: { name: 'R', project_name: 'P', type: 'reddit' } })
+        ).body,
+      };
     })();
     expect(reddit.install_url).toBeNull();
   });
@@ -102,14 +152,25 @@ describe('Discord interactions', () => {
     const { key, community } = await discordCommunity();
     const guild = nextSnowflake();
     const token = [{ name: 'token', type: 3, value: community.activation_token }];
-    expect((await interact(command(guild, 'activate', token, '0'))).body).toEqual({ type: 4, data: { content: 'You need the Manage Server permission to do this.', flags: 64 } });
-    expect((await interact(command(guild, 'activate', [{ name: 'token', type: 3, value: 'wrong' }]))).body.data.content).toBe('This activation token is not valid for a Discord community.');
+    expect((await interact(command(guild, 'activate', token, '0'))).body).toEqual({
+      type: 4,
+      data: { content: 'You need the Manage Server permission to do this.', flags: 64 },
+    });
+    expect(
+      (await interact(command(guild, 'activate', [{ name: 'token', type: 3, value: 'wrong' }]))).body.data.content,
+    ).toBe('This activation token is not valid for a Discord community.');
     const res = await interact(command(guild, 'activate', token));
-    expect(res.body).toEqual({ type: 4, data: { content: 'Moderation is on for this server: its AutoMod rules are being written now.', flags: 64 } });
+    expect(res.body).toEqual({
+      type: 4,
+      data: { content: 'Moderation is on for this server: its AutoMod rules are being written now.', flags: 64 },
+    });
     await settle();
 
     const calls = ruleCalls(guild);
-    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual([`GET /guilds/${guild}/auto-moderation/rules`, ...Array(6).fill(`POST /guilds/${guild}/auto-moderation/rules`)]);
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual([
+      `GET /guilds/${guild}/auto-moderation/rules`,
+      ...Array(6).fill(`POST /guilds/${guild}/auto-moderation/rules`),
+    ]);
     const posted = calls.slice(1).map((c) => c.body);
     expect(posted.map((b) => [b.name, b.trigger_type, b.enabled])).toEqual([
       ['Outreach · Scam phrases', 1, true],
@@ -121,15 +182,26 @@ describe('Discord interactions', () => {
     ]);
     for (const body of posted) {
       expect(body).toMatchObject({ event_type: 1, exempt_roles: ['555000111'], exempt_channels: [] });
-      for (const pattern of body.trigger_metadata?.regex_patterns ?? []) expect(pattern.length).toBeLessThanOrEqual(260);
+      for (const pattern of body.trigger_metadata?.regex_patterns ?? [])
+        expect(pattern.length).toBeLessThanOrEqual(260);
       expect(body.trigger_metadata?.regex_patterns?.length ?? 0).toBeLessThanOrEqual(10);
     }
     const scam = DEFAULT_RULES.rules.find((r) => r.id === 'scam_phrase')!;
-    expect(posted[0].trigger_metadata.regex_patterns).toEqual((scam as { phrases: { pattern: RegExp }[] }).phrases.map((p) => `(?i)${p.pattern.source}`));
+    expect(posted[0].trigger_metadata.regex_patterns).toEqual(
+      (scam as { phrases: { pattern: RegExp }[] }).phrases.map((p) => `(?i)${p.pattern.source}`),
+    );
     // Severe: block and a one-hour timeout (no alert channel yet).
-    expect(posted[0].actions).toEqual([{ type: 1, metadata: { custom_message: 'Blocked by the community moderation rules.' } }, { type: 3, metadata: { duration_seconds: 3600 } }]);
-    expect(posted[3].trigger_metadata).toEqual({ keyword_filter: ['scamcoin', 'rugpull guaranteed', 'pump group', 'nigerian prince', 'onlyfans'] });
-    expect(posted[4]).toMatchObject({ trigger_metadata: { mention_total_limit: 5, mention_raid_protection_enabled: true }, actions: [{ type: 1, metadata: { custom_message: 'Blocked by the community moderation rules.' } }] });
+    expect(posted[0].actions).toEqual([
+      { type: 1, metadata: { custom_message: 'Blocked by the community moderation rules.' } },
+      { type: 3, metadata: { duration_seconds: 3600 } },
+    ]);
+    expect(posted[3].trigger_metadata).toEqual({
+      keyword_filter: ['scamcoin', 'rugpull guaranteed', 'pump group', 'nigerian prince', 'onlyfans'],
+    });
+    expect(posted[4]).toMatchObject({
+      trigger_metadata: { mention_total_limit: 5, mention_raid_protection_enabled: true },
+      actions: [{ type: 1, metadata: { custom_message: 'Blocked by the community moderation rules.' } }],
+    });
     expect(posted[5].trigger_metadata).toBeUndefined();
     const st = (await api.call('GET', `${BASE}/status?community_id=${community.id}`, { key })).body;
     expect(st.status).toBe('connected');
@@ -138,10 +210,13 @@ describe('Discord interactions', () => {
     expect(st.platform.unsupported.join(' ')).toMatch(/Welcome messages: .*Gateway/);
   });
 
-  it('/activate sends community.activated to the owner\'s webhook endpoint once, however often it is repeated', async () => {
+  it("/activate sends community.activated to the owner's webhook endpoint once, however often it is repeated", async () => {
     const { key, community } = await discordCommunity();
     const path = `/activated-${Date.now()}`;
-    const endpoint = await api.call('POST', '/webhooks/endpoints', { key, body: { url: receiver.url(path), event_types: ['community.activated'] } });
+    const endpoint = await api.call('POST', '/webhooks/endpoints', {
+      key,
+      body: { url: receiver.url(path), event_types: ['community.activated'] },
+    });
     expect(endpoint.status).toBe(201);
     receiver.expectSecret(path, endpoint.body.secret);
     const token = [{ name: 'token', type: 3, value: community.activation_token }];
@@ -149,7 +224,10 @@ describe('Discord interactions', () => {
     expect((await interact(command(guild, 'activate', token))).body.data.content).toContain('Moderation is on');
     await settle();
     const [hit] = await receiver.waitFor(path, 1);
-    expect(hit.verified).toMatchObject({ type: 'community.activated', data: { id: community.id, status: 'connected' } });
+    expect(hit.verified).toMatchObject({
+      type: 'community.activated',
+      data: { id: community.id, status: 'connected' },
+    });
     await interact(command(guild, 'activate', token));
     await interact(command(nextSnowflake(), 'activate', token));
     await settle();
@@ -159,7 +237,9 @@ describe('Discord interactions', () => {
 
   it('/alerts adds the alert action to every rule; a rules change rewrites them (disabled, new words, new limit, allowlist)', async () => {
     const { key, community, guild } = await activated();
-    expect((await interact(command(guild, 'alerts', [], MANAGE_GUILD, '777'))).body.data.content).toBe('Moderation alerts will be posted in this channel.');
+    expect((await interact(command(guild, 'alerts', [], MANAGE_GUILD, '777'))).body.data.content).toBe(
+      'Moderation alerts will be posted in this channel.',
+    );
     await settle();
     const patched = ruleCalls(guild).filter((c) => c.method === 'PATCH');
     expect(patched).toHaveLength(6);
@@ -168,9 +248,20 @@ describe('Discord interactions', () => {
       expect(call.body.trigger_type).toBeUndefined();
     }
     discord.reset();
-    await api.call('PUT', `${BASE}/communities/${community.id}/rules`, { key, body: { rules: { link: { enabled: false }, mass_mentions: { max_mentions: 8 } }, blocked_words: ['MoonBoy'], link_allowlist: ['acme.org'] } });
+    await api.call('PUT', `${BASE}/communities/${community.id}/rules`, {
+      key,
+      body: {
+        rules: { link: { enabled: false }, mass_mentions: { max_mentions: 8 } },
+        blocked_words: ['MoonBoy'],
+        link_allowlist: ['acme.org'],
+      },
+    });
     await settle();
-    const byName = Object.fromEntries(ruleCalls(guild).filter((c) => c.method === 'PATCH').map((c) => [c.body.name, c.body]));
+    const byName = Object.fromEntries(
+      ruleCalls(guild)
+        .filter((c) => c.method === 'PATCH')
+        .map((c) => [c.body.name, c.body]),
+    );
     expect(byName['Outreach · Links'].enabled).toBe(false);
     expect(byName['Outreach · Invite links'].trigger_metadata.allow_list).toEqual(['acme.org']);
     expect(byName['Outreach · Blocked words'].trigger_metadata.keyword_filter).toContain('moonboy');
@@ -191,11 +282,15 @@ describe('Discord interactions', () => {
   it('a rules change whose AutoMod sync message was lost is written to the guild by the sweep once it is due, once', async () => {
     const { key, community, guild } = await activated();
     const queue = api.ports.queue;
-    const syncedAt = async () => (await api.call('GET', `${BASE}/status?community_id=${community.id}`, { key })).body.platform.automod_synced_at;
+    const syncedAt = async () =>
+      (await api.call('GET', `${BASE}/status?community_id=${community.id}`, { key })).body.platform.automod_synced_at;
     const before = await syncedAt();
     installPorts({ queue: losingQueue(queue, 0) });
     try {
-      const changed = await api.call('PUT', `${BASE}/communities/${community.id}/rules`, { key, body: { rules: { link: { enabled: false } } } });
+      const changed = await api.call('PUT', `${BASE}/communities/${community.id}/rules`, {
+        key,
+        body: { rules: { link: { enabled: false } } },
+      });
       expect(changed.status).toBe(200);
     } finally {
       installPorts({ queue });
@@ -227,16 +322,34 @@ describe('Discord interactions', () => {
   it('POST /sync pages back through more than 100 new executions to the last one it read, and records each once', async () => {
     const { key, community, guild } = await activated();
     const execution = (action_type: number) =>
-      discord.addAuditEntry(guild, { id: nextSnowflake(), action_type, user_id: '3002', target_id: '3002', options: { auto_moderation_rule_name: 'Outreach · Links', auto_moderation_rule_trigger_type: '1', channel_id: '900' } } as never);
+      discord.addAuditEntry(guild, {
+        id: nextSnowflake(),
+        action_type,
+        user_id: '3002',
+        target_id: '3002',
+        options: {
+          auto_moderation_rule_name: 'Outreach · Links',
+          auto_moderation_rule_trigger_type: '1',
+          channel_id: '900',
+        },
+      } as never);
     execution(143);
-    expect((await api.call('POST', `${BASE}/sync`, { key, body: { community_id: community.id } })).body.metrics.messages_flagged).toBe(1);
+    expect(
+      (await api.call('POST', `${BASE}/sync`, { key, body: { community_id: community.id } })).body.metrics
+        .messages_flagged,
+    ).toBe(1);
     for (let i = 0; i < 250; i++) execution(143);
     for (let i = 0; i < 30; i++) execution(145);
     discord.reset();
     const synced = await api.call('POST', `${BASE}/sync`, { key, body: { community_id: community.id } });
     expect(synced.body.metrics).toMatchObject({ messages_flagged: 281, actions: { delete: 251, mute: 30 } });
     const pages = discord.calls.map((c) => [c.query.action_type, c.query.before === undefined ? 'newest' : 'older']);
-    expect(pages).toEqual([['143', 'newest'], ['143', 'older'], ['143', 'older'], ['145', 'newest']]);
+    expect(pages).toEqual([
+      ['143', 'newest'],
+      ['143', 'older'],
+      ['143', 'older'],
+      ['145', 'newest'],
+    ]);
     discord.reset();
     const again = await api.call('POST', `${BASE}/sync`, { key, body: { community_id: community.id } });
     expect(again.body.metrics.messages_flagged).toBe(281);
@@ -247,8 +360,28 @@ describe('Discord interactions', () => {
     const { key, community, guild } = await activated();
     const blockId = nextSnowflake();
     const timeoutId = nextSnowflake();
-    discord.addAuditEntry(guild, { id: blockId, action_type: 143, user_id: '3001', target_id: '3001', options: { auto_moderation_rule_name: 'Outreach · Scam phrases', auto_moderation_rule_trigger_type: '1', channel_id: '900' } } as never);
-    discord.addAuditEntry(guild, { id: timeoutId, action_type: 145, user_id: '3001', target_id: '3001', options: { auto_moderation_rule_name: 'Outreach · Scam phrases', auto_moderation_rule_trigger_type: '1', channel_id: '900' } } as never);
+    discord.addAuditEntry(guild, {
+      id: blockId,
+      action_type: 143,
+      user_id: '3001',
+      target_id: '3001',
+      options: {
+        auto_moderation_rule_name: 'Outreach · Scam phrases',
+        auto_moderation_rule_trigger_type: '1',
+        channel_id: '900',
+      },
+    } as never);
+    discord.addAuditEntry(guild, {
+      id: timeoutId,
+      action_type: 145,
+      user_id: '3001',
+      target_id: '3001',
+      options: {
+        auto_moderation_rule_name: 'Outreach · Scam phrases',
+        auto_moderation_rule_trigger_type: '1',
+        channel_id: '900',
+      },
+    } as never);
     const first = await api.call('POST', `${BASE}/sync`, { key, body: { community_id: community.id } });
     expect(first.status).toBe(200);
     expect(discord.calls.map((c) => [c.path, c.query.action_type, c.query.before])).toEqual([
@@ -256,19 +389,39 @@ describe('Discord interactions', () => {
       [`/guilds/${guild}/audit-logs`, '145', undefined],
     ]);
     expect(first.body.metrics).toMatchObject({ messages_flagged: 2, actions: { delete: 1, mute: 1 } });
-    expect(first.body.audit_logs.map((a: { action: string; user_id: string; rule: string }) => [a.action, a.user_id, a.rule])).toEqual([
+    expect(
+      first.body.audit_logs.map((a: { action: string; user_id: string; rule: string }) => [
+        a.action,
+        a.user_id,
+        a.rule,
+      ]),
+    ).toEqual([
       ['mute', '3001', 'scam_phrases'],
       ['delete', '3001', 'scam_phrases'],
     ]);
     discord.reset();
     const second = await api.call('POST', `${BASE}/sync`, { key, body: { community_id: community.id } });
-    expect(discord.calls.map((c) => [c.query.action_type, c.query.before])).toEqual([['143', undefined], ['145', undefined]]);
+    expect(discord.calls.map((c) => [c.query.action_type, c.query.before])).toEqual([
+      ['143', undefined],
+      ['145', undefined],
+    ]);
     expect(second.body.metrics.messages_flagged).toBe(2);
 
     discord.reset();
-    const undo = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${first.body.audit_logs[0].id}/undo`, { key });
+    const undo = await api.call(
+      'POST',
+      `${BASE}/communities/${community.id}/audit-logs/${first.body.audit_logs[0].id}/undo`,
+      { key },
+    );
     expect(undo.body).toMatchObject({ action: 'mute', delivery: 'delivered' });
-    expect(discord.calls).toEqual([{ method: 'PATCH', path: `/guilds/${guild}/members/3001`, query: {}, body: { communication_disabled_until: null } }]);
+    expect(discord.calls).toEqual([
+      {
+        method: 'PATCH',
+        path: `/guilds/${guild}/members/3001`,
+        query: {},
+        body: { communication_disabled_until: null },
+      },
+    ]);
     expect(blockId < timeoutId).toBe(true);
   });
 });

@@ -9,23 +9,37 @@ import { contractViolation } from '#test/support/contract';
  * answers at once and the curated endpoints wait for the background load.
  */
 describe('first start', () => {
-  it('answers health and account calls while the dataset loads; curated endpoints answer 503 with Retry-After and progress, then work', { timeout: 120_000 }, async () => {
+  it('answers health and account calls while the dataset loads; curated endpoints answer 503 with Retry-After and progress, then work', {
+    timeout: 120_000,
+  }, async () => {
     const runtime = await startLocalRuntime({
-      port: 0, dataDir: '', fresh: false, renewalsEverySeconds: 3600,
+      port: 0,
+      dataDir: '',
+      fresh: false,
+      renewalsEverySeconds: 3600,
       dynamo: { endpoint: inject('dynamoEndpoint'), tableName: `outreach-first-${uuidv7()}`, datasetScale: 0.05 },
     });
     try {
       const call = async (method: string, path: string, body?: unknown) => {
         const res = await fetch(`${runtime.baseUrl}${path}`, {
           method,
-          headers: { authorization: `Bearer ${runtime.proKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+          headers: {
+            authorization: `Bearer ${runtime.proKey}`,
+            ...(body ? { 'content-type': 'application/json' } : {}),
+          },
           body: body ? JSON.stringify(body) : undefined,
         });
         const text = await res.text();
-        expect(contractViolation(method, new URL(res.url).pathname, res.status, res.headers.get('content-type'), text)).toBeUndefined();
+        expect(
+          contractViolation(method, new URL(res.url).pathname, res.status, res.headers.get('content-type'), text),
+        ).toBeUndefined();
         return { status: res.status, headers: res.headers, body: JSON.parse(text) };
       };
-      const resolve = () => call('POST', '/intelligence/resolve', { package_id: 'vc-shortlist-v1', request_text: '10 seed-stage DeFi VCs' });
+      const resolve = () =>
+        call('POST', '/intelligence/resolve', {
+          package_id: 'vc-shortlist-v1',
+          request_text: '10 seed-stage DeFi VCs',
+        });
 
       let loaded = false;
       void runtime.datasetLoaded.then(() => (loaded = true));
@@ -35,12 +49,18 @@ describe('first start', () => {
       expect((await call('GET', '/users/me')).body).toMatchObject({ email: 'demo-pro@example.com' });
       expect(waiting.status).toBe(503);
       expect(waiting.headers.get('retry-after')).toMatch(/^\d+$/);
-      expect(waiting.body.error).toMatchObject({ code: 'dataset_loading', details: { loaded_items: expect.any(Number), total_items: expect.any(Number) } });
+      expect(waiting.body.error).toMatchObject({
+        code: 'dataset_loading',
+        details: { loaded_items: expect.any(Number), total_items: expect.any(Number) },
+      });
 
       await runtime.datasetLoaded;
       const ready = await resolve();
       expect(ready.status).toBe(200);
-      expect(ready.body).toMatchObject({ intent_status: 'ready_for_quote', filled_slots: { sector_focus: 'defi', stage: 'seed' } });
+      expect(ready.body).toMatchObject({
+        intent_status: 'ready_for_quote',
+        filled_slots: { sector_focus: 'defi', stage: 'seed' },
+      });
       expect(ready.body.coverage.candidate_count).toBeGreaterThan(0);
     } finally {
       await runtime.stop();

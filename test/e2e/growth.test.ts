@@ -3,9 +3,16 @@ import { startTestApi } from '#test/support/api';
 
 const api = await startTestApi();
 
-const CSV = 'Company,Website\nAcme Inc,https://www.acme-growth.com/\nGlobex,globex-growth.io\nacme inc,acme-growth.com\n';
+const CSV =
+  'Company,Website\nAcme Inc,https://www.acme-growth.com/\nGlobex,globex-growth.io\nacme inc,acme-growth.com\n';
 
-async function resolved(key: string, body: Record<string, unknown> = { goal_text: 'Find the work emails of the founders at these companies', input_text: CSV }) {
+async function resolved(
+  key: string,
+  body: Record<string, unknown> = {
+    goal_text: 'Find the work emails of the founders at these companies',
+    input_text: CSV,
+  },
+) {
   const res = await api.call('POST', '/growth/resolve', { key, body });
   expect(res.status).toBe(200);
   return res.body;
@@ -45,14 +52,23 @@ describe('POST /growth/resolve', () => {
     });
     expect(body.goal_type).toBe('email_verification');
     expect(body.normalized_input_assets.contacts).toEqual([
-      { email: 'ada@acme-growth.com', full_name: 'Ada Lovelace', first_name: 'Ada', last_name: 'Lovelace', domain: 'acme-growth.com' },
+      {
+        email: 'ada@acme-growth.com',
+        full_name: 'Ada Lovelace',
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        domain: 'acme-growth.com',
+      },
       { email: 'bob@initech-growth.com', domain: 'initech-growth.com' },
     ]);
   });
 
   it('says what is missing when there is nothing to work on', async () => {
     const { key } = await api.newUser();
-    const body = await resolved(key, { goal_text: 'Research companies that sell garden furniture', constraints: { count: 20 } });
+    const body = await resolved(key, {
+      goal_text: 'Research companies that sell garden furniture',
+      constraints: { count: 20 },
+    });
     expect(body.goal_type).toBe('company_research');
     expect(body.quotable).toBe(false);
     expect(body.missing_requirements).toEqual(['input_assets.companies']);
@@ -63,25 +79,44 @@ describe('POST /growth/resolve', () => {
     const { key } = await api.newUser();
     const goal_text = 'find emails at these companies';
     const known = await resolved(key, { goal_text, input_text: 'nebulalabs.io\nhttps://quietprotocol.xyz/' });
-    expect(known).toMatchObject({ coverage_mode: 'sufficient', recommended_path: 'enrichment_only', fallback_capabilities: [] });
+    expect(known).toMatchObject({
+      coverage_mode: 'sufficient',
+      recommended_path: 'enrichment_only',
+      fallback_capabilities: [],
+    });
     const mixed = await resolved(key, { goal_text, input_text: 'nebulalabs.io\nunknown-growth-co.com' });
-    expect(mixed).toMatchObject({ coverage_mode: 'partial', recommended_path: 'enrichment_plus_fallback', fallback_capabilities: ['email_lookup', 'email_verify'] });
+    expect(mixed).toMatchObject({
+      coverage_mode: 'partial',
+      recommended_path: 'enrichment_plus_fallback',
+      fallback_capabilities: ['email_lookup', 'email_verify'],
+    });
     const unknown = await resolved(key, { goal_text, input_text: 'unknown-growth-co.com' });
     expect(unknown.coverage_mode).toBe('needs_enrichment');
   });
 
   it('finds the domain of a company given by name only in the curated data, and reports the ones it cannot place', async () => {
     const { key } = await api.newUser();
-    const body = await resolved(key, { goal_text: 'research these companies', input_assets: { companies: [{ company_name: 'nebula labs' }, { company_name: 'Nobody Knows Ltd' }] } });
+    const body = await resolved(key, {
+      goal_text: 'research these companies',
+      input_assets: { companies: [{ company_name: 'nebula labs' }, { company_name: 'Nobody Knows Ltd' }] },
+    });
     expect(body.normalized_input_assets.companies).toEqual([{ company_name: 'nebula labs', domain: 'nebulalabs.io' }]);
-    expect(body.input_report.rejected).toEqual([{ kind: 'company', input: '{"company_name":"Nobody Knows Ltd"}', reason: 'no_domain' }]);
+    expect(body.input_report.rejected).toEqual([
+      { kind: 'company', input: '{"company_name":"Nobody Knows Ltd"}', reason: 'no_domain' },
+    ]);
   });
 
   it('takes companies from the curated data when the goal names a sector instead of pasting companies', async () => {
     const { key } = await api.newUser();
-    const body = await resolved(key, { goal_text: 'Generate qualified leads in decentralized finance', constraints: { count: 8 } });
+    const body = await resolved(key, {
+      goal_text: 'Generate qualified leads in decentralized finance',
+      constraints: { count: 8 },
+    });
     expect(body.goal_type).toBe('lead_generation');
-    expect(body.input_report.sourced_companies).toEqual({ sector: 'defi', companies: body.normalized_input_assets.companies.length });
+    expect(body.input_report.sourced_companies).toEqual({
+      sector: 'defi',
+      companies: body.normalized_input_assets.companies.length,
+    });
     expect(body.normalized_input_assets.companies.length).toBeGreaterThan(0);
     expect(body.normalized_input_assets.companies.length).toBeLessThanOrEqual(8);
     expect(body).toMatchObject({ quotable: true, coverage_mode: 'sufficient' });
@@ -96,7 +131,9 @@ describe('POST /growth/resolve', () => {
     const companies = Array.from({ length: 1001 }, (_, i) => ({ domain: `limit-${i}.growth-test.com` }));
     const body = await resolved(key, { goal_text: 'research these companies', input_assets: { companies } });
     expect(body.normalized_input_assets.companies).toHaveLength(1000);
-    expect(body.input_report.rejected).toEqual([{ kind: 'company', input: '{"domain":"limit-1000.growth-test.com"}', reason: 'over_limit' }]);
+    expect(body.input_report.rejected).toEqual([
+      { kind: 'company', input: '{"domain":"limit-1000.growth-test.com"}', reason: 'over_limit' },
+    ]);
     expect((await api.call('POST', '/growth/quote', { key, body: { goal_plan: body.goal_plan } })).body.ok).toBe(true);
   });
 
@@ -117,7 +154,10 @@ describe('POST /growth/resolve', () => {
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
       expect(res.body.error.code).toBe('validation_error');
     }
-    const limit = await api.call('POST', '/growth/resolve', { key, body: { goal_text: 'abc', input_text: 'acme.com\n'.repeat(5000).slice(0, 50_000) } });
+    const limit = await api.call('POST', '/growth/resolve', {
+      key,
+      body: { goal_text: 'abc', input_text: 'acme.com\n'.repeat(5000).slice(0, 50_000) },
+    });
     expect(limit.status).toBe(200);
   });
 });
@@ -150,7 +190,9 @@ describe('POST /growth/quote', () => {
   it('accepts the same plan with keys and capabilities reordered (it is the same plan)', async () => {
     const { key } = await api.newUser();
     const plan = (await resolved(key)).goal_plan;
-    const reordered = Object.fromEntries(Object.entries({ ...plan, capabilities: [...plan.capabilities].reverse() }).reverse());
+    const reordered = Object.fromEntries(
+      Object.entries({ ...plan, capabilities: [...plan.capabilities].reverse() }).reverse(),
+    );
     const res = await api.call('POST', '/growth/quote', { key, body: { goal_plan: reordered } });
     expect(res.body.ok).toBe(true);
     expect(res.body.goal_plan.capabilities).toEqual(plan.capabilities);
@@ -158,10 +200,19 @@ describe('POST /growth/quote', () => {
 
   it('answers invalid_goal_plan (200, ok false) for an object that is not a plan', async () => {
     const { key } = await api.newUser();
-    for (const goal_plan of [{}, { pipeline_id: 'x' }, { ...(await resolved(key)).goal_plan, capabilities: ['teleport'] }]) {
+    for (const goal_plan of [
+      {},
+      { pipeline_id: 'x' },
+      { ...(await resolved(key)).goal_plan, capabilities: ['teleport'] },
+    ]) {
       const res = await api.call('POST', '/growth/quote', { key, body: { goal_plan } });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ ok: false, quotable: false, quote_token: null, error_code: 'invalid_goal_plan' });
+      expect(res.body).toMatchObject({
+        ok: false,
+        quotable: false,
+        quote_token: null,
+        error_code: 'invalid_goal_plan',
+      });
       expect(res.body.detail).toMatch(/goal_plan/);
     }
   });
@@ -170,12 +221,28 @@ describe('POST /growth/quote', () => {
     const alice = await api.newUser();
     const mallory = await api.newUser();
     const plan = (await resolved(alice.key)).goal_plan;
-    const tampered = { ...plan, input_assets: { ...plan.input_assets, companies: [...plan.input_assets.companies, { domain: 'extra-growth.com' }] } };
+    const tampered = {
+      ...plan,
+      input_assets: {
+        ...plan.input_assets,
+        companies: [...plan.input_assets.companies, { domain: 'extra-growth.com' }],
+      },
+    };
     const cheaper = { ...plan, capabilities: ['deliverable_finalize'] };
-    for (const [key, goal_plan] of [[alice.key, tampered], [alice.key, cheaper], [mallory.key, plan]] as const) {
+    for (const [key, goal_plan] of [
+      [alice.key, tampered],
+      [alice.key, cheaper],
+      [mallory.key, plan],
+    ] as const) {
       const res = await api.call('POST', '/growth/quote', { key, body: { goal_plan } });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ ok: false, quotable: false, quote_token: null, error_code: 'quote_validation_failed', goal_plan: null });
+      expect(res.body).toMatchObject({
+        ok: false,
+        quotable: false,
+        quote_token: null,
+        error_code: 'quote_validation_failed',
+        goal_plan: null,
+      });
     }
   });
 
@@ -183,7 +250,12 @@ describe('POST /growth/quote', () => {
     const { key } = await api.newUser();
     const plan = (await resolved(key, { goal_text: 'verify my e-mail list' })).goal_plan;
     const res = await api.call('POST', '/growth/quote', { key, body: { goal_plan: plan } });
-    expect(res.body).toMatchObject({ ok: false, quotable: false, error_code: 'missing_input_assets', missing_inputs: ['input_assets.contacts[].email'] });
+    expect(res.body).toMatchObject({
+      ok: false,
+      quotable: false,
+      error_code: 'missing_input_assets',
+      missing_inputs: ['input_assets.contacts[].email'],
+    });
   });
 
   it('answers max_external_spend_too_low when the external capabilities cost more than the cap', async () => {
@@ -191,10 +263,21 @@ describe('POST /growth/quote', () => {
     const plan = (await resolved(key)).goal_plan;
     const priced = (await api.call('POST', '/growth/quote', { key, body: { goal_plan: plan } })).body;
     const external = priced.breakdown.filter((l: any) => l.external).reduce((s: number, l: any) => s + l.credits, 0);
-    const low = await api.call('POST', '/growth/quote', { key, body: { goal_plan: plan, max_external_spend_credits: external - 1 } });
-    expect(low.body).toMatchObject({ ok: false, quotable: false, quote_token: null, error_code: 'max_external_spend_too_low' });
+    const low = await api.call('POST', '/growth/quote', {
+      key,
+      body: { goal_plan: plan, max_external_spend_credits: external - 1 },
+    });
+    expect(low.body).toMatchObject({
+      ok: false,
+      quotable: false,
+      quote_token: null,
+      error_code: 'max_external_spend_too_low',
+    });
     expect(low.body.detail).toContain(String(external));
-    const enough = await api.call('POST', '/growth/quote', { key, body: { goal_plan: plan, max_external_spend_credits: external } });
+    const enough = await api.call('POST', '/growth/quote', {
+      key,
+      body: { goal_plan: plan, max_external_spend_credits: external },
+    });
     expect(enough.body.ok).toBe(true);
   });
 
@@ -203,8 +286,16 @@ describe('POST /growth/quote', () => {
     const bob = await api.newUser();
     const plan = (await resolved(alice.key)).goal_plan;
     const bobsChat = (await api.call('POST', '/chats', { key: bob.key, body: {} })).body;
-    expect((await api.call('POST', '/growth/quote', { key: alice.key, body: { goal_plan: plan, chat_id: bobsChat.id } })).status).toBe(404);
-    for (const body of [{ goal_plan: 'plan' }, { goal_plan: plan, max_external_spend_credits: -1 }, { goal_plan: plan, extra: 1 }, {}]) {
+    expect(
+      (await api.call('POST', '/growth/quote', { key: alice.key, body: { goal_plan: plan, chat_id: bobsChat.id } }))
+        .status,
+    ).toBe(404);
+    for (const body of [
+      { goal_plan: 'plan' },
+      { goal_plan: plan, max_external_spend_credits: -1 },
+      { goal_plan: plan, extra: 1 },
+      {},
+    ]) {
       const res = await api.call('POST', '/growth/quote', { key: alice.key, body });
       expect(res.status).toBe(400);
     }

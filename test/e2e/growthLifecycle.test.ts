@@ -10,10 +10,14 @@ const clock = new ManualClock(new Date());
 const api = await startTestApi({ clock });
 api.ports.queue.stop();
 
-const balanceOf = async (key: string): Promise<number> => (await api.call('GET', '/subscriptions/status', { key })).body.credits_total;
+const balanceOf = async (key: string): Promise<number> =>
+  (await api.call('GET', '/subscriptions/status', { key })).body.credits_total;
 
 async function resolved(key: string, input_text = 'nebulalabs.io\nquietprotocol.xyz') {
-  const res = await api.call('POST', '/growth/resolve', { key, body: { goal_text: 'Find emails of the people at these companies', input_text } });
+  const res = await api.call('POST', '/growth/resolve', {
+    key,
+    body: { goal_text: 'Find emails of the people at these companies', input_text },
+  });
   expect(res.status).toBe(200);
   return res.body;
 }
@@ -29,7 +33,10 @@ describe('quote lifetime', () => {
     const { key } = await api.newUser({ tier: 'pro', credits: 5_000 });
     const quote = await quoted(key);
     clock.advance(15 * 60 * 1000 + 1);
-    const res = await api.call('POST', '/growth/run', { key, body: { quote_token: quote.quote_token, goal_plan: quote.goal_plan } });
+    const res = await api.call('POST', '/growth/run', {
+      key,
+      body: { quote_token: quote.quote_token, goal_plan: quote.goal_plan },
+    });
     expect(res.status).toBe(410);
     expect(res.body.error.code).toBe('quote_expired');
     expect(await balanceOf(key)).toBe(5_000);
@@ -52,7 +59,10 @@ describe('a quote whose chat was deleted', () => {
     const quote = (await api.call('POST', '/growth/quote', { key, body: { goal_plan: plan, chat_id: chat.id } })).body;
     expect(quote.ok).toBe(true);
     expect((await api.call('DELETE', `/chats/${chat.id}`, { key })).status).toBe(204);
-    const res = await api.call('POST', '/growth/run', { key, body: { quote_token: quote.quote_token, goal_plan: quote.goal_plan } });
+    const res = await api.call('POST', '/growth/run', {
+      key,
+      body: { quote_token: quote.quote_token, goal_plan: quote.goal_plan },
+    });
     expect(res.status).toBe(404);
     expect(await balanceOf(key)).toBe(5_000);
   });
@@ -62,13 +72,25 @@ describe('cancelling a run', () => {
   it('cancels a run that has not finished: nothing charged, the whole quote rebated, no export', async () => {
     const { key } = await api.newUser({ tier: 'pro', credits: 5_000 });
     const quote = await quoted(key);
-    const started = await api.call('POST', '/growth/run', { key, body: { quote_token: quote.quote_token, goal_plan: quote.goal_plan } });
+    const started = await api.call('POST', '/growth/run', {
+      key,
+      body: { quote_token: quote.quote_token, goal_plan: quote.goal_plan },
+    });
     expect(started.status).toBe(202);
     expect(await balanceOf(key)).toBe(5_000 - quote.credits_total);
 
     const pending = await api.call('GET', `/growth/runs/${started.body.run_id}`, { key });
-    expect(pending.body).toMatchObject({ status: 'pending', progress: { percent: 0 }, result_handles: [], export_handles: [] });
-    expect(pending.body.preview.pricing).toEqual({ quoted_credits: quote.credits_total, charged_credits: null, rebate_credits: null });
+    expect(pending.body).toMatchObject({
+      status: 'pending',
+      progress: { percent: 0 },
+      result_handles: [],
+      export_handles: [],
+    });
+    expect(pending.body.preview.pricing).toEqual({
+      quoted_credits: quote.credits_total,
+      charged_credits: null,
+      rebate_credits: null,
+    });
     expect(Object.values(pending.body.stage_status).every((s) => s === 'pending')).toBe(true);
     const early = await api.call('GET', `/growth/runs/${started.body.run_id}/export?format=json`, { key });
     expect(early.status).toBe(422);
@@ -77,14 +99,22 @@ describe('cancelling a run', () => {
     const cancelled = await api.call('POST', `/growth/runs/${started.body.run_id}/cancel`, { key });
     expect(cancelled.status).toBe(202);
     expect(cancelled.body.status).toBe('cancelled');
-    expect(cancelled.body.preview.pricing).toEqual({ quoted_credits: quote.credits_total, charged_credits: 0, rebate_credits: quote.credits_total });
+    expect(cancelled.body.preview.pricing).toEqual({
+      quoted_credits: quote.credits_total,
+      charged_credits: 0,
+      rebate_credits: quote.credits_total,
+    });
     expect(Object.values(cancelled.body.stage_status).every((s) => s === 'cancelled')).toBe(true);
     expect(await balanceOf(key)).toBe(5_000);
 
     const twice = await api.call('POST', `/growth/runs/${started.body.run_id}/cancel`, { key });
     expect(twice.status).toBe(422);
     const read = (await api.call('GET', `/growth/runs/${started.body.run_id}`, { key })).body;
-    expect(read).toMatchObject({ status: 'cancelled', progress: cancelled.body.progress, stage_status: cancelled.body.stage_status });
+    expect(read).toMatchObject({
+      status: 'cancelled',
+      progress: cancelled.body.progress,
+      stage_status: cancelled.body.stage_status,
+    });
     expect(read.progress.message).toMatch(/^Cancelled/);
     expect(twice.body.error.code).toBe('invalid_state');
     expect((await api.call('GET', `/growth/runs/${started.body.run_id}/export?format=csv`, { key })).status).toBe(422);
@@ -114,7 +144,10 @@ describe('a run whose job could not be queued', () => {
     // The job is created, then sending its first messages fails: the job closes as failed (releasing the
     // run's reservation and reporting job.failed and growth_run.failed), then the start fails the run.
     const send = vi.spyOn(api.ports.queue, 'send').mockRejectedValueOnce(new Error('queue unavailable'));
-    const started = await api.call('POST', '/growth/run', { key, body: { quote_token: quote.quote_token, goal_plan: quote.goal_plan } });
+    const started = await api.call('POST', '/growth/run', {
+      key,
+      body: { quote_token: quote.quote_token, goal_plan: quote.goal_plan },
+    });
     send.mockRestore();
     expect(started.status).toBe(503);
     expect(started.headers.get('retry-after')).toBe('5');

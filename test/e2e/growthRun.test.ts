@@ -4,15 +4,23 @@ import { startTestApi, type TestApi } from '#test/support/api';
 const api: TestApi = await startTestApi();
 
 /** Two curated companies (one with people, one without) and one the curated data does not know. */
-const CSV = 'Company,Website\nNebula Labs,https://nebulalabs.io\nQuiet Protocol,quietprotocol.xyz\nNowhere Widgets,nowhere-widgets-growth.com\n';
+const CSV =
+  'Company,Website\nNebula Labs,https://nebulalabs.io\nQuiet Protocol,quietprotocol.xyz\nNowhere Widgets,nowhere-widgets-growth.com\n';
 const GOAL = 'Find the work emails of the team at these companies';
 
-const balanceOf = async (key: string): Promise<number> => (await api.call('GET', '/subscriptions/status', { key })).body.credits_total;
+const balanceOf = async (key: string): Promise<number> =>
+  (await api.call('GET', '/subscriptions/status', { key })).body.credits_total;
 
 async function quoted(key: string, options: { chat_id?: string; input_text?: string } = {}) {
-  const resolve = await api.call('POST', '/growth/resolve', { key, body: { goal_text: GOAL, input_text: options.input_text ?? CSV } });
+  const resolve = await api.call('POST', '/growth/resolve', {
+    key,
+    body: { goal_text: GOAL, input_text: options.input_text ?? CSV },
+  });
   expect(resolve.status).toBe(200);
-  const quote = await api.call('POST', '/growth/quote', { key, body: { goal_plan: resolve.body.goal_plan, ...(options.chat_id ? { chat_id: options.chat_id } : {}) } });
+  const quote = await api.call('POST', '/growth/quote', {
+    key,
+    body: { goal_plan: resolve.body.goal_plan, ...(options.chat_id ? { chat_id: options.chat_id } : {}) },
+  });
   expect(quote.body.ok).toBe(true);
   return { resolve: resolve.body, quote: quote.body };
 }
@@ -37,7 +45,10 @@ describe('a growth run from a pasted CSV to a downloaded result', () => {
     expect(resolve.coverage_mode).toBe('partial');
     const before = await balanceOf(key);
 
-    const started = await api.call('POST', '/growth/run', { key, body: { quote_token: quote.quote_token, goal_plan: quote.goal_plan } });
+    const started = await api.call('POST', '/growth/run', {
+      key,
+      body: { quote_token: quote.quote_token, goal_plan: quote.goal_plan },
+    });
     expect(started.status).toBe(202);
     expect(started.body).toEqual({ run_id: expect.any(String), status: 'pending' });
 
@@ -64,10 +75,18 @@ describe('a growth run from a pasted CSV to a downloaded result', () => {
     expect(run.data_source_mix.enriched_records).toBeGreaterThan(0);
     expect(run.gap_report.unresolved_count).toBeGreaterThan(0);
     expect(run.gap_report.reasons.no_contact_found).toBeGreaterThan(0);
-    expect(run.gap_report.unresolved[0]).toEqual({ row: expect.any(Number), label: expect.any(String), reason: expect.any(String) });
+    expect(run.gap_report.unresolved[0]).toEqual({
+      row: expect.any(Number),
+      label: expect.any(String),
+      reason: expect.any(String),
+    });
 
     const [handle] = run.result_handles;
-    expect(handle).toEqual({ result_id: expect.any(String), tool_name: 'growth_plan', records_count: run.preview.delivered_counts.rows });
+    expect(handle).toEqual({
+      result_id: expect.any(String),
+      tool_name: 'growth_plan',
+      records_count: run.preview.delivered_counts.rows,
+    });
     expect(run.artifact_handles).toEqual([{ asset_id: handle.result_id, label: expect.any(String), kind: 'dataset' }]);
     const stored = await api.call('GET', `/results/${handle.result_id}`, { key });
     expect(stored.body).toMatchObject({ tool_name: 'growth_plan', chat_id: chat.id, chat_title: 'Growth' });
@@ -101,9 +120,16 @@ describe('a lead generation run from a goal that names a sector', () => {
       key,
       body: { goal_text: 'Generate qualified leads in DeFi', constraints: { count: 3 }, icp_config: { min_score: 10 } },
     });
-    expect(resolve.body).toMatchObject({ goal_type: 'lead_generation', quotable: true, goal_plan: { preset: 'full_pipeline', execution_options: { icp_gate: 'apply', niche: 'DeFi' } } });
+    expect(resolve.body).toMatchObject({
+      goal_type: 'lead_generation',
+      quotable: true,
+      goal_plan: { preset: 'full_pipeline', execution_options: { icp_gate: 'apply', niche: 'DeFi' } },
+    });
     const quote = (await api.call('POST', '/growth/quote', { key, body: { goal_plan: resolve.body.goal_plan } })).body;
-    const started = await api.call('POST', '/growth/run', { key, body: { quote_token: quote.quote_token, goal_plan: quote.goal_plan } });
+    const started = await api.call('POST', '/growth/run', {
+      key,
+      body: { quote_token: quote.quote_token, goal_plan: quote.goal_plan },
+    });
     const run = await finished(key, started.body.run_id);
     expect(run.status).toBe('completed');
     expect(run.preview.pricing.rebate_credits).toBe(quote.credits_total - run.preview.pricing.charged_credits);
@@ -118,7 +144,10 @@ describe('POST /growth/run guards', () => {
     const { key } = await api.newUser({ tier: 'pro', credits: 5_000 });
     const { quote } = await quoted(key, { input_text: 'nebulalabs.io' });
     const body = { quote_token: quote.quote_token, goal_plan: quote.goal_plan };
-    const [a, b] = await Promise.all([api.call('POST', '/growth/run', { key, body }), api.call('POST', '/growth/run', { key, body })]);
+    const [a, b] = await Promise.all([
+      api.call('POST', '/growth/run', { key, body }),
+      api.call('POST', '/growth/run', { key, body }),
+    ]);
     expect([a.status, b.status].sort()).toEqual([202, 409]);
     expect([a, b].find((r) => r.status === 409)!.body.error.code).toBe('quote_token_used');
     const again = await api.call('POST', '/growth/run', { key, body });
@@ -144,12 +173,19 @@ describe('POST /growth/run guards', () => {
     const { key } = await api.newUser({ tier: 'pro', credits: 5_000 });
     const { quote } = await quoted(key, { input_text: 'nebulalabs.io' });
     const other = (await quoted(key, { input_text: 'quietprotocol.xyz' })).quote;
-    for (const goal_plan of [other.goal_plan, { ...quote.goal_plan, output: { ...quote.goal_plan.output, preview_rows: 50 } }, { nonsense: true }]) {
+    for (const goal_plan of [
+      other.goal_plan,
+      { ...quote.goal_plan, output: { ...quote.goal_plan.output, preview_rows: 50 } },
+      { nonsense: true },
+    ]) {
       const res = await api.call('POST', '/growth/run', { key, body: { quote_token: quote.quote_token, goal_plan } });
       expect(res.status).toBe(422);
       expect(res.body.error.code).toBe('quote_mismatch');
     }
-    const ok = await api.call('POST', '/growth/run', { key, body: { quote_token: quote.quote_token, goal_plan: quote.goal_plan } });
+    const ok = await api.call('POST', '/growth/run', {
+      key,
+      body: { quote_token: quote.quote_token, goal_plan: quote.goal_plan },
+    });
     expect(ok.status).toBe(202);
     await api.ports.queue.drained();
   });
@@ -159,7 +195,10 @@ describe('POST /growth/run guards', () => {
     const bob = await api.newUser({ tier: 'pro', credits: 5_000 });
     const { quote } = await quoted(alice.key, { input_text: 'nebulalabs.io' });
     for (const token of [quote.quote_token, 'gq_unknown']) {
-      const res = await api.call('POST', '/growth/run', { key: bob.key, body: { quote_token: token, goal_plan: quote.goal_plan } });
+      const res = await api.call('POST', '/growth/run', {
+        key: bob.key,
+        body: { quote_token: token, goal_plan: quote.goal_plan },
+      });
       expect(res.status).toBe(422);
       expect(res.body.error.code).toBe('quote_mismatch');
     }
@@ -169,10 +208,17 @@ describe('POST /growth/run guards', () => {
     const { key, user } = await api.newUser({ tier: 'pro', credits: 0 });
     const { quote } = await quoted(key);
     const available = await balanceOf(key);
-    if (available >= quote.credits_total) throw new Error(`test needs a balance below ${quote.credits_total}, has ${available}`);
-    const res = await api.call('POST', '/growth/run', { key, body: { quote_token: quote.quote_token, goal_plan: quote.goal_plan } });
+    if (available >= quote.credits_total)
+      throw new Error(`test needs a balance below ${quote.credits_total}, has ${available}`);
+    const res = await api.call('POST', '/growth/run', {
+      key,
+      body: { quote_token: quote.quote_token, goal_plan: quote.goal_plan },
+    });
     expect(res.status).toBe(402);
-    expect(res.body.error).toMatchObject({ code: 'insufficient_credits', details: { required: quote.credits_total, available } });
+    expect(res.body.error).toMatchObject({
+      code: 'insufficient_credits',
+      details: { required: quote.credits_total, available },
+    });
     expect(await balanceOf(key)).toBe(available);
     expect(user.id).toBeTruthy();
   });
@@ -180,7 +226,10 @@ describe('POST /growth/run guards', () => {
   it('needs a pro subscription to run and to read runs (403)', async () => {
     const { key } = await api.newUser({ credits: 5_000 });
     const { quote } = await quoted(key, { input_text: 'nebulalabs.io' });
-    const run = await api.call('POST', '/growth/run', { key, body: { quote_token: quote.quote_token, goal_plan: quote.goal_plan } });
+    const run = await api.call('POST', '/growth/run', {
+      key,
+      body: { quote_token: quote.quote_token, goal_plan: quote.goal_plan },
+    });
     expect(run.status).toBe(403);
     expect(run.body.error.code).toBe('subscription_required');
     expect((await api.call('GET', '/growth/runs/01938a6e-0000-7000-8000-000000000000', { key })).status).toBe(403);
@@ -190,8 +239,14 @@ describe('POST /growth/run guards', () => {
     const alice = await api.newUser({ tier: 'pro', credits: 5_000 });
     const bob = await api.newUser({ tier: 'pro', credits: 5_000 });
     const { quote } = await quoted(alice.key, { input_text: 'nebulalabs.io' });
-    const started = await api.call('POST', '/growth/run', { key: alice.key, body: { quote_token: quote.quote_token, goal_plan: quote.goal_plan } });
-    for (const path of [`/growth/runs/${started.body.run_id}`, `/growth/runs/${started.body.run_id}/export?format=csv`]) {
+    const started = await api.call('POST', '/growth/run', {
+      key: alice.key,
+      body: { quote_token: quote.quote_token, goal_plan: quote.goal_plan },
+    });
+    for (const path of [
+      `/growth/runs/${started.body.run_id}`,
+      `/growth/runs/${started.body.run_id}/export?format=csv`,
+    ]) {
       const res = await api.call('GET', path, { key: bob.key });
       expect(res.status).toBe(404);
     }

@@ -30,22 +30,37 @@ describe('growth goals say who', () => {
 
   it('puts the role focus in the plan, discovers only those people and exports the input columns as given', async () => {
     const { key } = await api.newUser({ tier: 'pro', credits: 10_000 });
-    const resolved = await api.call('POST', '/growth/resolve', { key, body: { goal_text: 'Find the founders of these companies and their work emails', input_text: CSV } });
+    const resolved = await api.call('POST', '/growth/resolve', {
+      key,
+      body: { goal_text: 'Find the founders of these companies and their work emails', input_text: CSV },
+    });
     expect(resolved.status, JSON.stringify(resolved.body)).toBe(200);
     expect(resolved.body.goal_plan.execution_options.role_focus).toEqual(['founder', 'ceo']);
     expect(resolved.body.goal_plan.capabilities).toContain('contact_discovery');
-    expect(resolved.body.goal_plan.input_assets.companies).toContainEqual({ company_name: 'Nebula Labs', domain: 'nebulalabs.io', website: 'https://nebulalabs.io/' });
+    expect(resolved.body.goal_plan.input_assets.companies).toContainEqual({
+      company_name: 'Nebula Labs',
+      domain: 'nebulalabs.io',
+      website: 'https://nebulalabs.io/',
+    });
 
     const quote = await api.call('POST', '/growth/quote', { key, body: { goal_plan: resolved.body.goal_plan } });
     expect(quote.body.ok, JSON.stringify(quote.body)).toBe(true);
-    const started = await api.call('POST', '/growth/run', { key, body: { quote_token: quote.body.quote_token, goal_plan: quote.body.goal_plan } });
+    const started = await api.call('POST', '/growth/run', {
+      key,
+      body: { quote_token: quote.body.quote_token, goal_plan: quote.body.goal_plan },
+    });
     expect(started.status).toBe(202);
     const run = await finished(key, started.body.run_id);
     expect(run.status).toBe('completed');
 
     const exported = await api.call('GET', `/growth/runs/${started.body.run_id}/export?format=json`, { key });
     expect(exported.status).toBe(200);
-    const rows = exported.body.rows as { company_name: string; website: string | null; title: string | null; contact_source: string | null }[];
+    const rows = exported.body.rows as {
+      company_name: string;
+      website: string | null;
+      title: string | null;
+      contact_source: string | null;
+    }[];
     const discovered = rows.filter((r) => r.contact_source === 'contact_discovery');
     expect(discovered.length).toBeGreaterThan(0);
     for (const row of discovered) expect(row.title?.toLowerCase()).toMatch(/founder|ceo/);

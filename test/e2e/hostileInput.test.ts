@@ -44,9 +44,15 @@ describe('names inherited from Object.prototype', () => {
     });
 
     it(`a body key named ${name} is refused as unknown`, async () => {
-      const res = await api.call('POST', '/chats', { key, rawBody: `{"title":"t","${name}":{"title":"x"}}`, headers: { 'content-type': 'application/json' } });
+      const res = await api.call('POST', '/chats', {
+        key,
+        rawBody: `{"title":"t","${name}":{"title":"x"}}`,
+        headers: { 'content-type': 'application/json' },
+      });
       expectError(res, 400, 'validation_error');
-      expect(res.body.error.details).toEqual([name === '__proto__' ? RESERVED(name) : { path: 'body', message: `Unknown property: ${name}` }]);
+      expect(res.body.error.details).toEqual([
+        name === '__proto__' ? RESERVED(name) : { path: 'body', message: `Unknown property: ${name}` },
+      ]);
     });
 
     it(`a slot named ${name} is an unknown slot`, async () => {
@@ -57,19 +63,27 @@ describe('names inherited from Object.prototype', () => {
       });
       expectError(res, 400, 'validation_error');
       expect(res.body.error.details).toEqual([
-        name === '__proto__' ? RESERVED(`slots.${name}`) : { path: `slots.${name}`, message: expect.stringMatching(/^Unknown slot for vc-shortlist-v1/) },
+        name === '__proto__'
+          ? RESERVED(`slots.${name}`)
+          : { path: `slots.${name}`, message: expect.stringMatching(/^Unknown slot for vc-shortlist-v1/) },
       ]);
     });
 
     it(`a CSV column named ${name} in growth input_text is an unknown column`, async () => {
       const res = await api.call('POST', '/growth/resolve', {
         key,
-        body: { goal_text: 'find decision makers at these companies', input_text: `${name},domain,company\nx,acme.io,Acme\ny,globex.com,Globex` },
+        body: {
+          goal_text: 'find decision makers at these companies',
+          input_text: `${name},domain,company\nx,acme.io,Acme\ny,globex.com,Globex`,
+        },
       });
       expect(res.status, res.text).toBe(200);
       expect(res.body.input_report.input_text_format).toBe('csv');
       expect(res.body.input_report.detected_columns).toEqual({ '1': 'domain', '2': 'company_name' });
-      expect(res.body.normalized_input_assets.companies.map((c: { domain: string }) => c.domain).sort()).toEqual(['acme.io', 'globex.com']);
+      expect(res.body.normalized_input_assets.companies.map((c: { domain: string }) => c.domain).sort()).toEqual([
+        'acme.io',
+        'globex.com',
+      ]);
     });
   }
 });
@@ -78,13 +92,21 @@ describe('__proto__ as a key anywhere in a body', () => {
   it('in free-form chat metadata, where the schema would drop it silently', async () => {
     const chat = await api.call('POST', '/chats', { key, body: { title: 'proto' } });
     const rawBody = '{"messages":[{"role":"user","content":"hi","metadata":{"ok":1,"__proto__":{"polluted":true}}}]}';
-    const res = await api.call('PUT', `/chats/${chat.body.id}`, { key, rawBody, headers: { 'content-type': 'application/json' } });
+    const res = await api.call('PUT', `/chats/${chat.body.id}`, {
+      key,
+      rawBody,
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(res, 400, 'validation_error');
     expect(res.body.error.details).toEqual([RESERVED('messages.0.metadata.__proto__')]);
   });
 
   it('in a growth goal_plan', async () => {
-    const res = await api.call('POST', '/growth/quote', { key, rawBody: '{"goal_plan":{"__proto__":{"goal_type":"x"}}}', headers: { 'content-type': 'application/json' } });
+    const res = await api.call('POST', '/growth/quote', {
+      key,
+      rawBody: '{"goal_plan":{"__proto__":{"goal_type":"x"}}}',
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(res, 400, 'validation_error');
     expect(res.body.error.details).toEqual([RESERVED('goal_plan.__proto__')]);
   });
@@ -93,14 +115,26 @@ describe('__proto__ as a key anywhere in a body', () => {
 describe('values JSON can write but the store cannot keep as sent', () => {
   it('in free-form chat metadata, where 1e309 would come back as null, answer 400 instead', async () => {
     const chat = await api.call('POST', '/chats', { key, body: { title: 'numbers' } });
-    for (const [raw, path] of [['1e309', 'messages.0.metadata.n'], ['-1e309', 'messages.0.metadata.n'], ['[1, 2e400]', 'messages.0.metadata.n.1']] as const) {
+    for (const [raw, path] of [
+      ['1e309', 'messages.0.metadata.n'],
+      ['-1e309', 'messages.0.metadata.n'],
+      ['[1, 2e400]', 'messages.0.metadata.n.1'],
+    ] as const) {
       const rawBody = `{"messages":[{"role":"user","content":"hi","metadata":{"ok":1,"n":${raw}}}]}`;
-      const res = await api.call('PUT', `/chats/${chat.body.id}`, { key, rawBody, headers: { 'content-type': 'application/json' } });
+      const res = await api.call('PUT', `/chats/${chat.body.id}`, {
+        key,
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+      });
       expectError(res, 400, 'validation_error');
       expect(res.body.error.details, raw).toEqual([{ path, message: 'Number out of range' }]);
     }
     // Nothing was stored; a large finite number is kept.
-    const kept = await api.call('PUT', `/chats/${chat.body.id}`, { key, rawBody: '{"messages":[{"role":"user","content":"hi","metadata":{"n":1e308}}]}', headers: { 'content-type': 'application/json' } });
+    const kept = await api.call('PUT', `/chats/${chat.body.id}`, {
+      key,
+      rawBody: '{"messages":[{"role":"user","content":"hi","metadata":{"n":1e308}}]}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(kept.status).toBe(200);
     expect(kept.body.messages[0].metadata).toEqual({ n: 1e308 });
   });
@@ -110,14 +144,26 @@ describe('values JSON can write but the store cannot keep as sent', () => {
     const cases = [
       ['{"title":"\\ud800"}', 'title', 'Lone UTF-16 surrogate in text'],
       ['{"messages":[{"role":"user","content":"a\\udc00b"}]}', 'messages.0.content', 'Lone UTF-16 surrogate in text'],
-      ['{"messages":[{"role":"user","content":"hi","metadata":{"\\ud83d":1}}]}', 'messages.0.metadata.\ufffd', 'Lone UTF-16 surrogate in a property name'],
+      [
+        '{"messages":[{"role":"user","content":"hi","metadata":{"\\ud83d":1}}]}',
+        'messages.0.metadata.\ufffd',
+        'Lone UTF-16 surrogate in a property name',
+      ],
     ] as const;
     for (const [rawBody, path, message] of cases) {
-      const res = await api.call('PUT', `/chats/${chat.body.id}`, { key, rawBody, headers: { 'content-type': 'application/json' } });
+      const res = await api.call('PUT', `/chats/${chat.body.id}`, {
+        key,
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+      });
       expectError(res, 400, 'validation_error');
       expect(res.body.error.details, rawBody).toEqual([{ path, message }]);
     }
-    const kept = await api.call('PUT', `/chats/${chat.body.id}`, { key, rawBody: '{"messages":[{"role":"user","content":"\\ud83d\\ude80"}]}', headers: { 'content-type': 'application/json' } });
+    const kept = await api.call('PUT', `/chats/${chat.body.id}`, {
+      key,
+      rawBody: '{"messages":[{"role":"user","content":"\\ud83d\\ude80"}]}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(kept.status).toBe(200);
     expect(kept.body.messages[0].content).toBe('\u{1F680}');
   });
@@ -133,7 +179,11 @@ describe('malformed percent-encoding in a path', () => {
   }
 
   it('on the event stream and public routes too', async () => {
-    expectError(await api.call('GET', '/bd/jobs/%zz/events', { key, headers: { accept: 'text/event-stream' } }), 400, 'validation_error');
+    expectError(
+      await api.call('GET', '/bd/jobs/%zz/events', { key, headers: { accept: 'text/event-stream' } }),
+      400,
+      'validation_error',
+    );
     expectError(await api.call('GET', '/checkout/%E0%A4%A'), 400, 'validation_error');
   });
 });
@@ -147,22 +197,38 @@ describe('JSON nested deeper than 64 levels', () => {
 
   it('a body 65 levels deep answers 400 and a body of 64 levels is accepted', async () => {
     const chatId = await newChat();
-    const ok = await api.call('PUT', `/chats/${chatId}`, { key, rawBody: chatWith(61), headers: { 'content-type': 'application/json' } });
+    const ok = await api.call('PUT', `/chats/${chatId}`, {
+      key,
+      rawBody: chatWith(61),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(ok.status, ok.text).toBe(200);
-    const deep = await api.call('PUT', `/chats/${chatId}`, { key, rawBody: chatWith(62), headers: { 'content-type': 'application/json' } });
+    const deep = await api.call('PUT', `/chats/${chatId}`, {
+      key,
+      rawBody: chatWith(62),
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(deep, 400, 'validation_error');
     expect(deep.body.error.details).toEqual([{ path: 'body', message: 'Nested deeper than 64 levels' }]);
   });
 
   it('metadata 50,000 levels deep (deep enough to overflow JSON.stringify) answers 400', async () => {
-    const res = await api.call('PUT', `/chats/${await newChat()}`, { key, rawBody: chatWith(50_000), headers: { 'content-type': 'application/json' } });
+    const res = await api.call('PUT', `/chats/${await newChat()}`, {
+      key,
+      rawBody: chatWith(50_000),
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(res, 400, 'validation_error');
     expect(res.body.error.details).toEqual([{ path: 'body', message: 'Nested deeper than 64 levels' }]);
   });
 
   it('a goal_plan 50,000 levels deep with an Idempotency-Key (fingerprinted before the run) answers 400', async () => {
     const rawBody = `{"quote_token":"q","goal_plan":${nested(50_000)}}`;
-    const res = await api.call('POST', '/growth/run', { key, rawBody, headers: { 'content-type': 'application/json', 'idempotency-key': 'deep-goal-plan' } });
+    const res = await api.call('POST', '/growth/run', {
+      key,
+      rawBody,
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'deep-goal-plan' },
+    });
     expectError(res, 400, 'validation_error');
     expect(res.body.error.details).toEqual([{ path: 'body', message: 'Nested deeper than 64 levels' }]);
   });
@@ -172,7 +238,11 @@ describe('JSON nested deeper than 64 levels', () => {
     ['deep and unterminated', '['.repeat(100_000)],
   ] as const) {
     it(`${label} answers 400 for its depth`, async () => {
-      const res = await api.call('POST', '/chats', { key, rawBody: raw, headers: { 'content-type': 'application/json' } });
+      const res = await api.call('POST', '/chats', {
+        key,
+        rawBody: raw,
+        headers: { 'content-type': 'application/json' },
+      });
       expectError(res, 400, 'validation_error');
       expect(res.body.error.details).toEqual([{ path: 'body', message: 'Nested deeper than 64 levels' }]);
     });
@@ -196,7 +266,9 @@ function rawRequest(text: string): Promise<{ status: number; headers: Record<str
       const answer = Buffer.concat(chunks).toString('utf8');
       const [head, ...rest] = answer.split('\r\n\r\n');
       const [statusLine, ...lines] = head.split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') });
     });
   });
@@ -214,7 +286,9 @@ describe("requests Node's parser refuses", () => {
   };
 
   it('headers over the limit answer 431 with the error body', async () => {
-    const res = await rawRequest(`GET /api/v1/health HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const res = await rawRequest(
+      `GET /api/v1/health HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
     expectRawError(res, 431, 'request_header_too_large', '/api/v1/health');
   });
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { getCompanyByDomain, getPersonByLinkedinUrl, listPeopleByCompany, findByName, listFundsInSector } from '#shared/store/curatedRepo';
+import {
+  getCompanyByDomain,
+  getPersonByLinkedinUrl,
+  listPeopleByCompany,
+  findByName,
+  listFundsInSector,
+} from '#shared/store/curatedRepo';
 import { getSeedMarker } from '#shared/store/curatedRepo';
 
 describe('curated dataset in the test table', () => {
@@ -13,7 +19,11 @@ describe('curated dataset in the test table', () => {
     expect(company).toMatchObject({ id: 'co-nebula', name: 'Nebula Labs', employeeCount: 42, domain: 'nebulalabs.io' });
     const people = await listPeopleByCompany('co-nebula');
     expect(people).toHaveLength(6);
-    expect(people.filter((p) => p.email).every((p) => p.email === `${p.firstName.toLowerCase()}.${p.lastName.toLowerCase()}@nebulalabs.io`)).toBe(true);
+    expect(
+      people
+        .filter((p) => p.email)
+        .every((p) => p.email === `${p.firstName.toLowerCase()}.${p.lastName.toLowerCase()}@nebulalabs.io`),
+    ).toBe(true);
     expect(await getCompanyByDomain('no-such-company.example')).toBeUndefined();
     expect((await getCompanyByDomain('app.nebulalabs.io'))?.id).toBe('co-nebula');
     expect((await getCompanyByDomain('quietprotocol.xyz'))?.employeeCount).toBeNull();

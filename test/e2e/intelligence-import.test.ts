@@ -1,25 +1,86 @@
 import { describe, expect, it } from 'vitest';
 import { importCuratedRecords } from '#shared/data/importer';
-import { curatedItemsFor, findByName, fundsNamedWithPortfolio, putCuratedItems, refreshPortfolios, getCompanyByDomain, getCuratedEntity, listFundsInSector, listPeopleByCompany } from '#shared/store/curatedRepo';
+import {
+  curatedItemsFor,
+  findByName,
+  fundsNamedWithPortfolio,
+  putCuratedItems,
+  refreshPortfolios,
+  getCompanyByDomain,
+  getCuratedEntity,
+  listFundsInSector,
+  listPeopleByCompany,
+} from '#shared/store/curatedRepo';
 import { warmIntroPaths } from '#shared/domain/intelligence/engines/warmIntros';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { vi } from 'vitest';
 import { ddb, table } from '#shared/store/client';
 import { curatedProfileKey } from '#shared/store/keys';
 
-const profileItem = async (fundId: string) => (await ddb().send(new GetCommand({ TableName: table(), Key: curatedProfileKey('fund', fundId), ConsistentRead: true }))).Item;
+const profileItem = async (fundId: string) =>
+  (
+    await ddb().send(
+      new GetCommand({ TableName: table(), Key: curatedProfileKey('fund', fundId), ConsistentRead: true }),
+    )
+  ).Item;
 import type { CuratedFund } from '#shared/data/model';
 
 const lines = (...records: unknown[]) => records.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n');
-const fund = { kind: 'fund', id: 'fund-imp-acme', name: 'Acme Import Ventures', domain: 'acme-import.vc', fundType: 'vc', tier: 2, jurisdiction: 'singapore', sectors: ['rwa'], stages: ['seed'], minChequeUsd: 250_000, maxChequeUsd: 1_000_000 };
-const company = { kind: 'company', id: 'co-imp-acme', name: 'Acme Import Labs', domain: 'https://www.AcmeImportLabs.io', sectors: ['rwa'], employeeCount: 12, emailPattern: 'flast' };
-const person = { kind: 'person', id: 'per-imp-acme-1', firstName: 'Ada', lastName: 'Stone', role: 'CEO', roleFamily: 'leadership', companyId: 'co-imp-acme', email: 'astone@acmeimportlabs.io' };
-const round = { kind: 'round', id: 'rnd-imp-acme-seed', companyId: 'co-imp-acme', sector: 'rwa', stage: 'seed', amountUsd: 3_000_000, announcedOn: '2026-05-01', leadFundId: 'fund-imp-acme', investorIds: ['fund-imp-acme', 'fund-lattice'] };
+const fund = {
+  kind: 'fund',
+  id: 'fund-imp-acme',
+  name: 'Acme Import Ventures',
+  domain: 'acme-import.vc',
+  fundType: 'vc',
+  tier: 2,
+  jurisdiction: 'singapore',
+  sectors: ['rwa'],
+  stages: ['seed'],
+  minChequeUsd: 250_000,
+  maxChequeUsd: 1_000_000,
+};
+const company = {
+  kind: 'company',
+  id: 'co-imp-acme',
+  name: 'Acme Import Labs',
+  domain: 'https://www.AcmeImportLabs.io',
+  sectors: ['rwa'],
+  employeeCount: 12,
+  emailPattern: 'flast',
+};
+const person = {
+  kind: 'person',
+  id: 'per-imp-acme-1',
+  firstName: 'Ada',
+  lastName: 'Stone',
+  role: 'CEO',
+  roleFamily: 'leadership',
+  companyId: 'co-imp-acme',
+  email: 'astone@acmeimportlabs.io',
+};
+const round = {
+  kind: 'round',
+  id: 'rnd-imp-acme-seed',
+  companyId: 'co-imp-acme',
+  sector: 'rwa',
+  stage: 'seed',
+  amountUsd: 3_000_000,
+  announcedOn: '2026-05-01',
+  leadFundId: 'fund-imp-acme',
+  investorIds: ['fund-imp-acme', 'fund-lattice'],
+};
 
 describe('JSONL import', () => {
   it('reports every bad line by number and loads nothing when any line is bad', async () => {
     const outcome = await importCuratedRecords(
-      lines(company, '{not json', { ...person, id: 'per-imp-bad', roleFamily: 'wizardry' }, { kind: 'spaceship' }, { ...round, id: 'rnd-imp-bad', companyId: 'co-nowhere' }, { ...company }),
+      lines(
+        company,
+        '{not json',
+        { ...person, id: 'per-imp-bad', roleFamily: 'wizardry' },
+        { kind: 'spaceship' },
+        { ...round, id: 'rnd-imp-bad', companyId: 'co-nowhere' },
+        { ...company },
+      ),
     );
     expect(outcome.ok).toBe(false);
     expect([...new Set(outcome.problems.map((p) => p.line))]).toEqual([2, 3, 4, 5, 6]);
@@ -30,7 +91,9 @@ describe('JSONL import', () => {
   });
 
   it('refuses a domain that is not a host name, naming its line', async () => {
-    const outcome = await importCuratedRecords(lines(fund, { ...company, id: 'co-imp-nodomain', domain: 'not a domain' }));
+    const outcome = await importCuratedRecords(
+      lines(fund, { ...company, id: 'co-imp-nodomain', domain: 'not a domain' }),
+    );
     expect(outcome.ok).toBe(false);
     expect(outcome.problems.map((p) => p.line)).toEqual([2]);
     expect(outcome.problems[0].message).toMatch(/domain/);
@@ -40,8 +103,15 @@ describe('JSONL import', () => {
     const outcome = await importCuratedRecords(lines(fund, company, person, round));
     expect(outcome).toMatchObject({ ok: true, counts: { fund: 1, company: 1, person: 1, round: 1 } });
     const stored = await getCompanyByDomain('acmeimportlabs.io');
-    expect(stored).toMatchObject({ id: 'co-imp-acme', domain: 'acmeimportlabs.io', employeeCount: 12, rounds: [{ id: 'rnd-imp-acme-seed', leadFundName: 'Acme Import Ventures' }] });
-    expect((await listPeopleByCompany('co-imp-acme')).map((p) => [p.fullName, p.companyName])).toEqual([['Ada Stone', 'Acme Import Labs']]);
+    expect(stored).toMatchObject({
+      id: 'co-imp-acme',
+      domain: 'acmeimportlabs.io',
+      employeeCount: 12,
+      rounds: [{ id: 'rnd-imp-acme-seed', leadFundName: 'Acme Import Ventures' }],
+    });
+    expect((await listPeopleByCompany('co-imp-acme')).map((p) => [p.fullName, p.companyName])).toEqual([
+      ['Ada Stone', 'Acme Import Labs'],
+    ]);
     const rwa = await listFundsInSector('rwa');
     expect(rwa.find((f) => f.id === 'fund-imp-acme')?.sectorRecord.seed).toMatchObject({ led: 1, joined: 0 });
     const coInvestor = await getCuratedEntity<CuratedFund>('fund', 'fund-lattice');
@@ -65,23 +135,66 @@ describe('JSONL import', () => {
         { ...fund, id: ids.fund, name: 'Portfolio Import Ventures', domain: 'portfolio-import.vc' },
         { ...company, id: ids.company, name: 'Port Labs', domain: 'portlabs.io', primaryContactId: ids.person },
         { ...person, id: ids.person, companyId: ids.company },
-        { ...round, id: 'rnd-imp-port-seed', companyId: ids.company, leadFundId: ids.fund, investorIds: [ids.fund, 'fund-lattice'] },
+        {
+          ...round,
+          id: 'rnd-imp-port-seed',
+          companyId: ids.company,
+          leadFundId: ids.fund,
+          investorIds: [ids.fund, 'fund-lattice'],
+        },
       ),
     );
     expect(await portfolioOf('Portfolio Import Ventures')).toEqual([
-      expect.objectContaining({ id: ids.company, name: 'Port Labs', raisedUsd: 3_000_000, roundCount: 1, contact: { fullName: 'Ada Stone', role: 'CEO' } }),
+      expect.objectContaining({
+        id: ids.company,
+        name: 'Port Labs',
+        raisedUsd: 3_000_000,
+        roundCount: 1,
+        contact: { fullName: 'Ada Stone', role: 'CEO' },
+      }),
     ]);
     const lattice = await getCuratedEntity<CuratedFund>('fund', 'fund-lattice');
-    expect((await portfolioOf(lattice!.name))?.find((c) => c.id === ids.company)?.contact).toEqual({ fullName: 'Ada Stone', role: 'CEO' });
+    expect((await portfolioOf(lattice!.name))?.find((c) => c.id === ids.company)?.contact).toEqual({
+      fullName: 'Ada Stone',
+      role: 'CEO',
+    });
 
     // The contact alone: both investors' portfolios follow.
-    expect((await importCuratedRecords(lines({ ...person, id: ids.person, companyId: ids.company, lastName: 'Rivers', role: 'Chief Executive' }))).ok).toBe(true);
-    expect((await portfolioOf('Portfolio Import Ventures'))?.[0].contact).toEqual({ fullName: 'Ada Rivers', role: 'Chief Executive' });
-    expect((await portfolioOf(lattice!.name))?.find((c) => c.id === ids.company)?.contact).toEqual({ fullName: 'Ada Rivers', role: 'Chief Executive' });
+    expect(
+      (
+        await importCuratedRecords(
+          lines({ ...person, id: ids.person, companyId: ids.company, lastName: 'Rivers', role: 'Chief Executive' }),
+        )
+      ).ok,
+    ).toBe(true);
+    expect((await portfolioOf('Portfolio Import Ventures'))?.[0].contact).toEqual({
+      fullName: 'Ada Rivers',
+      role: 'Chief Executive',
+    });
+    expect((await portfolioOf(lattice!.name))?.find((c) => c.id === ids.company)?.contact).toEqual({
+      fullName: 'Ada Rivers',
+      role: 'Chief Executive',
+    });
 
     // The company alone, renamed: its rounds stay, the portfolio shows the new name.
-    expect((await importCuratedRecords(lines({ ...company, id: ids.company, name: 'Port Renamed Labs', domain: 'portlabs.io', primaryContactId: ids.person }))).ok).toBe(true);
-    expect((await portfolioOf('Portfolio Import Ventures'))?.[0]).toMatchObject({ name: 'Port Renamed Labs', raisedUsd: 3_000_000, contact: { fullName: 'Ada Rivers' } });
+    expect(
+      (
+        await importCuratedRecords(
+          lines({
+            ...company,
+            id: ids.company,
+            name: 'Port Renamed Labs',
+            domain: 'portlabs.io',
+            primaryContactId: ids.person,
+          }),
+        )
+      ).ok,
+    ).toBe(true);
+    expect((await portfolioOf('Portfolio Import Ventures'))?.[0]).toMatchObject({
+      name: 'Port Renamed Labs',
+      raisedUsd: 3_000_000,
+      contact: { fullName: 'Ada Rivers' },
+    });
     const [route] = await warmIntroPaths.rank({ target_fund_name: 'Portfolio Import Ventures' });
     expect(route.fields).toMatchObject({ name: 'Port Renamed Labs' });
     expect(String(route.fields.rationale)).toContain('Ada Rivers (Chief Executive) is the route in');
@@ -98,7 +211,7 @@ describe('JSONL import', () => {
     expect(typeof (await profileItem('fund-lattice'))?.portfolio).toBe('string');
   });
 
-  it("never puts a fund back from an older read: a fund changed by another import meanwhile is read again before its portfolio is written", async () => {
+  it('never puts a fund back from an older read: a fund changed by another import meanwhile is read again before its portfolio is written', async () => {
     const ids = { fund: 'fund-imp-race', a: 'co-imp-race-a', b: 'co-imp-race-b' };
     await importCuratedRecords(
       lines(
@@ -118,12 +231,24 @@ describe('JSONL import', () => {
         const stored = (await profileItem(ids.fund))!;
         const data = JSON.parse(stored.data as string) as CuratedFund;
         const added = { ...data.rounds[0], id: 'rnd-imp-race-b', companyId: ids.b, companyName: 'Race B Labs' };
-        await send(new PutCommand({ TableName: table(), Item: { ...stored, data: JSON.stringify({ ...data, rounds: [added, ...data.rounds] }), rev: 'changed-by-another-import', portfolio: undefined } }) as never);
+        await send(
+          new PutCommand({
+            TableName: table(),
+            Item: {
+              ...stored,
+              data: JSON.stringify({ ...data, rounds: [added, ...data.rounds] }),
+              rev: 'changed-by-another-import',
+              portfolio: undefined,
+            },
+          }) as never,
+        );
       }
       return send(command as never);
     }) as never);
     try {
-      expect((await importCuratedRecords(lines({ ...company, id: ids.a, name: 'Race A Renamed', domain: 'race-a.io' }))).ok).toBe(true);
+      expect(
+        (await importCuratedRecords(lines({ ...company, id: ids.a, name: 'Race A Renamed', domain: 'race-a.io' }))).ok,
+      ).toBe(true);
     } finally {
       spy.mockRestore();
     }
@@ -131,7 +256,10 @@ describe('JSONL import', () => {
     const stored = (await getCuratedEntity<CuratedFund>('fund', ids.fund))!;
     expect(stored.rounds.map((r) => r.id).sort()).toEqual(['rnd-imp-race-a', 'rnd-imp-race-b']);
     const kept = JSON.parse((await profileItem(ids.fund))!.portfolio as string) as { id: string; name: string }[];
-    expect(kept.map((c) => [c.id, c.name]).sort()).toEqual([[ids.a, 'Race A Renamed'], [ids.b, 'Race B Labs']]);
+    expect(kept.map((c) => [c.id, c.name]).sort()).toEqual([
+      [ids.a, 'Race A Renamed'],
+      [ids.b, 'Race B Labs'],
+    ]);
   });
 
   it('a contact who moved to another company is no longer the route into their former one', async () => {
@@ -149,15 +277,40 @@ describe('JSONL import', () => {
     expect(await contactOf()).toEqual({ fullName: 'Ada Stone', role: 'CEO' });
     expect((await importCuratedRecords(lines({ ...person, id: ids.person, companyId: ids.b }))).ok).toBe(true);
     expect(await contactOf()).toBeNull();
-    expect((await importCuratedRecords(lines({ ...person, id: ids.person, companyId: ids.b, lastName: 'Rivers', role: 'CFO' }))).ok).toBe(true);
+    expect(
+      (
+        await importCuratedRecords(
+          lines({ ...person, id: ids.person, companyId: ids.b, lastName: 'Rivers', role: 'CFO' }),
+        )
+      ).ok,
+    ).toBe(true);
     expect(await contactOf()).toBeNull();
   });
 
   it('keeps no portfolio on a fund it would push near the 400 KB item limit: that fund is read the long way', async () => {
     const long = '链'.repeat(2000);
-    const companies = Array.from({ length: 70 }, (_, i) => ({ ...company, id: `co-imp-big-${i}`, name: `Big ${i} Labs`, domain: `big-${i}.io`, description: long, tagline: '标'.repeat(300) }));
-    const rounds = companies.map((c, i) => ({ ...round, id: `rnd-imp-big-${i}`, companyId: c.id, leadFundId: 'fund-imp-big', investorIds: ['fund-imp-big'] }));
-    const outcome = await importCuratedRecords(lines({ ...fund, id: 'fund-imp-big', name: 'Big Import Ventures', domain: 'big-import.vc' }, ...companies, ...rounds));
+    const companies = Array.from({ length: 70 }, (_, i) => ({
+      ...company,
+      id: `co-imp-big-${i}`,
+      name: `Big ${i} Labs`,
+      domain: `big-${i}.io`,
+      description: long,
+      tagline: '标'.repeat(300),
+    }));
+    const rounds = companies.map((c, i) => ({
+      ...round,
+      id: `rnd-imp-big-${i}`,
+      companyId: c.id,
+      leadFundId: 'fund-imp-big',
+      investorIds: ['fund-imp-big'],
+    }));
+    const outcome = await importCuratedRecords(
+      lines(
+        { ...fund, id: 'fund-imp-big', name: 'Big Import Ventures', domain: 'big-import.vc' },
+        ...companies,
+        ...rounds,
+      ),
+    );
     expect(outcome.ok).toBe(true);
     expect((await profileItem('fund-imp-big'))?.portfolio).toBeUndefined();
     const [found] = await fundsNamedWithPortfolio('Big Import Ventures');

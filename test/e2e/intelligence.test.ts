@@ -9,23 +9,42 @@ const api = await startTestApi({ clock });
 
 const VC = { sector_focus: 'DeFi', stage: 'seed' };
 const pro = (credits = 10_000) => api.newUser({ tier: 'pro', credits });
-const balance = async (key: string) => (await api.call('GET', '/users/me', { key })).body.permanent_credit_balance as number;
+const balance = async (key: string) =>
+  (await api.call('GET', '/users/me', { key })).body.permanent_credit_balance as number;
 const quote = async (key: string, body: Record<string, unknown>) => {
   const res = await api.call('POST', '/intelligence/quote', { key, body });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
 };
-const execute = (key: string, body: Record<string, unknown>) => api.call('POST', '/intelligence/execute', { key, body });
-async function run(key: string, package_id: string, slots: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+const execute = (key: string, body: Record<string, unknown>) =>
+  api.call('POST', '/intelligence/execute', { key, body });
+async function run(
+  key: string,
+  package_id: string,
+  slots: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) {
   const q = await quote(key, { package_id, slots, ...extra });
-  const res = await execute(key, { package_id, slots, quote_token: q.quote_token, ...(extra.output_fields ? { output_fields: extra.output_fields } : {}) });
+  const res = await execute(key, {
+    package_id,
+    slots,
+    quote_token: q.quote_token,
+    ...(extra.output_fields ? { output_fields: extra.output_fields } : {}),
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return { quote: q, result: res.body };
 }
-const expansionScope = (parent: string, type: string, params: Record<string, unknown>) => ({ parent_result_id: parent, expansion_type: type, expansion_params: params });
+const expansionScope = (parent: string, type: string, params: Record<string, unknown>) => ({
+  parent_result_id: parent,
+  expansion_type: type,
+  expansion_params: params,
+});
 async function expand(key: string, package_id: string, parent: string, type: string, params: Record<string, unknown>) {
   const q = await quote(key, { package_id, expansion_scope: expansionScope(parent, type, params) });
-  const res = await api.call('POST', '/intelligence/expand', { key, body: { parent_result_id: parent, expansion_type: type, expansion_params: params, quote_token: q.quote_token } });
+  const res = await api.call('POST', '/intelligence/expand', {
+    key,
+    body: { parent_result_id: parent, expansion_type: type, expansion_params: params, quote_token: q.quote_token },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return { quote: q, result: res.body };
 }
@@ -35,37 +54,79 @@ describe('POST /intelligence/resolve', () => {
     const { key } = await pro();
     const res = await api.call('POST', '/intelligence/resolve', {
       key,
-      body: { package_id: 'vc-shortlist-v1', request_text: 'Find 5 seed-stage DeFi VCs writing $250k-$1M cheques', slots: { limit: 3 } },
+      body: {
+        package_id: 'vc-shortlist-v1',
+        request_text: 'Find 5 seed-stage DeFi VCs writing $250k-$1M cheques',
+        slots: { limit: 3 },
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      intent_status: 'ready_for_quote', package_id: 'vc-shortlist-v1', package_name: 'Curated VC Shortlist', missing_slots: [], clarification_questions: [],
-      filled_slots: { sector_focus: 'defi', stage: 'seed', limit: 3, min_investment: 250_000, max_investment: 1_000_000 },
+      intent_status: 'ready_for_quote',
+      package_id: 'vc-shortlist-v1',
+      package_name: 'Curated VC Shortlist',
+      missing_slots: [],
+      clarification_questions: [],
+      filled_slots: {
+        sector_focus: 'defi',
+        stage: 'seed',
+        limit: 3,
+        min_investment: 250_000,
+        max_investment: 1_000_000,
+      },
     });
-    expect(res.body.coverage).toMatchObject({ status: 'sufficient', note: null, alternative_route: null, fallback_allowed: true });
+    expect(res.body.coverage).toMatchObject({
+      status: 'sufficient',
+      note: null,
+      alternative_route: null,
+      fallback_allowed: true,
+    });
     expect(res.body.coverage.candidate_count).toBeGreaterThanOrEqual(3);
   });
 
   it('asks for missing required slots, with coverage null', async () => {
     const { key } = await pro();
-    const res = await api.call('POST', '/intelligence/resolve', { key, body: { package_id: 'vc-shortlist-v1', request_text: 'some good investors please' } });
-    expect(res.body).toMatchObject({ intent_status: 'needs_clarification', missing_slots: ['sector_focus', 'stage'], coverage: null, filled_slots: { limit: 10 } });
+    const res = await api.call('POST', '/intelligence/resolve', {
+      key,
+      body: { package_id: 'vc-shortlist-v1', request_text: 'some good investors please' },
+    });
+    expect(res.body).toMatchObject({
+      intent_status: 'needs_clarification',
+      missing_slots: ['sector_focus', 'stage'],
+      coverage: null,
+      filled_slots: { limit: 10 },
+    });
     expect(res.body.clarification_questions).toHaveLength(2);
-    const unclear = await api.call('POST', '/intelligence/resolve', { key, body: { package_id: 'kol-discovery-v1', slots: { sector_focus: 'knitting' } } });
+    const unclear = await api.call('POST', '/intelligence/resolve', {
+      key,
+      body: { package_id: 'kol-discovery-v1', slots: { sector_focus: 'knitting' } },
+    });
     expect(unclear.body.intent_status).toBe('needs_clarification');
     expect(unclear.body.clarification_questions[0]).toMatch(/knitting/);
   });
 
   it('reports limited and none coverage with an alternative route', async () => {
     const { key } = await pro();
-    const limited = await api.call('POST', '/intelligence/resolve', { key, body: { package_id: 'company-people-discovery-v1', slots: { company_name: 'Quiet Protocol', limit: 10 } } });
+    const limited = await api.call('POST', '/intelligence/resolve', {
+      key,
+      body: { package_id: 'company-people-discovery-v1', slots: { company_name: 'Quiet Protocol', limit: 10 } },
+    });
     expect(limited.body.coverage).toMatchObject({ status: 'limited', candidate_count: 3, fallback_allowed: true });
     expect(limited.body.coverage.note).toMatch(/Only 3/);
-    const none = await api.call('POST', '/intelligence/resolve', { key, body: { package_id: 'kol-discovery-v1', slots: { sector_focus: 'defi', min_followers: '50M' } } });
+    const none = await api.call('POST', '/intelligence/resolve', {
+      key,
+      body: { package_id: 'kol-discovery-v1', slots: { sector_focus: 'defi', min_followers: '50M' } },
+    });
     expect(none.body.coverage).toMatchObject({ status: 'none', candidate_count: 0, fallback_allowed: false });
-    expect(none.body.coverage.alternative_route).toMatchObject({ package_id: 'kol-discovery-v1', slots: { sector_focus: 'defi', limit: 10 } });
+    expect(none.body.coverage.alternative_route).toMatchObject({
+      package_id: 'kol-discovery-v1',
+      slots: { sector_focus: 'defi', limit: 10 },
+    });
     expect(none.body.coverage.alternative_route.reason).toMatch(/Without min_followers/);
-    const unknown = await api.call('POST', '/intelligence/resolve', { key, body: { package_id: 'warm-intro-paths-v1', slots: { target_fund_name: 'Nonexistent Capital' } } });
+    const unknown = await api.call('POST', '/intelligence/resolve', {
+      key,
+      body: { package_id: 'warm-intro-paths-v1', slots: { target_fund_name: 'Nonexistent Capital' } },
+    });
     expect(unknown.body.coverage).toMatchObject({ status: 'none', candidate_count: 0 });
     expect(unknown.body.coverage.note).toMatch(/No fund named "Nonexistent Capital"/);
   });
@@ -104,7 +165,11 @@ describe('POST /intelligence/quote', () => {
       { package_id: 'vc-shortlist-v1', slots: { stage: 'seed' } },
       { package_id: 'vc-shortlist-v1', slots: VC, output_fields: ['name', 'followers_count'] },
       { package_id: 'vc-shortlist-v1', slots: { ...VC, sector_focus: 'knitting' } },
-      { package_id: 'warm-intro-paths-v1', slots: { target_fund_name: 'Polaris Ventures' }, request_text: 'no text on quotes' },
+      {
+        package_id: 'warm-intro-paths-v1',
+        slots: { target_fund_name: 'Polaris Ventures' },
+        request_text: 'no text on quotes',
+      },
     ]) {
       const res = await api.call('POST', '/intelligence/quote', { key, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
@@ -115,9 +180,22 @@ describe('POST /intelligence/quote', () => {
     const a = await pro();
     const b = await pro();
     const chat = await api.call('POST', '/chats', { key: a.key, body: { title: 'Mine' } });
-    expect((await api.call('POST', '/intelligence/quote', { key: b.key, body: { package_id: 'vc-shortlist-v1', slots: VC, chat_id: chat.body.id } })).status).toBe(404);
+    expect(
+      (
+        await api.call('POST', '/intelligence/quote', {
+          key: b.key,
+          body: { package_id: 'vc-shortlist-v1', slots: VC, chat_id: chat.body.id },
+        })
+      ).status,
+    ).toBe(404);
     const { result } = await run(a.key, 'vc-shortlist-v1', VC);
-    const res = await api.call('POST', '/intelligence/quote', { key: b.key, body: { package_id: 'vc-shortlist-v1', expansion_scope: expansionScope(result.result_id, 'increase_limit', { blocks: 1 }) } });
+    const res = await api.call('POST', '/intelligence/quote', {
+      key: b.key,
+      body: {
+        package_id: 'vc-shortlist-v1',
+        expansion_scope: expansionScope(result.result_id, 'increase_limit', { blocks: 1 }),
+      },
+    });
     expect(res.status).toBe(404);
   });
 });
@@ -131,8 +209,18 @@ describe('POST /intelligence/execute', () => {
     expect(result.summary).toMatch(/^5 seed-stage DeFi investors/);
     expect(await balance(key)).toBe(10_000 - 150);
     const stored = await api.call('GET', `/results/${result.result_id}`, { key });
-    expect(stored.body).toMatchObject({ id: result.result_id, user_id: user.id, tool_name: 'vc-shortlist-v1', chat_id: chat.body.id, chat_title: 'Fundraise' });
-    expect(stored.body.result_data).toMatchObject({ package_id: 'vc-shortlist-v1', records_count: 5, summary: result.summary });
+    expect(stored.body).toMatchObject({
+      id: result.result_id,
+      user_id: user.id,
+      tool_name: 'vc-shortlist-v1',
+      chat_id: chat.body.id,
+      chat_title: 'Fundraise',
+    });
+    expect(stored.body.result_data).toMatchObject({
+      package_id: 'vc-shortlist-v1',
+      records_count: 5,
+      summary: result.summary,
+    });
     const usage = await api.call('GET', '/credits/usage', { key });
     expect(usage.body.by_tool).toEqual([{ tool_name: 'vc-shortlist-v1', credits: 150 }]);
   });
@@ -150,33 +238,69 @@ describe('POST /intelligence/execute', () => {
     const { result } = await run(key, 'vc-shortlist-v1', VC, { output_fields: ['name', 'rationale'] });
     const read = await api.call('GET', `/intelligence/results/${result.result_id}`, { key });
     expect(read.status).toBe(200);
-    expect(read.body).toMatchObject({ result_id: result.result_id, package_id: 'vc-shortlist-v1', records_count: 10, parent_result_id: null, expansion_type: null });
+    expect(read.body).toMatchObject({
+      result_id: result.result_id,
+      package_id: 'vc-shortlist-v1',
+      records_count: 10,
+      parent_result_id: null,
+      expansion_type: null,
+    });
     expect(Object.keys(read.body.records[0]).sort()).toEqual(['name', 'rationale', 'record_id']);
     expect(read.body.records[0]).toMatchObject({ record_id: 'fund-polaris', name: 'Polaris Ventures' });
     expect(read.body.records[0].rationale).toMatch(/^Led \d+ DeFi seed rounds .*latest: .*\$[\d.]+[kM] in \w{3} \d{4}/);
     expect(new Set(read.body.records.map((r: { record_id: string }) => r.record_id)).size).toBe(10);
-    expect(read.body.available_expansions.map((e: { type: string }) => e.type).sort()).toEqual(['contact_unlock', 'increase_limit', 'network_depth']);
-    expect(read.body.available_expansions.find((e: { type: string }) => e.type === 'network_depth').estimated_credits).toBe(200);
+    expect(read.body.available_expansions.map((e: { type: string }) => e.type).sort()).toEqual([
+      'contact_unlock',
+      'increase_limit',
+      'network_depth',
+    ]);
+    expect(
+      read.body.available_expansions.find((e: { type: string }) => e.type === 'network_depth').estimated_credits,
+    ).toBe(200);
   });
 
   it('checks the token: 409 when used, 410 when expired, 422 when the request differs or the token is not yours', async () => {
     const { key } = await pro();
     const q = await quote(key, { package_id: 'vc-shortlist-v1', slots: VC });
-    const mismatch = await execute(key, { package_id: 'vc-shortlist-v1', slots: { ...VC, limit: 11 }, quote_token: q.quote_token });
+    const mismatch = await execute(key, {
+      package_id: 'vc-shortlist-v1',
+      slots: { ...VC, limit: 11 },
+      quote_token: q.quote_token,
+    });
     expect([mismatch.status, mismatch.body.error.code]).toEqual([422, 'quote_mismatch']);
-    const fields = await execute(key, { package_id: 'vc-shortlist-v1', slots: VC, output_fields: ['name'], quote_token: q.quote_token });
+    const fields = await execute(key, {
+      package_id: 'vc-shortlist-v1',
+      slots: VC,
+      output_fields: ['name'],
+      quote_token: q.quote_token,
+    });
     expect(fields.status).toBe(422);
     const other = await pro();
-    expect((await execute(other.key, { package_id: 'vc-shortlist-v1', slots: VC, quote_token: q.quote_token })).body.error.code).toBe('quote_mismatch');
+    expect(
+      (await execute(other.key, { package_id: 'vc-shortlist-v1', slots: VC, quote_token: q.quote_token })).body.error
+        .code,
+    ).toBe('quote_mismatch');
     // Synonyms are the same request: "decentralized finance" is the DeFi that was quoted.
-    expect((await execute(key, { package_id: 'vc-shortlist-v1', slots: { ...VC, sector_focus: 'decentralized finance' }, quote_token: q.quote_token })).status).toBe(200);
+    expect(
+      (
+        await execute(key, {
+          package_id: 'vc-shortlist-v1',
+          slots: { ...VC, sector_focus: 'decentralized finance' },
+          quote_token: q.quote_token,
+        })
+      ).status,
+    ).toBe(200);
     const reused = await execute(key, { package_id: 'vc-shortlist-v1', slots: VC, quote_token: q.quote_token });
     expect([reused.status, reused.body.error.code]).toEqual([409, 'quote_token_used']);
 
     const late = await quote(key, { package_id: 'kol-discovery-v1', slots: { sector_focus: 'defi' } });
     clock.advance(15 * 60 * 1000 + 1);
     try {
-      const expired = await execute(key, { package_id: 'kol-discovery-v1', slots: { sector_focus: 'defi' }, quote_token: late.quote_token });
+      const expired = await execute(key, {
+        package_id: 'kol-discovery-v1',
+        slots: { sector_focus: 'defi' },
+        quote_token: late.quote_token,
+      });
       expect([expired.status, expired.body.error.code]).toEqual([410, 'quote_expired']);
     } finally {
       clock.set(new Date());
@@ -186,16 +310,25 @@ describe('POST /intelligence/execute', () => {
   it('answers 403 for a developer account and 402 (nothing written, token still usable) when credits are short', async () => {
     const dev = await api.newUser({ credits: 10_000 });
     const q = await quote(dev.key, { package_id: 'vc-shortlist-v1', slots: VC });
-    expect((await execute(dev.key, { package_id: 'vc-shortlist-v1', slots: VC, quote_token: q.quote_token })).status).toBe(403);
+    expect(
+      (await execute(dev.key, { package_id: 'vc-shortlist-v1', slots: VC, quote_token: q.quote_token })).status,
+    ).toBe(403);
 
     const poor = await pro(150);
     const pq = await quote(poor.key, { package_id: 'vc-shortlist-v1', slots: VC });
     const short = await execute(poor.key, { package_id: 'vc-shortlist-v1', slots: VC, quote_token: pq.quote_token });
-    expect([short.status, short.body.error.code, short.body.error.details]).toEqual([402, 'insufficient_credits', { required: 200, available: 150 }]);
+    expect([short.status, short.body.error.code, short.body.error.details]).toEqual([
+      402,
+      'insufficient_credits',
+      { required: 200, available: 150 },
+    ]);
     expect((await api.call('GET', '/results', { key: poor.key })).body.total).toBe(0);
     const smaller = { ...VC, limit: 5 };
     const ok = await quote(poor.key, { package_id: 'vc-shortlist-v1', slots: smaller });
-    expect((await execute(poor.key, { package_id: 'vc-shortlist-v1', slots: smaller, quote_token: ok.quote_token })).body.credits_charged).toBe(150);
+    expect(
+      (await execute(poor.key, { package_id: 'vc-shortlist-v1', slots: smaller, quote_token: ok.quote_token })).body
+        .credits_charged,
+    ).toBe(150);
     expect(await balance(poor.key)).toBe(0);
   });
 
@@ -206,10 +339,19 @@ describe('POST /intelligence/execute', () => {
     expect(again.quote.output_projection_summary).toMatch(/already ran this exact query/);
     expect(again.result).toMatchObject({ result_id: first.result.result_id, credits_charged: 0, records_count: 4 });
     expect(await balance(key)).toBe(10_000 - 140);
-    const reuse = await execute(key, { package_id: 'kol-discovery-v1', slots: { sector_focus: 'DeFi', limit: 4 }, quote_token: again.quote.quote_token });
+    const reuse = await execute(key, {
+      package_id: 'kol-discovery-v1',
+      slots: { sector_focus: 'DeFi', limit: 4 },
+      quote_token: again.quote.quote_token,
+    });
     expect(reuse.status).toBe(409);
     // Other fields are another query, charged again.
-    const narrower = await run(key, 'kol-discovery-v1', { sector_focus: 'defi', limit: 4 }, { output_fields: ['name'] });
+    const narrower = await run(
+      key,
+      'kol-discovery-v1',
+      { sector_focus: 'defi', limit: 4 },
+      { output_fields: ['name'] },
+    );
     expect(narrower.result.result_id).not.toBe(first.result.result_id);
     expect(narrower.result.credits_charged).toBe(140);
   });
@@ -218,7 +360,11 @@ describe('POST /intelligence/execute', () => {
     const { key } = await pro();
     const slots = { ...VC, limit: 7 };
     const q = await quote(key, { package_id: 'vc-shortlist-v1', slots });
-    const answers = await Promise.all(Array.from({ length: 6 }, () => execute(key, { package_id: 'vc-shortlist-v1', slots, quote_token: q.quote_token })));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        execute(key, { package_id: 'vc-shortlist-v1', slots, quote_token: q.quote_token }),
+      ),
+    );
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses).toEqual([200, 409, 409, 409, 409, 409]);
     expect(await balance(key)).toBe(10_000 - 170);
@@ -230,7 +376,11 @@ describe('POST /intelligence/execute', () => {
   it('replays the first answer for a repeated Idempotency-Key instead of failing on the used token', async () => {
     const { key } = await pro();
     const q = await quote(key, { package_id: 'hackathon-builder-v1', slots: { ecosystem: 'base', limit: 3 } });
-    const body = { package_id: 'hackathon-builder-v1', slots: { ecosystem: 'base', limit: 3 }, quote_token: q.quote_token };
+    const body = {
+      package_id: 'hackathon-builder-v1',
+      slots: { ecosystem: 'base', limit: 3 },
+      quote_token: q.quote_token,
+    };
     const headers = { 'idempotency-key': `exec-${q.quote_token}` };
     const first = await api.call('POST', '/intelligence/execute', { key, body, headers });
     const again = await api.call('POST', '/intelligence/execute', { key, body, headers });
@@ -244,8 +394,16 @@ describe('POST /intelligence/execute', () => {
     const { key } = await pro();
     const cases: [string, Record<string, unknown>, RegExp][] = [
       ['builder-discovery-v1', { category: 'smart contract engineer' }, /commits in the last 90 days/],
-      ['company-people-discovery-v1', { company_name: 'nebulalabs.io', role_focus: 'engineering' }, /matching your engineering focus/],
-      ['warm-intro-paths-v1', { target_fund_name: 'Polaris Ventures', sector_focus: 'defi' }, /^Polaris Ventures (led|joined) its \$[\d.]+[kM] /],
+      [
+        'company-people-discovery-v1',
+        { company_name: 'nebulalabs.io', role_focus: 'engineering' },
+        /matching your engineering focus/,
+      ],
+      [
+        'warm-intro-paths-v1',
+        { target_fund_name: 'Polaris Ventures', sector_focus: 'defi' },
+        /^Polaris Ventures (led|joined) its \$[\d.]+[kM] /,
+      ],
       ['kol-discovery-v1', { sector_focus: 'defi', min_followers: '5k' }, /GM Score \d+ with \d+ smart followers/],
       ['user-prospect-v1', { sector_interest: 'DeFi power users' }, /^Engagement 0\.\d+ in DeFi communities/],
       ['hackathon-builder-v1', { ecosystem: 'ethereum' }, /(Won \d+ of \d+ hackathons|Shipped \d+ hackathon)/],
@@ -264,20 +422,47 @@ describe('POST /intelligence/expand', () => {
   it('unlocks contacts by tier, never charges twice, charges tier differences, and stores the expansion', async () => {
     const { key } = await pro();
     const { result } = await run(key, 'company-people-discovery-v1', { company_name: 'Nebula Labs', limit: 6 });
-    const first = await expand(key, 'company-people-discovery-v1', result.result_id, 'contact_unlock', { selection: { mode: 'top_n', n: 2 }, contact_tier: 'email' });
+    const first = await expand(key, 'company-people-discovery-v1', result.result_id, 'contact_unlock', {
+      selection: { mode: 'top_n', n: 2 },
+      contact_tier: 'email',
+    });
     expect(first.quote.credits).toBe(200);
-    expect(first.result).toMatchObject({ parent_result_id: result.result_id, expansion_type: 'contact_unlock', records_count: 2, credits_charged: 200 });
+    expect(first.result).toMatchObject({
+      parent_result_id: result.result_id,
+      expansion_type: 'contact_unlock',
+      records_count: 2,
+      credits_charged: 200,
+    });
     const ada = first.result.records.find((r: { record_id: string }) => r.record_id === 'per-nebula-1');
-    expect(ada).toMatchObject({ contact_tier: 'email', email: 'ada.park@nebulalabs.io', X_URL: 'https://x.com/adapark', GitHub_URL: null });
+    expect(ada).toMatchObject({
+      contact_tier: 'email',
+      email: 'ada.park@nebulalabs.io',
+      X_URL: 'https://x.com/adapark',
+      GitHub_URL: null,
+    });
     expect(ada).not.toHaveProperty('phone');
     expect(ada).not.toHaveProperty('telegram_handle');
 
-    const all = await expand(key, 'company-people-discovery-v1', result.result_id, 'contact_unlock', { selection: { mode: 'all' }, contact_tier: 'email' });
+    const all = await expand(key, 'company-people-discovery-v1', result.result_id, 'contact_unlock', {
+      selection: { mode: 'all' },
+      contact_tier: 'email',
+    });
     expect(all.result.credits_charged).toBe(400);
-    const upgrade = await expand(key, 'company-people-discovery-v1', result.result_id, 'contact_unlock', { selection: { mode: 'ids', record_ids: ['per-nebula-1'] }, contact_tier: 'phone' });
+    const upgrade = await expand(key, 'company-people-discovery-v1', result.result_id, 'contact_unlock', {
+      selection: { mode: 'ids', record_ids: ['per-nebula-1'] },
+      contact_tier: 'phone',
+    });
     expect(upgrade.result.credits_charged).toBe(500);
-    expect(upgrade.result.records[0]).toMatchObject({ contact_tier: 'phone', phone: '+49 30 5550 1201', telegram_handle: '@adapark', Telegram_URL: 'https://t.me/adapark' });
-    const free = await expand(key, 'company-people-discovery-v1', result.result_id, 'contact_unlock', { selection: { mode: 'top_n', n: 1 }, contact_tier: 'social' });
+    expect(upgrade.result.records[0]).toMatchObject({
+      contact_tier: 'phone',
+      phone: '+49 30 5550 1201',
+      telegram_handle: '@adapark',
+      Telegram_URL: 'https://t.me/adapark',
+    });
+    const free = await expand(key, 'company-people-discovery-v1', result.result_id, 'contact_unlock', {
+      selection: { mode: 'top_n', n: 1 },
+      contact_tier: 'social',
+    });
     expect(free.quote.credits).toBe(0);
     expect(free.result.credits_charged).toBe(0);
     expect(free.result.records[0].contact_tier).toBe('phone');
@@ -286,9 +471,16 @@ describe('POST /intelligence/expand', () => {
     const usage = await api.call('GET', '/credits/usage', { key });
     expect(usage.body.by_tool).toContainEqual({ tool_name: 'contact_unlock', credits: 1100 });
     const stored = await api.call('GET', `/results/${first.result.result_id}`, { key });
-    expect(stored.body).toMatchObject({ tool_name: 'intelligence_result', metadata: { expansion_type: 'contact_unlock', parent_result_id: result.result_id } });
+    expect(stored.body).toMatchObject({
+      tool_name: 'intelligence_result',
+      metadata: { expansion_type: 'contact_unlock', parent_result_id: result.result_id },
+    });
     const read = await api.call('GET', `/intelligence/results/${first.result.result_id}`, { key });
-    expect(read.body).toMatchObject({ parent_result_id: result.result_id, expansion_type: 'contact_unlock', records_count: 2 });
+    expect(read.body).toMatchObject({
+      parent_result_id: result.result_id,
+      expansion_type: 'contact_unlock',
+      records_count: 2,
+    });
   });
 
   it('keeps unlocking past what one item holds: an account whose single unlock item is nearly 400 KB still unlocks, and its earlier unlocks stay free', async () => {
@@ -299,46 +491,94 @@ describe('POST /intelligence/expand', () => {
     const singleItem = (entries: number) => {
       const tiers: Record<string, string> = { 'per-nebula-1': 'phone' };
       for (let i = 0; i < entries; i++) tiers[`per-earlier-${String(i).padStart(8, '0')}-0123456789abcdef`] = 'email';
-      return new PutCommand({ TableName: table(), Item: { pk: `USER#${user.id}`, sk: 'UNLOCKS#person', entity: 'unlockMemory', version: 41, tiers } });
+      return new PutCommand({
+        TableName: table(),
+        Item: { pk: `USER#${user.id}`, sk: 'UNLOCKS#person', entity: 'unlockMemory', version: 41, tiers },
+      });
     };
     let [fits, tooMany] = [9_000, 10_000];
     while (tooMany - fits > 1) {
       const middle = Math.floor((fits + tooMany) / 2);
-      const accepted = await ddb().send(singleItem(middle)).then(() => true, () => false);
+      const accepted = await ddb()
+        .send(singleItem(middle))
+        .then(
+          () => true,
+          () => false,
+        );
       [fits, tooMany] = accepted ? [middle, tooMany] : [fits, middle];
     }
     await ddb().send(singleItem(fits));
 
-    const all = await expand(key, 'company-people-discovery-v1', result.result_id, 'contact_unlock', { selection: { mode: 'all' }, contact_tier: 'email' });
+    const all = await expand(key, 'company-people-discovery-v1', result.result_id, 'contact_unlock', {
+      selection: { mode: 'all' },
+      contact_tier: 'email',
+    });
     const ids: string[] = all.result.records.map((r: { record_id: string }) => r.record_id);
     expect(ids).toHaveLength(6);
     expect(all.result.credits_charged).toBe(100 * 5);
-    expect(all.result.records.find((r: { record_id: string }) => r.record_id === 'per-nebula-1')).toMatchObject({ contact_tier: 'phone', phone: '+49 30 5550 1201' });
-    const again = await quote(key, { package_id: 'company-people-discovery-v1', expansion_scope: expansionScope(result.result_id, 'contact_unlock', { selection: { mode: 'all' }, contact_tier: 'email' }) });
+    expect(all.result.records.find((r: { record_id: string }) => r.record_id === 'per-nebula-1')).toMatchObject({
+      contact_tier: 'phone',
+      phone: '+49 30 5550 1201',
+    });
+    const again = await quote(key, {
+      package_id: 'company-people-discovery-v1',
+      expansion_scope: expansionScope(result.result_id, 'contact_unlock', {
+        selection: { mode: 'all' },
+        contact_tier: 'email',
+      }),
+    });
     expect(again.credits).toBe(0);
 
     const { Items = [] } = await ddb().send(
-      new QueryCommand({ TableName: table(), KeyConditionExpression: 'pk = :pk AND begins_with(sk, :unlocks)', ExpressionAttributeValues: { ':pk': `USER#${user.id}`, ':unlocks': 'UNLOCKS#person' }, ConsistentRead: true }),
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :unlocks)',
+        ExpressionAttributeValues: { ':pk': `USER#${user.id}`, ':unlocks': 'UNLOCKS#person' },
+        ConsistentRead: true,
+      }),
     );
     const single = Items.find((item) => item.sk === 'UNLOCKS#person');
     expect(single?.version).toBe(41);
     const buckets = Items.filter((item) => item.sk !== 'UNLOCKS#person');
-    expect(buckets.flatMap((b) => Object.keys(b.tiers)).sort()).toEqual(ids.filter((id) => id !== 'per-nebula-1').sort());
+    expect(buckets.flatMap((b) => Object.keys(b.tiers)).sort()).toEqual(
+      ids.filter((id) => id !== 'per-nebula-1').sort(),
+    );
   });
 
   it('limits channels to the package: a fund unlock shows its partner, never GitHub; phone is not offered for hackathon builders', async () => {
     const { key } = await pro();
     const { result } = await run(key, 'vc-shortlist-v1', { ...VC, limit: 2 });
-    const { result: unlocked } = await expand(key, 'vc-shortlist-v1', result.result_id, 'contact_unlock', { selection: { mode: 'ids', record_ids: ['fund-polaris'] }, contact_tier: 'phone' });
-    expect(unlocked.records[0]).toMatchObject({ contact_name: 'Helena Vance', email: 'helena@polaris.vc', phone: '+1 415 555 0142' });
+    const { result: unlocked } = await expand(key, 'vc-shortlist-v1', result.result_id, 'contact_unlock', {
+      selection: { mode: 'ids', record_ids: ['fund-polaris'] },
+      contact_tier: 'phone',
+    });
+    expect(unlocked.records[0]).toMatchObject({
+      contact_name: 'Helena Vance',
+      email: 'helena@polaris.vc',
+      phone: '+1 415 555 0142',
+    });
     expect(unlocked.records[0]).not.toHaveProperty('GitHub_URL');
     const hack = await run(key, 'hackathon-builder-v1', { ecosystem: 'ethereum', limit: 2 });
     const refused = await api.call('POST', '/intelligence/quote', {
-      key, body: { package_id: 'hackathon-builder-v1', expansion_scope: expansionScope(hack.result.result_id, 'contact_unlock', { selection: { mode: 'all' }, contact_tier: 'phone' }) },
+      key,
+      body: {
+        package_id: 'hackathon-builder-v1',
+        expansion_scope: expansionScope(hack.result.result_id, 'contact_unlock', {
+          selection: { mode: 'all' },
+          contact_tier: 'phone',
+        }),
+      },
     });
     expect(refused.status).toBe(400);
     const unknownId = await api.call('POST', '/intelligence/quote', {
-      key, body: { package_id: 'vc-shortlist-v1', expansion_scope: expansionScope(result.result_id, 'contact_unlock', { selection: { mode: 'ids', record_ids: ['fund-nope'] }, contact_tier: 'email' }) },
+      key,
+      body: {
+        package_id: 'vc-shortlist-v1',
+        expansion_scope: expansionScope(result.result_id, 'contact_unlock', {
+          selection: { mode: 'ids', record_ids: ['fund-nope'] },
+          contact_tier: 'email',
+        }),
+      },
     });
     expect(unknownId.status).toBe(400);
   });
@@ -350,14 +590,22 @@ describe('POST /intelligence/expand', () => {
     const more = await expand(key, 'vc-shortlist-v1', result.result_id, 'increase_limit', { blocks: 1 });
     expect(more.quote.credits).toBe(more.result.records_count * 10);
     const again = await expand(key, 'vc-shortlist-v1', more.result.result_id, 'increase_limit', { blocks: 1 });
-    const ids = [...parent.body.records, ...more.result.records, ...again.result.records].map((r: { record_id: string }) => r.record_id);
+    const ids = [...parent.body.records, ...more.result.records, ...again.result.records].map(
+      (r: { record_id: string }) => r.record_id,
+    );
     expect(new Set(ids).size).toBe(ids.length);
     expect(more.result.records_count).toBe(10);
     expect(more.result.credits_charged).toBe(100);
     expect(Object.keys(more.result.records[0]).sort()).toEqual(Object.keys(parent.body.records[0]).sort());
 
     const intro = await run(key, 'warm-intro-paths-v1', { target_fund_name: 'Polaris Ventures', limit: 2 });
-    const refused = await api.call('POST', '/intelligence/quote', { key, body: { package_id: 'warm-intro-paths-v1', expansion_scope: expansionScope(intro.result.result_id, 'increase_limit', { blocks: 1 }) } });
+    const refused = await api.call('POST', '/intelligence/quote', {
+      key,
+      body: {
+        package_id: 'warm-intro-paths-v1',
+        expansion_scope: expansionScope(intro.result.result_id, 'increase_limit', { blocks: 1 }),
+      },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error.message).toMatch(/funding-round evidence/);
   });
@@ -365,14 +613,26 @@ describe('POST /intelligence/expand', () => {
   it('network_depth names co-investors with counts, shared companies and strength, at 20 credits a fund', async () => {
     const { key } = await pro();
     const { result } = await run(key, 'vc-shortlist-v1', { ...VC, limit: 3 });
-    const net = await expand(key, 'vc-shortlist-v1', result.result_id, 'network_depth', { selection: { mode: 'ids', record_ids: ['fund-polaris'] } });
+    const net = await expand(key, 'vc-shortlist-v1', result.result_id, 'network_depth', {
+      selection: { mode: 'ids', record_ids: ['fund-polaris'] },
+    });
     expect(net.result.credits_charged).toBe(20);
     const polaris = net.result.records[0];
-    expect(polaris.co_investors[0]).toMatchObject({ fund_id: 'fund-lattice', name: 'Lattice Capital', relationship_strength: 'strong' });
+    expect(polaris.co_investors[0]).toMatchObject({
+      fund_id: 'fund-lattice',
+      name: 'Lattice Capital',
+      relationship_strength: 'strong',
+    });
     expect(polaris.co_investors[0].shared_rounds).toBeGreaterThan(3);
     expect(polaris.shared_portfolio_companies.length).toBeGreaterThan(0);
     const people = await run(key, 'company-people-discovery-v1', { company_name: 'Nebula Labs' });
-    const refused = await api.call('POST', '/intelligence/quote', { key, body: { package_id: 'company-people-discovery-v1', expansion_scope: expansionScope(people.result.result_id, 'network_depth', { selection: { mode: 'all' } }) } });
+    const refused = await api.call('POST', '/intelligence/quote', {
+      key,
+      body: {
+        package_id: 'company-people-discovery-v1',
+        expansion_scope: expansionScope(people.result.result_id, 'network_depth', { selection: { mode: 'all' } }),
+      },
+    });
     expect(refused.status).toBe(400);
   });
 
@@ -380,9 +640,20 @@ describe('POST /intelligence/expand', () => {
     const { key } = await pro();
     const { result } = await run(key, 'kol-discovery-v1', { sector_focus: 'defi', limit: 3 });
     const params = { selection: { mode: 'all' }, contact_tier: 'social' };
-    const q = await quote(key, { package_id: 'kol-discovery-v1', expansion_scope: expansionScope(result.result_id, 'contact_unlock', params) });
-    const body = { parent_result_id: result.result_id, expansion_type: 'contact_unlock', expansion_params: params, quote_token: q.quote_token };
-    const other = await api.call('POST', '/intelligence/expand', { key, body: { ...body, expansion_params: { ...params, contact_tier: 'email' } } });
+    const q = await quote(key, {
+      package_id: 'kol-discovery-v1',
+      expansion_scope: expansionScope(result.result_id, 'contact_unlock', params),
+    });
+    const body = {
+      parent_result_id: result.result_id,
+      expansion_type: 'contact_unlock',
+      expansion_params: params,
+      quote_token: q.quote_token,
+    };
+    const other = await api.call('POST', '/intelligence/expand', {
+      key,
+      body: { ...body, expansion_params: { ...params, contact_tier: 'email' } },
+    });
     expect([other.status, other.body.error.code]).toEqual([422, 'quote_mismatch']);
     const both = await Promise.all([1, 2, 3].map(() => api.call('POST', '/intelligence/expand', { key, body })));
     expect(both.map((r) => r.status).sort()).toEqual([200, 409, 409]);
@@ -394,17 +665,31 @@ describe('expansion quotes follow what the parent offers', () => {
   it('refuses a malformed slot beside expansion_scope (400) and an expansion the parent does not offer (422)', async () => {
     const { key } = await pro(50_000);
     const { result } = await run(key, 'vc-shortlist-v1', { ...VC, limit: 5 });
-    const scope = expansionScope(result.result_id, 'contact_unlock', { selection: { mode: 'top_n', n: 1 }, contact_tier: 'social' });
-    const withSlots = await api.call('POST', '/intelligence/quote', { key, body: { package_id: 'vc-shortlist-v1', slots: { sector_focus: 'x' }, expansion_scope: scope } });
+    const scope = expansionScope(result.result_id, 'contact_unlock', {
+      selection: { mode: 'top_n', n: 1 },
+      contact_tier: 'social',
+    });
+    const withSlots = await api.call('POST', '/intelligence/quote', {
+      key,
+      body: { package_id: 'vc-shortlist-v1', slots: { sector_focus: 'x' }, expansion_scope: scope },
+    });
     expect(withSlots.status).toBe(400);
     expect(withSlots.body.error.code).toBe('validation_error');
 
-    const unlocked = await expand(key, 'vc-shortlist-v1', result.result_id, 'contact_unlock', { selection: { mode: 'top_n', n: 1 }, contact_tier: 'social' });
-    const offered = (await api.call('GET', `/intelligence/results/${unlocked.result.result_id}`, { key })).body.available_expansions.map((e: { type: string }) => e.type);
+    const unlocked = await expand(key, 'vc-shortlist-v1', result.result_id, 'contact_unlock', {
+      selection: { mode: 'top_n', n: 1 },
+      contact_tier: 'social',
+    });
+    const offered = (
+      await api.call('GET', `/intelligence/results/${unlocked.result.result_id}`, { key })
+    ).body.available_expansions.map((e: { type: string }) => e.type);
     expect(offered).not.toContain('increase_limit');
     const refused = await api.call('POST', '/intelligence/quote', {
       key,
-      body: { package_id: 'vc-shortlist-v1', expansion_scope: expansionScope(unlocked.result.result_id, 'increase_limit', { blocks: 1 }) },
+      body: {
+        package_id: 'vc-shortlist-v1',
+        expansion_scope: expansionScope(unlocked.result.result_id, 'increase_limit', { blocks: 1 }),
+      },
     });
     expect(refused.status).toBe(422);
     expect(refused.body.error.code).toBe('invalid_state');
@@ -417,15 +702,34 @@ describe('parallel expansions of one result', () => {
     const { result } = await run(key, 'vc-shortlist-v1', { ...VC, limit: 10 });
     const before = await balance(key);
     const requests = Array.from({ length: 16 }, (_, i) => {
-      const [type, params] = i % 2 === 0
-        ? ['contact_unlock', { selection: { mode: 'top_n', n: (i % 10) + 1 }, contact_tier: 'email' }]
-        : ['increase_limit', { blocks: 1 }];
+      const [type, params] =
+        i % 2 === 0
+          ? ['contact_unlock', { selection: { mode: 'top_n', n: (i % 10) + 1 }, contact_tier: 'email' }]
+          : ['increase_limit', { blocks: 1 }];
       return { type, params };
     });
-    const quoted = await Promise.all(requests.map(async (r) => ({ ...r, q: await quote(key, { package_id: 'vc-shortlist-v1', expansion_scope: expansionScope(result.result_id, r.type, r.params) }) })));
-    const answers = await Promise.all(quoted.map((r) => api.call('POST', '/intelligence/expand', {
-      key, body: { parent_result_id: result.result_id, expansion_type: r.type, expansion_params: r.params, quote_token: r.q.quote_token },
-    })));
+    const quoted = await Promise.all(
+      requests.map(async (r) => ({
+        ...r,
+        q: await quote(key, {
+          package_id: 'vc-shortlist-v1',
+          expansion_scope: expansionScope(result.result_id, r.type, r.params),
+        }),
+      })),
+    );
+    const answers = await Promise.all(
+      quoted.map((r) =>
+        api.call('POST', '/intelligence/expand', {
+          key,
+          body: {
+            parent_result_id: result.result_id,
+            expansion_type: r.type,
+            expansion_params: r.params,
+            quote_token: r.q.quote_token,
+          },
+        }),
+      ),
+    );
     let charged = 0;
     for (const res of answers) {
       expect([200, 409], JSON.stringify(res.body)).toContain(res.status);

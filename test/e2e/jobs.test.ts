@@ -75,13 +75,23 @@ describe('POST /bd/jobs then a real SSE client to completion', () => {
   it('runs full_pipeline over curated companies: live progress, complete, rows, stored result and an exact charge', async () => {
     const { key, user } = await proUser();
     queue.stop();
-    const created = await api.call('POST', '/bd/jobs', { key, body: { preset: 'full_pipeline', input_assets: { companies: [NEBULA, QUIET, UNKNOWN] } } });
+    const created = await api.call('POST', '/bd/jobs', {
+      key,
+      body: { preset: 'full_pipeline', input_assets: { companies: [NEBULA, QUIET, UNKNOWN] } },
+    });
     expect(created.status).toBe(202);
     expect(created.body).toMatchObject({
       status: 'pending',
       progress_percent: 0,
       preset: 'full_pipeline',
-      requested_capabilities: ['qualification', 'company_size', 'contact_discovery', 'email_lookup', 'email_verify', 'deliverable_finalize'],
+      requested_capabilities: [
+        'qualification',
+        'company_size',
+        'contact_discovery',
+        'email_lookup',
+        'email_verify',
+        'deliverable_finalize',
+      ],
       warnings: [],
       error_message: null,
       result_id: null,
@@ -113,7 +123,13 @@ describe('POST /bd/jobs then a real SSE client to completion', () => {
     expect(job.started_at).not.toBeNull();
     expect(job.completed_at >= job.started_at).toBe(true);
     // Nebula: 5 of 6 people (most senior first), Quiet: 3; Ethan Brooks' address comes from Nebula's first.last pattern.
-    expect(job.stats.units).toEqual({ qualification: 3, company_size: 1, contact_discovery: 8, email_lookup: 8, email_verify: 8 });
+    expect(job.stats.units).toEqual({
+      qualification: 3,
+      company_size: 1,
+      contact_discovery: 8,
+      email_lookup: 8,
+      email_verify: 8,
+    });
     expect(job.credits_charged).toBe(3 + 1 + 16 + 24 + 8);
     expect(job.stats.rows_delivered).toBe(9);
     expect((await getBalance(user.id)).available).toBe(10_000 - job.credits_charged);
@@ -121,8 +137,18 @@ describe('POST /bd/jobs then a real SSE client to completion', () => {
     const exported = await api.call('GET', `/bd/jobs/${job.job_id}/export?format=json`, { key });
     expect(exported.body.rows).toHaveLength(9);
     const ethan = exported.body.rows.find((r: { full_name: string }) => r.full_name === 'Ethan Brooks');
-    expect(ethan).toMatchObject({ domain: 'nebulalabs.io', employee_count: 42, email: 'ethan.brooks@nebulalabs.io', email_source: 'pattern', email_status: 'deliverable', contact_source: 'contact_discovery' });
-    expect(exported.body.rows.find((r: { domain: string }) => r.domain === 'unknown-startup-e2e.io')).toMatchObject({ full_name: null, company_size_status: 'unresolved' });
+    expect(ethan).toMatchObject({
+      domain: 'nebulalabs.io',
+      employee_count: 42,
+      email: 'ethan.brooks@nebulalabs.io',
+      email_source: 'pattern',
+      email_status: 'deliverable',
+      contact_source: 'contact_discovery',
+    });
+    expect(exported.body.rows.find((r: { domain: string }) => r.domain === 'unknown-startup-e2e.io')).toMatchObject({
+      full_name: null,
+      company_size_status: 'unresolved',
+    });
 
     const csv = await api.call('GET', `/bd/jobs/${job.job_id}/export?format=csv`, { key });
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
@@ -131,7 +157,10 @@ describe('POST /bd/jobs then a real SSE client to completion', () => {
     expect(lines).toHaveLength(10);
 
     const stored = await api.call('GET', `/results/${job.result_id}`, { key });
-    expect(stored.body).toMatchObject({ tool_name: 'bd_job', result_data: { job_id: job.job_id, stats: { rows_delivered: 9 } } });
+    expect(stored.body).toMatchObject({
+      tool_name: 'bd_job',
+      result_data: { job_id: job.job_id, stats: { rows_delivered: 9 } },
+    });
     expect(stored.body.result_data.rows).toEqual(exported.body.rows);
 
     const usage = await api.call('GET', '/credits/usage', { key });
@@ -140,7 +169,10 @@ describe('POST /bd/jobs then a real SSE client to completion', () => {
 
   it('a job already finished gets only the complete event', async () => {
     const { key } = await proUser();
-    const created = await api.call('POST', '/bd/jobs', { key, body: { preset: 'verify_existing_emails', input_assets: { contacts: [{ email: 'ada.park@nebulalabs.io' }] } } });
+    const created = await api.call('POST', '/bd/jobs', {
+      key,
+      body: { preset: 'verify_existing_emails', input_assets: { contacts: [{ email: 'ada.park@nebulalabs.io' }] } },
+    });
     await waitForJob(key, created.body.job_id);
     const events = await followJob(key, created.body.job_id);
     expect(events.map((e) => e.type)).toEqual(['complete']);
@@ -153,22 +185,36 @@ describe('hostile input rows', () => {
     const { key } = await proUser();
     const created = await api.call('POST', '/bd/jobs', {
       key,
-      body: { requested_capabilities: ['linkedin_enrich'], input_assets: { contacts: [{ linkedin_url: 'https://www.linkedin.com/in/%E0%A4%A' }, { linkedin_url: 'https://www.linkedin.com/in/ada-park-1a' }] } },
+      body: {
+        requested_capabilities: ['linkedin_enrich'],
+        input_assets: {
+          contacts: [
+            { linkedin_url: 'https://www.linkedin.com/in/%E0%A4%A' },
+            { linkedin_url: 'https://www.linkedin.com/in/ada-park-1a' },
+          ],
+        },
+      },
     });
     expect(created.status).toBe(202);
     const job = await waitForJob(key, created.body.job_id);
     expect(job).toMatchObject({ status: 'completed', error_message: null });
     const rows = (await api.call('GET', `/bd/jobs/${job.job_id}/export?format=json`, { key })).body.rows;
     expect(rows).toHaveLength(2);
-    expect(rows.find((r: { linkedin_url: string }) => r.linkedin_url.includes('ada-park'))).toMatchObject({ full_name: 'Ada Park', company_name: 'Nebula Labs' });
+    expect(rows.find((r: { linkedin_url: string }) => r.linkedin_url.includes('ada-park'))).toMatchObject({
+      full_name: 'Ada Park',
+      company_name: 'Nebula Labs',
+    });
   });
 });
 
 describe('SSE endpoint guards (checked before the stream opens)', () => {
-  it('401 without a key, 404 for another user\'s job, 406 when Accept excludes text/event-stream, 400 for a malformed id', async () => {
+  it("401 without a key, 404 for another user's job, 406 when Accept excludes text/event-stream, 400 for a malformed id", async () => {
     const owner = await proUser();
     const other = await proUser();
-    const created = await api.call('POST', '/bd/jobs', { key: owner.key, body: { preset: 'verify_existing_emails', input_assets: { contacts: [{ email: 'a@nebulalabs.io' }] } } });
+    const created = await api.call('POST', '/bd/jobs', {
+      key: owner.key,
+      body: { preset: 'verify_existing_emails', input_assets: { contacts: [{ email: 'a@nebulalabs.io' }] } },
+    });
     const path = `/bd/jobs/${created.body.job_id}/events`;
     expect((await api.call('GET', path, { headers: { accept: 'text/event-stream' } })).status).toBe(401);
     const notFound = await api.call('GET', path, { key: other.key, headers: { accept: 'text/event-stream' } });
@@ -183,13 +229,20 @@ describe('SSE endpoint guards (checked before the stream opens)', () => {
 
   it('streams text/event-stream with the current state first', async () => {
     const { key } = await proUser();
-    const created = await api.call('POST', '/bd/jobs', { key, body: { preset: 'verify_existing_emails', input_assets: { contacts: [{ email: 'a@nebulalabs.io' }] } } });
+    const created = await api.call('POST', '/bd/jobs', {
+      key,
+      body: { preset: 'verify_existing_emails', input_assets: { contacts: [{ email: 'a@nebulalabs.io' }] } },
+    });
     await queue.drained();
-    const res = await fetch(`${api.baseUrl}/bd/jobs/${created.body.job_id}/events`, { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' } });
+    const res = await fetch(`${api.baseUrl}/bd/jobs/${created.body.job_id}/events`, {
+      headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const text = await res.text();
-    expect(text).toMatch(/^id: \d+\nevent: complete\ndata: \{"job_id":"[0-9a-f-]{36}","status":"completed","progress_percent":100,/);
+    expect(text).toMatch(
+      /^id: \d+\nevent: complete\ndata: \{"job_id":"[0-9a-f-]{36}","status":"completed","progress_percent":100,/,
+    );
   });
 });
 
@@ -200,9 +253,15 @@ describe('SSE keep-alive and cancellation', () => {
     try {
       const { key } = await proUser();
       queue.stop();
-      const created = await api.call('POST', '/bd/jobs', { key, body: { preset: 'full_pipeline', input_assets: { companies: [NEBULA] } } });
+      const created = await api.call('POST', '/bd/jobs', {
+        key,
+        body: { preset: 'full_pipeline', input_assets: { companies: [NEBULA] } },
+      });
       const controller = new AbortController();
-      const res = await fetch(`${api.baseUrl}/bd/jobs/${created.body.job_id}/events`, { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' }, signal: controller.signal });
+      const res = await fetch(`${api.baseUrl}/bd/jobs/${created.body.job_id}/events`, {
+        headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' },
+        signal: controller.signal,
+      });
       const reader = res.body!.getReader();
       const decoder = new TextDecoder();
       let text = '';
@@ -231,8 +290,13 @@ describe('SSE keep-alive and cancellation', () => {
     try {
       const { key } = await proUser();
       queue.stop();
-      const created = await api.call('POST', '/bd/jobs', { key, body: { preset: 'full_pipeline', input_assets: { companies: [NEBULA] } } });
-      const res = await fetch(`${api.baseUrl}/bd/jobs/${created.body.job_id}/events`, { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' } });
+      const created = await api.call('POST', '/bd/jobs', {
+        key,
+        body: { preset: 'full_pipeline', input_assets: { companies: [NEBULA] } },
+      });
+      const res = await fetch(`${api.baseUrl}/bd/jobs/${created.body.job_id}/events`, {
+        headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' },
+      });
       const reader = res.body!.getReader();
       const decoder = new TextDecoder();
       let text = '';

@@ -22,7 +22,12 @@ const BODY = {
 async function quote(key: string, body: unknown = BODY) {
   const res = await api.call('POST', '/bd/jobs/quote', { key, body });
   expect(res.status, res.text).toBe(200);
-  return res.body as { quote_token: string; credits: number; expiry: string; breakdown: { capability: string; units: number; unit_credits: number; credits: number }[] };
+  return res.body as {
+    quote_token: string;
+    credits: number;
+    expiry: string;
+    breakdown: { capability: string; units: number; unit_credits: number; credits: number }[];
+  };
 }
 
 const available = async (userId: string) => (await getBalance(userId)).available;
@@ -63,7 +68,9 @@ describe('POST /bd/jobs/quote', () => {
   it('parallel creates with one token: exactly one job', async () => {
     const { user, key } = await api.newUser({ tier: 'pro', credits: 10_000 });
     const q = await quote(key);
-    const answers = await Promise.all([1, 2, 3].map(() => api.call('POST', '/bd/jobs', { key, body: { ...BODY, quote_token: q.quote_token } })));
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => api.call('POST', '/bd/jobs', { key, body: { ...BODY, quote_token: q.quote_token } })),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([202, 409, 409]);
     expect(await available(user.id)).toBe(10_000 - q.credits);
     expect((await api.call('GET', '/bd/jobs', { key })).body.total).toBe(1);
@@ -74,12 +81,18 @@ describe('POST /bd/jobs/quote', () => {
     const other = await api.newUser({ tier: 'pro', credits: 10_000 });
     const q = await quote(key);
 
-    const changed = await api.call('POST', '/bd/jobs', { key, body: { ...BODY, preset: 'company_size_and_email_verify', quote_token: q.quote_token } });
+    const changed = await api.call('POST', '/bd/jobs', {
+      key,
+      body: { ...BODY, preset: 'company_size_and_email_verify', quote_token: q.quote_token },
+    });
     expect(changed.status).toBe(422);
     expect(changed.body.error.code).toBe('quote_mismatch');
     expect(changed.body.error.message).toMatch(/same job body/);
 
-    const stolen = await api.call('POST', '/bd/jobs', { key: other.key, body: { ...BODY, quote_token: q.quote_token } });
+    const stolen = await api.call('POST', '/bd/jobs', {
+      key: other.key,
+      body: { ...BODY, quote_token: q.quote_token },
+    });
     expect(stolen.status).toBe(422);
     expect(stolen.body.error.code).toBe('quote_mismatch');
 
@@ -89,7 +102,9 @@ describe('POST /bd/jobs/quote', () => {
     expect(await available(user.id)).toBe(10_000);
     expect(await available(other.user.id)).toBe(10_000);
     // The refusals did not use the token up.
-    expect((await api.call('POST', '/bd/jobs', { key, body: { ...BODY, quote_token: q.quote_token } })).status).toBe(202);
+    expect((await api.call('POST', '/bd/jobs', { key, body: { ...BODY, quote_token: q.quote_token } })).status).toBe(
+      202,
+    );
   });
 
   it('an expired token is 410 and nothing is reserved', async () => {
@@ -108,13 +123,19 @@ describe('POST /bd/jobs/quote', () => {
     expect(q.credits).toBeGreaterThan(5);
     const refused = await api.call('POST', '/bd/jobs', { key, body: { ...BODY, quote_token: q.quote_token } });
     expect(refused.status).toBe(402);
-    expect(refused.body.error).toMatchObject({ code: 'insufficient_credits', details: { required: q.credits, available: 5 } });
+    expect(refused.body.error).toMatchObject({
+      code: 'insufficient_credits',
+      details: { required: q.credits, available: 5 },
+    });
     expect(await available(user.id)).toBe(5);
   });
 
   it('validates the body as the create does', async () => {
     const { key } = await api.newUser({ tier: 'pro', credits: 10 });
-    const both = await api.call('POST', '/bd/jobs/quote', { key, body: { ...BODY, requested_capabilities: ['email_verify'] } });
+    const both = await api.call('POST', '/bd/jobs/quote', {
+      key,
+      body: { ...BODY, requested_capabilities: ['email_verify'] },
+    });
     expect(both.status).toBe(400);
     const token = await api.call('POST', '/bd/jobs/quote', { key, body: { ...BODY, quote_token: 'qt_x' } });
     expect(token.status).toBe(400);

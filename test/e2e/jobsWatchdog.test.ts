@@ -26,11 +26,17 @@ const COMPANIES = [
   { company_name: 'Quiet Protocol', domain: 'quietprotocol.xyz' },
 ];
 
-
 async function settledMoney(userId: string, jobId: string) {
   const job = (await getJob(userId, jobId, true))!;
-  const charges = (await ledgerBetween(userId, '2000-01-01', '2100-01-01')).filter((e) => e.tool_name === 'bd_job' && e.ref_id === jobId);
-  return { job, charged: charges.reduce((s, e) => s + e.credits, 0), reservation: await getReservation(userId, job.reservationId), balance: (await getBalance(userId)).available };
+  const charges = (await ledgerBetween(userId, '2000-01-01', '2100-01-01')).filter(
+    (e) => e.tool_name === 'bd_job' && e.ref_id === jobId,
+  );
+  return {
+    job,
+    charged: charges.reduce((s, e) => s + e.credits, 0),
+    reservation: await getReservation(userId, job.reservationId),
+    balance: (await getBalance(userId)).available,
+  };
 }
 
 describe('job watchdog', () => {
@@ -39,7 +45,10 @@ describe('job watchdog', () => {
     const { key, user } = await api.newUser({ tier: 'pro', credits: 10_000 });
     // The first stage message goes through; everything after it is lost.
     installPorts({ queue: losingQueue(queue, 1) });
-    const created = await api.call('POST', '/bd/jobs', { key, body: { preset: 'full_pipeline', input_assets: { companies: COMPANIES } } });
+    const created = await api.call('POST', '/bd/jobs', {
+      key,
+      body: { preset: 'full_pipeline', input_assets: { companies: COMPANIES } },
+    });
     expect(created.status).toBe(202);
     await queue.drained();
     installPorts({ queue });
@@ -49,10 +58,17 @@ describe('job watchdog', () => {
 
     // Not stale yet: left alone.
     clock.advance(4 * MINUTE);
-    expect(await superviseJobs({ staleAfterMs: 5 * MINUTE, maxRedrives: 3 })).toMatchObject({ stalled: 0, redriven: 0 });
+    expect(await superviseJobs({ staleAfterMs: 5 * MINUTE, maxRedrives: 3 })).toMatchObject({
+      stalled: 0,
+      redriven: 0,
+    });
 
     clock.advance(2 * MINUTE);
-    expect(await superviseJobs({ staleAfterMs: 5 * MINUTE, maxRedrives: 3 })).toMatchObject({ stalled: 1, redriven: 1, failed: 0 });
+    expect(await superviseJobs({ staleAfterMs: 5 * MINUTE, maxRedrives: 3 })).toMatchObject({
+      stalled: 1,
+      redriven: 1,
+      failed: 0,
+    });
     await queue.drained();
     const done = (await api.call('GET', `/bd/jobs/${created.body.job_id}`, { key })).body;
     expect(done).toMatchObject({ status: 'completed', progress_percent: 100, error_message: null });
@@ -73,12 +89,17 @@ describe('job watchdog', () => {
     const { key, user } = await api.newUser({ tier: 'pro', credits: 10_000 });
     installPorts({ queue: losingQueue(queue, 0) });
     try {
-      const created = await api.call('POST', '/bd/jobs', { key, body: { preset: 'full_pipeline', input_assets: { companies: COMPANIES } } });
+      const created = await api.call('POST', '/bd/jobs', {
+        key,
+        body: { preset: 'full_pipeline', input_assets: { companies: COMPANIES } },
+      });
       expect(created.status).toBe(202);
       const jobId = created.body.job_id as string;
       expect((await getBalance(user.id)).available).toBe(10_000 - created.body.credits_reserved);
 
-      const res = await fetch(`${api.baseUrl}/bd/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' } });
+      const res = await fetch(`${api.baseUrl}/bd/jobs/${jobId}/events`, {
+        headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' },
+      });
       const reader = res.body!.getReader();
       const decoder = new TextDecoder();
       let text = '';
@@ -94,11 +115,19 @@ describe('job watchdog', () => {
 
       for (let redrive = 1; redrive <= 3; redrive++) {
         clock.advance(6 * MINUTE);
-        expect(await superviseJobs({ staleAfterMs: 5 * MINUTE, maxRedrives: 3 })).toMatchObject({ stalled: 1, redriven: 1, failed: 0 });
+        expect(await superviseJobs({ staleAfterMs: 5 * MINUTE, maxRedrives: 3 })).toMatchObject({
+          stalled: 1,
+          redriven: 1,
+          failed: 0,
+        });
         expect((await getJob(user.id, jobId, true))!.status).toBe('pending');
       }
       clock.advance(6 * MINUTE);
-      expect(await superviseJobs({ staleAfterMs: 5 * MINUTE, maxRedrives: 3 })).toMatchObject({ stalled: 1, redriven: 0, failed: 1 });
+      expect(await superviseJobs({ staleAfterMs: 5 * MINUTE, maxRedrives: 3 })).toMatchObject({
+        stalled: 1,
+        redriven: 0,
+        failed: 1,
+      });
 
       const failed = (await api.call('GET', `/bd/jobs/${jobId}`, { key })).body;
       expect(failed).toMatchObject({ status: 'failed', credits_charged: 0 });
@@ -129,10 +158,17 @@ describe('growth runs whose start was interrupted', () => {
 
     clock.advance(3 * MINUTE);
     expect(await recoverStartingRuns()).toMatchObject({ found: 1, failed: 1, attached: 0 });
-    expect(await getRun(user.id, runId)).toMatchObject({ status: 'failed', errorMessage: expect.stringMatching(/interrupted/) });
+    expect(await getRun(user.id, runId)).toMatchObject({
+      status: 'failed',
+      errorMessage: expect.stringMatching(/interrupted/),
+    });
     expect(await getReservation(user.id, run.reservationId)).toBeUndefined();
     expect((await getBalance(user.id)).available).toBe(1_000);
-    expect((await api.call('GET', `/growth/runs/${runId}`, { key })).body.preview.pricing).toEqual({ quoted_credits: 40, charged_credits: 0, rebate_credits: 40 });
+    expect((await api.call('GET', `/growth/runs/${runId}`, { key })).body.preview.pricing).toEqual({
+      quoted_credits: 40,
+      charged_credits: 0,
+      rebate_credits: 40,
+    });
     // Settled runs leave the sweep's index.
     expect((await recoverStartingRuns()).found).toBe(0);
   });

@@ -56,7 +56,10 @@ describe.runIf(process.platform === 'linux')('local servers listen on 127.0.0.1 
 
   it('the API', { timeout: 60_000 }, async () => {
     const runtime = await startLocalRuntime({
-      port: 0, dataDir: '', fresh: false, renewalsEverySeconds: 3600,
+      port: 0,
+      dataDir: '',
+      fresh: false,
+      renewalsEverySeconds: 3600,
       dynamo: { endpoint: inject('dynamoEndpoint'), tableName: `outreach-hosts-${uuidv7()}`, datasetScale: 0.01 },
     });
     try {
@@ -76,7 +79,9 @@ describe.runIf(process.platform === 'linux')('local servers listen on 127.0.0.1 
     try {
       const dynamo = await startDynamo();
       try {
-        expect(listeners(Number(new URL(dynamo.endpoint).port))).toEqual(expect.arrayContaining([expect.stringMatching(/^0+$/)]));
+        expect(listeners(Number(new URL(dynamo.endpoint).port))).toEqual(
+          expect.arrayContaining([expect.stringMatching(/^0+$/)]),
+        );
       } finally {
         await dynamo.stop();
       }

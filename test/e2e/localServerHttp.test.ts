@@ -21,7 +21,9 @@ function parseAnswers(bytes: Buffer): RawAnswer[] {
     const end = rest.indexOf('\r\n\r\n');
     if (end < 0) break;
     const [statusLine, ...lines] = rest.subarray(0, end).toString('latin1').split('\r\n');
-    const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+    const headers = Object.fromEntries(
+      lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+    );
     rest = rest.subarray(end + 4);
     let body: Buffer = Buffer.alloc(0);
     if (headers['transfer-encoding'] === 'chunked') {
@@ -56,13 +58,22 @@ function exchange(send: (socket: Socket) => void): Promise<{ answers: RawAnswer[
 
 const MIB = 1024 * 1024;
 const head = (method: string, path: string, headers: Record<string, string | number>) =>
-  `${method} /api/v1${path} HTTP/1.1\r\nHost: ${hostname}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`;
+  `${method} /api/v1${path} HTTP/1.1\r\nHost: ${hostname}\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\r\n')}\r\n\r\n`;
 
 describe('a body over the local server limit', () => {
   it('answers 413 and the next request on the same keep-alive connection is answered', async () => {
     const body = Buffer.alloc(5 * MIB, 'a');
     const { answers, error } = await exchange((socket) => {
-      socket.write(head('POST', '/chats', { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': body.length, connection: 'keep-alive' }));
+      socket.write(
+        head('POST', '/chats', {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          'content-length': body.length,
+          connection: 'keep-alive',
+        }),
+      );
       socket.write(body);
       socket.write(head('GET', '/health', { connection: 'close' }));
     });
@@ -93,7 +104,10 @@ describe('HTTP details', () => {
 
   it('PATCH /users/me refuses an e-mail whose part before @ is over 64 characters', async () => {
     const own = await api.newUser();
-    const refused = await api.call('PATCH', '/users/me', { key: own.key, body: { email: `${'a'.repeat(65)}@example.com` } });
+    const refused = await api.call('PATCH', '/users/me', {
+      key: own.key,
+      body: { email: `${'a'.repeat(65)}@example.com` },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error.code).toBe('validation_error');
     const longest = `${'b'.repeat(64)}-${Date.now()}`.slice(0, 64);

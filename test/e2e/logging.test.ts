@@ -52,24 +52,41 @@ describe('structured logs', () => {
     expect(rotated.status).toBe(200);
     secrets.push(rotated.body.api_key);
     const newKey = rotated.body.api_key as string;
-    expect((await api.call('PATCH', '/users/me', { key: newKey, body: { email: `changed-${email}` } })).status).toBe(200);
+    expect((await api.call('PATCH', '/users/me', { key: newKey, body: { email: `changed-${email}` } })).status).toBe(
+      200,
+    );
     secrets.push(`changed-${email}`);
     expect((await api.call('GET', '/users/me', { key: 'sk_wrong_key_for_logging_test' })).status).toBe(401);
     expect((await api.call('PATCH', '/users/me', { key: newKey, body: { email: 'not-an-address' } })).status).toBe(400);
-    const first = (await api.call('POST', '/subscriptions/checkout-session', { key: newKey, body: { tier: 'pro' } })).body;
-    const second = (await api.call('POST', '/subscriptions/checkout-session', { key: newKey, body: { tier: 'pro' } })).body;
+    const first = (await api.call('POST', '/subscriptions/checkout-session', { key: newKey, body: { tier: 'pro' } }))
+      .body;
+    const second = (await api.call('POST', '/subscriptions/checkout-session', { key: newKey, body: { tier: 'pro' } }))
+      .body;
     expect((await api.call('POST', `${first.checkout_url}/pay`)).status).toBe(200);
     expect((await api.call('POST', `${second.checkout_url}/pay`)).status).toBe(422);
-    expect((await api.call('POST', '/webhooks/stripe', { headers: { 'stripe-signature': 't=1,v1=00' }, body: { id: 'evt_x' } })).status).toBe(400);
+    expect(
+      (
+        await api.call('POST', '/webhooks/stripe', {
+          headers: { 'stripe-signature': 't=1,v1=00' },
+          body: { id: 'evt_x' },
+        })
+      ).status,
+    ).toBe(400);
     // Refused by the local server itself, before any handler: no route, no key, a malformed path.
     expect((await api.call('GET', '/no/such/endpoint', { key: newKey })).status).toBe(404);
     expect((await api.call('GET', '/users/me')).status).toBe(401);
     expect((await api.call('GET', '/bd/jobs/%E0%A4%A', { key: newKey })).status).toBe(400);
     // A first start's server while the curated dataset loads.
-    const loading = createLocalApi({ curatedDatasetUnavailable: () => new DatasetLoadingError({ loaded_items: 5, total_items: 10 }, 3) });
+    const loading = createLocalApi({
+      curatedDatasetUnavailable: () => new DatasetLoadingError({ loaded_items: 5, total_items: 10 }, 3),
+    });
     const port = await listen(loading, 0);
     try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/v1/intelligence/resolve`, { method: 'POST', headers: { authorization: `Bearer ${newKey}`, 'content-type': 'application/json' }, body: '{}' });
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/intelligence/resolve`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${newKey}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(res.status).toBe(503);
     } finally {
       loading.closeAllConnections();
@@ -82,7 +99,16 @@ describe('structured logs', () => {
     expect(access.length).toBeGreaterThanOrEqual(6);
     for (const line of access) {
       expect(line).toMatchObject({ level: 'INFO', service: 'outreach-intelligence' });
-      for (const field of ['requestId', 'route', 'status', 'function_name', 'function_request_id', 'cold_start', 'timestamp']) expect(line, field).toHaveProperty(field);
+      for (const field of [
+        'requestId',
+        'route',
+        'status',
+        'function_name',
+        'function_request_id',
+        'cold_start',
+        'timestamp',
+      ])
+        expect(line, field).toHaveProperty(field);
     }
     const me = access.find((l) => l.route === 'GET /api/v1/users/me' && l.status === 200);
     expect(me?.userId).toBe(userId);
@@ -95,8 +121,18 @@ describe('structured logs', () => {
       expect.arrayContaining([
         expect.objectContaining({ level: 'INFO', route: 'GET (unmatched)', status: 404, code: 'not_found' }),
         expect.objectContaining({ level: 'INFO', route: 'GET /api/v1/users/me', status: 401, code: 'unauthorized' }),
-        expect.objectContaining({ level: 'INFO', route: 'GET /api/v1/bd/jobs/{job_id}', status: 400, code: 'validation_error' }),
-        expect.objectContaining({ level: 'INFO', route: 'POST /api/v1/intelligence/resolve', status: 503, code: 'dataset_loading' }),
+        expect.objectContaining({
+          level: 'INFO',
+          route: 'GET /api/v1/bd/jobs/{job_id}',
+          status: 400,
+          code: 'validation_error',
+        }),
+        expect.objectContaining({
+          level: 'INFO',
+          route: 'POST /api/v1/intelligence/resolve',
+          status: 503,
+          code: 'dataset_loading',
+        }),
       ]),
     );
     for (const line of refused) {
@@ -122,7 +158,9 @@ describe('structured logs', () => {
 
   it('tallies the business metrics locally', () => {
     const rejected = [...metricTally()].filter(([name]) => name.startsWith('PaymentEventsRejected'));
-    expect(rejected.map(([name]) => name)).toEqual(expect.arrayContaining(['PaymentEventsRejected reason=signature', 'PaymentEventsRejected reason=not applicable']));
+    expect(rejected.map(([name]) => name)).toEqual(
+      expect.arrayContaining(['PaymentEventsRejected reason=signature', 'PaymentEventsRejected reason=not applicable']),
+    );
     expect(metricTally().get('PaymentEventsApplied')).toBeGreaterThanOrEqual(1);
   });
 });

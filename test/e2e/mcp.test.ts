@@ -17,21 +17,45 @@ const clock = new ManualClock(new Date());
 const api = await startTestApi({ clock });
 
 const TOOL_NAMES = [
-  'get_account', 'get_credit_usage', 'list_packages', 'resolve_package', 'quote_package', 'execute_package', 'get_intelligence_result', 'expand_result',
-  'list_results', 'get_result', 'resolve_growth_goal', 'quote_growth_plan', 'start_growth_run', 'get_growth_run', 'quote_enrichment_job', 'start_enrichment_job',
-  'get_job', 'list_jobs', 'cancel_job', 'list_communities', 'get_moderation_status',
+  'get_account',
+  'get_credit_usage',
+  'list_packages',
+  'resolve_package',
+  'quote_package',
+  'execute_package',
+  'get_intelligence_result',
+  'expand_result',
+  'list_results',
+  'get_result',
+  'resolve_growth_goal',
+  'quote_growth_plan',
+  'start_growth_run',
+  'get_growth_run',
+  'quote_enrichment_job',
+  'start_enrichment_job',
+  'get_job',
+  'list_jobs',
+  'cancel_job',
+  'list_communities',
+  'get_moderation_status',
 ];
 const SPENDING = ['execute_package', 'expand_result', 'start_growth_run', 'start_enrichment_job'];
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
 
-type ToolResult = { content: { type: string; text: string }[]; structuredContent?: Record<string, any>; isError?: boolean; _meta?: Record<string, any> };
+type ToolResult = {
+  content: { type: string; text: string }[];
+  structuredContent?: Record<string, any>;
+  isError?: boolean;
+  _meta?: Record<string, any>;
+};
 
 /** Output schemas by tool, as tools/list publishes them, compiled once. */
 const outputCheck = new Map<string, ReturnType<typeof ajv.compile>>();
 async function call(client: Client, name: string, args: Record<string, unknown>): Promise<ToolResult> {
-  if (outputCheck.size === 0) for (const tool of (await client.listTools()).tools) outputCheck.set(tool.name, ajv.compile(tool.outputSchema!));
+  if (outputCheck.size === 0)
+    for (const tool of (await client.listTools()).tools) outputCheck.set(tool.name, ajv.compile(tool.outputSchema!));
   const result = (await client.callTool({ name, arguments: args })) as ToolResult;
   if (!result.isError) {
     // structuredContent matches the published outputSchema, and the text is the same JSON.
@@ -55,7 +79,12 @@ const available = async (userId: string) => (await getBalance(userId)).available
 const SLOTS = { sector_focus: 'defi', stage: 'seed', limit: 10 };
 const JOB = {
   preset: 'full_pipeline',
-  input_assets: { companies: [{ company_name: 'Nebula Labs', website: 'https://www.nebulalabs.io/about' }, { company_name: 'Quiet Protocol', domain: 'quietprotocol.xyz' }] },
+  input_assets: {
+    companies: [
+      { company_name: 'Nebula Labs', website: 'https://www.nebulalabs.io/about' },
+      { company_name: 'Quiet Protocol', domain: 'quietprotocol.xyz' },
+    ],
+  },
 };
 
 describe.each(REVISIONS)('protocol revision $name', (revision) => {
@@ -72,7 +101,11 @@ describe.each(REVISIONS)('protocol revision $name', (revision) => {
       expect(tool.description!.length, tool.name).toBeGreaterThan(60);
       expect(tool.annotations?.openWorldHint, tool.name).toBe(false);
       if (SPENDING.includes(tool.name)) {
-        expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+        expect(tool.annotations, tool.name).toMatchObject({
+          readOnlyHint: false,
+          destructiveHint: false,
+          idempotentHint: true,
+        });
         expect(tool.inputSchema.required, tool.name).toContain('quote_token');
       } else if (tool.name === 'cancel_job') {
         expect(tool.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
@@ -81,12 +114,21 @@ describe.each(REVISIONS)('protocol revision $name', (revision) => {
       }
     }
     // The list tools offer 25 records a call at most.
-    for (const name of ['list_results', 'list_jobs', 'list_communities', 'list_packages', 'get_intelligence_result', 'get_result']) {
+    for (const name of [
+      'list_results',
+      'list_jobs',
+      'list_communities',
+      'list_packages',
+      'get_intelligence_result',
+      'get_result',
+    ]) {
       expect((tools.find((t) => t.name === name)!.inputSchema.properties as any).limit.maximum, name).toBe(25);
     }
     // The job tools take the create body the HTTP API takes.
     const start = tools.find((t) => t.name === 'start_enrichment_job')!;
-    expect(Object.keys(start.inputSchema.properties!)).toEqual(expect.arrayContaining(['preset', 'requested_capabilities', 'input_assets', 'icp_config', 'quote_token']));
+    expect(Object.keys(start.inputSchema.properties!)).toEqual(
+      expect.arrayContaining(['preset', 'requested_capabilities', 'input_assets', 'icp_config', 'quote_token']),
+    );
   });
 
   it('answers a tool call with structuredContent valid against its outputSchema', async () => {
@@ -105,7 +147,9 @@ describe('an agent speaking only MCP', () => {
     const { user, key } = await api.newUser({ tier: 'pro', credits: 10_000 });
     const client = await mcpClient(api.baseUrl, key);
 
-    const resolved = ok(await call(client, 'resolve_package', { package_id: 'vc-shortlist-v1', request_text: '10 seed-stage DeFi VCs' }));
+    const resolved = ok(
+      await call(client, 'resolve_package', { package_id: 'vc-shortlist-v1', request_text: '10 seed-stage DeFi VCs' }),
+    );
     expect(resolved.intent_status).toBe('ready_for_quote');
     const quote = ok(await call(client, 'quote_package', { package_id: 'vc-shortlist-v1', slots: SLOTS }));
     expect(await available(user.id)).toBe(10_000);
@@ -130,14 +174,28 @@ describe('an agent speaking only MCP', () => {
     const rest = await call(client, 'get_intelligence_result', { result_id: run.result_id, limit: 25, offset: 4 });
     expect(ok(rest).records).toHaveLength(run.records_count - 4);
     expect(rest._meta?.page.next_offset).toBeNull();
-    expect([...ok(first).records, ...ok(rest).records].map((r: { record_id: string }) => r.record_id)).toHaveLength(new Set([...ok(first).records, ...ok(rest).records].map((r: { record_id: string }) => r.record_id)).size);
+    expect([...ok(first).records, ...ok(rest).records].map((r: { record_id: string }) => r.record_id)).toHaveLength(
+      new Set([...ok(first).records, ...ok(rest).records].map((r: { record_id: string }) => r.record_id)).size,
+    );
 
     const params = { selection: { mode: 'top_n', n: 2 }, contact_tier: 'email' };
-    const unlockQuote = ok(await call(client, 'quote_package', {
-      package_id: 'vc-shortlist-v1', expansion_scope: { parent_result_id: run.result_id, expansion_type: 'contact_unlock', expansion_params: params },
-    }));
+    const unlockQuote = ok(
+      await call(client, 'quote_package', {
+        package_id: 'vc-shortlist-v1',
+        expansion_scope: {
+          parent_result_id: run.result_id,
+          expansion_type: 'contact_unlock',
+          expansion_params: params,
+        },
+      }),
+    );
     const before = await available(user.id);
-    const unlocked = await call(client, 'expand_result', { parent_result_id: run.result_id, expansion_type: 'contact_unlock', expansion_params: params, quote_token: unlockQuote.quote_token });
+    const unlocked = await call(client, 'expand_result', {
+      parent_result_id: run.result_id,
+      expansion_type: 'contact_unlock',
+      expansion_params: params,
+      quote_token: unlockQuote.quote_token,
+    });
     expect(ok(unlocked).credits_charged).toBe(unlockQuote.credits);
     expect(unlocked._meta?.credits).toEqual({ charged: unlockQuote.credits, remaining: before - unlockQuote.credits });
     expect(await available(user.id)).toBe(before - unlockQuote.credits);
@@ -182,12 +240,18 @@ describe('an agent speaking only MCP', () => {
     expect(errorCode(missing)).toBe('validation_error');
     expect(missing.content[0].text).toMatch(/quote_enrichment_job/);
 
-    const bogus = await call(client, 'execute_package', { package_id: 'vc-shortlist-v1', slots: SLOTS, quote_token: 'qt_bogus' });
+    const bogus = await call(client, 'execute_package', {
+      package_id: 'vc-shortlist-v1',
+      slots: SLOTS,
+      quote_token: 'qt_bogus',
+    });
     expect(errorCode(bogus)).toBe('quote_mismatch');
 
     // Used over HTTP first (no Idempotency-Key there): the tool's call is a different request.
     const used = ok(await call(client, 'quote_enrichment_job', JOB));
-    expect((await api.call('POST', '/bd/jobs', { key, body: { ...JOB, quote_token: used.quote_token } })).status).toBe(202);
+    expect((await api.call('POST', '/bd/jobs', { key, body: { ...JOB, quote_token: used.quote_token } })).status).toBe(
+      202,
+    );
     await api.ports.queue.drained();
     const spent = await available(user.id);
     const reused = await call(client, 'start_enrichment_job', { ...JOB, quote_token: used.quote_token });
@@ -201,7 +265,11 @@ describe('an agent speaking only MCP', () => {
 
     // Arguments other than the quoted ones: the route's quote_mismatch.
     const other = ok(await call(client, 'quote_enrichment_job', JOB));
-    const changed = await call(client, 'start_enrichment_job', { ...JOB, preset: 'company_size_and_email_verify', quote_token: other.quote_token });
+    const changed = await call(client, 'start_enrichment_job', {
+      ...JOB,
+      preset: 'company_size_and_email_verify',
+      quote_token: other.quote_token,
+    });
     expect(errorCode(changed)).toBe('quote_mismatch');
     expect(await available(user.id)).toBe(spent);
     // The mistaken call does not hold the token: the quoted arguments then go through, once.
@@ -215,7 +283,11 @@ describe('an agent speaking only MCP', () => {
     const { user, key } = await api.newUser({ tier: 'pro', credits: 20 });
     const client = await mcpClient(api.baseUrl, key);
     const quote = ok(await call(client, 'quote_package', { package_id: 'vc-shortlist-v1', slots: SLOTS }));
-    const refused = await call(client, 'execute_package', { package_id: 'vc-shortlist-v1', slots: SLOTS, quote_token: quote.quote_token });
+    const refused = await call(client, 'execute_package', {
+      package_id: 'vc-shortlist-v1',
+      slots: SLOTS,
+      quote_token: quote.quote_token,
+    });
     expect(errorCode(refused)).toBe('insufficient_credits');
     expect(JSON.parse(refused.content[1].text).error.details).toMatchObject({ available: 20 });
     expect(refused.content[0].text).toMatch(/add credits.*quote again/i);
@@ -226,7 +298,11 @@ describe('an agent speaking only MCP', () => {
     const { key } = await api.newUser({ tier: 'developer', credits: 10_000 });
     const client = await mcpClient(api.baseUrl, key);
     const quote = ok(await call(client, 'quote_package', { package_id: 'vc-shortlist-v1', slots: SLOTS }));
-    const refused = await call(client, 'execute_package', { package_id: 'vc-shortlist-v1', slots: SLOTS, quote_token: quote.quote_token });
+    const refused = await call(client, 'execute_package', {
+      package_id: 'vc-shortlist-v1',
+      slots: SLOTS,
+      quote_token: quote.quote_token,
+    });
     expect(errorCode(refused)).toBe('subscription_required');
     expect(refused.content[0].text).toMatch(/ask a person to upgrade/);
   });
@@ -241,9 +317,18 @@ describe('an agent speaking only MCP', () => {
 });
 
 describe('the HTTP face of /api/v1/mcp', () => {
-  const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '1' } } };
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '1' } },
+  };
   const post = (headers: Record<string, string>, body: unknown = initialize) =>
-    fetch(`${api.baseUrl}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+    fetch(`${api.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify(body),
+    });
 
   it('without a key: 401 with WWW-Authenticate: Bearer, and the SDK client cannot connect', async () => {
     const res = await post({});
@@ -266,12 +351,21 @@ describe('the HTTP face of /api/v1/mcp', () => {
 
   it('answers one JSON-RPC call as JSON, as the README curl sends it, and GET with 405', async () => {
     const { key } = await api.newUser({ tier: 'pro', credits: 10 });
-    const res = await post({ authorization: `Bearer ${key}` }, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_account', arguments: {} } });
+    const res = await post(
+      { authorization: `Bearer ${key}` },
+      { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_account', arguments: {} } },
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const answer = await res.json();
-    expect(answer).toMatchObject({ jsonrpc: '2.0', id: 7, result: { structuredContent: { permanent_credit_balance: 10 } } });
-    const stream = await fetch(`${api.baseUrl}/mcp`, { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' } });
+    expect(answer).toMatchObject({
+      jsonrpc: '2.0',
+      id: 7,
+      result: { structuredContent: { permanent_credit_balance: 10 } },
+    });
+    const stream = await fetch(`${api.baseUrl}/mcp`, {
+      headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' },
+    });
     expect(stream.status).toBe(405);
     expect(stream.headers.get('allow')).toBe('POST');
   });
@@ -284,8 +378,16 @@ describe("the README's MCP curl", () => {
     const block = section.slice(section.indexOf('```sh\n') + 6, section.indexOf('\n```', section.indexOf('```sh\n')));
     expect(block).toMatch(/^curl .*\/mcp/);
     const { key } = await api.newUser({ tier: 'pro', credits: 77 });
-    const { stdout } = await promisify(execFile)('bash', ['-c', `export API=${api.baseUrl}\nexport KEY=${key}\n${block}`], { timeout: 30_000 });
+    const { stdout } = await promisify(execFile)(
+      'bash',
+      ['-c', `export API=${api.baseUrl}\nexport KEY=${key}\n${block}`],
+      { timeout: 30_000 },
+    );
     const answer = JSON.parse(stdout);
-    expect(answer).toMatchObject({ jsonrpc: '2.0', id: 1, result: { structuredContent: { permanent_credit_balance: 77 } } });
+    expect(answer).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { structuredContent: { permanent_credit_balance: 77 } },
+    });
   });
 });

@@ -7,16 +7,28 @@ const api = await startTestApi();
 const BASE = '/integrations/moderation';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-const communityBody = (overrides: Record<string, unknown> = {}) => ({ name: 'Main chat', project_name: 'Acme', type: 'telegram', ...overrides });
-const balanceOf = async (key: string) => (await api.call('GET', '/users/me', { key })).body.permanent_credit_balance as number;
-const moderationLedger = async (userId: string) => (await ledgerBetween(userId, '2000-01-01', '2100-01-01')).filter((e) => e.tool_name === 'moderation_community');
+const communityBody = (overrides: Record<string, unknown> = {}) => ({
+  name: 'Main chat',
+  project_name: 'Acme',
+  type: 'telegram',
+  ...overrides,
+});
+const balanceOf = async (key: string) =>
+  (await api.call('GET', '/users/me', { key })).body.permanent_credit_balance as number;
+const moderationLedger = async (userId: string) =>
+  (await ledgerBetween(userId, '2000-01-01', '2100-01-01')).filter((e) => e.tool_name === 'moderation_community');
 
 describe('POST /communities', () => {
   it('provisions a Telegram community pending activation and charges 500 credits once', async () => {
     const { key, user } = await api.newUser({ credits: 1200 });
     const res = await api.call('POST', `${BASE}/communities`, {
       key,
-      body: communityBody({ whitelisted_usernames: ['founder'], should_send_welcome_messages: true, welcome_message: 'Hi {username}', alert_channel_message_template: '{action}: {username}' }),
+      body: communityBody({
+        whitelisted_usernames: ['founder'],
+        should_send_welcome_messages: true,
+        welcome_message: 'Hi {username}',
+        alert_channel_message_template: '{action}: {username}',
+      }),
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
@@ -39,34 +51,67 @@ describe('POST /communities', () => {
     expect(res.body.created_at).toMatch(/\.\d{3}Z$/);
 
     expect(await balanceOf(key)).toBe(700);
-    expect(await moderationLedger(user.id)).toEqual([expect.objectContaining({ tool_name: 'moderation_community', credits: 500, ref_id: res.body.id })]);
+    expect(await moderationLedger(user.id)).toEqual([
+      expect.objectContaining({ tool_name: 'moderation_community', credits: 500, ref_id: res.body.id }),
+    ]);
   });
 
-  it.each(['reddit', 'x', 'crisp'])('starts a %s community pending activation with its activation token, like every type', async (type) => {
-    const { key } = await api.newUser({ credits: 500 });
-    const res = await api.call('POST', `${BASE}/communities`, { key, body: communityBody({ type }) });
-    expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ community_type: type, status: 'pending_activation' });
-    expect(res.body.activation_token).toMatch(/^[A-Za-z0-9_-]{32}$/);
-  });
+  it.each(['reddit', 'x', 'crisp'])(
+    'starts a %s community pending activation with its activation token, like every type',
+    async (type) => {
+      const { key } = await api.newUser({ credits: 500 });
+      const res = await api.call('POST', `${BASE}/communities`, { key, body: communityBody({ type }) });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ community_type: type, status: 'pending_activation' });
+      expect(res.body.activation_token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    },
+  );
 
   it('a reddit, x or crisp community connected before binding was required reads as pending_activation and gets a token once, charged nothing again', async () => {
     for (const type of ['reddit', 'x', 'crisp']) {
       const { key, user } = await api.newUser({ credits: 500 });
       const created = (await api.call('POST', `${BASE}/communities`, { key, body: communityBody({ type }) })).body;
       // As such a community was stored: connected at once, no token, nothing bound.
-      await updateCommunitySettings(user.id, created.id, { activationToken: null, activatedAt: created.created_at }, created.created_at);
-      const [first, second] = await Promise.all([api.call('GET', `${BASE}/communities/${created.id}`, { key }), api.call('GET', `${BASE}/communities`, { key })]);
+      await updateCommunitySettings(
+        user.id,
+        created.id,
+        { activationToken: null, activatedAt: created.created_at },
+        created.created_at,
+      );
+      const [first, second] = await Promise.all([
+        api.call('GET', `${BASE}/communities/${created.id}`, { key }),
+        api.call('GET', `${BASE}/communities`, { key }),
+      ]);
       expect(first.body).toMatchObject({ status: 'pending_activation' });
       expect(first.body.activation_token).toMatch(/^[A-Za-z0-9_-]{32}$/);
-      expect(second.body.items[0]).toMatchObject({ status: 'pending_activation', activation_token: first.body.activation_token });
-      expect((await api.call('GET', `${BASE}/status?community_id=${created.id}`, { key })).body).toMatchObject({ status: 'pending_activation', connection_state: 'pending_activation' });
+      expect(second.body.items[0]).toMatchObject({
+        status: 'pending_activation',
+        activation_token: first.body.activation_token,
+      });
+      expect((await api.call('GET', `${BASE}/status?community_id=${created.id}`, { key })).body).toMatchObject({
+        status: 'pending_activation',
+        connection_state: 'pending_activation',
+      });
       expect(await balanceOf(key)).toBe(0);
       expect(await moderationLedger(user.id)).toHaveLength(1);
       // The token it was given binds it like any other.
-      const events = [{ event_id: 'bridge-activation', type: 'activation', user: { id: 'bridge' }, token: first.body.activation_token, sent_at: created.created_at }];
-      expect((await api.call('POST', `${BASE}/communities/${created.id}/events`, { key, body: { events } })).body.decisions[0]).toMatchObject({ rule: 'activation', reason: expect.stringContaining('connected') });
-      expect((await api.call('GET', `${BASE}/communities/${created.id}`, { key })).body).toMatchObject({ status: 'connected', activation_token: first.body.activation_token });
+      const events = [
+        {
+          event_id: 'bridge-activation',
+          type: 'activation',
+          user: { id: 'bridge' },
+          token: first.body.activation_token,
+          sent_at: created.created_at,
+        },
+      ];
+      expect(
+        (await api.call('POST', `${BASE}/communities/${created.id}/events`, { key, body: { events } })).body
+          .decisions[0],
+      ).toMatchObject({ rule: 'activation', reason: expect.stringContaining('connected') });
+      expect((await api.call('GET', `${BASE}/communities/${created.id}`, { key })).body).toMatchObject({
+        status: 'connected',
+        activation_token: first.body.activation_token,
+      });
     }
   });
 
@@ -82,7 +127,11 @@ describe('POST /communities', () => {
 
   it('never overspends under parallel provisioning: exactly as many communities as the credits pay for', async () => {
     const { key, user } = await api.newUser({ credits: 1200 });
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => api.call('POST', `${BASE}/communities`, { key, body: communityBody({ name: `c${i}`, type: 'reddit' }) })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        api.call('POST', `${BASE}/communities`, { key, body: communityBody({ name: `c${i}`, type: 'reddit' }) }),
+      ),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, 201, 402, 402, 402, 402]);
     expect((await api.call('GET', `${BASE}/communities`, { key })).body.total).toBe(2);
     expect(await balanceOf(key)).toBe(200);
@@ -101,7 +150,14 @@ describe('POST /communities', () => {
 
   it('rejects bad bodies with 400 validation_error', async () => {
     const { key } = await api.newUser({ credits: 5000 });
-    const bad = [{}, communityBody({ type: 'slack' }), communityBody({ name: '' }), communityBody({ colour: 'red' }), communityBody({ whitelisted_usernames: 'bob' }), { name: 'x', type: 'x' }];
+    const bad = [
+      {},
+      communityBody({ type: 'slack' }),
+      communityBody({ name: '' }),
+      communityBody({ colour: 'red' }),
+      communityBody({ whitelisted_usernames: 'bob' }),
+      { name: 'x', type: 'x' },
+    ];
     for (const body of bad) {
       const res = await api.call('POST', `${BASE}/communities`, { key, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
@@ -112,10 +168,13 @@ describe('POST /communities', () => {
 });
 
 describe('reading, changing and removing communities', () => {
-  it('lists the caller\'s communities newest first with a total', async () => {
+  it("lists the caller's communities newest first with a total", async () => {
     const { key } = await api.newUser({ credits: 1500 });
     const ids: string[] = [];
-    for (const name of ['first', 'second', 'third']) ids.push((await api.call('POST', `${BASE}/communities`, { key, body: communityBody({ name, type: 'x' }) })).body.id);
+    for (const name of ['first', 'second', 'third'])
+      ids.push(
+        (await api.call('POST', `${BASE}/communities`, { key, body: communityBody({ name, type: 'x' }) })).body.id,
+      );
     const list = await api.call('GET', `${BASE}/communities`, { key });
     expect(list.status).toBe(200);
     expect(list.body.total).toBe(3);
@@ -128,7 +187,7 @@ describe('reading, changing and removing communities', () => {
     }
   });
 
-  it('hides another user\'s community behind 404 on every endpoint', async () => {
+  it("hides another user's community behind 404 on every endpoint", async () => {
     const owner = await api.newUser({ credits: 500 });
     const other = await api.newUser({ credits: 500 });
     const { id } = (await api.call('POST', `${BASE}/communities`, { key: owner.key, body: communityBody() })).body;
@@ -137,7 +196,20 @@ describe('reading, changing and removing communities', () => {
       api.call('PUT', `${BASE}/communities/${id}`, { key: other.key, body: { name: 'mine now' } }),
       api.call('POST', `${BASE}/communities/${id}/auto-renew`, { key: other.key, body: { auto_renew: false } }),
       api.call('DELETE', `${BASE}/communities/${id}`, { key: other.key }),
-      api.call('POST', `${BASE}/communities/${id}/events`, { key: other.key, body: { events: [{ event_id: 'e1', type: 'message', user: { id: 'u1', username: 'a' }, text: 'hi', sent_at: new Date().toISOString() }] } }),
+      api.call('POST', `${BASE}/communities/${id}/events`, {
+        key: other.key,
+        body: {
+          events: [
+            {
+              event_id: 'e1',
+              type: 'message',
+              user: { id: 'u1', username: 'a' },
+              text: 'hi',
+              sent_at: new Date().toISOString(),
+            },
+          ],
+        },
+      }),
       api.call('GET', `${BASE}/status?community_id=${id}`, { key: other.key }),
       api.call('POST', `${BASE}/sync`, { key: other.key, body: { community_id: id } }),
     ];
@@ -152,9 +224,18 @@ describe('reading, changing and removing communities', () => {
     const { key } = await api.newUser({ credits: 500 });
     const created = (await api.call('POST', `${BASE}/communities`, { key, body: communityBody() })).body;
 
-    const renamed = await api.call('PUT', `${BASE}/communities/${created.id}`, { key, body: { name: 'Renamed', whitelisted_external_role_ids: ['r1'] } });
+    const renamed = await api.call('PUT', `${BASE}/communities/${created.id}`, {
+      key,
+      body: { name: 'Renamed', whitelisted_external_role_ids: ['r1'] },
+    });
     expect(renamed.status).toBe(200);
-    expect(renamed.body).toMatchObject({ name: 'Renamed', project_name: 'Acme', whitelisted_external_role_ids: ['r1'], status: 'pending_activation', activation_token: created.activation_token });
+    expect(renamed.body).toMatchObject({
+      name: 'Renamed',
+      project_name: 'Acme',
+      whitelisted_external_role_ids: ['r1'],
+      status: 'pending_activation',
+      activation_token: created.activation_token,
+    });
 
     const sameType = await api.call('PUT', `${BASE}/communities/${created.id}`, { key, body: { type: 'telegram' } });
     expect(sameType.body.activation_token).toBe(created.activation_token);
@@ -169,16 +250,24 @@ describe('reading, changing and removing communities', () => {
     expect(toDiscord.body.activation_token).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(toDiscord.body.activation_token).not.toBe(toReddit.body.activation_token);
     // Billing terms are not touched by edits.
-    expect(toDiscord.body).toMatchObject({ next_billing_at: created.next_billing_at, credits_charged: 500, created_at: created.created_at });
+    expect(toDiscord.body).toMatchObject({
+      next_billing_at: created.next_billing_at,
+      credits_charged: 500,
+      created_at: created.created_at,
+    });
 
     for (const body of [{}, { name: '' }, { type: 'irc' }, { auto_renew: false }]) {
-      expect((await api.call('PUT', `${BASE}/communities/${created.id}`, { key, body })).status, JSON.stringify(body)).toBe(400);
+      expect(
+        (await api.call('PUT', `${BASE}/communities/${created.id}`, { key, body })).status,
+        JSON.stringify(body),
+      ).toBe(400);
     }
   });
 
   it('switches auto-renew', async () => {
     const { key } = await api.newUser({ credits: 500 });
-    const { id } = (await api.call('POST', `${BASE}/communities`, { key, body: communityBody({ type: 'crisp' }) })).body;
+    const { id } = (await api.call('POST', `${BASE}/communities`, { key, body: communityBody({ type: 'crisp' }) }))
+      .body;
     const off = await api.call('POST', `${BASE}/communities/${id}/auto-renew`, { key, body: { auto_renew: false } });
     expect(off.status).toBe(200);
     expect(off.body).toMatchObject({ id, auto_renew: false, status: 'pending_activation' });
@@ -195,7 +284,17 @@ describe('reading, changing and removing communities', () => {
     expect(res.text).toBe('');
     expect((await api.call('GET', `${BASE}/communities/${drop.id}`, { key })).status).toBe(404);
     expect((await api.call('DELETE', `${BASE}/communities/${drop.id}`, { key })).status).toBe(404);
-    expect((await api.call('GET', `${BASE}/communities`, { key })).body).toMatchObject({ total: 1, items: [{ id: keep.id }] });
-    expect((await api.call('POST', `${BASE}/telegram/${drop.moderation_id}`, { body: { update_id: 1 }, headers: { 'x-telegram-bot-api-secret-token': drop.activation_token } })).status).toBe(404);
+    expect((await api.call('GET', `${BASE}/communities`, { key })).body).toMatchObject({
+      total: 1,
+      items: [{ id: keep.id }],
+    });
+    expect(
+      (
+        await api.call('POST', `${BASE}/telegram/${drop.moderation_id}`, {
+          body: { update_id: 1 },
+          headers: { 'x-telegram-bot-api-secret-token': drop.activation_token },
+        })
+      ).status,
+    ).toBe(404);
   });
 });

@@ -44,16 +44,26 @@ let chatSeq = -1002000000000;
 let updateSeq = 9000;
 let messageSeq = 100;
 
-const post = (update: object) => api.call('POST', `${BASE}/telegram`, { body: update, headers: { 'x-telegram-bot-api-secret-token': SECRET } });
+const post = (update: object) =>
+  api.call('POST', `${BASE}/telegram`, { body: update, headers: { 'x-telegram-bot-api-secret-token': SECRET } });
 const say = (chat: { id: number; type: string }, from: object, text: string) => {
-  const update = { update_id: ++updateSeq, message: { message_id: ++messageSeq, date: Math.floor(clock.now().getTime() / 1000), chat, from, text } };
+  const update = {
+    update_id: ++updateSeq,
+    message: { message_id: ++messageSeq, date: Math.floor(clock.now().getTime() / 1000), chat, from, text },
+  };
   return { update, messageId: messageSeq };
 };
-const status = async (key: string, id: string) => (await api.call('GET', `${BASE}/status?community_id=${id}`, { key })).body;
+const status = async (key: string, id: string) =>
+  (await api.call('GET', `${BASE}/status?community_id=${id}`, { key })).body;
 
 async function activatedGroup() {
   const { key } = await api.newUser({ credits: 5000 });
-  const community = (await api.call('POST', `${BASE}/communities`, { key, body: { name: 'Acme chat', project_name: 'Acme', type: 'telegram' } })).body;
+  const community = (
+    await api.call('POST', `${BASE}/communities`, {
+      key,
+      body: { name: 'Acme chat', project_name: 'Acme', type: 'telegram' },
+    })
+  ).body;
   const chat = { id: --chatSeq, type: 'supergroup' as const, title: 'Acme' };
   telegram.setMemberStatus(chat.id, ADMIN.id, 'administrator');
   expect((await post(say(chat, ADMIN, `/activate ${community.activation_token}`).update)).status).toBe(200);
@@ -77,7 +87,16 @@ async function spamWithLostMessage(chat: { id: number; type: string }) {
 const muteCalls = (chatId: number, messageId: number) => [
   { method: 'deleteMessage', body: { chat_id: chatId, message_id: messageId } },
   // A mute lasts its length from when it is sent (the clock stands still while the queue drains).
-  { method: 'restrictChatMember', body: { chat_id: chatId, user_id: SPAMMER.id, permissions: SILENCED, use_independent_chat_permissions: true, until_date: Math.floor(clock.now().getTime() / 1000) + MUTE_SECONDS } },
+  {
+    method: 'restrictChatMember',
+    body: {
+      chat_id: chatId,
+      user_id: SPAMMER.id,
+      permissions: SILENCED,
+      use_independent_chat_permissions: true,
+      until_date: Math.floor(clock.now().getTime() / 1000) + MUTE_SECONDS,
+    },
+  },
 ];
 
 describe('platform deliveries whose queue message was lost', () => {
@@ -86,7 +105,10 @@ describe('platform deliveries whose queue message was lost', () => {
     const messageId = await spamWithLostMessage(chat);
     await queue.drained();
     expect(telegram.calls).toEqual([]);
-    expect((await status(key, community.id)).audit_logs[0]).toMatchObject({ action: 'mute', delivery: { status: 'pending' } });
+    expect((await status(key, community.id)).audit_logs[0]).toMatchObject({
+      action: 'mute',
+      delivery: { status: 'pending' },
+    });
 
     // Quiet for a minute only: it may still be on its way.
     clock.advance(MINUTE);
@@ -97,7 +119,10 @@ describe('platform deliveries whose queue message was lost', () => {
     expect(first.requeued + second.requeued).toBe(1);
     await queue.drained();
     expect(telegram.calls).toEqual(muteCalls(chat.id, messageId));
-    expect((await status(key, community.id)).audit_logs[0]).toMatchObject({ action: 'mute', delivery: { status: 'delivered', error: null } });
+    expect((await status(key, community.id)).audit_logs[0]).toMatchObject({
+      action: 'mute',
+      delivery: { status: 'delivered', error: null },
+    });
 
     // Delivered: it left the sweep's index.
     clock.advance(60 * MINUTE);
@@ -108,7 +133,11 @@ describe('platform deliveries whose queue message was lost', () => {
 
   it("a delivery waiting out Telegram's retry_after is not taken for stalled before the wait is over", async () => {
     const { key, community, chat } = await activatedGroup();
-    telegram.failNext('deleteMessage', { error_code: 429, description: 'Too Many Requests: retry after 3000', retry_after: 3000 });
+    telegram.failNext('deleteMessage', {
+      error_code: 429,
+      description: 'Too Many Requests: retry after 3000',
+      retry_after: 3000,
+    });
     // The first attempt goes through (and meets the 429); the delayed retry is lost.
     installPorts({ queue: losingQueue(queue, 1) });
     let messageId: number;
@@ -134,7 +163,7 @@ describe('platform deliveries whose queue message was lost', () => {
     expect((await status(key, community.id)).audit_logs[0]).toMatchObject({ delivery: { status: 'delivered' } });
   });
 
-  it('the local runtime\'s start (resume) queues every pending delivery at once', async () => {
+  it("the local runtime's start (resume) queues every pending delivery at once", async () => {
     const { key, community, chat } = await activatedGroup();
     const messageId = await spamWithLostMessage(chat);
     await queue.drained();
@@ -142,6 +171,9 @@ describe('platform deliveries whose queue message was lost', () => {
     expect((await requeueStalledDeliveries({ resume: true })).requeued).toBeGreaterThanOrEqual(1);
     await queue.drained();
     expect(telegram.calls).toEqual(expect.arrayContaining(muteCalls(chat.id, messageId)));
-    expect((await status(key, community.id)).audit_logs[0]).toMatchObject({ action: 'mute', delivery: { status: 'delivered' } });
+    expect((await status(key, community.id)).audit_logs[0]).toMatchObject({
+      action: 'mute',
+      delivery: { status: 'delivered' },
+    });
   });
 });

@@ -20,16 +20,31 @@ const run = promisify(execFile);
 
 /** Reddit and X communities here are bound by a custom bridge's activation event (every type starts pending until bound). */
 async function provision(key: string, type = 'reddit') {
-  const res = await api.call('POST', `${BASE}/communities`, { key, body: { name: `c-${type}`, project_name: 'Acme', type } });
+  const res = await api.call('POST', `${BASE}/communities`, {
+    key,
+    body: { name: `c-${type}`, project_name: 'Acme', type },
+  });
   expect(res.status).toBe(201);
   if (type !== 'reddit' && type !== 'x') return res.body;
-  const events = [{ event_id: `bridge-${res.body.id}`, type: 'activation', user: { id: 'bridge' }, token: res.body.activation_token, sent_at: clock.now().toISOString() }];
-  expect((await api.call('POST', `${BASE}/communities/${res.body.id}/events`, { key, body: { events } })).status).toBe(200);
+  const events = [
+    {
+      event_id: `bridge-${res.body.id}`,
+      type: 'activation',
+      user: { id: 'bridge' },
+      token: res.body.activation_token,
+      sent_at: clock.now().toISOString(),
+    },
+  ];
+  expect((await api.call('POST', `${BASE}/communities/${res.body.id}/events`, { key, body: { events } })).status).toBe(
+    200,
+  );
   return (await api.call('GET', `${BASE}/communities/${res.body.id}`, { key })).body;
 }
 const read = async (key: string, id: string) => (await api.call('GET', `${BASE}/communities/${id}`, { key })).body;
-const renewalCharges = async (userId: string) => (await ledgerBetween(userId, '2000-01-01', '2100-01-01')).filter((e) => e.tool_name === 'moderation_community');
-const balanceOf = async (key: string) => (await api.call('GET', '/users/me', { key })).body.permanent_credit_balance as number;
+const renewalCharges = async (userId: string) =>
+  (await ledgerBetween(userId, '2000-01-01', '2100-01-01')).filter((e) => e.tool_name === 'moderation_community');
+const balanceOf = async (key: string) =>
+  (await api.call('GET', '/users/me', { key })).body.permanent_credit_balance as number;
 const plusDays = (iso: string, days: number) => new Date(Date.parse(iso) + days * DAY_MS).toISOString();
 
 describe('renewal sweep', () => {
@@ -49,12 +64,29 @@ describe('renewal sweep', () => {
     expect(reports.reduce((sum, r) => sum + r.renewed, 0)).toBe(2);
     expect(await balanceOf(key)).toBe(0);
     const charges = await renewalCharges(user.id);
-    expect(charges.map((c) => [c.ref_id, c.credits]).sort()).toEqual([[a.id, 500], [a.id, 500], [b.id, 500], [b.id, 500]].sort());
+    expect(charges.map((c) => [c.ref_id, c.credits]).sort()).toEqual(
+      [
+        [a.id, 500],
+        [a.id, 500],
+        [b.id, 500],
+        [b.id, 500],
+      ].sort(),
+    );
 
     // The period moved exactly 30 days from the old due time; status unchanged.
-    expect(await read(key, a.id)).toMatchObject({ status: 'connected', next_billing_at: plusDays(a.next_billing_at, 30) });
-    expect(await read(key, b.id)).toMatchObject({ status: 'pending_activation', next_billing_at: plusDays(b.next_billing_at, 30) });
-    expect(api.ports.events.published.filter((e) => e.type === 'community.renewed' && [a.id, b.id].includes(e.detail.community_id as string))).toHaveLength(2);
+    expect(await read(key, a.id)).toMatchObject({
+      status: 'connected',
+      next_billing_at: plusDays(a.next_billing_at, 30),
+    });
+    expect(await read(key, b.id)).toMatchObject({
+      status: 'pending_activation',
+      next_billing_at: plusDays(b.next_billing_at, 30),
+    });
+    expect(
+      api.ports.events.published.filter(
+        (e) => e.type === 'community.renewed' && [a.id, b.id].includes(e.detail.community_id as string),
+      ),
+    ).toHaveLength(2);
 
     // Later sweeps in the same period find nothing more to charge.
     await Promise.all([runRenewalSweep(), runRenewalSweep()]);
@@ -80,16 +112,34 @@ describe('renewal sweep', () => {
 
     clock.set(new Date(Date.parse(connected.next_billing_at) + 60_000));
     await renewDueCommunities();
-    for (const c of [connected, pending]) expect(await read(key, c.id)).toMatchObject({ status: 'suspended', next_billing_at: c.next_billing_at });
-    expect(api.ports.events.published.filter((e) => e.type === 'community.suspended' && e.detail.community_id === connected.id)).toHaveLength(1);
+    for (const c of [connected, pending])
+      expect(await read(key, c.id)).toMatchObject({ status: 'suspended', next_billing_at: c.next_billing_at });
+    expect(
+      api.ports.events.published.filter(
+        (e) => e.type === 'community.suspended' && e.detail.community_id === connected.id,
+      ),
+    ).toHaveLength(1);
 
     // Monitoring stops while suspended.
     const events = await api.call('POST', `${BASE}/communities/${connected.id}/events`, {
       key,
-      body: { events: [{ event_id: 'while-suspended', type: 'message', user: { id: 'u1', username: 'spammer' }, text: 'DM me for support', sent_at: clock.now().toISOString() }] },
+      body: {
+        events: [
+          {
+            event_id: 'while-suspended',
+            type: 'message',
+            user: { id: 'u1', username: 'spammer' },
+            text: 'DM me for support',
+            sent_at: clock.now().toISOString(),
+          },
+        ],
+      },
     });
     expect(events.body.decisions[0]).toMatchObject({ action: 'allow', rule: 'not_monitored' });
-    expect((await api.call('GET', `${BASE}/status?community_id=${connected.id}`, { key })).body).toMatchObject({ status: 'suspended', connection_state: 'connected' });
+    expect((await api.call('GET', `${BASE}/status?community_id=${connected.id}`, { key })).body).toMatchObject({
+      status: 'suspended',
+      connection_state: 'connected',
+    });
 
     clock.advance(DAY_MS);
     const retry = await renewDueCommunities();
@@ -100,8 +150,14 @@ describe('renewal sweep', () => {
     clock.advance(DAY_MS);
     const recoveredAt = clock.now().toISOString();
     await renewDueCommunities();
-    expect(await read(key, connected.id)).toMatchObject({ status: 'connected', next_billing_at: plusDays(recoveredAt, 30) });
-    expect(await read(key, pending.id)).toMatchObject({ status: 'pending_activation', next_billing_at: plusDays(recoveredAt, 30) });
+    expect(await read(key, connected.id)).toMatchObject({
+      status: 'connected',
+      next_billing_at: plusDays(recoveredAt, 30),
+    });
+    expect(await read(key, pending.id)).toMatchObject({
+      status: 'pending_activation',
+      next_billing_at: plusDays(recoveredAt, 30),
+    });
     expect(await renewalCharges(user.id)).toHaveLength(4);
     expect(await balanceOf(key)).toBe(0);
   });
@@ -120,9 +176,15 @@ describe('renewal sweep', () => {
     await Promise.all([renewDueCommunities(), renewDueCommunities()]);
     expect(await read(key, c.id)).toMatchObject({ status: 'expired', next_billing_at: null, auto_renew: false });
     expect(await renewalCharges(user.id)).toHaveLength(1);
-    expect((await api.call('GET', `${BASE}/status?community_id=${c.id}`, { key })).body).toMatchObject({ status: 'expired', connection_state: 'disconnected' });
+    expect((await api.call('GET', `${BASE}/status?community_id=${c.id}`, { key })).body).toMatchObject({
+      status: 'expired',
+      connection_state: 'disconnected',
+    });
 
-    const revive = await api.call('POST', `${BASE}/communities/${c.id}/auto-renew`, { key, body: { auto_renew: true } });
+    const revive = await api.call('POST', `${BASE}/communities/${c.id}/auto-renew`, {
+      key,
+      body: { auto_renew: true },
+    });
     expect(revive.status).toBe(422);
     expect(revive.body.error.code).toBe('invalid_state');
     clock.advance(60 * DAY_MS);
@@ -146,12 +208,22 @@ describe('renewal sweep', () => {
     const { key, user } = await api.newUser({ credits: 1000 });
     const c = await provision(key);
     const at = plusDays(c.next_billing_at, 1);
-    const out = await run(process.execPath, ['--import', 'tsx', 'bin/admin.ts', 'renewals', '--at', at], { env: { ...process.env }, timeout: 60_000 });
+    const out = await run(process.execPath, ['--import', 'tsx', 'bin/admin.ts', 'renewals', '--at', at], {
+      env: { ...process.env },
+      timeout: 60_000,
+    });
     expect(out.stdout).toContain(`Sweep at ${at}`);
     expect(out.stdout).toContain(`community.renewed {"community_id":"${c.id}"`);
-    expect(await read(key, c.id)).toMatchObject({ status: 'connected', next_billing_at: plusDays(c.next_billing_at, 30) });
+    expect(await read(key, c.id)).toMatchObject({
+      status: 'connected',
+      next_billing_at: plusDays(c.next_billing_at, 30),
+    });
     expect(await renewalCharges(user.id)).toHaveLength(2);
-    await expect(run(process.execPath, ['--import', 'tsx', 'bin/admin.ts', 'renewals', '--at', 'soon'], { env: { ...process.env } })).rejects.toMatchObject({ code: 1 });
+    await expect(
+      run(process.execPath, ['--import', 'tsx', 'bin/admin.ts', 'renewals', '--at', 'soon'], {
+        env: { ...process.env },
+      }),
+    ).rejects.toMatchObject({ code: 1 });
   });
 });
 
@@ -160,18 +232,32 @@ describe('a sweep for a later instant', () => {
     clock.set(new Date('2019-01-01T00:00:00.000Z'));
     const { key, user } = await api.newUser();
     // Live now, expired by the sweep's instant: it must be spent from, not silently dropped.
-    await grantCredits({ userId: user.id, grantId: uuidv7(), amount: 2000, source: 'test', expiresAt: '2019-01-20T00:00:00.000Z' });
+    await grantCredits({
+      userId: user.id,
+      grantId: uuidv7(),
+      amount: 2000,
+      source: 'test',
+      expiresAt: '2019-01-20T00:00:00.000Z',
+    });
     const c = await provision(key);
     expect(await getBalance(user.id)).toMatchObject({ available: 1500 });
 
     const dueBy = new Date(Date.parse(c.next_billing_at) + DAY_MS);
     const report = await renewDueCommunities(dueBy);
     expect(report).toMatchObject({ at: dueBy.toISOString(), renewed: 1, suspended: 0 });
-    expect(await getBalance(user.id)).toMatchObject({ available: 1000, permanent: 0, activeGrantTotal: 1000, earliestExpiry: '2019-01-20T00:00:00.000Z' });
+    expect(await getBalance(user.id)).toMatchObject({
+      available: 1000,
+      permanent: 0,
+      activeGrantTotal: 1000,
+      earliestExpiry: '2019-01-20T00:00:00.000Z',
+    });
     const charges = await renewalCharges(user.id);
     expect(charges).toHaveLength(2);
     expect(charges.map((e) => e.created_at)).toEqual([clock.now().toISOString(), clock.now().toISOString()]);
-    expect(await read(key, c.id)).toMatchObject({ status: 'connected', next_billing_at: plusDays(c.next_billing_at, 30) });
+    expect(await read(key, c.id)).toMatchObject({
+      status: 'connected',
+      next_billing_at: plusDays(c.next_billing_at, 30),
+    });
   });
 
   it('a suspended community paid by a sweep for a later instant starts its new period now, when it is paid', async () => {
@@ -201,11 +287,19 @@ describe('a sweep for a later instant', () => {
 
     const at = new Date(realNow + DAY_MS).toISOString();
     const before = new Date().toISOString();
-    const out = await run(process.execPath, ['--import', 'tsx', 'bin/admin.ts', 'renewals', '--at', at], { env: { ...process.env }, timeout: 60_000 });
+    const out = await run(process.execPath, ['--import', 'tsx', 'bin/admin.ts', 'renewals', '--at', at], {
+      env: { ...process.env },
+      timeout: 60_000,
+    });
     const after = new Date().toISOString();
     expect(out.stdout).toContain(`community.renewed {"community_id":"${c.id}"`);
     clock.set(new Date());
-    expect(await getBalance(user.id)).toMatchObject({ available: 1000, permanent: 0, activeGrantTotal: 1000, earliestExpiry: grantExpiry });
+    expect(await getBalance(user.id)).toMatchObject({
+      available: 1000,
+      permanent: 0,
+      activeGrantTotal: 1000,
+      earliestExpiry: grantExpiry,
+    });
     const renewal = (await renewalCharges(user.id)).filter((e) => e.created_at >= before);
     expect(renewal).toHaveLength(1);
     expect(renewal[0].created_at <= after).toBe(true);

@@ -11,8 +11,8 @@ describe('GET /openapi.json', () => {
     const res = await api.call('GET', '/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
-    const documented = Object.entries(res.body.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
-      Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
+    const documented = Object.entries(res.body.paths as Record<string, Record<string, unknown>>).flatMap(
+      ([path, ops]) => Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
     );
     const served = allEndpoints().map((e) => `${e.method} ${e.path}`);
     expect(documented.sort()).toEqual(served.sort());
@@ -31,7 +31,9 @@ describe('GET /openapi.json', () => {
     expect(doc.paths['/api/v1/health'].get.security).toEqual([]);
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.components.schemas.ErrorBody.properties.request_id).toBeDefined();
-    expect(doc.paths['/api/v1/chats'].post.parameters.some((p: { name: string }) => p.name === 'Idempotency-Key')).toBe(true);
+    expect(doc.paths['/api/v1/chats'].post.parameters.some((p: { name: string }) => p.name === 'Idempotency-Key')).toBe(
+      true,
+    );
   });
 });
 
@@ -60,7 +62,9 @@ describe('the OpenAPI document tells what the server does', () => {
     const events = op.responses['200'].content['text/event-stream']['x-sse-events'];
     expect(Object.keys(events).sort()).toEqual(['complete', 'progress']);
     expect(events.progress).toEqual({ $ref: '#/components/schemas/JobEvent' });
-    expect(doc.components.schemas.JobEvent.required).toEqual(expect.arrayContaining(['job_id', 'status', 'progress_percent']));
+    expect(doc.components.schemas.JobEvent.required).toEqual(
+      expect.arrayContaining(['job_id', 'status', 'progress_percent']),
+    );
   });
 
   it('lists the webhook signature headers as required header parameters', async () => {
@@ -68,12 +72,16 @@ describe('the OpenAPI document tells what the server does', () => {
     const stripe = doc.paths['/api/v1/webhooks/stripe'].post.parameters;
     expect(stripe).toContainEqual(expect.objectContaining({ name: 'Stripe-Signature', in: 'header', required: true }));
     const telegram = doc.paths['/api/v1/integrations/moderation/telegram/{moderation_id}'].post.parameters;
-    expect(telegram).toContainEqual(expect.objectContaining({ name: 'X-Telegram-Bot-Api-Secret-Token', in: 'header', required: true }));
+    expect(telegram).toContainEqual(
+      expect.objectContaining({ name: 'X-Telegram-Bot-Api-Secret-Token', in: 'header', required: true }),
+    );
   });
 
   it('gives the Idempotency-Key pattern the server enforces', async () => {
     const doc = await docP;
-    const param = doc.paths['/api/v1/chats'].post.parameters.find((p: { name: string }) => p.name === 'Idempotency-Key');
+    const param = doc.paths['/api/v1/chats'].post.parameters.find(
+      (p: { name: string }) => p.name === 'Idempotency-Key',
+    );
     const documented = new RegExp(param.schema.pattern, 'u');
     const { key } = await api.newUser();
     for (const candidate of ['retry-1', 'a b', 'x'.repeat(256), 'é']) {
@@ -87,7 +95,9 @@ describe('the OpenAPI document tells what the server does', () => {
     const companies = [{ company_name: 'Acme', domain: 'acme.io' }];
     expect(validate({ preset: 'full_pipeline', input_assets: { companies } })).toBe(true);
     expect(validate({ requested_capabilities: ['qualification'], input_assets: { companies } })).toBe(true);
-    expect(validate({ preset: 'full_pipeline', requested_capabilities: ['qualification'], input_assets: { companies } })).toBe(false);
+    expect(
+      validate({ preset: 'full_pipeline', requested_capabilities: ['qualification'], input_assets: { companies } }),
+    ).toBe(false);
     expect(validate({ input_assets: { companies } })).toBe(false);
     expect(validate({ preset: 'full_pipeline', input_assets: { companies: [{ company_name: 'Acme' }] } })).toBe(false);
     const chat = ajv.compile(await bodySchema('/api/v1/chats/{chat_id}', 'put'));
@@ -98,7 +108,9 @@ describe('the OpenAPI document tells what the server does', () => {
   it('marks dates as format: date', async () => {
     const doc = await docP;
     expect(doc.components.schemas.CreditUsage.properties.start_date.format).toBe('date');
-    const query = doc.paths['/api/v1/credits/usage'].get.parameters.find((p: { name: string }) => p.name === 'start_date');
+    const query = doc.paths['/api/v1/credits/usage'].get.parameters.find(
+      (p: { name: string }) => p.name === 'start_date',
+    );
     expect(query.schema.format).toBe('date');
   });
 
@@ -110,8 +122,12 @@ describe('the OpenAPI document tells what the server does', () => {
     expect(statuses('/api/v1/bd/jobs', 'post')).toEqual(expect.arrayContaining(['400', '401', '402', '403', '409']));
     expect(statuses('/api/v1/chats', 'get')).not.toContain('402');
     expect(statuses('/api/v1/chats', 'get')).not.toContain('403');
-    expect(statuses('/api/v1/intelligence/execute', 'post')).toEqual(expect.arrayContaining(['402', '409', '410', '422']));
-    for (const ops of Object.values(doc.paths as Record<string, Record<string, { tags: string[]; description: string }>>)) {
+    expect(statuses('/api/v1/intelligence/execute', 'post')).toEqual(
+      expect.arrayContaining(['402', '409', '410', '422']),
+    );
+    for (const ops of Object.values(
+      doc.paths as Record<string, Record<string, { tags: string[]; description: string }>>,
+    )) {
       for (const op of Object.values(ops)) {
         expect(op.tags.length).toBeGreaterThan(0);
         expect(op.description.length).toBeGreaterThan(10);

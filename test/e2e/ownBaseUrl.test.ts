@@ -15,7 +15,11 @@ const forged = { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-fo
 describe('links point at the service itself, whatever the caller says', () => {
   it('builds checkout_url from the server, not from Host or X-Forwarded-*', async () => {
     const { key } = await api.newUser();
-    const session = await api.call('POST', '/subscriptions/checkout-session', { key, body: { tier: 'pro' }, headers: forged });
+    const session = await api.call('POST', '/subscriptions/checkout-session', {
+      key,
+      body: { tier: 'pro' },
+      headers: forged,
+    });
     expect(session.status).toBe(200);
     expect(session.body.checkout_url).toBe(`${own}/checkout/${session.body.checkout_session_id}`);
   });
@@ -30,10 +34,15 @@ describe('links point at the service itself, whatever the caller says', () => {
   it('pays a local checkout in process: forged headers neither redirect nor break fulfilment', async () => {
     const { key } = await api.newUser();
     const session = (await api.call('POST', '/subscriptions/checkout-session', { key, body: { tier: 'pro' } })).body;
-    const paid = await api.call('POST', `${session.checkout_url}/pay`, { headers: { ...forged, 'x-forwarded-host': '127.0.0.1:9' } });
+    const paid = await api.call('POST', `${session.checkout_url}/pay`, {
+      headers: { ...forged, 'x-forwarded-host': '127.0.0.1:9' },
+    });
     expect(paid.status).toBe(200);
     expect(paid.text).toContain('Payment complete');
-    expect((await api.call('GET', '/subscriptions/status', { key })).body).toMatchObject({ tier: 'pro', status: 'active' });
+    expect((await api.call('GET', '/subscriptions/status', { key })).body).toMatchObject({
+      tier: 'pro',
+      status: 'active',
+    });
   });
 });
 
@@ -46,14 +55,18 @@ describe('baseUrlOf', () => {
   const event = (domainName: string, stage: string) =>
     ({ headers: forged, requestContext: { domainName, stage } }) as unknown as APIGatewayProxyEvent;
 
-  it('uses API Gateway\'s own domain and stage, https, when nothing is configured', () => {
+  it("uses API Gateway's own domain and stage, https, when nothing is configured", () => {
     delete process.env.PUBLIC_BASE_URL;
-    expect(baseUrlOf(event('abc123.execute-api.eu-west-1.amazonaws.com', 'prod'))).toBe('https://abc123.execute-api.eu-west-1.amazonaws.com/prod/api/v1');
+    expect(baseUrlOf(event('abc123.execute-api.eu-west-1.amazonaws.com', 'prod'))).toBe(
+      'https://abc123.execute-api.eu-west-1.amazonaws.com/prod/api/v1',
+    );
     expect(baseUrlOf(event('api.example.com', 'prod'))).toBe('https://api.example.com/api/v1');
   });
 
   it('prefers the configured public base URL', () => {
     process.env.PUBLIC_BASE_URL = 'https://api.example.com/api/v1/';
-    expect(baseUrlOf(event('abc123.execute-api.eu-west-1.amazonaws.com', 'prod'))).toBe('https://api.example.com/api/v1');
+    expect(baseUrlOf(event('abc123.execute-api.eu-west-1.amazonaws.com', 'prod'))).toBe(
+      'https://api.example.com/api/v1',
+    );
   });
 });

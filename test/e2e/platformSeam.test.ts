@@ -60,15 +60,24 @@ let messageSeq = 500;
 
 async function community(type: CommunityType) {
   const { key, user } = await api.newUser({ credits: 5000 });
-  const created = (await api.call('POST', `${BASE}/communities`, { key, body: { name: `${type} place`, project_name: 'Acme', type } })).body;
+  const created = (
+    await api.call('POST', `${BASE}/communities`, { key, body: { name: `${type} place`, project_name: 'Acme', type } })
+  ).body;
   return { key, user, community: created };
 }
-const setRules = (key: string, id: string, body: object) => api.call('PUT', `${BASE}/communities/${id}/rules`, { key, body });
-const status = async (key: string, id: string) => (await api.call('GET', `${BASE}/status?community_id=${id}`, { key })).body;
+const setRules = (key: string, id: string, body: object) =>
+  api.call('PUT', `${BASE}/communities/${id}/rules`, { key, body });
+const status = async (key: string, id: string) =>
+  (await api.call('GET', `${BASE}/status?community_id=${id}`, { key })).body;
 
 // ---- Telegram ----
-const tgPost = (update: object) => api.call('POST', `${BASE}/telegram`, { body: update, headers: { 'x-telegram-bot-api-secret-token': TG_SECRET } });
-const tgSay = (chat: object, from: object, text: string) => tgPost({ update_id: ++updateSeq, message: { message_id: ++messageSeq, date: Math.floor(Date.now() / 1000), chat, from, text } });
+const tgPost = (update: object) =>
+  api.call('POST', `${BASE}/telegram`, { body: update, headers: { 'x-telegram-bot-api-secret-token': TG_SECRET } });
+const tgSay = (chat: object, from: object, text: string) =>
+  tgPost({
+    update_id: ++updateSeq,
+    message: { message_id: ++messageSeq, date: Math.floor(Date.now() / 1000), chat, from, text },
+  });
 const newGroup = () => {
   const chat = { id: --chatSeq, type: 'supergroup' as const, title: 'Acme' };
   telegram.setMemberStatus(chat.id, ADMIN.id, 'administrator');
@@ -87,28 +96,67 @@ function interact(body: object) {
   const raw = JSON.stringify(body);
   const timestamp = String(Math.floor(Date.now() / 1000));
   const signature = sign(null, Buffer.from(timestamp + raw), privateKey).toString('hex');
-  return api.call('POST', `${BASE}/discord/interactions`, { rawBody: raw, headers: { 'content-type': 'application/json', 'x-signature-ed25519': signature, 'x-signature-timestamp': timestamp } });
+  return api.call('POST', `${BASE}/discord/interactions`, {
+    rawBody: raw,
+    headers: {
+      'content-type': 'application/json',
+      'x-signature-ed25519': signature,
+      'x-signature-timestamp': timestamp,
+    },
+  });
 }
 const dcCommand = (guildId: string, name: string, options: object[] = [], channelId = '900') => ({
-  id: nextSnowflake(), application_id: ENV.DISCORD_APPLICATION_ID, type: 2, token: 'itoken', version: 1, guild_id: guildId, channel_id: channelId,
-  member: { user: { id: '42', username: 'owner' }, permissions: String(1 << 5), roles: [] }, data: { id: '1', name, type: 1, options },
+  id: nextSnowflake(),
+  application_id: ENV.DISCORD_APPLICATION_ID,
+  type: 2,
+  token: 'itoken',
+  version: 1,
+  guild_id: guildId,
+  channel_id: channelId,
+  member: { user: { id: '42', username: 'owner' }, permissions: String(1 << 5), roles: [] },
+  data: { id: '1', name, type: 1, options },
 });
-const dcActivate = (guild: string, token: string) => interact(dcCommand(guild, 'activate', [{ name: 'token', type: 3, value: token }]));
+const dcActivate = (guild: string, token: string) =>
+  interact(dcCommand(guild, 'activate', [{ name: 'token', type: 3, value: token }]));
 /** What the guild's AutoMod rules were last written as (POST or PATCH bodies, by name). */
 const writtenRules = (guild: string): Record<string, { enabled: boolean }> =>
-  Object.fromEntries(discord.calls.filter((c) => c.path.startsWith(`/guilds/${guild}/auto-moderation/rules`) && (c.method === 'POST' || c.method === 'PATCH')).map((c) => [c.body.name, c.body]));
+  Object.fromEntries(
+    discord.calls
+      .filter(
+        (c) =>
+          c.path.startsWith(`/guilds/${guild}/auto-moderation/rules`) && (c.method === 'POST' || c.method === 'PATCH'),
+      )
+      .map((c) => [c.body.name, c.body]),
+  );
 
 // ---- Reddit, X, Crisp: their module's decisions, planned as their ingest plans them ----
 async function viaModule(type: 'reddit' | 'x' | 'crisp', target: object = { userId: 'u1', itemId: 'i1' }) {
   const c = await community(type);
-  const events = [{ event_id: 'bridge-activation', type: 'activation', user: { id: 'bridge' }, token: c.community.activation_token, sent_at: new Date().toISOString() }];
+  const events = [
+    {
+      event_id: 'bridge-activation',
+      type: 'activation',
+      user: { id: 'bridge' },
+      token: c.community.activation_token,
+      sent_at: new Date().toISOString(),
+    },
+  ];
   await api.call('POST', `${BASE}/communities/${c.community.id}/events`, { key: c.key, body: { events } });
   await setRules(c.key, c.community.id, { mode: 'observe' });
   // Each module's own target shape (the placeholders': a member and an item).
-  const calls = (PLATFORMS[type].decisions!.mute as (t: object, text: { warning: string }) => PlannedCall[])(target, { warning: 'w' });
+  const calls = (PLATFORMS[type].decisions!.mute as (t: object, text: { warning: string }) => PlannedCall[])(target, {
+    warning: 'w',
+  });
   const rules = (await api.call('GET', `${BASE}/communities/${c.community.id}/rules`, { key: c.key })).body;
   const deliveryId = decisionDeliveryId(`${type}-observe-1`);
-  await scheduleDelivery({ communityId: c.community.id, deliveryId, purpose: 'mute', eventId: `${type}-observe-1`, calls, observe: rules.mode === 'observe' });
+  await scheduleDelivery({
+    communityId: c.community.id,
+    deliveryId,
+    purpose: 'mute',
+    eventId: `${type}-observe-1`,
+    calls,
+    observe: rules.mode === 'observe',
+  });
   await settle();
   expect(await runDelivery(c.community.id, deliveryId)).toBe('observe');
   expect((await getDelivery(c.community.id, deliveryId))?.outcomes).toEqual(calls.map(() => null));
@@ -146,10 +194,25 @@ const OBSERVE: { [K in CommunityType]: () => Promise<void> } = {
     expect(after.length).toBeGreaterThanOrEqual(6);
     for (const rule of after) expect(rule.enabled).toBe(false);
   },
-  reddit: () => viaModule('reddit', { communityId: 'c', subreddit: 'acme', fullname: 't3_abc', author: 'u1', writtenAt: new Date().toISOString(), rule: 'scam_phrase', reason: 'scam' }),
+  reddit: () =>
+    viaModule('reddit', {
+      communityId: 'c',
+      subreddit: 'acme',
+      fullname: 't3_abc',
+      author: 'u1',
+      writtenAt: new Date().toISOString(),
+      rule: 'scam_phrase',
+      reason: 'scam',
+    }),
   // X's target: a reply (post id) and its author.
   x: () => viaModule('x', { postId: '1860000000000000001', authorId: '4242' }),
-  crisp: () => viaModule('crisp', { websiteId: 'w-observe', sessionId: 'session_observe', fingerprint: 1, at: new Date().toISOString() }),
+  crisp: () =>
+    viaModule('crisp', {
+      websiteId: 'w-observe',
+      sessionId: 'session_observe',
+      fingerprint: 1,
+      at: new Date().toISOString(),
+    }),
 };
 
 describe('observe mode performs no action on any platform', () => {
@@ -162,7 +225,10 @@ describe('observe mode performs no action on any platform', () => {
     await setRules(key, c.id, { captcha: { enabled: true, timeout_seconds: 60 } });
     const joinDate = Math.floor(Date.now() / 1000);
     const member = { id: 77, is_bot: false, first_name: 'Sam' };
-    await tgPost({ update_id: ++updateSeq, message: { message_id: ++messageSeq, date: joinDate, chat, from: member, new_chat_members: [member] } });
+    await tgPost({
+      update_id: ++updateSeq,
+      message: { message_id: ++messageSeq, date: joinDate, chat, from: member, new_chat_members: [member] },
+    });
     await settle();
     expect(telegram.calls.map((call) => call.method)).toEqual(['restrictChatMember', 'sendMessage']);
     telegram.reset();
@@ -184,9 +250,23 @@ describe('a place on a platform belongs to one community at a time', () => {
     const second = await community('telegram');
     await tgSay(first.chat, ADMIN, `/activate ${second.community.activation_token}`);
     await settle();
-    expect(telegram.calls.filter((call) => call.method === 'sendMessage')).toEqual([{ method: 'sendMessage', body: { chat_id: first.chat.id, text: 'This chat already belongs to another moderation community. Remove it there (or delete that community) first.' } }]);
-    expect(await status(first.key, first.community.id)).toMatchObject({ status: 'connected', platform: { chat_id: String(first.chat.id) } });
-    expect(await status(second.key, second.community.id)).toMatchObject({ status: 'pending_activation', platform: { chat_id: null } });
+    expect(telegram.calls.filter((call) => call.method === 'sendMessage')).toEqual([
+      {
+        method: 'sendMessage',
+        body: {
+          chat_id: first.chat.id,
+          text: 'This chat already belongs to another moderation community. Remove it there (or delete that community) first.',
+        },
+      },
+    ]);
+    expect(await status(first.key, first.community.id)).toMatchObject({
+      status: 'connected',
+      platform: { chat_id: String(first.chat.id) },
+    });
+    expect(await status(second.key, second.community.id)).toMatchObject({
+      status: 'pending_activation',
+      platform: { chat_id: null },
+    });
     // Still moderated for the first community.
     telegram.reset();
     await tgSay(first.chat, SPAMMER, 'Connect your wallet here to claim the bonus');
@@ -199,9 +279,20 @@ describe('a place on a platform belongs to one community at a time', () => {
     const second = await telegramGroup();
     await tgSay(first.chat, ADMIN, `/alerts ${second.community.activation_token}`);
     await settle();
-    expect(telegram.calls.filter((call) => call.method === 'sendMessage')).toEqual([{ method: 'sendMessage', body: { chat_id: first.chat.id, text: 'This chat already belongs to another moderation community. Remove it there (or delete that community) first.' } }]);
+    expect(telegram.calls.filter((call) => call.method === 'sendMessage')).toEqual([
+      {
+        method: 'sendMessage',
+        body: {
+          chat_id: first.chat.id,
+          text: 'This chat already belongs to another moderation community. Remove it there (or delete that community) first.',
+        },
+      },
+    ]);
     expect((await status(second.key, second.community.id)).platform.alert_chat_id).toBeNull();
-    expect(await boundCommunity('telegram', String(first.chat.id))).toMatchObject({ communityId: first.community.id, role: 'moderated' });
+    expect(await boundCommunity('telegram', String(first.chat.id))).toMatchObject({
+      communityId: first.community.id,
+      role: 'moderated',
+    });
   });
 
   it('Discord: a second /activate in a bound guild is refused; only the first community writes its AutoMod', async () => {
@@ -212,10 +303,15 @@ describe('a place on a platform belongs to one community at a time', () => {
     await settle();
     discord.reset();
     const refused = await dcActivate(guild, second.community.activation_token);
-    expect(refused.body.data.content).toBe('This server already belongs to another moderation community. Remove it there (or delete that community) first.');
+    expect(refused.body.data.content).toBe(
+      'This server already belongs to another moderation community. Remove it there (or delete that community) first.',
+    );
     await settle();
     expect(discord.calls).toEqual([]);
-    expect(await status(second.key, second.community.id)).toMatchObject({ status: 'pending_activation', platform: { chat_id: null } });
+    expect(await status(second.key, second.community.id)).toMatchObject({
+      status: 'pending_activation',
+      platform: { chat_id: null },
+    });
     // The second community's rules changes never reach the guild.
     await setRules(second.key, second.community.id, { mode: 'enforce', blocked_words: ['takeover'] });
     await settle();
@@ -225,17 +321,25 @@ describe('a place on a platform belongs to one community at a time', () => {
   it('any platform: concurrent binds of one place leave it with exactly one community; a deleted or expired holder frees it', async () => {
     const contenders = await Promise.all(Array.from({ length: 5 }, () => community('reddit')));
     const place = `r/seam_${Date.now()}`;
-    const results = await Promise.all(contenders.map((c) => bindExternal('reddit', place, { userId: c.user.id, communityId: c.community.id, role: 'moderated' })));
+    const results = await Promise.all(
+      contenders.map((c) =>
+        bindExternal('reddit', place, { userId: c.user.id, communityId: c.community.id, role: 'moderated' }),
+      ),
+    );
     expect(results.filter((r) => r.bound)).toHaveLength(1);
     const winner = contenders[results.findIndex((r) => r.bound)];
-    expect(results.filter((r) => !r.bound).map((r) => !r.bound && r.holder?.communityId)).toEqual(Array(contenders.length - 1).fill(winner.community.id));
+    expect(results.filter((r) => !r.bound).map((r) => !r.bound && r.holder?.communityId)).toEqual(
+      Array(contenders.length - 1).fill(winner.community.id),
+    );
     expect(await boundCommunity('reddit', place)).toMatchObject({ communityId: winner.community.id });
 
     // Through the domain: refused while the holder lives, bound once it is deleted.
     const latecomer = contenders.find((c) => c !== winner)!;
     const record = (await getCommunity(latecomer.user.id, latecomer.community.id, true))!;
     expect(await bindModeratedPlace(record, place)).toBe('taken');
-    expect((await api.call('DELETE', `${BASE}/communities/${winner.community.id}`, { key: winner.key })).status).toBe(204);
+    expect((await api.call('DELETE', `${BASE}/communities/${winner.community.id}`, { key: winner.key })).status).toBe(
+      204,
+    );
     expect(await bindModeratedPlace(record, place)).toBe('bound');
     expect(await boundCommunity('reddit', place)).toMatchObject({ communityId: latecomer.community.id });
     expect((await status(latecomer.key, latecomer.community.id)).platform.chat_id).toBe(place);

@@ -79,7 +79,10 @@ const standInLines: string[] = [];
 const standIns = await startStandIns((line) => standInLines.push(line));
 const tableName = `outreach-walkthrough-${uuidv7()}`;
 const runtime = await startLocalRuntime({
-  port: 0, dataDir: '', fresh: false, renewalsEverySeconds: 3600,
+  port: 0,
+  dataDir: '',
+  fresh: false,
+  renewalsEverySeconds: 3600,
   dynamo: { endpoint: inject('dynamoEndpoint'), tableName, datasetScale: 0.05 },
 });
 standIns.announce(runtime.baseUrl);
@@ -94,21 +97,32 @@ afterAll(async () => {
 });
 
 describe("the README's walkthrough", () => {
-  it('runs in order as written: every answer is the one its line describes, no file lands in the project, the server logs no stack', { timeout: 600_000 }, async () => {
+  it('runs in order as written: every answer is the one its line describes, no file lands in the project, the server logs no stack', {
+    timeout: 600_000,
+  }, async () => {
     await runtime.datasetLoaded;
     const skipped = blocks.filter(needsAnOperatorAccount);
-    const filled = blocks.map((b) => fillIn(b, { api: runtime.baseUrl, key: runtime.proKey!, devKey: runtime.developerKey! }));
+    const filled = blocks.map((b) =>
+      fillIn(b, { api: runtime.baseUrl, key: runtime.proKey!, devKey: runtime.developerKey! }),
+    );
     expect(filled[0]).not.toContain('oik_...');
     // The operator's Telegram and Discord registration: real bots only.
     expect(skipped.map((b) => b.split(' ')[0])).toEqual(['TELEGRAM_BOT_TOKEN=...', 'DISCORD_APPLICATION_ID=...']);
     // The receiver's port 4000 may be taken on a shared machine.
     const port = await freePort();
-    const script = ['set -eu', ...filled.filter((b) => !needsAnOperatorAccount(b))].join('\n').replaceAll('127.0.0.1:4000', `127.0.0.1:${port}`);
+    const script = ['set -eu', ...filled.filter((b) => !needsAnOperatorAccount(b))]
+      .join('\n')
+      .replaceAll('127.0.0.1:4000', `127.0.0.1:${port}`);
     const before = readdirSync(PROJECT_ROOT).filter((name) => !name.startsWith('.'));
 
     const { stdout } = await run('bash', ['-c', script], {
       cwd: PROJECT_ROOT,
-      env: { ...process.env, RECEIVER_PORT: String(port), TABLE_NAME: tableName, DYNAMODB_ENDPOINT: inject('dynamoEndpoint') },
+      env: {
+        ...process.env,
+        RECEIVER_PORT: String(port),
+        TABLE_NAME: tableName,
+        DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+      },
       timeout: 540_000,
       maxBuffer: 64 * 1024 * 1024,
     });
@@ -127,12 +141,25 @@ describe("the README's walkthrough", () => {
     expect(stdout).toMatch(/"action":"mute","rule":"scam_phrase".*"delivery":\{"status":"delivered","error":null\}/);
     expect(stdout).toMatch(/"action":"mute","delivery":"delivered","error":null/);
     // Every moderation status answer printed, the Telegram one with its delivery and platform, matches the OpenAPI document.
-    const statuses = jsonObjectsStartingWith(stdout, '{"community_id"').filter((text) => Object.hasOwn(JSON.parse(text), 'audit_logs'));
+    const statuses = jsonObjectsStartingWith(stdout, '{"community_id"').filter((text) =>
+      Object.hasOwn(JSON.parse(text), 'audit_logs'),
+    );
     expect(statuses.length).toBeGreaterThanOrEqual(2);
     expect(statuses.some((line) => JSON.parse(line).platform?.configured === true)).toBe(true);
-    for (const line of statuses) expect(contractViolation('GET', '/api/v1/integrations/moderation/status', 200, 'application/json', line)).toBeUndefined();
-    const telegramCalls = standInLines.filter((l) => l.startsWith('telegram stand-in received')).map((l) => l.split(' ')[3]);
-    expect(telegramCalls).toEqual(['getChatMember', 'sendMessage', 'deleteMessage', 'restrictChatMember', 'restrictChatMember']);
+    for (const line of statuses)
+      expect(
+        contractViolation('GET', '/api/v1/integrations/moderation/status', 200, 'application/json', line),
+      ).toBeUndefined();
+    const telegramCalls = standInLines
+      .filter((l) => l.startsWith('telegram stand-in received'))
+      .map((l) => l.split(' ')[3]);
+    expect(telegramCalls).toEqual([
+      'getChatMember',
+      'sendMessage',
+      'deleteMessage',
+      'restrictChatMember',
+      'restrictChatMember',
+    ]);
     // The webhook receiver verified the signed event.
     expect(stdout).toMatch(/verified [0-9a-f-]{36} job\.completed completed/);
 

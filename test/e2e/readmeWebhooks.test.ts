@@ -42,7 +42,11 @@ describe("the README's webhook receiver", () => {
       `T=${workDir}`,
       block.replaceAll('4000', String(port)),
     ].join('\n');
-    const { stdout } = await run('bash', ['-c', script], { cwd: workDir, env: { ...process.env, RECEIVER_PORT: String(port) }, timeout: 60_000 });
+    const { stdout } = await run('bash', ['-c', script], {
+      cwd: workDir,
+      env: { ...process.env, RECEIVER_PORT: String(port) },
+      timeout: 60_000,
+    });
     expect(stdout).toMatch(/verified [0-9a-f-]{36} job\.completed completed/);
     expect(stdout).toMatch(/"status":"succeeded"/);
     expect(stdout).toMatch(/"secret":"whsec_/);
@@ -58,7 +62,9 @@ describe("the README's webhook receiver", () => {
     const receiverSource = block.slice(block.indexOf(opening) + opening.length, block.indexOf('\nEOF\n'));
     const file = path.join(workDir, 'check.mjs');
     (await import('node:fs')).writeFileSync(file, receiverSource);
-    const child = execFile('node', [file], { env: { ...process.env, RECEIVER_PORT: String(port), WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } });
+    const child = execFile('node', [file], {
+      env: { ...process.env, RECEIVER_PORT: String(port), WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+    });
     let out = '';
     child.stdout!.on('data', (c) => (out += c));
     try {
@@ -67,9 +73,16 @@ describe("the README's webhook receiver", () => {
       for (let i = 0; i < 200 && !status; i++) {
         status = await fetch(`http://127.0.0.1:${port}/hooks`, {
           method: 'POST',
-          headers: { 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' },
+          headers: {
+            'webhook-id': 'msg_1',
+            'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+            'webhook-signature': 'v1,AAAA',
+          },
           body: '{}',
-        }).then((r) => r.status, () => 0);
+        }).then(
+          (r) => r.status,
+          () => 0,
+        );
         if (!status) await new Promise((r) => setTimeout(r, 100));
       }
       expect(status).toBe(400);

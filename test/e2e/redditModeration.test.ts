@@ -17,7 +17,12 @@ import { redditRateBudgetKey } from '#shared/store/keys';
 
 const BOT = 'OutreachModBot';
 const CLIENT_ID = `reddit-e2e-${randomUUID().slice(0, 8)}`;
-const reddit = await startRedditStandIn({ clientId: CLIENT_ID, clientSecret: 'app-secret', refreshToken: 'bot-refresh', botUsername: BOT });
+const reddit = await startRedditStandIn({
+  clientId: CLIENT_ID,
+  clientSecret: 'app-secret',
+  refreshToken: 'bot-refresh',
+  botUsername: BOT,
+});
 const ENV = {
   REDDIT_CLIENT_ID: CLIENT_ID,
   REDDIT_CLIENT_SECRET: 'app-secret',
@@ -49,8 +54,10 @@ const BASE = '/integrations/moderation';
 const SCAM = 'Free airdrop! Claim now at the link';
 // Not drained(): a rate-limited delivery waits in the queue for minutes on purpose.
 const settle = () => api.ports.queue.settled();
-const sync = (key: string, communityId: string) => api.call('POST', `${BASE}/sync`, { key, body: { community_id: communityId } });
-const status = async (key: string, communityId: string) => (await api.call('GET', `${BASE}/status?community_id=${communityId}&include_logs=50`, { key })).body;
+const sync = (key: string, communityId: string) =>
+  api.call('POST', `${BASE}/sync`, { key, body: { community_id: communityId } });
+const status = async (key: string, communityId: string) =>
+  (await api.call('GET', `${BASE}/status?community_id=${communityId}&include_logs=50`, { key })).body;
 const calls = () => reddit.calls.map((c) => [c.method, c.path, c.method === 'GET' ? c.query : c.form]);
 const writes = () => reddit.calls.filter((c) => c.method === 'POST').map((c) => [c.path, c.form]);
 let subSeq = 0;
@@ -58,7 +65,17 @@ const newSub = () => `acme_${Date.now().toString(36)}_${++subSeq}`;
 
 async function redditCommunity() {
   const { key, user } = await api.newUser({ credits: 5000 });
-  const community = (await api.call('POST', `${BASE}/communities`, { key, body: { name: 'Acme sub', project_name: 'Acme', type: 'reddit', alert_channel_message_template: '{action}: u/{username}' } })).body;
+  const community = (
+    await api.call('POST', `${BASE}/communities`, {
+      key,
+      body: {
+        name: 'Acme sub',
+        project_name: 'Acme',
+        type: 'reddit',
+        alert_channel_message_template: '{action}: u/{username}',
+      },
+    })
+  ).body;
   return { key, community, userId: user.id };
 }
 const shardOf = (c: { userId: string; community: { id: string }; sub: string }) => ({
@@ -89,12 +106,24 @@ describe('Reddit activation from the inbox', () => {
     const message = reddit.privateMessage('alice', `/activate ${community.activation_token} r/${sub}`);
     const res = await sync(key, community.id);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ connection_state: 'connected', status: 'connected', platform: { chat_id: sub.toLowerCase(), configured: true } });
+    expect(res.body).toMatchObject({
+      connection_state: 'connected',
+      status: 'connected',
+      platform: { chat_id: sub.toLowerCase(), configured: true },
+    });
     expect(calls()).toEqual([
       ['GET', '/message/unread', { limit: '100', raw_json: '1' }],
       ['GET', `/r/${sub}/about/moderators`, { raw_json: '1' }],
       ['POST', `/r/${sub}/api/accept_moderator_invite`, { api_type: 'json' }],
-      ['POST', '/api/comment', { api_type: 'json', thing_id: message, text: `Moderation is on for r/${sub}. New posts and comments are checked every minute.` }],
+      [
+        'POST',
+        '/api/comment',
+        {
+          api_type: 'json',
+          thing_id: message,
+          text: `Moderation is on for r/${sub}. New posts and comments are checked every minute.`,
+        },
+      ],
       ['POST', '/api/read_message', { api_type: 'json', id: message }],
       // Connected now: the same sync reads the subreddit (one page each, nothing to act on).
       ['GET', `/r/${sub.toLowerCase()}/new`, { limit: '100', raw_json: '1' }],
@@ -102,7 +131,9 @@ describe('Reddit activation from the inbox', () => {
     ]);
     expect(reddit.moderatorsOf(sub)).toContain(BOT);
     expect(reddit.unreadCount()).toBe(0);
-    expect(reddit.calls.every((c) => c.authorization?.startsWith('bearer ') && c.userAgent === ENV.REDDIT_USER_AGENT)).toBe(true);
+    expect(
+      reddit.calls.every((c) => c.authorization?.startsWith('bearer ') && c.userAgent === ENV.REDDIT_USER_AGENT),
+    ).toBe(true);
     expect((await listPolledCommunities('reddit')).map((p) => p.communityId)).toContain(community.id);
   });
 
@@ -114,7 +145,10 @@ describe('Reddit activation from the inbox', () => {
     const res = await sync(key, community.id);
     expect(res.body.connection_state).toBe('pending_activation');
     expect(writes()).toEqual([
-      ['/api/comment', { api_type: 'json', thing_id: message, text: `Only a moderator of r/${sub} can turn moderation on there.` }],
+      [
+        '/api/comment',
+        { api_type: 'json', thing_id: message, text: `Only a moderator of r/${sub} can turn moderation on there.` },
+      ],
       ['/api/read_message', { api_type: 'json', id: message }],
     ]);
     expect(reddit.moderatorsOf(sub)).not.toContain(BOT);
@@ -127,7 +161,14 @@ describe('Reddit activation from the inbox', () => {
     const res = await sync(second.key, second.community.id);
     expect(res.body.connection_state).toBe('pending_activation');
     expect(writes()).toEqual([
-      ['/api/comment', { api_type: 'json', thing_id: message, text: `r/${first.sub} is already moderated by another community of this service. Its owner must delete that community first.` }],
+      [
+        '/api/comment',
+        {
+          api_type: 'json',
+          thing_id: message,
+          text: `r/${first.sub} is already moderated by another community of this service. Its owner must delete that community first.`,
+        },
+      ],
       ['/api/read_message', { api_type: 'json', id: message }],
     ]);
   });
@@ -138,7 +179,10 @@ describe('Reddit activation from the inbox', () => {
     const chat = reddit.privateMessage('alice', 'hello bot');
     await sync(key, community.id);
     expect(writes()).toEqual([
-      ['/api/comment', { api_type: 'json', thing_id: bad, text: expect.stringContaining('That activation token is not valid.') }],
+      [
+        '/api/comment',
+        { api_type: 'json', thing_id: bad, text: expect.stringContaining('That activation token is not valid.') },
+      ],
       ['/api/read_message', { api_type: 'json', id: `${bad},${chat}` }],
     ]);
   });
@@ -155,7 +199,16 @@ describe('Reddit moderation by polling', () => {
     expect(writes()).toEqual(
       expect.arrayContaining([
         ['/api/remove', { api_type: 'json', id: spam, spam: 'true' }],
-        ['/api/mod/conversations', { api_type: 'json', srName: sub.toLowerCase(), subject: 'mute: u/spammer1', body: 'mute: u/spammer1', isAuthorHidden: 'false' }],
+        [
+          '/api/mod/conversations',
+          {
+            api_type: 'json',
+            srName: sub.toLowerCase(),
+            subject: 'mute: u/spammer1',
+            body: 'mute: u/spammer1',
+            isAuthorHidden: 'false',
+          },
+        ],
       ]),
     );
     expect(writes()).toHaveLength(2);
@@ -163,7 +216,13 @@ describe('Reddit moderation by polling', () => {
     expect(writes().flatMap(([, form]) => Object.values(form))).not.toContain(cleanComment);
     const st = await status(key, community.id);
     expect(st.metrics).toMatchObject({ messages_scanned: 3, actions: { mute: 1 } });
-    expect(st.audit_logs[0]).toMatchObject({ event_id: spam, user_id: 'spammer1', action: 'mute', rule: 'scam_phrase', delivery: { status: 'delivered', error: null } });
+    expect(st.audit_logs[0]).toMatchObject({
+      event_id: spam,
+      user_id: 'spammer1',
+      action: 'mute',
+      rule: 'scam_phrase',
+      delivery: { status: 'delivered', error: null },
+    });
 
     // Muted: a harmless comment of the same author a moment later is removed too.
     reddit.reset();
@@ -179,7 +238,9 @@ describe('Reddit moderation by polling', () => {
     const spam = reddit.comment(sub, 'spammer2', SCAM);
     await sync(key, community.id);
     await settle();
-    expect(writes().filter(([path]) => path === '/api/remove')).toEqual([['/api/remove', { api_type: 'json', id: spam, spam: 'true' }]]);
+    expect(writes().filter(([path]) => path === '/api/remove')).toEqual([
+      ['/api/remove', { api_type: 'json', id: spam, spam: 'true' }],
+    ]);
     reddit.reset();
     await sync(key, community.id);
     // The schedule's shard and a sync at the same time: still nothing.
@@ -195,7 +256,9 @@ describe('Reddit moderation by polling', () => {
     await sync(key, community.id);
     reddit.reset();
     // Each by its own author: one author's 230 posts in a minute would be a flood of its own.
-    const posts = Array.from({ length: 230 }, (_, i) => reddit.post(sub, `member${i}`, `Post number ${i} about the roadmap`));
+    const posts = Array.from({ length: 230 }, (_, i) =>
+      reddit.post(sub, `member${i}`, `Post number ${i} about the roadmap`),
+    );
     const spam = reddit.post(sub, 'spammer3', SCAM);
     await sync(key, community.id);
     await settle();
@@ -206,7 +269,9 @@ describe('Reddit moderation by polling', () => {
       [`/r/${lower}/new`, posts[31]],
       [`/r/${lower}/comments`, null],
     ]);
-    expect(writes().filter(([path]) => path === '/api/remove')).toEqual([['/api/remove', { api_type: 'json', id: spam, spam: 'true' }]]);
+    expect(writes().filter(([path]) => path === '/api/remove')).toEqual([
+      ['/api/remove', { api_type: 'json', id: spam, spam: 'true' }],
+    ]);
     expect((await status(key, community.id)).metrics.messages_scanned).toBe(1 + 230 + 1);
     expect(first).toBeDefined();
   });
@@ -227,7 +292,11 @@ describe('Reddit moderation by polling', () => {
     await sync(key, community.id);
     await settle();
     expect(writes()).toEqual([]);
-    expect((await status(key, community.id)).audit_logs[0]).toMatchObject({ event_id: spam, action: 'mute', delivery: { status: 'observe', error: null } });
+    expect((await status(key, community.id)).audit_logs[0]).toMatchObject({
+      event_id: spam,
+      action: 'mute',
+      delivery: { status: 'observe', error: null },
+    });
   });
 
   it('a ban bans and removes; undo unbans and approves; undo of a removal approves the item', async () => {
@@ -242,7 +311,16 @@ describe('Reddit moderation by polling', () => {
     await settle();
     expect(writes()).toEqual(
       expect.arrayContaining([
-        [`/r/${sub.toLowerCase()}/api/friend`, { api_type: 'json', type: 'banned', name: 'spammer6', ban_reason: expect.any(String), note: `Banned by the moderation service for ${second}` }],
+        [
+          `/r/${sub.toLowerCase()}/api/friend`,
+          {
+            api_type: 'json',
+            type: 'banned',
+            name: 'spammer6',
+            ban_reason: expect.any(String),
+            note: `Banned by the moderation service for ${second}`,
+          },
+        ],
         ['/api/remove', { api_type: 'json', id: second, spam: 'true' }],
         ['/api/mod/conversations', expect.objectContaining({ subject: 'ban: u/spammer6' })],
       ]),
@@ -251,14 +329,18 @@ describe('Reddit moderation by polling', () => {
     expect(reddit.bannedIn(sub)).toEqual(['spammer6']);
     const logs = (await status(key, community.id)).audit_logs;
     const ban = logs.find((l: { action: string }) => l.action === 'ban');
-    const removal = logs.find((l: { action: string; event_id: string }) => l.action === 'delete' && l.event_id === shout);
+    const removal = logs.find(
+      (l: { action: string; event_id: string }) => l.action === 'delete' && l.event_id === shout,
+    );
     expect(ban).toBeDefined();
     expect(removal).toBeDefined();
 
     reddit.reset();
     const undoBan = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${ban.id}/undo`, { key });
     expect(undoBan.body).toMatchObject({ audit_id: ban.id, action: 'ban', delivery: 'delivered', error: null });
-    const undoRemoval = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${removal.id}/undo`, { key });
+    const undoRemoval = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${removal.id}/undo`, {
+      key,
+    });
     expect(undoRemoval.body).toMatchObject({ action: 'delete', delivery: 'delivered' });
     expect(writes()).toEqual([
       [`/r/${sub.toLowerCase()}/api/unfriend`, { api_type: 'json', type: 'banned', name: 'spammer6' }],
@@ -284,7 +366,10 @@ describe('Reddit limits and failures', () => {
     await api.ports.queue.settled();
     const removeCalls = reddit.calls.filter((c) => c.path === '/api/remove');
     expect(removeCalls).toHaveLength(1);
-    expect((await status(key, community.id)).audit_logs[0]).toMatchObject({ event_id: spam, delivery: { status: 'pending' } });
+    expect((await status(key, community.id)).audit_logs[0]).toMatchObject({
+      event_id: spam,
+      delivery: { status: 'pending' },
+    });
 
     // Reddit says the window is spent: the budget keeps every further call home.
     reddit.reset();
@@ -306,7 +391,10 @@ describe('Reddit limits and failures', () => {
     await sync(key, community.id);
     await settle();
     const ban = (await status(key, community.id)).audit_logs.find((l: { action: string }) => l.action === 'ban');
-    expect(ban.delivery).toEqual({ status: 'failed', error: `POST /r/${sub.toLowerCase()}/api/friend: USER_DOESNT_EXIST: that user doesn't exist: name` });
+    expect(ban.delivery).toEqual({
+      status: 'failed',
+      error: `POST /r/${sub.toLowerCase()}/api/friend: USER_DOESNT_EXIST: that user doesn't exist: name`,
+    });
   });
 
   it('without operator credentials nothing is read and an undo is recorded as not_configured', async () => {
@@ -325,7 +413,11 @@ describe('Reddit limits and failures', () => {
       expect(res.body.platform.configured).toBe(false);
       expect(reddit.calls).toEqual([]);
       const undo = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${removal.id}/undo`, { key });
-      expect(undo.body).toMatchObject({ action: 'delete', delivery: 'not_configured', error: 'reddit is not configured on this deployment' });
+      expect(undo.body).toMatchObject({
+        action: 'delete',
+        delivery: 'not_configured',
+        error: 'reddit is not configured on this deployment',
+      });
       expect(reddit.calls).toEqual([]);
     } finally {
       process.env.REDDIT_REFRESH_TOKEN = ENV.REDDIT_REFRESH_TOKEN;

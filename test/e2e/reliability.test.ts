@@ -27,7 +27,10 @@ describe('Cache-Control: no-store on secrets and authenticated responses', () =>
     expect(missing.status).toBe(404);
     expect(missing.headers.get('cache-control')).toBe('no-store');
     const { key } = await api.newUser();
-    const notAcceptable = await api.call('GET', '/bd/jobs/00000000-0000-7000-8000-000000000000/events', { key, headers: { accept: 'application/json' } });
+    const notAcceptable = await api.call('GET', '/bd/jobs/00000000-0000-7000-8000-000000000000/events', {
+      key,
+      headers: { accept: 'application/json' },
+    });
     expect(notAcceptable.status).toBeGreaterThanOrEqual(400);
     expect(notAcceptable.headers.get('cache-control')).toBe('no-store');
   });
@@ -39,9 +42,17 @@ describe('Stripe webhook: future timestamps, oversized bodies, events that canno
   const post = (event: unknown, timestamp = nowSeconds()) => {
     const payload = JSON.stringify(event);
     const signature = stripeSignatures.generateTestHeaderString({ payload, secret, timestamp });
-    return api.call('POST', '/webhooks/stripe', { rawBody: payload, headers: { 'stripe-signature': signature, 'content-type': 'application/json' } });
+    return api.call('POST', '/webhooks/stripe', {
+      rawBody: payload,
+      headers: { 'stripe-signature': signature, 'content-type': 'application/json' },
+    });
   };
-  const event = (type: string, object: unknown, created: unknown = nowSeconds()) => ({ id: `evt_${uuidv7()}`, type, created, data: { object } });
+  const event = (type: string, object: unknown, created: unknown = nowSeconds()) => ({
+    id: `evt_${uuidv7()}`,
+    type,
+    created,
+    data: { object },
+  });
 
   it('refuses a signature dated more than 5 minutes ahead, accepts one slightly ahead', async () => {
     const ahead = await post(event('ping.unknown', {}), nowSeconds() + 3600);
@@ -63,7 +74,11 @@ describe('Stripe webhook: future timestamps, oversized bodies, events that canno
       event('invoice.paid', { subscription: 'sub_nobody', subscription_details: { metadata: { user_id: ghost } } }),
       event('customer.subscription.deleted', { id: 'sub_nobody', metadata: { user_id: ghost } }),
       event('checkout.session.completed', { id: 'cs_y', client_reference_id: ghost, metadata: {} }, 'yesterday'),
-      event('invoice.paid', { subscription: 'sub_x', subscription_details: { metadata: { user_id: ghost } }, lines: { data: [{ period: { start: 1e20 } }] } }),
+      event('invoice.paid', {
+        subscription: 'sub_x',
+        subscription_details: { metadata: { user_id: ghost } },
+        lines: { data: [{ period: { start: 1e20 } }] },
+      }),
       event('checkout.session.completed', null),
       event('customer.subscription.updated', 'not an object'),
       { id: `evt_${uuidv7()}`, type: 'invoice.paid' },
@@ -87,8 +102,18 @@ describe('timestamps and dates in requests are validated, not only labelled', ()
     const { key } = await api.newUser();
     const chat = await api.call('POST', '/chats', { key, body: { title: 't' } });
     expect(chat.status).toBe(201);
-    const put = (created_at: string) => api.call('PUT', `/chats/${chat.body.id}`, { key, body: { messages: [{ role: 'user', content: 'hi', created_at }] } });
-    for (const created_at of ['yesterday', '2026-13-01T00:00:00Z', '2026-02-30T10:00:00Z', '0000-01-01T00:00:00Z', '2026-01-01']) {
+    const put = (created_at: string) =>
+      api.call('PUT', `/chats/${chat.body.id}`, {
+        key,
+        body: { messages: [{ role: 'user', content: 'hi', created_at }] },
+      });
+    for (const created_at of [
+      'yesterday',
+      '2026-13-01T00:00:00Z',
+      '2026-02-30T10:00:00Z',
+      '0000-01-01T00:00:00Z',
+      '2026-01-01',
+    ]) {
       expect400(await put(created_at), created_at);
     }
     expect((await put('2026-02-28T10:00:00.000Z')).status).toBe(200);
@@ -100,7 +125,9 @@ describe('timestamps and dates in requests are validated, not only labelled', ()
       expect400(await api.call('GET', `/credits/usage?start_date=${date}`, { key }), date);
       expect400(await api.call('GET', `/credits/usage?end_date=${date}`, { key }), date);
     }
-    expect((await api.call('GET', '/credits/usage?start_date=2024-02-29&end_date=2024-03-01', { key })).status).toBe(200);
+    expect((await api.call('GET', '/credits/usage?start_date=2024-02-29&end_date=2024-03-01', { key })).status).toBe(
+      200,
+    );
   });
 
   it('refuses Telegram updates with impossible dates', async () => {

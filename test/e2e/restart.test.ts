@@ -17,7 +17,13 @@ import { uuidv7 } from '#shared/ids';
  */
 const tableName = `outreach-restart-${uuidv7()}`;
 const start = (dataDir = '', table = tableName) =>
-  startLocalRuntime({ port: 0, dataDir, fresh: false, renewalsEverySeconds: 3600, dynamo: { endpoint: inject('dynamoEndpoint'), tableName: table, datasetScale: 0.01 } });
+  startLocalRuntime({
+    port: 0,
+    dataDir,
+    fresh: false,
+    renewalsEverySeconds: 3600,
+    dynamo: { endpoint: inject('dynamoEndpoint'), tableName: table, datasetScale: 0.01 },
+  });
 
 async function call(runtime: LocalRuntime, method: string, path: string, body?: unknown, key = runtime.proKey) {
   const res = await fetch(`${runtime.baseUrl}${path}`, {
@@ -35,7 +41,9 @@ const companies = [
 ];
 
 describe('local runtime restart', () => {
-  it('resumes a job whose queued messages died with the process, to completion with its reservation settled', { timeout: 180_000 }, async () => {
+  it('resumes a job whose queued messages died with the process, to completion with its reservation settled', {
+    timeout: 180_000,
+  }, async () => {
     const first = await start();
     await first.datasetLoaded;
     const userId = (await findUserIdByEmail('demo-pro@example.com'))!;
@@ -70,7 +78,9 @@ describe('local runtime restart', () => {
     }
   });
 
-  it('prints the same demo keys after a restart (kept with the data); a DEMO_* variable still wins', { timeout: 90_000 }, async () => {
+  it('prints the same demo keys after a restart (kept with the data); a DEMO_* variable still wins', {
+    timeout: 90_000,
+  }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'outreach-keys-'));
     const table = `outreach-keys-${uuidv7()}`;
     const first = await start(dataDir, table);

@@ -32,20 +32,34 @@ async function requestsFor<T>(call: () => Promise<T>): Promise<{ count: number; 
   return { count: dynamoRequestCount() - before, commands: sent.join(', '), out };
 }
 
-const balance = async (key: string) => (await api.call('GET', '/users/me', { key })).body.permanent_credit_balance as number;
+const balance = async (key: string) =>
+  (await api.call('GET', '/users/me', { key })).body.permanent_credit_balance as number;
 const vc = PACKAGES['vc-shortlist-v1'];
 
 async function executed(key: string, pkg: (typeof PACKAGES)[keyof typeof PACKAGES] = vc) {
-  const quote = await api.call('POST', '/intelligence/quote', { key, body: { package_id: pkg.id, slots: pkg.example.slots } });
+  const quote = await api.call('POST', '/intelligence/quote', {
+    key,
+    body: { package_id: pkg.id, slots: pkg.example.slots },
+  });
   expect(quote.status, JSON.stringify(quote.body)).toBe(200);
-  const res = await api.call('POST', '/intelligence/execute', { key, body: { package_id: pkg.id, slots: pkg.example.slots, quote_token: quote.body.quote_token } });
+  const res = await api.call('POST', '/intelligence/execute', {
+    key,
+    body: { package_id: pkg.id, slots: pkg.example.slots, quote_token: quote.body.quote_token },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
 }
 
 async function unlockQuote(key: string, packageId: string, parent: string) {
-  const body = { parent_result_id: parent, expansion_type: 'contact_unlock', expansion_params: { selection: { mode: 'top_n', n: 3 }, contact_tier: 'email' } };
-  const q = await api.call('POST', '/intelligence/quote', { key, body: { package_id: packageId, expansion_scope: body } });
+  const body = {
+    parent_result_id: parent,
+    expansion_type: 'contact_unlock',
+    expansion_params: { selection: { mode: 'top_n', n: 3 }, contact_tier: 'email' },
+  };
+  const q = await api.call('POST', '/intelligence/quote', {
+    key,
+    body: { package_id: packageId, expansion_scope: body },
+  });
   expect(q.status, JSON.stringify(q.body)).toBe(200);
   return { ...body, quote_token: q.body.quote_token as string, credits: q.body.credits as number };
 }
@@ -54,7 +68,10 @@ describe('paid intelligence calls', () => {
   it('an execute of the vc-shortlist example costs at most four DynamoDB requests, charges what it says once, and spends its token', async () => {
     const { key } = await api.newUser({ tier: 'pro', credits: 100_000 });
     const before = await balance(key);
-    const quote = await api.call('POST', '/intelligence/quote', { key, body: { package_id: vc.id, slots: vc.example.slots } });
+    const quote = await api.call('POST', '/intelligence/quote', {
+      key,
+      body: { package_id: vc.id, slots: vc.example.slots },
+    });
     const body = { package_id: vc.id, slots: vc.example.slots, quote_token: quote.body.quote_token };
     const { count, commands, out } = await requestsFor(() => api.call('POST', '/intelligence/execute', { key, body }));
     expect(out.status, JSON.stringify(out.body)).toBe(200);
@@ -71,9 +88,17 @@ describe('paid intelligence calls', () => {
 
   it('an execute stays within four when the sector has to be read too (a cold function)', async () => {
     const { key } = await api.newUser({ tier: 'pro', credits: 100_000 });
-    const quote = await api.call('POST', '/intelligence/quote', { key, body: { package_id: vc.id, slots: vc.example.slots } });
+    const quote = await api.call('POST', '/intelligence/quote', {
+      key,
+      body: { package_id: vc.id, slots: vc.example.slots },
+    });
     forgetCachedFacets();
-    const { count, commands, out } = await requestsFor(() => api.call('POST', '/intelligence/execute', { key, body: { package_id: vc.id, slots: vc.example.slots, quote_token: quote.body.quote_token } }));
+    const { count, commands, out } = await requestsFor(() =>
+      api.call('POST', '/intelligence/execute', {
+        key,
+        body: { package_id: vc.id, slots: vc.example.slots, quote_token: quote.body.quote_token },
+      }),
+    );
     expect(out.status, JSON.stringify(out.body)).toBe(200);
     expect(count, commands).toBeLessThanOrEqual(4);
   });
@@ -82,14 +107,25 @@ describe('paid intelligence calls', () => {
    * Every package's example, from a cold function (no facet cached): four at most. Warm intro paths
    * reads the fund by name with its portfolio (companies and contacts kept on the fund) in one Query.
    */
-  it.each(Object.values(PACKAGES).map((pkg) => [pkg.id, pkg] as const))('an execute of %s stays within its DynamoDB requests', async (_id, pkg) => {
-    const { key } = await api.newUser({ tier: 'pro', credits: 100_000 });
-    const quote = await api.call('POST', '/intelligence/quote', { key, body: { package_id: pkg.id, slots: pkg.example.slots } });
-    forgetCachedFacets();
-    const { count, commands, out } = await requestsFor(() => api.call('POST', '/intelligence/execute', { key, body: { package_id: pkg.id, slots: pkg.example.slots, quote_token: quote.body.quote_token } }));
-    expect(out.status, JSON.stringify(out.body)).toBe(200);
-    expect(count, commands).toBeLessThanOrEqual(4);
-  });
+  it.each(Object.values(PACKAGES).map((pkg) => [pkg.id, pkg] as const))(
+    'an execute of %s stays within its DynamoDB requests',
+    async (_id, pkg) => {
+      const { key } = await api.newUser({ tier: 'pro', credits: 100_000 });
+      const quote = await api.call('POST', '/intelligence/quote', {
+        key,
+        body: { package_id: pkg.id, slots: pkg.example.slots },
+      });
+      forgetCachedFacets();
+      const { count, commands, out } = await requestsFor(() =>
+        api.call('POST', '/intelligence/execute', {
+          key,
+          body: { package_id: pkg.id, slots: pkg.example.slots, quote_token: quote.body.quote_token },
+        }),
+      );
+      expect(out.status, JSON.stringify(out.body)).toBe(200);
+      expect(count, commands).toBeLessThanOrEqual(4);
+    },
+  );
 
   it('a contact_unlock expansion costs at most six DynamoDB requests and charges what it says once', async () => {
     for (const pkg of [vc, PACKAGES['company-people-discovery-v1']]) {

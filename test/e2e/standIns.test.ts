@@ -53,40 +53,76 @@ describe('the stand-in table', () => {
     expect(statSync(process.env.STAND_IN_SESSION!).mode & 0o077).toBe(0);
   });
 
-  it('a Discord sample is a signed interaction the service accepts: /activate binds the guild and writes AutoMod rules into the stand-in', { timeout: 60_000 }, async () => {
+  it('a Discord sample is a signed interaction the service accepts: /activate binds the guild and writes AutoMod rules into the stand-in', {
+    timeout: 60_000,
+  }, async () => {
     const { key } = await api.newUser({ credits: 5000 });
-    const community = (await api.call('POST', '/integrations/moderation/communities', { key, body: { name: 'Guild', project_name: 'Acme', type: 'discord' } })).body;
+    const community = (
+      await api.call('POST', '/integrations/moderation/communities', {
+        key,
+        body: { name: 'Guild', project_name: 'Acme', type: 'discord' },
+      })
+    ).body;
     const answer = await send('discord', `/activate token:${community.activation_token}`);
     expect(answer.status).toBe(200);
     expect(answer.body.data.content).toContain('Moderation is on');
     await api.ports.queue.drained();
-    expect((await printedFor('discord', 'POST /guilds/1300000000000000001/auto-moderation/rules')).length).toBeGreaterThan(0);
+    expect(
+      (await printedFor('discord', 'POST /guilds/1300000000000000001/auto-moderation/rules')).length,
+    ).toBeGreaterThan(0);
     // The same sample signed with any other key is refused.
     const other = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-    expect((await send('discord', `/activate token:${community.activation_token}`, { ...configOf('discord'), privateKey: other })).status).toBe(401);
+    expect(
+      (
+        await send('discord', `/activate token:${community.activation_token}`, {
+          ...configOf('discord'),
+          privateKey: other,
+        })
+      ).status,
+    ).toBe(401);
   });
 
-  it("a Telegram sample from the sample group: /activate by its administrator connects the community", { timeout: 60_000 }, async () => {
+  it('a Telegram sample from the sample group: /activate by its administrator connects the community', {
+    timeout: 60_000,
+  }, async () => {
     const { key } = await api.newUser({ credits: 5000 });
-    const community = (await api.call('POST', '/integrations/moderation/communities', { key, body: { name: 'Group', project_name: 'Acme', type: 'telegram' } })).body;
+    const community = (
+      await api.call('POST', '/integrations/moderation/communities', {
+        key,
+        body: { name: 'Group', project_name: 'Acme', type: 'telegram' },
+      })
+    ).body;
     expect((await send('telegram', `/activate ${community.activation_token}`)).status).toBe(200);
     await api.ports.queue.drained();
     expect(await printedFor('telegram', 'Moderation is on for this group.')).toHaveLength(1);
-    const status = (await api.call('GET', `/integrations/moderation/status?community_id=${community.id}`, { key })).body;
+    const status = (await api.call('GET', `/integrations/moderation/status?community_id=${community.id}`, { key }))
+      .body;
     expect(status).toMatchObject({ status: 'connected', platform: { chat_id: '-1001234567890', configured: true } });
     expect((await send('telegram', 'hello', { secret: 'not-the-secret' })).status).toBe(401);
   });
 
-  it('a Crisp sample is a signed plugin hook: /activate from the operator binds the website, a scam from the visitor is deleted', { timeout: 60_000 }, async () => {
+  it('a Crisp sample is a signed plugin hook: /activate from the operator binds the website, a scam from the visitor is deleted', {
+    timeout: 60_000,
+  }, async () => {
     const { key } = await api.newUser({ credits: 5000 });
-    const community = (await api.call('POST', '/integrations/moderation/communities', { key, body: { name: 'Site', project_name: 'Acme', type: 'crisp' } })).body;
+    const community = (
+      await api.call('POST', '/integrations/moderation/communities', {
+        key,
+        body: { name: 'Site', project_name: 'Acme', type: 'crisp' },
+      })
+    ).body;
     expect((await send('crisp', `/activate ${community.activation_token}`)).status).toBe(200);
     await api.ports.queue.drained();
-    const status = (await api.call('GET', `/integrations/moderation/status?community_id=${community.id}`, { key })).body;
+    const status = (await api.call('GET', `/integrations/moderation/status?community_id=${community.id}`, { key }))
+      .body;
     expect(status).toMatchObject({ status: 'connected', platform: { configured: true } });
-    expect((await send('crisp', 'Claim your free airdrop now at https://acme-drop.xyz, connect your wallet')).status).toBe(200);
+    expect(
+      (await send('crisp', 'Claim your free airdrop now at https://acme-drop.xyz, connect your wallet')).status,
+    ).toBe(200);
     await api.ports.queue.drained();
-    expect((await printedFor('crisp', 'DELETE /website/sample-website/conversation/session_sample_visitor/message/')).length).toBeGreaterThan(0);
+    expect(
+      (await printedFor('crisp', 'DELETE /website/sample-website/conversation/session_sample_visitor/message/')).length,
+    ).toBeGreaterThan(0);
     expect((await send('crisp', 'hello', { hookSecret: 'not-the-secret' })).status).toBe(401);
   });
 });

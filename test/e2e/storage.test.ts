@@ -14,9 +14,12 @@ async function chatReads(call: () => Promise<unknown>): Promise<{ queries: numbe
   const client = ddb();
   const send = client.send.bind(client);
   const reads = { queries: 0, scanned: 0 };
-  (client as unknown as { send: (c: { constructor: { name: string } }) => Promise<unknown> }).send = async (command) => {
+  (client as unknown as { send: (c: { constructor: { name: string } }) => Promise<unknown> }).send = async (
+    command,
+  ) => {
     const out = (await send(command as never)) as { ScannedCount?: number };
-    if (command.constructor.name === 'QueryCommand') [reads.queries, reads.scanned] = [reads.queries + 1, reads.scanned + (out.ScannedCount ?? 0)];
+    if (command.constructor.name === 'QueryCommand')
+      [reads.queries, reads.scanned] = [reads.queries + 1, reads.scanned + (out.ScannedCount ?? 0)];
     return out;
   };
   try {
@@ -32,29 +35,48 @@ describe('chat totals', () => {
   it('come from the count kept on the account: creates and deletes (concurrent ones too) move it, a page reads only itself', async () => {
     const { key, user } = await api.newUser();
     const created = [];
-    for (let round = 0; round < 3; round += 1) created.push(...(await Promise.all(Array.from({ length: 8 }, () => api.call('POST', '/chats', { key, body: {} })))));
+    for (let round = 0; round < 3; round += 1)
+      created.push(
+        ...(await Promise.all(Array.from({ length: 8 }, () => api.call('POST', '/chats', { key, body: {} })))),
+      );
     expect(created.every((r) => r.status === 201)).toBe(true);
     await Promise.all(created.slice(0, 3).map((r) => api.call('DELETE', `/chats/${r.body.id}`, { key })));
     expect((await api.call('DELETE', `/chats/${created[0].body.id}`, { key })).status).toBe(404);
     expect((await getUser(user.id))?.liveChats).toBe(21);
     for (const sort_by of ['updated_at', 'created_at']) {
       let page: { status: number; body: { total: number; items: unknown[] } } | undefined;
-      const read = await chatItemsRead(async () => (page = await api.call('GET', `/chats?limit=5&offset=2&sort_by=${sort_by}`, { key })));
+      const read = await chatItemsRead(
+        async () => (page = await api.call('GET', `/chats?limit=5&offset=2&sort_by=${sort_by}`, { key })),
+      );
       expect(page!.status).toBe(200);
       expect(page!.body).toMatchObject({ total: 21, limit: 5, offset: 2 });
       expect(page!.body.items).toHaveLength(5);
       // The page's 7 (offset and limit); by creation order one read of up to 100 (deleted chats are among them).
       expect(read, sort_by).toBeLessThanOrEqual(sort_by === 'updated_at' ? 7 : 100);
     }
-    expect((await api.call('GET', '/chats?limit=5&offset=20', { key })).body).toMatchObject({ total: 21, items: [expect.anything()] });
+    expect((await api.call('GET', '/chats?limit=5&offset=20', { key })).body).toMatchObject({
+      total: 21,
+      items: [expect.anything()],
+    });
   });
 
   it('are counted by reading the chats for an account made before the count began, which never starts one', async () => {
     const { key, user } = await api.newUser();
-    await ddb().send(new UpdateCommand({ TableName: table(), Key: userProfileKey(user.id), UpdateExpression: 'REMOVE liveChats' }));
-    const [a] = await Promise.all([api.call('POST', '/chats', { key, body: {} }), api.call('POST', '/chats', { key, body: {} }), api.call('POST', '/chats', { key, body: {} })]);
+    await ddb().send(
+      new UpdateCommand({ TableName: table(), Key: userProfileKey(user.id), UpdateExpression: 'REMOVE liveChats' }),
+    );
+    const [a] = await Promise.all([
+      api.call('POST', '/chats', { key, body: {} }),
+      api.call('POST', '/chats', { key, body: {} }),
+      api.call('POST', '/chats', { key, body: {} }),
+    ]);
     expect((await api.call('DELETE', `/chats/${a.body.id}`, { key })).status).toBe(204);
-    const read = await chatItemsRead(async () => expect((await api.call('GET', '/chats?limit=1', { key })).body).toMatchObject({ total: 2, items: [expect.anything()] }));
+    const read = await chatItemsRead(async () =>
+      expect((await api.call('GET', '/chats?limit=1', { key })).body).toMatchObject({
+        total: 2,
+        items: [expect.anything()],
+      }),
+    );
     expect(read).toBe(2);
     expect((await getUser(user.id))?.liveChats).toBeUndefined();
   });
@@ -78,7 +100,9 @@ describe('chat totals', () => {
     for (let i = 0; i < 40; i += 1) chats.push((await api.call('POST', '/chats', { key, body: {} })).body);
     await Promise.all(chats.slice(1).map((c) => api.call('DELETE', `/chats/${c.id}`, { key })));
     let page: { body: { total: number; items: { id: string }[] } } | undefined;
-    const reads = await chatReads(async () => (page = await api.call('GET', '/chats?sort_by=created_at&limit=1', { key })));
+    const reads = await chatReads(
+      async () => (page = await api.call('GET', '/chats?sort_by=created_at&limit=1', { key })),
+    );
     expect(page!.body).toMatchObject({ total: 1, items: [{ id: chats[0].id }] });
     expect(reads.queries).toBe(1);
   });
@@ -91,7 +115,12 @@ describe('chat totals', () => {
     const spy = vi.spyOn(client, 'send').mockImplementation(((command: { constructor: { name: string } }) => {
       if (command.constructor.name === 'TransactWriteCommand' && refused < 2) {
         refused += 1;
-        return Promise.reject(Object.assign(new Error('Transaction cancelled'), { name: 'TransactionCanceledException', CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }] }));
+        return Promise.reject(
+          Object.assign(new Error('Transaction cancelled'), {
+            name: 'TransactionCanceledException',
+            CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }],
+          }),
+        );
       }
       return send(command as never);
     }) as never);
@@ -162,12 +191,19 @@ describe('chats', () => {
   it('pages and sorts by updated_at (default desc) and created_at', async () => {
     const { key } = await api.newUser();
     const ids: string[] = [];
-    for (const title of ['one', 'two', 'three', 'four']) ids.push((await api.call('POST', '/chats', { key, body: { title } })).body.id);
+    for (const title of ['one', 'two', 'three', 'four'])
+      ids.push((await api.call('POST', '/chats', { key, body: { title } })).body.id);
     await api.call('PUT', `/chats/${ids[0]}`, { key, body: { title: 'one (edited)' } });
     const byUpdated = await api.call('GET', '/chats?limit=2', { key });
     expect(byUpdated.body).toMatchObject({ total: 4, limit: 2, offset: 0 });
     expect(byUpdated.body.items.map((c: { title: string }) => c.title)).toEqual(['one (edited)', 'four']);
-    expect(byUpdated.body.items[0]).toEqual({ id: ids[0], title: 'one (edited)', message_count: 0, created_at: expect.any(String), updated_at: expect.any(String) });
+    expect(byUpdated.body.items[0]).toEqual({
+      id: ids[0],
+      title: 'one (edited)',
+      message_count: 0,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
     const byCreatedAsc = await api.call('GET', '/chats?sort_by=created_at&sort_order=asc&limit=2&offset=1', { key });
     expect(byCreatedAsc.body.items.map((c: { id: string }) => c.id)).toEqual([ids[1], ids[2]]);
   });
@@ -224,17 +260,38 @@ describe('stored results', () => {
   it('lists with filters, totals, paging, and sorts by created_at or file_size; items omit result_data', async () => {
     const { key, user } = await api.newUser();
     const chat = (await api.call('POST', '/chats', { key, body: { title: 'Research' } })).body;
-    const small = await saveResult({ userId: user.id, toolName: 'vc-shortlist-v1', resultData: { records: [1] }, chatId: chat.id });
-    const big = await saveResult({ userId: user.id, toolName: 'vc-shortlist-v1', resultData: { records: Array.from({ length: 500 }, (_, i) => i) } });
-    const job = await saveResult({ userId: user.id, toolName: 'bd_job', resultData: { rows: [] }, metadata: { job_id: 'j' } });
+    const small = await saveResult({
+      userId: user.id,
+      toolName: 'vc-shortlist-v1',
+      resultData: { records: [1] },
+      chatId: chat.id,
+    });
+    const big = await saveResult({
+      userId: user.id,
+      toolName: 'vc-shortlist-v1',
+      resultData: { records: Array.from({ length: 500 }, (_, i) => i) },
+    });
+    const job = await saveResult({
+      userId: user.id,
+      toolName: 'bd_job',
+      resultData: { rows: [] },
+      metadata: { job_id: 'j' },
+    });
 
     const all = await api.call('GET', '/results', { key });
     expect(all.body.total).toBe(3);
     expect(all.body.items.map((r: { id: string }) => r.id)).toEqual([job.id, big.id, small.id]);
     expect(all.body.items[0]).not.toHaveProperty('result_data');
-    expect(all.body.items[2]).toMatchObject({ chat_id: chat.id, chat_title: 'Research', storage_format: 'json', user_id: user.id });
+    expect(all.body.items[2]).toMatchObject({
+      chat_id: chat.id,
+      chat_title: 'Research',
+      storage_format: 'json',
+      user_id: user.id,
+    });
 
-    const byTool = await api.call('GET', '/results?tool_name=vc-shortlist-v1&sort_by=file_size&sort_order=asc', { key });
+    const byTool = await api.call('GET', '/results?tool_name=vc-shortlist-v1&sort_by=file_size&sort_order=asc', {
+      key,
+    });
     expect(byTool.body.total).toBe(2);
     expect(byTool.body.items.map((r: { id: string }) => r.id)).toEqual([small.id, big.id]);
     expect(byTool.body.items[0].file_size).toBe(JSON.stringify({ records: [1] }).length);
@@ -249,7 +306,10 @@ describe('stored results', () => {
   it('stores a 5 MB result and reads it back intact', async () => {
     const { key, user } = await api.newUser();
     // Incompressible-ish data: hex of varied numbers, so chunking (not compression) carries the size.
-    const records = Array.from({ length: 52_000 }, (_, i) => ({ i, v: (i * 2654435761 % 4294967296).toString(16).padStart(8, '0').repeat(10) }));
+    const records = Array.from({ length: 52_000 }, (_, i) => ({
+      i,
+      v: ((i * 2654435761) % 4294967296).toString(16).padStart(8, '0').repeat(10),
+    }));
     const resultData = { records, summary: 'big' };
     const saved = await saveResult({ userId: user.id, toolName: 'bd_job', resultData });
     expect(saved.fileSize).toBeGreaterThan(5_000_000);

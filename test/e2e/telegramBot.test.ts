@@ -43,7 +43,10 @@ const group = () => ({ id: --chatSeq, type: 'supergroup' as const, title: 'Acme'
 const post = (update: object, secret = SECRET) =>
   api.call('POST', `${BASE}/telegram`, { body: update, headers: { 'x-telegram-bot-api-secret-token': secret } });
 const say = (chat: { id: number; type: string }, from: object, text: string, extra: object = {}) => {
-  const update = { update_id: ++updateSeq, message: { message_id: ++messageSeq, date: DATE, chat, from, text, ...extra } };
+  const update = {
+    update_id: ++updateSeq,
+    message: { message_id: ++messageSeq, date: DATE, chat, from, text, ...extra },
+  };
   return { update, messageId: messageSeq };
 };
 const settle = () => api.ports.queue.drained();
@@ -53,7 +56,15 @@ async function activatedGroup(options: { welcome?: string; whitelisted?: string[
   const community = (
     await api.call('POST', `${BASE}/communities`, {
       key,
-      body: { name: 'Acme chat', project_name: 'Acme', type: 'telegram', whitelisted_usernames: options.whitelisted ?? [], should_send_welcome_messages: !!options.welcome, welcome_message: options.welcome ?? '', alert_channel_message_template: '🚨 {action}: @{username}' },
+      body: {
+        name: 'Acme chat',
+        project_name: 'Acme',
+        type: 'telegram',
+        whitelisted_usernames: options.whitelisted ?? [],
+        should_send_welcome_messages: !!options.welcome,
+        welcome_message: options.welcome ?? '',
+        alert_channel_message_template: '🚨 {action}: @{username}',
+      },
     })
   ).body;
   const chat = group();
@@ -64,7 +75,8 @@ async function activatedGroup(options: { welcome?: string; whitelisted?: string[
   return { key, community, chat };
 }
 
-const status = async (key: string, id: string) => (await api.call('GET', `${BASE}/status?community_id=${id}`, { key })).body;
+const status = async (key: string, id: string) =>
+  (await api.call('GET', `${BASE}/status?community_id=${id}`, { key })).body;
 
 beforeEach(() => telegram.reset());
 
@@ -76,15 +88,37 @@ describe('the shared Telegram webhook', () => {
     expect(res.body.error.code).toBe('unauthorized');
     expect((await api.call('POST', `${BASE}/telegram`, { body: { update_id: 1 } })).status).toBe(401);
     // The secret is checked before the update is read: a stranger learns nothing about what a valid one looks like.
-    const malformed = await api.call('POST', `${BASE}/telegram`, { body: { update_id: 'x', message: 7 }, headers: { 'x-telegram-bot-api-secret-token': 'wrong' } });
+    const malformed = await api.call('POST', `${BASE}/telegram`, {
+      body: { update_id: 'x', message: 7 },
+      headers: { 'x-telegram-bot-api-secret-token': 'wrong' },
+    });
     expect(malformed.status).toBe(401);
-    expect((await api.call('POST', `${BASE}/telegram`, { rawBody: '{not json', headers: { 'x-telegram-bot-api-secret-token': 'wrong' } })).status).toBe(401);
-    expect((await api.call('POST', `${BASE}/telegram`, { body: { update_id: 1 }, headers: { 'x-telegram-bot-api-secret-token': 'wrong-é-secret-xyz' } })).status).toBe(401);
+    expect(
+      (
+        await api.call('POST', `${BASE}/telegram`, {
+          rawBody: '{not json',
+          headers: { 'x-telegram-bot-api-secret-token': 'wrong' },
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await api.call('POST', `${BASE}/telegram`, {
+          body: { update_id: 1 },
+          headers: { 'x-telegram-bot-api-secret-token': 'wrong-é-secret-xyz' },
+        })
+      ).status,
+    ).toBe(401);
     expect(telegram.calls).toEqual([]);
   });
 
   it('a malformed update is a 400 with the contract body, never a 500', async () => {
-    for (const body of [{ update_id: 1, message: { message_id: 1 } }, { update_id: 'x' }, { update_id: 2, message: { message_id: 1, date: -5, chat: { id: 1, type: 'group' } } }, { update_id: 3, callback_query: { id: 4 } }]) {
+    for (const body of [
+      { update_id: 1, message: { message_id: 1 } },
+      { update_id: 'x' },
+      { update_id: 2, message: { message_id: 1, date: -5, chat: { id: 1, type: 'group' } } },
+      { update_id: 3, callback_query: { id: 4 } },
+    ]) {
       const res = await post(body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.code).toBe('validation_error');
@@ -93,7 +127,9 @@ describe('the shared Telegram webhook', () => {
 
   it('/activate from a non-administrator is refused; from an administrator it binds the group and connects the community', async () => {
     const { key } = await api.newUser({ credits: 5000 });
-    const community = (await api.call('POST', `${BASE}/communities`, { key, body: { name: 'C', project_name: 'P', type: 'telegram' } })).body;
+    const community = (
+      await api.call('POST', `${BASE}/communities`, { key, body: { name: 'C', project_name: 'P', type: 'telegram' } })
+    ).body;
     const chat = group();
     const member = { id: 77, is_bot: false, first_name: 'Mo' };
     await post(say(chat, member, `/activate ${community.activation_token}`).update);
@@ -117,19 +153,27 @@ describe('the shared Telegram webhook', () => {
     expect(st.platform).toMatchObject({ chat_id: String(chat.id), alert_chat_id: null, configured: true });
   });
 
-  it('/activate sends community.activated to the owner\'s webhook endpoint once, however often it is repeated', async () => {
+  it("/activate sends community.activated to the owner's webhook endpoint once, however often it is repeated", async () => {
     const { key } = await api.newUser({ credits: 5000 });
     const path = `/activated-${Date.now()}`;
-    const endpoint = await api.call('POST', '/webhooks/endpoints', { key, body: { url: receiver.url(path), event_types: ['community.activated'] } });
+    const endpoint = await api.call('POST', '/webhooks/endpoints', {
+      key,
+      body: { url: receiver.url(path), event_types: ['community.activated'] },
+    });
     expect(endpoint.status).toBe(201);
     receiver.expectSecret(path, endpoint.body.secret);
-    const community = (await api.call('POST', `${BASE}/communities`, { key, body: { name: 'C', project_name: 'P', type: 'telegram' } })).body;
+    const community = (
+      await api.call('POST', `${BASE}/communities`, { key, body: { name: 'C', project_name: 'P', type: 'telegram' } })
+    ).body;
     const chat = group();
     telegram.setMemberStatus(chat.id, ADMIN.id, 'administrator');
     await post(say(chat, ADMIN, `/activate ${community.activation_token}`).update);
     await settle();
     const [hit] = await receiver.waitFor(path, 1);
-    expect(hit.verified).toMatchObject({ type: 'community.activated', data: { id: community.id, status: 'connected' } });
+    expect(hit.verified).toMatchObject({
+      type: 'community.activated',
+      data: { id: community.id, status: 'connected' },
+    });
     // Activating again (the same group, another group) is not a second activation.
     await post(say(chat, ADMIN, `/activate ${community.activation_token}`).update);
     const other = group();
@@ -144,7 +188,12 @@ describe('the shared Telegram webhook', () => {
     const chat = group();
     await post(say(chat, ADMIN, '/activate not-a-real-token').update);
     await settle();
-    expect(telegram.calls).toEqual([{ method: 'sendMessage', body: { chat_id: chat.id, text: 'This activation token is not valid for a Telegram community.' } }]);
+    expect(telegram.calls).toEqual([
+      {
+        method: 'sendMessage',
+        body: { chat_id: chat.id, text: 'This activation token is not valid for a Telegram community.' },
+      },
+    ]);
   });
 
   it('spam from a new member: deleteMessage + restrictChatMember until_date, the alert in the /alerts chat, the audit log delivered', async () => {
@@ -152,7 +201,9 @@ describe('the shared Telegram webhook', () => {
     const alerts = { id: 555, type: 'private' as const, first_name: 'Ada' };
     await post(say(alerts, ADMIN, `/alerts ${community.activation_token}`).update);
     await settle();
-    expect(telegram.calls).toEqual([{ method: 'sendMessage', body: { chat_id: 555, text: 'Moderation alerts will be posted in this chat.' } }]);
+    expect(telegram.calls).toEqual([
+      { method: 'sendMessage', body: { chat_id: 555, text: 'Moderation alerts will be posted in this chat.' } },
+    ]);
     telegram.reset();
 
     const { update, messageId } = say(chat, SPAMMER, 'Connect your wallet here to claim the bonus');
@@ -162,7 +213,16 @@ describe('the shared Telegram webhook', () => {
     expect(telegram.calls).toEqual(
       expect.arrayContaining([
         { method: 'deleteMessage', body: { chat_id: chat.id, message_id: messageId } },
-        { method: 'restrictChatMember', body: { chat_id: chat.id, user_id: SPAMMER.id, permissions: SILENCED, use_independent_chat_permissions: true, until_date: expect.any(Number) } },
+        {
+          method: 'restrictChatMember',
+          body: {
+            chat_id: chat.id,
+            user_id: SPAMMER.id,
+            permissions: SILENCED,
+            use_independent_chat_permissions: true,
+            until_date: expect.any(Number),
+          },
+        },
         { method: 'sendMessage', body: { chat_id: 555, text: '🚨 mute: @free_airdrops' } },
       ]),
     );
@@ -172,9 +232,18 @@ describe('the shared Telegram webhook', () => {
     expect(until).toBeGreaterThanOrEqual(DATE + MUTE_SECONDS);
     expect(until).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + MUTE_SECONDS);
     // The mute's own calls in order: the message goes first.
-    expect(telegram.calls.filter((c) => c.body.chat_id === chat.id).map((c) => c.method)).toEqual(['deleteMessage', 'restrictChatMember']);
+    expect(telegram.calls.filter((c) => c.body.chat_id === chat.id).map((c) => c.method)).toEqual([
+      'deleteMessage',
+      'restrictChatMember',
+    ]);
     const st = await status(key, community.id);
-    expect(st.audit_logs[0]).toMatchObject({ user_id: '66', action: 'mute', rule: 'scam_phrase', delivery: { status: 'delivered', error: null }, undo: null });
+    expect(st.audit_logs[0]).toMatchObject({
+      user_id: '66',
+      action: 'mute',
+      rule: 'scam_phrase',
+      delivery: { status: 'delivered', error: null },
+      undo: null,
+    });
     expect(st.platform.alert_chat_id).toBe('555');
   });
 
@@ -215,26 +284,55 @@ describe('the shared Telegram webhook', () => {
   it('a join is welcomed with the template', async () => {
     const { chat } = await activatedGroup({ welcome: 'Welcome {username}! Read the pinned rules.' });
     const newcomer = { id: 31, is_bot: false, first_name: 'Nia', username: 'nia' };
-    await post({ update_id: ++updateSeq, message: { message_id: ++messageSeq, date: DATE, chat, from: newcomer, new_chat_members: [newcomer] } });
+    await post({
+      update_id: ++updateSeq,
+      message: { message_id: ++messageSeq, date: DATE, chat, from: newcomer, new_chat_members: [newcomer] },
+    });
     await settle();
-    expect(telegram.calls).toEqual([{ method: 'sendMessage', body: { chat_id: chat.id, text: 'Welcome nia! Read the pinned rules.' } }]);
+    expect(telegram.calls).toEqual([
+      { method: 'sendMessage', body: { chat_id: chat.id, text: 'Welcome nia! Read the pinned rules.' } },
+    ]);
   });
 
   it('captcha: a join is restricted and prompted; the press lifts it; a member who never presses is removed by the sweep', async () => {
     const { key, community, chat } = await activatedGroup();
-    await api.call('PUT', `${BASE}/communities/${community.id}/rules`, { key, body: { captcha: { enabled: true, timeout_seconds: 120 } } });
+    await api.call('PUT', `${BASE}/communities/${community.id}/rules`, {
+      key,
+      body: { captcha: { enabled: true, timeout_seconds: 120 } },
+    });
     const presser = { id: 41, is_bot: false, first_name: 'Pat', username: 'pat' };
     const sleeper = { id: 42, is_bot: false, first_name: 'Sam' };
     const joinDate = Math.floor(Date.now() / 1000);
     for (const member of [presser, sleeper]) {
-      await post({ update_id: ++updateSeq, message: { message_id: ++messageSeq, date: joinDate, chat, from: member, new_chat_members: [member] } });
+      await post({
+        update_id: ++updateSeq,
+        message: { message_id: ++messageSeq, date: joinDate, chat, from: member, new_chat_members: [member] },
+      });
     }
     await settle();
     const prompts = telegram.calls.filter((c) => c.method === 'sendMessage');
     const sleeperPrompt = telegram.sent.find((m) => m.text.startsWith('Welcome, Sam!'))!.message_id;
     expect(telegram.calls.filter((c) => c.method === 'restrictChatMember')).toEqual([
-      { method: 'restrictChatMember', body: { chat_id: chat.id, user_id: 41, permissions: SILENCED, use_independent_chat_permissions: true, until_date: 0 } },
-      { method: 'restrictChatMember', body: { chat_id: chat.id, user_id: 42, permissions: SILENCED, use_independent_chat_permissions: true, until_date: 0 } },
+      {
+        method: 'restrictChatMember',
+        body: {
+          chat_id: chat.id,
+          user_id: 41,
+          permissions: SILENCED,
+          use_independent_chat_permissions: true,
+          until_date: 0,
+        },
+      },
+      {
+        method: 'restrictChatMember',
+        body: {
+          chat_id: chat.id,
+          user_id: 42,
+          permissions: SILENCED,
+          use_independent_chat_permissions: true,
+          until_date: 0,
+        },
+      },
     ]);
     expect(prompts.map((p) => p.body.reply_markup)).toEqual([
       { inline_keyboard: [[{ text: "I'm human ✅", callback_data: 'captcha:41' }]] },
@@ -244,12 +342,36 @@ describe('the shared Telegram webhook', () => {
     telegram.reset();
 
     // Someone else pressing Pat's button changes nothing.
-    await post({ update_id: ++updateSeq, callback_query: { id: 'cb-0', from: sleeper, chat_instance: 'x', data: 'captcha:41', message: { message_id: 9001, date: joinDate, chat } } });
-    await post({ update_id: ++updateSeq, callback_query: { id: 'cb-1', from: presser, chat_instance: 'x', data: 'captcha:41', message: { message_id: 9001, date: joinDate, chat } } });
+    await post({
+      update_id: ++updateSeq,
+      callback_query: {
+        id: 'cb-0',
+        from: sleeper,
+        chat_instance: 'x',
+        data: 'captcha:41',
+        message: { message_id: 9001, date: joinDate, chat },
+      },
+    });
+    await post({
+      update_id: ++updateSeq,
+      callback_query: {
+        id: 'cb-1',
+        from: presser,
+        chat_instance: 'x',
+        data: 'captcha:41',
+        message: { message_id: 9001, date: joinDate, chat },
+      },
+    });
     await settle();
     expect(telegram.calls).toEqual([
-      { method: 'answerCallbackQuery', body: { callback_query_id: 'cb-0', text: 'This button is for the new member.' } },
-      { method: 'restrictChatMember', body: { chat_id: chat.id, user_id: 41, permissions: UNSILENCED, use_independent_chat_permissions: true } },
+      {
+        method: 'answerCallbackQuery',
+        body: { callback_query_id: 'cb-0', text: 'This button is for the new member.' },
+      },
+      {
+        method: 'restrictChatMember',
+        body: { chat_id: chat.id, user_id: 41, permissions: UNSILENCED, use_independent_chat_permissions: true },
+      },
       { method: 'answerCallbackQuery', body: { callback_query_id: 'cb-1', text: 'Thanks, you can post now.' } },
       { method: 'deleteMessage', body: { chat_id: chat.id, message_id: 9001 } },
     ]);
@@ -288,14 +410,26 @@ describe('the shared Telegram webhook', () => {
     expect(logs.map((l: { action: string }) => l.action)).toEqual(['ban', 'mute']);
     telegram.reset();
 
-    const undoBan = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${logs[0].id}/undo`, { key });
+    const undoBan = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${logs[0].id}/undo`, {
+      key,
+    });
     expect(undoBan.status).toBe(200);
     expect(undoBan.body).toMatchObject({ audit_id: logs[0].id, action: 'ban', delivery: 'delivered', error: null });
-    const undoMute = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${logs[1].id}/undo`, { key });
+    const undoMute = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${logs[1].id}/undo`, {
+      key,
+    });
     expect(undoMute.body).toMatchObject({ action: 'mute', delivery: 'delivered' });
     expect(telegram.calls).toEqual([
       { method: 'unbanChatMember', body: { chat_id: chat.id, user_id: SPAMMER.id, only_if_banned: true } },
-      { method: 'restrictChatMember', body: { chat_id: chat.id, user_id: SPAMMER.id, permissions: UNSILENCED, use_independent_chat_permissions: true } },
+      {
+        method: 'restrictChatMember',
+        body: {
+          chat_id: chat.id,
+          user_id: SPAMMER.id,
+          permissions: UNSILENCED,
+          use_independent_chat_permissions: true,
+        },
+      },
     ]);
     const again = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${logs[0].id}/undo`, { key });
     expect(again.status).toBe(422);
@@ -303,12 +437,24 @@ describe('the shared Telegram webhook', () => {
     expect(telegram.calls).toHaveLength(2);
     const after = (await status(key, community.id)).audit_logs;
     expect(after[0].undo).toMatchObject({ status: 'delivered', error: null });
-    expect((await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/0190a0a0-0000-7000-8000-000000000000/undo`, { key })).status).toBe(404);
+    expect(
+      (
+        await api.call(
+          'POST',
+          `${BASE}/communities/${community.id}/audit-logs/0190a0a0-0000-7000-8000-000000000000/undo`,
+          { key },
+        )
+      ).status,
+    ).toBe(404);
   });
 
   it("a 429 with retry_after is retried after Telegram's wait; a refusal is recorded as failed with Telegram's error", async () => {
     const { key, community, chat } = await activatedGroup();
-    telegram.failNext('deleteMessage', { error_code: 429, description: 'Too Many Requests: retry after 1', retry_after: 1 });
+    telegram.failNext('deleteMessage', {
+      error_code: 429,
+      description: 'Too Many Requests: retry after 1',
+      retry_after: 1,
+    });
     const started = Date.now();
     const { update, messageId } = say(chat, SPAMMER, 'send your seed phrase to verify');
     await post(update);
@@ -319,11 +465,17 @@ describe('the shared Telegram webhook', () => {
     expect((await status(key, community.id)).audit_logs[0].delivery).toEqual({ status: 'delivered', error: null });
 
     telegram.reset();
-    telegram.failNext('banChatMember', { error_code: 400, description: 'Bad Request: not enough rights to restrict/unrestrict chat member' });
+    telegram.failNext('banChatMember', {
+      error_code: 400,
+      description: 'Bad Request: not enough rights to restrict/unrestrict chat member',
+    });
     await post(say(chat, SPAMMER, 'claim your airdrop here').update);
     await settle();
     expect(telegram.calls.map((c) => c.method)).toEqual(['deleteMessage', 'banChatMember']);
-    expect((await status(key, community.id)).audit_logs[0].delivery).toEqual({ status: 'failed', error: 'banChatMember: Bad Request: not enough rights to restrict/unrestrict chat member' });
+    expect((await status(key, community.id)).audit_logs[0].delivery).toEqual({
+      status: 'failed',
+      error: 'banChatMember: Bad Request: not enough rights to restrict/unrestrict chat member',
+    });
   });
 
   it('without a bot token the actions are recorded as not_configured and nothing is sent', async () => {
@@ -337,6 +489,9 @@ describe('the shared Telegram webhook', () => {
     }
     expect(telegram.calls).toEqual([]);
     const st = await status(key, community.id);
-    expect(st.audit_logs[0].delivery).toEqual({ status: 'not_configured', error: 'telegram is not configured on this deployment' });
+    expect(st.audit_logs[0].delivery).toEqual({
+      status: 'not_configured',
+      error: 'telegram is not configured on this deployment',
+    });
   });
 });

@@ -12,7 +12,7 @@ let scanned = 0;
 ddb().middlewareStack.add(
   (next) => async (args) => {
     const out = await next(args);
-    scanned += ((out.output as { ScannedCount?: number }).ScannedCount ?? 0);
+    scanned += (out.output as { ScannedCount?: number }).ScannedCount ?? 0;
     return out;
   },
   { step: 'initialize', name: 'countScannedItems' },
@@ -59,7 +59,11 @@ async function allPages(query: string, limit: number) {
   let cursor: string | null = null;
   let pages = 0;
   do {
-    const res: { status: number; text: string; body: any } = await api.call('GET', `/webhooks/deliveries?limit=${limit}${query}${cursor ? `&cursor=${cursor}` : ''}`, { key });
+    const res: { status: number; text: string; body: any } = await api.call(
+      'GET',
+      `/webhooks/deliveries?limit=${limit}${query}${cursor ? `&cursor=${cursor}` : ''}`,
+      { key },
+    );
     expect(res.status, res.text).toBe(200);
     expect(res.body.items.length).toBeLessThanOrEqual(limit);
     ids.push(...res.body.items.map((d: { id: string }) => d.id));
@@ -75,7 +79,11 @@ describe('the delivery log', () => {
     ['no filter', '', () => true],
     ['a status', '&status=failed', (d) => d.status === 'failed'],
     ['an endpoint', `&endpoint_id=${endpoints[1]}`, (d) => d.endpointId === endpoints[1]],
-    ['an endpoint and a status', `&endpoint_id=${endpoints[0]}&status=pending`, (d) => d.endpointId === endpoints[0] && d.status === 'pending'],
+    [
+      'an endpoint and a status',
+      `&endpoint_id=${endpoints[0]}&status=pending`,
+      (d) => d.endpointId === endpoints[0] && d.status === 'pending',
+    ],
   ];
   for (const [name, query, keep] of filters) {
     it(`pages through ${name} with the cursor, newest first and oldest first, each delivery once`, async () => {
@@ -85,7 +93,9 @@ describe('the delivery log', () => {
     });
 
     it(`reads a page of ${name} by index, not the whole log`, async () => {
-      const { value: res, scanned: read } = await scannedBy(() => api.call('GET', `/webhooks/deliveries?limit=5${query}`, { key }));
+      const { value: res, scanned: read } = await scannedBy(() =>
+        api.call('GET', `/webhooks/deliveries?limit=5${query}`, { key }),
+      );
       expect(res.status).toBe(200);
       expect(res.body.items).toHaveLength(5);
       expect(typeof res.body.next_cursor).toBe('string');
@@ -95,7 +105,11 @@ describe('the delivery log', () => {
   }
 
   it('a cursor that this list did not return is a 400', async () => {
-    for (const cursor of ['nonsense', Buffer.from('{"after":"x"}').toString('base64url'), Buffer.from('[]').toString('base64url')]) {
+    for (const cursor of [
+      'nonsense',
+      Buffer.from('{"after":"x"}').toString('base64url'),
+      Buffer.from('[]').toString('base64url'),
+    ]) {
       const res = await api.call('GET', `/webhooks/deliveries?cursor=${cursor}`, { key });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('validation_error');

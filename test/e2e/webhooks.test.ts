@@ -39,20 +39,33 @@ async function endpointFor(key: string, path: string, body: Record<string, unkno
 }
 
 async function runJob(key: string) {
-  const res = await api.call('POST', '/bd/jobs', { key, body: { preset: 'full_pipeline', input_assets: { companies: [NEBULA] } } });
+  const res = await api.call('POST', '/bd/jobs', {
+    key,
+    body: { preset: 'full_pipeline', input_assets: { companies: [NEBULA] } },
+  });
   expect(res.status).toBe(202);
   await api.ports.queue.drained();
   return res.body.job_id as string;
 }
 
-const deliveries = async (key: string, query = '') => (await api.call('GET', `/webhooks/deliveries${query}`, { key })).body;
+const deliveries = async (key: string, query = '') =>
+  (await api.call('GET', `/webhooks/deliveries${query}`, { key })).body;
 
 describe('webhook endpoints API', () => {
   it('creates (secret shown once), lists, reads, rotates and deletes an endpoint', async () => {
     const { key } = await api.newUser();
-    const created = await api.call('POST', '/webhooks/endpoints', { key, body: { url: receiver.url('/a'), event_types: ['job.failed', 'job.completed', 'job.failed'], description: 'CRM' } });
+    const created = await api.call('POST', '/webhooks/endpoints', {
+      key,
+      body: { url: receiver.url('/a'), event_types: ['job.failed', 'job.completed', 'job.failed'], description: 'CRM' },
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ url: receiver.url('/a'), event_types: ['job.completed', 'job.failed'], description: 'CRM', status: 'enabled', secret: expect.stringMatching(/^whsec_/) });
+    expect(created.body).toMatchObject({
+      url: receiver.url('/a'),
+      event_types: ['job.completed', 'job.failed'],
+      description: 'CRM',
+      status: 'enabled',
+      secret: expect.stringMatching(/^whsec_/),
+    });
     const id = created.body.id;
 
     const read = await api.call('GET', `/webhooks/endpoints/${id}`, { key });
@@ -101,7 +114,11 @@ describe('webhook endpoints API', () => {
     const owner = await api.newUser();
     const stranger = await api.newUser();
     const { id } = await endpointFor(owner.key, '/private');
-    for (const [method, path] of [['GET', `/webhooks/endpoints/${id}`], ['DELETE', `/webhooks/endpoints/${id}`], ['POST', `/webhooks/endpoints/${id}/rotate-secret`]]) {
+    for (const [method, path] of [
+      ['GET', `/webhooks/endpoints/${id}`],
+      ['DELETE', `/webhooks/endpoints/${id}`],
+      ['POST', `/webhooks/endpoints/${id}/rotate-secret`],
+    ]) {
       const res = await api.call(method, path, { key: stranger.key });
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.body.error.code).toBe('not_found');
@@ -112,7 +129,8 @@ describe('webhook endpoints API', () => {
 });
 
 describe('the limit of 20 endpoints per account', () => {
-  const create = (key: string, i: number) => api.call('POST', '/webhooks/endpoints', { key, body: { url: receiver.url(`/limit-${i}`) } });
+  const create = (key: string, i: number) =>
+    api.call('POST', '/webhooks/endpoints', { key, body: { url: receiver.url(`/limit-${i}`) } });
   const statuses = (answers: { status: number }[]) => answers.map((a) => a.status).sort();
 
   it('holds under 30 parallel creates; a delete frees a place', async () => {
@@ -130,17 +148,31 @@ describe('the limit of 20 endpoints per account', () => {
   it('counts the endpoints of an account made before the count, also when it starts with a delete', async () => {
     const { key, user } = await api.newUser();
     const legacy = (i: number): WebhookEndpointRecord => ({
-      id: `01900000-0000-7000-8000-${String(i).padStart(12, '0')}`, userId: user.id, url: receiver.url(`/legacy-${i}`), eventTypes: [...WEBHOOK_EVENT_TYPES],
-      description: null, secret: 'whsec_bGVnYWN5', status: 'enabled', disabledReason: null, failingSince: null, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(),
+      id: `01900000-0000-7000-8000-${String(i).padStart(12, '0')}`,
+      userId: user.id,
+      url: receiver.url(`/legacy-${i}`),
+      eventTypes: [...WEBHOOK_EVENT_TYPES],
+      description: null,
+      secret: 'whsec_bGVnYWN5',
+      status: 'enabled',
+      disabledReason: null,
+      failingSince: null,
+      createdAt: new Date().toISOString(),
+      updatedAt: new Date().toISOString(),
     });
     for (let i = 0; i < 19; i++) await writeTogether({ endpoint: putEndpointItem(legacy(i)) });
-    expect(statuses(await Promise.all(Array.from({ length: 5 }, (_, i) => create(key, 200 + i))))).toEqual([201, 422, 422, 422, 422]);
+    expect(statuses(await Promise.all(Array.from({ length: 5 }, (_, i) => create(key, 200 + i))))).toEqual([
+      201, 422, 422, 422, 422,
+    ]);
 
     const other = await api.newUser();
-    for (let i = 0; i < 20; i++) await writeTogether({ endpoint: putEndpointItem({ ...legacy(i), userId: other.user.id }) });
+    for (let i = 0; i < 20; i++)
+      await writeTogether({ endpoint: putEndpointItem({ ...legacy(i), userId: other.user.id }) });
     expect((await create(other.key, 300)).status).toBe(422);
     expect((await api.call('DELETE', `/webhooks/endpoints/${legacy(3).id}`, { key: other.key })).status).toBe(204);
-    expect(statuses(await Promise.all([create(other.key, 301), create(other.key, 302), create(other.key, 303)]))).toEqual([201, 422, 422]);
+    expect(
+      statuses(await Promise.all([create(other.key, 301), create(other.key, 302), create(other.key, 303)])),
+    ).toEqual([201, 422, 422]);
   });
 });
 
@@ -151,26 +183,46 @@ describe('deployed address policy', () => {
     api.ports.hostResolver.set('public.customer.test', ['93.184.216.34']);
     api.ports.hostResolver.set('internal.customer.test', ['93.184.216.34', '172.31.0.9']);
     api.ports.hostResolver.set('metadata.customer.test', ['169.254.169.254']);
-    for (const url of ['http://public.customer.test/in', receiver.url('/x'), 'https://127.0.0.1/in', 'https://[fd00:ec2::254]/in', 'https://internal.customer.test/in', 'https://metadata.customer.test/in', 'https://nxdomain.customer.test/in']) {
+    for (const url of [
+      'http://public.customer.test/in',
+      receiver.url('/x'),
+      'https://127.0.0.1/in',
+      'https://[fd00:ec2::254]/in',
+      'https://internal.customer.test/in',
+      'https://metadata.customer.test/in',
+      'https://nxdomain.customer.test/in',
+    ]) {
       const res = await api.call('POST', '/webhooks/endpoints', { key, body: { url } });
       expect(res.status, url).toBe(400);
       expect(res.body.error.details[0].path).toBe('body.url');
     }
-    expect((await api.call('POST', '/webhooks/endpoints', { key, body: { url: 'https://public.customer.test/in' } })).status).toBe(201);
+    expect(
+      (await api.call('POST', '/webhooks/endpoints', { key, body: { url: 'https://public.customer.test/in' } })).status,
+    ).toBe(201);
   });
 
   it('re-checks the address at delivery: a DNS answer turned private is refused and nothing is sent', async () => {
     process.env.WEBHOOK_ADDRESS_POLICY = 'deployed';
     const { key } = await api.newUser({ tier: 'pro', credits: 1000 });
     api.ports.hostResolver.set('rebinding.customer.test', ['93.184.216.34']);
-    const endpoint = (await api.call('POST', '/webhooks/endpoints', { key, body: { url: 'https://rebinding.customer.test/in', event_types: ['job.completed'] } })).body;
+    const endpoint = (
+      await api.call('POST', '/webhooks/endpoints', {
+        key,
+        body: { url: 'https://rebinding.customer.test/in', event_types: ['job.completed'] },
+      })
+    ).body;
     api.ports.hostResolver.set('rebinding.customer.test', ['10.0.0.7']);
     const before = receiver.received.length;
     await runJob(key);
     await api.ports.webhookQueue.settled();
     const log = await deliveries(key, `?endpoint_id=${endpoint.id}`);
     expect(log.items).toHaveLength(1);
-    expect(log.items[0]).toMatchObject({ status: 'pending', attempts: 1, last_status_code: null, last_error: expect.stringContaining('destination refused') });
+    expect(log.items[0]).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      last_status_code: null,
+      last_error: expect.stringContaining('destination refused'),
+    });
     expect(receiver.received.length).toBe(before);
   });
 });
@@ -183,13 +235,26 @@ describe('events and deliveries', () => {
     const jobId = await runJob(key);
     const [hit] = await receiver.waitFor(path, 1);
     expect(hit.verified).not.toBeNull();
-    expect(hit.verified).toMatchObject({ type: 'job.completed', data: (await api.call('GET', `/bd/jobs/${jobId}`, { key })).body });
+    expect(hit.verified).toMatchObject({
+      type: 'job.completed',
+      data: (await api.call('GET', `/bd/jobs/${jobId}`, { key })).body,
+    });
     expect(hit.headers['webhook-id']).toBe(hit.verified!.id);
     // Verifiable with the secret, and only with it.
     expect(() => new Webhook(endpoint.secret).verify(hit.body, hit.headers)).not.toThrow();
     expect(() => new Webhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw').verify(hit.body, hit.headers)).toThrow();
     await api.ports.webhookQueue.settled();
-    expect((await deliveries(key)).items).toEqual([expect.objectContaining({ event_id: hit.verified!.id, event_type: 'job.completed', endpoint_id: endpoint.id, status: 'succeeded', attempts: 1, last_status_code: 204, next_attempt_at: null })]);
+    expect((await deliveries(key)).items).toEqual([
+      expect.objectContaining({
+        event_id: hit.verified!.id,
+        event_type: 'job.completed',
+        endpoint_id: endpoint.id,
+        status: 'succeeded',
+        attempts: 1,
+        last_status_code: 204,
+        next_attempt_at: null,
+      }),
+    ]);
   });
 
   it('an endpoint filtered to other types gets nothing', async () => {
@@ -223,7 +288,12 @@ describe('events and deliveries', () => {
     expect(second.body).toBe(first.body);
     expect(second.verified).not.toBeNull();
     await api.ports.webhookQueue.settled();
-    expect((await deliveries(key)).items[0]).toMatchObject({ status: 'succeeded', attempts: 2, last_status_code: 204, next_attempt_at: null });
+    expect((await deliveries(key)).items[0]).toMatchObject({
+      status: 'succeeded',
+      attempts: 2,
+      last_status_code: 204,
+      next_attempt_at: null,
+    });
   });
 
   it('manual retry sends the delivery again with the same webhook-id; a foreign user can neither see nor retry it', async () => {
@@ -257,7 +327,9 @@ describe('events and deliveries', () => {
     const { key } = await api.newUser();
     expect((await api.call('POST', '/webhooks/deliveries/not-a-uuid/retry', { key })).status).toBe(400);
     expect((await api.call('GET', '/webhooks/deliveries?status=lost', { key })).status).toBe(400);
-    expect((await api.call('POST', '/webhooks/deliveries/0190b5c2-1234-7abc-8def-0123456789ab/retry', { key })).status).toBe(404);
+    expect(
+      (await api.call('POST', '/webhooks/deliveries/0190b5c2-1234-7abc-8def-0123456789ab/retry', { key })).status,
+    ).toBe(404);
   });
 
   it('a community renewal and a suspension each produce a signed delivery', async () => {
@@ -268,7 +340,12 @@ describe('events and deliveries', () => {
       const { key } = await api.newUser({ credits: 1000 });
       const path = newPath();
       await endpointFor(key, path, { event_types: ['community.renewed', 'community.suspended'] });
-      const community = (await api.call('POST', '/integrations/moderation/communities', { key, body: { name: 'c', project_name: 'Acme', type: 'reddit' } })).body;
+      const community = (
+        await api.call('POST', '/integrations/moderation/communities', {
+          key,
+          body: { name: 'c', project_name: 'Acme', type: 'reddit' },
+        })
+      ).body;
       clock.set(new Date(Date.parse(community.next_billing_at) + 1000));
       expect((await renewDueCommunities()).renewed).toBe(1);
       const [renewed] = await receiver.waitFor(path, 1);
@@ -276,7 +353,10 @@ describe('events and deliveries', () => {
       clock.advance(30 * 86_400_000);
       expect((await renewDueCommunities()).suspended).toBe(1);
       const [, suspended] = await receiver.waitFor(path, 2);
-      expect(suspended.verified).toMatchObject({ type: 'community.suspended', data: { id: community.id, status: 'suspended' } });
+      expect(suspended.verified).toMatchObject({
+        type: 'community.suspended',
+        data: { id: community.id, status: 'suspended' },
+      });
     } finally {
       installPorts({ clock: systemClock });
     }
@@ -293,7 +373,10 @@ describe('failing endpoints and growth runs', () => {
       receiver.answer(path, ...Array.from({ length: 10 }, () => 503));
       const endpoint = await endpointFor(key, path, { event_types: ['credits.low'] });
       // A state change of a test's own: the event rides in its transaction, as every producer's does.
-      const event = webhookEvent(user.id, 'credits.low', { kind: 'credits', id: user.id }, clock.now().toISOString(), { available: 10, threshold: 100 });
+      const event = webhookEvent(user.id, 'credits.low', { kind: 'credits', id: user.id }, clock.now().toISOString(), {
+        available: 10,
+        threshold: 100,
+      });
       await writeTogether({ event: event.item });
       await announce([event]);
       const [first] = await receiver.waitFor(path, 1);
@@ -312,7 +395,10 @@ describe('failing endpoints and growth runs', () => {
       expect((await api.call('POST', `/webhooks/deliveries/${delivery.id}/retry`, { key })).status).toBe(202);
       await receiver.waitFor(path, 3);
       await api.ports.webhookQueue.settled();
-      expect((await api.call('GET', `/webhooks/endpoints/${endpoint.id}`, { key })).body).toMatchObject({ status: 'disabled', disabled_reason: expect.stringContaining('5 days') });
+      expect((await api.call('GET', `/webhooks/endpoints/${endpoint.id}`, { key })).body).toMatchObject({
+        status: 'disabled',
+        disabled_reason: expect.stringContaining('5 days'),
+      });
       const refused = await api.call('POST', `/webhooks/deliveries/${delivery.id}/retry`, { key });
       expect(refused.status).toBe(422);
       expect(refused.body.error.code).toBe('invalid_state');
@@ -325,13 +411,25 @@ describe('failing endpoints and growth runs', () => {
     const { key } = await api.newUser({ tier: 'pro', credits: 5_000 });
     const path = newPath();
     await endpointFor(key, path, { event_types: ['growth_run.completed', 'growth_run.failed'] });
-    const resolve = await api.call('POST', '/growth/resolve', { key, body: { goal_text: 'Find the work emails of the team at these companies', input_text: 'Company,Website\nNebula Labs,https://nebulalabs.io\n' } });
+    const resolve = await api.call('POST', '/growth/resolve', {
+      key,
+      body: {
+        goal_text: 'Find the work emails of the team at these companies',
+        input_text: 'Company,Website\nNebula Labs,https://nebulalabs.io\n',
+      },
+    });
     const quote = await api.call('POST', '/growth/quote', { key, body: { goal_plan: resolve.body.goal_plan } });
-    const started = await api.call('POST', '/growth/run', { key, body: { quote_token: quote.body.quote_token, goal_plan: quote.body.goal_plan } });
+    const started = await api.call('POST', '/growth/run', {
+      key,
+      body: { quote_token: quote.body.quote_token, goal_plan: quote.body.goal_plan },
+    });
     expect(started.status).toBe(202);
     await api.ports.queue.drained();
     const [hit] = await receiver.waitFor(path, 1);
-    expect(hit.verified).toMatchObject({ type: 'growth_run.completed', data: { run_id: started.body.run_id, status: 'completed' } });
+    expect(hit.verified).toMatchObject({
+      type: 'growth_run.completed',
+      data: { run_id: started.body.run_id, status: 'completed' },
+    });
     expect(hit.verified!.data).toEqual((await api.call('GET', `/growth/runs/${started.body.run_id}`, { key })).body);
   });
 
@@ -350,7 +448,9 @@ describe('failing endpoints and growth runs', () => {
     // A second failer (a concurrent reader, the next sweep) writes nothing and reports nothing.
     expect(await failRunBeforeStart(run, 'again')).toBe(false);
     await api.ports.webhookQueue.settled();
-    expect((await deliveries(key)).items.filter((d: { event_type: string }) => d.event_type === 'growth_run.failed')).toHaveLength(1);
+    expect(
+      (await deliveries(key)).items.filter((d: { event_type: string }) => d.event_type === 'growth_run.failed'),
+    ).toHaveLength(1);
   });
 });
 
@@ -359,15 +459,33 @@ describe('community.activated', () => {
     const { key } = await api.newUser({ credits: 1000 });
     const path = newPath();
     await endpointFor(key, path, { event_types: ['community.activated'] });
-    const community = (await api.call('POST', '/integrations/moderation/communities', { key, body: { name: 'c', project_name: 'Acme', type: 'discord' } })).body;
+    const community = (
+      await api.call('POST', '/integrations/moderation/communities', {
+        key,
+        body: { name: 'c', project_name: 'Acme', type: 'discord' },
+      })
+    ).body;
     const activate = (eventId: string) =>
       api.call('POST', `/integrations/moderation/communities/${community.id}/events`, {
         key,
-        body: { events: [{ event_id: eventId, type: 'activation', user: { id: 'bot' }, token: community.activation_token, sent_at: '2026-11-22T10:00:00.000Z' }] },
+        body: {
+          events: [
+            {
+              event_id: eventId,
+              type: 'activation',
+              user: { id: 'bot' },
+              token: community.activation_token,
+              sent_at: '2026-11-22T10:00:00.000Z',
+            },
+          ],
+        },
       });
     expect((await activate('act-1')).status).toBe(200);
     const [hit] = await receiver.waitFor(path, 1);
-    expect(hit.verified).toMatchObject({ type: 'community.activated', data: { id: community.id, status: 'connected' } });
+    expect(hit.verified).toMatchObject({
+      type: 'community.activated',
+      data: { id: community.id, status: 'connected' },
+    });
     await activate('act-1');
     await activate('act-2');
     await api.ports.webhookQueue.settled();
@@ -380,7 +498,11 @@ describe('credits.low', () => {
     const { key } = await api.newUser({ credits: 1200 });
     const path = newPath();
     await endpointFor(key, path, { event_types: ['credits.low'] });
-    const provision = () => api.call('POST', '/integrations/moderation/communities', { key, body: { name: 'c', project_name: 'Acme', type: 'reddit' } });
+    const provision = () =>
+      api.call('POST', '/integrations/moderation/communities', {
+        key,
+        body: { name: 'c', project_name: 'Acme', type: 'reddit' },
+      });
     expect((await provision()).status).toBe(201);
     const [low] = await receiver.waitFor(path, 1);
     expect(low.verified).toMatchObject({ type: 'credits.low', data: { available: 700, threshold: 1000 } });
@@ -405,12 +527,16 @@ describe('the outbox', () => {
     }
     expect(lost.length).toBeGreaterThan(0);
     expect(receiver.at(path)).toHaveLength(0);
-    expect((await listUndispatched(new Date(Date.now() + 1000).toISOString())).some((e) => e.userId === user.id)).toBe(true);
+    expect((await listUndispatched(new Date(Date.now() + 1000).toISOString())).some((e) => e.userId === user.id)).toBe(
+      true,
+    );
 
     await sweepWebhooks(new Date(Date.now() + 120_000));
     const [hit] = await receiver.waitFor(path, 1);
     expect(hit.verified).toMatchObject({ type: 'job.completed' });
-    expect((await listUndispatched(new Date(Date.now() + 1000).toISOString())).some((e) => e.userId === user.id)).toBe(false);
+    expect((await listUndispatched(new Date(Date.now() + 1000).toISOString())).some((e) => e.userId === user.id)).toBe(
+      false,
+    );
   });
 
   it('a state change that did not commit leaves no event', async () => {
@@ -421,10 +547,17 @@ describe('the outbox', () => {
     const before = (await deliveries(key)).items.length;
     const job = (await getJob(user.id, jobId, true))!;
     // A stale version: the closing transaction's condition fails, so nothing of it commits.
-    expect(await closeJob({ ...job, status: 'running', version: job.version - 1 }, { status: 'failed', errorMessage: 'late' })).toBe('changed');
+    expect(
+      await closeJob(
+        { ...job, status: 'running', version: job.version - 1 },
+        { status: 'failed', errorMessage: 'late' },
+      ),
+    ).toBe('changed');
     await sweepWebhooks(new Date(Date.now() + 120_000));
     await api.ports.webhookQueue.settled();
     expect((await deliveries(key)).items).toHaveLength(before);
-    expect((await listUndispatched(new Date(Date.now() + 1000).toISOString())).some((e) => e.userId === user.id)).toBe(false);
+    expect((await listUndispatched(new Date(Date.now() + 1000).toISOString())).some((e) => e.userId === user.id)).toBe(
+      false,
+    );
   });
 });

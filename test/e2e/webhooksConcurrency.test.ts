@@ -21,7 +21,10 @@ async function endpointFor(key: string, path: string, body: Record<string, unkno
 }
 
 async function runJob(key: string) {
-  const res = await api.call('POST', '/bd/jobs', { key, body: { requested_capabilities: ['email_verify'], input_assets: { contacts: [{ email: 'info@nebulalabs.io' }] } } });
+  const res = await api.call('POST', '/bd/jobs', {
+    key,
+    body: { requested_capabilities: ['email_verify'], input_assets: { contacts: [{ email: 'info@nebulalabs.io' }] } },
+  });
   expect(res.status).toBe(202);
   await api.ports.queue.drained();
   return res.body.job_id as string;
@@ -34,7 +37,9 @@ describe('secret rotation', () => {
     const endpoint = await endpointFor(key, path, { event_types: ['job.completed'] });
     // The instant API Gateway (or the local server) stamps on arrival, the same for all five.
     const arrived = new Date();
-    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => rotateEndpointSecret(user.id, endpoint.id, arrived)));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 5 }, () => rotateEndpointSecret(user.id, endpoint.id, arrived)),
+    );
     const won = outcomes.filter((o) => o.status === 'fulfilled') as PromiseFulfilledResult<{ secret: string }>[];
     const lost = outcomes.filter((o) => o.status === 'rejected') as PromiseRejectedResult[];
     expect(won).toHaveLength(1);
@@ -49,7 +54,9 @@ describe('secret rotation', () => {
     const { key } = await api.newUser({ tier: 'pro', credits: 1000 });
     const path = newPath();
     const endpoint = await endpointFor(key, path, { event_types: ['job.completed'] });
-    const answers = await Promise.all(Array.from({ length: 5 }, () => api.call('POST', `/webhooks/endpoints/${endpoint.id}/rotate-secret`, { key })));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => api.call('POST', `/webhooks/endpoints/${endpoint.id}/rotate-secret`, { key })),
+    );
     for (const refused of answers.filter((a) => a.status !== 200)) {
       expect(refused.status).toBe(409);
       expect(refused.body.error.code).toBe('concurrent_update');
@@ -61,7 +68,8 @@ describe('secret rotation', () => {
   });
 });
 
-const deliveries = async (key: string, query = '') => (await api.call('GET', `/webhooks/deliveries${query}`, { key })).body;
+const deliveries = async (key: string, query = '') =>
+  (await api.call('GET', `/webhooks/deliveries${query}`, { key })).body;
 
 describe('manual retries', () => {
   it('twenty parallel retries count exactly one attempt per request sent, and no more requests than retries', async () => {
@@ -74,7 +82,9 @@ describe('manual retries', () => {
     const delivery = (await deliveries(key)).items[0];
     expect(delivery).toMatchObject({ status: 'succeeded', attempts: 1 });
 
-    const answers = await Promise.all(Array.from({ length: 20 }, () => api.call('POST', `/webhooks/deliveries/${delivery.id}/retry`, { key })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => api.call('POST', `/webhooks/deliveries/${delivery.id}/retry`, { key })),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 20 }, () => 202));
     await receiver.waitFor(path, 2);
     await api.ports.webhookQueue.settled();
@@ -109,7 +119,12 @@ describe('manual retries', () => {
     await receiver.waitFor(path, 2);
     await api.ports.webhookQueue.settled();
     // The manual attempt is counted, and the 5 s retry is still where it was.
-    expect((await deliveries(key)).items[0]).toMatchObject({ status: 'pending', attempts: 2, last_status_code: 500, next_attempt_at: scheduled });
+    expect((await deliveries(key)).items[0]).toMatchObject({
+      status: 'pending',
+      attempts: 2,
+      last_status_code: 500,
+      next_attempt_at: scheduled,
+    });
 
     // The scheduled attempt comes at its time and is the second of the schedule: the next one waits 5 minutes.
     const [, , third] = await receiver.waitFor(path, 3, 20_000);

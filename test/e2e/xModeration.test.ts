@@ -22,7 +22,12 @@ import { X_UNSUPPORTED } from '#shared/domain/moderation/platforms/x/actions';
 
 const CLIENT = { clientId: 'x-e2e-client', clientSecret: 'x-e2e-secret' };
 const x = await startXStandIn(CLIENT);
-const X_ENV = { X_CLIENT_ID: CLIENT.clientId, X_CLIENT_SECRET: CLIENT.clientSecret, X_API_BASE: x.apiBase, X_AUTHORIZE_URL: x.authorizeUrl };
+const X_ENV = {
+  X_CLIENT_ID: CLIENT.clientId,
+  X_CLIENT_SECRET: CLIENT.clientSecret,
+  X_API_BASE: x.apiBase,
+  X_AUTHORIZE_URL: x.authorizeUrl,
+};
 const saved = { ...process.env };
 Object.assign(process.env, X_ENV);
 
@@ -66,7 +71,10 @@ const CALLBACK = `${api.baseUrl}/integrations/moderation/x/callback`;
 let accountNo = 0;
 async function xCommunity() {
   const { key, user } = await api.newUser({ credits: 5000 });
-  const created = await call('POST', `${BASE}/communities`, { key, body: { name: 'Acme on X', project_name: 'Acme', type: 'x', whitelisted_usernames: ['acme_friend'] } });
+  const created = await call('POST', `${BASE}/communities`, {
+    key,
+    body: { name: 'Acme on X', project_name: 'Acme', type: 'x', whitelisted_usernames: ['acme_friend'] },
+  });
   expect(created.status).toBe(201);
   return { key, user, community: created.body };
 }
@@ -86,10 +94,20 @@ async function connected() {
   return { key, user, community, account };
 }
 
-const sync = (key: string, communityId: string) => call('POST', `${BASE}/sync`, { key, body: { community_id: communityId } });
-const status = async (key: string, communityId: string) => (await call('GET', `${BASE}/status?community_id=${communityId}&include_logs=20`, { key })).body;
-const hide = (postId: string, hidden = true) => ({ method: 'PUT', path: `/2/tweets/${postId}/hidden`, body: { hidden } });
-const mute = (me: string, target: string) => ({ method: 'POST', path: `/2/users/${me}/muting`, body: { target_user_id: target } });
+const sync = (key: string, communityId: string) =>
+  call('POST', `${BASE}/sync`, { key, body: { community_id: communityId } });
+const status = async (key: string, communityId: string) =>
+  (await call('GET', `${BASE}/status?community_id=${communityId}&include_logs=20`, { key })).body;
+const hide = (postId: string, hidden = true) => ({
+  method: 'PUT',
+  path: `/2/tweets/${postId}/hidden`,
+  body: { hidden },
+});
+const mute = (me: string, target: string) => ({
+  method: 'POST',
+  path: `/2/users/${me}/muting`,
+  body: { target_user_id: target },
+});
 const actions = () => x.actions().map((c) => ({ method: c.method, path: c.path, body: c.body ?? undefined }));
 
 const SCAM = 'Claim your airdrop now at acme-drop.xyz';
@@ -114,21 +132,42 @@ describe('connecting an X account', () => {
     expect(page.text).toContain('@acme_connect is now moderated by &#34;Acme on X&#34;');
 
     const [exchange, me] = x.calls;
-    expect(exchange.authorization).toBe(`Basic ${Buffer.from(`${CLIENT.clientId}:${CLIENT.clientSecret}`).toString('base64')}`);
+    expect(exchange.authorization).toBe(
+      `Basic ${Buffer.from(`${CLIENT.clientId}:${CLIENT.clientSecret}`).toString('base64')}`,
+    );
     const form = x.formOf(exchange);
-    expect(form).toEqual({ grant_type: 'authorization_code', code: expect.stringMatching(/^code-/), redirect_uri: CALLBACK, code_verifier: expect.any(String) });
-    expect(createHash('sha256').update(form.code_verifier).digest('base64url')).toBe(url.searchParams.get('code_challenge'));
-    expect(me).toMatchObject({ method: 'GET', path: '/2/users/me', authorization: expect.stringMatching(/^Bearer xat-/) });
+    expect(form).toEqual({
+      grant_type: 'authorization_code',
+      code: expect.stringMatching(/^code-/),
+      redirect_uri: CALLBACK,
+      code_verifier: expect.any(String),
+    });
+    expect(createHash('sha256').update(form.code_verifier).digest('base64url')).toBe(
+      url.searchParams.get('code_challenge'),
+    );
+    expect(me).toMatchObject({
+      method: 'GET',
+      path: '/2/users/me',
+      authorization: expect.stringMatching(/^Bearer xat-/),
+    });
     expect(x.calls).toHaveLength(2);
     const st = await status(key, community.id);
     expect(st.status).toBe('connected');
-    expect(st.platform).toMatchObject({ chat_id: account.id, alert_chat_id: null, configured: true, unsupported: X_UNSUPPORTED });
+    expect(st.platform).toMatchObject({
+      chat_id: account.id,
+      alert_chat_id: null,
+      configured: true,
+      unsupported: X_UNSUPPORTED,
+    });
   });
 
   it('a used, unknown or expired state answers 400 and reaches nothing on X', async () => {
     const { key, community } = await xCommunity();
     const account = x.addAccount({ id: '7099002', username: 'acme_states' });
-    const back = x.authorize((await call('GET', `${BASE}/communities/${community.id}`, { key })).body.authorize_url, account.id);
+    const back = x.authorize(
+      (await call('GET', `${BASE}/communities/${community.id}`, { key })).body.authorize_url,
+      account.id,
+    );
     expect((await call('GET', back)).status).toBe(200);
     x.reset();
     const used = await call('GET', back);
@@ -140,9 +179,18 @@ describe('connecting an X account', () => {
     expect(unknown.text).toContain('not one we issued');
 
     // A state whose hour has passed.
-    const stale = new URL(x.authorize((await call('GET', `${BASE}/communities/${community.id}`, { key })).body.authorize_url, account.id));
+    const stale = new URL(
+      x.authorize((await call('GET', `${BASE}/communities/${community.id}`, { key })).body.authorize_url, account.id),
+    );
     const stateHash = createHash('sha256').update(stale.searchParams.get('state')!).digest('hex');
-    await ddb().send(new UpdateCommand({ TableName: table(), Key: xOAuthStateKey(stateHash), UpdateExpression: 'SET expiresAt = :past', ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() } }));
+    await ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: xOAuthStateKey(stateHash),
+        UpdateExpression: 'SET expiresAt = :past',
+        ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
+      }),
+    );
     const expired = await call('GET', stale.toString());
     expect(expired.status).toBe(400);
     expect(expired.text).toContain('expired');
@@ -155,7 +203,7 @@ describe('connecting an X account', () => {
     const page = await authorize(key, community.id, first.account.id);
     expect(page.status).toBe(409);
     expect(page.text).toContain('already moderated by another community');
-    expect((await getXAccount(community.id))).toBeUndefined();
+    expect(await getXAccount(community.id)).toBeUndefined();
   });
 });
 
@@ -179,7 +227,13 @@ describe('moderating replies', () => {
     expect(x.mutedBy(account.id)).toEqual(['9100001']);
     const st = await status(key, community.id);
     expect(st.metrics).toMatchObject({ messages_scanned: 2, messages_flagged: 1, actions: { mute: 1 } });
-    expect(st.audit_logs[0]).toMatchObject({ event_id: spam, user_id: '9100001', username: 'scammer1', action: 'mute', delivery: { status: 'delivered', error: null } });
+    expect(st.audit_logs[0]).toMatchObject({
+      event_id: spam,
+      user_id: '9100001',
+      username: 'scammer1',
+      action: 'mute',
+      delivery: { status: 'delivered', error: null },
+    });
   });
 
   it('a re-poll reads from since_id, and replies read again are acted on once', async () => {
@@ -213,9 +267,18 @@ describe('moderating replies', () => {
     const someoneElse = x.reply(account.username, { id: '9100022', username: 'fan2' }, CLEAN);
     await sync(key, community.id);
     await settle();
-    expect(actions()).toEqual([hide(first), mute(account.id, author.id), hide(second), mute(account.id, author.id), hide(later)]);
+    expect(actions()).toEqual([
+      hide(first),
+      mute(account.id, author.id),
+      hide(second),
+      mute(account.id, author.id),
+      hide(later),
+    ]);
     expect(x.isHidden(someoneElse)).toBe(false);
-    expect((await status(key, community.id)).audit_logs.map((e: { action: string }) => e.action)).toEqual(['ban', 'mute']);
+    expect((await status(key, community.id)).audit_logs.map((e: { action: string }) => e.action)).toEqual([
+      'ban',
+      'mute',
+    ]);
   });
 
   it('observe mode records the decision and sends nothing to X', async () => {
@@ -225,7 +288,10 @@ describe('moderating replies', () => {
     await sync(key, community.id);
     await settle();
     expect(actions()).toEqual([]);
-    expect((await status(key, community.id)).audit_logs[0]).toMatchObject({ action: 'mute', delivery: { status: 'observe' } });
+    expect((await status(key, community.id)).audit_logs[0]).toMatchObject({
+      action: 'mute',
+      delivery: { status: 'observe' },
+    });
   });
 
   it('whitelisted usernames are spared', async () => {
@@ -252,10 +318,15 @@ describe('moderating replies', () => {
     const undone = await call('POST', `${BASE}/communities/${community.id}/audit-logs/${ban.id}/undo`, { key });
     expect(undone.status).toBe(200);
     expect(undone.body).toMatchObject({ audit_id: ban.id, action: 'ban', delivery: 'delivered', error: null });
-    expect(actions()).toEqual([hide(second, false), { method: 'DELETE', path: `/2/users/${account.id}/muting/${author.id}`, body: undefined }]);
+    expect(actions()).toEqual([
+      hide(second, false),
+      { method: 'DELETE', path: `/2/users/${account.id}/muting/${author.id}`, body: undefined },
+    ]);
     expect(x.isHidden(first)).toBe(true);
     expect(x.isHidden(second)).toBe(false);
-    expect((await call('POST', `${BASE}/communities/${community.id}/audit-logs/${ban.id}/undo`, { key })).status).toBe(422);
+    expect((await call('POST', `${BASE}/communities/${community.id}/audit-logs/${ban.id}/undo`, { key })).status).toBe(
+      422,
+    );
     // No longer banned: a clean reply stays visible.
     x.reset();
     const after = x.reply(account.username, author, CLEAN);
@@ -273,22 +344,38 @@ describe('the minute schedule', () => {
     const expired = await connected();
     const deleted = await connected();
     const setBilling = (c: { user: { id: string }; community: { id: string } }, billingState: string) =>
-      ddb().send(new UpdateCommand({ TableName: table(), Key: communityKey(c.user.id, c.community.id), UpdateExpression: 'SET billingState = :b', ExpressionAttributeValues: { ':b': billingState } }));
+      ddb().send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: communityKey(c.user.id, c.community.id),
+          UpdateExpression: 'SET billingState = :b',
+          ExpressionAttributeValues: { ':b': billingState },
+        }),
+      );
     await setBilling(suspended, 'suspended');
     await setBilling(expired, 'expired');
-    expect((await call('DELETE', `${BASE}/communities/${deleted.community.id}`, { key: deleted.key })).status).toBe(204);
+    expect((await call('DELETE', `${BASE}/communities/${deleted.community.id}`, { key: deleted.key })).status).toBe(
+      204,
+    );
     // The deleted community's grant is revoked at X and its tokens are gone.
     const revoked = x.calls.filter((c) => c.path === '/2/oauth2/revoke').map((c) => x.formOf(c));
-    expect(revoked.map((f) => [f.token.slice(0, 4), f.token_type_hint])).toEqual([['xrt-', 'refresh_token'], ['xat-', 'access_token']]);
+    expect(revoked.map((f) => [f.token.slice(0, 4), f.token_type_hint])).toEqual([
+      ['xrt-', 'refresh_token'],
+      ['xat-', 'access_token'],
+    ]);
     expect(revoked.every((f) => x.issued().includes(f.token))).toBe(true);
     expect(await getXAccount(deleted.community.id)).toBeUndefined();
     const spam = x.reply(live.account.username, { id: '9100081', username: 'scheduled_scammer' }, SHOUT);
-    for (const c of [suspended, expired, deleted]) x.reply(c.account.username, { id: '9100082', username: 'unread' }, SHOUT);
+    for (const c of [suspended, expired, deleted])
+      x.reply(c.account.username, { id: '9100082', username: 'unread' }, SHOUT);
     await fanOutPolls();
     await settle();
-    const searched = new Set(x.calls.filter((c) => c.path === '/2/tweets/search/recent').map((c) => c.query.query.split(' ')[0]));
+    const searched = new Set(
+      x.calls.filter((c) => c.path === '/2/tweets/search/recent').map((c) => c.query.query.split(' ')[0]),
+    );
     expect(searched.has(`to:${live.account.username}`)).toBe(true);
-    for (const c of [suspended, expired, deleted]) expect(searched.has(`to:${c.account.username}`), c.account.username).toBe(false);
+    for (const c of [suspended, expired, deleted])
+      expect(searched.has(`to:${c.account.username}`), c.account.username).toBe(false);
     expect(x.isHidden(spam)).toBe(true);
   });
 });
@@ -301,23 +388,36 @@ describe("X's limits and tokens", () => {
     const first = x.reply(account.username, { id: '9100061', username: 'loud1' }, SHOUT);
     await sync(key, community.id);
     // Wait for the first hide to meet the 429 before the second reply is read.
-    for (let i = 0; i < 100 && !x.calls.some((c) => c.path.endsWith('/hidden')); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && !x.calls.some((c) => c.path.endsWith('/hidden')); i++)
+      await new Promise((r) => setTimeout(r, 50));
     await new Promise((r) => setTimeout(r, 300));
     const second = x.reply(account.username, { id: '9100062', username: 'loud2' }, 'ANOTHER VERY LOUD REPLY HERE');
     await sync(key, community.id);
     const whileLimited = await status(key, community.id);
-    expect(whileLimited.audit_logs.map((e: { delivery: { status: string } }) => e.delivery.status)).toEqual(['pending', 'pending']);
+    expect(whileLimited.audit_logs.map((e: { delivery: { status: string } }) => e.delivery.status)).toEqual([
+      'pending',
+      'pending',
+    ]);
     await settle();
     expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
     // One request met the 429; after the reset each reply is hidden once.
     expect(actions()).toEqual([hide(first), hide(first), hide(second)]);
-    expect((await status(key, community.id)).audit_logs.map((e: { delivery: { status: string } }) => e.delivery.status)).toEqual(['delivered', 'delivered']);
+    expect(
+      (await status(key, community.id)).audit_logs.map((e: { delivery: { status: string } }) => e.delivery.status),
+    ).toEqual(['delivered', 'delivered']);
   });
 
   it('two polls refreshing expired tokens at once spend the refresh token once, and both work', async () => {
     const { key, community } = await connected();
     x.expireAccessTokens();
-    await ddb().send(new UpdateCommand({ TableName: table(), Key: xTokensKey(community.id), UpdateExpression: 'SET expiresAt = :past', ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() } }));
+    await ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: xTokensKey(community.id),
+        UpdateExpression: 'SET expiresAt = :past',
+        ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
+      }),
+    );
     x.slowTokenEndpoint(400);
     const [a, b] = await Promise.all([sync(key, community.id), sync(key, community.id)]);
     expect([a.status, b.status]).toEqual([200, 200]);
@@ -335,8 +435,18 @@ describe("X's limits and tokens", () => {
     delete process.env.X_CLIENT_SECRET;
     try {
       expect((await call('GET', `${BASE}/communities/${community.id}`, { key })).body.authorize_url).toBeNull();
-      expect(await pollXCommunity((await getCommunity(user.id, community.id, true))!)).toMatchObject({ skipped: 'not_configured', pages: 0 });
-      await scheduleDelivery({ communityId: community.id, deliveryId: `test:${spam}`, purpose: 'delete', calls: [{ platform: 'x', method: 'PUT', route: `/2/tweets/${spam}/hidden`, body: { hidden: true } }], observe: false, queue: false });
+      expect(await pollXCommunity((await getCommunity(user.id, community.id, true))!)).toMatchObject({
+        skipped: 'not_configured',
+        pages: 0,
+      });
+      await scheduleDelivery({
+        communityId: community.id,
+        deliveryId: `test:${spam}`,
+        purpose: 'delete',
+        calls: [{ platform: 'x', method: 'PUT', route: `/2/tweets/${spam}/hidden`, body: { hidden: true } }],
+        observe: false,
+        queue: false,
+      });
       expect(await runDelivery(community.id, `test:${spam}`)).toBe('not_configured');
       expect((await getDelivery(community.id, `test:${spam}`))!.error).toBe('x is not configured on this deployment');
       expect(x.calls).toEqual([]);

@@ -26,7 +26,16 @@ const value: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   v: fc.oneof(
     { depthSize: 'small' },
     fc.string({ maxLength: 30 }),
-    fc.constantFrom('', 'null', '-1', 'qt_x', '01a20ca7-4def-73f6-8b17-819e2cfffc9f', 'vc-shortlist-v1', 'full_pipeline', 'a'.repeat(3000)),
+    fc.constantFrom(
+      '',
+      'null',
+      '-1',
+      'qt_x',
+      '01a20ca7-4def-73f6-8b17-819e2cfffc9f',
+      'vc-shortlist-v1',
+      'full_pipeline',
+      'a'.repeat(3000),
+    ),
     fc.integer(),
     fc.double({ noNaN: true }),
     fc.constantFrom(0, -1, 25, 26, 1e308, 2 ** 53),
@@ -42,8 +51,14 @@ describe('tools/call with generated arguments', () => {
     const client: Client = await mcpClient(api.baseUrl, account.key, REVISIONS[2]);
     const { tools } = await client.listTools();
     const argsFor = (tool: (typeof tools)[number]) =>
-      fc.dictionary(fc.oneof(fc.constantFrom(...Object.keys(tool.inputSchema.properties ?? {}), 'quote_token'), safeKey), value, { maxKeys: 5 });
-    const call = fc.constantFrom(...tools).chain((tool) => fc.record({ name: fc.constant(tool.name), arguments: argsFor(tool) }));
+      fc.dictionary(
+        fc.oneof(fc.constantFrom(...Object.keys(tool.inputSchema.properties ?? {}), 'quote_token'), safeKey),
+        value,
+        { maxKeys: 5 },
+      );
+    const call = fc
+      .constantFrom(...tools)
+      .chain((tool) => fc.record({ name: fc.constant(tool.name), arguments: argsFor(tool) }));
     const codes = new Map<string, number>();
 
     await fc.assert(

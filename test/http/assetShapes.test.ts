@@ -26,12 +26,17 @@ describe('the input assets and ICP criteria, one shape across jobs, growth reque
   const nodes = objectSchemas(document);
 
   it('every company and contact asset in the OpenAPI document has the same limits, those of ASSET_FIELD_LIMITS', () => {
-    const assets = nodes.filter((n) => sameKeys(n, Object.keys(contactFields('kept'))) || sameKeys(n, Object.keys(companyFields('kept'))));
+    const assets = nodes.filter(
+      (n) => sameKeys(n, Object.keys(contactFields('kept'))) || sameKeys(n, Object.keys(companyFields('kept'))),
+    );
     // POST /bd/jobs, the growth resolve request, and the plan's normalised assets: contacts and companies of each.
     expect(assets.length).toBeGreaterThanOrEqual(6);
     for (const asset of assets) {
       for (const [field, schema] of Object.entries(asset.properties!)) {
-        expect(schema, field).toMatchObject({ type: 'string', maxLength: ASSET_FIELD_LIMITS[field as keyof typeof ASSET_FIELD_LIMITS] });
+        expect(schema, field).toMatchObject({
+          type: 'string',
+          maxLength: ASSET_FIELD_LIMITS[field as keyof typeof ASSET_FIELD_LIMITS],
+        });
       }
     }
   });
@@ -40,11 +45,14 @@ describe('the input assets and ICP criteria, one shape across jobs, growth reque
     const icpKeys = Object.keys(icpConfigSchema.def.shape);
     const inline = nodes.filter((n) => sameKeys(n, icpKeys));
     expect(inline).toHaveLength(1);
-    expect((document as { components: { schemas: Record<string, Node> } }).components.schemas.IcpConfig.properties!.min_score).toMatchObject({ type: 'integer', minimum: 0, maximum: 100 });
+    expect(
+      (document as { components: { schemas: Record<string, Node> } }).components.schemas.IcpConfig.properties!
+        .min_score,
+    ).toMatchObject({ type: 'integer', minimum: 0, maximum: 100 });
     expect(JSON.stringify(document).split('"#/components/schemas/IcpConfig"').length - 1).toBeGreaterThanOrEqual(3);
   });
 
-  it("a growth plan never carries a LinkedIn URL longer than its own schema allows, though the canonical form adds to what was typed", () => {
+  it('a growth plan never carries a LinkedIn URL longer than its own schema allows, though the canonical form adds to what was typed', () => {
     const typed = `linkedin.com/in/${'a'.repeat(ASSET_FIELD_LIMITS.linkedin_url - 'linkedin.com/in/'.length)}`;
     expect(typed).toHaveLength(ASSET_FIELD_LIMITS.linkedin_url);
     expect(normalizeLinkedinUrl(typed)).toBeUndefined();

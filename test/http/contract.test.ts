@@ -8,7 +8,15 @@ describe('contractViolation: the response check every e2e call goes through', ()
 
   it('accepts a declared status with a body of its schema', () => {
     expect(contractViolation('GET', `/api/v1/chats/${chatId}`, 404, 'application/json', error)).toBeUndefined();
-    expect(contractViolation('GET', '/api/v1/health', 200, 'application/json; charset=utf-8', JSON.stringify({ status: 'ok', time: 'now' }))).toBeUndefined();
+    expect(
+      contractViolation(
+        'GET',
+        '/api/v1/health',
+        200,
+        'application/json; charset=utf-8',
+        JSON.stringify({ status: 'ok', time: 'now' }),
+      ),
+    ).toBeUndefined();
   });
 
   it('refuses a status the operation does not declare', () => {
@@ -22,9 +30,21 @@ describe('contractViolation: the response check every e2e call goes through', ()
   });
 
   it('refuses a body off its schema', () => {
-    expect(contractViolation('GET', '/api/v1/health', 200, 'application/json', JSON.stringify({ status: 'down', time: 'now' }))).toMatch(/does not match/);
-    expect(contractViolation('GET', `/api/v1/chats/${chatId}`, 404, 'application/json', JSON.stringify({ message: 'nope' }))).toMatch(/does not match/);
-    expect(contractViolation('GET', `/api/v1/chats/${chatId}`, 404, 'application/json', 'not json')).toMatch(/not JSON/);
+    expect(
+      contractViolation(
+        'GET',
+        '/api/v1/health',
+        200,
+        'application/json',
+        JSON.stringify({ status: 'down', time: 'now' }),
+      ),
+    ).toMatch(/does not match/);
+    expect(
+      contractViolation('GET', `/api/v1/chats/${chatId}`, 404, 'application/json', JSON.stringify({ message: 'nope' })),
+    ).toMatch(/does not match/);
+    expect(contractViolation('GET', `/api/v1/chats/${chatId}`, 404, 'application/json', 'not json')).toMatch(
+      /not JSON/,
+    );
   });
 
   it('wants the error body and 404 from a route the document does not have', () => {

@@ -18,7 +18,9 @@ describe('Idempotency-Key claim is a lease bounded by the function timeout', () 
     expect('claim' in first).toBe(true);
 
     clock.advance(LEASE_MS - 1000);
-    await expect(beginIdempotentRequest(userId, key, 'POST /x {}', clock.now().getTime(), LEASE_MS)).rejects.toMatchObject({ code: 'idempotency_conflict' });
+    await expect(
+      beginIdempotentRequest(userId, key, 'POST /x {}', clock.now().getTime(), LEASE_MS),
+    ).rejects.toMatchObject({ code: 'idempotency_conflict' });
 
     // The first request never finished (crash or timeout): once its lease is over the key is usable again.
     clock.advance(2000);
@@ -37,7 +39,15 @@ describe('Idempotency-Key claim is a lease bounded by the function timeout', () 
 describe('Idempotency-Key replays a response of any size', () => {
   const cases: [string, string][] = [
     // JSON compresses well: past 64 KB it is stored gzip-compressed in the record.
-    ['a 1 MB JSON answer', JSON.stringify({ items: Array.from({ length: 9000 }, (_, i) => ({ id: `rec-${i}`, text: 'A warm intro route through a shared investor. '.repeat(2) })) })],
+    [
+      'a 1 MB JSON answer',
+      JSON.stringify({
+        items: Array.from({ length: 9000 }, (_, i) => ({
+          id: `rec-${i}`,
+          text: 'A warm intro route through a shared investor. '.repeat(2),
+        })),
+      }),
+    ],
     // Random text does not: past what one item holds it goes to chunks beside the record.
     ['a 1.2 MB answer that does not compress', JSON.stringify({ noise: randomText(1_200_000) })],
   ];
@@ -56,11 +66,19 @@ describe('Idempotency-Key replays a response of any size', () => {
     expect(replay.replay.body.length).toBe(body.length);
     expect(replay.replay.body === body).toBe(true);
     // Whatever was written beside the record expires with it.
-    const { Items = [] } = await ddb().send(new QueryCommand({ TableName: table(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': idempotencyKey(userId, key).pk } }));
+    const { Items = [] } = await ddb().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': idempotencyKey(userId, key).pk },
+      }),
+    );
     expect(new Set(Items.map((item) => item.ttl))).toEqual(new Set([first.claim.expiresAt]));
   });
 });
 
 function randomText(length: number): string {
-  return randomBytes(Math.ceil(length * 0.75)).toString('base64').slice(0, length);
+  return randomBytes(Math.ceil(length * 0.75))
+    .toString('base64')
+    .slice(0, length);
 }

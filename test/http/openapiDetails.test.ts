@@ -24,7 +24,9 @@ describe('the OpenAPI document states', () => {
     for (const methods of Object.values(doc.paths) as Record<string, any>[]) {
       for (const op of Object.values(methods)) {
         const honours = (op.parameters ?? []).some((p: { name: string }) => p.name === 'Idempotency-Key');
-        const success = Object.entries(op.responses).find(([code]) => code.startsWith('2'))![1] as { headers?: Record<string, unknown> };
+        const success = Object.entries(op.responses).find(([code]) => code.startsWith('2'))![1] as {
+          headers?: Record<string, unknown>;
+        };
         expect(Object.keys(success.headers ?? {}).includes('Idempotent-Replayed'), op.operationId).toBe(honours);
         if (honours) idempotent++;
       }

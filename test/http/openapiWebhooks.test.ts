@@ -9,12 +9,17 @@ describe('OpenAPI 3.1 webhooks', () => {
     expect(Object.keys(openApiDocument.webhooks)).toEqual(WEBHOOK_EVENT_TYPES);
     for (const type of WEBHOOK_EVENT_TYPES) {
       const op = openApiDocument.webhooks[type].post;
-      expect(op.parameters.map((p: { name: string; in: string; required: boolean }) => [p.name, p.in, p.required])).toEqual([
+      expect(
+        op.parameters.map((p: { name: string; in: string; required: boolean }) => [p.name, p.in, p.required]),
+      ).toEqual([
         ['webhook-id', 'header', true],
         ['webhook-timestamp', 'header', true],
         ['webhook-signature', 'header', true],
       ]);
-      expect(op.requestBody.content['application/json'].schema.properties.type).toEqual({ type: 'string', const: type });
+      expect(op.requestBody.content['application/json'].schema.properties.type).toEqual({
+        type: 'string',
+        const: type,
+      });
     }
   });
 
@@ -24,8 +29,16 @@ describe('OpenAPI 3.1 webhooks', () => {
     const ajv = new Ajv2020({ strict: false });
     addFormats(ajv);
     ajv.addSchema({ $id: 'doc', components: openApiDocument.components });
-    const validate = ajv.compile({ ...JSON.parse(JSON.stringify(schema).replaceAll('#/components', 'doc#/components')) });
-    expect(validate({ id: '0190b5c2-1234-7abc-8def-0123456789ab', type: 'job.completed', created_at: '2026-11-22T06:11:56.123Z' })).toBe(false);
+    const validate = ajv.compile({
+      ...JSON.parse(JSON.stringify(schema).replaceAll('#/components', 'doc#/components')),
+    });
+    expect(
+      validate({
+        id: '0190b5c2-1234-7abc-8def-0123456789ab',
+        type: 'job.completed',
+        created_at: '2026-11-22T06:11:56.123Z',
+      }),
+    ).toBe(false);
   });
 
   it('lists the outbound webhook operations under their contract paths', () => {
@@ -40,6 +53,8 @@ describe('OpenAPI 3.1 webhooks', () => {
     ]) {
       expect(openApiDocument.paths[path]?.[method], `${method} ${path}`).toBeDefined();
     }
-    expect(Object.keys(openApiDocument.paths['/api/v1/webhooks/deliveries/{delivery_id}/retry'].post.responses)).toContain('202');
+    expect(
+      Object.keys(openApiDocument.paths['/api/v1/webhooks/deliveries/{delivery_id}/retry'].post.responses),
+    ).toContain('202');
   });
 });

@@ -27,8 +27,14 @@ const carries = (b: BuiltBundle, pattern: RegExp) => inputsOf(b).some((file) => 
 /** What the functions sharing a bundle's entry file need together (worker and dead-letters share one). */
 const needsOfEntry = (name: string) => {
   const folder = (n: string) => FUNCTIONS[n as FunctionName].entry?.folder ?? n;
-  const sharing = Object.keys(FUNCTIONS).filter((n) => folder(n) === folder(name)).map((n) => FUNCTIONS[n as FunctionName]);
-  return { queue: sharing.some((n) => n.queue || n.webhookQueue), events: sharing.some((n) => n.events), stripe: sharing.some((n) => n.stripe) };
+  const sharing = Object.keys(FUNCTIONS)
+    .filter((n) => folder(n) === folder(name))
+    .map((n) => FUNCTIONS[n as FunctionName]);
+  return {
+    queue: sharing.some((n) => n.queue || n.webhookQueue),
+    events: sharing.some((n) => n.events),
+    stripe: sharing.some((n) => n.stripe),
+  };
 };
 
 describe('function bundles', () => {
@@ -42,16 +48,25 @@ describe('function bundles', () => {
       const locales = inputsOf(b).filter((file) => /zod\/v4\/locales\//.test(file));
       // The MCP SDK imports zod's classic build, whose locale index comes with it; our own code never does.
       const expected = b.name === 'mcp' ? ['en.js', 'index.js'] : ['en.js'];
-      expect(locales.map((file) => path.basename(file)), b.name).toEqual(locales.length ? expected : []);
+      expect(
+        locales.map((file) => path.basename(file)),
+        b.name,
+      ).toEqual(locales.length ? expected : []);
     }
   });
 
   it('carry no tracing SDK: the active tracing of Lambda records each invocation without code in the bundle', () => {
-    for (const b of functionBundles()) expect(carries(b, /node_modules\/(aws-xray-sdk-core|@aws-lambda-powertools\/tracer|semver)\//), b.name).toBe(false);
+    for (const b of functionBundles())
+      expect(carries(b, /node_modules\/(aws-xray-sdk-core|@aws-lambda-powertools\/tracer|semver)\//), b.name).toBe(
+        false,
+      );
   });
 
   it('ship the OpenAPI document beside the public function, which carries no endpoint schema but its own and no JSON Schema generator', () => {
-    for (const b of functionBundles()) expect(b.sideFiles.map((f) => f.name).includes(path.basename(OPENAPI_SIDE_FILE)), b.name).toBe(b.name === 'public');
+    for (const b of functionBundles())
+      expect(b.sideFiles.map((f) => f.name).includes(path.basename(OPENAPI_SIDE_FILE)), b.name).toBe(
+        b.name === 'public',
+      );
     const pub = bundles.find((b) => b.name === 'public')!;
     expect(carries(pub, /shared\/schemas\/(account|intelligence|growth|jobs|moderation|storage)\.ts$/)).toBe(false);
     expect(carries(pub, /shared\/http\/openapi\.ts$|zod\/v4\/core\/(to-json-schema|json-schema)/)).toBe(false);
@@ -73,7 +88,9 @@ describe('function bundles', () => {
       const code = readFileSync(b.file, 'utf8');
       for (const domain of samples) expect(code.includes(domain), `${b.name} holds ${domain}`).toBe(false);
       // Side files as the stack ships them: the list beside the worker alone (dead-letters shares its code, never verifies).
-      expect(b.sideFiles.map((f) => f.name).includes(path.basename(DISPOSABLE_DOMAINS_SIDE_FILE)), b.name).toBe(b.name === 'worker');
+      expect(b.sideFiles.map((f) => f.name).includes(path.basename(DISPOSABLE_DOMAINS_SIDE_FILE)), b.name).toBe(
+        b.name === 'worker',
+      );
     }
   });
 
@@ -96,7 +113,11 @@ describe('function bundles', () => {
 
   it('are byte for byte what the stack deploys: NodejsFunction with the shared options builds the same index.js', () => {
     const app = new App({ outdir: path.join(path.dirname(bundles[0].file), '..', 'cdk.out') });
-    new AppFunction(new Stack(app, 'BundlingCheck'), 'Public', { folder: 'public', description: 'bundling check', environment: {} });
+    new AppFunction(new Stack(app, 'BundlingCheck'), 'Public', {
+      folder: 'public',
+      description: 'bundling check',
+      environment: {},
+    });
     const outdir = app.synth().directory;
     const [asset] = readdirSync(outdir).filter((entry) => entry.startsWith('asset.'));
     const deployed = readFileSync(path.join(outdir, asset, 'index.js'), 'utf8');
@@ -116,7 +137,12 @@ describe('the disposable-domain check in a bundle', () => {
     const result = await build({
       ...options,
       entryPoints: undefined,
-      stdin: { contents: "export { isDisposableDomain } from '#shared/domain/jobs/emailRules';", resolveDir: PROJECT_ROOT, loader: 'ts', sourcefile: 'probe.ts' },
+      stdin: {
+        contents: "export { isDisposableDomain } from '#shared/domain/jobs/emailRules';",
+        resolveDir: PROJECT_ROOT,
+        loader: 'ts',
+        sourcefile: 'probe.ts',
+      },
       absWorkingDir: PROJECT_ROOT,
     });
     expect(result.warnings).toEqual([]);
@@ -131,8 +157,15 @@ describe('the disposable-domain check in a bundle', () => {
   const check = (folder: string, domains: string[]) =>
     spawnSync(
       process.execPath,
-      ['-e', `const m=require(${JSON.stringify(path.join(dir, folder, 'index.js'))});Promise.all(${JSON.stringify(domains)}.map((d)=>m.isDisposableDomain(d))).then((r)=>console.log(JSON.stringify(r)))`],
-      { cwd: tmpdir(), env: { PATH: process.env.PATH ?? '', LAMBDA_TASK_ROOT: path.join(dir, folder) }, encoding: 'utf8' },
+      [
+        '-e',
+        `const m=require(${JSON.stringify(path.join(dir, folder, 'index.js'))});Promise.all(${JSON.stringify(domains)}.map((d)=>m.isDisposableDomain(d))).then((r)=>console.log(JSON.stringify(r)))`,
+      ],
+      {
+        cwd: tmpdir(),
+        env: { PATH: process.env.PATH ?? '', LAMBDA_TASK_ROOT: path.join(dir, folder) },
+        encoding: 'utf8',
+      },
     );
 
   it('reads the list from beside the bundle: listed domains and wildcard subdomains are disposable, others not', () => {
@@ -145,6 +178,8 @@ describe('the disposable-domain check in a bundle', () => {
     const run = check('bare', ['mailinator.com']);
     expect(run.status).not.toBe(0);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toContain(`The disposable-domain list ${path.join(dir, 'bare', path.basename(DISPOSABLE_DOMAINS_SIDE_FILE))} is missing`);
+    expect(run.stderr).toContain(
+      `The disposable-domain list ${path.join(dir, 'bare', path.basename(DISPOSABLE_DOMAINS_SIDE_FILE))} is missing`,
+    );
   });
 });

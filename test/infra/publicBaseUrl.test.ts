@@ -9,17 +9,25 @@ const names = Object.keys(FUNCTIONS) as FunctionName[];
 const SYNTH_TIMEOUT_MS = 180_000;
 
 describe('PUBLIC_BASE_URL in the stack', () => {
-  it('is the custom domain given with -c publicBaseUrl in every function, the webhook sender (whose payloads link to the API) included', () => {
-    const s = synthesize({ bundle: false, props: { publicBaseUrl: 'https://api.example.com/api/v1' } });
-    for (const name of names) expect(envOf(s, name).PUBLIC_BASE_URL, name).toBe('https://api.example.com/api/v1');
-  }, SYNTH_TIMEOUT_MS);
+  it(
+    'is the custom domain given with -c publicBaseUrl in every function, the webhook sender (whose payloads link to the API) included',
+    () => {
+      const s = synthesize({ bundle: false, props: { publicBaseUrl: 'https://api.example.com/api/v1' } });
+      for (const name of names) expect(envOf(s, name).PUBLIC_BASE_URL, name).toBe('https://api.example.com/api/v1');
+    },
+    SYNTH_TIMEOUT_MS,
+  );
 
-  it("is API Gateway's own address for the webhook sender alone when no custom domain is set (the others answer from the request's host)", () => {
-    const s = synthesize({ bundle: false });
-    const [restApiId] = Object.keys(s.resources('AWS::ApiGateway::RestApi'));
-    const senderUrl = JSON.stringify(envOf(s, 'webhook-sender').PUBLIC_BASE_URL);
-    expect(senderUrl).toContain(`{"Ref":"${restApiId}"}`);
-    expect(senderUrl).toContain('/api/v1');
-    expect(names.filter((name) => envOf(s, name).PUBLIC_BASE_URL !== undefined)).toEqual(['webhook-sender']);
-  }, SYNTH_TIMEOUT_MS);
+  it(
+    "is API Gateway's own address for the webhook sender alone when no custom domain is set (the others answer from the request's host)",
+    () => {
+      const s = synthesize({ bundle: false });
+      const [restApiId] = Object.keys(s.resources('AWS::ApiGateway::RestApi'));
+      const senderUrl = JSON.stringify(envOf(s, 'webhook-sender').PUBLIC_BASE_URL);
+      expect(senderUrl).toContain(`{"Ref":"${restApiId}"}`);
+      expect(senderUrl).toContain('/api/v1');
+      expect(names.filter((name) => envOf(s, name).PUBLIC_BASE_URL !== undefined)).toEqual(['webhook-sender']);
+    },
+    SYNTH_TIMEOUT_MS,
+  );
 });

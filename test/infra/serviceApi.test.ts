@@ -9,15 +9,47 @@ import { defineEndpoint, type EndpointSpec } from '#shared/http/endpoint';
 // The construct on its own, fed a streaming endpoint like the jobs area's SSE route (the stack
 // test covers whatever API_GROUPS holds today), with inline functions so nothing is bundled.
 const endpoints: { group: string; spec: EndpointSpec }[] = [
-  { group: 'jobs', spec: defineEndpoint({ operationId: 'getJob', method: 'GET', path: '/api/v1/bd/jobs/{job_id}', summary: 'Job', tag: 'Jobs', auth: 'api_key', params: z.strictObject({ job_id: z.string() }) }) },
-  { group: 'jobs', spec: defineEndpoint({ operationId: 'streamJobEvents', method: 'GET', path: '/api/v1/bd/jobs/{job_id}/events', summary: 'SSE', tag: 'Jobs', auth: 'api_key', streaming: true }) },
+  {
+    group: 'jobs',
+    spec: defineEndpoint({
+      operationId: 'getJob',
+      method: 'GET',
+      path: '/api/v1/bd/jobs/{job_id}',
+      summary: 'Job',
+      tag: 'Jobs',
+      auth: 'api_key',
+      params: z.strictObject({ job_id: z.string() }),
+    }),
+  },
+  {
+    group: 'jobs',
+    spec: defineEndpoint({
+      operationId: 'streamJobEvents',
+      method: 'GET',
+      path: '/api/v1/bd/jobs/{job_id}/events',
+      summary: 'SSE',
+      tag: 'Jobs',
+      auth: 'api_key',
+      streaming: true,
+    }),
+  },
 ];
 
 const stack = new Stack(new App(), 'ApiOnly');
-const inline = (id: string) => new lambda.Function(stack, id, { runtime: lambda.Runtime.NODEJS_22_X, handler: 'index.handler', code: lambda.Code.fromInline('exports.handler = async () => ({})') });
+const inline = (id: string) =>
+  new lambda.Function(stack, id, {
+    runtime: lambda.Runtime.NODEJS_22_X,
+    handler: 'index.handler',
+    code: lambda.Code.fromInline('exports.handler = async () => ({})'),
+  });
 const jobs = inline('Jobs');
 const events = inline('JobsEvents');
-new ServiceApi(stack, 'Http', { endpoints, groupFunctions: { jobs }, streamingFunction: events, authorizerFunction: inline('Authorizer') });
+new ServiceApi(stack, 'Http', {
+  endpoints,
+  groupFunctions: { jobs },
+  streamingFunction: events,
+  authorizerFunction: inline('Authorizer'),
+});
 const template = Template.fromStack(stack);
 const methods = Object.values(template.findResources('AWS::ApiGateway::Method')).map((m) => m.Properties);
 const byOperation = (id: string) => methods.find((m) => m.OperationName === id)!;

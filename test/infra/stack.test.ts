@@ -26,15 +26,31 @@ beforeAll(() => {
 }, 300_000);
 
 const groupEndpoints = () => Object.entries(API_GROUPS) as [FunctionName, EndpointSpec[]][];
-const functionNames = () => [...Object.keys(API_GROUPS), 'authorizer', 'jobs-events', 'worker', 'dead-letters', 'renewals', 'captchas', 'polls', 'webhook-sender'] as FunctionName[];
+const functionNames = () =>
+  [
+    ...Object.keys(API_GROUPS),
+    'authorizer',
+    'jobs-events',
+    'worker',
+    'dead-letters',
+    'renewals',
+    'captchas',
+    'polls',
+    'webhook-sender',
+  ] as FunctionName[];
 const fnId = (name: FunctionName) => s.logicalId(s.stack.functions[name].fn);
 const policyOf = (name: FunctionName) => {
   const roleId = s.logicalId(s.stack.functions[name].role);
-  const policies = Object.values(s.resources('AWS::IAM::Policy')).filter((p) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === roleId));
-  return policies.flatMap((p) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
+  const policies = Object.values(s.resources('AWS::IAM::Policy')).filter((p) =>
+    p.Properties.Roles.some((r: { Ref: string }) => r.Ref === roleId),
+  );
+  return policies.flatMap(
+    (p) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[],
+  );
 };
 const actionsOf = (name: FunctionName) => policyOf(name).flatMap((st) => [st.Action].flat());
-const envOf = (name: FunctionName): Record<string, unknown> => s.resources('AWS::Lambda::Function')[fnId(name)].Properties.Environment.Variables;
+const envOf = (name: FunctionName): Record<string, unknown> =>
+  s.resources('AWS::Lambda::Function')[fnId(name)].Properties.Environment.Variables;
 
 describe('table', () => {
   it('has the pk/sk keys, on-demand billing, TTL, point-in-time recovery and is retained', () => {
@@ -80,7 +96,12 @@ describe('functions', () => {
     for (const name of functionNames()) {
       const { Properties: fn } = s.resources('AWS::Lambda::Function')[fnId(name)];
       const handler = `index.${FUNCTIONS[name].entry?.handler ?? 'handler'}`;
-      expect(fn, name).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: handler, TracingConfig: { Mode: 'Active' } });
+      expect(fn, name).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: handler,
+        TracingConfig: { Mode: 'Active' },
+      });
       expect(fn.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
       const logGroupId = fn.LoggingConfig.LogGroup.Ref;
       expect(logGroups[logGroupId].Properties.RetentionInDays, name).toBe(30);
@@ -88,7 +109,9 @@ describe('functions', () => {
   });
 
   it('are bundled by esbuild into one minified file with a source map, dependencies (the AWS SDK included) inside', () => {
-    const dependencies = Object.keys(JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).dependencies);
+    const dependencies = Object.keys(
+      JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).dependencies,
+    );
     for (const name of functionNames()) {
       const asset = s.resources('AWS::Lambda::Function')[fnId(name)].Metadata['aws:asset:path'] as string;
       const dir = path.join(s.app.outdir, asset);
@@ -96,54 +119,128 @@ describe('functions', () => {
       const code = readFileSync(path.join(dir, 'index.js'), 'utf8');
       expect(code.split('\n').length, `${name} is minified`).toBeLessThan(500);
       const required = [...code.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]).filter((id) => !isBuiltin(id));
-      expect(required.filter((id) => dependencies.some((dep) => id === dep || id.startsWith(`${dep}/`))), name).toEqual([]);
+      expect(
+        required.filter((id) => dependencies.some((dep) => id === dep || id.startsWith(`${dep}/`))),
+        name,
+      ).toEqual([]);
     }
-    const sdkClient = readFileSync(path.join(s.app.outdir, s.resources('AWS::Lambda::Function')[fnId('worker')].Metadata['aws:asset:path'], 'index.js'), 'utf8');
+    const sdkClient = readFileSync(
+      path.join(
+        s.app.outdir,
+        s.resources('AWS::Lambda::Function')[fnId('worker')].Metadata['aws:asset:path'],
+        'index.js',
+      ),
+      'utf8',
+    );
     expect(sdkClient).toContain('SendMessageBatch');
   });
 
   it('ship the data files their catalogue entry lists beside the bundle, byte for byte: the disposable-domain list beside the worker, the OpenAPI document beside the public function', () => {
     for (const name of functionNames()) {
-      const dir = path.join(s.app.outdir, s.resources('AWS::Lambda::Function')[fnId(name)].Metadata['aws:asset:path'] as string);
+      const dir = path.join(
+        s.app.outdir,
+        s.resources('AWS::Lambda::Function')[fnId(name)].Metadata['aws:asset:path'] as string,
+      );
       const sideFiles = FUNCTIONS[name].sideFiles ?? [];
-      expect(readdirSync(dir).filter((file) => !/^index\.js(\.map)?$/.test(file)).sort(), name).toEqual(sideFiles.map((file) => path.basename(file)).sort());
-      for (const file of sideFiles) expect(readFileSync(path.join(dir, path.basename(file))).equals(readFileSync(path.join(PROJECT_ROOT, file))), `${name} ${file}`).toBe(true);
+      expect(
+        readdirSync(dir)
+          .filter((file) => !/^index\.js(\.map)?$/.test(file))
+          .sort(),
+        name,
+      ).toEqual(sideFiles.map((file) => path.basename(file)).sort());
+      for (const file of sideFiles)
+        expect(
+          readFileSync(path.join(dir, path.basename(file))).equals(readFileSync(path.join(PROJECT_ROOT, file))),
+          `${name} ${file}`,
+        ).toBe(true);
     }
-    expect(functionNames().filter((name) => FUNCTIONS[name].sideFiles?.length).sort()).toEqual(['public', 'worker']);
+    expect(
+      functionNames()
+        .filter((name) => FUNCTIONS[name].sideFiles?.length)
+        .sort(),
+    ).toEqual(['public', 'worker']);
   });
 
   it('load as bundled, and the bundled public function answers GET /api/v1/health as API Gateway invokes it', async () => {
-    const load = (name: FunctionName) => bundleRequire(path.join(s.app.outdir, s.resources('AWS::Lambda::Function')[fnId(name)].Metadata['aws:asset:path'], 'index.js'));
+    const load = (name: FunctionName) =>
+      bundleRequire(
+        path.join(
+          s.app.outdir,
+          s.resources('AWS::Lambda::Function')[fnId(name)].Metadata['aws:asset:path'],
+          'index.js',
+        ),
+      );
     // Lambda's Node.js runtime provides the `awslambda` global that the streaming function wraps
     // itself with at load; stand in for it (no test here streams).
     const runtime = globalThis as { awslambda?: unknown };
     const saved = runtime.awslambda;
-    runtime.awslambda = { streamifyResponse: (handler: unknown) => handler, HttpResponseStream: { from: (stream: unknown) => stream } };
+    runtime.awslambda = {
+      streamifyResponse: (handler: unknown) => handler,
+      HttpResponseStream: { from: (stream: unknown) => stream },
+    };
     try {
-      for (const name of functionNames()) expect(typeof load(name)[FUNCTIONS[name].entry?.handler ?? 'handler'], name).toBe('function');
+      for (const name of functionNames())
+        expect(typeof load(name)[FUNCTIONS[name].entry?.handler ?? 'handler'], name).toBe('function');
     } finally {
       runtime.awslambda = saved;
     }
     const event = {
-      httpMethod: 'GET', resource: '/api/v1/health', path: '/api/v1/health', headers: { Host: 'abc123.execute-api.eu-west-1.amazonaws.com' },
-      multiValueHeaders: {}, queryStringParameters: null, multiValueQueryStringParameters: null, pathParameters: null, stageVariables: null,
-      requestContext: { requestId: 'req-health', stage: 'prod', domainName: 'abc123.execute-api.eu-west-1.amazonaws.com' }, body: null, isBase64Encoded: false,
+      httpMethod: 'GET',
+      resource: '/api/v1/health',
+      path: '/api/v1/health',
+      headers: { Host: 'abc123.execute-api.eu-west-1.amazonaws.com' },
+      multiValueHeaders: {},
+      queryStringParameters: null,
+      multiValueQueryStringParameters: null,
+      pathParameters: null,
+      stageVariables: null,
+      requestContext: {
+        requestId: 'req-health',
+        stage: 'prod',
+        domainName: 'abc123.execute-api.eu-west-1.amazonaws.com',
+      },
+      body: null,
+      isBase64Encoded: false,
     };
     const response = await load('public').handler(event, {});
     expect(response.statusCode).toBe(200);
     expect(JSON.parse(response.body)).toMatchObject({ status: 'ok' });
     expect(response.headers['x-request-id']).toBe('req-health');
     // The OpenAPI document from the file beside the bundle, with the service's own server filled in.
-    const openapi = await load('public').handler({ ...event, resource: '/api/v1/openapi.json', path: '/api/v1/openapi.json' }, {});
+    const openapi = await load('public').handler(
+      { ...event, resource: '/api/v1/openapi.json', path: '/api/v1/openapi.json' },
+      {},
+    );
     expect(openapi.statusCode).toBe(200);
-    expect(JSON.parse(openapi.body)).toMatchObject({ openapi: '3.1.0', servers: [{ url: 'https://abc123.execute-api.eu-west-1.amazonaws.com/prod' }], paths: { '/api/v1/chats': expect.anything() } });
+    expect(JSON.parse(openapi.body)).toMatchObject({
+      openapi: '3.1.0',
+      servers: [{ url: 'https://abc123.execute-api.eu-west-1.amazonaws.com/prod' }],
+      paths: { '/api/v1/chats': expect.anything() },
+    });
     // The web console: its page and its script from the file beside the bundle, under its CSP.
     const page = await load('public').handler({ ...event, resource: '/api/v1/console', path: '/api/v1/console' }, {});
-    expect([page.statusCode, page.headers['content-type'], page.headers['content-security-policy']]).toEqual([200, 'text/html; charset=utf-8', expect.stringContaining("default-src 'self'")]);
+    expect([page.statusCode, page.headers['content-type'], page.headers['content-security-policy']]).toEqual([
+      200,
+      'text/html; charset=utf-8',
+      expect.stringContaining("default-src 'self'"),
+    ]);
     expect(page.body).toContain('src="console/console.js"');
-    const script = await load('public').handler({ ...event, resource: '/api/v1/console/console.js', path: '/api/v1/console/console.js' }, {});
-    expect([script.statusCode, script.headers['content-type'], script.body]).toEqual([200, 'text/javascript; charset=utf-8', readFileSync(path.join(PROJECT_ROOT, 'functions/public/console.js'), 'utf8')]);
-    await expect(load('authorizer').handler({ type: 'TOKEN', authorizationToken: '', methodArn: 'arn:aws:execute-api:eu-west-1:1:abc/prod/GET/x' })).rejects.toThrow('Unauthorized');
+    const script = await load('public').handler(
+      { ...event, resource: '/api/v1/console/console.js', path: '/api/v1/console/console.js' },
+      {},
+    );
+    expect([script.statusCode, script.headers['content-type'], script.body]).toEqual([
+      200,
+      'text/javascript; charset=utf-8',
+      readFileSync(path.join(PROJECT_ROOT, 'functions/public/console.js'), 'utf8'),
+    ]);
+    await expect(
+      load('authorizer').handler({
+        type: 'TOKEN',
+        authorizationToken: '',
+        methodArn: 'arn:aws:execute-api:eu-west-1:1:abc/prod/GET/x',
+      }),
+    ).rejects.toThrow('Unauthorized');
   });
 
   it('get TABLE_NAME, PIPELINE_QUEUE_URL and EVENT_BUS_NAME exactly where their catalogue entry asks', () => {
@@ -155,8 +252,16 @@ describe('functions', () => {
       expect('EVENT_BUS_NAME' in env, name).toBe(needs.events === true);
       expect('WEBHOOK_QUEUE_URL' in env, name).toBe(needs.webhookQueue === true);
     }
-    expect(functionNames().filter((n) => FUNCTIONS[n].queue).sort()).toEqual(['captchas', 'growth', 'jobs', 'mcp', 'moderation', 'polls', 'renewals', 'worker']);
-    expect(functionNames().filter((n) => FUNCTIONS[n].events).sort()).toEqual(['dead-letters', 'growth', 'jobs', 'mcp', 'moderation', 'renewals', 'worker']);
+    expect(
+      functionNames()
+        .filter((n) => FUNCTIONS[n].queue)
+        .sort(),
+    ).toEqual(['captchas', 'growth', 'jobs', 'mcp', 'moderation', 'polls', 'renewals', 'worker']);
+    expect(
+      functionNames()
+        .filter((n) => FUNCTIONS[n].events)
+        .sort(),
+    ).toEqual(['dead-letters', 'growth', 'jobs', 'mcp', 'moderation', 'renewals', 'worker']);
   });
 
   it('are granted only what they need: writes, queue sends and event publishing where asked, nothing for public', () => {
@@ -167,7 +272,10 @@ describe('functions', () => {
       expect(actions.includes('dynamodb:Query'), name).toBe(needs.table !== 'none');
       expect(actions.includes('sqs:SendMessage'), name).toBe(needs.queue === true || needs.webhookQueue === true);
       expect(actions.includes('events:PutEvents'), name).toBe(needs.events === true);
-      expect(actions.some((a) => a.startsWith('secretsmanager:')), name).toBe(needs.platformSecret === true);
+      expect(
+        actions.some((a) => a.startsWith('secretsmanager:')),
+        name,
+      ).toBe(needs.platformSecret === true);
     }
     expect(actionsOf('public').filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:'))).toEqual([]);
     expect(FUNCTIONS.authorizer.table).toBe('read');
@@ -177,14 +285,19 @@ describe('functions', () => {
     for (const name of functionNames()) {
       const logStatements = policyOf(name).filter((st) => [st.Action].flat().some((a) => a.startsWith('logs:')));
       const ownLogGroup = s.logicalId(s.stack.functions[name].logGroup);
-      expect(logStatements.map((st) => st.Resource), name).toEqual([{ 'Fn::GetAtt': [ownLogGroup, 'Arn'] }]);
+      expect(
+        logStatements.map((st) => st.Resource),
+        name,
+      ).toEqual([{ 'Fn::GetAtt': [ownLogGroup, 'Arn'] }]);
     }
   });
 });
 
 /** A queue and its dead-letter queue, by their construct id's prefix: the one with a redrive policy is the main queue. */
 function queuePair(prefix: string) {
-  const all = Object.fromEntries(Object.entries(s.resources('AWS::SQS::Queue')).filter(([id]) => id.startsWith(prefix)));
+  const all = Object.fromEntries(
+    Object.entries(s.resources('AWS::SQS::Queue')).filter(([id]) => id.startsWith(prefix)),
+  );
   const [mainId] = Object.keys(all).filter((id) => all[id].Properties.RedrivePolicy);
   const dlqId = Object.keys(all).find((id) => id !== mainId)!;
   return { all, mainId, dlqId };
@@ -196,7 +309,10 @@ describe('pipeline', () => {
   it('parks a message in the dead-letter queue after three failed deliveries', () => {
     const { all, mainId, dlqId } = queues();
     expect(Object.keys(all)).toHaveLength(2);
-    expect(all[mainId].Properties.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: MAX_RECEIVE_COUNT });
+    expect(all[mainId].Properties.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] },
+      maxReceiveCount: MAX_RECEIVE_COUNT,
+    });
     expect(MAX_RECEIVE_COUNT).toBe(3);
     // The worker fails the job itself on what it knows is the last delivery.
     expect(MAX_RECEIVE_COUNT).toBe(MAX_DELIVERIES);
@@ -209,7 +325,11 @@ describe('pipeline', () => {
     expect(all[mainId].Properties.VisibilityTimeout).toBe(6 * workerTimeout);
     const policies = Object.values(s.resources('AWS::SQS::QueuePolicy'));
     const guarded = policies
-      .filter((p) => p.Properties.PolicyDocument.Statement.some((st: any) => st.Effect === 'Deny' && st.Condition?.Bool?.['aws:SecureTransport'] === 'false'))
+      .filter((p) =>
+        p.Properties.PolicyDocument.Statement.some(
+          (st: any) => st.Effect === 'Deny' && st.Condition?.Bool?.['aws:SecureTransport'] === 'false',
+        ),
+      )
       .flatMap((p) => p.Properties.Queues.map((q: { Ref: string }) => q.Ref));
     // Every queue of the stack, the webhook queues included.
     expect(guarded.sort()).toEqual(Object.keys(s.resources('AWS::SQS::Queue')).sort());
@@ -235,7 +355,9 @@ describe('pipeline', () => {
     });
     const consumer = s.resources('AWS::Lambda::Function')[fnId('dead-letters')].Properties;
     expect(all[dlqId].Properties.VisibilityTimeout).toBe(6 * consumer.Timeout);
-    expect(actionsOf('dead-letters')).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'dynamodb:UpdateItem', 'events:PutEvents']));
+    expect(actionsOf('dead-letters')).toEqual(
+      expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'dynamodb:UpdateItem', 'events:PutEvents']),
+    );
     expect(actionsOf('dead-letters')).not.toContain('sqs:SendMessage');
   });
 });
@@ -246,7 +368,10 @@ describe('outbound webhook delivery', () => {
   it('has a queue of its own, with a dead-letter queue, consumed by the sender in batches of ten with partial failures', () => {
     const { all, mainId, dlqId } = queues();
     expect(Object.keys(all)).toHaveLength(2);
-    expect(all[mainId].Properties.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: WEBHOOK_MAX_RECEIVE_COUNT });
+    expect(all[mainId].Properties.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] },
+      maxReceiveCount: WEBHOOK_MAX_RECEIVE_COUNT,
+    });
     const senderTimeout = s.resources('AWS::Lambda::Function')[fnId('webhook-sender')].Properties.Timeout;
     expect(all[mainId].Properties.VisibilityTimeout).toBe(6 * senderTimeout);
     s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
@@ -260,7 +385,17 @@ describe('outbound webhook delivery', () => {
   it('lets only the event producers, the endpoints API, the sweep and the sender send to it', () => {
     const { mainId } = queues();
     const senders = functionNames().filter((name) => envOf(name).WEBHOOK_QUEUE_URL);
-    expect(senders.sort()).toEqual(['growth', 'intelligence', 'jobs', 'mcp', 'moderation', 'outbound', 'renewals', 'webhook-sender', 'worker']);
+    expect(senders.sort()).toEqual([
+      'growth',
+      'intelligence',
+      'jobs',
+      'mcp',
+      'moderation',
+      'outbound',
+      'renewals',
+      'webhook-sender',
+      'worker',
+    ]);
     for (const name of senders) expect(envOf(name).WEBHOOK_QUEUE_URL, name).toEqual({ Ref: mainId });
     // Rendered events link to the deployed API.
     expect(envOf('webhook-sender').PUBLIC_BASE_URL).toBeDefined();
@@ -299,9 +434,19 @@ describe('schedule and events', () => {
   });
 
   it('the platform secret names the Reddit credentials', () => {
-    const [secret] = Object.values(s.resources('AWS::SecretsManager::Secret')) as { Properties: { GenerateSecretString: { SecretStringTemplate: string } } }[];
+    const [secret] = Object.values(s.resources('AWS::SecretsManager::Secret')) as {
+      Properties: { GenerateSecretString: { SecretStringTemplate: string } };
+    }[];
     const names = Object.keys(JSON.parse(secret.Properties.GenerateSecretString.SecretStringTemplate));
-    expect(names).toEqual(expect.arrayContaining(['REDDIT_CLIENT_ID', 'REDDIT_CLIENT_SECRET', 'REDDIT_REFRESH_TOKEN', 'REDDIT_USERNAME', 'REDDIT_USER_AGENT']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'REDDIT_CLIENT_ID',
+        'REDDIT_CLIENT_SECRET',
+        'REDDIT_REFRESH_TOKEN',
+        'REDDIT_USERNAME',
+        'REDDIT_USER_AGENT',
+      ]),
+    );
   });
 
   it('the platform secret is read at run time by exactly the functions that call the platforms, through the secrets extension, never in env', () => {
@@ -315,9 +460,16 @@ describe('schedule and events', () => {
       const layers = s.resources('AWS::Lambda::Function')[fnId(name)].Properties.Layers ?? [];
       expect(layers.length > 0, name).toBe(wants);
       const reads = policyOf(name).filter((st) => [st.Action].flat().includes('secretsmanager:GetSecretValue'));
-      expect(reads.map((st) => st.Resource), name).toEqual(wants ? [{ Ref: secretId }] : []);
+      expect(
+        reads.map((st) => st.Resource),
+        name,
+      ).toEqual(wants ? [{ Ref: secretId }] : []);
     }
-    expect(functionNames().filter((n) => FUNCTIONS[n].platformSecret).sort()).toEqual(['moderation', 'worker']);
+    expect(
+      functionNames()
+        .filter((n) => FUNCTIONS[n].platformSecret)
+        .sort(),
+    ).toEqual(['moderation', 'worker']);
   });
 
   it("the platform secret's template names every credential of every platform module, Crisp's included; Telegram's webhook secret is generated", () => {
@@ -325,8 +477,17 @@ describe('schedule and events', () => {
     const generated = secret.Properties.GenerateSecretString;
     expect(generated.GenerateStringKey).toBe('TELEGRAM_WEBHOOK_SECRET');
     const template = JSON.parse(generated.SecretStringTemplate) as Record<string, string>;
-    expect(Object.keys(template).sort()).toEqual(platformSecretNames().filter((n) => n !== 'TELEGRAM_WEBHOOK_SECRET').sort());
-    expect(template).toMatchObject({ CRISP_PLUGIN_ID: '', CRISP_TOKEN_IDENTIFIER: '', CRISP_TOKEN_KEY: '', CRISP_HOOK_SECRET: '' });
+    expect(Object.keys(template).sort()).toEqual(
+      platformSecretNames()
+        .filter((n) => n !== 'TELEGRAM_WEBHOOK_SECRET')
+        .sort(),
+    );
+    expect(template).toMatchObject({
+      CRISP_PLUGIN_ID: '',
+      CRISP_TOKEN_IDENTIFIER: '',
+      CRISP_TOKEN_KEY: '',
+      CRISP_HOOK_SECRET: '',
+    });
   });
 
   it('has a domain event bus that only the publishers may put events on', () => {
@@ -334,7 +495,10 @@ describe('schedule and events', () => {
     for (const name of functionNames()) {
       expect(envOf(name).EVENT_BUS_NAME, name).toEqual(FUNCTIONS[name].events ? { Ref: busId } : undefined);
       const putEvents = policyOf(name).filter((st) => st.Action === 'events:PutEvents');
-      expect(putEvents.map((st) => st.Resource), name).toEqual(FUNCTIONS[name].events ? [{ 'Fn::GetAtt': [busId, 'Arn'] }] : []);
+      expect(
+        putEvents.map((st) => st.Resource),
+        name,
+      ).toEqual(FUNCTIONS[name].events ? [{ 'Fn::GetAtt': [busId, 'Arn'] }] : []);
     }
   });
 });
@@ -347,14 +511,20 @@ describe('REST API', () => {
       const { ParentId, PathPart } = resources[id].Properties;
       return `${ParentId.Ref ? pathOf(ParentId.Ref) : ''}/${PathPart}`;
     };
-    return Object.values(s.resources('AWS::ApiGateway::Method')).map(({ Properties: p }): Record<string, any> => ({ ...p, path: pathOf(p.ResourceId.Ref) }));
+    return Object.values(s.resources('AWS::ApiGateway::Method')).map(
+      ({ Properties: p }): Record<string, any> => ({ ...p, path: pathOf(p.ResourceId.Ref) }),
+    );
   };
   const authorizerId = () => Object.keys(s.resources('AWS::ApiGateway::Authorizer'))[0];
 
   it('has exactly one method per endpoint spec in API_GROUPS', () => {
     const specs = allEndpoints();
     expect(specs.length).toBeGreaterThan(0);
-    expect(methods().map((m) => `${m.HttpMethod} ${m.path}`).sort()).toEqual(specs.map((e) => `${e.method} ${e.path}`).sort());
+    expect(
+      methods()
+        .map((m) => `${m.HttpMethod} ${m.path}`)
+        .sort(),
+    ).toEqual(specs.map((e) => `${e.method} ${e.path}`).sort());
   });
 
   it("routes every method to its group's function, guarded by the authorizer exactly when its spec needs a key", () => {
@@ -397,8 +567,12 @@ describe('REST API', () => {
 
   it('lets API Gateway invoke each function with one permission for the whole API', () => {
     const [apiId] = Object.keys(s.resources('AWS::ApiGateway::RestApi'));
-    const permissions = Object.values(s.resources('AWS::Lambda::Permission')).filter((p) => p.Properties.Principal === 'apigateway.amazonaws.com');
-    const servingGroups = groupEndpoints().filter(([, specs]) => specs.some((e) => !e.streaming)).map(([group]) => group);
+    const permissions = Object.values(s.resources('AWS::Lambda::Permission')).filter(
+      (p) => p.Properties.Principal === 'apigateway.amazonaws.com',
+    );
+    const servingGroups = groupEndpoints()
+      .filter(([, specs]) => specs.some((e) => !e.streaming))
+      .map(([group]) => group);
     for (const name of servingGroups) {
       const own = permissions.filter((p) => p.Properties.FunctionName['Fn::GetAtt']?.[0] === fnId(name));
       expect(own, name).toHaveLength(1);
@@ -410,9 +584,19 @@ describe('REST API', () => {
     const [stage] = Object.values(s.resources('AWS::ApiGateway::Stage'));
     const accessLogs = s.logicalId(s.stack.api.accessLogs);
     expect(stage.Properties.AccessLogSetting.DestinationArn).toEqual({ 'Fn::GetAtt': [accessLogs, 'Arn'] });
-    expect(JSON.parse(stage.Properties.AccessLogSetting.Format)).toMatchObject({ requestId: '$context.requestId', status: '$context.status' });
+    expect(JSON.parse(stage.Properties.AccessLogSetting.Format)).toMatchObject({
+      requestId: '$context.requestId',
+      status: '$context.status',
+    });
     expect(stage.Properties.MethodSettings).toEqual([
-      expect.objectContaining({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100, LoggingLevel: 'ERROR', DataTraceEnabled: false }),
+      expect.objectContaining({
+        HttpMethod: '*',
+        ResourcePath: '/*',
+        ThrottlingRateLimit: 50,
+        ThrottlingBurstLimit: 100,
+        LoggingLevel: 'ERROR',
+        DataTraceEnabled: false,
+      }),
     ]);
     s.template.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
   });

@@ -10,13 +10,28 @@ const envOf = (s: ReturnType<typeof synthesize>, name: FunctionName): Record<str
 describe('Stripe settings', () => {
   it('are read from CDK context first, then from the deploy environment', () => {
     const app = new App({ context: { stripeSecretName: 'from-context', stripePricePro: 'price_ctx_pro' } });
-    const settings = stripeSettingsFrom(app.node, { STRIPE_SECRET_NAME: 'from-env', STRIPE_PRICE_PRO: 'price_env_pro', STRIPE_PRICE_CREDITS_10K: 'price_env_10k', STRIPE_PRICE_CREDITS_50K: '' });
-    expect(settings).toEqual({ secretName: 'from-context', prices: { STRIPE_PRICE_PRO: 'price_ctx_pro', STRIPE_PRICE_CREDITS_10K: 'price_env_10k' } });
-    expect(STRIPE_PRICE_VARIABLES).toEqual(['STRIPE_PRICE_PRO', 'STRIPE_PRICE_CREDITS_10K', 'STRIPE_PRICE_CREDITS_50K']);
+    const settings = stripeSettingsFrom(app.node, {
+      STRIPE_SECRET_NAME: 'from-env',
+      STRIPE_PRICE_PRO: 'price_env_pro',
+      STRIPE_PRICE_CREDITS_10K: 'price_env_10k',
+      STRIPE_PRICE_CREDITS_50K: '',
+    });
+    expect(settings).toEqual({
+      secretName: 'from-context',
+      prices: { STRIPE_PRICE_PRO: 'price_ctx_pro', STRIPE_PRICE_CREDITS_10K: 'price_env_10k' },
+    });
+    expect(STRIPE_PRICE_VARIABLES).toEqual([
+      'STRIPE_PRICE_PRO',
+      'STRIPE_PRICE_CREDITS_10K',
+      'STRIPE_PRICE_CREDITS_50K',
+    ]);
   });
 
-  it('reach only the account and webhooks functions as the secret\'s name, read at run time with a read grant', () => {
-    const s = synthesize({ bundle: false, props: { stripe: { secretName: 'prod/stripe', prices: { STRIPE_PRICE_PRO: 'price_123' } } } });
+  it("reach only the account and webhooks functions as the secret's name, read at run time with a read grant", () => {
+    const s = synthesize({
+      bundle: false,
+      props: { stripe: { secretName: 'prod/stripe', prices: { STRIPE_PRICE_PRO: 'price_123' } } },
+    });
     for (const name of ['account', 'webhooks'] as const) {
       expect(envOf(s, name)).toMatchObject({ STRIPE_SECRET_NAME: 'prod/stripe', STRIPE_PRICE_PRO: 'price_123' });
       expect(envOf(s, name)).not.toHaveProperty('STRIPE_SECRET_KEY');
@@ -26,12 +41,22 @@ describe('Stripe settings', () => {
     expect(JSON.stringify(s.template.toJSON())).not.toContain('resolve:secretsmanager');
     // Only the Stripe secret's readers (the platform secret has readers of its own).
     const readers = Object.values(s.resources('AWS::IAM::Policy'))
-      .filter((p: any) => p.Properties.PolicyDocument.Statement.some((st: any) => [st.Action].flat().includes('secretsmanager:GetSecretValue') && JSON.stringify(st.Resource).includes('prod/stripe')))
+      .filter((p: any) =>
+        p.Properties.PolicyDocument.Statement.some(
+          (st: any) =>
+            [st.Action].flat().includes('secretsmanager:GetSecretValue') &&
+            JSON.stringify(st.Resource).includes('prod/stripe'),
+        ),
+      )
       .flatMap((p: any) => p.Properties.Roles.map((r: any) => r.Ref));
-    const roleOf = (name: FunctionName) => s.resources('AWS::Lambda::Function')[s.logicalId(s.stack.functions[name].fn)].Properties.Role['Fn::GetAtt'][0];
+    const roleOf = (name: FunctionName) =>
+      s.resources('AWS::Lambda::Function')[s.logicalId(s.stack.functions[name].fn)].Properties.Role['Fn::GetAtt'][0];
     expect(new Set(readers)).toEqual(new Set([roleOf('account'), roleOf('webhooks')]));
     for (const name of ['storage', 'jobs', 'worker', 'authorizer', 'public'] as const) {
-      expect(Object.keys(envOf(s, name)).filter((k) => k.startsWith('STRIPE_')), name).toEqual([]);
+      expect(
+        Object.keys(envOf(s, name)).filter((k) => k.startsWith('STRIPE_')),
+        name,
+      ).toEqual([]);
     }
   });
 

@@ -5,7 +5,16 @@ import { synthesize } from './synth';
 
 // Reads the template only: no esbuild.
 const s = synthesize({ bundle: false });
-const names = [...Object.keys(API_GROUPS), 'authorizer', 'jobs-events', 'worker', 'dead-letters', 'renewals', 'captchas', 'webhook-sender'] as FunctionName[];
+const names = [
+  ...Object.keys(API_GROUPS),
+  'authorizer',
+  'jobs-events',
+  'worker',
+  'dead-letters',
+  'renewals',
+  'captchas',
+  'webhook-sender',
+] as FunctionName[];
 const statementsOf = (name: FunctionName) => {
   const roleId = s.logicalId(s.stack.functions[name].role);
   return Object.values(s.resources('AWS::IAM::Policy'))
@@ -26,9 +35,13 @@ describe('the X token key', () => {
     const tokenKeyArn = { 'Fn::GetAtt': [s.logicalId(s.stack.tokenKey), 'Arn'] };
     for (const name of names) {
       const kmsStatements = statementsOf(name).filter((st) => [st.Action].flat().some((a) => a.startsWith('kms:')));
-      const env = s.resources('AWS::Lambda::Function')[s.logicalId(s.stack.functions[name].fn)].Properties.Environment.Variables;
+      const env =
+        s.resources('AWS::Lambda::Function')[s.logicalId(s.stack.functions[name].fn)].Properties.Environment.Variables;
       if (FUNCTIONS[name].tokenKey) {
-        expect(kmsStatements.map((st) => ({ actions: [st.Action].flat().sort(), resource: st.Resource })), name).toEqual([{ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resource: tokenKeyArn }]);
+        expect(
+          kmsStatements.map((st) => ({ actions: [st.Action].flat().sort(), resource: st.Resource })),
+          name,
+        ).toEqual([{ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resource: tokenKeyArn }]);
         expect(env.TOKEN_KEY_ARN, name).toEqual(tokenKeyArn);
       } else {
         expect(kmsStatements, name).toEqual([]);
@@ -40,6 +53,8 @@ describe('the X token key', () => {
 
   it('the platform secret has fields for the X client', () => {
     const [secret] = Object.values(s.resources('AWS::SecretsManager::Secret'));
-    expect(Object.keys(JSON.parse(secret.Properties.GenerateSecretString.SecretStringTemplate))).toEqual(expect.arrayContaining(['X_CLIENT_ID', 'X_CLIENT_SECRET']));
+    expect(Object.keys(JSON.parse(secret.Properties.GenerateSecretString.SecretStringTemplate))).toEqual(
+      expect.arrayContaining(['X_CLIENT_ID', 'X_CLIENT_SECRET']),
+    );
   });
 });

@@ -13,7 +13,15 @@ describe('bulkPut against DynamoDB Local', () => {
     const items: Record<string, unknown>[] = [];
     let start: Record<string, unknown> | undefined;
     do {
-      const page = await ddb().send(new QueryCommand({ TableName: table(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true, ExclusiveStartKey: start }));
+      const page = await ddb().send(
+        new QueryCommand({
+          TableName: table(),
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': pk },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
       items.push(...(page.Items ?? []));
       start = page.LastEvaluatedKey;
     } while (start);
@@ -31,7 +39,7 @@ describe('bulkPut against DynamoDB Local', () => {
     expect(Math.max(...progress)).toBe(257);
   });
 
-  it('splits by size: items that together exceed a transaction\'s 4 MB still all land', async () => {
+  it("splits by size: items that together exceed a transaction's 4 MB still all land", async () => {
     const pk = `TEST#bulk#${uuidv7()}`;
     const blob = 'x'.repeat(350_000);
     const items = Array.from({ length: 14 }, (_, i) => ({ pk, sk: `BIG#${i}`, blob }));
@@ -41,8 +49,14 @@ describe('bulkPut against DynamoDB Local', () => {
 
   it('an item put twice ends as its later version', async () => {
     const pk = `TEST#bulk#${uuidv7()}`;
-    await bulkPut([{ pk, sk: 'SAME', v: 1 }, { pk, sk: 'OTHER', v: 1 }, { pk, sk: 'SAME', v: 2 }]);
-    const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: { pk, sk: 'SAME' }, ConsistentRead: true }));
+    await bulkPut([
+      { pk, sk: 'SAME', v: 1 },
+      { pk, sk: 'OTHER', v: 1 },
+      { pk, sk: 'SAME', v: 2 },
+    ]);
+    const { Item } = await ddb().send(
+      new GetCommand({ TableName: table(), Key: { pk, sk: 'SAME' }, ConsistentRead: true }),
+    );
     expect(Item?.v).toBe(2);
     expect((await stored(pk)).length).toBe(2);
   });
@@ -58,7 +72,8 @@ describe('bulkPut against DynamoDB Local', () => {
 
   it('two bulk writes of the same items at once both finish, every item landing', async () => {
     const pk = `TEST#bulk#${uuidv7()}`;
-    const items = (v: number) => Array.from({ length: 300 }, (_, i) => ({ pk, sk: `ITEM#${String(i).padStart(4, '0')}`, v }));
+    const items = (v: number) =>
+      Array.from({ length: 300 }, (_, i) => ({ pk, sk: `ITEM#${String(i).padStart(4, '0')}`, v }));
     await Promise.all([bulkPut(items(1)), bulkPut(items(2)), bulkPut(items(3))]);
     const found = await stored(pk);
     expect(found).toHaveLength(300);
@@ -73,7 +88,12 @@ describe('bulkPut against DynamoDB Local', () => {
     const spy = vi.spyOn(client, 'send').mockImplementation(((command: { constructor: { name: string } }) => {
       if (command.constructor.name === 'TransactWriteCommand' && refused === 0) {
         refused += 1;
-        return Promise.reject(Object.assign(new Error('Transaction cancelled'), { name: 'TransactionCanceledException', CancellationReasons: [{ Code: 'TransactionConflict' }] }));
+        return Promise.reject(
+          Object.assign(new Error('Transaction cancelled'), {
+            name: 'TransactionCanceledException',
+            CancellationReasons: [{ Code: 'TransactionConflict' }],
+          }),
+        );
       }
       return send(command as never);
     }) as never);

@@ -1,7 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, table, writeIfCondition } from '#shared/store/client';
-import { isCancelledTransaction, isTransactionConflict, retryingConflicts, TransactionConditionError, writeTogether, type TransactItem } from '#shared/store/transactions';
+import {
+  isCancelledTransaction,
+  isTransactionConflict,
+  retryingConflicts,
+  TransactionConditionError,
+  writeTogether,
+  type TransactItem,
+} from '#shared/store/transactions';
 import { uuidv7 } from '#shared/ids';
 
 /** a transaction's items have names, and a failed condition is reported by them. */
@@ -9,7 +16,8 @@ const key = (what: string) => ({ pk: `TEST#tx#${uuidv7()}`, sk: what });
 const putNew = (Key: { pk: string; sk: string }, extra: Record<string, unknown> = {}): TransactItem => ({
   Put: { TableName: table(), Item: { ...Key, ...extra }, ConditionExpression: 'attribute_not_exists(pk)' },
 });
-const read = async (Key: { pk: string; sk: string }) => (await ddb().send(new GetCommand({ TableName: table(), Key, ConsistentRead: true }))).Item;
+const read = async (Key: { pk: string; sk: string }) =>
+  (await ddb().send(new GetCommand({ TableName: table(), Key, ConsistentRead: true }))).Item;
 
 describe('writeTogether against DynamoDB Local', () => {
   it('writes every named item, skipping the undefined ones', async () => {
@@ -42,7 +50,9 @@ describe('writeTogether against DynamoDB Local', () => {
   it('names a group of items once when any of its items fails, across several groups', async () => {
     const taken = key('TAKEN');
     await ddb().send(new PutCommand({ TableName: table(), Item: taken }));
-    const err = await writeTogether({ own: putNew(key('OWN')) }, { chunks: [putNew(taken), putNew(key('C0'))] }).catch((e: unknown) => e);
+    const err = await writeTogether({ own: putNew(key('OWN')) }, { chunks: [putNew(taken), putNew(key('C0'))] }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(TransactionConditionError);
     expect([...(err as TransactionConditionError).failed]).toEqual(['chunks']);
   });
@@ -62,10 +72,18 @@ describe('writeTogether against DynamoDB Local', () => {
 });
 
 describe('retryingConflicts', () => {
-  const cancelled = (...codes: string[]) => Object.assign(new Error('Transaction cancelled'), { name: 'TransactionCanceledException', CancellationReasons: codes.map((Code) => ({ Code })) });
+  const cancelled = (...codes: string[]) =>
+    Object.assign(new Error('Transaction cancelled'), {
+      name: 'TransactionCanceledException',
+      CancellationReasons: codes.map((Code) => ({ Code })),
+    });
 
   it('goes again while the only failure is a conflict with another transaction, then answers', async () => {
-    const write = vi.fn().mockRejectedValueOnce(cancelled('None', 'TransactionConflict')).mockRejectedValueOnce(cancelled('TransactionConflict')).mockResolvedValue('done');
+    const write = vi
+      .fn()
+      .mockRejectedValueOnce(cancelled('None', 'TransactionConflict'))
+      .mockRejectedValueOnce(cancelled('TransactionConflict'))
+      .mockResolvedValue('done');
     expect(await retryingConflicts(write, { pauseMs: () => 0 })).toBe('done');
     expect(write).toHaveBeenCalledTimes(3);
   });
@@ -79,7 +97,9 @@ describe('retryingConflicts', () => {
 
   it('stops after its attempts, with the last conflict', async () => {
     const write = vi.fn().mockRejectedValue(cancelled('TransactionConflict'));
-    await expect(retryingConflicts(write, { attempts: 4, pauseMs: () => 0 })).rejects.toMatchObject({ name: 'TransactionCanceledException' });
+    await expect(retryingConflicts(write, { attempts: 4, pauseMs: () => 0 })).rejects.toMatchObject({
+      name: 'TransactionCanceledException',
+    });
     expect(write).toHaveBeenCalledTimes(4);
   });
 });

@@ -22,17 +22,34 @@ describe('buildUpdate', () => {
   });
 
   it('writes document paths, increments and if_not_exists with one alias per name', () => {
-    expect(buildUpdate({ setIfNotExists: { startedAt: 'a' }, increment: { version: 1, 'units.enrich': 2 }, set: { 'outcomes[2]': 'x' } })).toEqual({
+    expect(
+      buildUpdate({
+        setIfNotExists: { startedAt: 'a' },
+        increment: { version: 1, 'units.enrich': 2 },
+        set: { 'outcomes[2]': 'x' },
+      }),
+    ).toEqual({
       UpdateExpression: 'SET #n0[2] = :v0, #n1 = if_not_exists(#n1, :v1), #n2 = #n2 + :v2, #n3.#n4 = #n3.#n4 + :v3',
-      ExpressionAttributeNames: { '#n0': 'outcomes', '#n1': 'startedAt', '#n2': 'version', '#n3': 'units', '#n4': 'enrich' },
+      ExpressionAttributeNames: {
+        '#n0': 'outcomes',
+        '#n1': 'startedAt',
+        '#n2': 'version',
+        '#n3': 'units',
+        '#n4': 'enrich',
+      },
       ExpressionAttributeValues: { ':v0': 'x', ':v1': 'a', ':v2': 1, ':v3': 2 },
     });
   });
 
   it('leaves out what is empty, and refuses an update that changes nothing or a condition that reuses its placeholders', () => {
-    expect(buildUpdate({ remove: ['gsi3pk'] })).toEqual({ UpdateExpression: 'REMOVE #n0', ExpressionAttributeNames: { '#n0': 'gsi3pk' } });
+    expect(buildUpdate({ remove: ['gsi3pk'] })).toEqual({
+      UpdateExpression: 'REMOVE #n0',
+      ExpressionAttributeNames: { '#n0': 'gsi3pk' },
+    });
     expect(() => buildUpdate({ set: { a: undefined } })).toThrow(/must change something/);
-    expect(() => buildUpdate({ set: { a: 1 }, condition: { expression: 'b = :v0', values: { ':v0': 2 } } })).toThrow(/clashes/);
+    expect(() => buildUpdate({ set: { a: 1 }, condition: { expression: 'b = :v0', values: { ':v0': 2 } } })).toThrow(
+      /clashes/,
+    );
     expect(() => buildUpdate({ set: { 'a..b': 1 } })).toThrow(/document path/);
   });
 
@@ -49,7 +66,17 @@ describe('buildUpdate against DynamoDB Local', () => {
     await ddb().send(
       new PutCommand({
         TableName: table(),
-        Item: { ...Key, status: 'open', name: 'old', data: 'kept?', attempts: 1, version: 3, units: { enrich: 5 }, outcomes: ['a', 'b', 'c'], startedAt: 'first' },
+        Item: {
+          ...Key,
+          status: 'open',
+          name: 'old',
+          data: 'kept?',
+          attempts: 1,
+          version: 3,
+          units: { enrich: 5 },
+          outcomes: ['a', 'b', 'c'],
+          startedAt: 'first',
+        },
       }),
     );
     await ddb().send(
@@ -62,7 +89,11 @@ describe('buildUpdate against DynamoDB Local', () => {
           increment: { version: 1, 'units.enrich': 2 },
           add: { attempts: 2, size: 7 },
           remove: ['name', 'data'],
-          condition: { expression: '#s = :open AND attribute_exists(#n)', names: { '#s': 'status', '#n': 'name' }, values: { ':open': 'open' } },
+          condition: {
+            expression: '#s = :open AND attribute_exists(#n)',
+            names: { '#s': 'status', '#n': 'name' },
+            values: { ':open': 'open' },
+          },
         }),
       }),
     );
@@ -84,10 +115,20 @@ describe('buildUpdate against DynamoDB Local', () => {
     const Key = key();
     await ddb().send(new PutCommand({ TableName: table(), Item: { ...Key, status: 'paid' } }));
     const attempt = ddb().send(
-      new UpdateCommand({ TableName: table(), Key, ...buildUpdate({ set: { status: 'open' }, condition: { expression: '#s = :open', names: { '#s': 'status' }, values: { ':open': 'open' } } }) }),
+      new UpdateCommand({
+        TableName: table(),
+        Key,
+        ...buildUpdate({
+          set: { status: 'open' },
+          condition: { expression: '#s = :open', names: { '#s': 'status' }, values: { ':open': 'open' } },
+        }),
+      }),
     );
     const err = await attempt.catch((e: unknown) => e);
     expect(isConditionFailure(err)).toBe(true);
-    expect((await ddb().send(new GetCommand({ TableName: table(), Key, ConsistentRead: true }))).Item).toEqual({ ...Key, status: 'paid' });
+    expect((await ddb().send(new GetCommand({ TableName: table(), Key, ConsistentRead: true }))).Item).toEqual({
+      ...Key,
+      status: 'paid',
+    });
   });
 });

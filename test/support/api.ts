@@ -73,7 +73,13 @@ export async function startTestApi(options: { clock?: ManualClock } = {}): Promi
       // Every answer the suites see is checked against the published document: a drift fails the test.
       const target = new URL(url);
       if (target.origin === origin && target.pathname.startsWith('/api/v1/')) {
-        const violation = contractViolation(method, target.pathname, response.status, response.headers.get('content-type'), text);
+        const violation = contractViolation(
+          method,
+          target.pathname,
+          response.status,
+          response.headers.get('content-type'),
+          text,
+        );
         if (violation) throw new Error(`Response breaks the OpenAPI document: ${violation}`);
       }
       return { status: response.status, body: parsed as any, text, headers: response.headers };

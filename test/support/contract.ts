@@ -33,30 +33,53 @@ const operations = Object.entries(openApiDocument.paths as Json).flatMap(([templ
   })),
 );
 
-export const operationFor = (method: string, pathname: string) => operations.find((o) => o.method === method.toUpperCase() && o.pattern.test(pathname));
+export const operationFor = (method: string, pathname: string) =>
+  operations.find((o) => o.method === method.toUpperCase() && o.pattern.test(pathname));
 
 /**
  * Why a response breaks the document, or undefined when it keeps it: the status must be declared for
  * the operation, the content type one the status declares, and a JSON body valid against its schema.
  * An unknown path must answer the error body with 404, a known path asked with another method with 405.
  */
-export function contractViolation(method: string, pathname: string, status: number, contentType: string | null, text: string): string | undefined {
+export function contractViolation(
+  method: string,
+  pathname: string,
+  status: number,
+  contentType: string | null,
+  text: string,
+): string | undefined {
   const op = operationFor(method, pathname);
   if (!op) {
     // A path the document has, with a method it does not: 405 (the server names the methods in Allow).
     const expected = operations.some((o) => o.pattern.test(pathname)) ? 405 : 404;
-    if (status !== expected) return `${method} ${pathname}: no operation in the document, yet answered ${status} (expected ${expected})`;
+    if (status !== expected)
+      return `${method} ${pathname}: no operation in the document, yet answered ${status} (expected ${expected})`;
     return checkJson('components/schemas/ErrorBody', text, `${method} ${pathname} ${status}`);
   }
   const where = `${op.method} ${op.template} -> ${status}`;
   const response = op.operation.responses[String(status)] as Json | undefined;
-  if (!response) return `${where}: status not declared (declared: ${Object.keys(op.operation.responses).join(', ')}); body ${text.slice(0, 300)}`;
+  if (!response)
+    return `${where}: status not declared (declared: ${Object.keys(op.operation.responses).join(', ')}); body ${text.slice(0, 300)}`;
   const content = response.content as Json | undefined;
   if (!content) return text === '' ? undefined : `${where}: declared without a body, yet sent ${text.slice(0, 200)}`;
   const mediaType = (contentType ?? '').split(';')[0].trim().toLowerCase();
-  if (!(mediaType in content)) return `${where}: content type ${contentType} not declared (declared: ${Object.keys(content).join(', ')})`;
+  if (!(mediaType in content))
+    return `${where}: content type ${contentType} not declared (declared: ${Object.keys(content).join(', ')})`;
   if (mediaType !== 'application/json') return undefined;
-  return checkJson(pointer('paths', op.template, op.method.toLowerCase(), 'responses', String(status), 'content', 'application/json', 'schema'), text, where);
+  return checkJson(
+    pointer(
+      'paths',
+      op.template,
+      op.method.toLowerCase(),
+      'responses',
+      String(status),
+      'content',
+      'application/json',
+      'schema',
+    ),
+    text,
+    where,
+  );
 }
 
 function checkJson(path: string, text: string, where: string): string | undefined {
@@ -76,6 +99,11 @@ export function sseEventViolation(pathname: string, event: string, data: string)
   const op = operationFor('GET', pathname);
   const events = op?.operation.responses['200']?.content?.['text/event-stream']?.['x-sse-events'] as Json | undefined;
   if (!op || !events) return `GET ${pathname}: not a documented event stream`;
-  if (!(event in events)) return `GET ${op.template}: event ${event} not declared (declared: ${Object.keys(events).join(', ')})`;
-  return checkJson(pointer('paths', op.template, 'get', 'responses', '200', 'content', 'text/event-stream', 'x-sse-events', event), data, `GET ${op.template} event ${event}`);
+  if (!(event in events))
+    return `GET ${op.template}: event ${event} not declared (declared: ${Object.keys(events).join(', ')})`;
+  return checkJson(
+    pointer('paths', op.template, 'get', 'responses', '200', 'content', 'text/event-stream', 'x-sse-events', event),
+    data,
+    `GET ${op.template} event ${event}`,
+  );
 }

@@ -21,7 +21,10 @@ interface ScriptedLimit {
 }
 
 const MESSAGE_TYPES = new Set(['text', 'note', 'file', 'animation', 'audio', 'picker', 'field', 'carousel', 'event']);
-const answer = (status: number, reason: string, data: unknown = {}) => ({ status, body: { error: status >= 400, reason, data } });
+const answer = (status: number, reason: string, data: unknown = {}) => ({
+  status,
+  body: { error: status >= 400, reason, data },
+});
 
 export async function startCrispStandIn(identifier: string, key: string) {
   const calls: CrispCallRecord[] = [];
@@ -33,12 +36,16 @@ export async function startCrispStandIn(identifier: string, key: string) {
   const expectedAuth = `Basic ${Buffer.from(`${identifier}:${key}`).toString('base64')}`;
 
   const server = await startJsonServer((req) => {
-    if (req.headers.authorization !== expectedAuth || req.headers['x-crisp-tier'] !== 'plugin') return answer(401, 'invalid_session');
+    if (req.headers.authorization !== expectedAuth || req.headers['x-crisp-tier'] !== 'plugin')
+      return answer(401, 'invalid_session');
     calls.push({ method: req.method, path: req.path, body: req.body });
     const limit = limits.findIndex((l) => l.path.test(req.path));
     if (limit >= 0) {
       const [{ status, retryAfter }] = limits.splice(limit, 1);
-      return { ...answer(status, 'rate_limited'), ...(retryAfter !== undefined ? { headers: { 'retry-after': String(retryAfter) } } : {}) };
+      return {
+        ...answer(status, 'rate_limited'),
+        ...(retryAfter !== undefined ? { headers: { 'retry-after': String(retryAfter) } } : {}),
+      };
     }
     // /website/{w}/conversation/{s}[/message[/{fingerprint}] | /block]
     const parts = req.path.split('/').filter(Boolean).map(decodeURIComponent);
@@ -52,7 +59,14 @@ export async function startCrispStandIn(identifier: string, key: string) {
     }
     if (parts[4] === 'message' && parts.length === 5 && req.method === 'POST') {
       const b = req.body ?? {};
-      if (!MESSAGE_TYPES.has(b.type) || (b.from !== 'user' && b.from !== 'operator') || typeof b.origin !== 'string' || typeof b.content !== 'string' || !b.content) return answer(400, 'invalid_data');
+      if (
+        !MESSAGE_TYPES.has(b.type) ||
+        (b.from !== 'user' && b.from !== 'operator') ||
+        typeof b.origin !== 'string' ||
+        typeof b.content !== 'string' ||
+        !b.content
+      )
+        return answer(400, 'invalid_data');
       return answer(202, 'dispatched', { fingerprint: ++fingerprint });
     }
     if (parts[4] === 'message' && parts.length === 6 && req.method === 'DELETE') {
@@ -81,6 +95,8 @@ export async function startCrispStandIn(identifier: string, key: string) {
 /** A plugin hook as Crisp sends it: the body and its signature headers. */
 export function signCrispHookRequest(secret: string, body: unknown, timestampMs = Date.now()) {
   const timestamp = String(timestampMs);
-  const signature = createHmac('sha256', secret).update(`[${timestamp};${JSON.stringify(body)}]`).digest('hex');
+  const signature = createHmac('sha256', secret)
+    .update(`[${timestamp};${JSON.stringify(body)}]`)
+    .digest('hex');
   return { body, headers: { 'x-crisp-request-timestamp': timestamp, 'x-crisp-signature': signature } };
 }

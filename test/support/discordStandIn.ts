@@ -30,12 +30,17 @@ export async function startDiscordStandIn(token: string) {
   const rateLimits: { path: RegExp; retryAfter: number }[] = [];
 
   const server = await startJsonServer((req) => {
-    if (req.headers.authorization !== `Bot ${token}`) return { status: 401, body: { message: '401: Unauthorized', code: 0 } };
+    if (req.headers.authorization !== `Bot ${token}`)
+      return { status: 401, body: { message: '401: Unauthorized', code: 0 } };
     calls.push({ method: req.method, path: req.path, query: Object.fromEntries(req.query), body: req.body });
     const limit = rateLimits.findIndex((r) => r.path.test(req.path));
     if (limit >= 0) {
       const [{ retryAfter }] = rateLimits.splice(limit, 1);
-      return { status: 429, headers: { 'retry-after': String(Math.ceil(retryAfter)), 'x-ratelimit-scope': 'user' }, body: { message: 'You are being rate limited.', retry_after: retryAfter, global: false } };
+      return {
+        status: 429,
+        headers: { 'retry-after': String(Math.ceil(retryAfter)), 'x-ratelimit-scope': 'user' },
+        body: { message: 'You are being rate limited.', retry_after: retryAfter, global: false },
+      };
     }
     const parts = req.path.split('/').filter(Boolean);
     // /guilds/{g}/auto-moderation/rules[/{id}]
@@ -45,11 +50,21 @@ export async function startDiscordStandIn(token: string) {
       rules.set(guild, list);
       if (req.method === 'GET' && !parts[4]) return { status: 200, body: list };
       if (req.method === 'POST') {
-        const rule = { id: nextSnowflake(), guild_id: guild, creator_id: '1', enabled: false, exempt_roles: [], exempt_channels: [], ...req.body } as APIAutoModerationRule;
+        const rule = {
+          id: nextSnowflake(),
+          guild_id: guild,
+          creator_id: '1',
+          enabled: false,
+          exempt_roles: [],
+          exempt_channels: [],
+          ...req.body,
+        } as APIAutoModerationRule;
         // Discord: at most one spam (3) and one mention-spam (5) rule per guild, six keyword (1) rules.
         const sameType = list.filter((r) => r.trigger_type === rule.trigger_type).length;
-        if ((rule.trigger_type === 3 || rule.trigger_type === 5) && sameType >= 1) return { status: 400, body: { code: 50035, message: 'Invalid Form Body' } };
-        if (rule.trigger_type === 1 && sameType >= 6) return { status: 400, body: { code: 50035, message: 'Invalid Form Body' } };
+        if ((rule.trigger_type === 3 || rule.trigger_type === 5) && sameType >= 1)
+          return { status: 400, body: { code: 50035, message: 'Invalid Form Body' } };
+        if (rule.trigger_type === 1 && sameType >= 6)
+          return { status: 400, body: { code: 50035, message: 'Invalid Form Body' } };
         list.push(rule);
         return { status: 200, body: rule };
       }
@@ -64,7 +79,11 @@ export async function startDiscordStandIn(token: string) {
         return { status: 204 };
       }
     }
-    if (parts[0] === 'guilds' && parts[2] === 'members' && req.method === 'PATCH') return { status: 200, body: { user: { id: parts[3] }, communication_disabled_until: req.body?.communication_disabled_until ?? null } };
+    if (parts[0] === 'guilds' && parts[2] === 'members' && req.method === 'PATCH')
+      return {
+        status: 200,
+        body: { user: { id: parts[3] }, communication_disabled_until: req.body?.communication_disabled_until ?? null },
+      };
     if (parts[0] === 'guilds' && parts[2] === 'bans' && req.method === 'DELETE') return { status: 204 };
     if (parts[0] === 'guilds' && parts[2] === 'audit-logs' && req.method === 'GET') {
       const type = req.query.get('action_type');
@@ -77,10 +96,30 @@ export async function startDiscordStandIn(token: string) {
         .filter((e) => !before || BigInt(e.id) < BigInt(before))
         .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1))
         .slice(0, Number(req.query.get('limit') ?? 50));
-      return { status: 200, body: { audit_log_entries: entries, users: [], auto_moderation_rules: rules.get(parts[1]) ?? [], application_commands: [], integrations: [], threads: [], webhooks: [], guild_scheduled_events: [] } };
+      return {
+        status: 200,
+        body: {
+          audit_log_entries: entries,
+          users: [],
+          auto_moderation_rules: rules.get(parts[1]) ?? [],
+          application_commands: [],
+          integrations: [],
+          threads: [],
+          webhooks: [],
+          guild_scheduled_events: [],
+        },
+      };
     }
     if (parts[0] === 'applications' && parts[2] === 'commands' && req.method === 'PUT') {
-      return { status: 200, body: (req.body as object[]).map((c) => ({ id: nextSnowflake(), application_id: parts[1], version: '1', ...c })) };
+      return {
+        status: 200,
+        body: (req.body as object[]).map((c) => ({
+          id: nextSnowflake(),
+          application_id: parts[1],
+          version: '1',
+          ...c,
+        })),
+      };
     }
     return { status: 404, body: { code: 0, message: '404: Not Found' } };
   });
@@ -89,7 +128,8 @@ export async function startDiscordStandIn(token: string) {
     apiBase: server.url,
     calls,
     rulesOf: (guildId: string) => rules.get(guildId) ?? [],
-    addAuditEntry: (guildId: string, entry: APIAuditLogEntry) => auditLog.set(guildId, [...(auditLog.get(guildId) ?? []), entry]),
+    addAuditEntry: (guildId: string, entry: APIAuditLogEntry) =>
+      auditLog.set(guildId, [...(auditLog.get(guildId) ?? []), entry]),
     rateLimitNext: (path: RegExp, retryAfter: number) => rateLimits.push({ path, retryAfter }),
     reset: () => {
       calls.length = 0;

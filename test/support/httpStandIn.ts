@@ -28,8 +28,17 @@ export async function startJsonServer(answer: (req: StandInRequest) => StandInAn
       } catch {
         body = raw;
       }
-      const out = await answer({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body });
-      res.writeHead(out.status, { ...(out.body === undefined ? {} : { 'content-type': 'application/json' }), ...(out.headers ?? {}) });
+      const out = await answer({
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body,
+      });
+      res.writeHead(out.status, {
+        ...(out.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(out.headers ?? {}),
+      });
       res.end(out.body === undefined ? '' : JSON.stringify(out.body));
     });
   });

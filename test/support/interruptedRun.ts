@@ -10,11 +10,33 @@ import { putRunItem, type GrowthRunRecord } from '#shared/store/growthRepo';
 export async function interruptedGrowthRun(userId: string, at: string, credits: number): Promise<GrowthRunRecord> {
   const runId = uuidv7();
   const run: GrowthRunRecord = {
-    runId, userId, quoteToken: `gq_${runId}`, planId: uuidv7(), goalType: 'email_discovery', pipelineId: 'growth.email_discovery.v1',
-    capabilities: ['contact_discovery', 'email_lookup', 'email_verify', 'deliverable_finalize'], requiredFields: ['email'], previewRows: 5,
-    inputCounts: { companies: 1, contacts: 0 }, coverageMode: 'sufficient', quotedCredits: credits, reservationId: `growth_run-${runId}`, chatId: null,
-    jobId: null, status: 'pending', errorMessage: null, createdAt: at, updatedAt: at,
+    runId,
+    userId,
+    quoteToken: `gq_${runId}`,
+    planId: uuidv7(),
+    goalType: 'email_discovery',
+    pipelineId: 'growth.email_discovery.v1',
+    capabilities: ['contact_discovery', 'email_lookup', 'email_verify', 'deliverable_finalize'],
+    requiredFields: ['email'],
+    previewRows: 5,
+    inputCounts: { companies: 1, contacts: 0 },
+    coverageMode: 'sufficient',
+    quotedCredits: credits,
+    reservationId: `growth_run-${runId}`,
+    chatId: null,
+    jobId: null,
+    status: 'pending',
+    errorMessage: null,
+    createdAt: at,
+    updatedAt: at,
   };
-  await reserveCredits({ userId, toolName: 'growth_run', refId: runId, amount: credits, reservationId: run.reservationId, with: { run: putRunItem(run) } });
+  await reserveCredits({
+    userId,
+    toolName: 'growth_run',
+    refId: runId,
+    amount: credits,
+    reservationId: run.reservationId,
+    with: { run: putRunItem(run) },
+  });
   return run;
 }

@@ -40,8 +40,15 @@ function repetitions(fn: (input: string) => unknown, benign: string): number {
 }
 
 /** Ratio of each adversarial case's median time to the benign input's. */
-export function timeRatios(fn: (input: string) => unknown, benign: string, cases: TimedCase[], runs = 5): Record<string, number> {
-  for (const c of cases) if (c.input.length !== benign.length) throw new Error(`${c.name} is ${c.input.length} characters, the benign input ${benign.length}`);
+export function timeRatios(
+  fn: (input: string) => unknown,
+  benign: string,
+  cases: TimedCase[],
+  runs = 5,
+): Record<string, number> {
+  for (const c of cases)
+    if (c.input.length !== benign.length)
+      throw new Error(`${c.name} is ${c.input.length} characters, the benign input ${benign.length}`);
   const reps = repetitions(fn, benign); // also warms up the JIT before anything is timed
   const base = medianMs(fn, benign, reps, runs);
   return Object.fromEntries(cases.map((c) => [c.name, medianMs(fn, c.input, reps, runs) / base]));
@@ -52,7 +59,12 @@ export function timeRatios(fn: (input: string) => unknown, benign: string, cases
  * 10: a linear path with a larger constant (growth's "one wide line") measured up to 5.1x during a
  * loaded full run, while the super-linear parsers these tests caught cost 100x and more at 50,000 characters.
  */
-export function expectLinearTime(fn: (input: string) => unknown, benign: string, cases: TimedCase[], maxRatio = 10): void {
+export function expectLinearTime(
+  fn: (input: string) => unknown,
+  benign: string,
+  cases: TimedCase[],
+  maxRatio = 10,
+): void {
   // A busy machine (a parallel test file, CI neighbours) can stretch one sample; a super-linear case is slow
   // every time, so only a case slow in three measurements in a row fails.
   let suspects = cases;

@@ -24,5 +24,7 @@ export function collectLogLines(): void {
 
 /** What a log line should not contain, named; empty when the lines are clean. */
 export function secretsInLogs(): string[] {
-  return logLines.flatMap((line) => SECRET_SHAPES.filter(([, shape]) => shape.test(line)).map(([what]) => `${what} in ${line.slice(0, 300)}`));
+  return logLines.flatMap((line) =>
+    SECRET_SHAPES.filter(([, shape]) => shape.test(line)).map(([what]) => `${what} in ${line.slice(0, 300)}`),
+  );
 }

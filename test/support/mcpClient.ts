@@ -16,12 +16,22 @@ afterAll(async () => {
 });
 
 /** The SDK's own client over HTTP, sending the key as a bearer header, as an agent's client would. */
-export async function mcpClient(baseUrl: string, key: string, revision: Revision = REVISIONS[2], headers: Record<string, string> = {}): Promise<Client> {
+export async function mcpClient(
+  baseUrl: string,
+  key: string,
+  revision: Revision = REVISIONS[2],
+  headers: Record<string, string> = {},
+): Promise<Client> {
   const client = new Client(
     { name: 'e2e-agent', version: '1.0.0' },
-    { versionNegotiation: revision.negotiation, ...('supported' in revision ? { supportedProtocolVersions: [...revision.supported] } : {}) },
+    {
+      versionNegotiation: revision.negotiation,
+      ...('supported' in revision ? { supportedProtocolVersions: [...revision.supported] } : {}),
+    },
   );
-  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}`, ...headers } } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${key}`, ...headers } },
+  });
   await client.connect(transport);
   open.push(client);
   return client;

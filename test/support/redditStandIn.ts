@@ -73,32 +73,64 @@ export async function startRedditStandIn(options: RedditStandInOptions) {
 
   const sub = (name: string) => subreddits.get(name.toLowerCase());
   const findItem = (fullname: string) => items.find((i) => i.data.name === fullname);
-  const rateHeaders = () => ({ 'x-ratelimit-used': String(rate.used), 'x-ratelimit-remaining': `${rate.remaining}.0`, 'x-ratelimit-reset': String(resetSeconds()) });
-  const jsonOk = (data?: unknown): StandInAnswer => ({ status: 200, body: { json: { errors: [], ...(data === undefined ? {} : { data }) } } });
-  const refused = (code: string, message: string, field = ''): StandInAnswer => ({ status: 200, body: { json: { errors: [[code, message, field]] } } });
+  const rateHeaders = () => ({
+    'x-ratelimit-used': String(rate.used),
+    'x-ratelimit-remaining': `${rate.remaining}.0`,
+    'x-ratelimit-reset': String(resetSeconds()),
+  });
+  const jsonOk = (data?: unknown): StandInAnswer => ({
+    status: 200,
+    body: { json: { errors: [], ...(data === undefined ? {} : { data }) } },
+  });
+  const refused = (code: string, message: string, field = ''): StandInAnswer => ({
+    status: 200,
+    body: { json: { errors: [[code, message, field]] } },
+  });
 
   const auth = await startJsonServer((req) => {
     const form = parseForm(req.body);
     tokenRequests.push({ authorization: req.headers.authorization, form });
-    if (req.method !== 'POST' || req.path !== '/api/v1/access_token') return { status: 404, body: { message: 'Not Found', error: 404 } };
+    if (req.method !== 'POST' || req.path !== '/api/v1/access_token')
+      return { status: 404, body: { message: 'Not Found', error: 404 } };
     const basic = /^Basic (\S+)$/.exec(req.headers.authorization ?? '');
     const [id, secret] = basic ? Buffer.from(basic[1], 'base64').toString().split(':') : [];
-    if (!clientIds.has(id) || secret !== options.clientSecret) return { status: 401, body: { message: 'Unauthorized', error: 401 } };
-    if (form.grant_type !== 'refresh_token' || form.refresh_token !== options.refreshToken) return { status: 200, body: { error: 'invalid_grant' } };
+    if (!clientIds.has(id) || secret !== options.clientSecret)
+      return { status: 401, body: { message: 'Unauthorized', error: 401 } };
+    if (form.grant_type !== 'refresh_token' || form.refresh_token !== options.refreshToken)
+      return { status: 200, body: { error: 'invalid_grant' } };
     const token = `reddit-access-${++tokenCount}`;
     validTokens.add(token);
-    return { status: 200, body: { access_token: token, token_type: 'bearer', expires_in: options.tokenLifetime ?? 3600, scope: '*' } };
+    return {
+      status: 200,
+      body: { access_token: token, token_type: 'bearer', expires_in: options.tokenLifetime ?? 3600, scope: '*' },
+    };
   });
 
   const api = await startJsonServer((req) => {
     const form = parseForm(req.body);
     const bearer = /^bearer (\S+)$/.exec(req.headers.authorization ?? '');
-    calls.push({ method: req.method, path: req.path, query: Object.fromEntries(req.query), form, authorization: req.headers.authorization, userAgent: req.headers['user-agent'], at: Date.now() });
+    calls.push({
+      method: req.method,
+      path: req.path,
+      query: Object.fromEntries(req.query),
+      form,
+      authorization: req.headers.authorization,
+      userAgent: req.headers['user-agent'],
+      at: Date.now(),
+    });
     if (!bearer || !validTokens.has(bearer[1])) return { status: 401, body: { message: 'Unauthorized', error: 401 } };
     const limit = rateLimits.findIndex((r) => r.path.test(req.path));
     if (limit >= 0) {
       const [{ resetSeconds }] = rateLimits.splice(limit, 1);
-      return { status: 429, headers: { 'x-ratelimit-used': String(rate.used), 'x-ratelimit-remaining': '0.0', 'x-ratelimit-reset': String(resetSeconds) }, body: { message: 'Too Many Requests', error: 429 } };
+      return {
+        status: 429,
+        headers: {
+          'x-ratelimit-used': String(rate.used),
+          'x-ratelimit-remaining': '0.0',
+          'x-ratelimit-reset': String(resetSeconds),
+        },
+        body: { message: 'Too Many Requests', error: 429 },
+      };
     }
     windowNow();
     rate.used += 1;
@@ -107,7 +139,12 @@ export async function startRedditStandIn(options: RedditStandInOptions) {
     return { ...answer, headers: { ...rateHeaders(), ...(answer.headers ?? {}) } };
   });
 
-  function route(method: string, path: string, query: Record<string, string>, form: Record<string, string>): StandInAnswer {
+  function route(
+    method: string,
+    path: string,
+    query: Record<string, string>,
+    form: Record<string, string>,
+  ): StandInAnswer {
     const refusal = refusals.findIndex((r) => r.path.test(path));
     if (refusal >= 0 && method === 'POST') {
       const [{ errors, ratelimit }] = refusals.splice(refusal, 1);
@@ -117,17 +154,38 @@ export async function startRedditStandIn(options: RedditStandInOptions) {
     if (method === 'GET' && listing) {
       const names = new Set(listing[1].split('+').map((n) => n.toLowerCase()));
       const kind = listing[2] === 'new' ? 't3' : 't1';
-      const all = items.filter((i) => i.kind === kind && names.has(String(i.data.subreddit).toLowerCase())).sort((a, b) => parseInt(b.data.id, 36) - parseInt(a.data.id, 36));
+      const all = items
+        .filter((i) => i.kind === kind && names.has(String(i.data.subreddit).toLowerCase()))
+        .sort((a, b) => parseInt(b.data.id, 36) - parseInt(a.data.id, 36));
       return { status: 200, body: page(all, query) };
     }
     const moderators = /^\/r\/([A-Za-z0-9_]+)\/about\/moderators$/.exec(path);
     if (method === 'GET' && moderators) {
       const s = sub(moderators[1]);
       if (!s) return { status: 404, body: { message: 'Not Found', error: 404 } };
-      return { status: 200, body: { kind: 'UserList', data: { children: s.moderators.map((name, i) => ({ name, id: `t2_mod${i}`, date: 1_700_000_000, mod_permissions: ['all'] })) } } };
+      return {
+        status: 200,
+        body: {
+          kind: 'UserList',
+          data: {
+            children: s.moderators.map((name, i) => ({
+              name,
+              id: `t2_mod${i}`,
+              date: 1_700_000_000,
+              mod_permissions: ['all'],
+            })),
+          },
+        },
+      };
     }
     if (method === 'GET' && path === '/message/unread') {
-      return { status: 200, body: page(inbox.filter((m) => m.data.new), query) };
+      return {
+        status: 200,
+        body: page(
+          inbox.filter((m) => m.data.new),
+          query,
+        ),
+      };
     }
     if (method !== 'POST') return { status: 404, body: { message: 'Not Found', error: 404 } };
     if (path === '/api/read_message') {
@@ -144,7 +202,8 @@ export async function startRedditStandIn(options: RedditStandInOptions) {
       if (inSub[2] === 'accept_moderator_invite') {
         if (!s.invitePending) return refused('NO_INVITE_FOUND', 'there is no pending invite for that subreddit');
         s.invitePending = false;
-        if (!s.moderators.some((m) => m.toLowerCase() === options.botUsername.toLowerCase())) s.moderators.push(options.botUsername);
+        if (!s.moderators.some((m) => m.toLowerCase() === options.botUsername.toLowerCase()))
+          s.moderators.push(options.botUsername);
         return jsonOk();
       }
       if (!isModerator(s)) return { status: 403, body: { message: 'Forbidden', error: 403 } };
@@ -157,14 +216,25 @@ export async function startRedditStandIn(options: RedditStandInOptions) {
       const item = findItem(form.id ?? '');
       if (!item) return { status: 404, body: { message: 'Not Found', error: 404 } };
       if (!isModerator(sub(item.data.subreddit)!)) return { status: 403, body: { message: 'Forbidden', error: 403 } };
-      if (path === '/api/remove') Object.assign(item.data, { banned_by: options.botUsername, approved_by: null, removed: true, spam: form.spam === 'true' });
+      if (path === '/api/remove')
+        Object.assign(item.data, {
+          banned_by: options.botUsername,
+          approved_by: null,
+          removed: true,
+          spam: form.spam === 'true',
+        });
       else Object.assign(item.data, { approved_by: options.botUsername, banned_by: null, removed: false });
       return { status: 200, body: {} };
     }
     if (path === '/api/comment') {
       const parent = findItem(form.thing_id ?? '');
       if (!parent) return refused('NO_THING_ID', 'no thing_id', 'parent');
-      const comment = addItem('t1', parent.data.subreddit, { author: options.botUsername, body: form.text, link_id: parent.kind === 't3' ? parent.data.name : parent.data.link_id, parent_id: parent.data.name });
+      const comment = addItem('t1', parent.data.subreddit, {
+        author: options.botUsername,
+        body: form.text,
+        link_id: parent.kind === 't3' ? parent.data.name : parent.data.link_id,
+        parent_id: parent.data.name,
+      });
       return jsonOk({ things: [comment] });
     }
     if (path === '/api/distinguish') {
@@ -174,10 +244,20 @@ export async function startRedditStandIn(options: RedditStandInOptions) {
       return jsonOk({ things: [item] });
     }
     if (path === '/api/mod/conversations') {
-      if (!form.srName || !form.subject || !form.body) return { status: 400, body: { fields: ['body'], explanation: 'This field is required', message: 'Bad Request', reason: 'NO_TEXT' } };
+      if (!form.srName || !form.subject || !form.body)
+        return {
+          status: 400,
+          body: { fields: ['body'], explanation: 'This field is required', message: 'Bad Request', reason: 'NO_TEXT' },
+        };
       modmail.push(form);
       const id = newId();
-      return { status: 201, body: { conversation: { id, subject: form.subject, isInternal: true }, messages: { [id]: { body: form.body } } } };
+      return {
+        status: 201,
+        body: {
+          conversation: { id, subject: form.subject, isInternal: true },
+          messages: { [id]: { body: form.body } },
+        },
+      };
     }
     return { status: 404, body: { message: 'Not Found', error: 404 } };
   }
@@ -190,7 +270,15 @@ export async function startRedditStandIn(options: RedditStandInOptions) {
     const limit = Math.min(100, Number(query.limit ?? 25));
     const children = all.slice(start, start + limit);
     const more = start + limit < all.length;
-    return { kind: 'Listing', data: { after: more && children.length ? children[children.length - 1].data.name : null, before: null, dist: children.length, children } };
+    return {
+      kind: 'Listing',
+      data: {
+        after: more && children.length ? children[children.length - 1].data.name : null,
+        before: null,
+        dist: children.length,
+        children,
+      },
+    };
   }
 
   function addItem(kind: 't3' | 't1', subreddit: string, fields: Record<string, any>): Item {
@@ -198,7 +286,17 @@ export async function startRedditStandIn(options: RedditStandInOptions) {
     const s = sub(subreddit);
     const item: Item = {
       kind,
-      data: { id, name: `${kind}_${id}`, subreddit: s?.name ?? subreddit, created_utc: Math.floor(Date.now() / 1000), approved_by: null, banned_by: null, distinguished: null, permalink: `/r/${subreddit}/comments/${id}/`, ...fields },
+      data: {
+        id,
+        name: `${kind}_${id}`,
+        subreddit: s?.name ?? subreddit,
+        created_utc: Math.floor(Date.now() / 1000),
+        approved_by: null,
+        banned_by: null,
+        distinguished: null,
+        permalink: `/r/${subreddit}/comments/${id}/`,
+        ...fields,
+      },
     };
     items.push(item);
     return item;
@@ -226,7 +324,20 @@ export async function startRedditStandIn(options: RedditStandInOptions) {
     /** A private message to the bot; answers its fullname. */
     privateMessage(author: string, body: string, subject = 'activation') {
       const id = newId();
-      inbox.push({ kind: 't4', data: { id, name: `t4_${id}`, author, body, subject, dest: options.botUsername, new: true, was_comment: false, created_utc: Math.floor(Date.now() / 1000) } });
+      inbox.push({
+        kind: 't4',
+        data: {
+          id,
+          name: `t4_${id}`,
+          author,
+          body,
+          subject,
+          dest: options.botUsername,
+          new: true,
+          was_comment: false,
+          created_utc: Math.floor(Date.now() / 1000),
+        },
+      });
       return `t4_${id}`;
     },
     item: (fullname: string) => findItem(fullname)?.data,
@@ -239,7 +350,8 @@ export async function startRedditStandIn(options: RedditStandInOptions) {
     },
     rateLimitNext: (path: RegExp, resetSeconds: number) => rateLimits.push({ path, resetSeconds }),
     /** The next POST to a matching path answers 200 with these `json.errors`. */
-    refuseNext: (path: RegExp, errors: string[][], ratelimit?: number) => refusals.push({ path, errors, ...(ratelimit !== undefined ? { ratelimit } : {}) }),
+    refuseNext: (path: RegExp, errors: string[][], ratelimit?: number) =>
+      refusals.push({ path, errors, ...(ratelimit !== undefined ? { ratelimit } : {}) }),
     /** Every access token stops working (Reddit expired or revoked them). */
     expireTokens: () => validTokens.clear(),
     reset() {

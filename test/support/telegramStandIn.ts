@@ -38,7 +38,12 @@ export async function startTelegramStandIn(token: string) {
     if (failure) {
       return {
         status: failure.error_code,
-        body: { ok: false, error_code: failure.error_code, description: failure.description, ...(failure.retry_after !== undefined ? { parameters: { retry_after: failure.retry_after } } : {}) },
+        body: {
+          ok: false,
+          error_code: failure.error_code,
+          description: failure.description,
+          ...(failure.retry_after !== undefined ? { parameters: { retry_after: failure.retry_after } } : {}),
+        },
       };
     }
     const ok = (result: unknown) => ({ status: 200, body: { ok: true, result } });
@@ -50,7 +55,12 @@ export async function startTelegramStandIn(token: string) {
         return ok({ status, user: { id: body.user_id, is_bot: false, first_name: 'Member' } } as ChatMember);
       }
       case 'sendMessage': {
-        const message = { message_id: ++nextMessageId, date: Math.floor(Date.now() / 1000), chat: { id: body.chat_id, type: 'supergroup', title: 'Group' }, text: body.text } as Message.TextMessage;
+        const message = {
+          message_id: ++nextMessageId,
+          date: Math.floor(Date.now() / 1000),
+          chat: { id: body.chat_id, type: 'supergroup', title: 'Group' },
+          text: body.text,
+        } as Message.TextMessage;
         sent.push({ message_id: message.message_id, chat_id: body.chat_id, text: body.text });
         return ok(message);
       }
@@ -65,8 +75,10 @@ export async function startTelegramStandIn(token: string) {
     sent,
     /** Calls other than the reads the bot makes for itself (getChatMember, getMe). */
     actions: () => calls.filter((c) => c.method !== 'getChatMember' && c.method !== 'getMe'),
-    setMemberStatus: (chatId: number, userId: number, status: ChatMember['status']) => memberStatus.set(`${chatId}:${userId}`, status),
-    failNext: (method: string, failure: ScriptedFailure) => failures.set(method, [...(failures.get(method) ?? []), failure]),
+    setMemberStatus: (chatId: number, userId: number, status: ChatMember['status']) =>
+      memberStatus.set(`${chatId}:${userId}`, status),
+    failNext: (method: string, failure: ScriptedFailure) =>
+      failures.set(method, [...(failures.get(method) ?? []), failure]),
     reset: () => {
       calls.length = 0;
       failures.clear();

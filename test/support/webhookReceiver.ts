@@ -74,8 +74,14 @@ export class WebhookReceiver {
   async waitFor(path: string, count: number, timeoutMs = 20_000): Promise<ReceivedWebhook[]> {
     if (this.at(path).length < count) {
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`${path} got ${this.at(path).length} of ${count} webhooks`)), timeoutMs);
-        this.waiters.push({ test: () => this.at(path).length >= count, resolve: () => (clearTimeout(timer), resolve()) });
+        const timer = setTimeout(
+          () => reject(new Error(`${path} got ${this.at(path).length} of ${count} webhooks`)),
+          timeoutMs,
+        );
+        this.waiters.push({
+          test: () => this.at(path).length >= count,
+          resolve: () => (clearTimeout(timer), resolve()),
+        });
       });
     }
     return this.at(path);

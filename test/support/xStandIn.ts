@@ -41,8 +41,14 @@ const ACCESS_SECONDS = 7200;
 let snowflake = 1_860_000_000_000_000_000n;
 const nextId = () => String((snowflake += 1n << 22n));
 const token = (prefix: string) => `${prefix}${randomBytes(18).toString('base64url')}`;
-const problem = (status: number, title: string, detail: string): StandInAnswer => ({ status, body: { title, detail, type: 'about:blank', status } });
-const oauthError = (status: number, error: string, description: string): StandInAnswer => ({ status, body: { error, error_description: description } });
+const problem = (status: number, title: string, detail: string): StandInAnswer => ({
+  status,
+  body: { title, detail, type: 'about:blank', status },
+});
+const oauthError = (status: number, error: string, description: string): StandInAnswer => ({
+  status,
+  body: { error, error_description: description },
+});
 
 export async function startXStandIn(client: { clientId: string; clientSecret: string }) {
   const calls: XCall[] = [];
@@ -66,7 +72,13 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
     issued.push(access, refresh);
     accessTokens.set(access, { accountId, expiresAtMs: Date.now() + ACCESS_SECONDS * 1000 });
     refreshTokens.set(refresh, accountId);
-    return { token_type: 'bearer', expires_in: ACCESS_SECONDS, access_token: access, scope: REQUIRED_SCOPES.join(' '), refresh_token: refresh };
+    return {
+      token_type: 'bearer',
+      expires_in: ACCESS_SECONDS,
+      access_token: access,
+      scope: REQUIRED_SCOPES.join(' '),
+      refresh_token: refresh,
+    };
   };
 
   const tokenEndpoint = async (authorization: string | undefined, raw: unknown): Promise<StandInAnswer> => {
@@ -78,14 +90,18 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
       const code = codes.get(form.get('code') ?? '');
       if (!code) return oauthError(400, 'invalid_request', 'Value passed for the authorization code was invalid.');
       codes.delete(form.get('code')!);
-      const challenge = createHash('sha256').update(form.get('code_verifier') ?? '').digest('base64url');
-      if (challenge !== code.challenge || form.get('redirect_uri') !== code.redirectUri) return oauthError(400, 'invalid_request', 'Value passed for the authorization code was invalid.');
+      const challenge = createHash('sha256')
+        .update(form.get('code_verifier') ?? '')
+        .digest('base64url');
+      if (challenge !== code.challenge || form.get('redirect_uri') !== code.redirectUri)
+        return oauthError(400, 'invalid_request', 'Value passed for the authorization code was invalid.');
       return { status: 200, body: issue(code.accountId) };
     }
     if (form.get('grant_type') === 'refresh_token') {
       const old = form.get('refresh_token') ?? '';
       const accountId = refreshTokens.get(old);
-      if (!accountId || spent.has(old)) return oauthError(400, 'invalid_request', 'Value passed for the token was invalid.');
+      if (!accountId || spent.has(old))
+        return oauthError(400, 'invalid_request', 'Value passed for the token was invalid.');
       refreshTokens.delete(old);
       spent.add(old);
       return { status: 200, body: issue(accountId) };
@@ -106,13 +122,26 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
   const search = (query: URLSearchParams): StandInAnswer => {
     const match = /^to:(\w{1,15}) is:reply -from:(\w{1,15})$/.exec(query.get('query') ?? '');
     const max = Number(query.get('max_results') ?? 10);
-    if (!match || !(max >= 10 && max <= 100)) return { status: 400, body: { errors: [{ message: 'Invalid query or max_results' }], title: 'Invalid Request', detail: 'One or more parameters to your request was invalid.', type: 'https://api.twitter.com/2/problems/invalid-request' } };
+    if (!match || !(max >= 10 && max <= 100))
+      return {
+        status: 400,
+        body: {
+          errors: [{ message: 'Invalid query or max_results' }],
+          title: 'Invalid Request',
+          detail: 'One or more parameters to your request was invalid.',
+          type: 'https://api.twitter.com/2/problems/invalid-request',
+        },
+      };
     const [, to, notFrom] = match;
     const since = query.get('since_id');
     const before = query.get('next_token') ? Buffer.from(query.get('next_token')!, 'base64url').toString() : undefined;
-    const authorName = (id: string) => [...accounts.values()].find((a) => a.id === id)?.username ?? authors.get(id)?.username;
+    const authorName = (id: string) =>
+      [...accounts.values()].find((a) => a.id === id)?.username ?? authors.get(id)?.username;
     const matching = posts
-      .filter((p) => p.to.toLowerCase() === to.toLowerCase() && authorName(p.author_id)?.toLowerCase() !== notFrom.toLowerCase())
+      .filter(
+        (p) =>
+          p.to.toLowerCase() === to.toLowerCase() && authorName(p.author_id)?.toLowerCase() !== notFrom.toLowerCase(),
+      )
       .filter((p) => !since || BigInt(p.id) > BigInt(since))
       .filter((p) => !before || BigInt(p.id) < BigInt(before))
       .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
@@ -122,7 +151,14 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
     return {
       status: 200,
       body: {
-        data: page.map((p) => ({ id: p.id, text: p.text, edit_history_tweet_ids: [p.id], author_id: p.author_id, created_at: p.created_at, conversation_id: p.conversation_id })),
+        data: page.map((p) => ({
+          id: p.id,
+          text: p.text,
+          edit_history_tweet_ids: [p.id],
+          author_id: p.author_id,
+          created_at: p.created_at,
+          conversation_id: p.conversation_id,
+        })),
         includes: { users },
         meta: {
           newest_id: page[0].id,
@@ -136,16 +172,27 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
   const authors = new Map<string, Account>();
 
   const server = await startJsonServer(async (req) => {
-    calls.push({ method: req.method, path: req.path, query: Object.fromEntries(req.query), body: req.body, authorization: req.headers.authorization });
+    calls.push({
+      method: req.method,
+      path: req.path,
+      query: Object.fromEntries(req.query),
+      body: req.body,
+      authorization: req.headers.authorization,
+    });
     const limit = rateLimits.findIndex((r) => r.path.test(req.path) && (!r.method || r.method === req.method));
     if (limit >= 0) {
       const [{ resetInSeconds }] = rateLimits.splice(limit, 1);
       return {
         ...problem(429, 'Too Many Requests', 'Too Many Requests'),
-        headers: { 'x-rate-limit-limit': '50', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': String(Math.floor(Date.now() / 1000) + resetInSeconds) },
+        headers: {
+          'x-rate-limit-limit': '50',
+          'x-rate-limit-remaining': '0',
+          'x-rate-limit-reset': String(Math.floor(Date.now() / 1000) + resetInSeconds),
+        },
       };
     }
-    if (req.path === '/2/oauth2/token' && req.method === 'POST') return tokenEndpoint(req.headers.authorization, req.body);
+    if (req.path === '/2/oauth2/token' && req.method === 'POST')
+      return tokenEndpoint(req.headers.authorization, req.body);
     if (req.path === '/2/oauth2/revoke' && req.method === 'POST') return revoke(req.headers.authorization, req.body);
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const session = bearer ? accessTokens.get(bearer) : undefined;
@@ -154,11 +201,39 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
     const parts = req.path.split('/').filter(Boolean);
     if (req.method === 'GET' && req.path === '/2/users/me') return { status: 200, body: { data: me } };
     if (req.method === 'GET' && req.path === '/2/tweets/search/recent') return search(req.query);
-    if (req.method === 'PUT' && parts[0] === '2' && parts[1] === 'tweets' && parts[3] === 'hidden' && parts.length === 4) {
+    if (
+      req.method === 'PUT' &&
+      parts[0] === '2' &&
+      parts[1] === 'tweets' &&
+      parts[3] === 'hidden' &&
+      parts.length === 4
+    ) {
       const post = posts.find((p) => p.id === parts[2]);
-      if (!post) return { status: 200, body: { errors: [{ value: parts[2], detail: `Could not find tweet with id: [${parts[2]}].`, title: 'Not Found Error', resource_type: 'tweet', parameter: 'id', resource_id: parts[2], type: 'https://api.twitter.com/2/problems/resource-not-found' }] } };
-      if (post.to !== me.username) return problem(403, 'Forbidden', 'You attempted to hide a Tweet you cannot hide. Conversation must be started by you.');
-      if (typeof req.body?.hidden !== 'boolean') return problem(400, 'Invalid Request', 'One or more parameters to your request was invalid.');
+      if (!post)
+        return {
+          status: 200,
+          body: {
+            errors: [
+              {
+                value: parts[2],
+                detail: `Could not find tweet with id: [${parts[2]}].`,
+                title: 'Not Found Error',
+                resource_type: 'tweet',
+                parameter: 'id',
+                resource_id: parts[2],
+                type: 'https://api.twitter.com/2/problems/resource-not-found',
+              },
+            ],
+          },
+        };
+      if (post.to !== me.username)
+        return problem(
+          403,
+          'Forbidden',
+          'You attempted to hide a Tweet you cannot hide. Conversation must be started by you.',
+        );
+      if (typeof req.body?.hidden !== 'boolean')
+        return problem(400, 'Invalid Request', 'One or more parameters to your request was invalid.');
       hidden.set(post.id, req.body.hidden);
       return { status: 200, body: { data: { hidden: req.body.hidden } } };
     }
@@ -195,8 +270,16 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
     authorize(url: string, accountId: string): string {
       const u = new URL(url);
       const q = u.searchParams;
-      if (u.origin + u.pathname !== `${server.url}/i/oauth2/authorize`) throw new Error(`Not X's authorize endpoint: ${u.origin}${u.pathname}`);
-      if (q.get('client_id') !== client.clientId || q.get('response_type') !== 'code' || q.get('code_challenge_method') !== 'S256' || !q.get('code_challenge') || !q.get('state') || !q.get('redirect_uri')) {
+      if (u.origin + u.pathname !== `${server.url}/i/oauth2/authorize`)
+        throw new Error(`Not X's authorize endpoint: ${u.origin}${u.pathname}`);
+      if (
+        q.get('client_id') !== client.clientId ||
+        q.get('response_type') !== 'code' ||
+        q.get('code_challenge_method') !== 'S256' ||
+        !q.get('code_challenge') ||
+        !q.get('state') ||
+        !q.get('redirect_uri')
+      ) {
         throw new Error(`X would refuse this authorize URL: ${url}`);
       }
       const scopes = (q.get('scope') ?? '').split(' ');
@@ -213,7 +296,14 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
     reply(to: string, author: { id: string; username: string }, text: string, options: { id?: string } = {}): string {
       if (!authors.has(author.id)) authors.set(author.id, { name: author.username, ...author });
       const id = options.id ?? nextId();
-      posts.push({ id, text, author_id: author.id, created_at: new Date().toISOString(), conversation_id: '1850000000000000000', to });
+      posts.push({
+        id,
+        text,
+        author_id: author.id,
+        created_at: new Date().toISOString(),
+        conversation_id: '1850000000000000000',
+        to,
+      });
       return id;
     },
     isHidden: (postId: string) => hidden.get(postId) === true,
@@ -224,12 +314,20 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
       for (const t of accessTokens.values()) t.expiresAtMs = 0;
     },
     /** The refresh_token grants X received, and how many it accepted. */
-    refreshGrants: () => calls.filter((c) => c.path === '/2/oauth2/token' && new URLSearchParams(String(c.body)).get('grant_type') === 'refresh_token'),
+    refreshGrants: () =>
+      calls.filter(
+        (c) =>
+          c.path === '/2/oauth2/token' && new URLSearchParams(String(c.body)).get('grant_type') === 'refresh_token',
+      ),
     formOf: (call: XCall) => Object.fromEntries(new URLSearchParams(String(call.body))),
     slowTokenEndpoint: (ms: number) => (tokenDelayMs = ms),
-    rateLimitNext: (path: RegExp, resetInSeconds: number, method?: string) => rateLimits.push({ path, resetInSeconds, method }),
+    rateLimitNext: (path: RegExp, resetInSeconds: number, method?: string) =>
+      rateLimits.push({ path, resetInSeconds, method }),
     /** Calls other than the token endpoint and users/me. */
-    actions: () => calls.filter((c) => !c.path.startsWith('/2/oauth2/') && c.path !== '/2/users/me' && c.path !== '/2/tweets/search/recent'),
+    actions: () =>
+      calls.filter(
+        (c) => !c.path.startsWith('/2/oauth2/') && c.path !== '/2/users/me' && c.path !== '/2/tweets/search/recent',
+      ),
     reset: () => {
       calls.length = 0;
       rateLimits.length = 0;

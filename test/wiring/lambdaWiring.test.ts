@@ -33,7 +33,9 @@ for (const stream of [process.stdout, process.stderr]) {
 const refusals = (from = 0) => written.slice(from).filter((line) => line.includes('is not installed'));
 
 const sent = { queue: [] as QueueMessage[], webhookQueue: [] as QueueMessage[] };
-const recordingQueue = (into: QueueMessage[]) => ({ send: async (messages: QueueMessage[]) => void into.push(...messages) });
+const recordingQueue = (into: QueueMessage[]) => ({
+  send: async (messages: QueueMessage[]) => void into.push(...messages),
+});
 
 /** A fresh module registry with local stand-ins for exactly `name`'s wired ports; returns the fresh module loader. */
 async function freshContext(name: FunctionName) {
@@ -59,7 +61,8 @@ async function freshContext(name: FunctionName) {
   installPorts(Object.fromEntries(wired.map((port) => [port, standIns[port]()])));
 }
 
-const resolveRef = (schema: Json): Json => (schema?.$ref ? resolveRef(document.components.schemas[schema.$ref.split('/').pop()]) : schema);
+const resolveRef = (schema: Json): Json =>
+  schema?.$ref ? resolveRef(document.components.schemas[schema.$ref.split('/').pop()]) : schema;
 
 /** A value the schema accepts where it can tell (first enum value, minimum, required properties). */
 function sample(raw: Json | undefined, depth = 0): unknown {
@@ -98,33 +101,71 @@ function sample(raw: Json | undefined, depth = 0): unknown {
   }
 }
 
-const lambdaContext = (name: string) => ({ functionName: name, awsRequestId: randomUUID(), getRemainingTimeInMillis: () => 30_000 }) as unknown as Context;
+const lambdaContext = (name: string) =>
+  ({ functionName: name, awsRequestId: randomUUID(), getRemainingTimeInMillis: () => 30_000 }) as unknown as Context;
 
 function eventFor(spec: EndpointSpec, caller: { userId: string; keyHash: string }, key: string): APIGatewayProxyEvent {
   const operation = document.paths[spec.path][spec.method.toLowerCase()];
   const parameters = (operation.parameters ?? []).map(resolveRef) as Json[];
-  const pathParameters = Object.fromEntries(parameters.filter((p) => p.in === 'path').map((p) => [p.name, String(sample(p.schema))]));
-  const query = Object.fromEntries(parameters.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, String(sample(p.schema))]));
+  const pathParameters = Object.fromEntries(
+    parameters.filter((p) => p.in === 'path').map((p) => [p.name, String(sample(p.schema))]),
+  );
+  const query = Object.fromEntries(
+    parameters.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, String(sample(p.schema))]),
+  );
   const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
   const path = spec.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(pathParameters[name]));
-  const headers: Record<string, string> = { host: 'localhost', 'content-type': 'application/json', authorization: `Bearer ${key}`, accept: 'application/json' };
+  const headers: Record<string, string> = {
+    host: 'localhost',
+    'content-type': 'application/json',
+    authorization: `Bearer ${key}`,
+    accept: 'application/json',
+  };
   return {
-    resource: spec.path, path, httpMethod: spec.method, headers, multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
-    queryStringParameters: Object.keys(query).length ? query : null, multiValueQueryStringParameters: null,
-    pathParameters: Object.keys(pathParameters).length ? pathParameters : null, stageVariables: null,
-    body: Object.hasOwn(BODIES, spec.operationId) ? JSON.stringify(BODIES[spec.operationId]) : bodySchema ? JSON.stringify(sample(bodySchema)) : null, isBase64Encoded: false,
+    resource: spec.path,
+    path,
+    httpMethod: spec.method,
+    headers,
+    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
+    queryStringParameters: Object.keys(query).length ? query : null,
+    multiValueQueryStringParameters: null,
+    pathParameters: Object.keys(pathParameters).length ? pathParameters : null,
+    stageVariables: null,
+    body: Object.hasOwn(BODIES, spec.operationId)
+      ? JSON.stringify(BODIES[spec.operationId])
+      : bodySchema
+        ? JSON.stringify(sample(bodySchema))
+        : null,
+    isBase64Encoded: false,
     requestContext: {
-      accountId: '000000000000', apiId: 'wiring', authorizer: spec.auth === 'api_key' ? { principalId: caller.userId, ...caller } : null, httpMethod: spec.method,
-      identity: { sourceIp: '127.0.0.1', userAgent: null }, path, protocol: 'HTTP/1.1', requestId: randomUUID(), requestTimeEpoch: Date.now(),
-      resourceId: 'wiring', resourcePath: spec.path, stage: 'prod', domainName: 'localhost',
+      accountId: '000000000000',
+      apiId: 'wiring',
+      authorizer: spec.auth === 'api_key' ? { principalId: caller.userId, ...caller } : null,
+      httpMethod: spec.method,
+      identity: { sourceIp: '127.0.0.1', userAgent: null },
+      path,
+      protocol: 'HTTP/1.1',
+      requestId: randomUUID(),
+      requestTimeEpoch: Date.now(),
+      resourceId: 'wiring',
+      resourcePath: spec.path,
+      stage: 'prod',
+      domainName: 'localhost',
     } as unknown as APIGatewayProxyEvent['requestContext'],
   };
 }
 
 const sqsEvent = (messages: QueueMessage[]): SQSEvent => ({
   Records: messages.map((m, i) => ({
-    messageId: `m-${i}`, receiptHandle: `r-${i}`, body: m.body, attributes: { ApproximateReceiveCount: '1' }, messageAttributes: {},
-    md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn:aws:sqs:local:0:wiring', awsRegion: 'local',
+    messageId: `m-${i}`,
+    receiptHandle: `r-${i}`,
+    body: m.body,
+    attributes: { ApproximateReceiveCount: '1' },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:local:0:wiring',
+    awsRegion: 'local',
   })) as unknown as SQSEvent['Records'],
 });
 
@@ -141,9 +182,14 @@ const account = await newCaller();
 
 /** Bodies that get past validation into the domain, where a route's sample would not (its rules are more than its schema). */
 const BODIES: Record<string, unknown> = {
-  createJob: { preset: 'full_pipeline', input_assets: { companies: [{ company_name: 'Orbit', domain: 'orbit.io' }], contacts: [{ full_name: 'Ada Park', domain: 'orbit.io' }] } },
+  createJob: {
+    preset: 'full_pipeline',
+    input_assets: {
+      companies: [{ company_name: 'Orbit', domain: 'orbit.io' }],
+      contacts: [{ full_name: 'Ada Park', domain: 'orbit.io' }],
+    },
+  },
 };
-
 
 describe('each function, alone as in its Lambda, through one request of each of its routes', () => {
   const reached: string[] = [];
@@ -157,14 +203,19 @@ describe('each function, alone as in its Lambda, through one request of each of 
     const routes = (API_GROUPS[group] as EndpointSpec[]).filter((spec) => !spec.streaming);
     it(`${group}: ${routes.length} routes answer without a 500 and reach no port outside its wiring`, async () => {
       await freshContext(group);
-      const { handler } = (await import(`#functions/${group}/handler`)) as { handler: (e: APIGatewayProxyEvent, c: Context) => Promise<{ statusCode: number; body: string }> };
+      const { handler } = (await import(`#functions/${group}/handler`)) as {
+        handler: (e: APIGatewayProxyEvent, c: Context) => Promise<{ statusCode: number; body: string }>;
+      };
       const answers: string[] = [];
       for (const spec of routes) {
         const before = written.length;
         const { caller, apiKey } = await newCaller();
         const result = await handler(eventFor(spec, caller, apiKey), lambdaContext(group));
         answers.push(`${spec.operationId} ${result.statusCode}`);
-        expect(result.statusCode, `${spec.operationId}: ${result.body.slice(0, 200)} ${written.slice(before).join('').slice(0, 600)}`).not.toBe(500);
+        expect(
+          result.statusCode,
+          `${spec.operationId}: ${result.body.slice(0, 200)} ${written.slice(before).join('').slice(0, 600)}`,
+        ).not.toBe(500);
       }
       expect(refusals(mark), answers.join(', ')).toEqual([]);
       reached.push(...answers);
@@ -188,7 +239,19 @@ describe('each function, alone as in its Lambda, through one request of each of 
   it('dead-letters: a pipeline message that kept failing', async () => {
     await freshContext('dead-letters');
     const { deadLetterHandler } = await import('#functions/worker/handler');
-    await deadLetterHandler(sqsEvent([{ body: JSON.stringify({ kind: 'stage', job_id: randomUUID(), user_id: account.user.id, capability: 'email_verify', batch_no: 0 }) }]));
+    await deadLetterHandler(
+      sqsEvent([
+        {
+          body: JSON.stringify({
+            kind: 'stage',
+            job_id: randomUUID(),
+            user_id: account.user.id,
+            capability: 'email_verify',
+            batch_no: 0,
+          }),
+        },
+      ]),
+    );
     expect(refusals(mark)).toEqual([]);
   });
 
@@ -201,19 +264,35 @@ describe('each function, alone as in its Lambda, through one request of each of 
   });
 
   it('renewals and captchas: one scheduled run each', async () => {
-    const scheduled = { id: randomUUID(), 'detail-type': 'Scheduled Event', source: 'aws.events', time: new Date().toISOString(), detail: {} } as never;
+    const scheduled = {
+      id: randomUUID(),
+      'detail-type': 'Scheduled Event',
+      source: 'aws.events',
+      time: new Date().toISOString(),
+      detail: {},
+    } as never;
     await freshContext('renewals');
     const renewals = await import('#functions/renewals/handler');
-    await expect(renewals.handler(scheduled, lambdaContext('renewals'))).resolves.toMatchObject({ jobs: expect.anything() });
+    await expect(renewals.handler(scheduled, lambdaContext('renewals'))).resolves.toMatchObject({
+      jobs: expect.anything(),
+    });
     await freshContext('captchas');
     const captchas = await import('#functions/renewals/handler');
-    await expect(captchas.captchaHandler(scheduled, lambdaContext('captchas'))).resolves.toMatchObject({ removed: expect.any(Number) });
+    await expect(captchas.captchaHandler(scheduled, lambdaContext('captchas'))).resolves.toMatchObject({
+      removed: expect.any(Number),
+    });
     expect(refusals(mark)).toEqual([]);
   });
 
   it('authorizer: a key', async () => {
     await freshContext('authorizer');
     const { handler } = await import('#functions/authorizer/handler');
-    await expect(handler({ type: 'TOKEN', authorizationToken: `Bearer ${account.apiKey}`, methodArn: 'arn:aws:execute-api:local:0:api/prod/GET/x' })).resolves.toMatchObject({ principalId: account.user.id });
+    await expect(
+      handler({
+        type: 'TOKEN',
+        authorizationToken: `Bearer ${account.apiKey}`,
+        methodArn: 'arn:aws:execute-api:local:0:api/prod/GET/x',
+      }),
+    ).resolves.toMatchObject({ principalId: account.user.id });
   });
 });

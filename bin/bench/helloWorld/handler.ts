@@ -8,4 +8,6 @@ import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 const client = new DynamoDBClient({});
 
 export const handler = async (event: { id: string }) =>
-  client.send(new GetItemCommand({ TableName: process.env.TABLE_NAME, Key: { pk: { S: event.id }, sk: { S: 'PROFILE' } } }));
+  client.send(
+    new GetItemCommand({ TableName: process.env.TABLE_NAME, Key: { pk: { S: event.id }, sk: { S: 'PROFILE' } } }),
+  );

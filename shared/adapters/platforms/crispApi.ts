@@ -36,7 +36,11 @@ export class CrispApi {
       'x-crisp-tier': 'plugin',
     };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await platformFetch(platformUrl(this.base, route), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await platformFetch(platformUrl(this.base, route), {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     if (!(response instanceof Response)) return response;
     let answer: CrispAnswer | undefined;
     try {
@@ -47,7 +51,12 @@ export class CrispApi {
     }
     const reason = typeof answer?.reason === 'string' ? answer.reason : undefined;
     if (CRISP_RATE_LIMIT_STATUSES.has(response.status)) {
-      return { ok: false, status: response.status, error: `${method} ${route}: ${reason ?? 'rate limited'}`, retryAfterSeconds: retryAfter(response.headers.get('retry-after')) };
+      return {
+        ok: false,
+        status: response.status,
+        error: `${method} ${route}: ${reason ?? 'rate limited'}`,
+        retryAfterSeconds: retryAfter(response.headers.get('retry-after')),
+      };
     }
     // A 2xx whose body says error is still a failure (Crisp's envelope is the verdict).
     if (response.ok && answer?.error !== true) return { ok: true, result: answer?.data ?? null };
@@ -58,7 +67,9 @@ export class CrispApi {
 /** `Retry-After` as seconds or an HTTP date; Crisp usually sends neither. */
 function retryAfter(header: string | null): number {
   if (header) {
-    const seconds = /^\d{1,9}$/.test(header.trim()) ? Number(header.trim()) : (Date.parse(header) - now().getTime()) / 1000;
+    const seconds = /^\d{1,9}$/.test(header.trim())
+      ? Number(header.trim())
+      : (Date.parse(header) - now().getTime()) / 1000;
     if (Number.isFinite(seconds) && seconds > 0) return Math.min(MAX_RETRY_SECONDS, Math.ceil(seconds));
   }
   return CRISP_DEFAULT_RETRY_SECONDS;

@@ -12,12 +12,21 @@ export class DiscordRest {
     private readonly base: string,
   ) {}
 
-  async request(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', route: string, body?: unknown, auditReason?: string): Promise<CallOutcome> {
+  async request(
+    method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+    route: string,
+    body?: unknown,
+    auditReason?: string,
+  ): Promise<CallOutcome> {
     const headers: Record<string, string> = { authorization: `Bot ${this.token}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
     // Shown in the guild's audit log next to the action, so moderators see who did it and why.
     if (auditReason) headers['x-audit-log-reason'] = encodeURIComponent(auditReason.slice(0, 512));
-    const response = await platformFetch(platformUrl(this.base, route), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await platformFetch(platformUrl(this.base, route), {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     if (!(response instanceof Response)) return response;
     const text = await response.text();
     const json = text ? safeJson(text) : undefined;
@@ -26,10 +35,19 @@ export class DiscordRest {
       const limit = json as Partial<RESTRateLimit> | undefined;
       const header = Number(response.headers.get('retry-after'));
       const seconds = limit?.retry_after ?? (Number.isFinite(header) ? header : 1);
-      return { ok: false, status: 429, error: `${method} ${route}: ${limit?.message ?? 'rate limited'}`, retryAfterSeconds: seconds };
+      return {
+        ok: false,
+        status: 429,
+        error: `${method} ${route}: ${limit?.message ?? 'rate limited'}`,
+        retryAfterSeconds: seconds,
+      };
     }
     const error = json as Partial<RESTError> | undefined;
-    return { ok: false, status: response.status, error: `${method} ${route}: ${error?.message ?? `HTTP ${response.status}`}${error?.code !== undefined ? ` (code ${error.code})` : ''}` };
+    return {
+      ok: false,
+      status: response.status,
+      error: `${method} ${route}: ${error?.message ?? `HTTP ${response.status}`}${error?.code !== undefined ? ` (code ${error.code})` : ''}`,
+    };
   }
 }
 

@@ -26,11 +26,18 @@ export async function callPlatform(call: PlannedCall, context: CallContext = {})
 
 async function send(call: PlannedCall, context: CallContext): Promise<PortOutcome> {
   // A platform without a module is refused, never sent through another platform's adapter.
-  if (!Object.hasOwn(PLATFORMS, call.platform)) return { ok: false, status: 400, error: `Unknown platform ${String(call.platform)}` };
+  if (!Object.hasOwn(PLATFORMS, call.platform))
+    return { ok: false, status: 400, error: `Unknown platform ${String(call.platform)}` };
   const platform = PLATFORMS[call.platform];
   const credentials = (await ports().secrets.platformCredentials())[call.platform];
   // The union of every module's send, called with its own credentials (the registry pairs them).
-  const module = platform as { credentials: { configured(c: unknown): boolean }; send(call: PlannedCall, ctx: { credentials: unknown; communityId: string | undefined; endsAt: Date | undefined }): Promise<PortOutcome> };
+  const module = platform as {
+    credentials: { configured(c: unknown): boolean };
+    send(
+      call: PlannedCall,
+      ctx: { credentials: unknown; communityId: string | undefined; endsAt: Date | undefined },
+    ): Promise<PortOutcome>;
+  };
   if (!module.credentials.configured(credentials)) return 'not_configured';
   return module.send(call, { credentials, communityId: context.communityId, endsAt: context.endsAt });
 }

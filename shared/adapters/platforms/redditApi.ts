@@ -48,7 +48,8 @@ interface CachedToken {
 /** Per process: one token (or one refresh in flight) per app and refresh token. */
 const tokens = new Map<string, Promise<CachedToken | CallOutcome>>();
 
-const tokenKey = (c: RedditConfig) => createHash('sha256').update(`${c.authBase}\n${c.clientId}\n${c.refreshToken}`).digest('hex');
+const tokenKey = (c: RedditConfig) =>
+  createHash('sha256').update(`${c.authBase}\n${c.clientId}\n${c.refreshToken}`).digest('hex');
 
 /** Forgets every cached access token (tests that restart Reddit's stand-in). */
 export const forgetRedditTokens = (): void => tokens.clear();
@@ -74,12 +75,24 @@ export class RedditApi {
     return this.request('POST', path, new URLSearchParams({ api_type: 'json', ...form }).toString(), options);
   }
 
-  private async request(method: 'GET' | 'POST', pathAndQuery: string, form: string | undefined, options: RedditCallOptions, retried = false): Promise<CallOutcome> {
+  private async request(
+    method: 'GET' | 'POST',
+    pathAndQuery: string,
+    form: string | undefined,
+    options: RedditCallOptions,
+    retried = false,
+  ): Promise<CallOutcome> {
     const label = `${method} ${pathAndQuery.split('?')[0]}`;
     const token = await this.accessToken();
     if ('ok' in token) return token;
     const allowed = await this.budget.take(options.reserve ?? 0);
-    if (!allowed.ok) return { ok: false, status: 429, error: `${label}: the deployment's Reddit request budget is spent`, retryAfterSeconds: allowed.waitSeconds };
+    if (!allowed.ok)
+      return {
+        ok: false,
+        status: 429,
+        error: `${label}: the deployment's Reddit request budget is spent`,
+        retryAfterSeconds: allowed.waitSeconds,
+      };
     let response: Response;
     try {
       response = await fetch(`${this.config.apiBase.replace(/\/$/, '')}${pathAndQuery}`, {
@@ -105,10 +118,17 @@ export class RedditApi {
     const json = text ? safeJson(text) : undefined;
     if (response.status === 429) {
       const retryAfter = Number(response.headers.get('retry-after'));
-      const seconds = rate?.resetSeconds ?? (Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : DEFAULT_WAIT_SECONDS);
-      return { ok: false, status: 429, error: `${label}: rate limited by Reddit`, retryAfterSeconds: Math.max(1, Math.ceil(seconds)) };
+      const seconds =
+        rate?.resetSeconds ?? (Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : DEFAULT_WAIT_SECONDS);
+      return {
+        ok: false,
+        status: 429,
+        error: `${label}: rate limited by Reddit`,
+        retryAfterSeconds: Math.max(1, Math.ceil(seconds)),
+      };
     }
-    if (!response.ok) return { ok: false, status: response.status, error: `${label}: ${errorText(json) ?? `HTTP ${response.status}`}` };
+    if (!response.ok)
+      return { ok: false, status: response.status, error: `${label}: ${errorText(json) ?? `HTTP ${response.status}`}` };
     const refused = formErrors(json);
     if (refused) return { ...refused, error: `${label}: ${refused.error}` };
     return { ok: true, result: json ?? null };
@@ -150,15 +170,26 @@ export class RedditApi {
     } catch (err) {
       return networkFailure(err);
     }
-    const json = safeJson(await response.text()) as { access_token?: unknown; expires_in?: unknown; error?: unknown } | undefined;
+    const json = safeJson(await response.text()) as
+      | { access_token?: unknown; expires_in?: unknown; error?: unknown }
+      | undefined;
     if (response.status === 429) {
       const retryAfter = Number(response.headers.get('retry-after'));
-      return { ok: false, status: 429, error: 'Reddit access token: rate limited', retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : DEFAULT_WAIT_SECONDS };
+      return {
+        ok: false,
+        status: 429,
+        error: 'Reddit access token: rate limited',
+        retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : DEFAULT_WAIT_SECONDS,
+      };
     }
     // Reddit answers a bad refresh token with 200 {"error": "invalid_grant"}, bad client credentials with 401.
     if (!response.ok || typeof json?.access_token !== 'string') {
       const reason = typeof json?.error === 'string' ? json.error : `HTTP ${response.status}`;
-      return { ok: false, status: response.ok ? 401 : response.status, error: `Reddit refused the operator's credentials (${reason})` };
+      return {
+        ok: false,
+        status: response.ok ? 401 : response.status,
+        error: `Reddit refused the operator's credentials (${reason})`,
+      };
     }
     const lifetime = typeof json.expires_in === 'number' ? json.expires_in : 3600;
     return { token: json.access_token, expiresAt: Date.now() + Math.max(0, lifetime - EXPIRY_MARGIN_SECONDS) * 1000 };
@@ -180,10 +211,13 @@ function rateOf(headers: Headers): { remaining: number; resetSeconds: number } |
 function formErrors(json: unknown): Extract<CallOutcome, { ok: false }> | undefined {
   const body = (json as { json?: { errors?: unknown; ratelimit?: unknown } } | undefined)?.json;
   if (!body || !Array.isArray(body.errors) || body.errors.length === 0) return undefined;
-  const errors = body.errors.map((e) => (Array.isArray(e) ? e.filter((part) => typeof part === 'string' && part !== '').join(': ') : String(e))).join('; ');
+  const errors = body.errors
+    .map((e) => (Array.isArray(e) ? e.filter((part) => typeof part === 'string' && part !== '').join(': ') : String(e)))
+    .join('; ');
   const codes = body.errors.map((e) => (Array.isArray(e) ? e[0] : undefined));
   if (codes.includes('RATELIMIT')) {
-    const seconds = typeof body.ratelimit === 'number' && body.ratelimit > 0 ? Math.ceil(body.ratelimit) : DEFAULT_WAIT_SECONDS;
+    const seconds =
+      typeof body.ratelimit === 'number' && body.ratelimit > 0 ? Math.ceil(body.ratelimit) : DEFAULT_WAIT_SECONDS;
     return { ok: false, status: 429, error: errors, retryAfterSeconds: seconds };
   }
   return { ok: false, status: 200, error: errors };
@@ -192,7 +226,9 @@ function formErrors(json: unknown): Extract<CallOutcome, { ok: false }> | undefi
 /** Reddit's error bodies: `{message, error}` or `{reason, explanation}` (new modmail). */
 function errorText(json: unknown): string | undefined {
   const body = json as { message?: unknown; error?: unknown; reason?: unknown; explanation?: unknown } | undefined;
-  const parts = [body?.message ?? body?.reason, body?.explanation].filter((p): p is string => typeof p === 'string' && p !== '');
+  const parts = [body?.message ?? body?.reason, body?.explanation].filter(
+    (p): p is string => typeof p === 'string' && p !== '',
+  );
   return parts.length ? parts.join(': ') : undefined;
 }
 

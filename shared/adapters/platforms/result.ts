@@ -8,10 +8,15 @@ export type CallOutcome =
  * Worth another attempt later: rate limits (429, or any status the platform paired with a wait, such
  * as Crisp's 420), the platform's own trouble, the network.
  */
-export const isTransient = (o: CallOutcome): boolean => !o.ok && (o.status === 429 || o.retryAfterSeconds !== undefined || o.status >= 500 || o.status === 0);
+export const isTransient = (o: CallOutcome): boolean =>
+  !o.ok && (o.status === 429 || o.retryAfterSeconds !== undefined || o.status >= 500 || o.status === 0);
 
 /** A call that could not reach the platform at all (DNS, refused, timeout) is status 0. */
-export const networkFailure = (err: unknown): CallOutcome => ({ ok: false, status: 0, error: `Network error: ${(err as Error)?.message ?? String(err)}` });
+export const networkFailure = (err: unknown): CallOutcome => ({
+  ok: false,
+  status: 0,
+  error: `Network error: ${(err as Error)?.message ?? String(err)}`,
+});
 
 export const CALL_TIMEOUT_MS = 10_000;
 

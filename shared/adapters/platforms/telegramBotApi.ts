@@ -31,7 +31,11 @@ export class TelegramBotApi {
     try {
       answer = (await response.json()) as BotApiAnswer;
     } catch {
-      return { ok: false, status: response.status || 0, error: `Telegram answered HTTP ${response.status} without JSON` };
+      return {
+        ok: false,
+        status: response.status || 0,
+        error: `Telegram answered HTTP ${response.status} without JSON`,
+      };
     }
     if (answer.ok) return { ok: true, result: answer.result };
     const status = answer.error_code ?? response.status;

@@ -78,11 +78,21 @@ export class XApi {
   }
 
   /** `POST /2/oauth2/revoke`: the grant ends at X (a deleted community's account). */
-  revoke(clientId: string, clientSecret: string, token: string, hint: 'refresh_token' | 'access_token'): Promise<CallOutcome> {
+  revoke(
+    clientId: string,
+    clientSecret: string,
+    token: string,
+    hint: 'refresh_token' | 'access_token',
+  ): Promise<CallOutcome> {
     return this.asClient('/2/oauth2/revoke', clientId, clientSecret, { token, token_type_hint: hint });
   }
 
-  private asClient(route: string, clientId: string, clientSecret: string, form: Record<string, string>): Promise<CallOutcome> {
+  private asClient(
+    route: string,
+    clientId: string,
+    clientSecret: string,
+    form: Record<string, string>,
+  ): Promise<CallOutcome> {
     return this.send(`POST ${route}`, this.url(route), {
       method: 'POST',
       headers: {
@@ -108,12 +118,23 @@ export class XApi {
     }
     const json = text ? safeJson(text) : undefined;
     if (response.status === 429) {
-      return { ok: false, status: 429, error: `${label}: ${problemText(json) ?? 'rate limited'}`, retryAfterSeconds: this.retryAfter(response.headers) };
+      return {
+        ok: false,
+        status: 429,
+        error: `${label}: ${problemText(json) ?? 'rate limited'}`,
+        retryAfterSeconds: this.retryAfter(response.headers),
+      };
     }
     if (response.ok) {
       const answer = json as XAnswer | undefined;
       // A 200 that carries only errors did nothing (a post that is gone, a user that is not found).
-      if (answer && typeof answer === 'object' && answer.data === undefined && Array.isArray(answer.errors) && answer.errors.length > 0) {
+      if (
+        answer &&
+        typeof answer === 'object' &&
+        answer.data === undefined &&
+        Array.isArray(answer.errors) &&
+        answer.errors.length > 0
+      ) {
         return { ok: false, status: response.status, error: `${label}: ${problemText(answer)}` };
       }
       return { ok: true, result: json ?? null };
@@ -124,7 +145,8 @@ export class XApi {
   /** Seconds until the window named by `x-rate-limit-reset` ends (at least one). */
   private retryAfter(headers: Headers): number {
     const reset = Number(headers.get('x-rate-limit-reset'));
-    if (headers.get('x-rate-limit-reset') && Number.isFinite(reset)) return Math.max(1, Math.ceil(reset - this.nowMs() / 1000));
+    if (headers.get('x-rate-limit-reset') && Number.isFinite(reset))
+      return Math.max(1, Math.ceil(reset - this.nowMs() / 1000));
     const retryAfter = Number(headers.get('retry-after'));
     return headers.get('retry-after') && Number.isFinite(retryAfter) ? Math.max(1, retryAfter) : DEFAULT_RETRY_SECONDS;
   }
@@ -133,11 +155,23 @@ export class XApi {
 /** X's own words for a failure, whichever of its shapes it used. */
 function problemText(json: unknown): string | undefined {
   if (!json || typeof json !== 'object') return undefined;
-  const j = json as { error?: unknown; error_description?: unknown; detail?: unknown; title?: unknown; errors?: { message?: string; detail?: string; title?: string }[] };
+  const j = json as {
+    error?: unknown;
+    error_description?: unknown;
+    detail?: unknown;
+    title?: unknown;
+    errors?: { message?: string; detail?: string; title?: string }[];
+  };
   // The OAuth endpoint: {error, error_description}; the code is what callers branch on.
-  if (typeof j.error === 'string') return typeof j.error_description === 'string' ? `${j.error} (${j.error_description})` : j.error;
+  if (typeof j.error === 'string')
+    return typeof j.error_description === 'string' ? `${j.error} (${j.error_description})` : j.error;
   const first = Array.isArray(j.errors) ? j.errors[0] : undefined;
-  const text = (typeof j.detail === 'string' && j.detail) || first?.detail || first?.message || (typeof j.title === 'string' && j.title) || first?.title;
+  const text =
+    (typeof j.detail === 'string' && j.detail) ||
+    first?.detail ||
+    first?.message ||
+    (typeof j.title === 'string' && j.title) ||
+    first?.title;
   return text ? String(text).slice(0, 300) : undefined;
 }
 

@@ -57,8 +57,10 @@ export async function createAccount(input: NewAccount): Promise<{ user: UserReco
   try {
     await writeTogether(newUserItems(user));
   } catch (err) {
-    if (failedOn(err, 'email')) throw new ConflictError('email_in_use', `The e-mail address ${input.email} is already in use.`);
-    if (failedOn(err, 'apiKey')) throw new ConflictError('idempotency_conflict', 'That API key is already assigned to another account.');
+    if (failedOn(err, 'email'))
+      throw new ConflictError('email_in_use', `The e-mail address ${input.email} is already in use.`);
+    if (failedOn(err, 'apiKey'))
+      throw new ConflictError('idempotency_conflict', 'That API key is already assigned to another account.');
     throw err;
   }
   if (input.credits && input.credits > 0) {
@@ -98,11 +100,18 @@ export async function rotateApiKey(user: UserRecord): Promise<{ apiKey: string; 
 }
 
 /** PATCH /users/me: the profile after the change, read as every request reads its caller (a due downgrade applied). */
-export async function updateProfile(user: UserRecord, patch: { full_name?: string | null; email?: string }): Promise<UserRecord> {
+export async function updateProfile(
+  user: UserRecord,
+  patch: { full_name?: string | null; email?: string },
+): Promise<UserRecord> {
   return effectiveUser(await applyProfilePatch(user, patch), now());
 }
 
-async function applyProfilePatch(user: UserRecord, patch: { full_name?: string | null; email?: string }, attempt = 0): Promise<UserRecord> {
+async function applyProfilePatch(
+  user: UserRecord,
+  patch: { full_name?: string | null; email?: string },
+  attempt = 0,
+): Promise<UserRecord> {
   const at = now().toISOString();
   if (patch.email !== undefined && patch.email.toLowerCase() !== user.email.toLowerCase()) {
     try {

@@ -29,7 +29,12 @@ export async function ensureDemoAccount(demo: DemoAccount): Promise<string | und
 export async function ensureDemoAccount(demo: DemoAccount): Promise<string | undefined> {
   const existingId = await findUserIdByEmail(demo.email);
   if (!existingId) {
-    const { apiKey } = await createAccount({ email: demo.email, tier: demo.tier, credits: demo.credits, fullName: `Demo ${demo.tier}` });
+    const { apiKey } = await createAccount({
+      email: demo.email,
+      tier: demo.tier,
+      credits: demo.credits,
+      fullName: `Demo ${demo.tier}`,
+    });
     if (!demo.apiKey) return apiKey;
     const user = (await getUser((await findUserIdByEmail(demo.email))!))!;
     const key = issueApiKey(demo.apiKey);
@@ -43,12 +48,28 @@ export async function ensureDemoAccount(demo: DemoAccount): Promise<string | und
     shown = last !== undefined && hashApiKey(last) === user.apiKeyHash ? last : undefined;
   } else {
     const key = issueApiKey(demo.apiKey);
-    if (user.apiKeyHash !== key.hash) await writeTogether(rotateApiKeyItems(user, key.hash, key.lastFour, now().toISOString()));
+    if (user.apiKeyHash !== key.hash)
+      await writeTogether(rotateApiKeyItems(user, key.hash, key.lastFour, now().toISOString()));
     shown = key.apiKey;
   }
-  if (demo.tier === 'pro' && (user.subscriptionStatus !== 'active' || !user.currentPeriodEnd || Date.parse(user.currentPeriodEnd) < now().getTime())) {
+  if (
+    demo.tier === 'pro' &&
+    (user.subscriptionStatus !== 'active' ||
+      !user.currentPeriodEnd ||
+      Date.parse(user.currentPeriodEnd) < now().getTime())
+  ) {
     // Keep the demo subscription current across restarts.
-    await updateUserFields(user.id, { tier: 'pro', subscriptionStatus: 'active', currentPeriodStart: now().toISOString(), currentPeriodEnd: addOneMonth(now()).toISOString(), downgradeAt: null }, now().toISOString());
+    await updateUserFields(
+      user.id,
+      {
+        tier: 'pro',
+        subscriptionStatus: 'active',
+        currentPeriodStart: now().toISOString(),
+        currentPeriodEnd: addOneMonth(now()).toISOString(),
+        downgradeAt: null,
+      },
+      now().toISOString(),
+    );
   }
   await grantCredits({ userId: user.id, grantId: `initial-${user.id}`, amount: demo.credits, source: 'operator' });
   return shown;

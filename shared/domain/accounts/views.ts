@@ -22,7 +22,7 @@ const activeAddOns = (q: AddOnQuantities) => ADD_ON_TYPES.filter((t) => (q[t] ??
 
 export function subscriptionView(user: UserRecord, balance: BalanceView) {
   const paying = user.tier === 'pro';
-  const quantities = paying ? user.addOns ?? {} : {};
+  const quantities = paying ? (user.addOns ?? {}) : {};
   return {
     tier: user.tier,
     status: user.subscriptionStatus,

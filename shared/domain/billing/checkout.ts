@@ -14,7 +14,14 @@ export async function startCheckout(user: UserRecord, addOns: AddOnType[], baseU
   const session = await payments.createCheckoutSession({ userId: user.id, email: user.email, addOns, baseUrl });
   const at = now();
   await putCheckout(
-    { sessionId: session.id, userId: user.id, addOns, status: 'open', provider: payments.kind, createdAt: at.toISOString() },
+    {
+      sessionId: session.id,
+      userId: user.id,
+      addOns,
+      status: 'open',
+      provider: payments.kind,
+      createdAt: at.toISOString(),
+    },
     Math.floor(at.getTime() / 1000) + SESSION_TTL_SECONDS,
   );
   return { checkout_url: session.url, checkout_session_id: session.id };

@@ -62,7 +62,11 @@ export async function payLocalCheckout(sessionId: string): Promise<string> {
   });
   const signature = (await stripeSignatures()).generateTestHeaderString({ payload, secret });
   const outcome = await applyPaymentEventOnce(await verifyPaymentEvent(payload, signature));
-  if (outcome === 'ignored') throw new UnprocessableError('invalid_state', 'The payment could not be applied to this account (it may already have an active subscription).');
+  if (outcome === 'ignored')
+    throw new UnprocessableError(
+      'invalid_state',
+      'The payment could not be applied to this account (it may already have an active subscription).',
+    );
   await markCheckoutPaid(sessionId);
   return page('Paid', '<h1>Payment complete</h1><p>Your pro subscription is active.</p>');
 }

@@ -1,5 +1,10 @@
 /** Plans and add-ons as data. Prices in USD; credits granted per billing period. */
-export const PRO_PLAN = { tier: 'pro', monthlyUsd: 99, periodCredits: 10_000, stripePriceEnv: 'STRIPE_PRICE_PRO' } as const;
+export const PRO_PLAN = {
+  tier: 'pro',
+  monthlyUsd: 99,
+  periodCredits: 10_000,
+  stripePriceEnv: 'STRIPE_PRICE_PRO',
+} as const;
 
 export const ADD_ONS = {
   credits_10k: { periodCredits: 10_000, monthlyUsd: 49, stripePriceEnv: 'STRIPE_PRICE_CREDITS_10K' },

@@ -3,7 +3,14 @@ import { ValidationError } from '#shared/domain/errors';
 import { now } from '#shared/adapters/ports';
 import { stripeSignatures } from '#shared/adapters/stripeSignatures';
 import { paymentEventGuard } from '#shared/store/checkoutRepo';
-import { findUserIdBySubscription, getUser, subscriptionOwnerItem, updateUserItem, type UserCondition, type UserRecord } from '#shared/store/usersRepo';
+import {
+  findUserIdBySubscription,
+  getUser,
+  subscriptionOwnerItem,
+  updateUserItem,
+  type UserCondition,
+  type UserRecord,
+} from '#shared/store/usersRepo';
 import { TransactionConditionError, writeTogether, type TransactItems } from '#shared/store/transactions';
 import { grantCredits } from '#shared/domain/credits/credits';
 import { ADD_ON_TYPES, addOneMonth, countAddOns, periodAllowance, type AddOnType } from './plans';
@@ -28,17 +35,29 @@ function signedAt(signature: string): number | undefined {
 }
 
 export async function verifyPaymentEvent(rawBody: string, signature: string | undefined): Promise<PaymentEvent> {
-  if (!signature) throw new ValidationError('Missing Stripe-Signature header.', [{ path: 'headers.stripe-signature', message: 'Required' }]);
+  if (!signature)
+    throw new ValidationError('Missing Stripe-Signature header.', [
+      { path: 'headers.stripe-signature', message: 'Required' },
+    ]);
   const nowMs = now().getTime();
   const secret = await requireStripeSecret('STRIPE_WEBHOOK_SECRET');
   const invalid = () => {
     recordMetric('PaymentEventsRejected', 1, { reason: 'signature' });
-    return new ValidationError('The webhook signature is invalid, too old or from the future.', [{ path: 'headers.stripe-signature', message: 'Signature check failed' }]);
+    return new ValidationError('The webhook signature is invalid, too old or from the future.', [
+      { path: 'headers.stripe-signature', message: 'Signature check failed' },
+    ]);
   };
   const signatures = await stripeSignatures();
   let event: PaymentEvent;
   try {
-    event = signatures.constructEvent(rawBody, signature, secret, SIGNATURE_TOLERANCE_SECONDS, undefined, nowMs) as unknown as PaymentEvent;
+    event = signatures.constructEvent(
+      rawBody,
+      signature,
+      secret,
+      SIGNATURE_TOLERANCE_SECONDS,
+      undefined,
+      nowMs,
+    ) as unknown as PaymentEvent;
   } catch {
     throw invalid();
   }
@@ -52,9 +71,18 @@ export async function verifyPaymentEvent(rawBody: string, signature: string | un
 const isUsableEvent = (event: unknown): event is PaymentEvent => {
   const e = event as Partial<PaymentEvent> | null;
   return (
-    typeof e === 'object' && e !== null && typeof e.id === 'string' && e.id !== '' && typeof e.type === 'string' &&
-    Number.isSafeInteger(e.created) && Math.abs(e.created!) < 253_402_300_799 &&
-    typeof e.data === 'object' && e.data !== null && typeof e.data.object === 'object' && e.data.object !== null && !Array.isArray(e.data.object)
+    typeof e === 'object' &&
+    e !== null &&
+    typeof e.id === 'string' &&
+    e.id !== '' &&
+    typeof e.type === 'string' &&
+    Number.isSafeInteger(e.created) &&
+    Math.abs(e.created!) < 253_402_300_799 &&
+    typeof e.data === 'object' &&
+    e.data !== null &&
+    typeof e.data.object === 'object' &&
+    e.data.object !== null &&
+    !Array.isArray(e.data.object)
   );
 };
 
@@ -74,7 +102,8 @@ const parseAddOns = (value: unknown): AddOnType[] =>
     .filter((s): s is AddOnType => (ADD_ON_TYPES as string[]).includes(s));
 
 const iso = (seconds: number | undefined) => (seconds ? new Date(seconds * 1000).toISOString() : undefined);
-const idOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : (value as { id?: string } | null)?.id);
+const idOf = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : (value as { id?: string } | null)?.id;
 
 interface Effect {
   userId: string;
@@ -101,12 +130,22 @@ const notDeleted = (subscriptionId: string): UserCondition => ({
  * replaced (a past_due one left behind by a new checkout) may still be updated, paid or deleted by
  * Stripe, and must not end or reshape the one that replaced it.
  */
-const isCurrent = (subscriptionId: string): UserCondition => ({ expression: 'stripeSubscriptionId = :currentSub', values: { ':currentSub': subscriptionId } });
-const isCurrentLive = (user: UserRecord | undefined, subscriptionId: string) => user?.stripeSubscriptionId === subscriptionId && user.subscriptionStatus !== 'canceled';
+const isCurrent = (subscriptionId: string): UserCondition => ({
+  expression: 'stripeSubscriptionId = :currentSub',
+  values: { ':currentSub': subscriptionId },
+});
+const isCurrentLive = (user: UserRecord | undefined, subscriptionId: string) =>
+  user?.stripeSubscriptionId === subscriptionId && user.subscriptionStatus !== 'canceled';
 
-const both = (a: UserCondition, b: UserCondition): UserCondition => ({ expression: `(${a.expression}) AND (${b.expression})`, values: { ...a.values, ...b.values } });
+const both = (a: UserCondition, b: UserCondition): UserCondition => ({
+  expression: `(${a.expression}) AND (${b.expression})`,
+  values: { ...a.values, ...b.values },
+});
 
-async function ownerOfSubscription(subscription: StripeObject | string | undefined, metadata?: StripeObject): Promise<string | undefined> {
+async function ownerOfSubscription(
+  subscription: StripeObject | string | undefined,
+  metadata?: StripeObject,
+): Promise<string | undefined> {
   const subId = idOf(subscription);
   return (subId && (await findUserIdBySubscription(subId))) || metadata?.user_id;
 }
@@ -137,18 +176,27 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
         // A second paid checkout must not stack a second subscription (and grant) on an active one.
         condition: both(
           {
-            expression: 'attribute_not_exists(stripeSubscriptionId) OR stripeSubscriptionId = :none OR stripeSubscriptionId = :sub OR subscriptionStatus <> :active',
+            expression:
+              'attribute_not_exists(stripeSubscriptionId) OR stripeSubscriptionId = :none OR stripeSubscriptionId = :sub OR subscriptionStatus <> :active',
             values: { ':none': null, ':sub': subscriptionId, ':active': 'active' },
           },
           notDeleted(subscriptionId),
         ),
         extra: { subscriptionOwner: subscriptionOwnerItem(subscriptionId, userId) },
-        grant: { grantId: `period:${subscriptionId}:initial`, amount: periodAllowance(addOns), expiresAt: end.toISOString(), source: 'pro' },
+        grant: {
+          grantId: `period:${subscriptionId}:initial`,
+          amount: periodAllowance(addOns),
+          expiresAt: end.toISOString(),
+          source: 'pro',
+        },
       };
     }
     case 'invoice.paid': {
       const subscription = object.subscription ?? object.parent?.subscription_details?.subscription;
-      const userId = await ownerOfSubscription(subscription, object.subscription_details?.metadata ?? object.parent?.subscription_details?.metadata);
+      const userId = await ownerOfSubscription(
+        subscription,
+        object.subscription_details?.metadata ?? object.parent?.subscription_details?.metadata,
+      );
       if (!userId) return undefined;
       const line = object.lines?.data?.[0]?.period ?? {};
       const start = iso(line.start) ?? iso(object.period_start) ?? new Date(event.created * 1000).toISOString();
@@ -157,11 +205,20 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
       const addOns = user?.addOns ?? {};
       const subId = idOf(subscription);
       // The first invoice of a subscription is the checkout itself, already granted by checkout.session.completed.
-      const grant = object.billing_reason === 'subscription_create' ? undefined : { grantId: `period:${subId}:${start}`, amount: periodAllowance(addOns), expiresAt: end, source: 'pro' };
+      const grant =
+        object.billing_reason === 'subscription_create'
+          ? undefined
+          : { grantId: `period:${subId}:${start}`, amount: periodAllowance(addOns), expiresAt: end, source: 'pro' };
       // An invoice of a subscription that is not the account's live one (deleted since, replaced, or not yet
       // recorded by its checkout): its period was paid for, so its credits are granted, but it changes no status.
       if (!subId || !isCurrentLive(user, subId)) return grant && { userId, changes: {}, grant };
-      const changes: Partial<UserRecord> = { tier: 'pro', subscriptionStatus: 'active', currentPeriodStart: start, currentPeriodEnd: end, downgradeAt: null };
+      const changes: Partial<UserRecord> = {
+        tier: 'pro',
+        subscriptionStatus: 'active',
+        currentPeriodStart: start,
+        currentPeriodEnd: end,
+        downgradeAt: null,
+      };
       return { userId, changes, condition: both(isCurrent(subId), notDeleted(subId)), ...(grant ? { grant } : {}) };
     }
     case 'customer.subscription.updated': {
@@ -169,14 +226,20 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
       const userId = subId && (await ownerOfSubscription(subId, object.metadata));
       if (!subId || !userId) return undefined;
       const item = object.items?.data?.[0] ?? {};
-      const changes: Partial<UserRecord> = { subscriptionStatus: String(object.status ?? 'active'), subscriptionEventAt: event.created };
+      const changes: Partial<UserRecord> = {
+        subscriptionStatus: String(object.status ?? 'active'),
+        subscriptionEventAt: event.created,
+      };
       const start = iso(object.current_period_start ?? item.current_period_start);
       const end = iso(object.current_period_end ?? item.current_period_end);
       if (start) changes.currentPeriodStart = start;
       if (end) changes.currentPeriodEnd = end;
       if (object.metadata?.add_ons !== undefined) changes.addOns = countAddOns(parseAddOns(object.metadata.add_ons));
       // Stripe does not promise delivery order: an update older than the last one applied changes nothing.
-      const newer: UserCondition = { expression: 'attribute_not_exists(subscriptionEventAt) OR subscriptionEventAt <= :created', values: { ':created': event.created } };
+      const newer: UserCondition = {
+        expression: 'attribute_not_exists(subscriptionEventAt) OR subscriptionEventAt <= :created',
+        values: { ':created': event.created },
+      };
       return { userId, changes, condition: both(newer, both(isCurrent(subId), notDeleted(subId))) };
     }
     case 'customer.subscription.deleted': {
@@ -185,7 +248,11 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
       if (!subId || !userId) return undefined;
       const user = await getUser(userId);
       const periodEnd = iso(object.current_period_end) ?? user?.currentPeriodEnd ?? now().toISOString();
-      return { userId, changes: { subscriptionStatus: 'canceled', downgradeAt: periodEnd }, condition: isCurrent(subId) };
+      return {
+        userId,
+        changes: { subscriptionStatus: 'canceled', downgradeAt: periodEnd },
+        condition: isCurrent(subId),
+      };
     }
     default:
       return undefined;
@@ -212,7 +279,9 @@ export async function applyPaymentEventOnce(event: PaymentEvent): Promise<Paymen
   if (effect && (typeof effect.userId !== 'string' || effect.userId === '')) return ignored(event, 'no user');
   // `event` is the guard: it exists when this event was applied before.
   const guard = paymentEventGuard(event.id, event.type, at);
-  const items: TransactItems = effect ? { event: guard, user: updateUserItem(effect.userId, effect.changes, at, effect.condition), ...effect.extra } : { event: guard };
+  const items: TransactItems = effect
+    ? { event: guard, user: updateUserItem(effect.userId, effect.changes, at, effect.condition), ...effect.extra }
+    : { event: guard };
   const seenBefore = (err: unknown) => err instanceof TransactionConditionError && err.failed.has('event');
   try {
     if (effect?.grant) {

@@ -13,7 +13,11 @@ const tails = new Map<string, Promise<void>>();
  * Runs `move` after every earlier one of `key` in this process; `waited` says another ran just before.
  * `idle` runs when a move ends with none queued behind it.
  */
-export async function oneMoveAtATime<T>(key: string, move: (waited: boolean) => Promise<T>, idle?: () => void): Promise<T> {
+export async function oneMoveAtATime<T>(
+  key: string,
+  move: (waited: boolean) => Promise<T>,
+  idle?: () => void,
+): Promise<T> {
   const before = tails.get(key);
   let release!: () => void;
   const done = new Promise<void>((resolve) => (release = resolve));

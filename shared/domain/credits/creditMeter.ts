@@ -15,11 +15,19 @@ interface Meter {
 
 const meters = new AsyncLocalStorage<{ userId: string; meter: Meter }>();
 
-export async function meterCredits<T>(userId: string | undefined, work: () => Promise<T>): Promise<{ result: T; headers: Record<string, string> }> {
+export async function meterCredits<T>(
+  userId: string | undefined,
+  work: () => Promise<T>,
+): Promise<{ result: T; headers: Record<string, string> }> {
   if (!userId) return { result: await work(), headers: {} };
   const meter: Meter = { charged: 0, remaining: null, moved: false };
   const result = await meters.run({ userId, meter }, work);
-  return { result, headers: meter.moved ? { 'x-credits-charged': String(meter.charged), 'x-credits-remaining': String(meter.remaining) } : {} };
+  return {
+    result,
+    headers: meter.moved
+      ? { 'x-credits-charged': String(meter.charged), 'x-credits-remaining': String(meter.remaining) }
+      : {},
+  };
 }
 
 /** A committed move of `spent` credits (negative: given back) leaving `balance` available. */

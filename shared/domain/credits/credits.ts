@@ -21,8 +21,23 @@ import {
   type LedgerEntry,
   type StoredWallet,
 } from '#shared/store/walletRepo';
-import { isTransactionConflict, TransactionConditionError, writeTogether, type TransactItem, type TransactItems } from '#shared/store/transactions';
-import { addGrant, availableCredits, earliestExpiry, liveGrants, planSpend, pruneWallet, restoreAllocation, type Wallet } from './wallet';
+import {
+  isTransactionConflict,
+  TransactionConditionError,
+  writeTogether,
+  type TransactItem,
+  type TransactItems,
+} from '#shared/store/transactions';
+import {
+  addGrant,
+  availableCredits,
+  earliestExpiry,
+  liveGrants,
+  planSpend,
+  pruneWallet,
+  restoreAllocation,
+  type Wallet,
+} from './wallet';
 import { recordMetric } from '#shared/observability/metrics';
 import { recordCreditMove } from './creditMeter';
 import { oneMoveAtATime } from './accountQueue';
@@ -68,7 +83,11 @@ type MoveItems = { wallet: TransactItem; guard?: TransactItem; ledger?: Transact
 async function moveMoney(
   userId: string,
   extras: TransactItems,
-  build: (wallet: Wallet & { version: number }, at: Date, prefetched: boolean) => Promise<{ items: MoveItems; balance: number; next: Wallet } | Attempt>,
+  build: (
+    wallet: Wallet & { version: number },
+    at: Date,
+    prefetched: boolean,
+  ) => Promise<{ items: MoveItems; balance: number; next: Wallet } | Attempt>,
   prefetched?: StoredWallet,
 ): Promise<MoveOutcome> {
   // A move that waited for another of its account read the wallet before that one wrote: it starts from
@@ -78,7 +97,9 @@ async function moveMoney(
     (waited) => {
       const handed = handOff.get(userId);
       handOff.delete(userId);
-      return moveMoneyNow(userId, extras, build, waited ? handed : prefetched, (written) => handOff.set(userId, written));
+      return moveMoneyNow(userId, extras, build, waited ? handed : prefetched, (written) =>
+        handOff.set(userId, written),
+      );
     },
     () => handOff.delete(userId),
   );
@@ -90,7 +111,11 @@ const handOff = new Map<string, StoredWallet>();
 async function moveMoneyNow(
   userId: string,
   extras: TransactItems,
-  build: (wallet: Wallet & { version: number }, at: Date, prefetched: boolean) => Promise<{ items: MoveItems; balance: number; next: Wallet } | Attempt>,
+  build: (
+    wallet: Wallet & { version: number },
+    at: Date,
+    prefetched: boolean,
+  ) => Promise<{ items: MoveItems; balance: number; next: Wallet } | Attempt>,
   prefetched?: StoredWallet,
   wrote?: (wallet: StoredWallet) => void,
 ): Promise<MoveOutcome> {
@@ -112,11 +137,13 @@ async function moveMoneyNow(
       return { alreadyApplied: false, balance: built.balance };
     } catch (err) {
       if (err instanceof TransactionConditionError) {
-        if (err.failed.has('guard')) return { alreadyApplied: true, balance: availableCredits(await loadWallet(userId), now()) };
+        if (err.failed.has('guard'))
+          return { alreadyApplied: true, balance: availableCredits(await loadWallet(userId), now()) };
         const failedExtras = err.failedAmong(extras);
         if (failedExtras.length > 0) throw new TransactionConditionError(failedExtras, err.conflicted, { cause: err });
         // Only the move's own items failed: the wallet moved (try again), or something that should not happen.
-        if (!err.failed.has('wallet') && !err.conflicted) throw new Error(`Credit move for ${userId} failed on ${[...err.failed].join(', ')}`, { cause: err });
+        if (!err.failed.has('wallet') && !err.conflicted)
+          throw new Error(`Credit move for ${userId} failed on ${[...err.failed].join(', ')}`, { cause: err });
       } else if (!isTransactionConflict(err)) {
         throw err;
       }
@@ -131,7 +158,11 @@ async function moveMoneyNow(
  * writes the `with` items (a free result is still a result) but no ledger entry.
  */
 /** Reports an applied move that touched money to the request's credit meter (the X-Credits-* headers). */
-async function metered<T extends MoveOutcome>(userId: string, outcome: Promise<T>, spent: (o: T) => number | null): Promise<T> {
+async function metered<T extends MoveOutcome>(
+  userId: string,
+  outcome: Promise<T>,
+  spent: (o: T) => number | null,
+): Promise<T> {
   const o = await outcome;
   const amount = o.alreadyApplied ? null : spent(o);
   if (amount !== null) recordCreditMove(userId, amount, o.balance);
@@ -146,26 +177,38 @@ async function chargeOnce(move: MoneyMove & { amount: number; chargeId: string }
     await writeTogether(move.with ?? {});
     return { alreadyApplied: false, balance: availableCredits(move.wallet ?? (await loadWallet(move.userId)), now()) };
   }
-  const outcome = await moveMoney(move.userId, move.with ?? {}, async (wallet, at, prefetched) => {
-    const plan = planSpend(pruneWallet(wallet, at), move.amount, at);
-    if (!plan.ok) {
-      // Too little in the caller's earlier read: decide on the wallet as it is now.
-      if (prefetched) return { done: false };
-      if (await chargeWasApplied(move.userId, move.chargeId)) return { done: true, outcome: { alreadyApplied: true, balance: plan.available } };
-      throw new InsufficientCreditsError(move.amount, plan.available);
-    }
-    const createdAt = at.toISOString();
-    const entry: LedgerEntry = { tool_name: move.toolName, credits: move.amount, ref_id: move.refId, created_at: createdAt, charge_id: move.chargeId };
-    return {
-      items: {
-        wallet: putWalletIfUnchanged(move.userId, wallet.version, plan.wallet, createdAt),
-        guard: putChargeGuard(move.userId, move.chargeId, createdAt),
-        ledger: putLedgerEntry(move.userId, entry),
-      },
-      next: plan.wallet,
-      balance: availableCredits(plan.wallet, at),
-    };
-  }, move.wallet);
+  const outcome = await moveMoney(
+    move.userId,
+    move.with ?? {},
+    async (wallet, at, prefetched) => {
+      const plan = planSpend(pruneWallet(wallet, at), move.amount, at);
+      if (!plan.ok) {
+        // Too little in the caller's earlier read: decide on the wallet as it is now.
+        if (prefetched) return { done: false };
+        if (await chargeWasApplied(move.userId, move.chargeId))
+          return { done: true, outcome: { alreadyApplied: true, balance: plan.available } };
+        throw new InsufficientCreditsError(move.amount, plan.available);
+      }
+      const createdAt = at.toISOString();
+      const entry: LedgerEntry = {
+        tool_name: move.toolName,
+        credits: move.amount,
+        ref_id: move.refId,
+        created_at: createdAt,
+        charge_id: move.chargeId,
+      };
+      return {
+        items: {
+          wallet: putWalletIfUnchanged(move.userId, wallet.version, plan.wallet, createdAt),
+          guard: putChargeGuard(move.userId, move.chargeId, createdAt),
+          ledger: putLedgerEntry(move.userId, entry),
+        },
+        next: plan.wallet,
+        balance: availableCredits(plan.wallet, at),
+      };
+    },
+    move.wallet,
+  );
   if (!outcome.alreadyApplied) recordMetric('CreditsCharged', move.amount, { tool: move.toolName });
   return outcome;
 }
@@ -180,7 +223,8 @@ async function reserveOnce(move: MoneyMove & { amount: number; reservationId: st
     if (!plan.ok) {
       // Too little in a wallet handed over rather than read: decide on the wallet as it is now.
       if (prefetched) return { done: false };
-      if (await getReservation(move.userId, move.reservationId)) return { done: true, outcome: { alreadyApplied: true, balance: plan.available } };
+      if (await getReservation(move.userId, move.reservationId))
+        return { done: true, outcome: { alreadyApplied: true, balance: plan.available } };
       throw new InsufficientCreditsError(move.amount, plan.available);
     }
     const createdAt = at.toISOString();
@@ -213,7 +257,9 @@ export interface SettleOutcome extends MoveOutcome {
  * rest goes back where it came from. Settling twice is a no-op.
  */
 /** A settlement gives back what was reserved and not charged: a negative spend for the meter. */
-export const settleReservation = (move: Omit<MoneyMove, 'toolName' | 'refId'> & { reservationId: string; chargedAmount: number }): Promise<SettleOutcome> =>
+export const settleReservation = (
+  move: Omit<MoneyMove, 'toolName' | 'refId'> & { reservationId: string; chargedAmount: number },
+): Promise<SettleOutcome> =>
   metered(move.userId, settleOnce(move), (o) => (o.charged + o.released > 0 ? -o.released : null));
 
 async function settleOnce(
@@ -263,7 +309,13 @@ async function refundOnce(move: MoneyMove & { amount: number; chargeId: string }
       items: {
         wallet: putWalletIfUnchanged(move.userId, wallet.version, next, createdAt),
         guard: putChargeGuard(move.userId, move.chargeId, createdAt),
-        ledger: putLedgerEntry(move.userId, { tool_name: move.toolName, credits: -move.amount, ref_id: move.refId, created_at: createdAt, charge_id: move.chargeId }),
+        ledger: putLedgerEntry(move.userId, {
+          tool_name: move.toolName,
+          credits: -move.amount,
+          ref_id: move.refId,
+          created_at: createdAt,
+          charge_id: move.chargeId,
+        }),
       },
       next,
       balance: availableCredits(next, at),
@@ -289,18 +341,30 @@ export async function grantCredits(grant: GrantRequest): Promise<MoveOutcome> {
     const pruned = pruneWallet(wallet, at);
     const createdAt = at.toISOString();
     if (grant.expiresAt) {
-      if (wallet.grants.some((g) => g.id === grant.grantId)) return { done: true, outcome: { alreadyApplied: true, balance: availableCredits(pruned, at) } };
-      const next = addGrant(pruned, { id: grant.grantId, amount: grant.amount, expiresAt: grant.expiresAt, source: grant.source });
+      if (wallet.grants.some((g) => g.id === grant.grantId))
+        return { done: true, outcome: { alreadyApplied: true, balance: availableCredits(pruned, at) } };
+      const next = addGrant(pruned, {
+        id: grant.grantId,
+        amount: grant.amount,
+        expiresAt: grant.expiresAt,
+        source: grant.source,
+      });
       // A grant spent to zero (or expired) leaves the wallet, so the wallet alone cannot tell it was applied: the guard can.
       return {
-        items: { wallet: putWalletIfUnchanged(grant.userId, wallet.version, next, createdAt), guard: putChargeGuard(grant.userId, `grant-${grant.grantId}`, createdAt) },
+        items: {
+          wallet: putWalletIfUnchanged(grant.userId, wallet.version, next, createdAt),
+          guard: putChargeGuard(grant.userId, `grant-${grant.grantId}`, createdAt),
+        },
         next,
         balance: availableCredits(next, at),
       };
     }
     const next = { ...pruned, permanent: pruned.permanent + grant.amount };
     return {
-      items: { wallet: putWalletIfUnchanged(grant.userId, wallet.version, next, createdAt), guard: putChargeGuard(grant.userId, `grant-${grant.grantId}`, createdAt) },
+      items: {
+        wallet: putWalletIfUnchanged(grant.userId, wallet.version, next, createdAt),
+        guard: putChargeGuard(grant.userId, `grant-${grant.grantId}`, createdAt),
+      },
       next,
       balance: availableCredits(next, at),
     };

@@ -27,7 +27,9 @@ export interface Allocation {
 const isLive = (grant: Grant, now: Date) => Date.parse(grant.expiresAt) > now.getTime() && grant.amount > 0;
 
 export function liveGrants(wallet: Wallet, now: Date): Grant[] {
-  return wallet.grants.filter((g) => isLive(g, now)).sort((a, b) => a.expiresAt.localeCompare(b.expiresAt) || a.id.localeCompare(b.id));
+  return wallet.grants
+    .filter((g) => isLive(g, now))
+    .sort((a, b) => a.expiresAt.localeCompare(b.expiresAt) || a.id.localeCompare(b.id));
 }
 
 export function availableCredits(wallet: Wallet, now: Date): number {

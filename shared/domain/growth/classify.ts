@@ -25,7 +25,8 @@ function inputShapes({ assets, niche }: ClassificationInput): Set<InputShape> {
 
 /** When nothing in the words decides, the inputs do. */
 function byInputsAlone(assets: NormalizedAssets): GoalType {
-  if (assets.contacts.length > 0) return assets.contacts.every((c) => c.email) ? 'email_verification' : 'contact_enrichment';
+  if (assets.contacts.length > 0)
+    return assets.contacts.every((c) => c.email) ? 'email_verification' : 'contact_enrichment';
   if (assets.companies.length > 0) return 'email_discovery';
   return 'lead_generation';
 }

@@ -24,6 +24,7 @@ export function coverageModeOf(known: number, total: number): CoverageMode {
  */
 export function executionPath(mode: CoverageMode, capabilities: Capability[]) {
   const external = capabilities.filter((c) => EXTERNAL_CAPABILITIES.has(c));
-  if (mode === 'sufficient' || external.length === 0) return { recommended_path: 'enrichment_only' as const, fallback_capabilities: [] as Capability[] };
+  if (mode === 'sufficient' || external.length === 0)
+    return { recommended_path: 'enrichment_only' as const, fallback_capabilities: [] as Capability[] };
   return { recommended_path: 'enrichment_plus_fallback' as const, fallback_capabilities: external };
 }

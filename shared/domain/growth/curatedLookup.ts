@@ -1,21 +1,35 @@
 /** What growth asks the curated data: which company domains it knows, and which domain has a company name. */
 import type { SectorId } from '#shared/data/taxonomy';
-import { companyLookup, getCuratedEntities, listProspectsInSector, type CompanyLookup, type CuratedCompany } from '#shared/store/curatedRepo';
+import {
+  companyLookup,
+  getCuratedEntities,
+  listProspectsInSector,
+  type CompanyLookup,
+  type CuratedCompany,
+} from '#shared/store/curatedRepo';
 import type { NormalizedCompany } from './normalize';
 
 /** One reader for one request: the lookup partitions it reads are read once, whatever it asks. */
 export const curatedCompanyLookup = (): CompanyLookup => companyLookup();
 
 /** How many of the domains the curated data knows a company at (a subdomain counts for its parent). */
-export async function countCuratedCompanyDomains(domains: string[], lookup: CompanyLookup = companyLookup()): Promise<number> {
+export async function countCuratedCompanyDomains(
+  domains: string[],
+  lookup: CompanyLookup = companyLookup(),
+): Promise<number> {
   const known = await lookup.knownDomains(domains);
   return domains.filter((d) => known.has(d)).length;
 }
 
 /** Lower-cased company name to the curated domain, for the names the curated data knows (first match wins). */
-export async function curatedDomainsByName(names: string[], lookup: CompanyLookup = companyLookup()): Promise<Map<string, string>> {
+export async function curatedDomainsByName(
+  names: string[],
+  lookup: CompanyLookup = companyLookup(),
+): Promise<Map<string, string>> {
   const found = await lookup.companiesByName(names);
-  return new Map(names.flatMap((name) => (found.has(name) ? [[name.toLowerCase(), found.get(name)!.domain] as const] : [])));
+  return new Map(
+    names.flatMap((name) => (found.has(name) ? [[name.toLowerCase(), found.get(name)!.domain] as const] : [])),
+  );
 }
 
 /**

@@ -13,12 +13,20 @@ import { writeTogether } from '#shared/store/transactions';
  * When the reservation was settled already, by the run's own job closing, the run fails without an
  * event: the job's closing reported the run.
  */
-export async function failRunBeforeStart(run: Pick<GrowthRunRecord, 'userId' | 'runId' | 'reservationId'>, message: string): Promise<boolean> {
+export async function failRunBeforeStart(
+  run: Pick<GrowthRunRecord, 'userId' | 'runId' | 'reservationId'>,
+  message: string,
+): Promise<boolean> {
   const at = now().toISOString();
   const event = webhookEvent(run.userId, 'growth_run.failed', { kind: 'growth_run', id: run.runId }, at);
   const writes = { run: failRunBeforeStartItem(run.userId, run.runId, message, at), events: [event.item] };
   try {
-    const settled = await settleReservation({ userId: run.userId, reservationId: run.reservationId, chargedAmount: 0, with: writes });
+    const settled = await settleReservation({
+      userId: run.userId,
+      reservationId: run.reservationId,
+      chargedAmount: 0,
+      with: writes,
+    });
     if (settled.alreadyApplied) {
       // The run's job settled the reservation: it was created, then closed (its messages could not be
       // queued), and its closing reported growth_run.failed already. The run still fails, with no second event.

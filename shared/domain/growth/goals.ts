@@ -3,7 +3,13 @@
  * enrichment capabilities deliver it, what it needs as input and what its output rows carry.
  * Classification and planning read this table; adding a goal is adding a row.
  */
-export const GOAL_TYPES = ['email_discovery', 'contact_enrichment', 'email_verification', 'lead_generation', 'company_research'] as const;
+export const GOAL_TYPES = [
+  'email_discovery',
+  'contact_enrichment',
+  'email_verification',
+  'lead_generation',
+  'company_research',
+] as const;
 export type GoalType = (typeof GOAL_TYPES)[number];
 
 /** The enrichment pipeline's capabilities, in the order it runs them: a growth run is an enrichment job. */
@@ -18,7 +24,10 @@ export interface GoalDefinition {
   /** Phrases that point at this goal; each match adds its weight to the goal's score. */
   cues: { pattern: RegExp; weight: number }[];
   /** Extra score when the inputs have this shape (a pasted list of e-mails suggests verification). */
-  inputCues: { when: 'contacts_with_email' | 'companies_only' | 'contacts_without_email' | 'no_inputs_with_niche'; weight: number }[];
+  inputCues: {
+    when: 'contacts_with_email' | 'companies_only' | 'contacts_without_email' | 'no_inputs_with_niche';
+    weight: number;
+  }[];
   /** What the goal asks of the pipeline; the jobs planner adds what these need for the inputs given. */
   capabilities: Capability[];
   needs: InputNeed;
@@ -82,14 +91,26 @@ export const GOALS: GoalDefinition[] = [
     inputCues: [{ when: 'no_inputs_with_niche', weight: 2 }],
     capabilities: ['qualification', 'company_size', 'contact_discovery', 'email_lookup', 'email_verify'],
     needs: 'companies',
-    requiredFields: ['company_name', 'domain', 'icp_score', 'employee_count', 'full_name', 'title', 'email', 'email_status'],
+    requiredFields: [
+      'company_name',
+      'domain',
+      'icp_score',
+      'employee_count',
+      'full_name',
+      'title',
+      'email',
+      'email_status',
+    ],
     deliverable: 'qualified leads with verified e-mails',
   },
   {
     goal: 'company_research',
     cues: [
       { pattern: /\bresearch\b/, weight: 3 },
-      { pattern: /\b(company|companies|firmographics?|headcount|employees?)\b.*\b(size|info|profile|data)\b/, weight: 2 },
+      {
+        pattern: /\b(company|companies|firmographics?|headcount|employees?)\b.*\b(size|info|profile|data)\b/,
+        weight: 2,
+      },
       { pattern: /\b(how big|size of|company size)\b/, weight: 3 },
       { pattern: /\b(analy[sz]e|assess|score)\b/, weight: 1 },
     ],
@@ -104,4 +125,6 @@ export const GOALS: GoalDefinition[] = [
 export const goalDefinition = (goal: GoalType): GoalDefinition => GOALS.find((g) => g.goal === goal)!;
 
 /** Capabilities that call outside providers (their `external` in CAPABILITIES): their credits are the plan's external spend. */
-export const EXTERNAL_CAPABILITIES: ReadonlySet<Capability> = new Set(CAPABILITY_NAMES.filter((c) => CAPABILITIES[c].external));
+export const EXTERNAL_CAPABILITIES: ReadonlySet<Capability> = new Set(
+  CAPABILITY_NAMES.filter((c) => CAPABILITIES[c].external),
+);

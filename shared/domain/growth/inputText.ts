@@ -118,11 +118,24 @@ export function parseDelimited(text: string, delimiter: string): string[][] {
   return rows.filter((r) => r.some((c) => c !== ''));
 }
 
-const headerToken = (cell: string) => cell.toLowerCase().replace(/[^a-z_]/g, '').replace(/_/g, '');
+const headerToken = (cell: string) =>
+  cell
+    .toLowerCase()
+    .replace(/[^a-z_]/g, '')
+    .replace(/_/g, '');
 
 function headerField(cell: string): Field | undefined {
   const token = headerToken(cell);
-  return own(HEADER_ALIASES, token) ?? own(HEADER_ALIASES, cell.trim().toLowerCase().replace(/[\s-]+/g, '_'));
+  return (
+    own(HEADER_ALIASES, token) ??
+    own(
+      HEADER_ALIASES,
+      cell
+        .trim()
+        .toLowerCase()
+        .replace(/[\s-]+/g, '_'),
+    )
+  );
 }
 
 /** What a cell's content looks like, for files without a header row. */
@@ -183,7 +196,8 @@ function rowToAssets(row: string[], columns: Map<number, Field>): { company?: In
   const isContact = [...CONTACT_FIELDS].some((f) => values[f]);
   if (isContact) {
     const contact: InputContact = {};
-    for (const [k, v] of Object.entries(values)) (contact as Record<string, string>)[k === 'website' ? 'domain' : k] = v;
+    for (const [k, v] of Object.entries(values))
+      (contact as Record<string, string>)[k === 'website' ? 'domain' : k] = v;
     return { contact };
   }
   const company: InputCompany = {};
@@ -235,7 +249,12 @@ function parseList(text: string): ParsedInputText {
  */
 function looksLikeList(text: string): boolean {
   const lines = text.split(LINES).filter((l) => l.trim() !== '');
-  return lines.every((line) => line.split(LIST_SEPARATORS).filter(Boolean).every((t) => contentField(stripWrappers(t)) !== undefined));
+  return lines.every((line) =>
+    line
+      .split(LIST_SEPARATORS)
+      .filter(Boolean)
+      .every((t) => contentField(stripWrappers(t)) !== undefined),
+  );
 }
 
 export function parseInputText(raw: string | undefined): ParsedInputText {

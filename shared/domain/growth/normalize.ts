@@ -48,7 +48,9 @@ const collapse = (value: string | undefined): string | undefined => {
 
 /** Lower-cased and trimmed (mailbox names are case-insensitive in practice); undefined when malformed. */
 export function normalizeEmail(value: string | undefined): string | undefined {
-  const raw = collapse(value)?.toLowerCase().replace(/^mailto:/, '');
+  const raw = collapse(value)
+    ?.toLowerCase()
+    .replace(/^mailto:/, '');
   return raw && EMAIL.test(raw) ? raw : undefined;
 }
 
@@ -68,7 +70,9 @@ export function companyDomainOfEmail(email: string | undefined): string | undefi
 }
 
 const fill = <T extends object>(target: T, source: T): T => {
-  for (const [k, v] of Object.entries(source)) if (v !== undefined && (target as Record<string, unknown>)[k] === undefined) (target as Record<string, unknown>)[k] = v;
+  for (const [k, v] of Object.entries(source))
+    if (v !== undefined && (target as Record<string, unknown>)[k] === undefined)
+      (target as Record<string, unknown>)[k] = v;
   return target;
 };
 
@@ -113,7 +117,11 @@ function normalizeContact(input: InputContact): NormalizedContact | Rejection['r
 /** The identity two records share when they are the same company or person. */
 const companyIdentity = (c: NormalizedCompany) => (c.domain ? `d:${c.domain}` : `n:${c.company_name!.toLowerCase()}`);
 const contactIdentity = (c: NormalizedContact) =>
-  c.email ? `e:${c.email}` : c.linkedin_url ? `l:${c.linkedin_url}` : `n:${c.full_name!.toLowerCase()}@${c.domain ?? c.company_name!.toLowerCase()}`;
+  c.email
+    ? `e:${c.email}`
+    : c.linkedin_url
+      ? `l:${c.linkedin_url}`
+      : `n:${c.full_name!.toLowerCase()}@${c.domain ?? c.company_name!.toLowerCase()}`;
 
 function dedupe<T extends object>(records: T[], identity: (r: T) => string): { kept: T[]; removed: number } {
   const byIdentity = new Map<string, T>();
@@ -146,7 +154,9 @@ export function normalizeAssets(companies: InputCompany[], contacts: InputContac
     else goodContacts.push(n);
   }
   const byDomain = dedupe(goodCompanies, companyIdentity);
-  const namesWithDomain = new Map(byDomain.kept.filter((c) => c.domain && c.company_name).map((c) => [c.company_name!.toLowerCase(), c]));
+  const namesWithDomain = new Map(
+    byDomain.kept.filter((c) => c.domain && c.company_name).map((c) => [c.company_name!.toLowerCase(), c]),
+  );
   const companiesOut = byDomain.kept.filter((c) => c.domain || !namesWithDomain.has(c.company_name!.toLowerCase()));
   const contactsOut = dedupe(goodContacts, contactIdentity);
   return {
@@ -161,7 +171,10 @@ export function normalizeAssets(companies: InputCompany[], contacts: InputContac
  * has for that name (`domainsByName`, lower-cased names), or is reported as `no_domain`. Companies
  * that turn out to share a domain are merged.
  */
-export function settleCompanyDomains(outcome: NormalizationOutcome, domainsByName: Map<string, string>): NormalizationOutcome {
+export function settleCompanyDomains(
+  outcome: NormalizationOutcome,
+  domainsByName: Map<string, string>,
+): NormalizationOutcome {
   const rejected = [...outcome.rejected];
   const located: NormalizedCompany[] = [];
   for (const company of outcome.assets.companies) {
@@ -173,20 +186,30 @@ export function settleCompanyDomains(outcome: NormalizationOutcome, domainsByNam
   return {
     assets: { ...outcome.assets, companies: merged.kept },
     rejected,
-    duplicatesRemoved: { ...outcome.duplicatesRemoved, companies: outcome.duplicatesRemoved.companies + merged.removed },
+    duplicatesRemoved: {
+      ...outcome.duplicatesRemoved,
+      companies: outcome.duplicatesRemoved.companies + merged.removed,
+    },
   };
 }
 
 /** Keeps the first `max` companies and contacts (what one pipeline run takes); the rest are reported as over_limit. */
-export function capAssets(outcome: NormalizationOutcome, max: { companies: number; contacts: number }): NormalizationOutcome {
+export function capAssets(
+  outcome: NormalizationOutcome,
+  max: { companies: number; contacts: number },
+): NormalizationOutcome {
   const { companies, contacts } = outcome.assets;
   return {
     ...outcome,
     assets: { companies: companies.slice(0, max.companies), contacts: contacts.slice(0, max.contacts) },
     rejected: [
       ...outcome.rejected,
-      ...companies.slice(max.companies).map((c): Rejection => ({ kind: 'company', input: describe(c), reason: 'over_limit' })),
-      ...contacts.slice(max.contacts).map((c): Rejection => ({ kind: 'contact', input: describe(c), reason: 'over_limit' })),
+      ...companies
+        .slice(max.companies)
+        .map((c): Rejection => ({ kind: 'company', input: describe(c), reason: 'over_limit' })),
+      ...contacts
+        .slice(max.contacts)
+        .map((c): Rejection => ({ kind: 'contact', input: describe(c), reason: 'over_limit' })),
     ],
   };
 }

@@ -38,7 +38,10 @@ export function stageStatuses(job: StageProgress): Record<string, StageStatus> {
     out[capability] = status;
   }
   if (job.capabilities.includes('deliverable_finalize')) {
-    out.deliverable_finalize = job.status === 'completed' ? 'completed' : stopped ?? (job.status === 'running' && !frontierSeen ? 'running' : 'pending');
+    out.deliverable_finalize =
+      job.status === 'completed'
+        ? 'completed'
+        : (stopped ?? (job.status === 'running' && !frontierSeen ? 'running' : 'pending'));
   }
   return out;
 }
@@ -62,7 +65,14 @@ export function deliveredCounts(rows: DeliverableRow[]): Record<string, number> 
 export function dataSourceMix(rows: DeliverableRow[]): Record<string, number> {
   const count = (p: (r: DeliverableRow) => boolean) => rows.filter(p).length;
   return {
-    enriched_records: count((r) => r.contact_source === 'contact_discovery' || r.email_source === 'curated' || r.email_source === 'pattern' || r.employee_count !== null || r.icp_score !== null),
+    enriched_records: count(
+      (r) =>
+        r.contact_source === 'contact_discovery' ||
+        r.email_source === 'curated' ||
+        r.email_source === 'pattern' ||
+        r.employee_count !== null ||
+        r.icp_score !== null,
+    ),
     input_contacts: count((r) => r.contact_source === 'input'),
     discovered_contacts: count((r) => r.contact_source === 'contact_discovery'),
     emails_from_input: count((r) => r.email_source === 'input'),
@@ -75,9 +85,16 @@ export function dataSourceMix(rows: DeliverableRow[]): Record<string, number> {
 /** Why a row falls short of what the plan set out to deliver; the first reason that applies. */
 const GAP_RULES: { reason: string; applies: (r: DeliverableRow, caps: Set<Capability>) => boolean }[] = [
   { reason: 'no_contact_found', applies: (r, caps) => caps.has('contact_discovery') && r.contact_source === null },
-  { reason: 'email_not_found', applies: (r, caps) => caps.has('email_lookup') && r.contact_source !== null && r.email === null },
+  {
+    reason: 'email_not_found',
+    applies: (r, caps) => caps.has('email_lookup') && r.contact_source !== null && r.email === null,
+  },
   { reason: 'email_undeliverable', applies: (r) => r.email_status === 'undeliverable' },
-  { reason: 'email_unverified', applies: (r, caps) => caps.has('email_verify') && r.email !== null && (r.email_status === null || r.email_status === 'unknown') },
+  {
+    reason: 'email_unverified',
+    applies: (r, caps) =>
+      caps.has('email_verify') && r.email !== null && (r.email_status === null || r.email_status === 'unknown'),
+  },
   { reason: 'company_size_unresolved', applies: (r) => r.company_size_status === 'unresolved' },
 ];
 
@@ -91,7 +108,12 @@ export function gapReport(rows: DeliverableRow[], capabilities: Capability[], co
     const gap = GAP_RULES.find((rule) => rule.applies(r, caps));
     if (!gap) return;
     reasons[gap.reason] = (reasons[gap.reason] ?? 0) + 1;
-    if (unresolved.length < GAP_LIST_LIMIT) unresolved.push({ row: i + 1, label: r.email ?? r.full_name ?? r.domain ?? r.company_name ?? `row ${i + 1}`, reason: gap.reason });
+    if (unresolved.length < GAP_LIST_LIMIT)
+      unresolved.push({
+        row: i + 1,
+        label: r.email ?? r.full_name ?? r.domain ?? r.company_name ?? `row ${i + 1}`,
+        reason: gap.reason,
+      });
   });
   if (companiesDropped > 0) reasons.dropped_by_icp_gate = companiesDropped;
   return { unresolved_count: Object.values(reasons).reduce((s, n) => s + n, 0), reasons, unresolved };

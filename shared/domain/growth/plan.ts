@@ -36,7 +36,12 @@ export const goalPlanSchema = withMeta(
     pipeline_id: z.string().check(z.minLength(1), z.maxLength(100)),
     preset: z.string().check(z.minLength(1), z.maxLength(100)),
     capabilities: z.array(z.enum(PIPELINE_ORDER)).check(z.minLength(1), z.maxLength(PIPELINE_ORDER.length)),
-    output: z.strictObject({ required_fields: z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.minLength(1), z.maxLength(50)), preview_rows: z.int().check(z.gte(0), z.lte(50)) }),
+    output: z.strictObject({
+      required_fields: z
+        .array(z.string().check(z.minLength(1), z.maxLength(100)))
+        .check(z.minLength(1), z.maxLength(50)),
+      preview_rows: z.int().check(z.gte(0), z.lte(50)),
+    }),
     input_assets: normalizedAssetsSchema,
     constraints: constraintsSchema,
     icp_config: z.nullable(icpConfigSchema),

@@ -71,8 +71,16 @@ export const inputNeedRequirement = (need: InputNeed) => NEEDS[need].missing;
  * prices exactly what runs). Company stages are left out when only contacts were given; inputs the
  * goal cannot use yet keep the goal's own list, and the plan is not quotable anyway.
  */
-function pipelineFor(definition: GoalDefinition, assets: NormalizedAssets, icpGate: 'skip' | 'apply', hasIcpCriteria: boolean): Capability[] {
-  const usable = assets.companies.length > 0 ? definition.capabilities : definition.capabilities.filter((c) => CAPABILITIES[c].scope !== 'company');
+function pipelineFor(
+  definition: GoalDefinition,
+  assets: NormalizedAssets,
+  icpGate: 'skip' | 'apply',
+  hasIcpCriteria: boolean,
+): Capability[] {
+  const usable =
+    assets.companies.length > 0
+      ? definition.capabilities
+      : definition.capabilities.filter((c) => CAPABILITIES[c].scope !== 'company');
   try {
     return planJob(
       { capabilities: usable.length > 0 ? usable : definition.capabilities },
@@ -99,7 +107,8 @@ export function presetFor(capabilities: Capability[]): string {
 }
 
 export function resolveGoal(input: PlanningInput): Resolution {
-  const goal = input.goal ?? classifyGoal({ goalText: input.goalText, niche: input.constraints.niche, assets: input.assets });
+  const goal =
+    input.goal ?? classifyGoal({ goalText: input.goalText, niche: input.constraints.niche, assets: input.assets });
   const definition = goalDefinition(goal);
   const icpGate = input.icpConfig && definition.capabilities.includes('qualification') ? 'apply' : 'skip';
   const hasIcpCriteria = Object.keys(input.icpConfig ?? {}).length > 0 || input.constraints.niche !== undefined;
@@ -133,7 +142,10 @@ export function resolveGoal(input: PlanningInput): Resolution {
     recommended_path: path.recommended_path,
     quotable: missing.length === 0,
     missing_requirements: missing,
-    suggested_next_action: missing.length > 0 ? `${need.ask}, then resolve again.` : `Send goal_plan unchanged to POST /growth/quote to price ${definition.deliverable}.`,
+    suggested_next_action:
+      missing.length > 0
+        ? `${need.ask}, then resolve again.`
+        : `Send goal_plan unchanged to POST /growth/quote to price ${definition.deliverable}.`,
     goal_plan: plan,
     normalized_input_assets: input.assets,
     fallback_capabilities: path.fallback_capabilities,

@@ -19,18 +19,28 @@ export interface BreakdownLine {
   external: boolean;
 }
 
-const volumes = (plan: GoalPlan) => ({ companies: plan.input_assets.companies.length, contacts: plan.input_assets.contacts.length });
+const volumes = (plan: GoalPlan) => ({
+  companies: plan.input_assets.companies.length,
+  contacts: plan.input_assets.contacts.length,
+});
 
 export function priceBreakdown(plan: GoalPlan): BreakdownLine[] {
   const units = estimateUnits(plan.capabilities, volumes(plan));
   return plan.capabilities.map((capability) => {
     const unitCredits = CAPABILITIES[capability].unitCredits;
-    return { capability, units: units[capability], unit_credits: unitCredits, credits: units[capability] * unitCredits, external: EXTERNAL_CAPABILITIES.has(capability) };
+    return {
+      capability,
+      units: units[capability],
+      unit_credits: unitCredits,
+      credits: units[capability] * unitCredits,
+      external: EXTERNAL_CAPABILITIES.has(capability),
+    };
   });
 }
 
 export const creditsTotal = (lines: BreakdownLine[]) => lines.reduce((sum, l) => sum + l.credits, 0);
-export const externalCredits = (lines: BreakdownLine[]) => lines.filter((l) => l.external).reduce((sum, l) => sum + l.credits, 0);
+export const externalCredits = (lines: BreakdownLine[]) =>
+  lines.filter((l) => l.external).reduce((sum, l) => sum + l.credits, 0);
 
 export interface DeliveryEstimate {
   companies: number;
@@ -54,7 +64,9 @@ export function estimateDelivered(plan: GoalPlan): DeliveryEstimate {
     contacts,
     emails_found: emailsFound,
     verified_emails: has('email_verify') ? Math.floor((emailsFound + withEmail) * EXPECTED_RATES.deliverable) : 0,
-    enriched_contacts: has('linkedin_enrich') ? Math.floor(contacts * EXPECTED_RATES.profileFound) : units.contact_discovery,
+    enriched_contacts: has('linkedin_enrich')
+      ? Math.floor(contacts * EXPECTED_RATES.profileFound)
+      : units.contact_discovery,
     rows: contacts || v.companies,
   };
 }

@@ -11,7 +11,14 @@ import { QuoteRefusal, type QuoteErrorCode } from './errors';
 import { goalDefinition } from './goals';
 import { goalPlanSchema, normalizeGoalPlan, type GoalPlan } from './plan';
 import { inputNeedMet, inputNeedRequirement } from './planner';
-import { creditsTotal, estimateDelivered, externalCredits, priceBreakdown, type BreakdownLine, type DeliveryEstimate } from './pricing';
+import {
+  creditsTotal,
+  estimateDelivered,
+  externalCredits,
+  priceBreakdown,
+  type BreakdownLine,
+  type DeliveryEstimate,
+} from './pricing';
 import { PLAN_LIFETIME_SECONDS } from './resolve';
 import { planFingerprint } from './signature';
 
@@ -31,7 +38,14 @@ export interface QuoteResponse {
   credits_total: number | null;
   breakdown: BreakdownLine[];
   estimated_delivered: DeliveryEstimate | null;
-  output_preview: { rows: number; preview_rows: number; required_fields: string[]; verified_emails: number; enriched_contacts: number; sample: unknown[] } | null;
+  output_preview: {
+    rows: number;
+    preview_rows: number;
+    required_fields: string[];
+    verified_emails: number;
+    enriched_contacts: number;
+    sample: unknown[];
+  } | null;
   goal_plan: GoalPlan | null;
   missing_inputs: string[];
   error_code: QuoteErrorCode | null;
@@ -44,7 +58,11 @@ function parsePlan(raw: unknown): GoalPlan {
   const parsed = goalPlanSchema.safeParse(raw);
   if (!parsed.success) {
     const where = parsed.error.issues.slice(0, 5).map((i) => `${['goal_plan', ...i.path].join('.')}: ${i.message}`);
-    throw new QuoteRefusal('invalid_goal_plan', `goal_plan is not a plan from POST /growth/resolve (${where.join('; ')}).`, 'Send the goal_plan object from POST /growth/resolve unchanged.');
+    throw new QuoteRefusal(
+      'invalid_goal_plan',
+      `goal_plan is not a plan from POST /growth/resolve (${where.join('; ')}).`,
+      'Send the goal_plan object from POST /growth/resolve unchanged.',
+    );
   }
   return normalizeGoalPlan(parsed.data);
 }

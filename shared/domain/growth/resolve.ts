@@ -9,10 +9,23 @@ import { putPlanIssue } from '#shared/store/growthRepo';
 import { MAX_COMPANIES, MAX_CONTACTS } from '#shared/domain/jobs/capabilities';
 import { classifyGoal } from './classify';
 import { coverageDomains, coverageModeOf } from './coverage';
-import { countCuratedCompanyDomains, curatedCompaniesInSector, curatedCompanyLookup, curatedDomainsByName } from './curatedLookup';
+import {
+  countCuratedCompanyDomains,
+  curatedCompaniesInSector,
+  curatedCompanyLookup,
+  curatedDomainsByName,
+} from './curatedLookup';
 import { goalDefinition, type GoalType } from './goals';
 import { parseInputText } from './inputText';
-import { capAssets, normalizeAssets, settleCompanyDomains, type InputCompany, type InputContact, type NormalizedAssets, type Rejection } from './normalize';
+import {
+  capAssets,
+  normalizeAssets,
+  settleCompanyDomains,
+  type InputCompany,
+  type InputContact,
+  type NormalizedAssets,
+  type Rejection,
+} from './normalize';
 import type { Constraints, IcpConfig } from './plan';
 import { resolveGoal, type Resolution } from './planner';
 import { roleFocusIn } from './roleFocus';
@@ -55,9 +68,17 @@ const sectorNamed = (request: ResolveRequest) =>
  * takes its companies from the curated data: as many as constraints.count asks (one lead a company
  * at least), up to SOURCED_COMPANIES_MAX.
  */
-async function sourceCompanies(goal: GoalType, sector: ReturnType<typeof sectorNamed>, count: number | undefined, assets: NormalizedAssets) {
+async function sourceCompanies(
+  goal: GoalType,
+  sector: ReturnType<typeof sectorNamed>,
+  count: number | undefined,
+  assets: NormalizedAssets,
+) {
   if (!sector || goalDefinition(goal).needs !== 'companies' || assets.companies.length > 0) return undefined;
-  const companies = await curatedCompaniesInSector(sector.id, Math.min(count ?? SOURCED_COMPANIES_DEFAULT, SOURCED_COMPANIES_MAX));
+  const companies = await curatedCompaniesInSector(
+    sector.id,
+    Math.min(count ?? SOURCED_COMPANIES_DEFAULT, SOURCED_COMPANIES_MAX),
+  );
   return companies.length > 0 ? { sector: sector.id, companies } : undefined;
 }
 
@@ -72,7 +93,11 @@ export async function resolveGrowthGoal(userId: string, request: ResolveRequest)
   const lookup = curatedCompanyLookup();
   const settled = settleCompanyDomains(draft, await curatedDomainsByName(unnamed.slice(0, COVERAGE_SAMPLE), lookup));
   const normalized = capAssets(settled, { companies: MAX_COMPANIES, contacts: MAX_CONTACTS });
-  const goal = classifyGoal({ goalText: request.goal_text, niche: request.constraints?.niche, assets: normalized.assets });
+  const goal = classifyGoal({
+    goalText: request.goal_text,
+    niche: request.constraints?.niche,
+    assets: normalized.assets,
+  });
   const sector = sectorNamed(request);
   const sourced = await sourceCompanies(goal, sector, request.constraints?.count, normalized.assets);
   const assets = sourced ? { ...normalized.assets, companies: sourced.companies } : normalized.assets;

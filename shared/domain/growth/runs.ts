@@ -5,7 +5,15 @@
  */
 import { NotFoundError, UnprocessableError } from '#shared/domain/errors';
 import { now } from '#shared/adapters/ports';
-import { attachJob, finishRunItem, getRun, listStartingRuns, type GrowthRunOutcome, type GrowthRunRecord, type GrowthRunStatus } from '#shared/store/growthRepo';
+import {
+  attachJob,
+  finishRunItem,
+  getRun,
+  listStartingRuns,
+  type GrowthRunOutcome,
+  type GrowthRunRecord,
+  type GrowthRunStatus,
+} from '#shared/store/growthRepo';
 import { writeTogether, type TransactItem } from '#shared/store/transactions';
 import { isConditionFailure } from '#shared/store/client';
 import { prepareResult, readResultData } from '#shared/domain/storage/results';
@@ -55,7 +63,10 @@ async function recoverUnattached(run: GrowthRunRecord): Promise<GrowthRunRecord>
 
 /** Fixes a finished job's outcome on the run (and stores the deliverable); a concurrent finisher wins harmlessly. */
 async function finishRun(run: GrowthRunRecord, job: JobRecord): Promise<GrowthRunRecord> {
-  const stored = job.status === 'completed' && job.resultStored ? await readResultData<{ rows: DeliverableRow[] }>(run.userId, job.resultId) : undefined;
+  const stored =
+    job.status === 'completed' && job.resultStored
+      ? await readResultData<{ rows: DeliverableRow[] }>(run.userId, job.resultId)
+      : undefined;
   const rows = stored?.data.rows ?? [];
   const view = jobView(job);
   const outcome: GrowthRunOutcome = {
@@ -65,7 +76,12 @@ async function finishRun(run: GrowthRunRecord, job: JobRecord): Promise<GrowthRu
     deliveredCounts: deliveredCounts(rows),
     dataSourceMix: dataSourceMix(rows),
     gapReport: gapReport(rows, run.capabilities as Capability[], view.stats.companies_dropped),
-    stageStatus: stageStatuses({ status: job.status, capabilities: job.capabilities, stageTotals: job.stageTotals, stageDone: job.stageDone }),
+    stageStatus: stageStatuses({
+      status: job.status,
+      capabilities: job.capabilities,
+      stageTotals: job.stageTotals,
+      stageDone: job.stageDone,
+    }),
     progress: { percent: view.progress_percent, message: view.progress_message },
     finishedAt: job.completedAt ?? now().toISOString(),
   };
@@ -77,7 +93,11 @@ async function finishRun(run: GrowthRunRecord, job: JobRecord): Promise<GrowthRu
       pipeline_id: run.pipelineId,
       rows,
       delivered_counts: outcome.deliveredCounts,
-      pricing: { quoted_credits: run.quotedCredits, charged_credits: outcome.chargedCredits, rebate_credits: run.quotedCredits - outcome.chargedCredits },
+      pricing: {
+        quoted_credits: run.quotedCredits,
+        charged_credits: outcome.chargedCredits,
+        rebate_credits: run.quotedCredits - outcome.chargedCredits,
+      },
       data_source_mix: outcome.dataSourceMix,
       gap_report: outcome.gapReport,
     };
@@ -134,12 +154,20 @@ async function currentRun(userId: string, runId: string): Promise<{ run: GrowthR
 
 /** A stored map comes back in another key order: put it back in the order its builder writes (for readers, not machines). */
 const inBuilderOrder = (value: Record<string, number>, build: (rows: DeliverableRow[]) => Record<string, number>) =>
-  Object.fromEntries(Object.keys(build([])).filter((k) => k in value).map((k) => [k, value[k]]));
+  Object.fromEntries(
+    Object.keys(build([]))
+      .filter((k) => k in value)
+      .map((k) => [k, value[k]]),
+  );
 
 /** Known once the run has ended: a run that never reached the pipeline was charged nothing. */
 function runPricing(run: GrowthRunRecord) {
   const charged = run.outcome ? run.outcome.chargedCredits : TERMINAL.includes(run.status) ? 0 : null;
-  return { quoted_credits: run.quotedCredits, charged_credits: charged, rebate_credits: charged === null ? null : run.quotedCredits - charged };
+  return {
+    quoted_credits: run.quotedCredits,
+    charged_credits: charged,
+    rebate_credits: charged === null ? null : run.quotedCredits - charged,
+  };
 }
 
 /** A finished run's progress was fixed with its outcome; a live one follows its job. */
@@ -154,7 +182,14 @@ function runView(run: GrowthRunRecord, job: JobRecord | undefined, rows: Deliver
   const o = run.outcome;
   const status: GrowthRunStatus = o ? run.status : (job?.status ?? run.status);
   const exportUrl = (format: string) => `${baseUrl}/growth/runs/${run.runId}/export?format=${format}`;
-  const stage = o?.stageStatus ?? stageStatuses({ status, capabilities: run.capabilities as Capability[], stageTotals: job?.stageTotals ?? {}, stageDone: job?.stageDone ?? {} });
+  const stage =
+    o?.stageStatus ??
+    stageStatuses({
+      status,
+      capabilities: run.capabilities as Capability[],
+      stageTotals: job?.stageTotals ?? {},
+      stageDone: job?.stageDone ?? {},
+    });
   return {
     run_id: run.runId,
     status,
@@ -166,9 +201,15 @@ function runView(run: GrowthRunRecord, job: JobRecord | undefined, rows: Deliver
     // In pipeline order (a stored map does not keep its key order).
     stage_status: Object.fromEntries(run.capabilities.map((c) => [c, (stage[c] ?? 'pending') as StageStatus])),
     progress: runProgress(run, job),
-    result_handles: o?.resultId ? [{ result_id: o.resultId, tool_name: GROWTH_RESULT_TOOL, records_count: o.rows }] : [],
-    artifact_handles: o?.resultId ? [{ asset_id: o.resultId, label: `Growth deliverable: ${o.rows} rows (${run.goalType})`, kind: 'dataset' }] : [],
-    export_handles: o?.resultId ? (['csv', 'json'] as const).map((format) => ({ format, url: exportUrl(format), rows: o.rows })) : [],
+    result_handles: o?.resultId
+      ? [{ result_id: o.resultId, tool_name: GROWTH_RESULT_TOOL, records_count: o.rows }]
+      : [],
+    artifact_handles: o?.resultId
+      ? [{ asset_id: o.resultId, label: `Growth deliverable: ${o.rows} rows (${run.goalType})`, kind: 'dataset' }]
+      : [],
+    export_handles: o?.resultId
+      ? (['csv', 'json'] as const).map((format) => ({ format, url: exportUrl(format), rows: o.rows }))
+      : [],
     preview: {
       rows: rows.slice(0, run.previewRows).map((r) => previewRow(r, run.requiredFields)),
       delivered_counts: o ? inBuilderOrder(o.deliveredCounts, deliveredCounts) : {},
@@ -195,7 +236,8 @@ export async function getGrowthRun(userId: string, runId: string, baseUrl: strin
 
 export async function cancelGrowthRun(userId: string, runId: string, baseUrl: string) {
   const { run } = await currentRun(userId, runId);
-  if (run.outcome || TERMINAL.includes(run.status)) throw new UnprocessableError('invalid_state', `The run is already ${run.status}.`);
+  if (run.outcome || TERMINAL.includes(run.status))
+    throw new UnprocessableError('invalid_state', `The run is already ${run.status}.`);
   if (!run.jobId) throw new UnprocessableError('invalid_state', 'The run is still starting; try again in a moment.');
   try {
     await cancelJobForUser(userId, run.jobId);
@@ -209,6 +251,10 @@ export async function cancelGrowthRun(userId: string, runId: string, baseUrl: st
 /** The rows of a completed run (the handler shapes them as CSV or JSON). */
 export async function exportGrowthRun(userId: string, runId: string): Promise<{ rows: DeliverableRow[] }> {
   const { run } = await currentRun(userId, runId);
-  if (!run.outcome?.resultId) throw new UnprocessableError('invalid_state', `The run is ${run.status}; rows can be exported once it has completed.`);
+  if (!run.outcome?.resultId)
+    throw new UnprocessableError(
+      'invalid_state',
+      `The run is ${run.status}; rows can be exported once it has completed.`,
+    );
   return { rows: await deliverableRows(run) };
 }

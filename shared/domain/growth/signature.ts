@@ -9,4 +9,5 @@ import { normalizeGoalPlan, type GoalPlan } from './plan';
 
 export { canonicalJson };
 
-export const planFingerprint = (userId: string, plan: GoalPlan): string => sha256Hex(`${userId}\n${canonicalJson(normalizeGoalPlan(plan))}`);
+export const planFingerprint = (userId: string, plan: GoalPlan): string =>
+  sha256Hex(`${userId}\n${canonicalJson(normalizeGoalPlan(plan))}`);

@@ -7,7 +7,14 @@ import { ConflictError, GoneError, UnprocessableError } from '#shared/domain/err
 import { now } from '#shared/adapters/ports';
 import { uuidv7 } from '#shared/ids';
 import { failRunBeforeStart } from './failBeforeStart';
-import { consumeQuoteItem, attachJob, getQuote, putRunItem, type GrowthQuoteRecord, type GrowthRunRecord } from '#shared/store/growthRepo';
+import {
+  consumeQuoteItem,
+  attachJob,
+  getQuote,
+  putRunItem,
+  type GrowthQuoteRecord,
+  type GrowthRunRecord,
+} from '#shared/store/growthRepo';
 import { TransactionConditionError } from '#shared/store/transactions';
 import { reserveCredits } from '#shared/domain/credits/credits';
 import { requireChat } from '#shared/domain/storage/chats';
@@ -24,20 +31,30 @@ export const runOrigin = (runId: string) => `growth_run:${runId}`;
  * used, then whether it expired. Undefined when it is usable.
  */
 function tokenRefusal(userId: string, quote: GrowthQuoteRecord | undefined): Error | undefined {
-  if (!quote || quote.userId !== userId) return new UnprocessableError('quote_mismatch', 'This quote_token was not issued to you by POST /growth/quote.');
-  if (quote.usedAt) return new ConflictError('quote_token_used', 'This quote token has already been used; quote the plan again.');
-  if (Date.parse(quote.expiresAt) <= now().getTime()) return new GoneError('quote_expired', `This quote expired at ${quote.expiresAt}; quote the plan again.`);
+  if (!quote || quote.userId !== userId)
+    return new UnprocessableError('quote_mismatch', 'This quote_token was not issued to you by POST /growth/quote.');
+  if (quote.usedAt)
+    return new ConflictError('quote_token_used', 'This quote token has already been used; quote the plan again.');
+  if (Date.parse(quote.expiresAt) <= now().getTime())
+    return new GoneError('quote_expired', `This quote expired at ${quote.expiresAt}; quote the plan again.`);
   return undefined;
 }
 
 /** The token must be the caller's, unused and unexpired; the plan must be the one it was quoted for. */
-async function usableQuote(userId: string, quoteToken: string, rawPlan: unknown): Promise<{ quote: GrowthQuoteRecord; plan: GoalPlan }> {
+async function usableQuote(
+  userId: string,
+  quoteToken: string,
+  rawPlan: unknown,
+): Promise<{ quote: GrowthQuoteRecord; plan: GoalPlan }> {
   const quote = await getQuote(quoteToken);
   const unusable = tokenRefusal(userId, quote);
   if (unusable || !quote) throw unusable;
   const parsed = goalPlanSchema.safeParse(rawPlan);
   if (!parsed.success || planFingerprint(userId, normalizeGoalPlan(parsed.data)) !== quote.planFingerprint) {
-    throw new UnprocessableError('quote_mismatch', 'goal_plan is not the normalised plan this token was quoted for; send the goal_plan returned by POST /growth/quote.');
+    throw new UnprocessableError(
+      'quote_mismatch',
+      'goal_plan is not the normalised plan this token was quoted for; send the goal_plan returned by POST /growth/quote.',
+    );
   }
   // The chat the quote named must still be there (404 before anything is spent, not after).
   if (quote.chatId) await requireChat(userId, quote.chatId);
@@ -97,10 +114,14 @@ async function reserveAndConsume(userId: string, run: GrowthRunRecord): Promise<
     }
     throw err;
   }
-  if (moved.alreadyApplied) throw new ConflictError('quote_token_used', 'This quote token has already been used; quote the plan again.');
+  if (moved.alreadyApplied)
+    throw new ConflictError('quote_token_used', 'This quote token has already been used; quote the plan again.');
 }
 
-export async function startGrowthRun(userId: string, request: { quote_token: string; goal_plan: unknown }): Promise<{ run_id: string; status: 'pending' }> {
+export async function startGrowthRun(
+  userId: string,
+  request: { quote_token: string; goal_plan: unknown },
+): Promise<{ run_id: string; status: 'pending' }> {
   const { quote, plan } = await usableQuote(userId, request.quote_token, request.goal_plan);
   const at = now();
   const run = newRun(userId, uuidv7(at.getTime()), quote, plan, at.toISOString());
@@ -109,7 +130,9 @@ export async function startGrowthRun(userId: string, request: { quote_token: str
   try {
     job = await startEnrichmentJob({
       userId,
-      ...(plan.preset === 'custom' ? { requestedCapabilities: plan.capabilities.filter((c) => c !== 'deliverable_finalize') } : { preset: plan.preset }),
+      ...(plan.preset === 'custom'
+        ? { requestedCapabilities: plan.capabilities.filter((c) => c !== 'deliverable_finalize') }
+        : { preset: plan.preset }),
       inputAssets: plan.input_assets,
       icpConfig: plan.icp_config ?? undefined,
       executionOptions: plan.execution_options,

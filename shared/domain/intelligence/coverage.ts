@@ -20,7 +20,8 @@ export interface Coverage {
   alternative_route: AlternativeRoute | null;
 }
 
-export const coverageStatus = (candidates: number, limit: number): Coverage['status'] => (candidates >= limit ? 'sufficient' : candidates > 0 ? 'limited' : 'none');
+export const coverageStatus = (candidates: number, limit: number): Coverage['status'] =>
+  candidates >= limit ? 'sufficient' : candidates > 0 ? 'limited' : 'none';
 
 /** Optional slots, most specific first: the order in which relaxing them is suggested. */
 export const relaxableSlots = (pkg: PackageDef, slots: CanonicalSlots): string[] =>
@@ -38,16 +39,37 @@ export const NEIGHBOURS: Partial<Record<PackageId, (slots: CanonicalSlots) => Al
   }),
   'warm-intro-paths-v1': (s) =>
     s.sector_focus && s.stage
-      ? { package_id: 'vc-shortlist-v1', reason: 'Without funding-round evidence for this fund, a shortlist of funds active in the same sector and stage is the next best route.', slots: { sector_focus: s.sector_focus, stage: s.stage, limit: s.limit } }
+      ? {
+          package_id: 'vc-shortlist-v1',
+          reason:
+            'Without funding-round evidence for this fund, a shortlist of funds active in the same sector and stage is the next best route.',
+          slots: { sector_focus: s.sector_focus, stage: s.stage, limit: s.limit },
+        }
       : null,
   'builder-discovery-v1': (s) =>
-    s.ecosystem ? { package_id: 'hackathon-builder-v1', reason: 'Hackathon builders in the same ecosystem are a wider pool of proven builders.', slots: { ecosystem: s.ecosystem, limit: s.limit } } : null,
-  'hackathon-builder-v1': (s) => ({ package_id: 'builder-discovery-v1', reason: 'Active builders of one type, hackathon record or not.', slots: { category: 'smart-contract-engineer', ecosystem: s.ecosystem, limit: s.limit } }),
+    s.ecosystem
+      ? {
+          package_id: 'hackathon-builder-v1',
+          reason: 'Hackathon builders in the same ecosystem are a wider pool of proven builders.',
+          slots: { ecosystem: s.ecosystem, limit: s.limit },
+        }
+      : null,
+  'hackathon-builder-v1': (s) => ({
+    package_id: 'builder-discovery-v1',
+    reason: 'Active builders of one type, hackathon record or not.',
+    slots: { category: 'smart-contract-engineer', ecosystem: s.ecosystem, limit: s.limit },
+  }),
 };
 
-export function coverageNote(pkg: PackageDef, status: Coverage['status'], candidates: number, limit: number): string | null {
+export function coverageNote(
+  pkg: PackageDef,
+  status: Coverage['status'],
+  candidates: number,
+  limit: number,
+): string | null {
   if (status === 'sufficient') return null;
-  if (status === 'none') return `No ${pkg.recordNoun} in the curated data match this request; executing would return nothing.`;
+  if (status === 'none')
+    return `No ${pkg.recordNoun} in the curated data match this request; executing would return nothing.`;
   return `Only ${candidates} ${pkg.recordNoun} match, fewer than the ${limit} asked for; execute returns ${candidates} and charges only for those.`;
 }
 

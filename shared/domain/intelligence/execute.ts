@@ -11,7 +11,12 @@ import { uuidv7 } from '#shared/ids';
 import { chargeCredits } from '#shared/domain/credits/credits';
 import { prepareResultWrites, readResultData } from '#shared/domain/storage/results';
 import { consumeQuoteItem, type QuoteRecord } from '#shared/store/quotesRepo';
-import { getIdenticalQueryResultId, identicalQueryRead, putIdenticalQueryItem, putIntelligenceResultItem } from '#shared/store/intelligenceRepo';
+import {
+  getIdenticalQueryResultId,
+  identicalQueryRead,
+  putIdenticalQueryItem,
+  putIntelligenceResultItem,
+} from '#shared/store/intelligenceRepo';
 import { readTogether } from '#shared/store/batch';
 import { walletRead } from '#shared/store/walletRepo';
 import { isCancelledTransaction, TransactionConditionError, writeTogether } from '#shared/store/transactions';
@@ -46,7 +51,11 @@ export async function executePackage(userId: string, input: ExecuteInput): Promi
   // did); an identical query or a refused token leaves it unused.
   const ranking = engine.rank(request.slots);
   ranking.catch(() => undefined);
-  const [quoted, previous, wallet] = await readTogether([quoteTokenRead(input.quote_token), identicalQueryRead(userId, queryHash), walletRead(userId)] as const);
+  const [quoted, previous, wallet] = await readTogether([
+    quoteTokenRead(input.quote_token),
+    identicalQueryRead(userId, queryHash),
+    walletRead(userId),
+  ] as const);
   const quote = redeemableFrom(quoted, userId, 'execute', request);
   if (previous) return replayIdenticalQuery(userId, quote, previous);
 
@@ -70,20 +79,41 @@ export async function executePackage(userId: string, input: ExecuteInput): Promi
     created_at: at,
   };
   const stored = await prepareResultWrites({
-    userId, resultId, toolName: pkg.id, chatId: quote.chatId, resultData: data,
+    userId,
+    resultId,
+    toolName: pkg.id,
+    chatId: quote.chatId,
+    resultData: data,
     metadata: { package_id: pkg.id, records_count: chosen.length, credits_charged: credits },
   });
   const items = {
     token: consumeQuoteItem(quote, at, resultId),
     identicalQuery: putIdenticalQueryItem(userId, queryHash, resultId, at),
     intelligence: putIntelligenceResultItem({
-      resultId, userId, packageId: pkg.id, rootResultId: resultId, parentResultId: null, expansionType: null,
-      slots: request.slots, outputFields: request.outputFields, servedIds: chosen.map((r) => r.id), version: 1, createdAt: at,
+      resultId,
+      userId,
+      packageId: pkg.id,
+      rootResultId: resultId,
+      parentResultId: null,
+      expansionType: null,
+      slots: request.slots,
+      outputFields: request.outputFields,
+      servedIds: chosen.map((r) => r.id),
+      version: 1,
+      createdAt: at,
     }),
     ...stored.writes,
   };
   try {
-    const outcome = await chargeCredits({ userId, toolName: pkg.id, refId: resultId, amount: credits, chargeId: `quote-${quote.tokenHash}`, with: items, wallet });
+    const outcome = await chargeCredits({
+      userId,
+      toolName: pkg.id,
+      refId: resultId,
+      amount: credits,
+      chargeId: `quote-${quote.tokenHash}`,
+      with: items,
+      wallet,
+    });
     // The same charge id went through before: a parallel request with this token won.
     if (outcome.alreadyApplied) await explainSpentQuote(quote.tokenHash);
   } catch (err) {
@@ -108,5 +138,10 @@ async function replayIdenticalQuery(userId: string, quote: QuoteRecord, resultId
     throw err;
   }
   const earlier = await readResultData<StoredIntelData>(userId, resultId);
-  return { result_id: resultId, summary: earlier?.data.summary ?? '', records_count: earlier?.data.records_count ?? 0, credits_charged: 0 };
+  return {
+    result_id: resultId,
+    summary: earlier?.data.summary ?? '',
+    records_count: earlier?.data.records_count ?? 0,
+    credits_charged: 0,
+  };
 }

@@ -12,7 +12,12 @@ import { chargeCredits } from '#shared/domain/credits/credits';
 import { prepareResultWrites } from '#shared/domain/storage/results';
 import { getCuratedEntities } from '#shared/store/curatedRepo';
 import { consumeQuoteItem } from '#shared/store/quotesRepo';
-import { extendServedIdsItem, putIntelligenceResultItem, putUnlockMemoryItems, unlockMemoryRead } from '#shared/store/intelligenceRepo';
+import {
+  extendServedIdsItem,
+  putIntelligenceResultItem,
+  putUnlockMemoryItems,
+  unlockMemoryRead,
+} from '#shared/store/intelligenceRepo';
 import { readTogether } from '#shared/store/batch';
 import { walletRead } from '#shared/store/walletRepo';
 import { TransactionConditionError, type TransactItem } from '#shared/store/transactions';
@@ -23,8 +28,23 @@ import { increaseLimitCredits, increaseLimitRecords, networkDepthCredits } from 
 import { explainSpentQuote, quoteTokenRead, redeemableFrom } from './quoteTokens';
 import { expansionRequest, remainingRanking } from './quote';
 import { projectRecord } from './requests';
-import { loadContacts, networkOf, parseExpansionParams, priceUnlock, rememberUnlocks, selectRecords, unlockedRecord, type IntelRecord } from './expansions';
-import { EXPANSION_TOOL_NAME, intelResultFrom, intelResultReads, type LoadedResult, type StoredIntelData } from './storedResults';
+import {
+  loadContacts,
+  networkOf,
+  parseExpansionParams,
+  priceUnlock,
+  rememberUnlocks,
+  selectRecords,
+  unlockedRecord,
+  type IntelRecord,
+} from './expansions';
+import {
+  EXPANSION_TOOL_NAME,
+  intelResultFrom,
+  intelResultReads,
+  type LoadedResult,
+  type StoredIntelData,
+} from './storedResults';
 import { plural } from './engines/format';
 import { assertExpansionOffered } from './results';
 
@@ -43,7 +63,13 @@ interface Produced {
   state?: TransactItem | TransactItem[];
 }
 
-async function produce(userId: string, pkg: PackageDef, parent: LoadedResult, type: ExpansionType, params: ExpansionParams[ExpansionType]): Promise<Produced> {
+async function produce(
+  userId: string,
+  pkg: PackageDef,
+  parent: LoadedResult,
+  type: ExpansionType,
+  params: ExpansionParams[ExpansionType],
+): Promise<Produced> {
   if (type === 'contact_unlock') {
     const p = params as ExpansionParams['contact_unlock'];
     const selected = selectRecords(parent.data.records, p.selection, 'expansion_params');
@@ -51,7 +77,9 @@ async function produce(userId: string, pkg: PackageDef, parent: LoadedResult, ty
     const { cards, also: memory } = await loadContacts(pkg, ids, unlockMemoryRead(userId, pkg.entityKind, ids));
     const price = priceUnlock(ids, p.contact_tier, memory.tiers);
     const next = rememberUnlocks(memory.tiers, ids, p.contact_tier);
-    const records = selected.map((r) => unlockedRecord(r, next[r.record_id] as typeof p.contact_tier, pkg, cards.get(r.record_id)));
+    const records = selected.map((r) =>
+      unlockedRecord(r, next[r.record_id] as typeof p.contact_tier, pkg, cards.get(r.record_id)),
+    );
     return {
       records,
       credits: price.credits,
@@ -62,12 +90,30 @@ async function produce(userId: string, pkg: PackageDef, parent: LoadedResult, ty
   if (type === 'network_depth') {
     const p = params as ExpansionParams['network_depth'];
     const selected = selectRecords(parent.data.records, p.selection, 'expansion_params');
-    const funds = await getCuratedEntities<CuratedFund>('fund', selected.map((r) => r.record_id));
+    const funds = await getCuratedEntities<CuratedFund>(
+      'fund',
+      selected.map((r) => r.record_id),
+    );
     const records = selected.map((r) => {
       const fund = funds.get(r.record_id);
-      return { record_id: r.record_id, name: r.name ?? fund?.name ?? null, ...(fund ? networkOf(fund) : { co_investors: [], shared_portfolio_companies: [], relationship_strength: 'none', network_summary: 'No longer in the curated data.' }) } as IntelRecord;
+      return {
+        record_id: r.record_id,
+        name: r.name ?? fund?.name ?? null,
+        ...(fund
+          ? networkOf(fund)
+          : {
+              co_investors: [],
+              shared_portfolio_companies: [],
+              relationship_strength: 'none',
+              network_summary: 'No longer in the curated data.',
+            }),
+      } as IntelRecord;
     });
-    return { records, credits: networkDepthCredits(records.length), summary: `Co-investor networks for ${plural(records.length, 'fund')}.` };
+    return {
+      records,
+      credits: networkDepthCredits(records.length),
+      summary: `Co-investor networks for ${plural(records.length, 'fund')}.`,
+    };
   }
   const p = params as ExpansionParams['increase_limit'];
   const remaining = await remainingRanking(userId, parent);
@@ -76,7 +122,9 @@ async function produce(userId: string, pkg: PackageDef, parent: LoadedResult, ty
   return {
     records: next.map((r) => projectRecord(r.id, r.fields, root.outputFields) as IntelRecord),
     credits: increaseLimitCredits(pkg, next.length),
-    summary: next.length ? `${plural(next.length, 'more record')} continuing the ranking (positions ${root.servedIds.length + 1} to ${root.servedIds.length + next.length}).` : 'The ranking has no further records.',
+    summary: next.length
+      ? `${plural(next.length, 'more record')} continuing the ranking (positions ${root.servedIds.length + 1} to ${root.servedIds.length + next.length}).`
+      : 'The ranking has no further records.',
     state: extendServedIdsItem(userId, root.resultId, [...root.servedIds, ...next.map((r) => r.id)], root.version),
   };
 }
@@ -87,12 +135,21 @@ const MAX_ATTEMPTS = 12;
 const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(400, 25 * 2 ** attempt)));
 
 export async function expandResult(userId: string, input: ExpandInput) {
-  const [intel, record, firstChunk, quoted, wallet] = await readTogether([...intelResultReads(userId, input.parent_result_id), quoteTokenRead(input.quote_token), walletRead(userId)] as const);
+  const [intel, record, firstChunk, quoted, wallet] = await readTogether([
+    ...intelResultReads(userId, input.parent_result_id),
+    quoteTokenRead(input.quote_token),
+    walletRead(userId),
+  ] as const);
   const parent = await intelResultFrom(userId, input.parent_result_id, [intel, record, firstChunk]);
   const pkg = PACKAGES[parent.intel.packageId as keyof typeof PACKAGES];
   const params = parseExpansionParams(pkg, input.expansion_type, input.expansion_params, 'expansion_params');
   assertExpansionOffered(pkg, parent.intel.expansionType, input.expansion_type);
-  const quote = redeemableFrom(quoted, userId, 'expand', expansionRequest(input.parent_result_id, input.expansion_type, params));
+  const quote = redeemableFrom(
+    quoted,
+    userId,
+    'expand',
+    expansionRequest(input.parent_result_id, input.expansion_type, params),
+  );
 
   // A concurrent unlock or increase_limit by the same user moves the state we priced on: plan again.
   for (let attempt = 1; ; attempt++) {
@@ -101,18 +158,38 @@ export async function expandResult(userId: string, input: ExpandInput) {
     const at = now().toISOString();
     const resultId = uuidv7();
     const data: StoredIntelData = {
-      result_id: resultId, package_id: pkg.id, parent_result_id: input.parent_result_id, expansion_type: input.expansion_type,
-      summary: produced.summary, records_count: produced.records.length, records: produced.records, credits_charged: credits, created_at: at,
+      result_id: resultId,
+      package_id: pkg.id,
+      parent_result_id: input.parent_result_id,
+      expansion_type: input.expansion_type,
+      summary: produced.summary,
+      records_count: produced.records.length,
+      records: produced.records,
+      credits_charged: credits,
+      created_at: at,
     };
     const stored = await prepareResultWrites({
-      userId, resultId, toolName: EXPANSION_TOOL_NAME, chatId: quote.chatId, resultData: data,
+      userId,
+      resultId,
+      toolName: EXPANSION_TOOL_NAME,
+      chatId: quote.chatId,
+      resultData: data,
       metadata: { expansion_type: input.expansion_type, parent_result_id: input.parent_result_id, package_id: pkg.id },
     });
     const items = {
       token: consumeQuoteItem(quote, at, resultId),
       intelligence: putIntelligenceResultItem({
-        resultId, userId, packageId: pkg.id, rootResultId: parent.intel.rootResultId, parentResultId: input.parent_result_id, expansionType: input.expansion_type,
-        slots: parent.intel.slots, outputFields: parent.intel.outputFields, servedIds: [], version: 1, createdAt: at,
+        resultId,
+        userId,
+        packageId: pkg.id,
+        rootResultId: parent.intel.rootResultId,
+        parentResultId: input.parent_result_id,
+        expansionType: input.expansion_type,
+        slots: parent.intel.slots,
+        outputFields: parent.intel.outputFields,
+        servedIds: [],
+        version: 1,
+        createdAt: at,
       }),
       // The unlock memory or the root's served ids, as priced: another expansion may move it first.
       state: produced.state,
@@ -121,18 +198,34 @@ export async function expandResult(userId: string, input: ExpandInput) {
     try {
       // The wallet read with the parent serves the first attempt only: a retry reads it afresh.
       const outcome = await chargeCredits({
-        userId, toolName: input.expansion_type, refId: resultId, amount: credits, chargeId: `quote-${quote.tokenHash}`, with: items, ...(attempt === 1 ? { wallet } : {}),
+        userId,
+        toolName: input.expansion_type,
+        refId: resultId,
+        amount: credits,
+        chargeId: `quote-${quote.tokenHash}`,
+        with: items,
+        ...(attempt === 1 ? { wallet } : {}),
       });
       if (outcome.alreadyApplied) await explainSpentQuote(quote.tokenHash);
-      return { result_id: resultId, parent_result_id: input.parent_result_id, expansion_type: input.expansion_type, records: produced.records, records_count: produced.records.length, credits_charged: credits };
+      return {
+        result_id: resultId,
+        parent_result_id: input.parent_result_id,
+        expansion_type: input.expansion_type,
+        records: produced.records,
+        records_count: produced.records.length,
+        credits_charged: credits,
+      };
     } catch (err) {
       if (!(err instanceof TransactionConditionError)) throw err;
       if (err.failed.has('token')) await explainSpentQuote(quote.tokenHash);
       if (!err.failed.has('state')) throw err;
       // Nothing was charged: the transaction that would have charged was cancelled as a whole.
-      if (attempt >= MAX_ATTEMPTS) throw new ConflictError('concurrent_update', 'Other expansions of this result kept changing it; nothing was charged, please retry.');
+      if (attempt >= MAX_ATTEMPTS)
+        throw new ConflictError(
+          'concurrent_update',
+          'Other expansions of this result kept changing it; nothing was charged, please retry.',
+        );
       await pause(attempt);
     }
   }
 }
-

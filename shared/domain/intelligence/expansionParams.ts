@@ -8,7 +8,10 @@ import { CONTACT_TIER_IDS, MAX_INCREASE_LIMIT_BLOCKS, type ExpansionType } from 
 export const selection = z.discriminatedUnion('mode', [
   z.strictObject({ mode: z.literal('all') }),
   z.strictObject({ mode: z.literal('top_n'), n: z.int().check(z.gte(1), z.lte(100)) }),
-  z.strictObject({ mode: z.literal('ids'), record_ids: z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.minLength(1), z.maxLength(100)) }),
+  z.strictObject({
+    mode: z.literal('ids'),
+    record_ids: z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.minLength(1), z.maxLength(100)),
+  }),
 ]);
 export const expansionParamSchemas = {
   contact_unlock: z.strictObject({ selection, contact_tier: z.enum(CONTACT_TIER_IDS) }),

@@ -4,28 +4,53 @@
  * and an expand can only come out at or below it.
  */
 import { ValidationError } from '#shared/domain/errors';
-import { DATASET_AS_OF, type Contacts, type CuratedCompany, type CuratedFund, type CuratedPerson } from '#shared/data/model';
+import {
+  DATASET_AS_OF,
+  type Contacts,
+  type CuratedCompany,
+  type CuratedFund,
+  type CuratedPerson,
+} from '#shared/data/model';
 import { curatedEntityRead, getCuratedEntities } from '#shared/store/curatedRepo';
 import { readTogether, type Read } from '#shared/store/batch';
 import { expansionParamSchemas, type ExpansionParams } from './expansionParams';
 import { parseOrThrowAt } from './validation';
 import { CHANNEL_FIELDS, type ContactTier, type ExpansionType, type PackageDef } from './packages';
-import { channelsAt, higherTier, increaseLimitCredits, increaseLimitRecords, networkDepthCredits, tierOffered, unlockCredits } from './pricing';
+import {
+  channelsAt,
+  higherTier,
+  increaseLimitCredits,
+  increaseLimitRecords,
+  networkDepthCredits,
+  tierOffered,
+  unlockCredits,
+} from './pricing';
 import { daysBetween } from './engines/format';
 
 export type IntelRecord = Record<string, unknown> & { record_id: string };
 type Selection = ExpansionParams['contact_unlock']['selection'];
 
-export function parseExpansionParams<T extends ExpansionType>(pkg: PackageDef, type: T, params: unknown, path: string): ExpansionParams[T] {
+export function parseExpansionParams<T extends ExpansionType>(
+  pkg: PackageDef,
+  type: T,
+  params: unknown,
+  path: string,
+): ExpansionParams[T] {
   if (!pkg.expansions.includes(type)) {
-    const why = type === 'increase_limit' && pkg.id === 'warm-intro-paths-v1' ? ' (its routes are bounded by funding-round evidence)' : '';
-    throw new ValidationError(`${pkg.id} does not offer ${type}${why}.`, [{ path: 'expansion_type', message: `Available: ${pkg.expansions.join(', ')}` }]);
+    const why =
+      type === 'increase_limit' && pkg.id === 'warm-intro-paths-v1'
+        ? ' (its routes are bounded by funding-round evidence)'
+        : '';
+    throw new ValidationError(`${pkg.id} does not offer ${type}${why}.`, [
+      { path: 'expansion_type', message: `Available: ${pkg.expansions.join(', ')}` },
+    ]);
   }
   const parsed = parseOrThrowAt(expansionParamSchemas[type], params, path) as ExpansionParams[T];
   if (type === 'contact_unlock' && !tierOffered((parsed as ExpansionParams['contact_unlock']).contact_tier, pkg)) {
-    throw new ValidationError(`${pkg.id} has no ${(parsed as ExpansionParams['contact_unlock']).contact_tier} channel to unlock.`, [
-      { path: `${path}.contact_tier`, message: `Channels of ${pkg.id}: ${pkg.channels.join(', ')}` },
-    ]);
+    throw new ValidationError(
+      `${pkg.id} has no ${(parsed as ExpansionParams['contact_unlock']).contact_tier} channel to unlock.`,
+      [{ path: `${path}.contact_tier`, message: `Channels of ${pkg.id}: ${pkg.channels.join(', ')}` }],
+    );
   }
   return parsed;
 }
@@ -36,7 +61,11 @@ export function selectRecords(records: IntelRecord[], selection: Selection, path
   if (selection.mode === 'top_n') return records.slice(0, selection.n);
   const known = new Set(records.map((r) => r.record_id));
   const unknown = selection.record_ids.filter((id) => !known.has(id));
-  if (unknown.length) throw new ValidationError('Some record_ids are not in the parent result.', unknown.map((id) => ({ path: `${path}.selection.record_ids`, message: `Not in the parent result: ${id}` })));
+  if (unknown.length)
+    throw new ValidationError(
+      'Some record_ids are not in the parent result.',
+      unknown.map((id) => ({ path: `${path}.selection.record_ids`, message: `Not in the parent result: ${id}` })),
+    );
   const wanted = new Set(selection.record_ids);
   return records.filter((r) => wanted.has(r.record_id));
 }
@@ -50,7 +79,11 @@ export interface UnlockLine {
 }
 
 /** What unlocking `recordIds` at `tier` costs given what the user already unlocked (tier differences only). */
-export function priceUnlock(recordIds: string[], tier: ContactTier, memory: Record<string, string>): { credits: number; lines: UnlockLine[] } {
+export function priceUnlock(
+  recordIds: string[],
+  tier: ContactTier,
+  memory: Record<string, string>,
+): { credits: number; lines: UnlockLine[] } {
   const lines = recordIds.map((recordId) => {
     const current = (memory[recordId] as ContactTier | undefined) ?? null;
     return { recordId, current, credits: unlockCredits(tier, current) };
@@ -69,21 +102,39 @@ export interface ContactCard {
  * `also` (the caller's own item the unlock needs, its unlock memory) is read in the same request as
  * the records' profiles.
  */
-export async function loadContacts<T>(pkg: PackageDef, recordIds: string[], also: Read<T>): Promise<{ cards: Map<string, ContactCard>; also: T }> {
+export async function loadContacts<T>(
+  pkg: PackageDef,
+  recordIds: string[],
+  also: Read<T>,
+): Promise<{ cards: Map<string, ContactCard>; also: T }> {
   const cards = new Map<string, ContactCard>();
   const unique = [...new Set(recordIds)];
-  const [alsoValue, ...profiles] = await readTogether([also, ...unique.map((id) => curatedEntityRead<CuratedPerson | CuratedFund | CuratedCompany>(pkg.entityKind as 'fund', id))] as const);
-  const byId = new Map(unique.map((id, i) => [id, profiles[i] as CuratedPerson | CuratedFund | CuratedCompany | undefined]));
+  const [alsoValue, ...profiles] = await readTogether([
+    also,
+    ...unique.map((id) =>
+      curatedEntityRead<CuratedPerson | CuratedFund | CuratedCompany>(pkg.entityKind as 'fund', id),
+    ),
+  ] as const);
+  const byId = new Map(
+    unique.map((id, i) => [id, profiles[i] as CuratedPerson | CuratedFund | CuratedCompany | undefined]),
+  );
   if (pkg.contactVia === 'self') {
     for (const id of recordIds) cards.set(id, { contact: (byId.get(id) as unknown as Contacts | undefined) ?? null });
     return { cards, also: alsoValue as T };
   }
   const owners = byId as Map<string, CuratedFund | CuratedCompany | undefined>;
-  const personOf = (o: CuratedFund | CuratedCompany | undefined) => (o ? (o.kind === 'fund' ? o.partnerId : o.primaryContactId) : null);
-  const people = await getCuratedEntities<CuratedPerson>('person', recordIds.map((id) => personOf(owners.get(id))).filter((id): id is string => !!id));
+  const personOf = (o: CuratedFund | CuratedCompany | undefined) =>
+    o ? (o.kind === 'fund' ? o.partnerId : o.primaryContactId) : null;
+  const people = await getCuratedEntities<CuratedPerson>(
+    'person',
+    recordIds.map((id) => personOf(owners.get(id))).filter((id): id is string => !!id),
+  );
   for (const id of recordIds) {
     const person = people.get(personOf(owners.get(id)) ?? '');
-    cards.set(id, person ? { contact: person, person: { name: person.fullName, role: person.role } } : { contact: null });
+    cards.set(
+      id,
+      person ? { contact: person, person: { name: person.fullName, role: person.role } } : { contact: null },
+    );
   }
   return { cards, also: alsoValue as T };
 }
@@ -100,7 +151,12 @@ const CHANNEL_VALUES: Record<string, (c: Contacts) => string | null> = {
 };
 
 /** The record with every contact field its tier and package allow (null where the data has none). */
-export function unlockedRecord(record: IntelRecord, tier: ContactTier, pkg: PackageDef, card: ContactCard | undefined): IntelRecord {
+export function unlockedRecord(
+  record: IntelRecord,
+  tier: ContactTier,
+  pkg: PackageDef,
+  card: ContactCard | undefined,
+): IntelRecord {
   const fields = channelsAt(tier, pkg).flatMap((c) => CHANNEL_FIELDS[c]);
   const contact = card?.contact ?? null;
   return {
@@ -112,7 +168,11 @@ export function unlockedRecord(record: IntelRecord, tier: ContactTier, pkg: Pack
 }
 
 /** The unlock memory after unlocking `recordIds` at `tier` (tiers only ever go up). */
-export function rememberUnlocks(memory: Record<string, string>, recordIds: string[], tier: ContactTier): Record<string, string> {
+export function rememberUnlocks(
+  memory: Record<string, string>,
+  recordIds: string[],
+  tier: ContactTier,
+): Record<string, string> {
   const next = { ...memory };
   for (const id of recordIds) next[id] = higherTier(next[id] as ContactTier | undefined, tier)!;
   return next;
@@ -128,25 +188,47 @@ export const increaseLimitQuote = (pkg: PackageDef, available: number, blocks: n
 // ---- network_depth -----------------------------------------------------------------------------
 
 export interface FundNetwork {
-  co_investors: { fund_id: string; name: string; shared_rounds: number; rounds_led_by_this_fund: number; last_shared_round: string; relationship_strength: 'strong' | 'medium' | 'weak' }[];
+  co_investors: {
+    fund_id: string;
+    name: string;
+    shared_rounds: number;
+    rounds_led_by_this_fund: number;
+    last_shared_round: string;
+    relationship_strength: 'strong' | 'medium' | 'weak';
+  }[];
   shared_portfolio_companies: { company_id: string; name: string; co_investors: string[]; rounds: number }[];
   relationship_strength: 'strong' | 'medium' | 'weak' | 'none';
   network_summary: string;
 }
 
-const strengthOf = (shared: number, recent: number): 'strong' | 'medium' | 'weak' => (shared >= 5 || recent >= 3 ? 'strong' : shared >= 2 ? 'medium' : 'weak');
+const strengthOf = (shared: number, recent: number): 'strong' | 'medium' | 'weak' =>
+  shared >= 5 || recent >= 3 ? 'strong' : shared >= 2 ? 'medium' : 'weak';
 
 /** Co-investors from shared rounds (with counts and recency), the companies they share, and how close they are. */
 export function networkOf(fund: CuratedFund): FundNetwork {
-  const partners = new Map<string, { name: string; shared: number; led: number; recent: number; last: string; companies: Set<string> }>();
+  const partners = new Map<
+    string,
+    { name: string; shared: number; led: number; recent: number; last: string; companies: Set<string> }
+  >();
   const companies = new Map<string, { name: string; partners: Set<string>; rounds: number }>();
   for (const round of fund.rounds) {
     const others = round.investors.filter((i) => i.id !== fund.id);
     if (others.length === 0) continue;
-    const company = companies.get(round.companyId) ?? { name: round.companyName, partners: new Set<string>(), rounds: 0 };
+    const company = companies.get(round.companyId) ?? {
+      name: round.companyName,
+      partners: new Set<string>(),
+      rounds: 0,
+    };
     company.rounds += 1;
     for (const other of others) {
-      const p = partners.get(other.id) ?? { name: other.name, shared: 0, led: 0, recent: 0, last: '', companies: new Set<string>() };
+      const p = partners.get(other.id) ?? {
+        name: other.name,
+        shared: 0,
+        led: 0,
+        recent: 0,
+        last: '',
+        companies: new Set<string>(),
+      };
       p.shared += 1;
       if (round.leadFundId === fund.id) p.led += 1;
       if (daysBetween(round.announcedOn, DATASET_AS_OF) <= 730) p.recent += 1;
@@ -160,12 +242,26 @@ export function networkOf(fund: CuratedFund): FundNetwork {
   const coInvestors = [...partners.entries()]
     .sort(([a, x], [b, y]) => y.shared - x.shared || y.recent - x.recent || a.localeCompare(b))
     .slice(0, 10)
-    .map(([id, p]) => ({ fund_id: id, name: p.name, shared_rounds: p.shared, rounds_led_by_this_fund: p.led, last_shared_round: p.last, relationship_strength: strengthOf(p.shared, p.recent) }));
+    .map(([id, p]) => ({
+      fund_id: id,
+      name: p.name,
+      shared_rounds: p.shared,
+      rounds_led_by_this_fund: p.led,
+      last_shared_round: p.last,
+      relationship_strength: strengthOf(p.shared, p.recent),
+    }));
   const top = new Set(coInvestors.slice(0, 5).map((c) => c.name));
   const shared = [...companies.entries()]
-    .map(([id, c]) => ({ company_id: id, name: c.name, co_investors: [...c.partners].filter((n) => top.has(n)), rounds: c.rounds }))
+    .map(([id, c]) => ({
+      company_id: id,
+      name: c.name,
+      co_investors: [...c.partners].filter((n) => top.has(n)),
+      rounds: c.rounds,
+    }))
     .filter((c) => c.co_investors.length > 0)
-    .sort((a, b) => b.co_investors.length - a.co_investors.length || b.rounds - a.rounds || a.name.localeCompare(b.name))
+    .sort(
+      (a, b) => b.co_investors.length - a.co_investors.length || b.rounds - a.rounds || a.name.localeCompare(b.name),
+    )
     .slice(0, 10);
   const best = coInvestors[0];
   return {

@@ -10,8 +10,22 @@ import type { EntityKind } from '#shared/data/model';
  * synonyms and stored as the term's id; `threshold` is a number that may arrive as "10k".
  */
 export type SlotKind =
-  | 'limit' | 'money' | 'threshold' | 'tier' | 'text' | 'location' | 'skills' | 'audience'
-  | 'sector' | 'stage' | 'fundType' | 'jurisdiction' | 'platform' | 'ecosystem' | 'builderCategory' | 'roleFamily';
+  | 'limit'
+  | 'money'
+  | 'threshold'
+  | 'tier'
+  | 'text'
+  | 'location'
+  | 'skills'
+  | 'audience'
+  | 'sector'
+  | 'stage'
+  | 'fundType'
+  | 'jurisdiction'
+  | 'platform'
+  | 'ecosystem'
+  | 'builderCategory'
+  | 'roleFamily';
 
 export interface SlotDef {
   kind: SlotKind;
@@ -52,7 +66,12 @@ export interface PackageDef {
   example: { request_text: string; slots: Record<string, string | number> };
 }
 
-const limitSlot: SlotDef = { kind: 'limit', required: true, description: 'Number of records (integer).', question: 'How many results do you want?' };
+const limitSlot: SlotDef = {
+  kind: 'limit',
+  required: true,
+  description: 'Number of records (integer).',
+  question: 'How many results do you want?',
+};
 
 export const PACKAGES = {
   'vc-shortlist-v1': {
@@ -62,17 +81,55 @@ export const PACKAGES = {
     entityKind: 'fund',
     recordNoun: 'investors',
     slots: {
-      sector_focus: { kind: 'sector', required: true, description: 'Sector, e.g. DeFi, gaming, infrastructure, RWA, AI.', question: 'Which sector should the investors focus on (e.g. DeFi, gaming, infrastructure)?' },
-      stage: { kind: 'stage', required: true, description: 'Funding stage: pre-seed, seed, Series A or Series B+.', question: 'Which funding stage: pre-seed, seed, Series A or Series B+?' },
+      sector_focus: {
+        kind: 'sector',
+        required: true,
+        description: 'Sector, e.g. DeFi, gaming, infrastructure, RWA, AI.',
+        question: 'Which sector should the investors focus on (e.g. DeFi, gaming, infrastructure)?',
+      },
+      stage: {
+        kind: 'stage',
+        required: true,
+        description: 'Funding stage: pre-seed, seed, Series A or Series B+.',
+        question: 'Which funding stage: pre-seed, seed, Series A or Series B+?',
+      },
       limit: limitSlot,
-      min_investment: { kind: 'money', description: 'Smallest cheque you need, in USD.', question: 'What is the smallest cheque you need?' },
-      max_investment: { kind: 'money', description: 'Largest cheque you want, in USD.', question: 'What is the largest cheque you want?' },
-      jurisdiction: { kind: 'jurisdiction', description: 'Where the fund is domiciled, e.g. United States, Singapore.', question: 'Which jurisdiction should the funds be in?' },
-      fund_type: { kind: 'fundType', description: 'vc, angel_syndicate, corporate, dao or accelerator.', question: 'Which type of investor: VC, angel syndicate, corporate, DAO or accelerator?' },
+      min_investment: {
+        kind: 'money',
+        description: 'Smallest cheque you need, in USD.',
+        question: 'What is the smallest cheque you need?',
+      },
+      max_investment: {
+        kind: 'money',
+        description: 'Largest cheque you want, in USD.',
+        question: 'What is the largest cheque you want?',
+      },
+      jurisdiction: {
+        kind: 'jurisdiction',
+        description: 'Where the fund is domiciled, e.g. United States, Singapore.',
+        question: 'Which jurisdiction should the funds be in?',
+      },
+      fund_type: {
+        kind: 'fundType',
+        description: 'vc, angel_syndicate, corporate, dao or accelerator.',
+        question: 'Which type of investor: VC, angel syndicate, corporate, DAO or accelerator?',
+      },
       tier: { kind: 'tier', description: 'Fund tier 1 (top) to 3.', question: 'Which fund tier (1 to 3)?' },
     },
     limit: { default: 10, max: 100 },
-    fields: ['name', 'website', 'focus_area', 'tier', 'fund_type', 'investment_stage', 'jurisdiction', 'tagline', 'description', 'intelligence_blurb', 'rationale'],
+    fields: [
+      'name',
+      'website',
+      'focus_area',
+      'tier',
+      'fund_type',
+      'investment_stage',
+      'jurisdiction',
+      'tagline',
+      'description',
+      'intelligence_blurb',
+      'rationale',
+    ],
     channels: ['email', 'linkedin', 'x', 'telegram', 'phone'],
     expansions: ['contact_unlock', 'network_depth', 'increase_limit'],
     price: { base: 100, perRecord: 10 },
@@ -86,14 +143,40 @@ export const PACKAGES = {
     entityKind: 'builder',
     recordNoun: 'builders',
     slots: {
-      category: { kind: 'builderCategory', required: true, multiple: true, description: 'Builder type in everyday words, e.g. smart contract engineer, solidity dev, ZK engineer, designer, or developer (every engineering type); several types may be named.', question: 'What type of builder (e.g. smart contract engineer, ZK engineer, protocol engineer)?' },
+      category: {
+        kind: 'builderCategory',
+        required: true,
+        multiple: true,
+        description:
+          'Builder type in everyday words, e.g. smart contract engineer, solidity dev, ZK engineer, designer, or developer (every engineering type); several types may be named.',
+        question: 'What type of builder (e.g. smart contract engineer, ZK engineer, protocol engineer)?',
+      },
       limit: limitSlot,
-      ecosystem: { kind: 'ecosystem', description: 'Chain ecosystem, e.g. Ethereum, Solana, Base.', question: 'Which ecosystem should they build on?' },
+      ecosystem: {
+        kind: 'ecosystem',
+        description: 'Chain ecosystem, e.g. Ethereum, Solana, Base.',
+        question: 'Which ecosystem should they build on?',
+      },
       location: { kind: 'location', description: 'City, country or region.', question: 'Where should they be based?' },
-      skills_focus: { kind: 'skills', description: 'Comma-separated skills, e.g. Solidity, Rust.', question: 'Which skills matter most?' },
+      skills_focus: {
+        kind: 'skills',
+        description: 'Comma-separated skills, e.g. Solidity, Rust.',
+        question: 'Which skills matter most?',
+      },
     },
     limit: { default: 10, max: 100 },
-    fields: ['name', 'category', 'skills', 'person_role', 'company_name', 'location', 'description', 'intelligence_blurb', 'challenge_name', 'rationale'],
+    fields: [
+      'name',
+      'category',
+      'skills',
+      'person_role',
+      'company_name',
+      'location',
+      'description',
+      'intelligence_blurb',
+      'challenge_name',
+      'rationale',
+    ],
     channels: ['email', 'x', 'linkedin', 'telegram', 'github', 'phone'],
     expansions: ['contact_unlock', 'increase_limit'],
     price: { base: 50, perRecord: 5 },
@@ -107,13 +190,33 @@ export const PACKAGES = {
     entityKind: 'person',
     recordNoun: 'people',
     slots: {
-      company_name: { kind: 'text', required: true, description: 'Company name (or its domain).', question: 'Which company are you looking into?' },
+      company_name: {
+        kind: 'text',
+        required: true,
+        description: 'Company name (or its domain).',
+        question: 'Which company are you looking into?',
+      },
       limit: limitSlot,
-      role_focus: { kind: 'roleFamily', multiple: true, description: 'Role families in everyday words (leadership, engineering, product, marketing, bd, community, investment, operations; e.g. developers, designers, marketers).', question: 'Which roles matter most?' },
+      role_focus: {
+        kind: 'roleFamily',
+        multiple: true,
+        description:
+          'Role families in everyday words (leadership, engineering, product, marketing, bd, community, investment, operations; e.g. developers, designers, marketers).',
+        question: 'Which roles matter most?',
+      },
       location: { kind: 'location', description: 'City, country or region.', question: 'Where should they be based?' },
     },
     limit: { default: 5, max: 50 },
-    fields: ['name', 'company_name', 'person_role', 'category', 'location', 'description', 'intelligence_blurb', 'rationale'],
+    fields: [
+      'name',
+      'company_name',
+      'person_role',
+      'category',
+      'location',
+      'description',
+      'intelligence_blurb',
+      'rationale',
+    ],
     channels: ['email', 'x', 'linkedin', 'telegram', 'github', 'phone'],
     expansions: ['contact_unlock', 'increase_limit'],
     price: { base: 50, perRecord: 5 },
@@ -123,22 +226,48 @@ export const PACKAGES = {
   'warm-intro-paths-v1': {
     id: 'warm-intro-paths-v1',
     name: 'Target Fund Intro Paths',
-    description: "Portfolio companies of a target fund, from the funding rounds it took part in: each founder is a route to a warm intro.",
+    description:
+      'Portfolio companies of a target fund, from the funding rounds it took part in: each founder is a route to a warm intro.',
     entityKind: 'company',
     recordNoun: 'intro routes',
     slots: {
-      target_fund_name: { kind: 'text', required: true, description: 'Name of the fund you want an intro to.', question: 'Which fund do you want an introduction to?' },
+      target_fund_name: {
+        kind: 'text',
+        required: true,
+        description: 'Name of the fund you want an intro to.',
+        question: 'Which fund do you want an introduction to?',
+      },
       limit: limitSlot,
-      sector_focus: { kind: 'sector', description: 'Only portfolio companies in this sector.', question: 'Should the routes come from one sector?' },
-      stage: { kind: 'stage', description: 'Only rounds at this stage.', question: 'Should the routes come from rounds at one stage?' },
+      sector_focus: {
+        kind: 'sector',
+        description: 'Only portfolio companies in this sector.',
+        question: 'Should the routes come from one sector?',
+      },
+      stage: {
+        kind: 'stage',
+        description: 'Only rounds at this stage.',
+        question: 'Should the routes come from rounds at one stage?',
+      },
     },
     limit: { default: 10, max: 100 },
-    fields: ['name', 'website', 'focus_area', 'investment_stage', 'tagline', 'description', 'intelligence_blurb', 'rationale'],
+    fields: [
+      'name',
+      'website',
+      'focus_area',
+      'investment_stage',
+      'tagline',
+      'description',
+      'intelligence_blurb',
+      'rationale',
+    ],
     channels: ['email', 'linkedin', 'x', 'telegram', 'phone'],
     expansions: ['contact_unlock'],
     price: { base: 150, perRecord: 15 },
     contactVia: 'primaryContact',
-    example: { request_text: 'warm intro paths to Polaris Ventures', slots: { target_fund_name: 'Polaris Ventures', limit: 10 } },
+    example: {
+      request_text: 'warm intro paths to Polaris Ventures',
+      slots: { target_fund_name: 'Polaris Ventures', limit: 10 },
+    },
   },
   'kol-discovery-v1': {
     id: 'kol-discovery-v1',
@@ -147,15 +276,44 @@ export const PACKAGES = {
     entityKind: 'kol',
     recordNoun: 'KOLs',
     slots: {
-      sector_focus: { kind: 'sector', required: true, description: 'Sector the KOL covers, e.g. DeFi, gaming.', question: 'Which sector should the KOLs cover?' },
+      sector_focus: {
+        kind: 'sector',
+        required: true,
+        description: 'Sector the KOL covers, e.g. DeFi, gaming.',
+        question: 'Which sector should the KOLs cover?',
+      },
       limit: limitSlot,
-      min_followers: { kind: 'threshold', description: 'Minimum followers, e.g. "10000" or "10k".', question: 'What minimum follower count?' },
-      min_gm_score: { kind: 'threshold', description: 'Minimum GM Score (0-1000).', question: 'What minimum GM Score?' },
-      platform: { kind: 'platform', description: 'x, youtube, telegram or farcaster.', question: 'Which platform: X, YouTube, Telegram or Farcaster?' },
+      min_followers: {
+        kind: 'threshold',
+        description: 'Minimum followers, e.g. "10000" or "10k".',
+        question: 'What minimum follower count?',
+      },
+      min_gm_score: {
+        kind: 'threshold',
+        description: 'Minimum GM Score (0-1000).',
+        question: 'What minimum GM Score?',
+      },
+      platform: {
+        kind: 'platform',
+        description: 'x, youtube, telegram or farcaster.',
+        question: 'Which platform: X, YouTube, Telegram or Farcaster?',
+      },
       location: { kind: 'location', description: 'City, country or region.', question: 'Where should they be based?' },
     },
     limit: { default: 10, max: 100 },
-    fields: ['name', 'category', 'followers_count', 'GM Score', 'Smarts', 'X_URL', 'X_BIO_label', 'X_BIO_reason', 'description', 'intelligence_blurb', 'rationale'],
+    fields: [
+      'name',
+      'category',
+      'followers_count',
+      'GM Score',
+      'Smarts',
+      'X_URL',
+      'X_BIO_label',
+      'X_BIO_reason',
+      'description',
+      'intelligence_blurb',
+      'rationale',
+    ],
     channels: ['email', 'linkedin', 'telegram', 'phone'],
     expansions: ['contact_unlock', 'increase_limit'],
     price: { base: 100, perRecord: 10 },
@@ -169,14 +327,37 @@ export const PACKAGES = {
     entityKind: 'person',
     recordNoun: 'prospects',
     slots: {
-      sector_interest: { kind: 'audience', required: true, description: 'Audience description naming at least one sector, e.g. "DeFi power users".', question: 'Who is your audience (e.g. DeFi power users, web3 gamers)?' },
+      sector_interest: {
+        kind: 'audience',
+        required: true,
+        description: 'Audience description naming at least one sector, e.g. "DeFi power users".',
+        question: 'Who is your audience (e.g. DeFi power users, web3 gamers)?',
+      },
       limit: limitSlot,
       location: { kind: 'location', description: 'City, country or region.', question: 'Where should they be based?' },
-      min_engagement: { kind: 'threshold', description: 'Minimum community engagement, 0 to 1 (or a percentage).', question: 'What minimum engagement (0 to 1)?' },
-      role_filter: { kind: 'roleFamily', multiple: true, description: 'Role families in everyday words, e.g. engineers, marketers, founders.', question: 'Which roles?' },
+      min_engagement: {
+        kind: 'threshold',
+        description: 'Minimum community engagement, 0 to 1 (or a percentage).',
+        question: 'What minimum engagement (0 to 1)?',
+      },
+      role_filter: {
+        kind: 'roleFamily',
+        multiple: true,
+        description: 'Role families in everyday words, e.g. engineers, marketers, founders.',
+        question: 'Which roles?',
+      },
     },
     limit: { default: 10, max: 100 },
-    fields: ['name', 'category', 'location', 'company_name', 'person_role', 'description', 'intelligence_blurb', 'rationale'],
+    fields: [
+      'name',
+      'category',
+      'location',
+      'company_name',
+      'person_role',
+      'description',
+      'intelligence_blurb',
+      'rationale',
+    ],
     channels: ['email', 'x', 'linkedin', 'telegram', 'phone'],
     expansions: ['contact_unlock', 'increase_limit'],
     price: { base: 50, perRecord: 5 },
@@ -190,14 +371,41 @@ export const PACKAGES = {
     entityKind: 'builder',
     recordNoun: 'hackathon builders',
     slots: {
-      ecosystem: { kind: 'ecosystem', required: true, description: 'Chain ecosystem, e.g. Ethereum, Solana, Base.', question: 'Which ecosystem (e.g. Ethereum, Solana, Base)?' },
+      ecosystem: {
+        kind: 'ecosystem',
+        required: true,
+        description: 'Chain ecosystem, e.g. Ethereum, Solana, Base.',
+        question: 'Which ecosystem (e.g. Ethereum, Solana, Base)?',
+      },
       limit: limitSlot,
-      skills: { kind: 'skills', description: 'Comma-separated skills, e.g. Solidity, Circom.', question: 'Which skills?' },
-      hackathon_name: { kind: 'text', description: 'A hackathon they took part in, e.g. ETHGlobal Bangkok.', question: 'Any particular hackathon?' },
+      skills: {
+        kind: 'skills',
+        description: 'Comma-separated skills, e.g. Solidity, Circom.',
+        question: 'Which skills?',
+      },
+      hackathon_name: {
+        kind: 'text',
+        description: 'A hackathon they took part in, e.g. ETHGlobal Bangkok.',
+        question: 'Any particular hackathon?',
+      },
       location: { kind: 'location', description: 'City, country or region.', question: 'Where should they be based?' },
     },
     limit: { default: 10, max: 100 },
-    fields: ['name', 'category', 'skills', 'challenge_name', 'project_names', 'total_hackathons_attended', 'total_hackathons_won', 'wins', 'total_winnings', 'location', 'description', 'intelligence_blurb', 'rationale'],
+    fields: [
+      'name',
+      'category',
+      'skills',
+      'challenge_name',
+      'project_names',
+      'total_hackathons_attended',
+      'total_hackathons_won',
+      'wins',
+      'total_winnings',
+      'location',
+      'description',
+      'intelligence_blurb',
+      'rationale',
+    ],
     channels: ['email', 'x', 'linkedin', 'github', 'telegram'],
     expansions: ['contact_unlock', 'increase_limit'],
     price: { base: 50, perRecord: 5 },
@@ -230,9 +438,21 @@ export const CHANNEL_FIELDS: Record<Channel, readonly string[]> = {
 };
 
 export const EXPANSIONS: Record<ExpansionType, { label: string; description: string }> = {
-  contact_unlock: { label: 'Unlock contacts', description: 'Tier 2 contact details for selected records, priced per contact by tier (social 50, email 100, telegram 300, phone 600); contacts you already unlocked are not charged again.' },
-  increase_limit: { label: 'More results', description: 'The next records of the same ranking, in blocks of 10, at the per-record price; no record is repeated.' },
-  network_depth: { label: 'Co-investor network', description: 'For each selected fund: co-investors from shared rounds with counts, shared portfolio companies and relationship strength; 20 credits per fund.' },
+  contact_unlock: {
+    label: 'Unlock contacts',
+    description:
+      'Tier 2 contact details for selected records, priced per contact by tier (social 50, email 100, telegram 300, phone 600); contacts you already unlocked are not charged again.',
+  },
+  increase_limit: {
+    label: 'More results',
+    description:
+      'The next records of the same ranking, in blocks of 10, at the per-record price; no record is repeated.',
+  },
+  network_depth: {
+    label: 'Co-investor network',
+    description:
+      'For each selected fund: co-investors from shared rounds with counts, shared portfolio companies and relationship strength; 20 credits per fund.',
+  },
 };
 
 export const NETWORK_DEPTH_CREDITS_PER_RECORD = 20;

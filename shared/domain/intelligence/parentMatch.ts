@@ -33,17 +33,30 @@ const shown = (value: SlotValue | undefined) => (value === undefined ? 'no value
 /** One check per part of the request, each naming the fields it finds contradicting the parent. */
 const CHECKS: readonly ((parent: ParentRequest, sent: RepeatedRequest) => FieldIssue[])[] = [
   (parent, sent) =>
-    sent.packageId === parent.packageId ? [] : [{ path: 'package_id', message: `The parent result is ${parent.packageId}, not ${sent.packageId}` }],
+    sent.packageId === parent.packageId
+      ? []
+      : [{ path: 'package_id', message: `The parent result is ${parent.packageId}, not ${sent.packageId}` }],
   (parent, sent) =>
     Object.entries(sent.slots)
-      .map(([name, value]) => ({ name, value, was: Object.hasOwn(parent.slots, name) ? parent.slots[name] : undefined }))
+      .map(([name, value]) => ({
+        name,
+        value,
+        was: Object.hasOwn(parent.slots, name) ? parent.slots[name] : undefined,
+      }))
       .filter(({ value, was }) => value !== was)
-      .map(({ name, value, was }) => ({ path: `slots.${name}`, message: `The parent result has ${shown(was)}; this request has ${shown(value)}` })),
+      .map(({ name, value, was }) => ({
+        path: `slots.${name}`,
+        message: `The parent result has ${shown(was)}; this request has ${shown(value)}`,
+      })),
   (parent, sent) =>
     (sent.outputFields ?? [])
       .filter((field) => !parent.outputFields.includes(field))
-      .map((field) => ({ path: 'output_fields', message: `The parent result has no field "${field}"; its fields are: ${parent.outputFields.join(', ')}` })),
+      .map((field) => ({
+        path: 'output_fields',
+        message: `The parent result has no field "${field}"; its fields are: ${parent.outputFields.join(', ')}`,
+      })),
 ];
 
 /** Every way `sent` contradicts the parent's request (empty when it only repeats it). */
-export const parentMismatches = (parent: ParentRequest, sent: RepeatedRequest): FieldIssue[] => CHECKS.flatMap((check) => check(parent, sent));
+export const parentMismatches = (parent: ParentRequest, sent: RepeatedRequest): FieldIssue[] =>
+  CHECKS.flatMap((check) => check(parent, sent));

@@ -1,8 +1,16 @@
 /** Credit prices, all read from the package table. */
-import { CONTACT_TIERS, INCREASE_LIMIT_BLOCK, NETWORK_DEPTH_CREDITS_PER_RECORD, type Channel, type ContactTier, type PackageDef } from './packages';
+import {
+  CONTACT_TIERS,
+  INCREASE_LIMIT_BLOCK,
+  NETWORK_DEPTH_CREDITS_PER_RECORD,
+  type Channel,
+  type ContactTier,
+  type PackageDef,
+} from './packages';
 
 /** Base plus per record: 10 records of vc-shortlist-v1 = 100 + 10 x 10 = 200. */
-export const executeCredits = (pkg: PackageDef, records: number): number => pkg.price.base + pkg.price.perRecord * records;
+export const executeCredits = (pkg: PackageDef, records: number): number =>
+  pkg.price.base + pkg.price.perRecord * records;
 
 export const increaseLimitCredits = (pkg: PackageDef, records: number): number => pkg.price.perRecord * records;
 export const increaseLimitRecords = (blocks: number): number => blocks * INCREASE_LIMIT_BLOCK;
@@ -10,8 +18,10 @@ export const increaseLimitRecords = (blocks: number): number => blocks * INCREAS
 export const networkDepthCredits = (records: number): number => NETWORK_DEPTH_CREDITS_PER_RECORD * records;
 
 const tierIndex = (tier: ContactTier | null | undefined) => (tier ? CONTACT_TIERS.findIndex((t) => t.id === tier) : -1);
-export const tierCredits = (tier: ContactTier | null | undefined): number => (tier ? CONTACT_TIERS[tierIndex(tier)].credits : 0);
-export const isAbove = (tier: ContactTier, than: ContactTier | null | undefined): boolean => tierIndex(tier) > tierIndex(than);
+export const tierCredits = (tier: ContactTier | null | undefined): number =>
+  tier ? CONTACT_TIERS[tierIndex(tier)].credits : 0;
+export const isAbove = (tier: ContactTier, than: ContactTier | null | undefined): boolean =>
+  tierIndex(tier) > tierIndex(than);
 export const higherTier = (a: ContactTier | null | undefined, b: ContactTier | null | undefined): ContactTier | null =>
   tierIndex(a) >= tierIndex(b) ? (a ?? null) : (b ?? null);
 

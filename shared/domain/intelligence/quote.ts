@@ -19,14 +19,23 @@ export interface QuoteInput {
   slots?: Record<string, unknown>;
   output_fields?: string[];
   chat_id?: string;
-  expansion_scope?: { parent_result_id: string; expansion_type: ExpansionType; expansion_params: Record<string, unknown> };
+  expansion_scope?: {
+    parent_result_id: string;
+    expansion_type: ExpansionType;
+    expansion_params: Record<string, unknown>;
+  };
 }
 
 /** What an expand request is bound to. */
-export const expansionRequest = (parentResultId: string, type: ExpansionType, params: unknown) => ({ parentResultId, type, params });
+export const expansionRequest = (parentResultId: string, type: ExpansionType, params: unknown) => ({
+  parentResultId,
+  type,
+  params,
+});
 
 /** The identical-query key: same user (by where it is stored), package, slots and fields. */
-export const identicalQueryHash = (request: ExecuteRequest): string => requestHash({ packageId: request.packageId, slots: request.slots, outputFields: request.outputFields });
+export const identicalQueryHash = (request: ExecuteRequest): string =>
+  requestHash({ packageId: request.packageId, slots: request.slots, outputFields: request.outputFields });
 
 export async function quoteIntelligence(userId: string, input: QuoteInput) {
   if (input.chat_id) await requireChat(userId, input.chat_id);
@@ -34,9 +43,19 @@ export async function quoteIntelligence(userId: string, input: QuoteInput) {
   const request = executeRequest(input.package_id, input.slots ?? {}, input.output_fields);
   const pkg = PACKAGES[input.package_id];
   const limit = Number(request.slots.limit);
-  const [ranked, previous] = await Promise.all([ENGINES[input.package_id].rank(request.slots), getIdenticalQueryResultId(userId, identicalQueryHash(request))]);
+  const [ranked, previous] = await Promise.all([
+    ENGINES[input.package_id].rank(request.slots),
+    getIdenticalQueryResultId(userId, identicalQueryHash(request)),
+  ]);
   const credits = executeCredits(pkg, limit);
-  const { token, record } = await issueQuote({ userId, kind: 'execute', packageId: pkg.id, credits, chatId: input.chat_id ?? null, request });
+  const { token, record } = await issueQuote({
+    userId,
+    kind: 'execute',
+    packageId: pkg.id,
+    credits,
+    chatId: input.chat_id ?? null,
+    request,
+  });
   const returned = Math.min(limit, ranked.length);
   const summary =
     `Up to ${plural(limit, pkg.recordNoun.replace(/s$/, ''), pkg.recordNoun)} with ${request.outputFields.length} Tier 1 fields (${request.outputFields.join(', ')}); ` +
@@ -61,7 +80,13 @@ export interface ExpansionPlan {
 }
 
 /** The exact price and description of an expansion of `parent` (shared by quote and expand). */
-export async function planExpansion(userId: string, pkg: PackageDef, parent: LoadedResult, type: ExpansionType, params: ExpansionParams[ExpansionType]): Promise<ExpansionPlan> {
+export async function planExpansion(
+  userId: string,
+  pkg: PackageDef,
+  parent: LoadedResult,
+  type: ExpansionType,
+  params: ExpansionParams[ExpansionType],
+): Promise<ExpansionPlan> {
   const records = parent.data.records;
   if (type === 'contact_unlock') {
     const p = params as ExpansionParams['contact_unlock'];
@@ -80,7 +105,10 @@ export async function planExpansion(userId: string, pkg: PackageDef, parent: Loa
     const p = params as ExpansionParams['network_depth'];
     const selected = selectRecords(records, p.selection, 'expansion_params');
     const q = networkDepthQuote(selected.length);
-    return { credits: q.credits, summary: `Co-investor network (shared rounds, shared portfolio companies, relationship strength) for ${plural(selected.length, 'fund')} at 20 credits each: ${q.credits} credits.` };
+    return {
+      credits: q.credits,
+      summary: `Co-investor network (shared rounds, shared portfolio companies, relationship strength) for ${plural(selected.length, 'fund')} at 20 credits each: ${q.credits} credits.`,
+    };
   }
   const p = params as ExpansionParams['increase_limit'];
   const remaining = await remainingRanking(userId, parent);
@@ -98,24 +126,44 @@ export async function remainingRanking(userId: string, parent: LoadedResult) {
   if (!root) throw new ValidationError('The original result of this expansion chain is gone.');
   const served = new Set(root.servedIds);
   const ranked = await ENGINES[root.packageId as PackageId].rank(root.slots);
-  return Object.assign(ranked.filter((r) => !served.has(r.id)), { root });
+  return Object.assign(
+    ranked.filter((r) => !served.has(r.id)),
+    { root },
+  );
 }
 
 async function quoteExpansion(userId: string, input: QuoteInput, scope: NonNullable<QuoteInput['expansion_scope']>) {
   const parent = await loadIntelResult(userId, scope.parent_result_id);
   // The expansion runs on the parent's request: what the client repeats of it must agree with it.
   const sent = repeatedRequest(input.package_id, input.slots ?? {}, input.output_fields);
-  const mismatches = parentMismatches({ packageId: parent.intel.packageId, slots: parent.intel.slots, outputFields: parent.intel.outputFields }, sent);
+  const mismatches = parentMismatches(
+    { packageId: parent.intel.packageId, slots: parent.intel.slots, outputFields: parent.intel.outputFields },
+    sent,
+  );
   if (mismatches.length) {
-    throw new UnprocessableError('quote_mismatch', 'An expansion runs on its parent result’s package, slots and fields; leave them out or send the parent’s values.', mismatches);
+    throw new UnprocessableError(
+      'quote_mismatch',
+      'An expansion runs on its parent result’s package, slots and fields; leave them out or send the parent’s values.',
+      mismatches,
+    );
   }
   const pkg = PACKAGES[input.package_id];
-  const params = parseExpansionParams(pkg, scope.expansion_type, scope.expansion_params, 'expansion_scope.expansion_params');
+  const params = parseExpansionParams(
+    pkg,
+    scope.expansion_type,
+    scope.expansion_params,
+    'expansion_scope.expansion_params',
+  );
   assertExpansionOffered(pkg, parent.intel.expansionType, scope.expansion_type);
   const plan = await planExpansion(userId, pkg, parent, scope.expansion_type, params);
   const chatId = input.chat_id ?? parent.chatId;
   const { token, record } = await issueQuote({
-    userId, kind: 'expand', packageId: pkg.id, credits: plan.credits, chatId, request: expansionRequest(scope.parent_result_id, scope.expansion_type, params),
+    userId,
+    kind: 'expand',
+    packageId: pkg.id,
+    credits: plan.credits,
+    chatId,
+    request: expansionRequest(scope.parent_result_id, scope.expansion_type, params),
   });
   return {
     package_id: pkg.id,
@@ -125,7 +173,10 @@ async function quoteExpansion(userId: string, input: QuoteInput, scope: NonNulla
     expiry: record.expiresAt,
     filled_slots: parent.intel.slots,
     output_fields: parent.intel.outputFields,
-    expansion_scope: { parent_result_id: scope.parent_result_id, expansion_type: scope.expansion_type, expansion_params: params as Record<string, unknown> },
+    expansion_scope: {
+      parent_result_id: scope.parent_result_id,
+      expansion_type: scope.expansion_type,
+      expansion_params: params as Record<string, unknown>,
+    },
   };
 }
-

@@ -20,7 +20,9 @@ export interface IssuedQuote {
   record: QuoteRecord;
 }
 
-export async function issueQuote(input: Omit<QuoteRecord, 'tokenHash' | 'createdAt' | 'expiresAt' | 'requestHash'> & { request: unknown }): Promise<IssuedQuote> {
+export async function issueQuote(
+  input: Omit<QuoteRecord, 'tokenHash' | 'createdAt' | 'expiresAt' | 'requestHash'> & { request: unknown },
+): Promise<IssuedQuote> {
   const at = now();
   const token = `qt_${randomToken(40)}`;
   const { request, ...rest } = input;
@@ -39,7 +41,12 @@ export async function issueQuote(input: Omit<QuoteRecord, 'tokenHash' | 'created
  * The caller's quote for this token, checked in the contract's order: another user's or an unknown
  * token does not match (422), a used one is 409, an expired one 410, a different request 422.
  */
-export async function redeemableQuote(userId: string, token: string, kind: QuoteRecord['kind'], request: unknown): Promise<QuoteRecord> {
+export async function redeemableQuote(
+  userId: string,
+  token: string,
+  kind: QuoteRecord['kind'],
+  request: unknown,
+): Promise<QuoteRecord> {
   return redeemableFrom(await getQuote(sha256Hex(token)), userId, kind, request);
 }
 
@@ -47,8 +54,14 @@ export async function redeemableQuote(userId: string, token: string, kind: Quote
 export const quoteTokenRead = (token: string): ItemRead<QuoteRecord | undefined> => quoteRead(sha256Hex(token));
 
 /** redeemableQuote's checks, on the quote as quoteTokenRead read it. */
-export function redeemableFrom(quote: QuoteRecord | undefined, userId: string, kind: QuoteRecord['kind'], request: unknown): QuoteRecord {
-  if (!quote || quote.userId !== userId) throw new UnprocessableError('quote_mismatch', 'This quote token is not one of your quotes.');
+export function redeemableFrom(
+  quote: QuoteRecord | undefined,
+  userId: string,
+  kind: QuoteRecord['kind'],
+  request: unknown,
+): QuoteRecord {
+  if (!quote || quote.userId !== userId)
+    throw new UnprocessableError('quote_mismatch', 'This quote token is not one of your quotes.');
   return checkQuote(quote, kind, request);
 }
 
@@ -60,10 +73,15 @@ const MISMATCH_HINT = new Map<QuoteRecord['kind'], string>([
 ]);
 
 export function checkQuote(quote: QuoteRecord, kind: QuoteRecord['kind'], request: unknown): QuoteRecord {
-  if (quote.usedAt) throw new ConflictError('quote_token_used', 'This quote token has already been used; request a new quote.');
-  if (Date.parse(quote.expiresAt) <= now().getTime()) throw new GoneError('quote_expired', 'This quote token has expired (quotes live 15 minutes); request a new quote.');
+  if (quote.usedAt)
+    throw new ConflictError('quote_token_used', 'This quote token has already been used; request a new quote.');
+  if (Date.parse(quote.expiresAt) <= now().getTime())
+    throw new GoneError('quote_expired', 'This quote token has expired (quotes live 15 minutes); request a new quote.');
   if (quote.kind !== kind || quote.requestHash !== requestHash(request)) {
-    throw new UnprocessableError('quote_mismatch', `The request does not match what was quoted: ${MISMATCH_HINT.get(kind)}`);
+    throw new UnprocessableError(
+      'quote_mismatch',
+      `The request does not match what was quoted: ${MISMATCH_HINT.get(kind)}`,
+    );
   }
   return quote;
 }
@@ -71,6 +89,7 @@ export function checkQuote(quote: QuoteRecord, kind: QuoteRecord['kind'], reques
 /** After a transaction failed on the token's condition: why (used meanwhile, or expired). */
 export async function explainSpentQuote(tokenHash: string): Promise<never> {
   const quote = await getQuote(tokenHash);
-  if (quote?.usedAt) throw new ConflictError('quote_token_used', 'This quote token has already been used; request a new quote.');
+  if (quote?.usedAt)
+    throw new ConflictError('quote_token_used', 'This quote token has already been used; request a new quote.');
   throw new GoneError('quote_expired', 'This quote token has expired (quotes live 15 minutes); request a new quote.');
 }

@@ -5,13 +5,25 @@
  * through the same validation as explicit ones.
  */
 import {
-  BUILDER_CATEGORIES, ECOSYSTEMS, FUND_TYPES, HACKATHONS, JURISDICTIONS, LOCATIONS, PLATFORMS, ROLE_FAMILIES, SECTORS, SKILLS, STAGES,
-  termsIn, type Term,
+  BUILDER_CATEGORIES,
+  ECOSYSTEMS,
+  FUND_TYPES,
+  HACKATHONS,
+  JURISDICTIONS,
+  LOCATIONS,
+  PLATFORMS,
+  ROLE_FAMILIES,
+  SECTORS,
+  SKILLS,
+  STAGES,
+  termsIn,
+  type Term,
 } from '#shared/data/taxonomy';
 import { parseAmount } from './slots';
 import type { PackageDef, SlotKind } from './packages';
 
-const first = <T extends Term>(terms: readonly T[], text: string) => termsIn(terms, text, { shortInCapitals: true })[0]?.id;
+const first = <T extends Term>(terms: readonly T[], text: string) =>
+  termsIn(terms, text, { shortInCapitals: true })[0]?.id;
 /*
  * These patterns see user text, so each must run in linear time. A number is
  * digits with single separators (`[0-9](?:[,.]?[0-9])*`, one way to match) and may only start where
@@ -30,7 +42,10 @@ export function chequeRange(text: string): { min?: number; max?: number } {
     const [min, max] = [parseAmount(range[1]), parseAmount(range[2])];
     if (min !== undefined && max !== undefined) return { min: Math.min(min, max), max: Math.max(min, max) };
   }
-  const atLeast = new RegExp(`(?:at least|min(?:imum)?|over|above|more than|from)\\s*(${MONEY})|(${MONEY})\\s*\\+`, 'i').exec(text);
+  const atLeast = new RegExp(
+    `(?:at least|min(?:imum)?|over|above|more than|from)\\s*(${MONEY})|(${MONEY})\\s*\\+`,
+    'i',
+  ).exec(text);
   const upTo = new RegExp(`(?:up to|at most|max(?:imum)?|under|below|less than)\\s*(${MONEY})`, 'i').exec(text);
   return {
     ...(atLeast ? { min: parseAmount(atLeast[1] ?? atLeast[2]) } : {}),
@@ -47,7 +62,10 @@ function followerThreshold(text: string): number | undefined {
 }
 
 function scoreThreshold(text: string, label: string): number | undefined {
-  const m = new RegExp(`${label}\\s*(?:score)?\\s*(?:of\\s*)?(?:above|over|at least|>=?|≥|min(?:imum)?)?\\s*([0-9][0-9.,]*%?)`, 'i').exec(text);
+  const m = new RegExp(
+    `${label}\\s*(?:score)?\\s*(?:of\\s*)?(?:above|over|at least|>=?|≥|min(?:imum)?)?\\s*([0-9][0-9.,]*%?)`,
+    'i',
+  ).exec(text);
   return m ? parseAmount(m[1]) : undefined;
 }
 
@@ -73,12 +91,18 @@ function location(text: string): string | undefined {
 }
 
 function skills(text: string): string | undefined {
-  const found = SKILLS.filter((s) => new RegExp(`(^|[^a-z])${escape(s.toLowerCase())}([^a-z]|$)`).test(text.toLowerCase()));
+  const found = SKILLS.filter((s) =>
+    new RegExp(`(^|[^a-z])${escape(s.toLowerCase())}([^a-z]|$)`).test(text.toLowerCase()),
+  );
   return found.length ? found.join(', ') : undefined;
 }
 
 const NAME = String.raw`([A-Z0-9][\w.&'-]*(?:\s+(?:[A-Z0-9][\w.&'-]*|of|and|&)){0,4})`;
-const trimName = (s: string) => s.replace(/\s+(?:and|of|&)$/i, '').replace(/[.,;:!?]+$/, '').trim();
+const trimName = (s: string) =>
+  s
+    .replace(/\s+(?:and|of|&)$/i, '')
+    .replace(/[.,;:!?]+$/, '')
+    .trim();
 
 function companyName(text: string): string | undefined {
   // Starts only where a run of host characters starts (a later start in the same run cannot match where the first did not).
@@ -89,7 +113,9 @@ function companyName(text: string): string | undefined {
 }
 
 function fundName(text: string): string | undefined {
-  const m = new RegExp(`\\b(?:intros?|introductions?|routes?|paths?|warm intros?)?\\s*(?:to|into|with|reach|meet)\\s+${NAME}`).exec(text);
+  const m = new RegExp(
+    `\\b(?:intros?|introductions?|routes?|paths?|warm intros?)?\\s*(?:to|into|with|reach|meet)\\s+${NAME}`,
+  ).exec(text);
   return m ? trimName(m[1]) : undefined;
 }
 
@@ -110,12 +136,20 @@ const EXTRACTORS: Partial<Record<SlotKind, (text: string, slot: string) => unkno
   limit: count,
   money: (text, slot) => chequeRange(text)[slot === 'min_investment' ? 'min' : 'max'],
   threshold: (text, slot) =>
-    slot === 'min_followers' ? followerThreshold(text) : slot === 'min_gm_score' ? scoreThreshold(text, 'gm') : scoreThreshold(text, 'engagement'),
+    slot === 'min_followers'
+      ? followerThreshold(text)
+      : slot === 'min_gm_score'
+        ? scoreThreshold(text, 'gm')
+        : scoreThreshold(text, 'engagement'),
   tier: (text) => /\btier[\s-]*([123])\b/i.exec(text)?.[1],
   sector: (text) => first(SECTORS, text),
   stage: (text) => first(STAGES, text),
   // "VCs" in prose usually means investors in general, so only the other fund types narrow a request.
-  fundType: (text) => first(FUND_TYPES.filter((t) => t.id !== 'vc'), text),
+  fundType: (text) =>
+    first(
+      FUND_TYPES.filter((t) => t.id !== 'vc'),
+      text,
+    ),
   jurisdiction: (text) => first(JURISDICTIONS, text),
   platform: (text) => first(PLATFORMS, text) ?? (/\bon X\b/.test(text) ? 'x' : undefined),
   ecosystem: (text) => first(ECOSYSTEMS, text),
@@ -133,7 +167,13 @@ export function parseRequestText(pkg: PackageDef, raw: string): Record<string, u
   for (const [slot, def] of Object.entries(pkg.slots)) {
     const extractor =
       def.kind === 'text'
-        ? slot === 'company_name' ? companyName : slot === 'target_fund_name' ? fundName : slot === 'hackathon_name' ? hackathon : undefined
+        ? slot === 'company_name'
+          ? companyName
+          : slot === 'target_fund_name'
+            ? fundName
+            : slot === 'hackathon_name'
+              ? hackathon
+              : undefined
         : EXTRACTORS[def.kind];
     const value = extractor?.(text, slot);
     if (value === undefined || value === null || value === '') continue;

@@ -14,16 +14,29 @@ export interface ExecuteRequest {
 }
 
 const unknownFieldIssues = (pkg: PackageDef, outputFields: string[] | undefined): FieldIssue[] =>
-  (outputFields ?? []).filter((f) => !pkg.fields.includes(f)).map((f) => ({ path: 'output_fields', message: `${pkg.id} has no field "${f}"; fields are: ${pkg.fields.join(', ')}` }));
+  (outputFields ?? [])
+    .filter((f) => !pkg.fields.includes(f))
+    .map((f) => ({
+      path: 'output_fields',
+      message: `${pkg.id} has no field "${f}"; fields are: ${pkg.fields.join(', ')}`,
+    }));
 const inPackageOrder = (pkg: PackageDef, outputFields: string[]) => pkg.fields.filter((f) => outputFields.includes(f));
 
-export function executeRequest(packageId: PackageId, slots: Record<string, unknown>, outputFields: string[] | undefined): ExecuteRequest {
+export function executeRequest(
+  packageId: PackageId,
+  slots: Record<string, unknown>,
+  outputFields: string[] | undefined,
+): ExecuteRequest {
   const pkg: PackageDef = PACKAGES[packageId];
   const check = checkSlots(pkg, slots);
   const refused = [...check.issues, ...check.misunderstood];
   // A required slot whose value was refused is reported once, with the reason (and suggestions).
   const missing = check.missing.filter((name) => !refused.some((i) => i.path === `slots.${name}`));
-  const issues: FieldIssue[] = [...refused, ...missing.map((name) => ({ path: `slots.${name}`, message: `Required slot of ${pkg.id}` })), ...unknownFieldIssues(pkg, outputFields)];
+  const issues: FieldIssue[] = [
+    ...refused,
+    ...missing.map((name) => ({ path: `slots.${name}`, message: `Required slot of ${pkg.id}` })),
+    ...unknownFieldIssues(pkg, outputFields),
+  ];
   if (issues.length) throw new ValidationError('The request cannot be quoted as it is.', issues);
   return { packageId, slots: check.slots, outputFields: inPackageOrder(pkg, outputFields ?? [...pkg.fields]) };
 }
@@ -33,17 +46,29 @@ export function executeRequest(packageId: PackageId, slots: Record<string, unkno
  * sent (no defaults, nothing required) and its fields if it sent any. Malformed values are a 400 as
  * anywhere else; whether they agree with the parent is parentMatch's question.
  */
-export function repeatedRequest(packageId: PackageId, slots: Record<string, unknown>, outputFields: string[] | undefined) {
+export function repeatedRequest(
+  packageId: PackageId,
+  slots: Record<string, unknown>,
+  outputFields: string[] | undefined,
+) {
   const pkg: PackageDef = PACKAGES[packageId];
   const check = checkSlots(pkg, slots);
   const issues = [...check.issues, ...check.misunderstood, ...unknownFieldIssues(pkg, outputFields)];
   if (issues.length) throw new ValidationError('The request cannot be quoted as it is.', issues);
-  const sent = Object.fromEntries(Object.entries(check.slots).filter(([name]) => Object.hasOwn(slots, name) && slots[name] !== null && slots[name] !== undefined));
+  const sent = Object.fromEntries(
+    Object.entries(check.slots).filter(
+      ([name]) => Object.hasOwn(slots, name) && slots[name] !== null && slots[name] !== undefined,
+    ),
+  );
   return { packageId, slots: sent, ...(outputFields ? { outputFields: inPackageOrder(pkg, outputFields) } : {}) };
 }
 
 /** A ranked record reduced to its id and the requested fields. */
-export const projectRecord = (id: string, fields: Record<string, unknown>, outputFields: string[]): Record<string, unknown> => ({
+export const projectRecord = (
+  id: string,
+  fields: Record<string, unknown>,
+  outputFields: string[],
+): Record<string, unknown> => ({
   record_id: id,
   ...Object.fromEntries(outputFields.map((f) => [f, fields[f] ?? null])),
 });

@@ -2,7 +2,14 @@
 import { ValidationError } from '#shared/domain/errors';
 import { findByName, getCompanyByDomain } from '#shared/store/curatedRepo';
 import { ENGINES } from './engines';
-import { NEIGHBOURS, coverageNote, coverageStatus, relaxableSlots, type AlternativeRoute, type Coverage } from './coverage';
+import {
+  NEIGHBOURS,
+  coverageNote,
+  coverageStatus,
+  relaxableSlots,
+  type AlternativeRoute,
+  type Coverage,
+} from './coverage';
 import { PACKAGES, type PackageDef, type PackageId } from './packages';
 import { parseRequestText } from './requestText';
 import { checkSlots, type CanonicalSlots } from './slots';
@@ -14,7 +21,8 @@ export interface ResolveInput {
 }
 
 /** How many candidates the curated data has for these slots (the ranking's length). */
-export const countCandidates = async (packageId: PackageId, slots: CanonicalSlots): Promise<number> => (await ENGINES[packageId].rank(slots)).length;
+export const countCandidates = async (packageId: PackageId, slots: CanonicalSlots): Promise<number> =>
+  (await ENGINES[packageId].rank(slots)).length;
 
 /**
  * A way to more results: first drop the optional filters one at a time (most specific first) while
@@ -30,7 +38,12 @@ async function alternativeRoute(packageId: PackageId, slots: CanonicalSlots): Pr
     relaxed = rest;
     dropped.push(`${name} (${slots[name]})`);
     const count = await countCandidates(packageId, relaxed);
-    if (count >= limit) return { package_id: packageId, reason: `Without ${dropped.join(' and ')} there are ${count} candidates.`, slots: relaxed };
+    if (count >= limit)
+      return {
+        package_id: packageId,
+        reason: `Without ${dropped.join(' and ')} there are ${count} candidates.`,
+        slots: relaxed,
+      };
   }
   return NEIGHBOURS[packageId]?.(slots) ?? null;
 }
@@ -45,8 +58,11 @@ async function unknownNameNote(packageId: PackageId, slots: CanonicalSlots): Pro
   const named = NAMED_SLOTS[packageId];
   if (!named) return null;
   const name = String(slots[named.slot]);
-  const known = (await findByName(named.kind, name)).length > 0 || (named.kind === 'company' && !!(await getCompanyByDomain(name)));
-  return known ? null : `No ${named.kind} named "${name}" is in the curated data; check the spelling or use the exact name.`;
+  const known =
+    (await findByName(named.kind, name)).length > 0 || (named.kind === 'company' && !!(await getCompanyByDomain(name)));
+  return known
+    ? null
+    : `No ${named.kind} named "${name}" is in the curated data; check the spelling or use the exact name.`;
 }
 
 export async function coverageFor(packageId: PackageId, slots: CanonicalSlots): Promise<Coverage> {
@@ -57,7 +73,9 @@ export async function coverageFor(packageId: PackageId, slots: CanonicalSlots): 
   return {
     status,
     candidate_count: candidates,
-    note: (status === 'none' ? await unknownNameNote(packageId, slots) : null) ?? coverageNote(pkg, status, candidates, limit),
+    note:
+      (status === 'none' ? await unknownNameNote(packageId, slots) : null) ??
+      coverageNote(pkg, status, candidates, limit),
     fallback_allowed: status !== 'none',
     alternative_route: status === 'sufficient' ? null : await alternativeRoute(packageId, slots),
   };

@@ -18,20 +18,35 @@ const FOLLOW_UPS: Record<string, readonly ExpansionType[]> = {
 export function assertExpansionOffered(pkg: PackageDef, parentExpansionType: string | null, type: ExpansionType): void {
   const offered = pkg.expansions.filter((e) => FOLLOW_UPS[parentExpansionType ?? 'execute'].includes(e));
   if (!offered.includes(type)) {
-    throw new UnprocessableError('invalid_state', `This result does not offer ${type}; it offers ${offered.join(', ') || 'no expansion'}.`);
+    throw new UnprocessableError(
+      'invalid_state',
+      `This result does not offer ${type}; it offers ${offered.join(', ') || 'no expansion'}.`,
+    );
   }
 }
 
-export async function availableExpansions(userId: string, pkg: PackageDef, expansionType: string | null, recordIds: string[]) {
+export async function availableExpansions(
+  userId: string,
+  pkg: PackageDef,
+  expansionType: string | null,
+  recordIds: string[],
+) {
   const allowed = pkg.expansions.filter((e) => FOLLOW_UPS[expansionType ?? 'execute'].includes(e));
-  const memory = allowed.includes('contact_unlock') ? await getUnlockMemory(userId, pkg.entityKind, recordIds) : { tiers: {} };
+  const memory = allowed.includes('contact_unlock')
+    ? await getUnlockMemory(userId, pkg.entityKind, recordIds)
+    : { tiers: {} };
   const estimates: Record<ExpansionType, number> = {
     // At the email tier, for every record not yet unlocked at email or above.
     contact_unlock: priceUnlock(recordIds, 'email', memory.tiers).credits,
     increase_limit: increaseLimitCredits(pkg, INCREASE_LIMIT_BLOCK),
     network_depth: networkDepthCredits(recordIds.length),
   };
-  return allowed.map((type) => ({ type, label: EXPANSIONS[type].label, description: EXPANSIONS[type].description, estimated_credits: estimates[type] }));
+  return allowed.map((type) => ({
+    type,
+    label: EXPANSIONS[type].label,
+    description: EXPANSIONS[type].description,
+    estimated_credits: estimates[type],
+  }));
 }
 
 export async function readIntelligenceResult(userId: string, resultId: string) {
@@ -43,7 +58,12 @@ export async function readIntelligenceResult(userId: string, resultId: string) {
     summary: data.summary,
     records_count: data.records_count,
     records: data.records,
-    available_expansions: await availableExpansions(userId, pkg, intel.expansionType, data.records.map((r) => r.record_id)),
+    available_expansions: await availableExpansions(
+      userId,
+      pkg,
+      intel.expansionType,
+      data.records.map((r) => r.record_id),
+    ),
     created_at: data.created_at,
     parent_result_id: intel.parentResultId,
     expansion_type: intel.expansionType,

@@ -6,12 +6,27 @@
 import type { FieldIssue } from '#shared/domain/errors';
 import { own } from '#shared/dictionary';
 import {
-  BUILDER_CATEGORIES, ECOSYSTEMS, FUND_TYPES, JURISDICTIONS, PLATFORMS, ROLE_FAMILIES, SECTORS, SKILLS, STAGES,
+  BUILDER_CATEGORIES,
+  ECOSYSTEMS,
+  FUND_TYPES,
+  JURISDICTIONS,
+  PLATFORMS,
+  ROLE_FAMILIES,
+  SECTORS,
+  SKILLS,
+  STAGES,
   termsIn,
 } from '#shared/data/taxonomy';
 import {
-  BUILDER_CATEGORY_SYNONYMS, ECOSYSTEM_SYNONYMS, FILLER_WORDS, FUND_TYPE_SYNONYMS, JURISDICTION_SYNONYMS, PLATFORM_SYNONYMS,
-  ROLE_FAMILY_SYNONYMS, SECTOR_SYNONYMS, STAGE_SYNONYMS,
+  BUILDER_CATEGORY_SYNONYMS,
+  ECOSYSTEM_SYNONYMS,
+  FILLER_WORDS,
+  FUND_TYPE_SYNONYMS,
+  JURISDICTION_SYNONYMS,
+  PLATFORM_SYNONYMS,
+  ROLE_FAMILY_SYNONYMS,
+  SECTOR_SYNONYMS,
+  STAGE_SYNONYMS,
 } from '#shared/data/slotSynonyms';
 import { buildVocabulary, matchTerms, type Vocabulary } from './termMatch';
 import type { PackageDef, SlotDef, SlotKind } from './packages';
@@ -33,9 +48,17 @@ export const VOCABULARIES: ReadonlyMap<SlotKind, Vocabulary> = new Map<SlotKind,
 
 /** A slot that holds several taxonomy ids keeps them in one string, in taxonomy order. */
 const ID_SEPARATOR = ', ';
-export const slotIds = (value: unknown): string[] => (typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : []);
+export const slotIds = (value: unknown): string[] =>
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 
-type Canonical = { ok: true; value: SlotValue } | { ok: false; message: string; misunderstood?: boolean; suggestions?: string[] };
+type Canonical =
+  | { ok: true; value: SlotValue }
+  | { ok: false; message: string; misunderstood?: boolean; suggestions?: string[] };
 
 /**
  * A taxonomy slot: the ids its words name. A slot holding one value refuses a word naming several
@@ -44,10 +67,20 @@ type Canonical = { ok: true; value: SlotValue } | { ok: false; message: string; 
 function canonicalTerms(def: SlotDef, vocabulary: Vocabulary, text: string): Canonical {
   const match = matchTerms(vocabulary, text);
   if (!match.found) {
-    return { ok: false, misunderstood: true, suggestions: match.suggestions, message: `Not a value we know; nearest: ${match.suggestions.join(', ')} (accepted: ${vocabulary.order.join(', ')})` };
+    return {
+      ok: false,
+      misunderstood: true,
+      suggestions: match.suggestions,
+      message: `Not a value we know; nearest: ${match.suggestions.join(', ')} (accepted: ${vocabulary.order.join(', ')})`,
+    };
   }
   if (match.ids.length > 1 && !def.multiple) {
-    return { ok: false, misunderstood: true, suggestions: match.ids, message: `"${text}" could mean ${match.ids.join(', ')}; choose one` };
+    return {
+      ok: false,
+      misunderstood: true,
+      suggestions: match.ids,
+      message: `"${text}" could mean ${match.ids.join(', ')}; choose one`,
+    };
   }
   return { ok: true, value: match.ids.join(ID_SEPARATOR) };
 }
@@ -79,7 +112,8 @@ export function parseAmount(text: string): number | undefined {
   if (!m) return undefined;
   const n = Number(m[0].replace(/,/g, ''));
   const unit = m[1].toLowerCase();
-  const factor = unit === 'k' ? 1e3 : unit === 'm' || unit === 'mm' ? 1e6 : unit === 'b' ? 1e9 : unit === '%' ? 0.01 : 1;
+  const factor =
+    unit === 'k' ? 1e3 : unit === 'm' || unit === 'mm' ? 1e6 : unit === 'b' ? 1e9 : unit === '%' ? 0.01 : 1;
   return Math.round(n * factor * 1e6) / 1e6;
 }
 
@@ -97,10 +131,18 @@ function canonicalise(def: SlotDef, raw: unknown, max: number): Canonical {
     return { ok: true, value: raw };
   }
   if (kind === 'threshold' || kind === 'tier') {
-    if (typeof raw !== 'number' && typeof raw !== 'string') return { ok: false, message: 'Expected a number or a numeric string' };
-    const n = typeof raw === 'number' ? raw : kind === 'tier' ? Number(/^\s*(?:tier\s*)?([0-9]+)\s*$/i.exec(raw)?.[1] ?? NaN) : parseAmount(raw);
-    if (n === undefined || !Number.isFinite(n) || n < 0) return { ok: false, message: 'Expected a non-negative number such as "10000" or "10k"' };
-    if (kind === 'tier' && !(Number.isInteger(n) && n >= 1 && n <= 3)) return { ok: false, message: 'Tier must be 1, 2 or 3' };
+    if (typeof raw !== 'number' && typeof raw !== 'string')
+      return { ok: false, message: 'Expected a number or a numeric string' };
+    const n =
+      typeof raw === 'number'
+        ? raw
+        : kind === 'tier'
+          ? Number(/^\s*(?:tier\s*)?([0-9]+)\s*$/i.exec(raw)?.[1] ?? NaN)
+          : parseAmount(raw);
+    if (n === undefined || !Number.isFinite(n) || n < 0)
+      return { ok: false, message: 'Expected a non-negative number such as "10000" or "10k"' };
+    if (kind === 'tier' && !(Number.isInteger(n) && n >= 1 && n <= 3))
+      return { ok: false, message: 'Tier must be 1, 2 or 3' };
     return { ok: true, value: n };
   }
   if (typeof raw !== 'string') return { ok: false, message: 'Expected a string' };
@@ -110,13 +152,24 @@ function canonicalise(def: SlotDef, raw: unknown, max: number): Canonical {
   if (vocabulary) return canonicalTerms(def, vocabulary, text);
   switch (kind) {
     case 'skills': {
-      const skills = [...new Set(text.split(/\s*(?:,|;|\band\b|\/)\s*/i).filter(Boolean).map((s) => SKILLS.find((k) => k.toLowerCase() === s.toLowerCase()) ?? s))];
+      const skills = [
+        ...new Set(
+          text
+            .split(/\s*(?:,|;|\band\b|\/)\s*/i)
+            .filter(Boolean)
+            .map((s) => SKILLS.find((k) => k.toLowerCase() === s.toLowerCase()) ?? s),
+        ),
+      ];
       return skills.length ? { ok: true, value: skills.join(', ') } : { ok: false, message: 'Name at least one skill' };
     }
     case 'audience':
       return termsIn(SECTORS, text).length
         ? { ok: true, value: text }
-        : { ok: false, misunderstood: true, message: `Name at least one sector in the audience, e.g. "DeFi power users"; sectors: ${SECTORS.map((t) => t.id).join(', ')}` };
+        : {
+            ok: false,
+            misunderstood: true,
+            message: `Name at least one sector in the audience, e.g. "DeFi power users"; sectors: ${SECTORS.map((t) => t.id).join(', ')}`,
+          };
     default:
       return { ok: true, value: text };
   }
@@ -142,13 +195,21 @@ export function checkSlots(pkg: PackageDef, input: Record<string, unknown>): Slo
   for (const [name, raw] of Object.entries(input)) {
     const def = own(pkg.slots, name);
     if (!def) {
-      issues.push({ path: `slots.${name}`, message: `Unknown slot for ${pkg.id}; slots are: ${Object.keys(pkg.slots).join(', ')}` });
+      issues.push({
+        path: `slots.${name}`,
+        message: `Unknown slot for ${pkg.id}; slots are: ${Object.keys(pkg.slots).join(', ')}`,
+      });
       continue;
     }
     if (raw === null || raw === undefined) continue;
     const result = canonicalise(def, raw, pkg.limit.max);
     if (result.ok) slots[name] = result.value;
-    else (result.misunderstood ? misunderstood : issues).push({ path: `slots.${name}`, message: result.message, ...(result.suggestions ? { suggestions: result.suggestions } : {}) });
+    else
+      (result.misunderstood ? misunderstood : issues).push({
+        path: `slots.${name}`,
+        message: result.message,
+        ...(result.suggestions ? { suggestions: result.suggestions } : {}),
+      });
   }
   slots.limit ??= pkg.limit.default;
   const min = slots.min_investment;

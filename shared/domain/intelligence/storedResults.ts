@@ -42,13 +42,18 @@ export async function loadIntelResult(userId: string, resultId: string): Promise
 }
 
 /** What loadIntelResult reads, for a readTogether with the caller's other items (then intelResultFrom). */
-export const intelResultReads = (userId: string, resultId: string) => [intelligenceResultRead(userId, resultId), ...resultDataReads(userId, resultId)] as const;
+export const intelResultReads = (userId: string, resultId: string) =>
+  [intelligenceResultRead(userId, resultId), ...resultDataReads(userId, resultId)] as const;
 
 /** loadIntelResult's answer (or 404) from what intelResultReads read. */
 export async function intelResultFrom(
   userId: string,
   resultId: string,
-  [intel, record, firstChunk]: readonly [IntelligenceResultRecord | undefined, ResultRecord | undefined, Record<string, unknown> | undefined],
+  [intel, record, firstChunk]: readonly [
+    IntelligenceResultRecord | undefined,
+    ResultRecord | undefined,
+    Record<string, unknown> | undefined,
+  ],
 ): Promise<LoadedResult> {
   const stored = await resultDataFrom<StoredIntelData>(userId, resultId, record, firstChunk);
   if (!intel || !stored) throw new NotFoundError('Intelligence result');

@@ -37,12 +37,17 @@ export const compactKey = (text: string): string => words(text).join('');
 export function singular(key: string): string {
   if (key.length <= 3) return key;
   if (key.endsWith('ies')) return `${key.slice(0, -3)}y`;
-  if (key.endsWith('sses') || key.endsWith('xes') || key.endsWith('ches') || key.endsWith('shes')) return key.slice(0, -2);
+  if (key.endsWith('sses') || key.endsWith('xes') || key.endsWith('ches') || key.endsWith('shes'))
+    return key.slice(0, -2);
   if (key.endsWith('s') && !key.endsWith('ss')) return key.slice(0, -1);
   return key;
 }
 
-export function buildVocabulary(terms: readonly Term[], synonyms: SynonymTable<string>, fillers: readonly string[]): Vocabulary {
+export function buildVocabulary(
+  terms: readonly Term[],
+  synonyms: SynonymTable<string>,
+  fillers: readonly string[],
+): Vocabulary {
   const sets = new Map<string, Set<string>>();
   const add = (phrase: string, ids: readonly string[]) => {
     const key = compactKey(phrase);
@@ -57,10 +62,15 @@ export function buildVocabulary(terms: readonly Term[], synonyms: SynonymTable<s
   for (const [phrase, ids] of synonyms) add(phrase, ids);
   const order = terms.map((t) => t.id);
   const inOrder = (ids: Iterable<string>) => [...ids].sort((a, b) => order.indexOf(a) - order.indexOf(b));
-  return { order, index: new Map([...sets].map(([k, ids]) => [k, inOrder(ids)])), fillers: new Set(fillers.map(compactKey)) };
+  return {
+    order,
+    index: new Map([...sets].map(([k, ids]) => [k, inOrder(ids)])),
+    fillers: new Set(fillers.map(compactKey)),
+  };
 }
 
-const lookup = (vocabulary: Vocabulary, key: string) => vocabulary.index.get(key) ?? vocabulary.index.get(singular(key));
+const lookup = (vocabulary: Vocabulary, key: string) =>
+  vocabulary.index.get(key) ?? vocabulary.index.get(singular(key));
 
 /** The ids a slot value names (in taxonomy order), or the nearest ids when some word names nothing. */
 export function matchTerms(vocabulary: Vocabulary, text: string): TermMatch {
@@ -104,7 +114,8 @@ export function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = row;
   }
   return prev[b.length];

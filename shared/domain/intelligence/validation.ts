@@ -9,7 +9,10 @@ export function parseOrThrowAt<T extends z.core.$ZodType>(schema: T, value: unkn
     'The expansion parameters are invalid.',
     result.error.issues.map((issue) => {
       const keys = issue.code === 'unrecognized_keys' ? ((issue as { keys?: string[] }).keys ?? []) : [];
-      return { path: [path, ...issue.path.map(String)].join('.'), message: keys.length ? `Unknown property: ${keys.join(', ')}` : issue.message };
+      return {
+        path: [path, ...issue.path.map(String)].join('.'),
+        message: keys.length ? `Unknown property: ${keys.join(', ')}` : issue.message,
+      };
     }),
   );
 }

@@ -17,15 +17,33 @@ export interface BatchPlan {
   rows: number;
 }
 
-const chunk = <T>(items: T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+const chunk = <T>(items: T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
-export function planBatches(capabilities: Capability[], companies: CompanyRow[], contacts: ContactRow[], size = ROWS_PER_MESSAGE): BatchPlan[] {
+export function planBatches(
+  capabilities: Capability[],
+  companies: CompanyRow[],
+  contacts: ContactRow[],
+  size = ROWS_PER_MESSAGE,
+): BatchPlan[] {
   const perBatch = capabilities.filter((c) => CAPABILITIES[c].scope !== 'job');
   const contactStages = perBatch.filter((c) => CAPABILITIES[c].scope === 'contact');
-  const companyStages = capabilities.includes('contact_discovery') ? perBatch : perBatch.filter((c) => CAPABILITIES[c].scope === 'company');
+  const companyStages = capabilities.includes('contact_discovery')
+    ? perBatch
+    : perBatch.filter((c) => CAPABILITIES[c].scope === 'company');
   const plans = [
-    ...chunk(companies, size).map((rows) => ({ companies: rows, contacts: [] as ContactRow[], stages: companyStages, rows: rows.length })),
-    ...chunk(contacts, size).map((rows) => ({ companies: [] as CompanyRow[], contacts: rows, stages: contactStages, rows: rows.length })),
+    ...chunk(companies, size).map((rows) => ({
+      companies: rows,
+      contacts: [] as ContactRow[],
+      stages: companyStages,
+      rows: rows.length,
+    })),
+    ...chunk(contacts, size).map((rows) => ({
+      companies: [] as CompanyRow[],
+      contacts: rows,
+      stages: contactStages,
+      rows: rows.length,
+    })),
   ];
   // A job of deliverable_finalize alone still delivers its inputs (deduplicated): its batches have no stages.
   const kept = perBatch.length === 0 ? plans : plans.filter((p) => p.stages.length > 0);

@@ -59,26 +59,52 @@ export interface CapabilityDefinition {
  */
 export const CAPABILITIES: Record<Capability, CapabilityDefinition> = {
   qualification: {
-    scope: 'company', label: 'Qualification', unitCredits: 1, unit: 'company scored', external: false,
+    scope: 'company',
+    label: 'Qualification',
+    unitCredits: 1,
+    unit: 'company scored',
+    external: false,
     columns: ['icp_score', 'icp_qualified', 'icp_reasons'],
     maxUnits: (v) => v.companies,
     // Companies the ICP gate dropped count too: the gate's verdict is what qualification delivers for them.
     delivered: { per: 'company_domain', shows: (c) => c.qualification !== undefined },
   },
   company_size: {
-    scope: 'company', label: 'Company size', unitCredits: 1, unit: 'company size resolved', external: false,
+    scope: 'company',
+    label: 'Company size',
+    unitCredits: 1,
+    unit: 'company size resolved',
+    external: false,
     columns: ['employee_count', 'company_size_status'],
     maxUnits: (v) => v.companies,
     delivered: { per: 'company_domain', shows: (c) => !c.dropped && c.company_size?.status === 'resolved' },
   },
   contact_discovery: {
-    scope: 'company', label: 'Contact discovery', unitCredits: 2, unit: 'contact found', external: false,
-    columns: ['full_name', 'first_name', 'last_name', 'title', 'linkedin_url', 'x_url', 'github_url', 'location', 'contact_source'],
+    scope: 'company',
+    label: 'Contact discovery',
+    unitCredits: 2,
+    unit: 'contact found',
+    external: false,
+    columns: [
+      'full_name',
+      'first_name',
+      'last_name',
+      'title',
+      'linkedin_url',
+      'x_url',
+      'github_url',
+      'location',
+      'contact_source',
+    ],
     maxUnits: (v) => v.companies * MAX_CONTACTS_PER_COMPANY,
     delivered: { per: 'contact_row', carries: (row) => row.contact_source === 'contact_discovery' },
   },
   linkedin_enrich: {
-    scope: 'contact', label: 'LinkedIn enrichment', unitCredits: 2, unit: 'profile enriched', external: true,
+    scope: 'contact',
+    label: 'LinkedIn enrichment',
+    unitCredits: 2,
+    unit: 'profile enriched',
+    external: true,
     columns: ['full_name', 'first_name', 'last_name', 'title', 'x_url', 'github_url', 'location'],
     maxUnits: (v) => v.contacts,
     // Only the profile the row shows: a merged duplicate's other profile was not delivered.
@@ -86,31 +112,59 @@ export const CAPABILITIES: Record<Capability, CapabilityDefinition> = {
       per: 'contact_row',
       carries: (row, sources) => {
         const shown = row.linkedin_url ? canonicalLinkedinUrl(row.linkedin_url) : undefined;
-        return shown !== undefined && sources.some((s) => s.linkedin_enrich?.status === 'enriched' && s.linkedin_url && canonicalLinkedinUrl(s.linkedin_url) === shown);
+        return (
+          shown !== undefined &&
+          sources.some(
+            (s) =>
+              s.linkedin_enrich?.status === 'enriched' &&
+              s.linkedin_url &&
+              canonicalLinkedinUrl(s.linkedin_url) === shown,
+          )
+        );
       },
     },
   },
   email_lookup: {
-    scope: 'contact', label: 'E-mail lookup', unitCredits: 3, unit: 'e-mail found', external: true,
+    scope: 'contact',
+    label: 'E-mail lookup',
+    unitCredits: 3,
+    unit: 'e-mail found',
+    external: true,
     columns: ['email', 'email_source', 'email_confidence'],
     maxUnits: (v) => v.contacts,
-    delivered: { per: 'contact_row', carries: (row) => row.email_source === 'curated' || row.email_source === 'pattern' },
+    delivered: {
+      per: 'contact_row',
+      carries: (row) => row.email_source === 'curated' || row.email_source === 'pattern',
+    },
   },
   email_verify: {
-    scope: 'contact', label: 'E-mail verification', unitCredits: 1, unit: 'address checked', external: true,
+    scope: 'contact',
+    label: 'E-mail verification',
+    unitCredits: 1,
+    unit: 'address checked',
+    external: true,
     columns: ['email_status', 'email_reasons'],
     maxUnits: (v) => v.contacts,
     delivered: { per: 'contact_row', carries: (row) => row.email_status !== null },
   },
   deliverable_finalize: {
-    scope: 'job', label: 'Finalising deliverable rows', unitCredits: 0, unit: 'row', external: false,
+    scope: 'job',
+    label: 'Finalising deliverable rows',
+    unitCredits: 0,
+    unit: 'row',
+    external: false,
     columns: [],
     maxUnits: () => 0,
     delivered: { per: 'none' },
   },
 };
 
-export const PRESET_NAMES = ['full_pipeline', 'verify_existing_emails', 'company_size_and_email_verify', 'enrich_contacts_from_companies'] as const;
+export const PRESET_NAMES = [
+  'full_pipeline',
+  'verify_existing_emails',
+  'company_size_and_email_verify',
+  'enrich_contacts_from_companies',
+] as const;
 export type Preset = (typeof PRESET_NAMES)[number];
 
 /** The presets; the planner still adds what a capability needs for the inputs given. */
@@ -128,5 +182,6 @@ export const ROWS_PER_MESSAGE = 25;
 export const MAX_COMPANIES = 1000;
 export const MAX_CONTACTS = 5000;
 
-export const isCapability = (name: string): name is Capability => (CAPABILITY_NAMES as readonly string[]).includes(name);
+export const isCapability = (name: string): name is Capability =>
+  (CAPABILITY_NAMES as readonly string[]).includes(name);
 export const isPreset = (name: string): name is Preset => (PRESET_NAMES as readonly string[]).includes(name);

@@ -19,13 +19,19 @@ import { announce, webhookEvent, type OutboxEvent } from '#shared/domain/webhook
 
 const GROWTH_ORIGIN = 'growth_run:';
 /** Growth runs report completion and failure; a cancelled run was cancelled by its owner's own call. */
-const GROWTH_RUN_EVENTS: Partial<Record<JobClosure['status'], 'growth_run.completed' | 'growth_run.failed'>> = { completed: 'growth_run.completed', failed: 'growth_run.failed' };
+const GROWTH_RUN_EVENTS: Partial<Record<JobClosure['status'], 'growth_run.completed' | 'growth_run.failed'>> = {
+  completed: 'growth_run.completed',
+  failed: 'growth_run.failed',
+};
 
 /** The webhook events a job's closing reports: its own, and its growth run's when growth started it. */
 function closingEvents(job: JobRecord, status: JobClosure['status'], at: string): OutboxEvent[] {
   const events = [webhookEvent(job.userId, `job.${status}`, { kind: 'job', id: job.id }, at)];
   const runEvent = GROWTH_RUN_EVENTS[status];
-  if (runEvent && job.origin?.startsWith(GROWTH_ORIGIN)) events.push(webhookEvent(job.userId, runEvent, { kind: 'growth_run', id: job.origin.slice(GROWTH_ORIGIN.length) }, at));
+  if (runEvent && job.origin?.startsWith(GROWTH_ORIGIN))
+    events.push(
+      webhookEvent(job.userId, runEvent, { kind: 'growth_run', id: job.origin.slice(GROWTH_ORIGIN.length) }, at),
+    );
   return events;
 }
 
@@ -38,12 +44,16 @@ const CLOSURE_METRICS = new Map<string, Extract<BusinessMetric, 'JobsCompleted' 
 
 export async function closeJob(
   job: JobRecord,
-  outcome: Pick<JobClosure, 'status' | 'errorMessage'> & Partial<Pick<JobClosure, 'rowsDelivered' | 'duplicatesRemoved' | 'resultStored'>>,
+  outcome: Pick<JobClosure, 'status' | 'errorMessage'> &
+    Partial<Pick<JobClosure, 'rowsDelivered' | 'duplicatesRemoved' | 'resultStored'>>,
   alsoWrite: TransactItems = {},
   delivered?: UnitCounts,
 ): Promise<CloseOutcome> {
   const at = now().toISOString();
-  const charged = Math.min(creditsFor(delivered ? chargeableUnits(job.units, delivered) : job.units), job.creditsReserved);
+  const charged = Math.min(
+    creditsFor(delivered ? chargeableUnits(job.units, delivered) : job.units),
+    job.creditsReserved,
+  );
   const closure = (creditsCharged: number): JobClosure => ({
     rowsDelivered: null,
     duplicatesRemoved: null,
@@ -62,7 +72,12 @@ export async function closeJob(
       chargedAmount: charged,
       with: { ...alsoWrite, job: closeJobItem(job.userId, job.id, job.version, closure(charged)), events: outbox },
     });
-    if (settled.alreadyApplied) await writeTogether({ ...alsoWrite, job: closeJobItem(job.userId, job.id, job.version, closure(0)), events: outbox });
+    if (settled.alreadyApplied)
+      await writeTogether({
+        ...alsoWrite,
+        job: closeJobItem(job.userId, job.id, job.version, closure(0)),
+        events: outbox,
+      });
   } catch (err) {
     // The job moved on (its version or state) since it was read, or a concurrent closer won.
     if (isConditionFailure(err)) return 'changed';
@@ -73,7 +88,14 @@ export async function closeJob(
   if (metric) recordMetric(metric, 1, {});
   // The job is closed whatever happens to its notification; a lost one is at least in the logs.
   await ports()
-    .events.publish([{ type: `job.${outcome.status}`, detail: { job_id: job.id, user_id: job.userId, origin: job.origin, credits_charged: charged } }])
-    .catch((err) => logger.error('job event not published', { jobId: job.id, status: outcome.status, error: err as Error }));
+    .events.publish([
+      {
+        type: `job.${outcome.status}`,
+        detail: { job_id: job.id, user_id: job.userId, origin: job.origin, credits_charged: charged },
+      },
+    ])
+    .catch((err) =>
+      logger.error('job event not published', { jobId: job.id, status: outcome.status, error: err as Error }),
+    );
   return 'closed';
 }

@@ -18,7 +18,9 @@ export function deliveredUnits(delivered: DeliveredRow[], companies: CompanyRow[
   for (const capability of CAPABILITY_NAMES) {
     const count = CAPABILITIES[capability].delivered;
     if (count.per === 'contact_row') {
-      units[capability] = delivered.filter(({ row, sources }) => sources.length > 0 && count.carries(row, sources)).length;
+      units[capability] = delivered.filter(
+        ({ row, sources }) => sources.length > 0 && count.carries(row, sources),
+      ).length;
     } else if (count.per === 'company_domain') {
       units[capability] = new Set(companies.filter(count.shows).map((c) => c.domain)).size;
     }
@@ -29,6 +31,7 @@ export function deliveredUnits(delivered: DeliveredRow[], companies: CompanyRow[
 /** Per capability, the lesser of what was consumed and what was delivered: the units a finished job is charged for. */
 export function chargeableUnits(consumed: UnitCounts, delivered: UnitCounts): UnitCounts {
   const units = noUnits();
-  for (const capability of Object.keys(units) as Capability[]) units[capability] = Math.min(consumed[capability] ?? 0, delivered[capability] ?? 0);
+  for (const capability of Object.keys(units) as Capability[])
+    units[capability] = Math.min(consumed[capability] ?? 0, delivered[capability] ?? 0);
   return units;
 }

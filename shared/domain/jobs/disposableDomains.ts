@@ -22,7 +22,10 @@ interface DisposableLists {
 /** Where the list is read from: beside this module, or beside the bundle that holds it. */
 export function disposableDomainsPath(): string {
   const dir = import.meta.dirname;
-  if (!dir) throw new Error(`Cannot locate ${DISPOSABLE_DOMAINS_FILE}: import.meta.dirname is empty (bundle with the options of infra/bundling.ts, which define it)`);
+  if (!dir)
+    throw new Error(
+      `Cannot locate ${DISPOSABLE_DOMAINS_FILE}: import.meta.dirname is empty (bundle with the options of infra/bundling.ts, which define it)`,
+    );
   return join(dir, DISPOSABLE_DOMAINS_FILE);
 }
 
@@ -44,7 +47,10 @@ let lists: Promise<DisposableLists> | undefined;
 
 const load = (): Promise<DisposableLists> =>
   (lists ??= Promise.all([readList(), import('disposable-email-domains/wildcard.json')]).then(
-    ([list, wildcards]) => ({ domains: new Set(decodeDomainList(list)), parents: new Set(wildcards.default as string[]) }),
+    ([list, wildcards]) => ({
+      domains: new Set(decodeDomainList(list)),
+      parents: new Set(wildcards.default as string[]),
+    }),
     (error: unknown) => {
       // Not cached: every check fails loudly until the file is there.
       lists = undefined;

@@ -11,7 +11,9 @@ export const DISPOSABLE_DOMAINS_FILE = 'disposableDomains.br';
  */
 export function encodeDomainList(domains: readonly string[]): Buffer {
   const text = [...new Set(domains)].sort().join('\n');
-  return brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_LGWIN]: 24 } });
+  return brotliCompressSync(text, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_LGWIN]: 24 },
+  });
 }
 
 export function decodeDomainList(encoded: Uint8Array): string[] {

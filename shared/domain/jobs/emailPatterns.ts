@@ -22,10 +22,18 @@ export const EMAIL_PATTERNS: { id: string; build: (n: NameParts) => string }[] =
 
 /** Lower-case ASCII letters only: `José-María` → `josemaria`. */
 export const namePart = (value: string | null | undefined): string =>
-  (value ?? '').normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z]/g, '');
+  (value ?? '')
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z]/g, '');
 
 /** First and last name from separate fields or a full name; undefined when either is missing. */
-export function nameParts(input: { first_name?: string | null; last_name?: string | null; full_name?: string | null }): NameParts | undefined {
+export function nameParts(input: {
+  first_name?: string | null;
+  last_name?: string | null;
+  full_name?: string | null;
+}): NameParts | undefined {
   const words = (input.full_name ?? '').trim().split(/\s+/).filter(Boolean);
   const first = namePart(input.first_name ?? words[0]);
   const last = namePart(input.last_name ?? (words.length > 1 ? words[words.length - 1] : undefined));

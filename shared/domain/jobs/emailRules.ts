@@ -16,10 +16,18 @@ export const REASON_STATUS: Record<VerifyReason, EmailVerification['status']> = 
   free_provider: 'risky',
 };
 
-const STATUS_RANK: Record<EmailVerification['status'], number> = { deliverable: 0, risky: 1, unknown: 2, undeliverable: 3 };
+const STATUS_RANK: Record<EmailVerification['status'], number> = {
+  deliverable: 0,
+  risky: 1,
+  unknown: 2,
+  undeliverable: 3,
+};
 
 export function verificationStatus(reasons: VerifyReason[]): EmailVerification['status'] {
-  return reasons.reduce<EmailVerification['status']>((worst, r) => (STATUS_RANK[REASON_STATUS[r]] > STATUS_RANK[worst] ? REASON_STATUS[r] : worst), 'deliverable');
+  return reasons.reduce<EmailVerification['status']>(
+    (worst, r) => (STATUS_RANK[REASON_STATUS[r]] > STATUS_RANK[worst] ? REASON_STATUS[r] : worst),
+    'deliverable',
+  );
 }
 
 /**
@@ -28,18 +36,51 @@ export function verificationStatus(reasons: VerifyReason[]): EmailVerification['
  */
 export function hasValidSyntax(email: string): boolean {
   if (email.length > 254) return false;
-  const match = /^([A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*)@((?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63})$/.exec(email);
+  const match =
+    /^([A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*)@((?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63})$/.exec(
+      email,
+    );
   return match !== null && match[1].length <= 64;
 }
 
 /** Local parts that reach a team or a system rather than a person. */
 export const ROLE_ACCOUNTS = new Set([
-  'admin', 'administrator', 'billing', 'careers', 'contact', 'enquiries', 'feedback', 'finance', 'hello', 'help', 'hi',
-  'hr', 'info', 'inquiries', 'investors', 'jobs', 'legal', 'mail', 'marketing', 'media', 'no-reply', 'noreply', 'office',
-  'partners', 'postmaster', 'press', 'privacy', 'recruiting', 'sales', 'security', 'support', 'team', 'webmaster',
+  'admin',
+  'administrator',
+  'billing',
+  'careers',
+  'contact',
+  'enquiries',
+  'feedback',
+  'finance',
+  'hello',
+  'help',
+  'hi',
+  'hr',
+  'info',
+  'inquiries',
+  'investors',
+  'jobs',
+  'legal',
+  'mail',
+  'marketing',
+  'media',
+  'no-reply',
+  'noreply',
+  'office',
+  'partners',
+  'postmaster',
+  'press',
+  'privacy',
+  'recruiting',
+  'sales',
+  'security',
+  'support',
+  'team',
+  'webmaster',
 ]);
 
-
-export const isRoleAccount = (localPart: string): boolean => ROLE_ACCOUNTS.has(localPart.toLowerCase().replace(/\+.*$/, ''));
+export const isRoleAccount = (localPart: string): boolean =>
+  ROLE_ACCOUNTS.has(localPart.toLowerCase().replace(/\+.*$/, ''));
 export { isFreeProvider };
 export { isDisposableDomain } from './disposableDomains';

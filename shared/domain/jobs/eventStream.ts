@@ -29,13 +29,18 @@ export interface StreamOptions {
   timeLeftMs?: () => number;
 }
 
-export const formatEvent = (id: number, event: 'progress' | 'complete', data: unknown) => `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+export const formatEvent = (id: number, event: 'progress' | 'complete', data: unknown) =>
+  `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 /** True when the Accept header admits text/event-stream (no header admits anything). */
 export function acceptsEventStream(accept: string | undefined): boolean {
   if (!accept?.trim()) return true;
   const ranges = accept.split(',').map((range) => {
-    const [type, ...params] = range.trim().toLowerCase().split(';').map((p) => p.trim());
+    const [type, ...params] = range
+      .trim()
+      .toLowerCase()
+      .split(';')
+      .map((p) => p.trim());
     const q = params.find((p) => p.startsWith('q='));
     return { type, q: q ? Number(q.slice(2)) : 1 };
   });

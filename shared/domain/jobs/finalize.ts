@@ -35,8 +35,16 @@ function contactRow(contact: ContactRow, company: CompanyRow | undefined): Deliv
     last_name: contact.last_name,
     title: contact.title,
     email: contact.email,
-    email_source: contact.email ? (contact.email_lookup?.status === 'found' ? contact.email_lookup.source : 'input') : null,
-    email_confidence: contact.email ? (contact.email_lookup?.status === 'found' ? contact.email_lookup.confidence : null) : null,
+    email_source: contact.email
+      ? contact.email_lookup?.status === 'found'
+        ? contact.email_lookup.source
+        : 'input'
+      : null,
+    email_confidence: contact.email
+      ? contact.email_lookup?.status === 'found'
+        ? contact.email_lookup.confidence
+        : null
+      : null,
     email_status: contact.email_verification?.status ?? null,
     email_reasons: contact.email_verification?.reasons ?? [],
     linkedin_url: contact.linkedin_url,
@@ -71,7 +79,20 @@ function companyOnlyRow(company: CompanyRow): DeliverableRow {
 }
 
 /** Names that say nothing about who someone is: two rows "named" so are not one person for it. */
-const PLACEHOLDER_NAMES = new Set(['na', 'nan', 'none', 'null', 'unknown', 'tbd', 'test', 'contact', 'noname', 'anonymous', 'xx', 'xxx']);
+const PLACEHOLDER_NAMES = new Set([
+  'na',
+  'nan',
+  'none',
+  'null',
+  'unknown',
+  'tbd',
+  'test',
+  'contact',
+  'noname',
+  'anonymous',
+  'xx',
+  'xxx',
+]);
 
 const emailId = (row: DeliverableRow) => (row.email ? `email:${row.email.toLowerCase()}` : undefined);
 const linkedinId = (row: DeliverableRow) => {
@@ -96,8 +117,10 @@ function identities(row: DeliverableRow): string[] {
  * (each is charged for, so each must be delivered), whatever their names normalise to.
  */
 function samePerson(a: DeliverableRow, b: DeliverableRow): boolean {
-  const ea = emailId(a), eb = emailId(b);
-  const la = linkedinId(a), lb = linkedinId(b);
+  const ea = emailId(a),
+    eb = emailId(b);
+  const la = linkedinId(a),
+    lb = linkedinId(b);
   if ((ea && ea === eb) || (la && la === lb)) return true;
   return !(ea && eb) && !(la && lb);
 }
@@ -113,7 +136,9 @@ export function finalizeRows(batches: { companies: CompanyRow[]; contacts: Conta
   const companies = batches.flatMap((b) => b.companies).filter((c) => !c.dropped);
   const byIndex = new Map(companies.map((c) => [c.input_index, c]));
   const byDomain = new Map(companies.map((c) => [c.domain, c]));
-  const contacts = batches.flatMap((b) => b.contacts).filter((c) => c.company_input_index === null || byIndex.has(c.company_input_index));
+  const contacts = batches
+    .flatMap((b) => b.contacts)
+    .filter((c) => c.company_input_index === null || byIndex.has(c.company_input_index));
 
   const rows: DeliverableRow[] = [];
   const sources: ContactRow[][] = [];
@@ -121,7 +146,12 @@ export function finalizeRows(batches: { companies: CompanyRow[]; contacts: Conta
   const withContacts = new Set<string>();
   let duplicatesRemoved = 0;
   for (const contact of contacts) {
-    const company = contact.company_input_index !== null ? byIndex.get(contact.company_input_index) : contact.domain ? byDomain.get(contact.domain) : undefined;
+    const company =
+      contact.company_input_index !== null
+        ? byIndex.get(contact.company_input_index)
+        : contact.domain
+          ? byDomain.get(contact.domain)
+          : undefined;
     const row = contactRow(contact, company);
     if (company) withContacts.add(company.domain);
     const ids = identities(row);
@@ -149,13 +179,39 @@ export function finalizeRows(batches: { companies: CompanyRow[]; contacts: Conta
     sources.push([]);
   }
   const scored = batches.flatMap((b) => b.companies);
-  return { rows, duplicatesRemoved, units: deliveredUnits(rows.map((row, i) => ({ row, sources: sources[i] })), scored) };
+  return {
+    rows,
+    duplicatesRemoved,
+    units: deliveredUnits(
+      rows.map((row, i) => ({ row, sources: sources[i] })),
+      scored,
+    ),
+  };
 }
 
 export const DELIVERABLE_COLUMNS: (keyof DeliverableRow)[] = [
-  'company_name', 'domain', 'website', 'icp_score', 'icp_qualified', 'icp_reasons', 'employee_count', 'company_size_status',
-  'full_name', 'first_name', 'last_name', 'title', 'email', 'email_source', 'email_confidence', 'email_status', 'email_reasons',
-  'linkedin_url', 'x_url', 'github_url', 'location', 'contact_source',
+  'company_name',
+  'domain',
+  'website',
+  'icp_score',
+  'icp_qualified',
+  'icp_reasons',
+  'employee_count',
+  'company_size_status',
+  'full_name',
+  'first_name',
+  'last_name',
+  'title',
+  'email',
+  'email_source',
+  'email_confidence',
+  'email_status',
+  'email_reasons',
+  'linkedin_url',
+  'x_url',
+  'github_url',
+  'location',
+  'contact_source',
 ];
 
 const csvCell = (value: unknown): string => {
@@ -166,6 +222,9 @@ const csvCell = (value: unknown): string => {
 };
 
 export function toCsv(rows: DeliverableRow[]): string {
-  const lines = [DELIVERABLE_COLUMNS.join(','), ...rows.map((r) => DELIVERABLE_COLUMNS.map((c) => csvCell(r[c])).join(','))];
+  const lines = [
+    DELIVERABLE_COLUMNS.join(','),
+    ...rows.map((r) => DELIVERABLE_COLUMNS.map((c) => csvCell(r[c])).join(',')),
+  ];
   return `${lines.join('\r\n')}\r\n`;
 }

@@ -36,7 +36,10 @@ export function companyRows(companies: CompanyInput[]): CompanyRow[] {
   const rows = companies.flatMap((c, i) => {
     const domain = normaliseDomain(c.domain) ?? normaliseDomain(c.website);
     if (!domain) {
-      issues.push({ path: `input_assets.companies.${i}`, message: 'Needs a website or domain that is a valid host name' });
+      issues.push({
+        path: `input_assets.companies.${i}`,
+        message: 'Needs a website or domain that is a valid host name',
+      });
       return [];
     }
     // Callers other than the HTTP API (growth) may send a domain alone; the domain then names the company.
@@ -67,7 +70,11 @@ export function contactRows(contacts: ContactInput[]): ContactRow[] {
   });
 }
 
-export function inputFacts(companies: CompanyRow[], contacts: ContactRow[], options: { icpGate: 'skip' | 'apply'; hasIcpCriteria: boolean }): InputFacts {
+export function inputFacts(
+  companies: CompanyRow[],
+  contacts: ContactRow[],
+  options: { icpGate: 'skip' | 'apply'; hasIcpCriteria: boolean },
+): InputFacts {
   return {
     companies: companies.length,
     contacts: contacts.length,

@@ -3,13 +3,26 @@
  * point of the growth area, which passes `billing` when it has already reserved the credits under
  * its own ledger tool and `origin` to find its jobs again.
  */
-import { InsufficientCreditsError, ServiceUnavailableError, UnprocessableError, ValidationError } from '#shared/domain/errors';
+import {
+  InsufficientCreditsError,
+  ServiceUnavailableError,
+  UnprocessableError,
+  ValidationError,
+} from '#shared/domain/errors';
 import { now } from '#shared/adapters/ports';
 import { uuidv7 } from '#shared/ids';
 import { getBalance, reserveCredits } from '#shared/domain/credits/credits';
 import { requireChat } from '#shared/domain/storage/chats';
 import { getReservation } from '#shared/store/walletRepo';
-import { listJobs, putBatches, putJobItem, requestJobCancel, TERMINAL_STATUSES, type BatchRecord, type JobRecord } from '#shared/store/jobsRepo';
+import {
+  listJobs,
+  putBatches,
+  putJobItem,
+  requestJobCancel,
+  TERMINAL_STATUSES,
+  type BatchRecord,
+  type JobRecord,
+} from '#shared/store/jobsRepo';
 import { TransactionConditionError, writeTogether } from '#shared/store/transactions';
 import { consumeQuoteItem } from '#shared/store/quotesRepo';
 import { explainSpentQuote, redeemableQuote } from '#shared/domain/intelligence/quoteTokens';
@@ -50,19 +63,34 @@ export interface StartJobInput {
 /** The kind of quote a job token is (quotes of every area share one store). */
 export const JOB_QUOTE_KIND = 'bd_job';
 
-function choiceOf(input: Pick<StartJobInput, 'preset' | 'requestedCapabilities'>): { preset?: Parameters<typeof planJob>[0]['preset']; capabilities?: Capability[] } {
-  if (input.preset !== undefined && !isPreset(input.preset)) throw new ValidationError(`Unknown preset ${input.preset}.`, [{ path: 'preset', message: 'Unknown preset' }]);
+function choiceOf(input: Pick<StartJobInput, 'preset' | 'requestedCapabilities'>): {
+  preset?: Parameters<typeof planJob>[0]['preset'];
+  capabilities?: Capability[];
+} {
+  if (input.preset !== undefined && !isPreset(input.preset))
+    throw new ValidationError(`Unknown preset ${input.preset}.`, [{ path: 'preset', message: 'Unknown preset' }]);
   const unknown = (input.requestedCapabilities ?? []).filter((c) => !isCapability(c));
   if (unknown.length) {
-    throw new ValidationError(`Unknown capabilities: ${unknown.join(', ')}. Known: ${CAPABILITY_NAMES.join(', ')}.`, [{ path: 'requested_capabilities', message: 'Unknown capability' }]);
+    throw new ValidationError(`Unknown capabilities: ${unknown.join(', ')}. Known: ${CAPABILITY_NAMES.join(', ')}.`, [
+      { path: 'requested_capabilities', message: 'Unknown capability' },
+    ]);
   }
-  if (input.requestedCapabilities?.length === 0) throw new ValidationError('requested_capabilities is empty.', [{ path: 'requested_capabilities', message: 'At least one capability' }]);
+  if (input.requestedCapabilities?.length === 0)
+    throw new ValidationError('requested_capabilities is empty.', [
+      { path: 'requested_capabilities', message: 'At least one capability' },
+    ]);
   return { preset: input.preset as never, capabilities: input.requestedCapabilities as Capability[] | undefined };
 }
 
 function limits(assets: InputAssets): void {
-  if ((assets.companies?.length ?? 0) > MAX_COMPANIES) throw new ValidationError(`At most ${MAX_COMPANIES} companies a job.`, [{ path: 'input_assets.companies', message: 'Too many' }]);
-  if ((assets.contacts?.length ?? 0) > MAX_CONTACTS) throw new ValidationError(`At most ${MAX_CONTACTS} contacts a job.`, [{ path: 'input_assets.contacts', message: 'Too many' }]);
+  if ((assets.companies?.length ?? 0) > MAX_COMPANIES)
+    throw new ValidationError(`At most ${MAX_COMPANIES} companies a job.`, [
+      { path: 'input_assets.companies', message: 'Too many' },
+    ]);
+  if ((assets.contacts?.length ?? 0) > MAX_CONTACTS)
+    throw new ValidationError(`At most ${MAX_CONTACTS} contacts a job.`, [
+      { path: 'input_assets.contacts', message: 'Too many' },
+    ]);
 }
 
 /** What a job request comes to before anything is written: its plan, inputs, settings and the most it can cost. */
@@ -72,12 +100,33 @@ export function planEnrichmentJob(input: Omit<StartJobInput, 'userId' | 'billing
   const companies = companyRows(input.inputAssets.companies ?? []);
   const contacts = contactRows(input.inputAssets.contacts ?? []);
   const icp = (input.icpConfig ?? {}) as IcpCriteria;
-  const criteria: IcpCriteria = { ...icp, ...(input.executionOptions?.niche ? { niche: input.executionOptions.niche } : {}) };
-  const settings: StageSettings = { criteria, icpGate: input.executionOptions?.icp_gate ?? 'skip', roleFocus: input.executionOptions?.role_focus ?? [] };
-  const hasIcpCriteria = Boolean(criteria.niche || criteria.industries?.length || criteria.locations?.length || criteria.keywords?.length || criteria.min_employees !== undefined || criteria.max_employees !== undefined);
+  const criteria: IcpCriteria = {
+    ...icp,
+    ...(input.executionOptions?.niche ? { niche: input.executionOptions.niche } : {}),
+  };
+  const settings: StageSettings = {
+    criteria,
+    icpGate: input.executionOptions?.icp_gate ?? 'skip',
+    roleFocus: input.executionOptions?.role_focus ?? [],
+  };
+  const hasIcpCriteria = Boolean(
+    criteria.niche ||
+      criteria.industries?.length ||
+      criteria.locations?.length ||
+      criteria.keywords?.length ||
+      criteria.min_employees !== undefined ||
+      criteria.max_employees !== undefined,
+  );
   const plan = planJob(choice, inputFacts(companies, contacts, { icpGate: settings.icpGate, hasIcpCriteria }));
   const sizes = { companies: companies.length, contacts: contacts.length };
-  return { plan, companies, contacts, settings, estimate: estimateCredits(plan.capabilities, sizes), units: estimateUnits(plan.capabilities, sizes) };
+  return {
+    plan,
+    companies,
+    contacts,
+    settings,
+    estimate: estimateCredits(plan.capabilities, sizes),
+    units: estimateUnits(plan.capabilities, sizes),
+  };
 }
 
 /** What a job quote is bound to: the request as validated, without the token itself. */
@@ -94,7 +143,10 @@ export async function startEnrichmentJob(input: StartJobInput): Promise<JobView>
   const { plan, companies, contacts, settings, estimate } = planEnrichmentJob(input);
   if (input.chatId) await requireChat(input.userId, input.chatId);
   // A quoted job is bound to its quote and never reserves more than it (prices may have moved since).
-  const quote = input.quoteToken === undefined ? undefined : await redeemableQuote(input.userId, input.quoteToken, JOB_QUOTE_KIND, jobQuoteRequest(input));
+  const quote =
+    input.quoteToken === undefined
+      ? undefined
+      : await redeemableQuote(input.userId, input.quoteToken, JOB_QUOTE_KIND, jobQuoteRequest(input));
   const cost = quote ? Math.min(estimate, quote.credits) : estimate;
 
   let reserved = cost;
@@ -145,17 +197,33 @@ export async function startEnrichmentJob(input: StartJobInput): Promise<JobView>
     version: 0,
   };
 
-  const records: BatchRecord[] = batches.map((b) => ({ jobId, batchNo: b.batch_no, stages: b.stages, nextStep: 0, rows: b.rows, companies: b.companies, contacts: b.contacts }));
+  const records: BatchRecord[] = batches.map((b) => ({
+    jobId,
+    batchNo: b.batch_no,
+    stages: b.stages,
+    nextStep: 0,
+    rows: b.rows,
+    companies: b.companies,
+    contacts: b.contacts,
+  }));
   await putBatches(records, Math.floor(at.getTime() / 1000) + BATCH_TTL_SECONDS);
   if (input.billing) {
     await writeTogether({ job: putJobItem(job) });
   } else {
     const withQuote = quote ? { token: consumeQuoteItem(quote, at.toISOString(), jobId) } : {};
     try {
-      await reserveCredits({ userId: input.userId, toolName: JOB_LEDGER_TOOL, refId: jobId, amount: cost, reservationId: job.reservationId, with: { job: putJobItem(job), ...withQuote } });
+      await reserveCredits({
+        userId: input.userId,
+        toolName: JOB_LEDGER_TOOL,
+        refId: jobId,
+        amount: cost,
+        reservationId: job.reservationId,
+        with: { job: putJobItem(job), ...withQuote },
+      });
     } catch (err) {
       // Of parallel creates with one token exactly one passes the token's condition.
-      if (quote && err instanceof TransactionConditionError && err.failed.has('token')) await explainSpentQuote(quote.tokenHash);
+      if (quote && err instanceof TransactionConditionError && err.failed.has('token'))
+        await explainSpentQuote(quote.tokenHash);
       throw err;
     }
   }
@@ -163,25 +231,49 @@ export async function startEnrichmentJob(input: StartJobInput): Promise<JobView>
   try {
     await sendJobMessages(
       job.batchesDone < job.batchCount
-        ? records.filter((b) => b.stages.length > 0).map((b) => ({ kind: 'bd_job.stage', user_id: input.userId, job_id: jobId, batch_no: b.batchNo, step: 0, capability: b.stages[0] }))
+        ? records
+            .filter((b) => b.stages.length > 0)
+            .map((b) => ({
+              kind: 'bd_job.stage',
+              user_id: input.userId,
+              job_id: jobId,
+              batch_no: b.batchNo,
+              step: 0,
+              capability: b.stages[0],
+            }))
         : [{ kind: 'bd_job.finalize', user_id: input.userId, job_id: jobId }],
     );
   } catch (err) {
     // A job nobody will work on must not hold credits: fail it (releasing them) before reporting the error.
     await closeJob(job, { status: 'failed', errorMessage: 'The job could not be queued; nothing was charged.' });
-    throw new ServiceUnavailableError('The enrichment pipeline did not take the job; nothing was charged. Try again shortly.', QUEUE_RETRY_AFTER_SECONDS, err);
+    throw new ServiceUnavailableError(
+      'The enrichment pipeline did not take the job; nothing was charged. Try again shortly.',
+      QUEUE_RETRY_AFTER_SECONDS,
+      err,
+    );
   }
   return jobView(job);
 }
 
 export { requireJob };
 
-export const getJobForUser = async (userId: string, jobId: string): Promise<JobView> => jobView(await requireJob(userId, jobId));
+export const getJobForUser = async (userId: string, jobId: string): Promise<JobView> =>
+  jobView(await requireJob(userId, jobId));
 
-export async function pageJobs(userId: string, q: { limit: number; offset: number; sort_order: 'asc' | 'desc'; status?: string; origin?: string }) {
-  const jobs = (await listJobs(userId)).filter((j) => (q.status === undefined || j.status === q.status) && (q.origin === undefined || j.origin === q.origin));
+export async function pageJobs(
+  userId: string,
+  q: { limit: number; offset: number; sort_order: 'asc' | 'desc'; status?: string; origin?: string },
+) {
+  const jobs = (await listJobs(userId)).filter(
+    (j) => (q.status === undefined || j.status === q.status) && (q.origin === undefined || j.origin === q.origin),
+  );
   if (q.sort_order === 'desc') jobs.reverse();
-  return { items: jobs.slice(q.offset, q.offset + q.limit).map(jobView), total: jobs.length, limit: q.limit, offset: q.offset };
+  return {
+    items: jobs.slice(q.offset, q.offset + q.limit).map(jobView),
+    total: jobs.length,
+    limit: q.limit,
+    offset: q.offset,
+  };
 }
 
 /**
@@ -193,14 +285,16 @@ export async function cancelJobForUser(userId: string, jobId: string): Promise<J
   const live = await requireJob(userId, jobId, true);
   if (TERMINAL_STATUSES.includes(live.status)) throw alreadyOver(live.status);
   // First freeze the work (no batch commits after this), then close against the now-stable record.
-  if (!(await requestJobCancel(userId, jobId, now().toISOString()))) throw alreadyOver((await requireJob(userId, jobId, true)).status);
+  if (!(await requestJobCancel(userId, jobId, now().toISOString())))
+    throw alreadyOver((await requireJob(userId, jobId, true)).status);
   for (let attempt = 0; attempt < 10; attempt++) {
     const job = await requireJob(userId, jobId, true);
     if (TERMINAL_STATUSES.includes(job.status)) {
       if (job.status === 'cancelled') return jobView(job);
       throw alreadyOver(job.status);
     }
-    if ((await closeJob(job, { status: 'cancelled', errorMessage: null })) === 'closed') return jobView(await requireJob(userId, jobId, true));
+    if ((await closeJob(job, { status: 'cancelled', errorMessage: null })) === 'closed')
+      return jobView(await requireJob(userId, jobId, true));
     await new Promise((r) => setTimeout(r, 10 * (attempt + 1)));
   }
   throw new UnprocessableError('invalid_state', 'The job is finishing; read it again for its final state.');

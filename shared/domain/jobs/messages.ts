@@ -12,7 +12,11 @@ export const stageMessage = z.object({
   step: z.int().check(z.gte(0)),
   capability: z.enum(CAPABILITY_NAMES),
 });
-export const finalizeMessage = z.object({ kind: z.literal('bd_job.finalize'), user_id: z.string(), job_id: z.string() });
+export const finalizeMessage = z.object({
+  kind: z.literal('bd_job.finalize'),
+  user_id: z.string(),
+  job_id: z.string(),
+});
 export const jobMessage = z.discriminatedUnion('kind', [stageMessage, finalizeMessage]);
 
 export type StageMessage = z.output<typeof stageMessage>;

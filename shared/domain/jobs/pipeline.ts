@@ -7,7 +7,17 @@
  */
 import { now } from '#shared/adapters/ports';
 import { prepareResult } from '#shared/domain/storage/results';
-import { commitStage, getBatch, getJob, listBatches, markJobStarted, recordBatchError, TERMINAL_STATUSES, type BatchRecord, type JobRecord } from '#shared/store/jobsRepo';
+import {
+  commitStage,
+  getBatch,
+  getJob,
+  listBatches,
+  markJobStarted,
+  recordBatchError,
+  TERMINAL_STATUSES,
+  type BatchRecord,
+  type JobRecord,
+} from '#shared/store/jobsRepo';
 import { CAPABILITIES } from './capabilities';
 import { closeJob } from './closeJob';
 import { finalizeRows } from './finalize';
@@ -17,7 +27,8 @@ import { runStage } from './stages';
 import { jobStats } from './view';
 import { JOB_LEDGER_TOOL } from './jobOperations';
 
-const isLive = (job: JobRecord | undefined): job is JobRecord => job !== undefined && !TERMINAL_STATUSES.includes(job.status);
+const isLive = (job: JobRecord | undefined): job is JobRecord =>
+  job !== undefined && !TERMINAL_STATUSES.includes(job.status);
 
 /** After a batch passed `step`: its next stage, or, when it was the job's last unfinished batch, the finalisation. */
 async function advance(msg: StageMessage, batch: BatchRecord): Promise<void> {
@@ -27,7 +38,8 @@ async function advance(msg: StageMessage, batch: BatchRecord): Promise<void> {
     return;
   }
   const job = await getJob(msg.user_id, msg.job_id, true);
-  if (isLive(job) && job.batchesDone >= job.batchCount) await sendJobMessages([{ kind: 'bd_job.finalize', user_id: msg.user_id, job_id: msg.job_id }]);
+  if (isLive(job) && job.batchesDone >= job.batchCount)
+    await sendJobMessages([{ kind: 'bd_job.finalize', user_id: msg.user_id, job_id: msg.job_id }]);
 }
 
 export async function runStageMessage(msg: StageMessage): Promise<void> {
@@ -45,7 +57,12 @@ export async function runStageMessage(msg: StageMessage): Promise<void> {
 
   let output;
   try {
-    output = await runStage(msg.capability, { companies: batch.companies, contacts: batch.contacts }, job.settings, providersForRun());
+    output = await runStage(
+      msg.capability,
+      { companies: batch.companies, contacts: batch.contacts },
+      job.settings,
+      providersForRun(),
+    );
   } catch (err) {
     await recordBatchError(msg.job_id, msg.batch_no, (err as Error)?.message ?? String(err)).catch(() => undefined);
     throw err;
@@ -82,7 +99,12 @@ export async function finalizeJobMessage(msg: FinalizeMessage): Promise<void> {
       metadata: { job_id: job.id, preset: job.preset, rows: rows.length },
       resultData: { job_id: job.id, preset: job.preset, requested_capabilities: job.capabilities, rows, stats },
     });
-    const closed = await closeJob(job, { status: 'completed', errorMessage: null, resultStored: true, rowsDelivered: rows.length, duplicatesRemoved }, { result: result.item }, units);
+    const closed = await closeJob(
+      job,
+      { status: 'completed', errorMessage: null, resultStored: true, rowsDelivered: rows.length, duplicatesRemoved },
+      { result: result.item },
+      units,
+    );
     if (closed === 'closed') return;
   }
   throw new Error(`Job ${msg.job_id} kept changing while being finalised`);
@@ -124,7 +146,10 @@ export const MAX_DELIVERIES = 3;
  * vanishing. When the last delivery fails too, the job is failed here and now, so a deployment needs
  * no consumer on the dead-letter queue for jobs to end.
  */
-export async function handlePipelineMessage(body: string, delivery: { receiveCount: number } = { receiveCount: 1 }): Promise<void> {
+export async function handlePipelineMessage(
+  body: string,
+  delivery: { receiveCount: number } = { receiveCount: 1 },
+): Promise<void> {
   const msg = parseJobMessage(body);
   if (!msg) throw new Error('Unrecognised pipeline message');
   try {

@@ -82,10 +82,14 @@ export interface JobPlan {
 
 export function planJob(choice: { preset?: Preset; capabilities?: Capability[] }, facts: InputFacts): JobPlan {
   if ((choice.preset === undefined) === (choice.capabilities === undefined)) {
-    throw new ValidationError('Send either preset or requested_capabilities, not both and not neither.', [{ path: 'body', message: 'preset xor requested_capabilities' }]);
+    throw new ValidationError('Send either preset or requested_capabilities, not both and not neither.', [
+      { path: 'body', message: 'preset xor requested_capabilities' },
+    ]);
   }
   if (facts.companies === 0 && facts.contacts === 0) {
-    throw new ValidationError('input_assets needs at least one company or contact.', [{ path: 'input_assets', message: 'No companies or contacts' }]);
+    throw new ValidationError('input_assets needs at least one company or contact.', [
+      { path: 'input_assets', message: 'No companies or contacts' },
+    ]);
   }
   const chosen = new Set<Capability>(choice.preset ? PRESETS[choice.preset] : choice.capabilities);
   const warnings: string[] = [];

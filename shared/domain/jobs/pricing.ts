@@ -3,15 +3,16 @@ import { CAPABILITIES, type Capability } from './capabilities';
 /** Units consumed per capability (what the capability prices apply to). */
 export type UnitCounts = Record<Capability, number>;
 
-export const noUnits = (): UnitCounts =>
-  Object.fromEntries(Object.keys(CAPABILITIES).map((c) => [c, 0])) as UnitCounts;
+export const noUnits = (): UnitCounts => Object.fromEntries(Object.keys(CAPABILITIES).map((c) => [c, 0])) as UnitCounts;
 
 export function creditsFor(units: Partial<UnitCounts>): number {
   return Object.entries(units).reduce((sum, [c, n]) => sum + CAPABILITIES[c as Capability].unitCredits * (n ?? 0), 0);
 }
 
 export function creditsByCapability(units: Partial<UnitCounts>): Partial<Record<Capability, number>> {
-  return Object.fromEntries(Object.entries(units).map(([c, n]) => [c, CAPABILITIES[c as Capability].unitCredits * (n ?? 0)]));
+  return Object.fromEntries(
+    Object.entries(units).map(([c, n]) => [c, CAPABILITIES[c as Capability].unitCredits * (n ?? 0)]),
+  );
 }
 
 /**
@@ -20,7 +21,9 @@ export function creditsByCapability(units: Partial<UnitCounts>): Partial<Record<
  * consumed units are charged at the end.
  */
 export function estimateUnits(capabilities: Capability[], inputs: { companies: number; contacts: number }): UnitCounts {
-  const found = capabilities.includes('contact_discovery') ? CAPABILITIES.contact_discovery.maxUnits({ companies: inputs.companies, contacts: 0 }) : 0;
+  const found = capabilities.includes('contact_discovery')
+    ? CAPABILITIES.contact_discovery.maxUnits({ companies: inputs.companies, contacts: 0 })
+    : 0;
   const volume = { companies: inputs.companies, contacts: inputs.contacts + found };
   const units = noUnits();
   for (const c of capabilities) units[c] = CAPABILITIES[c].maxUnits(volume);

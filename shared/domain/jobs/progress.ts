@@ -12,12 +12,29 @@ export interface Progress {
 
 const count = (n: number) => n.toLocaleString('en-US');
 
-export function jobProgress(job: Pick<JobRecord, 'status' | 'totalUnits' | 'doneUnits' | 'stageTotals' | 'stageDone' | 'inputs' | 'batchCount' | 'rowsDelivered' | 'errorMessage' | 'capabilities'>): Progress {
+export function jobProgress(
+  job: Pick<
+    JobRecord,
+    | 'status'
+    | 'totalUnits'
+    | 'doneUnits'
+    | 'stageTotals'
+    | 'stageDone'
+    | 'inputs'
+    | 'batchCount'
+    | 'rowsDelivered'
+    | 'errorMessage'
+    | 'capabilities'
+  >,
+): Progress {
   const percent = job.totalUnits > 0 ? Math.floor((100 * job.doneUnits) / job.totalUnits) : 0;
   const stages = CAPABILITY_NAMES.filter((c) => job.stageTotals[c] !== undefined);
   switch (job.status) {
     case 'pending':
-      return { percent: 0, message: `Queued: ${count(job.inputs.companies)} companies and ${count(job.inputs.contacts)} contacts in ${count(job.batchCount)} batches` };
+      return {
+        percent: 0,
+        message: `Queued: ${count(job.inputs.companies)} companies and ${count(job.inputs.contacts)} contacts in ${count(job.batchCount)} batches`,
+      };
     case 'completed':
       return { percent: 100, message: `Completed: ${count(job.rowsDelivered ?? 0)} rows delivered` };
     case 'failed':

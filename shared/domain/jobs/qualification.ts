@@ -29,7 +29,9 @@ const CRITERIA: Criterion[] = [
       if (!company) return unknown('industry');
       const wanted = [...(c.industries ?? []), ...(c.niche ? [c.niche] : [])];
       const hits = mentions(company.sectors, wanted);
-      return hits.length ? { met: true, reason: `sector matches ${hits.join(', ')}` } : { met: false, reason: `sectors ${company.sectors.join(', ') || 'none'} match none of ${wanted.join(', ')}` };
+      return hits.length
+        ? { met: true, reason: `sector matches ${hits.join(', ')}` }
+        : { met: false, reason: `sectors ${company.sectors.join(', ') || 'none'} match none of ${wanted.join(', ')}` };
     },
   },
   {
@@ -39,7 +41,9 @@ const CRITERIA: Criterion[] = [
     test: (company, c) => {
       if (!company) return unknown('location');
       const hits = company.location ? mentions([company.location], c.locations!) : [];
-      return hits.length ? { met: true, reason: `located in ${company.location}` } : { met: false, reason: `location ${company.location ?? 'unknown'} not in ${c.locations!.join(', ')}` };
+      return hits.length
+        ? { met: true, reason: `located in ${company.location}` }
+        : { met: false, reason: `location ${company.location ?? 'unknown'} not in ${c.locations!.join(', ')}` };
     },
   },
   {
@@ -49,7 +53,9 @@ const CRITERIA: Criterion[] = [
     test: (company, c) => {
       if (!company) return unknown('keywords');
       const hits = mentions([company.name, company.description ?? '', ...company.sectors].filter(Boolean), c.keywords!);
-      return hits.length ? { met: true, reason: `mentions ${hits.join(', ')}` } : { met: false, reason: `mentions none of ${c.keywords!.join(', ')}` };
+      return hits.length
+        ? { met: true, reason: `mentions ${hits.join(', ')}` }
+        : { met: false, reason: `mentions none of ${c.keywords!.join(', ')}` };
     },
   },
   {
@@ -60,7 +66,10 @@ const CRITERIA: Criterion[] = [
       const n = company?.employeeCount;
       if (n === undefined || n === null) return { met: false, reason: 'employee count unknown' };
       const within = n >= (c.min_employees ?? 0) && n <= (c.max_employees ?? Number.POSITIVE_INFINITY);
-      return { met: within, reason: `${n} employees ${within ? 'within' : 'outside'} ${c.min_employees ?? 0}-${c.max_employees ?? '∞'}` };
+      return {
+        met: within,
+        reason: `${n} employees ${within ? 'within' : 'outside'} ${c.min_employees ?? 0}-${c.max_employees ?? '∞'}`,
+      };
     },
   },
 ];
@@ -74,4 +83,5 @@ export function scoreCompany(company: CuratedCompanyFacts | undefined, criteria:
   return { score: Math.round((100 * met) / total), reasons: outcomes.map((o) => o.reason) };
 }
 
-export const isQualified = (q: Qualification, criteria: IcpCriteria): boolean => q.score >= (criteria.min_score ?? DEFAULT_MIN_SCORE);
+export const isQualified = (q: Qualification, criteria: IcpCriteria): boolean =>
+  q.score >= (criteria.min_score ?? DEFAULT_MIN_SCORE);

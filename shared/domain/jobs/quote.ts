@@ -5,7 +5,13 @@
 import { requireChat } from '#shared/domain/storage/chats';
 import { issueQuote } from '#shared/domain/intelligence/quoteTokens';
 import { CAPABILITIES, type Capability } from './capabilities';
-import { JOB_LEDGER_TOOL, JOB_QUOTE_KIND, jobQuoteRequest, planEnrichmentJob, type StartJobInput } from './jobOperations';
+import {
+  JOB_LEDGER_TOOL,
+  JOB_QUOTE_KIND,
+  jobQuoteRequest,
+  planEnrichmentJob,
+  type StartJobInput,
+} from './jobOperations';
 
 export interface JobQuote {
   quote_token: string;
@@ -14,11 +20,18 @@ export interface JobQuote {
   breakdown: { capability: Capability; units: number; unit_credits: number; credits: number }[];
 }
 
-export async function quoteEnrichmentJob(input: Omit<StartJobInput, 'billing' | 'origin' | 'quoteToken'>): Promise<JobQuote> {
+export async function quoteEnrichmentJob(
+  input: Omit<StartJobInput, 'billing' | 'origin' | 'quoteToken'>,
+): Promise<JobQuote> {
   const { plan, estimate, units } = planEnrichmentJob(input);
   if (input.chatId) await requireChat(input.userId, input.chatId);
   const { token, record } = await issueQuote({
-    userId: input.userId, kind: JOB_QUOTE_KIND, packageId: JOB_LEDGER_TOOL, credits: estimate, chatId: input.chatId ?? null, request: jobQuoteRequest(input),
+    userId: input.userId,
+    kind: JOB_QUOTE_KIND,
+    packageId: JOB_LEDGER_TOOL,
+    credits: estimate,
+    chatId: input.chatId ?? null,
+    request: jobQuoteRequest(input),
   });
   return {
     quote_token: token,
@@ -26,7 +39,12 @@ export async function quoteEnrichmentJob(input: Omit<StartJobInput, 'billing' | 
     expiry: record.expiresAt,
     breakdown: plan.capabilities.map((capability) => {
       const unitCredits = CAPABILITIES[capability].unitCredits;
-      return { capability, units: units[capability], unit_credits: unitCredits, credits: units[capability] * unitCredits };
+      return {
+        capability,
+        units: units[capability],
+        unit_credits: unitCredits,
+        credits: units[capability] * unitCredits,
+      };
     }),
   };
 }

@@ -31,7 +31,12 @@ export interface ContactRow {
   x_url?: string | null;
   github_url?: string | null;
   location?: string | null;
-  email_lookup?: { status: 'found' | 'not_found'; source: 'curated' | 'pattern' | null; pattern: string | null; confidence: number | null };
+  email_lookup?: {
+    status: 'found' | 'not_found';
+    source: 'curated' | 'pattern' | null;
+    pattern: string | null;
+    confidence: number | null;
+  };
   email_verification?: EmailVerification;
   linkedin_enrich?: { status: 'enriched' | 'not_found' };
 }

@@ -8,7 +8,14 @@ import { isQualified } from './qualification';
 import type { CompanyRow, ContactRow } from './rows';
 import type { IcpCriteria, Providers } from './providers/types';
 
-export const STAT_COUNTERS = ['companies_qualified', 'companies_dropped', 'deliverable', 'risky', 'undeliverable', 'unknown'] as const;
+export const STAT_COUNTERS = [
+  'companies_qualified',
+  'companies_dropped',
+  'deliverable',
+  'risky',
+  'undeliverable',
+  'unknown',
+] as const;
 export type StatCounter = (typeof STAT_COUNTERS)[number];
 
 export interface StageSettings {
@@ -40,7 +47,11 @@ const RUNNERS: Record<Exclude<Capability, 'deliverable_finalize'>, StageRunner> 
     const scored = await mapRows(companies, async (company) => {
       const q = await providers.qualification.run({ company, criteria: settings.criteria });
       const qualified = isQualified(q, settings.criteria);
-      return { ...company, qualification: { score: q.score, qualified, reasons: q.reasons }, dropped: settings.icpGate === 'apply' && !qualified };
+      return {
+        ...company,
+        qualification: { score: q.score, qualified, reasons: q.reasons },
+        dropped: settings.icpGate === 'apply' && !qualified,
+      };
     });
     const qualified = scored.filter((c) => c.qualification.qualified).length;
     return {
@@ -56,14 +67,30 @@ const RUNNERS: Record<Exclude<Capability, 'deliverable_finalize'>, StageRunner> 
       if (company.dropped) return company;
       const { employee_count } = await providers.company_size.run({ company });
       const resolved = employee_count !== null;
-      return { ...company, company_size: { employee_count, status: resolved ? 'resolved' : 'unresolved', source: resolved ? providers.company_size.name : null } as const };
+      return {
+        ...company,
+        company_size: {
+          employee_count,
+          status: resolved ? 'resolved' : 'unresolved',
+          source: resolved ? providers.company_size.name : null,
+        } as const,
+      };
     });
-    return { companies: sized, contacts, units: sized.filter((c) => c.company_size?.status === 'resolved').length, counters: {} };
+    return {
+      companies: sized,
+      contacts,
+      units: sized.filter((c) => c.company_size?.status === 'resolved').length,
+      counters: {},
+    };
   },
 
   async contact_discovery({ companies, contacts }, settings, providers) {
     const found = await mapRows(live(companies), async (company) => {
-      const people = await providers.contact_discovery.run({ company, roleFocus: settings.roleFocus, limit: MAX_CONTACTS_PER_COMPANY });
+      const people = await providers.contact_discovery.run({
+        company,
+        roleFocus: settings.roleFocus,
+        limit: MAX_CONTACTS_PER_COMPANY,
+      });
       return people.slice(0, MAX_CONTACTS_PER_COMPANY).map(
         (p, n): ContactRow => ({
           row_id: `co-${company.input_index}-${n}`,
@@ -116,9 +143,19 @@ const RUNNERS: Record<Exclude<Capability, 'deliverable_finalize'>, StageRunner> 
     const next = await mapRows(contacts, async (contact): Promise<ContactRow> => {
       if (contact.email) return contact;
       const result = await providers.email_lookup.run({ contact });
-      if (!result.email) return { ...contact, email_lookup: { status: 'not_found', source: null, pattern: null, confidence: null } };
+      if (!result.email)
+        return { ...contact, email_lookup: { status: 'not_found', source: null, pattern: null, confidence: null } };
       found += 1;
-      return { ...contact, email: result.email, email_lookup: { status: 'found', source: result.source, pattern: result.pattern, confidence: result.confidence } };
+      return {
+        ...contact,
+        email: result.email,
+        email_lookup: {
+          status: 'found',
+          source: result.source,
+          pattern: result.pattern,
+          confidence: result.confidence,
+        },
+      };
     });
     return { companies, contacts: next, units: found, counters: {} };
   },
@@ -137,7 +174,12 @@ const RUNNERS: Record<Exclude<Capability, 'deliverable_finalize'>, StageRunner> 
   },
 };
 
-export function runStage(capability: Capability, input: StageInput, settings: StageSettings, providers: Providers): Promise<StageOutput> {
+export function runStage(
+  capability: Capability,
+  input: StageInput,
+  settings: StageSettings,
+  providers: Providers,
+): Promise<StageOutput> {
   if (capability === 'deliverable_finalize') throw new Error('deliverable_finalize runs once per job, not per batch');
   return RUNNERS[capability](input, settings, providers);
 }

@@ -41,7 +41,9 @@ export interface JobStats {
 }
 
 export function jobStats(job: JobRecord): JobStats {
-  const units = Object.fromEntries(job.capabilities.filter((c) => c !== 'deliverable_finalize').map((c) => [c, job.units[c] ?? 0]));
+  const units = Object.fromEntries(
+    job.capabilities.filter((c) => c !== 'deliverable_finalize').map((c) => [c, job.units[c] ?? 0]),
+  );
   return {
     companies_in: job.inputs.companies,
     contacts_in: job.inputs.contacts,
@@ -51,7 +53,12 @@ export function jobStats(job: JobRecord): JobStats {
     units,
     credits_consumed: creditsFor(units),
     credits_by_capability: creditsByCapability(units),
-    email_statuses: { deliverable: job.counters.deliverable, risky: job.counters.risky, undeliverable: job.counters.undeliverable, unknown: job.counters.unknown },
+    email_statuses: {
+      deliverable: job.counters.deliverable,
+      risky: job.counters.risky,
+      undeliverable: job.counters.undeliverable,
+      unknown: job.counters.unknown,
+    },
     rows_delivered: job.rowsDelivered,
     duplicates_removed: job.duplicatesRemoved,
   };
@@ -84,5 +91,11 @@ export function jobView(job: JobRecord): JobView {
 /** The SSE event data: what changes as a job moves. */
 export const jobEventData = (job: JobRecord) => {
   const progress = jobProgress(job);
-  return { job_id: job.id, status: job.status, progress_percent: progress.percent, progress_message: progress.message, updated_at: job.updatedAt };
+  return {
+    job_id: job.id,
+    status: job.status,
+    progress_percent: progress.percent,
+    progress_message: progress.message,
+    updated_at: job.updatedAt,
+  };
 };

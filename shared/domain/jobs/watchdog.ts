@@ -8,7 +8,15 @@
  */
 import { now } from '#shared/adapters/ports';
 import { optionalEnv } from '#shared/config/env';
-import { claimJobRedrive, getJob, listBatches, listStalledJobs, TERMINAL_STATUSES, type JobRecord, type WatchedJob } from '#shared/store/jobsRepo';
+import {
+  claimJobRedrive,
+  getJob,
+  listBatches,
+  listStalledJobs,
+  TERMINAL_STATUSES,
+  type JobRecord,
+  type WatchedJob,
+} from '#shared/store/jobsRepo';
 import { closeJob } from './closeJob';
 import { sendJobMessages, type JobMessage } from './messages';
 import { logger } from '#shared/observability/logger';
@@ -45,11 +53,22 @@ const envNumber = (name: string, fallback: number) => {
 async function nextMessages(job: JobRecord): Promise<JobMessage[]> {
   const open = (await listBatches(job.id)).filter((b) => b.nextStep < b.stages.length);
   if (open.length === 0) return [{ kind: 'bd_job.finalize', user_id: job.userId, job_id: job.id }];
-  return open.map((b) => ({ kind: 'bd_job.stage', user_id: job.userId, job_id: job.id, batch_no: b.batchNo, step: b.nextStep, capability: b.stages[b.nextStep] }));
+  return open.map((b) => ({
+    kind: 'bd_job.stage',
+    user_id: job.userId,
+    job_id: job.id,
+    batch_no: b.batchNo,
+    step: b.nextStep,
+    capability: b.stages[b.nextStep],
+  }));
 }
 
 /** Closes a job against its latest version (its units may still move until the close lands). */
-async function closeStalled(userId: string, jobId: string, outcome: { status: 'failed' | 'cancelled'; errorMessage: string | null }): Promise<boolean> {
+async function closeStalled(
+  userId: string,
+  jobId: string,
+  outcome: { status: 'failed' | 'cancelled'; errorMessage: string | null },
+): Promise<boolean> {
   for (let attempt = 0; attempt < 10; attempt++) {
     const job = await getJob(userId, jobId, true);
     if (!job || TERMINAL_STATUSES.includes(job.status)) return false;
@@ -58,10 +77,16 @@ async function closeStalled(userId: string, jobId: string, outcome: { status: 'f
   return false;
 }
 
-async function superviseOne(w: WatchedJob, o: Required<Omit<WatchdogOptions, 'resume'>> & { resume: boolean }): Promise<keyof WatchdogReport> {
+async function superviseOne(
+  w: WatchedJob,
+  o: Required<Omit<WatchdogOptions, 'resume'>> & { resume: boolean },
+): Promise<keyof WatchdogReport> {
   const { job } = w;
   // A cancel that was asked for but never closed (its request died half-way) is finished here.
-  if (job.cancelRequestedAt) return (await closeStalled(job.userId, job.id, { status: 'cancelled', errorMessage: null })) ? 'cancelled' : 'skipped';
+  if (job.cancelRequestedAt)
+    return (await closeStalled(job.userId, job.id, { status: 'cancelled', errorMessage: null }))
+      ? 'cancelled'
+      : 'skipped';
   if (!o.resume && (job.redrives ?? 0) >= o.maxRedrives) {
     const minutes = Math.round(o.staleAfterMs / 60_000);
     const errorMessage = `The job made no progress for ${minutes} minutes after ${o.maxRedrives} re-drives of its pending work; it was stopped, charging only the units completed.`;
@@ -74,7 +99,8 @@ async function superviseOne(w: WatchedJob, o: Required<Omit<WatchdogOptions, 're
 
 export async function superviseJobs(options: WatchdogOptions = {}): Promise<WatchdogReport> {
   const o = {
-    staleAfterMs: options.staleAfterMs ?? envNumber('JOB_WATCHDOG_STALE_AFTER_SECONDS', DEFAULT_STALE_AFTER_MS / 1000) * 1000,
+    staleAfterMs:
+      options.staleAfterMs ?? envNumber('JOB_WATCHDOG_STALE_AFTER_SECONDS', DEFAULT_STALE_AFTER_MS / 1000) * 1000,
     maxRedrives: options.maxRedrives ?? envNumber('JOB_WATCHDOG_MAX_REDRIVES', DEFAULT_MAX_REDRIVES),
     resume: options.resume ?? false,
   };

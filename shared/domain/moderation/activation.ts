@@ -14,7 +14,12 @@ import { announce, webhookEvent } from '#shared/domain/webhooks/outbox';
 export async function markCommunityActivated(community: CommunityRecord, token: string): Promise<boolean> {
   const at = now().toISOString();
   const event = webhookEvent(community.userId, 'community.activated', { kind: 'community', id: community.id }, at);
-  if (!(await writeIfCondition(() => writeTogether({ community: markActivatedItem(community, token, at), event: event.item })))) return false;
+  if (
+    !(await writeIfCondition(() =>
+      writeTogether({ community: markActivatedItem(community, token, at), event: event.item }),
+    ))
+  )
+    return false;
   await announce([event]);
   return true;
 }

@@ -28,7 +28,10 @@ export interface RuleMatch {
 
 /** Same text up to case, spacing and punctuation: what "repeated identical messages" compares. */
 export function fingerprintOf(text: string): string {
-  const normal = text.toLowerCase().replace(/[^\p{L}\p{N}@]+/gu, ' ').trim();
+  const normal = text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}@]+/gu, ' ')
+    .trim();
   return createHash('sha256').update(normal).digest('base64url').slice(0, 16);
 }
 
@@ -43,7 +46,12 @@ function firstPattern(text: string, patterns: LabelledPattern[], negations?: Reg
 }
 
 /** The host a link match points at: what follows a scheme, up to the first slash. */
-const hostOf = (match: string) => match.replace(/^https?:\/\//i, '').split(/[/?#:\s]/)[0].replace(/^www\./i, '').toLowerCase();
+const hostOf = (match: string) =>
+  match
+    .replace(/^https?:\/\//i, '')
+    .split(/[/?#:\s]/)[0]
+    .replace(/^www\./i, '')
+    .toLowerCase();
 const allowed = (host: string, allowlist: string[]) => allowlist.some((d) => host === d || host.endsWith(`.${d}`));
 
 /** Like firstPattern, but every match to an allowlisted domain is passed over (a message may carry both kinds). */
@@ -56,9 +64,14 @@ function firstOutsideAllowlist(text: string, patterns: LabelledPattern[], allowl
   return undefined;
 }
 
-const withinSeconds = (recent: RecentMessage[], sentAt: number, seconds: number) => recent.filter((m) => sentAt - m.at < seconds * 1000 && m.at <= sentAt);
+const withinSeconds = (recent: RecentMessage[], sentAt: number, seconds: number) =>
+  recent.filter((m) => sentAt - m.at < seconds * 1000 && m.at <= sentAt);
 
-type Matcher<K extends Rule['kind']> = (rule: Extract<Rule, { kind: K }>, msg: MessageToClassify, rules: RuleSet) => string | undefined;
+type Matcher<K extends Rule['kind']> = (
+  rule: Extract<Rule, { kind: K }>,
+  msg: MessageToClassify,
+  rules: RuleSet,
+) => string | undefined;
 
 /** One matcher per kind of rule; each returns the reason when the message breaks the rule. */
 const MATCHERS: { [K in Rule['kind']]: Matcher<K> } = {
@@ -67,17 +80,25 @@ const MATCHERS: { [K in Rule['kind']]: Matcher<K> } = {
     return label && `Scam phrase: ${label}`;
   },
   patterns: (rule, msg) => {
-    const label = rule.allowlist?.length ? firstOutsideAllowlist(msg.text, rule.patterns, rule.allowlist) : firstPattern(msg.text, rule.patterns);
+    const label = rule.allowlist?.length
+      ? firstOutsideAllowlist(msg.text, rule.patterns, rule.allowlist)
+      : firstPattern(msg.text, rule.patterns);
     return label && `${label} from a new member`;
   },
   flood: (rule, msg) => {
     const count = withinSeconds(msg.recent, msg.sentAt, rule.windowSeconds).length + 1;
-    return count > rule.maxMessages ? `${count} messages in ${rule.windowSeconds} seconds (limit ${rule.maxMessages})` : undefined;
+    return count > rule.maxMessages
+      ? `${count} messages in ${rule.windowSeconds} seconds (limit ${rule.maxMessages})`
+      : undefined;
   },
   repeat: (rule, msg) => {
     const fingerprint = fingerprintOf(msg.text);
-    const copies = withinSeconds(msg.recent, msg.sentAt, rule.windowSeconds).filter((m) => m.fingerprint === fingerprint).length;
-    return copies >= rule.maxCopies ? `The same message ${copies + 1} times in ${rule.windowSeconds / 60} minutes` : undefined;
+    const copies = withinSeconds(msg.recent, msg.sentAt, rule.windowSeconds).filter(
+      (m) => m.fingerprint === fingerprint,
+    ).length;
+    return copies >= rule.maxCopies
+      ? `The same message ${copies + 1} times in ${rule.windowSeconds / 60} minutes`
+      : undefined;
   },
   mentions: (rule, msg) => {
     const mentions = new Set(msg.text.match(/(?<![\w@])@\w{2,}/g) ?? []).size;
@@ -86,11 +107,15 @@ const MATCHERS: { [K in Rule['kind']]: Matcher<K> } = {
   shouting: (rule, msg) => {
     const letters = msg.text.match(/\p{L}/gu) ?? [];
     const upper = letters.filter((c) => c !== c.toLowerCase()).length;
-    return letters.length >= rule.minLetters && upper / letters.length >= rule.upperRatio ? 'Mostly capital letters' : undefined;
+    return letters.length >= rule.minLetters && upper / letters.length >= rule.upperRatio
+      ? 'Mostly capital letters'
+      : undefined;
   },
   words: (rule, msg) => {
     const lower = msg.text.toLowerCase();
-    const word = rule.words.find((w) => new RegExp(`(^|[^\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}\\p{N}])`, 'u').test(lower));
+    const word = rule.words.find((w) =>
+      new RegExp(`(^|[^\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}\\p{N}])`, 'u').test(lower),
+    );
     return word && `Blocked word: ${word}`;
   },
 };

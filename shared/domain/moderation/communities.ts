@@ -72,7 +72,10 @@ export interface CommunityInput {
 const newActivationToken = () => randomToken(32);
 
 /** Every type waits, with a fresh token, until it is bound on its platform. */
-const activationFor = (): Pick<CommunityRecord, 'activationToken' | 'activatedAt'> => ({ activationToken: newActivationToken(), activatedAt: null });
+const activationFor = (): Pick<CommunityRecord, 'activationToken' | 'activatedAt'> => ({
+  activationToken: newActivationToken(),
+  activatedAt: null,
+});
 
 /** The API's snake_case fields mapped onto the record's; only what was sent. */
 function settingsFrom(input: CommunityInput): Partial<CommunitySettings> {
@@ -90,7 +93,11 @@ function settingsFrom(input: CommunityInput): Partial<CommunitySettings> {
 }
 
 /** Creates the community and charges its first period in ONE transaction: both happen or neither. */
-export async function provisionCommunity(userId: string, input: CommunityInput & { name: string; project_name: string; type: CommunityType }, apiBaseUrl?: string): Promise<CommunityView> {
+export async function provisionCommunity(
+  userId: string,
+  input: CommunityInput & { name: string; project_name: string; type: CommunityType },
+  apiBaseUrl?: string,
+): Promise<CommunityView> {
   const at = now();
   const createdAt = at.toISOString();
   const id = uuidv7(at.getTime());
@@ -125,13 +132,22 @@ export async function provisionCommunity(userId: string, input: CommunityInput &
     amount: COMMUNITY_PRICING.provisionCredits,
     chargeId: renewalChargeId(id, 1),
     // The pointer lets `/activate <token>` in a chat find the community the token belongs to.
-    with: { ...putNewCommunity(community), activationPointer: community.activationToken ? putActivationPointer(community.activationToken, { userId, communityId: id }) : undefined },
+    with: {
+      ...putNewCommunity(community),
+      activationPointer: community.activationToken
+        ? putActivationPointer(community.activationToken, { userId, communityId: id })
+        : undefined,
+    },
   });
   return answered(community, apiBaseUrl);
 }
 
 /** The caller's community, or 404 (also for another user's: existence is never revealed). */
-export async function requireCommunity(userId: string, communityId: string, consistent = false): Promise<CommunityRecord> {
+export async function requireCommunity(
+  userId: string,
+  communityId: string,
+  consistent = false,
+): Promise<CommunityRecord> {
   const community = await getCommunity(userId, communityId, consistent);
   if (!community) throw new NotFoundError('Community');
   return withActivationToken(community);
@@ -160,14 +176,26 @@ export async function readCommunity(userId: string, communityId: string, apiBase
 }
 
 /** The list shape ({items, total}); the usual paging parameters still apply. */
-export async function listCommunityViews(userId: string, page: { limit: number; offset: number; sort_order: 'asc' | 'desc' }, apiBaseUrl?: string): Promise<{ items: CommunityView[]; total: number }> {
+export async function listCommunityViews(
+  userId: string,
+  page: { limit: number; offset: number; sort_order: 'asc' | 'desc' },
+  apiBaseUrl?: string,
+): Promise<{ items: CommunityView[]; total: number }> {
   const all = await Promise.all((await listCommunities(userId)).map(withActivationToken));
   if (page.sort_order === 'asc') all.reverse();
-  return { items: await Promise.all(all.slice(page.offset, page.offset + page.limit).map((c) => answered(c, apiBaseUrl))), total: all.length };
+  return {
+    items: await Promise.all(all.slice(page.offset, page.offset + page.limit).map((c) => answered(c, apiBaseUrl))),
+    total: all.length,
+  };
 }
 
 /** A changed type re-evaluates activation; sending the same type again changes nothing about it. */
-export async function changeCommunity(userId: string, communityId: string, input: CommunityInput, apiBaseUrl?: string): Promise<CommunityView> {
+export async function changeCommunity(
+  userId: string,
+  communityId: string,
+  input: CommunityInput,
+  apiBaseUrl?: string,
+): Promise<CommunityView> {
   const before = await requireCommunity(userId, communityId, true);
   const at = now().toISOString();
   const changes: CommunityChanges = settingsFrom(input);
@@ -178,7 +206,12 @@ export async function changeCommunity(userId: string, communityId: string, input
   return answered(after, apiBaseUrl);
 }
 
-export async function changeAutoRenew(userId: string, communityId: string, autoRenew: boolean, apiBaseUrl?: string): Promise<CommunityView> {
+export async function changeAutoRenew(
+  userId: string,
+  communityId: string,
+  autoRenew: boolean,
+  apiBaseUrl?: string,
+): Promise<CommunityView> {
   await requireCommunity(userId, communityId);
   const after = await updateAutoRenew(userId, communityId, autoRenew, now().toISOString());
   if (after) return answered(after, apiBaseUrl);

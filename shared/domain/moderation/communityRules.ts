@@ -35,7 +35,8 @@ export interface CommunityRules {
   captcha: { enabled: boolean; timeout_seconds: number };
 }
 
-const ruleById = <K extends Rule['kind']>(id: string) => DEFAULT_RULES.rules.find((r) => r.id === id) as Extract<Rule, { kind: K }>;
+const ruleById = <K extends Rule['kind']>(id: string) =>
+  DEFAULT_RULES.rules.find((r) => r.id === id) as Extract<Rule, { kind: K }>;
 const flood = ruleById<'flood'>('flood');
 const repeat = ruleById<'repeat'>('repeated_message');
 const mentions = ruleById<'mentions'>('mass_mentions');
@@ -63,9 +64,16 @@ export const DEFAULT_COMMUNITY_RULES: CommunityRules = {
 };
 
 /** A partial document (PUT) laid over the current one: top-level fields replace, rule settings merge per rule. */
-export function mergeRules(current: CommunityRules, change: Partial<Omit<CommunityRules, 'rules' | 'captcha'>> & { rules?: Partial<{ [K in RuleId]: Partial<RuleSettings[K]> }>; captcha?: Partial<CommunityRules['captcha']> }): CommunityRules {
+export function mergeRules(
+  current: CommunityRules,
+  change: Partial<Omit<CommunityRules, 'rules' | 'captcha'>> & {
+    rules?: Partial<{ [K in RuleId]: Partial<RuleSettings[K]> }>;
+    captcha?: Partial<CommunityRules['captcha']>;
+  },
+): CommunityRules {
   const rules = { ...current.rules } as Record<RuleId, object>;
-  for (const [id, settings] of Object.entries(change.rules ?? {})) rules[id as RuleId] = { ...rules[id as RuleId], ...settings };
+  for (const [id, settings] of Object.entries(change.rules ?? {}))
+    rules[id as RuleId] = { ...rules[id as RuleId], ...settings };
   return {
     mode: change.mode ?? current.mode,
     rules: rules as unknown as RuleSettings,
@@ -86,14 +94,20 @@ const APPLY: { [K in RuleId]: (rule: Rule, s: RuleSettings[K], doc: CommunityRul
   flood: (r, s) => ({ ...r, maxMessages: s.max_messages, windowSeconds: s.window_seconds }) as Rule,
   repeated_message: (r, s) => ({ ...r, maxCopies: s.max_copies, windowSeconds: s.window_seconds }) as Rule,
   mass_mentions: (r, s) => ({ ...r, maxMentions: s.max_mentions }) as Rule,
-  blocked_word: (r, _s, doc) => ({ ...r, words: [...(r as Extract<Rule, { kind: 'words' }>).words, ...doc.blocked_words.map((w) => w.toLowerCase())] }) as Rule,
+  blocked_word: (r, _s, doc) =>
+    ({
+      ...r,
+      words: [...(r as Extract<Rule, { kind: 'words' }>).words, ...doc.blocked_words.map((w) => w.toLowerCase())],
+    }) as Rule,
   shouting: (r, s) => ({ ...r, minLetters: s.min_letters, upperRatio: s.upper_ratio }) as Rule,
 };
 
 export function ruleSetOf(doc: CommunityRules): RuleSet {
   const rules = DEFAULT_RULES.rules
     .filter((r) => doc.rules[r.id as RuleId]?.enabled !== false)
-    .map((r) => (APPLY[r.id as RuleId] as (rule: Rule, s: unknown, d: CommunityRules) => Rule)(r, doc.rules[r.id as RuleId], doc));
+    .map((r) =>
+      (APPLY[r.id as RuleId] as (rule: Rule, s: unknown, d: CommunityRules) => Rule)(r, doc.rules[r.id as RuleId], doc),
+    );
   const windows = rules.flatMap((r) => ('windowSeconds' in r ? [r.windowSeconds] : []));
   return {
     ...DEFAULT_RULES,

@@ -22,8 +22,13 @@ export type CommunityStatus = 'connected' | 'pending_activation' | 'suspended' |
  * Bound on its platform. A community without a token was connected at once, unbound, before every type
  * had to be bound (reddit, x, crisp): it was never bound, so it is not (it gets a token when next read).
  */
-export const isActivated = (c: { activatedAt: string | null; activationToken?: string | null }): boolean => c.activatedAt !== null && c.activationToken !== null;
+export const isActivated = (c: { activatedAt: string | null; activationToken?: string | null }): boolean =>
+  c.activatedAt !== null && c.activationToken !== null;
 
 /** Billing decides first (a suspended or expired community is not monitored); then whether it is bound. */
-export const communityStatus = (c: { billingState: 'active' | 'suspended' | 'expired'; activatedAt: string | null; activationToken?: string | null }): CommunityStatus =>
+export const communityStatus = (c: {
+  billingState: 'active' | 'suspended' | 'expired';
+  activatedAt: string | null;
+  activationToken?: string | null;
+}): CommunityStatus =>
   c.billingState !== 'active' ? c.billingState : isActivated(c) ? 'connected' : 'pending_activation';

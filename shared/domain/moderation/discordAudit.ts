@@ -52,8 +52,13 @@ export async function syncAutomodExecutions(community: CommunityRecord): Promise
     let before: string | undefined;
     for (let page = 1; ; page++) {
       const query = new URLSearchParams({ action_type: type, limit: '100', ...(before ? { before } : {}) });
-      const outcome = await callPlatform({ platform: 'discord', method: 'GET', route: `/guilds/${guild}/audit-logs?${query}` });
-      if (outcome === 'not_configured') return { read, recorded, error: 'discord is not configured on this deployment (not_configured)' };
+      const outcome = await callPlatform({
+        platform: 'discord',
+        method: 'GET',
+        route: `/guilds/${guild}/audit-logs?${query}`,
+      });
+      if (outcome === 'not_configured')
+        return { read, recorded, error: 'discord is not configured on this deployment (not_configured)' };
       if (!outcome.ok) {
         await updatePlatformRecord(community.id, { automodError: outcome.error });
         return { read, recorded, error: outcome.error };
@@ -77,12 +82,18 @@ export async function syncAutomodExecutions(community: CommunityRecord): Promise
   return { read, recorded, error: null };
 }
 
-async function recordExecution(community: CommunityRecord, entry: APIAuditLogEntry, action: PenaltyAction): Promise<boolean> {
+async function recordExecution(
+  community: CommunityRecord,
+  entry: APIAuditLogEntry,
+  action: PenaltyAction,
+): Promise<boolean> {
   const at = snowflakeTime(entry.id);
   const atIso = at.toISOString();
   const userId = entry.target_id ?? entry.user_id ?? 'unknown';
   const ruleName = entry.options?.auto_moderation_rule_name ?? 'AutoMod rule';
-  const rule = ruleName.startsWith(AUTOMOD_NAME_PREFIX) ? ruleName.slice(AUTOMOD_NAME_PREFIX.length).toLowerCase().replace(/\s+/g, '_') : 'discord_automod';
+  const rule = ruleName.startsWith(AUTOMOD_NAME_PREFIX)
+    ? ruleName.slice(AUTOMOD_NAME_PREFIX.length).toLowerCase().replace(/\s+/g, '_')
+    : 'discord_automod';
   const reason = `Discord AutoMod: ${ruleName}`;
   const eventId = `dc-audit-${entry.id}`;
   const alert = renderTemplate(community.alertTemplate || DEFAULT_ALERT_TEMPLATE, { action, username: userId });
@@ -90,7 +101,22 @@ async function recordExecution(community: CommunityRecord, entry: APIAuditLogEnt
     await writeTogether({
       seenEvent: putSeenEvent(community.id, { event_id: eventId, action, rule, reason, alert }, atIso),
       // The audit log does not keep the message text; the excerpt stays empty.
-      auditEntry: putAuditEntry(community.id, { id: uuidv7(at.getTime()), at: atIso, event_id: eventId, user_id: userId, username: userId, action, rule, reason, message_excerpt: '', alert_message: alert }, 0),
+      auditEntry: putAuditEntry(
+        community.id,
+        {
+          id: uuidv7(at.getTime()),
+          at: atIso,
+          event_id: eventId,
+          user_id: userId,
+          username: userId,
+          action,
+          rule,
+          reason,
+          message_excerpt: '',
+          alert_message: alert,
+        },
+        0,
+      ),
       metrics: addToMetrics(community.id, metricShardOf(userId), { messages_flagged: 1, [action]: 1 }, atIso),
     });
     return true;

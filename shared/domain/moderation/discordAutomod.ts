@@ -6,13 +6,23 @@
  * Discord's limits: 10 regex patterns of 260 characters and 1,000 keywords of 60 characters a keyword
  * rule, 100 allow-list entries, 20 exempt roles, one spam and one mention-spam rule a guild.
  */
-import type { APIAutoModerationAction, APIAutoModerationRule, RESTPostAPIAutoModerationRuleJSONBody } from 'discord-api-types/v10';
+import type {
+  APIAutoModerationAction,
+  APIAutoModerationRule,
+  RESTPostAPIAutoModerationRuleJSONBody,
+} from 'discord-api-types/v10';
 import { now } from '#shared/adapters/ports';
 import { callPlatform } from '#shared/adapters/platforms/platformPort';
 import type { CallOutcome } from '#shared/adapters/platforms/result';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
-import { claimAutomodSync, getPlatformRecord, listDueAutomodSyncs, recordAutomodSync, wantAutomodSync } from '#shared/store/platformRepo';
+import {
+  claimAutomodSync,
+  getPlatformRecord,
+  listDueAutomodSyncs,
+  recordAutomodSync,
+  wantAutomodSync,
+} from '#shared/store/platformRepo';
 import { EVERYTHING_DUE } from '#shared/store/keys';
 import type { CommunityRules, RuleId } from './communityRules';
 import { MUTE_SECONDS } from './platformActions';
@@ -20,7 +30,14 @@ import { RetryLater, sendPlatformMessages } from './platformMessages';
 import { DEFAULT_RULES, type LabelledPattern, type Rule } from './rules';
 
 export const AUTOMOD_NAME_PREFIX = 'Outreach · ';
-export const AUTOMOD_LIMITS = { regexPatterns: 10, regexLength: 260, keywords: 1000, keywordLength: 60, allowList: 100, exemptRoles: 20 } as const;
+export const AUTOMOD_LIMITS = {
+  regexPatterns: 10,
+  regexLength: 260,
+  keywords: 1000,
+  keywordLength: 60,
+  allowList: 100,
+  exemptRoles: 20,
+} as const;
 
 // Discord's enum values (discord-api-types' enums are runtime values; this module imports types only).
 const TRIGGER = { keyword: 1, spam: 3, mentionSpam: 5 } as const;
@@ -53,32 +70,98 @@ const allowList = (doc: CommunityRules) => doc.link_allowlist.slice(0, AUTOMOD_L
 
 /** The community's rules as AutoMod rules: what Discord can enforce for every member alike. */
 export const AUTOMOD_RULES: RuleTemplate[] = [
-  { name: 'Scam phrases', enabledBy: ['scam_phrase'], severe: true, body: () => ({ trigger_type: TRIGGER.keyword, trigger_metadata: { keyword_filter: [], regex_patterns: toDiscordRegex(patternsOf('scam_phrase')) } }) },
-  { name: 'Invite links', enabledBy: ['invite_link'], severe: false, body: (doc) => ({ trigger_type: TRIGGER.keyword, trigger_metadata: { keyword_filter: [], regex_patterns: toDiscordRegex(patternsOf('invite_link')), allow_list: allowList(doc) } }) },
-  { name: 'Links', enabledBy: ['link'], severe: false, body: (doc) => ({ trigger_type: TRIGGER.keyword, trigger_metadata: { keyword_filter: [], regex_patterns: toDiscordRegex(patternsOf('link').slice(0, 1)), allow_list: allowList(doc) } }) },
+  {
+    name: 'Scam phrases',
+    enabledBy: ['scam_phrase'],
+    severe: true,
+    body: () => ({
+      trigger_type: TRIGGER.keyword,
+      trigger_metadata: { keyword_filter: [], regex_patterns: toDiscordRegex(patternsOf('scam_phrase')) },
+    }),
+  },
+  {
+    name: 'Invite links',
+    enabledBy: ['invite_link'],
+    severe: false,
+    body: (doc) => ({
+      trigger_type: TRIGGER.keyword,
+      trigger_metadata: {
+        keyword_filter: [],
+        regex_patterns: toDiscordRegex(patternsOf('invite_link')),
+        allow_list: allowList(doc),
+      },
+    }),
+  },
+  {
+    name: 'Links',
+    enabledBy: ['link'],
+    severe: false,
+    body: (doc) => ({
+      trigger_type: TRIGGER.keyword,
+      trigger_metadata: {
+        keyword_filter: [],
+        regex_patterns: toDiscordRegex(patternsOf('link').slice(0, 1)),
+        allow_list: allowList(doc),
+      },
+    }),
+  },
   {
     name: 'Blocked words',
     enabledBy: ['blocked_word'],
     severe: false,
     body: (doc) => {
       const words = builtIn('blocked_word');
-      const all = [...new Set([...(words.kind === 'words' ? words.words : []), ...doc.blocked_words.map((w) => w.toLowerCase())])];
-      return { trigger_type: TRIGGER.keyword, trigger_metadata: { keyword_filter: all.filter((w) => w.length <= AUTOMOD_LIMITS.keywordLength).slice(0, AUTOMOD_LIMITS.keywords) } };
+      const all = [
+        ...new Set([...(words.kind === 'words' ? words.words : []), ...doc.blocked_words.map((w) => w.toLowerCase())]),
+      ];
+      return {
+        trigger_type: TRIGGER.keyword,
+        trigger_metadata: {
+          keyword_filter: all.filter((w) => w.length <= AUTOMOD_LIMITS.keywordLength).slice(0, AUTOMOD_LIMITS.keywords),
+        },
+      };
     },
   },
-  { name: 'Mention spam', enabledBy: ['mass_mentions'], severe: false, body: (doc) => ({ trigger_type: TRIGGER.mentionSpam, trigger_metadata: { mention_total_limit: doc.rules.mass_mentions.max_mentions, mention_raid_protection_enabled: true } }) },
-  { name: 'Spam', enabledBy: ['flood', 'repeated_message'], severe: false, body: () => ({ trigger_type: TRIGGER.spam }) },
+  {
+    name: 'Mention spam',
+    enabledBy: ['mass_mentions'],
+    severe: false,
+    body: (doc) => ({
+      trigger_type: TRIGGER.mentionSpam,
+      trigger_metadata: {
+        mention_total_limit: doc.rules.mass_mentions.max_mentions,
+        mention_raid_protection_enabled: true,
+      },
+    }),
+  },
+  {
+    name: 'Spam',
+    enabledBy: ['flood', 'repeated_message'],
+    severe: false,
+    body: () => ({ trigger_type: TRIGGER.spam }),
+  },
 ];
 
 /** Block always; alert when an alert channel is set; a timeout for severe rules (keyword and mention rules only, as Discord allows). */
-function actionsFor(template: RuleTemplate, triggerType: number, alertChannelId: string | undefined): APIAutoModerationAction[] {
-  const actions: APIAutoModerationAction[] = [{ type: ACTION.block, metadata: { custom_message: 'Blocked by the community moderation rules.' } }];
+function actionsFor(
+  template: RuleTemplate,
+  triggerType: number,
+  alertChannelId: string | undefined,
+): APIAutoModerationAction[] {
+  const actions: APIAutoModerationAction[] = [
+    { type: ACTION.block, metadata: { custom_message: 'Blocked by the community moderation rules.' } },
+  ];
   if (alertChannelId) actions.push({ type: ACTION.alert, metadata: { channel_id: alertChannelId } });
-  if (template.severe && triggerType !== TRIGGER.spam) actions.push({ type: ACTION.timeout, metadata: { duration_seconds: MUTE_SECONDS } });
+  if (template.severe && triggerType !== TRIGGER.spam)
+    actions.push({ type: ACTION.timeout, metadata: { duration_seconds: MUTE_SECONDS } });
   return actions;
 }
 
-export function automodRulesFor(doc: CommunityRules, community: Pick<CommunityRecord, 'whitelistedRoleIds'>, alertChannelId: string | undefined): RESTPostAPIAutoModerationRuleJSONBody[] {
+export function automodRulesFor(
+  doc: CommunityRules,
+  community: Pick<CommunityRecord, 'whitelistedRoleIds'>,
+  alertChannelId: string | undefined,
+): RESTPostAPIAutoModerationRuleJSONBody[] {
   return AUTOMOD_RULES.map((template) => {
     const body = template.body(doc);
     return {
@@ -95,12 +178,18 @@ export function automodRulesFor(doc: CommunityRules, community: Pick<CommunityRe
 }
 
 const discord = (method: string, route: string, body?: unknown) =>
-  callPlatform({ platform: 'discord', method, route, ...(body === undefined ? {} : { body: body as Record<string, unknown> }) });
+  callPlatform({
+    platform: 'discord',
+    method,
+    route,
+    ...(body === undefined ? {} : { body: body as Record<string, unknown> }),
+  });
 
 /** A rate limit postpones the whole sync (it is idempotent); anything else is reported. */
 function checked(outcome: CallOutcome | 'not_configured'): CallOutcome {
   if (outcome === 'not_configured') throw new NotConfigured();
-  if (!outcome.ok && outcome.retryAfterSeconds !== undefined) throw new RetryLater(outcome.retryAfterSeconds, outcome.error);
+  if (!outcome.ok && outcome.retryAfterSeconds !== undefined)
+    throw new RetryLater(outcome.retryAfterSeconds, outcome.error);
   return outcome;
 }
 class NotConfigured extends Error {}
@@ -125,13 +214,17 @@ export async function requestAutomodSync(userId: string, communityId: string): P
  * again once; `resume` (the local runtime's start, whose queue died with the last process) sends
  * every one still wanted.
  */
-export async function requeueDueAutomodSyncs(options: { resume?: boolean } = {}): Promise<{ due: number; requeued: number }> {
+export async function requeueDueAutomodSyncs(
+  options: { resume?: boolean } = {},
+): Promise<{ due: number; requeued: number }> {
   const at = now().getTime();
   const due = await listDueAutomodSyncs(options.resume ? EVERYTHING_DUE : new Date(at).toISOString());
   let requeued = 0;
   for (const sync of due) {
     if (!(await claimAutomodSync(sync.communityId, sync.dueKey, lostAfter(at)))) continue;
-    await sendPlatformMessages([{ kind: 'moderation.automod_sync', user_id: sync.owner, community_id: sync.communityId }]);
+    await sendPlatformMessages([
+      { kind: 'moderation.automod_sync', user_id: sync.owner, community_id: sync.communityId },
+    ]);
     requeued += 1;
   }
   return { due: due.length, requeued };
@@ -143,9 +236,14 @@ export async function syncAutomod(userId: string, communityId: string): Promise<
   const community = await getCommunity(userId, communityId);
   const platform = await getPlatformRecord(communityId);
   // Nothing to write any more (the community is gone or unbound): the request is answered all the same.
-  if (!community || community.type !== 'discord' || !platform.discordGuildId) return recordAutomodSync(communityId, startedAt, {});
+  if (!community || community.type !== 'discord' || !platform.discordGuildId)
+    return recordAutomodSync(communityId, startedAt, {});
   const guild = platform.discordGuildId;
-  const desired = automodRulesFor(await getCommunityRules(communityId, true), community, platform.discordAlertChannelId);
+  const desired = automodRulesFor(
+    await getCommunityRules(communityId, true),
+    community,
+    platform.discordAlertChannelId,
+  );
   const errors: string[] = [];
   try {
     const listed = checked(await discord('GET', `/guilds/${guild}/auto-moderation/rules`));
@@ -154,7 +252,11 @@ export async function syncAutomod(userId: string, communityId: string): Promise<
     for (const rule of desired) {
       const existing = ours.find((r) => r.name === rule.name);
       const { trigger_type: _t, ...changes } = rule;
-      const out = checked(existing ? await discord('PATCH', `/guilds/${guild}/auto-moderation/rules/${existing.id}`, changes) : await discord('POST', `/guilds/${guild}/auto-moderation/rules`, rule));
+      const out = checked(
+        existing
+          ? await discord('PATCH', `/guilds/${guild}/auto-moderation/rules/${existing.id}`, changes)
+          : await discord('POST', `/guilds/${guild}/auto-moderation/rules`, rule),
+      );
       if (!out.ok) errors.push(out.error);
     }
     for (const stale of ours.filter((r) => !desired.some((d) => d.name === r.name))) {
@@ -163,7 +265,14 @@ export async function syncAutomod(userId: string, communityId: string): Promise<
     }
   } catch (err) {
     if (err instanceof RetryLater) throw err;
-    errors.push(err instanceof NotConfigured ? 'discord is not configured on this deployment (not_configured)' : (err as Error).message);
+    errors.push(
+      err instanceof NotConfigured
+        ? 'discord is not configured on this deployment (not_configured)'
+        : (err as Error).message,
+    );
   }
-  await recordAutomodSync(communityId, startedAt, { automodSyncedAt: now().toISOString(), automodError: errors.length ? errors.join('; ') : null });
+  await recordAutomodSync(communityId, startedAt, {
+    automodSyncedAt: now().toISOString(),
+    automodError: errors.length ? errors.join('; ') : null,
+  });
 }

@@ -6,7 +6,12 @@
  * waits (it wants an answer within 3 seconds).
  */
 import { createPublicKey, verify } from 'node:crypto';
-import type { APIApplicationCommandInteractionDataStringOption, APIChatInputApplicationCommandInteraction, APIInteraction, APIInteractionResponse } from 'discord-api-types/v10';
+import type {
+  APIApplicationCommandInteractionDataStringOption,
+  APIChatInputApplicationCommandInteraction,
+  APIInteraction,
+  APIInteractionResponse,
+} from 'discord-api-types/v10';
 import { now, ports } from '#shared/adapters/ports';
 import { UnauthorizedError, ValidationError } from '#shared/domain/errors';
 import { getCommunity } from '#shared/store/communitiesRepo';
@@ -26,14 +31,34 @@ const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 /** Older signed requests are refused, so a captured request cannot be replayed later. */
 const MAX_SKEW_SECONDS = 5 * 60;
 
-export function verifyDiscordSignature(publicKeyHex: string, signatureHex: string | undefined, timestamp: string | undefined, rawBody: string, nowMs: number): boolean {
-  if (!signatureHex || !timestamp || !/^[0-9a-f]{128}$/i.test(signatureHex) || !/^[0-9a-f]{64}$/i.test(publicKeyHex) || !/^\d{1,12}$/.test(timestamp)) return false;
+export function verifyDiscordSignature(
+  publicKeyHex: string,
+  signatureHex: string | undefined,
+  timestamp: string | undefined,
+  rawBody: string,
+  nowMs: number,
+): boolean {
+  if (
+    !signatureHex ||
+    !timestamp ||
+    !/^[0-9a-f]{128}$/i.test(signatureHex) ||
+    !/^[0-9a-f]{64}$/i.test(publicKeyHex) ||
+    !/^\d{1,12}$/.test(timestamp)
+  )
+    return false;
   if (Math.abs(nowMs / 1000 - Number(timestamp)) > MAX_SKEW_SECONDS) return false;
-  const key = createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, Buffer.from(publicKeyHex, 'hex')]), format: 'der', type: 'spki' });
+  const key = createPublicKey({
+    key: Buffer.concat([ED25519_SPKI_PREFIX, Buffer.from(publicKeyHex, 'hex')]),
+    format: 'der',
+    type: 'spki',
+  });
   return verify(null, Buffer.from(timestamp + rawBody), key, Buffer.from(signatureHex, 'hex'));
 }
 
-const reply = (content: string): APIInteractionResponse => ({ type: RESPONSE.message, data: { content, flags: EPHEMERAL } });
+const reply = (content: string): APIInteractionResponse => ({
+  type: RESPONSE.message,
+  data: { content, flags: EPHEMERAL },
+});
 
 export const DISCORD_REPLIES = {
   not_in_guild: 'Use this command in the server you want moderated.',
@@ -43,12 +68,25 @@ export const DISCORD_REPLIES = {
   not_activated: 'Run /activate with your activation token first.',
   alerts: 'Moderation alerts will be posted in this channel.',
   unknown: 'Unknown command.',
-  taken: 'This server already belongs to another moderation community. Remove it there (or delete that community) first.',
+  taken:
+    'This server already belongs to another moderation community. Remove it there (or delete that community) first.',
 } as const;
 
-export async function handleDiscordInteraction(headers: Record<string, string>, rawBody: string): Promise<APIInteractionResponse> {
+export async function handleDiscordInteraction(
+  headers: Record<string, string>,
+  rawBody: string,
+): Promise<APIInteractionResponse> {
   const { publicKey } = (await ports().secrets.platformCredentials()).discord;
-  if (!publicKey || !verifyDiscordSignature(publicKey, headers['x-signature-ed25519'], headers['x-signature-timestamp'], rawBody, now().getTime())) {
+  if (
+    !publicKey ||
+    !verifyDiscordSignature(
+      publicKey,
+      headers['x-signature-ed25519'],
+      headers['x-signature-timestamp'],
+      rawBody,
+      now().getTime(),
+    )
+  ) {
     throw new UnauthorizedError('Invalid request signature.');
   }
   let interaction: APIInteraction;
@@ -57,10 +95,17 @@ export async function handleDiscordInteraction(headers: Record<string, string>, 
   } catch {
     throw new ValidationError('The request body is not valid JSON.', [{ path: 'body', message: 'Malformed JSON' }]);
   }
-  if (typeof interaction !== 'object' || interaction === null) throw new ValidationError('The interaction must be a JSON object.', [{ path: 'body', message: 'Expected an object' }]);
+  if (typeof interaction !== 'object' || interaction === null)
+    throw new ValidationError('The interaction must be a JSON object.', [
+      { path: 'body', message: 'Expected an object' },
+    ]);
   if (interaction.type === INTERACTION.ping) return { type: RESPONSE.pong };
   // Signed by Discord, so well-formed in practice; anything else still gets an answer, never a crash.
-  if (interaction.type !== INTERACTION.command || typeof (interaction as { data?: { name?: unknown } }).data?.name !== 'string') return reply(DISCORD_REPLIES.unknown);
+  if (
+    interaction.type !== INTERACTION.command ||
+    typeof (interaction as { data?: { name?: unknown } }).data?.name !== 'string'
+  )
+    return reply(DISCORD_REPLIES.unknown);
   return runCommand(interaction as APIChatInputApplicationCommandInteraction);
 }
 
@@ -75,11 +120,14 @@ async function runCommand(interaction: APIChatInputApplicationCommandInteraction
   if (typeof guildId !== 'string' || !/^\d{1,20}$/.test(guildId)) return reply(DISCORD_REPLIES.not_in_guild);
   if (!mayManage(interaction.member?.permissions)) return reply(DISCORD_REPLIES.not_allowed);
   if (interaction.data.name === 'activate') {
-    const option = (Array.isArray(interaction.data.options) ? interaction.data.options : []).find((o) => o?.name === 'token') as APIApplicationCommandInteractionDataStringOption | undefined;
+    const option = (Array.isArray(interaction.data.options) ? interaction.data.options : []).find(
+      (o) => o?.name === 'token',
+    ) as APIApplicationCommandInteractionDataStringOption | undefined;
     const token = typeof option?.value === 'string' ? option.value : '';
     const pointer = token ? await communityByActivationToken(token) : undefined;
     const community = pointer && (await getCommunity(pointer.userId, pointer.communityId));
-    if (!community || community.type !== 'discord' || community.activationToken !== token) return reply(DISCORD_REPLIES.invalid_token);
+    if (!community || community.type !== 'discord' || community.activationToken !== token)
+      return reply(DISCORD_REPLIES.invalid_token);
     if ((await bindModeratedPlace(community, guildId)) === 'taken') return reply(DISCORD_REPLIES.taken);
     if (!community.activatedAt) await markCommunityActivated(community, token);
     await requestAutomodSync(community.userId, community.id);

@@ -90,7 +90,16 @@ export interface AuditDraft {
   alert_message: string;
 }
 
-export const METRIC_NAMES = ['messages_scanned', 'messages_flagged', 'delete', 'warn', 'mute', 'ban', 'members_joined', 'welcome_messages_sent'] as const;
+export const METRIC_NAMES = [
+  'messages_scanned',
+  'messages_flagged',
+  'delete',
+  'warn',
+  'mute',
+  'ban',
+  'members_joined',
+  'welcome_messages_sent',
+] as const;
 export type MetricName = (typeof METRIC_NAMES)[number];
 export type MetricDelta = Partial<Record<MetricName, number>>;
 
@@ -111,8 +120,17 @@ function exemption(policy: CommunityPolicy, user: ChatEvent['user']): string | u
 }
 
 function memberJoined(policy: CommunityPolicy, state: MemberState, event: ChatEvent): Moderated {
-  const next = { ...state, joinedAt: event.user.joined_at ?? event.sent_at, firstSeenAt: state.firstSeenAt ?? event.sent_at };
-  const decision: Decision = { event_id: event.event_id, action: 'allow', rule: 'member_join', reason: 'A member joined' };
+  const next = {
+    ...state,
+    joinedAt: event.user.joined_at ?? event.sent_at,
+    firstSeenAt: state.firstSeenAt ?? event.sent_at,
+  };
+  const decision: Decision = {
+    event_id: event.event_id,
+    action: 'allow',
+    rule: 'member_join',
+    reason: 'A member joined',
+  };
   if (policy.notMonitored || !policy.welcomeTemplate) return { decision, state: next, delta: { members_joined: 1 } };
   decision.welcome_message = renderTemplate(policy.welcomeTemplate, { username: displayName(event.user) });
   return { decision, state: next, delta: { members_joined: 1, welcome_messages_sent: 1 } };
@@ -131,10 +149,17 @@ function messageSent(policy: CommunityPolicy, state: MemberState, event: ChatEve
     offences,
   };
   const scanned: MetricDelta = { messages_scanned: 1 };
-  const allow = (rule: string, reason: string): Moderated => ({ decision: { event_id: event.event_id, action: 'allow', rule, reason }, state: next, delta: scanned });
+  const allow = (rule: string, reason: string): Moderated => ({
+    decision: { event_id: event.event_id, action: 'allow', rule, reason },
+    state: next,
+    delta: scanned,
+  });
 
   if (policy.notMonitored) return allow('not_monitored', policy.notMonitored);
-  const match = classify({ text, sentAt, isNewMember: sentAt - joinedAt < rules.newMemberDays * DAY_MS, recent }, rules);
+  const match = classify(
+    { text, sentAt, isNewMember: sentAt - joinedAt < rules.newMemberDays * DAY_MS, recent },
+    rules,
+  );
   if (!match) return allow('none', 'No rule matched');
   const exempt = exemption(policy, event.user);
   if (exempt) return allow('whitelisted', `Exempt sender (${exempt}); would have matched ${match.rule}`);
@@ -161,7 +186,12 @@ function messageSent(policy: CommunityPolicy, state: MemberState, event: ChatEve
 }
 
 /** A message or a join; activation events are settled by the caller (they change the community). */
-export function moderateEvent(policy: CommunityPolicy, state: MemberState, event: ChatEvent, rules: RuleSet = DEFAULT_RULES): Moderated {
+export function moderateEvent(
+  policy: CommunityPolicy,
+  state: MemberState,
+  event: ChatEvent,
+  rules: RuleSet = DEFAULT_RULES,
+): Moderated {
   return event.type === 'member_join' ? memberJoined(policy, state, event) : messageSent(policy, state, event, rules);
 }
 

@@ -19,7 +19,12 @@ import {
   seenEvents,
   type StoredMember,
 } from '#shared/store/moderationRepo';
-import { isTransactionConflict, TransactionConditionError, writeTogether, type TransactItem } from '#shared/store/transactions';
+import {
+  isTransactionConflict,
+  TransactionConditionError,
+  writeTogether,
+  type TransactItem,
+} from '#shared/store/transactions';
 import { requireCommunity } from './communities';
 import { sameSecret } from './telegramWebhookSecret';
 import { markCommunityActivated } from './activation';
@@ -44,14 +49,16 @@ import type { RuleSet } from './rules';
 
 const MAX_ATTEMPTS = 10;
 
-async function activate(community: CommunityRecord, token: string | undefined): Promise<{ community: CommunityRecord; outcome: ActivationOutcome }> {
+async function activate(
+  community: CommunityRecord,
+  token: string | undefined,
+): Promise<{ community: CommunityRecord; outcome: ActivationOutcome }> {
   if (!community.activationToken) return { community, outcome: 'not_needed' };
   if (!token || !sameSecret(token, community.activationToken)) return { community, outcome: 'token_mismatch' };
   if (community.activatedAt) return { community, outcome: 'already_active' };
   if (!(await markCommunityActivated(community, token))) return { community, outcome: 'already_active' };
   return { community: (await getCommunity(community.userId, community.id, true)) ?? community, outcome: 'activated' };
 }
-
 
 /** What every member's transactions in one batch share. */
 interface Batch {
@@ -84,10 +91,19 @@ interface Packed {
  * member's events in order, each event marked seen, each member's state written under a version
  * check, and the shard's counters moved by what the transaction decided.
  */
-function packTransaction(batch: Batch, shard: number, pending: Map<string, ChatEvent[]>, members: Map<string, StoredMember>): Packed {
+function packTransaction(
+  batch: Batch,
+  shard: number,
+  pending: Map<string, ChatEvent[]>,
+  members: Map<string, StoredMember>,
+): Packed {
   const at = now();
   const atIso = at.toISOString();
-  const packed: Packed = { items: { seenEvents: [], auditEntries: [], members: [] }, decisions: [], advanced: new Map() };
+  const packed: Packed = {
+    items: { seenEvents: [], auditEntries: [], members: [] },
+    decisions: [],
+    advanced: new Map(),
+  };
   const { seenEvents: seen, auditEntries: audit, members: memberStates } = packed.items;
   const delta: MetricDelta = {};
   let lastEventAt = '';
@@ -109,7 +125,14 @@ function packTransaction(batch: Batch, shard: number, pending: Map<string, ChatE
       const sentAt = new Date(event.sent_at).toISOString();
       if (sentAt > lastEventAt) lastEventAt = sentAt;
       seen.push(putSeenEvent(batch.communityId, result.decision, atIso));
-      if (result.audit) audit.push(putAuditEntry(batch.communityId, { id: uuidv7(at.getTime()), at: atIso, ...result.audit }, batch.positions.get(event.event_id) ?? 0));
+      if (result.audit)
+        audit.push(
+          putAuditEntry(
+            batch.communityId,
+            { id: uuidv7(at.getTime()), at: atIso, ...result.audit },
+            batch.positions.get(event.event_id) ?? 0,
+          ),
+        );
     }
     memberStates.push(putMemberState(batch.communityId, userId, { state, version: before.version }, atIso));
     packed.advanced.set(userId, { member: { state, version: before.version + 1 }, taken });
@@ -123,7 +146,12 @@ function packTransaction(batch: Batch, shard: number, pending: Map<string, ChatE
  * limit allows. On a lost race (another delivery wrote a member or one of the events first) it
  * reloads and carries on with what is still unseen.
  */
-async function applyShard(batch: Batch, shard: number, eventsByMember: Map<string, ChatEvent[]>, preloaded: Map<string, StoredMember>): Promise<Map<string, Decision>> {
+async function applyShard(
+  batch: Batch,
+  shard: number,
+  eventsByMember: Map<string, ChatEvent[]>,
+  preloaded: Map<string, StoredMember>,
+): Promise<Map<string, Decision>> {
   const decided = new Map<string, Decision>();
   const pending = new Map(eventsByMember);
   const members = new Map(preloaded);
@@ -131,7 +159,10 @@ async function applyShard(batch: Batch, shard: number, eventsByMember: Map<strin
     if (attempt >= MAX_ATTEMPTS) throw new Error(`Moderation events of ${batch.communityId} did not settle`);
     if (attempt > 0) {
       await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
-      const seen = await seenEvents(batch.communityId, [...pending.values()].flat().map((e) => e.event_id));
+      const seen = await seenEvents(
+        batch.communityId,
+        [...pending.values()].flat().map((e) => e.event_id),
+      );
       for (const [id, decision] of seen) decided.set(id, decision);
       for (const [userId, events] of pending) {
         const unseen = events.filter((e) => !seen.has(e.event_id));
@@ -184,7 +215,10 @@ async function applyByShard(batch: Batch, events: ChatEvent[]): Promise<Map<stri
 }
 
 /** One batch of events for one community; decisions in the order the events came. */
-export async function moderateEvents(community: CommunityRecord, incoming: ChatEvent[]): Promise<{ decisions: Decision[] }> {
+export async function moderateEvents(
+  community: CommunityRecord,
+  incoming: ChatEvent[],
+): Promise<{ decisions: Decision[] }> {
   const events = incoming.map(asActivation);
   // The first copy of an id wins; later copies in the same batch are re-deliveries.
   const firstCopies = new Map<string, ChatEvent>();
@@ -202,8 +236,18 @@ export async function moderateEvents(community: CommunityRecord, incoming: ChatE
     decided.set(event.event_id, decision);
   }
   const rules = ruleSetOf(await getCommunityRules(community.id));
-  const batch: Batch = { communityId: community.id, platform: current.type, policy: policyOf(current), rules, positions: new Map(events.map((e, i) => [e.event_id, i])) };
-  for (const [id, decision] of await applyByShard(batch, fresh.filter((e) => e.type !== 'activation'))) decided.set(id, decision);
+  const batch: Batch = {
+    communityId: community.id,
+    platform: current.type,
+    policy: policyOf(current),
+    rules,
+    positions: new Map(events.map((e, i) => [e.event_id, i])),
+  };
+  for (const [id, decision] of await applyByShard(
+    batch,
+    fresh.filter((e) => e.type !== 'activation'),
+  ))
+    decided.set(id, decision);
   return { decisions: events.map((e) => decided.get(e.event_id)!) };
 }
 
@@ -216,9 +260,19 @@ export async function moderateOwnCommunityEvents(userId: string, communityId: st
  * Telegram's webhook: no API key, so the secret header (the activation token Telegram was given with
  * setWebhook) proves the caller. A wrong secret looks exactly like an unknown community.
  */
-export async function moderateTelegramUpdate(moderationId: string, secretToken: string | undefined, update: TelegramUpdate) {
+export async function moderateTelegramUpdate(
+  moderationId: string,
+  secretToken: string | undefined,
+  update: TelegramUpdate,
+) {
   const community = await getCommunityByModerationId(moderationId);
-  if (!community || community.type !== 'telegram' || !community.activationToken || !secretToken || !sameSecret(secretToken, community.activationToken)) {
+  if (
+    !community ||
+    community.type !== 'telegram' ||
+    !community.activationToken ||
+    !secretToken ||
+    !sameSecret(secretToken, community.activationToken)
+  ) {
     throw new NotFoundError('Community');
   }
   return moderateEvents(community, toChatEvents(update));

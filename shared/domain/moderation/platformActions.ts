@@ -36,39 +36,84 @@ export const SILENCED: ChatPermissions = {
   can_add_web_page_previews: false,
 };
 /** Lifting a restriction gives back what members may send; the group's own defaults still apply on top. */
-export const UNSILENCED: ChatPermissions = Object.fromEntries(Object.keys(SILENCED).map((k) => [k, true])) as ChatPermissions;
+export const UNSILENCED: ChatPermissions = Object.fromEntries(
+  Object.keys(SILENCED).map((k) => [k, true]),
+) as ChatPermissions;
 
 const deleteMessage = (t: TelegramTarget) => tg('deleteMessage', { chat_id: t.chatId, message_id: t.messageId });
 
-export const TELEGRAM_DECISION_CALLS: Record<PenaltyAction, (t: TelegramTarget, text: { warning: string }) => PlannedCall[]> = {
+export const TELEGRAM_DECISION_CALLS: Record<
+  PenaltyAction,
+  (t: TelegramTarget, text: { warning: string }) => PlannedCall[]
+> = {
   delete: (t) => [deleteMessage(t)],
-  warn: (t, text) => [tg('sendMessage', { chat_id: t.chatId, text: text.warning, reply_parameters: { message_id: t.messageId, allow_sending_without_reply: true } })],
+  warn: (t, text) => [
+    tg('sendMessage', {
+      chat_id: t.chatId,
+      text: text.warning,
+      reply_parameters: { message_id: t.messageId, allow_sending_without_reply: true },
+    }),
+  ],
   // until_date is set when the call is sent (telegram.ts): a mute lasts MUTE_SECONDS from then.
-  mute: (t) => [deleteMessage(t), { ...tg('restrictChatMember', { chat_id: t.chatId, user_id: t.userId, permissions: SILENCED, use_independent_chat_permissions: true }), timed: { seconds: MUTE_SECONDS, from: new Date(t.at * 1000).toISOString() } }],
+  mute: (t) => [
+    deleteMessage(t),
+    {
+      ...tg('restrictChatMember', {
+        chat_id: t.chatId,
+        user_id: t.userId,
+        permissions: SILENCED,
+        use_independent_chat_permissions: true,
+      }),
+      timed: { seconds: MUTE_SECONDS, from: new Date(t.at * 1000).toISOString() },
+    },
+  ],
   ban: (t) => [deleteMessage(t), tg('banChatMember', { chat_id: t.chatId, user_id: t.userId, revoke_messages: true })],
 };
 
-export const telegramSend = (chatId: number | string, text: string): PlannedCall => tg('sendMessage', { chat_id: chatId, text });
+export const telegramSend = (chatId: number | string, text: string): PlannedCall =>
+  tg('sendMessage', { chat_id: chatId, text });
 
 export const CAPTCHA_CALLBACK_PREFIX = 'captcha:';
 
 export const telegramCaptchaCalls = (chatId: number, userId: number, prompt: string): PlannedCall[] => {
-  const keyboard: InlineKeyboardMarkup = { inline_keyboard: [[{ text: "I'm human ✅", callback_data: `${CAPTCHA_CALLBACK_PREFIX}${userId}` }]] };
+  const keyboard: InlineKeyboardMarkup = {
+    inline_keyboard: [[{ text: "I'm human ✅", callback_data: `${CAPTCHA_CALLBACK_PREFIX}${userId}` }]],
+  };
   return [
     // until_date 0: restricted until we lift it (a pass) or remove the member (the timeout).
-    tg('restrictChatMember', { chat_id: chatId, user_id: userId, permissions: SILENCED, use_independent_chat_permissions: true, until_date: 0 }),
+    tg('restrictChatMember', {
+      chat_id: chatId,
+      user_id: userId,
+      permissions: SILENCED,
+      use_independent_chat_permissions: true,
+      until_date: 0,
+    }),
     tg('sendMessage', { chat_id: chatId, text: prompt, reply_markup: keyboard }),
   ];
 };
 
-export const telegramCaptchaPassCalls = (chatId: number, userId: number, promptMessageId: number | undefined, callbackQueryId: string): PlannedCall[] => [
-  tg('restrictChatMember', { chat_id: chatId, user_id: userId, permissions: UNSILENCED, use_independent_chat_permissions: true }),
+export const telegramCaptchaPassCalls = (
+  chatId: number,
+  userId: number,
+  promptMessageId: number | undefined,
+  callbackQueryId: string,
+): PlannedCall[] => [
+  tg('restrictChatMember', {
+    chat_id: chatId,
+    user_id: userId,
+    permissions: UNSILENCED,
+    use_independent_chat_permissions: true,
+  }),
   tg('answerCallbackQuery', { callback_query_id: callbackQueryId, text: 'Thanks, you can post now.' }),
   ...(promptMessageId ? [tg('deleteMessage', { chat_id: chatId, message_id: promptMessageId })] : []),
 ];
 
 /** Removed, not banned: the ban is lifted at once so the member may come back and try again. */
-export const telegramCaptchaTimeoutCalls = (chatId: number, userId: number, promptMessageId: number | undefined): PlannedCall[] => [
+export const telegramCaptchaTimeoutCalls = (
+  chatId: number,
+  userId: number,
+  promptMessageId: number | undefined,
+): PlannedCall[] => [
   tg('banChatMember', { chat_id: chatId, user_id: userId }),
   tg('unbanChatMember', { chat_id: chatId, user_id: userId, only_if_banned: true }),
   ...(promptMessageId ? [tg('deleteMessage', { chat_id: chatId, message_id: promptMessageId })] : []),
@@ -76,12 +121,28 @@ export const telegramCaptchaTimeoutCalls = (chatId: number, userId: number, prom
 
 /** Undo: what lifts each reversible action. A delete or a warning cannot be taken back. */
 export const TELEGRAM_UNDO_CALLS: Partial<Record<PenaltyAction, (chatId: string, userId: string) => PlannedCall[]>> = {
-  mute: (chatId, userId) => [tg('restrictChatMember', { chat_id: Number(chatId), user_id: Number(userId), permissions: UNSILENCED, use_independent_chat_permissions: true })],
-  ban: (chatId, userId) => [tg('unbanChatMember', { chat_id: Number(chatId), user_id: Number(userId), only_if_banned: true })],
+  mute: (chatId, userId) => [
+    tg('restrictChatMember', {
+      chat_id: Number(chatId),
+      user_id: Number(userId),
+      permissions: UNSILENCED,
+      use_independent_chat_permissions: true,
+    }),
+  ],
+  ban: (chatId, userId) => [
+    tg('unbanChatMember', { chat_id: Number(chatId), user_id: Number(userId), only_if_banned: true }),
+  ],
 };
 
 const liftTimeout: RESTPatchAPIGuildMemberJSONBody = { communication_disabled_until: null };
 export const DISCORD_UNDO_CALLS: Partial<Record<PenaltyAction, (guildId: string, userId: string) => PlannedCall[]>> = {
-  mute: (guildId, userId) => [{ platform: 'discord', method: 'PATCH', route: `/guilds/${guildId}/members/${userId}`, body: liftTimeout as Record<string, unknown> }],
+  mute: (guildId, userId) => [
+    {
+      platform: 'discord',
+      method: 'PATCH',
+      route: `/guilds/${guildId}/members/${userId}`,
+      body: liftTimeout as Record<string, unknown>,
+    },
+  ],
   ban: (guildId, userId) => [{ platform: 'discord', method: 'DELETE', route: `/guilds/${guildId}/bans/${userId}` }],
 };

@@ -9,7 +9,19 @@
 import { now } from '#shared/adapters/ports';
 import { callPlatform } from '#shared/adapters/platforms/platformPort';
 import { isTransient } from '#shared/adapters/platforms/result';
-import { countAttempt, getDelivery, leaveStallIndex, listStalledDeliveries, moveStallTime, planDelivery, recordCallOutcome, settleDelivery, type CallRecord, type Delivery, type PlannedCall } from '#shared/store/platformCallsRepo';
+import {
+  countAttempt,
+  getDelivery,
+  leaveStallIndex,
+  listStalledDeliveries,
+  moveStallTime,
+  planDelivery,
+  recordCallOutcome,
+  settleDelivery,
+  type CallRecord,
+  type Delivery,
+  type PlannedCall,
+} from '#shared/store/platformCallsRepo';
 import { EVERYTHING_DUE } from '#shared/store/keys';
 import { RetryLater, sendPlatformMessages } from './platformMessages';
 
@@ -61,14 +73,22 @@ export async function scheduleDelivery(plan: DeliveryPlan): Promise<boolean> {
   // (the first request died between planning and queueing), never while a worker may be running it.
   if (!planned) {
     const existing = await getDelivery(plan.communityId, plan.deliveryId);
-    if (!existing || existing.status !== 'pending' || Date.parse(existing.updatedAt) > now().getTime() - STALE_PENDING_MS) return false;
+    if (
+      !existing ||
+      existing.status !== 'pending' ||
+      Date.parse(existing.updatedAt) > now().getTime() - STALE_PENDING_MS
+    )
+      return false;
   }
-  await sendPlatformMessages([{ kind: 'moderation.deliver', community_id: plan.communityId, delivery_id: plan.deliveryId }]);
+  await sendPlatformMessages([
+    { kind: 'moderation.deliver', community_id: plan.communityId, delivery_id: plan.deliveryId },
+  ]);
   return planned;
 }
 
 /** A timed action that should already have ended (a delivery that late) is not applied at all. */
-const timeIsOver = (timed: NonNullable<PlannedCall['timed']>, at: Date) => Date.parse(timed.from) + timed.seconds * 1000 <= at.getTime();
+const timeIsOver = (timed: NonNullable<PlannedCall['timed']>, at: Date) =>
+  Date.parse(timed.from) + timed.seconds * 1000 <= at.getTime();
 
 const messageIdOf = (result: unknown): number | undefined => {
   const id = (result as { message_id?: unknown } | null)?.message_id;
@@ -82,7 +102,11 @@ export async function runDelivery(communityId: string, deliveryId: string): Prom
     if (delivery.outcomes[index]) continue;
     const sendAt = now();
     if (call.timed && timeIsOver(call.timed, sendAt)) {
-      const record: CallRecord = { ok: true, at: sendAt.toISOString(), skipped: `its ${call.timed.seconds} s were over before it could be applied` };
+      const record: CallRecord = {
+        ok: true,
+        at: sendAt.toISOString(),
+        skipped: `its ${call.timed.seconds} s were over before it could be applied`,
+      };
       await recordCallOutcome(communityId, deliveryId, index, record);
       delivery.outcomes[index] = record;
       continue;
@@ -91,7 +115,13 @@ export async function runDelivery(communityId: string, deliveryId: string): Prom
     const outcome = await callPlatform(call, { communityId, ...(endsAt ? { endsAt } : {}) });
     const at = now().toISOString();
     if (outcome === 'not_configured') {
-      await settleDelivery(communityId, deliveryId, 'not_configured', `${call.platform} is not configured on this deployment`, at);
+      await settleDelivery(
+        communityId,
+        deliveryId,
+        'not_configured',
+        `${call.platform} is not configured on this deployment`,
+        at,
+      );
       return 'not_configured';
     }
     if (!outcome.ok && isTransient(outcome)) {
@@ -107,7 +137,13 @@ export async function runDelivery(communityId: string, deliveryId: string): Prom
       }
       throw new Error(outcome.error);
     }
-    const record: CallRecord = outcome.ok ? { ok: true, at, ...(messageIdOf(outcome.result) !== undefined ? { message_id: messageIdOf(outcome.result) } : {}) } : { ok: false, at, error: outcome.error };
+    const record: CallRecord = outcome.ok
+      ? {
+          ok: true,
+          at,
+          ...(messageIdOf(outcome.result) !== undefined ? { message_id: messageIdOf(outcome.result) } : {}),
+        }
+      : { ok: false, at, error: outcome.error };
     await recordCallOutcome(communityId, deliveryId, index, record);
     delivery.outcomes[index] = record;
   }
@@ -123,7 +159,9 @@ export async function runDelivery(communityId: string, deliveryId: string): Prom
  * `resume` (the local runtime's start, whose in-process queue died with the last process) queues
  * every pending delivery at once.
  */
-export async function requeueStalledDeliveries(options: { resume?: boolean } = {}): Promise<{ stalled: number; requeued: number }> {
+export async function requeueStalledDeliveries(
+  options: { resume?: boolean } = {},
+): Promise<{ stalled: number; requeued: number }> {
   const at = now().getTime();
   const stalled = await listStalledDeliveries(options.resume ? EVERYTHING_DUE : new Date(at).toISOString());
   let requeued = 0;
@@ -142,7 +180,9 @@ export async function requeueStalledDeliveries(options: { resume?: boolean } = {
     }
     // The claim moves it forward first, so overlapping sweeps queue it once.
     if (!(await moveStallTime(seen.communityId, seen.deliveryId, stallTimeAfter(at), seen.dueKey))) continue;
-    await sendPlatformMessages([{ kind: 'moderation.deliver', community_id: seen.communityId, delivery_id: seen.deliveryId }]);
+    await sendPlatformMessages([
+      { kind: 'moderation.deliver', community_id: seen.communityId, delivery_id: seen.deliveryId },
+    ]);
     requeued += 1;
   }
   return { stalled: stalled.length, requeued };

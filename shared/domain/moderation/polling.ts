@@ -10,7 +10,12 @@
  * Polls never throw: a failed one is logged and the next minute's reads what it missed.
  */
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
-import { getPolledCommunity, listPolledCommunities, removePolledCommunity, type PolledCommunity } from '#shared/store/pollingRepo';
+import {
+  getPolledCommunity,
+  listPolledCommunities,
+  removePolledCommunity,
+  type PolledCommunity,
+} from '#shared/store/pollingRepo';
 import { logger } from '#shared/observability/logger';
 import { COMMUNITY_TYPES, communityStatus, type CommunityType } from './communityTypes';
 import { sendPlatformMessages, type PlatformMessage } from './platformMessages';
@@ -44,7 +49,8 @@ export async function fanOutPolls(): Promise<FanOutReport> {
     const size = poller.batch?.size ?? DEFAULT_SHARD_SIZE;
     const messages: PollMessage[] = [];
     if (poller.operator) messages.push({ kind: 'moderation.poll', platform, communities: [], operator: true });
-    for (let i = 0; i < polled.length; i += size) messages.push({ kind: 'moderation.poll', platform, communities: polled.slice(i, i + size).map(asEntry) });
+    for (let i = 0; i < polled.length; i += size)
+      messages.push({ kind: 'moderation.poll', platform, communities: polled.slice(i, i + size).map(asEntry) });
     await sendPlatformMessages(messages);
     report.platforms[platform] = { communities: polled.length, shards: messages.length };
   }
@@ -64,20 +70,27 @@ export async function runPoll(message: PollMessage): Promise<void> {
     if (poller.batch) await poller.batch.poll(targets);
     else for (const t of targets) await poller.poll(t.community);
   } catch (err) {
-    logger.error('poll failed', { platform: message.platform, communities: message.communities.length, error: (err as Error).message });
+    logger.error('poll failed', {
+      platform: message.platform,
+      communities: message.communities.length,
+      error: (err as Error).message,
+    });
   }
 }
 
 /** Connected (bound, billing active) communities of the shard; deleted ones leave the list. */
 async function pollable(platform: string, entries: PollMessage['communities']): Promise<PollTarget[]> {
-  const found = await Promise.all(entries.map(async (e) => ({ e, community: await getCommunity(e.user_id, e.community_id, true) })));
+  const found = await Promise.all(
+    entries.map(async (e) => ({ e, community: await getCommunity(e.user_id, e.community_id, true) })),
+  );
   const targets: PollTarget[] = [];
   for (const { e, community } of found) {
     if (!community) {
       await removePolledCommunity(platform, e.community_id);
       continue;
     }
-    if (community.type === platform && communityStatus(community) === 'connected') targets.push({ community, externalId: e.external_id });
+    if (community.type === platform && communityStatus(community) === 'connected')
+      targets.push({ community, externalId: e.external_id });
   }
   return targets;
 }
@@ -89,7 +102,8 @@ async function pollable(platform: string, entries: PollMessage['communities']): 
 export async function pollCommunityNow(community: CommunityRecord): Promise<void> {
   const poller = pollerOf(community.type);
   if (!poller) return;
-  if (communityStatus(community) === 'pending_activation' && poller.operator) await runPoll({ kind: 'moderation.poll', platform: community.type, communities: [], operator: true });
+  if (communityStatus(community) === 'pending_activation' && poller.operator)
+    await runPoll({ kind: 'moderation.poll', platform: community.type, communities: [], operator: true });
   // Read after the operator's poll: it may just have bound the community.
   const polled = await getPolledCommunity(community.type, community.id);
   if (polled) await runPoll({ kind: 'moderation.poll', platform: community.type, communities: [asEntry(polled)] });

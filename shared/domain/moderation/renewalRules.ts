@@ -21,7 +21,8 @@ export type RenewalDecision =
 
 const PERIOD_MS = COMMUNITY_PRICING.periodDays * 24 * 60 * 60 * 1000;
 
-export const periodEndAfter = (startIso: string): string => new Date(new Date(startIso).getTime() + PERIOD_MS).toISOString();
+export const periodEndAfter = (startIso: string): string =>
+  new Date(new Date(startIso).getTime() + PERIOD_MS).toISOString();
 
 /**
  * `dueBy` only selects what is due (an operator may sweep ahead of time); `present` is when the
@@ -34,9 +35,11 @@ export function decideRenewal(c: BillingSnapshot, dueBy: Date, present: Date = d
   // suspended one was not monitored, so its new period starts when the payment finally succeeds
   // (never before the period it pays for was due).
   const paidAt = present.toISOString();
-  const newPeriodStart = c.billingState === 'suspended' ? (paidAt > c.nextBillingAt ? paidAt : c.nextBillingAt) : c.nextBillingAt;
+  const newPeriodStart =
+    c.billingState === 'suspended' ? (paidAt > c.nextBillingAt ? paidAt : c.nextBillingAt) : c.nextBillingAt;
   return { kind: 'charge', period: c.periodIndex + 1, newPeriodStart, nextBillingAt: periodEndAfter(newPeriodStart) };
 }
 
 /** One charge id per community and period: however many sweeps try, the wallet applies it once. */
-export const renewalChargeId = (communityId: string, period: number): string => `community-${communityId}-period-${period}`;
+export const renewalChargeId = (communityId: string, period: number): string =>
+  `community-${communityId}-period-${period}`;

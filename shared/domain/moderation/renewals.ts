@@ -6,7 +6,13 @@
  */
 import { now, ports } from '#shared/adapters/ports';
 import { InsufficientCreditsError } from '#shared/domain/errors';
-import { advanceBillingPeriod, expireAtPeriodEndItem, listDueCommunities, suspendForNonPaymentItem, type CommunityRecord } from '#shared/store/communitiesRepo';
+import {
+  advanceBillingPeriod,
+  expireAtPeriodEndItem,
+  listDueCommunities,
+  suspendForNonPaymentItem,
+  type CommunityRecord,
+} from '#shared/store/communitiesRepo';
 import { TransactionConditionError, writeTogether, type TransactItem } from '#shared/store/transactions';
 import { writeIfCondition } from '#shared/store/client';
 import { announce, webhookEvent } from '#shared/domain/webhooks/outbox';
@@ -23,7 +29,12 @@ export type SweepReport = { at: string; due: number; failed: number } & Record<R
 const SWEEP_CONCURRENCY = 8;
 
 /** A guarded community change written with its webhook event (the outbox); false when the guard failed. */
-async function changeWithEvent(c: CommunityRecord, change: TransactItem, type: 'community.suspended' | 'community.expired', at: string): Promise<boolean> {
+async function changeWithEvent(
+  c: CommunityRecord,
+  change: TransactItem,
+  type: 'community.suspended' | 'community.expired',
+  at: string,
+): Promise<boolean> {
   const event = webhookEvent(c.userId, type, { kind: 'community', id: c.id }, at);
   if (!(await writeIfCondition(() => writeTogether({ community: change, event: event.item })))) return false;
   await announce([event]);
@@ -58,15 +69,26 @@ async function renewOne(c: CommunityRecord, dueBy: Date): Promise<RenewalOutcome
     if (err instanceof TransactionConditionError) return 'skipped';
     if (err instanceof InsufficientCreditsError) {
       if (c.billingState === 'suspended') return 'still_suspended';
-      if (!(await changeWithEvent(c, suspendForNonPaymentItem(c, atIso), 'community.suspended', atIso))) return 'skipped';
-      await ports().events.publish([{ type: 'community.suspended', detail: { community_id: c.id, user_id: c.userId, period: decision.period } }]);
+      if (!(await changeWithEvent(c, suspendForNonPaymentItem(c, atIso), 'community.suspended', atIso)))
+        return 'skipped';
+      await ports().events.publish([
+        { type: 'community.suspended', detail: { community_id: c.id, user_id: c.userId, period: decision.period } },
+      ]);
       return 'suspended';
     }
     throw err;
   }
   await announce([renewed]);
   await ports().events.publish([
-    { type: 'community.renewed', detail: { community_id: c.id, user_id: c.userId, period: decision.period, next_billing_at: decision.nextBillingAt } },
+    {
+      type: 'community.renewed',
+      detail: {
+        community_id: c.id,
+        user_id: c.userId,
+        period: decision.period,
+        next_billing_at: decision.nextBillingAt,
+      },
+    },
   ]);
   return 'renewed';
 }
@@ -77,7 +99,16 @@ async function renewOne(c: CommunityRecord, dueBy: Date): Promise<RenewalOutcome
  */
 export async function renewDueCommunities(dueBy: Date = now()): Promise<SweepReport> {
   const due = await listDueCommunities(dueBy.toISOString());
-  const report: SweepReport = { at: dueBy.toISOString(), due: due.length, renewed: 0, suspended: 0, still_suspended: 0, expired: 0, skipped: 0, failed: 0 };
+  const report: SweepReport = {
+    at: dueBy.toISOString(),
+    due: due.length,
+    renewed: 0,
+    suspended: 0,
+    still_suspended: 0,
+    expired: 0,
+    skipped: 0,
+    failed: 0,
+  };
   const queue = [...due];
   const worker = async () => {
     for (let c = queue.shift(); c; c = queue.shift()) {

@@ -22,7 +22,11 @@ interface RuleBase {
 export type Rule = RuleBase &
   (
     | { kind: 'phrases'; phrases: LabelledPattern[] }
-    | { kind: 'patterns'; patterns: LabelledPattern[]; /** Domains (and subdomains) whose links do not count. */ allowlist?: string[] }
+    | {
+        kind: 'patterns';
+        patterns: LabelledPattern[] /** Domains (and subdomains) whose links do not count. */;
+        allowlist?: string[];
+      }
     | { kind: 'flood'; maxMessages: number; windowSeconds: number }
     | { kind: 'repeat'; maxCopies: number; windowSeconds: number }
     | { kind: 'mentions'; maxMentions: number }
@@ -59,12 +63,27 @@ export const DEFAULT_RULES: RuleSet = {
       kind: 'phrases',
       weight: 'severe',
       phrases: [
-        p('airdrop claim', /\b(claim|collect|grab|receive)\b[^.!?\n]{0,30}\bairdrops?\b|\bairdrops?\b[^.!?\n]{0,30}\b(is live|claim now|claim here|claim yours?)\b|\bfree\s+airdrops?\b/i),
-        p('free tokens', /\bfree\s+(tokens?|crypto|eth|btc|usdt|nfts?)\b[^.!?\n]{0,40}\b(claim|click|visit|connect)\b/i),
+        p(
+          'airdrop claim',
+          /\b(claim|collect|grab|receive)\b[^.!?\n]{0,30}\bairdrops?\b|\bairdrops?\b[^.!?\n]{0,30}\b(is live|claim now|claim here|claim yours?)\b|\bfree\s+airdrops?\b/i,
+        ),
+        p(
+          'free tokens',
+          /\bfree\s+(tokens?|crypto|eth|btc|usdt|nfts?)\b[^.!?\n]{0,40}\b(claim|click|visit|connect)\b/i,
+        ),
         p('connect wallet', /\b(connect|link|sync|validate|verify|rectify|restore)\s+(your\s+)?wallets?\b/i),
-        p('DM for support', /\b(dm|pm|inbox|message)\s+(me|us|admin|the admin|support)\b[^.!?\n]{0,30}\b(support|help|assist|issue|problem)|\bcontact\s+(support|admin)\s+(via|by|in|on)\s+(dm|pm|private)/i),
-        p('seed phrase request', /\b(send|share|enter|submit|provide|type|import|verify|give)\b[^.!?\n]{0,20}\b(seed|recovery|secret|mnemonic)\s+(phrase|words?)|\b(send|share|enter|give)\b[^.!?\n]{0,20}\bprivate\s+keys?\b/i),
-        p('guaranteed returns', /\b(guaranteed|risk[- ]free)\s+(profit|returns?|income)\b|\b\d{2,4}\s*x\s+(profit|returns?)\s+(guaranteed|in \d+ (hours?|days?))/i),
+        p(
+          'DM for support',
+          /\b(dm|pm|inbox|message)\s+(me|us|admin|the admin|support)\b[^.!?\n]{0,30}\b(support|help|assist|issue|problem)|\bcontact\s+(support|admin)\s+(via|by|in|on)\s+(dm|pm|private)/i,
+        ),
+        p(
+          'seed phrase request',
+          /\b(send|share|enter|submit|provide|type|import|verify|give)\b[^.!?\n]{0,20}\b(seed|recovery|secret|mnemonic)\s+(phrase|words?)|\b(send|share|enter|give)\b[^.!?\n]{0,20}\bprivate\s+keys?\b/i,
+        ),
+        p(
+          'guaranteed returns',
+          /\b(guaranteed|risk[- ]free)\s+(profit|returns?|income)\b|\b\d{2,4}\s*x\s+(profit|returns?)\s+(guaranteed|in \d+ (hours?|days?))/i,
+        ),
       ],
     },
     {
@@ -96,13 +115,21 @@ export const DEFAULT_RULES: RuleSet = {
       newMembersOnly: true,
       patterns: [
         p('URL', /\bhttps?:\/\/\S+/i),
-        p('bare domain', /\b(www\.)?[a-z0-9-]{2,63}\.(com|io|xyz|org|net|app|gg|me|co|finance|fi|site|online|top|club|info|link|live|pro|ly)\b(\/\S*)?/i),
+        p(
+          'bare domain',
+          /\b(www\.)?[a-z0-9-]{2,63}\.(com|io|xyz|org|net|app|gg|me|co|finance|fi|site|online|top|club|info|link|live|pro|ly)\b(\/\S*)?/i,
+        ),
       ],
     },
     { id: 'flood', kind: 'flood', weight: 'offence', maxMessages: 5, windowSeconds: 10 },
     { id: 'repeated_message', kind: 'repeat', weight: 'offence', maxCopies: 2, windowSeconds: 600 },
     { id: 'mass_mentions', kind: 'mentions', weight: 'offence', maxMentions: 5 },
-    { id: 'blocked_word', kind: 'words', weight: 'offence', words: ['scamcoin', 'rugpull guaranteed', 'pump group', 'nigerian prince', 'onlyfans'] },
+    {
+      id: 'blocked_word',
+      kind: 'words',
+      weight: 'offence',
+      words: ['scamcoin', 'rugpull guaranteed', 'pump group', 'nigerian prince', 'onlyfans'],
+    },
     { id: 'shouting', kind: 'shouting', weight: 'minor', minLetters: 12, upperRatio: 0.7 },
   ],
 };

@@ -12,7 +12,11 @@ export async function readRules(userId: string, communityId: string): Promise<Co
 }
 
 /** Merged over the current document; a platform keeping its own copy of the rules (Discord's AutoMod) is told. */
-export async function changeRules(userId: string, communityId: string, change: Parameters<typeof mergeRules>[1]): Promise<CommunityRules> {
+export async function changeRules(
+  userId: string,
+  communityId: string,
+  change: Parameters<typeof mergeRules>[1],
+): Promise<CommunityRules> {
   const community = await requireCommunity(userId, communityId);
   const next = mergeRules(await getCommunityRules(communityId, true), change);
   await putCommunityRules(communityId, next, now().toISOString());

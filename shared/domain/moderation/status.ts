@@ -25,13 +25,22 @@ async function platformOf(community: CommunityRecord) {
   };
 }
 
-const connectionState = (c: CommunityRecord): 'disconnected' | 'connected' | 'pending_activation' => (c.billingState === 'expired' ? 'disconnected' : isActivated(c) ? 'connected' : 'pending_activation');
+const connectionState = (c: CommunityRecord): 'disconnected' | 'connected' | 'pending_activation' =>
+  c.billingState === 'expired' ? 'disconnected' : isActivated(c) ? 'connected' : 'pending_activation';
 
-const spamRate = (flagged: number, scanned: number) => (scanned === 0 ? 0 : Math.round((flagged / scanned) * 10_000) / 10_000);
+const spamRate = (flagged: number, scanned: number) =>
+  scanned === 0 ? 0 : Math.round((flagged / scanned) * 10_000) / 10_000;
 
 async function statusOf(community: CommunityRecord, includeLogs: number, consistent: boolean) {
-  const [metrics, audit, platform] = await Promise.all([readMetrics(community.id, consistent), newestAuditEntries(community.id, includeLogs, consistent), platformOf(community)]);
-  const deliveries = await deliveriesByIds(community.id, audit.flatMap((e) => [decisionDeliveryId(e.event_id), undoDeliveryId(e.id)]));
+  const [metrics, audit, platform] = await Promise.all([
+    readMetrics(community.id, consistent),
+    newestAuditEntries(community.id, includeLogs, consistent),
+    platformOf(community),
+  ]);
+  const deliveries = await deliveriesByIds(
+    community.id,
+    audit.flatMap((e) => [decisionDeliveryId(e.event_id), undoDeliveryId(e.id)]),
+  );
   const stateOf = (id: string) => {
     const d = deliveries.get(id);
     return d ? { status: d.status, error: d.error } : null;
@@ -63,7 +72,9 @@ async function statusOf(community: CommunityRecord, includeLogs: number, consist
       message_excerpt: e.message_excerpt,
       alert_message: e.alert_message,
       delivery: stateOf(decisionDeliveryId(e.event_id)),
-      undo: deliveries.get(undoDeliveryId(e.id)) ? { ...stateOf(undoDeliveryId(e.id))!, at: deliveries.get(undoDeliveryId(e.id))!.createdAt } : null,
+      undo: deliveries.get(undoDeliveryId(e.id))
+        ? { ...stateOf(undoDeliveryId(e.id))!, at: deliveries.get(undoDeliveryId(e.id))!.createdAt }
+        : null,
     })),
     platform,
     last_synced_at: community.lastSyncedAt,

@@ -36,6 +36,9 @@ export function toChatEvents(update: TelegramUpdate): ChatEvent[] {
     sent_at: sentAt,
   }));
   const text = message.text ?? message.caption;
-  const said: ChatEvent[] = message.from && text !== undefined ? [{ event_id: `tg-${update.update_id}`, type: 'message', user: userOf(message.from), text, sent_at: sentAt }] : [];
+  const said: ChatEvent[] =
+    message.from && text !== undefined
+      ? [{ event_id: `tg-${update.update_id}`, type: 'message', user: userOf(message.from), text, sent_at: sentAt }]
+      : [];
   return [...joins, ...said];
 }

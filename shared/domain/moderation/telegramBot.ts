@@ -51,7 +51,14 @@ export async function handleTelegramOperatorUpdate(update: Update): Promise<{ ok
   const moderated = binding?.role === 'moderated';
   if (command && message.from) {
     // In a moderated group a command with a bad token is just a message: no reply a spammer could farm.
-    const handled = await runCommand(update.update_id, message, message.from, command[1] as 'activate' | 'alerts', command[2], !moderated);
+    const handled = await runCommand(
+      update.update_id,
+      message,
+      message.from,
+      command[1] as 'activate' | 'alerts',
+      command[2],
+      !moderated,
+    );
     if (handled) return { ok: true };
   }
   if (!binding || !moderated) return { ok: true };
@@ -65,8 +72,15 @@ export async function handleTelegramOperatorUpdate(update: Update): Promise<{ ok
 function targetsOf(update: Update, message: Message): Map<string, TelegramTarget> {
   const targets = new Map<string, TelegramTarget>();
   const at = message.date;
-  for (const member of message.new_chat_members ?? []) targets.set(`tg-${update.update_id}-join-${member.id}`, { chatId: message.chat.id, userId: member.id, at });
-  if (message.from) targets.set(`tg-${update.update_id}`, { chatId: message.chat.id, messageId: message.message_id, userId: message.from.id, at });
+  for (const member of message.new_chat_members ?? [])
+    targets.set(`tg-${update.update_id}-join-${member.id}`, { chatId: message.chat.id, userId: member.id, at });
+  if (message.from)
+    targets.set(`tg-${update.update_id}`, {
+      chatId: message.chat.id,
+      messageId: message.message_id,
+      userId: message.from.id,
+      at,
+    });
   return targets;
 }
 
@@ -91,7 +105,13 @@ async function moderateMessage(community: CommunityRecord, update: Update, messa
 
 const warningText = (decision: Decision) => `⚠️ ${decision.reason}. Please keep to the group's rules.`;
 
-async function decided(community: CommunityRecord, rules: CommunityRules, decision: Decision, target: TelegramTarget, alertChatId: string | undefined): Promise<void> {
+async function decided(
+  community: CommunityRecord,
+  rules: CommunityRules,
+  decision: Decision,
+  target: TelegramTarget,
+  alertChatId: string | undefined,
+): Promise<void> {
   if (decision.action === 'allow') return;
   const observe = rules.mode === 'observe';
   await scheduleDelivery({
@@ -103,33 +123,65 @@ async function decided(community: CommunityRecord, rules: CommunityRules, decisi
     observe,
   });
   if (alertChatId && decision.alert) {
-    await scheduleDelivery({ communityId: community.id, deliveryId: alertDeliveryId(decision.event_id), purpose: 'alert', eventId: decision.event_id, calls: [telegramSend(Number(alertChatId), decision.alert)], observe });
+    await scheduleDelivery({
+      communityId: community.id,
+      deliveryId: alertDeliveryId(decision.event_id),
+      purpose: 'alert',
+      eventId: decision.event_id,
+      calls: [telegramSend(Number(alertChatId), decision.alert)],
+      observe,
+    });
   }
 }
 
-const CAPTCHA_PROMPT = (name: string, seconds: number) => `Welcome, ${name}! Press the button within ${Math.round(seconds / 60) >= 1 ? `${Math.round(seconds / 60)} minute(s)` : `${seconds} seconds`} to show you are human.`;
+const CAPTCHA_PROMPT = (name: string, seconds: number) =>
+  `Welcome, ${name}! Press the button within ${Math.round(seconds / 60) >= 1 ? `${Math.round(seconds / 60)} minute(s)` : `${seconds} seconds`} to show you are human.`;
 
-async function memberJoined(community: CommunityRecord, rules: CommunityRules, decision: Decision, target: TelegramTarget, member: User): Promise<void> {
-  const whitelisted = member.username !== undefined && community.whitelistedUsernames.some((u) => u.replace(/^@/, '').toLowerCase() === member.username!.toLowerCase());
+async function memberJoined(
+  community: CommunityRecord,
+  rules: CommunityRules,
+  decision: Decision,
+  target: TelegramTarget,
+  member: User,
+): Promise<void> {
+  const whitelisted =
+    member.username !== undefined &&
+    community.whitelistedUsernames.some((u) => u.replace(/^@/, '').toLowerCase() === member.username!.toLowerCase());
   const captcha = rules.captcha.enabled && !member.is_bot && !whitelisted;
   const name = member.username ? `@${member.username}` : member.first_name;
   const calls = [
-    ...(captcha ? telegramCaptchaCalls(target.chatId, member.id, CAPTCHA_PROMPT(name, rules.captcha.timeout_seconds)) : []),
+    ...(captcha
+      ? telegramCaptchaCalls(target.chatId, member.id, CAPTCHA_PROMPT(name, rules.captcha.timeout_seconds))
+      : []),
     ...(decision.welcome_message ? [telegramSend(target.chatId, decision.welcome_message)] : []),
   ];
   const deliveryId = decisionDeliveryId(decision.event_id);
   const observe = rules.mode === 'observe';
   if (captcha && !observe) {
     const deadline = new Date((target.at + rules.captcha.timeout_seconds) * 1000).toISOString();
-    await putPendingCaptcha({ communityId: community.id, userId: String(member.id), chatId: target.chatId, deadline, deliveryId });
+    await putPendingCaptcha({
+      communityId: community.id,
+      userId: String(member.id),
+      chatId: target.chatId,
+      deadline,
+      deliveryId,
+    });
   }
-  await scheduleDelivery({ communityId: community.id, deliveryId, purpose: captcha ? 'captcha' : 'welcome', eventId: decision.event_id, calls, observe });
+  await scheduleDelivery({
+    communityId: community.id,
+    deliveryId,
+    purpose: captcha ? 'captcha' : 'welcome',
+    eventId: decision.event_id,
+    calls,
+    observe,
+  });
 }
 
 /** The prompt's message_id, from the join delivery's outcomes (the sendMessage that carried the button). */
 async function promptMessageId(communityId: string, deliveryId: string): Promise<number | undefined> {
   const delivery = await getDelivery(communityId, deliveryId);
-  const index = delivery?.calls.findIndex((c) => c.method === 'sendMessage' && c.body?.reply_markup !== undefined) ?? -1;
+  const index =
+    delivery?.calls.findIndex((c) => c.method === 'sendMessage' && c.body?.reply_markup !== undefined) ?? -1;
   return index >= 0 ? (delivery?.outcomes[index]?.message_id ?? undefined) : undefined;
 }
 
@@ -141,7 +193,19 @@ async function captchaPressed(updateId: number, query: CallbackQuery): Promise<v
   const binding = await boundCommunity('telegram', String(chatId));
   if (!binding) return;
   if (String(query.from.id) !== forUser) {
-    await scheduleDelivery({ communityId: binding.communityId, deliveryId: `cb:${query.id}`, purpose: 'captcha_other', calls: [{ platform: 'telegram', method: 'answerCallbackQuery', body: { callback_query_id: query.id, text: 'This button is for the new member.' } }], observe: false });
+    await scheduleDelivery({
+      communityId: binding.communityId,
+      deliveryId: `cb:${query.id}`,
+      purpose: 'captcha_other',
+      calls: [
+        {
+          platform: 'telegram',
+          method: 'answerCallbackQuery',
+          body: { callback_query_id: query.id, text: 'This button is for the new member.' },
+        },
+      ],
+      observe: false,
+    });
     return;
   }
   const pending = await takePendingCaptcha(binding.communityId, forUser);
@@ -149,7 +213,13 @@ async function captchaPressed(updateId: number, query: CallbackQuery): Promise<v
   const calls = pending
     ? telegramCaptchaPassCalls(chatId, query.from.id, query.message?.message_id, query.id)
     : [{ platform: 'telegram' as const, method: 'answerCallbackQuery', body: { callback_query_id: query.id } }];
-  await scheduleDelivery({ communityId: binding.communityId, deliveryId: `captcha-pass:${updateId}`, purpose: pending ? 'captcha_pass' : 'captcha_late', calls, observe: false });
+  await scheduleDelivery({
+    communityId: binding.communityId,
+    deliveryId: `captcha-pass:${updateId}`,
+    purpose: pending ? 'captcha_pass' : 'captcha_late',
+    calls,
+    observe: false,
+  });
 }
 
 /** The scheduled sweep: members whose captcha deadline passed are removed (and may join again), unless the community observes. */
@@ -186,19 +256,41 @@ const COMMAND_REPLIES = {
 const replied = (_: unknown) => true;
 
 async function isChatAdmin(chatId: number, userId: number): Promise<boolean> {
-  const outcome = await callPlatform({ platform: 'telegram', method: 'getChatMember', body: { chat_id: chatId, user_id: userId } });
+  const outcome = await callPlatform({
+    platform: 'telegram',
+    method: 'getChatMember',
+    body: { chat_id: chatId, user_id: userId },
+  });
   return outcome !== 'not_configured' && outcome.ok && ADMIN_STATUSES.includes((outcome.result as ChatMember).status);
 }
 
 /** False when the token names no Telegram community and `answerInvalid` is off (the caller moderates it as a message). */
-async function runCommand(updateId: number, message: Message, from: User, command: 'activate' | 'alerts', token: string, answerInvalid: boolean): Promise<boolean> {
+async function runCommand(
+  updateId: number,
+  message: Message,
+  from: User,
+  command: 'activate' | 'alerts',
+  token: string,
+  answerInvalid: boolean,
+): Promise<boolean> {
   const chatId = message.chat.id;
   const isGroup = message.chat.type === 'group' || message.chat.type === 'supergroup';
   const pointer = await communityByActivationToken(token);
   const community = pointer && (await getCommunity(pointer.userId, pointer.communityId));
   const reply = (key: keyof typeof COMMAND_REPLIES) =>
-    scheduleDelivery({ communityId: community?.id ?? 'unbound', deliveryId: `cmd:${updateId}`, purpose: `command_${key}`, calls: [telegramSend(chatId, COMMAND_REPLIES[key])], observe: false });
-  if (!community || community.type !== 'telegram' || !community.activationToken || !sameSecret(token, community.activationToken)) {
+    scheduleDelivery({
+      communityId: community?.id ?? 'unbound',
+      deliveryId: `cmd:${updateId}`,
+      purpose: `command_${key}`,
+      calls: [telegramSend(chatId, COMMAND_REPLIES[key])],
+      observe: false,
+    });
+  if (
+    !community ||
+    community.type !== 'telegram' ||
+    !community.activationToken ||
+    !sameSecret(token, community.activationToken)
+  ) {
     if (answerInvalid) await reply('invalid_token');
     return answerInvalid;
   }

@@ -17,5 +17,6 @@ export function sameSecret(given: string | undefined, expected: string): boolean
  */
 export async function verifyTelegramWebhookSecret(headers: Record<string, string | undefined>): Promise<void> {
   const expected = (await ports().secrets.platformCredentials()).telegram.webhookSecret;
-  if (!expected || !sameSecret(headers['x-telegram-bot-api-secret-token'], expected)) throw new UnauthorizedError("X-Telegram-Bot-Api-Secret-Token does not match this deployment's webhook secret.");
+  if (!expected || !sameSecret(headers['x-telegram-bot-api-secret-token'], expected))
+    throw new UnauthorizedError("X-Telegram-Bot-Api-Secret-Token does not match this deployment's webhook secret.");
 }

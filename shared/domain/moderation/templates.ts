@@ -4,4 +4,5 @@ export function renderTemplate(template: string, values: Record<string, string>)
 }
 
 /** How a member is named in alerts and welcomes: the username without its @, else the platform id. */
-export const displayName = (user: { id: string; username?: string }): string => user.username?.replace(/^@/, '') || user.id;
+export const displayName = (user: { id: string; username?: string }): string =>
+  user.username?.replace(/^@/, '') || user.id;

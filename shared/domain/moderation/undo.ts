@@ -23,12 +23,17 @@ export async function undoAction(userId: string, communityId: string, auditId: s
   const entry = await findAuditEntry(communityId, auditId);
   if (!entry) throw new NotFoundError('Audit entry');
   const action = entry.action;
-  const undoes: Record<string, ((target: UndoTarget) => PlannedCall[] | undefined) | null> = PLATFORMS[community.type].undo;
+  const undoes: Record<string, ((target: UndoTarget) => PlannedCall[] | undefined) | null> =
+    PLATFORMS[community.type].undo;
   const lift = Object.hasOwn(undoes, action) ? undoes[action] : null;
   if (!lift) throw new UnprocessableError('invalid_state', `A ${action} cannot be undone on ${community.type}.`);
   const record = await getPlatformRecord(communityId);
   const calls = lift({ communityId, record, userId: entry.user_id, eventId: entry.event_id });
-  if (!calls?.length) throw new UnprocessableError('invalid_state', `This community is not bound on ${community.type}: there is nothing to undo the action in.`);
+  if (!calls?.length)
+    throw new UnprocessableError(
+      'invalid_state',
+      `This community is not bound on ${community.type}: there is nothing to undo the action in.`,
+    );
   const deliveryId = undoDeliveryId(auditId);
   const observe = (await getCommunityRules(communityId)).mode === 'observe';
   const planned = await scheduleDeliveryNow(communityId, deliveryId, entry.event_id, calls, observe);
@@ -39,14 +44,29 @@ export async function undoAction(userId: string, communityId: string, auditId: s
       status = (await runDelivery(communityId, deliveryId)) ?? 'pending';
     } catch (err) {
       if (!(err instanceof RetryLater)) throw err;
-      await sendPlatformMessages([{ kind: 'moderation.deliver', community_id: communityId, delivery_id: deliveryId }], err.seconds);
+      await sendPlatformMessages(
+        [{ kind: 'moderation.deliver', community_id: communityId, delivery_id: deliveryId }],
+        err.seconds,
+      );
     }
   }
   const delivery = await getDelivery(communityId, deliveryId);
-  return { audit_id: auditId, action: action as 'delete' | 'mute' | 'ban', delivery: (delivery?.status ?? status) as 'pending', error: delivery?.error ?? null, undone_at: delivery?.createdAt ?? now().toISOString() };
+  return {
+    audit_id: auditId,
+    action: action as 'delete' | 'mute' | 'ban',
+    delivery: (delivery?.status ?? status) as 'pending',
+    error: delivery?.error ?? null,
+    undone_at: delivery?.createdAt ?? now().toISOString(),
+  };
 }
 
 /** Planned without queueing: the request runs it itself. */
-async function scheduleDeliveryNow(communityId: string, deliveryId: string, eventId: string, calls: Parameters<typeof scheduleDelivery>[0]['calls'], observe: boolean) {
+async function scheduleDeliveryNow(
+  communityId: string,
+  deliveryId: string,
+  eventId: string,
+  calls: Parameters<typeof scheduleDelivery>[0]['calls'],
+  observe: boolean,
+) {
   return scheduleDelivery({ communityId, deliveryId, purpose: 'undo', eventId, calls, observe, queue: false });
 }

@@ -25,7 +25,9 @@ export interface NewResult {
  * Writes the result's data (invisible until its record exists) and returns the record's write, for
  * callers that must write it in the same transaction as a charge.
  */
-export async function prepareResult(input: NewResult): Promise<{ resultId: string; item: TransactItem; record: ResultRecord }> {
+export async function prepareResult(
+  input: NewResult,
+): Promise<{ resultId: string; item: TransactItem; record: ResultRecord }> {
   const at = now();
   const resultId = input.resultId ?? uuidv7(at.getTime());
   const blob = await writeBlob(resultKey(input.userId, resultId).pk, resultBlobId(resultId), input.resultData);
@@ -39,7 +41,9 @@ const resultBlobId = (resultId: string) => `result-${resultId}`;
  * Like prepareResult, with the data's write too when it fits one chunk: `writes` all go into the
  * caller's transaction, so storing the result costs no request of its own.
  */
-export async function prepareResultWrites(input: NewResult): Promise<{ resultId: string; writes: ResultWrites; record: ResultRecord }> {
+export async function prepareResultWrites(
+  input: NewResult,
+): Promise<{ resultId: string; writes: ResultWrites; record: ResultRecord }> {
   const at = now();
   const resultId = input.resultId ?? uuidv7(at.getTime());
   const blob = await prepareBlob(resultKey(input.userId, resultId).pk, resultBlobId(resultId), input.resultData);
@@ -78,7 +82,7 @@ const listItem = (r: ResultRecord, titles: Map<string, string | null>) => ({
   id: r.id,
   user_id: r.userId,
   chat_id: r.chatId,
-  chat_title: r.chatId ? titles.get(r.chatId) ?? null : null,
+  chat_title: r.chatId ? (titles.get(r.chatId) ?? null) : null,
   tool_name: r.toolName,
   metadata: r.metadata,
   storage_format: r.storageFormat,
@@ -94,34 +98,57 @@ export async function readResult(userId: string, resultId: string) {
 }
 
 /** The stored data of one of the caller's results, for areas that build on an earlier result. */
-export async function readResultData<T>(userId: string, resultId: string): Promise<{ record: ResultRecord; data: T } | undefined> {
+export async function readResultData<T>(
+  userId: string,
+  resultId: string,
+): Promise<{ record: ResultRecord; data: T } | undefined> {
   // The record and its data's first chunk in one BatchGetItem (the blob id follows from the result id).
   const [record, firstChunk] = await readTogether(resultDataReads(userId, resultId));
   return resultDataFrom<T>(userId, resultId, record, firstChunk);
 }
 
 /** What readResultData reads, for a readTogether with the caller's other items (then resultDataFrom). */
-export const resultDataReads = (userId: string, resultId: string): [ItemRead<ResultRecord | undefined>, ItemRead<Record<string, unknown> | undefined>] => [
+export const resultDataReads = (
+  userId: string,
+  resultId: string,
+): [ItemRead<ResultRecord | undefined>, ItemRead<Record<string, unknown> | undefined>] => [
   resultRecordRead(userId, resultId),
   firstChunkRead(resultKey(userId, resultId).pk, resultBlobId(resultId)),
 ];
 
 /** readResultData's answer from what resultDataReads read (a data larger than one chunk is read now). */
-export async function resultDataFrom<T>(userId: string, resultId: string, record: ResultRecord | undefined, firstChunk: Record<string, unknown> | undefined): Promise<{ record: ResultRecord; data: T } | undefined> {
+export async function resultDataFrom<T>(
+  userId: string,
+  resultId: string,
+  record: ResultRecord | undefined,
+  firstChunk: Record<string, unknown> | undefined,
+): Promise<{ record: ResultRecord; data: T } | undefined> {
   if (!record) return undefined;
   return { record, data: await readBlobFrom<T>(resultKey(userId, resultId).pk, record.blob, firstChunk) };
 }
 
 export async function pageResults(
   userId: string,
-  q: { sort_by: 'created_at' | 'file_size'; sort_order: 'asc' | 'desc'; limit: number; offset: number; tool_name?: string; chat_id?: string },
+  q: {
+    sort_by: 'created_at' | 'file_size';
+    sort_order: 'asc' | 'desc';
+    limit: number;
+    offset: number;
+    tool_name?: string;
+    chat_id?: string;
+  },
 ) {
   const records = await listResultRecords(userId, { toolName: q.tool_name, chatId: q.chat_id });
   const sign = q.sort_order === 'asc' ? 1 : -1;
   records.sort((a, b) =>
-    q.sort_by === 'file_size' ? sign * (a.fileSize - b.fileSize) || sign * a.id.localeCompare(b.id) : sign * a.id.localeCompare(b.id),
+    q.sort_by === 'file_size'
+      ? sign * (a.fileSize - b.fileSize) || sign * a.id.localeCompare(b.id)
+      : sign * a.id.localeCompare(b.id),
   );
   const page = records.slice(q.offset, q.offset + q.limit);
-  const titles = await chatTitles(userId, page.map((r) => r.chatId));
+  const titles = await chatTitles(
+    userId,
+    page.map((r) => r.chatId),
+  );
   return { items: page.map((r) => listItem(r, titles)), total: records.length, limit: q.limit, offset: q.offset };
 }

@@ -8,7 +8,10 @@ const dateOf = (d: Date) => d.toISOString().slice(0, 10);
 
 function parseDay(value: string, field: string): Date {
   const d = new Date(`${value}T00:00:00.000Z`);
-  if (Number.isNaN(d.getTime()) || dateOf(d) !== value) throw new ValidationError(`${field} is not a valid date.`, [{ path: `query.${field}`, message: 'Expected a real calendar date as YYYY-MM-DD' }]);
+  if (Number.isNaN(d.getTime()) || dateOf(d) !== value)
+    throw new ValidationError(`${field} is not a valid date.`, [
+      { path: `query.${field}`, message: 'Expected a real calendar date as YYYY-MM-DD' },
+    ]);
   return d;
 }
 
@@ -16,9 +19,15 @@ function parseDay(value: string, field: string): Date {
 export function usageRange(today: Date, startDate?: string, endDate?: string) {
   const end = endDate ? parseDay(endDate, 'end_date') : parseDay(dateOf(today), 'end_date');
   const start = startDate ? parseDay(startDate, 'start_date') : new Date(end.getTime() - 30 * DAY_MS);
-  if (start > end) throw new ValidationError('start_date is after end_date.', [{ path: 'query.start_date', message: 'Must not be after end_date' }]);
+  if (start > end)
+    throw new ValidationError('start_date is after end_date.', [
+      { path: 'query.start_date', message: 'Must not be after end_date' },
+    ]);
   const days = Math.round((end.getTime() - start.getTime()) / DAY_MS) + 1;
-  if (days > MAX_RANGE_DAYS) throw new ValidationError(`The range covers ${days} days; at most ${MAX_RANGE_DAYS} are allowed.`, [{ path: 'query.start_date', message: 'Range too long' }]);
+  if (days > MAX_RANGE_DAYS)
+    throw new ValidationError(`The range covers ${days} days; at most ${MAX_RANGE_DAYS} are allowed.`, [
+      { path: 'query.start_date', message: 'Range too long' },
+    ]);
   return { start, end, days, fromIso: start.toISOString(), toIso: endOfDayBound(end) };
 }
 
@@ -44,7 +53,9 @@ export function summarizeUsage(entries: LedgerEntry[], range: ReturnType<typeof 
     if (byDay.has(day)) byDay.set(day, byDay.get(day)! + e.credits);
     byTool.set(e.tool_name, (byTool.get(e.tool_name) ?? 0) + e.credits);
   }
-  const tools = [...byTool.entries()].map(([tool_name, credits]) => ({ tool_name, credits })).sort((a, b) => b.credits - a.credits || a.tool_name.localeCompare(b.tool_name));
+  const tools = [...byTool.entries()]
+    .map(([tool_name, credits]) => ({ tool_name, credits }))
+    .sort((a, b) => b.credits - a.credits || a.tool_name.localeCompare(b.tool_name));
   const averageDaily = round2(total / range.days);
   return {
     start_date: dateOf(range.start),

@@ -113,11 +113,13 @@ export function checkUrlShape(raw: string, policy: AddressPolicy): UrlVerdict {
   } catch {
     return { ok: false, reason: 'is not an absolute URL' };
   }
-  if (!SCHEMES[policy].includes(url.protocol)) return { ok: false, reason: policy === 'deployed' ? 'must use https' : 'must use http or https' };
+  if (!SCHEMES[policy].includes(url.protocol))
+    return { ok: false, reason: policy === 'deployed' ? 'must use https' : 'must use http or https' };
   if (url.username || url.password) return { ok: false, reason: 'must not carry credentials' };
   if (!url.hostname) return { ok: false, reason: 'has no host' };
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) && !ALLOWED[policy].includes(classifyAddress(host))) return { ok: false, reason: 'points at a private, loopback or reserved address' };
+  if (isIP(host) && !ALLOWED[policy].includes(classifyAddress(host)))
+    return { ok: false, reason: 'points at a private, loopback or reserved address' };
   if (policy === 'local' && url.protocol === 'http:' && !isIP(host) && host !== 'localhost') {
     // Plain http only for a receiver on this machine; anything else must be https, as deployed.
     return { ok: false, reason: 'must use https unless it is a loopback receiver' };
@@ -129,7 +131,11 @@ export function checkUrlShape(raw: string, policy: AddressPolicy): UrlVerdict {
  * The full check, run at creation and before every delivery: the shape, then every address the host
  * resolves to (all must be allowed: a client may connect to any of them).
  */
-export async function checkDestination(raw: string, policy: AddressPolicy, resolver: HostResolver): Promise<{ ok: true; url: URL; addresses: string[] } | { ok: false; reason: string }> {
+export async function checkDestination(
+  raw: string,
+  policy: AddressPolicy,
+  resolver: HostResolver,
+): Promise<{ ok: true; url: URL; addresses: string[] } | { ok: false; reason: string }> {
   const shape = checkUrlShape(raw, policy);
   if (!shape.ok) return shape;
   let addresses: string[];
@@ -139,12 +145,18 @@ export async function checkDestination(raw: string, policy: AddressPolicy, resol
     return { ok: false, reason: 'host does not resolve' };
   }
   if (addresses.length === 0) return { ok: false, reason: 'host does not resolve' };
-  if (addresses.some((a) => !ALLOWED[policy].includes(classifyAddress(a)))) return { ok: false, reason: 'resolves to a private, loopback or reserved address' };
-  if (policy === 'local' && shape.url.protocol === 'http:' && addresses.some((a) => classifyAddress(a) !== 'loopback')) {
+  if (addresses.some((a) => !ALLOWED[policy].includes(classifyAddress(a))))
+    return { ok: false, reason: 'resolves to a private, loopback or reserved address' };
+  if (
+    policy === 'local' &&
+    shape.url.protocol === 'http:' &&
+    addresses.some((a) => classifyAddress(a) !== 'loopback')
+  ) {
     return { ok: false, reason: 'must use https unless it is a loopback receiver' };
   }
   return { ok: true, url: shape.url, addresses };
 }
 
 /** Deployed unless the local runtime says otherwise: a forgotten setting fails closed. */
-export const addressPolicyFromEnv = (): AddressPolicy => (process.env.WEBHOOK_ADDRESS_POLICY === 'local' ? 'local' : 'deployed');
+export const addressPolicyFromEnv = (): AddressPolicy =>
+  process.env.WEBHOOK_ADDRESS_POLICY === 'local' ? 'local' : 'deployed';

@@ -7,7 +7,12 @@ import { now, ports } from '#shared/adapters/ports';
 import { systemClock } from '#shared/adapters/clock';
 import { postWebhook, type AttemptResult } from '#shared/adapters/webhookSender';
 import { getEvent } from '#shared/store/webhookEventsRepo';
-import { getDelivery, recordDeliveryChange, type DeliveryChange, type WebhookDeliveryRecord } from '#shared/store/webhookDeliveriesRepo';
+import {
+  getDelivery,
+  recordDeliveryChange,
+  type DeliveryChange,
+  type WebhookDeliveryRecord,
+} from '#shared/store/webhookDeliveriesRepo';
 import { clearFailing, disableEndpoint, getEndpoint, markFailing } from '#shared/store/webhookEndpointsRepo';
 import { addressPolicyFromEnv, checkDestination } from './addressPolicy';
 import { deliverMessage } from './messages';
@@ -25,26 +30,70 @@ type Sent = { result: AttemptResult; at: Date } | { gaveUp: string; at: Date };
  * What an attempt leaves on the delivery. A scheduled one moves the schedule on; a manual one leaves
  * it as it was (pending while a scheduled attempt is still to come), and either one ends it on success.
  */
-function changeAfter(d: WebhookDeliveryRecord, sent: Sent, manual: boolean): { change: DeliveryChange; delay: number | null } {
+function changeAfter(
+  d: WebhookDeliveryRecord,
+  sent: Sent,
+  manual: boolean,
+): { change: DeliveryChange; delay: number | null } {
   const updatedAt = sent.at.toISOString();
   const base = { updatedAt, manualDone: manual };
   if ('gaveUp' in sent) {
-    return { change: { ...base, status: 'failed', autoAttempts: d.autoAttempts, lastStatusCode: d.lastStatusCode, lastError: sent.gaveUp, nextAttemptAt: null, sent: false }, delay: null };
+    return {
+      change: {
+        ...base,
+        status: 'failed',
+        autoAttempts: d.autoAttempts,
+        lastStatusCode: d.lastStatusCode,
+        lastError: sent.gaveUp,
+        nextAttemptAt: null,
+        sent: false,
+      },
+      delay: null,
+    };
   }
   const { result } = sent;
   if (result.ok) {
-    return { change: { ...base, status: 'succeeded', autoAttempts: manual ? d.autoAttempts : d.autoAttempts + 1, lastStatusCode: result.statusCode, lastError: null, nextAttemptAt: null, sent: true }, delay: null };
+    return {
+      change: {
+        ...base,
+        status: 'succeeded',
+        autoAttempts: manual ? d.autoAttempts : d.autoAttempts + 1,
+        lastStatusCode: result.statusCode,
+        lastError: null,
+        nextAttemptAt: null,
+        sent: true,
+      },
+      delay: null,
+    };
   }
   const failed = { lastStatusCode: result.statusCode, lastError: result.error, sent: true };
   if (manual) {
     const scheduled = d.status === 'pending' ? d.nextAttemptAt : null;
-    return { change: { ...base, ...failed, status: scheduled ? 'pending' : 'failed', autoAttempts: d.autoAttempts, nextAttemptAt: scheduled }, delay: null };
+    return {
+      change: {
+        ...base,
+        ...failed,
+        status: scheduled ? 'pending' : 'failed',
+        autoAttempts: d.autoAttempts,
+        nextAttemptAt: scheduled,
+      },
+      delay: null,
+    };
   }
   const autoAttempts = d.autoAttempts + 1;
   const delay = retryDelayAfter(autoAttempts, d.maxAttempts);
   // A manual retry still outstanding keeps the delivery pending after the schedule ends.
   const status = delay !== null || d.manualRetryAt ? 'pending' : 'failed';
-  return { change: { ...base, ...failed, status, autoAttempts, nextAttemptAt: delay === null ? null : new Date(sent.at.getTime() + delay).toISOString() }, delay };
+  return {
+    change: {
+      ...base,
+      ...failed,
+      status,
+      autoAttempts,
+      nextAttemptAt: delay === null ? null : new Date(sent.at.getTime() + delay).toISOString(),
+    },
+    delay,
+  };
 }
 
 /**
@@ -56,10 +105,16 @@ async function record(userId: string, read: WebhookDeliveryRecord, sent: Sent, m
   let d: WebhookDeliveryRecord | undefined = read;
   for (let attempt = 0; attempt < 5 && d; attempt++) {
     const { change, delay } = changeAfter(d, sent, manual);
-    const recorded = await recordDeliveryChange(userId, d.id, { endpointId: d.endpointId, autoAttempts: d.autoAttempts, manualRetryAt: d.manualRetryAt }, change);
+    const recorded = await recordDeliveryChange(
+      userId,
+      d.id,
+      { endpointId: d.endpointId, autoAttempts: d.autoAttempts, manualRetryAt: d.manualRetryAt },
+      change,
+    );
     if (recorded) return { recorded, delay };
     const again: WebhookDeliveryRecord | undefined = await getDelivery(userId, d.id);
-    const ownTurn = again && (manual ? again.manualRetryAt === read.manualRetryAt : again.autoAttempts === read.autoAttempts);
+    const ownTurn =
+      again && (manual ? again.manualRetryAt === read.manualRetryAt : again.autoAttempts === read.autoAttempts);
     d = ownTurn ? again : undefined;
   }
   return undefined;
@@ -75,7 +130,9 @@ export async function deliverOnce(userId: string, deliveryId: string, manual = f
     await ports().webhookQueue.send([deliverMessage(userId, deliveryId, dueIn)]);
     return 'waiting';
   }
-  const giveUp = async (reason: string) => (await record(userId, d, { gaveUp: reason, at: now() }, manual), 'failed' as const);
+  const giveUp = async (reason: string) => (
+    await record(userId, d, { gaveUp: reason, at: now() }, manual), 'failed' as const
+  );
   const endpoint = await getEndpoint(userId, d.endpointId, true);
   if (!endpoint) return giveUp('endpoint deleted');
   if (endpoint.status !== 'enabled') return giveUp('endpoint disabled');
@@ -87,7 +144,13 @@ export async function deliverOnce(userId: string, deliveryId: string, manual = f
   const body = JSON.stringify({ id: event.id, type: event.type, created_at: event.createdAt, data: event.data });
   const verdict = await checkDestination(endpoint.url, addressPolicyFromEnv(), ports().hostResolver);
   const result: AttemptResult = verdict.ok
-    ? await postWebhook({ url: endpoint.url, addresses: verdict.addresses, headers: { ...signWebhook(endpoint.secret, event.id, systemClock.now(), body) }, body, timeoutMs: DELIVERY_TIMEOUT_MS })
+    ? await postWebhook({
+        url: endpoint.url,
+        addresses: verdict.addresses,
+        headers: { ...signWebhook(endpoint.secret, event.id, systemClock.now(), body) },
+        body,
+        timeoutMs: DELIVERY_TIMEOUT_MS,
+      })
     : { ok: false, statusCode: null, error: `destination refused: ${verdict.reason}`, durationMs: 0 };
 
   const at = now();
@@ -97,10 +160,18 @@ export async function deliverOnce(userId: string, deliveryId: string, manual = f
     if (endpoint.failingSince) await clearFailing(userId, endpoint.id, at.toISOString());
     return 'succeeded';
   }
-  if (done.delay !== null) await ports().webhookQueue.send([deliverMessage(userId, d.id, done.delay)]).catch(() => undefined);
+  if (done.delay !== null)
+    await ports()
+      .webhookQueue.send([deliverMessage(userId, d.id, done.delay)])
+      .catch(() => undefined);
   const failing = await markFailing(userId, endpoint.id, at.toISOString());
   if (failing && shouldDisable(failing.failingSince, at)) {
-    await disableEndpoint(userId, endpoint.id, `Every delivery failed for ${DISABLE_AFTER_MS / 86_400_000} days (since ${failing.failingSince})`, at.toISOString());
+    await disableEndpoint(
+      userId,
+      endpoint.id,
+      `Every delivery failed for ${DISABLE_AFTER_MS / 86_400_000} days (since ${failing.failingSince})`,
+      at.toISOString(),
+    );
   }
   return done.recorded.status === 'pending' ? 'retrying' : 'failed';
 }

@@ -1,7 +1,12 @@
 /** The delivery log and manual retry, owner-only: another user's delivery id is a 404. */
 import { now, ports } from '#shared/adapters/ports';
 import { NotFoundError, UnprocessableError, ValidationError } from '#shared/domain/errors';
-import { getDelivery, pageDeliveries, requestManualRetry, type DeliveryStatus } from '#shared/store/webhookDeliveriesRepo';
+import {
+  getDelivery,
+  pageDeliveries,
+  requestManualRetry,
+  type DeliveryStatus,
+} from '#shared/store/webhookDeliveriesRepo';
 import * as z from '#shared/schemas/zod';
 import { parseJsonAs } from '#shared/json';
 import { getEndpoint } from '#shared/store/webhookEndpointsRepo';
@@ -21,7 +26,10 @@ const encodeCursor = (deliveryId: string) => Buffer.from(JSON.stringify({ after:
 
 function decodeCursor(cursor: string): string {
   const after = parseJsonAs(cursorBody, Buffer.from(cursor, 'base64url').toString('utf8'))?.after;
-  if (after === undefined) throw new ValidationError('The cursor is not one this list returned.', [{ path: 'query.cursor', message: 'Unknown cursor' }]);
+  if (after === undefined)
+    throw new ValidationError('The cursor is not one this list returned.', [
+      { path: 'query.cursor', message: 'Unknown cursor' },
+    ]);
   return after;
 }
 const cursorBody = z.object({ after: z.uuid() });
@@ -37,7 +45,11 @@ export async function listDeliveryPage(userId: string, q: DeliveryListQuery) {
     after: q.cursor === undefined ? undefined : decodeCursor(q.cursor),
   });
   const last = page.items.at(-1);
-  return { items: page.items.map(deliveryView), limit: q.limit, next_cursor: page.more && last ? encodeCursor(last.id) : null };
+  return {
+    items: page.items.map(deliveryView),
+    limit: q.limit,
+    next_cursor: page.more && last ? encodeCursor(last.id) : null,
+  };
 }
 
 /**
@@ -49,12 +61,17 @@ export async function retryDelivery(userId: string, deliveryId: string) {
   const d = await getDelivery(userId, deliveryId);
   if (!d) throw new NotFoundError('Delivery');
   const endpoint = await getEndpoint(userId, d.endpointId, true);
-  if (!endpoint) throw new UnprocessableError('invalid_state', 'The delivery\'s endpoint was deleted.');
-  if (endpoint.status !== 'enabled') throw new UnprocessableError('invalid_state', 'The delivery\'s endpoint is disabled.');
-  const requested = d.manualRetryAt ? undefined : await requestManualRetry(userId, d.id, d.endpointId, now().toISOString());
+  if (!endpoint) throw new UnprocessableError('invalid_state', "The delivery's endpoint was deleted.");
+  if (endpoint.status !== 'enabled')
+    throw new UnprocessableError('invalid_state', "The delivery's endpoint is disabled.");
+  const requested = d.manualRetryAt
+    ? undefined
+    : await requestManualRetry(userId, d.id, d.endpointId, now().toISOString());
   if (requested) {
     // A lost message leaves the retry in the due index: the sweep sends it.
-    await ports().webhookQueue.send([deliverMessage(userId, d.id, 0, true)]).catch(() => undefined);
+    await ports()
+      .webhookQueue.send([deliverMessage(userId, d.id, 0, true)])
+      .catch(() => undefined);
     return deliveryView(requested);
   }
   // A retry was outstanding already: this request rides on it.

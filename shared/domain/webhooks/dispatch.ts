@@ -27,7 +27,9 @@ export function deliveryIdFor(eventId: string, endpointId: string): string {
 export async function dispatchEvent(userId: string, eventId: string): Promise<{ deliveries: number }> {
   const event = await getEvent(userId, eventId);
   if (!event || event.dispatchedAt) return { deliveries: 0 };
-  const endpoints = (await listEndpoints(userId)).filter((e) => e.status === 'enabled' && e.eventTypes.includes(event.type));
+  const endpoints = (await listEndpoints(userId)).filter(
+    (e) => e.status === 'enabled' && e.eventTypes.includes(event.type),
+  );
   // Most accounts have no endpoint for most events: nothing to render or send.
   if (endpoints.length > 0 && event.data === null) {
     const rendered = await renderEventData(event);
@@ -61,7 +63,10 @@ export async function dispatchEvent(userId: string, eventId: string): Promise<{ 
     if (await putDelivery(delivery)) created.push(delivery);
   }
   // A lost send leaves the deliveries pending and due: the sweep queues them.
-  if (created.length) await ports().webhookQueue.send(created.map((d) => deliverMessage(userId, d.id))).catch(() => undefined);
+  if (created.length)
+    await ports()
+      .webhookQueue.send(created.map((d) => deliverMessage(userId, d.id)))
+      .catch(() => undefined);
   await markDispatched(userId, eventId, at);
   return { deliveries: created.length };
 }

@@ -15,7 +15,12 @@ import {
   startEndpointCountItem,
   type WebhookEndpointRecord,
 } from '#shared/store/webhookEndpointsRepo';
-import { retryingConflicts, TransactionConditionError, writeTogether, type TransactItem } from '#shared/store/transactions';
+import {
+  retryingConflicts,
+  TransactionConditionError,
+  writeTogether,
+  type TransactItem,
+} from '#shared/store/transactions';
 import { addressPolicyFromEnv, checkDestination } from './addressPolicy';
 import { newEndpointSecret } from './signing';
 import { endpointView, endpointWithSecret, pageOf, type Page } from './views';
@@ -31,7 +36,10 @@ export interface EndpointInput {
 
 export async function createEndpoint(userId: string, input: EndpointInput) {
   const verdict = await checkDestination(input.url, addressPolicyFromEnv(), ports().hostResolver);
-  if (!verdict.ok) throw new ValidationError(`The endpoint URL ${verdict.reason}.`, [{ path: 'body.url', message: `URL ${verdict.reason}` }]);
+  if (!verdict.ok)
+    throw new ValidationError(`The endpoint URL ${verdict.reason}.`, [
+      { path: 'body.url', message: `URL ${verdict.reason}` },
+    ]);
   const at = now().toISOString();
   // In the published order whatever order (or repetition) the request used.
   const chosen = new Set(input.event_types ?? WEBHOOK_EVENT_TYPES);
@@ -49,22 +57,32 @@ export async function createEndpoint(userId: string, input: EndpointInput) {
     updatedAt: at,
   };
   const written = await withEndpointCount(userId, 1, putEndpointItem(record));
-  if (written === 'limit') throw new UnprocessableError('invalid_state', `An account can have at most ${MAX_ENDPOINTS_PER_USER} webhook endpoints; delete one first.`);
+  if (written === 'limit')
+    throw new UnprocessableError(
+      'invalid_state',
+      `An account can have at most ${MAX_ENDPOINTS_PER_USER} webhook endpoints; delete one first.`,
+    );
   return endpointWithSecret(record);
 }
 
-export async function requireEndpoint(userId: string, endpointId: string, consistent = false): Promise<WebhookEndpointRecord> {
+export async function requireEndpoint(
+  userId: string,
+  endpointId: string,
+  consistent = false,
+): Promise<WebhookEndpointRecord> {
   const endpoint = await getEndpoint(userId, endpointId, consistent);
   if (!endpoint) throw new NotFoundError('Webhook endpoint');
   return endpoint;
 }
 
-export const readEndpoint = async (userId: string, endpointId: string) => endpointView(await requireEndpoint(userId, endpointId));
+export const readEndpoint = async (userId: string, endpointId: string) =>
+  endpointView(await requireEndpoint(userId, endpointId));
 
 export const pageEndpoints = async (userId: string, q: Page) => pageOf(await listEndpoints(userId), q, endpointView);
 
 export async function removeEndpoint(userId: string, endpointId: string): Promise<void> {
-  if ((await withEndpointCount(userId, -1, deleteEndpointItem(userId, endpointId))) === 'gone') throw new NotFoundError('Webhook endpoint');
+  if ((await withEndpointCount(userId, -1, deleteEndpointItem(userId, endpointId))) === 'gone')
+    throw new NotFoundError('Webhook endpoint');
 }
 
 /**
@@ -73,13 +91,19 @@ export async function removeEndpoint(userId: string, endpointId: string): Promis
  * one from a consistent listing; two requests starting it at once race on its creation, and the loser
  * goes again with the count the winner wrote.
  */
-async function withEndpointCount(userId: string, delta: 1 | -1, endpoint: TransactItem): Promise<'written' | 'limit' | 'gone'> {
+async function withEndpointCount(
+  userId: string,
+  delta: 1 | -1,
+  endpoint: TransactItem,
+): Promise<'written' | 'limit' | 'gone'> {
   for (let attempt = 1; ; attempt++) {
     const kept = (await getEndpointCount(userId)) !== undefined;
     // Without a count: the endpoints there are now, which the count starts from.
     const listed = kept ? 0 : (await listEndpoints(userId, true)).length;
     if (!kept && delta > 0 && listed >= MAX_ENDPOINTS_PER_USER) return 'limit';
-    const countItem = kept ? moveEndpointCountItem(userId, delta, MAX_ENDPOINTS_PER_USER) : startEndpointCountItem(userId, listed + delta);
+    const countItem = kept
+      ? moveEndpointCountItem(userId, delta, MAX_ENDPOINTS_PER_USER)
+      : startEndpointCountItem(userId, listed + delta);
     try {
       // Parallel requests of one account meet on the count item: a cancelled (not refused) transaction goes again.
       await retryingConflicts(() => writeTogether({ endpoint, count: countItem }));
@@ -104,9 +128,19 @@ export async function rotateEndpointSecret(userId: string, endpointId: string, r
   // A rotation asked for before the secret last changed overlapped that change: it loses. Both
   // instants are wall-clock ones (the request's arrival is), whatever the clock port stands at.
   const current = await requireEndpoint(userId, endpointId, true);
-  const updated = await replaceSecret(userId, endpointId, current.secret, requestedAt.toISOString(), newEndpointSecret(), systemClock.now().toISOString());
+  const updated = await replaceSecret(
+    userId,
+    endpointId,
+    current.secret,
+    requestedAt.toISOString(),
+    newEndpointSecret(),
+    systemClock.now().toISOString(),
+  );
   if (updated) return endpointWithSecret(updated);
   // Deleted meanwhile, or another rotation wrote its secret first.
   await requireEndpoint(userId, endpointId, true);
-  throw new ConflictError('concurrent_update', 'Another rotation of this endpoint\'s secret finished first; the secret it showed is the one in use. Rotate again for a new one.');
+  throw new ConflictError(
+    'concurrent_update',
+    "Another rotation of this endpoint's secret finished first; the secret it showed is the one in use. Rotate again for a new one.",
+  );
 }

@@ -19,7 +19,13 @@ export interface OutboxEvent {
   item: TransactItem;
 }
 
-export function webhookEvent(userId: string, type: WebhookEventType, subject: { kind: SubjectKind; id: string }, at: string, extra?: Record<string, unknown>): OutboxEvent {
+export function webhookEvent(
+  userId: string,
+  type: WebhookEventType,
+  subject: { kind: SubjectKind; id: string },
+  at: string,
+  extra?: Record<string, unknown>,
+): OutboxEvent {
   const eventId = uuidv7();
   return { userId, eventId, item: outboxEventItem({ id: eventId, userId, type, subject, createdAt: at, extra }) };
 }
@@ -30,6 +36,12 @@ export async function announce(events: OutboxEvent[]): Promise<void> {
   try {
     await ports().webhookQueue.send(events.map((e) => dispatchMessage(e.userId, e.eventId)));
   } catch (err) {
-    console.error(JSON.stringify({ level: 'warn', message: 'webhook dispatch not queued; the outbox sweep will send it', error: (err as Error).message }));
+    console.error(
+      JSON.stringify({
+        level: 'warn',
+        message: 'webhook dispatch not queued; the outbox sweep will send it',
+        error: (err as Error).message,
+      }),
+    );
   }
 }

@@ -6,7 +6,15 @@ const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
-export const RETRY_DELAYS_MS: readonly number[] = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR];
+export const RETRY_DELAYS_MS: readonly number[] = [
+  5 * SECOND,
+  5 * MINUTE,
+  30 * MINUTE,
+  2 * HOUR,
+  5 * HOUR,
+  10 * HOUR,
+  10 * HOUR,
+];
 /** The first attempt plus one per scheduled retry. */
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 export const DISABLE_AFTER_MS = 5 * 24 * HOUR;

@@ -19,6 +19,14 @@ export interface SignedHeaders {
 
 export function signWebhook(secret: string, messageId: string, at: Date, body: string): SignedHeaders {
   // The library takes the key without its prefix as base64 (it strips `whsec_` itself too).
-  const signature = new Webhook(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret).sign(messageId, at, body);
-  return { 'webhook-id': messageId, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature };
+  const signature = new Webhook(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret).sign(
+    messageId,
+    at,
+    body,
+  );
+  return {
+    'webhook-id': messageId,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': signature,
+  };
 }

@@ -38,5 +38,10 @@ export interface Page {
 /** Lists arrive newest first; `asc` reverses them. */
 export function pageOf<T, V>(newestFirst: T[], q: Page, view: (t: T) => V) {
   const ordered = q.sort_order === 'asc' ? [...newestFirst].reverse() : newestFirst;
-  return { items: ordered.slice(q.offset, q.offset + q.limit).map(view), total: ordered.length, limit: q.limit, offset: q.offset };
+  return {
+    items: ordered.slice(q.offset, q.offset + q.limit).map(view),
+    total: ordered.length,
+    limit: q.limit,
+    offset: q.offset,
+  };
 }

@@ -6,7 +6,10 @@ import { requestBodyText } from './bodyParser';
 import { routeOf, type ApiMiddleware } from './state';
 
 /** How each kind of shared-secret caller (EndpointSpec.callerSecret) is checked; a signature reads the body text. */
-const CALLER_SECRET_CHECKS = new Map<NonNullable<EndpointSpec['callerSecret']>, (headers: Record<string, string | undefined>, body: () => string) => Promise<void>>([
+const CALLER_SECRET_CHECKS = new Map<
+  NonNullable<EndpointSpec['callerSecret']>,
+  (headers: Record<string, string | undefined>, body: () => string) => Promise<void>
+>([
   ['telegram_webhook_secret', verifyTelegramWebhookSecret],
   ['crisp_hook_signature', verifyCrispHookRequest],
 ]);
@@ -18,7 +21,10 @@ const CALLER_SECRET_CHECKS = new Map<NonNullable<EndpointSpec['callerSecret']>, 
 export const authentication = (): ApiMiddleware => ({
   before: async (request) => {
     const { spec } = routeOf(request);
-    if (spec.callerSecret) await CALLER_SECRET_CHECKS.get(spec.callerSecret)!(request.internal.headers, () => requestBodyText(request.event));
+    if (spec.callerSecret)
+      await CALLER_SECRET_CHECKS.get(spec.callerSecret)!(request.internal.headers, () =>
+        requestBodyText(request.event),
+      );
     if (spec.auth !== 'api_key') return;
     const authorizer = (request.event.requestContext?.authorizer ?? {}) as Record<string, string | undefined>;
     request.internal.user = await loadCaller(authorizer.userId, authorizer.keyHash);

@@ -8,12 +8,15 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 export const MAX_JSON_DEPTH = 64;
 
 /** The request body as text (API Gateway may hand it over base64-encoded). */
-export const requestBodyText = (event: APIGatewayProxyEvent) => (event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '');
+export const requestBodyText = (event: APIGatewayProxyEvent) =>
+  event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
 
 function parseJson(raw: string): unknown {
   if (raw.trim() === '') return undefined;
   if (nestsDeeperThan(raw, MAX_JSON_DEPTH)) {
-    throw new ValidationError(`The request body nests deeper than ${MAX_JSON_DEPTH} levels.`, [{ path: 'body', message: `Nested deeper than ${MAX_JSON_DEPTH} levels` }]);
+    throw new ValidationError(`The request body nests deeper than ${MAX_JSON_DEPTH} levels.`, [
+      { path: 'body', message: `Nested deeper than ${MAX_JSON_DEPTH} levels` },
+    ]);
   }
   let parsed: unknown;
   try {
@@ -22,11 +25,16 @@ function parseJson(raw: string): unknown {
     throw new ValidationError('The request body is not valid JSON.', [{ path: 'body', message: 'Malformed JSON' }]);
   }
   const reserved = reservedKeyPath(parsed);
-  if (reserved) throw new ValidationError('The request body uses a reserved property name.', [{ path: reserved.join('.'), message: 'Reserved property name: __proto__' }]);
+  if (reserved)
+    throw new ValidationError('The request body uses a reserved property name.', [
+      { path: reserved.join('.'), message: 'Reserved property name: __proto__' },
+    ]);
   const unrepresentable = unrepresentableValue(parsed);
   if (unrepresentable) {
     const { path, message } = unrepresentable;
-    throw new ValidationError('The request body has a value that cannot be stored as sent.', [{ path: path.length ? path.join('.') : 'body', message }]);
+    throw new ValidationError('The request body has a value that cannot be stored as sent.', [
+      { path: path.length ? path.join('.') : 'body', message },
+    ]);
   }
   return parsed;
 }

@@ -22,11 +22,13 @@ export const idempotency = (): ApiMiddleware => ({
     // The claim lasts as long as this invocation can: after that its request is dead and the key free again.
     const leaseMs = request.context?.getRemainingTimeInMillis?.() ?? DEFAULT_LEASE_MS;
     const begun = await beginIdempotentRequest(internal.user.id, key, fingerprint, now().getTime(), leaseMs);
-    if ('replay' in begun) return { ...begun.replay, headers: { ...begun.replay.headers, 'x-request-id': internal.requestId } };
+    if ('replay' in begun)
+      return { ...begun.replay, headers: { ...begun.replay.headers, 'x-request-id': internal.requestId } };
     internal.idempotency = begun.claim;
     return undefined;
   },
   after: async (request) => {
-    if (request.internal.idempotency && request.response) await finishIdempotentRequest(request.internal.idempotency, request.response);
+    if (request.internal.idempotency && request.response)
+      await finishIdempotentRequest(request.internal.idempotency, request.response);
   },
 });

@@ -4,13 +4,16 @@ import { ValidationError } from '#shared/http/errors';
 import { parseOrThrow } from '#shared/http/validation';
 import { routeOf, type ApiContext, type ApiMiddleware } from './state';
 
-const isEmptyObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+const isEmptyObject = (value: unknown) =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
 
 function validBody(spec: ReturnType<typeof routeOf>['spec'], parsed: unknown): unknown {
   if (spec.body) {
     if (parsed === undefined || parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       if (!(parsed === undefined && z.safeParse(spec.body, {}).success)) {
-        throw new ValidationError('The request body must be a JSON object.', [{ path: 'body', message: 'Expected a JSON object' }]);
+        throw new ValidationError('The request body must be a JSON object.', [
+          { path: 'body', message: 'Expected a JSON object' },
+        ]);
       }
     }
     return parseOrThrow(spec.body, parsed ?? {}, 'body');
@@ -32,6 +35,17 @@ export const inputValidation = (): ApiMiddleware => ({
     const given = Object.fromEntries(Object.entries(event.queryStringParameters ?? {}).filter(([, v]) => v !== ''));
     const query = spec.query ? parseOrThrow(spec.query, given, 'query') : {};
     const params = spec.params ? parseOrThrow(spec.params, event.pathParameters ?? {}, 'path') : {};
-    internal.ctx = { body, query, params, user: internal.user!, requestId: internal.requestId, headers: internal.headers, rawBody: internal.rawBody ?? '', baseUrl: baseUrlOf(event), event, lambdaContext: request.context } as ApiContext;
+    internal.ctx = {
+      body,
+      query,
+      params,
+      user: internal.user!,
+      requestId: internal.requestId,
+      headers: internal.headers,
+      rawBody: internal.rawBody ?? '',
+      baseUrl: baseUrlOf(event),
+      event,
+      lambdaContext: request.context,
+    } as ApiContext;
   },
 });

@@ -50,8 +50,20 @@ export type RequestState = {
 /** The Lambda context of an API invocation: it carries the request's state to the route's handler. */
 export type ApiLambdaContext = Context & { apiRequest?: RequestState };
 
-export type ApiRequest = middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiLambdaContext, RequestState>;
-export type ApiMiddleware = middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiLambdaContext, RequestState>;
+export type ApiRequest = middy.Request<
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  Error,
+  ApiLambdaContext,
+  RequestState
+>;
+export type ApiMiddleware = middy.MiddlewareObj<
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  Error,
+  ApiLambdaContext,
+  RequestState
+>;
 
 /** The matched route of a request that got past routeMatcher. */
 export const routeOf = (request: ApiRequest): Route => request.internal.route!;

@@ -9,7 +9,10 @@ export const accessLog = (): ApiMiddleware => {
   const write: NonNullable<ApiMiddleware['after']> = (request) => {
     const since = request.internal.startedAt;
     logger.appendKeys({ requestId: request.internal.requestId, route: routeName(request) });
-    logger.info('request', { status: request.response?.statusCode, durationMs: since === undefined ? undefined : Date.now() - since });
+    logger.info('request', {
+      status: request.response?.statusCode,
+      durationMs: since === undefined ? undefined : Date.now() - since,
+    });
   };
   return { before: (request) => void (request.internal.startedAt = Date.now()), after: write, onError: write };
 };

@@ -43,16 +43,29 @@ describe('input rows', () => {
   it('names every company without a usable domain in one 400', () => {
     let error: ValidationError | undefined;
     try {
-      companyRows([{ company_name: 'A', domain: 'a.io' }, { company_name: 'B', website: 'nope' }, { company_name: 'C' }]);
+      companyRows([
+        { company_name: 'A', domain: 'a.io' },
+        { company_name: 'B', website: 'nope' },
+        { company_name: 'C' },
+      ]);
     } catch (err) {
       error = err as ValidationError;
     }
     expect(error).toBeInstanceOf(ValidationError);
-    expect((error!.details as { path: string }[]).map((d) => d.path)).toEqual(['input_assets.companies.1', 'input_assets.companies.2']);
+    expect((error!.details as { path: string }[]).map((d) => d.path)).toEqual([
+      'input_assets.companies.1',
+      'input_assets.companies.2',
+    ]);
   });
 
   it('builds contact rows: lower-cased e-mail, domain from the e-mail when none is given, full name from its parts', () => {
     const [row] = contactRows([{ first_name: 'Ada', last_name: 'Park', email: 'Ada.Park@NebulaLabs.io' }]);
-    expect(row).toMatchObject({ row_id: 'in-0', full_name: 'Ada Park', email: 'ada.park@nebulalabs.io', domain: 'nebulalabs.io', source: 'input' });
+    expect(row).toMatchObject({
+      row_id: 'in-0',
+      full_name: 'Ada Park',
+      email: 'ada.park@nebulalabs.io',
+      domain: 'nebulalabs.io',
+      source: 'input',
+    });
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { availableCredits, earliestExpiry, planSpend, restoreAllocation, type Wallet } from '#shared/domain/credits/wallet';
+import {
+  availableCredits,
+  earliestExpiry,
+  planSpend,
+  restoreAllocation,
+  type Wallet,
+} from '#shared/domain/credits/wallet';
 
 const at = new Date('2026-11-22T00:00:00.000Z');
 const wallet = (over: Partial<Wallet> = {}): Wallet => ({

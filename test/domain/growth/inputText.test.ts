@@ -20,9 +20,19 @@ describe('parseInputText', () => {
   });
 
   it('reads contacts from a semicolon CSV whose header says first name, last name, e-mail, job title', () => {
-    const parsed = parseInputText('First Name;Last Name;E-mail;Job Title;Company\nAda;Lovelace;ada@acme.com;CTO;Acme\n');
-    expect(parsed.columns).toEqual({ '0': 'first_name', '1': 'last_name', '2': 'email', '3': 'title', '4': 'company_name' });
-    expect(parsed.contacts).toEqual([{ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@acme.com', title: 'CTO', company_name: 'Acme' }]);
+    const parsed = parseInputText(
+      'First Name;Last Name;E-mail;Job Title;Company\nAda;Lovelace;ada@acme.com;CTO;Acme\n',
+    );
+    expect(parsed.columns).toEqual({
+      '0': 'first_name',
+      '1': 'last_name',
+      '2': 'email',
+      '3': 'title',
+      '4': 'company_name',
+    });
+    expect(parsed.contacts).toEqual([
+      { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@acme.com', title: 'CTO', company_name: 'Acme' },
+    ]);
   });
 
   it('infers the columns of a CSV without a header from what the cells look like', () => {
@@ -44,9 +54,15 @@ describe('parseInputText', () => {
   });
 
   it('reads a plain list of domains and e-mail addresses, one per line or separated by commas', () => {
-    const parsed = parseInputText('acme.com\nhttps://www.globex.io/about, <ada@acme.com>\n\nbob@initech.com; initech.com');
+    const parsed = parseInputText(
+      'acme.com\nhttps://www.globex.io/about, <ada@acme.com>\n\nbob@initech.com; initech.com',
+    );
     expect(parsed.format).toBe('list');
-    expect(parsed.companies).toEqual([{ domain: 'acme.com' }, { website: 'https://www.globex.io/about' }, { domain: 'initech.com' }]);
+    expect(parsed.companies).toEqual([
+      { domain: 'acme.com' },
+      { website: 'https://www.globex.io/about' },
+      { domain: 'initech.com' },
+    ]);
     expect(parsed.contacts).toEqual([{ email: 'ada@acme.com' }, { email: 'bob@initech.com' }]);
   });
 
@@ -57,7 +73,10 @@ describe('parseInputText', () => {
   });
 
   it('ignores the byte-order mark of spreadsheet exports', () => {
-    expect(parseInputText('\uFEFFacme.com\nglobex.io').companies).toEqual([{ domain: 'acme.com' }, { domain: 'globex.io' }]);
+    expect(parseInputText('\uFEFFacme.com\nglobex.io').companies).toEqual([
+      { domain: 'acme.com' },
+      { domain: 'globex.io' },
+    ]);
     expect(parseInputText('\uFEFFDomain\r\nacme.com\r\n').columns).toEqual({ '0': 'domain' });
   });
 

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { parseInputText } from '#shared/domain/growth/inputText';
 import { normalizeAssets } from '#shared/domain/growth/normalize';
-import { hasHttpScheme, looksLikeDomainOrUrl, looksLikeEmail, mentionsLinkedin, stripWrappers } from '#shared/domain/growth/valueShapes';
+import {
+  hasHttpScheme,
+  looksLikeDomainOrUrl,
+  looksLikeEmail,
+  mentionsLinkedin,
+  stripWrappers,
+} from '#shared/domain/growth/valueShapes';
 import { crafted, expectLinearTime } from '#test/support/linearTime';
 
 const N = 50_000;
@@ -35,7 +41,12 @@ describe('growth input_text parsing runs in linear time', () => {
 
   it('refuses a text of only separators with a 400 validation error naming input_text (was a 500)', () => {
     for (const text of [',,,,,', '|||||', ';;\t;;', '"', ' , ; , ']) {
-      expect(() => parseInputText(text), JSON.stringify(text)).toThrow(expect.objectContaining({ code: 'validation_error', details: [expect.objectContaining({ path: 'input_text' })] }));
+      expect(() => parseInputText(text), JSON.stringify(text)).toThrow(
+        expect.objectContaining({
+          code: 'validation_error',
+          details: [expect.objectContaining({ path: 'input_text' })],
+        }),
+      );
     }
     expect(parseInputText(' \n\n ').format).toBe('empty');
   });
@@ -50,11 +61,54 @@ describe('the value scanners decide as the regular expressions they replace', ()
   const HTTP = /^https?:\/\//i;
 
   it('agrees on every short string over an alphabet of the characters that matter', () => {
-    const alphabet = ['a', 'Z', '7', '-', '.', '@', ':', '/', ' ', ',', ';', '<', '>', '(', ')', '"', "'", 'h', 't', 'p', 's', 'é', '\t', 'w'];
+    const alphabet = [
+      'a',
+      'Z',
+      '7',
+      '-',
+      '.',
+      '@',
+      ':',
+      '/',
+      ' ',
+      ',',
+      ';',
+      '<',
+      '>',
+      '(',
+      ')',
+      '"',
+      "'",
+      'h',
+      't',
+      'p',
+      's',
+      'é',
+      '\t',
+      'w',
+    ];
     let seed = 42;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
-    const samples = ['http://a.b', 'HTTPS://x.io:80/p', 'https://a.b:/x', 'www.com', 'a.b.', 'a..b', 'linkedin.com/in/x', 'a@b.c', '@b.c', 'a@.c', 'a@b.', 'a@b@c.d'];
-    for (let i = 0; i < 20_000; i++) samples.push(Array.from({ length: Math.floor(random() * 12) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''));
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const samples = [
+      'http://a.b',
+      'HTTPS://x.io:80/p',
+      'https://a.b:/x',
+      'www.com',
+      'a.b.',
+      'a..b',
+      'linkedin.com/in/x',
+      'a@b.c',
+      '@b.c',
+      'a@.c',
+      'a@b.',
+      'a@b@c.d',
+    ];
+    for (let i = 0; i < 20_000; i++)
+      samples.push(
+        Array.from({ length: Math.floor(random() * 12) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(
+          '',
+        ),
+      );
     const disagreements = samples.filter(
       (s) =>
         looksLikeEmail(s) !== EMAIL.test(s) ||

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { capAssets, normalizeAssets, normalizeEmail, normalizeLinkedinUrl, settleCompanyDomains } from '#shared/domain/growth/normalize';
+import {
+  capAssets,
+  normalizeAssets,
+  normalizeEmail,
+  normalizeLinkedinUrl,
+  settleCompanyDomains,
+} from '#shared/domain/growth/normalize';
 import { normaliseDomain as normalizeDomain } from '#shared/hostNames';
 
 describe('canonical forms', () => {
@@ -11,7 +17,9 @@ describe('canonical forms', () => {
     ['ada@acme.com', 'acme.com'],
   ])('domain %s → %s', (input, expected) => expect(normalizeDomain(input)).toBe(expected));
 
-  it.each(['not a domain', 'localhost', 'http://', '', 'acme'])('rejects %j as a domain', (input) => expect(normalizeDomain(input)).toBeUndefined());
+  it.each(['not a domain', 'localhost', 'http://', '', 'acme'])('rejects %j as a domain', (input) =>
+    expect(normalizeDomain(input)).toBeUndefined(),
+  );
 
   it('lower-cases e-mail addresses and rejects malformed ones', () => {
     expect(normalizeEmail(' Ada.Lovelace@ACME.com ')).toBe('ada.lovelace@acme.com');
@@ -28,8 +36,18 @@ describe('canonical forms', () => {
 
 describe('normalizeAssets', () => {
   it('merges companies that are the same domain however written, keeping the first and filling its gaps', () => {
-    const out = normalizeAssets([{ domain: 'https://www.acme.com/' }, { company_name: ' Acme  Inc ', website: 'acme.com' }, { company_name: 'Globex', domain: 'globex.io' }], []);
-    expect(out.assets.companies).toEqual([{ domain: 'acme.com', company_name: 'Acme Inc', website: 'acme.com' }, { company_name: 'Globex', domain: 'globex.io' }]);
+    const out = normalizeAssets(
+      [
+        { domain: 'https://www.acme.com/' },
+        { company_name: ' Acme  Inc ', website: 'acme.com' },
+        { company_name: 'Globex', domain: 'globex.io' },
+      ],
+      [],
+    );
+    expect(out.assets.companies).toEqual([
+      { domain: 'acme.com', company_name: 'Acme Inc', website: 'acme.com' },
+      { company_name: 'Globex', domain: 'globex.io' },
+    ]);
     expect(out.duplicatesRemoved.companies).toBe(1);
   });
 
@@ -40,17 +58,33 @@ describe('normalizeAssets', () => {
   });
 
   it('de-duplicates contacts by e-mail, then LinkedIn, then name at the same domain', () => {
-    const out = normalizeAssets([], [
-      { email: 'ADA@acme.com' },
-      { email: 'ada@acme.com', full_name: 'Ada Lovelace', title: 'CTO' },
-      { linkedin_url: 'linkedin.com/in/alan', full_name: 'Alan Turing' },
-      { linkedin_url: 'https://www.linkedin.com/in/Alan/', company_name: 'Bletchley' },
-      { full_name: 'Grace Hopper', domain: 'navy.mil' },
-      { full_name: 'grace  hopper', domain: 'https://navy.mil' },
-    ]);
+    const out = normalizeAssets(
+      [],
+      [
+        { email: 'ADA@acme.com' },
+        { email: 'ada@acme.com', full_name: 'Ada Lovelace', title: 'CTO' },
+        { linkedin_url: 'linkedin.com/in/alan', full_name: 'Alan Turing' },
+        { linkedin_url: 'https://www.linkedin.com/in/Alan/', company_name: 'Bletchley' },
+        { full_name: 'Grace Hopper', domain: 'navy.mil' },
+        { full_name: 'grace  hopper', domain: 'https://navy.mil' },
+      ],
+    );
     expect(out.assets.contacts).toEqual([
-      { email: 'ada@acme.com', domain: 'acme.com', full_name: 'Ada Lovelace', first_name: 'Ada', last_name: 'Lovelace', title: 'CTO' },
-      { full_name: 'Alan Turing', first_name: 'Alan', last_name: 'Turing', linkedin_url: 'https://www.linkedin.com/in/alan', company_name: 'Bletchley' },
+      {
+        email: 'ada@acme.com',
+        domain: 'acme.com',
+        full_name: 'Ada Lovelace',
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        title: 'CTO',
+      },
+      {
+        full_name: 'Alan Turing',
+        first_name: 'Alan',
+        last_name: 'Turing',
+        linkedin_url: 'https://www.linkedin.com/in/alan',
+        company_name: 'Bletchley',
+      },
       { full_name: 'Grace Hopper', first_name: 'Grace', last_name: 'Hopper', domain: 'navy.mil' },
     ]);
     expect(out.duplicatesRemoved.contacts).toBe(3);
@@ -69,13 +103,21 @@ describe('normalizeAssets', () => {
   it('rejects records it cannot identify, saying why', () => {
     const out = normalizeAssets([{ website: 'not a site' }, {}], [{ email: 'broken@' }, { title: 'CEO' }]);
     expect(out.assets).toEqual({ companies: [], contacts: [] });
-    expect(out.rejected.map((r) => `${r.kind}:${r.reason}`)).toEqual(['company:invalid_domain', 'company:no_identifier', 'contact:invalid_email', 'contact:no_identifier']);
+    expect(out.rejected.map((r) => `${r.kind}:${r.reason}`)).toEqual([
+      'company:invalid_domain',
+      'company:no_identifier',
+      'contact:invalid_email',
+      'contact:no_identifier',
+    ]);
   });
 });
 
 describe('settleCompanyDomains', () => {
   it('gives name-only companies the curated domain, merges them, and reports the rest as no_domain', () => {
-    const draft = normalizeAssets([{ company_name: 'Acme' }, { domain: 'acme.com' }, { company_name: 'Nowhere Ltd' }], []);
+    const draft = normalizeAssets(
+      [{ company_name: 'Acme' }, { domain: 'acme.com' }, { company_name: 'Nowhere Ltd' }],
+      [],
+    );
     const out = settleCompanyDomains(draft, new Map([['acme', 'acme.com']]));
     expect(out.assets.companies).toEqual([{ company_name: 'Acme', domain: 'acme.com' }]);
     expect(out.rejected).toEqual([{ kind: 'company', input: '{"company_name":"Nowhere Ltd"}', reason: 'no_domain' }]);
@@ -85,9 +127,18 @@ describe('settleCompanyDomains', () => {
 
 describe('capAssets', () => {
   it('keeps what one run takes and reports the rest as over_limit', () => {
-    const draft = normalizeAssets([{ domain: 'a.com' }, { domain: 'b.com' }, { domain: 'c.com' }], [{ email: 'x@a.com' }, { email: 'y@a.com' }]);
+    const draft = normalizeAssets(
+      [{ domain: 'a.com' }, { domain: 'b.com' }, { domain: 'c.com' }],
+      [{ email: 'x@a.com' }, { email: 'y@a.com' }],
+    );
     const out = capAssets(draft, { companies: 2, contacts: 1 });
-    expect(out.assets).toEqual({ companies: [{ domain: 'a.com' }, { domain: 'b.com' }], contacts: [{ email: 'x@a.com', domain: 'a.com' }] });
-    expect(out.rejected.map((r) => `${r.kind}:${r.reason}:${r.input}`)).toEqual(['company:over_limit:{"domain":"c.com"}', 'contact:over_limit:{"email":"y@a.com","domain":"a.com"}']);
+    expect(out.assets).toEqual({
+      companies: [{ domain: 'a.com' }, { domain: 'b.com' }],
+      contacts: [{ email: 'x@a.com', domain: 'a.com' }],
+    });
+    expect(out.rejected.map((r) => `${r.kind}:${r.reason}:${r.input}`)).toEqual([
+      'company:over_limit:{"domain":"c.com"}',
+      'contact:over_limit:{"email":"y@a.com","domain":"a.com"}',
+    ]);
   });
 });

@@ -6,9 +6,21 @@ import { resolveGoal, type PlanningInput } from '#shared/domain/growth/planner';
 import { goalPlanSchema } from '#shared/domain/growth/plan';
 
 const none: NormalizedAssets = { companies: [], contacts: [] };
-const companies: NormalizedAssets = { companies: [{ company_name: 'Acme', domain: 'acme.com' }, { domain: 'globex.io' }], contacts: [] };
-const emails: NormalizedAssets = { companies: [], contacts: [{ email: 'ada@acme.com', domain: 'acme.com' }, { email: 'bob@initech.com', domain: 'initech.com' }] };
-const people: NormalizedAssets = { companies: [], contacts: [{ full_name: 'Ada Lovelace', domain: 'acme.com', linkedin_url: 'https://www.linkedin.com/in/ada' }] };
+const companies: NormalizedAssets = {
+  companies: [{ company_name: 'Acme', domain: 'acme.com' }, { domain: 'globex.io' }],
+  contacts: [],
+};
+const emails: NormalizedAssets = {
+  companies: [],
+  contacts: [
+    { email: 'ada@acme.com', domain: 'acme.com' },
+    { email: 'bob@initech.com', domain: 'initech.com' },
+  ],
+};
+const people: NormalizedAssets = {
+  companies: [],
+  contacts: [{ full_name: 'Ada Lovelace', domain: 'acme.com', linkedin_url: 'https://www.linkedin.com/in/ada' }],
+};
 
 describe('classifyGoal', () => {
   it.each([
@@ -43,8 +55,14 @@ describe('coverage', () => {
       recommended_path: 'enrichment_plus_fallback',
       fallback_capabilities: ['email_lookup', 'email_verify'],
     });
-    expect(executionPath('sufficient', ['email_lookup'])).toEqual({ recommended_path: 'enrichment_only', fallback_capabilities: [] });
-    expect(executionPath('needs_enrichment', ['qualification', 'company_size'])).toEqual({ recommended_path: 'enrichment_only', fallback_capabilities: [] });
+    expect(executionPath('sufficient', ['email_lookup'])).toEqual({
+      recommended_path: 'enrichment_only',
+      fallback_capabilities: [],
+    });
+    expect(executionPath('needs_enrichment', ['qualification', 'company_size'])).toEqual({
+      recommended_path: 'enrichment_only',
+      fallback_capabilities: [],
+    });
   });
 });
 
@@ -67,7 +85,12 @@ describe('resolveGoal', () => {
     expect(r.missing_requirements).toEqual([]);
     expect(r.goal_plan.pipeline_id).toBe('growth.email_discovery.v1');
     expect(r.goal_plan.preset).toBe('custom');
-    expect(r.goal_plan.capabilities).toEqual(['contact_discovery', 'email_lookup', 'email_verify', 'deliverable_finalize']);
+    expect(r.goal_plan.capabilities).toEqual([
+      'contact_discovery',
+      'email_lookup',
+      'email_verify',
+      'deliverable_finalize',
+    ]);
     expect(r.goal_plan.output.required_fields).toContain('email');
     expect(r.goal_plan.output.preview_rows).toBe(5);
     expect(r.recommended_path).toBe('enrichment_plus_fallback');
@@ -81,18 +104,28 @@ describe('resolveGoal', () => {
     expect(r.goal_type).toBe('email_verification');
     expect(r.quotable).toBe(false);
     expect(r.missing_requirements).toEqual(['input_assets.contacts[].email']);
-    expect(resolveGoal(planning({ goalText: 'verify my emails', assets: emails })).goal_plan.preset).toBe('verify_existing_emails');
+    expect(resolveGoal(planning({ goalText: 'verify my emails', assets: emails })).goal_plan.preset).toBe(
+      'verify_existing_emails',
+    );
     expect(r.suggested_next_action).toMatch(/e-mail addresses to verify/);
   });
 
   it('leaves company stages out when only contacts are given, and adds what the chosen stages need', () => {
     const r = resolveGoal(planning({ goalText: 'find emails for these people', assets: people }));
     expect(r.goal_plan.capabilities).not.toContain('contact_discovery');
-    expect(r.goal_plan.capabilities).toEqual(expect.arrayContaining(['email_lookup', 'email_verify', 'deliverable_finalize']));
+    expect(r.goal_plan.capabilities).toEqual(
+      expect.arrayContaining(['email_lookup', 'email_verify', 'deliverable_finalize']),
+    );
   });
 
   it('applies the ICP gate when an icp_config comes with a qualifying goal', () => {
-    const r = resolveGoal(planning({ goalText: 'generate leads', icpConfig: { industries: ['defi'], min_score: 60 }, constraints: { niche: 'DeFi', count: 20 } }));
+    const r = resolveGoal(
+      planning({
+        goalText: 'generate leads',
+        icpConfig: { industries: ['defi'], min_score: 60 },
+        constraints: { niche: 'DeFi', count: 20 },
+      }),
+    );
     expect(r.goal_type).toBe('lead_generation');
     expect(r.goal_plan.execution_options).toEqual({ icp_gate: 'apply', niche: 'DeFi' });
     expect(r.goal_plan.capabilities[0]).toBe('qualification');

@@ -33,7 +33,14 @@ describe('priceBreakdown', () => {
 
   it('estimates deliveries below the price volumes', () => {
     const d = estimateDelivered(plan());
-    expect(d).toEqual({ companies: 2, contacts: 10, emails_found: 6, verified_emails: 4, enriched_contacts: 10, rows: 10 });
+    expect(d).toEqual({
+      companies: 2,
+      contacts: 10,
+      emails_found: 6,
+      verified_emails: 4,
+      enriched_contacts: 10,
+      rows: 10,
+    });
   });
 });
 

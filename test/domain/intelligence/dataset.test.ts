@@ -40,7 +40,8 @@ describe('curated dataset generator', () => {
   });
 
   it('has contact channels at realistic, unequal rates', () => {
-    const rate = (k: 'phone' | 'telegramHandle' | 'linkedinUrl') => full.people.filter((p) => p[k]).length / full.people.length;
+    const rate = (k: 'phone' | 'telegramHandle' | 'linkedinUrl') =>
+      full.people.filter((p) => p[k]).length / full.people.length;
     expect(rate('phone')).toBeLessThan(0.25);
     expect(rate('telegramHandle')).toBeGreaterThan(0.2);
     expect(rate('telegramHandle')).toBeLessThan(0.6);
@@ -49,7 +50,9 @@ describe('curated dataset generator', () => {
 
   it('keeps rounds consistent with funds and companies, and the fixed rows in place', () => {
     const polaris = full.funds.find((f) => f.id === FIXED_IDS.polaris)!;
-    expect(polaris.rounds.filter((r) => r.leadFundId === polaris.id && r.sector === 'defi' && r.stage === 'seed').length).toBeGreaterThan(5);
+    expect(
+      polaris.rounds.filter((r) => r.leadFundId === polaris.id && r.sector === 'defi' && r.stage === 'seed').length,
+    ).toBeGreaterThan(5);
     for (const r of full.rounds.slice(0, 500)) expect(r.investors[0].id).toBe(r.leadFundId);
     const nebula = full.companies.find((c) => c.id === FIXED_IDS.nebula)!;
     const seed = nebula.rounds.find((r) => r.stage === 'seed')!;
@@ -63,7 +66,11 @@ describe('taxonomy matching', () => {
     expect(termFor(SECTORS, 'Decentralized Finance')?.id).toBe('defi');
     expect(termFor(SECTORS, 'DeFi')?.id).toBe('defi');
     expect(termsIn(SECTORS, 'zero-knowledge and real world assets teams').map((t) => t.id)).toEqual(['rwa', 'privacy']);
-    expect(termsIn(STAGES, 'Series B+ and seed').map((t) => t.id).sort()).toEqual(['seed', 'series-b-plus']);
+    expect(
+      termsIn(STAGES, 'Series B+ and seed')
+        .map((t) => t.id)
+        .sort(),
+    ).toEqual(['seed', 'series-b-plus']);
     expect(termsIn(SECTORS, 'blockchain maintainers')).toEqual([]);
   });
 });

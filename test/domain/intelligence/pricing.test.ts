@@ -45,7 +45,12 @@ describe('contact unlock ladder', () => {
     const price = priceUnlock(['a', 'b', 'c', 'd'], 'email', memory);
     expect(price.lines.map((l) => l.credits)).toEqual([50, 0, 0, 100]);
     expect(price.credits).toBe(150);
-    expect(rememberUnlocks(memory, ['a', 'c', 'd'], 'email')).toEqual({ a: 'email', b: 'email', c: 'phone', d: 'email' });
+    expect(rememberUnlocks(memory, ['a', 'c', 'd'], 'email')).toEqual({
+      a: 'email',
+      b: 'email',
+      c: 'phone',
+      d: 'email',
+    });
   });
 
   it('reveals only the channels the package offers, each tier including those below', () => {

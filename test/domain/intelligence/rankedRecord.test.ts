@@ -18,12 +18,22 @@ describe('ranked records', () => {
   it('a ranking writes the text of the records a response shows, not of every candidate', () => {
     const described = new Set<string>();
     // The description only goes into a record's fields, never into its score.
-    const builders = generateDataset({ scale: 0.05 }).builders.map((b) => new Proxy(b, { get: (target, key) => (key === 'description' && described.add(target.id), Reflect.get(target, key)) }));
+    const builders = generateDataset({ scale: 0.05 }).builders.map(
+      (b) =>
+        new Proxy(b, {
+          get: (target, key) => (key === 'description' && described.add(target.id), Reflect.get(target, key)),
+        }),
+    );
     const ranked = rankActiveBuilders(builders, {});
     expect(ranked.length).toBeGreaterThan(10);
     expect(described.size).toBe(0);
     const shown = ranked.slice(0, 10).map((r) => r.fields);
     expect(shown.every((f) => typeof f.rationale === 'string' && typeof f.description === 'string')).toBe(true);
-    expect([...described].sort()).toEqual(ranked.slice(0, 10).map((r) => r.id).sort());
+    expect([...described].sort()).toEqual(
+      ranked
+        .slice(0, 10)
+        .map((r) => r.id)
+        .sort(),
+    );
   });
 });

@@ -10,7 +10,10 @@ const R = 2000;
 
 describe('intelligence request_text extraction runs in linear time', () => {
   it('costs no more on crafted requests than on a benign one of the same length', () => {
-    const benign = crafted(R, 'Find 25 seed-stage DeFi VCs in Singapore writing $500k-$2M cheques, intros to Paradigm. ');
+    const benign = crafted(
+      R,
+      'Find 25 seed-stage DeFi VCs in Singapore writing $500k-$2M cheques, intros to Paradigm. ',
+    );
     expectLinearTime(readAllPackages, benign, [
       // Took 10 s: a money amount followed by a long run of blanks (adjacent \s* splitting the run every way).
       { name: 'amount then blanks', input: crafted(R, ' ', '$1', 'x') },
@@ -25,13 +28,21 @@ describe('intelligence request_text extraction runs in linear time', () => {
   });
 
   it('still reads amounts, thresholds, counts and names as before', () => {
-    expect(readAllPackages('Find 25 seed-stage DeFi VCs in Singapore writing $500k-$2M cheques').find((s) => 'min_investment' in s)).toMatchObject({
+    expect(
+      readAllPackages('Find 25 seed-stage DeFi VCs in Singapore writing $500k-$2M cheques').find(
+        (s) => 'min_investment' in s,
+      ),
+    ).toMatchObject({
       min_investment: 500_000,
       max_investment: 2_000_000,
       limit: 25,
     });
-    expect(readAllPackages('KOLs with 10k+ followers').find((s) => 'min_followers' in s)).toMatchObject({ min_followers: 10_000 });
-    expect(readAllPackages('over 1,500,000 followers').find((s) => 'min_followers' in s)).toMatchObject({ min_followers: 1_500_000 });
+    expect(readAllPackages('KOLs with 10k+ followers').find((s) => 'min_followers' in s)).toMatchObject({
+      min_followers: 10_000,
+    });
+    expect(readAllPackages('over 1,500,000 followers').find((s) => 'min_followers' in s)).toMatchObject({
+      min_followers: 1_500_000,
+    });
   });
 });
 

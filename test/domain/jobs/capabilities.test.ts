@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { TableDns } from '#shared/adapters/dns';
 import { builtinProviders } from '#shared/domain/jobs/providers/builtin';
 import { canonicalLinkedinUrl } from '#shared/domain/jobs/linkedin';
-import type { CuratedCompanyFacts, CuratedPersonFacts, CuratedSource } from '#shared/domain/jobs/providers/curatedSource';
+import type {
+  CuratedCompanyFacts,
+  CuratedPersonFacts,
+  CuratedSource,
+} from '#shared/domain/jobs/providers/curatedSource';
 import { companyRows, contactRows } from '#shared/domain/jobs/inputs';
 import { runStage, type StageSettings } from '#shared/domain/jobs/stages';
 import type { ContactRow } from '#shared/domain/jobs/rows';
@@ -10,16 +14,58 @@ import { inferPattern, nameParts } from '#shared/domain/jobs/emailPatterns';
 import { hasValidSyntax, isDisposableDomain, verificationStatus } from '#shared/domain/jobs/emailRules';
 
 // A small curated world (Prepare): two companies, people with and without addresses.
-const company = (over: Partial<CuratedCompanyFacts> & Pick<CuratedCompanyFacts, 'id' | 'domain'>): CuratedCompanyFacts => ({
-  name: over.domain, employeeCount: null, sectors: [], location: null, description: null, ...over,
+const company = (
+  over: Partial<CuratedCompanyFacts> & Pick<CuratedCompanyFacts, 'id' | 'domain'>,
+): CuratedCompanyFacts => ({
+  name: over.domain,
+  employeeCount: null,
+  sectors: [],
+  location: null,
+  description: null,
+  ...over,
 });
-const person = (id: string, companyId: string, fullName: string, role: string, email: string | null, linkedin: string | null = null): CuratedPersonFacts => {
+const person = (
+  id: string,
+  companyId: string,
+  fullName: string,
+  role: string,
+  email: string | null,
+  linkedin: string | null = null,
+): CuratedPersonFacts => {
   const [firstName, lastName] = fullName.split(' ');
-  return { id, fullName, firstName, lastName, role, companyId, companyName: companyId, email, linkedinUrl: linkedin, xUrl: `https://x.com/${firstName}`, githubUrl: null, location: 'Berlin, Germany' };
+  return {
+    id,
+    fullName,
+    firstName,
+    lastName,
+    role,
+    companyId,
+    companyName: companyId,
+    email,
+    linkedinUrl: linkedin,
+    xUrl: `https://x.com/${firstName}`,
+    githubUrl: null,
+    location: 'Berlin, Germany',
+  };
 };
 const COMPANIES = [
-  company({ id: 'c-orbit', domain: 'orbit.io', name: 'Orbit', employeeCount: 42, sectors: ['defi', 'infrastructure'], location: 'Berlin, Germany', description: 'Intent-based lending' }),
-  company({ id: 'c-shade', domain: 'shade.xyz', name: 'Shade', employeeCount: null, sectors: ['privacy'], location: 'Zug, Switzerland' }),
+  company({
+    id: 'c-orbit',
+    domain: 'orbit.io',
+    name: 'Orbit',
+    employeeCount: 42,
+    sectors: ['defi', 'infrastructure'],
+    location: 'Berlin, Germany',
+    description: 'Intent-based lending',
+  }),
+  company({
+    id: 'c-shade',
+    domain: 'shade.xyz',
+    name: 'Shade',
+    employeeCount: null,
+    sectors: ['privacy'],
+    location: 'Zug, Switzerland',
+  }),
 ];
 const PEOPLE = [
   person('p1', 'c-orbit', 'Ada Park', 'Co-founder & CEO', 'ada.park@orbit.io', 'https://www.linkedin.com/in/ada-park'),
@@ -33,11 +79,17 @@ const PEOPLE = [
 const curated: CuratedSource = {
   companyByDomain: async (d) => COMPANIES.find((c) => c.domain === d),
   peopleAtCompany: async (id) => PEOPLE.filter((p) => p.companyId === id),
-  personByLinkedinUrl: async (url) => PEOPLE.find((p) => p.linkedinUrl && canonicalLinkedinUrl(p.linkedinUrl) === canonicalLinkedinUrl(url)),
+  personByLinkedinUrl: async (url) =>
+    PEOPLE.find((p) => p.linkedinUrl && canonicalLinkedinUrl(p.linkedinUrl) === canonicalLinkedinUrl(url)),
 };
 const dns = new TableDns({ 'nomail.io': { status: 'none' }, 'slowdns.io': { status: 'timeout' } });
 const providers = builtinProviders({ curated, dns });
-const settings = (over: Partial<StageSettings> = {}): StageSettings => ({ criteria: {}, icpGate: 'skip', roleFocus: [], ...over });
+const settings = (over: Partial<StageSettings> = {}): StageSettings => ({
+  criteria: {},
+  icpGate: 'skip',
+  roleFocus: [],
+  ...over,
+});
 
 const companies = companyRows([
   { company_name: 'Orbit', website: 'https://www.orbit.io/about' },
@@ -47,9 +99,18 @@ const companies = companyRows([
 
 describe('qualification', () => {
   it('scores 0-100 on the configured criteria with a reason for each, and the gate drops the unqualified', async () => {
-    const out = await runStage('qualification', { companies, contacts: [] }, settings({ criteria: { industries: ['DeFi'], locations: ['Berlin'], min_score: 60 }, icpGate: 'apply' }), providers);
+    const out = await runStage(
+      'qualification',
+      { companies, contacts: [] },
+      settings({ criteria: { industries: ['DeFi'], locations: ['Berlin'], min_score: 60 }, icpGate: 'apply' }),
+      providers,
+    );
     const [orbit, shade, unknown] = out.companies;
-    expect(orbit.qualification).toEqual({ score: 100, qualified: true, reasons: ['sector matches DeFi', 'located in Berlin, Germany'] });
+    expect(orbit.qualification).toEqual({
+      score: 100,
+      qualified: true,
+      reasons: ['sector matches DeFi', 'located in Berlin, Germany'],
+    });
     expect(shade.qualification!.score).toBe(0);
     expect(shade.dropped).toBe(true);
     expect(unknown.qualification!.reasons[0]).toMatch(/not in the curated data/);
@@ -58,7 +119,12 @@ describe('qualification', () => {
   });
 
   it('weights criteria: industry met (35) and size missed (20) → 64', async () => {
-    const out = await runStage('qualification', { companies: companies.slice(0, 1), contacts: [] }, settings({ criteria: { niche: 'infrastructure', max_employees: 10 } }), providers);
+    const out = await runStage(
+      'qualification',
+      { companies: companies.slice(0, 1), contacts: [] },
+      settings({ criteria: { niche: 'infrastructure', max_employees: 10 } }),
+      providers,
+    );
     expect(out.companies[0].qualification).toMatchObject({ score: 64, qualified: true });
     expect(out.companies[0].dropped).toBe(false);
   });
@@ -76,7 +142,12 @@ describe('company_size', () => {
   });
 
   it('skips companies the ICP gate dropped', async () => {
-    const out = await runStage('company_size', { companies: [{ ...companies[0], dropped: true }], contacts: [] }, settings(), providers);
+    const out = await runStage(
+      'company_size',
+      { companies: [{ ...companies[0], dropped: true }], contacts: [] },
+      settings(),
+      providers,
+    );
     expect(out.companies[0].company_size).toBeUndefined();
     expect(out.units).toBe(0);
   });
@@ -85,30 +156,55 @@ describe('company_size', () => {
 describe('contact_discovery', () => {
   it('finds at most five curated people per company, most senior first (ties by name), without their addresses', async () => {
     const out = await runStage('contact_discovery', { companies, contacts: [] }, settings(), providers);
-    expect(out.contacts.map((c) => c.full_name)).toEqual(['Ada Park', 'Liam Chen', 'Sofia Rossi', 'Ethan Brooks', 'Maya Patel']);
-    expect(out.contacts.every((c) => c.email === null && c.domain === 'orbit.io' && c.source === 'contact_discovery')).toBe(true);
+    expect(out.contacts.map((c) => c.full_name)).toEqual([
+      'Ada Park',
+      'Liam Chen',
+      'Sofia Rossi',
+      'Ethan Brooks',
+      'Maya Patel',
+    ]);
+    expect(
+      out.contacts.every((c) => c.email === null && c.domain === 'orbit.io' && c.source === 'contact_discovery'),
+    ).toBe(true);
     expect(out.contacts[0]).toMatchObject({ row_id: 'co-0-0', person_id: 'p1', company_input_index: 0 });
     expect(out.units).toBe(5);
   });
 
   it('keeps only roles matching the role focus', async () => {
-    const out = await runStage('contact_discovery', { companies, contacts: [] }, settings({ roleFocus: ['growth', 'marketing'] }), providers);
+    const out = await runStage(
+      'contact_discovery',
+      { companies, contacts: [] },
+      settings({ roleFocus: ['growth', 'marketing'] }),
+      providers,
+    );
     expect(out.contacts.map((c) => c.title)).toEqual(['Head of Growth', 'Marketing Manager']);
     expect(out.units).toBe(2);
   });
 });
 
-const discovered = async (): Promise<ContactRow[]> => (await runStage('contact_discovery', { companies, contacts: [] }, settings(), providers)).contacts;
+const discovered = async (): Promise<ContactRow[]> =>
+  (await runStage('contact_discovery', { companies, contacts: [] }, settings(), providers)).contacts;
 
 describe('email_lookup', () => {
   it('uses the curated address when there is one (confidence 1)', async () => {
-    const out = await runStage('email_lookup', { companies: [], contacts: (await discovered()).slice(0, 1) }, settings(), providers);
-    expect(out.contacts[0]).toMatchObject({ email: 'ada.park@orbit.io', email_lookup: { status: 'found', source: 'curated', confidence: 1 } });
+    const out = await runStage(
+      'email_lookup',
+      { companies: [], contacts: (await discovered()).slice(0, 1) },
+      settings(),
+      providers,
+    );
+    expect(out.contacts[0]).toMatchObject({
+      email: 'ada.park@orbit.io',
+      email_lookup: { status: 'found', source: 'curated', confidence: 1 },
+    });
     expect(out.units).toBe(1);
   });
 
   it('otherwise infers the domain pattern from known addresses there, with a confidence', async () => {
-    const contacts = [...(await discovered()).slice(3, 4), ...contactRows([{ full_name: 'Grace Hopper', domain: 'orbit.io' }])];
+    const contacts = [
+      ...(await discovered()).slice(3, 4),
+      ...contactRows([{ full_name: 'Grace Hopper', domain: 'orbit.io' }]),
+    ];
     const out = await runStage('email_lookup', { companies: [], contacts }, settings(), providers);
     expect(out.contacts.map((c) => [c.email, c.email_lookup?.source, c.email_lookup?.pattern])).toEqual([
       ['ethan.brooks@orbit.io', 'pattern', '{first}.{last}'],
@@ -119,7 +215,11 @@ describe('email_lookup', () => {
   });
 
   it('finds nothing (and charges nothing) without known addresses or a name, and skips contacts that have one', async () => {
-    const contacts = contactRows([{ full_name: 'Jonas Weber', domain: 'shade.xyz' }, { first_name: 'Cher', domain: 'orbit.io' }, { email: 'x@y.io' }]);
+    const contacts = contactRows([
+      { full_name: 'Jonas Weber', domain: 'shade.xyz' },
+      { first_name: 'Cher', domain: 'orbit.io' },
+      { email: 'x@y.io' },
+    ]);
     const out = await runStage('email_lookup', { companies: [], contacts }, settings(), providers);
     expect(out.contacts.map((c) => c.email_lookup?.status)).toEqual(['not_found', 'not_found', undefined]);
     expect(out.units).toBe(0);
@@ -127,7 +227,7 @@ describe('email_lookup', () => {
 });
 
 describe('email_verify', () => {
-  const verify = async (email: string) => (await providers.email_verify.run({ email }));
+  const verify = async (email: string) => await providers.email_verify.run({ email });
   const cases: [string, string, string[]][] = [
     ['ada.park@orbit.io', 'deliverable', []],
     ['not an address', 'undeliverable', ['syntax']],
@@ -140,11 +240,16 @@ describe('email_verify', () => {
     ['ada@reserved.invalid', 'undeliverable', ['no_mx']],
   ];
   for (const [email, status, reasons] of cases) {
-    it(`${email} → ${status} ${reasons.join(',')}`, async () => expect(await verify(email)).toEqual({ status, reasons }));
+    it(`${email} → ${status} ${reasons.join(',')}`, async () =>
+      expect(await verify(email)).toEqual({ status, reasons }));
   }
 
   it('charges one unit per address checked and counts statuses', async () => {
-    const contacts = contactRows([{ email: 'ada.park@orbit.io' }, { email: 'info@orbit.io' }, { full_name: 'No Mail' }]);
+    const contacts = contactRows([
+      { email: 'ada.park@orbit.io' },
+      { email: 'info@orbit.io' },
+      { full_name: 'No Mail' },
+    ]);
     const out = await runStage('email_verify', { companies: [], contacts }, settings(), providers);
     expect(out.units).toBe(2);
     expect(out.counters).toEqual({ deliverable: 1, risky: 1 });
@@ -169,7 +274,14 @@ describe('linkedin_enrich', () => {
       { full_name: 'No Profile' },
     ]);
     const out = await runStage('linkedin_enrich', { companies: [], contacts }, settings(), providers);
-    expect(out.contacts[0]).toMatchObject({ full_name: 'Ada Park', first_name: 'Ada', title: 'Chief Executive', x_url: 'https://x.com/Ada', person_id: 'p1', linkedin_enrich: { status: 'enriched' } });
+    expect(out.contacts[0]).toMatchObject({
+      full_name: 'Ada Park',
+      first_name: 'Ada',
+      title: 'Chief Executive',
+      x_url: 'https://x.com/Ada',
+      person_id: 'p1',
+      linkedin_enrich: { status: 'enriched' },
+    });
     expect(out.contacts[0].email).toBeNull();
     expect(out.contacts[1].linkedin_enrich).toEqual({ status: 'not_found' });
     expect(out.units).toBe(1);
@@ -178,9 +290,21 @@ describe('linkedin_enrich', () => {
 
 describe('address patterns', () => {
   it('picks the pattern most known addresses follow; confidence grows with share and samples', () => {
-    const known = (pairs: [string, string][]) => pairs.map(([name, localPart]) => ({ name: nameParts({ full_name: name })!, localPart }));
-    expect(inferPattern(known([['Ada Park', 'apark'], ['Liam Chen', 'lchen'], ['Sofia Rossi', 'sofia.rossi']]))).toEqual({
-      pattern: '{f}{last}', support: 2, samples: 3, confidence: 0.8,
+    const known = (pairs: [string, string][]) =>
+      pairs.map(([name, localPart]) => ({ name: nameParts({ full_name: name })!, localPart }));
+    expect(
+      inferPattern(
+        known([
+          ['Ada Park', 'apark'],
+          ['Liam Chen', 'lchen'],
+          ['Sofia Rossi', 'sofia.rossi'],
+        ]),
+      ),
+    ).toEqual({
+      pattern: '{f}{last}',
+      support: 2,
+      samples: 3,
+      confidence: 0.8,
     });
     expect(inferPattern(known([['Ada Park', 'ada']]))).toMatchObject({ pattern: '{first}', confidence: 0.65 });
     expect(inferPattern(known([['Ada Park', 'xyz']]))).toBeUndefined();

@@ -18,10 +18,22 @@ describe('planJob: presets', () => {
     {
       preset: 'full_pipeline',
       facts: facts(),
-      stages: ['qualification', 'company_size', 'contact_discovery', 'email_lookup', 'email_verify', 'deliverable_finalize'],
+      stages: [
+        'qualification',
+        'company_size',
+        'contact_discovery',
+        'email_lookup',
+        'email_verify',
+        'deliverable_finalize',
+      ],
       warnings: 0,
     },
-    { preset: 'verify_existing_emails', facts: facts({ companies: 0, contacts: 5 }), stages: ['email_verify', 'deliverable_finalize'], warnings: 0 },
+    {
+      preset: 'verify_existing_emails',
+      facts: facts({ companies: 0, contacts: 5 }),
+      stages: ['email_verify', 'deliverable_finalize'],
+      warnings: 0,
+    },
     {
       preset: 'verify_existing_emails',
       facts: facts({ companies: 0, contacts: 5, contactsWithoutEmail: 2 }),
@@ -74,23 +86,51 @@ describe('planJob: custom capability lists', () => {
   });
 
   it('notes inputs the chosen capabilities do not use', () => {
-    expect(planJob({ capabilities: ['email_verify'] }, facts({ contacts: 2 })).warnings).toEqual(['input_assets.companies is not used by the chosen capabilities']);
-    expect(planJob({ capabilities: ['company_size'] }, facts({ contacts: 2 })).warnings).toEqual(['input_assets.contacts is not used by the chosen capabilities']);
+    expect(planJob({ capabilities: ['email_verify'] }, facts({ contacts: 2 })).warnings).toEqual([
+      'input_assets.companies is not used by the chosen capabilities',
+    ]);
+    expect(planJob({ capabilities: ['company_size'] }, facts({ contacts: 2 })).warnings).toEqual([
+      'input_assets.contacts is not used by the chosen capabilities',
+    ]);
     expect(planJob({ capabilities: ['linkedin_enrich'] }, facts({ companies: 0, contacts: 2 })).warnings).toEqual([
       'no contact has a linkedin_url, so linkedin_enrich has nothing to enrich',
     ]);
   });
 
   it('deliverable_finalize alone is a deduplication of the inputs, with nothing to warn about', () => {
-    expect(planJob({ capabilities: ['deliverable_finalize'] }, facts({ contacts: 4 }))).toEqual({ preset: 'custom', capabilities: ['deliverable_finalize'], warnings: [] });
+    expect(planJob({ capabilities: ['deliverable_finalize'] }, facts({ contacts: 4 }))).toEqual({
+      preset: 'custom',
+      capabilities: ['deliverable_finalize'],
+      warnings: [],
+    });
   });
 
   const invalid: { name: string; choice: Parameters<typeof planJob>[0]; facts: InputFacts; path: string }[] = [
-    { name: 'both preset and capabilities', choice: { preset: 'full_pipeline', capabilities: ['qualification'] }, facts: facts(), path: 'body' },
+    {
+      name: 'both preset and capabilities',
+      choice: { preset: 'full_pipeline', capabilities: ['qualification'] },
+      facts: facts(),
+      path: 'body',
+    },
     { name: 'neither preset nor capabilities', choice: {}, facts: facts(), path: 'body' },
-    { name: 'no inputs at all', choice: { preset: 'full_pipeline' }, facts: facts({ companies: 0 }), path: 'input_assets' },
-    { name: 'company capabilities without companies', choice: { capabilities: ['company_size'] }, facts: facts({ companies: 0, contacts: 3 }), path: 'input_assets.companies' },
-    { name: 'contact discovery pulled in without companies', choice: { capabilities: ['email_lookup'] }, facts: facts({ companies: 0, contacts: 0 }), path: 'input_assets' },
+    {
+      name: 'no inputs at all',
+      choice: { preset: 'full_pipeline' },
+      facts: facts({ companies: 0 }),
+      path: 'input_assets',
+    },
+    {
+      name: 'company capabilities without companies',
+      choice: { capabilities: ['company_size'] },
+      facts: facts({ companies: 0, contacts: 3 }),
+      path: 'input_assets.companies',
+    },
+    {
+      name: 'contact discovery pulled in without companies',
+      choice: { capabilities: ['email_lookup'] },
+      facts: facts({ companies: 0, contacts: 0 }),
+      path: 'input_assets',
+    },
   ];
   for (const c of invalid) {
     it(`rejects ${c.name} with a validation error on ${c.path}`, () => {

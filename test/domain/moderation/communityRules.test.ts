@@ -7,7 +7,13 @@ import { DEFAULT_RULES } from '#shared/domain/moderation/rules';
 describe('warn limit', () => {
   it('stretches the warning rung; a severe breach starts at the mute whatever the limit', () => {
     expect([0, 1, 2, 3].map((prior) => actionFor('offence', prior))).toEqual(['warn', 'mute', 'ban', 'ban']);
-    expect([0, 1, 2, 3, 4].map((prior) => actionFor('offence', prior, 3))).toEqual(['warn', 'warn', 'warn', 'mute', 'ban']);
+    expect([0, 1, 2, 3, 4].map((prior) => actionFor('offence', prior, 3))).toEqual([
+      'warn',
+      'warn',
+      'warn',
+      'mute',
+      'ban',
+    ]);
     expect([0, 1].map((prior) => actionFor('offence', prior, 0))).toEqual(['mute', 'ban']);
     expect([0, 1].map((prior) => actionFor('severe', prior, 3))).toEqual(['mute', 'ban']);
     expect(actionFor('minor', 5, 3)).toBe('delete');
@@ -22,7 +28,10 @@ describe('ruleSetOf', () => {
   });
 
   it('drops disabled rules, applies thresholds and widens the memory window to the longest rule window', () => {
-    const doc = mergeRules(DEFAULT_COMMUNITY_RULES, { rules: { shouting: { enabled: false }, repeated_message: { window_seconds: 3600 } }, new_member_days: 7 });
+    const doc = mergeRules(DEFAULT_COMMUNITY_RULES, {
+      rules: { shouting: { enabled: false }, repeated_message: { window_seconds: 3600 } },
+      new_member_days: 7,
+    });
     const set = ruleSetOf(doc);
     expect(set.rules.map((r) => r.id)).not.toContain('shouting');
     expect(set.rules.find((r) => r.id === 'repeated_message')).toMatchObject({ windowSeconds: 3600, maxCopies: 2 });

@@ -65,7 +65,14 @@ describe('graduated actions', () => {
   it('renders the alert template and writes an audit entry for every action', () => {
     const [first] = run([event('DM me for support', '2026-11-22T10:00:00.000Z')]);
     expect(first.decision).toMatchObject({ action: 'mute', rule: 'scam_phrase', alert: '[mute] spammer' });
-    expect(first.audit).toMatchObject({ user_id: 'u1', username: 'spammer', action: 'mute', rule: 'scam_phrase', message_excerpt: 'DM me for support', alert_message: '[mute] spammer' });
+    expect(first.audit).toMatchObject({
+      user_id: 'u1',
+      username: 'spammer',
+      action: 'mute',
+      rule: 'scam_phrase',
+      message_excerpt: 'DM me for support',
+      alert_message: '[mute] spammer',
+    });
     expect(first.delta).toEqual({ messages_scanned: 1, messages_flagged: 1, mute: 1 });
   });
 
@@ -79,7 +86,11 @@ describe('exemptions, joins and monitoring', () => {
   it('spares whitelisted usernames (any case, with or without @) and roles from actions but still counts their messages', () => {
     const out = run([
       event('DM me for support', '2026-11-22T10:00:00.000Z', { username: 'teamlead' }),
-      event('connect your wallet here', '2026-11-22T10:00:01.000Z', { id: 'u2', username: 'mod', role_ids: ['role-x', 'role-mod'] }),
+      event('connect your wallet here', '2026-11-22T10:00:01.000Z', {
+        id: 'u2',
+        username: 'mod',
+        role_ids: ['role-x', 'role-mod'],
+      }),
     ]);
     expect(out.map((o) => [o.decision.action, o.decision.rule])).toEqual([
       ['allow', 'whitelisted'],
@@ -90,9 +101,20 @@ describe('exemptions, joins and monitoring', () => {
   });
 
   it('welcomes a joining member with the rendered welcome message, and not when welcomes are off', () => {
-    const join: ChatEvent = { event_id: 'j1', type: 'member_join', user: { id: 'u9', username: 'newbie' }, sent_at: '2026-11-22T10:00:00.000Z' };
+    const join: ChatEvent = {
+      event_id: 'j1',
+      type: 'member_join',
+      user: { id: 'u9', username: 'newbie' },
+      sent_at: '2026-11-22T10:00:00.000Z',
+    };
     const [on] = run([join]);
-    expect(on.decision).toEqual({ event_id: 'j1', action: 'allow', rule: 'member_join', reason: 'A member joined', welcome_message: 'Welcome newbie, read the rules!' });
+    expect(on.decision).toEqual({
+      event_id: 'j1',
+      action: 'allow',
+      rule: 'member_join',
+      reason: 'A member joined',
+      welcome_message: 'Welcome newbie, read the rules!',
+    });
     expect(on.delta).toEqual({ members_joined: 1, welcome_messages_sent: 1 });
     const [off] = run([join], community({ shouldSendWelcomeMessages: false }));
     expect(off.decision.welcome_message).toBeUndefined();
@@ -100,15 +122,29 @@ describe('exemptions, joins and monitoring', () => {
   });
 
   it('remembers the join time: a link right after joining is held, a member of old standing is not', () => {
-    const joined: ChatEvent = { event_id: 'j2', type: 'member_join', user: { id: 'u1', username: 'fresh' }, sent_at: '2026-11-22T10:00:00.000Z' };
-    const out = run([joined, event('docs: https://docs.example.org', '2026-11-22T10:01:00.000Z', { joined_at: undefined, username: 'fresh' })]);
+    const joined: ChatEvent = {
+      event_id: 'j2',
+      type: 'member_join',
+      user: { id: 'u1', username: 'fresh' },
+      sent_at: '2026-11-22T10:00:00.000Z',
+    };
+    const out = run([
+      joined,
+      event('docs: https://docs.example.org', '2026-11-22T10:01:00.000Z', { joined_at: undefined, username: 'fresh' }),
+    ]);
     expect(out[1].decision.rule).toBe('link');
-    const veteran = run([event('docs: https://docs.example.org', '2026-11-22T10:01:00.000Z', { joined_at: '2024-01-01T00:00:00.000Z' })]);
+    const veteran = run([
+      event('docs: https://docs.example.org', '2026-11-22T10:01:00.000Z', { joined_at: '2024-01-01T00:00:00.000Z' }),
+    ]);
     expect(veteran[0].decision.action).toBe('allow');
   });
 
   it('takes no action while the community is not monitored, but counts the message', () => {
-    for (const source of [community({ billingState: 'suspended' }), community({ activatedAt: null }), community({ billingState: 'expired' })]) {
+    for (const source of [
+      community({ billingState: 'suspended' }),
+      community({ activatedAt: null }),
+      community({ billingState: 'expired' }),
+    ]) {
       const [out] = run([event('DM me for support', '2026-11-22T10:00:00.000Z')], source);
       expect(out.decision).toMatchObject({ action: 'allow', rule: 'not_monitored' });
       expect(out.delta).toEqual({ messages_scanned: 1 });
@@ -116,14 +152,22 @@ describe('exemptions, joins and monitoring', () => {
   });
 
   it('reads /activate <token> typed in the chat as an activation event', () => {
-    expect(asActivation(event('/activate abc123', '2026-11-22T10:00:00.000Z'))).toMatchObject({ type: 'activation', token: 'abc123' });
-    expect(asActivation(event('/activate@OurBot abc123', '2026-11-22T10:00:00.000Z'))).toMatchObject({ type: 'activation', token: 'abc123' });
+    expect(asActivation(event('/activate abc123', '2026-11-22T10:00:00.000Z'))).toMatchObject({
+      type: 'activation',
+      token: 'abc123',
+    });
+    expect(asActivation(event('/activate@OurBot abc123', '2026-11-22T10:00:00.000Z'))).toMatchObject({
+      type: 'activation',
+      token: 'abc123',
+    });
     expect(asActivation(event('how do I /activate this?', '2026-11-22T10:00:00.000Z')).type).toBe('message');
   });
 });
 
 describe('renderTemplate', () => {
   it('fills {action} and {username} wherever they appear and leaves unknown placeholders visible', () => {
-    expect(renderTemplate('{username} got a {action}; {username} again {oops}', { action: 'warn', username: 'bob' })).toBe('bob got a warn; bob again {oops}');
+    expect(
+      renderTemplate('{username} got a {action}; {username} again {oops}', { action: 'warn', username: 'bob' }),
+    ).toBe('bob got a warn; bob again {oops}');
   });
 });

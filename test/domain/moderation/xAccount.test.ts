@@ -25,7 +25,12 @@ import { startXStandIn } from '#test/support/xStandIn';
 const CLIENT = { clientId: 'x-client-id-123', clientSecret: 'x-client-secret-456' };
 const x = await startXStandIn(CLIENT);
 const saved = { ...process.env };
-Object.assign(process.env, { X_CLIENT_ID: CLIENT.clientId, X_CLIENT_SECRET: CLIENT.clientSecret, X_API_BASE: x.apiBase, X_AUTHORIZE_URL: x.authorizeUrl });
+Object.assign(process.env, {
+  X_CLIENT_ID: CLIENT.clientId,
+  X_CLIENT_SECRET: CLIENT.clientSecret,
+  X_API_BASE: x.apiBase,
+  X_AUTHORIZE_URL: x.authorizeUrl,
+});
 const clock = new ManualClock();
 installLocalPorts(clock, { realDns: false });
 // A key of this file's own (the local runtime keeps one beside its data).
@@ -61,7 +66,10 @@ async function connected() {
   const account = x.addAccount({ id: String(4_000_000 + ++accountNo), username: `acme_${accountNo}` });
   const url = (await xAuthorizeUrl(community, API_BASE))!;
   const back = new URL(x.authorize(url, account.id));
-  const result = await completeXAuthorization({ code: back.searchParams.get('code')!, state: back.searchParams.get('state')! }, bind);
+  const result = await completeXAuthorization(
+    { code: back.searchParams.get('code')!, state: back.searchParams.get('state')! },
+    bind,
+  );
   expect(result.status).toBe(200);
   return { community, account, url, back };
 }
@@ -107,9 +115,16 @@ describe('the callback', () => {
     const exchange = x.calls.find((c) => c.path === '/2/oauth2/token')!;
     const form = x.formOf(exchange);
     expect(Object.keys(form).sort()).toEqual(['code', 'code_verifier', 'grant_type', 'redirect_uri']);
-    expect(form).toMatchObject({ grant_type: 'authorization_code', redirect_uri: `${API_BASE}/integrations/moderation/x/callback` });
-    expect(createHash('sha256').update(form.code_verifier).digest('base64url')).toBe(new URL(url).searchParams.get('code_challenge'));
-    expect(exchange.authorization).toBe(`Basic ${Buffer.from(`${CLIENT.clientId}:${CLIENT.clientSecret}`).toString('base64')}`);
+    expect(form).toMatchObject({
+      grant_type: 'authorization_code',
+      redirect_uri: `${API_BASE}/integrations/moderation/x/callback`,
+    });
+    expect(createHash('sha256').update(form.code_verifier).digest('base64url')).toBe(
+      new URL(url).searchParams.get('code_challenge'),
+    );
+    expect(exchange.authorization).toBe(
+      `Basic ${Buffer.from(`${CLIENT.clientId}:${CLIENT.clientSecret}`).toString('base64')}`,
+    );
     const me = x.calls.find((c) => c.path === '/2/users/me')!;
     expect(me.method).toBe('GET');
     expect(bound.at(-1)).toEqual({ communityId: community.id, accountId: account.id });
@@ -132,7 +147,10 @@ describe('the callback', () => {
   it('a used state is 400, and so is an unknown one; neither reaches X', async () => {
     const { back } = await connected();
     x.reset();
-    const again = await completeXAuthorization({ code: back.searchParams.get('code')!, state: back.searchParams.get('state')! }, bind);
+    const again = await completeXAuthorization(
+      { code: back.searchParams.get('code')!, state: back.searchParams.get('state')! },
+      bind,
+    );
     expect(again).toMatchObject({ status: 400, message: expect.stringContaining('already used') });
     const unknown = await completeXAuthorization({ code: 'c', state: 'not-a-state-we-issued' }, bind);
     expect(unknown).toMatchObject({ status: 400, message: expect.stringContaining('not one we issued') });
@@ -145,7 +163,10 @@ describe('the callback', () => {
     const account = x.addAccount({ id: '4999001', username: 'late_acme' });
     const back = new URL(x.authorize((await xAuthorizeUrl(community, API_BASE))!, account.id));
     clock.advance(61 * 60 * 1000);
-    const late = await completeXAuthorization({ code: back.searchParams.get('code')!, state: back.searchParams.get('state')! }, bind);
+    const late = await completeXAuthorization(
+      { code: back.searchParams.get('code')!, state: back.searchParams.get('state')! },
+      bind,
+    );
     expect(late).toMatchObject({ status: 400, message: expect.stringContaining('expired') });
     expect(x.calls).toEqual([]);
     expect(await getXAccount(community.id)).toBeUndefined();
@@ -154,7 +175,10 @@ describe('the callback', () => {
   it('a declined authorization uses up the state and connects nothing', async () => {
     const community = await xCommunity();
     const state = new URL((await xAuthorizeUrl(community, API_BASE))!).searchParams.get('state')!;
-    expect(await completeXAuthorization({ state, error: 'access_denied' }, bind)).toMatchObject({ status: 400, title: 'Authorization declined' });
+    expect(await completeXAuthorization({ state, error: 'access_denied' }, bind)).toMatchObject({
+      status: 400,
+      title: 'Authorization declined',
+    });
     expect(await getXAccount(community.id)).toBeUndefined();
   });
 
@@ -162,7 +186,10 @@ describe('the callback', () => {
     const community = await xCommunity();
     const state = new URL((await xAuthorizeUrl(community, API_BASE))!).searchParams.get('state')!;
     expect(await completeXAuthorization({ state, code: 'forged-code' }, bind)).toMatchObject({ status: 400 });
-    expect(x.formOf(x.calls.find((c) => c.path === '/2/oauth2/token')!)).toMatchObject({ grant_type: 'authorization_code', code: 'forged-code' });
+    expect(x.formOf(x.calls.find((c) => c.path === '/2/oauth2/token')!)).toMatchObject({
+      grant_type: 'authorization_code',
+      code: 'forged-code',
+    });
     expect(await getXAccount(community.id)).toBeUndefined();
   });
 });
@@ -192,20 +219,36 @@ describe('sessions and refresh', () => {
 
   it('X rotates refresh tokens: the spent one is refused, and a refused refresh asks for a new authorization', async () => {
     const { community } = await connected();
-    const before = JSON.parse(await ports().encryption.open((await getXAccount(community.id))!.sealed, `x-tokens:${community.id}`));
+    const before = JSON.parse(
+      await ports().encryption.open((await getXAccount(community.id))!.sealed, `x-tokens:${community.id}`),
+    );
     x.expireAccessTokens();
     clock.advance(2 * 60 * 60 * 1000);
     await xSession(community.id);
     const api = new XApi(x.apiBase);
-    expect(await api.token(CLIENT.clientId, CLIENT.clientSecret, { grant_type: 'refresh_token', refresh_token: before.refresh_token })).toMatchObject({
+    expect(
+      await api.token(CLIENT.clientId, CLIENT.clientSecret, {
+        grant_type: 'refresh_token',
+        refresh_token: before.refresh_token,
+      }),
+    ).toMatchObject({
       ok: false,
       status: 400,
       error: expect.stringContaining('invalid_request'),
     });
 
     // Someone else spends the live refresh token: our next refresh is refused and remembered.
-    const now = JSON.parse(await ports().encryption.open((await getXAccount(community.id))!.sealed, `x-tokens:${community.id}`));
-    expect((await api.token(CLIENT.clientId, CLIENT.clientSecret, { grant_type: 'refresh_token', refresh_token: now.refresh_token })).ok).toBe(true);
+    const now = JSON.parse(
+      await ports().encryption.open((await getXAccount(community.id))!.sealed, `x-tokens:${community.id}`),
+    );
+    expect(
+      (
+        await api.token(CLIENT.clientId, CLIENT.clientSecret, {
+          grant_type: 'refresh_token',
+          refresh_token: now.refresh_token,
+        })
+      ).ok,
+    ).toBe(true);
     x.expireAccessTokens();
     clock.advance(2 * 60 * 60 * 1000);
     await expect(xSession(community.id)).rejects.toMatchObject({ reason: 'refused' });
@@ -219,7 +262,9 @@ describe('sessions and refresh', () => {
     const { community } = await connected();
     x.expireAccessTokens();
     x.reset();
-    const out = await asXAccount(community.id, (s) => new XApi(x.apiBase).request(s.accessToken, { method: 'GET', route: '/2/users/me' }));
+    const out = await asXAccount(community.id, (s) =>
+      new XApi(x.apiBase).request(s.accessToken, { method: 'GET', route: '/2/users/me' }),
+    );
     expect(out).toMatchObject({ ok: true });
     expect(x.calls.map((c) => c.path)).toEqual(['/2/users/me', '/2/oauth2/token', '/2/users/me']);
   });

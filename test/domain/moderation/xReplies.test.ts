@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { afterPage, MAX_PAGES_PER_POLL, repliesToEvents, searchRequest } from '#shared/domain/moderation/platforms/x/replies';
+import {
+  afterPage,
+  MAX_PAGES_PER_POLL,
+  repliesToEvents,
+  searchRequest,
+} from '#shared/domain/moderation/platforms/x/replies';
 
 describe('searching replies', () => {
   it('asks for replies to the account, not by it, since the newest seen', () => {
@@ -17,7 +22,10 @@ describe('searching replies', () => {
   });
 
   it('goes on from next_token while paging', () => {
-    expect(searchRequest('acme', { sinceId: '10', paging: { nextToken: 'tok', newestId: '99' } }).query).toMatchObject({ since_id: '10', next_token: 'tok' });
+    expect(searchRequest('acme', { sinceId: '10', paging: { nextToken: 'tok', newestId: '99' } }).query).toMatchObject({
+      since_id: '10',
+      next_token: 'tok',
+    });
   });
 
   it('refuses a user name that would change the query', () => {
@@ -28,7 +36,10 @@ describe('searching replies', () => {
 
 describe('the cursor', () => {
   it('a first search reads one page and starts from its newest post', () => {
-    expect(afterPage({}, { meta: { newest_id: '50', oldest_id: '1', next_token: 'more' } }, 1)).toEqual({ cursor: { sinceId: '50' }, more: false });
+    expect(afterPage({}, { meta: { newest_id: '50', oldest_id: '1', next_token: 'more' } }, 1)).toEqual({
+      cursor: { sinceId: '50' },
+      more: false,
+    });
     expect(afterPage({}, { meta: { result_count: 0 } }, 1)).toEqual({ cursor: {}, more: false });
   });
 
@@ -40,12 +51,19 @@ describe('the cursor', () => {
   });
 
   it('a search longer than one poll is carried on by the next, since_id unmoved', () => {
-    const stop = afterPage({ sinceId: '10', paging: { nextToken: 'p5', newestId: '900' } }, { meta: { newest_id: '300', next_token: 'p6' } }, MAX_PAGES_PER_POLL);
+    const stop = afterPage(
+      { sinceId: '10', paging: { nextToken: 'p5', newestId: '900' } },
+      { meta: { newest_id: '300', next_token: 'p6' } },
+      MAX_PAGES_PER_POLL,
+    );
     expect(stop).toEqual({ cursor: { sinceId: '10', paging: { nextToken: 'p6', newestId: '900' } }, more: false });
   });
 
   it('nothing new keeps since_id', () => {
-    expect(afterPage({ sinceId: '10' }, { meta: { result_count: 0 } }, 1)).toEqual({ cursor: { sinceId: '10' }, more: false });
+    expect(afterPage({ sinceId: '10' }, { meta: { result_count: 0 } }, 1)).toEqual({
+      cursor: { sinceId: '10' },
+      more: false,
+    });
   });
 });
 
@@ -56,11 +74,28 @@ describe('replies as chat events', () => {
         { id: '1860000000000000200', text: 'second', author_id: '7', created_at: '2026-11-24T08:00:02.000Z' },
         { id: '1860000000000000100', text: 'first', author_id: '8', created_at: '2026-11-24T08:00:01.000Z' },
       ],
-      includes: { users: [{ id: '7', username: 'seven' }, { id: '8', username: 'eight' }] },
+      includes: {
+        users: [
+          { id: '7', username: 'seven' },
+          { id: '8', username: 'eight' },
+        ],
+      },
     });
     expect(events).toEqual([
-      { event_id: '1860000000000000100', type: 'message', user: { id: '8', username: 'eight' }, text: 'first', sent_at: '2026-11-24T08:00:01.000Z' },
-      { event_id: '1860000000000000200', type: 'message', user: { id: '7', username: 'seven' }, text: 'second', sent_at: '2026-11-24T08:00:02.000Z' },
+      {
+        event_id: '1860000000000000100',
+        type: 'message',
+        user: { id: '8', username: 'eight' },
+        text: 'first',
+        sent_at: '2026-11-24T08:00:01.000Z',
+      },
+      {
+        event_id: '1860000000000000200',
+        type: 'message',
+        user: { id: '7', username: 'seven' },
+        text: 'second',
+        sent_at: '2026-11-24T08:00:02.000Z',
+      },
     ]);
   });
 

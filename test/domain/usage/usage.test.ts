@@ -3,7 +3,13 @@ import { summarizeUsage, usageRange } from '#shared/domain/usage/usage';
 import { ValidationError } from '#shared/http/errors';
 
 const today = new Date('2026-11-22T15:00:00.000Z');
-const entry = (created_at: string, tool_name: string, credits: number) => ({ created_at, tool_name, credits, ref_id: 'r', charge_id: `${created_at}${tool_name}` });
+const entry = (created_at: string, tool_name: string, credits: number) => ({
+  created_at,
+  tool_name,
+  credits,
+  ref_id: 'r',
+  charge_id: `${created_at}${tool_name}`,
+});
 
 describe('usage range', () => {
   it('defaults to the 30 days before today, inclusive of both ends', () => {
@@ -52,7 +58,14 @@ describe('usage summary', () => {
 
   it('has no projection under 7 days, no percentage without an allowance and no top tool when nothing was used', () => {
     const s = summarizeUsage([], usageRange(today, '2026-11-20', '2026-11-22'), null);
-    expect(s).toMatchObject({ total_used: 0, projected: null, percentage_used: null, top_tool: null, allowance: null, average_daily: 0 });
+    expect(s).toMatchObject({
+      total_used: 0,
+      projected: null,
+      percentage_used: null,
+      top_tool: null,
+      allowance: null,
+      average_daily: 0,
+    });
     expect(s.by_day.map((d) => d.credits)).toEqual([0, 0, 0]);
   });
 });

@@ -44,7 +44,8 @@ describe('address classes', () => {
     ['64:ff9b::808:808', 'private'],
     ['::2', 'private'],
   ];
-  for (const [address, expected] of cases) it(`${address} is ${expected}`, () => expect(classifyAddress(address)).toBe(expected));
+  for (const [address, expected] of cases)
+    it(`${address} is ${expected}`, () => expect(classifyAddress(address)).toBe(expected));
 });
 
 describe('URL shape', () => {
@@ -66,7 +67,8 @@ describe('URL shape', () => {
     ['ftp://hooks.example.com/in', false],
     ['not a url', false],
   ];
-  for (const [url, ok] of deployed) it(`deployed: ${url} ${ok ? 'accepted' : 'refused'}`, () => expect(checkUrlShape(url, 'deployed').ok).toBe(ok));
+  for (const [url, ok] of deployed)
+    it(`deployed: ${url} ${ok ? 'accepted' : 'refused'}`, () => expect(checkUrlShape(url, 'deployed').ok).toBe(ok));
 
   const local: [string, boolean][] = [
     ['http://127.0.0.1:4000/in', true],
@@ -75,7 +77,8 @@ describe('URL shape', () => {
     ['http://hooks.example.com/in', false],
     ['http://10.0.0.5/in', false],
   ];
-  for (const [url, ok] of local) it(`local: ${url} ${ok ? 'accepted' : 'refused'}`, () => expect(checkUrlShape(url, 'local').ok).toBe(ok));
+  for (const [url, ok] of local)
+    it(`local: ${url} ${ok ? 'accepted' : 'refused'}`, () => expect(checkUrlShape(url, 'local').ok).toBe(ok));
 });
 
 describe('destination after DNS resolution', () => {
@@ -84,13 +87,19 @@ describe('destination after DNS resolution', () => {
     dns.set('hooks.customer.com', ['93.184.216.34']);
     expect((await checkDestination('https://hooks.customer.com/in', 'deployed', dns)).ok).toBe(true);
     dns.set('hooks.customer.com', ['93.184.216.34', '10.0.0.7']);
-    expect(await checkDestination('https://hooks.customer.com/in', 'deployed', dns)).toMatchObject({ ok: false, reason: expect.stringContaining('private') });
+    expect(await checkDestination('https://hooks.customer.com/in', 'deployed', dns)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('private'),
+    });
     dns.set('hooks.customer.com', ['169.254.169.254']);
     expect((await checkDestination('https://hooks.customer.com/in', 'deployed', dns)).ok).toBe(false);
   });
 
   it('refuses a host that does not resolve', async () => {
-    expect(await checkDestination('https://nowhere.invalid/in', 'deployed', new TableResolver())).toMatchObject({ ok: false, reason: 'host does not resolve' });
+    expect(await checkDestination('https://nowhere.invalid/in', 'deployed', new TableResolver())).toMatchObject({
+      ok: false,
+      reason: 'host does not resolve',
+    });
   });
 
   it('locally lets http reach loopback names but not a name that resolves elsewhere', async () => {

@@ -6,7 +6,12 @@ import { MAX_ATTEMPTS, RETRY_DELAYS_MS, retryDelayAfter, shouldDisable } from '#
 describe('Standard Webhooks signing', () => {
   it("reproduces the specification's published example signature", () => {
     // From the Standard Webhooks specification (spec/standard-webhooks.md, "Signature scheme" example).
-    const headers = signWebhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', new Date(1614265330 * 1000), '{"test": 2432232314}');
+    const headers = signWebhook(
+      'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      new Date(1614265330 * 1000),
+      '{"test": 2432232314}',
+    );
     expect(headers).toEqual({
       'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek',
       'webhook-timestamp': '1614265330',
@@ -32,7 +37,18 @@ describe('Standard Webhooks signing', () => {
 describe('retry schedule', () => {
   it('is 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after the first attempt', () => {
     const delays = Array.from({ length: 10 }, (_, i) => retryDelayAfter(i + 1));
-    expect(delays).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000, null, null, null]);
+    expect(delays).toEqual([
+      5_000,
+      300_000,
+      1_800_000,
+      7_200_000,
+      18_000_000,
+      36_000_000,
+      36_000_000,
+      null,
+      null,
+      null,
+    ]);
     expect(MAX_ATTEMPTS).toBe(RETRY_DELAYS_MS.length + 1);
   });
 

@@ -9,7 +9,12 @@ import { slotIds, type CanonicalSlots } from '#shared/domain/intelligence/slots'
 import { daysBetween, inPlace, listOf, plural, sentence, usd } from './format';
 import { byScore, rankedRecord, regionOf, str, type PackageEngine, type RankedRecord } from './types';
 
-const wantedSkills = (value: unknown): string[] => (str(value) ? str(value)!.split(', ').map((s) => s.toLowerCase()) : []);
+const wantedSkills = (value: unknown): string[] =>
+  str(value)
+    ? str(value)!
+        .split(', ')
+        .map((s) => s.toLowerCase())
+    : [];
 const skillMatches = (b: CuratedBuilder, wanted: string[]) => b.skills.filter((s) => wanted.includes(s.toLowerCase()));
 
 function commonFields(b: CuratedBuilder) {
@@ -24,7 +29,9 @@ function commonFields(b: CuratedBuilder) {
     intelligence_blurb:
       `${b.name} (${b.role}${b.companyName && !b.role.includes(b.companyName) ? ` at ${b.companyName}` : ''}) builds on ${listOf(b.ecosystems.map((e) => termLabel(ECOSYSTEMS, e)))}` +
       ` with ${listOf(b.skills.slice(0, 4))}; ${b.commitsLast90d} public commits in the last 90 days` +
-      (b.totalHackathonsAttended ? ` and ${plural(b.totalHackathonsAttended, 'hackathon')} (${b.totalHackathonsWon} won)` : '') +
+      (b.totalHackathonsAttended
+        ? ` and ${plural(b.totalHackathonsAttended, 'hackathon')} (${b.totalHackathonsWon} won)`
+        : '') +
       '.',
   };
 }
@@ -34,19 +41,30 @@ function commonFields(b: CuratedBuilder) {
 export function rankActiveBuilders(builders: CuratedBuilder[], slots: CanonicalSlots): RankedRecord[] {
   const skills = wantedSkills(slots.skills_focus);
   return builders
-    .filter((b) => (slots.ecosystem === undefined || b.ecosystems.includes(slots.ecosystem as never)) && (slots.location === undefined || inPlace(b.location, String(slots.location), regionOf)))
+    .filter(
+      (b) =>
+        (slots.ecosystem === undefined || b.ecosystems.includes(slots.ecosystem as never)) &&
+        (slots.location === undefined || inPlace(b.location, String(slots.location), regionOf)),
+    )
     .filter((b) => skills.length === 0 || skillMatches(b, skills).length > 0)
     .map((b) => {
       const matched = skillMatches(b, skills);
       const idle = daysBetween(b.lastActiveOn, DATASET_AS_OF);
-      const score = 8 * matched.length + Math.min(b.commitsLast90d, 500) / 25 + (idle <= 30 ? 8 : idle <= 90 ? 4 : 0) + 5 * b.totalHackathonsWon + b.totalHackathonsAttended;
+      const score =
+        8 * matched.length +
+        Math.min(b.commitsLast90d, 500) / 25 +
+        (idle <= 30 ? 8 : idle <= 90 ? 4 : 0) +
+        5 * b.totalHackathonsWon +
+        b.totalHackathonsAttended;
       return rankedRecord(b.id, score, () => {
         const win = b.hackathons.find((h) => h.won);
         const rationale = sentence([
           `${termLabel(BUILDER_CATEGORIES, b.category)}${b.companyName ? ` at ${b.companyName}` : ' (independent)'}`,
           matched.length ? `matches ${listOf(matched)}` : `works in ${listOf(b.skills.slice(0, 3))}`,
           `${b.commitsLast90d} commits in the last 90 days, last active ${idle <= 1 ? 'this week' : `${idle} days ago`}`,
-          b.totalHackathonsAttended ? `shipped at ${plural(b.totalHackathonsAttended, 'hackathon')}${win ? `, won ${win.hackathon} ${win.year} with ${win.project}` : ''}` : null,
+          b.totalHackathonsAttended
+            ? `shipped at ${plural(b.totalHackathonsAttended, 'hackathon')}${win ? `, won ${win.hackathon} ${win.year} with ${win.project}` : ''}`
+            : null,
           slots.ecosystem !== undefined ? `builds on ${termLabel(ECOSYSTEMS, String(slots.ecosystem))}` : null,
         ]);
         return { ...commonFields(b), person_role: b.role, company_name: b.companyName, rationale };
@@ -59,7 +77,8 @@ export function rankActiveBuilders(builders: CuratedBuilder[], slots: CanonicalS
 const categoriesOf = (slots: CanonicalSlots) => slotIds(slots.category);
 
 export const builderDiscovery: PackageEngine = {
-  rank: async (slots) => rankActiveBuilders((await Promise.all(categoriesOf(slots).map(listBuildersInCategory))).flat(), slots),
+  rank: async (slots) =>
+    rankActiveBuilders((await Promise.all(categoriesOf(slots).map(listBuildersInCategory))).flat(), slots),
   summary(slots, records, candidates) {
     const types = categoriesOf(slots).map((c) => termLabel(BUILDER_CATEGORIES, c).toLowerCase());
     const [type, qualifier] = types.length === 1 ? [types[0], ''] : ['builder', ` (${types.join(', ')})`];
@@ -82,7 +101,12 @@ export function rankHackathonBuilders(builders: CuratedBuilder[], slots: Canonic
       const matched = skillMatches(b, skills);
       const wins = b.hackathons.filter((h) => h.won);
       const newest = b.hackathons[0]?.year ?? 0;
-      const score = 12 * wins.length + b.totalWinningsUsd / 2000 + 2 * b.totalHackathonsAttended + 5 * matched.length + (newest >= 2026 ? 6 : newest >= 2025 ? 3 : 0);
+      const score =
+        12 * wins.length +
+        b.totalWinningsUsd / 2000 +
+        2 * b.totalHackathonsAttended +
+        5 * matched.length +
+        (newest >= 2026 ? 6 : newest >= 2025 ? 3 : 0);
       return rankedRecord(b.id, score, () => {
         const best = [...wins].sort((x, y) => y.prizeUsd - x.prizeUsd)[0];
         const at = hackathon ? b.hackathons.find((h) => h.hackathon.toLowerCase().includes(hackathon)) : undefined;
@@ -99,7 +123,13 @@ export function rankHackathonBuilders(builders: CuratedBuilder[], slots: Canonic
           project_names: [...new Set(b.hackathons.map((h) => h.project))],
           total_hackathons_attended: b.totalHackathonsAttended,
           total_hackathons_won: b.totalHackathonsWon,
-          wins: wins.map((h) => ({ hackathon: h.hackathon, year: h.year, project: h.project, challenge: h.challenge, prize_usd: h.prizeUsd })),
+          wins: wins.map((h) => ({
+            hackathon: h.hackathon,
+            year: h.year,
+            project: h.project,
+            challenge: h.challenge,
+            prize_usd: h.prizeUsd,
+          })),
           total_winnings: b.totalWinningsUsd,
           rationale,
         };

@@ -10,7 +10,8 @@ export function usd(amount: number): string {
 const trim = (n: number) => (Math.round(n * 10) / 10).toString();
 
 /** 184_000 → "184k", 1_250_000 → "1.3M". */
-export const compact = (n: number): string => (n >= 1e6 ? `${trim(n / 1e6)}M` : n >= 1e3 ? `${trim(n / 1e3)}k` : String(n));
+export const compact = (n: number): string =>
+  n >= 1e6 ? `${trim(n / 1e6)}M` : n >= 1e3 ? `${trim(n / 1e3)}k` : String(n);
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 /** "2026-01-15" → "Jan 2026". */
@@ -30,10 +31,15 @@ export const sentence = (parts: (string | false | null | undefined)[]): string =
 };
 
 /** Days between two YYYY-MM-DD dates. */
-export const daysBetween = (from: string, to: string): number => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+export const daysBetween = (from: string, to: string): number =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 
 /** Case-insensitive match of a free-text place against "City, Country" (region names match their places). */
-export function inPlace(entityLocation: string, wanted: string, regionOf: (location: string) => string | undefined): boolean {
+export function inPlace(
+  entityLocation: string,
+  wanted: string,
+  regionOf: (location: string) => string | undefined,
+): boolean {
   const w = wanted.toLowerCase();
   return entityLocation.toLowerCase().includes(w) || regionOf(entityLocation)?.toLowerCase() === w;
 }

@@ -4,7 +4,13 @@
  */
 import { ROLE_FAMILIES, SECTORS, termLabel, termsIn, type SectorId } from '#shared/data/taxonomy';
 import type { CuratedPerson } from '#shared/data/model';
-import { findByName, getCompanyByDomain, listPeopleByCompany, listPeopleByCompanyName, listProspectsInSector } from '#shared/store/curatedRepo';
+import {
+  findByName,
+  getCompanyByDomain,
+  listPeopleByCompany,
+  listPeopleByCompanyName,
+  listProspectsInSector,
+} from '#shared/store/curatedRepo';
 import { slotIds, type CanonicalSlots } from '#shared/domain/intelligence/slots';
 import { inPlace, listOf, plural, sentence } from './format';
 import { byScore, rankedRecord, regionOf, str, type PackageEngine, type RankedRecord } from './types';
@@ -48,14 +54,26 @@ const personFields = (p: CuratedPerson, rationale: string, blurb: string) => ({
 export function rankCompanyPeople(people: CuratedPerson[], slots: CanonicalSlots): RankedRecord[] {
   const role = str(slots.role_focus);
   return people
-    .filter((p) => roleMatches(p, role) && (slots.location === undefined || inPlace(p.location, String(slots.location), regionOf)))
+    .filter(
+      (p) =>
+        roleMatches(p, role) && (slots.location === undefined || inPlace(p.location, String(slots.location), regionOf)),
+    )
     .map((p) => {
       const senior = SENIOR.test(p.role);
-      const score = (p.roleFamily === 'leadership' ? 10 : 0) + (senior ? 6 : 0) + (role ? 10 : 0) + p.engagementScore * 4 + (p.sinceYear <= 2022 ? 2 : 0);
+      const score =
+        (p.roleFamily === 'leadership' ? 10 : 0) +
+        (senior ? 6 : 0) +
+        (role ? 10 : 0) +
+        p.engagementScore * 4 +
+        (p.sinceYear <= 2022 ? 2 : 0);
       return rankedRecord(p.id, score, () => {
         const rationale = sentence([
           `${p.role} at ${p.companyName} since ${p.sinceYear}`,
-          role ? `in ${termLabel(ROLE_FAMILIES, p.roleFamily).toLowerCase()}, matching your ${roleName(role)} focus` : senior ? 'a decision maker' : `works in ${termLabel(ROLE_FAMILIES, p.roleFamily).toLowerCase()}`,
+          role
+            ? `in ${termLabel(ROLE_FAMILIES, p.roleFamily).toLowerCase()}, matching your ${roleName(role)} focus`
+            : senior
+              ? 'a decision maker'
+              : `works in ${termLabel(ROLE_FAMILIES, p.roleFamily).toLowerCase()}`,
           `based in ${p.location}`,
         ]);
         const blurb = `${p.fullName} is ${p.role} at ${p.companyName} (${p.companyDomain}). ${p.bio}`;
@@ -71,7 +89,9 @@ async function peopleAtCompany(name: string): Promise<CuratedPerson[]> {
   const team = await listPeopleByCompanyName(name);
   if (team.length) return team;
   const byName = await findByName('company', name);
-  const ids = byName.length ? byName.map((c) => c.id) : [(await getCompanyByDomain(name))?.id].filter((id): id is string => !!id);
+  const ids = byName.length
+    ? byName.map((c) => c.id)
+    : [(await getCompanyByDomain(name))?.id].filter((id): id is string => !!id);
   return (await Promise.all(ids.map(listPeopleByCompany))).flat();
 }
 
@@ -90,14 +110,22 @@ export const audienceSectors = (audience: string): SectorId[] => termsIn(SECTORS
 export function rankProspects(people: CuratedPerson[], slots: CanonicalSlots): RankedRecord[] {
   const sectors = audienceSectors(String(slots.sector_interest));
   const role = str(slots.role_filter);
-  const minEngagement = typeof slots.min_engagement === 'number' ? (slots.min_engagement > 1 ? slots.min_engagement / 100 : slots.min_engagement) : 0;
+  const minEngagement =
+    typeof slots.min_engagement === 'number'
+      ? slots.min_engagement > 1
+        ? slots.min_engagement / 100
+        : slots.min_engagement
+      : 0;
   const unique = [...new Map(people.map((p) => [p.id, p])).values()];
   return unique
     .filter((p) => p.engagementScore >= minEngagement && roleMatches(p, role))
     .filter((p) => slots.location === undefined || inPlace(p.location, String(slots.location), regionOf))
     .map((p) => {
       const shared = p.interests.filter((s) => sectors.includes(s));
-      const score = 40 * p.engagementScore + 8 * shared.length + (p.roleFamily === 'community' || p.roleFamily === 'leadership' ? 4 : 0);
+      const score =
+        40 * p.engagementScore +
+        8 * shared.length +
+        (p.roleFamily === 'community' || p.roleFamily === 'leadership' ? 4 : 0);
       return rankedRecord(p.id, score, () => {
         const interests = listOf(shared.map((s) => termLabel(SECTORS, s)));
         const rationale = sentence([
@@ -113,7 +141,11 @@ export function rankProspects(people: CuratedPerson[], slots: CanonicalSlots): R
 }
 
 export const userProspects: PackageEngine = {
-  rank: async (slots) => rankProspects((await Promise.all(audienceSectors(String(slots.sector_interest)).map(listProspectsInSector))).flat(), slots),
+  rank: async (slots) =>
+    rankProspects(
+      (await Promise.all(audienceSectors(String(slots.sector_interest)).map(listProspectsInSector))).flat(),
+      slots,
+    ),
   summary(slots, records, candidates) {
     if (records.length === 0) return `No community prospect matches "${slots.sector_interest}" with these filters.`;
     return `${plural(records.length, 'prospect')} for "${slots.sector_interest}" out of ${candidates} matching, most engaged first; ${records[0].fields.name} (${records[0].fields.person_role} at ${records[0].fields.company_name}) leads.`;

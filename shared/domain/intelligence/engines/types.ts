@@ -41,11 +41,13 @@ class LazyRecord implements RankedRecord {
   }
 }
 
-export const rankedRecord = (id: string, score: number, fields: () => Record<string, unknown>): RankedRecord => new LazyRecord(id, Math.round(score * 100) / 100, fields);
+export const rankedRecord = (id: string, score: number, fields: () => Record<string, unknown>): RankedRecord =>
+  new LazyRecord(id, Math.round(score * 100) / 100, fields);
 
 export const byScore = (a: RankedRecord, b: RankedRecord): number => b.score - a.score || a.id.localeCompare(b.id);
 
-export const regionOf = (location: string): string | undefined => LOCATIONS.find((l) => location.startsWith(l.city))?.region;
+export const regionOf = (location: string): string | undefined =>
+  LOCATIONS.find((l) => location.startsWith(l.city))?.region;
 
 export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 export const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);

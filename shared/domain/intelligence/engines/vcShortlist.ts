@@ -13,8 +13,17 @@ import { byScore, num, rankedRecord, str, type PackageEngine, type RankedRecord 
 
 /** How stages and fund types read inside a sentence ("seed", "Series A"; "corporate VC"). */
 export const stagePhrase = (stage: string): string => (stage.startsWith('series') ? termLabel(STAGES, stage) : stage);
-const FUND_TYPE_PHRASE: Record<string, string> = { vc: 'VC', angel_syndicate: 'angel syndicate', corporate: 'corporate VC', dao: 'investment DAO', accelerator: 'accelerator' };
-const jurisdictionPhrase = (id: string) => (['united-states', 'united-kingdom', 'united-arab-emirates', 'cayman-islands', 'british-virgin-islands'].includes(id) ? 'the ' : '') + termLabel(JURISDICTIONS, id);
+const FUND_TYPE_PHRASE: Record<string, string> = {
+  vc: 'VC',
+  angel_syndicate: 'angel syndicate',
+  corporate: 'corporate VC',
+  dao: 'investment DAO',
+  accelerator: 'accelerator',
+};
+const jurisdictionPhrase = (id: string) =>
+  (['united-states', 'united-kingdom', 'united-arab-emirates', 'cayman-islands', 'british-virgin-islands'].includes(id)
+    ? 'the '
+    : '') + termLabel(JURISDICTIONS, id);
 
 const TIER_POINTS: Record<number, number> = { 1: 12, 2: 6, 3: 0 };
 
@@ -49,13 +58,23 @@ export function scoreFund(fund: FundInSector, slots: CanonicalSlots): RankedReco
   const fit = chequeFit(fund, min, max);
   const age = record.latest ? daysBetween(record.latest.announcedOn, DATASET_AS_OF) : Infinity;
   const score =
-    10 * record.led + 4 * record.joined + 6 * record.recent + (fund.stages.includes(stage) ? 8 : 0) + TIER_POINTS[fund.tier] + 10 * fit +
+    10 * record.led +
+    4 * record.joined +
+    6 * record.recent +
+    (fund.stages.includes(stage) ? 8 : 0) +
+    TIER_POINTS[fund.tier] +
+    10 * fit +
     (age <= 180 ? 6 : age <= 365 ? 4 : age <= 730 ? 2 : 0);
   return rankedRecord(fund.id, score, () => describeFund(fund, slots, record, fit));
 }
 
 /** The fields of a fund in the shortlist: written for the funds a response shows, not every one scored. */
-function describeFund(fund: FundInSector, slots: CanonicalSlots, record: StageRecord, fit: number): Record<string, unknown> {
+function describeFund(
+  fund: FundInSector,
+  slots: CanonicalSlots,
+  record: StageRecord,
+  fit: number,
+): Record<string, unknown> {
   const sectorName = termLabel(SECTORS, slots.sector_focus as SectorId);
   const stageName = stagePhrase(slots.stage as StageId);
   const min = num(slots.min_investment);
@@ -72,7 +91,12 @@ function describeFund(fund: FundInSector, slots: CanonicalSlots, record: StageRe
   const recent = record.recent > 0 ? `${plural(record.recent, 'round')} in the last 18 months` : null;
   const cheques = `cheques ${usd(fund.minChequeUsd)}–${usd(fund.maxChequeUsd)}${min !== undefined || max !== undefined ? (fit >= 0.999 ? ' cover your range' : ` overlap ${Math.round(fit * 100)}% of your ${usd(min ?? 0)}–${max !== undefined ? usd(max) : 'any'} range`) : ''}`;
   const profile = `tier ${fund.tier} ${FUND_TYPE_PHRASE[fund.fundType] ?? fund.fundType} in ${jurisdictionPhrase(fund.jurisdiction)}`;
-  const rationale = sentence([[trackRecord, latest && `(${latest})`].filter(Boolean).join(' '), recent, cheques, profile]);
+  const rationale = sentence([
+    [trackRecord, latest && `(${latest})`].filter(Boolean).join(' '),
+    recent,
+    cheques,
+    profile,
+  ]);
 
   const sectors = fund.sectors.map((s) => termLabel(SECTORS, s));
   const inNiche = record.led + record.joined;
@@ -98,7 +122,10 @@ function describeFund(fund: FundInSector, slots: CanonicalSlots, record: StageRe
 }
 
 export const rankFunds = (funds: FundInSector[], slots: CanonicalSlots): RankedRecord[] =>
-  funds.filter((f) => matchesFund(f, slots)).map((f) => scoreFund(f, slots)).sort(byScore);
+  funds
+    .filter((f) => matchesFund(f, slots))
+    .map((f) => scoreFund(f, slots))
+    .sort(byScore);
 
 export const vcShortlist: PackageEngine = {
   rank: async (slots) => rankFunds(await listFundsInSector(slots.sector_focus as SectorId), slots),

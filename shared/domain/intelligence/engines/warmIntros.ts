@@ -34,18 +34,27 @@ export function rankIntroRoutes(fund: CuratedFund, evidence: PortfolioEvidence[]
       const led = rounds.filter((r) => r.leadFundId === fund.id);
       const newest = rounds[0];
       const age = daysBetween(newest.announcedOn, DATASET_AS_OF);
-      const score = 10 * led.length + 4 * rounds.length + (age <= 365 ? 8 : age <= 730 ? 4 : 0) + Math.log10(newest.amountUsd) + (contact ? 3 : 0);
+      const score =
+        10 * led.length +
+        4 * rounds.length +
+        (age <= 365 ? 8 : age <= 730 ? 4 : 0) +
+        Math.log10(newest.amountUsd) +
+        (contact ? 3 : 0);
       const evidenceText = rounds
         .slice(0, 2)
         .map((r) => {
           const others = r.investors.filter((i) => i.id !== fund.id).map((i) => i.name);
-          const company = others.length ? ` with ${listOf(others.slice(0, 2))}${others.length > 2 ? ` and ${plural(others.length - 2, 'other')}` : ''}` : '';
+          const company = others.length
+            ? ` with ${listOf(others.slice(0, 2))}${others.length > 2 ? ` and ${plural(others.length - 2, 'other')}` : ''}`
+            : '';
           return `${r.leadFundId === fund.id ? 'led' : 'joined'} its ${usd(r.amountUsd)} ${termLabel(STAGES, r.stage)} in ${monthYear(r.announcedOn)}${company}`;
         })
         .join(', and ');
       const rationale = sentence([
         `${fund.name} ${evidenceText}${rounds.length > 2 ? ` (${rounds.length} rounds in all)` : ''}`,
-        contact ? `${contact.fullName} (${contact.role}) is the route in` : 'no named founder on record; approach through the company',
+        contact
+          ? `${contact.fullName} (${contact.role}) is the route in`
+          : 'no named founder on record; approach through the company',
       ]);
       return {
         id: company.id,
@@ -83,7 +92,8 @@ export const warmIntroPaths: PackageEngine = {
     return rankIntroRoutes(found.fund, evidence);
   },
   summary(slots, records, candidates) {
-    if (records.length === 0) return `No funding round in the dataset links ${slots.target_fund_name} to a portfolio company${slots.sector_focus || slots.stage ? ' with these filters' : ''}.`;
+    if (records.length === 0)
+      return `No funding round in the dataset links ${slots.target_fund_name} to a portfolio company${slots.sector_focus || slots.stage ? ' with these filters' : ''}.`;
     return `${plural(records.length, 'warm intro route')} into ${slots.target_fund_name} out of ${candidates} backed by funding rounds, companies it led first; start with ${records[0].fields.name}.`;
   },
 };

@@ -5,7 +5,13 @@
 import type { DnsPort, MxLookup } from '#shared/adapters/dns';
 import { emailDomain, normaliseDomain } from '#shared/hostNames';
 import { canonicalLinkedinUrl } from '#shared/domain/jobs/linkedin';
-import { hasValidSyntax, isDisposableDomain, isFreeProvider, isRoleAccount, verificationStatus } from '#shared/domain/jobs/emailRules';
+import {
+  hasValidSyntax,
+  isDisposableDomain,
+  isFreeProvider,
+  isRoleAccount,
+  verificationStatus,
+} from '#shared/domain/jobs/emailRules';
 import { applyPattern, inferPattern, namePart, nameParts } from '#shared/domain/jobs/emailPatterns';
 import { scoreCompany } from '#shared/domain/jobs/qualification';
 import type { CuratedPersonFacts, CuratedSource } from './curatedSource';
@@ -23,7 +29,8 @@ const seniority = (role: string | null) => {
   const rank = SENIORITY.findIndex((r) => r.test(role ?? ''));
   return rank === -1 ? SENIORITY.length : rank;
 };
-const matchesFocus = (role: string | null, focus: string[]) => focus.some((f) => (role ?? '').toLowerCase().includes(f.toLowerCase()));
+const matchesFocus = (role: string | null, focus: string[]) =>
+  focus.some((f) => (role ?? '').toLowerCase().includes(f.toLowerCase()));
 
 const toContact = (p: CuratedPersonFacts): DiscoveredContact => ({
   person_id: p.id,
@@ -59,7 +66,9 @@ export function builtinProviders(deps: { curated: CuratedSource; dns: DnsPort })
     },
     company_size: {
       name: 'curated',
-      run: async ({ company }) => ({ employee_count: (await curated.companyByDomain(company.domain))?.employeeCount ?? null }),
+      run: async ({ company }) => ({
+        employee_count: (await curated.companyByDomain(company.domain))?.employeeCount ?? null,
+      }),
     },
     contact_discovery: {
       name: 'curated',
@@ -67,7 +76,10 @@ export function builtinProviders(deps: { curated: CuratedSource; dns: DnsPort })
         const people = await peopleAtDomain(company.domain);
         const candidates = roleFocus.length ? people.filter((p) => matchesFocus(p.role, roleFocus)) : people;
         return [...candidates]
-          .sort((a, b) => seniority(a.role) - seniority(b.role) || a.fullName.localeCompare(b.fullName) || a.id.localeCompare(b.id))
+          .sort(
+            (a, b) =>
+              seniority(a.role) - seniority(b.role) || a.fullName.localeCompare(b.fullName) || a.id.localeCompare(b.id),
+          )
           .slice(0, limit)
           .map(toContact);
       },
@@ -78,7 +90,12 @@ export function builtinProviders(deps: { curated: CuratedSource; dns: DnsPort })
         const canonical = canonicalLinkedinUrl(linkedinUrl);
         const person = canonical ? await curated.personByLinkedinUrl(`https://www.${canonical}`) : undefined;
         if (!person) return null;
-        return { ...toContact(person), company_name: person.companyName, x_url: person.xUrl, github_url: person.githubUrl };
+        return {
+          ...toContact(person),
+          company_name: person.companyName,
+          x_url: person.xUrl,
+          github_url: person.githubUrl,
+        };
       },
     },
     email_lookup: {
@@ -87,16 +104,24 @@ export function builtinProviders(deps: { curated: CuratedSource; dns: DnsPort })
         const people = await peopleAtDomain(contact.domain);
         const name = nameParts(contact);
         const wantedName = namePart(contact.full_name ?? `${contact.first_name ?? ''}${contact.last_name ?? ''}`);
-        const person = people.find((p) => (contact.person_id && p.id === contact.person_id) || (wantedName && namePart(p.fullName) === wantedName));
-        if (person?.email) return { email: person.email.toLowerCase(), source: 'curated', pattern: null, confidence: 1 };
+        const person = people.find(
+          (p) =>
+            (contact.person_id && p.id === contact.person_id) || (wantedName && namePart(p.fullName) === wantedName),
+        );
+        if (person?.email)
+          return { email: person.email.toLowerCase(), source: 'curated', pattern: null, confidence: 1 };
         if (!name || !contact.domain) return { email: null, source: null, pattern: null, confidence: null };
         const known = people.flatMap((p) => {
           const parts = nameParts({ first_name: p.firstName, last_name: p.lastName, full_name: p.fullName });
-          return p.email && parts && emailDomain(p.email) === contact.domain ? [{ name: parts, localPart: p.email.split('@')[0] }] : [];
+          return p.email && parts && emailDomain(p.email) === contact.domain
+            ? [{ name: parts, localPart: p.email.split('@')[0] }]
+            : [];
         });
         const inferred = inferPattern(known);
         const email = inferred && applyPattern(inferred.pattern, name, contact.domain);
-        return email ? { email, source: 'pattern', pattern: inferred.pattern, confidence: inferred.confidence } : { email: null, source: null, pattern: null, confidence: null };
+        return email
+          ? { email, source: 'pattern', pattern: inferred.pattern, confidence: inferred.confidence }
+          : { email: null, source: null, pattern: null, confidence: null };
       },
     },
     email_verify: {

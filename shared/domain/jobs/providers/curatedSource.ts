@@ -38,7 +38,10 @@ export interface CuratedSource {
  * data is reference data that changes only when an operator seeds or imports, while one job asks
  * about the same company in up to four stages: a warm worker answers the repeats from memory.
  */
-export function cachedCuratedSource(source: CuratedSource, options: { ttlMs: number; maxEntries: number; now?: () => number }): CuratedSource {
+export function cachedCuratedSource(
+  source: CuratedSource,
+  options: { ttlMs: number; maxEntries: number; now?: () => number },
+): CuratedSource {
   const clock = options.now ?? Date.now;
   const cache = <T>(load: (key: string) => Promise<T>) => {
     const entries = new Map<string, { at: number; value: Promise<T> }>();

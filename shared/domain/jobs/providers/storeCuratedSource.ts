@@ -3,5 +3,9 @@ import type { CuratedSource } from './curatedSource';
 
 /** The curated dataset of the intelligence area, read through its repository. */
 export function storeCuratedSource(): CuratedSource {
-  return { companyByDomain: getCompanyByDomain, peopleAtCompany: listPeopleByCompany, personByLinkedinUrl: getPersonByLinkedinUrl };
+  return {
+    companyByDomain: getCompanyByDomain,
+    peopleAtCompany: listPeopleByCompany,
+    personByLinkedinUrl: getPersonByLinkedinUrl,
+  };
 }

@@ -10,17 +10,29 @@ import type { PenaltyAction } from '../actions';
 import { MUTE_SECONDS } from '../platformActions';
 import type { CrispMessageTarget, CrispTarget } from './hookEvents';
 
-const conversation = (t: CrispTarget) => `/website/${encodeURIComponent(t.websiteId)}/conversation/${encodeURIComponent(t.sessionId)}`;
-const call = (method: string, route: string, body?: Record<string, unknown>): PlannedCall => ({ platform: 'crisp', method, route, ...(body ? { body } : {}) });
+const conversation = (t: CrispTarget) =>
+  `/website/${encodeURIComponent(t.websiteId)}/conversation/${encodeURIComponent(t.sessionId)}`;
+const call = (method: string, route: string, body?: Record<string, unknown>): PlannedCall => ({
+  platform: 'crisp',
+  method,
+  route,
+  ...(body ? { body } : {}),
+});
 
-export const crispDeleteMessage = (t: CrispTarget & { fingerprint: number }) => call('DELETE', `${conversation(t)}/message/${t.fingerprint}`);
+export const crispDeleteMessage = (t: CrispTarget & { fingerprint: number }) =>
+  call('DELETE', `${conversation(t)}/message/${t.fingerprint}`);
 /** A message the visitor sees, from the website's side. */
-export const crispText = (t: CrispTarget, content: string) => call('POST', `${conversation(t)}/message`, { type: 'text', from: 'operator', origin: 'chat', content });
+export const crispText = (t: CrispTarget, content: string) =>
+  call('POST', `${conversation(t)}/message`, { type: 'text', from: 'operator', origin: 'chat', content });
 /** A private note: operators see it in the conversation, the visitor never does. */
-export const crispNote = (t: CrispTarget, content: string) => call('POST', `${conversation(t)}/message`, { type: 'note', from: 'operator', origin: 'chat', content });
+export const crispNote = (t: CrispTarget, content: string) =>
+  call('POST', `${conversation(t)}/message`, { type: 'note', from: 'operator', origin: 'chat', content });
 export const crispBlock = (t: CrispTarget, blocked: boolean) => call('PATCH', `${conversation(t)}/block`, { blocked });
 
-export const CRISP_DECISION_CALLS: Record<PenaltyAction, (t: CrispMessageTarget, text: { warning: string }) => PlannedCall[]> = {
+export const CRISP_DECISION_CALLS: Record<
+  PenaltyAction,
+  (t: CrispMessageTarget, text: { warning: string }) => PlannedCall[]
+> = {
   delete: (t) => [crispDeleteMessage(t)],
   warn: (t, text) => [crispText(t, text.warning)],
   mute: (t) => [crispDeleteMessage(t), { ...crispBlock(t, true), timed: { seconds: MUTE_SECONDS, from: t.at } }],
@@ -34,5 +46,7 @@ export const crispUnblockCalls = (t: CrispTarget): PlannedCall[] => [crispBlock(
 /** The conversation a block call names (our own routes, built above). */
 export function blockedConversation(c: PlannedCall): CrispTarget | undefined {
   const match = /^\/website\/([^/]+)\/conversation\/([^/]+)\/block$/.exec(c.route ?? '');
-  return c.method === 'PATCH' && match ? { websiteId: decodeURIComponent(match[1]), sessionId: decodeURIComponent(match[2]) } : undefined;
+  return c.method === 'PATCH' && match
+    ? { websiteId: decodeURIComponent(match[1]), sessionId: decodeURIComponent(match[2]) }
+    : undefined;
 }

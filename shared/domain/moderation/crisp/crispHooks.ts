@@ -25,7 +25,8 @@ const alertDeliveryId = (eventId: string) => `alert:${eventId}`;
 
 export const CRISP_REPLIES = {
   invalid_token: 'This activation token is not valid for a Crisp community.',
-  taken: 'This Crisp website is already moderated by another community, and stays with it: that community must be deleted before this website can be activated for another one.',
+  taken:
+    'This Crisp website is already moderated by another community, and stays with it: that community must be deleted before this website can be activated for another one.',
   activated: 'Moderation is on for this website: visitor messages are checked from now on.',
 } as const;
 
@@ -36,16 +37,28 @@ export async function handleCrispHook(hook: CrispHook): Promise<{ ok: true }> {
   return { ok: true };
 }
 
-const schedule = (communityId: string, deliveryId: string, purpose: string, calls: PlannedCall[], observe: boolean, eventId?: string) =>
-  scheduleDelivery({ communityId, deliveryId, purpose, ...(eventId ? { eventId } : {}), calls, observe });
+const schedule = (
+  communityId: string,
+  deliveryId: string,
+  purpose: string,
+  calls: PlannedCall[],
+  observe: boolean,
+  eventId?: string,
+) => scheduleDelivery({ communityId, deliveryId, purpose, ...(eventId ? { eventId } : {}), calls, observe });
 
 /** Operators only (the hook says so): the reply is a private note, which the visitor never sees. */
 async function activateWebsite(target: CrispMessageTarget, token: string): Promise<void> {
   const pointer = await communityByActivationToken(token);
   const community = pointer && (await getCommunity(pointer.userId, pointer.communityId));
   const commandId = `cmd:${target.websiteId}:${target.sessionId}:${target.fingerprint}`;
-  const reply = (key: keyof typeof CRISP_REPLIES) => schedule(community?.id ?? 'unbound', commandId, `command_${key}`, [crispNote(target, CRISP_REPLIES[key])], false);
-  if (!community || community.type !== 'crisp' || !community.activationToken || !sameSecret(token, community.activationToken)) {
+  const reply = (key: keyof typeof CRISP_REPLIES) =>
+    schedule(community?.id ?? 'unbound', commandId, `command_${key}`, [crispNote(target, CRISP_REPLIES[key])], false);
+  if (
+    !community ||
+    community.type !== 'crisp' ||
+    !community.activationToken ||
+    !sameSecret(token, community.activationToken)
+  ) {
     await reply('invalid_token');
     return;
   }
@@ -60,7 +73,10 @@ async function activateWebsite(target: CrispMessageTarget, token: string): Promi
 
 const warningText = (decision: Decision) => `⚠️ ${decision.reason}. Please keep to this website's chat rules.`;
 
-async function moderateVisitorMessage(target: CrispMessageTarget, events: Parameters<typeof moderateEvents>[1]): Promise<void> {
+async function moderateVisitorMessage(
+  target: CrispMessageTarget,
+  events: Parameters<typeof moderateEvents>[1],
+): Promise<void> {
   const binding = await boundCommunity('crisp', target.websiteId);
   if (!binding || binding.role !== 'moderated') return;
   const community = await getCommunity(binding.userId, binding.communityId);
@@ -74,12 +90,39 @@ async function moderateVisitorMessage(target: CrispMessageTarget, events: Parame
   // A conversation blocked by its first message is not welcomed.
   const blocked = message?.action === 'mute' || message?.action === 'ban';
   if (join?.welcome_message && communityStatus(community) === 'connected' && !blocked) {
-    await schedule(community.id, decisionDeliveryId(joinId), 'welcome', crisp.welcome!(target, join.welcome_message), observe, joinId);
+    await schedule(
+      community.id,
+      decisionDeliveryId(joinId),
+      'welcome',
+      crisp.welcome!(target, join.welcome_message),
+      observe,
+      joinId,
+    );
   }
 }
 
-async function decided(community: CommunityRecord, decision: Decision, target: CrispMessageTarget, observe: boolean): Promise<void> {
+async function decided(
+  community: CommunityRecord,
+  decision: Decision,
+  target: CrispMessageTarget,
+  observe: boolean,
+): Promise<void> {
   if (decision.action === 'allow') return;
-  await schedule(community.id, decisionDeliveryId(decision.event_id), decision.action, crisp.decisions![decision.action](target, { warning: warningText(decision) }), observe, decision.event_id);
-  if (decision.alert) await schedule(community.id, alertDeliveryId(decision.event_id), 'alert', crisp.alert!({}, target, decision.alert), observe, decision.event_id);
+  await schedule(
+    community.id,
+    decisionDeliveryId(decision.event_id),
+    decision.action,
+    crisp.decisions![decision.action](target, { warning: warningText(decision) }),
+    observe,
+    decision.event_id,
+  );
+  if (decision.alert)
+    await schedule(
+      community.id,
+      alertDeliveryId(decision.event_id),
+      'alert',
+      crisp.alert!({}, target, decision.alert),
+      observe,
+      decision.event_id,
+    );
 }

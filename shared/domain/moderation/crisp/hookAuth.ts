@@ -12,9 +12,15 @@ import { verifyCrispSignature } from './hookSignature';
 const MAX_HOOK_BYTES = 1024 * 1024;
 const MAX_HOOK_DEPTH = 64;
 
-const refused = () => new UnauthorizedError("X-Crisp-Signature does not sign this body with the plugin's hook secret, or X-Crisp-Request-Timestamp is too far from now.");
+const refused = () =>
+  new UnauthorizedError(
+    "X-Crisp-Signature does not sign this body with the plugin's hook secret, or X-Crisp-Request-Timestamp is too far from now.",
+  );
 
-export async function verifyCrispHookRequest(headers: Record<string, string | undefined>, rawBody: () => string): Promise<void> {
+export async function verifyCrispHookRequest(
+  headers: Record<string, string | undefined>,
+  rawBody: () => string,
+): Promise<void> {
   const { hookSecret } = (await ports().secrets.platformCredentials()).crisp;
   if (!hookSecret || !headers['x-crisp-signature']) throw refused();
   const raw = rawBody();
@@ -25,5 +31,14 @@ export async function verifyCrispHookRequest(headers: Record<string, string | un
   } catch {
     throw refused();
   }
-  if (!verifyCrispSignature(hookSecret, headers['x-crisp-signature'], headers['x-crisp-request-timestamp'], body, now().getTime())) throw refused();
+  if (
+    !verifyCrispSignature(
+      hookSecret,
+      headers['x-crisp-signature'],
+      headers['x-crisp-request-timestamp'],
+      body,
+      now().getTime(),
+    )
+  )
+    throw refused();
 }

@@ -23,7 +23,10 @@ const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined)
 /** Crisp's fingerprints and timestamps are integers within a double's exact range. */
 const integer = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : undefined);
 /** Epoch milliseconds a Date can hold (up to year 9999). */
-const epochMs = (v: unknown) => { const n = integer(v); return n !== undefined && n <= 253_402_300_799_999 ? n : undefined; };
+const epochMs = (v: unknown) => {
+  const n = integer(v);
+  return n !== undefined && n <= 253_402_300_799_999 ? n : undefined;
+};
 
 /** Where a decision applies on Crisp: the conversation and, for a message, the message. */
 export interface CrispTarget {
@@ -45,7 +48,8 @@ export type CrispHookMeaning =
 
 const ACTIVATE = /^\/activate\s+(\S+)\s*$/;
 
-export const crispEventId = (t: CrispTarget & { fingerprint: number }) => `${t.websiteId}:${t.sessionId}:${t.fingerprint}`;
+export const crispEventId = (t: CrispTarget & { fingerprint: number }) =>
+  `${t.websiteId}:${t.sessionId}:${t.fingerprint}`;
 /** No fingerprint is a word, so the join of a session never shares an id with one of its messages. */
 export const crispJoinEventId = (t: CrispTarget) => `${t.websiteId}:${t.sessionId}:join`;
 
@@ -67,7 +71,8 @@ export function readCrispHook(hook: CrispHook, receivedAtMs: number): CrispHookM
     return command ? { kind: 'activate', target, token: command[1] } : ignored('operator message');
   }
   if (data.from !== 'user') return ignored('not from the visitor');
-  if (content === undefined) return ignored(`visitor ${typeof data.type === 'string' ? data.type : 'message'} without text`);
+  if (content === undefined)
+    return ignored(`visitor ${typeof data.type === 'string' ? data.type : 'message'} without text`);
   const nickname = text((data.user as Record<string, unknown> | undefined)?.nickname);
   // The conversation is all Crisp tells of a visitor: a block, an undo and the audit log's user are per session.
   const user = { id: sessionId, ...(nickname ? { username: nickname } : {}) };

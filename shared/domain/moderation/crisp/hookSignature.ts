@@ -14,7 +14,8 @@ const MILLISECONDS_FROM = 100_000_000_000;
 
 export const crispSignedText = (timestamp: string, body: unknown): string => `[${timestamp};${JSON.stringify(body)}]`;
 
-export const signCrispHook = (secret: string, timestamp: string, body: unknown): string => createHmac('sha256', secret).update(crispSignedText(timestamp, body)).digest('hex');
+export const signCrispHook = (secret: string, timestamp: string, body: unknown): string =>
+  createHmac('sha256', secret).update(crispSignedText(timestamp, body)).digest('hex');
 
 /** When the hook was signed, in epoch milliseconds; undefined for anything but a plain integer. */
 export function hookTimestampMs(timestamp: string | undefined): number | undefined {
@@ -23,7 +24,13 @@ export function hookTimestampMs(timestamp: string | undefined): number | undefin
   return value >= MILLISECONDS_FROM ? value : value * 1000;
 }
 
-export function verifyCrispSignature(secret: string, signature: string | undefined, timestamp: string | undefined, body: unknown, nowMs: number): boolean {
+export function verifyCrispSignature(
+  secret: string,
+  signature: string | undefined,
+  timestamp: string | undefined,
+  body: unknown,
+  nowMs: number,
+): boolean {
   if (!signature || !/^[0-9a-f]{64}$/i.test(signature)) return false;
   const signedAt = hookTimestampMs(timestamp);
   if (signedAt === undefined || Math.abs(nowMs - signedAt) > MAX_HOOK_SKEW_SECONDS * 1000) return false;

@@ -5,7 +5,13 @@
  * by a deleted or expired community is free again (that community is billed for nothing either way).
  */
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
-import { bindExternal, getPlatformRecord, unbindExternal, updatePlatformRecord, type Binding } from '#shared/store/platformRepo';
+import {
+  bindExternal,
+  getPlatformRecord,
+  unbindExternal,
+  updatePlatformRecord,
+  type Binding,
+} from '#shared/store/platformRepo';
 import { addPolledCommunity, removePolledCommunity } from '#shared/store/pollingRepo';
 import { PLATFORMS } from './registry';
 
@@ -19,7 +25,8 @@ export async function bindModeratedPlace(community: CommunityRecord, externalId:
   if (previous && previous !== externalId) await unbindExternal(community.type, previous, community.id);
   await updatePlatformRecord(community.id, { [field]: externalId });
   // A polled platform's schedule reads the communities bound on it from this list.
-  if (PLATFORMS[community.type].ingest.kind === 'poll') await addPolledCommunity(community.type, { userId: community.userId, communityId: community.id, externalId });
+  if (PLATFORMS[community.type].ingest.kind === 'poll')
+    await addPolledCommunity(community.type, { userId: community.userId, communityId: community.id, externalId });
   return 'bound';
 }
 
@@ -30,7 +37,8 @@ export async function bindAlertPlace(community: CommunityRecord, externalId: str
   const record = await getPlatformRecord(community.id);
   if (record[fields.bound] !== externalId && (await claim(community, externalId, 'alerts')) === 'taken') return 'taken';
   const previous = record[fields.alert];
-  if (previous && previous !== externalId && previous !== record[fields.bound]) await unbindExternal(community.type, previous, community.id);
+  if (previous && previous !== externalId && previous !== record[fields.bound])
+    await unbindExternal(community.type, previous, community.id);
   await updatePlatformRecord(community.id, { [fields.alert]: externalId });
   return 'bound';
 }
@@ -58,5 +66,6 @@ async function forget(holder: CommunityRecord, externalId: string): Promise<void
   const changes: Record<string, null> = {};
   for (const field of [fields.bound, fields.alert]) if (field && record[field] === externalId) changes[field] = null;
   if (Object.keys(changes).length) await updatePlatformRecord(holder.id, changes);
-  if (changes[fields.bound] === null && PLATFORMS[holder.type].ingest.kind === 'poll') await removePolledCommunity(holder.type, holder.id);
+  if (changes[fields.bound] === null && PLATFORMS[holder.type].ingest.kind === 'poll')
+    await removePolledCommunity(holder.type, holder.id);
 }

@@ -10,7 +10,13 @@ import { now } from '#shared/adapters/ports';
 import { CrispApi, type CrispMethod } from '#shared/adapters/platforms/crispApi';
 import type { PlannedCall } from '#shared/store/platformCallsRepo';
 import { dropCrispMute, putCrispMute } from '#shared/store/crispMutesRepo';
-import { blockedConversation, CRISP_DECISION_CALLS, crispNote, crispText, crispUnblockCalls } from '../crisp/crispCalls';
+import {
+  blockedConversation,
+  CRISP_DECISION_CALLS,
+  crispNote,
+  crispText,
+  crispUnblockCalls,
+} from '../crisp/crispCalls';
 import type { CrispMessageTarget } from '../crisp/hookEvents';
 import { blankToUndefined, definePlatform } from './platform';
 
@@ -27,13 +33,22 @@ export interface CrispCredentials {
 export const CRISP_DEFAULT_BASE = 'https://api.crisp.chat/v1';
 
 /** After a block went through: a mute's end goes into the due index; a ban or an unblock leaves nothing to lift. */
-async function recordBlock(call: PlannedCall, communityId: string | undefined, endsAt: Date | undefined): Promise<void> {
+async function recordBlock(
+  call: PlannedCall,
+  communityId: string | undefined,
+  endsAt: Date | undefined,
+): Promise<void> {
   const place = blockedConversation(call);
   if (!place || !communityId) return;
   if (call.body?.blocked === true && call.timed) {
     // The runner resolves the end at send time; without it (a call sent outside a delivery) it is counted from now.
     const end = endsAt ?? new Date(now().getTime() + call.timed.seconds * 1000);
-    await putCrispMute({ communityId, websiteId: place.websiteId, sessionId: place.sessionId, endsAt: end.toISOString() });
+    await putCrispMute({
+      communityId,
+      websiteId: place.websiteId,
+      sessionId: place.sessionId,
+      endsAt: end.toISOString(),
+    });
     return;
   }
   await dropCrispMute(communityId, place.sessionId);
@@ -54,7 +69,11 @@ export const crisp = definePlatform<CrispMessageTarget, CrispCredentials>({
     configured: (c) => c.tokenIdentifier !== undefined && c.tokenKey !== undefined,
   },
   send: async (call, { credentials, communityId, endsAt }) => {
-    const outcome = await new CrispApi(credentials.tokenIdentifier!, credentials.tokenKey!, credentials.apiBase).request(call.method as CrispMethod, call.route ?? '/', call.body);
+    const outcome = await new CrispApi(
+      credentials.tokenIdentifier!,
+      credentials.tokenKey!,
+      credentials.apiBase,
+    ).request(call.method as CrispMethod, call.route ?? '/', call.body);
     if (outcome.ok) await recordBlock(call, communityId, endsAt);
     return outcome;
   },
@@ -70,8 +89,10 @@ export const crisp = definePlatform<CrispMessageTarget, CrispCredentials>({
   undo: {
     delete: null,
     warn: null,
-    mute: ({ record, userId }) => (record.boundId ? crispUnblockCalls({ websiteId: record.boundId, sessionId: userId }) : undefined),
-    ban: ({ record, userId }) => (record.boundId ? crispUnblockCalls({ websiteId: record.boundId, sessionId: userId }) : undefined),
+    mute: ({ record, userId }) =>
+      record.boundId ? crispUnblockCalls({ websiteId: record.boundId, sessionId: userId }) : undefined,
+    ban: ({ record, userId }) =>
+      record.boundId ? crispUnblockCalls({ websiteId: record.boundId, sessionId: userId }) : undefined,
   },
   recordFields: { bound: 'boundId', alert: null },
   installUrl: null,

@@ -53,10 +53,16 @@ export const discord = definePlatform<DiscordTarget, DiscordCredentials>({
     }),
     configured: (c) => c.botToken !== undefined,
   },
-  send: (call, { credentials }) => new DiscordRest(credentials.botToken!, credentials.apiBase).request(call.method as 'GET', call.route ?? '/', call.body),
+  send: (call, { credentials }) =>
+    new DiscordRest(credentials.botToken!, credentials.apiBase).request(
+      call.method as 'GET',
+      call.route ?? '/',
+      call.body,
+    ),
   ingest: { kind: 'webhook', path: '/integrations/moderation/discord/interactions' },
   // The guild's AutoMod holds the rules: a change is written there (observe writes them switched off).
-  onRulesChanged: async (community, record) => (record.discordGuildId ? requestAutomodSync(community.userId, community.id) : undefined),
+  onRulesChanged: async (community, record) =>
+    record.discordGuildId ? requestAutomodSync(community.userId, community.id) : undefined,
   sync: syncAutomodExecutions,
   decisions: null,
   welcome: null,
@@ -64,8 +70,10 @@ export const discord = definePlatform<DiscordTarget, DiscordCredentials>({
   undo: {
     delete: null,
     warn: null,
-    mute: ({ record, userId }) => (record.discordGuildId ? DISCORD_UNDO_CALLS.mute!(record.discordGuildId, userId) : undefined),
-    ban: ({ record, userId }) => (record.discordGuildId ? DISCORD_UNDO_CALLS.ban!(record.discordGuildId, userId) : undefined),
+    mute: ({ record, userId }) =>
+      record.discordGuildId ? DISCORD_UNDO_CALLS.mute!(record.discordGuildId, userId) : undefined,
+    ban: ({ record, userId }) =>
+      record.discordGuildId ? DISCORD_UNDO_CALLS.ban!(record.discordGuildId, userId) : undefined,
   },
   recordFields: { bound: 'discordGuildId', alert: 'discordAlertChannelId' },
   installUrl,

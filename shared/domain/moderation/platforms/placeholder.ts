@@ -13,8 +13,14 @@ export interface PlaceholderTarget {
   itemId?: string;
 }
 
-export function placeholderPlatform(type: CommunityType, names: readonly string[], apiBase: { env: string; default: string }): Platform<PlaceholderTarget, Record<string, string | undefined>> {
-  const planned = (method: string) => (target: PlaceholderTarget) => [{ platform: type, method, body: { user_id: target.userId, ...(target.itemId ? { item_id: target.itemId } : {}) } }];
+export function placeholderPlatform(
+  type: CommunityType,
+  names: readonly string[],
+  apiBase: { env: string; default: string },
+): Platform<PlaceholderTarget, Record<string, string | undefined>> {
+  const planned = (method: string) => (target: PlaceholderTarget) => [
+    { platform: type, method, body: { user_id: target.userId, ...(target.itemId ? { item_id: target.itemId } : {}) } },
+  ];
   return definePlatform<PlaceholderTarget, Record<string, string | undefined>>({
     type,
     credentials: { names, apiBase, read: (values) => ({ ...values }), configured: () => false },
@@ -26,9 +32,16 @@ export function placeholderPlatform(type: CommunityType, names: readonly string[
     decisions: { delete: planned('delete'), warn: planned('warn'), mute: planned('mute'), ban: planned('ban') },
     welcome: null,
     alert: null,
-    undo: { delete: null, warn: null, mute: ({ userId }) => [{ platform: type, method: 'unmute', body: { user_id: userId } }], ban: ({ userId }) => [{ platform: type, method: 'unban', body: { user_id: userId } }] },
+    undo: {
+      delete: null,
+      warn: null,
+      mute: ({ userId }) => [{ platform: type, method: 'unmute', body: { user_id: userId } }],
+      ban: ({ userId }) => [{ platform: type, method: 'unban', body: { user_id: userId } }],
+    },
     recordFields: { bound: 'boundId', alert: 'alertId' },
     installUrl: null,
-    unsupported: [`${type} moderation is not available on this deployment yet: actions are recorded as not_configured.`],
+    unsupported: [
+      `${type} moderation is not available on this deployment yet: actions are recorded as not_configured.`,
+    ],
   });
 }

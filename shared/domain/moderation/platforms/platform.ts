@@ -76,7 +76,13 @@ export interface UndoTarget {
 }
 
 /** A field of the platform record holding a place's id on the platform. */
-export type PlaceField = 'boundId' | 'alertId' | 'telegramChatId' | 'telegramAlertChatId' | 'discordGuildId' | 'discordAlertChannelId';
+export type PlaceField =
+  | 'boundId'
+  | 'alertId'
+  | 'telegramChatId'
+  | 'telegramAlertChatId'
+  | 'discordGuildId'
+  | 'discordAlertChannelId';
 
 /** Decision texts a platform may show (a warning reply). */
 export interface DecisionTexts {
@@ -129,7 +135,9 @@ export interface Platform<Target, Credentials> {
 }
 
 /** Keeps a module's own Target and Credentials types (a plain annotation would widen them). */
-export const definePlatform = <Target, Credentials>(platform: Platform<Target, Credentials>): Platform<Target, Credentials> => platform;
+export const definePlatform = <Target, Credentials>(
+  platform: Platform<Target, Credentials>,
+): Platform<Target, Credentials> => platform;
 
 /** The credentials type of a module. */
 export type CredentialsOf<P> = P extends Platform<any, infer C> ? C : never;

@@ -8,7 +8,15 @@
 import { getPlatformRecord } from '#shared/store/platformRepo';
 import { pollCommunityNow } from '../polling';
 import { REDDIT_DECISION_CALLS, REDDIT_UNDO_CALLS, redditAlertCall, type RedditTarget } from './reddit/calls';
-import { REDDIT_CREDENTIAL_NAMES, REDDIT_DEFAULT_BASE, readRedditCredentials, redditBot, redditBotFrom, redditConfigured, type RedditCredentials } from './reddit/client';
+import {
+  REDDIT_CREDENTIAL_NAMES,
+  REDDIT_DEFAULT_BASE,
+  readRedditCredentials,
+  redditBot,
+  redditBotFrom,
+  redditConfigured,
+  type RedditCredentials,
+} from './reddit/client';
 import { readRedditInbox } from './reddit/inbox';
 import { pollSubreddits } from './reddit/poll';
 import { sendRedditCall } from './reddit/send';
@@ -22,7 +30,12 @@ export const REDDIT_SUBREDDITS_PER_SHARD = 50;
 
 async function pollBatch(targets: PollTarget[]) {
   const bot = await redditBot();
-  return bot ? pollSubreddits(bot, targets.map((t) => ({ community: t.community, subreddit: t.externalId }))) : undefined;
+  return bot
+    ? pollSubreddits(
+        bot,
+        targets.map((t) => ({ community: t.community, subreddit: t.externalId })),
+      )
+    : undefined;
 }
 
 async function pollInbox() {
@@ -30,7 +43,8 @@ async function pollInbox() {
   return bot ? readRedditInbox(bot) : undefined;
 }
 
-const undoIn = (action: keyof typeof REDDIT_UNDO_CALLS) => (t: UndoTarget) => (t.record.boundId ? REDDIT_UNDO_CALLS[action](t.record.boundId, t.communityId, t.userId, t.eventId) : undefined);
+const undoIn = (action: keyof typeof REDDIT_UNDO_CALLS) => (t: UndoTarget) =>
+  t.record.boundId ? REDDIT_UNDO_CALLS[action](t.record.boundId, t.communityId, t.userId, t.eventId) : undefined;
 
 export const reddit = definePlatform<RedditTarget, RedditCredentials>({
   type: 'reddit',

@@ -21,23 +21,33 @@ export const telegram = definePlatform<TelegramTarget, TelegramCredentials>({
   credentials: {
     names: ['TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_SECRET'],
     apiBase: { env: 'TELEGRAM_API_BASE', default: TELEGRAM_DEFAULT_BASE },
-    read: (values, apiBase) => ({ botToken: blankToUndefined(values.TELEGRAM_BOT_TOKEN), webhookSecret: blankToUndefined(values.TELEGRAM_WEBHOOK_SECRET), apiBase }),
+    read: (values, apiBase) => ({
+      botToken: blankToUndefined(values.TELEGRAM_BOT_TOKEN),
+      webhookSecret: blankToUndefined(values.TELEGRAM_WEBHOOK_SECRET),
+      apiBase,
+    }),
     configured: (c) => c.botToken !== undefined,
   },
   // A timed restriction ends at endsAt (resolved at send time); Telegram reads a past until_date as forever.
   send: (call, { credentials, endsAt }) =>
-    new TelegramBotApi(credentials.botToken!, credentials.apiBase).call(call.method, { ...call.body, ...(endsAt ? { until_date: Math.floor(endsAt.getTime() / 1000) } : {}) }),
+    new TelegramBotApi(credentials.botToken!, credentials.apiBase).call(call.method, {
+      ...call.body,
+      ...(endsAt ? { until_date: Math.floor(endsAt.getTime() / 1000) } : {}),
+    }),
   ingest: { kind: 'webhook', path: '/integrations/moderation/telegram' },
   onRulesChanged: null,
   sync: null,
   decisions: TELEGRAM_DECISION_CALLS,
   welcome: (target, text) => [telegramSend(target.chatId, text)],
-  alert: (record, _target, text) => (record.telegramAlertChatId ? [telegramSend(Number(record.telegramAlertChatId), text)] : []),
+  alert: (record, _target, text) =>
+    record.telegramAlertChatId ? [telegramSend(Number(record.telegramAlertChatId), text)] : [],
   undo: {
     delete: null,
     warn: null,
-    mute: ({ record, userId }) => (record.telegramChatId ? TELEGRAM_UNDO_CALLS.mute!(record.telegramChatId, userId) : undefined),
-    ban: ({ record, userId }) => (record.telegramChatId ? TELEGRAM_UNDO_CALLS.ban!(record.telegramChatId, userId) : undefined),
+    mute: ({ record, userId }) =>
+      record.telegramChatId ? TELEGRAM_UNDO_CALLS.mute!(record.telegramChatId, userId) : undefined,
+    ban: ({ record, userId }) =>
+      record.telegramChatId ? TELEGRAM_UNDO_CALLS.ban!(record.telegramChatId, userId) : undefined,
   },
   recordFields: { bound: 'telegramChatId', alert: 'telegramAlertChatId' },
   installUrl: null,

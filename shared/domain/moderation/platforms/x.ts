@@ -39,7 +39,13 @@ export const x = definePlatform<XTarget, XCredentials>({
   },
   // Every X call acts as one community's account: without the community there is no one to act as.
   send: (call, { credentials, communityId }) =>
-    communityId ? sendXCall(call, communityId, credentials) : Promise.resolve({ ok: false, status: 400, error: 'An X call is sent as a community account: no community given' }),
+    communityId
+      ? sendXCall(call, communityId, credentials)
+      : Promise.resolve({
+          ok: false,
+          status: 400,
+          error: 'An X call is sent as a community account: no community given',
+        }),
   ingest: { kind: 'poll', poll: (community) => pollXCommunity(community) },
   // POST /sync polls at once, as the schedule would.
   sync: (community) => pollCommunityNow(community),
@@ -56,10 +62,13 @@ export const x = definePlatform<XTarget, XCredentials>({
   // The audit entry's event id is the reply's post id, its user id the author's; the account must still be bound.
   undo: {
     // A hidden reply can be shown again; a warning was never sent.
-    delete: ({ record, eventId, userId }) => (record.boundId ? X_UNDO_CALLS.delete!({ postId: eventId, authorId: userId }) : undefined),
+    delete: ({ record, eventId, userId }) =>
+      record.boundId ? X_UNDO_CALLS.delete!({ postId: eventId, authorId: userId }) : undefined,
     warn: null,
-    mute: ({ record, eventId, userId }) => (record.boundId ? X_UNDO_CALLS.mute!({ postId: eventId, authorId: userId }) : undefined),
-    ban: ({ record, eventId, userId }) => (record.boundId ? X_UNDO_CALLS.ban!({ postId: eventId, authorId: userId }) : undefined),
+    mute: ({ record, eventId, userId }) =>
+      record.boundId ? X_UNDO_CALLS.mute!({ postId: eventId, authorId: userId }) : undefined,
+    ban: ({ record, eventId, userId }) =>
+      record.boundId ? X_UNDO_CALLS.ban!({ postId: eventId, authorId: userId }) : undefined,
   },
   recordFields: { bound: 'boundId', alert: null },
   // The record's link is authorize_url, minted per community (x/oauth.ts), not an install link.

@@ -28,24 +28,54 @@ export interface RedditTarget {
 }
 
 /** Rules whose hits are spam (Reddit's spam filter learns from them); other removals are plain. */
-const SPAM_RULES = new Set(['scam_phrase', 'invite_link', 'wallet_address', 'link', 'flood', 'repeated_message', 'mass_mentions', 'blocked_word']);
+const SPAM_RULES = new Set([
+  'scam_phrase',
+  'invite_link',
+  'wallet_address',
+  'link',
+  'flood',
+  'repeated_message',
+  'mass_mentions',
+  'blocked_word',
+]);
 
 export type RedditCallMethod = 'POST' | 'WARN' | 'MUTE' | 'UNMUTE';
 
-const post = (route: string, body: Record<string, string>): PlannedCall => ({ platform: 'reddit', method: 'POST', route, body });
+const post = (route: string, body: Record<string, string>): PlannedCall => ({
+  platform: 'reddit',
+  method: 'POST',
+  route,
+  body,
+});
 
-export const redditRemove = (t: Pick<RedditTarget, 'fullname'>, spam: boolean) => post('/api/remove', { id: t.fullname, spam: String(spam) });
+export const redditRemove = (t: Pick<RedditTarget, 'fullname'>, spam: boolean) =>
+  post('/api/remove', { id: t.fullname, spam: String(spam) });
 const approve = (fullname: string) => post('/api/approve', { id: fullname });
 /** Timed: the runner gives it its end at send time, and skips it once the hour after the item has passed. */
-const mute = (t: RedditTarget, seconds: number): PlannedCall => ({ platform: 'reddit', method: 'MUTE', body: { community_id: t.communityId, username: t.author, from: t.writtenAt, seconds }, timed: { seconds, from: t.writtenAt } });
+const mute = (t: RedditTarget, seconds: number): PlannedCall => ({
+  platform: 'reddit',
+  method: 'MUTE',
+  body: { community_id: t.communityId, username: t.author, from: t.writtenAt, seconds },
+  timed: { seconds, from: t.writtenAt },
+});
 
-export const REDDIT_DECISION_CALLS: Record<PenaltyAction, (t: RedditTarget, text: { warning: string }) => PlannedCall[]> = {
+export const REDDIT_DECISION_CALLS: Record<
+  PenaltyAction,
+  (t: RedditTarget, text: { warning: string }) => PlannedCall[]
+> = {
   delete: (t) => [redditRemove(t, SPAM_RULES.has(t.rule))],
-  warn: (t, text) => [{ platform: 'reddit', method: 'WARN', route: '/api/comment', body: { thing_id: t.fullname, text: text.warning } }],
+  warn: (t, text) => [
+    { platform: 'reddit', method: 'WARN', route: '/api/comment', body: { thing_id: t.fullname, text: text.warning } },
+  ],
   mute: (t) => [redditRemove(t, SPAM_RULES.has(t.rule)), mute(t, REDDIT_MUTE_SECONDS)],
   // Permanent (no duration); the ban reason is what moderators see in the ban list.
   ban: (t) => [
-    post(`/r/${t.subreddit}/api/friend`, { type: 'banned', name: t.author, ban_reason: t.reason.slice(0, REASON_CHARS), note: `Banned by the moderation service for ${t.fullname}`.slice(0, 300) }),
+    post(`/r/${t.subreddit}/api/friend`, {
+      type: 'banned',
+      name: t.author,
+      ban_reason: t.reason.slice(0, REASON_CHARS),
+      note: `Banned by the moderation service for ${t.fullname}`.slice(0, 300),
+    }),
     redditRemove(t, true),
   ],
 };
@@ -54,15 +84,30 @@ export const REDDIT_DECISION_CALLS: Record<PenaltyAction, (t: RedditTarget, text
 export const redditMutedItemCalls = (t: Pick<RedditTarget, 'fullname'>): PlannedCall[] => [redditRemove(t, false)];
 
 /** Undo: a ban is lifted, a mute ended, and the removed item approved again. A warning stays. */
-export const REDDIT_UNDO_CALLS: Record<'delete' | 'mute' | 'ban', (subreddit: string, communityId: string, username: string, fullname: string) => PlannedCall[]> = {
+export const REDDIT_UNDO_CALLS: Record<
+  'delete' | 'mute' | 'ban',
+  (subreddit: string, communityId: string, username: string, fullname: string) => PlannedCall[]
+> = {
   delete: (_s, _c, _u, fullname) => [approve(fullname)],
-  mute: (_s, communityId, username, fullname) => [{ platform: 'reddit', method: 'UNMUTE', body: { community_id: communityId, username } }, approve(fullname)],
-  ban: (subreddit, _c, username, fullname) => [post(`/r/${subreddit}/api/unfriend`, { type: 'banned', name: username }), approve(fullname)],
+  mute: (_s, communityId, username, fullname) => [
+    { platform: 'reddit', method: 'UNMUTE', body: { community_id: communityId, username } },
+    approve(fullname),
+  ],
+  ban: (subreddit, _c, username, fullname) => [
+    post(`/r/${subreddit}/api/unfriend`, { type: 'banned', name: username }),
+    approve(fullname),
+  ],
 };
 
 /** An alert to the subreddit's moderators: a new modmail conversation among them. */
 export const redditAlertCall = (subreddit: string, alert: string): PlannedCall =>
-  post('/api/mod/conversations', { srName: subreddit, subject: alert.slice(0, REASON_CHARS), body: alert, isAuthorHidden: 'false' });
+  post('/api/mod/conversations', {
+    srName: subreddit,
+    subject: alert.slice(0, REASON_CHARS),
+    body: alert,
+    isAuthorHidden: 'false',
+  });
 
 /** Answers to the bot's private messages (activation), as a reply to the message. */
-export const redditReply = (parentFullname: string, text: string): PlannedCall => post('/api/comment', { thing_id: parentFullname, text });
+export const redditReply = (parentFullname: string, text: string): PlannedCall =>
+  post('/api/comment', { thing_id: parentFullname, text });

@@ -17,12 +17,22 @@ export interface RedditCredentials {
 
 export const REDDIT_DEFAULT_BASE = 'https://oauth.reddit.com';
 export const REDDIT_DEFAULT_AUTH_BASE = 'https://www.reddit.com';
-export const REDDIT_CREDENTIAL_NAMES = ['REDDIT_CLIENT_ID', 'REDDIT_CLIENT_SECRET', 'REDDIT_REFRESH_TOKEN', 'REDDIT_USERNAME', 'REDDIT_USER_AGENT'] as const;
+export const REDDIT_CREDENTIAL_NAMES = [
+  'REDDIT_CLIENT_ID',
+  'REDDIT_CLIENT_SECRET',
+  'REDDIT_REFRESH_TOKEN',
+  'REDDIT_USERNAME',
+  'REDDIT_USER_AGENT',
+] as const;
 
 /** Reddit asks for `<platform>:<app id>:<version> (by /u/<username>)` and throttles generic agents. */
-const defaultUserAgent = (username: string | undefined) => `server:outreach-moderation:1.0 (by /u/${username ?? 'unknown'})`;
+const defaultUserAgent = (username: string | undefined) =>
+  `server:outreach-moderation:1.0 (by /u/${username ?? 'unknown'})`;
 
-export function readRedditCredentials(values: Readonly<Record<string, string | undefined>>, apiBase: string): RedditCredentials {
+export function readRedditCredentials(
+  values: Readonly<Record<string, string | undefined>>,
+  apiBase: string,
+): RedditCredentials {
   return {
     clientId: values.REDDIT_CLIENT_ID,
     clientSecret: values.REDDIT_CLIENT_SECRET,
@@ -35,7 +45,8 @@ export function readRedditCredentials(values: Readonly<Record<string, string | u
   };
 }
 
-export const redditConfigured = (c: RedditCredentials): boolean => Boolean(c.clientId && c.clientSecret && c.refreshToken && c.username);
+export const redditConfigured = (c: RedditCredentials): boolean =>
+  Boolean(c.clientId && c.clientSecret && c.refreshToken && c.username);
 
 export interface RedditBot {
   api: RedditApi;
@@ -43,7 +54,14 @@ export interface RedditBot {
 }
 
 export function redditBotFrom(c: RedditCredentials): RedditBot {
-  const config = { clientId: c.clientId!, clientSecret: c.clientSecret!, refreshToken: c.refreshToken!, userAgent: c.userAgent, apiBase: c.apiBase, authBase: c.authBase };
+  const config = {
+    clientId: c.clientId!,
+    clientSecret: c.clientSecret!,
+    refreshToken: c.refreshToken!,
+    userAgent: c.userAgent,
+    apiBase: c.apiBase,
+    authBase: c.authBase,
+  };
   return { api: new RedditApi(config, sharedRedditBudget(c.clientId!)), username: c.username! };
 }
 

@@ -29,10 +29,13 @@ export interface InboxReport {
 }
 
 const REPLIES = {
-  badToken: 'That activation token is not valid. Copy it from the community in the moderation API and send `/activate <token> r/<subreddit>` again.',
+  badToken:
+    'That activation token is not valid. Copy it from the community in the moderation API and send `/activate <token> r/<subreddit>` again.',
   notModerator: (sub: string) => `Only a moderator of r/${sub} can turn moderation on there.`,
-  takenByOther: (sub: string) => `r/${sub} is already moderated by another community of this service. Its owner must delete that community first.`,
-  noInvite: (sub: string, bot: string) => `Invite u/${bot} as a moderator of r/${sub} (permissions: Manage Posts & Comments, Manage Users, Manage Mod Mail), then send this message again.`,
+  takenByOther: (sub: string) =>
+    `r/${sub} is already moderated by another community of this service. Its owner must delete that community first.`,
+  noInvite: (sub: string, bot: string) =>
+    `Invite u/${bot} as a moderator of r/${sub} (permissions: Manage Posts & Comments, Manage Users, Manage Mod Mail), then send this message again.`,
   activated: (sub: string) => `Moderation is on for r/${sub}. New posts and comments are checked every minute.`,
 };
 
@@ -49,7 +52,11 @@ export async function readRedditInbox(bot: RedditBot): Promise<InboxReport> {
   const children = (unread.result as Partial<RedditListing> | null)?.data?.children ?? [];
   const messages: PrivateMessage[] = children
     .filter((c) => c.kind === 't4' && typeof c.data?.name === 'string')
-    .map((c) => ({ name: c.data.name, author: String(c.data.author ?? ''), body: String((c.data as { body?: unknown }).body ?? '') }));
+    .map((c) => ({
+      name: c.data.name,
+      author: String(c.data.author ?? ''),
+      body: String((c.data as { body?: unknown }).body ?? ''),
+    }));
   const done: string[] = [];
   for (const message of messages) {
     const result = await activateFrom(bot, message);
@@ -77,7 +84,13 @@ async function activateFrom(bot: RedditBot, message: PrivateMessage): Promise<Ac
   };
   const pointer = await communityByActivationToken(token);
   const community = pointer ? await getCommunity(pointer.userId, pointer.communityId) : undefined;
-  if (!community || community.type !== 'reddit' || !community.activationToken || !sameSecret(token, community.activationToken)) return reply(REPLIES.badToken, 'refused');
+  if (
+    !community ||
+    community.type !== 'reddit' ||
+    !community.activationToken ||
+    !sameSecret(token, community.activationToken)
+  )
+    return reply(REPLIES.badToken, 'refused');
 
   const moderators = await bot.api.get(`/r/${subreddit}/about/moderators`);
   if (!moderators.ok) return isTransient(moderators) ? 'retry' : reply(REPLIES.notModerator(subreddit), 'refused');
@@ -86,7 +99,8 @@ async function activateFrom(bot: RedditBot, message: PrivateMessage): Promise<Ac
 
   // Checked before the invitation is accepted (binding checks again, and frees a place a deleted or expired community held).
   const holder = await boundCommunity('reddit', subredditKey(subreddit));
-  const holderLives = holder && holder.communityId !== community.id ? await getCommunity(holder.userId, holder.communityId) : undefined;
+  const holderLives =
+    holder && holder.communityId !== community.id ? await getCommunity(holder.userId, holder.communityId) : undefined;
   if (holderLives && holderLives.billingState !== 'expired') return reply(REPLIES.takenByOther(subreddit), 'refused');
 
   const accepted = await bot.api.post(`/r/${subreddit}/api/accept_moderator_invite`, {});
@@ -96,7 +110,8 @@ async function activateFrom(bot: RedditBot, message: PrivateMessage): Promise<Ac
     if (!names.has(bot.username.toLowerCase())) return reply(REPLIES.noInvite(subreddit, bot.username), 'refused');
   }
   // Subreddit names are case-insensitive: one spelling binds.
-  if ((await bindModeratedPlace(community, subredditKey(subreddit))) === 'taken') return reply(REPLIES.takenByOther(subreddit), 'refused');
+  if ((await bindModeratedPlace(community, subredditKey(subreddit))) === 'taken')
+    return reply(REPLIES.takenByOther(subreddit), 'refused');
   await markCommunityActivated(community, token);
   return reply(REPLIES.activated(subreddit), 'activated');
 }
@@ -104,5 +119,10 @@ async function activateFrom(bot: RedditBot, message: PrivateMessage): Promise<Ac
 /** `{kind: "UserList", data: {children: [{name}]}}`, lower-cased. */
 function moderatorNames(outcome: Extract<CallOutcome, { ok: true }>): Set<string> {
   const children = (outcome.result as { data?: { children?: { name?: unknown }[] } } | null)?.data?.children;
-  return new Set((Array.isArray(children) ? children : []).map((c) => c?.name).filter((n): n is string => typeof n === 'string').map((n) => n.toLowerCase()));
+  return new Set(
+    (Array.isArray(children) ? children : [])
+      .map((c) => c?.name)
+      .filter((n): n is string => typeof n === 'string')
+      .map((n) => n.toLowerCase()),
+  );
 }

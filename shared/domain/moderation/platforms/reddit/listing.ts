@@ -83,7 +83,8 @@ export interface PageReading {
 /** The lowest cursor of the batch; undefined when no subreddit has one. */
 export function floorOf(subs: Map<string, SubredditState>): number | undefined {
   let floor: number | undefined;
-  for (const s of subs.values()) if (s.cursor !== undefined && (floor === undefined || s.cursor < floor)) floor = s.cursor;
+  for (const s of subs.values())
+    if (s.cursor !== undefined && (floor === undefined || s.cursor < floor)) floor = s.cursor;
   return floor;
 }
 
@@ -100,7 +101,8 @@ export function readPage(children: RedditThing[], subs: Map<string, SubredditSta
     if (!Number.isFinite(id)) continue;
     if (reading.newest === undefined || id > reading.newest) reading.newest = id;
     if (floor !== undefined && id <= floor) reading.reachedRead = true;
-    if (since !== undefined && typeof child.data.created_utc === 'number' && child.data.created_utc < since) reading.reachedRead = true;
+    if (since !== undefined && typeof child.data.created_utc === 'number' && child.data.created_utc < since)
+      reading.reachedRead = true;
     const sub = subs.get(subredditKey(child.data.subreddit ?? ''));
     if (!sub) continue;
     if (sub.cursor !== undefined && id <= sub.cursor) continue;
@@ -120,7 +122,10 @@ export function toChatEvent(thing: RedditThing, botUsername: string | undefined)
   if (d.approved_by || d.distinguished || d.banned_by) return undefined;
   if (!d.author || d.author === '[deleted]') return undefined;
   if (botUsername && d.author.toLowerCase() === botUsername.toLowerCase()) return undefined;
-  const text = thing.kind === 't3' ? [d.title, d.selftext, d.is_self === false ? d.url : undefined].filter((p) => p).join('\n') : (d.body ?? '');
+  const text =
+    thing.kind === 't3'
+      ? [d.title, d.selftext, d.is_self === false ? d.url : undefined].filter((p) => p).join('\n')
+      : (d.body ?? '');
   return {
     event_id: d.name,
     type: 'message',

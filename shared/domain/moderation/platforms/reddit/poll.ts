@@ -46,7 +46,9 @@ export async function pollSubreddits(bot: RedditBot, batch: PolledSubreddit[]): 
   const items: RedditThing[] = [];
   const completed: { kind: ListingKind; newest: number }[] = [];
   for (const kind of KINDS) {
-    const subs = new Map<string, SubredditState>(batch.map((b) => [subredditKey(b.subreddit), stateOf(b.community, cursors.get(b.community.id), kind)]));
+    const subs = new Map<string, SubredditState>(
+      batch.map((b) => [subredditKey(b.subreddit), stateOf(b.community, cursors.get(b.community.id), kind)]),
+    );
     const read = await readListing(bot.api, subs, kind, names);
     report.requests += read.pages + (read.failure ? 1 : 0);
     items.push(...read.items);
@@ -62,12 +64,15 @@ export async function pollSubreddits(bot: RedditBot, batch: PolledSubreddit[]): 
   for (const thing of items) {
     const target = bySub.get(subredditKey(thing.data.subreddit));
     if (!target) continue;
-    const entry = byCommunity.get(target.community.id) ?? byCommunity.set(target.community.id, { target, things: [] }).get(target.community.id)!;
+    const entry =
+      byCommunity.get(target.community.id) ??
+      byCommunity.set(target.community.id, { target, things: [] }).get(target.community.id)!;
     entry.things.push(thing);
   }
   for (const { target, things } of byCommunity.values()) report.actions += await moderateItems(bot, target, things);
   // Only now: everything read has been through the engine, so nothing up to the cursor is unread.
-  for (const { kind, newest } of completed) await Promise.all(batch.map((b) => advanceRedditCursor(b.community.id, kind, newest)));
+  for (const { kind, newest } of completed)
+    await Promise.all(batch.map((b) => advanceRedditCursor(b.community.id, kind, newest)));
   recordMetric('PlatformPollRequests', report.requests, { platform: 'reddit' });
   recordMetric('PlatformPolledItems', report.items, { platform: 'reddit' });
   return report;
@@ -78,7 +83,8 @@ function stateOf(community: CommunityRecord, cursor: RedditCursor | undefined, k
   return { ...(cursor?.[kind] !== undefined ? { cursor: cursor[kind] } : {}), since };
 }
 
-const isMuted = (mute: RedditMute | undefined, writtenAt: string) => mute !== undefined && writtenAt >= mute.from && writtenAt < mute.until;
+const isMuted = (mute: RedditMute | undefined, writtenAt: string) =>
+  mute !== undefined && writtenAt >= mute.from && writtenAt < mute.until;
 
 /** Oldest first, so the engine sees each author's items in the order they were written. */
 async function moderateItems(bot: RedditBot, polled: PolledSubreddit, things: RedditThing[]): Promise<number> {
@@ -89,26 +95,53 @@ async function moderateItems(bot: RedditBot, polled: PolledSubreddit, things: Re
     .filter((e) => e !== undefined);
   if (!events.length) return 0;
   const { decisions } = await moderateEvents(community, events);
-  const [rules, mutes] = await Promise.all([getCommunityRules(community.id), activeRedditMutes(community.id, now().toISOString())]);
+  const [rules, mutes] = await Promise.all([
+    getCommunityRules(community.id),
+    activeRedditMutes(community.id, now().toISOString()),
+  ]);
   const observe = rules.mode === 'observe';
   const byId = new Map(events.map((e) => [e.event_id, e]));
   let actions = 0;
   for (const decision of decisions) {
     const event = byId.get(decision.event_id);
     if (!event) continue;
-    const target: RedditTarget = { communityId: community.id, subreddit, fullname: event.event_id, author: event.user.id, writtenAt: event.sent_at, rule: decision.rule, reason: decision.reason };
+    const target: RedditTarget = {
+      communityId: community.id,
+      subreddit,
+      fullname: event.event_id,
+      author: event.user.id,
+      writtenAt: event.sent_at,
+      rule: decision.rule,
+      reason: decision.reason,
+    };
     const muted = isMuted(mutes.get(event.user.id.toLowerCase()), event.sent_at);
     // A muted author's item is removed whatever the engine thought of it; a harsher decision stands.
     const calls =
       decision.action === 'allow' || (muted && decision.action === 'warn')
-        ? muted ? redditMutedItemCalls(target) : []
+        ? muted
+          ? redditMutedItemCalls(target)
+          : []
         : REDDIT_DECISION_CALLS[decision.action](target, { warning: warningText(decision) });
     if (!calls.length) continue;
     actions += 1;
     const enforcingMute = decision.action === 'allow' || (muted && decision.action === 'warn');
-    await scheduleDelivery({ communityId: community.id, deliveryId: decisionDeliveryId(decision.event_id), purpose: enforcingMute ? 'muted' : decision.action, eventId: decision.event_id, calls, observe });
+    await scheduleDelivery({
+      communityId: community.id,
+      deliveryId: decisionDeliveryId(decision.event_id),
+      purpose: enforcingMute ? 'muted' : decision.action,
+      eventId: decision.event_id,
+      calls,
+      observe,
+    });
     if (decision.alert && decision.action !== 'allow') {
-      await scheduleDelivery({ communityId: community.id, deliveryId: alertDeliveryId(decision.event_id), purpose: 'alert', eventId: decision.event_id, calls: [redditAlertCall(subreddit, decision.alert)], observe });
+      await scheduleDelivery({
+        communityId: community.id,
+        deliveryId: alertDeliveryId(decision.event_id),
+        purpose: 'alert',
+        eventId: decision.event_id,
+        calls: [redditAlertCall(subreddit, decision.alert)],
+        observe,
+      });
     }
   }
   return actions;

@@ -6,7 +6,16 @@
  */
 import type { RedditApi } from '#shared/adapters/platforms/redditApi';
 import type { CallOutcome } from '#shared/adapters/platforms/result';
-import { LISTING_PATH, MAX_PAGES, PAGE_LIMIT, readPage, type ListingKind, type RedditListing, type RedditThing, type SubredditState } from './listing';
+import {
+  LISTING_PATH,
+  MAX_PAGES,
+  PAGE_LIMIT,
+  readPage,
+  type ListingKind,
+  type RedditListing,
+  type RedditThing,
+  type SubredditState,
+} from './listing';
 
 export interface ListingRead {
   items: RedditThing[];
@@ -20,18 +29,28 @@ export interface ListingRead {
 /** Polling leaves this many requests of the shared budget to the actions it causes. */
 export const POLL_RESERVE = 10;
 
-export async function readListing(api: RedditApi, subs: Map<string, SubredditState>, kind: ListingKind, names: string[]): Promise<ListingRead> {
+export async function readListing(
+  api: RedditApi,
+  subs: Map<string, SubredditState>,
+  kind: ListingKind,
+  names: string[],
+): Promise<ListingRead> {
   const read: ListingRead = { items: [], complete: false, pages: 0 };
   let after: string | null = null;
   while (read.pages < MAX_PAGES) {
-    const outcome = await api.get(LISTING_PATH[kind](names), { limit: String(PAGE_LIMIT), ...(after ? { after } : {}) }, { reserve: POLL_RESERVE });
+    const outcome = await api.get(
+      LISTING_PATH[kind](names),
+      { limit: String(PAGE_LIMIT), ...(after ? { after } : {}) },
+      { reserve: POLL_RESERVE },
+    );
     if (!outcome.ok) return { ...read, failure: outcome };
     read.pages += 1;
     const listing = outcome.result as Partial<RedditListing> | null;
     const children = Array.isArray(listing?.data?.children) ? listing.data.children : [];
     const page = readPage(children, subs, kind);
     read.items.push(...page.fresh);
-    if (page.newest !== undefined && (read.newest === undefined || page.newest > read.newest)) read.newest = page.newest;
+    if (page.newest !== undefined && (read.newest === undefined || page.newest > read.newest))
+      read.newest = page.newest;
     after = typeof listing?.data?.after === 'string' ? listing.data.after : null;
     if (page.reachedRead || !after || children.length === 0) break;
   }

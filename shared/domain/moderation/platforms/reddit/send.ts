@@ -9,12 +9,15 @@ import type { CallOutcome } from '#shared/adapters/platforms/result';
 import type { PlannedCall } from '#shared/store/platformCallsRepo';
 import { endRedditMute, putRedditMute } from '#shared/store/redditMutesRepo';
 
-const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '');
-const formOf = (body: Record<string, unknown> | undefined): Record<string, string> => Object.fromEntries(Object.entries(body ?? {}).map(([k, v]) => [k, str(v)]));
+const str = (v: unknown) =>
+  typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
+const formOf = (body: Record<string, unknown> | undefined): Record<string, string> =>
+  Object.fromEntries(Object.entries(body ?? {}).map(([k, v]) => [k, str(v)]));
 
 /** The fullname of the comment `POST /api/comment` created: `json.data.things[0].data.name`. */
 function createdFullname(result: unknown): string | undefined {
-  const things = (result as { json?: { data?: { things?: { data?: { name?: unknown } }[] } } } | null)?.json?.data?.things;
+  const things = (result as { json?: { data?: { things?: { data?: { name?: unknown } }[] } } } | null)?.json?.data
+    ?.things;
   const name = Array.isArray(things) ? things[0]?.data?.name : undefined;
   return typeof name === 'string' ? name : undefined;
 }
@@ -42,7 +45,14 @@ export async function sendRedditCall(api: RedditApi, call: PlannedCall, endsAt?:
       // The warning is posted: a failed distinguish must not make the delivery post it again, so
       // it is reported in the result, not as a failure.
       const distinguished = await api.post('/api/distinguish', { id: fullname, how: 'yes' });
-      return { ok: true, result: { comment: fullname, distinguished: distinguished.ok, ...(distinguished.ok ? {} : { distinguish_error: distinguished.error }) } };
+      return {
+        ok: true,
+        result: {
+          comment: fullname,
+          distinguished: distinguished.ok,
+          ...(distinguished.ok ? {} : { distinguish_error: distinguished.error }),
+        },
+      };
     }
     default:
       return api.post(call.route ?? '/', formOf(body));

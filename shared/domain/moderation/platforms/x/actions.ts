@@ -25,9 +25,23 @@ function idOf(value: string, what: string): string {
   return value;
 }
 
-const hide = (postId: string, hidden: boolean): XCall => ({ platform: 'x', method: 'PUT', route: `/2/tweets/${idOf(postId, 'post')}/hidden`, body: { hidden } });
-const mute = (userId: string): XCall => ({ platform: 'x', method: 'POST', route: `/2/users/${X_ME}/muting`, body: { target_user_id: idOf(userId, 'user') } });
-const unmute = (userId: string): XCall => ({ platform: 'x', method: 'DELETE', route: `/2/users/${X_ME}/muting/${idOf(userId, 'user')}` });
+const hide = (postId: string, hidden: boolean): XCall => ({
+  platform: 'x',
+  method: 'PUT',
+  route: `/2/tweets/${idOf(postId, 'post')}/hidden`,
+  body: { hidden },
+});
+const mute = (userId: string): XCall => ({
+  platform: 'x',
+  method: 'POST',
+  route: `/2/users/${X_ME}/muting`,
+  body: { target_user_id: idOf(userId, 'user') },
+});
+const unmute = (userId: string): XCall => ({
+  platform: 'x',
+  method: 'DELETE',
+  route: `/2/users/${X_ME}/muting/${idOf(userId, 'user')}`,
+});
 
 /** The reply a decision is about and who wrote it. */
 export interface XTarget {

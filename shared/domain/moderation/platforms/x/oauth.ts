@@ -34,7 +34,10 @@ export const xRedirectUri = (apiBaseUrl: string): string => `${apiBaseUrl.replac
  * A fresh authorize URL for an X community (null for other types, or while the operator has not set
  * X_CLIENT_ID and X_CLIENT_SECRET). Each call stores one new single-use state.
  */
-export async function xAuthorizeUrl(community: Pick<CommunityRecord, 'id' | 'userId' | 'type'>, apiBaseUrl: string): Promise<string | null> {
+export async function xAuthorizeUrl(
+  community: Pick<CommunityRecord, 'id' | 'userId' | 'type'>,
+  apiBaseUrl: string,
+): Promise<string | null> {
   if (community.type !== 'x') return null;
   const credentials = await xCredentials();
   if (!credentials.configured) return null;
@@ -42,7 +45,13 @@ export async function xAuthorizeUrl(community: Pick<CommunityRecord, 'id' | 'use
   const { verifier, challenge } = pkcePair();
   const redirectUri = xRedirectUri(apiBaseUrl);
   const expiresAt = new Date(now().getTime() + OAUTH_STATE_TTL_SECONDS * 1000).toISOString();
-  await putOAuthState(sha256Hex(state), { communityId: community.id, userId: community.userId, verifier, redirectUri, expiresAt });
+  await putOAuthState(sha256Hex(state), {
+    communityId: community.id,
+    userId: community.userId,
+    verifier,
+    redirectUri,
+    expiresAt,
+  });
   const query = new URLSearchParams({
     response_type: 'code',
     client_id: credentials.clientId,
@@ -64,7 +73,12 @@ export interface CallbackPage {
   communityId?: string;
 }
 
-const page = (status: number, title: string, message: string, communityId?: string): CallbackPage => ({ status, title, message, ...(communityId ? { communityId } : {}) });
+const page = (status: number, title: string, message: string, communityId?: string): CallbackPage => ({
+  status,
+  title,
+  message,
+  ...(communityId ? { communityId } : {}),
+});
 
 const STATE_REFUSED: Record<'unknown' | 'used' | 'expired', string> = {
   unknown: 'This authorization link is not one we issued. Open the authorize_url of your community again.',
@@ -73,29 +87,50 @@ const STATE_REFUSED: Record<'unknown' | 'used' | 'expired', string> = {
 };
 
 /** Claims the X account for the community (an account is moderated by one community at a time). */
-export type BindXAccount = (community: CommunityRecord, account: XUser) => Promise<{ ok: true } | { ok: false; status: number; message: string }>;
+export type BindXAccount = (
+  community: CommunityRecord,
+  account: XUser,
+) => Promise<{ ok: true } | { ok: false; status: number; message: string }>;
 
 export const bindXAccount: BindXAccount = async (community, account) =>
   (await bindModeratedPlace(community, account.id)) === 'bound'
     ? { ok: true }
-    : { ok: false, status: 409, message: `@${account.username} is already moderated by another community. Remove it there (or delete that community) first.` };
+    : {
+        ok: false,
+        status: 409,
+        message: `@${account.username} is already moderated by another community. Remove it there (or delete that community) first.`,
+      };
 
 /**
  * The callback: `code` and `state` as X sent them (or `error` when the person declined). Answers the
  * page to show; 400 for a state that is unknown, used or expired.
  */
-export async function completeXAuthorization(query: { code?: string; state?: string; error?: string }, bind: BindXAccount = bindXAccount): Promise<CallbackPage> {
+export async function completeXAuthorization(
+  query: { code?: string; state?: string; error?: string },
+  bind: BindXAccount = bindXAccount,
+): Promise<CallbackPage> {
   if (!query.state) return page(400, 'Authorization failed', STATE_REFUSED.unknown);
   const consumed = await consumeOAuthState(sha256Hex(query.state), now().toISOString());
   if (consumed.outcome !== 'ok') return page(400, 'Authorization failed', STATE_REFUSED[consumed.outcome]);
   const { state } = consumed;
-  if (query.error || !query.code) return page(400, 'Authorization declined', 'X did not grant access, so nothing was connected. Open the authorize_url of your community again to retry.');
+  if (query.error || !query.code)
+    return page(
+      400,
+      'Authorization declined',
+      'X did not grant access, so nothing was connected. Open the authorize_url of your community again to retry.',
+    );
   const credentials = await xCredentials();
-  if (!credentials.configured) return page(503, 'X is not configured', 'The operator of this service has not set up its X app yet.');
+  if (!credentials.configured)
+    return page(503, 'X is not configured', 'The operator of this service has not set up its X app yet.');
   const stored = await getCommunity(state.userId, state.communityId, true);
   // A community from before every type had to be bound gets its activation token first.
   const community = stored && (await withActivationToken(stored));
-  if (!community || community.type !== 'x') return page(400, 'Authorization failed', 'The community this link was made for no longer exists or is no longer an X community.');
+  if (!community || community.type !== 'x')
+    return page(
+      400,
+      'Authorization failed',
+      'The community this link was made for no longer exists or is no longer an X community.',
+    );
 
   const api = new XApi(credentials.apiBase);
   const exchanged = await api.token(credentials.clientId, credentials.clientSecret, {
@@ -106,13 +141,26 @@ export async function completeXAuthorization(query: { code?: string; state?: str
   });
   if (!exchanged.ok) {
     return exchanged.status >= 400 && exchanged.status < 500 && exchanged.status !== 429
-      ? page(400, 'Authorization failed', 'X did not accept the authorization code. Open the authorize_url of your community again.')
-      : page(502, 'X is not answering', 'X could not be reached to finish the authorization. Open the authorize_url of your community again in a few minutes.');
+      ? page(
+          400,
+          'Authorization failed',
+          'X did not accept the authorization code. Open the authorize_url of your community again.',
+        )
+      : page(
+          502,
+          'X is not answering',
+          'X could not be reached to finish the authorization. Open the authorize_url of your community again in a few minutes.',
+        );
   }
   const tokens = exchanged.result as XTokenAnswer;
   const me = await api.request(tokens.access_token, { method: 'GET', route: '/2/users/me' });
   const account = me.ok ? (me.result as XAnswer<XUser>).data : undefined;
-  if (!account?.id || !account.username) return page(502, 'X is not answering', 'X did not say which account was authorized. Open the authorize_url of your community again.');
+  if (!account?.id || !account.username)
+    return page(
+      502,
+      'X is not answering',
+      'X did not say which account was authorized. Open the authorize_url of your community again.',
+    );
 
   const bound = await bind(community, account);
   if (!bound.ok) return page(bound.status, 'Not connected', bound.message);
@@ -120,14 +168,23 @@ export async function completeXAuthorization(query: { code?: string; state?: str
   await putXAccount(community.id, {
     accountId: account.id,
     username: account.username,
-    sealed: await sealXTokens(community.id, { access_token: tokens.access_token, refresh_token: tokens.refresh_token ?? null }),
+    sealed: await sealXTokens(community.id, {
+      access_token: tokens.access_token,
+      refresh_token: tokens.refresh_token ?? null,
+    }),
     expiresAt: new Date(now().getTime() + tokens.expires_in * 1000).toISOString(),
     updatedAt: now().toISOString(),
   });
   // Another account's replies start afresh (its newest page), not after the old account's newest reply.
   if (previous && previous.accountId !== account.id) await putXCursor(community.id, {});
-  if (!community.activatedAt && community.activationToken) await markCommunityActivated(community, community.activationToken);
-  return page(200, 'X account connected', `@${account.username} is now moderated by "${community.name}". You can close this page.`, community.id);
+  if (!community.activatedAt && community.activationToken)
+    await markCommunityActivated(community, community.activationToken);
+  return page(
+    200,
+    'X account connected',
+    `@${account.username} is now moderated by "${community.name}". You can close this page.`,
+    community.id,
+  );
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);

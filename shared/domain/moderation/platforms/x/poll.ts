@@ -48,7 +48,9 @@ export async function pollXCommunity(community: CommunityRecord): Promise<XPollR
   const banned = await bannedXAuthors(community.id);
   let cursor = await getXCursor(community.id);
   for (;;) {
-    const page = await runLimited(community.id, SEARCH_ENDPOINT, (session) => api.request(session.accessToken, searchRequest(session.username, cursor)));
+    const page = await runLimited(community.id, SEARCH_ENDPOINT, (session) =>
+      api.request(session.accessToken, searchRequest(session.username, cursor)),
+    );
     if (!page.ok) {
       logger.warn('x poll: search failed', { communityId: community.id, status: page.status, error: page.error });
       return { ...result, error: page.error };
@@ -66,7 +68,12 @@ export async function pollXCommunity(community: CommunityRecord): Promise<XPollR
 }
 
 /** The engine's decisions on one page of replies, planned as X calls (observe: recorded, not sent). */
-async function actOn(community: CommunityRecord, events: ChatEvent[], observe: boolean, banned: Set<string>): Promise<void> {
+async function actOn(
+  community: CommunityRecord,
+  events: ChatEvent[],
+  observe: boolean,
+  banned: Set<string>,
+): Promise<void> {
   const { decisions } = await moderateEvents(community, events);
   const authorOf = new Map(events.map((e) => [e.event_id, e.user.id]));
   for (const decision of decisions) {
@@ -89,7 +96,11 @@ async function actOn(community: CommunityRecord, events: ChatEvent[], observe: b
   }
 }
 
-function plannedFor(decision: Decision, target: XTarget, authorBanned: boolean): { purpose: string; calls: XCall[] } | undefined {
+function plannedFor(
+  decision: Decision,
+  target: XTarget,
+  authorBanned: boolean,
+): { purpose: string; calls: XCall[] } | undefined {
   const calls = decision.action === 'allow' ? [] : X_DECISION_CALLS[decision.action](target);
   if (calls.length) return { purpose: decision.action, calls };
   // A banned author's reply is hidden even when the engine would let it be (or only warn).

@@ -35,7 +35,11 @@ export function searchRequest(username: string, cursor: XPollCursor): XRequest {
  * Where the cursor stands after one page. `more`: read another page in this poll. With no since_id
  * yet (the first search) one page is all: older replies were there before moderation began.
  */
-export function afterPage(cursor: XPollCursor, page: XAnswer<XPost[]>, pagesRead: number): { cursor: XPollCursor; more: boolean } {
+export function afterPage(
+  cursor: XPollCursor,
+  page: XAnswer<XPost[]>,
+  pagesRead: number,
+): { cursor: XPollCursor; more: boolean } {
   const newestId = cursor.paging?.newestId ?? page.meta?.newest_id ?? cursor.sinceId;
   const nextToken = page.meta?.next_token;
   if (nextToken && cursor.sinceId && newestId) {
@@ -65,7 +69,9 @@ export function repliesToEvents(page: XAnswer<XPost[]>): ChatEvent[] {
 
 /** X's snowflakes carry their millisecond (since X's epoch, 2010-11-04) above bit 22. */
 const X_EPOCH_MS = 1288834974657n;
-const snowflakeTime = (id: string): string => (/^\d{1,20}$/.test(id) ? new Date(Number((BigInt(id) >> 22n) + X_EPOCH_MS)).toISOString() : new Date(0).toISOString());
+const snowflakeTime = (id: string): string =>
+  /^\d{1,20}$/.test(id) ? new Date(Number((BigInt(id) >> 22n) + X_EPOCH_MS)).toISOString() : new Date(0).toISOString();
 
 /** Post ids are snowflakes: a longer one is newer, equal lengths compare as text. */
-export const compareIds = (a: string, b: string): number => (a.length !== b.length ? a.length - b.length : a < b ? -1 : a > b ? 1 : 0);
+export const compareIds = (a: string, b: string): number =>
+  a.length !== b.length ? a.length - b.length : a < b ? -1 : a > b ? 1 : 0;

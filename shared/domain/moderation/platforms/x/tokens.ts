@@ -9,7 +9,16 @@ import { now, ports } from '#shared/adapters/ports';
 import { XApi, type XTokenAnswer } from '#shared/adapters/platforms/xApi';
 import type { CallOutcome } from '#shared/adapters/platforms/result';
 import { uuidv7 } from '#shared/ids';
-import { acquireRefreshLease, deleteXAccount, getXAccount, markXTokensRefused, rateLimitsOf, releaseRefreshLease, replaceXTokens, type XAccountRecord } from '#shared/store/xRepo';
+import {
+  acquireRefreshLease,
+  deleteXAccount,
+  getXAccount,
+  markXTokensRefused,
+  rateLimitsOf,
+  releaseRefreshLease,
+  replaceXTokens,
+  type XAccountRecord,
+} from '#shared/store/xRepo';
 
 export interface XConfigured {
   configured: true;
@@ -23,7 +32,9 @@ export type XClient = XConfigured | { configured: false; apiBase: string; author
 /** The operator's X app, as the platform module reads it from the platform credentials. */
 export async function xCredentials(): Promise<XClient> {
   const { clientId, clientSecret, apiBase, authorizeUrl } = (await ports().secrets.platformCredentials()).x;
-  return clientId && clientSecret ? { configured: true, clientId, clientSecret, apiBase, authorizeUrl } : { configured: false, apiBase, authorizeUrl };
+  return clientId && clientSecret
+    ? { configured: true, clientId, clientSecret, apiBase, authorizeUrl }
+    : { configured: false, apiBase, authorizeUrl };
 }
 
 interface TokenPair {
@@ -33,8 +44,10 @@ interface TokenPair {
 
 const sealContext = (communityId: string) => `x-tokens:${communityId}`;
 
-export const sealXTokens = (communityId: string, pair: TokenPair): Promise<string> => ports().encryption.seal(JSON.stringify(pair), sealContext(communityId));
-const openXTokens = async (communityId: string, sealed: string): Promise<TokenPair> => JSON.parse(await ports().encryption.open(sealed, sealContext(communityId))) as TokenPair;
+export const sealXTokens = (communityId: string, pair: TokenPair): Promise<string> =>
+  ports().encryption.seal(JSON.stringify(pair), sealContext(communityId));
+const openXTokens = async (communityId: string, sealed: string): Promise<TokenPair> =>
+  JSON.parse(await ports().encryption.open(sealed, sealContext(communityId))) as TokenPair;
 
 /** The account a community acts as, with a token that works now. */
 export interface XSession {
@@ -72,12 +85,17 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * A session for the community. `stale`: the token was refused by X (a 401) although it had not
  * expired; it is refreshed unless someone already replaced that version.
  */
-export async function xSession(communityId: string, stale?: { version: number }): Promise<XSession & { version: number }> {
+export async function xSession(
+  communityId: string,
+  stale?: { version: number },
+): Promise<XSession & { version: number }> {
   const client = await xCredentials();
-  if (!client.configured) throw new XSessionUnavailable('not_configured', 'X_CLIENT_ID and X_CLIENT_SECRET are not set');
+  if (!client.configured)
+    throw new XSessionUnavailable('not_configured', 'X_CLIENT_ID and X_CLIENT_SECRET are not set');
   for (let round = 0; round < 3; round++) {
     const account = await usableAccount(communityId);
-    const expired = Date.parse(account.expiresAt) - now().getTime() <= EXPIRY_MARGIN_MS || stale?.version === account.version;
+    const expired =
+      Date.parse(account.expiresAt) - now().getTime() <= EXPIRY_MARGIN_MS || stale?.version === account.version;
     if (!expired) return sessionOf(communityId, account);
     const holder = uuidv7();
     if (await acquireRefreshLease(communityId, holder, now().getTime(), REFRESH_LEASE_MS)) {
@@ -105,22 +123,37 @@ export async function xSession(communityId: string, stale?: { version: number })
 async function usableAccount(communityId: string): Promise<XAccountRecord> {
   const account = await getXAccount(communityId);
   if (!account) throw new XSessionUnavailable('not_authorized', 'No X account has authorized this community yet');
-  if (account.refusedAt) throw new XSessionUnavailable('refused', 'X refused the stored refresh token: the account must authorize again');
+  if (account.refusedAt)
+    throw new XSessionUnavailable('refused', 'X refused the stored refresh token: the account must authorize again');
   return account;
 }
 
 async function sessionOf(communityId: string, account: XAccountRecord) {
   const { access_token } = await openXTokens(communityId, account.sealed);
-  return { accessToken: access_token, accountId: account.accountId, username: account.username, version: account.version, rateLimits: rateLimitsOf(account) };
+  return {
+    accessToken: access_token,
+    accountId: account.accountId,
+    username: account.username,
+    version: account.version,
+    rateLimits: rateLimitsOf(account),
+  };
 }
 
 async function refresh(client: XConfigured, communityId: string, account: XAccountRecord) {
   const { refresh_token } = await openXTokens(communityId, account.sealed);
   if (!refresh_token) {
-    await markXTokensRefused(communityId, account.version, 'no refresh token (offline.access was not granted)', now().toISOString());
+    await markXTokensRefused(
+      communityId,
+      account.version,
+      'no refresh token (offline.access was not granted)',
+      now().toISOString(),
+    );
     throw new XSessionUnavailable('refused', 'The X grant has no refresh token: the account must authorize again');
   }
-  const answer = await new XApi(client.apiBase).token(client.clientId, client.clientSecret, { grant_type: 'refresh_token', refresh_token });
+  const answer = await new XApi(client.apiBase).token(client.clientId, client.clientSecret, {
+    grant_type: 'refresh_token',
+    refresh_token,
+  });
   if (!answer.ok) {
     // A refusal (invalid_request / invalid_grant) means the token is spent or revoked; anything else may pass.
     if (answer.status >= 400 && answer.status < 500 && answer.status !== 429) {
@@ -130,20 +163,32 @@ async function refresh(client: XConfigured, communityId: string, account: XAccou
     throw new XSessionUnavailable('unreachable', `Refreshing the X tokens failed: ${answer.error}`, answer);
   }
   const tokens = answer.result as XTokenAnswer;
-  const sealed = await sealXTokens(communityId, { access_token: tokens.access_token, refresh_token: tokens.refresh_token ?? refresh_token });
+  const sealed = await sealXTokens(communityId, {
+    access_token: tokens.access_token,
+    refresh_token: tokens.refresh_token ?? refresh_token,
+  });
   const expiresAt = new Date(now().getTime() + tokens.expires_in * 1000).toISOString();
   if (!(await replaceXTokens(communityId, account.version, { sealed, expiresAt, updatedAt: now().toISOString() }))) {
     // A new authorization landed meanwhile: it is the newer grant.
     return sessionOf(communityId, await usableAccount(communityId));
   }
-  return { accessToken: tokens.access_token, accountId: account.accountId, username: account.username, version: account.version + 1, rateLimits: rateLimitsOf(account) };
+  return {
+    accessToken: tokens.access_token,
+    accountId: account.accountId,
+    username: account.username,
+    version: account.version + 1,
+    rateLimits: rateLimitsOf(account),
+  };
 }
 
 /**
  * Runs one call as the community's account; a 401 (the token was revoked or expired early) refreshes
  * once and tries again. A missing session becomes the outcome the delivery runner understands.
  */
-export async function asXAccount(communityId: string, call: (session: XSession) => Promise<CallOutcome>): Promise<CallOutcome> {
+export async function asXAccount(
+  communityId: string,
+  call: (session: XSession) => Promise<CallOutcome>,
+): Promise<CallOutcome> {
   try {
     const session = await xSession(communityId);
     const outcome = await call(session);
@@ -151,7 +196,8 @@ export async function asXAccount(communityId: string, call: (session: XSession) 
     return await call(await xSession(communityId, { version: session.version }));
   } catch (err) {
     if (!(err instanceof XSessionUnavailable)) throw err;
-    if (err.outcome) return err.outcome.ok ? { ok: false, status: 0, error: err.message } : { ...err.outcome, error: err.message };
+    if (err.outcome)
+      return err.outcome.ok ? { ok: false, status: 0, error: err.message } : { ...err.outcome, error: err.message };
     return { ok: false, status: err.reason === 'unreachable' ? 0 : 401, error: err.message };
   }
 }
