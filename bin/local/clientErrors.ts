@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { own } from '#shared/dictionary';
 import { MAX_BODY_BYTES, NO_STORE } from '#shared/http/api';
 import {
-  DomainError,
+  type DomainError,
   PayloadTooLargeError,
   RequestHeaderTooLargeError,
   RequestTimeoutError,

@@ -46,7 +46,7 @@ const endpointFields = {
 };
 export const webhookEndpoint = withMeta(z.object(endpointFields), { id: 'WebhookEndpoint' });
 export const webhookEndpointWithSecret = withMeta(
-  z.object({ ...endpointFields, secret: z.string().check(z.regex(/^whsec_[A-Za-z0-9+\/=]+$/)) }),
+  z.object({ ...endpointFields, secret: z.string().check(z.regex(/^whsec_[A-Za-z0-9+/=]+$/)) }),
   { id: 'WebhookEndpointWithSecret', description: 'The signing secret is shown only in this response' },
 );
 

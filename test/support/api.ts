@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { afterAll } from 'vitest';
-import { ManualClock, systemClock, type Clock } from '#shared/adapters/clock';
+import { type ManualClock, systemClock, type Clock } from '#shared/adapters/clock';
 import { createAccount } from '#shared/domain/accounts/accounts';
 import type { Tier, UserRecord } from '#shared/store/usersRepo';
 import { installLocalPorts, type LocalPorts } from '#bin/local/runtime';
