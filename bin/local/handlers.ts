@@ -20,6 +20,7 @@ export const groupHandlers: Record<ApiGroup, () => Promise<ApiHandler>> = {
 /** The response-streaming function behind endpoints marked `streaming`. */
 export const streamingHandler = async () => (await import('#functions/jobs-events/handler')).handler;
 export const workerHandler = async () => (await import('#functions/worker/handler')).handler;
+export const deadLetterHandler = async () => (await import('#functions/worker/handler')).deadLetterHandler;
 export const renewalsHandler = async () => (await import('#functions/renewals/handler')).handler;
 export const captchaHandler = async () => (await import('#functions/renewals/handler')).captchaHandler;
 export const pollHandler = async () => (await import('#functions/renewals/handler')).pollHandler;

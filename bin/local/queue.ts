@@ -26,7 +26,7 @@ export class InProcessQueue implements QueuePort {
   private stopped = false;
   readonly deadLetters: { id: string; body: string; receiveCount: number }[] = [];
   sentCount = 0;
-  onDeadLetter: ((body: string) => Promise<void>) | undefined;
+  onDeadLetter: ((event: SQSEvent) => Promise<void>) | undefined;
 
   constructor(
     private readonly options: { batchSize?: number; maxReceiveCount?: number; visibilityDelayMs?: number } = {},
@@ -118,7 +118,12 @@ export class InProcessQueue implements QueuePort {
       for (const m of batch.filter((b) => failed.has(b.id))) {
         if (m.receiveCount >= (this.options.maxReceiveCount ?? 3)) {
           this.deadLetters.push({ id: m.id, body: m.body, receiveCount: m.receiveCount });
-          await this.onDeadLetter?.(m.body).catch(() => undefined);
+          // A failing dead-letter consumer loses nothing (the message stays in deadLetters) but must be seen.
+          await this.onDeadLetter?.({ Records: [toRecord(m)] }).catch((error: unknown) =>
+            process.stderr.write(
+              `dead-letter consumer failed: ${error instanceof Error ? error.message : String(error)}\n`,
+            ),
+          );
         } else {
           this.pending.push({ ...m, visibleAt: Date.now() + (this.options.visibilityDelayMs ?? 50) });
         }

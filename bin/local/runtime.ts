@@ -15,7 +15,14 @@ import { ensureDemoAccount } from '#shared/domain/accounts/demo';
 import { ensureTable, localHost, startDynamo, type LocalDynamo } from './dynamo';
 import { InProcessQueue } from './queue';
 import { createLocalApi, listen } from './server';
-import { captchaHandler, pollHandler, renewalsHandler, webhookSenderHandler, workerHandler } from './handlers';
+import {
+  captchaHandler,
+  deadLetterHandler,
+  pollHandler,
+  renewalsHandler,
+  webhookSenderHandler,
+  workerHandler,
+} from './handlers';
 import { recordLocalEndpoint } from './endpointFile';
 import { KeptDemoKeys } from './demoKeys';
 import { DatasetLoad } from './datasetLoad';
@@ -71,8 +78,8 @@ export function installLocalPorts(
   });
   queue.setConsumer(async (event) => (await workerHandler())(event));
   webhookQueue.setConsumer(async (event) => (await webhookSenderHandler())(event));
-  // The deployed dead-letter queue's consumer does the same: the job of a message that kept failing fails.
-  queue.onDeadLetter = async (body) => (await import('#shared/domain/jobs/pipeline')).failJobFromDeadLetter(body);
+  // The deployed dead-letter queue's consumer, fenced to its own ports as in AWS: the job of a message that kept failing fails.
+  queue.onDeadLetter = async (event) => (await deadLetterHandler())(event);
   return { queue, events, dns, webhookQueue, hostResolver };
 }
 

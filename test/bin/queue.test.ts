@@ -6,7 +6,7 @@ describe('the in-process queue', () => {
     const queue = new InProcessQueue({ batchSize: 2, maxReceiveCount: 3, visibilityDelayMs: 1 });
     const seen: string[] = [];
     const dead: string[] = [];
-    queue.onDeadLetter = async (body) => void dead.push(body);
+    queue.onDeadLetter = async (event) => void dead.push(...event.Records.map((r) => r.body));
     queue.setConsumer(async (event) => {
       seen.push(...event.Records.map((r) => r.body));
       return {
