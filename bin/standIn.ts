@@ -26,7 +26,7 @@ if (!row || !text) {
   );
   process.exit(2);
 }
-if (!session || !session.platforms[row.platform]) {
+if (!session?.platforms[row.platform]) {
   console.error('No stand-in session: start the server with `npm start -- --stand-ins` first.');
   process.exit(1);
 }
