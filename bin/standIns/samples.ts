@@ -33,6 +33,7 @@ export function telegramUpdate(text: string, secret: string): SampleRequest {
     message: { message_id: id, date: Math.floor(Date.now() / 1000), chat: SAMPLE_TELEGRAM.chat, from, text },
   };
   return {
+    to: 'api',
     path: '/integrations/moderation/telegram',
     headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': secret },
     body: JSON.stringify(update),
@@ -61,6 +62,7 @@ export function discordInteraction(text: string, privateKeyPem: string, applicat
   const timestamp = String(Math.floor(Date.now() / 1000));
   const signature = sign(null, Buffer.from(timestamp + body), createPrivateKey(privateKeyPem)).toString('hex');
   return {
+    to: 'api',
     path: '/integrations/moderation/discord/interactions',
     headers: {
       'content-type': 'application/json',
@@ -104,6 +106,7 @@ export function crispHook(text: string, hookSecret: string): SampleRequest {
     .update(`[${timestamp};${JSON.stringify(hook)}]`)
     .digest('hex');
   return {
+    to: 'api',
     path: '/integrations/moderation/crisp',
     headers: {
       'content-type': 'application/json',

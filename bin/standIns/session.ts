@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { STAND_INS, type RunningStandIn } from './table';
+import { STAND_INS, type RunningStandIn, type StandInRow } from './table';
 
 /** STAND_IN_SESSION moves it (tests, so a running `npm start` keeps its own). */
 export const sessionFile = (): string =>
@@ -54,6 +54,10 @@ export async function startStandIns(print: (line: string) => void = (line) => co
       );
       print(`Send a sample: npm run stand-in -- <${running.map(([p]) => p).join('|')}> '<text>'`);
     },
+    /** The calls `platform`'s stand-in recorded so far, as printed (tests assert them exactly). */
+    recorded(platform: string) {
+      return running.find(([p]) => p === platform)?.[1].calls() ?? [];
+    },
     async stop(): Promise<void> {
       clearInterval(printer);
       await Promise.all(running.map(([, stand]) => stand.close()));
@@ -64,4 +68,24 @@ export async function startStandIns(print: (line: string) => void = (line) => co
 export function readSession(): StandInSession | undefined {
   const file = sessionFile();
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as StandInSession) : undefined;
+}
+
+/**
+ * Sends the sample for `text` where its row says: to the local API, or to the stand-in's control
+ * route (a polled platform's new item). Answers the status and the body as text.
+ */
+export async function sendSample(
+  row: StandInRow,
+  text: string,
+  session: StandInSession,
+): Promise<{ status: number; text: string }> {
+  const config = session.platforms[row.platform];
+  const request = row.sample(text, config);
+  const base = request.to === 'api' ? session.api : config.control;
+  const response = await fetch(`${base}${request.path}`, {
+    method: 'POST',
+    headers: request.headers,
+    body: request.body,
+  });
+  return { status: response.status, text: await response.text() };
 }

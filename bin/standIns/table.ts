@@ -2,14 +2,17 @@
  * The platforms a person can try on this machine (`npm start -- --stand-ins`): one row per platform,
  * saying how its recording stand-in starts (the same one the tests use, from test/support), which
  * variables point the server at it with local test credentials, and how `npm run stand-in --
- * <platform> '<text>'` sends a sample to the local API as the platform would. A platform is added
- * with one row here.
+ * <platform> '<text>'` sends a sample: to the local API as the platform would push it, or, for a
+ * platform the service polls, into the stand-in itself (polled.ts). A platform is added with one row here.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { startDiscordStandIn } from '#test/support/discordStandIn';
 import { startTelegramStandIn } from '#test/support/telegramStandIn';
 import { startCrispStandIn } from '#test/support/crispStandIn';
+import { startRedditStandIn } from '#test/support/redditStandIn';
+import { startXStandIn } from '#test/support/xStandIn';
 import { crispHook, discordInteraction, telegramUpdate, SAMPLE_TELEGRAM } from './samples';
+import { controlSample, SAMPLE_REDDIT, SAMPLE_X, startControlRoute, writeRedditSample, writeXSample } from './polled';
 
 /** What a running stand-in hands back: the variables for the server, what `send` needs later, its recorded calls. */
 export interface RunningStandIn {
@@ -21,8 +24,12 @@ export interface RunningStandIn {
   close(): Promise<void>;
 }
 
-/** A sample the local API is sent as the platform would send it. */
+/**
+ * A sample: a POST to the local API as the platform would send it (`api`), or to the stand-in's
+ * control route at the session's `control` address (`stand-in`: a polled platform's new item).
+ */
 export interface SampleRequest {
+  to: 'api' | 'stand-in';
   path: string;
   headers: Record<string, string>;
   body: string;
@@ -103,6 +110,77 @@ export const STAND_INS: readonly StandInRow[] = [
       };
     },
     sample: (text, config) => crispHook(text, config.hookSecret),
+  },
+  {
+    platform: 'reddit',
+    variables: [
+      'REDDIT_CLIENT_ID',
+      'REDDIT_CLIENT_SECRET',
+      'REDDIT_REFRESH_TOKEN',
+      'REDDIT_USERNAME',
+      'REDDIT_USER_AGENT',
+      'REDDIT_API_BASE',
+      'REDDIT_AUTH_BASE',
+    ],
+    async start() {
+      const credentials = {
+        clientId: 'local-stand-in-client',
+        clientSecret: 'local-stand-in-secret',
+        refreshToken: 'local-stand-in-refresh-token',
+      };
+      const stand = await startRedditStandIn({ ...credentials, botUsername: SAMPLE_REDDIT.bot });
+      // The sample subreddit's moderator has already invited the bot: the invitation `/activate` accepts.
+      stand.addSubreddit(SAMPLE_REDDIT.subreddit, [SAMPLE_REDDIT.moderator]);
+      const control = await startControlRoute((text) => writeRedditSample(stand, text));
+      return {
+        env: {
+          REDDIT_CLIENT_ID: credentials.clientId,
+          REDDIT_CLIENT_SECRET: credentials.clientSecret,
+          REDDIT_REFRESH_TOKEN: credentials.refreshToken,
+          REDDIT_USERNAME: SAMPLE_REDDIT.bot,
+          REDDIT_USER_AGENT: `local:outreach-stand-in:1.0 (by /u/${SAMPLE_REDDIT.bot})`,
+          REDDIT_API_BASE: stand.apiBase,
+          REDDIT_AUTH_BASE: stand.authBase,
+        },
+        sampleConfig: { control: control.url },
+        // Reads are printed with their query, writes with their form.
+        calls: () =>
+          stand.calls.map((c) => ({ method: c.method, path: c.path, body: c.method === 'GET' ? c.query : c.form })),
+        close: async () => {
+          await control.close();
+          await stand.close();
+        },
+      };
+    },
+    sample: (text) => controlSample(text),
+  },
+  {
+    platform: 'x',
+    variables: ['X_CLIENT_ID', 'X_CLIENT_SECRET', 'X_API_BASE', 'X_AUTHORIZE_URL'],
+    async start() {
+      const client = { clientId: 'local-stand-in-client', clientSecret: 'local-stand-in-secret' };
+      const stand = await startXStandIn(client);
+      // The sample account is signed in to the stand-in's X: opening an authorize link approves the app as it.
+      stand.addAccount(SAMPLE_X.account);
+      stand.signIn(SAMPLE_X.account.id);
+      const control = await startControlRoute((text) => writeXSample(stand, text));
+      return {
+        env: {
+          X_CLIENT_ID: client.clientId,
+          X_CLIENT_SECRET: client.clientSecret,
+          X_API_BASE: stand.apiBase,
+          X_AUTHORIZE_URL: stand.authorizeUrl,
+        },
+        sampleConfig: { control: control.url },
+        calls: () =>
+          stand.calls.map((c) => ({ method: c.method, path: c.path, body: c.method === 'GET' ? c.query : c.body })),
+        close: async () => {
+          await control.close();
+          await stand.close();
+        },
+      };
+    },
+    sample: (text) => controlSample(text),
   },
 ];
 

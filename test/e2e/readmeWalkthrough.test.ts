@@ -160,6 +160,26 @@ describe("the README's walkthrough", () => {
       'restrictChatMember',
       'restrictChatMember',
     ]);
+    // The polled platforms: activated through the stand-ins as the README shows, the scam removed on
+    // Reddit and hidden on X.
+    const received = (platform: string) =>
+      standInLines
+        .filter((l) => l.startsWith(`${platform} stand-in received`))
+        .map((l) => l.split(' ').slice(3, 5).join(' '));
+    expect(received('reddit')).toEqual(
+      expect.arrayContaining([
+        'POST /r/acme_sample/api/accept_moderator_invite',
+        'POST /api/read_message',
+        'POST /api/remove',
+        'POST /api/mod/conversations',
+      ]),
+    );
+    expect(received('reddit').filter((c) => c === 'POST /api/remove')).toHaveLength(1);
+    expect(received('x').filter((c) => c.startsWith('PUT /2/tweets/'))).toHaveLength(1);
+    expect(received('x')).toEqual(
+      expect.arrayContaining(['POST /2/oauth2/token', 'GET /2/users/me', 'POST /2/users/1700000000000000001/muting']),
+    );
+    expect(stdout).toContain('@acme_sample is now moderated by &#34;Acme on X&#34;');
     // The webhook receiver verified the signed event.
     expect(stdout).toMatch(/verified [0-9a-f-]{36} job\.completed completed/);
 

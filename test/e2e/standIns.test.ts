@@ -2,16 +2,22 @@
  * `npm start -- --stand-ins` and `npm run stand-in`: each row of the stand-in table sets the variables
  * it lists, and its sample, built from the session file as `npm run stand-in` builds it, is a request
  * the service accepts as the platform's own, after which the service's calls reach that row's
- * stand-in. (The README walkthrough drives the Telegram row end to end.)
+ * stand-in. Reddit and X are polled: their samples are items written into the stand-in through its
+ * control route, read by the minute schedule's poll (run here as the schedule runs it) or at once by
+ * POST /sync, and the exact calls the stand-ins then receive are asserted. (The README walkthrough
+ * drives the Telegram row end to end.)
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readSession, startStandIns } from '#bin/standIns/session';
+import { readSession, sendSample, startStandIns } from '#bin/standIns/session';
 import { STAND_INS, standInFor } from '#bin/standIns/table';
+import { SAMPLE_REDDIT, SAMPLE_X } from '#bin/standIns/polled';
+import { runPollSchedule } from '#bin/local/runtime';
 import { startTestApi } from '#test/support/api';
+import { useOwnTable } from '#test/support/ownTable';
 
 const variables = STAND_INS.flatMap((row) => row.variables);
 const saved = Object.fromEntries(variables.map((name) => [name, process.env[name]]));
@@ -19,6 +25,8 @@ const dir = mkdtempSync(join(tmpdir(), 'outreach-stand-ins-'));
 process.env.STAND_IN_SESSION = join(dir, 'stand-ins.json');
 const printed: string[] = [];
 const session = await startStandIns((line) => printed.push(line));
+// The poll schedule reads every connected Reddit and X community of its table: this file has a table of its own.
+await useOwnTable('outreach-stand-ins');
 const api = await startTestApi();
 session.announce(api.baseUrl);
 afterAll(async () => {
@@ -124,5 +132,130 @@ describe('the stand-in table', () => {
       (await printedFor('crisp', 'DELETE /website/sample-website/conversation/session_sample_visitor/message/')).length,
     ).toBeGreaterThan(0);
     expect((await send('crisp', 'hello', { hookSecret: 'not-the-secret' })).status).toBe(401);
+  });
+});
+
+describe('the polled platforms: a sample is an item in the stand-in, read by the poll', () => {
+  const sample = async (platform: string, text: string) => {
+    const answer = await sendSample(standInFor(platform)!, text, readSession()!);
+    return { status: answer.status, body: JSON.parse(answer.text) };
+  };
+  const sync = (key: string, communityId: string) =>
+    api.call('POST', '/integrations/moderation/sync', { key, body: { community_id: communityId } });
+  const community = async (type: string) => {
+    const { key } = await api.newUser({ credits: 5000 });
+    const created = await api.call('POST', '/integrations/moderation/communities', {
+      key,
+      body: { name: `Acme on ${type}`, project_name: 'Acme', type },
+    });
+    expect(created.status).toBe(201);
+    return { key, community: created.body };
+  };
+  /** The calls a stand-in received from the `from`-th on, as printed. */
+  const callsFrom = (platform: string, from: number) =>
+    session
+      .recorded(platform)
+      .slice(from)
+      .map((c) => [c.method, c.path, c.body]);
+
+  it('Reddit: /activate is the moderator’s private message (the bot accepts the invitation), a scam submission is removed on the minute poll', {
+    timeout: 60_000,
+  }, async () => {
+    const { key, community: c } = await community('reddit');
+    const sub = SAMPLE_REDDIT.subreddit;
+    const activation = await sample('reddit', `/activate ${c.activation_token}`);
+    expect(activation).toMatchObject({
+      status: 201,
+      body: { from: SAMPLE_REDDIT.moderator, to: SAMPLE_REDDIT.bot, body: `/activate ${c.activation_token} r/${sub}` },
+    });
+    const message = activation.body.private_message;
+    // As the README has it: POST /sync reads the bot's inbox at once.
+    const synced = await sync(key, c.id);
+    expect(synced.body).toMatchObject({ connection_state: 'connected', platform: { chat_id: sub, configured: true } });
+    await api.ports.queue.drained();
+    expect(callsFrom('reddit', 0)).toEqual([
+      ['GET', '/message/unread', { limit: '100', raw_json: '1' }],
+      ['GET', `/r/${sub}/about/moderators`, { raw_json: '1' }],
+      ['POST', `/r/${sub}/api/accept_moderator_invite`, { api_type: 'json' }],
+      [
+        'POST',
+        '/api/comment',
+        {
+          api_type: 'json',
+          thing_id: message,
+          text: `Moderation is on for r/${sub}. New posts and comments are checked every minute.`,
+        },
+      ],
+      ['POST', '/api/read_message', { api_type: 'json', id: message }],
+      ['GET', `/r/${sub}/new`, { limit: '100', raw_json: '1' }],
+      ['GET', `/r/${sub}/comments`, { limit: '100', raw_json: '1' }],
+    ]);
+
+    const before = session.recorded('reddit').length;
+    const scam = await sample('reddit', 'Connect your wallet here to claim the bonus');
+    expect(scam).toMatchObject({ status: 201, body: { subreddit: sub, author: SAMPLE_REDDIT.member } });
+    await runPollSchedule();
+    await api.ports.queue.drained();
+    // The poll reads the inbox and both listings; the scam (a new account's first item) is a mute:
+    // removed as spam, and the moderators alerted by modmail.
+    expect(callsFrom('reddit', before)).toEqual([
+      ['GET', '/message/unread', { limit: '100', raw_json: '1' }],
+      ['GET', `/r/${sub}/new`, { limit: '100', raw_json: '1' }],
+      ['GET', `/r/${sub}/comments`, { limit: '100', raw_json: '1' }],
+      ['POST', '/api/remove', { api_type: 'json', id: scam.body.submission, spam: 'true' }],
+      [
+        'POST',
+        '/api/mod/conversations',
+        {
+          api_type: 'json',
+          srName: sub,
+          subject: `Moderation: mute applied to ${SAMPLE_REDDIT.member}`,
+          body: `Moderation: mute applied to ${SAMPLE_REDDIT.member}`,
+          isAuthorHidden: 'false',
+        },
+      ],
+    ]);
+    // And the server prints it as it arrives.
+    const removal = await printedFor('reddit', 'POST /api/remove ');
+    expect(removal).toHaveLength(1);
+    expect(removal[0]).toContain(`"id":"${scam.body.submission}"`);
+  });
+
+  it('X: the authorize link opened in a browser signed in as the sample account connects it, a scam reply is hidden on the minute poll', {
+    timeout: 60_000,
+  }, async () => {
+    const { key, community: c } = await community('x');
+    expect((await sample('x', `/activate ${c.id}`)).status).toBe(400);
+    // What `curl -sL "$authorize_url"` does: X's consent page redirects to our callback, which connects.
+    const page = await fetch(c.authorize_url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(`@${SAMPLE_X.account.username} is now moderated by`);
+    const status = (await api.call('GET', `/integrations/moderation/status?community_id=${c.id}`, { key })).body;
+    expect(status).toMatchObject({ status: 'connected' });
+
+    const before = session.recorded('x').length;
+    const scam = await sample('x', 'Connect your wallet here to claim the bonus');
+    expect(scam).toMatchObject({
+      status: 201,
+      body: { to: SAMPLE_X.account.username, author: SAMPLE_X.replier.username },
+    });
+    await runPollSchedule();
+    await api.ports.queue.drained();
+    // The poll searches the account's replies; the scam is a mute on X: the reply hidden, its author muted.
+    expect(callsFrom('x', before)).toEqual([
+      [
+        'GET',
+        '/2/tweets/search/recent',
+        {
+          query: `to:${SAMPLE_X.account.username} is:reply -from:${SAMPLE_X.account.username}`,
+          max_results: '100',
+          expansions: 'author_id',
+          'tweet.fields': 'author_id,created_at,conversation_id',
+        },
+      ],
+      ['PUT', `/2/tweets/${scam.body.reply}/hidden`, { hidden: true }],
+      ['POST', `/2/users/${SAMPLE_X.account.id}/muting`, { target_user_id: SAMPLE_X.replier.id }],
+    ]);
+    expect(await printedFor('x', `PUT /2/tweets/${scam.body.reply}/hidden {"hidden":true}`)).toHaveLength(1);
   });
 });

@@ -6,7 +6,8 @@
  * `includes.users`, `meta.newest_id/next_token`, `since_id`), `PUT /2/tweets/{id}/hidden`, muting
  * and unmuting, and `POST /2/oauth2/revoke`. Calls need `Authorization: Bearer <user access token>`; problems answer
  * `{title, detail, type, status}`; a scripted 429 carries `x-rate-limit-reset` (epoch seconds).
- * `authorize(url, account)` plays the person on X's consent screen and returns where X redirects.
+ * `authorize(url, account)` plays the person on X's consent screen and returns where X redirects; a browser
+ * opening the authorize link (`GET /i/oauth2/authorize`) is redirected there as the account given to `signIn`.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { startJsonServer, type StandInAnswer } from './httpStandIn';
@@ -171,7 +172,50 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
   };
   const authors = new Map<string, Account>();
 
+  /**
+   * The person on X approving the app: checks the authorize URL as X would and answers the
+   * redirect X sends the browser to (with `code` and `state`).
+   */
+  function authorize(url: string, accountId: string): string {
+    const u = new URL(url);
+    const q = u.searchParams;
+    if (u.origin + u.pathname !== `${server.url}/i/oauth2/authorize`)
+      throw new Error(`Not X's authorize endpoint: ${u.origin}${u.pathname}`);
+    if (
+      q.get('client_id') !== client.clientId ||
+      q.get('response_type') !== 'code' ||
+      q.get('code_challenge_method') !== 'S256' ||
+      !q.get('code_challenge') ||
+      !q.get('state') ||
+      !q.get('redirect_uri')
+    ) {
+      throw new Error(`X would refuse this authorize URL: ${url}`);
+    }
+    const scopes = (q.get('scope') ?? '').split(' ');
+    for (const s of REQUIRED_SCOPES) if (!scopes.includes(s)) throw new Error(`Scope ${s} missing from ${url}`);
+    const code = token('code-');
+    issued.push(code);
+    codes.set(code, { accountId, challenge: q.get('code_challenge')!, redirectUri: q.get('redirect_uri')! });
+    const back = new URL(q.get('redirect_uri')!);
+    back.searchParams.set('state', q.get('state')!);
+    back.searchParams.set('code', code);
+    return back.toString();
+  }
+
+  /** Who is signed in to X in the browser that opens an authorize link (`signIn`); nobody at first. */
+  let signedIn: string | undefined;
+
   const server = await startJsonServer(async (req) => {
+    // The consent page a browser opens (not an API call, so not recorded): the signed-in account
+    // approves at once and X redirects back with `code` and `state`, as `authorize` does.
+    if (req.method === 'GET' && req.path === '/i/oauth2/authorize') {
+      if (!signedIn) return problem(401, 'Unauthorized', 'Sign in to X first.');
+      try {
+        return { status: 302, headers: { location: authorize(`${server.url}${req.path}?${req.query}`, signedIn) } };
+      } catch (err) {
+        return problem(400, 'Invalid Request', (err as Error).message);
+      }
+    }
     calls.push({
       method: req.method,
       path: req.path,
@@ -263,34 +307,10 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
       authors.set(a.id, a);
       return a;
     },
-    /**
-     * The person on X approving the app: checks the authorize URL as X would and answers the
-     * redirect X sends the browser to (with `code` and `state`).
-     */
-    authorize(url: string, accountId: string): string {
-      const u = new URL(url);
-      const q = u.searchParams;
-      if (u.origin + u.pathname !== `${server.url}/i/oauth2/authorize`)
-        throw new Error(`Not X's authorize endpoint: ${u.origin}${u.pathname}`);
-      if (
-        q.get('client_id') !== client.clientId ||
-        q.get('response_type') !== 'code' ||
-        q.get('code_challenge_method') !== 'S256' ||
-        !q.get('code_challenge') ||
-        !q.get('state') ||
-        !q.get('redirect_uri')
-      ) {
-        throw new Error(`X would refuse this authorize URL: ${url}`);
-      }
-      const scopes = (q.get('scope') ?? '').split(' ');
-      for (const s of REQUIRED_SCOPES) if (!scopes.includes(s)) throw new Error(`Scope ${s} missing from ${url}`);
-      const code = token('code-');
-      issued.push(code);
-      codes.set(code, { accountId, challenge: q.get('code_challenge')!, redirectUri: q.get('redirect_uri')! });
-      const back = new URL(q.get('redirect_uri')!);
-      back.searchParams.set('state', q.get('state')!);
-      back.searchParams.set('code', code);
-      return back.toString();
+    authorize,
+    /** The account a browser opening an authorize link is signed in as (it then approves at once). */
+    signIn: (accountId: string) => {
+      signedIn = accountId;
     },
     /** Someone replies to `to` (the moderated account's user name) in a conversation it started. */
     reply(to: string, author: { id: string; username: string }, text: string, options: { id?: string } = {}): string {
