@@ -137,6 +137,20 @@ describe('Reddit activation from the inbox', () => {
     expect((await listPolledCommunities('reddit')).map((p) => p.communityId)).toContain(community.id);
   });
 
+  it('two reads of one activation message at once (the minute and a POST /sync) never tell the moderator to invite a bot that is already in', async () => {
+    const { key, community } = await redditCommunity();
+    const sub = newSub();
+    reddit.addSubreddit(sub, ['alice']);
+    reddit.privateMessage('alice', `/activate ${community.activation_token} r/${sub}`);
+    const answers = await Promise.all([sync(key, community.id), sync(key, community.id)]);
+    expect(answers.map((a) => a.body.connection_state)).toEqual(['connected', 'connected']);
+    const replies = reddit.calls.filter((c) => c.path === '/api/comment').map((c) => c.form.text);
+    expect(replies.length).toBeGreaterThan(0);
+    for (const text of replies)
+      expect(text).toBe(`Moderation is on for r/${sub}. New posts and comments are checked every minute.`);
+    expect(reddit.moderatorsOf(sub)).toContain(BOT);
+  });
+
   it('a sender who is not a moderator is refused with a reply, and nothing is bound', async () => {
     const { key, community } = await redditCommunity();
     const sub = newSub();

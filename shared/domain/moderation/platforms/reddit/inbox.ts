@@ -107,13 +107,21 @@ async function activateFrom(bot: RedditBot, message: PrivateMessage): Promise<Ac
   // Already a moderator (activating again, or invited and accepted by hand) is as good as an accepted invitation.
   if (!accepted.ok) {
     if (isTransient(accepted)) return 'retry';
-    if (!names.has(bot.username.toLowerCase())) return reply(REPLIES.noInvite(subreddit, bot.username), 'refused');
+    // The list read above may predate an acceptance made meanwhile (the minute's inbox read and a POST /sync
+    // handling the same message), so "no invite" is believed only once a fresh list lacks the bot too.
+    if (!names.has(bot.username.toLowerCase()) && !(await botModerates(bot, subreddit)))
+      return reply(REPLIES.noInvite(subreddit, bot.username), 'refused');
   }
   // Subreddit names are case-insensitive: one spelling binds.
   if ((await bindModeratedPlace(community, subredditKey(subreddit))) === 'taken')
     return reply(REPLIES.takenByOther(subreddit), 'refused');
   await markCommunityActivated(community, token);
   return reply(REPLIES.activated(subreddit), 'activated');
+}
+
+async function botModerates(bot: RedditBot, subreddit: string): Promise<boolean> {
+  const fresh = await bot.api.get(`/r/${subreddit}/about/moderators`);
+  return fresh.ok && moderatorNames(fresh).has(bot.username.toLowerCase());
 }
 
 /** `{kind: "UserList", data: {children: [{name}]}}`, lower-cased. */
