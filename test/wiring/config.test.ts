@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PROJECT_ROOT } from '#infra/projectRoot';
 import { config, parseConfig, reloadConfig, requireSettings } from '#shared/config/config';
 import { requiredSettingsOf } from '#shared/adapters/functionWiring';
 
@@ -72,5 +75,19 @@ describe('configuration', () => {
     Object.assign(process.env, { EVENT_BUS_NAME: 'bus', WEBHOOK_QUEUE_URL: 'https://sqs/w' });
     vi.resetModules();
     await expect(import('#functions/jobs/handler')).resolves.toHaveProperty('handler');
+  });
+
+  it("the README's configuration table names every variable the config module reads", () => {
+    const source = readFileSync(path.join(PROJECT_ROOT, 'shared/config/config.ts'), 'utf8');
+    const read = new Set([...source.matchAll(/'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)'/g)].map((m) => m[1]));
+    // Set by Lambda itself, not by anyone configuring the service.
+    read.delete('AWS_LAMBDA_FUNCTION_NAME');
+    expect(read.size).toBeGreaterThan(20);
+    const readme = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
+    const table = readme.slice(
+      readme.indexOf('## Configuration'),
+      readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1),
+    );
+    expect([...read].filter((name) => !table.includes(`\`${name}\``))).toEqual([]);
   });
 });
