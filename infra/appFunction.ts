@@ -17,8 +17,6 @@ export interface AppFunctionProps {
   environment: Record<string, string>;
   timeout?: Duration;
   memorySize?: number;
-  /** The Parameters and Secrets extension, for functions that read a secret at run time. */
-  paramsAndSecrets?: lambda.ParamsAndSecretsLayerVersion;
   /** Data files (paths from the project root) copied into the asset beside index.js (functionCatalog.ts, `sideFiles`). */
   sideFiles?: readonly string[];
 }
@@ -64,7 +62,6 @@ export class AppFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       tracing: lambda.Tracing.ACTIVE,
-      paramsAndSecrets: props.paramsAndSecrets,
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
       bundling: props.sideFiles?.length
         ? { ...STACK_BUNDLING, commandHooks: sideFileHooks(props.sideFiles) }

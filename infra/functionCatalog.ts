@@ -1,6 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import { DISPOSABLE_DOMAINS_FILE } from '#shared/domain/jobs/disposableDomainsCodec';
-import { FUNCTION_WIRING, type FunctionName, type PortName } from '#shared/adapters/functionWiring';
+import { FUNCTION_WIRING, type FunctionName, type PortName, wiringOf } from '#shared/adapters/functionWiring';
 
 /** The disposable-domain list (bin/generateDisposableDomains.ts), read by the e-mail verification stage. */
 export const DISPOSABLE_DOMAINS_SIDE_FILE = `shared/domain/jobs/${DISPOSABLE_DOMAINS_FILE}`;
@@ -27,9 +27,9 @@ export interface FunctionNeeds {
   webhookQueue?: boolean;
   /** Publishes domain events to the bus (EVENT_BUS_NAME): wired to `events`. */
   events?: boolean;
-  /** Talks to Stripe or verifies its webhooks (STRIPE_* settings): wired to `payments`, or `stripe`. */
+  /** Talks to Stripe or verifies its webhooks (STRIPE_* settings): wired to `payments`, or to the `stripe` secret. */
   stripe?: boolean;
-  /** Reads the operator's platform credentials from the Secrets Manager secret at run time: wired to `secrets`. */
+  /** Reads the operator's platform credentials from the Secrets Manager secret at run time: wired to the `platforms` secret. */
   platformSecret?: boolean;
   /** Seals and opens X communities' OAuth tokens with the token KMS key (TOKEN_KEY_ARN): GenerateDataKey and Decrypt only. */
   tokenKey?: boolean;
@@ -126,14 +126,15 @@ const DEPLOYMENTS: Record<FunctionName, Deployment> = {
 function needsFrom(name: FunctionName): FunctionNeeds {
   const wiring = FUNCTION_WIRING[name];
   const wired = (port: PortName) => (wiring.ports as readonly PortName[]).includes(port);
+  const secrets = wiringOf(name).secrets ?? [];
   return {
     ...DEPLOYMENTS[name],
     table: wiring.table,
     queue: wired('queue'),
     webhookQueue: wired('webhookQueue'),
     events: wired('events'),
-    stripe: wired('payments') || ('stripe' in wiring && wiring.stripe === true),
-    platformSecret: wired('secrets'),
+    stripe: wired('payments') || secrets.includes('stripe'),
+    platformSecret: secrets.includes('platforms'),
     tokenKey: wired('encryption'),
   };
 }

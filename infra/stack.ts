@@ -3,7 +3,6 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { API_GROUPS } from '#shared/schemas/groups';
@@ -60,7 +59,7 @@ export class OutreachIntelligenceStack extends Stack {
     });
 
     // The operator's credentials of every platform module (registry.ts names them), filled in after the
-    // first deploy (README); read at run time through the Parameters and Secrets extension, never put in env.
+    // first deploy (README); read at run time through the secrets port (Powertools Parameters), never put in env.
     const secretNames = platformSecretNames();
     this.platformSecret = new secretsmanager.Secret(this, 'PlatformCredentials', {
       description: `Moderation platform credentials: ${secretNames.join(', ')}`,
@@ -80,10 +79,6 @@ export class OutreachIntelligenceStack extends Stack {
       description: "Wraps the data keys that seal X communities' OAuth tokens in the table",
       enableKeyRotation: true,
       removalPolicy: RemovalPolicy.RETAIN,
-    });
-    const secretsExtension = lambda.ParamsAndSecretsLayerVersion.fromVersion(lambda.ParamsAndSecretsVersions.V1_0_103, {
-      cacheEnabled: true,
-      secretsManagerTtl: Duration.minutes(5),
     });
 
     const groups = Object.keys(API_GROUPS);
@@ -106,7 +101,6 @@ export class OutreachIntelligenceStack extends Stack {
         description: needs.description,
         timeout: needs.timeout,
         memorySize: needs.memorySize,
-        paramsAndSecrets: needs.platformSecret ? secretsExtension : undefined,
         sideFiles: needs.sideFiles,
         environment: {
           ...(needs.table === 'none' ? {} : { TABLE_NAME: table.tableName }),

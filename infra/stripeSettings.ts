@@ -3,8 +3,8 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct, Node } from 'constructs';
 import { ADD_ONS, PRO_PLAN } from '#shared/domain/billing/plans';
 
-/** The fields of the Stripe secret (shared/config/secrets.ts); locally, variables of the same names. */
-export const STRIPE_SECRET_FIELDS = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const;
+/** The fields of the Stripe secret (read through the secrets port); locally, variables of the same names. */
+export { STRIPE_SECRET_FIELDS } from '#shared/adapters/secrets';
 /** Price ids are configuration, not secrets; the names come from the plans table. */
 export const STRIPE_PRICE_VARIABLES = [PRO_PLAN.stripePriceEnv, ...Object.values(ADD_ONS).map((a) => a.stripePriceEnv)];
 
@@ -39,7 +39,7 @@ export function stripeSettingsFrom(node: Node, env: NodeJS.ProcessEnv = process.
 
 /**
  * The environment of the functions that talk to Stripe: the price ids and only the *name* of the
- * secret. The functions read the secret's value at run time (shared/config/secrets.ts, Powertools
+ * secret. The functions read the secret's value at run time (the secrets port, shared/adapters/secrets.ts: Powertools
  * Parameters, cached five minutes), so it is never in the template, in cdk.out or in the functions'
  * configuration, and a rotated secret takes effect within minutes without a deploy.
  */

@@ -7,6 +7,7 @@ import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BenchSuite } from './harness';
+import { reloadConfig } from '#shared/config/config';
 
 const BASE = '/integrations/moderation';
 const ENV = {
@@ -40,6 +41,7 @@ export const crispModerationBench: BenchSuite = {
     });
     const saved = Object.fromEntries(['CRISP_API_BASE', ...Object.keys(ENV)].map((n) => [n, process.env[n]]));
     Object.assign(process.env, ENV, { CRISP_API_BASE: api.url });
+    reloadConfig();
     try {
       const community = await call('POST', `${BASE}/communities`, {
         body: { name: 'Bench Crisp', project_name: 'Bench', type: 'crisp' },
@@ -109,6 +111,7 @@ export const crispModerationBench: BenchSuite = {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }
+      reloadConfig();
     }
   },
 };

@@ -6,6 +6,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BenchSuite } from './harness';
+import { reloadConfig } from '#shared/config/config';
 
 const BASE = '/integrations/moderation';
 const TOKEN = 'bench:token';
@@ -53,6 +54,7 @@ export const platformModerationBench: BenchSuite = {
       TELEGRAM_WEBHOOK_SECRET: SECRET,
       TELEGRAM_API_BASE: api.url,
     });
+    reloadConfig();
     try {
       const community = await call('POST', `${BASE}/communities`, {
         body: { name: 'Bench TG', project_name: 'Bench', type: 'telegram' },
@@ -117,6 +119,7 @@ export const platformModerationBench: BenchSuite = {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }
+      reloadConfig();
     }
   },
 };

@@ -13,6 +13,7 @@ import { REDDIT_SUBREDDITS_PER_SHARD } from '#shared/domain/moderation/platforms
 import { POLL_RESERVE } from '#shared/domain/moderation/platforms/reddit/readListing';
 import { DEFAULT_WINDOW } from '#shared/store/redditBudgetRepo';
 import type { BenchSuite } from './harness';
+import { reloadConfig } from '#shared/config/config';
 
 const BASE = '/integrations/moderation';
 const SUBREDDITS = 120;
@@ -42,6 +43,7 @@ export const redditModerationBench: BenchSuite = {
     };
     const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
     Object.assign(process.env, env);
+    reloadConfig();
     const settle = () => ports.queue.settled();
     const gets = () => reddit.calls.filter((c) => c.method === 'GET').length;
     try {
@@ -130,6 +132,7 @@ export const redditModerationBench: BenchSuite = {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }
+      reloadConfig();
       await reddit.close();
     }
   },

@@ -7,10 +7,11 @@ import { systemClock, type Clock } from '#shared/adapters/clock';
 import { RecordingEvents } from '#shared/adapters/domainEvents';
 import { TableDns } from '#shared/adapters/dns';
 import { SystemResolver, TableResolver } from '#shared/adapters/hostResolver';
-import { paymentsFromEnv } from '#shared/adapters/payments';
+import { paymentsFromConfig } from '#shared/adapters/payments';
 import { EnvSecrets } from '#shared/adapters/secrets';
 import { ephemeralEncryption, keyFileEncryption } from '#shared/adapters/encryption';
 import { uuidv7 } from '#shared/ids';
+import { config, reloadConfig } from '#shared/config/config';
 import { ensureDemoAccount } from '#shared/domain/accounts/demo';
 import { ensureTable, localHost, startDynamo, type LocalDynamo } from './dynamo';
 import { InProcessQueue } from './queue';
@@ -40,6 +41,7 @@ export function useLocalTable(endpoint: string, tableName = LOCAL_TABLE): void {
   // Outbound webhooks may reach receivers on this machine (deployed functions never set this).
   process.env.WEBHOOK_ADDRESS_POLICY ??= 'local';
   process.env.STRIPE_WEBHOOK_SECRET ??= `whsec_${randomBytes(24).toString('hex')}`;
+  reloadConfig();
 }
 
 export interface LocalPorts {
@@ -70,7 +72,7 @@ export function installLocalPorts(
     queue,
     events,
     dns,
-    payments: paymentsFromEnv(uuidv7),
+    payments: paymentsFromConfig(uuidv7),
     secrets: new EnvSecrets(),
     webhookQueue,
     hostResolver,
@@ -157,7 +159,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   const ports = installLocalPorts(systemClock, { keyDir: options.dataDir || undefined });
   // The in-process queue died with the last process: every job still in flight is resumed from its
   // last committed step (the step guards make anything already done a no-op).
-  const resumed = await superviseJobs({ resume: true });
+  const resumed = await superviseJobs({ ...config().jobWatchdog, resume: true });
   if (resumed.stalled > 0)
     process.stderr.write(
       `Resumed ${resumed.redriven} unfinished jobs (${resumed.cancelled} cancelled, ${resumed.skipped} skipped).\n`,
@@ -199,6 +201,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       : host;
   const baseUrl = `http://${reachAt}:${port}/api/v1`;
   process.env.PUBLIC_BASE_URL ??= baseUrl;
+  reloadConfig();
   const schedule = setInterval(
     () => void runRenewalSweep().catch((err) => console.error('renewal sweep failed', err)),
     options.renewalsEverySeconds * 1000,

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { STAND_INS, type RunningStandIn, type StandInRow } from './table';
+import { reloadConfig } from '#shared/config/config';
 
 /** STAND_IN_SESSION moves it (tests, so a running `npm start` keeps its own). */
 export const sessionFile = (): string =>
@@ -24,6 +25,7 @@ export async function startStandIns(print: (line: string) => void = (line) => co
   for (const row of STAND_INS) running.push([row.platform, await row.start()]);
   // Set before the server starts: the platform adapters read their credentials from the environment.
   for (const [, stand] of running) Object.assign(process.env, stand.env);
+  reloadConfig();
   const printed = new Map<string, number>();
   const printer = setInterval(() => {
     for (const [platform, stand] of running) {

@@ -1,5 +1,5 @@
 import { paymentsPort } from '#shared/adapters/payments';
-import { withPorts } from '#shared/adapters/aws';
+import { awsSecrets, withPorts } from '#shared/adapters/aws';
 import { createApiHandler } from '#shared/http/api';
 import { accountEndpoints as E } from '#shared/schemas/account';
 import { rotateApiKey, updateProfile } from '#shared/domain/accounts/accounts';
@@ -11,7 +11,7 @@ import type { AddOnType } from '#shared/domain/billing/plans';
 
 export const handler = withPorts(
   'account',
-  { payments: paymentsPort },
+  { payments: paymentsPort, secrets: awsSecrets },
   createApiHandler(E, {
     getMe: async ({ user }) => profileView(user, await getBalance(user.id)),
     updateMe: async ({ user, body }) => profileView(await updateProfile(user, body), await getBalance(user.id)),

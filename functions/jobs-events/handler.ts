@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import { withPorts } from '#shared/adapters/aws';
-import { optionalEnv } from '#shared/config/env';
+import { config } from '#shared/config/config';
 import { acceptsEventStream, streamJobEvents, type EventSink } from '#shared/domain/jobs/eventStream';
 import { requireJob } from '#shared/domain/jobs/requireJob';
 import { createStreamGate } from '#shared/http/api';
@@ -51,8 +51,8 @@ export const handler = streamifyResponse(
         userId: user.id,
         jobId: params.job_id,
         sink: sinkOf(out),
-        pollMs: Number(optionalEnv('JOB_EVENTS_POLL_MS') ?? 2000),
-        keepAliveMs: Number(optionalEnv('JOB_EVENTS_KEEPALIVE_MS') ?? 15_000),
+        pollMs: config().jobEvents.pollMs,
+        keepAliveMs: config().jobEvents.keepAliveMs,
         timeLeftMs: () => context.getRemainingTimeInMillis(),
       });
     } catch (err) {

@@ -1,6 +1,6 @@
 import { sqsPipelineQueue, sqsWebhookQueue } from '#shared/adapters/sqsQueue';
 import { eventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
-import { withPorts, platformSecrets } from '#shared/adapters/aws';
+import { withPorts, awsSecrets } from '#shared/adapters/aws';
 import { tokenKeyEncryption } from '#shared/adapters/kmsEncryption';
 import { createApiHandler } from '#shared/http/api';
 import { HttpResponse, noContent } from '#shared/http/response';
@@ -32,7 +32,7 @@ export const handler = withPorts(
     queue: sqsPipelineQueue,
     events: eventBridgeEvents,
     webhookQueue: sqsWebhookQueue,
-    secrets: platformSecrets,
+    secrets: awsSecrets,
     encryption: tokenKeyEncryption,
   },
   createApiHandler(

@@ -6,6 +6,7 @@ import { recoverStartingRuns } from '#shared/domain/growth/runs';
 import { superviseJobs, type WatchdogReport } from '#shared/domain/jobs/watchdog';
 import { renewDueCommunities, type SweepReport } from '#shared/domain/moderation/renewals';
 import { logger } from '#shared/observability/logger';
+import { config } from '#shared/config/config';
 import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramBot';
 import { requeueStalledDeliveries } from '#shared/domain/moderation/platformCallRunner';
 import { requeueDueAutomodSyncs } from '#shared/domain/moderation/discordAutomod';
@@ -37,7 +38,7 @@ export const handler = withPorts(
     if (context) logger.addContext(context);
     const [report, jobs, runs, webhooks, deliveries, automod] = await Promise.all([
       renewDueCommunities(),
-      superviseJobs(),
+      superviseJobs(config().jobWatchdog),
       recoverStartingRuns(),
       sweepWebhooks(),
       requeueStalledDeliveries(),

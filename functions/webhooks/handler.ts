@@ -1,4 +1,4 @@
-import { withPorts } from '#shared/adapters/aws';
+import { awsSecrets, withPorts } from '#shared/adapters/aws';
 import { createApiHandler } from '#shared/http/api';
 import { HttpResponse } from '#shared/http/response';
 import { webhookEndpoints as E } from '#shared/schemas/public';
@@ -7,7 +7,7 @@ import { localCheckoutPage, payLocalCheckout } from '#shared/domain/billing/loca
 
 export const handler = withPorts(
   'webhooks',
-  {},
+  { secrets: awsSecrets },
   createApiHandler(E, {
     stripeWebhook: async ({ rawBody, headers }) =>
       applyPaymentEvent(await verifyPaymentEvent(rawBody, headers['stripe-signature'])),

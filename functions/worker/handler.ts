@@ -1,6 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { platformSecrets, systemDns, withPorts } from '#shared/adapters/aws';
+import { awsSecrets, systemDns, withPorts } from '#shared/adapters/aws';
 import { sqsPipelineQueue, sqsWebhookQueue } from '#shared/adapters/sqsQueue';
 import { eventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
 import { tokenKeyEncryption } from '#shared/adapters/kmsEncryption';
@@ -20,7 +20,7 @@ export const handler = withPorts(
     queue: sqsPipelineQueue,
     events: eventBridgeEvents,
     webhookQueue: sqsWebhookQueue,
-    secrets: platformSecrets,
+    secrets: awsSecrets,
     dns: systemDns,
     encryption: tokenKeyEncryption,
   },

@@ -1,5 +1,5 @@
 import type { EventBridgeClient, EventBridgeClientConfig } from '@aws-sdk/client-eventbridge';
-import { requireEnv } from '#shared/config/env';
+import { requiredSetting } from '#shared/config/config';
 import type { DomainEvent, EventsPort } from './domainEvents';
 import { sendResendingRefused } from './resendRefused';
 
@@ -58,4 +58,4 @@ export class EventBridgeEvents implements EventsPort {
 }
 
 /** EventBridge as the events port, for the functions wired to `events` (the others' bundles carry no EventBridge client). */
-export const eventBridgeEvents = (): EventsPort => new EventBridgeEvents(requireEnv('EVENT_BUS_NAME'));
+export const eventBridgeEvents = (): EventsPort => new EventBridgeEvents(requiredSetting('EVENT_BUS_NAME'));

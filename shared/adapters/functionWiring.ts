@@ -1,4 +1,5 @@
 import type { ApiGroup } from '#shared/schemas/groups';
+import type { RequiredSetting } from '#shared/config/config';
 import type { Ports } from './ports';
 
 export type FunctionName =
@@ -12,6 +13,9 @@ export type FunctionName =
   | 'polls'
   | 'webhook-sender';
 
+/** The secrets read at run time through the secrets port (shared/adapters/secrets.ts). */
+export type SecretName = 'platforms' | 'stripe';
+
 /** The ports a function may be given; the clock is everywhere and needs nothing. */
 export type PortName = Exclude<keyof Ports, 'clock'>;
 
@@ -22,12 +26,16 @@ export interface FunctionWiring {
    * The ports its code reaches, and no others: its handler installs exactly these (a compile error
    * otherwise), the stack gives each one's configuration and grant (queue: PIPELINE_QUEUE_URL and
    * send; webhookQueue: WEBHOOK_QUEUE_URL and send; events: EVENT_BUS_NAME and put; secrets: the
-   * platform secret, its extension and read; payments: the Stripe settings), and the local runtime
-   * refuses the others to it, as Lambda would.
+   * secrets below; payments: the Stripe prices), and the local runtime refuses the others to it, as
+   * Lambda would.
    */
   ports: readonly PortName[];
-  /** Reads the Stripe settings without taking payments (verifying Stripe's webhooks). */
-  stripe?: true;
+  /**
+   * With the `secrets` port, which secrets it reads: the stack passes each one's id and grants its
+   * read (platforms: PLATFORM_SECRET_ARN; stripe: STRIPE_SECRET_NAME and the Stripe settings), and
+   * the secrets port refuses the others to it. A test checks `secrets` is given exactly with that port.
+   */
+  secrets?: readonly SecretName[];
 }
 
 /**
@@ -36,8 +44,9 @@ export interface FunctionWiring {
  */
 export const FUNCTION_WIRING = {
   public: { table: 'none', ports: [] },
-  webhooks: { table: 'readWrite', ports: [], stripe: true },
-  account: { table: 'readWrite', ports: ['payments'] },
+  // Verifies Stripe's webhooks with the Stripe webhook secret.
+  webhooks: { table: 'readWrite', ports: ['secrets'], secrets: ['stripe'] },
+  account: { table: 'readWrite', ports: ['payments', 'secrets'], secrets: ['stripe'] },
   storage: { table: 'readWrite', ports: [] },
   // A spend that takes the balance under the threshold announces credits.low on the webhook queue.
   intelligence: { table: 'readWrite', ports: ['webhookQueue'] },
@@ -45,7 +54,11 @@ export const FUNCTION_WIRING = {
   jobs: { table: 'readWrite', ports: ['queue', 'events', 'webhookQueue'] },
   // The Telegram webhook and Discord interactions verify with the platform secret and queue platform calls.
   // The X callback seals the tokens it is given; a sync poll opens and refreshes them.
-  moderation: { table: 'readWrite', ports: ['queue', 'events', 'webhookQueue', 'secrets', 'encryption'] },
+  moderation: {
+    table: 'readWrite',
+    ports: ['queue', 'events', 'webhookQueue', 'secrets', 'encryption'],
+    secrets: ['platforms'],
+  },
   // Checks a new endpoint's address as deliveries will.
   outbound: { table: 'readWrite', ports: ['webhookQueue', 'hostResolver'] },
   // Runs the tools' routes in process through their own handlers (each fenced to its own ports): the
@@ -54,7 +67,11 @@ export const FUNCTION_WIRING = {
   authorizer: { table: 'read', ports: [] },
   'jobs-events': { table: 'read', ports: [] },
   // E-mail verification looks up mail exchangers; platform calls read the platform secret.
-  worker: { table: 'readWrite', ports: ['queue', 'events', 'webhookQueue', 'secrets', 'dns', 'encryption'] },
+  worker: {
+    table: 'readWrite',
+    ports: ['queue', 'events', 'webhookQueue', 'secrets', 'dns', 'encryption'],
+    secrets: ['platforms'],
+  },
   // No webhook queue: the jobs it fails announce their events through the outbox sweep instead.
   'dead-letters': { table: 'readWrite', ports: ['events'] },
   renewals: { table: 'readWrite', ports: ['queue', 'events', 'webhookQueue'] },
@@ -63,6 +80,24 @@ export const FUNCTION_WIRING = {
   polls: { table: 'read', ports: ['queue'] },
   'webhook-sender': { table: 'readWrite', ports: ['webhookQueue', 'hostResolver'] },
 } as const satisfies Record<FunctionName, FunctionWiring>;
+
+/** The setting each port's AWS implementation cannot run without (the stack sets it beside the port's grant). */
+export const PORT_SETTINGS: Partial<Record<PortName, RequiredSetting>> = {
+  queue: 'PIPELINE_QUEUE_URL',
+  webhookQueue: 'WEBHOOK_QUEUE_URL',
+  events: 'EVENT_BUS_NAME',
+  encryption: 'TOKEN_KEY_ARN',
+};
+
+/** What a function's Lambda must be configured with: checked at its cold start (withPorts), set by the stack. */
+export function requiredSettingsOf(name: FunctionName): RequiredSetting[] {
+  const wiring = wiringOf(name);
+  const fromPorts = wiring.ports.flatMap((port) => {
+    const setting = PORT_SETTINGS[port];
+    return setting ? [setting] : [];
+  });
+  return [...(wiring.table === 'none' ? [] : (['TABLE_NAME'] as const)), ...fromPorts];
+}
 
 export type PortsOf<F extends FunctionName> = (typeof FUNCTION_WIRING)[F]['ports'][number];
 

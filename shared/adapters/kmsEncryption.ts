@@ -5,7 +5,7 @@
  * a few minutes: a poll of many communities would otherwise ask KMS once per token read.
  */
 import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
-import { requireEnv } from '#shared/config/env';
+import { requiredSetting } from '#shared/config/config';
 import { EnvelopeEncryption, type EncryptionPort, type KeyWrapper } from './encryption';
 
 const CACHE_MS = 5 * 60 * 1000;
@@ -45,4 +45,4 @@ export const kmsEncryption = (keyId: string, client = new KMSClient({})): Encryp
   new EnvelopeEncryption(new KmsKeyWrapper(keyId, client));
 
 /** The encryption port of the functions that seal or open tokens (the others neither bundle nor load the KMS SDK). */
-export const tokenKeyEncryption = (): EncryptionPort => kmsEncryption(requireEnv('TOKEN_KEY_ARN'));
+export const tokenKeyEncryption = (): EncryptionPort => kmsEncryption(requiredSetting('TOKEN_KEY_ARN'));

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
-import { optionalEnv } from '#shared/config/env';
-import { requireStripeSecret, stripeConfigured } from '#shared/config/secrets';
+import { config, type StripePriceSetting } from '#shared/config/config';
+import { requireStripeSecret, stripeConfigured } from './secrets';
 import { ADD_ONS, PRO_PLAN } from '#shared/domain/billing/plans';
 import { uuidv7 } from '#shared/ids';
 import type { CheckoutRequest, CheckoutSession, PaymentsPort } from './paymentsPort';
@@ -19,8 +19,8 @@ export class StripePayments implements PaymentsPort {
         throw err;
       },
     ));
-    const price = (env: string) => {
-      const id = optionalEnv(env);
+    const price = (env: StripePriceSetting) => {
+      const id = config().stripePrices[env];
       if (!id) throw new Error(`Stripe is configured but ${env} is not set`);
       return id;
     };
@@ -38,8 +38,8 @@ export class StripePayments implements PaymentsPort {
       customer_email: request.email,
       metadata: { user_id: request.userId, add_ons: request.addOns.join(',') },
       subscription_data: { metadata: { user_id: request.userId, add_ons: request.addOns.join(',') } },
-      success_url: optionalEnv('CHECKOUT_SUCCESS_URL') ?? `${request.baseUrl}/health?checkout=success`,
-      cancel_url: optionalEnv('CHECKOUT_CANCEL_URL') ?? `${request.baseUrl}/health?checkout=cancelled`,
+      success_url: config().checkoutSuccessUrl ?? `${request.baseUrl}/health?checkout=success`,
+      cancel_url: config().checkoutCancelUrl ?? `${request.baseUrl}/health?checkout=cancelled`,
     });
     return { id: session.id, url: session.url ?? '' };
   }
@@ -58,11 +58,11 @@ export class LocalPayments implements PaymentsPort {
   }
 }
 
-export function paymentsFromEnv(newId: () => string): PaymentsPort {
+export function paymentsFromConfig(newId: () => string): PaymentsPort {
   return stripeConfigured()
     ? new StripePayments(() => requireStripeSecret('STRIPE_SECRET_KEY'))
     : new LocalPayments(newId);
 }
 
 /** The payments port from the Stripe settings, for the one function wired to `payments` (account); the others' bundles carry no Stripe SDK. */
-export const paymentsPort = (): PaymentsPort => paymentsFromEnv(uuidv7);
+export const paymentsPort = (): PaymentsPort => paymentsFromConfig(uuidv7);

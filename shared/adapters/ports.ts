@@ -49,6 +49,9 @@ export function setDefaultPorts(factories: Factories): void {
  */
 const fence = new AsyncLocalStorage<{ name: string; ports: ReadonlySet<keyof Ports> }>();
 
+/** The function whose invocation is running (a Lambda entry point or the local runtime's fence), if any. */
+export const runningFunction = (): string | undefined => fence.getStore()?.name;
+
 export function runFenced<T>(name: string, allowed: readonly (keyof Ports)[], work: () => T): T {
   return fence.run({ name, ports: new Set<keyof Ports>(['clock', ...allowed]) }, work);
 }

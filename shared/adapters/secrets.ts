@@ -1,91 +1,146 @@
 /**
- * The operator's platform credentials: one set per deployment. Locally they come from
- * environment variables; in AWS from one Secrets Manager secret (a JSON object with the same names),
- * read at run time through the AWS Parameters and Secrets Lambda Extension and cached, so the values
- * never sit in the function's plaintext environment. Base URLs are configuration, not secrets.
+ * The secrets port: every secret the service reads at run time goes through it (the operator's
+ * platform credentials, the Stripe keys), with one cache. In AWS each is one Secrets Manager secret,
+ * a JSON object whose keys are the names below; the function's configuration holds only the secret's
+ * ARN or name (PLATFORM_SECRET_ARN, STRIPE_SECRET_NAME), never a value. Locally the same names are
+ * environment variables, read at every call so a test or an operator can change them.
  *
- * Which names exist is each platform module's to say (registry.ts): a new platform's names are read
- * here, from the environment and from the secret, without a list to edit.
+ * Which platform names exist is each platform module's to say (registry.ts): a new platform's names
+ * are read here, from the environment and from the secret, without a list to edit.
  */
-import { optionalEnv } from '#shared/config/env';
+import { config, environmentSecrets } from '#shared/config/config';
 import { COMMUNITY_TYPES } from '#shared/domain/moderation/communityTypes';
 import { PLATFORMS, type PlatformCredentials } from '#shared/domain/moderation/platforms/registry';
-import { blankToUndefined } from '#shared/domain/moderation/platforms/platform';
+import { blankToUndefined, type PlatformSettings } from '#shared/domain/moderation/platforms/platform';
+import { FUNCTION_WIRING, type FunctionName, type SecretName, wiringOf } from './functionWiring';
+import { ports, runningFunction } from './ports';
 
-export type { PlatformCredentials };
+export type { PlatformCredentials, SecretName };
 export type { TelegramCredentials } from '#shared/domain/moderation/platforms/telegram';
 export type { DiscordCredentials } from '#shared/domain/moderation/platforms/discord';
 export { TELEGRAM_DEFAULT_BASE } from '#shared/domain/moderation/platforms/telegram';
 export { DISCORD_DEFAULT_BASE } from '#shared/domain/moderation/platforms/discord';
 
-export interface SecretsPort {
-  platformCredentials(): Promise<PlatformCredentials>;
-}
-
-/** Every credential name of every platform, as environment variables or as keys of the secret's JSON (read when asked: the registry and this module import each other). */
-export const platformSecretNames = (): string[] =>
-  COMMUNITY_TYPES.flatMap((type) => [...PLATFORMS[type].credentials.names]);
 type SecretValues = Readonly<Record<string, string | undefined>>;
 
-export function credentialsFrom(values: SecretValues): PlatformCredentials {
+export interface SecretsPort {
+  /** One secret's fields (fieldsOf), blank or absent ones undefined; a secret that is not configured has none. */
+  read(secret: SecretName): Promise<SecretValues>;
+}
+
+/** The fields of the Stripe secret; locally, variables of the same names. */
+export const STRIPE_SECRET_FIELDS = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const;
+export type StripeSecretField = (typeof STRIPE_SECRET_FIELDS)[number];
+
+/** Every credential name of every platform (read when asked: the registry and this module import each other). */
+export const platformSecretNames = (): string[] =>
+  COMMUNITY_TYPES.flatMap((type) => [...PLATFORMS[type].credentials.names]);
+
+export const fieldsOf = (secret: SecretName): readonly string[] =>
+  secret === 'stripe' ? STRIPE_SECRET_FIELDS : platformSecretNames();
+
+/** The values of `fields` in a secret's parsed JSON: strings only, by own key (the JSON is not trusted to be a plain map). */
+export function pickFields(secret: unknown, fields: readonly string[]): SecretValues {
+  const object = typeof secret === 'object' && secret !== null ? (secret as Record<string, unknown>) : {};
+  return Object.fromEntries(
+    fields.map((name) => {
+      const value = Object.hasOwn(object, name) ? object[name] : undefined;
+      return [name, typeof value === 'string' && value !== '' ? value : undefined];
+    }),
+  );
+}
+
+/** Local: the environment, read at every call and never cached. */
+export class EnvSecrets implements SecretsPort {
+  async read(secret: SecretName): Promise<SecretValues> {
+    return environmentSecrets(fieldsOf(secret));
+  }
+}
+
+/** How long a read secret is reused before Secrets Manager is asked again (a rotation takes effect within this). */
+const SECRET_MAX_AGE_SECONDS = 300;
+
+/**
+ * AWS: Powertools Parameters over the Secrets Manager client, whose own cache (maxAge) is the one
+ * cache of every secret. The provider and the SDK client are loaded on the first read, so a function
+ * that never reads a secret in an invocation does not load them, and none of it runs at cold start.
+ */
+export class SecretsManagerSecrets implements SecretsPort {
+  private provider?: Promise<(id: string) => Promise<unknown>>;
+  constructor(private readonly ids: Readonly<Record<SecretName, string | undefined>>) {}
+
+  async read(secret: SecretName): Promise<SecretValues> {
+    const id = this.ids[secret];
+    if (!id) return pickFields({}, fieldsOf(secret));
+    this.provider ??= this.load();
+    const get = await this.provider;
+    return pickFields(await get(id), fieldsOf(secret));
+  }
+
+  private async load(): Promise<(id: string) => Promise<unknown>> {
+    const [{ SecretsProvider }, { SecretsManagerClient }] = await Promise.all([
+      import('@aws-lambda-powertools/parameters/secrets'),
+      import('@aws-sdk/client-secrets-manager'),
+    ]);
+    const provider = new SecretsProvider({ awsSdkV3Client: new SecretsManagerClient({}) });
+    return (id) => provider.get(id, { transform: 'json', maxAge: SECRET_MAX_AGE_SECONDS });
+  }
+}
+
+/** The AWS implementation, from the configuration's secret ids. */
+export const awsSecrets = (): SecretsPort =>
+  new SecretsManagerSecrets({ platforms: config().platformSecretArn, stripe: config().stripeSecretName });
+
+/**
+ * Reads one secret through the installed port. A function may read only the secrets its wiring lists
+ * (shared/adapters/functionWiring.ts: the stack grants exactly those); the local runtime runs every
+ * function in one process, so the refusal Lambda's IAM would give is given here too.
+ */
+export async function readSecret(secret: SecretName): Promise<SecretValues> {
+  const running = runningFunction();
+  if (running !== undefined && Object.hasOwn(FUNCTION_WIRING, running)) {
+    if (!(wiringOf(running as FunctionName).secrets ?? []).includes(secret))
+      throw new Error(
+        `Secret ${secret} is not readable: function ${running} is not wired to it (shared/adapters/functionWiring.ts)`,
+      );
+  }
+  return ports().secrets.read(secret);
+}
+
+/** The platform credentials from their secret's values and the platforms' configuration. */
+export function credentialsFrom(values: SecretValues, settings: PlatformSettings): PlatformCredentials {
   const read = (type: (typeof COMMUNITY_TYPES)[number]) => {
     const spec = PLATFORMS[type].credentials as {
       names: readonly string[];
-      apiBase: { env: string; default: string };
-      read(v: SecretValues, base: string): unknown;
+      apiBase: { env: keyof PlatformSettings; default: string };
+      read(v: SecretValues, base: string, settings: PlatformSettings): unknown;
     };
     const own = Object.fromEntries(
       spec.names.map((n) => [n, blankToUndefined(Object.hasOwn(values, n) ? values[n] : undefined)]),
     );
-    return [type, spec.read(own, optionalEnv(spec.apiBase.env) ?? spec.apiBase.default)];
+    return [type, spec.read(own, settings[spec.apiBase.env] ?? spec.apiBase.default, settings)];
   };
   return Object.fromEntries(COMMUNITY_TYPES.map(read)) as PlatformCredentials;
 }
 
-/** Local: read on every call, so tests (and an operator restarting nothing) can change them. */
-export class EnvSecrets implements SecretsPort {
-  async platformCredentials(): Promise<PlatformCredentials> {
-    return credentialsFrom(Object.fromEntries(platformSecretNames().map((n) => [n, process.env[n]])));
-  }
-}
+/** The operator's platform credentials (one set per deployment). */
+export const platformCredentials = async (): Promise<PlatformCredentials> =>
+  credentialsFrom(await readSecret('platforms'), config().platforms);
 
-/** How long a read secret is trusted before it is read again (a rotated token takes at most this long). */
-const CACHE_MS = 5 * 60 * 1000;
+/** Whether Stripe is configured at all: by a secret's name in AWS, by the key itself locally. */
+export const stripeConfigured = (): boolean =>
+  config().stripeSecretName !== undefined || environmentSecrets(['STRIPE_SECRET_KEY']).STRIPE_SECRET_KEY !== undefined;
 
-/**
- * AWS: the Parameters and Secrets extension (a layer the stack adds) serves the secret on
- * localhost:2773, authenticated with the function's session token; it caches too, so this cache
- * only saves the local hop. An unset secret ARN means no platform is configured.
- */
-export class SecretsManagerSecrets implements SecretsPort {
-  private cached: { at: number; value: PlatformCredentials } | undefined;
-  constructor(
-    private readonly secretArn: string | undefined,
-    private readonly extensionPort = Number(optionalEnv('PARAMETERS_SECRETS_EXTENSION_HTTP_PORT') ?? 2773),
-  ) {}
+/** A Stripe secret, or undefined when it is not configured. */
+export const stripeSecret = async (field: StripeSecretField): Promise<string | undefined> =>
+  (await readSecret('stripe'))[field];
 
-  async platformCredentials(): Promise<PlatformCredentials> {
-    if (this.cached && Date.now() - this.cached.at < CACHE_MS) return this.cached.value;
-    const value = credentialsFrom(this.secretArn ? await this.read(this.secretArn) : {});
-    this.cached = { at: Date.now(), value };
-    return value;
-  }
-
-  private async read(secretArn: string): Promise<SecretValues> {
-    const response = await fetch(
-      `http://localhost:${this.extensionPort}/secretsmanager/get?secretId=${encodeURIComponent(secretArn)}`,
-      {
-        headers: { 'X-Aws-Parameters-Secrets-Token': process.env.AWS_SESSION_TOKEN ?? '' },
-      },
+/** The same, for code that cannot go on without it (a misconfigured deployment is a 500, logged). */
+export async function requireStripeSecret(field: StripeSecretField): Promise<string> {
+  const value = await stripeSecret(field);
+  if (!value)
+    throw new Error(
+      `${field} is not configured (set STRIPE_SECRET_NAME to a secret holding it, or the variable locally)`,
     );
-    if (!response.ok) throw new Error(`Reading the platform secret failed with HTTP ${response.status}`);
-    const { SecretString } = (await response.json()) as { SecretString?: string };
-    const parsed = SecretString ? (JSON.parse(SecretString) as Record<string, unknown>) : {};
-    return Object.fromEntries(
-      platformSecretNames().map((n) => [
-        n,
-        Object.hasOwn(parsed, n) && typeof parsed[n] === 'string' ? (parsed[n] as string) : undefined,
-      ]),
-    );
-  }
+  return value;
 }

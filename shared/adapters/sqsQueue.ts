@@ -1,5 +1,5 @@
 import type { SQSClient, SQSClientConfig } from '@aws-sdk/client-sqs';
-import { requireEnv } from '#shared/config/env';
+import { requiredSetting } from '#shared/config/config';
 import type { QueueMessage, QueuePort } from './queue';
 import { sendResendingRefused } from './resendRefused';
 
@@ -52,7 +52,7 @@ export class SqsQueue implements QueuePort {
 }
 
 /** SQS as the pipeline queue, for the functions wired to `queue` (the others' bundles carry no SQS client). */
-export const sqsPipelineQueue = (): QueuePort => new SqsQueue(requireEnv('PIPELINE_QUEUE_URL'));
+export const sqsPipelineQueue = (): QueuePort => new SqsQueue(requiredSetting('PIPELINE_QUEUE_URL'));
 
 /** SQS as the outbound-webhook queue, for the functions wired to `webhookQueue`. */
-export const sqsWebhookQueue = (): QueuePort => new SqsQueue(requireEnv('WEBHOOK_QUEUE_URL'));
+export const sqsWebhookQueue = (): QueuePort => new SqsQueue(requiredSetting('WEBHOOK_QUEUE_URL'));

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { optionalEnv } from '#shared/config/env';
+import { config } from '#shared/config/config';
 
 /**
  * The service's own public base URL, for the links it hands out (checkout, exports, the OpenAPI
@@ -8,7 +8,7 @@ import { optionalEnv } from '#shared/config/env';
  * caller's Host or X-Forwarded-* headers: those would let one caller choose where links point.
  */
 export function baseUrlOf(event: APIGatewayProxyEvent): string {
-  const configured = optionalEnv('PUBLIC_BASE_URL');
+  const configured = config().publicBaseUrl;
   if (configured) return configured.replace(/\/+$/, '');
   const domain = event.requestContext?.domainName ?? 'localhost';
   // The local server names its own listening address; it speaks plain HTTP.

@@ -1,5 +1,6 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { SERVICE_NAME } from './logger';
+import { config } from '#shared/config/config';
 
 export const METRICS_NAMESPACE = 'OutreachIntelligence';
 
@@ -23,7 +24,7 @@ export type BusinessMetric = keyof typeof BUSINESS_METRICS;
 type DimensionsOf<M extends BusinessMetric> = Record<(typeof BUSINESS_METRICS)[M]['dimensions'][number], string>;
 
 const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
-const inLambda = () => Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME);
+const inLambda = () => config().inLambda;
 
 /** Outside Lambda (the local server, tests, the bench) metrics are tallied in memory instead of printed. */
 const tally = new Map<string, number>();

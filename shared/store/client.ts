@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { optionalEnv, tableName } from '#shared/config/env';
+import { config, requiredSetting } from '#shared/config/config';
 
 let documentClient: DynamoDBDocumentClient | undefined;
 let requestCount = 0;
@@ -22,12 +22,12 @@ export function consumedCapacity(): { read: number; write: number } {
 /** One client per process (module scope), so Lambda reuses its connections across invocations. */
 export function ddb(): DynamoDBDocumentClient {
   if (!documentClient) {
-    const endpoint = optionalEnv('DYNAMODB_ENDPOINT');
+    const { dynamoEndpoint: endpoint, region } = config();
     const client = new DynamoDBClient({
       ...(endpoint
         ? {
             endpoint,
-            region: optionalEnv('AWS_REGION') ?? 'us-east-1',
+            region,
             credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
           }
         : {}),
@@ -57,10 +57,10 @@ export function ddb(): DynamoDBDocumentClient {
   return documentClient;
 }
 
-export const table = (): string => tableName();
+export const table = (): string => requiredSetting('TABLE_NAME');
 
 /** True when the table lives in DynamoDB Local (an endpoint is configured) rather than in AWS. */
-export const isLocalDatabase = (): boolean => optionalEnv('DYNAMODB_ENDPOINT') !== undefined;
+export const isLocalDatabase = (): boolean => config().dynamoEndpoint !== undefined;
 
 export function dynamoRequestCount(): number {
   return requestCount;

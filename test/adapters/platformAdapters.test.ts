@@ -4,10 +4,9 @@ import { TelegramBotApi } from '#shared/adapters/platforms/telegramBotApi';
 import { isTransient } from '#shared/adapters/platforms/result';
 import { callPlatform } from '#shared/adapters/platforms/platformPort';
 import { installPorts } from '#shared/adapters/ports';
-import { EnvSecrets, SecretsManagerSecrets } from '#shared/adapters/secrets';
+import { EnvSecrets } from '#shared/adapters/secrets';
 import { startTelegramStandIn } from '#test/support/telegramStandIn';
 import { startDiscordStandIn } from '#test/support/discordStandIn';
-import { startJsonServer } from '#test/support/httpStandIn';
 
 const telegram = await startTelegramStandIn('123:tok');
 const discord = await startDiscordStandIn('dtok');
@@ -91,45 +90,5 @@ describe('credentials', () => {
     );
     expect(telegram.calls.length).toBe(before);
     if (saved !== undefined) process.env.TELEGRAM_BOT_TOKEN = saved;
-  });
-
-  it('reads the secret through the Parameters and Secrets extension once, with the session token, and caches it', async () => {
-    const seen: { path: string; query: string; token: unknown }[] = [];
-    const extension = await startJsonServer((req) => {
-      seen.push({
-        path: req.path,
-        query: req.query.get('secretId') ?? '',
-        token: req.headers['x-aws-parameters-secrets-token'],
-      });
-      return {
-        status: 200,
-        body: {
-          SecretString: JSON.stringify({
-            TELEGRAM_BOT_TOKEN: 't1',
-            TELEGRAM_WEBHOOK_SECRET: 's1',
-            DISCORD_BOT_TOKEN: 'd1',
-            DISCORD_PUBLIC_KEY: 'ab',
-          }),
-        },
-      };
-    });
-    process.env.AWS_SESSION_TOKEN = 'session-xyz';
-    const secrets = new SecretsManagerSecrets(
-      'arn:aws:secretsmanager:eu-west-1:1:secret:platforms',
-      Number(new URL(extension.url).port),
-    );
-    const first = await secrets.platformCredentials();
-    await secrets.platformCredentials();
-    await extension.close();
-    delete process.env.AWS_SESSION_TOKEN;
-    expect(first.telegram).toMatchObject({ botToken: 't1', webhookSecret: 's1' });
-    expect(first.discord).toMatchObject({ botToken: 'd1', publicKey: 'ab' });
-    expect(seen).toEqual([
-      {
-        path: '/secretsmanager/get',
-        query: 'arn:aws:secretsmanager:eu-west-1:1:secret:platforms',
-        token: 'session-xyz',
-      },
-    ]);
   });
 });

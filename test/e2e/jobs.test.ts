@@ -4,6 +4,7 @@ import { startTestApi } from '#test/support/api';
 import { sseEventViolation } from '#test/support/contract';
 import { workerHandler } from '#bin/local/handlers';
 import { getBalance } from '#shared/domain/credits/credits';
+import { reloadConfig } from '#shared/config/config';
 
 // The SSE handler polls the store every JOB_EVENTS_POLL_MS (2 s in production); fast here.
 process.env.JOB_EVENTS_POLL_MS = '40';
@@ -250,6 +251,7 @@ describe('SSE keep-alive and cancellation', () => {
   it('sends the keep-alive when it falls due, not at the next poll after', async () => {
     process.env.JOB_EVENTS_POLL_MS = '1000';
     process.env.JOB_EVENTS_KEEPALIVE_MS = '1100';
+    reloadConfig();
     try {
       const { key } = await proUser();
       queue.stop();
@@ -281,12 +283,14 @@ describe('SSE keep-alive and cancellation', () => {
     } finally {
       delete process.env.JOB_EVENTS_POLL_MS;
       delete process.env.JOB_EVENTS_KEEPALIVE_MS;
+      reloadConfig();
       resumeQueue();
     }
   });
 
   it('sends `: keep-alive` while nothing changes, then the cancellation as the one complete event, and closes', async () => {
     process.env.JOB_EVENTS_KEEPALIVE_MS = '150';
+    reloadConfig();
     try {
       const { key } = await proUser();
       queue.stop();
@@ -319,6 +323,7 @@ describe('SSE keep-alive and cancellation', () => {
       expect(events.filter((e) => e.includes('"status":"cancelled"'))).toHaveLength(1);
     } finally {
       delete process.env.JOB_EVENTS_KEEPALIVE_MS;
+      reloadConfig();
     }
   });
 });

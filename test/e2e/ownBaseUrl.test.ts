@@ -2,6 +2,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import { baseUrlOf } from '#shared/http/api';
 import { startTestApi } from '#test/support/api';
+import { reloadConfig } from '#shared/config/config';
 
 /**
  * the links the service hands out and the requests it makes never follow the
@@ -51,12 +52,14 @@ describe('baseUrlOf', () => {
   afterEach(() => {
     if (saved === undefined) delete process.env.PUBLIC_BASE_URL;
     else process.env.PUBLIC_BASE_URL = saved;
+    reloadConfig();
   });
   const event = (domainName: string, stage: string) =>
     ({ headers: forged, requestContext: { domainName, stage } }) as unknown as APIGatewayProxyEvent;
 
   it("uses API Gateway's own domain and stage, https, when nothing is configured", () => {
     delete process.env.PUBLIC_BASE_URL;
+    reloadConfig();
     expect(baseUrlOf(event('abc123.execute-api.eu-west-1.amazonaws.com', 'prod'))).toBe(
       'https://abc123.execute-api.eu-west-1.amazonaws.com/prod/api/v1',
     );
@@ -65,6 +68,7 @@ describe('baseUrlOf', () => {
 
   it('prefers the configured public base URL', () => {
     process.env.PUBLIC_BASE_URL = 'https://api.example.com/api/v1/';
+    reloadConfig();
     expect(baseUrlOf(event('abc123.execute-api.eu-west-1.amazonaws.com', 'prod'))).toBe(
       'https://api.example.com/api/v1',
     );

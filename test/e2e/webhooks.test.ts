@@ -17,6 +17,7 @@ import { WEBHOOK_EVENT_TYPES } from '#shared/schemas/outboundWebhooks';
 import { putEndpointItem, type WebhookEndpointRecord } from '#shared/store/webhookEndpointsRepo';
 import { getBalance } from '#shared/domain/credits/credits';
 import { failRunBeforeStart } from '#shared/domain/growth/failBeforeStart';
+import { reloadConfig } from '#shared/config/config';
 
 const api = await startTestApi();
 // Events link to the API the way `npm start` and the stack configure it.
@@ -179,6 +180,7 @@ describe('the limit of 20 endpoints per account', () => {
 describe('deployed address policy', () => {
   it('refuses http, private addresses and names resolving to them; accepts https to a public address', async () => {
     process.env.WEBHOOK_ADDRESS_POLICY = 'deployed';
+    reloadConfig();
     const { key } = await api.newUser();
     api.ports.hostResolver.set('public.customer.test', ['93.184.216.34']);
     api.ports.hostResolver.set('internal.customer.test', ['93.184.216.34', '172.31.0.9']);
@@ -203,6 +205,7 @@ describe('deployed address policy', () => {
 
   it('re-checks the address at delivery: a DNS answer turned private is refused and nothing is sent', async () => {
     process.env.WEBHOOK_ADDRESS_POLICY = 'deployed';
+    reloadConfig();
     const { key } = await api.newUser({ tier: 'pro', credits: 1000 });
     api.ports.hostResolver.set('rebinding.customer.test', ['93.184.216.34']);
     const endpoint = (

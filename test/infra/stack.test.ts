@@ -14,6 +14,8 @@ import type { EndpointSpec } from '#shared/http/endpoint';
 import { API_GROUPS, allEndpoints } from '#shared/schemas/groups';
 import { GLOBAL_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '#shared/store/table';
 import { platformSecretNames } from '#shared/adapters/secrets';
+import { requiredSettingsOf } from '#shared/adapters/functionWiring';
+import { REQUIRED_SETTINGS, type RequiredSetting } from '#shared/config/config';
 import { synthesize, type Synthesized } from './synth';
 
 const bundleRequire = createRequire(import.meta.url);
@@ -449,7 +451,7 @@ describe('schedule and events', () => {
     );
   });
 
-  it('the platform secret is read at run time by exactly the functions that call the platforms, through the secrets extension, never in env', () => {
+  it('the platform secret is read at run time by exactly the functions that call the platforms, through the secrets port (no layer), never in env', () => {
     const [secretId] = Object.keys(s.resources('AWS::SecretsManager::Secret'));
     expect(secretId).toBeDefined();
     for (const name of functionNames()) {
@@ -458,7 +460,7 @@ describe('schedule and events', () => {
       expect(env.PLATFORM_SECRET_ARN, name).toEqual(wants ? { Ref: secretId } : undefined);
       for (const secretName of platformSecretNames()) expect(env[secretName], name).toBeUndefined();
       const layers = s.resources('AWS::Lambda::Function')[fnId(name)].Properties.Layers ?? [];
-      expect(layers.length > 0, name).toBe(wants);
+      expect(layers, name).toEqual([]);
       const reads = policyOf(name).filter((st) => [st.Action].flat().includes('secretsmanager:GetSecretValue'));
       expect(
         reads.map((st) => st.Resource),
@@ -470,6 +472,16 @@ describe('schedule and events', () => {
         .filter((n) => FUNCTIONS[n].platformSecret)
         .sort(),
     ).toEqual(['moderation', 'worker']);
+  });
+
+  it('every function is given the settings its wiring requires at cold start (shared/config/config.ts checks them in Lambda)', () => {
+    for (const name of functionNames()) {
+      const env = envOf(name);
+      for (const setting of requiredSettingsOf(name)) expect(env[setting], `${name} ${setting}`).toBeDefined();
+      // And none it is not wired to: a setting present without its port would be a grant without a reader.
+      for (const setting of Object.keys(REQUIRED_SETTINGS) as RequiredSetting[])
+        if (!requiredSettingsOf(name).includes(setting)) expect(env[setting], `${name} ${setting}`).toBeUndefined();
+    }
   });
 
   it("the platform secret's template names every credential of every platform module, Crisp's included; Telegram's webhook secret is generated", () => {

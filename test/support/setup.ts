@@ -1,10 +1,14 @@
-import { afterAll, expect, inject } from 'vitest';
+import { afterAll, beforeEach, expect, inject } from 'vitest';
 import { collectLogLines, secretsInLogs } from './logGuard';
 import { useLocalTable } from '#bin/local/runtime';
+import { reloadConfig } from '#shared/config/config';
 
 // Runs in every test worker before its suites: the data layer points at the shared DynamoDB Local.
 useLocalTable(inject('dynamoEndpoint'), inject('tableName'));
 process.env.STRIPE_WEBHOOK_SECRET = 'whsec_test_secret_for_signatures';
+// A test file sets its variables (a stand-in's address, a poll interval) at its top, after its imports
+// may already have read the configuration: each test starts from the environment as the file left it.
+beforeEach(() => reloadConfig());
 
 // No test file may make the service log a key, a secret or an e-mail address.
 collectLogLines();

@@ -3,7 +3,7 @@
  * (registry.ts, keyed by the call's community type) with the operator's credentials. `not_configured`
  * when the platform has no credentials: the caller records that instead of failing.
  */
-import { ports } from '#shared/adapters/ports';
+import { platformCredentials } from '#shared/adapters/secrets';
 import type { PlannedCall } from '#shared/store/platformCallsRepo';
 import type { CommunityType } from '#shared/domain/moderation/communityTypes';
 import { PLATFORMS } from '#shared/domain/moderation/platforms/registry';
@@ -29,7 +29,7 @@ async function send(call: PlannedCall, context: CallContext): Promise<PortOutcom
   if (!Object.hasOwn(PLATFORMS, call.platform))
     return { ok: false, status: 400, error: `Unknown platform ${String(call.platform)}` };
   const platform = PLATFORMS[call.platform];
-  const credentials = (await ports().secrets.platformCredentials())[call.platform];
+  const credentials = (await platformCredentials())[call.platform];
   // The union of every module's send, called with its own credentials (the registry pairs them).
   const module = platform as {
     credentials: { configured(c: unknown): boolean };
@@ -43,6 +43,6 @@ async function send(call: PlannedCall, context: CallContext): Promise<PortOutcom
 }
 
 export async function platformConfigured(platform: CommunityType): Promise<boolean> {
-  const credentials = (await ports().secrets.platformCredentials())[platform];
+  const credentials = (await platformCredentials())[platform];
   return (PLATFORMS[platform].credentials as { configured(c: unknown): boolean }).configured(credentials);
 }

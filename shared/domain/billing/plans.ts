@@ -1,15 +1,18 @@
+import type { StripePriceSetting } from '#shared/config/config';
+
 /** Plans and add-ons as data. Prices in USD; credits granted per billing period. */
 export const PRO_PLAN = {
   tier: 'pro',
   monthlyUsd: 99,
   periodCredits: 10_000,
   stripePriceEnv: 'STRIPE_PRICE_PRO',
-} as const;
+} as const satisfies Record<string, unknown> & { stripePriceEnv: StripePriceSetting };
 
 export const ADD_ONS = {
   credits_10k: { periodCredits: 10_000, monthlyUsd: 49, stripePriceEnv: 'STRIPE_PRICE_CREDITS_10K' },
   credits_50k: { periodCredits: 50_000, monthlyUsd: 199, stripePriceEnv: 'STRIPE_PRICE_CREDITS_50K' },
-} as const;
+  // A price's variable is one of the configuration's (shared/config/config.ts), or this does not compile.
+} as const satisfies Record<string, Record<string, unknown> & { stripePriceEnv: StripePriceSetting }>;
 
 export type AddOnType = keyof typeof ADD_ONS;
 export const ADD_ON_TYPES = Object.keys(ADD_ONS) as AddOnType[];

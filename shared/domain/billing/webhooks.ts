@@ -1,4 +1,4 @@
-import { requireStripeSecret } from '#shared/config/secrets';
+import { requireStripeSecret } from '#shared/adapters/secrets';
 import { ValidationError } from '#shared/domain/errors';
 import { now } from '#shared/adapters/ports';
 import { stripeSignatures } from '#shared/adapters/stripeSignatures';

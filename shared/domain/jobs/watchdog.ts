@@ -7,7 +7,6 @@
  * of its reservation; its SSE stream then ends with `complete`, and a growth run follows its job.
  */
 import { now } from '#shared/adapters/ports';
-import { optionalEnv } from '#shared/config/env';
 import {
   claimJobRedrive,
   getJob,
@@ -21,14 +20,11 @@ import { closeJob } from './closeJob';
 import { sendJobMessages, type JobMessage } from './messages';
 import { logger } from '#shared/observability/logger';
 
-export const DEFAULT_STALE_AFTER_MS = 10 * 60 * 1000;
-export const DEFAULT_MAX_REDRIVES = 3;
-
 export interface WatchdogOptions {
-  /** A job with no committed progress for this long is stalled (JOB_WATCHDOG_STALE_AFTER_SECONDS). */
-  staleAfterMs?: number;
+  /** A job with no committed progress for this long is stalled (config().jobWatchdog, from JOB_WATCHDOG_STALE_AFTER_SECONDS). */
+  staleAfterMs: number;
   /** Re-drives before a stalled job fails (JOB_WATCHDOG_MAX_REDRIVES). */
-  maxRedrives?: number;
+  maxRedrives: number;
   /**
    * After a restart of the local runtime: every in-flight job lost its messages for a known reason,
    * so each is resumed whatever its age, without spending its budget.
@@ -43,11 +39,6 @@ export interface WatchdogReport {
   cancelled: number;
   skipped: number;
 }
-
-const envNumber = (name: string, fallback: number) => {
-  const value = Number(optionalEnv(name));
-  return optionalEnv(name) !== undefined && Number.isFinite(value) && value >= 0 ? value : fallback;
-};
 
 /** What the job still needs: the next stage of every unfinished batch, or its finalisation. */
 async function nextMessages(job: JobRecord): Promise<JobMessage[]> {
@@ -97,13 +88,8 @@ async function superviseOne(
   return 'redriven';
 }
 
-export async function superviseJobs(options: WatchdogOptions = {}): Promise<WatchdogReport> {
-  const o = {
-    staleAfterMs:
-      options.staleAfterMs ?? envNumber('JOB_WATCHDOG_STALE_AFTER_SECONDS', DEFAULT_STALE_AFTER_MS / 1000) * 1000,
-    maxRedrives: options.maxRedrives ?? envNumber('JOB_WATCHDOG_MAX_REDRIVES', DEFAULT_MAX_REDRIVES),
-    resume: options.resume ?? false,
-  };
+export async function superviseJobs(options: WatchdogOptions): Promise<WatchdogReport> {
+  const o = { ...options, resume: options.resume ?? false };
   const bound = o.resume ? now() : new Date(now().getTime() - o.staleAfterMs);
   const stalled = await listStalledJobs(bound.toISOString());
   const report: WatchdogReport = { stalled: stalled.length, redriven: 0, failed: 0, cancelled: 0, skipped: 0 };

@@ -1,3 +1,4 @@
+import { config } from '#shared/config/config';
 import { now } from '#shared/adapters/ports';
 import { NotFoundError, UnprocessableError } from '#shared/domain/errors';
 import { randomToken, uuidv7 } from '#shared/ids';
@@ -40,7 +41,7 @@ export const communityView = (c: CommunityRecord) => ({
   should_send_welcome_messages: c.shouldSendWelcomeMessages,
   welcome_message: c.welcomeMessage,
   alert_channel_message_template: c.alertTemplate,
-  install_url: PLATFORMS[c.type].installUrl?.() ?? null,
+  install_url: PLATFORMS[c.type].installUrl?.(config().platforms) ?? null,
   authorize_url: null as string | null,
   created_at: c.createdAt,
   updated_at: c.updatedAt,

@@ -5,6 +5,7 @@
  * (/alerts). Writing AutoMod rules takes several calls, so they are queued, not made while Discord
  * waits (it wants an answer within 3 seconds).
  */
+import { platformCredentials } from '#shared/adapters/secrets';
 import { createPublicKey, verify } from 'node:crypto';
 import type {
   APIApplicationCommandInteractionDataStringOption,
@@ -12,7 +13,7 @@ import type {
   APIInteraction,
   APIInteractionResponse,
 } from 'discord-api-types/v10';
-import { now, ports } from '#shared/adapters/ports';
+import { now } from '#shared/adapters/ports';
 import { UnauthorizedError, ValidationError } from '#shared/domain/errors';
 import { getCommunity } from '#shared/store/communitiesRepo';
 import { markCommunityActivated } from './activation';
@@ -76,7 +77,7 @@ export async function handleDiscordInteraction(
   headers: Record<string, string>,
   rawBody: string,
 ): Promise<APIInteractionResponse> {
-  const { publicKey } = (await ports().secrets.platformCredentials()).discord;
+  const { publicKey } = (await platformCredentials()).discord;
   if (
     !publicKey ||
     !verifyDiscordSignature(

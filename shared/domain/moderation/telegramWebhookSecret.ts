@@ -1,5 +1,5 @@
+import { platformCredentials } from '#shared/adapters/secrets';
 import { timingSafeEqual } from 'node:crypto';
-import { ports } from '#shared/adapters/ports';
 import { UnauthorizedError } from '#shared/domain/errors';
 
 /** Compares a secret the caller sent with ours in constant time (for their byte lengths). */
@@ -16,7 +16,7 @@ export function sameSecret(given: string | undefined, expected: string): boolean
  * Telegram: the endpoint is closed, not open.
  */
 export async function verifyTelegramWebhookSecret(headers: Record<string, string | undefined>): Promise<void> {
-  const expected = (await ports().secrets.platformCredentials()).telegram.webhookSecret;
+  const expected = (await platformCredentials()).telegram.webhookSecret;
   if (!expected || !sameSecret(headers['x-telegram-bot-api-secret-token'], expected))
     throw new UnauthorizedError("X-Telegram-Bot-Api-Secret-Token does not match this deployment's webhook secret.");
 }

@@ -3,6 +3,7 @@
  * what the host resolves to at every delivery (a DNS answer can change after the endpoint was
  * accepted). Locally: loopback receivers (http or https) as well, so `npm start` can call one.
  */
+import { config } from '#shared/config/config';
 import { BlockList, isIP } from 'node:net';
 import type { HostResolver } from '#shared/adapters/hostResolver';
 
@@ -157,6 +158,5 @@ export async function checkDestination(
   return { ok: true, url: shape.url, addresses };
 }
 
-/** Deployed unless the local runtime says otherwise: a forgotten setting fails closed. */
-export const addressPolicyFromEnv = (): AddressPolicy =>
-  process.env.WEBHOOK_ADDRESS_POLICY === 'local' ? 'local' : 'deployed';
+/** Deployed unless the local runtime says otherwise (config().webhookAddressPolicy): a forgotten setting fails closed. */
+export const configuredAddressPolicy = (): AddressPolicy => config().webhookAddressPolicy;

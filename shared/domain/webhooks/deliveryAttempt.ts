@@ -14,7 +14,7 @@ import {
   type WebhookDeliveryRecord,
 } from '#shared/store/webhookDeliveriesRepo';
 import { clearFailing, disableEndpoint, getEndpoint, markFailing } from '#shared/store/webhookEndpointsRepo';
-import { addressPolicyFromEnv, checkDestination } from './addressPolicy';
+import { configuredAddressPolicy, checkDestination } from './addressPolicy';
 import { deliverMessage } from './messages';
 import { DELIVERY_TIMEOUT_MS, DISABLE_AFTER_MS, retryDelayAfter, shouldDisable } from './schedule';
 import { signWebhook } from './signing';
@@ -142,7 +142,7 @@ export async function deliverOnce(userId: string, deliveryId: string, manual = f
   // The signature's timestamp is the wall-clock instant of the request (receivers reject stale ones
   // against their own clock), whatever instant the service's clock port stands at.
   const body = JSON.stringify({ id: event.id, type: event.type, created_at: event.createdAt, data: event.data });
-  const verdict = await checkDestination(endpoint.url, addressPolicyFromEnv(), ports().hostResolver);
+  const verdict = await checkDestination(endpoint.url, configuredAddressPolicy(), ports().hostResolver);
   const result: AttemptResult = verdict.ok
     ? await postWebhook({
         url: endpoint.url,

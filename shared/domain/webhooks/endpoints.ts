@@ -21,7 +21,7 @@ import {
   writeTogether,
   type TransactItem,
 } from '#shared/store/transactions';
-import { addressPolicyFromEnv, checkDestination } from './addressPolicy';
+import { configuredAddressPolicy, checkDestination } from './addressPolicy';
 import { newEndpointSecret } from './signing';
 import { endpointView, endpointWithSecret, pageOf, type Page } from './views';
 
@@ -35,7 +35,7 @@ export interface EndpointInput {
 }
 
 export async function createEndpoint(userId: string, input: EndpointInput) {
-  const verdict = await checkDestination(input.url, addressPolicyFromEnv(), ports().hostResolver);
+  const verdict = await checkDestination(input.url, configuredAddressPolicy(), ports().hostResolver);
   if (!verdict.ok)
     throw new ValidationError(`The endpoint URL ${verdict.reason}.`, [
       { path: 'body.url', message: `URL ${verdict.reason}` },

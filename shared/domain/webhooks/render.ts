@@ -2,7 +2,7 @@
  * An event's `data` is its subject as the subject's GET returns it, rendered once at dispatch (the
  * outbox item in the state change's transaction holds only the reference, keeping that write small).
  */
-import { optionalEnv } from '#shared/config/env';
+import { config } from '#shared/config/config';
 import { NotFoundError } from '#shared/domain/errors';
 import type { WebhookEventRecord } from '#shared/store/webhookEventsRepo';
 import { getGrowthRun } from '#shared/domain/growth/runs';
@@ -11,7 +11,7 @@ import { readCommunity } from '#shared/domain/moderation/communities';
 import type { SubjectKind } from './outbox';
 
 /** Links inside a rendered object (a run's export URLs) point at the public API. */
-const apiBaseUrl = () => optionalEnv('PUBLIC_BASE_URL') ?? 'http://localhost:3000/api/v1';
+const apiBaseUrl = () => config().publicBaseUrl ?? 'http://localhost:3000/api/v1';
 
 const RENDERERS: Record<SubjectKind, (e: WebhookEventRecord) => Promise<unknown>> = {
   job: (e) => getJobForUser(e.userId, e.subject.id),

@@ -3,7 +3,8 @@
  * over the body as Crisp serialised it, keyed with the operator's CRISP_HOOK_SECRET. Without a
  * configured secret nobody can prove to be Crisp: the endpoint is closed, not open.
  */
-import { now, ports } from '#shared/adapters/ports';
+import { platformCredentials } from '#shared/adapters/secrets';
+import { now } from '#shared/adapters/ports';
 import { UnauthorizedError } from '#shared/domain/errors';
 import { nestsDeeperThan } from '#shared/json';
 import { verifyCrispSignature } from './hookSignature';
@@ -21,7 +22,7 @@ export async function verifyCrispHookRequest(
   headers: Record<string, string | undefined>,
   rawBody: () => string,
 ): Promise<void> {
-  const { hookSecret } = (await ports().secrets.platformCredentials()).crisp;
+  const { hookSecret } = (await platformCredentials()).crisp;
   if (!hookSecret || !headers['x-crisp-signature']) throw refused();
   const raw = rawBody();
   if (Buffer.byteLength(raw, 'utf8') > MAX_HOOK_BYTES || nestsDeeperThan(raw, MAX_HOOK_DEPTH)) throw refused();

@@ -5,11 +5,10 @@
  * endpoint (discordInteractions.ts). Undo lifts a timeout or a ban through the REST API.
  */
 import { DiscordRest } from '#shared/adapters/platforms/discordRest';
-import { optionalEnv } from '#shared/config/env';
 import { DISCORD_UNDO_CALLS } from '../platformActions';
 import { syncAutomodExecutions } from '../discordAudit';
 import { requestAutomodSync } from '../discordAutomod';
-import { blankToUndefined, definePlatform } from './platform';
+import { blankToUndefined, definePlatform, type PlatformSettings } from './platform';
 
 export interface DiscordCredentials {
   applicationId: string | undefined;
@@ -25,11 +24,11 @@ const DISCORD_BOT_PERMISSIONS = (1n << 2n) | (1n << 5n) | (1n << 7n) | (1n << 13
 
 /**
  * The OAuth2 invite that adds the operator's bot with the commands and the permissions its actions
- * need. The application id is public (it is in every invite link), so it is read from the environment
- * even in AWS, where the bot token and public key stay in the secret.
+ * need. The application id is public (it is in every invite link), so it is configuration
+ * (DISCORD_APPLICATION_ID) even in AWS, where the bot token and public key stay in the secret.
  */
-function installUrl(): string | null {
-  const appId = optionalEnv('DISCORD_APPLICATION_ID');
+function installUrl(settings: PlatformSettings): string | null {
+  const appId = settings.DISCORD_APPLICATION_ID;
   if (!appId) return null;
   return `https://discord.com/oauth2/authorize?${new URLSearchParams({ client_id: appId, scope: 'bot applications.commands', permissions: String(DISCORD_BOT_PERMISSIONS) })}`;
 }

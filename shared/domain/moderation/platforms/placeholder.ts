@@ -4,6 +4,7 @@
  * is never configured: every action it is given is planned and recorded as `not_configured`, and
  * nothing is sent. It is not a feature; the status says so.
  */
+import type { PlatformSetting } from '#shared/config/config';
 import type { CommunityType } from '../communityTypes';
 import { definePlatform, type Platform } from './platform';
 
@@ -16,7 +17,7 @@ export interface PlaceholderTarget {
 export function placeholderPlatform(
   type: CommunityType,
   names: readonly string[],
-  apiBase: { env: string; default: string },
+  apiBase: { env: PlatformSetting; default: string },
 ): Platform<PlaceholderTarget, Record<string, string | undefined>> {
   const planned = (method: string) => (target: PlaceholderTarget) => [
     { platform: type, method, body: { user_id: target.userId, ...(target.itemId ? { item_id: target.itemId } : {}) } },

@@ -6,6 +6,7 @@
  *
  * A piece a platform does not have is `null`, never left out: leaving a piece out does not compile.
  */
+import type { PlatformSetting } from '#shared/config/config';
 import type { PortOutcome } from '#shared/adapters/platforms/platformPort';
 import type { CommunityRecord } from '#shared/store/communitiesRepo';
 import type { PlannedCall } from '#shared/store/platformCallsRepo';
@@ -18,12 +19,18 @@ import type { CommunityType } from '../communityTypes';
  * variables locally and keys of the platform secret's JSON in AWS; secrets.ts reads the names of
  * every registered platform, so a new platform's names need no list edited anywhere else.
  */
+/** The platforms' configuration (API bases, authorize pages, public ids), by variable. */
+export type PlatformSettings = Readonly<Record<PlatformSetting, string | undefined>>;
+
 export interface CredentialSpec<C> {
   names: readonly string[];
-  /** The API base URL: configuration, not a secret (tests point it at a stand-in). */
-  apiBase: { env: string; default: string };
-  /** The module's own view of the values read (blank values arrive as undefined). */
-  read(values: Readonly<Record<string, string | undefined>>, apiBase: string): C;
+  /** The API base URL: configuration, not a secret (tests point it at a stand-in); its variable is one of shared/config/config.ts. */
+  apiBase: { env: PlatformSetting; default: string };
+  /**
+   * The module's own view of the values read (blank values arrive as undefined), with the platforms'
+   * configuration beside them (config().platforms, handed in by the secrets adapter).
+   */
+  read(values: Readonly<Record<string, string | undefined>>, apiBase: string, settings: PlatformSettings): C;
   /** False: the platform's actions are recorded as `not_configured`, nothing is sent. */
   configured(credentials: C): boolean;
 }
@@ -129,7 +136,7 @@ export interface Platform<Target, Credentials> {
    */
   recordFields: { bound: PlaceField; alert: PlaceField | null };
   /** The community record's `install_url` (an invite adding the operator's bot); null where there is none. */
-  installUrl: (() => string | null) | null;
+  installUrl: ((settings: PlatformSettings) => string | null) | null;
   /** What it does not do, stated in the status (`platform.unsupported`) rather than faked. */
   unsupported: readonly string[];
 }

@@ -5,7 +5,6 @@
  * (x/actions.ts); undo shows the reply again and unmutes. No welcome (X tells no one about
  * followers), no alerts on X.
  */
-import { optionalEnv } from '#shared/config/env';
 import { X_DECISION_CALLS, X_UNDO_CALLS, X_UNSUPPORTED, type XTarget } from './x/actions';
 import { pollCommunityNow } from '../polling';
 import { pollXCommunity } from './x/poll';
@@ -29,11 +28,11 @@ export const x = definePlatform<XTarget, XCredentials>({
   credentials: {
     names: ['X_CLIENT_ID', 'X_CLIENT_SECRET'],
     apiBase: { env: 'X_API_BASE', default: X_DEFAULT_BASE },
-    read: (values, apiBase) => ({
+    read: (values, apiBase, settings) => ({
       clientId: blankToUndefined(values.X_CLIENT_ID),
       clientSecret: blankToUndefined(values.X_CLIENT_SECRET),
       apiBase,
-      authorizeUrl: optionalEnv('X_AUTHORIZE_URL') ?? X_DEFAULT_AUTHORIZE_URL,
+      authorizeUrl: settings.X_AUTHORIZE_URL ?? X_DEFAULT_AUTHORIZE_URL,
     }),
     configured: (c) => c.clientId !== undefined && c.clientSecret !== undefined,
   },

@@ -1,6 +1,6 @@
 /** The operator's Reddit bot as a client, from the credentials the Reddit module reads. */
-import { ports } from '#shared/adapters/ports';
-import { optionalEnv } from '#shared/config/env';
+import { platformCredentials } from '#shared/adapters/secrets';
+import type { PlatformSettings } from '../platform';
 import { RedditApi } from '#shared/adapters/platforms/redditApi';
 import { sharedRedditBudget } from './budget';
 
@@ -32,6 +32,7 @@ const defaultUserAgent = (username: string | undefined) =>
 export function readRedditCredentials(
   values: Readonly<Record<string, string | undefined>>,
   apiBase: string,
+  settings: PlatformSettings,
 ): RedditCredentials {
   return {
     clientId: values.REDDIT_CLIENT_ID,
@@ -41,7 +42,7 @@ export function readRedditCredentials(
     userAgent: values.REDDIT_USER_AGENT ?? defaultUserAgent(values.REDDIT_USERNAME),
     apiBase,
     // Configuration like the API base (tests point both at a stand-in), not a secret.
-    authBase: optionalEnv('REDDIT_AUTH_BASE') ?? REDDIT_DEFAULT_AUTH_BASE,
+    authBase: settings.REDDIT_AUTH_BASE ?? REDDIT_DEFAULT_AUTH_BASE,
   };
 }
 
@@ -67,6 +68,6 @@ export function redditBotFrom(c: RedditCredentials): RedditBot {
 
 /** Undefined when the operator's credentials are not all set: nothing is read or sent. */
 export async function redditBot(): Promise<RedditBot | undefined> {
-  const credentials = (await ports().secrets.platformCredentials()).reddit;
+  const credentials = (await platformCredentials()).reddit;
   return redditConfigured(credentials) ? redditBotFrom(credentials) : undefined;
 }

@@ -5,6 +5,7 @@
  * only over the version it read. A worker that loses the lease waits for the holder's write and reads
  * the new tokens. Tokens are sealed by the encryption port, bound to the community's id.
  */
+import { platformCredentials } from '#shared/adapters/secrets';
 import { now, ports } from '#shared/adapters/ports';
 import { XApi, type XTokenAnswer } from '#shared/adapters/platforms/xApi';
 import type { CallOutcome } from '#shared/adapters/platforms/result';
@@ -31,7 +32,7 @@ export type XClient = XConfigured | { configured: false; apiBase: string; author
 
 /** The operator's X app, as the platform module reads it from the platform credentials. */
 export async function xCredentials(): Promise<XClient> {
-  const { clientId, clientSecret, apiBase, authorizeUrl } = (await ports().secrets.platformCredentials()).x;
+  const { clientId, clientSecret, apiBase, authorizeUrl } = (await platformCredentials()).x;
   return clientId && clientSecret
     ? { configured: true, clientId, clientSecret, apiBase, authorizeUrl }
     : { configured: false, apiBase, authorizeUrl };
