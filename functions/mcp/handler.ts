@@ -7,7 +7,7 @@ import { serveMcp } from '#shared/mcp/server';
 import type { RouteHandlers } from '#shared/mcp/routeCall';
 import { mcpEndpoints as E } from '#shared/schemas/mcp';
 
-/** The functions whose routes the tools run, bundled in and loaded on a tool's first call. */
+/** The functions whose routes the tools run, bundled in and loaded on a tool's first call (then kept). */
 const ROUTES: RouteHandlers = {
   account: async () => (await import('#functions/account/handler')).handler,
   storage: async () => (await import('#functions/storage/handler')).handler,
@@ -26,7 +26,7 @@ export const handler = withPorts(
         event: ctx.event,
         context: ctx.lambdaContext,
         handlers: ROUTES,
-        userId: ctx.user.id,
+        caller: ctx.user,
         baseUrl: ctx.baseUrl,
         headers: ctx.headers,
         rawBody: ctx.rawBody,
