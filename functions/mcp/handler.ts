@@ -9,7 +9,8 @@ import { mcpEndpoints as E } from '#shared/schemas/mcp';
 
 /** The functions whose routes the tools run, bundled in and loaded on a tool's first call (then kept). */
 const ROUTES: RouteHandlers = {
-  account: async () => (await import('#functions/account/handler')).handler,
+  // Only the account routes that read: no tool changes the account, and the bundle stays without Stripe.
+  account: async () => (await import('#functions/account/reads')).handler,
   storage: async () => (await import('#functions/storage/handler')).handler,
   intelligence: async () => (await import('#functions/intelligence/handler')).handler,
   growth: async () => (await import('#functions/growth/handler')).handler,
