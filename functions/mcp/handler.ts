@@ -7,9 +7,10 @@ import { serveMcp } from '#shared/mcp/server';
 import type { RouteHandlers } from '#shared/mcp/routeCall';
 import { mcpEndpoints as E } from '#shared/schemas/mcp';
 
-/** The functions whose routes the tools run, bundled in and loaded on a tool's first call. */
+/** The functions whose routes the tools run, bundled in and loaded on a tool's first call (then kept). */
 const ROUTES: RouteHandlers = {
-  account: async () => (await import('#functions/account/handler')).handler,
+  // Only the account routes that read: no tool changes the account, and the bundle stays without Stripe.
+  account: async () => (await import('#functions/account/reads')).handler,
   storage: async () => (await import('#functions/storage/handler')).handler,
   intelligence: async () => (await import('#functions/intelligence/handler')).handler,
   growth: async () => (await import('#functions/growth/handler')).handler,
@@ -26,7 +27,7 @@ export const handler = withPorts(
         event: ctx.event,
         context: ctx.lambdaContext,
         handlers: ROUTES,
-        userId: ctx.user.id,
+        caller: ctx.user,
         baseUrl: ctx.baseUrl,
         headers: ctx.headers,
         rawBody: ctx.rawBody,

@@ -1,10 +1,13 @@
 /**
  * A tool call runs its route through the route's own Lambda handler, in process: the same chain
  * (caller, subscription, validation, Idempotency-Key, credit meter, error mapping) as over HTTP, on
- * the event API Gateway would send for that request, with the caller the authorizer vouched for.
+ * the event API Gateway would send for that request, with the caller the authorizer vouched for and the
+ * MCP request's chain already loaded (read once per tool call, not once per chain).
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { EndpointSpec } from '#shared/http/endpoint';
+import type { ApiLambdaContext } from '#shared/http/chain/state';
+import type { UserRecord } from '#shared/store/usersRepo';
 import { dictionary } from '#shared/dictionary';
 import { API_GROUPS, type ApiGroup } from '#shared/schemas/groups';
 import { shapeKeys } from './toolSchemas';
@@ -60,6 +63,19 @@ export interface CallerScope {
   event: APIGatewayProxyEvent;
   context: Context;
   handlers: RouteHandlers;
+  /** The caller the MCP request's chain loaded for that authorizer context: the route's chain keeps it. */
+  caller: UserRecord;
+}
+
+/** Each group's handler once loaded: a module already in memory is not looked up again on every call. */
+const loaded = new WeakMap<() => Promise<ApiHandler>, ApiHandler>();
+
+async function routeHandler(load: () => Promise<ApiHandler>): Promise<ApiHandler> {
+  const known = loaded.get(load);
+  if (known) return known;
+  const handler = await load();
+  loaded.set(load, handler);
+  return handler;
 }
 
 export async function invokeRoute(
@@ -70,7 +86,7 @@ export async function invokeRoute(
 ): Promise<APIGatewayProxyResult> {
   const load = scope.handlers[op.group];
   if (!load) throw new Error(`No handler for the ${op.group} group is wired into the MCP function`);
-  const handler = await load();
+  const handler = await routeHandler(load);
   const path = op.spec.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(request.params[name] ?? ''));
   const sent = { 'content-type': 'application/json', accept: 'application/json', ...headers };
   const event: APIGatewayProxyEvent = {
@@ -89,6 +105,7 @@ export async function invokeRoute(
     isBase64Encoded: false,
     requestContext: { ...scope.event.requestContext, httpMethod: op.spec.method, resourcePath: op.spec.path, path },
   };
-  // A context of its own: the chain keeps each request's state on it.
-  return handler(event, { ...scope.context });
+  // A context of its own (the chain keeps each request's state on it), vouching for the caller already loaded.
+  const context: ApiLambdaContext = { ...scope.context, vouchedCaller: scope.caller };
+  return handler(event, context);
 }

@@ -45,7 +45,7 @@ async function creditsAfter(headers: Record<string, string>, userId: string) {
 export async function runTool(
   tool: ToolDef,
   given: Record<string, unknown>,
-  scope: CallerScope & { userId: string },
+  scope: CallerScope,
 ): Promise<CallToolResult> {
   const args = { ...given };
   let page = { offset: 0, limit: MAX_PAGE };
@@ -91,6 +91,6 @@ export async function runTool(
     answer = paged.answer;
     if (paged.page) meta.page = paged.page;
   }
-  if (tool.kind === 'spend') meta.credits = await creditsAfter(answered, scope.userId);
+  if (tool.kind === 'spend') meta.credits = await creditsAfter(answered, scope.caller.id);
   return successResult(answer, meta);
 }

@@ -1,8 +1,9 @@
 /**
  * POST /api/v1/mcp: the Model Context Protocol over Streamable HTTP, stateless, on the official SDK.
- * 2026-07-28 traffic goes to the SDK's per-request handler; 2025-era traffic (initialize, then one
- * request per POST without a session) to a stateless transport answering JSON. Every request builds a
- * fresh server bound to its caller; the tools run their routes through the routes' own handlers.
+ * 2026-07-28 traffic goes to the SDK's entry (one per container); 2025-era traffic (initialize, then one
+ * request per POST without a session) to a stateless transport answering JSON. The tool list and its
+ * schemas are built once per container; every request gets a fresh server bound to its caller (the
+ * SDK's rule), and the tools run their routes through the routes' own handlers.
  */
 import {
   type Tool,
@@ -60,7 +61,8 @@ const LISTED: ReadonlyMap<string, ListedTool> = new Map(
 
 export const listedTools = () => [...LISTED.values()].map((t) => t.wire);
 
-function buildServer(scope: CallerScope & { userId: string }): Server {
+/** A server for one request, bound to its caller: the SDK serves each exchange with an instance of its own. */
+function buildServer(scope: CallerScope): Server {
   const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler('tools/list', async () => ({ tools: listedTools() }));
   server.setRequestHandler('tools/call', async (request) => {
@@ -74,6 +76,25 @@ function buildServer(scope: CallerScope & { userId: string }): Server {
   return server;
 }
 
+/**
+ * Each request's caller, by the web Request built for it: the SDK hands that same Request to the
+ * factory, so a server can only ever be built for its own request's caller.
+ */
+const SCOPES = new WeakMap<Request, CallerScope>();
+
+/**
+ * The 2026-07-28 entry, one per container (its event bus and listen router are the SDK's, with
+ * nothing of any caller in them); the server it serves an exchange with is built per request.
+ */
+const MODERN = createMcpHandler(
+  ({ requestInfo }) => {
+    const scope = requestInfo && SCOPES.get(requestInfo as Request);
+    if (!scope) throw new Error('An MCP exchange without the caller of its request');
+    return buildServer(scope);
+  },
+  { legacy: 'reject' },
+);
+
 /** The hostnames a browser page may call from: this API's own, and localhost when the API itself is local. */
 function allowedOriginHosts(baseUrl: string): string[] {
   const own = new URL(baseUrl).hostname;
@@ -85,7 +106,6 @@ function allowedOriginHosts(baseUrl: string): string[] {
 const HOP_BY_HOP = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'keep-alive']);
 
 export interface McpRequest extends CallerScope {
-  userId: string;
   baseUrl: string;
   /** Lower-cased. */
   headers: Record<string, string>;
@@ -100,8 +120,10 @@ export async function serveMcp(call: McpRequest): Promise<HttpResponse> {
 
   const headers = new Headers();
   for (const [name, value] of Object.entries(call.headers)) if (!HOP_BY_HOP.has(name)) headers.set(name, value);
-  const request = new Request(`${call.baseUrl}/mcp`, { method: 'POST', headers, body: call.rawBody });
-  const scope = { event: call.event, context: call.context, handlers: call.handlers, userId: call.userId };
+  // The SDK reads a body only when it is given none parsed; the chain has parsed it already.
+  const body = call.parsedBody === undefined ? call.rawBody : undefined;
+  const request = new Request(`${call.baseUrl}/mcp`, { method: 'POST', headers, body });
+  const scope: CallerScope = { event: call.event, context: call.context, handlers: call.handlers, caller: call.caller };
 
   let response: Response;
   if (await isLegacyRequest(request, call.parsedBody)) {
@@ -117,11 +139,11 @@ export async function serveMcp(call: McpRequest): Promise<HttpResponse> {
       await server.close();
     }
   } else {
-    const handler = createMcpHandler(() => buildServer(scope), { legacy: 'reject' });
+    SCOPES.set(request, scope);
     try {
-      response = await handler.fetch(request, { parsedBody: call.parsedBody });
+      response = await MODERN.fetch(request, { parsedBody: call.parsedBody });
     } finally {
-      await handler.close();
+      SCOPES.delete(request);
     }
   }
   const text = await response.text();

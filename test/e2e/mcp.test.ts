@@ -51,11 +51,13 @@ type ToolResult = {
   _meta?: Record<string, any>;
 };
 
-/** Output schemas by tool, as tools/list publishes them, compiled once. */
-const outputCheck = new Map<string, ReturnType<typeof ajv.compile>>();
+/** Output schemas by tool, as tools/list publishes them, compiled once (calls in flight together wait for the same). */
+let outputChecks: Promise<Map<string, ReturnType<typeof ajv.compile>>> | undefined;
 async function call(client: Client, name: string, args: Record<string, unknown>): Promise<ToolResult> {
-  if (outputCheck.size === 0)
-    for (const tool of (await client.listTools()).tools) outputCheck.set(tool.name, ajv.compile(tool.outputSchema!));
+  outputChecks ??= client
+    .listTools()
+    .then(({ tools }) => new Map(tools.map((tool) => [tool.name, ajv.compile(tool.outputSchema!)])));
+  const outputCheck = await outputChecks;
   const result = (await client.callTool({ name, arguments: args })) as ToolResult;
   if (!result.isError) {
     // structuredContent matches the published outputSchema, and the text is the same JSON.
@@ -316,6 +318,76 @@ describe('an agent speaking only MCP', () => {
   });
 });
 
+describe('requests served side by side (one server entry and tool list per process, a server per request)', () => {
+  it('never mixes callers: interleaved calls of two keys see only their own account, quotes and replays', async () => {
+    const a = await api.newUser({ tier: 'pro', credits: 5_000 });
+    const b = await api.newUser({ tier: 'pro', credits: 7_000 });
+    const credits = new Map([
+      [a.user.id, 5_000],
+      [b.user.id, 7_000],
+    ]);
+    // Each key over a 2025 revision (the stateless transport) and over 2026-07-28 (the SDK's entry).
+    const [a25, a26, b25, b26] = await Promise.all(
+      [a, b].flatMap((u) => [REVISIONS[1], REVISIONS[2]].map((r) => mcpClient(api.baseUrl, u.key, r))),
+    );
+    // The output schemas compiled before the calls that run together.
+    ok(await call(a25, 'get_account', {}));
+    const clients = [
+      { id: a.user.id, client: a25 },
+      { id: b.user.id, client: b26 },
+      { id: a.user.id, client: a26 },
+      { id: b.user.id, client: b25 },
+    ];
+    const reads = await Promise.all(
+      Array.from({ length: 24 }, async (_, i) => {
+        const { id, client } = clients[i % clients.length];
+        return { id, account: ok(await call(client, 'get_account', {})) };
+      }),
+    );
+    for (const { id, account } of reads)
+      expect(account).toMatchObject({ id, permanent_credit_balance: credits.get(id) });
+
+    const [quoteA, quoteB] = (
+      await Promise.all(
+        [a26, b26].map((c) => call(c, 'quote_package', { package_id: 'vc-shortlist-v1', slots: SLOTS })),
+      )
+    ).map(ok);
+    const argsA = { package_id: 'vc-shortlist-v1', slots: SLOTS, quote_token: quoteA.quote_token };
+    const argsB = { package_id: 'vc-shortlist-v1', slots: SLOTS, quote_token: quoteB.quote_token };
+    // B sending A's token with A's arguments sends A's Idempotency-Key: it must stay A's, under A's caller.
+    const [runA, runB, stolen] = await Promise.all([
+      call(a26, 'execute_package', argsA),
+      call(b25, 'execute_package', argsB),
+      call(b26, 'execute_package', argsA),
+    ]);
+    expect(errorCode(stolen)).toBe('quote_mismatch');
+    expect(ok(runA).result_id).not.toBe(ok(runB).result_id);
+    expect(runA._meta?.credits).toEqual({
+      charged: ok(runA).credits_charged,
+      remaining: 5_000 - ok(runA).credits_charged,
+    });
+    expect(runB._meta?.credits).toEqual({
+      charged: ok(runB).credits_charged,
+      remaining: 7_000 - ok(runB).credits_charged,
+    });
+
+    // Retries taken side by side, each over the caller's other revision: each replays its own first answer.
+    const [againA, againB, stolenAgain] = await Promise.all([
+      call(a25, 'execute_package', argsA),
+      call(b26, 'execute_package', argsB),
+      call(b25, 'execute_package', argsA),
+    ]);
+    expect(ok(againA)).toEqual(ok(runA));
+    expect(ok(againB)).toEqual(ok(runB));
+    expect(againA._meta?.credits).toEqual({ charged: 0, remaining: 5_000 - ok(runA).credits_charged });
+    expect(againB._meta?.credits).toEqual({ charged: 0, remaining: 7_000 - ok(runB).credits_charged });
+    expect(errorCode(stolenAgain)).toBe('quote_mismatch');
+    expect(errorCode(await call(b26, 'get_intelligence_result', { result_id: ok(runA).result_id }))).toBe('not_found');
+    expect(await available(a.user.id)).toBe(5_000 - ok(runA).credits_charged);
+    expect(await available(b.user.id)).toBe(7_000 - ok(runB).credits_charged);
+  }, 90_000);
+});
+
 describe('the HTTP face of /api/v1/mcp', () => {
   const initialize = {
     jsonrpc: '2.0',
@@ -347,6 +419,31 @@ describe('the HTTP face of /api/v1/mcp', () => {
     expect(own.status).toBe(200);
     expect(((await own.json()) as any).result.protocolVersion).toBe('2025-06-18');
     await expect(mcpClient(api.baseUrl, key, REVISIONS[2], { origin: 'http://attacker.test' })).rejects.toThrow();
+  });
+
+  it('ends a 2026-07-28 subscriptions/listen at once: no list of this server changes, so nothing stays open', async () => {
+    const { key } = await api.newUser({ tier: 'pro', credits: 10 });
+    const revision = '2026-07-28';
+    const res = await post(
+      { authorization: `Bearer ${key}`, 'mcp-protocol-version': revision, 'mcp-method': 'subscriptions/listen' },
+      {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'subscriptions/listen',
+        params: {
+          notifications: { toolsListChanged: true },
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': revision,
+            'io.modelcontextprotocol/clientInfo': { name: 'curl', version: '1' },
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      },
+    );
+    const text = await res.text();
+    expect(res.status, text).toBe(200);
+    expect(text).toContain('notifications/subscriptions/acknowledged');
+    expect(text).toContain('"resultType":"complete"');
   });
 
   it('answers one JSON-RPC call as JSON, as the README curl sends it, and GET with 405', async () => {

@@ -99,9 +99,8 @@ describe('function bundles', () => {
       const needs = needsOfEntry(b.name);
       expect(carries(b, /@aws-sdk\/client-sqs\//), `${b.name} SQS`).toBe(needs.queue);
       expect(carries(b, /@aws-sdk\/client-eventbridge\//), `${b.name} EventBridge`).toBe(needs.events);
-      // The MCP function runs the account routes' handler, which bundles Stripe behind a dynamic import that only a
-      // checkout reaches; no tool starts one, so the code is carried but never loaded (and the function has no Stripe settings).
-      expect(carries(b, /node_modules\/stripe\//), `${b.name} Stripe`).toBe(needs.stripe || b.name === 'mcp');
+      // The MCP function runs only the account routes that read (functions/account/reads.ts): no checkout, no Stripe.
+      expect(carries(b, /node_modules\/stripe\//), `${b.name} Stripe`).toBe(needs.stripe);
     }
   });
 

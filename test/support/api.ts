@@ -40,6 +40,10 @@ export async function startTestApi(options: { clock?: ManualClock } = {}): Promi
   const clock = options.clock ?? systemClock;
   const ports = installLocalPorts(clock, { realDns: false });
   const server: Server = createLocalApi();
+  // Clients and server share this process's event loop: after a long synchronous stretch (compiling schemas on a
+  // loaded machine) the server's 5 s idle timer and a client's reuse of the same socket can fire in the same turn,
+  // and the request dies with ECONNRESET. No test pauses for a minute.
+  server.keepAliveTimeout = 60_000;
   const port = await listen(server, 0);
   const origin = `http://127.0.0.1:${port}`;
   afterAll(async () => {

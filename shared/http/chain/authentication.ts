@@ -16,7 +16,8 @@ const CALLER_SECRET_CHECKS = new Map<
 
 /**
  * Who is calling, before any input is read: on api_key routes the caller the authorizer vouched for
- * (by user id and key hash), loaded fresh; on a platform's webhook its shared secret (401 otherwise).
+ * (by user id and key hash), loaded fresh (once per invocation: a route run in process by another keeps the
+ * caller that route's chain loaded); on a platform's webhook its shared secret (401 otherwise).
  */
 export const authentication = (): ApiMiddleware => ({
   before: async (request) => {
@@ -27,6 +28,10 @@ export const authentication = (): ApiMiddleware => ({
       );
     if (spec.auth !== 'api_key') return;
     const authorizer = (request.event.requestContext?.authorizer ?? {}) as Record<string, string | undefined>;
-    request.internal.user = await loadCaller(authorizer.userId, authorizer.keyHash);
+    const vouched = request.context.vouchedCaller;
+    request.internal.user =
+      vouched && vouched.id === authorizer.userId && vouched.apiKeyHash === authorizer.keyHash
+        ? vouched
+        : await loadCaller(authorizer.userId, authorizer.keyHash);
   },
 });

@@ -48,7 +48,15 @@ export type RequestState = {
 };
 
 /** The Lambda context of an API invocation: it carries the request's state to the route's handler. */
-export type ApiLambdaContext = Context & { apiRequest?: RequestState };
+export type ApiLambdaContext = Context & {
+  apiRequest?: RequestState;
+  /**
+   * Set only in process, by a route that runs another route of the same invocation (the MCP tools):
+   * the caller its own chain loaded and checked for this very authorizer context, so the inner chain
+   * does not read the account a second time. Nothing a caller sends reaches the Lambda context.
+   */
+  vouchedCaller?: UserRecord;
+};
 
 export type ApiRequest = middy.Request<
   APIGatewayProxyEvent,
