@@ -1,6 +1,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { platformSecrets, systemDns, withPorts } from '#shared/adapters/aws';
+import { withPorts } from '#shared/adapters/aws';
+import { platformSecrets, systemDns } from '#shared/adapters/systemPorts';
 import { sqsPipelineQueue, sqsWebhookQueue } from '#shared/adapters/sqsQueue';
 import { eventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
 import { tokenKeyEncryption } from '#shared/adapters/kmsEncryption';

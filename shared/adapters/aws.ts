@@ -1,7 +1,3 @@
-import { optionalEnv } from '#shared/config/env';
-import { SystemDns } from './dns';
-import { SecretsManagerSecrets } from './secrets';
-import { SystemResolver } from './hostResolver';
 import { runFenced, setDefaultPorts, type Ports } from './ports';
 import { FUNCTION_WIRING, type FunctionName, type PortsOf } from './functionWiring';
 
@@ -30,7 +26,3 @@ export function withPorts<F extends FunctionName, H extends (...args: never[]) =
     return runFenced(name, wired, () => handler(...args));
   }) as H;
 }
-
-export const systemDns = (): Ports['dns'] => new SystemDns();
-export const platformSecrets = (): Ports['secrets'] => new SecretsManagerSecrets(optionalEnv('PLATFORM_SECRET_ARN'));
-export const systemResolver = (): Ports['hostResolver'] => new SystemResolver();
