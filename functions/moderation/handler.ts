@@ -1,7 +1,7 @@
 import { sqsPipelineQueue, sqsWebhookQueue } from '#shared/adapters/sqsQueue';
 import { eventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
 import { withPorts } from '#shared/adapters/aws';
-import { platformSecrets } from '#shared/adapters/systemPorts';
+import { platformSecrets } from '#shared/adapters/platformSecrets';
 import { tokenKeyEncryption } from '#shared/adapters/kmsEncryption';
 import { createApiHandler } from '#shared/http/api';
 import { HttpResponse, noContent } from '#shared/http/response';

@@ -1,7 +1,8 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { withPorts } from '#shared/adapters/aws';
-import { platformSecrets, systemDns } from '#shared/adapters/systemPorts';
+import { platformSecrets } from '#shared/adapters/platformSecrets';
+import { systemDns } from '#shared/adapters/systemPorts';
 import { sqsPipelineQueue, sqsWebhookQueue } from '#shared/adapters/sqsQueue';
 import { eventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
 import { tokenKeyEncryption } from '#shared/adapters/kmsEncryption';
