@@ -5,7 +5,7 @@ import { emfLine, METRICS_NAMESPACE, metricTally, recordMetric } from '#shared/o
 
 // The business metrics write CloudWatch's embedded metric format themselves; Powertools Metrics (no
 // longer in any bundle) is the reference their lines are checked against.
-const linesOf = (spy: ReturnType<typeof vi.spyOn>) =>
+const linesOf = (spy: { mock: { calls: unknown[][] } }) =>
   spy.mock.calls.map(([chunk]) => JSON.parse(String(chunk)) as Record<string, unknown>);
 
 describe('business metrics in Lambda', () => {
