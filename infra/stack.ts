@@ -6,7 +6,7 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { API_GROUPS } from '#shared/schemas/groups';
-import { platformSecretNames } from '#shared/adapters/secrets';
+import { platformSecretNames } from '#shared/adapters/platformCredentials';
 import { AppFunction } from './appFunction';
 import { DataTable } from './dataTable';
 import { type FunctionName, needsOf } from './functionCatalog';

@@ -4,7 +4,8 @@
  * optional *_API_BASE), through the same adapters the service uses.
  */
 import type { RESTPutAPIApplicationCommandsJSONBody } from 'discord-api-types/v10';
-import { credentialsFrom, EnvSecrets } from '#shared/adapters/secrets';
+import { EnvSecrets } from '#shared/adapters/secrets';
+import { credentialsFrom, platformSecretNames } from '#shared/adapters/platformCredentials';
 import { config } from '#shared/config/config';
 import { TelegramBotApi } from '#shared/adapters/platforms/telegramBotApi';
 import { DiscordRest } from '#shared/adapters/platforms/discordRest';
@@ -18,7 +19,10 @@ export const TELEGRAM_WEBHOOK_PATH = '/integrations/moderation/telegram';
 export function telegramWebhookCommand(args: string[]): () => Promise<void> {
   const { url } = parseOptions('telegram-webhook', args);
   return async () => {
-    const { telegram } = credentialsFrom(await new EnvSecrets().read('platforms'), config().platforms);
+    const { telegram } = credentialsFrom(
+      await new EnvSecrets().read('platforms', platformSecretNames()),
+      config().platforms,
+    );
     if (!telegram.botToken || !telegram.webhookSecret)
       throw new UsageError('Set TELEGRAM_BOT_TOKEN and TELEGRAM_WEBHOOK_SECRET first.');
     const api = new TelegramBotApi(telegram.botToken, telegram.apiBase);
@@ -44,7 +48,10 @@ export function telegramWebhookCommand(args: string[]): () => Promise<void> {
 export function discordCommandsCommand(args: string[]): () => Promise<void> {
   parseOptions('discord-commands', args);
   return async () => {
-    const { discord } = credentialsFrom(await new EnvSecrets().read('platforms'), config().platforms);
+    const { discord } = credentialsFrom(
+      await new EnvSecrets().read('platforms', platformSecretNames()),
+      config().platforms,
+    );
     if (!discord.applicationId || !discord.botToken)
       throw new UsageError('Set DISCORD_APPLICATION_ID and DISCORD_BOT_TOKEN first.');
     const body: RESTPutAPIApplicationCommandsJSONBody = DISCORD_COMMANDS;

@@ -1,5 +1,6 @@
 import { paymentsPort } from '#shared/adapters/payments';
-import { awsSecrets, withPorts } from '#shared/adapters/aws';
+import { withPorts } from '#shared/adapters/aws';
+import { awsSecrets } from '#shared/adapters/secrets';
 import { createApiHandler } from '#shared/http/api';
 import { accountEndpoints as E } from '#shared/schemas/account';
 import { rotateApiKey, updateProfile } from '#shared/domain/accounts/accounts';

@@ -1,6 +1,7 @@
 import { sqsPipelineQueue, sqsWebhookQueue } from '#shared/adapters/sqsQueue';
 import { eventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
-import { withPorts, awsSecrets } from '#shared/adapters/aws';
+import { withPorts } from '#shared/adapters/aws';
+import { awsSecrets } from '#shared/adapters/secrets';
 import { tokenKeyEncryption } from '#shared/adapters/kmsEncryption';
 import { createApiHandler } from '#shared/http/api';
 import { HttpResponse, noContent } from '#shared/http/response';

@@ -1,5 +1,6 @@
 import { sqsWebhookQueue } from '#shared/adapters/sqsQueue';
-import { withPorts, systemResolver } from '#shared/adapters/aws';
+import { withPorts } from '#shared/adapters/aws';
+import { systemResolver } from '#shared/adapters/systemPorts';
 import { createApiHandler } from '#shared/http/api';
 import { HttpResponse, noContent } from '#shared/http/response';
 import { outboundWebhookEndpoints as E } from '#shared/schemas/outboundWebhooks';

@@ -1,6 +1,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { systemResolver, withPorts } from '#shared/adapters/aws';
+import { withPorts } from '#shared/adapters/aws';
+import { systemResolver } from '#shared/adapters/systemPorts';
 import { sqsWebhookQueue } from '#shared/adapters/sqsQueue';
 import { handleWebhookMessage } from '#shared/domain/webhooks/worker';
 

@@ -1,4 +1,5 @@
-import { awsSecrets, withPorts } from '#shared/adapters/aws';
+import { withPorts } from '#shared/adapters/aws';
+import { awsSecrets } from '#shared/adapters/secrets';
 import { createApiHandler } from '#shared/http/api';
 import { HttpResponse } from '#shared/http/response';
 import { webhookEndpoints as E } from '#shared/schemas/public';

@@ -1,6 +1,8 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { awsSecrets, systemDns, withPorts } from '#shared/adapters/aws';
+import { withPorts } from '#shared/adapters/aws';
+import { awsSecrets } from '#shared/adapters/secrets';
+import { systemDns } from '#shared/adapters/systemPorts';
 import { sqsPipelineQueue, sqsWebhookQueue } from '#shared/adapters/sqsQueue';
 import { eventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
 import { tokenKeyEncryption } from '#shared/adapters/kmsEncryption';

@@ -1,6 +1,4 @@
 import { config, requireSettings } from '#shared/config/config';
-import { SystemDns } from './dns';
-import { SystemResolver } from './hostResolver';
 import { runFenced, setDefaultPorts, type Ports } from './ports';
 import { FUNCTION_WIRING, type FunctionName, type PortsOf, requiredSettingsOf } from './functionWiring';
 
@@ -31,7 +29,3 @@ export function withPorts<F extends FunctionName, H extends (...args: never[]) =
     return runFenced(name, wired, () => handler(...args));
   }) as H;
 }
-
-export const systemDns = (): Ports['dns'] => new SystemDns();
-export { awsSecrets } from './secrets';
-export const systemResolver = (): Ports['hostResolver'] => new SystemResolver();

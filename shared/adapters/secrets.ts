@@ -5,39 +5,26 @@
  * ARN or name (PLATFORM_SECRET_ARN, STRIPE_SECRET_NAME), never a value. Locally the same names are
  * environment variables, read at every call so a test or an operator can change them.
  *
- * Which platform names exist is each platform module's to say (registry.ts): a new platform's names
- * are read here, from the environment and from the secret, without a list to edit.
+ * The reader names the fields it wants, so this module knows no platform: the platforms' names and
+ * credentials are platformCredentials.ts's, and a function that reads only Stripe's keys does not
+ * bundle every platform's moderation code.
  */
 import { config, environmentSecrets } from '#shared/config/config';
-import { COMMUNITY_TYPES } from '#shared/domain/moderation/communityTypes';
-import { PLATFORMS, type PlatformCredentials } from '#shared/domain/moderation/platforms/registry';
-import { blankToUndefined, type PlatformSettings } from '#shared/domain/moderation/platforms/platform';
 import { FUNCTION_WIRING, type FunctionName, type SecretName, wiringOf } from './functionWiring';
 import { ports, runningFunction } from './ports';
 
-export type { PlatformCredentials, SecretName };
-export type { TelegramCredentials } from '#shared/domain/moderation/platforms/telegram';
-export type { DiscordCredentials } from '#shared/domain/moderation/platforms/discord';
-export { TELEGRAM_DEFAULT_BASE } from '#shared/domain/moderation/platforms/telegram';
-export { DISCORD_DEFAULT_BASE } from '#shared/domain/moderation/platforms/discord';
+export type { SecretName };
 
-type SecretValues = Readonly<Record<string, string | undefined>>;
+export type SecretValues = Readonly<Record<string, string | undefined>>;
 
 export interface SecretsPort {
-  /** One secret's fields (fieldsOf), blank or absent ones undefined; a secret that is not configured has none. */
-  read(secret: SecretName): Promise<SecretValues>;
+  /** One secret's `fields`, blank or absent ones undefined; a secret that is not configured has none. */
+  read(secret: SecretName, fields: readonly string[]): Promise<SecretValues>;
 }
 
 /** The fields of the Stripe secret; locally, variables of the same names. */
 export const STRIPE_SECRET_FIELDS = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const;
 export type StripeSecretField = (typeof STRIPE_SECRET_FIELDS)[number];
-
-/** Every credential name of every platform (read when asked: the registry and this module import each other). */
-export const platformSecretNames = (): string[] =>
-  COMMUNITY_TYPES.flatMap((type) => [...PLATFORMS[type].credentials.names]);
-
-export const fieldsOf = (secret: SecretName): readonly string[] =>
-  secret === 'stripe' ? STRIPE_SECRET_FIELDS : platformSecretNames();
 
 /** The values of `fields` in a secret's parsed JSON: strings only, by own key (the JSON is not trusted to be a plain map). */
 export function pickFields(secret: unknown, fields: readonly string[]): SecretValues {
@@ -52,8 +39,8 @@ export function pickFields(secret: unknown, fields: readonly string[]): SecretVa
 
 /** Local: the environment, read at every call and never cached. */
 export class EnvSecrets implements SecretsPort {
-  async read(secret: SecretName): Promise<SecretValues> {
-    return environmentSecrets(fieldsOf(secret));
+  async read(_secret: SecretName, fields: readonly string[]): Promise<SecretValues> {
+    return environmentSecrets(fields);
   }
 }
 
@@ -69,12 +56,12 @@ export class SecretsManagerSecrets implements SecretsPort {
   private provider?: Promise<(id: string) => Promise<unknown>>;
   constructor(private readonly ids: Readonly<Record<SecretName, string | undefined>>) {}
 
-  async read(secret: SecretName): Promise<SecretValues> {
+  async read(secret: SecretName, fields: readonly string[]): Promise<SecretValues> {
     const id = this.ids[secret];
-    if (!id) return pickFields({}, fieldsOf(secret));
+    if (!id) return pickFields({}, fields);
     this.provider ??= this.load();
     const get = await this.provider;
-    return pickFields(await get(id), fieldsOf(secret));
+    return pickFields(await get(id), fields);
   }
 
   private async load(): Promise<(id: string) => Promise<unknown>> {
@@ -96,7 +83,7 @@ export const awsSecrets = (): SecretsPort =>
  * (shared/adapters/functionWiring.ts: the stack grants exactly those); the local runtime runs every
  * function in one process, so the refusal Lambda's IAM would give is given here too.
  */
-export async function readSecret(secret: SecretName): Promise<SecretValues> {
+export async function readSecret(secret: SecretName, fields: readonly string[]): Promise<SecretValues> {
   const running = runningFunction();
   if (running !== undefined && Object.hasOwn(FUNCTION_WIRING, running)) {
     if (!(wiringOf(running as FunctionName).secrets ?? []).includes(secret))
@@ -104,28 +91,8 @@ export async function readSecret(secret: SecretName): Promise<SecretValues> {
         `Secret ${secret} is not readable: function ${running} is not wired to it (shared/adapters/functionWiring.ts)`,
       );
   }
-  return ports().secrets.read(secret);
+  return ports().secrets.read(secret, fields);
 }
-
-/** The platform credentials from their secret's values and the platforms' configuration. */
-export function credentialsFrom(values: SecretValues, settings: PlatformSettings): PlatformCredentials {
-  const read = (type: (typeof COMMUNITY_TYPES)[number]) => {
-    const spec = PLATFORMS[type].credentials as {
-      names: readonly string[];
-      apiBase: { env: keyof PlatformSettings; default: string };
-      read(v: SecretValues, base: string, settings: PlatformSettings): unknown;
-    };
-    const own = Object.fromEntries(
-      spec.names.map((n) => [n, blankToUndefined(Object.hasOwn(values, n) ? values[n] : undefined)]),
-    );
-    return [type, spec.read(own, settings[spec.apiBase.env] ?? spec.apiBase.default, settings)];
-  };
-  return Object.fromEntries(COMMUNITY_TYPES.map(read)) as PlatformCredentials;
-}
-
-/** The operator's platform credentials (one set per deployment). */
-export const platformCredentials = async (): Promise<PlatformCredentials> =>
-  credentialsFrom(await readSecret('platforms'), config().platforms);
 
 /** Whether Stripe is configured at all: by a secret's name in AWS, by the key itself locally. */
 export const stripeConfigured = (): boolean =>
@@ -133,7 +100,7 @@ export const stripeConfigured = (): boolean =>
 
 /** A Stripe secret, or undefined when it is not configured. */
 export const stripeSecret = async (field: StripeSecretField): Promise<string | undefined> =>
-  (await readSecret('stripe'))[field];
+  (await readSecret('stripe', STRIPE_SECRET_FIELDS))[field];
 
 /** The same, for code that cannot go on without it (a misconfigured deployment is a 500, logged). */
 export async function requireStripeSecret(field: StripeSecretField): Promise<string> {

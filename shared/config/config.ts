@@ -95,6 +95,8 @@ export interface Config {
   platforms: Readonly<Record<PlatformSetting, string | undefined>>;
   /** Running in Lambda (metrics are flushed as EMF there and not locally). */
   inLambda: boolean;
+  /** POWERTOOLS_METRICS_DISABLED=true: no EMF line is written (the variable Powertools Metrics honours, kept). */
+  metricsDisabled: boolean;
 }
 
 export const DEFAULT_STALE_AFTER_SECONDS = 600;
@@ -127,6 +129,7 @@ export function parseConfig(env: Environment): Config {
     },
     platforms: Object.fromEntries(PLATFORM_SETTINGS.map((n) => [n, text(env, n)])) as Config['platforms'],
     inLambda: text(env, 'AWS_LAMBDA_FUNCTION_NAME') !== undefined,
+    metricsDisabled: text(env, 'POWERTOOLS_METRICS_DISABLED') === 'true',
   };
 }
 

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { installPorts, runFenced } from '#shared/adapters/ports';
 import {
-  credentialsFrom,
   EnvSecrets,
-  platformCredentials,
   readSecret,
   SecretsManagerSecrets,
+  STRIPE_SECRET_FIELDS,
   stripeSecret,
 } from '#shared/adapters/secrets';
+import { credentialsFrom, platformCredentials, platformSecretNames } from '#shared/adapters/platformCredentials';
 import { parseConfig, reloadConfig } from '#shared/config/config';
 import { startAwsStandIn } from '#test/support/awsStandIn';
 
@@ -41,15 +41,15 @@ describe('secrets port, local', () => {
 
   it('refuses a secret the running function is not wired to, as its IAM role would', async () => {
     installPorts({ secrets: new EnvSecrets() });
-    await expect(runFenced('moderation', ['secrets'], () => readSecret('stripe'))).rejects.toThrow(
-      'Secret stripe is not readable: function moderation is not wired to it',
-    );
-    await expect(runFenced('webhooks', ['secrets'], () => readSecret('platforms'))).rejects.toThrow(
-      'Secret platforms is not readable: function webhooks is not wired to it',
-    );
-    await expect(runFenced('webhooks', ['secrets'], () => readSecret('stripe'))).resolves.toHaveProperty(
-      'STRIPE_WEBHOOK_SECRET',
-    );
+    await expect(
+      runFenced('moderation', ['secrets'], () => readSecret('stripe', STRIPE_SECRET_FIELDS)),
+    ).rejects.toThrow('Secret stripe is not readable: function moderation is not wired to it');
+    await expect(
+      runFenced('webhooks', ['secrets'], () => readSecret('platforms', platformSecretNames())),
+    ).rejects.toThrow('Secret platforms is not readable: function webhooks is not wired to it');
+    await expect(
+      runFenced('webhooks', ['secrets'], () => readSecret('stripe', STRIPE_SECRET_FIELDS)),
+    ).resolves.toHaveProperty('STRIPE_WEBHOOK_SECRET');
   });
 });
 
@@ -82,13 +82,13 @@ describe('secrets port, AWS (Powertools Parameters)', () => {
       });
       const arn = 'arn:aws:secretsmanager:us-east-1:1:secret:platforms';
       const secrets = new SecretsManagerSecrets({ platforms: arn, stripe: 'prod/stripe' });
-      expect(await secrets.read('stripe')).toEqual({
+      expect(await secrets.read('stripe', STRIPE_SECRET_FIELDS)).toEqual({
         STRIPE_SECRET_KEY: 'sk_live_from_sm',
         STRIPE_WEBHOOK_SECRET: undefined,
       });
-      const platforms = await secrets.read('platforms');
-      await secrets.read('platforms');
-      await secrets.read('stripe');
+      const platforms = await secrets.read('platforms', platformSecretNames());
+      await secrets.read('platforms', platformSecretNames());
+      await secrets.read('stripe', STRIPE_SECRET_FIELDS);
       const credentials = credentialsFrom(platforms, parseConfig({}).platforms);
       expect(credentials.telegram).toMatchObject({ botToken: 't1', apiBase: 'https://api.telegram.org' });
       expect(credentials.discord).toMatchObject({ publicKey: 'ab' });
@@ -103,7 +103,12 @@ describe('secrets port, AWS (Powertools Parameters)', () => {
 
   it('a secret with no id configured has no values and asks nothing', async () => {
     const secrets = new SecretsManagerSecrets({ platforms: undefined, stripe: undefined });
-    expect(await secrets.read('stripe')).toEqual({ STRIPE_SECRET_KEY: undefined, STRIPE_WEBHOOK_SECRET: undefined });
-    expect(Object.values(await secrets.read('platforms')).every((v) => v === undefined)).toBe(true);
+    expect(await secrets.read('stripe', STRIPE_SECRET_FIELDS)).toEqual({
+      STRIPE_SECRET_KEY: undefined,
+      STRIPE_WEBHOOK_SECRET: undefined,
+    });
+    expect(Object.values(await secrets.read('platforms', platformSecretNames())).every((v) => v === undefined)).toBe(
+      true,
+    );
   });
 });

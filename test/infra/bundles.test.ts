@@ -104,6 +104,22 @@ describe('function bundles', () => {
     }
   });
 
+  it('carry the platform registry (the moderation code of every platform) only where moderation work is done', () => {
+    // The secrets adapter imports the registry: its factory is imported only by the handlers wired to `secrets`.
+    const moderating = ['moderation', 'worker', 'dead-letters', 'renewals', 'captchas', 'polls', 'mcp'];
+    // The webhook sender renders `community` events with the community view, which reads each platform's install URL.
+    const rendering = ['webhook-sender'];
+    for (const b of functionBundles())
+      expect(carries(b, /shared\/domain\/moderation\/platforms\/registry\.ts$/), b.name).toBe(
+        moderating.includes(b.name) || rendering.includes(b.name),
+      );
+  });
+
+  it('carry no metrics library: the business metrics write their EMF line themselves', () => {
+    for (const b of functionBundles())
+      expect(carries(b, /node_modules\/@aws-lambda-powertools\/metrics\//), b.name).toBe(false);
+  });
+
   it('the hello-world only sends a DynamoDB GetItem: no zod, no other AWS client, nothing of the application', () => {
     const hello = bundles.find((b) => b.name === HELLO_WORLD)!;
     expect(carries(hello, /@aws-sdk\/client-dynamodb\//)).toBe(true);

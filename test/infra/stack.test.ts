@@ -13,7 +13,7 @@ import { MAX_DELIVERIES } from '#shared/domain/jobs/pipeline';
 import type { EndpointSpec } from '#shared/http/endpoint';
 import { API_GROUPS, allEndpoints } from '#shared/schemas/groups';
 import { GLOBAL_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '#shared/store/table';
-import { platformSecretNames } from '#shared/adapters/secrets';
+import { platformSecretNames } from '#shared/adapters/platformCredentials';
 import { requiredSettingsOf } from '#shared/adapters/functionWiring';
 import { REQUIRED_SETTINGS, type RequiredSetting } from '#shared/config/config';
 import { synthesize, type Synthesized } from './synth';

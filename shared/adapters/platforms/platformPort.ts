@@ -3,7 +3,7 @@
  * (registry.ts, keyed by the call's community type) with the operator's credentials. `not_configured`
  * when the platform has no credentials: the caller records that instead of failing.
  */
-import { platformCredentials } from '#shared/adapters/secrets';
+import { platformCredentials } from '#shared/adapters/platformCredentials';
 import type { PlannedCall } from '#shared/store/platformCallsRepo';
 import type { CommunityType } from '#shared/domain/moderation/communityTypes';
 import { PLATFORMS } from '#shared/domain/moderation/platforms/registry';

@@ -5,7 +5,7 @@
  * (/alerts). Writing AutoMod rules takes several calls, so they are queued, not made while Discord
  * waits (it wants an answer within 3 seconds).
  */
-import { platformCredentials } from '#shared/adapters/secrets';
+import { platformCredentials } from '#shared/adapters/platformCredentials';
 import { createPublicKey, verify } from 'node:crypto';
 import type {
   APIApplicationCommandInteractionDataStringOption,

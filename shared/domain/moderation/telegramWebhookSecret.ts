@@ -1,4 +1,4 @@
-import { platformCredentials } from '#shared/adapters/secrets';
+import { platformCredentials } from '#shared/adapters/platformCredentials';
 import { timingSafeEqual } from 'node:crypto';
 import { UnauthorizedError } from '#shared/domain/errors';
 

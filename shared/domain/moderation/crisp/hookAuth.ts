@@ -3,7 +3,7 @@
  * over the body as Crisp serialised it, keyed with the operator's CRISP_HOOK_SECRET. Without a
  * configured secret nobody can prove to be Crisp: the endpoint is closed, not open.
  */
-import { platformCredentials } from '#shared/adapters/secrets';
+import { platformCredentials } from '#shared/adapters/platformCredentials';
 import { now } from '#shared/adapters/ports';
 import { UnauthorizedError } from '#shared/domain/errors';
 import { nestsDeeperThan } from '#shared/json';

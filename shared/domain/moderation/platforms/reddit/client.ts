@@ -1,5 +1,5 @@
 /** The operator's Reddit bot as a client, from the credentials the Reddit module reads. */
-import { platformCredentials } from '#shared/adapters/secrets';
+import { platformCredentials } from '#shared/adapters/platformCredentials';
 import type { PlatformSettings } from '../platform';
 import { RedditApi } from '#shared/adapters/platforms/redditApi';
 import { sharedRedditBudget } from './budget';

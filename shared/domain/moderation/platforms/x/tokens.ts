@@ -5,7 +5,7 @@
  * only over the version it read. A worker that loses the lease waits for the holder's write and reads
  * the new tokens. Tokens are sealed by the encryption port, bound to the community's id.
  */
-import { platformCredentials } from '#shared/adapters/secrets';
+import { platformCredentials } from '#shared/adapters/platformCredentials';
 import { now, ports } from '#shared/adapters/ports';
 import { XApi, type XTokenAnswer } from '#shared/adapters/platforms/xApi';
 import type { CallOutcome } from '#shared/adapters/platforms/result';
