@@ -149,8 +149,10 @@ export async function startDynamo(
     region: 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
-  const deadline = Date.now() + 30_000;
+  // Counted from the first probe: a start loading its modules meanwhile may keep this loop from running for a while.
+  let deadline: number | undefined;
   for (;;) {
+    deadline ??= Date.now() + 30_000;
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`DynamoDB Local exited (is Java 17+ installed?):\n${output}`);
     }
