@@ -225,10 +225,43 @@ async function reddit(ctx: BenchContext): Promise<PlatformMessage> {
   };
 }
 
+async function x(ctx: BenchContext): Promise<PlatformMessage> {
+  const client = { clientId: 'cost-x-client', clientSecret: 'cost-x-secret' };
+  const stand = await startXStandIn(client);
+  const restore = useEnv({
+    X_CLIENT_ID: client.clientId,
+    X_CLIENT_SECRET: client.clientSecret,
+    X_API_BASE: stand.apiBase,
+    X_AUTHORIZE_URL: stand.authorizeUrl,
+  });
+  const community = await createCommunity(ctx, 'x');
+  const account = stand.addAccount({ id: '7100001', username: 'cost_bench' });
+  // The customer opens authorize_url and approves on X; X sends the browser back to our callback.
+  const record = await ctx.call('GET', `${BASE}/communities/${community.id}`);
+  const callback = await fetch(stand.authorize(record.authorize_url, account.id));
+  if (!callback.ok) throw new Error(`X callback answered ${callback.status}`);
+  // The first minute reads the account's replies without a cursor; the measured ones are the steady state.
+  await runPollSchedule();
+  await ctx.ports.queue.settled();
+  return {
+    platform: 'x',
+    path: "the minute's poll (schedule, shard on the queue)",
+    async message(i) {
+      const reply = stand.reply(account.username, { id: String(9_200_000 + i), username: `scammer${i}` }, SCAM);
+      await runPollSchedule();
+      await until(() => stand.isHidden(reply), 'X hiding the reply');
+    },
+    close: async () => {
+      restore();
+      await stand.close();
+    },
+  };
+}
+
 export const PLATFORM_MESSAGES: ((ctx: BenchContext) => Promise<PlatformMessage>)[] = [
   telegram,
   discord,
   reddit,
+  x,
   crisp,
 ];
-export { startXStandIn };

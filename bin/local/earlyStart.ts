@@ -41,7 +41,7 @@ export function beginStart(options: { dataDir: string; fresh: boolean }): EarlyS
  * The worker runs TypeScript like this process does: tsx is registered in it first (a worker does not
  * inherit the loader's hooks).
  */
-function prepareSeedInWorker(scale?: number): PreparingSeed {
+export function prepareSeedInWorker(scale?: number): PreparingSeed {
   const entry = new URL('./seedWorker.ts', import.meta.url).href;
   const tsx = import.meta.resolve('tsx/esm/api');
   const worker = new Worker(
