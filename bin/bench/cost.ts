@@ -235,7 +235,12 @@ export const costBench: BenchSuite = {
 
     const moderationRows: Row[] = [];
     for (const start of PLATFORM_MESSAGES) {
-      const platform = await start(ctx);
+      // One platform failing is reported and the others still measured.
+      const platform = await start(ctx).catch((err: Error) => {
+        print(`  FAILED to set up ${start.name}: ${err.message.slice(0, 300)}`);
+        process.exitCode = 1;
+      });
+      if (!platform) continue;
       try {
         const measured = await row(
           `moderated message, ${platform.platform} (${platform.path})`,
@@ -246,6 +251,9 @@ export const costBench: BenchSuite = {
           { count: MESSAGES },
         );
         moderationRows.push(measured);
+      } catch (err) {
+        print(`  FAILED on ${platform.platform}: ${(err as Error).message.slice(0, 300)}`);
+        process.exitCode = 1;
       } finally {
         await platform.close();
       }

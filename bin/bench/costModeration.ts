@@ -174,8 +174,11 @@ async function discord(ctx: BenchContext): Promise<PlatformMessage> {
         },
       } as never);
       const synced = await ctx.call('POST', `${BASE}/sync`, { body: { community_id: community.id } });
-      if (synced.metrics?.messages_flagged !== 1)
-        throw new Error(`Discord sync read ${synced.metrics?.messages_flagged} executions, expected 1`);
+      // The community's running count: each sync adds the one execution it read.
+      if (synced.metrics?.messages_flagged !== i + 1)
+        throw new Error(
+          `Discord sync: ${synced.metrics?.messages_flagged} executions flagged in all, expected ${i + 1}`,
+        );
     },
     close: async () => {
       restore();
