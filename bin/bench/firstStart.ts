@@ -76,7 +76,7 @@ async function timedStart(dataDir: string, print: (line: string) => void, label:
   }
 }
 
-/** First start (empty database: seeds the curated dataset) and a restart on the same data. Goals: health and keys within 15 s, curated within 30 s. */
+/** First start (empty database: seeds the curated dataset) and a restart on the same data. Goals on a quiet 2-core machine: health and keys within 6 s, curated within 20 s. */
 export const firstStartBench: BenchSuite = {
   name: 'First start (npm start in an empty folder, then a restart)',
   async run({ print }) {
