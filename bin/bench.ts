@@ -28,6 +28,7 @@ import { mcpBench } from './bench/mcp';
 import { oneAccountBench } from './bench/oneAccount';
 import { redditModerationBench } from './bench/redditModeration';
 import { costBench } from './bench/cost';
+import { throughputBench } from './bench/throughput';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from '#shared/store/client';
 import { userProfileKey } from '#shared/store/keys';
@@ -45,6 +46,7 @@ const SUITES: BenchSuite[] = [
   webhooksBench,
   mcpBench,
   oneAccountBench,
+  throughputBench,
   costBench,
 ];
 

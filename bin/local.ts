@@ -3,17 +3,24 @@
  * `npm start -- --stand-ins` also runs the platforms' recording stand-ins and points the server at them.
  */
 import { resolve } from 'node:path';
-import { startLocalRuntime } from './local/runtime';
-import { startStandIns } from './standIns/session';
+import { beginStart } from './local/earlyStart';
+import { startPhase } from './local/startTimings';
 
 const fresh = process.argv.includes('--fresh');
 const port = Number(process.env.PORT ?? 3000);
+const dataDir = resolve(process.cwd(), '.data', 'dynamodb');
+// Java and the dataset's generation start first, so they run while the server's modules load.
+const early = beginStart({ dataDir, fresh });
+const { startLocalRuntime } = await import('./local/runtime');
+const { startStandIns } = await import('./standIns/session');
+startPhase('modules loaded');
 const standIns = process.argv.includes('--stand-ins') ? await startStandIns() : undefined;
 
 const runtime = await startLocalRuntime({
   port,
   fresh,
-  dataDir: resolve(process.cwd(), '.data', 'dynamodb'),
+  dataDir,
+  early,
   renewalsEverySeconds: Number(process.env.RENEWALS_INTERVAL_SECONDS ?? 300),
 });
 

@@ -13,21 +13,23 @@ export const AWS_PRICES = {
   /** DynamoDB on-demand, standard table class: per read and per write request unit. */
   dynamoReadUnit: 0.125 / 1e6,
   dynamoWriteUnit: 0.625 / 1e6,
-  /** SQS standard queue, per request (64 KiB chunk). */
+  /** SQS standard queue, per request (each 64 KiB chunk of a payload is a request). */
   sqsRequest: 0.4 / 1e6,
-  /** EventBridge custom events, per event published. */
+  /** EventBridge custom events, per event published (each 64 KiB chunk is an event). */
   eventBridgeEvent: 1 / 1e6,
 } as const;
 
 export interface CountedUsage {
   readUnits: number;
   writeUnits: number;
+  /** Invocations of every function the operation ran (API groups, authorizer, queue consumers, schedules). */
   lambdaInvocations: number;
-  /** Sum of the invocations' durations, ms (each billed rounded up to 1 ms). */
-  lambdaMs: number;
-  memoryMb: number;
+  /** Their durations in seconds, each at its function's configured memory in GB. */
+  lambdaGbSeconds: number;
   apiRequests: number;
+  /** SQS requests: sends, receives and deletes, each 64 KiB chunk of a payload one request. */
   sqsRequests: number;
+  /** EventBridge events published, each 64 KiB chunk one event. */
   events: number;
 }
 
@@ -38,7 +40,7 @@ export function dollarsOf(u: CountedUsage): number {
     u.readUnits * p.dynamoReadUnit +
     u.writeUnits * p.dynamoWriteUnit +
     u.lambdaInvocations * p.lambdaRequest +
-    (Math.ceil(u.lambdaMs) / 1000) * (u.memoryMb / 1024) * p.lambdaGbSecond +
+    u.lambdaGbSeconds * p.lambdaGbSecond +
     u.apiRequests * p.apiGatewayRequest +
     u.sqsRequests * p.sqsRequest +
     u.events * p.eventBridgeEvent

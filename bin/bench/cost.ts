@@ -1,37 +1,122 @@
-import type { BenchSuite } from './harness';
+import type { BenchContext, BenchSuite } from './harness';
 import { AWS_PRICES, dollarsOf, type CountedUsage } from './awsPrices';
+import { PLATFORM_MESSAGES } from './costModeration';
 import { consumedCapacity, countCapacity } from '#shared/store/client';
 import { createAccount } from '#shared/domain/accounts/accounts';
 import { seedCuratedDataset } from '#shared/data/seed';
+import { generateDataset } from '#shared/data/generator';
 import { getSeedMarker } from '#shared/store/curatedRepo';
 import { PACKAGES } from '#shared/domain/intelligence/packages';
 import { PRO_PLAN } from '#shared/domain/billing/plans';
+import { COMMUNITY_PRICING } from '#shared/domain/moderation/communityTypes';
+import { announce, webhookEvent } from '#shared/domain/webhooks/outbox';
+import { findUserIdByEmail } from '#shared/store/usersRepo';
+import { writeTogether } from '#shared/store/transactions';
 import { FUNCTIONS, type FunctionName } from '#infra/functionCatalog';
+import { usageMeter } from '#bin/local/meter';
+import { startJsonServer } from '#test/support/httpStandIn';
 import { uuidv7 } from '#shared/ids';
 
 const N = Number(process.env.BENCH_COST_N ?? 10);
+/** Moderated messages per platform (each waits for the platform's call). */
+const MESSAGES = Number(process.env.BENCH_COST_MESSAGES ?? 5);
+const JOB_COMPANIES = 1000;
 /** The memory a function gets when the catalogue names none (infra/appFunction.ts). */
 const DEFAULT_MEMORY_MB = 1024;
-const memoryOf = (name: FunctionName) => FUNCTIONS[name].memorySize ?? DEFAULT_MEMORY_MB;
+const memoryOf = (name: string) =>
+  (Object.hasOwn(FUNCTIONS, name) ? FUNCTIONS[name as FunctionName].memorySize : undefined) ?? DEFAULT_MEMORY_MB;
 /** What one credit brings in on the pro plan. */
 const USD_PER_CREDIT = PRO_PLAN.monthlyUsd / PRO_PLAN.periodCredits;
+/** EventBridge and SQS bill each 64 KiB chunk of a payload. */
+const chunks = (text: string) => Math.max(1, Math.ceil(Buffer.byteLength(text) / (64 * 1024)));
+
+interface Counts {
+  read: number;
+  write: number;
+  api: number;
+  functions: Map<string, { invocations: number; ms: number }>;
+  sqs: number;
+  events: number;
+}
+
+function counts({ ports }: BenchContext): Counts {
+  const capacity = consumedCapacity();
+  const meter = usageMeter.snapshot();
+  const sqs = [ports.queue, ports.webhookQueue].reduce(
+    (sum, q) => sum + q.requests.send + q.requests.receive + q.requests.delete,
+    0,
+  );
+  const events = ports.events.published.reduce(
+    (sum, e) => sum + chunks(JSON.stringify({ DetailType: e.type, Detail: JSON.stringify(e.detail) })),
+    0,
+  );
+  return {
+    read: capacity.read,
+    write: capacity.write,
+    api: meter.apiRequests,
+    functions: meter.functions,
+    sqs,
+    events,
+  };
+}
+
+interface Row {
+  label: string;
+  usage: CountedUsage;
+  /** Invocations per function, for the note under the table. */
+  functions: string;
+  credits: number;
+}
+
+/** What happened between two counts, per `per` operations. */
+function usageBetween(before: Counts, after: Counts, per: number): Omit<Row, 'label' | 'credits'> {
+  let invocations = 0;
+  let gbSeconds = 0;
+  const used: string[] = [];
+  for (const [name, now] of after.functions) {
+    const then = before.functions.get(name) ?? { invocations: 0, ms: 0 };
+    const n = now.invocations - then.invocations;
+    if (n === 0) continue;
+    invocations += n;
+    gbSeconds += ((now.ms - then.ms) / 1000) * (memoryOf(name) / 1024);
+    used.push(`${name} ${n / per < 0.1 ? (n / per).toFixed(3) : (n / per).toFixed(1)}`);
+  }
+  return {
+    functions: used.join(', '),
+    usage: {
+      readUnits: (after.read - before.read) / per,
+      writeUnits: (after.write - before.write) / per,
+      lambdaInvocations: invocations / per,
+      lambdaGbSeconds: gbSeconds / per,
+      apiRequests: (after.api - before.api) / per,
+      sqsRequests: (after.sqs - before.sqs) / per,
+      events: (after.events - before.events) / per,
+    },
+  };
+}
 
 /**
  * Dollars per operation at AWS on-demand prices (bin/bench/awsPrices.ts) from what the run counts:
- * DynamoDB read and write request units (ReturnConsumedCapacity on every request of the operation),
- * one API Gateway request and one Lambda invocation per call (the authorizer's answer is cached, as
- * API Gateway caches it), Lambda duration taken as the call's measured time in the local server at
- * the function's configured memory; beside it what the caller is charged (x-credits-charged) at the
- * pro plan's dollars per credit. Operations here queue nothing and publish no event.
+ * DynamoDB read and write request units (ReturnConsumedCapacity on every request), API Gateway
+ * requests and every Lambda invocation with its duration (bin/local/meter.ts: API groups, the
+ * authorizer when API Gateway's cache would miss, the queue consumers, the schedules) at the
+ * function's configured memory, the SQS requests the queues would bill and the EventBridge events
+ * published. Asynchronous work is waited for before an operation's counts are taken. Lambda durations
+ * are the local handlers' times on this machine, so an overestimate on a loaded one. Beside each, what
+ * the caller is charged (x-credits-charged, or the job's charge) at the pro plan's dollars per credit.
  */
 export const costBench: BenchSuite = {
   name: 'Cost per operation (US dollars)',
-  async run({ baseUrl, proKey, print }) {
+  async run(ctx) {
+    const { baseUrl, proKey, print, ports } = ctx;
     countCapacity();
-    if (!(await getSeedMarker())) await seedCuratedDataset({});
-    const rows: { label: string; usage: CountedUsage; credits: number }[] = [];
+    const marker = (await getSeedMarker()) ?? (await seedCuratedDataset({})).marker;
+    const rows: Row[] = [];
+    const settle = async () => {
+      await ports.queue.settled();
+      await ports.webhookQueue.settled();
+    };
     const timed = async (key: string, method: string, path: string, body?: unknown) => {
-      const start = performance.now();
       const response = await fetch(`${baseUrl}${path}`, {
         method,
         headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
@@ -39,54 +124,45 @@ export const costBench: BenchSuite = {
       });
       const text = await response.text();
       if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
-      return {
-        ms: performance.now() - start,
-        credits: Number(response.headers.get('x-credits-charged') ?? 0),
-        body: JSON.parse(text),
-      };
+      return { credits: Number(response.headers.get('x-credits-charged') ?? 0), body: JSON.parse(text) };
     };
-    /** Runs `op` n times and keeps the mean of what one run counted. */
+    /** Runs `op` `count` times, waiting for the work it queued, and keeps what one `per`-th of a run counted. */
     const row = async (
       label: string,
-      fn: FunctionName,
-      op: (i: number) => Promise<{ ms: number; credits: number }>,
+      op: (i: number) => Promise<{ credits: number }>,
+      { count = N, per = 1 }: { count?: number; per?: number } = {},
     ) => {
-      let ms = 0;
       let credits = 0;
-      const before = consumedCapacity();
-      for (let i = 0; i < N; i++) {
-        const r = await op(i);
-        ms += r.ms;
-        credits += r.credits;
+      const before = counts(ctx);
+      for (let i = 0; i < count; i++) {
+        credits += (await op(i)).credits;
+        await settle();
       }
-      const after = consumedCapacity();
-      rows.push({
-        label,
-        credits: credits / N,
-        usage: {
-          readUnits: (after.read - before.read) / N,
-          writeUnits: (after.write - before.write) / N,
-          lambdaInvocations: 1,
-          lambdaMs: ms / N,
-          memoryMb: memoryOf(fn),
-          apiRequests: 1,
-          sqsRequests: 0,
-          events: 0,
-        },
-      });
+      const measured = { label, credits: credits / (count * per), ...usageBetween(before, counts(ctx), count * per) };
+      rows.push(measured);
+      return measured;
     };
     const newKey = async () =>
       (await createAccount({ email: `bench-cost-${uuidv7()}@example.com`, tier: 'pro', credits: 1_000_000 })).apiKey;
     const pkg = 'vc-shortlist-v1';
     const { limit: _limit, ...slots } = PACKAGES[pkg].example.slots as Record<string, unknown>;
 
-    await row('hot GET /users/me', 'account', () => timed(proKey, 'GET', '/users/me'));
-    await row('POST /intelligence/quote', 'intelligence', () =>
+    // The job's companies are generated before any row: seconds of CPU between two requests would let a
+    // kept-alive connection expire under the client's feet.
+    const curated = generateDataset({ seed: marker.seed, scale: marker.scale }).companies.slice(0, JOB_COMPANIES);
+    const companies = Array.from({ length: JOB_COMPANIES }, (_, i) =>
+      curated[i]
+        ? { company_name: curated[i].name, website: curated[i].website }
+        : { company_name: `Cost ${i}`, domain: `cost-${i}.example.org` },
+    );
+    await row('hot GET /users/me', () => timed(proKey, 'GET', '/users/me'));
+    await row('POST /intelligence/quote', () =>
       timed(proKey, 'POST', '/intelligence/quote', { package_id: pkg, slots: { ...slots, limit: 10 } }),
     );
     const prepared: { key: string; token: string }[] = [];
     for (let i = 0; i < N; i++) {
       const key = await newKey();
+      // A first call with the new key, so the execute meets API Gateway's authorizer cache warm, as a client's second call does.
       prepared.push({
         key,
         token: (await timed(key, 'POST', '/intelligence/quote', { package_id: pkg, slots: { ...slots, limit: 10 } }))
@@ -94,7 +170,7 @@ export const costBench: BenchSuite = {
       });
     }
     const results: { key: string; resultId: string }[] = [];
-    await row('POST /intelligence/execute, 10 records', 'intelligence', async (i) => {
+    await row('POST /intelligence/execute, 10 records', async (i) => {
       const r = await timed(prepared[i].key, 'POST', '/intelligence/execute', {
         package_id: pkg,
         slots: { ...slots, limit: 10 },
@@ -114,24 +190,120 @@ export const costBench: BenchSuite = {
         .quote_token;
       unlocks.push({ key, body: { ...scope, quote_token: token } });
     }
-    await row('POST /intelligence/expand contact_unlock of 3', 'intelligence', (i) =>
+    await row('POST /intelligence/expand contact_unlock of 3', (i) =>
       timed(unlocks[i].key, 'POST', '/intelligence/expand', unlocks[i].body),
     );
 
-    print(
-      `AWS on-demand prices of ${AWS_PRICES.asOf}, ${AWS_PRICES.region}, arm64 (bin/bench/awsPrices.ts); pro plan: $${USD_PER_CREDIT.toFixed(4)} per credit; mean of ${N} operations each.`,
+    // An enrichment job of 1,000 companies (curated ones, found as a customer's list would be), per company.
+    await row(
+      `enrichment job of ${JOB_COMPANIES.toLocaleString('en-US')} companies, per company`,
+      async () => {
+        const created = await timed(proKey, 'POST', '/bd/jobs', {
+          preset: 'full_pipeline',
+          input_assets: { companies },
+        });
+        await ports.queue.drained();
+        const job = (await timed(proKey, 'GET', `/bd/jobs/${created.body.job_id}`)).body;
+        if (job.status !== 'completed') throw new Error(`Cost job ended ${job.status}: ${job.error_message}`);
+        return { credits: job.credits_charged };
+      },
+      { count: 1, per: JOB_COMPANIES },
     );
-    print(
-      `${'operation'.padEnd(46)} ${'RRU'.padStart(6)} ${'WRU'.padStart(6)} ${'ms'.padStart(7)} ${'MB'.padStart(5)} ${'AWS $'.padStart(11)} ${'credits'.padStart(8)} ${'charged $'.padStart(10)} ${'charged/AWS'.padStart(12)}`,
-    );
-    for (const r of rows) {
-      const cost = dollarsOf(r.usage);
-      const charged = r.credits * USD_PER_CREDIT;
-      const multiple = charged > 0 ? `${Math.round(charged / cost).toLocaleString('en-US')}x` : 'free';
-      print(
-        `${r.label.padEnd(46)} ${r.usage.readUnits.toFixed(1).padStart(6)} ${r.usage.writeUnits.toFixed(1).padStart(6)} ${r.usage.lambdaMs.toFixed(1).padStart(7)} ${String(r.usage.memoryMb).padStart(5)} ` +
-          `${cost.toExponential(2).padStart(11)} ${r.credits.toFixed(1).padStart(8)} ${charged.toFixed(4).padStart(10)} ${multiple.padStart(12)}`,
-      );
+
+    // One webhook delivery: an event committed as producers commit it, fanned out and POSTed, signed.
+    const receiver = await startJsonServer(() => ({ status: 204 }));
+    try {
+      const endpoint = await ctx.call('POST', '/webhooks/endpoints', {
+        body: { url: `${receiver.url}/cost`, event_types: ['credits.low'] },
+        expect: 201,
+      });
+      const userId = await findUserIdByEmail('bench-pro@example.com');
+      if (!userId) throw new Error('The bench account bench-pro@example.com is missing');
+      await row('webhook delivery (fan-out and one signed POST)', async (i) => {
+        const event = webhookEvent(userId, 'credits.low', { kind: 'credits', id: userId }, new Date().toISOString(), {
+          available: i,
+          threshold: 100,
+        });
+        await writeTogether({ event: event.item });
+        await announce([event]);
+        return { credits: 0 };
+      });
+      await ctx.call('DELETE', `/webhooks/endpoints/${endpoint.id}`, { expect: 204 });
+    } finally {
+      await receiver.close();
     }
+
+    const moderationRows: Row[] = [];
+    for (const start of PLATFORM_MESSAGES) {
+      // One platform failing is reported and the others still measured.
+      const platform = await start(ctx).catch((err: Error) => {
+        print(`  FAILED to set up ${start.name}: ${err.message.slice(0, 300)}`);
+        process.exitCode = 1;
+      });
+      if (!platform) continue;
+      try {
+        const measured = await row(
+          `moderated message, ${platform.platform} (${platform.path})`,
+          async (i) => {
+            await platform.message(i);
+            return { credits: 0 };
+          },
+          { count: MESSAGES },
+        );
+        moderationRows.push(measured);
+      } catch (err) {
+        print(`  FAILED on ${platform.platform}: ${(err as Error).message.slice(0, 300)}`);
+        process.exitCode = 1;
+      } finally {
+        await platform.close();
+      }
+    }
+
+    print(
+      `AWS on-demand prices of ${AWS_PRICES.asOf}, ${AWS_PRICES.region}, arm64 (bin/bench/awsPrices.ts); pro plan: $${USD_PER_CREDIT.toFixed(4)} per credit; mean of ${N} operations (a job: one of ${JOB_COMPANIES}; moderation: ${MESSAGES} messages).`,
+    );
+    const header = [
+      'operation',
+      'RRU',
+      'WRU',
+      'Lambda',
+      'GB-s',
+      'API',
+      'SQS',
+      'events',
+      'AWS $',
+      'credits',
+      'charged $',
+    ];
+    const widths = [66, 7, 7, 7, 9, 5, 6, 7, 11, 8, 10];
+    const line = (cells: string[]) =>
+      print(cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' '));
+    line(header);
+    for (const r of rows) {
+      const u = r.usage;
+      line([
+        r.label,
+        u.readUnits.toFixed(1),
+        u.writeUnits.toFixed(1),
+        u.lambdaInvocations.toFixed(2),
+        u.lambdaGbSeconds.toFixed(4),
+        u.apiRequests.toFixed(2),
+        u.sqsRequests.toFixed(2),
+        u.events.toFixed(2),
+        dollarsOf(u).toExponential(2),
+        r.credits.toFixed(2),
+        r.credits > 0 ? (r.credits * USD_PER_CREDIT).toFixed(4) : 'free',
+      ]);
+    }
+    print('Lambda invocations per operation, by function:');
+    for (const r of rows) print(`  ${r.label}: ${r.functions || 'none'}`);
+    const monthlyUsd = COMMUNITY_PRICING.monthlyCredits * USD_PER_CREDIT;
+    print(
+      `A community pays ${COMMUNITY_PRICING.monthlyCredits} credits a month ($${monthlyUsd.toFixed(2)} at the pro plan's price); messages a month that cost AWS as much:`,
+    );
+    for (const r of moderationRows)
+      print(
+        `  ${r.label}: $${dollarsOf(r.usage).toExponential(2)} a message, break-even at ${Math.floor(monthlyUsd / dollarsOf(r.usage)).toLocaleString('en-US')} messages a month`,
+      );
   },
 };

@@ -7,13 +7,14 @@ import type { BenchContext, BenchSuite } from './harness';
 
 const CLIENTS = Number(process.env.BENCH_ONEACCOUNT_CLIENTS ?? 20);
 const SECONDS = Number(process.env.BENCH_ONEACCOUNT_SECONDS ?? 15);
-const START_CREDITS = 10_000_000;
+/** What every bench account starts with; reconciliation counts down from it. */
+export const START_CREDITS = 10_000_000;
 /** A third of the curated dataset (as the jobs suite seeds) is enough to execute a package. */
-const BENCH_DATASET_SCALE = 0.33;
+export const BENCH_DATASET_SCALE = 0.33;
 
 type Kind = 'quote' | 'execute' | 'create job';
 const KINDS: Kind[] = ['quote', 'execute', 'create job'];
-const percentile = (sorted: number[], p: number) =>
+export const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 interface Round {
@@ -56,7 +57,8 @@ export const oneAccountBench: BenchSuite = {
   },
 };
 
-async function newAccount(): Promise<string> {
+/** A pro account with START_CREDITS, for a bench client; its API key. */
+export async function newAccount(): Promise<string> {
   return (await createAccount({ email: `bench-one-${uuidv7()}@example.com`, tier: 'pro', credits: START_CREDITS }))
     .apiKey;
 }
@@ -135,7 +137,7 @@ async function runRound(ctx: BenchContext, keys: (string | undefined)[], label: 
 }
 
 /** Every account: START_CREDITS - available now = the sum of its ledger (charges, settlements, refunds). */
-async function reconcile({ call, print }: BenchContext, keys: string[]): Promise<void> {
+export async function reconcile({ call, print }: BenchContext, keys: string[]): Promise<void> {
   let mismatches = 0;
   let ledgerTotal = 0;
   for (const key of keys) {

@@ -103,6 +103,8 @@ function launcherClassPath(jar: string): string | undefined {
   return dir;
 }
 
+const START_TIMEOUT_MS = 120_000;
+
 /** The address local servers listen on: loopback unless HOST says otherwise. */
 export const localHost = (): string => process.env.HOST || '127.0.0.1';
 
@@ -149,8 +151,14 @@ export async function startDynamo(
     region: 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
-  const deadline = Date.now() + 30_000;
+  // Two minutes of probing (a JVM on a loaded 2-core machine has taken over 30 s); a start loading its
+  // modules meanwhile can keep this loop from running for seconds at a time, and those gaps are not Java's.
+  let deadline = Date.now() + START_TIMEOUT_MS;
+  let probed = Date.now();
   for (;;) {
+    const gap = Date.now() - probed;
+    if (gap > 1000) deadline += gap;
+    probed = Date.now();
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`DynamoDB Local exited (is Java 17+ installed?):\n${output}`);
     }
@@ -159,7 +167,8 @@ export async function startDynamo(
       break;
     } catch (err) {
       if ((err as { name?: string }).name === 'ResourceNotFoundException') break;
-      if (Date.now() > deadline) throw new Error(`DynamoDB Local did not start in 30 s:\n${output}`);
+      if (Date.now() > deadline)
+        throw new Error(`DynamoDB Local did not start in ${START_TIMEOUT_MS / 1000} s:\n${output}`);
       await new Promise((r) => setTimeout(r, 150));
     }
   }

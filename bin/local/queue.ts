@@ -4,6 +4,23 @@ import type { QueueMessage, QueuePort } from '#shared/adapters/queue';
 
 export type BatchHandler = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
 
+/** SQS bills each 64 KiB chunk of a request's payload as one request. */
+const SQS_CHUNK_BYTES = 64 * 1024;
+const billedRequests = (bodies: string[]) =>
+  Math.max(1, Math.ceil(bodies.reduce((sum, b) => sum + Buffer.byteLength(b), 0) / SQS_CHUNK_BYTES));
+
+/**
+ * The SQS requests the deployed queue would bill for the same traffic: a SendMessageBatch per ten
+ * messages (as the SQS adapter sends them), a ReceiveMessage per batch handed to the consumer and a
+ * DeleteMessageBatch for each batch with messages that succeeded (Lambda's event source mapping
+ * deletes them). Lambda's empty long-poll receives are a fixed cost of the queue, not of traffic.
+ */
+export interface SqsRequestCounts {
+  send: number;
+  receive: number;
+  delete: number;
+}
+
 interface Pending {
   id: string;
   body: string;
@@ -26,6 +43,7 @@ export class InProcessQueue implements QueuePort {
   private stopped = false;
   readonly deadLetters: { id: string; body: string; receiveCount: number }[] = [];
   sentCount = 0;
+  readonly requests: SqsRequestCounts = { send: 0, receive: 0, delete: 0 };
   onDeadLetter: ((event: SQSEvent) => Promise<void>) | undefined;
 
   constructor(
@@ -45,6 +63,8 @@ export class InProcessQueue implements QueuePort {
       this.pending.push({ id: uuidv7(), body: m.body, receiveCount: 0, visibleAt: at + (m.delaySeconds ?? 0) * 1000 });
     }
     this.sentCount += messages.length;
+    for (let i = 0; i < messages.length; i += 10)
+      this.requests.send += billedRequests(messages.slice(i, i + 10).map((m) => m.body));
     this.schedule(0);
   }
 
@@ -108,6 +128,7 @@ export class InProcessQueue implements QueuePort {
     if (batch.length > 0) {
       this.inFlight += batch.length;
       for (const m of batch) m.receiveCount += 1;
+      this.requests.receive += billedRequests(batch.map((m) => m.body));
       let failed: Set<string>;
       try {
         const response = await consumer({ Records: batch.map(toRecord) });
@@ -115,6 +136,7 @@ export class InProcessQueue implements QueuePort {
       } catch {
         failed = new Set(batch.map((m) => m.id));
       }
+      if (batch.some((b) => !failed.has(b.id))) this.requests.delete += 1;
       for (const m of batch.filter((b) => failed.has(b.id))) {
         if (m.receiveCount >= (this.options.maxReceiveCount ?? 3)) {
           this.deadLetters.push({ id: m.id, body: m.body, receiveCount: m.receiveCount });

@@ -27,6 +27,9 @@ import {
 import { recordLocalEndpoint } from './endpointFile';
 import { KeptDemoKeys } from './demoKeys';
 import { DatasetLoad } from './datasetLoad';
+import type { EarlyStart } from './earlyStart';
+import { startPhase } from './startTimings';
+import { usageMeter } from './meter';
 import { superviseJobs } from '#shared/domain/jobs/watchdog';
 import { requeueStalledDeliveries } from '#shared/domain/moderation/platformCallRunner';
 import { requeueDueAutomodSyncs } from '#shared/domain/moderation/discordAutomod';
@@ -78,10 +81,13 @@ export function installLocalPorts(
     hostResolver,
     encryption,
   });
-  queue.setConsumer(async (event) => (await workerHandler())(event));
-  webhookQueue.setConsumer(async (event) => (await webhookSenderHandler())(event));
+  queue.setConsumer(async (event) => usageMeter.invoke('worker', async () => (await workerHandler())(event)));
+  webhookQueue.setConsumer(async (event) =>
+    usageMeter.invoke('webhook-sender', async () => (await webhookSenderHandler())(event)),
+  );
   // The deployed dead-letter queue's consumer, fenced to its own ports as in AWS: the job of a message that kept failing fails.
-  queue.onDeadLetter = async (event) => (await deadLetterHandler())(event);
+  queue.onDeadLetter = async (event) =>
+    usageMeter.invoke('dead-letters', async () => (await deadLetterHandler())(event));
   return { queue, events, dns, webhookQueue, hostResolver };
 }
 
@@ -93,7 +99,7 @@ export async function runRenewalSweep(at = new Date()): Promise<unknown> {
     time: at.toISOString(),
     detail: {},
   } as unknown as ScheduledEvent;
-  return (await renewalsHandler())(event);
+  return usageMeter.invoke('renewals', async () => (await renewalsHandler())(event));
 }
 
 /** The captcha timeouts' schedule locally (EventBridge runs it every minute in AWS). */
@@ -107,7 +113,7 @@ export async function runCaptchaSweep(at = new Date()): Promise<unknown> {
     time: at.toISOString(),
     detail: {},
   } as unknown as ScheduledEvent;
-  return (await captchaHandler())(event);
+  return usageMeter.invoke('captchas', async () => (await captchaHandler())(event));
 }
 
 /** The polled platforms' minute (EventBridge's rate in AWS); POLL_INTERVAL_SECONDS changes it locally. */
@@ -121,7 +127,7 @@ export async function runPollSchedule(at = new Date()): Promise<unknown> {
     time: at.toISOString(),
     detail: {},
   } as unknown as ScheduledEvent;
-  return (await pollHandler())(event);
+  return usageMeter.invoke('polls', async () => (await pollHandler())(event));
 }
 
 export interface LocalRuntime {
@@ -145,16 +151,19 @@ export interface LocalRuntimeOptions {
   renewalsEverySeconds: number;
   /** A DynamoDB Local already running (tests): used instead of starting one, and left running on stop. */
   dynamo?: { endpoint: string; tableName: string; datasetScale: number };
+  /** `npm start`: DynamoDB Local and the dataset, begun before this module loaded (earlyStart.ts; `fresh` already applied). */
+  early?: EarlyStart;
 }
 
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
-  if (options.fresh && !options.dynamo) rmSync(options.dataDir, { recursive: true, force: true });
+  if (options.fresh && !options.dynamo && !options.early) rmSync(options.dataDir, { recursive: true, force: true });
   const dynamo: LocalDynamo = options.dynamo
     ? { endpoint: options.dynamo.endpoint, stop: async () => undefined }
-    : await startDynamo({ dataDir: options.dataDir });
+    : await (options.early?.dynamo ?? startDynamo({ dataDir: options.dataDir }));
   const tableName = options.dynamo?.tableName ?? LOCAL_TABLE;
   useLocalTable(dynamo.endpoint, tableName);
   await ensureTable(dynamo.endpoint, tableName);
+  startPhase('table ready');
   if (!options.dynamo) recordLocalEndpoint(dynamo.endpoint);
   const ports = installLocalPorts(systemClock, { keyDir: options.dataDir || undefined });
   // The in-process queue died with the last process: every job still in flight is resumed from its
@@ -185,14 +194,17 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   };
   const proKey = await demoKey('demo-pro@example.com', 'pro', 100_000, process.env.DEMO_PRO_API_KEY);
   const developerKey = await demoKey('demo-developer@example.com', 'developer', 0, process.env.DEMO_DEVELOPER_API_KEY);
+  startPhase('demo accounts ready');
 
-  const dataset = new DatasetLoad(options.dynamo?.datasetScale);
+  const seed = options.early?.seed;
+  const dataset = new DatasetLoad(options.dynamo?.datasetScale, seed && { seed, endpoint: dynamo.endpoint, tableName });
   dataset.loaded.catch((err) =>
     console.error('Loading the curated dataset failed; run `npm run admin -- seed` to finish it.', err),
   );
   const server: Server = createLocalApi({ curatedDatasetUnavailable: () => dataset.unavailable() });
   const host = localHost();
   const port = await listen(server, options.port, host);
+  startPhase('API listening');
   // A HOST naming one address (a LAN interface) is where the API is reached; loopback and "every interface" answer on localhost.
   const reachAt = ['127.0.0.1', '0.0.0.0', '::', '::1'].includes(host)
     ? 'localhost'

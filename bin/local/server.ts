@@ -22,6 +22,7 @@ import { uuidv7 } from '#shared/ids';
 import { API_GROUPS, type ApiGroup } from '#shared/schemas/groups';
 import { answerClientErrors } from './clientErrors';
 import { groupHandlers, streamingHandler } from './handlers';
+import { usageMeter } from './meter';
 
 interface CompiledRoute {
   spec: EndpointSpec;
@@ -131,6 +132,7 @@ export function createLocalApi(options: LocalApiOptions = {}): Server {
     // When the request arrived, as API Gateway stamps it (before authorisation and the body are read).
     const receivedAt = Date.now();
     const requestId = uuidv7();
+    usageMeter.apiRequests += 1;
     // The access line's route, as the handler chain names it (the spec's path, never the caller's).
     let route = `${req.method ?? 'GET'} (unmatched)`;
     try {
@@ -166,7 +168,9 @@ export function createLocalApi(options: LocalApiOptions = {}): Server {
       let authorizer: Record<string, string> | null = null;
       if (match.spec.auth === 'api_key') {
         const authHeader = Object.entries(headers).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
-        const caller = await authorizerAnswers.get(authHeader, identifyCaller);
+        const caller = await authorizerAnswers.get(authHeader, (header) =>
+          usageMeter.invoke('authorizer', () => identifyCaller(header)),
+        );
         if (!caller) throw new UnauthorizedError();
         authorizer = { principalId: caller.userId, userId: caller.userId, keyHash: caller.keyHash };
       }
@@ -207,11 +211,13 @@ export function createLocalApi(options: LocalApiOptions = {}): Server {
 
       if (match.spec.streaming) {
         const handler = await streamingHandler();
-        await handler(event, localResponseStream(res), lambdaContext('jobs-events', requestId));
+        await usageMeter.invoke('jobs-events', () =>
+          handler(event, localResponseStream(res), lambdaContext('jobs-events', requestId)),
+        );
         return;
       }
       const handler = await groupHandlers[match.group]();
-      const result = await handler(event, lambdaContext(match.group, requestId));
+      const result = await usageMeter.invoke(match.group, () => handler(event, lambdaContext(match.group, requestId)));
       res.writeHead(result.statusCode, { ...(result.headers as Record<string, string>) });
       res.end(result.body);
     } catch (err) {

@@ -70,6 +70,8 @@ export type FundInSector = Omit<CuratedFund, 'rounds'> & {
 };
 
 type Item = Record<string, unknown> & { pk: string; sk: string };
+/** One stored item of the curated dataset, as the seed writes it. */
+export type CuratedItem = Item;
 
 /** Entities are stored as JSON text: one string attribute reads and writes far faster than a deep map. */
 const decode = <T>(item: Record<string, unknown> | undefined): T | undefined =>
@@ -297,7 +299,10 @@ export function packedCuratedItems(entities: CuratedEntity[], packBytes = FACET_
   const byPartition = new Map<string, FacetEntry[]>();
   for (const e of entities.flatMap(facetEntriesFor)) {
     const pk = curatedFacetPartition(e.facet, e.value);
-    byPartition.set(pk, [...(byPartition.get(pk) ?? []), e]);
+    // Appended in place: copying the list on every entry was quadratic (seconds of garbage collection on the seed).
+    const entries = byPartition.get(pk);
+    if (entries) entries.push(e);
+    else byPartition.set(pk, [e]);
   }
   const packs: Item[] = [];
   for (const entries of byPartition.values()) {
@@ -368,15 +373,15 @@ async function deleteOutgrownPacks(written: Item[]): Promise<void> {
   }
 }
 
-export async function writeCuratedEntities(
-  entities: CuratedEntity[],
-  options: { concurrency?: number; packBytes?: number; onProgress?: (written: number, total: number) => void } = {},
+/**
+ * Writes the items of a whole dataset (packedCuratedItems), then removes packs a larger earlier
+ * dataset left, and forgets the facets this process cached.
+ */
+export async function writePackedCuratedItems(
+  items: Item[],
+  options: { concurrency?: number; onProgress?: (written: number) => void } = {},
 ): Promise<number> {
-  const items = packedCuratedItems(entities, options.packBytes);
-  await putCuratedItems(items, {
-    concurrency: options.concurrency,
-    onProgress: (written) => options.onProgress?.(written, items.length),
-  });
+  await putCuratedItems(items, options);
   await deleteOutgrownPacks(items);
   forgetCachedFacets();
   return items.length;

@@ -47,4 +47,23 @@ describe('the in-process queue', () => {
     expect(handled).toEqual(['second', 'first']);
     queue.stop();
   });
+
+  it('counts the SQS requests the deployed queue would bill: a send per ten messages, a receive per batch, a delete per batch with a success, 64 KiB chunks each', async () => {
+    const queue = new InProcessQueue({ batchSize: 10, maxReceiveCount: 2, visibilityDelayMs: 1 });
+    queue.setConsumer(async (event) => ({
+      batchItemFailures: event.Records.filter((r) => r.body === 'poison').map((r) => ({ itemIdentifier: r.messageId })),
+    }));
+    // 12 small messages: two SendMessageBatch calls; then one of 100 KiB, two chunks of 64 KiB.
+    await queue.send(Array.from({ length: 11 }, (_, i) => ({ body: `m${i}` })).concat({ body: 'poison' }));
+    await queue.drained();
+    expect(queue.requests.send).toBe(2);
+    // First batch of 10, then the other 2 (one of them poison), then poison again alone: three receives;
+    // the last batch has no success, so two deletes; poison's second failure dead-letters it.
+    expect(queue.requests.receive).toBe(3);
+    expect(queue.requests.delete).toBe(2);
+    await queue.send([{ body: 'x'.repeat(100 * 1024) }]);
+    await queue.drained();
+    expect(queue.requests).toEqual({ send: 4, receive: 5, delete: 3 });
+    queue.stop();
+  });
 });

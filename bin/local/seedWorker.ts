@@ -1,0 +1,37 @@
+/**
+ * The first start's dataset, off the server's thread (bin/local/earlyStart.ts starts it): generates
+ * and packs the items at once, while DynamoDB Local is still starting, then writes them when told
+ * where, reporting progress. The marker is the server's to write, once this says every item is in.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { prepareSeed, writePreparedSeed } from '#shared/data/seed';
+
+export type FromSeedWorker =
+  | { type: 'prepared'; total: number }
+  | { type: 'progress'; written: number; total: number }
+  | { type: 'written'; marker: ReturnType<typeof prepareSeed>['marker'] }
+  | { type: 'failed'; message: string };
+export interface ToSeedWorker {
+  type: 'write';
+  endpoint: string;
+  tableName: string;
+}
+
+if (!parentPort) throw new Error('seedWorker.ts runs as a worker thread (bin/local/earlyStart.ts)');
+const port = parentPort;
+const post = (message: FromSeedWorker) => port.postMessage(message);
+const prepared = prepareSeed({ scale: (workerData as { scale?: number }).scale });
+post({ type: 'prepared', total: prepared.items.length });
+port.once('message', async ({ endpoint, tableName }: ToSeedWorker) => {
+  // This thread's environment is its own copy: the data layer reads where the table is from it.
+  Object.assign(process.env, { DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: tableName });
+  process.env.AWS_REGION ??= 'us-east-1';
+  try {
+    await writePreparedSeed(prepared, { onProgress: (written, total) => post({ type: 'progress', written, total }) });
+    post({ type: 'written', marker: prepared.marker });
+  } catch (err) {
+    post({ type: 'failed', message: err instanceof Error ? err.message : String(err) });
+  }
+  // The SDK's kept-alive sockets would hold the thread open.
+  process.exit(0);
+});

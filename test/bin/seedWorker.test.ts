@@ -1,0 +1,39 @@
+import { describe, expect, inject, it } from 'vitest';
+import { ensureTable } from '#bin/local/dynamo';
+import { useLocalTable } from '#bin/local/runtime';
+import { DatasetLoad } from '#bin/local/datasetLoad';
+import { prepareSeedInWorker } from '#bin/local/earlyStart';
+import { generateDataset } from '#shared/data/generator';
+import { getCuratedEntity, getSeedMarker } from '#shared/store/curatedRepo';
+import { uuidv7 } from '#shared/ids';
+
+/*
+ * A first start's dataset as `npm start` loads it: generated and packed in a worker thread (TypeScript
+ * registered in it), written there once the table is known, the marker written last by the server.
+ */
+describe('the first start dataset worker', () => {
+  it('generates in a worker, writes every item to the table it is given, and the load reports progress until the marker is in', {
+    timeout: 180_000,
+  }, async () => {
+    const endpoint = inject('dynamoEndpoint');
+    const tableName = `outreach-seed-worker-${uuidv7()}`;
+    await ensureTable(endpoint, tableName);
+    useLocalTable(endpoint, tableName);
+    const scale = 0.02;
+    const load = new DatasetLoad(undefined, { seed: prepareSeedInWorker(scale), endpoint, tableName });
+    // Until the marker is written the curated endpoints are refused, with the progress made so far.
+    expect(load.unavailable()).toBeDefined();
+    await load.loaded;
+    expect(load.unavailable()).toBeUndefined();
+
+    const marker = await getSeedMarker();
+    expect(marker).toMatchObject({ scale, seed: expect.any(Number), items: expect.any(Number) });
+    const expected = generateDataset({ seed: marker!.seed, scale });
+    expect(marker!.counts).toMatchObject({ funds: expected.funds.length, companies: expected.companies.length });
+    // What the worker wrote is what the generator makes: the last company and person are readable by id.
+    const company = expected.companies.at(-1)!;
+    const person = expected.people.at(-1)!;
+    expect(await getCuratedEntity('company', company.id)).toEqual(company);
+    expect(await getCuratedEntity('person', person.id)).toEqual(person);
+  });
+});
