@@ -18,7 +18,7 @@ if (!row || !text) {
   console.error("  discord '/activate token:<activation_token>'   a slash command, signed with the session's key");
   process.exit(2);
 }
-if (!session || !session.platforms[row.platform]) {
+if (!session?.platforms[row.platform]) {
   console.error('No stand-in session: start the server with `npm start -- --stand-ins` first.');
   process.exit(1);
 }

@@ -154,13 +154,13 @@ export function createLocalApi(options: LocalApiOptions = {}): Server {
       for (let i = 0; i < req.rawHeaders.length; i += 2) {
         const [name, value] = [req.rawHeaders[i], req.rawHeaders[i + 1]];
         headers[name] = value;
-        (multiValueHeaders[name] ??= []).push(value);
+        multiValueHeaders[name] = [...(multiValueHeaders[name] ?? []), value];
       }
       const query = dictionary<string>();
       const multiQuery = dictionary<string[]>();
       for (const [k, v] of url.searchParams) {
         query[k] = v;
-        (multiQuery[k] ??= []).push(v);
+        multiQuery[k] = [...(multiQuery[k] ?? []), v];
       }
 
       let authorizer: Record<string, string> | null = null;
