@@ -2,7 +2,8 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { uuidv7 } from '#shared/ids';
 import type { QueueMessage, QueuePort } from '#shared/adapters/queue';
 
-export type BatchHandler = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
+// A handler of a queue without partial batch responses resolves to nothing (aws-lambda's SQSHandler).
+export type BatchHandler = (event: SQSEvent) => Promise<SQSBatchResponse | undefined> | Promise<void>;
 
 interface Pending {
   id: string;

@@ -145,7 +145,9 @@ export function createLocalApi(options: LocalApiOptions = {}): Server {
       route = `${match.spec.method} ${match.spec.path}`;
       const unavailable = match.spec.readsCuratedData ? options.curatedDatasetUnavailable?.() : undefined;
       if (unavailable) throw unavailable;
-      const values = match.pattern.exec(url.pathname)!.slice(1);
+      // The same pattern matched the path just above.
+      const values = match.pattern.exec(url.pathname)?.slice(1);
+      if (!values) throw new NotFoundError('Endpoint');
       const pathParameters = Object.fromEntries(match.names.map((n, i) => [n, decodePathParameter(n, values[i])]));
 
       // Header and query names are the caller's: `constructor` or `__proto__` must be plain keys.
