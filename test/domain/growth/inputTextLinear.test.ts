@@ -88,7 +88,10 @@ describe('the value scanners decide as the regular expressions they replace', ()
       'w',
     ];
     let seed = 42;
-    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     const samples = [
       'http://a.b',
       'HTTPS://x.io:80/p',
