@@ -73,4 +73,6 @@ function App() {
     }`;
 }
 
-render(html`<${App} />`, document.getElementById('app')!);
+const root = document.getElementById('app');
+if (!root) throw new Error('The console page has no #app element');
+render(html`<${App} />`, root);

@@ -147,6 +147,14 @@ export const FUNCTIONS = Object.fromEntries(
   (Object.keys(DEPLOYMENTS) as FunctionName[]).map((name) => [name, needsFrom(name)]),
 ) as Record<FunctionName, FunctionNeeds>;
 
+/** The stated timeout of a function a queue's visibility timeout is derived from; stating none fails the synth. */
+export function timeoutOf(name: FunctionName): Duration {
+  const { timeout } = needsOf(name);
+  if (!timeout)
+    throw new Error(`infra/functionCatalog.ts: function "${name}" feeds a queue and must state its timeout`);
+  return timeout;
+}
+
 export function needsOf(name: string): FunctionNeeds {
   const needs = Object.hasOwn(FUNCTIONS, name) ? FUNCTIONS[name as FunctionName] : undefined;
   if (!needs)

@@ -9,7 +9,7 @@ import { API_GROUPS } from '#shared/schemas/groups';
 import { platformSecretNames } from '#shared/adapters/platformCredentials';
 import { AppFunction } from './appFunction';
 import { DataTable } from './dataTable';
-import { type FunctionName, needsOf } from './functionCatalog';
+import { type FunctionName, needsOf, timeoutOf } from './functionCatalog';
 import { acknowledgeNagFindings } from './nagAcknowledgements';
 import { Monitoring } from './monitoring';
 import { Pipeline } from './pipeline';
@@ -115,14 +115,14 @@ export class OutreachIntelligenceStack extends Stack {
 
     const pipeline = new Pipeline(this, 'Pipeline', {
       worker: fn('worker'),
-      workerTimeout: needsOf('worker').timeout!,
+      workerTimeout: timeoutOf('worker'),
       deadLetterConsumer: fn('dead-letters'),
-      deadLetterConsumerTimeout: needsOf('dead-letters').timeout!,
+      deadLetterConsumerTimeout: timeoutOf('dead-letters'),
     });
 
     const webhooks = new WebhookDelivery(this, 'OutboundWebhookDelivery', {
       sender: fn('webhook-sender'),
-      senderTimeout: needsOf('webhook-sender').timeout!,
+      senderTimeout: timeoutOf('webhook-sender'),
     });
 
     for (const name of names) {

@@ -25,5 +25,5 @@ export function normaliseDomain(raw: string | undefined | null): string | undefi
 /** The domain of an e-mail address, normalised; undefined when there is none. */
 export const emailDomain = (email: string | undefined | null): string | undefined => {
   const at = email?.lastIndexOf('@') ?? -1;
-  return at > 0 ? normaliseDomain(email!.slice(at + 1)) : undefined;
+  return email && at > 0 ? normaliseDomain(email.slice(at + 1)) : undefined;
 };

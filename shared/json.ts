@@ -1,3 +1,10 @@
+/** A JSON object, as parsed or generated (a schema, a document): its values are read with checks. */
+export type JsonObject = Record<string, unknown>;
+
+/** The JSON object at a place of a document, or an empty one when the place holds none. */
+export const jsonObjectAt = (value: unknown): JsonObject =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as JsonObject) : {};
+
 /**
  * Stable JSON: object keys sorted by code point at every level and undefined values dropped, so
  * requests that mean the same thing serialise (and hash) the same whatever their key order.

@@ -1,3 +1,5 @@
+import { required } from './harness';
+import { mustGet } from '#shared/maps';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -65,7 +67,10 @@ export async function buildBundles(only?: readonly string[]): Promise<{ bundles:
   for (const [name, entry] of entries.filter(([name]) => !only || only.includes(name))) {
     const file = join(dir, name, 'index.js');
     const result = await build({ ...stackEsbuildOptions(entry, file), metafile: true, absWorkingDir: PROJECT_ROOT });
-    const output = Object.entries(result.metafile.outputs).find(([out]) => out.endsWith('index.js'))![1];
+    const output = required(
+      Object.entries(result.metafile.outputs).find(([out]) => out.endsWith('index.js')),
+      `the index.js output of ${name}`,
+    )[1];
     const sideFiles = copySideFiles(
       (FUNCTIONS as Record<string, FunctionNeeds | undefined>)[name]?.sideFiles ?? [],
       join(dir, name),
@@ -106,7 +111,7 @@ function loadOnce(bundle: BuiltBundle): number {
 export function loadTimes(bundles: BuiltBundle[], rounds = 9): Map<string, { median: number; min: number }> {
   const samples = new Map(bundles.map((b) => [b.name, [] as number[]]));
   for (let round = 0; round < rounds; round++)
-    for (const bundle of bundles) samples.get(bundle.name)!.push(loadOnce(bundle));
+    for (const bundle of bundles) mustGet(samples, bundle.name, 'samples').push(loadOnce(bundle));
   return new Map(
     [...samples].map(([name, xs]) => {
       const sorted = [...xs].sort((a, b) => a - b);
@@ -127,8 +132,11 @@ export async function printBundleFigures(print: (line: string) => void = console
   const { bundles, dispose } = await buildBundles();
   try {
     const times = loadTimes(bundles);
-    const hello = bundles.find((b) => b.name === HELLO_WORLD)!;
-    const helloMs = times.get(HELLO_WORLD)!;
+    const hello = required(
+      bundles.find((b) => b.name === HELLO_WORLD),
+      'the hello-world bundle',
+    );
+    const helloMs = mustGet(times, HELLO_WORLD, 'times');
     print(
       `Built with infra/bundling.ts (the stack's options); load = cold require in a fresh process with --enable-source-maps, 9 rounds (median, fastest). Goal: ratios <= 1.3.`,
     );
@@ -139,7 +147,7 @@ export async function printBundleFigures(print: (line: string) => void = console
       `${'function'.padEnd(14)} ${'KiB'.padStart(8)} ${'size x'.padStart(7)} ${'load ms'.padStart(8)} ${'load x'.padStart(7)} ${'min ms'.padStart(7)} ${'min x'.padStart(6)} ${'side KiB'.padStart(8)}  size x without Stripe (the goal allows Stripe's own code)`,
     );
     for (const b of bundles) {
-      const { median, min } = times.get(b.name)!;
+      const { median, min } = mustGet(times, b.name, 'times');
       const stripe = stripeBytes(b);
       const withoutStripe = stripe ? `  ${((b.bytes - stripe) / hello.bytes).toFixed(2)}` : '';
       const side = b.sideFiles.reduce((sum, f) => sum + f.bytes, 0);
@@ -170,14 +178,20 @@ export async function printMcpBundleFigures(print: (line: string) => void = cons
   const { bundles, dispose } = await buildBundles(['mcp', 'account', 'jobs', 'intelligence']);
   try {
     const times = loadTimes(bundles, 5);
-    const hello = bundles.find((b) => b.name === HELLO_WORLD)!;
-    const helloMs = times.get(HELLO_WORLD)!.median;
+    const hello = required(
+      bundles.find((b) => b.name === HELLO_WORLD),
+      'the hello-world bundle',
+    );
+    const helloMs = mustGet(times, HELLO_WORLD, 'times').median;
     for (const b of bundles) {
       print(
-        `bundle ${b.name.padEnd(13)} ${(b.bytes / 1024).toFixed(1).padStart(8)} KiB  ${(b.bytes / hello.bytes).toFixed(2)}x hello-world  load ${times.get(b.name)!.median.toFixed(1)} ms (${(times.get(b.name)!.median / helloMs).toFixed(2)}x)`,
+        `bundle ${b.name.padEnd(13)} ${(b.bytes / 1024).toFixed(1).padStart(8)} KiB  ${(b.bytes / hello.bytes).toFixed(2)}x hello-world  load ${mustGet(times, b.name, 'times').median.toFixed(1)} ms (${(mustGet(times, b.name, 'times').median / helloMs).toFixed(2)}x)`,
       );
     }
-    const mcp = bundles.find((b) => b.name === 'mcp')!;
+    const mcp = required(
+      bundles.find((b) => b.name === 'mcp'),
+      'the mcp bundle',
+    );
     const sdk = bytesFrom(mcp, /node_modules\/@modelcontextprotocol\//);
     const stripe = bytesFrom(mcp, /node_modules\/stripe\//);
     print(

@@ -1,3 +1,5 @@
+import { required } from './harness';
+import { mustGet } from '#shared/maps';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { randomUUID } from 'node:crypto';
@@ -141,19 +143,20 @@ export async function printColdStarts(samples = 20, print: (line: string) => voi
     await ensureTable(dynamo.endpoint, LOCAL_TABLE);
     installLocalPorts();
     const apiKey = await ensureDemoAccount({ email: 'bench-cold@example.com', tier: 'pro', credits: 1000 });
-    const identity = (await identifyCaller(`Bearer ${apiKey}`))!;
+    const identity = required(await identifyCaller(`Bearer ${apiKey}`), 'the demo caller');
     const caller: Caller = { ...identity, apiKey };
     const calls = new Map(bundles.map((b) => [b.name, FIRST_CALLS[b.name](caller)]));
     const taken = new Map(bundles.map((b) => [b.name, [] as Sample[]]));
     for (let round = 0; round < samples; round++)
-      for (const b of bundles) taken.get(b.name)!.push(await coldOnce(b, dynamo.endpoint, calls.get(b.name)!));
+      for (const b of bundles)
+        mustGet(taken, b.name, 'taken').push(await coldOnce(b, dynamo.endpoint, mustGet(calls, b.name, 'calls')));
     const stats = (name: string, key: keyof Sample) => ({
       p50: percentile(
-        taken.get(name)!.map((s) => s[key]),
+        mustGet(taken, name, 'taken').map((s) => s[key]),
         50,
       ),
       p95: percentile(
-        taken.get(name)!.map((s) => s[key]),
+        mustGet(taken, name, 'taken').map((s) => s[key]),
         95,
       ),
     });
@@ -167,9 +170,9 @@ export async function printColdStarts(samples = 20, print: (line: string) => voi
     for (const b of bundles) {
       const total = stats(b.name, 'total');
       const load = stats(b.name, 'load');
-      const ev = calls.get(b.name)!.event as { httpMethod?: string; path?: string; type?: string };
+      const ev = mustGet(calls, b.name, 'calls').event as { httpMethod?: string; path?: string; type?: string };
       const route = ev.httpMethod
-        ? `${ev.httpMethod} ${ev.path!.replace('/api/v1', '')}`
+        ? `${ev.httpMethod} ${(ev.path ?? '').replace('/api/v1', '')}`
         : ev.type
           ? `${ev.type} authorizer`
           : 'GetItem';

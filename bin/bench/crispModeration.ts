@@ -3,6 +3,7 @@
  * causes reaching Crisp. A small Crisp API answers locally (`{error, reason, data}`), so the figure is
  * the service's own: signature check, engine, planning, queue and the adapter.
  */
+import { mustGet } from '#shared/maps';
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -37,7 +38,7 @@ export const crispModerationBench: BenchSuite = {
   async run({ call, baseUrl, print }) {
     const arrivals = new Map<string, number>();
     const api = await startCrispApi((method, path) => {
-      if (method === 'DELETE') arrivals.set(path.split('/').pop()!, performance.now());
+      if (method === 'DELETE') arrivals.set(path.slice(path.lastIndexOf('/') + 1), performance.now());
     });
     const saved = Object.fromEntries(['CRISP_API_BASE', ...Object.keys(ENV)].map((n) => [n, process.env[n]]));
     Object.assign(process.env, ENV, { CRISP_API_BASE: api.url });
@@ -95,7 +96,7 @@ export const crispModerationBench: BenchSuite = {
         hook.push(performance.now() - start);
         if (res.status !== 200) throw new Error(`hook answered ${res.status}`);
         while (!arrivals.has(String(fingerprint))) await new Promise((r) => setTimeout(r, 1));
-        toPlatform.push(arrivals.get(String(fingerprint))! - start);
+        toPlatform.push(mustGet(arrivals, String(fingerprint), 'arrivals') - start);
       }
       hook.sort((a, b) => a - b);
       toPlatform.sort((a, b) => a - b);

@@ -1,3 +1,4 @@
+import { required } from './harness';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,7 +52,7 @@ async function timedStart(dataDir: string, print: (line: string) => void, label:
     const api = `http://127.0.0.1:${port}/api/v1`;
     const health = await until(started, async () => (await fetch(`${api}/health`)).ok, alive);
     const keys = await until(started, async () => /Developer demo key: \S+/.test(stdout), alive);
-    const proKey = /Pro demo key: (\S+)/.exec(stdout)![1];
+    const proKey = required(/Pro demo key: (\S+)/.exec(stdout), 'the pro demo key in the output')[1];
     const resolveOk = async () =>
       (
         await fetch(`${api}/intelligence/resolve`, {

@@ -23,7 +23,7 @@ export const growthBench: BenchSuite = {
     );
 
     const plan = (await call('POST', '/growth/resolve', { body: { goal_text, input_text: small } })).goal_plan;
-    const quotes: any[] = [];
+    const quotes: { quote_token: string; goal_plan: unknown }[] = [];
     await measure('POST /growth/quote', N, async () =>
       quotes.push(await call('POST', '/growth/quote', { body: { goal_plan: plan } })),
     );

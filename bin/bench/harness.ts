@@ -7,6 +7,7 @@ export interface BenchContext {
   developerKey: string;
   ports: LocalPorts;
   /** One HTTP call; throws on a status other than `expect` (default: any 2xx). */
+  // biome-ignore lint/suspicious/noExplicitAny: a response body, read like a test reads one (a wrong guess fails the run loudly); typing each bench call by its route is left to do
   call(method: string, path: string, options?: { key?: string; body?: unknown; expect?: number }): Promise<any>;
   /** Runs `fn` `count` times (sequentially) and prints p50/p95 and DynamoDB requests per call. */
   measure(label: string, count: number, fn: (i: number) => Promise<unknown>): Promise<Measurement>;
@@ -78,4 +79,10 @@ export function createBenchContext(
       return m;
     },
   };
+}
+
+/** A value the bench cannot go on without: its absence stops the suite with a message, not an undefined read. */
+export function required<T>(value: T | null | undefined, what: string): T {
+  if (value === null || value === undefined) throw new Error(`bench: ${what} is missing`);
+  return value;
 }

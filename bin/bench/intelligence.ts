@@ -25,7 +25,7 @@ export const intelligenceBench: BenchSuite = {
   async run({ call, measure, print }) {
     // An earlier suite of the same run may have seeded a smaller dataset (the jobs suite seeds a third).
     const marker = await getSeedMarker();
-    if (!marker || marker.scale !== 1) {
+    if (marker?.scale !== 1) {
       const seeded = await seedCuratedDataset({ force: true });
       print(`seeded ${seeded.marker.items} curated items in ${(seeded.ms / 1000).toFixed(1)} s`);
     }

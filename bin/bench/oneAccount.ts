@@ -1,3 +1,4 @@
+import { mustGet } from '#shared/maps';
 import { createAccount } from '#shared/domain/accounts/accounts';
 import { getBalance, ledgerBetween } from '#shared/domain/credits/credits';
 import { seedCuratedDataset } from '#shared/data/seed';
@@ -76,7 +77,7 @@ async function runRound(ctx: BenchContext, keys: (string | undefined)[], label: 
       return await fn();
     } finally {
       const ms = performance.now() - start;
-      byKind.get(kind)!.push(ms);
+      mustGet(byKind, kind, 'byKind').push(ms);
       all.push(ms);
     }
   };
@@ -127,7 +128,7 @@ async function runRound(ctx: BenchContext, keys: (string | undefined)[], label: 
     `${label === 'one' ? 'one account' : `${CLIENTS} accounts`}: ${all.length} requests in ${seconds.toFixed(1)} s = ${(all.length / seconds).toFixed(1)} req/s, p50 ${round.p50.toFixed(0)} ms, p99 ${round.p99.toFixed(0)} ms, ${failures} failed loops`,
   );
   for (const kind of KINDS) {
-    const times = byKind.get(kind)!.sort((a, b) => a - b);
+    const times = mustGet(byKind, kind, 'byKind').sort((a, b) => a - b);
     print(
       `  ${kind.padEnd(11)} n=${String(times.length).padStart(5)}  p50=${percentile(times, 50).toFixed(0).padStart(6)} ms  p95=${percentile(times, 95).toFixed(0).padStart(6)} ms  p99=${percentile(times, 99).toFixed(0).padStart(6)} ms`,
     );

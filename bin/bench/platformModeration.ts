@@ -3,6 +3,7 @@
  * call it causes reaching Telegram. A small recording Bot API answers locally (what Telegram would),
  * so the figure is the service's own: webhook, engine, planning, queue and the adapter.
  */
+import { mustGet } from '#shared/maps';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BenchSuite } from './harness';
@@ -12,7 +13,7 @@ const BASE = '/integrations/moderation';
 const TOKEN = 'bench:token';
 const SECRET = 'bench-webhook-secret';
 
-async function startBotApi(onCall: (method: string, body: any) => void) {
+async function startBotApi(onCall: (method: string, body: Record<string, unknown>) => void) {
   const server = createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => (raw += c));
@@ -42,7 +43,7 @@ export const platformModerationBench: BenchSuite = {
   async run({ call, baseUrl, print }) {
     const arrivals = new Map<number, number>();
     const api = await startBotApi((method, body) => {
-      if (method === 'deleteMessage') arrivals.set(body.message_id, performance.now());
+      if (method === 'deleteMessage') arrivals.set(Number(body.message_id), performance.now());
     });
     const saved = {
       token: process.env.TELEGRAM_BOT_TOKEN,
@@ -99,7 +100,7 @@ export const platformModerationBench: BenchSuite = {
         webhook.push(performance.now() - start);
         if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
         while (!arrivals.has(messageId)) await new Promise((r) => setTimeout(r, 1));
-        toPlatform.push(arrivals.get(messageId)! - start);
+        toPlatform.push(mustGet(arrivals, messageId, 'arrivals') - start);
       }
       webhook.sort((a, b) => a - b);
       toPlatform.sort((a, b) => a - b);

@@ -6,6 +6,7 @@
  * - how many subreddits one deployment serves inside the ~100 requests a minute of one Reddit app;
  * - latency from a poll starting (the minute's schedule, or POST /sync) to the removal reaching Reddit.
  */
+import { required } from './harness';
 import { randomUUID } from 'node:crypto';
 import { startRedditStandIn } from '#test/support/redditStandIn';
 import { fanOutPolls, runPoll } from '#shared/domain/moderation/polling';
@@ -120,7 +121,11 @@ export const redditModerationBench: BenchSuite = {
         await call('POST', `${BASE}/sync`, { body: { community_id: id }, expect: 200 });
         while (!reddit.calls.some((c) => c.path === '/api/remove' && c.form.id === item))
           await new Promise((r) => setTimeout(r, 2));
-        latencies.push(reddit.calls.find((c) => c.path === '/api/remove' && c.form.id === item)!.at - start);
+        const removal = required(
+          reddit.calls.find((c) => c.path === '/api/remove' && c.form.id === item),
+          'the removal call',
+        );
+        latencies.push(removal.at - start);
       }
       latencies.sort((a, b) => a - b);
       print(

@@ -1,3 +1,5 @@
+import { required } from './harness';
+import { mustGet } from '#shared/maps';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { announce, webhookEvent } from '#shared/domain/webhooks/outbox';
@@ -34,7 +36,7 @@ export const webhooksBench: BenchSuite = {
         body: { url, event_types: ['credits.low'] },
         expect: 201,
       });
-      const userId = (await findUserIdByEmail('bench-pro@example.com'))!;
+      const userId = required(await findUserIdByEmail('bench-pro@example.com'), 'the pro demo user');
       const latencies: number[] = [];
       for (let i = 0; i < EVENTS; i++) {
         const event = webhookEvent(userId, 'credits.low', { kind: 'credits', id: userId }, new Date().toISOString(), {
@@ -45,7 +47,7 @@ export const webhooksBench: BenchSuite = {
         await writeTogether({ event: event.item });
         await announce([event]);
         while (!arrivals.has(event.eventId)) await new Promise<void>((resolve) => (notify = resolve));
-        latencies.push(arrivals.get(event.eventId)! - start);
+        latencies.push(mustGet(arrivals, event.eventId, 'arrivals') - start);
       }
       latencies.sort((a, b) => a - b);
       print(

@@ -22,7 +22,8 @@ export class AuthorizerCache<T> {
     const value = await authorize(header);
     this.entries.delete(header);
     if (value !== undefined && value !== null) {
-      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+      const oldest = this.entries.keys().next();
+      if (this.entries.size >= MAX_ENTRIES && !oldest.done) this.entries.delete(oldest.value);
       this.entries.set(header, { value, expiresAt: this.now() + AUTHORIZER_CACHE_SECONDS * 1000 });
     }
     return value;

@@ -124,9 +124,7 @@ export async function startDynamo(
   const storage = options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory'];
   const launcher = launcherClassPath(jar);
   if (!launcher)
-    process.stderr.write(
-      'No javac (a JDK) found: DynamoDB Local listens on every interface, not only on ' + host + '.\n',
-    );
+    process.stderr.write(`No javac (a JDK) found: DynamoDB Local listens on every interface, not only on ${host}.\n`);
   const main = launcher
     ? ['-cp', `${jar}${process.platform === 'win32' ? ';' : ':'}${launcher}`, 'LoopbackDynamoDBLocal', host]
     : ['-jar', jar];

@@ -2,7 +2,8 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { uuidv7 } from '#shared/ids';
 import type { QueueMessage, QueuePort } from '#shared/adapters/queue';
 
-export type BatchHandler = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
+// A handler of a queue without partial batch responses resolves to nothing (aws-lambda's SQSHandler).
+export type BatchHandler = (event: SQSEvent) => Promise<SQSBatchResponse | undefined> | Promise<void>;
 
 /** SQS bills each 64 KiB chunk of a request's payload as one request. */
 const SQS_CHUNK_BYTES = 64 * 1024;

@@ -147,7 +147,9 @@ export function createLocalApi(options: LocalApiOptions = {}): Server {
       route = `${match.spec.method} ${match.spec.path}`;
       const unavailable = match.spec.readsCuratedData ? options.curatedDatasetUnavailable?.() : undefined;
       if (unavailable) throw unavailable;
-      const values = match.pattern.exec(url.pathname)!.slice(1);
+      // The same pattern matched the path just above.
+      const values = match.pattern.exec(url.pathname)?.slice(1);
+      if (!values) throw new NotFoundError('Endpoint');
       const pathParameters = Object.fromEntries(match.names.map((n, i) => [n, decodePathParameter(n, values[i])]));
 
       // Header and query names are the caller's: `constructor` or `__proto__` must be plain keys.
@@ -156,13 +158,13 @@ export function createLocalApi(options: LocalApiOptions = {}): Server {
       for (let i = 0; i < req.rawHeaders.length; i += 2) {
         const [name, value] = [req.rawHeaders[i], req.rawHeaders[i + 1]];
         headers[name] = value;
-        (multiValueHeaders[name] ??= []).push(value);
+        multiValueHeaders[name] = [...(multiValueHeaders[name] ?? []), value];
       }
       const query = dictionary<string>();
       const multiQuery = dictionary<string[]>();
       for (const [k, v] of url.searchParams) {
         query[k] = v;
-        (multiQuery[k] ??= []).push(v);
+        multiQuery[k] = [...(multiQuery[k] ?? []), v];
       }
 
       let authorizer: Record<string, string> | null = null;

@@ -20,7 +20,10 @@ export const handler = withPorts(
     createWebhookEndpoint: async ({ user, body }) => createEndpoint(user.id, body),
     listWebhookEndpoints: async ({ user, query }) => pageEndpoints(user.id, query),
     getWebhookEndpoint: async ({ user, params }) => readEndpoint(user.id, params.endpoint_id),
-    deleteWebhookEndpoint: async ({ user, params }) => (await removeEndpoint(user.id, params.endpoint_id), noContent()),
+    deleteWebhookEndpoint: async ({ user, params }) => {
+      await removeEndpoint(user.id, params.endpoint_id);
+      return noContent();
+    },
     rotateWebhookSecret: async ({ user, params, event }) =>
       rotateEndpointSecret(user.id, params.endpoint_id, new Date(event.requestContext.requestTimeEpoch)),
     listWebhookDeliveries: async ({ user, query }) => listDeliveryPage(user.id, query),

@@ -19,10 +19,11 @@ export class EventBridgeEvents implements EventsPort {
   ) {}
 
   private load() {
-    return (this.sdk ??= import('./sdk/eventBridge').then((module) => ({
+    this.sdk ??= import('./sdk/eventBridge').then((module) => ({
       client: new module.EventBridgeClient(this.config),
       module,
-    })));
+    }));
+    return this.sdk;
   }
 
   async publish(events: DomainEvent[]): Promise<void> {

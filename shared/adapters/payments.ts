@@ -12,13 +12,14 @@ export class StripePayments implements PaymentsPort {
   constructor(private readonly secretKey: () => Promise<string>) {}
   async createCheckoutSession(request: CheckoutRequest): Promise<CheckoutSession> {
     // A failed secret read is not remembered: the next request tries again.
-    const stripe = await (this.stripe ??= Promise.all([this.secretKey(), import('stripe')]).then(
+    this.stripe ??= Promise.all([this.secretKey(), import('stripe')]).then(
       ([key, { default: StripeClient }]) => new StripeClient(key),
       (err) => {
         this.stripe = undefined;
         throw err;
       },
-    ));
+    );
+    const stripe = await this.stripe;
     const price = (env: StripePriceSetting) => {
       const id = config().stripePrices[env];
       if (!id) throw new Error(`Stripe is configured but ${env} is not set`);

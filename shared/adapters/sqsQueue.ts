@@ -21,7 +21,8 @@ export class SqsQueue implements QueuePort {
   ) {}
 
   private load() {
-    return (this.sdk ??= import('./sdk/sqs').then((module) => ({ client: new module.SQSClient(this.config), module })));
+    this.sdk ??= import('./sdk/sqs').then((module) => ({ client: new module.SQSClient(this.config), module }));
+    return this.sdk;
   }
 
   async send(messages: QueueMessage[]): Promise<void> {

@@ -9,7 +9,8 @@ let webhooks: Promise<Stripe['webhooks']> | undefined;
  * webhooks) answer other routes, and a cold start should not evaluate it for them.
  */
 export function stripeSignatures(): Promise<Stripe['webhooks']> {
-  return (webhooks ??= import('stripe').then(
+  webhooks ??= import('stripe').then(
     ({ default: StripeClient }) => new StripeClient('sk_signature_checks_only').webhooks,
-  ));
+  );
+  return webhooks;
 }

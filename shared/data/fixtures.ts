@@ -222,7 +222,7 @@ export const FIXED_PEOPLE: CuratedPerson[] = [
       'investment',
       { xUrl: 'https://x.com/helenavance', telegramHandle: '@hvance', phone: '+1 415 555 0142' },
     ],
-    (f, l) => `${lower(f)}@polaris.vc`,
+    (f) => `${lower(f)}@polaris.vc`,
   ),
   person(
     lattice,

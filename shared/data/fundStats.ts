@@ -29,7 +29,8 @@ export function sectorRecord(fund: Pick<CuratedFund, 'id' | 'rounds'>, sector: S
   for (const round of fund.rounds as CuratedRound[]) {
     if (round.sector !== sector) continue;
     const led = round.leadFundId === fund.id;
-    const entry = (record[round.stage] ??= { led: 0, joined: 0, latest: null, recent: 0 });
+    const entry = record[round.stage] ?? { led: 0, joined: 0, latest: null, recent: 0 };
+    record[round.stage] = entry;
     if (led) entry.led += 1;
     else entry.joined += 1;
     if (round.announcedOn >= since) entry.recent += 1;

@@ -9,11 +9,9 @@ import {
   BUILDER_CATEGORIES,
   ECOSYSTEMS,
   HACKATHONS,
-  JURISDICTIONS,
   LOCATIONS,
   PLATFORMS,
   SECTORS,
-  SKILLS,
   STAGES,
   formatPlace,
   termLabel,
@@ -40,6 +38,7 @@ import {
   type HackathonEntry,
   DATASET_AS_OF,
 } from './model';
+import { getOrInsertComputed, mustGet } from '#shared/maps';
 import { FIXED_BUILDERS, FIXED_COMPANIES, FIXED_FUNDS, FIXED_IDS, FIXED_KOLS, FIXED_PEOPLE } from './fixtures';
 
 export const DEFAULT_SEED = 20261122;
@@ -640,16 +639,16 @@ export function generateDataset(options: GenerateOptions = {}): CuratedDataset {
   // Funds that like to invest together: each fund gets a few regular co-investors.
   const friends = new Map<string, string[]>(funds.map((fund) => [fund.id, [] as string[]]));
   for (const fund of funds)
-    for (const other of some(funds, 2, 5)) if (other.id !== fund.id) friends.get(fund.id)!.push(other.id);
-  friends.get(FIXED_IDS.polaris)!.push(FIXED_IDS.lattice, FIXED_IDS.lattice, FIXED_IDS.lattice);
+    for (const other of some(funds, 2, 5))
+      if (other.id !== fund.id) mustGet(friends, fund.id, 'co-investors').push(other.id);
+  mustGet(friends, FIXED_IDS.polaris, 'co-investors').push(FIXED_IDS.lattice, FIXED_IDS.lattice, FIXED_IDS.lattice);
   const byId = new Map(funds.map((fund) => [fund.id, fund]));
   const fundsFor = new Map<string, CuratedFund[]>();
   for (const fund of funds)
     for (const s of fund.sectors)
       for (const st of fund.stages) {
         const key = `${s}|${st}`;
-        if (!fundsFor.has(key)) fundsFor.set(key, []);
-        fundsFor.get(key)!.push(fund);
+        getOrInsertComputed(fundsFor, key, () => []).push(fund);
       }
   const leadWeight = (fund: CuratedFund) =>
     (fund.fundType === 'angel_syndicate' || fund.fundType === 'dao' ? 1 : 4 - fund.tier) *
@@ -722,17 +721,17 @@ export function generateDataset(options: GenerateOptions = {}): CuratedDataset {
       const pool = fundsFor.get(`${sector}|${stage}`) ?? funds;
       const lead =
         company.id === FIXED_IDS.nebula && r === 0
-          ? byId.get(FIXED_IDS.polaris)!
+          ? mustGet(byId, FIXED_IDS.polaris, 'fund')
           : f.helpers.weightedArrayElement(pool.map((value) => ({ value, weight: leadWeight(value) })));
       const investors = [lead];
       const coCount = stage === 'pre-seed' ? between(0, 2) : between(1, 4);
       for (let k = 0; k < coCount; k++) {
-        const friendIds = friends.get(lead.id)!;
-        const candidate = chance(0.55) && friendIds.length ? byId.get(pick(friendIds))! : pick(pool);
+        const friendIds = mustGet(friends, lead.id, 'co-investors');
+        const candidate = chance(0.55) && friendIds.length ? mustGet(byId, pick(friendIds), 'fund') : pick(pool);
         if (!investors.includes(candidate)) investors.push(candidate);
       }
       if (company.id === FIXED_IDS.nebula && r === 0 && !investors.some((x) => x.id === FIXED_IDS.lattice))
-        investors.push(byId.get(FIXED_IDS.lattice)!);
+        investors.push(mustGet(byId, FIXED_IDS.lattice, 'fund'));
       const [lo, hi] = STAGE_AMOUNTS[stage];
       const round: CuratedRound = {
         id: `rnd-${pad(rounds.length + 1)}`,
@@ -764,7 +763,7 @@ export function generateDataset(options: GenerateOptions = {}): CuratedDataset {
     const investors = [
       lead,
       ...some(
-        friends.get(lead.id)!.map((id) => byId.get(id)!),
+        mustGet(friends, lead.id, 'co-investors').map((id) => mustGet(byId, id, 'fund')),
         0,
         2,
       ).filter((x) => x.id !== lead.id),
@@ -784,7 +783,7 @@ export function generateDataset(options: GenerateOptions = {}): CuratedDataset {
     };
     rounds.push(round);
     company.rounds.push(round);
-    for (const inv of round.investors) byId.get(inv.id)!.rounds.push(round);
+    for (const inv of round.investors) mustGet(byId, inv.id, 'fund').rounds.push(round);
   }
   const newestFirst = (a: CuratedRound, b: CuratedRound) =>
     b.announcedOn.localeCompare(a.announcedOn) || b.id.localeCompare(a.id);
@@ -1007,7 +1006,10 @@ export function generateDataset(options: GenerateOptions = {}): CuratedDataset {
     const skills = [
       ...new Set([
         ...some(CATEGORY_SKILLS[category], 2, 4),
-        ...ecosystems.flatMap((e) => (ECOSYSTEM_SKILLS[e] && chance(0.7) ? [pick(ECOSYSTEM_SKILLS[e]!)] : [])),
+        ...ecosystems.flatMap((e) => {
+          const ecosystemSkills = ECOSYSTEM_SKILLS[e];
+          return ecosystemSkills && chance(0.7) ? [pick(ecosystemSkills)] : [];
+        }),
       ]),
     ];
     const first = f.person.firstName();

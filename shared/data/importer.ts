@@ -281,7 +281,7 @@ export async function importCuratedRecords(content: string): Promise<ImportOutco
     if (record.kind === 'person') referenced.add(record.companyId);
     if (record.kind === 'builder' && record.companyId) referenced.add(record.companyId);
     if (record.kind === 'round')
-      [record.companyId, record.leadFundId, ...record.investorIds].forEach((x) => referenced.add(x));
+      for (const x of [record.companyId, record.leadFundId, ...record.investorIds]) referenced.add(x);
   }
   // Existing versions of the records in the file too: their stale index entries are removed.
   for (const { record } of records) if (record.kind !== 'round') referenced.add(record.id);
@@ -292,7 +292,10 @@ export async function importCuratedRecords(content: string): Promise<ImportOutco
     if (kind) byKind.set(kind, [...(byKind.get(kind) ?? []), ref]);
   }
   for (const [kind, list] of byKind) for (const [k, v] of await getCuratedEntities(kind, list)) stored.set(k, v);
-  const exists = (ref: string) => (inFile.has(ref) && inFile.get(ref)!.kind !== 'round') || stored.has(ref);
+  const exists = (ref: string) => {
+    const kindInFile = inFile.get(ref)?.kind;
+    return (kindInFile !== undefined && kindInFile !== 'round') || stored.has(ref);
+  };
   for (const { line, record } of records) {
     const refs =
       record.kind === 'person'
@@ -318,7 +321,10 @@ export async function importCuratedRecords(content: string): Promise<ImportOutco
   const items = entities.flatMap(curatedItemsFor);
   const newKeys = new Set(items.map((i) => `${i.pk}|${i.sk}`));
   const stale = [...entities]
-    .flatMap((e) => (stored.has(e.id) ? curatedItemsFor(stored.get(e.id)!) : []))
+    .flatMap((e) => {
+      const before = stored.get(e.id);
+      return before ? curatedItemsFor(before) : [];
+    })
     .filter((i) => !newKeys.has(`${i.pk}|${i.sk}`))
     .map((i) => ({ pk: i.pk, sk: i.sk }));
   await putCuratedItems(items);
@@ -326,7 +332,7 @@ export async function importCuratedRecords(content: string): Promise<ImportOutco
   // The funds' portfolios follow their companies and contacts, earlier versions included (a person who
   // moved was their former company's contact), read back as stored now.
   await refreshPortfolios(
-    [...entities, ...entities.flatMap((e) => (stored.has(e.id) ? [stored.get(e.id)!] : []))],
+    [...entities, ...entities.flatMap((e) => stored.get(e.id) ?? [])],
     new Map([...stored, ...entities.map((e) => [e.id, e] as const)]),
   );
   forgetCachedFacets();

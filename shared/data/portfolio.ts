@@ -61,8 +61,9 @@ export function fundsConcerned(
   entity: (id: string) => CuratedEntity | undefined,
 ): Set<string> {
   const funds = new Set<string>();
-  const investorsOf = (company: CuratedCompany) =>
-    company.rounds.forEach((r) => r.investors.forEach((i) => funds.add(i.id)));
+  const investorsOf = (company: CuratedCompany) => {
+    for (const r of company.rounds) for (const i of r.investors) funds.add(i.id);
+  };
   for (const e of changed) {
     if (e.kind === 'fund') funds.add(e.id);
     else if (e.kind === 'company') investorsOf(e);

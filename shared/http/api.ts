@@ -12,7 +12,14 @@ import { idempotency } from './chain/idempotency';
 import { inputValidation } from './chain/inputValidation';
 import { requestScope } from './chain/requestScope';
 import { routeMatcher } from './chain/routeMatcher';
-import type { ApiContext, ApiLambdaContext, ApiMiddleware, RequestState, Route } from './chain/state';
+import {
+  checkedRequest,
+  type ApiContext,
+  type ApiLambdaContext,
+  type ApiMiddleware,
+  type RequestState,
+  type Route,
+} from './chain/state';
 import { subscriptionCheck } from './chain/subscriptionCheck';
 import { accessLog, callerTelemetry } from './chain/telemetry';
 import type { EndpointSpec } from './endpoint';
@@ -101,10 +108,10 @@ export function createApiHandler<E extends Record<string, EndpointSpec>>(
     .use(requestChecks(routes))
     .use(idempotency())
     .handler(async (_event, context) => {
-      const state = context.apiRequest!;
+      const { route, ctx } = checkedRequest(context.apiRequest);
       // Every response that spends or refunds the caller's credits says so.
-      const { result, headers } = await meterCredits(state.ctx!.user?.id, () => state.route!.handle(state.ctx!));
-      const response = toResult(result, state.route!.spec, state.requestId);
+      const { result, headers } = await meterCredits(ctx.user?.id, () => route.handle(ctx));
+      const response = toResult(result, route.spec, ctx.requestId);
       return { ...response, headers: { ...response.headers, ...headers } };
     });
 }
@@ -128,7 +135,7 @@ export function createStreamGate<S extends EndpointSpec>(spec: S, check: (ctx: A
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(requestChecks([{ spec, handle: async () => undefined }]))
     .handler(async (_event, context) => {
-      await check(context.apiRequest!.ctx as ApiContext<S>);
+      await check(checkedRequest(context.apiRequest).ctx as ApiContext<S>);
       return ready;
     });
   return async (event: APIGatewayProxyEvent, context: ApiLambdaContext): Promise<GateOutcome<S>> => {

@@ -3,8 +3,9 @@ import * as z from '#shared/schemas/zod';
 import type { EndpointSpec, ErrorStatus } from './endpoint';
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotencyKey';
 import { errorBody } from '#shared/schemas/common';
+import { jsonObjectAt, type JsonObject } from '#shared/json';
 
-type Json = Record<string, any>;
+type Json = JsonObject;
 
 const ERROR_STATUSES: Record<ErrorStatus, string> = {
   400: 'Invalid request: its body, query, path, headers or HTTP syntax (validation_error)',
@@ -55,9 +56,9 @@ function schemaOf(schema: z.core.$ZodType, io: 'input' | 'output', components: J
   const raw = JSON.stringify(z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }));
   const json = JSON.parse(raw.replaceAll('"#/$defs/', '"#/components/schemas/')) as Json;
   const { $schema: _s, $defs, ...rest } = json;
-  for (const [id, def] of Object.entries(($defs ?? {}) as Json)) components[id] = def;
-  if (rest.id && typeof rest.id === 'string') {
-    const id = rest.id as string;
+  for (const [id, def] of Object.entries(jsonObjectAt($defs))) components[id] = def;
+  if (typeof rest.id === 'string' && rest.id) {
+    const id = rest.id;
     delete rest.id;
     components[id] = rest;
     return { $ref: `#/components/schemas/${id}` };
@@ -68,8 +69,8 @@ function schemaOf(schema: z.core.$ZodType, io: 'input' | 'output', components: J
 function parametersOf(schema: z.core.$ZodType | undefined, where: 'query' | 'path', components: Json): Json[] {
   if (!schema) return [];
   const json = schemaOf(schema, 'input', components);
-  const required = new Set<string>(json.required ?? []);
-  return Object.entries((json.properties ?? {}) as Json).map(([name, s]) => ({
+  const required = new Set<unknown>(Array.isArray(json.required) ? json.required : []);
+  return Object.entries(jsonObjectAt(json.properties)).map(([name, s]) => ({
     name,
     in: where,
     required: where === 'path' || required.has(name),
@@ -193,7 +194,7 @@ function webhooksOf(components: Json): Json {
 export function buildOpenApi(endpoints: EndpointSpec[], serverUrl?: string): Json {
   const components: Json = {};
   const errorRef = schemaOf(errorBody, 'output', components);
-  const paths: Json = {};
+  const paths: Record<string, Json> = {};
   for (const spec of endpoints) {
     const responses: Json = { [String(spec.successStatus ?? 200)]: successOf(spec, components) };
     for (const code of errorStatusesOf(spec)) {
@@ -227,7 +228,9 @@ export function buildOpenApi(endpoints: EndpointSpec[], serverUrl?: string): Jso
     if (spec.rawBody)
       operation.requestBody = { required: true, content: { 'application/json': { schema: { type: 'object' } } } };
     operation.security = spec.auth === 'none' ? [] : [{ apiKey: [] }];
-    (paths[spec.path] ??= {})[spec.method.toLowerCase()] = operation;
+    const pathItem = paths[spec.path] ?? {};
+    pathItem[spec.method.toLowerCase()] = operation;
+    paths[spec.path] = pathItem;
   }
   return {
     openapi: '3.1.0',

@@ -67,7 +67,8 @@ export async function runTool(
   }
   if (!tool.operationId) return successResult(packagePage(page.offset, page.limit), {});
 
-  const op = OPERATIONS.get(tool.operationId)!;
+  const op = OPERATIONS.get(tool.operationId);
+  if (!op) throw new Error(`Tool ${tool.name} names an unknown operation ${tool.operationId}`);
   const headers: Record<string, string> = {};
   if (tool.kind === 'spend') {
     const token = args.quote_token;

@@ -5,9 +5,10 @@
 import * as z from '#shared/schemas/zod';
 import type { EndpointSpec } from '#shared/http/endpoint';
 import { packageCatalogue } from '#shared/schemas/mcp';
+import { jsonObjectAt, type JsonObject } from '#shared/json';
 import { MAX_PAGE, type ToolDef } from './tools';
 
-export type Json = Record<string, any>;
+export type Json = JsonObject;
 
 /** A self-contained JSON Schema (its shared parts under $defs), without the dialect and registry id MCP clients do not expect. */
 export function jsonSchemaOf(schema: z.core.$ZodType, io: 'input' | 'output'): Json {
@@ -19,9 +20,9 @@ export function jsonSchemaOf(schema: z.core.$ZodType, io: 'input' | 'output'): J
   // A schema with a registry id comes back as a reference to itself: MCP wants the object at the root.
   const named =
     typeof rest.$ref === 'string' && rest.$ref.startsWith('#/$defs/') ? rest.$ref.slice('#/$defs/'.length) : undefined;
-  if (named === undefined || !rest.$defs?.[named]) return rest;
+  if (named === undefined || !jsonObjectAt(rest.$defs)[named]) return rest;
   const { $ref: _ref, $defs, ...others } = rest;
-  const { id: _named, ...root } = $defs[named] as Json;
+  const { id: _named, ...root } = jsonObjectAt(jsonObjectAt($defs)[named]);
   return { ...others, ...root, $defs };
 }
 
@@ -49,30 +50,33 @@ const offsetArgument = {
 const CARRIED = ['oneOf', 'anyOf', 'allOf', 'minProperties', 'description'] as const;
 
 export function toolInputSchema(tool: ToolDef, spec: EndpointSpec | undefined): Json {
-  const merged: Json = { type: 'object', properties: {}, required: [] as string[], additionalProperties: false };
+  const properties: Json = {};
+  const required: string[] = [];
+  const merged: Json = { type: 'object', properties, required, additionalProperties: false };
   const defs: Json = {};
   for (const part of [spec?.params, spec?.query, spec?.body]) {
     if (!part) continue;
     const json = jsonSchemaOf(part, 'input');
-    Object.assign(merged.properties, json.properties ?? {});
-    merged.required.push(...(json.required ?? []));
-    Object.assign(defs, json.$defs ?? {});
+    Object.assign(properties, jsonObjectAt(json.properties));
+    if (Array.isArray(json.required)) required.push(...json.required.filter((r) => typeof r === 'string'));
+    Object.assign(defs, jsonObjectAt(json.$defs));
     if (part === spec?.body) for (const key of CARRIED) if (json[key] !== undefined) merged[key] = json[key];
   }
-  if (tool.pagedByRoute) merged.properties.limit = pageArgument('How many items (at most 25 a call)');
+  if (tool.pagedByRoute) properties.limit = pageArgument('How many items (at most 25 a call)');
   if (tool.recordsAt || !spec) {
-    merged.properties.limit = pageArgument('How many records (at most 25 a call)');
-    merged.properties.offset = offsetArgument;
+    properties.limit = pageArgument('How many records (at most 25 a call)');
+    properties.offset = offsetArgument;
   }
   for (const [name, cap] of Object.entries(tool.caps ?? {})) {
-    const property = merged.properties[name] as Json;
-    merged.properties[name] = {
+    const property = jsonObjectAt(properties[name]);
+    const maximum = typeof property.maximum === 'number' ? property.maximum : cap;
+    properties[name] = {
       ...property,
-      maximum: Math.min(property.maximum ?? cap, cap),
-      ...(property.default > cap ? { default: cap } : {}),
+      maximum: Math.min(maximum, cap),
+      ...(typeof property.default === 'number' && property.default > cap ? { default: cap } : {}),
     };
   }
-  if (tool.kind === 'spend' && !merged.required.includes('quote_token')) merged.required.push('quote_token');
+  if (tool.kind === 'spend' && !required.includes('quote_token')) required.push('quote_token');
   if (Object.keys(defs).length) merged.$defs = defs;
   return merged;
 }

@@ -35,7 +35,10 @@ const outwardAddress = Object.values(networkInterfaces())
 const refused = (host: string, port: number) =>
   new Promise<boolean>((resolve) => {
     const socket = connect({ host, port });
-    socket.once('connect', () => (socket.destroy(), resolve(false)));
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
     socket.once('error', () => resolve(true));
   });
 

@@ -88,8 +88,8 @@ describe('POST /growth/resolve with 1,000 CSV rows', () => {
     const withDomain = known.slice(0, Math.floor(known.length / 2));
     const nameOnlyKnown = known.slice(withDomain.length);
     const rows: string[] = [];
-    withDomain.forEach((c, i) => rows.push(`${c.name},${forms(c.domain)[i % 5]}`));
-    nameOnlyKnown.forEach((c, i) => rows.push(i % 2 ? `${c.name.toUpperCase()},` : `${c.name},`));
+    for (const [i, c] of withDomain.entries()) rows.push(`${c.name},${forms(c.domain)[i % 5]}`);
+    for (const [i, c] of nameOnlyKnown.entries()) rows.push(i % 2 ? `${c.name.toUpperCase()},` : `${c.name},`);
     const nameOnlyUnknown: string[] = [];
     for (let i = 0; rows.length < 600; i++)
       rows.push(`Unknown Rt Co ${i},unknown-rt-${i}.example${i % 3 ? '' : '/pricing'}`);

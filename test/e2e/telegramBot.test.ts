@@ -3,7 +3,6 @@
  * the real Bot API adapter pointed at the recording stand-in, and the exact calls asserted.
  */
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Update } from '@grammyjs/types';
 import { startTestApi } from '#test/support/api';
 import { startTelegramStandIn } from '#test/support/telegramStandIn';
 import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramBot';

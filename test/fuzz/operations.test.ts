@@ -98,7 +98,7 @@ const pathSegment = (a: Alphabet) =>
     nastyString(a)
       .filter((s) => s !== '' && notProto(a)(s))
       .map(encodeSegment),
-    fc.constantFrom('cs_local_' + '0'.repeat(36), 'x', ...hostileOnly(a, [...PROTO_NAMES, ...MALFORMED_PERCENT])),
+    fc.constantFrom(`cs_local_${'0'.repeat(36)}`, 'x', ...hostileOnly(a, [...PROTO_NAMES, ...MALFORMED_PERCENT])),
   );
 /** Header names are HTTP tokens; values are visible ASCII. */
 const headerName = (a: Alphabet) =>
@@ -117,7 +117,7 @@ const headerValue = fc.oneof(
   fc.constantFrom('text/html', 'text/event-stream;q=0', 't=1,v1=00', 'a'.repeat(300)),
 );
 const RAW_BODIES = ['{', '{"a":', 'null', '[]', '"x"', '\u0000', '{"a":1,"a":2}', '1e999', '{"limit":1e400}'];
-const DEEP_JSON = ['['.repeat(200_000) + ']'.repeat(200_000), '{"a":'.repeat(50_000) + '1' + '}'.repeat(50_000)];
+const DEEP_JSON = ['['.repeat(200_000) + ']'.repeat(200_000), `${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}`];
 
 /**
  * Values shaped by the document's own schema (types, enums, bounds, required keys), so a good share

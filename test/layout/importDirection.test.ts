@@ -37,7 +37,7 @@ function target(file: string, specifier: string): string | undefined {
 }
 
 /** The imports of `files` (path -> source) that go the wrong way, as `file -> target`. */
-export function wrongWayImports(files: Record<string, string>): string[] {
+function wrongWayImports(files: Record<string, string>): string[] {
   return Object.entries(files).flatMap(([file, source]) =>
     specifiers(source)
       .map((s) => target(file, s))

@@ -21,7 +21,10 @@ export interface DiscordCall {
  * table (at once, or one after another in a reused worker), and a guild id shared by two would be bound twice.
  */
 let snowflake = 1_300_000_000_000_000_000n + BigInt(randomInt(1 << 22));
-export const nextSnowflake = () => String((snowflake += 1n << 22n));
+export const nextSnowflake = () => {
+  snowflake += 1n << 22n;
+  return String(snowflake);
+};
 
 export async function startDiscordStandIn(token: string) {
   const calls: DiscordCall[] = [];

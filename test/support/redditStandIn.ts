@@ -48,7 +48,10 @@ interface Subreddit {
 
 /** Ids are base 36 and grow with time, as Reddit's do. */
 let nextId = parseInt('1a00000', 36);
-const newId = () => (nextId += 1).toString(36);
+const newId = () => {
+  nextId += 1;
+  return nextId.toString(36);
+};
 
 export async function startRedditStandIn(options: RedditStandInOptions) {
   const calls: RedditCall[] = [];

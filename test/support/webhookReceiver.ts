@@ -80,7 +80,10 @@ export class WebhookReceiver {
         );
         this.waiters.push({
           test: () => this.at(path).length >= count,
-          resolve: () => (clearTimeout(timer), resolve()),
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
         });
       });
     }

@@ -40,7 +40,10 @@ const REQUIRED_SCOPES = ['tweet.read', 'users.read', 'tweet.moderate.write', 'mu
 const ACCESS_SECONDS = 7200;
 
 let snowflake = 1_860_000_000_000_000_000n;
-const nextId = () => String((snowflake += 1n << 22n));
+const nextId = () => {
+  snowflake += 1n << 22n;
+  return String(snowflake);
+};
 const token = (prefix: string) => `${prefix}${randomBytes(18).toString('base64url')}`;
 const problem = (status: number, title: string, detail: string): StandInAnswer => ({
   status,

@@ -77,7 +77,7 @@ export async function createAccount(input: NewAccount): Promise<{ user: UserReco
 export async function loadCaller(userId: string | undefined, keyHash: string | undefined): Promise<UserRecord> {
   if (!userId || !keyHash) throw new UnauthorizedError();
   const user = await getUser(userId);
-  if (!user || !user.isActive || user.apiKeyHash !== keyHash) throw new UnauthorizedError();
+  if (!user?.isActive || user.apiKeyHash !== keyHash) throw new UnauthorizedError();
   return effectiveUser(user, now());
 }
 

@@ -36,12 +36,15 @@ export async function ensureDemoAccount(demo: DemoAccount): Promise<string | und
       fullName: `Demo ${demo.tier}`,
     });
     if (!demo.apiKey) return apiKey;
-    const user = (await getUser((await findUserIdByEmail(demo.email))!))!;
+    const userId = await findUserIdByEmail(demo.email);
+    const user = userId && (await getUser(userId));
+    if (!user) throw new Error(`The demo account ${demo.email} was not created`);
     const key = issueApiKey(demo.apiKey);
     await writeTogether(rotateApiKeyItems(user, key.hash, key.lastFour, now().toISOString()));
     return key.apiKey;
   }
-  const user = (await getUser(existingId))!;
+  const user = await getUser(existingId);
+  if (!user) throw new Error(`The demo account ${demo.email} went away while it was read`);
   let shown: string | undefined;
   if (demo.keep && !demo.apiKey) {
     const last = demo.keep.lastKey;

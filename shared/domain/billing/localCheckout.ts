@@ -7,14 +7,14 @@ import { getCheckout, markCheckoutPaid } from '#shared/store/checkoutRepo';
 import { countAddOns, monthlyCostUsd, type AddOnType } from './plans';
 import { applyPaymentEventOnce, verifyPaymentEvent } from './webhooks';
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const page = (title: string, body: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title></head>` +
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
   `<body style="font-family:system-ui;max-width:32rem;margin:4rem auto">${body}</body></html>`;
 
 async function openLocalSession(sessionId: string) {
   const session = await getCheckout(sessionId);
-  if (!session || session.provider !== 'local') throw new NotFoundError('Checkout session');
+  if (session?.provider !== 'local') throw new NotFoundError('Checkout session');
   return session;
 }
 
@@ -24,8 +24,8 @@ export async function localCheckoutPage(sessionId: string): Promise<string> {
   const cost = monthlyCostUsd(countAddOns(session.addOns as AddOnType[]));
   return page(
     'Checkout',
-    `<h1>Pro subscription</h1><p>Add-ons: ${escape(session.addOns.join(', ') || 'none')}</p><p>${cost.toFixed(2)} USD a month</p>` +
-      `<form method="post" action="${escape(sessionId)}/pay"><button type="submit">Pay</button></form>` +
+    `<h1>Pro subscription</h1><p>Add-ons: ${escapeHtml(session.addOns.join(', ') || 'none')}</p><p>${cost.toFixed(2)} USD a month</p>` +
+      `<form method="post" action="${escapeHtml(sessionId)}/pay"><button type="submit">Pay</button></form>` +
       '<p><small>Local checkout: no payment provider is configured, nothing is charged.</small></p>',
   );
 }

@@ -19,7 +19,32 @@ import { recordMetric } from '#shared/observability/metrics';
 
 const SIGNATURE_TOLERANCE_SECONDS = 300;
 
-type StripeObject = Record<string, any>;
+/** Metadata this service puts on its checkout sessions and subscriptions. */
+type StripeMetadata = { user_id?: string; add_ons?: string };
+
+/**
+ * The fields of Stripe's objects (checkout session, invoice, subscription) that the events below read,
+ * across the API versions that moved some of them. All are optional: a signed object may lack one, and
+ * one of another type is acknowledged as malformed (the TypeError and RangeError guard in applyPaymentEventOnce).
+ */
+interface StripeObject {
+  id?: string;
+  client_reference_id?: string | null;
+  metadata?: StripeMetadata | null;
+  customer?: StripeObject | string | null;
+  subscription?: StripeObject | string | null;
+  subscription_details?: { metadata?: StripeMetadata | null } | null;
+  parent?: {
+    subscription_details?: { subscription?: StripeObject | string | null; metadata?: StripeMetadata | null } | null;
+  } | null;
+  lines?: { data?: { period?: { start?: number; end?: number } }[] };
+  period_start?: number;
+  billing_reason?: string | null;
+  status?: string;
+  items?: { data?: { current_period_start?: number; current_period_end?: number }[] };
+  current_period_start?: number;
+  current_period_end?: number;
+}
 interface PaymentEvent {
   id: string;
   type: string;
@@ -76,8 +101,9 @@ const isUsableEvent = (event: unknown): event is PaymentEvent => {
     typeof e.id === 'string' &&
     e.id !== '' &&
     typeof e.type === 'string' &&
+    typeof e.created === 'number' &&
     Number.isSafeInteger(e.created) &&
-    Math.abs(e.created!) < 253_402_300_799 &&
+    Math.abs(e.created) < 253_402_300_799 &&
     typeof e.data === 'object' &&
     e.data !== null &&
     typeof e.data.object === 'object' &&
@@ -143,8 +169,8 @@ const both = (a: UserCondition, b: UserCondition): UserCondition => ({
 });
 
 async function ownerOfSubscription(
-  subscription: StripeObject | string | undefined,
-  metadata?: StripeObject,
+  subscription: StripeObject | string | null | undefined,
+  metadata?: StripeMetadata | null,
 ): Promise<string | undefined> {
   const subId = idOf(subscription);
   return (subId && (await findUserIdBySubscription(subId))) || metadata?.user_id;

@@ -28,7 +28,10 @@ export async function curatedDomainsByName(
 ): Promise<Map<string, string>> {
   const found = await lookup.companiesByName(names);
   return new Map(
-    names.flatMap((name) => (found.has(name) ? [[name.toLowerCase(), found.get(name)!.domain] as const] : [])),
+    names.flatMap((name) => {
+      const company = found.get(name);
+      return company ? [[name.toLowerCase(), company.domain] as const] : [];
+    }),
   );
 }
 

@@ -122,7 +122,11 @@ export const GOALS: GoalDefinition[] = [
   },
 ];
 
-export const goalDefinition = (goal: GoalType): GoalDefinition => GOALS.find((g) => g.goal === goal)!;
+export function goalDefinition(goal: GoalType): GoalDefinition {
+  const found = GOALS.find((g) => g.goal === goal);
+  if (!found) throw new Error(`No definition for goal ${goal}`);
+  return found;
+}
 
 /** Capabilities that call outside providers (their `external` in CAPABILITIES): their credits are the plan's external spend. */
 export const EXTERNAL_CAPABILITIES: ReadonlySet<Capability> = new Set(

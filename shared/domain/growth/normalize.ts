@@ -101,8 +101,8 @@ function normalizeContact(input: InputContact): NormalizedContact | Rejection['r
   const full = collapse(input.full_name) ?? collapse([first, last].filter(Boolean).join(' '));
   const out: NormalizedContact = {
     full_name: full,
-    first_name: first ?? (full && full.includes(' ') ? full.split(' ')[0] : undefined),
-    last_name: last ?? (full && full.includes(' ') ? full.split(' ').slice(1).join(' ') : undefined),
+    first_name: first ?? (full?.includes(' ') ? full.split(' ')[0] : undefined),
+    last_name: last ?? (full?.includes(' ') ? full.split(' ').slice(1).join(' ') : undefined),
     email,
     company_name: collapse(input.company_name),
     domain: normaliseDomain(input.domain) ?? companyDomainOfEmail(email),
@@ -114,14 +114,22 @@ function normalizeContact(input: InputContact): NormalizedContact | Rejection['r
   return out;
 }
 
+/** The name of a company without a domain: normalizeCompany keeps none that has neither. */
+export function companyNameOf(c: NormalizedCompany): string {
+  if (c.company_name === undefined) throw new Error('A company has neither a domain nor a name');
+  return c.company_name;
+}
+
 /** The identity two records share when they are the same company or person. */
-const companyIdentity = (c: NormalizedCompany) => (c.domain ? `d:${c.domain}` : `n:${c.company_name!.toLowerCase()}`);
-const contactIdentity = (c: NormalizedContact) =>
-  c.email
-    ? `e:${c.email}`
-    : c.linkedin_url
-      ? `l:${c.linkedin_url}`
-      : `n:${c.full_name!.toLowerCase()}@${c.domain ?? c.company_name!.toLowerCase()}`;
+const companyIdentity = (c: NormalizedCompany) => (c.domain ? `d:${c.domain}` : `n:${companyNameOf(c).toLowerCase()}`);
+function contactIdentity(c: NormalizedContact): string {
+  if (c.email) return `e:${c.email}`;
+  if (c.linkedin_url) return `l:${c.linkedin_url}`;
+  // normalizeContact keeps no other contact without a name and a company.
+  const company = c.domain ?? c.company_name?.toLowerCase();
+  if (!c.full_name || !company) throw new Error('A contact has no e-mail, LinkedIn URL, or name and company');
+  return `n:${c.full_name.toLowerCase()}@${company}`;
+}
 
 function dedupe<T extends object>(records: T[], identity: (r: T) => string): { kept: T[]; removed: number } {
   const byIdentity = new Map<string, T>();
@@ -155,9 +163,9 @@ export function normalizeAssets(companies: InputCompany[], contacts: InputContac
   }
   const byDomain = dedupe(goodCompanies, companyIdentity);
   const namesWithDomain = new Map(
-    byDomain.kept.filter((c) => c.domain && c.company_name).map((c) => [c.company_name!.toLowerCase(), c]),
+    byDomain.kept.flatMap((c) => (c.domain && c.company_name ? [[c.company_name.toLowerCase(), c] as const] : [])),
   );
-  const companiesOut = byDomain.kept.filter((c) => c.domain || !namesWithDomain.has(c.company_name!.toLowerCase()));
+  const companiesOut = byDomain.kept.filter((c) => c.domain || !namesWithDomain.has(companyNameOf(c).toLowerCase()));
   const contactsOut = dedupe(goodContacts, contactIdentity);
   return {
     assets: { companies: companiesOut, contacts: contactsOut.kept },
@@ -178,7 +186,7 @@ export function settleCompanyDomains(
   const rejected = [...outcome.rejected];
   const located: NormalizedCompany[] = [];
   for (const company of outcome.assets.companies) {
-    const domain = company.domain ?? domainsByName.get(company.company_name!.toLowerCase());
+    const domain = company.domain ?? domainsByName.get(companyNameOf(company).toLowerCase());
     if (domain) located.push({ ...company, domain });
     else rejected.push({ kind: 'company', input: describe(company), reason: 'no_domain' });
   }

@@ -19,6 +19,7 @@ import { goalDefinition, type GoalType } from './goals';
 import { parseInputText } from './inputText';
 import {
   capAssets,
+  companyNameOf,
   normalizeAssets,
   settleCompanyDomains,
   type InputCompany,
@@ -88,7 +89,7 @@ export async function resolveGrowthGoal(userId: string, request: ResolveRequest)
     [...(request.input_assets?.companies ?? []), ...parsed.companies],
     [...(request.input_assets?.contacts ?? []), ...parsed.contacts],
   );
-  const unnamed = draft.assets.companies.filter((c) => !c.domain).map((c) => c.company_name!);
+  const unnamed = draft.assets.companies.filter((c) => !c.domain).map(companyNameOf);
   // One lookup reader for the names and the coverage: each lookup partition is read at most once.
   const lookup = curatedCompanyLookup();
   const settled = settleCompanyDomains(draft, await curatedDomainsByName(unnamed.slice(0, COVERAGE_SAMPLE), lookup));

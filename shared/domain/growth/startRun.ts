@@ -91,7 +91,7 @@ function newRun(userId: string, runId: string, quote: GrowthQuoteRecord, plan: G
  * so any failure here is first attributed to the token when the token is no longer usable.
  */
 async function reserveAndConsume(userId: string, run: GrowthRunRecord): Promise<void> {
-  let moved;
+  let moved: Awaited<ReturnType<typeof reserveCredits>>;
   try {
     moved = await reserveCredits({
       userId,
@@ -126,7 +126,7 @@ export async function startGrowthRun(
   const at = now();
   const run = newRun(userId, uuidv7(at.getTime()), quote, plan, at.toISOString());
   await reserveAndConsume(userId, run);
-  let job;
+  let job: Awaited<ReturnType<typeof startEnrichmentJob>>;
   try {
     job = await startEnrichmentJob({
       userId,

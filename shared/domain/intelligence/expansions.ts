@@ -174,7 +174,8 @@ export function rememberUnlocks(
   tier: ContactTier,
 ): Record<string, string> {
   const next = { ...memory };
-  for (const id of recordIds) next[id] = higherTier(next[id] as ContactTier | undefined, tier)!;
+  // higherTier answers null only when both are absent, and `tier` never is.
+  for (const id of recordIds) next[id] = higherTier(next[id] as ContactTier | undefined, tier) ?? tier;
   return next;
 }
 

@@ -31,9 +31,9 @@ const first = <T extends Term>(terms: readonly T[], text: string) =>
  * from its start, not again from every position inside it. parseRequestText collapses white space
  * first, so adjacent `\s*` cannot split a long run between them.
  */
-const NUMBER = String.raw`(?<![0-9])(?<![0-9][,.])[0-9](?:[,.]?[0-9])*`;
+const NUMBER = '(?<![0-9])(?<![0-9][,.])[0-9](?:[,.]?[0-9])*';
 const MONEY = String.raw`\$\s*${NUMBER}\s*(?:k|m|mm|b)?|${NUMBER}\s*(?:k|m|mm)\b`;
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Cheque sizes: "$500k-$2M", "between $1M and $3M", "at least $250k", "up to $2M", "$1M+". */
 export function chequeRange(text: string): { min?: number; max?: number } {
@@ -73,7 +73,7 @@ function scoreThreshold(text: string, label: string): number | undefined {
 function count(text: string): number | undefined {
   const pattern = /(?<![$\d.,])\b(\d{1,3})\b(?!\s*(?:k\b|m\b|mm\b|%|,\d|\.\d|\+?\s*followers|\s*usd))/gi;
   for (const m of text.matchAll(pattern)) {
-    const before = text.slice(Math.max(0, m.index! - 12), m.index).toLowerCase();
+    const before = text.slice(Math.max(0, m.index - 12), m.index).toLowerCase();
     if (/(tier|series|score|gm|engagement|above|over|least)\s*$/.test(before)) continue;
     return Number(m[1]);
   }
@@ -84,7 +84,7 @@ function location(text: string): string | undefined {
   const lower = ` ${text.toLowerCase()} `;
   for (const place of LOCATIONS) {
     for (const name of [place.city, place.country, place.region]) {
-      if (new RegExp(`[^a-z]${escape(name.toLowerCase())}[^a-z]`).test(lower)) return name;
+      if (new RegExp(`[^a-z]${escapeRegExp(name.toLowerCase())}[^a-z]`).test(lower)) return name;
     }
   }
   return undefined;
@@ -92,7 +92,7 @@ function location(text: string): string | undefined {
 
 function skills(text: string): string | undefined {
   const found = SKILLS.filter((s) =>
-    new RegExp(`(^|[^a-z])${escape(s.toLowerCase())}([^a-z]|$)`).test(text.toLowerCase()),
+    new RegExp(`(^|[^a-z])${escapeRegExp(s.toLowerCase())}([^a-z]|$)`).test(text.toLowerCase()),
   );
   return found.length ? found.join(', ') : undefined;
 }

@@ -54,11 +54,11 @@ export function buildVocabulary(
     for (const k of new Set([key, singular(key)])) {
       if (!k) continue;
       const set = sets.get(k) ?? new Set<string>();
-      ids.forEach((id) => set.add(id));
+      for (const id of ids) set.add(id);
       sets.set(k, set);
     }
   };
-  for (const t of terms) [t.id, t.label, ...t.synonyms].forEach((p) => add(p, [t.id]));
+  for (const t of terms) for (const p of [t.id, t.label, ...t.synonyms]) add(p, [t.id]);
   for (const [phrase, ids] of synonyms) add(phrase, ids);
   const order = terms.map((t) => t.id);
   const inOrder = (ids: Iterable<string>) => [...ids].sort((a, b) => order.indexOf(a) - order.indexOf(b));
@@ -82,7 +82,7 @@ export function matchTerms(vocabulary: Vocabulary, text: string): TermMatch {
     for (let n = Math.min(MAX_PHRASE_WORDS, ws.length - i); n >= 1 && !taken; n--) {
       const ids = lookup(vocabulary, ws.slice(i, i + n).join(''));
       if (ids) {
-        ids.forEach((id) => found.add(id));
+        for (const id of ids) found.add(id);
         taken = n;
       }
     }

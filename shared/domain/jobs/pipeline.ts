@@ -55,7 +55,7 @@ export async function runStageMessage(msg: StageMessage): Promise<void> {
   if (batch.nextStep < msg.step) throw new Error(`Batch ${msg.batch_no} is at step ${batch.nextStep}, not ${msg.step}`);
   if (job.status === 'pending') await markJobStarted(job.userId, job.id, now().toISOString());
 
-  let output;
+  let output: Awaited<ReturnType<typeof runStage>>;
   try {
     output = await runStage(
       msg.capability,

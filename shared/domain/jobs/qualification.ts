@@ -40,10 +40,11 @@ const CRITERIA: Criterion[] = [
     configured: (c) => Boolean(c.locations?.length),
     test: (company, c) => {
       if (!company) return unknown('location');
-      const hits = company.location ? mentions([company.location], c.locations!) : [];
+      const wanted = c.locations ?? [];
+      const hits = company.location ? mentions([company.location], wanted) : [];
       return hits.length
         ? { met: true, reason: `located in ${company.location}` }
-        : { met: false, reason: `location ${company.location ?? 'unknown'} not in ${c.locations!.join(', ')}` };
+        : { met: false, reason: `location ${company.location ?? 'unknown'} not in ${wanted.join(', ')}` };
     },
   },
   {
@@ -52,10 +53,11 @@ const CRITERIA: Criterion[] = [
     configured: (c) => Boolean(c.keywords?.length),
     test: (company, c) => {
       if (!company) return unknown('keywords');
-      const hits = mentions([company.name, company.description ?? '', ...company.sectors].filter(Boolean), c.keywords!);
+      const wanted = c.keywords ?? [];
+      const hits = mentions([company.name, company.description ?? '', ...company.sectors].filter(Boolean), wanted);
       return hits.length
         ? { met: true, reason: `mentions ${hits.join(', ')}` }
-        : { met: false, reason: `mentions none of ${c.keywords!.join(', ')}` };
+        : { met: false, reason: `mentions none of ${wanted.join(', ')}` };
     },
   },
   {

@@ -39,7 +39,7 @@ function firstPattern(text: string, patterns: LabelledPattern[], negations?: Reg
   for (const { label, pattern } of patterns) {
     const found = pattern.exec(text);
     if (!found) continue;
-    if (negations && negations.test(text.slice(0, found.index))) continue;
+    if (negations?.test(text.slice(0, found.index))) continue;
     return label;
   }
   return undefined;

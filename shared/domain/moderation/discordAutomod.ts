@@ -236,8 +236,7 @@ export async function syncAutomod(userId: string, communityId: string): Promise<
   const community = await getCommunity(userId, communityId);
   const platform = await getPlatformRecord(communityId);
   // Nothing to write any more (the community is gone or unbound): the request is answered all the same.
-  if (!community || community.type !== 'discord' || !platform.discordGuildId)
-    return recordAutomodSync(communityId, startedAt, {});
+  if (community?.type !== 'discord' || !platform.discordGuildId) return recordAutomodSync(communityId, startedAt, {});
   const guild = platform.discordGuildId;
   const desired = automodRulesFor(
     await getCommunityRules(communityId, true),

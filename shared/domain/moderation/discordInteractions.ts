@@ -127,7 +127,7 @@ async function runCommand(interaction: APIChatInputApplicationCommandInteraction
     const token = typeof option?.value === 'string' ? option.value : '';
     const pointer = token ? await communityByActivationToken(token) : undefined;
     const community = pointer && (await getCommunity(pointer.userId, pointer.communityId));
-    if (!community || community.type !== 'discord' || community.activationToken !== token)
+    if (community?.type !== 'discord' || community.activationToken !== token)
       return reply(DISCORD_REPLIES.invalid_token);
     if ((await bindModeratedPlace(community, guildId)) === 'taken') return reply(DISCORD_REPLIES.taken);
     if (!community.activatedAt) await markCommunityActivated(community, token);

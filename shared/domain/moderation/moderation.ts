@@ -5,6 +5,7 @@
  * gets the first answer.
  */
 import { now } from '#shared/adapters/ports';
+import { getOrInsertComputed, mustGet } from '#shared/maps';
 import { NotFoundError } from '#shared/domain/errors';
 import { uuidv7 } from '#shared/ids';
 import { getCommunity, getCommunityByModerationId, type CommunityRecord } from '#shared/store/communitiesRepo';
@@ -187,7 +188,7 @@ async function applyShard(
       }
       for (const [userId, { member, taken }] of packed.advanced) {
         members.set(userId, member);
-        const rest = pending.get(userId)!.slice(taken);
+        const rest = mustGet(pending, userId, 'pending events').slice(taken);
         if (rest.length) pending.set(userId, rest);
         else pending.delete(userId);
       }
@@ -201,7 +202,7 @@ async function applyByShard(batch: Batch, events: ChatEvent[]): Promise<Map<stri
   const byShard = new Map<number, Map<string, ChatEvent[]>>();
   for (const event of events) {
     const shard = metricShardOf(event.user.id);
-    const members = byShard.get(shard) ?? byShard.set(shard, new Map()).get(shard)!;
+    const members = getOrInsertComputed(byShard, shard, () => new Map());
     members.set(event.user.id, [...(members.get(event.user.id) ?? []), event]);
   }
   const stored = await loadMembers(batch.communityId, [...new Set(events.map((e) => e.user.id))]);
@@ -248,7 +249,7 @@ export async function moderateEvents(
     fresh.filter((e) => e.type !== 'activation'),
   ))
     decided.set(id, decision);
-  return { decisions: events.map((e) => decided.get(e.event_id)!) };
+  return { decisions: events.map((e) => mustGet(decided, e.event_id, 'decision')) };
 }
 
 /** POST /communities/{id}/events: the owner's own bot or bridge, with the owner's API key. */
@@ -267,8 +268,7 @@ export async function moderateTelegramUpdate(
 ) {
   const community = await getCommunityByModerationId(moderationId);
   if (
-    !community ||
-    community.type !== 'telegram' ||
+    community?.type !== 'telegram' ||
     !community.activationToken ||
     !secretToken ||
     !sameSecret(secretToken, community.activationToken)

@@ -120,7 +120,7 @@ export const telegramCaptchaTimeoutCalls = (
 ];
 
 /** Undo: what lifts each reversible action. A delete or a warning cannot be taken back. */
-export const TELEGRAM_UNDO_CALLS: Partial<Record<PenaltyAction, (chatId: string, userId: string) => PlannedCall[]>> = {
+export const TELEGRAM_UNDO_CALLS = {
   mute: (chatId, userId) => [
     tg('restrictChatMember', {
       chat_id: Number(chatId),
@@ -132,10 +132,10 @@ export const TELEGRAM_UNDO_CALLS: Partial<Record<PenaltyAction, (chatId: string,
   ban: (chatId, userId) => [
     tg('unbanChatMember', { chat_id: Number(chatId), user_id: Number(userId), only_if_banned: true }),
   ],
-};
+} satisfies Partial<Record<PenaltyAction, (chatId: string, userId: string) => PlannedCall[]>>;
 
 const liftTimeout: RESTPatchAPIGuildMemberJSONBody = { communication_disabled_until: null };
-export const DISCORD_UNDO_CALLS: Partial<Record<PenaltyAction, (guildId: string, userId: string) => PlannedCall[]>> = {
+export const DISCORD_UNDO_CALLS = {
   mute: (guildId, userId) => [
     {
       platform: 'discord',
@@ -145,4 +145,4 @@ export const DISCORD_UNDO_CALLS: Partial<Record<PenaltyAction, (guildId: string,
     },
   ],
   ban: (guildId, userId) => [{ platform: 'discord', method: 'DELETE', route: `/guilds/${guildId}/bans/${userId}` }],
-};
+} satisfies Partial<Record<PenaltyAction, (guildId: string, userId: string) => PlannedCall[]>>;

@@ -73,11 +73,7 @@ export async function scheduleDelivery(plan: DeliveryPlan): Promise<boolean> {
   // (the first request died between planning and queueing), never while a worker may be running it.
   if (!planned) {
     const existing = await getDelivery(plan.communityId, plan.deliveryId);
-    if (
-      !existing ||
-      existing.status !== 'pending' ||
-      Date.parse(existing.updatedAt) > now().getTime() - STALE_PENDING_MS
-    )
+    if (existing?.status !== 'pending' || Date.parse(existing.updatedAt) > now().getTime() - STALE_PENDING_MS)
       return false;
   }
   await sendPlatformMessages([
@@ -97,7 +93,7 @@ const messageIdOf = (result: unknown): number | undefined => {
 
 export async function runDelivery(communityId: string, deliveryId: string): Promise<Delivery['status'] | undefined> {
   const delivery = await getDelivery(communityId, deliveryId);
-  if (!delivery || delivery.status !== 'pending') return delivery?.status;
+  if (delivery?.status !== 'pending') return delivery?.status;
   for (const [index, call] of delivery.calls.entries()) {
     if (delivery.outcomes[index]) continue;
     const sendAt = now();

@@ -36,6 +36,7 @@ export function decideRenewal(c: BillingSnapshot, dueBy: Date, present: Date = d
   // (never before the period it pays for was due).
   const paidAt = present.toISOString();
   const newPeriodStart =
+    // biome-ignore lint/complexity/useMathMinMax: ISO-8601 timestamps, compared as strings; Math.max would turn them into NaN
     c.billingState === 'suspended' ? (paidAt > c.nextBillingAt ? paidAt : c.nextBillingAt) : c.nextBillingAt;
   return { kind: 'charge', period: c.periodIndex + 1, newPeriodStart, nextBillingAt: periodEndAfter(newPeriodStart) };
 }

@@ -45,6 +45,10 @@ async function statusOf(community: CommunityRecord, includeLogs: number, consist
     const d = deliveries.get(id);
     return d ? { status: d.status, error: d.error } : null;
   };
+  const undoOf = (auditId: string) => {
+    const d = deliveries.get(undoDeliveryId(auditId));
+    return d ? { status: d.status, error: d.error, at: d.createdAt } : null;
+  };
   const count = (name: string) => metrics.counts[name] ?? 0;
   return {
     community_id: community.id,
@@ -72,9 +76,7 @@ async function statusOf(community: CommunityRecord, includeLogs: number, consist
       message_excerpt: e.message_excerpt,
       alert_message: e.alert_message,
       delivery: stateOf(decisionDeliveryId(e.event_id)),
-      undo: deliveries.get(undoDeliveryId(e.id))
-        ? { ...stateOf(undoDeliveryId(e.id))!, at: deliveries.get(undoDeliveryId(e.id))!.createdAt }
-        : null,
+      undo: undoOf(e.id),
     })),
     platform,
     last_synced_at: community.lastSyncedAt,

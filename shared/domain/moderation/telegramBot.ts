@@ -144,9 +144,10 @@ async function memberJoined(
   target: TelegramTarget,
   member: User,
 ): Promise<void> {
+  const username = member.username?.toLowerCase();
   const whitelisted =
-    member.username !== undefined &&
-    community.whitelistedUsernames.some((u) => u.replace(/^@/, '').toLowerCase() === member.username!.toLowerCase());
+    username !== undefined &&
+    community.whitelistedUsernames.some((u) => u.replace(/^@/, '').toLowerCase() === username);
   const captcha = rules.captcha.enabled && !member.is_bot && !whitelisted;
   const name = member.username ? `@${member.username}` : member.first_name;
   const calls = [
@@ -285,12 +286,7 @@ async function runCommand(
       calls: [telegramSend(chatId, COMMAND_REPLIES[key])],
       observe: false,
     });
-  if (
-    !community ||
-    community.type !== 'telegram' ||
-    !community.activationToken ||
-    !sameSecret(token, community.activationToken)
-  ) {
+  if (community?.type !== 'telegram' || !community.activationToken || !sameSecret(token, community.activationToken)) {
     if (answerInvalid) await reply('invalid_token');
     return answerInvalid;
   }

@@ -50,7 +50,8 @@ export function summarizeUsage(entries: LedgerEntry[], range: ReturnType<typeof 
   for (const e of entries) {
     total += e.credits;
     const day = e.created_at.slice(0, 10);
-    if (byDay.has(day)) byDay.set(day, byDay.get(day)! + e.credits);
+    const sofar = byDay.get(day);
+    if (sofar !== undefined) byDay.set(day, sofar + e.credits);
     byTool.set(e.tool_name, (byTool.get(e.tool_name) ?? 0) + e.credits);
   }
   const tools = [...byTool.entries()]

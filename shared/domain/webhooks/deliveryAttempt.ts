@@ -124,15 +124,16 @@ export async function deliverOnce(userId: string, deliveryId: string, manual = f
   const d = await getDelivery(userId, deliveryId);
   if (!d) return 'skipped';
   if (manual ? !d.manualRetryAt : d.status !== 'pending' || !d.nextAttemptAt) return 'skipped';
-  const dueIn = manual ? 0 : Date.parse(d.nextAttemptAt!) - now().getTime();
+  const dueIn = manual || !d.nextAttemptAt ? 0 : Date.parse(d.nextAttemptAt) - now().getTime();
   if (dueIn > EARLY_TOLERANCE_MS) {
     // A wait longer than the queue's maximum delay arrives early: wait again for the rest.
     await ports().webhookQueue.send([deliverMessage(userId, deliveryId, dueIn)]);
     return 'waiting';
   }
-  const giveUp = async (reason: string) => (
-    await record(userId, d, { gaveUp: reason, at: now() }, manual), 'failed' as const
-  );
+  const giveUp = async (reason: string) => {
+    await record(userId, d, { gaveUp: reason, at: now() }, manual);
+    return 'failed' as const;
+  };
   const endpoint = await getEndpoint(userId, d.endpointId, true);
   if (!endpoint) return giveUp('endpoint deleted');
   if (endpoint.status !== 'enabled') return giveUp('endpoint disabled');

@@ -5,14 +5,17 @@ import type { EndpointSpec } from '#shared/http/endpoint';
 import { requestBodyText } from './bodyParser';
 import { routeOf, type ApiMiddleware } from './state';
 
-/** How each kind of shared-secret caller (EndpointSpec.callerSecret) is checked; a signature reads the body text. */
-const CALLER_SECRET_CHECKS = new Map<
+/**
+ * How each kind of shared-secret caller (EndpointSpec.callerSecret, named by the spec, never by the
+ * request) is checked; a signature reads the body text. A kind without a check does not compile.
+ */
+const CALLER_SECRET_CHECKS: Record<
   NonNullable<EndpointSpec['callerSecret']>,
   (headers: Record<string, string | undefined>, body: () => string) => Promise<void>
->([
-  ['telegram_webhook_secret', verifyTelegramWebhookSecret],
-  ['crisp_hook_signature', verifyCrispHookRequest],
-]);
+> = {
+  telegram_webhook_secret: verifyTelegramWebhookSecret,
+  crisp_hook_signature: verifyCrispHookRequest,
+};
 
 /**
  * Who is calling, before any input is read: on api_key routes the caller the authorizer vouched for
@@ -23,9 +26,7 @@ export const authentication = (): ApiMiddleware => ({
   before: async (request) => {
     const { spec } = routeOf(request);
     if (spec.callerSecret)
-      await CALLER_SECRET_CHECKS.get(spec.callerSecret)!(request.internal.headers, () =>
-        requestBodyText(request.event),
-      );
+      await CALLER_SECRET_CHECKS[spec.callerSecret](request.internal.headers, () => requestBodyText(request.event));
     if (spec.auth !== 'api_key') return;
     const authorizer = (request.event.requestContext?.authorizer ?? {}) as Record<string, string | undefined>;
     const vouched = request.context.vouchedCaller;

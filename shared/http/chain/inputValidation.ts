@@ -39,7 +39,7 @@ export const inputValidation = (): ApiMiddleware => ({
       body,
       query,
       params,
-      user: internal.user!,
+      user: internal.user,
       requestId: internal.requestId,
       headers: internal.headers,
       rawBody: internal.rawBody ?? '',

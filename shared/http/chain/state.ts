@@ -12,8 +12,8 @@ export interface ApiContext<S extends EndpointSpec = EndpointSpec> {
   body: In<S['body']>;
   query: In<S['query']>;
   params: In<S['params']>;
-  /** The authenticated caller (always set on `api_key` endpoints). */
-  user: UserRecord;
+  /** The authenticated caller: set on every `api_key` endpoint, and on no other. */
+  user: S['auth'] extends 'api_key' ? UserRecord : UserRecord | undefined;
   requestId: string;
   /** Lower-cased header names. */
   headers: Record<string, string>;
@@ -27,7 +27,7 @@ export interface ApiContext<S extends EndpointSpec = EndpointSpec> {
 
 export interface Route {
   spec: EndpointSpec;
-  handle: (ctx: ApiContext<any>) => Promise<unknown>;
+  handle: (ctx: ApiContext) => Promise<unknown>;
 }
 
 /**
@@ -73,8 +73,18 @@ export type ApiMiddleware = middy.MiddlewareObj<
   RequestState
 >;
 
-/** The matched route of a request that got past routeMatcher. */
-export const routeOf = (request: ApiRequest): Route => request.internal.route!;
+/** The matched route of a request that got past routeMatcher; missing, the chain is out of order (a bug, a 500). */
+export const routeOf = (request: ApiRequest): Route => {
+  const { route } = request.internal;
+  if (!route) throw new Error('No route: a middleware ran before routeMatcher');
+  return route;
+};
+
+/** The route and checked context of a request that got past the chain; missing, it ran out of order (a bug, a 500). */
+export const checkedRequest = (state: RequestState | undefined): { route: Route; ctx: ApiContext } => {
+  if (!state?.route || !state.ctx) throw new Error('No route or context: a handler ran before the request chain');
+  return { route: state.route, ctx: state.ctx };
+};
 
 /** The route's name for logs and traces, or what was asked when nothing matched. */
 export const routeName = (request: ApiRequest): string => {

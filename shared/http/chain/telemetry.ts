@@ -14,7 +14,13 @@ export const accessLog = (): ApiMiddleware => {
       durationMs: since === undefined ? undefined : Date.now() - since,
     });
   };
-  return { before: (request) => void (request.internal.startedAt = Date.now()), after: write, onError: write };
+  return {
+    before: (request) => {
+      request.internal.startedAt = Date.now();
+    },
+    after: write,
+    onError: write,
+  };
 };
 
 /** Once the caller is known: route and user id on every later log line. */

@@ -25,7 +25,7 @@ describe('growth input_text parsing runs in linear time', () => {
       { name: 'closers after one value', input: crafted(N, '>', '', 'x') },
       { name: 'quotes inside a value', input: crafted(N, "'", 'a', 'x') },
       { name: 'e-mail with endless labels', input: crafted(N, 'b.', 'a@', '@') },
-      { name: 'padded cell of quotes', input: crafted(N, '"', 'x,' + ' '.repeat(25_000) + 'a') },
+      { name: 'padded cell of quotes', input: crafted(N, '"', `x,${' '.repeat(25_000)}a`) },
       // Other shapes a backtracking pattern would choke on.
       { name: 'domain of endless labels', input: crafted(N, 'a.', '', '!') },
       // One '@': an e-mail by shape, then normalised (normalize.ts) with its endless labels.
@@ -34,7 +34,7 @@ describe('growth input_text parsing runs in linear time', () => {
       { name: 'URL of endless labels', input: crafted(N, 'a.', 'http://', ':') },
       { name: 'dashes', input: crafted(N, '-', 'a', '!') },
       { name: 'white space runs', input: crafted(N, ' ', 'Acme,', 'x') },
-      { name: 'one wide line over many short ones', input: crafted(N, 'a\n', ','.repeat(5_000) + '\n') },
+      { name: 'one wide line over many short ones', input: crafted(N, 'a\n', `${','.repeat(5_000)}\n`) },
       { name: 'LinkedIn links', input: crafted(N, 'linkedin.com/') },
     ]);
   });
@@ -88,7 +88,10 @@ describe('the value scanners decide as the regular expressions they replace', ()
       'w',
     ];
     let seed = 42;
-    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     const samples = [
       'http://a.b',
       'HTTPS://x.io:80/p',

@@ -21,7 +21,10 @@ describe('ranked records', () => {
     const builders = generateDataset({ scale: 0.05 }).builders.map(
       (b) =>
         new Proxy(b, {
-          get: (target, key) => (key === 'description' && described.add(target.id), Reflect.get(target, key)),
+          get: (target, key) => {
+            if (key === 'description') described.add(target.id);
+            return Reflect.get(target, key);
+          },
         }),
     );
     const ranked = rankActiveBuilders(builders, {});

@@ -13,8 +13,14 @@ function countingSource(failFirst = false) {
       }
       return { id: `id-${d}`, name: d, domain: d, employeeCount: 1, sectors: [], location: null, description: null };
     },
-    peopleAtCompany: async (id) => (calls.push(`people:${id}`), []),
-    personByLinkedinUrl: async (u) => (calls.push(`profile:${u}`), undefined),
+    peopleAtCompany: async (id) => {
+      calls.push(`people:${id}`);
+      return [];
+    },
+    personByLinkedinUrl: async (u) => {
+      calls.push(`profile:${u}`);
+      return undefined;
+    },
   };
   return { source, calls };
 }

@@ -9,12 +9,10 @@ import { slotIds, type CanonicalSlots } from '#shared/domain/intelligence/slots'
 import { daysBetween, inPlace, listOf, plural, sentence, usd } from './format';
 import { byScore, rankedRecord, regionOf, str, type PackageEngine, type RankedRecord } from './types';
 
-const wantedSkills = (value: unknown): string[] =>
-  str(value)
-    ? str(value)!
-        .split(', ')
-        .map((s) => s.toLowerCase())
-    : [];
+const wantedSkills = (value: unknown): string[] => {
+  const text = str(value);
+  return text ? text.split(', ').map((s) => s.toLowerCase()) : [];
+};
 const skillMatches = (b: CuratedBuilder, wanted: string[]) => b.skills.filter((s) => wanted.includes(s.toLowerCase()));
 
 function commonFields(b: CuratedBuilder) {

@@ -33,7 +33,8 @@ class LazyRecord implements RankedRecord {
     this.#write = write;
   }
   get fields(): Record<string, unknown> {
-    return (this.#fields ??= this.#write());
+    this.#fields ??= this.#write();
+    return this.#fields;
   }
   /** Serialised like a plain record (the getter lives on the prototype, which JSON.stringify skips). */
   toJSON(): RankedRecord {

@@ -14,6 +14,7 @@ import {
 } from '#shared/domain/jobs/emailRules';
 import { applyPattern, inferPattern, namePart, nameParts } from '#shared/domain/jobs/emailPatterns';
 import { scoreCompany } from '#shared/domain/jobs/qualification';
+import { getOrInsertComputed } from '#shared/maps';
 import type { CuratedPersonFacts, CuratedSource } from './curatedSource';
 import type { DiscoveredContact, Providers, VerifyReason } from './types';
 
@@ -45,8 +46,7 @@ const toContact = (p: CuratedPersonFacts): DiscoveredContact => ({
 function memoisedDns(dns: DnsPort): (domain: string) => Promise<MxLookup> {
   const answers = new Map<string, Promise<MxLookup>>();
   return (domain) => {
-    if (!answers.has(domain)) answers.set(domain, dns.resolveMx(domain));
-    return answers.get(domain)!;
+    return getOrInsertComputed(answers, domain, () => dns.resolveMx(domain));
   };
 }
 
@@ -128,7 +128,10 @@ export function builtinProviders(deps: { curated: CuratedSource; dns: DnsPort })
       name: 'rules+dns',
       async run({ email }) {
         if (!hasValidSyntax(email)) return { status: 'undeliverable', reasons: ['syntax'] };
-        const domain = normaliseDomain(email.slice(email.lastIndexOf('@') + 1))!;
+        // A valid address whose domain does not normalise (a@www.io: `www.` is dropped, `io` alone is no
+        // domain) is checked by its domain as written.
+        const written = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+        const domain = normaliseDomain(written) ?? written;
         const reasons: VerifyReason[] = [];
         if (await isDisposableDomain(domain)) reasons.push('disposable');
         if (isRoleAccount(email.slice(0, email.lastIndexOf('@')))) reasons.push('role_account');

@@ -53,7 +53,9 @@ export function cachedCuratedSource(
       value.catch(() => entries.delete(key));
       entries.delete(key);
       entries.set(key, { at: clock(), value });
-      if (entries.size > options.maxEntries) entries.delete(entries.keys().next().value!);
+      // The oldest entry is the first in insertion order (a hit was re-inserted above).
+      const oldest = entries.keys().next();
+      if (entries.size > options.maxEntries && !oldest.done) entries.delete(oldest.value);
       return value;
     };
   };

@@ -17,8 +17,8 @@ import type { Decision } from '../engine';
 import { moderateEvents } from '../moderation';
 import { sameSecret } from '../telegramWebhookSecret';
 import { bindModeratedPlace } from '../platforms/binding';
-import { crisp } from '../platforms/crisp';
-import { crispNote } from './crispCalls';
+import { crispAlert, crispWelcome } from '../platforms/crisp';
+import { CRISP_DECISION_CALLS, crispNote } from './crispCalls';
 import { crispJoinEventId, readCrispHook, type CrispHook, type CrispMessageTarget } from './hookEvents';
 
 const alertDeliveryId = (eventId: string) => `alert:${eventId}`;
@@ -53,12 +53,7 @@ async function activateWebsite(target: CrispMessageTarget, token: string): Promi
   const commandId = `cmd:${target.websiteId}:${target.sessionId}:${target.fingerprint}`;
   const reply = (key: keyof typeof CRISP_REPLIES) =>
     schedule(community?.id ?? 'unbound', commandId, `command_${key}`, [crispNote(target, CRISP_REPLIES[key])], false);
-  if (
-    !community ||
-    community.type !== 'crisp' ||
-    !community.activationToken ||
-    !sameSecret(token, community.activationToken)
-  ) {
+  if (community?.type !== 'crisp' || !community.activationToken || !sameSecret(token, community.activationToken)) {
     await reply('invalid_token');
     return;
   }
@@ -78,7 +73,7 @@ async function moderateVisitorMessage(
   events: Parameters<typeof moderateEvents>[1],
 ): Promise<void> {
   const binding = await boundCommunity('crisp', target.websiteId);
-  if (!binding || binding.role !== 'moderated') return;
+  if (binding?.role !== 'moderated') return;
   const community = await getCommunity(binding.userId, binding.communityId);
   if (!community) return;
   const { decisions } = await moderateEvents(community, events);
@@ -94,7 +89,7 @@ async function moderateVisitorMessage(
       community.id,
       decisionDeliveryId(joinId),
       'welcome',
-      crisp.welcome!(target, join.welcome_message),
+      crispWelcome(target, join.welcome_message),
       observe,
       joinId,
     );
@@ -112,7 +107,7 @@ async function decided(
     community.id,
     decisionDeliveryId(decision.event_id),
     decision.action,
-    crisp.decisions![decision.action](target, { warning: warningText(decision) }),
+    CRISP_DECISION_CALLS[decision.action](target, { warning: warningText(decision) }),
     observe,
     decision.event_id,
   );
@@ -121,7 +116,7 @@ async function decided(
       community.id,
       alertDeliveryId(decision.event_id),
       'alert',
-      crisp.alert!({}, target, decision.alert),
+      crispAlert(target, decision.alert),
       observe,
       decision.event_id,
     );

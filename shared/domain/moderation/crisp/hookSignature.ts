@@ -33,7 +33,8 @@ export function verifyCrispSignature(
 ): boolean {
   if (!signature || !/^[0-9a-f]{64}$/i.test(signature)) return false;
   const signedAt = hookTimestampMs(timestamp);
-  if (signedAt === undefined || Math.abs(nowMs - signedAt) > MAX_HOOK_SKEW_SECONDS * 1000) return false;
-  const expected = createHmac('sha256', secret).update(crispSignedText(timestamp!, body)).digest();
+  if (timestamp === undefined || signedAt === undefined || Math.abs(nowMs - signedAt) > MAX_HOOK_SKEW_SECONDS * 1000)
+    return false;
+  const expected = createHmac('sha256', secret).update(crispSignedText(timestamp, body)).digest();
   return timingSafeEqual(Buffer.from(signature, 'hex'), expected);
 }

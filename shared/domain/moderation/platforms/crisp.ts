@@ -54,6 +54,13 @@ async function recordBlock(
   await dropCrispMute(communityId, place.sessionId);
 }
 
+/** A welcome in the visitor's conversation (crispHooks.ts schedules it on a join). */
+export const crispWelcome = (target: CrispMessageTarget, text: string): PlannedCall[] => [crispText(target, text)];
+
+/** Alerts are private notes in the conversation they concern: Crisp has no alert place of its own. */
+export const crispAlert = (target: CrispMessageTarget | undefined, text: string): PlannedCall[] =>
+  target ? [crispNote(target, text)] : [];
+
 export const crisp = definePlatform<CrispMessageTarget, CrispCredentials>({
   type: 'crisp',
   credentials: {
@@ -68,12 +75,13 @@ export const crisp = definePlatform<CrispMessageTarget, CrispCredentials>({
     }),
     configured: (c) => c.tokenIdentifier !== undefined && c.tokenKey !== undefined,
   },
-  send: async (call, { credentials, communityId, endsAt }) => {
-    const outcome = await new CrispApi(
-      credentials.tokenIdentifier!,
-      credentials.tokenKey!,
-      credentials.apiBase,
-    ).request(call.method as CrispMethod, call.route ?? '/', call.body);
+  send: async (call, { credentials: { tokenIdentifier, tokenKey, apiBase }, communityId, endsAt }) => {
+    if (tokenIdentifier === undefined || tokenKey === undefined) return 'not_configured';
+    const outcome = await new CrispApi(tokenIdentifier, tokenKey, apiBase).request(
+      call.method as CrispMethod,
+      call.route ?? '/',
+      call.body,
+    );
     if (outcome.ok) await recordBlock(call, communityId, endsAt);
     return outcome;
   },
@@ -82,9 +90,8 @@ export const crisp = definePlatform<CrispMessageTarget, CrispCredentials>({
   // The rules live with us: Crisp keeps no copy to rewrite.
   onRulesChanged: null,
   decisions: CRISP_DECISION_CALLS,
-  welcome: (target, text) => [crispText(target, text)],
-  // Alerts are private notes in the conversation they concern: Crisp has no alert place of its own.
-  alert: (_record, target, text) => (target ? [crispNote(target, text)] : []),
+  welcome: crispWelcome,
+  alert: (_record, target, text) => crispAlert(target, text),
   // A removed message cannot be restored on Crisp and a sent warning stays sent: only blocks are lifted.
   undo: {
     delete: null,

@@ -52,12 +52,10 @@ export const discord = definePlatform<DiscordTarget, DiscordCredentials>({
     }),
     configured: (c) => c.botToken !== undefined,
   },
-  send: (call, { credentials }) =>
-    new DiscordRest(credentials.botToken!, credentials.apiBase).request(
-      call.method as 'GET',
-      call.route ?? '/',
-      call.body,
-    ),
+  send: async (call, { credentials: { botToken, apiBase } }) => {
+    if (botToken === undefined) return 'not_configured';
+    return new DiscordRest(botToken, apiBase).request(call.method as 'GET', call.route ?? '/', call.body);
+  },
   ingest: { kind: 'webhook', path: '/integrations/moderation/discord/interactions' },
   // The guild's AutoMod holds the rules: a change is written there (observe writes them switched off).
   onRulesChanged: async (community, record) =>
@@ -70,9 +68,9 @@ export const discord = definePlatform<DiscordTarget, DiscordCredentials>({
     delete: null,
     warn: null,
     mute: ({ record, userId }) =>
-      record.discordGuildId ? DISCORD_UNDO_CALLS.mute!(record.discordGuildId, userId) : undefined,
+      record.discordGuildId ? DISCORD_UNDO_CALLS.mute(record.discordGuildId, userId) : undefined,
     ban: ({ record, userId }) =>
-      record.discordGuildId ? DISCORD_UNDO_CALLS.ban!(record.discordGuildId, userId) : undefined,
+      record.discordGuildId ? DISCORD_UNDO_CALLS.ban(record.discordGuildId, userId) : undefined,
   },
   recordFields: { bound: 'discordGuildId', alert: 'discordAlertChannelId' },
   installUrl,

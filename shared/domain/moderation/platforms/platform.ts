@@ -147,6 +147,6 @@ export const definePlatform = <Target, Credentials>(
 ): Platform<Target, Credentials> => platform;
 
 /** The credentials type of a module. */
-export type CredentialsOf<P> = P extends Platform<any, infer C> ? C : never;
+export type CredentialsOf<P> = P extends { credentials: CredentialSpec<infer C> } ? C : never;
 
 export const blankToUndefined = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);

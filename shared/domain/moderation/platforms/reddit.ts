@@ -54,7 +54,10 @@ export const reddit = definePlatform<RedditTarget, RedditCredentials>({
     read: readRedditCredentials,
     configured: redditConfigured,
   },
-  send: (call, { credentials, endsAt }) => sendRedditCall(redditBotFrom(credentials).api, call, endsAt),
+  send: async (call, { credentials, endsAt }) => {
+    const bot = redditBotFrom(credentials);
+    return bot ? sendRedditCall(bot.api, call, endsAt) : 'not_configured';
+  },
   ingest: {
     kind: 'poll',
     poll: async (community) => {

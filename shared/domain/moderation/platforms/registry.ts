@@ -10,7 +10,10 @@ import { reddit } from './reddit';
 import { telegram } from './telegram';
 import { x } from './x';
 
-export const PLATFORMS = { telegram, discord, reddit, x, crisp } satisfies { [K in CommunityType]: Platform<any, any> }; // any: each module keeps its own Target and Credentials
+// Each module keeps its own Target and Credentials: `never` takes any Target (it is only ever an argument), `unknown` any Credentials.
+export const PLATFORMS = { telegram, discord, reddit, x, crisp } satisfies {
+  [K in CommunityType]: Platform<never, unknown>;
+};
 
 export type Platforms = typeof PLATFORMS;
 

@@ -29,11 +29,13 @@ export const telegram = definePlatform<TelegramTarget, TelegramCredentials>({
     configured: (c) => c.botToken !== undefined,
   },
   // A timed restriction ends at endsAt (resolved at send time); Telegram reads a past until_date as forever.
-  send: (call, { credentials, endsAt }) =>
-    new TelegramBotApi(credentials.botToken!, credentials.apiBase).call(call.method, {
+  send: async (call, { credentials: { botToken, apiBase }, endsAt }) => {
+    if (botToken === undefined) return 'not_configured';
+    return new TelegramBotApi(botToken, apiBase).call(call.method, {
       ...call.body,
       ...(endsAt ? { until_date: Math.floor(endsAt.getTime() / 1000) } : {}),
-    }),
+    });
+  },
   ingest: { kind: 'webhook', path: '/integrations/moderation/telegram' },
   onRulesChanged: null,
   sync: null,
@@ -45,9 +47,9 @@ export const telegram = definePlatform<TelegramTarget, TelegramCredentials>({
     delete: null,
     warn: null,
     mute: ({ record, userId }) =>
-      record.telegramChatId ? TELEGRAM_UNDO_CALLS.mute!(record.telegramChatId, userId) : undefined,
+      record.telegramChatId ? TELEGRAM_UNDO_CALLS.mute(record.telegramChatId, userId) : undefined,
     ban: ({ record, userId }) =>
-      record.telegramChatId ? TELEGRAM_UNDO_CALLS.ban!(record.telegramChatId, userId) : undefined,
+      record.telegramChatId ? TELEGRAM_UNDO_CALLS.ban(record.telegramChatId, userId) : undefined,
   },
   recordFields: { bound: 'telegramChatId', alert: 'telegramAlertChatId' },
   installUrl: null,

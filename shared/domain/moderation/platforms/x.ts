@@ -62,12 +62,12 @@ export const x = definePlatform<XTarget, XCredentials>({
   undo: {
     // A hidden reply can be shown again; a warning was never sent.
     delete: ({ record, eventId, userId }) =>
-      record.boundId ? X_UNDO_CALLS.delete!({ postId: eventId, authorId: userId }) : undefined,
+      record.boundId ? X_UNDO_CALLS.delete({ postId: eventId, authorId: userId }) : undefined,
     warn: null,
     mute: ({ record, eventId, userId }) =>
-      record.boundId ? X_UNDO_CALLS.mute!({ postId: eventId, authorId: userId }) : undefined,
+      record.boundId ? X_UNDO_CALLS.mute({ postId: eventId, authorId: userId }) : undefined,
     ban: ({ record, eventId, userId }) =>
-      record.boundId ? X_UNDO_CALLS.ban!({ postId: eventId, authorId: userId }) : undefined,
+      record.boundId ? X_UNDO_CALLS.ban({ postId: eventId, authorId: userId }) : undefined,
   },
   recordFields: { bound: 'boundId', alert: null },
   // The record's link is authorize_url, minted per community (x/oauth.ts), not an install link.

@@ -54,16 +54,19 @@ export interface RedditBot {
   username: string;
 }
 
-export function redditBotFrom(c: RedditCredentials): RedditBot {
+/** The operator's bot; undefined when a credential it needs is not set. */
+export function redditBotFrom(c: RedditCredentials): RedditBot | undefined {
+  const { clientId, clientSecret, refreshToken, username } = c;
+  if (!clientId || !clientSecret || !refreshToken || !username) return undefined;
   const config = {
-    clientId: c.clientId!,
-    clientSecret: c.clientSecret!,
-    refreshToken: c.refreshToken!,
+    clientId,
+    clientSecret,
+    refreshToken,
     userAgent: c.userAgent,
     apiBase: c.apiBase,
     authBase: c.authBase,
   };
-  return { api: new RedditApi(config, sharedRedditBudget(c.clientId!)), username: c.username! };
+  return { api: new RedditApi(config, sharedRedditBudget(clientId)), username };
 }
 
 /** Undefined when the operator's credentials are not all set: nothing is read or sent. */

@@ -84,12 +84,7 @@ async function activateFrom(bot: RedditBot, message: PrivateMessage): Promise<Ac
   };
   const pointer = await communityByActivationToken(token);
   const community = pointer ? await getCommunity(pointer.userId, pointer.communityId) : undefined;
-  if (
-    !community ||
-    community.type !== 'reddit' ||
-    !community.activationToken ||
-    !sameSecret(token, community.activationToken)
-  )
+  if (community?.type !== 'reddit' || !community.activationToken || !sameSecret(token, community.activationToken))
     return reply(REPLIES.badToken, 'refused');
 
   const moderators = await bot.api.get(`/r/${subreddit}/about/moderators`);

@@ -4,6 +4,7 @@
  * event (acted on once however often it is read), each decision planned as Reddit calls. Items of an
  * author under our mute are removed. Cursors move only after a complete read.
  */
+import { getOrInsertComputed } from '#shared/maps';
 import { now } from '#shared/adapters/ports';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import type { CommunityRecord } from '#shared/store/communitiesRepo';
@@ -64,10 +65,7 @@ export async function pollSubreddits(bot: RedditBot, batch: PolledSubreddit[]): 
   for (const thing of items) {
     const target = bySub.get(subredditKey(thing.data.subreddit));
     if (!target) continue;
-    const entry =
-      byCommunity.get(target.community.id) ??
-      byCommunity.set(target.community.id, { target, things: [] }).get(target.community.id)!;
-    entry.things.push(thing);
+    getOrInsertComputed(byCommunity, target.community.id, () => ({ target, things: [] })).things.push(thing);
   }
   for (const { target, things } of byCommunity.values()) report.actions += await moderateItems(bot, target, things);
   // Only now: everything read has been through the engine, so nothing up to the cursor is unread.

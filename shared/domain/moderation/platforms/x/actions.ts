@@ -60,11 +60,11 @@ export const X_DECISION_CALLS: Record<PenaltyAction, (t: XTarget) => XCall[]> = 
 export const xBannedReplyCalls = (t: XTarget): XCall[] => [hide(t.postId, true)];
 
 /** Undo shows the reply again, and for a mute or a ban unmutes its author (a ban also stops hiding their later replies). */
-export const X_UNDO_CALLS: Partial<Record<PenaltyAction, (t: XTarget) => XCall[]>> = {
+export const X_UNDO_CALLS = {
   delete: (t) => [hide(t.postId, false)],
   mute: (t) => [hide(t.postId, false), unmute(t.authorId)],
   ban: (t) => [hide(t.postId, false), unmute(t.authorId)],
-};
+} satisfies Partial<Record<PenaltyAction, (t: XTarget) => XCall[]>>;
 
 /** Reported by the status endpoint as what X does not do. */
 export const X_UNSUPPORTED = [

@@ -125,7 +125,7 @@ export async function completeXAuthorization(
   const stored = await getCommunity(state.userId, state.communityId, true);
   // A community from before every type had to be bound gets its activation token first.
   const community = stored && (await withActivationToken(stored));
-  if (!community || community.type !== 'x')
+  if (community?.type !== 'x')
     return page(
       400,
       'Authorization failed',

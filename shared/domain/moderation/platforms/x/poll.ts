@@ -6,6 +6,7 @@
  * engine thinks of them. The cursor moves after each page's decisions are planned, so a poll that
  * dies halfway reads the rest again and the engine answers what it had already decided.
  */
+import { mustGet } from '#shared/maps';
 import { XApi, type XAnswer, type XPost } from '#shared/adapters/platforms/xApi';
 import { logger } from '#shared/observability/logger';
 import type { CommunityRecord } from '#shared/store/communitiesRepo';
@@ -77,7 +78,7 @@ async function actOn(
   const { decisions } = await moderateEvents(community, events);
   const authorOf = new Map(events.map((e) => [e.event_id, e.user.id]));
   for (const decision of decisions) {
-    const target: XTarget = { postId: decision.event_id, authorId: authorOf.get(decision.event_id)! };
+    const target: XTarget = { postId: decision.event_id, authorId: mustGet(authorOf, decision.event_id, 'author') };
     const planned = plannedFor(decision, target, banned.has(target.authorId));
     if (planned) {
       await scheduleDelivery({

@@ -53,13 +53,13 @@ export function afterPage(
 export function repliesToEvents(page: XAnswer<XPost[]>): ChatEvent[] {
   const users = new Map((page.includes?.users ?? []).map((u) => [u.id, u.username]));
   return (page.data ?? [])
-    .filter((post) => post.id && post.author_id)
+    .flatMap((post) => (post.id && post.author_id ? [{ ...post, author_id: post.author_id }] : []))
     .map((post): ChatEvent => {
-      const username = users.get(post.author_id!);
+      const username = users.get(post.author_id);
       return {
         event_id: post.id,
         type: 'message',
-        user: { id: post.author_id!, ...(username ? { username } : {}) },
+        user: { id: post.author_id, ...(username ? { username } : {}) },
         text: post.text ?? '',
         sent_at: post.created_at ?? snowflakeTime(post.id),
       };
