@@ -1,3 +1,4 @@
+import { mustGet } from '#shared/maps';
 import { seedCuratedDataset } from '#shared/data/seed';
 import { getSeedMarker } from '#shared/store/curatedRepo';
 import type { BenchContext, BenchSuite } from './harness';
@@ -40,7 +41,7 @@ export const throughputBench: BenchSuite = {
     const timed = async <T>(kind: Kind, fn: () => Promise<T>): Promise<T> => {
       const start = performance.now();
       const out = await fn();
-      times.get(kind)!.push(performance.now() - start);
+      mustGet(times, kind, 'timings').push(performance.now() - start);
       return out;
     };
     const request = async (key: string, method: string, path: string, body?: unknown, expect?: number) => {
@@ -126,7 +127,7 @@ export const throughputBench: BenchSuite = {
                   ),
                 );
                 await follow(key, job.job_id);
-                times.get('job SSE to complete')!.push(performance.now() - streamStart);
+                mustGet(times, 'job SSE to complete', 'timings').push(performance.now() - streamStart);
                 break;
               }
             }
@@ -154,9 +155,9 @@ function report(
 ): void {
   // Requests are the HTTP calls; the SSE row's time covers a create and its stream, so it is not one.
   const all = KINDS.filter((k) => k !== 'job SSE to complete')
-    .flatMap((k) => times.get(k)!)
+    .flatMap((k) => mustGet(times, k, 'timings'))
     .sort((a, b) => a - b);
-  const streams = times.get('job SSE to complete')!.length;
+  const streams = mustGet(times, 'job SSE to complete', 'timings').length;
   const requests = all.length + streams;
   const serverErrors = [...statuses].filter(([s]) => s >= 500).reduce((sum, [, n]) => sum + n, 0);
   print(
@@ -171,7 +172,7 @@ function report(
       )}; 5xx: ${serverErrors}${serverErrors === 0 ? ' (goal met)' : ' (GOAL MISSED)'}; client-side failures: ${otherFailures}`,
   );
   for (const kind of KINDS) {
-    const sorted = times.get(kind)!.sort((a, b) => a - b);
+    const sorted = mustGet(times, kind, 'timings').sort((a, b) => a - b);
     print(
       `  ${kind.padEnd(20)} n=${String(sorted.length).padStart(5)}  p50=${percentile(sorted, 50).toFixed(0).padStart(6)} ms  p99=${percentile(sorted, 99).toFixed(0).padStart(6)} ms`,
     );

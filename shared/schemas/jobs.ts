@@ -9,13 +9,11 @@ import { pageOf, pageQuery, timestamp } from './common';
 const text = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
 
 export const companyInput = withMeta(
-  z
-    .strictObject({ ...companyFields('refused'), company_name: assetText('company_name', 'refused') })
-    .check(
-      z.refine((c) => c.domain !== undefined || c.website !== undefined, {
-        message: 'A company needs a website or a domain',
-      }),
-    ),
+  z.strictObject({ ...companyFields('refused'), company_name: assetText('company_name', 'refused') }).check(
+    z.refine((c) => c.domain !== undefined || c.website !== undefined, {
+      message: 'A company needs a website or a domain',
+    }),
+  ),
   { id: 'JobCompanyInput', anyOf: [{ required: ['domain'] }, { required: ['website'] }] },
 );
 
