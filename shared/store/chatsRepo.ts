@@ -3,7 +3,6 @@ import { ddb, isConditionFailure, table } from './client';
 import { chatKey, chatsByUpdatedIndexKey, chatsByUpdatedPartition, chatsPartition } from './keys';
 import type { BlobRef } from './blobs';
 import { defineEntity } from './entity';
-import { buildUpdate } from './update';
 import type { TransactItem } from './transactions';
 
 export interface ChatRecord {
@@ -17,19 +16,18 @@ export interface ChatRecord {
   deletedAt?: string;
 }
 
-const fromItem = defineEntity<ChatRecord>('chat').fromItem;
+const chats = defineEntity<ChatRecord>()({
+  name: 'chat',
+  key: (c: Pick<ChatRecord, 'userId' | 'id'>) => chatKey(c.userId, c.id),
+});
+const fromItem = chats.fromItem;
 
 /** A new chat (a failed condition: the id is taken). */
 export function putChatItem(chat: ChatRecord): TransactItem {
   return {
     Put: {
       TableName: table(),
-      Item: {
-        ...chatKey(chat.userId, chat.id),
-        entity: 'chat',
-        ...chat,
-        ...chatsByUpdatedIndexKey(chat.userId, chat.updatedAt, chat.id),
-      },
+      Item: chats.item(chat, chatsByUpdatedIndexKey(chat.userId, chat.updatedAt, chat.id)),
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
@@ -38,8 +36,8 @@ export function putChatItem(chat: ChatRecord): TransactItem {
 /** A live (not deleted) chat of this user, or undefined. */
 export async function getChat(userId: string, chatId: string): Promise<ChatRecord | undefined> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: chatKey(userId, chatId) }));
-  if (!Item || Item.deletedAt) return undefined;
-  return fromItem(Item);
+  const chat = chats.maybe(Item);
+  return chat?.deletedAt ? undefined : chat;
 }
 
 /** Applies changes to a live chat; false when it is gone (deleted meanwhile or never existed). */
@@ -54,14 +52,14 @@ export async function updateChat(
       new UpdateCommand({
         TableName: table(),
         Key: chatKey(userId, chatId),
-        ...buildUpdate({
+        ...chats.update({
           set: { ...changes, updatedAt, ...chatsByUpdatedIndexKey(userId, updatedAt, chatId) },
           condition: 'attribute_exists(pk) AND attribute_not_exists(deletedAt)',
         }),
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return fromItem(Attributes!);
+    return chats.maybe(Attributes);
   } catch (err) {
     if (isConditionFailure(err)) return undefined;
     throw err;
@@ -77,7 +75,7 @@ export function softDeleteChatItem(userId: string, chatId: string, at: string): 
     Update: {
       TableName: table(),
       Key: chatKey(userId, chatId),
-      ...buildUpdate({
+      ...chats.update({
         set: { deletedAt: at },
         remove: ['gsi1pk', 'gsi1sk'],
         condition: 'attribute_exists(pk) AND attribute_not_exists(deletedAt)',

@@ -250,27 +250,31 @@ export async function refreshPortfolios(changed: CuratedEntity[], known: Map<str
   for (const fundId of fundsConcerned(changed, (id) => at.get(id))) await refreshPortfolio(fundId);
 }
 
+/** The attributes of a curated profile item an update may change: the fund's portfolio, kept beside its data. */
+interface CuratedProfileAttributes {
+  portfolio: string;
+}
+
 async function refreshPortfolio(fundId: string, attempts = 5): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     const { Item } = await ddb().send(
       new GetCommand({ TableName: table(), Key: curatedProfileKey('fund', fundId), ConsistentRead: true }),
     );
     const fund = decode<CuratedFund>(Item);
-    if (!fund) return;
+    if (!fund || !Item) return;
     const portfolio = await readPortfolio(fund, true);
-    const text = portfolioText(Item!.data as string, portfolio);
+    const text = portfolioText(String(Item.data), portfolio);
+    const rev = Item.rev;
     try {
       await ddb().send(
         new UpdateCommand({
           TableName: table(),
           Key: curatedProfileKey('fund', fundId),
-          ...buildUpdate({
+          ...buildUpdate<CuratedProfileAttributes>({
             set: { portfolio: text },
             remove: text === undefined ? ['portfolio'] : [],
             condition:
-              Item!.rev === undefined
-                ? 'attribute_not_exists(rev)'
-                : { expression: 'rev = :rev', values: { ':rev': Item!.rev } },
+              rev === undefined ? 'attribute_not_exists(rev)' : { expression: 'rev = :rev', values: { ':rev': rev } },
           }),
         }),
       );
