@@ -1,4 +1,5 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { queryPages } from './query';
 import { ddb, isConditionFailure, table } from './client';
 import { chatKey, chatsByUpdatedIndexKey, chatsByUpdatedPartition, chatsPartition } from './keys';
 import type { BlobRef } from './blobs';
@@ -124,29 +125,18 @@ export async function listChats(
   const counting = page.knownTotal === undefined;
   const items: ChatRecord[] = [];
   let seen = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    // Limit counts items read before the filter: on gsi1 (live chats only) exact, by creation order
-    // it also passes over deleted chats, hence a floor; and a cap, as an offset may be anything.
-    const limit = counting
-      ? undefined
-      : Math.min(Math.max(end - seen, sortBy === 'updated_at' ? 1 : MIN_FILTERED_READ), MAX_READ);
-    const read = await ddb().send(
-      new QueryCommand({
-        TableName: table(),
-        ...base,
-        ScanIndexForward: order === 'asc',
-        ExclusiveStartKey: startKey,
-        Limit: limit,
-      }),
-    );
-    for (const item of read.Items ?? []) {
+  let readToEnd = true;
+  // Limit counts items read before the filter: on gsi1 (live chats only) exact, by creation order
+  // it also passes over deleted chats, hence a floor; and a cap, as an offset may be anything.
+  const limit = (read: number) =>
+    counting ? undefined : Math.min(Math.max(end - read, sortBy === 'updated_at' ? 1 : MIN_FILTERED_READ), MAX_READ);
+  for await (const read of queryPages({ ...base, ScanIndexForward: order === 'asc' }, limit)) {
+    readToEnd = !read.more;
+    for (const item of read.items) {
       if (seen >= page.offset && items.length < page.limit) items.push(fromItem(item));
       seen += 1;
     }
-    startKey = read.LastEvaluatedKey;
-  } while (startKey && (counting || seen < end));
-  // Read to the end, the chats seen are the total; otherwise the count (read a moment before the
-  // page, it may trail it: what was seen is the floor).
-  return { items, total: counting || !startKey ? seen : Math.max(page.knownTotal!, seen) };
+    if (!counting && seen >= end) break;
+  }
+  return { items, total: counting || readToEnd ? seen : Math.max(page.knownTotal ?? 0, seen) };
 }
