@@ -5,7 +5,10 @@ import { CAPTCHA_SHARDS, captchaDueIndexKey, captchaDuePartition, captchaDueUpTo
 import { queryDueShards } from './query';
 import { defineEntity } from './entity';
 
-const captchas = defineEntity<PendingCaptcha>('moderationCaptcha');
+const captchas = defineEntity<PendingCaptcha>()({
+  name: 'moderationCaptcha',
+  key: (c: Pick<PendingCaptcha, 'communityId' | 'userId'>) => moderationCaptchaKey(c.communityId, c.userId),
+});
 
 export interface PendingCaptcha {
   communityId: string;
@@ -22,12 +25,7 @@ export async function putPendingCaptcha(c: PendingCaptcha): Promise<boolean> {
     await ddb().send(
       new PutCommand({
         TableName: table(),
-        Item: {
-          ...moderationCaptchaKey(c.communityId, c.userId),
-          entity: 'moderationCaptcha',
-          ...c,
-          ...captchaDueIndexKey(c.communityId, c.userId, c.deadline),
-        },
+        Item: captchas.item(c, captchaDueIndexKey(c.communityId, c.userId, c.deadline)),
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -41,10 +39,9 @@ export async function putPendingCaptcha(c: PendingCaptcha): Promise<boolean> {
 /** Removes it and returns what it was; undefined when the sweep or a press got there first. */
 export async function takePendingCaptcha(communityId: string, userId: string): Promise<PendingCaptcha | undefined> {
   const { Attributes } = await ddb().send(
-    new DeleteCommand({ TableName: table(), Key: moderationCaptchaKey(communityId, userId), ReturnValues: 'ALL_OLD' }),
+    new DeleteCommand({ TableName: table(), Key: captchas.key({ communityId, userId }), ReturnValues: 'ALL_OLD' }),
   );
-  if (!Attributes) return undefined;
-  return captchas.fromItem(Attributes);
+  return captchas.maybe(Attributes);
 }
 
 export async function listExpiredCaptchas(atIso: string): Promise<PendingCaptcha[]> {

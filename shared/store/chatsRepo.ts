@@ -1,9 +1,9 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { queryPages } from './query';
 import { ddb, isConditionFailure, table } from './client';
 import { chatKey, chatsByUpdatedIndexKey, chatsByUpdatedPartition, chatsPartition } from './keys';
 import type { BlobRef } from './blobs';
 import { defineEntity } from './entity';
-import { buildUpdate } from './update';
 import type { TransactItem } from './transactions';
 
 export interface ChatRecord {
@@ -17,19 +17,18 @@ export interface ChatRecord {
   deletedAt?: string;
 }
 
-const fromItem = defineEntity<ChatRecord>('chat').fromItem;
+const chats = defineEntity<ChatRecord>()({
+  name: 'chat',
+  key: (c: Pick<ChatRecord, 'userId' | 'id'>) => chatKey(c.userId, c.id),
+});
+const fromItem = chats.fromItem;
 
 /** A new chat (a failed condition: the id is taken). */
 export function putChatItem(chat: ChatRecord): TransactItem {
   return {
     Put: {
       TableName: table(),
-      Item: {
-        ...chatKey(chat.userId, chat.id),
-        entity: 'chat',
-        ...chat,
-        ...chatsByUpdatedIndexKey(chat.userId, chat.updatedAt, chat.id),
-      },
+      Item: chats.item(chat, chatsByUpdatedIndexKey(chat.userId, chat.updatedAt, chat.id)),
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
@@ -38,8 +37,8 @@ export function putChatItem(chat: ChatRecord): TransactItem {
 /** A live (not deleted) chat of this user, or undefined. */
 export async function getChat(userId: string, chatId: string): Promise<ChatRecord | undefined> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: chatKey(userId, chatId) }));
-  if (!Item || Item.deletedAt) return undefined;
-  return fromItem(Item);
+  const chat = chats.maybe(Item);
+  return chat?.deletedAt ? undefined : chat;
 }
 
 /** Applies changes to a live chat; false when it is gone (deleted meanwhile or never existed). */
@@ -54,14 +53,14 @@ export async function updateChat(
       new UpdateCommand({
         TableName: table(),
         Key: chatKey(userId, chatId),
-        ...buildUpdate({
+        ...chats.update({
           set: { ...changes, updatedAt, ...chatsByUpdatedIndexKey(userId, updatedAt, chatId) },
           condition: 'attribute_exists(pk) AND attribute_not_exists(deletedAt)',
         }),
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return fromItem(Attributes!);
+    return chats.maybe(Attributes);
   } catch (err) {
     if (isConditionFailure(err)) return undefined;
     throw err;
@@ -77,7 +76,7 @@ export function softDeleteChatItem(userId: string, chatId: string, at: string): 
     Update: {
       TableName: table(),
       Key: chatKey(userId, chatId),
-      ...buildUpdate({
+      ...chats.update({
         set: { deletedAt: at },
         remove: ['gsi1pk', 'gsi1sk'],
         condition: 'attribute_exists(pk) AND attribute_not_exists(deletedAt)',
@@ -126,29 +125,18 @@ export async function listChats(
   const counting = page.knownTotal === undefined;
   const items: ChatRecord[] = [];
   let seen = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    // Limit counts items read before the filter: on gsi1 (live chats only) exact, by creation order
-    // it also passes over deleted chats, hence a floor; and a cap, as an offset may be anything.
-    const limit = counting
-      ? undefined
-      : Math.min(Math.max(end - seen, sortBy === 'updated_at' ? 1 : MIN_FILTERED_READ), MAX_READ);
-    const read = await ddb().send(
-      new QueryCommand({
-        TableName: table(),
-        ...base,
-        ScanIndexForward: order === 'asc',
-        ExclusiveStartKey: startKey,
-        Limit: limit,
-      }),
-    );
-    for (const item of read.Items ?? []) {
+  let readToEnd = true;
+  // Limit counts items read before the filter: on gsi1 (live chats only) exact, by creation order
+  // it also passes over deleted chats, hence a floor; and a cap, as an offset may be anything.
+  const limit = (read: number) =>
+    counting ? undefined : Math.min(Math.max(end - read, sortBy === 'updated_at' ? 1 : MIN_FILTERED_READ), MAX_READ);
+  for await (const read of queryPages({ ...base, ScanIndexForward: order === 'asc' }, limit)) {
+    readToEnd = !read.more;
+    for (const item of read.items) {
       if (seen >= page.offset && items.length < page.limit) items.push(fromItem(item));
       seen += 1;
     }
-    startKey = read.LastEvaluatedKey;
-  } while (startKey && (counting || seen < end));
-  // Read to the end, the chats seen are the total; otherwise the count (read a moment before the
-  // page, it may trail it: what was seen is the floor).
-  return { items, total: counting || !startKey ? seen : Math.max(page.knownTotal!, seen) };
+    if (!counting && seen >= end) break;
+  }
+  return { items, total: counting || readToEnd ? seen : Math.max(page.knownTotal ?? 0, seen) };
 }

@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table, writeIfCondition } from './client';
 import { checkoutSessionKey, paymentEventKey } from './keys';
 import type { TransactItem } from './transactions';
-import { buildUpdate } from './update';
+import { defineEntity } from './entity';
 
 export interface CheckoutRecord {
   sessionId: string;
@@ -13,11 +13,23 @@ export interface CheckoutRecord {
   createdAt: string;
 }
 
+const checkouts = defineEntity<CheckoutRecord>()({
+  name: 'checkout',
+  key: (r: Pick<CheckoutRecord, 'sessionId'>) => checkoutSessionKey(r.sessionId),
+});
+
+/** Guard that makes each payment event apply once; its record says which event was applied when. */
+const paymentEvents = defineEntity<{ type: string; processedAt: string }>()({
+  name: 'paymentEvent',
+  key: (r: { eventId: string }) => paymentEventKey(r.eventId),
+  keyOnly: ['eventId'],
+});
+
 export async function putCheckout(record: CheckoutRecord, ttlSeconds: number): Promise<void> {
   await ddb().send(
     new PutCommand({
       TableName: table(),
-      Item: { ...checkoutSessionKey(record.sessionId), entity: 'checkout', ...record, ttl: ttlSeconds },
+      Item: checkouts.item(record, { ttl: ttlSeconds }),
     }),
   );
 }
@@ -26,7 +38,7 @@ export async function getCheckout(sessionId: string): Promise<CheckoutRecord | u
   const { Item } = await ddb().send(
     new GetCommand({ TableName: table(), Key: checkoutSessionKey(sessionId), ConsistentRead: true }),
   );
-  return Item as CheckoutRecord | undefined;
+  return checkouts.maybe(Item);
 }
 
 /** Marks an open session paid; false when it was paid already. */
@@ -36,7 +48,7 @@ export async function markCheckoutPaid(sessionId: string): Promise<boolean> {
       new UpdateCommand({
         TableName: table(),
         Key: checkoutSessionKey(sessionId),
-        ...buildUpdate({
+        ...checkouts.update({
           set: { status: 'paid' },
           condition: { expression: '#s = :open', names: { '#s': 'status' }, values: { ':open': 'open' } },
         }),
@@ -50,7 +62,7 @@ export function paymentEventGuard(eventId: string, type: string, at: string): Tr
   return {
     Put: {
       TableName: table(),
-      Item: { ...paymentEventKey(eventId), entity: 'paymentEvent', type, processedAt: at },
+      Item: paymentEvents.item({ eventId, type, processedAt: at }),
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };

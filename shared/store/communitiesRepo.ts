@@ -13,8 +13,8 @@ import {
 } from './keys';
 import { writeTogether, type TransactItem, type TransactItems } from './transactions';
 import { queryAll, queryDueShards } from './query';
-import { defineEntity } from './entity';
-import { buildUpdate, setOrRemove, type Condition } from './update';
+import { defineEntity, type IndexAttributes } from './entity';
+import { setOrRemove, type Condition } from './update';
 
 export interface CommunitySettings {
   name: string;
@@ -49,7 +49,9 @@ export interface CommunityRecord extends CommunitySettings {
 }
 
 /** Null attributes are not stored (so conditions can use attribute_not_exists); reading puts them back. */
-const communities = defineEntity<CommunityRecord>('community', {
+const communities = defineEntity<CommunityRecord>()({
+  name: 'community',
+  key: (c: Pick<CommunityRecord, 'userId' | 'id'>) => communityKey(c.userId, c.id),
   nullable: [
     'activationToken',
     'activatedAt',
@@ -61,7 +63,13 @@ const communities = defineEntity<CommunityRecord>('community', {
   ],
 });
 const fromItem = communities.fromItem;
-const withoutNulls = communities.attributes;
+
+/** From the engine's public id to the community's owner, for the platforms' webhooks. */
+const communityPointers = defineEntity<{ userId: string; communityId: string }>()({
+  name: 'communityPointer',
+  key: (p: { moderationId: string }) => moderationIdKey(p.moderationId),
+  keyOnly: ['moderationId'],
+});
 
 /** The community and its engine pointer, written together (with the provisioning charge). */
 export function putNewCommunity(c: CommunityRecord): TransactItems {
@@ -69,19 +77,14 @@ export function putNewCommunity(c: CommunityRecord): TransactItems {
     community: {
       Put: {
         TableName: table(),
-        Item: {
-          ...communityKey(c.userId, c.id),
-          entity: 'community',
-          ...withoutNulls(c),
-          ...renewalDueIndexKey(c.id, c.nextBillingAt!),
-        },
+        Item: communities.item(c, c.nextBillingAt === null ? {} : renewalDueIndexKey(c.id, c.nextBillingAt)),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
     communityPointer: {
       Put: {
         TableName: table(),
-        Item: { ...moderationIdKey(c.moderationId), entity: 'communityPointer', userId: c.userId, communityId: c.id },
+        Item: communityPointers.item({ moderationId: c.moderationId, userId: c.userId, communityId: c.id }),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -96,12 +99,13 @@ export async function getCommunity(
   const { Item } = await ddb().send(
     new GetCommand({ TableName: table(), Key: communityKey(userId, communityId), ConsistentRead: consistent }),
   );
-  return Item ? fromItem(Item) : undefined;
+  return communities.maybe(Item);
 }
 
 export async function getCommunityByModerationId(moderationId: string): Promise<CommunityRecord | undefined> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: moderationIdKey(moderationId) }));
-  return Item ? getCommunity(Item.userId as string, Item.communityId as string) : undefined;
+  const pointer = communityPointers.maybe(Item);
+  return pointer ? getCommunity(pointer.userId, pointer.communityId) : undefined;
 }
 
 /** All of a user's communities, newest first (ids are UUID v7, so the sort key is creation order). */
@@ -127,22 +131,22 @@ export async function newestCommunity(userId: string): Promise<CommunityRecord |
       Limit: 1,
     }),
   );
-  return page.Items?.[0] ? fromItem(page.Items[0]) : undefined;
+  return communities.maybe(page.Items?.[0]);
 }
 
 /** SET the non-null fields, REMOVE the null ones, under `guard`; the new record, or undefined when the guard failed. */
 function updateItem(
   userId: string,
   communityId: string,
-  fields: Record<string, unknown>,
+  fields: Partial<CommunityRecord & IndexAttributes>,
   guard: Condition,
-  remove: string[] = [],
+  remove: (keyof IndexAttributes)[] = [],
 ) {
   const changes = setOrRemove(fields);
   return {
     TableName: table(),
     Key: communityKey(userId, communityId),
-    ...buildUpdate({
+    ...communities.update({
       set: changes.set,
       remove: [...changes.remove, ...remove],
       condition: { expression: `attribute_exists(pk) AND (${guard.expression})`, values: guard.values },
@@ -153,7 +157,7 @@ function updateItem(
 async function updateOrUndefined(input: ReturnType<typeof updateItem>): Promise<CommunityRecord | undefined> {
   try {
     const { Attributes } = await ddb().send(new UpdateCommand({ ...input, ReturnValues: 'ALL_NEW' }));
-    return fromItem(Attributes!);
+    return communities.maybe(Attributes);
   } catch (err) {
     if (isConditionFailure(err)) return undefined;
     throw err;

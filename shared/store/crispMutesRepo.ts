@@ -16,7 +16,10 @@ export interface CrispMute {
   endsAt: string;
 }
 
-const mutes = defineEntity<CrispMute>('crispMute');
+const mutes = defineEntity<CrispMute>()({
+  name: 'crispMute',
+  key: (m: Pick<CrispMute, 'communityId' | 'sessionId'>) => crispMuteKey(m.communityId, m.sessionId),
+});
 
 /** A later mute of a conversation already muted moves its end later, never earlier. */
 export async function putCrispMute(m: CrispMute): Promise<boolean> {
@@ -24,12 +27,7 @@ export async function putCrispMute(m: CrispMute): Promise<boolean> {
     ddb().send(
       new PutCommand({
         TableName: table(),
-        Item: {
-          ...crispMuteKey(m.communityId, m.sessionId),
-          entity: mutes.name,
-          ...m,
-          ...crispMuteDueIndexKey(m.communityId, m.sessionId, m.endsAt),
-        },
+        Item: mutes.item(m, crispMuteDueIndexKey(m.communityId, m.sessionId, m.endsAt)),
         ConditionExpression: 'attribute_not_exists(pk) OR endsAt < :endsAt',
         ExpressionAttributeValues: { ':endsAt': m.endsAt },
       }),
@@ -39,7 +37,7 @@ export async function putCrispMute(m: CrispMute): Promise<boolean> {
 
 /** A ban (blocked for good) or an unblock: nothing is left to lift. */
 export async function dropCrispMute(communityId: string, sessionId: string): Promise<void> {
-  await ddb().send(new DeleteCommand({ TableName: table(), Key: crispMuteKey(communityId, sessionId) }));
+  await ddb().send(new DeleteCommand({ TableName: table(), Key: mutes.key({ communityId, sessionId }) }));
 }
 
 export async function listEndedCrispMutes(atIso: string): Promise<CrispMute[]> {
@@ -52,7 +50,7 @@ export async function takeEndedCrispMute(m: CrispMute): Promise<boolean> {
     ddb().send(
       new DeleteCommand({
         TableName: table(),
-        Key: crispMuteKey(m.communityId, m.sessionId),
+        Key: mutes.key(m),
         ConditionExpression: 'endsAt = :seen',
         ExpressionAttributeValues: { ':seen': m.endsAt },
       }),

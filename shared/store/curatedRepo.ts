@@ -75,7 +75,9 @@ export type CuratedItem = Item;
 
 /** Entities are stored as JSON text: one string attribute reads and writes far faster than a deep map. */
 const decode = <T>(item: Record<string, unknown> | undefined): T | undefined =>
-  item ? (JSON.parse(item.data as string) as T) : undefined;
+  item ? decodeItem<T>(item) : undefined;
+/** An item read from the table (never absent): its entity, parsed from the JSON text. */
+const decodeItem = <T>(item: Record<string, unknown>): T => JSON.parse(String(item.data)) as T;
 
 /**
  * The profile slug of a LinkedIn URL (`https://linkedin.com/in/ada-park-1a/` → `ada-park-1a`), or undefined.
@@ -252,27 +254,31 @@ export async function refreshPortfolios(changed: CuratedEntity[], known: Map<str
   for (const fundId of fundsConcerned(changed, (id) => at.get(id))) await refreshPortfolio(fundId);
 }
 
+/** The attributes of a curated profile item an update may change: the fund's portfolio, kept beside its data. */
+interface CuratedProfileAttributes {
+  portfolio: string;
+}
+
 async function refreshPortfolio(fundId: string, attempts = 5): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     const { Item } = await ddb().send(
       new GetCommand({ TableName: table(), Key: curatedProfileKey('fund', fundId), ConsistentRead: true }),
     );
     const fund = decode<CuratedFund>(Item);
-    if (!fund) return;
+    if (!fund || !Item) return;
     const portfolio = await readPortfolio(fund, true);
-    const text = portfolioText(Item!.data as string, portfolio);
+    const text = portfolioText(String(Item.data), portfolio);
+    const rev = Item.rev;
     try {
       await ddb().send(
         new UpdateCommand({
           TableName: table(),
           Key: curatedProfileKey('fund', fundId),
-          ...buildUpdate({
+          ...buildUpdate<CuratedProfileAttributes>({
             set: { portfolio: text },
             remove: text === undefined ? ['portfolio'] : [],
             condition:
-              Item!.rev === undefined
-                ? 'attribute_not_exists(rev)'
-                : { expression: 'rev = :rev', values: { ':rev': Item!.rev } },
+              rev === undefined ? 'attribute_not_exists(rev)' : { expression: 'rev = :rev', values: { ':rev': rev } },
           }),
         }),
       );
@@ -411,7 +417,7 @@ export async function getCuratedEntities<T extends CuratedEntity>(
     [...new Set(ids)].map((id) => curatedProfileKey(kind, id)),
     { consistent: options.consistent ?? false, maxAttempts: 9 },
   );
-  return new Map(items.map((item) => decode<T>(item)!).map((entity) => [entity.id, entity]));
+  return new Map(items.map((item) => decodeItem<T>(item)).map((entity) => [entity.id, entity]));
 }
 
 /**
@@ -465,16 +471,14 @@ export interface CompanyLookup {
 export function companyLookup(): CompanyLookup {
   const read = new Map<string, Promise<CompanyRef[]>>();
   const bucket = (value: string) => {
-    if (!read.has(value)) {
-      const pk = curatedFacetPartition(COMPANY_LOOKUP_FACET, value);
-      read.set(
-        value,
-        queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }).then(
-          facetMembers<CompanyRef>,
-        ),
-      );
-    }
-    return read.get(value)!;
+    const known = read.get(value);
+    if (known) return known;
+    const pk = curatedFacetPartition(COMPANY_LOOKUP_FACET, value);
+    const members = queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }).then(
+      facetMembers<CompanyRef>,
+    );
+    read.set(value, members);
+    return members;
   };
   const companiesIn = async (buckets: string[]) => (await Promise.all([...new Set(buckets)].map(bucket))).flat();
   return {
@@ -482,7 +486,7 @@ export function companyLookup(): CompanyLookup {
       const candidates = new Map(domains.map((d) => [d, domainCandidates(d)]));
       const companies = await companiesIn([...candidates.values()].flat().map(companyLookupDomainBucket));
       const stored = new Set(companies.map(companyDomainKey));
-      return new Set(domains.filter((d) => candidates.get(d)!.some((host) => stored.has(host))));
+      return new Set(domains.filter((d) => (candidates.get(d) ?? []).some((host) => stored.has(host))));
     },
     async companiesByName(names) {
       const slugs = new Map(names.map((n) => [n, slugOf(n)] as const).filter(([, slug]) => slug !== ''));
@@ -494,7 +498,10 @@ export function companyLookup(): CompanyLookup {
         if (!kept || c.id < kept.id) first.set(slug, c);
       }
       const found = new Map<string, CompanyRef>();
-      for (const [name, slug] of slugs) if (first.has(slug)) found.set(name, first.get(slug)!);
+      for (const [name, slug] of slugs) {
+        const hit = first.get(slug);
+        if (hit !== undefined) found.set(name, hit);
+      }
       return found;
     },
   };
@@ -507,7 +514,7 @@ export async function listPeopleByCompany(companyId: string): Promise<CuratedPer
     KeyConditionExpression: 'gsi2pk = :pk',
     ExpressionAttributeValues: { ':pk': peopleByOrganizationPartition(companyId) },
   });
-  return items.map((i) => decode<CuratedPerson>(i)!);
+  return items.map((i) => decodeItem<CuratedPerson>(i));
 }
 
 /**
@@ -523,7 +530,7 @@ export async function listPeopleByCompanyName(name: string): Promise<CuratedPers
     KeyConditionExpression: 'gsi1pk = :pk',
     ExpressionAttributeValues: { ':pk': teamByOrganizationNamePartition('company', slug) },
   });
-  return items.map((i) => decode<CuratedPerson>(i)!);
+  return items.map((i) => decodeItem<CuratedPerson>(i));
 }
 
 export async function getPersonByLinkedinUrl(url: string): Promise<CuratedPerson | undefined> {
@@ -568,7 +575,7 @@ export async function profilesNamed<T extends CuratedFund | CuratedCompany>(
     ProjectionExpression: '#data',
     ExpressionAttributeNames: { '#data': 'data' },
   });
-  return items.map((i) => decode<T>(i)!);
+  return items.map((i) => decodeItem<T>(i));
 }
 
 /** A fund found by name with its portfolio (shared/data/portfolio.ts). */
@@ -593,12 +600,12 @@ export async function fundsNamedWithPortfolio(name: string): Promise<FundWithPor
   });
   return Promise.all(
     items.map(async (item) => {
-      const fund = decode<CuratedFund>(item)!;
+      const fund = decodeItem<CuratedFund>(item);
       const stored =
         typeof item.portfolio === 'string' ? (JSON.parse(item.portfolio) as PortfolioCompany[]) : undefined;
       const storedIds = new Set(stored?.map((c) => c.id));
       const covers = stored && portfolioCompanyIds(fund).every((id) => storedIds.has(id));
-      return { fund, portfolio: covers ? stored! : await readPortfolio(fund) };
+      return { fund, portfolio: stored && covers ? stored : await readPortfolio(fund) };
     }),
   );
 }
@@ -636,7 +643,7 @@ function facetMembers<T>(items: Record<string, unknown>[]): T[] {
       for (const e of JSON.parse(item.data as string) as (T & { id: string })[]) members.set(e.id, e);
   for (const item of items) {
     const id = String(item.sk).slice(String(item.sk).indexOf('#') + 1);
-    if (item.entity === 'curatedFacet') members.set(id, decode<T>(item)!);
+    if (item.entity === 'curatedFacet') members.set(id, decodeItem<T>(item));
     else if (item.entity === 'curatedFacetRemoved') members.delete(id);
   }
   // In id order, as single-entity items (sort key KIND#id) always came back.
@@ -656,7 +663,7 @@ export async function listBuildersInCategory(category: string): Promise<CuratedB
     IndexName: 'gsi2',
     KeyConditionExpression: 'gsi2pk = :pk',
     ExpressionAttributeValues: { ':pk': buildersByCategoryPartition(category) },
-  }).then((items) => items.map((i) => decode<CuratedBuilder>(i)!));
+  }).then((items) => items.map((i) => decodeItem<CuratedBuilder>(i)));
   facetCache.set(key, { at: Date.now(), value: read });
   read.catch(() => facetCache.delete(key));
   return read;

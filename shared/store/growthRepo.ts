@@ -12,7 +12,6 @@ import {
 import { queryDueShards } from './query';
 import type { TransactItem } from './transactions';
 import { defineEntity } from './entity';
-import { buildUpdate } from './update';
 
 export interface PlanIssueRecord {
   userId: string;
@@ -81,29 +80,41 @@ export interface GrowthRunRecord {
 }
 
 // Plans and quotes keep their ttl as a field of the record.
-const plans = defineEntity<PlanIssueRecord>('growthPlan', { keep: ['ttl'] });
-const quotes = defineEntity<GrowthQuoteRecord>('growthQuote', { keep: ['ttl'] });
-const runs = defineEntity<GrowthRunRecord>('growthRun', { keep: ['ttl'] });
+const plans = defineEntity<PlanIssueRecord>()({
+  name: 'growthPlan',
+  key: (p: Pick<PlanIssueRecord, 'userId' | 'planId'>) => growthPlanKey(p.userId, p.planId),
+  keep: ['ttl'],
+});
+const quotes = defineEntity<GrowthQuoteRecord>()({
+  name: 'growthQuote',
+  key: (q: Pick<GrowthQuoteRecord, 'quoteToken'>) => growthQuoteKey(q.quoteToken),
+  keep: ['ttl'],
+});
+const runs = defineEntity<GrowthRunRecord>()({
+  name: 'growthRun',
+  key: (r: Pick<GrowthRunRecord, 'userId' | 'runId'>) => growthRunKey(r.userId, r.runId),
+  keep: ['ttl'],
+});
 
 export async function putPlanIssue(record: PlanIssueRecord): Promise<void> {
   await ddb().send(
     new PutCommand({
       TableName: table(),
-      Item: { ...growthPlanKey(record.userId, record.planId), entity: 'growthPlan', ...record },
+      Item: plans.item(record),
     }),
   );
 }
 
 export async function getPlanIssue(userId: string, planId: string): Promise<PlanIssueRecord | undefined> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: growthPlanKey(userId, planId) }));
-  return Item ? plans.fromItem(Item) : undefined;
+  return plans.maybe(Item);
 }
 
 export async function putQuote(quote: GrowthQuoteRecord): Promise<void> {
   await ddb().send(
     new PutCommand({
       TableName: table(),
-      Item: { ...growthQuoteKey(quote.quoteToken), entity: 'growthQuote', ...quote },
+      Item: quotes.item(quote),
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
@@ -113,7 +124,7 @@ export async function getQuote(quoteToken: string): Promise<GrowthQuoteRecord | 
   const { Item } = await ddb().send(
     new GetCommand({ TableName: table(), Key: growthQuoteKey(quoteToken), ConsistentRead: true }),
   );
-  return Item ? quotes.fromItem(Item) : undefined;
+  return quotes.maybe(Item);
 }
 
 /** Marks the token used by this run; fails its condition when it was used or expired meanwhile. */
@@ -122,7 +133,7 @@ export function consumeQuoteItem(quoteToken: string, runId: string, atIso: strin
     Update: {
       TableName: table(),
       Key: growthQuoteKey(quoteToken),
-      ...buildUpdate({
+      ...quotes.update({
         set: { usedAt: atIso, runId },
         condition: {
           expression: 'attribute_exists(pk) AND attribute_not_exists(usedAt) AND expiresAt > :at',
@@ -137,12 +148,7 @@ export function putRunItem(run: GrowthRunRecord): TransactItem {
   return {
     Put: {
       TableName: table(),
-      Item: {
-        ...growthRunKey(run.userId, run.runId),
-        entity: 'growthRun',
-        ...run,
-        ...growthRunStartIndexKey(run.runId, run.createdAt),
-      },
+      Item: runs.item(run, growthRunStartIndexKey(run.runId, run.createdAt)),
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
@@ -152,7 +158,7 @@ export async function getRun(userId: string, runId: string): Promise<GrowthRunRe
   const { Item } = await ddb().send(
     new GetCommand({ TableName: table(), Key: growthRunKey(userId, runId), ConsistentRead: true }),
   );
-  return Item ? runs.fromItem(Item) : undefined;
+  return runs.maybe(Item);
 }
 
 export async function attachJob(userId: string, runId: string, jobId: string, atIso: string): Promise<void> {
@@ -160,7 +166,7 @@ export async function attachJob(userId: string, runId: string, jobId: string, at
     new UpdateCommand({
       TableName: table(),
       Key: growthRunKey(userId, runId),
-      ...buildUpdate({
+      ...runs.update({
         set: { jobId, updatedAt: atIso },
         remove: ['gsi3pk', 'gsi3sk'],
         condition: 'attribute_exists(pk)',
@@ -176,7 +182,7 @@ export function failRunBeforeStartItem(userId: string, runId: string, message: s
     Update: {
       TableName: table(),
       Key: growthRunKey(userId, runId),
-      ...buildUpdate({
+      ...runs.update({
         set: { status: 'failed', errorMessage: message, updatedAt: atIso },
         remove: ['gsi3pk', 'gsi3sk'],
         condition: {
@@ -202,7 +208,7 @@ export function finishRunItem(
     Update: {
       TableName: table(),
       Key: growthRunKey(userId, runId),
-      ...buildUpdate({
+      ...runs.update({
         set: { status, errorMessage, outcome, updatedAt: outcome.finishedAt },
         condition: 'attribute_exists(pk) AND attribute_not_exists(outcome)',
       }),

@@ -4,7 +4,7 @@ import { uuidv7 } from '#shared/ids';
 import { readBlob, writeBlob, type BlobRef } from './blobs';
 import { ddb, isConditionFailure, table } from './client';
 import { idempotencyKey } from './keys';
-import { buildUpdate } from './update';
+import { defineEntity } from './entity';
 
 /** A response body up to this size is stored as it is; a larger one gzip-compressed. */
 const PLAIN_BODY_BYTES = 64_000;
@@ -35,6 +35,15 @@ export interface IdempotencyRecord {
   leaseUntil?: number;
 }
 
+/** The record as stored: its response kept as a ResponseItem. */
+type StoredRecord = Omit<IdempotencyRecord, 'response'> & { response?: ResponseItem };
+
+const claims = defineEntity<StoredRecord>()({
+  name: 'idempotency',
+  key: (k: { userId: string; key: string }) => idempotencyKey(k.userId, k.key),
+  keyOnly: ['userId', 'key'],
+});
+
 /**
  * Claims the key for this request; returns the existing record when someone holds it already.
  * An in-progress claim whose lease ran out belongs to a request that died (crash, timeout): it is
@@ -53,15 +62,17 @@ export async function claimIdempotencyKey(
     await ddb().send(
       new PutCommand({
         TableName: table(),
-        Item: {
-          ...idempotencyKey(userId, key),
-          entity: 'idempotency',
-          requestHash,
-          state: 'in_progress',
-          expiresAt: nowSeconds + ttlSeconds,
-          ttl: nowSeconds + ttlSeconds,
-          leaseUntil: nowMs + leaseMs,
-        },
+        Item: claims.item(
+          {
+            userId,
+            key,
+            requestHash,
+            state: 'in_progress',
+            expiresAt: nowSeconds + ttlSeconds,
+            leaseUntil: nowMs + leaseMs,
+          },
+          { ttl: nowSeconds + ttlSeconds },
+        ),
         // TTL deletion is lazy: an expired record may still be there and must not block a new claim.
         ConditionExpression:
           'attribute_not_exists(pk) OR expiresAt < :now OR (#s = :inProgress AND leaseUntil < :nowMs)',
@@ -76,7 +87,7 @@ export async function claimIdempotencyKey(
       new GetCommand({ TableName: table(), Key: idempotencyKey(userId, key), ConsistentRead: true }),
     );
     if (!Item) return claimIdempotencyKey(userId, key, requestHash, nowMs, ttlSeconds, leaseMs);
-    const { response, ...record } = Item as Omit<IdempotencyRecord, 'response'> & { response?: ResponseItem };
+    const { response, ...record } = claims.fromItem(Item);
     return {
       claimed: false,
       existing: { ...record, ...(response ? { response: await responseFrom(userId, key, response) } : {}) },
@@ -128,7 +139,7 @@ export async function completeIdempotencyKey(
     new UpdateCommand({
       TableName: table(),
       Key: idempotencyKey(userId, key),
-      ...buildUpdate({ set: { state: 'completed', response: stored }, remove: ['leaseUntil'] }),
+      ...claims.update({ set: { state: 'completed', response: stored }, remove: ['leaseUntil'] }),
     }),
   );
 }

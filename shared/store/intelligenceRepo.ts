@@ -4,7 +4,6 @@ import { intelligenceQueryKey, intelligenceResultKey, unlockMemoryKey } from './
 import { readTogether, type ItemRead, type ItemsRead } from './batch';
 import type { TransactItem } from './transactions';
 import { defineEntity } from './entity';
-import { buildUpdate } from './update';
 
 /** The intelligence side of a stored result: what was asked, and how far its ranking has been served. */
 export interface IntelligenceResultRecord {
@@ -23,19 +22,34 @@ export interface IntelligenceResultRecord {
   createdAt: string;
 }
 
-const results = defineEntity<IntelligenceResultRecord>('intelligenceResult', { keep: ['ttl'] });
+const results = defineEntity<IntelligenceResultRecord>()({
+  name: 'intelligenceResult',
+  key: (r: Pick<IntelligenceResultRecord, 'userId' | 'resultId'>) => intelligenceResultKey(r.userId, r.resultId),
+  keep: ['ttl'],
+});
+/** The identical-query rule's pointer from a canonical query to its result. */
+const identicalQueries = defineEntity<{ resultId: string; createdAt: string }>()({
+  name: 'intelligenceQuery',
+  key: (q: { userId: string; queryHash: string }) => intelligenceQueryKey(q.userId, q.queryHash),
+  keyOnly: ['userId', 'queryHash'],
+});
+/** One bucket of unlock memory (or the single item of older accounts). */
+const unlockMemories = defineEntity<{ version: number; tiers: Record<string, string> }>()({
+  name: 'unlockMemory',
+  key: (m: { userId: string; entityKind: string; bucket?: number }) =>
+    unlockMemoryKey(m.userId, m.entityKind, m.bucket),
+  keyOnly: ['userId', 'entityKind', 'bucket'],
+});
 
 export function putIntelligenceResultItem(record: IntelligenceResultRecord): TransactItem {
   return {
     Put: {
       TableName: table(),
-      Item: { ...intelligenceResultKey(record.userId, record.resultId), entity: 'intelligenceResult', ...record },
+      Item: results.item(record),
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
 }
-
-const intelligenceResultOf = (Item: Record<string, unknown> | undefined) => (Item ? results.fromItem(Item) : undefined);
 
 export async function getIntelligenceResult(
   userId: string,
@@ -44,7 +58,7 @@ export async function getIntelligenceResult(
   const { Item } = await ddb().send(
     new GetCommand({ TableName: table(), Key: intelligenceResultKey(userId, resultId), ConsistentRead: true }),
   );
-  return intelligenceResultOf(Item);
+  return results.maybe(Item);
 }
 
 export const intelligenceResultRead = (
@@ -52,7 +66,7 @@ export const intelligenceResultRead = (
   resultId: string,
 ): ItemRead<IntelligenceResultRecord | undefined> => ({
   key: intelligenceResultKey(userId, resultId),
-  decode: intelligenceResultOf,
+  decode: results.maybe,
 });
 
 /** Records more served ids on a root result, if nobody else did since `expectedVersion`. */
@@ -66,7 +80,7 @@ export function extendServedIdsItem(
     Update: {
       TableName: table(),
       Key: intelligenceResultKey(userId, resultId),
-      ...buildUpdate({
+      ...results.update({
         set: { servedIds, version: expectedVersion + 1 },
         condition: { expression: 'version = :expected', values: { ':expected': expectedVersion } },
       }),
@@ -84,7 +98,7 @@ export function putIdenticalQueryItem(
   return {
     Put: {
       TableName: table(),
-      Item: { ...intelligenceQueryKey(userId, queryHash), entity: 'intelligenceQuery', resultId, createdAt },
+      Item: identicalQueries.item({ userId, queryHash, resultId, createdAt }),
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
@@ -94,12 +108,12 @@ export async function getIdenticalQueryResultId(userId: string, queryHash: strin
   const { Item } = await ddb().send(
     new GetCommand({ TableName: table(), Key: intelligenceQueryKey(userId, queryHash), ConsistentRead: true }),
   );
-  return Item?.resultId as string | undefined;
+  return identicalQueries.maybe(Item)?.resultId;
 }
 
 export const identicalQueryRead = (userId: string, queryHash: string): ItemRead<string | undefined> => ({
   key: intelligenceQueryKey(userId, queryHash),
-  decode: (Item) => Item?.resultId as string | undefined,
+  decode: (Item) => identicalQueries.maybe(Item)?.resultId,
 });
 
 /**
@@ -133,16 +147,9 @@ export function unlockMemoryRead(
   const buckets = [...new Set(entityIds.map(unlockBucket))].sort((a, b) => a - b);
   return {
     keys: [unlockMemoryKey(userId, entityKind), ...buckets.map((b) => unlockMemoryKey(userId, entityKind, b))],
-    decodeAll: ([single, ...items]) => {
-      const read = new Map(
-        buckets.map((b, i) => [
-          b,
-          {
-            version: (items[i]?.version as number | undefined) ?? 0,
-            tiers: (items[i]?.tiers as Record<string, string> | undefined) ?? {},
-          },
-        ]),
-      );
+    decodeAll: ([singleItem, ...items]) => {
+      const single = unlockMemories.maybe(singleItem);
+      const read = new Map(buckets.map((b, i) => [b, unlockMemories.maybe(items[i]) ?? { version: 0, tiers: {} }]));
       // A bucket's entry is written only to raise a tier, so it overrides the older single item's.
       const tiers: Record<string, string> = Object.assign(
         Object.create(null),
@@ -182,11 +189,11 @@ export function putUnlockMemoryItems(
     changed.set(bucket, { ...(changed.get(bucket) ?? read.tiers), [id]: tier });
   }
   return [...changed].map(([bucket, tiers]) => {
-    const { version } = memory.buckets.get(bucket)!;
+    const version = memory.buckets.get(bucket)?.version ?? 0;
     return {
       Put: {
         TableName: table(),
-        Item: { ...unlockMemoryKey(userId, entityKind, bucket), entity: 'unlockMemory', version: version + 1, tiers },
+        Item: unlockMemories.item({ userId, entityKind, bucket, version: version + 1, tiers }),
         ConditionExpression: version === 0 ? 'attribute_not_exists(pk)' : 'version = :expected',
         ...(version === 0 ? {} : { ExpressionAttributeValues: { ':expected': version } }),
       },

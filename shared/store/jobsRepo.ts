@@ -23,7 +23,7 @@ import {
   jobWatchUpTo,
 } from './keys';
 import { retryingConflicts, TransactionConditionError, type TransactItem, writeTogether } from './transactions';
-import { buildUpdate, type Condition } from './update';
+import type { Condition } from './update';
 import { defineEntity } from './entity';
 
 export type JobStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -91,14 +91,20 @@ const live = (and?: Condition): Condition => ({
   values: { ':pending': 'pending', ':running': 'running', ...and?.values },
 });
 
-const jobs = defineEntity<JobRecord>('job');
-const batches = defineEntity<BatchRecord>('jobBatch');
+const jobs = defineEntity<JobRecord>()({
+  name: 'job',
+  key: (j: Pick<JobRecord, 'userId' | 'id'>) => jobKey(j.userId, j.id),
+});
+const batches = defineEntity<BatchRecord>()({
+  name: 'jobBatch',
+  key: (b: Pick<BatchRecord, 'jobId' | 'batchNo'>) => jobBatchKey(b.jobId, b.batchNo),
+});
 
 export function putJobItem(job: JobRecord): TransactItem {
   return {
     Put: {
       TableName: table(),
-      Item: { ...jobKey(job.userId, job.id), entity: 'job', ...job, ...jobWatchIndexKey(job.id, job.createdAt) },
+      Item: jobs.item(job, jobWatchIndexKey(job.id, job.createdAt)),
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
@@ -108,7 +114,7 @@ export async function getJob(userId: string, jobId: string, consistent = false):
   const { Item } = await ddb().send(
     new GetCommand({ TableName: table(), Key: jobKey(userId, jobId), ConsistentRead: consistent }),
   );
-  return Item ? jobs.fromItem(Item) : undefined;
+  return jobs.maybe(Item);
 }
 
 /** A user's jobs, oldest first (UUID v7 sort keys). */
@@ -122,15 +128,15 @@ export async function listJobs(userId: string): Promise<JobRecord[]> {
 }
 
 /** Work batches are written before the job record; until it exists nothing points at them, and the ttl clears them. */
-export async function putBatches(batches: BatchRecord[], ttlSeconds: number): Promise<void> {
-  await putAll(batches.map((b) => ({ ...jobBatchKey(b.jobId, b.batchNo), entity: 'jobBatch', ttl: ttlSeconds, ...b })));
+export async function putBatches(records: BatchRecord[], ttlSeconds: number): Promise<void> {
+  await putAll(records.map((b) => batches.item(b, { ttl: ttlSeconds })));
 }
 
 export async function getBatch(jobId: string, batchNo: number): Promise<BatchRecord | undefined> {
   const { Item } = await ddb().send(
     new GetCommand({ TableName: table(), Key: jobBatchKey(jobId, batchNo), ConsistentRead: true }),
   );
-  return Item ? batches.fromItem(Item) : undefined;
+  return batches.maybe(Item);
 }
 
 export async function listBatches(jobId: string): Promise<BatchRecord[]> {
@@ -150,7 +156,7 @@ export async function markJobStarted(userId: string, jobId: string, at: string):
       new UpdateCommand({
         TableName: table(),
         Key: jobKey(userId, jobId),
-        ...buildUpdate({
+        ...jobs.update({
           set: { status: 'running', startedAt: at, updatedAt: at },
           increment: { version: 1 },
           condition: {
@@ -195,7 +201,7 @@ export async function commitStage(c: StageCommit): Promise<CommitOutcome> {
       Update: {
         TableName: table(),
         Key: jobBatchKey(c.jobId, c.batchNo),
-        ...buildUpdate({
+        ...batches.update({
           set: { nextStep: c.step + 1, companies: c.companies, contacts: c.contacts },
           remove: ['lastError'],
           condition: { expression: 'nextStep = :step', values: { ':step': c.step } },
@@ -206,7 +212,7 @@ export async function commitStage(c: StageCommit): Promise<CommitOutcome> {
       Update: {
         TableName: table(),
         Key: jobKey(c.userId, c.jobId),
-        ...buildUpdate({
+        ...jobs.update({
           // gsi3sk is the committed progress: the watchdog measures staleness from here.
           set: { status: 'running', updatedAt: c.at, gsi3sk: jobWatchSortKey(c.jobId, c.at) },
           setIfNotExists: { startedAt: c.at },
@@ -245,7 +251,7 @@ export async function requestJobCancel(userId: string, jobId: string, at: string
       new UpdateCommand({
         TableName: table(),
         Key: jobKey(userId, jobId),
-        ...buildUpdate({
+        ...jobs.update({
           setIfNotExists: { cancelRequestedAt: at },
           set: { updatedAt: at },
           increment: { version: 1 },
@@ -262,7 +268,7 @@ export async function recordBatchError(jobId: string, batchNo: number, message: 
     new UpdateCommand({
       TableName: table(),
       Key: jobBatchKey(jobId, batchNo),
-      ...buildUpdate({ set: { lastError: message.slice(0, 500) }, condition: 'attribute_exists(pk)' }),
+      ...batches.update({ set: { lastError: message.slice(0, 500) }, condition: 'attribute_exists(pk)' }),
     }),
   );
 }
@@ -291,7 +297,7 @@ export function closeJobItem(
     Update: {
       TableName: table(),
       Key: jobKey(userId, jobId),
-      ...buildUpdate({
+      ...jobs.update({
         set: {
           status: closure.status,
           creditsCharged: closure.creditsCharged,
@@ -319,7 +325,7 @@ export interface WatchedJob {
 /** Pending or running jobs whose last committed progress is at or before `upToIso`: a Query per shard of gsi3. */
 export async function listStalledJobs(upToIso: string): Promise<WatchedJob[]> {
   const items = await queryDueShards(JOB_WATCH_SHARDS, jobWatchPartition, jobWatchUpTo(upToIso));
-  return items.map((item) => ({ job: jobs.fromItem(item), watchKey: item.gsi3sk as string }));
+  return items.map((item) => ({ job: jobs.fromItem(item), watchKey: String(item.gsi3sk) }));
 }
 
 /**
@@ -334,7 +340,7 @@ export async function claimJobRedrive(w: WatchedJob, at: string, counted: boolea
         TableName: table(),
         Key: jobKey(w.job.userId, w.job.id),
         // ADD counts a missing redrives from 0.
-        ...buildUpdate({
+        ...jobs.update({
           set: { gsi3sk: jobWatchSortKey(w.job.id, at) },
           add: { redrives: counted ? 1 : 0 },
           condition: live({ expression: 'gsi3sk = :seen', values: { ':seen': w.watchKey } }),

@@ -17,7 +17,6 @@ import {
 } from './keys';
 import type { TransactItem } from './transactions';
 import { getMany } from './batch';
-import { buildUpdate } from './update';
 import { defineEntity } from './entity';
 
 /** Re-deliveries come within minutes or hours; a week of memory is plenty and keeps the table small. */
@@ -41,7 +40,28 @@ export interface AuditEntry extends AuditDraft {
   at: string;
 }
 
-const auditEntries = defineEntity<AuditEntry>('moderationAudit');
+const auditEntries = defineEntity<AuditEntry>()({
+  name: 'moderationAudit',
+  key: (e: AuditEntry & { communityId: string; position: number }) =>
+    moderationAuditKey(e.communityId, e.at, e.position, e.id),
+  keyOnly: ['communityId', 'position'],
+});
+const seenEventItems = defineEntity<{ eventId: string; decision: Decision; at: string }>()({
+  name: 'moderationEvent',
+  key: (e: { communityId: string; eventId: string }) => moderationEventKey(e.communityId, e.eventId),
+  keyOnly: ['communityId'],
+});
+const members = defineEntity<StoredMember & { userId: string }>()({
+  name: 'moderationMember',
+  key: (m: { communityId: string; userId: string }) => moderationMemberKey(m.communityId, m.userId),
+  keyOnly: ['communityId'],
+});
+/** A counter shard: created by its first ADD, so its items carry no entity name. */
+const metricShards = defineEntity<MetricDelta & { lastEventAt: string }>()({
+  name: 'moderationMetrics',
+  key: (m: { communityId: string; shard: number }) => moderationMetricsKey(m.communityId, m.shard),
+  createdByUpdate: true,
+});
 
 export interface MetricTotals {
   counts: Record<string, number>;
@@ -54,7 +74,7 @@ export async function seenEvents(communityId: string, eventIds: string[]): Promi
     [...new Set(eventIds)].map((id) => moderationEventKey(communityId, id)),
     { consistent: true },
   );
-  return new Map(items.map((item) => [item.eventId as string, item.decision as Decision]));
+  return new Map(items.map(seenEventItems.fromItem).map((seen) => [seen.eventId, seen.decision]));
 }
 
 export async function loadMembers(communityId: string, userIds: string[]): Promise<Map<string, StoredMember>> {
@@ -62,9 +82,7 @@ export async function loadMembers(communityId: string, userIds: string[]): Promi
     [...new Set(userIds)].map((id) => moderationMemberKey(communityId, id)),
     { consistent: true },
   );
-  return new Map(
-    items.map((item) => [item.userId as string, { state: item.state as MemberState, version: item.version as number }]),
-  );
+  return new Map(items.map(members.fromItem).map((m) => [m.userId, { state: m.state, version: m.version }]));
 }
 
 /** Fails the transaction when the event was taken by another delivery meanwhile. */
@@ -72,14 +90,10 @@ export function putSeenEvent(communityId: string, decision: Decision, at: string
   return {
     Put: {
       TableName: table(),
-      Item: {
-        ...moderationEventKey(communityId, decision.event_id),
-        entity: 'moderationEvent',
-        eventId: decision.event_id,
-        decision,
-        at,
-        ttl: epochSeconds(at) + SEEN_EVENT_TTL_SECONDS,
-      },
+      Item: seenEventItems.item(
+        { communityId, eventId: decision.event_id, decision, at },
+        { ttl: epochSeconds(at) + SEEN_EVENT_TTL_SECONDS },
+      ),
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
@@ -88,7 +102,16 @@ export function putSeenEvent(communityId: string, decision: Decision, at: string
 /** Records an event handled outside a member transaction (activation); a concurrent copy may have won, which is fine. */
 export async function rememberEvent(communityId: string, decision: Decision, at: string): Promise<void> {
   try {
-    await ddb().send(new PutCommand(putSeenEvent(communityId, decision, at).Put!));
+    await ddb().send(
+      new PutCommand({
+        TableName: table(),
+        Item: seenEventItems.item(
+          { communityId, eventId: decision.event_id, decision, at },
+          { ttl: epochSeconds(at) + SEEN_EVENT_TTL_SECONDS },
+        ),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
   }
@@ -99,14 +122,10 @@ export function putMemberState(communityId: string, userId: string, member: Stor
   return {
     Put: {
       TableName: table(),
-      Item: {
-        ...moderationMemberKey(communityId, userId),
-        entity: 'moderationMember',
-        userId,
-        state: member.state,
-        version: member.version + 1,
-        ttl: epochSeconds(at) + MEMBER_TTL_SECONDS,
-      },
+      Item: members.item(
+        { communityId, userId, state: member.state, version: member.version + 1 },
+        { ttl: epochSeconds(at) + MEMBER_TTL_SECONDS },
+      ),
       ConditionExpression: member.version === 0 ? 'attribute_not_exists(pk)' : 'version = :v',
       ExpressionAttributeValues: member.version === 0 ? undefined : { ':v': member.version },
     },
@@ -118,7 +137,7 @@ export function putAuditEntry(communityId: string, entry: AuditEntry, position: 
   return {
     Put: {
       TableName: table(),
-      Item: { ...moderationAuditKey(communityId, entry.at, position, entry.id), entity: 'moderationAudit', ...entry },
+      Item: auditEntries.item({ communityId, position, ...entry }),
     },
   };
 }
@@ -134,7 +153,10 @@ export function addToMetrics(
     Update: {
       TableName: table(),
       Key: moderationMetricsKey(communityId, shard),
-      ...buildUpdate({ set: { lastEventAt }, add: Object.fromEntries(Object.entries(delta).filter(([, v]) => v)) }),
+      ...metricShards.update({
+        set: { lastEventAt },
+        add: Object.fromEntries(Object.entries(delta).filter(([, v]) => v)),
+      }),
     },
   };
 }
@@ -151,7 +173,7 @@ export async function readMetrics(communityId: string, consistent: boolean): Pro
   );
   const counts: Record<string, number> = {};
   let lastEventAt: string | null = null;
-  for (const { pk: _pk, sk: _sk, lastEventAt: last, ...values } of Items) {
+  for (const { lastEventAt: last, ...values } of Items.map(metricShards.fromItem)) {
     for (const [name, value] of Object.entries(values))
       if (typeof value === 'number') counts[name] = (counts[name] ?? 0) + value;
     if (typeof last === 'string' && (!lastEventAt || last > lastEventAt)) lastEventAt = last;

@@ -3,7 +3,7 @@
  * it and what each call came to. Planning is a conditional put, so a re-delivered update plans nothing
  * new; each call's outcome is written as soon as it is known, so a retried worker skips what was done.
  */
-import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, table, writeIfCondition } from './client';
 import {
   MODERATION_DELIVERY_DUE_SHARDS,
@@ -11,11 +11,10 @@ import {
   moderationDeliveryDuePartition,
   moderationDeliveryDueUpTo,
   moderationDeliveryKey,
-  type Key,
 } from './keys';
+import { getMany } from './batch';
 import { queryDueShards } from './query';
 import { defineEntity } from './entity';
-import { buildUpdate } from './update';
 import type { CommunityType } from '#shared/domain/moderation/communityTypes';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'not_configured' | 'observe';
@@ -65,6 +64,11 @@ export interface Delivery {
 
 const DELIVERY_TTL_SECONDS = 400 * 24 * 60 * 60;
 
+const deliveries = defineEntity<Delivery>()({
+  name: 'moderationDelivery',
+  key: (d: Pick<Delivery, 'communityId' | 'deliveryId'>) => moderationDeliveryKey(d.communityId, d.deliveryId),
+});
+
 /**
  * True when this call planned it; false when an earlier delivery of the same update already did.
  * A pending delivery enters the stalled-delivery index at `stalledAt` (see listStalledDeliveries).
@@ -76,13 +80,7 @@ export async function planDelivery(d: Delivery, stalledAt?: string): Promise<boo
     await ddb().send(
       new PutCommand({
         TableName: table(),
-        Item: {
-          ...moderationDeliveryKey(d.communityId, d.deliveryId),
-          entity: 'moderationDelivery',
-          ...d,
-          ...due,
-          ttl: Math.floor(Date.parse(d.createdAt) / 1000) + DELIVERY_TTL_SECONDS,
-        },
+        Item: deliveries.item(d, { ...due, ttl: Math.floor(Date.parse(d.createdAt) / 1000) + DELIVERY_TTL_SECONDS }),
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -93,27 +91,17 @@ export async function planDelivery(d: Delivery, stalledAt?: string): Promise<boo
   }
 }
 
-const fromItem = defineEntity<Delivery>('moderationDelivery').fromItem;
-
 export async function getDelivery(communityId: string, deliveryId: string): Promise<Delivery | undefined> {
   const { Item } = await ddb().send(
     new GetCommand({ TableName: table(), Key: moderationDeliveryKey(communityId, deliveryId), ConsistentRead: true }),
   );
-  return Item ? fromItem(Item) : undefined;
+  return deliveries.maybe(Item);
 }
 
 export async function deliveriesByIds(communityId: string, ids: string[]): Promise<Map<string, Delivery>> {
-  const found = new Map<string, Delivery>();
-  const unique = [...new Set(ids)];
-  for (let i = 0; i < unique.length; i += 100) {
-    let keys: Key[] | undefined = unique.slice(i, i + 100).map((id) => moderationDeliveryKey(communityId, id));
-    while (keys?.length) {
-      const out = await ddb().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys } } }));
-      for (const item of out.Responses?.[table()] ?? []) found.set(item.deliveryId as string, fromItem(item));
-      keys = out.UnprocessedKeys?.[table()]?.Keys as Key[] | undefined;
-    }
-  }
-  return found;
+  const keys = [...new Set(ids)].map((deliveryId) => deliveries.key({ communityId, deliveryId }));
+  const items = await getMany(keys, { consistent: false });
+  return new Map(items.map(deliveries.fromItem).map((d) => [d.deliveryId, d]));
 }
 
 export async function recordCallOutcome(
@@ -126,7 +114,7 @@ export async function recordCallOutcome(
     new UpdateCommand({
       TableName: table(),
       Key: moderationDeliveryKey(communityId, deliveryId),
-      ...buildUpdate({ set: { [`outcomes[${index}]`]: outcome, updatedAt: outcome.at } }),
+      ...deliveries.update({ set: { [`outcomes[${index}]`]: outcome, updatedAt: outcome.at } }),
     }),
   );
 }
@@ -136,11 +124,13 @@ export async function countAttempt(communityId: string, deliveryId: string, at: 
     new UpdateCommand({
       TableName: table(),
       Key: moderationDeliveryKey(communityId, deliveryId),
-      ...buildUpdate({ add: { attempts: 1 }, set: { updatedAt: at } }),
+      ...deliveries.update({ add: { attempts: 1 }, set: { updatedAt: at } }),
       ReturnValues: 'UPDATED_NEW',
     }),
   );
-  return Attributes?.attempts as number;
+  const attempts = Attributes?.attempts;
+  if (typeof attempts !== 'number') throw new Error(`Delivery ${deliveryId} has no attempt count`);
+  return attempts;
 }
 
 /** Settles a pending delivery; a settled one stays as it is (a late duplicate worker changes nothing). */
@@ -157,7 +147,7 @@ export async function settleDelivery(
         TableName: table(),
         Key: moderationDeliveryKey(communityId, deliveryId),
         // A settled delivery leaves the stalled-delivery index.
-        ...buildUpdate({
+        ...deliveries.update({
           set: { status, error, updatedAt: at },
           remove: ['gsi3pk', 'gsi3sk'],
           condition: { expression: '#s = :pending', names: { '#s': 'status' }, values: { ':pending': 'pending' } },
@@ -185,11 +175,10 @@ export async function listStalledDeliveries(atIso: string): Promise<StalledDeliv
     moderationDeliveryDuePartition,
     moderationDeliveryDueUpTo(atIso),
   );
-  return items.map((item) => ({
-    communityId: item.communityId as string,
-    deliveryId: item.deliveryId as string,
-    dueKey: item.gsi3sk as string,
-  }));
+  return items.map((item) => {
+    const d = deliveries.fromItem(item);
+    return { communityId: d.communityId, deliveryId: d.deliveryId, dueKey: String(item.gsi3sk) };
+  });
 }
 
 /**
@@ -208,7 +197,7 @@ export async function moveStallTime(
       new UpdateCommand({
         TableName: table(),
         Key: moderationDeliveryKey(communityId, deliveryId),
-        ...buildUpdate({
+        ...deliveries.update({
           set: { gsi3pk: key.gsi3pk, gsi3sk: key.gsi3sk },
           condition: {
             expression: seenKey === undefined ? '#s = :pending' : '#s = :pending AND gsi3sk = :seen',
@@ -228,7 +217,7 @@ export async function leaveStallIndex(communityId: string, deliveryId: string): 
       new UpdateCommand({
         TableName: table(),
         Key: moderationDeliveryKey(communityId, deliveryId),
-        ...buildUpdate({
+        ...deliveries.update({
           remove: ['gsi3pk', 'gsi3sk'],
           condition: {
             expression: 'attribute_exists(pk) AND #s <> :pending',

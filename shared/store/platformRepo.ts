@@ -16,8 +16,8 @@ import {
 } from './keys';
 import { queryDueShards } from './query';
 import type { TransactItem } from './transactions';
-import { buildUpdate, setOrRemove } from './update';
-import { defineEntity } from './entity';
+import { setOrRemove } from './update';
+import { defineEntity, type IndexAttributes } from './entity';
 
 export interface CommunityPointer {
   userId: string;
@@ -44,22 +44,43 @@ export interface PlatformRecord {
   automodOwner?: string;
 }
 
-const platformRecords = defineEntity<PlatformRecord>('moderationPlatform');
+/** Created and changed by updates (each sets the entity name): one item per community. */
+const platformRecords = defineEntity<PlatformRecord>()({
+  name: 'moderationPlatform',
+  key: (p: { communityId: string }) => moderationPlatformKey(p.communityId),
+  // advanceAuditCursor may create it without the name.
+  createdByUpdate: true,
+});
+const activationPointers = defineEntity<CommunityPointer>()({
+  name: 'activationPointer',
+  key: (p: { tokenHash: string }) => activationTokenKey(p.tokenHash),
+  keyOnly: ['tokenHash'],
+});
+const bindings = defineEntity<Binding & { platform: string; externalId: string }>()({
+  name: 'platformBinding',
+  key: (b: { platform: string; externalId: string }) => platformBindingKey(b.platform, b.externalId),
+});
+
+/** The changes of a platform record: null removes a field. */
+export type PlatformChanges = { [K in keyof PlatformRecord]?: PlatformRecord[K] | null };
 
 export const putActivationPointer = (token: string, pointer: CommunityPointer): TransactItem => ({
   Put: {
     TableName: table(),
-    Item: { ...activationTokenKey(sha256Hex(token)), entity: 'activationPointer', ...pointer },
+    Item: activationPointers.item({ tokenHash: sha256Hex(token), ...pointer }),
   },
 });
 
 export async function writeActivationPointer(token: string, pointer: CommunityPointer): Promise<void> {
-  await ddb().send(new PutCommand(putActivationPointer(token, pointer).Put!));
+  await ddb().send(
+    new PutCommand({ TableName: table(), Item: activationPointers.item({ tokenHash: sha256Hex(token), ...pointer }) }),
+  );
 }
 
 export async function communityByActivationToken(token: string): Promise<CommunityPointer | undefined> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: activationTokenKey(sha256Hex(token)) }));
-  return Item ? { userId: Item.userId as string, communityId: Item.communityId as string } : undefined;
+  const pointer = activationPointers.maybe(Item);
+  return pointer ? { userId: pointer.userId, communityId: pointer.communityId } : undefined;
 }
 
 export type BindingRole = 'moderated' | 'alerts';
@@ -67,11 +88,10 @@ export interface Binding extends CommunityPointer {
   role: BindingRole;
 }
 
-const bindingOf = (item: Record<string, unknown>): Binding => ({
-  userId: item.userId as string,
-  communityId: item.communityId as string,
-  role: item.role as BindingRole,
-});
+const bindingOf = (item: Record<string, unknown>): Binding => {
+  const { userId, communityId, role } = bindings.fromItem(item);
+  return { userId, communityId, role };
+};
 
 /**
  * Binds a place on a platform to a community, if it is free or already that community's (a
@@ -95,13 +115,7 @@ export async function bindExternal(
     await ddb().send(
       new PutCommand({
         TableName: table(),
-        Item: {
-          ...platformBindingKey(platform, externalId),
-          entity: 'platformBinding',
-          platform,
-          externalId,
-          ...binding,
-        },
+        Item: bindings.item({ platform, externalId, ...binding }),
         ...condition,
       }),
     );
@@ -141,20 +155,20 @@ export async function getPlatformRecord(communityId: string): Promise<PlatformRe
   const { Item } = await ddb().send(
     new GetCommand({ TableName: table(), Key: moderationPlatformKey(communityId), ConsistentRead: true }),
   );
-  return Item ? platformRecords.fromItem(Item) : {};
+  return platformRecords.maybe(Item) ?? {};
 }
 
 /** SETs the given fields (null removes), creating the record on first use. */
 export async function updatePlatformRecord(
   communityId: string,
-  fields: Partial<Record<keyof PlatformRecord, unknown>>,
+  fields: PlatformChanges & IndexAttributes,
 ): Promise<void> {
-  const { set, remove } = setOrRemove(fields);
+  const { set, remove } = setOrRemove<PlatformRecord & IndexAttributes>(fields);
   await ddb().send(
     new UpdateCommand({
       TableName: table(),
       Key: moderationPlatformKey(communityId),
-      ...buildUpdate({ set: { entity: 'moderationPlatform', ...set }, remove }),
+      ...platformRecords.update({ set: { entity: 'moderationPlatform', ...set }, remove }),
     }),
   );
 }
@@ -166,7 +180,7 @@ export async function advanceAuditCursor(communityId: string, cursor: string): P
       new UpdateCommand({
         TableName: table(),
         Key: moderationPlatformKey(communityId),
-        ...buildUpdate({
+        ...platformRecords.update({
           set: { discordAuditCursor: cursor },
           // Snowflakes of equal length compare as strings; a longer one is newer.
           condition: {
@@ -190,7 +204,7 @@ export async function wantAutomodSync(communityId: string, owner: string, at: st
     automodWantedAt: at,
     automodOwner: owner,
     ...automodSyncDueIndexKey(communityId, dueAt),
-  } as Partial<Record<keyof PlatformRecord, unknown>>);
+  });
 }
 
 /**
@@ -202,15 +216,15 @@ export async function recordAutomodSync(
   startedAt: string,
   fields: { automodSyncedAt?: string; automodError?: string | null },
 ): Promise<void> {
-  const { set, remove } = setOrRemove(fields);
+  const { set, remove } = setOrRemove<PlatformRecord>(fields);
   const update = (leaveIndex: boolean) =>
     ddb().send(
       new UpdateCommand({
         TableName: table(),
         Key: moderationPlatformKey(communityId),
-        ...buildUpdate({
+        ...platformRecords.update({
           set: { entity: 'moderationPlatform', ...set },
-          remove: leaveIndex ? [...remove, 'gsi3pk', 'gsi3sk'] : remove,
+          remove: leaveIndex ? [...remove, 'gsi3pk' as const, 'gsi3sk' as const] : remove,
           ...(leaveIndex
             ? {
                 condition: {
@@ -233,11 +247,10 @@ export interface DueAutomodSync {
 
 export async function listDueAutomodSyncs(atIso: string): Promise<DueAutomodSync[]> {
   const items = await queryDueShards(1, () => AUTOMOD_SYNC_DUE_PARTITION, automodSyncDueUpTo(atIso));
-  return items.map((item) => ({
-    communityId: (item.gsi3sk as string).split('#')[1],
-    owner: item.automodOwner as string,
-    dueKey: item.gsi3sk as string,
-  }));
+  return items.map((item) => {
+    const dueKey = String(item.gsi3sk);
+    return { communityId: dueKey.split('#')[1], owner: platformRecords.fromItem(item).automodOwner ?? '', dueKey };
+  });
 }
 
 /** Moves a due sync to `dueAt` if it is still where it was seen: false when another sweep (or the sync) moved it first. */
@@ -247,7 +260,7 @@ export async function claimAutomodSync(communityId: string, seenKey: string, due
       new UpdateCommand({
         TableName: table(),
         Key: moderationPlatformKey(communityId),
-        ...buildUpdate({
+        ...platformRecords.update({
           set: { ...automodSyncDueIndexKey(communityId, dueAt) },
           condition: { expression: 'gsi3sk = :seen', values: { ':seen': seenKey } },
         }),

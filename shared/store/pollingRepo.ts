@@ -8,6 +8,7 @@ import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from './client';
 import { polledCommunitiesPartition, polledCommunityKey } from './keys';
 import { queryAll } from './query';
+import { defineEntity } from './entity';
 
 export interface PolledCommunity {
   userId: string;
@@ -16,17 +17,27 @@ export interface PolledCommunity {
   externalId: string;
 }
 
-export async function addPolledCommunity(platform: string, polled: PolledCommunity): Promise<void> {
+const polled = defineEntity<PolledCommunity & { platform: string }>()({
+  name: 'polledCommunity',
+  key: (p: { platform: string; communityId: string }) => polledCommunityKey(p.platform, p.communityId),
+});
+const toPolled = ({ userId, communityId, externalId }: PolledCommunity): PolledCommunity => ({
+  userId,
+  communityId,
+  externalId,
+});
+
+export async function addPolledCommunity(platform: string, community: PolledCommunity): Promise<void> {
   await ddb().send(
     new PutCommand({
       TableName: table(),
-      Item: { ...polledCommunityKey(platform, polled.communityId), entity: 'polledCommunity', platform, ...polled },
+      Item: polled.item({ platform, ...community }),
     }),
   );
 }
 
 export async function removePolledCommunity(platform: string, communityId: string): Promise<void> {
-  await ddb().send(new DeleteCommand({ TableName: table(), Key: polledCommunityKey(platform, communityId) }));
+  await ddb().send(new DeleteCommand({ TableName: table(), Key: polled.key({ platform, communityId }) }));
 }
 
 export async function listPolledCommunities(platform: string): Promise<PolledCommunity[]> {
@@ -34,18 +45,12 @@ export async function listPolledCommunities(platform: string): Promise<PolledCom
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': polledCommunitiesPartition(platform) },
   });
-  return items.map((i) => ({
-    userId: i.userId as string,
-    communityId: i.communityId as string,
-    externalId: i.externalId as string,
-  }));
+  return items.map((i) => toPolled(polled.fromItem(i)));
 }
 
 export async function getPolledCommunity(platform: string, communityId: string): Promise<PolledCommunity | undefined> {
   const { Item } = await ddb().send(
-    new GetCommand({ TableName: table(), Key: polledCommunityKey(platform, communityId), ConsistentRead: true }),
+    new GetCommand({ TableName: table(), Key: polled.key({ platform, communityId }), ConsistentRead: true }),
   );
-  return Item
-    ? { userId: Item.userId as string, communityId: Item.communityId as string, externalId: Item.externalId as string }
-    : undefined;
+  return Item ? toPolled(polled.fromItem(Item)) : undefined;
 }

@@ -4,7 +4,6 @@ import { quoteKey } from './keys';
 import type { ItemRead } from './batch';
 import type { TransactItem } from './transactions';
 import { defineEntity } from './entity';
-import { buildUpdate } from './update';
 
 /** A quote, stored under the SHA-256 of its token (the token itself is never stored). */
 export interface QuoteRecord {
@@ -26,18 +25,16 @@ export interface QuoteRecord {
 /** Kept a week past expiry so a late execute still answers 410 quote_expired, then removed by TTL. */
 const RETAIN_SECONDS = 7 * 24 * 3600;
 
-const fromItem = defineEntity<QuoteRecord>('quote').fromItem;
+const quotes = defineEntity<QuoteRecord>()({
+  name: 'quote',
+  key: (q: Pick<QuoteRecord, 'tokenHash'>) => quoteKey(q.tokenHash),
+});
 
 export async function putQuote(quote: QuoteRecord): Promise<void> {
   await ddb().send(
     new PutCommand({
       TableName: table(),
-      Item: {
-        ...quoteKey(quote.tokenHash),
-        entity: 'quote',
-        ...quote,
-        ttl: Math.floor(Date.parse(quote.expiresAt) / 1000) + RETAIN_SECONDS,
-      },
+      Item: quotes.item(quote, { ttl: Math.floor(Date.parse(quote.expiresAt) / 1000) + RETAIN_SECONDS }),
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
@@ -46,14 +43,14 @@ export async function putQuote(quote: QuoteRecord): Promise<void> {
 /** The quote, for a readTogether with the caller's other items (read consistently, as getQuote). */
 export const quoteRead = (tokenHash: string): ItemRead<QuoteRecord | undefined> => ({
   key: quoteKey(tokenHash),
-  decode: (item) => (item ? fromItem(item) : undefined),
+  decode: quotes.maybe,
 });
 
 export async function getQuote(tokenHash: string): Promise<QuoteRecord | undefined> {
   const { Item } = await ddb().send(
     new GetCommand({ TableName: table(), Key: quoteKey(tokenHash), ConsistentRead: true }),
   );
-  return Item ? fromItem(Item) : undefined;
+  return quotes.maybe(Item);
 }
 
 /**
@@ -65,7 +62,7 @@ export function consumeQuoteItem(quote: QuoteRecord, at: string, resultId: strin
     Update: {
       TableName: table(),
       Key: quoteKey(quote.tokenHash),
-      ...buildUpdate({
+      ...quotes.update({
         set: { usedAt: at, resultId },
         condition: {
           expression: 'attribute_exists(pk) AND userId = :user AND attribute_not_exists(usedAt) AND expiresAt > :at',

@@ -1,4 +1,4 @@
-import { ddb, table } from './client';
+import { table } from './client';
 import { resultKey, resultsPartition } from './keys';
 import { queryAll } from './query';
 import type { BlobRef } from './blobs';
@@ -18,13 +18,17 @@ export interface ResultRecord {
   blob: BlobRef;
 }
 
-const fromItem = defineEntity<ResultRecord>('result').fromItem;
+const results = defineEntity<ResultRecord>()({
+  name: 'result',
+  key: (r: Pick<ResultRecord, 'userId' | 'id'>) => resultKey(r.userId, r.id),
+});
+const fromItem = results.fromItem;
 
 export function putResultItem(record: ResultRecord): TransactItem {
   return {
     Put: {
       TableName: table(),
-      Item: { ...resultKey(record.userId, record.id), entity: 'result', ...record },
+      Item: results.item(record),
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
@@ -32,7 +36,7 @@ export function putResultItem(record: ResultRecord): TransactItem {
 
 export const resultRecordRead = (userId: string, resultId: string): ItemRead<ResultRecord | undefined> => ({
   key: resultKey(userId, resultId),
-  decode: (Item) => (Item ? fromItem(Item) : undefined),
+  decode: results.maybe,
 });
 
 export interface ResultFilter {

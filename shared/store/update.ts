@@ -16,17 +16,31 @@ export interface Condition {
   values?: Record<string, unknown>;
 }
 
-export interface UpdateSpec {
+/** The top-level attribute names of an item whose attributes are `A`. */
+type AttributeName<A> = keyof A & string;
+/** A document path into one of those attributes: `stageDone.enrich`, `outcomes[2]`, `outcomes[2].status`. */
+type DocumentPath<A> = `${AttributeName<A>}.${string}` | `${AttributeName<A>}[${number}]${string}`;
+/** Where an update may write: an attribute of the item, or a path inside one. */
+export type UpdatePath<A> = AttributeName<A> | DocumentPath<A>;
+/** Values by path: an attribute takes its own type (or undefined, skipped); a path inside one takes anything. */
+type PathValues<A> = { [P in AttributeName<A>]?: A[P] | undefined } & { [P in DocumentPath<A>]?: unknown };
+type PathNumbers<A> = { [P in UpdatePath<A>]?: number | undefined };
+
+/**
+ * An update of an item whose attributes are `A` (an entity's record and the index attributes): a
+ * misspelled attribute is a compile error, not a new attribute written beside the real one.
+ */
+export interface UpdateSpec<A> {
   /** SET path = value. Null is stored as NULL; undefined is skipped. */
-  set?: Record<string, unknown>;
+  set?: PathValues<A>;
   /** SET path = if_not_exists(path, value): the value is written only when the attribute is missing. */
-  setIfNotExists?: Record<string, unknown>;
+  setIfNotExists?: PathValues<A>;
   /** SET path = path + n: the attribute must exist (the write fails on a missing one). */
-  increment?: Record<string, number | undefined>;
+  increment?: PathNumbers<A>;
   /** ADD path n: a missing number attribute counts from 0. */
-  add?: Record<string, number | undefined>;
+  add?: PathNumbers<A>;
   /** REMOVE path. */
-  remove?: readonly string[];
+  remove?: readonly UpdatePath<A>[];
   condition?: string | Condition;
 }
 
@@ -37,7 +51,31 @@ export interface UpdateParts {
   ExpressionAttributeValues?: Record<string, unknown>;
 }
 
-export function buildUpdate(spec: UpdateSpec): UpdateParts {
+/**
+ * The attributes must be named, `buildUpdate<Attributes>(…)` (an entity's `update` does it): left to
+ * inference, a typo would be inferred as one more attribute.
+ */
+export function buildUpdate<A extends object = never>(
+  spec: [A] extends [never] ? 'name the attributes: buildUpdate<Attributes>(spec)' : UpdateSpec<NoInfer<A>>,
+): UpdateParts {
+  return updateOf<A>(spec as UpdateSpec<A>);
+}
+
+/** buildUpdate for generic code (an entity's `update`), where the attributes are a type parameter. */
+export function updateOf<A>(spec: UpdateSpec<A>): UpdateParts {
+  return writeUpdate(spec as UntypedSpec);
+}
+
+interface UntypedSpec {
+  set?: Record<string, unknown>;
+  setIfNotExists?: Record<string, unknown>;
+  increment?: Record<string, number | undefined>;
+  add?: Record<string, number | undefined>;
+  remove?: readonly string[];
+  condition?: string | Condition;
+}
+
+function writeUpdate(spec: UntypedSpec): UpdateParts {
   const names: Record<string, string> = {};
   const aliases = new Map<string, string>();
   const values: Record<string, unknown> = {};
@@ -100,10 +138,15 @@ export function buildUpdate(spec: UpdateSpec): UpdateParts {
 }
 
 /** A partial record as an update that stores null as absence: defined non-null fields are SET, null ones REMOVEd. */
-export function setOrRemove(fields: Record<string, unknown>): { set: Record<string, unknown>; remove: string[] } {
+export function setOrRemove<A extends object>(
+  fields: { [K in keyof A]?: A[K] | null },
+): {
+  set: Partial<A>;
+  remove: (keyof A & string)[];
+} {
   const entries = Object.entries(fields).filter(([, v]) => v !== undefined);
   return {
-    set: Object.fromEntries(entries.filter(([, v]) => v !== null)),
-    remove: entries.filter(([, v]) => v === null).map(([k]) => k),
+    set: Object.fromEntries(entries.filter(([, v]) => v !== null)) as Partial<A>,
+    remove: entries.filter(([, v]) => v === null).map(([k]) => k as keyof A & string),
   };
 }

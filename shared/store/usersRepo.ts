@@ -4,7 +4,7 @@ import { ddb, table } from './client';
 import { apiKeyKey, emailKey, referralCodeKey, subscriptionOwnerKey, userProfileKey } from './keys';
 import type { TransactItem, TransactItems } from './transactions';
 import { defineEntity } from './entity';
-import { buildUpdate, type Condition } from './update';
+import type { Condition } from './update';
 
 export type Tier = 'developer' | 'pro';
 
@@ -39,26 +39,53 @@ export interface UserRecord {
   updatedAt: string;
 }
 
-const stripKeys = defineEntity<UserRecord>('user').fromItem;
+const users = defineEntity<UserRecord>()({
+  name: 'user',
+  key: (u: Pick<UserRecord, 'id'>) => userProfileKey(u.id),
+});
+/** Items that point at their account: a key hash, an e-mail address, a referral code, a subscription. */
+interface Owner {
+  userId: string;
+}
+const apiKeys = defineEntity<Owner>()({
+  name: 'apiKey',
+  key: (k: { keyHash: string }) => apiKeyKey(k.keyHash),
+  keyOnly: ['keyHash'],
+});
+const emailGuards = defineEntity<Owner>()({
+  name: 'emailGuard',
+  key: (g: { email: string }) => emailKey(g.email),
+  keyOnly: ['email'],
+});
+const referralGuards = defineEntity<Owner>()({
+  name: 'referralGuard',
+  key: (g: { referralCode: string }) => referralCodeKey(g.referralCode),
+  keyOnly: ['referralCode'],
+});
+const subscriptionOwners = defineEntity<Owner>()({
+  name: 'subscriptionOwner',
+  key: (s: { subscriptionId: string }) => subscriptionOwnerKey(s.subscriptionId),
+  keyOnly: ['subscriptionId'],
+});
 
 export async function getUser(userId: string): Promise<UserRecord | undefined> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: userProfileKey(userId) }));
-  return Item ? stripKeys(Item) : undefined;
+  return users.maybe(Item);
 }
 
 export async function findUserIdByApiKeyHash(keyHash: string): Promise<string | undefined> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: apiKeyKey(keyHash) }));
-  return Item?.userId as string | undefined;
+  return apiKeys.maybe(Item)?.userId;
 }
 
 export async function findUserIdByEmail(email: string): Promise<string | undefined> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: emailKey(email) }));
-  return Item?.userId as string | undefined;
+  return emailGuards.maybe(Item)?.userId;
 }
 
 export async function findUserIdBySubscription(subscriptionId: string): Promise<string | undefined> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: subscriptionOwnerKey(subscriptionId) }));
-  return Item?.userId as string | undefined;
+  return subscriptionOwners.maybe(Item)?.userId;
 }
 
 /**
@@ -72,21 +99,21 @@ export function newUserItems(user: UserRecord): TransactItems {
     profile: {
       Put: {
         TableName: T,
-        Item: { ...userProfileKey(user.id), entity: 'user', ...user },
+        Item: users.item(user),
         ConditionExpression: mustBeNew,
       },
     },
     email: {
       Put: {
         TableName: T,
-        Item: { ...emailKey(user.email), entity: 'emailGuard', userId: user.id },
+        Item: emailGuards.item({ email: user.email, userId: user.id }),
         ConditionExpression: mustBeNew,
       },
     },
     referralCode: {
       Put: {
         TableName: T,
-        Item: { ...referralCodeKey(user.referralCode), entity: 'referralGuard', userId: user.id },
+        Item: referralGuards.item({ referralCode: user.referralCode, userId: user.id }),
         ConditionExpression: mustBeNew,
       },
     },
@@ -94,7 +121,7 @@ export function newUserItems(user: UserRecord): TransactItems {
       ? {
           Put: {
             TableName: T,
-            Item: { ...apiKeyKey(user.apiKeyHash), entity: 'apiKey', userId: user.id },
+            Item: apiKeys.item({ keyHash: user.apiKeyHash, userId: user.id }),
             ConditionExpression: mustBeNew,
           },
         }
@@ -113,7 +140,7 @@ export function rotateApiKeyItems(user: UserRecord, newHash: string, lastFour: s
       Update: {
         TableName: T,
         Key: userProfileKey(user.id),
-        ...buildUpdate({
+        ...users.update({
           set: { apiKeyHash: newHash, apiKeyLastFour: lastFour, updatedAt: at },
           condition:
             user.apiKeyHash === null
@@ -125,7 +152,7 @@ export function rotateApiKeyItems(user: UserRecord, newHash: string, lastFour: s
     newKey: {
       Put: {
         TableName: T,
-        Item: { ...apiKeyKey(newHash), entity: 'apiKey', userId: user.id },
+        Item: apiKeys.item({ keyHash: newHash, userId: user.id }),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -144,7 +171,7 @@ export function changeEmailItems(user: UserRecord, newEmail: string, at: string)
       Update: {
         TableName: T,
         Key: userProfileKey(user.id),
-        ...buildUpdate({
+        ...users.update({
           set: { email: newEmail, updatedAt: at },
           condition: { expression: 'email = :old', values: { ':old': user.email } },
         }),
@@ -153,7 +180,7 @@ export function changeEmailItems(user: UserRecord, newEmail: string, at: string)
     email: {
       Put: {
         TableName: T,
-        Item: { ...emailKey(newEmail), entity: 'emailGuard', userId: user.id },
+        Item: emailGuards.item({ email: newEmail, userId: user.id }),
         ConditionExpression: 'attribute_not_exists(pk) OR userId = :id',
         ExpressionAttributeValues: { ':id': user.id },
       },
@@ -170,11 +197,12 @@ export async function updateUserFields(userId: string, fields: Partial<UserRecor
     new UpdateCommand({
       TableName: table(),
       Key: userProfileKey(userId),
-      ...buildUpdate({ set: { ...fields, updatedAt: at }, condition: 'attribute_exists(pk)' }),
+      ...users.update({ set: { ...fields, updatedAt: at }, condition: 'attribute_exists(pk)' }),
       ReturnValues: 'ALL_NEW',
     }),
   );
-  return stripKeys(Attributes!);
+  // ALL_NEW of an update whose condition held: the profile.
+  return users.fromItem(Attributes ?? {});
 }
 
 /** A guard on the profile's current values, ANDed with its existence (e.g. "no other active subscription"). */
@@ -190,7 +218,7 @@ export function updateUserItem(
     Update: {
       TableName: table(),
       Key: userProfileKey(userId),
-      ...buildUpdate({
+      ...users.update({
         set: { ...fields, updatedAt: at },
         condition: condition
           ? { ...condition, expression: `attribute_exists(pk) AND (${condition.expression})` }
@@ -206,13 +234,13 @@ export function liveChatsChangeItem(userId: string, delta: 1 | -1): TransactItem
     Update: {
       TableName: table(),
       Key: userProfileKey(userId),
-      ...buildUpdate({ add: { liveChats: delta }, condition: 'attribute_exists(liveChats)' }),
+      ...users.update({ add: { liveChats: delta }, condition: 'attribute_exists(liveChats)' }),
     },
   };
 }
 
 export function subscriptionOwnerItem(subscriptionId: string, userId: string): TransactItem {
   return {
-    Put: { TableName: table(), Item: { ...subscriptionOwnerKey(subscriptionId), entity: 'subscriptionOwner', userId } },
+    Put: { TableName: table(), Item: subscriptionOwners.item({ subscriptionId, userId }) },
   };
 }

@@ -5,6 +5,7 @@ import { chargeGuardKey, ledgerEntryKey, ledgerRange, reservationKey, walletKey 
 import type { ItemRead } from './batch';
 import type { TransactItem } from './transactions';
 import { queryAll } from './query';
+import { defineEntity } from './entity';
 
 export interface StoredWallet extends Wallet {
   version: number;
@@ -27,11 +28,32 @@ export interface Reservation {
   createdAt: string;
 }
 
-const walletOf = (Item: Record<string, unknown> | undefined): StoredWallet => ({
-  permanent: (Item?.permanent as number | undefined) ?? 0,
-  grants: (Item?.grants as Wallet['grants'] | undefined) ?? [],
-  version: (Item?.version as number | undefined) ?? 0,
+const wallets = defineEntity<StoredWallet & { userId: string; updatedAt: string }>()({
+  name: 'wallet',
+  key: (w: { userId: string }) => walletKey(w.userId),
 });
+const ledgerEntries = defineEntity<LedgerEntry>()({
+  name: 'ledger',
+  key: (e: LedgerEntry & { userId: string }) => ledgerEntryKey(e.userId, e.created_at, e.charge_id),
+  keyOnly: ['userId'],
+});
+/** Written with each charge: its presence says the charge was applied. */
+const chargeGuards = defineEntity<{ createdAt: string }>()({
+  name: 'chargeGuard',
+  key: (g: { userId: string; chargeId: string }) => chargeGuardKey(g.userId, g.chargeId),
+  keyOnly: ['userId', 'chargeId'],
+});
+const reservations = defineEntity<Reservation>()({
+  name: 'reservation',
+  key: (r: Pick<Reservation, 'reservationId'> & { userId: string }) => reservationKey(r.userId, r.reservationId),
+  keyOnly: ['userId'],
+});
+
+/** A user who never held credits has no wallet item: an empty wallet at version 0. */
+const walletOf = (Item: Record<string, unknown> | undefined): StoredWallet => {
+  const stored = wallets.maybe(Item);
+  return { permanent: stored?.permanent ?? 0, grants: stored?.grants ?? [], version: stored?.version ?? 0 };
+};
 
 export async function loadWallet(userId: string): Promise<StoredWallet> {
   const { Item } = await ddb().send(
@@ -53,15 +75,13 @@ export function putWalletIfUnchanged(
   return {
     Put: {
       TableName: table(),
-      Item: {
-        ...walletKey(userId),
-        entity: 'wallet',
+      Item: wallets.item({
         userId,
         permanent: next.permanent,
         grants: next.grants,
         version: expectedVersion + 1,
         updatedAt,
-      },
+      }),
       ConditionExpression: expectedVersion === 0 ? 'attribute_not_exists(pk) OR version = :v' : 'version = :v',
       ExpressionAttributeValues: { ':v': expectedVersion },
     },
@@ -72,7 +92,7 @@ export function putLedgerEntry(userId: string, entry: LedgerEntry): TransactItem
   return {
     Put: {
       TableName: table(),
-      Item: { ...ledgerEntryKey(userId, entry.created_at, entry.charge_id), entity: 'ledger', ...entry },
+      Item: ledgerEntries.item({ userId, ...entry }),
     },
   };
 }
@@ -81,7 +101,7 @@ export function putChargeGuard(userId: string, chargeId: string, createdAt: stri
   return {
     Put: {
       TableName: table(),
-      Item: { ...chargeGuardKey(userId, chargeId), entity: 'chargeGuard', createdAt },
+      Item: chargeGuards.item({ userId, chargeId, createdAt }),
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
@@ -91,7 +111,7 @@ export function putReservation(userId: string, reservation: Reservation): Transa
   return {
     Put: {
       TableName: table(),
-      Item: { ...reservationKey(userId, reservation.reservationId), entity: 'reservation', ...reservation },
+      Item: reservations.item({ userId, ...reservation }),
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
@@ -111,14 +131,14 @@ export async function getReservation(userId: string, reservationId: string): Pro
   const { Item } = await ddb().send(
     new GetCommand({ TableName: table(), Key: reservationKey(userId, reservationId), ConsistentRead: true }),
   );
-  return Item as Reservation | undefined;
+  return reservations.maybe(Item);
 }
 
 export async function chargeWasApplied(userId: string, chargeId: string): Promise<boolean> {
   const { Item } = await ddb().send(
     new GetCommand({ TableName: table(), Key: chargeGuardKey(userId, chargeId), ConsistentRead: true }),
   );
-  return Item !== undefined;
+  return chargeGuards.maybe(Item) !== undefined;
 }
 
 /** Ledger entries created in [fromIso, toIso). */
@@ -129,5 +149,5 @@ export async function listLedger(userId: string, fromIso: string, toIso: string)
     ExpressionAttributeValues: { ':pk': range.pk, ':from': range.from, ':to': range.to },
   });
   // BETWEEN is inclusive; the range's end is exclusive.
-  return items.filter((item) => (item.sk as string) < range.to) as LedgerEntry[];
+  return items.filter((item) => String(item.sk) < range.to).map(ledgerEntries.fromItem);
 }

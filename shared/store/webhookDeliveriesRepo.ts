@@ -18,7 +18,7 @@ import {
 import { queryDueShards } from './query';
 import { WEBHOOK_RETENTION_SECONDS } from './webhookEventsRepo';
 import { defineEntity } from './entity';
-import { buildUpdate, setOrRemove } from './update';
+import { setOrRemove } from './update';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
@@ -45,18 +45,22 @@ export interface WebhookDeliveryRecord {
   updatedAt: string;
 }
 
-const deliveries = defineEntity<WebhookDeliveryRecord>('webhookDelivery', {
+/** As stored: older items have no autoAttempts. */
+type StoredDelivery = Omit<WebhookDeliveryRecord, 'autoAttempts'> & { autoAttempts?: number };
+const deliveries = defineEntity<StoredDelivery>()({
+  name: 'webhookDelivery',
+  key: (d: Pick<WebhookDeliveryRecord, 'userId' | 'id'>) => webhookDeliveryKey(d.userId, d.id),
   nullable: ['lastStatusCode', 'lastError', 'nextAttemptAt', 'manualRetryAt'],
 });
 const fromItem = (item: Record<string, unknown>): WebhookDeliveryRecord => {
   const d = deliveries.fromItem(item);
-  return { ...d, autoAttempts: (item.autoAttempts as number | undefined) ?? d.attempts };
+  return { ...d, autoAttempts: d.autoAttempts ?? d.attempts };
 };
 
 /** The due index follows the earliest attempt owed: a manual retry asked for, else the next scheduled one. */
 const dueAt = (d: Pick<WebhookDeliveryRecord, 'status' | 'nextAttemptAt' | 'manualRetryAt'>) =>
   d.manualRetryAt ?? (d.status === 'pending' ? d.nextAttemptAt : null);
-const withoutNulls = deliveries.attributes;
+const dueIndex = (deliveryId: string, due: string | null) => (due ? webhookDueIndexKey(deliveryId, due) : {});
 
 /** False when the delivery exists already (a repeated fan-out). */
 export const putDelivery = (d: WebhookDeliveryRecord): Promise<boolean> =>
@@ -64,14 +68,11 @@ export const putDelivery = (d: WebhookDeliveryRecord): Promise<boolean> =>
     ddb().send(
       new PutCommand({
         TableName: table(),
-        Item: {
-          ...webhookDeliveryKey(d.userId, d.id),
-          entity: 'webhookDelivery',
-          ...withoutNulls(d),
+        Item: deliveries.item(d, {
           ...webhookDeliveryListIndexKey(d.userId, d.endpointId, d.status, d.id),
-          ...(dueAt(d) ? webhookDueIndexKey(d.id, dueAt(d)!) : {}),
+          ...dueIndex(d.id, dueAt(d)),
           ttl: Math.floor(Date.parse(d.createdAt) / 1000) + WEBHOOK_RETENTION_SECONDS,
-        },
+        }),
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     ),
@@ -106,10 +107,11 @@ export async function pageDeliveries(
   q: DeliveryPageQuery,
 ): Promise<{ items: WebhookDeliveryRecord[]; more: boolean }> {
   const statuses = q.status ? [q.status] : DELIVERY_STATUSES;
-  const sources: { index?: 'gsi1' | 'gsi2'; pk: string; prefix: string }[] = q.endpointId
+  const endpointId = q.endpointId;
+  const sources: { index?: 'gsi1' | 'gsi2'; pk: string; prefix: string }[] = endpointId
     ? statuses.map((status) => ({
         index: 'gsi2' as const,
-        pk: webhookDeliveriesByEndpointPartition(userId, q.endpointId!, status),
+        pk: webhookDeliveriesByEndpointPartition(userId, endpointId, status),
         prefix: '',
       }))
     : q.status
@@ -192,7 +194,7 @@ export async function recordDeliveryChange(
   const manualRetryAt = c.manualDone ? null : seen.manualRetryAt;
   const due = dueAt({ status: c.status, nextAttemptAt: c.nextAttemptAt, manualRetryAt });
   // Null fields are not stored (see defineEntity): they are removed.
-  const nullable = setOrRemove({
+  const nullable = setOrRemove<WebhookDeliveryRecord>({
     lastStatusCode: c.lastStatusCode,
     lastError: c.lastError,
     nextAttemptAt: c.nextAttemptAt,
@@ -205,17 +207,17 @@ export async function recordDeliveryChange(
       new UpdateCommand({
         TableName: table(),
         Key: webhookDeliveryKey(userId, deliveryId),
-        ...buildUpdate({
+        ...deliveries.update({
           set: {
             status: c.status,
             autoAttempts: c.autoAttempts,
             updatedAt: c.updatedAt,
             ...nullable.set,
             ...webhookDeliveryListIndexKey(userId, seen.endpointId, c.status, deliveryId),
-            ...(due ? webhookDueIndexKey(deliveryId, due) : {}),
+            ...dueIndex(deliveryId, due),
           },
           add: { attempts: c.sent ? 1 : undefined },
-          remove: [...nullable.remove, ...(due ? [] : ['gsi3pk', 'gsi3sk'])],
+          remove: [...nullable.remove, ...(due ? [] : (['gsi3pk', 'gsi3sk'] as const))],
           condition: {
             expression: `attribute_exists(pk) AND ${autoSeen} AND ${manualSeen}`,
             values: {
@@ -227,7 +229,7 @@ export async function recordDeliveryChange(
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return fromItem(out.Attributes!);
+    return out.Attributes ? fromItem(out.Attributes) : undefined;
   } catch (err) {
     if (isConditionFailure(err)) return undefined;
     throw err;
@@ -249,7 +251,7 @@ export async function requestManualRetry(
       new UpdateCommand({
         TableName: table(),
         Key: webhookDeliveryKey(userId, deliveryId),
-        ...buildUpdate({
+        ...deliveries.update({
           set: {
             status: 'pending',
             manualRetryAt: at,
@@ -262,7 +264,7 @@ export async function requestManualRetry(
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return fromItem(out.Attributes!);
+    return out.Attributes ? fromItem(out.Attributes) : undefined;
   } catch (err) {
     if (isConditionFailure(err)) return undefined;
     throw err;
@@ -274,10 +276,10 @@ export async function listDueDeliveries(
   atIso: string,
 ): Promise<{ userId: string; deliveryId: string; manual: boolean; scheduled: boolean }[]> {
   const items = await queryDueShards(WEBHOOK_DUE_SHARDS, webhookDuePartition, webhookIndexUpTo(atIso));
-  return items.map((item) => ({
-    userId: item.userId as string,
-    deliveryId: item.id as string,
-    manual: item.manualRetryAt !== undefined,
-    scheduled: item.status === 'pending' && typeof item.nextAttemptAt === 'string' && item.nextAttemptAt <= atIso,
+  return items.map(fromItem).map((d) => ({
+    userId: d.userId,
+    deliveryId: d.id,
+    manual: d.manualRetryAt !== null,
+    scheduled: d.status === 'pending' && d.nextAttemptAt !== null && d.nextAttemptAt <= atIso,
   }));
 }

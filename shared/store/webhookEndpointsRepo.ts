@@ -4,7 +4,7 @@ import { webhookEndpointCountKey, webhookEndpointKey, webhookEndpointsPartition 
 import type { TransactItem } from './transactions';
 import { queryAll } from './query';
 import { defineEntity } from './entity';
-import { buildUpdate, type Condition } from './update';
+import type { Condition } from './update';
 
 export type EndpointStatus = 'enabled' | 'disabled';
 
@@ -16,6 +16,8 @@ export interface WebhookEndpointRecord {
   description: string | null;
   /** `whsec_<base64>`: needed in the clear to sign; the table is encrypted at rest and the API never shows it again. */
   secret: string;
+  /** When the secret was last rotated (absent until then): a rotation begun earlier cannot overwrite a later one. */
+  secretRotatedAt?: string;
   status: EndpointStatus;
   disabledReason: string | null;
   /** When the current run of failed deliveries began; null after a success. */
@@ -24,16 +26,23 @@ export interface WebhookEndpointRecord {
   updatedAt: string;
 }
 
-const endpoints = defineEntity<WebhookEndpointRecord>('webhookEndpoint', {
+const endpoints = defineEntity<WebhookEndpointRecord>()({
+  name: 'webhookEndpoint',
+  key: (e: Pick<WebhookEndpointRecord, 'userId' | 'id'>) => webhookEndpointKey(e.userId, e.id),
   nullable: ['description', 'disabledReason', 'failingSince'],
 });
 const fromItem = endpoints.fromItem;
-const withoutNulls = endpoints.attributes;
+/** How many endpoints the user has: started by a put, moved by ADDs. */
+const endpointCounts = defineEntity<{ count: number }>()({
+  name: 'webhookEndpointCount',
+  key: (c: { userId: string }) => webhookEndpointCountKey(c.userId),
+  keyOnly: ['userId'],
+});
 
 export const putEndpointItem = (e: WebhookEndpointRecord): TransactItem => ({
   Put: {
     TableName: table(),
-    Item: { ...webhookEndpointKey(e.userId, e.id), entity: 'webhookEndpoint', ...withoutNulls(e) },
+    Item: endpoints.item(e),
     ConditionExpression: 'attribute_not_exists(pk)',
   },
 });
@@ -51,14 +60,14 @@ export async function getEndpointCount(userId: string): Promise<number | undefin
   const { Item } = await ddb().send(
     new GetCommand({ TableName: table(), Key: webhookEndpointCountKey(userId), ConsistentRead: true }),
   );
-  return Item?.count as number | undefined;
+  return endpointCounts.maybe(Item)?.count;
 }
 
 /** Starts the count at `count` (what a consistent listing found, after this change), unless another request started it. */
 export const startEndpointCountItem = (userId: string, count: number): TransactItem => ({
   Put: {
     TableName: table(),
-    Item: { ...webhookEndpointCountKey(userId), entity: 'webhookEndpointCount', count },
+    Item: endpointCounts.item({ userId, count }),
     ConditionExpression: 'attribute_not_exists(pk)',
   },
 });
@@ -68,7 +77,7 @@ export const moveEndpointCountItem = (userId: string, delta: 1 | -1, max: number
   Update: {
     TableName: table(),
     Key: webhookEndpointCountKey(userId),
-    ...buildUpdate({
+    ...endpointCounts.update({
       add: { count: delta },
       condition:
         delta > 0
@@ -86,7 +95,7 @@ export async function getEndpoint(
   const { Item } = await ddb().send(
     new GetCommand({ TableName: table(), Key: webhookEndpointKey(userId, endpointId), ConsistentRead: consistent }),
   );
-  return Item ? fromItem(Item) : undefined;
+  return endpoints.maybe(Item);
 }
 
 /** Newest first (ids are UUID v7). */
@@ -105,8 +114,8 @@ export async function listEndpoints(userId: string, consistent = false): Promise
 async function change(
   userId: string,
   endpointId: string,
-  set: Record<string, unknown>,
-  remove: string[] = [],
+  set: Partial<WebhookEndpointRecord>,
+  remove: (keyof WebhookEndpointRecord)[] = [],
   condition?: string | Condition,
 ): Promise<WebhookEndpointRecord | undefined> {
   try {
@@ -114,7 +123,7 @@ async function change(
       new UpdateCommand({
         TableName: table(),
         Key: webhookEndpointKey(userId, endpointId),
-        ...buildUpdate({
+        ...endpoints.update({
           set,
           remove,
           condition:

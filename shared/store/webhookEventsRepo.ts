@@ -14,7 +14,6 @@ import {
 } from './keys';
 import { queryDueShards } from './query';
 import type { TransactItem } from './transactions';
-import { buildUpdate } from './update';
 import { defineEntity } from './entity';
 
 /** Events (and their rendered bodies) are kept 30 days, like the delivery log that points at them. */
@@ -34,9 +33,11 @@ export interface WebhookEventRecord {
   dispatchedAt: string | null;
 }
 
-const fromItem = defineEntity<WebhookEventRecord>('webhookEvent', {
+const events = defineEntity<WebhookEventRecord>()({
+  name: 'webhookEvent',
+  key: (e: Pick<WebhookEventRecord, 'userId' | 'id'>) => webhookEventKey(e.userId, e.id),
   nullable: ['extra', 'data', 'dispatchedAt'],
-}).fromItem;
+});
 
 export function outboxEventItem(
   e: Pick<WebhookEventRecord, 'id' | 'userId' | 'type' | 'subject' | 'createdAt'> & { extra?: Record<string, unknown> },
@@ -44,18 +45,23 @@ export function outboxEventItem(
   return {
     Put: {
       TableName: table(),
-      Item: {
-        ...webhookEventKey(e.userId, e.id),
-        entity: 'webhookEvent',
-        id: e.id,
-        userId: e.userId,
-        type: e.type,
-        subject: e.subject,
-        ...(e.extra ? { extra: e.extra } : {}),
-        createdAt: e.createdAt,
-        ...webhookOutboxIndexKey(e.id, e.createdAt),
-        ttl: Math.floor(Date.parse(e.createdAt) / 1000) + WEBHOOK_RETENTION_SECONDS,
-      },
+      // Not rendered nor dispatched yet: data and dispatchedAt are absent (null), as extra when there is none.
+      Item: events.item(
+        {
+          id: e.id,
+          userId: e.userId,
+          type: e.type,
+          subject: e.subject,
+          extra: e.extra ?? null,
+          data: null,
+          createdAt: e.createdAt,
+          dispatchedAt: null,
+        },
+        {
+          ...webhookOutboxIndexKey(e.id, e.createdAt),
+          ttl: Math.floor(Date.parse(e.createdAt) / 1000) + WEBHOOK_RETENTION_SECONDS,
+        },
+      ),
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
@@ -65,7 +71,7 @@ export async function getEvent(userId: string, eventId: string): Promise<Webhook
   const { Item } = await ddb().send(
     new GetCommand({ TableName: table(), Key: webhookEventKey(userId, eventId), ConsistentRead: true }),
   );
-  return Item ? fromItem(Item) : undefined;
+  return events.maybe(Item);
 }
 
 /** First writer wins: a second dispatcher keeps the body the first one stored. */
@@ -75,7 +81,7 @@ export const storeEventData = (userId: string, eventId: string, data: unknown): 
       new UpdateCommand({
         TableName: table(),
         Key: webhookEventKey(userId, eventId),
-        ...buildUpdate({
+        ...events.update({
           set: { data },
           condition: { expression: 'attribute_exists(pk) AND attribute_not_exists(#d)', names: { '#d': 'data' } },
         }),
@@ -90,7 +96,11 @@ export const markDispatched = (userId: string, eventId: string, at: string): Pro
       new UpdateCommand({
         TableName: table(),
         Key: webhookEventKey(userId, eventId),
-        ...buildUpdate({ set: { dispatchedAt: at }, remove: ['gsi3pk', 'gsi3sk'], condition: 'attribute_exists(pk)' }),
+        ...events.update({
+          set: { dispatchedAt: at },
+          remove: ['gsi3pk', 'gsi3sk'],
+          condition: 'attribute_exists(pk)',
+        }),
       }),
     ),
   );
@@ -98,5 +108,5 @@ export const markDispatched = (userId: string, eventId: string, at: string): Pro
 /** Events written at or before `atIso` that are still in the outbox: a Query per shard of the sparse index. */
 export async function listUndispatched(atIso: string): Promise<{ userId: string; eventId: string }[]> {
   const items = await queryDueShards(WEBHOOK_OUTBOX_SHARDS, webhookOutboxPartition, webhookIndexUpTo(atIso));
-  return items.map((item) => ({ userId: item.userId as string, eventId: item.id as string }));
+  return items.map(events.fromItem).map((e) => ({ userId: e.userId, eventId: e.id }));
 }

@@ -7,7 +7,6 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import { ddb, isConditionFailure, table, writeIfCondition } from './client';
 import { defineEntity } from './entity';
 import { xBannedAuthorsKey, xOAuthStateKey, xPollCursorKey, xRefreshLeaseKey, xTokensKey } from './keys';
-import { buildUpdate } from './update';
 
 // ---- OAuth authorizations ----------------------------------------------------------------------
 
@@ -21,13 +20,20 @@ export interface XOAuthState {
   expiresAt: string;
 }
 
+const oauthStates = defineEntity<XOAuthState & { usedAt?: string; ttl: number }>()({
+  name: 'xOAuthState',
+  key: (s: { stateHash: string }) => xOAuthStateKey(s.stateHash),
+  keyOnly: ['stateHash'],
+  keep: ['ttl'],
+});
+
 export async function putOAuthState(stateHash: string, state: XOAuthState): Promise<void> {
   // DynamoDB's TTL removes it some time after it expires; expiresAt is what is enforced.
   const ttl = Math.ceil(Date.parse(state.expiresAt) / 1000) + 24 * 60 * 60;
   await ddb().send(
     new PutCommand({
       TableName: table(),
-      Item: { ...xOAuthStateKey(stateHash), entity: 'xOAuthState', ...state, ttl },
+      Item: oauthStates.item({ stateHash, ...state, ttl }),
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
@@ -42,7 +48,7 @@ export async function consumeOAuthState(stateHash: string, atIso: string): Promi
       new UpdateCommand({
         TableName: table(),
         Key: xOAuthStateKey(stateHash),
-        ...buildUpdate({
+        ...oauthStates.update({
           set: { usedAt: atIso },
           condition: {
             expression: 'attribute_exists(pk) AND attribute_not_exists(usedAt) AND expiresAt > :at',
@@ -52,7 +58,7 @@ export async function consumeOAuthState(stateHash: string, atIso: string): Promi
         ReturnValues: 'ALL_NEW',
       }),
     );
-    const a = Attributes!;
+    const a = oauthStates.fromItem(Attributes ?? {});
     return {
       outcome: 'ok',
       state: {
@@ -69,8 +75,9 @@ export async function consumeOAuthState(stateHash: string, atIso: string): Promi
   const { Item } = await ddb().send(
     new GetCommand({ TableName: table(), Key: xOAuthStateKey(stateHash), ConsistentRead: true }),
   );
-  if (!Item) return { outcome: 'unknown' };
-  return { outcome: Item.usedAt ? 'used' : 'expired' };
+  const state = oauthStates.maybe(Item);
+  if (!state) return { outcome: 'unknown' };
+  return { outcome: state.usedAt ? 'used' : 'expired' };
 }
 
 // ---- The account and its tokens ---------------------------------------------------------------
@@ -100,13 +107,33 @@ export const rateLimitsOf = (record: XAccountRecord): Record<string, number> =>
       .map(([k, v]) => [k.slice(RATE_LIMIT_PREFIX.length), v as number]),
   );
 
-const accounts = defineEntity<XAccountRecord>('xAccount', { nullable: ['refusedAt', 'refusedReason'] });
+/** Written by updates (each sets the entity name), with `rl:<endpoint>` attributes beside the record. */
+const accounts = defineEntity<XAccountRecord>()({
+  name: 'xAccount',
+  key: (a: { communityId: string }) => xTokensKey(a.communityId),
+  nullable: ['refusedAt', 'refusedReason'],
+});
+const refreshLeases = defineEntity<{ holder: string; until: number }>()({
+  name: 'xRefreshLease',
+  key: (l: { communityId: string }) => xRefreshLeaseKey(l.communityId),
+  keyOnly: ['communityId'],
+});
+const pollCursors = defineEntity<XPollCursor>()({
+  name: 'xPollCursor',
+  key: (c: { communityId: string }) => xPollCursorKey(c.communityId),
+  keyOnly: ['communityId'],
+});
+/** Created by its first ADD, which sets the name too. */
+const bannedAuthors = defineEntity<{ authors: Set<string> }>()({
+  name: 'xBannedAuthors',
+  key: (b: { communityId: string }) => xBannedAuthorsKey(b.communityId),
+});
 
 export async function getXAccount(communityId: string): Promise<XAccountRecord | undefined> {
   const { Item } = await ddb().send(
     new GetCommand({ TableName: table(), Key: xTokensKey(communityId), ConsistentRead: true }),
   );
-  return Item ? accounts.fromItem(Item) : undefined;
+  return accounts.maybe(Item);
 }
 
 /** A new grant (the callback): replaces whatever the community had, on a version past it. */
@@ -118,8 +145,8 @@ export async function putXAccount(
     new UpdateCommand({
       TableName: table(),
       Key: xTokensKey(communityId),
-      ...buildUpdate({
-        set: { entity: 'xAccount', ...account },
+      ...accounts.update({
+        set: { entity: accounts.name, ...account },
         add: { version: 1 },
         remove: ['refusedAt', 'refusedReason'],
       }),
@@ -138,7 +165,7 @@ export async function replaceXTokens(
       new UpdateCommand({
         TableName: table(),
         Key: xTokensKey(communityId),
-        ...buildUpdate({
+        ...accounts.update({
           set: tokens,
           add: { version: 1 },
           condition: { expression: 'version = :seen', values: { ':seen': seenVersion } },
@@ -160,7 +187,7 @@ export async function markXTokensRefused(
       new UpdateCommand({
         TableName: table(),
         Key: xTokensKey(communityId),
-        ...buildUpdate({
+        ...accounts.update({
           set: { refusedAt: atIso, refusedReason: reason.slice(0, 300) },
           condition: { expression: 'version = :seen', values: { ':seen': seenVersion } },
         }),
@@ -202,13 +229,10 @@ export async function acquireRefreshLease(
     ddb().send(
       new PutCommand({
         TableName: table(),
-        Item: {
-          ...xRefreshLeaseKey(communityId),
-          entity: 'xRefreshLease',
-          holder,
-          until: nowMs + leaseMs,
-          ttl: Math.ceil((nowMs + leaseMs) / 1000) + 3600,
-        },
+        Item: refreshLeases.item(
+          { communityId, holder, until: nowMs + leaseMs },
+          { ttl: Math.ceil((nowMs + leaseMs) / 1000) + 3600 },
+        ),
         ConditionExpression: 'attribute_not_exists(pk) OR #until < :now',
         ExpressionAttributeNames: { '#until': 'until' },
         ExpressionAttributeValues: { ':now': nowMs },
@@ -244,18 +268,15 @@ export async function getXCursor(communityId: string): Promise<XPollCursor> {
   const { Item } = await ddb().send(
     new GetCommand({ TableName: table(), Key: xPollCursorKey(communityId), ConsistentRead: true }),
   );
-  return Item
-    ? {
-        ...(Item.sinceId ? { sinceId: Item.sinceId as string } : {}),
-        ...(Item.paging ? { paging: Item.paging as XPollCursor['paging'] } : {}),
-      }
-    : {};
+  const stored = pollCursors.maybe(Item);
+  return {
+    ...(stored?.sinceId ? { sinceId: stored.sinceId } : {}),
+    ...(stored?.paging ? { paging: stored.paging } : {}),
+  };
 }
 
 export async function putXCursor(communityId: string, cursor: XPollCursor): Promise<void> {
-  await ddb().send(
-    new PutCommand({ TableName: table(), Item: { ...xPollCursorKey(communityId), entity: 'xPollCursor', ...cursor } }),
-  );
+  await ddb().send(new PutCommand({ TableName: table(), Item: pollCursors.item({ communityId, ...cursor }) }));
 }
 
 // ---- Banned authors -----------------------------------------------------------------------------
@@ -264,7 +285,7 @@ export async function bannedXAuthors(communityId: string): Promise<Set<string>> 
   const { Item } = await ddb().send(
     new GetCommand({ TableName: table(), Key: xBannedAuthorsKey(communityId), ConsistentRead: true }),
   );
-  return new Set((Item?.authors as Set<string> | undefined) ?? []);
+  return new Set(bannedAuthors.maybe(Item)?.authors ?? []);
 }
 
 export async function addBannedXAuthor(communityId: string, authorId: string): Promise<void> {

@@ -4,10 +4,28 @@ import { ddb, isConditionFailure, table } from '#shared/store/client';
 import { buildUpdate, setOrRemove } from '#shared/store/update';
 import { uuidv7 } from '#shared/ids';
 
+/** The attributes of the items these tests update. */
+interface Attrs {
+  status: string;
+  note: string;
+  comment: string;
+  data: unknown;
+  attempts: number;
+  size: number;
+  name: string;
+  startedAt: string;
+  endedAt: string;
+  version: number;
+  units: Record<string, number>;
+  outcomes: string[];
+  gsi3pk: string;
+  a: number;
+}
+
 /** the one update builder every repository uses, as text and against DynamoDB Local. */
 describe('buildUpdate', () => {
   it('aliases every name, numbers every value, skips undefined and keeps the condition as written', () => {
-    const parts = buildUpdate({
+    const parts = buildUpdate<Attrs>({
       set: { status: 'paid', note: undefined, data: null },
       add: { attempts: 1 },
       remove: ['name'],
@@ -23,7 +41,7 @@ describe('buildUpdate', () => {
 
   it('writes document paths, increments and if_not_exists with one alias per name', () => {
     expect(
-      buildUpdate({
+      buildUpdate<Attrs>({
         setIfNotExists: { startedAt: 'a' },
         increment: { version: 1, 'units.enrich': 2 },
         set: { 'outcomes[2]': 'x' },
@@ -42,15 +60,15 @@ describe('buildUpdate', () => {
   });
 
   it('leaves out what is empty, and refuses an update that changes nothing or a condition that reuses its placeholders', () => {
-    expect(buildUpdate({ remove: ['gsi3pk'] })).toEqual({
+    expect(buildUpdate<Attrs>({ remove: ['gsi3pk'] })).toEqual({
       UpdateExpression: 'REMOVE #n0',
       ExpressionAttributeNames: { '#n0': 'gsi3pk' },
     });
-    expect(() => buildUpdate({ set: { a: undefined } })).toThrow(/must change something/);
-    expect(() => buildUpdate({ set: { a: 1 }, condition: { expression: 'b = :v0', values: { ':v0': 2 } } })).toThrow(
-      /clashes/,
-    );
-    expect(() => buildUpdate({ set: { 'a..b': 1 } })).toThrow(/document path/);
+    expect(() => buildUpdate<Attrs>({ set: { a: undefined } })).toThrow(/must change something/);
+    expect(() =>
+      buildUpdate<Attrs>({ set: { a: 1 }, condition: { expression: 'b = :v0', values: { ':v0': 2 } } }),
+    ).toThrow(/clashes/);
+    expect(() => buildUpdate<Attrs>({ set: { 'a..b': 1 } })).toThrow(/document path/);
   });
 
   it('splits a partial record into SETs and REMOVEs of its nulls', () => {
@@ -83,7 +101,7 @@ describe('buildUpdate against DynamoDB Local', () => {
       new UpdateCommand({
         TableName: table(),
         Key,
-        ...buildUpdate({
+        ...buildUpdate<Attrs>({
           set: { status: 'paid', comment: undefined, 'outcomes[1]': 'B' },
           setIfNotExists: { startedAt: 'second', endedAt: 'now' },
           increment: { version: 1, 'units.enrich': 2 },
@@ -118,7 +136,7 @@ describe('buildUpdate against DynamoDB Local', () => {
       new UpdateCommand({
         TableName: table(),
         Key,
-        ...buildUpdate({
+        ...buildUpdate<Attrs>({
           set: { status: 'open' },
           condition: { expression: '#s = :open', names: { '#s': 'status' }, values: { ':open': 'open' } },
         }),
