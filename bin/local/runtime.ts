@@ -91,43 +91,32 @@ export function installLocalPorts(
   return { queue, events, dns, webhookQueue, hostResolver };
 }
 
-export async function runRenewalSweep(at = new Date()): Promise<unknown> {
-  const event = {
+/** What EventBridge hands a scheduled function (only `time` is read). */
+const scheduledEvent = (at: Date) =>
+  ({
     id: uuidv7(),
     'detail-type': 'Scheduled Event',
     source: 'aws.events',
     time: at.toISOString(),
     detail: {},
-  } as unknown as ScheduledEvent;
-  return usageMeter.invoke('renewals', async () => (await renewalsHandler())(event));
+  }) as unknown as ScheduledEvent;
+
+export async function runRenewalSweep(at = new Date()): Promise<unknown> {
+  return usageMeter.invoke('renewals', async () => (await renewalsHandler())(scheduledEvent(at)));
 }
 
 /** The captcha timeouts' schedule locally (EventBridge runs it every minute in AWS). */
 const CAPTCHA_SWEEP_SECONDS = 15;
 
 export async function runCaptchaSweep(at = new Date()): Promise<unknown> {
-  const event = {
-    id: uuidv7(),
-    'detail-type': 'Scheduled Event',
-    source: 'aws.events',
-    time: at.toISOString(),
-    detail: {},
-  } as unknown as ScheduledEvent;
-  return usageMeter.invoke('captchas', async () => (await captchaHandler())(event));
+  return usageMeter.invoke('captchas', async () => (await captchaHandler())(scheduledEvent(at)));
 }
 
 /** The polled platforms' minute (EventBridge's rate in AWS); POLL_INTERVAL_SECONDS changes it locally. */
 const POLL_SECONDS = 60;
 
 export async function runPollSchedule(at = new Date()): Promise<unknown> {
-  const event = {
-    id: uuidv7(),
-    'detail-type': 'Scheduled Event',
-    source: 'aws.events',
-    time: at.toISOString(),
-    detail: {},
-  } as unknown as ScheduledEvent;
-  return usageMeter.invoke('polls', async () => (await pollHandler())(event));
+  return usageMeter.invoke('polls', async () => (await pollHandler())(scheduledEvent(at)));
 }
 
 export interface LocalRuntime {
