@@ -1,4 +1,4 @@
-import { platformCredentials } from '#shared/adapters/platformCredentials';
+import { readSecret } from '#shared/adapters/secrets';
 import { timingSafeEqual } from 'node:crypto';
 import { UnauthorizedError } from '#shared/domain/errors';
 
@@ -16,7 +16,9 @@ export function sameSecret(given: string | undefined, expected: string): boolean
  * Telegram: the endpoint is closed, not open.
  */
 export async function verifyTelegramWebhookSecret(headers: Record<string, string | undefined>): Promise<void> {
-  const expected = (await platformCredentials()).telegram.webhookSecret;
+  // One field of the platform secret, not every platform's credentials: this check runs in the request chain
+  // every function bundles, which must not bring the platform registry with it.
+  const expected = (await readSecret('platforms', ['TELEGRAM_WEBHOOK_SECRET'])).TELEGRAM_WEBHOOK_SECRET;
   if (!expected || !sameSecret(headers['x-telegram-bot-api-secret-token'], expected))
     throw new UnauthorizedError("X-Telegram-Bot-Api-Secret-Token does not match this deployment's webhook secret.");
 }

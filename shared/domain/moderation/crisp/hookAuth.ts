@@ -3,7 +3,7 @@
  * over the body as Crisp serialised it, keyed with the operator's CRISP_HOOK_SECRET. Without a
  * configured secret nobody can prove to be Crisp: the endpoint is closed, not open.
  */
-import { platformCredentials } from '#shared/adapters/platformCredentials';
+import { readSecret } from '#shared/adapters/secrets';
 import { now } from '#shared/adapters/ports';
 import { UnauthorizedError } from '#shared/domain/errors';
 import { nestsDeeperThan } from '#shared/json';
@@ -22,7 +22,8 @@ export async function verifyCrispHookRequest(
   headers: Record<string, string | undefined>,
   rawBody: () => string,
 ): Promise<void> {
-  const { hookSecret } = (await platformCredentials()).crisp;
+  // One field of the platform secret (the request chain every function bundles must not bring the platform registry).
+  const hookSecret = (await readSecret('platforms', ['CRISP_HOOK_SECRET'])).CRISP_HOOK_SECRET;
   if (!hookSecret || !headers['x-crisp-signature']) throw refused();
   const raw = rawBody();
   if (Buffer.byteLength(raw, 'utf8') > MAX_HOOK_BYTES || nestsDeeperThan(raw, MAX_HOOK_DEPTH)) throw refused();
