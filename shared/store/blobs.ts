@@ -4,6 +4,7 @@ import { table } from './client';
 import { TTL_ATTRIBUTE } from './table';
 import type { TransactItem } from './transactions';
 import { blobChunkKey } from './keys';
+import { defineEntity } from './entity';
 import { queryAll } from './query';
 
 /** Leaves room under DynamoDB's 400 KB item limit for keys and attributes. */
@@ -16,6 +17,17 @@ export interface BlobRef {
   size: number;
 }
 
+/** One gzip chunk of a blob; the key (owner, blob id, position) is all that names it. */
+interface BlobChunk {
+  data: Uint8Array;
+}
+
+const blobChunks = defineEntity<BlobChunk>()({
+  name: 'blobChunk',
+  key: (c: { ownerPk: string; blobId: string; index: number }) => blobChunkKey(c.ownerPk, c.blobId, c.index),
+  keyOnly: ['ownerPk', 'blobId', 'index'],
+});
+
 /**
  * Stores a JSON value of any size as gzip chunks beside its owner item. Chunks are written first;
  * the owner item, written after by the caller, is what makes them visible. So a failure part way
@@ -27,12 +39,9 @@ function packBlob(ownerPk: string, blobId: string, value: unknown, expiresAt?: n
   const parts: Buffer[] = [];
   for (let i = 0; i < packed.length; i += CHUNK_BYTES) parts.push(packed.subarray(i, i + CHUNK_BYTES));
   if (parts.length === 0) parts.push(Buffer.alloc(0));
-  const items = parts.map((data, index) => ({
-    ...blobChunkKey(ownerPk, blobId, index),
-    entity: 'blobChunk',
-    data,
-    ...(expiresAt === undefined ? {} : { [TTL_ATTRIBUTE]: expiresAt }),
-  }));
+  const items = parts.map((data, index) =>
+    blobChunks.item({ ownerPk, blobId, index, data }, expiresAt === undefined ? undefined : { ttl: expiresAt }),
+  );
   return { items, ref: { blobId, chunks: parts.length, size: Buffer.byteLength(json, 'utf8') } as BlobRef };
 }
 
@@ -84,7 +93,7 @@ export async function readBlobFrom<T = unknown>(
 ): Promise<T> {
   const wanted = blobChunkKey(ownerPk, ref.blobId, 0);
   if (ref.chunks === 1 && firstChunk && firstChunk.pk === wanted.pk && firstChunk.sk === wanted.sk) {
-    return JSON.parse(gunzipSync(Buffer.from(firstChunk.data as Uint8Array)).toString('utf8')) as T;
+    return JSON.parse(gunzipSync(Buffer.from(blobChunks.fromItem(firstChunk).data)).toString('utf8')) as T;
   }
   return readBlob<T>(ownerPk, ref);
 }
@@ -95,7 +104,7 @@ export async function readBlob<T = unknown>(ownerPk: string, ref: BlobRef): Prom
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ExpressionAttributeValues: { ':pk': ownerPk, ':prefix': prefix },
   });
-  const chunks = items.map((item) => Buffer.from(item.data as Uint8Array));
+  const chunks = items.map((item) => Buffer.from(blobChunks.fromItem(item).data));
   if (chunks.length !== ref.chunks) throw new Error(`Blob ${ref.blobId} has ${chunks.length} of ${ref.chunks} chunks`);
   return JSON.parse(gunzipSync(Buffer.concat(chunks)).toString('utf8')) as T;
 }

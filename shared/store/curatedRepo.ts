@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { bulkPut, deleteAll, getMany, putAll, type ItemRead } from './batch';
 import { ddb, isConditionFailure, table } from './client';
-import { buildUpdate } from './update';
+import { defineEntity, type IndexAttributes, type StoredItem } from './entity';
 import { queryAll } from './query';
 import {
   buildersByCategoryIndexKey,
@@ -73,11 +73,44 @@ type Item = Record<string, unknown> & { pk: string; sk: string };
 /** One stored item of the curated dataset, as the seed writes it. */
 export type CuratedItem = Item;
 
-/** Entities are stored as JSON text: one string attribute reads and writes far faster than a deep map. */
-const decode = <T>(item: Record<string, unknown> | undefined): T | undefined =>
-  item ? decodeItem<T>(item) : undefined;
-/** An item read from the table (never absent): its entity, parsed from the JSON text. */
-const decodeItem = <T>(item: Record<string, unknown>): T => JSON.parse(String(item.data)) as T;
+/**
+ * A profile: the entity as JSON text (one string attribute reads and writes far faster than a deep
+ * map), its kind, and for a fund the revision of that text and the portfolio kept beside it.
+ */
+interface CuratedProfile {
+  kind: EntityKind;
+  data: string;
+  rev?: string;
+  portfolio?: string;
+}
+const profiles = defineEntity<CuratedProfile>()({
+  name: 'curated',
+  key: (p: { kind: EntityKind; id: string }) => curatedProfileKey(p.kind, p.id),
+  keyOnly: ['id'],
+});
+/** One entity's copy under one facet value, as JSON text. */
+const facetCopies = defineEntity<{ data: string }>()({
+  name: 'curatedFacet',
+  key: (e: { facet: string; value: string; kind: EntityKind; id: string }) =>
+    curatedFacetKey(e.facet, e.value, e.kind, e.id),
+  keyOnly: ['facet', 'value', 'kind', 'id'],
+});
+/** Hides a copy a seed pack still holds (its data is always `{}`). */
+const facetRemovals = defineEntity<{ data: string }>()({
+  name: 'curatedFacetRemoved',
+  key: (k: { pk: string; sk: string }) => k,
+  keyOnly: ['pk', 'sk'],
+});
+/** Many entities' copies under one facet value (the seed): a JSON array as text. */
+const facetPacks = defineEntity<{ data: string }>()({
+  name: 'curatedFacetPack',
+  key: (p: { facet: string; value: string; index: number }) => curatedFacetPackKey(p.facet, p.value, p.index),
+  keyOnly: ['facet', 'value', 'index'],
+});
+
+/** A profile item (never absent): its entity, parsed from the JSON text. */
+const decodeItem = <T>(item: StoredItem): T => JSON.parse(profiles.fromItem(item).data) as T;
+const decode = <T>(item: StoredItem | undefined): T | undefined => (item ? decodeItem<T>(item) : undefined);
 
 /**
  * The profile slug of a LinkedIn URL (`https://linkedin.com/in/ada-park-1a/` → `ada-park-1a`), or undefined.
@@ -96,15 +129,10 @@ export function linkedinSlug(url: string): string | undefined {
 
 const profileItem = (
   entity: CuratedEntity,
-  extra: Record<string, unknown> = {},
+  index: IndexAttributes = {},
+  fund: Pick<CuratedProfile, 'rev' | 'portfolio'> = {},
   data = JSON.stringify(entity),
-): Item => ({
-  ...curatedProfileKey(entity.kind, entity.id),
-  entity: 'curated',
-  kind: entity.kind,
-  data,
-  ...extra,
-});
+): Item => profiles.item({ kind: entity.kind, id: entity.id, data, ...fund }, index);
 /** One copy of an entity under one facet value (a sector, an ecosystem). */
 interface FacetEntry {
   facet: string;
@@ -113,17 +141,10 @@ interface FacetEntry {
   id: string;
   data: unknown;
 }
-const facetItem = (e: FacetEntry): Item => ({
-  ...curatedFacetKey(e.facet, e.value, e.kind, e.id),
-  entity: 'curatedFacet',
-  data: JSON.stringify(e.data),
-});
+const facetItem = (e: FacetEntry): Item => facetCopies.item({ ...e, data: JSON.stringify(e.data) });
 /** Marks an entity as gone from a facet value, hiding a copy a seed pack still holds. */
-const facetRemovedItem = (key: { pk: string; sk: string }): Item => ({
-  ...key,
-  entity: 'curatedFacetRemoved',
-  data: '{}',
-});
+const facetRemovedItem = (key: { pk: string; sk: string }): Item =>
+  facetRemovals.item({ pk: key.pk, sk: key.sk, data: '{}' });
 /** Pack items stay well under DynamoDB's 400 KB item limit. */
 const FACET_PACK_BYTES = 300_000;
 const nameIndex = (entity: CuratedFund | CuratedCompany) =>
@@ -155,11 +176,7 @@ function profileItemsFor(entity: CuratedEntity, portfolio?: PortfolioCompany[]):
       const data = JSON.stringify(entity);
       const text = portfolio && portfolioText(data, portfolio);
       return [
-        profileItem(
-          entity,
-          { ...nameIndex(entity), rev: revisionOf(data), ...(text ? { portfolio: text } : {}) },
-          data,
-        ),
+        profileItem(entity, nameIndex(entity), { rev: revisionOf(data), ...(text ? { portfolio: text } : {}) }, data),
       ];
     }
     case 'company':
@@ -254,27 +271,23 @@ export async function refreshPortfolios(changed: CuratedEntity[], known: Map<str
   for (const fundId of fundsConcerned(changed, (id) => at.get(id))) await refreshPortfolio(fundId);
 }
 
-/** The attributes of a curated profile item an update may change: the fund's portfolio, kept beside its data. */
-interface CuratedProfileAttributes {
-  portfolio: string;
-}
-
 async function refreshPortfolio(fundId: string, attempts = 5): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     const { Item } = await ddb().send(
       new GetCommand({ TableName: table(), Key: curatedProfileKey('fund', fundId), ConsistentRead: true }),
     );
-    const fund = decode<CuratedFund>(Item);
-    if (!fund || !Item) return;
+    const profile = profiles.maybe(Item);
+    if (!profile) return;
+    const fund = JSON.parse(profile.data) as CuratedFund;
     const portfolio = await readPortfolio(fund, true);
-    const text = portfolioText(String(Item.data), portfolio);
-    const rev = Item.rev;
+    const text = portfolioText(profile.data, portfolio);
+    const rev = profile.rev;
     try {
       await ddb().send(
         new UpdateCommand({
           TableName: table(),
           Key: curatedProfileKey('fund', fundId),
-          ...buildUpdate<CuratedProfileAttributes>({
+          ...profiles.update({
             set: { portfolio: text },
             remove: text === undefined ? ['portfolio'] : [],
             condition:
@@ -316,11 +329,7 @@ export function packedCuratedItems(entities: CuratedEntity[], packBytes = FACET_
     let [texts, bytes, index] = [[] as string[], 0, 0];
     const flush = () => {
       if (!texts.length) return;
-      packs.push({
-        ...curatedFacetPackKey(facet, value, index++),
-        entity: 'curatedFacetPack',
-        data: `[${texts.join(',')}]`,
-      });
+      packs.push(facetPacks.item({ facet, value, index: index++, data: `[${texts.join(',')}]` }));
       [texts, bytes] = [[], 0];
     };
     for (const entry of entries) {
@@ -365,7 +374,7 @@ export async function deleteCuratedKeys(keys: { pk: string; sk: string }[]): Pro
 async function deleteOutgrownPacks(written: Item[]): Promise<void> {
   const packsByPartition = new Map<string, Set<string>>();
   for (const item of written)
-    if (item.entity === 'curatedFacetPack')
+    if (item.entity === facetPacks.name)
       packsByPartition.set(item.pk, (packsByPartition.get(item.pk) ?? new Set()).add(item.sk));
   for (const [pk, kept] of packsByPartition) {
     const stored = await queryAll({
@@ -572,8 +581,8 @@ export async function profilesNamed<T extends CuratedFund | CuratedCompany>(
     IndexName: 'gsi3',
     KeyConditionExpression: 'gsi3pk = :pk',
     ExpressionAttributeValues: { ':pk': curatedNamePartition(kind, slug) },
-    ProjectionExpression: '#data',
-    ExpressionAttributeNames: { '#data': 'data' },
+    ProjectionExpression: '#entity, #data',
+    ExpressionAttributeNames: { '#entity': 'entity', '#data': 'data' },
   });
   return items.map((i) => decodeItem<T>(i));
 }
@@ -600,9 +609,10 @@ export async function fundsNamedWithPortfolio(name: string): Promise<FundWithPor
   });
   return Promise.all(
     items.map(async (item) => {
-      const fund = decodeItem<CuratedFund>(item);
+      const profile = profiles.fromItem(item);
+      const fund = JSON.parse(profile.data) as CuratedFund;
       const stored =
-        typeof item.portfolio === 'string' ? (JSON.parse(item.portfolio) as PortfolioCompany[]) : undefined;
+        profile.portfolio === undefined ? undefined : (JSON.parse(profile.portfolio) as PortfolioCompany[]);
       const storedIds = new Set(stored?.map((c) => c.id));
       const covers = stored && portfolioCompanyIds(fund).every((id) => storedIds.has(id));
       return { fund, portfolio: stored && covers ? stored : await readPortfolio(fund) };
@@ -636,15 +646,15 @@ const facet = <T>(name: string, value: string): Promise<T[]> => {
 };
 
 /** The entities of one facet partition: seed packs, overridden by single-entity items and removal markers. */
-function facetMembers<T>(items: Record<string, unknown>[]): T[] {
+function facetMembers<T>(items: StoredItem[]): T[] {
   const members = new Map<string, T>();
   for (const item of items)
-    if (item.entity === 'curatedFacetPack')
-      for (const e of JSON.parse(item.data as string) as (T & { id: string })[]) members.set(e.id, e);
+    if (item.entity === facetPacks.name)
+      for (const e of JSON.parse(facetPacks.fromItem(item).data) as (T & { id: string })[]) members.set(e.id, e);
   for (const item of items) {
     const id = String(item.sk).slice(String(item.sk).indexOf('#') + 1);
-    if (item.entity === 'curatedFacet') members.set(id, decodeItem<T>(item));
-    else if (item.entity === 'curatedFacetRemoved') members.delete(id);
+    if (item.entity === facetCopies.name) members.set(id, JSON.parse(facetCopies.fromItem(item).data) as T);
+    else if (item.entity === facetRemovals.name) members.delete(id);
   }
   // In id order, as single-entity items (sort key KIND#id) always came back.
   return [...members.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, e]) => e);
@@ -687,14 +697,18 @@ export interface SeedMarker {
   seededAt: string;
 }
 
+/** The one item that says which dataset the table holds. */
+const seedMarkers = defineEntity<{ marker: SeedMarker }>()({
+  name: 'curatedSeed',
+  key: () => curatedSeedMarkerKey(),
+});
+
 export async function getSeedMarker(): Promise<SeedMarker | undefined> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: curatedSeedMarkerKey() }));
-  const marker = Item?.marker as SeedMarker | undefined;
+  const marker = seedMarkers.maybe(Item)?.marker;
   return marker?.layout === CURATED_LAYOUT ? marker : undefined;
 }
 
 export async function putSeedMarker(marker: SeedMarker): Promise<void> {
-  await ddb().send(
-    new PutCommand({ TableName: table(), Item: { ...curatedSeedMarkerKey(), entity: 'curatedSeed', marker } }),
-  );
+  await ddb().send(new PutCommand({ TableName: table(), Item: seedMarkers.item({ marker }) }));
 }

@@ -168,7 +168,7 @@ export async function updatePlatformRecord(
     new UpdateCommand({
       TableName: table(),
       Key: moderationPlatformKey(communityId),
-      ...platformRecords.update({ set: { entity: 'moderationPlatform', ...set }, remove }),
+      ...platformRecords.update({ set: { entity: platformRecords.name, ...set }, remove }),
     }),
   );
 }
@@ -223,7 +223,7 @@ export async function recordAutomodSync(
         TableName: table(),
         Key: moderationPlatformKey(communityId),
         ...platformRecords.update({
-          set: { entity: 'moderationPlatform', ...set },
+          set: { entity: platformRecords.name, ...set },
           remove: leaveIndex ? [...remove, 'gsi3pk' as const, 'gsi3sk' as const] : remove,
           ...(leaveIndex
             ? {

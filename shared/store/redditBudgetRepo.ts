@@ -6,6 +6,7 @@
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, table } from './client';
+import { defineEntity } from './entity';
 import { redditRateBudgetKey } from './keys';
 
 /** Reddit's documented allowance per client id: about 100 requests a minute. */
@@ -21,6 +22,17 @@ export interface BudgetState {
   resetAt: number;
 }
 
+/** The stored budget: `guessed` while it is the default allowance, not yet a reading of Reddit's. */
+interface BudgetRecord extends BudgetState {
+  guessed?: boolean;
+}
+
+const budgets = defineEntity<BudgetRecord>()({
+  name: 'redditRateBudget',
+  key: (b: { clientId: string }) => redditRateBudgetKey(b.clientId),
+  keyOnly: ['clientId'],
+});
+
 export type Take = { ok: true } | { ok: false; waitSeconds: number };
 
 /** Takes one request, leaving at least `reserve` for others; or how long until the window resets. */
@@ -32,10 +44,14 @@ export async function takeRedditRequest(clientId: string, nowMs: number, reserve
         new UpdateCommand({
           TableName: table(),
           Key: key,
-          UpdateExpression: 'SET #rem = #rem - :one',
-          ConditionExpression: 'attribute_exists(pk) AND #reset > :now AND #rem >= :need',
-          ExpressionAttributeNames: NAMES,
-          ExpressionAttributeValues: { ':one': 1, ':now': nowMs, ':need': 1 + reserve },
+          ...budgets.update({
+            increment: { remaining: -1 },
+            condition: {
+              expression: 'attribute_exists(pk) AND #reset > :now AND #rem >= :need',
+              names: NAMES,
+              values: { ':now': nowMs, ':need': 1 + reserve },
+            },
+          }),
         }),
       );
       return { ok: true };
@@ -50,13 +66,12 @@ export async function takeRedditRequest(clientId: string, nowMs: number, reserve
       await ddb().send(
         new PutCommand({
           TableName: table(),
-          Item: {
-            ...key,
-            entity: 'redditRateBudget',
+          Item: budgets.item({
+            clientId,
             remaining: DEFAULT_WINDOW.requests - 1,
             resetAt: nowMs + DEFAULT_WINDOW.seconds * 1000,
             guessed: true,
-          },
+          }),
           ConditionExpression: 'attribute_not_exists(pk) OR #reset <= :now',
           ExpressionAttributeNames: { '#reset': NAMES['#reset'] },
           ExpressionAttributeValues: { ':now': nowMs },
@@ -88,19 +103,23 @@ export async function observeRedditRate(
       new UpdateCommand({
         TableName: table(),
         Key: redditRateBudgetKey(clientId),
-        UpdateExpression: 'SET #entity = :entity, #rem = :r, #reset = :t REMOVE #guessed',
-        ConditionExpression:
-          'attribute_not_exists(pk) OR #guessed = :true OR #reset <= :now OR #reset < :lo OR (#reset <= :hi AND #rem > :r)',
-        ExpressionAttributeNames: { ...NAMES, '#entity': 'entity', '#guessed': 'guessed' },
-        ExpressionAttributeValues: {
-          ':entity': 'redditRateBudget',
-          ':r': remaining,
-          ':t': resetAt,
-          ':now': nowMs,
-          ':lo': resetAt - SAME_WINDOW_MS,
-          ':hi': resetAt + SAME_WINDOW_MS,
-          ':true': true,
-        },
+        ...budgets.update({
+          // An upsert: the first reading may come before any take opened a window.
+          set: { entity: budgets.name, remaining, resetAt },
+          remove: ['guessed'],
+          condition: {
+            expression:
+              'attribute_not_exists(pk) OR #guessed = :true OR #reset <= :now OR #reset < :lo OR (#reset <= :hi AND #rem > :r)',
+            names: { ...NAMES, '#guessed': 'guessed' },
+            values: {
+              ':r': remaining,
+              ':now': nowMs,
+              ':lo': resetAt - SAME_WINDOW_MS,
+              ':hi': resetAt + SAME_WINDOW_MS,
+              ':true': true,
+            },
+          },
+        }),
       }),
     );
   } catch (err) {
@@ -112,5 +131,6 @@ export async function readRedditBudget(clientId: string): Promise<BudgetState | 
   const { Item } = await ddb().send(
     new GetCommand({ TableName: table(), Key: redditRateBudgetKey(clientId), ConsistentRead: true }),
   );
-  return Item ? { remaining: Item.remaining as number, resetAt: Item.resetAt as number } : undefined;
+  const budget = budgets.maybe(Item);
+  return budget && { remaining: budget.remaining, resetAt: budget.resetAt };
 }

@@ -3,31 +3,30 @@
  * the numeric value of their base-36 ids (Reddit ids grow with time). The cursor only moves forward,
  * so two overlapping polls never move it back over items one of them has not read.
  */
-import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { getMany } from './batch';
 import { ddb, isConditionFailure, table } from './client';
-import { redditCursorKey, type Key } from './keys';
+import { defineEntity } from './entity';
+import { redditCursorKey } from './keys';
 
 export type RedditListingKind = 't3' | 't1';
 export type RedditCursor = Partial<Record<RedditListingKind, number>>;
 
+const cursors = defineEntity<RedditCursor & { communityId: string }>()({
+  name: 'redditCursor',
+  key: (c: { communityId: string }) => redditCursorKey(c.communityId),
+});
+
 /** The cursors of several communities (absent: never read). */
 export async function readRedditCursors(communityIds: string[]): Promise<Map<string, RedditCursor>> {
+  const items = await getMany([...new Set(communityIds)].map(redditCursorKey), { consistent: true });
   const found = new Map<string, RedditCursor>();
-  const unique = [...new Set(communityIds)];
-  for (let i = 0; i < unique.length; i += 100) {
-    let keys: Key[] | undefined = unique.slice(i, i + 100).map(redditCursorKey);
-    while (keys?.length) {
-      const out = await ddb().send(
-        new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys, ConsistentRead: true } } }),
-      );
-      for (const item of out.Responses?.[table()] ?? []) {
-        found.set(item.communityId as string, {
-          ...(typeof item.t3 === 'number' ? { t3: item.t3 } : {}),
-          ...(typeof item.t1 === 'number' ? { t1: item.t1 } : {}),
-        });
-      }
-      keys = out.UnprocessedKeys?.[table()]?.Keys as Key[] | undefined;
-    }
+  for (const item of items) {
+    const { communityId, t3, t1 } = cursors.fromItem(item);
+    found.set(communityId, {
+      ...(typeof t3 === 'number' ? { t3 } : {}),
+      ...(typeof t1 === 'number' ? { t1 } : {}),
+    });
   }
   return found;
 }
@@ -38,10 +37,15 @@ export async function advanceRedditCursor(communityId: string, kind: RedditListi
       new UpdateCommand({
         TableName: table(),
         Key: redditCursorKey(communityId),
-        UpdateExpression: 'SET #entity = :entity, #community = :community, #kind = :v',
-        ConditionExpression: 'attribute_not_exists(#kind) OR #kind < :v',
-        ExpressionAttributeNames: { '#entity': 'entity', '#community': 'communityId', '#kind': kind },
-        ExpressionAttributeValues: { ':entity': 'redditCursor', ':community': communityId, ':v': newest },
+        ...cursors.update({
+          // An upsert: the first advance creates the cursor.
+          set: { entity: cursors.name, communityId, ...(kind === 't3' ? { t3: newest } : { t1: newest }) },
+          condition: {
+            expression: 'attribute_not_exists(#kind) OR #kind < :newest',
+            names: { '#kind': kind },
+            values: { ':newest': newest },
+          },
+        }),
       }),
     );
   } catch (err) {

@@ -8,6 +8,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from './client';
 import { redditMuteKey, redditMutesPartition } from './keys';
 import { queryAll } from './query';
+import { defineEntity } from './entity';
 
 export interface RedditMute {
   username: string;
@@ -15,16 +16,20 @@ export interface RedditMute {
   until: string;
 }
 
+const mutes = defineEntity<RedditMute>()({
+  name: 'redditMute',
+  key: (m: { communityId: string; username: string }) => redditMuteKey(m.communityId, m.username),
+  keyOnly: ['communityId'],
+});
+
+/** Mutes leave by ttl a day after they end (an undone one a minute after). */
+const expiresAt = (iso: string, graceSeconds: number) => ({ ttl: Math.ceil(Date.parse(iso) / 1000) + graceSeconds });
+
 export async function putRedditMute(communityId: string, mute: RedditMute): Promise<void> {
   await ddb().send(
     new PutCommand({
       TableName: table(),
-      Item: {
-        ...redditMuteKey(communityId, mute.username),
-        entity: 'redditMute',
-        ...mute,
-        ttl: Math.ceil(Date.parse(mute.until) / 1000) + 24 * 60 * 60,
-      },
+      Item: mutes.item({ communityId, ...mute }, expiresAt(mute.until, 24 * 60 * 60)),
     }),
   );
 }
@@ -40,10 +45,10 @@ export async function activeRedditMutes(communityId: string, atIso: string): Pro
     ConsistentRead: true,
   });
   return new Map(
-    items.map((i) => [
-      String(i.username).toLowerCase(),
-      { username: i.username as string, from: i.from as string, until: i.until as string },
-    ]),
+    items.map((i) => {
+      const { username, from, until } = mutes.fromItem(i);
+      return [username.toLowerCase(), { username, from, until }];
+    }),
   );
 }
 
@@ -52,14 +57,7 @@ export async function endRedditMute(communityId: string, username: string, atIso
   await ddb().send(
     new PutCommand({
       TableName: table(),
-      Item: {
-        ...redditMuteKey(communityId, username),
-        entity: 'redditMute',
-        username,
-        from: atIso,
-        until: atIso,
-        ttl: Math.ceil(Date.parse(atIso) / 1000) + 60,
-      },
+      Item: mutes.item({ communityId, username, from: atIso, until: atIso }, expiresAt(atIso, 60)),
     }),
   );
 }
