@@ -107,11 +107,10 @@ describe('function bundles', () => {
   it('carry the platform registry (the moderation code of every platform) only where moderation work is done', () => {
     // The secrets adapter imports the registry: its factory is imported only by the handlers wired to `secrets`.
     const moderating = ['moderation', 'worker', 'dead-letters', 'renewals', 'captchas', 'polls', 'mcp'];
-    // The webhook sender renders `community` events with the community view, which reads each platform's install URL.
-    const rendering = ['webhook-sender'];
+    // The webhook sender renders `community` events through communityReads.ts and installLinks.ts, not the registry.
     for (const b of functionBundles())
       expect(carries(b, /shared\/domain\/moderation\/platforms\/registry\.ts$/), b.name).toBe(
-        moderating.includes(b.name) || rendering.includes(b.name),
+        moderating.includes(b.name),
       );
   });
 

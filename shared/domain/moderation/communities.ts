@@ -1,11 +1,8 @@
-import { config } from '#shared/config/config';
 import { now } from '#shared/adapters/ports';
 import { NotFoundError, UnprocessableError } from '#shared/domain/errors';
 import { randomToken, uuidv7 } from '#shared/ids';
 import {
   deleteCommunityItems,
-  getCommunity,
-  giveActivationTokenItem,
   listCommunities,
   putNewCommunity,
   updateAutoRenew,
@@ -16,37 +13,17 @@ import {
 } from '#shared/store/communitiesRepo';
 import { chargeCredits } from '#shared/domain/credits/credits';
 import { putActivationPointer, writeActivationPointer } from '#shared/store/platformRepo';
-import { writeIfCondition } from '#shared/store/client';
-import { writeTogether } from '#shared/store/transactions';
-import { COMMUNITY_PRICING, communityStatus, type CommunityType } from './communityTypes';
-import { PLATFORMS } from './platforms/registry';
+import { COMMUNITY_PRICING, type CommunityType } from './communityTypes';
+import {
+  communityView,
+  newActivationToken,
+  requireCommunity,
+  withActivationToken,
+  type CommunityView,
+} from './communityReads';
 import { periodEndAfter, renewalChargeId } from './renewalRules';
 import { xAuthorizeUrl } from './platforms/x/oauth';
 import { forgetXAccount } from './platforms/x/tokens';
-
-export const communityView = (c: CommunityRecord) => ({
-  id: c.id,
-  moderation_id: c.moderationId,
-  activation_token: c.activationToken,
-  name: c.name,
-  project_name: c.projectName,
-  community_type: c.type,
-  credits_charged: c.creditsCharged,
-  status: communityStatus(c),
-  monthly_credit_cost: c.monthlyCreditCost,
-  next_billing_at: c.nextBillingAt,
-  auto_renew: c.autoRenew,
-  whitelisted_external_role_ids: c.whitelistedRoleIds,
-  whitelisted_usernames: c.whitelistedUsernames,
-  should_send_welcome_messages: c.shouldSendWelcomeMessages,
-  welcome_message: c.welcomeMessage,
-  alert_channel_message_template: c.alertTemplate,
-  install_url: PLATFORMS[c.type].installUrl?.(config().platforms) ?? null,
-  authorize_url: null as string | null,
-  created_at: c.createdAt,
-  updated_at: c.updatedAt,
-});
-export type CommunityView = ReturnType<typeof communityView>;
 
 /**
  * The view as the API answers it: an X community's record carries a fresh authorize_url (a new
@@ -69,8 +46,6 @@ export interface CommunityInput {
   welcome_message?: string;
   alert_channel_message_template?: string;
 }
-
-const newActivationToken = () => randomToken(32);
 
 /** Every type waits, with a fresh token, until it is bound on its platform. */
 const activationFor = (): Pick<CommunityRecord, 'activationToken' | 'activatedAt'> => ({
@@ -141,35 +116,6 @@ export async function provisionCommunity(
     },
   });
   return answered(community, apiBaseUrl);
-}
-
-/** The caller's community, or 404 (also for another user's: existence is never revealed). */
-export async function requireCommunity(
-  userId: string,
-  communityId: string,
-  consistent = false,
-): Promise<CommunityRecord> {
-  const community = await getCommunity(userId, communityId, consistent);
-  if (!community) throw new NotFoundError('Community');
-  return withActivationToken(community);
-}
-
-/**
- * A community connected at once before every type had to be bound (reddit, x, crisp; no token) was
- * never bound: on its first read it gets a token and waits for its binding like any other, with
- * nothing charged again. Done as it is read, so no sweep has to find such communities.
- */
-export async function withActivationToken(community: CommunityRecord): Promise<CommunityRecord> {
-  if (community.activationToken !== null) return community;
-  const token = newActivationToken();
-  await writeIfCondition(() =>
-    writeTogether({
-      community: giveActivationTokenItem(community, token, now().toISOString()),
-      activationPointer: putActivationPointer(token, { userId: community.userId, communityId: community.id }),
-    }),
-  );
-  // Whoever gave it a token first (this read or a concurrent one), the stored one counts.
-  return (await getCommunity(community.userId, community.id, true)) ?? community;
 }
 
 export async function readCommunity(userId: string, communityId: string, apiBaseUrl?: string): Promise<CommunityView> {

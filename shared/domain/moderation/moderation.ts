@@ -26,7 +26,7 @@ import {
   writeTogether,
   type TransactItem,
 } from '#shared/store/transactions';
-import { requireCommunity } from './communities';
+import { requireCommunity } from './communityReads';
 import { sameSecret } from './telegramWebhookSecret';
 import { markCommunityActivated } from './activation';
 import {

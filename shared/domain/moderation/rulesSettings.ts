@@ -2,7 +2,7 @@
 import { now } from '#shared/adapters/ports';
 import { getCommunityRules, putCommunityRules } from '#shared/store/communityRulesRepo';
 import { getPlatformRecord } from '#shared/store/platformRepo';
-import { requireCommunity } from './communities';
+import { requireCommunity } from './communityReads';
 import { mergeRules, type CommunityRules } from './communityRules';
 import { PLATFORMS } from './platforms/registry';
 

@@ -3,7 +3,7 @@ import { now } from '#shared/adapters/ports';
 import { NotFoundError } from '#shared/domain/errors';
 import { newestCommunity, stampSynced, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { newestAuditEntries, readMetrics } from '#shared/store/moderationRepo';
-import { requireCommunity, withActivationToken } from './communities';
+import { requireCommunity, withActivationToken } from './communityReads';
 import { communityStatus, isActivated } from './communityTypes';
 import { PLATFORMS } from './platforms/registry';
 import { deliveriesByIds } from '#shared/store/platformCallsRepo';

@@ -13,7 +13,7 @@ import { findAuditEntry } from '#shared/store/moderationRepo';
 import { getPlatformRecord } from '#shared/store/platformRepo';
 import type { PlannedCall } from '#shared/store/platformCallsRepo';
 import type { UndoTarget } from './platforms/platform';
-import { requireCommunity } from './communities';
+import { requireCommunity } from './communityReads';
 import { runDelivery, scheduleDelivery, undoDeliveryId } from './platformCallRunner';
 import { PLATFORMS } from './platforms/registry';
 import { RetryLater, sendPlatformMessages } from './platformMessages';

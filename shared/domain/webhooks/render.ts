@@ -7,7 +7,7 @@ import { NotFoundError } from '#shared/domain/errors';
 import type { WebhookEventRecord } from '#shared/store/webhookEventsRepo';
 import { getGrowthRun } from '#shared/domain/growth/runs';
 import { getJobForUser } from '#shared/domain/jobs/jobOperations';
-import { readCommunity } from '#shared/domain/moderation/communities';
+import { readCommunityView } from '#shared/domain/moderation/communityReads';
 import type { SubjectKind } from './outbox';
 
 /** Links inside a rendered object (a run's export URLs) point at the public API. */
@@ -16,7 +16,7 @@ const apiBaseUrl = () => config().publicBaseUrl ?? 'http://localhost:3000/api/v1
 const RENDERERS: Record<SubjectKind, (e: WebhookEventRecord) => Promise<unknown>> = {
   job: (e) => getJobForUser(e.userId, e.subject.id),
   growth_run: (e) => getGrowthRun(e.userId, e.subject.id, apiBaseUrl()),
-  community: (e) => readCommunity(e.userId, e.subject.id),
+  community: (e) => readCommunityView(e.userId, e.subject.id),
   credits: async (e) => e.extra,
 };
 

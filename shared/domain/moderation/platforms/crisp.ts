@@ -102,7 +102,6 @@ export const crisp = definePlatform<CrispMessageTarget, CrispCredentials>({
       record.boundId ? crispUnblockCalls({ websiteId: record.boundId, sessionId: userId }) : undefined,
   },
   recordFields: { bound: 'boundId', alert: null },
-  installUrl: null,
   unsupported: [
     'A block applies to one conversation: Crisp tells a plugin of no visitor identity beyond the session, so a blocked visitor who opens a new session (another browser, cleared cookies) starts unblocked.',
     'A deleted message cannot be restored: undo lifts blocks (mutes and bans) only.',

@@ -8,7 +8,7 @@ import { DiscordRest } from '#shared/adapters/platforms/discordRest';
 import { DISCORD_UNDO_CALLS } from '../platformActions';
 import { syncAutomodExecutions } from '../discordAudit';
 import { requestAutomodSync } from '../discordAutomod';
-import { blankToUndefined, definePlatform, type PlatformSettings } from './platform';
+import { blankToUndefined, definePlatform } from './platform';
 
 export interface DiscordCredentials {
   applicationId: string | undefined;
@@ -18,20 +18,6 @@ export interface DiscordCredentials {
 }
 
 export const DISCORD_DEFAULT_BASE = 'https://discord.com/api/v10';
-
-/** The invite's permissions: ban, manage server (AutoMod), audit log, manage messages, moderate members. */
-const DISCORD_BOT_PERMISSIONS = (1n << 2n) | (1n << 5n) | (1n << 7n) | (1n << 13n) | (1n << 40n);
-
-/**
- * The OAuth2 invite that adds the operator's bot with the commands and the permissions its actions
- * need. The application id is public (it is in every invite link), so it is configuration
- * (DISCORD_APPLICATION_ID) even in AWS, where the bot token and public key stay in the secret.
- */
-function installUrl(settings: PlatformSettings): string | null {
-  const appId = settings.DISCORD_APPLICATION_ID;
-  if (!appId) return null;
-  return `https://discord.com/oauth2/authorize?${new URLSearchParams({ client_id: appId, scope: 'bot applications.commands', permissions: String(DISCORD_BOT_PERMISSIONS) })}`;
-}
 
 /** A member of a guild. Discord's decisions are AutoMod's own: the engine plans none (decisions: null). */
 export interface DiscordTarget {
@@ -73,7 +59,6 @@ export const discord = definePlatform<DiscordTarget, DiscordCredentials>({
       record.discordGuildId ? DISCORD_UNDO_CALLS.ban(record.discordGuildId, userId) : undefined,
   },
   recordFields: { bound: 'discordGuildId', alert: 'discordAlertChannelId' },
-  installUrl,
   unsupported: [
     'Welcome messages: member joins reach a bot only over the Discord Gateway (a long-lived WebSocket), which a serverless deployment does not hold open; use Discord onboarding or a welcome channel instead.',
     "Per-message decisions are Discord AutoMod's (block, alert, timeout) from the rules the service writes into the guild; POST /sync reads its executions into metrics and audit logs. AutoMod cannot warn or ban.",

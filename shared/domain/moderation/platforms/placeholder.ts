@@ -40,7 +40,6 @@ export function placeholderPlatform(
       ban: ({ userId }) => [{ platform: type, method: 'unban', body: { user_id: userId } }],
     },
     recordFields: { bound: 'boundId', alert: 'alertId' },
-    installUrl: null,
     unsupported: [
       `${type} moderation is not available on this deployment yet: actions are recorded as not_configured.`,
     ],

@@ -135,8 +135,6 @@ export interface Platform<Target, Credentials> {
    * `boundId`/`alertId`; `alert: null` where alerts have no place of their own.
    */
   recordFields: { bound: PlaceField; alert: PlaceField | null };
-  /** The community record's `install_url` (an invite adding the operator's bot); null where there is none. */
-  installUrl: ((settings: PlatformSettings) => string | null) | null;
   /** What it does not do, stated in the status (`platform.unsupported`) rather than faked. */
   unsupported: readonly string[];
 }

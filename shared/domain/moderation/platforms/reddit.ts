@@ -75,7 +75,6 @@ export const reddit = definePlatform<RedditTarget, RedditCredentials>({
   undo: { delete: undoIn('delete'), warn: null, mute: undoIn('mute'), ban: undoIn('ban') },
   onRulesChanged: null,
   recordFields: { bound: 'boundId', alert: null },
-  installUrl: null,
   unsupported: [
     'Welcome messages: Reddit tells no one when someone joins a subreddit.',
     'Reddit has no mute: a mute removes the item and every later item of that author for an hour (the service removes them as it reads them, within a minute).',

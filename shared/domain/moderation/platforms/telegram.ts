@@ -52,6 +52,5 @@ export const telegram = definePlatform<TelegramTarget, TelegramCredentials>({
       record.telegramChatId ? TELEGRAM_UNDO_CALLS.ban(record.telegramChatId, userId) : undefined,
   },
   recordFields: { bound: 'telegramChatId', alert: 'telegramAlertChatId' },
-  installUrl: null,
   unsupported: ['Edited messages are not checked again (the bot reads new messages only).'],
 });

@@ -71,6 +71,5 @@ export const x = definePlatform<XTarget, XCredentials>({
   },
   recordFields: { bound: 'boundId', alert: null },
   // The record's link is authorize_url, minted per community (x/oauth.ts), not an install link.
-  installUrl: null,
   unsupported: X_UNSUPPORTED,
 });

@@ -12,7 +12,7 @@ import { randomToken, sha256Hex } from '#shared/ids';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { consumeOAuthState, getXAccount, putOAuthState, putXAccount, putXCursor } from '#shared/store/xRepo';
 import { markCommunityActivated } from '../../activation';
-import { withActivationToken } from '../../communities';
+import { withActivationToken } from '../../communityReads';
 import { bindModeratedPlace } from '../binding';
 import { sealXTokens, xCredentials } from './tokens';
 
