@@ -11,8 +11,6 @@ import { PROJECT_ROOT } from './projectRoot';
 export interface AppFunctionProps {
   /** Folder under functions/ whose handler.ts exports the handler. */
   folder: string;
-  /** The export to run; `handler` unless the folder serves two functions. */
-  handler?: string;
   description: string;
   environment: Record<string, string>;
   timeout?: Duration;
@@ -52,7 +50,7 @@ export class AppFunction extends Construct {
     this.fn = new NodejsFunction(this, 'Function', {
       description: props.description,
       entry: path.join(PROJECT_ROOT, 'functions', props.folder, 'handler.ts'),
-      handler: props.handler ?? 'handler',
+      handler: 'handler',
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
       runtime: lambda.Runtime.NODEJS_22_X,

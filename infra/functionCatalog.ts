@@ -17,8 +17,6 @@ export const CONSOLE_SIDE_FILES = ['functions/public/console.js', 'functions/pub
  */
 export interface FunctionNeeds {
   description: string;
-  /** Folder under functions/ when it is not the function's own name, and the export to run. */
-  entry?: { folder: string; handler: string };
   /** Table access: `read` for functions that only look things up. */
   table: 'none' | 'read' | 'readWrite';
   /** Sends messages to the pipeline queue (PIPELINE_QUEUE_URL): wired to `queue`. */
@@ -95,7 +93,6 @@ const DEPLOYMENTS: Record<FunctionName, Deployment> = {
   // It shares the worker's bundle but verifies no address, so it gets no side file.
   'dead-letters': {
     description: 'Fails the job of each pipeline message that reached the dead-letter queue',
-    entry: { folder: 'worker', handler: 'deadLetterHandler' },
     timeout: Duration.minutes(1),
   },
   // Also the job watchdog: it re-sends the next steps of jobs that stopped making progress.
@@ -106,13 +103,11 @@ const DEPLOYMENTS: Record<FunctionName, Deployment> = {
   // Queues the removal of members whose captcha timed out; the worker makes the Telegram calls.
   captchas: {
     description: 'Every minute: removes new members whose captcha timed out, lifts Crisp mutes that are over',
-    entry: { folder: 'renewals', handler: 'captchaHandler' },
     timeout: Duration.seconds(50),
   },
   // Lists the polled platforms' communities and queues them in shards; the worker polls each shard.
   polls: {
     description: 'Every minute: queues the polls of Reddit (and other polled platforms) in shards',
-    entry: { folder: 'renewals', handler: 'pollHandler' },
     timeout: Duration.seconds(50),
   },
   // Fans webhook events out and POSTs them: ten records in parallel, each at most the 15 s receiver

@@ -96,8 +96,7 @@ export class OutreachIntelligenceStack extends Stack {
     for (const name of names) {
       const needs = needsOf(name);
       this.functions[name] = new AppFunction(this, constructId(name), {
-        folder: needs.entry?.folder ?? name,
-        handler: needs.entry?.handler,
+        folder: name,
         description: needs.description,
         timeout: needs.timeout,
         memorySize: needs.memorySize,

@@ -58,10 +58,7 @@ export async function buildBundles(only?: readonly string[]): Promise<{ bundles:
     [HELLO_WORLD, join(PROJECT_ROOT, 'bin/bench/helloWorld/handler.ts')],
     ...Object.entries(FUNCTIONS)
       .filter(([name]) => !only || only.includes(name))
-      .map(([name, needs]): [string, string] => [
-        name,
-        join(PROJECT_ROOT, 'functions', needs.entry?.folder ?? name, 'handler.ts'),
-      ]),
+      .map(([name]): [string, string] => [name, join(PROJECT_ROOT, 'functions', name, 'handler.ts')]),
   ];
   const bundles: BuiltBundle[] = [];
   for (const [name, entry] of entries.filter(([name]) => !only || only.includes(name))) {

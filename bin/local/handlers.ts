@@ -20,8 +20,8 @@ export const groupHandlers: Record<ApiGroup, () => Promise<ApiHandler>> = {
 /** The response-streaming function behind endpoints marked `streaming`. */
 export const streamingHandler = async () => (await import('#functions/jobs-events/handler')).handler;
 export const workerHandler = async () => (await import('#functions/worker/handler')).handler;
-export const deadLetterHandler = async () => (await import('#functions/worker/handler')).deadLetterHandler;
+export const deadLetterHandler = async () => (await import('#functions/dead-letters/handler')).handler;
 export const renewalsHandler = async () => (await import('#functions/renewals/handler')).handler;
-export const captchaHandler = async () => (await import('#functions/renewals/handler')).captchaHandler;
-export const pollHandler = async () => (await import('#functions/renewals/handler')).pollHandler;
+export const captchaHandler = async () => (await import('#functions/captchas/handler')).handler;
+export const pollHandler = async () => (await import('#functions/polls/handler')).handler;
 export const webhookSenderHandler = async () => (await import('#functions/webhook-sender/handler')).handler;

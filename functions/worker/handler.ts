@@ -6,8 +6,7 @@ import { systemDns } from '#shared/adapters/systemPorts';
 import { sqsPipelineQueue, sqsWebhookQueue } from '#shared/adapters/sqsQueue';
 import { eventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
 import { tokenKeyEncryption } from '#shared/adapters/kmsEncryption';
-import { failJobFromDeadLetter, handlePipelineMessage } from '#shared/domain/jobs/pipeline';
-import { recordMetric } from '#shared/observability/metrics';
+import { handlePipelineMessage } from '#shared/domain/jobs/pipeline';
 import { logger } from '#shared/observability/logger';
 import { handlePlatformMessage, parsePlatformMessage } from '#shared/domain/moderation/platformWorker';
 
@@ -42,15 +41,5 @@ export const handler = withPorts(
       new BatchProcessor(EventType.SQS),
       { context, throwOnFullBatchFailure: false },
     );
-  },
-);
-
-/** For a consumer of the dead-letter queue (the local queue's onDeadLetter does the same): the job of a message that kept failing fails. */
-export const deadLetterHandler = withPorts(
-  'dead-letters',
-  { events: eventBridgeEvents },
-  async (event: SQSEvent): Promise<void> => {
-    recordMetric('DeadLetteredMessages', event.Records.length, {});
-    for (const record of event.Records) await failJobFromDeadLetter(record.body);
   },
 );

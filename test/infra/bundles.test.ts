@@ -24,17 +24,10 @@ afterAll(() => dispose?.());
 const functionBundles = () => bundles.filter((b) => b.name !== HELLO_WORLD);
 const inputsOf = (b: BuiltBundle) => Object.keys(b.inputs);
 const carries = (b: BuiltBundle, pattern: RegExp) => inputsOf(b).some((file) => pattern.test(file));
-/** What the functions sharing a bundle's entry file need together (worker and dead-letters share one). */
+/** What a bundle's function needs (every function has its own entry folder). */
 const needsOfEntry = (name: string) => {
-  const folder = (n: string) => FUNCTIONS[n as FunctionName].entry?.folder ?? n;
-  const sharing = Object.keys(FUNCTIONS)
-    .filter((n) => folder(n) === folder(name))
-    .map((n) => FUNCTIONS[n as FunctionName]);
-  return {
-    queue: sharing.some((n) => n.queue || n.webhookQueue),
-    events: sharing.some((n) => n.events),
-    stripe: sharing.some((n) => n.stripe),
-  };
+  const needs = FUNCTIONS[name as FunctionName];
+  return { queue: !!(needs.queue || needs.webhookQueue), events: !!needs.events, stripe: !!needs.stripe };
 };
 
 describe('function bundles', () => {
@@ -80,14 +73,14 @@ describe('function bundles', () => {
     const packageList = createRequire(import.meta.url)('disposable-email-domains') as string[];
     const samples = [0.25, 0.5, 0.75].map((at) => packageList[Math.floor(packageList.length * at)]);
     for (const b of functionBundles()) {
-      const worker = (FUNCTIONS[b.name as FunctionName].entry?.folder ?? b.name) === 'worker';
+      const worker = b.name === 'worker';
       expect(carries(b, /disposableDomains\.(data\.ts|br)$/), b.name).toBe(false);
       expect(carries(b, /disposable-email-domains\/index\.json$/), b.name).toBe(false);
       // The worker's bundle keeps the package's small wildcard list (6 KB); the 120,000 domains are not in it.
       expect(carries(b, /disposable-email-domains\//), b.name).toBe(worker);
       const code = readFileSync(b.file, 'utf8');
       for (const domain of samples) expect(code.includes(domain), `${b.name} holds ${domain}`).toBe(false);
-      // Side files as the stack ships them: the list beside the worker alone (dead-letters shares its code, never verifies).
+      // Side files as the stack ships them: the list beside the worker alone.
       expect(b.sideFiles.map((f) => f.name).includes(path.basename(DISPOSABLE_DOMAINS_SIDE_FILE)), b.name).toBe(
         b.name === 'worker',
       );
@@ -106,7 +99,7 @@ describe('function bundles', () => {
 
   it('carry the platform registry (the moderation code of every platform) only where moderation work is done', () => {
     // The secrets adapter imports the registry: its factory is imported only by the handlers wired to `secrets`.
-    const moderating = ['moderation', 'worker', 'dead-letters', 'renewals', 'captchas', 'polls', 'mcp'];
+    const moderating = ['moderation', 'worker', 'renewals', 'captchas', 'polls', 'mcp'];
     // The webhook sender renders `community` events through communityReads.ts and installLinks.ts, not the registry.
     for (const b of functionBundles())
       expect(carries(b, /shared\/domain\/moderation\/platforms\/registry\.ts$/), b.name).toBe(

@@ -97,11 +97,10 @@ describe('functions', () => {
     const logGroups = s.resources('AWS::Logs::LogGroup');
     for (const name of functionNames()) {
       const { Properties: fn } = s.resources('AWS::Lambda::Function')[fnId(name)];
-      const handler = `index.${FUNCTIONS[name].entry?.handler ?? 'handler'}`;
       expect(fn, name).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
-        Handler: handler,
+        Handler: 'index.handler',
         TracingConfig: { Mode: 'Active' },
       });
       expect(fn.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
@@ -181,8 +180,7 @@ describe('functions', () => {
       HttpResponseStream: { from: (stream: unknown) => stream },
     };
     try {
-      for (const name of functionNames())
-        expect(typeof load(name)[FUNCTIONS[name].entry?.handler ?? 'handler'], name).toBe('function');
+      for (const name of functionNames()) expect(typeof load(name).handler, name).toBe('function');
     } finally {
       runtime.awslambda = saved;
     }
@@ -348,7 +346,7 @@ describe('pipeline', () => {
     expect(WORKER_BATCH_SIZE).toBe(10);
   });
 
-  it("hands each dead-lettered message alone to the worker's deadLetterHandler, which may fail the job", () => {
+  it('hands each dead-lettered message alone to the dead-letters function, which may fail the job', () => {
     const { all, dlqId } = queues();
     s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: fnId('dead-letters') },

@@ -238,8 +238,8 @@ describe('each function, alone as in its Lambda, through one request of each of 
 
   it('dead-letters: a pipeline message that kept failing', async () => {
     await freshContext('dead-letters');
-    const { deadLetterHandler } = await import('#functions/worker/handler');
-    await deadLetterHandler(
+    const { handler } = await import('#functions/dead-letters/handler');
+    await handler(
       sqsEvent([
         {
           body: JSON.stringify({
@@ -277,8 +277,8 @@ describe('each function, alone as in its Lambda, through one request of each of 
       jobs: expect.anything(),
     });
     await freshContext('captchas');
-    const captchas = await import('#functions/renewals/handler');
-    await expect(captchas.captchaHandler(scheduled, lambdaContext('captchas'))).resolves.toMatchObject({
+    const captchas = await import('#functions/captchas/handler');
+    await expect(captchas.handler(scheduled, lambdaContext('captchas'))).resolves.toMatchObject({
       removed: expect.any(Number),
     });
     expect(refusals(mark)).toEqual([]);
