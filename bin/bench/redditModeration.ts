@@ -9,8 +9,9 @@
 import { required } from './harness';
 import { randomUUID } from 'node:crypto';
 import { startRedditStandIn } from '#test/support/redditStandIn';
-import { fanOutPolls, runPoll } from '#shared/domain/moderation/polling';
-import { REDDIT_SUBREDDITS_PER_SHARD } from '#shared/domain/moderation/platforms/reddit';
+import { runPoll } from '#shared/domain/moderation/polling';
+import { fanOutPolls } from '#shared/domain/moderation/pollFanOut';
+import { REDDIT_SUBREDDITS_PER_SHARD } from '#shared/domain/moderation/pollSchedule';
 import { POLL_RESERVE } from '#shared/domain/moderation/platforms/reddit/readListing';
 import { DEFAULT_WINDOW } from '#shared/store/redditBudgetRepo';
 import type { BenchSuite } from './harness';

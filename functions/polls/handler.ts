@@ -2,7 +2,7 @@ import type { Context, ScheduledEvent } from 'aws-lambda';
 import { withPorts } from '#shared/adapters/aws';
 import { sqsPipelineQueue } from '#shared/adapters/sqsQueue';
 import { logger } from '#shared/observability/logger';
-import { fanOutPolls, type FanOutReport } from '#shared/domain/moderation/polling';
+import { fanOutPolls, type FanOutReport } from '#shared/domain/moderation/pollFanOut';
 
 /**
  * EventBridge runs this every minute (the local server on its own minute): each polled platform's

@@ -17,7 +17,7 @@ import { getDelivery } from '#shared/store/platformCallsRepo';
 import { pollXCommunity } from '#shared/domain/moderation/platforms/x/poll';
 import { getCommunity } from '#shared/store/communitiesRepo';
 import { communityKey } from '#shared/store/keys';
-import { fanOutPolls } from '#shared/domain/moderation/polling';
+import { fanOutPolls } from '#shared/domain/moderation/pollFanOut';
 import { X_UNSUPPORTED } from '#shared/domain/moderation/platforms/x/actions';
 
 const CLIENT = { clientId: 'x-e2e-client', clientSecret: 'x-e2e-secret' };

@@ -99,7 +99,7 @@ describe('function bundles', () => {
 
   it('carry the platform registry (the moderation code of every platform) only where moderation work is done', () => {
     // The secrets adapter imports the registry: its factory is imported only by the handlers wired to `secrets`.
-    const moderating = ['moderation', 'worker', 'renewals', 'captchas', 'polls', 'mcp'];
+    const moderating = ['moderation', 'worker', 'renewals', 'captchas', 'mcp'];
     // The webhook sender renders `community` events through communityReads.ts and installLinks.ts, not the registry.
     for (const b of functionBundles())
       expect(carries(b, /shared\/domain\/moderation\/platforms\/registry\.ts$/), b.name).toBe(

@@ -1,7 +1,7 @@
 /**
  * Polling for platforms that push nothing (every registered platform whose ingest is `poll`: Reddit,
  * X). Binding a community on such a platform lists it under the platform (pollingRepo.ts). Every
- * minute the schedule reads each list (one Query per platform) and queues it in shards, plus one
+ * minute the schedule reads each list (one Query per platform) and queues it in shards (pollFanOut.ts), plus one
  * message for the operator account's own poll (Reddit's inbox); workers run the shards in parallel,
  * so a thousand communities are a few dozen short invocations, not one long one. A shard polls only
  * the communities still connected and paid at that moment (suspended, expired or deleted ones are
@@ -10,23 +10,16 @@
  * Polls never throw: a failed one is logged and the next minute's reads what it missed.
  */
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
-import {
-  getPolledCommunity,
-  listPolledCommunities,
-  removePolledCommunity,
-  type PolledCommunity,
-} from '#shared/store/pollingRepo';
+import { getPolledCommunity, removePolledCommunity } from '#shared/store/pollingRepo';
 import { logger } from '#shared/observability/logger';
 import { COMMUNITY_TYPES, communityStatus, type CommunityType } from './communityTypes';
-import { sendPlatformMessages, type PlatformMessage } from './platformMessages';
+import type { PlatformMessage } from './platformMessages';
+import { pollEntry } from './pollFanOut';
 import type { Ingest, PollTarget } from './platforms/platform';
 import { PLATFORMS } from './platforms/registry';
 
 type Polled = Extract<Ingest, { kind: 'poll' }>;
 type PollMessage = Extract<PlatformMessage, { kind: 'moderation.poll' }>;
-
-/** Communities per shard of a platform that polls them one by one (each its own requests). */
-export const DEFAULT_SHARD_SIZE = 10;
 
 /** Read when called: the registry and the platform modules import this module. */
 const pollersNow = (): [CommunityType, Polled][] =>
@@ -37,28 +30,6 @@ const pollersNow = (): [CommunityType, Polled][] =>
 
 const pollerOf = (platform: string): Polled | undefined => pollersNow().find(([type]) => type === platform)?.[1];
 
-export interface FanOutReport {
-  platforms: Record<string, { communities: number; shards: number }>;
-}
-
-/** The minute schedule's part: queue every shard (nothing is polled here). */
-export async function fanOutPolls(): Promise<FanOutReport> {
-  const report: FanOutReport = { platforms: {} };
-  for (const [platform, poller] of pollersNow()) {
-    const polled = await listPolledCommunities(platform);
-    const size = poller.batch?.size ?? DEFAULT_SHARD_SIZE;
-    const messages: PollMessage[] = [];
-    if (poller.operator) messages.push({ kind: 'moderation.poll', platform, communities: [], operator: true });
-    for (let i = 0; i < polled.length; i += size)
-      messages.push({ kind: 'moderation.poll', platform, communities: polled.slice(i, i + size).map(asEntry) });
-    await sendPlatformMessages(messages);
-    report.platforms[platform] = { communities: polled.length, shards: messages.length };
-  }
-  return report;
-}
-
-const asEntry = (p: PolledCommunity) => ({ user_id: p.userId, community_id: p.communityId, external_id: p.externalId });
-
 /** The worker's part: one shard message. */
 export async function runPoll(message: PollMessage): Promise<void> {
   const poller = pollerOf(message.platform);
@@ -67,7 +38,7 @@ export async function runPoll(message: PollMessage): Promise<void> {
     if (message.operator) await poller.operator?.();
     const targets = await pollable(message.platform, message.communities);
     if (!targets.length) return;
-    if (poller.batch) await poller.batch.poll(targets);
+    if (poller.batch) await poller.batch(targets);
     else for (const t of targets) await poller.poll(t.community);
   } catch (err) {
     logger.error('poll failed', {
@@ -106,5 +77,5 @@ export async function pollCommunityNow(community: CommunityRecord): Promise<void
     await runPoll({ kind: 'moderation.poll', platform: community.type, communities: [], operator: true });
   // Read after the operator's poll: it may just have bound the community.
   const polled = await getPolledCommunity(community.type, community.id);
-  if (polled) await runPoll({ kind: 'moderation.poll', platform: community.type, communities: [asEntry(polled)] });
+  if (polled) await runPoll({ kind: 'moderation.poll', platform: community.type, communities: [pollEntry(polled)] });
 }

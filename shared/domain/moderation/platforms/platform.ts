@@ -55,13 +55,14 @@ export type Ingest =
   /**
    * Nothing is pushed: the minute schedule (and POST /sync) calls `poll` for each connected, paid
    * community (polling.ts). A platform whose one request can read many communities (Reddit's
-   * `/r/a+b+c/new`) gives `batch` too, called with up to `size` of them at a time; `operator` runs
-   * once a minute for the whole deployment (Reddit's inbox, where activations arrive).
+   * `/r/a+b+c/new`) gives `batch` too, called with a shard of them (its size is the platform's row
+   * in pollSchedule.ts); `operator` runs once a minute for the whole deployment (Reddit's inbox,
+   * where activations arrive).
    */
   | {
       kind: 'poll';
       poll: (community: CommunityRecord) => Promise<unknown>;
-      batch?: { size: number; poll: (targets: PollTarget[]) => Promise<unknown> };
+      batch?: (targets: PollTarget[]) => Promise<unknown>;
       operator?: () => Promise<unknown>;
     };
 

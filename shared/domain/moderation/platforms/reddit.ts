@@ -22,12 +22,6 @@ import { pollSubreddits } from './reddit/poll';
 import { sendRedditCall } from './reddit/send';
 import { definePlatform, type PollTarget, type UndoTarget } from './platform';
 
-/**
- * Subreddits per shard, all read by one pair of listings (new posts, new comments): two requests a
- * minute serve up to this many quiet subreddits; a busy shard pages further.
- */
-export const REDDIT_SUBREDDITS_PER_SHARD = 50;
-
 async function pollBatch(targets: PollTarget[]) {
   const bot = await redditBot();
   return bot
@@ -64,7 +58,7 @@ export const reddit = definePlatform<RedditTarget, RedditCredentials>({
       const { boundId } = await getPlatformRecord(community.id);
       return boundId ? pollBatch([{ community, externalId: boundId }]) : undefined;
     },
-    batch: { size: REDDIT_SUBREDDITS_PER_SHARD, poll: pollBatch },
+    batch: pollBatch,
     operator: pollInbox,
   },
   sync: (community) => pollCommunityNow(community),
