@@ -7,7 +7,7 @@ import { createStreamGate } from '#shared/http/api';
 import type { ApiLambdaContext } from '#shared/http/chain/state';
 import { NotAcceptableError, logServerError } from '#shared/http/errors';
 import { startHttpStream, streamifyResponse } from '#shared/http/streaming';
-import { jobsEndpoints } from '#shared/schemas/jobs';
+import { jobEventsEndpoint } from '#shared/schemas/jobEvents';
 
 const sinkOf = (out: Writable): EventSink => ({
   write: (chunk) => void out.write(chunk),
@@ -18,7 +18,7 @@ const sinkOf = (out: Writable): EventSink => ({
 });
 
 /** Key, path, Accept and ownership go through the request chain, so their errors are the usual JSON answers. */
-const gate = createStreamGate(jobsEndpoints.jobEvents, async ({ user, params, headers }) => {
+const gate = createStreamGate(jobEventsEndpoint, async ({ user, params, headers }) => {
   if (!acceptsEventStream(headers.accept))
     throw new NotAcceptableError('This endpoint streams text/event-stream; send Accept: text/event-stream.');
   await requireJob(user.id, params.job_id);

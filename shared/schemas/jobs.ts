@@ -5,6 +5,7 @@ import { CAPABILITY_NAMES, MAX_COMPANIES, MAX_CONTACTS, PRESET_NAMES } from '#sh
 import { assetText, companyFields, contactFields, icpConfigSchema } from '#shared/domain/jobs/assets';
 import { VERIFY_REASONS } from '#shared/domain/jobs/providers/types';
 import { pageOf, pageQuery, timestamp } from './common';
+import { JOBS_TAG, jobEventsEndpoint, jobParams, jobStatus } from './jobEvents';
 
 const text = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
 
@@ -89,7 +90,6 @@ export const jobQuote = withMeta(
 );
 
 const emailStatus = z.enum(['deliverable', 'risky', 'undeliverable', 'unknown']);
-const jobStatus = z.enum(['pending', 'running', 'completed', 'failed', 'cancelled']);
 
 export const jobRecord = withMeta(
   z.object({
@@ -170,8 +170,7 @@ export const jobEvent = withMeta(
   { id: 'JobEvent', description: 'The data of each `progress` and `complete` SSE event' },
 );
 
-const jobParams = z.strictObject({ job_id: z.uuid() });
-const tag = 'Enrichment jobs';
+const tag = JOBS_TAG;
 
 export const jobsEndpoints = {
   createJob: defineEndpoint({
@@ -258,19 +257,5 @@ export const jobsEndpoints = {
       },
     },
   }),
-  jobEvents: defineEndpoint({
-    operationId: 'streamJobEvents',
-    method: 'GET',
-    path: '/api/v1/bd/jobs/{job_id}/events',
-    summary:
-      'Server-Sent Events: `progress` on each change (the current state first), then `complete` once the job ends; `: keep-alive` every 15 s',
-    tag,
-    description:
-      'Server-Sent Events. The current state comes first as `progress`; each change is another `progress`; the end is one `complete` (never also `progress`), and a job already over gets only `complete`. Every event has an `id:`; a `: keep-alive` comment comes every 15 s. An Accept header that excludes text/event-stream is refused with 406.',
-    auth: 'api_key',
-    params: jobParams,
-    streaming: true,
-    events: { progress: jobEvent, complete: jobEvent },
-    errors: [406],
-  }),
+  jobEvents: { ...jobEventsEndpoint, events: { progress: jobEvent, complete: jobEvent } },
 };
