@@ -10,12 +10,12 @@ import { generateKeyPairSync } from 'node:crypto';
 import { startTelegramStandIn } from '#test/support/telegramStandIn';
 import { startCrispStandIn } from '#test/support/crispStandIn';
 import { nextSnowflake, startDiscordStandIn } from '#test/support/discordStandIn';
-import { startRedditStandIn } from '#test/support/redditStandIn';
 import { startXStandIn } from '#test/support/xStandIn';
-import { runPoll } from '#shared/domain/moderation/polling';
 import { crispHook, discordInteraction, SAMPLE_DISCORD, SAMPLE_TELEGRAM, telegramUpdate } from '../standIns/samples';
+import { reloadConfig } from '#shared/config/config';
 import { runPollSchedule } from '../local/runtime';
 import type { BenchContext } from './harness';
+import { startBenchReddit } from './redditStand';
 
 const BASE = '/integrations/moderation';
 const SCAM = 'Connect your wallet to claim the airdrop at acme-drop.xyz';
@@ -37,15 +37,20 @@ const until = async (done: () => boolean, what: string) => {
   }
 };
 
-/** Sets variables for the platform adapters and gives back a function that restores the earlier values. */
+/**
+ * Sets variables for the platform adapters and gives back a function that restores the earlier values.
+ * The configuration is parsed again both times: it is kept once read, and the adapters' API bases come from it.
+ */
 function useEnv(env: Record<string, string>): () => void {
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
   Object.assign(process.env, env);
+  reloadConfig();
   return () => {
     for (const [name, value] of Object.entries(saved)) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
+    reloadConfig();
   };
 }
 
@@ -188,28 +193,11 @@ async function discord(ctx: BenchContext): Promise<PlatformMessage> {
 }
 
 async function reddit(ctx: BenchContext): Promise<PlatformMessage> {
-  const clientId = 'cost-reddit-client';
-  const stand = await startRedditStandIn({
-    clientId,
-    clientSecret: 'cost-secret',
-    refreshToken: 'cost-refresh',
-    botUsername: 'CostModBot',
-  });
-  stand.setRate(1_000_000, 600);
-  const restore = useEnv({
-    REDDIT_CLIENT_ID: clientId,
-    REDDIT_CLIENT_SECRET: 'cost-secret',
-    REDDIT_REFRESH_TOKEN: 'cost-refresh',
-    REDDIT_USERNAME: 'CostModBot',
-    REDDIT_API_BASE: stand.apiBase,
-    REDDIT_AUTH_BASE: stand.authBase,
-  });
+  const reddit = await startBenchReddit('cost-reddit');
+  const { stand } = reddit;
   const community = await createCommunity(ctx, 'reddit');
   const sub = 'cost_bench';
-  stand.addSubreddit(sub, ['owner']);
-  stand.privateMessage('owner', `/activate ${community.token} r/${sub}`);
-  while (stand.unreadCount() > 0)
-    await runPoll({ kind: 'moderation.poll', platform: 'reddit', communities: [], operator: true });
+  await reddit.activate([{ sub, token: community.token }]);
   // The first minute reads the subreddit once without a cursor; the measured ones are the steady state.
   await runPollSchedule();
   await ctx.ports.queue.settled();
@@ -221,10 +209,7 @@ async function reddit(ctx: BenchContext): Promise<PlatformMessage> {
       await runPollSchedule();
       await until(() => stand.calls.some((c) => c.path === '/api/remove' && c.form?.id === item), 'Reddit removal');
     },
-    close: async () => {
-      restore();
-      await stand.close();
-    },
+    close: () => reddit.close(),
   };
 }
 

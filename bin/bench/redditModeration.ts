@@ -7,15 +7,12 @@
  * - latency from a poll starting (the minute's schedule, or POST /sync) to the removal reaching Reddit.
  */
 import { required } from './harness';
-import { randomUUID } from 'node:crypto';
-import { startRedditStandIn } from '#test/support/redditStandIn';
-import { runPoll } from '#shared/domain/moderation/polling';
 import { fanOutPolls } from '#shared/domain/moderation/pollFanOut';
 import { REDDIT_SUBREDDITS_PER_SHARD } from '#shared/domain/moderation/pollSchedule';
 import { POLL_RESERVE } from '#shared/domain/moderation/platforms/reddit/readListing';
 import { DEFAULT_WINDOW } from '#shared/store/redditBudgetRepo';
 import type { BenchSuite } from './harness';
-import { reloadConfig } from '#shared/config/config';
+import { startBenchReddit } from './redditStand';
 
 const BASE = '/integrations/moderation';
 const SUBREDDITS = 120;
@@ -26,43 +23,21 @@ const percentile = (sorted: number[], p: number) =>
 export const redditModerationBench: BenchSuite = {
   name: 'Moderation on Reddit (polling cost, capacity, poll to platform call)',
   async run({ call, ports, print }) {
-    const clientId = `bench-${randomUUID().slice(0, 8)}`;
-    const reddit = await startRedditStandIn({
-      clientId,
-      clientSecret: 'bench-secret',
-      refreshToken: 'bench-refresh',
-      botUsername: 'BenchModBot',
-    });
-    // The stand-in's window is wide: the bench measures what polling asks for, not Reddit's limit.
-    reddit.setRate(1_000_000, 600);
-    const env = {
-      REDDIT_CLIENT_ID: clientId,
-      REDDIT_CLIENT_SECRET: 'bench-secret',
-      REDDIT_REFRESH_TOKEN: 'bench-refresh',
-      REDDIT_USERNAME: 'BenchModBot',
-      REDDIT_API_BASE: reddit.apiBase,
-      REDDIT_AUTH_BASE: reddit.authBase,
-    };
-    const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-    Object.assign(process.env, env);
-    reloadConfig();
+    const bench = await startBenchReddit('bench');
+    const { stand: reddit, clientId } = bench;
     const settle = () => ports.queue.settled();
     const gets = () => reddit.calls.filter((c) => c.method === 'GET').length;
     try {
       // Bound subreddits, activated as a customer would: a private message each, read from the inbox.
-      const subs: { sub: string; id: string }[] = [];
+      const subs: { sub: string; id: string; token: string }[] = [];
       for (let i = 0; i < SUBREDDITS; i++) {
         const community = await call('POST', `${BASE}/communities`, {
           body: { name: `Bench r/${i}`, project_name: 'Bench', type: 'reddit' },
           expect: 201,
         });
-        const sub = `bench_${clientId.slice(6)}_${i}`;
-        reddit.addSubreddit(sub, ['owner']);
-        reddit.privateMessage('owner', `/activate ${community.activation_token} r/${sub}`);
-        subs.push({ sub, id: community.id });
+        subs.push({ sub: `bench_${clientId.slice(6)}_${i}`, id: community.id, token: community.activation_token });
       }
-      while (reddit.unreadCount() > 0)
-        await runPoll({ kind: 'moderation.poll', platform: 'reddit', communities: [], operator: true });
+      await bench.activate(subs);
 
       // A first minute reads every subreddit once (no cursor yet); the next ones are the steady state.
       await fanOutPolls();
@@ -134,12 +109,7 @@ export const redditModerationBench: BenchSuite = {
       );
       await settle();
     } finally {
-      for (const [name, value] of Object.entries(saved)) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
-      reloadConfig();
-      await reddit.close();
+      await bench.close();
     }
   },
 };

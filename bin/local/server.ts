@@ -21,7 +21,8 @@ import { MAX_BODY_BYTES, NO_STORE } from '#shared/http/api';
 import { uuidv7 } from '#shared/ids';
 import { API_GROUPS, type ApiGroup } from '#shared/schemas/groups';
 import { answerClientErrors } from './clientErrors';
-import { groupHandlers, streamingHandler } from './handlers';
+import { gateCuratedRoutes } from './curatedGate';
+import { type ApiHandler, groupHandlers, streamingHandler } from './handlers';
 import { usageMeter } from './meter';
 
 interface CompiledRoute {
@@ -125,9 +126,23 @@ export interface LocalApiOptions {
   curatedDatasetUnavailable?: () => Error | undefined;
 }
 
+/**
+ * The handler of each group; while the first start can refuse curated reads, the MCP function's tools
+ * reach their routes through the same refusal (they call the routes' handlers, not this server).
+ */
+function handlersFor(options: LocalApiOptions): Record<ApiGroup, () => Promise<ApiHandler>> {
+  const unavailable = options.curatedDatasetUnavailable;
+  if (!unavailable) return groupHandlers;
+  let mcp: Promise<ApiHandler> | undefined;
+  const gatedMcp = () =>
+    (mcp ??= import('#functions/mcp/handler').then((m) => m.mcpHandler(gateCuratedRoutes(m.ROUTES, unavailable))));
+  return { ...groupHandlers, mcp: gatedMcp };
+}
+
 export function createLocalApi(options: LocalApiOptions = {}): Server {
   const authorizerAnswers = new AuthorizerCache<NonNullable<Awaited<ReturnType<typeof identifyCaller>>>>();
   const routes = compileRoutes();
+  const handlers = handlersFor(options);
   const server = createServer(async (req, res) => {
     // When the request arrived, as API Gateway stamps it (before authorisation and the body are read).
     const receivedAt = Date.now();
@@ -218,7 +233,7 @@ export function createLocalApi(options: LocalApiOptions = {}): Server {
         );
         return;
       }
-      const handler = await groupHandlers[match.group]();
+      const handler = await handlers[match.group]();
       const result = await usageMeter.invoke(match.group, () => handler(event, lambdaContext(match.group, requestId)));
       res.writeHead(result.statusCode, { ...(result.headers as Record<string, string>) });
       res.end(result.body);

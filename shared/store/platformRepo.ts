@@ -42,6 +42,8 @@ export interface PlatformRecord {
   /** When a sync of the AutoMod rules was last asked for, and by whose community (the sweep's message names them). */
   automodWantedAt?: string;
   automodOwner?: string;
+  /** The activation message (a Reddit private message's fullname) whose confirmation this community's reply went to. */
+  activationReplyTo?: string;
 }
 
 /** Created and changed by updates (each sets the entity name): one item per community. */
@@ -194,6 +196,44 @@ export async function advanceAuditCursor(communityId: string, cursor: string): P
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
   }
+}
+
+/**
+ * Claims the confirmation of one activation message: true for the one caller that records it first,
+ * so two reads of the message at once (the minute's poll and a POST /sync) send one reply.
+ */
+export async function claimActivationReply(communityId: string, messageId: string): Promise<boolean> {
+  return writeIfCondition(() =>
+    ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: moderationPlatformKey(communityId),
+        ...platformRecords.update({
+          set: { entity: platformRecords.name, activationReplyTo: messageId },
+          condition: {
+            expression: 'attribute_not_exists(activationReplyTo) OR activationReplyTo <> :m',
+            values: { ':m': messageId },
+          },
+        }),
+      }),
+    ),
+  );
+}
+
+/** Gives a claim back when its reply could not be sent: the next read of the message claims and sends it. */
+export async function releaseActivationReply(communityId: string, messageId: string): Promise<void> {
+  await writeIfCondition(() =>
+    ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: moderationPlatformKey(communityId),
+        ...platformRecords.update({
+          remove: ['activationReplyTo'],
+          condition: { expression: 'activationReplyTo = :m', values: { ':m': messageId } },
+        }),
+      }),
+    ),
+  );
 }
 
 // ---- AutoMod syncs whose queue message may have been lost ----------------------------------------

@@ -15,6 +15,8 @@ import { listPolledCommunities } from '#shared/store/pollingRepo';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from '#shared/store/client';
 import { redditRateBudgetKey } from '#shared/store/keys';
+import { readRedditInbox } from '#shared/domain/moderation/platforms/reddit/inbox';
+import { redditBot } from '#shared/domain/moderation/platforms/reddit/client';
 
 const BOT = 'OutreachModBot';
 const CLIENT_ID = `reddit-e2e-${randomUUID().slice(0, 8)}`;
@@ -138,20 +140,55 @@ describe('Reddit activation from the inbox', () => {
     expect((await listPolledCommunities('reddit')).map((p) => p.communityId)).toContain(community.id);
   });
 
-  it('two reads of one activation message at once (the minute and a POST /sync) never tell the moderator to invite a bot that is already in', async () => {
+  it('two reads of one activation message at once (the minute and a POST /sync) confirm once, and never tell the moderator to invite a bot that is already in', async () => {
     const { key, community } = await redditCommunity();
     const sub = newSub();
     reddit.addSubreddit(sub, ['alice']);
-    reddit.privateMessage('alice', `/activate ${community.activation_token} r/${sub}`);
+    const message = reddit.privateMessage('alice', `/activate ${community.activation_token} r/${sub}`);
+    // Both reads see the message unread: neither marks it read before the other has it.
+    reddit.gatherNext(/^\/message\/unread$/, 2);
     // Which of the two answers shows the community connected depends on who read the inbox first.
     const answers = await Promise.all([sync(key, community.id), sync(key, community.id)]);
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(reddit.calls.filter((c) => c.path === '/message/unread')).toHaveLength(2);
     expect((await status(key, community.id)).connection_state).toBe('connected');
-    const replies = reddit.calls.filter((c) => c.path === '/api/comment').map((c) => c.form.text);
-    expect(replies.length).toBeGreaterThan(0);
-    for (const text of replies)
-      expect(text).toBe(`Moderation is on for r/${sub}. New posts and comments are checked every minute.`);
+    // The moderator is told once, whichever read won.
+    expect(reddit.calls.filter((c) => c.path === '/api/comment').map((c) => c.form)).toEqual([
+      {
+        api_type: 'json',
+        thing_id: message,
+        text: `Moderation is on for r/${sub}. New posts and comments are checked every minute.`,
+      },
+    ]);
     expect(reddit.moderatorsOf(sub)).toContain(BOT);
+    expect(reddit.unreadCount()).toBe(0);
+  });
+
+  it('a confirmation Reddit rate-limits stays owed: the next read of the message sends it', async () => {
+    const { key, community } = await redditCommunity();
+    const sub = newSub();
+    reddit.addSubreddit(sub, ['alice']);
+    const message = reddit.privateMessage('alice', `/activate ${community.activation_token} r/${sub}`);
+    reddit.rateLimitNext(/^\/api\/comment$/, 1);
+    expect((await sync(key, community.id)).body.connection_state).toBe('connected');
+    expect(reddit.calls.filter((c) => c.path === '/api/comment')).toHaveLength(1);
+    expect(reddit.calls.some((c) => c.path === '/api/read_message')).toBe(false);
+    // The minute's inbox read, once the window the 429 named is over.
+    await clearBudget();
+    reddit.reset();
+    const report = await readRedditInbox((await redditBot())!);
+    expect(report).toMatchObject({ activated: 1 });
+    expect(writes().filter(([path]) => path !== `/r/${sub}/api/accept_moderator_invite`)).toEqual([
+      [
+        '/api/comment',
+        {
+          api_type: 'json',
+          thing_id: message,
+          text: `Moderation is on for r/${sub}. New posts and comments are checked every minute.`,
+        },
+      ],
+      ['/api/read_message', { api_type: 'json', id: message }],
+    ]);
   });
 
   it('a sender who is not a moderator is refused with a reply, and nothing is bound', async () => {

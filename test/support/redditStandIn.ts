@@ -63,6 +63,18 @@ export async function startRedditStandIn(options: RedditStandInOptions) {
   const modmail: Record<string, string>[] = [];
   const rateLimits: { path: RegExp; resetSeconds: number }[] = [];
   const refusals: { path: RegExp; errors: string[][]; ratelimit?: number }[] = [];
+  /** Calls held until `count` of them have arrived, then answered together (a race made certain). */
+  const gathers: { path: RegExp; count: number; waiting: (() => void)[] }[] = [];
+  const gathered = (path: string): Promise<void> | undefined => {
+    const gather = gathers.find((g) => g.path.test(path));
+    if (!gather) return undefined;
+    return new Promise((resolve) => {
+      gather.waiting.push(resolve);
+      if (gather.waiting.length < gather.count) return;
+      gathers.splice(gathers.indexOf(gather), 1);
+      for (const release of gather.waiting) release();
+    });
+  };
   /** Reddit's window: requests left and when it ends (the Reset header counts down to it). */
   const rate = { used: 0, remaining: 600, endsAt: Date.now() + 600_000 };
   const windowNow = () => {
@@ -109,7 +121,7 @@ export async function startRedditStandIn(options: RedditStandInOptions) {
     };
   });
 
-  const api = await startJsonServer((req) => {
+  const api = await startJsonServer(async (req) => {
     const form = parseForm(req.body);
     const bearer = /^bearer (\S+)$/.exec(req.headers.authorization ?? '');
     calls.push({
@@ -135,6 +147,7 @@ export async function startRedditStandIn(options: RedditStandInOptions) {
         body: { message: 'Too Many Requests', error: 429 },
       };
     }
+    await gathered(req.path);
     windowNow();
     rate.used += 1;
     rate.remaining = Math.max(0, rate.remaining - 1);
@@ -355,6 +368,8 @@ export async function startRedditStandIn(options: RedditStandInOptions) {
     /** The next POST to a matching path answers 200 with these `json.errors`. */
     refuseNext: (path: RegExp, errors: string[][], ratelimit?: number) =>
       refusals.push({ path, errors, ...(ratelimit !== undefined ? { ratelimit } : {}) }),
+    /** The next `count` calls to a matching path wait for one another and are answered together. */
+    gatherNext: (path: RegExp, count: number) => gathers.push({ path, count, waiting: [] }),
     /** Every access token stops working (Reddit expired or revoked them). */
     expireTokens: () => validTokens.clear(),
     reset() {

@@ -7,7 +7,7 @@
  */
 import { getCommunity } from '#shared/store/communitiesRepo';
 import { communityByActivationToken } from '#shared/store/platformRepo';
-import { boundCommunity } from '#shared/store/platformRepo';
+import { boundCommunity, claimActivationReply, releaseActivationReply } from '#shared/store/platformRepo';
 import { bindModeratedPlace } from '../binding';
 import { isTransient, type CallOutcome } from '#shared/adapters/platforms/result';
 import { markCommunityActivated } from '#shared/domain/moderation/activation';
@@ -111,7 +111,11 @@ async function activateFrom(bot: RedditBot, message: PrivateMessage): Promise<Ac
   if ((await bindModeratedPlace(community, subredditKey(subreddit))) === 'taken')
     return reply(REPLIES.takenByOther(subreddit), 'refused');
   await markCommunityActivated(community, token);
-  return reply(REPLIES.activated(subreddit), 'activated');
+  // Both reads of a message read at once get this far: the one that claims the reply sends it.
+  if (!(await claimActivationReply(community.id, message.name))) return 'activated';
+  const confirmed = await reply(REPLIES.activated(subreddit), 'activated');
+  if (confirmed === 'retry') await releaseActivationReply(community.id, message.name);
+  return confirmed;
 }
 
 async function botModerates(bot: RedditBot, subreddit: string): Promise<boolean> {
