@@ -315,6 +315,12 @@ describe('an agent speaking only MCP', () => {
     expect(errorCode(await call(client, 'list_results', { limit: 26 }))).toBe('validation_error');
     expect(errorCode(await call(client, 'get_moderation_status', { include_logs: 50 }))).toBe('validation_error');
     expect(ok(await call(client, 'list_results', { limit: 25 }))).toMatchObject({ limit: 25, offset: 0 });
+    // The routes read query text as numbers: a count sent as text (which their own maximum of 100 would let
+    // through) is held to the same 25.
+    for (const name of ['list_results', 'list_jobs', 'list_communities'])
+      expect(errorCode(await call(client, name, { limit: '100' })), name).toBe('validation_error');
+    expect(errorCode(await call(client, 'get_moderation_status', { include_logs: '50' }))).toBe('validation_error');
+    expect(ok(await call(client, 'list_results', { limit: '10' }))).toMatchObject({ limit: 10 });
   });
 });
 
