@@ -9,6 +9,9 @@ import { signCrispHookRequest, startCrispStandIn, type CrispCallRecord } from '#
 import { liftEndedCrispMutes } from '#shared/domain/moderation/crisp/muteEnds';
 import { MUTE_SECONDS } from '#shared/domain/moderation/platformActions';
 import { MAX_HOOK_SKEW_SECONDS } from '#shared/domain/moderation/crisp/hookSignature';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, table } from '#shared/store/client';
+import { communityKey } from '#shared/store/keys';
 
 const IDENTIFIER = 'crisp-plugin-identifier';
 const KEY = 'crisp-plugin-key';
@@ -237,6 +240,55 @@ describe('binding a website', () => {
     expect(crisp.calls).toEqual(expect.arrayContaining([remove(first.websiteId, visitor, fp)]));
     expect((await status(first.key, first.community.id)).metrics.messages_scanned).toBe(1);
     expect((await status(second.key, second.community.id)).metrics.messages_scanned).toBe(0);
+  });
+});
+
+describe('a community that stops being a Crisp community', () => {
+  it('lets go of its website: bound again on its new platform it sends nothing to Crisp, and the website is free', async () => {
+    const { key, community, websiteId } = await activatedWebsite();
+    const changed = await api.call('PUT', `${BASE}/communities/${community.id}`, { key, body: { type: 'reddit' } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.status).toBe('pending_activation');
+    // Bound on its new platform (as Reddit's /activate would do it): connected, and paying, again.
+    await ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: communityKey((await api.call('GET', '/users/me', { key })).body.id, community.id),
+        UpdateExpression: 'SET activatedAt = :at',
+        ExpressionAttributeValues: { ':at': new Date().toISOString() },
+      }),
+    );
+    expect((await status(key, community.id)).status).toBe('connected');
+    // A visitor's spam on the website it no longer moderates: no call to Crisp, nothing counted.
+    const { body } = visitorSays(websiteId, newSession(), SPAM);
+    expect((await post(body)).status).toBe(200);
+    await settle();
+    expect(crisp.calls).toEqual([]);
+    expect((await status(key, community.id)).metrics.messages_scanned).toBe(0);
+    // The website can be activated for another community.
+    const other = await newCommunity();
+    await post(operatorSays(websiteId, newSession(), `/activate ${other.community.activation_token}`));
+    await settle();
+    expect((await status(other.key, other.community.id)).status).toBe('connected');
+  });
+
+  it('a binding left from a type changed before is not acted on', async () => {
+    const { key, community, websiteId } = await activatedWebsite();
+    // The type changed (and the community connected on its new platform) while the website's binding stayed.
+    await ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: communityKey((await api.call('GET', '/users/me', { key })).body.id, community.id),
+        UpdateExpression: 'SET #t = :t',
+        ExpressionAttributeNames: { '#t': 'type' },
+        ExpressionAttributeValues: { ':t': 'reddit' },
+      }),
+    );
+    expect((await status(key, community.id)).status).toBe('connected');
+    expect((await post(visitorSays(websiteId, newSession(), SPAM).body)).status).toBe(200);
+    await settle();
+    expect(crisp.calls).toEqual([]);
+    expect((await status(key, community.id)).metrics.messages_scanned).toBe(0);
   });
 });
 

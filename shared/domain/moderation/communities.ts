@@ -151,12 +151,12 @@ export async function changeCommunity(
   if (changes.activationToken) await writeActivationPointer(changes.activationToken, { userId, communityId });
   const after = await updateCommunitySettings(userId, communityId, changes, at);
   if (!after) throw new NotFoundError('Community');
-  // No longer an X community: it must be bound again on its new platform, so the X account's grant
-  // (which can hide replies and mute on that account) is revoked as on deletion, and the account is
-  // free to be authorized for another community.
-  if (before.type === 'x' && after.type !== 'x') {
-    await forgetXAccount(communityId);
-    await releasePlaces(communityId, 'x');
+  // A new type is bound again on its own platform: the places on the old one are let go (free for another
+  // community, never acted on for this one again), and an X account's grant (which can hide replies and
+  // mute on that account) is revoked as on deletion.
+  if (after.type !== before.type) {
+    if (before.type === 'x') await forgetXAccount(communityId);
+    await releasePlaces(communityId, before.type);
   }
   return answered(after, apiBaseUrl);
 }

@@ -75,7 +75,8 @@ async function moderateVisitorMessage(
   const binding = await boundCommunity('crisp', target.websiteId);
   if (binding?.role !== 'moderated') return;
   const community = await getCommunity(binding.userId, binding.communityId);
-  if (!community) return;
+  // A community that is no longer a Crisp one does not moderate here (a binding left from before its type changed).
+  if (community?.type !== 'crisp') return;
   const { decisions } = await moderateEvents(community, events);
   const observe = (await getCommunityRules(community.id)).mode === 'observe';
   const joinId = crispJoinEventId(target);
