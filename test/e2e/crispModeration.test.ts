@@ -495,6 +495,25 @@ describe('Crisp limits and credentials', () => {
     expect((await status(key, community.id)).audit_logs[0].delivery).toEqual({ status: 'delivered', error: null });
   });
 
+  it('a community deleted while its calls wait out a limit sends nothing more to Crisp', async () => {
+    const { key, community, websiteId } = await activatedWebsite();
+    const session = newSession();
+    crisp.limitNext(/\/message\/\d+$/, 420, 2);
+    const { body } = visitorSays(websiteId, session, SPAM);
+    await post(body);
+    // The message's removal was met with the limit: the delivery now waits two seconds.
+    for (let i = 0; i < 100 && !crisp.calls.some((c) => c.method === 'DELETE'); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(crisp.calls.filter((c) => c.method === 'DELETE')).toHaveLength(1);
+    expect((await api.call('DELETE', `${BASE}/communities/${community.id}`, { key })).status).toBe(204);
+    await settle();
+    // Neither the removal nor the block went through once the community was gone.
+    expect(crisp.calls.filter((c) => c.method === 'DELETE')).toHaveLength(1);
+    expect(crisp.deleted.filter((d) => d.startsWith(`${websiteId}/`))).toEqual([]);
+    expect(crisp.calls.filter((c) => c.method === 'PATCH')).toEqual([]);
+    expect(crisp.isBlocked(websiteId, session)).toBe(false);
+  });
+
   it('without the plugin token the actions are recorded as not_configured and nothing is sent; without the hook secret every hook is refused', async () => {
     const { key, community, websiteId } = await activatedWebsite();
     delete process.env.CRISP_TOKEN_KEY;
