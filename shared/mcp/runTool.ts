@@ -23,6 +23,10 @@ const QUOTED_BY = new Map([
 const invalid = (path: string, message: string) =>
   errorResult({ error: { code: 'validation_error', message: `${path}: ${message}`, details: [{ path, message }] } });
 
+/** A query argument as the route's coercing schema reads it (NaN for what it will refuse anyway). */
+const queryNumber = (value: unknown): number =>
+  typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
+
 const isCount = (value: unknown, min: number, max: number): value is number =>
   typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 
@@ -60,10 +64,10 @@ export async function runTool(
   }
   const caps: Record<string, number> = { ...(tool.pagedByRoute ? { limit: MAX_PAGE } : {}), ...tool.caps };
   for (const [name, cap] of Object.entries(caps)) {
-    // Anything but a number over the cap is the route's to judge, as over HTTP.
+    // The route coerces query text to a number, so "100" is read as 100: the cap holds for both.
+    // Anything else (not a number at all) is the route's to judge, as over HTTP.
     if (args[name] === undefined && name === 'limit') args[name] = cap;
-    else if (typeof args[name] === 'number' && (args[name] as number) > cap)
-      return invalid(name, `at most ${cap} a call`);
+    else if (queryNumber(args[name]) > cap) return invalid(name, `at most ${cap} a call`);
   }
   if (!tool.operationId) return successResult(packagePage(page.offset, page.limit), {});
 

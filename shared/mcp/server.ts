@@ -105,6 +105,24 @@ function allowedOriginHosts(baseUrl: string): string[] {
 /** Headers of the MCP request that mean nothing once it is a web Request in memory. */
 const HOP_BY_HOP = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'keep-alive']);
 
+/**
+ * The request's headers as the SDK reads them. A header the Fetch API cannot hold is left out: API
+ * Gateway hands over UTF-8 values decoded (a proxy's `cf-ipcity: Srīperumbūdūr`), which are no
+ * ByteString, and names it would refuse; MCP's own headers are plain ASCII, so none of them is lost.
+ */
+function webHeaders(given: Record<string, string>): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(given)) {
+    if (HOP_BY_HOP.has(name)) continue;
+    try {
+      headers.set(name, value);
+    } catch {
+      // Not a header the Fetch API can carry: nothing the MCP exchange reads.
+    }
+  }
+  return headers;
+}
+
 export interface McpRequest extends CallerScope {
   baseUrl: string;
   /** Lower-cased. */
@@ -118,8 +136,7 @@ export async function serveMcp(call: McpRequest): Promise<HttpResponse> {
   const origin = validateOriginHeader(call.headers.origin, allowedOriginHosts(call.baseUrl));
   if (!origin.ok) throw new OriginNotAllowedError(call.headers.origin ?? '');
 
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(call.headers)) if (!HOP_BY_HOP.has(name)) headers.set(name, value);
+  const headers = webHeaders(call.headers);
   // The SDK reads a body only when it is given none parsed; the chain has parsed it already.
   const body = call.parsedBody === undefined ? call.rawBody : undefined;
   const request = new Request(`${call.baseUrl}/mcp`, { method: 'POST', headers, body });

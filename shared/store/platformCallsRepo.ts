@@ -48,6 +48,11 @@ export interface CallRecord {
 export interface Delivery {
   deliveryId: string;
   communityId: string;
+  /**
+   * The community's owner, where the planner names it (a decision's calls): the runner then sends
+   * nothing once the community is deleted. Without it (an unblock, an undo) the calls go out regardless.
+   */
+  userId?: string;
   /** What the calls carry out: a decision's action, `welcome`, `captcha`, `captcha_pass`, `captcha_timeout`, `undo`. */
   purpose: string;
   /** The audit entry the delivery belongs to, when there is one. */

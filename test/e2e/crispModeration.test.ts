@@ -9,6 +9,9 @@ import { signCrispHookRequest, startCrispStandIn, type CrispCallRecord } from '#
 import { liftEndedCrispMutes } from '#shared/domain/moderation/crisp/muteEnds';
 import { MUTE_SECONDS } from '#shared/domain/moderation/platformActions';
 import { MAX_HOOK_SKEW_SECONDS } from '#shared/domain/moderation/crisp/hookSignature';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, table } from '#shared/store/client';
+import { communityKey } from '#shared/store/keys';
 
 const IDENTIFIER = 'crisp-plugin-identifier';
 const KEY = 'crisp-plugin-key';
@@ -240,6 +243,55 @@ describe('binding a website', () => {
   });
 });
 
+describe('a community that stops being a Crisp community', () => {
+  it('lets go of its website: bound again on its new platform it sends nothing to Crisp, and the website is free', async () => {
+    const { key, community, websiteId } = await activatedWebsite();
+    const changed = await api.call('PUT', `${BASE}/communities/${community.id}`, { key, body: { type: 'reddit' } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.status).toBe('pending_activation');
+    // Bound on its new platform (as Reddit's /activate would do it): connected, and paying, again.
+    await ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: communityKey((await api.call('GET', '/users/me', { key })).body.id, community.id),
+        UpdateExpression: 'SET activatedAt = :at',
+        ExpressionAttributeValues: { ':at': new Date().toISOString() },
+      }),
+    );
+    expect((await status(key, community.id)).status).toBe('connected');
+    // A visitor's spam on the website it no longer moderates: no call to Crisp, nothing counted.
+    const { body } = visitorSays(websiteId, newSession(), SPAM);
+    expect((await post(body)).status).toBe(200);
+    await settle();
+    expect(crisp.calls).toEqual([]);
+    expect((await status(key, community.id)).metrics.messages_scanned).toBe(0);
+    // The website can be activated for another community.
+    const other = await newCommunity();
+    await post(operatorSays(websiteId, newSession(), `/activate ${other.community.activation_token}`));
+    await settle();
+    expect((await status(other.key, other.community.id)).status).toBe('connected');
+  });
+
+  it('a binding left from a type changed before is not acted on', async () => {
+    const { key, community, websiteId } = await activatedWebsite();
+    // The type changed (and the community connected on its new platform) while the website's binding stayed.
+    await ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: communityKey((await api.call('GET', '/users/me', { key })).body.id, community.id),
+        UpdateExpression: 'SET #t = :t',
+        ExpressionAttributeNames: { '#t': 'type' },
+        ExpressionAttributeValues: { ':t': 'reddit' },
+      }),
+    );
+    expect((await status(key, community.id)).status).toBe('connected');
+    expect((await post(visitorSays(websiteId, newSession(), SPAM).body)).status).toBe(200);
+    await settle();
+    expect(crisp.calls).toEqual([]);
+    expect((await status(key, community.id)).metrics.messages_scanned).toBe(0);
+  });
+});
+
 describe('visitor messages', () => {
   it('spam: the message is deleted and the conversation blocked, in that order, with a private note as the alert; the audit log says delivered', async () => {
     const { key, community, websiteId } = await activatedWebsite();
@@ -441,6 +493,25 @@ describe('Crisp limits and credentials', () => {
       block(websiteId, session, true),
     ]);
     expect((await status(key, community.id)).audit_logs[0].delivery).toEqual({ status: 'delivered', error: null });
+  });
+
+  it('a community deleted while its calls wait out a limit sends nothing more to Crisp', async () => {
+    const { key, community, websiteId } = await activatedWebsite();
+    const session = newSession();
+    crisp.limitNext(/\/message\/\d+$/, 420, 2);
+    const { body } = visitorSays(websiteId, session, SPAM);
+    await post(body);
+    // The message's removal was met with the limit: the delivery now waits two seconds.
+    for (let i = 0; i < 100 && !crisp.calls.some((c) => c.method === 'DELETE'); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(crisp.calls.filter((c) => c.method === 'DELETE')).toHaveLength(1);
+    expect((await api.call('DELETE', `${BASE}/communities/${community.id}`, { key })).status).toBe(204);
+    await settle();
+    // Neither the removal nor the block went through once the community was gone.
+    expect(crisp.calls.filter((c) => c.method === 'DELETE')).toHaveLength(1);
+    expect(crisp.deleted.filter((d) => d.startsWith(`${websiteId}/`))).toEqual([]);
+    expect(crisp.calls.filter((c) => c.method === 'PATCH')).toEqual([]);
+    expect(crisp.isBlocked(websiteId, session)).toBe(false);
   });
 
   it('without the plugin token the actions are recorded as not_configured and nothing is sent; without the hook secret every hook is refused', async () => {

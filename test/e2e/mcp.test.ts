@@ -11,6 +11,9 @@ import { getBalance } from '#shared/domain/credits/credits';
 import { startTestApi } from '#test/support/api';
 import { mcpClient, REVISIONS } from '#test/support/mcpClient';
 import { PROJECT_ROOT } from '#infra/projectRoot';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { identifyCaller } from '#shared/domain/accounts/callerIdentity';
+import { handler as mcpHandler } from '#functions/mcp/handler';
 
 // The clock moves by hand only to expire a quote; the pipeline queue runs as on `npm start`.
 const clock = new ManualClock(new Date());
@@ -315,6 +318,12 @@ describe('an agent speaking only MCP', () => {
     expect(errorCode(await call(client, 'list_results', { limit: 26 }))).toBe('validation_error');
     expect(errorCode(await call(client, 'get_moderation_status', { include_logs: 50 }))).toBe('validation_error');
     expect(ok(await call(client, 'list_results', { limit: 25 }))).toMatchObject({ limit: 25, offset: 0 });
+    // The routes read query text as numbers: a count sent as text (which their own maximum of 100 would let
+    // through) is held to the same 25.
+    for (const name of ['list_results', 'list_jobs', 'list_communities'])
+      expect(errorCode(await call(client, name, { limit: '100' })), name).toBe('validation_error');
+    expect(errorCode(await call(client, 'get_moderation_status', { include_logs: '50' }))).toBe('validation_error');
+    expect(ok(await call(client, 'list_results', { limit: '10' }))).toMatchObject({ limit: 10 });
   });
 });
 
@@ -444,6 +453,64 @@ describe('the HTTP face of /api/v1/mcp', () => {
     expect(res.status, text).toBe(200);
     expect(text).toContain('notifications/subscriptions/acknowledged');
     expect(text).toContain('"resultType":"complete"');
+  });
+
+  it('a header the Fetch API cannot carry (API Gateway hands over UTF-8 values decoded) is passed over, not a 500', async () => {
+    const { key } = await api.newUser({ tier: 'pro', credits: 12 });
+    const caller = await identifyCaller(`Bearer ${key}`);
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${key}`,
+      // As a proxy in front adds it for a caller in Sriperumbudur: characters past 255 are no ByteString.
+      'cf-ipcity': 'Srīperumbūdūr',
+      'x-agent-name': 'Agent – №1',
+    };
+    const path = '/api/v1/mcp';
+    const event = {
+      resource: path,
+      path,
+      httpMethod: 'POST',
+      headers,
+      multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
+      queryStringParameters: null,
+      multiValueQueryStringParameters: null,
+      pathParameters: null,
+      stageVariables: null,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'tools/call',
+        params: { name: 'get_account', arguments: {} },
+      }),
+      isBase64Encoded: false,
+      requestContext: {
+        accountId: '000000000000',
+        apiId: 'local',
+        authorizer: { principalId: caller!.userId, ...caller },
+        httpMethod: 'POST',
+        identity: { sourceIp: '127.0.0.1', userAgent: null },
+        path,
+        protocol: 'HTTP/1.1',
+        requestId: 'utf8-header',
+        requestTimeEpoch: Date.now(),
+        resourceId: 'local',
+        resourcePath: path,
+        stage: 'local',
+        domainName: new URL(api.origin).host,
+      },
+    } as unknown as APIGatewayProxyEvent;
+    const context = {
+      functionName: 'mcp',
+      awsRequestId: 'utf8',
+      getRemainingTimeInMillis: () => 30_000,
+    } as unknown as Context;
+    const res = await mcpHandler(event, context);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({
+      id: 9,
+      result: { structuredContent: { permanent_credit_balance: 12 } },
+    });
   });
 
   it('answers one JSON-RPC call as JSON, as the README curl sends it, and GET with 405', async () => {

@@ -455,3 +455,40 @@ describe("X's limits and tokens", () => {
     }
   });
 });
+
+describe('a community that stops being an X community', () => {
+  const revokedHints = () =>
+    x.calls.filter((c) => c.path === '/2/oauth2/revoke').map((c) => x.formOf(c).token_type_hint);
+
+  it('lets go of the account when its type changes: the grant is revoked, the tokens gone, the account free', async () => {
+    const { key, community, account } = await connected();
+    const changed = await call('PUT', `${BASE}/communities/${community.id}`, { key, body: { type: 'crisp' } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.status).toBe('pending_activation');
+    expect(revokedHints()).toEqual(['refresh_token', 'access_token']);
+    expect(await getXAccount(community.id)).toBeUndefined();
+    // The owner's new X community can be given the same account (it was held by the old one before).
+    const again = await call('POST', `${BASE}/communities`, {
+      key,
+      body: { name: 'Acme on X again', project_name: 'Acme', type: 'x' },
+    });
+    expect((await authorize(key, again.body.id, account.id)).status).toBe(200);
+  });
+
+  it('a community whose type was changed before still has its grant revoked when it is deleted', async () => {
+    const { key, user, community } = await connected();
+    // As a type change left it before the change let go of the account: the grant still stored.
+    await ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: communityKey(user.id, community.id),
+        UpdateExpression: 'SET #t = :t',
+        ExpressionAttributeNames: { '#t': 'type' },
+        ExpressionAttributeValues: { ':t': 'telegram_group' },
+      }),
+    );
+    expect((await call('DELETE', `${BASE}/communities/${community.id}`, { key })).status).toBe(204);
+    expect(revokedHints()).toEqual(['refresh_token', 'access_token']);
+    expect(await getXAccount(community.id)).toBeUndefined();
+  });
+});

@@ -24,6 +24,7 @@ import {
 import { periodEndAfter, renewalChargeId } from './renewalRules';
 import { xAuthorizeUrl } from './platforms/x/oauth';
 import { forgetXAccount } from './platforms/x/tokens';
+import { releasePlaces } from './platforms/binding';
 
 /**
  * The view as the API answers it: an X community's record carries a fresh authorize_url (a new
@@ -150,6 +151,13 @@ export async function changeCommunity(
   if (changes.activationToken) await writeActivationPointer(changes.activationToken, { userId, communityId });
   const after = await updateCommunitySettings(userId, communityId, changes, at);
   if (!after) throw new NotFoundError('Community');
+  // A new type is bound again on its own platform: the places on the old one are let go (free for another
+  // community, never acted on for this one again), and an X account's grant (which can hide replies and
+  // mute on that account) is revoked as on deletion.
+  if (after.type !== before.type) {
+    if (before.type === 'x') await forgetXAccount(communityId);
+    await releasePlaces(communityId, before.type);
+  }
   return answered(after, apiBaseUrl);
 }
 
@@ -169,6 +177,7 @@ export async function changeAutoRenew(
 export async function removeCommunity(userId: string, communityId: string): Promise<void> {
   const community = await requireCommunity(userId, communityId, true);
   if (!(await deleteCommunityItems(community))) throw new NotFoundError('Community');
-  // An X community holds the account's own OAuth grant: it is revoked and its tokens deleted with it.
-  if (community.type === 'x') await forgetXAccount(community.id);
+  // An X account's OAuth grant is revoked and its tokens deleted with the community, whatever its type is now:
+  // one that was X once may still hold a grant (a no-op read when it holds none).
+  await forgetXAccount(community.id);
 }

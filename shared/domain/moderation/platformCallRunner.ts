@@ -23,7 +23,10 @@ import {
   type PlannedCall,
 } from '#shared/store/platformCallsRepo';
 import { EVERYTHING_DUE } from '#shared/store/keys';
+import { getCommunity } from '#shared/store/communitiesRepo';
 import { RetryLater, sendPlatformMessages } from './platformMessages';
+
+const COMMUNITY_DELETED = 'The community was deleted before these calls were made: the rest were not sent.';
 
 /** Delivery ids: a decision's own calls, and the reversal of an audit entry. */
 export const decisionDeliveryId = (eventId: string) => `ev:${eventId}`;
@@ -38,6 +41,8 @@ const stallTimeAfter = (fromMs: number) => new Date(fromMs + STALE_PENDING_MS).t
 
 export interface DeliveryPlan {
   communityId: string;
+  /** The community's owner: a delivery that names it is dropped once the community is deleted. */
+  userId?: string;
   deliveryId: string;
   purpose: string;
   auditId?: string;
@@ -56,6 +61,7 @@ export async function scheduleDelivery(plan: DeliveryPlan): Promise<boolean> {
   const delivery: Delivery = {
     deliveryId: plan.deliveryId,
     communityId: plan.communityId,
+    ...(plan.userId ? { userId: plan.userId } : {}),
     purpose: plan.purpose,
     ...(plan.auditId ? { auditId: plan.auditId } : {}),
     ...(plan.eventId ? { eventId: plan.eventId } : {}),
@@ -94,6 +100,12 @@ const messageIdOf = (result: unknown): number | undefined => {
 export async function runDelivery(communityId: string, deliveryId: string): Promise<Delivery['status'] | undefined> {
   const delivery = await getDelivery(communityId, deliveryId);
   if (delivery?.status !== 'pending') return delivery?.status;
+  // A delivery can wait long (a platform's rate limit, Crisp's daily quota): a community deleted
+  // meanwhile acts on its platform no more, whatever it decided before.
+  if (delivery.userId && !(await getCommunity(delivery.userId, communityId, true))) {
+    await settleDelivery(communityId, deliveryId, 'failed', COMMUNITY_DELETED, now().toISOString());
+    return 'failed';
+  }
   for (const [index, call] of delivery.calls.entries()) {
     if (delivery.outcomes[index]) continue;
     const sendAt = now();

@@ -37,14 +37,24 @@ export async function handleCrispHook(hook: CrispHook): Promise<{ ok: true }> {
   return { ok: true };
 }
 
+/** `owner.userId`: the calls are dropped if the community is deleted before they go out. */
 const schedule = (
-  communityId: string,
+  owner: { id: string; userId?: string },
   deliveryId: string,
   purpose: string,
   calls: PlannedCall[],
   observe: boolean,
   eventId?: string,
-) => scheduleDelivery({ communityId, deliveryId, purpose, ...(eventId ? { eventId } : {}), calls, observe });
+) =>
+  scheduleDelivery({
+    communityId: owner.id,
+    ...(owner.userId ? { userId: owner.userId } : {}),
+    deliveryId,
+    purpose,
+    ...(eventId ? { eventId } : {}),
+    calls,
+    observe,
+  });
 
 /** Operators only (the hook says so): the reply is a private note, which the visitor never sees. */
 async function activateWebsite(target: CrispMessageTarget, token: string): Promise<void> {
@@ -52,7 +62,13 @@ async function activateWebsite(target: CrispMessageTarget, token: string): Promi
   const community = pointer && (await getCommunity(pointer.userId, pointer.communityId));
   const commandId = `cmd:${target.websiteId}:${target.sessionId}:${target.fingerprint}`;
   const reply = (key: keyof typeof CRISP_REPLIES) =>
-    schedule(community?.id ?? 'unbound', commandId, `command_${key}`, [crispNote(target, CRISP_REPLIES[key])], false);
+    schedule(
+      { id: community?.id ?? 'unbound' },
+      commandId,
+      `command_${key}`,
+      [crispNote(target, CRISP_REPLIES[key])],
+      false,
+    );
   if (community?.type !== 'crisp' || !community.activationToken || !sameSecret(token, community.activationToken)) {
     await reply('invalid_token');
     return;
@@ -75,7 +91,8 @@ async function moderateVisitorMessage(
   const binding = await boundCommunity('crisp', target.websiteId);
   if (binding?.role !== 'moderated') return;
   const community = await getCommunity(binding.userId, binding.communityId);
-  if (!community) return;
+  // A community that is no longer a Crisp one does not moderate here (a binding left from before its type changed).
+  if (community?.type !== 'crisp') return;
   const { decisions } = await moderateEvents(community, events);
   const observe = (await getCommunityRules(community.id)).mode === 'observe';
   const joinId = crispJoinEventId(target);
@@ -86,7 +103,7 @@ async function moderateVisitorMessage(
   const blocked = message?.action === 'mute' || message?.action === 'ban';
   if (join?.welcome_message && communityStatus(community) === 'connected' && !blocked) {
     await schedule(
-      community.id,
+      community,
       decisionDeliveryId(joinId),
       'welcome',
       crispWelcome(target, join.welcome_message),
@@ -104,7 +121,7 @@ async function decided(
 ): Promise<void> {
   if (decision.action === 'allow') return;
   await schedule(
-    community.id,
+    community,
     decisionDeliveryId(decision.event_id),
     decision.action,
     CRISP_DECISION_CALLS[decision.action](target, { warning: warningText(decision) }),
@@ -113,7 +130,7 @@ async function decided(
   );
   if (decision.alert)
     await schedule(
-      community.id,
+      community,
       alertDeliveryId(decision.event_id),
       'alert',
       crispAlert(target, decision.alert),

@@ -13,6 +13,7 @@ import {
   type Binding,
 } from '#shared/store/platformRepo';
 import { addPolledCommunity, removePolledCommunity } from '#shared/store/pollingRepo';
+import type { CommunityType } from '../communityTypes';
 import { PLATFORMS } from './registry';
 
 export type BindOutcome = 'bound' | 'taken';
@@ -68,4 +69,22 @@ async function forget(holder: CommunityRecord, externalId: string): Promise<void
   if (Object.keys(changes).length) await updatePlatformRecord(holder.id, changes);
   if (changes[fields.bound] === null && PLATFORMS[holder.type].ingest.kind === 'poll')
     await removePolledCommunity(holder.type, holder.id);
+}
+
+/**
+ * The community no longer moderates on `platform` (its type changed): its places there are free for
+ * another community, and a polled platform stops listing it.
+ */
+export async function releasePlaces(communityId: string, platform: CommunityType): Promise<void> {
+  const fields = PLATFORMS[platform].recordFields;
+  const record = await getPlatformRecord(communityId);
+  const changes: Record<string, null> = {};
+  for (const field of [fields.bound, fields.alert]) {
+    const externalId = field ? record[field] : undefined;
+    if (!field || !externalId) continue;
+    await unbindExternal(platform, externalId, communityId);
+    changes[field] = null;
+  }
+  if (Object.keys(changes).length) await updatePlatformRecord(communityId, changes);
+  if (PLATFORMS[platform].ingest.kind === 'poll') await removePolledCommunity(platform, communityId);
 }

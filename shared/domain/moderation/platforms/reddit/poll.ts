@@ -125,6 +125,7 @@ async function moderateItems(bot: RedditBot, polled: PolledSubreddit, things: Re
     const enforcingMute = decision.action === 'allow' || (muted && decision.action === 'warn');
     await scheduleDelivery({
       communityId: community.id,
+      userId: community.userId,
       deliveryId: decisionDeliveryId(decision.event_id),
       purpose: enforcingMute ? 'muted' : decision.action,
       eventId: decision.event_id,
@@ -134,6 +135,7 @@ async function moderateItems(bot: RedditBot, polled: PolledSubreddit, things: Re
     if (decision.alert && decision.action !== 'allow') {
       await scheduleDelivery({
         communityId: community.id,
+        userId: community.userId,
         deliveryId: alertDeliveryId(decision.event_id),
         purpose: 'alert',
         eventId: decision.event_id,

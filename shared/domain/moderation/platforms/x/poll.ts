@@ -83,6 +83,7 @@ async function actOn(
     if (planned) {
       await scheduleDelivery({
         communityId: community.id,
+        userId: community.userId,
         deliveryId: decisionDeliveryId(decision.event_id),
         purpose: planned.purpose,
         eventId: decision.event_id,
