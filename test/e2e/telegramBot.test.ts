@@ -8,6 +8,9 @@ import { startTelegramStandIn } from '#test/support/telegramStandIn';
 import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramBot';
 import { MUTE_SECONDS, SILENCED, UNSILENCED } from '#shared/domain/moderation/platformActions';
 import { WebhookReceiver } from '#test/support/webhookReceiver';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, table } from '#shared/store/client';
+import { communityKey } from '#shared/store/keys';
 
 const TOKEN = '7000:operator-bot-token';
 const SECRET = 'webhook-secret-xyz';
@@ -255,6 +258,25 @@ describe('the shared Telegram webhook', () => {
     const st = await status(key, community.id);
     expect(st.metrics.messages_scanned).toBe(2);
     expect(st.audit_logs).toEqual([]);
+  });
+
+  it('a binding left from before the community changed type is not acted on', async () => {
+    const { key, community, chat } = await activatedGroup();
+    // The type changed (and the community connected on its new platform) while the group's binding stayed.
+    await ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: communityKey((await api.call('GET', '/users/me', { key })).body.id, community.id),
+        UpdateExpression: 'SET #t = :t',
+        ExpressionAttributeNames: { '#t': 'type' },
+        ExpressionAttributeValues: { ':t': 'reddit' },
+      }),
+    );
+    expect((await status(key, community.id)).status).toBe('connected');
+    expect((await post(say(chat, SPAMMER, 'Connect your wallet here to claim the bonus').update)).status).toBe(200);
+    await settle();
+    expect(telegram.calls).toEqual([]);
+    expect((await status(key, community.id)).metrics.messages_scanned).toBe(0);
   });
 
   it('a re-delivered update is acted on once', async () => {

@@ -20,6 +20,7 @@ import { markCommunityActivated } from './activation';
 import { boundCommunity, communityByActivationToken, updatePlatformRecord } from '#shared/store/platformRepo';
 import { bindModeratedPlace } from './platforms/binding';
 import { ADMINISTRATOR, MANAGE_GUILD } from './discordCommands';
+import { sameSecret } from './telegramWebhookSecret';
 import { requestAutomodSync } from './discordAutomod';
 
 // Discord's enum values, as numbers (types only are imported from discord-api-types).
@@ -127,7 +128,7 @@ async function runCommand(interaction: APIChatInputApplicationCommandInteraction
     const token = typeof option?.value === 'string' ? option.value : '';
     const pointer = token ? await communityByActivationToken(token) : undefined;
     const community = pointer && (await getCommunity(pointer.userId, pointer.communityId));
-    if (community?.type !== 'discord' || community.activationToken !== token)
+    if (community?.type !== 'discord' || !community.activationToken || !sameSecret(token, community.activationToken))
       return reply(DISCORD_REPLIES.invalid_token);
     if ((await bindModeratedPlace(community, guildId)) === 'taken') return reply(DISCORD_REPLIES.taken);
     if (!community.activatedAt) await markCommunityActivated(community, token);

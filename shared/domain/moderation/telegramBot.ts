@@ -63,7 +63,8 @@ export async function handleTelegramOperatorUpdate(update: Update): Promise<{ ok
   }
   if (!binding || !moderated) return { ok: true };
   const community = await getCommunity(binding.userId, binding.communityId);
-  if (!community) return { ok: true };
+  // A community that is no longer a Telegram one does not moderate here (a binding left from before its type changed).
+  if (community?.type !== 'telegram') return { ok: true };
   await moderateMessage(community, update, message);
   return { ok: true };
 }
