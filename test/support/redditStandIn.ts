@@ -64,15 +64,23 @@ export async function startRedditStandIn(options: RedditStandInOptions) {
   const rateLimits: { path: RegExp; resetSeconds: number }[] = [];
   const refusals: { path: RegExp; errors: string[][]; ratelimit?: number }[] = [];
   /** Calls held until `count` of them have arrived, then answered together (a race made certain). */
-  const gathers: { path: RegExp; count: number; waiting: (() => void)[] }[] = [];
+  // A gather that does not fill within GATHER_WAIT_MS answers what it holds, so a race that did not
+  // happen fails its own test's assertions rather than holding calls of the tests after it.
+  const GATHER_WAIT_MS = 5_000;
+  const gathers: { path: RegExp; count: number; waiting: (() => void)[]; timer?: NodeJS.Timeout }[] = [];
+  const releaseGather = (gather: (typeof gathers)[number]) => {
+    clearTimeout(gather.timer);
+    const at = gathers.indexOf(gather);
+    if (at >= 0) gathers.splice(at, 1);
+    for (const release of gather.waiting.splice(0)) release();
+  };
   const gathered = (path: string): Promise<void> | undefined => {
     const gather = gathers.find((g) => g.path.test(path));
     if (!gather) return undefined;
     return new Promise((resolve) => {
       gather.waiting.push(resolve);
-      if (gather.waiting.length < gather.count) return;
-      gathers.splice(gathers.indexOf(gather), 1);
-      for (const release of gather.waiting) release();
+      gather.timer ??= setTimeout(() => releaseGather(gather), GATHER_WAIT_MS);
+      if (gather.waiting.length >= gather.count) releaseGather(gather);
     });
   };
   /** Reddit's window: requests left and when it ends (the Reset header counts down to it). */
