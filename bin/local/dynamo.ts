@@ -103,6 +103,12 @@ function launcherClassPath(jar: string): string | undefined {
   return dir;
 }
 
+/**
+ * The SQLite file DynamoDB Local keeps a table in: one per access key and region, and the local
+ * clients all use the access key `local` (the launcher creates it with faster settings).
+ */
+const databaseFileName = () => `local_${process.env.AWS_REGION || 'us-east-1'}.db`;
+
 const START_TIMEOUT_MS = 120_000;
 
 /** The address local servers listen on: loopback unless HOST says otherwise. */
@@ -125,8 +131,9 @@ export async function startDynamo(
   const launcher = launcherClassPath(jar);
   if (!launcher)
     process.stderr.write(`No javac (a JDK) found: DynamoDB Local listens on every interface, not only on ${host}.\n`);
+  const database = options.dataDir ? join(options.dataDir, databaseFileName()) : '';
   const main = launcher
-    ? ['-cp', `${jar}${process.platform === 'win32' ? ';' : ':'}${launcher}`, 'LoopbackDynamoDBLocal', host]
+    ? ['-cp', `${jar}${process.platform === 'win32' ? ';' : ':'}${launcher}`, 'LoopbackDynamoDBLocal', host, database]
     : ['-jar', jar];
   const child = spawn(
     'java',
