@@ -1,5 +1,5 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
@@ -79,7 +79,7 @@ const LAUNCHER_SOURCE = fileURLToPath(new URL('./java/LoopbackDynamoDBLocal.java
  * interface. The launcher is compiled once per jar and source (javac ships with every JDK); without a
  * compiler the jar's own launcher is used and a warning says it listens on every interface.
  */
-function launcherClassPath(jar: string): string | undefined {
+async function launcherClassPath(jar: string): Promise<string | undefined> {
   const source = readFileSync(LAUNCHER_SOURCE);
   const version = createHash('sha256').update(jar).update(source).digest('hex').slice(0, 16);
   const dir = join(
@@ -90,18 +90,29 @@ function launcherClassPath(jar: string): string | undefined {
     version,
   );
   if (existsSync(join(dir, 'LoopbackDynamoDBLocal.class'))) return dir;
-  // Built beside and renamed into place, so a second process starting at the same moment never reads half a class.
-  const building = `${dir}.${process.pid}`;
+  // Built beside and renamed into place, so a second start at the same moment never reads half a class.
+  const building = `${dir}.${randomUUID()}`;
   mkdirSync(building, { recursive: true });
-  const built = spawnSync('javac', ['-nowarn', '-cp', jar, '-d', building, LAUNCHER_SOURCE], { encoding: 'utf8' });
-  if (built.status !== 0) return undefined;
+  // Not spawnSync: on a clean clone javac takes seconds, and the start's thread loads the server's modules meanwhile.
+  const built = await new Promise<number | null>((resolve) =>
+    spawn('javac', ['-nowarn', '-cp', jar, '-d', building, LAUNCHER_SOURCE], { stdio: 'ignore' })
+      .once('error', () => resolve(null))
+      .once('exit', resolve),
+  );
+  if (built !== 0) return undefined;
   try {
     renameSync(building, dir);
   } catch {
-    rmSync(building, { recursive: true, force: true }); // the other process won the race
+    rmSync(building, { recursive: true, force: true }); // another start won the race
   }
   return dir;
 }
+
+/**
+ * The SQLite file DynamoDB Local keeps a table in: one per access key and region, and the local
+ * clients all use the access key `local` (the launcher creates it with faster settings).
+ */
+const databaseFileName = () => `local_${process.env.AWS_REGION || 'us-east-1'}.db`;
 
 const START_TIMEOUT_MS = 120_000;
 
@@ -122,11 +133,12 @@ export async function startDynamo(
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const { jar, nativeLibraries } = bundledDynamoLocal();
   const storage = options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory'];
-  const launcher = launcherClassPath(jar);
+  const launcher = await launcherClassPath(jar);
   if (!launcher)
     process.stderr.write(`No javac (a JDK) found: DynamoDB Local listens on every interface, not only on ${host}.\n`);
+  const database = options.dataDir ? join(options.dataDir, databaseFileName()) : '';
   const main = launcher
-    ? ['-cp', `${jar}${process.platform === 'win32' ? ';' : ':'}${launcher}`, 'LoopbackDynamoDBLocal', host]
+    ? ['-cp', `${jar}${process.platform === 'win32' ? ';' : ':'}${launcher}`, 'LoopbackDynamoDBLocal', host, database]
     : ['-jar', jar];
   const child = spawn(
     'java',

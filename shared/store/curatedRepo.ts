@@ -24,7 +24,7 @@ import {
   curatedFacetKey,
   curatedFacetPackKey,
   curatedFacetPartition,
-  CURATED_FACET_PACK_PREFIX,
+  curatedFacetPacksFrom,
   CURATED_FACET_PREFIX,
   curatedLinkedinIndexKey,
   curatedLinkedinPartition,
@@ -370,16 +370,21 @@ export async function deleteCuratedKeys(keys: { pk: string; sk: string }[]): Pro
   await deleteAll(keys.filter((k) => !isFacet(k)));
 }
 
-/** After a re-seed, packs beyond the ones just written (a larger earlier dataset) are removed. */
+/**
+ * After a re-seed, packs beyond the ones just written (a larger earlier dataset) are removed. Only the
+ * sort keys past the last pack written are queried: DynamoDB Local reads whole items even for a
+ * projection, and reading back every pack just written cost a first start seconds.
+ */
 async function deleteOutgrownPacks(written: Item[]): Promise<void> {
   const packsByPartition = new Map<string, Set<string>>();
   for (const item of written)
     if (item.entity === facetPacks.name)
       packsByPartition.set(item.pk, (packsByPartition.get(item.pk) ?? new Set()).add(item.sk));
   for (const [pk, kept] of packsByPartition) {
+    const after = curatedFacetPacksFrom(kept.size);
     const stored = await queryAll({
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :pack)',
-      ExpressionAttributeValues: { ':pk': pk, ':pack': CURATED_FACET_PACK_PREFIX },
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': pk, ':from': after.from, ':to': after.to },
       ProjectionExpression: 'pk, sk',
     });
     await deleteAll(

@@ -207,11 +207,20 @@ export const curatedFacetPartition = (facet: string, value: string): string =>
  * The seed packs a facet's copies into few large items (DynamoDB Local writes items, not bytes, slowly);
  * imports write single-entity items beside them, which take precedence.
  */
+export const CURATED_FACET_PACK_PREFIX = 'PACK#';
+const packSortKey = (index: number) => `${CURATED_FACET_PACK_PREFIX}${String(index).padStart(4, '0')}`;
 export const curatedFacetPackKey = (facet: string, value: string, index: number): Key => ({
   pk: curatedFacetPartition(facet, value),
-  sk: `PACK#${String(index).padStart(4, '0')}`,
+  sk: packSortKey(index),
 });
-export const CURATED_FACET_PACK_PREFIX = 'PACK#';
+/**
+ * Bounds (of a BETWEEN on sk) of a facet partition's packs from index `count` on: what a seed that
+ * wrote `count` packs there can find left of a larger dataset's.
+ */
+export const curatedFacetPacksFrom = (count: number) => ({
+  from: packSortKey(count),
+  to: `${CURATED_FACET_PACK_PREFIX}\uffff`,
+});
 /**
  * The company lookup facet: each company's id, name and domain under the bucket of its domain and the
  * bucket of its name slug, so that many domains and names (growth resolve's 1,000 pasted rows) are
