@@ -4,14 +4,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { setCommunityFields } from '#test/support/communityRecord';
 import { startTestApi } from '#test/support/api';
 import { signCrispHookRequest, startCrispStandIn, type CrispCallRecord } from '#test/support/crispStandIn';
 import { liftEndedCrispMutes } from '#shared/domain/moderation/crisp/muteEnds';
 import { MUTE_SECONDS } from '#shared/domain/moderation/platformActions';
 import { MAX_HOOK_SKEW_SECONDS } from '#shared/domain/moderation/crisp/hookSignature';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, table } from '#shared/store/client';
-import { communityKey } from '#shared/store/keys';
 
 const IDENTIFIER = 'crisp-plugin-identifier';
 const KEY = 'crisp-plugin-key';
@@ -250,14 +248,9 @@ describe('a community that stops being a Crisp community', () => {
     expect(changed.status).toBe(200);
     expect(changed.body.status).toBe('pending_activation');
     // Bound on its new platform (as Reddit's /activate would do it): connected, and paying, again.
-    await ddb().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: communityKey((await api.call('GET', '/users/me', { key })).body.id, community.id),
-        UpdateExpression: 'SET activatedAt = :at',
-        ExpressionAttributeValues: { ':at': new Date().toISOString() },
-      }),
-    );
+    await setCommunityFields((await api.call('GET', '/users/me', { key })).body.id, community.id, {
+      activatedAt: new Date().toISOString(),
+    });
     expect((await status(key, community.id)).status).toBe('connected');
     // A visitor's spam on the website it no longer moderates: no call to Crisp, nothing counted.
     const { body } = visitorSays(websiteId, newSession(), SPAM);
@@ -275,15 +268,7 @@ describe('a community that stops being a Crisp community', () => {
   it('a binding left from a type changed before is not acted on', async () => {
     const { key, community, websiteId } = await activatedWebsite();
     // The type changed (and the community connected on its new platform) while the website's binding stayed.
-    await ddb().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: communityKey((await api.call('GET', '/users/me', { key })).body.id, community.id),
-        UpdateExpression: 'SET #t = :t',
-        ExpressionAttributeNames: { '#t': 'type' },
-        ExpressionAttributeValues: { ':t': 'reddit' },
-      }),
-    );
+    await setCommunityFields((await api.call('GET', '/users/me', { key })).body.id, community.id, { type: 'reddit' });
     expect((await status(key, community.id)).status).toBe('connected');
     expect((await post(visitorSays(websiteId, newSession(), SPAM).body)).status).toBe(200);
     await settle();

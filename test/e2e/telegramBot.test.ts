@@ -3,14 +3,12 @@
  * the real Bot API adapter pointed at the recording stand-in, and the exact calls asserted.
  */
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { setCommunityFields } from '#test/support/communityRecord';
 import { startTestApi } from '#test/support/api';
 import { startTelegramStandIn } from '#test/support/telegramStandIn';
 import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramBot';
 import { MUTE_SECONDS, SILENCED, UNSILENCED } from '#shared/domain/moderation/platformActions';
 import { WebhookReceiver } from '#test/support/webhookReceiver';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, table } from '#shared/store/client';
-import { communityKey } from '#shared/store/keys';
 
 const TOKEN = '7000:operator-bot-token';
 const SECRET = 'webhook-secret-xyz';
@@ -263,15 +261,7 @@ describe('the shared Telegram webhook', () => {
   it('a binding left from before the community changed type is not acted on', async () => {
     const { key, community, chat } = await activatedGroup();
     // The type changed (and the community connected on its new platform) while the group's binding stayed.
-    await ddb().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: communityKey((await api.call('GET', '/users/me', { key })).body.id, community.id),
-        UpdateExpression: 'SET #t = :t',
-        ExpressionAttributeNames: { '#t': 'type' },
-        ExpressionAttributeValues: { ':t': 'reddit' },
-      }),
-    );
+    await setCommunityFields((await api.call('GET', '/users/me', { key })).body.id, community.id, { type: 'reddit' });
     expect((await status(key, community.id)).status).toBe('connected');
     expect((await post(say(chat, SPAMMER, 'Connect your wallet here to claim the bonus').update)).status).toBe(200);
     await settle();

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { setCommunityFields } from '#test/support/communityRecord';
 import { startTestApi } from '#test/support/api';
 import { startXStandIn } from '#test/support/xStandIn';
 import { ddb, table } from '#shared/store/client';
@@ -478,15 +479,7 @@ describe('a community that stops being an X community', () => {
   it('a community whose type was changed before still has its grant revoked when it is deleted', async () => {
     const { key, user, community } = await connected();
     // As a type change left it before the change let go of the account: the grant still stored.
-    await ddb().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: communityKey(user.id, community.id),
-        UpdateExpression: 'SET #t = :t',
-        ExpressionAttributeNames: { '#t': 'type' },
-        ExpressionAttributeValues: { ':t': 'telegram_group' },
-      }),
-    );
+    await setCommunityFields(user.id, community.id, { type: 'telegram_group' });
     expect((await call('DELETE', `${BASE}/communities/${community.id}`, { key })).status).toBe(204);
     expect(revokedHints()).toEqual(['refresh_token', 'access_token']);
     expect(await getXAccount(community.id)).toBeUndefined();
