@@ -3,10 +3,8 @@
  * in process, never through this server's own router, so the router's answer (503 dataset_loading
  * with Retry-After and progress) is given again here, around each route the tool would reach.
  */
-import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { EndpointSpec } from '#shared/http/endpoint';
-import { NO_STORE } from '#shared/http/api';
-import { toErrorResponse } from '#shared/http/errors';
+import { errorProxyResult, toErrorResponse } from '#shared/http/errors';
 import type { ApiHandler, RouteHandlers } from '#shared/mcp/routeCall';
 import { API_GROUPS, type ApiGroup } from '#shared/schemas/groups';
 
@@ -18,15 +16,6 @@ const curatedRoutes = (group: ApiGroup): Set<string> =>
       .map((spec) => `${spec.method} ${spec.path}`),
   );
 
-function refusal(err: Error, requestId: string): APIGatewayProxyResult {
-  const mapped = toErrorResponse(err, requestId);
-  return {
-    statusCode: mapped.status,
-    headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...NO_STORE, ...mapped.headers },
-    body: JSON.stringify(mapped.body),
-  };
-}
-
 /** `routes`, each answering as the server's router does while `unavailable` returns an error. */
 export function gateCuratedRoutes(routes: RouteHandlers, unavailable: () => Error | undefined): RouteHandlers {
   const gated: RouteHandlers = {};
@@ -36,7 +25,9 @@ export function gateCuratedRoutes(routes: RouteHandlers, unavailable: () => Erro
       const handler = await load();
       return async (event, context) => {
         const err = curated.has(`${event.httpMethod} ${event.resource}`) ? unavailable() : undefined;
-        return err ? refusal(err, event.requestContext.requestId) : handler(event, context);
+        if (!err) return handler(event, context);
+        const { requestId } = event.requestContext;
+        return errorProxyResult(toErrorResponse(err, requestId), requestId);
       };
     };
   }

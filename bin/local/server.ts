@@ -11,13 +11,14 @@ import {
   PayloadTooLargeError,
   UnauthorizedError,
   ValidationError,
+  errorProxyResult,
   logServerError,
   toErrorResponse,
 } from '#shared/http/errors';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { SERVICE_NAME } from '#shared/observability/logger';
 import type { LocalResponseStream, StreamMetadata } from '#shared/http/streaming';
-import { MAX_BODY_BYTES, NO_STORE } from '#shared/http/api';
+import { MAX_BODY_BYTES } from '#shared/http/api';
 import { uuidv7 } from '#shared/ids';
 import { API_GROUPS, type ApiGroup } from '#shared/schemas/groups';
 import { answerClientErrors } from './clientErrors';
@@ -108,13 +109,9 @@ function sendError(res: ServerResponse, err: unknown, requestId: string, route: 
   const mapped = toErrorResponse(err, requestId);
   if (mapped.status >= 500 && mapped.body.error.code !== 'dataset_loading') logServerError(requestId, err);
   else refusals.info('request refused', { requestId, route, status: mapped.status, code: mapped.body.error.code });
-  res.writeHead(mapped.status, {
-    'content-type': 'application/json',
-    'x-request-id': requestId,
-    ...NO_STORE,
-    ...mapped.headers,
-  });
-  res.end(JSON.stringify(mapped.body));
+  const answer = errorProxyResult(mapped, requestId);
+  res.writeHead(answer.statusCode, answer.headers as Record<string, string>);
+  res.end(answer.body);
 }
 
 /**

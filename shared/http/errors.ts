@@ -1,3 +1,5 @@
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { NO_STORE } from './cachePolicy';
 import {
   ConflictError,
   DatasetLoadingError,
@@ -144,6 +146,16 @@ export function toErrorResponse(
     headers: {},
   };
 }
+
+/** The contract's error answer as a Lambda proxy result: never cached, named by its request id. */
+export const errorProxyResult = (
+  mapped: ReturnType<typeof toErrorResponse>,
+  requestId: string,
+): APIGatewayProxyResult => ({
+  statusCode: mapped.status,
+  headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...NO_STORE, ...mapped.headers },
+  body: JSON.stringify(mapped.body),
+});
 
 /** One structured log line for an error the caller is not shown (5xx): the details stay in the logs. */
 export function logServerError(requestId: string, err: unknown): void {

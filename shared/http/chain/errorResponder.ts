@@ -1,7 +1,6 @@
 import { uuidv7 } from '#shared/ids';
 import { logger } from '#shared/observability/logger';
-import { NO_STORE } from '#shared/http/cachePolicy';
-import { logServerError, toErrorResponse } from '#shared/http/errors';
+import { errorProxyResult, logServerError, toErrorResponse } from '#shared/http/errors';
 import { finishIdempotentRequest } from '#shared/http/idempotency';
 import { routeName, type ApiMiddleware } from './state';
 
@@ -18,11 +17,7 @@ export const errorResponder = (): ApiMiddleware => ({
       logger.appendKeys({ requestId, route: routeName(request) });
       logServerError(requestId, request.error);
     }
-    request.response = {
-      statusCode: mapped.status,
-      headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...NO_STORE, ...mapped.headers },
-      body: JSON.stringify(mapped.body),
-    };
+    request.response = errorProxyResult(mapped, requestId);
     const claim = request.internal.idempotency;
     if (claim) await finishIdempotentRequest(claim, request.response).catch(() => undefined);
   },
