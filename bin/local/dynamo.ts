@@ -109,10 +109,16 @@ async function launcherClassPath(jar: string): Promise<string | undefined> {
 }
 
 /**
+ * The region the local clients name, as the server's own client does (shared/config/config.ts): DynamoDB
+ * Local keeps each region's tables apart, so the table must be created where the server will look.
+ */
+export const localRegion = (): string => process.env.AWS_REGION || 'us-east-1';
+
+/**
  * The SQLite file DynamoDB Local keeps a table in: one per access key and region, and the local
  * clients all use the access key `local` (the launcher creates it with faster settings).
  */
-const databaseFileName = () => `local_${process.env.AWS_REGION || 'us-east-1'}.db`;
+const databaseFileName = () => `local_${localRegion()}.db`;
 
 const START_TIMEOUT_MS = 120_000;
 
@@ -158,7 +164,7 @@ export async function startDynamo(
   const endpoint = `http://${reachAt}:${port}`;
   const client = new DynamoDBClient({
     endpoint,
-    region: 'us-east-1',
+    region: localRegion(),
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
   // Two minutes of probing (a JVM on a loaded 2-core machine has taken over 30 s); a start loading its
@@ -193,7 +199,7 @@ export async function startDynamo(
 export async function ensureTable(endpoint: string, tableName: string): Promise<'created' | 'existed'> {
   const client = new DynamoDBClient({
     endpoint,
-    region: 'us-east-1',
+    region: localRegion(),
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
   try {

@@ -26,11 +26,11 @@ function header(file: string): { pageSize: number; wal: boolean } {
   return { pageSize: bytes.readUInt16BE(16), wal: bytes[18] === 2 && bytes[19] === 2 };
 }
 
-const clientOf = (endpoint: string) =>
+const clientOf = (endpoint: string, region = 'us-east-1') =>
   DynamoDBDocumentClient.from(
     new DynamoDBClient({
       endpoint,
-      region: 'us-east-1',
+      region,
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     }),
   );
@@ -70,5 +70,30 @@ describe.runIf(hasJavac)('the local database file', () => {
     await dynamo.stop();
     expect(existsSync(file)).toBe(true);
     expect(header(file).wal).toBe(false);
+  });
+
+  it('in another AWS_REGION, the table is created where the server looks: that region, in that file', {
+    timeout: 120_000,
+  }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'outreach-db-file-'));
+    folders.push(dataDir);
+    const before = process.env.AWS_REGION;
+    process.env.AWS_REGION = 'eu-west-1';
+    try {
+      const dynamo = await startDynamo({ dataDir });
+      await ensureTable(dynamo.endpoint, 'regional');
+      const client = clientOf(dynamo.endpoint, 'eu-west-1');
+      await client.send(new PutCommand({ TableName: 'regional', Item: { pk: 'A', sk: 'B', entity: 'probe' } }));
+      const { Item } = await client.send(
+        new GetCommand({ TableName: 'regional', Key: { pk: 'A', sk: 'B' }, ConsistentRead: true }),
+      );
+      await dynamo.stop();
+      expect(Item).toMatchObject({ entity: 'probe' });
+      expect(header(join(dataDir, 'local_eu-west-1.db'))).toEqual({ pageSize: 4096, wal: true });
+      expect(existsSync(join(dataDir, 'local_us-east-1.db'))).toBe(false);
+    } finally {
+      if (before === undefined) delete process.env.AWS_REGION;
+      else process.env.AWS_REGION = before;
+    }
   });
 });
