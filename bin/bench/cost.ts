@@ -221,8 +221,7 @@ export const costBench: BenchSuite = {
       if (!userId) throw new Error('The bench account bench-pro@example.com is missing');
       await row('webhook delivery (fan-out and one signed POST)', async (i) => {
         const event = webhookEvent(userId, 'credits.low', { kind: 'credits', id: userId }, new Date().toISOString(), {
-          available: i,
-          threshold: 100,
+          extra: { available: i, threshold: 100 },
         });
         await writeTogether({ event: event.item });
         await announce([event]);

@@ -40,8 +40,7 @@ export const webhooksBench: BenchSuite = {
       const latencies: number[] = [];
       for (let i = 0; i < EVENTS; i++) {
         const event = webhookEvent(userId, 'credits.low', { kind: 'credits', id: userId }, new Date().toISOString(), {
-          available: i,
-          threshold: 100,
+          extra: { available: i, threshold: 100 },
         });
         const start = performance.now();
         await writeTogether({ event: event.item });

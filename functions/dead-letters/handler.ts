@@ -1,6 +1,5 @@
 import type { SQSEvent } from 'aws-lambda';
 import { withPorts } from '#shared/adapters/aws';
-import { eventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
 import { failJobFromDeadLetter } from '#shared/domain/jobs/pipeline';
 import { recordMetric } from '#shared/observability/metrics';
 
@@ -9,11 +8,7 @@ import { recordMetric } from '#shared/observability/metrics';
  * message that kept failing fails. An entry of its own, so its bundle carries none of the stages'
  * or the platforms' code.
  */
-export const handler = withPorts(
-  'dead-letters',
-  { events: eventBridgeEvents },
-  async (event: SQSEvent): Promise<void> => {
-    recordMetric('DeadLetteredMessages', event.Records.length, {});
-    for (const record of event.Records) await failJobFromDeadLetter(record.body);
-  },
-);
+export const handler = withPorts('dead-letters', {}, async (event: SQSEvent): Promise<void> => {
+  recordMetric('DeadLetteredMessages', event.Records.length, {});
+  for (const record of event.Records) await failJobFromDeadLetter(record.body);
+});

@@ -1,5 +1,4 @@
 import { sqsPipelineQueue, sqsWebhookQueue } from '#shared/adapters/sqsQueue';
-import { eventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
 import { withPorts } from '#shared/adapters/aws';
 import { createApiHandler } from '#shared/http/api';
 import { growthEndpoints as E } from '#shared/schemas/growth';
@@ -11,7 +10,7 @@ import { rowsExport } from '#shared/http/rowsExport';
 
 export const handler = withPorts(
   'growth',
-  { queue: sqsPipelineQueue, events: eventBridgeEvents, webhookQueue: sqsWebhookQueue },
+  { queue: sqsPipelineQueue, webhookQueue: sqsWebhookQueue },
   createApiHandler(E, {
     resolveGrowthGoal: async ({ user, body }) => resolveGrowthGoal(user.id, body),
     quoteGrowthPlan: async ({ user, body }) => quoteGrowthPlan(user.id, body),

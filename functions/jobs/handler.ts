@@ -1,5 +1,4 @@
 import { sqsPipelineQueue, sqsWebhookQueue } from '#shared/adapters/sqsQueue';
-import { eventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
 import { withPorts } from '#shared/adapters/aws';
 import { createApiHandler } from '#shared/http/api';
 import { HttpResponse } from '#shared/http/response';
@@ -23,7 +22,7 @@ const jobRequest = (userId: string, body: z.output<typeof E.quoteJob.body>) => (
 
 export const handler = withPorts(
   'jobs',
-  { queue: sqsPipelineQueue, events: eventBridgeEvents, webhookQueue: sqsWebhookQueue },
+  { queue: sqsPipelineQueue, webhookQueue: sqsWebhookQueue },
   createApiHandler(E, {
     createJob: async ({ user, body }) =>
       startEnrichmentJob({ ...jobRequest(user.id, body), quoteToken: body.quote_token }),

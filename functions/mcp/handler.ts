@@ -1,5 +1,4 @@
 import { withPorts } from '#shared/adapters/aws';
-import { eventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
 import { sqsPipelineQueue, sqsWebhookQueue } from '#shared/adapters/sqsQueue';
 import { createApiHandler } from '#shared/http/api';
 import { HttpResponse } from '#shared/http/response';
@@ -26,7 +25,7 @@ export const ROUTES: RouteHandlers = {
 export const mcpHandler = (routes: RouteHandlers) =>
   withPorts(
     'mcp',
-    { queue: sqsPipelineQueue, events: eventBridgeEvents, webhookQueue: sqsWebhookQueue },
+    { queue: sqsPipelineQueue, webhookQueue: sqsWebhookQueue },
     createApiHandler(E, {
       mcp: async (ctx) =>
         serveMcp({

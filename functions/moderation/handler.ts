@@ -1,5 +1,4 @@
 import { sqsPipelineQueue, sqsWebhookQueue } from '#shared/adapters/sqsQueue';
-import { eventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
 import { withPorts } from '#shared/adapters/aws';
 import { awsSecrets } from '#shared/adapters/secrets';
 import { tokenKeyEncryption } from '#shared/adapters/kmsEncryption';
@@ -31,7 +30,6 @@ export const handler = withPorts(
   'moderation',
   {
     queue: sqsPipelineQueue,
-    events: eventBridgeEvents,
     webhookQueue: sqsWebhookQueue,
     secrets: awsSecrets,
     encryption: tokenKeyEncryption,

@@ -3,16 +3,18 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import { withPorts } from '#shared/adapters/aws';
 import { systemResolver } from '#shared/adapters/systemPorts';
 import { sqsWebhookQueue } from '#shared/adapters/sqsQueue';
+import { eventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
 import { handleWebhookMessage } from '#shared/domain/webhooks/worker';
 
 /**
- * The webhook queue's consumer: fans events out into deliveries and makes delivery attempts. Records
+ * The webhook queue's consumer: fans events out into deliveries (publishing bus events on the
+ * event bus) and makes delivery attempts. Records
  * run in parallel; only failed ones are reported, so SQS redelivers just those. A receiver's failure
  * is not a record failure: it is recorded and rescheduled on the published retry schedule.
  */
 export const handler = withPorts(
   'webhook-sender',
-  { webhookQueue: sqsWebhookQueue, hostResolver: systemResolver },
+  { webhookQueue: sqsWebhookQueue, events: eventBridgeEvents, hostResolver: systemResolver },
   async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>
     processPartialResponse(
       event,

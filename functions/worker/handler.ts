@@ -4,7 +4,6 @@ import { withPorts } from '#shared/adapters/aws';
 import { awsSecrets } from '#shared/adapters/secrets';
 import { systemDns } from '#shared/adapters/systemPorts';
 import { sqsPipelineQueue, sqsWebhookQueue } from '#shared/adapters/sqsQueue';
-import { eventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
 import { tokenKeyEncryption } from '#shared/adapters/kmsEncryption';
 import { handlePipelineMessage } from '#shared/domain/jobs/pipeline';
 import { logger } from '#shared/observability/logger';
@@ -19,7 +18,6 @@ export const handler = withPorts(
   'worker',
   {
     queue: sqsPipelineQueue,
-    events: eventBridgeEvents,
     webhookQueue: sqsWebhookQueue,
     secrets: awsSecrets,
     dns: systemDns,

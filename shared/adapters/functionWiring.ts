@@ -50,35 +50,37 @@ export const FUNCTION_WIRING = {
   storage: { table: 'readWrite', ports: [] },
   // A spend that takes the balance under the threshold announces credits.low on the webhook queue.
   intelligence: { table: 'readWrite', ports: ['webhookQueue'] },
-  growth: { table: 'readWrite', ports: ['queue', 'events', 'webhookQueue'] },
-  jobs: { table: 'readWrite', ports: ['queue', 'events', 'webhookQueue'] },
+  growth: { table: 'readWrite', ports: ['queue', 'webhookQueue'] },
+  jobs: { table: 'readWrite', ports: ['queue', 'webhookQueue'] },
   // The Telegram webhook and Discord interactions verify with the platform secret and queue platform calls.
   // The X callback seals the tokens it is given; a sync poll opens and refreshes them.
   moderation: {
     table: 'readWrite',
-    ports: ['queue', 'events', 'webhookQueue', 'secrets', 'encryption'],
+    ports: ['queue', 'webhookQueue', 'secrets', 'encryption'],
     secrets: ['platforms'],
   },
   // Checks a new endpoint's address as deliveries will.
   outbound: { table: 'readWrite', ports: ['webhookQueue', 'hostResolver'] },
   // Runs the tools' routes in process through their own handlers (each fenced to its own ports): the
   // ports those routes reach, no Stripe (no tool starts a checkout) and no platform secret.
-  mcp: { table: 'readWrite', ports: ['queue', 'events', 'webhookQueue'] },
+  mcp: { table: 'readWrite', ports: ['queue', 'webhookQueue'] },
   authorizer: { table: 'read', ports: [] },
   'jobs-events': { table: 'read', ports: [] },
   // E-mail verification looks up mail exchangers; platform calls read the platform secret.
   worker: {
     table: 'readWrite',
-    ports: ['queue', 'events', 'webhookQueue', 'secrets', 'dns', 'encryption'],
+    ports: ['queue', 'webhookQueue', 'secrets', 'dns', 'encryption'],
     secrets: ['platforms'],
   },
   // No webhook queue: the jobs it fails announce their events through the outbox sweep instead.
-  'dead-letters': { table: 'readWrite', ports: ['events'] },
+  'dead-letters': { table: 'readWrite', ports: [] },
+  // The outbox sweep dispatches events the fast path missed, publishing bus events as the sender does.
   renewals: { table: 'readWrite', ports: ['queue', 'events', 'webhookQueue'] },
   captchas: { table: 'readWrite', ports: ['queue'] },
   // Lists the polled platforms' bound communities and queues their polls in shards.
   polls: { table: 'read', ports: ['queue'] },
-  'webhook-sender': { table: 'readWrite', ports: ['webhookQueue', 'hostResolver'] },
+  // Dispatching an outbox event publishes its bus detail: the only publisher besides the renewals' sweep.
+  'webhook-sender': { table: 'readWrite', ports: ['webhookQueue', 'events', 'hostResolver'] },
 } as const satisfies Record<FunctionName, FunctionWiring>;
 
 /** The setting each port's AWS implementation cannot run without (the stack sets it beside the port's grant). */

@@ -27,6 +27,8 @@ export interface WebhookEventRecord {
   subject: { kind: string; id: string };
   /** Extra data for events that are not about a stored object (credits.low). */
   extra: Record<string, unknown> | null;
+  /** The detail the dispatch publishes on the operator's event bus; null: the event is not published there. */
+  busDetail: Record<string, unknown> | null;
   /** The rendered `data`, fixed once so every delivery and retry sends the same body. */
   data: unknown;
   createdAt: string;
@@ -36,11 +38,14 @@ export interface WebhookEventRecord {
 const events = defineEntity<WebhookEventRecord>()({
   name: 'webhookEvent',
   key: (e: Pick<WebhookEventRecord, 'userId' | 'id'>) => webhookEventKey(e.userId, e.id),
-  nullable: ['extra', 'data', 'dispatchedAt'],
+  nullable: ['extra', 'busDetail', 'data', 'dispatchedAt'],
 });
 
 export function outboxEventItem(
-  e: Pick<WebhookEventRecord, 'id' | 'userId' | 'type' | 'subject' | 'createdAt'> & { extra?: Record<string, unknown> },
+  e: Pick<WebhookEventRecord, 'id' | 'userId' | 'type' | 'subject' | 'createdAt'> & {
+    extra?: Record<string, unknown>;
+    busDetail?: Record<string, unknown>;
+  },
 ): TransactItem {
   return {
     Put: {
@@ -53,6 +58,7 @@ export function outboxEventItem(
           type: e.type,
           subject: e.subject,
           extra: e.extra ?? null,
+          busDetail: e.busDetail ?? null,
           data: null,
           createdAt: e.createdAt,
           dispatchedAt: null,

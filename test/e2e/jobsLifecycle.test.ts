@@ -328,9 +328,15 @@ describe('cancel', () => {
     expect(cancelled.body).toMatchObject({ status: 'cancelled', credits_charged: 0, result_id: null });
     expect(cancelled.body.completed_at).not.toBeNull();
     expect((await getBalance(user.id)).available).toBe(1000);
+    // The bus hears of it when the closing's outbox event is dispatched.
+    await api.ports.webhookQueue.settled();
     expect(api.ports.events.published).toContainEqual({
       type: 'job.cancelled',
-      detail: expect.objectContaining({ job_id: created.body.job_id, credits_charged: 0 }),
+      detail: expect.objectContaining({
+        job_id: created.body.job_id,
+        credits_charged: 0,
+        event_id: expect.any(String),
+      }),
     });
 
     resumeQueue();

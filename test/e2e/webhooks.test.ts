@@ -377,8 +377,7 @@ describe('failing endpoints and growth runs', () => {
       const endpoint = await endpointFor(key, path, { event_types: ['credits.low'] });
       // A state change of a test's own: the event rides in its transaction, as every producer's does.
       const event = webhookEvent(user.id, 'credits.low', { kind: 'credits', id: user.id }, clock.now().toISOString(), {
-        available: 10,
-        threshold: 100,
+        extra: { available: 10, threshold: 100 },
       });
       await writeTogether({ event: event.item });
       await announce([event]);
@@ -540,6 +539,53 @@ describe('the outbox', () => {
     expect((await listUndispatched(new Date(Date.now() + 1000).toISOString())).some((e) => e.userId === user.id)).toBe(
       false,
     );
+  });
+
+  it("a job's closing reaches the event bus when its event is dispatched; a bus that refuses keeps the event for the sweep", async () => {
+    const { key, user } = await api.newUser({ tier: 'pro', credits: 1000 });
+    const bus = api.ports.events;
+    const refused: unknown[] = [];
+    installPorts({
+      events: {
+        publish: async (events) => {
+          refused.push(...events);
+          throw new Error('EventBridge is unavailable');
+        },
+      },
+    });
+    let jobId: string;
+    try {
+      jobId = await runJob(key);
+      await api.ports.webhookQueue.settled();
+    } finally {
+      installPorts({ events: bus });
+    }
+    const forJob = () => bus.published.filter((e) => e.detail.job_id === jobId);
+    expect(refused).toContainEqual(expect.objectContaining({ type: 'job.completed' }));
+    expect(forJob()).toEqual([]);
+    const undispatched = await listUndispatched(new Date(Date.now() + 1000).toISOString());
+    expect(undispatched.some((e) => e.userId === user.id)).toBe(true);
+
+    await sweepWebhooks(new Date(Date.now() + 120_000));
+    const job = (await getJob(user.id, jobId, true))!;
+    expect(forJob()).toEqual([
+      {
+        type: 'job.completed',
+        detail: {
+          job_id: jobId,
+          user_id: user.id,
+          origin: job.origin,
+          credits_charged: job.creditsCharged,
+          event_id: expect.any(String),
+        },
+      },
+    ]);
+    expect((await listUndispatched(new Date(Date.now() + 1000).toISOString())).some((e) => e.userId === user.id)).toBe(
+      false,
+    );
+    // A second sweep finds the event dispatched: nothing is published again.
+    await sweepWebhooks(new Date(Date.now() + 120_000));
+    expect(forJob()).toHaveLength(1);
   });
 
   it('a state change that did not commit leaves no event', async () => {

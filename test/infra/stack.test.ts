@@ -261,7 +261,7 @@ describe('functions', () => {
       functionNames()
         .filter((n) => FUNCTIONS[n].events)
         .sort(),
-    ).toEqual(['dead-letters', 'growth', 'jobs', 'mcp', 'moderation', 'renewals', 'worker']);
+    ).toEqual(['renewals', 'webhook-sender']);
   });
 
   it('are granted only what they need: writes, queue sends and event publishing where asked, nothing for public', () => {
@@ -356,7 +356,7 @@ describe('pipeline', () => {
     const consumer = s.resources('AWS::Lambda::Function')[fnId('dead-letters')].Properties;
     expect(all[dlqId].Properties.VisibilityTimeout).toBe(6 * consumer.Timeout);
     expect(actionsOf('dead-letters')).toEqual(
-      expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'dynamodb:UpdateItem', 'events:PutEvents']),
+      expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'dynamodb:UpdateItem']),
     );
     expect(actionsOf('dead-letters')).not.toContain('sqs:SendMessage');
   });

@@ -58,23 +58,23 @@ describe('configuration', () => {
     expect(() => requireSettings(['TABLE_NAME', 'EVENT_BUS_NAME'], parseConfig({ TABLE_NAME: 't' }))).toThrow(
       'Missing required environment variable EVENT_BUS_NAME',
     );
-    expect(() => requireSettings(requiredSettingsOf('jobs'), parseConfig({}))).toThrow(
+    expect(() => requireSettings(requiredSettingsOf('renewals'), parseConfig({}))).toThrow(
       'Missing required environment variables TABLE_NAME, PIPELINE_QUEUE_URL, EVENT_BUS_NAME, WEBHOOK_QUEUE_URL',
     );
     expect(requiredSettingsOf('public')).toEqual([]);
   });
 
   it('a Lambda missing a setting its wiring needs fails when its module loads, naming it', async () => {
-    Object.assign(process.env, { AWS_LAMBDA_FUNCTION_NAME: 'jobs', PIPELINE_QUEUE_URL: 'https://sqs/q' });
+    Object.assign(process.env, { AWS_LAMBDA_FUNCTION_NAME: 'renewals', PIPELINE_QUEUE_URL: 'https://sqs/q' });
     delete process.env.EVENT_BUS_NAME;
     delete process.env.WEBHOOK_QUEUE_URL;
     vi.resetModules();
-    await expect(import('#functions/jobs/handler')).rejects.toThrow(
+    await expect(import('#functions/renewals/handler')).rejects.toThrow(
       'Missing required environment variables EVENT_BUS_NAME, WEBHOOK_QUEUE_URL',
     );
     Object.assign(process.env, { EVENT_BUS_NAME: 'bus', WEBHOOK_QUEUE_URL: 'https://sqs/w' });
     vi.resetModules();
-    await expect(import('#functions/jobs/handler')).resolves.toHaveProperty('handler');
+    await expect(import('#functions/renewals/handler')).resolves.toHaveProperty('handler');
   });
 
   it("the README's configuration table names every variable the config module reads", () => {

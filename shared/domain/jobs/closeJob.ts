@@ -6,14 +6,13 @@
  * duplicates or left out is not charged. If the reservation was already settled
  * elsewhere, the job still closes, charging nothing more.
  */
-import { now, ports } from '#shared/adapters/ports';
+import { now } from '#shared/adapters/ports';
 import { settleReservation } from '#shared/domain/credits/credits';
 import { closeJobItem, type JobClosure, type JobRecord } from '#shared/store/jobsRepo';
 import { writeTogether, type TransactItems } from '#shared/store/transactions';
 import { isConditionFailure } from '#shared/store/client';
 import { creditsFor, type UnitCounts } from './pricing';
 import { chargeableUnits } from './deliveredUnits';
-import { logger } from '#shared/observability/logger';
 import { recordMetric, type BusinessMetric } from '#shared/observability/metrics';
 import { announce, webhookEvent, type OutboxEvent } from '#shared/domain/webhooks/outbox';
 
@@ -24,9 +23,13 @@ const GROWTH_RUN_EVENTS: Partial<Record<JobClosure['status'], 'growth_run.comple
   failed: 'growth_run.failed',
 };
 
-/** The webhook events a job's closing reports: its own, and its growth run's when growth started it. */
-function closingEvents(job: JobRecord, status: JobClosure['status'], at: string): OutboxEvent[] {
-  const events = [webhookEvent(job.userId, `job.${status}`, { kind: 'job', id: job.id }, at)];
+/**
+ * The webhook events a job's closing reports: its own (also published on the event bus), and its
+ * growth run's when growth started it.
+ */
+function closingEvents(job: JobRecord, status: JobClosure['status'], at: string, charged: number): OutboxEvent[] {
+  const busDetail = { job_id: job.id, user_id: job.userId, origin: job.origin, credits_charged: charged };
+  const events = [webhookEvent(job.userId, `job.${status}`, { kind: 'job', id: job.id }, at, { busDetail })];
   const runEvent = GROWTH_RUN_EVENTS[status];
   if (runEvent && job.origin?.startsWith(GROWTH_ORIGIN))
     events.push(
@@ -34,6 +37,8 @@ function closingEvents(job: JobRecord, status: JobClosure['status'], at: string)
     );
   return events;
 }
+
+const outbox = (events: OutboxEvent[]) => events.map((e) => e.item);
 
 export type CloseOutcome = 'closed' | 'changed';
 
@@ -63,21 +68,27 @@ export async function closeJob(
     at,
   });
   // The outbox items ride in the closing transaction: the events exist exactly when the job closed.
-  const events = closingEvents(job, outcome.status, at);
-  const outbox = events.map((e) => e.item);
+  let events = closingEvents(job, outcome.status, at, charged);
   try {
     const settled = await settleReservation({
       userId: job.userId,
       reservationId: job.reservationId,
       chargedAmount: charged,
-      with: { ...alsoWrite, job: closeJobItem(job.userId, job.id, job.version, closure(charged)), events: outbox },
+      with: {
+        ...alsoWrite,
+        job: closeJobItem(job.userId, job.id, job.version, closure(charged)),
+        events: outbox(events),
+      },
     });
-    if (settled.alreadyApplied)
+    if (settled.alreadyApplied) {
+      // Settled elsewhere: this closing charges nothing, and its events say so.
+      events = closingEvents(job, outcome.status, at, 0);
       await writeTogether({
         ...alsoWrite,
         job: closeJobItem(job.userId, job.id, job.version, closure(0)),
-        events: outbox,
+        events: outbox(events),
       });
+    }
   } catch (err) {
     // The job moved on (its version or state) since it was read, or a concurrent closer won.
     if (isConditionFailure(err)) return 'changed';
@@ -86,16 +97,5 @@ export async function closeJob(
   await announce(events);
   const metric = CLOSURE_METRICS.get(outcome.status);
   if (metric) recordMetric(metric, 1, {});
-  // The job is closed whatever happens to its notification; a lost one is at least in the logs.
-  await ports()
-    .events.publish([
-      {
-        type: `job.${outcome.status}`,
-        detail: { job_id: job.id, user_id: job.userId, origin: job.origin, credits_charged: charged },
-      },
-    ])
-    .catch((err) =>
-      logger.error('job event not published', { jobId: job.id, status: outcome.status, error: err as Error }),
-    );
   return 'closed';
 }

@@ -4,7 +4,7 @@
  * the period the sweep saw, and the charge id is fixed per community and period, so a period is
  * charged once whoever gets there first.
  */
-import { now, ports } from '#shared/adapters/ports';
+import { now } from '#shared/adapters/ports';
 import { InsufficientCreditsError } from '#shared/domain/errors';
 import {
   advanceBillingPeriod,
@@ -34,8 +34,9 @@ async function changeWithEvent(
   change: TransactItem,
   type: 'community.suspended' | 'community.expired',
   at: string,
+  busDetail: Record<string, unknown>,
 ): Promise<boolean> {
-  const event = webhookEvent(c.userId, type, { kind: 'community', id: c.id }, at);
+  const event = webhookEvent(c.userId, type, { kind: 'community', id: c.id }, at, { busDetail });
   if (!(await writeIfCondition(() => writeTogether({ community: change, event: event.item })))) return false;
   await announce([event]);
   return true;
@@ -49,11 +50,20 @@ async function renewOne(c: CommunityRecord, dueBy: Date): Promise<RenewalOutcome
   const atIso = present.toISOString();
   if (decision.kind === 'not_due') return 'skipped';
   if (decision.kind === 'expire') {
-    if (!(await changeWithEvent(c, expireAtPeriodEndItem(c, atIso), 'community.expired', atIso))) return 'skipped';
-    await ports().events.publish([{ type: 'community.expired', detail: { community_id: c.id, user_id: c.userId } }]);
-    return 'expired';
+    const expired = await changeWithEvent(c, expireAtPeriodEndItem(c, atIso), 'community.expired', atIso, {
+      community_id: c.id,
+      user_id: c.userId,
+    });
+    return expired ? 'expired' : 'skipped';
   }
-  const renewed = webhookEvent(c.userId, 'community.renewed', { kind: 'community', id: c.id }, atIso);
+  const renewed = webhookEvent(c.userId, 'community.renewed', { kind: 'community', id: c.id }, atIso, {
+    busDetail: {
+      community_id: c.id,
+      user_id: c.userId,
+      period: decision.period,
+      next_billing_at: decision.nextBillingAt,
+    },
+  });
   try {
     const outcome = await chargeCredits({
       userId: c.userId,
@@ -69,27 +79,16 @@ async function renewOne(c: CommunityRecord, dueBy: Date): Promise<RenewalOutcome
     if (err instanceof TransactionConditionError) return 'skipped';
     if (err instanceof InsufficientCreditsError) {
       if (c.billingState === 'suspended') return 'still_suspended';
-      if (!(await changeWithEvent(c, suspendForNonPaymentItem(c, atIso), 'community.suspended', atIso)))
-        return 'skipped';
-      await ports().events.publish([
-        { type: 'community.suspended', detail: { community_id: c.id, user_id: c.userId, period: decision.period } },
-      ]);
-      return 'suspended';
+      const suspended = await changeWithEvent(c, suspendForNonPaymentItem(c, atIso), 'community.suspended', atIso, {
+        community_id: c.id,
+        user_id: c.userId,
+        period: decision.period,
+      });
+      return suspended ? 'suspended' : 'skipped';
     }
     throw err;
   }
   await announce([renewed]);
-  await ports().events.publish([
-    {
-      type: 'community.renewed',
-      detail: {
-        community_id: c.id,
-        user_id: c.userId,
-        period: decision.period,
-        next_billing_at: decision.nextBillingAt,
-      },
-    },
-  ]);
   return 'renewed';
 }
 

@@ -10,7 +10,6 @@ export const CREDITS_LOW_THRESHOLD = 1000;
 export function creditsLowEvent(userId: string, before: number, after: number, at: Date): OutboxEvent | undefined {
   if (!(before >= CREDITS_LOW_THRESHOLD && after < CREDITS_LOW_THRESHOLD)) return undefined;
   return webhookEvent(userId, 'credits.low', { kind: 'credits', id: userId }, at.toISOString(), {
-    available: after,
-    threshold: CREDITS_LOW_THRESHOLD,
+    extra: { available: after, threshold: CREDITS_LOW_THRESHOLD },
   });
 }

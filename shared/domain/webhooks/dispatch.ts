@@ -2,11 +2,13 @@
  * Fan-out: one outbox event becomes one delivery per enabled endpoint of its owner subscribed to its
  * type. Every step may run twice (a redelivered message, the sweep): the body is fixed by the first
  * writer, delivery ids are derived from (event, endpoint) so a repeat creates nothing new, and the
- * event leaves the outbox only once its deliveries exist.
+ * event leaves the outbox only once its deliveries exist and, for a bus event, the bus took it. A bus
+ * event is therefore published at least once; its detail names the event (`event_id`) so a consumer
+ * can drop a repeat.
  */
 import { createHash } from 'node:crypto';
 import { now, ports } from '#shared/adapters/ports';
-import { getEvent, markDispatched, storeEventData } from '#shared/store/webhookEventsRepo';
+import { getEvent, markDispatched, storeEventData, type WebhookEventRecord } from '#shared/store/webhookEventsRepo';
 import { putDelivery, type WebhookDeliveryRecord } from '#shared/store/webhookDeliveriesRepo';
 import { listEndpoints } from '#shared/store/webhookEndpointsRepo';
 import { deliverMessage } from './messages';
@@ -24,6 +26,13 @@ export function deliveryIdFor(eventId: string, endpointId: string): string {
   return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${hash.slice(0, 3)}-${variant}${hash.slice(4, 7)}-${hash.slice(7, 19)}`;
 }
 
+/** The event's bus publication (when it has one), then its leaving the outbox: a failed publish keeps it there. */
+async function finishDispatch(event: WebhookEventRecord, at: string): Promise<void> {
+  if (event.busDetail)
+    await ports().events.publish([{ type: event.type, detail: { ...event.busDetail, event_id: event.id } }]);
+  await markDispatched(event.userId, event.id, at);
+}
+
 export async function dispatchEvent(userId: string, eventId: string): Promise<{ deliveries: number }> {
   const event = await getEvent(userId, eventId);
   if (!event || event.dispatchedAt) return { deliveries: 0 };
@@ -38,7 +47,7 @@ export async function dispatchEvent(userId: string, eventId: string): Promise<{ 
   const data = endpoints.length > 0 ? (await getEvent(userId, eventId))?.data : null;
   const at = now().toISOString();
   if (data === null || data === undefined) {
-    await markDispatched(userId, eventId, at);
+    await finishDispatch(event, at);
     return { deliveries: 0 };
   }
   const created: WebhookDeliveryRecord[] = [];
@@ -67,6 +76,6 @@ export async function dispatchEvent(userId: string, eventId: string): Promise<{ 
     await ports()
       .webhookQueue.send(created.map((d) => deliverMessage(userId, d.id)))
       .catch(() => undefined);
-  await markDispatched(userId, eventId, at);
+  await finishDispatch(event, at);
   return { deliveries: created.length };
 }
