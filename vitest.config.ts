@@ -6,7 +6,8 @@ export default defineConfig({
     setupFiles: ['test/support/setup.ts'],
     include: ['test/**/*.test.ts'],
     // Access lines at INFO would bury test output; test/e2e/logging.test.ts raises its own level.
-    env: { POWERTOOLS_LOG_LEVEL: 'WARN' },
+    // The platform stand-ins are polled back to back; test/e2e/redditModeration.test.ts checks the spacing.
+    env: { POWERTOOLS_LOG_LEVEL: 'WARN', MODERATION_SYNC_INTERVAL_SECONDS: '0' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

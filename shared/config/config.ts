@@ -92,6 +92,8 @@ export interface Config {
   webhookAddressPolicy: 'local' | 'deployed';
   jobWatchdog: { staleAfterMs: number; maxRedrives: number };
   jobEvents: { pollMs: number; keepAliveMs: number };
+  /** Seconds between two platform polls POST /sync may make for one community (0: no spacing). */
+  moderationSyncIntervalSeconds: number;
   platforms: Readonly<Record<PlatformSetting, string | undefined>>;
   /** Running in Lambda (metrics are flushed as EMF there and not locally). */
   inLambda: boolean;
@@ -127,6 +129,7 @@ export function parseConfig(env: Environment): Config {
       pollMs: nonNegative(env, 'JOB_EVENTS_POLL_MS', 2000),
       keepAliveMs: nonNegative(env, 'JOB_EVENTS_KEEPALIVE_MS', 15_000),
     },
+    moderationSyncIntervalSeconds: nonNegative(env, 'MODERATION_SYNC_INTERVAL_SECONDS', 10),
     platforms: Object.fromEntries(PLATFORM_SETTINGS.map((n) => [n, text(env, n)])) as Config['platforms'],
     inLambda: text(env, 'AWS_LAMBDA_FUNCTION_NAME') !== undefined,
     metricsDisabled: text(env, 'POWERTOOLS_METRICS_DISABLED') === 'true',

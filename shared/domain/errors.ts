@@ -74,6 +74,12 @@ export class UnprocessableError extends DomainError {
     super(code, message, details);
   }
 }
+/** The caller asked again sooner than the operation allows; Retry-After says when it may. */
+export class RateLimitedError extends DomainError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super('rate_limited', message, undefined, retryAfterSeconds);
+  }
+}
 /** The local server's first start: curated endpoints wait for the dataset (progress in details). */
 export class DatasetLoadingError extends DomainError {
   constructor(progress: { loaded_items: number; total_items: number }, retryAfterSeconds: number) {

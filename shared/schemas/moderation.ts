@@ -340,6 +340,8 @@ export const moderationEndpoints = {
     auth: 'api_key',
     errors: [404],
     summary: 'Refresh a community status from strongly consistent reads and stamp last_synced_at',
+    description:
+      'For a Discord, Reddit or X community this also polls the platform at once (the schedule polls every minute). Such a poll is made at most once per community every few seconds (MODERATION_SYNC_INTERVAL_SECONDS, default 10): a sync sooner answers 429 rate_limited with Retry-After.',
     body: z.strictObject({ community_id: z.uuid() }),
     response: moderationStatus,
   }),

@@ -398,6 +398,8 @@ export const polledCommunitiesPartition = (platform: string) => `${POLLED_PREFIX
 export const redditRateBudgetKey = (clientId: string): Key => ({ pk: `REDDIT_BUDGET#${clientId}`, sk: 'BUDGET' });
 /** Reddit: the newest post and comment of the subreddit already read (ids are base-36 and grow with time). */
 export const redditCursorKey = (communityId: string): Key => ({ pk: engine(communityId), sk: 'REDDIT_CURSOR' });
+/** When POST /sync last polled the community's platform (spaces on-demand polls). */
+export const syncPollKey = (communityId: string): Key => ({ pk: engine(communityId), sk: 'SYNC_POLL' });
 /** Reddit has no mute: ours, one item per muted author, read by each poll of the community. */
 export const REDDIT_MUTE_PREFIX = 'REDDIT_MUTE#';
 export const redditMuteKey = (communityId: string, username: string): Key => ({

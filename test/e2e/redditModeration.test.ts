@@ -17,6 +17,7 @@ import { ddb, table } from '#shared/store/client';
 import { redditRateBudgetKey } from '#shared/store/keys';
 import { readRedditInbox } from '#shared/domain/moderation/platforms/reddit/inbox';
 import { redditBot } from '#shared/domain/moderation/platforms/reddit/client';
+import { reloadConfig } from '#shared/config/config';
 
 const BOT = 'OutreachModBot';
 const CLIENT_ID = `reddit-e2e-${randomUUID().slice(0, 8)}`;
@@ -499,5 +500,40 @@ describe('Reddit limits and failures', () => {
     expect(report.platforms.reddit.shards).toBe(1 + Math.ceil(report.platforms.reddit.communities / 50));
     expect((await listPolledCommunities('reddit')).some((p) => p.communityId === community.id)).toBe(true);
     await settle();
+  });
+});
+
+describe('on-demand polls', () => {
+  it('POST /sync polls Reddit at most once per community per interval: sooner is 429 rate_limited with Retry-After and no call', async () => {
+    const c = await activated();
+    const other = await activated();
+    process.env.MODERATION_SYNC_INTERVAL_SECONDS = '2';
+    reloadConfig();
+    try {
+      // Two at once: one claim wins and polls; the other is refused before it calls Reddit.
+      const pair = await Promise.all([sync(c.key, c.community.id), sync(c.key, c.community.id)]);
+      expect(pair.map((r) => r.status).sort()).toEqual([200, 429]);
+      const refused = pair.find((r) => r.status === 429)!;
+      expect(refused.body.error.code).toBe('rate_limited');
+      const wait = Number(refused.headers.get('retry-after'));
+      expect(wait).toBeGreaterThanOrEqual(1);
+      expect(wait).toBeLessThanOrEqual(2);
+      const polled = reddit.calls.filter((call) => call.method === 'GET').length;
+      expect(polled).toBeGreaterThan(0);
+
+      // The spacing is per community: another one of the same caller is polled now.
+      expect((await sync(other.key, other.community.id)).status).toBe(200);
+      const afterOther = reddit.calls.length;
+      expect((await sync(c.key, c.community.id)).status).toBe(429);
+      expect(reddit.calls).toHaveLength(afterOther);
+
+      // Once the interval has passed, the next sync polls again.
+      await new Promise((r) => setTimeout(r, 2100));
+      expect((await sync(c.key, c.community.id)).status).toBe(200);
+      expect(reddit.calls.length).toBeGreaterThan(afterOther);
+    } finally {
+      process.env.MODERATION_SYNC_INTERVAL_SECONDS = '0';
+      reloadConfig();
+    }
   });
 });

@@ -1,6 +1,8 @@
 /** ModerationStatus: connection, live counters and the newest audit entries of one community. */
 import { now } from '#shared/adapters/ports';
-import { NotFoundError } from '#shared/domain/errors';
+import { NotFoundError, RateLimitedError } from '#shared/domain/errors';
+import { config } from '#shared/config/config';
+import { claimSyncPoll } from '#shared/store/syncPollsRepo';
 import { newestCommunity, stampSynced, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { newestAuditEntries, readMetrics } from '#shared/store/moderationRepo';
 import { requireCommunity, withActivationToken } from './communityReads';
@@ -91,11 +93,32 @@ export async function moderationStatus(userId: string, query: { community_id?: s
   return statusOf(community, query.include_logs, false);
 }
 
+/**
+ * A platform poll for POST /sync, at most one per community per interval: the platforms' budgets are
+ * the deployment's (Reddit's per client id, X's per read), so one caller's loop must not spend them.
+ */
+async function claimPlatformPoll(communityId: string): Promise<void> {
+  const interval = config().moderationSyncIntervalSeconds;
+  if (interval === 0) return;
+  const at = now();
+  const claim = await claimSyncPoll(communityId, at, interval);
+  if (claim.claimed) return;
+  const wait = Math.max(1, Math.ceil((Date.parse(claim.polledAt) + interval * 1000 - at.getTime()) / 1000));
+  throw new RateLimitedError(
+    `This community's platform was polled less than ${interval} s ago; sync again in ${wait} s (the schedule also polls every minute).`,
+    wait,
+  );
+}
+
 /** Strongly consistent reads (everything written before the call is in) and a new last_synced_at. */
 export async function syncModeration(userId: string, communityId: string, includeLogs = 25) {
   const community = await requireCommunity(userId, communityId);
   // What the platform did or holds since the last sync is read in first (Discord's AutoMod executions, a poll).
-  await PLATFORMS[community.type].sync?.(community);
+  const poll = PLATFORMS[community.type].sync;
+  if (poll) {
+    await claimPlatformPoll(community.id);
+    await poll(community);
+  }
   const synced = await stampSynced(userId, communityId, now().toISOString());
   if (!synced) throw new NotFoundError('Community');
   return statusOf(synced, includeLogs, true);
