@@ -144,6 +144,25 @@ export interface LocalRuntimeOptions {
   early?: EarlyStart;
 }
 
+/**
+ * The in-process queue died with the last process: every job still in flight is resumed from its last
+ * committed step (the step guards make anything already done a no-op), and platform moderation's
+ * calls, which were on the same queue, are queued again.
+ */
+async function resumeUnfinishedWork(): Promise<void> {
+  const [resumed, deliveries, automod] = await Promise.all([
+    superviseJobs({ ...config().jobWatchdog, resume: true }),
+    requeueStalledDeliveries({ resume: true }),
+    requeueDueAutomodSyncs({ resume: true }),
+  ]);
+  if (resumed.stalled > 0)
+    process.stderr.write(
+      `Resumed ${resumed.redriven} unfinished jobs (${resumed.cancelled} cancelled, ${resumed.skipped} skipped).\n`,
+    );
+  if (deliveries.requeued > 0) process.stderr.write(`Resumed ${deliveries.requeued} pending platform deliveries.\n`);
+  if (automod.requeued > 0) process.stderr.write(`Resumed ${automod.requeued} AutoMod rule syncs.\n`);
+}
+
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
   if (options.fresh && !options.dynamo && !options.early) rmSync(options.dataDir, { recursive: true, force: true });
   const dynamo: LocalDynamo = options.dynamo
@@ -155,18 +174,6 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   startPhase('table ready');
   if (!options.dynamo) recordLocalEndpoint(dynamo.endpoint);
   const ports = installLocalPorts(systemClock, { keyDir: options.dataDir || undefined });
-  // The in-process queue died with the last process: every job still in flight is resumed from its
-  // last committed step (the step guards make anything already done a no-op).
-  const resumed = await superviseJobs({ ...config().jobWatchdog, resume: true });
-  if (resumed.stalled > 0)
-    process.stderr.write(
-      `Resumed ${resumed.redriven} unfinished jobs (${resumed.cancelled} cancelled, ${resumed.skipped} skipped).\n`,
-    );
-  // Platform moderation's calls were on the same queue: every delivery still pending is queued again.
-  const deliveries = await requeueStalledDeliveries({ resume: true });
-  if (deliveries.requeued > 0) process.stderr.write(`Resumed ${deliveries.requeued} pending platform deliveries.\n`);
-  const automod = await requeueDueAutomodSyncs({ resume: true });
-  if (automod.requeued > 0) process.stderr.write(`Resumed ${automod.requeued} AutoMod rule syncs.\n`);
   // With a data folder (`npm start`) the demo accounts keep whatever key they have across restarts,
   // a key rotated over the API included; without one (tests, the benchmark) each start issues new keys.
   const kept = options.dataDir ? new KeptDemoKeys(options.dataDir) : undefined;
@@ -181,8 +188,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     if (key) kept?.keep(email, key);
     return key;
   };
-  const proKey = await demoKey('demo-pro@example.com', 'pro', 100_000, process.env.DEMO_PRO_API_KEY);
-  const developerKey = await demoKey('demo-developer@example.com', 'developer', 0, process.env.DEMO_DEVELOPER_API_KEY);
+  // What the last process left (the three resumes) and the demo accounts are independent: done at
+  // once, as the keys a first start prints wait on all of them.
+  const [, proKey, developerKey] = await Promise.all([
+    resumeUnfinishedWork(),
+    demoKey('demo-pro@example.com', 'pro', 100_000, process.env.DEMO_PRO_API_KEY),
+    demoKey('demo-developer@example.com', 'developer', 0, process.env.DEMO_DEVELOPER_API_KEY),
+  ]);
   startPhase('demo accounts ready');
 
   const seed = options.early?.seed;

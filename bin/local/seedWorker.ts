@@ -3,6 +3,8 @@
  * and packs the items at once, while DynamoDB Local is still starting, then writes them when told
  * where, reporting progress. The marker is the server's to write, once this says every item is in.
  */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { prepareSeed, writePreparedSeed } from '#shared/data/seed';
 
@@ -20,6 +22,16 @@ export interface ToSeedWorker {
 if (!parentPort) throw new Error('seedWorker.ts runs as a worker thread (bin/local/earlyStart.ts)');
 const port = parentPort;
 const post = (message: FromSeedWorker) => port.postMessage(message);
+/**
+ * This thread runs at a low priority: on a small machine the JVM's start and the server's module loading,
+ * which the health check and the keys wait for, get the cores first, and the generation takes what
+ * they leave. Linux names a thread by /proc/thread-self; elsewhere the thread keeps its priority.
+ */
+try {
+  setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), 19);
+} catch {
+  // Not Linux, or not allowed: only the start's order changes.
+}
 const prepared = prepareSeed({ scale: (workerData as { scale?: number }).scale });
 post({ type: 'prepared', total: prepared.items.length });
 port.once('message', async ({ endpoint, tableName }: ToSeedWorker) => {

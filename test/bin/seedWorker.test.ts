@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
 import { ensureTable } from '#bin/local/dynamo';
 import { useLocalTable } from '#bin/local/runtime';
@@ -36,4 +37,33 @@ describe('the first start dataset worker', () => {
     expect(await getCuratedEntity('company', company.id)).toEqual(company);
     expect(await getCuratedEntity('person', person.id)).toEqual(person);
   });
+
+  it.runIf(process.platform === 'linux')(
+    'runs at the lowest priority, so the JVM and the server start before it on a small machine',
+    { timeout: 60_000 },
+    async () => {
+      /** This process's threads at the lowest priority (nice 19, field 19 of /proc/self/task/<tid>/stat). */
+      const lowest = () =>
+        readdirSync('/proc/self/task').filter((tid) => {
+          try {
+            const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+            return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) === 19;
+          } catch {
+            return false; // the thread ended while listed
+          }
+        });
+      const before = new Set(lowest());
+      const added = () => lowest().filter((tid) => !before.has(tid));
+      const seed = prepareSeedInWorker(0.01);
+      try {
+        const deadline = Date.now() + 30_000;
+        while (added().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        // The worker's own thread, and only it: the server's threads keep their priority.
+        expect(added()).toHaveLength(1);
+        expect(lowest()).not.toContain(String(process.pid));
+      } finally {
+        seed.cancel();
+      }
+    },
+  );
 });
