@@ -45,7 +45,7 @@ export const handler = withPorts(
     if (report.due > 0) logger.info('renewal sweep', { ...report });
     if (jobs.stalled > 0) logger.info('job watchdog', { ...jobs });
     if (runs.found > 0) logger.info('growth run recovery', { ...runs });
-    if (webhooks.events_dispatched + webhooks.deliveries_requeued > 0)
+    if (webhooks.events_dispatched + webhooks.events_failed + webhooks.deliveries_requeued > 0)
       logger.info('webhook outbox sweep', { ...webhooks });
     if (deliveries.requeued > 0) logger.info('stalled platform deliveries queued again', { ...deliveries });
     if (automod.requeued > 0) logger.info('lost AutoMod syncs queued again', { ...automod });

@@ -557,6 +557,9 @@ describe('the outbox', () => {
     try {
       jobId = await runJob(key);
       await api.ports.webhookQueue.settled();
+      // A sweep while the bus still refuses reports the event and goes on; it does not fail.
+      const refusedSweep = await sweepWebhooks(new Date(Date.now() + 120_000));
+      expect(refusedSweep.events_failed).toBeGreaterThanOrEqual(1);
     } finally {
       installPorts({ events: bus });
     }
