@@ -21,7 +21,7 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 export const redditModerationBench: BenchSuite = {
-  name: 'Moderation on Reddit (polling cost, capacity, poll to platform call)',
+  name: 'Moderation on Reddit (requests per poll, capacity, poll to platform call)',
   async run({ call, ports, print }) {
     const bench = await startBenchReddit('bench');
     const { stand: reddit, clientId } = bench;
