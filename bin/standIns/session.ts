@@ -25,6 +25,9 @@ export async function startStandIns(print: (line: string) => void = (line) => co
   for (const row of STAND_INS) running.push([row.platform, await row.start()]);
   // Set before the server starts: the platform adapters read their credentials from the environment.
   for (const [, stand] of running) Object.assign(process.env, stand.env);
+  // The stand-ins are this machine's: no platform budget to spare, so a walkthrough may sync one
+  // community again at once (a deployment spaces those polls; the variable still decides when set).
+  process.env.MODERATION_SYNC_INTERVAL_SECONDS ??= '0';
   reloadConfig();
   const printed = new Map<string, number>();
   const printer = setInterval(() => {

@@ -18,6 +18,7 @@ import { SAMPLE_REDDIT, SAMPLE_X } from '#bin/standIns/polled';
 import { runPollSchedule } from '#bin/local/runtime';
 import { startTestApi } from '#test/support/api';
 import { useOwnTable } from '#test/support/ownTable';
+import { config, reloadConfig } from '#shared/config/config';
 
 const variables = STAND_INS.flatMap((row) => row.variables);
 const saved = Object.fromEntries(variables.map((name) => [name, process.env[name]]));
@@ -257,5 +258,31 @@ describe('the polled platforms: a sample is an item in the stand-in, read by the
       ['POST', `/2/users/${SAMPLE_X.account.id}/muting`, { target_user_id: SAMPLE_X.replier.id }],
     ]);
     expect(await printedFor('x', `PUT /2/tweets/${scam.body.reply}/hidden {"hidden":true}`)).toHaveLength(1);
+  });
+});
+
+describe('syncs against the stand-ins', () => {
+  it('are not spaced unless MODERATION_SYNC_INTERVAL_SECONDS says so: a walkthrough syncs one community twice in a row', async () => {
+    const kept = Object.fromEntries(
+      [...variables, 'MODERATION_SYNC_INTERVAL_SECONDS'].map((name) => [name, process.env[name]]),
+    );
+    const startWith = async (interval: string | undefined) => {
+      if (interval === undefined) delete process.env.MODERATION_SYNC_INTERVAL_SECONDS;
+      else process.env.MODERATION_SYNC_INTERVAL_SECONDS = interval;
+      const other = await startStandIns(() => undefined);
+      const seen = config().moderationSyncIntervalSeconds;
+      await other.stop();
+      return seen;
+    };
+    try {
+      expect(await startWith(undefined)).toBe(0);
+      expect(await startWith('30')).toBe(30);
+    } finally {
+      for (const [name, value] of Object.entries(kept)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      reloadConfig();
+    }
   });
 });
