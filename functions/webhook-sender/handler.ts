@@ -7,10 +7,10 @@ import { eventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
 import { handleWebhookMessage } from '#shared/domain/webhooks/worker';
 
 /**
- * The webhook queue's consumer: fans events out into deliveries (publishing bus events on the
- * event bus) and makes delivery attempts. Records
- * run in parallel; only failed ones are reported, so SQS redelivers just those. A receiver's failure
- * is not a record failure: it is recorded and rescheduled on the published retry schedule.
+ * The webhook queue's consumer: fans events out into deliveries (publishing a bus event on the event
+ * bus) and makes delivery attempts. Records run in parallel; only failed ones are reported, so SQS
+ * redelivers just those. A receiver's failure is not a record failure: it is recorded and rescheduled
+ * on the published retry schedule.
  */
 export const handler = withPorts(
   'webhook-sender',
