@@ -66,6 +66,12 @@ const bindings = defineEntity<Binding & { platform: string; externalId: string }
 /** The changes of a platform record: null removes a field. */
 export type PlatformChanges = { [K in keyof PlatformRecord]?: PlatformRecord[K] | null };
 
+/** One UpdateItem of a community's platform record (a failed condition throws, for writeIfCondition to read). */
+const updatePlatform = (communityId: string, spec: Parameters<typeof platformRecords.update>[0]) =>
+  ddb().send(
+    new UpdateCommand({ TableName: table(), Key: moderationPlatformKey(communityId), ...platformRecords.update(spec) }),
+  );
+
 export const putActivationPointer = (token: string, pointer: CommunityPointer): TransactItem => ({
   Put: {
     TableName: table(),
@@ -166,36 +172,22 @@ export async function updatePlatformRecord(
   fields: PlatformChanges & IndexAttributes,
 ): Promise<void> {
   const { set, remove } = setOrRemove<PlatformRecord & IndexAttributes>(fields);
-  await ddb().send(
-    new UpdateCommand({
-      TableName: table(),
-      Key: moderationPlatformKey(communityId),
-      ...platformRecords.update({ set: { entity: platformRecords.name, ...set }, remove }),
-    }),
-  );
+  await updatePlatform(communityId, { set: { entity: platformRecords.name, ...set }, remove });
 }
 
 /** Moves the audit-log cursor forward only (two overlapping syncs never move it back). */
 export async function advanceAuditCursor(communityId: string, cursor: string): Promise<void> {
-  try {
-    await ddb().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: moderationPlatformKey(communityId),
-        ...platformRecords.update({
-          set: { discordAuditCursor: cursor },
-          // Snowflakes of equal length compare as strings; a longer one is newer.
-          condition: {
-            expression:
-              'attribute_not_exists(discordAuditCursor) OR size(discordAuditCursor) < :len OR (size(discordAuditCursor) = :len AND discordAuditCursor < :c)',
-            values: { ':c': cursor, ':len': cursor.length },
-          },
-        }),
-      }),
-    );
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-  }
+  await writeIfCondition(() =>
+    updatePlatform(communityId, {
+      set: { discordAuditCursor: cursor },
+      // Snowflakes of equal length compare as strings; a longer one is newer.
+      condition: {
+        expression:
+          'attribute_not_exists(discordAuditCursor) OR size(discordAuditCursor) < :len OR (size(discordAuditCursor) = :len AND discordAuditCursor < :c)',
+        values: { ':c': cursor, ':len': cursor.length },
+      },
+    }),
+  );
 }
 
 /**
@@ -204,35 +196,23 @@ export async function advanceAuditCursor(communityId: string, cursor: string): P
  */
 export async function claimActivationReply(communityId: string, messageId: string): Promise<boolean> {
   return writeIfCondition(() =>
-    ddb().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: moderationPlatformKey(communityId),
-        ...platformRecords.update({
-          set: { entity: platformRecords.name, activationReplyTo: messageId },
-          condition: {
-            expression: 'attribute_not_exists(activationReplyTo) OR activationReplyTo <> :m',
-            values: { ':m': messageId },
-          },
-        }),
-      }),
-    ),
+    updatePlatform(communityId, {
+      set: { entity: platformRecords.name, activationReplyTo: messageId },
+      condition: {
+        expression: 'attribute_not_exists(activationReplyTo) OR activationReplyTo <> :m',
+        values: { ':m': messageId },
+      },
+    }),
   );
 }
 
 /** Gives a claim back when its reply could not be sent: the next read of the message claims and sends it. */
 export async function releaseActivationReply(communityId: string, messageId: string): Promise<void> {
   await writeIfCondition(() =>
-    ddb().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: moderationPlatformKey(communityId),
-        ...platformRecords.update({
-          remove: ['activationReplyTo'],
-          condition: { expression: 'activationReplyTo = :m', values: { ':m': messageId } },
-        }),
-      }),
-    ),
+    updatePlatform(communityId, {
+      remove: ['activationReplyTo'],
+      condition: { expression: 'activationReplyTo = :m', values: { ':m': messageId } },
+    }),
   );
 }
 
@@ -258,24 +238,18 @@ export async function recordAutomodSync(
 ): Promise<void> {
   const { set, remove } = setOrRemove<PlatformRecord>(fields);
   const update = (leaveIndex: boolean) =>
-    ddb().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: moderationPlatformKey(communityId),
-        ...platformRecords.update({
-          set: { entity: platformRecords.name, ...set },
-          remove: leaveIndex ? [...remove, 'gsi3pk' as const, 'gsi3sk' as const] : remove,
-          ...(leaveIndex
-            ? {
-                condition: {
-                  expression: 'attribute_not_exists(automodWantedAt) OR automodWantedAt <= :started',
-                  values: { ':started': startedAt },
-                },
-              }
-            : {}),
-        }),
-      }),
-    );
+    updatePlatform(communityId, {
+      set: { entity: platformRecords.name, ...set },
+      remove: leaveIndex ? [...remove, 'gsi3pk' as const, 'gsi3sk' as const] : remove,
+      ...(leaveIndex
+        ? {
+            condition: {
+              expression: 'attribute_not_exists(automodWantedAt) OR automodWantedAt <= :started',
+              values: { ':started': startedAt },
+            },
+          }
+        : {}),
+    });
   if (!(await writeIfCondition(() => update(true)))) await update(false);
 }
 
@@ -296,15 +270,9 @@ export async function listDueAutomodSyncs(atIso: string): Promise<DueAutomodSync
 /** Moves a due sync to `dueAt` if it is still where it was seen: false when another sweep (or the sync) moved it first. */
 export async function claimAutomodSync(communityId: string, seenKey: string, dueAt: string): Promise<boolean> {
   return writeIfCondition(() =>
-    ddb().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: moderationPlatformKey(communityId),
-        ...platformRecords.update({
-          set: { ...automodSyncDueIndexKey(communityId, dueAt) },
-          condition: { expression: 'gsi3sk = :seen', values: { ':seen': seenKey } },
-        }),
-      }),
-    ),
+    updatePlatform(communityId, {
+      set: { ...automodSyncDueIndexKey(communityId, dueAt) },
+      condition: { expression: 'gsi3sk = :seen', values: { ':seen': seenKey } },
+    }),
   );
 }
