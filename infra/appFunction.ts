@@ -60,7 +60,9 @@ export class AppFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       tracing: lambda.Tracing.ACTIVE,
-      environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+      // No --enable-source-maps: Node would decode the bundle's map at every cold start. The map ships
+      // beside index.js and the logger reads it when it writes an error's stack (shared/observability/sourceMappedStack.ts).
+      environment: props.environment,
       bundling: props.sideFiles?.length
         ? { ...STACK_BUNDLING, commandHooks: sideFileHooks(props.sideFiles) }
         : STACK_BUNDLING,

@@ -93,8 +93,8 @@ interface Sample {
 }
 
 /**
- * One cold start as Lambda has it: a fresh Node process (with --enable-source-maps, as the stack
- * sets), require of the bundle, then the first invocation. Process start-up itself is excluded, as
+ * One cold start as Lambda has it: a fresh Node process (no --enable-source-maps, as the stack runs
+ * it), require of the bundle, then the first invocation. Process start-up itself is excluded, as
  * it is the same for every function.
  */
 async function coldOnce(
@@ -117,7 +117,7 @@ async function coldOnce(
     POWERTOOLS_LOG_LEVEL: 'WARN',
     POWERTOOLS_METRICS_DISABLED: 'true',
   };
-  const { stdout } = await run(process.execPath, ['--enable-source-maps', '-e', script], { env, encoding: 'utf8' });
+  const { stdout } = await run(process.execPath, ['-e', script], { env, encoding: 'utf8' });
   const parsed = JSON.parse(stdout) as { load: number; first: number; result: unknown };
   if (!call.expect(parsed.result))
     throw new Error(

@@ -1,4 +1,5 @@
 import { Logger } from '@aws-lambda-powertools/logger';
+import { mapErrorStacks } from './sourceMappedStack';
 
 export const SERVICE_NAME = 'outreach-intelligence';
 
@@ -9,6 +10,7 @@ export const SERVICE_NAME = 'outreach-intelligence';
  * set by the local runtime, indents the lines for people reading a terminal.
  *
  * What goes in a line is ids, routes, counts and reasons: never a request body, a header, a key,
- * a secret or an e-mail address (test/e2e/logging.test.ts checks a run for them).
+ * a secret or an e-mail address (test/e2e/logging.test.ts checks a run for them). An error's stack
+ * is written in source terms (sourceMappedStack.ts), though the functions run without source maps.
  */
-export const logger = new Logger({ serviceName: SERVICE_NAME });
+export const logger = new Logger({ serviceName: SERVICE_NAME, jsonReplacerFn: mapErrorStacks });

@@ -93,7 +93,7 @@ describe('functions', () => {
     expect(functionNames().sort()).toEqual(Object.keys(FUNCTIONS).sort());
   });
 
-  it('run Node.js 22 on arm64 with source maps enabled and their own log group with a retention', () => {
+  it('run Node.js 22 on arm64 without source maps at start-up and with their own log group with a retention', () => {
     const logGroups = s.resources('AWS::Logs::LogGroup');
     for (const name of functionNames()) {
       const { Properties: fn } = s.resources('AWS::Lambda::Function')[fnId(name)];
@@ -103,7 +103,8 @@ describe('functions', () => {
         Handler: 'index.handler',
         TracingConfig: { Mode: 'Active' },
       });
-      expect(fn.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
+      // The logger maps the stacks it writes; Node decoding the map at every cold start costs each one.
+      expect(fn.Environment?.Variables?.NODE_OPTIONS, name).toBeUndefined();
       const logGroupId = fn.LoggingConfig.LogGroup.Ref;
       expect(logGroups[logGroupId].Properties.RetentionInDays, name).toBe(30);
     }
