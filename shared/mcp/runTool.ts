@@ -27,6 +27,8 @@ const invalid = (path: string, message: string) =>
 const queryNumber = (value: unknown): number =>
   typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
 
+const isBlank = (value: unknown): boolean => value === undefined || (typeof value === 'string' && value.trim() === '');
+
 const isCount = (value: unknown, min: number, max: number): value is number =>
   typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 
@@ -65,9 +67,12 @@ export async function runTool(
   const caps: Record<string, number> = { ...(tool.pagedByRoute ? { limit: MAX_PAGE } : {}), ...tool.caps };
   for (const [name, cap] of Object.entries(caps)) {
     // The route coerces query text to a number, so "100" is read as 100: the cap holds for both.
+    // Blank text is "not given" to the route (its own default, which may pass the cap): so it is here.
     // Anything else (not a number at all) is the route's to judge, as over HTTP.
-    if (args[name] === undefined && name === 'limit') args[name] = cap;
-    else if (queryNumber(args[name]) > cap) return invalid(name, `at most ${cap} a call`);
+    if (isBlank(args[name])) {
+      if (name === 'limit') args[name] = cap;
+      else delete args[name];
+    } else if (queryNumber(args[name]) > cap) return invalid(name, `at most ${cap} a call`);
   }
   if (!tool.operationId) return successResult(packagePage(page.offset, page.limit), {});
 

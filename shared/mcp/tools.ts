@@ -95,9 +95,11 @@ export const TOOLS: readonly ToolDef[] = [
     title: 'Run a quoted expansion',
     kind: 'spend',
     operationId: 'expandIntelligence',
+    // The expansion answers its records inline: paged as a stored result's are.
+    recordsAt: [['records']],
     description:
       `Runs a quoted expansion of a stored result (pro): contact_unlock (per contact by tier; contacts already unlocked are free), increase_limit or network_depth. ${SPEND_NOTE} ` +
-      'Next: get_intelligence_result with the new result_id.',
+      'Its records come at most 25 a call (limit, offset; _meta.page says what is left). Next: get_intelligence_result with the new result_id for the rest.',
   },
   {
     name: 'list_results',

@@ -324,6 +324,45 @@ describe('an agent speaking only MCP', () => {
       expect(errorCode(await call(client, name, { limit: '100' })), name).toBe('validation_error');
     expect(errorCode(await call(client, 'get_moderation_status', { include_logs: '50' }))).toBe('validation_error');
     expect(ok(await call(client, 'list_results', { limit: '10' }))).toMatchObject({ limit: 10 });
+    // Blank text is "not given" to a route, whose own default (50) would pass the cap: here it is the cap.
+    for (const name of ['list_results', 'list_jobs'])
+      for (const limit of ['', '  '])
+        expect(ok(await call(client, name, { limit })), `${name} ${JSON.stringify(limit)}`).toMatchObject({
+          limit: 25,
+        });
+  });
+
+  it('pages an expansion’s records 25 at a time; a later page is a replay that charges nothing', async () => {
+    const { user, key } = await api.newUser({ tier: 'pro', credits: 100_000 });
+    const client = await mcpClient(api.baseUrl, key);
+    const package_id = 'builder-discovery-v1';
+    const slots = { category: 'smart-contract-engineer', limit: 50 };
+    const quote = ok(await call(client, 'quote_package', { package_id, slots }));
+    const run = ok(await call(client, 'execute_package', { package_id, slots, quote_token: quote.quote_token }));
+    expect(run.records_count).toBeGreaterThan(25);
+    const expansion = {
+      parent_result_id: run.result_id,
+      expansion_type: 'contact_unlock',
+      expansion_params: { selection: { mode: 'top_n', n: run.records_count }, contact_tier: 'email' },
+    };
+    const unlockQuote = ok(await call(client, 'quote_package', { package_id, expansion_scope: expansion }));
+    const spend = { ...expansion, quote_token: unlockQuote.quote_token };
+    const first = await call(client, 'expand_result', spend);
+    expect(ok(first).records).toHaveLength(25);
+    expect(first._meta?.page).toEqual({
+      offset: 0,
+      limit: 25,
+      returned: 25,
+      total: run.records_count,
+      next_offset: 25,
+    });
+    expect(first._meta?.credits.charged).toBe(unlockQuote.credits);
+    const rest = await call(client, 'expand_result', { ...spend, offset: 25 });
+    expect(ok(rest).records).toHaveLength(run.records_count - 25);
+    expect(rest._meta?.credits.charged).toBe(0);
+    const ids = [...ok(first).records, ...ok(rest).records].map((r: { record_id: string }) => r.record_id);
+    expect(new Set(ids).size).toBe(run.records_count);
+    expect(await available(user.id)).toBe(100_000 - run.credits_charged - unlockQuote.credits);
   });
 });
 
