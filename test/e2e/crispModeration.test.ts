@@ -457,6 +457,32 @@ describe('blocks: undo and the end of a mute', () => {
     await settle();
     expect(crisp.calls.filter((c) => c.method === 'PATCH' && c.path.includes(websiteId))).toEqual([]);
   });
+  it('an undo while the action itself still waits out a limit is refused (it would be applied again after): once applied, the undo goes through', async () => {
+    const { key, community, websiteId } = await activatedWebsite();
+    const session = newSession();
+    await post(visitorSays(websiteId, session, SPAM).body);
+    await settle();
+    crisp.reset();
+    crisp.limitNext(/\/message\/\d+$/, 420, 2);
+    await post(visitorSays(websiteId, session, 'claim your airdrop now').body);
+    for (let i = 0; i < 100 && !crisp.calls.some((c) => c.method === 'DELETE'); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    const ban = (await status(key, community.id)).audit_logs.find((l: { action: string }) => l.action === 'ban');
+    expect(ban.delivery.status).toBe('pending');
+    const early = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${ban.id}/undo`, { key });
+    expect(early.status).toBe(422);
+    expect(early.body.error.code).toBe('invalid_state');
+    await settle();
+    expect(crisp.isBlocked(websiteId, session)).toBe(true);
+    const undo = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${ban.id}/undo`, { key });
+    expect(undo.body).toMatchObject({ action: 'ban', delivery: 'delivered' });
+    await settle();
+    expect(crisp.calls.filter((c) => c.method === 'PATCH').map((c) => c.body)).toEqual([
+      { blocked: true },
+      { blocked: false },
+    ]);
+    expect(crisp.isBlocked(websiteId, session)).toBe(false);
+  });
 });
 
 describe('Crisp limits and credentials', () => {

@@ -336,6 +336,24 @@ describe('moderating replies', () => {
     expect(actions()).toEqual([]);
     expect(x.isHidden(after)).toBe(false);
   });
+  it('undo of an events-endpoint entry whose ids are not X ids is a 422 that reaches nothing on X', async () => {
+    const { key, community } = await connected();
+    const event = {
+      event_id: 'abc',
+      type: 'message',
+      user: { id: 'u1' },
+      text: SCAM,
+      sent_at: new Date().toISOString(),
+    };
+    await call('POST', `${BASE}/communities/${community.id}/events`, { key, body: { events: [event] } });
+    const [entry] = (await status(key, community.id)).audit_logs;
+    expect(entry).toMatchObject({ event_id: 'abc' });
+    x.reset();
+    const undone = await call('POST', `${BASE}/communities/${community.id}/audit-logs/${entry.id}/undo`, { key });
+    expect(undone.status).toBe(422);
+    expect(undone.body.error).toMatchObject({ code: 'invalid_state', message: expect.stringContaining('Not an X') });
+    expect(actions()).toEqual([]);
+  });
 });
 
 describe('the minute schedule', () => {

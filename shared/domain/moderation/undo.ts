@@ -14,7 +14,7 @@ import { getPlatformRecord } from '#shared/store/platformRepo';
 import type { PlannedCall } from '#shared/store/platformCallsRepo';
 import type { UndoTarget } from './platforms/platform';
 import { requireCommunity } from './communityReads';
-import { runDelivery, scheduleDelivery, undoDeliveryId } from './platformCallRunner';
+import { decisionDeliveryId, runDelivery, scheduleDelivery, undoDeliveryId } from './platformCallRunner';
 import { PLATFORMS } from './platforms/registry';
 import { RetryLater, sendPlatformMessages } from './platformMessages';
 
@@ -27,8 +27,17 @@ export async function undoAction(userId: string, communityId: string, auditId: s
     PLATFORMS[community.type].undo;
   const lift = Object.hasOwn(undoes, action) ? undoes[action] : null;
   if (!lift) throw new UnprocessableError('invalid_state', `A ${action} cannot be undone on ${community.type}.`);
-  const record = await getPlatformRecord(communityId);
-  const calls = lift({ communityId, record, userId: entry.user_id, eventId: entry.event_id });
+  const [record, decision] = await Promise.all([
+    getPlatformRecord(communityId),
+    getDelivery(communityId, decisionDeliveryId(entry.event_id)),
+  ]);
+  // Its own calls still to go out (waiting on a rate limit) would apply the action again after the undo.
+  if (decision?.status === 'pending')
+    throw new UnprocessableError(
+      'invalid_state',
+      'This action is still being applied on the platform: undo it once its delivery is no longer pending.',
+    );
+  const calls = lift({ communityId, record, userId: entry.user_id, eventId: entry.event_id, decision });
   if (!calls?.length)
     throw new UnprocessableError(
       'invalid_state',

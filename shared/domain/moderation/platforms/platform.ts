@@ -9,7 +9,7 @@
 import type { PlatformSetting } from '#shared/config/config';
 import type { PortOutcome } from '#shared/adapters/platforms/platformPort';
 import type { CommunityRecord } from '#shared/store/communitiesRepo';
-import type { PlannedCall } from '#shared/store/platformCallsRepo';
+import type { Delivery, PlannedCall } from '#shared/store/platformCallsRepo';
 import type { PlatformRecord } from '#shared/store/platformRepo';
 import type { PenaltyAction } from '../actions';
 import type { CommunityType } from '../communityTypes';
@@ -81,6 +81,11 @@ export interface UndoTarget {
   record: PlatformRecord;
   userId: string;
   eventId: string;
+  /**
+   * The calls the service itself sent for the decision in this community, if it sent any (an entry
+   * that came in through the events endpoint has none): proof that the event's item is this community's.
+   */
+  decision?: Delivery;
 }
 
 /** A field of the platform record holding a place's id on the platform. */

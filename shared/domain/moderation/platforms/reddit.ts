@@ -5,6 +5,7 @@
  * whole deployment; decisions become removals, distinguished warning replies, our own mutes, bans and
  * modmail alerts (reddit/calls.ts); undo approves the item again and lifts a ban or our mute.
  */
+import { UnprocessableError } from '#shared/domain/errors';
 import { getPlatformRecord } from '#shared/store/platformRepo';
 import { pollCommunityNow } from '../polling';
 import { REDDIT_DECISION_CALLS, REDDIT_UNDO_CALLS, redditAlertCall, type RedditTarget } from './reddit/calls';
@@ -37,8 +38,20 @@ async function pollInbox() {
   return bot ? readRedditInbox(bot) : undefined;
 }
 
-const undoIn = (action: keyof typeof REDDIT_UNDO_CALLS) => (t: UndoTarget) =>
-  t.record.boundId ? REDDIT_UNDO_CALLS[action](t.record.boundId, t.communityId, t.userId, t.eventId) : undefined;
+/**
+ * The bot moderates every customer's subreddit and Reddit's approve takes an item's id alone: only an
+ * item this community's own decision acted on (read from its subreddit by the poll) is approved again.
+ * An entry from the events endpoint names whatever id its sender chose.
+ */
+const undoIn = (action: keyof typeof REDDIT_UNDO_CALLS) => (t: UndoTarget) => {
+  if (!t.record.boundId) return undefined;
+  if (!t.decision)
+    throw new UnprocessableError(
+      'invalid_state',
+      'Only what the service did on Reddit itself can be undone there: this entry came in through the events endpoint.',
+    );
+  return REDDIT_UNDO_CALLS[action](t.record.boundId, t.communityId, t.userId, t.eventId);
+};
 
 export const reddit = definePlatform<RedditTarget, RedditCredentials>({
   type: 'reddit',

@@ -7,6 +7,7 @@
  * named at send time by the session the call runs in.
  */
 import type { XMethod } from '#shared/adapters/platforms/xApi';
+import { UnprocessableError } from '#shared/domain/errors';
 import type { PenaltyAction } from '../../actions';
 
 export interface XCall {
@@ -18,10 +19,14 @@ export interface XCall {
 
 export const X_ME = '{me}';
 
-/** Ids are X snowflakes; anything else must never reach a route. */
+/**
+ * Ids are X snowflakes; anything else must never reach a route. The poll only reads snowflakes; an
+ * entry from the events endpoint may name anything, and undoing it is refused, not a failure.
+ */
 const SNOWFLAKE = /^\d{1,20}$/;
 function idOf(value: string, what: string): string {
-  if (!SNOWFLAKE.test(value)) throw new Error(`Not an X ${what} id`);
+  if (!SNOWFLAKE.test(value))
+    throw new UnprocessableError('invalid_state', `Not an X ${what} id: there is nothing on X to act on.`);
   return value;
 }
 
