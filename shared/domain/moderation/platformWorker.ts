@@ -1,5 +1,6 @@
 /** The worker's side of platform moderation: one queue record, one delivery or one AutoMod sync. */
-import { parsePlatformMessage, RetryLater, sendPlatformMessages, type PlatformMessage } from './platformMessages';
+import { parsePlatformMessage } from './platformMessageSchema';
+import { RetryLater, sendPlatformMessages, type PlatformMessage } from './platformMessages';
 import { runDelivery } from './platformCallRunner';
 import { syncAutomod } from './discordAutomod';
 import { runPoll } from './polling';
