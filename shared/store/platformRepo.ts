@@ -44,6 +44,8 @@ export interface PlatformRecord {
   automodOwner?: string;
   /** The activation message (a Reddit private message's fullname) whose confirmation this community's reply went to. */
   activationReplyTo?: string;
+  /** Until when the read that claimed the reply holds it (ms); absent once the reply was sent. */
+  activationReplyUntil?: number;
 }
 
 /** Created and changed by updates (each sets the entity name): one item per community. */
@@ -191,17 +193,46 @@ export async function advanceAuditCursor(communityId: string, cursor: string): P
 }
 
 /**
- * Claims the confirmation of one activation message: true for the one caller that records it first,
- * so two reads of the message at once (the minute's poll and a POST /sync) send one reply.
+ * How long a read holds the confirmation it claimed. A read that stopped before sending it (the process
+ * ended) leaves the claim to lapse: the next read of the still unread message claims it and sends it.
  */
-export async function claimActivationReply(communityId: string, messageId: string): Promise<boolean> {
-  return writeIfCondition(() =>
+const ACTIVATION_REPLY_LEASE_MS = 120_000;
+
+/**
+ * Claims the confirmation of one activation message, so two reads of the message at once (the minute's
+ * poll and a POST /sync) send one reply: `claimed` for the read that is to send it; `sent` once one
+ * was sent; `held` while another read holds it (that message stays unread until the outcome is known).
+ */
+export async function claimActivationReply(
+  communityId: string,
+  messageId: string,
+  nowMs: number,
+): Promise<'claimed' | 'sent' | 'held'> {
+  const claimed = await writeIfCondition(() =>
     updatePlatform(communityId, {
-      set: { entity: platformRecords.name, activationReplyTo: messageId },
-      condition: {
-        expression: 'attribute_not_exists(activationReplyTo) OR activationReplyTo <> :m',
-        values: { ':m': messageId },
+      set: {
+        entity: platformRecords.name,
+        activationReplyTo: messageId,
+        activationReplyUntil: nowMs + ACTIVATION_REPLY_LEASE_MS,
       },
+      // A sent reply has no lease left (activationReplyUntil removed), so it is never claimed again.
+      condition: {
+        expression: 'attribute_not_exists(activationReplyTo) OR activationReplyTo <> :m OR activationReplyUntil < :now',
+        values: { ':m': messageId, ':now': nowMs },
+      },
+    }),
+  );
+  if (claimed) return 'claimed';
+  const { activationReplyTo, activationReplyUntil } = await getPlatformRecord(communityId);
+  return activationReplyTo === messageId && activationReplyUntil === undefined ? 'sent' : 'held';
+}
+
+/** The claimed confirmation went out: no later read sends it again. */
+export async function markActivationReplySent(communityId: string, messageId: string): Promise<void> {
+  await writeIfCondition(() =>
+    updatePlatform(communityId, {
+      remove: ['activationReplyUntil'],
+      condition: { expression: 'activationReplyTo = :m', values: { ':m': messageId } },
     }),
   );
 }
@@ -210,7 +241,7 @@ export async function claimActivationReply(communityId: string, messageId: strin
 export async function releaseActivationReply(communityId: string, messageId: string): Promise<void> {
   await writeIfCondition(() =>
     updatePlatform(communityId, {
-      remove: ['activationReplyTo'],
+      remove: ['activationReplyTo', 'activationReplyUntil'],
       condition: { expression: 'activationReplyTo = :m', values: { ':m': messageId } },
     }),
   );

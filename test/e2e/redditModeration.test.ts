@@ -18,6 +18,7 @@ import { redditRateBudgetKey } from '#shared/store/keys';
 import { readRedditInbox } from '#shared/domain/moderation/platforms/reddit/inbox';
 import { redditBot } from '#shared/domain/moderation/platforms/reddit/client';
 import { reloadConfig } from '#shared/config/config';
+import { claimActivationReply, releaseActivationReply } from '#shared/store/platformRepo';
 
 const BOT = 'OutreachModBot';
 const CLIENT_ID = `reddit-e2e-${randomUUID().slice(0, 8)}`;
@@ -192,6 +193,27 @@ describe('Reddit activation from the inbox', () => {
       ],
       ['/api/read_message', { api_type: 'json', id: message }],
     ]);
+  });
+
+  it('a read that stopped between claiming the confirmation and sending it: the message stays unread until its claim lapses, then the next read sends it', async () => {
+    const { community } = await redditCommunity();
+    const sub = newSub();
+    reddit.addSubreddit(sub, ['alice']);
+    const message = reddit.privateMessage('alice', `/activate ${community.activation_token} r/${sub}`);
+    const confirmations = () => reddit.calls.filter((c) => c.path === '/api/comment').map((c) => c.form.thing_id);
+    // A read claimed the reply just now and is (as far as anyone knows) still sending it.
+    expect(await claimActivationReply(community.id, message, Date.now())).toBe('claimed');
+    expect(await readRedditInbox((await redditBot())!)).toMatchObject({ read: 0, activated: 0 });
+    expect(confirmations()).toEqual([]);
+    expect(reddit.unreadCount()).toBe(1);
+    // That read stopped: two minutes on, its claim has lapsed and the next read sends the reply, once.
+    expect(await claimActivationReply(community.id, message, Date.now() - 121_000)).toBe('held');
+    await releaseActivationReply(community.id, message);
+    expect(await claimActivationReply(community.id, message, Date.now() - 121_000)).toBe('claimed');
+    expect(await readRedditInbox((await redditBot())!)).toMatchObject({ read: 1, activated: 1 });
+    expect(confirmations()).toEqual([message]);
+    expect(reddit.unreadCount()).toBe(0);
+    expect(await claimActivationReply(community.id, message, Date.now())).toBe('sent');
   });
 
   it('a sender who is not a moderator is refused with a reply, and nothing is bound', async () => {

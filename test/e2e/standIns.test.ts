@@ -198,24 +198,30 @@ describe('the polled platforms: a sample is an item in the stand-in, read by the
     await runPollSchedule();
     await api.ports.queue.drained();
     // The poll reads the inbox and both listings; the scam (a new account's first item) is a mute:
-    // removed as spam, and the moderators alerted by modmail.
-    expect(callsFrom('reddit', before)).toEqual([
+    // removed as spam, and the moderators alerted by modmail (two deliveries, in either order).
+    const polled = callsFrom('reddit', before);
+    expect(polled.slice(0, 3)).toEqual([
       ['GET', '/message/unread', { limit: '100', raw_json: '1' }],
       ['GET', `/r/${sub}/new`, { limit: '100', raw_json: '1' }],
       ['GET', `/r/${sub}/comments`, { limit: '100', raw_json: '1' }],
-      ['POST', '/api/remove', { api_type: 'json', id: scam.body.submission, spam: 'true' }],
-      [
-        'POST',
-        '/api/mod/conversations',
-        {
-          api_type: 'json',
-          srName: sub,
-          subject: `Moderation: mute applied to ${SAMPLE_REDDIT.member}`,
-          body: `Moderation: mute applied to ${SAMPLE_REDDIT.member}`,
-          isAuthorHidden: 'false',
-        },
-      ],
     ]);
+    expect(polled.slice(3)).toHaveLength(2);
+    expect(polled.slice(3)).toEqual(
+      expect.arrayContaining([
+        ['POST', '/api/remove', { api_type: 'json', id: scam.body.submission, spam: 'true' }],
+        [
+          'POST',
+          '/api/mod/conversations',
+          {
+            api_type: 'json',
+            srName: sub,
+            subject: `Moderation: mute applied to ${SAMPLE_REDDIT.member}`,
+            body: `Moderation: mute applied to ${SAMPLE_REDDIT.member}`,
+            isAuthorHidden: 'false',
+          },
+        ],
+      ]),
+    );
     // And the server prints it as it arrives.
     const removal = await printedFor('reddit', 'POST /api/remove ');
     expect(removal).toHaveLength(1);

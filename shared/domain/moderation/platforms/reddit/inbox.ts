@@ -5,9 +5,15 @@
  * subreddit's moderator list, accepts the invitation, binds the subreddit and answers the message;
  * every message read is marked read, so it is handled once.
  */
+import { now } from '#shared/adapters/ports';
 import { getCommunity } from '#shared/store/communitiesRepo';
 import { communityByActivationToken } from '#shared/store/platformRepo';
-import { boundCommunity, claimActivationReply, releaseActivationReply } from '#shared/store/platformRepo';
+import {
+  boundCommunity,
+  claimActivationReply,
+  markActivationReplySent,
+  releaseActivationReply,
+} from '#shared/store/platformRepo';
 import { bindModeratedPlace } from '../binding';
 import { isTransient, type CallOutcome } from '#shared/adapters/platforms/result';
 import { markCommunityActivated } from '#shared/domain/moderation/activation';
@@ -18,7 +24,8 @@ import { subredditKey, type RedditListing } from './listing';
 /** `/activate <token> r/<name>`; subreddit names are 3-21 letters, digits and underscores (a few old ones 2). */
 const ACTIVATE = /^\/activate\s+(\S+)\s+\/?r\/([A-Za-z0-9_]{2,21})\/?$/i;
 
-export type ActivationResult = 'activated' | 'refused' | 'ignored' | 'retry';
+/** `owed`: another read is sending this message's confirmation; the message stays unread until it has. */
+export type ActivationResult = 'activated' | 'refused' | 'ignored' | 'retry' | 'owed';
 
 export interface InboxReport {
   read: number;
@@ -62,6 +69,7 @@ export async function readRedditInbox(bot: RedditBot): Promise<InboxReport> {
     const result = await activateFrom(bot, message);
     // A message met with a rate limit stays unread and is read again next time.
     if (result === 'retry') break;
+    if (result === 'owed') continue;
     done.push(message.name);
     if (result === 'activated') report.activated += 1;
     if (result === 'refused') report.refused += 1;
@@ -111,10 +119,15 @@ async function activateFrom(bot: RedditBot, message: PrivateMessage): Promise<Ac
   if ((await bindModeratedPlace(community, subredditKey(subreddit))) === 'taken')
     return reply(REPLIES.takenByOther(subreddit), 'refused');
   await markCommunityActivated(community, token);
-  // Both reads of a message read at once get this far: the one that claims the reply sends it.
-  if (!(await claimActivationReply(community.id, message.name))) return 'activated';
+  // Both reads of a message read at once get this far: the one that claims the reply sends it. The
+  // message is marked read only once the reply went out, so a read that stops before sending it owes
+  // nothing lost: its claim lapses and a later read of the unread message sends it.
+  const claim = await claimActivationReply(community.id, message.name, now().getTime());
+  if (claim === 'sent') return 'activated';
+  if (claim === 'held') return 'owed';
   const confirmed = await reply(REPLIES.activated(subreddit), 'activated');
   if (confirmed === 'retry') await releaseActivationReply(community.id, message.name);
+  else await markActivationReplySent(community.id, message.name);
   return confirmed;
 }
 
