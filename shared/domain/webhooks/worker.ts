@@ -1,6 +1,6 @@
 import { dispatchEvent } from './dispatch';
 import { deliverOnce } from './deliveryAttempt';
-import { parseWebhookMessage, type WebhookMessage } from './messages';
+import { parseWebhookMessage, type WebhookMessage } from './messageSchema';
 
 const HANDLERS: { [K in WebhookMessage['kind']]: (m: Extract<WebhookMessage, { kind: K }>) => Promise<unknown> } = {
   'webhook.dispatch': (m) => dispatchEvent(m.user_id, m.event_id),
