@@ -58,6 +58,11 @@ export interface Delivery {
   /** The audit entry the delivery belongs to, when there is one. */
   auditId?: string;
   eventId?: string;
+  /**
+   * The place on the platform the calls act in, where they do not name it themselves: a Reddit
+   * item's subreddit (its removal names only the item).
+   */
+  place?: string;
   calls: PlannedCall[];
   outcomes: (CallRecord | null)[];
   status: DeliveryStatus;

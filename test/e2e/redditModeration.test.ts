@@ -18,7 +18,7 @@ import { redditRateBudgetKey } from '#shared/store/keys';
 import { readRedditInbox } from '#shared/domain/moderation/platforms/reddit/inbox';
 import { redditBot } from '#shared/domain/moderation/platforms/reddit/client';
 import { reloadConfig } from '#shared/config/config';
-import { claimActivationReply, releaseActivationReply } from '#shared/store/platformRepo';
+import { claimActivationReply, releaseActivationReply, updatePlatformRecord } from '#shared/store/platformRepo';
 
 const BOT = 'OutreachModBot';
 const CLIENT_ID = `reddit-e2e-${randomUUID().slice(0, 8)}`;
@@ -434,6 +434,23 @@ describe('Reddit moderation by polling', () => {
     await settle();
     expect(writes()).toEqual([]);
   });
+  it('an item removed in a subreddit the community no longer moderates is not approved by its undo', async () => {
+    const { key, community, sub } = await activated();
+    const spam = reddit.post(sub, 'spammer8', SCAM);
+    await sync(key, community.id);
+    await settle();
+    expect(reddit.item(spam)?.removed).toBe(true);
+    const entry = (await status(key, community.id)).audit_logs.find((l: { event_id: string }) => l.event_id === spam);
+    // The community moved on to another subreddit (its binding is what a new activation writes).
+    await updatePlatformRecord(community.id, { boundId: `${sub.toLowerCase()}_next` });
+    reddit.reset();
+    const undo = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${entry.id}/undo`, { key });
+    expect(undo.status).toBe(422);
+    expect(undo.body.error.message).toContain(`r/${sub.toLowerCase()}`);
+    expect(writes()).toEqual([]);
+    expect(reddit.item(spam)?.approved_by).not.toBe(BOT);
+  });
+
   it('an entry from the events endpoint cannot be undone on Reddit: another customer could name any item the bot moderates', async () => {
     const victim = await activated();
     const spam = reddit.post(victim.sub, 'spammer7', SCAM);

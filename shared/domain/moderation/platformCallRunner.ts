@@ -47,6 +47,8 @@ export interface DeliveryPlan {
   purpose: string;
   auditId?: string;
   eventId?: string;
+  /** Where the calls act, when they do not say (Delivery.place). */
+  place?: string;
   calls: PlannedCall[];
   /** observe mode: recorded, never sent. */
   observe: boolean;
@@ -65,6 +67,7 @@ export async function scheduleDelivery(plan: DeliveryPlan): Promise<boolean> {
     purpose: plan.purpose,
     ...(plan.auditId ? { auditId: plan.auditId } : {}),
     ...(plan.eventId ? { eventId: plan.eventId } : {}),
+    ...(plan.place ? { place: plan.place } : {}),
     calls: plan.calls,
     outcomes: plan.calls.map(() => null),
     status: plan.observe ? 'observe' : 'pending',

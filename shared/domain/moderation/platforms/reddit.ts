@@ -40,8 +40,9 @@ async function pollInbox() {
 
 /**
  * The bot moderates every customer's subreddit and Reddit's approve takes an item's id alone: only an
- * item this community's own decision acted on (read from its subreddit by the poll) is approved again.
- * An entry from the events endpoint names whatever id its sender chose.
+ * item this community's own decision acted on (read from its subreddit by the poll) is approved again,
+ * and only while that subreddit is still the one it is bound to. An entry from the events endpoint
+ * names whatever id its sender chose.
  */
 const undoIn = (action: keyof typeof REDDIT_UNDO_CALLS) => (t: UndoTarget) => {
   if (!t.record.boundId) return undefined;
@@ -49,6 +50,12 @@ const undoIn = (action: keyof typeof REDDIT_UNDO_CALLS) => (t: UndoTarget) => {
     throw new UnprocessableError(
       'invalid_state',
       'Only what the service did on Reddit itself can be undone there: this entry came in through the events endpoint.',
+    );
+  // A delivery planned before deliveries recorded their subreddit has no place: its community's own, then as now.
+  if (t.decision.place !== undefined && t.decision.place !== t.record.boundId)
+    throw new UnprocessableError(
+      'invalid_state',
+      `This action was taken in r/${t.decision.place}, which this community no longer moderates.`,
     );
   return REDDIT_UNDO_CALLS[action](t.record.boundId, t.communityId, t.userId, t.eventId);
 };

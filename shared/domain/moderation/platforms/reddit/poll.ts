@@ -129,6 +129,8 @@ async function moderateItems(bot: RedditBot, polled: PolledSubreddit, things: Re
       deliveryId: decisionDeliveryId(decision.event_id),
       purpose: enforcingMute ? 'muted' : decision.action,
       eventId: decision.event_id,
+      // An undo approves the item by its id alone: it checks the item is still in the bound subreddit.
+      place: subreddit,
       calls,
       observe,
     });
