@@ -7,6 +7,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { API_GROUPS } from '#shared/schemas/groups';
 import { platformSecretNames } from '#shared/adapters/platformCredentials';
+import { requiredSettingsOf } from '#shared/adapters/functionWiring';
 import { AppFunction } from './appFunction';
 import { DataTable } from './dataTable';
 import { type FunctionName, needsOf, timeoutOf } from './functionCatalog';
@@ -187,9 +188,13 @@ export class OutreachIntelligenceStack extends Stack {
       deadLetterQueues: { Pipeline: pipeline.deadLetterQueue, Webhook: webhooks.deadLetterQueue },
       alarmEmail: props.alarmEmail,
     });
-    // Rendered events link to the API (a growth run's export URLs): the custom domain when one is
-    // configured (every function already has it), API Gateway's own address otherwise.
-    if (!props.publicBaseUrl) fn('webhook-sender').addEnvironment('PUBLIC_BASE_URL', this.api.baseUrl);
+    // Rendered events link to the API (a growth run's export URLs), and every function that dispatches
+    // the outbox renders them (the webhook sender, and the renewals' sweep): the custom domain when one
+    // is configured (every function already has it), API Gateway's own address otherwise.
+    if (!props.publicBaseUrl)
+      for (const name of names)
+        if (requiredSettingsOf(name).includes('PUBLIC_BASE_URL'))
+          fn(name).addEnvironment('PUBLIC_BASE_URL', this.api.baseUrl);
 
     new CfnOutput(this, 'ApiBaseUrl', { value: this.api.baseUrl, description: 'Base URL of the API (…/api/v1)' });
     new CfnOutput(this, 'TableName', {

@@ -83,21 +83,22 @@ export const FUNCTION_WIRING = {
   'webhook-sender': { table: 'readWrite', ports: ['webhookQueue', 'events', 'hostResolver'] },
 } as const satisfies Record<FunctionName, FunctionWiring>;
 
-/** The setting each port's AWS implementation cannot run without (the stack sets it beside the port's grant). */
-export const PORT_SETTINGS: Partial<Record<PortName, RequiredSetting>> = {
-  queue: 'PIPELINE_QUEUE_URL',
-  webhookQueue: 'WEBHOOK_QUEUE_URL',
-  events: 'EVENT_BUS_NAME',
-  encryption: 'TOKEN_KEY_ARN',
+/**
+ * The settings each port's AWS implementation cannot run without (the stack sets them beside the
+ * port's grant). The events port is the outbox's dispatch, which also renders the events' data, and
+ * that links to the API (a growth run's export URLs): so it needs the API's address.
+ */
+export const PORT_SETTINGS: Partial<Record<PortName, readonly RequiredSetting[]>> = {
+  queue: ['PIPELINE_QUEUE_URL'],
+  webhookQueue: ['WEBHOOK_QUEUE_URL'],
+  events: ['EVENT_BUS_NAME', 'PUBLIC_BASE_URL'],
+  encryption: ['TOKEN_KEY_ARN'],
 };
 
 /** What a function's Lambda must be configured with: checked at its cold start (withPorts), set by the stack. */
 export function requiredSettingsOf(name: FunctionName): RequiredSetting[] {
   const wiring = wiringOf(name);
-  const fromPorts = wiring.ports.flatMap((port) => {
-    const setting = PORT_SETTINGS[port];
-    return setting ? [setting] : [];
-  });
+  const fromPorts = wiring.ports.flatMap((port) => PORT_SETTINGS[port] ?? []);
   return [...(wiring.table === 'none' ? [] : (['TABLE_NAME'] as const)), ...fromPorts];
 }
 

@@ -67,6 +67,7 @@ export const REQUIRED_SETTINGS = {
   WEBHOOK_QUEUE_URL: 'webhookQueueUrl',
   EVENT_BUS_NAME: 'eventBusName',
   TOKEN_KEY_ARN: 'tokenKeyArn',
+  PUBLIC_BASE_URL: 'publicBaseUrl',
 } as const satisfies Record<string, keyof Config>;
 export type RequiredSetting = keyof typeof REQUIRED_SETTINGS;
 

@@ -10,7 +10,7 @@ const SYNTH_TIMEOUT_MS = 180_000;
 
 describe('PUBLIC_BASE_URL in the stack', () => {
   it(
-    'is the custom domain given with -c publicBaseUrl in every function, the webhook sender (whose payloads link to the API) included',
+    'is the custom domain given with -c publicBaseUrl in every function, those that render events (whose payloads link to the API) included',
     () => {
       const s = synthesize({ bundle: false, props: { publicBaseUrl: 'https://api.example.com/api/v1' } });
       for (const name of names) expect(envOf(s, name).PUBLIC_BASE_URL, name).toBe('https://api.example.com/api/v1');
@@ -19,14 +19,19 @@ describe('PUBLIC_BASE_URL in the stack', () => {
   );
 
   it(
-    "is API Gateway's own address for the webhook sender alone when no custom domain is set (the others answer from the request's host)",
+    "is API Gateway's own address for the functions that render events (the webhook sender and the renewals' outbox sweep) when no custom domain is set (the others answer from the request's host)",
     () => {
       const s = synthesize({ bundle: false });
       const [restApiId] = Object.keys(s.resources('AWS::ApiGateway::RestApi'));
-      const senderUrl = JSON.stringify(envOf(s, 'webhook-sender').PUBLIC_BASE_URL);
-      expect(senderUrl).toContain(`{"Ref":"${restApiId}"}`);
-      expect(senderUrl).toContain('/api/v1');
-      expect(names.filter((name) => envOf(s, name).PUBLIC_BASE_URL !== undefined)).toEqual(['webhook-sender']);
+      for (const name of ['webhook-sender', 'renewals'] as const) {
+        const url = JSON.stringify(envOf(s, name).PUBLIC_BASE_URL);
+        expect(url, name).toContain(`{"Ref":"${restApiId}"}`);
+        expect(url, name).toContain('/api/v1');
+      }
+      expect(names.filter((name) => envOf(s, name).PUBLIC_BASE_URL !== undefined).sort()).toEqual([
+        'renewals',
+        'webhook-sender',
+      ]);
     },
     SYNTH_TIMEOUT_MS,
   );

@@ -16,6 +16,7 @@ const VARIABLES = [
   'PIPELINE_QUEUE_URL',
   'WEBHOOK_QUEUE_URL',
   'EVENT_BUS_NAME',
+  'PUBLIC_BASE_URL',
   'JOB_EVENTS_POLL_MS',
 ];
 const saved = Object.fromEntries(VARIABLES.map((n) => [n, process.env[n]]));
@@ -59,7 +60,7 @@ describe('configuration', () => {
       'Missing required environment variable EVENT_BUS_NAME',
     );
     expect(() => requireSettings(requiredSettingsOf('renewals'), parseConfig({}))).toThrow(
-      'Missing required environment variables TABLE_NAME, PIPELINE_QUEUE_URL, EVENT_BUS_NAME, WEBHOOK_QUEUE_URL',
+      'Missing required environment variables TABLE_NAME, PIPELINE_QUEUE_URL, EVENT_BUS_NAME, PUBLIC_BASE_URL, WEBHOOK_QUEUE_URL',
     );
     expect(requiredSettingsOf('public')).toEqual([]);
   });
@@ -68,11 +69,17 @@ describe('configuration', () => {
     Object.assign(process.env, { AWS_LAMBDA_FUNCTION_NAME: 'renewals', PIPELINE_QUEUE_URL: 'https://sqs/q' });
     delete process.env.EVENT_BUS_NAME;
     delete process.env.WEBHOOK_QUEUE_URL;
+    delete process.env.PUBLIC_BASE_URL;
     vi.resetModules();
+    // The renewals' outbox sweep renders events, which link to the API: it needs its address.
     await expect(import('#functions/renewals/handler')).rejects.toThrow(
-      'Missing required environment variables EVENT_BUS_NAME, WEBHOOK_QUEUE_URL',
+      'Missing required environment variables EVENT_BUS_NAME, PUBLIC_BASE_URL, WEBHOOK_QUEUE_URL',
     );
-    Object.assign(process.env, { EVENT_BUS_NAME: 'bus', WEBHOOK_QUEUE_URL: 'https://sqs/w' });
+    Object.assign(process.env, {
+      EVENT_BUS_NAME: 'bus',
+      WEBHOOK_QUEUE_URL: 'https://sqs/w',
+      PUBLIC_BASE_URL: 'https://api.example.com/api/v1',
+    });
     vi.resetModules();
     await expect(import('#functions/renewals/handler')).resolves.toHaveProperty('handler');
   });
