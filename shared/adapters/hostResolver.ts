@@ -16,13 +16,38 @@ const literal = (host: string): string | undefined => {
   return isIP(bare) ? bare : undefined;
 };
 
+/**
+ * How long a lookup may take. getaddrinfo has no timeout of its own: a resolver that does not answer
+ * would hold a delivery (or an endpoint's creation) until the function timed out; past this the host
+ * counts as not resolving, and a delivery is tried again later.
+ */
+export const LOOKUP_TIMEOUT_MS = 5_000;
+
+type AddressLookup = (host: string) => Promise<{ address: string }[]>;
+
 /** The operating system's resolver (AWS; also `npm start`, which can reach real receivers). */
 export class SystemResolver implements HostResolver {
+  constructor(
+    private readonly timeoutMs = LOOKUP_TIMEOUT_MS,
+    private readonly addressesOf: AddressLookup = (host) => dns.lookup(host, { all: true, verbatim: true }),
+  ) {}
+
   async lookup(host: string): Promise<string[]> {
     const ip = literal(host);
     if (ip) return [ip];
-    const answers = await dns.lookup(host, { all: true, verbatim: true });
-    return answers.map((a) => a.address);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(Object.assign(new Error(`DNS lookup of ${host} timed out`), { code: 'ETIMEOUT' })),
+        this.timeoutMs,
+      );
+    });
+    try {
+      const answers = await Promise.race([this.addressesOf(host), timedOut]);
+      return answers.map((a) => a.address);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }
 
