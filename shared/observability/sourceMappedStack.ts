@@ -74,8 +74,10 @@ export function sourceMappedStack(stack: string): string {
  * stack in source terms first, so the line's `stack` and `location` name the source.
  */
 export function mapErrorStacks(_key: string, value: unknown): unknown {
+  // Called for every key of every line written: nothing is set up unless the value is an error.
+  if (!(value instanceof Error)) return value;
   const seen = new Set<unknown>();
-  for (let err = value; err instanceof Error && !seen.has(err); err = err.cause) {
+  for (let err: unknown = value; err instanceof Error && !seen.has(err); err = err.cause) {
     seen.add(err);
     if (typeof err.stack === 'string') err.stack = sourceMappedStack(err.stack);
   }
