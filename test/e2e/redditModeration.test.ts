@@ -18,6 +18,7 @@ import { redditRateBudgetKey } from '#shared/store/keys';
 import { readRedditInbox } from '#shared/domain/moderation/platforms/reddit/inbox';
 import { redditBot } from '#shared/domain/moderation/platforms/reddit/client';
 import { reloadConfig } from '#shared/config/config';
+import { claimSyncPoll } from '#shared/store/syncPollsRepo';
 import { claimActivationReply, releaseActivationReply, updatePlatformRecord } from '#shared/store/platformRepo';
 
 const BOT = 'OutreachModBot';
@@ -603,6 +604,23 @@ describe('on-demand polls', () => {
       await new Promise((r) => setTimeout(r, 5100));
       expect((await sync(c.key, c.community.id)).status).toBe(200);
       expect(reddit.calls.length).toBeGreaterThan(afterOther);
+    } finally {
+      process.env.MODERATION_SYNC_INTERVAL_SECONDS = '0';
+      reloadConfig();
+    }
+  });
+
+  it('a sync refused by a claim stamped a moment after its own clock reading waits no longer than the interval', async () => {
+    const c = await activated();
+    process.env.MODERATION_SYNC_INTERVAL_SECONDS = '5';
+    reloadConfig();
+    try {
+      // Two concurrent syncs read the clock, then race to claim: the winner may have read it later.
+      expect((await claimSyncPoll(c.community.id, new Date(Date.now() + 800), 5)).claimed).toBe(true);
+      const refused = await sync(c.key, c.community.id);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBe(5);
+      expect(reddit.calls).toHaveLength(0);
     } finally {
       process.env.MODERATION_SYNC_INTERVAL_SECONDS = '0';
       reloadConfig();

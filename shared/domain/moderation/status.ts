@@ -103,7 +103,10 @@ async function claimPlatformPoll(communityId: string): Promise<void> {
   const at = now();
   const claim = await claimSyncPoll(communityId, at, interval);
   if (claim.claimed) return;
-  const wait = Math.max(1, Math.ceil((Date.parse(claim.polledAt) + interval * 1000 - at.getTime()) / 1000));
+  // A concurrent sync may read the clock before this one and claim after it: its claim then looks a
+  // moment ahead, and never holds longer than the interval.
+  const remaining = Math.ceil((Date.parse(claim.polledAt) + interval * 1000 - at.getTime()) / 1000);
+  const wait = Math.min(interval, Math.max(1, remaining));
   throw new RateLimitedError(
     `This community's platform was polled less than ${interval} s ago; sync again in ${wait} s (the schedule also polls every minute).`,
     wait,
