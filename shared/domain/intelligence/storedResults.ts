@@ -1,6 +1,7 @@
 /**
- * Intelligence results as stored: the stored result (section 8) carries the records; the
- * intelligence record carries the request and the ranking's progress. Both share the result id.
+ * Intelligence results as stored: the stored result (the one GET /results/{result_id} reads,
+ * shared/store/resultsRepo.ts) carries the records; the intelligence record carries the request and
+ * the ranking's progress. Both share the result id.
  */
 import { NotFoundError } from '#shared/domain/errors';
 import { resultDataFrom, resultDataReads } from '#shared/domain/storage/results';
