@@ -27,7 +27,8 @@ const invalid = (path: string, message: string) =>
 const queryNumber = (value: unknown): number =>
   typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
 
-const isBlank = (value: unknown): boolean => value === undefined || (typeof value === 'string' && value.trim() === '');
+/** Not given, as the route reads a query parameter (only empty text; spaces are a value it refuses). */
+const isBlank = (value: unknown): boolean => value === undefined || value === '';
 
 const isCount = (value: unknown, min: number, max: number): value is number =>
   typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
