@@ -518,6 +518,37 @@ describe("AutoMod follows the community's monitoring (AutoMod acts by itself: it
     expect(ours(guild)).toEqual([]);
   });
 
+  it('/activate of an expired community binds nothing; of a suspended one it binds and writes the rules switched off', async () => {
+    for (const state of ['expired', 'suspended'] as const) {
+      const { key, user } = await api.newUser({ credits: 500 });
+      const community = (
+        await api.call('POST', `${BASE}/communities`, {
+          key,
+          body: { name: 'G', project_name: 'Acme', type: 'discord' },
+        })
+      ).body;
+      if (state === 'expired')
+        await api.call('POST', `${BASE}/communities/${community.id}/auto-renew`, { key, body: { auto_renew: false } });
+      expect(await renewNow(user.id, community.id)).toBe(state);
+      const guild = nextSnowflake();
+      const res = await interact(
+        command(guild, 'activate', [{ name: 'token', type: 3, value: community.activation_token }]),
+      );
+      await settle();
+      if (state === 'expired') {
+        expect(res.body.data.content).toBe(
+          'This community has expired and moderates nothing any more: provision a new community and use its token.',
+        );
+        expect(ruleCalls(guild)).toEqual([]);
+      } else {
+        expect(res.body.data.content).toMatch(
+          /^This server is bound, but moderation is off while the community is suspended/,
+        );
+        expect(ours(guild).map((r) => r.enabled)).toEqual(Array(6).fill(false));
+      }
+    }
+  });
+
   it("a guild another community has bound since keeps that community's rules when the old one leaves it", async () => {
     const first = await bound(5000);
     await api.call('POST', `${BASE}/communities/${first.community.id}/auto-renew`, {

@@ -267,3 +267,101 @@ describe('the captcha sweep of a community no longer monitored', () => {
     },
   );
 });
+
+describe('activation of a community that is not paid', () => {
+  /** A Telegram community not bound yet, suspended or expired by the renewal sweep's own write. */
+  async function unpaid(state: 'suspended' | 'expired') {
+    const { key, user } = await api.newUser({ credits: 500 });
+    const community = (
+      await api.call('POST', `${BASE}/communities`, {
+        key,
+        body: { name: 'Acme chat', project_name: 'Acme', type: 'telegram' },
+      })
+    ).body;
+    await CHANGES[state](key, user.id, community.id);
+    return { key, community };
+  }
+
+  it('telegram: /activate of a suspended community binds the group but says moderation is off until paid', async () => {
+    const { key, community } = await unpaid('suspended');
+    const chat = { id: --chatSeq, type: 'supergroup' as const, title: 'Acme' };
+    telegram.setMemberStatus(chat.id, ADMIN.id, 'administrator');
+    await postTelegram(say(chat, ADMIN, `/activate ${community.activation_token}`));
+    await settle();
+    expect(telegram.actions()).toEqual([
+      {
+        method: 'sendMessage',
+        body: {
+          chat_id: chat.id,
+          text: 'This group is bound, but moderation is off while the community is suspended (its renewal is unpaid): it starts once the renewal is paid.',
+        },
+      },
+    ]);
+    const st = await status(key, community.id);
+    expect(st.status).toBe('suspended');
+    expect(st.connection_state).toBe('connected');
+  });
+
+  it('telegram: /activate of an expired community binds nothing and says it has expired', async () => {
+    const { key, community } = await unpaid('expired');
+    const chat = { id: --chatSeq, type: 'supergroup' as const, title: 'Acme' };
+    telegram.setMemberStatus(chat.id, ADMIN.id, 'administrator');
+    await postTelegram(say(chat, ADMIN, `/activate ${community.activation_token}`));
+    await settle();
+    expect(telegram.actions()).toEqual([
+      {
+        method: 'sendMessage',
+        body: {
+          chat_id: chat.id,
+          text: 'This community has expired and moderates nothing any more: provision a new community and use its token.',
+        },
+      },
+    ]);
+    const st = await status(key, community.id);
+    expect(st.status).toBe('expired');
+    expect(st.platform.chat_id).toBeNull();
+  });
+
+  it('crisp: an operator /activate of an expired community binds nothing; of a suspended one, says moderation is off', async () => {
+    for (const state of ['expired', 'suspended'] as const) {
+      const { key, user } = await api.newUser({ credits: 500 });
+      const community = (
+        await api.call('POST', `${BASE}/communities`, {
+          key,
+          body: { name: 'Acme', project_name: 'Acme', type: 'crisp' },
+        })
+      ).body;
+      await CHANGES[state](key, user.id, community.id);
+      const websiteId = randomUUID();
+      const session = `session_${randomUUID()}`;
+      crisp.reset();
+      await api.call(
+        'POST',
+        `${BASE}/crisp`,
+        signCrispHookRequest(CRISP.secret, {
+          website_id: websiteId,
+          event: 'message:received',
+          data: {
+            website_id: websiteId,
+            session_id: session,
+            type: 'text',
+            origin: 'chat',
+            from: 'operator',
+            content: `/activate ${community.activation_token}`,
+            fingerprint: ++fingerprint,
+            user: { nickname: 'Ada', user_id: 'operator-1' },
+            timestamp: Date.now(),
+          },
+          timestamp: Date.now(),
+        }),
+      );
+      await settle();
+      expect(crisp.calls.map((c) => c.body?.content)).toEqual([
+        state === 'expired'
+          ? 'This community has expired and moderates nothing any more: provision a new community and use its token.'
+          : 'This website is bound, but moderation is off while the community is suspended (its renewal is unpaid): it starts once the renewal is paid.',
+      ]);
+      expect((await status(key, community.id)).platform.chat_id).toBe(state === 'expired' ? null : websiteId);
+    }
+  });
+});

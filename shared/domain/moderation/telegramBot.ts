@@ -287,6 +287,9 @@ const COMMAND_REPLIES = {
   not_admin: 'Only an administrator of this chat can do this.',
   not_group: 'Send /activate in the group to moderate, not in a private chat.',
   activated: 'Moderation is on for this group.',
+  suspended:
+    'This group is bound, but moderation is off while the community is suspended (its renewal is unpaid): it starts once the renewal is paid.',
+  expired: 'This community has expired and moderates nothing any more: provision a new community and use its token.',
   alerts: 'Moderation alerts will be posted in this chat.',
   taken: 'This chat already belongs to another moderation community. Remove it there (or delete that community) first.',
 } as const;
@@ -331,10 +334,13 @@ async function runCommand(
   if (command === 'activate' && !isGroup) return replied(await reply('not_group'));
   // In a private chat the sender is the only member; in a group only an administrator may decide.
   if (isGroup && !(await isChatAdmin(chatId, from.id))) return replied(await reply('not_admin'));
+  // An expired community can never moderate again: it takes no place (one it held is free for others).
+  if (community.billingState === 'expired') return replied(await reply('expired'));
   if (command === 'activate') {
     if ((await bindModeratedPlace(community, String(chatId))) === 'taken') return replied(await reply('taken'));
     if (!community.activatedAt) await markCommunityActivated(community, token);
-    await reply('activated');
+    // Bound either way; a suspended community says it does not moderate yet rather than that it does.
+    await reply(community.billingState === 'suspended' ? 'suspended' : 'activated');
     return true;
   }
   if ((await bindAlertPlace(community, String(chatId))) === 'taken') return replied(await reply('taken'));
