@@ -49,8 +49,10 @@ export interface Delivery {
   deliveryId: string;
   communityId: string;
   /**
-   * The community's owner, where the planner names it (a decision's calls): the runner then sends
-   * nothing once the community is deleted. Without it (an unblock, an undo) the calls go out regardless.
+   * The community's owner, where the planner names it (a decision's calls, alerts, welcomes, captcha
+   * prompts): the runner then sends nothing once the community is deleted, suspended, expired, moved to
+   * another platform or switched to observe. Without it (an unblock, an undo, a captcha lifted) the
+   * calls go out regardless: they take back what the service did.
    */
   userId?: string;
   /** What the calls carry out: a decision's action, `welcome`, `captcha`, `captcha_pass`, `captcha_timeout`, `undo`. */

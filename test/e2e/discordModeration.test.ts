@@ -12,6 +12,10 @@ import { losingQueue } from '#test/support/losingQueue';
 import { installPorts } from '#shared/adapters/ports';
 import { ManualClock, systemClock } from '#shared/adapters/clock';
 import { requeueDueAutomodSyncs } from '#shared/domain/moderation/discordAutomod';
+import { renewCommunity } from '#shared/domain/moderation/renewals';
+import { grantCredits } from '#shared/domain/credits/credits';
+import { getCommunity } from '#shared/store/communitiesRepo';
+import { uuidv7 } from '#shared/ids';
 
 const BOT = 'discord-bot-token';
 const discord = await startDiscordStandIn(BOT);
@@ -423,5 +427,152 @@ describe('Discord interactions', () => {
       },
     ]);
     expect(blockId < timeoutId).toBe(true);
+  });
+});
+
+describe("AutoMod follows the community's monitoring (AutoMod acts by itself: its rules are the service acting)", () => {
+  const ours = (guild: string) => discord.rulesOf(guild).filter((r) => r.name.startsWith('Outreach · '));
+  /** A bound community whose owner has `credits` left after paying its first period. */
+  async function bound(credits: number) {
+    const { key, user } = await api.newUser({ credits: 500 + credits });
+    const community = (
+      await api.call('POST', `${BASE}/communities`, { key, body: { name: 'G', project_name: 'Acme', type: 'discord' } })
+    ).body;
+    const guild = nextSnowflake();
+    await interact(command(guild, 'activate', [{ name: 'token', type: 3, value: community.activation_token }]));
+    await settle();
+    expect(ours(guild).map((r) => r.enabled)).toEqual(Array(6).fill(true));
+    discord.reset();
+    return { key, userId: user.id, community, guild };
+  }
+  /**
+   * The renewal sweep's step for this one community, as a sweep finds it once due: a sweep run ahead of
+   * time would renew, suspend or expire the communities of other test files in the shared table.
+   */
+  const renewNow = async (userId: string, id: string) => {
+    const c = (await getCommunity(userId, id, true))!;
+    return renewCommunity(c, new Date(Date.parse(c.nextBillingAt!) + 60_000));
+  };
+  /** A call to the Discord stand-in as the server's own staff would make it. */
+  const discordRest = async (method: string, route: string, body: object) => {
+    const res = await fetch(`${discord.apiBase}${route}`, {
+      method,
+      headers: { authorization: `Bot ${BOT}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+  const statusOf = async (key: string, id: string) =>
+    (await api.call('GET', `${BASE}/communities/${id}`, { key })).body.status;
+
+  it('a suspended community has its rules switched off in the guild; paid again, they are switched on again', async () => {
+    const { key, userId, community, guild } = await bound(0);
+    const other = await bound(0);
+    expect(await renewNow(userId, community.id)).toBe('suspended');
+    await settle();
+    expect(await statusOf(key, community.id)).toBe('suspended');
+    expect(ours(guild).map((r) => r.enabled)).toEqual(Array(6).fill(false));
+    // Another community's guild is not touched.
+    expect(ours(other.guild).map((r) => r.enabled)).toEqual(Array(6).fill(true));
+
+    await grantCredits({ userId, grantId: uuidv7(), amount: 500, source: 'test' });
+    expect(await renewNow(userId, community.id)).toBe('renewed');
+    await settle();
+    expect(await statusOf(key, community.id)).toBe('connected');
+    expect(ours(guild).map((r) => r.enabled)).toEqual(Array(6).fill(true));
+  });
+
+  it('an expired community has its rules switched off in the guild', async () => {
+    const { key, userId, community, guild } = await bound(5000);
+    await api.call('POST', `${BASE}/communities/${community.id}/auto-renew`, { key, body: { auto_renew: false } });
+    expect(await renewNow(userId, community.id)).toBe('expired');
+    await settle();
+    expect(await statusOf(key, community.id)).toBe('expired');
+    expect(ours(guild)).toHaveLength(6);
+    expect(ours(guild).map((r) => r.enabled)).toEqual(Array(6).fill(false));
+  });
+
+  it("a deleted community's rules are removed from its guild; the guild's own rules stay", async () => {
+    const { key, community, guild } = await bound(0);
+    const theirs = await discordRest('POST', `/guilds/${guild}/auto-moderation/rules`, {
+      name: "The server's own rule",
+      event_type: 1,
+      trigger_type: 1,
+      trigger_metadata: { keyword_filter: ['spoiler'] },
+      actions: [{ type: 1 }],
+      enabled: true,
+    });
+    expect(theirs.status).toBe(200);
+    expect((await api.call('DELETE', `${BASE}/communities/${community.id}`, { key })).status).toBe(204);
+    await settle();
+    expect(ours(guild)).toEqual([]);
+    expect(discord.rulesOf(guild).map((r) => r.name)).toEqual(["The server's own rule"]);
+  });
+
+  it('a community moved to another platform (PUT type) removes its rules from the guild it leaves', async () => {
+    const { key, community, guild } = await bound(0);
+    expect(
+      (await api.call('PUT', `${BASE}/communities/${community.id}`, { key, body: { type: 'telegram' } })).status,
+    ).toBe(200);
+    await settle();
+    expect(ours(guild)).toEqual([]);
+  });
+
+  it('/activate of an expired community binds nothing; of a suspended one it binds and writes the rules switched off', async () => {
+    for (const state of ['expired', 'suspended'] as const) {
+      const { key, user } = await api.newUser({ credits: 500 });
+      const community = (
+        await api.call('POST', `${BASE}/communities`, {
+          key,
+          body: { name: 'G', project_name: 'Acme', type: 'discord' },
+        })
+      ).body;
+      if (state === 'expired')
+        await api.call('POST', `${BASE}/communities/${community.id}/auto-renew`, { key, body: { auto_renew: false } });
+      expect(await renewNow(user.id, community.id)).toBe(state);
+      const guild = nextSnowflake();
+      const res = await interact(
+        command(guild, 'activate', [{ name: 'token', type: 3, value: community.activation_token }]),
+      );
+      await settle();
+      if (state === 'expired') {
+        expect(res.body.data.content).toBe(
+          'This community has expired and moderates nothing any more: provision a new community and use its token.',
+        );
+        expect(ruleCalls(guild)).toEqual([]);
+      } else {
+        expect(res.body.data.content).toMatch(
+          /^This server is bound, but moderation is off while the community is suspended/,
+        );
+        expect(ours(guild).map((r) => r.enabled)).toEqual(Array(6).fill(false));
+      }
+    }
+  });
+
+  it("a guild another community has bound since keeps that community's rules when the old one leaves it", async () => {
+    const first = await bound(5000);
+    await api.call('POST', `${BASE}/communities/${first.community.id}/auto-renew`, {
+      key: first.key,
+      body: { auto_renew: false },
+    });
+    expect(await renewNow(first.userId, first.community.id)).toBe('expired');
+    await settle();
+    // The expired community's guild is free: a new community binds it and writes its rules (on).
+    const { key } = await api.newUser({ credits: 500 });
+    const second = (
+      await api.call('POST', `${BASE}/communities`, {
+        key,
+        body: { name: 'G2', project_name: 'Acme', type: 'discord' },
+      })
+    ).body;
+    await interact(command(first.guild, 'activate', [{ name: 'token', type: 3, value: second.activation_token }]));
+    await settle();
+    expect(ours(first.guild).map((r) => r.enabled)).toEqual(Array(6).fill(true));
+    // Deleting the expired one does not take the new community's rules away.
+    expect((await api.call('DELETE', `${BASE}/communities/${first.community.id}`, { key: first.key })).status).toBe(
+      204,
+    );
+    await settle();
+    expect(ours(first.guild).map((r) => r.enabled)).toEqual(Array(6).fill(true));
   });
 });

@@ -12,7 +12,7 @@ import {
   type CommunitySettings,
 } from '#shared/store/communitiesRepo';
 import { chargeCredits } from '#shared/domain/credits/credits';
-import { putActivationPointer, writeActivationPointer } from '#shared/store/platformRepo';
+import { getPlatformRecord, putActivationPointer, writeActivationPointer } from '#shared/store/platformRepo';
 import { COMMUNITY_PRICING, type CommunityType } from './communityTypes';
 import {
   communityView,
@@ -25,6 +25,7 @@ import { periodEndAfter, renewalChargeId } from './renewalRules';
 import { xAuthorizeUrl } from './platforms/x/oauth';
 import { forgetXAccount } from './platforms/x/tokens';
 import { releasePlaces } from './platforms/binding';
+import { PLATFORMS } from './platforms/registry';
 
 /**
  * The view as the API answers it: an X community's record carries a fresh authorize_url (a new
@@ -146,6 +147,9 @@ export async function changeCommunity(
 ): Promise<CommunityView> {
   const before = await requireCommunity(userId, communityId, true);
   const at = now().toISOString();
+  const typeChanges = input.type !== undefined && input.type !== before.type;
+  // Read before the places are let go: where the old platform may still hold what the service wrote.
+  const left = typeChanges ? await getPlatformRecord(communityId) : undefined;
   const changes: CommunityChanges = settingsFrom(input);
   if (input.type && input.type !== before.type) Object.assign(changes, activationFor());
   if (changes.activationToken) await writeActivationPointer(changes.activationToken, { userId, communityId });
@@ -157,6 +161,8 @@ export async function changeCommunity(
   if (after.type !== before.type) {
     if (before.type === 'x') await forgetXAccount(communityId);
     await releasePlaces(communityId, before.type);
+    // What acts on the old platform by itself (Discord's AutoMod rules) is removed from the place left.
+    await PLATFORMS[before.type]?.onMonitoringChanged?.(before, left ?? (await getPlatformRecord(communityId)), true);
   }
   return answered(after, apiBaseUrl);
 }
@@ -176,7 +182,11 @@ export async function changeAutoRenew(
 
 export async function removeCommunity(userId: string, communityId: string): Promise<void> {
   const community = await requireCommunity(userId, communityId, true);
+  const record = await getPlatformRecord(communityId);
   if (!(await deleteCommunityItems(community))) throw new NotFoundError('Community');
+  // What acts on the platform by itself (Discord's AutoMod rules) is removed from the place it leaves.
+  // A type no platform module knows (data from before the current types) has nothing there to take back.
+  await PLATFORMS[community.type]?.onMonitoringChanged?.(community, record, true);
   // An X account's OAuth grant is revoked and its tokens deleted with the community, whatever its type is now:
   // one that was X once may still hold a grant (a no-op read when it holds none).
   await forgetXAccount(community.id);

@@ -17,6 +17,7 @@ import type { CallOutcome } from '#shared/adapters/platforms/result';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import {
+  boundCommunity,
   claimAutomodSync,
   getPlatformRecord,
   listDueAutomodSyncs,
@@ -25,6 +26,7 @@ import {
 } from '#shared/store/platformRepo';
 import { EVERYTHING_DUE } from '#shared/store/keys';
 import type { CommunityRules, RuleId } from './communityRules';
+import { communityStatus } from './communityTypes';
 import { MUTE_SECONDS } from './platformActions';
 import { RetryLater, sendPlatformMessages } from './platformMessages';
 import { DEFAULT_RULES, type LabelledPattern, type Rule } from './rules';
@@ -203,10 +205,17 @@ const lostAfter = (atMs: number) => new Date(atMs + AUTOMOD_SYNC_LOST_AFTER_MS).
  * for the sweep if no sync runs after it) before its queue message goes, so a lost message, or a
  * send that failed, is sent again by the 5-minute sweep rather than leaving the guild's rules stale.
  */
-export async function requestAutomodSync(userId: string, communityId: string): Promise<void> {
+export async function requestAutomodSync(userId: string, communityId: string, leftGuildId?: string): Promise<void> {
   const at = now();
   await wantAutomodSync(communityId, userId, at.toISOString(), lostAfter(at.getTime()));
-  await sendPlatformMessages([{ kind: 'moderation.automod_sync', user_id: userId, community_id: communityId }]);
+  await sendPlatformMessages([
+    {
+      kind: 'moderation.automod_sync',
+      user_id: userId,
+      community_id: communityId,
+      ...(leftGuildId ? { left_guild_id: leftGuildId } : {}),
+    },
+  ]);
 }
 
 /**
@@ -230,19 +239,30 @@ export async function requeueDueAutomodSyncs(
   return { due: due.length, requeued };
 }
 
-/** Writes the community's rules into its guild (requested on activation, /alerts and every rules change). */
-export async function syncAutomod(userId: string, communityId: string): Promise<void> {
+/**
+ * Writes the community's rules into its guild (requested on activation, /alerts, every rules change, and
+ * when its monitoring stops or starts again): switched off while it is not monitored (suspended, expired),
+ * as in observe mode. A guild the community left (`leftGuildId`: deleted, or its type changed) keeps none
+ * of the service's rules, unless another community has bound it since (they are that one's now).
+ */
+export async function syncAutomod(userId: string, communityId: string, leftGuildId?: string): Promise<void> {
   const startedAt = now().toISOString();
-  const community = await getCommunity(userId, communityId);
+  const community = await getCommunity(userId, communityId, true);
   const platform = await getPlatformRecord(communityId);
-  // Nothing to write any more (the community is gone or unbound): the request is answered all the same.
-  if (community?.type !== 'discord' || !platform.discordGuildId) return recordAutomodSync(communityId, startedAt, {});
-  const guild = platform.discordGuildId;
-  const desired = automodRulesFor(
-    await getCommunityRules(communityId, true),
-    community,
-    platform.discordAlertChannelId,
-  );
+  const stays = community?.type === 'discord';
+  // A deleted community's platform record still names its guild (the binding is kept until another claims it).
+  const guild = stays ? platform.discordGuildId : (leftGuildId ?? platform.discordGuildId);
+  // Nothing to write any more (unbound, or a guild that is another community's now): the request is answered all the same.
+  if (!guild) return recordAutomodSync(communityId, startedAt, {});
+  if (!stays) {
+    const holder = await boundCommunity('discord', guild, true);
+    if (holder && holder.communityId !== communityId) return recordAutomodSync(communityId, startedAt, {});
+  }
+  const rules = await getCommunityRules(communityId, true);
+  const monitored = community !== undefined && communityStatus(community) === 'connected';
+  const desired = stays
+    ? automodRulesFor(monitored ? rules : { ...rules, mode: 'observe' }, community, platform.discordAlertChannelId)
+    : [];
   const errors: string[] = [];
   try {
     const listed = checked(await discord('GET', `/guilds/${guild}/auto-moderation/rules`));

@@ -67,6 +67,9 @@ export const DISCORD_REPLIES = {
   not_allowed: 'You need the Manage Server permission to do this.',
   invalid_token: 'This activation token is not valid for a Discord community.',
   activated: 'Moderation is on for this server: its AutoMod rules are being written now.',
+  suspended:
+    'This server is bound, but moderation is off while the community is suspended (its renewal is unpaid): its AutoMod rules are written switched off until the renewal is paid.',
+  expired: 'This community has expired and moderates nothing any more: provision a new community and use its token.',
   not_activated: 'Run /activate with your activation token first.',
   alerts: 'Moderation alerts will be posted in this channel.',
   unknown: 'Unknown command.',
@@ -130,10 +133,13 @@ async function runCommand(interaction: APIChatInputApplicationCommandInteraction
     const community = pointer && (await getCommunity(pointer.userId, pointer.communityId));
     if (community?.type !== 'discord' || !community.activationToken || !sameSecret(token, community.activationToken))
       return reply(DISCORD_REPLIES.invalid_token);
+    // An expired community can never moderate again: it takes no server (one it held is free for others).
+    if (community.billingState === 'expired') return reply(DISCORD_REPLIES.expired);
     if ((await bindModeratedPlace(community, guildId)) === 'taken') return reply(DISCORD_REPLIES.taken);
     if (!community.activatedAt) await markCommunityActivated(community, token);
     await requestAutomodSync(community.userId, community.id);
-    return reply(DISCORD_REPLIES.activated);
+    // Bound either way; a suspended community says it does not moderate yet rather than that it does.
+    return reply(community.billingState === 'suspended' ? DISCORD_REPLIES.suspended : DISCORD_REPLIES.activated);
   }
   if (interaction.data.name === 'alerts') {
     const binding = await boundCommunity('discord', guildId);

@@ -108,6 +108,25 @@ export const telegramCaptchaPassCalls = (
   ...(promptMessageId ? [tg('deleteMessage', { chat_id: chatId, message_id: promptMessageId })] : []),
 ];
 
+/** The community stopped being monitored before the deadline: the member may post again, the prompt goes. */
+export const telegramCaptchaReleaseCalls = (
+  chatId: number,
+  userId: number,
+  join: { prompt: number | undefined; restricted: boolean },
+): PlannedCall[] => [
+  ...(join.restricted
+    ? [
+        tg('restrictChatMember', {
+          chat_id: chatId,
+          user_id: userId,
+          permissions: UNSILENCED,
+          use_independent_chat_permissions: true,
+        }),
+      ]
+    : []),
+  ...(join.prompt ? [tg('deleteMessage', { chat_id: chatId, message_id: join.prompt })] : []),
+];
+
 /** Removed, not banned: the ban is lifted at once so the member may come back and try again. */
 export const telegramCaptchaTimeoutCalls = (
   chatId: number,

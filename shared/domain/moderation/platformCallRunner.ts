@@ -23,10 +23,35 @@ import {
   type PlannedCall,
 } from '#shared/store/platformCallsRepo';
 import { EVERYTHING_DUE } from '#shared/store/keys';
-import { getCommunity } from '#shared/store/communitiesRepo';
+import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
+import { getCommunityRules } from '#shared/store/communityRulesRepo';
+import { communityStatus } from './communityTypes';
 import { RetryLater, sendPlatformMessages } from './platformMessages';
 
-const COMMUNITY_DELETED = 'The community was deleted before these calls were made: the rest were not sent.';
+const NOT_SENT = 'before these calls were made: the rest were not sent.';
+const COMMUNITY_DELETED = `The community was deleted ${NOT_SENT}`;
+
+/**
+ * Why a delivery planned for a monitored community must send nothing more now, or undefined when it
+ * may go on: the community was deleted, is no longer monitored (suspended, expired, or waiting for a
+ * new binding after its type changed), moved to another platform, or switched to observe mode.
+ */
+async function stopReason(
+  community: CommunityRecord | undefined,
+  delivery: Delivery,
+): Promise<{ status: 'failed' | 'observe'; error: string | null } | undefined> {
+  if (!community) return { status: 'failed', error: COMMUNITY_DELETED };
+  const platform = delivery.calls[0]?.platform;
+  if (platform && community.type !== platform)
+    return { status: 'failed', error: `The community changed type to ${community.type} ${NOT_SENT}` };
+  const status = communityStatus(community);
+  if (status !== 'connected') {
+    const why = status === 'pending_activation' ? 'is no longer bound on its platform' : `was ${status}`;
+    return { status: 'failed', error: `The community ${why} ${NOT_SENT}` };
+  }
+  if ((await getCommunityRules(community.id, true)).mode === 'observe') return { status: 'observe', error: null };
+  return undefined;
+}
 
 /** Delivery ids: a decision's own calls, and the reversal of an audit entry. */
 export const decisionDeliveryId = (eventId: string) => `ev:${eventId}`;
@@ -103,11 +128,15 @@ const messageIdOf = (result: unknown): number | undefined => {
 export async function runDelivery(communityId: string, deliveryId: string): Promise<Delivery['status'] | undefined> {
   const delivery = await getDelivery(communityId, deliveryId);
   if (delivery?.status !== 'pending') return delivery?.status;
-  // A delivery can wait long (a platform's rate limit, Crisp's daily quota): a community deleted
-  // meanwhile acts on its platform no more, whatever it decided before.
-  if (delivery.userId && !(await getCommunity(delivery.userId, communityId, true))) {
-    await settleDelivery(communityId, deliveryId, 'failed', COMMUNITY_DELETED, now().toISOString());
-    return 'failed';
+  // A delivery can wait long (a platform's rate limit, Crisp's daily quota): a community deleted,
+  // suspended, expired, moved to another platform or switched to observe meanwhile acts on its
+  // platform no more, whatever it decided before ("monitoring stops"). Checked before each try.
+  if (delivery.userId) {
+    const stop = await stopReason(await getCommunity(delivery.userId, communityId, true), delivery);
+    if (stop) {
+      await settleDelivery(communityId, deliveryId, stop.status, stop.error, now().toISOString());
+      return stop.status;
+    }
   }
   for (const [index, call] of delivery.calls.entries()) {
     if (delivery.outcomes[index]) continue;

@@ -20,6 +20,8 @@ import { chargeCredits } from '#shared/domain/credits/credits';
 import { COMMUNITY_PRICING } from './communityTypes';
 import { decideRenewal, renewalChargeId } from './renewalRules';
 import { logger } from '#shared/observability/logger';
+import { getPlatformRecord } from '#shared/store/platformRepo';
+import { PLATFORMS } from './platforms/registry';
 
 export type RenewalOutcome = 'renewed' | 'suspended' | 'still_suspended' | 'expired' | 'skipped';
 
@@ -42,7 +44,24 @@ async function changeWithEvent(
   return true;
 }
 
-async function renewOne(c: CommunityRecord, dueBy: Date): Promise<RenewalOutcome> {
+/**
+ * Monitoring stopped (suspended, expired) or started again (a suspended community paid): a platform that
+ * acts by itself on what the service wrote there (Discord's AutoMod) is told. The billing change stands
+ * whatever happens here; the platform's own retry (the AutoMod sync sweep) takes over from a lost request.
+ */
+async function monitoringChanged(c: CommunityRecord): Promise<void> {
+  // A type no platform module knows (data from before the current types) has nothing there to tell.
+  const hook = PLATFORMS[c.type]?.onMonitoringChanged;
+  if (!hook) return;
+  try {
+    await hook(c, await getPlatformRecord(c.id));
+  } catch (err) {
+    logger.error('platform not told of a monitoring change', { communityId: c.id, error: err as Error });
+  }
+}
+
+/** The sweep's step for one community it found due by `dueBy`. */
+export async function renewCommunity(c: CommunityRecord, dueBy: Date): Promise<RenewalOutcome> {
   // Whatever instant selected the community, every write happens at the present: a wallet pruned
   // or a ledger entry dated at another instant would lose live grants or misplace the charge.
   const present = now();
@@ -54,6 +73,7 @@ async function renewOne(c: CommunityRecord, dueBy: Date): Promise<RenewalOutcome
       community_id: c.id,
       user_id: c.userId,
     });
+    if (expired) await monitoringChanged(c);
     return expired ? 'expired' : 'skipped';
   }
   const renewed = webhookEvent(c.userId, 'community.renewed', { kind: 'community', id: c.id }, atIso, {
@@ -84,11 +104,13 @@ async function renewOne(c: CommunityRecord, dueBy: Date): Promise<RenewalOutcome
         user_id: c.userId,
         period: decision.period,
       });
+      if (suspended) await monitoringChanged(c);
       return suspended ? 'suspended' : 'skipped';
     }
     throw err;
   }
   await announce([renewed]);
+  if (c.billingState === 'suspended') await monitoringChanged(c);
   return 'renewed';
 }
 
@@ -112,7 +134,7 @@ export async function renewDueCommunities(dueBy: Date = now()): Promise<SweepRep
   const worker = async () => {
     for (let c = queue.shift(); c; c = queue.shift()) {
       try {
-        report[await renewOne(c, dueBy)] += 1;
+        report[await renewCommunity(c, dueBy)] += 1;
       } catch (err) {
         // One community's trouble must not hold back the others; the next sweep tries it again.
         report.failed += 1;

@@ -26,6 +26,7 @@ import {
   TELEGRAM_DECISION_CALLS,
   telegramCaptchaCalls,
   telegramCaptchaPassCalls,
+  telegramCaptchaReleaseCalls,
   telegramCaptchaTimeoutCalls,
   telegramSend,
   type TelegramTarget,
@@ -115,8 +116,10 @@ async function decided(
 ): Promise<void> {
   if (decision.action === 'allow') return;
   const observe = rules.mode === 'observe';
+  // The owner named: calls still waiting (a rate limit) are not sent once the community stops being monitored.
   await scheduleDelivery({
     communityId: community.id,
+    userId: community.userId,
     deliveryId: decisionDeliveryId(decision.event_id),
     purpose: decision.action,
     eventId: decision.event_id,
@@ -126,6 +129,7 @@ async function decided(
   if (alertChatId && decision.alert) {
     await scheduleDelivery({
       communityId: community.id,
+      userId: community.userId,
       deliveryId: alertDeliveryId(decision.event_id),
       purpose: 'alert',
       eventId: decision.event_id,
@@ -171,6 +175,7 @@ async function memberJoined(
   }
   await scheduleDelivery({
     communityId: community.id,
+    userId: community.userId,
     deliveryId,
     purpose: captcha ? 'captcha' : 'welcome',
     eventId: decision.event_id,
@@ -179,12 +184,20 @@ async function memberJoined(
   });
 }
 
-/** The prompt's message_id, from the join delivery's outcomes (the sendMessage that carried the button). */
-async function promptMessageId(communityId: string, deliveryId: string): Promise<number | undefined> {
+/** From the join delivery's outcomes: the prompt's message_id (the sendMessage that carried the button), and whether the restriction was applied. */
+async function joinOutcome(
+  communityId: string,
+  deliveryId: string,
+): Promise<{ prompt: number | undefined; restricted: boolean }> {
   const delivery = await getDelivery(communityId, deliveryId);
   const index =
     delivery?.calls.findIndex((c) => c.method === 'sendMessage' && c.body?.reply_markup !== undefined) ?? -1;
-  return index >= 0 ? (delivery?.outcomes[index]?.message_id ?? undefined) : undefined;
+  const restrictedAt = delivery?.calls.findIndex((c) => c.method === 'restrictChatMember') ?? -1;
+  const restriction = restrictedAt >= 0 ? delivery?.outcomes[restrictedAt] : undefined;
+  return {
+    prompt: index >= 0 ? (delivery?.outcomes[index]?.message_id ?? undefined) : undefined,
+    restricted: restriction?.ok === true && !restriction.skipped,
+  };
 }
 
 async function captchaPressed(updateId: number, query: CallbackQuery): Promise<void> {
@@ -224,20 +237,44 @@ async function captchaPressed(updateId: number, query: CallbackQuery): Promise<v
   });
 }
 
-/** The scheduled sweep: members whose captcha deadline passed are removed (and may join again), unless the community observes. */
+/** The community still moderating the captcha's chat, or undefined (deleted, unpaid, or no longer bound there). */
+async function moderatingCommunity(captcha: { communityId: string; chatId: number }) {
+  const binding = await boundCommunity('telegram', String(captcha.chatId), true);
+  if (binding?.role !== 'moderated' || binding.communityId !== captcha.communityId) return undefined;
+  const community = await getCommunity(binding.userId, binding.communityId, true);
+  return community?.type === 'telegram' && communityStatus(community) === 'connected' ? community : undefined;
+}
+
+/**
+ * The scheduled sweep: members whose captcha deadline passed are removed (and may join again), unless the
+ * community observes (recorded, not sent). A community no longer monitored (deleted, suspended, expired,
+ * moved to another platform) removes no one: the restriction the captcha put on the member is lifted
+ * instead, as a Crisp mute's block is, so nobody stays silenced by a service that stopped.
+ */
 export async function removeUnverifiedMembers(at = now()): Promise<{ removed: number }> {
   let removed = 0;
   for (const expired of await listExpiredCaptchas(at.toISOString())) {
     const taken = await takePendingCaptcha(expired.communityId, expired.userId);
     if (!taken) continue;
-    const prompt = await promptMessageId(taken.communityId, taken.deliveryId);
+    const join = await joinOutcome(taken.communityId, taken.deliveryId);
+    if (!(await moderatingCommunity(taken))) {
+      // Removing no one must not leave the member silenced for good (the button no longer lifts it past the deadline).
+      await scheduleDelivery({
+        communityId: taken.communityId,
+        deliveryId: `captcha-released:${taken.userId}:${taken.deadline}`,
+        purpose: 'captcha_released',
+        calls: telegramCaptchaReleaseCalls(taken.chatId, Number(taken.userId), join),
+        observe: false,
+      });
+      continue;
+    }
     // A community that switched to observe since the member joined removes no one: recorded, not sent.
     const observe = (await getCommunityRules(taken.communityId)).mode === 'observe';
     await scheduleDelivery({
       communityId: taken.communityId,
       deliveryId: `captcha-timeout:${taken.userId}:${taken.deadline}`,
       purpose: 'captcha_timeout',
-      calls: telegramCaptchaTimeoutCalls(taken.chatId, Number(taken.userId), prompt),
+      calls: telegramCaptchaTimeoutCalls(taken.chatId, Number(taken.userId), join.prompt),
       observe,
     });
     if (!observe) removed += 1;
@@ -250,6 +287,9 @@ const COMMAND_REPLIES = {
   not_admin: 'Only an administrator of this chat can do this.',
   not_group: 'Send /activate in the group to moderate, not in a private chat.',
   activated: 'Moderation is on for this group.',
+  suspended:
+    'This group is bound, but moderation is off while the community is suspended (its renewal is unpaid): it starts once the renewal is paid.',
+  expired: 'This community has expired and moderates nothing any more: provision a new community and use its token.',
   alerts: 'Moderation alerts will be posted in this chat.',
   taken: 'This chat already belongs to another moderation community. Remove it there (or delete that community) first.',
 } as const;
@@ -294,10 +334,13 @@ async function runCommand(
   if (command === 'activate' && !isGroup) return replied(await reply('not_group'));
   // In a private chat the sender is the only member; in a group only an administrator may decide.
   if (isGroup && !(await isChatAdmin(chatId, from.id))) return replied(await reply('not_admin'));
+  // An expired community can never moderate again: it takes no place (one it held is free for others).
+  if (community.billingState === 'expired') return replied(await reply('expired'));
   if (command === 'activate') {
     if ((await bindModeratedPlace(community, String(chatId))) === 'taken') return replied(await reply('taken'));
     if (!community.activatedAt) await markCommunityActivated(community, token);
-    await reply('activated');
+    // Bound either way; a suspended community says it does not moderate yet rather than that it does.
+    await reply(community.billingState === 'suspended' ? 'suspended' : 'activated');
     return true;
   }
   if ((await bindAlertPlace(community, String(chatId))) === 'taken') return replied(await reply('taken'));

@@ -28,6 +28,9 @@ export const CRISP_REPLIES = {
   taken:
     'This Crisp website is already moderated by another community, and stays with it: that community must be deleted before this website can be activated for another one.',
   activated: 'Moderation is on for this website: visitor messages are checked from now on.',
+  suspended:
+    'This website is bound, but moderation is off while the community is suspended (its renewal is unpaid): it starts once the renewal is paid.',
+  expired: 'This community has expired and moderates nothing any more: provision a new community and use its token.',
 } as const;
 
 export async function handleCrispHook(hook: CrispHook): Promise<{ ok: true }> {
@@ -73,13 +76,19 @@ async function activateWebsite(target: CrispMessageTarget, token: string): Promi
     await reply('invalid_token');
     return;
   }
+  // An expired community can never moderate again: it takes no website (one it held is free for others).
+  if (community.billingState === 'expired') {
+    await reply('expired');
+    return;
+  }
   // No silent takeover: a website stays with the community that bound it while that one lives.
   if ((await bindModeratedPlace(community, target.websiteId)) === 'taken') {
     await reply('taken');
     return;
   }
   if (!community.activatedAt) await markCommunityActivated(community, token);
-  await reply('activated');
+  // Bound either way; a suspended community says it does not moderate yet rather than that it does.
+  await reply(community.billingState === 'suspended' ? 'suspended' : 'activated');
 }
 
 const warningText = (decision: Decision) => `⚠️ ${decision.reason}. Please keep to this website's chat rules.`;

@@ -89,6 +89,7 @@ export const crisp = definePlatform<CrispMessageTarget, CrispCredentials>({
   sync: null,
   // The rules live with us: Crisp keeps no copy to rewrite.
   onRulesChanged: null,
+  onMonitoringChanged: null,
   decisions: CRISP_DECISION_CALLS,
   welcome: crispWelcome,
   alert: (_record, target, text) => crispAlert(target, text),

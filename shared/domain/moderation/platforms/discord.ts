@@ -46,6 +46,11 @@ export const discord = definePlatform<DiscordTarget, DiscordCredentials>({
   // The guild's AutoMod holds the rules: a change is written there (observe writes them switched off).
   onRulesChanged: async (community, record) =>
     record.discordGuildId ? requestAutomodSync(community.userId, community.id) : undefined,
+  // AutoMod acts by itself: rules written switched off while the community is not monitored, ours removed from a guild it left.
+  onMonitoringChanged: async (community, record, left) =>
+    record.discordGuildId
+      ? requestAutomodSync(community.userId, community.id, left ? record.discordGuildId : undefined)
+      : undefined,
   sync: syncAutomodExecutions,
   decisions: null,
   welcome: null,

@@ -29,6 +29,7 @@ export function placeholderPlatform(
     // No ingest yet: nothing reaches the engine through this platform until its module lands.
     ingest: { kind: 'poll', poll: async () => undefined },
     onRulesChanged: null,
+    onMonitoringChanged: null,
     sync: null,
     decisions: { delete: planned('delete'), warn: planned('warn'), mute: planned('mute'), ban: planned('ban') },
     welcome: null,

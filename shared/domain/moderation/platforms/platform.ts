@@ -119,6 +119,15 @@ export interface Platform<Target, Credentials> {
   ingest: Ingest;
   /** A rules change the platform keeps its own copy of (Discord's AutoMod rules); null: the rules are read at each decision. */
   onRulesChanged: ((community: CommunityRecord, record: PlatformRecord) => Promise<void>) | null;
+  /**
+   * The platform keeps acting by itself on what the service wrote there (Discord's AutoMod rules): told
+   * when the community stops or starts being monitored (suspended, expired, paid again) and, with the
+   * place it leaves, when it leaves that place for good (deleted, or its type changed), so that nothing
+   * written for the community acts there while it is not monitored. Null: nothing acts without the service.
+   */
+  onMonitoringChanged:
+    | ((community: Pick<CommunityRecord, 'userId' | 'id'>, record: PlatformRecord, left?: boolean) => Promise<void>)
+    | null;
   /** What POST /sync does on the platform before answering (read AutoMod executions, poll at once); null: nothing. */
   sync: ((community: CommunityRecord) => Promise<unknown>) | null;
   /**

@@ -88,6 +88,7 @@ export const reddit = definePlatform<RedditTarget, RedditCredentials>({
   // A warning reply stays (removing the bot's own reply would hide that the author was warned).
   undo: { delete: undoIn('delete'), warn: null, mute: undoIn('mute'), ban: undoIn('ban') },
   onRulesChanged: null,
+  onMonitoringChanged: null,
   recordFields: { bound: 'boundId', alert: null },
   unsupported: [
     'Welcome messages: Reddit tells no one when someone joins a subreddit.',

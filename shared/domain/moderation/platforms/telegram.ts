@@ -38,6 +38,7 @@ export const telegram = definePlatform<TelegramTarget, TelegramCredentials>({
   },
   ingest: { kind: 'webhook', path: '/integrations/moderation/telegram' },
   onRulesChanged: null,
+  onMonitoringChanged: null,
   sync: null,
   decisions: TELEGRAM_DECISION_CALLS,
   welcome: (target, text) => [telegramSend(target.chatId, text)],

@@ -50,6 +50,7 @@ export const x = definePlatform<XTarget, XCredentials>({
   sync: (community) => pollCommunityNow(community),
   // X keeps no copy of the rules: every reply is judged by the engine as it is read.
   onRulesChanged: null,
+  onMonitoringChanged: null,
   decisions: {
     delete: (target) => X_DECISION_CALLS.delete(target),
     warn: (target) => X_DECISION_CALLS.warn(target),
