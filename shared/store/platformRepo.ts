@@ -42,6 +42,11 @@ export interface PlatformRecord {
   /** When a sync of the AutoMod rules was last asked for, and by whose community (the sweep's message names them). */
   automodWantedAt?: string;
   automodOwner?: string;
+  /**
+   * A guild the community left (deleted, or its type changed) whose rules of ours are still to be removed:
+   * the binding is gone from this record by then, and a lost request is sent again by the sweep.
+   */
+  automodLeftGuildId?: string;
   /** The activation message (a Reddit private message's fullname) whose confirmation this community's reply went to. */
   activationReplyTo?: string;
   /** Until when the read that claimed the reply holds it (ms); absent once the reply was sent. */
@@ -249,11 +254,21 @@ export async function releaseActivationReply(communityId: string, messageId: str
 
 // ---- AutoMod syncs whose queue message may have been lost ----------------------------------------
 
-/** Records that the community's AutoMod rules are to be written, and when the request counts as lost (`dueAt`). */
-export async function wantAutomodSync(communityId: string, owner: string, at: string, dueAt: string): Promise<void> {
+/**
+ * Records that the community's AutoMod rules are to be written (or, with `leftGuildId`, removed from a
+ * guild it left), and when the request counts as lost (`dueAt`).
+ */
+export async function wantAutomodSync(
+  communityId: string,
+  owner: string,
+  at: string,
+  dueAt: string,
+  leftGuildId?: string,
+): Promise<void> {
   await updatePlatformRecord(communityId, {
     automodWantedAt: at,
     automodOwner: owner,
+    ...(leftGuildId ? { automodLeftGuildId: leftGuildId } : {}),
     ...automodSyncDueIndexKey(communityId, dueAt),
   });
 }

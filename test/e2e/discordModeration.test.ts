@@ -518,6 +518,29 @@ describe("AutoMod follows the community's monitoring (AutoMod acts by itself: it
     expect(ours(guild)).toEqual([]);
   });
 
+  it('a community moved to another platform whose clean-up message was lost has its rules removed by the sweep', async () => {
+    const { key, community, guild } = await bound(0);
+    const queue = api.ports.queue;
+    installPorts({ queue: losingQueue(queue, 0) });
+    try {
+      expect(
+        (await api.call('PUT', `${BASE}/communities/${community.id}`, { key, body: { type: 'telegram' } })).status,
+      ).toBe(200);
+    } finally {
+      installPorts({ queue });
+    }
+    await settle();
+    expect(ours(guild)).not.toEqual([]);
+    installPorts({ clock: new ManualClock(new Date(Date.now() + 11 * 60_000)) });
+    try {
+      await requeueDueAutomodSyncs();
+    } finally {
+      installPorts({ clock: systemClock });
+    }
+    await settle();
+    expect(ours(guild)).toEqual([]);
+  });
+
   it('/activate of an expired community binds nothing; of a suspended one it binds and writes the rules switched off', async () => {
     for (const state of ['expired', 'suspended'] as const) {
       const { key, user } = await api.newUser({ credits: 500 });

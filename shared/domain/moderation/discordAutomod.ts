@@ -207,7 +207,7 @@ const lostAfter = (atMs: number) => new Date(atMs + AUTOMOD_SYNC_LOST_AFTER_MS).
  */
 export async function requestAutomodSync(userId: string, communityId: string, leftGuildId?: string): Promise<void> {
   const at = now();
-  await wantAutomodSync(communityId, userId, at.toISOString(), lostAfter(at.getTime()));
+  await wantAutomodSync(communityId, userId, at.toISOString(), lostAfter(at.getTime()), leftGuildId);
   await sendPlatformMessages([
     {
       kind: 'moderation.automod_sync',
@@ -251,7 +251,11 @@ export async function syncAutomod(userId: string, communityId: string, leftGuild
   const platform = await getPlatformRecord(communityId);
   const stays = community?.type === 'discord';
   // A deleted community's platform record still names its guild (the binding is kept until another claims it).
-  const guild = stays ? platform.discordGuildId : (leftGuildId ?? platform.discordGuildId);
+  // A type change took the binding off the record: the guild left is the request's, or the record's own
+  // copy of it when the sweep sends a lost request again.
+  const guild = stays
+    ? platform.discordGuildId
+    : (leftGuildId ?? platform.automodLeftGuildId ?? platform.discordGuildId);
   // Nothing to write any more (unbound, or a guild that is another community's now): the request is answered all the same.
   if (!guild) return recordAutomodSync(communityId, startedAt, {});
   if (!stays) {
