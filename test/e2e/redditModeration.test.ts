@@ -19,6 +19,8 @@ import { readRedditInbox } from '#shared/domain/moderation/platforms/reddit/inbo
 import { redditBot } from '#shared/domain/moderation/platforms/reddit/client';
 import { reloadConfig } from '#shared/config/config';
 import { claimSyncPoll } from '#shared/store/syncPollsRepo';
+import { expireAtPeriodEndItem, getCommunity, suspendForNonPaymentItem } from '#shared/store/communitiesRepo';
+import { writeTogether } from '#shared/store/transactions';
 import { claimActivationReply, releaseActivationReply, updatePlatformRecord } from '#shared/store/platformRepo';
 
 const BOT = 'OutreachModBot';
@@ -104,6 +106,39 @@ async function activated(options: { sub?: string } = {}) {
 }
 
 describe('Reddit activation from the inbox', () => {
+  it('a suspended community is bound but told moderation is off; an expired one accepts no invitation', async () => {
+    for (const [state, item] of [
+      ['suspended', suspendForNonPaymentItem],
+      ['expired', expireAtPeriodEndItem],
+    ] as const) {
+      const { key, community, userId } = await redditCommunity();
+      if (state === 'expired')
+        await api.call('POST', `${BASE}/communities/${community.id}/auto-renew`, { key, body: { auto_renew: false } });
+      const stored = await getCommunity(userId, community.id, true);
+      // The renewal sweep's own write, for this one community.
+      await writeTogether({ community: item(stored!, new Date().toISOString()) });
+      const sub = newSub();
+      reddit.addSubreddit(sub, ['alice']);
+      const message = reddit.privateMessage('alice', `/activate ${community.activation_token} r/${sub}`);
+      expect(await readRedditInbox((await redditBot())!)).toMatchObject({ read: 1 });
+      const replies = reddit.calls.filter((c) => c.path === '/api/comment').map((c) => c.form.text);
+      if (state === 'suspended') {
+        expect(replies).toEqual([
+          `r/${sub} is bound, but moderation is off while the community is suspended (its renewal is unpaid): it starts once the renewal is paid.`,
+        ]);
+        expect((await status(key, community.id)).platform.chat_id).toBe(sub.toLowerCase());
+      } else {
+        expect(replies).toEqual([
+          'This community has expired and moderates nothing any more: provision a new community and use its token.',
+        ]);
+        expect(reddit.calls.filter((c) => c.path.endsWith('/accept_moderator_invite'))).toEqual([]);
+        expect((await status(key, community.id)).platform.chat_id).toBeNull();
+      }
+      expect(reddit.calls.filter((c) => c.path === '/api/read_message').map((c) => c.form.id)).toEqual([message]);
+      reddit.reset();
+    }
+  });
+
   it('a moderator activates: the invitation is accepted, the subreddit bound, the message answered and marked read', async () => {
     const { key, community } = await redditCommunity();
     expect(community).toMatchObject({ community_type: 'reddit', status: 'pending_activation' });

@@ -503,3 +503,28 @@ describe('a community that stops being an X community', () => {
     expect(await getXAccount(community.id)).toBeUndefined();
   });
 });
+
+describe('connecting the X account of a community that is not paid', () => {
+  it('an expired community asks X for no token and binds nothing; a suspended one is bound and says moderation is off', async () => {
+    for (const state of ['expired', 'suspended'] as const) {
+      const { key, user, community } = await xCommunity();
+      const account = x.addAccount({ id: String(7_100_000 + ++accountNo), username: `acme_x${accountNo}` });
+      const link = (await call('GET', `${BASE}/communities/${community.id}`, { key })).body.authorize_url;
+      await setCommunityFields(user.id, community.id, { billingState: state });
+      const page = await call('GET', x.authorize(link, account.id));
+      if (state === 'expired') {
+        expect(page.status).toBe(400);
+        expect(page.text).toContain('This community has expired and moderates nothing any more');
+        expect(x.calls.filter((c) => c.path === '/2/oauth2/token')).toEqual([]);
+        expect(await getXAccount(community.id)).toBeUndefined();
+      } else {
+        expect(page.status).toBe(200);
+        expect(page.text).toContain(
+          `@${account.username} is bound, but moderation is off while the community is suspended (its renewal is unpaid)`,
+        );
+        expect((await getXAccount(community.id))?.accountId).toBe(account.id);
+      }
+      x.reset();
+    }
+  });
+});

@@ -19,6 +19,7 @@ import { getCommunity } from '#shared/store/communitiesRepo';
 import { markCommunityActivated } from './activation';
 import { boundCommunity, communityByActivationToken, updatePlatformRecord } from '#shared/store/platformRepo';
 import { bindModeratedPlace } from './platforms/binding';
+import { UNPAID_ACTIVATION } from './unpaidActivation';
 import { ADMINISTRATOR, MANAGE_GUILD } from './discordCommands';
 import { sameSecret } from './telegramWebhookSecret';
 import { requestAutomodSync } from './discordAutomod';
@@ -67,9 +68,11 @@ export const DISCORD_REPLIES = {
   not_allowed: 'You need the Manage Server permission to do this.',
   invalid_token: 'This activation token is not valid for a Discord community.',
   activated: 'Moderation is on for this server: its AutoMod rules are being written now.',
-  suspended:
-    'This server is bound, but moderation is off while the community is suspended (its renewal is unpaid): its AutoMod rules are written switched off until the renewal is paid.',
-  expired: 'This community has expired and moderates nothing any more: provision a new community and use its token.',
+  suspended: UNPAID_ACTIVATION.suspended(
+    'This server',
+    'its AutoMod rules are written switched off until the renewal is paid',
+  ),
+  expired: UNPAID_ACTIVATION.expired,
   not_activated: 'Run /activate with your activation token first.',
   alerts: 'Moderation alerts will be posted in this channel.',
   unknown: 'Unknown command.',

@@ -16,6 +16,7 @@ import { putPendingCaptcha, takePendingCaptcha, listExpiredCaptchas } from '#sha
 import { getDelivery } from '#shared/store/platformCallsRepo';
 import { boundCommunity, communityByActivationToken, getPlatformRecord } from '#shared/store/platformRepo';
 import { bindAlertPlace, bindModeratedPlace } from './platforms/binding';
+import { UNPAID_ACTIVATION } from './unpaidActivation';
 import type { CommunityRules } from './communityRules';
 import { communityStatus } from './communityTypes';
 import { decisionDeliveryId, scheduleDelivery } from './platformCallRunner';
@@ -287,9 +288,8 @@ const COMMAND_REPLIES = {
   not_admin: 'Only an administrator of this chat can do this.',
   not_group: 'Send /activate in the group to moderate, not in a private chat.',
   activated: 'Moderation is on for this group.',
-  suspended:
-    'This group is bound, but moderation is off while the community is suspended (its renewal is unpaid): it starts once the renewal is paid.',
-  expired: 'This community has expired and moderates nothing any more: provision a new community and use its token.',
+  suspended: UNPAID_ACTIVATION.suspended('This group'),
+  expired: UNPAID_ACTIVATION.expired,
   alerts: 'Moderation alerts will be posted in this chat.',
   taken: 'This chat already belongs to another moderation community. Remove it there (or delete that community) first.',
 } as const;

@@ -17,6 +17,7 @@ import type { Decision } from '../engine';
 import { moderateEvents } from '../moderation';
 import { sameSecret } from '../telegramWebhookSecret';
 import { bindModeratedPlace } from '../platforms/binding';
+import { UNPAID_ACTIVATION } from '../unpaidActivation';
 import { crispAlert, crispWelcome } from '../platforms/crisp';
 import { CRISP_DECISION_CALLS, crispNote } from './crispCalls';
 import { crispJoinEventId, readCrispHook, type CrispHook, type CrispMessageTarget } from './hookEvents';
@@ -28,9 +29,8 @@ export const CRISP_REPLIES = {
   taken:
     'This Crisp website is already moderated by another community, and stays with it: that community must be deleted before this website can be activated for another one.',
   activated: 'Moderation is on for this website: visitor messages are checked from now on.',
-  suspended:
-    'This website is bound, but moderation is off while the community is suspended (its renewal is unpaid): it starts once the renewal is paid.',
-  expired: 'This community has expired and moderates nothing any more: provision a new community and use its token.',
+  suspended: UNPAID_ACTIVATION.suspended('This website'),
+  expired: UNPAID_ACTIVATION.expired,
 } as const;
 
 export async function handleCrispHook(hook: CrispHook): Promise<{ ok: true }> {

@@ -15,6 +15,7 @@ import {
   releaseActivationReply,
 } from '#shared/store/platformRepo';
 import { bindModeratedPlace } from '../binding';
+import { UNPAID_ACTIVATION } from '../../unpaidActivation';
 import { isTransient, type CallOutcome } from '#shared/adapters/platforms/result';
 import { markCommunityActivated } from '#shared/domain/moderation/activation';
 import { sameSecret } from '#shared/domain/moderation/telegramWebhookSecret';
@@ -44,6 +45,8 @@ const REPLIES = {
   noInvite: (sub: string, bot: string) =>
     `Invite u/${bot} as a moderator of r/${sub} (permissions: Manage Posts & Comments, Manage Users, Manage Mod Mail), then send this message again.`,
   activated: (sub: string) => `Moderation is on for r/${sub}. New posts and comments are checked every minute.`,
+  suspended: (sub: string) => UNPAID_ACTIVATION.suspended(`r/${sub}`),
+  expired: UNPAID_ACTIVATION.expired,
 };
 
 interface PrivateMessage {
@@ -94,6 +97,8 @@ async function activateFrom(bot: RedditBot, message: PrivateMessage): Promise<Ac
   const community = pointer ? await getCommunity(pointer.userId, pointer.communityId) : undefined;
   if (community?.type !== 'reddit' || !community.activationToken || !sameSecret(token, community.activationToken))
     return reply(REPLIES.badToken, 'refused');
+  // Before the bot accepts an invitation to moderate a subreddit it would never serve.
+  if (community.billingState === 'expired') return reply(REPLIES.expired, 'refused');
 
   const moderators = await bot.api.get(`/r/${subreddit}/about/moderators`);
   if (!moderators.ok) return isTransient(moderators) ? 'retry' : reply(REPLIES.notModerator(subreddit), 'refused');
@@ -125,7 +130,10 @@ async function activateFrom(bot: RedditBot, message: PrivateMessage): Promise<Ac
   const claim = await claimActivationReply(community.id, message.name, now().getTime());
   if (claim === 'sent') return 'activated';
   if (claim === 'held') return 'owed';
-  const confirmed = await reply(REPLIES.activated(subreddit), 'activated');
+  const confirmed = await reply(
+    community.billingState === 'suspended' ? REPLIES.suspended(subreddit) : REPLIES.activated(subreddit),
+    'activated',
+  );
   if (confirmed === 'retry') await releaseActivationReply(community.id, message.name);
   else await markActivationReplySent(community.id, message.name);
   return confirmed;

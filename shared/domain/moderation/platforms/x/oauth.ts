@@ -14,6 +14,7 @@ import { consumeOAuthState, getXAccount, putOAuthState, putXAccount, putXCursor 
 import { markCommunityActivated } from '../../activation';
 import { withActivationToken } from '../../communityReads';
 import { bindModeratedPlace } from '../binding';
+import { UNPAID_ACTIVATION } from '../../unpaidActivation';
 import { sealXTokens, xCredentials } from './tokens';
 
 export const X_SCOPES = ['tweet.read', 'users.read', 'tweet.moderate.write', 'mute.write', 'offline.access'] as const;
@@ -131,6 +132,8 @@ export async function completeXAuthorization(
       'Authorization failed',
       'The community this link was made for no longer exists or is no longer an X community.',
     );
+  // Before any token is asked for: an expired community holds no grant.
+  if (community.billingState === 'expired') return page(400, 'Not connected', UNPAID_ACTIVATION.expired);
 
   const api = new XApi(credentials.apiBase);
   const exchanged = await api.token(credentials.clientId, credentials.clientSecret, {
@@ -182,7 +185,9 @@ export async function completeXAuthorization(
   return page(
     200,
     'X account connected',
-    `@${account.username} is now moderated by "${community.name}". You can close this page.`,
+    community.billingState === 'suspended'
+      ? `${UNPAID_ACTIVATION.suspended(`@${account.username}`)} You can close this page.`
+      : `@${account.username} is now moderated by "${community.name}". You can close this page.`,
     community.id,
   );
 }
