@@ -350,6 +350,7 @@ describe('the shared Telegram webhook', () => {
       { inline_keyboard: [[{ text: "I'm human ✅", callback_data: 'captcha:42' }]] },
     ]);
     expect(prompts[0].body.text).toBe('Welcome, @pat! Press the button within 2 minute(s) to show you are human.');
+    expect([telegram.isRestricted(chat.id, 41), telegram.isRestricted(chat.id, 42)]).toEqual([true, true]);
     telegram.reset();
 
     // Someone else pressing Pat's button changes nothing.
@@ -386,6 +387,8 @@ describe('the shared Telegram webhook', () => {
       { method: 'answerCallbackQuery', body: { callback_query_id: 'cb-1', text: 'Thanks, you can post now.' } },
       { method: 'deleteMessage', body: { chat_id: chat.id, message_id: 9001 } },
     ]);
+    // Every permission given back, as the Bot API asks: Pat is a plain member again, Sam still restricted.
+    expect([telegram.isRestricted(chat.id, 41), telegram.isRestricted(chat.id, 42)]).toEqual([false, true]);
     telegram.reset();
 
     // Before the deadline the sweep leaves Sam alone; after it, Sam is removed (ban + unban) and the prompt deleted.
@@ -419,6 +422,7 @@ describe('the shared Telegram webhook', () => {
     await settle();
     const logs = (await status(key, community.id)).audit_logs;
     expect(logs.map((l: { action: string }) => l.action)).toEqual(['ban', 'mute']);
+    expect(telegram.isRestricted(chat.id, SPAMMER.id)).toBe(true);
     telegram.reset();
 
     const undoBan = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${logs[0].id}/undo`, {
@@ -442,6 +446,8 @@ describe('the shared Telegram webhook', () => {
         },
       },
     ]);
+    // The undone mute leaves no restriction behind (every permission True lifts it).
+    expect(telegram.isRestricted(chat.id, SPAMMER.id)).toBe(false);
     const again = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${logs[0].id}/undo`, { key });
     expect(again.status).toBe(422);
     expect(again.body.error.code).toBe('invalid_state');

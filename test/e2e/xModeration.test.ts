@@ -12,7 +12,8 @@ import { startTestApi } from '#test/support/api';
 import { startXStandIn } from '#test/support/xStandIn';
 import { ddb, table } from '#shared/store/client';
 import { xOAuthStateKey, xTokensKey } from '#shared/store/keys';
-import { getXAccount, putXCursor } from '#shared/store/xRepo';
+import { getXAccount, getXCursor, putXCursor } from '#shared/store/xRepo';
+import { snowflakeAt } from '#shared/domain/moderation/platforms/x/replies';
 import { runDelivery, scheduleDelivery } from '#shared/domain/moderation/platformCallRunner';
 import { getDelivery } from '#shared/store/platformCallsRepo';
 import { pollXCommunity } from '#shared/domain/moderation/platforms/x/poll';
@@ -253,6 +254,22 @@ describe('moderating replies', () => {
     await settle();
     expect(actions()).toEqual([]);
     expect((await status(key, community.id)).metrics).toMatchObject({ messages_scanned: 1, actions: { delete: 1 } });
+  });
+
+  it("a quiet account: a since_id older than recent search's seven days is moved up, not sent for X to refuse", async () => {
+    const { key, community, account } = await connected();
+    // The newest reply read is eight days old: nobody replied since.
+    const stale = snowflakeAt(Date.now() - 8 * 24 * 60 * 60 * 1000);
+    await putXCursor(community.id, { sinceId: stale, paging: { nextToken: 'of-the-old-search', newestId: stale } });
+    const spam = x.reply(account.username, { id: '9100015', username: 'scammer_late' }, SHOUT);
+    expect((await sync(key, community.id)).status).toBe(200);
+    await settle();
+    const search = x.calls.find((c) => c.path === '/2/tweets/search/recent')!;
+    expect(search.query.next_token).toBeUndefined();
+    expect(BigInt(search.query.since_id)).toBeGreaterThan(BigInt(stale));
+    expect(BigInt(search.query.since_id)).toBeLessThan(BigInt(spam));
+    expect(actions()).toEqual([hide(spam)]);
+    expect(await getXCursor(community.id)).toEqual({ sinceId: spam });
   });
 
   it('a ban hides and mutes, and every later reply of that author is hidden', async () => {

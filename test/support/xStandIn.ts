@@ -8,6 +8,9 @@
  * `{title, detail, type, status}`; a scripted 429 carries `x-rate-limit-reset` (epoch seconds).
  * `authorize(url, account)` plays the person on X's consent screen and returns where X redirects; a browser
  * opening the authorize link (`GET /i/oauth2/authorize`) is redirected there as the account given to `signIn`.
+ * Post ids are snowflakes of the moment they are written, as X's are, and recent search covers seven days:
+ * a `since_id` made before then is refused with 400 Invalid Request, as X refuses it
+ * (https://github.com/rooteco/tweetscape/issues/421).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { startJsonServer, type StandInAnswer } from './httpStandIn';
@@ -39,9 +42,15 @@ interface Post {
 const REQUIRED_SCOPES = ['tweet.read', 'users.read', 'tweet.moderate.write', 'mute.write', 'offline.access'];
 const ACCESS_SECONDS = 7200;
 
-let snowflake = 1_860_000_000_000_000_000n;
+/** X's snowflakes: milliseconds since X's epoch above bit 22 (https://docs.x.com/fundamentals/x-ids). */
+const X_EPOCH_MS = 1_288_834_974_657n;
+const SEARCH_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+const snowflakeMs = (id: string) => Number((BigInt(id) >> 22n) + X_EPOCH_MS);
+let snowflake = 0n;
+/** A new id of this moment, above every id before it. */
 const nextId = () => {
-  snowflake += 1n << 22n;
+  const fromClock = (BigInt(Date.now()) - X_EPOCH_MS) << 22n;
+  snowflake = fromClock > snowflake ? fromClock : snowflake + 1n;
   return String(snowflake);
 };
 const token = (prefix: string) => `${prefix}${randomBytes(18).toString('base64url')}`;
@@ -138,6 +147,22 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
       };
     const [, to, notFrom] = match;
     const since = query.get('since_id');
+    const oldest = Date.now() - SEARCH_WINDOW_MS;
+    if (since && (!/^\d{1,19}$/.test(since) || snowflakeMs(since) < oldest))
+      return {
+        status: 400,
+        body: {
+          errors: [
+            {
+              parameters: { since_id: [since] },
+              message: `Invalid 'since_id':'${since}'. 'since_id' must be a tweet id created after ${new Date(oldest).toISOString()}.`,
+            },
+          ],
+          title: 'Invalid Request',
+          detail: 'One or more parameters to your request was invalid.',
+          type: 'https://api.twitter.com/2/problems/invalid-request',
+        },
+      };
     const before = query.get('next_token') ? Buffer.from(query.get('next_token')!, 'base64url').toString() : undefined;
     const authorName = (id: string) =>
       [...accounts.values()].find((a) => a.id === id)?.username ?? authors.get(id)?.username;

@@ -35,10 +35,30 @@ export const SILENCED: ChatPermissions = {
   can_send_other_messages: false,
   can_add_web_page_previews: false,
 };
-/** Lifting a restriction gives back what members may send; the group's own defaults still apply on top. */
-export const UNSILENCED: ChatPermissions = Object.fromEntries(
-  Object.keys(SILENCED).map((k) => [k, true]),
-) as ChatPermissions;
+/**
+ * Lifting a restriction: every permission True, as the Bot API asks ("Pass True for all permissions to
+ * lift restrictions from a user", https://core.telegram.org/bots/api#restrictchatmember). A permission
+ * left out counts as False, so the member would stay restricted (no inviting, pinning, topics). The
+ * group's own default permissions still apply on top.
+ */
+export const UNSILENCED: Required<ChatPermissions> = {
+  can_send_messages: true,
+  can_send_audios: true,
+  can_send_documents: true,
+  can_send_photos: true,
+  can_send_videos: true,
+  can_send_video_notes: true,
+  can_send_voice_notes: true,
+  can_send_polls: true,
+  can_send_other_messages: true,
+  can_add_web_page_previews: true,
+  can_react_to_messages: true,
+  can_change_info: true,
+  can_invite_users: true,
+  can_edit_tag: true,
+  can_pin_messages: true,
+  can_manage_topics: true,
+};
 
 const deleteMessage = (t: TelegramTarget) => tg('deleteMessage', { chat_id: t.chatId, message_id: t.messageId });
 

@@ -3,7 +3,11 @@ import {
   afterPage,
   MAX_PAGES_PER_POLL,
   repliesToEvents,
+  SINCE_ID_MAX_AGE_MS,
+  SINCE_ID_MOVED_AGE_MS,
+  searchableCursor,
   searchRequest,
+  snowflakeAt,
 } from '#shared/domain/moderation/platforms/x/replies';
 
 describe('searching replies', () => {
@@ -63,6 +67,44 @@ describe('the cursor', () => {
     expect(afterPage({ sinceId: '10' }, { meta: { result_count: 0 } }, 1)).toEqual({
       cursor: { sinceId: '10' },
       more: false,
+    });
+  });
+});
+
+describe("recent search's seven days", () => {
+  const NOW = Date.parse('2026-11-24T12:00:00.000Z');
+  const DAY = 24 * 60 * 60 * 1000;
+
+  it('an id made from a time is the lowest id of that millisecond', () => {
+    // X's epoch (2010-11-04T01:42:54.657Z) is id 0; ids count milliseconds above bit 22.
+    expect(snowflakeAt(1288834974657)).toBe('0');
+    expect(snowflakeAt(1288834974658)).toBe(String(1n << 22n));
+  });
+
+  it('a since_id inside the window is sent as it is', () => {
+    const recent = { sinceId: snowflakeAt(NOW - DAY), paging: { nextToken: 'p2', newestId: snowflakeAt(NOW - 1000) } };
+    expect(searchableCursor(recent, NOW)).toBe(recent);
+    expect(searchableCursor({}, NOW)).toEqual({});
+  });
+
+  it('an older since_id (a quiet account) moves up inside the window, and its paging is dropped', () => {
+    const stale = {
+      sinceId: snowflakeAt(NOW - 8 * DAY),
+      paging: { nextToken: 'old', newestId: snowflakeAt(NOW - 8 * DAY) },
+    };
+    expect(searchableCursor(stale, NOW)).toEqual({ sinceId: snowflakeAt(NOW - SINCE_ID_MOVED_AGE_MS) });
+    expect(SINCE_ID_MOVED_AGE_MS).toBeLessThan(SINCE_ID_MAX_AGE_MS);
+    expect(SINCE_ID_MAX_AGE_MS).toBeLessThan(7 * DAY);
+  });
+
+  it('a moved since_id is kept for a while, so a search paging from it goes on', () => {
+    const paging = {
+      sinceId: snowflakeAt(NOW - SINCE_ID_MOVED_AGE_MS),
+      paging: { nextToken: 'p6', newestId: snowflakeAt(NOW - 1000) },
+    };
+    expect(searchableCursor(paging, NOW + 30 * 60 * 1000)).toBe(paging);
+    expect(searchableCursor(paging, NOW + 60 * 60 * 1000)).toEqual({
+      sinceId: snowflakeAt(NOW + 60 * 60 * 1000 - SINCE_ID_MOVED_AGE_MS),
     });
   });
 });

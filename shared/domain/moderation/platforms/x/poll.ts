@@ -7,6 +7,7 @@
  * dies halfway reads the rest again and the engine answers what it had already decided.
  */
 import { mustGet } from '#shared/maps';
+import { now } from '#shared/adapters/ports';
 import { XApi, type XAnswer, type XPost } from '#shared/adapters/platforms/xApi';
 import { logger } from '#shared/observability/logger';
 import type { CommunityRecord } from '#shared/store/communitiesRepo';
@@ -17,7 +18,7 @@ import { decisionDeliveryId, scheduleDelivery } from '../../platformCallRunner';
 import type { ChatEvent, Decision } from '../../engine';
 import { moderateEvents } from '../../moderation';
 import { X_DECISION_CALLS, xBannedReplyCalls, type XCall, type XTarget } from './actions';
-import { afterPage, repliesToEvents, searchRequest } from './replies';
+import { afterPage, repliesToEvents, searchableCursor, searchRequest } from './replies';
 import { runLimited, xEndpointOf } from './send';
 import { xCredentials, xSession, XSessionUnavailable } from './tokens';
 
@@ -47,7 +48,8 @@ export async function pollXCommunity(community: CommunityRecord): Promise<XPollR
   const api = new XApi(client.apiBase);
   const observe = (await getCommunityRules(community.id)).mode === 'observe';
   const banned = await bannedXAuthors(community.id);
-  let cursor = await getXCursor(community.id);
+  // A quiet account's since_id can be older than recent search's seven days, which X refuses.
+  let cursor = searchableCursor(await getXCursor(community.id), now().getTime());
   for (;;) {
     const page = await runLimited(community.id, SEARCH_ENDPOINT, (session) =>
       api.request(session.accessToken, searchRequest(session.username, cursor)),

@@ -11,6 +11,15 @@ import type { XPollCursor } from '#shared/store/xRepo';
 import type { ChatEvent } from '../../engine';
 
 export const SEARCH_PAGE_SIZE = 100;
+/**
+ * Recent search covers the last seven days (https://docs.x.com/x-api/posts/search/introduction) and
+ * answers a `since_id` older than that with 400 Invalid Request ("'since_id' must be a tweet id
+ * created after ...", https://github.com/rooteco/tweetscape/issues/421). A quiet account's cursor
+ * gets that old: past SINCE_ID_MAX_AGE_MS it is moved up to SINCE_ID_MOVED_AGE_MS ago, where it
+ * stays sendable for the fifty minutes between them (a search paging from it can go on meanwhile).
+ */
+export const SINCE_ID_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000 - 10 * 60 * 1000;
+export const SINCE_ID_MOVED_AGE_MS = 7 * 24 * 60 * 60 * 1000 - 60 * 60 * 1000;
 /** Pages one poll reads at most (each is a billed read of up to 100 posts). */
 export const MAX_PAGES_PER_POLL = 5;
 
@@ -29,6 +38,20 @@ export function searchRequest(username: string, cursor: XPollCursor): XRequest {
   if (cursor.sinceId) query.since_id = cursor.sinceId;
   if (cursor.paging) query.next_token = cursor.paging.nextToken;
   return { method: 'GET', route: '/2/tweets/search/recent', query };
+}
+
+/**
+ * The cursor as recent search accepts it: a `since_id` written longer than SINCE_ID_MAX_AGE_MS ago
+ * becomes the id of SINCE_ID_MOVED_AGE_MS ago (X compares ids, and an id made from a time is how
+ * clients turn a time into a since_id). Replies newer than the old id are newer than the new one too,
+ * but for the hour at the window's edge (which a poll every minute has read already). A search that
+ * was paging from the old since_id starts again from the newest page (its next_token belongs to a
+ * query X would now refuse).
+ */
+export function searchableCursor(cursor: XPollCursor, nowMs: number): XPollCursor {
+  if (!cursor.sinceId || !/^\d{1,19}$/.test(cursor.sinceId)) return cursor;
+  if (snowflakeMs(cursor.sinceId) >= nowMs - SINCE_ID_MAX_AGE_MS) return cursor;
+  return { sinceId: snowflakeAt(nowMs - SINCE_ID_MOVED_AGE_MS) };
 }
 
 /**
@@ -69,8 +92,12 @@ export function repliesToEvents(page: XAnswer<XPost[]>): ChatEvent[] {
 
 /** X's snowflakes carry their millisecond (since X's epoch, 2010-11-04) above bit 22. */
 const X_EPOCH_MS = 1288834974657n;
+/** The millisecond a snowflake was made (an id of digits). */
+const snowflakeMs = (id: string): number => Number((BigInt(id) >> 22n) + X_EPOCH_MS);
+/** The lowest id X could give a post written at `ms`. */
+export const snowflakeAt = (ms: number): string => String((BigInt(Math.floor(ms)) - X_EPOCH_MS) << 22n);
 const snowflakeTime = (id: string): string =>
-  /^\d{1,20}$/.test(id) ? new Date(Number((BigInt(id) >> 22n) + X_EPOCH_MS)).toISOString() : new Date(0).toISOString();
+  /^\d{1,20}$/.test(id) ? new Date(snowflakeMs(id)).toISOString() : new Date(0).toISOString();
 
 /** Post ids are snowflakes: a longer one is newer, equal lengths compare as text. */
 export const compareIds = (a: string, b: string): number =>
