@@ -178,6 +178,18 @@ describe('Reddit activation from the inbox', () => {
     expect((await listPolledCommunities('reddit')).map((p) => p.communityId)).toContain(community.id);
   });
 
+  it("replies to the bot's comments are marked read with the messages, so the unread listing does not fill up", async () => {
+    const { community } = await redditCommunity();
+    const sub = newSub();
+    reddit.addSubreddit(sub, ['alice']);
+    const reply = reddit.commentReply(sub, 'someone', 'why was my post removed?');
+    const message = reddit.privateMessage('alice', `/activate ${community.activation_token} r/${sub}`);
+    expect(await readRedditInbox((await redditBot())!)).toMatchObject({ read: 1, activated: 1 });
+    const marked = reddit.calls.filter((c) => c.path === '/api/read_message').map((c) => c.form.id.split(','));
+    expect(marked).toEqual([[reply, message]]);
+    expect(reddit.unreadCount()).toBe(0);
+  });
+
   it('two reads of one activation message at once (the minute and a POST /sync) confirm once, and never tell the moderator to invite a bot that is already in', async () => {
     const { key, community } = await redditCommunity();
     const sub = newSub();

@@ -59,7 +59,7 @@ export async function startRedditStandIn(options: RedditStandInOptions) {
   const validTokens = new Set<string>();
   const subreddits = new Map<string, Subreddit>();
   const items: Item[] = [];
-  const inbox: { kind: 't4'; data: Record<string, any> }[] = [];
+  const inbox: { kind: 't1' | 't4'; data: Record<string, any> }[] = [];
   const modmail: Record<string, string>[] = [];
   const rateLimits: { path: RegExp; resetSeconds: number }[] = [];
   const refusals: { path: RegExp; errors: string[][]; ratelimit?: number }[] = [];
@@ -363,6 +363,24 @@ export async function startRedditStandIn(options: RedditStandInOptions) {
         },
       });
       return `t4_${id}`;
+    },
+    /** A reply to one of the bot's comments, as Reddit puts it in the bot's inbox; answers its fullname. */
+    commentReply(subreddit: string, author: string, body: string) {
+      const id = newId();
+      inbox.push({
+        kind: 't1',
+        data: {
+          id,
+          name: `t1_${id}`,
+          author,
+          body,
+          subreddit,
+          new: true,
+          was_comment: true,
+          created_utc: Math.floor(Date.now() / 1000),
+        },
+      });
+      return `t1_${id}`;
     },
     item: (fullname: string) => findItem(fullname)?.data,
     moderatorsOf: (name: string) => sub(name)?.moderators ?? [],

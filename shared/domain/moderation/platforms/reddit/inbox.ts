@@ -60,6 +60,11 @@ export async function readRedditInbox(bot: RedditBot): Promise<InboxReport> {
   const unread = await bot.api.get('/message/unread', { limit: '100' });
   if (!unread.ok) return { ...report, error: unread.error };
   const children = (unread.result as Partial<RedditListing> | null)?.data?.children ?? [];
+  // Replies to the bot's comments and mentions carry nothing to act on: marked read with the messages, or
+  // they would fill the unread listing, a page of which is all one read looks at.
+  const others = children
+    .filter((c) => c.kind !== 't4' && typeof c.data?.name === 'string')
+    .map((c) => String(c.data.name));
   const messages: PrivateMessage[] = children
     .filter((c) => c.kind === 't4' && typeof c.data?.name === 'string')
     .map((c) => ({
@@ -67,7 +72,7 @@ export async function readRedditInbox(bot: RedditBot): Promise<InboxReport> {
       author: String(c.data.author ?? ''),
       body: String((c.data as { body?: unknown }).body ?? ''),
     }));
-  const done: string[] = [];
+  const done: string[] = [...others];
   for (const message of messages) {
     const result = await activateFrom(bot, message);
     // A message met with a rate limit stays unread and is read again next time.
@@ -81,7 +86,7 @@ export async function readRedditInbox(bot: RedditBot): Promise<InboxReport> {
     const marked = await bot.api.post('/api/read_message', { id: done.join(',') });
     if (!marked.ok) report.error = marked.error;
   }
-  report.read = done.length;
+  report.read = done.length - others.length;
   return report;
 }
 
