@@ -138,6 +138,19 @@ export async function listCommunityViews(
   };
 }
 
+/**
+ * What to run once the community has left its place on its platform (deleted, or its type changed), with
+ * the place read now, before it is let go: a platform that acts by itself on what the service wrote there
+ * (Discord's AutoMod rules) has it removed. Undefined for a platform that keeps nothing acting, and for a
+ * type no platform module knows (data from before the current types).
+ */
+async function leavingPlace(community: CommunityRecord): Promise<(() => Promise<void>) | undefined> {
+  const tell = PLATFORMS[community.type]?.onMonitoringChanged;
+  if (!tell) return undefined;
+  const record = await getPlatformRecord(community.id);
+  return () => tell(community, record, true);
+}
+
 /** A changed type re-evaluates activation; sending the same type again changes nothing about it. */
 export async function changeCommunity(
   userId: string,
@@ -149,9 +162,9 @@ export async function changeCommunity(
   const at = now().toISOString();
   const typeChanges = input.type !== undefined && input.type !== before.type;
   // Read before the places are let go: where the old platform may still hold what the service wrote.
-  const left = typeChanges ? await getPlatformRecord(communityId) : undefined;
+  const leave = typeChanges ? await leavingPlace(before) : undefined;
   const changes: CommunityChanges = settingsFrom(input);
-  if (input.type && input.type !== before.type) Object.assign(changes, activationFor());
+  if (typeChanges) Object.assign(changes, activationFor());
   if (changes.activationToken) await writeActivationPointer(changes.activationToken, { userId, communityId });
   const after = await updateCommunitySettings(userId, communityId, changes, at);
   if (!after) throw new NotFoundError('Community');
@@ -161,8 +174,7 @@ export async function changeCommunity(
   if (after.type !== before.type) {
     if (before.type === 'x') await forgetXAccount(communityId);
     await releasePlaces(communityId, before.type);
-    // What acts on the old platform by itself (Discord's AutoMod rules) is removed from the place left.
-    await PLATFORMS[before.type]?.onMonitoringChanged?.(before, left ?? (await getPlatformRecord(communityId)), true);
+    await leave?.();
   }
   return answered(after, apiBaseUrl);
 }
@@ -182,11 +194,9 @@ export async function changeAutoRenew(
 
 export async function removeCommunity(userId: string, communityId: string): Promise<void> {
   const community = await requireCommunity(userId, communityId, true);
-  const record = await getPlatformRecord(communityId);
+  const leave = await leavingPlace(community);
   if (!(await deleteCommunityItems(community))) throw new NotFoundError('Community');
-  // What acts on the platform by itself (Discord's AutoMod rules) is removed from the place it leaves.
-  // A type no platform module knows (data from before the current types) has nothing there to take back.
-  await PLATFORMS[community.type]?.onMonitoringChanged?.(community, record, true);
+  await leave?.();
   // An X account's OAuth grant is revoked and its tokens deleted with the community, whatever its type is now:
   // one that was X once may still hold a grant (a no-op read when it holds none).
   await forgetXAccount(community.id);
