@@ -201,21 +201,15 @@ const AUTOMOD_SYNC_LOST_AFTER_MS = 10 * 60 * 1000;
 const lostAfter = (atMs: number) => new Date(atMs + AUTOMOD_SYNC_LOST_AFTER_MS).toISOString();
 
 /**
- * Asks for the community's AutoMod rules to be written to its guild: the request is recorded (due
- * for the sweep if no sync runs after it) before its queue message goes, so a lost message, or a
- * send that failed, is sent again by the 5-minute sweep rather than leaving the guild's rules stale.
+ * Asks for the community's AutoMod rules to be written to its guild (or, with `leftGuildId`, taken off
+ * a guild it left): the request is recorded (due for the sweep if no sync runs after it) before its
+ * queue message goes, so a lost message, or a send that failed, is sent again by the 5-minute sweep
+ * rather than leaving the guild's rules stale. The sync reads the guild left from that record.
  */
 export async function requestAutomodSync(userId: string, communityId: string, leftGuildId?: string): Promise<void> {
   const at = now();
   await wantAutomodSync(communityId, userId, at.toISOString(), lostAfter(at.getTime()), leftGuildId);
-  await sendPlatformMessages([
-    {
-      kind: 'moderation.automod_sync',
-      user_id: userId,
-      community_id: communityId,
-      ...(leftGuildId ? { left_guild_id: leftGuildId } : {}),
-    },
-  ]);
+  await sendPlatformMessages([{ kind: 'moderation.automod_sync', user_id: userId, community_id: communityId }]);
 }
 
 /**
@@ -242,20 +236,17 @@ export async function requeueDueAutomodSyncs(
 /**
  * Writes the community's rules into its guild (requested on activation, /alerts, every rules change, and
  * when its monitoring stops or starts again): switched off while it is not monitored (suspended, expired),
- * as in observe mode. A guild the community left (`leftGuildId`: deleted, or its type changed) keeps none
- * of the service's rules, unless another community has bound it since (they are that one's now).
+ * as in observe mode. A guild the community left (deleted, or its type changed) keeps none of the
+ * service's rules, unless another community has bound it since (they are that one's now).
  */
-export async function syncAutomod(userId: string, communityId: string, leftGuildId?: string): Promise<void> {
+export async function syncAutomod(userId: string, communityId: string): Promise<void> {
   const startedAt = now().toISOString();
   const community = await getCommunity(userId, communityId, true);
   const platform = await getPlatformRecord(communityId);
   const stays = community?.type === 'discord';
-  // A deleted community's platform record still names its guild (the binding is kept until another claims it).
-  // A type change took the binding off the record: the guild left is the request's, or the record's own
-  // copy of it when the sweep sends a lost request again.
-  const guild = stays
-    ? platform.discordGuildId
-    : (leftGuildId ?? platform.automodLeftGuildId ?? platform.discordGuildId);
+  // A type change took the binding off the record: the request recorded the guild it left. A deleted
+  // community's record still names its guild (the binding is kept until another claims it).
+  const guild = stays ? platform.discordGuildId : (platform.automodLeftGuildId ?? platform.discordGuildId);
   // Nothing to write any more (unbound, or a guild that is another community's now): the request is answered all the same.
   if (!guild) return recordAutomodSync(communityId, startedAt, {});
   if (!stays) {

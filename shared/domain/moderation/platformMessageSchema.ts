@@ -14,8 +14,6 @@ export const automodSyncMessage = z.object({
   kind: z.literal('moderation.automod_sync'),
   user_id: z.string(),
   community_id: z.string(),
-  /** A guild the community left (deleted, or its type changed): the service's rules are removed from it. */
-  left_guild_id: z.optional(z.string()),
 });
 /** One shard of a polled platform's communities, or (without communities) the operator account's own poll. */
 export const pollMessage = z.object({

@@ -9,7 +9,7 @@ export { parsePlatformMessage };
 
 const HANDLERS: { [K in PlatformMessage['kind']]: (msg: Extract<PlatformMessage, { kind: K }>) => Promise<unknown> } = {
   'moderation.deliver': (msg) => runDelivery(msg.community_id, msg.delivery_id),
-  'moderation.automod_sync': (msg) => syncAutomod(msg.user_id, msg.community_id, msg.left_guild_id),
+  'moderation.automod_sync': (msg) => syncAutomod(msg.user_id, msg.community_id),
   'moderation.poll': (msg) => runPoll(msg),
 };
 
