@@ -112,20 +112,27 @@ export const telegramCaptchaCalls = (chatId: number, userId: number, prompt: str
   ];
 };
 
+/** Lifts what restrictChatMember put on a member (a captcha's silence, a mute). */
+const liftRestriction = (chatId: number, userId: number): PlannedCall =>
+  tg('restrictChatMember', {
+    chat_id: chatId,
+    user_id: userId,
+    permissions: UNSILENCED,
+    use_independent_chat_permissions: true,
+  });
+/** The captcha prompt's removal, when it was sent. */
+const deletePrompt = (chatId: number, promptMessageId: number | undefined): PlannedCall[] =>
+  promptMessageId ? [tg('deleteMessage', { chat_id: chatId, message_id: promptMessageId })] : [];
+
 export const telegramCaptchaPassCalls = (
   chatId: number,
   userId: number,
   promptMessageId: number | undefined,
   callbackQueryId: string,
 ): PlannedCall[] => [
-  tg('restrictChatMember', {
-    chat_id: chatId,
-    user_id: userId,
-    permissions: UNSILENCED,
-    use_independent_chat_permissions: true,
-  }),
+  liftRestriction(chatId, userId),
   tg('answerCallbackQuery', { callback_query_id: callbackQueryId, text: 'Thanks, you can post now.' }),
-  ...(promptMessageId ? [tg('deleteMessage', { chat_id: chatId, message_id: promptMessageId })] : []),
+  ...deletePrompt(chatId, promptMessageId),
 ];
 
 /** The community stopped being monitored before the deadline: the member may post again, the prompt goes. */
@@ -134,17 +141,8 @@ export const telegramCaptchaReleaseCalls = (
   userId: number,
   join: { prompt: number | undefined; restricted: boolean },
 ): PlannedCall[] => [
-  ...(join.restricted
-    ? [
-        tg('restrictChatMember', {
-          chat_id: chatId,
-          user_id: userId,
-          permissions: UNSILENCED,
-          use_independent_chat_permissions: true,
-        }),
-      ]
-    : []),
-  ...(join.prompt ? [tg('deleteMessage', { chat_id: chatId, message_id: join.prompt })] : []),
+  ...(join.restricted ? [liftRestriction(chatId, userId)] : []),
+  ...deletePrompt(chatId, join.prompt),
 ];
 
 /** Removed, not banned: the ban is lifted at once so the member may come back and try again. */
@@ -155,19 +153,12 @@ export const telegramCaptchaTimeoutCalls = (
 ): PlannedCall[] => [
   tg('banChatMember', { chat_id: chatId, user_id: userId }),
   tg('unbanChatMember', { chat_id: chatId, user_id: userId, only_if_banned: true }),
-  ...(promptMessageId ? [tg('deleteMessage', { chat_id: chatId, message_id: promptMessageId })] : []),
+  ...deletePrompt(chatId, promptMessageId),
 ];
 
 /** Undo: what lifts each reversible action. A delete or a warning cannot be taken back. */
 export const TELEGRAM_UNDO_CALLS = {
-  mute: (chatId, userId) => [
-    tg('restrictChatMember', {
-      chat_id: Number(chatId),
-      user_id: Number(userId),
-      permissions: UNSILENCED,
-      use_independent_chat_permissions: true,
-    }),
-  ],
+  mute: (chatId, userId) => [liftRestriction(Number(chatId), Number(userId))],
   ban: (chatId, userId) => [
     tg('unbanChatMember', { chat_id: Number(chatId), user_id: Number(userId), only_if_banned: true }),
   ],
