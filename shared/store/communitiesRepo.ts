@@ -268,6 +268,20 @@ export const giveActivationTokenItem = (c: CommunityRecord, token: string, at: s
   ),
 });
 
+/**
+ * Holds a transaction to a community that still exists, is still of `type` and has not expired: what is
+ * written with it (an X account's grant) is never kept for a community deleted, retyped or expired meanwhile.
+ */
+export const stillOfTypeItem = (c: Pick<CommunityRecord, 'userId' | 'id'>, type: CommunityType): TransactItem => ({
+  ConditionCheck: {
+    TableName: table(),
+    Key: communityKey(c.userId, c.id),
+    ConditionExpression: 'attribute_exists(pk) AND #type = :type AND billingState <> :expired',
+    ExpressionAttributeNames: { '#type': 'type' },
+    ExpressionAttributeValues: { ':type': type, ':expired': 'expired' },
+  },
+});
+
 /** A failed renewal: monitoring stops, the due time stays so every later sweep retries. */
 function suspensionUpdate(c: CommunityRecord, at: string) {
   const guard = samePeriod(c);

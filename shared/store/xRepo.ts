@@ -6,6 +6,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, table, writeIfCondition } from './client';
 import { defineEntity } from './entity';
+import type { TransactItem } from './transactions';
 import { xBannedAuthorsKey, xOAuthStateKey, xPollCursorKey, xRefreshLeaseKey, xTokensKey } from './keys';
 
 // ---- OAuth authorizations ----------------------------------------------------------------------
@@ -136,13 +137,16 @@ export async function getXAccount(communityId: string): Promise<XAccountRecord |
   return accounts.maybe(Item);
 }
 
-/** A new grant (the callback): replaces whatever the community had, on a version past it. */
-export async function putXAccount(
+/**
+ * A new grant (the callback), as a transaction item to write with what holds it to its community:
+ * replaces whatever the community had, on a version past it.
+ */
+export function xGrantItem(
   communityId: string,
   account: Omit<XAccountRecord, 'version' | 'refusedAt' | 'refusedReason'>,
-): Promise<void> {
-  await ddb().send(
-    new UpdateCommand({
+): TransactItem {
+  return {
+    Update: {
       TableName: table(),
       Key: xTokensKey(communityId),
       ...accounts.update({
@@ -150,7 +154,23 @@ export async function putXAccount(
         add: { version: 1 },
         remove: ['refusedAt', 'refusedReason'],
       }),
-    }),
+    },
+  };
+}
+
+/** The account's current user name (X lets an account rename itself; the reply search names it). */
+export async function renameXAccount(communityId: string, accountId: string, username: string): Promise<void> {
+  await writeIfCondition(() =>
+    ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: xTokensKey(communityId),
+        ...accounts.update({
+          set: { username },
+          condition: { expression: 'accountId = :account', values: { ':account': accountId } },
+        }),
+      }),
+    ),
   );
 }
 

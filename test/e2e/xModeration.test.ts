@@ -18,6 +18,7 @@ import { runDelivery, scheduleDelivery } from '#shared/domain/moderation/platfor
 import { getDelivery } from '#shared/store/platformCallsRepo';
 import { pollXCommunity } from '#shared/domain/moderation/platforms/x/poll';
 import { getCommunity } from '#shared/store/communitiesRepo';
+import { renewCommunity } from '#shared/domain/moderation/renewals';
 import { communityKey } from '#shared/store/keys';
 import { fanOutPolls } from '#shared/domain/moderation/pollFanOut';
 import { X_UNSUPPORTED } from '#shared/domain/moderation/platforms/x/actions';
@@ -465,6 +466,35 @@ describe("X's limits and tokens", () => {
     expect((await getXAccount(community.id))!.refusedAt).toBeNull();
   });
 
+  it('an account renamed on X is searched under its new name from the next token refresh on', async () => {
+    const { key, community, account } = await connected();
+    const before = account.username;
+    x.rename(account.id, `${before}_new`);
+    const spam = x.reply(`${before}_new`, { id: '9100081', username: 'scammer8' }, SCAM);
+    const searchedAs = () =>
+      x.calls.filter((c) => c.path === '/2/tweets/search/recent').map((c) => c.query.query.split(' ')[0]);
+    // Until the tokens are refreshed the stored name is searched, and the reply is not found under it.
+    expect((await sync(key, community.id)).status).toBe(200);
+    expect(searchedAs()).toEqual([`to:${before}`]);
+    expect(x.isHidden(spam)).toBe(false);
+    x.reset();
+    x.expireAccessTokens();
+    await ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: xTokensKey(community.id),
+        UpdateExpression: 'SET expiresAt = :past',
+        ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
+      }),
+    );
+    expect((await sync(key, community.id)).status).toBe(200);
+    await settle();
+    expect(x.refreshGrants()).toHaveLength(1);
+    expect(searchedAs()).toEqual([`to:${before}_new`]);
+    expect(x.isHidden(spam)).toBe(true);
+    expect((await getXAccount(community.id))!.username).toBe(`${before}_new`);
+  });
+
   it('without the X app: no authorize_url, nothing polled, and planned X calls are recorded not_configured', async () => {
     const { key, user, community, account } = await connected();
     const spam = x.reply(account.username, { id: '9100071', username: 'scammer7' }, SCAM);
@@ -518,6 +548,76 @@ describe('a community that stops being an X community', () => {
     expect((await call('DELETE', `${BASE}/communities/${community.id}`, { key })).status).toBe(204);
     expect(revokedHints()).toEqual(['refresh_token', 'access_token']);
     expect(await getXAccount(community.id)).toBeUndefined();
+  });
+});
+
+describe('a community that goes away while its X account is being connected', () => {
+  const tokenCallArrived = async () => {
+    for (let i = 0; i < 200 && !x.calls.some((c) => c.path === '/2/oauth2/token'); i++)
+      await new Promise((r) => setTimeout(r, 25));
+    expect(x.calls.some((c) => c.path === '/2/oauth2/token')).toBe(true);
+  };
+  const revokedHints = () =>
+    x.calls.filter((c) => c.path === '/2/oauth2/revoke').map((c) => x.formOf(c).token_type_hint);
+
+  for (const [how, goAway, says] of [
+    [
+      'deleted',
+      async (key: string, _userId: string, id: string) =>
+        expect((await call('DELETE', `${BASE}/communities/${id}`, { key })).status).toBe(204),
+      'no longer exists',
+    ],
+    [
+      'expired',
+      (_key: string, userId: string, id: string) => setCommunityFields(userId, id, { billingState: 'expired' }),
+      'This community has expired',
+    ],
+  ] as const) {
+    it(`${how} during the token exchange: the new grant is revoked, nothing of it kept, the account free`, async () => {
+      const { key, user, community } = await xCommunity();
+      const account = x.addAccount({ id: String(7_100_000 + ++accountNo), username: `acme_x${accountNo}` });
+      const link = (await call('GET', `${BASE}/communities/${community.id}`, { key })).body.authorize_url;
+      const release = x.holdTokenEndpoint();
+      const page = call('GET', x.authorize(link, account.id));
+      await tokenCallArrived();
+      await goAway(key, user.id, community.id);
+      release();
+      const answered = await page;
+      expect(answered.status).toBe(400);
+      expect(answered.text).toContain(says);
+      expect(await getXAccount(community.id)).toBeUndefined();
+      expect(revokedHints()).toEqual(['refresh_token', 'access_token']);
+      // Nothing holds the account: another community of the owner connects it.
+      const again = await call('POST', `${BASE}/communities`, {
+        key,
+        body: { name: 'Acme on X again', project_name: 'Acme', type: 'x' },
+      });
+      expect((await authorize(key, again.body.id, account.id)).status).toBe(200);
+    });
+  }
+});
+
+describe('a community that expires', () => {
+  it('has its X grant revoked and its tokens deleted; one suspended keeps them for when it is paid', async () => {
+    const expiring = await connected();
+    const suspended = await connected();
+    await setCommunityFields(expiring.user.id, expiring.community.id, { autoRenew: false });
+    const due = async (userId: string, id: string) => {
+      const c = (await getCommunity(userId, id, true))!;
+      // This one community's step of the sweep: a sweep run ahead of time would reach other files' communities.
+      return renewCommunity(c, new Date(Date.parse(c.nextBillingAt!) + 60_000));
+    };
+    expect(await due(expiring.user.id, expiring.community.id)).toBe('expired');
+    expect(x.calls.filter((c) => c.path === '/2/oauth2/revoke').map((c) => x.formOf(c).token_type_hint)).toEqual([
+      'refresh_token',
+      'access_token',
+    ]);
+    expect(await getXAccount(expiring.community.id)).toBeUndefined();
+    x.reset();
+    await setCommunityFields(suspended.user.id, suspended.community.id, { billingState: 'suspended' });
+    await due(suspended.user.id, suspended.community.id);
+    expect(x.calls.filter((c) => c.path === '/2/oauth2/revoke')).toEqual([]);
+    expect((await getXAccount(suspended.community.id))?.accountId).toBe(suspended.account.id);
   });
 });
 

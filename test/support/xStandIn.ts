@@ -35,8 +35,8 @@ interface Post {
   author_id: string;
   created_at: string;
   conversation_id: string;
-  /** The account replied to (the search's `to:`). */
-  to: string;
+  /** The id of the account replied to: the search's `to:` names it by its user name at the time of the search. */
+  toId: string;
 }
 
 const REQUIRED_SCOPES = ['tweet.read', 'users.read', 'tweet.moderate.write', 'mute.write', 'offline.access'];
@@ -76,6 +76,8 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
   const muting = new Map<string, Set<string>>();
   const rateLimits: { method?: string; path: RegExp; resetInSeconds: number }[] = [];
   let tokenDelayMs = 0;
+  /** While set, the token endpoint answers only once it settles (`holdTokenEndpoint`). */
+  let tokenGate: Promise<void> | undefined;
 
   /** Every token and code handed out, so a test can look for them where they must not be. */
   const issued: string[] = [];
@@ -99,6 +101,7 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
     if (authorization !== basic) return oauthError(401, 'unauthorized_client', 'Missing valid authorization header');
     const form = new URLSearchParams(typeof raw === 'string' ? raw : '');
     if (tokenDelayMs) await new Promise((resolve) => setTimeout(resolve, tokenDelayMs));
+    if (tokenGate) await tokenGate;
     if (form.get('grant_type') === 'authorization_code') {
       const code = codes.get(form.get('code') ?? '');
       if (!code) return oauthError(400, 'invalid_request', 'Value passed for the authorization code was invalid.');
@@ -146,6 +149,7 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
         },
       };
     const [, to, notFrom] = match;
+    const toId = accountNamed(to)?.id;
     const since = query.get('since_id');
     const oldest = Date.now() - SEARCH_WINDOW_MS;
     if (since && (!/^\d{1,19}$/.test(since) || snowflakeMs(since) < oldest))
@@ -167,10 +171,7 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
     const authorName = (id: string) =>
       [...accounts.values()].find((a) => a.id === id)?.username ?? authors.get(id)?.username;
     const matching = posts
-      .filter(
-        (p) =>
-          p.to.toLowerCase() === to.toLowerCase() && authorName(p.author_id)?.toLowerCase() !== notFrom.toLowerCase(),
-      )
+      .filter((p) => p.toId === toId && authorName(p.author_id)?.toLowerCase() !== notFrom.toLowerCase())
       .filter((p) => !since || BigInt(p.id) > BigInt(since))
       .filter((p) => !before || BigInt(p.id) < BigInt(before))
       .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
@@ -199,6 +200,9 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
     };
   };
   const authors = new Map<string, Account>();
+  /** X's user names are unique whatever their case. */
+  const accountNamed = (username: string) =>
+    [...accounts.values()].find((a) => a.username.toLowerCase() === username.toLowerCase());
 
   /**
    * The person on X approving the app: checks the authorize URL as X would and answers the
@@ -298,7 +302,7 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
             ],
           },
         };
-      if (post.to !== me.username)
+      if (post.toId !== me.id)
         return problem(
           403,
           'Forbidden',
@@ -336,13 +340,21 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
       return a;
     },
     authorize,
+    /** The account takes a new user name, as X lets it (its replies are then found under that name only). */
+    rename: (accountId: string, username: string) => {
+      const account = accounts.get(accountId);
+      if (!account) throw new Error(`No account ${accountId} on the X stand-in`);
+      account.username = username;
+    },
     /** The account a browser opening an authorize link is signed in as (it then approves at once). */
     signIn: (accountId: string) => {
       signedIn = accountId;
     },
-    /** Someone replies to `to` (the moderated account's user name) in a conversation it started. */
+    /** Someone replies to `to` (the moderated account's user name now) in a conversation it started. */
     reply(to: string, author: { id: string; username: string }, text: string, options: { id?: string } = {}): string {
       if (!authors.has(author.id)) authors.set(author.id, { name: author.username, ...author });
+      const toId = accountNamed(to)?.id;
+      if (!toId) throw new Error(`No account is named ${to} on the X stand-in`);
       const id = options.id ?? nextId();
       posts.push({
         id,
@@ -350,7 +362,7 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
         author_id: author.id,
         created_at: new Date().toISOString(),
         conversation_id: '1850000000000000000',
-        to,
+        toId,
       });
       return id;
     },
@@ -369,6 +381,15 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
       ),
     formOf: (call: XCall) => Object.fromEntries(new URLSearchParams(String(call.body))),
     slowTokenEndpoint: (ms: number) => (tokenDelayMs = ms),
+    /** The token endpoint holds every answer until the returned function is called. */
+    holdTokenEndpoint: (): (() => void) => {
+      let release = () => {};
+      tokenGate = new Promise<void>((resolve) => (release = resolve));
+      return () => {
+        tokenGate = undefined;
+        release();
+      };
+    },
     rateLimitNext: (path: RegExp, resetInSeconds: number, method?: string) =>
       rateLimits.push({ path, resetInSeconds, method }),
     /** Calls other than the token endpoint and users/me. */

@@ -266,7 +266,8 @@ describe('sessions and refresh', () => {
       new XApi(x.apiBase).request(s.accessToken, { method: 'GET', route: '/2/users/me' }),
     );
     expect(out).toMatchObject({ ok: true });
-    expect(x.calls.map((c) => c.path)).toEqual(['/2/users/me', '/2/oauth2/token', '/2/users/me']);
+    // The call, the refresh and the refresh's read of the account's current name, then the call again.
+    expect(x.calls.map((c) => c.path)).toEqual(['/2/users/me', '/2/oauth2/token', '/2/users/me', '/2/users/me']);
   });
 
   it('a community nobody authorized has no session', async () => {

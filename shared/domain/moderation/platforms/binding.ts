@@ -31,6 +31,15 @@ export async function bindModeratedPlace(community: CommunityRecord, externalId:
   return 'bound';
 }
 
+/**
+ * Lets go of a place just bound for a community that went away while it was bound (deleted, retyped or
+ * expired during the X callback): that community's own clean-up ran before the binding existed.
+ */
+export async function releaseModeratedPlace(community: CommunityRecord, externalId: string): Promise<void> {
+  await unbindExternal(community.type, externalId, community.id);
+  await forget(community, externalId);
+}
+
 /** Makes `externalId` the community's alert place (its moderated place may be it too, and stays moderated). */
 export async function bindAlertPlace(community: CommunityRecord, externalId: string): Promise<BindOutcome> {
   const fields = PLATFORMS[community.type].recordFields;

@@ -123,7 +123,8 @@ export interface Platform<Target, Credentials> {
    * The platform keeps acting by itself on what the service wrote there (Discord's AutoMod rules): told
    * when the community stops or starts being monitored (suspended, expired, paid again) and, with the
    * place it leaves, when it leaves that place for good (deleted, or its type changed), so that nothing
-   * written for the community acts there while it is not monitored. Null: nothing acts without the service.
+   * written for the community acts there while it is not monitored. A platform holding a grant the community
+   * no longer needs once it has expired (an X account's tokens) ends it here. Null: nothing to do.
    */
   onMonitoringChanged:
     | ((community: Pick<CommunityRecord, 'userId' | 'id'>, record: PlatformRecord, left?: boolean) => Promise<void>)

@@ -9,6 +9,7 @@ import { X_DECISION_CALLS, X_UNDO_CALLS, X_UNSUPPORTED, type XTarget } from './x
 import { pollCommunityNow } from '../polling';
 import { pollXCommunity } from './x/poll';
 import { sendXCall } from './x/send';
+import { forgetXAccountOfExpired } from './x/tokens';
 import { blankToUndefined, definePlatform } from './platform';
 
 export interface XCredentials {
@@ -50,7 +51,8 @@ export const x = definePlatform<XTarget, XCredentials>({
   sync: (community) => pollCommunityNow(community),
   // X keeps no copy of the rules: every reply is judged by the engine as it is read.
   onRulesChanged: null,
-  onMonitoringChanged: null,
+  // An expired community never renews: its account's grant, which can hide replies and mute, ends with it.
+  onMonitoringChanged: async (community, _record, left) => (left ? undefined : forgetXAccountOfExpired(community)),
   decisions: {
     delete: (target) => X_DECISION_CALLS.delete(target),
     warn: (target) => X_DECISION_CALLS.warn(target),

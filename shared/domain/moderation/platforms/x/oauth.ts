@@ -9,13 +9,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import { now } from '#shared/adapters/ports';
 import { XApi, type XAnswer, type XTokenAnswer, type XUser } from '#shared/adapters/platforms/xApi';
 import { randomToken, sha256Hex } from '#shared/ids';
-import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
-import { consumeOAuthState, getXAccount, putOAuthState, putXAccount, putXCursor } from '#shared/store/xRepo';
+import { getCommunity, stillOfTypeItem, type CommunityRecord } from '#shared/store/communitiesRepo';
+import { writeIfCondition } from '#shared/store/client';
+import { writeTogether } from '#shared/store/transactions';
+import { consumeOAuthState, getXAccount, putOAuthState, putXCursor, xGrantItem } from '#shared/store/xRepo';
 import { markCommunityActivated } from '../../activation';
 import { withActivationToken } from '../../communityReads';
-import { bindModeratedPlace } from '../binding';
+import { bindModeratedPlace, releaseModeratedPlace } from '../binding';
 import { UNPAID_ACTIVATION } from '../../unpaidActivation';
-import { sealXTokens, xCredentials } from './tokens';
+import { revokeXGrant, sealXTokens, xCredentials } from './tokens';
 
 export const X_SCOPES = ['tweet.read', 'users.read', 'tweet.moderate.write', 'mute.write', 'offline.access'] as const;
 export const X_CALLBACK_PATH = '/integrations/moderation/x/callback';
@@ -81,6 +83,8 @@ const page = (status: number, title: string, message: string, communityId?: stri
   ...(communityId ? { communityId } : {}),
 });
 
+const COMMUNITY_GONE = 'The community this link was made for no longer exists or is no longer an X community.';
+
 const STATE_REFUSED: Record<'unknown' | 'used' | 'expired', string> = {
   unknown: 'This authorization link is not one we issued. Open the authorize_url of your community again.',
   used: 'This authorization link was already used. Open the authorize_url of your community again to get a new one.',
@@ -126,12 +130,7 @@ export async function completeXAuthorization(
   const stored = await getCommunity(state.userId, state.communityId, true);
   // A community from before every type had to be bound gets its activation token first.
   const community = stored && (await withActivationToken(stored));
-  if (community?.type !== 'x')
-    return page(
-      400,
-      'Authorization failed',
-      'The community this link was made for no longer exists or is no longer an X community.',
-    );
+  if (community?.type !== 'x') return page(400, 'Authorization failed', COMMUNITY_GONE);
   // Before any token is asked for: an expired community holds no grant.
   if (community.billingState === 'expired') return page(400, 'Not connected', UNPAID_ACTIVATION.expired);
 
@@ -168,16 +167,22 @@ export async function completeXAuthorization(
   const bound = await bind(community, account);
   if (!bound.ok) return page(bound.status, 'Not connected', bound.message);
   const previous = await getXAccount(community.id);
-  await putXAccount(community.id, {
+  const pair = { access_token: tokens.access_token, refresh_token: tokens.refresh_token ?? null };
+  const grant = xGrantItem(community.id, {
     accountId: account.id,
     username: account.username,
-    sealed: await sealXTokens(community.id, {
-      access_token: tokens.access_token,
-      refresh_token: tokens.refresh_token ?? null,
-    }),
+    sealed: await sealXTokens(community.id, pair),
     expiresAt: new Date(now().getTime() + tokens.expires_in * 1000).toISOString(),
     updatedAt: now().toISOString(),
   });
+  // Deleted, retyped or expired during the exchange: its own clean-up ran before this binding and grant
+  // existed, so both are let go here rather than kept for a community that will never use them.
+  if (!(await writeIfCondition(() => writeTogether({ community: stillOfTypeItem(community, 'x'), grant })))) {
+    await releaseModeratedPlace(community, account.id);
+    await revokeXGrant(credentials, pair);
+    const current = await getCommunity(community.userId, community.id, true);
+    return page(400, 'Not connected', current?.type === 'x' ? UNPAID_ACTIVATION.expired : COMMUNITY_GONE);
+  }
   // Another account's replies start afresh (its newest page), not after the old account's newest reply.
   if (previous && previous.accountId !== account.id) await putXCursor(community.id, {});
   if (!community.activatedAt && community.activationToken)

@@ -7,9 +7,10 @@
  */
 import { platformCredentials } from '#shared/adapters/platformCredentials';
 import { now, ports } from '#shared/adapters/ports';
-import { XApi, type XTokenAnswer } from '#shared/adapters/platforms/xApi';
+import { XApi, type XAnswer, type XTokenAnswer, type XUser } from '#shared/adapters/platforms/xApi';
 import type { CallOutcome } from '#shared/adapters/platforms/result';
 import { uuidv7 } from '#shared/ids';
+import { getCommunity } from '#shared/store/communitiesRepo';
 import {
   acquireRefreshLease,
   deleteXAccount,
@@ -17,6 +18,7 @@ import {
   markXTokensRefused,
   rateLimitsOf,
   releaseRefreshLease,
+  renameXAccount,
   replaceXTokens,
   type XAccountRecord,
 } from '#shared/store/xRepo';
@@ -38,7 +40,7 @@ export async function xCredentials(): Promise<XClient> {
     : { configured: false, apiBase, authorizeUrl };
 }
 
-interface TokenPair {
+export interface TokenPair {
   access_token: string;
   refresh_token: string | null;
 }
@@ -176,10 +178,28 @@ async function refresh(client: XConfigured, communityId: string, account: XAccou
   return {
     accessToken: tokens.access_token,
     accountId: account.accountId,
-    username: account.username,
+    username: await currentUsername(client, communityId, account, tokens.access_token),
     version: account.version + 1,
     rateLimits: rateLimitsOf(account),
   };
+}
+
+/**
+ * X lets an account rename itself, and the reply search names the account (`to:<username>`), so each
+ * refresh (at least every two hours while the community is polled) reads the name again. A failed read
+ * keeps the stored name: the new tokens are stored already.
+ */
+async function currentUsername(
+  client: XConfigured,
+  communityId: string,
+  account: XAccountRecord,
+  accessToken: string,
+): Promise<string> {
+  const me = await new XApi(client.apiBase).request(accessToken, { method: 'GET', route: '/2/users/me' });
+  const user = me.ok ? (me.result as XAnswer<XUser>).data : undefined;
+  if (user?.id !== account.accountId || !user.username || user.username === account.username) return account.username;
+  await renameXAccount(communityId, account.accountId, user.username);
+  return user.username;
 }
 
 /**
@@ -204,19 +224,30 @@ export async function asXAccount(
 }
 
 /**
- * A deleted community lets go of its account: the grant is revoked at X (best effort: X may be
- * unreachable, and the refresh token it keeps is then unusable to us anyway) and the sealed tokens
- * are deleted, so nothing of the account is kept.
+ * Ends a grant at X: the refresh token first (it would mint new access tokens), then the access token.
+ * Best effort: X may be unreachable, and a grant whose tokens we no longer keep is unusable to us anyway.
+ */
+export async function revokeXGrant(client: XConfigured, pair: TokenPair): Promise<void> {
+  const api = new XApi(client.apiBase);
+  if (pair.refresh_token) await api.revoke(client.clientId, client.clientSecret, pair.refresh_token, 'refresh_token');
+  await api.revoke(client.clientId, client.clientSecret, pair.access_token, 'access_token');
+}
+
+/**
+ * A community that will never be monitored again (deleted, retyped, expired) lets go of its account: the
+ * grant is revoked at X and the sealed tokens are deleted, so nothing of the account is kept.
  */
 export async function forgetXAccount(communityId: string): Promise<void> {
   const account = await getXAccount(communityId);
   if (!account) return;
   const client = await xCredentials();
-  if (client.configured && !account.refusedAt) {
-    const { access_token, refresh_token } = await openXTokens(communityId, account.sealed);
-    const api = new XApi(client.apiBase);
-    if (refresh_token) await api.revoke(client.clientId, client.clientSecret, refresh_token, 'refresh_token');
-    await api.revoke(client.clientId, client.clientSecret, access_token, 'access_token');
-  }
+  if (client.configured && !account.refusedAt)
+    await revokeXGrant(client, await openXTokens(communityId, account.sealed));
   await deleteXAccount(communityId);
+}
+
+/** Called when the community's monitoring stops or starts: only an expiry is for good. */
+export async function forgetXAccountOfExpired(community: { userId: string; id: string }): Promise<void> {
+  const current = await getCommunity(community.userId, community.id, true);
+  if (current?.billingState === 'expired') await forgetXAccount(community.id);
 }
