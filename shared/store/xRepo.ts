@@ -160,19 +160,17 @@ export function xGrantItem(
 
 /** The account's current user name (X lets an account rename itself; the reply search names it). */
 export async function renameXAccount(communityId: string, accountId: string, username: string): Promise<void> {
-  await writeIfCondition(() =>
-    ddb().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: xTokensKey(communityId),
-        ...accounts.update({
-          set: { username },
-          condition: { expression: 'accountId = :account', values: { ':account': accountId } },
-        }),
-      }),
-    ),
-  );
+  await updateAccountIf(communityId, {
+    set: { username },
+    condition: { expression: 'accountId = :account', values: { ':account': accountId } },
+  });
 }
+
+/** A conditional update of the account record: false when its condition failed. */
+const updateAccountIf = (communityId: string, spec: Parameters<typeof accounts.update>[0]): Promise<boolean> =>
+  writeIfCondition(() =>
+    ddb().send(new UpdateCommand({ TableName: table(), Key: xTokensKey(communityId), ...accounts.update(spec) })),
+  );
 
 /** A refresh's new tokens, written only over the version the refresher read (false: someone else wrote first). */
 export async function replaceXTokens(
@@ -180,19 +178,11 @@ export async function replaceXTokens(
   seenVersion: number,
   tokens: { sealed: string; expiresAt: string; updatedAt: string },
 ): Promise<boolean> {
-  return writeIfCondition(() =>
-    ddb().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: xTokensKey(communityId),
-        ...accounts.update({
-          set: tokens,
-          add: { version: 1 },
-          condition: { expression: 'version = :seen', values: { ':seen': seenVersion } },
-        }),
-      }),
-    ),
-  );
+  return updateAccountIf(communityId, {
+    set: tokens,
+    add: { version: 1 },
+    condition: { expression: 'version = :seen', values: { ':seen': seenVersion } },
+  });
 }
 
 /** X refused the refresh token: kept so polling stops asking until the account authorizes again. */
@@ -202,18 +192,10 @@ export async function markXTokensRefused(
   reason: string,
   atIso: string,
 ): Promise<void> {
-  await writeIfCondition(() =>
-    ddb().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: xTokensKey(communityId),
-        ...accounts.update({
-          set: { refusedAt: atIso, refusedReason: reason.slice(0, 300) },
-          condition: { expression: 'version = :seen', values: { ':seen': seenVersion } },
-        }),
-      }),
-    ),
-  );
+  await updateAccountIf(communityId, {
+    set: { refusedAt: atIso, refusedReason: reason.slice(0, 300) },
+    condition: { expression: 'version = :seen', values: { ':seen': seenVersion } },
+  });
 }
 
 /** Remembers until when the account may not call `endpoint` again (a 429's x-rate-limit-reset). */

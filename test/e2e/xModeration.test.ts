@@ -111,6 +111,18 @@ const mute = (me: string, target: string) => ({
   path: `/2/users/${me}/muting`,
   body: { target_user_id: target },
 });
+/** Both sides of the community's access token expire: X refuses it, and the service knows to refresh it. */
+async function expireTokens(communityId: string) {
+  x.expireAccessTokens();
+  await ddb().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: xTokensKey(communityId),
+      UpdateExpression: 'SET expiresAt = :past',
+      ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
+    }),
+  );
+}
 const actions = () => x.actions().map((c) => ({ method: c.method, path: c.path, body: c.body ?? undefined }));
 
 const SCAM = 'Claim your airdrop now at acme-drop.xyz';
@@ -446,15 +458,7 @@ describe("X's limits and tokens", () => {
 
   it('two polls refreshing expired tokens at once spend the refresh token once, and both work', async () => {
     const { key, community } = await connected();
-    x.expireAccessTokens();
-    await ddb().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: xTokensKey(community.id),
-        UpdateExpression: 'SET expiresAt = :past',
-        ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
-      }),
-    );
+    await expireTokens(community.id);
     x.slowTokenEndpoint(400);
     const [a, b] = await Promise.all([sync(key, community.id), sync(key, community.id)]);
     expect([a.status, b.status]).toEqual([200, 200]);
@@ -478,15 +482,7 @@ describe("X's limits and tokens", () => {
     expect(searchedAs()).toEqual([`to:${before}`]);
     expect(x.isHidden(spam)).toBe(false);
     x.reset();
-    x.expireAccessTokens();
-    await ddb().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: xTokensKey(community.id),
-        UpdateExpression: 'SET expiresAt = :past',
-        ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
-      }),
-    );
+    await expireTokens(community.id);
     expect((await sync(key, community.id)).status).toBe(200);
     await settle();
     expect(x.refreshGrants()).toHaveLength(1);
