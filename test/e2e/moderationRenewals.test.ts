@@ -7,15 +7,19 @@ import { renewDueCommunities } from '#shared/domain/moderation/renewals';
 import { runRenewalSweep } from '#bin/local/runtime';
 import { uuidv7 } from '#shared/ids';
 import { startTestApi } from '#test/support/api';
+import { useOwnTable } from '#test/support/ownTable';
 
 /*
- * Each test lives in its own year, long before the communities other test files create with the
- * real clock: a sweep finds what is due up to its instant, so these sweeps never touch theirs.
+ * A sweep renews, suspends or expires every community of the table due by its instant, whoever owns
+ * it, and the admin command's `--at` reaches into the future: this file has a table of its own, so
+ * no sweep here touches another file's communities and none of theirs touches ours. Within the file
+ * each test lives in its own year, so what an earlier test left due is out of the way of a later one.
  */
 /** The bus events the admin command printed, one `type {detail}` line each. */
 const printedEvents = (stdout: string) =>
   [...stdout.matchAll(/^(\S+) (\{.*\})$/gm)].map(([, type, detail]) => ({ type, detail: JSON.parse(detail) }));
 
+await useOwnTable('outreach-renewals');
 const clock = new ManualClock(new Date('2020-01-01T00:00:00.000Z'));
 const api = await startTestApi({ clock });
 const BASE = '/integrations/moderation';

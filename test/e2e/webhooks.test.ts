@@ -18,7 +18,11 @@ import { putEndpointItem, type WebhookEndpointRecord } from '#shared/store/webho
 import { getBalance } from '#shared/domain/credits/credits';
 import { failRunBeforeStart } from '#shared/domain/growth/failBeforeStart';
 import { reloadConfig } from '#shared/config/config';
+import { useOwnTable } from '#test/support/ownTable';
 
+// The renewal and outbox sweeps here act on every due community and undispatched event of the table,
+// another file's included: this file has a table of its own.
+await useOwnTable('outreach-webhooks');
 const api = await startTestApi();
 // Events link to the API the way `npm start` and the stack configure it.
 process.env.PUBLIC_BASE_URL = api.baseUrl;
@@ -336,7 +340,7 @@ describe('events and deliveries', () => {
   });
 
   it('a community renewal and a suspension each produce a signed delivery', async () => {
-    // In a year of its own, before any community other suites create, so these sweeps renew only this one.
+    // In a year of its own, before any other community of this file's table, so these sweeps renew only this one.
     const clock = new ManualClock(new Date('2019-03-01T00:00:00.000Z'));
     installPorts({ clock });
     try {

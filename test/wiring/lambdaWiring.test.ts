@@ -7,6 +7,7 @@ import type { QueueMessage } from '#shared/adapters/queue';
 import type { EndpointSpec } from '#shared/http/endpoint';
 import { buildOpenApi } from '#shared/http/openapi';
 import { API_GROUPS, allEndpoints, type ApiGroup } from '#shared/schemas/groups';
+import { useOwnTable } from '#test/support/ownTable';
 
 /**
  * Each function as Lambda runs it: a fresh module context (its own port registry, nothing left by
@@ -18,6 +19,10 @@ import { API_GROUPS, allEndpoints, type ApiGroup } from '#shared/schemas/groups'
  */
 
 type Json = Record<string, any>;
+// The renewals function is run for real at the present: it renews, suspends or expires every due
+// community of its table and supervises every stalled job, so on the shared table it would act on
+// what other files left due at that moment.
+await useOwnTable('outreach-wiring');
 const document = buildOpenApi(allEndpoints()) as Json;
 
 /** Lines the service writes while a function runs, to find a port refusal that was caught and logged. */
