@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { setCommunityFields } from '#test/support/communityRecord';
 import { startTestApi } from '#test/support/api';
+import { useOwnTable } from '#test/support/ownTable';
 import { signCrispHookRequest, startCrispStandIn, type CrispCallRecord } from '#test/support/crispStandIn';
 import { liftEndedCrispMutes } from '#shared/domain/moderation/crisp/muteEnds';
 import { MUTE_SECONDS } from '#shared/domain/moderation/platformActions';
@@ -24,6 +25,8 @@ const ENV = {
 };
 const saved = Object.fromEntries(Object.keys(ENV).map((name) => [name, process.env[name]]));
 Object.assign(process.env, ENV);
+// The Crisp mute sweep it runs lifts every mute of its table that has ended: other files' too on the shared table.
+await useOwnTable('outreach-crisp');
 const api = await startTestApi();
 afterAll(async () => {
   for (const [name, value] of Object.entries(saved)) {

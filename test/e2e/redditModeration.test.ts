@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApi } from '#test/support/api';
+import { useOwnTable } from '#test/support/ownTable';
 import { startRedditStandIn } from '#test/support/redditStandIn';
 import { forgetRedditTokens } from '#shared/adapters/platforms/redditApi';
 import { observeRedditRate } from '#shared/store/redditBudgetRepo';
@@ -42,6 +43,8 @@ const ENV = {
 };
 const saved = { ...process.env };
 Object.assign(process.env, ENV);
+// The poll schedule it runs polls every polled community of its table: other files' too on the shared table.
+await useOwnTable('outreach-reddit');
 const api = await startTestApi();
 afterAll(async () => {
   for (const name of Object.keys(ENV)) {

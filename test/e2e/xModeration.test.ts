@@ -9,6 +9,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { setCommunityFields } from '#test/support/communityRecord';
 import { startTestApi } from '#test/support/api';
+import { useOwnTable } from '#test/support/ownTable';
 import { startXStandIn } from '#test/support/xStandIn';
 import { ddb, table } from '#shared/store/client';
 import { xOAuthStateKey, xTokensKey } from '#shared/store/keys';
@@ -44,6 +45,8 @@ for (const stream of [process.stdout, process.stderr]) {
   }) as typeof stream.write;
 }
 
+// The poll schedule it runs polls every polled community of its table: other files' too on the shared table.
+await useOwnTable('outreach-x');
 const api = await startTestApi();
 /** Every answer of the API in this file, searched for tokens at the end. */
 const answers: string[] = [];

@@ -5,9 +5,10 @@ import { PROJECT_ROOT } from '#infra/projectRoot';
 
 /**
  * The test files run side by side against one DynamoDB Local, most of them on one shared table. A
- * renewal sweep is not scoped to a caller: it renews, suspends or expires every community of its table
- * due by its instant, and a sweep ahead of time (`renewals --at`, a clock set forward) reaches
- * communities another file is in the middle of testing. A file that runs one therefore has a table of
+ * scheduled sweep is not scoped to a caller: a renewal sweep renews, suspends or expires every community
+ * of its table due by its instant (the captcha, poll, AutoMod, Crisp mute, delivery, job and webhook
+ * sweeps likewise take every due item), and a sweep ahead of time (`renewals --at`, a clock set forward)
+ * reaches items another file is in the middle of testing. A file that runs one therefore has a table of
  * its own (test/support/ownTable.ts); a file that needs one community renewed calls `renewCommunity`
  * on it instead (test/e2e/discordModeration.test.ts). The README walkthrough's `renewals --at` runs
  * against the table its own server was started on.
@@ -18,6 +19,14 @@ const SWEEPS = [
   // The function itself, run (test/wiring/config.test.ts only loads its module).
   /\brenewals\.handler\(/,
   /['"]bin\/admin\.ts['"],\s*['"]renewals['"]/,
+  // The other scheduled sweeps read every due item of the table as well.
+  /\bremoveUnverifiedMembers\(/,
+  /\bliftEndedCrispMutes\(/,
+  /\brequeueStalledDeliveries\(/,
+  /\brequeueDueAutomodSyncs\(/,
+  /\bfanOutPolls\(/,
+  /\bsuperviseJobs\(/,
+  /\bsweepWebhooks\(/,
 ];
 
 const testFiles = (dir: string): string[] =>
@@ -27,7 +36,7 @@ const testFiles = (dir: string): string[] =>
     return entry.name.endsWith('.test.ts') ? [rel] : [];
   });
 
-describe('renewal sweeps in tests', () => {
+describe('scheduled sweeps in tests', () => {
   it('run only in files with a table of their own', () => {
     const sweeping = testFiles('test').filter((file) => {
       const source = readFileSync(path.join(PROJECT_ROOT, file), 'utf8');
@@ -39,6 +48,8 @@ describe('renewal sweeps in tests', () => {
         'test/e2e/moderationRenewals.test.ts',
         'test/e2e/webhooks.test.ts',
         'test/wiring/lambdaWiring.test.ts',
+        'test/e2e/platformSeam.test.ts',
+        'test/e2e/xModeration.test.ts',
       ]),
     );
     const onSharedTable = sweeping.filter(
