@@ -660,6 +660,26 @@ describe('on-demand polls', () => {
     }
   });
 
+  it('a sync leaves half the deployment’s budget to the schedule: below that it reads nothing, and the minute’s poll still reads', async () => {
+    const c = await activated();
+    const listings = () => reddit.calls.filter((call) => call.method === 'GET').map((call) => call.path);
+    // 40 of the window's 100 requests left: enough for the schedule (which leaves 10), not for a sync (50).
+    await clearBudget();
+    reddit.reset();
+    reddit.setRate(40, 300);
+    await observeRedditRate(CLIENT_ID, Date.now(), 40, 300);
+    expect((await sync(c.key, c.community.id)).status).toBe(200);
+    expect(listings()).toEqual([]);
+    await runPoll(shardOf(c));
+    expect(listings()).toEqual([`/r/${c.sub}/new`, `/r/${c.sub}/comments`]);
+    // With more than half left, a sync reads at once.
+    await clearBudget();
+    reddit.reset();
+    reddit.setRate(600, 600);
+    expect((await sync(c.key, c.community.id)).status).toBe(200);
+    expect(listings()).toEqual([`/r/${c.sub}/new`, `/r/${c.sub}/comments`]);
+  });
+
   it('a sync refused by a claim stamped a moment after its own clock reading waits no longer than the interval', async () => {
     const c = await activated();
     process.env.MODERATION_SYNC_INTERVAL_SECONDS = '5';

@@ -15,7 +15,7 @@ import { logger } from '#shared/observability/logger';
 import { COMMUNITY_TYPES, communityStatus, type CommunityType } from './communityTypes';
 import type { PlatformMessage } from './platformMessages';
 import { pollEntry } from './pollFanOut';
-import type { Ingest, PollTarget } from './platforms/platform';
+import type { Ingest, PollCause, PollTarget } from './platforms/platform';
 import { PLATFORMS } from './platforms/registry';
 
 type Polled = Extract<Ingest, { kind: 'poll' }>;
@@ -30,16 +30,16 @@ const pollersNow = (): [CommunityType, Polled][] =>
 
 const pollerOf = (platform: string): Polled | undefined => pollersNow().find(([type]) => type === platform)?.[1];
 
-/** The worker's part: one shard message. */
-export async function runPoll(message: PollMessage): Promise<void> {
+/** The worker's part: one shard message (or POST /sync's poll of one community). */
+export async function runPoll(message: PollMessage, cause: PollCause = 'schedule'): Promise<void> {
   const poller = pollerOf(message.platform);
   if (!poller) return;
   try {
     if (message.operator) await poller.operator?.();
     const targets = await pollable(message.platform, message.communities);
     if (!targets.length) return;
-    if (poller.batch) await poller.batch(targets);
-    else for (const t of targets) await poller.poll(t.community);
+    if (poller.batch) await poller.batch(targets, cause);
+    else for (const t of targets) await poller.poll(t.community, cause);
   } catch (err) {
     logger.error('poll failed', {
       platform: message.platform,
@@ -77,5 +77,6 @@ export async function pollCommunityNow(community: CommunityRecord): Promise<void
     await runPoll({ kind: 'moderation.poll', platform: community.type, communities: [], operator: true });
   // Read after the operator's poll: it may just have bound the community.
   const polled = await getPolledCommunity(community.type, community.id);
-  if (polled) await runPoll({ kind: 'moderation.poll', platform: community.type, communities: [pollEntry(polled)] });
+  if (polled)
+    await runPoll({ kind: 'moderation.poll', platform: community.type, communities: [pollEntry(polled)] }, 'sync');
 }

@@ -61,10 +61,16 @@ export type Ingest =
    */
   | {
       kind: 'poll';
-      poll: (community: CommunityRecord) => Promise<unknown>;
-      batch?: (targets: PollTarget[]) => Promise<unknown>;
+      poll: (community: CommunityRecord, cause: PollCause) => Promise<unknown>;
+      batch?: (targets: PollTarget[], cause: PollCause) => Promise<unknown>;
       operator?: () => Promise<unknown>;
     };
+
+/**
+ * Why a poll runs: the minute schedule, or a caller's POST /sync. A platform whose request budget is the
+ * whole deployment's (Reddit's) lets a caller's poll spend less of it than the schedule's.
+ */
+export type PollCause = 'schedule' | 'sync';
 
 /** A community a poll reads, with the place it is bound to (its platform record's bound id). */
 export interface PollTarget {

@@ -21,14 +21,15 @@ import {
 import { readRedditInbox } from './reddit/inbox';
 import { pollSubreddits } from './reddit/poll';
 import { sendRedditCall } from './reddit/send';
-import { definePlatform, type PollTarget, type UndoTarget } from './platform';
+import { definePlatform, type PollCause, type PollTarget, type UndoTarget } from './platform';
 
-async function pollBatch(targets: PollTarget[]) {
+async function pollBatch(targets: PollTarget[], cause: PollCause) {
   const bot = await redditBot();
   return bot
     ? pollSubreddits(
         bot,
         targets.map((t) => ({ community: t.community, subreddit: t.externalId })),
+        cause,
       )
     : undefined;
 }
@@ -74,9 +75,9 @@ export const reddit = definePlatform<RedditTarget, RedditCredentials>({
   },
   ingest: {
     kind: 'poll',
-    poll: async (community) => {
+    poll: async (community, cause) => {
       const { boundId } = await getPlatformRecord(community.id);
-      return boundId ? pollBatch([{ community, externalId: boundId }]) : undefined;
+      return boundId ? pollBatch([{ community, externalId: boundId }], cause) : undefined;
     },
     batch: pollBatch,
     operator: pollInbox,

@@ -14,10 +14,11 @@ import { recordMetric } from '#shared/observability/metrics';
 import { decisionDeliveryId, scheduleDelivery } from '#shared/domain/moderation/platformCallRunner';
 import type { Decision } from '#shared/domain/moderation/engine';
 import { moderateEvents } from '#shared/domain/moderation/moderation';
+import type { PollCause } from '../platform';
 import type { RedditBot } from './client';
 import { REDDIT_DECISION_CALLS, redditAlertCall, redditMutedItemCalls, type RedditTarget } from './calls';
 import { subredditKey, toChatEvent, type ListingKind, type RedditThing, type SubredditState } from './listing';
-import { readListing } from './readListing';
+import { POLL_RESERVE, readListing } from './readListing';
 
 /** A community to poll and its subreddit. */
 export interface PolledSubreddit {
@@ -38,7 +39,12 @@ const KINDS: ListingKind[] = ['t3', 't1'];
 const alertDeliveryId = (eventId: string) => `alert:${eventId}`;
 const warningText = (decision: Decision) => `⚠️ ${decision.reason}. Please keep to this subreddit's rules.`;
 
-export async function pollSubreddits(bot: RedditBot, batch: PolledSubreddit[]): Promise<RedditPollReport> {
+/** `cause` sets how much of the deployment's request budget the poll leaves to others (readListing.ts). */
+export async function pollSubreddits(
+  bot: RedditBot,
+  batch: PolledSubreddit[],
+  cause: PollCause = 'schedule',
+): Promise<RedditPollReport> {
   const report: RedditPollReport = { communities: batch.length, requests: 0, items: 0, actions: 0, complete: true };
   if (!batch.length) return report;
   const cursors = await readRedditCursors(batch.map((b) => b.community.id));
@@ -50,7 +56,7 @@ export async function pollSubreddits(bot: RedditBot, batch: PolledSubreddit[]): 
     const subs = new Map<string, SubredditState>(
       batch.map((b) => [subredditKey(b.subreddit), stateOf(b.community, cursors.get(b.community.id), kind)]),
     );
-    const read = await readListing(bot.api, subs, kind, names);
+    const read = await readListing(bot.api, subs, kind, names, POLL_RESERVE[cause]);
     report.requests += read.pages + (read.failure ? 1 : 0);
     items.push(...read.items);
     if (read.complete && read.newest !== undefined) completed.push({ kind, newest: read.newest });

@@ -6,6 +6,8 @@
  */
 import type { RedditApi } from '#shared/adapters/platforms/redditApi';
 import type { CallOutcome } from '#shared/adapters/platforms/result';
+import { DEFAULT_WINDOW } from '#shared/store/redditBudgetRepo';
+import type { PollCause } from '../platform';
 import {
   LISTING_PATH,
   MAX_PAGES,
@@ -26,14 +28,20 @@ export interface ListingRead {
   failure?: Extract<CallOutcome, { ok: false }>;
 }
 
-/** Polling leaves this many requests of the shared budget to the actions it causes. */
-export const POLL_RESERVE = 10;
+/**
+ * Requests of the deployment's shared budget a poll leaves to others, by what started it: the schedule's
+ * polls leave room for the actions they cause; a caller's POST /sync runs only while half the window is
+ * left, so that one account syncing many communities in a loop cannot spend what the schedule needs to
+ * poll everyone else's (it is refused with the wait instead, and the schedule still polls every minute).
+ */
+export const POLL_RESERVE: Record<PollCause, number> = { schedule: 10, sync: DEFAULT_WINDOW.requests / 2 };
 
 export async function readListing(
   api: RedditApi,
   subs: Map<string, SubredditState>,
   kind: ListingKind,
   names: string[],
+  reserve = POLL_RESERVE.schedule,
 ): Promise<ListingRead> {
   const read: ListingRead = { items: [], complete: false, pages: 0 };
   let after: string | null = null;
@@ -41,7 +49,7 @@ export async function readListing(
     const outcome = await api.get(
       LISTING_PATH[kind](names),
       { limit: String(PAGE_LIMIT), ...(after ? { after } : {}) },
-      { reserve: POLL_RESERVE },
+      { reserve },
     );
     if (!outcome.ok) return { ...read, failure: outcome };
     read.pages += 1;
