@@ -20,6 +20,11 @@ export interface BudgetState {
   remaining: number;
   /** Epoch milliseconds at which the window resets. */
   resetAt: number;
+  /**
+   * Requests the whole window holds, as Reddit counts them (used plus remaining): a share kept for others
+   * is a share of this, so it keeps its meaning whether Reddit gives 100 a minute or 600 in ten minutes.
+   */
+  size?: number;
 }
 
 /** The stored budget: `guessed` while it is the default allowance, not yet a reading of Reddit's. */
@@ -35,9 +40,19 @@ const budgets = defineEntity<BudgetRecord>()({
 
 export type Take = { ok: true } | { ok: false; waitSeconds: number };
 
-/** Takes one request, leaving at least `reserve` for others; or how long until the window resets. */
-export async function takeRedditRequest(clientId: string, nowMs: number, reserve = 0): Promise<Take> {
+/** The size of the window open at `nowMs`; the default allowance's while none is known. */
+const windowSize = (state: BudgetState | undefined, nowMs: number): number =>
+  state && state.resetAt > nowMs && state.size ? state.size : DEFAULT_WINDOW.requests;
+
+/**
+ * Takes one request, leaving at least `reserve` for others, and at least `share` (0 to 1) of the window's
+ * size; or how long until the window resets.
+ */
+export async function takeRedditRequest(clientId: string, nowMs: number, reserve = 0, share = 0): Promise<Take> {
   const key = redditRateBudgetKey(clientId);
+  // The size is read first (one more read, only for a caller that keeps a share): a condition cannot
+  // multiply, and the size changes only when a new window opens.
+  if (share > 0) reserve = Math.max(reserve, Math.ceil(windowSize(await readRedditBudget(clientId), nowMs) * share));
   for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
     try {
       await ddb().send(
@@ -70,6 +85,7 @@ export async function takeRedditRequest(clientId: string, nowMs: number, reserve
             clientId,
             remaining: DEFAULT_WINDOW.requests - 1,
             resetAt: nowMs + DEFAULT_WINDOW.seconds * 1000,
+            size: DEFAULT_WINDOW.requests,
             guessed: true,
           }),
           ConditionExpression: 'attribute_not_exists(pk) OR #reset <= :now',
@@ -89,15 +105,18 @@ export async function takeRedditRequest(clientId: string, nowMs: number, reserve
 /**
  * Reddit's reading after a call. It replaces ours when ours was only the default guess, when it is of
  * a later window (or ours has ended), or of the same window and lower: a reading overtaken by later
- * calls never raises the count.
+ * calls never raises the count. `used` (X-Ratelimit-Used) gives the window's size; without it the size
+ * is taken as at least the default allowance.
  */
 export async function observeRedditRate(
   clientId: string,
   nowMs: number,
   remaining: number,
   resetSeconds: number,
+  used?: number,
 ): Promise<void> {
   const resetAt = nowMs + Math.round(resetSeconds * 1000);
+  const size = used === undefined ? Math.max(DEFAULT_WINDOW.requests, remaining) : used + remaining;
   try {
     await ddb().send(
       new UpdateCommand({
@@ -105,7 +124,7 @@ export async function observeRedditRate(
         Key: redditRateBudgetKey(clientId),
         ...budgets.update({
           // An upsert: the first reading may come before any take opened a window.
-          set: { entity: budgets.name, remaining, resetAt },
+          set: { entity: budgets.name, remaining, resetAt, size },
           remove: ['guessed'],
           condition: {
             expression:
@@ -132,5 +151,7 @@ export async function readRedditBudget(clientId: string): Promise<BudgetState | 
     new GetCommand({ TableName: table(), Key: redditRateBudgetKey(clientId), ConsistentRead: true }),
   );
   const budget = budgets.maybe(Item);
-  return budget && { remaining: budget.remaining, resetAt: budget.resetAt };
+  return (
+    budget && { remaining: budget.remaining, resetAt: budget.resetAt, ...(budget.size ? { size: budget.size } : {}) }
+  );
 }

@@ -680,6 +680,21 @@ describe('on-demand polls', () => {
     expect(listings()).toEqual([`/r/${c.sub}/new`, `/r/${c.sub}/comments`]);
   });
 
+  it('a sync leaves half of Reddit’s own window to the schedule, however large Reddit says it is', async () => {
+    const c = await activated();
+    const listings = () => reddit.calls.filter((call) => call.method === 'GET').map((call) => call.path);
+    // Reddit's window as it reports it: 600 requests for 10 minutes, 500 of them spent. The schedule's
+    // poll reads (and the budget takes Reddit's reading); 98 left is far below half of 600.
+    await clearBudget();
+    reddit.setRate(100, 600, 500);
+    await runPoll(shardOf(c));
+    reddit.reset();
+    expect((await sync(c.key, c.community.id)).status).toBe(200);
+    expect(listings()).toEqual([]);
+    await runPoll(shardOf(c));
+    expect(listings()).toEqual([`/r/${c.sub}/new`, `/r/${c.sub}/comments`]);
+  });
+
   it('a sync refused by a claim stamped a moment after its own clock reading waits no longer than the interval', async () => {
     const c = await activated();
     process.env.MODERATION_SYNC_INTERVAL_SECONDS = '5';

@@ -386,9 +386,9 @@ export async function startRedditStandIn(options: RedditStandInOptions) {
     moderatorsOf: (name: string) => sub(name)?.moderators ?? [],
     bannedIn: (name: string) => [...(sub(name)?.banned.keys() ?? [])],
     unreadCount: () => inbox.filter((m) => m.data.new).length,
-    /** The window every answer reports in its X-Ratelimit headers. */
-    setRate(remaining: number, resetSeconds: number) {
-      Object.assign(rate, { used: 0, remaining, endsAt: Date.now() + resetSeconds * 1000 });
+    /** The window every answer reports in its X-Ratelimit headers (`used`: spent of it already). */
+    setRate(remaining: number, resetSeconds: number, used = 0) {
+      Object.assign(rate, { used, remaining, endsAt: Date.now() + resetSeconds * 1000 });
     },
     rateLimitNext: (path: RegExp, resetSeconds: number) => rateLimits.push({ path, resetSeconds }),
     /** The next POST to a matching path answers 200 with these `json.errors`. */

@@ -26,10 +26,16 @@ export interface RedditConfig {
 
 /** Where the deployment's shared request budget lives (shared/store/redditBudgetRepo.ts in the service). */
 export interface RedditRateBudget {
-  /** Takes one request, keeping `reserve` requests for others; or says how long until one is free. */
-  take(reserve: number): Promise<{ ok: true } | { ok: false; waitSeconds: number }>;
-  /** What Reddit said after a call: requests left in its window and seconds until the window resets. */
-  observe(remaining: number, resetSeconds: number): Promise<void>;
+  /**
+   * Takes one request, keeping `reserve` requests for others, and at least `share` of the window's size
+   * (a fraction, 0 to 1); or says how long until one is free.
+   */
+  take(reserve: number, share?: number): Promise<{ ok: true } | { ok: false; waitSeconds: number }>;
+  /**
+   * What Reddit said after a call: requests left in its window, seconds until the window resets, and
+   * requests spent of it (Reddit's window is 600 s long and its size is its own: used plus remaining).
+   */
+  observe(remaining: number, resetSeconds: number, used?: number): Promise<void>;
 }
 
 /** A budget that never says no (a bench or a one-off script with a client id of its own). */
@@ -57,6 +63,8 @@ export const forgetRedditTokens = (): void => tokens.clear();
 export interface RedditCallOptions {
   /** Requests to leave in the shared budget for others (polling leaves room for actions). */
   reserve?: number;
+  /** A share of the window's size (0 to 1) to leave for others, whatever size Reddit gives the window. */
+  keepShare?: number;
 }
 
 export class RedditApi {
@@ -85,7 +93,7 @@ export class RedditApi {
     const label = `${method} ${pathAndQuery.split('?')[0]}`;
     const token = await this.accessToken();
     if ('ok' in token) return token;
-    const allowed = await this.budget.take(options.reserve ?? 0);
+    const allowed = await this.budget.take(options.reserve ?? 0, options.keepShare ?? 0);
     if (!allowed.ok)
       return {
         ok: false,
@@ -110,7 +118,7 @@ export class RedditApi {
     }
     const text = await response.text();
     const rate = rateOf(response.headers);
-    if (rate) await this.budget.observe(rate.remaining, rate.resetSeconds);
+    if (rate) await this.budget.observe(rate.remaining, rate.resetSeconds, rate.used);
     if (response.status === 401 && !retried) {
       tokens.delete(tokenKey(this.config));
       return this.request(method, pathAndQuery, form, options, true);
@@ -196,12 +204,20 @@ export class RedditApi {
   }
 }
 
-/** Reddit's rate headers: requests left (a float, "598.0") and whole seconds until the window resets. */
-function rateOf(headers: Headers): { remaining: number; resetSeconds: number } | undefined {
+/**
+ * Reddit's rate headers: requests left (a float, "598.0"), whole seconds until the window resets and
+ * requests used in it (left out when Reddit does not send it).
+ */
+function rateOf(headers: Headers): { remaining: number; resetSeconds: number; used?: number } | undefined {
   const remaining = Number(headers.get('x-ratelimit-remaining') ?? NaN);
   const resetSeconds = Number(headers.get('x-ratelimit-reset') ?? NaN);
+  const used = Number(headers.get('x-ratelimit-used') ?? NaN);
   if (!Number.isFinite(remaining) || !Number.isFinite(resetSeconds)) return undefined;
-  return { remaining: Math.max(0, Math.floor(remaining)), resetSeconds: Math.max(0, resetSeconds) };
+  return {
+    remaining: Math.max(0, Math.floor(remaining)),
+    resetSeconds: Math.max(0, resetSeconds),
+    ...(Number.isFinite(used) ? { used: Math.max(0, Math.floor(used)) } : {}),
+  };
 }
 
 /**

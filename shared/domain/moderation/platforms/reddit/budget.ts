@@ -4,6 +4,7 @@ import type { RedditRateBudget } from '#shared/adapters/platforms/redditApi';
 import { observeRedditRate, takeRedditRequest } from '#shared/store/redditBudgetRepo';
 
 export const sharedRedditBudget = (clientId: string): RedditRateBudget => ({
-  take: (reserve) => takeRedditRequest(clientId, now().getTime(), reserve),
-  observe: (remaining, resetSeconds) => observeRedditRate(clientId, now().getTime(), remaining, resetSeconds),
+  take: (reserve, share) => takeRedditRequest(clientId, now().getTime(), reserve, share),
+  observe: (remaining, resetSeconds, used) =>
+    observeRedditRate(clientId, now().getTime(), remaining, resetSeconds, used),
 });

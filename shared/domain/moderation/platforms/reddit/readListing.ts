@@ -6,7 +6,6 @@
  */
 import type { RedditApi } from '#shared/adapters/platforms/redditApi';
 import type { CallOutcome } from '#shared/adapters/platforms/result';
-import { DEFAULT_WINDOW } from '#shared/store/redditBudgetRepo';
 import type { PollCause } from '../platform';
 import {
   LISTING_PATH,
@@ -29,12 +28,17 @@ export interface ListingRead {
 }
 
 /**
- * Requests of the deployment's shared budget a poll leaves to others, by what started it: the schedule's
- * polls leave room for the actions they cause; a caller's POST /sync runs only while half the window is
- * left, so that one account syncing many communities in a loop cannot spend what the schedule needs to
- * poll everyone else's (it is refused with the wait instead, and the schedule still polls every minute).
+ * What of the deployment's shared budget a poll leaves to others, by what started it: every poll leaves
+ * room for the actions it causes; a caller's POST /sync runs only while half the window is left, so that
+ * one account syncing many communities in a loop cannot spend what the schedule needs to poll everyone
+ * else's (it is refused with the wait instead, and the schedule still polls every minute). Half of the
+ * window as Reddit sizes it: a fixed count would be half of a 100-request window but a twelfth of the
+ * 600 requests Reddit reports for its 10-minute window.
  */
-export const POLL_RESERVE: Record<PollCause, number> = { schedule: 10, sync: DEFAULT_WINDOW.requests / 2 };
+export const POLL_RESERVE: Record<PollCause, { requests: number; share: number }> = {
+  schedule: { requests: 10, share: 0 },
+  sync: { requests: 10, share: 0.5 },
+};
 
 export async function readListing(
   api: RedditApi,
@@ -49,7 +53,7 @@ export async function readListing(
     const outcome = await api.get(
       LISTING_PATH[kind](names),
       { limit: String(PAGE_LIMIT), ...(after ? { after } : {}) },
-      { reserve },
+      { reserve: reserve.requests, keepShare: reserve.share },
     );
     if (!outcome.ok) return { ...read, failure: outcome };
     read.pages += 1;
