@@ -18,6 +18,7 @@ import { snowflakeAt } from '#shared/domain/moderation/platforms/x/replies';
 import { runDelivery, scheduleDelivery } from '#shared/domain/moderation/platformCallRunner';
 import { getDelivery } from '#shared/store/platformCallsRepo';
 import { pollXCommunity } from '#shared/domain/moderation/platforms/x/poll';
+import { xSession } from '#shared/domain/moderation/platforms/x/tokens';
 import { getCommunity } from '#shared/store/communitiesRepo';
 import { renewCommunity } from '#shared/domain/moderation/renewals';
 import { communityKey } from '#shared/store/keys';
@@ -617,6 +618,37 @@ describe('a community that expires', () => {
     await due(suspended.user.id, suspended.community.id);
     expect(x.calls.filter((c) => c.path === '/2/oauth2/revoke')).toEqual([]);
     expect((await getXAccount(suspended.community.id))?.accountId).toBe(suspended.account.id);
+  });
+});
+
+describe('a community that expires while its tokens are being refreshed', () => {
+  it('has the grant X issued to that refresh revoked, not only the one it had read', async () => {
+    const { user, community } = await connected();
+    await setCommunityFields(user.id, community.id, { autoRenew: false });
+    await expireTokens(community.id);
+    x.reset();
+    const before = x.issued().length;
+    // X spends the refresh token and issues new tokens; its answer is still on the way.
+    const release = x.holdTokenAnswers();
+    const refreshing = xSession(community.id).catch(() => undefined);
+    for (let i = 0; i < 200 && !x.refreshGrants().length; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(x.refreshGrants()).toHaveLength(1);
+    const c = (await getCommunity(user.id, community.id, true))!;
+    const expiring = renewCommunity(c, new Date(Date.parse(c.nextBillingAt!) + 60_000));
+    // Time for the expiry and its clean-up to reach X, before X's answer to the refresh arrives.
+    for (let i = 0; i < 40 && !x.calls.some((call) => call.path === '/2/oauth2/revoke'); i++)
+      await new Promise((r) => setTimeout(r, 25));
+    release();
+    expect(await expiring).toBe('expired');
+    await refreshing;
+    const [access, refresh] = x.issued().slice(before);
+    const revoked = x.calls.filter((call) => call.path === '/2/oauth2/revoke').map((call) => x.formOf(call));
+    expect(revoked.map((f) => [f.token, f.token_type_hint])).toEqual([
+      [refresh, 'refresh_token'],
+      [access, 'access_token'],
+    ]);
+    expect(x.liveRefreshTokens()).not.toContain(refresh);
+    expect(await getXAccount(community.id)).toBeUndefined();
   });
 });
 

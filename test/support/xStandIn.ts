@@ -78,6 +78,8 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
   let tokenDelayMs = 0;
   /** While set, the token endpoint answers only once it settles (`holdTokenEndpoint`). */
   let tokenGate: Promise<void> | undefined;
+  /** While set, the token endpoint grants at once but its answer waits until it settles (`holdTokenAnswers`). */
+  let answerGate: Promise<void> | undefined;
 
   /** Every token and code handed out, so a test can look for them where they must not be. */
   const issued: string[] = [];
@@ -268,7 +270,10 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
       };
     }
     if (req.path === '/2/oauth2/token' && req.method === 'POST')
-      return tokenEndpoint(req.headers.authorization, req.body);
+      return tokenEndpoint(req.headers.authorization, req.body).then(async (answer) => {
+        if (answerGate) await answerGate;
+        return answer;
+      });
     if (req.path === '/2/oauth2/revoke' && req.method === 'POST') return revoke(req.headers.authorization, req.body);
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const session = bearer ? accessTokens.get(bearer) : undefined;
@@ -390,6 +395,20 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
         release();
       };
     },
+    /**
+     * X grants (a refresh token is spent, new tokens issued) but every answer is held until the returned
+     * function is called: the answer is still on its way while the service does something else.
+     */
+    holdTokenAnswers: (): (() => void) => {
+      let release = () => {};
+      answerGate = new Promise<void>((resolve) => (release = resolve));
+      return () => {
+        answerGate = undefined;
+        release();
+      };
+    },
+    /** Refresh tokens X would still accept: grants not revoked nor spent. */
+    liveRefreshTokens: () => [...refreshTokens.keys()],
     rateLimitNext: (path: RegExp, resetInSeconds: number, method?: string) =>
       rateLimits.push({ path, resetInSeconds, method }),
     /** Calls other than the token endpoint and users/me. */

@@ -235,15 +235,35 @@ export async function revokeXGrant(client: XConfigured, pair: TokenPair): Promis
 
 /**
  * A community that will never be monitored again (deleted, retyped, expired) lets go of its account: the
- * grant is revoked at X and the sealed tokens are deleted, so nothing of the account is kept.
+ * grant is revoked at X and the sealed tokens are deleted, so nothing of the account is kept. Under the
+ * refresh lease: a refresh in flight has spent the refresh token read here and is being handed new ones,
+ * which no one would revoke (they would be written after this read, or dropped as the record is gone).
  */
 export async function forgetXAccount(communityId: string): Promise<void> {
-  const account = await getXAccount(communityId);
-  if (!account) return;
-  const client = await xCredentials();
-  if (client.configured && !account.refusedAt)
-    await revokeXGrant(client, await openXTokens(communityId, account.sealed));
-  await deleteXAccount(communityId);
+  const holder = uuidv7();
+  await awaitRefreshLease(communityId, holder);
+  try {
+    const account = await getXAccount(communityId);
+    if (!account) return;
+    const client = await xCredentials();
+    if (client.configured && !account.refusedAt)
+      await revokeXGrant(client, await openXTokens(communityId, account.sealed));
+    await deleteXAccount(communityId);
+  } finally {
+    await releaseRefreshLease(communityId, holder);
+  }
+}
+
+/**
+ * Takes the refresh lease, waiting out a refresh that holds it. A holder that has not let go after a whole
+ * lease (a worker that died, a clock that does not move) is not waited for longer: the clean-up goes on.
+ */
+async function awaitRefreshLease(communityId: string, holder: string): Promise<void> {
+  const deadline = Date.now() + REFRESH_LEASE_MS;
+  while (!(await acquireRefreshLease(communityId, holder, now().getTime(), REFRESH_LEASE_MS))) {
+    if (Date.now() >= deadline) return;
+    await sleep(WAIT_STEP_MS);
+  }
 }
 
 /** Called when the community's monitoring stops or starts: only an expiry is for good. */
