@@ -695,6 +695,26 @@ describe('on-demand polls', () => {
     expect(listings()).toEqual([`/r/${c.sub}/new`, `/r/${c.sub}/comments`]);
   });
 
+  it('a sync of a community awaiting activation reads the bot’s inbox only while half the window is left', async () => {
+    const c = await redditCommunity();
+    const sub = newSub();
+    reddit.addSubreddit(sub, ['alice']);
+    reddit.privateMessage('alice', `/activate ${c.community.activation_token} r/${sub}`);
+    // 40 of the window's 100 requests left: a sync reads nothing, the inbox included.
+    await clearBudget();
+    reddit.reset();
+    reddit.setRate(40, 300);
+    await observeRedditRate(CLIENT_ID, Date.now(), 40, 300);
+    const res = await sync(c.key, c.community.id);
+    expect(res.status).toBe(200);
+    expect(res.body.connection_state).toBe('pending_activation');
+    expect(reddit.calls).toEqual([]);
+    // The minute's inbox read activates it.
+    await runPoll({ kind: 'moderation.poll', platform: 'reddit', communities: [], operator: true });
+    expect(calls()[0]).toEqual(['GET', '/message/unread', { limit: '100', raw_json: '1' }]);
+    expect((await getCommunity(c.userId, c.community.id, true))?.activatedAt).toBeTruthy();
+  });
+
   it('a sync refused by a claim stamped a moment after its own clock reading waits no longer than the interval', async () => {
     const c = await activated();
     process.env.MODERATION_SYNC_INTERVAL_SECONDS = '5';

@@ -35,7 +35,7 @@ export async function runPoll(message: PollMessage, cause: PollCause = 'schedule
   const poller = pollerOf(message.platform);
   if (!poller) return;
   try {
-    if (message.operator) await poller.operator?.();
+    if (message.operator) await poller.operator?.(cause);
     const targets = await pollable(message.platform, message.communities);
     if (!targets.length) return;
     if (poller.batch) await poller.batch(targets, cause);
@@ -74,7 +74,7 @@ export async function pollCommunityNow(community: CommunityRecord): Promise<void
   const poller = pollerOf(community.type);
   if (!poller) return;
   if (communityStatus(community) === 'pending_activation' && poller.operator)
-    await runPoll({ kind: 'moderation.poll', platform: community.type, communities: [], operator: true });
+    await runPoll({ kind: 'moderation.poll', platform: community.type, communities: [], operator: true }, 'sync');
   // Read after the operator's poll: it may just have bound the community.
   const polled = await getPolledCommunity(community.type, community.id);
   if (polled)

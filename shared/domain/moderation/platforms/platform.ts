@@ -63,7 +63,7 @@ export type Ingest =
       kind: 'poll';
       poll: (community: CommunityRecord, cause: PollCause) => Promise<unknown>;
       batch?: (targets: PollTarget[], cause: PollCause) => Promise<unknown>;
-      operator?: () => Promise<unknown>;
+      operator?: (cause: PollCause) => Promise<unknown>;
     };
 
 /**

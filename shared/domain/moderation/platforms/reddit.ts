@@ -34,9 +34,9 @@ async function pollBatch(targets: PollTarget[], cause: PollCause) {
     : undefined;
 }
 
-async function pollInbox() {
+async function pollInbox(cause: PollCause) {
   const bot = await redditBot();
-  return bot ? readRedditInbox(bot) : undefined;
+  return bot ? readRedditInbox(bot, cause) : undefined;
 }
 
 /**

@@ -21,6 +21,8 @@ import { markCommunityActivated } from '#shared/domain/moderation/activation';
 import { sameSecret } from '#shared/domain/moderation/telegramWebhookSecret';
 import type { RedditBot } from './client';
 import { subredditKey, type RedditListing } from './listing';
+import { POLL_RESERVE } from './readListing';
+import type { PollCause } from '../platform';
 
 /** `/activate <token> r/<name>`; subreddit names are 3-21 letters, digits and underscores (a few old ones 2). */
 const ACTIVATE = /^\/activate\s+(\S+)\s+\/?r\/([A-Za-z0-9_]{2,21})\/?$/i;
@@ -55,9 +57,18 @@ interface PrivateMessage {
   body: string;
 }
 
-export async function readRedditInbox(bot: RedditBot): Promise<InboxReport> {
+/**
+ * `cause`: a read asked for by POST /sync of a community awaiting activation keeps the share of the
+ * deployment's budget a sync's poll keeps (readListing.ts), or syncing many such communities in a loop
+ * would spend what the schedule needs; the minute's read then finds the message.
+ */
+export async function readRedditInbox(bot: RedditBot, cause: PollCause = 'schedule'): Promise<InboxReport> {
   const report: InboxReport = { read: 0, activated: 0, refused: 0 };
-  const unread = await bot.api.get('/message/unread', { limit: '100' });
+  const unread = await bot.api.get(
+    '/message/unread',
+    { limit: '100' },
+    cause === 'sync' ? { reserve: POLL_RESERVE.sync.requests, keepShare: POLL_RESERVE.sync.share } : {},
+  );
   if (!unread.ok) return { ...report, error: unread.error };
   const children = (unread.result as Partial<RedditListing> | null)?.data?.children ?? [];
   // Replies to the bot's comments and mentions carry nothing to act on: marked read with the messages, or
