@@ -652,6 +652,32 @@ describe('a community that expires while its tokens are being refreshed', () => 
   });
 });
 
+describe('a community changed back to X while its old grant waits to be let go', () => {
+  it('keeps the grant it was given since: the clean-up of the first change revokes nothing of it', async () => {
+    const { key, user, community, account } = await connected();
+    await expireTokens(community.id);
+    // A refresh holds the lease (X has answered; the answer is on its way) while the owner changes the type.
+    const release = x.holdTokenAnswers('refresh_token');
+    const refreshing = xSession(community.id).catch(() => undefined);
+    for (let i = 0; i < 200 && !x.refreshGrants().length; i++) await new Promise((r) => setTimeout(r, 25));
+    const toCrisp = call('PUT', `${BASE}/communities/${community.id}`, { key, body: { type: 'crisp' } });
+    for (let i = 0; i < 200 && (await getCommunity(user.id, community.id, true))?.type !== 'crisp'; i++)
+      await new Promise((r) => setTimeout(r, 25));
+    // ... and back to X, and the account is connected again.
+    expect((await call('PUT', `${BASE}/communities/${community.id}`, { key, body: { type: 'x' } })).status).toBe(200);
+    expect((await authorize(key, community.id, account.id)).status).toBe(200);
+    const [access, refresh] = x.issued().slice(-2);
+    release();
+    expect((await toCrisp).status).toBe(200);
+    await refreshing;
+    const revoked = x.calls.filter((c) => c.path === '/2/oauth2/revoke').map((c) => x.formOf(c).token);
+    expect(revoked).not.toContain(refresh);
+    expect(revoked).not.toContain(access);
+    expect(x.liveRefreshTokens()).toContain(refresh);
+    expect((await getXAccount(community.id))?.accountId).toBe(account.id);
+  });
+});
+
 describe('connecting the X account of a community that is not paid', () => {
   it('an expired community asks X for no token and binds nothing; a suspended one is bound and says moderation is off', async () => {
     for (const state of ['expired', 'suspended'] as const) {

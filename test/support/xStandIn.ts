@@ -79,7 +79,7 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
   /** While set, the token endpoint answers only once it settles (`holdTokenEndpoint`). */
   let tokenGate: Promise<void> | undefined;
   /** While set, the token endpoint grants at once but its answer waits until it settles (`holdTokenAnswers`). */
-  let answerGate: Promise<void> | undefined;
+  let answerGate: { gate: Promise<void>; grantType?: string } | undefined;
 
   /** Every token and code handed out, so a test can look for them where they must not be. */
   const issued: string[] = [];
@@ -271,7 +271,8 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
     }
     if (req.path === '/2/oauth2/token' && req.method === 'POST')
       return tokenEndpoint(req.headers.authorization, req.body).then(async (answer) => {
-        if (answerGate) await answerGate;
+        const grantType = new URLSearchParams(typeof req.body === 'string' ? req.body : '').get('grant_type');
+        if (answerGate && (!answerGate.grantType || answerGate.grantType === grantType)) await answerGate.gate;
         return answer;
       });
     if (req.path === '/2/oauth2/revoke' && req.method === 'POST') return revoke(req.headers.authorization, req.body);
@@ -396,12 +397,13 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
       };
     },
     /**
-     * X grants (a refresh token is spent, new tokens issued) but every answer is held until the returned
-     * function is called: the answer is still on its way while the service does something else.
+     * X grants (a refresh token is spent, new tokens issued) but every answer (of `grantType` only, when
+     * given) is held until the returned function is called: the answer is still on its way while the
+     * service does something else.
      */
-    holdTokenAnswers: (): (() => void) => {
+    holdTokenAnswers: (grantType?: 'refresh_token' | 'authorization_code'): (() => void) => {
       let release = () => {};
-      answerGate = new Promise<void>((resolve) => (release = resolve));
+      answerGate = { gate: new Promise<void>((resolve) => (release = resolve)), ...(grantType ? { grantType } : {}) };
       return () => {
         answerGate = undefined;
         release();

@@ -3,6 +3,7 @@ import { NotFoundError, UnprocessableError } from '#shared/domain/errors';
 import { randomToken, uuidv7 } from '#shared/ids';
 import {
   deleteCommunityItems,
+  getCommunity,
   listCommunities,
   putNewCommunity,
   updateAutoRenew,
@@ -172,7 +173,9 @@ export async function changeCommunity(
   // community, never acted on for this one again), and an X account's grant (which can hide replies and
   // mute on that account) is revoked as on deletion.
   if (after.type !== before.type) {
-    if (before.type === 'x') await forgetXAccount(communityId);
+    // Unless it is an X community again by the time the grant is let go (changed back and connected anew).
+    if (before.type === 'x')
+      await forgetXAccount(communityId, async () => (await getCommunity(userId, communityId, true))?.type !== 'x');
     await releasePlaces(communityId, before.type);
     await leave?.();
   }

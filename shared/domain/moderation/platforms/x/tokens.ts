@@ -238,11 +238,14 @@ export async function revokeXGrant(client: XConfigured, pair: TokenPair): Promis
  * grant is revoked at X and the sealed tokens are deleted, so nothing of the account is kept. Under the
  * refresh lease: a refresh in flight has spent the refresh token read here and is being handed new ones,
  * which no one would revoke (they would be written after this read, or dropped as the record is gone).
+ * `stillGone`, asked under the lease, says the community still needs no grant: one changed back to X and
+ * connected again while this waited holds a grant it uses.
  */
-export async function forgetXAccount(communityId: string): Promise<void> {
+export async function forgetXAccount(communityId: string, stillGone?: () => Promise<boolean>): Promise<void> {
   const holder = uuidv7();
   await awaitRefreshLease(communityId, holder);
   try {
+    if (stillGone && !(await stillGone())) return;
     const account = await getXAccount(communityId);
     if (!account) return;
     const client = await xCredentials();
@@ -268,6 +271,6 @@ async function awaitRefreshLease(communityId: string, holder: string): Promise<v
 
 /** Called when the community's monitoring stops or starts: only an expiry is for good. */
 export async function forgetXAccountOfExpired(community: { userId: string; id: string }): Promise<void> {
-  const current = await getCommunity(community.userId, community.id, true);
-  if (current?.billingState === 'expired') await forgetXAccount(community.id);
+  const expired = async () => (await getCommunity(community.userId, community.id, true))?.billingState === 'expired';
+  if (await expired()) await forgetXAccount(community.id, expired);
 }
