@@ -158,11 +158,22 @@ export function xGrantItem(
   };
 }
 
-/** The account's current user name (X lets an account rename itself; the reply search names it). */
-export async function renameXAccount(communityId: string, accountId: string, username: string): Promise<void> {
-  await updateAccountIf(communityId, {
+/**
+ * The account's current user name (X lets an account rename itself; the reply search names it), read
+ * with the tokens of version `seenVersion`: a newer grant (a new authorization) read its own name since.
+ */
+export async function renameXAccount(
+  communityId: string,
+  accountId: string,
+  seenVersion: number,
+  username: string,
+): Promise<boolean> {
+  return updateAccountIf(communityId, {
     set: { username },
-    condition: { expression: 'accountId = :account', values: { ':account': accountId } },
+    condition: {
+      expression: 'accountId = :account AND version = :seen',
+      values: { ':account': accountId, ':seen': seenVersion },
+    },
   });
 }
 

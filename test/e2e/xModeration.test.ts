@@ -495,6 +495,26 @@ describe("X's limits and tokens", () => {
     expect((await getXAccount(community.id))!.username).toBe(`${before}_new`);
   });
 
+  it('a name read by a refresh never overwrites the one a newer authorization stored', async () => {
+    const { key, community, account } = await connected();
+    const first = `${account.username}_a`;
+    const second = `${account.username}_b`;
+    x.rename(account.id, first);
+    await expireTokens(community.id);
+    // The refresh reads the account as `first`; its answer arrives after the account was renamed again
+    // and connected anew (whose callback reads `second`).
+    const release = x.holdNextUsersMe();
+    const refreshing = xSession(community.id);
+    for (let i = 0; i < 200 && !x.calls.some((c) => c.path === '/2/users/me'); i++)
+      await new Promise((r) => setTimeout(r, 25));
+    x.rename(account.id, second);
+    expect((await authorize(key, community.id, account.id)).status).toBe(200);
+    expect((await getXAccount(community.id))!.username).toBe(second);
+    release();
+    await refreshing;
+    expect((await getXAccount(community.id))!.username).toBe(second);
+  });
+
   it('without the X app: no authorize_url, nothing polled, and planned X calls are recorded not_configured', async () => {
     const { key, user, community, account } = await connected();
     const spam = x.reply(account.username, { id: '9100071', username: 'scammer7' }, SCAM);

@@ -80,6 +80,8 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
   let tokenGate: Promise<void> | undefined;
   /** While set, the token endpoint grants at once but its answer waits until it settles (`holdTokenAnswers`). */
   let answerGate: { gate: Promise<void>; grantType?: string } | undefined;
+  /** While set, the next `GET /2/users/me` is answered only once it settles (`holdNextUsersMe`). */
+  let usersMeGate: Promise<void> | undefined;
 
   /** Every token and code handed out, so a test can look for them where they must not be. */
   const issued: string[] = [];
@@ -281,7 +283,13 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
     if (!session || session.expiresAtMs <= Date.now()) return problem(401, 'Unauthorized', 'Unauthorized');
     const me = accounts.get(session.accountId)!;
     const parts = req.path.split('/').filter(Boolean);
-    if (req.method === 'GET' && req.path === '/2/users/me') return { status: 200, body: { data: me } };
+    if (req.method === 'GET' && req.path === '/2/users/me') {
+      // The account as it is when the request arrives, even when the answer is held.
+      const answer = { status: 200, body: { data: { ...me } } };
+      const held = usersMeGate;
+      usersMeGate = undefined;
+      return held ? held.then(() => answer) : answer;
+    }
     if (req.method === 'GET' && req.path === '/2/tweets/search/recent') return search(req.query);
     if (
       req.method === 'PUT' &&
@@ -408,6 +416,12 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
         answerGate = undefined;
         release();
       };
+    },
+    /** The next `GET /2/users/me` is read at once but answered only when the returned function is called. */
+    holdNextUsersMe: (): (() => void) => {
+      let release = () => {};
+      usersMeGate = new Promise<void>((resolve) => (release = resolve));
+      return release;
     },
     /** Refresh tokens X would still accept: grants not revoked nor spent. */
     liveRefreshTokens: () => [...refreshTokens.keys()],

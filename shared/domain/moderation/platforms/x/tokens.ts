@@ -198,8 +198,9 @@ async function currentUsername(
   const me = await new XApi(client.apiBase).request(accessToken, { method: 'GET', route: '/2/users/me' });
   const user = me.ok ? (me.result as XAnswer<XUser>).data : undefined;
   if (user?.id !== account.accountId || !user.username || user.username === account.username) return account.username;
-  await renameXAccount(communityId, account.accountId, user.username);
-  return user.username;
+  // Over the version this refresh wrote only: a grant written since read the name after this read.
+  if (await renameXAccount(communityId, account.accountId, account.version + 1, user.username)) return user.username;
+  return (await getXAccount(communityId))?.username ?? account.username;
 }
 
 /**
