@@ -515,6 +515,26 @@ describe("X's limits and tokens", () => {
     expect((await getXAccount(community.id))!.username).toBe(second);
   });
 
+  it('a refresh overtaken by a new authorization revokes the tokens X gave it, and only those', async () => {
+    const { key, community, account } = await connected();
+    await expireTokens(community.id);
+    const before = x.issued().length;
+    const release = x.holdTokenAnswers('refresh_token');
+    const refreshing = xSession(community.id);
+    for (let i = 0; i < 200 && !x.refreshGrants().length; i++) await new Promise((r) => setTimeout(r, 25));
+    const [access, refresh] = x.issued().slice(before);
+    expect((await authorize(key, community.id, account.id)).status).toBe(200);
+    const [newAccess, newRefresh] = x.issued().slice(-2);
+    release();
+    expect((await refreshing).accessToken).toBe(newAccess);
+    const revoked = x.calls.filter((c) => c.path === '/2/oauth2/revoke').map((c) => x.formOf(c));
+    expect(revoked.map((f) => [f.token, f.token_type_hint])).toEqual([
+      [refresh, 'refresh_token'],
+      [access, 'access_token'],
+    ]);
+    expect(x.liveRefreshTokens()).toContain(newRefresh);
+  });
+
   it('without the X app: no authorize_url, nothing polled, and planned X calls are recorded not_configured', async () => {
     const { key, user, community, account } = await connected();
     const spam = x.reply(account.username, { id: '9100071', username: 'scammer7' }, SCAM);

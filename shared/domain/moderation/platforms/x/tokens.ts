@@ -172,7 +172,9 @@ async function refresh(client: XConfigured, communityId: string, account: XAccou
   });
   const expiresAt = new Date(now().getTime() + tokens.expires_in * 1000).toISOString();
   if (!(await replaceXTokens(communityId, account.version, { sealed, expiresAt, updatedAt: now().toISOString() }))) {
-    // A new authorization landed meanwhile: it is the newer grant.
+    // A new authorization landed meanwhile: it is the newer grant. The tokens X just gave this refresh are
+    // kept nowhere, so they are ended at X rather than left live (they belong to the grant this one replaced).
+    await revokeXGrant(client, { access_token: tokens.access_token, refresh_token: tokens.refresh_token ?? null });
     return sessionOf(communityId, await usableAccount(communityId));
   }
   return {
