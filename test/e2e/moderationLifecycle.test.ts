@@ -76,10 +76,7 @@ const say = (chat: { id: number }, from: object, text: string) => ({
   message: { message_id: ++messageSeq, date: Math.floor(Date.now() / 1000), chat, from, text },
 });
 
-/**
- * A connected Telegram community. Its owner keeps credits: a sweep another file runs ahead of time (the
- * README walkthrough's) renews it rather than suspending it in the middle of a test here.
- */
+/** A connected Telegram community. */
 async function telegramCommunity() {
   const { key, user } = await api.newUser({ credits: 5000 });
   const community = (
@@ -288,44 +285,27 @@ describe('activation of a community that is not paid', () => {
     return { key, community };
   }
 
-  it('telegram: /activate of a suspended community binds the group but says moderation is off until paid', async () => {
-    const { key, community } = await unpaid('suspended');
+  it.each([
+    {
+      state: 'suspended' as const,
+      says: 'binds the group but says moderation is off until paid',
+      text: 'This group is bound, but moderation is off while the community is suspended (its renewal is unpaid): it starts once the renewal is paid.',
+      bound: { status: 'suspended', connection_state: 'connected' },
+    },
+    {
+      state: 'expired' as const,
+      says: 'binds nothing and says it has expired',
+      text: 'This community has expired and moderates nothing any more: provision a new community and use its token.',
+      bound: { status: 'expired', platform: { chat_id: null } },
+    },
+  ])('telegram: /activate of a $state community $says', async ({ state, text, bound }) => {
+    const { key, community } = await unpaid(state);
     const chat = { id: --chatSeq, type: 'supergroup' as const, title: 'Acme' };
     telegram.setMemberStatus(chat.id, ADMIN.id, 'administrator');
     await postTelegram(say(chat, ADMIN, `/activate ${community.activation_token}`));
     await settle();
-    expect(telegram.actions()).toEqual([
-      {
-        method: 'sendMessage',
-        body: {
-          chat_id: chat.id,
-          text: 'This group is bound, but moderation is off while the community is suspended (its renewal is unpaid): it starts once the renewal is paid.',
-        },
-      },
-    ]);
-    const st = await status(key, community.id);
-    expect(st.status).toBe('suspended');
-    expect(st.connection_state).toBe('connected');
-  });
-
-  it('telegram: /activate of an expired community binds nothing and says it has expired', async () => {
-    const { key, community } = await unpaid('expired');
-    const chat = { id: --chatSeq, type: 'supergroup' as const, title: 'Acme' };
-    telegram.setMemberStatus(chat.id, ADMIN.id, 'administrator');
-    await postTelegram(say(chat, ADMIN, `/activate ${community.activation_token}`));
-    await settle();
-    expect(telegram.actions()).toEqual([
-      {
-        method: 'sendMessage',
-        body: {
-          chat_id: chat.id,
-          text: 'This community has expired and moderates nothing any more: provision a new community and use its token.',
-        },
-      },
-    ]);
-    const st = await status(key, community.id);
-    expect(st.status).toBe('expired');
-    expect(st.platform.chat_id).toBeNull();
+    expect(telegram.actions()).toEqual([{ method: 'sendMessage', body: { chat_id: chat.id, text } }]);
+    expect(await status(key, community.id)).toMatchObject(bound);
   });
 
   it('crisp: an operator /activate of an expired community binds nothing; of a suspended one, says moderation is off', async () => {

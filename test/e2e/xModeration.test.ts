@@ -617,7 +617,7 @@ describe('a community that goes away while its X account is being connected', ()
       const { key, user, community } = await xCommunity();
       const account = x.addAccount({ id: String(7_100_000 + ++accountNo), username: `acme_x${accountNo}` });
       const link = (await call('GET', `${BASE}/communities/${community.id}`, { key })).body.authorize_url;
-      const release = x.holdTokenEndpoint();
+      const release = x.holdTokenAnswers('authorization_code');
       const page = call('GET', x.authorize(link, account.id));
       await tokenCallArrived();
       await goAway(key, user.id, community.id);

@@ -58,6 +58,12 @@ const problem = (status: number, title: string, detail: string): StandInAnswer =
   status,
   body: { title, detail, type: 'about:blank', status },
 });
+/** A promise that settles when `release` is called: an answer held while a test acts. */
+function untilReleased(): { gate: Promise<void>; release: () => void } {
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  return { gate, release };
+}
 const oauthError = (status: number, error: string, description: string): StandInAnswer => ({
   status,
   body: { error, error_description: description },
@@ -76,8 +82,6 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
   const muting = new Map<string, Set<string>>();
   const rateLimits: { method?: string; path: RegExp; resetInSeconds: number }[] = [];
   let tokenDelayMs = 0;
-  /** While set, the token endpoint answers only once it settles (`holdTokenEndpoint`). */
-  let tokenGate: Promise<void> | undefined;
   /** While set, the token endpoint grants at once but its answer waits until it settles (`holdTokenAnswers`). */
   let answerGate: { gate: Promise<void>; grantType?: string } | undefined;
   /** While set, the next `GET /2/users/me` is answered only once it settles (`holdNextUsersMe`). */
@@ -105,7 +109,6 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
     if (authorization !== basic) return oauthError(401, 'unauthorized_client', 'Missing valid authorization header');
     const form = new URLSearchParams(typeof raw === 'string' ? raw : '');
     if (tokenDelayMs) await new Promise((resolve) => setTimeout(resolve, tokenDelayMs));
-    if (tokenGate) await tokenGate;
     if (form.get('grant_type') === 'authorization_code') {
       const code = codes.get(form.get('code') ?? '');
       if (!code) return oauthError(400, 'invalid_request', 'Value passed for the authorization code was invalid.');
@@ -395,33 +398,24 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
       ),
     formOf: (call: XCall) => Object.fromEntries(new URLSearchParams(String(call.body))),
     slowTokenEndpoint: (ms: number) => (tokenDelayMs = ms),
-    /** The token endpoint holds every answer until the returned function is called. */
-    holdTokenEndpoint: (): (() => void) => {
-      let release = () => {};
-      tokenGate = new Promise<void>((resolve) => (release = resolve));
-      return () => {
-        tokenGate = undefined;
-        release();
-      };
-    },
     /**
      * X grants (a refresh token is spent, new tokens issued) but every answer (of `grantType` only, when
      * given) is held until the returned function is called: the answer is still on its way while the
      * service does something else.
      */
     holdTokenAnswers: (grantType?: 'refresh_token' | 'authorization_code'): (() => void) => {
-      let release = () => {};
-      answerGate = { gate: new Promise<void>((resolve) => (release = resolve)), ...(grantType ? { grantType } : {}) };
+      const held = untilReleased();
+      answerGate = { gate: held.gate, ...(grantType ? { grantType } : {}) };
       return () => {
         answerGate = undefined;
-        release();
+        held.release();
       };
     },
     /** The next `GET /2/users/me` is read at once but answered only when the returned function is called. */
     holdNextUsersMe: (): (() => void) => {
-      let release = () => {};
-      usersMeGate = new Promise<void>((resolve) => (release = resolve));
-      return release;
+      const held = untilReleased();
+      usersMeGate = held.gate;
+      return held.release;
     },
     /** Refresh tokens X would still accept: grants not revoked nor spent. */
     liveRefreshTokens: () => [...refreshTokens.keys()],
