@@ -139,11 +139,13 @@ export async function getXAccount(communityId: string): Promise<XAccountRecord |
 
 /**
  * A new grant (the callback), as a transaction item to write with what holds it to its community:
- * replaces whatever the community had, on a version past it.
+ * replaces the grant of version `seenVersion` (null: the community had none), on a version past it. A
+ * refresh that wrote since fails the item's condition, so the caller knows which grant it replaced.
  */
 export function xGrantItem(
   communityId: string,
   account: Omit<XAccountRecord, 'version' | 'refusedAt' | 'refusedReason'>,
+  seenVersion: number | null,
 ): TransactItem {
   return {
     Update: {
@@ -153,6 +155,10 @@ export function xGrantItem(
         set: { entity: accounts.name, ...account },
         add: { version: 1 },
         remove: ['refusedAt', 'refusedReason'],
+        condition:
+          seenVersion === null
+            ? { expression: 'attribute_not_exists(pk)' }
+            : { expression: 'version = :seen', values: { ':seen': seenVersion } },
       }),
     },
   };

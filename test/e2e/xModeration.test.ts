@@ -5,8 +5,8 @@
  * limits, a refresh race, and tokens kept out of every answer and log line.
  */
 import { createHash } from 'node:crypto';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setCommunityFields } from '#test/support/communityRecord';
 import { startTestApi } from '#test/support/api';
 import { useOwnTable } from '#test/support/ownTable';
@@ -223,6 +223,106 @@ describe('connecting an X account', () => {
     expect(page.status).toBe(409);
     expect(page.text).toContain('already moderated by another community');
     expect(await getXAccount(community.id)).toBeUndefined();
+  });
+});
+
+describe('connecting an X account over another', () => {
+  const revoked = () =>
+    x.calls.filter((c) => c.path === '/2/oauth2/revoke').map((c) => [x.formOf(c).token, x.formOf(c).token_type_hint]);
+  const newAccount = () => x.addAccount({ id: String(7_100_000 + ++accountNo), username: `acme_x${accountNo}` });
+  const isGrantWrite = (command: unknown, communityId: string) =>
+    command instanceof TransactWriteCommand && JSON.stringify(command.input).includes(xTokensKey(communityId).pk);
+  /** Runs `act` while the callback's grant transactions go through `onGrantWrite` first. */
+  async function interceptingGrantWrites<T>(
+    communityId: string,
+    onGrantWrite: (attempt: number, send: () => Promise<unknown>) => Promise<unknown>,
+    act: () => Promise<T>,
+  ): Promise<{ result: T; attempts: number }> {
+    const client = ddb();
+    const send = client.send.bind(client) as (command: unknown) => Promise<unknown>;
+    let attempts = 0;
+    const spy = vi
+      .spyOn(client, 'send')
+      .mockImplementation(((command: unknown) =>
+        isGrantWrite(command, communityId) ? onGrantWrite(++attempts, () => send(command)) : send(command)) as never);
+    try {
+      return { result: await act(), attempts };
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it("another account ends the first one's grant at X and frees it; the same account again ends nothing", async () => {
+    const { key, community, account } = await connected();
+    const [firstAccess, firstRefresh] = x.issued().slice(-2);
+    const other = newAccount();
+    expect((await authorize(key, community.id, other.id)).status).toBe(200);
+    const [access, refresh] = x.issued().slice(-2);
+    expect(revoked()).toEqual([
+      [firstRefresh, 'refresh_token'],
+      [firstAccess, 'access_token'],
+    ]);
+    expect((await getXAccount(community.id))?.accountId).toBe(other.id);
+    expect(x.liveRefreshTokens()).toContain(refresh);
+    // The first account is free: another community connects it.
+    const elsewhere = await xCommunity();
+    expect((await authorize(elsewhere.key, elsewhere.community.id, account.id)).status).toBe(200);
+
+    // The same account authorized again: X may end every grant of the account with an old one, so none is ended.
+    x.reset();
+    expect((await authorize(key, community.id, other.id)).status).toBe(200);
+    expect(revoked()).toEqual([]);
+    expect(x.liveRefreshTokens()).toEqual(expect.arrayContaining([refresh, x.issued().at(-1)]));
+    expect(access).not.toBe(x.issued().at(-2));
+  });
+
+  it('a refresh that replaces the grant while the callback writes: the tokens it stored are the ones ended', async () => {
+    const { key, community } = await connected();
+    await expireTokens(community.id);
+    const other = newAccount();
+    const { result: page, attempts } = await interceptingGrantWrites(
+      community.id,
+      async (attempt, send) => {
+        // The first account's tokens are refreshed just before the callback's first write lands.
+        if (attempt === 1) await xSession(community.id);
+        return send();
+      },
+      () => authorize(key, community.id, other.id),
+    );
+    expect(page.status).toBe(200);
+    expect(attempts).toBe(2);
+    expect(x.refreshGrants()).toHaveLength(1);
+    // Issued last: the new account's pair (the exchange), then the first account's refreshed pair.
+    const [otherAccess, otherRefresh, refreshedAccess, refreshedRefresh] = x.issued().slice(-4);
+    expect(revoked()).toEqual([
+      [refreshedRefresh, 'refresh_token'],
+      [refreshedAccess, 'access_token'],
+    ]);
+    expect(x.liveRefreshTokens()).toContain(otherRefresh);
+    expect(otherAccess).toMatch(/^xat-/);
+    expect((await getXAccount(community.id))?.accountId).toBe(other.id);
+  });
+
+  it('a grant write that meets another write on the community at the same moment goes again, not a 500', async () => {
+    const { key, community } = await xCommunity();
+    const account = newAccount();
+    const { result: page, attempts } = await interceptingGrantWrites(
+      community.id,
+      (attempt, send) =>
+        attempt === 1
+          ? Promise.reject(
+              Object.assign(new Error('Transaction cancelled'), {
+                name: 'TransactionCanceledException',
+                CancellationReasons: [{ Code: 'TransactionConflict' }, { Code: 'None' }],
+              }),
+            )
+          : send(),
+      () => authorize(key, community.id, account.id),
+    );
+    expect(page.status).toBe(200);
+    expect(attempts).toBe(2);
+    expect((await getXAccount(community.id))?.accountId).toBe(account.id);
+    expect(revoked()).toEqual([]);
   });
 });
 

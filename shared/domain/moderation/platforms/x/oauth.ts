@@ -10,14 +10,20 @@ import { now } from '#shared/adapters/ports';
 import { XApi, type XAnswer, type XTokenAnswer, type XUser } from '#shared/adapters/platforms/xApi';
 import { randomToken, sha256Hex } from '#shared/ids';
 import { getCommunity, stillOfTypeItem, type CommunityRecord } from '#shared/store/communitiesRepo';
-import { writeIfCondition } from '#shared/store/client';
-import { writeTogether } from '#shared/store/transactions';
-import { consumeOAuthState, getXAccount, putOAuthState, putXCursor, xGrantItem } from '#shared/store/xRepo';
+import { retryingConflicts, TransactionConditionError, writeTogether } from '#shared/store/transactions';
+import {
+  consumeOAuthState,
+  getXAccount,
+  putOAuthState,
+  putXCursor,
+  xGrantItem,
+  type XAccountRecord,
+} from '#shared/store/xRepo';
 import { markCommunityActivated } from '../../activation';
 import { withActivationToken } from '../../communityReads';
 import { bindModeratedPlace, releaseModeratedPlace } from '../binding';
 import { UNPAID_ACTIVATION } from '../../unpaidActivation';
-import { revokeXGrant, sealXTokens, xCredentials } from './tokens';
+import { revokeStoredXGrant, revokeXGrant, sealXTokens, xCredentials } from './tokens';
 
 export const X_SCOPES = ['tweet.read', 'users.read', 'tweet.moderate.write', 'mute.write', 'offline.access'] as const;
 export const X_CALLBACK_PATH = '/integrations/moderation/x/callback';
@@ -166,9 +172,8 @@ export async function completeXAuthorization(
 
   const bound = await bind(community, account);
   if (!bound.ok) return page(bound.status, 'Not connected', bound.message);
-  const previous = await getXAccount(community.id);
   const pair = { access_token: tokens.access_token, refresh_token: tokens.refresh_token ?? null };
-  const grant = xGrantItem(community.id, {
+  const written = await writeGrant(community, {
     accountId: account.id,
     username: account.username,
     sealed: await sealXTokens(community.id, pair),
@@ -177,14 +182,20 @@ export async function completeXAuthorization(
   });
   // Deleted, retyped or expired during the exchange: its own clean-up ran before this binding and grant
   // existed, so both are let go here rather than kept for a community that will never use them.
-  if (!(await writeIfCondition(() => writeTogether({ community: stillOfTypeItem(community, 'x'), grant })))) {
+  if (written === 'community gone') {
     await releaseModeratedPlace(community, account.id);
     await revokeXGrant(credentials, pair);
     const current = await getCommunity(community.userId, community.id, true);
     return page(400, 'Not connected', current?.type === 'x' ? UNPAID_ACTIVATION.expired : COMMUNITY_GONE);
   }
-  // Another account's replies start afresh (its newest page), not after the old account's newest reply.
-  if (previous && previous.accountId !== account.id) await putXCursor(community.id, {});
+  const { replaced } = written;
+  if (replaced && replaced.accountId !== account.id) {
+    // Another account's replies start afresh (its newest page), not after the old account's newest reply.
+    await putXCursor(community.id, {});
+    // The old account is no longer moderated here and its tokens are no longer kept: its grant ends at X.
+    // (A grant of the same account is left to expire: X may end every grant of the account with it.)
+    await revokeStoredXGrant(credentials, community.id, replaced);
+  }
   if (!community.activatedAt && community.activationToken)
     await markCommunityActivated(community, community.activationToken);
   return page(
@@ -195,6 +206,36 @@ export async function completeXAuthorization(
       : `@${account.username} is now moderated by "${community.name}". You can close this page.`,
     community.id,
   );
+}
+
+/** Tries at most this many times when token refreshes keep replacing the grant the callback read. */
+const GRANT_WRITE_ATTEMPTS = 5;
+
+/**
+ * Writes the new grant together with a check that the community is still an X community that has not
+ * expired. Answers the grant it replaced (read just before, and still the one there when written), or
+ * that the community is gone. Another write on the community item at the same moment is tried again.
+ */
+async function writeGrant(
+  community: CommunityRecord,
+  grant: Parameters<typeof xGrantItem>[1],
+): Promise<{ replaced: XAccountRecord | undefined } | 'community gone'> {
+  for (let attempt = 1; ; attempt++) {
+    const replaced = await getXAccount(community.id);
+    const items = {
+      community: stillOfTypeItem(community, 'x'),
+      grant: xGrantItem(community.id, grant, replaced?.version ?? null),
+    };
+    try {
+      await retryingConflicts(() => writeTogether(items));
+      return { replaced };
+    } catch (err) {
+      if (!(err instanceof TransactionConditionError)) throw err;
+      if (err.failed.has('community')) return 'community gone';
+      // A refresh replaced the grant read above: read it again, so the grant ended is the one replaced.
+      if (attempt >= GRANT_WRITE_ATTEMPTS) throw err;
+    }
+  }
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);

@@ -236,6 +236,15 @@ export async function revokeXGrant(client: XConfigured, pair: TokenPair): Promis
   await api.revoke(client.clientId, client.clientSecret, pair.access_token, 'access_token');
 }
 
+/** Ends at X the grant a community's record holds (one X already refused has nothing left to end). */
+export async function revokeStoredXGrant(
+  client: XConfigured,
+  communityId: string,
+  account: Pick<XAccountRecord, 'sealed' | 'refusedAt'>,
+): Promise<void> {
+  if (!account.refusedAt) await revokeXGrant(client, await openXTokens(communityId, account.sealed));
+}
+
 /**
  * A community that will never be monitored again (deleted, retyped, expired) lets go of its account: the
  * grant is revoked at X and the sealed tokens are deleted, so nothing of the account is kept. Under the
@@ -252,8 +261,7 @@ export async function forgetXAccount(communityId: string, stillGone?: () => Prom
     const account = await getXAccount(communityId);
     if (!account) return;
     const client = await xCredentials();
-    if (client.configured && !account.refusedAt)
-      await revokeXGrant(client, await openXTokens(communityId, account.sealed));
+    if (client.configured) await revokeStoredXGrant(client, communityId, account);
     await deleteXAccount(communityId);
   } finally {
     await releaseRefreshLease(communityId, holder);
