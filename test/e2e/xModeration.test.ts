@@ -14,6 +14,7 @@ import { startXStandIn } from '#test/support/xStandIn';
 import { ddb, table } from '#shared/store/client';
 import { xOAuthStateKey, xTokensKey } from '#shared/store/keys';
 import { getXAccount, getXCursor, putXCursor } from '#shared/store/xRepo';
+import { getPolledCommunity } from '#shared/store/pollingRepo';
 import { snowflakeAt } from '#shared/domain/moderation/platforms/x/replies';
 import { runDelivery, scheduleDelivery } from '#shared/domain/moderation/platformCallRunner';
 import { getDelivery } from '#shared/store/platformCallsRepo';
@@ -758,6 +759,27 @@ describe('a community that expires', () => {
     await due(suspended.user.id, suspended.community.id);
     expect(x.calls.filter((c) => c.path === '/2/oauth2/revoke')).toEqual([]);
     expect((await getXAccount(suspended.community.id))?.accountId).toBe(suspended.account.id);
+  });
+});
+
+describe('a community that expired without letting go of its grant (the clean-up at expiry failed)', () => {
+  it('has it revoked by the next minute poll, and leaves the list of polled communities', async () => {
+    const { user, community } = await connected();
+    const [access, refresh] = x.issued().slice(-2);
+    await setCommunityFields(user.id, community.id, { billingState: 'expired' });
+    expect(await getPolledCommunity('x', community.id)).toBeDefined();
+    await fanOutPolls();
+    await settle();
+    const ended = x.calls
+      .filter((c) => c.path === '/2/oauth2/revoke')
+      .map((c) => [x.formOf(c).token, x.formOf(c).token_type_hint])
+      .filter(([token]) => token === access || token === refresh);
+    expect(ended).toEqual([
+      [refresh, 'refresh_token'],
+      [access, 'access_token'],
+    ]);
+    expect(await getXAccount(community.id)).toBeUndefined();
+    expect(await getPolledCommunity('x', community.id)).toBeUndefined();
   });
 });
 

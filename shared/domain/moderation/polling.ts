@@ -5,11 +5,12 @@
  * message for the operator account's own poll (Reddit's inbox); workers run the shards in parallel,
  * so a thousand communities are a few dozen short invocations, not one long one. A shard polls only
  * the communities still connected and paid at that moment (suspended, expired or deleted ones are
- * skipped; a deleted one leaves the list), either all at once (`batch`, Reddit's combined listings) or
+ * skipped; a deleted or expired one leaves the list), either all at once (`batch`, Reddit's combined listings) or
  * one by one (`poll`). `POST /sync` polls one community the same way, in the request.
  * Polls never throw: a failed one is logged and the next minute's reads what it missed.
  */
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
+import { getPlatformRecord } from '#shared/store/platformRepo';
 import { getPolledCommunity, removePolledCommunity } from '#shared/store/pollingRepo';
 import { logger } from '#shared/observability/logger';
 import { COMMUNITY_TYPES, communityStatus, type CommunityType } from './communityTypes';
@@ -60,10 +61,26 @@ async function pollable(platform: string, entries: PollMessage['communities']): 
       await removePolledCommunity(platform, e.community_id);
       continue;
     }
-    if (community.type === platform && communityStatus(community) === 'connected')
-      targets.push({ community, externalId: e.external_id });
+    if (community.type !== platform) continue;
+    if (community.billingState === 'expired') await letGoOfExpired(community);
+    else if (communityStatus(community) === 'connected') targets.push({ community, externalId: e.external_id });
   }
   return targets;
+}
+
+/**
+ * An expired community is never polled again (expiry is final). The renewal that expired it already told
+ * its platform, which lets go of what it kept for it (an X account's grant); that is done again here, in
+ * case it failed there, before the community leaves the list. A failure keeps it listed, for the next poll.
+ */
+async function letGoOfExpired(community: CommunityRecord): Promise<void> {
+  try {
+    await PLATFORMS[community.type].onMonitoringChanged?.(community, await getPlatformRecord(community.id));
+    await removePolledCommunity(community.type, community.id);
+  } catch (err) {
+    const context = { platform: community.type, communityId: community.id, error: err as Error };
+    logger.error('expired community not let go of', context);
+  }
 }
 
 /**
