@@ -43,6 +43,11 @@ export interface CommunityRecord extends CommunitySettings {
   nextBillingAt: string | null;
   periodIndex: number;
   suspendedAt: string | null;
+  /**
+   * When a suspended community was last paid again. What was written on a polled platform before then,
+   * while nothing was monitored, is not moderated (as on the platforms that push, where it was ignored).
+   */
+  resumedAt: string | null;
   lastSyncedAt: string | null;
   createdAt: string;
   updatedAt: string;
@@ -59,6 +64,7 @@ const communities = defineEntity<CommunityRecord>()({
     'alertTemplate',
     'nextBillingAt',
     'suspendedAt',
+    'resumedAt',
     'lastSyncedAt',
   ],
 });
@@ -229,6 +235,7 @@ export function advanceBillingPeriod(
       nextBillingAt,
       billingState: 'active',
       suspendedAt: null,
+      ...(c.billingState === 'suspended' ? { resumedAt: at } : {}),
       updatedAt: at,
       ...renewalDueIndexKey(c.id, nextBillingAt),
     },

@@ -5,6 +5,7 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApi } from '#test/support/api';
+import { renewOnceDue } from '#test/support/communityRecord';
 import { useOwnTable } from '#test/support/ownTable';
 import { nextSnowflake, startDiscordStandIn } from '#test/support/discordStandIn';
 import { DEFAULT_RULES } from '#shared/domain/moderation/rules';
@@ -13,9 +14,7 @@ import { losingQueue } from '#test/support/losingQueue';
 import { installPorts } from '#shared/adapters/ports';
 import { ManualClock, systemClock } from '#shared/adapters/clock';
 import { requeueDueAutomodSyncs } from '#shared/domain/moderation/discordAutomod';
-import { renewCommunity } from '#shared/domain/moderation/renewals';
 import { grantCredits } from '#shared/domain/credits/credits';
-import { getCommunity } from '#shared/store/communitiesRepo';
 import { uuidv7 } from '#shared/ids';
 
 const BOT = 'discord-bot-token';
@@ -448,14 +447,6 @@ describe("AutoMod follows the community's monitoring (AutoMod acts by itself: it
     discord.reset();
     return { key, userId: user.id, community, guild };
   }
-  /**
-   * The renewal sweep's step for this one community, as a sweep finds it once due: a sweep run ahead of
-   * time would renew, suspend or expire the communities of other test files in the shared table.
-   */
-  const renewNow = async (userId: string, id: string) => {
-    const c = (await getCommunity(userId, id, true))!;
-    return renewCommunity(c, new Date(Date.parse(c.nextBillingAt!) + 60_000));
-  };
   /** A call to the Discord stand-in as the server's own staff would make it. */
   const discordRest = async (method: string, route: string, body: object) => {
     const res = await fetch(`${discord.apiBase}${route}`, {
@@ -471,7 +462,7 @@ describe("AutoMod follows the community's monitoring (AutoMod acts by itself: it
   it('a suspended community has its rules switched off in the guild; paid again, they are switched on again', async () => {
     const { key, userId, community, guild } = await bound(0);
     const other = await bound(0);
-    expect(await renewNow(userId, community.id)).toBe('suspended');
+    expect(await renewOnceDue(userId, community.id)).toBe('suspended');
     await settle();
     expect(await statusOf(key, community.id)).toBe('suspended');
     expect(ours(guild).map((r) => r.enabled)).toEqual(Array(6).fill(false));
@@ -479,7 +470,7 @@ describe("AutoMod follows the community's monitoring (AutoMod acts by itself: it
     expect(ours(other.guild).map((r) => r.enabled)).toEqual(Array(6).fill(true));
 
     await grantCredits({ userId, grantId: uuidv7(), amount: 500, source: 'test' });
-    expect(await renewNow(userId, community.id)).toBe('renewed');
+    expect(await renewOnceDue(userId, community.id)).toBe('renewed');
     await settle();
     expect(await statusOf(key, community.id)).toBe('connected');
     expect(ours(guild).map((r) => r.enabled)).toEqual(Array(6).fill(true));
@@ -488,7 +479,7 @@ describe("AutoMod follows the community's monitoring (AutoMod acts by itself: it
   it('an expired community has its rules switched off in the guild', async () => {
     const { key, userId, community, guild } = await bound(5000);
     await api.call('POST', `${BASE}/communities/${community.id}/auto-renew`, { key, body: { auto_renew: false } });
-    expect(await renewNow(userId, community.id)).toBe('expired');
+    expect(await renewOnceDue(userId, community.id)).toBe('expired');
     await settle();
     expect(await statusOf(key, community.id)).toBe('expired');
     expect(ours(guild)).toHaveLength(6);
@@ -555,7 +546,7 @@ describe("AutoMod follows the community's monitoring (AutoMod acts by itself: it
       ).body;
       if (state === 'expired')
         await api.call('POST', `${BASE}/communities/${community.id}/auto-renew`, { key, body: { auto_renew: false } });
-      expect(await renewNow(user.id, community.id)).toBe(state);
+      expect(await renewOnceDue(user.id, community.id)).toBe(state);
       const guild = nextSnowflake();
       const res = await interact(
         command(guild, 'activate', [{ name: 'token', type: 3, value: community.activation_token }]),
@@ -581,7 +572,7 @@ describe("AutoMod follows the community's monitoring (AutoMod acts by itself: it
       key: first.key,
       body: { auto_renew: false },
     });
-    expect(await renewNow(first.userId, first.community.id)).toBe('expired');
+    expect(await renewOnceDue(first.userId, first.community.id)).toBe('expired');
     await settle();
     // The expired community's guild is free: a new community binds it and writes its rules (on).
     const { key } = await api.newUser({ credits: 500 });

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApi } from '#test/support/api';
+import { renewOnceDue, setCommunityFields } from '#test/support/communityRecord';
 import { useOwnTable } from '#test/support/ownTable';
 import { startRedditStandIn } from '#test/support/redditStandIn';
 import { forgetRedditTokens } from '#shared/adapters/platforms/redditApi';
@@ -533,6 +534,35 @@ describe('Reddit moderation by polling', () => {
     expect(writes()).toEqual([]);
     expect(reddit.item(spam)?.removed).toBe(true);
     expect(reddit.item(spam)?.approved_by).not.toBe(BOT);
+  });
+});
+
+describe('a Reddit community paid again after a suspension', () => {
+  it('moderates nothing written while it was suspended, and does not page back to where it had read before', async () => {
+    const c = await activated();
+    const { community, sub, userId } = c;
+    reddit.post(sub, 'regular', 'before the suspension');
+    await runPoll(shardOf(c));
+    await setCommunityFields(userId, community.id, { billingState: 'suspended' });
+    // Written while nothing was monitored: more than a page, a scam among them.
+    const written = Math.floor(Date.now() / 1000) - 60;
+    for (let i = 0; i < 120; i++) reddit.post(sub, `member${i}`, `Post number ${i}`, '', { created_utc: written });
+    reddit.post(sub, 'spammer4', SCAM, '', { created_utc: written });
+    expect(await renewOnceDue(userId, community.id)).toBe('renewed');
+    const spamSince = reddit.post(sub, 'spammer5', SCAM);
+    reddit.reset();
+    await runPoll(shardOf(c));
+    await settle();
+    const lower = sub.toLowerCase();
+    expect(
+      reddit.calls.filter((call) => call.method === 'GET').map((call) => [call.path, call.query.after ?? null]),
+    ).toEqual([
+      [`/r/${lower}/new`, null],
+      [`/r/${lower}/comments`, null],
+    ]);
+    expect(writes().filter(([path]) => path === '/api/remove')).toEqual([
+      ['/api/remove', { api_type: 'json', id: spamSince, spam: 'true' }],
+    ]);
   });
 });
 

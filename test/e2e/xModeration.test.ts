@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setCommunityFields } from '#test/support/communityRecord';
+import { renewOnceDue, setCommunityFields } from '#test/support/communityRecord';
 import { startTestApi } from '#test/support/api';
 import { useOwnTable } from '#test/support/ownTable';
 import { startXStandIn } from '#test/support/xStandIn';
@@ -743,12 +743,7 @@ describe('a community that expires', () => {
     const expiring = await connected();
     const suspended = await connected();
     await setCommunityFields(expiring.user.id, expiring.community.id, { autoRenew: false });
-    const due = async (userId: string, id: string) => {
-      const c = (await getCommunity(userId, id, true))!;
-      // This one community's step of the sweep: a sweep run ahead of time would reach other files' communities.
-      return renewCommunity(c, new Date(Date.parse(c.nextBillingAt!) + 60_000));
-    };
-    expect(await due(expiring.user.id, expiring.community.id)).toBe('expired');
+    expect(await renewOnceDue(expiring.user.id, expiring.community.id)).toBe('expired');
     expect(x.calls.filter((c) => c.path === '/2/oauth2/revoke').map((c) => x.formOf(c).token_type_hint)).toEqual([
       'refresh_token',
       'access_token',
@@ -756,9 +751,29 @@ describe('a community that expires', () => {
     expect(await getXAccount(expiring.community.id)).toBeUndefined();
     x.reset();
     await setCommunityFields(suspended.user.id, suspended.community.id, { billingState: 'suspended' });
-    await due(suspended.user.id, suspended.community.id);
+    await renewOnceDue(suspended.user.id, suspended.community.id);
     expect(x.calls.filter((c) => c.path === '/2/oauth2/revoke')).toEqual([]);
     expect((await getXAccount(suspended.community.id))?.accountId).toBe(suspended.account.id);
+  });
+});
+
+describe('a community paid again after a suspension', () => {
+  it('moderates no reply written while it was suspended: its search starts where it was paid', async () => {
+    const { user, community, account } = await connected();
+    x.reply(account.username, { id: '9100081', username: 'fan81' }, CLEAN);
+    await pollXCommunity((await getCommunity(user.id, community.id, true))!);
+    await setCommunityFields(user.id, community.id, { billingState: 'suspended' });
+    x.reply(account.username, { id: '9100082', username: 'scammer82' }, SCAM);
+    expect(await renewOnceDue(user.id, community.id)).toBe('renewed');
+    const resumedAt = (await getCommunity(user.id, community.id, true))?.resumedAt;
+    expect(resumedAt).toEqual(expect.any(String));
+    const since = x.reply(account.username, { id: '9100083', username: 'scammer83' }, SCAM);
+    x.reset();
+    await pollXCommunity((await getCommunity(user.id, community.id, true))!);
+    await settle();
+    const searches = x.calls.filter((c) => c.path === '/2/tweets/search/recent');
+    expect(searches.map((c) => c.query.since_id)).toEqual([snowflakeAt(Date.parse(resumedAt ?? ''))]);
+    expect(actions()).toEqual([hide(since), mute(account.id, '9100083')]);
   });
 });
 

@@ -1,4 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { renewCommunity, type RenewalOutcome } from '#shared/domain/moderation/renewals';
+import { getCommunity } from '#shared/store/communitiesRepo';
 import { ddb, table } from '#shared/store/client';
 import { communityKey } from '#shared/store/keys';
 
@@ -22,4 +24,14 @@ export async function setCommunityFields(
       ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])),
     }),
   );
+}
+
+/**
+ * The renewal sweep's step for this one community, as a sweep finds it once its period is over: a sweep
+ * run ahead of time would renew, suspend or expire the communities of other test files in the table.
+ */
+export async function renewOnceDue(userId: string, communityId: string): Promise<RenewalOutcome> {
+  const c = await getCommunity(userId, communityId, true);
+  if (!c?.nextBillingAt) throw new Error(`community ${communityId} has no period to renew`);
+  return renewCommunity(c, new Date(Date.parse(c.nextBillingAt) + 60_000));
 }

@@ -100,6 +100,7 @@ export async function provisionCommunity(
     nextBillingAt: periodEndAfter(createdAt),
     periodIndex: 1,
     suspendedAt: null,
+    resumedAt: null,
     lastSyncedAt: null,
     createdAt,
     updatedAt: createdAt,

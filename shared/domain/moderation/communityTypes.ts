@@ -32,3 +32,7 @@ export const communityStatus = (c: {
   activationToken?: string | null;
 }): CommunityStatus =>
   c.billingState !== 'active' ? c.billingState : isActivated(c) ? 'connected' : 'pending_activation';
+
+/** Epoch ms a suspended community was last paid again (undefined: never suspended, or never paid since). */
+export const resumedMs = (c: { resumedAt?: string | null }): number | undefined =>
+  c.resumedAt ? Date.parse(c.resumedAt) : undefined;

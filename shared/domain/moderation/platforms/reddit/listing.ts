@@ -67,7 +67,7 @@ export const subredditKey = (name: string) => name.replace(/^\/?r\//i, '').toLow
 export interface SubredditState {
   /** Everything at or below it was read; undefined before the first complete read. */
   cursor?: number;
-  /** Unix seconds: items written before moderation began (activation) are left alone. */
+  /** Unix seconds: items written before moderation began (activation, or a payment after a suspension) are left alone. */
   since: number;
 }
 

@@ -14,6 +14,7 @@ import { recordMetric } from '#shared/observability/metrics';
 import { decisionDeliveryId, scheduleDelivery } from '#shared/domain/moderation/platformCallRunner';
 import type { Decision } from '#shared/domain/moderation/engine';
 import { moderateEvents } from '#shared/domain/moderation/moderation';
+import { resumedMs } from '../../communityTypes';
 import type { PollCause } from '../platform';
 import type { RedditBot } from './client';
 import { REDDIT_DECISION_CALLS, redditAlertCall, redditMutedItemCalls, type RedditTarget } from './calls';
@@ -76,15 +77,23 @@ export async function pollSubreddits(
   for (const { target, things } of byCommunity.values()) report.actions += await moderateItems(bot, target, things);
   // Only now: everything read has been through the engine, so nothing up to the cursor is unread.
   for (const { kind, newest } of completed)
-    await Promise.all(batch.map((b) => advanceRedditCursor(b.community.id, kind, newest)));
+    await Promise.all(batch.map((b) => advanceRedditCursor(b.community.id, kind, newest, now().getTime())));
   recordMetric('PlatformPollRequests', report.requests, { platform: 'reddit' });
   recordMetric('PlatformPolledItems', report.items, { platform: 'reddit' });
   return report;
 }
 
+/**
+ * A community paid again after a suspension reads nothing written before then (nothing was monitored),
+ * and a cursor that has not moved since stands for reads from before the suspension: the batch's paging
+ * is not taken back to it.
+ */
 function stateOf(community: CommunityRecord, cursor: RedditCursor | undefined, kind: ListingKind): SubredditState {
-  const since = Math.floor(Date.parse(community.activatedAt ?? community.createdAt) / 1000);
-  return { ...(cursor?.[kind] !== undefined ? { cursor: cursor[kind] } : {}), since };
+  const resumed = resumedMs(community);
+  const since = Math.floor(Math.max(Date.parse(community.activatedAt ?? community.createdAt), resumed ?? 0) / 1000);
+  const read = cursor?.[kind];
+  const current = read && (resumed === undefined || (read.movedAt ?? 0) >= resumed) ? read.id : undefined;
+  return { ...(current !== undefined ? { cursor: current } : {}), since };
 }
 
 const isMuted = (mute: RedditMute | undefined, writtenAt: string) =>

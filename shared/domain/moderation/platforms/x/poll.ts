@@ -13,12 +13,12 @@ import { logger } from '#shared/observability/logger';
 import type { CommunityRecord } from '#shared/store/communitiesRepo';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import { addBannedXAuthor, bannedXAuthors, getXCursor, putXCursor } from '#shared/store/xRepo';
-import { communityStatus } from '../../communityTypes';
+import { communityStatus, resumedMs } from '../../communityTypes';
 import { decisionDeliveryId, scheduleDelivery } from '../../platformCallRunner';
 import type { ChatEvent, Decision } from '../../engine';
 import { moderateEvents } from '../../moderation';
 import { X_DECISION_CALLS, xBannedReplyCalls, type XCall, type XTarget } from './actions';
-import { afterPage, repliesToEvents, searchableCursor, searchRequest } from './replies';
+import { afterPage, repliesToEvents, resumedCursor, searchableCursor, searchRequest } from './replies';
 import { runLimited, xEndpointOf } from './send';
 import { xCredentials, xSession, XSessionUnavailable } from './tokens';
 
@@ -49,7 +49,8 @@ export async function pollXCommunity(community: CommunityRecord): Promise<XPollR
   const observe = (await getCommunityRules(community.id)).mode === 'observe';
   const banned = await bannedXAuthors(community.id);
   // A quiet account's since_id can be older than recent search's seven days, which X refuses.
-  let cursor = searchableCursor(await getXCursor(community.id), now().getTime());
+  const stored = resumedCursor(await getXCursor(community.id), resumedMs(community));
+  let cursor = searchableCursor(stored, now().getTime());
   for (;;) {
     const page = await runLimited(community.id, SEARCH_ENDPOINT, (session) =>
       api.request(session.accessToken, searchRequest(session.username, cursor)),

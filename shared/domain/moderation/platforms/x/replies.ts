@@ -41,6 +41,16 @@ export function searchRequest(username: string, cursor: XPollCursor): XRequest {
 }
 
 /**
+ * The cursor of a community paid again at `resumedMs` after a suspension: replies written before then,
+ * while nothing was monitored, are not read (a cursor from before the suspension, or none, starts there).
+ */
+export function resumedCursor(cursor: XPollCursor, resumedMs: number | undefined): XPollCursor {
+  if (resumedMs === undefined || !Number.isFinite(resumedMs)) return cursor;
+  if (cursor.sinceId && /^\d{1,19}$/.test(cursor.sinceId) && snowflakeMs(cursor.sinceId) >= resumedMs) return cursor;
+  return { sinceId: snowflakeAt(resumedMs) };
+}
+
+/**
  * The cursor as recent search accepts it: a `since_id` written longer than SINCE_ID_MAX_AGE_MS ago
  * becomes the id of SINCE_ID_MOVED_AGE_MS ago (X compares ids, and an id made from a time is how
  * clients turn a time into a since_id). Replies newer than the old id are newer than the new one too,
