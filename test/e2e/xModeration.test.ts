@@ -775,6 +775,39 @@ describe('a community paid again after a suspension', () => {
     expect(searches.map((c) => c.query.since_id)).toEqual([snowflakeAt(Date.parse(resumedAt ?? ''))]);
     expect(actions()).toEqual([hide(since), mute(account.id, '9100083')]);
   });
+
+  it('an account never read before moderates none of the replies written while it was suspended', async () => {
+    const { user, community, account } = await connected();
+    await setCommunityFields(user.id, community.id, { billingState: 'suspended' });
+    const unpaid = x.reply(account.username, { id: '9100084', username: 'scammer84' }, SCAM);
+    expect(await renewOnceDue(user.id, community.id)).toBe('renewed');
+    const paid = x.reply(account.username, { id: '9100085', username: 'scammer85' }, SCAM);
+    x.reset();
+    await pollXCommunity((await getCommunity(user.id, community.id, true))!);
+    await settle();
+    expect(actions()).toEqual([hide(paid), mute(account.id, '9100085')]);
+    expect(x.isHidden(unpaid)).toBe(false);
+  });
+
+  it('another account connected days after the payment is read from its newest page, not paged back to the payment', async () => {
+    const { key, user, community } = await connected();
+    const day = 24 * 60 * 60 * 1000;
+    await setCommunityFields(user.id, community.id, { resumedAt: new Date(Date.now() - 3 * day).toISOString() });
+    const other = x.addAccount({ id: String(7_100_000 + ++accountNo), username: `acme_x${accountNo}` });
+    // Written to the other account two days ago, before it was connected here, then a page of newer replies.
+    const before = x.reply(other.username, { id: '9100086', username: 'scammer86' }, SCAM, {
+      id: snowflakeAt(Date.now() - 2 * day),
+    });
+    for (let i = 0; i < 100; i++) x.reply(other.username, { id: String(9_101_000 + i), username: `fan${i}` }, CLEAN);
+    expect((await authorize(key, community.id, other.id)).status).toBe(200);
+    x.reset();
+    await pollXCommunity((await getCommunity(user.id, community.id, true))!);
+    await settle();
+    const searches = x.calls.filter((c) => c.path === '/2/tweets/search/recent');
+    expect(searches.map((c) => [c.query.since_id, c.query.next_token])).toEqual([[undefined, undefined]]);
+    expect(x.isHidden(before)).toBe(false);
+    expect(x.mutedBy(other.id)).toEqual([]);
+  });
 });
 
 describe('a community that expired without letting go of its grant (the clean-up at expiry failed)', () => {

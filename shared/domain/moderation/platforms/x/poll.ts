@@ -18,7 +18,7 @@ import { decisionDeliveryId, scheduleDelivery } from '../../platformCallRunner';
 import type { ChatEvent, Decision } from '../../engine';
 import { moderateEvents } from '../../moderation';
 import { X_DECISION_CALLS, xBannedReplyCalls, type XCall, type XTarget } from './actions';
-import { afterPage, repliesToEvents, resumedCursor, searchableCursor, searchRequest } from './replies';
+import { afterPage, repliesToEvents, resumedCursor, searchableCursor, searchRequest, writtenSince } from './replies';
 import { runLimited, xEndpointOf } from './send';
 import { xCredentials, xSession, XSessionUnavailable } from './tokens';
 
@@ -49,7 +49,8 @@ export async function pollXCommunity(community: CommunityRecord): Promise<XPollR
   const observe = (await getCommunityRules(community.id)).mode === 'observe';
   const banned = await bannedXAuthors(community.id);
   // A quiet account's since_id can be older than recent search's seven days, which X refuses.
-  const stored = resumedCursor(await getXCursor(community.id), resumedMs(community));
+  const resumed = resumedMs(community);
+  const stored = resumedCursor(await getXCursor(community.id), resumed);
   let cursor = searchableCursor(stored, now().getTime());
   for (;;) {
     const page = await runLimited(community.id, SEARCH_ENDPOINT, (session) =>
@@ -61,7 +62,7 @@ export async function pollXCommunity(community: CommunityRecord): Promise<XPollR
     }
     const answer = page.result as XAnswer<XPost[]>;
     result.pages += 1;
-    const events = repliesToEvents(answer);
+    const events = repliesToEvents(answer).filter((e) => writtenSince(e.event_id, resumed));
     result.replies += events.length;
     if (events.length) await actOn(community, events, observe, banned);
     const next = afterPage(cursor, answer, result.pages);

@@ -42,13 +42,20 @@ export function searchRequest(username: string, cursor: XPollCursor): XRequest {
 
 /**
  * The cursor of a community paid again at `resumedMs` after a suspension: replies written before then,
- * while nothing was monitored, are not read (a cursor from before the suspension, or none, starts there).
+ * while nothing was monitored, are not read (a cursor from before the suspension starts there). A cursor
+ * without since_id is the account's first search (an account connected since, or never answered), which
+ * reads the newest page only: a since_id at a payment days before would page through every reply the
+ * account had before it was connected here. Of that page, `writtenSince` leaves out the unpaid days'.
  */
 export function resumedCursor(cursor: XPollCursor, resumedMs: number | undefined): XPollCursor {
-  if (resumedMs === undefined || !Number.isFinite(resumedMs)) return cursor;
-  if (cursor.sinceId && /^\d{1,19}$/.test(cursor.sinceId) && snowflakeMs(cursor.sinceId) >= resumedMs) return cursor;
+  if (resumedMs === undefined || !Number.isFinite(resumedMs) || !cursor.sinceId) return cursor;
+  if (/^\d{1,19}$/.test(cursor.sinceId) && snowflakeMs(cursor.sinceId) >= resumedMs) return cursor;
   return { sinceId: snowflakeAt(resumedMs) };
 }
+
+/** A reply written since a suspended community was paid again at `resumedMs` (any reply when never suspended). */
+export const writtenSince = (postId: string, resumedMs: number | undefined): boolean =>
+  resumedMs === undefined || !Number.isFinite(resumedMs) || compareIds(postId, snowflakeAt(resumedMs)) >= 0;
 
 /**
  * The cursor as recent search accepts it: a `since_id` written longer than SINCE_ID_MAX_AGE_MS ago
