@@ -240,8 +240,10 @@ export function advanceBillingPeriod(
       ...renewalDueIndexKey(c.id, nextBillingAt),
     },
     {
-      expression: `${samePeriod(c).expression} AND billingState <> :expired AND autoRenew = :true`,
-      values: { ...samePeriod(c).values, ':expired': 'expired', ':true': true },
+      // The state read too: a suspension keeps the period, so a sweep that read the community active before
+      // another suspended it would otherwise pay it as never suspended (no resumedAt, the unpaid days billed).
+      expression: `${samePeriod(c).expression} AND billingState = :seen AND autoRenew = :true`,
+      values: { ...samePeriod(c).values, ':seen': c.billingState, ':true': true },
     },
   );
   return { Update: update };

@@ -789,6 +789,25 @@ describe('a community paid again after a suspension', () => {
     expect(x.isHidden(unpaid)).toBe(false);
   });
 
+  it('a sweep that read the community before another sweep suspended it does not pay it as never suspended', async () => {
+    const { user, community, account } = await connected();
+    // A sweep lists the community while it is active and reaches it late; another sweep suspends it meanwhile.
+    const listed = (await getCommunity(user.id, community.id, true))!;
+    await setCommunityFields(user.id, community.id, {
+      billingState: 'suspended',
+      suspendedAt: new Date().toISOString(),
+    });
+    const unpaid = x.reply(account.username, { id: '9100087', username: 'scammer87' }, SCAM);
+    expect(await renewCommunity(listed, new Date(Date.parse(listed.nextBillingAt!) + 60_000))).toBe('skipped');
+    // The next sweep reads it suspended, and pays it as such.
+    expect(await renewOnceDue(user.id, community.id)).toBe('renewed');
+    expect((await getCommunity(user.id, community.id, true))?.resumedAt).toEqual(expect.any(String));
+    x.reset();
+    await pollXCommunity((await getCommunity(user.id, community.id, true))!);
+    await settle();
+    expect(x.isHidden(unpaid)).toBe(false);
+  });
+
   it('another account connected days after the payment is read from its newest page, not paged back to the payment', async () => {
     const { key, user, community } = await connected();
     const day = 24 * 60 * 60 * 1000;
