@@ -848,6 +848,23 @@ describe('a community that expired without letting go of its grant (the clean-up
     expect(await getXAccount(community.id)).toBeUndefined();
     expect(await getPolledCommunity('x', community.id)).toBeUndefined();
   });
+
+  it('X limiting the revocation at expiry keeps the tokens, and the next minute poll revokes the grant', async () => {
+    const { user, community } = await connected();
+    const [access, refresh] = x.issued().slice(-2);
+    await setCommunityFields(user.id, community.id, { autoRenew: false });
+    x.rateLimitNext(/^\/2\/oauth2\/revoke$/, 60);
+    expect(await renewOnceDue(user.id, community.id)).toBe('expired');
+    expect(x.liveRefreshTokens()).toContain(refresh);
+    expect((await getXAccount(community.id))?.accountId).toBeDefined();
+    x.reset();
+    await fanOutPolls();
+    await settle();
+    expect(x.liveRefreshTokens()).not.toContain(refresh);
+    expect(x.calls.filter((c) => c.path === '/2/oauth2/revoke').some((c) => x.formOf(c).token === access)).toBe(true);
+    expect(await getXAccount(community.id)).toBeUndefined();
+    expect(await getPolledCommunity('x', community.id)).toBeUndefined();
+  });
 });
 
 describe('a community that expires while its tokens are being refreshed', () => {

@@ -226,14 +226,22 @@ export async function asXAccount(
   }
 }
 
+/** X unreachable, limiting or failing: whether the token still works is unknown, so the revocation may be tried again. */
+const undecided = (outcome: CallOutcome) =>
+  !outcome.ok && (outcome.status === 0 || outcome.status === 429 || outcome.status >= 500);
+
 /**
  * Ends a grant at X: the refresh token first (it would mint new access tokens), then the access token.
  * Best effort: X may be unreachable, and a grant whose tokens we no longer keep is unusable to us anyway.
+ * False when X did not answer both (a caller that can try again keeps the tokens for it).
  */
-export async function revokeXGrant(client: XConfigured, pair: TokenPair): Promise<void> {
+export async function revokeXGrant(client: XConfigured, pair: TokenPair): Promise<boolean> {
   const api = new XApi(client.apiBase);
-  if (pair.refresh_token) await api.revoke(client.clientId, client.clientSecret, pair.refresh_token, 'refresh_token');
-  await api.revoke(client.clientId, client.clientSecret, pair.access_token, 'access_token');
+  const outcomes: CallOutcome[] = [];
+  if (pair.refresh_token)
+    outcomes.push(await api.revoke(client.clientId, client.clientSecret, pair.refresh_token, 'refresh_token'));
+  outcomes.push(await api.revoke(client.clientId, client.clientSecret, pair.access_token, 'access_token'));
+  return !outcomes.some(undecided);
 }
 
 /** Ends at X the grant a community's record holds (one X already refused has nothing left to end). */
@@ -241,8 +249,8 @@ export async function revokeStoredXGrant(
   client: XConfigured,
   communityId: string,
   account: Pick<XAccountRecord, 'sealed' | 'refusedAt'>,
-): Promise<void> {
-  if (!account.refusedAt) await revokeXGrant(client, await openXTokens(communityId, account.sealed));
+): Promise<boolean> {
+  return account.refusedAt ? true : revokeXGrant(client, await openXTokens(communityId, account.sealed));
 }
 
 /**
@@ -253,7 +261,11 @@ export async function revokeStoredXGrant(
  * `stillGone`, asked under the lease, says the community still needs no grant: one changed back to X and
  * connected again while this waited holds a grant it uses.
  */
-export async function forgetXAccount(communityId: string, stillGone?: () => Promise<boolean>): Promise<void> {
+export async function forgetXAccount(
+  communityId: string,
+  stillGone?: () => Promise<boolean>,
+  untilRevoked = false,
+): Promise<void> {
   const holder = uuidv7();
   await awaitRefreshLease(communityId, holder);
   try {
@@ -261,7 +273,9 @@ export async function forgetXAccount(communityId: string, stillGone?: () => Prom
     const account = await getXAccount(communityId);
     if (!account) return;
     const client = await xCredentials();
-    if (client.configured) await revokeStoredXGrant(client, communityId, account);
+    const ended = !client.configured || (await revokeStoredXGrant(client, communityId, account));
+    if (!ended && untilRevoked)
+      throw new Error('X did not confirm the grant revoked: its tokens are kept to try again');
     await deleteXAccount(communityId);
   } finally {
     await releaseRefreshLease(communityId, holder);
@@ -280,8 +294,12 @@ async function awaitRefreshLease(communityId: string, holder: string): Promise<v
   }
 }
 
-/** Called when the community's monitoring stops or starts: only an expiry is for good. */
+/**
+ * Called when the community's monitoring stops or starts: only an expiry is for good. An expired community
+ * stays in the poll list until this succeeds (polling.ts), so a revocation X did not answer keeps the
+ * tokens and throws, and the next minute's poll tries again.
+ */
 export async function forgetXAccountOfExpired(community: { userId: string; id: string }): Promise<void> {
   const expired = async () => (await getCommunity(community.userId, community.id, true))?.billingState === 'expired';
-  if (await expired()) await forgetXAccount(community.id, expired);
+  if (await expired()) await forgetXAccount(community.id, expired, true);
 }
