@@ -1,0 +1,993 @@
+/**
+ * A model-based test of money: fast-check drives two pro accounts through random sequences of the
+ * requests that move credits (executes, contact unlocks, network depth, job reservations and cancels,
+ * community provisioning), with idempotent replays, reused tokens, stolen tokens and requests the
+ * balance cannot pay for, some of them sent at once. A plain model predicts every answer's status,
+ * X-Credits-Charged and X-Credits-Remaining, the balance read back, which contacts are unlocked at
+ * which tier, and at the end the ledger by tool. Two requests sent at once must answer as if they had
+ * run one after the other in some order.
+ *
+ * The pipeline queue is stopped for the whole file: a job stays pending with its whole reservation, so
+ * what a cancel gives back is known. No scheduled sweep runs here.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type CallResult, startTestApi } from '#test/support/api';
+
+const api = await startTestApi();
+api.ports.queue.stop();
+
+// ---- what the contract prices -------------------------------------------------------------------
+
+type ContactTier = 'social' | 'email' | 'telegram' | 'phone';
+const TIERS: ContactTier[] = ['social', 'email', 'telegram', 'phone'];
+const TIER_CREDITS: Record<ContactTier, number> = { social: 50, email: 100, telegram: 300, phone: 600 };
+const COMMUNITY_CREDITS = 500;
+const NETWORK_DEPTH_PER_FUND = 20;
+
+interface Query {
+  name: string;
+  package_id: string;
+  slots: Record<string, unknown>;
+  /** Records the curated test data holds for it (fewer than `limit` for Quiet Protocol: charged per record returned). */
+  returned: number;
+  base: number;
+  perRecord: number;
+}
+
+const QUERIES: Query[] = [
+  {
+    name: 'vc3',
+    package_id: 'vc-shortlist-v1',
+    slots: { sector_focus: 'defi', stage: 'seed', limit: 3 },
+    returned: 3,
+    base: 100,
+    perRecord: 10,
+  },
+  {
+    name: 'vc5',
+    package_id: 'vc-shortlist-v1',
+    slots: { sector_focus: 'defi', stage: 'seed', limit: 5 },
+    returned: 5,
+    base: 100,
+    perRecord: 10,
+  },
+  {
+    name: 'nebula',
+    package_id: 'company-people-discovery-v1',
+    slots: { company_name: 'Nebula Labs', limit: 6 },
+    returned: 6,
+    base: 50,
+    perRecord: 5,
+  },
+  {
+    name: 'quiet',
+    package_id: 'company-people-discovery-v1',
+    slots: { company_name: 'Quiet Protocol', limit: 5 },
+    returned: 3,
+    base: 50,
+    perRecord: 5,
+  },
+  {
+    name: 'kol2',
+    package_id: 'kol-discovery-v1',
+    slots: { sector_focus: 'defi', limit: 2 },
+    returned: 2,
+    base: 100,
+    perRecord: 10,
+  },
+];
+const quotedCredits = (q: Query) => q.base + q.perRecord * Number(q.slots.limit);
+const executeCredits = (q: Query) => q.base + q.perRecord * q.returned;
+
+// ---- the model ----------------------------------------------------------------------------------
+
+/** A response as the client sees it, reduced to what the model predicts. */
+interface View {
+  status: number;
+  code: string | null;
+  charged: string | null;
+  remaining: string | null;
+}
+
+interface SavedAnswer extends View {
+  fingerprint: string;
+  body: unknown;
+}
+
+interface ParentResult {
+  resultId: string;
+  query: string;
+  packageId: string;
+  /** Filled from GET /intelligence/results after the execute (ids are data, not money). */
+  recordIds: string[];
+}
+
+interface UserModel {
+  balance: number;
+  initial: number;
+  /** Ledger total by tool, as GET /credits/usage must report it. */
+  ledger: Record<string, number>;
+  /** Query name -> the result its first execute stored (the identical-query rule). */
+  executed: Record<string, string>;
+  results: ParentResult[];
+  /** Unlock memory: record id -> highest tier unlocked. */
+  unlocked: Record<string, ContactTier>;
+  jobs: { jobId: string; reserved: number; open: boolean }[];
+  usedTokens: string[];
+  idempotency: Record<string, SavedAnswer>;
+}
+
+interface Model {
+  users: UserModel[];
+}
+
+interface Real {
+  users: { key: string; id: string }[];
+}
+
+const charge = (u: UserModel, tool: string, credits: number) => {
+  u.balance -= credits;
+  u.ledger[tool] = (u.ledger[tool] ?? 0) + credits;
+};
+
+// ---- spending requests: each predicts its answer from the model -----------------------------------
+
+interface Prediction {
+  view: View;
+  /** Fields the body must have (compared exactly). */
+  body?: Record<string, unknown>;
+  /** The whole body must be this (an idempotent replay). */
+  exactBody?: unknown;
+  /** Another answer the request may give when sent at once with another (it changes nothing). */
+  orElse?: View & { body?: Record<string, unknown> };
+  /** The model's change, with what the real answer told (ids). */
+  apply?: (u: UserModel, res: CallResult) => void;
+}
+
+interface Spend {
+  label: string;
+  user: number;
+  path: string;
+  body?: Record<string, unknown>;
+  idempotencyKey?: string;
+  /** `concurrent`: another request may be in flight with this one. */
+  predict(u: UserModel, concurrent: boolean): Prediction;
+}
+
+const fingerprintOf = (s: Spend) => `${s.path} ${JSON.stringify(s.body ?? null)}`;
+
+/** The Idempotency-Key rules around a request's own prediction. */
+function predictWithKey(s: Spend, u: UserModel, concurrent: boolean): Prediction {
+  if (!s.idempotencyKey) return s.predict(u, concurrent);
+  const key = s.idempotencyKey;
+  const saved = u.idempotency[key];
+  const conflict: View = { status: 409, code: 'idempotency_conflict', charged: null, remaining: null };
+  if (saved) {
+    if (saved.fingerprint !== fingerprintOf(s)) return { view: conflict };
+    return {
+      view: { status: saved.status, code: saved.code, charged: saved.charged, remaining: saved.remaining },
+      exactBody: saved.body,
+      // Sent at once with the first: that one may still be running.
+      ...(concurrent ? { orElse: conflict } : {}),
+    };
+  }
+  const inner = s.predict(u, concurrent);
+  return {
+    ...inner,
+    apply: (m, res) => {
+      inner.apply?.(m, res);
+      m.idempotency[key] = { ...viewOf(res), fingerprint: fingerprintOf(s), body: res.body };
+    },
+  };
+}
+
+const refused = (status: number, code: string): Prediction => ({
+  view: { status, code, charged: null, remaining: null },
+});
+
+const short = (required: number, available: number): Prediction => ({
+  view: { status: 402, code: 'insufficient_credits', charged: null, remaining: null },
+  body: { error: expect.objectContaining({ details: { required, available } }) },
+});
+
+const spent = (u: UserModel, credits: number): View => ({
+  status: 200,
+  code: null,
+  charged: String(credits),
+  remaining: String(u.balance - credits),
+});
+
+function executeSpend(user: number, owner: number, q: Query, token: string, idempotencyKey?: string): Spend {
+  return {
+    label: `execute ${q.name}${owner !== user ? " with the other user's token" : ''}${idempotencyKey ? ' (key)' : ''}`,
+    user,
+    path: '/intelligence/execute',
+    body: { package_id: q.package_id, slots: q.slots, quote_token: token },
+    idempotencyKey,
+    predict(u) {
+      if (owner !== user) return refused(422, 'quote_mismatch');
+      if (u.usedTokens.includes(token)) return refused(409, 'quote_token_used');
+      const earlier = u.executed[q.name];
+      if (earlier)
+        return {
+          view: { status: 200, code: null, charged: null, remaining: null },
+          body: { result_id: earlier, credits_charged: 0, records_count: q.returned },
+          apply: (m) => {
+            m.usedTokens.push(token);
+          },
+        };
+      const credits = executeCredits(q);
+      if (credits > u.balance) return short(credits, u.balance);
+      return {
+        view: spent(u, credits),
+        body: { credits_charged: credits, records_count: q.returned },
+        apply: (m, res) => {
+          m.usedTokens.push(token);
+          charge(m, q.package_id, credits);
+          m.executed[q.name] = res.body.result_id;
+          m.results.push({ resultId: res.body.result_id, query: q.name, packageId: q.package_id, recordIds: [] });
+        },
+      };
+    },
+  };
+}
+
+type Selection = { mode: 'all' } | { mode: 'top_n'; n: number } | { mode: 'ids'; record_ids: string[] };
+
+const selected = (parent: ParentResult, selection: Selection) =>
+  selection.mode === 'all'
+    ? parent.recordIds
+    : selection.mode === 'top_n'
+      ? parent.recordIds.slice(0, selection.n)
+      : parent.recordIds.filter((id) => selection.record_ids.includes(id));
+
+const unlockPrice = (u: UserModel, ids: string[], tier: ContactTier) =>
+  ids.reduce((sum, id) => {
+    const current = u.unlocked[id];
+    const have = current ? TIER_CREDITS[current] : 0;
+    return sum + Math.max(0, TIER_CREDITS[tier] - have);
+  }, 0);
+
+const higher = (a: ContactTier | undefined, b: ContactTier): ContactTier =>
+  a && TIERS.indexOf(a) > TIERS.indexOf(b) ? a : b;
+
+interface ExpansionQuote {
+  token: string;
+  credits: number;
+}
+
+function unlockSpend(
+  user: number,
+  parent: ParentResult,
+  selection: Selection,
+  tier: ContactTier,
+  quote: ExpansionQuote,
+  idempotencyKey?: string,
+): Spend {
+  return {
+    label: `unlock ${selection.mode === 'top_n' ? `top ${selection.n}` : selection.mode} of ${parent.query} at ${tier}${idempotencyKey ? ' (key)' : ''}`,
+    user,
+    path: '/intelligence/expand',
+    body: {
+      parent_result_id: parent.resultId,
+      expansion_type: 'contact_unlock',
+      expansion_params: { selection, contact_tier: tier },
+      quote_token: quote.token,
+    },
+    idempotencyKey,
+    predict(u) {
+      if (u.usedTokens.includes(quote.token)) return refused(409, 'quote_token_used');
+      const ids = selected(parent, selection);
+      // Priced again at expand time (a contact unlocked meanwhile is not charged twice), never above the quote.
+      const credits = Math.min(unlockPrice(u, ids, tier), quote.credits);
+      if (credits > u.balance) return short(credits, u.balance);
+      const after = ids.map((id) => ({ record_id: id, contact_tier: higher(u.unlocked[id], tier) }));
+      return {
+        view: credits > 0 ? spent(u, credits) : { status: 200, code: null, charged: null, remaining: null },
+        body: {
+          credits_charged: credits,
+          records_count: ids.length,
+          records: after.map((r) => expect.objectContaining(r)),
+        },
+        apply: (m) => {
+          m.usedTokens.push(quote.token);
+          if (credits > 0) charge(m, 'contact_unlock', credits);
+          for (const r of after) m.unlocked[r.record_id] = r.contact_tier;
+        },
+      };
+    },
+  };
+}
+
+function networkDepthSpend(user: number, parent: ParentResult, n: number, quote: ExpansionQuote): Spend {
+  return {
+    label: `network depth of top ${n} of ${parent.query}`,
+    user,
+    path: '/intelligence/expand',
+    body: {
+      parent_result_id: parent.resultId,
+      expansion_type: 'network_depth',
+      expansion_params: { selection: { mode: 'top_n', n } },
+      quote_token: quote.token,
+    },
+    predict(u) {
+      if (u.usedTokens.includes(quote.token)) return refused(409, 'quote_token_used');
+      const credits = NETWORK_DEPTH_PER_FUND * n;
+      if (credits > u.balance) return short(credits, u.balance);
+      return {
+        view: spent(u, credits),
+        body: { credits_charged: credits, records_count: n },
+        apply: (m) => {
+          m.usedTokens.push(quote.token);
+          charge(m, 'network_depth', credits);
+        },
+      };
+    },
+  };
+}
+
+/** Every contact has an address: the planner adds nothing before email_verify, 1 credit a contact. */
+const jobBody = (contacts: number, tag: string) => ({
+  requested_capabilities: ['email_verify'],
+  input_assets: {
+    contacts: Array.from({ length: contacts }, (_, i) => ({ email: `person${i}.${tag}@nebulalabs.io` })),
+  },
+});
+
+function createJobSpend(
+  user: number,
+  body: Record<string, unknown>,
+  credits: number,
+  token?: string,
+  key?: string,
+): Spend {
+  return {
+    label: `create a job of ${credits} credits${token ? ' (quoted)' : ''}${key ? ' (key)' : ''}`,
+    user,
+    path: '/bd/jobs',
+    body: token ? { ...body, quote_token: token } : body,
+    idempotencyKey: key,
+    predict(u) {
+      if (token && u.usedTokens.includes(token)) return refused(409, 'quote_token_used');
+      if (credits > u.balance) return short(credits, u.balance);
+      return {
+        view: { ...spent(u, credits), status: 202 },
+        body: { status: 'pending', credits_reserved: credits, credits_charged: 0 },
+        apply: (m, res) => {
+          if (token) m.usedTokens.push(token);
+          m.balance -= credits;
+          m.jobs.push({ jobId: res.body.job_id, reserved: credits, open: true });
+        },
+      };
+    },
+  };
+}
+
+function cancelJobSpend(user: number, job: { jobId: string }, key?: string): Spend {
+  return {
+    label: `cancel job ${job.jobId.slice(-6)}${key ? ' (key)' : ''}`,
+    user,
+    path: `/bd/jobs/${job.jobId}/cancel`,
+    idempotencyKey: key,
+    predict(u, concurrent) {
+      const modelled = u.jobs.find((j) => j.jobId === job.jobId);
+      if (!modelled?.open) {
+        const already = refused(422, 'invalid_state');
+        // A cancel that started while the job was still live sees it cancelled by the other and answers
+        // the cancelled job: it moved no credits itself, so it carries no credit headers.
+        return concurrent
+          ? {
+              ...already,
+              orElse: { status: 202, code: null, charged: null, remaining: null, body: { status: 'cancelled' } },
+            }
+          : already;
+      }
+      const back = modelled.reserved;
+      return {
+        view: { status: 202, code: null, charged: String(-back), remaining: String(u.balance + back) },
+        body: { status: 'cancelled', credits_reserved: back, credits_charged: 0 },
+        apply: (m) => {
+          const j = m.jobs.find((x) => x.jobId === job.jobId);
+          if (j) j.open = false;
+          m.balance += back;
+        },
+      };
+    },
+  };
+}
+
+function communitySpend(user: number, name: string, key?: string): Spend {
+  return {
+    label: `provision a community${key ? ' (key)' : ''}`,
+    user,
+    path: '/integrations/moderation/communities',
+    body: { name, project_name: 'Acme', type: 'reddit' },
+    idempotencyKey: key,
+    predict(u) {
+      if (COMMUNITY_CREDITS > u.balance) return short(COMMUNITY_CREDITS, u.balance);
+      return {
+        view: { ...spent(u, COMMUNITY_CREDITS), status: 201 },
+        body: { credits_charged: COMMUNITY_CREDITS, status: 'pending_activation' },
+        apply: (m) => charge(m, 'moderation_community', COMMUNITY_CREDITS),
+      };
+    },
+  };
+}
+
+// ---- running requests against the model -----------------------------------------------------------
+
+function viewOf(res: CallResult): View {
+  const body = res.body as { error?: { code?: string } } | undefined;
+  return {
+    status: res.status,
+    code: res.status >= 400 ? (body?.error?.code ?? null) : null,
+    charged: res.headers.get('x-credits-charged'),
+    remaining: res.headers.get('x-credits-remaining'),
+  };
+}
+
+const send = (real: Real, s: Spend) =>
+  api.call('POST', s.path, {
+    key: real.users[s.user].key,
+    body: s.body,
+    headers: s.idempotencyKey ? { 'idempotency-key': s.idempotencyKey } : {},
+  });
+
+/** MONEY_MODEL_STATS=1 prints how often each kind of request got each answer: what a run really exercised. */
+const tally = new Map<string, number>();
+function count(s: Spend, res: CallResult, together: boolean): void {
+  const kind = s.label.replace(/ (of|at) .*| \d+ credits| job \w+| \w+\d$/g, '').replace(/ \(key\)/, '');
+  const name = `${together ? 'at once: ' : ''}${kind}${s.idempotencyKey ? ' (key)' : ''} -> ${viewOf(res).status} ${viewOf(res).code ?? ''}${res.headers.get('x-credits-charged') === null ? '' : ' charged'}`;
+  tally.set(name, (tally.get(name) ?? 0) + 1);
+}
+
+/** Why the answer is not the prediction, or null when it is. */
+function mismatch(p: Prediction, res: CallResult): string | null {
+  const seen = viewOf(res);
+  const fits = (want: View & { body?: Record<string, unknown> }, exact?: unknown) => {
+    try {
+      expect(seen).toEqual({ status: want.status, code: want.code, charged: want.charged, remaining: want.remaining });
+      if (exact !== undefined) expect(res.body).toEqual(exact);
+      if (want.body) expect(res.body).toMatchObject(want.body);
+      return null;
+    } catch (err) {
+      return err instanceof Error ? err.message : String(err);
+    }
+  };
+  const first = fits({ ...p.view, body: p.body }, p.exactBody);
+  if (first === null || !p.orElse) return first;
+  return fits(p.orElse) === null ? null : first;
+}
+
+/** One request, answered as the model predicts. */
+async function runOne(model: Model, real: Real, s: Spend): Promise<CallResult> {
+  const u = model.users[s.user];
+  const p = predictWithKey(s, u, false);
+  const res = await send(real, s);
+  count(s, res, false);
+  const why = mismatch(p, res);
+  if (why) throw new Error(`${s.label}: ${why}\nanswer: ${res.status} ${res.text.slice(0, 400)}`);
+  p.apply?.(u, res);
+  return res;
+}
+
+function orders<T>(items: T[]): T[][] {
+  if (items.length <= 1) return [items];
+  return items.flatMap((x, i) => orders([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [x, ...rest]));
+}
+
+/**
+ * Requests sent at once: their answers must be those of the requests run one after the other in some
+ * order, and the model moves as in that order.
+ */
+async function runTogether(model: Model, real: Real, spends: Spend[]): Promise<void> {
+  const answers = await Promise.all(spends.map((s) => send(real, s)));
+  for (const [i, s] of spends.entries()) count(s, answers[i], true);
+  const tried: string[] = [];
+  for (const order of orders(spends.map((_, i) => i))) {
+    const trial: Model = structuredClone(model);
+    const failures: string[] = [];
+    for (const i of order) {
+      const s = spends[i];
+      const p = predictWithKey(s, trial.users[s.user], true);
+      const why = mismatch(p, answers[i]);
+      if (why) {
+        failures.push(`${s.label}: ${why}`);
+        break;
+      }
+      // An answer of the orElse kind changes nothing.
+      if (mismatchOf(p, answers[i]) === null) p.apply?.(trial.users[s.user], answers[i]);
+    }
+    if (failures.length === 0) {
+      model.users = trial.users;
+      return;
+    }
+    tried.push(`order ${order.join(',')}: ${failures.join('; ')}`);
+  }
+  throw new Error(
+    `No order explains the answers of ${spends.map((s) => s.label).join(' | ')}:\n${answers
+      .map((a) => `${a.status} ${a.headers.get('x-credits-charged')} ${a.text.slice(0, 300)}`)
+      .join('\n')}\n${tried.join('\n')}`,
+  );
+}
+
+/** The prediction's main answer only (not its orElse). */
+function mismatchOf(p: Prediction, res: CallResult): string | null {
+  return mismatch({ ...p, orElse: undefined }, res);
+}
+
+/** After every command: each account's balance, read back two ways, is the model's. */
+async function checkBalances(model: Model, real: Real): Promise<void> {
+  for (const [i, u] of model.users.entries()) {
+    const { key } = real.users[i];
+    const status = await api.call('GET', '/subscriptions/status', { key });
+    expect(status.body.credits_total, `user ${i} credits_total`).toBe(u.balance);
+    const me = await api.call('GET', '/users/me', { key });
+    expect(me.body.permanent_credit_balance, `user ${i} permanent_credit_balance`).toBe(u.balance);
+  }
+}
+
+/** Learns the record ids of results executed since (data the unlocks select from), checking their count. */
+async function learnRecords(model: Model, real: Real): Promise<void> {
+  for (const [i, u] of model.users.entries()) {
+    for (const r of u.results.filter((x) => x.recordIds.length === 0)) {
+      const read = await api.call('GET', `/intelligence/results/${r.resultId}`, { key: real.users[i].key });
+      expect(read.status).toBe(200);
+      const q = QUERIES.find((x) => x.name === r.query);
+      expect(read.body.records_count).toBe(q?.returned);
+      r.recordIds = read.body.records.map((rec: { record_id: string }) => rec.record_id);
+    }
+  }
+}
+
+const quoteExecute = async (real: Real, user: number, q: Query) => {
+  const res = await api.call('POST', '/intelligence/quote', {
+    key: real.users[user].key,
+    body: { package_id: q.package_id, slots: q.slots },
+  });
+  expect(res.status, res.text).toBe(200);
+  expect(res.body.credits).toBe(quotedCredits(q));
+  expect(res.headers.get('x-credits-charged')).toBeNull();
+  return res.body.quote_token as string;
+};
+
+const quoteExpansion = async (
+  real: Real,
+  user: number,
+  parent: ParentResult,
+  type: string,
+  params: Record<string, unknown>,
+  expected: number,
+): Promise<ExpansionQuote> => {
+  const res = await api.call('POST', '/intelligence/quote', {
+    key: real.users[user].key,
+    body: {
+      package_id: parent.packageId,
+      expansion_scope: { parent_result_id: parent.resultId, expansion_type: type, expansion_params: params },
+    },
+  });
+  expect(res.status, res.text).toBe(200);
+  expect(res.body.credits, `${type} quote`).toBe(expected);
+  return { token: res.body.quote_token, credits: res.body.credits };
+};
+
+const newKey = () => `mm-${crypto.randomUUID()}`;
+
+// ---- commands ---------------------------------------------------------------------------------------
+
+type Again = 'none' | 'sameToken' | 'sameKey' | 'otherBody';
+
+class Execute implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly user: number,
+    readonly query: number,
+    readonly keyed: boolean,
+    readonly again: Again,
+    readonly stolen: boolean,
+  ) {}
+  check = () => true;
+  async run(model: Model, real: Real) {
+    const q = QUERIES[this.query];
+    const token = await quoteExecute(real, this.user, q);
+    // The other account tries the token first: refused, and the token still serves its owner.
+    if (this.stolen) await runOne(model, real, executeSpend(1 - this.user, this.user, q, token));
+    const key = this.keyed || this.again === 'sameKey' || this.again === 'otherBody' ? newKey() : undefined;
+    await runOne(model, real, executeSpend(this.user, this.user, q, token, key));
+    if (this.again === 'sameToken') await runOne(model, real, executeSpend(this.user, this.user, q, token));
+    if (this.again === 'sameKey') await runOne(model, real, executeSpend(this.user, this.user, q, token, key));
+    if (this.again === 'otherBody') {
+      const other = QUERIES[(this.query + 1) % QUERIES.length];
+      await runOne(model, real, executeSpend(this.user, this.user, other, token, key));
+    }
+    await learnRecords(model, real);
+    await checkBalances(model, real);
+  }
+  toString = () =>
+    `Execute(u${this.user}, ${QUERIES[this.query].name}${this.keyed ? ', key' : ''}, again=${this.again}${this.stolen ? ', stolen' : ''})`;
+}
+
+/** How an unlock picks records, resolved against the parent's ids at run time. */
+interface Pick {
+  mode: 'all' | 'top_n' | 'ids';
+  n: number;
+  mask: number;
+}
+
+function selectionOf(parent: ParentResult, pick: Pick): Selection {
+  const count = parent.recordIds.length;
+  if (pick.mode === 'all') return { mode: 'all' };
+  if (pick.mode === 'top_n') return { mode: 'top_n', n: 1 + (pick.n % count) };
+  const ids = parent.recordIds.filter((_, i) => (pick.mask >> i) & 1);
+  return { mode: 'ids', record_ids: ids.length ? ids : [parent.recordIds[count - 1]] };
+}
+
+class Unlock implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly user: number,
+    readonly parent: number,
+    readonly pick: Pick,
+    readonly tier: ContactTier,
+    readonly keyed: boolean,
+    readonly again: 'none' | 'sameToken' | 'sameKey',
+  ) {}
+  check = (m: Readonly<Model>) => m.users[this.user].results.length > 0;
+  async run(model: Model, real: Real) {
+    const u = model.users[this.user];
+    const parent = u.results[this.parent % u.results.length];
+    const selection = selectionOf(parent, this.pick);
+    const params = { selection, contact_tier: this.tier };
+    const quote = await quoteExpansion(
+      real,
+      this.user,
+      parent,
+      'contact_unlock',
+      params,
+      unlockPrice(u, selected(parent, selection), this.tier),
+    );
+    const key = this.keyed || this.again === 'sameKey' ? newKey() : undefined;
+    await runOne(model, real, unlockSpend(this.user, parent, selection, this.tier, quote, key));
+    if (this.again === 'sameToken')
+      await runOne(model, real, unlockSpend(this.user, parent, selection, this.tier, quote));
+    if (this.again === 'sameKey')
+      await runOne(model, real, unlockSpend(this.user, parent, selection, this.tier, quote, key));
+    await checkBalances(model, real);
+  }
+  toString = () =>
+    `Unlock(u${this.user}, parent ${this.parent}, ${this.pick.mode}/${this.pick.n}/${this.pick.mask}, ${this.tier}${this.keyed ? ', key' : ''}, again=${this.again})`;
+}
+
+class NetworkDepth implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly user: number,
+    readonly parent: number,
+    readonly n: number,
+  ) {}
+  check = (m: Readonly<Model>) => m.users[this.user].results.some((r) => r.packageId === 'vc-shortlist-v1');
+  async run(model: Model, real: Real) {
+    const funds = model.users[this.user].results.filter((r) => r.packageId === 'vc-shortlist-v1');
+    const parent = funds[this.parent % funds.length];
+    const n = 1 + (this.n % parent.recordIds.length);
+    const quote = await quoteExpansion(
+      real,
+      this.user,
+      parent,
+      'network_depth',
+      { selection: { mode: 'top_n', n } },
+      NETWORK_DEPTH_PER_FUND * n,
+    );
+    await runOne(model, real, networkDepthSpend(this.user, parent, n, quote));
+    await checkBalances(model, real);
+  }
+  toString = () => `NetworkDepth(u${this.user}, parent ${this.parent}, n ${this.n})`;
+}
+
+class CreateJob implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly user: number,
+    readonly contacts: number,
+    readonly quoted: boolean,
+    readonly keyed: boolean,
+    readonly again: 'none' | 'sameToken' | 'sameKey',
+  ) {}
+  check = () => true;
+  async run(model: Model, real: Real) {
+    const body = jobBody(this.contacts, crypto.randomUUID().slice(0, 8));
+    let token: string | undefined;
+    if (this.quoted) {
+      const q = await api.call('POST', '/bd/jobs/quote', { key: real.users[this.user].key, body });
+      expect(q.status, q.text).toBe(200);
+      expect(q.body.credits).toBe(this.contacts);
+      token = q.body.quote_token;
+    }
+    const key = this.keyed || this.again === 'sameKey' ? newKey() : undefined;
+    await runOne(model, real, createJobSpend(this.user, body, this.contacts, token, key));
+    if (this.again === 'sameToken' && token)
+      await runOne(model, real, createJobSpend(this.user, body, this.contacts, token));
+    if (this.again === 'sameKey') await runOne(model, real, createJobSpend(this.user, body, this.contacts, token, key));
+    await checkBalances(model, real);
+  }
+  toString = () =>
+    `CreateJob(u${this.user}, ${this.contacts}${this.quoted ? ', quoted' : ''}${this.keyed ? ', key' : ''}, again=${this.again})`;
+}
+
+class CancelJob implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly user: number,
+    readonly job: number,
+    readonly keyed: boolean,
+    readonly twice: boolean,
+  ) {}
+  check = (m: Readonly<Model>) => m.users[this.user].jobs.length > 0;
+  async run(model: Model, real: Real) {
+    const jobs = model.users[this.user].jobs;
+    const job = jobs[this.job % jobs.length];
+    const key = this.keyed ? newKey() : undefined;
+    await runOne(model, real, cancelJobSpend(this.user, job, key));
+    if (this.twice) await runOne(model, real, cancelJobSpend(this.user, job, key));
+    await checkBalances(model, real);
+  }
+  toString = () =>
+    `CancelJob(u${this.user}, job ${this.job}${this.keyed ? ', key' : ''}${this.twice ? ', twice' : ''})`;
+}
+
+class Community implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly user: number,
+    readonly replay: boolean,
+  ) {}
+  check = () => true;
+  async run(model: Model, real: Real) {
+    const key = this.replay ? newKey() : undefined;
+    const name = `mm ${crypto.randomUUID().slice(0, 8)}`;
+    await runOne(model, real, communitySpend(this.user, name, key));
+    if (this.replay) await runOne(model, real, communitySpend(this.user, name, key));
+    await checkBalances(model, real);
+  }
+  toString = () => `Community(u${this.user}${this.replay ? ', replayed' : ''})`;
+}
+
+type Together =
+  | 'executeSameToken'
+  | 'executeSameKey'
+  | 'executeTwoTokens'
+  | 'executeTwoQueries'
+  | 'unlockTwo'
+  | 'cancelTwice'
+  | 'jobAndExecute';
+
+class AtOnce implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly user: number,
+    readonly kind: Together,
+    readonly query: number,
+    readonly other: number,
+    readonly tiers: [ContactTier, ContactTier],
+  ) {}
+  check = (m: Readonly<Model>) => {
+    const u = m.users[this.user];
+    if (this.kind === 'unlockTwo') return u.results.length > 0;
+    if (this.kind === 'cancelTwice') return u.jobs.some((j) => j.open);
+    return true;
+  };
+  async run(model: Model, real: Real) {
+    const q = QUERIES[this.query];
+    const u = model.users[this.user];
+    const spends: Spend[] = [];
+    if (this.kind === 'executeSameToken' || this.kind === 'executeSameKey') {
+      const token = await quoteExecute(real, this.user, q);
+      const key = this.kind === 'executeSameKey' ? newKey() : undefined;
+      spends.push(executeSpend(this.user, this.user, q, token, key), executeSpend(this.user, this.user, q, token, key));
+    } else if (this.kind === 'executeTwoTokens' || this.kind === 'executeTwoQueries') {
+      const q2 = this.kind === 'executeTwoTokens' ? q : QUERIES[(this.query + 1 + (this.other % 4)) % QUERIES.length];
+      const [t1, t2] = [await quoteExecute(real, this.user, q), await quoteExecute(real, this.user, q2)];
+      spends.push(executeSpend(this.user, this.user, q, t1), executeSpend(this.user, this.user, q2, t2));
+    } else if (this.kind === 'unlockTwo') {
+      // Both quoted on the same unlock memory; whichever runs second is priced again and pays only the difference.
+      const parent = u.results[this.other % u.results.length];
+      const selections: Selection[] = [
+        { mode: 'all' },
+        { mode: 'top_n', n: 1 + (this.query % parent.recordIds.length) },
+      ];
+      for (const [i, selection] of selections.entries()) {
+        const tier = this.tiers[i];
+        const quote = await quoteExpansion(
+          real,
+          this.user,
+          parent,
+          'contact_unlock',
+          { selection, contact_tier: tier },
+          unlockPrice(u, selected(parent, selection), tier),
+        );
+        spends.push(unlockSpend(this.user, parent, selection, tier, quote));
+      }
+    } else if (this.kind === 'cancelTwice') {
+      const open = u.jobs.filter((j) => j.open);
+      const job = open[this.other % open.length];
+      spends.push(cancelJobSpend(this.user, job), cancelJobSpend(this.user, job));
+    } else {
+      const token = await quoteExecute(real, this.user, q);
+      spends.push(
+        createJobSpend(this.user, jobBody(1 + (this.other % 5), crypto.randomUUID().slice(0, 8)), 1 + (this.other % 5)),
+        executeSpend(this.user, this.user, q, token),
+      );
+    }
+    await runTogether(model, real, spends);
+    await learnRecords(model, real);
+    await checkBalances(model, real);
+  }
+  toString = () => `AtOnce(u${this.user}, ${this.kind}, q ${this.query}, other ${this.other}, ${this.tiers.join('/')})`;
+}
+
+// ---- the property -------------------------------------------------------------------------------------
+
+const user = fc.integer({ min: 0, max: 1 });
+const tier = fc.constantFrom<ContactTier>(...TIERS);
+const queryIndex = fc.integer({ min: 0, max: QUERIES.length - 1 });
+const pick = fc.record({
+  mode: fc.constantFrom<Pick['mode']>('all', 'top_n', 'ids'),
+  n: fc.nat(9),
+  mask: fc.nat(63),
+});
+
+const commands = fc.commands(
+  [
+    fc
+      .tuple(
+        user,
+        queryIndex,
+        fc.boolean(),
+        fc.constantFrom<Again>('none', 'none', 'sameToken', 'sameKey', 'otherBody'),
+        fc.boolean(),
+      )
+      .map(([u, q, k, a, s]) => new Execute(u, q, k, a, s)),
+    fc
+      .tuple(user, fc.nat(5), pick, tier, fc.boolean(), fc.constantFrom('none', 'none', 'sameToken', 'sameKey'))
+      .map(([u, p, s, t, k, a]) => new Unlock(u, p, s, t, k, a as 'none' | 'sameToken' | 'sameKey')),
+    fc.tuple(user, fc.nat(5), fc.nat(9)).map(([u, p, n]) => new NetworkDepth(u, p, n)),
+    fc
+      .tuple(
+        user,
+        fc.integer({ min: 1, max: 40 }),
+        fc.boolean(),
+        fc.boolean(),
+        fc.constantFrom('none', 'sameToken', 'sameKey'),
+      )
+      .map(([u, c, q, k, a]) => new CreateJob(u, c, q, k, a as 'none' | 'sameToken' | 'sameKey')),
+    fc.tuple(user, fc.nat(5), fc.boolean(), fc.boolean()).map(([u, j, k, t]) => new CancelJob(u, j, k, t)),
+    fc.tuple(user, fc.boolean()).map(([u, r]) => new Community(u, r)),
+    fc
+      .tuple(
+        user,
+        fc.constantFrom<Together>(
+          'executeSameToken',
+          'executeSameKey',
+          'executeTwoTokens',
+          'executeTwoQueries',
+          'unlockTwo',
+          'cancelTwice',
+          'jobAndExecute',
+        ),
+        queryIndex,
+        fc.nat(9),
+        fc.tuple(tier, tier),
+      )
+      .map(([u, k, q, o, t]) => new AtOnce(u, k, q, o, t)),
+  ],
+  { maxCommands: 16, size: 'medium' },
+);
+
+async function setup(balances: [number, number]): Promise<{ model: Model; real: Real }> {
+  const users = await Promise.all(balances.map((credits) => api.newUser({ tier: 'pro', credits })));
+  return {
+    real: { users: users.map(({ key, user }) => ({ key, id: user.id })) },
+    model: {
+      users: balances.map((credits) => ({
+        balance: credits,
+        initial: credits,
+        ledger: {},
+        executed: {},
+        results: [],
+        unlocked: {},
+        jobs: [],
+        usedTokens: [],
+        idempotency: {},
+      })),
+    },
+  };
+}
+
+/** At the end: the ledger by tool is the model's, and it and the open reservations account for every credit. */
+async function checkLedger(model: Model, real: Real): Promise<void> {
+  for (const [i, u] of model.users.entries()) {
+    const { key } = real.users[i];
+    const usage = await api.call('GET', '/credits/usage', { key });
+    expect(usage.status).toBe(200);
+    const byTool = Object.fromEntries(
+      (usage.body.by_tool as { tool_name: string; credits: number }[]).map((t) => [t.tool_name, t.credits]),
+    );
+    expect(byTool, `user ${i} ledger by tool`).toEqual(u.ledger);
+    const reserved = u.jobs.filter((j) => j.open).reduce((s, j) => s + j.reserved, 0);
+    expect(usage.body.total_used + reserved, `user ${i}: ledger + reservations = credits gone`).toBe(
+      u.initial - u.balance,
+    );
+    const jobs = await api.call('GET', '/bd/jobs?limit=100', { key });
+    const states = Object.fromEntries(
+      (jobs.body.items as { job_id: string; status: string; credits_reserved: number }[]).map((j) => [
+        j.job_id,
+        [j.status, j.credits_reserved],
+      ]),
+    );
+    expect(states).toEqual(
+      Object.fromEntries(u.jobs.map((j) => [j.jobId, [j.open ? 'pending' : 'cancelled', j.reserved]])),
+    );
+  }
+}
+
+// The model found these: a request that lost a race to another was refused for lack of credits at the
+// price it had before the winner changed what it costs. Each race is run a few times: the losing order
+// does not come up every time.
+describe('requests sent at once answer as in some order, when the first changes what the second costs', () => {
+  it('two executes of one query with credits for one: the one result, charged once, neither refused', async () => {
+    const q = QUERIES[0];
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const { model, real } = await setup([executeCredits(q) + 20, 0]);
+      const tokens = [await quoteExecute(real, 0, q), await quoteExecute(real, 0, q)];
+      await runTogether(
+        model,
+        real,
+        tokens.map((token) => executeSpend(0, 0, q, token)),
+      );
+      expect(model.users[0].balance).toBe(20);
+      await checkBalances(model, real);
+    }
+  });
+
+  it('two unlocks of one contact at once: whichever runs second pays only the difference, or nothing', async () => {
+    const q = QUERIES[2];
+    for (let attempt = 0; attempt < 5; attempt++) {
+      // After the execute: 350, enough for the telegram unlock (300) and, after it, the email one (free),
+      // or for the email one (100) and then telegram's difference (200).
+      const { model, real } = await setup([executeCredits(q) + 350, 0]);
+      await runOne(model, real, executeSpend(0, 0, q, await quoteExecute(real, 0, q)));
+      await learnRecords(model, real);
+      const parent = model.users[0].results[0];
+      const selection: Selection = { mode: 'top_n', n: 1 };
+      const spends: Spend[] = [];
+      for (const tier of ['telegram', 'email'] as const) {
+        const params = { selection, contact_tier: tier };
+        const quote = await quoteExpansion(real, 0, parent, 'contact_unlock', params, TIER_CREDITS[tier]);
+        spends.push(unlockSpend(0, parent, selection, tier, quote));
+      }
+      await runTogether(model, real, spends);
+      expect(model.users[0].balance).toBe(50);
+      await checkBalances(model, real);
+    }
+  });
+});
+
+const RUNS = Number(process.env.MONEY_MODEL_RUNS ?? 12);
+
+describe('money, against a model', () => {
+  it('every answer, header, balance and ledger entry is what the contract predicts', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.tuple(fc.integer({ min: 0, max: 6000 }), fc.integer({ min: 0, max: 1200 })),
+        commands,
+        async (balances, cmds) => {
+          const state = await setup(balances);
+          await fc.asyncModelRun(() => state, cmds);
+          await checkLedger(state.model, state.real);
+        },
+      ),
+      { numRuns: RUNS, ...(process.env.MONEY_MODEL_SEED ? { seed: Number(process.env.MONEY_MODEL_SEED) } : {}) },
+    );
+    if (process.env.MONEY_MODEL_STATS === '1')
+      process.stderr.write(
+        `${[...tally.entries()]
+          .sort()
+          .map(([k, n]) => `${String(n).padStart(5)}  ${k}`)
+          .join('\n')}\n`,
+      );
+  }, 240_000);
+});
