@@ -116,6 +116,10 @@ interface View {
 interface SavedAnswer extends View {
   fingerprint: string;
   body: unknown;
+  /** The request, to send it again later. */
+  label: string;
+  path: string;
+  request?: Record<string, unknown>;
 }
 
 interface ParentResult {
@@ -232,7 +236,14 @@ function predictWithKey(s: Spend, u: UserModel, concurrent: boolean): Prediction
     ...inner,
     apply: (m, res) => {
       inner.apply?.(m, res);
-      m.idempotency[key] = { ...viewOf(res), fingerprint: fingerprintOf(s), body: res.body };
+      m.idempotency[key] = {
+        ...viewOf(res),
+        fingerprint: fingerprintOf(s),
+        body: res.body,
+        label: s.label,
+        path: s.path,
+        request: s.body,
+      };
     },
   };
 }
@@ -912,16 +923,46 @@ class Community implements fc.AsyncCommand<Model, Real> {
   constructor(
     readonly user: number,
     readonly replay: boolean,
+    readonly otherKeyToo: boolean,
   ) {}
   check = () => true;
   async run(model: Model, real: Real) {
-    const key = this.replay ? newKey() : undefined;
+    const key = this.replay || this.otherKeyToo ? newKey() : undefined;
     const name = `mm ${crypto.randomUUID().slice(0, 8)}`;
     await runOne(model, real, communitySpend(this.user, name, key));
     if (this.replay) await runOne(model, real, communitySpend(this.user, name, key));
+    // Keys belong to their account: the other one sending the same key and body is a request of its own.
+    if (this.otherKeyToo) await runOne(model, real, communitySpend(1 - this.user, name, key));
     await checkBalances(model, real);
   }
-  toString = () => `Community(u${this.user}${this.replay ? ', replayed' : ''})`;
+  toString = () =>
+    `Community(u${this.user}${this.replay ? ', replayed' : ''}${this.otherKeyToo ? ', key used by the other' : ''})`;
+}
+
+/** An earlier request with an Idempotency-Key, sent again later: its first answer, whatever happened since. */
+class Replay implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly user: number,
+    readonly pick: number,
+  ) {}
+  check = (m: Readonly<Model>) => Object.keys(m.users[this.user].idempotency).length > 0;
+  async run(model: Model, real: Real) {
+    const keys = Object.keys(model.users[this.user].idempotency);
+    const key = keys[this.pick % keys.length];
+    const saved = model.users[this.user].idempotency[key];
+    await runOne(model, real, {
+      label: `replay of ${saved.label}`,
+      user: this.user,
+      path: saved.path,
+      body: saved.request,
+      idempotencyKey: key,
+      predict: () => {
+        throw new Error('a replay is predicted from its saved answer');
+      },
+    });
+    await checkBalances(model, real);
+  }
+  toString = () => `Replay(u${this.user}, ${this.pick})`;
 }
 
 type Together =
@@ -932,7 +973,9 @@ type Together =
   | 'unlockTwo'
   | 'cancelTwice'
   | 'moreTwice'
-  | 'jobAndExecute';
+  | 'jobAndExecute'
+  | 'cancelAndJob'
+  | 'threeKinds';
 
 class AtOnce implements fc.AsyncCommand<Model, Real> {
   constructor(
@@ -945,7 +988,7 @@ class AtOnce implements fc.AsyncCommand<Model, Real> {
   check = (m: Readonly<Model>) => {
     const u = m.users[this.user];
     if (this.kind === 'unlockTwo' || this.kind === 'moreTwice') return u.results.length > 0;
-    if (this.kind === 'cancelTwice') return u.jobs.some((j) => j.open);
+    if (this.kind === 'cancelTwice' || this.kind === 'cancelAndJob') return u.jobs.some((j) => j.open);
     return true;
   };
   async run(model: Model, real: Real) {
@@ -997,12 +1040,23 @@ class AtOnce implements fc.AsyncCommand<Model, Real> {
       const open = u.jobs.filter((j) => j.open);
       const job = open[this.other % open.length];
       spends.push(cancelJobSpend(this.user, job), cancelJobSpend(this.user, job));
+    } else if (this.kind === 'cancelAndJob') {
+      // The cancel gives back what the create may need: either order is a possible answer.
+      const open = u.jobs.filter((j) => j.open);
+      const job = open[this.other % open.length];
+      const size = job.reserved + 1 + (this.other % 3);
+      spends.push(
+        cancelJobSpend(this.user, job),
+        createJobSpend(this.user, jobBody(size, crypto.randomUUID().slice(0, 8)), size),
+      );
     } else {
+      const size = 1 + (this.other % 5);
       const token = await quoteExecute(real, this.user, q);
       spends.push(
-        createJobSpend(this.user, jobBody(1 + (this.other % 5), crypto.randomUUID().slice(0, 8)), 1 + (this.other % 5)),
+        createJobSpend(this.user, jobBody(size, crypto.randomUUID().slice(0, 8)), size),
         executeSpend(this.user, this.user, q, token),
       );
+      if (this.kind === 'threeKinds') spends.push(communitySpend(this.user, `mm ${crypto.randomUUID().slice(0, 8)}`));
     }
     await runTogether(model, real, spends);
     await learnRecords(model, real);
@@ -1046,6 +1100,8 @@ const atOnce = fc
       'cancelTwice',
       'moreTwice',
       'jobAndExecute',
+      'cancelAndJob',
+      'threeKinds',
     ),
     queryIndex,
     fc.nat(9),
@@ -1075,7 +1131,8 @@ const commands = fc.commands(
       )
       .map(([u, c, q, k, a]) => new CreateJob(u, c, q, k, a as 'none' | 'sameToken' | 'sameKey')),
     fc.tuple(user, fc.nat(5), fc.boolean(), fc.boolean()).map(([u, j, k, t]) => new CancelJob(u, j, k, t)),
-    fc.tuple(user, fc.boolean()).map(([u, r]) => new Community(u, r)),
+    fc.tuple(user, fc.boolean(), fc.boolean()).map(([u, r, o]) => new Community(u, r, o)),
+    fc.tuple(user, fc.nat(20)).map(([u, p]) => new Replay(u, p)),
     fc
       .tuple(user, fc.constantFrom<'execute' | 'job'>('execute', 'job'), queryIndex)
       .map(([u, w, q]) => new Expired(u, w, q)),
