@@ -152,6 +152,8 @@ interface UserModel {
   /** Unlock memory: record id -> highest tier unlocked. */
   unlocked: Record<string, ContactTier>;
   jobs: { jobId: string; reserved: number; open: boolean; from: Taken }[];
+  /** Growth runs: the quoted credits reserved at start, all given back by a cancel while the job is pending. */
+  runs: { runId: string; reserved: number; open: boolean; from: Taken }[];
   usedTokens: string[];
   idempotency: Record<string, SavedAnswer>;
 }
@@ -520,6 +522,72 @@ function cancelJobSpend(user: number, job: { jobId: string }, key?: string): Spe
   };
 }
 
+function growthRunSpend(
+  user: number,
+  quote: { quote_token: string; goal_plan: unknown; credits_total: number },
+  key?: string,
+): Spend {
+  const credits = quote.credits_total;
+  return {
+    label: `start a growth run of ${credits} credits${key ? ' (key)' : ''}`,
+    user,
+    path: '/growth/run',
+    body: { quote_token: quote.quote_token, goal_plan: quote.goal_plan },
+    idempotencyKey: key,
+    predict(u) {
+      if (u.usedTokens.includes(quote.quote_token)) return refused(409, 'quote_token_used');
+      if (credits > u.balance) return short(credits, u.balance);
+      return {
+        view: { ...spent(u, credits), status: 202 },
+        body: { status: 'pending' },
+        apply: (m, res) => {
+          m.usedTokens.push(quote.quote_token);
+          const from = take(m, credits);
+          m.runs.push({ runId: res.body.run_id, reserved: credits, open: true, from });
+        },
+      };
+    },
+  };
+}
+
+function cancelRunSpend(user: number, run: { runId: string }): Spend {
+  return {
+    label: `cancel growth run ${run.runId.slice(-6)}`,
+    user,
+    path: `/growth/runs/${run.runId}/cancel`,
+    predict(u, concurrent) {
+      const modelled = u.runs.find((r) => r.runId === run.runId);
+      if (!modelled?.open) {
+        const already = refused(422, 'invalid_state');
+        // As with a job: a cancel that began while the run was live may answer the cancelled run, moving nothing.
+        return concurrent
+          ? {
+              ...already,
+              orElse: { status: 202, code: null, charged: null, remaining: null, body: { status: 'cancelled' } },
+            }
+          : already;
+      }
+      const back = modelled.reserved;
+      return {
+        view: { status: 202, code: null, charged: String(-back), remaining: String(u.balance + back) },
+        body: {
+          status: 'cancelled',
+          preview: expect.objectContaining({
+            pricing: { quoted_credits: back, charged_credits: 0, rebate_credits: back },
+          }),
+        },
+        apply: (m) => {
+          const r = m.runs.find((x) => x.runId === run.runId);
+          if (r) {
+            r.open = false;
+            giveBack(m, r.from);
+          }
+        },
+      };
+    },
+  };
+}
+
 function communitySpend(user: number, name: string, key?: string): Spend {
   return {
     label: `provision a community${key ? ' (key)' : ''}`,
@@ -560,7 +628,7 @@ const send = (real: Real, s: Spend) =>
 /** MONEY_MODEL_STATS=1 prints how often each kind of request got each answer: what a run really exercised. */
 const tally = new Map<string, number>();
 function count(s: Spend, res: CallResult, together: boolean): void {
-  const kind = s.label.replace(/ (of|at) .*| \d+ credits| job \w+| \w+\d$/g, '').replace(/ \(key\)/, '');
+  const kind = s.label.replace(/ (of|at) .*| \d+ credits| [0-9a-f]{6}$| \w+\d$/g, '').replace(/ \(key\)/, '');
   const name = `${together ? 'at once: ' : ''}${kind}${s.idempotencyKey ? ' (key)' : ''} -> ${viewOf(res).status} ${viewOf(res).code ?? ''}${res.headers.get('x-credits-charged') === null ? '' : ' charged'}`;
   tally.set(name, (tally.get(name) ?? 0) + 1);
 }
@@ -830,6 +898,61 @@ class IncreaseLimit implements fc.AsyncCommand<Model, Real> {
     await checkBalances(model, real);
   }
   toString = () => `IncreaseLimit(u${this.user}, parent ${this.parent}, ${this.blocks}${this.again ? ', again' : ''})`;
+}
+
+const GROWTH_INPUTS = ['nebulalabs.io', 'quietprotocol.xyz', 'demo-company-7.io'];
+
+class GrowthRun implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly user: number,
+    readonly companies: number,
+    readonly keyed: boolean,
+    readonly again: 'none' | 'sameToken' | 'sameKey',
+  ) {}
+  check = () => true;
+  async run(model: Model, real: Real) {
+    const { key } = real.users[this.user];
+    const resolved = await api.call('POST', '/growth/resolve', {
+      key,
+      body: {
+        goal_text: 'Find emails of the people at these companies',
+        input_text: GROWTH_INPUTS.slice(0, this.companies).join('\n'),
+      },
+    });
+    expect(resolved.status, resolved.text).toBe(200);
+    const quote = await api.call('POST', '/growth/quote', { key, body: { goal_plan: resolved.body.goal_plan } });
+    expect(quote.body.ok, quote.text).toBe(true);
+    expect(quote.headers.get('x-credits-charged')).toBeNull();
+    const idempotencyKey = this.keyed || this.again === 'sameKey' ? newKey() : undefined;
+    await runOne(model, real, growthRunSpend(this.user, quote.body, idempotencyKey));
+    if (this.again === 'sameToken') await runOne(model, real, growthRunSpend(this.user, quote.body));
+    if (this.again === 'sameKey') await runOne(model, real, growthRunSpend(this.user, quote.body, idempotencyKey));
+    await checkBalances(model, real);
+  }
+  toString = () =>
+    `GrowthRun(u${this.user}, ${this.companies} companies${this.keyed ? ', key' : ''}, again=${this.again})`;
+}
+
+class CancelRun implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly user: number,
+    readonly pick: number,
+    readonly twice: boolean,
+    readonly together: boolean,
+  ) {}
+  check = (m: Readonly<Model>) => m.users[this.user].runs.length > 0;
+  async run(model: Model, real: Real) {
+    const runs = model.users[this.user].runs;
+    const run = runs[this.pick % runs.length];
+    if (this.together) await runTogether(model, real, [cancelRunSpend(this.user, run), cancelRunSpend(this.user, run)]);
+    else {
+      await runOne(model, real, cancelRunSpend(this.user, run));
+      if (this.twice) await runOne(model, real, cancelRunSpend(this.user, run));
+    }
+    await checkBalances(model, real);
+  }
+  toString = () =>
+    `CancelRun(u${this.user}, run ${this.pick}${this.twice ? ', twice' : ''}${this.together ? ', twice at once' : ''})`;
 }
 
 const QUOTE_LIFETIME_MS = 15 * 60 * 1000;
@@ -1134,6 +1257,10 @@ const commands = fc.commands(
     fc.tuple(user, fc.boolean(), fc.boolean()).map(([u, r, o]) => new Community(u, r, o)),
     fc.tuple(user, fc.nat(20)).map(([u, p]) => new Replay(u, p)),
     fc
+      .tuple(user, fc.integer({ min: 1, max: 3 }), fc.boolean(), fc.constantFrom('none', 'sameToken', 'sameKey'))
+      .map(([u, c, k, a]) => new GrowthRun(u, c, k, a as 'none' | 'sameToken' | 'sameKey')),
+    fc.tuple(user, fc.nat(5), fc.boolean(), fc.boolean()).map(([u, r, t, a]) => new CancelRun(u, r, t, a)),
+    fc
       .tuple(user, fc.constantFrom<'execute' | 'job'>('execute', 'job'), queryIndex)
       .map(([u, w, q]) => new Expired(u, w, q)),
     atOnce,
@@ -1173,6 +1300,7 @@ async function setup(
         served: {},
         unlocked: {},
         jobs: [],
+        runs: [],
         usedTokens: [],
         idempotency: {},
       })),
@@ -1190,11 +1318,21 @@ async function checkLedger(model: Model, real: Real): Promise<void> {
       (usage.body.by_tool as { tool_name: string; credits: number }[]).map((t) => [t.tool_name, t.credits]),
     );
     expect(byTool, `user ${i} ledger by tool`).toEqual(u.ledger);
-    const reserved = u.jobs.filter((j) => j.open).reduce((s, j) => s + j.reserved, 0);
+    const reserved = [...u.jobs, ...u.runs].filter((j) => j.open).reduce((s, j) => s + j.reserved, 0);
     expect(usage.body.total_used + reserved, `user ${i}: ledger + reservations = credits gone`).toBe(
       u.initial - u.balance,
     );
-    const jobs = await api.call('GET', '/bd/jobs?limit=100', { key });
+    for (const r of u.runs) {
+      const read = await api.call('GET', `/growth/runs/${r.runId}`, { key });
+      expect(read.body.status, `run ${r.runId}`).toBe(r.open ? 'pending' : 'cancelled');
+      expect(read.body.preview.pricing).toEqual({
+        quoted_credits: r.reserved,
+        charged_credits: r.open ? null : 0,
+        rebate_credits: r.open ? null : r.reserved,
+      });
+    }
+    // Jobs started over the API (a growth run's own job is the run's business).
+    const jobs = await api.call('GET', '/bd/jobs?limit=100&origin=api', { key });
     const states = Object.fromEntries(
       (jobs.body.items as { job_id: string; status: string; credits_reserved: number }[]).map((j) => [
         j.job_id,
