@@ -134,6 +134,17 @@ interface ParentResult {
   recordIds: string[];
 }
 
+/** A job's or a growth run's reservation, open while its work is pending. */
+interface Reservation {
+  id: string;
+  reserved: number;
+  open: boolean;
+  status: 'pending' | 'cancelled' | 'completed';
+  /** What its closing charged (null while open). */
+  charged: number | null;
+  from: Taken;
+}
+
 interface UserModel {
   /** Available credits: permanent plus the period grant. */
   balance: number;
@@ -151,9 +162,9 @@ interface UserModel {
   served: Record<string, number>;
   /** Unlock memory: record id -> highest tier unlocked. */
   unlocked: Record<string, ContactTier>;
-  jobs: { jobId: string; reserved: number; open: boolean; from: Taken }[];
+  jobs: Reservation[];
   /** Growth runs: the quoted credits reserved at start, all given back by a cancel while the job is pending. */
-  runs: { runId: string; reserved: number; open: boolean; from: Taken }[];
+  runs: Reservation[];
   usedTokens: string[];
   idempotency: Record<string, SavedAnswer>;
 }
@@ -180,11 +191,24 @@ function take(u: UserModel, credits: number): Taken {
   return { grant, permanent: credits - grant };
 }
 
-/** A released reservation goes back where it came from (the grant has not expired during a run). */
-function giveBack(u: UserModel, from: Taken): void {
-  u.grant += from.grant;
-  u.permanent += from.permanent;
-  u.balance += from.grant + from.permanent;
+/**
+ * What a settlement releases goes back where it came from, in the reverse of the spend order: permanent
+ * credits first, then the grant (which does not expire during a run).
+ */
+function giveBack(u: UserModel, from: Taken, amount = from.grant + from.permanent): void {
+  const permanent = Math.min(from.permanent, amount);
+  u.permanent += permanent;
+  u.grant += amount - permanent;
+  u.balance += amount;
+}
+
+/** A reservation's closing: `charged` of it stays spent (a ledger entry of `tool`), the rest comes back. */
+function settle(u: UserModel, r: Reservation, status: Reservation['status'], charged: number, tool: string): void {
+  r.open = false;
+  r.status = status;
+  r.charged = charged;
+  giveBack(u, r.from, r.reserved - charged);
+  if (charged > 0) u.ledger[tool] = (u.ledger[tool] ?? 0) + charged;
 }
 
 const charge = (u: UserModel, tool: string, credits: number) => {
@@ -480,21 +504,21 @@ function createJobSpend(
         apply: (m, res) => {
           if (token) m.usedTokens.push(token);
           const from = take(m, credits);
-          m.jobs.push({ jobId: res.body.job_id, reserved: credits, open: true, from });
+          m.jobs.push({ id: res.body.job_id, reserved: credits, open: true, status: 'pending', charged: null, from });
         },
       };
     },
   };
 }
 
-function cancelJobSpend(user: number, job: { jobId: string }, key?: string): Spend {
+function cancelJobSpend(user: number, job: { id: string }, key?: string): Spend {
   return {
-    label: `cancel job ${job.jobId.slice(-6)}${key ? ' (key)' : ''}`,
+    label: `cancel job ${job.id.slice(-6)}${key ? ' (key)' : ''}`,
     user,
-    path: `/bd/jobs/${job.jobId}/cancel`,
+    path: `/bd/jobs/${job.id}/cancel`,
     idempotencyKey: key,
     predict(u, concurrent) {
-      const modelled = u.jobs.find((j) => j.jobId === job.jobId);
+      const modelled = u.jobs.find((j) => j.id === job.id);
       if (!modelled?.open) {
         const already = refused(422, 'invalid_state');
         // A cancel that started while the job was still live sees it cancelled by the other and answers
@@ -511,11 +535,8 @@ function cancelJobSpend(user: number, job: { jobId: string }, key?: string): Spe
         view: { status: 202, code: null, charged: String(-back), remaining: String(u.balance + back) },
         body: { status: 'cancelled', credits_reserved: back, credits_charged: 0 },
         apply: (m) => {
-          const j = m.jobs.find((x) => x.jobId === job.jobId);
-          if (j) {
-            j.open = false;
-            giveBack(m, j.from);
-          }
+          const j = m.jobs.find((x) => x.id === job.id);
+          if (j) settle(m, j, 'cancelled', 0, 'bd_job');
         },
       };
     },
@@ -543,20 +564,20 @@ function growthRunSpend(
         apply: (m, res) => {
           m.usedTokens.push(quote.quote_token);
           const from = take(m, credits);
-          m.runs.push({ runId: res.body.run_id, reserved: credits, open: true, from });
+          m.runs.push({ id: res.body.run_id, reserved: credits, open: true, status: 'pending', charged: null, from });
         },
       };
     },
   };
 }
 
-function cancelRunSpend(user: number, run: { runId: string }): Spend {
+function cancelRunSpend(user: number, run: { id: string }): Spend {
   return {
-    label: `cancel growth run ${run.runId.slice(-6)}`,
+    label: `cancel growth run ${run.id.slice(-6)}`,
     user,
-    path: `/growth/runs/${run.runId}/cancel`,
+    path: `/growth/runs/${run.id}/cancel`,
     predict(u, concurrent) {
-      const modelled = u.runs.find((r) => r.runId === run.runId);
+      const modelled = u.runs.find((r) => r.id === run.id);
       if (!modelled?.open) {
         const already = refused(422, 'invalid_state');
         // As with a job: a cancel that began while the run was live may answer the cancelled run, moving nothing.
@@ -577,11 +598,8 @@ function cancelRunSpend(user: number, run: { runId: string }): Spend {
           }),
         },
         apply: (m) => {
-          const r = m.runs.find((x) => x.runId === run.runId);
-          if (r) {
-            r.open = false;
-            giveBack(m, r.from);
-          }
+          const r = m.runs.find((x) => x.id === run.id);
+          if (r) settle(m, r, 'cancelled', 0, 'growth_run');
         },
       };
     },
@@ -627,8 +645,9 @@ const send = (real: Real, s: Spend) =>
 
 /** MONEY_MODEL_STATS=1 prints how often each kind of request got each answer: what a run really exercised. */
 const tally = new Map<string, number>();
+const note = (name: string) => tally.set(name, (tally.get(name) ?? 0) + 1);
 function count(s: Spend, res: CallResult, together: boolean): void {
-  const kind = s.label.replace(/ (of|at) .*| \d+ credits| [0-9a-f]{6}$| \w+\d$/g, '').replace(/ \(key\)/, '');
+  const kind = s.label.replace(/ \(key\)/, '').replace(/ (of|at) .*| \d+ credits| [0-9a-f]{6}$| \w+\d$/g, '');
   const name = `${together ? 'at once: ' : ''}${kind}${s.idempotencyKey ? ' (key)' : ''} -> ${viewOf(res).status} ${viewOf(res).code ?? ''}${res.headers.get('x-credits-charged') === null ? '' : ' charged'}`;
   tally.set(name, (tally.get(name) ?? 0) + 1);
 }
@@ -955,6 +974,50 @@ class CancelRun implements fc.AsyncCommand<Model, Real> {
     `CancelRun(u${this.user}, run ${this.pick}${this.twice ? ', twice' : ''}${this.together ? ', twice at once' : ''})`;
 }
 
+/**
+ * The pipeline runs until the queue is empty, then is held again. Every pending job verifies its k
+ * addresses and is charged exactly k, its whole reservation; a growth run's charge depends on what its
+ * pipeline found, so the model takes it from the run and checks the rest came back.
+ */
+class RunPipeline implements fc.AsyncCommand<Model, Real> {
+  check = (m: Readonly<Model>) => m.users.some((u) => [...u.jobs, ...u.runs].some((r) => r.open));
+  async run(model: Model, real: Real) {
+    const { workerHandler } = await import('#bin/local/handlers');
+    api.ports.queue.setConsumer(async (event) => (await workerHandler())(event));
+    try {
+      await api.ports.queue.drained();
+    } finally {
+      api.ports.queue.stop();
+    }
+    for (const [i, u] of model.users.entries()) {
+      const { key } = real.users[i];
+      for (const j of u.jobs.filter((x) => x.open)) {
+        const read = await api.call('GET', `/bd/jobs/${j.id}`, { key });
+        expect(read.body).toMatchObject({
+          status: 'completed',
+          credits_reserved: j.reserved,
+          credits_charged: j.reserved,
+        });
+        settle(u, j, 'completed', j.reserved, 'bd_job');
+        note('pipeline: job completed');
+      }
+      for (const r of u.runs.filter((x) => x.open)) {
+        const read = await api.call('GET', `/growth/runs/${r.id}`, { key });
+        expect(read.body.status, read.text).toBe('completed');
+        const { charged_credits: charged, rebate_credits: rebate } = read.body.preview.pricing;
+        expect(charged).toBeGreaterThanOrEqual(0);
+        expect(charged + rebate).toBe(r.reserved);
+        settle(u, r, 'completed', charged, 'growth_run');
+        note(
+          `pipeline: growth run completed, ${charged > 0 ? 'charged' : 'free'}, ${rebate > 0 ? 'rebated' : 'no rebate'}`,
+        );
+      }
+    }
+    await checkBalances(model, real);
+  }
+  toString = () => 'RunPipeline';
+}
+
 const QUOTE_LIFETIME_MS = 15 * 60 * 1000;
 
 /** A token past its 15 minutes: 410, nothing charged, whatever the balance. */
@@ -1256,6 +1319,7 @@ const commands = fc.commands(
     fc.tuple(user, fc.nat(5), fc.boolean(), fc.boolean()).map(([u, j, k, t]) => new CancelJob(u, j, k, t)),
     fc.tuple(user, fc.boolean(), fc.boolean()).map(([u, r, o]) => new Community(u, r, o)),
     fc.tuple(user, fc.nat(20)).map(([u, p]) => new Replay(u, p)),
+    fc.constant(null).map(() => new RunPipeline()),
     fc
       .tuple(user, fc.integer({ min: 1, max: 3 }), fc.boolean(), fc.constantFrom('none', 'sameToken', 'sameKey'))
       .map(([u, c, k, a]) => new GrowthRun(u, c, k, a as 'none' | 'sameToken' | 'sameKey')),
@@ -1323,25 +1387,22 @@ async function checkLedger(model: Model, real: Real): Promise<void> {
       u.initial - u.balance,
     );
     for (const r of u.runs) {
-      const read = await api.call('GET', `/growth/runs/${r.runId}`, { key });
-      expect(read.body.status, `run ${r.runId}`).toBe(r.open ? 'pending' : 'cancelled');
+      const read = await api.call('GET', `/growth/runs/${r.id}`, { key });
+      expect(read.body.status, `run ${r.id}`).toBe(r.status);
       expect(read.body.preview.pricing).toEqual({
         quoted_credits: r.reserved,
-        charged_credits: r.open ? null : 0,
-        rebate_credits: r.open ? null : r.reserved,
+        charged_credits: r.charged,
+        rebate_credits: r.charged === null ? null : r.reserved - r.charged,
       });
     }
     // Jobs started over the API (a growth run's own job is the run's business).
     const jobs = await api.call('GET', '/bd/jobs?limit=100&origin=api', { key });
     const states = Object.fromEntries(
-      (jobs.body.items as { job_id: string; status: string; credits_reserved: number }[]).map((j) => [
-        j.job_id,
-        [j.status, j.credits_reserved],
-      ]),
+      (jobs.body.items as { job_id: string; status: string; credits_reserved: number; credits_charged: number }[]).map(
+        (j) => [j.job_id, [j.status, j.credits_reserved, j.credits_charged]],
+      ),
     );
-    expect(states).toEqual(
-      Object.fromEntries(u.jobs.map((j) => [j.jobId, [j.open ? 'pending' : 'cancelled', j.reserved]])),
-    );
+    expect(states).toEqual(Object.fromEntries(u.jobs.map((j) => [j.id, [j.status, j.reserved, j.charged ?? 0]])));
   }
 }
 
