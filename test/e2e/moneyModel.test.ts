@@ -12,6 +12,7 @@
  * what a cancel gives back is known. No scheduled sweep runs here. MONEY_MODEL_RUNS, MONEY_MODEL_SEED and
  * MONEY_MODEL_STATS=1 widen, reproduce and inspect a run.
  */
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '#shared/adapters/clock';
@@ -152,7 +153,13 @@ interface UserModel {
   /** What is left of the one expiring grant (spent first), and when it expires. */
   grant: number;
   grantExpiry: string | null;
+  /** The clock has passed grantExpiry: what was left of the grant is gone, and is never given back. */
+  grantExpired: boolean;
+  /** Credits lost that way. */
+  expired: number;
   initial: number;
+  /** The day the account was made (the ledger is read from then on). */
+  since: string;
   /** Ledger total by tool, as GET /credits/usage must report it. */
   ledger: Record<string, number>;
   /** Query name -> the result its first execute stored (the identical-query rule). */
@@ -195,12 +202,25 @@ function take(u: UserModel, credits: number): Taken {
  * What a settlement releases goes back where it came from, in the reverse of the spend order: permanent
  * credits first, then the grant (which does not expire during a run).
  */
-function giveBack(u: UserModel, from: Taken, amount = from.grant + from.permanent): void {
-  const permanent = Math.min(from.permanent, amount);
+function giveBack(u: UserModel, from: Taken, amount = from.grant + from.permanent): number {
+  const { permanent, grant } = returning(u, from, amount);
   u.permanent += permanent;
-  u.grant += amount - permanent;
-  u.balance += amount;
+  u.grant += grant;
+  u.balance += permanent + grant;
+  u.expired += amount - permanent - grant;
+  return permanent + grant;
 }
+
+/** What of `amount` released comes back to the balance: the permanent part, and the grant's unless it has expired. */
+function returning(u: UserModel, from: Taken, amount: number): Taken {
+  const permanent = Math.min(from.permanent, amount);
+  return { permanent, grant: u.grantExpired ? 0 : amount - permanent };
+}
+
+const returned = (u: UserModel, r: Reservation) => {
+  const { permanent, grant } = returning(u, r.from, r.reserved);
+  return permanent + grant;
+};
 
 /** A reservation's closing: `charged` of it stays spent (a ledger entry of `tool`), the rest comes back. */
 function settle(u: UserModel, r: Reservation, status: Reservation['status'], charged: number, tool: string): void {
@@ -530,10 +550,10 @@ function cancelJobSpend(user: number, job: { id: string }, key?: string): Spend 
             }
           : already;
       }
-      const back = modelled.reserved;
+      const back = returned(u, modelled);
       return {
         view: { status: 202, code: null, charged: String(-back), remaining: String(u.balance + back) },
-        body: { status: 'cancelled', credits_reserved: back, credits_charged: 0 },
+        body: { status: 'cancelled', credits_reserved: modelled.reserved, credits_charged: 0 },
         apply: (m) => {
           const j = m.jobs.find((x) => x.id === job.id);
           if (j) settle(m, j, 'cancelled', 0, 'bd_job');
@@ -588,13 +608,14 @@ function cancelRunSpend(user: number, run: { id: string }): Spend {
             }
           : already;
       }
-      const back = modelled.reserved;
+      const back = returned(u, modelled);
+      const quoted = modelled.reserved;
       return {
         view: { status: 202, code: null, charged: String(-back), remaining: String(u.balance + back) },
         body: {
           status: 'cancelled',
           preview: expect.objectContaining({
-            pricing: { quoted_credits: back, charged_credits: 0, rebate_credits: back },
+            pricing: { quoted_credits: quoted, charged_credits: 0, rebate_credits: quoted },
           }),
         },
         apply: (m) => {
@@ -657,7 +678,8 @@ function mismatch(p: Prediction, res: CallResult): string | null {
   const seen = viewOf(res);
   const fits = (want: View & { body?: Record<string, unknown> }, exact?: unknown) => {
     try {
-      expect(seen).toEqual({ status: want.status, code: want.code, charged: want.charged, remaining: want.remaining });
+      const wanted = { status: want.status, code: want.code, charged: want.charged, remaining: want.remaining };
+      if (!isDeepStrictEqual(seen, wanted)) return `expected ${JSON.stringify(wanted)}, got ${JSON.stringify(seen)}`;
       if (exact !== undefined) expect(res.body).toEqual(exact);
       if (want.body) expect(res.body).toMatchObject(want.body);
       return null;
@@ -1018,6 +1040,29 @@ class RunPipeline implements fc.AsyncCommand<Model, Real> {
   toString = () => 'RunPipeline';
 }
 
+/**
+ * The clock passes the grant's end: what is left of it is gone, and a reservation that took from it gets
+ * only its permanent part back. A day has passed too, so the Idempotency-Keys used so far are not replayed
+ * any more (the model forgets them, and Replay does not send them again).
+ */
+class ExpireGrant implements fc.AsyncCommand<Model, Real> {
+  check = (m: Readonly<Model>) => m.users.some((u) => !u.grantExpired && u.grantExpiry !== null);
+  async run(model: Model, real: Real) {
+    const end = model.users[0].grantExpiry;
+    if (end === null) throw new Error('setup gives every account a grant expiry');
+    clock.set(new Date(Date.parse(end) + 1000));
+    for (const u of model.users) {
+      u.grantExpired = true;
+      u.expired += u.grant;
+      u.balance -= u.grant;
+      u.grant = 0;
+      u.idempotency = {};
+    }
+    await checkBalances(model, real);
+  }
+  toString = () => 'ExpireGrant';
+}
+
 const QUOTE_LIFETIME_MS = 15 * 60 * 1000;
 
 /** A token past its 15 minutes: 410, nothing charged, whatever the balance. */
@@ -1320,6 +1365,7 @@ const commands = fc.commands(
     fc.tuple(user, fc.boolean(), fc.boolean()).map(([u, r, o]) => new Community(u, r, o)),
     fc.tuple(user, fc.nat(20)).map(([u, p]) => new Replay(u, p)),
     fc.constant(null).map(() => new RunPipeline()),
+    fc.constant(null).map(() => new ExpireGrant()),
     fc
       .tuple(user, fc.integer({ min: 1, max: 3 }), fc.boolean(), fc.constantFrom('none', 'sameToken', 'sameKey'))
       .map(([u, c, k, a]) => new GrowthRun(u, c, k, a as 'none' | 'sameToken' | 'sameKey')),
@@ -1357,7 +1403,10 @@ async function setup(
         permanent: credits,
         grant: grants[i],
         grantExpiry,
+        grantExpired: false,
+        expired: 0,
         initial: credits + grants[i],
+        since: clock.now().toISOString().slice(0, 10),
         ledger: {},
         executed: {},
         results: [],
@@ -1376,16 +1425,18 @@ async function setup(
 async function checkLedger(model: Model, real: Real): Promise<void> {
   for (const [i, u] of model.users.entries()) {
     const { key } = real.users[i];
-    const usage = await api.call('GET', '/credits/usage', { key });
-    expect(usage.status).toBe(200);
+    const today = clock.now().toISOString().slice(0, 10);
+    const usage = await api.call('GET', `/credits/usage?start_date=${u.since}&end_date=${today}`, { key });
+    expect(usage.status, usage.text).toBe(200);
     const byTool = Object.fromEntries(
       (usage.body.by_tool as { tool_name: string; credits: number }[]).map((t) => [t.tool_name, t.credits]),
     );
     expect(byTool, `user ${i} ledger by tool`).toEqual(u.ledger);
     const reserved = [...u.jobs, ...u.runs].filter((j) => j.open).reduce((s, j) => s + j.reserved, 0);
-    expect(usage.body.total_used + reserved, `user ${i}: ledger + reservations = credits gone`).toBe(
-      u.initial - u.balance,
-    );
+    expect(
+      usage.body.total_used + reserved + u.expired,
+      `user ${i}: ledger + reservations + expired grant = credits gone`,
+    ).toBe(u.initial - u.balance);
     for (const r of u.runs) {
       const read = await api.call('GET', `/growth/runs/${r.id}`, { key });
       expect(read.body.status, `run ${r.id}`).toBe(r.status);
@@ -1445,6 +1496,30 @@ describe('requests sent at once answer as in some order, when the first changes 
       expect(model.users[0].balance).toBe(50);
       await checkBalances(model, real);
     }
+  });
+});
+
+describe('a reservation released after the grant it took from has expired', () => {
+  it('reports only what came back in X-Credits-Charged: the permanent part', async () => {
+    // 5 permanent credits and a grant of 100: a job of 12 reserves 12 from the grant, nothing permanent.
+    // Once the grant has ended, cancelling the job gives back nothing, and its answer must not say -12.
+    const { model, real } = await setup([5, 0], [100, 0]);
+    const body = jobBody(12, 'expiring');
+    await runOne(model, real, createJobSpend(0, body, 12));
+    await new ExpireGrant().run(model, real);
+    const cancelled = await runOne(model, real, cancelJobSpend(0, model.users[0].jobs[0]));
+    expect([cancelled.headers.get('x-credits-charged'), cancelled.headers.get('x-credits-remaining')]).toEqual([
+      '0',
+      '5',
+    ]);
+    // A job of 8 when 3 of them came from permanent credits: 3 come back, and the answer says so.
+    const second = await setup([3, 0], [5, 0]);
+    await runOne(second.model, second.real, createJobSpend(0, jobBody(8, 'mixed'), 8));
+    await new ExpireGrant().run(second.model, second.real);
+    const mixed = await runOne(second.model, second.real, cancelJobSpend(0, second.model.users[0].jobs[0]));
+    expect([mixed.headers.get('x-credits-charged'), mixed.headers.get('x-credits-remaining')]).toEqual(['-3', '3']);
+    await checkLedger(model, real);
+    await checkLedger(second.model, second.real);
   });
 });
 
