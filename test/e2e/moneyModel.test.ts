@@ -19,12 +19,12 @@ import { ManualClock } from '#shared/adapters/clock';
 import { grantCredits } from '#shared/domain/credits/credits';
 import { type CallResult, startTestApi } from '#test/support/api';
 
-// The clock moves only when a command lets a quote expire.
+// The clock moves only when a command lets a quote or the grant expire.
 const clock = new ManualClock(new Date());
 const api = await startTestApi({ clock });
 api.ports.queue.stop();
 
-// ---- what the contract prices -------------------------------------------------------------------
+// ---- prices, as the README and the package table (shared/domain/intelligence/packages.ts) set them --
 
 type ContactTier = 'social' | 'email' | 'telegram' | 'phone';
 const TIERS: ContactTier[] = ['social', 'email', 'telegram', 'phone'];
@@ -36,6 +36,8 @@ interface Query {
   name: string;
   package_id: string;
   slots: Record<string, unknown>;
+  /** Other fields make another query (not a repeat of the same slots with every field), charged again. */
+  output_fields?: string[];
   /** Records the curated test data holds for it (fewer than `limit` for Quiet Protocol: charged per record returned). */
   returned: number;
   base: number;
@@ -47,6 +49,15 @@ const QUERIES: Query[] = [
     name: 'vc3',
     package_id: 'vc-shortlist-v1',
     slots: { sector_focus: 'defi', stage: 'seed', limit: 3 },
+    returned: 3,
+    base: 100,
+    perRecord: 10,
+  },
+  {
+    name: 'vc3-names',
+    package_id: 'vc-shortlist-v1',
+    slots: { sector_focus: 'defi', stage: 'seed', limit: 3 },
+    output_fields: ['name', 'rationale'],
     returned: 3,
     base: 100,
     perRecord: 10,
@@ -101,6 +112,12 @@ const CANDIDATES: Record<string, number> = {};
 }
 const INCREASE_LIMIT_BLOCK = 10;
 
+function query(name: string): Query {
+  const q = QUERIES.find((x) => x.name === name);
+  if (!q) throw new Error(`No query ${name}`);
+  return q;
+}
+const fieldsOf = (q: Query) => (q.output_fields ? { output_fields: q.output_fields } : {});
 const quotedCredits = (q: Query) => q.base + q.perRecord * Number(q.slots.limit);
 const executeCredits = (q: Query) => q.base + q.perRecord * q.returned;
 
@@ -315,7 +332,7 @@ function executeSpend(user: number, owner: number, q: Query, token: string, idem
     label: `execute ${q.name}${owner !== user ? " with the other user's token" : ''}${idempotencyKey ? ' (key)' : ''}`,
     user,
     path: '/intelligence/execute',
-    body: { package_id: q.package_id, slots: q.slots, quote_token: token },
+    body: { package_id: q.package_id, slots: q.slots, ...fieldsOf(q), quote_token: token },
     idempotencyKey,
     predict(u) {
       if (owner !== user) return refused(422, 'quote_mismatch');
@@ -777,7 +794,7 @@ async function learnRecords(model: Model, real: Real): Promise<void> {
 const quoteExecute = async (real: Real, user: number, q: Query) => {
   const res = await api.call('POST', '/intelligence/quote', {
     key: real.users[user].key,
-    body: { package_id: q.package_id, slots: q.slots },
+    body: { package_id: q.package_id, slots: q.slots, ...fieldsOf(q) },
   });
   expect(res.status, res.text).toBe(200);
   expect(res.body.credits).toBe(quotedCredits(q));
@@ -1462,7 +1479,7 @@ async function checkLedger(model: Model, real: Real): Promise<void> {
 // does not come up every time.
 describe('requests sent at once answer as in some order, when the first changes what the second costs', () => {
   it('two executes of one query with credits for one: the one result, charged once, neither refused', async () => {
-    const q = QUERIES[0];
+    const q = query('vc3');
     for (let attempt = 0; attempt < 5; attempt++) {
       const { model, real } = await setup([executeCredits(q) + 20, 0]);
       const tokens = [await quoteExecute(real, 0, q), await quoteExecute(real, 0, q)];
@@ -1477,7 +1494,7 @@ describe('requests sent at once answer as in some order, when the first changes 
   });
 
   it('two unlocks of one contact at once: whichever runs second pays only the difference, or nothing', async () => {
-    const q = QUERIES[2];
+    const q = query('nebula');
     for (let attempt = 0; attempt < 5; attempt++) {
       // After the execute: 350, enough for the telegram unlock (300) and, after it, the email one (free),
       // or for the email one (100) and then telegram's difference (200).
@@ -1526,7 +1543,7 @@ describe('a reservation released after the grant it took from has expired', () =
 const RUNS = Number(process.env.MONEY_MODEL_RUNS ?? 20);
 
 describe('money, against a model', () => {
-  it('every answer, header, balance and ledger entry is what the contract predicts', async () => {
+  it('every answer, header, balance and ledger entry is what the model predicts', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.tuple(fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 0, max: 1000 })),
