@@ -217,7 +217,7 @@ function take(u: UserModel, credits: number): Taken {
 
 /**
  * What a settlement releases goes back where it came from, in the reverse of the spend order: permanent
- * credits first, then the grant (which does not expire during a run).
+ * credits first, then the grant, unless it has expired (that part is lost). Returns what came back.
  */
 function giveBack(u: UserModel, from: Taken, amount = from.grant + from.permanent): number {
   const { permanent, grant } = returning(u, from, amount);
@@ -257,7 +257,7 @@ const charge = (u: UserModel, tool: string, credits: number) => {
 
 interface Prediction {
   view: View;
-  /** Fields the body must have (compared exactly). */
+  /** Fields the body must have, with these values (other fields may be there too). */
   body?: Record<string, unknown>;
   /** The whole body must be this (an idempotent replay). */
   exactBody?: unknown;
