@@ -686,8 +686,10 @@ const tally = new Map<string, number>();
 const note = (name: string) => tally.set(name, (tally.get(name) ?? 0) + 1);
 function count(s: Spend, res: CallResult, together: boolean): void {
   const kind = s.label.replace(/ \(key\)/, '').replace(/ (of|at) .*| \d+ credits| [0-9a-f]{6}$| \w+\d$/g, '');
-  const name = `${together ? 'at once: ' : ''}${kind}${s.idempotencyKey ? ' (key)' : ''} -> ${viewOf(res).status} ${viewOf(res).code ?? ''}${res.headers.get('x-credits-charged') === null ? '' : ' charged'}`;
-  tally.set(name, (tally.get(name) ?? 0) + 1);
+  const { status, code, charged } = viewOf(res);
+  note(
+    `${together ? 'at once: ' : ''}${kind}${s.idempotencyKey ? ' (key)' : ''} -> ${status} ${code ?? ''}${charged === null ? '' : ' charged'}`,
+  );
 }
 
 /** Why the answer is not the prediction, or null when it is. */
