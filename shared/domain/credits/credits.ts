@@ -250,23 +250,29 @@ async function reserveOnce(move: MoneyMove & { amount: number; reservationId: st
 export interface SettleOutcome extends MoveOutcome {
   charged: number;
   released: number;
+  /** What of `released` is available again: less when a grant it came from has expired since. */
+  returned: number;
 }
 
 /**
  * Ends a reservation: `chargedAmount` (capped at what was reserved) becomes a ledger charge and the
  * rest goes back where it came from. Settling twice is a no-op.
  */
-/** A settlement gives back what was reserved and not charged: a negative spend for the meter. */
+/**
+ * A settlement gives back what was reserved and not charged: a negative spend for the meter, of what the
+ * balance really got back (a part taken from a grant that has expired since is not revived).
+ */
 export const settleReservation = (
   move: Omit<MoneyMove, 'toolName' | 'refId'> & { reservationId: string; chargedAmount: number },
 ): Promise<SettleOutcome> =>
-  metered(move.userId, settleOnce(move), (o) => (o.charged + o.released > 0 ? -o.released : null));
+  metered(move.userId, settleOnce(move), (o) => (o.charged + o.released > 0 ? -o.returned : null));
 
 async function settleOnce(
   move: Omit<MoneyMove, 'toolName' | 'refId'> & { reservationId: string; chargedAmount: number },
 ): Promise<SettleOutcome> {
   let charged = 0;
   let released = 0;
+  let returned = 0;
   let tool = '';
   const outcome = await moveMoney(move.userId, move.with ?? {}, async (wallet, at) => {
     const reservation = await getReservation(move.userId, move.reservationId);
@@ -274,7 +280,9 @@ async function settleOnce(
     charged = Math.max(0, Math.min(Math.floor(move.chargedAmount), reservation.amount));
     released = reservation.amount - charged;
     tool = reservation.toolName;
-    const next = restoreAllocation(pruneWallet(wallet, at), reservation.allocation, released, at);
+    const before = pruneWallet(wallet, at);
+    const next = restoreAllocation(before, reservation.allocation, released, at);
+    returned = availableCredits(next, at) - availableCredits(before, at);
     const createdAt = at.toISOString();
     const items: MoveItems = {
       wallet: putWalletIfUnchanged(move.userId, wallet.version, next, createdAt),
@@ -292,9 +300,9 @@ async function settleOnce(
     }
     return { items, next, balance: availableCredits(next, at) };
   });
-  if (outcome.alreadyApplied) return { ...outcome, charged: 0, released: 0 };
+  if (outcome.alreadyApplied) return { ...outcome, charged: 0, released: 0, returned: 0 };
   recordMetric('CreditsCharged', charged, { tool });
-  return { ...outcome, charged, released };
+  return { ...outcome, charged, released, returned };
 }
 
 /** Gives credits back as permanent credits, with a negative ledger entry of the same tool; once per `chargeId`. */

@@ -9,6 +9,7 @@
 import { now } from '#shared/adapters/ports';
 import { uuidv7 } from '#shared/ids';
 import { chargeCredits } from '#shared/domain/credits/credits';
+import { InsufficientCreditsError } from '#shared/domain/errors';
 import { prepareResultWrites, readResultData } from '#shared/domain/storage/results';
 import { consumeQuoteItem, type QuoteRecord } from '#shared/store/quotesRepo';
 import {
@@ -123,6 +124,12 @@ export async function executePackage(userId: string, input: ExecuteInput): Promi
         const winner = await getIdenticalQueryResultId(userId, queryHash);
         if (winner) return replayIdenticalQuery(userId, quote, winner);
       }
+    }
+    // A parallel execute of this same query may have won and spent the credits this one planned on: the
+    // query is then a repeat, free, as it would have been had this one arrived after it.
+    if (err instanceof InsufficientCreditsError) {
+      const winner = await getIdenticalQueryResultId(userId, queryHash);
+      if (winner) return replayIdenticalQuery(userId, quote, winner);
     }
     throw err;
   }

@@ -6,7 +6,7 @@
  * with the records' profiles; the transaction's conditions still decide, so stale reads only retry.
  */
 import { now } from '#shared/adapters/ports';
-import { ConflictError } from '#shared/domain/errors';
+import { ConflictError, InsufficientCreditsError } from '#shared/domain/errors';
 import { uuidv7 } from '#shared/ids';
 import { chargeCredits } from '#shared/domain/credits/credits';
 import { prepareResultWrites } from '#shared/domain/storage/results';
@@ -216,6 +216,12 @@ export async function expandResult(userId: string, input: ExpandInput) {
         credits_charged: credits,
       };
     } catch (err) {
+      // Too little for the price planned, but a parallel expansion may have moved the state that price came
+      // from (unlocked some of these contacts) and spent the credits: planned again, it may cost less or nothing.
+      if (err instanceof InsufficientCreditsError && attempt < MAX_ATTEMPTS) {
+        const again = await produce(userId, pkg, parent, input.expansion_type, params);
+        if (Math.min(again.credits, quote.credits) < credits) continue;
+      }
       if (!(err instanceof TransactionConditionError)) throw err;
       if (err.failed.has('token')) await explainSpentQuote(quote.tokenHash);
       if (!err.failed.has('state')) throw err;
