@@ -491,6 +491,28 @@ describe('moderating replies', () => {
   });
 });
 
+describe('a mute decided for one account, sent after another was connected', () => {
+  it('is refused by X rather than made by the account connected while it waited out a 429', async () => {
+    const { key, community, account } = await connected();
+    x.rateLimitNext(/\/muting$/, 2, 'POST');
+    const spam = x.reply(account.username, { id: '9100095', username: 'scammer95' }, SCAM);
+    await sync(key, community.id);
+    for (let i = 0; i < 100 && !x.calls.some((c) => c.path.endsWith('/muting')); i++)
+      await new Promise((r) => setTimeout(r, 25));
+    const other = x.addAccount({ id: String(7_100_000 + ++accountNo), username: `acme_x${accountNo}` });
+    expect((await authorize(key, community.id, other.id)).status).toBe(200);
+    await settle();
+    expect(x.mutedBy(other.id)).toEqual([]);
+    // Both tries name the first account; the second, with the new account's token, is refused (403).
+    expect(x.calls.filter((c) => c.path.endsWith('/muting')).map((c) => c.path)).toEqual([
+      `/2/users/${account.id}/muting`,
+      `/2/users/${account.id}/muting`,
+    ]);
+    const [entry] = (await status(key, community.id)).audit_logs;
+    expect(entry).toMatchObject({ event_id: spam, delivery: { status: 'failed' } });
+  });
+});
+
 describe('the minute schedule', () => {
   it('polls connected, paid X communities; suspended, expired and deleted ones are not read (X bills every read)', async () => {
     const live = await connected();

@@ -36,10 +36,10 @@ const hide = (postId: string, hidden: boolean): XCall => ({
   route: `/2/tweets/${idOf(postId, 'post')}/hidden`,
   body: { hidden },
 });
-const mute = (userId: string): XCall => ({
+const mute = (userId: string, as = X_ME): XCall => ({
   platform: 'x',
   method: 'POST',
-  route: `/2/users/${X_ME}/muting`,
+  route: `/2/users/${as === X_ME ? X_ME : idOf(as, 'user')}/muting`,
   body: { target_user_id: idOf(userId, 'user') },
 });
 const unmute = (userId: string): XCall => ({
@@ -52,13 +52,19 @@ const unmute = (userId: string): XCall => ({
 export interface XTarget {
   postId: string;
   authorId: string;
+  /**
+   * The account the reply was written to, when known (a poll): a decision's mute names it rather than
+   * `{me}`, so an account connected to the community while the mute waited (a rate limit) never makes
+   * it: X refuses a mute on another account's behalf.
+   */
+  accountId?: string;
 }
 
 export const X_DECISION_CALLS: Record<PenaltyAction, (t: XTarget) => XCall[]> = {
   delete: (t) => [hide(t.postId, true)],
   warn: () => [],
-  mute: (t) => [hide(t.postId, true), mute(t.authorId)],
-  ban: (t) => [hide(t.postId, true), mute(t.authorId)],
+  mute: (t) => [hide(t.postId, true), mute(t.authorId, t.accountId)],
+  ban: (t) => [hide(t.postId, true), mute(t.authorId, t.accountId)],
 };
 
 /** A later reply of a banned author. */

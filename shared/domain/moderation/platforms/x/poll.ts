@@ -53,9 +53,12 @@ export async function pollXCommunity(community: CommunityRecord): Promise<XPollR
   const stored = resumedCursor(await getXCursor(community.id), resumed);
   let cursor = searchableCursor(stored, now().getTime());
   for (;;) {
-    const page = await runLimited(community.id, SEARCH_ENDPOINT, (session) =>
-      api.request(session.accessToken, searchRequest(session.username, cursor)),
-    );
+    // The account this page's replies were written to (a new authorization may replace it between pages).
+    let searchedAs = '';
+    const page = await runLimited(community.id, SEARCH_ENDPOINT, (session) => {
+      searchedAs = session.accountId;
+      return api.request(session.accessToken, searchRequest(session.username, cursor));
+    });
     if (!page.ok) {
       logger.warn('x poll: search failed', { communityId: community.id, status: page.status, error: page.error });
       return { ...result, error: page.error };
@@ -64,7 +67,7 @@ export async function pollXCommunity(community: CommunityRecord): Promise<XPollR
     result.pages += 1;
     const events = repliesToEvents(answer).filter((e) => writtenSince(e.event_id, resumed));
     result.replies += events.length;
-    if (events.length) await actOn(community, events, observe, banned);
+    if (events.length) await actOn(community, events, observe, banned, searchedAs);
     const next = afterPage(cursor, answer, result.pages);
     cursor = next.cursor;
     await putXCursor(community.id, cursor);
@@ -78,11 +81,13 @@ async function actOn(
   events: ChatEvent[],
   observe: boolean,
   banned: Set<string>,
+  accountId: string,
 ): Promise<void> {
   const { decisions } = await moderateEvents(community, events);
   const authorOf = new Map(events.map((e) => [e.event_id, e.user.id]));
   for (const decision of decisions) {
-    const target: XTarget = { postId: decision.event_id, authorId: mustGet(authorOf, decision.event_id, 'author') };
+    const authorId = mustGet(authorOf, decision.event_id, 'author');
+    const target: XTarget = { postId: decision.event_id, authorId, accountId };
     const planned = plannedFor(decision, target, banned.has(target.authorId));
     if (planned) {
       await scheduleDelivery({
