@@ -548,18 +548,29 @@ function createJobSpend(
   };
 }
 
-function cancelJobSpend(user: number, job: { id: string }, key?: string): Spend {
+/** What a cancel of a job or of a growth run has in common: all its reservation back, or 422 once closed. */
+interface Cancellable {
+  label: string;
+  path: string;
+  tool: 'bd_job' | 'growth_run';
+  /** The job or run in the model. */
+  held: (u: UserModel) => Reservation | undefined;
+  /** The answer's body fields the model predicts, from what was reserved. */
+  body: (reserved: number) => Record<string, unknown>;
+}
+
+function cancelSpend(user: number, c: Cancellable, idempotencyKey?: string): Spend {
   return {
-    label: `cancel job ${job.id.slice(-6)}${key ? ' (key)' : ''}`,
+    label: c.label,
     user,
-    path: `/bd/jobs/${job.id}/cancel`,
-    idempotencyKey: key,
+    path: c.path,
+    idempotencyKey,
     predict(u, concurrent) {
-      const modelled = u.jobs.find((j) => j.id === job.id);
+      const modelled = c.held(u);
       if (!modelled?.open) {
         const already = refused(422, 'invalid_state');
-        // A cancel that started while the job was still live sees it cancelled by the other and answers
-        // the cancelled job: it moved no credits itself, so it carries no credit headers.
+        // A cancel that started while it was still live sees it cancelled by the other and answers the
+        // cancelled job or run: it moved no credits itself, so it carries no credit headers.
         return concurrent
           ? {
               ...already,
@@ -570,15 +581,28 @@ function cancelJobSpend(user: number, job: { id: string }, key?: string): Spend 
       const back = returned(u, modelled);
       return {
         view: { status: 202, code: null, charged: String(-back), remaining: String(u.balance + back) },
-        body: { status: 'cancelled', credits_reserved: modelled.reserved, credits_charged: 0 },
+        body: c.body(modelled.reserved),
         apply: (m) => {
-          const j = m.jobs.find((x) => x.id === job.id);
-          if (j) settle(m, j, 'cancelled', 0, 'bd_job');
+          const held = c.held(m);
+          if (held) settle(m, held, 'cancelled', 0, c.tool);
         },
       };
     },
   };
 }
+
+const cancelJobSpend = (user: number, job: { id: string }, key?: string): Spend =>
+  cancelSpend(
+    user,
+    {
+      label: `cancel job ${job.id.slice(-6)}${key ? ' (key)' : ''}`,
+      path: `/bd/jobs/${job.id}/cancel`,
+      tool: 'bd_job',
+      held: (u) => u.jobs.find((j) => j.id === job.id),
+      body: (reserved) => ({ status: 'cancelled', credits_reserved: reserved, credits_charged: 0 }),
+    },
+    key,
+  );
 
 function growthRunSpend(
   user: number,
@@ -608,41 +632,19 @@ function growthRunSpend(
   };
 }
 
-function cancelRunSpend(user: number, run: { id: string }): Spend {
-  return {
+const cancelRunSpend = (user: number, run: { id: string }): Spend =>
+  cancelSpend(user, {
     label: `cancel growth run ${run.id.slice(-6)}`,
-    user,
     path: `/growth/runs/${run.id}/cancel`,
-    predict(u, concurrent) {
-      const modelled = u.runs.find((r) => r.id === run.id);
-      if (!modelled?.open) {
-        const already = refused(422, 'invalid_state');
-        // As with a job: a cancel that began while the run was live may answer the cancelled run, moving nothing.
-        return concurrent
-          ? {
-              ...already,
-              orElse: { status: 202, code: null, charged: null, remaining: null, body: { status: 'cancelled' } },
-            }
-          : already;
-      }
-      const back = returned(u, modelled);
-      const quoted = modelled.reserved;
-      return {
-        view: { status: 202, code: null, charged: String(-back), remaining: String(u.balance + back) },
-        body: {
-          status: 'cancelled',
-          preview: expect.objectContaining({
-            pricing: { quoted_credits: quoted, charged_credits: 0, rebate_credits: quoted },
-          }),
-        },
-        apply: (m) => {
-          const r = m.runs.find((x) => x.id === run.id);
-          if (r) settle(m, r, 'cancelled', 0, 'growth_run');
-        },
-      };
-    },
-  };
-}
+    tool: 'growth_run',
+    held: (u) => u.runs.find((r) => r.id === run.id),
+    body: (quoted) => ({
+      status: 'cancelled',
+      preview: expect.objectContaining({
+        pricing: { quoted_credits: quoted, charged_credits: 0, rebate_credits: quoted },
+      }),
+    }),
+  });
 
 function communitySpend(user: number, name: string, key?: string): Spend {
   return {
