@@ -16,7 +16,7 @@
  * one. COMMUNITY_MODEL_RUNS and COMMUNITY_MODEL_SEED widen and reproduce a run.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '#shared/adapters/clock';
 import { grantCredits, ledgerBetween } from '#shared/domain/credits/credits';
 import { renewCommunity, renewDueCommunities, type SweepReport } from '#shared/domain/moderation/renewals';
@@ -26,10 +26,13 @@ import { uuidv7 } from '#shared/ids';
 import { startTestApi } from '#test/support/api';
 import { renewOnceDue } from '#test/support/communityRecord';
 import { useOwnTable } from '#test/support/ownTable';
+import { WebhookReceiver } from '#test/support/webhookReceiver';
 
 await useOwnTable('community-billing');
 const clock = new ManualClock(new Date('9000-01-01T00:00:00.000Z'));
 const api = await startTestApi({ clock });
+const receiver = await new WebhookReceiver().start();
+afterAll(() => receiver.stop());
 
 const BASE = '/integrations/moderation';
 const MINUTE = 60_000;
@@ -49,6 +52,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 type BillingState = 'active' | 'suspended' | 'expired';
 type BusEvent = { type: string; detail: Record<string, unknown> };
+/** What a webhook event's `data` (the community as GET returns it, rendered when it is sent) shows. */
+type Shown = { status: string; next_billing_at: string | null; auto_renew: boolean };
 
 interface CommunityModel {
   id: string;
@@ -65,11 +70,15 @@ interface CommunityModel {
   resumedAt: number | null;
   createdAt: string;
   events: BusEvent[];
+  /** Per event, the community as the command that made it left it (so as the webhook shows it). */
+  shown: (Shown | undefined)[];
 }
 
 interface UserModel {
   userId: string;
   key: string;
+  /** The receiver path of the account's webhook endpoint. */
+  hook: string;
   balance: number;
   charges: { ref_id: string; credits: number; created_at: string }[];
 }
@@ -127,6 +136,7 @@ function applyStep(m: Model, c: CommunityModel, step: Step) {
     c.nextBillingAt = null;
     c.suspendedAt = null;
     c.events.push({ type: 'community.expired', detail: base });
+    c.shown.push(undefined);
   } else if (step === 'renewed') {
     charge(m, c);
     // An active community's periods follow each other without drift; a suspended one's new period starts
@@ -141,10 +151,12 @@ function applyStep(m: Model, c: CommunityModel, step: Step) {
       type: 'community.renewed',
       detail: { ...base, period: c.period, next_billing_at: iso(c.nextBillingAt) },
     });
+    c.shown.push(undefined);
   } else if (step === 'suspended') {
     c.state = 'suspended';
     c.suspendedAt = m.now;
     c.events.push({ type: 'community.suspended', detail: { ...base, period: c.period + 1 } });
+    c.shown.push(undefined);
   }
 }
 
@@ -267,6 +279,28 @@ async function checkEvents(m: Model) {
     seen.set(detail.community_id as string, list);
   }
   for (const c of m.communities) expect(byJson(seen.get(c.id) ?? []), `events of ${c.id}`).toEqual(byJson(c.events));
+
+  // The same transitions as webhooks, once each, with the community as it was when the event was sent.
+  for (const c of m.communities)
+    c.shown = c.shown.map(
+      (s) =>
+        s ?? {
+          status: statusOf(c),
+          next_billing_at: c.nextBillingAt === null ? null : iso(c.nextBillingAt),
+          auto_renew: c.autoRenew,
+        },
+    );
+  for (const u of m.users) {
+    const expected = m.communities
+      .filter((c) => m.users[c.user] === u)
+      .flatMap((c) => c.events.map((e, i) => ({ id: c.id, type: e.type, ...c.shown[i] })));
+    const received = (await receiver.waitFor(u.hook, expected.length)).map((r) => {
+      const body = JSON.parse(r.body) as { type: string; data: Shown & { id: string } };
+      const { status, next_billing_at, auto_renew } = body.data;
+      return { id: body.data.id, type: body.type, status, next_billing_at, auto_renew };
+    });
+    expect(byJson(received), `webhooks of ${u.userId}`).toEqual(byJson(expected));
+  }
 }
 
 async function checkAll(m: Model) {
@@ -315,6 +349,7 @@ class Provision implements Cmd {
         resumedAt: null,
         createdAt: iso(m.now),
         events: [],
+        shown: [],
       };
       expect(res.body.created_at).toBe(c.createdAt);
       m.communities.push(c);
@@ -587,7 +622,9 @@ const commands = fc.commands(
     fc.tuple(user, type).map(([u, t]) => new Provision(u, t)),
     fc.tuple(user, type).map(([u, t]) => new Provision(u, t)),
     fc.tuple(user, fc.constantFrom(100, 400, 500, 1000)).map(([u, a]) => new AddCredits(u, a)),
+    fc.tuple(user, fc.constantFrom(500, 1000)).map(([u, a]) => new AddCredits(u, a)),
     fc.tuple(user, index, fc.boolean()).map(([u, i, on]) => new AutoRenew(u, i, on)),
+    fc.tuple(user, index).map(([u, i]) => new AutoRenew(u, i, false)),
     fc.tuple(user, index).map(([u, i]) => new Activate(u, i)),
     fc.tuple(user, index, type).map(([u, i, t]) => new ChangeType(u, i, t)),
     fc.tuple(user, index).map(([u, i]) => new Delete(u, i)),
@@ -621,7 +658,13 @@ async function setup(
     // Enough for the communities it starts with, and `credits` more.
     const balance = credits[i] + PRICE * first[i].length;
     const { user: u, key } = await api.newUser({ credits: balance });
-    users.push({ userId: u.id, key, balance, charges: [] });
+    const hook = `/hooks/${u.id}`;
+    const endpoint = await api.call('POST', '/webhooks/endpoints', {
+      key,
+      body: { url: receiver.url(hook), event_types: ['community.renewed', 'community.suspended', 'community.expired'] },
+    });
+    expect(endpoint.status).toBe(201);
+    users.push({ userId: u.id, key, hook, balance, charges: [] });
   }
   const model: Model = { now: start, start, users, communities: [] };
   for (let i = 0; i < accounts; i++) for (const t of first[i]) await new Provision(i, t).run(model);
