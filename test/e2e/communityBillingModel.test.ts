@@ -212,6 +212,14 @@ async function checkCommunity(m: Model, c: CommunityModel) {
     suspendedAt: c.suspendedAt === null ? null : iso(c.suspendedAt),
     resumedAt: c.resumedAt === null ? null : iso(c.resumedAt),
   });
+  const status = await api.call('GET', `${BASE}/status?community_id=${c.id}&include_logs=0`, {
+    key: m.users[c.user].key,
+  });
+  expect([status.status, status.body.status, status.body.connection_state]).toEqual([
+    200,
+    statusOf(c),
+    c.state === 'expired' ? 'disconnected' : c.activated ? 'connected' : 'pending_activation',
+  ]);
 }
 
 /** Key order aside: the same object, the same string. */
@@ -261,6 +269,11 @@ async function checkUser(m: Model, index: number) {
   const mine = live(m).filter((c) => c.user === index);
   expect(list.body.total).toBe(mine.length);
   expect(list.body.items.map((c: { id: string }) => c.id)).toEqual(mine.map((c) => c.id).reverse());
+  // Without community_id, the status answers for the newest one.
+  const newest = await api.call('GET', `${BASE}/status?include_logs=0`, { key: u.key });
+  expect([newest.status, newest.body.community_id]).toEqual(
+    mine.length > 0 ? [200, mine[mine.length - 1].id] : [404, undefined],
+  );
 }
 
 async function checkEvents(m: Model) {
@@ -437,6 +450,36 @@ class Activate extends OnCommunity {
     await checkAll(m);
   }
   override toString = () => `Activate(u${this.user}#${this.index})`;
+}
+
+/** A message a rule acts on: moderated exactly while the community is paid for and bound. */
+class Message extends OnCommunity {
+  override async run(m: Model) {
+    const c = this.target(m);
+    const res = await api.call('POST', `${BASE}/communities/${c.id}/events`, {
+      key: m.users[c.user].key,
+      body: {
+        events: [
+          {
+            event_id: `msg-${uuidv7()}`,
+            type: 'message',
+            user: { id: 'u1', username: 'spammer' },
+            text: 'DM me for support',
+            sent_at: iso(m.now),
+          },
+        ],
+      },
+    });
+    if (c.deleted) expect(res.status).toBe(404);
+    else {
+      expect(res.status).toBe(200);
+      const decision = res.body.decisions[0];
+      if (statusOf(c) === 'connected') expect(decision.rule).not.toBe('not_monitored');
+      else expect([decision.action, decision.rule]).toEqual(['allow', 'not_monitored']);
+    }
+    await checkAll(m);
+  }
+  override toString = () => `Message(u${this.user}#${this.index})`;
 }
 
 class ChangeType extends OnCommunity {
@@ -626,6 +669,7 @@ const commands = fc.commands(
     fc.tuple(user, index, fc.boolean()).map(([u, i, on]) => new AutoRenew(u, i, on)),
     fc.tuple(user, index).map(([u, i]) => new AutoRenew(u, i, false)),
     fc.tuple(user, index).map(([u, i]) => new Activate(u, i)),
+    fc.tuple(user, index).map(([u, i]) => new Message(u, i)),
     fc.tuple(user, index, type).map(([u, i, t]) => new ChangeType(u, i, t)),
     fc.tuple(user, index).map(([u, i]) => new Delete(u, i)),
     fc.constantFrom(HOUR, 5 * DAY, 20 * DAY).map((ms) => new Tick(ms)),
@@ -658,6 +702,7 @@ async function setup(
     // Enough for the communities it starts with, and `credits` more.
     const balance = credits[i] + PRICE * first[i].length;
     const { user: u, key } = await api.newUser({ credits: balance });
+    expect((await api.call('GET', `${BASE}/status`, { key })).status, 'status without a community').toBe(404);
     const hook = `/hooks/${u.id}`;
     const endpoint = await api.call('POST', '/webhooks/endpoints', {
       key,
