@@ -15,6 +15,7 @@
  * in an era of its own, earlier than the previous run's: what an earlier run left is never due in a later
  * one. COMMUNITY_MODEL_RUNS and COMMUNITY_MODEL_SEED widen and reproduce a run.
  */
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '#shared/adapters/clock';
@@ -126,7 +127,8 @@ function expectedStep(c: CommunityModel, paid: boolean): Step {
 
 /** What the runs went through (COMMUNITY_MODEL_STATS=1 prints it). */
 const tally = new Map<string, number>();
-const count = (what: string) => tally.set(what, (tally.get(what) ?? 0) + 1);
+let counting = true;
+const count = (what: string) => counting && tally.set(what, (tally.get(what) ?? 0) + 1);
 
 function applyStep(m: Model, c: CommunityModel, step: Step) {
   count(`${c.state} -> ${step}${c.autoRenew ? '' : ' (auto-renew off)'}`);
@@ -655,6 +657,121 @@ class RenewOne extends OnCommunity {
     `RenewOne(u${this.user}#${this.index}, ${this.late / HOUR}h late${this.twice ? ', twice at once' : ''})`;
 }
 
+/**
+ * The owner switches auto-renew or adds credits while a sweep steps the same community (the only one
+ * due). Either may go first, so the outcome is one of: the owner's change then the step, the step then
+ * the change, or (auto-renew only) the change landing between the sweep's read and its write, which
+ * makes the sweep leave the community for the next one. The real record says which; the model takes
+ * that one and checks everything else against it.
+ */
+class RaceSweep extends OnCommunity {
+  constructor(
+    user: number,
+    index: number,
+    readonly action: 'on' | 'off' | 'credits',
+    readonly late: number,
+  ) {
+    super(user, index);
+  }
+  at = (c: CommunityModel) => (c.nextBillingAt as number) + this.late;
+  override check = (m: Readonly<Model>) => {
+    if (this.user >= m.users.length || ofUser(m, this.user).length === 0) return false;
+    const c = pick(ofUser(m, this.user), this.index);
+    if (c.deleted || c.state === 'expired') return false;
+    const at = Math.max(m.now, this.at(c));
+    // The only community due, for one step.
+    return billing(m).every((o) =>
+      o === c ? o.state !== 'active' || (o.nextBillingAt as number) + PERIOD > at : (o.nextBillingAt as number) > at,
+    );
+  };
+  change(m: Model, c: CommunityModel): number {
+    if (this.action === 'credits') {
+      m.users[c.user].balance += PRICE;
+      return 200;
+    }
+    if (c.state === 'expired') return 422;
+    c.autoRenew = this.action === 'on';
+    return 200;
+  }
+  step(m: Model, c: CommunityModel): Step {
+    const step = expectedStep(c, c.autoRenew && m.users[c.user].balance >= PRICE);
+    applyStep(m, c, step);
+    return step;
+  }
+  override async run(m: Model) {
+    const c = this.target(m);
+    setClock(m, this.at(c));
+    const u = m.users[c.user];
+    const [report, answer] = await Promise.all([
+      renewDueCommunities(),
+      this.action === 'credits'
+        ? grantCredits({ userId: u.userId, grantId: uuidv7(), amount: PRICE, source: 'test' }).then(() => 200)
+        : api
+            .call('POST', `${BASE}/communities/${c.id}/auto-renew`, {
+              key: u.key,
+              body: { auto_renew: this.action === 'on' },
+            })
+            .then((r) => r.status),
+    ]);
+    const candidates: { name: string; model: Model; status: number; step: Step | 'skipped' }[] = [];
+    counting = false;
+    {
+      const model = structuredClone(m);
+      const mc = model.communities.find((x) => x.id === c.id) as CommunityModel;
+      const status = this.change(model, mc);
+      candidates.push({ name: 'change then step', model, status, step: this.step(model, mc) });
+    }
+    {
+      const model = structuredClone(m);
+      const mc = model.communities.find((x) => x.id === c.id) as CommunityModel;
+      const step = this.step(model, mc);
+      candidates.push({ name: 'step then change', model, status: this.change(model, mc), step });
+    }
+    if (this.action !== 'credits') {
+      const model = structuredClone(m);
+      const mc = model.communities.find((x) => x.id === c.id) as CommunityModel;
+      candidates.push({
+        name: 'change between read and write',
+        model,
+        status: this.change(model, mc),
+        step: 'skipped',
+      });
+    }
+    counting = true;
+    const record = await getCommunity(u.userId, c.id, true);
+    const seen = {
+      status: answer,
+      billingState: record?.billingState,
+      periodIndex: record?.periodIndex,
+      autoRenew: record?.autoRenew,
+      suspendedAt: record?.suspendedAt,
+    };
+    const fits = candidates.filter((k) => {
+      const mc = k.model.communities.find((x) => x.id === c.id) as CommunityModel;
+      return isDeepStrictEqual(seen, {
+        status: k.status,
+        billingState: mc.state,
+        periodIndex: mc.period,
+        autoRenew: mc.autoRenew,
+        suspendedAt: mc.suspendedAt === null ? null : iso(mc.suspendedAt),
+      });
+    });
+    expect(
+      fits.length,
+      `${JSON.stringify(seen)} is one of ${candidates.map((k) => k.name).join(', ')}`,
+    ).toBeGreaterThan(0);
+    const chosen = fits[0];
+    count(`race ${this.action}: ${chosen.name} (${chosen.step})`);
+    m.users = chosen.model.users;
+    m.communities = chosen.model.communities;
+    const steps = { renewed: 0, suspended: 0, expired: 0, still_suspended: 0, skipped: 0 };
+    steps[chosen.step] += 1;
+    expect({ ...report, at: undefined }).toEqual({ at: undefined, due: 1, failed: 0, ...steps });
+    await checkAll(m);
+  }
+  override toString = () => `RaceSweep(u${this.user}#${this.index}, ${this.action}, ${this.late / HOUR}h late)`;
+}
+
 // ---- the property ----------------------------------------------------------------------------------
 
 const user = fc.integer({ min: 0, max: 1 });
@@ -682,6 +799,9 @@ const commands = fc.commands(
     fc
       .tuple(user, index, fc.constantFrom(MINUTE, 2 * DAY, 40 * DAY), fc.boolean())
       .map(([u, i, late, twice]) => new RenewOne(u, i, late, twice)),
+    fc
+      .tuple(user, index, fc.constantFrom<'on' | 'off' | 'credits'>('on', 'off', 'credits'), fc.constantFrom(0, MINUTE))
+      .map(([u, i, action, late]) => new RaceSweep(u, i, action, late)),
   ],
   { maxCommands: MAX_COMMANDS, size: 'medium' },
 );
