@@ -1,11 +1,12 @@
 /**
  * A model-based test of a community's billing lifecycle: fast-check drives one or two accounts, each with
  * a few communities, through random sequences of provisioning, credits added, auto-renew switched off and
- * on, activation, a type changed, deletion, time passing, renewal sweeps (one, or two at once) and one
- * community's renewal (once, or twice at once from the same read). A plain model predicts every answer,
- * each community as GET and the stored record show it (state, period, next billing time, suspendedAt,
- * resumedAt), the balance, every charge in the ledger and in the credit usage, each sweep's report and the
- * community.renewed|suspended|expired events on the bus.
+ * on, activation, messages, a type changed, deletion, time passing, renewal sweeps (one, or two at once),
+ * one community's renewal (once, or twice at once from the same read) and a sweep racing the owner's
+ * auto-renew switch or credits. A plain model predicts every answer, each community as GET, the status
+ * endpoint and the stored record show it (state, period, next billing time, suspendedAt, resumedAt), the
+ * balance, every charge in the ledger and in the credit usage, each sweep's report, the
+ * community.renewed|suspended|expired events on the bus and the webhooks sent for them.
  *
  * A sweep's workers run at once, so when an account cannot pay for every community due, which of them is
  * paid is not fixed: the model checks that as many as the balance pays for were paid, from those due with
@@ -13,7 +14,8 @@
  *
  * A sweep reaches every community of the table, so this file has a table of its own, and each run lives
  * in an era of its own, earlier than the previous run's: what an earlier run left is never due in a later
- * one. COMMUNITY_MODEL_RUNS and COMMUNITY_MODEL_SEED widen and reproduce a run.
+ * one. COMMUNITY_MODEL_RUNS, COMMUNITY_MODEL_SEED and COMMUNITY_MODEL_STATS=1 widen, reproduce and
+ * inspect a run.
  */
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
@@ -624,6 +626,8 @@ class RenewOne extends OnCommunity {
     index: number,
     readonly late: number,
     readonly twice: boolean,
+    /** The owner first adds what the balance lacks for this renewal (a suspended community paid again). */
+    readonly topUp: boolean,
   ) {
     super(user, index);
   }
@@ -638,6 +642,10 @@ class RenewOne extends OnCommunity {
     const c = this.target(m);
     setClock(m, (c.nextBillingAt as number) + this.late);
     const u = m.users[c.user];
+    if (this.topUp && u.balance < PRICE) {
+      await grantCredits({ userId: u.userId, grantId: uuidv7(), amount: PRICE - u.balance, source: 'test' });
+      u.balance = PRICE;
+    }
     const step = expectedStep(c, c.autoRenew && u.balance >= PRICE);
     let outcomes: string[];
     if (this.twice) {
@@ -654,7 +662,16 @@ class RenewOne extends OnCommunity {
     await checkAll(m);
   }
   override toString = () =>
-    `RenewOne(u${this.user}#${this.index}, ${this.late / HOUR}h late${this.twice ? ', twice at once' : ''})`;
+    `RenewOne(u${this.user}#${this.index}, ${this.late / HOUR}h late${this.twice ? ', twice at once' : ''}${this.topUp ? ', topped up' : ''})`;
+}
+
+/** A suspended community's owner pays what was missing, and its renewal runs: it is paid again. */
+class Resume extends RenewOne {
+  suspended = (m: Readonly<Model>) => live(m).filter((c) => c.user === this.user && c.state === 'suspended');
+  override check = (m: Readonly<Model>) => this.suspended(m).length > 0;
+  override target = (m: Model) => pick(this.suspended(m), this.index);
+  override toString = () =>
+    `Resume(u${this.user}, suspended #${this.index}, ${this.late / HOUR}h late${this.twice ? ', twice at once' : ''})`;
 }
 
 /**
@@ -783,6 +800,7 @@ const commands = fc.commands(
     fc.tuple(user, type).map(([u, t]) => new Provision(u, t)),
     fc.tuple(user, fc.constantFrom(100, 400, 500, 1000)).map(([u, a]) => new AddCredits(u, a)),
     fc.tuple(user, fc.constantFrom(500, 1000)).map(([u, a]) => new AddCredits(u, a)),
+    fc.tuple(user, fc.constantFrom(1000, 1500)).map(([u, a]) => new AddCredits(u, a)),
     fc.tuple(user, index, fc.boolean()).map(([u, i, on]) => new AutoRenew(u, i, on)),
     fc.tuple(user, index).map(([u, i]) => new AutoRenew(u, i, false)),
     fc.tuple(user, index).map(([u, i]) => new Activate(u, i)),
@@ -797,8 +815,14 @@ const commands = fc.commands(
       .tuple(fc.boolean(), fc.boolean(), fc.constantFrom(MINUTE, DAY, 10 * DAY, 35 * DAY))
       .map(([twice, jump, late]) => new Sweep(twice, jump, late)),
     fc
-      .tuple(user, index, fc.constantFrom(MINUTE, 2 * DAY, 40 * DAY), fc.boolean())
-      .map(([u, i, late, twice]) => new RenewOne(u, i, late, twice)),
+      .tuple(user, index, fc.constantFrom(MINUTE, 2 * DAY, 40 * DAY), fc.boolean(), fc.boolean())
+      .map(([u, i, late, twice, topUp]) => new RenewOne(u, i, late, twice, topUp)),
+    // Weighted up: a community is suspended only late in a run, when most commands have been drawn already.
+    ...Array.from({ length: 3 }, () =>
+      fc
+        .tuple(user, index, fc.constantFrom(MINUTE, 2 * DAY), fc.boolean())
+        .map(([u, i, late, twice]) => new Resume(u, i, late, twice, true)),
+    ),
     fc
       .tuple(user, index, fc.constantFrom<'on' | 'off' | 'credits'>('on', 'off', 'credits'), fc.constantFrom(0, MINUTE))
       .map(([u, i, action, late]) => new RaceSweep(u, i, action, late)),
@@ -836,7 +860,7 @@ async function setup(
   return { model, real: { model } };
 }
 
-const RUNS = Number(process.env.COMMUNITY_MODEL_RUNS ?? 12);
+const RUNS = Number(process.env.COMMUNITY_MODEL_RUNS ?? 25);
 
 describe('community billing, against a model', () => {
   it('every state, charge, balance, usage and event is what the model predicts', async () => {
