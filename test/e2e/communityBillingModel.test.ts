@@ -29,6 +29,7 @@ import { uuidv7 } from '#shared/ids';
 import { startTestApi } from '#test/support/api';
 import { renewOnceDue } from '#test/support/communityRecord';
 import { useOwnTable } from '#test/support/ownTable';
+import { modelRuns } from '#test/support/modelRuns';
 import { WebhookReceiver } from '#test/support/webhookReceiver';
 
 await useOwnTable('community-billing');
@@ -128,9 +129,9 @@ function expectedStep(c: CommunityModel, paid: boolean): Step {
 }
 
 /** What the runs went through (COMMUNITY_MODEL_STATS=1 prints it). */
-const tally = new Map<string, number>();
+const runs = modelRuns('COMMUNITY_MODEL', 25);
 let counting = true;
-const count = (what: string) => counting && tally.set(what, (tally.get(what) ?? 0) + 1);
+const count = (what: string) => counting && runs.count(what);
 
 function applyStep(m: Model, c: CommunityModel, step: Step) {
   count(`${c.state} -> ${step}${c.autoRenew ? '' : ' (auto-renew off)'}`);
@@ -860,8 +861,6 @@ async function setup(
   return { model, real: { model } };
 }
 
-const RUNS = Number(process.env.COMMUNITY_MODEL_RUNS ?? 25);
-
 describe('community billing, against a model', () => {
   it('every state, charge, balance, usage and event is what the model predicts', async () => {
     await fc.assert(
@@ -876,17 +875,8 @@ describe('community billing, against a model', () => {
           for (const c of model.communities) count(`community ended ${c.deleted ? 'deleted' : c.state}`);
         },
       ),
-      {
-        numRuns: RUNS,
-        ...(process.env.COMMUNITY_MODEL_SEED ? { seed: Number(process.env.COMMUNITY_MODEL_SEED) } : {}),
-      },
+      runs.options,
     );
-    if (process.env.COMMUNITY_MODEL_STATS === '1')
-      process.stderr.write(
-        `${[...tally.entries()]
-          .sort()
-          .map(([k, n]) => `${String(n).padStart(5)}  ${k}`)
-          .join('\n')}\n`,
-      );
+    runs.printStats();
   }, 240_000);
 });

@@ -18,6 +18,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '#shared/adapters/clock';
 import { grantCredits } from '#shared/domain/credits/credits';
 import { type CallResult, startTestApi } from '#test/support/api';
+import { modelRuns } from '#test/support/modelRuns';
 
 // The clock moves only when a command lets a quote or the grant expire.
 const clock = new ManualClock(new Date());
@@ -684,8 +685,8 @@ const send = (real: Real, s: Spend) =>
   });
 
 /** MONEY_MODEL_STATS=1 prints how often each kind of request got each answer: what a run really exercised. */
-const tally = new Map<string, number>();
-const note = (name: string) => tally.set(name, (tally.get(name) ?? 0) + 1);
+const runs = modelRuns('MONEY_MODEL', 20);
+const note = runs.count;
 function count(s: Spend, res: CallResult, together: boolean): void {
   const kind = s.label.replace(/ \(key\)/, '').replace(/ (of|at) .*| \d+ credits| [0-9a-f]{6}$| \w+\d$/g, '');
   const { status, code, charged } = viewOf(res);
@@ -1544,8 +1545,6 @@ describe('a reservation released after the grant it took from has expired', () =
   });
 });
 
-const RUNS = Number(process.env.MONEY_MODEL_RUNS ?? 20);
-
 describe('money, against a model', () => {
   it('every answer, header, balance and ledger entry is what the model predicts', async () => {
     await fc.assert(
@@ -1559,14 +1558,8 @@ describe('money, against a model', () => {
           await checkLedger(state.model, state.real);
         },
       ),
-      { numRuns: RUNS, ...(process.env.MONEY_MODEL_SEED ? { seed: Number(process.env.MONEY_MODEL_SEED) } : {}) },
+      runs.options,
     );
-    if (process.env.MONEY_MODEL_STATS === '1')
-      process.stderr.write(
-        `${[...tally.entries()]
-          .sort()
-          .map(([k, n]) => `${String(n).padStart(5)}  ${k}`)
-          .join('\n')}\n`,
-      );
+    runs.printStats();
   }, 240_000);
 });
