@@ -82,9 +82,9 @@ export const redditModerationBench: BenchSuite = {
       const perShardQuiet = (quietRequests - 1) / (shards - 1);
       const perShardBusy = (busyReads - 1) / (shards - 1);
       const capacity = (perShard: number) =>
-        Math.floor((budget - 1 - POLL_RESERVE.schedule.requests) / perShard) * REDDIT_SUBREDDITS_PER_SHARD;
+        Math.floor((budget - 1 - POLL_RESERVE.schedule.reserve) / perShard) * REDDIT_SUBREDDITS_PER_SHARD;
       print(
-        `capacity inside ${budget} requests/min (reserve ${POLL_RESERVE.schedule.requests} for actions): ${capacity(perShardQuiet)} quiet subreddits (${perShardQuiet.toFixed(2)} reads per shard of ${REDDIT_SUBREDDITS_PER_SHARD}), ${capacity(perShardBusy)} at the busy rate (${perShardBusy.toFixed(2)} per shard)`,
+        `capacity inside ${budget} requests/min (reserve ${POLL_RESERVE.schedule.reserve} for actions): ${capacity(perShardQuiet)} quiet subreddits (${perShardQuiet.toFixed(2)} reads per shard of ${REDDIT_SUBREDDITS_PER_SHARD}), ${capacity(perShardBusy)} at the busy rate (${perShardBusy.toFixed(2)} per shard)`,
       );
 
       // POST /sync of one community with one new scam: the request polls, the queue delivers.

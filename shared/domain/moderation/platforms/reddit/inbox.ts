@@ -64,11 +64,7 @@ interface PrivateMessage {
  */
 export async function readRedditInbox(bot: RedditBot, cause: PollCause = 'schedule'): Promise<InboxReport> {
   const report: InboxReport = { read: 0, activated: 0, refused: 0 };
-  const unread = await bot.api.get(
-    '/message/unread',
-    { limit: '100' },
-    cause === 'sync' ? { reserve: POLL_RESERVE.sync.requests, keepShare: POLL_RESERVE.sync.share } : {},
-  );
+  const unread = await bot.api.get('/message/unread', { limit: '100' }, cause === 'sync' ? POLL_RESERVE.sync : {});
   if (!unread.ok) return { ...report, error: unread.error };
   const children = (unread.result as Partial<RedditListing> | null)?.data?.children ?? [];
   // Replies to the bot's comments and mentions carry nothing to act on: marked read with the messages, or

@@ -4,7 +4,7 @@
  * trouble): what was read is still moderated (the engine acts once per item), but the cursors stay,
  * so the next poll reads the rest.
  */
-import type { RedditApi } from '#shared/adapters/platforms/redditApi';
+import type { RedditApi, RedditCallOptions } from '#shared/adapters/platforms/redditApi';
 import type { CallOutcome } from '#shared/adapters/platforms/result';
 import type { PollCause } from '../platform';
 import {
@@ -35,9 +35,9 @@ export interface ListingRead {
  * window as Reddit sizes it: a fixed count would be half of a 100-request window but a twelfth of the
  * 600 requests Reddit reports for its 10-minute window.
  */
-export const POLL_RESERVE: Record<PollCause, { requests: number; share: number }> = {
-  schedule: { requests: 10, share: 0 },
-  sync: { requests: 10, share: 0.5 },
+export const POLL_RESERVE: Record<PollCause, Required<RedditCallOptions>> = {
+  schedule: { reserve: 10, keepShare: 0 },
+  sync: { reserve: 10, keepShare: 0.5 },
 };
 
 export async function readListing(
@@ -53,7 +53,7 @@ export async function readListing(
     const outcome = await api.get(
       LISTING_PATH[kind](names),
       { limit: String(PAGE_LIMIT), ...(after ? { after } : {}) },
-      { reserve: reserve.requests, keepShare: reserve.share },
+      reserve,
     );
     if (!outcome.ok) return { ...read, failure: outcome };
     read.pages += 1;
