@@ -34,5 +34,7 @@ export const communityStatus = (c: {
   c.billingState !== 'active' ? c.billingState : isActivated(c) ? 'connected' : 'pending_activation';
 
 /** Epoch ms a suspended community was last paid again (undefined: never suspended, or never paid since). */
-export const resumedMs = (c: { resumedAt?: string | null }): number | undefined =>
-  c.resumedAt ? Date.parse(c.resumedAt) : undefined;
+export function resumedMs(c: { resumedAt?: string | null }): number | undefined {
+  const ms = c.resumedAt ? Date.parse(c.resumedAt) : Number.NaN;
+  return Number.isFinite(ms) ? ms : undefined;
+}

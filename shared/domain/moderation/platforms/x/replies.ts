@@ -48,14 +48,14 @@ export function searchRequest(username: string, cursor: XPollCursor): XRequest {
  * account had before it was connected here. Of that page, `writtenSince` leaves out the unpaid days'.
  */
 export function resumedCursor(cursor: XPollCursor, resumedMs: number | undefined): XPollCursor {
-  if (resumedMs === undefined || !Number.isFinite(resumedMs) || !cursor.sinceId) return cursor;
+  if (resumedMs === undefined || !cursor.sinceId) return cursor;
   if (/^\d{1,19}$/.test(cursor.sinceId) && snowflakeMs(cursor.sinceId) >= resumedMs) return cursor;
   return { sinceId: snowflakeAt(resumedMs) };
 }
 
 /** A reply written since a suspended community was paid again at `resumedMs` (any reply when never suspended). */
 export const writtenSince = (postId: string, resumedMs: number | undefined): boolean =>
-  resumedMs === undefined || !Number.isFinite(resumedMs) || compareIds(postId, snowflakeAt(resumedMs)) >= 0;
+  resumedMs === undefined || compareIds(postId, snowflakeAt(resumedMs)) >= 0;
 
 /**
  * The cursor as recent search accepts it: a `since_id` written longer than SINCE_ID_MAX_AGE_MS ago
