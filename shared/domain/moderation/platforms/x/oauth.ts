@@ -23,7 +23,7 @@ import { markCommunityActivated } from '../../activation';
 import { withActivationToken } from '../../communityReads';
 import { bindModeratedPlace, releaseModeratedPlace } from '../binding';
 import { UNPAID_ACTIVATION } from '../../unpaidActivation';
-import { revokeStoredXGrant, revokeXGrant, sealXTokens, xCredentials } from './tokens';
+import { issuedPair, revokeStoredXGrant, revokeXGrant, sealXTokens, xCredentials } from './tokens';
 
 export const X_SCOPES = ['tweet.read', 'users.read', 'tweet.moderate.write', 'mute.write', 'offline.access'] as const;
 export const X_CALLBACK_PATH = '/integrations/moderation/x/callback';
@@ -172,7 +172,7 @@ export async function completeXAuthorization(
 
   const bound = await bind(community, account);
   if (!bound.ok) return page(bound.status, 'Not connected', bound.message);
-  const pair = { access_token: tokens.access_token, refresh_token: tokens.refresh_token ?? null };
+  const pair = issuedPair(tokens);
   const written = await writeGrant(community, {
     accountId: account.id,
     username: account.username,

@@ -45,6 +45,12 @@ export interface TokenPair {
   refresh_token: string | null;
 }
 
+/** The tokens X's token endpoint issued (no refresh token when offline.access was not granted). */
+export const issuedPair = (answer: XTokenAnswer): TokenPair => ({
+  access_token: answer.access_token,
+  refresh_token: answer.refresh_token ?? null,
+});
+
 const sealContext = (communityId: string) => `x-tokens:${communityId}`;
 
 export const sealXTokens = (communityId: string, pair: TokenPair): Promise<string> =>
@@ -174,7 +180,7 @@ async function refresh(client: XConfigured, communityId: string, account: XAccou
   if (!(await replaceXTokens(communityId, account.version, { sealed, expiresAt, updatedAt: now().toISOString() }))) {
     // A new authorization landed meanwhile: it is the newer grant. The tokens X just gave this refresh are
     // kept nowhere, so they are ended at X rather than left live (they belong to the grant this one replaced).
-    await revokeXGrant(client, { access_token: tokens.access_token, refresh_token: tokens.refresh_token ?? null });
+    await revokeXGrant(client, issuedPair(tokens));
     return sessionOf(communityId, await usableAccount(communityId));
   }
   return {
