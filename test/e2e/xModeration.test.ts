@@ -12,7 +12,7 @@ import { startTestApi } from '#test/support/api';
 import { useOwnTable } from '#test/support/ownTable';
 import { startXStandIn } from '#test/support/xStandIn';
 import { ddb, table } from '#shared/store/client';
-import { xOAuthStateKey, xTokensKey } from '#shared/store/keys';
+import { type Key as TableKey, xOAuthStateKey, xTokensKey } from '#shared/store/keys';
 import { getXAccount, getXCursor, putXCursor } from '#shared/store/xRepo';
 import { getPolledCommunity } from '#shared/store/pollingRepo';
 import { snowflakeAt } from '#shared/domain/moderation/platforms/x/replies';
@@ -22,7 +22,6 @@ import { pollXCommunity } from '#shared/domain/moderation/platforms/x/poll';
 import { xSession } from '#shared/domain/moderation/platforms/x/tokens';
 import { getCommunity } from '#shared/store/communitiesRepo';
 import { renewCommunity } from '#shared/domain/moderation/renewals';
-import { communityKey } from '#shared/store/keys';
 import { fanOutPolls } from '#shared/domain/moderation/pollFanOut';
 import { X_UNSUPPORTED } from '#shared/domain/moderation/platforms/x/actions';
 
@@ -116,17 +115,20 @@ const mute = (me: string, target: string) => ({
   path: `/2/users/${me}/muting`,
   body: { target_user_id: target },
 });
-/** Both sides of the community's access token expire: X refuses it, and the service knows to refresh it. */
-async function expireTokens(communityId: string) {
-  x.expireAccessTokens();
-  await ddb().send(
+/** Moves a stored item's `expiresAt` (a grant's tokens, an OAuth state) a second into the past. */
+const expireItem = (Key: TableKey) =>
+  ddb().send(
     new UpdateCommand({
       TableName: table(),
-      Key: xTokensKey(communityId),
+      Key,
       UpdateExpression: 'SET expiresAt = :past',
       ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
     }),
   );
+/** Both sides of the community's access token expire: X refuses it, and the service knows to refresh it. */
+async function expireTokens(communityId: string) {
+  x.expireAccessTokens();
+  await expireItem(xTokensKey(communityId));
 }
 const actions = () => x.actions().map((c) => ({ method: c.method, path: c.path, body: c.body ?? undefined }));
 
@@ -203,14 +205,7 @@ describe('connecting an X account', () => {
       x.authorize((await call('GET', `${BASE}/communities/${community.id}`, { key })).body.authorize_url, account.id),
     );
     const stateHash = createHash('sha256').update(stale.searchParams.get('state')!).digest('hex');
-    await ddb().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: xOAuthStateKey(stateHash),
-        UpdateExpression: 'SET expiresAt = :past',
-        ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
-      }),
-    );
+    await expireItem(xOAuthStateKey(stateHash));
     const expired = await call('GET', stale.toString());
     expect(expired.status).toBe(400);
     expect(expired.text).toContain('expired');
@@ -520,14 +515,7 @@ describe('the minute schedule', () => {
     const expired = await connected();
     const deleted = await connected();
     const setBilling = (c: { user: { id: string }; community: { id: string } }, billingState: string) =>
-      ddb().send(
-        new UpdateCommand({
-          TableName: table(),
-          Key: communityKey(c.user.id, c.community.id),
-          UpdateExpression: 'SET billingState = :b',
-          ExpressionAttributeValues: { ':b': billingState },
-        }),
-      );
+      setCommunityFields(c.user.id, c.community.id, { billingState });
     await setBilling(suspended, 'suspended');
     await setBilling(expired, 'expired');
     expect((await call('DELETE', `${BASE}/communities/${deleted.community.id}`, { key: deleted.key })).status).toBe(
