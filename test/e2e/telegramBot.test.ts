@@ -468,6 +468,29 @@ describe('the shared Telegram webhook', () => {
     ).toBe(404);
   });
 
+  it('undo of an action taken in a group the community has left since is refused, and lifts nothing in the new group', async () => {
+    const { key, community, chat } = await activatedGroup();
+    await post(say(chat, SPAMMER, 'Connect your wallet to claim').update);
+    await settle();
+    const [muted] = (await status(key, community.id)).audit_logs;
+    expect(muted.action).toBe('mute');
+    const moved = group();
+    telegram.setMemberStatus(moved.id, ADMIN.id, 'administrator');
+    await post(say(moved, ADMIN, `/activate ${community.activation_token}`).update);
+    await settle();
+    expect((await status(key, community.id)).platform.chat_id).toBe(String(moved.id));
+    telegram.reset();
+
+    const undo = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${muted.id}/undo`, { key });
+    expect(undo.status).toBe(422);
+    expect(undo.body.error).toMatchObject({
+      code: 'invalid_state',
+      message: `This action was taken in the Telegram group ${chat.id}, which this community no longer moderates.`,
+    });
+    // Lifting it in the new group would free the sender there from whatever that group gave them.
+    expect(telegram.calls).toEqual([]);
+  });
+
   it("a 429 with retry_after is retried after Telegram's wait; a refusal is recorded as failed with Telegram's error", async () => {
     const { key, community, chat } = await activatedGroup();
     telegram.failNext('deleteMessage', {

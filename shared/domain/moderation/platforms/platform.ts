@@ -6,6 +6,7 @@
  *
  * A piece a platform does not have is `null`, never left out: leaving a piece out does not compile.
  */
+import { UnprocessableError } from '#shared/domain/errors';
 import type { PlatformSetting } from '#shared/config/config';
 import type { PortOutcome } from '#shared/adapters/platforms/platformPort';
 import type { CommunityRecord } from '#shared/store/communitiesRepo';
@@ -170,3 +171,16 @@ export const definePlatform = <Target, Credentials>(
 export type CredentialsOf<P> = P extends { credentials: CredentialSpec<infer C> } ? C : never;
 
 export const blankToUndefined = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
+
+/**
+ * Refuses an undo whose decision acted in a place the community has left since (it was activated in
+ * another chat or subreddit): that place is no longer this community's, and may be another's, and the
+ * same lift in the place bound now would free someone there from what they were given there.
+ */
+export function refuseUndoElsewhere(actedIn: string | undefined, boundId: string, placeName: string): void {
+  if (actedIn !== undefined && actedIn !== boundId)
+    throw new UnprocessableError(
+      'invalid_state',
+      `This action was taken in ${placeName}, which this community no longer moderates.`,
+    );
+}

@@ -21,7 +21,7 @@ import {
 import { readRedditInbox } from './reddit/inbox';
 import { pollSubreddits } from './reddit/poll';
 import { sendRedditCall } from './reddit/send';
-import { definePlatform, type PollCause, type PollTarget, type UndoTarget } from './platform';
+import { definePlatform, refuseUndoElsewhere, type PollCause, type PollTarget, type UndoTarget } from './platform';
 
 async function pollBatch(targets: PollTarget[], cause: PollCause) {
   const bot = await redditBot();
@@ -53,11 +53,7 @@ const undoIn = (action: keyof typeof REDDIT_UNDO_CALLS) => (t: UndoTarget) => {
       'Only what the service did on Reddit itself can be undone there: this entry came in through the events endpoint.',
     );
   // A delivery planned before deliveries recorded their subreddit has no place: its community's own, then as now.
-  if (t.decision.place !== undefined && t.decision.place !== t.record.boundId)
-    throw new UnprocessableError(
-      'invalid_state',
-      `This action was taken in r/${t.decision.place}, which this community no longer moderates.`,
-    );
+  refuseUndoElsewhere(t.decision.place, t.record.boundId, `r/${t.decision.place}`);
   return REDDIT_UNDO_CALLS[action](t.record.boundId, t.communityId, t.userId, t.eventId);
 };
 
