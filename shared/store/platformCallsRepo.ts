@@ -33,6 +33,11 @@ export interface PlannedCall {
    * (SendContext.endsAt) and does not send it at all once `from + seconds` has passed.
    */
   timed?: { seconds: number; from: string };
+  /**
+   * What a call takes back, on a platform whose block has no kind of its own (Crisp's): a mute's lift
+   * (its end, its undo) must leave a ban applied since in place, a ban's undo lifts it.
+   */
+  lifts?: 'mute' | 'ban';
 }
 
 export interface CallRecord {

@@ -447,6 +447,50 @@ describe('blocks: undo and the end of a mute', () => {
     expect(crisp.isBlocked(websiteId, banned)).toBe(true);
   });
 
+  it("a ban stays for good when the earlier mute's block lands after it: the mute's end lifts nothing", async () => {
+    const { websiteId } = await activatedWebsite();
+    const session = newSession();
+    // The mute's block waits out a limit while the visitor's next scam is banned (its block goes through first).
+    crisp.limitNext(/\/block$/, 420, 1);
+    await post(visitorSays(websiteId, session, SPAM).body);
+    for (let i = 0; i < 100 && !crisp.calls.some((c) => c.method === 'PATCH'); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    await post(visitorSays(websiteId, session, 'claim your airdrop now').body);
+    await settle();
+    expect(crisp.calls.filter((c) => c.method === 'PATCH')).toEqual([
+      block(websiteId, session, true),
+      block(websiteId, session, true),
+      block(websiteId, session, true),
+    ]);
+    crisp.reset();
+    await liftEndedCrispMutes(new Date(Date.now() + MUTE_SECONDS * 1000 + 60_000));
+    await settle();
+    expect(crisp.calls.filter((c) => c.path.includes(websiteId))).toEqual([]);
+    expect(crisp.isBlocked(websiteId, session)).toBe(true);
+  });
+
+  it('undoing a mute leaves a later ban of the conversation in place (refused, with the reason); undoing the ban lifts it', async () => {
+    const { key, community, websiteId } = await activatedWebsite();
+    const session = newSession();
+    await post(visitorSays(websiteId, session, SPAM).body);
+    await settle();
+    await post(visitorSays(websiteId, session, 'claim your airdrop now').body);
+    await settle();
+    const logs = (await status(key, community.id)).audit_logs;
+    const [ban, mute] = ['ban', 'mute'].map((a) => logs.find((l: { action: string }) => l.action === a));
+    crisp.reset();
+    const undoMute = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${mute.id}/undo`, { key });
+    expect(undoMute.status).toBe(200);
+    expect(undoMute.body).toMatchObject({ action: 'mute', delivery: 'failed' });
+    expect(undoMute.body.error).toContain('banned since');
+    expect(crisp.calls).toEqual([]);
+    expect(crisp.isBlocked(websiteId, session)).toBe(true);
+    const undoBan = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${ban.id}/undo`, { key });
+    expect(undoBan.body).toMatchObject({ action: 'ban', delivery: 'delivered' });
+    expect(crisp.calls).toEqual([block(websiteId, session, false)]);
+    expect(crisp.isBlocked(websiteId, session)).toBe(false);
+  });
+
   it('a mute whose hour was over before it could be applied is not applied: the message is still deleted, the conversation stays open', async () => {
     const { websiteId } = await activatedWebsite();
     const session = newSession();
