@@ -418,6 +418,23 @@ describe('blocks: undo and the end of a mute', () => {
     expect((await status(key, community.id)).audit_logs[1].undo).toMatchObject({ status: 'delivered', error: null });
   });
 
+  it('undo unblocks the conversation in the website where it was blocked, after the community moved to another website', async () => {
+    const { key, community, websiteId } = await activatedWebsite();
+    const session = newSession();
+    await post(visitorSays(websiteId, session, SPAM).body);
+    await settle();
+    const moved = newWebsite();
+    await post(operatorSays(moved, newSession(), `/activate ${community.activation_token}`));
+    await settle();
+    expect((await status(key, community.id)).platform.chat_id).toBe(moved);
+    crisp.reset();
+    const mute = (await status(key, community.id)).audit_logs.find((l: { action: string }) => l.action === 'mute');
+    const undo = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${mute.id}/undo`, { key });
+    expect(undo.body).toMatchObject({ action: 'mute', delivery: 'delivered' });
+    expect(crisp.calls).toEqual([block(websiteId, session, false)]);
+    expect(crisp.isBlocked(websiteId, session)).toBe(false);
+  });
+
   it('a mute ends MUTE_SECONDS after its block went through: the minute sweep unblocks it once; a ban is never lifted', async () => {
     const { websiteId } = await activatedWebsite();
     const muted = newSession();

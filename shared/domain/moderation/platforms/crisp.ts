@@ -19,7 +19,7 @@ import {
   crispUnblockCalls,
 } from '../crisp/crispCalls';
 import type { CrispMessageTarget } from '../crisp/hookEvents';
-import { blankToUndefined, definePlatform } from './platform';
+import { blankToUndefined, definePlatform, type UndoTarget } from './platform';
 
 export interface CrispCredentials {
   pluginId: string | undefined;
@@ -81,6 +81,16 @@ export const crispWelcome = (target: CrispMessageTarget, text: string): PlannedC
 export const crispAlert = (target: CrispMessageTarget | undefined, text: string): PlannedCall[] =>
   target ? [crispNote(target, text)] : [];
 
+/**
+ * The conversation an undo unblocks: the one the decision's own block named, as the community may
+ * have moved to another website since; an entry a bridge posted names a session of the bound website.
+ */
+function liftIn({ record, userId, decision }: UndoTarget, lifts: 'mute' | 'ban'): PlannedCall[] | undefined {
+  const blocked = decision?.calls.map(blockedConversation).find((c) => c !== undefined);
+  const conversation = blocked ?? (record.boundId ? { websiteId: record.boundId, sessionId: userId } : undefined);
+  return conversation ? crispUnblockCalls(conversation, lifts) : undefined;
+}
+
 export const crisp = definePlatform<CrispMessageTarget, CrispCredentials>({
   type: 'crisp',
   credentials: {
@@ -119,10 +129,8 @@ export const crisp = definePlatform<CrispMessageTarget, CrispCredentials>({
   undo: {
     delete: null,
     warn: null,
-    mute: ({ record, userId }) =>
-      record.boundId ? crispUnblockCalls({ websiteId: record.boundId, sessionId: userId }, 'mute') : undefined,
-    ban: ({ record, userId }) =>
-      record.boundId ? crispUnblockCalls({ websiteId: record.boundId, sessionId: userId }, 'ban') : undefined,
+    mute: (target) => liftIn(target, 'mute'),
+    ban: (target) => liftIn(target, 'ban'),
   },
   recordFields: { bound: 'boundId', alert: null },
   unsupported: [
