@@ -435,6 +435,37 @@ describe('blocks: undo and the end of a mute', () => {
     expect(crisp.isBlocked(websiteId, session)).toBe(false);
   });
 
+  it('a ban applied while enforcing is lifted by its undo after the community switched to observe; an observed one sends nothing', async () => {
+    const { key, community, websiteId } = await activatedWebsite();
+    const session = newSession();
+    await post(visitorSays(websiteId, session, SPAM).body);
+    await settle();
+    await post(visitorSays(websiteId, session, 'claim your airdrop now').body);
+    await settle();
+    await api.call('PUT', `${BASE}/communities/${community.id}/rules`, { key, body: { mode: 'observe' } });
+    const observed = newSession();
+    await post(visitorSays(websiteId, observed, SPAM).body);
+    await settle();
+    crisp.reset();
+    const logs = (await status(key, community.id)).audit_logs;
+    const ban = logs.find((l: { action: string }) => l.action === 'ban');
+    const undo = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${ban.id}/undo`, { key });
+    expect(undo.body).toMatchObject({ action: 'ban', delivery: 'delivered' });
+    expect(crisp.calls).toEqual([block(websiteId, session, false)]);
+    expect(crisp.isBlocked(websiteId, session)).toBe(false);
+    crisp.reset();
+    const observedMute = logs.find((l: { user_id: string }) => l.user_id === observed);
+    expect(observedMute).toMatchObject({ action: 'mute', delivery: { status: 'observe' } });
+    await api.call('PUT', `${BASE}/communities/${community.id}/rules`, { key, body: { mode: 'enforce' } });
+    const undoObserved = await api.call(
+      'POST',
+      `${BASE}/communities/${community.id}/audit-logs/${observedMute.id}/undo`,
+      { key },
+    );
+    expect(undoObserved.body).toMatchObject({ action: 'mute', delivery: 'observe' });
+    expect(crisp.calls).toEqual([]);
+  });
+
   it('a mute ends MUTE_SECONDS after its block went through: the minute sweep unblocks it once; a ban is never lifted', async () => {
     const { websiteId } = await activatedWebsite();
     const muted = newSession();

@@ -44,7 +44,9 @@ export async function undoAction(userId: string, communityId: string, auditId: s
       `This community is not bound on ${community.type}: there is nothing to undo the action in.`,
     );
   const deliveryId = undoDeliveryId(auditId);
-  const observe = (await getCommunityRules(communityId)).mode === 'observe';
+  // What was applied is taken back whatever the mode is now (a community that switched to observe since
+  // must still be able to lift a wrong ban); an action that was only observed applied nothing to take back.
+  const observe = decision ? decision.status === 'observe' : (await getCommunityRules(communityId)).mode === 'observe';
   const planned = await scheduleDeliveryNow(communityId, deliveryId, entry.event_id, calls, observe);
   if (!planned) throw new UnprocessableError('invalid_state', 'This action was already undone.');
   let status = observe ? 'observe' : 'pending';
