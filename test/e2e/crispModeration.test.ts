@@ -11,6 +11,9 @@ import { signCrispHookRequest, startCrispStandIn, type CrispCallRecord } from '#
 import { liftEndedCrispMutes } from '#shared/domain/moderation/crisp/muteEnds';
 import { MUTE_SECONDS } from '#shared/domain/moderation/platformActions';
 import { MAX_HOOK_SKEW_SECONDS } from '#shared/domain/moderation/crisp/hookSignature';
+import { crispDeleteMessage } from '#shared/domain/moderation/crisp/crispCalls';
+import { runDelivery, scheduleDelivery } from '#shared/domain/moderation/platformCallRunner';
+import { RetryLater } from '#shared/domain/moderation/platformMessages';
 
 const IDENTIFIER = 'crisp-plugin-identifier';
 const KEY = 'crisp-plugin-key';
@@ -599,6 +602,30 @@ describe('Crisp limits and credentials', () => {
       block(websiteId, session, true),
     ]);
     expect((await status(key, community.id)).audit_logs[0].delivery).toEqual({ status: 'delivered', error: null });
+  });
+
+  it("a wait longer than the queue can delay (Crisp's daily quota) is not cut short: back early, the delivery waits again without calling Crisp", async () => {
+    const { key, community, websiteId } = await activatedWebsite();
+    const userId = (await api.call('GET', '/users/me', { key })).body.id;
+    const session = newSession();
+    const deliveryId = `long-wait-${randomUUID()}`;
+    // Planned without the queue: the test is the queue, and brings the message back after its 15-minute maximum.
+    await scheduleDelivery({
+      communityId: community.id,
+      userId,
+      deliveryId,
+      purpose: 'delete',
+      calls: [crispDeleteMessage({ websiteId, sessionId: session, fingerprint: 42 })],
+      observe: false,
+      queue: false,
+    });
+    crisp.limitNext(/\/message\/\d+$/, 429, 6 * 60 * 60);
+    const first = await runDelivery(community.id, deliveryId).catch((err: unknown) => err);
+    expect(first).toBeInstanceOf(RetryLater);
+    const early = await runDelivery(community.id, deliveryId).catch((err: unknown) => err);
+    expect(early).toBeInstanceOf(RetryLater);
+    expect((early as RetryLater).seconds).toBeGreaterThan(6 * 60 * 60 - 60);
+    expect(crisp.calls).toEqual([remove(websiteId, session, 42)]);
   });
 
   it('a community deleted while its calls wait out a limit sends nothing more to Crisp', async () => {

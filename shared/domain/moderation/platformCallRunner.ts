@@ -16,6 +16,7 @@ import {
   listStalledDeliveries,
   moveStallTime,
   planDelivery,
+  postponeDelivery,
   recordCallOutcome,
   settleDelivery,
   type CallRecord,
@@ -138,6 +139,9 @@ export async function runDelivery(communityId: string, deliveryId: string): Prom
       return stop.status;
     }
   }
+  // Back before the platform's wait is over (a queue's delay is shorter): wait the rest, calling nothing.
+  const waitMs = delivery.waitUntil ? Date.parse(delivery.waitUntil) - now().getTime() : 0;
+  if (waitMs >= 1000) throw new RetryLater(Math.ceil(waitMs / 1000), 'the platform asked to wait until then');
   for (const [index, call] of delivery.calls.entries()) {
     if (delivery.outcomes[index]) continue;
     const sendAt = now();
@@ -167,7 +171,8 @@ export async function runDelivery(communityId: string, deliveryId: string): Prom
     if (!outcome.ok && isTransient(outcome)) {
       if (outcome.retryAfterSeconds !== undefined) {
         // Waiting on purpose: not stalled before the wait is over.
-        await moveStallTime(communityId, deliveryId, stallTimeAfter(Date.parse(at) + outcome.retryAfterSeconds * 1000));
+        const waitUntil = Date.parse(at) + outcome.retryAfterSeconds * 1000;
+        await postponeDelivery(communityId, deliveryId, new Date(waitUntil).toISOString(), stallTimeAfter(waitUntil));
         throw new RetryLater(outcome.retryAfterSeconds, outcome.error);
       }
       if ((await countAttempt(communityId, deliveryId, at)) >= MAX_TRANSIENT_ATTEMPTS) {
