@@ -469,6 +469,25 @@ describe('blocks: undo and the end of a mute', () => {
     expect(crisp.calls).toEqual([]);
   });
 
+  it('a ban made on Crisp is lifted on Crisp by its undo after the community changed type', async () => {
+    const { key, community, websiteId } = await activatedWebsite();
+    const session = newSession();
+    await post(visitorSays(websiteId, session, SPAM).body);
+    await settle();
+    await post(visitorSays(websiteId, session, 'claim your airdrop now').body);
+    await settle();
+    const ban = (await status(key, community.id)).audit_logs.find((l: { action: string }) => l.action === 'ban');
+    expect(
+      (await api.call('PUT', `${BASE}/communities/${community.id}`, { key, body: { type: 'telegram' } })).status,
+    ).toBe(200);
+    crisp.reset();
+    const undo = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${ban.id}/undo`, { key });
+    expect(undo.status).toBe(200);
+    expect(undo.body).toMatchObject({ action: 'ban', delivery: 'delivered' });
+    expect(crisp.calls).toEqual([block(websiteId, session, false)]);
+    expect(crisp.isBlocked(websiteId, session)).toBe(false);
+  });
+
   it('a mute ends MUTE_SECONDS after its block went through: the minute sweep unblocks it once; a ban is never lifted', async () => {
     const { websiteId } = await activatedWebsite();
     const muted = newSession();

@@ -23,14 +23,15 @@ export async function undoAction(userId: string, communityId: string, auditId: s
   const entry = await findAuditEntry(communityId, auditId);
   if (!entry) throw new NotFoundError('Audit entry');
   const action = entry.action;
-  const undoes: Record<string, ((target: UndoTarget) => PlannedCall[] | undefined) | null> =
-    PLATFORMS[community.type].undo;
-  const lift = Object.hasOwn(undoes, action) ? undoes[action] : null;
-  if (!lift) throw new UnprocessableError('invalid_state', `A ${action} cannot be undone on ${community.type}.`);
   const [record, decision] = await Promise.all([
     getPlatformRecord(communityId),
     getDelivery(communityId, decisionDeliveryId(entry.event_id)),
   ]);
+  // Lifted where it was applied: a community whose type changed since still takes back what it did there.
+  const platform = decision?.calls[0]?.platform ?? community.type;
+  const undoes: Record<string, ((target: UndoTarget) => PlannedCall[] | undefined) | null> = PLATFORMS[platform].undo;
+  const lift = Object.hasOwn(undoes, action) ? undoes[action] : null;
+  if (!lift) throw new UnprocessableError('invalid_state', `A ${action} cannot be undone on ${platform}.`);
   // Its own calls still to go out (waiting on a rate limit) would apply the action again after the undo.
   if (decision?.status === 'pending')
     throw new UnprocessableError(
@@ -41,7 +42,7 @@ export async function undoAction(userId: string, communityId: string, auditId: s
   if (!calls?.length)
     throw new UnprocessableError(
       'invalid_state',
-      `This community is not bound on ${community.type}: there is nothing to undo the action in.`,
+      `This community is not bound on ${platform}: there is nothing to undo the action in.`,
     );
   const deliveryId = undoDeliveryId(auditId);
   // What was applied is taken back whatever the mode is now (a community that switched to observe since
