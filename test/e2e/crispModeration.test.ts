@@ -247,6 +247,29 @@ describe('binding a website', () => {
   });
 });
 
+describe('one community, several websites', () => {
+  it('its token sent in three websites at once leaves it bound to one: the others are free and not moderated', async () => {
+    const { key, community } = await newCommunity();
+    const websites = [newWebsite(), newWebsite(), newWebsite()];
+    await Promise.all(
+      websites.map((w) => post(operatorSays(w, newSession(), `/activate ${community.activation_token}`))),
+    );
+    await settle();
+    const bound = (await status(key, community.id)).platform.chat_id;
+    expect(websites).toContain(bound);
+    crisp.reset();
+    for (const w of websites) await post(visitorSays(w, newSession(), SPAM).body);
+    await settle();
+    for (const w of websites) expect([w, crisp.calls.some((c) => c.path.includes(w))]).toEqual([w, w === bound]);
+    // The others are free: another community takes one.
+    const other = await newCommunity();
+    const free = websites.find((w) => w !== bound) as string;
+    await post(operatorSays(free, newSession(), `/activate ${other.community.activation_token}`));
+    await settle();
+    expect((await status(other.key, other.community.id)).status).toBe('connected');
+  });
+});
+
 describe('a community that stops being a Crisp community', () => {
   it('lets go of its website: bound again on its new platform it sends nothing to Crisp, and the website is free', async () => {
     const { key, community, websiteId } = await activatedWebsite();
