@@ -511,6 +511,25 @@ describe('blocks: undo and the end of a mute', () => {
     expect(crisp.isBlocked(websiteId, session)).toBe(false);
   });
 
+  it('an undo Crisp cannot take at once (a 503) answers pending, not a 500, and is made again through the queue', async () => {
+    const { key, community, websiteId } = await activatedWebsite();
+    const session = newSession();
+    await post(visitorSays(websiteId, session, SPAM).body);
+    await settle();
+    crisp.reset();
+    const mute = (await status(key, community.id)).audit_logs.find((l: { action: string }) => l.action === 'mute');
+    crisp.failNext(/\/block$/);
+    const undo = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${mute.id}/undo`, { key });
+    expect(undo.status).toBe(200);
+    expect(undo.body).toMatchObject({ action: 'mute', delivery: 'pending', error: null });
+    await settle();
+    expect(crisp.calls).toEqual([block(websiteId, session, false), block(websiteId, session, false)]);
+    expect(crisp.isBlocked(websiteId, session)).toBe(false);
+    expect(
+      (await status(key, community.id)).audit_logs.find((l: { id: string }) => l.id === mute.id).undo,
+    ).toMatchObject({ status: 'delivered' });
+  });
+
   it('a mute ends MUTE_SECONDS after its block went through: the minute sweep unblocks it once; a ban is never lifted', async () => {
     const { websiteId } = await activatedWebsite();
     const muted = newSession();

@@ -27,7 +27,7 @@ import { EVERYTHING_DUE } from '#shared/store/keys';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import { communityStatus } from './communityTypes';
-import { RetryLater, sendPlatformMessages } from './platformMessages';
+import { PlatformUnavailable, RetryLater, sendPlatformMessages } from './platformMessages';
 
 const NOT_SENT = 'before these calls were made: the rest were not sent.';
 const COMMUNITY_DELETED = `The community was deleted ${NOT_SENT}`;
@@ -180,7 +180,7 @@ export async function runDelivery(communityId: string, deliveryId: string): Prom
         await settleDelivery(communityId, deliveryId, 'failed', outcome.error, at);
         return 'failed';
       }
-      throw new Error(outcome.error);
+      throw new PlatformUnavailable(outcome.error);
     }
     const record: CallRecord = outcome.ok
       ? {

@@ -16,7 +16,7 @@ import type { UndoTarget } from './platforms/platform';
 import { requireCommunity } from './communityReads';
 import { decisionDeliveryId, runDelivery, scheduleDelivery, undoDeliveryId } from './platformCallRunner';
 import { PLATFORMS } from './platforms/registry';
-import { RetryLater, sendPlatformMessages } from './platformMessages';
+import { PlatformUnavailable, RetryLater, sendPlatformMessages } from './platformMessages';
 
 export async function undoAction(userId: string, communityId: string, auditId: string) {
   const community = await requireCommunity(userId, communityId);
@@ -55,10 +55,11 @@ export async function undoAction(userId: string, communityId: string, auditId: s
     try {
       status = (await runDelivery(communityId, deliveryId)) ?? 'pending';
     } catch (err) {
-      if (!(err instanceof RetryLater)) throw err;
+      // The platform asked to wait, or failed for now: the queue makes the undo again, and it answers pending.
+      if (!(err instanceof RetryLater) && !(err instanceof PlatformUnavailable)) throw err;
       await sendPlatformMessages(
         [{ kind: 'moderation.deliver', community_id: communityId, delivery_id: deliveryId }],
-        err.seconds,
+        err instanceof RetryLater ? err.seconds : PlatformUnavailable.retrySeconds,
       );
     }
   }
