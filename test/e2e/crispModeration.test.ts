@@ -14,6 +14,7 @@ import { MAX_HOOK_SKEW_SECONDS } from '#shared/domain/moderation/crisp/hookSigna
 import { crispDeleteMessage } from '#shared/domain/moderation/crisp/crispCalls';
 import { runDelivery, scheduleDelivery } from '#shared/domain/moderation/platformCallRunner';
 import { RetryLater } from '#shared/domain/moderation/platformMessages';
+import { MAX_TRANSIENT_ATTEMPTS } from '#shared/domain/moderation/platformCallRunner';
 
 const IDENTIFIER = 'crisp-plugin-identifier';
 const KEY = 'crisp-plugin-key';
@@ -730,5 +731,20 @@ describe('Crisp limits and credentials', () => {
     } finally {
       process.env.CRISP_HOOK_SECRET = SECRET;
     }
+  });
+
+  it("a mute's end is never given up: Crisp failing for longer than the queue's retries is waited out until the unblock goes through", async () => {
+    const { websiteId } = await activatedWebsite();
+    const session = newSession();
+    await post(visitorSays(websiteId, session, SPAM).body);
+    await settle();
+    crisp.reset();
+    for (let i = 0; i < MAX_TRANSIENT_ATTEMPTS; i++) crisp.failNext(new RegExp(`${session}/block$`));
+    await liftEndedCrispMutes(new Date(Date.now() + MUTE_SECONDS * 1000 + 60_000));
+    await settle();
+    expect(crisp.calls.filter((c) => c.path.includes(session))).toEqual(
+      Array(MAX_TRANSIENT_ATTEMPTS + 1).fill(block(websiteId, session, false)),
+    );
+    expect(crisp.isBlocked(websiteId, session)).toBe(false);
   });
 });

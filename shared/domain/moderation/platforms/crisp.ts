@@ -8,7 +8,7 @@
  */
 import { now } from '#shared/adapters/ports';
 import { CrispApi, type CrispMethod } from '#shared/adapters/platforms/crispApi';
-import type { CallOutcome } from '#shared/adapters/platforms/result';
+import { isTransient, type CallOutcome } from '#shared/adapters/platforms/result';
 import type { PlannedCall } from '#shared/store/platformCallsRepo';
 import { crispConversationBanned, dropCrispMute, putCrispBan, putCrispMute } from '#shared/store/crispMutesRepo';
 import {
@@ -32,6 +32,9 @@ export interface CrispCredentials {
 }
 
 export const CRISP_DEFAULT_BASE = 'https://api.crisp.chat/v1';
+
+/** How soon an unblock that met Crisp's own trouble (not a limit, which names its wait) is tried again. */
+export const LIFT_RETRY_SECONDS = 5;
 
 /**
  * After a block went through: a mute's end goes into the due index, a ban is kept so that no mute
@@ -115,6 +118,10 @@ export const crisp = definePlatform<CrispMessageTarget, CrispCredentials>({
       call.body,
     );
     if (outcome.ok) await recordBlock(call, communityId, endsAt);
+    // A lift given up would leave the visitor blocked for good (Crisp's block has no end of its own): a
+    // passing failure (Crisp's 5xx, the network) is waited out like a limit, however often it recurs.
+    if (!outcome.ok && call.lifts && isTransient(outcome) && outcome.retryAfterSeconds === undefined)
+      return { ...outcome, retryAfterSeconds: LIFT_RETRY_SECONDS };
     return outcome;
   },
   ingest: { kind: 'webhook', path: '/integrations/moderation/crisp' },
