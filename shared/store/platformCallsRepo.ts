@@ -33,6 +33,11 @@ export interface PlannedCall {
    * (SendContext.endsAt) and does not send it at all once `from + seconds` has passed.
    */
   timed?: { seconds: number; from: string };
+  /**
+   * What a call takes back, on a platform whose block has no kind of its own (Crisp's): a mute's lift
+   * (its end, its undo) must leave a ban applied since in place, a ban's undo lifts it.
+   */
+  lifts?: 'mute' | 'ban';
 }
 
 export interface CallRecord {
@@ -70,6 +75,11 @@ export interface Delivery {
   status: DeliveryStatus;
   error: string | null;
   attempts: number;
+  /**
+   * Not before this: the wait a platform asked for (a 429's Retry-After). A queue's delay stops at 15
+   * minutes, so a longer wait (Crisp's daily quota) brings the delivery back early, to wait again.
+   */
+  waitUntil?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -216,6 +226,28 @@ export async function moveStallTime(
             names: { '#s': 'status' },
             values: { ':pending': 'pending', ...(seenKey === undefined ? {} : { ':seen': seenKey }) },
           },
+        }),
+      }),
+    ),
+  );
+}
+
+/** A pending delivery waits out a platform's limit until `waitUntil`; it counts as stalled only from `stalledAt`. */
+export async function postponeDelivery(
+  communityId: string,
+  deliveryId: string,
+  waitUntil: string,
+  stalledAt: string,
+): Promise<boolean> {
+  const key = moderationDeliveryDueIndexKey(communityId, deliveryId, stalledAt);
+  return writeIfCondition(() =>
+    ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: moderationDeliveryKey(communityId, deliveryId),
+        ...deliveries.update({
+          set: { gsi3pk: key.gsi3pk, gsi3sk: key.gsi3sk, waitUntil },
+          condition: { expression: '#s = :pending', names: { '#s': 'status' }, values: { ':pending': 'pending' } },
         }),
       }),
     ),

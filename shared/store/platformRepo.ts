@@ -18,6 +18,7 @@ import { queryDueShards } from './query';
 import type { TransactItem } from './transactions';
 import { setOrRemove } from './update';
 import { defineEntity, type IndexAttributes } from './entity';
+import type { PlaceField } from '#shared/domain/moderation/platforms/platform';
 
 export interface CommunityPointer {
   userId: string;
@@ -180,6 +181,29 @@ export async function updatePlatformRecord(
 ): Promise<void> {
   const { set, remove } = setOrRemove<PlatformRecord & IndexAttributes>(fields);
   await updatePlatform(communityId, { set: { entity: platformRecords.name, ...set }, remove });
+}
+
+/**
+ * Names `to` in a place field of the record only while the field still names `from` (undefined: none),
+ * so that of two bindings of one community at once exactly one replaces each place. False when another
+ * write changed the field first.
+ */
+export async function movePlatformPlace(
+  communityId: string,
+  field: PlaceField,
+  from: string | undefined,
+  to: string,
+): Promise<boolean> {
+  return writeIfCondition(() =>
+    updatePlatform(communityId, {
+      set: { entity: platformRecords.name, [field]: to },
+      condition: {
+        expression: from === undefined ? 'attribute_not_exists(#place)' : '#place = :from',
+        names: { '#place': field },
+        ...(from === undefined ? {} : { values: { ':from': from } }),
+      },
+    }),
+  );
 }
 
 /** Moves the audit-log cursor forward only (two overlapping syncs never move it back). */

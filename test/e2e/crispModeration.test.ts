@@ -11,6 +11,10 @@ import { signCrispHookRequest, startCrispStandIn, type CrispCallRecord } from '#
 import { liftEndedCrispMutes } from '#shared/domain/moderation/crisp/muteEnds';
 import { MUTE_SECONDS } from '#shared/domain/moderation/platformActions';
 import { MAX_HOOK_SKEW_SECONDS } from '#shared/domain/moderation/crisp/hookSignature';
+import { crispDeleteMessage } from '#shared/domain/moderation/crisp/crispCalls';
+import { runDelivery, scheduleDelivery } from '#shared/domain/moderation/platformCallRunner';
+import { RetryLater } from '#shared/domain/moderation/platformMessages';
+import { MAX_TRANSIENT_ATTEMPTS } from '#shared/domain/moderation/platformCallRunner';
 
 const IDENTIFIER = 'crisp-plugin-identifier';
 const KEY = 'crisp-plugin-key';
@@ -244,6 +248,29 @@ describe('binding a website', () => {
   });
 });
 
+describe('one community, several websites', () => {
+  it('its token sent in three websites at once leaves it bound to one: the others are free and not moderated', async () => {
+    const { key, community } = await newCommunity();
+    const websites = [newWebsite(), newWebsite(), newWebsite()];
+    await Promise.all(
+      websites.map((w) => post(operatorSays(w, newSession(), `/activate ${community.activation_token}`))),
+    );
+    await settle();
+    const bound = (await status(key, community.id)).platform.chat_id;
+    expect(websites).toContain(bound);
+    crisp.reset();
+    for (const w of websites) await post(visitorSays(w, newSession(), SPAM).body);
+    await settle();
+    for (const w of websites) expect([w, crisp.calls.some((c) => c.path.includes(w))]).toEqual([w, w === bound]);
+    // The others are free: another community takes one.
+    const other = await newCommunity();
+    const free = websites.find((w) => w !== bound) as string;
+    await post(operatorSays(free, newSession(), `/activate ${other.community.activation_token}`));
+    await settle();
+    expect((await status(other.key, other.community.id)).status).toBe('connected');
+  });
+});
+
 describe('a community that stops being a Crisp community', () => {
   it('lets go of its website: bound again on its new platform it sends nothing to Crisp, and the website is free', async () => {
     const { key, community, websiteId } = await activatedWebsite();
@@ -418,6 +445,92 @@ describe('blocks: undo and the end of a mute', () => {
     expect((await status(key, community.id)).audit_logs[1].undo).toMatchObject({ status: 'delivered', error: null });
   });
 
+  it('undo unblocks the conversation in the website where it was blocked, after the community moved to another website', async () => {
+    const { key, community, websiteId } = await activatedWebsite();
+    const session = newSession();
+    await post(visitorSays(websiteId, session, SPAM).body);
+    await settle();
+    const moved = newWebsite();
+    await post(operatorSays(moved, newSession(), `/activate ${community.activation_token}`));
+    await settle();
+    expect((await status(key, community.id)).platform.chat_id).toBe(moved);
+    crisp.reset();
+    const mute = (await status(key, community.id)).audit_logs.find((l: { action: string }) => l.action === 'mute');
+    const undo = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${mute.id}/undo`, { key });
+    expect(undo.body).toMatchObject({ action: 'mute', delivery: 'delivered' });
+    expect(crisp.calls).toEqual([block(websiteId, session, false)]);
+    expect(crisp.isBlocked(websiteId, session)).toBe(false);
+  });
+
+  it('a ban applied while enforcing is lifted by its undo after the community switched to observe; an observed one sends nothing', async () => {
+    const { key, community, websiteId } = await activatedWebsite();
+    const session = newSession();
+    await post(visitorSays(websiteId, session, SPAM).body);
+    await settle();
+    await post(visitorSays(websiteId, session, 'claim your airdrop now').body);
+    await settle();
+    await api.call('PUT', `${BASE}/communities/${community.id}/rules`, { key, body: { mode: 'observe' } });
+    const observed = newSession();
+    await post(visitorSays(websiteId, observed, SPAM).body);
+    await settle();
+    crisp.reset();
+    const logs = (await status(key, community.id)).audit_logs;
+    const ban = logs.find((l: { action: string }) => l.action === 'ban');
+    const undo = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${ban.id}/undo`, { key });
+    expect(undo.body).toMatchObject({ action: 'ban', delivery: 'delivered' });
+    expect(crisp.calls).toEqual([block(websiteId, session, false)]);
+    expect(crisp.isBlocked(websiteId, session)).toBe(false);
+    crisp.reset();
+    const observedMute = logs.find((l: { user_id: string }) => l.user_id === observed);
+    expect(observedMute).toMatchObject({ action: 'mute', delivery: { status: 'observe' } });
+    await api.call('PUT', `${BASE}/communities/${community.id}/rules`, { key, body: { mode: 'enforce' } });
+    const undoObserved = await api.call(
+      'POST',
+      `${BASE}/communities/${community.id}/audit-logs/${observedMute.id}/undo`,
+      { key },
+    );
+    expect(undoObserved.body).toMatchObject({ action: 'mute', delivery: 'observe' });
+    expect(crisp.calls).toEqual([]);
+  });
+
+  it('a ban made on Crisp is lifted on Crisp by its undo after the community changed type', async () => {
+    const { key, community, websiteId } = await activatedWebsite();
+    const session = newSession();
+    await post(visitorSays(websiteId, session, SPAM).body);
+    await settle();
+    await post(visitorSays(websiteId, session, 'claim your airdrop now').body);
+    await settle();
+    const ban = (await status(key, community.id)).audit_logs.find((l: { action: string }) => l.action === 'ban');
+    expect(
+      (await api.call('PUT', `${BASE}/communities/${community.id}`, { key, body: { type: 'telegram' } })).status,
+    ).toBe(200);
+    crisp.reset();
+    const undo = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${ban.id}/undo`, { key });
+    expect(undo.status).toBe(200);
+    expect(undo.body).toMatchObject({ action: 'ban', delivery: 'delivered' });
+    expect(crisp.calls).toEqual([block(websiteId, session, false)]);
+    expect(crisp.isBlocked(websiteId, session)).toBe(false);
+  });
+
+  it('an undo Crisp cannot take at once (a 503) answers pending, not a 500, and is made again through the queue', async () => {
+    const { key, community, websiteId } = await activatedWebsite();
+    const session = newSession();
+    await post(visitorSays(websiteId, session, SPAM).body);
+    await settle();
+    crisp.reset();
+    const mute = (await status(key, community.id)).audit_logs.find((l: { action: string }) => l.action === 'mute');
+    crisp.failNext(/\/block$/);
+    const undo = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${mute.id}/undo`, { key });
+    expect(undo.status).toBe(200);
+    expect(undo.body).toMatchObject({ action: 'mute', delivery: 'pending', error: null });
+    await settle();
+    expect(crisp.calls).toEqual([block(websiteId, session, false), block(websiteId, session, false)]);
+    expect(crisp.isBlocked(websiteId, session)).toBe(false);
+    expect(
+      (await status(key, community.id)).audit_logs.find((l: { id: string }) => l.id === mute.id).undo,
+    ).toMatchObject({ status: 'delivered' });
+  });
+
   it('a mute ends MUTE_SECONDS after its block went through: the minute sweep unblocks it once; a ban is never lifted', async () => {
     const { websiteId } = await activatedWebsite();
     const muted = newSession();
@@ -445,6 +558,50 @@ describe('blocks: undo and the end of a mute', () => {
     await settle();
     expect(ours(crisp.calls)).toEqual([block(websiteId, muted, false)]);
     expect(crisp.isBlocked(websiteId, banned)).toBe(true);
+  });
+
+  it("a ban stays for good when the earlier mute's block lands after it: the mute's end lifts nothing", async () => {
+    const { websiteId } = await activatedWebsite();
+    const session = newSession();
+    // The mute's block waits out a limit while the visitor's next scam is banned (its block goes through first).
+    crisp.limitNext(/\/block$/, 420, 1);
+    await post(visitorSays(websiteId, session, SPAM).body);
+    for (let i = 0; i < 100 && !crisp.calls.some((c) => c.method === 'PATCH'); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    await post(visitorSays(websiteId, session, 'claim your airdrop now').body);
+    await settle();
+    expect(crisp.calls.filter((c) => c.method === 'PATCH')).toEqual([
+      block(websiteId, session, true),
+      block(websiteId, session, true),
+      block(websiteId, session, true),
+    ]);
+    crisp.reset();
+    await liftEndedCrispMutes(new Date(Date.now() + MUTE_SECONDS * 1000 + 60_000));
+    await settle();
+    expect(crisp.calls.filter((c) => c.path.includes(websiteId))).toEqual([]);
+    expect(crisp.isBlocked(websiteId, session)).toBe(true);
+  });
+
+  it('undoing a mute leaves a later ban of the conversation in place (refused, with the reason); undoing the ban lifts it', async () => {
+    const { key, community, websiteId } = await activatedWebsite();
+    const session = newSession();
+    await post(visitorSays(websiteId, session, SPAM).body);
+    await settle();
+    await post(visitorSays(websiteId, session, 'claim your airdrop now').body);
+    await settle();
+    const logs = (await status(key, community.id)).audit_logs;
+    const [ban, mute] = ['ban', 'mute'].map((a) => logs.find((l: { action: string }) => l.action === a));
+    crisp.reset();
+    const undoMute = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${mute.id}/undo`, { key });
+    expect(undoMute.status).toBe(200);
+    expect(undoMute.body).toMatchObject({ action: 'mute', delivery: 'failed' });
+    expect(undoMute.body.error).toContain('banned since');
+    expect(crisp.calls).toEqual([]);
+    expect(crisp.isBlocked(websiteId, session)).toBe(true);
+    const undoBan = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${ban.id}/undo`, { key });
+    expect(undoBan.body).toMatchObject({ action: 'ban', delivery: 'delivered' });
+    expect(crisp.calls).toEqual([block(websiteId, session, false)]);
+    expect(crisp.isBlocked(websiteId, session)).toBe(false);
   });
 
   it('a mute whose hour was over before it could be applied is not applied: the message is still deleted, the conversation stays open', async () => {
@@ -509,6 +666,30 @@ describe('Crisp limits and credentials', () => {
     expect((await status(key, community.id)).audit_logs[0].delivery).toEqual({ status: 'delivered', error: null });
   });
 
+  it("a wait longer than the queue can delay (Crisp's daily quota) is not cut short: back early, the delivery waits again without calling Crisp", async () => {
+    const { key, community, websiteId } = await activatedWebsite();
+    const userId = (await api.call('GET', '/users/me', { key })).body.id;
+    const session = newSession();
+    const deliveryId = `long-wait-${randomUUID()}`;
+    // Planned without the queue: the test is the queue, and brings the message back after its 15-minute maximum.
+    await scheduleDelivery({
+      communityId: community.id,
+      userId,
+      deliveryId,
+      purpose: 'delete',
+      calls: [crispDeleteMessage({ websiteId, sessionId: session, fingerprint: 42 })],
+      observe: false,
+      queue: false,
+    });
+    crisp.limitNext(/\/message\/\d+$/, 429, 6 * 60 * 60);
+    const first = await runDelivery(community.id, deliveryId).catch((err: unknown) => err);
+    expect(first).toBeInstanceOf(RetryLater);
+    const early = await runDelivery(community.id, deliveryId).catch((err: unknown) => err);
+    expect(early).toBeInstanceOf(RetryLater);
+    expect((early as RetryLater).seconds).toBeGreaterThan(6 * 60 * 60 - 60);
+    expect(crisp.calls).toEqual([remove(websiteId, session, 42)]);
+  });
+
   it('a community deleted while its calls wait out a limit sends nothing more to Crisp', async () => {
     const { key, community, websiteId } = await activatedWebsite();
     const session = newSession();
@@ -550,5 +731,20 @@ describe('Crisp limits and credentials', () => {
     } finally {
       process.env.CRISP_HOOK_SECRET = SECRET;
     }
+  });
+
+  it("a mute's end is never given up: Crisp failing for longer than the queue's retries is waited out until the unblock goes through", async () => {
+    const { websiteId } = await activatedWebsite();
+    const session = newSession();
+    await post(visitorSays(websiteId, session, SPAM).body);
+    await settle();
+    crisp.reset();
+    for (let i = 0; i < MAX_TRANSIENT_ATTEMPTS; i++) crisp.failNext(new RegExp(`${session}/block$`));
+    await liftEndedCrispMutes(new Date(Date.now() + MUTE_SECONDS * 1000 + 60_000));
+    await settle();
+    expect(crisp.calls.filter((c) => c.path.includes(session))).toEqual(
+      Array(MAX_TRANSIENT_ATTEMPTS + 1).fill(block(websiteId, session, false)),
+    );
+    expect(crisp.isBlocked(websiteId, session)).toBe(false);
   });
 });

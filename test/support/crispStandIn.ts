@@ -16,7 +16,7 @@ export interface CrispCallRecord {
 
 interface ScriptedLimit {
   path: RegExp;
-  status: 429 | 420;
+  status: 429 | 420 | 503;
   retryAfter?: number;
 }
 
@@ -43,7 +43,7 @@ export async function startCrispStandIn(identifier: string, key: string) {
     if (limit >= 0) {
       const [{ status, retryAfter }] = limits.splice(limit, 1);
       return {
-        ...answer(status, 'rate_limited'),
+        ...answer(status, status === 503 ? 'service_unavailable' : 'rate_limited'),
         ...(retryAfter !== undefined ? { headers: { 'retry-after': String(retryAfter) } } : {}),
       };
     }
@@ -84,6 +84,8 @@ export async function startCrispStandIn(identifier: string, key: string) {
     isBlocked: (websiteId: string, sessionId: string) => blocked.has(`${websiteId}/${sessionId}`),
     /** The next call whose path matches answers `status` (with `Retry-After` when given). */
     limitNext: (path: RegExp, status: 429 | 420, retryAfter?: number) => limits.push({ path, status, retryAfter }),
+    /** The next call whose path matches answers 503 (Crisp's own trouble, worth another try later). */
+    failNext: (path: RegExp) => limits.push({ path, status: 503 }),
     reset: () => {
       calls.length = 0;
       limits.length = 0;

@@ -16,6 +16,7 @@ import {
   listStalledDeliveries,
   moveStallTime,
   planDelivery,
+  postponeDelivery,
   recordCallOutcome,
   settleDelivery,
   type CallRecord,
@@ -26,7 +27,7 @@ import { EVERYTHING_DUE } from '#shared/store/keys';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import { communityStatus } from './communityTypes';
-import { RetryLater, sendPlatformMessages } from './platformMessages';
+import { PlatformUnavailable, RetryLater, sendPlatformMessages } from './platformMessages';
 
 const NOT_SENT = 'before these calls were made: the rest were not sent.';
 const COMMUNITY_DELETED = `The community was deleted ${NOT_SENT}`;
@@ -138,6 +139,9 @@ export async function runDelivery(communityId: string, deliveryId: string): Prom
       return stop.status;
     }
   }
+  // Back before the platform's wait is over (a queue's delay is shorter): wait the rest, calling nothing.
+  const waitMs = delivery.waitUntil ? Date.parse(delivery.waitUntil) - now().getTime() : 0;
+  if (waitMs >= 1000) throw new RetryLater(Math.ceil(waitMs / 1000), 'the platform asked to wait until then');
   for (const [index, call] of delivery.calls.entries()) {
     if (delivery.outcomes[index]) continue;
     const sendAt = now();
@@ -167,7 +171,8 @@ export async function runDelivery(communityId: string, deliveryId: string): Prom
     if (!outcome.ok && isTransient(outcome)) {
       if (outcome.retryAfterSeconds !== undefined) {
         // Waiting on purpose: not stalled before the wait is over.
-        await moveStallTime(communityId, deliveryId, stallTimeAfter(Date.parse(at) + outcome.retryAfterSeconds * 1000));
+        const waitUntil = Date.parse(at) + outcome.retryAfterSeconds * 1000;
+        await postponeDelivery(communityId, deliveryId, new Date(waitUntil).toISOString(), stallTimeAfter(waitUntil));
         throw new RetryLater(outcome.retryAfterSeconds, outcome.error);
       }
       if ((await countAttempt(communityId, deliveryId, at)) >= MAX_TRANSIENT_ATTEMPTS) {
@@ -175,7 +180,7 @@ export async function runDelivery(communityId: string, deliveryId: string): Prom
         await settleDelivery(communityId, deliveryId, 'failed', outcome.error, at);
         return 'failed';
       }
-      throw new Error(outcome.error);
+      throw new PlatformUnavailable(outcome.error);
     }
     const record: CallRecord = outcome.ok
       ? {

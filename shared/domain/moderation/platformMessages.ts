@@ -27,3 +27,12 @@ export class RetryLater extends Error {
     super(`Retry in ${seconds}s: ${reason}`);
   }
 }
+
+/**
+ * The platform failed in a way worth another try (its own 5xx, the network): the queue's redelivery
+ * makes it, a few times (the runner counts them). A caller running a delivery itself hands it to the queue.
+ */
+export class PlatformUnavailable extends Error {
+  /** When the caller hands the delivery to the queue itself: soon, but not at once. */
+  static readonly retrySeconds = 5;
+}

@@ -16,21 +16,22 @@ import type { UndoTarget } from './platforms/platform';
 import { requireCommunity } from './communityReads';
 import { decisionDeliveryId, runDelivery, scheduleDelivery, undoDeliveryId } from './platformCallRunner';
 import { PLATFORMS } from './platforms/registry';
-import { RetryLater, sendPlatformMessages } from './platformMessages';
+import { PlatformUnavailable, RetryLater, sendPlatformMessages } from './platformMessages';
 
 export async function undoAction(userId: string, communityId: string, auditId: string) {
   const community = await requireCommunity(userId, communityId);
   const entry = await findAuditEntry(communityId, auditId);
   if (!entry) throw new NotFoundError('Audit entry');
   const action = entry.action;
-  const undoes: Record<string, ((target: UndoTarget) => PlannedCall[] | undefined) | null> =
-    PLATFORMS[community.type].undo;
-  const lift = Object.hasOwn(undoes, action) ? undoes[action] : null;
-  if (!lift) throw new UnprocessableError('invalid_state', `A ${action} cannot be undone on ${community.type}.`);
   const [record, decision] = await Promise.all([
     getPlatformRecord(communityId),
     getDelivery(communityId, decisionDeliveryId(entry.event_id)),
   ]);
+  // Lifted where it was applied: a community whose type changed since still takes back what it did there.
+  const platform = decision?.calls[0]?.platform ?? community.type;
+  const undoes: Record<string, ((target: UndoTarget) => PlannedCall[] | undefined) | null> = PLATFORMS[platform].undo;
+  const lift = Object.hasOwn(undoes, action) ? undoes[action] : null;
+  if (!lift) throw new UnprocessableError('invalid_state', `A ${action} cannot be undone on ${platform}.`);
   // Its own calls still to go out (waiting on a rate limit) would apply the action again after the undo.
   if (decision?.status === 'pending')
     throw new UnprocessableError(
@@ -41,10 +42,12 @@ export async function undoAction(userId: string, communityId: string, auditId: s
   if (!calls?.length)
     throw new UnprocessableError(
       'invalid_state',
-      `This community is not bound on ${community.type}: there is nothing to undo the action in.`,
+      `This community is not bound on ${platform}: there is nothing to undo the action in.`,
     );
   const deliveryId = undoDeliveryId(auditId);
-  const observe = (await getCommunityRules(communityId)).mode === 'observe';
+  // What was applied is taken back whatever the mode is now (a community that switched to observe since
+  // must still be able to lift a wrong ban); an action that was only observed applied nothing to take back.
+  const observe = decision ? decision.status === 'observe' : (await getCommunityRules(communityId)).mode === 'observe';
   const planned = await scheduleDeliveryNow(communityId, deliveryId, entry.event_id, calls, observe);
   if (!planned) throw new UnprocessableError('invalid_state', 'This action was already undone.');
   let status = observe ? 'observe' : 'pending';
@@ -52,10 +55,11 @@ export async function undoAction(userId: string, communityId: string, auditId: s
     try {
       status = (await runDelivery(communityId, deliveryId)) ?? 'pending';
     } catch (err) {
-      if (!(err instanceof RetryLater)) throw err;
+      // The platform asked to wait, or failed for now: the queue makes the undo again, and it answers pending.
+      if (!(err instanceof RetryLater) && !(err instanceof PlatformUnavailable)) throw err;
       await sendPlatformMessages(
         [{ kind: 'moderation.deliver', community_id: communityId, delivery_id: deliveryId }],
-        err.seconds,
+        err instanceof RetryLater ? err.seconds : PlatformUnavailable.retrySeconds,
       );
     }
   }

@@ -218,16 +218,18 @@ describe('Crisp decision calls', () => {
   });
 
   it('undo unblocks the conversation the audit entry names, in the bound website', () => {
-    const unblock = [{ platform: 'crisp', method: 'PATCH', route: `${conversation}/block`, body: { blocked: false } }];
-    expect(crispUnblockCalls(t)).toEqual(unblock);
+    const unblock = (lifts: 'mute' | 'ban') => [
+      { platform: 'crisp', method: 'PATCH', route: `${conversation}/block`, body: { blocked: false }, lifts },
+    ];
+    expect(crispUnblockCalls(t, 'ban')).toEqual(unblock('ban'));
     const target = {
       communityId: 'c',
       record: { boundId: 'web-1' },
       userId: 'session_abc',
       eventId: 'web-1:session_abc:42',
     };
-    expect(crisp.undo.mute!(target)).toEqual(unblock);
-    expect(crisp.undo.ban!(target)).toEqual(unblock);
+    expect(crisp.undo.mute!(target)).toEqual(unblock('mute'));
+    expect(crisp.undo.ban!(target)).toEqual(unblock('ban'));
     expect(crisp.undo.ban!({ ...target, record: {} })).toBeUndefined();
     expect(crisp.undo.delete).toBeNull();
     expect(crisp.undo.warn).toBeNull();

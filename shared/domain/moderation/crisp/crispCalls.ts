@@ -40,8 +40,14 @@ export const CRISP_DECISION_CALLS: Record<
   ban: (t) => [crispDeleteMessage(t), crispBlock(t, true)],
 };
 
-/** Undo lifts the conversation's block; a deleted message or a warning cannot be taken back. */
-export const crispUnblockCalls = (t: CrispTarget): PlannedCall[] => [crispBlock(t, false)];
+/**
+ * Undo and a mute's end lift the conversation's block; a deleted message or a warning cannot be taken
+ * back. The lift names the action it takes back: one of a mute is not sent once a ban blocks the
+ * conversation (platforms/crisp.ts).
+ */
+export const crispUnblockCalls = (t: CrispTarget, lifts: 'mute' | 'ban'): PlannedCall[] => [
+  { ...crispBlock(t, false), lifts },
+];
 
 /** The conversation a block call names (our own routes, built above). */
 export function blockedConversation(c: PlannedCall): CrispTarget | undefined {

@@ -15,7 +15,7 @@ export async function liftEndedCrispMutes(at = now()): Promise<{ lifted: number 
       communityId: mute.communityId,
       deliveryId: `crisp-mute-end:${mute.sessionId}:${mute.endsAt}`,
       purpose: 'mute_end',
-      calls: crispUnblockCalls({ websiteId: mute.websiteId, sessionId: mute.sessionId }),
+      calls: crispUnblockCalls({ websiteId: mute.websiteId, sessionId: mute.sessionId }, 'mute'),
       // A block that was applied is lifted whatever the mode is now.
       observe: false,
     });

@@ -8,6 +8,7 @@ import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRep
 import {
   bindExternal,
   getPlatformRecord,
+  movePlatformPlace,
   unbindExternal,
   updatePlatformRecord,
   type Binding,
@@ -18,13 +19,22 @@ import { PLATFORMS } from './registry';
 
 export type BindOutcome = 'bound' | 'taken';
 
+/** Bindings of one community racing each other; each lost move re-reads the place that won. */
+const MAX_PLACE_MOVES = 5;
+
 /** Makes `externalId` the community's moderated place; a place it was bound to before is freed. */
 export async function bindModeratedPlace(community: CommunityRecord, externalId: string): Promise<BindOutcome> {
   const field = PLATFORMS[community.type].recordFields.bound;
   if ((await claim(community, externalId, 'moderated')) === 'taken') return 'taken';
-  const previous = (await getPlatformRecord(community.id))[field];
-  if (previous && previous !== externalId) await unbindExternal(community.type, previous, community.id);
-  await updatePlatformRecord(community.id, { [field]: externalId });
+  // The record names one place, and whoever replaces a place frees it: of two bindings at once (the
+  // token sent in two places), the one replaced second frees the first, so no claim outlives its naming.
+  for (let attempt = 0; attempt < MAX_PLACE_MOVES; attempt++) {
+    const previous = (await getPlatformRecord(community.id))[field];
+    if (previous === externalId) break;
+    if (!(await movePlatformPlace(community.id, field, previous, externalId))) continue;
+    if (previous) await unbindExternal(community.type, previous, community.id);
+    break;
+  }
   // A polled platform's schedule reads the communities bound on it from this list.
   if (PLATFORMS[community.type].ingest.kind === 'poll')
     await addPolledCommunity(community.type, { userId: community.userId, communityId: community.id, externalId });

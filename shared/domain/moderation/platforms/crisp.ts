@@ -8,8 +8,9 @@
  */
 import { now } from '#shared/adapters/ports';
 import { CrispApi, type CrispMethod } from '#shared/adapters/platforms/crispApi';
+import { isTransient, type CallOutcome } from '#shared/adapters/platforms/result';
 import type { PlannedCall } from '#shared/store/platformCallsRepo';
-import { dropCrispMute, putCrispMute } from '#shared/store/crispMutesRepo';
+import { crispConversationBanned, dropCrispMute, putCrispBan, putCrispMute } from '#shared/store/crispMutesRepo';
 import {
   blockedConversation,
   CRISP_DECISION_CALLS,
@@ -18,7 +19,7 @@ import {
   crispUnblockCalls,
 } from '../crisp/crispCalls';
 import type { CrispMessageTarget } from '../crisp/hookEvents';
-import { blankToUndefined, definePlatform } from './platform';
+import { blankToUndefined, definePlatform, type UndoTarget } from './platform';
 
 export interface CrispCredentials {
   pluginId: string | undefined;
@@ -32,7 +33,14 @@ export interface CrispCredentials {
 
 export const CRISP_DEFAULT_BASE = 'https://api.crisp.chat/v1';
 
-/** After a block went through: a mute's end goes into the due index; a ban or an unblock leaves nothing to lift. */
+/** How soon an unblock that met Crisp's own trouble (not a limit, which names its wait) is tried again. */
+export const LIFT_RETRY_SECONDS = 5;
+
+/**
+ * After a block went through: a mute's end goes into the due index, a ban is kept so that no mute
+ * (one whose block landed after it) gets an end; an unblock leaves nothing to lift, but a mute's
+ * lift leaves a ban in place.
+ */
 async function recordBlock(
   call: PlannedCall,
   communityId: string | undefined,
@@ -40,18 +48,33 @@ async function recordBlock(
 ): Promise<void> {
   const place = blockedConversation(call);
   if (!place || !communityId) return;
-  if (call.body?.blocked === true && call.timed) {
-    // The runner resolves the end at send time; without it (a call sent outside a delivery) it is counted from now.
-    const end = endsAt ?? new Date(now().getTime() + call.timed.seconds * 1000);
-    await putCrispMute({
-      communityId,
-      websiteId: place.websiteId,
-      sessionId: place.sessionId,
-      endsAt: end.toISOString(),
-    });
+  const conversation = { communityId, websiteId: place.websiteId, sessionId: place.sessionId };
+  if (call.body?.blocked !== true) {
+    await dropCrispMute(communityId, place.sessionId, call.lifts === 'mute');
     return;
   }
-  await dropCrispMute(communityId, place.sessionId);
+  if (!call.timed) {
+    await putCrispBan({ ...conversation, bannedAt: now().toISOString() });
+    return;
+  }
+  // The runner resolves the end at send time; without it (a call sent outside a delivery) it is counted from now.
+  const end = endsAt ?? new Date(now().getTime() + call.timed.seconds * 1000);
+  await putCrispMute({ ...conversation, endsAt: end.toISOString() });
+}
+
+/**
+ * A mute's lift (its end, its undo) would also lift a ban applied since, as Crisp knows one block per
+ * conversation: refused, with the reason, instead of sent.
+ */
+async function banOutlivesMute(call: PlannedCall, communityId: string | undefined): Promise<CallOutcome | undefined> {
+  const place = blockedConversation(call);
+  if (call.lifts !== 'mute' || !place || !communityId) return undefined;
+  if (!(await crispConversationBanned(communityId, place.sessionId))) return undefined;
+  return {
+    ok: false,
+    status: 409,
+    error: `${call.method} ${call.route}: not sent, the conversation was banned since and stays blocked`,
+  };
 }
 
 /** A welcome in the visitor's conversation (crispHooks.ts schedules it on a join). */
@@ -60,6 +83,16 @@ export const crispWelcome = (target: CrispMessageTarget, text: string): PlannedC
 /** Alerts are private notes in the conversation they concern: Crisp has no alert place of its own. */
 export const crispAlert = (target: CrispMessageTarget | undefined, text: string): PlannedCall[] =>
   target ? [crispNote(target, text)] : [];
+
+/**
+ * The conversation an undo unblocks: the one the decision's own block named, as the community may
+ * have moved to another website since; an entry a bridge posted names a session of the bound website.
+ */
+function liftIn({ record, userId, decision }: UndoTarget, lifts: 'mute' | 'ban'): PlannedCall[] | undefined {
+  const blocked = decision?.calls.map(blockedConversation).find((c) => c !== undefined);
+  const conversation = blocked ?? (record.boundId ? { websiteId: record.boundId, sessionId: userId } : undefined);
+  return conversation ? crispUnblockCalls(conversation, lifts) : undefined;
+}
 
 export const crisp = definePlatform<CrispMessageTarget, CrispCredentials>({
   type: 'crisp',
@@ -77,12 +110,18 @@ export const crisp = definePlatform<CrispMessageTarget, CrispCredentials>({
   },
   send: async (call, { credentials: { tokenIdentifier, tokenKey, apiBase }, communityId, endsAt }) => {
     if (tokenIdentifier === undefined || tokenKey === undefined) return 'not_configured';
+    const refused = await banOutlivesMute(call, communityId);
+    if (refused) return refused;
     const outcome = await new CrispApi(tokenIdentifier, tokenKey, apiBase).request(
       call.method as CrispMethod,
       call.route ?? '/',
       call.body,
     );
     if (outcome.ok) await recordBlock(call, communityId, endsAt);
+    // A lift given up would leave the visitor blocked for good (Crisp's block has no end of its own): a
+    // passing failure (Crisp's 5xx, the network) is waited out like a limit, however often it recurs.
+    if (!outcome.ok && call.lifts && isTransient(outcome) && outcome.retryAfterSeconds === undefined)
+      return { ...outcome, retryAfterSeconds: LIFT_RETRY_SECONDS };
     return outcome;
   },
   ingest: { kind: 'webhook', path: '/integrations/moderation/crisp' },
@@ -97,10 +136,8 @@ export const crisp = definePlatform<CrispMessageTarget, CrispCredentials>({
   undo: {
     delete: null,
     warn: null,
-    mute: ({ record, userId }) =>
-      record.boundId ? crispUnblockCalls({ websiteId: record.boundId, sessionId: userId }) : undefined,
-    ban: ({ record, userId }) =>
-      record.boundId ? crispUnblockCalls({ websiteId: record.boundId, sessionId: userId }) : undefined,
+    mute: (target) => liftIn(target, 'mute'),
+    ban: (target) => liftIn(target, 'ban'),
   },
   recordFields: { bound: 'boundId', alert: null },
   unsupported: [
