@@ -2,13 +2,21 @@
  * One tools/call: the arguments only MCP adds (paging, the quote a spending tool needs) are checked
  * here, everything else goes to the tool's route unchanged, and its answer becomes the tool result.
  */
+import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { getBalance } from '#shared/domain/credits/credits';
 import { sha256Hex } from '#shared/ids';
 import { canonicalJson } from '#shared/json';
 import { lowerCaseHeaders } from '#shared/http/headers';
 import { packagePage } from './catalogue';
-import { invokeRoute, OPERATIONS, routeRequest, type CallerScope } from './routeCall';
+import {
+  invokeRoute,
+  OPERATIONS,
+  routeRequest,
+  type CallerScope,
+  type Operation,
+  type RouteRequest,
+} from './routeCall';
 import { errorAnswerOf, errorResult, pageRecords, successResult } from './toolResults';
 import { MAX_PAGE, type ToolDef } from './tools';
 
@@ -40,6 +48,34 @@ const isCount = (value: unknown, min: number, max: number): value is number =>
  */
 export const spendKey = (quoteToken: string, args: Record<string, unknown>): string =>
   `mcp-${sha256Hex(canonicalJson({ quote_token: quoteToken, arguments: args }))}`;
+
+/**
+ * How an agent's retry that races its first call (a client that timed out and sent it again) gets the
+ * first answer: the route refuses a key whose request is still running, so the retry looks again, a
+ * moment later, until the first call has answered (then replayed) or the function's time runs short.
+ */
+const IN_FLIGHT_POLL_MS = 100;
+const IN_FLIGHT_POLLS = 150;
+/** What a call must keep of its invocation's time to answer after its last look. */
+const IN_FLIGHT_MARGIN_MS = 3_000;
+
+const stillRunning = (response: APIGatewayProxyResult): boolean =>
+  response.statusCode === 409 && errorAnswerOf(response).error.code === 'idempotency_conflict';
+
+/**
+ * A spend, run once whatever its retries: under a key derived from the token and the arguments, so the
+ * same request under the same key is the only thing the route can refuse that key for while it runs.
+ */
+async function spendOnce(op: Operation, request: RouteRequest, key: string, scope: CallerScope) {
+  let response = await invokeRoute(op, request, { 'idempotency-key': key }, scope);
+  for (let poll = 0; poll < IN_FLIGHT_POLLS && stillRunning(response); poll++) {
+    const left = scope.context.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY;
+    if (left < IN_FLIGHT_MARGIN_MS + IN_FLIGHT_POLL_MS) break;
+    await new Promise((resolve) => setTimeout(resolve, IN_FLIGHT_POLL_MS));
+    response = await invokeRoute(op, request, { 'idempotency-key': key }, scope);
+  }
+  return response;
+}
 
 async function creditsAfter(headers: Record<string, string>, userId: string) {
   // A replay charged nothing now; a move is reported by the route's own credit meter.
@@ -79,7 +115,7 @@ export async function runTool(
 
   const op = OPERATIONS.get(tool.operationId);
   if (!op) throw new Error(`Tool ${tool.name} names an unknown operation ${tool.operationId}`);
-  const headers: Record<string, string> = {};
+  let response: APIGatewayProxyResult;
   if (tool.kind === 'spend') {
     const token = args.quote_token;
     if (typeof token !== 'string' || token.length === 0)
@@ -87,9 +123,10 @@ export async function runTool(
         'quote_token',
         `required: call ${QUOTED_BY.get(tool.name)} with the same arguments first and pass its quote_token`,
       );
-    headers['idempotency-key'] = spendKey(token, args);
+    response = await spendOnce(op, routeRequest(op.spec, args), spendKey(token, args), scope);
+  } else {
+    response = await invokeRoute(op, routeRequest(op.spec, args), {}, scope);
   }
-  const response = await invokeRoute(op, routeRequest(op.spec, args), headers, scope);
   const answered = lowerCaseHeaders(
     Object.fromEntries(Object.entries(response.headers ?? {}).map(([k, v]) => [k, String(v)])),
   );

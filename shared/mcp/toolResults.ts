@@ -27,8 +27,10 @@ const NEXT_STEP = new Map<string, string>([
     'This quote_token was already used: quote again for a new one (a retry with the same token and arguments returns the first result).',
   ],
   [
+    // A spending tool's key is its token and arguments, so only the same call still running is refused:
+    // quoting again here would pay twice for what that call is buying.
     'idempotency_conflict',
-    'This quote_token was already used with other arguments, or that call is still running: quote these arguments again, or retry the earlier call unchanged.',
+    'The same call (this quote_token, these arguments) is still running: call again unchanged in a few seconds for its result. Do not quote again: that would pay twice.',
   ],
   ['quote_expired', 'The quote expired (quotes live 15 minutes): quote again and use the new quote_token.'],
   [

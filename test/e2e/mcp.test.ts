@@ -284,6 +284,29 @@ describe('an agent speaking only MCP', () => {
     await api.ports.queue.drained();
   });
 
+  it('a retry sent while the first call still runs waits for it: the first result, charged once', async () => {
+    const { user, key } = await api.newUser({ tier: 'pro', credits: 10_000 });
+    const client = await mcpClient(api.baseUrl, key);
+    const jobQuote = ok(await call(client, 'quote_enrichment_job', JOB));
+    const startArgs = { ...JOB, quote_token: jobQuote.quote_token };
+    const starts = await Promise.all([1, 2, 3].map(() => call(client, 'start_enrichment_job', startArgs)));
+    const jobIds = new Set(starts.map((r) => ok(r).job_id));
+    expect(jobIds.size).toBe(1);
+    expect(starts.map((r) => r._meta?.credits.charged).sort()).toEqual([0, 0, jobQuote.credits]);
+    await api.ports.queue.drained();
+    const job = ok(await call(client, 'get_job', { job_id: [...jobIds][0] }));
+    expect(ok(await call(client, 'list_jobs', {})).total).toBe(1);
+    expect(await available(user.id)).toBe(10_000 - job.credits_charged);
+
+    const quote = ok(await call(client, 'quote_package', { package_id: 'vc-shortlist-v1', slots: SLOTS }));
+    const args = { package_id: 'vc-shortlist-v1', slots: SLOTS, quote_token: quote.quote_token };
+    const runs = await Promise.all([1, 2, 3].map(() => call(client, 'execute_package', args)));
+    const [first] = runs.map(ok);
+    for (const run of runs) expect(ok(run)).toEqual(first);
+    expect(runs.map((r) => r._meta?.credits.charged).sort((x, y) => x - y)).toEqual([0, 0, first.credits_charged]);
+    expect(await available(user.id)).toBe(10_000 - job.credits_charged - first.credits_charged);
+  });
+
   it('out of credits: insufficient_credits, telling the agent to get credits and quote again', async () => {
     const { user, key } = await api.newUser({ tier: 'pro', credits: 20 });
     const client = await mcpClient(api.baseUrl, key);
