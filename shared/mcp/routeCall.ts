@@ -42,6 +42,17 @@ const asText = (value: unknown): string =>
       ? JSON.stringify(value)
       : String(value);
 
+/**
+ * The first argument the route would never read, if any: a route without a body reads only its path
+ * parameters and its query, and one without a query schema lets any other query parameter through
+ * unread. (A route with a body or a query schema refuses unknown names itself.)
+ */
+export function unreadArgument(spec: EndpointSpec, args: Record<string, unknown>): string | undefined {
+  if (spec.body || spec.query) return undefined;
+  const paramNames = new Set(shapeKeys(spec.params));
+  return Object.keys(args).find((name) => !paramNames.has(name));
+}
+
 /** The tool's flat arguments split back into the route's path parameters, query and body. */
 export function routeRequest(spec: EndpointSpec, args: Record<string, unknown>): RouteRequest {
   const paramNames = new Set(shapeKeys(spec.params));

@@ -16,6 +16,7 @@ import {
   type CallerScope,
   type Operation,
   type RouteRequest,
+  unreadArgument,
 } from './routeCall';
 import { errorAnswerOf, errorResult, pageRecords, successResult } from './toolResults';
 import { MAX_PAGE, type ToolDef } from './tools';
@@ -111,10 +112,13 @@ export async function runTool(
       else delete args[name];
     } else if (queryNumber(args[name]) > cap) return invalid(name, `at most ${cap} a call`);
   }
-  if (!tool.operationId) return successResult(packagePage(page.offset, page.limit), {});
+  const op = tool.operationId === undefined ? undefined : OPERATIONS.get(tool.operationId);
+  if (tool.operationId && !op) throw new Error(`Tool ${tool.name} names an unknown operation ${tool.operationId}`);
+  // The inputSchema forbids other properties: a misspelt one (ofset) must not answer as if it were absent.
+  const unread = op ? unreadArgument(op.spec, args) : Object.keys(args)[0];
+  if (unread !== undefined) return invalid(unread.slice(0, 100), 'not an argument of this tool (see its inputSchema)');
+  if (!op) return successResult(packagePage(page.offset, page.limit), {});
 
-  const op = OPERATIONS.get(tool.operationId);
-  if (!op) throw new Error(`Tool ${tool.name} names an unknown operation ${tool.operationId}`);
   let response: APIGatewayProxyResult;
   if (tool.kind === 'spend') {
     const token = args.quote_token;

@@ -359,6 +359,37 @@ describe('an agent speaking only MCP', () => {
     }
   });
 
+  it('an argument the tool does not take is a validation error, never passed over (a typo must not pass silently)', async () => {
+    const { key } = await api.newUser({ tier: 'pro', credits: 10_000 });
+    const client = await mcpClient(api.baseUrl, key);
+    const quote = ok(await call(client, 'quote_package', { package_id: 'vc-shortlist-v1', slots: SLOTS }));
+    const run = ok(
+      await call(client, 'execute_package', {
+        package_id: 'vc-shortlist-v1',
+        slots: SLOTS,
+        quote_token: quote.quote_token,
+      }),
+    );
+    const jobQuote = ok(await call(client, 'quote_enrichment_job', JOB));
+    const job = ok(await call(client, 'start_enrichment_job', { ...JOB, quote_token: jobQuote.quote_token }));
+    const refused = async (name: string, args: Record<string, unknown>, typo: string) => {
+      const result = await call(client, name, args);
+      expect(errorCode(result), name).toBe('validation_error');
+      expect(JSON.parse(result.content[1].text).error.details, name).toEqual([expect.objectContaining({ path: typo })]);
+    };
+    // "ofset" for offset would otherwise answer the first page again, as if it were the next.
+    await refused('get_intelligence_result', { result_id: run.result_id, limit: 5, ofset: 5 }, 'ofset');
+    await refused('get_result', { result_id: run.result_id, ofset: 5 }, 'ofset');
+    await refused('list_packages', { ofset: 5 }, 'ofset');
+    await refused('get_account', { user_id: 'someone-else' }, 'user_id');
+    await refused('get_job', { job_id: job.job_id, include: 'rows' }, 'include');
+    await refused('get_growth_run', { run_id: job.job_id, verbose: true }, 'verbose');
+    // A destructive tool does nothing on arguments it does not understand.
+    await refused('cancel_job', { job_id: job.job_id, reason: 'typo' }, 'reason');
+    await api.ports.queue.drained();
+    expect(ok(await call(client, 'get_job', { job_id: job.job_id })).status).toBe('completed');
+  });
+
   it('pages an expansion’s records 25 at a time; a later page is a replay that charges nothing', async () => {
     const { user, key } = await api.newUser({ tier: 'pro', credits: 100_000 });
     const client = await mcpClient(api.baseUrl, key);
