@@ -37,6 +37,7 @@ export const mcpHandler = (routes: RouteHandlers) =>
           headers: ctx.headers,
           rawBody: ctx.rawBody,
           parsedBody: ctx.body,
+          argumentsIssue: ctx.bodyIssue,
         }),
       // Streamable HTTP lets a client open a stream with GET; a stateless server answers 405.
       mcpStream: async ({ requestId }) =>

@@ -8,6 +8,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { EndpointSpec } from '#shared/http/endpoint';
 import type { ApiLambdaContext } from '#shared/http/chain/state';
 import type { UserRecord } from '#shared/store/usersRepo';
+import type { FieldIssue } from '#shared/domain/errors';
 import { dictionary } from '#shared/dictionary';
 import { API_GROUPS, type ApiGroup } from '#shared/schemas/groups';
 import { shapeKeys } from './toolSchemas';
@@ -76,6 +77,8 @@ export interface CallerScope {
   handlers: RouteHandlers;
   /** The caller the MCP request's chain loaded for that authorizer context: the route's chain keeps it. */
   caller: UserRecord;
+  /** What the chain refused in the message's params.arguments (emptied): a tool call answers it as its error. */
+  argumentsIssue?: FieldIssue;
 }
 
 /** Each group's handler once loaded: a module already in memory is not looked up again on every call. */

@@ -18,7 +18,7 @@ import {
   type RouteRequest,
   unreadArgument,
 } from './routeCall';
-import { errorAnswerOf, errorResult, pageRecords, successResult } from './toolResults';
+import { errorAnswerOf, errorResult, invalidArgument, pageRecords, successResult } from './toolResults';
 import { MAX_PAGE, type ToolDef } from './tools';
 
 /** Which quote tool gives each spending tool its token. */
@@ -28,9 +28,6 @@ const QUOTED_BY = new Map([
   ['start_growth_run', 'quote_growth_plan'],
   ['start_enrichment_job', 'quote_enrichment_job'],
 ]);
-
-const invalid = (path: string, message: string) =>
-  errorResult({ error: { code: 'validation_error', message: `${path}: ${message}`, details: [{ path, message }] } });
 
 /** A query argument as the route's coercing schema reads it (NaN for what it will refuse anyway). */
 const queryNumber = (value: unknown): number =>
@@ -98,8 +95,8 @@ export async function runTool(
     const { limit = MAX_PAGE, offset = 0 } = args;
     delete args.limit;
     delete args.offset;
-    if (!isCount(limit, 1, MAX_PAGE)) return invalid('limit', `an integer from 1 to ${MAX_PAGE}`);
-    if (!isCount(offset, 0, Number.MAX_SAFE_INTEGER)) return invalid('offset', 'an integer of 0 or more');
+    if (!isCount(limit, 1, MAX_PAGE)) return invalidArgument('limit', `an integer from 1 to ${MAX_PAGE}`);
+    if (!isCount(offset, 0, Number.MAX_SAFE_INTEGER)) return invalidArgument('offset', 'an integer of 0 or more');
     page = { offset, limit };
   }
   const caps: Record<string, number> = { ...(tool.pagedByRoute ? { limit: MAX_PAGE } : {}), ...tool.caps };
@@ -110,20 +107,21 @@ export async function runTool(
     if (isBlank(args[name])) {
       if (name === 'limit') args[name] = cap;
       else delete args[name];
-    } else if (queryNumber(args[name]) > cap) return invalid(name, `at most ${cap} a call`);
+    } else if (queryNumber(args[name]) > cap) return invalidArgument(name, `at most ${cap} a call`);
   }
   const op = tool.operationId === undefined ? undefined : OPERATIONS.get(tool.operationId);
   if (tool.operationId && !op) throw new Error(`Tool ${tool.name} names an unknown operation ${tool.operationId}`);
   // The inputSchema forbids other properties: a misspelt one (ofset) must not answer as if it were absent.
   const unread = op ? unreadArgument(op.spec, args) : Object.keys(args)[0];
-  if (unread !== undefined) return invalid(unread.slice(0, 100), 'not an argument of this tool (see its inputSchema)');
+  if (unread !== undefined)
+    return invalidArgument(unread.slice(0, 100), 'not an argument of this tool (see its inputSchema)');
   if (!op) return successResult(packagePage(page.offset, page.limit), {});
 
   let response: APIGatewayProxyResult;
   if (tool.kind === 'spend') {
     const token = args.quote_token;
     if (typeof token !== 'string' || token.length === 0)
-      return invalid(
+      return invalidArgument(
         'quote_token',
         `required: call ${QUOTED_BY.get(tool.name)} with the same arguments first and pass its quote_token`,
       );

@@ -19,6 +19,7 @@ import {
 import { OriginNotAllowedError } from '#shared/http/errors';
 import { HttpResponse } from '#shared/http/response';
 import { runTool } from './runTool';
+import { invalidArgument } from './toolResults';
 import type { CallerScope } from './routeCall';
 import { toolInputSchema, toolOutputSchema, type Json } from './toolSchemas';
 import { TOOLS, type ToolDef, type ToolKind } from './tools';
@@ -70,7 +71,9 @@ function buildServer(scope: CallerScope): Server {
     if (!tool)
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name.slice(0, 100)}`);
     const args = request.params.arguments ?? {};
-    const result = await runTool(tool.def, args as Record<string, unknown>, scope);
+    const result = scope.argumentsIssue
+      ? invalidArgument(scope.argumentsIssue.path, scope.argumentsIssue.message)
+      : await runTool(tool.def, args as Record<string, unknown>, scope);
     return server.projectCallToolResult(result, tool.wire.outputSchema as Json);
   });
   return server;
@@ -140,7 +143,13 @@ export async function serveMcp(call: McpRequest): Promise<HttpResponse> {
   // The SDK reads a body only when it is given none parsed; the chain has parsed it already.
   const body = call.parsedBody === undefined ? call.rawBody : undefined;
   const request = new Request(`${call.baseUrl}/mcp`, { method: 'POST', headers, body });
-  const scope: CallerScope = { event: call.event, context: call.context, handlers: call.handlers, caller: call.caller };
+  const scope: CallerScope = {
+    event: call.event,
+    context: call.context,
+    handlers: call.handlers,
+    caller: call.caller,
+    ...(call.argumentsIssue ? { argumentsIssue: call.argumentsIssue } : {}),
+  };
 
   let response: Response;
   if (await isLegacyRequest(request, call.parsedBody)) {

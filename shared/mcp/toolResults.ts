@@ -72,6 +72,10 @@ export function errorResult(answer: ErrorAnswer, retryAfter?: string): CallToolR
   };
 }
 
+/** An isError validation_error for one argument, as the route would name it. */
+export const invalidArgument = (path: string, message: string): CallToolResult =>
+  errorResult({ error: { code: 'validation_error', message: `${path}: ${message}`, details: [{ path, message }] } });
+
 /** A route's error response as its contract body (a body that is not one still names a code). */
 export function errorAnswerOf(response: APIGatewayProxyResult): ErrorAnswer {
   try {

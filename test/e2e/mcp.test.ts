@@ -610,6 +610,49 @@ describe('the HTTP face of /api/v1/mcp', () => {
     });
   });
 
+  it('hostile argument values (__proto__ keys, numbers past a double, lone surrogates) are the tool’s validation_error, not a bare 400', async () => {
+    const { key } = await api.newUser({ tier: 'pro', credits: 10 });
+    const toolCall = (id: number, name: string, args: string) =>
+      fetch(`${api.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        // Raw text: JSON.stringify could not write these.
+        body: `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`,
+      });
+    const cases = [
+      ['quote_package', '{"package_id":"vc-shortlist-v1","slots":{"__proto__":{"limit":5}}}', 'slots.__proto__'],
+      ['get_account', '{"__proto__":{"role":"admin"}}', '__proto__'],
+      ['list_packages', '{"limit":1e400}', 'limit'],
+      ['resolve_package', '{"package_id":"vc-shortlist-v1","request_text":"DeFi \\ud83d seed"}', 'request_text'],
+    ] as const;
+    for (const [i, [name, args, path]] of cases.entries()) {
+      const res = await toolCall(i + 1, name, args);
+      const text = await res.text();
+      expect(res.status, text).toBe(200);
+      const answer = JSON.parse(text);
+      expect(answer, text).toMatchObject({ jsonrpc: '2.0', id: i + 1, result: { isError: true } });
+      expect(JSON.parse(answer.result.content[1].text).error, text).toMatchObject({
+        code: 'validation_error',
+        details: [{ path }],
+      });
+    }
+    // Outside the arguments it stays the chain's 400: no tool is there to answer it.
+    const outside = await fetch(`${api.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"get_account","arguments":{},"_meta":{"__proto__":{}}}}',
+    });
+    expect(outside.status).toBe(400);
+  });
+
   it('answers one JSON-RPC call as JSON, as the README curl sends it, and GET with 405', async () => {
     const { key } = await api.newUser({ tier: 'pro', credits: 10 });
     const res = await post(
