@@ -33,6 +33,7 @@ export const mcpHandler = (routes: RouteHandlers) =>
           context: ctx.lambdaContext,
           handlers: routes,
           caller: ctx.user,
+          requestId: ctx.requestId,
           baseUrl: ctx.baseUrl,
           headers: ctx.headers,
           rawBody: ctx.rawBody,

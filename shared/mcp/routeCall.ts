@@ -77,6 +77,8 @@ export interface CallerScope {
   handlers: RouteHandlers;
   /** The caller the MCP request's chain loaded for that authorizer context: the route's chain keeps it. */
   caller: UserRecord;
+  /** The MCP request's id (its x-request-id): an error the tools cannot name otherwise is logged and answered under it. */
+  requestId: string;
   /** What the chain refused in the message's params.arguments (emptied): a tool call answers it as its error. */
   argumentsIssue?: FieldIssue;
 }

@@ -13,7 +13,7 @@ import { mcpClient, REVISIONS } from '#test/support/mcpClient';
 import { PROJECT_ROOT } from '#infra/projectRoot';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { identifyCaller } from '#shared/domain/accounts/callerIdentity';
-import { handler as mcpHandler } from '#functions/mcp/handler';
+import { handler as mcpHandler, mcpHandler as mcpHandlerFor, ROUTES } from '#functions/mcp/handler';
 
 // The clock moves by hand only to expire a quote; the pipeline queue runs as on `npm start`.
 const clock = new ManualClock(new Date());
@@ -552,34 +552,27 @@ describe('the HTTP face of /api/v1/mcp', () => {
     expect(text).toContain('"resultType":"complete"');
   });
 
-  it('a header the Fetch API cannot carry (API Gateway hands over UTF-8 values decoded) is passed over, not a 500', async () => {
-    const { key } = await api.newUser({ tier: 'pro', credits: 12 });
+  /** The event API Gateway hands the MCP function for one JSON-RPC message, its authorizer vouching for `key`. */
+  async function lambdaEvent(key: string, headers: Record<string, string>, message: unknown) {
     const caller = await identifyCaller(`Bearer ${key}`);
-    const headers: Record<string, string> = {
+    const sent: Record<string, string> = {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       authorization: `Bearer ${key}`,
-      // As a proxy in front adds it for a caller in Sriperumbudur: characters past 255 are no ByteString.
-      'cf-ipcity': 'Srīperumbūdūr',
-      'x-agent-name': 'Agent – №1',
+      ...headers,
     };
     const path = '/api/v1/mcp';
-    const event = {
+    return {
       resource: path,
       path,
       httpMethod: 'POST',
-      headers,
-      multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
+      headers: sent,
+      multiValueHeaders: Object.fromEntries(Object.entries(sent).map(([k, v]) => [k, [v]])),
       queryStringParameters: null,
       multiValueQueryStringParameters: null,
       pathParameters: null,
       stageVariables: null,
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 9,
-        method: 'tools/call',
-        params: { name: 'get_account', arguments: {} },
-      }),
+      body: JSON.stringify(message),
       isBase64Encoded: false,
       requestContext: {
         accountId: '000000000000',
@@ -589,7 +582,7 @@ describe('the HTTP face of /api/v1/mcp', () => {
         identity: { sourceIp: '127.0.0.1', userAgent: null },
         path,
         protocol: 'HTTP/1.1',
-        requestId: 'utf8-header',
+        requestId: 'lambda-event',
         requestTimeEpoch: Date.now(),
         resourceId: 'local',
         resourcePath: path,
@@ -597,17 +590,76 @@ describe('the HTTP face of /api/v1/mcp', () => {
         domainName: new URL(api.origin).host,
       },
     } as unknown as APIGatewayProxyEvent;
-    const context = {
-      functionName: 'mcp',
-      awsRequestId: 'utf8',
-      getRemainingTimeInMillis: () => 30_000,
-    } as unknown as Context;
-    const res = await mcpHandler(event, context);
+  }
+  const lambdaContext = {
+    functionName: 'mcp',
+    awsRequestId: 'lambda-event',
+    getRemainingTimeInMillis: () => 30_000,
+  } as unknown as Context;
+  const getAccountCall = {
+    jsonrpc: '2.0',
+    id: 9,
+    method: 'tools/call',
+    params: { name: 'get_account', arguments: {} },
+  };
+
+  it('a header the Fetch API cannot carry (API Gateway hands over UTF-8 values decoded) is passed over, not a 500', async () => {
+    const { key } = await api.newUser({ tier: 'pro', credits: 12 });
+    const event = await lambdaEvent(
+      key,
+      // As a proxy in front adds it for a caller in Sriperumbudur: characters past 255 are no ByteString.
+      { 'cf-ipcity': 'Srīperumbūdūr', 'x-agent-name': 'Agent – №1' },
+      getAccountCall,
+    );
+    const res = await mcpHandler(event, lambdaContext);
     expect(res.statusCode, res.body).toBe(200);
     expect(JSON.parse(res.body)).toMatchObject({
       id: 9,
       result: { structuredContent: { permanent_credit_balance: 12 } },
     });
+  });
+
+  it('a tool failing outside its route (its function would not load) is an internal_error tool result that shows nothing of the cause', async () => {
+    const { key } = await api.newUser({ tier: 'pro', credits: 12 });
+    const cause =
+      'Cannot find module /var/task/functions/account/reads.mjs (AccessDeniedException: arn:aws:iam::123:role/x)';
+    const broken = mcpHandlerFor({
+      ...ROUTES,
+      account: async () => {
+        throw new Error(cause);
+      },
+    });
+    const revision = '2026-07-28';
+    const modern = {
+      ...getAccountCall,
+      params: {
+        ...getAccountCall.params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': revision,
+          'io.modelcontextprotocol/clientInfo': { name: 'curl', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    };
+    for (const event of [
+      await lambdaEvent(key, {}, getAccountCall),
+      await lambdaEvent(
+        key,
+        { 'mcp-protocol-version': revision, 'mcp-method': 'tools/call', 'mcp-name': 'get_account' },
+        modern,
+      ),
+    ]) {
+      const res = await broken(event, lambdaContext);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.body).not.toContain('reads.mjs');
+      expect(res.body).not.toContain('AccessDenied');
+      const answer = JSON.parse(res.body);
+      expect(answer, res.body).toMatchObject({ id: 9, result: { isError: true } });
+      expect(JSON.parse(answer.result.content[1].text), res.body).toMatchObject({
+        error: { code: 'internal_error' },
+        request_id: res.headers?.['x-request-id'],
+      });
+    }
   });
 
   it('hostile argument values (__proto__ keys, numbers past a double, lone surrogates) are the tool’s validation_error, not a bare 400', async () => {
