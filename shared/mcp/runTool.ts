@@ -51,9 +51,11 @@ export const spendKey = (quoteToken: string, args: Record<string, unknown>): str
  * How an agent's retry that races its first call (a client that timed out and sent it again) gets the
  * first answer: the route refuses a key whose request is still running, so the retry looks again, a
  * moment later, until the first call has answered (then replayed) or the function's time runs short.
+ * The pause doubles (100 ms up to 1 s), so a slow first call costs its waiting retries some 20 looks.
  */
-const IN_FLIGHT_POLL_MS = 100;
-const IN_FLIGHT_POLLS = 150;
+const FIRST_PAUSE_MS = 100;
+const LONGEST_PAUSE_MS = 1_000;
+const MAX_WAIT_MS = 15_000;
 /** What a call must keep of its invocation's time to answer after its last look. */
 const IN_FLIGHT_MARGIN_MS = 3_000;
 
@@ -66,10 +68,12 @@ const stillRunning = (response: APIGatewayProxyResult): boolean =>
  */
 async function spendOnce(op: Operation, request: RouteRequest, key: string, scope: CallerScope) {
   let response = await invokeRoute(op, request, { 'idempotency-key': key }, scope);
-  for (let poll = 0; poll < IN_FLIGHT_POLLS && stillRunning(response); poll++) {
+  for (let waited = 0, pause = FIRST_PAUSE_MS; stillRunning(response) && waited + pause <= MAX_WAIT_MS; ) {
     const left = scope.context.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY;
-    if (left < IN_FLIGHT_MARGIN_MS + IN_FLIGHT_POLL_MS) break;
-    await new Promise((resolve) => setTimeout(resolve, IN_FLIGHT_POLL_MS));
+    if (left < IN_FLIGHT_MARGIN_MS + pause) break;
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    waited += pause;
+    pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
     response = await invokeRoute(op, request, { 'idempotency-key': key }, scope);
   }
   return response;
