@@ -32,6 +32,12 @@ const NEXT_STEP = new Map<string, string>([
     'idempotency_conflict',
     'The same call (this quote_token, these arguments) is still running: call again unchanged in a few seconds for its result. Do not quote again: that would pay twice.',
   ],
+  [
+    // expand_result's answer when other expansions of the result kept moving it: nothing was charged, the
+    // token is unused, and the same call replays this answer (its key is the token and the arguments).
+    'concurrent_update',
+    'Other expansions of this result changed it at the same time; nothing was charged. Quote the expansion again and use the new quote_token (the same call would answer this again).',
+  ],
   ['quote_expired', 'The quote expired (quotes live 15 minutes): quote again and use the new quote_token.'],
   [
     'quote_mismatch',

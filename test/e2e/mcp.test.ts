@@ -13,6 +13,7 @@ import { mcpClient, REVISIONS } from '#test/support/mcpClient';
 import { PROJECT_ROOT } from '#infra/projectRoot';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { identifyCaller } from '#shared/domain/accounts/callerIdentity';
+import { nextStepFor } from '#shared/mcp/toolResults';
 import { handler as mcpHandler, mcpHandler as mcpHandlerFor, ROUTES } from '#functions/mcp/handler';
 
 // The clock moves by hand only to expire a quote; the pipeline queue runs as on `npm start`.
@@ -320,6 +321,29 @@ describe('an agent speaking only MCP', () => {
     expect(JSON.parse(refused.content[1].text).error.details).toMatchObject({ available: 20 });
     expect(refused.content[0].text).toMatch(/add credits.*quote again/i);
     expect(await available(user.id)).toBe(20);
+  });
+
+  it('every error code a tool’s route can answer has a next step of its own', () => {
+    const fallback = nextStepFor('no_such_code');
+    for (const code of [
+      'validation_error',
+      'unauthorized',
+      'insufficient_credits',
+      'subscription_required',
+      'not_found',
+      'quote_token_used',
+      'idempotency_conflict',
+      'concurrent_update',
+      'quote_expired',
+      'quote_mismatch',
+      'invalid_state',
+      'payload_too_large',
+      'rate_limited',
+      'dataset_loading',
+      'service_unavailable',
+      'internal_error',
+    ])
+      expect(nextStepFor(code), code).not.toBe(fallback);
   });
 
   it('a developer-tier key on a pro tool: subscription_required, and no tool starts a checkout', async () => {
