@@ -23,8 +23,10 @@ const NEXT_STEP = new Map<string, string>([
   ],
   ['not_found', 'Check the id; the list_* tools show the ones you own.'],
   [
+    // A retry whose arguments differ in form only ("DeFi" for "defi") has another key, so it lands here
+    // although its first call went through: quoting again would buy the same thing twice.
     'quote_token_used',
-    'This quote_token was already used: quote again for a new one (a retry with the same token and arguments returns the first result).',
+    'This quote_token was already used. If by an earlier call of yours (an answer you lost), that call went through: call again with exactly its arguments for its result, or find what it made with list_results or list_jobs (get_growth_run for a run), and do not quote again for the same purchase. Otherwise quote again for a new token.',
   ],
   [
     // A spending tool's key is its token and arguments, so only the same call still running is refused:

@@ -308,6 +308,30 @@ describe('an agent speaking only MCP', () => {
     expect(await available(user.id)).toBe(10_000 - job.credits_charged - first.credits_charged);
   });
 
+  it('a retry whose arguments differ in form only is quote_token_used, telling the agent where the first result is rather than to buy it again', async () => {
+    const { user, key } = await api.newUser({ tier: 'pro', credits: 10_000 });
+    const client = await mcpClient(api.baseUrl, key);
+    const quote = ok(await call(client, 'quote_package', { package_id: 'vc-shortlist-v1', slots: SLOTS }));
+    const run = ok(
+      await call(client, 'execute_package', {
+        package_id: 'vc-shortlist-v1',
+        slots: SLOTS,
+        quote_token: quote.quote_token,
+      }),
+    );
+    // The same purchase as the route reads it (slots compare in canonical form), but other arguments.
+    const retried = await call(client, 'execute_package', {
+      package_id: 'vc-shortlist-v1',
+      slots: { ...SLOTS, sector_focus: 'DeFi', stage: 'Seed' },
+      quote_token: quote.quote_token,
+    });
+    expect(errorCode(retried)).toBe('quote_token_used');
+    expect(retried.content[0].text).toMatch(/list_results/);
+    expect(retried.content[0].text).toMatch(/do not quote again for the same purchase/);
+    expect(ok(await call(client, 'list_results', {})).items.map((r: { id: string }) => r.id)).toEqual([run.result_id]);
+    expect(await available(user.id)).toBe(10_000 - run.credits_charged);
+  });
+
   it('out of credits: insufficient_credits, telling the agent to get credits and quote again', async () => {
     const { user, key } = await api.newUser({ tier: 'pro', credits: 20 });
     const client = await mcpClient(api.baseUrl, key);
