@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { Client } from '@modelcontextprotocol/client';
@@ -83,6 +83,8 @@ const errorCode = (result: ToolResult) => {
 const available = async (userId: string) => (await getBalance(userId)).available;
 
 const SLOTS = { sector_focus: 'defi', stage: 'seed', limit: 10 };
+const GROWTH_GOAL = 'Find the work emails of the founders at these companies';
+const GROWTH_CSV = 'Company,Website\nAcme Inc,https://www.acme-growth.com/\nGlobex,globex-growth.io\n';
 const JOB = {
   preset: 'full_pipeline',
   input_assets: {
@@ -330,6 +332,39 @@ describe('an agent speaking only MCP', () => {
     expect(retried.content[0].text).toMatch(/do not quote again for the same purchase/);
     expect(ok(await call(client, 'list_results', {})).items.map((r: { id: string }) => r.id)).toEqual([run.result_id]);
     expect(await available(user.id)).toBe(10_000 - run.credits_charged);
+  });
+
+  it('a spend the pipeline would not take (service_unavailable, nothing charged) goes through when called again as told', async () => {
+    const { user, key } = await api.newUser({ tier: 'pro', credits: 10_000 });
+    const client = await mcpClient(api.baseUrl, key);
+    const refuseOnce = () =>
+      vi.spyOn(api.ports.queue, 'send').mockRejectedValueOnce(new Error('SQS refused 1 of 1 messages'));
+
+    const jobQuote = ok(await call(client, 'quote_enrichment_job', JOB));
+    const jobArgs = { ...JOB, quote_token: jobQuote.quote_token };
+    const refusedSend = refuseOnce();
+    const refused = await call(client, 'start_enrichment_job', jobArgs);
+    refusedSend.mockRestore();
+    expect(errorCode(refused)).toBe('service_unavailable');
+    expect(refused.content[0].text).toMatch(/call again with the same arguments/);
+    expect(await available(user.id)).toBe(10_000);
+    const started = await call(client, 'start_enrichment_job', jobArgs);
+    expect(ok(started).credits_reserved).toBe(jobQuote.credits);
+    expect(started._meta?.credits.charged).toBe(jobQuote.credits);
+    // The job's own stage messages must not meet the refusal meant for the run's.
+    await api.ports.queue.drained();
+
+    const resolved = ok(await call(client, 'resolve_growth_goal', { goal_text: GROWTH_GOAL, input_text: GROWTH_CSV }));
+    const growthQuote = ok(await call(client, 'quote_growth_plan', { goal_plan: resolved.goal_plan }));
+    const runArgs = { goal_plan: growthQuote.goal_plan, quote_token: growthQuote.quote_token };
+    const refusedRunSend = refuseOnce();
+    const refusedRun = await call(client, 'start_growth_run', runArgs);
+    refusedRunSend.mockRestore();
+    expect(errorCode(refusedRun)).toBe('service_unavailable');
+    const run = await call(client, 'start_growth_run', runArgs);
+    expect(ok(run).status).toBe('pending');
+    expect(run._meta?.credits.charged).toBe(growthQuote.credits_total);
+    await api.ports.queue.drained();
   });
 
   it('out of credits: insufficient_credits, telling the agent to get credits and quote again', async () => {
