@@ -33,10 +33,12 @@ export const mcpHandler = (routes: RouteHandlers) =>
           context: ctx.lambdaContext,
           handlers: routes,
           caller: ctx.user,
+          requestId: ctx.requestId,
           baseUrl: ctx.baseUrl,
           headers: ctx.headers,
           rawBody: ctx.rawBody,
           parsedBody: ctx.body,
+          argumentsIssue: ctx.bodyIssue,
         }),
       // Streamable HTTP lets a client open a stream with GET; a stateless server answers 405.
       mcpStream: async ({ requestId }) =>

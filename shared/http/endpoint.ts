@@ -35,6 +35,13 @@ export interface EndpointSpec {
   successStatus?: number;
   /** The handler receives the body unparsed (signature-checked webhooks). */
   rawBody?: boolean;
+  /**
+   * A place in the JSON body (property names from the root) whose content problems (a reserved
+   * property name, a value that cannot be stored as sent) the route answers itself, in its own
+   * protocol, instead of the chain's 400: the value there becomes {} and the route gets the problem
+   * as `bodyIssue` (MCP, whose tool arguments are answered as a tool's error, not a transport one).
+   */
+  ownsBodyIssuesAt?: readonly string[];
   /** Content type of a non-JSON success response (documentation only). */
   produces?: string;
   /** Other media types of the success response beside JSON (the default), e.g. text/csv of an export. */

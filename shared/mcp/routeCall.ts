@@ -8,6 +8,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { EndpointSpec } from '#shared/http/endpoint';
 import type { ApiLambdaContext } from '#shared/http/chain/state';
 import type { UserRecord } from '#shared/store/usersRepo';
+import type { FieldIssue } from '#shared/domain/errors';
 import { dictionary } from '#shared/dictionary';
 import { API_GROUPS, type ApiGroup } from '#shared/schemas/groups';
 import { shapeKeys } from './toolSchemas';
@@ -42,6 +43,17 @@ const asText = (value: unknown): string =>
       ? JSON.stringify(value)
       : String(value);
 
+/**
+ * The first argument the route would never read, if any: a route without a body reads only its path
+ * parameters and its query, and one without a query schema lets any other query parameter through
+ * unread. (A route with a body or a query schema refuses unknown names itself.)
+ */
+export function unreadArgument(spec: EndpointSpec, args: Record<string, unknown>): string | undefined {
+  if (spec.body || spec.query) return undefined;
+  const paramNames = new Set(shapeKeys(spec.params));
+  return Object.keys(args).find((name) => !paramNames.has(name));
+}
+
 /** The tool's flat arguments split back into the route's path parameters, query and body. */
 export function routeRequest(spec: EndpointSpec, args: Record<string, unknown>): RouteRequest {
   const paramNames = new Set(shapeKeys(spec.params));
@@ -65,6 +77,10 @@ export interface CallerScope {
   handlers: RouteHandlers;
   /** The caller the MCP request's chain loaded for that authorizer context: the route's chain keeps it. */
   caller: UserRecord;
+  /** The MCP request's id (its x-request-id): an error the tools cannot name otherwise is logged and answered under it. */
+  requestId: string;
+  /** What the chain refused in the message's params.arguments (emptied): a tool call answers it as its error. */
+  argumentsIssue?: FieldIssue;
 }
 
 /** Each group's handler once loaded: a module already in memory is not looked up again on every call. */

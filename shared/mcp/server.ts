@@ -6,6 +6,7 @@
  * SDK's rule), and the tools run their routes through the routes' own handlers.
  */
 import {
+  type CallToolResult,
   type Tool,
   createMcpHandler,
   isLegacyRequest,
@@ -16,9 +17,10 @@ import {
   validateOriginHeader,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import { OriginNotAllowedError } from '#shared/http/errors';
+import { logServerError, OriginNotAllowedError, toErrorResponse } from '#shared/http/errors';
 import { HttpResponse } from '#shared/http/response';
 import { runTool } from './runTool';
+import { errorResult, invalidArgument } from './toolResults';
 import type { CallerScope } from './routeCall';
 import { toolInputSchema, toolOutputSchema, type Json } from './toolSchemas';
 import { TOOLS, type ToolDef, type ToolKind } from './tools';
@@ -70,7 +72,18 @@ function buildServer(scope: CallerScope): Server {
     if (!tool)
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name.slice(0, 100)}`);
     const args = request.params.arguments ?? {};
-    const result = await runTool(tool.def, args as Record<string, unknown>, scope);
+    let result: CallToolResult;
+    try {
+      result = scope.argumentsIssue
+        ? invalidArgument(scope.argumentsIssue.path, scope.argumentsIssue.message)
+        : await runTool(tool.def, args as Record<string, unknown>, scope);
+    } catch (err) {
+      // Failed outside the route's own chain (loading its function, reading the balance after a spend):
+      // the SDK would send the error's own text as a JSON-RPC error; it is mapped as the chain maps it.
+      const mapped = toErrorResponse(err, scope.requestId);
+      if (mapped.status >= 500) logServerError(scope.requestId, err);
+      result = errorResult(mapped.body, mapped.headers['retry-after']);
+    }
     return server.projectCallToolResult(result, tool.wire.outputSchema as Json);
   });
   return server;
@@ -140,7 +153,14 @@ export async function serveMcp(call: McpRequest): Promise<HttpResponse> {
   // The SDK reads a body only when it is given none parsed; the chain has parsed it already.
   const body = call.parsedBody === undefined ? call.rawBody : undefined;
   const request = new Request(`${call.baseUrl}/mcp`, { method: 'POST', headers, body });
-  const scope: CallerScope = { event: call.event, context: call.context, handlers: call.handlers, caller: call.caller };
+  const scope: CallerScope = {
+    event: call.event,
+    context: call.context,
+    handlers: call.handlers,
+    caller: call.caller,
+    requestId: call.requestId,
+    ...(call.argumentsIssue ? { argumentsIssue: call.argumentsIssue } : {}),
+  };
 
   let response: Response;
   if (await isLegacyRequest(request, call.parsedBody)) {

@@ -23,12 +23,22 @@ const NEXT_STEP = new Map<string, string>([
   ],
   ['not_found', 'Check the id; the list_* tools show the ones you own.'],
   [
+    // A retry whose arguments differ in form only ("DeFi" for "defi") has another key, so it lands here
+    // although its first call went through: quoting again would buy the same thing twice.
     'quote_token_used',
-    'This quote_token was already used: quote again for a new one (a retry with the same token and arguments returns the first result).',
+    'This quote_token was already used. If by an earlier call of yours (an answer you lost), that call went through: call again with exactly its arguments for its result, or find what it made with list_results or list_jobs (get_growth_run for a run), and do not quote again for the same purchase. Otherwise quote again for a new token.',
   ],
   [
+    // A spending tool's key is its token and arguments, so only the same call still running is refused:
+    // quoting again here would pay twice for what that call is buying.
     'idempotency_conflict',
-    'This quote_token was already used with other arguments, or that call is still running: quote these arguments again, or retry the earlier call unchanged.',
+    'The same call (this quote_token, these arguments) is still running: call again unchanged in a few seconds for its result. Do not quote again: that would pay twice.',
+  ],
+  [
+    // expand_result's answer when other expansions of the result kept moving it: nothing was charged, the
+    // token is unused, and the same call replays this answer (its key is the token and the arguments).
+    'concurrent_update',
+    'Other expansions of this result changed it at the same time; nothing was charged. Quote the expansion again and use the new quote_token (the same call would answer this again).',
   ],
   ['quote_expired', 'The quote expired (quotes live 15 minutes): quote again and use the new quote_token.'],
   [
@@ -69,6 +79,10 @@ export function errorResult(answer: ErrorAnswer, retryAfter?: string): CallToolR
     ],
   };
 }
+
+/** An isError validation_error for one argument, as the route would name it. */
+export const invalidArgument = (path: string, message: string): CallToolResult =>
+  errorResult({ error: { code: 'validation_error', message: `${path}: ${message}`, details: [{ path, message }] } });
 
 /** A route's error response as its contract body (a body that is not one still names a code). */
 export function errorAnswerOf(response: APIGatewayProxyResult): ErrorAnswer {

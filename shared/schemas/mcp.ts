@@ -15,6 +15,8 @@ export const mcpEndpoints = {
     operationId: 'mcp',
     method: 'POST',
     path: '/api/v1/mcp',
+    // A tool's arguments are the tool's to refuse: as its isError result, which a client reads, not a 400 it cannot.
+    ownsBodyIssuesAt: ['params', 'arguments'],
     tag: 'AI agents (MCP)',
     auth: 'api_key',
     summary: 'Model Context Protocol over Streamable HTTP (stateless, JSON responses): the API as tools for AI agents',

@@ -144,6 +144,23 @@ export function consumeQuoteItem(quoteToken: string, runId: string, atIso: strin
   };
 }
 
+/**
+ * Gives back a plan's quote whose run never started (failed before its job ran, its reservation
+ * released): usable again until its own expiry. Only the use that made `runId` is undone.
+ */
+export async function restoreQuote(quoteToken: string, runId: string): Promise<void> {
+  await ddb().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: growthQuoteKey(quoteToken),
+      ...quotes.update({
+        remove: ['usedAt', 'runId'],
+        condition: { expression: 'runId = :made', values: { ':made': runId } },
+      }),
+    }),
+  );
+}
+
 export function putRunItem(run: GrowthRunRecord): TransactItem {
   return {
     Put: {

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from './client';
 import { quoteKey } from './keys';
 import type { ItemRead } from './batch';
@@ -71,4 +71,21 @@ export function consumeQuoteItem(quote: QuoteRecord, at: string, resultId: strin
       }),
     },
   };
+}
+
+/**
+ * Gives back a quote whose use bought nothing (the job it paid for was never queued, and failed with
+ * its credits released): usable again until its own expiry. Only the use that made `resultId` is undone.
+ */
+export async function restoreQuote(tokenHash: string, resultId: string): Promise<void> {
+  await ddb().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: quoteKey(tokenHash),
+      ...quotes.update({
+        remove: ['usedAt', 'resultId'],
+        condition: { expression: 'resultId = :made', values: { ':made': resultId } },
+      }),
+    }),
+  );
 }

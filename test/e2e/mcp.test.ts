@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { Client } from '@modelcontextprotocol/client';
@@ -13,7 +13,8 @@ import { mcpClient, REVISIONS } from '#test/support/mcpClient';
 import { PROJECT_ROOT } from '#infra/projectRoot';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { identifyCaller } from '#shared/domain/accounts/callerIdentity';
-import { handler as mcpHandler } from '#functions/mcp/handler';
+import { nextStepFor } from '#shared/mcp/toolResults';
+import { handler as mcpHandler, mcpHandler as mcpHandlerFor, ROUTES } from '#functions/mcp/handler';
 
 // The clock moves by hand only to expire a quote; the pipeline queue runs as on `npm start`.
 const clock = new ManualClock(new Date());
@@ -82,6 +83,8 @@ const errorCode = (result: ToolResult) => {
 const available = async (userId: string) => (await getBalance(userId)).available;
 
 const SLOTS = { sector_focus: 'defi', stage: 'seed', limit: 10 };
+const GROWTH_GOAL = 'Find the work emails of the founders at these companies';
+const GROWTH_CSV = 'Company,Website\nAcme Inc,https://www.acme-growth.com/\nGlobex,globex-growth.io\n';
 const JOB = {
   preset: 'full_pipeline',
   input_assets: {
@@ -284,6 +287,86 @@ describe('an agent speaking only MCP', () => {
     await api.ports.queue.drained();
   });
 
+  it('a retry sent while the first call still runs waits for it: the first result, charged once', async () => {
+    const { user, key } = await api.newUser({ tier: 'pro', credits: 10_000 });
+    const client = await mcpClient(api.baseUrl, key);
+    const jobQuote = ok(await call(client, 'quote_enrichment_job', JOB));
+    const startArgs = { ...JOB, quote_token: jobQuote.quote_token };
+    const starts = await Promise.all([1, 2, 3].map(() => call(client, 'start_enrichment_job', startArgs)));
+    const jobIds = new Set(starts.map((r) => ok(r).job_id));
+    expect(jobIds.size).toBe(1);
+    expect(starts.map((r) => r._meta?.credits.charged).sort()).toEqual([0, 0, jobQuote.credits]);
+    await api.ports.queue.drained();
+    const job = ok(await call(client, 'get_job', { job_id: [...jobIds][0] }));
+    expect(ok(await call(client, 'list_jobs', {})).total).toBe(1);
+    expect(await available(user.id)).toBe(10_000 - job.credits_charged);
+
+    const quote = ok(await call(client, 'quote_package', { package_id: 'vc-shortlist-v1', slots: SLOTS }));
+    const args = { package_id: 'vc-shortlist-v1', slots: SLOTS, quote_token: quote.quote_token };
+    const runs = await Promise.all([1, 2, 3].map(() => call(client, 'execute_package', args)));
+    const [first] = runs.map(ok);
+    for (const run of runs) expect(ok(run)).toEqual(first);
+    expect(runs.map((r) => r._meta?.credits.charged).sort((x, y) => x - y)).toEqual([0, 0, first.credits_charged]);
+    expect(await available(user.id)).toBe(10_000 - job.credits_charged - first.credits_charged);
+  });
+
+  it('a retry whose arguments differ in form only is quote_token_used, telling the agent where the first result is rather than to buy it again', async () => {
+    const { user, key } = await api.newUser({ tier: 'pro', credits: 10_000 });
+    const client = await mcpClient(api.baseUrl, key);
+    const quote = ok(await call(client, 'quote_package', { package_id: 'vc-shortlist-v1', slots: SLOTS }));
+    const run = ok(
+      await call(client, 'execute_package', {
+        package_id: 'vc-shortlist-v1',
+        slots: SLOTS,
+        quote_token: quote.quote_token,
+      }),
+    );
+    // The same purchase as the route reads it (slots compare in canonical form), but other arguments.
+    const retried = await call(client, 'execute_package', {
+      package_id: 'vc-shortlist-v1',
+      slots: { ...SLOTS, sector_focus: 'DeFi', stage: 'Seed' },
+      quote_token: quote.quote_token,
+    });
+    expect(errorCode(retried)).toBe('quote_token_used');
+    expect(retried.content[0].text).toMatch(/list_results/);
+    expect(retried.content[0].text).toMatch(/do not quote again for the same purchase/);
+    expect(ok(await call(client, 'list_results', {})).items.map((r: { id: string }) => r.id)).toEqual([run.result_id]);
+    expect(await available(user.id)).toBe(10_000 - run.credits_charged);
+  });
+
+  it('a spend the pipeline would not take (service_unavailable, nothing charged) goes through when called again as told', async () => {
+    const { user, key } = await api.newUser({ tier: 'pro', credits: 10_000 });
+    const client = await mcpClient(api.baseUrl, key);
+    const refuseOnce = () =>
+      vi.spyOn(api.ports.queue, 'send').mockRejectedValueOnce(new Error('SQS refused 1 of 1 messages'));
+
+    const jobQuote = ok(await call(client, 'quote_enrichment_job', JOB));
+    const jobArgs = { ...JOB, quote_token: jobQuote.quote_token };
+    const refusedSend = refuseOnce();
+    const refused = await call(client, 'start_enrichment_job', jobArgs);
+    refusedSend.mockRestore();
+    expect(errorCode(refused)).toBe('service_unavailable');
+    expect(refused.content[0].text).toMatch(/call again with the same arguments/);
+    expect(await available(user.id)).toBe(10_000);
+    const started = await call(client, 'start_enrichment_job', jobArgs);
+    expect(ok(started).credits_reserved).toBe(jobQuote.credits);
+    expect(started._meta?.credits.charged).toBe(jobQuote.credits);
+    // The job's own stage messages must not meet the refusal meant for the run's.
+    await api.ports.queue.drained();
+
+    const resolved = ok(await call(client, 'resolve_growth_goal', { goal_text: GROWTH_GOAL, input_text: GROWTH_CSV }));
+    const growthQuote = ok(await call(client, 'quote_growth_plan', { goal_plan: resolved.goal_plan }));
+    const runArgs = { goal_plan: growthQuote.goal_plan, quote_token: growthQuote.quote_token };
+    const refusedRunSend = refuseOnce();
+    const refusedRun = await call(client, 'start_growth_run', runArgs);
+    refusedRunSend.mockRestore();
+    expect(errorCode(refusedRun)).toBe('service_unavailable');
+    const run = await call(client, 'start_growth_run', runArgs);
+    expect(ok(run).status).toBe('pending');
+    expect(run._meta?.credits.charged).toBe(growthQuote.credits_total);
+    await api.ports.queue.drained();
+  });
+
   it('out of credits: insufficient_credits, telling the agent to get credits and quote again', async () => {
     const { user, key } = await api.newUser({ tier: 'pro', credits: 20 });
     const client = await mcpClient(api.baseUrl, key);
@@ -297,6 +380,29 @@ describe('an agent speaking only MCP', () => {
     expect(JSON.parse(refused.content[1].text).error.details).toMatchObject({ available: 20 });
     expect(refused.content[0].text).toMatch(/add credits.*quote again/i);
     expect(await available(user.id)).toBe(20);
+  });
+
+  it('every error code a tool’s route can answer has a next step of its own', () => {
+    const fallback = nextStepFor('no_such_code');
+    for (const code of [
+      'validation_error',
+      'unauthorized',
+      'insufficient_credits',
+      'subscription_required',
+      'not_found',
+      'quote_token_used',
+      'idempotency_conflict',
+      'concurrent_update',
+      'quote_expired',
+      'quote_mismatch',
+      'invalid_state',
+      'payload_too_large',
+      'rate_limited',
+      'dataset_loading',
+      'service_unavailable',
+      'internal_error',
+    ])
+      expect(nextStepFor(code), code).not.toBe(fallback);
   });
 
   it('a developer-tier key on a pro tool: subscription_required, and no tool starts a checkout', async () => {
@@ -334,6 +440,37 @@ describe('an agent speaking only MCP', () => {
       });
       expect(overHttp.status, name).toBe(400);
     }
+  });
+
+  it('an argument the tool does not take is a validation error, never passed over (a typo must not pass silently)', async () => {
+    const { key } = await api.newUser({ tier: 'pro', credits: 10_000 });
+    const client = await mcpClient(api.baseUrl, key);
+    const quote = ok(await call(client, 'quote_package', { package_id: 'vc-shortlist-v1', slots: SLOTS }));
+    const run = ok(
+      await call(client, 'execute_package', {
+        package_id: 'vc-shortlist-v1',
+        slots: SLOTS,
+        quote_token: quote.quote_token,
+      }),
+    );
+    const jobQuote = ok(await call(client, 'quote_enrichment_job', JOB));
+    const job = ok(await call(client, 'start_enrichment_job', { ...JOB, quote_token: jobQuote.quote_token }));
+    const refused = async (name: string, args: Record<string, unknown>, typo: string) => {
+      const result = await call(client, name, args);
+      expect(errorCode(result), name).toBe('validation_error');
+      expect(JSON.parse(result.content[1].text).error.details, name).toEqual([expect.objectContaining({ path: typo })]);
+    };
+    // "ofset" for offset would otherwise answer the first page again, as if it were the next.
+    await refused('get_intelligence_result', { result_id: run.result_id, limit: 5, ofset: 5 }, 'ofset');
+    await refused('get_result', { result_id: run.result_id, ofset: 5 }, 'ofset');
+    await refused('list_packages', { ofset: 5 }, 'ofset');
+    await refused('get_account', { user_id: 'someone-else' }, 'user_id');
+    await refused('get_job', { job_id: job.job_id, include: 'rows' }, 'include');
+    await refused('get_growth_run', { run_id: job.job_id, verbose: true }, 'verbose');
+    // A destructive tool does nothing on arguments it does not understand.
+    await refused('cancel_job', { job_id: job.job_id, reason: 'typo' }, 'reason');
+    await api.ports.queue.drained();
+    expect(ok(await call(client, 'get_job', { job_id: job.job_id })).status).toBe('completed');
   });
 
   it('pages an expansion’s records 25 at a time; a later page is a replay that charges nothing', async () => {
@@ -498,34 +635,27 @@ describe('the HTTP face of /api/v1/mcp', () => {
     expect(text).toContain('"resultType":"complete"');
   });
 
-  it('a header the Fetch API cannot carry (API Gateway hands over UTF-8 values decoded) is passed over, not a 500', async () => {
-    const { key } = await api.newUser({ tier: 'pro', credits: 12 });
+  /** The event API Gateway hands the MCP function for one JSON-RPC message, its authorizer vouching for `key`. */
+  async function lambdaEvent(key: string, headers: Record<string, string>, message: unknown) {
     const caller = await identifyCaller(`Bearer ${key}`);
-    const headers: Record<string, string> = {
+    const sent: Record<string, string> = {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       authorization: `Bearer ${key}`,
-      // As a proxy in front adds it for a caller in Sriperumbudur: characters past 255 are no ByteString.
-      'cf-ipcity': 'Srīperumbūdūr',
-      'x-agent-name': 'Agent – №1',
+      ...headers,
     };
     const path = '/api/v1/mcp';
-    const event = {
+    return {
       resource: path,
       path,
       httpMethod: 'POST',
-      headers,
-      multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
+      headers: sent,
+      multiValueHeaders: Object.fromEntries(Object.entries(sent).map(([k, v]) => [k, [v]])),
       queryStringParameters: null,
       multiValueQueryStringParameters: null,
       pathParameters: null,
       stageVariables: null,
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 9,
-        method: 'tools/call',
-        params: { name: 'get_account', arguments: {} },
-      }),
+      body: JSON.stringify(message),
       isBase64Encoded: false,
       requestContext: {
         accountId: '000000000000',
@@ -535,7 +665,7 @@ describe('the HTTP face of /api/v1/mcp', () => {
         identity: { sourceIp: '127.0.0.1', userAgent: null },
         path,
         protocol: 'HTTP/1.1',
-        requestId: 'utf8-header',
+        requestId: 'lambda-event',
         requestTimeEpoch: Date.now(),
         resourceId: 'local',
         resourcePath: path,
@@ -543,17 +673,119 @@ describe('the HTTP face of /api/v1/mcp', () => {
         domainName: new URL(api.origin).host,
       },
     } as unknown as APIGatewayProxyEvent;
-    const context = {
-      functionName: 'mcp',
-      awsRequestId: 'utf8',
-      getRemainingTimeInMillis: () => 30_000,
-    } as unknown as Context;
-    const res = await mcpHandler(event, context);
+  }
+  const lambdaContext = {
+    functionName: 'mcp',
+    awsRequestId: 'lambda-event',
+    getRemainingTimeInMillis: () => 30_000,
+  } as unknown as Context;
+  const getAccountCall = {
+    jsonrpc: '2.0',
+    id: 9,
+    method: 'tools/call',
+    params: { name: 'get_account', arguments: {} },
+  };
+
+  it('a header the Fetch API cannot carry (API Gateway hands over UTF-8 values decoded) is passed over, not a 500', async () => {
+    const { key } = await api.newUser({ tier: 'pro', credits: 12 });
+    const event = await lambdaEvent(
+      key,
+      // As a proxy in front adds it for a caller in Sriperumbudur: characters past 255 are no ByteString.
+      { 'cf-ipcity': 'Srīperumbūdūr', 'x-agent-name': 'Agent – №1' },
+      getAccountCall,
+    );
+    const res = await mcpHandler(event, lambdaContext);
     expect(res.statusCode, res.body).toBe(200);
     expect(JSON.parse(res.body)).toMatchObject({
       id: 9,
       result: { structuredContent: { permanent_credit_balance: 12 } },
     });
+  });
+
+  it('a tool failing outside its route (its function would not load) is an internal_error tool result that shows nothing of the cause', async () => {
+    const { key } = await api.newUser({ tier: 'pro', credits: 12 });
+    const cause =
+      'Cannot find module /var/task/functions/account/reads.mjs (AccessDeniedException: arn:aws:iam::123:role/x)';
+    const broken = mcpHandlerFor({
+      ...ROUTES,
+      account: async () => {
+        throw new Error(cause);
+      },
+    });
+    const revision = '2026-07-28';
+    const modern = {
+      ...getAccountCall,
+      params: {
+        ...getAccountCall.params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': revision,
+          'io.modelcontextprotocol/clientInfo': { name: 'curl', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    };
+    for (const event of [
+      await lambdaEvent(key, {}, getAccountCall),
+      await lambdaEvent(
+        key,
+        { 'mcp-protocol-version': revision, 'mcp-method': 'tools/call', 'mcp-name': 'get_account' },
+        modern,
+      ),
+    ]) {
+      const res = await broken(event, lambdaContext);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.body).not.toContain('reads.mjs');
+      expect(res.body).not.toContain('AccessDenied');
+      const answer = JSON.parse(res.body);
+      expect(answer, res.body).toMatchObject({ id: 9, result: { isError: true } });
+      expect(JSON.parse(answer.result.content[1].text), res.body).toMatchObject({
+        error: { code: 'internal_error' },
+        request_id: res.headers?.['x-request-id'],
+      });
+    }
+  });
+
+  it('hostile argument values (__proto__ keys, numbers past a double, lone surrogates) are the tool’s validation_error, not a bare 400', async () => {
+    const { key } = await api.newUser({ tier: 'pro', credits: 10 });
+    const toolCall = (id: number, name: string, args: string) =>
+      fetch(`${api.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        // Raw text: JSON.stringify could not write these.
+        body: `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`,
+      });
+    const cases = [
+      ['quote_package', '{"package_id":"vc-shortlist-v1","slots":{"__proto__":{"limit":5}}}', 'slots.__proto__'],
+      ['get_account', '{"__proto__":{"role":"admin"}}', '__proto__'],
+      ['list_packages', '{"limit":1e400}', 'limit'],
+      ['resolve_package', '{"package_id":"vc-shortlist-v1","request_text":"DeFi \\ud83d seed"}', 'request_text'],
+    ] as const;
+    for (const [i, [name, args, path]] of cases.entries()) {
+      const res = await toolCall(i + 1, name, args);
+      const text = await res.text();
+      expect(res.status, text).toBe(200);
+      const answer = JSON.parse(text);
+      expect(answer, text).toMatchObject({ jsonrpc: '2.0', id: i + 1, result: { isError: true } });
+      expect(JSON.parse(answer.result.content[1].text).error, text).toMatchObject({
+        code: 'validation_error',
+        details: [{ path }],
+      });
+    }
+    // Outside the arguments it stays the chain's 400: no tool is there to answer it.
+    const outside = await fetch(`${api.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"get_account","arguments":{},"_meta":{"__proto__":{}}}}',
+    });
+    expect(outside.status).toBe(400);
   });
 
   it('answers one JSON-RPC call as JSON, as the README curl sends it, and GET with 405', async () => {

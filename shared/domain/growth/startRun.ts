@@ -12,6 +12,7 @@ import {
   attachJob,
   getQuote,
   putRunItem,
+  restoreQuote,
   type GrowthQuoteRecord,
   type GrowthRunRecord,
 } from '#shared/store/growthRepo';
@@ -141,8 +142,17 @@ export async function startGrowthRun(
       origin: runOrigin(run.runId),
     });
   } catch (err) {
-    // Nothing ran: give the credits back and say so on the run, then report the error.
-    await failRunBeforeStart(run, 'The run could not be started on the enrichment pipeline; nothing was charged.');
+    // Nothing ran: give the credits back and say so on the run, then report the error. The quote goes
+    // back too (only when this call failed the run): the caller is told to try again with the same token.
+    const failedHere = await failRunBeforeStart(
+      run,
+      'The run could not be started on the enrichment pipeline; nothing was charged.',
+    );
+    if (failedHere) {
+      await restoreQuote(run.quoteToken, run.runId).catch((restoreErr: unknown) =>
+        logger.warn('quote of a run never started not given back', { runId: run.runId, error: restoreErr as Error }),
+      );
+    }
     throw err;
   }
   try {

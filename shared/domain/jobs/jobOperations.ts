@@ -24,7 +24,8 @@ import {
   type JobRecord,
 } from '#shared/store/jobsRepo';
 import { TransactionConditionError, writeTogether } from '#shared/store/transactions';
-import { consumeQuoteItem } from '#shared/store/quotesRepo';
+import { consumeQuoteItem, restoreQuote } from '#shared/store/quotesRepo';
+import { logger } from '#shared/observability/logger';
 import { explainSpentQuote, redeemableQuote } from '#shared/domain/intelligence/quoteTokens';
 import { CAPABILITY_NAMES, isCapability, isPreset, MAX_COMPANIES, MAX_CONTACTS, type Capability } from './capabilities';
 import { planBatches, stageTotals } from './batches';
@@ -246,6 +247,12 @@ export async function startEnrichmentJob(input: StartJobInput): Promise<JobView>
   } catch (err) {
     // A job nobody will work on must not hold credits: fail it (releasing them) before reporting the error.
     await closeJob(job, { status: 'failed', errorMessage: 'The job could not be queued; nothing was charged.' });
+    // Nor its quote: the caller is told to try again, which the same token must allow.
+    if (quote && !input.billing) {
+      await restoreQuote(quote.tokenHash, jobId).catch((restoreErr: unknown) =>
+        logger.warn('quote of a job never queued not given back', { jobId, error: restoreErr as Error }),
+      );
+    }
     throw new ServiceUnavailableError(
       'The enrichment pipeline did not take the job; nothing was charged. Try again shortly.',
       QUEUE_RETRY_AFTER_SECONDS,

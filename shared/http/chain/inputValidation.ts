@@ -46,6 +46,7 @@ export const inputValidation = (): ApiMiddleware => ({
       baseUrl: baseUrlOf(event),
       event,
       lambdaContext: request.context,
+      ...(internal.bodyIssue ? { bodyIssue: internal.bodyIssue } : {}),
     } as ApiContext;
   },
 });

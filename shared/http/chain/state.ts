@@ -4,6 +4,7 @@ import type * as z from '#shared/schemas/zod';
 import type { UserRecord } from '#shared/store/usersRepo';
 import type { EndpointSpec } from '#shared/http/endpoint';
 import type { IdempotencyClaim } from '#shared/http/idempotency';
+import type { FieldIssue } from '#shared/domain/errors';
 
 type In<T> = T extends z.core.$ZodType ? z.output<T> : Record<string, never>;
 
@@ -23,6 +24,8 @@ export interface ApiContext<S extends EndpointSpec = EndpointSpec> {
   event: APIGatewayProxyEvent;
   /** The invocation's Lambda context (a route that runs other routes in process hands it on). */
   lambdaContext: Context;
+  /** The body's first content problem at the spec's `ownsBodyIssuesAt`, its path from there. */
+  bodyIssue?: FieldIssue;
 }
 
 export interface Route {
@@ -42,6 +45,8 @@ export type RequestState = {
   rawBody?: string;
   /** The JSON body as parsed (undefined for an empty or raw body). */
   parsedBody?: unknown;
+  /** A content problem of the body that its route answers itself (EndpointSpec.ownsBodyIssuesAt). */
+  bodyIssue?: FieldIssue;
   ctx?: ApiContext;
   idempotency?: IdempotencyClaim;
   startedAt?: number;
