@@ -3,7 +3,7 @@
  * (https://docs.crisp.chat/references/rest-api/v1/): delete a message, send a message or a private
  * note, block or unblock a conversation. Every call must carry HTTP Basic `identifier:key` and
  * `X-Crisp-Tier: plugin`; answers are Crisp's `{error, reason, data}`. A limit can be scripted per
- * route: 429 Too Many Requests or 420 Enhance Your Calm, as Crisp answers them.
+ * route: 429 Too Many Requests or 420 Enhance Your Calm, as Crisp answers them, or a 503 (Crisp's own trouble).
  */
 import { createHmac } from 'node:crypto';
 import { startJsonServer } from './httpStandIn';
