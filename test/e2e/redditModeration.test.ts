@@ -23,7 +23,7 @@ import { reloadConfig } from '#shared/config/config';
 import { claimSyncPoll } from '#shared/store/syncPollsRepo';
 import { expireAtPeriodEndItem, getCommunity, suspendForNonPaymentItem } from '#shared/store/communitiesRepo';
 import { writeTogether } from '#shared/store/transactions';
-import { claimActivationReply, releaseActivationReply, updatePlatformRecord } from '#shared/store/platformRepo';
+import { claimActivationReply, releaseActivationReply } from '#shared/store/platformRepo';
 
 const BOT = 'OutreachModBot';
 const CLIENT_ID = `reddit-e2e-${randomUUID().slice(0, 8)}`;
@@ -486,21 +486,45 @@ describe('Reddit moderation by polling', () => {
     await settle();
     expect(writes()).toEqual([]);
   });
-  it('an item removed in a subreddit the community no longer moderates is not approved by its undo', async () => {
+  it('after a move, undo approves in the subreddit the item was removed in, until another community moderates it', async () => {
     const { key, community, sub } = await activated();
-    const spam = reddit.post(sub, 'spammer8', SCAM);
+    const [first, second] = [reddit.post(sub, 'spammer8', SCAM), reddit.post(sub, 'spammer9', SCAM)];
     await sync(key, community.id);
     await settle();
-    expect(reddit.item(spam)?.removed).toBe(true);
-    const entry = (await status(key, community.id)).audit_logs.find((l: { event_id: string }) => l.event_id === spam);
-    // The community moved on to another subreddit (its binding is what a new activation writes).
-    await updatePlatformRecord(community.id, { boundId: `${sub.toLowerCase()}_next` });
+    expect([reddit.item(first)?.removed, reddit.item(second)?.removed]).toEqual([true, true]);
+    const logs = (await status(key, community.id)).audit_logs;
+    const entryOf = (id: string) => logs.find((l: { event_id: string }) => l.event_id === id);
+    // The community moves to another subreddit: a new activation there.
+    const next = newSub();
+    reddit.addSubreddit(next, ['alice']);
+    reddit.privateMessage('alice', `/activate ${community.activation_token} r/${next}`);
+    expect(await readRedditInbox((await redditBot())!)).toMatchObject({ activated: 1 });
+    await settle();
+    expect((await status(key, community.id)).platform.chat_id).toBe(next.toLowerCase());
     reddit.reset();
-    const undo = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${entry.id}/undo`, { key });
-    expect(undo.status).toBe(422);
-    expect(undo.body.error.message).toContain(`r/${sub.toLowerCase()}`);
+
+    // Its first subreddit is free: the item is approved there.
+    const undo = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${entryOf(first).id}/undo`, {
+      key,
+    });
+    expect(undo.body).toMatchObject({ delivery: 'delivered', error: null });
+    expect(writes()).toContainEqual(['/api/approve', { api_type: 'json', id: first }]);
+    expect(reddit.item(first)?.approved_by).toBe(BOT);
+
+    // Another community now moderates it: the undo is refused and approves nothing.
+    await activated({ sub });
+    reddit.reset();
+    const refused = await api.call(
+      'POST',
+      `${BASE}/communities/${community.id}/audit-logs/${entryOf(second).id}/undo`,
+      { key },
+    );
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.message).toContain(
+      `${sub.toLowerCase()} on reddit, which another community moderates now`,
+    );
     expect(writes()).toEqual([]);
-    expect(reddit.item(spam)?.approved_by).not.toBe(BOT);
+    expect(reddit.item(second)?.approved_by).not.toBe(BOT);
   });
 
   it('an entry from the events endpoint cannot be undone on Reddit: another customer could name any item the bot moderates', async () => {

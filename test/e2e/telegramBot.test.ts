@@ -468,12 +468,18 @@ describe('the shared Telegram webhook', () => {
     ).toBe(404);
   });
 
-  it('undo of an action taken in a group the community has left since is refused, and lifts nothing in the new group', async () => {
+  it('undo lifts in the group the action was taken in after the community moved, and is refused once another community holds that group', async () => {
     const { key, community, chat } = await activatedGroup();
     await post(say(chat, SPAMMER, 'Connect your wallet to claim').update);
+    await post(say(chat, VETERAN, 'Connect your wallet to claim').update);
     await settle();
-    const [muted] = (await status(key, community.id)).audit_logs;
-    expect(muted.action).toBe('mute');
+    const [second, first] = (await status(key, community.id)).audit_logs;
+    expect([first.action, second.action, first.user_id, second.user_id]).toEqual([
+      'mute',
+      'mute',
+      String(SPAMMER.id),
+      String(VETERAN.id),
+    ]);
     const moved = group();
     telegram.setMemberStatus(moved.id, ADMIN.id, 'administrator');
     await post(say(moved, ADMIN, `/activate ${community.activation_token}`).update);
@@ -481,13 +487,36 @@ describe('the shared Telegram webhook', () => {
     expect((await status(key, community.id)).platform.chat_id).toBe(String(moved.id));
     telegram.reset();
 
-    const undo = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${muted.id}/undo`, { key });
-    expect(undo.status).toBe(422);
-    expect(undo.body.error).toMatchObject({
-      code: 'invalid_state',
-      message: `This action was taken in the Telegram group ${chat.id}, which this community no longer moderates.`,
+    // The first group is free: the lift goes there, never to the group the community moved to.
+    const undo = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${first.id}/undo`, { key });
+    expect(undo.body).toMatchObject({ action: 'mute', delivery: 'delivered', error: null });
+    expect(telegram.calls).toEqual([
+      {
+        method: 'restrictChatMember',
+        body: {
+          chat_id: chat.id,
+          user_id: SPAMMER.id,
+          permissions: UNSILENCED,
+          use_independent_chat_permissions: true,
+        },
+      },
+    ]);
+
+    // Another community takes the first group: lifting there is no longer this community's to do.
+    const other = await activatedGroup();
+    telegram.setMemberStatus(chat.id, ADMIN.id, 'administrator');
+    await post(say(chat, ADMIN, `/activate ${other.community.activation_token}`).update);
+    await settle();
+    expect((await status(other.key, other.community.id)).platform.chat_id).toBe(String(chat.id));
+    telegram.reset();
+    const refused = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${second.id}/undo`, {
+      key,
     });
-    // Lifting it in the new group would free the sender there from whatever that group gave them.
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({
+      code: 'invalid_state',
+      message: `This action was taken in ${chat.id} on telegram, which another community moderates now: lift it on telegram itself.`,
+    });
     expect(telegram.calls).toEqual([]);
   });
 

@@ -10,9 +10,10 @@ import { NotFoundError, UnprocessableError } from '#shared/domain/errors';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import { getDelivery } from '#shared/store/platformCallsRepo';
 import { findAuditEntry } from '#shared/store/moderationRepo';
-import { getPlatformRecord } from '#shared/store/platformRepo';
+import { boundCommunity, getPlatformRecord } from '#shared/store/platformRepo';
 import type { PlannedCall } from '#shared/store/platformCallsRepo';
 import type { UndoTarget } from './platforms/platform';
+import type { CommunityType } from './communityTypes';
 import { requireCommunity } from './communityReads';
 import { decisionDeliveryId, runDelivery, scheduleDelivery, undoDeliveryId } from './platformCallRunner';
 import { PLATFORMS } from './platforms/registry';
@@ -29,7 +30,8 @@ export async function undoAction(userId: string, communityId: string, auditId: s
   ]);
   // Lifted where it was applied: a community whose type changed since still takes back what it did there.
   const platform = decision?.calls[0]?.platform ?? community.type;
-  const undoes: Record<string, ((target: UndoTarget) => PlannedCall[] | undefined) | null> = PLATFORMS[platform].undo;
+  const module = PLATFORMS[platform];
+  const undoes: Record<string, ((target: UndoTarget) => PlannedCall[] | undefined) | null> = module.undo;
   const lift = Object.hasOwn(undoes, action) ? undoes[action] : null;
   if (!lift) throw new UnprocessableError('invalid_state', `A ${action} cannot be undone on ${platform}.`);
   // Its own calls still to go out (waiting on a rate limit) would apply the action again after the undo.
@@ -38,7 +40,11 @@ export async function undoAction(userId: string, communityId: string, auditId: s
       'invalid_state',
       'This action is still being applied on the platform: undo it once its delivery is no longer pending.',
     );
-  const calls = lift({ communityId, record, userId: entry.user_id, eventId: entry.event_id, decision });
+  const bound = platform === community.type ? record[module.recordFields.bound] : undefined;
+  const actedIn = decision && module.actedIn ? module.actedIn(decision) : undefined;
+  if (actedIn !== undefined && actedIn !== bound) await refuseInAnotherCommunitysPlace(platform, actedIn, communityId);
+  const place = actedIn ?? bound;
+  const calls = lift({ communityId, record, userId: entry.user_id, eventId: entry.event_id, decision, place });
   if (!calls?.length)
     throw new UnprocessableError(
       'invalid_state',
@@ -71,6 +77,20 @@ export async function undoAction(userId: string, communityId: string, auditId: s
     error: delivery?.error ?? null,
     undone_at: delivery?.createdAt ?? now().toISOString(),
   };
+}
+
+/**
+ * An action taken in a place the community has left since (it moved, or changed type) is lifted there
+ * only while no other community holds that place: the lift is this community's to make, and in another
+ * community's place it could free someone from what that community gave them.
+ */
+async function refuseInAnotherCommunitysPlace(platform: CommunityType, place: string, communityId: string) {
+  const holder = await boundCommunity(platform, place, true);
+  if (holder && holder.communityId !== communityId)
+    throw new UnprocessableError(
+      'invalid_state',
+      `This action was taken in ${place} on ${platform}, which another community moderates now: lift it on ${platform} itself.`,
+    );
 }
 
 /** Planned without queueing: the request runs it itself. */

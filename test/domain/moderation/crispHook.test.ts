@@ -227,10 +227,11 @@ describe('Crisp decision calls', () => {
       record: { boundId: 'web-1' },
       userId: 'session_abc',
       eventId: 'web-1:session_abc:42',
+      place: 'web-1',
     };
     expect(crisp.undo.mute!(target)).toEqual(unblock('mute'));
     expect(crisp.undo.ban!(target)).toEqual(unblock('ban'));
-    expect(crisp.undo.ban!({ ...target, record: {} })).toBeUndefined();
+    expect(crisp.undo.ban!({ ...target, record: {}, place: undefined })).toBeUndefined();
     expect(crisp.undo.delete).toBeNull();
     expect(crisp.undo.warn).toBeNull();
   });

@@ -9,7 +9,7 @@
 import { now } from '#shared/adapters/ports';
 import { CrispApi, type CrispMethod } from '#shared/adapters/platforms/crispApi';
 import { isTransient, type CallOutcome } from '#shared/adapters/platforms/result';
-import type { PlannedCall } from '#shared/store/platformCallsRepo';
+import type { Delivery, PlannedCall } from '#shared/store/platformCallsRepo';
 import { crispConversationBanned, dropCrispMute, putCrispBan, putCrispMute } from '#shared/store/crispMutesRepo';
 import {
   blockedConversation,
@@ -84,13 +84,16 @@ export const crispWelcome = (target: CrispMessageTarget, text: string): PlannedC
 export const crispAlert = (target: CrispMessageTarget | undefined, text: string): PlannedCall[] =>
   target ? [crispNote(target, text)] : [];
 
+/** The conversation a decision's own block named: the session and the website it was blocked in. */
+const blockedBy = (decision: Delivery | undefined) =>
+  decision?.calls.map(blockedConversation).find((c) => c !== undefined);
+
 /**
- * The conversation an undo unblocks: the one the decision's own block named, as the community may
- * have moved to another website since; an entry a bridge posted names a session of the bound website.
+ * The conversation an undo unblocks: the one the decision's own block named, in the website it was
+ * blocked in (`place`); an entry a bridge posted names a session of the bound website.
  */
-function liftIn({ record, userId, decision }: UndoTarget, lifts: 'mute' | 'ban'): PlannedCall[] | undefined {
-  const blocked = decision?.calls.map(blockedConversation).find((c) => c !== undefined);
-  const conversation = blocked ?? (record.boundId ? { websiteId: record.boundId, sessionId: userId } : undefined);
+function liftIn({ place, userId, decision }: UndoTarget, lifts: 'mute' | 'ban'): PlannedCall[] | undefined {
+  const conversation = blockedBy(decision) ?? (place ? { websiteId: place, sessionId: userId } : undefined);
   return conversation ? crispUnblockCalls(conversation, lifts) : undefined;
 }
 
@@ -139,6 +142,7 @@ export const crisp = definePlatform<CrispMessageTarget, CrispCredentials>({
     mute: (target) => liftIn(target, 'mute'),
     ban: (target) => liftIn(target, 'ban'),
   },
+  actedIn: (decision) => blockedBy(decision)?.websiteId,
   recordFields: { bound: 'boundId', alert: null },
   unsupported: [
     'A block applies to one conversation: Crisp tells a plugin of no visitor identity beyond the session, so a blocked visitor who opens a new session (another browser, cleared cookies) starts unblocked.',

@@ -58,11 +58,11 @@ export const discord = definePlatform<DiscordTarget, DiscordCredentials>({
   undo: {
     delete: null,
     warn: null,
-    mute: ({ record, userId }) =>
-      record.discordGuildId ? DISCORD_UNDO_CALLS.mute(record.discordGuildId, userId) : undefined,
-    ban: ({ record, userId }) =>
-      record.discordGuildId ? DISCORD_UNDO_CALLS.ban(record.discordGuildId, userId) : undefined,
+    mute: ({ place, userId }) => (place ? DISCORD_UNDO_CALLS.mute(place, userId) : undefined),
+    ban: ({ place, userId }) => (place ? DISCORD_UNDO_CALLS.ban(place, userId) : undefined),
   },
+  // AutoMod's entries come from the guild's audit log, which does not say which guild it was.
+  actedIn: null,
   recordFields: { bound: 'discordGuildId', alert: 'discordAlertChannelId' },
   unsupported: [
     'Welcome messages: member joins reach a bot only over the Discord Gateway (a long-lived WebSocket), which a serverless deployment does not hold open; use Discord onboarding or a welcome channel instead.',

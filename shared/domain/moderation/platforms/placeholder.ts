@@ -40,6 +40,7 @@ export function placeholderPlatform(
       mute: ({ userId }) => [{ platform: type, method: 'unmute', body: { user_id: userId } }],
       ban: ({ userId }) => [{ platform: type, method: 'unban', body: { user_id: userId } }],
     },
+    actedIn: null,
     recordFields: { bound: 'boundId', alert: 'alertId' },
     unsupported: [
       `${type} moderation is not available on this deployment yet: actions are recorded as not_configured.`,

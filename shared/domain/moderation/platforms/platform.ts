@@ -6,7 +6,6 @@
  *
  * A piece a platform does not have is `null`, never left out: leaving a piece out does not compile.
  */
-import { UnprocessableError } from '#shared/domain/errors';
 import type { PlatformSetting } from '#shared/config/config';
 import type { PortOutcome } from '#shared/adapters/platforms/platformPort';
 import type { CommunityRecord } from '#shared/store/communitiesRepo';
@@ -93,6 +92,11 @@ export interface UndoTarget {
    * that came in through the events endpoint has none): proof that the event's item is this community's.
    */
   decision?: Delivery;
+  /**
+   * Where to lift it: the place the decision's own calls acted in (the module's `actedIn`), else the
+   * place the community is bound to on this platform now; undefined when neither is known.
+   */
+  place: string | undefined;
 }
 
 /** A field of the platform record holding a place's id on the platform. */
@@ -153,6 +157,13 @@ export interface Platform<Target, Credentials> {
    */
   undo: Record<PenaltyAction, ((target: UndoTarget) => PlannedCall[] | undefined) | null>;
   /**
+   * The place (group, subreddit, website) a decision's own calls acted in, read from the calls, so that
+   * an undo lifts it there even after the community moved to another place or platform (undo.ts refuses
+   * it once another community holds that place). null where the calls do not say: Discord's actions are
+   * AutoMod's, and X's act on the bound account's replies.
+   */
+  actedIn: ((decision: Delivery) => string | undefined) | null;
+  /**
    * Where the platform record keeps the place the community is bound to and its alert place (status
    * shows them as `chat_id` and `alert_chat_id`; binding writes them). New platforms use the generic
    * `boundId`/`alertId`; `alert: null` where alerts have no place of their own.
@@ -171,16 +182,3 @@ export const definePlatform = <Target, Credentials>(
 export type CredentialsOf<P> = P extends { credentials: CredentialSpec<infer C> } ? C : never;
 
 export const blankToUndefined = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
-
-/**
- * Refuses an undo whose decision acted in a place the community has left since (it was activated in
- * another chat or subreddit): that place is no longer this community's, and may be another's, and the
- * same lift in the place bound now would free someone there from what they were given there.
- */
-export function refuseUndoElsewhere(actedIn: string | undefined, boundId: string, placeName: string): void {
-  if (actedIn !== undefined && actedIn !== boundId)
-    throw new UnprocessableError(
-      'invalid_state',
-      `This action was taken in ${placeName}, which this community no longer moderates.`,
-    );
-}

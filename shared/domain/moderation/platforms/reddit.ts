@@ -21,7 +21,7 @@ import {
 import { readRedditInbox } from './reddit/inbox';
 import { pollSubreddits } from './reddit/poll';
 import { sendRedditCall } from './reddit/send';
-import { definePlatform, refuseUndoElsewhere, type PollCause, type PollTarget, type UndoTarget } from './platform';
+import { definePlatform, type PollCause, type PollTarget, type UndoTarget } from './platform';
 
 async function pollBatch(targets: PollTarget[], cause: PollCause) {
   const bot = await redditBot();
@@ -42,19 +42,17 @@ async function pollInbox(cause: PollCause) {
 /**
  * The bot moderates every customer's subreddit and Reddit's approve takes an item's id alone: only an
  * item this community's own decision acted on (read from its subreddit by the poll) is approved again,
- * and only while that subreddit is still the one it is bound to. An entry from the events endpoint
- * names whatever id its sender chose.
+ * in the subreddit it was removed in (undo.ts refuses once another community moderates that one). An
+ * entry from the events endpoint names whatever id its sender chose.
  */
 const undoIn = (action: keyof typeof REDDIT_UNDO_CALLS) => (t: UndoTarget) => {
-  if (!t.record.boundId) return undefined;
+  if (!t.place) return undefined;
   if (!t.decision)
     throw new UnprocessableError(
       'invalid_state',
       'Only what the service did on Reddit itself can be undone there: this entry came in through the events endpoint.',
     );
-  // A delivery planned before deliveries recorded their subreddit has no place: its community's own, then as now.
-  refuseUndoElsewhere(t.decision.place, t.record.boundId, `r/${t.decision.place}`);
-  return REDDIT_UNDO_CALLS[action](t.record.boundId, t.communityId, t.userId, t.eventId);
+  return REDDIT_UNDO_CALLS[action](t.place, t.communityId, t.userId, t.eventId);
 };
 
 export const reddit = definePlatform<RedditTarget, RedditCredentials>({
@@ -84,6 +82,8 @@ export const reddit = definePlatform<RedditTarget, RedditCredentials>({
   alert: (record, _target, text) => (record.boundId ? [redditAlertCall(record.boundId, text)] : []),
   // A warning reply stays (removing the bot's own reply would hide that the author was warned).
   undo: { delete: undoIn('delete'), warn: null, mute: undoIn('mute'), ban: undoIn('ban') },
+  // Deliveries record their subreddit: a removal names only the item.
+  actedIn: (decision) => decision.place,
   onRulesChanged: null,
   onMonitoringChanged: null,
   recordFields: { bound: 'boundId', alert: null },

@@ -1,11 +1,12 @@
 /**
  * Telegram: the operator's bot, updates pushed to one webhook (telegramBot.ts), each
  * decision as Bot API calls (the tables of platformActions.ts), undo by lifting the restriction or
- * the ban in the bound group, the one the decision acted in.
+ * the ban in the group the decision acted in.
  */
 import { TelegramBotApi } from '#shared/adapters/platforms/telegramBotApi';
 import { TELEGRAM_DECISION_CALLS, TELEGRAM_UNDO_CALLS, telegramSend, type TelegramTarget } from '../platformActions';
-import { blankToUndefined, definePlatform, refuseUndoElsewhere, type UndoTarget } from './platform';
+import type { Delivery } from '#shared/store/platformCallsRepo';
+import { blankToUndefined, definePlatform } from './platform';
 
 export interface TelegramCredentials {
   /** Undefined: Telegram actions are recorded as not_configured. */
@@ -16,16 +17,10 @@ export interface TelegramCredentials {
 
 export const TELEGRAM_DEFAULT_BASE = 'https://api.telegram.org';
 
-/** The group the decision's own calls named (an entry a bridge posted has none: the bound group's). */
-const actedIn = (t: UndoTarget): string | undefined => {
-  const chatId = t.decision?.calls.map((call) => call.body?.chat_id).find((id) => id !== undefined);
+/** The group a decision's calls named (every Bot API call of ours names its chat). */
+const chatActedIn = (decision: Delivery): string | undefined => {
+  const chatId = decision.calls.map((call) => call.body?.chat_id).find((id) => id !== undefined);
   return chatId === undefined ? undefined : String(chatId);
-};
-
-const undoIn = (action: keyof typeof TELEGRAM_UNDO_CALLS) => (t: UndoTarget) => {
-  if (!t.record.telegramChatId) return undefined;
-  refuseUndoElsewhere(actedIn(t), t.record.telegramChatId, `the Telegram group ${actedIn(t)}`);
-  return TELEGRAM_UNDO_CALLS[action](t.record.telegramChatId, t.userId);
 };
 
 export const telegram = definePlatform<TelegramTarget, TelegramCredentials>({
@@ -56,7 +51,13 @@ export const telegram = definePlatform<TelegramTarget, TelegramCredentials>({
   welcome: (target, text) => [telegramSend(target.chatId, text)],
   alert: (record, _target, text) =>
     record.telegramAlertChatId ? [telegramSend(Number(record.telegramAlertChatId), text)] : [],
-  undo: { delete: null, warn: null, mute: undoIn('mute'), ban: undoIn('ban') },
+  undo: {
+    delete: null,
+    warn: null,
+    mute: ({ place, userId }) => (place ? TELEGRAM_UNDO_CALLS.mute(place, userId) : undefined),
+    ban: ({ place, userId }) => (place ? TELEGRAM_UNDO_CALLS.ban(place, userId) : undefined),
+  },
+  actedIn: chatActedIn,
   recordFields: { bound: 'telegramChatId', alert: 'telegramAlertChatId' },
   unsupported: ['Edited messages are not checked again (the bot reads new messages only).'],
 });

@@ -72,6 +72,8 @@ export const x = definePlatform<XTarget, XCredentials>({
     ban: ({ record, eventId, userId }) =>
       record.boundId ? X_UNDO_CALLS.ban({ postId: eventId, authorId: userId }) : undefined,
   },
+  // Its calls act on the bound account's replies and name no other place.
+  actedIn: null,
   recordFields: { bound: 'boundId', alert: null },
   // The record's link is authorize_url, minted per community (x/oauth.ts), not an install link.
   unsupported: X_UNSUPPORTED,
