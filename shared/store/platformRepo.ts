@@ -206,6 +206,20 @@ export async function movePlatformPlace(
   );
 }
 
+/**
+ * A condition, in a transaction, that a place field of the record still names `value`: a write made
+ * for a binding fails once another binding of the community replaced it.
+ */
+export const platformPlaceIs = (communityId: string, field: PlaceField, value: string): TransactItem => ({
+  ConditionCheck: {
+    TableName: table(),
+    Key: moderationPlatformKey(communityId),
+    ConditionExpression: '#place = :value',
+    ExpressionAttributeNames: { '#place': field },
+    ExpressionAttributeValues: { ':value': value },
+  },
+});
+
 /** Moves the audit-log cursor forward only (two overlapping syncs never move it back). */
 export async function advanceAuditCursor(communityId: string, cursor: string): Promise<void> {
   await writeIfCondition(() =>

@@ -5,7 +5,7 @@
  * limits, a refresh race, and tokens kept out of every answer and log line.
  */
 import { createHash } from 'node:crypto';
-import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renewOnceDue, setCommunityFields } from '#test/support/communityRecord';
 import { startTestApi } from '#test/support/api';
@@ -228,10 +228,10 @@ describe('connecting an X account over another', () => {
   const newAccount = () => x.addAccount({ id: String(7_100_000 + ++accountNo), username: `acme_x${accountNo}` });
   const isGrantWrite = (command: unknown, communityId: string) =>
     command instanceof TransactWriteCommand && JSON.stringify(command.input).includes(xTokensKey(communityId).pk);
-  /** Runs `act` while the callback's grant transactions go through `onGrantWrite` first. */
-  async function interceptingGrantWrites<T>(
-    communityId: string,
-    onGrantWrite: (attempt: number, send: () => Promise<unknown>) => Promise<unknown>,
+  /** Runs `act` while the table writes `matches` picks go through `onWrite` first. */
+  async function intercepting<T>(
+    matches: (command: unknown) => boolean,
+    onWrite: (attempt: number, send: () => Promise<unknown>) => Promise<unknown>,
     act: () => Promise<T>,
   ): Promise<{ result: T; attempts: number }> {
     const client = ddb();
@@ -240,13 +240,19 @@ describe('connecting an X account over another', () => {
     const spy = vi
       .spyOn(client, 'send')
       .mockImplementation(((command: unknown) =>
-        isGrantWrite(command, communityId) ? onGrantWrite(++attempts, () => send(command)) : send(command)) as never);
+        matches(command) ? onWrite(++attempts, () => send(command)) : send(command)) as never);
     try {
       return { result: await act(), attempts };
     } finally {
       spy.mockRestore();
     }
   }
+  /** Runs `act` while the callback's grant transactions go through `onGrantWrite` first. */
+  const interceptingGrantWrites = <T>(
+    communityId: string,
+    onGrantWrite: (attempt: number, send: () => Promise<unknown>) => Promise<unknown>,
+    act: () => Promise<T>,
+  ) => intercepting((command) => isGrantWrite(command, communityId), onGrantWrite, act);
 
   it("another account ends the first one's grant at X and frees it; the same account again ends nothing", async () => {
     const { key, community, account } = await connected();
@@ -270,6 +276,59 @@ describe('connecting an X account over another', () => {
     expect(revoked()).toEqual([]);
     expect(x.liveRefreshTokens()).toEqual(expect.arrayContaining([refresh, x.issued().at(-1)]));
     expect(access).not.toBe(x.issued().at(-2));
+  });
+
+  it("two accounts authorized at once: the one bound last keeps the community, the other's tokens end at X", async () => {
+    const { key, community } = await xCommunity();
+    const [first, second] = [newAccount(), newAccount()];
+    let secondPage: Awaited<ReturnType<typeof authorize>> | undefined;
+    const { result: firstPage } = await interceptingGrantWrites(
+      community.id,
+      async (attempt, send) => {
+        // The second account's whole callback runs while the first one's grant is on its way to the table.
+        if (attempt === 1) secondPage = await authorize(key, community.id, second.id);
+        return send();
+      },
+      () => authorize(key, community.id, first.id),
+    );
+    expect([firstPage.status, secondPage?.status]).toEqual([409, 200]);
+    expect(firstPage.text).toContain('Another X account was connected to this community at the same moment');
+    // Issued in turn: the first account's code and pair, then the second's.
+    const [firstAccess, firstRefresh, , secondRefresh] = x
+      .issued()
+      .filter((t) => /^x(at|rt)-/.test(t))
+      .slice(-4);
+    expect(revoked()).toEqual([
+      [firstRefresh, 'refresh_token'],
+      [firstAccess, 'access_token'],
+    ]);
+    // Binding, grant and poll list all name the second account.
+    expect((await getXAccount(community.id))?.accountId).toBe(second.id);
+    expect((await status(key, community.id)).platform.chat_id).toBe(second.id);
+    expect((await getPolledCommunity('x', community.id))?.externalId).toBe(second.id);
+    expect(x.liveRefreshTokens()).toContain(secondRefresh);
+    expect(x.liveRefreshTokens()).not.toContain(firstRefresh);
+  });
+
+  it('two accounts at once, the first one listing itself for polls last: the poll list still names the bound account', async () => {
+    const { key, community } = await xCommunity();
+    const [first, second] = [newAccount(), newAccount()];
+    const listsFirst = (command: unknown) =>
+      command instanceof PutCommand &&
+      command.input.Item?.entity === 'polledCommunity' &&
+      command.input.Item?.externalId === first.id;
+    const { result: firstPage } = await intercepting(
+      listsFirst,
+      async (attempt, send) => {
+        // The second account binds the community and lists itself before the first one's entry lands.
+        if (attempt === 1) expect((await authorize(key, community.id, second.id)).status).toBe(200);
+        return send();
+      },
+      () => authorize(key, community.id, first.id),
+    );
+    expect(firstPage.status).toBe(409);
+    expect((await status(key, community.id)).platform.chat_id).toBe(second.id);
+    expect((await getPolledCommunity('x', community.id))?.externalId).toBe(second.id);
   });
 
   it('a refresh that replaces the grant while the callback writes: the tokens it stored are the ones ended', async () => {

@@ -35,9 +35,15 @@ export async function bindModeratedPlace(community: CommunityRecord, externalId:
     if (previous) await unbindExternal(community.type, previous, community.id);
     break;
   }
-  // A polled platform's schedule reads the communities bound on it from this list.
-  if (PLATFORMS[community.type].ingest.kind === 'poll')
-    await addPolledCommunity(community.type, { userId: community.userId, communityId: community.id, externalId });
+  // A polled platform's schedule reads the communities bound on it from this list, which follows the
+  // record: of bindings at once, the one replaced may write its entry last, and it then writes the
+  // winner's (whose own entry, written after its move, is the last when this read comes before it).
+  if (PLATFORMS[community.type].ingest.kind === 'poll') {
+    const entry = { userId: community.userId, communityId: community.id };
+    await addPolledCommunity(community.type, { ...entry, externalId });
+    const named = (await getPlatformRecord(community.id))[field];
+    if (named && named !== externalId) await addPolledCommunity(community.type, { ...entry, externalId: named });
+  }
   return 'bound';
 }
 

@@ -11,6 +11,7 @@ import { XApi, type XAnswer, type XTokenAnswer, type XUser } from '#shared/adapt
 import { randomToken, sha256Hex } from '#shared/ids';
 import { getCommunity, stillOfTypeItem, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { retryingConflicts, TransactionConditionError, writeTogether } from '#shared/store/transactions';
+import { platformPlaceIs } from '#shared/store/platformRepo';
 import {
   consumeOAuthState,
   getXAccount,
@@ -22,6 +23,7 @@ import {
 import { markCommunityActivated } from '../../activation';
 import { withActivationToken } from '../../communityReads';
 import { bindModeratedPlace, releaseModeratedPlace } from '../binding';
+import type { PlaceField } from '../platform';
 import { UNPAID_ACTIVATION } from '../../unpaidActivation';
 import { issuedPair, revokeStoredXGrant, revokeXGrant, sealXTokens, xCredentials } from './tokens';
 
@@ -88,6 +90,11 @@ const page = (status: number, title: string, message: string, communityId?: stri
   message,
   ...(communityId ? { communityId } : {}),
 });
+
+const ANOTHER_ACCOUNT_CONNECTED =
+  'Another X account was connected to this community at the same moment, and it stays connected. Open the authorize_url of your community again to connect this one instead.';
+/** Where the platform record names the connected account (the X module's bound place). */
+const X_BOUND_FIELD: PlaceField = 'boundId';
 
 const COMMUNITY_GONE = 'The community this link was made for no longer exists or is no longer an X community.';
 
@@ -180,6 +187,12 @@ export async function completeXAuthorization(
     expiresAt: new Date(now().getTime() + tokens.expires_in * 1000).toISOString(),
     updatedAt: now().toISOString(),
   });
+  // Another account's callback bound the community after this one: it stays connected, and these tokens,
+  // which no one will use, end at X.
+  if (written === 'rebound') {
+    await revokeXGrant(credentials, pair);
+    return page(409, 'Not connected', ANOTHER_ACCOUNT_CONNECTED);
+  }
   // Deleted, retyped or expired during the exchange: its own clean-up ran before this binding and grant
   // existed, so both are let go here rather than kept for a community that will never use them.
   if (written === 'community gone') {
@@ -213,17 +226,18 @@ const GRANT_WRITE_ATTEMPTS = 5;
 
 /**
  * Writes the new grant together with a check that the community is still an X community that has not
- * expired. Answers the grant it replaced (read just before, and still the one there when written), or
+ * expired, and still bound to the grant's account (another account's callback may have bound it since). Answers the grant it replaced (read just before, and still the one there when written), or
  * that the community is gone. Another write on the community item at the same moment is tried again.
  */
 async function writeGrant(
   community: CommunityRecord,
   grant: Parameters<typeof xGrantItem>[1],
-): Promise<{ replaced: XAccountRecord | undefined } | 'community gone'> {
+): Promise<{ replaced: XAccountRecord | undefined } | 'community gone' | 'rebound'> {
   for (let attempt = 1; ; attempt++) {
     const replaced = await getXAccount(community.id);
     const items = {
       community: stillOfTypeItem(community, 'x'),
+      binding: platformPlaceIs(community.id, X_BOUND_FIELD, grant.accountId),
       grant: xGrantItem(community.id, grant, replaced?.version ?? null),
     };
     try {
@@ -232,6 +246,7 @@ async function writeGrant(
     } catch (err) {
       if (!(err instanceof TransactionConditionError)) throw err;
       if (err.failed.has('community')) return 'community gone';
+      if (err.failed.has('binding')) return 'rebound';
       // A refresh replaced the grant read above: read it again, so the grant ended is the one replaced.
       if (attempt >= GRANT_WRITE_ATTEMPTS) throw err;
     }
