@@ -435,6 +435,11 @@ export const crispMuteDueIndexKey = (communityId: string, sessionId: string, end
   gsi3sk: `${endsAt}#${communityId}#${sessionId}`,
 });
 export const crispMuteDueUpTo = (atIso: string) => `${atIso}#~`;
+/** When a Crisp website last got a note refusing an activation token (spaces such notes out). */
+export const crispRefusalNoteKey = (websiteId: string): Key => ({
+  pk: `CRISP_WEBSITE#${websiteId}`,
+  sk: 'REFUSAL_NOTE',
+});
 
 // ---- Outbound webhooks ------------------------------------------------------------------------
 export const WEBHOOK_ENDPOINT_PREFIX = 'WHENDPOINT#';

@@ -222,6 +222,37 @@ describe('binding a website', () => {
     ]);
   });
 
+  it('a website sending bad tokens over and over gets one note, then none for ten minutes; a right token is still answered', async () => {
+    const websiteId = newWebsite();
+    const sessions = [newSession(), newSession(), newSession()];
+    // Sent at once and in turn: each note would spend the plugin's daily quota that every customer shares.
+    await Promise.all(sessions.slice(0, 2).map((s) => post(operatorSays(websiteId, s, '/activate guess-1'))));
+    await post(operatorSays(websiteId, sessions[2], '/activate guess-2'));
+    await settle();
+    expect(crisp.calls).toHaveLength(1);
+    expect(
+      sessions.map((s) => note(websiteId, s, 'This activation token is not valid for a Crisp community.')),
+    ).toContainEqual(crisp.calls[0]);
+    // Another website is answered as before.
+    const elsewhere = newWebsite();
+    const session = newSession();
+    await post(operatorSays(elsewhere, session, '/activate guess-3'));
+    await settle();
+    expect(crisp.calls.at(-1)).toEqual(
+      note(elsewhere, session, 'This activation token is not valid for a Crisp community.'),
+    );
+    // The operator who mistyped sends the right token: bound and told so.
+    const { key, community } = await newCommunity();
+    crisp.reset();
+    const right = newSession();
+    await post(operatorSays(websiteId, right, `/activate ${community.activation_token}`));
+    await settle();
+    expect(crisp.calls).toEqual([
+      note(websiteId, right, 'Moderation is on for this website: visitor messages are checked from now on.'),
+    ]);
+    expect((await status(key, community.id)).status).toBe('connected');
+  });
+
   it('a website bound to one community is refused to another, with a clear note; the first keeps it', async () => {
     const first = await activatedWebsite();
     const second = await newCommunity();

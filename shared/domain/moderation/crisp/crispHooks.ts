@@ -8,6 +8,7 @@
 import { now } from '#shared/adapters/ports';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
+import { claimCrispRefusalNote } from '#shared/store/crispRefusalNotesRepo';
 import { boundCommunity, communityByActivationToken } from '#shared/store/platformRepo';
 import type { PlannedCall } from '#shared/store/platformCallsRepo';
 import { markCommunityActivated } from '../activation';
@@ -59,6 +60,9 @@ const schedule = (
     observe,
   });
 
+/** At most one note refusing a token per website in this many seconds (each note spends the shared quota). */
+export const REFUSAL_NOTE_INTERVAL_SECONDS = 600;
+
 /** Operators only (the hook says so): the reply is a private note, which the visitor never sees. */
 async function activateWebsite(target: CrispMessageTarget, token: string): Promise<void> {
   const pointer = await communityByActivationToken(token);
@@ -73,7 +77,9 @@ async function activateWebsite(target: CrispMessageTarget, token: string): Promi
       false,
     );
   if (community?.type !== 'crisp' || !community.activationToken || !sameSecret(token, community.activationToken)) {
-    await reply('invalid_token');
+    // A typo is told at once; a website sending tokens over and over is not answered each time.
+    if (await claimCrispRefusalNote(target.websiteId, now(), REFUSAL_NOTE_INTERVAL_SECONDS))
+      await reply('invalid_token');
     return;
   }
   // An expired community can never moderate again: it takes no website (one it held is free for others).

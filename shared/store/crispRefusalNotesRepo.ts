@@ -1,0 +1,36 @@
+/**
+ * When each Crisp website last got a note refusing an activation token. Any website can install the
+ * operator's plugin and have its operators send `/activate <anything>`, and every note is a call out of
+ * the plugin's daily quota, which every customer's moderation shares: such notes are claimed here
+ * first, one per website per interval, with a conditional write so concurrent hooks cannot both send.
+ */
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, isConditionFailure, table } from './client';
+import { defineEntity } from './entity';
+import { crispRefusalNoteKey } from './keys';
+
+const notes = defineEntity<{ websiteId: string; notedAt: string }>()({
+  name: 'crispRefusalNote',
+  key: (n: { websiteId: string }) => crispRefusalNoteKey(n.websiteId),
+});
+
+/** True when no refusal note went to the website within `intervalSeconds` before `at` (and claims this one). */
+export async function claimCrispRefusalNote(websiteId: string, at: Date, intervalSeconds: number): Promise<boolean> {
+  try {
+    await ddb().send(
+      new PutCommand({
+        TableName: table(),
+        Item: notes.item(
+          { websiteId, notedAt: at.toISOString() },
+          { ttl: Math.ceil(at.getTime() / 1000) + intervalSeconds },
+        ),
+        ConditionExpression: 'attribute_not_exists(pk) OR notedAt <= :since',
+        ExpressionAttributeValues: { ':since': new Date(at.getTime() - intervalSeconds * 1000).toISOString() },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+    return false;
+  }
+}
