@@ -204,13 +204,14 @@ export async function listStalledDeliveries(atIso: string): Promise<StalledDeliv
 }
 
 /**
- * Moves a pending delivery's stall time to `stalledAt`: only while it is pending and, with `seenKey`,
- * only if it has not moved since it was seen (so overlapping sweeps queue it once). False otherwise.
+ * Moves a pending delivery's stall time to `stalledAt` (with `set`, more fields): only while it is pending
+ * and, with `seenKey`, only if it has not moved since it was seen. False otherwise.
  */
-export async function moveStallTime(
+function movePending(
   communityId: string,
   deliveryId: string,
   stalledAt: string,
+  set: { waitUntil?: string },
   seenKey?: string,
 ): Promise<boolean> {
   const key = moderationDeliveryDueIndexKey(communityId, deliveryId, stalledAt);
@@ -220,7 +221,7 @@ export async function moveStallTime(
         TableName: table(),
         Key: moderationDeliveryKey(communityId, deliveryId),
         ...deliveries.update({
-          set: { gsi3pk: key.gsi3pk, gsi3sk: key.gsi3sk },
+          set: { gsi3pk: key.gsi3pk, gsi3sk: key.gsi3sk, ...set },
           condition: {
             expression: seenKey === undefined ? '#s = :pending' : '#s = :pending AND gsi3sk = :seen',
             names: { '#s': 'status' },
@@ -232,27 +233,16 @@ export async function moveStallTime(
   );
 }
 
+/**
+ * Moves a pending delivery's stall time to `stalledAt`: only while it is pending and, with `seenKey`,
+ * only if it has not moved since it was seen (so overlapping sweeps queue it once). False otherwise.
+ */
+export const moveStallTime = (communityId: string, deliveryId: string, stalledAt: string, seenKey?: string) =>
+  movePending(communityId, deliveryId, stalledAt, {}, seenKey);
+
 /** A pending delivery waits out a platform's limit until `waitUntil`; it counts as stalled only from `stalledAt`. */
-export async function postponeDelivery(
-  communityId: string,
-  deliveryId: string,
-  waitUntil: string,
-  stalledAt: string,
-): Promise<boolean> {
-  const key = moderationDeliveryDueIndexKey(communityId, deliveryId, stalledAt);
-  return writeIfCondition(() =>
-    ddb().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: moderationDeliveryKey(communityId, deliveryId),
-        ...deliveries.update({
-          set: { gsi3pk: key.gsi3pk, gsi3sk: key.gsi3sk, waitUntil },
-          condition: { expression: '#s = :pending', names: { '#s': 'status' }, values: { ':pending': 'pending' } },
-        }),
-      }),
-    ),
-  );
-}
+export const postponeDelivery = (communityId: string, deliveryId: string, waitUntil: string, stalledAt: string) =>
+  movePending(communityId, deliveryId, stalledAt, { waitUntil });
 
 /** Takes a delivery that is no longer pending out of the index (settled by a writer that raced its entry). */
 export async function leaveStallIndex(communityId: string, deliveryId: string): Promise<void> {

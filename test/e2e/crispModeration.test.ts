@@ -141,6 +141,16 @@ async function activatedWebsite(options: { welcome?: string; whitelisted?: strin
   return { key, community, websiteId };
 }
 
+/** A visitor's two scams in a row: the first mutes (blocks) the conversation, the second bans it. */
+async function mutedThenBanned(websiteId: string): Promise<string> {
+  const session = newSession();
+  await post(visitorSays(websiteId, session, SPAM).body);
+  await settle();
+  await post(visitorSays(websiteId, session, 'claim your airdrop now').body);
+  await settle();
+  return session;
+}
+
 beforeEach(() => crisp.reset());
 
 describe('the Crisp hook endpoint', () => {
@@ -447,11 +457,7 @@ describe('visitor messages', () => {
 describe('blocks: undo and the end of a mute', () => {
   it('undo unblocks the conversation of a mute or a ban, once; a delete cannot be undone', async () => {
     const { key, community, websiteId } = await activatedWebsite();
-    const session = newSession();
-    await post(visitorSays(websiteId, session, SPAM).body);
-    await settle();
-    await post(visitorSays(websiteId, session, 'claim your airdrop now').body);
-    await settle();
+    const session = await mutedThenBanned(websiteId);
     const shouter = newSession();
     await post(visitorSays(websiteId, shouter, 'WHY IS NOTHING WORKING ON THIS PAGE').body);
     await settle();
@@ -495,11 +501,7 @@ describe('blocks: undo and the end of a mute', () => {
 
   it('a ban applied while enforcing is lifted by its undo after the community switched to observe; an observed one sends nothing', async () => {
     const { key, community, websiteId } = await activatedWebsite();
-    const session = newSession();
-    await post(visitorSays(websiteId, session, SPAM).body);
-    await settle();
-    await post(visitorSays(websiteId, session, 'claim your airdrop now').body);
-    await settle();
+    const session = await mutedThenBanned(websiteId);
     await api.call('PUT', `${BASE}/communities/${community.id}/rules`, { key, body: { mode: 'observe' } });
     const observed = newSession();
     await post(visitorSays(websiteId, observed, SPAM).body);
@@ -526,11 +528,7 @@ describe('blocks: undo and the end of a mute', () => {
 
   it('a ban made on Crisp is lifted on Crisp by its undo after the community changed type', async () => {
     const { key, community, websiteId } = await activatedWebsite();
-    const session = newSession();
-    await post(visitorSays(websiteId, session, SPAM).body);
-    await settle();
-    await post(visitorSays(websiteId, session, 'claim your airdrop now').body);
-    await settle();
+    const session = await mutedThenBanned(websiteId);
     const ban = (await status(key, community.id)).audit_logs.find((l: { action: string }) => l.action === 'ban');
     expect(
       (await api.call('PUT', `${BASE}/communities/${community.id}`, { key, body: { type: 'telegram' } })).status,
@@ -569,11 +567,7 @@ describe('blocks: undo and the end of a mute', () => {
     await post(visitorSays(websiteId, muted, SPAM).body);
     await settle();
     const appliedBy = Date.now();
-    const banned = newSession();
-    await post(visitorSays(websiteId, banned, SPAM).body);
-    await settle();
-    await post(visitorSays(websiteId, banned, 'claim your airdrop now').body);
-    await settle();
+    const banned = await mutedThenBanned(websiteId);
     expect(crisp.isBlocked(websiteId, muted) && crisp.isBlocked(websiteId, banned)).toBe(true);
     crisp.reset();
 
@@ -615,11 +609,7 @@ describe('blocks: undo and the end of a mute', () => {
 
   it('undoing a mute leaves a later ban of the conversation in place (refused, with the reason); undoing the ban lifts it', async () => {
     const { key, community, websiteId } = await activatedWebsite();
-    const session = newSession();
-    await post(visitorSays(websiteId, session, SPAM).body);
-    await settle();
-    await post(visitorSays(websiteId, session, 'claim your airdrop now').body);
-    await settle();
+    const session = await mutedThenBanned(websiteId);
     const logs = (await status(key, community.id)).audit_logs;
     const [ban, mute] = ['ban', 'mute'].map((a) => logs.find((l: { action: string }) => l.action === a));
     crisp.reset();
