@@ -13,6 +13,7 @@ import { installLocalPorts } from '#bin/local/runtime';
 import { XApi } from '#shared/adapters/platforms/xApi';
 import { createAccount } from '#shared/domain/accounts/accounts';
 import { provisionCommunity } from '#shared/domain/moderation/communities';
+import { updatePlatformRecord } from '#shared/store/platformRepo';
 import { completeXAuthorization, xAuthorizeUrl, type BindXAccount } from '#shared/domain/moderation/platforms/x/oauth';
 import { asXAccount, xSession, XSessionUnavailable } from '#shared/domain/moderation/platforms/x/tokens';
 import { getCommunity } from '#shared/store/communitiesRepo';
@@ -49,8 +50,11 @@ beforeEach(() => {
 
 const API_BASE = 'https://api.example.test/api/v1';
 const bound: { communityId: string; accountId: string }[] = [];
+// Records the binding and names the account in the community's record, as a binding does (the grant is
+// written only while the record names its account).
 const bind: BindXAccount = async (community, account) => {
   bound.push({ communityId: community.id, accountId: account.id });
+  await updatePlatformRecord(community.id, { boundId: account.id });
   return { ok: true };
 };
 
