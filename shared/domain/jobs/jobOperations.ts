@@ -246,7 +246,14 @@ export async function startEnrichmentJob(input: StartJobInput): Promise<JobView>
     );
   } catch (err) {
     // A job nobody will work on must not hold credits: fail it (releasing them) before reporting the error.
-    await closeJob(job, { status: 'failed', errorMessage: 'The job could not be queued; nothing was charged.' });
+    const closed = await closeJob(job, {
+      status: 'failed',
+      errorMessage: 'The job could not be queued; nothing was charged.',
+    });
+    // The send failed after the queue took (some of) the messages, and the worker moved the job on: the job
+    // runs and will charge, so it is the answer. The watchdog re-sends whatever batch was not delivered.
+    // Answering 503 here would invite a second job (and give back a quote that paid for this one).
+    if (closed === 'changed') return jobView(await requireJob(input.userId, jobId, true));
     // Nor its quote: the caller is told to try again, which the same token must allow.
     if (quote && !input.billing) {
       await restoreQuote(quote.tokenHash, jobId).catch((restoreErr: unknown) =>
