@@ -110,7 +110,13 @@ async function reserveAndConsume(userId: string, run: GrowthRunRecord): Promise<
       if (refusal) throw refusal;
     }
     if (err instanceof TransactionConditionError && err.failed.has('token')) {
-      // The token's condition failed but a fresh read shows it usable: its expiry is checked on the write's clock.
+      // The token's condition failed but a fresh read shows it usable: another run held it at that moment and
+      // gave it back since (the pipeline refused that run), or it expired on the write's clock.
+      if (quote && Date.parse(quote.expiresAt) > now().getTime())
+        throw new ConflictError(
+          'quote_token_used',
+          'This quote token was in use by another request at the same moment; that request did not go through, so the token may be sent again.',
+        );
       throw new GoneError('quote_expired', 'This quote expired; quote the plan again.');
     }
     throw err;
