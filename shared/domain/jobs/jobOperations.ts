@@ -15,6 +15,7 @@ import { getBalance, reserveCredits } from '#shared/domain/credits/credits';
 import { requireChat } from '#shared/domain/storage/chats';
 import { getReservation } from '#shared/store/walletRepo';
 import {
+  getJob,
   listJobs,
   putBatches,
   putJobItem,
@@ -246,10 +247,18 @@ export async function startEnrichmentJob(input: StartJobInput): Promise<JobView>
     );
   } catch (err) {
     // A job nobody will work on must not hold credits: fail it (releasing them) before reporting the error.
-    const closed = await closeJob(job, {
-      status: 'failed',
-      errorMessage: 'The job could not be queued; nothing was charged.',
-    });
+    let closed: Awaited<ReturnType<typeof closeJob>>;
+    try {
+      closed = await closeJob(job, {
+        status: 'failed',
+        errorMessage: 'The job could not be queued; nothing was charged.',
+      });
+    } catch (closeErr) {
+      // Neither queued nor failed: the job keeps its reservation and the watchdog re-drives it as a stalled job,
+      // so it will run and charge. It is the answer; "nothing was charged, try again" would start a second one.
+      logger.warn('job neither queued nor failed; the watchdog will start it', { jobId, error: closeErr as Error });
+      return jobView((await getJob(input.userId, jobId, true).catch(() => undefined)) ?? job);
+    }
     // The send failed after the queue took (some of) the messages, and the worker moved the job on: the job
     // runs and will charge, so it is the answer. The watchdog re-sends whatever batch was not delivered.
     // Answering 503 here would invite a second job (and give back a quote that paid for this one).
