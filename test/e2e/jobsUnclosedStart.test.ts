@@ -21,8 +21,11 @@ const BODY = {
   input_assets: { companies: [{ company_name: 'Nebula Labs', domain: 'nebulalabs.io' }] },
 };
 
-/** The next queue send is refused, and so is the next transaction after it (the job's closing). */
-function refuseSendThenClose() {
+/**
+ * The next queue send is refused, and so is the next transaction after it (the job's closing); with `landed`,
+ * that transaction is written before its error is reported (a timeout after DynamoDB applied it).
+ */
+function refuseSendThenClose(landed = false) {
   const client = ddb();
   const send = client.send.bind(client) as (c: unknown) => Promise<unknown>;
   let refused = false;
@@ -33,6 +36,7 @@ function refuseSendThenClose() {
   const spy = vi.spyOn(client, 'send').mockImplementation((async (command: { constructor: { name: string } }) => {
     if (refused && command.constructor.name === 'TransactWriteCommand') {
       spy.mockRestore();
+      if (landed) await send(command);
       throw Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), {
         name: 'ProvisionedThroughputExceededException',
       });
@@ -88,5 +92,20 @@ describe('a create whose job could be neither queued nor failed', () => {
     const charged = run.preview.pricing.charged_credits;
     expect(charged).toBeGreaterThan(0);
     expect((await getBalance(user.id)).available).toBe(10_000 - charged);
+  });
+
+  it('a closing that was written although it reported an error: 503, nothing charged, the token given back', async () => {
+    const { user, key } = await api.newUser({ tier: 'pro', credits: 10_000 });
+    const quote = (await api.call('POST', '/bd/jobs/quote', { key, body: BODY })).body;
+    const body = { ...BODY, quote_token: quote.quote_token };
+
+    refuseSendThenClose(true);
+    const refused = await api.call('POST', '/bd/jobs', { key, body });
+    vi.restoreAllMocks();
+    expect(refused.status, refused.text).toBe(503);
+    expect((await getBalance(user.id)).available).toBe(10_000);
+    const retried = await api.call('POST', '/bd/jobs', { key, body });
+    expect(retried.status, retried.text).toBe(202);
+    await queue.drained();
   });
 });

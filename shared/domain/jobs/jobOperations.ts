@@ -254,10 +254,15 @@ export async function startEnrichmentJob(input: StartJobInput): Promise<JobView>
         errorMessage: 'The job could not be queued; nothing was charged.',
       });
     } catch (closeErr) {
-      // Neither queued nor failed: the job keeps its reservation and the watchdog re-drives it as a stalled job,
-      // so it will run and charge. It is the answer; "nothing was charged, try again" would start a second one.
-      logger.warn('job neither queued nor failed; the watchdog will start it', { jobId, error: closeErr as Error });
-      return jobView((await getJob(input.userId, jobId, true).catch(() => undefined)) ?? job);
+      const latest = await getJob(input.userId, jobId, true).catch(() => undefined);
+      // The closing may have landed before its error reached us: the job is then failed by us alone.
+      if (latest?.status === 'failed' && latest.version === job.version + 1) closed = 'closed';
+      else {
+        // Neither queued nor failed: the job keeps its reservation and the watchdog re-drives it as a stalled
+        // job, so it will run and charge. It is the answer; "nothing was charged, try again" would start a second.
+        logger.warn('job neither queued nor failed; the watchdog will start it', { jobId, error: closeErr as Error });
+        return jobView(latest ?? job);
+      }
     }
     // The send failed after the queue took (some of) the messages, and the worker moved the job on: the job
     // runs and will charge, so it is the answer. The watchdog re-sends whatever batch was not delivered.
