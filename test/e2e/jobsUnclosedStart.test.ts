@@ -108,4 +108,41 @@ describe('a create whose job could be neither queued nor failed', () => {
     expect(retried.status, retried.text).toBe(202);
     await queue.drained();
   });
+
+  it('a growth run whose job was written although the write reported an error follows that job: not failed, its token kept', async () => {
+    const { user, key } = await api.newUser({ tier: 'pro', credits: 10_000 });
+    const resolved = await api.call('POST', '/growth/resolve', { key, body: { goal_text: GOAL, input_text: CSV } });
+    const quote = (await api.call('POST', '/growth/quote', { key, body: { goal_plan: resolved.body.goal_plan } })).body;
+    const body = { quote_token: quote.quote_token, goal_plan: quote.goal_plan };
+    // The job's own write (a transaction of its record alone) is applied, then reports a timeout.
+    const client = ddb();
+    const send = client.send.bind(client) as (c: unknown) => Promise<unknown>;
+    const spy = vi.spyOn(client, 'send').mockImplementation((async (command: {
+      constructor: { name: string };
+      input: any;
+    }) => {
+      const items = command.input?.TransactItems ?? [];
+      if (items.length === 1 && String(items[0].Put?.Item?.sk ?? '').startsWith('JOB#')) {
+        spy.mockRestore();
+        await send(command);
+        throw Object.assign(new Error('Socket timed out'), { name: 'TimeoutError' });
+      }
+      return send(command);
+    }) as never);
+
+    const started = await api.call('POST', '/growth/run', { key, body });
+    vi.restoreAllMocks();
+    expect(started.status, started.text).toBe(202);
+    const again = await api.call('POST', '/growth/run', { key, body });
+    expect(again.status, again.text).toBe(409);
+    expect((await getBalance(user.id)).available).toBe(10_000 - quote.credits_total);
+
+    expect((await superviseJobs({ staleAfterMs: 0, maxRedrives: 3 })).redriven).toBe(1);
+    await queue.drained();
+    const run = (await api.call('GET', `/growth/runs/${started.body.run_id}`, { key })).body;
+    expect(run.status).toBe('completed');
+    const charged = run.preview.pricing.charged_credits;
+    expect(charged).toBeGreaterThan(0);
+    expect((await getBalance(user.id)).available).toBe(10_000 - charged);
+  });
 });
