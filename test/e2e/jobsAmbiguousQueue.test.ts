@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { QueueMessage } from '#shared/adapters/queue';
 import { getBalance } from '#shared/domain/credits/credits';
 import { getJob } from '#shared/store/jobsRepo';
+import { ddb } from '#shared/store/client';
 import { startTestApi } from '#test/support/api';
 
 // A send that fails after the queue took the messages (a timeout once SQS had accepted them, a later chunk of ten
@@ -78,5 +79,36 @@ describe('a create whose messages reached the pipeline although the send failed'
     expect(charged).toBeGreaterThan(0);
     expect(charged).toBeLessThanOrEqual(quote.credits_total);
     expect(await available(user.id)).toBe(10_000 - charged);
+  });
+
+  it('a create whose reserving write was applied although it reported an error: the job goes on, charged once', async () => {
+    const { user, key } = await api.newUser({ tier: 'pro', credits: 10_000 });
+    const quote = (await api.call('POST', '/bd/jobs/quote', { key, body: BODY })).body;
+    const body = { ...BODY, quote_token: quote.quote_token };
+    // The transaction that writes the job with its reservation is applied, then reports a timeout.
+    const client = ddb();
+    const send = client.send.bind(client) as (c: unknown) => Promise<unknown>;
+    const spy = vi.spyOn(client, 'send').mockImplementation((async (command: { input: any }) => {
+      const items: any[] = command.input?.TransactItems ?? [];
+      if (items.length > 1 && items.some((t) => String(t.Put?.Item?.sk ?? '').startsWith('JOB#'))) {
+        spy.mockRestore();
+        await send(command);
+        throw Object.assign(new Error('Socket timed out'), { name: 'TimeoutError' });
+      }
+      return send(command);
+    }) as never);
+
+    const created = await api.call('POST', '/bd/jobs', { key, body });
+    vi.restoreAllMocks();
+    expect(created.status, created.text).toBe(202);
+    expect(created.headers.get('x-credits-charged')).toBe(String(quote.credits));
+    expect(created.headers.get('x-credits-remaining')).toBe(String(10_000 - quote.credits));
+    const again = await api.call('POST', '/bd/jobs', { key, body });
+    expect(again.status, again.text).toBe(409);
+    await queue.drained();
+    const jobs = (await api.call('GET', '/bd/jobs', { key })).body.items;
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]).toMatchObject({ job_id: created.body.job_id, status: 'completed' });
+    expect(await available(user.id)).toBe(10_000 - jobs[0].credits_charged);
   });
 });

@@ -12,6 +12,7 @@ import {
 import { now } from '#shared/adapters/ports';
 import { uuidv7 } from '#shared/ids';
 import { getBalance, reserveCredits } from '#shared/domain/credits/credits';
+import { recordCreditMove } from '#shared/domain/credits/creditMeter';
 import { requireChat } from '#shared/domain/storage/chats';
 import { getReservation } from '#shared/store/walletRepo';
 import {
@@ -209,8 +210,15 @@ export async function startEnrichmentJob(input: StartJobInput): Promise<JobView>
     contacts: b.contacts,
   }));
   await putBatches(records, Math.floor(at.getTime() / 1000) + BATCH_TTL_SECONDS);
+  // The job's transaction may be applied before its error reaches us (a timeout): the job then exists, with its
+  // reservation and its quote used, and must go on to the queue rather than be answered as an error.
+  const writtenAnyway = async (err: unknown) => {
+    if (err instanceof TransactionConditionError || !(await getJob(input.userId, jobId, true).catch(() => undefined)))
+      throw err;
+    logger.warn('job written although its write reported an error', { jobId, error: err as Error });
+  };
   if (input.billing) {
-    await writeTogether({ job: putJobItem(job) });
+    await writeTogether({ job: putJobItem(job) }).catch(writtenAnyway);
   } else {
     const withQuote = quote ? { token: consumeQuoteItem(quote, at.toISOString(), jobId) } : {};
     try {
@@ -226,7 +234,9 @@ export async function startEnrichmentJob(input: StartJobInput): Promise<JobView>
       // Of parallel creates with one token exactly one passes the token's condition.
       if (quote && err instanceof TransactionConditionError && err.failed.has('token'))
         await explainSpentQuote(quote.tokenHash);
-      throw err;
+      await writtenAnyway(err);
+      // The reservation was made, unseen by the meter: the answer still says what it took.
+      recordCreditMove(input.userId, cost, (await getBalance(input.userId)).available);
     }
   }
 
