@@ -19,7 +19,7 @@ import {
 import { TransactionConditionError } from '#shared/store/transactions';
 import { reserveCredits } from '#shared/domain/credits/credits';
 import { requireChat } from '#shared/domain/storage/chats';
-import { startEnrichmentJob } from '#shared/domain/jobs/jobOperations';
+import { pageJobs, startEnrichmentJob } from '#shared/domain/jobs/jobOperations';
 import { logger } from '#shared/observability/logger';
 import { goalPlanSchema, normalizeGoalPlan, type GoalPlan } from './plan';
 import { planFingerprint } from './signature';
@@ -110,13 +110,26 @@ async function reserveAndConsume(userId: string, run: GrowthRunRecord): Promise<
       if (refusal) throw refusal;
     }
     if (err instanceof TransactionConditionError && err.failed.has('token')) {
-      // The token's condition failed but a fresh read shows it usable: its expiry is checked on the write's clock.
+      // The token's condition failed but a fresh read shows it usable: another run held it at that moment and
+      // gave it back since (the pipeline refused that run), or it expired on the write's clock.
+      if (quote && Date.parse(quote.expiresAt) > now().getTime())
+        throw new ConflictError(
+          'quote_token_used',
+          'This quote token was in use by another request at the same moment; that request did not go through, so the token may be sent again.',
+        );
       throw new GoneError('quote_expired', 'This quote expired; quote the plan again.');
     }
     throw err;
   }
   if (moved.alreadyApplied)
     throw new ConflictError('quote_token_used', 'This quote token has already been used; quote the plan again.');
+}
+
+/** The id of the run's job when one was written and has not ended. */
+async function liveJobOf(userId: string, runId: string): Promise<string | undefined> {
+  const { items } = await pageJobs(userId, { limit: 1, offset: 0, sort_order: 'asc', origin: runOrigin(runId) });
+  const job = items[0];
+  return job && (job.status === 'pending' || job.status === 'running') ? job.job_id : undefined;
 }
 
 export async function startGrowthRun(
@@ -142,6 +155,15 @@ export async function startGrowthRun(
       origin: runOrigin(run.runId),
     });
   } catch (err) {
+    // The job's write may have landed before its error reached us: that job runs and settles the run's
+    // reservation, so the run follows it (failing the run would release the credits of work that goes on).
+    const written = await liveJobOf(userId, run.runId).catch(() => undefined);
+    if (written) {
+      await attachJob(userId, run.runId, written, now().toISOString()).catch((attachErr: unknown) =>
+        logger.warn('growth run not attached to its job yet', { runId: run.runId, error: attachErr as Error }),
+      );
+      return { run_id: run.runId, status: 'pending' };
+    }
     // Nothing ran: give the credits back and say so on the run, then report the error. The quote goes
     // back too (only when this call failed the run): the caller is told to try again with the same token.
     const failedHere = await failRunBeforeStart(

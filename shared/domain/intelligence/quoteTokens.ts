@@ -91,5 +91,12 @@ export async function explainSpentQuote(tokenHash: string): Promise<never> {
   const quote = await getQuote(tokenHash);
   if (quote?.usedAt)
     throw new ConflictError('quote_token_used', 'This quote token has already been used; request a new quote.');
+  // Unused and unexpired now, yet refused a moment ago: another request held it then and gave it back since
+  // (its job was never queued). Expired it is not, so saying so would send the caller off to quote again.
+  if (quote && Date.parse(quote.expiresAt) > now().getTime())
+    throw new ConflictError(
+      'quote_token_used',
+      'This quote token was in use by another request at the same moment; that request did not go through, so the token may be sent again.',
+    );
   throw new GoneError('quote_expired', 'This quote token has expired (quotes live 15 minutes); request a new quote.');
 }

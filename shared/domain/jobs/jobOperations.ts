@@ -12,9 +12,11 @@ import {
 import { now } from '#shared/adapters/ports';
 import { uuidv7 } from '#shared/ids';
 import { getBalance, reserveCredits } from '#shared/domain/credits/credits';
+import { recordCreditMove } from '#shared/domain/credits/creditMeter';
 import { requireChat } from '#shared/domain/storage/chats';
 import { getReservation } from '#shared/store/walletRepo';
 import {
+  getJob,
   listJobs,
   putBatches,
   putJobItem,
@@ -208,8 +210,15 @@ export async function startEnrichmentJob(input: StartJobInput): Promise<JobView>
     contacts: b.contacts,
   }));
   await putBatches(records, Math.floor(at.getTime() / 1000) + BATCH_TTL_SECONDS);
+  // The job's transaction may be applied before its error reaches us (a timeout): the job then exists, with its
+  // reservation and its quote used, and must go on to the queue rather than be answered as an error.
+  const writtenAnyway = async (err: unknown) => {
+    if (err instanceof TransactionConditionError || !(await getJob(input.userId, jobId, true).catch(() => undefined)))
+      throw err;
+    logger.warn('job written although its write reported an error', { jobId, error: err as Error });
+  };
   if (input.billing) {
-    await writeTogether({ job: putJobItem(job) });
+    await writeTogether({ job: putJobItem(job) }).catch(writtenAnyway);
   } else {
     const withQuote = quote ? { token: consumeQuoteItem(quote, at.toISOString(), jobId) } : {};
     try {
@@ -225,7 +234,9 @@ export async function startEnrichmentJob(input: StartJobInput): Promise<JobView>
       // Of parallel creates with one token exactly one passes the token's condition.
       if (quote && err instanceof TransactionConditionError && err.failed.has('token'))
         await explainSpentQuote(quote.tokenHash);
-      throw err;
+      await writtenAnyway(err);
+      // The reservation was made, unseen by the meter: the answer still says what it took.
+      recordCreditMove(input.userId, cost, (await getBalance(input.userId)).available);
     }
   }
 
@@ -246,7 +257,27 @@ export async function startEnrichmentJob(input: StartJobInput): Promise<JobView>
     );
   } catch (err) {
     // A job nobody will work on must not hold credits: fail it (releasing them) before reporting the error.
-    await closeJob(job, { status: 'failed', errorMessage: 'The job could not be queued; nothing was charged.' });
+    let closed: Awaited<ReturnType<typeof closeJob>>;
+    try {
+      closed = await closeJob(job, {
+        status: 'failed',
+        errorMessage: 'The job could not be queued; nothing was charged.',
+      });
+    } catch (closeErr) {
+      const latest = await getJob(input.userId, jobId, true).catch(() => undefined);
+      // The closing may have landed before its error reached us: the job is then failed by us alone.
+      if (latest?.status === 'failed' && latest.version === job.version + 1) closed = 'closed';
+      else {
+        // Neither queued nor failed: the job keeps its reservation and the watchdog re-drives it as a stalled
+        // job, so it will run and charge. It is the answer; "nothing was charged, try again" would start a second.
+        logger.warn('job neither queued nor failed; the watchdog will start it', { jobId, error: closeErr as Error });
+        return jobView(latest ?? job);
+      }
+    }
+    // The send failed after the queue took (some of) the messages, and the worker moved the job on: the job
+    // runs and will charge, so it is the answer. The watchdog re-sends whatever batch was not delivered.
+    // Answering 503 here would invite a second job (and give back a quote that paid for this one).
+    if (closed === 'changed') return jobView(await requireJob(input.userId, jobId, true));
     // Nor its quote: the caller is told to try again, which the same token must allow.
     if (quote && !input.billing) {
       await restoreQuote(quote.tokenHash, jobId).catch((restoreErr: unknown) =>
