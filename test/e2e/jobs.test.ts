@@ -1,4 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb } from '#shared/store/client';
+import { jobKey } from '#shared/store/keys';
+import { streamJobEvents } from '#shared/domain/jobs/eventStream';
 import { EventSource } from 'eventsource';
 import { startTestApi } from '#test/support/api';
 import { sseEventViolation } from '#test/support/contract';
@@ -248,6 +252,52 @@ describe('SSE endpoint guards (checked before the stream opens)', () => {
 });
 
 describe('SSE keep-alive and cancellation', () => {
+  it('an older version read after a newer one (an eventually consistent read on AWS) is passed over: ids never go back', async () => {
+    const { key, user } = await proUser();
+    const userId = user.id;
+    queue.stop();
+    const created = await api.call('POST', '/bd/jobs', {
+      key,
+      body: { preset: 'full_pipeline', input_assets: { companies: [NEBULA] } },
+    });
+    const jobId = created.body.job_id as string;
+    const client = ddb();
+    const send = client.send.bind(client) as (command: unknown) => Promise<{ Item?: Record<string, unknown> }>;
+    const { sk } = jobKey(userId, jobId);
+    let reads = 0;
+    // The second read answers the item as it was a version before, as a replica behind the leader would.
+    const spy = vi.spyOn(client, 'send').mockImplementation((async (command: unknown) => {
+      const answer = await send(command);
+      if (!(command instanceof GetCommand) || command.input.Key?.sk !== sk || !answer.Item) return answer;
+      if (++reads === 2)
+        return {
+          ...answer,
+          Item: { ...answer.Item, version: Number(answer.Item.version) - 1, updatedAt: '2026-01-01T00:00:00.000Z' },
+        };
+      if (reads === 4) await api.call('POST', `/bd/jobs/${jobId}/cancel`, { key });
+      return answer;
+    }) as never);
+    const written: string[] = [];
+    try {
+      await streamJobEvents({
+        userId,
+        jobId,
+        pollMs: 5,
+        keepAliveMs: 60_000,
+        sink: { write: (chunk) => written.push(chunk), closed: false, onClose: () => {} },
+      });
+    } finally {
+      spy.mockRestore();
+      resumeQueue();
+    }
+    const events = written.map((chunk) => ({
+      id: Number(/^id: (\d+)/.exec(chunk)?.[1]),
+      type: /event: (\w+)/.exec(chunk)?.[1],
+    }));
+    expect(events.map((e) => e.type)).toEqual(['progress', 'complete']);
+    expect(events[1].id).toBeGreaterThan(events[0].id);
+  });
+
   it('sends the keep-alive when it falls due, not at the next poll after', async () => {
     process.env.JOB_EVENTS_POLL_MS = '1000';
     process.env.JOB_EVENTS_KEEPALIVE_MS = '1100';

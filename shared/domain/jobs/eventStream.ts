@@ -2,7 +2,7 @@
  * The job's Server-Sent Events: the current state first as `progress`, then
  * `progress` only when the payload changes (the store is polled every `pollMs`), a `: keep-alive`
  * comment after `keepAliveMs` of silence, and the terminal state once as `complete`, which ends the
- * stream. Each event's `id:` is the job's version, which grows with every change.
+ * stream. Each event's `id:` is the job's version, which grows with every change (and never goes back).
  */
 import { TERMINAL_STATUSES } from '#shared/store/jobsRepo';
 import { requireJob } from './requireJob';
@@ -68,16 +68,21 @@ export async function streamJobEvents(options: StreamOptions): Promise<void> {
     });
 
   let lastPayload: string | undefined;
+  let lastVersion = Number.NEGATIVE_INFINITY;
   let lastWriteAt = Date.now();
   while (!sink.closed) {
     const job = await requireJob(options.userId, options.jobId);
+    // The polls read eventually consistent (half the price of a strong read, every 2 s of every stream), so one
+    // may answer a version older than one already sent: it is passed over, and ids and progress never go back.
+    const fresh = job.version >= lastVersion;
+    if (fresh) lastVersion = job.version;
     const data = jobEventData(job);
-    if (TERMINAL_STATUSES.includes(job.status)) {
+    if (fresh && TERMINAL_STATUSES.includes(job.status)) {
       sink.write(formatEvent(job.version, 'complete', data));
       return;
     }
     const payload = JSON.stringify(data);
-    if (payload !== lastPayload) {
+    if (fresh && payload !== lastPayload) {
       sink.write(formatEvent(job.version, 'progress', data));
       lastPayload = payload;
       lastWriteAt = Date.now();
