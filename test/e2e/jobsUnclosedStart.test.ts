@@ -45,6 +45,17 @@ function refuseSendThenClose(landed = false) {
   }) as never);
 }
 
+/** The watchdog re-drives the run's stalled job, which completes; the balance moves by its charge alone. */
+async function runByTheWatchdog(key: string, userId: string, runId: string) {
+  expect((await superviseJobs({ staleAfterMs: 0, maxRedrives: 3 })).redriven).toBe(1);
+  await queue.drained();
+  const run = (await api.call('GET', `/growth/runs/${runId}`, { key })).body;
+  expect(run.status).toBe('completed');
+  const charged = run.preview.pricing.charged_credits;
+  expect(charged).toBeGreaterThan(0);
+  expect((await getBalance(userId)).available).toBe(10_000 - charged);
+}
+
 describe('a create whose job could be neither queued nor failed', () => {
   it('answers the job (the watchdog starts it), keeps the quote used, and the job runs and is charged once', async () => {
     const { user, key } = await api.newUser({ tier: 'pro', credits: 10_000 });
@@ -85,13 +96,7 @@ describe('a create whose job could be neither queued nor failed', () => {
     const again = await api.call('POST', '/growth/run', { key, body });
     expect(again.status, again.text).toBe(409);
 
-    expect((await superviseJobs({ staleAfterMs: 0, maxRedrives: 3 })).redriven).toBe(1);
-    await queue.drained();
-    const run = (await api.call('GET', `/growth/runs/${started.body.run_id}`, { key })).body;
-    expect(run.status).toBe('completed');
-    const charged = run.preview.pricing.charged_credits;
-    expect(charged).toBeGreaterThan(0);
-    expect((await getBalance(user.id)).available).toBe(10_000 - charged);
+    await runByTheWatchdog(key, user.id, started.body.run_id);
   });
 
   it('a closing that was written although it reported an error: 503, nothing charged, the token given back', async () => {
@@ -137,12 +142,6 @@ describe('a create whose job could be neither queued nor failed', () => {
     expect(again.status, again.text).toBe(409);
     expect((await getBalance(user.id)).available).toBe(10_000 - quote.credits_total);
 
-    expect((await superviseJobs({ staleAfterMs: 0, maxRedrives: 3 })).redriven).toBe(1);
-    await queue.drained();
-    const run = (await api.call('GET', `/growth/runs/${started.body.run_id}`, { key })).body;
-    expect(run.status).toBe('completed');
-    const charged = run.preview.pricing.charged_credits;
-    expect(charged).toBeGreaterThan(0);
-    expect((await getBalance(user.id)).available).toBe(10_000 - charged);
+    await runByTheWatchdog(key, user.id, started.body.run_id);
   });
 });

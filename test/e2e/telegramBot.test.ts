@@ -81,6 +81,12 @@ async function activatedGroup(options: { welcome?: string; whitelisted?: string[
 const status = async (key: string, id: string) =>
   (await api.call('GET', `${BASE}/status?community_id=${id}`, { key })).body;
 
+/** The call that lifts a member's restriction: every permission True. */
+const unsilenced = (chatId: number, userId: number) => ({
+  method: 'restrictChatMember',
+  body: { chat_id: chatId, user_id: userId, permissions: UNSILENCED, use_independent_chat_permissions: true },
+});
+
 beforeEach(() => telegram.reset());
 
 describe('the shared Telegram webhook', () => {
@@ -383,10 +389,7 @@ describe('the shared Telegram webhook', () => {
         method: 'answerCallbackQuery',
         body: { callback_query_id: 'cb-0', text: 'This button is for the new member.' },
       },
-      {
-        method: 'restrictChatMember',
-        body: { chat_id: chat.id, user_id: 41, permissions: UNSILENCED, use_independent_chat_permissions: true },
-      },
+      unsilenced(chat.id, 41),
       { method: 'answerCallbackQuery', body: { callback_query_id: 'cb-1', text: 'Thanks, you can post now.' } },
       { method: 'deleteMessage', body: { chat_id: chat.id, message_id: 9001 } },
     ]);
@@ -439,15 +442,7 @@ describe('the shared Telegram webhook', () => {
     expect(undoMute.body).toMatchObject({ action: 'mute', delivery: 'delivered' });
     expect(telegram.calls).toEqual([
       { method: 'unbanChatMember', body: { chat_id: chat.id, user_id: SPAMMER.id, only_if_banned: true } },
-      {
-        method: 'restrictChatMember',
-        body: {
-          chat_id: chat.id,
-          user_id: SPAMMER.id,
-          permissions: UNSILENCED,
-          use_independent_chat_permissions: true,
-        },
-      },
+      unsilenced(chat.id, SPAMMER.id),
     ]);
     // The undone mute leaves no restriction behind (every permission True lifts it).
     expect(telegram.isRestricted(chat.id, SPAMMER.id)).toBe(false);
@@ -490,17 +485,7 @@ describe('the shared Telegram webhook', () => {
     // The first group is free: the lift goes there, never to the group the community moved to.
     const undo = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${first.id}/undo`, { key });
     expect(undo.body).toMatchObject({ action: 'mute', delivery: 'delivered', error: null });
-    expect(telegram.calls).toEqual([
-      {
-        method: 'restrictChatMember',
-        body: {
-          chat_id: chat.id,
-          user_id: SPAMMER.id,
-          permissions: UNSILENCED,
-          use_independent_chat_permissions: true,
-        },
-      },
-    ]);
+    expect(telegram.calls).toEqual([unsilenced(chat.id, SPAMMER.id)]);
 
     // Another community takes the first group: lifting there is no longer this community's to do.
     const other = await activatedGroup();
