@@ -45,9 +45,8 @@ function refuseSendThenClose(landed = false) {
   }) as never);
 }
 
-/** The watchdog re-drives the run's stalled job, which completes; the balance moves by its charge alone. */
-async function runByTheWatchdog(key: string, userId: string, runId: string) {
-  expect((await superviseJobs({ staleAfterMs: 0, maxRedrives: 3 })).redriven).toBe(1);
+/** The run's job completes (by the queue); the run is completed and the balance moves by its charge alone. */
+async function completedOnce(key: string, userId: string, runId: string) {
   await queue.drained();
   const run = (await api.call('GET', `/growth/runs/${runId}`, { key })).body;
   expect(run.status).toBe('completed');
@@ -96,7 +95,8 @@ describe('a create whose job could be neither queued nor failed', () => {
     const again = await api.call('POST', '/growth/run', { key, body });
     expect(again.status, again.text).toBe(409);
 
-    await runByTheWatchdog(key, user.id, started.body.run_id);
+    expect((await superviseJobs({ staleAfterMs: 0, maxRedrives: 3 })).redriven).toBe(1);
+    await completedOnce(key, user.id, started.body.run_id);
   });
 
   it('a closing that was written although it reported an error: 503, nothing charged, the token given back', async () => {
@@ -142,6 +142,9 @@ describe('a create whose job could be neither queued nor failed', () => {
     expect(again.status, again.text).toBe(409);
     expect((await getBalance(user.id)).available).toBe(10_000 - quote.credits_total);
 
-    await runByTheWatchdog(key, user.id, started.body.run_id);
+    // The create found its own job written and queued it, or else the watchdog re-drives it here: either way the
+    // job runs once (which of the two depends on timing, so the re-drive count is not asserted).
+    await superviseJobs({ staleAfterMs: 0, maxRedrives: 3 });
+    await completedOnce(key, user.id, started.body.run_id);
   });
 });
