@@ -4,9 +4,8 @@
  * the plugin's daily quota, which every customer's moderation shares: such notes are claimed here
  * first, one per website per interval, with a conditional write so concurrent hooks cannot both send.
  */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure, table } from './client';
 import { defineEntity } from './entity';
+import { claimOncePerInterval } from './intervalClaim';
 import { crispRefusalNoteKey } from './keys';
 
 const notes = defineEntity<{ websiteId: string; notedAt: string }>()({
@@ -15,22 +14,10 @@ const notes = defineEntity<{ websiteId: string; notedAt: string }>()({
 });
 
 /** True when no refusal note went to the website within `intervalSeconds` before `at` (and claims this one). */
-export async function claimCrispRefusalNote(websiteId: string, at: Date, intervalSeconds: number): Promise<boolean> {
-  try {
-    await ddb().send(
-      new PutCommand({
-        TableName: table(),
-        Item: notes.item(
-          { websiteId, notedAt: at.toISOString() },
-          { ttl: Math.ceil(at.getTime() / 1000) + intervalSeconds },
-        ),
-        ConditionExpression: 'attribute_not_exists(pk) OR notedAt <= :since',
-        ExpressionAttributeValues: { ':since': new Date(at.getTime() - intervalSeconds * 1000).toISOString() },
-      }),
-    );
-    return true;
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-    return false;
-  }
-}
+export const claimCrispRefusalNote = (websiteId: string, at: Date, intervalSeconds: number): Promise<boolean> =>
+  claimOncePerInterval(
+    (ttl) => notes.item({ websiteId, notedAt: at.toISOString() }, { ttl }),
+    'notedAt',
+    at,
+    intervalSeconds,
+  );
