@@ -11,6 +11,8 @@ export interface IdempotencyClaim {
   key: string;
   /** End of the key's window (epoch seconds): what is stored for it lives as long. */
   expiresAt: number;
+  /** This request's hold on the key (a retry may take it over once the lease ran out). */
+  claimId: string;
 }
 
 /**
@@ -31,7 +33,10 @@ export async function beginIdempotentRequest(
     ]);
   const requestHash = sha256Hex(fingerprint);
   const outcome = await claimIdempotencyKey(userId, key, requestHash, nowMs, WINDOW_SECONDS, leaseMs);
-  if (outcome.claimed) return { claim: { userId, key, expiresAt: Math.floor(nowMs / 1000) + WINDOW_SECONDS } };
+  if (outcome.claimed)
+    return {
+      claim: { userId, key, claimId: outcome.claimId, expiresAt: Math.floor(nowMs / 1000) + WINDOW_SECONDS },
+    };
   const { existing } = outcome;
   if (existing.requestHash !== requestHash) {
     throw new ConflictError('idempotency_conflict', 'This Idempotency-Key was already used with a different request.');
@@ -42,16 +47,20 @@ export async function beginIdempotentRequest(
   return { replay: { ...existing.response, headers: { ...existing.response.headers, 'idempotent-replayed': 'true' } } };
 }
 
-/** Stores the response for replay, whatever its size; a server error releases the key so the client can retry. */
+/**
+ * Stores the response for replay, whatever its size; a server error releases the key so the client can
+ * retry. Either only while this request still holds the key.
+ */
 export async function finishIdempotentRequest(claim: IdempotencyClaim, response: APIGatewayProxyResult): Promise<void> {
   if (response.statusCode >= 500) {
-    await releaseIdempotencyKey(claim.userId, claim.key);
+    await releaseIdempotencyKey(claim.userId, claim.key, claim.claimId);
     return;
   }
   const headers = Object.fromEntries(Object.entries(response.headers ?? {}).map(([k, v]) => [k, String(v)]));
   await completeIdempotencyKey(
     claim.userId,
     claim.key,
+    claim.claimId,
     { statusCode: response.statusCode, headers, body: response.body ?? '' },
     claim.expiresAt,
   );

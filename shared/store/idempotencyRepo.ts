@@ -33,6 +33,8 @@ export interface IdempotencyRecord {
   expiresAt: number;
   /** While in progress: when the claim's request can no longer be running (claim time + function timeout), in ms. */
   leaseUntil?: number;
+  /** Which request holds the claim: only that request may store its answer or let the key go. */
+  claimId?: string;
 }
 
 /** The record as stored: its response kept as a ResponseItem. */
@@ -56,8 +58,9 @@ export async function claimIdempotencyKey(
   nowMs: number,
   ttlSeconds: number,
   leaseMs: number,
-): Promise<{ claimed: true } | { claimed: false; existing: IdempotencyRecord }> {
+): Promise<{ claimed: true; claimId: string } | { claimed: false; existing: IdempotencyRecord }> {
   const nowSeconds = Math.floor(nowMs / 1000);
+  const claimId = uuidv7();
   try {
     await ddb().send(
       new PutCommand({
@@ -70,6 +73,7 @@ export async function claimIdempotencyKey(
             state: 'in_progress',
             expiresAt: nowSeconds + ttlSeconds,
             leaseUntil: nowMs + leaseMs,
+            claimId,
           },
           { ttl: nowSeconds + ttlSeconds },
         ),
@@ -80,7 +84,7 @@ export async function claimIdempotencyKey(
         ExpressionAttributeValues: { ':now': nowSeconds, ':nowMs': nowMs, ':inProgress': 'in_progress' },
       }),
     );
-    return { claimed: true };
+    return { claimed: true, claimId };
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
     const { Item } = await ddb().send(
@@ -127,23 +131,59 @@ async function responseItem(
   };
 }
 
-/** Stores the response for replay until `expiresAt` (epoch seconds, the key's window). */
+/**
+ * The claim is still the one `claimId` took: a request that outlived its lease may have lost the key
+ * to a retry, and must then leave the retry's claim alone.
+ */
+const stillClaimedBy = (claimId: string) => ({
+  expression: 'claimId = :claimId AND #s = :inProgress',
+  names: { '#s': 'state' },
+  values: { ':claimId': claimId, ':inProgress': 'in_progress' },
+});
+
+/** Runs a write conditioned on the claim; a claim taken over meanwhile makes it a no-op. */
+async function ifStillClaimed(write: () => Promise<unknown>): Promise<void> {
+  try {
+    await write();
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+  }
+}
+
+/**
+ * Stores the response for replay until `expiresAt` (epoch seconds, the key's window), unless the
+ * claim was taken over: the answer kept is then the one of the request holding the key now.
+ */
 export async function completeIdempotencyKey(
   userId: string,
   key: string,
+  claimId: string,
   response: StoredResponse,
   expiresAt: number,
 ): Promise<void> {
   const stored = await responseItem(userId, key, response, expiresAt);
-  await ddb().send(
-    new UpdateCommand({
-      TableName: table(),
-      Key: idempotencyKey(userId, key),
-      ...claims.update({ set: { state: 'completed', response: stored }, remove: ['leaseUntil'] }),
-    }),
+  const update = claims.update({
+    set: { state: 'completed', response: stored },
+    remove: ['leaseUntil'],
+    condition: stillClaimedBy(claimId),
+  });
+  await ifStillClaimed(() =>
+    ddb().send(new UpdateCommand({ TableName: table(), Key: idempotencyKey(userId, key), ...update })),
   );
 }
 
-export async function releaseIdempotencyKey(userId: string, key: string): Promise<void> {
-  await ddb().send(new DeleteCommand({ TableName: table(), Key: idempotencyKey(userId, key) }));
+/** Lets the key go (the request failed), unless another request has taken the claim over since. */
+export async function releaseIdempotencyKey(userId: string, key: string, claimId: string): Promise<void> {
+  const { expression, names, values } = stillClaimedBy(claimId);
+  await ifStillClaimed(() =>
+    ddb().send(
+      new DeleteCommand({
+        TableName: table(),
+        Key: idempotencyKey(userId, key),
+        ConditionExpression: expression,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      }),
+    ),
+  );
 }

@@ -36,6 +36,36 @@ describe('Idempotency-Key claim is a lease bounded by the function timeout', () 
   });
 });
 
+describe('a request that outlived its lease leaves the retry that took its key over alone', () => {
+  async function takenOver() {
+    const clock = new ManualClock(new Date('2026-03-01T10:00:00Z'));
+    const userId = uuidv7();
+    const key = `slow-${uuidv7()}`;
+    const slow = await beginIdempotentRequest(userId, key, 'POST /x {}', clock.now().getTime(), LEASE_MS);
+    if (!('claim' in slow)) throw new Error('expected a claim');
+    clock.advance(LEASE_MS + 1000);
+    const retry = await beginIdempotentRequest(userId, key, 'POST /x {}', clock.now().getTime(), LEASE_MS);
+    if (!('claim' in retry)) throw new Error('expected the retry to take the key over');
+    const nextAttempt = () => beginIdempotentRequest(userId, key, 'POST /x {}', clock.now().getTime(), LEASE_MS);
+    return { slow: slow.claim, retry: retry.claim, nextAttempt };
+  }
+
+  it('a server error of the slow request does not free the key the retry holds', async () => {
+    const { slow, nextAttempt } = await takenOver();
+    await finishIdempotentRequest(slow, { statusCode: 503, headers: {}, body: '{}' });
+    // The retry is still running: a third attempt must wait for it, not run the request a third time.
+    await expect(nextAttempt()).rejects.toMatchObject({ code: 'idempotency_conflict' });
+  });
+
+  it("the slow request's answer is not stored over the claim, and the retry's answer is the one replayed", async () => {
+    const { slow, retry, nextAttempt } = await takenOver();
+    await finishIdempotentRequest(slow, { statusCode: 201, headers: {}, body: '{"from":"slow"}' });
+    await expect(nextAttempt()).rejects.toMatchObject({ code: 'idempotency_conflict' });
+    await finishIdempotentRequest(retry, { statusCode: 201, headers: {}, body: '{"from":"retry"}' });
+    expect(await nextAttempt()).toMatchObject({ replay: { statusCode: 201, body: '{"from":"retry"}' } });
+  });
+});
+
 describe('Idempotency-Key replays a response of any size', () => {
   const cases: [string, string][] = [
     // JSON compresses well: past 64 KB it is stored gzip-compressed in the record.
