@@ -314,6 +314,19 @@ describe('the shared Telegram webhook', () => {
     ]);
   });
 
+  it('a member without a username is welcomed by their first name, not by their numeric id', async () => {
+    const { chat } = await activatedGroup({ welcome: 'Welcome {username}! Read the pinned rules.' });
+    const newcomer = { id: 5_123_456_789, is_bot: false, first_name: 'Lin' };
+    await post({
+      update_id: ++updateSeq,
+      message: { message_id: ++messageSeq, date: DATE, chat, from: newcomer, new_chat_members: [newcomer] },
+    });
+    await settle();
+    expect(telegram.calls).toEqual([
+      { method: 'sendMessage', body: { chat_id: chat.id, text: 'Welcome Lin! Read the pinned rules.' } },
+    ]);
+  });
+
   it('captcha: a join is restricted and prompted; the press lifts it; a member who never presses is removed by the sweep', async () => {
     const { key, community, chat } = await activatedGroup();
     await api.call('PUT', `${BASE}/communities/${community.id}/rules`, {

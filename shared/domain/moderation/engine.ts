@@ -7,12 +7,19 @@ import { actionFor, countsAsOffence, type ModerationAction, type PenaltyAction }
 import { classify, fingerprintOf, type RecentMessage } from './classifier';
 import { communityStatus, DEFAULT_ALERT_TEMPLATE, DEFAULT_WELCOME_MESSAGE } from './communityTypes';
 import { DEFAULT_RULES, type RuleSet } from './rules';
-import { displayName, renderTemplate } from './templates';
+import { displayName, greetingName, renderTemplate } from './templates';
 
 export interface ChatEvent {
   event_id: string;
   type: 'message' | 'member_join' | 'activation';
-  user: { id: string; username?: string; role_ids?: string[]; joined_at?: string };
+  user: {
+    id: string;
+    username?: string;
+    /** The member's name as the platform shows it (Telegram's first name): for greetings only, never matched as a username. */
+    name?: string;
+    role_ids?: string[];
+    joined_at?: string;
+  };
   text?: string;
   token?: string;
   sent_at: string;
@@ -132,7 +139,7 @@ function memberJoined(policy: CommunityPolicy, state: MemberState, event: ChatEv
     reason: 'A member joined',
   };
   if (policy.notMonitored || !policy.welcomeTemplate) return { decision, state: next, delta: { members_joined: 1 } };
-  decision.welcome_message = renderTemplate(policy.welcomeTemplate, { username: displayName(event.user) });
+  decision.welcome_message = renderTemplate(policy.welcomeTemplate, { username: greetingName(event.user) });
   return { decision, state: next, delta: { members_joined: 1, welcome_messages_sent: 1 } };
 }
 

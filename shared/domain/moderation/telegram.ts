@@ -23,7 +23,12 @@ export interface TelegramUpdate {
   };
 }
 
-const userOf = (u: TelegramUser): ChatEvent['user'] => ({ id: String(u.id), username: u.username ?? '' });
+const userOf = (u: TelegramUser): ChatEvent['user'] => ({
+  id: String(u.id),
+  username: u.username ?? '',
+  // Many Telegram accounts have no username; every one has a first name, which is what the group shows.
+  ...(u.first_name ? { name: u.first_name } : {}),
+});
 
 export function toChatEvents(update: TelegramUpdate): ChatEvent[] {
   const message = update.message;
