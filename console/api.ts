@@ -58,10 +58,58 @@ export async function download(path: string, name: string, accept: string): Prom
 }
 
 /**
+ * A stream holds its connection for as long as the job runs, and a browser opens at most 6 connections
+ * to one host over HTTP/1.1 (the local server): past that many running jobs, every other call (start,
+ * cancel, export) waited behind the streams. At most MAX_STREAMS are open at once; the others wait
+ * for one to end, their bars showing the list's state meanwhile.
+ */
+const MAX_STREAMS = 4;
+let openStreams = 0;
+const waitingStreams: (() => void)[] = [];
+
+function streamPlace(signal: AbortSignal): Promise<void> {
+  if (openStreams < MAX_STREAMS) {
+    openStreams += 1;
+    return Promise.resolve();
+  }
+  return new Promise((resolve, reject) => {
+    const start = () => {
+      signal.removeEventListener('abort', drop);
+      openStreams += 1;
+      resolve();
+    };
+    const drop = () => {
+      waitingStreams.splice(waitingStreams.indexOf(start), 1);
+      reject(signal.reason);
+    };
+    waitingStreams.push(start);
+    signal.addEventListener('abort', drop, { once: true });
+  });
+}
+
+function leaveStreamPlace(): void {
+  openStreams -= 1;
+  waitingStreams.shift()?.();
+}
+
+/**
  * Server-sent events read from a fetch body: EventSource cannot send an Authorization header. Calls
- * onEvent for each event until the stream ends or `signal` aborts it.
+ * onEvent for each event until the stream ends or `signal` aborts it (waiting first for a place).
  */
 export async function followEvents(
+  path: string,
+  onEvent: (event: string, data: unknown) => void,
+  signal: AbortSignal,
+): Promise<void> {
+  await streamPlace(signal);
+  try {
+    await readEvents(path, onEvent, signal);
+  } finally {
+    leaveStreamPlace();
+  }
+}
+
+async function readEvents(
   path: string,
   onEvent: (event: string, data: unknown) => void,
   signal: AbortSignal,

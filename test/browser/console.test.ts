@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { PROJECT_ROOT } from '#infra/projectRoot';
+import { workerHandler } from '#bin/local/handlers';
 import { startTestApi } from '#test/support/api';
 import { startTelegramStandIn } from '#test/support/telegramStandIn';
 
@@ -206,4 +207,32 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
     await shot('webhooks');
     expect(cspViolations).toEqual([]);
   });
+
+  it('still starts a job while more jobs run than the browser opens connections to one host', async () => {
+    // Each running job's bar holds its event stream open, and Chromium opens at most 6 connections to a
+    // host over HTTP/1.1 (the local server): with 7 jobs pending, every other call used to wait behind them.
+    const own = await api.newUser({ tier: 'pro', credits: 5000 });
+    const tabPage = await browser.newPage({ viewport: { width: 375, height: 800 } });
+    api.ports.queue.stop(); // the jobs stay pending, so their streams stay open
+    try {
+      for (let i = 1; i <= 7; i++) {
+        const body = {
+          preset: 'full_pipeline',
+          input_assets: { companies: [{ company_name: `Held ${i}`, domain: `held-${i}.io` }] },
+        };
+        expect((await api.call('POST', '/bd/jobs', { key: own.key, body })).status).toBe(202);
+      }
+      await tabPage.goto(`${api.baseUrl}/console#jobs`);
+      await tabPage.getByLabel('API key').fill(own.key);
+      await tabPage.getByRole('button', { name: 'Open the console' }).click();
+      await tabPage.locator('li.job').nth(6).waitFor();
+      await tabPage.getByLabel('Sample companies').fill('2');
+      await tabPage.getByRole('button', { name: 'Start a sample job' }).click();
+      await tabPage.locator('li.job').nth(7).waitFor({ timeout: 20_000 });
+      expect((await api.call('GET', '/bd/jobs', { key: own.key })).body.total).toBe(8);
+    } finally {
+      api.ports.queue.setConsumer(async (event) => (await workerHandler())(event));
+      await tabPage.close();
+    }
+  }, 60_000);
 });
