@@ -191,6 +191,50 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
     expect((await api.call('GET', `${BASE}/communities/${community.id}/rules`, { key })).body.mode).toBe('observe');
   }, 60_000);
 
+  it("keeps a spammer's long link and name within a 375 px screen", async () => {
+    // The audit log shows what spammers wrote and chose as names: a link or a name without a space
+    // used to widen the whole page past the phone (1,318 px), the time and rules off to the side; an
+    // empty log's hint (its API path) did too.
+    const own = await api.newUser({ tier: 'pro', credits: 5000 });
+    const tabPage = await browser.newPage({ viewport: { width: 375, height: 800 } });
+    try {
+      const quiet = { name: 'Quiet', project_name: 'Quiet', type: 'telegram', whitelisted_usernames: [] };
+      expect((await api.call('POST', `${BASE}/communities`, { key: own.key, body: quiet })).status).toBe(201);
+      const community = (
+        await api.call('POST', `${BASE}/communities`, {
+          key: own.key,
+          body: { name: 'Long lines', project_name: 'Long', type: 'telegram', whitelisted_usernames: [] },
+        })
+      ).body;
+      const sent_at = new Date().toISOString();
+      const spammer = { id: 'u-long', username: `claim_${'x'.repeat(60)}` };
+      const events = [
+        { event_id: 'long-1', type: 'activation', user: { id: 'u-admin' }, token: community.activation_token, sent_at },
+        { event_id: 'long-2', type: 'member_join', user: spammer, sent_at },
+        {
+          event_id: 'long-3',
+          type: 'message',
+          user: spammer,
+          text: `Connect your wallet here to claim the bonus https://claim.example/${'a'.repeat(150)}`,
+          sent_at,
+        },
+      ];
+      const decided = await api.call('POST', `${BASE}/communities/${community.id}/events`, {
+        key: own.key,
+        body: { events },
+      });
+      expect(decided.body.decisions.at(-1).action).toBe('mute');
+      await tabPage.goto(`${api.baseUrl}/console#moderation`);
+      await tabPage.getByLabel('API key').fill(own.key);
+      await tabPage.getByRole('button', { name: 'Open the console' }).click();
+      await tabPage.getByRole('button', { name: `Undo mute of ${spammer.username}` }).waitFor();
+      await tabPage.getByText('No actions yet').waitFor();
+      expect(await tabPage.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    } finally {
+      await tabPage.close();
+    }
+  });
+
   it('lists results, chats and webhooks with empty states that say what to do', async () => {
     await tab('Results & chats');
     await page.getByRole('heading', { name: 'Chats' }).waitFor();
