@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { PROJECT_ROOT } from '#infra/projectRoot';
 import { workerHandler } from '#bin/local/handlers';
+import { disableEndpoint, markFailing } from '#shared/store/webhookEndpointsRepo';
 import { startTestApi } from '#test/support/api';
 import { startTelegramStandIn } from '#test/support/telegramStandIn';
 
@@ -250,6 +251,29 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
     expect(await seriousViolations()).toEqual([]);
     await shot('webhooks');
     expect(cspViolations).toEqual([]);
+  });
+
+  it('shows a disabled webhook endpoint as disabled, with the reason', async () => {
+    // An endpoint disabled after 5 days of failures receives nothing more; the list showed it like a working one.
+    const own = await api.newUser();
+    const body = { url: 'http://127.0.0.1:9/failing', event_types: ['job.completed'] };
+    const endpoint = (await api.call('POST', '/webhooks/endpoints', { key: own.key, body })).body;
+    const at = new Date().toISOString();
+    await markFailing(own.user.id, endpoint.id, at);
+    const reason = `Every delivery failed for 5 days (since ${at})`;
+    await disableEndpoint(own.user.id, endpoint.id, reason, at);
+    const tabPage = await browser.newPage({ viewport: { width: 375, height: 800 } });
+    try {
+      await tabPage.goto(`${api.baseUrl}/console#webhooks`);
+      await tabPage.getByLabel('API key').fill(own.key);
+      await tabPage.getByRole('button', { name: 'Open the console' }).click();
+      const item = tabPage.getByRole('listitem').filter({ hasText: body.url });
+      await item.waitFor();
+      expect(await item.textContent()).toContain('disabled');
+      expect(await item.textContent()).toContain(reason);
+    } finally {
+      await tabPage.close();
+    }
   });
 
   it('still starts a job while more jobs run than the browser opens connections to one host', async () => {
