@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { PROJECT_ROOT } from '#infra/projectRoot';
 import { workerHandler } from '#bin/local/handlers';
+import { reloadConfig } from '#shared/config/config';
 import { disableEndpoint, markFailing } from '#shared/store/webhookEndpointsRepo';
 import { startTestApi } from '#test/support/api';
 import { startTelegramStandIn } from '#test/support/telegramStandIn';
@@ -275,6 +276,45 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
       await tabPage.close();
     }
   });
+
+  it("follows a job's stream again when the server ends it before the job ends", async () => {
+    // The stream ends before its function's time runs out (15 minutes deployed) and the client is to
+    // reconnect; the bar used to stop there, the job shown pending for good. A poll interval within 5 s of
+    // the local server's 30 s of time left ends each stream after its first event.
+    const own = await api.newUser({ tier: 'pro', credits: 5000 });
+    const tabPage = await browser.newPage({ viewport: { width: 375, height: 800 } });
+    api.ports.queue.stop();
+    process.env.JOB_EVENTS_POLL_MS = '26000';
+    reloadConfig();
+    try {
+      const body = {
+        preset: 'full_pipeline',
+        input_assets: { companies: [{ company_name: 'Later', domain: 'later.io' }] },
+      };
+      expect((await api.call('POST', '/bd/jobs', { key: own.key, body })).status).toBe(202);
+      // Chromium reports a fetch body read to its end through a reader as aborted: either way, it ended.
+      let ended = 0;
+      const count = (request: { url(): string }) => {
+        if (request.url().endsWith('/events')) ended += 1;
+      };
+      tabPage.on('requestfinished', count);
+      tabPage.on('requestfailed', count);
+      await tabPage.goto(`${api.baseUrl}/console#jobs`);
+      await tabPage.getByLabel('API key').fill(own.key);
+      await tabPage.getByRole('button', { name: 'Open the console' }).click();
+      await tabPage.locator('li.job[data-status="pending"]').waitFor();
+      await expect.poll(() => ended).toBeGreaterThan(0); // the server ended the first stream
+    } finally {
+      process.env.JOB_EVENTS_POLL_MS = '150';
+      reloadConfig();
+      api.ports.queue.setConsumer(async (event) => (await workerHandler())(event));
+    }
+    try {
+      await tabPage.locator('li.job .badge.completed').waitFor({ timeout: 30_000 });
+    } finally {
+      await tabPage.close();
+    }
+  }, 60_000);
 
   it('still starts a job while more jobs run than the browser opens connections to one host', async () => {
     // Each running job's bar holds its event stream open, and Chromium opens at most 6 connections to a
