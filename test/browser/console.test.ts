@@ -138,6 +138,34 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
     await shot('jobs');
   }, 150_000);
 
+  it("exports a completed job's rows as the API gives them, CSV and JSON", async () => {
+    const own = await api.newUser({ tier: 'pro', credits: 5000 });
+    const body = {
+      preset: 'full_pipeline',
+      input_assets: { companies: [{ company_name: 'Nebula Labs', domain: 'nebulalabs.io' }] },
+    };
+    const jobId = (await api.call('POST', '/bd/jobs', { key: own.key, body })).body.job_id;
+    await api.ports.queue.drained();
+    const tabPage = await browser.newPage({ viewport: { width: 375, height: 800 } });
+    try {
+      await tabPage.goto(`${api.baseUrl}/console#jobs`);
+      await tabPage.getByLabel('API key').fill(own.key);
+      await tabPage.getByRole('button', { name: 'Open the console' }).click();
+      for (const format of ['csv', 'json'] as const) {
+        const [file] = await Promise.all([
+          tabPage.waitForEvent('download'),
+          tabPage.getByRole('button', { name: `Export ${format.toUpperCase()}` }).click(),
+        ]);
+        expect(file.suggestedFilename()).toBe(`job-${jobId}.${format}`);
+        const saved = readFileSync(await file.path(), 'utf8');
+        const exported = await api.call('GET', `/bd/jobs/${jobId}/export?format=${format}`, { key: own.key });
+        expect(saved, format).toBe(exported.text);
+      }
+    } finally {
+      await tabPage.close();
+    }
+  });
+
   it('shows the balance the API reports and the credits used per day as a chart and by tool', async () => {
     await tab('Credits');
     const status = (await api.call('GET', '/subscriptions/status', { key })).body;
