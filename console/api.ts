@@ -32,7 +32,8 @@ async function errorOf(response: Response): Promise<ApiError> {
   );
 }
 
-export async function call<T>(method: string, path: string, body?: unknown, accept = 'application/json'): Promise<T> {
+/** One request with the key; a non-2xx answer throws its ApiError. */
+async function send(method: string, path: string, body: unknown, accept: string): Promise<Response> {
   const headers: Record<string, string> = { authorization: `Bearer ${storedKey()}`, accept };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method === 'POST') headers['idempotency-key'] = crypto.randomUUID();
@@ -42,15 +43,24 @@ export async function call<T>(method: string, path: string, body?: unknown, acce
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!response.ok) throw await errorOf(response);
+  return response;
+}
+
+export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await send(method, path, body, 'application/json');
   if (response.status === 204) return undefined as T;
-  return (accept === 'application/json' ? response.json() : response.text()) as Promise<T>;
+  return response.json() as Promise<T>;
 }
 
 export const get = <T>(path: string) => call<T>('GET', path);
 
-/** Saves a file fetched with the key (a plain link could not send the header). */
+/**
+ * Saves a file fetched with the key (a plain link could not send the header), byte for byte as the
+ * API sent it: read as text whatever its type, so a JSON export is not parsed into an object first
+ * (a Blob of an object is the text "[object Object]").
+ */
 export async function download(path: string, name: string, accept: string): Promise<void> {
-  const text = await call<string>('GET', path, undefined, accept);
+  const text = await (await send('GET', path, undefined, accept)).text();
   const url = URL.createObjectURL(new Blob([text], { type: accept }));
   const a = Object.assign(document.createElement('a'), { href: url, download: name });
   a.click();
@@ -58,10 +68,58 @@ export async function download(path: string, name: string, accept: string): Prom
 }
 
 /**
+ * A stream holds its connection for as long as the job runs, and a browser opens at most 6 connections
+ * to one host over HTTP/1.1 (the local server): past that many running jobs, every other call (start,
+ * cancel, export) waited behind the streams. At most MAX_STREAMS are open at once; the others wait
+ * for one to end, their bars showing the list's state meanwhile.
+ */
+const MAX_STREAMS = 4;
+let openStreams = 0;
+const waitingStreams: (() => void)[] = [];
+
+function streamPlace(signal: AbortSignal): Promise<void> {
+  if (openStreams < MAX_STREAMS) {
+    openStreams += 1;
+    return Promise.resolve();
+  }
+  return new Promise((resolve, reject) => {
+    const start = () => {
+      signal.removeEventListener('abort', drop);
+      openStreams += 1;
+      resolve();
+    };
+    const drop = () => {
+      waitingStreams.splice(waitingStreams.indexOf(start), 1);
+      reject(signal.reason);
+    };
+    waitingStreams.push(start);
+    signal.addEventListener('abort', drop, { once: true });
+  });
+}
+
+function leaveStreamPlace(): void {
+  openStreams -= 1;
+  waitingStreams.shift()?.();
+}
+
+/**
  * Server-sent events read from a fetch body: EventSource cannot send an Authorization header. Calls
- * onEvent for each event until the stream ends or `signal` aborts it.
+ * onEvent for each event until the stream ends or `signal` aborts it (waiting first for a place).
  */
 export async function followEvents(
+  path: string,
+  onEvent: (event: string, data: unknown) => void,
+  signal: AbortSignal,
+): Promise<void> {
+  await streamPlace(signal);
+  try {
+    await readEvents(path, onEvent, signal);
+  } finally {
+    leaveStreamPlace();
+  }
+}
+
+async function readEvents(
   path: string,
   onEvent: (event: string, data: unknown) => void,
   signal: AbortSignal,

@@ -20,24 +20,41 @@ interface JobEvent {
   progress_message: string;
 }
 const OVER = new Set(['completed', 'failed', 'cancelled']);
+/** How long a stream that ended before its job waits to be followed again (EventSource waits about as long). */
+const RECONNECT_MS = 2000;
 
 /** A job's bar, moved by its event stream while it runs. */
 function JobRow({ job, onChange }: { job: Job; onChange: () => void }) {
   const [live, setLive] = useState<JobEvent>(job);
   const [error, setError] = useState<string>();
+  const [round, setRound] = useState(0);
   useEffect(() => {
     if (OVER.has(job.status)) return;
     const abort = new AbortController();
+    let completed = false;
+    let again: ReturnType<typeof setTimeout> | undefined;
     followEvents(
       `/bd/jobs/${job.job_id}/events`,
       (event, data) => {
         setLive(data as JobEvent);
-        if (event === 'complete') onChange();
+        if (event !== 'complete') return;
+        completed = true;
+        onChange();
       },
       abort.signal,
-    ).catch((e: unknown) => abort.signal.aborted || setError(messageOf(e)));
-    return () => abort.abort();
-  }, [job.job_id, job.status]);
+    ).then(
+      // The server ends a stream before its function's time runs out and leaves the reconnecting to
+      // the client (shared/domain/jobs/eventStream.ts): one that ended before `complete` is followed again.
+      () => {
+        if (!completed && !abort.signal.aborted) again = setTimeout(() => setRound((r) => r + 1), RECONNECT_MS);
+      },
+      (e: unknown) => abort.signal.aborted || setError(messageOf(e)),
+    );
+    return () => {
+      abort.abort();
+      clearTimeout(again);
+    };
+  }, [job.job_id, job.status, round]);
   const act = (run: () => Promise<unknown>) => run().then(onChange, (e: unknown) => setError(messageOf(e)));
   const running = !OVER.has(live.status);
   return html`

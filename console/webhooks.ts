@@ -6,6 +6,8 @@ interface Endpoint {
   id: string;
   url: string;
   event_types: string[];
+  status: string;
+  disabled_reason: string | null;
   created_at?: string;
 }
 interface Delivery {
@@ -19,6 +21,14 @@ interface Delivery {
   created_at: string;
 }
 
+/** An endpoint with its state: a disabled one (deliveries failed for days) receives nothing more. */
+const EndpointItem = ({ endpoint: e }: { endpoint: Endpoint }) => html`
+  <li>
+    <div class="row spread"><code>${e.url}</code><span class="badge ${e.status}">${e.status}</span></div>
+    <div class="small muted">${e.event_types.join(', ')} · ${e.id}</div>
+    ${e.disabled_reason && html`<p class="small error">${e.disabled_reason}. It receives nothing more; register the URL again to resume.</p>`}
+  </li>`;
+
 export function WebhooksScreen() {
   const endpoints = useLoad(() => get<{ items: Endpoint[] }>('/webhooks/endpoints'));
   const deliveries = useLoad(() => get<{ items: Delivery[] }>('/webhooks/deliveries?limit=50'));
@@ -31,7 +41,7 @@ export function WebhooksScreen() {
     <section aria-labelledby="ep-h">
       <h2 id="ep-h">Webhook endpoints</h2>
       <${Status} loaded=${endpoints} empty=${endpoints.data?.items.length === 0 && 'No endpoints yet. POST /webhooks/endpoints with a url and event_types (job.completed, credits.low, …) to be called when they happen.'}>
-        <ul class="list">${endpoints.data?.items.map((e) => html`<li><code>${e.url}</code><div class="small muted">${e.event_types.join(', ')} · ${e.id}</div></li>`)}</ul>
+        <ul class="list">${endpoints.data?.items.map((e) => html`<${EndpointItem} key=${e.id} endpoint=${e} />`)}</ul>
       <//>
     </section>
     <section aria-labelledby="del-h">

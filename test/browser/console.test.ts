@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { PROJECT_ROOT } from '#infra/projectRoot';
+import { workerHandler } from '#bin/local/handlers';
+import { reloadConfig } from '#shared/config/config';
+import { disableEndpoint, markFailing } from '#shared/store/webhookEndpointsRepo';
 import { startTestApi } from '#test/support/api';
 import { startTelegramStandIn } from '#test/support/telegramStandIn';
 
@@ -135,6 +138,34 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
     await shot('jobs');
   }, 150_000);
 
+  it("exports a completed job's rows as the API gives them, CSV and JSON", async () => {
+    const own = await api.newUser({ tier: 'pro', credits: 5000 });
+    const body = {
+      preset: 'full_pipeline',
+      input_assets: { companies: [{ company_name: 'Nebula Labs', domain: 'nebulalabs.io' }] },
+    };
+    const jobId = (await api.call('POST', '/bd/jobs', { key: own.key, body })).body.job_id;
+    await api.ports.queue.drained();
+    const tabPage = await browser.newPage({ viewport: { width: 375, height: 800 } });
+    try {
+      await tabPage.goto(`${api.baseUrl}/console#jobs`);
+      await tabPage.getByLabel('API key').fill(own.key);
+      await tabPage.getByRole('button', { name: 'Open the console' }).click();
+      for (const format of ['csv', 'json'] as const) {
+        const [file] = await Promise.all([
+          tabPage.waitForEvent('download'),
+          tabPage.getByRole('button', { name: `Export ${format.toUpperCase()}` }).click(),
+        ]);
+        expect(file.suggestedFilename()).toBe(`job-${jobId}.${format}`);
+        const saved = readFileSync(await file.path(), 'utf8');
+        const exported = await api.call('GET', `/bd/jobs/${jobId}/export?format=${format}`, { key: own.key });
+        expect(saved, format).toBe(exported.text);
+      }
+    } finally {
+      await tabPage.close();
+    }
+  });
+
   it('shows the balance the API reports and the credits used per day as a chart and by tool', async () => {
     await tab('Credits');
     const status = (await api.call('GET', '/subscriptions/status', { key })).body;
@@ -190,6 +221,50 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
     expect((await api.call('GET', `${BASE}/communities/${community.id}/rules`, { key })).body.mode).toBe('observe');
   }, 60_000);
 
+  it("keeps a spammer's long link and name within a 375 px screen", async () => {
+    // The audit log shows what spammers wrote and chose as names: a link or a name without a space
+    // used to widen the whole page past the phone (1,318 px), the time and rules off to the side; an
+    // empty log's hint (its API path) did too.
+    const own = await api.newUser({ tier: 'pro', credits: 5000 });
+    const tabPage = await browser.newPage({ viewport: { width: 375, height: 800 } });
+    try {
+      const quiet = { name: 'Quiet', project_name: 'Quiet', type: 'telegram', whitelisted_usernames: [] };
+      expect((await api.call('POST', `${BASE}/communities`, { key: own.key, body: quiet })).status).toBe(201);
+      const community = (
+        await api.call('POST', `${BASE}/communities`, {
+          key: own.key,
+          body: { name: 'Long lines', project_name: 'Long', type: 'telegram', whitelisted_usernames: [] },
+        })
+      ).body;
+      const sent_at = new Date().toISOString();
+      const spammer = { id: 'u-long', username: `claim_${'x'.repeat(60)}` };
+      const events = [
+        { event_id: 'long-1', type: 'activation', user: { id: 'u-admin' }, token: community.activation_token, sent_at },
+        { event_id: 'long-2', type: 'member_join', user: spammer, sent_at },
+        {
+          event_id: 'long-3',
+          type: 'message',
+          user: spammer,
+          text: `Connect your wallet here to claim the bonus https://claim.example/${'a'.repeat(150)}`,
+          sent_at,
+        },
+      ];
+      const decided = await api.call('POST', `${BASE}/communities/${community.id}/events`, {
+        key: own.key,
+        body: { events },
+      });
+      expect(decided.body.decisions.at(-1).action).toBe('mute');
+      await tabPage.goto(`${api.baseUrl}/console#moderation`);
+      await tabPage.getByLabel('API key').fill(own.key);
+      await tabPage.getByRole('button', { name: 'Open the console' }).click();
+      await tabPage.getByRole('button', { name: `Undo mute of ${spammer.username}` }).waitFor();
+      await tabPage.getByText('No actions yet').waitFor();
+      expect(await tabPage.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    } finally {
+      await tabPage.close();
+    }
+  });
+
   it('lists results, chats and webhooks with empty states that say what to do', async () => {
     await tab('Results & chats');
     await page.getByRole('heading', { name: 'Chats' }).waitFor();
@@ -206,4 +281,94 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
     await shot('webhooks');
     expect(cspViolations).toEqual([]);
   });
+
+  it('shows a disabled webhook endpoint as disabled, with the reason', async () => {
+    // An endpoint disabled after 5 days of failures receives nothing more; the list showed it like a working one.
+    const own = await api.newUser();
+    const body = { url: 'http://127.0.0.1:9/failing', event_types: ['job.completed'] };
+    const endpoint = (await api.call('POST', '/webhooks/endpoints', { key: own.key, body })).body;
+    const at = new Date().toISOString();
+    await markFailing(own.user.id, endpoint.id, at);
+    const reason = `Every delivery failed for 5 days (since ${at})`;
+    await disableEndpoint(own.user.id, endpoint.id, reason, at);
+    const tabPage = await browser.newPage({ viewport: { width: 375, height: 800 } });
+    try {
+      await tabPage.goto(`${api.baseUrl}/console#webhooks`);
+      await tabPage.getByLabel('API key').fill(own.key);
+      await tabPage.getByRole('button', { name: 'Open the console' }).click();
+      const item = tabPage.getByRole('listitem').filter({ hasText: body.url });
+      await item.waitFor();
+      expect(await item.textContent()).toContain('disabled');
+      expect(await item.textContent()).toContain(reason);
+    } finally {
+      await tabPage.close();
+    }
+  });
+
+  it("follows a job's stream again when the server ends it before the job ends", async () => {
+    // The stream ends before its function's time runs out (15 minutes deployed) and the client is to
+    // reconnect; the bar used to stop there, the job shown pending for good. A poll interval within 5 s of
+    // the local server's 30 s of time left ends each stream after its first event.
+    const own = await api.newUser({ tier: 'pro', credits: 5000 });
+    const tabPage = await browser.newPage({ viewport: { width: 375, height: 800 } });
+    api.ports.queue.stop();
+    process.env.JOB_EVENTS_POLL_MS = '26000';
+    reloadConfig();
+    try {
+      const body = {
+        preset: 'full_pipeline',
+        input_assets: { companies: [{ company_name: 'Later', domain: 'later.io' }] },
+      };
+      expect((await api.call('POST', '/bd/jobs', { key: own.key, body })).status).toBe(202);
+      // Chromium reports a fetch body read to its end through a reader as aborted: either way, it ended.
+      let ended = 0;
+      const count = (request: { url(): string }) => {
+        if (request.url().endsWith('/events')) ended += 1;
+      };
+      tabPage.on('requestfinished', count);
+      tabPage.on('requestfailed', count);
+      await tabPage.goto(`${api.baseUrl}/console#jobs`);
+      await tabPage.getByLabel('API key').fill(own.key);
+      await tabPage.getByRole('button', { name: 'Open the console' }).click();
+      await tabPage.locator('li.job[data-status="pending"]').waitFor();
+      await expect.poll(() => ended).toBeGreaterThan(0); // the server ended the first stream
+    } finally {
+      process.env.JOB_EVENTS_POLL_MS = '150';
+      reloadConfig();
+      api.ports.queue.setConsumer(async (event) => (await workerHandler())(event));
+    }
+    try {
+      await tabPage.locator('li.job .badge.completed').waitFor({ timeout: 30_000 });
+    } finally {
+      await tabPage.close();
+    }
+  }, 60_000);
+
+  it('still starts a job while more jobs run than the browser opens connections to one host', async () => {
+    // Each running job's bar holds its event stream open, and Chromium opens at most 6 connections to a
+    // host over HTTP/1.1 (the local server): with 7 jobs pending, every other call used to wait behind them.
+    const own = await api.newUser({ tier: 'pro', credits: 5000 });
+    const tabPage = await browser.newPage({ viewport: { width: 375, height: 800 } });
+    api.ports.queue.stop(); // the jobs stay pending, so their streams stay open
+    try {
+      for (let i = 1; i <= 7; i++) {
+        const body = {
+          preset: 'full_pipeline',
+          input_assets: { companies: [{ company_name: `Held ${i}`, domain: `held-${i}.io` }] },
+        };
+        expect((await api.call('POST', '/bd/jobs', { key: own.key, body })).status).toBe(202);
+      }
+      await tabPage.goto(`${api.baseUrl}/console#jobs`);
+      await tabPage.getByLabel('API key').fill(own.key);
+      await tabPage.getByRole('button', { name: 'Open the console' }).click();
+      await tabPage.locator('li.job').nth(6).waitFor();
+      await tabPage.getByLabel('Sample companies').fill('2');
+      await tabPage.getByRole('button', { name: 'Start a sample job' }).click();
+      await tabPage.locator('li.job').nth(7).waitFor({ timeout: 20_000 });
+      expect((await api.call('GET', '/bd/jobs', { key: own.key })).body.total).toBe(8);
+    } finally {
+      api.ports.queue.setConsumer(async (event) => (await workerHandler())(event));
+      await tabPage.close();
+    }
+  }, 60_000);
 });
