@@ -25,16 +25,18 @@ const NON_PUBLIC: [string, number, 'ipv4' | 'ipv6'][] = [
   ['203.0.113.0', 24, 'ipv4'], // documentation
   ['224.0.0.0', 4, 'ipv4'], // multicast
   ['240.0.0.0', 4, 'ipv4'], // reserved, broadcast
-  ['::', 128, 'ipv6'], // unspecified
-  ['64:ff9b::', 96, 'ipv6'], // NAT64 (reaches IPv4 space, private included)
-  ['64:ff9b:1::', 48, 'ipv6'], // local-use NAT64
-  ['100::', 64, 'ipv6'], // discard-only
+  // IPv6: only global unicast (2000::/3) reaches the public Internet. Everything outside it is refused whole:
+  // unspecified, NAT64 (64:ff9b::/96, reaching IPv4 space, private included), discard-only (100::/64),
+  // SRv6 SIDs (5f00::/16), unique local (fc00::/7: AWS VPC IPv6 private, fd00:ec2::254 metadata),
+  // deprecated site-local (fec0::/10), link-local (fe80::/10) and multicast (ff00::/8).
+  ['::', 3, 'ipv6'],
+  ['4000::', 2, 'ipv6'],
+  ['8000::', 1, 'ipv6'],
+  // Special-purpose ranges inside global unicast.
   ['2001::', 23, 'ipv6'], // IETF protocol assignments (Teredo included)
   ['2001:db8::', 32, 'ipv6'], // documentation
   ['2002::', 16, 'ipv6'], // 6to4 (embeds any IPv4 address)
-  ['fc00::', 7, 'ipv6'], // unique local (AWS VPC IPv6 private, fd00:ec2::254 metadata)
-  ['fe80::', 10, 'ipv6'], // link-local
-  ['ff00::', 8, 'ipv6'], // multicast
+  ['3fff::', 20, 'ipv6'], // documentation (the second block)
 ];
 const LOOPBACK: [string, number, 'ipv4' | 'ipv6'][] = [
   ['127.0.0.0', 8, 'ipv4'],
@@ -46,7 +48,11 @@ const listOf = (ranges: [string, number, 'ipv4' | 'ipv6'][]) => {
   for (const [net, prefix, family] of ranges) list.addSubnet(net, prefix, family);
   return list;
 };
-const nonPublic = listOf(NON_PUBLIC);
+// One list per family: a BlockList matches an IPv4 address against IPv6 rules as ::ffff:a.b.c.d, which ::/3 holds.
+const nonPublic = {
+  ipv4: listOf(NON_PUBLIC.filter(([, , family]) => family === 'ipv4')),
+  ipv6: listOf(NON_PUBLIC.filter(([, , family]) => family === 'ipv6')),
+};
 const loopback = listOf(LOOPBACK);
 
 /** The eight 16-bit groups of an IPv6 address `isIP` accepted (a trailing dotted quad is two groups). */
@@ -91,7 +97,7 @@ export type AddressClass = 'public' | 'loopback' | 'private';
 export function classifyAddress(address: string): AddressClass {
   const { ip, family } = normalise(address);
   if (loopback.check(ip, family)) return 'loopback';
-  return nonPublic.check(ip, family) ? 'private' : 'public';
+  return nonPublic[family].check(ip, family) ? 'private' : 'public';
 }
 
 /** Address classes each policy lets a delivery reach. */

@@ -43,6 +43,14 @@ describe('address classes', () => {
     ['64:ff9b::7f00:1', 'private'],
     ['64:ff9b::808:808', 'private'],
     ['::2', 'private'],
+    // Outside global unicast (2000::/3), or documentation inside it.
+    ['fec0::1', 'private'],
+    ['3fff::1', 'private'],
+    ['5f00::1', 'private'],
+    ['4000::1', 'private'],
+    ['100::1', 'private'],
+    ['64:ff9b:1::1', 'private'],
+    ['2a05:d018::1', 'public'],
   ];
   for (const [address, expected] of cases)
     it(`${address} is ${expected}`, () => expect(classifyAddress(address)).toBe(expected));
