@@ -17,34 +17,50 @@ const literal = (host: string): string | undefined => {
 };
 
 /**
- * How long a lookup may take. getaddrinfo has no timeout of its own: a resolver that does not answer
- * would hold a delivery (or an endpoint's creation) until the function timed out; past this the host
- * counts as not resolving, and a delivery is tried again later.
+ * How long a lookup may take in all: past this its queries are cancelled, the host counts as not
+ * resolving, and a delivery is tried again later (an endpoint's creation answers at once).
  */
 export const LOOKUP_TIMEOUT_MS = 5_000;
+/** Each query's own wait for an answer, and how many times it is sent. */
+const QUERY = { timeout: 2_000, tries: 2 };
 
-type AddressLookup = (host: string) => Promise<{ address: string }[]>;
+/** Answers that mean "no such address" rather than "the DNS failed". */
+const NO_ADDRESS = new Set(['ENODATA', 'ENOTFOUND']);
 
-/** The operating system's resolver (AWS; also `npm start`, which can reach real receivers). */
+/** Names that are loopback by definition (RFC 6761), answered without asking a DNS server. */
+const isLocalhost = (host: string) => {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
+};
+
+/**
+ * The DNS servers the operating system names (AWS; also `npm start`, which can reach real receivers),
+ * asked for A and AAAA records through Node's asynchronous resolver. Not getaddrinfo: each of its
+ * lookups holds one of libuv's four threads until the system resolver gives up, cannot be cancelled,
+ * and a few endpoints on hosts whose DNS never answers would then stall every other delivery (and any
+ * file or crypto work) of the same function.
+ */
 export class SystemResolver implements HostResolver {
-  constructor(
-    private readonly timeoutMs = LOOKUP_TIMEOUT_MS,
-    private readonly addressesOf: AddressLookup = (host) => dns.lookup(host, { all: true, verbatim: true }),
-  ) {}
+  constructor(private readonly options: { timeoutMs?: number; servers?: string[] } = {}) {}
 
   async lookup(host: string): Promise<string[]> {
     const ip = literal(host);
     if (ip) return [ip];
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(Object.assign(new Error(`DNS lookup of ${host} timed out`), { code: 'ETIMEOUT' })),
-        this.timeoutMs,
-      );
-    });
+    if (isLocalhost(host)) return ['127.0.0.1', '::1'];
+    const resolver = new dns.Resolver(QUERY);
+    if (this.options.servers) resolver.setServers(this.options.servers);
+    const timer = setTimeout(() => resolver.cancel(), this.options.timeoutMs ?? LOOKUP_TIMEOUT_MS);
     try {
-      const answers = await Promise.race([this.addressesOf(host), timedOut]);
-      return answers.map((a) => a.address);
+      const answers = await Promise.allSettled([resolver.resolve4(host), resolver.resolve6(host)]);
+      const addresses = answers.flatMap((a) => (a.status === 'fulfilled' ? a.value : []));
+      const errors = answers.flatMap((a) => (a.status === 'rejected' ? [a.reason as NodeJS.ErrnoException] : []));
+      // A family with no address is normal; a query that failed otherwise leaves the answer incomplete.
+      const failed = errors.find((e) => !NO_ADDRESS.has(e.code ?? ''));
+      if (failed?.code === 'ECANCELLED')
+        throw Object.assign(new Error(`DNS lookup of ${host} timed out`), { code: 'ETIMEOUT' });
+      if (failed) throw failed;
+      if (!addresses.length) throw errors[0];
+      return addresses;
     } finally {
       clearTimeout(timer);
     }
