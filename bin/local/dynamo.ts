@@ -76,8 +76,9 @@ const LAUNCHER_SOURCE = fileURLToPath(new URL('./java/LoopbackDynamoDBLocal.java
 
 /**
  * The class path that starts DynamoDB Local bound to one address: the jar's own launcher takes every
- * interface. The launcher is compiled once per jar and source (javac ships with every JDK); without a
- * compiler the jar's own launcher is used and a warning says it listens on every interface.
+ * interface. The launcher is compiled once per jar and source (javac ships with every JDK), by `npm
+ * install` (buildLauncher below) or else by the first start; without a compiler the jar's own launcher
+ * is used and a warning says it listens on every interface.
  */
 async function launcherClassPath(jar: string): Promise<string | undefined> {
   const source = readFileSync(LAUNCHER_SOURCE);
@@ -106,6 +107,15 @@ async function launcherClassPath(jar: string): Promise<string | undefined> {
     rmSync(building, { recursive: true, force: true }); // another start won the race
   }
   return dir;
+}
+
+/**
+ * Compiles the launcher for the bundled DynamoDB Local, as `npm install` does (package.json `prepare`):
+ * a build step belongs to the install, and a first start then begins Java at once instead of after
+ * javac. True when the launcher is ready; false without a JDK, which a start reports itself.
+ */
+export async function buildLauncher(): Promise<boolean> {
+  return (await launcherClassPath(bundledDynamoLocal().jar)) !== undefined;
 }
 
 /**
