@@ -407,6 +407,31 @@ describe('Reddit moderation by polling', () => {
     expect(first).toBeDefined();
   });
 
+  it('a post or comment that starts with /activate is moderated like any other: activation is only a private message to the bot', async () => {
+    const { key, community, sub } = await activated();
+    const comment = reddit.comment(sub, 'spammer10', '/activate https://t.me/+FreeAirdropClaim');
+    const post = reddit.post(sub, 'spammer11', '/activate', 'https://t.me/+FreeAirdropClaim');
+    await sync(key, community.id);
+    await settle();
+    // Each is a new member's Telegram invite (an offence: first a warning), not an activation let through.
+    const logs = (await status(key, community.id)).audit_logs;
+    expect(
+      logs.map((l: { event_id: string; action: string; rule: string }) => [l.event_id, l.action, l.rule]).sort(),
+    ).toEqual(
+      [
+        [comment, 'warn', 'invite_link'],
+        [post, 'warn', 'invite_link'],
+      ].sort(),
+    );
+    const warning = "⚠️ Telegram invite from a new member. Please keep to this subreddit's rules.";
+    expect(writes().filter(([path]) => path === '/api/comment')).toEqual(
+      expect.arrayContaining([
+        ['/api/comment', { api_type: 'json', thing_id: comment, text: warning }],
+        ['/api/comment', { api_type: 'json', thing_id: post, text: warning }],
+      ]),
+    );
+  });
+
   it('an item a human moderator approved is never touched', async () => {
     const { key, community, sub } = await activated();
     reddit.post(sub, 'spammer4', SCAM, '', { approved_by: 'alice' });
