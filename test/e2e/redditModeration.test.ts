@@ -363,6 +363,22 @@ describe('Reddit moderation by polling', () => {
     expect(writes()).toEqual([['/api/remove', { api_type: 'json', id: later, spam: 'false' }]]);
   });
 
+  it('an author muted by one item of a poll has their later items of the same poll removed too', async () => {
+    const { key, community, sub } = await activated();
+    const at = Math.floor(Date.now() / 1000);
+    const spam = reddit.post(sub, 'spammer12', SCAM, '', { created_utc: at });
+    const followUp = reddit.comment(sub, 'spammer12', 'check my profile for details', spam, { created_utc: at + 1 });
+    const earlier = reddit.comment(sub, 'spammer12', 'hello everyone', undefined, { created_utc: at - 1 });
+    await sync(key, community.id);
+    await settle();
+    expect(writes().filter(([path]) => path === '/api/remove')).toEqual([
+      ['/api/remove', { api_type: 'json', id: spam, spam: 'true' }],
+      ['/api/remove', { api_type: 'json', id: followUp, spam: 'false' }],
+    ]);
+    // Written before the muting item: left alone, as it would be by a later poll.
+    expect(reddit.item(earlier)?.removed).toBeFalsy();
+  });
+
   it('polling again acts once: items already read are neither re-read for action nor acted on twice', async () => {
     const c = await activated();
     const { key, community, sub } = c;

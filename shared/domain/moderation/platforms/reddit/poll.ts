@@ -17,7 +17,13 @@ import { moderateEvents } from '#shared/domain/moderation/moderation';
 import { resumedMs } from '../../communityTypes';
 import type { PollCause } from '../platform';
 import type { RedditBot } from './client';
-import { REDDIT_DECISION_CALLS, redditAlertCall, redditMutedItemCalls, type RedditTarget } from './calls';
+import {
+  REDDIT_DECISION_CALLS,
+  REDDIT_MUTE_SECONDS,
+  redditAlertCall,
+  redditMutedItemCalls,
+  type RedditTarget,
+} from './calls';
 import { subredditKey, toChatEvent, type ListingKind, type RedditThing, type SubredditState } from './listing';
 import { POLL_RESERVE, readListing } from './readListing';
 
@@ -128,7 +134,17 @@ async function moderateItems(bot: RedditBot, polled: PolledSubreddit, things: Re
       rule: decision.rule,
       reason: decision.reason,
     };
-    const muted = isMuted(mutes.get(event.user.id.toLowerCase()), event.sent_at);
+    const author = event.user.id.toLowerCase();
+    const muted = isMuted(mutes.get(author), event.sent_at);
+    // The mute this decision plans is stored only when its delivery runs, after this poll: the author's
+    // later items read by this same poll (decisions come oldest first) are held to it here, or they
+    // would stay up, never to be read again.
+    if (decision.action === 'mute')
+      mutes.set(author, {
+        username: event.user.id,
+        from: event.sent_at,
+        until: new Date(now().getTime() + REDDIT_MUTE_SECONDS * 1000).toISOString(),
+      });
     // A muted author's item is removed whatever the engine thought of it; a harsher decision stands.
     const calls =
       decision.action === 'allow' || (muted && decision.action === 'warn')
