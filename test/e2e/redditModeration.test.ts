@@ -448,6 +448,37 @@ describe('Reddit moderation by polling', () => {
     );
   });
 
+  it('a new member’s image, video or gallery post is not a link they shared; a link post to another site is', async () => {
+    const { key, community, sub } = await activated();
+    const id = () => Math.random().toString(36).slice(2, 8);
+    const upload = { is_self: false, domain: 'i.redd.it', is_reddit_media_domain: true };
+    reddit.post(sub, 'photographer1', 'My cat', '', { ...upload, url: `https://i.redd.it/${id()}.jpeg` });
+    reddit.post(sub, 'photographer2', 'Sunset timelapse', '', {
+      ...upload,
+      domain: 'v.redd.it',
+      is_video: true,
+      url: `https://v.redd.it/${id()}`,
+    });
+    reddit.post(sub, 'photographer3', 'Holiday album', '', {
+      is_self: false,
+      domain: 'reddit.com',
+      is_gallery: true,
+      url: `https://www.reddit.com/gallery/${id()}`,
+    });
+    const external = reddit.post(sub, 'promoter1', 'Look at this', '', {
+      is_self: false,
+      domain: 'example.com',
+      url: 'https://example.com/offer',
+    });
+    await sync(key, community.id);
+    await settle();
+    const logs = (await status(key, community.id)).audit_logs;
+    expect(logs.map((l: { event_id: string; rule: string }) => [l.event_id, l.rule])).toEqual([[external, 'link']]);
+    expect(writes().filter(([path]) => path === '/api/comment')).toEqual([
+      ['/api/comment', expect.objectContaining({ thing_id: external })],
+    ]);
+  });
+
   it('an item a human moderator approved is never touched', async () => {
     const { key, community, sub } = await activated();
     reddit.post(sub, 'spammer4', SCAM, '', { approved_by: 'alice' });
