@@ -317,6 +317,43 @@ describe('Reddit activation from the inbox', () => {
       ['/api/read_message', { api_type: 'json', id: `${bad},${chat}` }],
     ]);
   });
+
+  it('a sender of unknown tokens is answered once in ten minutes: each answer spends the budget every community polls from', async () => {
+    const { key, community } = await redditCommunity();
+    const [mallory, bob] = [`mallory_${++subSeq}`, `bob_${++subSeq}`];
+    const guesses = ['guess-1', 'guess-2', 'guess-3'].map((t) => reddit.privateMessage(mallory, `/activate ${t} r/x1`));
+    const typo = reddit.privateMessage(bob, '/activate typo r/bobsub');
+    await sync(key, community.id);
+    const answered = reddit.calls.filter((c) => c.path === '/api/comment').map((c) => c.form.thing_id);
+    expect(answered).toHaveLength(2);
+    expect(answered).toContain(typo);
+    expect(guesses.filter((g) => answered.includes(g))).toHaveLength(1);
+    // Every message is read, answered or not: none comes back.
+    expect(reddit.unreadCount()).toBe(0);
+    reddit.reset();
+    const again = reddit.privateMessage(mallory, '/activate guess-4 r/x1');
+    expect(await readRedditInbox((await redditBot())!)).toMatchObject({ read: 1, refused: 1 });
+    expect(writes()).toEqual([['/api/read_message', { api_type: 'json', id: again }]]);
+  });
+
+  it('a refusal Reddit rate-limits is not given up: the next read of the message sends it', async () => {
+    const { key, community } = await redditCommunity();
+    const sender = `typist_${++subSeq}`;
+    const typo = reddit.privateMessage(sender, '/activate typo r/somesub');
+    reddit.rateLimitNext(/^\/api\/comment$/, 1);
+    await sync(key, community.id);
+    expect(reddit.calls.some((c) => c.path === '/api/read_message')).toBe(false);
+    await clearBudget();
+    reddit.reset();
+    expect(await readRedditInbox((await redditBot())!)).toMatchObject({ read: 1, refused: 1 });
+    expect(writes()).toEqual([
+      [
+        '/api/comment',
+        { api_type: 'json', thing_id: typo, text: expect.stringContaining('That activation token is not valid.') },
+      ],
+      ['/api/read_message', { api_type: 'json', id: typo }],
+    ]);
+  });
 });
 
 describe('Reddit moderation by polling', () => {

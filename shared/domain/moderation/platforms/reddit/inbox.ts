@@ -14,6 +14,7 @@ import {
   markActivationReplySent,
   releaseActivationReply,
 } from '#shared/store/platformRepo';
+import { claimRedditRefusalReply, releaseRedditRefusalReply } from '#shared/store/redditRefusalRepliesRepo';
 import { bindModeratedPlace } from '../binding';
 import { UNPAID_ACTIVATION } from '../../unpaidActivation';
 import { isTransient, type CallOutcome } from '#shared/adapters/platforms/result';
@@ -26,6 +27,9 @@ import type { PollCause } from '../platform';
 
 /** `/activate <token> r/<name>`; subreddit names are 3-21 letters, digits and underscores (a few old ones 2). */
 const ACTIVATE = /^\/activate\s+(\S+)\s+\/?r\/([A-Za-z0-9_]{2,21})\/?$/i;
+
+/** At most one reply refusing a token per sender in this many seconds (each reply spends the shared budget). */
+export const REFUSAL_REPLY_INTERVAL_SECONDS = 600;
 
 /** `owed`: another read is sending this message's confirmation; the message stays unread until it has. */
 export type ActivationResult = 'activated' | 'refused' | 'ignored' | 'retry' | 'owed';
@@ -107,8 +111,15 @@ async function activateFrom(bot: RedditBot, message: PrivateMessage): Promise<Ac
   };
   const pointer = await communityByActivationToken(token);
   const community = pointer ? await getCommunity(pointer.userId, pointer.communityId) : undefined;
-  if (community?.type !== 'reddit' || !community.activationToken || !sameSecret(token, community.activationToken))
-    return reply(REPLIES.badToken, 'refused');
+  if (community?.type !== 'reddit' || !community.activationToken || !sameSecret(token, community.activationToken)) {
+    // A typo is told at once; an account sending tokens over and over is not answered each time.
+    const at = now();
+    if (!(await claimRedditRefusalReply(message.author, at, REFUSAL_REPLY_INTERVAL_SECONDS))) return 'refused';
+    const refused = await reply(REPLIES.badToken, 'refused');
+    // Unsent, the message stays unread: its next read answers it.
+    if (refused === 'retry') await releaseRedditRefusalReply(message.author, at);
+    return refused;
+  }
   // Before the bot accepts an invitation to moderate a subreddit it would never serve.
   if (community.billingState === 'expired') return reply(REPLIES.expired, 'refused');
 
