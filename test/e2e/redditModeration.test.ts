@@ -268,6 +268,20 @@ describe('Reddit activation from the inbox', () => {
     expect(await claimActivationReply(community.id, message, Date.now())).toBe('sent');
   });
 
+  it('a message written in Reddit’s rich-text editor activates too: its markdown escapes (r/acme\\_sub) are read as the characters', async () => {
+    const { key, community } = await redditCommunity();
+    const sub = newSub();
+    reddit.addSubreddit(sub, ['alice']);
+    const escaped = (text: string) => text.replace(/[_-]/g, (c) => `\\${c}`);
+    expect(sub).toContain('_');
+    reddit.privateMessage('alice', `/activate ${escaped(community.activation_token)} r/${escaped(sub)}`);
+    const res = await sync(key, community.id);
+    expect(res.body).toMatchObject({ connection_state: 'connected', platform: { chat_id: sub.toLowerCase() } });
+    expect(reddit.calls.filter((c) => c.path === '/api/comment').map((c) => c.form.text)).toEqual([
+      `Moderation is on for r/${sub}. New posts and comments are checked every minute.`,
+    ]);
+  });
+
   it('a sender who is not a moderator is refused with a reply, and nothing is bound', async () => {
     const { key, community } = await redditCommunity();
     const sub = newSub();

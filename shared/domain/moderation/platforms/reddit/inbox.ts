@@ -31,6 +31,13 @@ const ACTIVATE = /^\/activate\s+(\S+)\s+\/?r\/([A-Za-z0-9_]{2,21})\/?$/i;
 /** At most one reply refusing a token per sender in this many seconds (each reply spends the shared budget). */
 export const REFUSAL_REPLY_INTERVAL_SECONDS = 600;
 
+/**
+ * A message written in Reddit's rich-text editor arrives as the markdown it made, which escapes
+ * punctuation (`r/acme\_sub`, a token's `\-`): a backslash before ASCII punctuation stands for that
+ * character, as markdown reads it. Tokens and subreddit names hold no backslash of their own.
+ */
+const unescapeMarkdown = (text: string) => text.replace(/\\([!-/:-@[-`{-~])/g, '$1');
+
 /** `owed`: another read is sending this message's confirmation; the message stays unread until it has. */
 export type ActivationResult = 'activated' | 'refused' | 'ignored' | 'retry' | 'owed';
 
@@ -102,7 +109,7 @@ export async function readRedditInbox(bot: RedditBot, cause: PollCause = 'schedu
 }
 
 async function activateFrom(bot: RedditBot, message: PrivateMessage): Promise<ActivationResult> {
-  const command = ACTIVATE.exec(message.body.trim());
+  const command = ACTIVATE.exec(unescapeMarkdown(message.body).trim());
   if (!command) return 'ignored';
   const [, token, subreddit] = command;
   const reply = async (text: string, result: ActivationResult): Promise<ActivationResult> => {
