@@ -4,7 +4,7 @@
  * poll), and the exact calls asserted.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startTestApi } from '#test/support/api';
 import { renewOnceDue, setCommunityFields } from '#test/support/communityRecord';
 import { useOwnTable } from '#test/support/ownTable';
@@ -24,6 +24,7 @@ import { claimSyncPoll } from '#shared/store/syncPollsRepo';
 import { expireAtPeriodEndItem, getCommunity, suspendForNonPaymentItem } from '#shared/store/communitiesRepo';
 import { writeTogether } from '#shared/store/transactions';
 import { claimActivationReply, releaseActivationReply } from '#shared/store/platformRepo';
+import { logger } from '#shared/observability/logger';
 
 const BOT = 'OutreachModBot';
 const CLIENT_ID = `reddit-e2e-${randomUUID().slice(0, 8)}`;
@@ -751,6 +752,28 @@ describe('Reddit limits and failures', () => {
       status: 'failed',
       error: `POST /r/${sub.toLowerCase()}/api/friend: USER_DOESNT_EXIST: that user doesn't exist: name`,
     });
+  });
+
+  it('a poll or inbox read Reddit refuses is logged: revoked operator credentials do not stop moderation silently', async () => {
+    const c = await activated();
+    process.env.REDDIT_REFRESH_TOKEN = 'revoked-refresh-token';
+    forgetRedditTokens();
+    const warn = vi.spyOn(logger, 'warn');
+    try {
+      await runPoll(shardOf(c));
+      await runPoll({ kind: 'moderation.poll', platform: 'reddit', communities: [], operator: true });
+      const refused = "Reddit refused the operator's credentials (invalid_grant)";
+      expect(warn.mock.calls).toEqual(
+        expect.arrayContaining([
+          ['reddit poll: listing read failed', { communities: 1, listing: 't3', status: 401, error: refused }],
+          ['reddit poll: inbox read failed', { status: 401, error: refused }],
+        ]),
+      );
+    } finally {
+      warn.mockRestore();
+      process.env.REDDIT_REFRESH_TOKEN = ENV.REDDIT_REFRESH_TOKEN;
+      forgetRedditTokens();
+    }
   });
 
   it('without operator credentials nothing is read and an undo is recorded as not_configured', async () => {

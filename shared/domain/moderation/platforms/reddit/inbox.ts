@@ -6,6 +6,7 @@
  * every message read is marked read, so it is handled once.
  */
 import { now } from '#shared/adapters/ports';
+import { logger } from '#shared/observability/logger';
 import { getCommunity } from '#shared/store/communitiesRepo';
 import { communityByActivationToken } from '#shared/store/platformRepo';
 import {
@@ -76,7 +77,11 @@ interface PrivateMessage {
 export async function readRedditInbox(bot: RedditBot, cause: PollCause = 'schedule'): Promise<InboxReport> {
   const report: InboxReport = { read: 0, activated: 0, refused: 0 };
   const unread = await bot.api.get('/message/unread', { limit: '100' }, cause === 'sync' ? POLL_RESERVE.sync : {});
-  if (!unread.ok) return { ...report, error: unread.error };
+  if (!unread.ok) {
+    // As a failed listing read (poll.ts): activations wait unread, and nothing else says so.
+    logger.warn('reddit poll: inbox read failed', { status: unread.status, error: unread.error });
+    return { ...report, error: unread.error };
+  }
   const children = (unread.result as Partial<RedditListing> | null)?.data?.children ?? [];
   // Replies to the bot's comments and mentions carry nothing to act on: marked read with the messages, or
   // they would fill the unread listing, a page of which is all one read looks at.

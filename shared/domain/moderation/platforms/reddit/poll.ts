@@ -10,6 +10,7 @@ import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import type { CommunityRecord } from '#shared/store/communitiesRepo';
 import { advanceRedditCursor, readRedditCursors, type RedditCursor } from '#shared/store/redditCursorRepo';
 import { activeRedditMutes, type RedditMute } from '#shared/store/redditMutesRepo';
+import { logger } from '#shared/observability/logger';
 import { recordMetric } from '#shared/observability/metrics';
 import { decisionDeliveryId, scheduleDelivery } from '#shared/domain/moderation/platformCallRunner';
 import type { Decision } from '#shared/domain/moderation/engine';
@@ -70,6 +71,10 @@ export async function pollSubreddits(
     if (!read.complete) {
       report.complete = false;
       report.error = read.failure?.error;
+      // Polls never throw (polling.ts): this line is all that tells the operator the subreddits went
+      // unread (revoked credentials, a spent budget, Reddit's trouble).
+      const { status, error } = read.failure ?? {};
+      logger.warn('reddit poll: listing read failed', { communities: batch.length, listing: kind, status, error });
       break;
     }
   }
