@@ -283,6 +283,25 @@ describe('Reddit activation from the inbox', () => {
     ]);
   });
 
+  it('an /activate without its subreddit (as on Telegram and Crisp) is answered with the form to send, not ignored', async () => {
+    const { key, community } = await redditCommunity();
+    const sender = `moderator_${++subSeq}`;
+    const message = reddit.privateMessage(sender, `/activate ${community.activation_token}`);
+    await sync(key, community.id);
+    expect(writes()).toEqual([
+      [
+        '/api/comment',
+        {
+          api_type: 'json',
+          thing_id: message,
+          text: 'To turn moderation on, send `/activate <token> r/<subreddit>`: the activation token of your community, then the subreddit to moderate.',
+        },
+      ],
+      ['/api/read_message', { api_type: 'json', id: message }],
+    ]);
+    expect((await status(key, community.id)).status).toBe('pending_activation');
+  });
+
   it('a sender who is not a moderator is refused with a reply, and nothing is bound', async () => {
     const { key, community } = await redditCommunity();
     const sub = newSub();

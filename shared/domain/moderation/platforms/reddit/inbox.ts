@@ -28,6 +28,8 @@ import type { PollCause } from '../platform';
 
 /** `/activate <token> r/<name>`; subreddit names are 3-21 letters, digits and underscores (a few old ones 2). */
 const ACTIVATE = /^\/activate\s+(\S+)\s+\/?r\/([A-Za-z0-9_]{2,21})\/?$/i;
+/** A message meant as one (`/activate <token>` alone, as on Telegram and Crisp): answered with the form to send. */
+const ACTIVATE_ATTEMPT = /^\/activate\b/i;
 
 /** At most one reply refusing a token per sender in this many seconds (each reply spends the shared budget). */
 export const REFUSAL_REPLY_INTERVAL_SECONDS = 600;
@@ -51,6 +53,8 @@ export interface InboxReport {
 }
 
 const REPLIES = {
+  badForm:
+    'To turn moderation on, send `/activate <token> r/<subreddit>`: the activation token of your community, then the subreddit to moderate.',
   badToken:
     'That activation token is not valid. Copy it from the community in the moderation API and send `/activate <token> r/<subreddit>` again.',
   notModerator: (sub: string) => `Only a moderator of r/${sub} can turn moderation on there.`,
@@ -114,24 +118,27 @@ export async function readRedditInbox(bot: RedditBot, cause: PollCause = 'schedu
 }
 
 async function activateFrom(bot: RedditBot, message: PrivateMessage): Promise<ActivationResult> {
-  const command = ACTIVATE.exec(unescapeMarkdown(message.body).trim());
-  if (!command) return 'ignored';
-  const [, token, subreddit] = command;
   const reply = async (text: string, result: ActivationResult): Promise<ActivationResult> => {
     const sent = await bot.api.post('/api/comment', { thing_id: message.name, text });
     return !sent.ok && isTransient(sent) ? 'retry' : result;
   };
-  const pointer = await communityByActivationToken(token);
-  const community = pointer ? await getCommunity(pointer.userId, pointer.communityId) : undefined;
-  if (community?.type !== 'reddit' || !community.activationToken || !sameSecret(token, community.activationToken)) {
-    // A typo is told at once; an account sending tokens over and over is not answered each time.
+  // A typo is told at once; an account sending such messages over and over is not answered each time.
+  const refuseOnce = async (text: string): Promise<ActivationResult> => {
     const at = now();
     if (!(await claimRedditRefusalReply(message.author, at, REFUSAL_REPLY_INTERVAL_SECONDS))) return 'refused';
-    const refused = await reply(REPLIES.badToken, 'refused');
+    const refused = await reply(text, 'refused');
     // Unsent, the message stays unread: its next read answers it.
     if (refused === 'retry') await releaseRedditRefusalReply(message.author, at);
     return refused;
-  }
+  };
+  const body = unescapeMarkdown(message.body).trim();
+  const command = ACTIVATE.exec(body);
+  if (!command) return ACTIVATE_ATTEMPT.test(body) ? refuseOnce(REPLIES.badForm) : 'ignored';
+  const [, token, subreddit] = command;
+  const pointer = await communityByActivationToken(token);
+  const community = pointer ? await getCommunity(pointer.userId, pointer.communityId) : undefined;
+  if (community?.type !== 'reddit' || !community.activationToken || !sameSecret(token, community.activationToken))
+    return refuseOnce(REPLIES.badToken);
   // Before the bot accepts an invitation to moderate a subreddit it would never serve.
   if (community.billingState === 'expired') return reply(REPLIES.expired, 'refused');
 
