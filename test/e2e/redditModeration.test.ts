@@ -550,6 +550,22 @@ describe('Reddit moderation by polling', () => {
     ]);
   });
 
+  it('a whitelisted username written the Reddit way (u/name, /u/name) exempts that account', async () => {
+    const { key, community, sub } = await activated();
+    const put = await api.call('PUT', `${BASE}/communities/${community.id}`, {
+      key,
+      body: { whitelisted_usernames: ['u/Acme_Founder', '/u/second_mod'] },
+    });
+    expect(put.status).toBe(200);
+    reddit.post(sub, 'acme_founder', 'Our docs moved', 'https://docs.example.com/start');
+    reddit.comment(sub, 'Second_Mod', 'Details at https://example.com/faq');
+    const stranger = reddit.comment(sub, 'stranger1', 'Details at https://example.com/faq');
+    await sync(key, community.id);
+    await settle();
+    const logs = (await status(key, community.id)).audit_logs;
+    expect(logs.map((l: { event_id: string; rule: string }) => [l.event_id, l.rule])).toEqual([[stranger, 'link']]);
+  });
+
   it('an item a human moderator approved is never touched', async () => {
     const { key, community, sub } = await activated();
     reddit.post(sub, 'spammer4', SCAM, '', { approved_by: 'alice' });
