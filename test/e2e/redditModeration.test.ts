@@ -566,6 +566,31 @@ describe('Reddit moderation by polling', () => {
     expect(logs.map((l: { event_id: string; rule: string }) => [l.event_id, l.rule])).toEqual([[stranger, 'link']]);
   });
 
+  it('mass mentions are counted as Reddit writes them (u/name, /u/name)', async () => {
+    const { key, community, sub } = await activated();
+    const names = ['alpha_one', 'beta-two', 'gamma3', 'delta_4', 'epsilon5', 'zeta_six'];
+    const pinged = reddit.comment(
+      sub,
+      'pinger1',
+      `hey ${names.map((n, i) => (i % 2 ? `/u/${n}` : `u/${n}`)).join(' ')} look at this`,
+    );
+    // Five, and one named twice: within the limit.
+    reddit.comment(
+      sub,
+      'pinger2',
+      `thanks ${names
+        .slice(0, 5)
+        .map((n) => `u/${n}`)
+        .join(' ')} and /u/${names[0]}`,
+    );
+    await sync(key, community.id);
+    await settle();
+    const logs = (await status(key, community.id)).audit_logs;
+    expect(logs.map((l: { event_id: string; rule: string }) => [l.event_id, l.rule])).toEqual([
+      [pinged, 'mass_mentions'],
+    ]);
+  });
+
   it('an item a human moderator approved is never touched', async () => {
     const { key, community, sub } = await activated();
     reddit.post(sub, 'spammer4', SCAM, '', { approved_by: 'alice' });
