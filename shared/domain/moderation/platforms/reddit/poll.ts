@@ -9,7 +9,7 @@ import { now } from '#shared/adapters/ports';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import type { CommunityRecord } from '#shared/store/communitiesRepo';
 import { advanceRedditCursor, readRedditCursors, type RedditCursor } from '#shared/store/redditCursorRepo';
-import { activeRedditMutes, type RedditMute } from '#shared/store/redditMutesRepo';
+import { activeRedditMutes, holdRedditMute, type RedditMute } from '#shared/store/redditMutesRepo';
 import { logger } from '#shared/observability/logger';
 import { recordMetric } from '#shared/observability/metrics';
 import { decisionDeliveryId, scheduleDelivery } from '#shared/domain/moderation/platformCallRunner';
@@ -141,15 +141,18 @@ async function moderateItems(bot: RedditBot, polled: PolledSubreddit, things: Re
     };
     const author = event.user.id.toLowerCase();
     const muted = isMuted(mutes.get(author), event.sent_at);
-    // The mute this decision plans is stored only when its delivery runs, after this poll: the author's
-    // later items read by this same poll (decisions come oldest first) are held to it here, or they
-    // would stay up, never to be read again.
-    if (decision.action === 'mute')
-      mutes.set(author, {
+    // The mute this decision plans is applied when its delivery runs, which may wait out a rate limit:
+    // it is in force from now, for the author's later items of this poll (decisions come oldest first)
+    // and of the polls until then, or they would stay up, never to be read again.
+    if (decision.action === 'mute') {
+      const mute = {
         username: event.user.id,
         from: event.sent_at,
-        until: new Date(now().getTime() + REDDIT_MUTE_SECONDS * 1000).toISOString(),
-      });
+        until: new Date(Date.parse(event.sent_at) + REDDIT_MUTE_SECONDS * 1000).toISOString(),
+      };
+      mutes.set(author, mute);
+      if (!observe) await holdRedditMute(community.id, mute);
+    }
     // A muted author's item is removed whatever the engine thought of it; a harsher decision stands.
     const calls =
       decision.action === 'allow' || (muted && decision.action === 'warn')
