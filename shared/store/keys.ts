@@ -407,6 +407,11 @@ export const redditMuteKey = (communityId: string, username: string): Key => ({
   sk: `${REDDIT_MUTE_PREFIX}${username.toLowerCase()}`,
 });
 export const redditMutesPartition = (communityId: string) => ({ pk: engine(communityId), prefix: REDDIT_MUTE_PREFIX });
+/** When a Reddit account last got the bot's reply refusing an activation token (spaces such replies out). */
+export const redditRefusalReplyKey = (username: string): Key => ({
+  pk: `REDDIT_ACCOUNT#${username.toLowerCase()}`,
+  sk: 'REFUSAL_REPLY',
+});
 // ---- X (OAuth 2.0 accounts of X communities) ------------------------------------------------------
 /** A pending authorization, by the SHA-256 of its `state` (single use, expiring; the state itself is never stored). */
 export const xOAuthStateKey = (stateHash: string): Key => ({ pk: `XOAUTH#${stateHash}`, sk: 'STATE' });

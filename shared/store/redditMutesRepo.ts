@@ -5,7 +5,7 @@
  * applied. Expired mutes leave by ttl.
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, table } from './client';
+import { ddb, table, writeIfCondition } from './client';
 import { redditMuteKey, redditMutesPartition } from './keys';
 import { queryAll } from './query';
 import { defineEntity } from './entity';
@@ -31,6 +31,25 @@ export async function putRedditMute(communityId: string, mute: RedditMute): Prom
       TableName: table(),
       Item: mutes.item({ communityId, ...mute }, expiresAt(mute.until, 24 * 60 * 60)),
     }),
+  );
+}
+
+/**
+ * The mute a poll has just decided, in force before its delivery runs (which may wait out a rate limit
+ * and then puts it again, from then). Put only over no mute or one from an earlier item: a mute the
+ * delivery applied, or an undo (from when it was undone), is never shortened or lifted by it.
+ */
+export async function holdRedditMute(communityId: string, mute: RedditMute): Promise<void> {
+  await writeIfCondition(() =>
+    ddb().send(
+      new PutCommand({
+        TableName: table(),
+        Item: mutes.item({ communityId, ...mute }, expiresAt(mute.until, 24 * 60 * 60)),
+        ConditionExpression: 'attribute_not_exists(pk) OR #from < :from',
+        ExpressionAttributeNames: { '#from': 'from' },
+        ExpressionAttributeValues: { ':from': mute.from },
+      }),
+    ),
   );
 }
 

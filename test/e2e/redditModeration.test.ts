@@ -4,7 +4,7 @@
  * poll), and the exact calls asserted.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startTestApi } from '#test/support/api';
 import { renewOnceDue, setCommunityFields } from '#test/support/communityRecord';
 import { useOwnTable } from '#test/support/ownTable';
@@ -24,6 +24,7 @@ import { claimSyncPoll } from '#shared/store/syncPollsRepo';
 import { expireAtPeriodEndItem, getCommunity, suspendForNonPaymentItem } from '#shared/store/communitiesRepo';
 import { writeTogether } from '#shared/store/transactions';
 import { claimActivationReply, releaseActivationReply } from '#shared/store/platformRepo';
+import { logger } from '#shared/observability/logger';
 
 const BOT = 'OutreachModBot';
 const CLIENT_ID = `reddit-e2e-${randomUUID().slice(0, 8)}`;
@@ -268,6 +269,39 @@ describe('Reddit activation from the inbox', () => {
     expect(await claimActivationReply(community.id, message, Date.now())).toBe('sent');
   });
 
+  it('a message written in Reddit’s rich-text editor activates too: its markdown escapes (r/acme\\_sub) are read as the characters', async () => {
+    const { key, community } = await redditCommunity();
+    const sub = newSub();
+    reddit.addSubreddit(sub, ['alice']);
+    const escaped = (text: string) => text.replace(/[_-]/g, (c) => `\\${c}`);
+    expect(sub).toContain('_');
+    reddit.privateMessage('alice', `/activate ${escaped(community.activation_token)} r/${escaped(sub)}`);
+    const res = await sync(key, community.id);
+    expect(res.body).toMatchObject({ connection_state: 'connected', platform: { chat_id: sub.toLowerCase() } });
+    expect(reddit.calls.filter((c) => c.path === '/api/comment').map((c) => c.form.text)).toEqual([
+      `Moderation is on for r/${sub}. New posts and comments are checked every minute.`,
+    ]);
+  });
+
+  it('an /activate without its subreddit (as on Telegram and Crisp) is answered with the form to send, not ignored', async () => {
+    const { key, community } = await redditCommunity();
+    const sender = `moderator_${++subSeq}`;
+    const message = reddit.privateMessage(sender, `/activate ${community.activation_token}`);
+    await sync(key, community.id);
+    expect(writes()).toEqual([
+      [
+        '/api/comment',
+        {
+          api_type: 'json',
+          thing_id: message,
+          text: 'To turn moderation on, send `/activate <token> r/<subreddit>`: the activation token of your community, then the subreddit to moderate.',
+        },
+      ],
+      ['/api/read_message', { api_type: 'json', id: message }],
+    ]);
+    expect((await status(key, community.id)).status).toBe('pending_activation');
+  });
+
   it('a sender who is not a moderator is refused with a reply, and nothing is bound', async () => {
     const { key, community } = await redditCommunity();
     const sub = newSub();
@@ -317,6 +351,43 @@ describe('Reddit activation from the inbox', () => {
       ['/api/read_message', { api_type: 'json', id: `${bad},${chat}` }],
     ]);
   });
+
+  it('a sender of unknown tokens is answered once in ten minutes: each answer spends the budget every community polls from', async () => {
+    const { key, community } = await redditCommunity();
+    const [mallory, bob] = [`mallory_${++subSeq}`, `bob_${++subSeq}`];
+    const guesses = ['guess-1', 'guess-2', 'guess-3'].map((t) => reddit.privateMessage(mallory, `/activate ${t} r/x1`));
+    const typo = reddit.privateMessage(bob, '/activate typo r/bobsub');
+    await sync(key, community.id);
+    const answered = reddit.calls.filter((c) => c.path === '/api/comment').map((c) => c.form.thing_id);
+    expect(answered).toHaveLength(2);
+    expect(answered).toContain(typo);
+    expect(guesses.filter((g) => answered.includes(g))).toHaveLength(1);
+    // Every message is read, answered or not: none comes back.
+    expect(reddit.unreadCount()).toBe(0);
+    reddit.reset();
+    const again = reddit.privateMessage(mallory, '/activate guess-4 r/x1');
+    expect(await readRedditInbox((await redditBot())!)).toMatchObject({ read: 1, refused: 1 });
+    expect(writes()).toEqual([['/api/read_message', { api_type: 'json', id: again }]]);
+  });
+
+  it('a refusal Reddit rate-limits is not given up: the next read of the message sends it', async () => {
+    const { key, community } = await redditCommunity();
+    const sender = `typist_${++subSeq}`;
+    const typo = reddit.privateMessage(sender, '/activate typo r/somesub');
+    reddit.rateLimitNext(/^\/api\/comment$/, 1);
+    await sync(key, community.id);
+    expect(reddit.calls.some((c) => c.path === '/api/read_message')).toBe(false);
+    await clearBudget();
+    reddit.reset();
+    expect(await readRedditInbox((await redditBot())!)).toMatchObject({ read: 1, refused: 1 });
+    expect(writes()).toEqual([
+      [
+        '/api/comment',
+        { api_type: 'json', thing_id: typo, text: expect.stringContaining('That activation token is not valid.') },
+      ],
+      ['/api/read_message', { api_type: 'json', id: typo }],
+    ]);
+  });
 });
 
 describe('Reddit moderation by polling', () => {
@@ -363,6 +434,26 @@ describe('Reddit moderation by polling', () => {
     expect(writes()).toEqual([['/api/remove', { api_type: 'json', id: later, spam: 'false' }]]);
   });
 
+  it('an author muted by one item of a poll has their later items of the same poll removed too', async () => {
+    const { key, community, sub } = await activated();
+    const at = Math.floor(Date.now() / 1000);
+    const spam = reddit.post(sub, 'spammer12', SCAM, '', { created_utc: at });
+    const followUp = reddit.comment(sub, 'spammer12', 'check my profile for details', spam, { created_utc: at + 1 });
+    const earlier = reddit.comment(sub, 'spammer12', 'hello everyone', undefined, { created_utc: at - 1 });
+    await sync(key, community.id);
+    await settle();
+    // Two deliveries, in whichever order the queue runs them.
+    expect(writes().filter(([path]) => path === '/api/remove')).toEqual(
+      expect.arrayContaining([
+        ['/api/remove', { api_type: 'json', id: spam, spam: 'true' }],
+        ['/api/remove', { api_type: 'json', id: followUp, spam: 'false' }],
+      ]),
+    );
+    expect(writes().filter(([path]) => path === '/api/remove')).toHaveLength(2);
+    // Written before the muting item: left alone, as it would be by a later poll.
+    expect(reddit.item(earlier)?.removed).toBeFalsy();
+  });
+
   it('polling again acts once: items already read are neither re-read for action nor acted on twice', async () => {
     const c = await activated();
     const { key, community, sub } = c;
@@ -405,6 +496,103 @@ describe('Reddit moderation by polling', () => {
     ]);
     expect((await status(key, community.id)).metrics.messages_scanned).toBe(1 + 230 + 1);
     expect(first).toBeDefined();
+  });
+
+  it('a post or comment that starts with /activate is moderated like any other: activation is only a private message to the bot', async () => {
+    const { key, community, sub } = await activated();
+    const comment = reddit.comment(sub, 'spammer10', '/activate https://t.me/+FreeAirdropClaim');
+    const post = reddit.post(sub, 'spammer11', '/activate', 'https://t.me/+FreeAirdropClaim');
+    await sync(key, community.id);
+    await settle();
+    // Each is a new member's Telegram invite (an offence: first a warning), not an activation let through.
+    const logs = (await status(key, community.id)).audit_logs;
+    expect(
+      logs.map((l: { event_id: string; action: string; rule: string }) => [l.event_id, l.action, l.rule]).sort(),
+    ).toEqual(
+      [
+        [comment, 'warn', 'invite_link'],
+        [post, 'warn', 'invite_link'],
+      ].sort(),
+    );
+    const warning = "⚠️ Telegram invite from a new member. Please keep to this subreddit's rules.";
+    expect(writes().filter(([path]) => path === '/api/comment')).toEqual(
+      expect.arrayContaining([
+        ['/api/comment', { api_type: 'json', thing_id: comment, text: warning }],
+        ['/api/comment', { api_type: 'json', thing_id: post, text: warning }],
+      ]),
+    );
+  });
+
+  it('a new member’s image, video or gallery post is not a link they shared; a link post to another site is', async () => {
+    const { key, community, sub } = await activated();
+    const id = () => Math.random().toString(36).slice(2, 8);
+    const upload = { is_self: false, domain: 'i.redd.it', is_reddit_media_domain: true };
+    reddit.post(sub, 'photographer1', 'My cat', '', { ...upload, url: `https://i.redd.it/${id()}.jpeg` });
+    reddit.post(sub, 'photographer2', 'Sunset timelapse', '', {
+      ...upload,
+      domain: 'v.redd.it',
+      is_video: true,
+      url: `https://v.redd.it/${id()}`,
+    });
+    reddit.post(sub, 'photographer3', 'Holiday album', '', {
+      is_self: false,
+      domain: 'reddit.com',
+      is_gallery: true,
+      url: `https://www.reddit.com/gallery/${id()}`,
+    });
+    const external = reddit.post(sub, 'promoter1', 'Look at this', '', {
+      is_self: false,
+      domain: 'example.com',
+      url: 'https://example.com/offer',
+    });
+    await sync(key, community.id);
+    await settle();
+    const logs = (await status(key, community.id)).audit_logs;
+    expect(logs.map((l: { event_id: string; rule: string }) => [l.event_id, l.rule])).toEqual([[external, 'link']]);
+    expect(writes().filter(([path]) => path === '/api/comment')).toEqual([
+      ['/api/comment', expect.objectContaining({ thing_id: external })],
+    ]);
+  });
+
+  it('a whitelisted username written the Reddit way (u/name, /u/name) exempts that account', async () => {
+    const { key, community, sub } = await activated();
+    const put = await api.call('PUT', `${BASE}/communities/${community.id}`, {
+      key,
+      body: { whitelisted_usernames: ['u/Acme_Founder', '/u/second_mod'] },
+    });
+    expect(put.status).toBe(200);
+    reddit.post(sub, 'acme_founder', 'Our docs moved', 'https://docs.example.com/start');
+    reddit.comment(sub, 'Second_Mod', 'Details at https://example.com/faq');
+    const stranger = reddit.comment(sub, 'stranger1', 'Details at https://example.com/faq');
+    await sync(key, community.id);
+    await settle();
+    const logs = (await status(key, community.id)).audit_logs;
+    expect(logs.map((l: { event_id: string; rule: string }) => [l.event_id, l.rule])).toEqual([[stranger, 'link']]);
+  });
+
+  it('mass mentions are counted as Reddit writes them (u/name, /u/name)', async () => {
+    const { key, community, sub } = await activated();
+    const names = ['alpha_one', 'beta-two', 'gamma3', 'delta_4', 'epsilon5', 'zeta_six'];
+    const pinged = reddit.comment(
+      sub,
+      'pinger1',
+      `hey ${names.map((n, i) => (i % 2 ? `/u/${n}` : `u/${n}`)).join(' ')} look at this`,
+    );
+    // Five, and one named twice: within the limit.
+    reddit.comment(
+      sub,
+      'pinger2',
+      `thanks ${names
+        .slice(0, 5)
+        .map((n) => `u/${n}`)
+        .join(' ')} and /u/${names[0]}`,
+    );
+    await sync(key, community.id);
+    await settle();
+    const logs = (await status(key, community.id)).audit_logs;
+    expect(logs.map((l: { event_id: string; rule: string }) => [l.event_id, l.rule])).toEqual([
+      [pinged, 'mass_mentions'],
+    ]);
   });
 
   it('an item a human moderator approved is never touched', async () => {
@@ -614,6 +802,26 @@ describe('Reddit limits and failures', () => {
     expect(reddit.calls.length).toBe(before);
   });
 
+  it('a mute waiting out a rate limit is in force meanwhile: the author’s items read in the next polls are removed', async () => {
+    const { key, community, sub } = await activated();
+    reddit.rateLimitNext(/^\/api\/remove$/, 120);
+    const spam = reddit.post(sub, 'spammer13', SCAM);
+    await sync(key, community.id);
+    await api.ports.queue.settled();
+    expect((await status(key, community.id)).audit_logs[0]).toMatchObject({
+      event_id: spam,
+      action: 'mute',
+      delivery: { status: 'pending' },
+    });
+    // Reddit's window is open again for the next poll; the mute's own delivery still waits for its time.
+    await clearBudget();
+    reddit.reset();
+    const later = reddit.comment(sub, 'spammer13', 'anyone here?', spam);
+    await sync(key, community.id);
+    await api.ports.queue.settled();
+    expect(writes()).toEqual([['/api/remove', { api_type: 'json', id: later, spam: 'false' }]]);
+  });
+
   it('a 200 whose json.errors is not empty fails the delivery with Reddit’s error', async () => {
     const { key, community, sub } = await activated();
     reddit.refuseNext(/^\/r\/[^/]+\/api\/friend$/, [['USER_DOESNT_EXIST', "that user doesn't exist", 'name']]);
@@ -628,6 +836,28 @@ describe('Reddit limits and failures', () => {
       status: 'failed',
       error: `POST /r/${sub.toLowerCase()}/api/friend: USER_DOESNT_EXIST: that user doesn't exist: name`,
     });
+  });
+
+  it('a poll or inbox read Reddit refuses is logged: revoked operator credentials do not stop moderation silently', async () => {
+    const c = await activated();
+    process.env.REDDIT_REFRESH_TOKEN = 'revoked-refresh-token';
+    forgetRedditTokens();
+    const warn = vi.spyOn(logger, 'warn');
+    try {
+      await runPoll(shardOf(c));
+      await runPoll({ kind: 'moderation.poll', platform: 'reddit', communities: [], operator: true });
+      const refused = "Reddit refused the operator's credentials (invalid_grant)";
+      expect(warn.mock.calls).toEqual(
+        expect.arrayContaining([
+          ['reddit poll: listing read failed', { communities: 1, listing: 't3', status: 401, error: refused }],
+          ['reddit poll: inbox read failed', { status: 401, error: refused }],
+        ]),
+      );
+    } finally {
+      warn.mockRestore();
+      process.env.REDDIT_REFRESH_TOKEN = ENV.REDDIT_REFRESH_TOKEN;
+      forgetRedditTokens();
+    }
   });
 
   it('without operator credentials nothing is read and an undo is recorded as not_configured', async () => {

@@ -101,7 +101,9 @@ const MATCHERS: { [K in Rule['kind']]: Matcher<K> } = {
       : undefined;
   },
   mentions: (rule, msg) => {
-    const mentions = new Set(msg.text.match(/(?<![\w@])@\w{2,}/g) ?? []).size;
+    // @name (Telegram, Discord, X) or u/name and /u/name (Reddit), each account once whatever its case.
+    const found = msg.text.match(/(?<![\w@])@\w{2,}|(?<![\w/])\/?u\/[\w-]{3,20}/gi) ?? [];
+    const mentions = new Set(found.map((m) => m.toLowerCase().replace(/^\/?u\//, 'u/'))).size;
     return mentions > rule.maxMentions ? `${mentions} mentions in one message (limit ${rule.maxMentions})` : undefined;
   },
   shouting: (rule, msg) => {

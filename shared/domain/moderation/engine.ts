@@ -65,7 +65,12 @@ const NOT_MONITORED: Record<string, string | null> = {
   expired: 'The community has expired: monitoring is off',
 };
 
-const normalUsername = (name: string) => name.trim().replace(/^@/, '').toLowerCase();
+/** `@name` (Telegram, X) and `u/name` or `/u/name` (Reddit) name the same account as `name`, in any case. */
+const normalUsername = (name: string) =>
+  name
+    .trim()
+    .replace(/^(@|\/?u\/)/i, '')
+    .toLowerCase();
 
 export function policyOf(c: PolicySource): CommunityPolicy {
   return {

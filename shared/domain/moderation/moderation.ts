@@ -215,12 +215,18 @@ async function applyByShard(batch: Batch, events: ChatEvent[]): Promise<Map<stri
   return decided;
 }
 
-/** One batch of events for one community; decisions in the order the events came. */
+/**
+ * One batch of events for one community; decisions in the order the events came. `textActivates`: a
+ * message reading `/activate <token>` is an activation, where the chat itself is how a community is
+ * activated; a platform whose activation arrives elsewhere (Reddit's private message to the bot,
+ * reddit/inbox.ts) passes false, or anyone's post beginning so would be let through unmoderated.
+ */
 export async function moderateEvents(
   community: CommunityRecord,
   incoming: ChatEvent[],
+  { textActivates = true }: { textActivates?: boolean } = {},
 ): Promise<{ decisions: Decision[] }> {
-  const events = incoming.map(asActivation);
+  const events = textActivates ? incoming.map(asActivation) : incoming;
   // The first copy of an id wins; later copies in the same batch are re-deliveries.
   const firstCopies = new Map<string, ChatEvent>();
   for (const e of events) if (!firstCopies.has(e.event_id)) firstCopies.set(e.event_id, e);

@@ -6,6 +6,7 @@
  * every message read is marked read, so it is handled once.
  */
 import { now } from '#shared/adapters/ports';
+import { logger } from '#shared/observability/logger';
 import { getCommunity } from '#shared/store/communitiesRepo';
 import { communityByActivationToken } from '#shared/store/platformRepo';
 import {
@@ -14,6 +15,7 @@ import {
   markActivationReplySent,
   releaseActivationReply,
 } from '#shared/store/platformRepo';
+import { claimRedditRefusalReply, releaseRedditRefusalReply } from '#shared/store/redditRefusalRepliesRepo';
 import { bindModeratedPlace } from '../binding';
 import { UNPAID_ACTIVATION } from '../../unpaidActivation';
 import { isTransient, type CallOutcome } from '#shared/adapters/platforms/result';
@@ -26,6 +28,18 @@ import type { PollCause } from '../platform';
 
 /** `/activate <token> r/<name>`; subreddit names are 3-21 letters, digits and underscores (a few old ones 2). */
 const ACTIVATE = /^\/activate\s+(\S+)\s+\/?r\/([A-Za-z0-9_]{2,21})\/?$/i;
+/** A message meant as one (`/activate <token>` alone, as on Telegram and Crisp): answered with the form to send. */
+const ACTIVATE_ATTEMPT = /^\/activate\b/i;
+
+/** At most one reply refusing a token per sender in this many seconds (each reply spends the shared budget). */
+export const REFUSAL_REPLY_INTERVAL_SECONDS = 600;
+
+/**
+ * A message written in Reddit's rich-text editor arrives as the markdown it made, which escapes
+ * punctuation (`r/acme\_sub`, a token's `\-`): a backslash before ASCII punctuation stands for that
+ * character, as markdown reads it. Tokens and subreddit names hold no backslash of their own.
+ */
+const unescapeMarkdown = (text: string) => text.replace(/\\([!-/:-@[-`{-~])/g, '$1');
 
 /** `owed`: another read is sending this message's confirmation; the message stays unread until it has. */
 export type ActivationResult = 'activated' | 'refused' | 'ignored' | 'retry' | 'owed';
@@ -39,6 +53,8 @@ export interface InboxReport {
 }
 
 const REPLIES = {
+  badForm:
+    'To turn moderation on, send `/activate <token> r/<subreddit>`: the activation token of your community, then the subreddit to moderate.',
   badToken:
     'That activation token is not valid. Copy it from the community in the moderation API and send `/activate <token> r/<subreddit>` again.',
   notModerator: (sub: string) => `Only a moderator of r/${sub} can turn moderation on there.`,
@@ -65,7 +81,11 @@ interface PrivateMessage {
 export async function readRedditInbox(bot: RedditBot, cause: PollCause = 'schedule'): Promise<InboxReport> {
   const report: InboxReport = { read: 0, activated: 0, refused: 0 };
   const unread = await bot.api.get('/message/unread', { limit: '100' }, cause === 'sync' ? POLL_RESERVE.sync : {});
-  if (!unread.ok) return { ...report, error: unread.error };
+  if (!unread.ok) {
+    // As a failed listing read (poll.ts): activations wait unread, and nothing else says so.
+    logger.warn('reddit poll: inbox read failed', { status: unread.status, error: unread.error });
+    return { ...report, error: unread.error };
+  }
   const children = (unread.result as Partial<RedditListing> | null)?.data?.children ?? [];
   // Replies to the bot's comments and mentions carry nothing to act on: marked read with the messages, or
   // they would fill the unread listing, a page of which is all one read looks at.
@@ -98,17 +118,27 @@ export async function readRedditInbox(bot: RedditBot, cause: PollCause = 'schedu
 }
 
 async function activateFrom(bot: RedditBot, message: PrivateMessage): Promise<ActivationResult> {
-  const command = ACTIVATE.exec(message.body.trim());
-  if (!command) return 'ignored';
-  const [, token, subreddit] = command;
   const reply = async (text: string, result: ActivationResult): Promise<ActivationResult> => {
     const sent = await bot.api.post('/api/comment', { thing_id: message.name, text });
     return !sent.ok && isTransient(sent) ? 'retry' : result;
   };
+  // A typo is told at once; an account sending such messages over and over is not answered each time.
+  const refuseOnce = async (text: string): Promise<ActivationResult> => {
+    const at = now();
+    if (!(await claimRedditRefusalReply(message.author, at, REFUSAL_REPLY_INTERVAL_SECONDS))) return 'refused';
+    const refused = await reply(text, 'refused');
+    // Unsent, the message stays unread: its next read answers it.
+    if (refused === 'retry') await releaseRedditRefusalReply(message.author, at);
+    return refused;
+  };
+  const body = unescapeMarkdown(message.body).trim();
+  const command = ACTIVATE.exec(body);
+  if (!command) return ACTIVATE_ATTEMPT.test(body) ? refuseOnce(REPLIES.badForm) : 'ignored';
+  const [, token, subreddit] = command;
   const pointer = await communityByActivationToken(token);
   const community = pointer ? await getCommunity(pointer.userId, pointer.communityId) : undefined;
   if (community?.type !== 'reddit' || !community.activationToken || !sameSecret(token, community.activationToken))
-    return reply(REPLIES.badToken, 'refused');
+    return refuseOnce(REPLIES.badToken);
   // Before the bot accepts an invitation to moderate a subreddit it would never serve.
   if (community.billingState === 'expired') return reply(REPLIES.expired, 'refused');
 

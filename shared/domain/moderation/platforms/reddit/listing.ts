@@ -25,6 +25,10 @@ export interface RedditThingData {
   body?: string;
   url?: string;
   is_self?: boolean;
+  /** An image or video uploaded to Reddit (i.redd.it, v.redd.it): the post's url is the upload. */
+  is_reddit_media_domain?: boolean;
+  /** Images uploaded to Reddit as a gallery: the url is the gallery's page on reddit.com. */
+  is_gallery?: boolean;
   permalink?: string;
   link_id?: string;
   /** The moderator who approved it: never touched again. */
@@ -113,6 +117,14 @@ export function readPage(children: RedditThing[], subs: Map<string, SubredditSta
 }
 
 /**
+ * A link post's url is a link its author shared; an image, video or gallery uploaded to Reddit has a
+ * url too, but that is the post itself (checked as a link, every new member's photo would break the
+ * link rule).
+ */
+const sharedLink = (d: RedditThingData) =>
+  d.is_self === false && !d.is_reddit_media_domain && !d.is_gallery ? d.url : undefined;
+
+/**
  * An item as the engine sees it, or undefined for items the service must leave alone: approved by a
  * human moderator, distinguished (a moderator speaking), already removed, by a deleted account, or
  * the operator's own bot (its warnings).
@@ -122,10 +134,7 @@ export function toChatEvent(thing: RedditThing, botUsername: string | undefined)
   if (d.approved_by || d.distinguished || d.banned_by) return undefined;
   if (!d.author || d.author === '[deleted]') return undefined;
   if (botUsername && d.author.toLowerCase() === botUsername.toLowerCase()) return undefined;
-  const text =
-    thing.kind === 't3'
-      ? [d.title, d.selftext, d.is_self === false ? d.url : undefined].filter((p) => p).join('\n')
-      : (d.body ?? '');
+  const text = thing.kind === 't3' ? [d.title, d.selftext, sharedLink(d)].filter((p) => p).join('\n') : (d.body ?? '');
   return {
     event_id: d.name,
     type: 'message',

@@ -9,7 +9,8 @@ import { now } from '#shared/adapters/ports';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import type { CommunityRecord } from '#shared/store/communitiesRepo';
 import { advanceRedditCursor, readRedditCursors, type RedditCursor } from '#shared/store/redditCursorRepo';
-import { activeRedditMutes, type RedditMute } from '#shared/store/redditMutesRepo';
+import { activeRedditMutes, holdRedditMute, type RedditMute } from '#shared/store/redditMutesRepo';
+import { logger } from '#shared/observability/logger';
 import { recordMetric } from '#shared/observability/metrics';
 import { decisionDeliveryId, scheduleDelivery } from '#shared/domain/moderation/platformCallRunner';
 import type { Decision } from '#shared/domain/moderation/engine';
@@ -17,7 +18,13 @@ import { moderateEvents } from '#shared/domain/moderation/moderation';
 import { resumedMs } from '../../communityTypes';
 import type { PollCause } from '../platform';
 import type { RedditBot } from './client';
-import { REDDIT_DECISION_CALLS, redditAlertCall, redditMutedItemCalls, type RedditTarget } from './calls';
+import {
+  REDDIT_DECISION_CALLS,
+  REDDIT_MUTE_SECONDS,
+  redditAlertCall,
+  redditMutedItemCalls,
+  type RedditTarget,
+} from './calls';
 import { subredditKey, toChatEvent, type ListingKind, type RedditThing, type SubredditState } from './listing';
 import { POLL_RESERVE, readListing } from './readListing';
 
@@ -64,6 +71,10 @@ export async function pollSubreddits(
     if (!read.complete) {
       report.complete = false;
       report.error = read.failure?.error;
+      // Polls never throw (polling.ts): this line is all that tells the operator the subreddits went
+      // unread (revoked credentials, a spent budget, Reddit's trouble).
+      const { status, error } = read.failure ?? {};
+      logger.warn('reddit poll: listing read failed', { communities: batch.length, listing: kind, status, error });
       break;
     }
   }
@@ -107,7 +118,8 @@ async function moderateItems(bot: RedditBot, polled: PolledSubreddit, things: Re
     .map((t) => toChatEvent(t, bot.username))
     .filter((e) => e !== undefined);
   if (!events.length) return 0;
-  const { decisions } = await moderateEvents(community, events);
+  // Activation is a private message to the bot (inbox.ts): a post reading `/activate ...` is a post.
+  const { decisions } = await moderateEvents(community, events, { textActivates: false });
   const [rules, mutes] = await Promise.all([
     getCommunityRules(community.id),
     activeRedditMutes(community.id, now().toISOString()),
@@ -127,7 +139,20 @@ async function moderateItems(bot: RedditBot, polled: PolledSubreddit, things: Re
       rule: decision.rule,
       reason: decision.reason,
     };
-    const muted = isMuted(mutes.get(event.user.id.toLowerCase()), event.sent_at);
+    const author = event.user.id.toLowerCase();
+    const muted = isMuted(mutes.get(author), event.sent_at);
+    // The mute this decision plans is applied when its delivery runs, which may wait out a rate limit:
+    // it is in force from now, for the author's later items of this poll (decisions come oldest first)
+    // and of the polls until then, or they would stay up, never to be read again.
+    if (decision.action === 'mute') {
+      const mute = {
+        username: event.user.id,
+        from: event.sent_at,
+        until: new Date(Date.parse(event.sent_at) + REDDIT_MUTE_SECONDS * 1000).toISOString(),
+      };
+      mutes.set(author, mute);
+      if (!observe) await holdRedditMute(community.id, mute);
+    }
     // A muted author's item is removed whatever the engine thought of it; a harsher decision stands.
     const calls =
       decision.action === 'allow' || (muted && decision.action === 'warn')
