@@ -256,6 +256,29 @@ describe('the shared Telegram webhook', () => {
     expect(st.platform.alert_chat_id).toBe('555');
   });
 
+  it('a message written as /activate with a link for its token is moderated like any other, not let through', async () => {
+    const { key, community, chat } = await activatedGroup();
+    const { update, messageId } = say(chat, SPAMMER, '/activate https://t.me/+FreeAirdropGroup');
+    await post(update);
+    await settle();
+    // A first invite link from a new member is warned, as it would be without the /activate in front.
+    expect(telegram.calls).toEqual([
+      {
+        method: 'sendMessage',
+        body: {
+          chat_id: chat.id,
+          reply_parameters: { message_id: messageId, allow_sending_without_reply: true },
+          text: "⚠️ Telegram invite from a new member. Please keep to the group's rules.",
+        },
+      },
+    ]);
+    expect((await status(key, community.id)).audit_logs[0]).toMatchObject({
+      user_id: '66',
+      action: 'warn',
+      rule: 'invite_link',
+    });
+  });
+
   it('a whitelisted sender and a clean message cause no platform call; both are scanned', async () => {
     const { key, community, chat } = await activatedGroup({ whitelisted: ['ada_admin'] });
     await post(say(chat, ADMIN, 'Claim your airdrop at https://acme.org/airdrop — official, no DMs').update);

@@ -216,17 +216,31 @@ async function applyByShard(batch: Batch, events: ChatEvent[]): Promise<Map<stri
 }
 
 /**
+ * `/activate <token>` typed in the chat is an activation only with this community's own token. Any other
+ * text of that form is a message like any other: the single "token" can be a scam link
+ * (`/activate https://t.me/+…`), and reading it as a failed activation would let it through unmoderated.
+ */
+const typedActivation =
+  (community: CommunityRecord) =>
+  (event: ChatEvent): ChatEvent => {
+    const read = asActivation(event);
+    if (read === event) return event;
+    const own = !!community.activationToken && sameSecret(read.token ?? '', community.activationToken);
+    return own ? read : event;
+  };
+
+/**
  * One batch of events for one community; decisions in the order the events came. `textActivates`: a
- * message reading `/activate <token>` is an activation, where the chat itself is how a community is
- * activated; a platform whose activation arrives elsewhere (Reddit's private message to the bot,
- * reddit/inbox.ts) passes false, or anyone's post beginning so would be let through unmoderated.
+ * message reading `/activate <token>` with the community's token is an activation, where the chat itself
+ * is how a community is activated; a platform whose activation arrives elsewhere (Reddit's private
+ * message to the bot, reddit/inbox.ts) passes false.
  */
 export async function moderateEvents(
   community: CommunityRecord,
   incoming: ChatEvent[],
   { textActivates = true }: { textActivates?: boolean } = {},
 ): Promise<{ decisions: Decision[] }> {
-  const events = textActivates ? incoming.map(asActivation) : incoming;
+  const events = textActivates ? incoming.map(typedActivation(community)) : incoming;
   // The first copy of an id wins; later copies in the same batch are re-deliveries.
   const firstCopies = new Map<string, ChatEvent>();
   for (const e of events) if (!firstCopies.has(e.event_id)) firstCopies.set(e.event_id, e);
