@@ -37,6 +37,11 @@ export interface FunctionNeeds {
    * name (infra/bundling.ts, sideFileHooks).
    */
   sideFiles?: string[];
+  /**
+   * Shows communities as their GET does (an API answer, an MCP tool, a webhook event's data), whose
+   * Discord `install_url` is built from the public DISCORD_APPLICATION_ID.
+   */
+  showsCommunities?: boolean;
   timeout?: Duration;
   memorySize?: number;
 }
@@ -64,11 +69,14 @@ const DEPLOYMENTS: Record<FunctionName, Deployment> = {
   intelligence: { description: 'Growth intelligence queries' },
   growth: { description: 'Growth actions' },
   jobs: { description: 'Enrichment jobs' },
-  moderation: { description: 'Community moderation' },
+  moderation: { description: 'Community moderation', showsCommunities: true },
   outbound: { description: 'Outbound webhook endpoints and the delivery log' },
   // Runs the tools' routes in process through their own handlers: what those routes need, and no
   // more (no Stripe: no tool starts a checkout; no platform secret: no tool talks to a platform).
-  mcp: { description: 'MCP server for AI agents: the API as tools (Streamable HTTP, stateless)' },
+  mcp: {
+    description: 'MCP server for AI agents: the API as tools (Streamable HTTP, stateless)',
+    showsCommunities: true,
+  },
   // Identifies the caller from the API key hash: a single lookup, nothing written.
   authorizer: {
     description: 'TOKEN authorizer: bearer API key to user',
@@ -99,6 +107,7 @@ const DEPLOYMENTS: Record<FunctionName, Deployment> = {
   renewals: {
     description: 'Every 5 minutes: community renewals, expiry of grants and quotes, job watchdog, webhook outbox sweep',
     timeout: Duration.minutes(4),
+    showsCommunities: true,
   },
   // Queues the removal of members whose captcha timed out; the worker makes the Telegram calls.
   captchas: {
@@ -115,6 +124,7 @@ const DEPLOYMENTS: Record<FunctionName, Deployment> = {
   'webhook-sender': {
     description: 'Outbound webhooks: fan-out and signed delivery attempts (SQS batches)',
     timeout: Duration.minutes(1),
+    showsCommunities: true,
   },
 };
 

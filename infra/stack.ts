@@ -153,7 +153,8 @@ export class OutreachIntelligenceStack extends Stack {
       }
     }
     if (props.discordApplicationId)
-      fn('moderation').addEnvironment('DISCORD_APPLICATION_ID', props.discordApplicationId);
+      for (const name of names.filter((n) => needsOf(n).showsCommunities))
+        fn(name).addEnvironment('DISCORD_APPLICATION_ID', props.discordApplicationId);
 
     new events.Rule(this, 'RenewalsSchedule', {
       description: 'Runs the renewals function every 5 minutes',

@@ -137,6 +137,28 @@ describe('functions', () => {
     expect(sdkClient).toContain('SendMessageBatch');
   });
 
+  it('that build a Discord invite link get DISCORD_APPLICATION_ID, and only those', () => {
+    // Read from the bundles: a function showing communities (an API answer, an MCP tool, a webhook
+    // event's data) without the id would show install_url null for every Discord community.
+    const buildsInvite = functionNames().filter((name) =>
+      readFileSync(
+        path.join(
+          s.app.outdir,
+          s.resources('AWS::Lambda::Function')[fnId(name)].Metadata['aws:asset:path'],
+          'index.js',
+        ),
+        'utf8',
+      ).includes('discord.com/oauth2/authorize'),
+    );
+    expect(buildsInvite).toEqual(expect.arrayContaining(['moderation', 'mcp', 'webhook-sender', 'renewals']));
+    const withId = synthesize({ bundle: false, props: { discordApplicationId: '1234567890' } });
+    const variables = (name: FunctionName) =>
+      withId.resources('AWS::Lambda::Function')[withId.logicalId(withId.stack.functions[name].fn)].Properties
+        .Environment.Variables as Record<string, unknown>;
+    for (const name of functionNames())
+      expect(variables(name).DISCORD_APPLICATION_ID, name).toBe(buildsInvite.includes(name) ? '1234567890' : undefined);
+  });
+
   it('ship the data files their catalogue entry lists beside the bundle, byte for byte: the disposable-domain list beside the worker, the OpenAPI document beside the public function', () => {
     for (const name of functionNames()) {
       const dir = path.join(
