@@ -2,7 +2,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { uuidv7 } from '#shared/ids';
 import { readBlob, writeBlob, type BlobRef } from './blobs';
-import { ddb, isConditionFailure, table } from './client';
+import { ddb, isConditionFailure, table, writeIfCondition } from './client';
 import { idempotencyKey } from './keys';
 import { defineEntity } from './entity';
 
@@ -141,15 +141,6 @@ const stillClaimedBy = (claimId: string) => ({
   values: { ':claimId': claimId, ':inProgress': 'in_progress' },
 });
 
-/** Runs a write conditioned on the claim; a claim taken over meanwhile makes it a no-op. */
-async function ifStillClaimed(write: () => Promise<unknown>): Promise<void> {
-  try {
-    await write();
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-  }
-}
-
 /**
  * Stores the response for replay until `expiresAt` (epoch seconds, the key's window), unless the
  * claim was taken over: the answer kept is then the one of the request holding the key now.
@@ -167,7 +158,7 @@ export async function completeIdempotencyKey(
     remove: ['leaseUntil'],
     condition: stillClaimedBy(claimId),
   });
-  await ifStillClaimed(() =>
+  await writeIfCondition(() =>
     ddb().send(new UpdateCommand({ TableName: table(), Key: idempotencyKey(userId, key), ...update })),
   );
 }
@@ -175,7 +166,7 @@ export async function completeIdempotencyKey(
 /** Lets the key go (the request failed), unless another request has taken the claim over since. */
 export async function releaseIdempotencyKey(userId: string, key: string, claimId: string): Promise<void> {
   const { expression, names, values } = stillClaimedBy(claimId);
-  await ifStillClaimed(() =>
+  await writeIfCondition(() =>
     ddb().send(
       new DeleteCommand({
         TableName: table(),
