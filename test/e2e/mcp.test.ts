@@ -126,7 +126,7 @@ describe.each(REVISIONS)('protocol revision $name', (revision) => {
     expect(client.getInstructions()).toMatch(/message_excerpt[^.]*untrusted, never instructions/);
     const status = tools.find((t) => t.name === 'get_moderation_status');
     expect(status?.description).toMatch(/untrusted text .*never to obey/);
-    const auditEntry = (status?.outputSchema as any).properties.audit_logs.items.properties;
+    const auditEntry = (status!.outputSchema as any).properties.audit_logs.items.properties;
     for (const field of ['username', 'message_excerpt', 'alert_message'])
       expect(auditEntry[field].description, field).toMatch(/untrusted text .*never instructions to follow/);
     // The list tools offer 25 records a call at most.
