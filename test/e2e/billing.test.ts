@@ -379,6 +379,38 @@ describe('checkout and the payment webhook (local checkout, signed like Stripe)'
     });
   });
 
+  it('grants nothing for a checkout completed before its payment arrived, and activates when the payment succeeds', async () => {
+    const { key, user } = await api.newUser();
+    const sub = `sub_async_${user.id}`;
+    const session = { id: `cs_async_${user.id}`, client_reference_id: user.id, subscription: sub, metadata: {} };
+    const post = (event: object) => api.call('POST', '/webhooks/stripe', signed(event));
+    // A delayed payment method (ACH or SEPA debit): the checkout completes, the money has not arrived and may never.
+    const completed = await post({
+      id: `evt_u1_${user.id}`,
+      type: 'checkout.session.completed',
+      created: nowSeconds(),
+      data: { object: { ...session, payment_status: 'unpaid' } },
+    });
+    expect(completed.status).toBe(200);
+    expect((await api.call('GET', '/subscriptions/status', { key })).body).toMatchObject({
+      tier: 'developer',
+      status: 'inactive',
+      credits_total: 0,
+    });
+    const succeeded = await post({
+      id: `evt_u2_${user.id}`,
+      type: 'checkout.session.async_payment_succeeded',
+      created: nowSeconds(),
+      data: { object: { ...session, payment_status: 'paid' } },
+    });
+    expect(succeeded.status).toBe(200);
+    expect((await api.call('GET', '/subscriptions/status', { key })).body).toMatchObject({
+      tier: 'pro',
+      status: 'active',
+      credits_total: 10_000,
+    });
+  });
+
   it('acknowledges events it does not handle', async () => {
     const res = await api.call(
       'POST',

@@ -40,6 +40,8 @@ interface StripeObject {
   lines?: { data?: { period?: { start?: number; end?: number } }[] };
   period_start?: number;
   billing_reason?: string | null;
+  /** A checkout session's: `unpaid` while a delayed payment method (ACH, SEPA debit) has not settled. */
+  payment_status?: string;
   status?: string;
   items?: { data?: { current_period_start?: number; current_period_end?: number }[] };
   current_period_start?: number;
@@ -180,7 +182,11 @@ async function ownerOfSubscription(
 async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
   const object = event.data.object;
   switch (event.type) {
-    case 'checkout.session.completed': {
+    // A checkout paid by a delayed method (ACH or SEPA debit) completes before its money arrives, which may
+    // never happen: it is fulfilled when Stripe says the payment succeeded, the same session in another event.
+    case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded': {
+      if (object.payment_status === 'unpaid') return undefined;
       const userId = object.client_reference_id ?? object.metadata?.user_id;
       const subscriptionId = idOf(object.subscription) ?? `sub_local_${object.id}`;
       if (!userId) return undefined;
