@@ -323,6 +323,32 @@ describe('checkout and the payment webhook (local checkout, signed like Stripe)'
     expect(execute.status).toBe(403);
   });
 
+  it('keeps a subscription deleted before its checkout was delivered from making the account pro', async () => {
+    const { key, user } = await api.newUser();
+    const sub = `sub_gone_${user.id}`;
+    const t = nowSeconds();
+    const post = (event: object) => api.call('POST', '/webhooks/stripe', signed(event));
+    // The endpoint was down: Stripe delivers the deletion first, then retries the checkout it created earlier.
+    const deleted = await post({
+      id: `evt_g1_${user.id}`,
+      type: 'customer.subscription.deleted',
+      created: t,
+      data: { object: { id: sub, status: 'canceled', current_period_end: t, metadata: { user_id: user.id } } },
+    });
+    const completed = await post({
+      id: `evt_g2_${user.id}`,
+      type: 'checkout.session.completed',
+      created: t - 60,
+      data: { object: { id: `cs_gone_${user.id}`, client_reference_id: user.id, subscription: sub, metadata: {} } },
+    });
+    expect([deleted.status, completed.status]).toEqual([200, 200]);
+    expect((await api.call('GET', '/subscriptions/status', { key })).body).toMatchObject({
+      tier: 'developer',
+      status: 'inactive',
+      credits_total: 0,
+    });
+  });
+
   it('lets the end of a past_due subscription leave alone the new subscription that replaced it', async () => {
     const { key, user } = await api.newUser();
     const old = `sub_old_${user.id}`;

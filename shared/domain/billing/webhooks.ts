@@ -6,6 +6,7 @@ import { paymentEventGuard } from '#shared/store/checkoutRepo';
 import {
   findUserIdBySubscription,
   getUser,
+  markSubscriptionDeleted,
   subscriptionOwnerItem,
   updateUserItem,
   type UserCondition,
@@ -280,6 +281,9 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
       if (!subId || !userId) return undefined;
       const user = await getUser(userId);
       const periodEnd = iso(object.current_period_end) ?? user?.currentPeriodEnd ?? now().toISOString();
+      // Stripe may deliver the deletion before the checkout that started the subscription (a failed delivery is
+      // retried later): recorded first, on its own, it refuses that checkout (subscriptionOwnerItem's condition).
+      await markSubscriptionDeleted(subId, userId, now().toISOString());
       return {
         userId,
         changes: { subscriptionStatus: 'canceled', downgradeAt: periodEnd },
@@ -328,8 +332,13 @@ export async function applyPaymentEventOnce(event: PaymentEvent): Promise<Paymen
       await writeTogether(items);
     }
   } catch (err) {
-    if (effect && err instanceof TransactionConditionError && err.failed.has('user')) {
-      // Stale, conflicting or naming no known user: record the event as handled so Stripe stops retrying it, change nothing else.
+    if (
+      effect &&
+      err instanceof TransactionConditionError &&
+      (err.failed.has('user') || err.failedAmong(effect.extra ?? {}).length > 0)
+    ) {
+      // Stale, conflicting, naming no known user or a subscription deleted since: record the event as handled so Stripe
+      // stops retrying it, change nothing else.
       await writeTogether({ event: guard }).catch(() => undefined);
       return ignored(event, 'not applicable', effect.userId);
     }
