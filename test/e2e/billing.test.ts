@@ -230,6 +230,41 @@ describe('checkout and the payment webhook (local checkout, signed like Stripe)'
     expect(status).toMatchObject({ tier: 'pro', status: 'active', credits_total: 10_000 });
   });
 
+  it('grants a period only for an invoice that starts one: a mid-period invoice (an upgrade prorated) grants nothing', async () => {
+    const { key, user } = await api.newUser();
+    const sub = `sub_mid_${user.id}`;
+    const t = nowSeconds();
+    const post = (event: object) => api.call('POST', '/webhooks/stripe', signed(event));
+    await post({
+      id: `evt_m1_${user.id}`,
+      type: 'checkout.session.completed',
+      created: t - 86_400,
+      data: { object: { id: 'cs', client_reference_id: user.id, subscription: sub, metadata: {} } },
+    });
+    const before = (await api.call('GET', '/subscriptions/status', { key })).body;
+    expect(before.credits_total).toBe(10_000);
+    // An add-on bought mid-period, invoiced at once: its line runs from the change to the period's end.
+    const prorated = await post({
+      id: `evt_m2_${user.id}`,
+      type: 'invoice.paid',
+      created: t,
+      data: {
+        object: {
+          id: 'in_proration',
+          subscription: sub,
+          billing_reason: 'subscription_update',
+          lines: { data: [{ period: { start: t, end: Math.floor(Date.parse(before.current_period_end) / 1000) } }] },
+        },
+      },
+    });
+    expect(prorated.status).toBe(200);
+    expect((await api.call('GET', '/subscriptions/status', { key })).body).toMatchObject({
+      credits_total: 10_000,
+      current_period_start: before.current_period_start,
+      current_period_end: before.current_period_end,
+    });
+  });
+
   it('ignores a subscription update older than the last one applied (Stripe does not promise order)', async () => {
     const { key, user } = await api.newUser();
     const sub = `sub_order_${user.id}`;

@@ -179,6 +179,19 @@ async function ownerOfSubscription(
   return (subId && (await findUserIdBySubscription(subId))) || metadata?.user_id;
 }
 
+/**
+ * The paid invoices that start a billing period, by Stripe's billing_reason, and whether they bring its
+ * credits. Any other (subscription_update: a change mid-period prorated, manual, subscription_threshold)
+ * is acknowledged without effect: a full period's credits for a prorated change would be paid for once
+ * and granted again, and its line's period is not the subscription's. An invoice without a reason (an
+ * older API version) is taken as a renewal.
+ */
+const INVOICE_PERIODS = new Map<string, { grants: boolean }>([
+  ['subscription_cycle', { grants: true }],
+  // The first invoice of a subscription is the checkout itself, already granted by checkout.session.completed.
+  ['subscription_create', { grants: false }],
+]);
+
 /** What each handled event changes. Unknown events are acknowledged and ignored. */
 async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
   const object = event.data.object;
@@ -225,6 +238,9 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
       };
     }
     case 'invoice.paid': {
+      // A prorated change mid-period, a manual or threshold invoice: paid, but it starts no period.
+      const period = INVOICE_PERIODS.get(object.billing_reason ?? 'subscription_cycle');
+      if (!period) return undefined;
       const subscription = object.subscription ?? object.parent?.subscription_details?.subscription;
       const userId = await ownerOfSubscription(
         subscription,
@@ -237,11 +253,9 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
       const user = await getUser(userId);
       const addOns = user?.addOns ?? {};
       const subId = idOf(subscription);
-      // The first invoice of a subscription is the checkout itself, already granted by checkout.session.completed.
-      const grant =
-        object.billing_reason === 'subscription_create'
-          ? undefined
-          : { grantId: `period:${subId}:${start}`, amount: periodAllowance(addOns), expiresAt: end, source: 'pro' };
+      const grant = period.grants
+        ? { grantId: `period:${subId}:${start}`, amount: periodAllowance(addOns), expiresAt: end, source: 'pro' }
+        : undefined;
       // An invoice of a subscription that is not the account's live one (deleted since, replaced, or not yet
       // recorded by its checkout): its period was paid for, so its credits are granted, but it changes no status.
       if (!subId || !isCurrentLive(user, subId)) return grant && { userId, changes: {}, grant };
