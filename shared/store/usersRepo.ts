@@ -62,7 +62,8 @@ const referralGuards = defineEntity<Owner>()({
   key: (g: { referralCode: string }) => referralCodeKey(g.referralCode),
   keyOnly: ['referralCode'],
 });
-const subscriptionOwners = defineEntity<Owner>()({
+/** A subscription's account; `deletedAt` once Stripe has deleted it (possibly before its checkout was applied). */
+const subscriptionOwners = defineEntity<Owner & { deletedAt?: string }>()({
   name: 'subscriptionOwner',
   key: (s: { subscriptionId: string }) => subscriptionOwnerKey(s.subscriptionId),
   keyOnly: ['subscriptionId'],
@@ -239,8 +240,27 @@ export function liveChatsChangeItem(userId: string, delta: 1 | -1): TransactItem
   };
 }
 
+/** Names the subscription's account, with the checkout that starts it; fails for a subscription Stripe has deleted. */
 export function subscriptionOwnerItem(subscriptionId: string, userId: string): TransactItem {
   return {
-    Put: { TableName: table(), Item: subscriptionOwners.item({ subscriptionId, userId }) },
+    Put: {
+      TableName: table(),
+      Item: subscriptionOwners.item({ subscriptionId, userId }),
+      ConditionExpression: 'attribute_not_exists(deletedAt)',
+    },
   };
+}
+
+/** Records that Stripe deleted the subscription, so a checkout of it delivered late starts nothing. */
+export async function markSubscriptionDeleted(subscriptionId: string, userId: string, at: string): Promise<void> {
+  await ddb().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: subscriptionOwnerKey(subscriptionId),
+      ...subscriptionOwners.update({
+        set: { deletedAt: at, entity: 'subscriptionOwner' },
+        setIfNotExists: { userId },
+      }),
+    }),
+  );
 }

@@ -230,6 +230,41 @@ describe('checkout and the payment webhook (local checkout, signed like Stripe)'
     expect(status).toMatchObject({ tier: 'pro', status: 'active', credits_total: 10_000 });
   });
 
+  it('grants a period only for an invoice that starts one: a mid-period invoice (an upgrade prorated) grants nothing', async () => {
+    const { key, user } = await api.newUser();
+    const sub = `sub_mid_${user.id}`;
+    const t = nowSeconds();
+    const post = (event: object) => api.call('POST', '/webhooks/stripe', signed(event));
+    await post({
+      id: `evt_m1_${user.id}`,
+      type: 'checkout.session.completed',
+      created: t - 86_400,
+      data: { object: { id: 'cs', client_reference_id: user.id, subscription: sub, metadata: {} } },
+    });
+    const before = (await api.call('GET', '/subscriptions/status', { key })).body;
+    expect(before.credits_total).toBe(10_000);
+    // An add-on bought mid-period, invoiced at once: its line runs from the change to the period's end.
+    const prorated = await post({
+      id: `evt_m2_${user.id}`,
+      type: 'invoice.paid',
+      created: t,
+      data: {
+        object: {
+          id: 'in_proration',
+          subscription: sub,
+          billing_reason: 'subscription_update',
+          lines: { data: [{ period: { start: t, end: Math.floor(Date.parse(before.current_period_end) / 1000) } }] },
+        },
+      },
+    });
+    expect(prorated.status).toBe(200);
+    expect((await api.call('GET', '/subscriptions/status', { key })).body).toMatchObject({
+      credits_total: 10_000,
+      current_period_start: before.current_period_start,
+      current_period_end: before.current_period_end,
+    });
+  });
+
   it('ignores a subscription update older than the last one applied (Stripe does not promise order)', async () => {
     const { key, user } = await api.newUser();
     const sub = `sub_order_${user.id}`;
@@ -323,6 +358,32 @@ describe('checkout and the payment webhook (local checkout, signed like Stripe)'
     expect(execute.status).toBe(403);
   });
 
+  it('keeps a subscription deleted before its checkout was delivered from making the account pro', async () => {
+    const { key, user } = await api.newUser();
+    const sub = `sub_gone_${user.id}`;
+    const t = nowSeconds();
+    const post = (event: object) => api.call('POST', '/webhooks/stripe', signed(event));
+    // The endpoint was down: Stripe delivers the deletion first, then retries the checkout it created earlier.
+    const deleted = await post({
+      id: `evt_g1_${user.id}`,
+      type: 'customer.subscription.deleted',
+      created: t,
+      data: { object: { id: sub, status: 'canceled', current_period_end: t, metadata: { user_id: user.id } } },
+    });
+    const completed = await post({
+      id: `evt_g2_${user.id}`,
+      type: 'checkout.session.completed',
+      created: t - 60,
+      data: { object: { id: `cs_gone_${user.id}`, client_reference_id: user.id, subscription: sub, metadata: {} } },
+    });
+    expect([deleted.status, completed.status]).toEqual([200, 200]);
+    expect((await api.call('GET', '/subscriptions/status', { key })).body).toMatchObject({
+      tier: 'developer',
+      status: 'inactive',
+      credits_total: 0,
+    });
+  });
+
   it('lets the end of a past_due subscription leave alone the new subscription that replaced it', async () => {
     const { key, user } = await api.newUser();
     const old = `sub_old_${user.id}`;
@@ -376,6 +437,38 @@ describe('checkout and the payment webhook (local checkout, signed like Stripe)'
       tier: 'pro',
       status: 'active',
       monthly_cost: 99,
+    });
+  });
+
+  it('grants nothing for a checkout completed before its payment arrived, and activates when the payment succeeds', async () => {
+    const { key, user } = await api.newUser();
+    const sub = `sub_async_${user.id}`;
+    const session = { id: `cs_async_${user.id}`, client_reference_id: user.id, subscription: sub, metadata: {} };
+    const post = (event: object) => api.call('POST', '/webhooks/stripe', signed(event));
+    // A delayed payment method (ACH or SEPA debit): the checkout completes, the money has not arrived and may never.
+    const completed = await post({
+      id: `evt_u1_${user.id}`,
+      type: 'checkout.session.completed',
+      created: nowSeconds(),
+      data: { object: { ...session, payment_status: 'unpaid' } },
+    });
+    expect(completed.status).toBe(200);
+    expect((await api.call('GET', '/subscriptions/status', { key })).body).toMatchObject({
+      tier: 'developer',
+      status: 'inactive',
+      credits_total: 0,
+    });
+    const succeeded = await post({
+      id: `evt_u2_${user.id}`,
+      type: 'checkout.session.async_payment_succeeded',
+      created: nowSeconds(),
+      data: { object: { ...session, payment_status: 'paid' } },
+    });
+    expect(succeeded.status).toBe(200);
+    expect((await api.call('GET', '/subscriptions/status', { key })).body).toMatchObject({
+      tier: 'pro',
+      status: 'active',
+      credits_total: 10_000,
     });
   });
 

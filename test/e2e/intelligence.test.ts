@@ -483,6 +483,52 @@ describe('POST /intelligence/expand', () => {
     });
   });
 
+  it('never charges twice for one person: a company founder unlocked through warm intro paths or through its people', async () => {
+    const { key } = await pro(100_000);
+    const { result: routes } = await run(key, 'warm-intro-paths-v1', {
+      target_fund_name: 'Polaris Ventures',
+      limit: 2,
+    });
+    const read = await api.call('GET', `/intelligence/results/${routes.result_id}`, { key });
+    const [first, second] = read.body.records as { record_id: string; name: string }[];
+    const email = { contact_tier: 'email' };
+    const peopleOf = async (company: string) =>
+      (await run(key, 'company-people-discovery-v1', { company_name: company, limit: 20 })).result.result_id;
+
+    // The founder through the route first, then the same person among the company's people: free.
+    const viaRoute = await expand(key, 'warm-intro-paths-v1', routes.result_id, 'contact_unlock', {
+      selection: { mode: 'ids', record_ids: [first.record_id] },
+      ...email,
+    });
+    expect(viaRoute.result.credits_charged).toBe(100);
+    const founder = viaRoute.result.records[0];
+    const people = await peopleOf(first.name);
+    const listed = (await api.call('GET', `/intelligence/results/${people}`, { key })).body.records as {
+      record_id: string;
+      name: string;
+    }[];
+    const same = listed.find((r) => r.name === founder.contact_name);
+    expect(same, founder.contact_name).toBeDefined();
+    const again = await expand(key, 'company-people-discovery-v1', people, 'contact_unlock', {
+      selection: { mode: 'ids', record_ids: [same?.record_id] },
+      ...email,
+    });
+    expect([again.quote.credits, again.result.credits_charged]).toEqual([0, 0]);
+    expect(again.result.records[0].email).toBe(founder.email);
+
+    // The other way round: every person of the second company, then its route's founder: free.
+    const secondPeople = await peopleOf(second.name);
+    await expand(key, 'company-people-discovery-v1', secondPeople, 'contact_unlock', {
+      selection: { mode: 'all' },
+      ...email,
+    });
+    const later = await expand(key, 'warm-intro-paths-v1', routes.result_id, 'contact_unlock', {
+      selection: { mode: 'ids', record_ids: [second.record_id] },
+      ...email,
+    });
+    expect([later.quote.credits, later.result.credits_charged]).toEqual([0, 0]);
+  });
+
   it('keeps unlocking past what one item holds: an account whose single unlock item is nearly 400 KB still unlocks, and its earlier unlocks stay free', async () => {
     const { key, user } = await pro();
     const { result } = await run(key, 'company-people-discovery-v1', { company_name: 'Nebula Labs', limit: 6 });

@@ -288,6 +288,29 @@ describe('a sweep for a later instant', () => {
     expect((await renewalCharges(user.id)).map((e) => e.created_at)).toContain(paidAt);
   });
 
+  it('pays a period early but never cuts a paid one short: no expiry or suspension before the period ends', async () => {
+    clock.set(new Date('2017-01-01T00:00:00.000Z'));
+    const { key, user } = await api.newUser({ credits: 1000 });
+    const ending = await provision(key);
+    const unpaid = await provision(key);
+    await api.call('POST', `${BASE}/communities/${ending.id}/auto-renew`, { key, body: { auto_renew: false } });
+    expect(await balanceOf(key)).toBe(0);
+
+    // Ten days into the period, a sweep for an instant past its end: both periods are paid until then.
+    clock.set(new Date('2017-01-11T00:00:00.000Z'));
+    const report = await renewDueCommunities(new Date(Date.parse(ending.next_billing_at) + DAY_MS));
+    expect(report).toMatchObject({ expired: 0, suspended: 0 });
+    for (const c of [ending, unpaid])
+      expect(await read(key, c.id)).toMatchObject({ status: 'connected', next_billing_at: c.next_billing_at });
+
+    // At the end of the period the sweep of the present does both.
+    clock.set(new Date(Date.parse(ending.next_billing_at) + 60_000));
+    expect(await renewDueCommunities()).toMatchObject({ expired: 1, suspended: 1 });
+    expect((await read(key, ending.id)).status).toBe('expired');
+    expect((await read(key, unpaid.id)).status).toBe('suspended');
+    expect(await renewalCharges(user.id)).toHaveLength(2);
+  });
+
   it('the admin command with a future --at keeps grants that are live now and dates the charge now', async () => {
     const realNow = Date.now();
     clock.set(new Date(realNow - 29.5 * DAY_MS));

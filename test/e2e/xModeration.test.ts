@@ -948,8 +948,7 @@ describe('a community that expires while its tokens are being refreshed', () => 
     const refreshing = xSession(community.id).catch(() => undefined);
     for (let i = 0; i < 200 && !x.refreshGrants().length; i++) await new Promise((r) => setTimeout(r, 25));
     expect(x.refreshGrants()).toHaveLength(1);
-    const c = (await getCommunity(user.id, community.id, true))!;
-    const expiring = renewCommunity(c, new Date(Date.parse(c.nextBillingAt!) + 60_000));
+    const expiring = renewOnceDue(user.id, community.id);
     // Time for the expiry and its clean-up to reach X, before X's answer to the refresh arrives.
     for (let i = 0; i < 40 && !x.calls.some((call) => call.path === '/2/oauth2/revoke'); i++)
       await new Promise((r) => setTimeout(r, 25));

@@ -1,4 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { now } from '#shared/adapters/ports';
 import { renewCommunity, type RenewalOutcome } from '#shared/domain/moderation/renewals';
 import { getCommunity } from '#shared/store/communitiesRepo';
 import { ddb, table } from '#shared/store/client';
@@ -29,9 +30,16 @@ export async function setCommunityFields(
 /**
  * The renewal sweep's step for this one community, as a sweep finds it once its period is over: a sweep
  * run ahead of time would renew, suspend or expire the communities of other test files in the table.
+ * A period still running at the present is made to end a second ago first (only a period that has ended
+ * may expire or be suspended); its due index is left alone, so no other file's sweep finds it early.
  */
 export async function renewOnceDue(userId: string, communityId: string): Promise<RenewalOutcome> {
-  const c = await getCommunity(userId, communityId, true);
+  let c = await getCommunity(userId, communityId, true);
   if (!c?.nextBillingAt) throw new Error(`community ${communityId} has no period to renew`);
-  return renewCommunity(c, new Date(Date.parse(c.nextBillingAt) + 60_000));
+  if (Date.parse(c.nextBillingAt) > now().getTime()) {
+    await setCommunityFields(userId, communityId, { nextBillingAt: new Date(now().getTime() - 1000).toISOString() });
+    c = await getCommunity(userId, communityId, true);
+    if (!c?.nextBillingAt) throw new Error(`community ${communityId} has no period to renew`);
+  }
+  return renewCommunity(c, now());
 }

@@ -6,6 +6,7 @@ import { paymentEventGuard } from '#shared/store/checkoutRepo';
 import {
   findUserIdBySubscription,
   getUser,
+  markSubscriptionDeleted,
   subscriptionOwnerItem,
   updateUserItem,
   type UserCondition,
@@ -40,6 +41,8 @@ interface StripeObject {
   lines?: { data?: { period?: { start?: number; end?: number } }[] };
   period_start?: number;
   billing_reason?: string | null;
+  /** A checkout session's: `unpaid` while a delayed payment method (ACH, SEPA debit) has not settled. */
+  payment_status?: string;
   status?: string;
   items?: { data?: { current_period_start?: number; current_period_end?: number }[] };
   current_period_start?: number;
@@ -176,11 +179,28 @@ async function ownerOfSubscription(
   return (subId && (await findUserIdBySubscription(subId))) || metadata?.user_id;
 }
 
+/**
+ * The paid invoices that start a billing period, by Stripe's billing_reason, and whether they bring its
+ * credits. Any other (subscription_update: a change mid-period prorated, manual, subscription_threshold)
+ * is acknowledged without effect: a full period's credits for a prorated change would be paid for once
+ * and granted again, and its line's period is not the subscription's. An invoice without a reason (an
+ * older API version) is taken as a renewal.
+ */
+const INVOICE_PERIODS = new Map<string, { grants: boolean }>([
+  ['subscription_cycle', { grants: true }],
+  // The first invoice of a subscription is the checkout itself, already granted by checkout.session.completed.
+  ['subscription_create', { grants: false }],
+]);
+
 /** What each handled event changes. Unknown events are acknowledged and ignored. */
 async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
   const object = event.data.object;
   switch (event.type) {
-    case 'checkout.session.completed': {
+    // A checkout paid by a delayed method (ACH or SEPA debit) completes before its money arrives, which may
+    // never happen: it is fulfilled when Stripe says the payment succeeded, the same session in another event.
+    case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded': {
+      if (object.payment_status === 'unpaid') return undefined;
       const userId = object.client_reference_id ?? object.metadata?.user_id;
       const subscriptionId = idOf(object.subscription) ?? `sub_local_${object.id}`;
       if (!userId) return undefined;
@@ -218,6 +238,9 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
       };
     }
     case 'invoice.paid': {
+      // A prorated change mid-period, a manual or threshold invoice: paid, but it starts no period.
+      const period = INVOICE_PERIODS.get(object.billing_reason ?? 'subscription_cycle');
+      if (!period) return undefined;
       const subscription = object.subscription ?? object.parent?.subscription_details?.subscription;
       const userId = await ownerOfSubscription(
         subscription,
@@ -230,11 +253,9 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
       const user = await getUser(userId);
       const addOns = user?.addOns ?? {};
       const subId = idOf(subscription);
-      // The first invoice of a subscription is the checkout itself, already granted by checkout.session.completed.
-      const grant =
-        object.billing_reason === 'subscription_create'
-          ? undefined
-          : { grantId: `period:${subId}:${start}`, amount: periodAllowance(addOns), expiresAt: end, source: 'pro' };
+      const grant = period.grants
+        ? { grantId: `period:${subId}:${start}`, amount: periodAllowance(addOns), expiresAt: end, source: 'pro' }
+        : undefined;
       // An invoice of a subscription that is not the account's live one (deleted since, replaced, or not yet
       // recorded by its checkout): its period was paid for, so its credits are granted, but it changes no status.
       if (!subId || !isCurrentLive(user, subId)) return grant && { userId, changes: {}, grant };
@@ -274,6 +295,9 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
       if (!subId || !userId) return undefined;
       const user = await getUser(userId);
       const periodEnd = iso(object.current_period_end) ?? user?.currentPeriodEnd ?? now().toISOString();
+      // Stripe may deliver the deletion before the checkout that started the subscription (a failed delivery is
+      // retried later): recorded first, on its own, it refuses that checkout (subscriptionOwnerItem's condition).
+      await markSubscriptionDeleted(subId, userId, now().toISOString());
       return {
         userId,
         changes: { subscriptionStatus: 'canceled', downgradeAt: periodEnd },
@@ -322,8 +346,13 @@ export async function applyPaymentEventOnce(event: PaymentEvent): Promise<Paymen
       await writeTogether(items);
     }
   } catch (err) {
-    if (effect && err instanceof TransactionConditionError && err.failed.has('user')) {
-      // Stale, conflicting or naming no known user: record the event as handled so Stripe stops retrying it, change nothing else.
+    if (
+      effect &&
+      err instanceof TransactionConditionError &&
+      (err.failed.has('user') || err.failedAmong(effect.extra ?? {}).length > 0)
+    ) {
+      // Stale, conflicting, naming no known user or a subscription deleted since: record the event as handled so Stripe
+      // stops retrying it, change nothing else.
       await writeTogether({ event: guard }).catch(() => undefined);
       return ignored(event, 'not applicable', effect.userId);
     }

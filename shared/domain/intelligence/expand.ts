@@ -12,12 +12,7 @@ import { chargeCredits } from '#shared/domain/credits/credits';
 import { prepareResultWrites } from '#shared/domain/storage/results';
 import { getCuratedEntities } from '#shared/store/curatedRepo';
 import { consumeQuoteItem } from '#shared/store/quotesRepo';
-import {
-  extendServedIdsItem,
-  putIntelligenceResultItem,
-  putUnlockMemoryItems,
-  unlockMemoryRead,
-} from '#shared/store/intelligenceRepo';
+import { extendServedIdsItem, putIntelligenceResultItem, unlockMemoryRead } from '#shared/store/intelligenceRepo';
 import { readTogether } from '#shared/store/batch';
 import { walletRead } from '#shared/store/walletRepo';
 import { TransactionConditionError, type TransactItem } from '#shared/store/transactions';
@@ -33,8 +28,8 @@ import {
   networkOf,
   parseExpansionParams,
   priceUnlock,
-  rememberUnlocks,
   selectRecords,
+  unlockHoldings,
   unlockedRecord,
   type IntelRecord,
 } from './expansions';
@@ -74,17 +69,30 @@ async function produce(
     const p = params as ExpansionParams['contact_unlock'];
     const selected = selectRecords(parent.data.records, p.selection, 'expansion_params');
     const ids = selected.map((r) => r.record_id);
-    const { cards, also: memory } = await loadContacts(pkg, ids, unlockMemoryRead(userId, pkg.entityKind, ids));
-    const price = priceUnlock(ids, p.contact_tier, memory.tiers);
-    const next = rememberUnlocks(memory.tiers, ids, p.contact_tier);
+    const {
+      cards,
+      also: memory,
+      ofPeople,
+    } = await loadContacts(pkg, ids, unlockMemoryRead(userId, pkg.entityKind, ids), (personIds) =>
+      unlockMemoryRead(userId, 'person', personIds),
+    );
+    const persons = new Map(
+      ids.flatMap((id) => {
+        const person = cards.get(id)?.personId;
+        return person ? [[id, person] as const] : [];
+      }),
+    );
+    const held = unlockHoldings(userId, pkg, ids, persons, memory, ofPeople ?? { tiers: {}, buckets: new Map() });
+    const price = priceUnlock(ids, p.contact_tier, held.tiers, persons);
+    const next = held.unlock(ids, p.contact_tier);
     const records = selected.map((r) =>
-      unlockedRecord(r, next[r.record_id] as typeof p.contact_tier, pkg, cards.get(r.record_id)),
+      unlockedRecord(r, next.tiers[r.record_id] as typeof p.contact_tier, pkg, cards.get(r.record_id)),
     );
     return {
       records,
       credits: price.credits,
       summary: `${plural(records.length, 'contact')} unlocked at the ${p.contact_tier} tier or above; ${price.lines.filter((l) => l.credits > 0).length} charged, the rest were already unlocked.`,
-      state: putUnlockMemoryItems(userId, pkg.entityKind, memory, next),
+      state: next.writes,
     };
   }
   if (type === 'network_depth') {

@@ -12,6 +12,8 @@ import {
   type CuratedPerson,
 } from '#shared/data/model';
 import { curatedEntityRead, getCuratedEntities } from '#shared/store/curatedRepo';
+import { getUnlockMemory, putUnlockMemoryItems, type UnlockMemory } from '#shared/store/intelligenceRepo';
+import type { TransactItem } from '#shared/store/transactions';
 import { readTogether, type Read } from '#shared/store/batch';
 import { expansionParamSchemas, type ExpansionParams } from './expansionParams';
 import { parseOrThrowAt } from './validation';
@@ -83,10 +85,16 @@ export function priceUnlock(
   recordIds: string[],
   tier: ContactTier,
   memory: Record<string, string>,
+  /** The person each record's contact is (contactPersons): two records of one person are paid for once. */
+  persons: ReadonlyMap<string, string> = new Map(),
 ): { credits: number; lines: UnlockLine[] } {
+  const priced = new Set<string>();
   const lines = recordIds.map((recordId) => {
     const current = (memory[recordId] as ContactTier | undefined) ?? null;
-    return { recordId, current, credits: unlockCredits(tier, current) };
+    const contact = persons.get(recordId) ?? recordId;
+    const repeat = priced.has(contact);
+    priced.add(contact);
+    return { recordId, current, credits: repeat ? 0 : unlockCredits(tier, current) };
   });
   return { credits: lines.reduce((s, l) => s + l.credits, 0), lines };
 }
@@ -95,18 +103,22 @@ export interface ContactCard {
   contact: Contacts | null;
   /** For funds and companies: the person behind the contact details. */
   person?: { name: string; role: string };
+  /** For funds and companies: the id of that person, as the fund or company names it (contactPersons). */
+  personId?: string;
 }
 
 /**
  * Contact details behind each record: the record itself, the fund's partner or the company's founder.
  * `also` (the caller's own item the unlock needs, its unlock memory) is read in the same request as
- * the records' profiles.
+ * the records' profiles, and `ofPeople` (what the caller holds of the people behind funds and companies)
+ * in the same request as those people.
  */
-export async function loadContacts<T>(
+export async function loadContacts<T, P>(
   pkg: PackageDef,
   recordIds: string[],
   also: Read<T>,
-): Promise<{ cards: Map<string, ContactCard>; also: T }> {
+  ofPeople: (personIds: string[]) => Read<P>,
+): Promise<{ cards: Map<string, ContactCard>; also: T; ofPeople?: P }> {
   const cards = new Map<string, ContactCard>();
   const unique = [...new Set(recordIds)];
   const [alsoValue, ...profiles] = await readTogether([
@@ -124,19 +136,25 @@ export async function loadContacts<T>(
   }
   const owners = byId as Map<string, CuratedFund | CuratedCompany | undefined>;
   const personOf = (o: CuratedFund | CuratedCompany | undefined) =>
-    o ? (o.kind === 'fund' ? o.partnerId : o.primaryContactId) : null;
-  const people = await getCuratedEntities<CuratedPerson>(
-    'person',
-    recordIds.map((id) => personOf(owners.get(id))).filter((id): id is string => !!id),
-  );
+    (o ? (o.kind === 'fund' ? o.partnerId : o.primaryContactId) : null) ?? undefined;
+  const personIds = [...new Set(recordIds.flatMap((id) => personOf(owners.get(id)) ?? []))];
+  const [ofPeopleValue, ...people] = await readTogether([
+    ofPeople(personIds),
+    ...personIds.map((id) => curatedEntityRead<CuratedPerson>('person', id)),
+  ] as const);
+  const byPerson = new Map(personIds.map((id, i) => [id, people[i] as CuratedPerson | undefined]));
   for (const id of recordIds) {
-    const person = people.get(personOf(owners.get(id)) ?? '');
+    const personId = personOf(owners.get(id));
+    const person = byPerson.get(personId ?? '');
+    const named = personId ? { personId } : {};
     cards.set(
       id,
-      person ? { contact: person, person: { name: person.fullName, role: person.role } } : { contact: null },
+      person
+        ? { contact: person, person: { name: person.fullName, role: person.role }, ...named }
+        : { contact: null, ...named },
     );
   }
-  return { cards, also: alsoValue as T };
+  return { cards, also: alsoValue as T, ofPeople: ofPeopleValue as P };
 }
 
 const telegramUrl = (handle: string | null) => (handle ? `https://t.me/${handle.replace(/^@/, '')}` : null);
@@ -164,6 +182,76 @@ export function unlockedRecord(
     contact_tier: tier,
     ...(card?.person ? { contact_name: card.person.name, contact_role: card.person.role } : {}),
     ...Object.fromEntries(fields.map((f) => [f, contact ? CHANNEL_VALUES[f](contact) : null])),
+  };
+}
+
+// ---- who an unlock pays for ------------------------------------------------------------------
+
+/**
+ * A fund's or company's unlock buys the details of the person behind it, who may also be a record of a
+ * people package (a company's founder is one of its people): what the user holds of a record is the higher
+ * of what was unlocked of the record itself and of that person, and an unlock is remembered on both, so the
+ * same contact is never paid for twice.
+ */
+export interface UnlockHoldings {
+  /** The tier each record's contact is unlocked at, by record id. */
+  tiers: Record<string, string>;
+  /** The writes that remember `recordIds` unlocked at `tier`, and the tiers the records then hold. */
+  unlock(recordIds: string[], tier: ContactTier): { tiers: Record<string, string>; writes: TransactItem[] };
+}
+
+/** The person behind each fund or company record (none for packages whose records are their own contacts). */
+export async function contactPersons(pkg: PackageDef, recordIds: string[]): Promise<Map<string, string>> {
+  if (pkg.contactVia === 'self') return new Map();
+  const owners = await getCuratedEntities<CuratedFund | CuratedCompany>(pkg.entityKind as 'fund', recordIds);
+  const persons = new Map<string, string>();
+  for (const [id, owner] of owners) {
+    const person = owner.kind === 'fund' ? owner.partnerId : owner.primaryContactId;
+    if (person) persons.set(id, person);
+  }
+  return persons;
+}
+
+/** The people's unlock memory behind `persons`, read on its own (an unlock reads it with the people, loadContacts). */
+export async function peopleMemory(userId: string, persons: ReadonlyMap<string, string>): Promise<UnlockMemory> {
+  const personIds = [...new Set(persons.values())];
+  return personIds.length ? getUnlockMemory(userId, 'person', personIds) : { tiers: {}, buckets: new Map() };
+}
+
+/**
+ * What the user holds of `recordIds`, given the person behind each (contactPersons), `own` (the records'
+ * memory) and `people` (those persons' memory).
+ */
+export function unlockHoldings(
+  userId: string,
+  pkg: PackageDef,
+  recordIds: string[],
+  persons: ReadonlyMap<string, string>,
+  own: UnlockMemory,
+  people: UnlockMemory,
+): UnlockHoldings {
+  const tiers: Record<string, string> = Object.create(null);
+  for (const id of recordIds) {
+    const person = persons.get(id);
+    const held = higherTier(
+      own.tiers[id] as ContactTier | undefined,
+      person ? (people.tiers[person] as ContactTier | undefined) : undefined,
+    );
+    if (held) tiers[id] = held;
+  }
+  return {
+    tiers,
+    // Remembered on the records too, so what a result offers (its estimate, results.ts) reads one memory.
+    unlock: (ids, tier) => {
+      const onPeople = ids.flatMap((id) => persons.get(id) ?? []);
+      return {
+        tiers: rememberUnlocks(tiers, ids, tier),
+        writes: [
+          ...putUnlockMemoryItems(userId, pkg.entityKind, own, rememberUnlocks(own.tiers, ids, tier)),
+          ...putUnlockMemoryItems(userId, 'person', people, rememberUnlocks(people.tiers, onPeople, tier)),
+        ],
+      };
+    },
   };
 }
 

@@ -8,7 +8,16 @@ import { executeRequest, repeatedRequest, type ExecuteRequest } from './requests
 import { parentMismatches } from './parentMatch';
 import { INCREASE_LIMIT_BLOCK, PACKAGES, type ExpansionType, type PackageDef, type PackageId } from './packages';
 import { executeCredits, increaseLimitRecords } from './pricing';
-import { increaseLimitQuote, networkDepthQuote, parseExpansionParams, priceUnlock, selectRecords } from './expansions';
+import {
+  contactPersons,
+  increaseLimitQuote,
+  networkDepthQuote,
+  parseExpansionParams,
+  peopleMemory,
+  priceUnlock,
+  selectRecords,
+  unlockHoldings,
+} from './expansions';
 import { loadIntelResult, type LoadedResult } from './storedResults';
 import { plural } from './engines/format';
 import type { ExpansionParams } from './expansionParams';
@@ -92,8 +101,12 @@ export async function planExpansion(
     const p = params as ExpansionParams['contact_unlock'];
     const selected = selectRecords(records, p.selection, 'expansion_params');
     const ids = selected.map((r) => r.record_id);
-    const memory = await getUnlockMemory(userId, pkg.entityKind, ids);
-    const price = priceUnlock(ids, p.contact_tier, memory.tiers);
+    const [persons, memory] = await Promise.all([
+      contactPersons(pkg, ids),
+      getUnlockMemory(userId, pkg.entityKind, ids),
+    ]);
+    const held = unlockHoldings(userId, pkg, ids, persons, memory, await peopleMemory(userId, persons));
+    const price = priceUnlock(ids, p.contact_tier, held.tiers, persons);
     const fresh = price.lines.filter((l) => l.current === null).length;
     const upgrades = price.lines.filter((l) => l.current !== null && l.credits > 0).length;
     return {

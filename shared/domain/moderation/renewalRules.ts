@@ -30,7 +30,8 @@ export const periodEndAfter = (startIso: string): string =>
  */
 export function decideRenewal(c: BillingSnapshot, dueBy: Date, present: Date = dueBy): RenewalDecision {
   if (c.billingState === 'expired' || !c.nextBillingAt || new Date(c.nextBillingAt) > dueBy) return { kind: 'not_due' };
-  if (!c.autoRenew) return { kind: 'expire' };
+  // A period may be paid ahead of time, but one that is paid for runs to its end.
+  if (!c.autoRenew) return periodEnded(c, present) ? { kind: 'expire' } : { kind: 'not_due' };
   // An active community's periods follow each other without drift however late the sweep runs; a
   // suspended one was not monitored, so its new period starts when the payment finally succeeds
   // (never before the period it pays for was due).
@@ -40,6 +41,13 @@ export function decideRenewal(c: BillingSnapshot, dueBy: Date, present: Date = d
     c.billingState === 'suspended' ? (paidAt > c.nextBillingAt ? paidAt : c.nextBillingAt) : c.nextBillingAt;
   return { kind: 'charge', period: c.periodIndex + 1, newPeriodStart, nextBillingAt: periodEndAfter(newPeriodStart) };
 }
+
+/**
+ * Whether the paid period is over at `present`. A sweep for a later instant renews ahead of time, but only
+ * the end of the period may stop monitoring (expire, or suspend when the renewal cannot be paid).
+ */
+export const periodEnded = (c: Pick<BillingSnapshot, 'nextBillingAt'>, present: Date): boolean =>
+  c.nextBillingAt !== null && Date.parse(c.nextBillingAt) <= present.getTime();
 
 /** One charge id per community and period: however many sweeps try, the wallet applies it once. */
 export const renewalChargeId = (communityId: string, period: number): string =>

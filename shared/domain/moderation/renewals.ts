@@ -18,14 +18,17 @@ import { writeIfCondition } from '#shared/store/client';
 import { announce, webhookEvent } from '#shared/domain/webhooks/outbox';
 import { chargeCredits } from '#shared/domain/credits/credits';
 import { COMMUNITY_PRICING } from './communityTypes';
-import { decideRenewal, renewalChargeId } from './renewalRules';
+import { decideRenewal, periodEnded, renewalChargeId } from './renewalRules';
 import { logger } from '#shared/observability/logger';
 import { getPlatformRecord } from '#shared/store/platformRepo';
 import { PLATFORMS } from './platforms/registry';
 
 export type RenewalOutcome = 'renewed' | 'suspended' | 'still_suspended' | 'expired' | 'skipped';
 
-/** How many due communities ended each way; `skipped`: another sweep or the owner got there first. */
+/**
+ * How many due communities ended each way; `skipped`: another sweep or the owner got there first, or a sweep
+ * for a later instant left a period that has not ended yet to run its course.
+ */
 export type SweepReport = { at: string; due: number; failed: number } & Record<RenewalOutcome, number>;
 
 const SWEEP_CONCURRENCY = 8;
@@ -99,6 +102,8 @@ export async function renewCommunity(c: CommunityRecord, dueBy: Date): Promise<R
     if (err instanceof TransactionConditionError) return 'skipped';
     if (err instanceof InsufficientCreditsError) {
       if (c.billingState === 'suspended') return 'still_suspended';
+      // Due only by a later instant: its paid period goes on, and the sweep at its end tries again.
+      if (!periodEnded(c, present)) return 'skipped';
       const suspended = await changeWithEvent(c, suspendForNonPaymentItem(c, atIso), 'community.suspended', atIso, {
         community_id: c.id,
         user_id: c.userId,

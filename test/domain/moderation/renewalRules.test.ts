@@ -58,6 +58,13 @@ describe('decideRenewal', () => {
     });
   });
 
+  it('selected by a later instant, expires only once the period has ended at the present', () => {
+    const dueBy = new Date('2027-01-15T00:00:00.000Z');
+    const present = new Date('2026-12-20T00:00:00.000Z');
+    expect(decideRenewal(snapshot({ autoRenew: false }), dueBy, present)).toEqual({ kind: 'not_due' });
+    expect(decideRenewal(snapshot({ autoRenew: false }), dueBy, new Date(due))).toEqual({ kind: 'expire' });
+  });
+
   it('names the charge after the community and the period, so retries collide', () => {
     expect(renewalChargeId('c1', 2)).toBe(renewalChargeId('c1', 2));
     expect(renewalChargeId('c1', 2)).not.toBe(renewalChargeId('c1', 3));
