@@ -230,6 +230,42 @@ describe('checkout and the payment webhook (local checkout, signed like Stripe)'
     expect(status).toMatchObject({ tier: 'pro', status: 'active', credits_total: 10_000 });
   });
 
+  it("takes a renewal's period from its subscription line, not from a proration listed before it", async () => {
+    const { key, user } = await api.newUser();
+    const sub = `sub_prorated_${user.id}`;
+    const post = (event: object) => api.call('POST', '/webhooks/stripe', signed(event));
+    await post({
+      id: `evt_p1_${user.id}`,
+      type: 'checkout.session.completed',
+      created: nowSeconds(),
+      data: { object: { id: 'cs', client_reference_id: user.id, subscription: sub, metadata: {} } },
+    });
+    // The new period began a minute ago.
+    const start = nowSeconds() - 60;
+    const end = start + 30 * 86_400;
+    // An add-on bought mid-period in Stripe's portal is billed with the next renewal, as a proration first.
+    const proration = { period: { start: start - 10 * 86_400, end: start }, proration: true };
+    const renewal = await post({
+      id: `evt_p2_${user.id}`,
+      type: 'invoice.paid',
+      created: nowSeconds(),
+      data: {
+        object: {
+          id: 'in_prorated',
+          subscription: sub,
+          billing_reason: 'subscription_cycle',
+          lines: { data: [proration, { period: { start, end }, proration: false }] },
+        },
+      },
+    });
+    expect(renewal.status).toBe(200);
+    const status = (await api.call('GET', '/subscriptions/status', { key })).body;
+    expect(status.current_period_end).toBe(new Date(end * 1000).toISOString());
+    // The new period's 10,000 credits beside the first period's: they expire with the new period, not at its start
+    // (the proration's end, already past).
+    expect(status.credits_total).toBe(20_000);
+  });
+
   it('grants a period only for an invoice that starts one: a mid-period invoice (an upgrade prorated) grants nothing', async () => {
     const { key, user } = await api.newUser();
     const sub = `sub_mid_${user.id}`;

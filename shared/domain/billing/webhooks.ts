@@ -28,6 +28,21 @@ type StripeMetadata = { user_id?: string; add_ons?: string };
  * across the API versions that moved some of them. All are optional: a signed object may lack one, and
  * one of another type is acknowledged as malformed (the TypeError and RangeError guard in applyPaymentEventOnce).
  */
+/** An invoice line: `proration` at its top level before Stripe's 2025-03-31 API, under `parent` since. */
+interface InvoiceLine {
+  period?: { start?: number; end?: number };
+  proration?: boolean;
+  parent?: { subscription_item_details?: { proration?: boolean } | null } | null;
+}
+
+/**
+ * The line whose period is the subscription's: a renewal invoice also carries the prorations of changes
+ * made during the period ending (an add-on bought in Stripe's portal), often listed first, and their
+ * period is what was left of that one.
+ */
+const periodLine = (lines: InvoiceLine[]): InvoiceLine | undefined =>
+  lines.find((line) => !(line.proration ?? line.parent?.subscription_item_details?.proration)) ?? lines[0];
+
 interface StripeObject {
   id?: string;
   client_reference_id?: string | null;
@@ -38,7 +53,7 @@ interface StripeObject {
   parent?: {
     subscription_details?: { subscription?: StripeObject | string | null; metadata?: StripeMetadata | null } | null;
   } | null;
-  lines?: { data?: { period?: { start?: number; end?: number } }[] };
+  lines?: { data?: InvoiceLine[] };
   period_start?: number;
   billing_reason?: string | null;
   /** A checkout session's: `unpaid` while a delayed payment method (ACH, SEPA debit) has not settled. */
@@ -247,7 +262,7 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
         object.subscription_details?.metadata ?? object.parent?.subscription_details?.metadata,
       );
       if (!userId) return undefined;
-      const line = object.lines?.data?.[0]?.period ?? {};
+      const line = periodLine(object.lines?.data ?? [])?.period ?? {};
       const start = iso(line.start) ?? iso(object.period_start) ?? new Date(event.created * 1000).toISOString();
       const end = iso(line.end) ?? addOneMonth(new Date(start)).toISOString();
       const user = await getUser(userId);
