@@ -37,7 +37,7 @@ interface InvoiceLine {
 
 /**
  * The line whose period is the subscription's: a renewal invoice also carries the prorations of changes
- * made during the period ending (an add-on bought in Stripe's portal), often listed first, and their
+ * made during the period ending (an add-on bought in Stripe's portal), which may be listed first, and their
  * period is what was left of that one.
  */
 const periodLine = (lines: InvoiceLine[]): InvoiceLine | undefined =>
