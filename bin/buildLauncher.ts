@@ -1,7 +1,8 @@
 /**
- * `npm install` runs this (package.json `prepare`): it compiles the DynamoDB Local launcher the local
- * server and the tests start (bin/local/dynamo.ts). It never fails an install: without a JDK, or on
- * any error, the first start compiles it or falls back to the jar's own launcher, and says so.
+ * `npm install` runs this (package.json `prepare`, through bin/prepare.mjs): it compiles the DynamoDB
+ * Local launcher the local server and the tests start (bin/local/dynamo.ts). It never fails an install:
+ * without a JDK, or on any error, the first start compiles it or falls back to the jar's own launcher,
+ * and says so.
  */
 import { buildLauncher } from './local/dynamo';
 

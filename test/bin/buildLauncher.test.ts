@@ -9,7 +9,7 @@ const root = join(import.meta.dirname, '..', '..');
 describe('the install step', () => {
   it('package.json prepare compiles the launcher, and the step succeeds', () => {
     const scripts = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts as Record<string, string>;
-    expect(scripts.prepare).toBe('tsx bin/buildLauncher.ts');
+    expect(scripts.prepare).toBe('node bin/prepare.mjs');
     const run = spawnSync('npm', ['run', '--silent', 'prepare'], { cwd: root, encoding: 'utf8' });
     expect(run.status, run.stderr).toBe(0);
     const cache = join(root, 'node_modules', '.cache', 'loopback-dynamodb-local');
