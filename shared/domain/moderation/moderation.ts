@@ -229,18 +229,12 @@ const typedActivation =
     return own ? read : event;
   };
 
-/**
- * One batch of events for one community; decisions in the order the events came. `textActivates`: a
- * message reading `/activate <token>` with the community's token is an activation, where the chat itself
- * is how a community is activated; a platform whose activation arrives elsewhere (Reddit's private
- * message to the bot, reddit/inbox.ts) passes false.
- */
+/** One batch of events for one community; decisions in the order the events came. */
 export async function moderateEvents(
   community: CommunityRecord,
   incoming: ChatEvent[],
-  { textActivates = true }: { textActivates?: boolean } = {},
 ): Promise<{ decisions: Decision[] }> {
-  const events = textActivates ? incoming.map(typedActivation(community)) : incoming;
+  const events = incoming.map(typedActivation(community));
   // The first copy of an id wins; later copies in the same batch are re-deliveries.
   const firstCopies = new Map<string, ChatEvent>();
   for (const e of events) if (!firstCopies.has(e.event_id)) firstCopies.set(e.event_id, e);

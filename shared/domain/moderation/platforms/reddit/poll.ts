@@ -118,8 +118,7 @@ async function moderateItems(bot: RedditBot, polled: PolledSubreddit, things: Re
     .map((t) => toChatEvent(t, bot.username))
     .filter((e) => e !== undefined);
   if (!events.length) return 0;
-  // Activation is a private message to the bot (inbox.ts): a post reading `/activate ...` is a post.
-  const { decisions } = await moderateEvents(community, events, { textActivates: false });
+  const { decisions } = await moderateEvents(community, events);
   const [rules, mutes] = await Promise.all([
     getCommunityRules(community.id),
     activeRedditMutes(community.id, now().toISOString()),
