@@ -27,6 +27,9 @@ const QUERY = { timeout: 2_000, tries: 2 };
 /** Answers that mean "no such address" rather than "the DNS failed". */
 const NO_ADDRESS = new Set(['ENODATA', 'ENOTFOUND']);
 
+/** What `localhost` resolves to, in either resolver. */
+const LOOPBACK_ADDRESSES = ['127.0.0.1', '::1'];
+
 /** Names that are loopback by definition (RFC 6761), answered without asking a DNS server. */
 const isLocalhost = (host: string) => {
   const name = host.toLowerCase().replace(/\.$/, '');
@@ -46,7 +49,7 @@ export class SystemResolver implements HostResolver {
   async lookup(host: string): Promise<string[]> {
     const ip = literal(host);
     if (ip) return [ip];
-    if (isLocalhost(host)) return ['127.0.0.1', '::1'];
+    if (isLocalhost(host)) return [...LOOPBACK_ADDRESSES];
     const resolver = new dns.Resolver(QUERY);
     if (this.options.servers) resolver.setServers(this.options.servers);
     const timer = setTimeout(() => resolver.cancel(), this.options.timeoutMs ?? LOOKUP_TIMEOUT_MS);
@@ -73,7 +76,7 @@ export class SystemResolver implements HostResolver {
  * system resolver) or fail as NXDOMAIN would.
  */
 export class TableResolver implements HostResolver {
-  private readonly table = new Map<string, string[]>([['localhost', ['127.0.0.1', '::1']]]);
+  private readonly table = new Map<string, string[]>([['localhost', LOOPBACK_ADDRESSES]]);
   constructor(private readonly fallback?: HostResolver) {}
   set(host: string, addresses: string[]): void {
     this.table.set(host.toLowerCase(), addresses);
