@@ -23,11 +23,6 @@ const SIGNATURE_TOLERANCE_SECONDS = 300;
 /** Metadata this service puts on its checkout sessions and subscriptions. */
 type StripeMetadata = { user_id?: string; add_ons?: string };
 
-/**
- * The fields of Stripe's objects (checkout session, invoice, subscription) that the events below read,
- * across the API versions that moved some of them. All are optional: a signed object may lack one, and
- * one of another type is acknowledged as malformed (the TypeError and RangeError guard in applyPaymentEventOnce).
- */
 /** An invoice line: `proration` at its top level before Stripe's 2025-03-31 API, under `parent` since. */
 interface InvoiceLine {
   period?: { start?: number; end?: number };
@@ -36,13 +31,10 @@ interface InvoiceLine {
 }
 
 /**
- * The line whose period is the subscription's: a renewal invoice also carries the prorations of changes
- * made during the period ending (an add-on bought in Stripe's portal), which may be listed first, and their
- * period is what was left of that one.
+ * The fields of Stripe's objects (checkout session, invoice, subscription) that the events below read,
+ * across the API versions that moved some of them. All are optional: a signed object may lack one, and
+ * one of another type is acknowledged as malformed (the TypeError and RangeError guard in applyPaymentEventOnce).
  */
-const periodLine = (lines: InvoiceLine[]): InvoiceLine | undefined =>
-  lines.find((line) => !(line.proration ?? line.parent?.subscription_item_details?.proration)) ?? lines[0];
-
 interface StripeObject {
   id?: string;
   client_reference_id?: string | null;
@@ -193,6 +185,14 @@ async function ownerOfSubscription(
   const subId = idOf(subscription);
   return (subId && (await findUserIdBySubscription(subId))) || metadata?.user_id;
 }
+
+/**
+ * The line whose period is the subscription's: a renewal invoice also carries the prorations of changes
+ * made during the period ending (an add-on bought in Stripe's portal), which may be listed first, and their
+ * period is what was left of that one.
+ */
+const periodLine = (lines: InvoiceLine[]): InvoiceLine | undefined =>
+  lines.find((line) => !(line.proration ?? line.parent?.subscription_item_details?.proration)) ?? lines[0];
 
 /**
  * The paid invoices that start a billing period, by Stripe's billing_reason, and whether they bring its
