@@ -77,7 +77,7 @@ const LAUNCHER_SOURCE = fileURLToPath(new URL('./java/LoopbackDynamoDBLocal.java
 /**
  * The class path that starts DynamoDB Local bound to one address: the jar's own launcher takes every
  * interface. The launcher is compiled once per jar and source (javac ships with every JDK), by `npm
- * install` (buildLauncher below) or else by the first start; without a compiler the jar's own launcher
+ * install` (bin/prepare.mjs) or else by the first start; without a compiler the jar's own launcher
  * is used and a warning says it listens on every interface.
  */
 async function launcherClassPath(jar: string): Promise<string | undefined> {
