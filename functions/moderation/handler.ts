@@ -11,6 +11,8 @@ import { callbackHtml, completeXAuthorization } from '#shared/domain/moderation/
 import { changeRules, readRules } from '#shared/domain/moderation/rulesSettings';
 import { handleTelegramOperatorUpdate } from '#shared/domain/moderation/telegramBot';
 import { undoAction } from '#shared/domain/moderation/undo';
+import { checkMessages } from '#shared/domain/moderation/checkMessages';
+import { forgetExamples, teachExamples } from '#shared/domain/moderation/teaching';
 import { handleDiscordInteraction } from '#shared/domain/moderation/discordInteractions';
 import { handleCrispHook } from '#shared/domain/moderation/crisp/crispHooks';
 import type { Update } from '@grammyjs/types';
@@ -56,6 +58,12 @@ export const handler = withPorts(
       putRules: async ({ user, params, body }) => changeRules(user.id, params.id, body),
       telegramOperatorWebhook: async ({ body }) => handleTelegramOperatorUpdate(body as unknown as Update),
       undo: async ({ user, params }) => undoAction(user.id, params.id, params.audit_id),
+      checkMessages: async ({ user, params, body }) => checkMessages(user.id, params.id, body.messages),
+      teachExamples: async ({ user, params, body }) => teachExamples(user.id, params.id, body.examples),
+      forgetExamples: async ({ user, params }) => {
+        await forgetExamples(user.id, params.id);
+        return noContent();
+      },
       // Discord's own response types (discord-api-types) are closed interfaces; the spec documents them as an object with a type.
       discordInteractions: async ({ headers, rawBody }) =>
         (await handleDiscordInteraction(headers, rawBody)) as unknown as { type: number },

@@ -105,6 +105,20 @@ export const moderationEvent = withMeta(
 
 export const MODERATION_ACTIONS = ['allow', 'delete', 'warn', 'mute', 'ban'] as const;
 
+export const detectorSignal = withMeta(
+  z.object({
+    id: withMeta(z.string(), { description: 'The signal, e.g. scam_phrase, phishing_domain, text_model' }),
+    label: z.string(),
+  }),
+  { id: 'DetectorSignal' },
+);
+const score = withMeta(z.number().check(z.gte(0), z.lte(1)), {
+  description: 'How sure the detector is that the message is spam (0..1)',
+});
+const signals = withMeta(z.array(detectorSignal), {
+  description: 'Every signal that added evidence for spam, strongest first (rule is the first one)',
+});
+
 export const moderationDecision = withMeta(
   z.object({
     event_id: z.string(),
@@ -113,6 +127,8 @@ export const moderationDecision = withMeta(
     }),
     rule: z.string(),
     reason: z.string(),
+    score: withMeta(z.optional(score), { description: 'Present for judged messages' }),
+    signals: withMeta(z.optional(signals), { description: 'Present for judged messages' }),
     alert: withMeta(z.optional(z.string()), {
       description: 'The alert template rendered, present when an action was taken',
     }),
@@ -153,6 +169,10 @@ export const moderationStatus = withMeta(
         action: z.enum(['delete', 'warn', 'mute', 'ban']),
         rule: z.string(),
         reason: z.string(),
+        score: withMeta(z.nullable(score), {
+          description: "Null for Discord AutoMod's own actions and entries recorded before scoring",
+        }),
+        signals,
         message_excerpt: withMeta(z.string(), {
           description: `The start of the message acted on. ${THIRD_PARTY_TEXT}`,
         }),

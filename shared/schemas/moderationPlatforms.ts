@@ -3,7 +3,8 @@ import * as z from '#shared/schemas/zod';
 import { withMeta } from '#shared/schemas/zod';
 import { defineEndpoint } from '#shared/http/endpoint';
 import { changeSet } from './common';
-import { communityIdParams, moderationBase, moderationTag } from './moderation';
+import { communityIdParams, detectorSignal, moderationBase, moderationTag } from './moderation';
+import { noContentSpec } from './noContent';
 
 const toggle = { enabled: z.boolean() };
 const seconds = (max: number) => z.int().check(z.gte(1), z.lte(max));
@@ -29,6 +30,17 @@ const ruleSettings = {
     min_letters: z.int().check(z.gte(1), z.lte(1000)),
     upper_ratio: z.number().check(z.gte(0.5), z.lte(1)),
   }),
+  phishing: withMeta(z.strictObject(toggle), {
+    description: 'Known phishing domains, and look-alikes of official_domains and official_handles',
+  }),
+  phone_number: z.strictObject(toggle),
+  mixed_script: withMeta(z.strictObject(toggle), {
+    description: 'Words written with look-alike letters of another alphabet',
+  }),
+  text_model: withMeta(z.strictObject(toggle), { description: 'What the community taught through its examples' }),
+  shared_spam: withMeta(z.strictObject(toggle), {
+    description: 'Messages confirmed as spam by communities of several different owners',
+  }),
 };
 type Settings = typeof ruleSettings;
 const partialSettings = Object.fromEntries(Object.entries(ruleSettings).map(([k, v]) => [k, z.partial(v)])) as {
@@ -50,9 +62,27 @@ const domain = z
 /** Discord keyword filters take at most 60 characters a keyword. */
 const word = z.string().check(z.trim(), z.minLength(1), z.maxLength(60));
 const captcha = { enabled: z.boolean(), timeout_seconds: z.int().check(z.gte(30), z.lte(86_400)) };
+/** An account as written in a mention: an optional @ or u/, then letters, digits, _ . - */
+const handle = z
+  .string()
+  .check(
+    z.trim(),
+    z.minLength(2),
+    z.maxLength(100),
+    z.regex(/^(@|u\/)?[\p{L}\p{N}_.-]+$/u, 'An account name such as @project'),
+  );
 const common = {
   mode: withMeta(z.enum(['enforce', 'observe']), {
     description: 'observe: decisions and audit logs, no platform action',
+  }),
+  sensitivity: withMeta(z.enum(['low', 'medium', 'high']), {
+    description: 'How sure the detector must be before it removes, warns, mutes or bans (high acts soonest)',
+  }),
+  official_domains: withMeta(z.array(domain).check(z.maxLength(50)), {
+    description: "The community's own sites: links to them never count, look-alikes of them do",
+  }),
+  official_handles: withMeta(z.array(handle).check(z.maxLength(50)), {
+    description: "The community's own accounts: look-alikes in mentions and senders' names count against a message",
   }),
   link_allowlist: z.array(domain).check(z.maxLength(100)),
   blocked_words: z.array(word).check(z.maxLength(1000)),
@@ -70,6 +100,9 @@ export const communityRules = withMeta(
 export const communityRulesUpdate = changeSet(
   z.strictObject({
     mode: z.optional(common.mode),
+    sensitivity: z.optional(common.sensitivity),
+    official_domains: z.optional(common.official_domains),
+    official_handles: z.optional(common.official_handles),
     rules: z.optional(z.partial(z.strictObject(partialSettings))),
     link_allowlist: z.optional(common.link_allowlist),
     blocked_words: z.optional(common.blocked_words),
@@ -78,6 +111,59 @@ export const communityRulesUpdate = changeSet(
     captcha: z.optional(z.partial(z.strictObject(captcha))),
   }),
   'CommunityRulesUpdate',
+);
+
+/** A message's text as a member could write it (Telegram's limit is 4,096 characters). */
+const messageText = z.string().check(z.minLength(1), z.maxLength(4096));
+const name = z.string().check(z.maxLength(200));
+
+export const checkRequest = withMeta(
+  z.strictObject({
+    messages: z
+      .array(
+        z.strictObject({
+          text: messageText,
+          is_new_member: z._default(z.boolean(), false),
+          username: z.optional(name),
+          display_name: z.optional(name),
+        }),
+      )
+      .check(z.minLength(1), z.maxLength(100)),
+  }),
+  { id: 'ModerationCheckRequest' },
+);
+
+export const checkResult = withMeta(
+  z.object({
+    results: z.array(
+      z.object({
+        verdict: withMeta(z.enum(['spam', 'ham']), { description: 'spam exactly when action is not allow' }),
+        action: withMeta(z.enum(['allow', 'delete', 'warn', 'mute', 'ban']), {
+          description: 'What enforcement would do (also in observe mode)',
+        }),
+        score: z.number().check(z.gte(0), z.lte(1)),
+        signals: z.array(detectorSignal),
+      }),
+    ),
+  }),
+  { id: 'ModerationCheckResult' },
+);
+
+export const examplesRequest = withMeta(
+  z.strictObject({
+    examples: z
+      .array(z.strictObject({ text: messageText, label: z.enum(['spam', 'ham']) }))
+      .check(z.minLength(1), z.maxLength(500)),
+  }),
+  { id: 'ModerationExamples' },
+);
+
+export const examplesResult = withMeta(
+  z.object({
+    accepted: z.int(),
+    examples_total: withMeta(z.int(), { description: 'Examples the community has been taught in all' }),
+  }),
+  { id: 'ModerationExamplesResult' },
 );
 
 export const undoResult = withMeta(
@@ -174,6 +260,43 @@ export const platformEndpoints = {
       'Change any non-empty subset of the rules (rule settings merge per rule); a Discord guild gets its AutoMod rules rewritten',
     body: communityRulesUpdate,
     response: communityRules,
+  }),
+  checkMessages: defineEndpoint({
+    operationId: 'checkModerationMessages',
+    method: 'POST',
+    path: `${base}/communities/{id}/check`,
+    tag,
+    auth: 'api_key',
+    params: communityIdParams,
+    errors: [404],
+    summary: 'Judge up to 100 messages as the community would now, without acting (free)',
+    description:
+      'Each message is judged alone, from a member with no earlier offences and no recent messages; nothing is acted on, counted, recorded or remembered. Any community status.',
+    body: checkRequest,
+    response: checkResult,
+  }),
+  teachExamples: defineEndpoint({
+    operationId: 'teachModerationExamples',
+    method: 'POST',
+    path: `${base}/communities/{id}/examples`,
+    tag,
+    auth: 'api_key',
+    params: communityIdParams,
+    errors: [404, 409],
+    summary: "Teach the community's text model 1 to 500 labelled messages (free); its next judgement uses them",
+    body: examplesRequest,
+    response: examplesResult,
+  }),
+  forgetExamples: defineEndpoint({
+    operationId: 'forgetModerationExamples',
+    method: 'DELETE',
+    path: `${base}/communities/{id}/examples`,
+    tag,
+    auth: 'api_key',
+    params: communityIdParams,
+    errors: [404],
+    summary: 'Forget everything the community was taught',
+    ...noContentSpec,
   }),
   undo: defineEndpoint({
     operationId: 'undoModerationAction',

@@ -1,6 +1,6 @@
 /** The per-community rules document, one item beside the engine's state. */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { DEFAULT_COMMUNITY_RULES, type CommunityRules } from '#shared/domain/moderation/communityRules';
+import { DEFAULT_COMMUNITY_RULES, withDefaults, type CommunityRules } from '#shared/domain/moderation/communityRules';
 import { ddb, table } from './client';
 import { moderationRulesKey } from './keys';
 import { defineEntity } from './entity';
@@ -16,7 +16,8 @@ export async function getCommunityRules(communityId: string, consistent = false)
   const { Item } = await ddb().send(
     new GetCommand({ TableName: table(), Key: rulesDocuments.key({ communityId }), ConsistentRead: consistent }),
   );
-  return rulesDocuments.maybe(Item)?.rules ?? DEFAULT_COMMUNITY_RULES;
+  const stored = rulesDocuments.maybe(Item)?.rules;
+  return stored ? withDefaults(stored) : DEFAULT_COMMUNITY_RULES;
 }
 
 export async function putCommunityRules(communityId: string, rules: CommunityRules, at: string): Promise<void> {

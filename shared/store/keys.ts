@@ -326,6 +326,14 @@ export const platformBindingKey = (platform: string, externalId: string): Key =>
 });
 /** Where a community lives on its platform (chat, alert chat, guild, audit-log cursor), beside the engine's state. */
 export const moderationPlatformKey = (communityId: string): Key => ({ pk: engine(communityId), sk: 'PLATFORM' });
+/** The community's taught text model: a head (version, part count) and the encoded counts in parts. */
+export const textModelHeadKey = (communityId: string): Key => ({ pk: engine(communityId), sk: 'TEXTMODEL' });
+export const textModelPartKey = (communityId: string, part: number): Key => ({
+  pk: engine(communityId),
+  sk: `TEXTMODEL#${String(part).padStart(3, '0')}`,
+});
+/** A near-duplicate fingerprint confirmed as spam, with the owners who confirmed it (shared across the deployment). */
+export const sharedSpamKey = (fingerprint: string): Key => ({ pk: `SHAREDSPAM#${fingerprint}`, sk: 'OWNERS' });
 /** The per-community rules; absent means the defaults. */
 export const moderationRulesKey = (communityId: string): Key => ({ pk: engine(communityId), sk: 'RULES' });
 /** One decision's platform calls and how each went (exactly-once bookkeeping, the audit log's delivery status). */

@@ -122,6 +122,21 @@ const MATCHERS: { [K in Rule['kind']]: Matcher<K> } = {
   },
 };
 
+/**
+ * Every rule the message breaks, whoever sent it: the detector weighs a rule differently for new and
+ * established members, so `newMembersOnly` is its concern, not a filter here. Rules the detector
+ * reads better itself (links, found the way a person reads them) are passed in `skip`.
+ */
+export function matchAll(msg: MessageToClassify, rules: RuleSet, skip: ReadonlySet<string>): RuleMatch[] {
+  const matches: RuleMatch[] = [];
+  for (const rule of rules.rules) {
+    if (skip.has(rule.id)) continue;
+    const reason = (MATCHERS[rule.kind] as Matcher<Rule['kind']>)(rule, msg, rules);
+    if (reason) matches.push({ rule: rule.id, weight: rule.weight, reason });
+  }
+  return matches;
+}
+
 export function classify(msg: MessageToClassify, rules: RuleSet = DEFAULT_RULES): RuleMatch | null {
   for (const rule of rules.rules) {
     if (rule.newMembersOnly && !msg.isNewMember) continue;

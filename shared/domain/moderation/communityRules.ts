@@ -3,7 +3,7 @@
  * (rules.ts). The stored document is always complete (defaults filled in); `ruleSetOf` turns it into
  * the RuleSet the classifier walks, so the engine itself knows nothing of per-community settings.
  */
-import { DEFAULT_RULES, type Rule, type RuleSet } from './rules';
+import { DEFAULT_RULES, type DetectorSettings, type Rule, type RuleSet } from './rules';
 
 export type RulesMode = 'enforce' | 'observe';
 
@@ -18,11 +18,24 @@ export interface RuleSettings {
   mass_mentions: { enabled: boolean; max_mentions: number };
   blocked_word: { enabled: boolean };
   shouting: { enabled: boolean; min_letters: number; upper_ratio: number };
+  phishing: { enabled: boolean };
+  phone_number: { enabled: boolean };
+  mixed_script: { enabled: boolean };
+  text_model: { enabled: boolean };
+  shared_spam: { enabled: boolean };
 }
 export type RuleId = keyof RuleSettings;
 
+export type Sensitivity = DetectorSettings['sensitivity'];
+
 export interface CommunityRules {
   mode: RulesMode;
+  /** How sure the detector must be before it removes, warns, mutes, bans. */
+  sensitivity: Sensitivity;
+  /** The community's own sites: their look-alikes count against a message; links to them never do. */
+  official_domains: string[];
+  /** The community's own accounts: look-alikes in mentions and senders' names count against a message. */
+  official_handles: string[];
   rules: RuleSettings;
   /** Domains (and their subdomains) a new member may link to. */
   link_allowlist: string[];
@@ -45,6 +58,9 @@ const shouting = ruleById<'shouting'>('shouting');
 /** Today's rule set, as a rules document. */
 export const DEFAULT_COMMUNITY_RULES: CommunityRules = {
   mode: 'enforce',
+  sensitivity: 'medium',
+  official_domains: [],
+  official_handles: [],
   rules: {
     scam_phrase: { enabled: true },
     invite_link: { enabled: true },
@@ -55,6 +71,11 @@ export const DEFAULT_COMMUNITY_RULES: CommunityRules = {
     mass_mentions: { enabled: true, max_mentions: mentions.maxMentions },
     blocked_word: { enabled: true },
     shouting: { enabled: true, min_letters: shouting.minLetters, upper_ratio: shouting.upperRatio },
+    phishing: { enabled: true },
+    phone_number: { enabled: true },
+    mixed_script: { enabled: true },
+    text_model: { enabled: true },
+    shared_spam: { enabled: true },
   },
   link_allowlist: [],
   blocked_words: [],
@@ -76,6 +97,9 @@ export function mergeRules(
     rules[id as RuleId] = { ...rules[id as RuleId], ...settings };
   return {
     mode: change.mode ?? current.mode,
+    sensitivity: change.sensitivity ?? current.sensitivity,
+    official_domains: change.official_domains ?? current.official_domains,
+    official_handles: change.official_handles ?? current.official_handles,
     rules: rules as unknown as RuleSettings,
     link_allowlist: change.link_allowlist ?? current.link_allowlist,
     blocked_words: change.blocked_words ?? current.blocked_words,
@@ -100,7 +124,22 @@ const APPLY: { [K in RuleId]: (rule: Rule, s: RuleSettings[K], doc: CommunityRul
       words: [...(r as Extract<Rule, { kind: 'words' }>).words, ...doc.blocked_words.map((w) => w.toLowerCase())],
     }) as Rule,
   shouting: (r, s) => ({ ...r, minLetters: s.min_letters, upperRatio: s.upper_ratio }) as Rule,
+  phishing: (r) => r,
+  phone_number: (r) => r,
+  mixed_script: (r) => r,
+  text_model: (r) => r,
+  shared_spam: (r) => r,
 };
+
+/** A document stored before a setting existed reads with that setting's default. */
+export function withDefaults(stored: Partial<CommunityRules>): CommunityRules {
+  return {
+    ...DEFAULT_COMMUNITY_RULES,
+    ...stored,
+    rules: { ...DEFAULT_COMMUNITY_RULES.rules, ...stored.rules },
+    captcha: { ...DEFAULT_COMMUNITY_RULES.captcha, ...stored.captcha },
+  };
+}
 
 export function ruleSetOf(doc: CommunityRules): RuleSet {
   const rules = DEFAULT_RULES.rules
@@ -109,8 +148,16 @@ export function ruleSetOf(doc: CommunityRules): RuleSet {
       (APPLY[r.id as RuleId] as (rule: Rule, s: unknown, d: CommunityRules) => Rule)(r, doc.rules[r.id as RuleId], doc),
     );
   const windows = rules.flatMap((r) => ('windowSeconds' in r ? [r.windowSeconds] : []));
+  const switches = Object.entries(doc.rules).flatMap(([id, settings]) => (settings.enabled ? [id] : []));
   return {
     ...DEFAULT_RULES,
+    detector: {
+      sensitivity: doc.sensitivity,
+      enabled: new Set(switches),
+      linkAllowlist: doc.link_allowlist,
+      officialDomains: doc.official_domains,
+      officialHandles: doc.official_handles,
+    },
     newMemberDays: doc.new_member_days,
     memoryWindowSeconds: Math.max(DEFAULT_RULES.memoryWindowSeconds, ...windows),
     warnLimit: doc.warn_limit,

@@ -112,6 +112,8 @@ async function recordExecution(
           action,
           rule,
           reason,
+          score: null,
+          signals: [{ id: rule, label: reason }],
           message_excerpt: '',
           alert_message: alert,
         },

@@ -4,9 +4,10 @@
  * out. The caller (moderation.ts) loads and stores state; nothing here touches I/O or the clock.
  */
 import { actionFor, countsAsOffence, type ModerationAction, type PenaltyAction } from './actions';
-import { classify, fingerprintOf, type RecentMessage } from './classifier';
+import { fingerprintOf, type RecentMessage } from './classifier';
 import { communityStatus, DEFAULT_ALERT_TEMPLATE, DEFAULT_WELCOME_MESSAGE } from './communityTypes';
 import { DEFAULT_RULES, type RuleSet } from './rules';
+import { EMPTY_CONTEXT, judge, type DetectorContext } from './detector/detector';
 import { displayName, greetingName, renderTemplate } from './templates';
 
 export interface ChatEvent {
@@ -82,11 +83,20 @@ export function policyOf(c: PolicySource): CommunityPolicy {
   };
 }
 
+/** A signal as decisions and audit entries show it. */
+export interface ShownSignal {
+  id: string;
+  label: string;
+}
+
 export interface Decision {
   event_id: string;
   action: ModerationAction;
   rule: string;
   reason: string;
+  /** Present for judged messages: how sure the detector is that it is spam, and why. */
+  score?: number;
+  signals?: ShownSignal[];
   alert?: string;
   welcome_message?: string;
 }
@@ -100,6 +110,9 @@ export interface AuditDraft {
   reason: string;
   message_excerpt: string;
   alert_message: string;
+  /** Null where no score was made: Discord AutoMod's own actions, entries from before the detector scored. */
+  score: number | null;
+  signals: ShownSignal[];
 }
 
 export const METRIC_NAMES = [
@@ -148,7 +161,13 @@ function memberJoined(policy: CommunityPolicy, state: MemberState, event: ChatEv
   return { decision, state: next, delta: { members_joined: 1, welcome_messages_sent: 1 } };
 }
 
-function messageSent(policy: CommunityPolicy, state: MemberState, event: ChatEvent, rules: RuleSet): Moderated {
+function messageSent(
+  policy: CommunityPolicy,
+  state: MemberState,
+  event: ChatEvent,
+  rules: RuleSet,
+  context: DetectorContext,
+): Moderated {
   const text = event.text ?? '';
   const sentAt = new Date(event.sent_at).getTime();
   const joinedAt = new Date(event.user.joined_at ?? state.joinedAt ?? state.firstSeenAt ?? event.sent_at).getTime();
@@ -168,20 +187,48 @@ function messageSent(policy: CommunityPolicy, state: MemberState, event: ChatEve
   });
 
   if (policy.notMonitored) return allow('not_monitored', policy.notMonitored);
-  const match = classify(
-    { text, sentAt, isNewMember: sentAt - joinedAt < rules.newMemberDays * DAY_MS, recent },
+  const judged = judge(
+    {
+      text,
+      sentAt,
+      isNewMember: sentAt - joinedAt < rules.newMemberDays * DAY_MS,
+      recent,
+      username: event.user.username,
+      displayName: event.user.name,
+    },
     rules,
+    context,
   );
-  if (!match) return allow('none', 'No rule matched');
+  const signals = judged.signals.map(({ id, label }) => ({ id, label }));
+  const strongest = signals[0];
+  const weight = judged.weight;
+  if (!weight || !strongest) {
+    const quiet = allow('none', 'No rule matched');
+    Object.assign(quiet.decision, { score: judged.score, signals });
+    return quiet;
+  }
+  const match = { rule: strongest.id, reason: strongest.label };
   const exempt = exemption(policy, event.user);
-  if (exempt) return allow('whitelisted', `Exempt sender (${exempt}); would have matched ${match.rule}`);
+  if (exempt) {
+    const spared = allow('whitelisted', `Exempt sender (${exempt}); would have matched ${match.rule}`);
+    Object.assign(spared.decision, { score: judged.score, signals });
+    return spared;
+  }
 
-  const action = actionFor(match.weight, offences.length, rules.warnLimit);
-  if (countsAsOffence(match.weight)) next.offences = [...offences, sentAt];
+  const action = actionFor(weight, offences.length, rules.warnLimit);
+  if (countsAsOffence(weight)) next.offences = [...offences, sentAt];
   const username = displayName(event.user);
   const alert = renderTemplate(policy.alertTemplate, { action, username });
   return {
-    decision: { event_id: event.event_id, action, rule: match.rule, reason: match.reason, alert },
+    decision: {
+      event_id: event.event_id,
+      action,
+      rule: match.rule,
+      reason: match.reason,
+      score: judged.score,
+      signals,
+      alert,
+    },
     state: next,
     audit: {
       event_id: event.event_id,
@@ -192,6 +239,8 @@ function messageSent(policy: CommunityPolicy, state: MemberState, event: ChatEve
       reason: match.reason,
       message_excerpt: text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS - 1)}…` : text,
       alert_message: alert,
+      score: judged.score,
+      signals,
     },
     delta: { ...scanned, messages_flagged: 1, [action]: 1 },
   };
@@ -203,8 +252,11 @@ export function moderateEvent(
   state: MemberState,
   event: ChatEvent,
   rules: RuleSet = DEFAULT_RULES,
+  context: DetectorContext = EMPTY_CONTEXT,
 ): Moderated {
-  return event.type === 'member_join' ? memberJoined(policy, state, event) : messageSent(policy, state, event, rules);
+  return event.type === 'member_join'
+    ? memberJoined(policy, state, event)
+    : messageSent(policy, state, event, rules, context);
 }
 
 export type ActivationOutcome = 'activated' | 'already_active' | 'not_needed' | 'token_mismatch';

@@ -47,6 +47,9 @@ import { recordMetric } from '#shared/observability/metrics';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import { ruleSetOf } from './communityRules';
 import type { RuleSet } from './rules';
+import type { DetectorContext } from './detector/detector';
+import { readMessage } from './detector/reading';
+import { detectorContextFor } from './detectorContext';
 
 const MAX_ATTEMPTS = 10;
 
@@ -69,6 +72,8 @@ interface Batch {
   policy: CommunityPolicy;
   /** The community's rules, as the classifier's rule set. */
   rules: RuleSet;
+  /** Its text model, known phishing hosts and spam confirmed elsewhere, read once for the batch. */
+  detector: DetectorContext;
   /** Each event's place in the request, to keep audit entries of one millisecond in order. */
   positions: Map<string, number>;
 }
@@ -118,7 +123,7 @@ function packTransaction(
     let taken = 0;
     for (const event of events) {
       if (!fits(2 + 1)) break;
-      const result = moderateEvent(batch.policy, state, event, batch.rules);
+      const result = moderateEvent(batch.policy, state, event, batch.rules, batch.detector);
       state = result.state;
       taken += 1;
       packed.decisions.push(result.decision);
@@ -251,11 +256,17 @@ export async function moderateEvents(
     decided.set(event.event_id, decision);
   }
   const rules = ruleSetOf(await getCommunityRules(community.id));
+  const messages = fresh.filter((e) => e.type === 'message' && e.text);
   const batch: Batch = {
     communityId: community.id,
     platform: current.type,
     policy: policyOf(current),
     rules,
+    detector: await detectorContextFor(
+      current,
+      rules,
+      messages.map((e) => readMessage(e.text ?? '')),
+    ),
     positions: new Map(events.map((e, i) => [e.event_id, i])),
   };
   for (const [id, decision] of await applyByShard(

@@ -34,6 +34,17 @@ export type Rule = RuleBase &
     | { kind: 'words'; words: string[] }
   );
 
+/** The detector's part of a community's rules (detector/detector.ts). */
+export interface DetectorSettings {
+  sensitivity: 'low' | 'medium' | 'high';
+  /** The rules-document switches that are on (rule ids); a signal whose switch is off does not fire. */
+  enabled: ReadonlySet<string>;
+  linkAllowlist: readonly string[];
+  /** The community's own sites and accounts: their look-alikes count against a message, they never do. */
+  officialDomains: readonly string[];
+  officialHandles: readonly string[];
+}
+
 export interface RuleSet {
   newMemberDays: number;
   /** Offences older than this no longer count towards the next action. */
@@ -48,11 +59,37 @@ export interface RuleSet {
   /** Warnings before an offence escalates to a mute (absent: one, the built-in ladder). */
   warnLimit?: number;
   rules: Rule[];
+  detector: DetectorSettings;
 }
 
 const p = (label: string, pattern: RegExp): LabelledPattern => ({ label, pattern });
 
+/** Every switch of the rules document that turns detector signals on or off. */
+export const DETECTOR_SWITCHES = [
+  'scam_phrase',
+  'invite_link',
+  'wallet_address',
+  'link',
+  'flood',
+  'repeated_message',
+  'mass_mentions',
+  'blocked_word',
+  'shouting',
+  'phishing',
+  'phone_number',
+  'mixed_script',
+  'text_model',
+  'shared_spam',
+] as const;
+
 export const DEFAULT_RULES: RuleSet = {
+  detector: {
+    sensitivity: 'medium',
+    enabled: new Set(DETECTOR_SWITCHES),
+    linkAllowlist: [],
+    officialDomains: [],
+    officialHandles: [],
+  },
   newMemberDays: 3,
   offenceWindowHours: 24,
   memoryWindowSeconds: 600,

@@ -75,6 +75,8 @@ async function statusOf(community: CommunityRecord, includeLogs: number, consist
       action: e.action,
       rule: e.rule,
       reason: e.reason,
+      score: e.score ?? null,
+      signals: e.signals ?? [{ id: e.rule, label: e.reason }],
       message_excerpt: e.message_excerpt,
       alert_message: e.alert_message,
       delivery: stateOf(decisionDeliveryId(e.event_id)),

@@ -18,6 +18,7 @@ import { requireCommunity } from './communityReads';
 import { decisionDeliveryId, runDelivery, scheduleDelivery, undoDeliveryId } from './platformCallRunner';
 import { PLATFORMS } from './platforms/registry';
 import { PlatformUnavailable, RetryLater, sendPlatformMessages } from './platformMessages';
+import { teachCommunity } from './teaching';
 
 export async function undoAction(userId: string, communityId: string, auditId: string) {
   const community = await requireCommunity(userId, communityId);
@@ -69,6 +70,8 @@ export async function undoAction(userId: string, communityId: string, auditId: s
       );
     }
   }
+  // The message was not spam in this community's eyes: its model learns that (the excerpt is what is kept of it).
+  if (entry.message_excerpt) await teachCommunity(community, [{ text: entry.message_excerpt, label: 'ham' }]);
   const delivery = await getDelivery(communityId, deliveryId);
   return {
     audit_id: auditId,

@@ -1,0 +1,52 @@
+/**
+ * POST .../communities/{id}/check: messages judged as the community would judge them now (rules,
+ * sensitivity, lists, what it was taught), each alone, from a member with no earlier offences and no
+ * recent messages. Nothing is acted on, counted, recorded or remembered.
+ */
+import { now } from '#shared/adapters/ports';
+import { getCommunityRules } from '#shared/store/communityRulesRepo';
+import { actionFor, type ModerationAction } from './actions';
+import { requireCommunity } from './communityReads';
+import { ruleSetOf } from './communityRules';
+import { judge } from './detector/detector';
+import { readMessage } from './detector/reading';
+import { detectorContextFor } from './detectorContext';
+
+export interface MessageToCheck {
+  text: string;
+  is_new_member: boolean;
+  username?: string;
+  display_name?: string;
+}
+
+export async function checkMessages(userId: string, communityId: string, messages: MessageToCheck[]) {
+  const community = await requireCommunity(userId, communityId);
+  const rules = ruleSetOf(await getCommunityRules(communityId));
+  const readings = messages.map((m) => readMessage(m.text));
+  const context = await detectorContextFor(community, rules, readings);
+  const sentAt = now().getTime();
+  return {
+    results: messages.map((m, i) => {
+      const judged = judge(
+        {
+          text: m.text,
+          sentAt,
+          isNewMember: m.is_new_member,
+          recent: [],
+          username: m.username,
+          displayName: m.display_name,
+        },
+        rules,
+        context,
+        readings[i],
+      );
+      const action: ModerationAction = judged.weight ? actionFor(judged.weight, 0, rules.warnLimit) : 'allow';
+      return {
+        verdict: action === 'allow' ? ('ham' as const) : ('spam' as const),
+        action,
+        score: judged.score,
+        signals: judged.signals.map(({ id, label }) => ({ id, label })),
+      };
+    }),
+  };
+}

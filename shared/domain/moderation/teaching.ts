@@ -1,0 +1,54 @@
+/**
+ * What a community's moderators teach: examples through the API (and the console), every undo as the
+ * wrongly removed message, and forgetting it all. A spam example also tells the deployment that this
+ * owner confirmed the message as spam (shared_spam: it counts elsewhere only when owners agree).
+ */
+import { now } from '#shared/adapters/ports';
+import { confirmSharedSpam } from '#shared/store/sharedSpamRepo';
+import { forgetTextModel, loadTextModel, saveTextModel } from '#shared/store/textModelRepo';
+import { ConflictError } from '#shared/domain/errors';
+import { requireCommunity } from './communityReads';
+import { spamFingerprint } from './detector/detector';
+import { readMessage } from './detector/reading';
+import { teach, type Label } from './detector/textModel';
+
+export interface Example {
+  text: string;
+  label: Label;
+}
+
+const MAX_ATTEMPTS = 8;
+
+/** Adds the examples to the community's model; another teacher writing at the same moment is waited out. */
+export async function teachCommunity(community: { id: string; userId: string }, examples: Example[]) {
+  const readings = examples.map((e) => ({ reading: readMessage(e.text), label: e.label }));
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const stored = await loadTextModel(community.id);
+    // The cached model is shared with readers: teach a copy.
+    const copy = {
+      counts: new Map([...stored.model.counts].map(([f, c]) => [f, [c[0], c[1]] as [number, number]])),
+      examples: [...stored.model.examples] as [number, number],
+      features: [...stored.model.features] as [number, number],
+    };
+    const model = teach(copy, readings);
+    if (await saveTextModel(community.id, model, stored, now().toISOString())) {
+      const at = now().getTime();
+      const spam = new Set(readings.filter((r) => r.label === 'spam').map((r) => spamFingerprint(r.reading)));
+      await Promise.all([...spam].map((fingerprint) => confirmSharedSpam(fingerprint, community.userId, at)));
+      return { accepted: examples.length, examples_total: model.examples[0] + model.examples[1] };
+    }
+    await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * (attempt + 1)));
+  }
+  throw new ConflictError('concurrent_update', 'The community is being taught by another request: try again.');
+}
+
+/** POST .../communities/{id}/examples */
+export async function teachExamples(userId: string, communityId: string, examples: Example[]) {
+  return teachCommunity(await requireCommunity(userId, communityId), examples);
+}
+
+/** DELETE .../communities/{id}/examples */
+export async function forgetExamples(userId: string, communityId: string): Promise<void> {
+  await requireCommunity(userId, communityId);
+  await forgetTextModel(communityId);
+}
