@@ -380,7 +380,7 @@ describe('visitor messages', () => {
   it('a minor breach deletes, a link from a new visitor warns with an operator text; a clean message and a whitelisted one cause no call', async () => {
     const { key, community, websiteId } = await activatedWebsite({ whitelisted: ['Acme Staff'] });
     const session = newSession();
-    const shout = visitorSays(websiteId, session, 'WHY IS NOTHING WORKING ON THIS PAGE');
+    const shout = visitorSays(websiteId, session, 'WHY IS NOTHING WORKING ON THIS PAGE, SUBSCRIBE');
     await post(shout.body);
     await settle();
     expect(sorted(crisp.calls)).toEqual(
@@ -459,7 +459,7 @@ describe('blocks: undo and the end of a mute', () => {
     const { key, community, websiteId } = await activatedWebsite();
     const session = await mutedThenBanned(websiteId);
     const shouter = newSession();
-    await post(visitorSays(websiteId, shouter, 'WHY IS NOTHING WORKING ON THIS PAGE').body);
+    await post(visitorSays(websiteId, shouter, 'WHY IS NOTHING WORKING ON THIS PAGE, SUBSCRIBE').body);
     await settle();
     const logs = (await status(key, community.id)).audit_logs;
     expect(logs.map((l: { action: string }) => l.action)).toEqual(['delete', 'ban', 'mute']);

@@ -85,9 +85,10 @@ describe('GET|PUT /communities/{id}/rules', () => {
 
   it('the engine reads them: a disabled rule, an allowlisted domain, extra blocked words and a longer warn ladder', async () => {
     const { key, id } = await provision();
-    expect(
-      await actions(key, id, [msg('see https://docs.acme.org/staking'), msg('CHECK THIS OUT RIGHT NOW FRIENDS')]),
-    ).toEqual(['warn:link', 'delete:shouting']);
+    expect(await actions(key, id, [msg('look https://spam.example.com'), msg('a moonboy said so')])).toEqual([
+      'warn:link',
+      'allow:none',
+    ]);
 
     await api.call('PUT', `${BASE}/communities/${id}/rules`, {
       key,

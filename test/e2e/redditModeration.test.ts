@@ -620,7 +620,7 @@ describe('Reddit moderation by polling', () => {
 
   it('a ban bans and removes; undo unbans and approves; undo of a removal approves the item', async () => {
     const { key, community, sub } = await activated();
-    const shout = reddit.post(sub, 'loud', 'THIS IS THE BEST PROJECT EVER EVERYONE BUY NOW');
+    const shout = reddit.post(sub, 'loud', 'WHY IS NOTHING WORKING ON THIS PAGE, SUBSCRIBE');
     const first = reddit.post(sub, 'spammer6', SCAM);
     await sync(key, community.id);
     await settle();
@@ -863,7 +863,7 @@ describe('Reddit limits and failures', () => {
   it('without operator credentials nothing is read and an undo is recorded as not_configured', async () => {
     const { key, community, sub } = await activated();
     await api.call('PUT', `${BASE}/communities/${community.id}/rules`, { key, body: { mode: 'enforce' } });
-    reddit.post(sub, 'loud2', 'ANOTHER SHOUTING POST ABOUT THE TOKEN LAUNCH TODAY');
+    reddit.post(sub, 'loud2', 'ANOTHER LOUD REPLY HERE, SUBSCRIBE');
     await sync(key, community.id);
     await settle();
     const removal = (await status(key, community.id)).audit_logs[0];

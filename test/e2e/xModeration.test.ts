@@ -134,7 +134,8 @@ const actions = () => x.actions().map((c) => ({ method: c.method, path: c.path, 
 
 const SCAM = 'Claim your airdrop now at acme-drop.xyz';
 const CLEAN = 'Great update, thanks team!';
-const SHOUT = 'THIS IS THE BEST PROJECT EVER SERIOUSLY';
+// A minor breach (removed, no offence): capital letters with a plea for subscribers.
+const SHOUT = 'WHY IS NOTHING WORKING ON THIS PAGE, SUBSCRIBE';
 
 describe('connecting an X account', () => {
   it('authorize_url is an OAuth 2.0 PKCE link to our callback; the callback exchanges the code, reads the account and connects', async () => {
@@ -614,7 +615,11 @@ describe("X's limits and tokens", () => {
     for (let i = 0; i < 100 && !x.calls.some((c) => c.path.endsWith('/hidden')); i++)
       await new Promise((r) => setTimeout(r, 50));
     await new Promise((r) => setTimeout(r, 300));
-    const second = x.reply(account.username, { id: '9100062', username: 'loud2' }, 'ANOTHER VERY LOUD REPLY HERE');
+    const second = x.reply(
+      account.username,
+      { id: '9100062', username: 'loud2' },
+      'ANOTHER LOUD REPLY HERE, SUBSCRIBE',
+    );
     await sync(key, community.id);
     const whileLimited = await status(key, community.id);
     expect(whileLimited.audit_logs.map((e: { delivery: { status: string } }) => e.delivery.status)).toEqual([

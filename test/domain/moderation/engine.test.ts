@@ -58,8 +58,9 @@ describe('graduated actions', () => {
       event('ANOTHER LOUD MESSAGE FROM ME', '2026-11-22T10:15:00.000Z'),
       event('come on https://late.example.com', '2026-11-24T10:15:00.000Z'),
     ]);
-    // Two days later the offences have left the window: the ladder starts again at warn.
-    expect(out.map((o) => o.decision.action)).toEqual(['warn', 'mute', 'ban', 'delete', 'warn']);
+    // Capital letters alone remove nothing (a score of their own, below the removal threshold). Two days
+    // later the offences have left the window: the ladder starts again at warn.
+    expect(out.map((o) => o.decision.action)).toEqual(['warn', 'mute', 'ban', 'allow', 'warn']);
   });
 
   it('renders the alert template and writes an audit entry for every action', () => {

@@ -132,7 +132,7 @@ export function judge(
 
   const trusted = [...settings.linkAllowlist, ...settings.officialDomains];
   const outside = reading.links.filter((l) => !allowedHost(l.host, trusted));
-  if (on('link') && outside.length) add('link', 'Link from a member', LINK);
+  if (on('link') && outside.length) add('link', msg.isNewMember ? 'URL from a new member' : 'Link', LINK);
   if (on('phishing')) {
     const phishing = outside.find((l) => context.phishingHosts.has(l.host));
     if (phishing) add('phishing_domain', `Known phishing domain: ${phishing.host}`, PHISHING);
@@ -156,7 +156,8 @@ export function judge(
     if (evidence !== 0) fired.push({ id: 'text_model', label: 'What the community taught', evidence });
   }
 
-  const z = PRIOR[side] + fired.reduce((sum, s) => sum + s.evidence, 0);
+  const counted = strongestOfEachFamily(fired);
+  const z = PRIOR[side] + counted.reduce((sum, s) => sum + s.evidence, 0);
   const score = Math.round((1 / (1 + Math.exp(-z))) * 10_000) / 10_000;
   const thresholds = SENSITIVITY_THRESHOLDS[settings.sensitivity];
   const weight: RuleWeight | null =
@@ -169,10 +170,34 @@ export function judge(
           : null;
   return {
     score,
-    signals: fired.filter((s) => s.evidence > 0).sort((a, b) => b.evidence - a.evidence),
+    signals: counted.filter((s) => s.evidence > 0).sort((a, b) => b.evidence - a.evidence),
     weight,
     reading,
   };
+}
+
+/**
+ * Signals that say the same thing (a member's link, a chat invite, a message that is only a link) count
+ * once, at the strongest: one invite is not three offences.
+ */
+const FAMILIES = new Map<string, string>([
+  ['link', 'link'],
+  ['invite_link', 'link'],
+  ['chat_link', 'link'],
+  ['bare_link', 'link'],
+  ['channel_promotion', 'promotion'],
+  ['subscribe', 'promotion'],
+]);
+
+function strongestOfEachFamily(fired: FiredSignal[]): FiredSignal[] {
+  const best = new Map<string, FiredSignal>();
+  const rest: FiredSignal[] = [];
+  for (const signal of fired) {
+    const family = FAMILIES.get(signal.id);
+    if (!family) rest.push(signal);
+    else if ((best.get(family)?.evidence ?? Number.NEGATIVE_INFINITY) < signal.evidence) best.set(family, signal);
+  }
+  return [...best.values(), ...rest];
 }
 
 /**

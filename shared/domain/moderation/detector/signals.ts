@@ -96,7 +96,7 @@ export const PHRASE_SIGNALS: PhraseSignal[] = [
     rule: 'scam_phrase',
     evidence: both(2),
     pattern: re(
-      `\\bsu[bs]{1,2}cri(be|bers?)\\b|\\bthumbs? (this )?up\\b|\\blike this comment\\b|\\b(my|our) (youtube )?(channel|vids?|videos?)\\b|\\bcheck (it|this|them) out\\b`,
+      `\\bsu[bs]{1,2}cri(be|bers?)\\b|\\bthumbs? (this )?up\\b|\\blike this comment\\b|\\b(my|our) (youtube )?(channel|vids?|videos?)\\b`,
     ),
   },
   {
