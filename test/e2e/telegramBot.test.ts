@@ -466,6 +466,10 @@ describe('the shared Telegram webhook', () => {
     expect(logs.map((l: { action: string }) => l.action)).toEqual(['ban', 'mute']);
     expect(telegram.isRestricted(chat.id, SPAMMER.id)).toBe(true);
     telegram.reset();
+    const scoreOf = async (text: string) =>
+      (await api.call('POST', `${BASE}/communities/${community.id}/check`, { key, body: { messages: [{ text }] } }))
+        .body.results[0].score as number;
+    const before = await scoreOf('claim your airdrop now');
 
     const undoBan = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${logs[0].id}/undo`, {
       key,
@@ -476,6 +480,8 @@ describe('the shared Telegram webhook', () => {
       key,
     });
     expect(undoMute.body).toMatchObject({ action: 'mute', delivery: 'delivered' });
+    // Each undo taught its message as ham: the community now judges it milder.
+    expect(await scoreOf('claim your airdrop now')).toBeLessThan(before);
     expect(telegram.calls).toEqual([
       { method: 'unbanChatMember', body: { chat_id: chat.id, user_id: SPAMMER.id, only_if_banned: true } },
       unsilenced(chat.id, SPAMMER.id),
