@@ -8,6 +8,7 @@ import { seedCommand } from './admin/seed';
 import { importCommand } from './admin/import';
 import { renewalsCommand } from './admin/renewals';
 import { discordCommandsCommand, telegramWebhookCommand } from './admin/platforms';
+import { phishingCommand } from './admin/phishing';
 import { UsageError } from './admin/options';
 
 const COMMANDS: Record<string, { usage: string; run: (args: string[]) => () => Promise<void> }> = {
@@ -18,6 +19,7 @@ const COMMANDS: Record<string, { usage: string; run: (args: string[]) => () => P
   renewals: { usage: 'renewals [--at ISO_TIMESTAMP]', run: renewalsCommand },
   'telegram-webhook': { usage: 'telegram-webhook --url <ApiBaseUrl>', run: telegramWebhookCommand },
   'discord-commands': { usage: 'discord-commands', run: discordCommandsCommand },
+  phishing: { usage: 'phishing refresh [--url URL]', run: phishingCommand },
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -29,6 +29,7 @@ const stack = new OutreachIntelligenceStack(app, 'OutreachIntelligenceApi', {
   alarmEmail: app.node.tryGetContext('alarmEmail') ?? process.env.ALARM_EMAIL,
   logLevel: app.node.tryGetContext('logLevel') ?? process.env.LOG_LEVEL,
   discordApplicationId: app.node.tryGetContext('discordApplicationId') ?? process.env.DISCORD_APPLICATION_ID,
+  phishingListUrl: app.node.tryGetContext('phishingListUrl') ?? process.env.PHISHING_LIST_URL,
 });
 Tags.of(app).add('project', 'outreach-intelligence');
 

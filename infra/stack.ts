@@ -23,6 +23,8 @@ export const RENEWALS_SCHEDULE = events.Schedule.rate(Duration.minutes(5));
 export const CAPTCHA_SCHEDULE = events.Schedule.rate(Duration.minutes(1));
 /** Reddit pushes nothing: its subreddits (and the bot's inbox) are read every minute. */
 export const POLL_SCHEDULE = events.Schedule.rate(Duration.minutes(1));
+/** The phishing list changes several times a day upstream; a download that finds no change writes the same generation. */
+export const PHISHING_REFRESH_SCHEDULE = events.Schedule.rate(Duration.hours(6));
 
 export interface OutreachIntelligenceStackProps extends StackProps {
   stripe?: StripeSettings;
@@ -34,6 +36,8 @@ export interface OutreachIntelligenceStackProps extends StackProps {
   logLevel?: string;
   /** Public (it is in every bot invite link): the moderation function builds install_url from it. */
   discordApplicationId?: string;
+  /** Where the phishing-list refresh downloads the list (PHISHING_LIST_URL); MetaMask's published file by default. */
+  phishingListUrl?: string;
 }
 
 const constructId = (name: string) => name.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase());
@@ -93,6 +97,7 @@ export class OutreachIntelligenceStack extends Stack {
       'captchas',
       'polls',
       'webhook-sender',
+      'phishing-refresh',
     ] as FunctionName[];
     for (const name of names) {
       const needs = needsOf(name);
@@ -174,6 +179,16 @@ export class OutreachIntelligenceStack extends Stack {
       schedule: POLL_SCHEDULE,
       // A missed minute is covered by the next one: cursors make the next poll read what was missed.
       targets: [new targets.LambdaFunction(fn('polls'), { retryAttempts: 0, maxEventAge: Duration.minutes(1) })],
+    });
+
+    if (props.phishingListUrl) fn('phishing-refresh').addEnvironment('PHISHING_LIST_URL', props.phishingListUrl);
+    new events.Rule(this, 'PhishingRefreshSchedule', {
+      description: 'Downloads the known-phishing-domain list into the table every 6 hours',
+      schedule: PHISHING_REFRESH_SCHEDULE,
+      // A missed run changes nothing: the list in the table stays in use until the next one.
+      targets: [
+        new targets.LambdaFunction(fn('phishing-refresh'), { retryAttempts: 2, maxEventAge: Duration.hours(1) }),
+      ],
     });
 
     this.api = new ServiceApi(this, 'Http', {

@@ -23,6 +23,7 @@ const schemas = {
   renewals: z.object({ at: z.iso.datetime({ offset: true }).optional() }),
   'telegram-webhook': z.object({ url: z.url({ protocol: /^https?$/ }) }),
   'discord-commands': z.object({}),
+  phishing: z.object({ url: z.url({ protocol: /^https?$/ }).optional() }),
 } as const;
 
 export type AdminOptions = { [K in keyof typeof schemas]: z.output<(typeof schemas)[K]> };

@@ -33,6 +33,7 @@ import { usageMeter } from './meter';
 import { superviseJobs } from '#shared/domain/jobs/watchdog';
 import { requeueStalledDeliveries } from '#shared/domain/moderation/platformCallRunner';
 import { requeueDueAutomodSyncs } from '#shared/domain/moderation/discordAutomod';
+import { seedPhishingList } from '#shared/domain/moderation/phishingListRefresh';
 
 export const LOCAL_TABLE = 'outreach-local';
 
@@ -190,8 +191,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   };
   // What the last process left (the three resumes) and the demo accounts are independent: done at
   // once, as the keys a first start prints wait on all of them.
-  const [, proKey, developerKey] = await Promise.all([
+  const [, , proKey, developerKey] = await Promise.all([
     resumeUnfinishedWork(),
+    // The local server downloads nothing by itself: the package's copy of the phishing list, once
+    // (`npm run admin -- phishing refresh` fetches the published one).
+    seedPhishingList(),
     demoKey('demo-pro@example.com', 'pro', 100_000, process.env.DEMO_PRO_API_KEY),
     demoKey('demo-developer@example.com', 'developer', 0, process.env.DEMO_DEVELOPER_API_KEY),
   ]);

@@ -11,7 +11,8 @@ export type FunctionName =
   | 'renewals'
   | 'captchas'
   | 'polls'
-  | 'webhook-sender';
+  | 'webhook-sender'
+  | 'phishing-refresh';
 
 /** The secrets read at run time through the secrets port (shared/adapters/secrets.ts). */
 export type SecretName = 'platforms' | 'stripe';
@@ -81,6 +82,8 @@ export const FUNCTION_WIRING = {
   polls: { table: 'read', ports: ['queue'] },
   // Dispatching an outbox event publishes its bus detail: the only publisher besides the renewals' sweep.
   'webhook-sender': { table: 'readWrite', ports: ['webhookQueue', 'events', 'hostResolver'] },
+  // Downloads the phishing list from the operator's configured URL (not a caller's) and writes it.
+  'phishing-refresh': { table: 'readWrite', ports: [] },
 } as const satisfies Record<FunctionName, FunctionWiring>;
 
 /**

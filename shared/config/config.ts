@@ -96,6 +96,12 @@ export interface Config {
   /** Seconds between two platform polls POST /sync may make for one community (0: no spacing). */
   moderationSyncIntervalSeconds: number;
   platforms: Readonly<Record<PlatformSetting, string | undefined>>;
+  /**
+   * The known-phishing-domain list: where the scheduled refresh downloads it (PHISHING_LIST_URL, an
+   * eth-phishing-detect config.json) and how long a container keeps what it read of it from the table
+   * before looking for a newer one (PHISHING_LIST_CACHE_SECONDS).
+   */
+  phishingList: { url: string; cacheSeconds: number };
   /** Running in Lambda (metrics are flushed as EMF there and not locally). */
   inLambda: boolean;
   /** POWERTOOLS_METRICS_DISABLED=true: no EMF line is written (the variable Powertools Metrics honours, kept). */
@@ -103,6 +109,10 @@ export interface Config {
 }
 
 export const DEFAULT_STALE_AFTER_SECONDS = 600;
+/** MetaMask's list as its repository publishes it, the source of the eth-phishing-detect package. */
+export const DEFAULT_PHISHING_LIST_URL =
+  'https://raw.githubusercontent.com/MetaMask/eth-phishing-detect/main/src/config.json';
+export const DEFAULT_PHISHING_LIST_CACHE_SECONDS = 300;
 export const DEFAULT_MAX_REDRIVES = 3;
 
 /** Parses a whole environment; exported so a test can parse one of its own without touching process.env. */
@@ -132,6 +142,10 @@ export function parseConfig(env: Environment): Config {
     },
     moderationSyncIntervalSeconds: nonNegative(env, 'MODERATION_SYNC_INTERVAL_SECONDS', 10),
     platforms: Object.fromEntries(PLATFORM_SETTINGS.map((n) => [n, text(env, n)])) as Config['platforms'],
+    phishingList: {
+      url: text(env, 'PHISHING_LIST_URL') ?? DEFAULT_PHISHING_LIST_URL,
+      cacheSeconds: nonNegative(env, 'PHISHING_LIST_CACHE_SECONDS', DEFAULT_PHISHING_LIST_CACHE_SECONDS),
+    },
     inLambda: text(env, 'AWS_LAMBDA_FUNCTION_NAME') !== undefined,
     metricsDisabled: text(env, 'POWERTOOLS_METRICS_DISABLED') === 'true',
   };

@@ -228,12 +228,14 @@ export const curatedFacetPacksFrom = (count: number) => ({
  */
 export const COMPANY_LOOKUP_FACET = 'COMPANY_LOOKUP';
 export const COMPANY_LOOKUP_BUCKETS = 8;
-/** FNV-1a of the text, as a bucket number: `D#<domain>` for a domain, `N#<slug>` for a name slug. */
-function lookupBucket(text: string): string {
+/** FNV-1a (32 bits) of the text: a stable spread of names over buckets. */
+function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  return String(hash % COMPANY_LOOKUP_BUCKETS);
+  return hash;
 }
+/** The bucket of `D#<domain>` for a domain, `N#<slug>` for a name slug. */
+const lookupBucket = (text: string): string => String(fnv1a(text) % COMPANY_LOOKUP_BUCKETS);
 export const companyLookupDomainBucket = (domain: string): string => lookupBucket(`D#${domain}`);
 export const companyLookupNameBucket = (slug: string): string => lookupBucket(`N#${slug}`);
 /**
@@ -391,6 +393,23 @@ export const moderationAuditLookup = (communityId: string, auditId: string) => {
     prefix: `${AUDIT_PREFIX}${Number.isFinite(ms) ? new Date(ms).toISOString() : 'invalid'}#`,
   };
 };
+// ---- Known phishing domains ------------------------------------------------------------------
+// One list for the deployment (shared/domain/moderation/phishingLists.ts), packed into shards by
+// registrable domain so a host and all its parents are in one shard: a generation of shards is
+// written whole, then the head item is pointed at it; the generation it replaced expires (ttl).
+const PHISHING_LIST = 'PHISHING_LIST';
+export const PHISHING_LIST_SHARDS = 64;
+export const phishingListHeadKey = (): Key => ({ pk: PHISHING_LIST, sk: 'HEAD' });
+export const phishingListShardKey = (generation: string, shard: number): Key => ({
+  pk: PHISHING_LIST,
+  sk: `SHARD#${generation}#${String(shard).padStart(3, '0')}`,
+});
+/** The generation's leading domains in the source's own order (what Discord's AutoMod gets). */
+export const phishingListLeadingKey = (generation: string): Key => ({ pk: PHISHING_LIST, sk: `LEADING#${generation}` });
+/** The shard of a registrable domain (of a listed one, or of a host being checked). */
+export const phishingListShardOf = (registrableDomain: string, shards: number): number =>
+  fnv1a(registrableDomain) % shards;
+
 // ---- Reddit and polled platforms ----------------------------------------------------------------
 /**
  * Communities a poller reads, one partition per platform: a bound Reddit subreddit or X account puts

@@ -6,6 +6,8 @@ import { uuidv7 } from '#shared/ids';
 import { startTestApi } from '#test/support/api';
 import { findUserIdByEmail } from '#shared/store/usersRepo';
 import { getCuratedEntity } from '#shared/store/curatedRepo';
+import { getPhishingListHead } from '#shared/store/phishingListRepo';
+import { inventedList, startPhishingListStandIn } from '#test/support/phishingListStandIn';
 
 const run = promisify(execFile);
 const api = await startTestApi();
@@ -81,5 +83,36 @@ describe('npm run admin', () => {
       name: 'Tomas Sample',
       category: 'smart-contract-engineer',
     });
+  });
+
+  it('phishing refresh downloads the given URL and keeps the list in use when the download will not do', async () => {
+    // The shared table holds the package's copy (test/support/globalSetup.ts): an invented list of 30
+    // domains is refused as far too small beside it, so this leaves every other file's list as it was.
+    const source = await startPhishingListStandIn();
+    try {
+      const before = await getPhishingListHead();
+      source.serve(inventedList({ padTo: 30 }));
+      const refused = await admin('phishing', 'refresh', '--url', source.url);
+      expect(source.requests).toHaveLength(1);
+      expect(refused.stdout).toContain(`Phishing list kept: ${before!.blockedCount} domains from package.`);
+      expect(refused.stdout).toContain(`The download was not used: download refused: only 30 domains listed`);
+      source.serveRaw(502, 'Bad Gateway', 'text/plain');
+      expect((await admin('phishing', 'refresh', '--url', source.url)).stdout).toContain('download failed: HTTP 502');
+      expect(await getPhishingListHead()).toEqual(before);
+      for (const args of [
+        ['phishing'],
+        ['phishing', 'fetch'],
+        ['phishing', 'refresh', '--url', 'ftp://lists.example'],
+      ]) {
+        const failure = await admin(...args).then(
+          () => undefined,
+          (err) => err,
+        );
+        expect(failure, args.join(' ')).toMatchObject({ code: 1, stderr: expect.stringMatching(/phishing|--url/) });
+      }
+      expect(source.requests).toHaveLength(2);
+    } finally {
+      await source.close();
+    }
   });
 });

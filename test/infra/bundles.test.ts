@@ -87,6 +87,19 @@ describe('function bundles', () => {
     }
   });
 
+  it('carry none of the phishing list but the refresh function, which falls back to the package copy; moderation reads it from the table', () => {
+    const packageList = createRequire(import.meta.url)('eth-phishing-detect/src/config.json') as {
+      blacklist: string[];
+    };
+    const samples = [0.25, 0.5, 0.75].map((at) => packageList.blacklist[Math.floor(packageList.blacklist.length * at)]);
+    for (const b of functionBundles()) {
+      const refresh = b.name === 'phishing-refresh';
+      expect(carries(b, /eth-phishing-detect\//), b.name).toBe(refresh);
+      const code = readFileSync(b.file, 'utf8');
+      for (const domain of samples) expect(code.includes(domain), `${b.name} holds ${domain}`).toBe(refresh);
+    }
+  });
+
   it('carry the SQS, EventBridge and Stripe clients exactly when the catalogue says the function uses them', () => {
     for (const b of functionBundles()) {
       const needs = needsOfEntry(b.name);

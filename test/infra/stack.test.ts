@@ -39,6 +39,7 @@ const functionNames = () =>
     'captchas',
     'polls',
     'webhook-sender',
+    'phishing-refresh',
   ] as FunctionName[];
 const fnId = (name: FunctionName) => s.logicalId(s.stack.functions[name].fn);
 const policyOf = (name: FunctionName) => {
@@ -454,6 +455,25 @@ describe('schedule and events', () => {
     });
     expect(envOf('polls').PIPELINE_QUEUE_URL).toBeDefined();
     expect(FUNCTIONS.polls.platformSecret).toBe(false);
+  });
+
+  it('refreshes the phishing list every 6 hours, from a function that writes the table and holds no platform secret', () => {
+    s.template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(6 hours)',
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fnId('phishing-refresh'), 'Arn'] } })],
+    });
+    s.template.hasResourceProperties('AWS::Lambda::Permission', {
+      FunctionName: { 'Fn::GetAtt': [fnId('phishing-refresh'), 'Arn'] },
+      Principal: 'events.amazonaws.com',
+    });
+    expect(actionsOf('phishing-refresh')).toContain('dynamodb:BatchWriteItem');
+    expect(FUNCTIONS['phishing-refresh']).toMatchObject({ table: 'readWrite', queue: false, platformSecret: false });
+    // The published list unless the operator names another source.
+    expect(envOf('phishing-refresh').PHISHING_LIST_URL).toBeUndefined();
+    const other = synthesize({ bundle: false, props: { phishingListUrl: 'https://lists.example.com/config.json' } });
+    const fn = other.resources('AWS::Lambda::Function')[other.logicalId(other.stack.functions['phishing-refresh'].fn)];
+    expect(fn.Properties.Environment.Variables.PHISHING_LIST_URL).toBe('https://lists.example.com/config.json');
   });
 
   it('the platform secret names the Reddit credentials', () => {

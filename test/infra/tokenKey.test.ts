@@ -14,6 +14,7 @@ const names = [
   'renewals',
   'captchas',
   'webhook-sender',
+  'phishing-refresh',
 ] as FunctionName[];
 const statementsOf = (name: FunctionName) => {
   const roleId = s.logicalId(s.stack.functions[name].role);

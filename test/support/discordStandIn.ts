@@ -26,6 +26,38 @@ export const nextSnowflake = () => {
   return String(snowflake);
 };
 
+/**
+ * Discord's trigger metadata limits (a keyword rule: 1,000 keywords of 60 characters, 10 regex patterns
+ * of 260, 100 allow-list entries of 60): a body past them is refused with 50035, as Discord refuses it.
+ */
+function overLimits(metadata: APIAutoModerationRule['trigger_metadata'] | undefined): boolean {
+  if (!metadata) return false;
+  const over = (list: string[] | undefined, count: number, length: number) =>
+    (list?.length ?? 0) > count || (list ?? []).some((entry) => entry.length > length);
+  return (
+    over(metadata.keyword_filter, 1000, 60) ||
+    over(metadata.regex_patterns, 10, 260) ||
+    over(metadata.allow_list, 100, 60)
+  );
+}
+
+/**
+ * Whether a keyword matches the content as Discord documents its keyword matching strategies (case
+ * insensitive): `*word*` anywhere, `word*` at the start of a word, `*word` at the end of one, and a
+ * plain keyword as a whole word or phrase between spaces.
+ */
+export function keywordMatches(keyword: string, content: string): boolean {
+  const text = content.toLowerCase();
+  const start = keyword.startsWith('*');
+  const end = keyword.endsWith('*') && keyword.length > 1;
+  const term = keyword.slice(start ? 1 : 0, end ? -1 : undefined).toLowerCase();
+  if (start && end) return text.includes(term);
+  const words = text.split(/\s+/);
+  if (end) return words.some((w) => w.startsWith(term));
+  if (start) return words.some((w) => w.endsWith(term));
+  return ` ${words.join(' ')} `.includes(` ${term} `);
+}
+
 export async function startDiscordStandIn(token: string) {
   const calls: DiscordCall[] = [];
   const rules = new Map<string, APIAutoModerationRule[]>();
@@ -68,12 +100,16 @@ export async function startDiscordStandIn(token: string) {
           return { status: 400, body: { code: 50035, message: 'Invalid Form Body' } };
         if (rule.trigger_type === 1 && sameType >= 6)
           return { status: 400, body: { code: 50035, message: 'Invalid Form Body' } };
+        if (overLimits(rule.trigger_metadata))
+          return { status: 400, body: { code: 50035, message: 'Invalid Form Body' } };
         list.push(rule);
         return { status: 200, body: rule };
       }
       const index = list.findIndex((r) => r.id === parts[4]);
       if (index < 0) return { status: 404, body: { code: 10066, message: 'Unknown Auto Moderation Rule' } };
       if (req.method === 'PATCH') {
+        if (overLimits(req.body?.trigger_metadata))
+          return { status: 400, body: { code: 50035, message: 'Invalid Form Body' } };
         list[index] = { ...list[index], ...req.body };
         return { status: 200, body: list[index] };
       }
@@ -131,6 +167,12 @@ export async function startDiscordStandIn(token: string) {
     apiBase: server.url,
     calls,
     rulesOf: (guildId: string) => rules.get(guildId) ?? [],
+    /** The names of the guild's enabled keyword rules whose keywords match a message (regex patterns and allow lists are not run here). */
+    keywordRulesMatching: (guildId: string, content: string) =>
+      (rules.get(guildId) ?? [])
+        .filter((r) => r.enabled && r.trigger_type === 1)
+        .filter((r) => (r.trigger_metadata.keyword_filter ?? []).some((k) => keywordMatches(k, content)))
+        .map((r) => r.name),
     addAuditEntry: (guildId: string, entry: APIAuditLogEntry) =>
       auditLog.set(guildId, [...(auditLog.get(guildId) ?? []), entry]),
     rateLimitNext: (path: RegExp, retryAfter: number) => rateLimits.push({ path, retryAfter }),

@@ -2,6 +2,7 @@ import type { TestProject } from 'vitest/node';
 import { ensureTable, startDynamo } from '#bin/local/dynamo';
 import { useLocalTable } from '#bin/local/runtime';
 import { seedCuratedDataset } from '#shared/data/seed';
+import { seedPhishingList } from '#shared/domain/moderation/phishingListRefresh';
 
 export const TEST_TABLE = 'outreach-test';
 export const TEST_DATASET_SCALE = 0.05;
@@ -13,6 +14,8 @@ export default async function setup(project: TestProject) {
   // A twentieth of the curated dataset (fixed rows included; see shared/data/fixtures.ts): enough to rank, quick to load.
   useLocalTable(dynamo.endpoint, TEST_TABLE);
   await seedCuratedDataset({ scale: TEST_DATASET_SCALE, concurrency: 16 });
+  // The package's copy of the phishing list, as the local server writes it on a first start.
+  await seedPhishingList();
   project.provide('dynamoEndpoint', dynamo.endpoint);
   project.provide('tableName', TEST_TABLE);
   return async () => {

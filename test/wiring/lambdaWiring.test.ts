@@ -8,6 +8,7 @@ import type { EndpointSpec } from '#shared/http/endpoint';
 import { buildOpenApi } from '#shared/http/openapi';
 import { API_GROUPS, allEndpoints, type ApiGroup } from '#shared/schemas/groups';
 import { useOwnTable } from '#test/support/ownTable';
+import { inventedList, startPhishingListStandIn } from '#test/support/phishingListStandIn';
 
 /**
  * Each function as Lambda runs it: a fresh module context (its own port registry, nothing left by
@@ -287,6 +288,35 @@ describe('each function, alone as in its Lambda, through one request of each of 
       removed: expect.any(Number),
     });
     expect(refusals(mark)).toEqual([]);
+  });
+
+  it('phishing-refresh: one scheduled run, with no port but the table', async () => {
+    const source = await startPhishingListStandIn();
+    const saved = process.env.PHISHING_LIST_URL;
+    process.env.PHISHING_LIST_URL = source.url;
+    try {
+      source.serve(inventedList({ blacklist: ['wiring-lure.test'], padTo: 1_000 }));
+      await freshContext('phishing-refresh');
+      const { handler } = await import('#functions/phishing-refresh/handler');
+      const scheduled = {
+        id: randomUUID(),
+        'detail-type': 'Scheduled Event',
+        source: 'aws.events',
+        detail: {},
+      } as never;
+      await expect(handler(scheduled, lambdaContext('phishing-refresh'))).resolves.toMatchObject({
+        outcome: 'written',
+        source: source.url,
+        changed: true,
+        blocked: 1_000,
+      });
+      expect(source.requests).toHaveLength(1);
+      expect(refusals(mark)).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.PHISHING_LIST_URL;
+      else process.env.PHISHING_LIST_URL = saved;
+      await source.close();
+    }
   });
 
   it('authorizer: a key', async () => {

@@ -4,7 +4,8 @@
  * rules document as data (AUTOMOD_RULES); a sync lists the guild's rules, creates ours that are
  * missing, modifies ours that exist and deletes ours no longer wanted, never touching anyone else's.
  * Discord's limits: 10 regex patterns of 260 characters and 1,000 keywords of 60 characters a keyword
- * rule, 100 allow-list entries, 20 exempt roles, one spam and one mention-spam rule a guild.
+ * rule, 100 allow-list entries, 20 exempt roles, six keyword rules, one spam and one mention-spam rule a guild.
+ * Known phishing domains (phishingLists.ts) go in as keywords, as many as one rule takes.
  */
 import type {
   APIAutoModerationAction,
@@ -28,6 +29,7 @@ import { EVERYTHING_DUE } from '#shared/store/keys';
 import type { CommunityRules, RuleId } from './communityRules';
 import { communityStatus } from './communityTypes';
 import { MUTE_SECONDS } from './platformActions';
+import { leadingPhishingDomains } from './phishingLists';
 import { RetryLater, sendPlatformMessages } from './platformMessages';
 import { DEFAULT_RULES, type LabelledPattern, type Rule } from './rules';
 
@@ -60,15 +62,43 @@ export function toDiscordRegex(patterns: LabelledPattern[]): string[] {
     .slice(0, AUTOMOD_LIMITS.regexPatterns);
 }
 
+/** Lists of the deployment a rule may draw on beside the community's rules document. */
+export interface AutomodLists {
+  /** Known phishing domains, the list's leading ones in its own order (leadingPhishingDomains). */
+  phishingDomains: string[];
+}
+
 interface RuleTemplate {
   name: string;
   /** Which of the community's rules switch this AutoMod rule on. */
   enabledBy: RuleId[];
   severe: boolean;
-  body: (doc: CommunityRules) => Pick<RESTPostAPIAutoModerationRuleJSONBody, 'trigger_type' | 'trigger_metadata'>;
+  /** False when the rule would have nothing to match (no list yet): it is not written, or taken off the guild. */
+  present?: (lists: AutomodLists) => boolean;
+  body: (
+    doc: CommunityRules,
+    lists: AutomodLists,
+  ) => Pick<RESTPostAPIAutoModerationRuleJSONBody, 'trigger_type' | 'trigger_metadata'>;
 }
 
 const allowList = (doc: CommunityRules) => doc.link_allowlist.slice(0, AUTOMOD_LIMITS.allowList);
+
+/**
+ * Phishing domains as AutoMod keywords. Discord matches a plain keyword only as a whole word between
+ * spaces, which a domain inside a URL never is; `*domain*` matches it anywhere (`https://login.domain/x`
+ * too). A domain whose keyword would also match one of the community's allowed domains is left out, and
+ * so are those too long for a keyword; the first 1,000 that remain are sent.
+ */
+export function phishingKeywords(domains: string[], allowed: string[]): string[] {
+  const maxDomain = AUTOMOD_LIMITS.keywordLength - 2;
+  const kept = new Set<string>();
+  for (const domain of domains) {
+    if (kept.size >= AUTOMOD_LIMITS.keywords) break;
+    if (domain.length > maxDomain || allowed.some((a) => a.includes(domain) || domain.endsWith(`.${a}`))) continue;
+    kept.add(domain);
+  }
+  return [...kept].map((domain) => `*${domain}*`);
+}
 
 /** The community's rules as AutoMod rules: what Discord can enforce for every member alike. */
 export const AUTOMOD_RULES: RuleTemplate[] = [
@@ -124,6 +154,21 @@ export const AUTOMOD_RULES: RuleTemplate[] = [
       };
     },
   },
+  // Switched by scam_phrase rather than link: a known phishing link is a scam whoever posts it, so it is
+  // blocked (with a timeout, as scam phrases are) for established members too, in communities that allow links.
+  {
+    name: 'Phishing domains',
+    enabledBy: ['scam_phrase'],
+    severe: true,
+    present: (lists) => lists.phishingDomains.length > 0,
+    body: (doc, lists) => ({
+      trigger_type: TRIGGER.keyword,
+      trigger_metadata: {
+        keyword_filter: phishingKeywords(lists.phishingDomains, doc.link_allowlist),
+        allow_list: allowList(doc),
+      },
+    }),
+  },
   {
     name: 'Mention spam',
     enabledBy: ['mass_mentions'],
@@ -163,9 +208,10 @@ export function automodRulesFor(
   doc: CommunityRules,
   community: Pick<CommunityRecord, 'whitelistedRoleIds'>,
   alertChannelId: string | undefined,
+  lists: AutomodLists = { phishingDomains: [] },
 ): RESTPostAPIAutoModerationRuleJSONBody[] {
-  return AUTOMOD_RULES.map((template) => {
-    const body = template.body(doc);
+  return AUTOMOD_RULES.filter((template) => template.present?.(lists) ?? true).map((template) => {
+    const body = template.body(doc, lists);
     return {
       name: `${AUTOMOD_NAME_PREFIX}${template.name}`,
       event_type: MESSAGE_SEND,
@@ -256,7 +302,9 @@ export async function syncAutomod(userId: string, communityId: string): Promise<
   const rules = await getCommunityRules(communityId, true);
   const monitored = community !== undefined && communityStatus(community) === 'connected';
   const desired = stays
-    ? automodRulesFor(monitored ? rules : { ...rules, mode: 'observe' }, community, platform.discordAlertChannelId)
+    ? automodRulesFor(monitored ? rules : { ...rules, mode: 'observe' }, community, platform.discordAlertChannelId, {
+        phishingDomains: await leadingPhishingDomains(),
+      })
     : [];
   const errors: string[] = [];
   try {

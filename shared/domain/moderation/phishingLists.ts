@@ -1,0 +1,122 @@
+/**
+ * The known-phishing-domain list as moderation reads it: from the table (phishingListRepo.ts), where
+ * the scheduled refresh (phishingListRefresh.ts) keeps it, never from the package, so the 13,000 domains
+ * are not carried in the bundles that moderate. A container keeps the head for a few minutes
+ * (PHISHING_LIST_CACHE_SECONDS) and the shards it has read for as long as the head names their
+ * generation (a generation's content never changes), so a message costs no read once its shard is in.
+ */
+import { getDomain } from 'tldts';
+import { config } from '#shared/config/config';
+import { logger } from '#shared/observability/logger';
+import { phishingListShardOf } from '#shared/store/keys';
+import {
+  getPhishingListHead,
+  getPhishingListLeading,
+  getPhishingListShards,
+  type PhishingListHead,
+} from '#shared/store/phishingListRepo';
+
+/**
+ * The domain a host is registered under (`www.evil.example.co.uk` → `example.co.uk`), private
+ * suffixes included (`evil.github.io` is its own), or the host itself when it has none (an address).
+ * The list is sharded by it, so a host and every parent that could be listed share one shard.
+ */
+export function registrableDomainOf(host: string): string {
+  return getDomain(host, { allowPrivateDomains: true }) ?? host;
+}
+
+/** The host and each parent of it down to its registrable domain, most specific first. */
+export function hostAndParents(host: string): string[] {
+  const registrable = registrableDomainOf(host);
+  if (!host.endsWith(`.${registrable}`)) return [host];
+  const out: string[] = [];
+  for (let at = host; at !== registrable; at = at.slice(at.indexOf('.') + 1)) out.push(at);
+  out.push(registrable);
+  return out;
+}
+
+/** A host as the list writes domains: lower case, no trailing dot. */
+export const normalizedHost = (host: string): string => host.trim().toLowerCase().replace(/\.$/, '');
+
+interface ShardSets {
+  blocked: ReadonlySet<string>;
+  allowed: ReadonlySet<string>;
+}
+
+interface ListState {
+  head: PhishingListHead | undefined;
+  readAt: number;
+  shards: Map<number, ShardSets>;
+}
+
+let state: ListState | undefined;
+
+/** The head as last read, read again once the cache period is over (the shards of an unchanged generation are kept). */
+async function currentList(): Promise<ListState> {
+  const periodMs = config().phishingList.cacheSeconds * 1000;
+  if (state && Date.now() - state.readAt < periodMs) return state;
+  const head = await getPhishingListHead();
+  const shards = state && state.head?.generation === head?.generation ? state.shards : new Map<number, ShardSets>();
+  state = { head, readAt: Date.now(), shards };
+  return state;
+}
+
+/** Forgets what this container read of the list (tests, and the local runtime after it writes one). */
+export function forgetPhishingList(): void {
+  state = undefined;
+}
+
+/**
+ * The hosts (lower-case hostnames found in messages) that are on the list: a host counts when it or a
+ * parent down to its registrable domain is listed and neither it nor such a parent is excepted by the
+ * list's whitelist. No list, or a list that cannot be read, finds nothing: moderation goes on without it.
+ */
+export async function phishingHostsAmong(hosts: string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  if (hosts.length === 0) return found;
+  try {
+    const list = await currentList();
+    const { head } = list;
+    if (!head) return found;
+    const checks = hosts.map((host) => {
+      const candidates = hostAndParents(normalizedHost(host));
+      return { host, candidates, shard: phishingListShardOf(candidates[candidates.length - 1], head.shards) };
+    });
+    const missing = [...new Set(checks.map((c) => c.shard))].filter((n) => !list.shards.has(n));
+    if (missing.length > 0) {
+      const read = await getPhishingListShards(head.generation, missing);
+      for (const n of missing) {
+        const shard = read.get(n);
+        list.shards.set(n, { blocked: new Set(shard?.blocked), allowed: new Set(shard?.allowed) });
+      }
+    }
+    for (const { host, candidates, shard } of checks) {
+      const sets = list.shards.get(shard);
+      if (!sets) continue;
+      if (candidates.some((c) => sets.blocked.has(c)) && !candidates.some((c) => sets.allowed.has(c))) found.add(host);
+    }
+    return found;
+  } catch (error) {
+    logger.warn('phishing list not read; messages are judged without it', { error: error as Error });
+    return found;
+  }
+}
+
+/** The well-known domains phishing imitates (the list's fuzzylist), for look-alike checks; empty without a list. */
+export async function phishingTargets(): Promise<string[]> {
+  try {
+    return (await currentList()).head?.targets ?? [];
+  } catch (error) {
+    logger.warn('phishing list not read; no look-alike targets', { error: error as Error });
+    return [];
+  }
+}
+
+/**
+ * The list's leading domains in the source's own order, each the broadest listed form of itself, none
+ * a part of an excepted or target domain: what fits a platform's own keyword filter (Discord's AutoMod).
+ */
+export async function leadingPhishingDomains(): Promise<string[]> {
+  const { head } = await currentList();
+  return head ? getPhishingListLeading(head.generation) : [];
+}
