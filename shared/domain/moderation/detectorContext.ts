@@ -11,6 +11,7 @@ import type { Reading } from './detector/reading';
 import { STARTER_MODEL } from './detector/starter';
 import { combine } from './detector/textModel';
 import type { RuleSet } from './rules';
+import { phishingHostsAmong, phishingTargets } from './phishingLists';
 
 /** Owners who must agree before a confirmation counts in another owner's community. */
 export const SHARED_SPAM_OWNERS = 2;
@@ -51,13 +52,16 @@ export async function detectorContextFor(
   readings: Reading[],
 ): Promise<DetectorContext> {
   const on = (id: string) => rules.detector.enabled.has(id);
-  const [taughtModel, knownSpam] = await Promise.all([
+  const hosts = [...new Set(readings.flatMap((r) => r.links.map((l) => l.host)))];
+  const [taughtModel, knownSpam, phishingHosts, targets] = await Promise.all([
     on('text_model') ? modelFor(community.id) : null,
     on('shared_spam') && readings.length ? knownSpamAmong(readings, community.userId) : new Set<string>(),
+    on('phishing') && hosts.length ? phishingHostsAmong(hosts) : new Set<string>(),
+    on('phishing') && hosts.length ? phishingTargets() : [],
   ]);
   return {
-    phishingHosts: new Set(),
-    phishingTargets: [],
+    phishingHosts,
+    phishingTargets: targets,
     knownSpam,
     model: taughtModel?.model ?? null,
     taught: taughtModel?.taught ?? 0,

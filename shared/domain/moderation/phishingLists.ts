@@ -5,7 +5,6 @@
  * (PHISHING_LIST_CACHE_SECONDS) and the shards it has read for as long as the head names their
  * generation (a generation's content never changes), so a message costs no read once its shard is in.
  */
-import { getDomain } from 'tldts';
 import { config } from '#shared/config/config';
 import { logger } from '#shared/observability/logger';
 import { phishingListShardOf } from '#shared/store/keys';
@@ -17,12 +16,18 @@ import {
 } from '#shared/store/phishingListRepo';
 
 /**
- * The domain a host is registered under (`www.evil.example.co.uk` → `example.co.uk`), private
- * suffixes included (`evil.github.io` is its own), or the host itself when it has none (an address).
- * The list is sharded by it, so a host and every parent that could be listed share one shard.
+ * The domain a host is registered under, as far as a list of phishing domains needs it: the last two
+ * labels, or three under a country's own second level (`www.evil.example.co.uk` → `example.co.uk`).
+ * Writer and reader shard by the same function, so a host and every listed parent share one shard;
+ * the full public suffix list (tldts) would have cost the moderation bundle about 140 KB.
  */
 export function registrableDomainOf(host: string): string {
-  return getDomain(host, { allowPrivateDomains: true }) ?? host;
+  const labels = host.split('.');
+  if (labels.length <= 2 || /^[\d.]+$/.test(host)) return host;
+  const top = labels[labels.length - 1];
+  const second = labels[labels.length - 2];
+  const take = top.length === 2 && second.length <= 3 ? 3 : 2;
+  return labels.slice(-take).join('.');
 }
 
 /** The host and each parent of it down to its registrable domain, most specific first. */

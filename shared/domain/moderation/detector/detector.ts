@@ -136,7 +136,8 @@ export function judge(
   if (on('phishing')) {
     const phishing = outside.find((l) => context.phishingHosts.has(l.host));
     if (phishing) add('phishing_domain', `Known phishing domain: ${phishing.host}`, PHISHING);
-    const lookalike = lookalikeDomains(outside, [...settings.officialDomains, ...context.phishingTargets]);
+    const lookalike =
+      lookalikeDomains(outside, settings.officialDomains) ?? lookalikeDomains(outside, context.phishingTargets, false);
     if (lookalike) add('lookalike_domain', `Look-alike of ${lookalike.of}: ${lookalike.host}`, LOOKALIKE_DOMAIN);
     const handle = lookalikeHandles(reading.mentions, settings.officialHandles);
     if (handle) add('lookalike_handle', `Look-alike of @${handle.of}: ${handle.mention}`, LOOKALIKE_HANDLE);

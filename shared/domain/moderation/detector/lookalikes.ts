@@ -20,21 +20,33 @@ function brandOf(host: string): string {
 }
 
 /** Whether `name` imitates `original`: the same skeleton but written otherwise, one letter off, or the original inside it. */
-function imitates(name: string, original: string): boolean {
+function imitates(name: string, original: string, containing = true): boolean {
   const a = skeleton(name);
   const b = skeleton(original);
   if (b.length < MIN_NAME) return false;
   if (a === b) return name.toLowerCase() !== original.toLowerCase();
-  if (a.includes(b)) return true;
+  if (containing && a.includes(b)) return true;
   return b.length >= 5 && editDistance(a, b, 1) <= 1;
 }
 
-export function lookalikeDomains(links: Link[], originals: readonly string[]): { host: string; of: string } | null {
+/**
+ * `containing`: a host that contains the brand counts (uniswap-claim.xyz). Right for the community's
+ * own domains; for the phishing list's well-known targets only a disguised spelling counts, since
+ * many honest sites name a well-known project.
+ */
+export function lookalikeDomains(
+  links: Link[],
+  originals: readonly string[],
+  containing = true,
+): { host: string; of: string } | null {
   for (const link of links) {
     for (const original of originals) {
       if (link.host === original || link.host.endsWith(`.${original}`)) continue;
       const brand = brandOf(original);
-      if (imitates(brandOf(link.host), brand) || imitates(link.host.replace(/\./g, ''), brand))
+      if (
+        imitates(brandOf(link.host), brand, containing) ||
+        (containing && imitates(link.host.replace(/\./g, ''), brand))
+      )
         return { host: link.host, of: original };
     }
   }
