@@ -20,6 +20,7 @@ import { platformBench } from './bench/platform';
 import { intelligenceBench } from './bench/intelligence';
 import { jobsBench } from './bench/jobs';
 import { moderationBench } from './bench/moderation';
+import { moderationQualityBench } from './bench/moderationQuality';
 import { growthBench } from './bench/growth';
 import { firstStartBench } from './bench/firstStart';
 import { platformModerationBench } from './bench/platformModeration';
@@ -39,6 +40,7 @@ const SUITES: BenchSuite[] = [
   platformBench,
   growthBench,
   moderationBench,
+  moderationQualityBench,
   platformModerationBench,
   crispModerationBench,
   jobsBench,
