@@ -45,11 +45,11 @@ const ADDRESSES: { pattern: RegExp; plausible?: (s: string) => boolean }[] = [
   { pattern: /\bT[1-9A-HJ-NP-Za-km-z]{33}\b/g }, // TRON
   { pattern: /(?<![\w/.])[1-9A-HJ-NP-Za-km-z]{32,44}(?![\w/.])/g, plausible: looksLikeKey }, // Solana
 ];
+/** Distinct addresses: a TRON address is also a plausible Solana one, and counts once. */
 const addressCount = (raw: string) =>
-  ADDRESSES.reduce(
-    (n, { pattern, plausible }) => n + (raw.match(pattern) ?? []).filter((s) => plausible?.(s) ?? true).length,
-    0,
-  );
+  new Set(
+    ADDRESSES.flatMap(({ pattern, plausible }) => (raw.match(pattern) ?? []).filter((s) => plausible?.(s) ?? true)),
+  ).size;
 /**
  * A phone number's span: an optional +, then digits, spaces, brackets, dots and dashes, ending on a
  * digit (how many digits, and whether they make a number, is counted after the match). The run is
