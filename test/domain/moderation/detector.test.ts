@@ -16,7 +16,6 @@ import { ruleSetOf, DEFAULT_COMMUNITY_RULES, mergeRules } from '#shared/domain/m
 const rules = ruleSetOf(DEFAULT_COMMUNITY_RULES);
 const judged = (text: string, isNewMember = false, ctx = EMPTY_CONTEXT) =>
   judge({ text, sentAt: 0, isNewMember, recent: [] }, rules, ctx);
-const ids = (text: string, isNewMember = false) => judged(text, isNewMember).signals.map((s) => s.id);
 
 describe('reading a message', () => {
   it.each([
