@@ -27,17 +27,12 @@ export interface RedditTarget {
   reason: string;
 }
 
-/** Rules whose hits are spam (Reddit's spam filter learns from them); other removals are plain. */
-const SPAM_RULES = new Set([
-  'scam_phrase',
-  'invite_link',
-  'wallet_address',
-  'link',
-  'flood',
-  'repeated_message',
-  'mass_mentions',
-  'blocked_word',
-]);
+/**
+ * Removals Reddit's spam filter should learn from: every detector signal says spam except those about
+ * how a message is written (capital letters, emoji), whose removals are plain.
+ */
+const NOT_SPAM_SIGNALS = new Set(['shouting', 'emoji_flood']);
+const isSpam = (rule: string) => !NOT_SPAM_SIGNALS.has(rule);
 
 export type RedditCallMethod = 'POST' | 'WARN' | 'MUTE' | 'UNMUTE';
 
@@ -63,11 +58,11 @@ export const REDDIT_DECISION_CALLS: Record<
   PenaltyAction,
   (t: RedditTarget, text: { warning: string }) => PlannedCall[]
 > = {
-  delete: (t) => [redditRemove(t, SPAM_RULES.has(t.rule))],
+  delete: (t) => [redditRemove(t, isSpam(t.rule))],
   warn: (t, text) => [
     { platform: 'reddit', method: 'WARN', route: '/api/comment', body: { thing_id: t.fullname, text: text.warning } },
   ],
-  mute: (t) => [redditRemove(t, SPAM_RULES.has(t.rule)), mute(t, REDDIT_MUTE_SECONDS)],
+  mute: (t) => [redditRemove(t, isSpam(t.rule)), mute(t, REDDIT_MUTE_SECONDS)],
   // Permanent (no duration); the ban reason is what moderators see in the ban list.
   ban: (t) => [
     post(`/r/${t.subreddit}/api/friend`, {
