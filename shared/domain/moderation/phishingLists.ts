@@ -56,7 +56,7 @@ async function currentList(): Promise<ListState> {
   return state;
 }
 
-/** Forgets what this container read of the list (tests, and the local runtime after it writes one). */
+/** Forgets what this container read of the list (tests that write one and read it at once). */
 export function forgetPhishingList(): void {
   state = undefined;
 }
