@@ -19,6 +19,12 @@ export interface StandInSession {
 
 /** How often new recorded calls are looked for and printed. */
 const PRINT_EVERY_MS = 200;
+/** A body past this is printed cut (the AutoMod phishing rule carries up to 1,000 domains). */
+const PRINTED_BODY_CHARS = 600;
+const printedBody = (body: unknown): string => {
+  const text = JSON.stringify(body ?? null);
+  return text.length <= PRINTED_BODY_CHARS ? text : `${text.slice(0, PRINTED_BODY_CHARS)}… (${text.length} characters)`;
+};
 
 export async function startStandIns(print: (line: string) => void = (line) => console.log(line)) {
   const running: [string, RunningStandIn][] = [];
@@ -36,7 +42,7 @@ export async function startStandIns(print: (line: string) => void = (line) => co
       for (let i = printed.get(platform) ?? 0; i < calls.length; i++) {
         const call = calls[i];
         print(
-          `${platform} stand-in received ${call.path ? `${call.method} ${call.path}` : call.method} ${JSON.stringify(call.body ?? null)}`,
+          `${platform} stand-in received ${call.path ? `${call.method} ${call.path}` : call.method} ${printedBody(call.body)}`,
         );
       }
       printed.set(platform, calls.length);

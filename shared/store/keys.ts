@@ -394,9 +394,9 @@ export const moderationAuditLookup = (communityId: string, auditId: string) => {
   };
 };
 // ---- Known phishing domains ------------------------------------------------------------------
-// One list for the deployment (shared/domain/moderation/phishingLists.ts), packed into shards by
-// registrable domain so a host and all its parents are in one shard: a generation of shards is
-// written whole, then the head item is pointed at it; the generation it replaced expires (ttl).
+// One list for the deployment (shared/domain/moderation/phishingLists.ts), packed into shards by a
+// hash of each domain: a generation of shards is written whole, then the head item is pointed at it;
+// the generation it replaced expires (ttl).
 const PHISHING_LIST = 'PHISHING_LIST';
 export const PHISHING_LIST_SHARDS = 64;
 export const phishingListHeadKey = (): Key => ({ pk: PHISHING_LIST, sk: 'HEAD' });
@@ -406,9 +406,8 @@ export const phishingListShardKey = (generation: string, shard: number): Key => 
 });
 /** The generation's leading domains in the source's own order (what Discord's AutoMod gets). */
 export const phishingListLeadingKey = (generation: string): Key => ({ pk: PHISHING_LIST, sk: `LEADING#${generation}` });
-/** The shard of a registrable domain (of a listed one, or of a host being checked). */
-export const phishingListShardOf = (registrableDomain: string, shards: number): number =>
-  fnv1a(registrableDomain) % shards;
+/** The shard of a domain: a listed one, or a host (or a parent of it) being checked. */
+export const phishingListShardOf = (domain: string, shards: number): number => fnv1a(domain) % shards;
 
 // ---- Reddit and polled platforms ----------------------------------------------------------------
 /**

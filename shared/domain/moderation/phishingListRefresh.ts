@@ -18,7 +18,7 @@ import {
   retirePhishingListGeneration,
 } from '#shared/store/phishingListRepo';
 import { PACKAGE_SOURCE, packagePhishingList } from './phishingListPackage';
-import { hostAndParents, registrableDomainOf } from './phishingLists';
+import { hostAndParents } from './phishingLists';
 import { acceptableSize, downloadPhishingList, type PhishingListContent } from './phishingListSource';
 
 /** How long a replaced generation stays readable: far longer than any container keeps a head. */
@@ -59,10 +59,8 @@ function leadingDomains(list: PhishingListContent): string[] {
 
 function shardsOf(list: PhishingListContent, count: number): PhishingListShard[] {
   const shards = Array.from({ length: count }, (): PhishingListShard => ({ blocked: [], allowed: [] }));
-  for (const domain of list.blocked)
-    shards[phishingListShardOf(registrableDomainOf(domain), count)].blocked.push(domain);
-  for (const domain of list.allowed)
-    shards[phishingListShardOf(registrableDomainOf(domain), count)].allowed.push(domain);
+  for (const domain of list.blocked) shards[phishingListShardOf(domain, count)].blocked.push(domain);
+  for (const domain of list.allowed) shards[phishingListShardOf(domain, count)].allowed.push(domain);
   for (const shard of shards) {
     shard.blocked.sort();
     shard.allowed.sort();

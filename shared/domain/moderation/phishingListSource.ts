@@ -3,8 +3,10 @@
  * (`{version, tolerance, fuzzylist, whitelist, blacklist}`), the installed package's copy or a download
  * of its public file (PHISHING_LIST_URL). A download is checked before it may replace anything: its
  * size, its shape and its domains, so that an error page, a truncated file or a list emptied by
- * mistake upstream never wipes the one in use.
+ * mistake upstream never wipes the one in use. Entries that are public suffixes (`co.uk`, `github.io`)
+ * are left out: a host counts through its parents down to its registrable domain, never above it.
  */
+import { parse } from 'tldts';
 
 export interface PhishingListContent {
   version: number;
@@ -36,7 +38,13 @@ const LABEL = /^[a-z0-9_-]{1,63}$/;
 const isDomain = (text: string): boolean =>
   text.length <= 253 && text.split('.').every((label) => LABEL.test(label)) && text.includes('.');
 
-/** A list of domains: lower-cased and trimmed, duplicates dropped, malformed entries counted. */
+/** A public suffix (private ones included), under which anyone may register: never a listed domain. */
+function isPublicSuffix(domain: string): boolean {
+  const parsed = parse(domain, { allowPrivateDomains: true });
+  return !parsed.isIp && parsed.domain === null;
+}
+
+/** A list of domains: lower-cased and trimmed, duplicates and public suffixes dropped, malformed entries counted. */
 function domains(
   value: unknown,
   field: string,
@@ -46,8 +54,8 @@ function domains(
   let malformed = 0;
   for (const entry of value) {
     const domain = typeof entry === 'string' ? entry.trim().toLowerCase().replace(/\.$/, '') : '';
-    if (isDomain(domain)) out.add(domain);
-    else malformed += 1;
+    if (!isDomain(domain)) malformed += 1;
+    else if (!isPublicSuffix(domain)) out.add(domain);
   }
   return { ok: true, domains: [...out], malformed };
 }

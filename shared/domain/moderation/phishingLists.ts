@@ -3,7 +3,11 @@
  * the scheduled refresh (phishingListRefresh.ts) keeps it, never from the package, so the 13,000 domains
  * are not carried in the bundles that moderate. A container keeps the head for a few minutes
  * (PHISHING_LIST_CACHE_SECONDS) and the shards it has read for as long as the head names their
- * generation (a generation's content never changes), so a message costs no read once its shard is in.
+ * generation (a generation's content never changes), so a message costs no read once its shards are in.
+ *
+ * No public suffix list here (tldts alone is 136 KB of bundle): the refresh, which has it, stores no
+ * entry that is a public suffix (`co.uk`, `github.io`), so checking a host's every parent finds exactly
+ * what checking its parents down to its registrable domain would.
  */
 import { config } from '#shared/config/config';
 import { logger } from '#shared/observability/logger';
@@ -15,28 +19,14 @@ import {
   type PhishingListHead,
 } from '#shared/store/phishingListRepo';
 
-/**
- * The domain a host is registered under, as far as a list of phishing domains needs it: the last two
- * labels, or three under a country's own second level (`www.evil.example.co.uk` → `example.co.uk`).
- * Writer and reader shard by the same function, so a host and every listed parent share one shard;
- * the full public suffix list (tldts) would have cost the moderation bundle about 140 KB.
- */
-export function registrableDomainOf(host: string): string {
-  const labels = host.split('.');
-  if (labels.length <= 2 || /^[\d.]+$/.test(host)) return host;
-  const top = labels[labels.length - 1];
-  const second = labels[labels.length - 2];
-  const take = top.length === 2 && second.length <= 3 ? 3 : 2;
-  return labels.slice(-take).join('.');
-}
+const IPV4 = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 
-/** The host and each parent of it down to its registrable domain, most specific first. */
+/** The host and each parent of it with two labels or more, most specific first; an address alone. */
 export function hostAndParents(host: string): string[] {
-  const registrable = registrableDomainOf(host);
-  if (!host.endsWith(`.${registrable}`)) return [host];
-  const out: string[] = [];
-  for (let at = host; at !== registrable; at = at.slice(at.indexOf('.') + 1)) out.push(at);
-  out.push(registrable);
+  if (IPV4.test(host)) return [host];
+  const out = [host];
+  for (let at = host.indexOf('.'); at >= 0 && host.indexOf('.', at + 1) >= 0; at = host.indexOf('.', at + 1))
+    out.push(host.slice(at + 1));
   return out;
 }
 
@@ -66,7 +56,7 @@ async function currentList(): Promise<ListState> {
   return state;
 }
 
-/** Forgets what this container read of the list (tests, and the local runtime after it writes one). */
+/** Forgets what this container read of the list (tests that write one and read it at once). */
 export function forgetPhishingList(): void {
   state = undefined;
 }
@@ -74,7 +64,7 @@ export function forgetPhishingList(): void {
 /**
  * The hosts (lower-case hostnames found in messages) that are on the list: a host counts when it or a
  * parent down to its registrable domain is listed and neither it nor such a parent is excepted by the
- * list's whitelist. No list, or a list that cannot be read, finds nothing: moderation goes on without it.
+ * list's whitelist (`www.evil.example.co.uk` is caught by `evil.example.co.uk`). No list, or a list that cannot be read, finds nothing: moderation goes on without it.
  */
 export async function phishingHostsAmong(hosts: string[]): Promise<Set<string>> {
   const found = new Set<string>();
@@ -84,10 +74,14 @@ export async function phishingHostsAmong(hosts: string[]): Promise<Set<string>> 
     const { head } = list;
     if (!head) return found;
     const checks = hosts.map((host) => {
-      const candidates = hostAndParents(normalizedHost(host));
-      return { host, candidates, shard: phishingListShardOf(candidates[candidates.length - 1], head.shards) };
+      const candidates = hostAndParents(normalizedHost(host)).map((domain) => ({
+        domain,
+        shard: phishingListShardOf(domain, head.shards),
+      }));
+      return { host, candidates };
     });
-    const missing = [...new Set(checks.map((c) => c.shard))].filter((n) => !list.shards.has(n));
+    const wanted = new Set(checks.flatMap((c) => c.candidates.map((d) => d.shard)));
+    const missing = [...wanted].filter((n) => !list.shards.has(n));
     if (missing.length > 0) {
       const read = await getPhishingListShards(head.generation, missing);
       for (const n of missing) {
@@ -95,11 +89,11 @@ export async function phishingHostsAmong(hosts: string[]): Promise<Set<string>> 
         list.shards.set(n, { blocked: new Set(shard?.blocked), allowed: new Set(shard?.allowed) });
       }
     }
-    for (const { host, candidates, shard } of checks) {
-      const sets = list.shards.get(shard);
-      if (!sets) continue;
-      if (candidates.some((c) => sets.blocked.has(c)) && !candidates.some((c) => sets.allowed.has(c))) found.add(host);
-    }
+    const listedIn = (kind: keyof ShardSets, { domain, shard }: { domain: string; shard: number }) =>
+      list.shards.get(shard)?.[kind].has(domain) === true;
+    for (const { host, candidates } of checks)
+      if (candidates.some((c) => listedIn('blocked', c)) && !candidates.some((c) => listedIn('allowed', c)))
+        found.add(host);
     return found;
   } catch (error) {
     logger.warn('phishing list not read; messages are judged without it', { error: error as Error });

@@ -53,8 +53,11 @@ const FIRST = inventedList({
     'airdrop.lure.test',
     'login.mint-free.test',
     'mint-free.test',
+    'drainer.github.io',
+    '192.0.2.10',
   ],
-  whitelist: ['safe.drainer-claim.test'],
+  // A public suffix is never an entry: it would except (or list) everything registered under it.
+  whitelist: ['safe.drainer-claim.test', 'github.io'],
   fuzzylist: ['acme-swap.test', 'acme-wallet.test'],
   padTo: 40,
 });
@@ -103,25 +106,40 @@ describe('the phishing list', () => {
       'lure.test',
       'x.airdrop.lure.test',
       'acme-swap.test',
+      'login.drainer.github.io',
+      'other.github.io',
+      '192.0.2.10',
+      '192.0.2.11',
     ];
     expect(await phishingHostsAmong(hosts)).toEqual(
-      new Set(['drainer-claim.test', 'www.drainer-claim.test', 'www.evil.example.co.uk', 'x.airdrop.lure.test']),
+      new Set([
+        'drainer-claim.test',
+        'www.drainer-claim.test',
+        'www.evil.example.co.uk',
+        'x.airdrop.lure.test',
+        'login.drainer.github.io',
+        '192.0.2.10',
+      ]),
     );
     expect(hostAndParents('a.b.evil.example.co.uk')).toEqual([
       'a.b.evil.example.co.uk',
       'b.evil.example.co.uk',
       'evil.example.co.uk',
       'example.co.uk',
+      'co.uk',
     ]);
+    expect(hostAndParents('192.0.2.10')).toEqual(['192.0.2.10']);
   });
 
   it('AutoMod gets the leading domains in list order, each in its broadest listed form, none inside an excepted domain', async () => {
     const leading = await leadingPhishingDomains();
     // `*drainer-claim.test*` would also block the whitelisted safe.drainer-claim.test; login.mint-free.test is covered by mint-free.test.
-    expect(leading.slice(0, 4)).toEqual([
+    expect(leading.slice(0, 6)).toEqual([
       'evil.example.co.uk',
       'airdrop.lure.test',
       'mint-free.test',
+      'drainer.github.io',
+      '192.0.2.10',
       'lure-0-pad.test',
     ]);
     expect(leading).toHaveLength(38);
