@@ -1,7 +1,7 @@
 /**
  * Known phishing domains in Discord's AutoMod: a guild bound through signed interactions gets a keyword
  * rule of the deployment's phishing list (read from the table, written here by the real refresh from a
- * stand-in of the list's public file), within AutoMod's limits, switched by the scam_phrase rule. The
+ * stand-in of the list's public file), within AutoMod's limits, switched by the phishing rule. The
  * recording Discord stand-in refuses bodies past Discord's limits and matches keywords as Discord
  * documents it. Domains are invented here.
  */
@@ -151,7 +151,7 @@ describe('Discord AutoMod and the phishing list', () => {
     expect(discord.rulesOf(guild)).toHaveLength(7);
   });
 
-  it("follows the scam_phrase rule; the community's allowed domains are never its keywords", async () => {
+  it("follows the phishing rule; the community's allowed and official domains are never its keywords", async () => {
     // At least half the list in use (1,500 domains), or the refresh would refuse it.
     source.serve(inventedList({ blacklist: ['acme-partner.test', 'drain-acme.test'], whitelist: [], padTo: 800 }));
     expect(await refreshPhishingList({ minBlocked: 10 })).toMatchObject({ outcome: 'written', blocked: 800 });
@@ -160,14 +160,19 @@ describe('Discord AutoMod and the phishing list', () => {
     discord.reset();
     await api.call('PUT', `${BASE}/communities/${community.id}/rules`, {
       key,
-      body: { rules: { scam_phrase: { enabled: false } }, link_allowlist: ['acme-partner.test'] },
+      body: {
+        rules: { phishing: { enabled: false } },
+        link_allowlist: ['acme-partner.test'],
+        official_domains: ['drain-acme.test'],
+      },
     });
     await settle();
     const patched = discord.calls.find((c) => c.method === 'PATCH' && c.body?.name === PHISHING_RULE)!;
     expect(patched.body.enabled).toBe(false);
     expect(patched.body.trigger_metadata.keyword_filter).not.toContain('*acme-partner.test*');
-    expect(patched.body.trigger_metadata.keyword_filter).toContain('*drain-acme.test*');
-    expect(patched.body.trigger_metadata.allow_list).toEqual(['acme-partner.test']);
+    expect(patched.body.trigger_metadata.keyword_filter).not.toContain('*drain-acme.test*');
+    expect(patched.body.trigger_metadata.allow_list).toEqual(['drain-acme.test', 'acme-partner.test']);
     expect(discord.keywordRulesMatching(guild, 'go to drain-acme.test')).toEqual([]);
+    expect(discord.keywordRulesMatching(guild, 'go to acme-partner.test')).toEqual([]);
   });
 });

@@ -81,7 +81,9 @@ interface RuleTemplate {
   ) => Pick<RESTPostAPIAutoModerationRuleJSONBody, 'trigger_type' | 'trigger_metadata'>;
 }
 
-const allowList = (doc: CommunityRules) => doc.link_allowlist.slice(0, AUTOMOD_LIMITS.allowList);
+/** The community's own sites and the domains it allows: links to them never trip a rule. */
+const allowList = (doc: CommunityRules) =>
+  [...new Set([...doc.official_domains, ...doc.link_allowlist])].slice(0, AUTOMOD_LIMITS.allowList);
 
 /**
  * Phishing domains as AutoMod keywords. Discord matches a plain keyword only as a whole word between
@@ -158,13 +160,13 @@ export const AUTOMOD_RULES: RuleTemplate[] = [
   // blocked (with a timeout, as scam phrases are) for established members too, in communities that allow links.
   {
     name: 'Phishing domains',
-    enabledBy: ['scam_phrase'],
+    enabledBy: ['phishing'],
     severe: true,
     present: (lists) => lists.phishingDomains.length > 0,
     body: (doc, lists) => ({
       trigger_type: TRIGGER.keyword,
       trigger_metadata: {
-        keyword_filter: phishingKeywords(lists.phishingDomains, doc.link_allowlist),
+        keyword_filter: phishingKeywords(lists.phishingDomains, [...doc.link_allowlist, ...doc.official_domains]),
         allow_list: allowList(doc),
       },
     }),
