@@ -282,7 +282,7 @@ export const platformEndpoints = {
     tag,
     auth: 'api_key',
     params: communityIdParams,
-    errors: [404, 409],
+    errors: [404, 409, 422],
     summary: "Teach the community's text model 1 to 500 labelled messages (free); its next judgement uses them",
     body: examplesRequest,
     response: examplesResult,

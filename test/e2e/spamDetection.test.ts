@@ -53,6 +53,21 @@ describe('POST /communities/{id}/check', () => {
     expect(st.body.audit_logs).toEqual([]);
   });
 
+  it('lets a whitelisted sender through as the community would, with the score it would have had', async () => {
+    const { key, id } = await community();
+    await api.call('PUT', `${BASE}/communities/${id}`, { key, body: { whitelisted_usernames: ['@acme_mod'] } });
+    const text = 'Claim your airdrop now, connect your wallet at acme-drop.xyz';
+    const [mod, stranger] = (
+      await check(key, id, [
+        { text, username: 'acme_mod' },
+        { text, username: 'stranger' },
+      ])
+    ).body.results;
+    expect(mod).toMatchObject({ verdict: 'ham', action: 'allow' });
+    expect(mod.score).toBe(stranger.score);
+    expect(stranger.verdict).toBe('spam');
+  });
+
   it('capital letters alone never remove an established member’s message', async () => {
     const { key, id } = await community();
     const [shout] = (await check(key, id, [{ text: 'THIS IS THE BEST PROJECT I HAVE SEEN ALL YEAR' }])).body.results;

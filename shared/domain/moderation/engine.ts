@@ -138,7 +138,8 @@ export interface Moderated {
 const EXCERPT_CHARS = 200;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-function exemption(policy: CommunityPolicy, user: ChatEvent['user']): string | undefined {
+/** Why a sender is exempt from moderation (a whitelisted username or role), if they are. */
+export function exemption(policy: CommunityPolicy, user: ChatEvent['user']): string | undefined {
   if (user.username && policy.whitelistedUsernames.has(normalUsername(user.username))) return 'whitelisted username';
   if (user.role_ids?.some((r) => policy.whitelistedRoleIds.has(r))) return 'whitelisted role';
   return undefined;

@@ -5,12 +5,18 @@
  */
 import { now } from '#shared/adapters/ports';
 import { confirmSharedSpam } from '#shared/store/sharedSpamRepo';
-import { forgetTextModel, loadTextModel, saveTextModel } from '#shared/store/textModelRepo';
-import { ConflictError } from '#shared/domain/errors';
+import {
+  forgetTextModel,
+  loadTextModel,
+  ModelTooLargeError,
+  saveTextModel,
+  type StoredModel,
+} from '#shared/store/textModelRepo';
+import { ConflictError, UnprocessableError } from '#shared/domain/errors';
 import { requireCommunity } from './communityReads';
 import { spamFingerprint } from './detector/detector';
 import { readMessage } from './detector/reading';
-import { teach, type Label } from './detector/textModel';
+import { teach, type Label, type TextModel } from './detector/textModel';
 
 export interface Example {
   text: string;
@@ -18,6 +24,20 @@ export interface Example {
 }
 
 const MAX_ATTEMPTS = 8;
+const CONFIRMATIONS_AT_ONCE = 25;
+
+/** Saved, or false when another teacher wrote first; a model grown past what the table can hold is the caller's to reset. */
+async function save(communityId: string, model: TextModel, stored: StoredModel): Promise<boolean> {
+  try {
+    return await saveTextModel(communityId, model, stored, now().toISOString());
+  } catch (err) {
+    if (!(err instanceof ModelTooLargeError)) throw err;
+    throw new UnprocessableError(
+      'invalid_state',
+      'The community has been taught more than its model can hold: forget it (DELETE .../examples) and teach it again.',
+    );
+  }
+}
 
 /** Adds the examples to the community's model; another teacher writing at the same moment is waited out. */
 export async function teachCommunity(community: { id: string; userId: string }, examples: Example[]) {
@@ -31,10 +51,14 @@ export async function teachCommunity(community: { id: string; userId: string }, 
       features: [...stored.model.features] as [number, number],
     };
     const model = teach(copy, readings);
-    if (await saveTextModel(community.id, model, stored, now().toISOString())) {
+    if (await save(community.id, model, stored)) {
       const at = now().getTime();
-      const spam = new Set(readings.filter((r) => r.label === 'spam').map((r) => spamFingerprint(r.reading)));
-      await Promise.all([...spam].map((fingerprint) => confirmSharedSpam(fingerprint, community.userId, at)));
+      const spam = [...new Set(readings.filter((r) => r.label === 'spam').map((r) => spamFingerprint(r.reading)))];
+      // A few confirmations at a time: a 500-example call must not fire 500 writes at once.
+      for (let i = 0; i < spam.length; i += CONFIRMATIONS_AT_ONCE)
+        await Promise.all(
+          spam.slice(i, i + CONFIRMATIONS_AT_ONCE).map((f) => confirmSharedSpam(f, community.userId, at)),
+        );
       return { accepted: examples.length, examples_total: model.examples[0] + model.examples[1] };
     }
     await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * (attempt + 1)));
