@@ -336,6 +336,11 @@ export const textModelPartKey = (communityId: string, part: number): Key => ({
 });
 /** A near-duplicate fingerprint confirmed as spam, with the owners who confirmed it (shared across the deployment). */
 export const sharedSpamKey = (fingerprint: string): Key => ({ pk: `SHAREDSPAM#${fingerprint}`, sk: 'OWNERS' });
+/** A platform account banned for spam, with the owners whose communities banned it (shared across the deployment). */
+export const sharedSpammerKey = (platform: string, accountId: string): Key => ({
+  pk: `SHAREDSPAMMER#${platform}#${accountId}`,
+  sk: 'OWNERS',
+});
 /** The per-community rules; absent means the defaults. */
 export const moderationRulesKey = (communityId: string): Key => ({ pk: engine(communityId), sk: 'RULES' });
 /** One decision's platform calls and how each went (exactly-once bookkeeping, the audit log's delivery status). */

@@ -23,6 +23,11 @@ const check = async (key: string, id: string, messages: object[]) =>
   api.call('POST', `${BASE}/communities/${id}/check`, { key, body: { messages } });
 const teach = async (key: string, id: string, examples: object[]) =>
   api.call('POST', `${BASE}/communities/${id}/examples`, { key, body: { examples } });
+const events = async (c: { key: string; id: string }, list: object[]) => {
+  const res = await api.call('POST', `${BASE}/communities/${c.id}/events`, { key: c.key, body: { events: list } });
+  expect(res.status).toBe(200);
+  return res.body.decisions;
+};
 const scoreOf = async (key: string, id: string, text: string) =>
   (await check(key, id, [{ text }])).body.results[0].score as number;
 
@@ -200,6 +205,48 @@ describe('POST|DELETE /communities/{id}/examples', () => {
     });
     const optedOut = (await check(third.key, third.id, [{ text }])).body.results[0];
     expect(optedOut.signals.map((s: { id: string }) => s.id)).not.toContain('known_spam');
+  });
+
+  it('a sender banned in communities of two other owners counts against their next message', async () => {
+    const spammer = `u-spammer-${Date.now()}`;
+    const say = (event_id: string, text: string, minutes: number) => ({
+      event_id,
+      type: 'message',
+      user: { id: spammer, username: 'spammer' },
+      text,
+      sent_at: new Date(Date.parse('2026-11-22T10:00:00.000Z') + minutes * 60_000).toISOString(),
+    });
+    const activated = async (key?: string) => {
+      const c = await community(key);
+      const activation = { event_id: 'act', type: 'activation', user: { id: 'bridge' }, token: c.token };
+      await events(c, [{ ...activation, sent_at: '2026-11-22T09:00:00.000Z' }]);
+      return c;
+    };
+    const third = await activated();
+    const ordinary = 'what time is the community call?';
+    const before = await events(third, [say('m0', ordinary, 0)]);
+    expect(before[0].signals.map((x: { id: string }) => x.id)).not.toContain('known_spammer');
+    const first = await activated();
+    // The same account's second community agreeing changes nothing: one owner.
+    const firstAgain = await activated(first.key);
+    for (const c of [first, firstAgain]) {
+      const acted = await events(c, [
+        say('s1', 'Claim your airdrop now, connect your wallet', 1),
+        say('s2', 'Claim your airdrop now, connect your wallet', 2),
+      ]);
+      expect(acted.map((d: { action: string }) => d.action)).toEqual(['mute', 'ban']);
+    }
+    expect((await events(third, [say('m1', ordinary, 3)]))[0].signals.map((x: { id: string }) => x.id)).not.toContain(
+      'known_spammer',
+    );
+    const second = await activated();
+    await events(second, [
+      say('s1', 'Claim your airdrop now, connect your wallet', 1),
+      say('s2', 'Claim your airdrop now, connect your wallet', 2),
+    ]);
+    const after = await events(third, [say('m2', ordinary, 4)]);
+    expect(after[0].signals.map((x: { id: string }) => x.id)).toContain('known_spammer');
+    expect(after[0].score).toBeGreaterThan(before[0].score);
   });
 
   it('rejects bad examples with 400', async () => {

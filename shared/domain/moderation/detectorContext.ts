@@ -3,7 +3,7 @@
  * model (built-in starter knowledge plus what the community taught), the known phishing hosts among
  * the messages' links, and which of the messages several owners confirmed as spam.
  */
-import { sharedSpamOwners } from '#shared/store/sharedSpamRepo';
+import { sharedSpamOwners, spammerOwners } from '#shared/store/sharedSpamRepo';
 import { loadTextModel } from '#shared/store/textModelRepo';
 import type { CommunityRecord } from '#shared/store/communitiesRepo';
 import { spamFingerprint, type DetectorContext } from './detector/detector';
@@ -15,6 +15,9 @@ import { phishingHostsAmong, phishingTargets } from './phishingLists';
 
 /** Owners who must agree before a confirmation counts in another owner's community. */
 export const SHARED_SPAM_OWNERS = 2;
+
+/** Platforms whose account ids name one account everywhere, so a ban in one community says something in another. */
+export const SHARED_SENDER_PLATFORMS: ReadonlySet<string> = new Set(['telegram', 'reddit', 'x']);
 
 /** The starter knowledge combined with each taught version, kept while that version is current. */
 const combined = new Map<string, { version: number; model: ReturnType<typeof combine> }>();
@@ -36,33 +39,39 @@ async function modelFor(communityId: string) {
  * confirmations already teach its own model, and counting them here would let one account reach
  * the threshold alone.
  */
-async function knownSpamAmong(readings: Reading[], ownerId: string): Promise<Set<string>> {
-  const owners = await sharedSpamOwners(readings.map(spamFingerprint));
+/** The ids whose confirmations come from enough owners other than `ownerId`. */
+function agreed(owners: Map<string, Set<string>>, ownerId: string): Set<string> {
   const known = new Set<string>();
-  for (const [fingerprint, confirmedBy] of owners) {
-    const others = [...confirmedBy].filter((o) => o !== ownerId).length;
-    if (others >= SHARED_SPAM_OWNERS) known.add(fingerprint);
-  }
+  for (const [id, confirmedBy] of owners)
+    if ([...confirmedBy].filter((o) => o !== ownerId).length >= SHARED_SPAM_OWNERS) known.add(id);
   return known;
 }
 
+async function knownSpamAmong(readings: Reading[], ownerId: string): Promise<Set<string>> {
+  return agreed(await sharedSpamOwners(readings.map(spamFingerprint)), ownerId);
+}
+
 export async function detectorContextFor(
-  community: Pick<CommunityRecord, 'id' | 'userId' | 'whitelistedUsernames'>,
+  community: Pick<CommunityRecord, 'id' | 'userId' | 'type' | 'whitelistedUsernames'>,
   rules: RuleSet,
   readings: Reading[],
+  senderIds: string[] = [],
 ): Promise<DetectorContext> {
   const on = (id: string) => rules.detector.enabled.has(id);
   const hosts = [...new Set(readings.flatMap((r) => r.links.map((l) => l.host)))];
-  const [taughtModel, knownSpam, phishingHosts, targets] = await Promise.all([
+  const senders = SHARED_SENDER_PLATFORMS.has(community.type) ? [...new Set(senderIds)] : [];
+  const [taughtModel, knownSpam, phishingHosts, targets, spammers] = await Promise.all([
     on('text_model') ? modelFor(community.id) : null,
     on('shared_spam') && readings.length ? knownSpamAmong(readings, community.userId) : new Set<string>(),
     on('phishing') && hosts.length ? phishingHostsAmong(hosts) : new Set<string>(),
     on('phishing') && hosts.length ? phishingTargets() : [],
+    on('shared_spam') && senders.length ? spammerOwners(community.type, senders) : new Map<string, Set<string>>(),
   ]);
   return {
     phishingHosts,
     phishingTargets: targets,
     knownSpam,
+    knownSpammers: agreed(spammers, community.userId),
     model: taughtModel?.model ?? null,
     taught: taughtModel?.taught ?? 0,
     adminNames: community.whitelistedUsernames,

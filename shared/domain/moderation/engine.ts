@@ -194,6 +194,7 @@ function messageSent(
       sentAt,
       isNewMember: sentAt - joinedAt < rules.newMemberDays * DAY_MS,
       recent,
+      senderId: event.user.id,
       username: event.user.username,
       displayName: event.user.name,
     },

@@ -49,7 +49,8 @@ import { ruleSetOf } from './communityRules';
 import type { RuleSet } from './rules';
 import type { DetectorContext } from './detector/detector';
 import { readMessage } from './detector/reading';
-import { detectorContextFor } from './detectorContext';
+import { detectorContextFor, SHARED_SENDER_PLATFORMS } from './detectorContext';
+import { confirmSpammer } from '#shared/store/sharedSpamRepo';
 
 const MAX_ATTEMPTS = 10;
 
@@ -234,6 +235,22 @@ const typedActivation =
     return own ? read : event;
   };
 
+/**
+ * A sender this community banned is one its owner confirms as a spammer, for the deployment's other
+ * owners (detectorContext.ts counts it only when owners agree). Enforced or observed alike: a ban
+ * decided is the owner's judgement either way.
+ */
+async function confirmBannedSenders(
+  community: CommunityRecord,
+  events: ChatEvent[],
+  decisions: Map<string, Decision>,
+): Promise<void> {
+  if (!SHARED_SENDER_PLATFORMS.has(community.type)) return;
+  const banned = new Set(events.filter((e) => decisions.get(e.event_id)?.action === 'ban').map((e) => e.user.id));
+  const at = now().getTime();
+  await Promise.all([...banned].map((id) => confirmSpammer(community.type, id, community.userId, at)));
+}
+
 /** One batch of events for one community; decisions in the order the events came. */
 export async function moderateEvents(
   community: CommunityRecord,
@@ -266,14 +283,14 @@ export async function moderateEvents(
       current,
       rules,
       messages.map((e) => readMessage(e.text ?? '')),
+      messages.map((e) => e.user.id),
     ),
     positions: new Map(events.map((e, i) => [e.event_id, i])),
   };
-  for (const [id, decision] of await applyByShard(
-    batch,
-    fresh.filter((e) => e.type !== 'activation'),
-  ))
-    decided.set(id, decision);
+  const judged = fresh.filter((e) => e.type !== 'activation');
+  const applied = await applyByShard(batch, judged);
+  for (const [id, decision] of applied) decided.set(id, decision);
+  await confirmBannedSenders(current, judged, applied);
   return { decisions: events.map((e) => mustGet(decided, e.event_id, 'decision')) };
 }
 

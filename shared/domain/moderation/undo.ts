@@ -19,6 +19,7 @@ import { decisionDeliveryId, runDelivery, scheduleDelivery, undoDeliveryId } fro
 import { PLATFORMS } from './platforms/registry';
 import { PlatformUnavailable, RetryLater, sendPlatformMessages } from './platformMessages';
 import { teachCommunity } from './teaching';
+import { withdrawSpammer } from '#shared/store/sharedSpamRepo';
 
 export async function undoAction(userId: string, communityId: string, auditId: string) {
   const community = await requireCommunity(userId, communityId);
@@ -72,6 +73,8 @@ export async function undoAction(userId: string, communityId: string, auditId: s
   }
   // The message was not spam in this community's eyes: its model learns that (the excerpt is what is kept of it).
   if (entry.message_excerpt) await teachCommunity(community, [{ text: entry.message_excerpt, label: 'ham' }]);
+  // Nor was its sender a spammer: the owner no longer confirms it to other owners.
+  if (action === 'ban') await withdrawSpammer(platform, entry.user_id, community.userId);
   const delivery = await getDelivery(communityId, deliveryId);
   return {
     audit_id: auditId,

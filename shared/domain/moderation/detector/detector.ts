@@ -45,6 +45,7 @@ const LOOKALIKE_DOMAIN: Evidence = { established: 6, newMember: 6 };
 const LOOKALIKE_HANDLE: Evidence = { established: 4, newMember: 4.5 };
 const IMPERSONATION: Evidence = { established: 3, newMember: 3.5 };
 const KNOWN_SPAM: Evidence = { established: 6, newMember: 6 };
+const KNOWN_SPAMMER: Evidence = { established: 3, newMember: 4 };
 /** The text model's evidence is capped: it is one voice among the signals. */
 const MODEL_LIMIT = 7;
 
@@ -62,6 +63,8 @@ export interface DetectorContext {
   phishingTargets: readonly string[];
   /** Fingerprints of messages communities of different owners confirmed as spam. */
   knownSpam: ReadonlySet<string>;
+  /** Senders (platform account ids) communities of different owners banned for spam. */
+  knownSpammers: ReadonlySet<string>;
   /** The built-in starter knowledge with what the community taught; null: none loaded. */
   model: TextModel | null;
   /** Examples the community taught (the model's weight grows with them). */
@@ -74,12 +77,15 @@ export const EMPTY_CONTEXT: DetectorContext = {
   phishingHosts: new Set(),
   phishingTargets: [],
   knownSpam: new Set(),
+  knownSpammers: new Set(),
   model: null,
   taught: 0,
   adminNames: [],
 };
 
 export interface MessageToJudge extends MessageToClassify {
+  /** The sender's account id on the platform, where it names one account everywhere (Telegram, Reddit, X). */
+  senderId?: string;
   username?: string;
   displayName?: string;
 }
@@ -149,6 +155,8 @@ export function judge(
   }
   if (on('shared_spam') && context.knownSpam.has(spamFingerprint(reading)))
     add('known_spam', 'Confirmed as spam in communities of several owners', KNOWN_SPAM);
+  if (on('shared_spam') && msg.senderId && context.knownSpammers.has(msg.senderId))
+    add('known_spammer', 'Sender banned for spam in communities of several owners', KNOWN_SPAMMER);
   if (on('text_model') && context.model) {
     const evidence = Math.max(
       -MODEL_LIMIT,
