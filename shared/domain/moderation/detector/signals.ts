@@ -166,7 +166,7 @@ export const PHRASE_SIGNALS: PhraseSignal[] = [
     rule: 'scam_phrase',
     evidence: both(3.5),
     pattern: re(
-      `🔞|\\b18\\+|\\b(nudes?|sexy|horny|onlyfans|hot singles|dating (site|service)|escort|nsfw)\\b|(эскорт|интим|знакомств|досуг)`,
+      `🔞|\\b18\\+|\\b(nudes|horny|onlyfans|hot singles|dating (site|service)|escort|nsfw)\\b|(эскорт|интим|знакомств|досуг)`,
     ),
   },
   {
