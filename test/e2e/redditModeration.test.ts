@@ -446,7 +446,8 @@ describe('Reddit moderation by polling', () => {
     expect(writes().filter(([path]) => path === '/api/remove')).toEqual(
       expect.arrayContaining([
         ['/api/remove', { api_type: 'json', id: spam, spam: 'true' }],
-        ['/api/remove', { api_type: 'json', id: followUp, spam: 'false' }],
+        // The follow-up is channel promotion in its own right: removed as spam, not only for the mute.
+        ['/api/remove', { api_type: 'json', id: followUp, spam: 'true' }],
       ]),
     );
     expect(writes().filter(([path]) => path === '/api/remove')).toHaveLength(2);
