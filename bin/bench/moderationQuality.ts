@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { judge, EMPTY_CONTEXT } from '#shared/domain/moderation/detector/detector';
 import { readMessage } from '#shared/domain/moderation/detector/reading';
-import { STARTER_MODEL } from '#shared/domain/moderation/detector/starter';
+import { starterModel } from '#shared/domain/moderation/detector/starter';
 import { emptyModel, encodeModel, teach } from '#shared/domain/moderation/detector/textModel';
 import { DEFAULT_RULES } from '#shared/domain/moderation/rules';
 import type { BenchContext, BenchSuite } from './harness';
@@ -125,7 +125,7 @@ export const moderationQualityBench: BenchSuite = {
 
     // The detector alone, in process: cost per message and the stored model's size.
     const costs: number[] = [];
-    const context = { ...EMPTY_CONTEXT, model: STARTER_MODEL };
+    const context = { ...EMPTY_CONTEXT, model: starterModel() };
     for (const m of all) {
       const started = performance.now();
       judge({ text: m.text, sentAt: 0, isNewMember: false, recent: [] }, DEFAULT_RULES, context);

@@ -8,7 +8,7 @@ import { loadTextModel } from '#shared/store/textModelRepo';
 import type { CommunityRecord } from '#shared/store/communitiesRepo';
 import { spamFingerprint, type DetectorContext } from './detector/detector';
 import type { Reading } from './detector/reading';
-import { STARTER_MODEL } from './detector/starter';
+import { starterModel } from './detector/starter';
 import { combine } from './detector/textModel';
 import type { RuleSet } from './rules';
 import { phishingHostsAmong, phishingTargets } from './phishingLists';
@@ -25,10 +25,10 @@ const combined = new Map<string, { version: number; model: ReturnType<typeof com
 async function modelFor(communityId: string) {
   const stored = await loadTextModel(communityId);
   const taught = stored.model.examples[0] + stored.model.examples[1];
-  if (stored.version === 0) return { model: STARTER_MODEL, taught };
+  if (stored.version === 0) return { model: starterModel(), taught };
   const cached = combined.get(communityId);
   if (cached?.version === stored.version) return { model: cached.model, taught };
-  const model = combine(STARTER_MODEL, stored.model);
+  const model = combine(starterModel(), stored.model);
   if (combined.size >= 200) combined.delete(combined.keys().next().value as string);
   combined.set(communityId, { version: stored.version, model });
   return { model, taught };

@@ -1,12 +1,12 @@
 import { describe, it } from 'vitest';
 import { EMPTY_CONTEXT, judge } from '#shared/domain/moderation/detector/detector';
-import { STARTER_MODEL } from '#shared/domain/moderation/detector/starter';
+import { starterModel } from '#shared/domain/moderation/detector/starter';
 import { DEFAULT_RULES } from '#shared/domain/moderation/rules';
 import { crafted, expectLinearTime } from '#test/support/linearTime';
 
 /** Message text is user input up to 10,000 characters; every signal's pattern, linkify-it and the model read it. */
 const M = 10_000;
-const context = { ...EMPTY_CONTEXT, model: STARTER_MODEL };
+const context = { ...EMPTY_CONTEXT, model: starterModel() };
 const judgeText = (text: string) =>
   judge({ text, sentAt: 0, isNewMember: true, recent: [], username: 'a'.repeat(50) }, DEFAULT_RULES, context);
 

@@ -7,7 +7,12 @@ import { LinkifyIt } from 'linkify-it';
 import tlds from 'tlds';
 import { foldText } from './letters';
 
-const linkify = new LinkifyIt({ fuzzyLink: true, fuzzyEmail: false }).tlds(tlds);
+let linkify: LinkifyIt | undefined;
+/** Compiled on first use: its pattern of every top-level domain costs milliseconds a cold start need not pay. */
+const linkifier = () => {
+  linkify ??= new LinkifyIt({ fuzzyLink: true, fuzzyEmail: false }).tlds(tlds);
+  return linkify;
+};
 
 export interface Link {
   /** Lower case, without `www.`. */
@@ -68,7 +73,7 @@ function phoneNumbers(text: string): number {
 }
 
 function linksOf(text: string): Link[] {
-  const found = linkify.match(text) ?? [];
+  const found = linkifier().match(text) ?? [];
   return found.flatMap((m) => {
     if (m.schema === 'mailto:') return [];
     try {

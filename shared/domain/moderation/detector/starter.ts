@@ -62,7 +62,13 @@ const HAM = [
   'I sent you the draft by email, let me know what you think',
 ];
 
-export const STARTER_MODEL: TextModel = teach(emptyModel(), [
-  ...SPAM.map((text) => ({ reading: readMessage(text), label: 'spam' as const })),
-  ...HAM.map((text) => ({ reading: readMessage(text), label: 'ham' as const })),
-]);
+let starter: TextModel | undefined;
+
+/** Built on first use, not at load: the moderation function's other routes (communities, rules) never need it. */
+export function starterModel(): TextModel {
+  starter ??= teach(emptyModel(), [
+    ...SPAM.map((text) => ({ reading: readMessage(text), label: 'spam' as const })),
+    ...HAM.map((text) => ({ reading: readMessage(text), label: 'ham' as const })),
+  ]);
+  return starter;
+}
