@@ -17,6 +17,8 @@ interface Audit {
   rule: string;
   reason: string;
   message_excerpt: string;
+  score: number | null;
+  signals: { id: string; label: string }[];
   delivery: { status: string } | null;
   undo: { status: string; at: string } | null;
 }
@@ -37,6 +39,16 @@ function CommunityPanel({ community }: { community: Community }) {
     [community.id],
   );
   const [error, setError] = useState<string>();
+  // Entries marked "not spam" in this view (a delete or warn has nothing to undo on the platform; the mark teaches).
+  const [marked, setMarked] = useState<ReadonlySet<string>>(new Set());
+  const markNotSpam = (a: Audit) =>
+    act(
+      () =>
+        call('POST', `${BASE}/communities/${community.id}/examples`, {
+          examples: [{ text: a.message_excerpt, label: 'ham' }],
+        }),
+      () => setMarked(new Set([...marked, a.id])),
+    );
   const act = (run: () => Promise<unknown>, after: () => void) => {
     setError(undefined);
     run().then(after, (e: unknown) => setError(messageOf(e)));
@@ -70,13 +82,21 @@ function CommunityPanel({ community }: { community: Community }) {
           <ul class="list">${logs.map(
             (a) => html`<li>
             <div class="row spread"><strong>${a.action}${a.delivery ? ` (${a.delivery.status})` : ''} · ${a.username}</strong><span class="small muted">${when(a.at)}</span></div>
-            <div class="small">${a.rule}: ${a.reason}</div>
+            <div class="small">${a.rule}: ${a.reason}${a.score === null ? '' : ` · score ${Math.round(a.score * 100)}%`}</div>
+            ${a.signals.length > 1 && html`<div class="small muted">Signals: ${a.signals.map((g) => g.label).join('; ')}</div>`}
             ${a.message_excerpt && html`<blockquote class="small">${a.message_excerpt}</blockquote>`}
             ${
               a.undo
                 ? html`<div class="small">Undone ${when(a.undo.at)} (${a.undo.status})</div>`
                 : (a.action === 'mute' || a.action === 'ban') &&
                   html`<button onClick=${() => act(() => call('POST', `${BASE}/communities/${community.id}/audit-logs/${a.id}/undo`), status.reload)} aria-label=${`Undo ${a.action} of ${a.username}`}>Undo</button>`
+            }
+            ${
+              (a.action === 'delete' || a.action === 'warn') &&
+              a.message_excerpt &&
+              (marked.has(a.id)
+                ? html`<div class="small">Marked not spam: the community learned it</div>`
+                : html`<button onClick=${() => markNotSpam(a)} aria-label=${`Not spam: ${a.action} of ${a.username}`}>Not spam</button>`)
             }
           </li>`,
           )}</ul>`

@@ -265,6 +265,50 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
     }
   });
 
+  it('shows an entry’s score and signals, and a "Not spam" mark teaches the community', async () => {
+    const own = await api.newUser({ tier: 'pro', credits: 5000 });
+    const community = (
+      await api.call('POST', `${BASE}/communities`, {
+        key: own.key,
+        body: { name: 'Marks', project_name: 'Marks', type: 'telegram', whitelisted_usernames: [] },
+      })
+    ).body;
+    const sent_at = new Date().toISOString();
+    const member = { id: 'u-mark', username: 'new_member' };
+    const text = 'look https://docs.partner.example for the schedule';
+    const events = [
+      { event_id: 'mark-1', type: 'activation', user: { id: 'u-admin' }, token: community.activation_token, sent_at },
+      { event_id: 'mark-2', type: 'member_join', user: member, sent_at },
+      { event_id: 'mark-3', type: 'message', user: member, text, sent_at },
+    ];
+    const decided = await api.call('POST', `${BASE}/communities/${community.id}/events`, {
+      key: own.key,
+      body: { events },
+    });
+    const action = decided.body.decisions.at(-1).action;
+    expect(['delete', 'warn']).toContain(action);
+    const scoreOf = async () =>
+      (
+        await api.call('POST', `${BASE}/communities/${community.id}/check`, {
+          key: own.key,
+          body: { messages: [{ text, is_new_member: true }] },
+        })
+      ).body.results[0].score as number;
+    const before = await scoreOf();
+    const tabPage = await browser.newPage();
+    try {
+      await tabPage.goto(`${api.baseUrl}/console#moderation`);
+      await tabPage.getByLabel('API key').fill(own.key);
+      await tabPage.getByRole('button', { name: 'Open the console' }).click();
+      await tabPage.getByText(/score \d+%/).waitFor();
+      await tabPage.getByRole('button', { name: `Not spam: ${action} of ${member.username}` }).click();
+      await tabPage.getByText('Marked not spam').waitFor();
+    } finally {
+      await tabPage.close();
+    }
+    expect(await scoreOf()).toBeLessThan(before);
+  });
+
   it('lists results, chats and webhooks with empty states that say what to do', async () => {
     await tab('Results & chats');
     await page.getByRole('heading', { name: 'Chats' }).waitFor();
