@@ -81,6 +81,12 @@ describe('the score', () => {
     expect(judged('THIS IS THE GREATEST PROJECT I HAVE EVER SEEN').weight).toBeNull();
   });
 
+  it('a short question asks, it does not pitch: its phrases count for little', () => {
+    expect(judged('where do I claim the airdrop?').weight).toBeNull();
+    expect(judged('Claim the airdrop now at our site').weight).not.toBeNull();
+    expect(judged('Want to earn $500 a day from home? DM me').weight).not.toBeNull();
+  });
+
   it('weak signals add up: a phone number alone stays, with a prize claim it goes', () => {
     expect(judged('my number is 0871 873 8001').weight).toBeNull();
     expect(judged('You have won a prize, call 0871 873 8001 to claim').weight).not.toBeNull();

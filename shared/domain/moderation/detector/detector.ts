@@ -165,6 +165,10 @@ export function judge(
     if (evidence !== 0) fired.push({ id: 'text_model', label: 'What the community taught', evidence });
   }
 
+  // A short question without a link is a member asking ("where do I claim the airdrop?"), rarely a pitch:
+  // what its phrases say counts for little.
+  if (isPlainQuestion(reading))
+    for (const signal of fired) if (PHRASE_IDS.has(signal.id)) signal.evidence *= QUESTION_DAMPING;
   const counted = strongestOfEachFamily(fired);
   const z = PRIOR[side] + counted.reduce((sum, s) => sum + s.evidence, 0);
   const score = Math.round((1 / (1 + Math.exp(-z))) * 10_000) / 10_000;
@@ -184,6 +188,10 @@ export function judge(
     reading,
   };
 }
+
+const QUESTION_DAMPING = 0.2;
+const PHRASE_IDS = new Set(['scam_phrase', ...PHRASE_SIGNALS.map((p) => p.id)]);
+const isPlainQuestion = (r: Reading) => r.raw.trimEnd().endsWith('?') && r.words.length <= 15 && r.links.length === 0;
 
 /**
  * Signals that say the same thing (a member's link, a chat invite, a message that is only a link) count
