@@ -81,8 +81,15 @@ export class ProviderWaterfall {
     return this.providers.length > 0;
   }
 
-  /** The first provider's find, in order; null when none found anything (or none could answer). */
-  async ask<L extends LookupName>(lookup: L, input: Lookups[L]['input']): Promise<Found<Lookups[L]['output']> | null> {
+  /**
+   * The first provider's find, in order; null when none found anything (or none could answer).
+   * `conclusive` says which answers end the search (an `unknown` verification does not: the next provider may know).
+   */
+  async ask<L extends LookupName>(
+    lookup: L,
+    input: Lookups[L]['input'],
+    conclusive: (value: Lookups[L]['output']) => boolean = () => true,
+  ): Promise<Found<Lookups[L]['output']> | null> {
     for (const provider of this.providers) {
       const call = provider.lookups[lookup];
       if (!call || this.stopped.has(provider.name)) continue;
@@ -91,7 +98,8 @@ export class ProviderWaterfall {
       const value = (await getOrInsertComputed(this.inFlight, key, () =>
         this.answer(provider, lookup, query, () => call(input)),
       )) as Lookups[L]['output'] | null | undefined;
-      if (value !== undefined && value !== null && isFound(value)) return { value, source: provider.name };
+      if (value !== undefined && value !== null && isFound(value) && conclusive(value))
+        return { value, source: provider.name };
     }
     return null;
   }
@@ -231,9 +239,13 @@ export function withWaterfall(builtin: Providers, waterfall: ProviderWaterfall):
       name: 'waterfall',
       async run(input) {
         const local = await builtin.email_verify.run(input);
-        // What the rules already rule out is not worth a call.
+        // What the rules already rule out is not worth a call; a provider that cannot tell leaves the rules' verdict.
         if (local.status === 'undeliverable') return local;
-        const found = await waterfall.ask('email_verify', { email: input.email.toLowerCase() });
+        const found = await waterfall.ask(
+          'email_verify',
+          { email: input.email.toLowerCase() },
+          (v) => v.status !== 'unknown',
+        );
         return found ? mergeVerification(local, found) : local;
       },
     },
