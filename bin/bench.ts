@@ -19,6 +19,7 @@ import { printColdStarts } from './bench/coldStart';
 import { platformBench } from './bench/platform';
 import { intelligenceBench } from './bench/intelligence';
 import { jobsBench } from './bench/jobs';
+import { jobsProvidersBench } from './bench/jobsProviders';
 import { moderationBench } from './bench/moderation';
 import { growthBench } from './bench/growth';
 import { firstStartBench } from './bench/firstStart';
@@ -42,6 +43,7 @@ const SUITES: BenchSuite[] = [
   platformModerationBench,
   crispModerationBench,
   jobsBench,
+  jobsProvidersBench,
   intelligenceBench,
   webhooksBench,
   mcpBench,
