@@ -103,6 +103,7 @@ export const jobsProvidersBench: BenchSuite = {
           `provider calls                            ${stand.calls.length} (${(stand.calls.length / COMPANIES).toFixed(2)} per company, ${(stand.calls.length / PROVIDER_ONLY).toFixed(2)} per provider-only company): ${JSON.stringify(Object.fromEntries(byRoute))}`,
         );
         print(`rows delivered by source                  ${JSON.stringify(job.stats.rows_by_source)}`);
+        for (const warning of job.warnings) print(`warning                                   ${warning}`);
         print(
           `values delivered                          ${units.company_size} sizes, ${units.contact_discovery} contacts, ${units.email_lookup} e-mails, ${units.email_verify} verified`,
         );
