@@ -22,8 +22,17 @@ import type { DiscoveredContact, Providers, VerifyReason } from './types';
 
 /** How long a provider's answer is remembered. */
 export const ANSWER_TTL_SECONDS = 30 * 24 * 60 * 60;
-/** Calls one worker has open to one provider at a time (a batch asks for all its rows at once). */
-export const PROVIDER_CONCURRENCY = 5;
+/**
+ * Calls one worker process has open to one provider at a time, whatever the batches it runs: a batch
+ * asks for all its rows at once, and the local server runs many batches in one process.
+ */
+export const PROVIDER_CONCURRENCY = 8;
+/**
+ * How long one stage run may keep asking providers: the worker's function has two minutes for its
+ * messages, and a call under way may still take its timeout after this. Lookups left then are
+ * answered by the curated data and rules alone, and the warnings say so.
+ */
+export const PROVIDER_TIME_BUDGET_MS = 45_000;
 /** Distinct warnings one batch reports; the rest repeat them. */
 const MAX_WARNINGS = 5;
 
@@ -67,15 +76,35 @@ const queryText = (input: object): string =>
 
 const isFound = (value: unknown): boolean => value !== null && !(Array.isArray(value) && value.length === 0);
 
+/** Per provider, shared by every waterfall of the process. */
+const processLimits = new Map<ProviderName, ReturnType<typeof limiter>>();
+
 export class ProviderWaterfall {
   private readonly stopped = new Set<ProviderName>();
   private readonly warnings = new Set<string>();
   private readonly inFlight = new Map<string, Promise<unknown>>();
-  private readonly limits = new Map<ProviderName, ReturnType<typeof limiter>>();
   private readonly bought: WaterfallReport['bought'] = {};
   private cached = 0;
 
-  constructor(private readonly providers: readonly EnrichmentProvider[]) {}
+  private readonly deadline: number;
+
+  constructor(
+    private readonly providers: readonly EnrichmentProvider[],
+    budgetMs: number = PROVIDER_TIME_BUDGET_MS,
+  ) {
+    this.deadline = Date.now() + budgetMs;
+  }
+
+  /** Past the run's budget: no new call starts (said once in the warnings). */
+  private outOfTime(provider: ProviderName): boolean {
+    if (Date.now() <= this.deadline) return false;
+    this.warn(`${provider}: the batch's time for outside providers ran out; lookups left were not asked`);
+    return true;
+  }
+
+  private warn(text: string): void {
+    if (this.warnings.size < MAX_WARNINGS) this.warnings.add(text);
+  }
 
   get configured(): boolean {
     return this.providers.length > 0;
@@ -122,10 +151,11 @@ export class ProviderWaterfall {
       this.cached += 1;
       return remembered.value === null ? null : JSON.parse(remembered.value);
     }
-    const limit = getOrInsertComputed(this.limits, provider.name, () => limiter(PROVIDER_CONCURRENCY));
+    const limit = getOrInsertComputed(processLimits, provider.name, () => limiter(PROVIDER_CONCURRENCY));
     // Another row's answer may have stopped the provider while this one waited its turn.
+    if (this.outOfTime(provider.name)) return undefined;
     const outcome = await limit(async () => {
-      if (this.stopped.has(provider.name)) return undefined;
+      if (this.stopped.has(provider.name) || this.outOfTime(provider.name)) return undefined;
       const perProvider = this.bought[provider.name] ?? {};
       perProvider[lookup] = (perProvider[lookup] ?? 0) + 1;
       this.bought[provider.name] = perProvider;
@@ -134,12 +164,11 @@ export class ProviderWaterfall {
     if (outcome === undefined) return undefined;
     if (!outcome.ok) {
       if (outcome.stop) this.stopped.add(provider.name);
-      if (this.warnings.size < MAX_WARNINGS)
-        this.warnings.add(
-          `${outcome.error}${outcome.stop ? '; not asked again for this batch' : ''}${
-            outcome.retryAfterSeconds !== undefined ? ` (asked to wait ${outcome.retryAfterSeconds} s)` : ''
-          }`,
-        );
+      this.warn(
+        `${outcome.error}${outcome.stop ? '; not asked again for this batch' : ''}${
+          outcome.retryAfterSeconds !== undefined ? ` (asked to wait ${outcome.retryAfterSeconds} s)` : ''
+        }`,
+      );
       return undefined;
     }
     const value = outcome.value !== null && isFound(outcome.value) ? outcome.value : null;

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { installPorts } from '#shared/adapters/ports';
+import { systemClock } from '#shared/adapters/clock';
+import type { EnrichmentProvider, LookupOutcome, ProviderName } from '#shared/adapters/enrichment/port';
+import { ProviderWaterfall } from '#shared/domain/jobs/providers/waterfall';
+import { uuidv7 } from '#shared/ids';
+
+installPorts({ clock: systemClock });
+
+/** A provider as the port gives it: each company_size call answered by `answer`, and counted. */
+function provider(name: ProviderName, answer: (domain: string) => Promise<LookupOutcome<{ employee_count: number }>>) {
+  const asked: string[] = [];
+  const p: EnrichmentProvider = {
+    name,
+    lookups: {
+      company_size: async ({ domain }) => {
+        asked.push(domain);
+        return answer(domain);
+      },
+    },
+  };
+  return { p, asked };
+}
+const found = (n: number) => async () => ({ ok: true as const, value: { employee_count: n } });
+const nothing = async () => ({ ok: true as const, value: null });
+const domain = () => `${uuidv7()}.waterfall-test.io`;
+
+describe('the provider waterfall', () => {
+  it('asks each provider in order until one finds it, and remembers every answer (found or not) for the next run', async () => {
+    const first = provider('hunter', nothing);
+    const second = provider('zerobounce', found(12));
+    const d = domain();
+    const run = new ProviderWaterfall([first.p, second.p]);
+    expect(await run.ask('company_size', { domain: d })).toEqual({
+      value: { employee_count: 12 },
+      source: 'zerobounce',
+    });
+    expect(run.report()).toMatchObject({
+      bought: { hunter: { company_size: 1 }, zerobounce: { company_size: 1 } },
+      cached: 0,
+    });
+    // Another run (another batch, another customer): both answers come from the table.
+    const again = new ProviderWaterfall([first.p, second.p]);
+    expect(await again.ask('company_size', { domain: d.toUpperCase() })).toEqual({
+      value: { employee_count: 12 },
+      source: 'zerobounce',
+    });
+    expect(first.asked).toEqual([d]);
+    expect(second.asked).toEqual([d]);
+    expect(again.report()).toMatchObject({ bought: {}, cached: 2, warnings: [] });
+  });
+
+  it('asks once for one lookup several rows make at the same time', async () => {
+    const slow = provider('hunter', async () => {
+      await new Promise((r) => setTimeout(r, 50));
+      return { ok: true, value: { employee_count: 3 } };
+    });
+    const d = domain();
+    const run = new ProviderWaterfall([slow.p]);
+    const answers = await Promise.all([1, 2, 3].map(() => run.ask('company_size', { domain: d })));
+    expect(answers.map((a) => a?.value.employee_count)).toEqual([3, 3, 3]);
+    expect(slow.asked).toHaveLength(1);
+  });
+
+  it('a failure is a warning and the next provider answers; a stopping failure (key, quota) skips the provider for the rest of the run; failures are not remembered', async () => {
+    const refusing = provider('hunter', async () => ({
+      ok: false,
+      error: 'hunter /companies/find: HTTP 401',
+      stop: true,
+    }));
+    const backup = provider('zerobounce', found(7));
+    const run = new ProviderWaterfall([refusing.p, backup.p]);
+    const [a, b] = [domain(), domain()];
+    expect((await run.ask('company_size', { domain: a }))?.source).toBe('zerobounce');
+    expect((await run.ask('company_size', { domain: b }))?.source).toBe('zerobounce');
+    expect(refusing.asked).toEqual([a]);
+    expect(run.report().warnings).toEqual(['hunter /companies/find: HTTP 401; not asked again for this batch']);
+    // A new run asks the refusing provider again: its failure was not kept as an answer.
+    await new ProviderWaterfall([refusing.p, backup.p]).ask('company_size', { domain: b });
+    expect(refusing.asked).toEqual([a, b]);
+  });
+
+  it('an answer that is not conclusive goes on to the next provider', async () => {
+    const unsure = provider('hunter', found(0));
+    const sure = provider('zerobounce', found(40));
+    const out = await new ProviderWaterfall([unsure.p, sure.p]).ask(
+      'company_size',
+      { domain: domain() },
+      (v) => v.employee_count > 0,
+    );
+    expect(out).toEqual({ value: { employee_count: 40 }, source: 'zerobounce' });
+  });
+
+  it('past its time budget a run starts no call and says so once', async () => {
+    const p = provider('hunter', found(5));
+    const run = new ProviderWaterfall([p.p], 0);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await run.ask('company_size', { domain: domain() })).toBeNull();
+    expect(await run.ask('company_size', { domain: domain() })).toBeNull();
+    expect(p.asked).toEqual([]);
+    expect(run.report().warnings).toEqual([
+      "hunter: the batch's time for outside providers ran out; lookups left were not asked",
+    ]);
+  });
+});
