@@ -97,6 +97,11 @@ export const providerAnswerKey = (provider: string, lookup: string, digest: stri
   pk: `PROVIDER#${provider}#${lookup}#${digest}`,
   sk: 'ANSWER',
 });
+/** One of a provider's call slots: held (with an expiry) while a worker has a call open to it. */
+export const providerSlotKey = (provider: string, slot: number): Key => ({
+  pk: `PROVIDERSLOT#${provider}#${slot}`,
+  sk: 'SLOT',
+});
 export const JOB_PREFIX = 'JOB#';
 export const jobKey = (userId: string, jobId: string): Key => ({ pk: user(userId), sk: `${JOB_PREFIX}${jobId}` });
 export const jobsPartition = (userId: string) => ({ pk: user(userId), prefix: JOB_PREFIX });

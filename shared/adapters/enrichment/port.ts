@@ -82,6 +82,8 @@ export interface ProviderDefinition {
   /** The secret's field (AWS) or environment variable (local) holding the key. */
   keyName: string;
   apiBase: { env: ProviderSetting; default: string };
+  /** Calls open to it at once across the whole deployment (its call slots in the table; its rate limits allow them). */
+  slots: number;
   /** USD per call by lookup, from the provider's price list of `asOf` (for the bench's margins). */
   prices: { asOf: string; usdPerCall: Partial<Record<LookupName, number>> };
   create(settings: { key: string; base: string; policy: CallPolicy }): LookupFunctions;
@@ -90,6 +92,7 @@ export interface ProviderDefinition {
 /** A configured provider: its definition and its lookups, bound to its key. */
 export interface EnrichmentProvider {
   name: ProviderName;
+  slots: number;
   lookups: LookupFunctions;
 }
 

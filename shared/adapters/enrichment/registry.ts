@@ -53,6 +53,6 @@ export async function configuredProviders(policy: CallPolicy = DEFAULT_CALL_POLI
     const key = keys[definition.keyName];
     if (!key) return [];
     const base = config().enrichment.apiBases[definition.apiBase.env] ?? definition.apiBase.default;
-    return [{ name, lookups: definition.create({ key, base, policy }) }];
+    return [{ name, slots: definition.slots, lookups: definition.create({ key, base, policy }) }];
   });
 }

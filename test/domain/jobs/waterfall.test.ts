@@ -4,14 +4,20 @@ import { systemClock } from '#shared/adapters/clock';
 import type { EnrichmentProvider, LookupOutcome, ProviderName } from '#shared/adapters/enrichment/port';
 import { ProviderWaterfall } from '#shared/domain/jobs/providers/waterfall';
 import { uuidv7 } from '#shared/ids';
+import { releaseProviderSlot, takeProviderSlot } from '#shared/store/providerSlotsRepo';
 
 installPorts({ clock: systemClock });
 
 /** A provider as the port gives it: each company_size call answered by `answer`, and counted. */
-function provider(name: ProviderName, answer: (domain: string) => Promise<LookupOutcome<{ employee_count: number }>>) {
+function provider(
+  name: ProviderName,
+  answer: (domain: string) => Promise<LookupOutcome<{ employee_count: number }>>,
+  slots = 4,
+) {
   const asked: string[] = [];
   const p: EnrichmentProvider = {
     name,
+    slots,
     lookups: {
       company_size: async ({ domain }) => {
         asked.push(domain);
@@ -101,5 +107,31 @@ describe('the provider waterfall', () => {
     expect(run.report().warnings).toEqual([
       "hunter: the batch's time for outside providers ran out; lookups left were not asked",
     ]);
+  });
+
+  it("keeps to the provider's call slots across workers: with every slot held elsewhere it waits, and calls once one is given back", async () => {
+    const p = provider('zerobounce', found(9), 2);
+    // Another worker holds both of the provider's slots.
+    const now = Date.now();
+    expect(await takeProviderSlot('zerobounce', 0, 'other-worker#1', now, now + 60_000)).toBe(true);
+    expect(await takeProviderSlot('zerobounce', 1, 'other-worker#2', now, now + 60_000)).toBe(true);
+    const asking = new ProviderWaterfall([p.p]).ask('company_size', { domain: domain() });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(p.asked).toEqual([]);
+    await releaseProviderSlot('zerobounce', 1, 'other-worker#2');
+    expect(await asking).toEqual({ value: { employee_count: 9 }, source: 'zerobounce' });
+    expect(p.asked).toHaveLength(1);
+    // The slot this run used is free again; slot 0 is still the other worker's.
+    expect(await takeProviderSlot('zerobounce', 1, 'third#1', Date.now(), Date.now() + 1000)).toBe(true);
+    expect(await takeProviderSlot('zerobounce', 0, 'third#2', Date.now(), Date.now() + 1000)).toBe(false);
+    await releaseProviderSlot('zerobounce', 0, 'other-worker#1');
+    await releaseProviderSlot('zerobounce', 1, 'third#1');
+  });
+
+  it("a dead worker's slot frees when its lease runs out", async () => {
+    const now = Date.now();
+    expect(await takeProviderSlot('hunter', 7, 'dead#1', now - 60_000, now - 1)).toBe(true);
+    expect(await takeProviderSlot('hunter', 7, 'alive#1', now, now + 1000)).toBe(true);
+    await releaseProviderSlot('hunter', 7, 'alive#1');
   });
 });

@@ -14,7 +14,9 @@ import type {
   Lookups,
   ProviderName,
 } from '#shared/adapters/enrichment/port';
+import { randomUUID } from 'node:crypto';
 import { getProviderAnswer, putProviderAnswer } from '#shared/store/providerAnswersRepo';
+import { releaseProviderSlot, takeProviderSlot } from '#shared/store/providerSlotsRepo';
 import { getOrInsertComputed } from '#shared/maps';
 import { verificationStatus, worseStatus } from '#shared/domain/jobs/emailRules';
 import { matchesFocus, seniority } from './builtin';
@@ -23,10 +25,15 @@ import type { DiscoveredContact, Providers, VerifyReason } from './types';
 /** How long a provider's answer is remembered. */
 export const ANSWER_TTL_SECONDS = 30 * 24 * 60 * 60;
 /**
- * Calls one worker process has open to one provider at a time, whatever the batches it runs: a batch
- * asks for all its rows at once, and the local server runs many batches in one process.
+ * Calls one worker process has open to one provider at a time, whatever the batches it runs (a batch
+ * asks for all its rows at once, and the local server runs many batches in one process); fewer when
+ * the provider has fewer slots for the whole deployment.
  */
 export const PROVIDER_CONCURRENCY = 8;
+/** How long a call slot is held at most: a call's attempts and waits (3 x 10 s + 2 x 2 s) fit; a dead worker's slot frees after it. */
+export const SLOT_LEASE_MS = 40_000;
+/** How often a worker looks for a free slot when the provider's are all held. */
+const SLOT_POLL_MS = 50;
 /**
  * How long one stage run may keep asking providers: the worker's function has two minutes for its
  * messages, and a call under way may still take its timeout after this. Lookups left then are
@@ -87,6 +94,8 @@ export class ProviderWaterfall {
   private cached = 0;
 
   private readonly deadline: number;
+  private readonly id = randomUUID();
+  private calls = 0;
 
   constructor(
     private readonly providers: readonly EnrichmentProvider[],
@@ -133,6 +142,24 @@ export class ProviderWaterfall {
     return null;
   }
 
+  /**
+   * One of the provider's call slots in the table (shared by every worker), waiting while all are
+   * held; undefined when the run's time ran out first.
+   */
+  private async takeSlot(provider: EnrichmentProvider): Promise<{ slot: number; holder: string } | undefined> {
+    const holder = `${this.id}#${++this.calls}`;
+    const first = Math.floor(Math.random() * provider.slots);
+    for (;;) {
+      for (let n = 0; n < provider.slots; n++) {
+        const slot = (first + n) % provider.slots;
+        const at = Date.now();
+        if (await takeProviderSlot(provider.name, slot, holder, at, at + SLOT_LEASE_MS)) return { slot, holder };
+      }
+      if (this.outOfTime(provider.name)) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, SLOT_POLL_MS));
+    }
+  }
+
   report(): WaterfallReport {
     return { warnings: [...this.warnings], bought: this.bought, cached: this.cached };
   }
@@ -151,15 +178,23 @@ export class ProviderWaterfall {
       this.cached += 1;
       return remembered.value === null ? null : JSON.parse(remembered.value);
     }
-    const limit = getOrInsertComputed(processLimits, provider.name, () => limiter(PROVIDER_CONCURRENCY));
-    // Another row's answer may have stopped the provider while this one waited its turn.
+    const limit = getOrInsertComputed(processLimits, provider.name, () =>
+      limiter(Math.min(PROVIDER_CONCURRENCY, provider.slots)),
+    );
     if (this.outOfTime(provider.name)) return undefined;
     const outcome = await limit(async () => {
+      // Another row's answer may have stopped the provider while this one waited its turn.
       if (this.stopped.has(provider.name) || this.outOfTime(provider.name)) return undefined;
-      const perProvider = this.bought[provider.name] ?? {};
-      perProvider[lookup] = (perProvider[lookup] ?? 0) + 1;
-      this.bought[provider.name] = perProvider;
-      return call();
+      const slot = await this.takeSlot(provider);
+      if (slot === undefined) return undefined;
+      try {
+        const perProvider = this.bought[provider.name] ?? {};
+        perProvider[lookup] = (perProvider[lookup] ?? 0) + 1;
+        this.bought[provider.name] = perProvider;
+        return await call();
+      } finally {
+        await releaseProviderSlot(provider.name, slot.slot, slot.holder).catch(() => undefined);
+      }
     });
     if (outcome === undefined) return undefined;
     if (!outcome.ok) {
