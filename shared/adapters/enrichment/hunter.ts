@@ -11,6 +11,7 @@
  */
 import type { EmailVerification } from '#shared/domain/jobs/verification';
 import {
+  asRecord,
   callUntilDone,
   getJson,
   providerUrl,
@@ -19,6 +20,7 @@ import {
   type HttpAnswer,
   type LookupFailure,
   type ProviderDefinition,
+  troubleVerdict,
   type Verdict,
 } from './port';
 
@@ -34,19 +36,16 @@ export const HUNTER_VERIFICATION: Readonly<Record<string, EmailVerification>> = 
 
 /** Hunter publishes no wait for its per-second limit or a pending verification: a second clears both. */
 const HUNTER_PAUSE_MS = 1_000;
-const SERVER_TROUBLE_PAUSE_MS = 500;
 
 type Parse<T> = (data: Record<string, unknown>) => T | null;
 
-const record = (value: unknown): Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 const str = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
 const percent = (value: unknown): number | null =>
   typeof value === 'number' && Number.isFinite(value) ? Math.max(0, Math.min(100, value)) / 100 : null;
 
 function errorText(answer: HttpAnswer): string {
   if (answer.status === 0) return answer.error ?? 'no answer';
-  const first = record((record(answer.body).errors as unknown[] | undefined)?.[0]);
+  const first = asRecord((asRecord(answer.body).errors as unknown[] | undefined)?.[0]);
   return `HTTP ${answer.status}${str(first.details) ? ` ${str(first.details)}` : str(first.id) ? ` ${str(first.id)}` : ''}`;
 }
 
@@ -58,10 +57,10 @@ function judge<T>(route: string, parse: Parse<T>): (answer: HttpAnswer) => Verdi
       error: `hunter ${route}: ${errorText(answer)}`,
       ...extra,
     });
-    if (answer.status === 0)
-      return answer.timedOut ? { done: failure() } : { again: { waitMs: SERVER_TROUBLE_PAUSE_MS, failure: failure() } };
+    const trouble = troubleVerdict<T>(answer, failure({ retryAfterSeconds: answer.retryAfterSeconds }));
+    if (trouble) return trouble;
     const { status } = answer;
-    if (status === 200) return { done: { ok: true, value: parse(record(record(answer.body).data)) } };
+    if (status === 200) return { done: { ok: true, value: parse(asRecord(asRecord(answer.body).data)) } };
     if (status === 202) {
       const wait = (answer.retryAfterSeconds ?? HUNTER_PAUSE_MS / 1000) * 1000;
       return { again: { waitMs: wait, failure: { ok: false, error: `hunter ${route}: still verifying` } } };
@@ -73,13 +72,6 @@ function judge<T>(route: string, parse: Parse<T>): (answer: HttpAnswer) => Verdi
       return { again: { waitMs: wait, failure: failure({ retryAfterSeconds: wait / 1000 }) } };
     }
     if (status === 429) return { done: failure({ stop: true, retryAfterSeconds: answer.retryAfterSeconds }) };
-    if (status >= 500)
-      return {
-        again: {
-          waitMs: (answer.retryAfterSeconds ?? SERVER_TROUBLE_PAUSE_MS / 1000) * 1000,
-          failure: failure({ retryAfterSeconds: answer.retryAfterSeconds }),
-        },
-      };
     // 400, 422, 222 (the verifier's SMTP failure) and anything else: this lookup failed, the next provider may answer.
     return { done: failure() };
   };
@@ -139,7 +131,7 @@ export const hunter: ProviderDefinition = {
       contact_discovery: ({ domain, limit }) =>
         get('/domain-search', { domain, limit: String(limit), type: 'personal' }, (data) =>
           (Array.isArray(data.emails) ? data.emails : [])
-            .map((e) => person(record(e)))
+            .map((e) => person(asRecord(e)))
             .filter((p): p is FoundPerson => p !== null)
             .slice(0, limit),
         ),
@@ -155,7 +147,7 @@ export const hunter: ProviderDefinition = {
         }),
       company_size: ({ domain }) =>
         get('/companies/find', { domain }, (data) => {
-          const employees = employeesLowerBound(record(data.metrics).employees);
+          const employees = employeesLowerBound(asRecord(data.metrics).employees);
           return employees === null ? null : { employee_count: employees };
         }),
     };

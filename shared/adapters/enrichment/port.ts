@@ -164,6 +164,26 @@ export async function callUntilDone<T>(
   }
 }
 
+/** A JSON object's fields, or none (a provider's body is not trusted to be one). */
+export const asRecord = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+/** A short pause before asking again when a provider had trouble of its own and named no wait. */
+const TROUBLE_PAUSE_MS = 500;
+
+/**
+ * What every provider makes of no answer and of its own trouble: a timeout fails at once (waiting
+ * longer would hold the batch), a network error or a 5xx is asked again after its `Retry-After` or a
+ * short pause. Undefined for any other answer: the provider's module judges it.
+ */
+export function troubleVerdict<T>(answer: HttpAnswer, failure: LookupFailure): Verdict<T> | undefined {
+  if (answer.status === 0)
+    return answer.timedOut ? { done: failure } : { again: { waitMs: TROUBLE_PAUSE_MS, failure } };
+  if (answer.status >= 500)
+    return { again: { waitMs: (answer.retryAfterSeconds ?? TROUBLE_PAUSE_MS / 1000) * 1000, failure } };
+  return undefined;
+}
+
 /** `{base}{path}?{query}`, however the configured base ends. */
 export function providerUrl(base: string, path: string, query: Record<string, string>): string {
   return `${base.replace(/\/$/, '')}${path}?${new URLSearchParams(query).toString()}`;

@@ -6,12 +6,14 @@
  */
 import type { EmailVerification, VerifyReason } from '#shared/domain/jobs/verification';
 import {
+  asRecord,
   callUntilDone,
   getJson,
   providerUrl,
   type HttpAnswer,
   type LookupFailure,
   type ProviderDefinition,
+  troubleVerdict,
   type Verdict,
 } from './port';
 
@@ -41,11 +43,6 @@ const SUB_STATUS_REASON: Readonly<Record<string, VerifyReason>> = {
   does_not_accept_mail: 'smtp_rejected',
 };
 
-const SERVER_TROUBLE_PAUSE_MS = 500;
-
-const record = (value: unknown): Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-
 export function zeroBounceVerification(body: Record<string, unknown>): EmailVerification | null {
   const status = typeof body.status === 'string' ? body.status.toLowerCase() : '';
   if (!Object.hasOwn(ZEROBOUNCE_STATUS, status)) return null;
@@ -54,7 +51,12 @@ export function zeroBounceVerification(body: Record<string, unknown>): EmailVeri
   if (Object.hasOwn(STATUS_REASON, status)) reasons.add(STATUS_REASON[status]);
   if (Object.hasOwn(SUB_STATUS_REASON, sub)) reasons.add(SUB_STATUS_REASON[sub]);
   if (body.free_email === true || body.free_email === 'true') reasons.add('free_provider');
-  return { status: ZEROBOUNCE_STATUS[status], reasons: [...reasons] };
+  // A free-mail address that accepts mail is risky, as Hunter's `webmail` is.
+  const verdict = ZEROBOUNCE_STATUS[status];
+  return {
+    status: verdict === 'deliverable' && reasons.has('free_provider') ? 'risky' : verdict,
+    reasons: [...reasons],
+  };
 }
 
 function judge(answer: HttpAnswer): Verdict<EmailVerification> {
@@ -63,23 +65,17 @@ function judge(answer: HttpAnswer): Verdict<EmailVerification> {
     error: `zerobounce /validate: ${error}`,
     ...extra,
   });
-  if (answer.status === 0)
-    return answer.timedOut
-      ? { done: failure(answer.error ?? 'no answer') }
-      : { again: { waitMs: SERVER_TROUBLE_PAUSE_MS, failure: failure(answer.error ?? 'no answer') } };
-  const body = record(answer.body);
+  const trouble = troubleVerdict<EmailVerification>(
+    answer,
+    failure(answer.status === 0 ? (answer.error ?? 'no answer') : `HTTP ${answer.status}`),
+  );
+  if (trouble) return trouble;
+  const body = asRecord(answer.body);
   if (answer.status === 200 && typeof body.error === 'string') return { done: failure(body.error, { stop: true }) };
   if (answer.status === 200) return { done: { ok: true, value: zeroBounceVerification(body) } };
   if (answer.status === 401 || answer.status === 403) return { done: failure(`HTTP ${answer.status}`, { stop: true }) };
   if (answer.status === 429)
     return { done: failure('HTTP 429', { stop: true, retryAfterSeconds: answer.retryAfterSeconds }) };
-  if (answer.status >= 500)
-    return {
-      again: {
-        waitMs: (answer.retryAfterSeconds ?? SERVER_TROUBLE_PAUSE_MS / 1000) * 1000,
-        failure: failure(`HTTP ${answer.status}`),
-      },
-    };
   return { done: failure(`HTTP ${answer.status}`) };
 }
 

@@ -228,7 +228,7 @@ function mergeVerification(
   const localReasons = local.reasons.filter((r) => r !== 'dns_timeout');
   const reasons = [...new Set([...localReasons, ...found.value.reasons])];
   return {
-    status: worseStatus(found.value.status, verificationStatus(localReasons)),
+    status: worseStatus(found.value.status, verificationStatus(reasons)),
     reasons,
     source: found.source,
   };
