@@ -102,6 +102,8 @@ export const providerSlotKey = (provider: string, slot: number): Key => ({
   pk: `PROVIDERSLOT#${provider}#${slot}`,
   sk: 'SLOT',
 });
+/** A provider paused for the deployment after it refused the key or said its quota is spent. */
+export const providerPauseKey = (provider: string): Key => ({ pk: `PROVIDERPAUSE#${provider}`, sk: 'PAUSE' });
 export const JOB_PREFIX = 'JOB#';
 export const jobKey = (userId: string, jobId: string): Key => ({ pk: user(userId), sk: `${JOB_PREFIX}${jobId}` });
 export const jobsPartition = (userId: string) => ({ pk: user(userId), prefix: JOB_PREFIX });

@@ -6,7 +6,11 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reloadConfig } from '#shared/config/config';
 import { getBalance } from '#shared/domain/credits/credits';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, table } from '#shared/store/client';
+import { providerPauseKey } from '#shared/store/keys';
 import { startTestApi } from '#test/support/api';
+import { useOwnTable } from '#test/support/ownTable';
 import { startHunterStandIn, type HunterCompany } from '#test/support/hunterStandIn';
 import { startZeroBounceStandIn } from '#test/support/zeroBounceStandIn';
 
@@ -72,11 +76,22 @@ const setEnv = (values: Record<string, string | undefined>) => {
 };
 setEnv(ENV);
 
+// Its own table: a provider paused here (429, 401) is paused for the whole table, as for a deployment.
+await useOwnTable('outreach-providers');
 const api = await startTestApi();
 
-beforeEach(() => {
+/** Ends any pause a test left, as if its time had passed. */
+const endPauses = () =>
+  Promise.all(
+    ['hunter', 'zerobounce'].map((p) =>
+      ddb().send(new DeleteCommand({ TableName: table(), Key: providerPauseKey(p) })),
+    ),
+  );
+
+beforeEach(async () => {
   hunter.reset();
   zeroBounce.reset();
+  await endPauses();
 });
 afterEach(() => setEnv({ ...ENV, ZEROBOUNCE_API_KEY: undefined }));
 afterAll(async () => {
@@ -216,7 +231,16 @@ describe('a job on a company outside the curated data, enriched from Hunter', ()
       company_size_source: null,
     });
     expect(job.stats.units.company_size).toBe(1);
-    // A failure is not remembered: once Hunter answers again, the same lookup is bought.
+    // The spent quota pauses Hunter for every worker for as long as it asked: the next job does not call it.
+    hunter.reset();
+    const paused = await runJob(fullPipeline('ratelimited-e2e.io'));
+    expect(hunter.calls).toEqual([]);
+    expect(paused.job.status).toBe('completed');
+    expect(paused.job.warnings).toEqual([
+      expect.stringMatching(/^hunter: paused until .* \(hunter \/domain-search: HTTP 429/),
+    ]);
+    // A failure is not remembered as an answer: once the pause is over, the same lookup is bought.
+    await endPauses();
     hunter.reset();
     const again = await runJob(fullPipeline('ratelimited-e2e.io'));
     expect(hunter.callsTo('/domain-search')).toHaveLength(1);

@@ -1,12 +1,21 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, inject, it } from 'vitest';
+import { ensureTable } from '#bin/local/dynamo';
+import { useLocalTable } from '#bin/local/runtime';
 import { installPorts } from '#shared/adapters/ports';
 import { systemClock } from '#shared/adapters/clock';
 import type { EnrichmentProvider, LookupOutcome, ProviderName } from '#shared/adapters/enrichment/port';
 import { ProviderWaterfall } from '#shared/domain/jobs/providers/waterfall';
 import { uuidv7 } from '#shared/ids';
 import { releaseProviderSlot, takeProviderSlot } from '#shared/store/providerSlotsRepo';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, table } from '#shared/store/client';
+import { providerPauseKey } from '#shared/store/keys';
 
 installPorts({ clock: systemClock });
+// A table of its own: a provider paused here would be paused for every test file sharing a table.
+const own = `outreach-waterfall-${uuidv7()}`;
+await ensureTable(inject('dynamoEndpoint'), own);
+useLocalTable(inject('dynamoEndpoint'), own);
 
 /** A provider as the port gives it: each company_size call answered by `answer`, and counted. */
 function provider(
@@ -30,6 +39,15 @@ function provider(
 const found = (n: number) => async () => ({ ok: true as const, value: { employee_count: n } });
 const nothing = async () => ({ ok: true as const, value: null });
 const domain = () => `${uuidv7()}.waterfall-test.io`;
+
+// Each test starts with no provider paused (a refusal in one pauses the provider for the table).
+beforeEach(() =>
+  Promise.all(
+    ['hunter', 'zerobounce'].map((p) =>
+      ddb().send(new DeleteCommand({ TableName: table(), Key: providerPauseKey(p) })),
+    ),
+  ),
+);
 
 describe('the provider waterfall', () => {
   it('asks each provider in order until one finds it, and remembers every answer (found or not) for the next run', async () => {
@@ -81,7 +99,17 @@ describe('the provider waterfall', () => {
     expect((await run.ask('company_size', { domain: b }))?.source).toBe('zerobounce');
     expect(refusing.asked).toEqual([a]);
     expect(run.report().warnings).toEqual(['hunter /companies/find: HTTP 401; not asked again for this batch']);
-    // A new run asks the refusing provider again: its failure was not kept as an answer.
+    // The refusal paused the provider for every worker: a new run does not ask it, and says why.
+    const next = new ProviderWaterfall([refusing.p, backup.p]);
+    expect((await next.ask('company_size', { domain: domain() }))?.source).toBe('zerobounce');
+    expect(refusing.asked).toEqual([a]);
+    expect(next.report().warnings).toEqual([
+      expect.stringMatching(
+        /^hunter: paused until .* \(hunter \/companies\/find: HTTP 401\); not asked for this batch$/,
+      ),
+    ]);
+    // Once the pause is over it is asked again: its failure was never kept as an answer.
+    await ddb().send(new DeleteCommand({ TableName: table(), Key: providerPauseKey('hunter') }));
     await new ProviderWaterfall([refusing.p, backup.p]).ask('company_size', { domain: b });
     expect(refusing.asked).toEqual([a, b]);
   });

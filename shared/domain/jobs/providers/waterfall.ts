@@ -17,6 +17,8 @@ import type {
 import { randomUUID } from 'node:crypto';
 import { getProviderAnswer, putProviderAnswer } from '#shared/store/providerAnswersRepo';
 import { releaseProviderSlot, takeProviderSlot } from '#shared/store/providerSlotsRepo';
+import { getProviderPause, pauseProvider } from '#shared/store/providerPausesRepo';
+import { logger } from '#shared/observability/logger';
 import { getOrInsertComputed } from '#shared/maps';
 import { verificationStatus, worseStatus } from '#shared/domain/jobs/emailRules';
 import { matchesFocus, seniority } from './builtin';
@@ -40,6 +42,9 @@ const SLOT_POLL_MS = 50;
  * answered by the curated data and rules alone, and the warnings say so.
  */
 export const PROVIDER_TIME_BUDGET_MS = 45_000;
+/** A refused key or a spent quota pauses the provider for every worker this long, or as long as it asked (at most a day). */
+export const DEFAULT_PAUSE_SECONDS = 300;
+const MAX_PAUSE_SECONDS = 24 * 60 * 60;
 /** Distinct warnings one batch reports; the rest repeat them. */
 const MAX_WARNINGS = 5;
 
@@ -94,6 +99,7 @@ export class ProviderWaterfall {
   private cached = 0;
 
   private readonly deadline: number;
+  private readonly pauses = new Map<ProviderName, Promise<boolean>>();
   private readonly id = randomUUID();
   private calls = 0;
 
@@ -102,6 +108,18 @@ export class ProviderWaterfall {
     budgetMs: number = PROVIDER_TIME_BUDGET_MS,
   ) {
     this.deadline = Date.now() + budgetMs;
+  }
+
+  /** Whether another worker (or an earlier run) paused the provider: read once per run. */
+  private paused(provider: ProviderName): Promise<boolean> {
+    return getOrInsertComputed(this.pauses, provider, async () => {
+      const pause = await getProviderPause(provider, Date.now());
+      if (pause)
+        this.warn(
+          `${provider}: paused until ${new Date(pause.until).toISOString()} (${pause.reason}); not asked for this batch`,
+        );
+      return pause !== undefined;
+    });
   }
 
   /** Past the run's budget: no new call starts (said once in the warnings). */
@@ -130,7 +148,7 @@ export class ProviderWaterfall {
   ): Promise<Found<Lookups[L]['output']> | null> {
     for (const provider of this.providers) {
       const call = provider.lookups[lookup];
-      if (!call || this.stopped.has(provider.name)) continue;
+      if (!call || this.stopped.has(provider.name) || (await this.paused(provider.name))) continue;
       const query = queryText(input);
       const key = `${provider.name} ${lookup} ${query}`;
       const value = (await getOrInsertComputed(this.inFlight, key, () =>
@@ -198,7 +216,16 @@ export class ProviderWaterfall {
     });
     if (outcome === undefined) return undefined;
     if (!outcome.ok) {
-      if (outcome.stop) this.stopped.add(provider.name);
+      if (outcome.stop) {
+        this.stopped.add(provider.name);
+        // Every other worker stops asking too, until the provider's own wait is over.
+        const seconds = Math.min(MAX_PAUSE_SECONDS, outcome.retryAfterSeconds ?? DEFAULT_PAUSE_SECONDS);
+        await pauseProvider({
+          provider: provider.name,
+          until: Date.now() + seconds * 1000,
+          reason: outcome.error,
+        }).catch(() => undefined);
+      }
       this.warn(
         `${outcome.error}${outcome.stop ? '; not asked again for this batch' : ''}${
           outcome.retryAfterSeconds !== undefined ? ` (asked to wait ${outcome.retryAfterSeconds} s)` : ''
@@ -207,6 +234,7 @@ export class ProviderWaterfall {
       return undefined;
     }
     const value = outcome.value !== null && isFound(outcome.value) ? outcome.value : null;
+    // Bought is bought: a failed write of the answer costs the next asker a call, not this row its value.
     await putProviderAnswer({
       provider: provider.name,
       lookup,
@@ -214,7 +242,9 @@ export class ProviderWaterfall {
       value: value === null ? null : JSON.stringify(value),
       answeredAt: at.toISOString(),
       ttl: nowSeconds + ANSWER_TTL_SECONDS,
-    });
+    }).catch((err: unknown) =>
+      logger.warn('A provider answer could not be remembered', { provider: provider.name, lookup, error: err }),
+    );
     return value;
   }
 }
