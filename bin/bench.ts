@@ -7,7 +7,7 @@
  */
 import './bench/quietLogs';
 import { reloadConfig } from '#shared/config/config';
-import { providerSecretNames } from '#shared/adapters/enrichment/registry';
+import { providerSecretNames } from '#shared/adapters/enrichment/catalog';
 import type { Server } from 'node:http';
 import { ensureTable, startDynamo } from './local/dynamo';
 import { installLocalPorts, LOCAL_TABLE, useLocalTable } from './local/runtime';

@@ -7,7 +7,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { API_GROUPS } from '#shared/schemas/groups';
 import { platformSecretNames } from '#shared/adapters/platformCredentials';
-import { providerSecretNames } from '#shared/adapters/enrichment/registry';
+import { providerSecretNames } from '#shared/adapters/enrichment/catalog';
 import { requiredSettingsOf } from '#shared/adapters/functionWiring';
 import { AppFunction } from './appFunction';
 import { DataTable } from './dataTable';
@@ -76,7 +76,7 @@ export class OutreachIntelligenceStack extends Stack {
         passwordLength: 48,
       },
     });
-    // The enrichment providers' keys (shared/adapters/enrichment/registry.ts names them), blank until the
+    // The enrichment providers' keys (shared/adapters/enrichment/catalog.ts names them), blank until the
     // operator fills them in; a provider whose key stays blank is skipped.
     const providerKeys = providerSecretNames();
     this.providerSecret = new secretsmanager.Secret(this, 'ProviderCredentials', {

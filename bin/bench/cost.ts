@@ -10,7 +10,7 @@ import { PACKAGES } from '#shared/domain/intelligence/packages';
 import { PRO_PLAN } from '#shared/domain/billing/plans';
 import { CAPABILITIES } from '#shared/domain/jobs/capabilities';
 import { PROVIDER_NAMES, type LookupName } from '#shared/adapters/enrichment/port';
-import { PROVIDERS } from '#shared/adapters/enrichment/registry';
+import { PROVIDERS } from '#shared/adapters/enrichment/catalog';
 import { COMMUNITY_PRICING } from '#shared/domain/moderation/communityTypes';
 import { announce, webhookEvent } from '#shared/domain/webhooks/outbox';
 import { findUserIdByEmail } from '#shared/store/usersRepo';

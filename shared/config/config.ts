@@ -156,7 +156,8 @@ export function parseConfig(env: Environment): Config {
     moderationSyncIntervalSeconds: nonNegative(env, 'MODERATION_SYNC_INTERVAL_SECONDS', 10),
     platforms: Object.fromEntries(PLATFORM_SETTINGS.map((n) => [n, text(env, n)])) as Config['platforms'],
     enrichment: {
-      providers: list(env, 'ENRICHMENT_PROVIDERS', ['hunter']),
+      // `none` lists no provider (a blank variable is an unset one, which means the default).
+      providers: list(env, 'ENRICHMENT_PROVIDERS', ['hunter']).filter((name) => name !== 'none'),
       apiBases: Object.fromEntries(PROVIDER_SETTINGS.map((n) => [n, text(env, n)])) as Config['enrichment']['apiBases'],
     },
     inLambda: text(env, 'AWS_LAMBDA_FUNCTION_NAME') !== undefined,

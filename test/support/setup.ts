@@ -2,7 +2,7 @@ import { afterAll, beforeEach, expect, inject } from 'vitest';
 import { collectLogLines, secretsInLogs } from './logGuard';
 import { useLocalTable } from '#bin/local/runtime';
 import { reloadConfig } from '#shared/config/config';
-import { providerSecretNames } from '#shared/adapters/enrichment/registry';
+import { providerSecretNames } from '#shared/adapters/enrichment/catalog';
 
 // Runs in every test worker before its suites: the data layer points at the shared DynamoDB Local.
 useLocalTable(inject('dynamoEndpoint'), inject('tableName'));

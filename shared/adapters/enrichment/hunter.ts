@@ -114,6 +114,7 @@ export const hunter: ProviderDefinition = {
   apiBase: { env: 'HUNTER_API_BASE', default: 'https://api.hunter.io/v2' },
   // Hunter allows 10 verifications and 15 searches a second: 10 calls open at once stays under both.
   slots: 10,
+  lookups: ['contact_discovery', 'email_lookup', 'email_verify', 'company_size'],
   // Hunter's Starter plan as last read (49 USD a month for 2,000 credits: a search, a found address or a
   // company one credit, a verification half of one). Not checked against the live price page: update with asOf.
   prices: {

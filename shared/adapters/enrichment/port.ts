@@ -82,6 +82,8 @@ export interface ProviderDefinition {
   /** The secret's field (AWS) or environment variable (local) holding the key. */
   keyName: string;
   apiBase: { env: ProviderSetting; default: string };
+  /** The lookups it offers (its `create` answers these). */
+  lookups: readonly LookupName[];
   /** Calls open to it at once across the whole deployment (its call slots in the table; its rate limits allow them). */
   slots: number;
   /** USD per call by lookup, from the provider's price list of `asOf` (for the bench's margins). */

@@ -84,6 +84,7 @@ export const zeroBounce: ProviderDefinition = {
   keyName: 'ZEROBOUNCE_API_KEY',
   apiBase: { env: 'ZEROBOUNCE_API_BASE', default: 'https://api.zerobounce.net/v2' },
   slots: 5,
+  lookups: ['email_verify'],
   // Pay-as-you-go as last read (about 0.008 USD a validation at 2,000); not checked against the live page: update with asOf.
   prices: { asOf: '2026-11-28', usdPerCall: { email_verify: 0.008 } },
   create({ key, base, policy }) {
