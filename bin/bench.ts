@@ -7,6 +7,7 @@
  */
 import './bench/quietLogs';
 import { reloadConfig } from '#shared/config/config';
+import { providerSecretNames } from '#shared/adapters/enrichment/catalog';
 import type { Server } from 'node:http';
 import { ensureTable, startDynamo } from './local/dynamo';
 import { installLocalPorts, LOCAL_TABLE, useLocalTable } from './local/runtime';
@@ -19,6 +20,7 @@ import { printColdStarts } from './bench/coldStart';
 import { platformBench } from './bench/platform';
 import { intelligenceBench } from './bench/intelligence';
 import { jobsBench } from './bench/jobs';
+import { jobsProvidersBench } from './bench/jobsProviders';
 import { moderationBench } from './bench/moderation';
 import { moderationQualityBench } from './bench/moderationQuality';
 import { growthBench } from './bench/growth';
@@ -44,6 +46,7 @@ const SUITES: BenchSuite[] = [
   platformModerationBench,
   crispModerationBench,
   jobsBench,
+  jobsProvidersBench,
   intelligenceBench,
   webhooksBench,
   mcpBench,
@@ -81,6 +84,8 @@ async function runServerSuites(selected: BenchSuite[]): Promise<void> {
   // The suites sync one community again and again to time each poll: the spacing a deployment keeps
   // between a community's on-demand polls (10 s) would refuse them, so it is off here, as in the tests.
   process.env.MODERATION_SYNC_INTERVAL_SECONDS ??= '0';
+  // The suites' jobs never reach a real data provider (and its bill): the provider suite uses its stand-in.
+  for (const name of providerSecretNames()) delete process.env[name];
   reloadConfig();
   const dynamo = await startDynamo();
   useLocalTable(dynamo.endpoint, LOCAL_TABLE);

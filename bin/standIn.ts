@@ -13,8 +13,13 @@ const [platform = '', ...words] = process.argv.slice(2);
 const text = words.join(' ');
 const row = standInFor(platform);
 const session = readSession();
-if (!row || !text) {
-  console.error(`Usage: npm run stand-in -- <${STAND_INS.map((r) => r.platform).join('|')}> '<text>'`);
+if (!row?.sample || !text) {
+  if (row && !row.sample) console.error(`${row.platform} takes no sample: ${row.usage ?? 'nothing to send'}`);
+  console.error(
+    `Usage: npm run stand-in -- <${STAND_INS.filter((r) => r.sample !== null)
+      .map((r) => r.platform)
+      .join('|')}> '<text>'`,
+  );
   console.error("  telegram '/activate <activation_token>'   a command, from the sample group's administrator");
   console.error("  telegram 'Claim your airdrop at acme-drop.xyz'   a message, from a new member");
   console.error("  discord '/activate token:<activation_token>'   a slash command, signed with the session's key");

@@ -13,6 +13,8 @@ interface Job {
   credits_charged: number;
   created_at: string;
   error_message: string | null;
+  warnings: string[];
+  stats: { rows_by_source: Record<string, number> };
 }
 interface JobEvent {
   status: string;
@@ -67,6 +69,13 @@ function JobRow({ job, onChange }: { job: Job; onChange: () => void }) {
       <div class="row spread small"><span class="pct">${live.progress_percent} %</span><span>${live.progress_message}</span></div>
       <div class="small muted">${when(job.created_at)} · ${job.origin} · reserved ${num(job.credits_reserved)}, charged ${num(job.credits_charged)} · <code>${job.job_id}</code></div>
       ${job.error_message && html`<p class="error">${job.error_message}</p>`}
+      ${
+        Object.keys(job.stats.rows_by_source).length > 0 &&
+        html`<div class="small sources">Rows by source: ${Object.entries(job.stats.rows_by_source)
+          .map(([source, rows]) => `${source} ${num(rows)}`)
+          .join(', ')}</div>`
+      }
+      ${job.warnings.length > 0 && html`<ul class="small warnings">${job.warnings.map((w) => html`<li>${w}</li>`)}</ul>`}
       <div class="row">
         ${running && html`<button onClick=${() => act(() => call('POST', `/bd/jobs/${job.job_id}/cancel`))}>Cancel</button>`}
         ${

@@ -29,6 +29,8 @@ export interface FunctionNeeds {
   stripe?: boolean;
   /** Reads the operator's platform credentials from the Secrets Manager secret at run time: wired to the `platforms` secret. */
   platformSecret?: boolean;
+  /** Reads the enrichment providers' keys from their Secrets Manager secret at run time: wired to the `providers` secret. */
+  providerSecret?: boolean;
   /** Seals and opens X communities' OAuth tokens with the token KMS key (TOKEN_KEY_ARN): GenerateDataKey and Decrypt only. */
   tokenKey?: boolean;
   /**
@@ -51,7 +53,7 @@ export type { FunctionName };
 /** How a function is deployed; what it touches is its wiring. */
 type Deployment = Omit<
   FunctionNeeds,
-  'table' | 'queue' | 'webhookQueue' | 'events' | 'stripe' | 'platformSecret' | 'tokenKey'
+  'table' | 'queue' | 'webhookQueue' | 'events' | 'stripe' | 'platformSecret' | 'providerSecret' | 'tokenKey'
 >;
 
 /**
@@ -147,6 +149,7 @@ function needsFrom(name: FunctionName): FunctionNeeds {
     events: wired('events'),
     stripe: wired('payments') || secrets.includes('stripe'),
     platformSecret: secrets.includes('platforms'),
+    providerSecret: secrets.includes('providers'),
     tokenKey: wired('encryption'),
   };
 }

@@ -8,6 +8,7 @@ import type { ServiceApi } from './serviceApi';
 export interface NaggedStack {
   functions: Record<string, AppFunction>;
   platformSecret: IConstruct;
+  providerSecret: IConstruct;
   table: dynamodb.Table;
   api: ServiceApi;
 }
@@ -34,6 +35,12 @@ export const NAG_ACKNOWLEDGEMENTS: Acknowledgement[] = [
     reason:
       'The platform secret holds bot tokens issued by Telegram (BotFather) and Discord (Developer Portal); they are rotated there, not by a Secrets Manager rotation Lambda, and the service re-reads the secret every 5 minutes.',
     on: (stack) => [stack.platformSecret],
+  },
+  {
+    id: () => 'AwsSolutions-SMG4',
+    reason:
+      "The provider secret holds API keys issued by the data providers (Hunter, ZeroBounce); they are rotated in the provider's dashboard, not by a Secrets Manager rotation Lambda, and the service re-reads the secret every 5 minutes.",
+    on: (stack) => [stack.providerSecret],
   },
   {
     id: () => 'AwsSolutions-L1',

@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -7,6 +7,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { API_GROUPS } from '#shared/schemas/groups';
 import { platformSecretNames } from '#shared/adapters/platformCredentials';
+import { providerSecretNames } from '#shared/adapters/enrichment/catalog';
 import { requiredSettingsOf } from '#shared/adapters/functionWiring';
 import { AppFunction } from './appFunction';
 import { DataTable } from './dataTable';
@@ -53,6 +54,7 @@ export class OutreachIntelligenceStack extends Stack {
   readonly api: ServiceApi;
   readonly monitoring: Monitoring;
   readonly platformSecret: secretsmanager.Secret;
+  readonly providerSecret: secretsmanager.Secret;
   readonly tokenKey: kms.Key;
 
   constructor(scope: Construct, id: string, props: OutreachIntelligenceStackProps = {}) {
@@ -77,6 +79,13 @@ export class OutreachIntelligenceStack extends Stack {
         excludePunctuation: true,
         passwordLength: 48,
       },
+    });
+    // The enrichment providers' keys (shared/adapters/enrichment/catalog.ts names them), blank until the
+    // operator fills them in; a provider whose key stays blank is skipped.
+    const providerKeys = providerSecretNames();
+    this.providerSecret = new secretsmanager.Secret(this, 'ProviderCredentials', {
+      description: `Enrichment provider keys: ${providerKeys.join(', ')}`,
+      secretObjectValue: Object.fromEntries(providerKeys.map((n) => [n, SecretValue.unsafePlainText('')])),
     });
     // X communities' OAuth tokens are sealed in the table with data keys from this key (envelope
     // encryption); retained with the table, which holds what it protects.
@@ -150,6 +159,10 @@ export class OutreachIntelligenceStack extends Stack {
       if (needs.platformSecret) {
         this.platformSecret.grantRead(target);
         target.addEnvironment('PLATFORM_SECRET_ARN', this.platformSecret.secretArn);
+      }
+      if (needs.providerSecret) {
+        this.providerSecret.grantRead(target);
+        target.addEnvironment('PROVIDER_SECRET_ARN', this.providerSecret.secretArn);
       }
       if (needs.tokenKey) {
         // New data keys and opening them, nothing more (no Encrypt, ReEncrypt or key administration).
@@ -226,6 +239,10 @@ export class OutreachIntelligenceStack extends Stack {
     new CfnOutput(this, 'PlatformSecretArn', {
       value: this.platformSecret.secretArn,
       description: 'Put the Telegram and Discord credentials here (README: moderation on the platforms)',
+    });
+    new CfnOutput(this, 'ProviderSecretArn', {
+      value: this.providerSecret.secretArn,
+      description: "Put the enrichment providers' keys here (README: enrichment providers)",
     });
     new CfnOutput(this, 'WebhookDeadLetterQueueUrl', { value: webhooks.deadLetterQueue.queueUrl });
 

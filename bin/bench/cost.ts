@@ -8,6 +8,9 @@ import { generateDataset } from '#shared/data/generator';
 import { getSeedMarker } from '#shared/store/curatedRepo';
 import { PACKAGES } from '#shared/domain/intelligence/packages';
 import { PRO_PLAN } from '#shared/domain/billing/plans';
+import { CAPABILITIES } from '#shared/domain/jobs/capabilities';
+import { PROVIDER_NAMES, type LookupName } from '#shared/adapters/enrichment/port';
+import { PROVIDERS } from '#shared/adapters/enrichment/catalog';
 import { COMMUNITY_PRICING } from '#shared/domain/moderation/communityTypes';
 import { announce, webhookEvent } from '#shared/domain/webhooks/outbox';
 import { findUserIdByEmail } from '#shared/store/usersRepo';
@@ -304,5 +307,24 @@ export const costBench: BenchSuite = {
       print(
         `  ${r.label}: $${dollarsOf(r.usage).toExponential(2)} a message, break-even at ${Math.floor(monthlyUsd / dollarsOf(r.usage)).toLocaleString('en-US')} messages a month`,
       );
+    printProviderMargins(print);
   },
 };
+
+/**
+ * What a value bought from an outside provider earns against what its call costs, at each provider's
+ * configured USD price per call (with its date): one call per delivered value, the worst case (an
+ * address that came with a contact search, or from the cache, costs less; `npm run bench -- jobs` measures it).
+ */
+function printProviderMargins(print: (line: string) => void): void {
+  print('Outside providers, one call per delivered value (the worst case; cached answers cost nothing):');
+  for (const name of PROVIDER_NAMES) {
+    const { prices } = PROVIDERS[name];
+    for (const [lookup, usd] of Object.entries(prices.usdPerCall) as [LookupName, number][]) {
+      const earns = CAPABILITIES[lookup].unitCredits * USD_PER_CREDIT;
+      print(
+        `  ${name} ${lookup} (prices of ${prices.asOf}): earns $${earns.toFixed(4)} (${CAPABILITIES[lookup].unitCredits} credits per ${CAPABILITIES[lookup].unit}), costs $${usd.toFixed(4)}, margin $${(earns - usd).toFixed(4)}`,
+      );
+    }
+  }
+}

@@ -63,7 +63,9 @@ export async function startStandIns(print: (line: string) => void = (line) => co
       print(
         `Stand-ins: ${running.map(([platform, stand]) => `${platform} at ${Object.entries(stand.env).find(([name]) => name.endsWith('_API_BASE'))?.[1]}`).join(', ')}`,
       );
-      print(`Send a sample: npm run stand-in -- <${running.map(([p]) => p).join('|')}> '<text>'`);
+      const withSamples = STAND_INS.filter((row) => row.sample !== null).map((row) => row.platform);
+      print(`Send a sample: npm run stand-in -- <${withSamples.join('|')}> '<text>'`);
+      for (const row of STAND_INS) if (row.usage) print(`${row.platform}: ${row.usage}`);
     },
     /** The calls `platform`'s stand-in recorded so far, as printed (tests assert them exactly). */
     recorded(platform: string) {
@@ -91,6 +93,7 @@ export async function sendSample(
   session: StandInSession,
 ): Promise<{ status: number; text: string }> {
   const config = session.platforms[row.platform];
+  if (!row.sample) throw new Error(`${row.platform} takes no sample: ${row.usage ?? 'nothing to send'}`);
   const request = row.sample(text, config);
   const base = request.to === 'api' ? session.api : config.control;
   const response = await fetch(`${base}${request.path}`, {

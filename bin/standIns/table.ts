@@ -11,6 +11,7 @@ import { startTelegramStandIn } from '#test/support/telegramStandIn';
 import { startCrispStandIn } from '#test/support/crispStandIn';
 import { startRedditStandIn } from '#test/support/redditStandIn';
 import { startXStandIn } from '#test/support/xStandIn';
+import { SAMPLE_HUNTER_COMPANIES, startHunterStandIn } from '#test/support/hunterStandIn';
 import { crispHook, discordInteraction, telegramUpdate, SAMPLE_TELEGRAM } from './samples';
 import { controlSample, SAMPLE_REDDIT, SAMPLE_X, startControlRoute, writeRedditSample, writeXSample } from './polled';
 
@@ -36,12 +37,17 @@ export interface SampleRequest {
 }
 
 export interface StandInRow {
+  /** The platform or data provider it stands in for. */
   platform: string;
   /** The variables `start` sets (listed for the README and the start-up banner). */
   variables: readonly string[];
   start(): Promise<RunningStandIn>;
-  /** The request for a sample `text` (a slash command or a message), from the kept `sampleConfig`. */
-  sample(text: string, sampleConfig: Record<string, string>): SampleRequest;
+  /**
+   * The request for a sample `text` (a slash command or a message), from the kept `sampleConfig`;
+   * null for a data provider, which a job calls (`usage` says how to start one).
+   */
+  sample: ((text: string, sampleConfig: Record<string, string>) => SampleRequest) | null;
+  usage?: string;
 }
 
 export const STAND_INS: readonly StandInRow[] = [
@@ -181,6 +187,28 @@ export const STAND_INS: readonly StandInRow[] = [
       };
     },
     sample: (text) => controlSample(text),
+  },
+  {
+    // A data provider: enrichment jobs call it for companies outside the curated data.
+    platform: 'hunter',
+    variables: ['HUNTER_API_KEY', 'HUNTER_API_BASE', 'ENRICHMENT_PROVIDERS'],
+    async start() {
+      const key = 'local-stand-in-hunter-key';
+      const stand = await startHunterStandIn(key);
+      return {
+        env: { HUNTER_API_KEY: key, HUNTER_API_BASE: stand.apiBase, ENRICHMENT_PROVIDERS: 'hunter' },
+        sampleConfig: {},
+        // Printed without the key.
+        calls: () =>
+          stand.calls.map((c) => {
+            const { api_key: _key, ...query } = c.query;
+            return { method: 'GET', path: c.path, body: query };
+          }),
+        close: stand.close,
+      };
+    },
+    sample: null,
+    usage: `start an enrichment job on one of its sample companies (${SAMPLE_HUNTER_COMPANIES.map((c) => c.domain).join(', ')})`,
   },
 ];
 

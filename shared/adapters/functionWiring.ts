@@ -15,7 +15,7 @@ export type FunctionName =
   | 'phishing-refresh';
 
 /** The secrets read at run time through the secrets port (shared/adapters/secrets.ts). */
-export type SecretName = 'platforms' | 'stripe';
+export type SecretName = 'platforms' | 'stripe' | 'providers';
 
 /** The ports a function may be given; the clock is everywhere and needs nothing. */
 export type PortName = Exclude<keyof Ports, 'clock'>;
@@ -67,11 +67,12 @@ export const FUNCTION_WIRING = {
   mcp: { table: 'readWrite', ports: ['queue', 'webhookQueue'] },
   authorizer: { table: 'read', ports: [] },
   'jobs-events': { table: 'read', ports: [] },
-  // E-mail verification looks up mail exchangers; platform calls read the platform secret.
+  // E-mail verification looks up mail exchangers; platform calls read the platform secret; the
+  // enrichment stages read the outside data providers' keys.
   worker: {
     table: 'readWrite',
     ports: ['queue', 'webhookQueue', 'secrets', 'dns', 'encryption'],
-    secrets: ['platforms'],
+    secrets: ['platforms', 'providers'],
   },
   // No webhook queue: the jobs it fails announce their events through the outbox sweep instead.
   'dead-letters': { table: 'readWrite', ports: [] },

@@ -76,7 +76,11 @@ export class SecretsManagerSecrets implements SecretsPort {
 
 /** The AWS implementation, from the configuration's secret ids. */
 export const awsSecrets = (): SecretsPort =>
-  new SecretsManagerSecrets({ platforms: config().platformSecretArn, stripe: config().stripeSecretName });
+  new SecretsManagerSecrets({
+    platforms: config().platformSecretArn,
+    stripe: config().stripeSecretName,
+    providers: config().providerSecretArn,
+  });
 
 /**
  * Reads one secret through the installed port. A function may read only the secrets its wiring lists

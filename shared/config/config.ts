@@ -27,6 +27,9 @@ export type PlatformSetting =
   | 'REDDIT_AUTH_BASE'
   | 'CRISP_API_BASE';
 
+/** The enrichment providers' API bases (not secrets): a provider module names its variable from this list. */
+export type ProviderSetting = 'HUNTER_API_BASE' | 'ZEROBOUNCE_API_BASE';
+
 type Environment = Readonly<Record<string, string | undefined>>;
 
 /** A blank variable is an unset one (CDK and shells both produce empty strings). */
@@ -60,6 +63,18 @@ const PLATFORM_SETTINGS: readonly PlatformSetting[] = [
   'CRISP_API_BASE',
 ];
 
+const PROVIDER_SETTINGS: readonly ProviderSetting[] = ['HUNTER_API_BASE', 'ZEROBOUNCE_API_BASE'];
+
+/** A comma-separated list, trimmed, lower-cased, blanks dropped. */
+const list = (env: Environment, name: string, fallback: readonly string[]): string[] => {
+  const raw = text(env, name);
+  if (raw === undefined) return [...fallback];
+  return raw
+    .split(',')
+    .map((item) => item.trim().toLowerCase())
+    .filter((item) => item !== '');
+};
+
 /** Settings a function may require, by the variable that holds each. */
 export const REQUIRED_SETTINGS = {
   TABLE_NAME: 'tableName',
@@ -83,6 +98,8 @@ export interface Config {
   tokenKeyArn: string | undefined;
   /** The Secrets Manager secrets read at run time (shared/adapters/secrets.ts); unset: not configured. */
   platformSecretArn: string | undefined;
+  /** The enrichment providers' keys (HUNTER_API_KEY, ...), one secret. */
+  providerSecretArn: string | undefined;
   stripeSecretName: string | undefined;
   stripePrices: Readonly<Record<StripePriceSetting, string | undefined>>;
   checkoutSuccessUrl: string | undefined;
@@ -102,6 +119,11 @@ export interface Config {
    * before looking for a newer one (PHISHING_LIST_CACHE_SECONDS).
    */
   phishingList: { url: string; cacheSeconds: number };
+  /**
+   * Outside data providers of the enrichment pipeline: the order they are tried in
+   * (ENRICHMENT_PROVIDERS, default `hunter`) and their API bases.
+   */
+  enrichment: { providers: readonly string[]; apiBases: Readonly<Record<ProviderSetting, string | undefined>> };
   /** Running in Lambda (metrics are flushed as EMF there and not locally). */
   inLambda: boolean;
   /** POWERTOOLS_METRICS_DISABLED=true: no EMF line is written (the variable Powertools Metrics honours, kept). */
@@ -126,6 +148,7 @@ export function parseConfig(env: Environment): Config {
     eventBusName: text(env, 'EVENT_BUS_NAME'),
     tokenKeyArn: text(env, 'TOKEN_KEY_ARN'),
     platformSecretArn: text(env, 'PLATFORM_SECRET_ARN'),
+    providerSecretArn: text(env, 'PROVIDER_SECRET_ARN'),
     stripeSecretName: text(env, 'STRIPE_SECRET_NAME'),
     stripePrices: Object.fromEntries(STRIPE_PRICE_SETTINGS.map((n) => [n, text(env, n)])) as Config['stripePrices'],
     checkoutSuccessUrl: text(env, 'CHECKOUT_SUCCESS_URL'),
@@ -145,6 +168,11 @@ export function parseConfig(env: Environment): Config {
     phishingList: {
       url: text(env, 'PHISHING_LIST_URL') ?? DEFAULT_PHISHING_LIST_URL,
       cacheSeconds: nonNegative(env, 'PHISHING_LIST_CACHE_SECONDS', DEFAULT_PHISHING_LIST_CACHE_SECONDS),
+    },
+    enrichment: {
+      // `none` lists no provider (a blank variable is an unset one, which means the default).
+      providers: list(env, 'ENRICHMENT_PROVIDERS', ['hunter']).filter((name) => name !== 'none'),
+      apiBases: Object.fromEntries(PROVIDER_SETTINGS.map((n) => [n, text(env, n)])) as Config['enrichment']['apiBases'],
     },
     inLambda: text(env, 'AWS_LAMBDA_FUNCTION_NAME') !== undefined,
     metricsDisabled: text(env, 'POWERTOOLS_METRICS_DISABLED') === 'true',

@@ -4,6 +4,7 @@ import { defineEndpoint } from '#shared/http/endpoint';
 import { CAPABILITY_NAMES, MAX_COMPANIES, MAX_CONTACTS, PRESET_NAMES } from '#shared/domain/jobs/capabilities';
 import { assetText, companyFields, contactFields, icpConfigSchema } from '#shared/domain/jobs/assets';
 import { VERIFY_REASONS } from '#shared/domain/jobs/providers/types';
+import { VALUE_SOURCES } from '#shared/domain/jobs/sources';
 import { pageOf, pageQuery, timestamp } from './common';
 import { JOBS_TAG, jobEventsEndpoint, jobParams, jobStatus } from './jobEvents';
 
@@ -122,6 +123,10 @@ export const jobRecord = withMeta(
       email_statuses: z.object({ deliverable: z.int(), risky: z.int(), undeliverable: z.int(), unknown: z.int() }),
       rows_delivered: z.nullable(z.int()),
       duplicates_removed: z.nullable(z.int()),
+      rows_by_source: withMeta(z.record(z.string(), z.int()), {
+        description:
+          'Delivered rows by the sources of their values (a row with values from two sources counts under each); empty until the job completes',
+      }),
     }),
     created_at: timestamp,
     updated_at: timestamp,
@@ -130,6 +135,11 @@ export const jobRecord = withMeta(
   }),
   { id: 'EnrichmentJob' },
 );
+
+const valueSource = withMeta(z.enum(VALUE_SOURCES), {
+  description:
+    'Where the value came from: the input, the curated data, a local rule (`pattern`, `rules`) or an outside provider',
+});
 
 export const deliverableRow = withMeta(
   z.object({
@@ -141,20 +151,23 @@ export const deliverableRow = withMeta(
     icp_reasons: z.array(z.string()),
     employee_count: z.nullable(z.int()),
     company_size_status: z.nullable(z.enum(['resolved', 'unresolved'])),
+    company_size_source: z.nullable(valueSource),
     full_name: z.nullable(z.string()),
     first_name: z.nullable(z.string()),
     last_name: z.nullable(z.string()),
     title: z.nullable(z.string()),
     email: z.nullable(z.string()),
-    email_source: z.nullable(z.enum(['input', 'curated', 'pattern'])),
+    email_source: z.nullable(valueSource),
     email_confidence: z.nullable(z.number()),
     email_status: z.nullable(emailStatus),
     email_reasons: z.array(z.enum(VERIFY_REASONS)),
+    email_status_source: z.nullable(valueSource),
     linkedin_url: z.nullable(z.string()),
     x_url: z.nullable(z.string()),
     github_url: z.nullable(z.string()),
     location: z.nullable(z.string()),
     contact_source: z.nullable(z.enum(['input', 'contact_discovery'])),
+    person_source: z.nullable(valueSource),
   }),
   { id: 'DeliverableRow' },
 );

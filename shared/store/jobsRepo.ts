@@ -59,6 +59,8 @@ export interface JobRecord {
   counters: Record<StatCounter, number>;
   rowsDelivered: number | null;
   duplicatesRemoved: number | null;
+  /** Delivered rows by the sources of their values; written when the job completes. */
+  rowsBySource?: Record<string, number>;
   errorMessage: string | null;
   createdAt: string;
   updatedAt: string;
@@ -82,6 +84,8 @@ export interface BatchRecord {
   companies: CompanyRow[];
   contacts: ContactRow[];
   lastError?: string;
+  /** What went wrong with outside providers in this batch's stages (never a failure of the job); the job's warnings at the end. */
+  warnings?: string[];
 }
 
 /** The job is still live (pending or running); `and` adds to the guard. */
@@ -182,6 +186,8 @@ export interface StageCommit {
   rows: number;
   units: number;
   counters: Partial<Record<StatCounter, number>>;
+  /** The batch's provider warnings after this stage (those of earlier stages included). */
+  warnings: string[];
   lastStep: boolean;
   at: string;
 }
@@ -202,7 +208,12 @@ export async function commitStage(c: StageCommit): Promise<CommitOutcome> {
         TableName: table(),
         Key: jobBatchKey(c.jobId, c.batchNo),
         ...batches.update({
-          set: { nextStep: c.step + 1, companies: c.companies, contacts: c.contacts },
+          set: {
+            nextStep: c.step + 1,
+            companies: c.companies,
+            contacts: c.contacts,
+            warnings: c.warnings.length ? c.warnings : undefined,
+          },
           remove: ['lastError'],
           condition: { expression: 'nextStep = :step', values: { ':step': c.step } },
         }),
@@ -280,6 +291,9 @@ export interface JobClosure {
   resultStored: boolean;
   rowsDelivered: number | null;
   duplicatesRemoved: number | null;
+  rowsBySource?: Record<string, number>;
+  /** The job's warnings when it closes (those it had, and what its stages reported). */
+  warnings?: string[];
   at: string;
 }
 
@@ -305,6 +319,8 @@ export function closeJobItem(
           resultStored: closure.resultStored,
           rowsDelivered: closure.rowsDelivered,
           duplicatesRemoved: closure.duplicatesRemoved,
+          rowsBySource: closure.rowsBySource,
+          warnings: closure.warnings,
           completedAt: closure.at,
           updatedAt: closure.at,
         },

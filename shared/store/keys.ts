@@ -89,6 +89,21 @@ export const blobChunkKey = (ownerPk: string, blobId: string, index: number): Ke
 
 // ---- Enrichment jobs --------------------------------------------------------------------------
 /** The job record lives with its owner, so listing a user's jobs is one Query (UUID v7: creation order). */
+/**
+ * One outside provider's answer to one lookup, remembered for the deployment (ttl): the lookup is a
+ * digest of what was asked, so any customer asking the same buys it once. One partition per answer.
+ */
+export const providerAnswerKey = (provider: string, lookup: string, digest: string): Key => ({
+  pk: `PROVIDER#${provider}#${lookup}#${digest}`,
+  sk: 'ANSWER',
+});
+/** One of a provider's call slots: held (with an expiry) while a worker has a call open to it. */
+export const providerSlotKey = (provider: string, slot: number): Key => ({
+  pk: `PROVIDERSLOT#${provider}#${slot}`,
+  sk: 'SLOT',
+});
+/** A provider paused for the deployment after it refused the key or said its quota is spent. */
+export const providerPauseKey = (provider: string): Key => ({ pk: `PROVIDERPAUSE#${provider}`, sk: 'PAUSE' });
 export const JOB_PREFIX = 'JOB#';
 export const jobKey = (userId: string, jobId: string): Key => ({ pk: user(userId), sk: `${JOB_PREFIX}${jobId}` });
 export const jobsPartition = (userId: string) => ({ pk: user(userId), prefix: JOB_PREFIX });

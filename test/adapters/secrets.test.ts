@@ -81,7 +81,7 @@ describe('secrets port, AWS (Powertools Parameters)', () => {
         AWS_SECRET_ACCESS_KEY: 'test',
       });
       const arn = 'arn:aws:secretsmanager:us-east-1:1:secret:platforms';
-      const secrets = new SecretsManagerSecrets({ platforms: arn, stripe: 'prod/stripe' });
+      const secrets = new SecretsManagerSecrets({ platforms: arn, stripe: 'prod/stripe', providers: undefined });
       expect(await secrets.read('stripe', STRIPE_SECRET_FIELDS)).toEqual({
         STRIPE_SECRET_KEY: 'sk_live_from_sm',
         STRIPE_WEBHOOK_SECRET: undefined,
@@ -102,7 +102,7 @@ describe('secrets port, AWS (Powertools Parameters)', () => {
   });
 
   it('a secret with no id configured has no values and asks nothing', async () => {
-    const secrets = new SecretsManagerSecrets({ platforms: undefined, stripe: undefined });
+    const secrets = new SecretsManagerSecrets({ platforms: undefined, stripe: undefined, providers: undefined });
     expect(await secrets.read('stripe', STRIPE_SECRET_FIELDS)).toEqual({
       STRIPE_SECRET_KEY: undefined,
       STRIPE_WEBHOOK_SECRET: undefined,

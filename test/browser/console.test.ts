@@ -151,6 +151,16 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
       await tabPage.goto(`${api.baseUrl}/console#jobs`);
       await tabPage.getByLabel('API key').fill(own.key);
       await tabPage.getByRole('button', { name: 'Open the console' }).click();
+      // Where the delivered values came from, as the job's stats count the rows.
+      const sources = (await api.call('GET', `/bd/jobs/${jobId}`, { key: own.key })).body.stats.rows_by_source;
+      expect(Object.keys(sources).length).toBeGreaterThan(0);
+      await expect
+        .poll(() => tabPage.locator('.sources').textContent())
+        .toBe(
+          `Rows by source: ${Object.entries(sources)
+            .map(([source, rows]) => `${source} ${rows}`)
+            .join(', ')}`,
+        );
       for (const format of ['csv', 'json'] as const) {
         const [file] = await Promise.all([
           tabPage.waitForEvent('download'),

@@ -180,6 +180,11 @@ describe("the README's walkthrough", () => {
       expect.arrayContaining(['POST /2/oauth2/token', 'GET /2/users/me', 'POST /2/users/1700000000000000001/muting']),
     );
     expect(stdout).toContain('@acme_sample is now moderated by &#34;Acme on X&#34;');
+    // The Hunter stand-in enriched the company the curated data does not know, as the README shows.
+    expect(stdout).toContain('{ hunter: 2 }');
+    expect(received('hunter')).toEqual(
+      expect.arrayContaining(['GET /companies/find', 'GET /domain-search', 'GET /email-verifier']),
+    );
     // The webhook receiver verified the signed event.
     expect(stdout).toMatch(/verified [0-9a-f-]{36} job\.completed completed/);
 

@@ -42,7 +42,7 @@ afterAll(async () => {
 
 const configOf = (platform: string) => readSession()!.platforms[platform];
 const send = (platform: string, text: string, sampleConfig = configOf(platform)) => {
-  const request = standInFor(platform)!.sample(text, sampleConfig);
+  const request = standInFor(platform)!.sample!(text, sampleConfig);
   return api.call('POST', `${readSession()!.api}${request.path}`, { rawBody: request.body, headers: request.headers });
 };
 /** The lines printed for calls a stand-in received that contain `what` (printing runs on a short timer). */

@@ -493,7 +493,9 @@ describe('schedule and events', () => {
   });
 
   it('the platform secret is read at run time by exactly the functions that call the platforms, through the secrets port (no layer), never in env', () => {
-    const [secretId] = Object.keys(s.resources('AWS::SecretsManager::Secret'));
+    const secretId = Object.keys(s.resources('AWS::SecretsManager::Secret')).find((id) =>
+      id.startsWith('PlatformCredentials'),
+    );
     expect(secretId).toBeDefined();
     for (const name of functionNames()) {
       const env = envOf(name);
@@ -502,7 +504,11 @@ describe('schedule and events', () => {
       for (const secretName of platformSecretNames()) expect(env[secretName], name).toBeUndefined();
       const layers = s.resources('AWS::Lambda::Function')[fnId(name)].Properties.Layers ?? [];
       expect(layers, name).toEqual([]);
-      const reads = policyOf(name).filter((st) => [st.Action].flat().includes('secretsmanager:GetSecretValue'));
+      const reads = policyOf(name).filter(
+        (st) =>
+          [st.Action].flat().includes('secretsmanager:GetSecretValue') &&
+          JSON.stringify(st.Resource) === JSON.stringify({ Ref: secretId }),
+      );
       expect(
         reads.map((st) => st.Resource),
         name,
@@ -513,6 +519,29 @@ describe('schedule and events', () => {
         .filter((n) => FUNCTIONS[n].platformSecret)
         .sort(),
     ).toEqual(['moderation', 'worker']);
+  });
+
+  it("the providers' secret holds every provider's key, blank, and only the worker reads it (PROVIDER_SECRET_ARN), never in env", () => {
+    const secrets = s.resources('AWS::SecretsManager::Secret');
+    const secretId = Object.keys(secrets).find((id) => id.startsWith('ProviderCredentials'));
+    expect(secretId).toBeDefined();
+    expect(JSON.parse(secrets[secretId as string].Properties.SecretString)).toEqual({
+      HUNTER_API_KEY: '',
+      ZEROBOUNCE_API_KEY: '',
+    });
+    for (const name of functionNames()) {
+      const env = envOf(name);
+      const wants = name === 'worker';
+      expect(FUNCTIONS[name].providerSecret === true, name).toBe(wants);
+      expect(env.PROVIDER_SECRET_ARN, name).toEqual(wants ? { Ref: secretId } : undefined);
+      expect(env.HUNTER_API_KEY, name).toBeUndefined();
+      const reads = policyOf(name).filter(
+        (st) =>
+          [st.Action].flat().includes('secretsmanager:GetSecretValue') &&
+          JSON.stringify(st.Resource) === JSON.stringify({ Ref: secretId }),
+      );
+      expect(reads.length > 0, name).toBe(wants);
+    }
   });
 
   it('every function is given the settings its wiring requires at cold start (shared/config/config.ts checks them in Lambda)', () => {

@@ -2,10 +2,14 @@ import { afterAll, beforeEach, expect, inject } from 'vitest';
 import { collectLogLines, secretsInLogs } from './logGuard';
 import { useLocalTable } from '#bin/local/runtime';
 import { reloadConfig } from '#shared/config/config';
+import { providerSecretNames } from '#shared/adapters/enrichment/catalog';
 
 // Runs in every test worker before its suites: the data layer points at the shared DynamoDB Local.
 useLocalTable(inject('dynamoEndpoint'), inject('tableName'));
 process.env.STRIPE_WEBHOOK_SECRET = 'whsec_test_secret_for_signatures';
+// A data provider's key in the developer's shell would send every test's jobs to the real provider (and
+// bill them): tests use the stand-ins, whose files set their own keys.
+for (const name of providerSecretNames()) delete process.env[name];
 // A test file sets its variables (a stand-in's address, a poll interval) at its top, after its imports
 // may already have read the configuration: each test starts from the environment as the file left it.
 beforeEach(() => reloadConfig());

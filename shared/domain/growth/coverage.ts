@@ -2,7 +2,7 @@
  * How much of a plan's input the curated data already knows, and the execution path that follows.
  * The lookup itself is I/O (resolve.ts passes it in); the rules here are pure.
  */
-import { EXTERNAL_CAPABILITIES, type Capability } from './goals';
+import { spendsOnProviders, type Capability } from './goals';
 import type { NormalizedAssets } from './normalize';
 import type { CoverageMode } from './plan';
 
@@ -19,11 +19,11 @@ export function coverageModeOf(known: number, total: number): CoverageMode {
 
 /**
  * When the curated data covers every input, the pipeline enriches from it alone; otherwise the
- * capabilities that call outside providers are the fallback for what it does not know. A plan
- * without such capabilities never needs the fallback.
+ * capabilities that call the listed outside providers are the fallback for what it does not know. A
+ * plan without such capabilities (or a deployment listing no provider for them) never needs the fallback.
  */
 export function executionPath(mode: CoverageMode, capabilities: Capability[]) {
-  const external = capabilities.filter((c) => EXTERNAL_CAPABILITIES.has(c));
+  const external = capabilities.filter(spendsOnProviders);
   if (mode === 'sufficient' || external.length === 0)
     return { recommended_path: 'enrichment_only' as const, fallback_capabilities: [] as Capability[] };
   return { recommended_path: 'enrichment_plus_fallback' as const, fallback_capabilities: external };

@@ -14,6 +14,7 @@ export type GoalType = (typeof GOAL_TYPES)[number];
 
 /** The enrichment pipeline's capabilities, in the order it runs them: a growth run is an enrichment job. */
 export { CAPABILITY_NAMES as PIPELINE_ORDER, type Capability } from '#shared/domain/jobs/capabilities';
+import { listedLookups } from '#shared/adapters/enrichment/catalog';
 import { CAPABILITIES, CAPABILITY_NAMES, type Capability } from '#shared/domain/jobs/capabilities';
 
 /** What a goal must be given: companies to work on, or contacts (with e-mail addresses where it verifies). */
@@ -128,7 +129,17 @@ export function goalDefinition(goal: GoalType): GoalDefinition {
   return found;
 }
 
-/** Capabilities that call outside providers (their `external` in CAPABILITIES): their credits are the plan's external spend. */
+/** The fallback tier (their `external` in CAPABILITIES): the capabilities that may call outside providers. */
 export const EXTERNAL_CAPABILITIES: ReadonlySet<Capability> = new Set(
   CAPABILITY_NAMES.filter((c) => CAPABILITIES[c].external),
 );
+
+/**
+ * Whether a capability of the fallback tier would spend on providers here: only if a provider the
+ * deployment lists (ENRICHMENT_PROVIDERS) offers its lookup. Its credits are then the plan's external spend.
+ */
+export function spendsOnProviders(capability: Capability): boolean {
+  if (!EXTERNAL_CAPABILITIES.has(capability)) return false;
+  const offered: ReadonlySet<string> = listedLookups();
+  return offered.has(capability);
+}

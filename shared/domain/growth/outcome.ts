@@ -4,6 +4,7 @@
  */
 import type { Capability } from './goals';
 import type { DeliverableRow } from '#shared/domain/jobs/rows';
+import { countRowsBySource } from '#shared/domain/jobs/finalize';
 
 export type StageStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled' | 'skipped';
 type RunStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -68,8 +69,7 @@ export function dataSourceMix(rows: DeliverableRow[]): Record<string, number> {
     enriched_records: count(
       (r) =>
         r.contact_source === 'contact_discovery' ||
-        r.email_source === 'curated' ||
-        r.email_source === 'pattern' ||
+        (r.email_source !== null && r.email_source !== 'input') ||
         r.employee_count !== null ||
         r.icp_score !== null,
     ),
@@ -79,6 +79,8 @@ export function dataSourceMix(rows: DeliverableRow[]): Record<string, number> {
     emails_from_curated: count((r) => r.email_source === 'curated'),
     emails_from_pattern: count((r) => r.email_source === 'pattern'),
     companies_sized: count((r) => r.company_size_status === 'resolved'),
+    // Rows by where their values came from (curated, pattern, rules, hunter, ...), as a job's stats count them.
+    ...Object.fromEntries(Object.entries(countRowsBySource(rows)).map(([source, n]) => [`rows_from_${source}`, n])),
   };
 }
 

@@ -5,7 +5,7 @@
  */
 import { CAPABILITIES } from '#shared/domain/jobs/capabilities';
 import { estimateUnits } from '#shared/domain/jobs/pricing';
-import { EXTERNAL_CAPABILITIES, type Capability } from './goals';
+import { spendsOnProviders, type Capability } from './goals';
 import type { GoalPlan } from './plan';
 
 /** Expected shares behind the delivered estimates (never behind the price, which is an upper bound). */
@@ -33,7 +33,7 @@ export function priceBreakdown(plan: GoalPlan): BreakdownLine[] {
       units: units[capability],
       unit_credits: unitCredits,
       credits: units[capability] * unitCredits,
-      external: EXTERNAL_CAPABILITIES.has(capability),
+      external: spendsOnProviders(capability),
     };
   });
 }

@@ -91,6 +91,10 @@ function assertInputs(plan: GoalPlan): void {
   }
 }
 
+/**
+ * The run is the job this plan quotes, and a job consumes no more units of a capability than the
+ * quote's upper bound for it: a plan that passes here cannot spend more on providers than the cap.
+ */
 function assertExternalCap(lines: BreakdownLine[], cap: number | undefined): void {
   const external = externalCredits(lines);
   if (cap !== undefined && external > cap) {

@@ -75,7 +75,7 @@ export const CAPABILITIES: Record<Capability, CapabilityDefinition> = {
     unitCredits: 1,
     unit: 'company size resolved',
     external: false,
-    columns: ['employee_count', 'company_size_status'],
+    columns: ['employee_count', 'company_size_status', 'company_size_source'],
     maxUnits: (v) => v.companies,
     delivered: { per: 'company_domain', shows: (c) => !c.dropped && c.company_size?.status === 'resolved' },
   },
@@ -95,6 +95,7 @@ export const CAPABILITIES: Record<Capability, CapabilityDefinition> = {
       'github_url',
       'location',
       'contact_source',
+      'person_source',
     ],
     maxUnits: (v) => v.companies * MAX_CONTACTS_PER_COMPANY,
     delivered: { per: 'contact_row', carries: (row) => row.contact_source === 'contact_discovery' },
@@ -134,7 +135,8 @@ export const CAPABILITIES: Record<Capability, CapabilityDefinition> = {
     maxUnits: (v) => v.contacts,
     delivered: {
       per: 'contact_row',
-      carries: (row) => row.email_source === 'curated' || row.email_source === 'pattern',
+      // Found by the job (curated, a pattern or a provider), not supplied with the input.
+      carries: (row) => row.email_source !== null && row.email_source !== 'input',
     },
   },
   email_verify: {
@@ -143,7 +145,7 @@ export const CAPABILITIES: Record<Capability, CapabilityDefinition> = {
     unitCredits: 1,
     unit: 'address checked',
     external: true,
-    columns: ['email_status', 'email_reasons'],
+    columns: ['email_status', 'email_reasons', 'email_status_source'],
     maxUnits: (v) => v.contacts,
     delivered: { per: 'contact_row', carries: (row) => row.email_status !== null },
   },

@@ -50,7 +50,7 @@ const CLOSURE_METRICS = new Map<string, Extract<BusinessMetric, 'JobsCompleted' 
 export async function closeJob(
   job: JobRecord,
   outcome: Pick<JobClosure, 'status' | 'errorMessage'> &
-    Partial<Pick<JobClosure, 'rowsDelivered' | 'duplicatesRemoved' | 'resultStored'>>,
+    Partial<Pick<JobClosure, 'rowsDelivered' | 'duplicatesRemoved' | 'resultStored' | 'rowsBySource' | 'warnings'>>,
   alsoWrite: TransactItems = {},
   delivered?: UnitCounts,
 ): Promise<CloseOutcome> {

@@ -14,6 +14,8 @@ export const REASON_STATUS: Record<VerifyReason, EmailVerification['status']> = 
   dns_timeout: 'unknown',
   role_account: 'risky',
   free_provider: 'risky',
+  accept_all: 'risky',
+  smtp_rejected: 'undeliverable',
 };
 
 const STATUS_RANK: Record<EmailVerification['status'], number> = {
@@ -22,6 +24,12 @@ const STATUS_RANK: Record<EmailVerification['status'], number> = {
   unknown: 2,
   undeliverable: 3,
 };
+
+/** The more severe of two statuses. */
+export const worseStatus = (
+  a: EmailVerification['status'],
+  b: EmailVerification['status'],
+): EmailVerification['status'] => (STATUS_RANK[b] > STATUS_RANK[a] ? b : a);
 
 export function verificationStatus(reasons: VerifyReason[]): EmailVerification['status'] {
   return reasons.reduce<EmailVerification['status']>(

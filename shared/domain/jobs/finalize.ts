@@ -22,6 +22,7 @@ const companyFields = (c: CompanyRow | undefined) => ({
   icp_reasons: c?.qualification?.reasons ?? [],
   employee_count: c?.company_size?.employee_count ?? null,
   company_size_status: c?.company_size?.status ?? null,
+  company_size_source: c?.company_size?.status === 'resolved' ? (c.company_size.source ?? null) : null,
 });
 
 function contactRow(contact: ContactRow, company: CompanyRow | undefined): DeliverableRow {
@@ -47,11 +48,14 @@ function contactRow(contact: ContactRow, company: CompanyRow | undefined): Deliv
       : null,
     email_status: contact.email_verification?.status ?? null,
     email_reasons: contact.email_verification?.reasons ?? [],
+    // Verified before sources were recorded: only the rules could have.
+    email_status_source: contact.email_verification ? (contact.email_verification.source ?? 'rules') : null,
     linkedin_url: contact.linkedin_url,
     x_url: contact.x_url ?? null,
     github_url: contact.github_url ?? null,
     location: contact.location ?? null,
     contact_source: contact.source,
+    person_source: contact.source === 'contact_discovery' ? (contact.person_source ?? 'curated') : null,
   };
 }
 
@@ -70,11 +74,13 @@ function companyOnlyRow(company: CompanyRow): DeliverableRow {
     email_confidence: null,
     email_status: null,
     email_reasons: [],
+    email_status_source: null,
     linkedin_url: null,
     x_url: null,
     github_url: null,
     location: null,
     contact_source: null,
+    person_source: null,
   };
 }
 
@@ -189,6 +195,19 @@ export function finalizeRows(batches: { companies: CompanyRow[]; contacts: Conta
   };
 }
 
+/** The columns that say where a row's values came from. */
+const SOURCE_COLUMNS = ['company_size_source', 'person_source', 'email_source', 'email_status_source'] as const;
+
+/** Delivered rows by source: a row counts once under each source its values came from. */
+export function countRowsBySource(rows: DeliverableRow[]): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const row of rows) {
+    const sources = new Set(SOURCE_COLUMNS.map((c) => row[c]).filter((s) => s !== null));
+    for (const source of sources) counts.set(source, (counts.get(source) ?? 0) + 1);
+  }
+  return Object.fromEntries([...counts].sort(([a], [b]) => a.localeCompare(b)));
+}
+
 export const DELIVERABLE_COLUMNS: (keyof DeliverableRow)[] = [
   'company_name',
   'domain',
@@ -198,6 +217,7 @@ export const DELIVERABLE_COLUMNS: (keyof DeliverableRow)[] = [
   'icp_reasons',
   'employee_count',
   'company_size_status',
+  'company_size_source',
   'full_name',
   'first_name',
   'last_name',
@@ -207,11 +227,13 @@ export const DELIVERABLE_COLUMNS: (keyof DeliverableRow)[] = [
   'email_confidence',
   'email_status',
   'email_reasons',
+  'email_status_source',
   'linkedin_url',
   'x_url',
   'github_url',
   'location',
   'contact_source',
+  'person_source',
 ];
 
 const csvCell = (value: unknown): string => {

@@ -20,12 +20,16 @@ import {
 } from '#shared/store/jobsRepo';
 import { CAPABILITIES } from './capabilities';
 import { closeJob } from './closeJob';
-import { finalizeRows } from './finalize';
+import { countRowsBySource, finalizeRows } from './finalize';
 import { parseJobMessage, sendJobMessages, type FinalizeMessage, type JobMessage, type StageMessage } from './messages';
 import { providersForRun } from './providers/registry';
 import { runStage } from './stages';
 import { jobStats } from './view';
 import { JOB_LEDGER_TOOL } from './jobOperations';
+
+/** Most warnings a job keeps: a provider failing for every row says so once. */
+const MAX_JOB_WARNINGS = 20;
+const mergeWarnings = (...lists: string[][]): string[] => [...new Set(lists.flat())].slice(0, MAX_JOB_WARNINGS);
 
 const isLive = (job: JobRecord | undefined): job is JobRecord =>
   job !== undefined && !TERMINAL_STATUSES.includes(job.status);
@@ -56,13 +60,16 @@ export async function runStageMessage(msg: StageMessage): Promise<void> {
   if (job.status === 'pending') await markJobStarted(job.userId, job.id, now().toISOString());
 
   let output: Awaited<ReturnType<typeof runStage>>;
+  let warnings: string[];
   try {
+    const run = await providersForRun();
     output = await runStage(
       msg.capability,
       { companies: batch.companies, contacts: batch.contacts },
       job.settings,
-      providersForRun(),
+      run.providers,
     );
+    warnings = mergeWarnings(batch.warnings ?? [], run.report().warnings);
   } catch (err) {
     await recordBatchError(msg.job_id, msg.batch_no, (err as Error)?.message ?? String(err)).catch(() => undefined);
     throw err;
@@ -78,6 +85,7 @@ export async function runStageMessage(msg: StageMessage): Promise<void> {
     rows: batch.rows,
     units: output.units,
     counters: output.counters,
+    warnings,
     lastStep: msg.step + 1 === batch.stages.length,
     at: now().toISOString(),
   });
@@ -89,8 +97,16 @@ export async function finalizeJobMessage(msg: FinalizeMessage): Promise<void> {
   for (let attempt = 0; attempt < 10; attempt++) {
     const job = await getJob(msg.user_id, msg.job_id, true);
     if (!isLive(job) || job.batchesDone < job.batchCount) return;
-    const { rows, duplicatesRemoved, units } = finalizeRows(await listBatches(job.id));
-    const stats = { ...jobStats(job), rows_delivered: rows.length, duplicates_removed: duplicatesRemoved };
+    const batches = await listBatches(job.id);
+    const { rows, duplicatesRemoved, units } = finalizeRows(batches);
+    const rowsBySource = countRowsBySource(rows);
+    const warnings = mergeWarnings(job.warnings, ...batches.map((b) => b.warnings ?? []));
+    const stats = {
+      ...jobStats(job),
+      rows_delivered: rows.length,
+      duplicates_removed: duplicatesRemoved,
+      rows_by_source: rowsBySource,
+    };
     const result = await prepareResult({
       userId: job.userId,
       toolName: JOB_LEDGER_TOOL,
@@ -101,7 +117,15 @@ export async function finalizeJobMessage(msg: FinalizeMessage): Promise<void> {
     });
     const closed = await closeJob(
       job,
-      { status: 'completed', errorMessage: null, resultStored: true, rowsDelivered: rows.length, duplicatesRemoved },
+      {
+        status: 'completed',
+        errorMessage: null,
+        resultStored: true,
+        rowsDelivered: rows.length,
+        duplicatesRemoved,
+        rowsBySource,
+        warnings,
+      },
       { result: result.item },
       units,
     );

@@ -1,5 +1,6 @@
 /** The rows a job carries through its stages, and the deliverable rows it ends with. */
 import type { EmailVerification } from './verification';
+import type { ValueSource } from './sources';
 
 export interface CompanyRow {
   /** Position in input_assets.companies, so results can be traced back to the request. */
@@ -8,7 +9,7 @@ export interface CompanyRow {
   domain: string;
   website: string | null;
   qualification?: { score: number; qualified: boolean; reasons: string[] };
-  company_size?: { employee_count: number | null; status: 'resolved' | 'unresolved'; source: string | null };
+  company_size?: { employee_count: number | null; status: 'resolved' | 'unresolved'; source: ValueSource | null };
   /** Set when icp_gate "apply" found the company unqualified: later stages skip it and charge nothing for it. */
   dropped?: boolean;
 }
@@ -28,12 +29,16 @@ export interface ContactRow {
   linkedin_url: string | null;
   /** Curated person behind a discovered or enriched contact. */
   person_id?: string | null;
+  /** Who found the person (contact discovery): `curated` or a provider's name. */
+  person_source?: ValueSource | null;
+  /** An address the provider that found the person listed with them (an e-mail lookup delivers it). */
+  found_email?: { email: string; confidence: number | null; source: ValueSource } | null;
   x_url?: string | null;
   github_url?: string | null;
   location?: string | null;
   email_lookup?: {
     status: 'found' | 'not_found';
-    source: 'curated' | 'pattern' | null;
+    source: ValueSource | null;
     pattern: string | null;
     confidence: number | null;
   };
@@ -52,18 +57,25 @@ export type DeliverableRow = {
   icp_reasons: string[];
   employee_count: number | null;
   company_size_status: 'resolved' | 'unresolved' | null;
+  /** Where employee_count came from: `curated` or a provider's name. */
+  company_size_source: ValueSource | null;
   full_name: string | null;
   first_name: string | null;
   last_name: string | null;
   title: string | null;
   email: string | null;
-  email_source: 'input' | 'curated' | 'pattern' | null;
+  /** `input`, `curated`, `pattern` or a provider's name. */
+  email_source: ValueSource | null;
   email_confidence: number | null;
   email_status: EmailVerification['status'] | null;
   email_reasons: EmailVerification['reasons'];
+  /** Who verified the address: `rules` or a provider's name. */
+  email_status_source: ValueSource | null;
   linkedin_url: string | null;
   x_url: string | null;
   github_url: string | null;
   location: string | null;
   contact_source: 'input' | 'contact_discovery' | null;
+  /** Who found the person: `curated` or a provider's name (null for a supplied contact). */
+  person_source: ValueSource | null;
 };

@@ -65,14 +65,15 @@ const RUNNERS: Record<Exclude<Capability, 'deliverable_finalize'>, StageRunner> 
   async company_size({ companies, contacts }, _settings, providers) {
     const sized = await mapRows(companies, async (company) => {
       if (company.dropped) return company;
-      const { employee_count } = await providers.company_size.run({ company });
+      const size = await providers.company_size.run({ company });
+      const { employee_count } = size;
       const resolved = employee_count !== null;
       return {
         ...company,
         company_size: {
           employee_count,
           status: resolved ? 'resolved' : 'unresolved',
-          source: resolved ? providers.company_size.name : null,
+          source: resolved ? size.source : null,
         } as const,
       };
     });
@@ -106,6 +107,8 @@ const RUNNERS: Record<Exclude<Capability, 'deliverable_finalize'>, StageRunner> 
           linkedin_url: p.linkedin_url,
           person_id: p.person_id,
           location: p.location,
+          person_source: p.source,
+          found_email: p.found_email ?? null,
         }),
       );
     });
@@ -168,7 +171,10 @@ const RUNNERS: Record<Exclude<Capability, 'deliverable_finalize'>, StageRunner> 
       const verification = await providers.email_verify.run({ email: contact.email });
       checked += 1;
       counters[verification.status] = (counters[verification.status] ?? 0) + 1;
-      return { ...contact, email_verification: verification };
+      return {
+        ...contact,
+        email_verification: { status: verification.status, reasons: verification.reasons, source: verification.source },
+      };
     });
     return { companies, contacts: next, units: checked, counters };
   },

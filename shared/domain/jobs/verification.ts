@@ -1,3 +1,5 @@
+import type { ValueSource } from './sources';
+
 /** What e-mail verification concludes about an address: shared by the provider interface and the deliverable rows. */
 export const VERIFY_REASONS = [
   'syntax',
@@ -6,10 +8,16 @@ export const VERIFY_REASONS = [
   'role_account',
   'free_provider',
   'dns_timeout',
+  /** The domain accepts every address (catch-all), so this one cannot be confirmed. */
+  'accept_all',
+  /** The mail server refused the address when asked. */
+  'smtp_rejected',
 ] as const;
 export type VerifyReason = (typeof VERIFY_REASONS)[number];
 
 export interface EmailVerification {
   status: 'deliverable' | 'risky' | 'undeliverable' | 'unknown';
   reasons: VerifyReason[];
+  /** Who concluded it: `rules` (syntax, lists and DNS here) or the provider that checked the mailbox. */
+  source?: ValueSource;
 }

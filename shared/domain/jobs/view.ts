@@ -38,6 +38,8 @@ export interface JobStats {
   email_statuses: { deliverable: number; risky: number; undeliverable: number; unknown: number };
   rows_delivered: number | null;
   duplicates_removed: number | null;
+  /** Delivered rows by the sources of their values (a row counts under each of its sources); empty until completed. */
+  rows_by_source: Record<string, number>;
 }
 
 export function jobStats(job: JobRecord): JobStats {
@@ -61,6 +63,7 @@ export function jobStats(job: JobRecord): JobStats {
     },
     rows_delivered: job.rowsDelivered,
     duplicates_removed: job.duplicatesRemoved,
+    rows_by_source: { ...(job.rowsBySource ?? {}) },
   };
 }
 

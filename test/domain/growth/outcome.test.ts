@@ -12,6 +12,7 @@ const row = (over: Partial<DeliverableRow>): DeliverableRow => ({
   icp_reasons: [],
   employee_count: null,
   company_size_status: null,
+  company_size_source: null,
   full_name: null,
   first_name: null,
   last_name: null,
@@ -21,11 +22,13 @@ const row = (over: Partial<DeliverableRow>): DeliverableRow => ({
   email_confidence: null,
   email_status: null,
   email_reasons: [],
+  email_status_source: null,
   linkedin_url: null,
   x_url: null,
   github_url: null,
   location: null,
   contact_source: null,
+  person_source: null,
   ...over,
 });
 

@@ -3,6 +3,8 @@ import type { GoalPlan } from '#shared/domain/growth/plan';
 import { creditsTotal, estimateDelivered, externalCredits, priceBreakdown } from '#shared/domain/growth/pricing';
 import { canonicalJson, planFingerprint } from '#shared/domain/growth/signature';
 import { resolveGoal } from '#shared/domain/growth/planner';
+import { executionPath } from '#shared/domain/growth/coverage';
+import { reloadConfig } from '#shared/config/config';
 
 const plan = (over: Partial<GoalPlan> = {}): GoalPlan => ({
   ...resolveGoal({
@@ -29,6 +31,28 @@ describe('priceBreakdown', () => {
     ]);
     expect(creditsTotal(lines)).toBe(60);
     expect(externalCredits(lines)).toBe(40);
+  });
+
+  it('counts as external spend only what a listed provider would be asked: none listed, none spent; ZeroBounce alone, verification only', () => {
+    const saved = process.env.ENRICHMENT_PROVIDERS;
+    try {
+      process.env.ENRICHMENT_PROVIDERS = 'none';
+      reloadConfig();
+      expect(externalCredits(priceBreakdown(plan()))).toBe(0);
+      expect(executionPath('needs_enrichment', plan().capabilities).fallback_capabilities).toEqual([]);
+      process.env.ENRICHMENT_PROVIDERS = 'zerobounce';
+      reloadConfig();
+      expect(
+        priceBreakdown(plan())
+          .filter((l) => l.external)
+          .map((l) => l.capability),
+      ).toEqual(['email_verify']);
+      expect(executionPath('needs_enrichment', plan().capabilities).fallback_capabilities).toEqual(['email_verify']);
+    } finally {
+      if (saved === undefined) delete process.env.ENRICHMENT_PROVIDERS;
+      else process.env.ENRICHMENT_PROVIDERS = saved;
+      reloadConfig();
+    }
   });
 
   it('estimates deliveries below the price volumes', () => {

@@ -243,7 +243,7 @@ describe('email_verify', () => {
   ];
   for (const [email, status, reasons] of cases) {
     it(`${email} → ${status} ${reasons.join(',')}`, async () =>
-      expect(await verify(email)).toEqual({ status, reasons }));
+      expect(await verify(email)).toEqual({ status, reasons, source: 'rules' }));
   }
 
   it('charges one unit per address checked and counts statuses', async () => {

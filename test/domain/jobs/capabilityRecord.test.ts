@@ -35,7 +35,7 @@ describe('the capability record', () => {
     const companies = companyRows([{ company_name: 'Orbit', domain: 'orbit.io' }]).map((c) => ({
       ...c,
       qualification: { score: 80, qualified: true, reasons: [] },
-      company_size: { employee_count: 12, status: 'resolved' as const, source: 'curated' },
+      company_size: { employee_count: 12, status: 'resolved' as const, source: 'curated' as const },
     }));
     const [contact] = contactRows([
       { full_name: 'Ada Park', domain: 'orbit.io', linkedin_url: 'https://linkedin.com/in/ada' },

@@ -66,7 +66,7 @@ describe('the units a deliverable shows (what a finished job is charged for)', (
       {
         ...orbit,
         qualification: { score: 80, qualified: true, reasons: [] },
-        company_size: { employee_count: 10, status: 'resolved' as const, source: 'curated' },
+        company_size: { employee_count: 10, status: 'resolved' as const, source: 'curated' as const },
       },
       { ...shade, qualification: { score: 5, qualified: false, reasons: [] }, dropped: true },
       // The same company twice in the input: one company delivered.
@@ -74,7 +74,7 @@ describe('the units a deliverable shows (what a finished job is charged for)', (
         ...orbit,
         input_index: 2,
         qualification: { score: 80, qualified: true, reasons: [] },
-        company_size: { employee_count: 10, status: 'resolved' as const, source: 'curated' },
+        company_size: { employee_count: 10, status: 'resolved' as const, source: 'curated' as const },
       },
     ];
     const { rows, units } = finalizeRows([{ companies, contacts }]);

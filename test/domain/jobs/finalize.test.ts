@@ -26,7 +26,7 @@ const discovered = (company: CompanyRow, n: number, fullName: string, over: Part
 describe('deliverable_finalize', () => {
   it('one row per contact with its company findings, one row per kept company without contacts, dropped companies left out', () => {
     const companies = [
-      { ...orbit, company_size: { employee_count: 42, status: 'resolved' as const, source: 'curated' } },
+      { ...orbit, company_size: { employee_count: 42, status: 'resolved' as const, source: 'curated' as const } },
       shade,
       { ...dropped, dropped: true },
     ];

@@ -26,11 +26,11 @@ const SENIORITY: RegExp[] = [
   /\b(director|partner|lead|principal)\b/i,
   /\bmanager\b/i,
 ];
-const seniority = (role: string | null) => {
+export const seniority = (role: string | null) => {
   const rank = SENIORITY.findIndex((r) => r.test(role ?? ''));
   return rank === -1 ? SENIORITY.length : rank;
 };
-const matchesFocus = (role: string | null, focus: string[]) =>
+export const matchesFocus = (role: string | null, focus: string[]) =>
   focus.some((f) => (role ?? '').toLowerCase().includes(f.toLowerCase()));
 
 const toContact = (p: CuratedPersonFacts): DiscoveredContact => ({
@@ -41,6 +41,7 @@ const toContact = (p: CuratedPersonFacts): DiscoveredContact => ({
   title: p.role,
   linkedin_url: p.linkedinUrl,
   location: p.location,
+  source: 'curated',
 });
 
 function memoisedDns(dns: DnsPort): (domain: string) => Promise<MxLookup> {
@@ -66,9 +67,10 @@ export function builtinProviders(deps: { curated: CuratedSource; dns: DnsPort })
     },
     company_size: {
       name: 'curated',
-      run: async ({ company }) => ({
-        employee_count: (await curated.companyByDomain(company.domain))?.employeeCount ?? null,
-      }),
+      run: async ({ company }) => {
+        const employees = (await curated.companyByDomain(company.domain))?.employeeCount ?? null;
+        return { employee_count: employees, source: employees === null ? null : 'curated' };
+      },
     },
     contact_discovery: {
       name: 'curated',
@@ -92,6 +94,7 @@ export function builtinProviders(deps: { curated: CuratedSource; dns: DnsPort })
         if (!person) return null;
         return {
           ...toContact(person),
+          person_id: person.id,
           company_name: person.companyName,
           x_url: person.xUrl,
           github_url: person.githubUrl,
@@ -127,7 +130,7 @@ export function builtinProviders(deps: { curated: CuratedSource; dns: DnsPort })
     email_verify: {
       name: 'rules+dns',
       async run({ email }) {
-        if (!hasValidSyntax(email)) return { status: 'undeliverable', reasons: ['syntax'] };
+        if (!hasValidSyntax(email)) return { status: 'undeliverable', reasons: ['syntax'], source: 'rules' };
         // A valid address whose domain does not normalise (a@www.io: `www.` is dropped, `io` alone is no
         // domain) is checked by its domain as written.
         const written = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
@@ -139,7 +142,7 @@ export function builtinProviders(deps: { curated: CuratedSource; dns: DnsPort })
         const mx = await resolveMx(domain);
         if (mx.status === 'none') reasons.push('no_mx');
         if (mx.status === 'timeout') reasons.push('dns_timeout');
-        return { status: verificationStatus(reasons), reasons };
+        return { status: verificationStatus(reasons), reasons, source: 'rules' };
       },
     },
   };

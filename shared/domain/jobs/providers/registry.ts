@@ -1,8 +1,10 @@
 import { ports } from '#shared/adapters/ports';
+import { configuredProviders } from '#shared/adapters/enrichment/registry';
 import { builtinProviders } from './builtin';
 import { cachedCuratedSource, type CuratedSource } from './curatedSource';
 import { storeCuratedSource } from './storeCuratedSource';
 import type { Providers } from './types';
+import { ProviderWaterfall, withWaterfall, type WaterfallReport } from './waterfall';
 
 let overrides: Partial<Providers> = {};
 let curatedSource: CuratedSource | undefined;
@@ -12,8 +14,19 @@ export function installProviders(next: Partial<Providers>): void {
   overrides = { ...overrides, ...next };
 }
 
-/** Providers for one stage run: MX answers are remembered for the run, curated answers for a few minutes. */
-export function providersForRun(): Providers {
+export interface StageProviders {
+  providers: Providers;
+  /** What the outside providers did in this run: failures for the job's warnings, calls bought and cached. */
+  report(): WaterfallReport;
+}
+
+/**
+ * Providers for one stage run: the built-in ones (MX answers remembered for the run, curated answers
+ * for a few minutes) with the configured outside providers behind them in a waterfall.
+ */
+export async function providersForRun(): Promise<StageProviders> {
   curatedSource ??= cachedCuratedSource(storeCuratedSource(), { ttlMs: 5 * 60_000, maxEntries: 20_000 });
-  return { ...builtinProviders({ curated: curatedSource, dns: ports().dns }), ...overrides };
+  const waterfall = new ProviderWaterfall(await configuredProviders());
+  const builtin = builtinProviders({ curated: curatedSource, dns: ports().dns });
+  return { providers: { ...withWaterfall(builtin, waterfall), ...overrides }, report: () => waterfall.report() };
 }

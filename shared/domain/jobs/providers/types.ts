@@ -4,6 +4,7 @@
  * real SMTP probe) plugs in behind the same interface through installProviders().
  */
 import type { CompanyRow, ContactRow } from '#shared/domain/jobs/rows';
+import type { ValueSource } from '#shared/domain/jobs/sources';
 
 export interface Provider<Input, Output> {
   /** Recorded on the rows it produced, e.g. `curated`, `rules`. */
@@ -29,21 +30,29 @@ export interface Qualification {
 
 export interface CompanySize {
   employee_count: number | null;
+  /** Where the count came from (`curated`, a provider's name); null when nothing was found. */
+  source: ValueSource | null;
 }
 
 export interface DiscoveredContact {
-  person_id: string;
+  /** The curated person; null for someone an outside provider found. */
+  person_id: string | null;
   full_name: string;
   first_name: string | null;
   last_name: string | null;
   title: string | null;
   linkedin_url: string | null;
   location: string | null;
+  /** `curated`, or the provider that found the person. */
+  source: ValueSource;
+  /** An address the provider listed with the person: delivered only by an e-mail lookup, which then buys nothing. */
+  found_email?: { email: string; confidence: number | null; source: ValueSource } | null;
 }
 
 export interface EmailLookup {
   email: string | null;
-  source: 'curated' | 'pattern' | null;
+  /** `curated`, `pattern`, or the provider that found the address. */
+  source: ValueSource | null;
   /** The inferred local-part pattern, e.g. `{first}.{last}`, when source is `pattern`. */
   pattern: string | null;
   /** 0..1; 1 for a curated address. */
