@@ -9,6 +9,7 @@ import { communityStatus, DEFAULT_ALERT_TEMPLATE, DEFAULT_WELCOME_MESSAGE } from
 import { DEFAULT_RULES, type RuleSet } from './rules';
 import { EMPTY_CONTEXT, judge, type DetectorContext } from './detector/detector';
 import { displayName, greetingName, renderTemplate } from './templates';
+import { cutText } from '#shared/graphemes';
 
 export interface ChatEvent {
   event_id: string;
@@ -239,7 +240,7 @@ function messageSent(
       action,
       rule: match.rule,
       reason: match.reason,
-      message_excerpt: text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS - 1)}…` : text,
+      message_excerpt: cutText(text, EXCERPT_CHARS, '…'),
       alert_message: alert,
       score: judged.score,
       signals,

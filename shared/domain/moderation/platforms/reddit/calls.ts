@@ -5,6 +5,7 @@
  * moderator's (`WARN`: the comment, then the distinguish of the comment Reddit created). Nothing here
  * performs a call; send.ts turns each planned call into a request.
  */
+import { cutText } from '#shared/graphemes';
 import type { PenaltyAction } from '#shared/domain/moderation/actions';
 import type { PlannedCall } from '#shared/store/platformCallsRepo';
 
@@ -68,7 +69,7 @@ export const REDDIT_DECISION_CALLS: Record<
     post(`/r/${t.subreddit}/api/friend`, {
       type: 'banned',
       name: t.author,
-      ban_reason: t.reason.slice(0, REASON_CHARS),
+      ban_reason: cutText(t.reason, REASON_CHARS),
       note: `Banned by the moderation service for ${t.fullname}`.slice(0, 300),
     }),
     redditRemove(t, true),
@@ -98,7 +99,7 @@ export const REDDIT_UNDO_CALLS: Record<
 export const redditAlertCall = (subreddit: string, alert: string): PlannedCall =>
   post('/api/mod/conversations', {
     srName: subreddit,
-    subject: alert.slice(0, REASON_CHARS),
+    subject: cutText(alert, REASON_CHARS),
     body: alert,
     isAuthorHidden: 'false',
   });
