@@ -413,6 +413,29 @@ describe('failing endpoints and growth runs', () => {
     }
   });
 
+  it('an endpoint answering 410 Gone is disabled at once: no retry, and its deliveries cannot be retried', async () => {
+    const { key, user } = await api.newUser();
+    const path = newPath();
+    receiver.answer(path, 410, 204, 204);
+    const endpoint = await endpointFor(key, path, { event_types: ['credits.low'] });
+    const event = webhookEvent(user.id, 'credits.low', { kind: 'credits', id: user.id }, new Date().toISOString(), {
+      extra: { available: 10, threshold: 100 },
+    });
+    await writeTogether({ event: event.item });
+    await announce([event]);
+    await receiver.waitFor(path, 1);
+    await api.ports.webhookQueue.settled();
+    const delivery = (await deliveries(key)).items[0];
+    expect(delivery).toMatchObject({ status: 'failed', attempts: 1, last_status_code: 410, next_attempt_at: null });
+    expect((await api.call('GET', `/webhooks/endpoints/${endpoint.id}`, { key })).body).toMatchObject({
+      status: 'disabled',
+      disabled_reason: expect.stringContaining('410 Gone'),
+    });
+    const refused = await api.call('POST', `/webhooks/deliveries/${delivery.id}/retry`, { key });
+    expect(refused.status).toBe(422);
+    expect(receiver.received.filter((r) => r.path === path)).toHaveLength(1);
+  });
+
   it('a growth run reports growth_run.completed with the run as GET returns it', async () => {
     const { key } = await api.newUser({ tier: 'pro', credits: 5_000 });
     const path = newPath();

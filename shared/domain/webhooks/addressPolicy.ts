@@ -110,6 +110,8 @@ const SCHEMES: Record<AddressPolicy, readonly string[]> = {
   local: ['https:', 'http:'],
 };
 
+const DEPLOYED_PORTS = ['443', '8443'];
+
 export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: string };
 
 /** The URL's own shape: scheme, no credentials, a host; an IP literal host is classified here already. */
@@ -123,6 +125,9 @@ export function checkUrlShape(raw: string, policy: AddressPolicy): UrlVerdict {
   if (!SCHEMES[policy].includes(url.protocol))
     return { ok: false, reason: policy === 'deployed' ? 'must use https' : 'must use http or https' };
   if (url.username || url.password) return { ok: false, reason: 'must not carry credentials' };
+  // https's own port (443, which URL leaves out) or 8443: no other service of a host is reachable.
+  if (policy === 'deployed' && url.port !== '' && !DEPLOYED_PORTS.includes(url.port))
+    return { ok: false, reason: 'must use port 443 or 8443' };
   if (!url.hostname) return { ok: false, reason: 'has no host' };
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) && !ALLOWED[policy].includes(classifyAddress(host)))

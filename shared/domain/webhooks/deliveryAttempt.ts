@@ -19,6 +19,7 @@ import { deliverMessage } from './messages';
 import { DELIVERY_TIMEOUT_MS, DISABLE_AFTER_MS, retryDelayAfter, shouldDisable } from './schedule';
 import { signWebhook } from './signing';
 
+const GONE = 410;
 /** A message may arrive this much before its delivery is due (clock skew) and still go. */
 const EARLY_TOLERANCE_MS = 1000;
 
@@ -67,6 +68,19 @@ function changeAfter(
     };
   }
   const failed = { lastStatusCode: result.statusCode, lastError: result.error, sent: true };
+  // 410 Gone: the receiver says the endpoint is no more; nothing is retried (the endpoint is disabled).
+  if (result.statusCode === GONE) {
+    return {
+      change: {
+        ...base,
+        ...failed,
+        status: 'failed',
+        autoAttempts: manual ? d.autoAttempts : d.autoAttempts + 1,
+        nextAttemptAt: null,
+      },
+      delay: null,
+    };
+  }
   if (manual) {
     const scheduled = d.status === 'pending' ? d.nextAttemptAt : null;
     return {
@@ -166,6 +180,10 @@ export async function deliverOnce(userId: string, deliveryId: string, manual = f
       .webhookQueue.send([deliverMessage(userId, d.id, done.delay)])
       .catch(() => undefined);
   const failing = await markFailing(userId, endpoint.id, at.toISOString());
+  if (result.statusCode === GONE) {
+    await disableEndpoint(userId, endpoint.id, 'The endpoint answered 410 Gone', at.toISOString());
+    return 'failed';
+  }
   if (failing && shouldDisable(failing.failingSince, at)) {
     await disableEndpoint(
       userId,

@@ -59,6 +59,10 @@ describe('address classes', () => {
 describe('URL shape', () => {
   const deployed: [string, boolean][] = [
     ['https://hooks.example.com/in', true],
+    ['https://hooks.example.com:443/in', true],
+    ['https://hooks.example.com:8443/in', true],
+    ['https://hooks.example.com:22/in', false],
+    ['https://hooks.example.com:6379/in', false],
     ['http://hooks.example.com/in', false],
     ['https://127.0.0.1/in', false],
     ['https://[::1]/in', false],
