@@ -9,7 +9,6 @@ import { actionFor, type ModerationAction } from './actions';
 import { requireCommunity } from './communityReads';
 import { ruleSetOf } from './communityRules';
 import { judge } from './detector/detector';
-import { readMessage } from './detector/reading';
 import { detectorContextFor } from './detectorContext';
 import { exemption, policyOf } from './engine';
 
@@ -23,12 +22,15 @@ export interface MessageToCheck {
 export async function checkMessages(userId: string, communityId: string, messages: MessageToCheck[]) {
   const community = await requireCommunity(userId, communityId);
   const rules = ruleSetOf(await getCommunityRules(communityId));
-  const readings = messages.map((m) => readMessage(m.text));
-  const context = await detectorContextFor(community, rules, readings);
+  const context = await detectorContextFor(
+    community,
+    rules,
+    messages.map((m) => m.text),
+  );
   const policy = policyOf(community);
   const sentAt = now().getTime();
   return {
-    results: messages.map((m, i) => {
+    results: messages.map((m) => {
       const judged = judge(
         {
           text: m.text,
@@ -40,7 +42,6 @@ export async function checkMessages(userId: string, communityId: string, message
         },
         rules,
         context,
-        readings[i],
       );
       // A whitelisted sender is let through whatever the score, as the community would.
       const exempt = exemption(policy, { id: 'check', username: m.username });

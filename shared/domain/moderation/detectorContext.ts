@@ -7,7 +7,7 @@ import { sharedSpamOwners, spammerOwners } from '#shared/store/sharedSpamRepo';
 import { loadTextModel } from '#shared/store/textModelRepo';
 import type { CommunityRecord } from '#shared/store/communitiesRepo';
 import { spamFingerprint, type DetectorContext } from './detector/detector';
-import type { Reading } from './detector/reading';
+import { readMessage, type Reading } from './detector/reading';
 import { starterModel } from './detector/starter';
 import { combine } from './detector/textModel';
 import type { RuleSet } from './rules';
@@ -35,11 +35,10 @@ async function modelFor(communityId: string) {
 }
 
 /**
- * Fingerprints confirmed by at least two owners other than this community's own: its own owner's
- * confirmations already teach its own model, and counting them here would let one account reach
- * the threshold alone.
+ * The ids (fingerprints, accounts) confirmed by at least two owners other than this community's own:
+ * its own owner's confirmations already count in its own community, and counting them here would let
+ * one account reach the threshold alone.
  */
-/** The ids whose confirmations come from enough owners other than `ownerId`. */
 function agreed(owners: Map<string, Set<string>>, ownerId: string): Set<string> {
   const known = new Set<string>();
   for (const [id, confirmedBy] of owners)
@@ -51,12 +50,15 @@ async function knownSpamAmong(readings: Reading[], ownerId: string): Promise<Set
   return agreed(await sharedSpamOwners(readings.map(spamFingerprint)), ownerId);
 }
 
+/** The context for judging `texts` (read here, once each) sent by `senderIds`. */
 export async function detectorContextFor(
   community: Pick<CommunityRecord, 'id' | 'userId' | 'type' | 'whitelistedUsernames'>,
   rules: RuleSet,
-  readings: Reading[],
+  texts: string[],
   senderIds: string[] = [],
 ): Promise<DetectorContext> {
+  const byText = new Map(texts.map((text) => [text, readMessage(text)]));
+  const readings = [...byText.values()];
   const on = (id: string) => rules.detector.enabled.has(id);
   const hosts = [...new Set(readings.flatMap((r) => r.links.map((l) => l.host)))];
   const senders = SHARED_SENDER_PLATFORMS.has(community.type) ? [...new Set(senderIds)] : [];
@@ -68,6 +70,7 @@ export async function detectorContextFor(
     on('shared_spam') && senders.length ? spammerOwners(community.type, senders) : new Map<string, Set<string>>(),
   ]);
   return {
+    readings: byText,
     phishingHosts,
     phishingTargets: targets,
     knownSpam,

@@ -48,7 +48,6 @@ import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import { ruleSetOf } from './communityRules';
 import type { RuleSet } from './rules';
 import type { DetectorContext } from './detector/detector';
-import { readMessage } from './detector/reading';
 import { detectorContextFor, SHARED_SENDER_PLATFORMS } from './detectorContext';
 import { confirmSpammer } from '#shared/store/sharedSpamRepo';
 
@@ -282,7 +281,7 @@ export async function moderateEvents(
     detector: await detectorContextFor(
       current,
       rules,
-      messages.map((e) => readMessage(e.text ?? '')),
+      messages.map((e) => e.text ?? ''),
       messages.map((e) => e.user.id),
     ),
     positions: new Map(events.map((e, i) => [e.event_id, i])),

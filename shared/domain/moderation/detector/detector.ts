@@ -57,6 +57,8 @@ export const modelWeight = (taught: number) => (taught === 0 ? 0.6 : Math.min(2.
 
 /** What the community's settings and the deployment's lists bring to one judgement. */
 export interface DetectorContext {
+  /** The messages of the batch as already read (by text), so none is read twice. */
+  readings: ReadonlyMap<string, Reading>;
   /** Known phishing hosts among those of the messages judged together (phishingLists.ts). */
   phishingHosts: ReadonlySet<string>;
   /** Well-known domains phishing imitates (the phishing list's own), beside the community's official ones. */
@@ -74,6 +76,7 @@ export interface DetectorContext {
 }
 
 export const EMPTY_CONTEXT: DetectorContext = {
+  readings: new Map(),
   phishingHosts: new Set(),
   phishingTargets: [],
   knownSpam: new Set(),
@@ -103,7 +106,6 @@ export interface Judgement {
   signals: FiredSignal[];
   /** How bad the message is at the community's sensitivity; null: it stays. */
   weight: RuleWeight | null;
-  reading: Reading;
 }
 
 /** Links the detector reads itself (linkify-it), rather than by the rule's pattern. */
@@ -112,12 +114,8 @@ const READ_HERE = new Set(['link', 'wallet_address']);
 const allowedHost = (host: string, domains: readonly string[]) =>
   domains.some((d) => host === d || host.endsWith(`.${d}`));
 
-export function judge(
-  msg: MessageToJudge,
-  rules: RuleSet,
-  context: DetectorContext,
-  reading = readMessage(msg.text),
-): Judgement {
+export function judge(msg: MessageToJudge, rules: RuleSet, context: DetectorContext): Judgement {
+  const reading = context.readings.get(msg.text) ?? readMessage(msg.text);
   const settings = rules.detector;
   const on = (rule: RuleId) => settings.enabled.has(rule);
   const side = msg.isNewMember ? 'newMember' : 'established';
@@ -173,22 +171,14 @@ export function judge(
   const z = PRIOR[side] + counted.reduce((sum, s) => sum + s.evidence, 0);
   const score = Math.round((1 / (1 + Math.exp(-z))) * 10_000) / 10_000;
   const thresholds = SENSITIVITY_THRESHOLDS[settings.sensitivity];
-  const weight: RuleWeight | null =
-    score >= thresholds.severe
-      ? 'severe'
-      : score >= thresholds.offence
-        ? 'offence'
-        : score >= thresholds.minor
-          ? 'minor'
-          : null;
   return {
     score,
     signals: counted.filter((s) => s.evidence > 0).sort((a, b) => b.evidence - a.evidence),
-    weight,
-    reading,
+    weight: WORST_FIRST.find((w) => score >= thresholds[w]) ?? null,
   };
 }
 
+const WORST_FIRST: RuleWeight[] = ['severe', 'offence', 'minor'];
 const QUESTION_DAMPING = 0.2;
 const PHRASE_IDS = new Set(['scam_phrase', ...PHRASE_SIGNALS.map((p) => p.id)]);
 const isPlainQuestion = (r: Reading) => r.raw.trimEnd().endsWith('?') && r.words.length <= 15 && r.links.length === 0;
@@ -218,8 +208,8 @@ function strongestOfEachFamily(fired: FiredSignal[]): FiredSignal[] {
 }
 
 /**
- * A message's text with what changes between copies of one spam campaign taken out (case, look-alike
- * letters, spacing, punctuation, numbers, links): near-duplicates share it.
+ * A message's words with what changes between copies of one spam campaign taken out (case, look-alike
+ * letters, spacing, punctuation, words with digits): near-duplicates share it.
  */
 export function spamFingerprint(reading: Reading): string {
   const words = reading.words.filter((w) => !/\d/.test(w)).join(' ');
