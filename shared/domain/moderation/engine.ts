@@ -182,8 +182,8 @@ function messageSent(
     offences,
   };
   const scanned: MetricDelta = { messages_scanned: 1 };
-  const allow = (rule: string, reason: string): Moderated => ({
-    decision: { event_id: event.event_id, action: 'allow', rule, reason },
+  const allow = (rule: string, reason: string, judged?: Pick<Decision, 'score' | 'signals'>): Moderated => ({
+    decision: { event_id: event.event_id, action: 'allow', rule, reason, ...judged },
     state: next,
     delta: scanned,
   });
@@ -205,18 +205,11 @@ function messageSent(
   const signals = judged.signals.map(({ id, label }) => ({ id, label }));
   const strongest = signals[0];
   const weight = judged.weight;
-  if (!weight || !strongest) {
-    const quiet = allow('none', 'No rule matched');
-    Object.assign(quiet.decision, { score: judged.score, signals });
-    return quiet;
-  }
+  const scored = { score: judged.score, signals };
+  if (!weight || !strongest) return allow('none', 'No rule matched', scored);
   const match = { rule: strongest.id, reason: strongest.label };
   const exempt = exemption(policy, event.user);
-  if (exempt) {
-    const spared = allow('whitelisted', `Exempt sender (${exempt}); would have matched ${match.rule}`);
-    Object.assign(spared.decision, { score: judged.score, signals });
-    return spared;
-  }
+  if (exempt) return allow('whitelisted', `Exempt sender (${exempt}); would have matched ${match.rule}`, scored);
 
   const action = actionFor(weight, offences.length, rules.warnLimit);
   if (countsAsOffence(weight)) next.offences = [...offences, sentAt];
@@ -228,8 +221,7 @@ function messageSent(
       action,
       rule: match.rule,
       reason: match.reason,
-      score: judged.score,
-      signals,
+      ...scored,
       alert,
     },
     state: next,
@@ -242,8 +234,7 @@ function messageSent(
       reason: match.reason,
       message_excerpt: cutText(text, EXCERPT_CHARS, '…'),
       alert_message: alert,
-      score: judged.score,
-      signals,
+      ...scored,
     },
     delta: { ...scanned, messages_flagged: 1, [action]: 1 },
   };
