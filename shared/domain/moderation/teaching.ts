@@ -16,7 +16,7 @@ import { ConflictError, UnprocessableError } from '#shared/domain/errors';
 import { requireCommunity } from './communityReads';
 import { spamFingerprint } from './detector/detector';
 import { readMessage } from './detector/reading';
-import { teach, type Label, type TextModel } from './detector/textModel';
+import { combine, emptyModel, teach, type Label, type TextModel } from './detector/textModel';
 
 export interface Example {
   text: string;
@@ -44,13 +44,8 @@ export async function teachCommunity(community: { id: string; userId: string }, 
   const readings = examples.map((e) => ({ reading: readMessage(e.text), label: e.label }));
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const stored = await loadTextModel(community.id);
-    // The cached model is shared with readers: teach a copy.
-    const copy = {
-      counts: new Map([...stored.model.counts].map(([f, c]) => [f, [c[0], c[1]] as [number, number]])),
-      examples: [...stored.model.examples] as [number, number],
-      features: [...stored.model.features] as [number, number],
-    };
-    const model = teach(copy, readings);
+    // The cached model is shared with readers: teach a copy (combining with nothing copies every count).
+    const model = teach(combine(emptyModel(), stored.model), readings);
     if (await save(community.id, model, stored)) {
       const at = now().getTime();
       const spam = [...new Set(readings.filter((r) => r.label === 'spam').map((r) => spamFingerprint(r.reading)))];
