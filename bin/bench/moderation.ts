@@ -1,4 +1,7 @@
-import { classify, fingerprintOf, type MessageToClassify } from '#shared/domain/moderation/classifier';
+import { fingerprintOf, type MessageToClassify } from '#shared/domain/moderation/classifier';
+import { EMPTY_CONTEXT, judge } from '#shared/domain/moderation/detector/detector';
+import { starterModel } from '#shared/domain/moderation/detector/starter';
+import { DEFAULT_RULES } from '#shared/domain/moderation/rules';
 import { emptyMemberState, moderateEvent, policyOf, type ChatEvent } from '#shared/domain/moderation/engine';
 import type { BenchSuite } from './harness';
 
@@ -42,7 +45,7 @@ function perMessageMicros(count: number, fn: (i: number) => unknown): number {
   return Number(process.hrtime.bigint() - start) / 1_000 / count;
 }
 
-/** Events endpoint throughput in batches of 100, and the pure cost of classifying one message. */
+/** Events endpoint throughput in batches of 100, and the pure cost of judging one message. */
 export const moderationBench: BenchSuite = {
   name: 'Moderation (events, status, classifier)',
   async run({ call, measure, print }) {
@@ -110,6 +113,8 @@ export const moderationBench: BenchSuite = {
     );
     await measure('POST /sync', 100, () => call('POST', `${BASE}/sync`, { body: { community_id: community.id } }));
 
+    // What the engine judges with: the rules and the starter model (the per-community parts are read per batch).
+    const context = { ...EMPTY_CONTEXT, model: starterModel() };
     const corpus: MessageToClassify[] = TEXTS.map((text, i) => ({
       text,
       sentAt: 1_795_000_000_000 + i,
@@ -120,7 +125,7 @@ export const moderationBench: BenchSuite = {
       })),
     }));
     print(
-      `${'classify (pure, per message)'.padEnd(48)} ${perMessageMicros(200_000, (i) => classify(corpus[i % corpus.length])).toFixed(2)} µs`,
+      `${'detector judge (pure, per message)'.padEnd(48)} ${perMessageMicros(200_000, (i) => judge(corpus[i % corpus.length], DEFAULT_RULES, context)).toFixed(2)} µs`,
     );
     const policy = policyOf({
       billingState: 'active',

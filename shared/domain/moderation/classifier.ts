@@ -128,20 +128,20 @@ const MATCHERS: { [K in Rule['kind']]: Matcher<K> } = {
  * reads better itself (links, found the way a person reads them) are passed in `skip`.
  */
 export function matchAll(msg: MessageToClassify, rules: RuleSet, skip: ReadonlySet<string>): RuleMatch[] {
-  const matches: RuleMatch[] = [];
-  for (const rule of rules.rules) {
-    if (skip.has(rule.id)) continue;
-    const reason = (MATCHERS[rule.kind] as Matcher<Rule['kind']>)(rule, msg, rules);
-    if (reason) matches.push({ rule: rule.id, weight: rule.weight, reason });
-  }
-  return matches;
+  return [...matches(msg, rules, (rule) => !skip.has(rule.id))];
 }
 
-export function classify(msg: MessageToClassify, rules: RuleSet = DEFAULT_RULES): RuleMatch | null {
+/** The rules the message breaks, in the rule set's order, among those `applies` keeps; lazily. */
+function* matches(msg: MessageToClassify, rules: RuleSet, applies: (rule: Rule) => boolean): Generator<RuleMatch> {
   for (const rule of rules.rules) {
-    if (rule.newMembersOnly && !msg.isNewMember) continue;
+    if (!applies(rule)) continue;
     const reason = (MATCHERS[rule.kind] as Matcher<Rule['kind']>)(rule, msg, rules);
-    if (reason) return { rule: rule.id, weight: rule.weight, reason };
+    if (reason) yield { rule: rule.id, weight: rule.weight, reason };
   }
+}
+
+/** The first rule the message breaks, new-member rules only for new members: each rule on its own. */
+export function classify(msg: MessageToClassify, rules: RuleSet = DEFAULT_RULES): RuleMatch | null {
+  for (const match of matches(msg, rules, (rule) => !rule.newMembersOnly || msg.isNewMember)) return match;
   return null;
 }
