@@ -19,6 +19,7 @@ import type { Update } from '@grammyjs/types';
 import {
   changeAutoRenew,
   changeCommunity,
+  issueFreshActivationToken,
   listCommunityViews,
   provisionCommunity,
   readCommunity,
@@ -46,6 +47,7 @@ export const handler = withPorts(
       updateCommunity: async ({ user, params, body, baseUrl }) => changeCommunity(user.id, params.id, body, baseUrl),
       setAutoRenew: async ({ user, params, body, baseUrl }) =>
         changeAutoRenew(user.id, params.id, body.auto_renew, baseUrl),
+      issueActivationToken: async ({ user, params, baseUrl }) => issueFreshActivationToken(user.id, params.id, baseUrl),
       deleteCommunity: async ({ user, params }) => {
         await removeCommunity(user.id, params.id);
         return noContent();

@@ -145,6 +145,18 @@ export async function runTool(
     answer = paged.answer;
     if (paged.page) meta.page = paged.page;
   }
+  if (tool.withheld) answer = withholding(answer, tool.withheld);
   if (tool.kind === 'spend') meta.credits = await creditsAfter(answered, scope.caller.id);
   return successResult(answer, meta);
+}
+
+/** The answer (one record, or a list's `items`) with each withheld field that is present set to null. */
+function withholding(answer: unknown, fields: readonly string[]): unknown {
+  const hide = (record: unknown) =>
+    record && typeof record === 'object'
+      ? { ...record, ...Object.fromEntries(fields.filter((f) => Object.hasOwn(record, f)).map((f) => [f, null])) }
+      : record;
+  if (answer && typeof answer === 'object' && Array.isArray((answer as { items?: unknown }).items))
+    return { ...answer, items: (answer as { items: unknown[] }).items.map(hide) };
+  return hide(answer);
 }

@@ -18,6 +18,8 @@ export interface ToolDef {
   recordsAt?: readonly (readonly string[])[];
   /** Query parameters the tool caps below the route's own maximum, so one answer stays small. */
   caps?: Record<string, number>;
+  /** Nullable fields of the answer's records an agent never sees (a secret only its owner reads over HTTP): answered null. */
+  withheld?: readonly string[];
 }
 
 /** The most records one tool call answers. */
@@ -206,6 +208,8 @@ export const TOOLS: readonly ToolDef[] = [
     kind: 'read',
     operationId: 'listCommunities',
     pagedByRoute: true,
+    // Whoever holds it can bind the community to a place of theirs, so it stays with the owner.
+    withheld: ['activation_token'],
     description:
       'Your moderation communities (Telegram, Discord, Reddit, X, Crisp), newest first (at most 25 a call: limit, offset). Free. Creating or deleting one is for a person, not a tool.',
   },

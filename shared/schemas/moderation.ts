@@ -55,7 +55,8 @@ export const community = withMeta(
     id: z.uuid(),
     moderation_id: z.string(),
     activation_token: withMeta(z.nullable(z.string()), {
-      description: 'Binds the community on its platform (every type starts pending_activation until bound)',
+      description:
+        'Binds the community on its platform (every type starts pending_activation until bound). It binds once: after it bound a place it binds no other (POST .../activation-token issues a fresh one). Shown only on your own reads: null in webhook events and MCP results',
     }),
     name: z.string(),
     project_name: z.string(),
@@ -303,6 +304,18 @@ export const moderationEndpoints = {
     errors: [422],
     summary: 'Switch auto-renewal; with it off the community stays active until its period ends, then expires',
     body: z.strictObject({ auto_renew: z.boolean() }),
+    response: community,
+  }),
+  issueActivationToken: defineEndpoint({
+    operationId: 'issueCommunityActivationToken',
+    method: 'POST',
+    path: `${base}/communities/{id}/activation-token`,
+    tag,
+    auth: 'api_key',
+    params: communityIdParams,
+    errors: [404, 409, 422],
+    summary:
+      'Replace the activation token with a fresh one, to bind the community somewhere else on purpose (the old token binds nothing from now on; the community stays where it is bound until the new one binds it)',
     response: community,
   }),
   deleteCommunity: defineEndpoint({

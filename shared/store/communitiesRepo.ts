@@ -35,6 +35,12 @@ export interface CommunityRecord extends CommunitySettings {
   activationToken: string | null;
   /** Null until the bot proved it is in the chat (types that need activation). */
   activatedAt: string | null;
+  /**
+   * What the activation token may still do: `live` binds once, `<role>:<place>` names the place it bound
+   * (and may bind again, so a repeated command is harmless), null on items from before tokens bound once
+   * (activationToken.ts reads those).
+   */
+  activationTokenUse: string | null;
   creditsCharged: number;
   monthlyCreditCost: number;
   billingState: BillingState;
@@ -53,6 +59,9 @@ export interface CommunityRecord extends CommunitySettings {
   updatedAt: string;
 }
 
+/** An activation token that has bound nothing yet (CommunityRecord.activationTokenUse). */
+export const LIVE_TOKEN = 'live';
+
 /** Null attributes are not stored (so conditions can use attribute_not_exists); reading puts them back. */
 const communities = defineEntity<CommunityRecord>()({
   name: 'community',
@@ -60,6 +69,7 @@ const communities = defineEntity<CommunityRecord>()({
   nullable: [
     'activationToken',
     'activatedAt',
+    'activationTokenUse',
     'welcomeMessage',
     'alertTemplate',
     'nextBillingAt',
@@ -170,7 +180,9 @@ async function updateOrUndefined(input: ReturnType<typeof updateItem>): Promise<
   }
 }
 
-export type CommunityChanges = Partial<CommunitySettings & Pick<CommunityRecord, 'activationToken' | 'activatedAt'>>;
+export type CommunityChanges = Partial<
+  CommunitySettings & Pick<CommunityRecord, 'activationToken' | 'activatedAt' | 'activationTokenUse'>
+>;
 
 export function updateCommunitySettings(
   userId: string,
@@ -272,8 +284,58 @@ export const giveActivationTokenItem = (c: CommunityRecord, token: string, at: s
   Update: updateItem(
     c.userId,
     c.id,
-    { activationToken: token, activatedAt: null, updatedAt: at },
+    { activationToken: token, activationTokenUse: LIVE_TOKEN, activatedAt: null, updatedAt: at },
     { expression: 'attribute_not_exists(activationToken)' },
+  ),
+});
+
+/**
+ * Moves what the community's token may do from `from` (null: the attribute is absent) to `to`, only while
+ * the token is still `token`: of two places presenting one token at once, one takes it.
+ */
+export async function moveActivationTokenUse(
+  c: Pick<CommunityRecord, 'userId' | 'id'>,
+  token: string,
+  from: string | null,
+  to: string,
+  at: string,
+): Promise<boolean> {
+  const seen = from === null ? 'attribute_not_exists(activationTokenUse)' : 'activationTokenUse = :from';
+  return (
+    (await updateOrUndefined(
+      updateItem(
+        c.userId,
+        c.id,
+        { activationTokenUse: to, updatedAt: at },
+        {
+          expression: `activationToken = :token AND ${seen}`,
+          values: { ':token': token, ...(from === null ? {} : { ':from': from }) },
+        },
+      ),
+    )) !== undefined
+  );
+}
+
+/** A fresh token replacing `previous` (the one the owner read), for a community that can still moderate. */
+export const reissueActivationTokenItem = (
+  c: Pick<CommunityRecord, 'userId' | 'id'>,
+  previous: string | null,
+  token: string,
+  at: string,
+): TransactItem => ({
+  Update: updateItem(
+    c.userId,
+    c.id,
+    { activationToken: token, activationTokenUse: LIVE_TOKEN, updatedAt: at },
+    previous === null
+      ? {
+          expression: 'attribute_not_exists(activationToken) AND billingState <> :expired',
+          values: { ':expired': 'expired' },
+        }
+      : {
+          expression: 'activationToken = :previous AND billingState <> :expired',
+          values: { ':previous': previous, ':expired': 'expired' },
+        },
   ),
 });
 

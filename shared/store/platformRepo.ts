@@ -87,6 +87,11 @@ export const putActivationPointer = (token: string, pointer: CommunityPointer): 
   },
 });
 
+/** A replaced token no longer finds its community. */
+export const deleteActivationPointer = (token: string): TransactItem => ({
+  Delete: { TableName: table(), Key: activationTokenKey(sha256Hex(token)) },
+});
+
 export async function writeActivationPointer(token: string, pointer: CommunityPointer): Promise<void> {
   await ddb().send(
     new PutCommand({ TableName: table(), Item: activationPointers.item({ tokenHash: sha256Hex(token), ...pointer }) }),

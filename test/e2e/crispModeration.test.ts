@@ -83,6 +83,8 @@ const operatorSays = (websiteId: string, sessionId: string, content: string) =>
 const post = (body: object, secret = SECRET, timestampMs?: number) =>
   api.call('POST', `${BASE}/crisp`, signCrispHookRequest(secret, body, timestampMs));
 const settle = () => api.ports.queue.drained();
+const INVALID_TOKEN =
+  'This activation token is not valid for a Crisp community (or was used already: its owner can issue a fresh one).';
 const status = async (key: string, id: string) =>
   (await api.call('GET', `${BASE}/status?community_id=${id}`, { key })).body;
 
@@ -227,9 +229,7 @@ describe('binding a website', () => {
     const session = newSession();
     await post(operatorSays(websiteId, session, '/activate not-a-real-token'));
     await settle();
-    expect(crisp.calls).toEqual([
-      note(websiteId, session, 'This activation token is not valid for a Crisp community.'),
-    ]);
+    expect(crisp.calls).toEqual([note(websiteId, session, INVALID_TOKEN)]);
   });
 
   it('a website sending bad tokens over and over gets one note, then none for ten minutes; a right token is still answered', async () => {
@@ -240,17 +240,13 @@ describe('binding a website', () => {
     await post(operatorSays(websiteId, sessions[2], '/activate guess-2'));
     await settle();
     expect(crisp.calls).toHaveLength(1);
-    expect(
-      sessions.map((s) => note(websiteId, s, 'This activation token is not valid for a Crisp community.')),
-    ).toContainEqual(crisp.calls[0]);
+    expect(sessions.map((s) => note(websiteId, s, INVALID_TOKEN))).toContainEqual(crisp.calls[0]);
     // Another website is answered as before.
     const elsewhere = newWebsite();
     const session = newSession();
     await post(operatorSays(elsewhere, session, '/activate guess-3'));
     await settle();
-    expect(crisp.calls.at(-1)).toEqual(
-      note(elsewhere, session, 'This activation token is not valid for a Crisp community.'),
-    );
+    expect(crisp.calls.at(-1)).toEqual(note(elsewhere, session, INVALID_TOKEN));
     // The operator who mistyped sends the right token: bound and told so.
     const { key, community } = await newCommunity();
     crisp.reset();
@@ -309,6 +305,26 @@ describe('one community, several websites', () => {
     await post(operatorSays(free, newSession(), `/activate ${other.community.activation_token}`));
     await settle();
     expect((await status(other.key, other.community.id)).status).toBe('connected');
+  });
+});
+
+describe('a token binds once', () => {
+  it("a visitor who read the operator's /activate cannot move the community to their own website", async () => {
+    const { key, community, websiteId } = await activatedWebsite();
+    const theirs = newWebsite();
+    const session = newSession();
+    await post(operatorSays(theirs, session, `/activate ${community.activation_token}`));
+    await settle();
+    expect(crisp.calls).toEqual([note(theirs, session, INVALID_TOKEN)]);
+    expect((await status(key, community.id)).platform.chat_id).toBe(websiteId);
+    // The operator repeating it on the website it bound is told it is on, and nothing moves.
+    crisp.reset();
+    const again = newSession();
+    await post(operatorSays(websiteId, again, `/activate ${community.activation_token}`));
+    await settle();
+    expect(crisp.calls.map((c) => c.body)).toEqual([expect.objectContaining({ type: 'note' })]);
+    expect(crisp.calls[0].body).not.toEqual(note(websiteId, again, INVALID_TOKEN).body);
+    expect((await status(key, community.id)).platform.chat_id).toBe(websiteId);
   });
 });
 
@@ -488,7 +504,8 @@ describe('blocks: undo and the end of a mute', () => {
     await post(visitorSays(websiteId, session, SPAM).body);
     await settle();
     const moved = newWebsite();
-    await post(operatorSays(moved, newSession(), `/activate ${community.activation_token}`));
+    const fresh = await api.call('POST', `${BASE}/communities/${community.id}/activation-token`, { key });
+    await post(operatorSays(moved, newSession(), `/activate ${fresh.body.activation_token}`));
     await settle();
     expect((await status(key, community.id)).platform.chat_id).toBe(moved);
     crisp.reset();

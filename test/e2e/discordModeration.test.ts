@@ -164,7 +164,9 @@ describe('Discord interactions', () => {
     });
     expect(
       (await interact(command(guild, 'activate', [{ name: 'token', type: 3, value: 'wrong' }]))).body.data.content,
-    ).toBe('This activation token is not valid for a Discord community.');
+    ).toBe(
+      'This activation token is not valid for a Discord community (or was used already: its owner can issue a fresh one).',
+    );
     const res = await interact(command(guild, 'activate', token));
     expect(res.body).toEqual({
       type: 4,

@@ -426,6 +426,19 @@ describe('an agent speaking only MCP', () => {
     expect(refused.content[0].text).toMatch(/ask a person to upgrade/);
   });
 
+  it('list_communities never shows an activation token (whoever holds it can bind the community)', async () => {
+    const { key } = await api.newUser({ credits: 1000 });
+    const created = await api.call('POST', '/api/v1/integrations/moderation/communities', {
+      key,
+      body: { name: 'c', project_name: 'Acme', type: 'telegram' },
+    });
+    expect(created.body.activation_token).toEqual(expect.any(String));
+    const client = await mcpClient(api.baseUrl, key);
+    const result = await call(client, 'list_communities', {});
+    expect(ok(result)).toMatchObject({ items: [{ id: created.body.id, activation_token: null }], total: 1 });
+    expect(JSON.stringify(result)).not.toContain(created.body.activation_token);
+  });
+
   it('lists 25 records a call at most: more is a validation error, not a cut', async () => {
     const { key } = await api.newUser({ tier: 'pro', credits: 10 });
     const client = await mcpClient(api.baseUrl, key);

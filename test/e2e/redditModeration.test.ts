@@ -686,7 +686,8 @@ describe('Reddit moderation by polling', () => {
     // The community moves to another subreddit: a new activation there.
     const next = newSub();
     reddit.addSubreddit(next, ['alice']);
-    reddit.privateMessage('alice', `/activate ${community.activation_token} r/${next}`);
+    const fresh = await api.call('POST', `${BASE}/communities/${community.id}/activation-token`, { key });
+    reddit.privateMessage('alice', `/activate ${fresh.body.activation_token} r/${next}`);
     expect(await readRedditInbox((await redditBot())!)).toMatchObject({ activated: 1 });
     await settle();
     expect((await status(key, community.id)).platform.chat_id).toBe(next.toLowerCase());

@@ -53,6 +53,8 @@ const say = (chat: { id: number; type: string }, from: object, text: string, ext
   return { update, messageId: messageSeq };
 };
 const settle = () => api.ports.queue.drained();
+const INVALID_TOKEN =
+  'This activation token is not valid for a Telegram community (or was used already: its owner can issue a fresh one).';
 
 async function activatedGroup(options: { welcome?: string; whitelisted?: string[] } = {}) {
   const { key } = await api.newUser({ credits: 5000 });
@@ -200,7 +202,7 @@ describe('the shared Telegram webhook', () => {
     expect(telegram.calls).toEqual([
       {
         method: 'sendMessage',
-        body: { chat_id: chat.id, text: 'This activation token is not valid for a Telegram community.' },
+        body: { chat_id: chat.id, text: INVALID_TOKEN },
       },
     ]);
   });
@@ -208,7 +210,9 @@ describe('the shared Telegram webhook', () => {
   it('spam from a new member: deleteMessage + restrictChatMember until_date, the alert in the /alerts chat, the audit log delivered', async () => {
     const { key, community, chat } = await activatedGroup();
     const alerts = { id: 555, type: 'private' as const, first_name: 'Ada' };
-    await post(say(alerts, ADMIN, `/alerts ${community.activation_token}`).update);
+    // The token typed in the group is spent: the alert chat is named with a fresh one.
+    const fresh = await api.call('POST', `${BASE}/communities/${community.id}/activation-token`, { key });
+    await post(say(alerts, ADMIN, `/alerts ${fresh.body.activation_token}`).update);
     await settle();
     expect(telegram.calls).toEqual([
       { method: 'sendMessage', body: { chat_id: 555, text: 'Moderation alerts will be posted in this chat.' } },
@@ -519,7 +523,8 @@ describe('the shared Telegram webhook', () => {
     ]);
     const moved = group();
     telegram.setMemberStatus(moved.id, ADMIN.id, 'administrator');
-    await post(say(moved, ADMIN, `/activate ${community.activation_token}`).update);
+    const fresh = await api.call('POST', `${BASE}/communities/${community.id}/activation-token`, { key });
+    await post(say(moved, ADMIN, `/activate ${fresh.body.activation_token}`).update);
     await settle();
     expect((await status(key, community.id)).platform.chat_id).toBe(String(moved.id));
     telegram.reset();
@@ -532,7 +537,10 @@ describe('the shared Telegram webhook', () => {
     // Another community takes the first group: lifting there is no longer this community's to do.
     const other = await activatedGroup();
     telegram.setMemberStatus(chat.id, ADMIN.id, 'administrator');
-    await post(say(chat, ADMIN, `/activate ${other.community.activation_token}`).update);
+    const otherToken = await api.call('POST', `${BASE}/communities/${other.community.id}/activation-token`, {
+      key: other.key,
+    });
+    await post(say(chat, ADMIN, `/activate ${otherToken.body.activation_token}`).update);
     await settle();
     expect((await status(other.key, other.community.id)).platform.chat_id).toBe(String(chat.id));
     telegram.reset();
@@ -592,5 +600,141 @@ describe('the shared Telegram webhook', () => {
       status: 'not_configured',
       error: 'telegram is not configured on this deployment',
     });
+  });
+});
+
+describe('an activation token binds once', () => {
+  const alertChat = () => ({ id: 9000 + updateSeq, type: 'private' as const, first_name: 'Ada' });
+  const sent = (chatId: number) =>
+    telegram.calls.filter((c) => c.method === 'sendMessage' && c.body.chat_id === chatId);
+  const boundChat = async (key: string, id: string) => (await status(key, id)).status;
+
+  it('a member who copies the token from the group can neither move the community to their group nor take its alerts', async () => {
+    const { key, community, chat } = await activatedGroup();
+    const theirs = group();
+    const MALLORY = { id: 77, is_bot: false, first_name: 'Mal' };
+    telegram.setMemberStatus(theirs.id, MALLORY.id, 'creator');
+    await post(say(theirs, MALLORY, `/activate ${community.activation_token}`).update);
+    const dm = alertChat();
+    await post(say(dm, MALLORY, `/alerts ${community.activation_token}`).update);
+    await settle();
+    expect(sent(theirs.id).map((c) => c.body.text)).toEqual([INVALID_TOKEN]);
+    expect(sent(dm.id).map((c) => c.body.text)).toEqual([INVALID_TOKEN]);
+    telegram.reset();
+
+    // Still moderated where it was bound, and its alerts go nowhere new.
+    const { update, messageId } = say(chat, SPAMMER, 'Connect your wallet here to claim the bonus');
+    await post(update);
+    const elsewhere = say(theirs, SPAMMER, 'Connect your wallet here to claim the bonus');
+    await post(elsewhere.update);
+    await settle();
+    expect(telegram.calls).toContainEqual({
+      method: 'deleteMessage',
+      body: { chat_id: chat.id, message_id: messageId },
+    });
+    expect(telegram.calls.filter((c) => c.body.chat_id === theirs.id || c.body.chat_id === dm.id)).toEqual([]);
+    expect(await boundChat(key, community.id)).toBe('connected');
+  });
+
+  it('the group it bound may present it again; an alert chat named before activation keeps it live for /activate', async () => {
+    const { key } = await api.newUser({ credits: 5000 });
+    const community = (
+      await api.call('POST', `${BASE}/communities`, {
+        key,
+        body: { name: 'Order', project_name: 'Acme', type: 'telegram' },
+      })
+    ).body;
+    const dm = alertChat();
+    await post(say(dm, ADMIN, `/alerts ${community.activation_token}`).update);
+    const chat = group();
+    telegram.setMemberStatus(chat.id, ADMIN.id, 'administrator');
+    await post(say(chat, ADMIN, `/activate ${community.activation_token}`).update);
+    await post(say(chat, ADMIN, `/activate ${community.activation_token}`).update);
+    await settle();
+    expect(sent(dm.id).map((c) => c.body.text)).toEqual(['Moderation alerts will be posted in this chat.']);
+    expect(sent(chat.id).map((c) => c.body.text)).toEqual([
+      'Moderation is on for this group.',
+      'Moderation is on for this group.',
+    ]);
+    expect(await boundChat(key, community.id)).toBe('connected');
+  });
+
+  it('a fresh token moves the community on purpose, once; the replaced token finds nothing', async () => {
+    const { key, community, chat } = await activatedGroup();
+    const res = await api.call('POST', `${BASE}/communities/${community.id}/activation-token`, { key });
+    expect(res.status).toBe(200);
+    expect(res.body.id).toBe(community.id);
+    expect(res.body.status).toBe('connected');
+    const fresh = res.body.activation_token as string;
+    expect(fresh).toMatch(/^[A-Za-z0-9_-]{32,}$/);
+    expect(fresh).not.toBe(community.activation_token);
+    expect((await api.call('GET', `${BASE}/communities/${community.id}`, { key })).body.activation_token).toBe(fresh);
+
+    const next = group();
+    telegram.setMemberStatus(next.id, ADMIN.id, 'administrator');
+    await post(say(next, ADMIN, `/activate ${community.activation_token}`).update);
+    await post(say(next, ADMIN, `/activate ${fresh}`).update);
+    const third = group();
+    telegram.setMemberStatus(third.id, ADMIN.id, 'administrator');
+    await post(say(third, ADMIN, `/activate ${fresh}`).update);
+    await settle();
+    expect(sent(next.id).map((c) => c.body.text)).toEqual([INVALID_TOKEN, 'Moderation is on for this group.']);
+    expect(sent(third.id).map((c) => c.body.text)).toEqual([INVALID_TOKEN]);
+    telegram.reset();
+    // Moved: the new group is moderated, the old one is free.
+    const spam = say(next, SPAMMER, 'Connect your wallet here to claim the bonus');
+    await post(spam.update);
+    await post(say(chat, SPAMMER, 'Connect your wallet here to claim the bonus').update);
+    await settle();
+    expect(telegram.calls).toContainEqual({
+      method: 'deleteMessage',
+      body: { chat_id: next.id, message_id: spam.messageId },
+    });
+    expect(telegram.calls.filter((c) => c.body.chat_id === chat.id)).toEqual([]);
+  });
+
+  it("a custom bridge's activation event spends it too: the operator's bot then binds no group with it", async () => {
+    const { key } = await api.newUser({ credits: 5000 });
+    const community = (
+      await api.call('POST', `${BASE}/communities`, {
+        key,
+        body: { name: 'Bridge', project_name: 'Acme', type: 'telegram' },
+      })
+    ).body;
+    const activation = await api.call('POST', `${BASE}/communities/${community.id}/events`, {
+      key,
+      body: {
+        events: [
+          {
+            event_id: 'act',
+            type: 'activation',
+            user: { id: 'bridge' },
+            token: community.activation_token,
+            sent_at: new Date().toISOString(),
+          },
+        ],
+      },
+    });
+    expect(activation.body.decisions[0].reason).toMatch(/accepted/);
+    const chat = group();
+    telegram.setMemberStatus(chat.id, ADMIN.id, 'administrator');
+    await post(say(chat, ADMIN, `/activate ${community.activation_token}`).update);
+    await settle();
+    expect(sent(chat.id).map((c) => c.body.text)).toEqual([INVALID_TOKEN]);
+  });
+
+  it("is the owner's: another key gets 404, an expired community 422", async () => {
+    const { community } = await activatedGroup();
+    const other = await api.newUser({ credits: 0 });
+    const res = await api.call('POST', `${BASE}/communities/${community.id}/activation-token`, { key: other.key });
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('not_found');
+    const { key, community: gone } = await activatedGroup();
+    await setCommunityFields((await api.call('GET', '/users/me', { key })).body.id, gone.id, {
+      billingState: 'expired',
+    });
+    const expired = await api.call('POST', `${BASE}/communities/${gone.id}/activation-token`, { key });
+    expect(expired.status).toBe(422);
+    expect(expired.body.error.code).toBe('invalid_state');
   });
 });

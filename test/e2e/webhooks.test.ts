@@ -515,6 +515,9 @@ describe('community.activated', () => {
       type: 'community.activated',
       data: { id: community.id, status: 'connected' },
     });
+    // Whoever holds the token can bind the community to a place of theirs: it never leaves in an event.
+    expect(hit.verified?.data.activation_token).toBeNull();
+    expect(hit.body).not.toContain(community.activation_token);
     await activate('act-1');
     await activate('act-2');
     await api.ports.webhookQueue.settled();

@@ -4,6 +4,7 @@ import { randomToken, uuidv7 } from '#shared/ids';
 import {
   deleteCommunityItems,
   getCommunity,
+  LIVE_TOKEN,
   listCommunities,
   putNewCommunity,
   updateAutoRenew,
@@ -26,6 +27,7 @@ import { periodEndAfter, renewalChargeId } from './renewalRules';
 import { xAuthorizeUrl } from './platforms/x/oauth';
 import { forgetXAccount } from './platforms/x/tokens';
 import { releasePlaces } from './platforms/binding';
+import { issueActivationToken } from './activationToken';
 import { PLATFORMS } from './platforms/registry';
 
 /**
@@ -51,8 +53,9 @@ export interface CommunityInput {
 }
 
 /** Every type waits, with a fresh token, until it is bound on its platform. */
-const activationFor = (): Pick<CommunityRecord, 'activationToken' | 'activatedAt'> => ({
+const activationFor = (): Pick<CommunityRecord, 'activationToken' | 'activatedAt' | 'activationTokenUse'> => ({
   activationToken: newActivationToken(),
+  activationTokenUse: LIVE_TOKEN,
   activatedAt: null,
 });
 
@@ -181,6 +184,15 @@ export async function changeCommunity(
     await leave?.();
   }
   return answered(after, apiBaseUrl);
+}
+
+/** POST .../activation-token: the community with its fresh token, as the API answers it. */
+export async function issueFreshActivationToken(
+  userId: string,
+  communityId: string,
+  apiBaseUrl?: string,
+): Promise<CommunityView> {
+  return answered(await issueActivationToken(userId, communityId), apiBaseUrl);
 }
 
 export async function changeAutoRenew(

@@ -16,10 +16,14 @@ import { installLinkFor } from './platforms/installLinks';
 
 export const newActivationToken = () => randomToken(32);
 
-export const communityView = (c: CommunityRecord) => ({
+/**
+ * The community as its owner reads it. `activation_token` only there: whoever holds the token can bind
+ * the community to a place of theirs, so a webhook event (which travels to another system) says null.
+ */
+export const communityView = (c: CommunityRecord, audience: 'owner' | 'event' = 'owner') => ({
   id: c.id,
   moderation_id: c.moderationId,
-  activation_token: c.activationToken,
+  activation_token: audience === 'owner' ? c.activationToken : null,
   name: c.name,
   project_name: c.projectName,
   community_type: c.type,
@@ -71,5 +75,5 @@ export async function withActivationToken(community: CommunityRecord): Promise<C
 
 /** The community as a webhook event shows it: no authorize link is minted outside an API answer. */
 export async function readCommunityView(userId: string, communityId: string): Promise<CommunityView> {
-  return communityView(await requireCommunity(userId, communityId));
+  return communityView(await requireCommunity(userId, communityId), 'event');
 }

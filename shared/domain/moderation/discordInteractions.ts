@@ -15,13 +15,11 @@ import type {
 } from 'discord-api-types/v10';
 import { now } from '#shared/adapters/ports';
 import { UnauthorizedError, ValidationError } from '#shared/domain/errors';
-import { getCommunity } from '#shared/store/communitiesRepo';
 import { markCommunityActivated } from './activation';
-import { boundCommunity, communityByActivationToken, updatePlatformRecord } from '#shared/store/platformRepo';
-import { bindModeratedPlace } from './platforms/binding';
+import { boundCommunity, updatePlatformRecord } from '#shared/store/platformRepo';
+import { bindWithToken, communityOfToken, tokenMayDo } from './activationToken';
 import { UNPAID_ACTIVATION } from './unpaidActivation';
 import { ADMINISTRATOR, MANAGE_GUILD } from './discordCommands';
-import { sameSecret } from './telegramWebhookSecret';
 import { requestAutomodSync } from './discordAutomod';
 
 // Discord's enum values, as numbers (types only are imported from discord-api-types).
@@ -66,7 +64,8 @@ const reply = (content: string): APIInteractionResponse => ({
 export const DISCORD_REPLIES = {
   not_in_guild: 'Use this command in the server you want moderated.',
   not_allowed: 'You need the Manage Server permission to do this.',
-  invalid_token: 'This activation token is not valid for a Discord community.',
+  invalid_token:
+    'This activation token is not valid for a Discord community (or was used already: its owner can issue a fresh one).',
   activated: 'Moderation is on for this server: its AutoMod rules are being written now.',
   suspended: UNPAID_ACTIVATION.suspended(
     'This server',
@@ -132,13 +131,14 @@ async function runCommand(interaction: APIChatInputApplicationCommandInteraction
       (o) => o?.name === 'token',
     ) as APIApplicationCommandInteractionDataStringOption | undefined;
     const token = typeof option?.value === 'string' ? option.value : '';
-    const pointer = token ? await communityByActivationToken(token) : undefined;
-    const community = pointer && (await getCommunity(pointer.userId, pointer.communityId));
-    if (community?.type !== 'discord' || !community.activationToken || !sameSecret(token, community.activationToken))
-      return reply(DISCORD_REPLIES.invalid_token);
+    const community = await communityOfToken(token, 'discord');
+    const use = { role: 'moderated', place: guildId } as const;
+    // A token spent on another server reads like an unknown one.
+    if (!community || !tokenMayDo(community, use)) return reply(DISCORD_REPLIES.invalid_token);
     // An expired community can never moderate again: it takes no server (one it held is free for others).
     if (community.billingState === 'expired') return reply(DISCORD_REPLIES.expired);
-    if ((await bindModeratedPlace(community, guildId)) === 'taken') return reply(DISCORD_REPLIES.taken);
+    const bound = await bindWithToken(community, token, use);
+    if (bound !== 'bound') return reply(bound === 'taken' ? DISCORD_REPLIES.taken : DISCORD_REPLIES.invalid_token);
     if (!community.activatedAt) await markCommunityActivated(community, token);
     await requestAutomodSync(community.userId, community.id);
     // Bound either way; a suspended community says it does not moderate yet rather than that it does.

@@ -29,6 +29,7 @@ import {
 import { requireCommunity } from './communityReads';
 import { sameSecret } from './telegramWebhookSecret';
 import { markCommunityActivated } from './activation';
+import { spendOnBridge } from './activationToken';
 import {
   activationDecision,
   addDeltas,
@@ -60,6 +61,8 @@ async function activate(
   if (!community.activationToken) return { community, outcome: 'not_needed' };
   if (!token || !sameSecret(token, community.activationToken)) return { community, outcome: 'token_mismatch' };
   if (community.activatedAt) return { community, outcome: 'already_active' };
+  // A token another place spent (an alert chat named first is not one) does not activate here.
+  if (!(await spendOnBridge(community, token))) return { community, outcome: 'token_mismatch' };
   if (!(await markCommunityActivated(community, token))) return { community, outcome: 'already_active' };
   return { community: (await getCommunity(community.userId, community.id, true)) ?? community, outcome: 'activated' };
 }

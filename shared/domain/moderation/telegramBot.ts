@@ -8,14 +8,13 @@
 import type { CallbackQuery, ChatMember, Message, Update, User } from '@grammyjs/types';
 import { now } from '#shared/adapters/ports';
 import { callPlatform } from '#shared/adapters/platforms/platformPort';
-import { sameSecret } from './telegramWebhookSecret';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { markCommunityActivated } from './activation';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import { putPendingCaptcha, takePendingCaptcha, listExpiredCaptchas } from '#shared/store/captchaRepo';
 import { getDelivery } from '#shared/store/platformCallsRepo';
-import { boundCommunity, communityByActivationToken, getPlatformRecord } from '#shared/store/platformRepo';
-import { bindAlertPlace, bindModeratedPlace } from './platforms/binding';
+import { boundCommunity, getPlatformRecord } from '#shared/store/platformRepo';
+import { bindWithToken, communityOfToken, tokenMayDo } from './activationToken';
 import { UNPAID_ACTIVATION } from './unpaidActivation';
 import type { CommunityRules } from './communityRules';
 import { communityStatus } from './communityTypes';
@@ -284,7 +283,8 @@ export async function removeUnverifiedMembers(at = now()): Promise<{ removed: nu
 }
 
 const COMMAND_REPLIES = {
-  invalid_token: 'This activation token is not valid for a Telegram community.',
+  invalid_token:
+    'This activation token is not valid for a Telegram community (or was used already: its owner can issue a fresh one).',
   not_admin: 'Only an administrator of this chat can do this.',
   not_group: 'Send /activate in the group to moderate, not in a private chat.',
   activated: 'Moderation is on for this group.',
@@ -317,8 +317,7 @@ async function runCommand(
 ): Promise<boolean> {
   const chatId = message.chat.id;
   const isGroup = message.chat.type === 'group' || message.chat.type === 'supergroup';
-  const pointer = await communityByActivationToken(token);
-  const community = pointer && (await getCommunity(pointer.userId, pointer.communityId));
+  const community = await communityOfToken(token, 'telegram');
   const reply = (key: keyof typeof COMMAND_REPLIES) =>
     scheduleDelivery({
       communityId: community?.id ?? 'unbound',
@@ -327,7 +326,9 @@ async function runCommand(
       calls: [telegramSend(chatId, COMMAND_REPLIES[key])],
       observe: false,
     });
-  if (community?.type !== 'telegram' || !community.activationToken || !sameSecret(token, community.activationToken)) {
+  const use = { role: command === 'activate' ? 'moderated' : 'alerts', place: String(chatId) } as const;
+  // A token spent on another place reads like an unknown one: whoever copied it from the chat learns nothing.
+  if (!community || !tokenMayDo(community, use)) {
     if (answerInvalid) await reply('invalid_token');
     return answerInvalid;
   }
@@ -336,14 +337,14 @@ async function runCommand(
   if (isGroup && !(await isChatAdmin(chatId, from.id))) return replied(await reply('not_admin'));
   // An expired community can never moderate again: it takes no place (one it held is free for others).
   if (community.billingState === 'expired') return replied(await reply('expired'));
+  const bound = await bindWithToken(community, token, use);
+  if (bound !== 'bound') return replied(await reply(bound === 'taken' ? 'taken' : 'invalid_token'));
   if (command === 'activate') {
-    if ((await bindModeratedPlace(community, String(chatId))) === 'taken') return replied(await reply('taken'));
     if (!community.activatedAt) await markCommunityActivated(community, token);
     // Bound either way; a suspended community says it does not moderate yet rather than that it does.
     await reply(community.billingState === 'suspended' ? 'suspended' : 'activated');
     return true;
   }
-  if ((await bindAlertPlace(community, String(chatId))) === 'taken') return replied(await reply('taken'));
   await reply('alerts');
   return true;
 }

@@ -9,15 +9,14 @@ import { now } from '#shared/adapters/ports';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import { claimCrispRefusalNote } from '#shared/store/crispRefusalNotesRepo';
-import { boundCommunity, communityByActivationToken } from '#shared/store/platformRepo';
+import { boundCommunity } from '#shared/store/platformRepo';
 import type { PlannedCall } from '#shared/store/platformCallsRepo';
 import { markCommunityActivated } from '../activation';
 import { communityStatus } from '../communityTypes';
 import { decisionDeliveryId, scheduleDelivery } from '../platformCallRunner';
 import type { Decision } from '../engine';
 import { moderateEvents } from '../moderation';
-import { sameSecret } from '../telegramWebhookSecret';
-import { bindModeratedPlace } from '../platforms/binding';
+import { bindWithToken, communityOfToken, tokenMayDo } from '../activationToken';
 import { UNPAID_ACTIVATION } from '../unpaidActivation';
 import { crispAlert, crispWelcome } from '../platforms/crisp';
 import { CRISP_DECISION_CALLS, crispNote } from './crispCalls';
@@ -26,7 +25,8 @@ import { crispJoinEventId, readCrispHook, type CrispHook, type CrispMessageTarge
 const alertDeliveryId = (eventId: string) => `alert:${eventId}`;
 
 export const CRISP_REPLIES = {
-  invalid_token: 'This activation token is not valid for a Crisp community.',
+  invalid_token:
+    'This activation token is not valid for a Crisp community (or was used already: its owner can issue a fresh one).',
   taken:
     'This Crisp website is already moderated by another community, and stays with it: that community must be deleted before this website can be activated for another one.',
   activated: 'Moderation is on for this website: visitor messages are checked from now on.',
@@ -65,8 +65,8 @@ export const REFUSAL_NOTE_INTERVAL_SECONDS = 600;
 
 /** Operators only (the hook says so): the reply is a private note, which the visitor never sees. */
 async function activateWebsite(target: CrispMessageTarget, token: string): Promise<void> {
-  const pointer = await communityByActivationToken(token);
-  const community = pointer && (await getCommunity(pointer.userId, pointer.communityId));
+  const community = await communityOfToken(token, 'crisp');
+  const use = { role: 'moderated', place: target.websiteId } as const;
   const commandId = `cmd:${target.websiteId}:${target.sessionId}:${target.fingerprint}`;
   const reply = (key: keyof typeof CRISP_REPLIES) =>
     schedule(
@@ -76,7 +76,8 @@ async function activateWebsite(target: CrispMessageTarget, token: string): Promi
       [crispNote(target, CRISP_REPLIES[key])],
       false,
     );
-  if (community?.type !== 'crisp' || !community.activationToken || !sameSecret(token, community.activationToken)) {
+  // A token spent on another website reads like an unknown one.
+  if (!community || !tokenMayDo(community, use)) {
     // A typo is told at once; a website sending tokens over and over is not answered each time.
     if (await claimCrispRefusalNote(target.websiteId, now(), REFUSAL_NOTE_INTERVAL_SECONDS))
       await reply('invalid_token');
@@ -88,8 +89,9 @@ async function activateWebsite(target: CrispMessageTarget, token: string): Promi
     return;
   }
   // No silent takeover: a website stays with the community that bound it while that one lives.
-  if ((await bindModeratedPlace(community, target.websiteId)) === 'taken') {
-    await reply('taken');
+  const bound = await bindWithToken(community, token, use);
+  if (bound !== 'bound') {
+    await reply(bound === 'taken' ? 'taken' : 'invalid_token');
     return;
   }
   if (!community.activatedAt) await markCommunityActivated(community, token);

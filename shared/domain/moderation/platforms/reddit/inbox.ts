@@ -8,7 +8,6 @@
 import { now } from '#shared/adapters/ports';
 import { logger } from '#shared/observability/logger';
 import { getCommunity } from '#shared/store/communitiesRepo';
-import { communityByActivationToken } from '#shared/store/platformRepo';
 import {
   boundCommunity,
   claimActivationReply,
@@ -16,11 +15,10 @@ import {
   releaseActivationReply,
 } from '#shared/store/platformRepo';
 import { claimRedditRefusalReply, releaseRedditRefusalReply } from '#shared/store/redditRefusalRepliesRepo';
-import { bindModeratedPlace } from '../binding';
 import { UNPAID_ACTIVATION } from '../../unpaidActivation';
 import { isTransient, type CallOutcome } from '#shared/adapters/platforms/result';
 import { markCommunityActivated } from '#shared/domain/moderation/activation';
-import { sameSecret } from '#shared/domain/moderation/telegramWebhookSecret';
+import { bindWithToken, communityOfToken, tokenMayDo } from '#shared/domain/moderation/activationToken';
 import type { RedditBot } from './client';
 import { subredditKey, type RedditListing } from './listing';
 import { POLL_RESERVE } from './readListing';
@@ -135,10 +133,10 @@ async function activateFrom(bot: RedditBot, message: PrivateMessage): Promise<Ac
   const command = ACTIVATE.exec(body);
   if (!command) return ACTIVATE_ATTEMPT.test(body) ? refuseOnce(REPLIES.badForm) : 'ignored';
   const [, token, subreddit] = command;
-  const pointer = await communityByActivationToken(token);
-  const community = pointer ? await getCommunity(pointer.userId, pointer.communityId) : undefined;
-  if (community?.type !== 'reddit' || !community.activationToken || !sameSecret(token, community.activationToken))
-    return refuseOnce(REPLIES.badToken);
+  const community = await communityOfToken(token, 'reddit');
+  const use = { role: 'moderated', place: subredditKey(subreddit) } as const;
+  // A token spent on another subreddit reads like an unknown one.
+  if (!community || !tokenMayDo(community, use)) return refuseOnce(REPLIES.badToken);
   // Before the bot accepts an invitation to moderate a subreddit it would never serve.
   if (community.billingState === 'expired') return reply(REPLIES.expired, 'refused');
 
@@ -163,8 +161,9 @@ async function activateFrom(bot: RedditBot, message: PrivateMessage): Promise<Ac
       return reply(REPLIES.noInvite(subreddit, bot.username), 'refused');
   }
   // Subreddit names are case-insensitive: one spelling binds.
-  if ((await bindModeratedPlace(community, subredditKey(subreddit))) === 'taken')
-    return reply(REPLIES.takenByOther(subreddit), 'refused');
+  const bound = await bindWithToken(community, token, use);
+  if (bound !== 'bound')
+    return reply(bound === 'taken' ? REPLIES.takenByOther(subreddit) : REPLIES.badToken, 'refused');
   await markCommunityActivated(community, token);
   // Both reads of a message read at once get this far: the one that claims the reply sends it. The
   // message is marked read only once the reply went out, so a read that stops before sending it owes
