@@ -1,5 +1,6 @@
 import { sqsWebhookQueue } from '#shared/adapters/sqsQueue';
 import { withPorts } from '#shared/adapters/aws';
+import { tokenKeyEncryption } from '#shared/adapters/kmsEncryption';
 import { systemResolver } from '#shared/adapters/systemPorts';
 import { createApiHandler } from '#shared/http/api';
 import { HttpResponse, noContent } from '#shared/http/response';
@@ -15,7 +16,7 @@ import { listDeliveryPage, retryDelivery } from '#shared/domain/webhooks/deliver
 
 export const handler = withPorts(
   'outbound',
-  { webhookQueue: sqsWebhookQueue, hostResolver: systemResolver },
+  { webhookQueue: sqsWebhookQueue, hostResolver: systemResolver, encryption: tokenKeyEncryption },
   createApiHandler(E, {
     createWebhookEndpoint: async ({ user, body }) => createEndpoint(user.id, body),
     listWebhookEndpoints: async ({ user, query }) => pageEndpoints(user.id, query),

@@ -1,6 +1,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { withPorts } from '#shared/adapters/aws';
+import { tokenKeyEncryption } from '#shared/adapters/kmsEncryption';
 import { systemResolver } from '#shared/adapters/systemPorts';
 import { sqsWebhookQueue } from '#shared/adapters/sqsQueue';
 import { eventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
@@ -14,7 +15,12 @@ import { handleWebhookMessage } from '#shared/domain/webhooks/worker';
  */
 export const handler = withPorts(
   'webhook-sender',
-  { webhookQueue: sqsWebhookQueue, events: eventBridgeEvents, hostResolver: systemResolver },
+  {
+    webhookQueue: sqsWebhookQueue,
+    events: eventBridgeEvents,
+    hostResolver: systemResolver,
+    encryption: tokenKeyEncryption,
+  },
   async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>
     processPartialResponse(
       event,

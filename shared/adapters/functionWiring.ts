@@ -60,8 +60,8 @@ export const FUNCTION_WIRING = {
     ports: ['queue', 'webhookQueue', 'secrets', 'encryption'],
     secrets: ['platforms'],
   },
-  // Checks a new endpoint's address as deliveries will.
-  outbound: { table: 'readWrite', ports: ['webhookQueue', 'hostResolver'] },
+  // Checks a new endpoint's address as deliveries will; seals the signing secrets it makes (and their replays).
+  outbound: { table: 'readWrite', ports: ['webhookQueue', 'hostResolver', 'encryption'] },
   // Runs the tools' routes in process through their own handlers (each fenced to its own ports): the
   // ports those routes reach, no Stripe (no tool starts a checkout) and no platform secret.
   mcp: { table: 'readWrite', ports: ['queue', 'webhookQueue'] },
@@ -82,7 +82,8 @@ export const FUNCTION_WIRING = {
   // Lists the polled platforms' bound communities and queues their polls in shards.
   polls: { table: 'read', ports: ['queue'] },
   // Dispatching an outbox event publishes its bus detail: the only publisher besides the renewals' sweep.
-  'webhook-sender': { table: 'readWrite', ports: ['webhookQueue', 'events', 'hostResolver'] },
+  // It opens an endpoint's sealed secret to sign a delivery.
+  'webhook-sender': { table: 'readWrite', ports: ['webhookQueue', 'events', 'hostResolver', 'encryption'] },
   // Downloads the phishing list from the operator's configured URL (not a caller's) and writes it.
   'phishing-refresh': { table: 'readWrite', ports: [] },
 } as const satisfies Record<FunctionName, FunctionWiring>;

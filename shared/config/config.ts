@@ -94,7 +94,7 @@ export interface Config {
   pipelineQueueUrl: string | undefined;
   webhookQueueUrl: string | undefined;
   eventBusName: string | undefined;
-  /** The KMS key sealing X communities' OAuth tokens. */
+  /** The KMS key sealing X communities' OAuth tokens and webhook endpoints' signing secrets. */
   tokenKeyArn: string | undefined;
   /** The Secrets Manager secrets read at run time (shared/adapters/secrets.ts); unset: not configured. */
   platformSecretArn: string | undefined;

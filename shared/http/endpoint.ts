@@ -28,6 +28,8 @@ export interface EndpointSpec {
   paid?: boolean;
   /** Honors the Idempotency-Key header (creating or spending POSTs). */
   idempotent?: boolean;
+  /** Its answer shows a secret once: the answer kept for an idempotent replay is sealed (its function has the encryption port). */
+  sealsReplay?: boolean;
   body?: z.core.$ZodType;
   query?: z.core.$ZodType;
   params?: z.core.$ZodType;

@@ -1,4 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import { ports } from '#shared/adapters/ports';
 import { sha256Hex } from '#shared/ids';
 import { ConflictError, ValidationError } from './errors';
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotencyKey';
@@ -44,24 +45,46 @@ export async function beginIdempotentRequest(
   if (existing.state !== 'completed' || !existing.response) {
     throw new ConflictError('idempotency_conflict', 'A request with this Idempotency-Key is still being processed.');
   }
-  return { replay: { ...existing.response, headers: { ...existing.response.headers, 'idempotent-replayed': 'true' } } };
+  const { statusCode, headers, body } = existing.response;
+  return {
+    replay: {
+      statusCode,
+      headers: { ...headers, 'idempotent-replayed': 'true' },
+      body: existing.response.sealed ? await ports().encryption.open(body, replayContext(userId, key)) : body,
+    },
+  };
 }
+
+/** A sealed answer opens only as the answer of this key of this user. */
+const replayContext = (userId: string, key: string) => `idempotent-answer:${userId}:${key}`;
 
 /**
  * Stores the response for replay, whatever its size; a server error releases the key so the client can
  * retry. Either only while this request still holds the key.
  */
-export async function finishIdempotentRequest(claim: IdempotencyClaim, response: APIGatewayProxyResult): Promise<void> {
+export async function finishIdempotentRequest(
+  claim: IdempotencyClaim,
+  response: APIGatewayProxyResult,
+  sealed = false,
+): Promise<void> {
   if (response.statusCode >= 500) {
     await releaseIdempotencyKey(claim.userId, claim.key, claim.claimId);
     return;
   }
   const headers = Object.fromEntries(Object.entries(response.headers ?? {}).map(([k, v]) => [k, String(v)]));
+  const body = response.body ?? '';
   await completeIdempotencyKey(
     claim.userId,
     claim.key,
     claim.claimId,
-    { statusCode: response.statusCode, headers, body: response.body ?? '' },
+    sealed
+      ? {
+          statusCode: response.statusCode,
+          headers,
+          body: await ports().encryption.seal(body, replayContext(claim.userId, claim.key)),
+          sealed,
+        }
+      : { statusCode: response.statusCode, headers, body },
     claim.expiresAt,
   );
 }

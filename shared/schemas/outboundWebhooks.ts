@@ -79,6 +79,7 @@ export const outboundWebhookEndpoints = {
     tag,
     auth: 'api_key',
     idempotent: true,
+    sealsReplay: true,
     successStatus: 201,
     errors: [422],
     summary: 'Register an endpoint that receives signed events',

@@ -15,12 +15,15 @@ export interface StoredResponse {
   statusCode: number;
   headers: Record<string, string>;
   body: string;
+  /** The body is sealed by the encryption port (an answer that shows a secret). */
+  sealed?: boolean;
 }
 
 /** How a response is kept on the record: the body as it is, compressed, or in compressed chunks. */
 interface ResponseItem {
   statusCode: number;
   headers: Record<string, string>;
+  sealed?: boolean;
   body?: string;
   bodyGzip?: Uint8Array;
   bodyBlob?: BlobRef;
@@ -102,11 +105,12 @@ export async function claimIdempotencyKey(
 async function responseFrom(
   userId: string,
   key: string,
-  { statusCode, headers, body, bodyGzip, bodyBlob }: ResponseItem,
+  { statusCode, headers, body, bodyGzip, bodyBlob, sealed }: ResponseItem,
 ): Promise<StoredResponse> {
-  if (bodyBlob) return { statusCode, headers, body: await readBlob<string>(idempotencyKey(userId, key).pk, bodyBlob) };
-  if (bodyGzip) return { statusCode, headers, body: gunzipSync(Buffer.from(bodyGzip)).toString('utf8') };
-  return { statusCode, headers, body: body ?? '' };
+  const kept = { statusCode, headers, ...(sealed ? { sealed } : {}) };
+  if (bodyBlob) return { ...kept, body: await readBlob<string>(idempotencyKey(userId, key).pk, bodyBlob) };
+  if (bodyGzip) return { ...kept, body: gunzipSync(Buffer.from(bodyGzip)).toString('utf8') };
+  return { ...kept, body: body ?? '' };
 }
 
 /**
@@ -120,13 +124,17 @@ async function responseItem(
   response: StoredResponse,
   expiresAt: number,
 ): Promise<ResponseItem> {
-  const { statusCode, headers, body } = response;
-  if (Buffer.byteLength(body, 'utf8') <= PLAIN_BODY_BYTES) return { statusCode, headers, body };
+  const { body } = response;
+  const kept = {
+    statusCode: response.statusCode,
+    headers: response.headers,
+    ...(response.sealed ? { sealed: true } : {}),
+  };
+  if (Buffer.byteLength(body, 'utf8') <= PLAIN_BODY_BYTES) return { ...kept, body };
   const bodyGzip = gzipSync(Buffer.from(body, 'utf8'));
-  if (bodyGzip.length <= INLINE_GZIP_BYTES) return { statusCode, headers, bodyGzip };
+  if (bodyGzip.length <= INLINE_GZIP_BYTES) return { ...kept, bodyGzip };
   return {
-    statusCode,
-    headers,
+    ...kept,
     bodyBlob: await writeBlob(idempotencyKey(userId, key).pk, `response-${uuidv7()}`, body, expiresAt),
   };
 }

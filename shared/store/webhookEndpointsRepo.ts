@@ -14,8 +14,10 @@ export interface WebhookEndpointRecord {
   url: string;
   eventTypes: string[];
   description: string | null;
-  /** `whsec_<base64>`: needed in the clear to sign; the table is encrypted at rest and the API never shows it again. */
-  secret: string;
+  /** The signing secret (`whsec_<base64>`), sealed by the encryption port; the API never shows it again. */
+  sealedSecret?: string;
+  /** The secret in the clear, on endpoints made before secrets were sealed (a rotation seals it). */
+  secret?: string;
   /** When the secret was last rotated (absent until then): a rotation begun earlier cannot overwrite a later one. */
   secretRotatedAt?: string;
   status: EndpointStatus;
@@ -149,16 +151,19 @@ async function change(
 export const replaceSecret = (
   userId: string,
   endpointId: string,
-  previous: string,
+  previous: Pick<WebhookEndpointRecord, 'sealedSecret' | 'secret'>,
   began: string,
-  secret: string,
+  sealedSecret: string,
   at: string,
-) =>
-  change(userId, endpointId, { secret, secretRotatedAt: at, updatedAt: at }, [], {
+) => {
+  // Compared as stored: sealed, or in the clear on an endpoint from before sealing (whose clear copy goes).
+  const [field, value] = previous.sealedSecret ? ['sealedSecret', previous.sealedSecret] : ['secret', previous.secret];
+  return change(userId, endpointId, { sealedSecret, secretRotatedAt: at, updatedAt: at }, ['secret'], {
     expression: '#secret = :previousSecret AND (attribute_not_exists(secretRotatedAt) OR secretRotatedAt <= :began)',
-    names: { '#secret': 'secret' },
-    values: { ':previousSecret': previous, ':began': began },
+    names: { '#secret': field },
+    values: { ':previousSecret': value, ':began': began },
   });
+};
 
 /** Starts the failure clock unless it is running already (the first failure of a run counts). */
 export async function markFailing(

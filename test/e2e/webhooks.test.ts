@@ -19,6 +19,9 @@ import { getBalance } from '#shared/domain/credits/credits';
 import { failRunBeforeStart } from '#shared/domain/growth/failBeforeStart';
 import { reloadConfig } from '#shared/config/config';
 import { useOwnTable } from '#test/support/ownTable';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, table } from '#shared/store/client';
+import { idempotencyKey, webhookEndpointKey } from '#shared/store/keys';
 
 // The renewal and outbox sweeps here act on every due community and undispatched event of the table,
 // another file's included: this file has a table of its own.
@@ -178,6 +181,75 @@ describe('the limit of 20 endpoints per account', () => {
     expect(
       statuses(await Promise.all([create(other.key, 301), create(other.key, 302), create(other.key, 303)])),
     ).toEqual([201, 422, 422]);
+  });
+});
+
+describe('signing secrets at rest', () => {
+  const stored = async (k: { pk: string; sk: string }) =>
+    JSON.stringify((await ddb().send(new GetCommand({ TableName: table(), Key: k }))).Item ?? null);
+
+  it('are sealed on the endpoint and in the idempotent replay, which still answers the same secret; deliveries verify', async () => {
+    const { key, user } = await api.newUser({ tier: 'pro', credits: 1000 });
+    const path = newPath();
+    const body = { url: receiver.url(path), event_types: ['job.completed'] };
+    const headers = { 'idempotency-key': `create-${path}` };
+    const created = await api.call('POST', '/webhooks/endpoints', { key, body, headers });
+    expect(created.status).toBe(201);
+    const secret = created.body.secret as string;
+    const replayed = await api.call('POST', '/webhooks/endpoints', { key, body, headers });
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.body.secret).toBe(secret);
+
+    const secretPart = secret.slice('whsec_'.length);
+    const endpointItem = await stored(webhookEndpointKey(user.id, created.body.id));
+    expect(endpointItem).toContain(created.body.id);
+    expect(endpointItem).not.toContain(secretPart);
+    const replayItem = await stored(idempotencyKey(user.id, `create-${path}`));
+    expect(replayItem).toContain('completed');
+    expect(replayItem).not.toContain(secretPart);
+
+    receiver.expectSecret(path, secret);
+    await runJob(key);
+    const [hit] = await receiver.waitFor(path, 1);
+    expect(hit.verified?.type).toBe('job.completed');
+
+    const rotated = await api.call('POST', `/webhooks/endpoints/${created.body.id}/rotate-secret`, { key });
+    expect(rotated.status).toBe(200);
+    expect(await stored(webhookEndpointKey(user.id, created.body.id))).not.toContain(
+      (rotated.body.secret as string).slice('whsec_'.length),
+    );
+  });
+
+  it('an endpoint from before sealing (its secret in the clear) still signs; its rotation seals the new one and drops the old', async () => {
+    const { key, user } = await api.newUser({ tier: 'pro', credits: 1000 });
+    const path = newPath();
+    const id = crypto.randomUUID();
+    const secret = `whsec_${Buffer.from('legacy-secret-of-32-bytes-long!!').toString('base64')}`;
+    const at = new Date().toISOString();
+    await writeTogether({
+      endpoint: putEndpointItem({
+        id,
+        userId: user.id,
+        url: receiver.url(path),
+        eventTypes: ['job.completed'],
+        description: null,
+        secret,
+        status: 'enabled',
+        disabledReason: null,
+        failingSince: null,
+        createdAt: at,
+        updatedAt: at,
+      }),
+    });
+    receiver.expectSecret(path, secret);
+    await runJob(key);
+    expect((await receiver.waitFor(path, 1))[0].verified?.type).toBe('job.completed');
+    const rotated = await api.call('POST', `/webhooks/endpoints/${id}/rotate-secret`, { key });
+    expect(rotated.status).toBe(200);
+    const item = await stored(webhookEndpointKey(user.id, id));
+    expect(item).toContain('sealedSecret');
+    expect(item).not.toContain(secret.slice('whsec_'.length));
+    expect(item).not.toContain((rotated.body.secret as string).slice('whsec_'.length));
   });
 });
 

@@ -3,6 +3,7 @@
  * between sends again (with the same `webhook-id`, the event id, so receivers de-duplicate). The
  * destination is checked against the address policy after a fresh DNS resolution every time.
  */
+import { endpointSecret } from './endpointSecret';
 import { now, ports } from '#shared/adapters/ports';
 import { systemClock } from '#shared/adapters/clock';
 import { postWebhook, type AttemptResult } from '#shared/adapters/webhookSender';
@@ -162,7 +163,7 @@ export async function deliverOnce(userId: string, deliveryId: string, manual = f
     ? await postWebhook({
         url: endpoint.url,
         addresses: verdict.addresses,
-        headers: { ...signWebhook(endpoint.secret, event.id, systemClock.now(), body) },
+        headers: { ...signWebhook(await endpointSecret(endpoint), event.id, systemClock.now(), body) },
         body,
         timeoutMs: DELIVERY_TIMEOUT_MS,
       })

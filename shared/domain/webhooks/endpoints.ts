@@ -23,6 +23,7 @@ import {
 } from '#shared/store/transactions';
 import { configuredAddressPolicy, checkDestination } from './addressPolicy';
 import { newEndpointSecret } from './signing';
+import { sealEndpointSecret } from './endpointSecret';
 import { endpointView, endpointWithSecret, pageOf, type Page } from './views';
 
 /** Each event fans out to every endpoint of its owner: a bound on both the fan-out and the table. */
@@ -43,13 +44,15 @@ export async function createEndpoint(userId: string, input: EndpointInput) {
   const at = now().toISOString();
   // In the published order whatever order (or repetition) the request used.
   const chosen = new Set(input.event_types ?? WEBHOOK_EVENT_TYPES);
+  const id = uuidv7();
+  const secret = newEndpointSecret();
   const record: WebhookEndpointRecord = {
-    id: uuidv7(),
+    id,
     userId,
     url: verdict.url.href,
     eventTypes: WEBHOOK_EVENT_TYPES.filter((t) => chosen.has(t)),
     description: input.description || null,
-    secret: newEndpointSecret(),
+    sealedSecret: await sealEndpointSecret(userId, id, secret),
     status: 'enabled',
     disabledReason: null,
     failingSince: null,
@@ -62,7 +65,7 @@ export async function createEndpoint(userId: string, input: EndpointInput) {
       'invalid_state',
       `An account can have at most ${MAX_ENDPOINTS_PER_USER} webhook endpoints; delete one first.`,
     );
-  return endpointWithSecret(record);
+  return endpointWithSecret(record, secret);
 }
 
 export async function requireEndpoint(
@@ -128,15 +131,16 @@ export async function rotateEndpointSecret(userId: string, endpointId: string, r
   // A rotation asked for before the secret last changed overlapped that change: it loses. Both
   // instants are wall-clock ones (the request's arrival is), whatever the clock port stands at.
   const current = await requireEndpoint(userId, endpointId, true);
+  const secret = newEndpointSecret();
   const updated = await replaceSecret(
     userId,
     endpointId,
-    current.secret,
+    current,
     requestedAt.toISOString(),
-    newEndpointSecret(),
+    await sealEndpointSecret(userId, endpointId, secret),
     systemClock.now().toISOString(),
   );
-  if (updated) return endpointWithSecret(updated);
+  if (updated) return endpointWithSecret(updated, secret);
   // Deleted meanwhile, or another rotation wrote its secret first.
   await requireEndpoint(userId, endpointId, true);
   throw new ConflictError(

@@ -13,7 +13,8 @@ export const endpointView = (e: WebhookEndpointRecord) => ({
   created_at: e.createdAt,
 });
 
-export const endpointWithSecret = (e: WebhookEndpointRecord) => ({ ...endpointView(e), secret: e.secret });
+/** On creation and rotation only: the secret in the clear, as just made (the record keeps it sealed). */
+export const endpointWithSecret = (e: WebhookEndpointRecord, secret: string) => ({ ...endpointView(e), secret });
 
 export const deliveryView = (d: WebhookDeliveryRecord) => ({
   id: d.id,

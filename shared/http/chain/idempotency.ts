@@ -29,6 +29,6 @@ export const idempotency = (): ApiMiddleware => ({
   },
   after: async (request) => {
     if (request.internal.idempotency && request.response)
-      await finishIdempotentRequest(request.internal.idempotency, request.response);
+      await finishIdempotentRequest(request.internal.idempotency, request.response, routeOf(request).spec.sealsReplay);
   },
 });
