@@ -5,14 +5,14 @@
  * limits, a refresh race, and tokens kept out of every answer and log line.
  */
 import { createHash } from 'node:crypto';
-import { PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renewOnceDue, setCommunityFields } from '#test/support/communityRecord';
 import { startTestApi } from '#test/support/api';
 import { useOwnTable } from '#test/support/ownTable';
 import { startXStandIn } from '#test/support/xStandIn';
 import { ddb, table } from '#shared/store/client';
-import { type Key as TableKey, xOAuthStateKey, xTokensKey } from '#shared/store/keys';
+import { type Key as TableKey, xBannedAuthorsKey, xOAuthStateKey, xTokensKey } from '#shared/store/keys';
 import { getXAccount, getXCursor, putXCursor } from '#shared/store/xRepo';
 import { getPolledCommunity } from '#shared/store/pollingRepo';
 import { snowflakeAt } from '#shared/domain/moderation/platforms/x/replies';
@@ -543,6 +543,71 @@ describe('moderating replies', () => {
     expect(undone.status).toBe(422);
     expect(undone.body.error).toMatchObject({ code: 'invalid_state', message: expect.stringContaining('Not an X') });
     expect(actions()).toEqual([]);
+  });
+});
+
+describe('undoing a mute', () => {
+  it('of an author who was never banned writes nothing, and the next polls still read and act', async () => {
+    const { key, community, account } = await connected();
+    const spam = x.reply(account.username, { id: '9100057', username: 'muted_once' }, SCAM);
+    await sync(key, community.id);
+    await settle();
+    const [muted] = (await status(key, community.id)).audit_logs;
+    expect(muted).toMatchObject({ event_id: spam, action: 'mute' });
+    const undone = await call('POST', `${BASE}/communities/${community.id}/audit-logs/${muted.id}/undo`, { key });
+    expect(undone.body).toMatchObject({ action: 'mute', delivery: 'delivered', error: null });
+    // No banned-authors item where none was kept.
+    const { Item } = await ddb().send(
+      new GetCommand({ TableName: table(), Key: xBannedAuthorsKey(community.id), ConsistentRead: true }),
+    );
+    expect(Item).toBeUndefined();
+    x.reset();
+    const later = x.reply(account.username, { id: '9100058', username: 'scammer_after_undo' }, SCAM);
+    const synced = await sync(key, community.id);
+    expect(synced.body).toMatchObject({ connection_state: 'connected', connection_error: null });
+    await settle();
+    expect(x.isHidden(later)).toBe(true);
+  });
+
+  it('a key-only banned-authors item left by an earlier undo does not stop the polls', async () => {
+    const { key, community, account } = await connected();
+    await ddb().send(new PutCommand({ TableName: table(), Item: { ...xBannedAuthorsKey(community.id) } }));
+    const spam = x.reply(account.username, { id: '9100059', username: 'scammer_old_item' }, SCAM);
+    expect((await sync(key, community.id)).body.connection_state).toBe('connected');
+    await settle();
+    expect(x.isHidden(spam)).toBe(true);
+  });
+});
+
+describe('a community whose polls fail', () => {
+  it('says so in connection_state with the reason, and last_synced_at moves only on a successful poll', async () => {
+    const { key, community, account } = await connected();
+    const first = await sync(key, community.id);
+    expect(first.body).toMatchObject({ connection_state: 'connected', connection_error: null });
+    const syncedAt = first.body.last_synced_at;
+    expect(syncedAt).toEqual(expect.any(String));
+    // The account removes the app on X: the stored tokens stop working and X refuses the refresh token.
+    x.revokeApp(account.id);
+    await new Promise((r) => setTimeout(r, 5));
+    const failed = await sync(key, community.id);
+    expect(failed.status).toBe(200);
+    expect(failed.body.connection_state).toBe('failing');
+    expect(failed.body.connection_error).toMatch(/authorize again/);
+    expect(failed.body.last_synced_at).toBe(syncedAt);
+    expect(failed.body.status).toBe('connected');
+    // The schedule's polls fail the same way, and the status says so between syncs too.
+    await fanOutPolls();
+    await settle();
+    const between = await status(key, community.id);
+    expect(between).toMatchObject({ connection_state: 'failing', last_synced_at: syncedAt });
+    // Authorized again: the next poll reads, and the status is connected again.
+    expect((await authorize(key, community.id, account.id)).status).toBe(200);
+    const spam = x.reply(account.username, { id: '9100060', username: 'scammer_back' }, SCAM);
+    const again = await sync(key, community.id);
+    expect(again.body).toMatchObject({ connection_state: 'connected', connection_error: null });
+    expect(Date.parse(again.body.last_synced_at)).toBeGreaterThan(Date.parse(syncedAt));
+    await settle();
+    expect(x.isHidden(spam)).toBe(true);
   });
 });
 

@@ -417,6 +417,15 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
       usersMeGate = held.gate;
       return held.release;
     },
+    /** The account removes the app in its X settings: every token X gave for it stops working. */
+    revokeApp: (accountId: string) => {
+      for (const [t, session] of accessTokens) if (session.accountId === accountId) accessTokens.delete(t);
+      for (const [t, owner] of refreshTokens)
+        if (owner === accountId) {
+          refreshTokens.delete(t);
+          spent.add(t);
+        }
+    },
     /** Refresh tokens X would still accept: grants not revoked nor spent. */
     liveRefreshTokens: () => [...refreshTokens.keys()],
     rateLimitNext: (path: RegExp, resetInSeconds: number, method?: string) =>
