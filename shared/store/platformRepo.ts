@@ -48,6 +48,10 @@ export interface PlatformRecord {
    * the binding is gone from this record by then, and a lost request is sent again by the sweep.
    */
   automodLeftGuildId?: string;
+  /** A polled platform (X): when the community's last poll read the platform. */
+  polledAt?: string;
+  /** Why the latest poll could not read the platform (absent once a poll reads again): the status shows it. */
+  pollError?: string | null;
   /** The activation message (a Reddit private message's fullname) whose confirmation this community's reply went to. */
   activationReplyTo?: string;
   /** Until when the read that claimed the reply holds it (ms); absent once the reply was sent. */
@@ -181,6 +185,19 @@ export async function updatePlatformRecord(
 ): Promise<void> {
   const { set, remove } = setOrRemove<PlatformRecord & IndexAttributes>(fields);
   await updatePlatform(communityId, { set: { entity: platformRecords.name, ...set }, remove });
+}
+
+/**
+ * What a poll of the community found: it read the platform (`error` null) or why it could not. Only on
+ * a record that exists (a bound community has one): a poll racing a deletion creates nothing.
+ */
+export async function recordPollOutcome(communityId: string, atIso: string, error: string | null): Promise<void> {
+  await writeIfCondition(() =>
+    updatePlatform(communityId, {
+      ...(error === null ? { set: { polledAt: atIso }, remove: ['pollError'] } : { set: { pollError: error } }),
+      condition: { expression: 'attribute_exists(pk)' },
+    }),
+  );
 }
 
 /**

@@ -124,10 +124,15 @@ const pollCursors = defineEntity<XPollCursor>()({
   key: (c: { communityId: string }) => xPollCursorKey(c.communityId),
   keyOnly: ['communityId'],
 });
-/** Created by its first ADD, which sets the name too. */
-const bannedAuthors = defineEntity<{ authors: Set<string> }>()({
+/**
+ * Created by its first ADD, which sets the name too. An undo before this module conditioned its DELETE
+ * wrote key-only items where no author was banned: reading accepts them (no authors) rather than
+ * failing every poll of the community.
+ */
+const bannedAuthors = defineEntity<{ authors?: Set<string> }>()({
   name: 'xBannedAuthors',
   key: (b: { communityId: string }) => xBannedAuthorsKey(b.communityId),
+  createdByUpdate: true,
 });
 
 export async function getXAccount(communityId: string): Promise<XAccountRecord | undefined> {
@@ -319,14 +324,18 @@ export async function addBannedXAuthor(communityId: string, authorId: string): P
   );
 }
 
+/** Only where the community keeps banned authors: an update on a missing item would create a key-only one. */
 export async function removeBannedXAuthor(communityId: string, authorId: string): Promise<void> {
-  await ddb().send(
-    new UpdateCommand({
-      TableName: table(),
-      Key: xBannedAuthorsKey(communityId),
-      UpdateExpression: 'DELETE #a :a',
-      ExpressionAttributeNames: { '#a': 'authors' },
-      ExpressionAttributeValues: { ':a': new Set([authorId]) },
-    }),
+  await writeIfCondition(() =>
+    ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: xBannedAuthorsKey(communityId),
+        UpdateExpression: 'DELETE #a :a',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#a': 'authors' },
+        ExpressionAttributeValues: { ':a': new Set([authorId]) },
+      }),
+    ),
   );
 }

@@ -167,7 +167,11 @@ async function refresh(client: XConfigured, communityId: string, account: XAccou
     // A refusal (invalid_request / invalid_grant) means the token is spent or revoked; anything else may pass.
     if (answer.status >= 400 && answer.status < 500 && answer.status !== 429) {
       await markXTokensRefused(communityId, account.version, answer.error, now().toISOString());
-      throw new XSessionUnavailable('refused', `X refused the refresh token: ${answer.error}`, answer);
+      throw new XSessionUnavailable(
+        'refused',
+        `X refused the refresh token (${answer.error}): the account must authorize again`,
+        answer,
+      );
     }
     throw new XSessionUnavailable('unreachable', `Refreshing the X tokens failed: ${answer.error}`, answer);
   }
