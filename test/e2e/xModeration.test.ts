@@ -4,7 +4,7 @@
  * exact X calls of each decision, re-polls acted on once, observe mode, undo, X's per-user rate
  * limits, a refresh race, and tokens kept out of every answer and log line.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renewOnceDue, setCommunityFields } from '#test/support/communityRecord';
@@ -12,6 +12,8 @@ import { startTestApi } from '#test/support/api';
 import { useOwnTable } from '#test/support/ownTable';
 import { startXStandIn } from '#test/support/xStandIn';
 import { ddb, table } from '#shared/store/client';
+import { EnvelopeEncryption, LocalKeyWrapper } from '#shared/adapters/encryption';
+import { installPorts } from '#shared/adapters/ports';
 import { type Key as TableKey, xBannedAuthorsKey, xOAuthStateKey, xTokensKey } from '#shared/store/keys';
 import { getXAccount, getXCursor, putXCursor } from '#shared/store/xRepo';
 import { getPolledCommunity } from '#shared/store/pollingRepo';
@@ -49,6 +51,20 @@ for (const stream of [process.stdout, process.stderr]) {
 // The poll schedule it runs polls every polled community of its table: other files' too on the shared table.
 await useOwnTable('outreach-x');
 const api = await startTestApi();
+
+/** The master key (KMS in AWS) as a local one whose next data keys can be made to fail, as a throttled KMS does. */
+class FailingKeyWrapper extends LocalKeyWrapper {
+  failures = 0;
+  override async newDataKey(context: string) {
+    if (this.failures > 0) {
+      this.failures -= 1;
+      throw Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' });
+    }
+    return super.newDataKey(context);
+  }
+}
+const masterKey = new FailingKeyWrapper(randomBytes(32));
+installPorts({ encryption: new EnvelopeEncryption(masterKey) });
 /** Every answer of the API in this file, searched for tokens at the end. */
 const answers: string[] = [];
 const call: typeof api.call = async (method, path, options) => {
@@ -711,6 +727,24 @@ describe("X's limits and tokens", () => {
     expect(searches).toHaveLength(2);
     expect(searches[0].authorization).toBe(searches[1].authorization);
     expect(searches.every((c) => c.authorization?.startsWith('Bearer xat-'))).toBe(true);
+    expect((await getXAccount(community.id))!.refusedAt).toBeNull();
+  });
+
+  it('the key for sealing new tokens failing (KMS throttled) spends nothing at X: the next poll refreshes and reads', async () => {
+    const { key, community, account } = await connected();
+    await expireTokens(community.id);
+    masterKey.failures = 1;
+    const failed = await sync(key, community.id);
+    expect(failed.status).toBe(200);
+    expect(failed.body.connection_state).toBe('failing');
+    // The refresh stopped before X was asked: the stored refresh token is still the live one.
+    expect(x.refreshGrants()).toHaveLength(0);
+    const spam = x.reply(account.username, { id: '9100071', username: 'scammer_kms' }, SCAM);
+    const again = await sync(key, community.id);
+    expect(again.body).toMatchObject({ connection_state: 'connected', connection_error: null });
+    await settle();
+    expect(x.refreshGrants()).toHaveLength(1);
+    expect(x.isHidden(spam)).toBe(true);
     expect((await getXAccount(community.id))!.refusedAt).toBeNull();
   });
 
