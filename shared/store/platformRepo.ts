@@ -48,9 +48,7 @@ export interface PlatformRecord {
    * the binding is gone from this record by then, and a lost request is sent again by the sweep.
    */
   automodLeftGuildId?: string;
-  /** A polled platform (X): when the community's last poll read the platform. */
-  polledAt?: string;
-  /** Why the latest poll could not read the platform (absent once a poll reads again): the status shows it. */
+  /** A polled platform (X): why the latest poll could not read it (absent once a poll reads again); the status shows it. */
   pollError?: string | null;
   /** The activation message (a Reddit private message's fullname) whose confirmation this community's reply went to. */
   activationReplyTo?: string;
@@ -188,13 +186,13 @@ export async function updatePlatformRecord(
 }
 
 /**
- * What a poll of the community found: it read the platform (`error` null) or why it could not. Only on
- * a record that exists (a bound community has one): a poll racing a deletion creates nothing.
+ * Why a poll of the community could not read its platform, or null once one reads it again. Only on a
+ * record that exists (a bound community has one): a poll racing a deletion creates nothing.
  */
-export async function recordPollOutcome(communityId: string, atIso: string, error: string | null): Promise<void> {
+export async function setPollError(communityId: string, error: string | null): Promise<void> {
   await writeIfCondition(() =>
     updatePlatform(communityId, {
-      ...(error === null ? { set: { polledAt: atIso }, remove: ['pollError'] } : { set: { pollError: error } }),
+      ...(error === null ? { remove: ['pollError'] } : { set: { pollError: error } }),
       condition: { expression: 'attribute_exists(pk)' },
     }),
   );

@@ -12,7 +12,7 @@ import { XApi, type XAnswer, type XPost } from '#shared/adapters/platforms/xApi'
 import { logger } from '#shared/observability/logger';
 import type { CommunityRecord } from '#shared/store/communitiesRepo';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
-import { recordPollOutcome } from '#shared/store/platformRepo';
+import { getPlatformRecord, setPollError } from '#shared/store/platformRepo';
 import { addBannedXAuthor, bannedXAuthors, getXCursor, putXCursor } from '#shared/store/xRepo';
 import { communityStatus, resumedMs } from '../../communityTypes';
 import { decisionDeliveryId, scheduleDelivery } from '../../platformCallRunner';
@@ -50,11 +50,12 @@ export async function pollXCommunity(community: CommunityRecord): Promise<XPollR
   try {
     result = await readReplies(community);
   } catch (err) {
-    await recordPollOutcome(community.id, now().toISOString(), UNEXPECTED);
+    await setPollError(community.id, UNEXPECTED);
     throw err;
   }
-  if (result.error !== undefined) await recordPollOutcome(community.id, now().toISOString(), result.error);
-  else if (!result.skipped) await recordPollOutcome(community.id, now().toISOString(), null);
+  if (result.error !== undefined) await setPollError(community.id, result.error);
+  // A read costs less than a write, and almost every poll has no error to clear.
+  else if (!result.skipped && (await getPlatformRecord(community.id)).pollError) await setPollError(community.id, null);
   return result;
 }
 
