@@ -604,7 +604,6 @@ describe('a community whose polls fail', () => {
     expect(syncedAt).toEqual(expect.any(String));
     // The account removes the app on X: the stored tokens stop working and X refuses the refresh token.
     x.revokeApp(account.id);
-    await new Promise((r) => setTimeout(r, 5));
     const failed = await sync(key, community.id);
     expect(failed.status).toBe(200);
     expect(failed.body.connection_state).toBe('failing');

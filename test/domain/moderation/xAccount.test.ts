@@ -283,6 +283,10 @@ describe('sessions and refresh', () => {
       message: expect.stringContaining('stopped before storing what X answered'),
     });
     expect((await getXAccount(community.id))!.refusedReason).toContain('stopped before storing');
+    // Later polls, which ask X nothing more, say the same.
+    await expect(xSession(community.id)).rejects.toMatchObject({
+      message: expect.stringContaining('stopped before storing'),
+    });
     // The answer was only late (a frozen worker): the tokens X gave it are the live ones, and are kept.
     release();
     await stopped;

@@ -135,7 +135,10 @@ async function usableAccount(communityId: string): Promise<XAccountRecord> {
   const account = await getXAccount(communityId);
   if (!account) throw new XSessionUnavailable('not_authorized', 'No X account has authorized this community yet');
   if (account.refusedAt)
-    throw new XSessionUnavailable('refused', 'X refused the stored refresh token: the account must authorize again');
+    throw new XSessionUnavailable(
+      'refused',
+      `X refused the stored refresh token (${account.refusedReason ?? 'no reason given'}): the account must authorize again`,
+    );
   return account;
 }
 
