@@ -12,7 +12,18 @@ import { join } from 'node:path';
 
 export interface EncryptionPort {
   seal(plaintext: string, context: string): Promise<string>;
+  /**
+   * A seal whose data key is made now (the master key's one call, KMS in AWS), for a value known only
+   * later: sealing it then calls nothing that can fail (an OAuth answer that must be stored at once).
+   */
+  prepareSeal(context: string): Promise<PreparedSeal>;
   open(sealed: string, context: string): Promise<string>;
+}
+
+/** Seals one value with the data key made beforehand, then forgets the key; `discard` forgets it unused. */
+export interface PreparedSeal {
+  seal(plaintext: string): string;
+  discard(): void;
 }
 
 /** What a master key does to a data key: wrap it for storage, unwrap it to open a value. */
@@ -47,16 +58,32 @@ export class EnvelopeEncryption implements EncryptionPort {
   constructor(private readonly wrapper: KeyWrapper) {}
 
   async seal(plaintext: string, context: string): Promise<string> {
+    return (await this.prepareSeal(context)).seal(plaintext);
+  }
+
+  async prepareSeal(context: string): Promise<PreparedSeal> {
     const { plain, wrapped } = await this.wrapper.newDataKey(context);
-    try {
-      return [
-        VERSION,
-        wrapped.toString('base64url'),
-        gcmSeal(plain, Buffer.from(plaintext, 'utf8'), context).toString('base64url'),
-      ].join('.');
-    } finally {
-      plain.fill(0);
-    }
+    let used = false;
+    return {
+      seal: (plaintext) => {
+        // One value per data key, as seal() does; the key is zeroed once used.
+        if (used) throw new Error('A prepared seal seals one value');
+        used = true;
+        try {
+          return [
+            VERSION,
+            wrapped.toString('base64url'),
+            gcmSeal(plain, Buffer.from(plaintext, 'utf8'), context).toString('base64url'),
+          ].join('.');
+        } finally {
+          plain.fill(0);
+        }
+      },
+      discard: () => {
+        used = true;
+        plain.fill(0);
+      },
+    };
   }
 
   async open(sealed: string, context: string): Promise<string> {

@@ -149,7 +149,14 @@ export const moderationStatus = withMeta(
   z.object({
     community_id: z.uuid(),
     moderation_id: z.string(),
-    connection_state: z.enum(['connected', 'pending_activation', 'disconnected']),
+    connection_state: withMeta(z.enum(['connected', 'pending_activation', 'disconnected', 'failing']), {
+      description:
+        'failing: bound, but the latest poll of a polled platform (X) could not read it; connection_error says why',
+    }),
+    connection_error: withMeta(z.nullable(z.string()), {
+      description:
+        'Why the latest poll could not read the platform (for example: X refused the tokens, authorize again); null unless failing',
+    }),
     status: z.enum(['connected', 'pending_activation', 'suspended', 'expired']),
     metrics: z.object({
       messages_scanned: z.int(),
@@ -210,7 +217,8 @@ export const moderationStatus = withMeta(
       { description: 'The community on its platform' },
     ),
     last_synced_at: withMeta(z.nullable(timestamp), {
-      description: 'When POST /sync last refreshed this status; null before the first sync',
+      description:
+        'When POST /sync last refreshed this status; a sync whose poll could not read the platform leaves it; null before the first sync',
     }),
   }),
   { id: 'ModerationStatus' },

@@ -48,6 +48,8 @@ export interface PlatformRecord {
    * the binding is gone from this record by then, and a lost request is sent again by the sweep.
    */
   automodLeftGuildId?: string;
+  /** A polled platform (X): why the latest poll could not read it (absent once a poll reads again); the status shows it. */
+  pollError?: string | null;
   /** The activation message (a Reddit private message's fullname) whose confirmation this community's reply went to. */
   activationReplyTo?: string;
   /** Until when the read that claimed the reply holds it (ms); absent once the reply was sent. */
@@ -186,6 +188,19 @@ export async function updatePlatformRecord(
 ): Promise<void> {
   const { set, remove } = setOrRemove<PlatformRecord & IndexAttributes>(fields);
   await updatePlatform(communityId, { set: { entity: platformRecords.name, ...set }, remove });
+}
+
+/**
+ * Why a poll of the community could not read its platform, or null once one reads it again. Only on a
+ * record that exists (a bound community has one): a poll racing a deletion creates nothing.
+ */
+export async function setPollError(communityId: string, error: string | null): Promise<void> {
+  await writeIfCondition(() =>
+    updatePlatform(communityId, {
+      ...(error === null ? { remove: ['pollError'] } : { set: { pollError: error } }),
+      condition: { expression: 'attribute_exists(pk)' },
+    }),
+  );
 }
 
 /**

@@ -96,6 +96,11 @@ export interface XAccountRecord {
   /** Set when X refused the refresh token: the account must authorize again. */
   refusedAt: string | null;
   refusedReason: string | null;
+  /**
+   * Set just before a refresh spends the refresh token at X, removed with the tokens it stores: still
+   * set on a later read, that refresh stopped (a crash, a timeout) without storing X's answer.
+   */
+  refreshStartedAt: string | null;
   updatedAt: string;
 }
 
@@ -112,7 +117,7 @@ export const rateLimitsOf = (record: XAccountRecord): Record<string, number> =>
 const accounts = defineEntity<XAccountRecord>()({
   name: 'xAccount',
   key: (a: { communityId: string }) => xTokensKey(a.communityId),
-  nullable: ['refusedAt', 'refusedReason'],
+  nullable: ['refusedAt', 'refusedReason', 'refreshStartedAt'],
 });
 const refreshLeases = defineEntity<{ holder: string; until: number }>()({
   name: 'xRefreshLease',
@@ -124,10 +129,15 @@ const pollCursors = defineEntity<XPollCursor>()({
   key: (c: { communityId: string }) => xPollCursorKey(c.communityId),
   keyOnly: ['communityId'],
 });
-/** Created by its first ADD, which sets the name too. */
-const bannedAuthors = defineEntity<{ authors: Set<string> }>()({
+/**
+ * Created by its first ADD, which sets the name too. An undo before this module conditioned its DELETE
+ * wrote key-only items where no author was banned: reading accepts them (no authors) rather than
+ * failing every poll of the community.
+ */
+const bannedAuthors = defineEntity<{ authors?: Set<string> }>()({
   name: 'xBannedAuthors',
   key: (b: { communityId: string }) => xBannedAuthorsKey(b.communityId),
+  createdByUpdate: true,
 });
 
 export async function getXAccount(communityId: string): Promise<XAccountRecord | undefined> {
@@ -144,7 +154,7 @@ export async function getXAccount(communityId: string): Promise<XAccountRecord |
  */
 export function xGrantItem(
   communityId: string,
-  account: Omit<XAccountRecord, 'version' | 'refusedAt' | 'refusedReason'>,
+  account: Omit<XAccountRecord, 'version' | 'refusedAt' | 'refusedReason' | 'refreshStartedAt'>,
   seenVersion: number | null,
 ): TransactItem {
   return {
@@ -154,7 +164,7 @@ export function xGrantItem(
       ...accounts.update({
         set: { entity: accounts.name, ...account },
         add: { version: 1 },
-        remove: ['refusedAt', 'refusedReason'],
+        remove: ['refusedAt', 'refusedReason', 'refreshStartedAt'],
         condition:
           seenVersion === null
             ? { expression: 'attribute_not_exists(pk)' }
@@ -189,7 +199,22 @@ const updateAccountIf = (communityId: string, spec: Parameters<typeof accounts.u
     ddb().send(new UpdateCommand({ TableName: table(), Key: xTokensKey(communityId), ...accounts.update(spec) })),
   );
 
-/** A refresh's new tokens, written only over the version the refresher read (false: someone else wrote first). */
+/**
+ * Marks the refresh of version `seenVersion` as under way, before its refresh token is spent (false: a
+ * newer grant was written since, whose tokens to use instead).
+ */
+export async function markXRefreshStarted(communityId: string, seenVersion: number, atIso: string): Promise<boolean> {
+  return updateAccountIf(communityId, {
+    set: { refreshStartedAt: atIso },
+    condition: { expression: 'version = :seen', values: { ':seen': seenVersion } },
+  });
+}
+
+/**
+ * A refresh's new tokens, written only over the version the refresher read (false: someone else wrote
+ * first). They are the account's live tokens whatever was concluded meanwhile: a refresh whose answer
+ * came late, after another worker found the spent token refused, makes the account usable again.
+ */
 export async function replaceXTokens(
   communityId: string,
   seenVersion: number,
@@ -198,6 +223,7 @@ export async function replaceXTokens(
   return updateAccountIf(communityId, {
     set: tokens,
     add: { version: 1 },
+    remove: ['refreshStartedAt', 'refusedAt', 'refusedReason'],
     condition: { expression: 'version = :seen', values: { ':seen': seenVersion } },
   });
 }
@@ -211,6 +237,7 @@ export async function markXTokensRefused(
 ): Promise<void> {
   await updateAccountIf(communityId, {
     set: { refusedAt: atIso, refusedReason: reason.slice(0, 300) },
+    remove: ['refreshStartedAt'],
     condition: { expression: 'version = :seen', values: { ':seen': seenVersion } },
   });
 }
@@ -319,14 +346,18 @@ export async function addBannedXAuthor(communityId: string, authorId: string): P
   );
 }
 
+/** Only where the community keeps banned authors: an update on a missing item would create a key-only one. */
 export async function removeBannedXAuthor(communityId: string, authorId: string): Promise<void> {
-  await ddb().send(
-    new UpdateCommand({
-      TableName: table(),
-      Key: xBannedAuthorsKey(communityId),
-      UpdateExpression: 'DELETE #a :a',
-      ExpressionAttributeNames: { '#a': 'authors' },
-      ExpressionAttributeValues: { ':a': new Set([authorId]) },
-    }),
+  await writeIfCondition(() =>
+    ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: xBannedAuthorsKey(communityId),
+        UpdateExpression: 'DELETE #a :a',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#a': 'authors' },
+        ExpressionAttributeValues: { ':a': new Set([authorId]) },
+      }),
+    ),
   );
 }

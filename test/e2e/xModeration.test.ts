@@ -4,15 +4,17 @@
  * exact X calls of each decision, re-polls acted on once, observe mode, undo, X's per-user rate
  * limits, a refresh race, and tokens kept out of every answer and log line.
  */
-import { createHash } from 'node:crypto';
-import { PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash, randomBytes } from 'node:crypto';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renewOnceDue, setCommunityFields } from '#test/support/communityRecord';
 import { startTestApi } from '#test/support/api';
 import { useOwnTable } from '#test/support/ownTable';
 import { startXStandIn } from '#test/support/xStandIn';
 import { ddb, table } from '#shared/store/client';
-import { type Key as TableKey, xOAuthStateKey, xTokensKey } from '#shared/store/keys';
+import { EnvelopeEncryption, LocalKeyWrapper } from '#shared/adapters/encryption';
+import { installPorts } from '#shared/adapters/ports';
+import { type Key as TableKey, xBannedAuthorsKey, xOAuthStateKey, xTokensKey } from '#shared/store/keys';
 import { getXAccount, getXCursor, putXCursor } from '#shared/store/xRepo';
 import { getPolledCommunity } from '#shared/store/pollingRepo';
 import { snowflakeAt } from '#shared/domain/moderation/platforms/x/replies';
@@ -49,6 +51,20 @@ for (const stream of [process.stdout, process.stderr]) {
 // The poll schedule it runs polls every polled community of its table: other files' too on the shared table.
 await useOwnTable('outreach-x');
 const api = await startTestApi();
+
+/** The master key (KMS in AWS) as a local one whose next data keys can be made to fail, as a throttled KMS does. */
+class FailingKeyWrapper extends LocalKeyWrapper {
+  failures = 0;
+  override async newDataKey(context: string) {
+    if (this.failures > 0) {
+      this.failures -= 1;
+      throw Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' });
+    }
+    return super.newDataKey(context);
+  }
+}
+const masterKey = new FailingKeyWrapper(randomBytes(32));
+installPorts({ encryption: new EnvelopeEncryption(masterKey) });
 /** Every answer of the API in this file, searched for tokens at the end. */
 const answers: string[] = [];
 const call: typeof api.call = async (method, path, options) => {
@@ -546,6 +562,70 @@ describe('moderating replies', () => {
   });
 });
 
+describe('undoing a mute', () => {
+  it('of an author who was never banned writes nothing, and the next polls still read and act', async () => {
+    const { key, community, account } = await connected();
+    const spam = x.reply(account.username, { id: '9100057', username: 'muted_once' }, SCAM);
+    await sync(key, community.id);
+    await settle();
+    const [muted] = (await status(key, community.id)).audit_logs;
+    expect(muted).toMatchObject({ event_id: spam, action: 'mute' });
+    const undone = await call('POST', `${BASE}/communities/${community.id}/audit-logs/${muted.id}/undo`, { key });
+    expect(undone.body).toMatchObject({ action: 'mute', delivery: 'delivered', error: null });
+    // No banned-authors item where none was kept.
+    const { Item } = await ddb().send(
+      new GetCommand({ TableName: table(), Key: xBannedAuthorsKey(community.id), ConsistentRead: true }),
+    );
+    expect(Item).toBeUndefined();
+    x.reset();
+    const later = x.reply(account.username, { id: '9100058', username: 'scammer_after_undo' }, SCAM);
+    const synced = await sync(key, community.id);
+    expect(synced.body).toMatchObject({ connection_state: 'connected', connection_error: null });
+    await settle();
+    expect(x.isHidden(later)).toBe(true);
+  });
+
+  it('a key-only banned-authors item left by an earlier undo does not stop the polls', async () => {
+    const { key, community, account } = await connected();
+    await ddb().send(new PutCommand({ TableName: table(), Item: { ...xBannedAuthorsKey(community.id) } }));
+    const spam = x.reply(account.username, { id: '9100059', username: 'scammer_old_item' }, SCAM);
+    expect((await sync(key, community.id)).body.connection_state).toBe('connected');
+    await settle();
+    expect(x.isHidden(spam)).toBe(true);
+  });
+});
+
+describe('a community whose polls fail', () => {
+  it('says so in connection_state with the reason, and last_synced_at moves only on a successful poll', async () => {
+    const { key, community, account } = await connected();
+    const first = await sync(key, community.id);
+    expect(first.body).toMatchObject({ connection_state: 'connected', connection_error: null });
+    const syncedAt = first.body.last_synced_at;
+    expect(syncedAt).toEqual(expect.any(String));
+    // The account removes the app on X: the stored tokens stop working and X refuses the refresh token.
+    x.revokeApp(account.id);
+    const failed = await sync(key, community.id);
+    expect(failed.status).toBe(200);
+    expect(failed.body.connection_state).toBe('failing');
+    expect(failed.body.connection_error).toMatch(/authorize again/);
+    expect(failed.body.last_synced_at).toBe(syncedAt);
+    expect(failed.body.status).toBe('connected');
+    // The schedule's polls fail the same way, and the status says so between syncs too.
+    await fanOutPolls();
+    await settle();
+    const between = await status(key, community.id);
+    expect(between).toMatchObject({ connection_state: 'failing', last_synced_at: syncedAt });
+    // Authorized again: the next poll reads, and the status is connected again.
+    expect((await authorize(key, community.id, account.id)).status).toBe(200);
+    const spam = x.reply(account.username, { id: '9100060', username: 'scammer_back' }, SCAM);
+    const again = await sync(key, community.id);
+    expect(again.body).toMatchObject({ connection_state: 'connected', connection_error: null });
+    expect(Date.parse(again.body.last_synced_at)).toBeGreaterThan(Date.parse(syncedAt));
+    await settle();
+    expect(x.isHidden(spam)).toBe(true);
+  });
+});
+
 describe('a mute decided for one account, sent after another was connected', () => {
   it('is refused by X rather than made by the account connected while it waited out a 429', async () => {
     const { key, community, account } = await connected();
@@ -646,6 +726,24 @@ describe("X's limits and tokens", () => {
     expect(searches).toHaveLength(2);
     expect(searches[0].authorization).toBe(searches[1].authorization);
     expect(searches.every((c) => c.authorization?.startsWith('Bearer xat-'))).toBe(true);
+    expect((await getXAccount(community.id))!.refusedAt).toBeNull();
+  });
+
+  it('the key for sealing new tokens failing (KMS throttled) spends nothing at X: the next poll refreshes and reads', async () => {
+    const { key, community, account } = await connected();
+    await expireTokens(community.id);
+    masterKey.failures = 1;
+    const failed = await sync(key, community.id);
+    expect(failed.status).toBe(200);
+    expect(failed.body.connection_state).toBe('failing');
+    // The refresh stopped before X was asked: the stored refresh token is still the live one.
+    expect(x.refreshGrants()).toHaveLength(0);
+    const spam = x.reply(account.username, { id: '9100071', username: 'scammer_kms' }, SCAM);
+    const again = await sync(key, community.id);
+    expect(again.body).toMatchObject({ connection_state: 'connected', connection_error: null });
+    await settle();
+    expect(x.refreshGrants()).toHaveLength(1);
+    expect(x.isHidden(spam)).toBe(true);
     expect((await getXAccount(community.id))!.refusedAt).toBeNull();
   });
 

@@ -83,7 +83,7 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
   const rateLimits: { method?: string; path: RegExp; resetInSeconds: number }[] = [];
   let tokenDelayMs = 0;
   /** While set, the token endpoint grants at once but its answer waits until it settles (`holdTokenAnswers`). */
-  let answerGate: { gate: Promise<void>; grantType?: string } | undefined;
+  let answerGate: { gate: Promise<void>; grantType?: string; once?: boolean } | undefined;
   /** While set, the next `GET /2/users/me` is answered only once it settles (`holdNextUsersMe`). */
   let usersMeGate: Promise<void> | undefined;
 
@@ -277,7 +277,11 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
     if (req.path === '/2/oauth2/token' && req.method === 'POST')
       return tokenEndpoint(req.headers.authorization, req.body).then(async (answer) => {
         const grantType = new URLSearchParams(typeof req.body === 'string' ? req.body : '').get('grant_type');
-        if (answerGate && (!answerGate.grantType || answerGate.grantType === grantType)) await answerGate.gate;
+        const held = answerGate;
+        if (held && (!held.grantType || held.grantType === grantType)) {
+          if (held.once) answerGate = undefined;
+          await held.gate;
+        }
         return answer;
       });
     if (req.path === '/2/oauth2/revoke' && req.method === 'POST') return revoke(req.headers.authorization, req.body);
@@ -400,12 +404,15 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
     slowTokenEndpoint: (ms: number) => (tokenDelayMs = ms),
     /**
      * X grants (a refresh token is spent, new tokens issued) but every answer (of `grantType` only, when
-     * given) is held until the returned function is called: the answer is still on its way while the
-     * service does something else.
+     * given; only the next one with `once`) is held until the returned function is called: the answer is
+     * still on its way while the service does something else (or never arrives, as to a worker that died).
      */
-    holdTokenAnswers: (grantType?: 'refresh_token' | 'authorization_code'): (() => void) => {
+    holdTokenAnswers: (
+      grantType?: 'refresh_token' | 'authorization_code',
+      options: { once?: boolean } = {},
+    ): (() => void) => {
       const held = untilReleased();
-      answerGate = { gate: held.gate, ...(grantType ? { grantType } : {}) };
+      answerGate = { gate: held.gate, ...(grantType ? { grantType } : {}), ...(options.once ? { once: true } : {}) };
       return () => {
         answerGate = undefined;
         held.release();
@@ -416,6 +423,15 @@ export async function startXStandIn(client: { clientId: string; clientSecret: st
       const held = untilReleased();
       usersMeGate = held.gate;
       return held.release;
+    },
+    /** The account removes the app in its X settings: every token X gave for it stops working. */
+    revokeApp: (accountId: string) => {
+      for (const [t, session] of accessTokens) if (session.accountId === accountId) accessTokens.delete(t);
+      for (const [t, owner] of refreshTokens)
+        if (owner === accountId) {
+          refreshTokens.delete(t);
+          spent.add(t);
+        }
     },
     /** Refresh tokens X would still accept: grants not revoked nor spent. */
     liveRefreshTokens: () => [...refreshTokens.keys()],

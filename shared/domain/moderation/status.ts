@@ -3,20 +3,20 @@ import { now } from '#shared/adapters/ports';
 import { NotFoundError, RateLimitedError } from '#shared/domain/errors';
 import { config } from '#shared/config/config';
 import { claimSyncPoll } from '#shared/store/syncPollsRepo';
-import { newestCommunity, stampSynced, type CommunityRecord } from '#shared/store/communitiesRepo';
+import { getCommunity, newestCommunity, stampSynced, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { newestAuditEntries, readMetrics } from '#shared/store/moderationRepo';
 import { requireCommunity, withActivationToken } from './communityReads';
 import { communityStatus, isActivated } from './communityTypes';
 import { PLATFORMS } from './platforms/registry';
 import { deliveriesByIds } from '#shared/store/platformCallsRepo';
 import { decisionDeliveryId, undoDeliveryId } from './platformCallRunner';
-import { getPlatformRecord } from '#shared/store/platformRepo';
+import { getPlatformRecord, type PlatformRecord } from '#shared/store/platformRepo';
 import { platformConfigured } from '#shared/adapters/platforms/platformPort';
 
 /** Where the community is bound on its platform, whether the platform is configured, and what it does not do (its module's words). */
-async function platformOf(community: CommunityRecord) {
+async function platformOf(community: CommunityRecord, record: PlatformRecord) {
   const platform = PLATFORMS[community.type];
-  const [record, configured] = await Promise.all([getPlatformRecord(community.id), platformConfigured(community.type)]);
+  const configured = await platformConfigured(community.type);
   return {
     chat_id: record[platform.recordFields.bound] ?? null,
     alert_chat_id: (platform.recordFields.alert && record[platform.recordFields.alert]) ?? null,
@@ -27,18 +27,26 @@ async function platformOf(community: CommunityRecord) {
   };
 }
 
-const connectionState = (c: CommunityRecord): 'disconnected' | 'connected' | 'pending_activation' =>
-  c.billingState === 'expired' ? 'disconnected' : isActivated(c) ? 'connected' : 'pending_activation';
+/**
+ * Expired communities are disconnected for good; a connected one whose latest poll could not read its
+ * platform (X refused the tokens, ...) is `failing`, with the reason, until a poll reads again.
+ */
+function connectionOf(c: CommunityRecord, record: PlatformRecord) {
+  const state = c.billingState === 'expired' ? 'disconnected' : isActivated(c) ? 'connected' : 'pending_activation';
+  const error = state === 'connected' ? (record.pollError ?? null) : null;
+  return { connection_state: error === null ? state : 'failing', connection_error: error } as const;
+}
 
 const spamRate = (flagged: number, scanned: number) =>
   scanned === 0 ? 0 : Math.round((flagged / scanned) * 10_000) / 10_000;
 
 async function statusOf(community: CommunityRecord, includeLogs: number, consistent: boolean) {
-  const [metrics, audit, platform] = await Promise.all([
+  const [metrics, audit, record] = await Promise.all([
     readMetrics(community.id, consistent),
     newestAuditEntries(community.id, includeLogs, consistent),
-    platformOf(community),
+    getPlatformRecord(community.id),
   ]);
+  const platform = await platformOf(community, record);
   const deliveries = await deliveriesByIds(
     community.id,
     audit.flatMap((e) => [decisionDeliveryId(e.event_id), undoDeliveryId(e.id)]),
@@ -55,7 +63,7 @@ async function statusOf(community: CommunityRecord, includeLogs: number, consist
   return {
     community_id: community.id,
     moderation_id: community.moderationId,
-    connection_state: connectionState(community),
+    ...connectionOf(community, record),
     status: communityStatus(community),
     metrics: {
       messages_scanned: count('messages_scanned'),
@@ -115,7 +123,11 @@ async function claimPlatformPoll(communityId: string): Promise<void> {
   );
 }
 
-/** Strongly consistent reads (everything written before the call is in) and a new last_synced_at. */
+/**
+ * Strongly consistent reads (everything written before the call is in) and a new last_synced_at, unless
+ * the platform's poll just failed: the status then says why, and last_synced_at still names the last
+ * sync that read it.
+ */
 export async function syncModeration(userId: string, communityId: string, includeLogs = 25) {
   const community = await requireCommunity(userId, communityId);
   // What the platform did or holds since the last sync is read in first (Discord's AutoMod executions, a poll).
@@ -123,6 +135,11 @@ export async function syncModeration(userId: string, communityId: string, includ
   if (poll) {
     await claimPlatformPoll(community.id);
     await poll(community);
+    if ((await getPlatformRecord(community.id)).pollError) {
+      const unsynced = await getCommunity(userId, communityId, true);
+      if (!unsynced) throw new NotFoundError('Community');
+      return statusOf(unsynced, includeLogs, true);
+    }
   }
   const synced = await stampSynced(userId, communityId, now().toISOString());
   if (!synced) throw new NotFoundError('Community');

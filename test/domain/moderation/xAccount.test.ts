@@ -15,7 +15,12 @@ import { createAccount } from '#shared/domain/accounts/accounts';
 import { provisionCommunity } from '#shared/domain/moderation/communities';
 import { updatePlatformRecord } from '#shared/store/platformRepo';
 import { completeXAuthorization, xAuthorizeUrl, type BindXAccount } from '#shared/domain/moderation/platforms/x/oauth';
-import { asXAccount, xSession, XSessionUnavailable } from '#shared/domain/moderation/platforms/x/tokens';
+import {
+  asXAccount,
+  REFRESH_LEASE_MS,
+  xSession,
+  XSessionUnavailable,
+} from '#shared/domain/moderation/platforms/x/tokens';
 import { getCommunity } from '#shared/store/communitiesRepo';
 import { ddb, table } from '#shared/store/client';
 import { xTokensKey } from '#shared/store/keys';
@@ -260,6 +265,36 @@ describe('sessions and refresh', () => {
     x.reset();
     await expect(xSession(community.id)).rejects.toBeInstanceOf(XSessionUnavailable);
     expect(x.calls).toEqual([]);
+  });
+
+  it('a refresh that stopped after X rotated the tokens: the next one says so, and its answer arriving late is kept', async () => {
+    const { community } = await connected();
+    x.expireAccessTokens();
+    clock.advance(2 * 60 * 60 * 1000);
+    // X spends the refresh token and issues new ones, but its answer does not reach this worker (as if it died).
+    const release = x.holdTokenAnswers('refresh_token', { once: true });
+    const stopped = xSession(community.id);
+    for (let i = 0; i < 200 && !x.refreshGrants().length; i++) await new Promise((r) => setTimeout(r, 25));
+    expect((await getXAccount(community.id))!.refreshStartedAt).not.toBeNull();
+    // Its lease runs out; the next poll finds the refresh unfinished, and X refuses the token it left.
+    clock.advance(REFRESH_LEASE_MS + 1000);
+    await expect(xSession(community.id)).rejects.toMatchObject({
+      reason: 'refused',
+      message: expect.stringContaining('stopped before storing what X answered'),
+    });
+    expect((await getXAccount(community.id))!.refusedReason).toContain('stopped before storing');
+    // Later polls, which ask X nothing more, say the same.
+    await expect(xSession(community.id)).rejects.toMatchObject({
+      message: expect.stringContaining('stopped before storing'),
+    });
+    // The answer was only late (a frozen worker): the tokens X gave it are the live ones, and are kept.
+    release();
+    await stopped;
+    const session = await xSession(community.id);
+    expect(
+      await new XApi(x.apiBase).request(session.accessToken, { method: 'GET', route: '/2/users/me' }),
+    ).toMatchObject({ ok: true });
+    expect(await getXAccount(community.id)).toMatchObject({ refusedAt: null, refreshStartedAt: null });
   });
 
   it('a 401 on a token that had not expired refreshes once and repeats the call', async () => {

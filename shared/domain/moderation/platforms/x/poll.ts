@@ -12,6 +12,7 @@ import { XApi, type XAnswer, type XPost } from '#shared/adapters/platforms/xApi'
 import { logger } from '#shared/observability/logger';
 import type { CommunityRecord } from '#shared/store/communitiesRepo';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
+import { getPlatformRecord, setPollError } from '#shared/store/platformRepo';
 import { addBannedXAuthor, bannedXAuthors, getXCursor, putXCursor } from '#shared/store/xRepo';
 import { communityStatus, resumedMs } from '../../communityTypes';
 import { decisionDeliveryId, scheduleDelivery } from '../../platformCallRunner';
@@ -27,13 +28,38 @@ export interface XPollResult {
   skipped?: 'not_x' | 'not_connected' | 'not_configured' | 'not_authorized' | 'refused' | 'unreachable';
   pages: number;
   replies: number;
-  /** The search failed (a rate limit or X's trouble): the cursor stays, the next poll reads on. */
+  /**
+   * Why X could not be read (the tokens refused or unreachable, a search refused or limited): the
+   * cursor stays, the next poll reads on, and the community's status says so meanwhile.
+   */
   error?: string;
 }
 
 const SEARCH_ENDPOINT = xEndpointOf('GET', '/2/tweets/search/recent');
 
+/** Told to the customer in place of an error of ours (it may name our table or code). */
+const UNEXPECTED = 'The poll failed on our side; it is tried again every minute';
+
+/**
+ * Polls and records the outcome on the community's platform record (status: connection_state
+ * `failing` with the reason, until a poll reads again). A poll with nothing to read (not connected,
+ * no X app, nobody authorized) records nothing: the status says those otherwise.
+ */
 export async function pollXCommunity(community: CommunityRecord): Promise<XPollResult> {
+  let result: XPollResult;
+  try {
+    result = await readReplies(community);
+  } catch (err) {
+    await setPollError(community.id, UNEXPECTED);
+    throw err;
+  }
+  if (result.error !== undefined) await setPollError(community.id, result.error);
+  // A read costs less than a write, and almost every poll has no error to clear.
+  else if (!result.skipped && (await getPlatformRecord(community.id)).pollError) await setPollError(community.id, null);
+  return result;
+}
+
+async function readReplies(community: CommunityRecord): Promise<XPollResult> {
   const result: XPollResult = { pages: 0, replies: 0 };
   if (community.type !== 'x') return { ...result, skipped: 'not_x' };
   if (communityStatus(community) !== 'connected') return { ...result, skipped: 'not_connected' };
@@ -42,8 +68,9 @@ export async function pollXCommunity(community: CommunityRecord): Promise<XPollR
   try {
     await xSession(community.id);
   } catch (err) {
-    if (err instanceof XSessionUnavailable) return { ...result, skipped: err.reason };
-    throw err;
+    if (!(err instanceof XSessionUnavailable)) throw err;
+    // Nobody authorized yet is a community bound by a bridge of its own, not a failure to read X.
+    return { ...result, skipped: err.reason, ...(err.reason === 'not_authorized' ? {} : { error: err.message }) };
   }
   const api = new XApi(client.apiBase);
   const observe = (await getCommunityRules(community.id)).mode === 'observe';

@@ -6,6 +6,7 @@
  * the new tokens. Tokens are sealed by the encryption port, bound to the community's id.
  */
 import { platformCredentials } from '#shared/adapters/platformCredentials';
+import type { PreparedSeal } from '#shared/adapters/encryption';
 import { now, ports } from '#shared/adapters/ports';
 import { XApi, type XAnswer, type XTokenAnswer, type XUser } from '#shared/adapters/platforms/xApi';
 import type { CallOutcome } from '#shared/adapters/platforms/result';
@@ -15,6 +16,7 @@ import {
   acquireRefreshLease,
   deleteXAccount,
   getXAccount,
+  markXRefreshStarted,
   markXTokensRefused,
   rateLimitsOf,
   releaseRefreshLease,
@@ -133,7 +135,10 @@ async function usableAccount(communityId: string): Promise<XAccountRecord> {
   const account = await getXAccount(communityId);
   if (!account) throw new XSessionUnavailable('not_authorized', 'No X account has authorized this community yet');
   if (account.refusedAt)
-    throw new XSessionUnavailable('refused', 'X refused the stored refresh token: the account must authorize again');
+    throw new XSessionUnavailable(
+      'refused',
+      `X refused the stored refresh token (${account.refusedReason ?? 'no reason given'}): the account must authorize again`,
+    );
   return account;
 }
 
@@ -159,23 +164,52 @@ async function refresh(client: XConfigured, communityId: string, account: XAccou
     );
     throw new XSessionUnavailable('refused', 'The X grant has no refresh token: the account must authorize again');
   }
+  // Everything that can fail is done before X spends the refresh token: once X has answered, its new
+  // tokens are sealed with a data key made now (no KMS call left) and stored in one write.
+  const seal = await ports().encryption.prepareSeal(sealContext(communityId));
+  try {
+    return await spendRefreshToken(client, communityId, account, refresh_token, seal);
+  } finally {
+    seal.discard();
+  }
+}
+
+/** A refresh marked in the account record that never stored X's answer (its worker stopped): its token may be spent. */
+const INTERRUPTED =
+  'a refresh of the tokens stopped before storing what X answered, and X has rotated the refresh token since';
+
+async function spendRefreshToken(
+  client: XConfigured,
+  communityId: string,
+  account: XAccountRecord,
+  refresh_token: string,
+  seal: PreparedSeal,
+) {
+  // Read under the lease: a refresh marked before ours never finished.
+  const interrupted = account.refreshStartedAt !== null;
+  if (!(await markXRefreshStarted(communityId, account.version, now().toISOString())))
+    return sessionOf(communityId, await usableAccount(communityId));
   const answer = await new XApi(client.apiBase).token(client.clientId, client.clientSecret, {
     grant_type: 'refresh_token',
     refresh_token,
   });
   if (!answer.ok) {
-    // A refusal (invalid_request / invalid_grant) means the token is spent or revoked; anything else may pass.
+    // A refusal (invalid_request / invalid_grant) means the token is spent or revoked; anything else may pass
+    // (the mark stays: whether X spent the token is unknown until the next refresh tries it).
     if (answer.status >= 400 && answer.status < 500 && answer.status !== 429) {
-      await markXTokensRefused(communityId, account.version, answer.error, now().toISOString());
-      throw new XSessionUnavailable('refused', `X refused the refresh token: ${answer.error}`, answer);
+      const why = interrupted ? `${INTERRUPTED} (${answer.error})` : answer.error;
+      await markXTokensRefused(communityId, account.version, why, now().toISOString());
+      throw new XSessionUnavailable(
+        'refused',
+        `X refused the refresh token: ${why}; the account must authorize again`,
+        answer,
+      );
     }
     throw new XSessionUnavailable('unreachable', `Refreshing the X tokens failed: ${answer.error}`, answer);
   }
   const tokens = answer.result as XTokenAnswer;
-  const sealed = await sealXTokens(communityId, {
-    access_token: tokens.access_token,
-    refresh_token: tokens.refresh_token ?? refresh_token,
-  });
+  const pair: TokenPair = { access_token: tokens.access_token, refresh_token: tokens.refresh_token ?? refresh_token };
+  const sealed = seal.seal(JSON.stringify(pair));
   const expiresAt = new Date(now().getTime() + tokens.expires_in * 1000).toISOString();
   if (!(await replaceXTokens(communityId, account.version, { sealed, expiresAt, updatedAt: now().toISOString() }))) {
     // A new authorization landed meanwhile: it is the newer grant. The tokens X just gave this refresh are
