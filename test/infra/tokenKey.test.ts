@@ -49,7 +49,12 @@ describe('the X token key', () => {
         expect(env.TOKEN_KEY_ARN, name).toBeUndefined();
       }
     }
-    expect(names.filter((n) => FUNCTIONS[n].tokenKey).sort()).toEqual(['moderation', 'outbound', 'webhook-sender', 'worker']);
+    expect(names.filter((n) => FUNCTIONS[n].tokenKey).sort()).toEqual([
+      'moderation',
+      'outbound',
+      'webhook-sender',
+      'worker',
+    ]);
   });
 
   it('the platform secret has fields for the X client', () => {
