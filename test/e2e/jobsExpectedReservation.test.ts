@@ -97,10 +97,13 @@ describe('a job reserves its expected cost', () => {
       ...Array.from({ length: 38 }, (_, i) => ({ company_name: `Demo ${i}`, domain: `demo-expected-${i}.io` })),
     ];
     const body = companiesBody(companies);
-    const most = estimateCredits(['qualification', 'company_size', 'contact_discovery', 'email_lookup', 'email_verify'], {
-      companies: companies.length,
-      contacts: 0,
-    });
+    const most = estimateCredits(
+      ['qualification', 'company_size', 'contact_discovery', 'email_lookup', 'email_verify'],
+      {
+        companies: companies.length,
+        contacts: 0,
+      },
+    );
     const start = 300;
     expect(most).toBeGreaterThan(start);
     const { key, user } = await api.newUser({ tier: 'pro', credits: start });
