@@ -47,8 +47,6 @@ type StageRunner = (
   budget: number,
 ) => Promise<StageOutput>;
 
-const live = (companies: CompanyRow[]) => companies.filter((c) => !c.dropped);
-
 /**
  * Works the rows that `need` it, in order, never producing more than `budget` units: rows go in
  * parallel waves of as many as could each produce `most` units and still fit, so an unbounded budget
