@@ -208,6 +208,8 @@ export const jobsEndpoints = {
   }),
   quoteJob: defineEndpoint({
     operationId: 'quoteJob',
+    // The expected cost is what the curated data delivers for the inputs.
+    readsCuratedData: true,
     method: 'POST',
     path: '/api/v1/bd/jobs/quote',
     tag,
