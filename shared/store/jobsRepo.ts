@@ -213,7 +213,8 @@ export interface StageCommit {
 export type CommitOutcome = 'committed' | 'already_done' | 'job_closed';
 
 /**
- * Advances the batch past `step` and adds its progress, units and counters to the job, together.
+ * Advances the batch past `step` and adds its progress, units, counters and spend to the job, together;
+ * `write` sends the items (a top-up of the reservation writes them with its money move).
  * The batch condition makes a redelivery a no-op; the job condition drops work of a job that was
  * cancelled or failed meanwhile. Parallel batches of one job contend on the job item, so a
  * transaction conflict is retried.
