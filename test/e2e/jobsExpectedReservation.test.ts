@@ -9,6 +9,7 @@ import { reloadConfig } from '#shared/config/config';
 import { getBalance, ledgerBetween } from '#shared/domain/credits/credits';
 import { getReservation } from '#shared/store/walletRepo';
 import { estimateCredits } from '#shared/domain/jobs/pricing';
+import { runStageMessage } from '#shared/domain/jobs/pipeline';
 import { startTestApi } from '#test/support/api';
 import { useOwnTable } from '#test/support/ownTable';
 import { startHunterStandIn, type HunterCompany } from '#test/support/hunterStandIn';
@@ -39,8 +40,9 @@ const invented = (tag: string, n: number): HunterCompany[] =>
   });
 
 const ONE = invented('single', 1);
+const CANCELLED = invented('cancelled', 1);
 const MANY = invented('parallel', 60);
-const hunter = await startHunterStandIn(HUNTER_KEY, [...ONE, ...MANY]);
+const hunter = await startHunterStandIn(HUNTER_KEY, [...ONE, ...CANCELLED, ...MANY]);
 const saved = { key: process.env.HUNTER_API_KEY, base: process.env.HUNTER_API_BASE };
 process.env.HUNTER_API_KEY = HUNTER_KEY;
 process.env.HUNTER_API_BASE = hunter.apiBase;
@@ -154,5 +156,38 @@ describe('a job reserves its expected cost', () => {
     expect(start - job.credits_charged).toBeLessThan(3);
     expect(job.warnings.some((w: string) => /stopped/.test(w) && /balance/.test(w))).toBe(true);
     await expectReconciled(user.id, start, job);
+  });
+
+  it('a job cancelled after its work reserved more releases all it did not use', async () => {
+    // Prepare: the queue held, the job's one batch run by hand through qualification, size, discovery and lookup.
+    const { key, user } = await api.newUser({ tier: 'pro', credits: 1_000 });
+    api.ports.queue.stop();
+    const created = (await api.call('POST', '/bd/jobs', { key, body: companiesBody(asInput(CANCELLED)) })).body;
+    expect(created.credits_reserved).toBe(1);
+    const stages = ['qualification', 'company_size', 'contact_discovery', 'email_lookup'] as const;
+    for (const [step, capability] of stages.entries())
+      await runStageMessage({
+        kind: 'bd_job.stage',
+        user_id: user.id,
+        job_id: created.job_id,
+        batch_no: 0,
+        step,
+        capability,
+      });
+    const running = (await api.call('GET', `/bd/jobs/${created.job_id}`, { key })).body;
+    // 1 scored + 1 sized + 2 found (2 each) + 2 addresses (3 each).
+    expect(running.credits_reserved).toBe(12);
+    expect((await getBalance(user.id)).available).toBe(1_000 - 12);
+
+    // Act
+    const cancelled = await api.call('POST', `/bd/jobs/${created.job_id}/cancel`, { key });
+    const { workerHandler } = await import('#bin/local/handlers');
+    api.ports.queue.setConsumer(async (event) => (await workerHandler())(event));
+    await api.ports.queue.drained();
+
+    // Assess: charged what it consumed, the rest of the grown reservation back.
+    expect(cancelled.status).toBe(202);
+    expect(cancelled.body).toMatchObject({ status: 'cancelled', credits_reserved: 12, credits_charged: 12 });
+    await expectReconciled(user.id, 1_000, cancelled.body);
   });
 });

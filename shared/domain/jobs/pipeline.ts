@@ -146,9 +146,10 @@ export async function runStageMessage(msg: StageMessage): Promise<void> {
 const MAX_SPEND_ATTEMPTS = 20;
 
 /**
- * The units of a stage the job can still pay for: its unspent reservation, and what the balance could
- * add to a reservation of its own (a growth run reserved for its job, at the most the job can cost).
- * A job without headroom reserved that most at creation: nothing bounds it.
+ * The units of a stage the job can still pay for: its unspent reservation and, when the reservation is
+ * its own, what the balance could add to it. A growth run's reservation is the most its job can cost,
+ * and stays that (so the run's max_external_spend_credits holds). A job without headroom reserved that
+ * most at creation (it was created before jobs reserved their expected cost): nothing bounds it.
  */
 async function affordableUnits(job: JobRecord, unitCredits: number): Promise<number> {
   if (job.creditsHeadroom === undefined || unitCredits === 0) return Number.POSITIVE_INFINITY;
