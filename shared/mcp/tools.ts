@@ -165,7 +165,7 @@ export const TOOLS: readonly ToolDef[] = [
     kind: 'quote',
     operationId: 'quoteJob',
     description:
-      `Prices an enrichment job (preset or requested_capabilities, input_assets with companies and/or contacts): the most it can be charged, by capability (credits per unit: qualification 1, company_size 1, contact_discovery 2, linkedin_enrich 2, email_lookup 3, email_verify 1). ${QUOTE_NOTE} ` +
+      `Prices an enrichment job (preset or requested_capabilities, input_assets with companies and/or contacts): its expected cost, by capability (credits per unit: qualification 1, company_size 1, contact_discovery 2, linkedin_enrich 2, email_lookup 3, email_verify 1). ${QUOTE_NOTE} ` +
       'Next: start_enrichment_job with the same arguments and the quote_token.',
   },
   {
@@ -174,7 +174,7 @@ export const TOOLS: readonly ToolDef[] = [
     kind: 'spend',
     operationId: 'createJob',
     description:
-      `Starts a quoted enrichment job (pro): reserves at most the quoted credits; only consumed units are charged and the rest is released when it ends. ${SPEND_NOTE} ` +
+      `Starts a quoted enrichment job (pro): reserves at most the quoted credits, and more as its work finds more (a capability the balance cannot pay for stops with a warning); only delivered units are charged and the rest is released when it ends. ${SPEND_NOTE} ` +
       'Next: get_job with the job_id until it completes (cancel_job stops it).',
   },
   {

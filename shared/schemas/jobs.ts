@@ -68,7 +68,7 @@ export const createJobBody = oneChoice(
     quote_token: z.optional(
       withMeta(z.string().check(z.minLength(1), z.maxLength(200)), {
         description:
-          'From POST /bd/jobs/quote for this same body: the job then reserves at most the quoted credits, and the token is used up',
+          'From POST /bd/jobs/quote for this same body: the job then reserves at most the quoted credits at creation (its work reserves more as it goes), and the token is used up',
       }),
     ),
   }),
@@ -80,7 +80,8 @@ export const jobQuote = withMeta(
       description: 'Single use, bound to this body and caller; pass it to POST /bd/jobs with the same body',
     }),
     credits: withMeta(z.int(), {
-      description: 'The most the job can be charged: what POST /bd/jobs reserves; only consumed units are charged',
+      description:
+        'The expected cost (what the curated data and rules deliver for these inputs): what POST /bd/jobs reserves. Work that finds more reserves more from the balance as it goes; when the balance cannot cover the next unit, that capability stops with a warning and the job completes with what it delivered. Only delivered units are charged',
     }),
     expiry: timestamp,
     breakdown: z.array(
@@ -109,7 +110,10 @@ export const jobRecord = withMeta(
     origin: withMeta(z.string(), {
       description: '`api`, or the service area that started the job (e.g. `growth_run:<run_id>`)',
     }),
-    credits_reserved: z.int(),
+    credits_reserved: withMeta(z.int(), {
+      description:
+        'What the job holds from the balance: its expected cost at creation, plus what its work reserved as it went; what it does not use is released when it ends',
+    }),
     credits_charged: z.int(),
     stats: z.object({
       companies_in: z.int(),
@@ -191,7 +195,8 @@ export const jobsEndpoints = {
     readsCuratedData: true,
     method: 'POST',
     path: '/api/v1/bd/jobs',
-    summary: 'Start an enrichment job (credits for the estimate are reserved; only consumed units are charged)',
+    summary:
+      'Start an enrichment job (its expected cost is reserved, more as its work needs it; only delivered units are charged)',
     tag,
     auth: 'api_key',
     paid: true,
@@ -203,14 +208,16 @@ export const jobsEndpoints = {
   }),
   quoteJob: defineEndpoint({
     operationId: 'quoteJob',
+    // The expected cost is what the curated data delivers for the inputs.
+    readsCuratedData: true,
     method: 'POST',
     path: '/api/v1/bd/jobs/quote',
     tag,
     auth: 'api_key',
     summary:
-      'Price an enrichment job before starting it: the most it can be charged, by capability, and a single-use token for POST /bd/jobs',
+      'Price an enrichment job before starting it: its expected cost, by capability, and a single-use token for POST /bd/jobs',
     description:
-      'Takes the body POST /bd/jobs takes and prices it with the same planner. The token lives 15 minutes, is used once, and binds the caller and exactly this body; a create that sends it reserves at most `credits`. Nothing is charged for a quote.',
+      'Takes the body POST /bd/jobs takes and prices it with the same planner. The token lives 15 minutes, is used once, and binds the caller and exactly this body; a create that sends it reserves at most `credits` at creation. `credits` is the expected cost, not a cap: work that finds more (outside providers) reserves more from the balance as it goes, and a capability the balance cannot pay for stops with a warning. Nothing is charged for a quote.',
     body: quoteJobBody,
     response: jobQuote,
     errors: [404],

@@ -22,7 +22,13 @@ import {
   jobWatchSortKey,
   jobWatchUpTo,
 } from './keys';
-import { retryingConflicts, TransactionConditionError, type TransactItem, writeTogether } from './transactions';
+import {
+  retryingConflicts,
+  TransactionConditionError,
+  type TransactItem,
+  type TransactItems,
+  writeTogether,
+} from './transactions';
 import type { Condition } from './update';
 import { defineEntity } from './entity';
 
@@ -47,7 +53,13 @@ export interface JobRecord {
   reservationId: string;
   /** False when the caller reserved the credits (growth) and this job only settles. */
   ownsReservation: boolean;
+  /** What the reservation holds now: the expected cost at creation, plus what the work reserved as it went. */
   creditsReserved: number;
+  /**
+   * Reserved credits the committed work has not used yet. Absent on a job created when jobs reserved
+   * the most they could cost: that reservation covers all its work, so its stages are not bounded.
+   */
+  creditsHeadroom?: number;
   creditsCharged: number;
   batchCount: number;
   batchesDone: number;
@@ -190,18 +202,30 @@ export interface StageCommit {
   warnings: string[];
   lastStep: boolean;
   at: string;
+  /**
+   * The stage's credits and what it adds to the reservation for them (`topUp`, taken from the balance
+   * in the same transaction): the job's headroom must still hold `credits - topUp`. Absent for a job
+   * without headroom (see JobRecord.creditsHeadroom).
+   */
+  spend?: { credits: number; topUp: number };
 }
 
 export type CommitOutcome = 'committed' | 'already_done' | 'job_closed';
 
 /**
- * Advances the batch past `step` and adds its progress, units and counters to the job, together.
+ * Advances the batch past `step` and adds its progress, units, counters and spend to the job, together;
+ * `write` sends the items (a top-up of the reservation writes them with its money move).
  * The batch condition makes a redelivery a no-op; the job condition drops work of a job that was
  * cancelled or failed meanwhile. Parallel batches of one job contend on the job item, so a
  * transaction conflict is retried.
  */
-export async function commitStage(c: StageCommit): Promise<CommitOutcome> {
+export async function commitStage(
+  c: StageCommit,
+  write: (items: TransactItems) => Promise<unknown> = (items) =>
+    retryingConflicts(() => writeTogether(items), { attempts: 21 }),
+): Promise<CommitOutcome> {
   const counters = Object.entries(c.counters).filter(([, n]) => n);
+  const spend = c.spend;
   const items = {
     batch: {
       Update: {
@@ -234,19 +258,25 @@ export async function commitStage(c: StageCommit): Promise<CommitOutcome> {
             [`units.${c.capability}`]: c.units,
             batchesDone: c.lastStep ? 1 : 0,
             ...Object.fromEntries(counters.map(([k, n]) => [`counters.${k}`, n])),
+            ...(spend ? { creditsHeadroom: spend.topUp - spend.credits, creditsReserved: spend.topUp } : {}),
           },
-          // A requested cancel freezes the units: work still in flight is dropped uncounted.
-          condition: live({ expression: 'attribute_not_exists(cancelRequestedAt)' }),
+          // A requested cancel freezes the units: work still in flight is dropped uncounted. Parallel batches
+          // spend one headroom: the condition keeps it from going below zero.
+          condition: live({
+            expression: `attribute_not_exists(cancelRequestedAt)${spend ? ' AND creditsHeadroom >= :need' : ''}`,
+            values: spend ? { ':need': spend.credits - spend.topUp } : {},
+          }),
         }),
       },
     },
   };
   try {
     // Batches of one job commit in parallel and all move the job's counters: conflicts are expected.
-    await retryingConflicts(() => writeTogether(items), { attempts: 21 });
+    await write(items);
     return 'committed';
   } catch (err) {
     if (err instanceof TransactionConditionError && err.failed.has('batch')) return 'already_done';
+    // Also a headroom that parallel batches used up: the caller reads the job again to tell.
     if (err instanceof TransactionConditionError && err.failed.has('job')) return 'job_closed';
     throw err;
   }

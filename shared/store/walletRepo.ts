@@ -127,6 +127,28 @@ export function deleteReservation(userId: string, reservationId: string): Transa
   };
 }
 
+/**
+ * Adds `amount` to an open reservation, its sources appended after the earlier ones (a release gives
+ * back the latest taken first). Fails when the reservation is gone (settled).
+ */
+export function growReservation(
+  userId: string,
+  reservationId: string,
+  amount: number,
+  allocation: Allocation[],
+): TransactItem {
+  return {
+    Update: {
+      TableName: table(),
+      Key: reservationKey(userId, reservationId),
+      UpdateExpression: 'SET #amount = #amount + :amount, #allocation = list_append(#allocation, :allocation)',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#amount': 'amount', '#allocation': 'allocation' },
+      ExpressionAttributeValues: { ':amount': amount, ':allocation': allocation },
+    },
+  };
+}
+
 export async function getReservation(userId: string, reservationId: string): Promise<Reservation | undefined> {
   const { Item } = await ddb().send(
     new GetCommand({ TableName: table(), Key: reservationKey(userId, reservationId), ConsistentRead: true }),

@@ -105,9 +105,10 @@ describe('POST /bd/jobs then a real SSE client to completion', () => {
       origin: 'api',
       credits_charged: 0,
     });
-    // Reserved: 3 + 3 + 2*15 + 3*15 + 15 (five contacts at most per company).
-    expect(created.body.credits_reserved).toBe(96);
-    expect((await getBalance(user.id)).available).toBe(10_000 - 96);
+    // Reserved: the expected cost, what the curated data and rules deliver (charged below), not the most
+    // the job could cost (3 + 3 + 2*15 + 3*15 + 15 = 96 with five contacts a company).
+    expect(created.body.credits_reserved).toBe(3 + 1 + 16 + 24 + 8);
+    expect((await getBalance(user.id)).available).toBe(10_000 - 52);
 
     const events = await followJob(key, created.body.job_id, resumeQueue);
     const progress = events.filter((e) => e.type === 'progress');

@@ -12,6 +12,7 @@ import {
   chargeWasApplied,
   deleteReservation,
   getReservation,
+  growReservation,
   listLedger,
   loadWallet,
   putChargeGuard,
@@ -74,7 +75,7 @@ type Attempt = { done: true; outcome: MoveOutcome } | { done: false };
  * A move's own items: the wallet under its version condition, the item whose failed condition means
  * "this move was already applied" (a charge guard, the reservation), and the ledger entry.
  */
-type MoveItems = { wallet: TransactItem; guard?: TransactItem; ledger?: TransactItem };
+type MoveItems = { wallet: TransactItem; guard?: TransactItem; ledger?: TransactItem; reservation?: TransactItem };
 
 /**
  * Runs `build` against a freshly read wallet and writes the transaction it returns, retrying when
@@ -245,6 +246,40 @@ async function reserveOnce(move: MoneyMove & { amount: number; reservationId: st
       balance: availableCredits(plan.wallet, at),
     };
   });
+}
+
+/**
+ * Adds `amount` to an open reservation: work that runs past what it set aside reserves more as it goes,
+ * written with the state it pays for (`with`). Too little available: InsufficientCreditsError. A
+ * reservation settled meanwhile fails the move; its owner's own items (`with`) say why.
+ */
+export const topUpReservation = (
+  move: Omit<MoneyMove, 'toolName' | 'refId'> & { amount: number; reservationId: string },
+): Promise<MoveOutcome> => metered(move.userId, topUpOnce(move), () => (move.amount > 0 ? move.amount : null));
+
+async function topUpOnce(
+  move: Omit<MoneyMove, 'toolName' | 'refId'> & { amount: number; reservationId: string },
+): Promise<MoveOutcome> {
+  return moveMoney(
+    move.userId,
+    move.with ?? {},
+    async (wallet, at, prefetched) => {
+      const plan = planSpend(pruneWallet(wallet, at), move.amount, at);
+      if (!plan.ok) {
+        if (prefetched) return { done: false };
+        throw new InsufficientCreditsError(move.amount, plan.available);
+      }
+      return {
+        items: {
+          wallet: putWalletIfUnchanged(move.userId, wallet.version, plan.wallet, at.toISOString()),
+          reservation: growReservation(move.userId, move.reservationId, move.amount, plan.allocation),
+        },
+        next: plan.wallet,
+        balance: availableCredits(plan.wallet, at),
+      };
+    },
+    move.wallet,
+  );
 }
 
 export interface SettleOutcome extends MoveOutcome {

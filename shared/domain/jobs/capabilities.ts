@@ -47,7 +47,7 @@ export interface CapabilityDefinition {
   external: boolean;
   /** The deliverable columns its work fills (a column may also come from the input, or from another capability). */
   columns: readonly (keyof DeliverableRow)[];
-  /** The most units it can consume (reserved at creation) for so many companies and contacts, found ones included. */
+  /** The most units it can consume for so many companies and contacts, found ones included (a growth quote's bound). */
   maxUnits: (volume: { companies: number; contacts: number }) => number;
   delivered: DeliveredCount;
 }
@@ -177,7 +177,7 @@ export const PRESETS: Record<Preset, Capability[]> = {
   enrich_contacts_from_companies: ['contact_discovery', 'linkedin_enrich', 'email_lookup'],
 };
 
-/** Contact discovery keeps at most this many people per company, so the reserved estimate is an upper bound. */
+/** Contact discovery keeps at most this many people per company, so estimateUnits is an upper bound. */
 export const MAX_CONTACTS_PER_COMPANY = 5;
 /** Input rows per queue message: a large job fans out over many messages. */
 export const ROWS_PER_MESSAGE = 25;

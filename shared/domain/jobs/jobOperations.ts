@@ -36,7 +36,8 @@ import { companyRows, contactRows, inputFacts, type InputAssets } from './inputs
 import { sendJobMessages } from './messages';
 import { planJob } from './planner';
 import { requireJob } from './requireJob';
-import { estimateCredits, estimateUnits, noUnits } from './pricing';
+import { creditsFor, noUnits } from './pricing';
+import { expectedUnits } from './expectedCost';
 import { STAT_COUNTERS, type StageSettings } from './stages';
 import type { IcpCriteria } from './providers/types';
 import { jobView, type JobView } from './view';
@@ -96,7 +97,7 @@ function limits(assets: InputAssets): void {
     ]);
 }
 
-/** What a job request comes to before anything is written: its plan, inputs, settings and the most it can cost. */
+/** What a job request comes to before anything is written: its plan, inputs and settings. */
 export function planEnrichmentJob(input: Omit<StartJobInput, 'userId' | 'billing' | 'origin' | 'quoteToken'>) {
   limits(input.inputAssets);
   const choice = choiceOf(input);
@@ -121,15 +122,13 @@ export function planEnrichmentJob(input: Omit<StartJobInput, 'userId' | 'billing
       criteria.max_employees !== undefined,
   );
   const plan = planJob(choice, inputFacts(companies, contacts, { icpGate: settings.icpGate, hasIcpCriteria }));
-  const sizes = { companies: companies.length, contacts: contacts.length };
-  return {
-    plan,
-    companies,
-    contacts,
-    settings,
-    estimate: estimateCredits(plan.capabilities, sizes),
-    units: estimateUnits(plan.capabilities, sizes),
-  };
+  return { plan, companies, contacts, settings };
+}
+
+/** A job's expected cost (expectedCost.ts): what its quote says and what it reserves at creation. */
+export async function expectedJobCost(planned: ReturnType<typeof planEnrichmentJob>) {
+  const units = await expectedUnits(planned.plan.capabilities, planned.companies, planned.contacts, planned.settings);
+  return { units, credits: creditsFor(units) };
 }
 
 /** What a job quote is bound to: the request as validated, without the token itself. */
@@ -143,14 +142,18 @@ export const jobQuoteRequest = (input: Omit<StartJobInput, 'userId' | 'billing' 
 });
 
 export async function startEnrichmentJob(input: StartJobInput): Promise<JobView> {
-  const { plan, companies, contacts, settings, estimate } = planEnrichmentJob(input);
+  const planned = planEnrichmentJob(input);
+  const { plan, companies, contacts, settings } = planned;
   if (input.chatId) await requireChat(input.userId, input.chatId);
-  // A quoted job is bound to its quote and never reserves more than it (prices may have moved since).
+  // A quoted job is bound to its quote and reserves no more than it at creation (prices may have moved since);
+  // its work reserves more as it goes when it finds more than expected.
   const quote =
     input.quoteToken === undefined
       ? undefined
       : await redeemableQuote(input.userId, input.quoteToken, JOB_QUOTE_KIND, jobQuoteRequest(input));
-  const cost = quote ? Math.min(estimate, quote.credits) : estimate;
+  // A growth run reserved for its job already: its job prices nothing.
+  const expected = input.billing ? 0 : (await expectedJobCost(planned)).credits;
+  const cost = quote ? Math.min(expected, quote.credits) : expected;
 
   let reserved = cost;
   if (input.billing) {
@@ -183,6 +186,7 @@ export async function startEnrichmentJob(input: StartJobInput): Promise<JobView>
     reservationId: input.billing?.reservationId ?? `${JOB_LEDGER_TOOL}-${jobId}`,
     ownsReservation: !input.billing,
     creditsReserved: reserved,
+    creditsHeadroom: reserved,
     creditsCharged: 0,
     batchCount: batches.length,
     batchesDone: batches.filter((b) => b.stages.length === 0).length,

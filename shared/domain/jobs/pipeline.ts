@@ -7,6 +7,8 @@
  */
 import { now } from '#shared/adapters/ports';
 import { prepareResult } from '#shared/domain/storage/results';
+import { getBalance, topUpReservation } from '#shared/domain/credits/credits';
+import { InsufficientCreditsError } from '#shared/domain/errors';
 import {
   commitStage,
   getBatch,
@@ -16,14 +18,16 @@ import {
   recordBatchError,
   TERMINAL_STATUSES,
   type BatchRecord,
+  type CommitOutcome,
   type JobRecord,
+  type StageCommit,
 } from '#shared/store/jobsRepo';
 import { CAPABILITIES } from './capabilities';
 import { closeJob } from './closeJob';
 import { countRowsBySource, finalizeRows } from './finalize';
 import { parseJobMessage, sendJobMessages, type FinalizeMessage, type JobMessage, type StageMessage } from './messages';
 import { providersForRun } from './providers/registry';
-import { runStage } from './stages';
+import { runStage, stoppedWarning, type StageOutput } from './stages';
 import { jobStats } from './view';
 import { JOB_LEDGER_TOOL } from './jobOperations';
 
@@ -59,37 +63,104 @@ export async function runStageMessage(msg: StageMessage): Promise<void> {
   if (batch.nextStep < msg.step) throw new Error(`Batch ${msg.batch_no} is at step ${batch.nextStep}, not ${msg.step}`);
   if (job.status === 'pending') await markJobStarted(job.userId, job.id, now().toISOString());
 
-  let output: Awaited<ReturnType<typeof runStage>>;
-  let warnings: string[];
-  try {
-    const run = await providersForRun();
-    output = await runStage(
-      msg.capability,
-      { companies: batch.companies, contacts: batch.contacts },
-      job.settings,
-      run.providers,
-    );
-    warnings = mergeWarnings(batch.warnings ?? [], run.report().warnings);
-  } catch (err) {
+  // What failed is kept for the dead-letter handler's error message.
+  const recorded = async (err: unknown) => {
     await recordBatchError(msg.job_id, msg.batch_no, (err as Error)?.message ?? String(err)).catch(() => undefined);
-    throw err;
-  }
-  const outcome = await commitStage({
-    userId: job.userId,
-    jobId: job.id,
-    batchNo: batch.batchNo,
-    step: msg.step,
-    capability: msg.capability,
-    companies: output.companies,
-    contacts: output.contacts,
-    rows: batch.rows,
-    units: output.units,
-    counters: output.counters,
-    warnings,
-    lastStep: msg.step + 1 === batch.stages.length,
-    at: now().toISOString(),
+    return err;
+  };
+  const run = await providersForRun().catch(async (err: unknown) => {
+    throw await recorded(err);
   });
+  const unitCredits = CAPABILITIES[msg.capability].unitCredits;
+  let current = job;
+  let output: StageOutput | undefined;
+  let outcome: CommitOutcome | undefined;
+  for (let attempt = 0; outcome === undefined; attempt++) {
+    if (attempt >= MAX_SPEND_ATTEMPTS)
+      throw new Error(`Batch ${msg.batch_no} of job ${msg.job_id} could not settle its spend`);
+    const budget = await affordableUnits(current, unitCredits);
+    // The same work is kept while the job can still pay for it; a smaller budget runs the stage again
+    // (the providers' answers are remembered, so nothing is bought twice).
+    if (output === undefined || output.units > budget) {
+      try {
+        output = await runStage(
+          msg.capability,
+          { companies: batch.companies, contacts: batch.contacts },
+          current.settings,
+          run.providers,
+          budget,
+        );
+      } catch (err) {
+        throw await recorded(err);
+      }
+    }
+    const warnings = mergeWarnings(
+      batch.warnings ?? [],
+      run.report().warnings,
+      output.stopped ? [stoppedWarning(msg.capability)] : [],
+    );
+    const spend = spendFor(current, output.units * unitCredits);
+    const commit = {
+      userId: job.userId,
+      jobId: job.id,
+      batchNo: batch.batchNo,
+      step: msg.step,
+      capability: msg.capability,
+      companies: output.companies,
+      contacts: output.contacts,
+      rows: batch.rows,
+      units: output.units,
+      counters: output.counters,
+      warnings,
+      lastStep: msg.step + 1 === batch.stages.length,
+      at: now().toISOString(),
+      spend,
+    };
+    try {
+      const committed = await commitStage(
+        commit,
+        spend?.topUp
+          ? (items) =>
+              topUpReservation({
+                userId: job.userId,
+                reservationId: job.reservationId,
+                amount: spend.topUp,
+                with: items,
+              })
+          : undefined,
+      );
+      // A job still live refused the commit only for its headroom, which parallel batches used: read it again.
+      const again = committed === 'job_closed' && spend ? await getJob(job.userId, job.id, true) : undefined;
+      if (isLive(again) && again.cancelRequestedAt === undefined) current = again;
+      else outcome = committed;
+    } catch (err) {
+      // The balance moved since it was read (another batch, another request): read both again.
+      if (!(err instanceof InsufficientCreditsError)) throw err;
+      current = (await getJob(job.userId, job.id, true)) ?? current;
+    }
+  }
   if (outcome === 'committed') await advance(msg, batch);
+}
+
+/** Tries at settling one stage's spend against a balance that parallel work keeps moving. */
+const MAX_SPEND_ATTEMPTS = 20;
+
+/**
+ * The units of a stage the job can still pay for: its unspent reservation and, when the reservation is
+ * its own, what the balance could add to it. A growth run's reservation is the most its job can cost,
+ * and stays that (so the run's max_external_spend_credits holds). A job without headroom reserved that
+ * most at creation (it was created before jobs reserved their expected cost): nothing bounds it.
+ */
+async function affordableUnits(job: JobRecord, unitCredits: number): Promise<number> {
+  if (job.creditsHeadroom === undefined || unitCredits === 0) return Number.POSITIVE_INFINITY;
+  const more = job.ownsReservation ? (await getBalance(job.userId)).available : 0;
+  return Math.floor((job.creditsHeadroom + more) / unitCredits);
+}
+
+/** What a stage of `credits` takes from the job's headroom, and what it reserves on top from the balance. */
+function spendFor(job: JobRecord, credits: number): StageCommit['spend'] {
+  if (job.creditsHeadroom === undefined) return undefined;
+  return { credits, topUp: Math.max(0, credits - job.creditsHeadroom) };
 }
 
 /** deliverable_finalize: the deduplicated rows become the job's stored result, and the job completes and settles for the units they show. */

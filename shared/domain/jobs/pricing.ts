@@ -17,8 +17,9 @@ export function creditsByCapability(units: Partial<UnitCounts>): Partial<Record<
 
 /**
  * The most a job can consume: every company scored and sized, the maximum of contacts found at each,
- * and every contact (supplied or found) looked up, verified and enriched. Reserved at creation; only
- * consumed units are charged at the end.
+ * and every contact (supplied or found) looked up, verified and enriched. What a growth quote prices
+ * and its run reserves (so max_external_spend_credits holds); a job of its own reserves its expected
+ * cost instead (expectedCost.ts) and reserves more as it goes.
  */
 export function estimateUnits(capabilities: Capability[], inputs: { companies: number; contacts: number }): UnitCounts {
   const found = capabilities.includes('contact_discovery')

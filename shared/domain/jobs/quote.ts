@@ -1,6 +1,7 @@
 /**
- * POST /bd/jobs/quote: the price of a job request before it starts, from the same planner and the same
- * estimate POST /bd/jobs reserves, and a single-use token bound to the caller and exactly this request.
+ * POST /bd/jobs/quote: the expected price of a job request before it starts, from the same planner and
+ * the same estimate POST /bd/jobs reserves (expectedCost.ts), and a single-use token bound to the
+ * caller and exactly this request.
  */
 import { requireChat } from '#shared/domain/storage/chats';
 import { issueQuote } from '#shared/domain/intelligence/quoteTokens';
@@ -8,6 +9,7 @@ import { CAPABILITIES, type Capability } from './capabilities';
 import {
   JOB_LEDGER_TOOL,
   JOB_QUOTE_KIND,
+  expectedJobCost,
   jobQuoteRequest,
   planEnrichmentJob,
   type StartJobInput,
@@ -23,8 +25,10 @@ export interface JobQuote {
 export async function quoteEnrichmentJob(
   input: Omit<StartJobInput, 'billing' | 'origin' | 'quoteToken'>,
 ): Promise<JobQuote> {
-  const { plan, estimate, units } = planEnrichmentJob(input);
+  const planned = planEnrichmentJob(input);
   if (input.chatId) await requireChat(input.userId, input.chatId);
+  const { units, credits: estimate } = await expectedJobCost(planned);
+  const { plan } = planned;
   const { token, record } = await issueQuote({
     userId: input.userId,
     kind: JOB_QUOTE_KIND,

@@ -313,3 +313,35 @@ describe('address patterns', () => {
     expect(nameParts({ full_name: 'José María Núñez' })).toEqual({ first: 'jose', last: 'nunez' });
   });
 });
+
+describe('a stage within a budget (the units the job can still pay for)', () => {
+  it('stops at the budget in input order, leaves the remaining rows untouched and says it stopped', async () => {
+    // Act: contact discovery may find three people, e-mail lookup one address, qualification two companies.
+    const found = await runStage('contact_discovery', { companies, contacts: [] }, settings(), providers, 3);
+    const looked = await runStage(
+      'email_lookup',
+      { companies: [], contacts: found.contacts },
+      settings(),
+      providers,
+      1,
+    );
+    const scored = await runStage('qualification', { companies, contacts: [] }, settings(), providers, 2);
+
+    // Assess
+    expect(found).toMatchObject({ units: 3, stopped: true });
+    expect(found.contacts.map((c) => c.full_name)).toEqual(['Ada Park', 'Liam Chen', 'Sofia Rossi']);
+    expect(looked).toMatchObject({ units: 1, stopped: true });
+    expect(looked.contacts.map((c) => c.email)).toEqual(['ada.park@orbit.io', null, null]);
+    expect(looked.contacts.slice(1).every((c) => c.email_lookup === undefined)).toBe(true);
+    expect(scored).toMatchObject({ units: 2, stopped: true });
+    expect(scored.companies.map((c) => c.qualification !== undefined)).toEqual([true, true, false]);
+  });
+
+  it('a budget that covers every row changes nothing: the same rows and units as an unbounded run, not stopped', async () => {
+    // Five at Orbit, none at the others: a budget of exactly five would stop before asking about them.
+    const bounded = await runStage('contact_discovery', { companies, contacts: [] }, settings(), providers, 6);
+    const unbounded = await runStage('contact_discovery', { companies, contacts: [] }, settings(), providers);
+    expect(bounded).toEqual(unbounded);
+    expect(bounded.stopped).toBe(false);
+  });
+});
