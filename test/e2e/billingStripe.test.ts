@@ -81,6 +81,7 @@ describe('the payment webhook with Stripe behind the payments port', () => {
       credits_expiring: iso(began + 31 * DAY),
     });
     expect(stripe.calls).toContainEqual(expect.objectContaining({ method: 'GET', path: `/v1/subscriptions/${sub}` }));
+    expect(stripe.calls.filter((c) => c.method === 'DELETE' && c.path.includes(sub))).toEqual([]);
   });
 
   it('cancels in Stripe a second subscription the account does not use, once, and keeps the first', async () => {
@@ -108,13 +109,23 @@ describe('the payment webhook with Stripe behind the payments port', () => {
       credits_total: 10_000,
     });
 
-    // The same event again is a duplicate: nothing more is asked of Stripe.
+    // Stripe delivers that checkout again: still refused, and the cancel asked again is the same request.
     expect((await post(secondPaid)).body).toMatchObject({ duplicate: true });
-    expect(cancels()).toHaveLength(1);
-    // Another event about that checkout asks again; Stripe refuses to cancel what has ended, which is what we wanted.
-    const late = await post({ ...secondPaid, id: `evt_c3_${tag}`, type: 'checkout.session.async_payment_succeeded' });
-    expect(late.status).toBe(200);
-    expect(cancels()).toHaveLength(2);
+    expect(cancels().map((c) => c.idempotencyKey)).toEqual([`cancel-unused-${second}`, `cancel-unused-${second}`]);
     expect((await getUser(user.id))?.stripeSubscriptionId).toBe(first);
+
+    // Any other event about a subscription beside the one in use stops it too (here an old one Stripe revived).
+    const old = `sub_old_${tag}`;
+    stripe.subscriptions.set(old, { status: 'active', current_period_start: t, current_period_end: t + 30 * DAY });
+    const revived = await post({
+      id: `evt_c4_${tag}`,
+      type: 'customer.subscription.updated',
+      created: t + 10,
+      data: { object: { id: old, status: 'active', metadata: { user_id: user.id } } },
+    });
+    expect(revived.status).toBe(200);
+    expect(stripe.subscriptions.get(old)?.status).toBe('canceled');
+    expect(stripe.subscriptions.get(first)?.status).toBe('active');
+    expect((await api.call('GET', '/subscriptions/status', { key })).body).toMatchObject({ status: 'active' });
   });
 });

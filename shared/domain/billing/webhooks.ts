@@ -150,8 +150,8 @@ interface Effect {
   /** More items written with the change, by name (not `event` or `user`). */
   extra?: TransactItems;
   grant?: { grantId: string; amount: number; expiresAt: string; source: string };
-  /** The subscription the change makes the account's: when the account refuses it, nothing may keep billing it. */
-  adopts?: string;
+  /** The subscription the event reports: when the account uses another, active one, it is cancelled. */
+  subscriptionId?: string;
 }
 
 /**
@@ -260,7 +260,7 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
           notDeleted(subscriptionId),
         ),
         extra: { subscriptionOwner: subscriptionOwnerItem(subscriptionId, userId) },
-        adopts: subscriptionId,
+        subscriptionId,
         grant: {
           grantId: `period:${subscriptionId}:initial`,
           amount: periodAllowance(addOns),
@@ -290,7 +290,7 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
         : undefined;
       // An invoice of a subscription that is not the account's live one (deleted since, replaced, or not yet
       // recorded by its checkout): its period was paid for, so its credits are granted, but it changes no status.
-      if (!subId || !isCurrentLive(user, subId)) return grant && { userId, changes: {}, grant };
+      if (!subId || !isCurrentLive(user, subId)) return grant && { userId, changes: {}, grant, subscriptionId: subId };
       const changes: Partial<UserRecord> = {
         tier: 'pro',
         subscriptionStatus: 'active',
@@ -298,7 +298,13 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
         currentPeriodEnd: end,
         downgradeAt: null,
       };
-      return { userId, changes, condition: both(isCurrent(subId), notDeleted(subId)), ...(grant ? { grant } : {}) };
+      return {
+        userId,
+        changes,
+        condition: both(isCurrent(subId), notDeleted(subId)),
+        subscriptionId: subId,
+        ...(grant ? { grant } : {}),
+      };
     }
     case 'customer.subscription.updated': {
       const subId = idOf(object.id);
@@ -319,7 +325,12 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
         expression: 'attribute_not_exists(subscriptionEventAt) OR subscriptionEventAt <= :created',
         values: { ':created': event.created },
       };
-      return { userId, changes, condition: both(newer, both(isCurrent(subId), notDeleted(subId))) };
+      return {
+        userId,
+        changes,
+        condition: both(newer, both(isCurrent(subId), notDeleted(subId))),
+        subscriptionId: subId,
+      };
     }
     case 'customer.subscription.deleted': {
       const subId = idOf(object.id);
@@ -342,19 +353,23 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
 }
 
 /**
- * A subscription the account refused (a second paid checkout beside its active one) would bill every month
- * for nothing: it is cancelled in Stripe before the event is recorded as handled, so a failed cancel fails
- * the delivery and Stripe sends the event again.
+ * A subscription Stripe reports for an account that uses another, active one (a second checkout paid beside
+ * it, or an old one it replaced) would bill every month for nothing: it is cancelled in Stripe before the
+ * event is recorded as handled, so a failed cancel fails the delivery and Stripe sends the event again.
+ * A checkout cannot start while a subscription is active, so no subscription the account is about to take
+ * up is cancelled; while it has none active, nothing is.
  */
-async function cancelIfUnused(userId: string, subscriptionId: string): Promise<void> {
+async function cancelIfUnused(userId: string, subscriptionId: string | undefined): Promise<boolean> {
+  if (!subscriptionId) return false;
   const user = await getUser(userId);
   const usesAnother =
     user?.subscriptionStatus === 'active' &&
     !!user.stripeSubscriptionId &&
     user.stripeSubscriptionId !== subscriptionId;
-  if (!usesAnother) return;
+  if (!usesAnother) return false;
   await ports().payments.cancelSubscription(subscriptionId);
   logger.warn('unused subscription cancelled', { userId, subscriptionId });
+  return true;
 }
 
 /** The webhook's answer: Stripe only needs to know it was received (and we say whether it was a repeat). */
@@ -375,6 +390,7 @@ export async function applyPaymentEventOnce(event: PaymentEvent): Promise<Paymen
     throw err;
   }
   if (effect && (typeof effect.userId !== 'string' || effect.userId === '')) return ignored(event, 'no user');
+  const cancelled = effect ? await cancelIfUnused(effect.userId, effect.subscriptionId) : false;
   // `event` is the guard: it exists when this event was applied before.
   const guard = paymentEventGuard(event.id, event.type, at);
   const items: TransactItems = effect
@@ -400,8 +416,9 @@ export async function applyPaymentEventOnce(event: PaymentEvent): Promise<Paymen
       (err.failed.has('user') || err.failedAmong(effect.extra ?? {}).length > 0)
     ) {
       // Stale, conflicting, naming no known user or a subscription deleted since: record the event as handled so Stripe
-      // stops retrying it, change nothing else (but stop a subscription the account does not use).
-      if (effect.adopts) await cancelIfUnused(effect.userId, effect.adopts);
+      // stops retrying it, change nothing else. A checkout refused because another was applied meanwhile leaves
+      // a subscription the account does not use.
+      if (!cancelled) await cancelIfUnused(effect.userId, effect.subscriptionId);
       await writeTogether({ event: guard }).catch(() => undefined);
       return ignored(event, 'not applicable', effect.userId);
     }
