@@ -159,7 +159,7 @@ export const unlockTally = (lines: UnlockLine[]): string =>
     .join(', ') || 'no records';
 
 /** Each record's `unlock_charge`: what it cost, for which tier, and why. */
-export const unlockCharge = (line: UnlockLine) => ({ credits: line.credits, tier: line.tier, reason: line.reason });
+const unlockCharge = (line: UnlockLine) => ({ credits: line.credits, tier: line.tier, reason: line.reason });
 
 export interface ContactCard {
   contact: Contacts | null;
@@ -237,8 +237,7 @@ export function reachedTier(card: ContactCard | undefined, tier: ContactTier, pk
   const upTo = CONTACT_TIERS.slice(0, CONTACT_TIERS.findIndex((t) => t.id === tier) + 1);
   const withValue = upTo.filter((t) =>
     t.channels.some(
-      (channel) =>
-        pkg.channels.includes(channel) && CHANNEL_FIELDS[channel].some((f) => CHANNEL_VALUES[f](contact) !== null),
+      (channel) => pkg.channels.includes(channel) && CHANNEL_FIELDS[channel].some((f) => !!CHANNEL_VALUES[f](contact)),
     ),
   );
   return withValue.at(-1)?.id ?? null;
@@ -302,7 +301,10 @@ export function unlockHoldings(
     // Remembered on the records too, so what a result offers (its estimate, results.ts) reads one memory.
     unlock: (unlocked) => {
       const onPeople = new Map(
-        [...unlocked].flatMap(([id, tier]) => (persons.has(id) ? [[persons.get(id) ?? id, tier]] : [])),
+        [...unlocked].flatMap(([id, tier]) => {
+          const person = persons.get(id);
+          return person ? [[person, tier] as const] : [];
+        }),
       );
       return [
         ...putUnlockMemoryItems(userId, pkg.entityKind, own, rememberTiers(own.tiers, unlocked)),
