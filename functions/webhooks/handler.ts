@@ -1,3 +1,4 @@
+import { paymentsPort } from '#shared/adapters/payments';
 import { withPorts } from '#shared/adapters/aws';
 import { awsSecrets } from '#shared/adapters/secrets';
 import { createApiHandler } from '#shared/http/api';
@@ -8,7 +9,7 @@ import { localCheckoutPage, payLocalCheckout } from '#shared/domain/billing/loca
 
 export const handler = withPorts(
   'webhooks',
-  { secrets: awsSecrets },
+  { payments: paymentsPort, secrets: awsSecrets },
   createApiHandler(E, {
     stripeWebhook: async ({ rawBody, headers }) =>
       applyPaymentEvent(await verifyPaymentEvent(rawBody, headers['stripe-signature'])),

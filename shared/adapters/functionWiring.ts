@@ -45,8 +45,9 @@ export interface FunctionWiring {
  */
 export const FUNCTION_WIRING = {
   public: { table: 'none', ports: [] },
-  // Verifies Stripe's webhooks with the Stripe webhook secret.
-  webhooks: { table: 'readWrite', ports: ['secrets'], secrets: ['stripe'] },
+  // Verifies Stripe's webhooks with the Stripe webhook secret; asks Stripe for a new subscription's period and
+  // cancels one the account does not use.
+  webhooks: { table: 'readWrite', ports: ['payments', 'secrets'], secrets: ['stripe'] },
   account: { table: 'readWrite', ports: ['payments', 'secrets'], secrets: ['stripe'] },
   storage: { table: 'readWrite', ports: [] },
   // A spend that takes the balance under the threshold announces credits.low on the webhook queue.

@@ -58,7 +58,7 @@ export class NotAcceptableError extends DomainError {
 }
 export class ConflictError extends DomainError {
   constructor(
-    code: 'email_in_use' | 'quote_token_used' | 'idempotency_conflict' | 'concurrent_update',
+    code: 'email_in_use' | 'quote_token_used' | 'idempotency_conflict' | 'concurrent_update' | 'subscription_active',
     message: string,
   ) {
     super(code, message);

@@ -15,7 +15,7 @@ const ERROR_STATUSES: Record<ErrorStatus, string> = {
   404: 'Not found (not_found)',
   405: 'This method is not served here (method_not_allowed)',
   406: 'The Accept header excludes text/event-stream (not_acceptable)',
-  409: 'Conflict (email_in_use, quote_token_used, idempotency_conflict, concurrent_update)',
+  409: 'Conflict (email_in_use, quote_token_used, idempotency_conflict, concurrent_update, subscription_active)',
   410: 'Quote expired (quote_expired)',
   413: 'Body over 1 MiB (payload_too_large)',
   422: 'Not allowed now (quote_mismatch, invalid_state)',

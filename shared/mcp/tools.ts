@@ -100,7 +100,7 @@ export const TOOLS: readonly ToolDef[] = [
     // The expansion answers its records inline: paged as a stored result's are.
     recordsAt: [['records']],
     description:
-      `Runs a quoted expansion of a stored result (pro): contact_unlock (per contact by tier; contacts already unlocked are free), increase_limit or network_depth. ${SPEND_NOTE} ` +
+      `Runs a quoted expansion of a stored result (pro): contact_unlock (per contact by tier; contacts already unlocked, or with nothing at the tier, are free; each record's unlock_charge says what it cost and why), increase_limit or network_depth. ${SPEND_NOTE} ` +
       'Its records come at most 25 a call (limit, offset; _meta.page says what is left). Next: get_intelligence_result with the new result_id for the rest.',
   },
   {

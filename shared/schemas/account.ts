@@ -119,7 +119,7 @@ export const accountEndpoints = {
     tag,
     auth: 'api_key',
     idempotent: true,
-    errors: [422],
+    errors: [409],
     body: z.strictObject({
       tier: z.literal('pro'),
       add_ons: z.optional(z.array(z.enum(ADD_ON_TYPES as [string, ...string[]])).check(z.maxLength(10))),

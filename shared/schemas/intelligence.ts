@@ -110,12 +110,18 @@ export const intelligenceResult = withMeta(
   }),
   { id: 'IntelligenceResult' },
 );
+const expandedRecord = withMeta(z.record(z.string(), z.unknown()), {
+  description:
+    'record_id plus the parent’s fields and what the expansion adds. A contact_unlock record adds contact_tier, its contact fields (null where the data has none) and ' +
+    '`unlock_charge: {"credits", "tier", "reason"}`: what the record cost, the tier paid for (the one asked for, or the highest below it at which the contact has a value; null when free) and why: ' +
+    '`charged`, `charged_lower_tier` (nothing at the tier asked for), `no_contact_at_tier` (nothing new at or below it: free), `already_unlocked` (free) or `same_contact` (another record of this unlock is the same person: free).',
+});
 export const expansionResult = withMeta(
   z.object({
     result_id: z.uuid(),
     parent_result_id: z.uuid(),
     expansion_type: z.string(),
-    records: z.array(record),
+    records: z.array(expandedRecord),
     records_count: z.int(),
     credits_charged: z.int(),
   }),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stripeSignatures as loadStripeSignatures } from '#shared/adapters/stripeSignatures';
 import { chargeCredits } from '#shared/domain/credits/credits';
+import { getUser } from '#shared/store/usersRepo';
 import { startTestApi } from '#test/support/api';
 
 const stripeSignatures = await loadStripeSignatures();
@@ -228,6 +229,28 @@ describe('checkout and the payment webhook (local checkout, signed like Stripe)'
     expect((await api.call('GET', second.checkout_url)).text).toContain('<button type="submit">Pay</button>');
     const status = (await api.call('GET', '/subscriptions/status', { key })).body;
     expect(status).toMatchObject({ tier: 'pro', status: 'active', credits_total: 10_000 });
+  });
+
+  it('refuses a checkout while a subscription is active (409 subscription_active), and allows one again after it ends', async () => {
+    const { key, user } = await api.newUser();
+    await subscribeThroughLocalCheckout(key);
+    const refused = await api.call('POST', '/subscriptions/checkout-session', { key, body: { tier: 'pro' } });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({ code: 'subscription_active' });
+    const subscription = (await getUser(user.id))?.stripeSubscriptionId;
+    expect(subscription).toBeTruthy();
+    await api.call(
+      'POST',
+      '/webhooks/stripe',
+      signed({
+        id: `evt_end_${user.id}`,
+        type: 'customer.subscription.updated',
+        created: nowSeconds(),
+        data: { object: { id: subscription, status: 'canceled' } },
+      }),
+    );
+    const again = await api.call('POST', '/subscriptions/checkout-session', { key, body: { tier: 'pro' } });
+    expect(again.status).toBe(200);
   });
 
   it("takes a renewal's period from its subscription line, not from a proration listed before it", async () => {

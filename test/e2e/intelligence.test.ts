@@ -447,7 +447,8 @@ describe('POST /intelligence/expand', () => {
       selection: { mode: 'all' },
       contact_tier: 'email',
     });
-    expect(all.result.credits_charged).toBe(400);
+    // Four more contacts; Ethan Brooks (per-nebula-6) has no e-mail address, so he costs the social tier only.
+    expect(all.result.credits_charged).toBe(3 * 100 + 50);
     const upgrade = await expand(key, 'company-people-discovery-v1', result.result_id, 'contact_unlock', {
       selection: { mode: 'ids', record_ids: ['per-nebula-1'] },
       contact_tier: 'phone',
@@ -467,9 +468,9 @@ describe('POST /intelligence/expand', () => {
     expect(free.result.credits_charged).toBe(0);
     expect(free.result.records[0].contact_tier).toBe('phone');
 
-    expect(await balance(key)).toBe(10_000 - 80 - 200 - 400 - 500);
+    expect(await balance(key)).toBe(10_000 - 80 - 200 - 350 - 500);
     const usage = await api.call('GET', '/credits/usage', { key });
-    expect(usage.body.by_tool).toContainEqual({ tool_name: 'contact_unlock', credits: 1100 });
+    expect(usage.body.by_tool).toContainEqual({ tool_name: 'contact_unlock', credits: 1050 });
     const stored = await api.call('GET', `/results/${first.result.result_id}`, { key });
     expect(stored.body).toMatchObject({
       tool_name: 'intelligence_result',
@@ -481,6 +482,99 @@ describe('POST /intelligence/expand', () => {
       expansion_type: 'contact_unlock',
       records_count: 2,
     });
+  });
+
+  it('charges only for what an unlock delivers: a record with nothing at the tier costs at most the tier below that has a value, and says so', async () => {
+    const { key } = await pro();
+    const { result } = await run(key, 'company-people-discovery-v1', { company_name: 'Nebula Labs', limit: 6 });
+    const spent = await balance(key);
+    const byId = (records: Record<string, unknown>[]) => new Map(records.map((r) => [r.record_id as string, r]));
+    const paid = (credits: number, tier: string) => ({ credits, tier, reason: 'charged' });
+
+    // Ethan Brooks has no e-mail address: the e-mail tier delivers him nothing, his X and LinkedIn (the social tier) do.
+    const email = await expand(key, 'company-people-discovery-v1', result.result_id, 'contact_unlock', {
+      selection: { mode: 'all' },
+      contact_tier: 'email',
+    });
+    expect(email.quote.credits).toBe(5 * 100 + 50);
+    expect(email.result.credits_charged).toBe(5 * 100 + 50);
+    const unlocked = byId(email.result.records);
+    expect(unlocked.get('per-nebula-1')).toMatchObject({
+      email: 'ada.park@nebulalabs.io',
+      unlock_charge: paid(100, 'email'),
+    });
+    expect(unlocked.get('per-nebula-6')).toMatchObject({
+      contact_tier: 'email',
+      email: null,
+      X_URL: 'https://x.com/ethanbrooks',
+      unlock_charge: { credits: 50, tier: 'social', reason: 'charged_lower_tier' },
+    });
+
+    // Again at the e-mail tier: nothing more to deliver, nothing charged, and each record says why.
+    const again = await expand(key, 'company-people-discovery-v1', result.result_id, 'contact_unlock', {
+      selection: { mode: 'ids', record_ids: ['per-nebula-1', 'per-nebula-6'] },
+      contact_tier: 'email',
+    });
+    expect([again.quote.credits, again.result.credits_charged]).toEqual([0, 0]);
+    expect(byId(again.result.records).get('per-nebula-1')).toMatchObject({
+      unlock_charge: { credits: 0, tier: null, reason: 'already_unlocked' },
+    });
+    expect(byId(again.result.records).get('per-nebula-6')).toMatchObject({
+      unlock_charge: { credits: 0, tier: null, reason: 'no_contact_at_tier' },
+    });
+
+    // The telegram tier: Ada, Sofia and Maya have a handle (the difference from e-mail, 200 each); Liam, Noah
+    // and Ethan have none and nothing new below it, so they cost nothing.
+    const telegram = await expand(key, 'company-people-discovery-v1', result.result_id, 'contact_unlock', {
+      selection: { mode: 'all' },
+      contact_tier: 'telegram',
+    });
+    expect(telegram.quote.credits).toBe(3 * 200);
+    expect(telegram.result.credits_charged).toBe(3 * 200);
+    const upgraded = byId(telegram.result.records);
+    expect(upgraded.get('per-nebula-3')).toMatchObject({
+      telegram_handle: '@sofia_rossi',
+      unlock_charge: paid(200, 'telegram'),
+    });
+    for (const id of ['per-nebula-2', 'per-nebula-4', 'per-nebula-6'])
+      expect(upgraded.get(id), id).toMatchObject({
+        telegram_handle: null,
+        unlock_charge: { credits: 0, tier: null, reason: 'no_contact_at_tier' },
+      });
+
+    expect(await balance(key)).toBe(spent - 550 - 600);
+    const stored = await api.call('GET', `/intelligence/results/${email.result.result_id}`, { key });
+    expect(byId(stored.body.records).get('per-nebula-6')).toMatchObject({ unlock_charge: { credits: 50 } });
+  });
+
+  it('charges nothing for records with no contact at all, and remembers nothing of them', async () => {
+    const { key, user } = await pro();
+    // The top three DeFi KOLs of the curated data have no e-mail, LinkedIn, Telegram or phone on record.
+    const { result } = await run(key, 'kol-discovery-v1', { sector_focus: 'defi', limit: 3 });
+    const spent = await balance(key);
+    const unlocked = await expand(key, 'kol-discovery-v1', result.result_id, 'contact_unlock', {
+      selection: { mode: 'all' },
+      contact_tier: 'phone',
+    });
+    expect([unlocked.quote.credits, unlocked.result.credits_charged]).toEqual([0, 0]);
+    expect(unlocked.quote.output_projection_summary).toContain('3 with nothing new at this tier (free)');
+    expect(unlocked.result.records).toHaveLength(3);
+    for (const record of unlocked.result.records)
+      expect(record).toMatchObject({
+        email: null,
+        phone: null,
+        unlock_charge: { credits: 0, tier: null, reason: 'no_contact_at_tier' },
+      });
+    expect(await balance(key)).toBe(spent);
+    const { Items = [] } = await ddb().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :unlocks)',
+        ExpressionAttributeValues: { ':pk': `USER#${user.id}`, ':unlocks': 'UNLOCKS#' },
+        ConsistentRead: true,
+      }),
+    );
+    expect(Items.flatMap((item) => Object.keys(item.tiers ?? {}))).toEqual([]);
   });
 
   it('never charges twice for one person: a company founder unlocked through warm intro paths or through its people', async () => {
@@ -561,7 +655,8 @@ describe('POST /intelligence/expand', () => {
     });
     const ids: string[] = all.result.records.map((r: { record_id: string }) => r.record_id);
     expect(ids).toHaveLength(6);
-    expect(all.result.credits_charged).toBe(100 * 5);
+    // Ethan Brooks has no e-mail address: the social tier is all he is charged.
+    expect(all.result.credits_charged).toBe(100 * 4 + 50);
     expect(all.result.records.find((r: { record_id: string }) => r.record_id === 'per-nebula-1')).toMatchObject({
       contact_tier: 'phone',
       phone: '+49 30 5550 1201',
@@ -684,12 +779,14 @@ describe('POST /intelligence/expand', () => {
 
   it('binds the expansion token to its parameters and uses it once', async () => {
     const { key } = await pro();
-    const { result } = await run(key, 'kol-discovery-v1', { sector_focus: 'defi', limit: 3 });
-    const params = { selection: { mode: 'all' }, contact_tier: 'social' };
+    // The top DeFi KOLs of the curated data have no contact details at all (an unlock of them is free): funds.
+    const { result } = await run(key, 'vc-shortlist-v1', { ...VC, limit: 3 });
+    const params = { selection: { mode: 'all' }, contact_tier: 'email' };
     const q = await quote(key, {
-      package_id: 'kol-discovery-v1',
+      package_id: 'vc-shortlist-v1',
       expansion_scope: expansionScope(result.result_id, 'contact_unlock', params),
     });
+    expect(q.credits).toBeGreaterThan(0);
     const body = {
       parent_result_id: result.result_id,
       expansion_type: 'contact_unlock',
@@ -698,12 +795,14 @@ describe('POST /intelligence/expand', () => {
     };
     const other = await api.call('POST', '/intelligence/expand', {
       key,
-      body: { ...body, expansion_params: { ...params, contact_tier: 'email' } },
+      body: { ...body, expansion_params: { ...params, contact_tier: 'social' } },
     });
     expect([other.status, other.body.error.code]).toEqual([422, 'quote_mismatch']);
     const both = await Promise.all([1, 2, 3].map(() => api.call('POST', '/intelligence/expand', { key, body })));
     expect(both.map((r) => r.status).sort()).toEqual([200, 409, 409]);
-    expect(await balance(key)).toBe(10_000 - 130 - 150);
+    // Charged what was quoted, once.
+    expect(both.find((r) => r.status === 200)?.body.credits_charged).toBe(q.credits);
+    expect(await balance(key)).toBe(10_000 - 130 - q.credits);
   });
 });
 

@@ -17,6 +17,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '#shared/adapters/clock';
 import { grantCredits } from '#shared/domain/credits/credits';
+import type { Contacts, CuratedFund, CuratedKol, CuratedPerson } from '#shared/data/model';
+import { getCuratedEntities } from '#shared/store/curatedRepo';
 import { type CallResult, startTestApi } from '#test/support/api';
 import { modelRuns } from '#test/support/modelRuns';
 
@@ -381,12 +383,80 @@ const selected = (parent: ParentResult, selection: Selection) =>
       ? parent.recordIds.slice(0, selection.n)
       : parent.recordIds.filter((id) => selection.record_ids.includes(id));
 
+// ---- what each record's contact holds: an unlock charges a record for the highest tier up to the one asked
+// for at which it has a value (the README's tiers: social is X, LinkedIn and GitHub; then e-mail, telegram, phone)
+
+type Channel = 'x' | 'linkedin' | 'github' | 'email' | 'telegram' | 'phone';
+const TIER_CHANNELS: Record<ContactTier, Channel[]> = {
+  social: ['x', 'linkedin', 'github'],
+  email: ['email'],
+  telegram: ['telegram'],
+  phone: ['phone'],
+};
+const CHANNEL_FIELD: Record<Channel, keyof Contacts> = {
+  x: 'xUrl',
+  linkedin: 'linkedinUrl',
+  github: 'githubUrl',
+  email: 'email',
+  telegram: 'telegramHandle',
+  phone: 'phone',
+};
+/** Whose details each queried package unlocks, and through which channels (the package table). */
+const CONTACTS_OF: Record<string, { kind: 'fund' | 'person' | 'kol'; viaPartner: boolean; channels: Channel[] }> = {
+  'vc-shortlist-v1': { kind: 'fund', viaPartner: true, channels: ['email', 'linkedin', 'x', 'telegram', 'phone'] },
+  'company-people-discovery-v1': {
+    kind: 'person',
+    viaPartner: false,
+    channels: ['email', 'x', 'linkedin', 'telegram', 'github', 'phone'],
+  },
+  'kol-discovery-v1': { kind: 'kol', viaPartner: false, channels: ['email', 'linkedin', 'telegram', 'phone'] },
+};
+/** Record id -> the tiers at which its contact has a value, read from the curated data once. */
+const VALUED = new Map<string, Set<ContactTier>>();
+
+async function learnContacts(parent: ParentResult): Promise<void> {
+  const ids = parent.recordIds.filter((id) => !VALUED.has(id));
+  if (ids.length === 0) return;
+  const of = CONTACTS_OF[parent.packageId];
+  const entities = await getCuratedEntities<CuratedFund | CuratedPerson | CuratedKol>(of.kind, ids);
+  const partnerOf = (e: CuratedFund | CuratedPerson | CuratedKol | undefined) =>
+    e?.kind === 'fund' ? (e.partnerId ?? undefined) : undefined;
+  const partners = of.viaPartner
+    ? await getCuratedEntities<CuratedPerson>(
+        'person',
+        [...entities.values()].flatMap((e) => partnerOf(e) ?? []),
+      )
+    : undefined;
+  for (const id of ids) {
+    const entity = entities.get(id);
+    const contact: Contacts | undefined = partners
+      ? partners.get(partnerOf(entity) ?? '')
+      : (entity as CuratedPerson | CuratedKol | undefined);
+    const valued = TIERS.filter((tier) =>
+      TIER_CHANNELS[tier].some((c) => of.channels.includes(c) && contact?.[CHANNEL_FIELD[c]]),
+    );
+    VALUED.set(id, new Set(valued));
+  }
+}
+
+/** The tier an unlock at `tier` delivers for the record (what it is charged for), null for nothing. */
+const reachedTier = (id: string, tier: ContactTier): ContactTier | null => {
+  const valued = VALUED.get(id);
+  if (!valued) throw new Error(`learnContacts first: ${id}`);
+  return (
+    TIERS.slice(0, TIERS.indexOf(tier) + 1)
+      .filter((t) => valued.has(t))
+      .at(-1) ?? null
+  );
+};
+
+const recordUnlockPrice = (u: UserModel, id: string, tier: ContactTier) => {
+  const reached = reachedTier(id, tier);
+  const current = u.unlocked[id];
+  return reached ? Math.max(0, TIER_CREDITS[reached] - (current ? TIER_CREDITS[current] : 0)) : 0;
+};
 const unlockPrice = (u: UserModel, ids: string[], tier: ContactTier) =>
-  ids.reduce((sum, id) => {
-    const current = u.unlocked[id];
-    const have = current ? TIER_CREDITS[current] : 0;
-    return sum + Math.max(0, TIER_CREDITS[tier] - have);
-  }, 0);
+  ids.reduce((sum, id) => sum + recordUnlockPrice(u, id, tier), 0);
 
 const higher = (a: ContactTier | undefined, b: ContactTier): ContactTier =>
   a && TIERS.indexOf(a) > TIERS.indexOf(b) ? a : b;
@@ -421,7 +491,11 @@ function unlockSpend(
       // Priced again at expand time (a contact unlocked meanwhile is not charged twice), never above the quote.
       const credits = Math.min(unlockPrice(u, ids, tier), quote.credits);
       if (credits > u.balance) return short(credits, u.balance);
-      const after = ids.map((id) => ({ record_id: id, contact_tier: higher(u.unlocked[id], tier) }));
+      const after = ids.map((id) => ({
+        record_id: id,
+        contact_tier: higher(u.unlocked[id], tier),
+        unlock_charge: expect.objectContaining({ credits: recordUnlockPrice(u, id, tier) }),
+      }));
       return {
         view: credits > 0 ? spent(u, credits) : { status: 200, code: null, charged: null, remaining: null },
         body: {
@@ -432,7 +506,11 @@ function unlockSpend(
         apply: (m) => {
           m.usedTokens.push(quote.token);
           if (credits > 0) charge(m, 'contact_unlock', credits);
-          for (const r of after) m.unlocked[r.record_id] = r.contact_tier;
+          // Remembered at the tier delivered: a record with nothing at the tier is charged when something appears.
+          for (const id of ids) {
+            const reached = reachedTier(id, tier);
+            if (reached) m.unlocked[id] = higher(m.unlocked[id], reached);
+          }
         },
       };
     },
@@ -892,6 +970,7 @@ class Unlock implements fc.AsyncCommand<Model, Real> {
     const parent = u.results[this.parent % u.results.length];
     const selection = selectionOf(parent, this.pick);
     const params = { selection, contact_tier: this.tier };
+    await learnContacts(parent);
     const quote = await quoteExpansion(
       real,
       this.user,
@@ -1259,6 +1338,7 @@ class AtOnce implements fc.AsyncCommand<Model, Real> {
     } else if (this.kind === 'unlockTwo') {
       // Both quoted on the same unlock memory; whichever runs second is priced again and pays only the difference.
       const parent = u.results[this.other % u.results.length];
+      await learnContacts(parent);
       const selections: Selection[] = [
         { mode: 'all' },
         { mode: 'top_n', n: 1 + (this.query % parent.recordIds.length) },
@@ -1507,6 +1587,7 @@ describe('requests sent at once answer as in some order, when the first changes 
       await runOne(model, real, executeSpend(0, 0, q, await quoteExecute(real, 0, q)));
       await learnRecords(model, real);
       const parent = model.users[0].results[0];
+      await learnContacts(parent);
       const selection: Selection = { mode: 'top_n', n: 1 };
       const spends: Spend[] = [];
       for (const tier of ['telegram', 'email'] as const) {

@@ -1,4 +1,4 @@
-import { UnprocessableError } from '#shared/domain/errors';
+import { ConflictError } from '#shared/domain/errors';
 import { now, ports } from '#shared/adapters/ports';
 import { putCheckout } from '#shared/store/checkoutRepo';
 import type { UserRecord } from '#shared/store/usersRepo';
@@ -7,8 +7,9 @@ import type { AddOnType } from './plans';
 const SESSION_TTL_SECONDS = 24 * 60 * 60;
 
 export async function startCheckout(user: UserRecord, addOns: AddOnType[], baseUrl: string) {
+  // A second paid checkout would start a second subscription billing every month beside the first.
   if (user.tier === 'pro' && user.subscriptionStatus === 'active' && user.stripeSubscriptionId) {
-    throw new UnprocessableError('invalid_state', 'This account already has an active pro subscription.');
+    throw new ConflictError('subscription_active', 'This account already has an active pro subscription.');
   }
   const payments = ports().payments;
   const session = await payments.createCheckoutSession({ userId: user.id, email: user.email, addOns, baseUrl });

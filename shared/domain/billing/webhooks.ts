@@ -1,6 +1,7 @@
 import { requireStripeSecret } from '#shared/adapters/secrets';
 import { ValidationError } from '#shared/domain/errors';
-import { now } from '#shared/adapters/ports';
+import { now, ports } from '#shared/adapters/ports';
+import { periodOfSubscription } from '#shared/adapters/payments';
 import { stripeSignatures } from '#shared/adapters/stripeSignatures';
 import { paymentEventGuard } from '#shared/store/checkoutRepo';
 import {
@@ -149,6 +150,8 @@ interface Effect {
   /** More items written with the change, by name (not `event` or `user`). */
   extra?: TransactItems;
   grant?: { grantId: string; amount: number; expiresAt: string; source: string };
+  /** The subscription the event reports: when the account uses another, active one, it is cancelled. */
+  subscriptionId?: string;
 }
 
 /**
@@ -207,6 +210,17 @@ const INVOICE_PERIODS = new Map<string, { grants: boolean }>([
   ['subscription_create', { grants: false }],
 ]);
 
+/**
+ * The subscription's own current period: from the event when Stripe expanded the subscription into it,
+ * else as Stripe reports it. A checkout paid by a delayed method succeeds days after its subscription
+ * began, and the period (and its credits) run from when it began.
+ */
+async function subscriptionPeriodOf(subscription: StripeObject | string | null | undefined) {
+  const embedded = subscription && typeof subscription === 'object' ? periodOfSubscription(subscription) : undefined;
+  const id = idOf(subscription);
+  return embedded ?? (id ? await ports().payments.subscriptionPeriod(id) : undefined);
+}
+
 /** What each handled event changes. Unknown events are acknowledged and ignored. */
 async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
   const object = event.data.object;
@@ -220,8 +234,10 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
       const subscriptionId = idOf(object.subscription) ?? `sub_local_${object.id}`;
       if (!userId) return undefined;
       const addOns = countAddOns(parseAddOns(object.metadata?.add_ons));
-      const start = new Date(event.created * 1000);
-      const end = addOneMonth(start);
+      // The local checkout's subscription has no period to report: it begins with its event.
+      const period = await subscriptionPeriodOf(object.subscription);
+      const start = new Date((period?.start ?? event.created) * 1000);
+      const end = period ? new Date(period.end * 1000) : addOneMonth(start);
       return {
         userId,
         changes: {
@@ -244,6 +260,7 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
           notDeleted(subscriptionId),
         ),
         extra: { subscriptionOwner: subscriptionOwnerItem(subscriptionId, userId) },
+        subscriptionId,
         grant: {
           grantId: `period:${subscriptionId}:initial`,
           amount: periodAllowance(addOns),
@@ -273,7 +290,7 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
         : undefined;
       // An invoice of a subscription that is not the account's live one (deleted since, replaced, or not yet
       // recorded by its checkout): its period was paid for, so its credits are granted, but it changes no status.
-      if (!subId || !isCurrentLive(user, subId)) return grant && { userId, changes: {}, grant };
+      if (!subId || !isCurrentLive(user, subId)) return grant && { userId, changes: {}, grant, subscriptionId: subId };
       const changes: Partial<UserRecord> = {
         tier: 'pro',
         subscriptionStatus: 'active',
@@ -281,7 +298,13 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
         currentPeriodEnd: end,
         downgradeAt: null,
       };
-      return { userId, changes, condition: both(isCurrent(subId), notDeleted(subId)), ...(grant ? { grant } : {}) };
+      return {
+        userId,
+        changes,
+        condition: both(isCurrent(subId), notDeleted(subId)),
+        subscriptionId: subId,
+        ...(grant ? { grant } : {}),
+      };
     }
     case 'customer.subscription.updated': {
       const subId = idOf(object.id);
@@ -302,7 +325,12 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
         expression: 'attribute_not_exists(subscriptionEventAt) OR subscriptionEventAt <= :created',
         values: { ':created': event.created },
       };
-      return { userId, changes, condition: both(newer, both(isCurrent(subId), notDeleted(subId))) };
+      return {
+        userId,
+        changes,
+        condition: both(newer, both(isCurrent(subId), notDeleted(subId))),
+        subscriptionId: subId,
+      };
     }
     case 'customer.subscription.deleted': {
       const subId = idOf(object.id);
@@ -324,6 +352,26 @@ async function effectOf(event: PaymentEvent): Promise<Effect | undefined> {
   }
 }
 
+/**
+ * A subscription Stripe reports for an account that uses another, active one (a second checkout paid beside
+ * it, or an old one it replaced) would bill every month for nothing: it is cancelled in Stripe before the
+ * event is recorded as handled, so a failed cancel fails the delivery and Stripe sends the event again.
+ * A checkout cannot start while a subscription is active, so no subscription the account is about to take
+ * up is cancelled; while it has none active, nothing is.
+ */
+async function cancelIfUnused(userId: string, subscriptionId: string | undefined): Promise<boolean> {
+  if (!subscriptionId) return false;
+  const user = await getUser(userId);
+  const usesAnother =
+    user?.subscriptionStatus === 'active' &&
+    !!user.stripeSubscriptionId &&
+    user.stripeSubscriptionId !== subscriptionId;
+  if (!usesAnother) return false;
+  await ports().payments.cancelSubscription(subscriptionId);
+  logger.warn('unused subscription cancelled', { userId, subscriptionId });
+  return true;
+}
+
 /** The webhook's answer: Stripe only needs to know it was received (and we say whether it was a repeat). */
 export async function applyPaymentEvent(event: PaymentEvent): Promise<{ received: true; duplicate: boolean }> {
   return { received: true, duplicate: (await applyPaymentEventOnce(event)) === 'duplicate' };
@@ -342,6 +390,7 @@ export async function applyPaymentEventOnce(event: PaymentEvent): Promise<Paymen
     throw err;
   }
   if (effect && (typeof effect.userId !== 'string' || effect.userId === '')) return ignored(event, 'no user');
+  const cancelled = effect ? await cancelIfUnused(effect.userId, effect.subscriptionId) : false;
   // `event` is the guard: it exists when this event was applied before.
   const guard = paymentEventGuard(event.id, event.type, at);
   const items: TransactItems = effect
@@ -367,7 +416,9 @@ export async function applyPaymentEventOnce(event: PaymentEvent): Promise<Paymen
       (err.failed.has('user') || err.failedAmong(effect.extra ?? {}).length > 0)
     ) {
       // Stale, conflicting, naming no known user or a subscription deleted since: record the event as handled so Stripe
-      // stops retrying it, change nothing else.
+      // stops retrying it, change nothing else. A checkout refused because another was applied meanwhile leaves
+      // a subscription the account does not use.
+      if (!cancelled) await cancelIfUnused(effect.userId, effect.subscriptionId);
       await writeTogether({ event: guard }).catch(() => undefined);
       return ignored(event, 'not applicable', effect.userId);
     }

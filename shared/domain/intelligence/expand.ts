@@ -12,7 +12,7 @@ import { chargeCredits } from '#shared/domain/credits/credits';
 import { prepareResultWrites } from '#shared/domain/storage/results';
 import { getCuratedEntities } from '#shared/store/curatedRepo';
 import { consumeQuoteItem } from '#shared/store/quotesRepo';
-import { extendServedIdsItem, putIntelligenceResultItem, unlockMemoryRead } from '#shared/store/intelligenceRepo';
+import { extendServedIdsItem, putIntelligenceResultItem } from '#shared/store/intelligenceRepo';
 import { readTogether } from '#shared/store/batch';
 import { walletRead } from '#shared/store/walletRepo';
 import { TransactionConditionError, type TransactItem } from '#shared/store/transactions';
@@ -24,13 +24,11 @@ import { explainSpentQuote, quoteTokenRead, redeemableFrom } from './quoteTokens
 import { expansionRequest, remainingRanking } from './quote';
 import { projectRecord } from './requests';
 import {
-  loadContacts,
   networkOf,
   parseExpansionParams,
-  priceUnlock,
+  planUnlock,
   selectRecords,
-  unlockHoldings,
-  unlockedRecord,
+  unlockTally,
   type IntelRecord,
 } from './expansions';
 import {
@@ -68,31 +66,12 @@ async function produce(
   if (type === 'contact_unlock') {
     const p = params as ExpansionParams['contact_unlock'];
     const selected = selectRecords(parent.data.records, p.selection, 'expansion_params');
-    const ids = selected.map((r) => r.record_id);
-    const {
-      cards,
-      also: memory,
-      ofPeople,
-    } = await loadContacts(pkg, ids, unlockMemoryRead(userId, pkg.entityKind, ids), (personIds) =>
-      unlockMemoryRead(userId, 'person', personIds),
-    );
-    const persons = new Map(
-      ids.flatMap((id) => {
-        const person = cards.get(id)?.personId;
-        return person ? [[id, person] as const] : [];
-      }),
-    );
-    const held = unlockHoldings(userId, pkg, ids, persons, memory, ofPeople ?? { tiers: {}, buckets: new Map() });
-    const price = priceUnlock(ids, p.contact_tier, held.tiers, persons);
-    const next = held.unlock(ids, p.contact_tier);
-    const records = selected.map((r) =>
-      unlockedRecord(r, next.tiers[r.record_id] as typeof p.contact_tier, pkg, cards.get(r.record_id)),
-    );
+    const plan = await planUnlock(userId, pkg, selected, p.contact_tier);
     return {
-      records,
-      credits: price.credits,
-      summary: `${plural(records.length, 'contact')} unlocked at the ${p.contact_tier} tier or above; ${price.lines.filter((l) => l.credits > 0).length} charged, the rest were already unlocked.`,
-      state: next.writes,
+      records: plan.records,
+      credits: plan.credits,
+      summary: `${plural(plan.records.length, 'contact')} unlocked at the ${p.contact_tier} tier or above; ${unlockTally(plan.lines)}.`,
+      state: plan.writes,
     };
   }
   if (type === 'network_depth') {

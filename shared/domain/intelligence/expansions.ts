@@ -11,18 +11,19 @@ import {
   type CuratedFund,
   type CuratedPerson,
 } from '#shared/data/model';
-import { curatedEntityRead, getCuratedEntities } from '#shared/store/curatedRepo';
-import { getUnlockMemory, putUnlockMemoryItems, type UnlockMemory } from '#shared/store/intelligenceRepo';
+import { curatedEntityRead } from '#shared/store/curatedRepo';
+import { putUnlockMemoryItems, unlockMemoryRead, type UnlockMemory } from '#shared/store/intelligenceRepo';
 import type { TransactItem } from '#shared/store/transactions';
 import { readTogether, type Read } from '#shared/store/batch';
 import { expansionParamSchemas, type ExpansionParams } from './expansionParams';
 import { parseOrThrowAt } from './validation';
-import { CHANNEL_FIELDS, type ContactTier, type ExpansionType, type PackageDef } from './packages';
+import { CHANNEL_FIELDS, CONTACT_TIERS, type ContactTier, type ExpansionType, type PackageDef } from './packages';
 import {
   channelsAt,
   higherTier,
   increaseLimitCredits,
   increaseLimitRecords,
+  isAbove,
   networkDepthCredits,
   tierOffered,
   unlockCredits,
@@ -74,36 +75,97 @@ export function selectRecords(records: IntelRecord[], selection: Selection, path
 
 // ---- contact_unlock ----------------------------------------------------------------------------
 
+/** Why a record of an unlock cost what it did (each record's `unlock_charge.reason`). */
+export type UnlockReason =
+  | 'charged'
+  | 'charged_lower_tier'
+  | 'no_contact_at_tier'
+  | 'already_unlocked'
+  | 'same_contact';
+
 export interface UnlockLine {
   recordId: string;
   current: ContactTier | null;
   credits: number;
+  /** The tier the credits pay for: the requested one, or the highest below it with a value; null when free. */
+  tier: ContactTier | null;
+  reason: UnlockReason;
 }
 
-/** What unlocking `recordIds` at `tier` costs given what the user already unlocked (tier differences only). */
+interface PricedRecord {
+  requested: ContactTier;
+  current: ContactTier | null;
+  reached: ContactTier | null;
+  repeat: boolean;
+  credits: number;
+}
+
+/** The first reason that holds, in order: a record says why it cost what it did. */
+const UNLOCK_REASONS: readonly [UnlockReason, (r: PricedRecord) => boolean][] = [
+  ['same_contact', (r) => r.repeat],
+  ['already_unlocked', (r) => !isAbove(r.requested, r.current)],
+  ['charged', (r) => r.reached === r.requested],
+  ['charged_lower_tier', (r) => r.credits > 0],
+  ['no_contact_at_tier', () => true],
+];
+const reasonOf = (r: PricedRecord): UnlockReason => UNLOCK_REASONS.find(([, holds]) => holds(r))?.[0] ?? 'charged';
+
+/**
+ * What unlocking `recordIds` at `tier` costs given what the user already unlocked (tier differences only)
+ * and what each record's contact holds: a record is charged for the highest tier up to `tier` at which it
+ * has a value (`reached`), so one with nothing there costs nothing. Without `reached` (an estimate, which
+ * reads no contact data), every record is taken to have a value at `tier`.
+ */
 export function priceUnlock(
   recordIds: string[],
   tier: ContactTier,
   memory: Record<string, string>,
-  /** The person each record's contact is (contactPersons): two records of one person are paid for once. */
+  /** The person each record's contact is: two records of one person are paid for once. */
   persons: ReadonlyMap<string, string> = new Map(),
+  reached?: ReadonlyMap<string, ContactTier | null>,
 ): { credits: number; lines: UnlockLine[] } {
   const priced = new Set<string>();
-  const lines = recordIds.map((recordId) => {
+  const lines = recordIds.map((recordId): UnlockLine => {
     const current = (memory[recordId] as ContactTier | undefined) ?? null;
     const contact = persons.get(recordId) ?? recordId;
     const repeat = priced.has(contact);
     priced.add(contact);
-    return { recordId, current, credits: repeat ? 0 : unlockCredits(tier, current) };
+    const upTo = reached ? (reached.get(recordId) ?? null) : tier;
+    const credits = repeat || !upTo ? 0 : unlockCredits(upTo, current);
+    const reason = reasonOf({ requested: tier, current, reached: upTo, repeat, credits });
+    return { recordId, current, credits, tier: credits > 0 ? upTo : null, reason };
   });
   return { credits: lines.reduce((s, l) => s + l.credits, 0), lines };
 }
+
+/** How an unlock's summary counts its records, in this order (the first that fits a record counts it). */
+const TALLY: readonly [string, (l: UnlockLine) => boolean][] = [
+  ['new', (l) => l.reason === 'charged' && l.current === null],
+  ['upgraded from a lower tier (charged the difference)', (l) => l.reason === 'charged'],
+  [
+    'with nothing at this tier (charged for the highest tier below it with a value)',
+    (l) => l.reason === 'charged_lower_tier',
+  ],
+  ['with nothing new at this tier (free)', (l) => l.reason === 'no_contact_at_tier'],
+  ['already unlocked at this tier or above (free)', (l) => l.reason === 'already_unlocked'],
+  ['the same person as another record (free)', (l) => l.reason === 'same_contact'],
+];
+
+/** "2 new, 1 with nothing new at this tier (free)": the records of an unlock by what they cost. */
+export const unlockTally = (lines: UnlockLine[]): string =>
+  TALLY.map(([label, fits]) => [label, lines.filter(fits).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([label, n]) => `${n} ${label}`)
+    .join(', ') || 'no records';
+
+/** Each record's `unlock_charge`: what it cost, for which tier, and why. */
+const unlockCharge = (line: UnlockLine) => ({ credits: line.credits, tier: line.tier, reason: line.reason });
 
 export interface ContactCard {
   contact: Contacts | null;
   /** For funds and companies: the person behind the contact details. */
   person?: { name: string; role: string };
-  /** For funds and companies: the id of that person, as the fund or company names it (contactPersons). */
+  /** For funds and companies: the id of that person, as the fund or company names it. */
   personId?: string;
 }
 
@@ -168,6 +230,19 @@ const CHANNEL_VALUES: Record<string, (c: Contacts) => string | null> = {
   GitHub_URL: (c) => c.githubUrl,
 };
 
+/** The highest tier up to `tier` at which the contact has a value in one of the package's channels; null: none. */
+export function reachedTier(card: ContactCard | undefined, tier: ContactTier, pkg: PackageDef): ContactTier | null {
+  const contact = card?.contact;
+  if (!contact) return null;
+  const upTo = CONTACT_TIERS.slice(0, CONTACT_TIERS.findIndex((t) => t.id === tier) + 1);
+  const withValue = upTo.filter((t) =>
+    t.channels.some(
+      (channel) => pkg.channels.includes(channel) && CHANNEL_FIELDS[channel].some((f) => !!CHANNEL_VALUES[f](contact)),
+    ),
+  );
+  return withValue.at(-1)?.id ?? null;
+}
+
 /** The record with every contact field its tier and package allow (null where the data has none). */
 export function unlockedRecord(
   record: IntelRecord,
@@ -196,30 +271,12 @@ export function unlockedRecord(
 export interface UnlockHoldings {
   /** The tier each record's contact is unlocked at, by record id. */
   tiers: Record<string, string>;
-  /** The writes that remember `recordIds` unlocked at `tier`, and the tiers the records then hold. */
-  unlock(recordIds: string[], tier: ContactTier): { tiers: Record<string, string>; writes: TransactItem[] };
-}
-
-/** The person behind each fund or company record (none for packages whose records are their own contacts). */
-export async function contactPersons(pkg: PackageDef, recordIds: string[]): Promise<Map<string, string>> {
-  if (pkg.contactVia === 'self') return new Map();
-  const owners = await getCuratedEntities<CuratedFund | CuratedCompany>(pkg.entityKind as 'fund', recordIds);
-  const persons = new Map<string, string>();
-  for (const [id, owner] of owners) {
-    const person = owner.kind === 'fund' ? owner.partnerId : owner.primaryContactId;
-    if (person) persons.set(id, person);
-  }
-  return persons;
-}
-
-/** The people's unlock memory behind `persons`, read on its own (an unlock reads it with the people, loadContacts). */
-export async function peopleMemory(userId: string, persons: ReadonlyMap<string, string>): Promise<UnlockMemory> {
-  const personIds = [...new Set(persons.values())];
-  return personIds.length ? getUnlockMemory(userId, 'person', personIds) : { tiers: {}, buckets: new Map() };
+  /** The writes that remember each record unlocked at its tier (records absent stay as they were). */
+  unlock(tiers: ReadonlyMap<string, ContactTier>): TransactItem[];
 }
 
 /**
- * What the user holds of `recordIds`, given the person behind each (contactPersons), `own` (the records'
+ * What the user holds of `recordIds`, given the person behind each (ContactCard.personId), `own` (the records'
  * memory) and `people` (those persons' memory).
  */
 export function unlockHoldings(
@@ -242,29 +299,86 @@ export function unlockHoldings(
   return {
     tiers,
     // Remembered on the records too, so what a result offers (its estimate, results.ts) reads one memory.
-    unlock: (ids, tier) => {
-      const onPeople = ids.flatMap((id) => persons.get(id) ?? []);
-      return {
-        tiers: rememberUnlocks(tiers, ids, tier),
-        writes: [
-          ...putUnlockMemoryItems(userId, pkg.entityKind, own, rememberUnlocks(own.tiers, ids, tier)),
-          ...putUnlockMemoryItems(userId, 'person', people, rememberUnlocks(people.tiers, onPeople, tier)),
-        ],
-      };
+    unlock: (unlocked) => {
+      const onPeople = new Map(
+        [...unlocked].flatMap(([id, tier]) => {
+          const person = persons.get(id);
+          return person ? [[person, tier] as const] : [];
+        }),
+      );
+      return [
+        ...putUnlockMemoryItems(userId, pkg.entityKind, own, rememberTiers(own.tiers, unlocked)),
+        ...putUnlockMemoryItems(userId, 'person', people, rememberTiers(people.tiers, onPeople)),
+      ];
     },
   };
 }
 
 /** The unlock memory after unlocking `recordIds` at `tier` (tiers only ever go up). */
-export function rememberUnlocks(
+export const rememberUnlocks = (
   memory: Record<string, string>,
   recordIds: string[],
   tier: ContactTier,
-): Record<string, string> {
+): Record<string, string> => rememberTiers(memory, new Map(recordIds.map((id) => [id, tier])));
+
+/** The unlock memory after unlocking each record at its own tier (tiers only ever go up). */
+function rememberTiers(memory: Record<string, string>, unlocked: ReadonlyMap<string, ContactTier>) {
   const next = { ...memory };
   // higherTier answers null only when both are absent, and `tier` never is.
-  for (const id of recordIds) next[id] = higherTier(next[id] as ContactTier | undefined, tier) ?? tier;
+  for (const [id, tier] of unlocked) next[id] = higherTier(next[id] as ContactTier | undefined, tier) ?? tier;
   return next;
+}
+
+const NO_MEMORY: UnlockMemory = { tiers: {}, buckets: new Map() };
+
+/** A contact unlock planned against current state: its price, its records as answered, what it remembers. */
+export interface UnlockPlan {
+  credits: number;
+  lines: UnlockLine[];
+  records: IntelRecord[];
+  writes: TransactItem[];
+}
+
+/**
+ * Quote and expand plan an unlock alike, from the records' contacts and what the user holds of them, so the
+ * quote is exact. Each record is remembered at the tier it was paid for or already held (`reached`), never
+ * above: a record with no value at the requested tier is charged when one appears, not given it for nothing.
+ */
+export async function planUnlock(
+  userId: string,
+  pkg: PackageDef,
+  selected: IntelRecord[],
+  tier: ContactTier,
+): Promise<UnlockPlan> {
+  const ids = selected.map((r) => r.record_id);
+  const { cards, also, ofPeople } = await loadContacts(
+    pkg,
+    ids,
+    unlockMemoryRead(userId, pkg.entityKind, ids),
+    (personIds) => unlockMemoryRead(userId, 'person', personIds),
+  );
+  const persons = new Map(
+    ids.flatMap((id) => {
+      const person = cards.get(id)?.personId;
+      return person ? [[id, person] as const] : [];
+    }),
+  );
+  const held = unlockHoldings(userId, pkg, ids, persons, also, ofPeople ?? NO_MEMORY);
+  const reached = new Map(ids.map((id) => [id, reachedTier(cards.get(id), tier, pkg)]));
+  const price = priceUnlock(ids, tier, held.tiers, persons, reached);
+  const remembered = new Map(
+    ids.flatMap((id) => (reached.get(id) ? [[id, reached.get(id) as ContactTier] as const] : [])),
+  );
+  const records = selected.map((r, i) => ({
+    ...unlockedRecord(
+      r,
+      higherTier(held.tiers[r.record_id] as ContactTier | undefined, tier) ?? tier,
+      pkg,
+      cards.get(r.record_id),
+    ),
+    unlock_charge: unlockCharge(price.lines[i]),
+  }));
+  return { credits: price.credits, lines: price.lines, records, writes: held.unlock(remembered) };
 }
 
 // ---- increase_limit ----------------------------------------------------------------------------

@@ -441,7 +441,7 @@ export const EXPANSIONS: Record<ExpansionType, { label: string; description: str
   contact_unlock: {
     label: 'Unlock contacts',
     description:
-      'Tier 2 contact details for selected records, priced per contact by tier (social 50, email 100, telegram 300, phone 600); contacts you already unlocked are not charged again.',
+      'Tier 2 contact details for selected records, priced per contact by tier (social 50, email 100, telegram 300, phone 600) and only for what the contact holds: one with nothing at the tier costs the highest tier below it with a value, or nothing; contacts you already unlocked are not charged again.',
   },
   increase_limit: {
     label: 'More results',

@@ -1,7 +1,7 @@
 /** POST /intelligence/quote: prices a package run or an expansion and issues its token. */
 import { UnprocessableError, ValidationError } from '#shared/domain/errors';
 import { requireChat } from '#shared/domain/storage/chats';
-import { getIdenticalQueryResultId, getIntelligenceResult, getUnlockMemory } from '#shared/store/intelligenceRepo';
+import { getIdenticalQueryResultId, getIntelligenceResult } from '#shared/store/intelligenceRepo';
 import { ENGINES } from './engines';
 import { issueQuote, requestHash } from './quoteTokens';
 import { executeRequest, repeatedRequest, type ExecuteRequest } from './requests';
@@ -9,14 +9,12 @@ import { parentMismatches } from './parentMatch';
 import { INCREASE_LIMIT_BLOCK, PACKAGES, type ExpansionType, type PackageDef, type PackageId } from './packages';
 import { executeCredits, increaseLimitRecords } from './pricing';
 import {
-  contactPersons,
   increaseLimitQuote,
   networkDepthQuote,
   parseExpansionParams,
-  peopleMemory,
-  priceUnlock,
+  planUnlock,
   selectRecords,
-  unlockHoldings,
+  unlockTally,
 } from './expansions';
 import { loadIntelResult, type LoadedResult } from './storedResults';
 import { plural } from './engines/format';
@@ -100,18 +98,10 @@ export async function planExpansion(
   if (type === 'contact_unlock') {
     const p = params as ExpansionParams['contact_unlock'];
     const selected = selectRecords(records, p.selection, 'expansion_params');
-    const ids = selected.map((r) => r.record_id);
-    const [persons, memory] = await Promise.all([
-      contactPersons(pkg, ids),
-      getUnlockMemory(userId, pkg.entityKind, ids),
-    ]);
-    const held = unlockHoldings(userId, pkg, ids, persons, memory, await peopleMemory(userId, persons));
-    const price = priceUnlock(ids, p.contact_tier, held.tiers, persons);
-    const fresh = price.lines.filter((l) => l.current === null).length;
-    const upgrades = price.lines.filter((l) => l.current !== null && l.credits > 0).length;
+    const plan = await planUnlock(userId, pkg, selected, p.contact_tier);
     return {
-      credits: price.credits,
-      summary: `Unlocks ${p.contact_tier}-tier contacts for ${plural(selected.length, 'record')}: ${fresh} new, ${upgrades} upgraded from a lower tier (charged the difference), ${selected.length - fresh - upgrades} already unlocked at this tier or above (free). ${price.credits} credits.`,
+      credits: plan.credits,
+      summary: `Unlocks ${p.contact_tier}-tier contacts for ${plural(selected.length, 'record')}: ${unlockTally(plan.lines)}. ${plan.credits} credits.`,
     };
   }
   if (type === 'network_depth') {
