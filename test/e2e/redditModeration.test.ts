@@ -322,7 +322,10 @@ describe('Reddit activation from the inbox', () => {
   it('a subreddit already bound to another community is refused', async () => {
     const first = await activated();
     const second = await redditCommunity();
-    const message = reddit.privateMessage('alice', `/activate ${second.community.activation_token} r/${first.sub}`);
+    // A moderator no refusal has been sent to lately (one per sender in ten minutes).
+    const owner = `owner_${++subSeq}`;
+    reddit.moderatorsOf(first.sub).push(owner);
+    const message = reddit.privateMessage(owner, `/activate ${second.community.activation_token} r/${first.sub}`);
     const res = await sync(second.key, second.community.id);
     expect(res.body.connection_state).toBe('pending_activation');
     expect(writes()).toEqual([
@@ -340,8 +343,9 @@ describe('Reddit activation from the inbox', () => {
 
   it('an unknown token is refused; other messages are only marked read', async () => {
     const { key, community } = await redditCommunity();
-    const bad = reddit.privateMessage('alice', '/activate not-a-token r/whatever');
-    const chat = reddit.privateMessage('alice', 'hello bot');
+    const sender = `sender_${++subSeq}`;
+    const bad = reddit.privateMessage(sender, '/activate not-a-token r/whatever');
+    const chat = reddit.privateMessage(sender, 'hello bot');
     await sync(key, community.id);
     expect(writes()).toEqual([
       [
@@ -368,6 +372,39 @@ describe('Reddit activation from the inbox', () => {
     const again = reddit.privateMessage(mallory, '/activate guess-4 r/x1');
     expect(await readRedditInbox((await redditBot())!)).toMatchObject({ read: 1, refused: 1 });
     expect(writes()).toEqual([['/api/read_message', { api_type: 'json', id: again }]]);
+  });
+
+  it('every refusal is answered once per sender in ten minutes, and one read checks one of a sender’s messages on Reddit: 40 messages do not spend 80 requests', async () => {
+    const { community } = await redditCommunity();
+    const sub = newSub();
+    reddit.addSubreddit(sub, ['alice']);
+    // A customer's own valid token, sent from an account that moderates nothing, over and over.
+    const sender = `mallory_${++subSeq}`;
+    for (let i = 0; i < 40; i++) reddit.privateMessage(sender, `/activate ${community.activation_token} r/${sub}`);
+    const bot = (await redditBot())!;
+    const spent = () => ({
+      lookups: reddit.calls.filter((c) => c.path.endsWith('/about/moderators')).length,
+      replies: reddit.calls.filter((c) => c.path === '/api/comment').length,
+    });
+    expect(await readRedditInbox(bot)).toMatchObject({ refused: 1 });
+    expect(spent()).toEqual({ lookups: 1, replies: 1 });
+    expect(reddit.unreadCount()).toBe(39);
+    // The next read checks the next message; its refusal is not answered again.
+    reddit.reset();
+    expect(await readRedditInbox(bot)).toMatchObject({ refused: 1 });
+    expect(spent()).toEqual({ lookups: 1, replies: 0 });
+    // A bound subreddit claimed again: refused, and unanswered for a sender answered lately.
+    const taken = await activated();
+    const owner = `owner_${++subSeq}`;
+    reddit.moderatorsOf(taken.sub).push(owner);
+    for (const _ of [1, 2]) reddit.privateMessage(owner, `/activate ${community.activation_token} r/${taken.sub}`);
+    for (const replies of [1, 0]) {
+      reddit.reset();
+      await readRedditInbox(bot);
+      // One of the owner's messages and one of mallory's (unanswered) are checked each read.
+      expect(spent()).toEqual({ lookups: 2, replies });
+    }
+    reddit.markAllRead();
   });
 
   it('a refusal Reddit rate-limits is not given up: the next read of the message sends it', async () => {
@@ -497,6 +534,30 @@ describe('Reddit moderation by polling', () => {
     ]);
     expect((await status(key, community.id)).metrics.messages_scanned).toBe(1 + 230 + 1);
     expect(first).toBeDefined();
+  });
+
+  it('a page Reddit answers empty but with an `after` cursor is paged past: the items behind it are read', async () => {
+    const { key, community, sub } = await activated();
+    reddit.post(sub, 'regular', 'first');
+    await sync(key, community.id);
+    reddit.reset();
+    // 130 new posts; Reddit leaves the newest 100 out of its first page (removed by their authors since).
+    const older = Array.from({ length: 29 }, (_, i) => reddit.post(sub, `member${i}`, `Post number ${i}`));
+    const spam = reddit.post(sub, 'spammer14', SCAM);
+    const newest = Array.from({ length: 100 }, (_, i) => reddit.post(sub, `newer${i}`, `Later post ${i}`));
+    reddit.hideFromListings(...newest);
+    await sync(key, community.id);
+    await settle();
+    const lower = sub.toLowerCase();
+    expect(reddit.calls.filter((c) => c.method === 'GET').map((c) => [c.path, c.query.after ?? null])).toEqual([
+      [`/r/${lower}/new`, null],
+      [`/r/${lower}/new`, newest[0]],
+      [`/r/${lower}/comments`, null],
+    ]);
+    expect(writes().filter(([path]) => path === '/api/remove')).toEqual([
+      ['/api/remove', { api_type: 'json', id: spam, spam: 'true' }],
+    ]);
+    expect((await status(key, community.id)).metrics.messages_scanned).toBe(1 + older.length + 1);
   });
 
   it('a post or comment that starts with /activate is moderated like any other: activation is only a private message to the bot', async () => {
@@ -747,6 +808,27 @@ describe('Reddit moderation by polling', () => {
     expect(writes()).toEqual([]);
     expect(reddit.item(spam)?.removed).toBe(true);
     expect(reddit.item(spam)?.approved_by).not.toBe(BOT);
+  });
+});
+
+describe('Reddit rules', () => {
+  it('a captcha is refused with 400: Reddit tells no one when someone joins, so there is no one to challenge', async () => {
+    const { key, community } = await redditCommunity();
+    const rules = `${BASE}/communities/${community.id}/rules`;
+    const refused = await api.call('PUT', rules, { key, body: { captcha: { enabled: true, timeout_seconds: 60 } } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      error: {
+        code: 'validation_error',
+        message: 'A captcha cannot run on reddit: it tells no one when someone joins.',
+        details: [{ path: 'captcha.enabled', message: expect.any(String) }],
+      },
+      request_id: expect.any(String),
+    });
+    expect((await api.call('GET', rules, { key })).body.captcha.enabled).toBe(false);
+    // What GET answers can be sent back as it is (its captcha is off).
+    const current = (await api.call('GET', rules, { key })).body;
+    expect((await api.call('PUT', rules, { key, body: { ...current, warn_limit: 2 } })).status).toBe(200);
   });
 });
 
