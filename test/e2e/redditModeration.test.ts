@@ -25,6 +25,9 @@ import { expireAtPeriodEndItem, getCommunity, suspendForNonPaymentItem } from '#
 import { writeTogether } from '#shared/store/transactions';
 import { claimActivationReply, releaseActivationReply } from '#shared/store/platformRepo';
 import { logger } from '#shared/observability/logger';
+import { postponeDelivery } from '#shared/store/platformCallsRepo';
+import { decisionDeliveryId, runDelivery } from '#shared/domain/moderation/platformCallRunner';
+import { bindModeratedPlace } from '#shared/domain/moderation/platforms/binding';
 
 const BOT = 'OutreachModBot';
 const CLIENT_ID = `reddit-e2e-${randomUUID().slice(0, 8)}`;
@@ -55,6 +58,14 @@ afterAll(async () => {
   }
   await reddit.close();
 });
+/** The rate limit a delivery waits out is over: its next run sends (the queue's own retry comes minutes later). */
+const waitIsOver = (communityId: string, eventId: string) =>
+  postponeDelivery(
+    communityId,
+    decisionDeliveryId(eventId),
+    new Date(Date.now() - 1000).toISOString(),
+    new Date(Date.now() + 600_000).toISOString(),
+  );
 /** Each test starts with Reddit's full window and no budget of ours (the first call opens one). */
 const clearBudget = () => ddb().send(new DeleteCommand({ TableName: table(), Key: redditRateBudgetKey(CLIENT_ID) }));
 beforeEach(async () => {
@@ -903,6 +914,49 @@ describe('Reddit limits and failures', () => {
     await sync(key, community.id);
     await api.ports.queue.settled();
     expect(writes()).toEqual([['/api/remove', { api_type: 'json', id: later, spam: 'false' }]]);
+  });
+
+  it('a removal that waited out a rate limit leaves an item a human moderator approved meanwhile', async () => {
+    const { key, community, sub } = await activated();
+    reddit.rateLimitNext(/^\/api\/remove$/, 120);
+    const spam = reddit.post(sub, 'spammer15', SCAM);
+    await sync(key, community.id);
+    await settle();
+    expect((await status(key, community.id)).audit_logs[0]).toMatchObject({
+      event_id: spam,
+      delivery: { status: 'pending' },
+    });
+    // A moderator looks at it meanwhile and approves it.
+    Object.assign(reddit.item(spam)!, { approved_by: 'alice' });
+    await waitIsOver(community.id, spam);
+    reddit.reset();
+    expect(await runDelivery(community.id, decisionDeliveryId(spam))).toBe('delivered');
+    expect(calls()).toContainEqual(['GET', '/api/info', { id: spam, raw_json: '1' }]);
+    expect(writes().filter(([path]) => path === '/api/remove')).toEqual([]);
+    expect(reddit.item(spam)).toMatchObject({ approved_by: 'alice', banned_by: null });
+  });
+
+  it('a delivery that waited out a rate limit acts nowhere once its community moved and another holds its subreddit', async () => {
+    const mover = await activated();
+    reddit.rateLimitNext(/^\/api\/remove$/, 120);
+    const spam = reddit.post(mover.sub, 'spammer16', SCAM);
+    await sync(mover.key, mover.community.id);
+    await settle();
+    await clearBudget();
+    // The community moves to another subreddit; another customer's community binds the first one.
+    const next = newSub();
+    reddit.addSubreddit(next, ['alice']);
+    await bindModeratedPlace((await getCommunity(mover.userId, mover.community.id, true))!, next.toLowerCase());
+    await activated({ sub: mover.sub });
+    await waitIsOver(mover.community.id, spam);
+    reddit.reset();
+    expect(await runDelivery(mover.community.id, decisionDeliveryId(spam))).toBe('failed');
+    expect(reddit.calls).toEqual([]);
+    expect(reddit.item(spam)?.removed).toBeFalsy();
+    expect((await status(mover.key, mover.community.id)).audit_logs[0].delivery).toEqual({
+      status: 'failed',
+      error: `The community left ${mover.sub.toLowerCase()} before these calls were made: the rest were not sent.`,
+    });
   });
 
   it('a 200 whose json.errors is not empty fails the delivery with Reddit’s error', async () => {

@@ -63,9 +63,9 @@ export const reddit = definePlatform<RedditTarget, RedditCredentials>({
     read: readRedditCredentials,
     configured: redditConfigured,
   },
-  send: async (call, { credentials, endsAt }) => {
+  send: async (call, { credentials, endsAt, waited }) => {
     const bot = redditBotFrom(credentials);
-    return bot ? sendRedditCall(bot.api, call, endsAt) : 'not_configured';
+    return bot ? sendRedditCall(bot.api, call, { endsAt, waited }) : 'not_configured';
   },
   ingest: {
     kind: 'poll',

@@ -35,7 +35,7 @@ export interface RedditTarget {
 const NOT_SPAM_SIGNALS = new Set(['shouting', 'emoji_flood']);
 const isSpam = (rule: string) => !NOT_SPAM_SIGNALS.has(rule);
 
-export type RedditCallMethod = 'POST' | 'WARN' | 'MUTE' | 'UNMUTE';
+export type RedditCallMethod = 'POST' | 'REMOVE' | 'WARN' | 'MUTE' | 'UNMUTE';
 
 const post = (route: string, body: Record<string, string>): PlannedCall => ({
   platform: 'reddit',
@@ -44,8 +44,13 @@ const post = (route: string, body: Record<string, string>): PlannedCall => ({
   body,
 });
 
-export const redditRemove = (t: Pick<RedditTarget, 'fullname'>, spam: boolean) =>
-  post('/api/remove', { id: t.fullname, spam: String(spam) });
+/** REMOVE: a removal that looks at the item again first when its delivery has waited (send.ts). */
+export const redditRemove = (t: Pick<RedditTarget, 'fullname'>, spam: boolean): PlannedCall => ({
+  platform: 'reddit',
+  method: 'REMOVE',
+  route: '/api/remove',
+  body: { id: t.fullname, spam: String(spam) },
+});
 const approve = (fullname: string) => post('/api/approve', { id: fullname });
 /** Timed: the runner gives it its end at send time, and skips it once the hour after the item has passed. */
 const mute = (t: RedditTarget, seconds: number): PlannedCall => ({

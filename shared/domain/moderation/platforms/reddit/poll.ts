@@ -180,6 +180,8 @@ async function moderateItems(bot: RedditBot, polled: PolledSubreddit, things: Re
         deliveryId: alertDeliveryId(decision.event_id),
         purpose: 'alert',
         eventId: decision.event_id,
+        // Modmail of a subreddit the community has left since (another may hold it) is not sent.
+        place: subreddit,
         calls: [redditAlertCall(subreddit, decision.alert)],
         observe,
       });

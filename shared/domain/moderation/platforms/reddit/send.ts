@@ -8,6 +8,7 @@ import type { RedditApi } from '#shared/adapters/platforms/redditApi';
 import type { CallOutcome } from '#shared/adapters/platforms/result';
 import type { PlannedCall } from '#shared/store/platformCallsRepo';
 import { endRedditMute, putRedditMute } from '#shared/store/redditMutesRepo';
+import type { RedditThing } from './listing';
 
 const str = (v: unknown) =>
   typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
@@ -22,9 +23,33 @@ function createdFullname(result: unknown): string | undefined {
   return typeof name === 'string' ? name : undefined;
 }
 
-export async function sendRedditCall(api: RedditApi, call: PlannedCall, endsAt?: Date): Promise<CallOutcome> {
+/**
+ * A human moderator's approval is never reversed: a removal read as unapproved may meet one made while
+ * its delivery waited, so such a removal reads the item again (`GET /api/info`) and leaves it if approved.
+ */
+async function approvedMeanwhile(api: RedditApi, fullname: string): Promise<string | undefined> {
+  const info = await api.get('/api/info', { id: fullname });
+  const children = info.ok
+    ? (info.result as { data?: { children?: RedditThing[] } } | null)?.data?.children
+    : undefined;
+  const item = Array.isArray(children) ? children.find((c) => c?.data?.name === fullname) : undefined;
+  const by = item?.data?.approved_by;
+  return typeof by === 'string' && by ? by : undefined;
+}
+
+export async function sendRedditCall(
+  api: RedditApi,
+  call: PlannedCall,
+  context: { endsAt?: Date; waited?: boolean } = {},
+): Promise<CallOutcome> {
+  const { endsAt, waited } = context;
   const body = call.body ?? {};
   switch (call.method) {
+    case 'REMOVE': {
+      const approvedBy = waited ? await approvedMeanwhile(api, str(body.id)) : undefined;
+      if (approvedBy) return { ok: true, result: { skipped: `approved by u/${approvedBy} while the removal waited` } };
+      return api.post(call.route ?? '/api/remove', formOf(body));
+    }
     case 'MUTE': {
       const at = now();
       // The runner's end for a timed call (now + its length); computed the same way without one.
