@@ -503,6 +503,47 @@ describe('Reddit moderation by polling', () => {
     expect(reddit.item(earlier)?.removed).toBeFalsy();
   });
 
+  it('with warn_limit 2, an offence of an author our mute holds is a mute again, not a warning: alerted and undone as one', async () => {
+    const { key, community, sub } = await activated();
+    await api.call('PUT', `${BASE}/communities/${community.id}/rules`, { key, body: { warn_limit: 2 } });
+    const entryOf = async (id: string) =>
+      (await status(key, community.id)).audit_logs.find((l: { event_id: string }) => l.event_id === id);
+    const scam = reddit.post(sub, 'spammer18', SCAM);
+    await sync(key, community.id);
+    await settle();
+    expect(await entryOf(scam)).toMatchObject({ action: 'mute' });
+    reddit.reset();
+    const again = reddit.comment(sub, 'spammer18', 'scamcoin to the moon', scam);
+    // Muted within one poll: a scam, then the offence a second later.
+    const at = Math.floor(Date.now() / 1000);
+    reddit.post(sub, 'spammer19', 'Free airdrop! Claim yours now at the link', '', { created_utc: at });
+    const same = reddit.comment(sub, 'spammer19', 'buy scamcoin while you can', scam, { created_utc: at + 1 });
+    await sync(key, community.id);
+    await settle();
+    for (const id of [again, same])
+      expect(await entryOf(id)).toMatchObject({ action: 'mute', delivery: { status: 'delivered' } });
+    expect(writes()).toEqual(
+      expect.arrayContaining([
+        ['/api/remove', { api_type: 'json', id: again, spam: 'true' }],
+        ['/api/mod/conversations', expect.objectContaining({ subject: 'mute: u/spammer18' })],
+      ]),
+    );
+    expect(writes()).not.toContainEqual([
+      '/api/mod/conversations',
+      expect.objectContaining({ subject: 'warn: u/spammer18' }),
+    ]);
+    reddit.reset();
+    const undo = await api.call(
+      'POST',
+      `${BASE}/communities/${community.id}/audit-logs/${(await entryOf(again)).id}/undo`,
+      {
+        key,
+      },
+    );
+    expect(undo.body).toMatchObject({ action: 'mute', delivery: 'delivered', error: null });
+    expect(reddit.item(again)?.approved_by).toBe(BOT);
+  });
+
   it('polling again acts once: items already read are neither re-read for action nor acted on twice', async () => {
     const c = await activated();
     const { key, community, sub } = c;
@@ -747,6 +788,35 @@ describe('Reddit moderation by polling', () => {
     await settle();
     expect(writes()).toEqual([]);
   });
+  it('undo lifts only a ban the service placed and that is still its own: a ban a human moderator placed again stays', async () => {
+    const { key, community, sub } = await activated();
+    const first = reddit.post(sub, 'spammer17', SCAM);
+    await sync(key, community.id);
+    await settle();
+    const second = reddit.comment(sub, 'spammer17', 'Connect your wallet to claim the bonus', first);
+    await sync(key, community.id);
+    await settle();
+    expect(reddit.bannedIn(sub)).toEqual(['spammer17']);
+    // A moderator bans the account again in Reddit's own tools, for reasons of their own.
+    reddit.banByHand(sub, 'spammer17', 'harassing members in modmail');
+    const ban = (await status(key, community.id)).audit_logs.find((l: { action: string }) => l.action === 'ban');
+    reddit.reset();
+    const undo = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${ban.id}/undo`, { key });
+    expect(undo.status).toBe(200);
+    expect(undo.body).toMatchObject({
+      action: 'ban',
+      delivery: 'failed',
+      error: `u/spammer17's ban in r/${sub.toLowerCase()} is not the one the service placed (a moderator banned the account since): it stays.`,
+    });
+    expect(calls()).toContainEqual([
+      'GET',
+      `/r/${sub.toLowerCase()}/about/banned`,
+      { user: 'spammer17', raw_json: '1' },
+    ]);
+    expect(writes()).toEqual([['/api/approve', { api_type: 'json', id: second }]]);
+    expect(reddit.bannedIn(sub)).toEqual(['spammer17']);
+  });
+
   it('after a move, undo approves in the subreddit the item was removed in, until another community moderates it', async () => {
     const { key, community, sub } = await activated();
     const [first, second] = [reddit.post(sub, 'spammer8', SCAM), reddit.post(sub, 'spammer9', SCAM)];

@@ -35,7 +35,7 @@ export interface RedditTarget {
 const NOT_SPAM_SIGNALS = new Set(['shouting', 'emoji_flood']);
 const isSpam = (rule: string) => !NOT_SPAM_SIGNALS.has(rule);
 
-export type RedditCallMethod = 'POST' | 'REMOVE' | 'WARN' | 'MUTE' | 'UNMUTE';
+export type RedditCallMethod = 'POST' | 'REMOVE' | 'UNBAN' | 'WARN' | 'MUTE' | 'UNMUTE';
 
 const post = (route: string, body: Record<string, string>): PlannedCall => ({
   platform: 'reddit',
@@ -69,17 +69,23 @@ export const REDDIT_DECISION_CALLS: Record<
     { platform: 'reddit', method: 'WARN', route: '/api/comment', body: { thing_id: t.fullname, text: text.warning } },
   ],
   mute: (t) => [redditRemove(t, isSpam(t.rule)), mute(t, REDDIT_MUTE_SECONDS)],
-  // Permanent (no duration); the ban reason is what moderators see in the ban list.
+  // Permanent (no duration); the ban reason is what moderators see in the ban list, the note says it is ours.
   ban: (t) => [
     post(`/r/${t.subreddit}/api/friend`, {
       type: 'banned',
       name: t.author,
       ban_reason: cutText(t.reason, REASON_CHARS),
-      note: `Banned by the moderation service for ${t.fullname}`.slice(0, 300),
+      note: ourBanNote(t.fullname),
     }),
     redditRemove(t, true),
   ],
 };
+
+/**
+ * The note our ban carries: Reddit shows it in the subreddit's ban list, and an undo lifts a ban only
+ * while the list still shows it (a moderator who banned the account again since placed a ban of their own).
+ */
+export const ourBanNote = (fullname: string) => `Banned by the moderation service for ${fullname}`.slice(0, 300);
 
 /** A later item of a muted author: removed, nothing else. */
 export const redditMutedItemCalls = (t: Pick<RedditTarget, 'fullname'>): PlannedCall[] => [redditRemove(t, false)];
@@ -94,8 +100,14 @@ export const REDDIT_UNDO_CALLS: Record<
     { platform: 'reddit', method: 'UNMUTE', body: { community_id: communityId, username } },
     approve(fullname),
   ],
+  // UNBAN: the unfriend, sent only while the ban is still ours (send.ts).
   ban: (subreddit, _c, username, fullname) => [
-    post(`/r/${subreddit}/api/unfriend`, { type: 'banned', name: username }),
+    {
+      platform: 'reddit',
+      method: 'UNBAN',
+      route: `/r/${subreddit}/api/unfriend`,
+      body: { type: 'banned', name: username, subreddit, note: ourBanNote(fullname) },
+    },
     approve(fullname),
   ],
 };

@@ -37,6 +37,25 @@ async function approvedMeanwhile(api: RedditApi, fullname: string): Promise<stri
   return typeof by === 'string' && by ? by : undefined;
 }
 
+/**
+ * The account's ban in the subreddit as its ban list shows it (`GET /r/{sub}/about/banned?user=`): the
+ * note Reddit shows for it (reason and note together), or undefined when it is not banned.
+ */
+async function banOf(
+  api: RedditApi,
+  subreddit: string,
+  name: string,
+): Promise<Extract<CallOutcome, { ok: false }> | { ok: true; note: string | undefined }> {
+  const list = await api.get(`/r/${subreddit}/about/banned`, { user: name });
+  if (!list.ok) return list;
+  const children = (list.result as { data?: { children?: { name?: unknown; note?: unknown }[] } } | null)?.data
+    ?.children;
+  const ban = (Array.isArray(children) ? children : []).find(
+    (c) => typeof c?.name === 'string' && c.name.toLowerCase() === name.toLowerCase(),
+  );
+  return { ok: true, note: ban ? str(ban.note) : undefined };
+}
+
 export async function sendRedditCall(
   api: RedditApi,
   call: PlannedCall,
@@ -49,6 +68,20 @@ export async function sendRedditCall(
       const approvedBy = waited ? await approvedMeanwhile(api, str(body.id)) : undefined;
       if (approvedBy) return { ok: true, result: { skipped: `approved by u/${approvedBy} while the removal waited` } };
       return api.post(call.route ?? '/api/remove', formOf(body));
+    }
+    case 'UNBAN': {
+      const { subreddit, name, note } = { subreddit: str(body.subreddit), name: str(body.name), note: str(body.note) };
+      const standing = await banOf(api, subreddit, name);
+      if (!standing.ok) return standing;
+      if (standing.note === undefined)
+        return { ok: true, result: { skipped: `u/${name} is not banned in r/${subreddit}` } };
+      if (!standing.note.includes(note))
+        return {
+          ok: false,
+          status: 409,
+          error: `u/${name}'s ban in r/${subreddit} is not the one the service placed (a moderator banned the account since): it stays.`,
+        };
+      return api.post(call.route ?? `/r/${subreddit}/api/unfriend`, { type: 'banned', name });
     }
     case 'MUTE': {
       const at = now();
