@@ -3,7 +3,10 @@
  * bot's inbox and the subreddits' listings read by POST /sync (the minute schedule runs the same
  * poll), and the exact calls asserted.
  */
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startTestApi } from '#test/support/api';
 import { renewOnceDue, setCommunityFields } from '#test/support/communityRecord';
@@ -26,7 +29,8 @@ import { writeTogether } from '#shared/store/transactions';
 import { claimActivationReply, releaseActivationReply } from '#shared/store/platformRepo';
 import { logger } from '#shared/observability/logger';
 import { postponeDelivery } from '#shared/store/platformCallsRepo';
-import { decisionDeliveryId, runDelivery } from '#shared/domain/moderation/platformCallRunner';
+import { decisionDeliveryId, runDelivery, scheduleDelivery } from '#shared/domain/moderation/platformCallRunner';
+import { REDDIT_DECISION_CALLS, redditAlertCall } from '#shared/domain/moderation/platforms/reddit/calls';
 import { bindModeratedPlace } from '#shared/domain/moderation/platforms/binding';
 
 const BOT = 'OutreachModBot';
@@ -1017,6 +1021,8 @@ describe('Reddit limits and failures', () => {
     const next = newSub();
     reddit.addSubreddit(next, ['alice']);
     await bindModeratedPlace((await getCommunity(mover.userId, mover.community.id, true))!, next.toLowerCase());
+    // A second later: Reddit's times are whole seconds, and the newcomer moderates from its activation's second on.
+    await new Promise((r) => setTimeout(r, 1100));
     await activated({ sub: mover.sub });
     await waitIsOver(mover.community.id, spam);
     reddit.reset();
@@ -1027,6 +1033,62 @@ describe('Reddit limits and failures', () => {
       status: 'failed',
       error: `The community left ${mover.sub.toLowerCase()} before these calls were made: the rest were not sent.`,
     });
+  });
+
+  it('a worker killed (kill -9) while its warning and alert went out: the deliveries run again send neither a second time', async () => {
+    const { community, userId, sub } = await activated();
+    const place = sub.toLowerCase();
+    const item = reddit.post(sub, 'author20', 'scamcoin to the moon');
+    const target = {
+      communityId: community.id,
+      subreddit: place,
+      fullname: item,
+      author: 'author20',
+      writtenAt: new Date().toISOString(),
+      rule: 'blocked_word',
+      reason: 'Blocked word: scamcoin',
+    };
+    const warning = decisionDeliveryId(item);
+    const alert = `alert:${item}`;
+    const plan = { communityId: community.id, userId, eventId: item, place, observe: false, queue: false };
+    await scheduleDelivery({
+      ...plan,
+      deliveryId: warning,
+      purpose: 'warn',
+      calls: REDDIT_DECISION_CALLS.warn(target, { warning: '⚠️ Blocked word. Please keep to this subreddit’s rules.' }),
+    });
+    await scheduleDelivery({
+      ...plan,
+      deliveryId: alert,
+      purpose: 'alert',
+      calls: [redditAlertCall(place, 'warn: u/author20')],
+    });
+    const modmailBefore = reddit.modmail.length;
+    // Reddit holds both calls until the worker is gone, then carries them out.
+    reddit.gatherNext(/^\/api\/(comment|mod\/conversations)$/, 3);
+    const sent = () => reddit.calls.filter((c) => c.path === '/api/comment' || c.path === '/api/mod/conversations');
+    const worker = spawn(
+      fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url)),
+      [fileURLToPath(new URL('../support/deliveryWorker.ts', import.meta.url)), community.id, warning, alert],
+      { env: process.env, stdio: 'ignore' },
+    );
+    const exited = once(worker, 'exit');
+    for (let i = 0; i < 1200 && sent().length < 2; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(sent()).toHaveLength(2);
+    worker.kill('SIGKILL');
+    await exited;
+    for (let i = 0; i < 400 && reddit.modmail.length === modmailBefore; i++)
+      await new Promise((r) => setTimeout(r, 25));
+    expect(reddit.modmail).toHaveLength(modmailBefore + 1);
+    // The queue brings both deliveries back (after the stall): nothing is sent twice.
+    expect(await runDelivery(community.id, warning)).toBe('delivered');
+    expect(await runDelivery(community.id, alert)).toBe('delivered');
+    expect(
+      sent()
+        .map((c) => c.path)
+        .sort(),
+    ).toEqual(['/api/comment', '/api/mod/conversations']);
+    expect(reddit.modmail).toHaveLength(modmailBefore + 1);
   });
 
   it('a 200 whose json.errors is not empty fails the delivery with Reddit’s error', async () => {

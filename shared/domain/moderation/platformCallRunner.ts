@@ -18,6 +18,7 @@ import {
   planDelivery,
   postponeDelivery,
   recordCallOutcome,
+  releaseCallClaim,
   settleDelivery,
   type CallRecord,
   type Delivery,
@@ -164,8 +165,21 @@ export async function runDelivery(communityId: string, deliveryId: string): Prom
     delivery.outcomes.some((o) => o !== null) ||
     now().getTime() - Date.parse(delivery.createdAt) > WAITED_MS;
   for (const [index, call] of delivery.calls.entries()) {
-    if (delivery.outcomes[index]) continue;
+    const previous = delivery.outcomes[index];
+    if (previous && !previous.sending) continue;
     const sendAt = now();
+    // Claimed by a try that stopped before the answer came (a worker killed mid-call): it may well have
+    // gone out, and a second send would repeat it.
+    if (previous?.sending) {
+      const record: CallRecord = {
+        ok: true,
+        at: sendAt.toISOString(),
+        skipped: 'a worker stopped while sending it: it may have gone out, so it is not sent a second time',
+      };
+      await recordCallOutcome(communityId, deliveryId, index, record);
+      delivery.outcomes[index] = record;
+      continue;
+    }
     if (call.timed && timeIsOver(call.timed, sendAt)) {
       const record: CallRecord = {
         ok: true,
@@ -177,6 +191,8 @@ export async function runDelivery(communityId: string, deliveryId: string): Prom
       continue;
     }
     const endsAt = call.timed ? new Date(sendAt.getTime() + call.timed.seconds * 1000) : undefined;
+    if (call.once)
+      await recordCallOutcome(communityId, deliveryId, index, { ok: false, at: sendAt.toISOString(), sending: true });
     const outcome = await callPlatform(call, { communityId, waited, ...(endsAt ? { endsAt } : {}) });
     const at = now().toISOString();
     if (outcome === 'not_configured') {
@@ -190,6 +206,9 @@ export async function runDelivery(communityId: string, deliveryId: string): Prom
       return 'not_configured';
     }
     if (!outcome.ok && isTransient(outcome)) {
+      // The platform answered that it did not do it: the claim is given back, a later try sends it. A call
+      // that got no answer at all (status 0: a timeout, a cut connection) may have gone out; it stays claimed.
+      if (call.once && outcome.status !== 0) await releaseCallClaim(communityId, deliveryId, index, at);
       if (outcome.retryAfterSeconds !== undefined) {
         // Waiting on purpose: not stalled before the wait is over.
         const waitUntil = Date.parse(at) + outcome.retryAfterSeconds * 1000;

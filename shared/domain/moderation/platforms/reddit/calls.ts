@@ -66,7 +66,13 @@ export const REDDIT_DECISION_CALLS: Record<
 > = {
   delete: (t) => [redditRemove(t, isSpam(t.rule))],
   warn: (t, text) => [
-    { platform: 'reddit', method: 'WARN', route: '/api/comment', body: { thing_id: t.fullname, text: text.warning } },
+    {
+      platform: 'reddit',
+      method: 'WARN',
+      route: '/api/comment',
+      body: { thing_id: t.fullname, text: text.warning },
+      once: true,
+    },
   ],
   mute: (t) => [redditRemove(t, isSpam(t.rule)), mute(t, REDDIT_MUTE_SECONDS)],
   // Permanent (no duration); the ban reason is what moderators see in the ban list, the note says it is ours.
@@ -113,13 +119,15 @@ export const REDDIT_UNDO_CALLS: Record<
 };
 
 /** An alert to the subreddit's moderators: a new modmail conversation among them. */
-export const redditAlertCall = (subreddit: string, alert: string): PlannedCall =>
-  post('/api/mod/conversations', {
+export const redditAlertCall = (subreddit: string, alert: string): PlannedCall => ({
+  ...post('/api/mod/conversations', {
     srName: subreddit,
     subject: cutText(alert, REASON_CHARS),
     body: alert,
     isAuthorHidden: 'false',
-  });
+  }),
+  once: true,
+});
 
 /** Answers to the bot's private messages (activation), as a reply to the message. */
 export const redditReply = (parentFullname: string, text: string): PlannedCall =>
