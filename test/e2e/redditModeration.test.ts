@@ -1168,6 +1168,34 @@ describe('Reddit limits and failures', () => {
     expect(reddit.calls.filter((c) => c.method === 'GET')).toHaveLength(2);
   });
 
+  it('one consumer cannot starve the others: a flood of messages to the bot stops at its share of the window, and another customer’s removal still goes out', async () => {
+    const victim = await activated();
+    const flood = await redditCommunity();
+    // 60 accounts send the customer's valid token for subreddits they do not moderate: each message is a
+    // moderator lookup and a refusal (the first to each account).
+    const tag = ++subSeq;
+    for (let i = 0; i < 60; i++) {
+      reddit.addSubreddit(`flood_${tag}_${i}`, ['someone']);
+      reddit.privateMessage(`flooder_${tag}_${i}`, `/activate ${flood.community.activation_token} r/flood_${tag}_${i}`);
+    }
+    // Reddit's window: 100 requests.
+    await clearBudget();
+    reddit.reset();
+    reddit.setRate(100, 300);
+    await observeRedditRate(CLIENT_ID, Date.now(), 100, 300);
+    await runPoll({ kind: 'moderation.poll', platform: 'reddit', communities: [], operator: true });
+    // Half the window at most (the messages it handled are marked read beyond that).
+    expect(reddit.calls.length).toBeLessThanOrEqual(51);
+    expect(reddit.calls.at(-1)?.path).toBe('/api/read_message');
+    expect(reddit.unreadCount()).toBeGreaterThan(0);
+    reddit.reset();
+    const spam = reddit.post(victim.sub, 'spammer21', SCAM);
+    await runPoll(shardOf(victim));
+    await settle();
+    expect(writes()).toContainEqual(['/api/remove', { api_type: 'json', id: spam, spam: 'true' }]);
+    reddit.markAllRead();
+  });
+
   it('the minute schedule queues the bound communities in shards plus the inbox', async () => {
     const { community } = await activated();
     const report = await fanOutPolls();

@@ -120,7 +120,9 @@ export async function readRedditInbox(bot: RedditBot, cause: PollCause = 'schedu
     if (result === 'refused') report.refused += 1;
   }
   if (done.length) {
-    const marked = await bot.api.post('/api/read_message', { id: done.join(',') });
+    // Outside the inbox's fair share: a read stopped by that share still marks what it handled, or the
+    // next read would spend the share on the same messages again.
+    const marked = await bot.api.post('/api/read_message', { id: done.join(',') }, { fair: false });
     if (!marked.ok) report.error = marked.error;
   }
   report.read = done.length - others.length;

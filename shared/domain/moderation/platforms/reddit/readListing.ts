@@ -37,7 +37,7 @@ export interface ListingRead {
  * window as Reddit sizes it: a fixed count would be half of a 100-request window but a twelfth of the
  * 600 requests Reddit reports for its 10-minute window.
  */
-export const POLL_RESERVE: Record<PollCause, Required<RedditCallOptions>> = {
+export const POLL_RESERVE: Record<PollCause, Required<Omit<RedditCallOptions, 'fair'>>> = {
   schedule: { reserve: 10, keepShare: 0 },
   sync: { reserve: 10, keepShare: 0.5 },
 };
