@@ -36,9 +36,10 @@ interface BudgetRecord extends BudgetState {
 }
 
 /**
- * The most one consumer may take of a window: an equal part among the consumers that took from it, and
- * never more than half, so that one community (or a flood of messages to the bot) cannot spend what the
- * others need to act. Polls take as no consumer: they read for everyone.
+ * The most one consumer may take of a window once half of it is spent: an equal part among the consumers
+ * that took from it, and never more than half, so that one community (or a flood of messages to the bot)
+ * cannot spend what the others need to act. Below half, everyone takes freely (a share of a quiet window
+ * would only delay actions). Polls take as no consumer: they read for everyone.
  */
 export const fairShare = (size: number, consumers: number) => Math.max(1, Math.ceil(size / Math.max(2, consumers)));
 
@@ -168,7 +169,8 @@ async function takeAsConsumer(
       const spent = spendingOf(record);
       const mine = Object.hasOwn(spent, consumer) ? spent[consumer] : 0;
       const consumers = Object.keys(spent).length + (Object.hasOwn(spent, consumer) ? 0 : 1);
-      if (mine >= fairShare(size, consumers) || record.remaining < need)
+      const contended = record.remaining <= size / 2;
+      if ((contended && mine >= fairShare(size, consumers)) || record.remaining < need)
         return { ok: false, waitSeconds: Math.max(1, Math.ceil((record.resetAt - nowMs) / 1000)) };
       const fresh = spent !== record.spent;
       await ddb().send(
