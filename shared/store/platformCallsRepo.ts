@@ -38,6 +38,12 @@ export interface PlannedCall {
    * (its end, its undo) must leave a ban applied since in place, a ban's undo lifts it.
    */
   lifts?: 'mute' | 'ban';
+  /**
+   * A side effect that a second send would repeat (a reply, a modmail): claimed in the delivery before it
+   * is sent, so a worker that dies before recording the answer leaves a claim, and the delivery run again
+   * does not send it a second time.
+   */
+  once?: boolean;
 }
 
 export interface CallRecord {
@@ -48,6 +54,8 @@ export interface CallRecord {
   message_id?: number;
   /** Not sent, and why (a timed action whose time was over before it could be applied). */
   skipped?: string;
+  /** A `once` call claimed and being sent: no answer is recorded yet. */
+  sending?: boolean;
 }
 
 export interface Delivery {
@@ -137,6 +145,17 @@ export async function recordCallOutcome(
       TableName: table(),
       Key: moderationDeliveryKey(communityId, deliveryId),
       ...deliveries.update({ set: { [`outcomes[${index}]`]: outcome, updatedAt: outcome.at } }),
+    }),
+  );
+}
+
+/** A `once` call's claim given back (the platform answered that it did not do it): a later try sends it. */
+export async function releaseCallClaim(communityId: string, deliveryId: string, index: number, at: string) {
+  await ddb().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: moderationDeliveryKey(communityId, deliveryId),
+      ...deliveries.update({ set: { [`outcomes[${index}]`]: null, updatedAt: at } }),
     }),
   );
 }

@@ -30,7 +30,18 @@ export interface BudgetState {
 /** The stored budget: `guessed` while it is the default allowance, not yet a reading of Reddit's. */
 interface BudgetRecord extends BudgetState {
   guessed?: boolean;
+  /** Requests each consumer (a community, the bot's inbox) took from the window that reset at `spentFor`. */
+  spent?: Record<string, number>;
+  spentFor?: number;
 }
+
+/**
+ * The most one consumer may take of a window once half of it is spent: an equal part among the consumers
+ * that took from it, and never more than half, so that one community (or a flood of messages to the bot)
+ * cannot spend what the others need to act. Below half, everyone takes freely (a share of a quiet window
+ * would only delay actions). Polls take as no consumer: they read for everyone.
+ */
+export const fairShare = (size: number, consumers: number) => Math.max(1, Math.ceil(size / Math.max(2, consumers)));
 
 const budgets = defineEntity<BudgetRecord>()({
   name: 'redditRateBudget',
@@ -48,7 +59,14 @@ const windowSize = (state: BudgetState | undefined, nowMs: number): number =>
  * Takes one request, leaving at least `reserve` for others, and at least `share` (0 to 1) of the window's
  * size; or how long until the window resets.
  */
-export async function takeRedditRequest(clientId: string, nowMs: number, reserve = 0, share = 0): Promise<Take> {
+export async function takeRedditRequest(
+  clientId: string,
+  nowMs: number,
+  reserve = 0,
+  share = 0,
+  consumer?: string,
+): Promise<Take> {
+  if (consumer !== undefined) return takeAsConsumer(clientId, consumer, nowMs, reserve, share);
   const key = redditRateBudgetKey(clientId);
   // The size is read first (one more read, only for a caller that keeps a share): a condition cannot
   // multiply, and the size changes only when a new window opens.
@@ -97,6 +115,95 @@ export async function takeRedditRequest(clientId: string, nowMs: number, reserve
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
       // Another worker opened the window first: take from it.
+    }
+  }
+  return { ok: false, waitSeconds: 1 };
+}
+
+/** The window's spending by consumer; empty when it counts an earlier window. */
+const spendingOf = (record: BudgetRecord): Record<string, number> =>
+  record.spent && record.spentFor !== undefined && Math.abs(record.spentFor - record.resetAt) <= SAME_WINDOW_MS
+    ? record.spent
+    : {};
+
+/**
+ * takeRedditRequest for one consumer: also within its fair share of the window (fairShare), counted on
+ * the budget item so that every worker sees the same spending. Each write is conditioned on what was
+ * read (the consumer's count, the window it counts), so concurrent takes retry rather than overspend.
+ */
+async function takeAsConsumer(
+  clientId: string,
+  consumer: string,
+  nowMs: number,
+  reserve: number,
+  share: number,
+): Promise<Take> {
+  const key = redditRateBudgetKey(clientId);
+  for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
+    const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }));
+    const record = budgets.maybe(Item);
+    try {
+      if (!record || record.resetAt <= nowMs) {
+        const resetAt = nowMs + DEFAULT_WINDOW.seconds * 1000;
+        await ddb().send(
+          new PutCommand({
+            TableName: table(),
+            Item: budgets.item({
+              clientId,
+              remaining: DEFAULT_WINDOW.requests - 1,
+              resetAt,
+              size: DEFAULT_WINDOW.requests,
+              guessed: true,
+              spent: { [consumer]: 1 },
+              spentFor: resetAt,
+            }),
+            ConditionExpression: 'attribute_not_exists(pk) OR #reset <= :now',
+            ExpressionAttributeNames: { '#reset': NAMES['#reset'] },
+            ExpressionAttributeValues: { ':now': nowMs },
+          }),
+        );
+        return { ok: true };
+      }
+      const size = windowSize(record, nowMs);
+      const need = 1 + Math.max(reserve, Math.ceil(size * share));
+      const spent = spendingOf(record);
+      const mine = Object.hasOwn(spent, consumer) ? spent[consumer] : 0;
+      const consumers = Object.keys(spent).length + (Object.hasOwn(spent, consumer) ? 0 : 1);
+      const contended = record.remaining <= size / 2;
+      if ((contended && mine >= fairShare(size, consumers)) || record.remaining < need)
+        return { ok: false, waitSeconds: Math.max(1, Math.ceil((record.resetAt - nowMs) / 1000)) };
+      const fresh = spent !== record.spent;
+      await ddb().send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: key,
+          ...budgets.update({
+            increment: { remaining: -1 },
+            ...(fresh
+              ? { set: { spent: { [consumer]: 1 }, spentFor: record.resetAt } }
+              : { set: { [`spent.${consumer}`]: mine + 1 } }),
+            condition: {
+              expression: fresh
+                ? '#rem >= :need AND #reset = :reset'
+                : `#rem >= :need AND #for = :for AND ${mine ? '#spent.#me = :mine' : 'attribute_not_exists(#spent.#me)'}`,
+              names: {
+                '#rem': 'remaining',
+                ...(fresh ? { '#reset': 'resetAt' } : { '#for': 'spentFor', '#spent': 'spent', '#me': consumer }),
+              },
+              values: {
+                ':need': need,
+                ...(fresh
+                  ? { ':reset': record.resetAt }
+                  : { ':for': record.spentFor, ...(mine ? { ':mine': mine } : {}) }),
+              },
+            },
+          }),
+        }),
+      );
+      return { ok: true };
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      // Another worker took or opened the window first: read it again.
     }
   }
   return { ok: false, waitSeconds: 1 };

@@ -49,11 +49,11 @@ describe('GET|PUT /communities/{id}/rules', () => {
     expect(before.body).toEqual(DEFAULT_COMMUNITY_RULES);
     const put = await api.call('PUT', `${BASE}/communities/${id}/rules`, {
       key,
-      body: { rules: { flood: { max_messages: 9 } }, captcha: { enabled: true }, mode: 'observe' },
+      body: { rules: { flood: { max_messages: 9 } }, captcha: { timeout_seconds: 300 }, mode: 'observe' },
     });
     expect(put.status).toBe(200);
     expect(put.body.rules.flood).toEqual({ enabled: true, max_messages: 9, window_seconds: 10 });
-    expect(put.body.captcha).toEqual({ enabled: true, timeout_seconds: 120 });
+    expect(put.body.captcha).toEqual({ enabled: false, timeout_seconds: 300 });
     expect(put.body.mode).toBe('observe');
     expect((await api.call('GET', `${BASE}/communities/${id}/rules`, { key })).body).toEqual(put.body);
   });

@@ -3,7 +3,10 @@
  * bot's inbox and the subreddits' listings read by POST /sync (the minute schedule runs the same
  * poll), and the exact calls asserted.
  */
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startTestApi } from '#test/support/api';
 import { renewOnceDue, setCommunityFields } from '#test/support/communityRecord';
@@ -25,6 +28,10 @@ import { expireAtPeriodEndItem, getCommunity, suspendForNonPaymentItem } from '#
 import { writeTogether } from '#shared/store/transactions';
 import { claimActivationReply, releaseActivationReply } from '#shared/store/platformRepo';
 import { logger } from '#shared/observability/logger';
+import { postponeDelivery } from '#shared/store/platformCallsRepo';
+import { decisionDeliveryId, runDelivery, scheduleDelivery } from '#shared/domain/moderation/platformCallRunner';
+import { REDDIT_DECISION_CALLS, redditAlertCall } from '#shared/domain/moderation/platforms/reddit/calls';
+import { bindModeratedPlace } from '#shared/domain/moderation/platforms/binding';
 
 const BOT = 'OutreachModBot';
 const CLIENT_ID = `reddit-e2e-${randomUUID().slice(0, 8)}`;
@@ -55,6 +62,14 @@ afterAll(async () => {
   }
   await reddit.close();
 });
+/** The rate limit a delivery waits out is over: its next run sends (the queue's own retry comes minutes later). */
+const waitIsOver = (communityId: string, eventId: string) =>
+  postponeDelivery(
+    communityId,
+    decisionDeliveryId(eventId),
+    new Date(Date.now() - 1000).toISOString(),
+    new Date(Date.now() + 600_000).toISOString(),
+  );
 /** Each test starts with Reddit's full window and no budget of ours (the first call opens one). */
 const clearBudget = () => ddb().send(new DeleteCommand({ TableName: table(), Key: redditRateBudgetKey(CLIENT_ID) }));
 beforeEach(async () => {
@@ -322,7 +337,10 @@ describe('Reddit activation from the inbox', () => {
   it('a subreddit already bound to another community is refused', async () => {
     const first = await activated();
     const second = await redditCommunity();
-    const message = reddit.privateMessage('alice', `/activate ${second.community.activation_token} r/${first.sub}`);
+    // A moderator no refusal has been sent to lately (one per sender in ten minutes).
+    const owner = `owner_${++subSeq}`;
+    reddit.moderatorsOf(first.sub).push(owner);
+    const message = reddit.privateMessage(owner, `/activate ${second.community.activation_token} r/${first.sub}`);
     const res = await sync(second.key, second.community.id);
     expect(res.body.connection_state).toBe('pending_activation');
     expect(writes()).toEqual([
@@ -340,8 +358,9 @@ describe('Reddit activation from the inbox', () => {
 
   it('an unknown token is refused; other messages are only marked read', async () => {
     const { key, community } = await redditCommunity();
-    const bad = reddit.privateMessage('alice', '/activate not-a-token r/whatever');
-    const chat = reddit.privateMessage('alice', 'hello bot');
+    const sender = `sender_${++subSeq}`;
+    const bad = reddit.privateMessage(sender, '/activate not-a-token r/whatever');
+    const chat = reddit.privateMessage(sender, 'hello bot');
     await sync(key, community.id);
     expect(writes()).toEqual([
       [
@@ -368,6 +387,39 @@ describe('Reddit activation from the inbox', () => {
     const again = reddit.privateMessage(mallory, '/activate guess-4 r/x1');
     expect(await readRedditInbox((await redditBot())!)).toMatchObject({ read: 1, refused: 1 });
     expect(writes()).toEqual([['/api/read_message', { api_type: 'json', id: again }]]);
+  });
+
+  it('every refusal is answered once per sender in ten minutes, and one read checks one of a sender’s messages on Reddit: 40 messages do not spend 80 requests', async () => {
+    const { community } = await redditCommunity();
+    const sub = newSub();
+    reddit.addSubreddit(sub, ['alice']);
+    // A customer's own valid token, sent from an account that moderates nothing, over and over.
+    const sender = `mallory_${++subSeq}`;
+    for (let i = 0; i < 40; i++) reddit.privateMessage(sender, `/activate ${community.activation_token} r/${sub}`);
+    const bot = (await redditBot())!;
+    const spent = () => ({
+      lookups: reddit.calls.filter((c) => c.path.endsWith('/about/moderators')).length,
+      replies: reddit.calls.filter((c) => c.path === '/api/comment').length,
+    });
+    expect(await readRedditInbox(bot)).toMatchObject({ refused: 1 });
+    expect(spent()).toEqual({ lookups: 1, replies: 1 });
+    expect(reddit.unreadCount()).toBe(39);
+    // The next read checks the next message; its refusal is not answered again.
+    reddit.reset();
+    expect(await readRedditInbox(bot)).toMatchObject({ refused: 1 });
+    expect(spent()).toEqual({ lookups: 1, replies: 0 });
+    // A bound subreddit claimed again: refused, and unanswered for a sender answered lately.
+    const taken = await activated();
+    const owner = `owner_${++subSeq}`;
+    reddit.moderatorsOf(taken.sub).push(owner);
+    for (const _ of [1, 2]) reddit.privateMessage(owner, `/activate ${community.activation_token} r/${taken.sub}`);
+    for (const replies of [1, 0]) {
+      reddit.reset();
+      await readRedditInbox(bot);
+      // One of the owner's messages and one of mallory's (unanswered) are checked each read.
+      expect(spent()).toEqual({ lookups: 2, replies });
+    }
+    reddit.markAllRead();
   });
 
   it('a refusal Reddit rate-limits is not given up: the next read of the message sends it', async () => {
@@ -455,6 +507,47 @@ describe('Reddit moderation by polling', () => {
     expect(reddit.item(earlier)?.removed).toBeFalsy();
   });
 
+  it('with warn_limit 2, an offence of an author our mute holds is a mute again, not a warning: alerted and undone as one', async () => {
+    const { key, community, sub } = await activated();
+    await api.call('PUT', `${BASE}/communities/${community.id}/rules`, { key, body: { warn_limit: 2 } });
+    const entryOf = async (id: string) =>
+      (await status(key, community.id)).audit_logs.find((l: { event_id: string }) => l.event_id === id);
+    const scam = reddit.post(sub, 'spammer18', SCAM);
+    await sync(key, community.id);
+    await settle();
+    expect(await entryOf(scam)).toMatchObject({ action: 'mute' });
+    reddit.reset();
+    const again = reddit.comment(sub, 'spammer18', 'scamcoin to the moon', scam);
+    // Muted within one poll: a scam, then the offence a second later.
+    const at = Math.floor(Date.now() / 1000);
+    reddit.post(sub, 'spammer19', 'Free airdrop! Claim yours now at the link', '', { created_utc: at });
+    const same = reddit.comment(sub, 'spammer19', 'buy scamcoin while you can', scam, { created_utc: at + 1 });
+    await sync(key, community.id);
+    await settle();
+    for (const id of [again, same])
+      expect(await entryOf(id)).toMatchObject({ action: 'mute', delivery: { status: 'delivered' } });
+    expect(writes()).toEqual(
+      expect.arrayContaining([
+        ['/api/remove', { api_type: 'json', id: again, spam: 'true' }],
+        ['/api/mod/conversations', expect.objectContaining({ subject: 'mute: u/spammer18' })],
+      ]),
+    );
+    expect(writes()).not.toContainEqual([
+      '/api/mod/conversations',
+      expect.objectContaining({ subject: 'warn: u/spammer18' }),
+    ]);
+    reddit.reset();
+    const undo = await api.call(
+      'POST',
+      `${BASE}/communities/${community.id}/audit-logs/${(await entryOf(again)).id}/undo`,
+      {
+        key,
+      },
+    );
+    expect(undo.body).toMatchObject({ action: 'mute', delivery: 'delivered', error: null });
+    expect(reddit.item(again)?.approved_by).toBe(BOT);
+  });
+
   it('polling again acts once: items already read are neither re-read for action nor acted on twice', async () => {
     const c = await activated();
     const { key, community, sub } = c;
@@ -497,6 +590,30 @@ describe('Reddit moderation by polling', () => {
     ]);
     expect((await status(key, community.id)).metrics.messages_scanned).toBe(1 + 230 + 1);
     expect(first).toBeDefined();
+  });
+
+  it('a page Reddit answers empty but with an `after` cursor is paged past: the items behind it are read', async () => {
+    const { key, community, sub } = await activated();
+    reddit.post(sub, 'regular', 'first');
+    await sync(key, community.id);
+    reddit.reset();
+    // 130 new posts; Reddit leaves the newest 100 out of its first page (removed by their authors since).
+    const older = Array.from({ length: 29 }, (_, i) => reddit.post(sub, `member${i}`, `Post number ${i}`));
+    const spam = reddit.post(sub, 'spammer14', SCAM);
+    const newest = Array.from({ length: 100 }, (_, i) => reddit.post(sub, `newer${i}`, `Later post ${i}`));
+    reddit.hideFromListings(...newest);
+    await sync(key, community.id);
+    await settle();
+    const lower = sub.toLowerCase();
+    expect(reddit.calls.filter((c) => c.method === 'GET').map((c) => [c.path, c.query.after ?? null])).toEqual([
+      [`/r/${lower}/new`, null],
+      [`/r/${lower}/new`, newest[0]],
+      [`/r/${lower}/comments`, null],
+    ]);
+    expect(writes().filter(([path]) => path === '/api/remove')).toEqual([
+      ['/api/remove', { api_type: 'json', id: spam, spam: 'true' }],
+    ]);
+    expect((await status(key, community.id)).metrics.messages_scanned).toBe(1 + older.length + 1);
   });
 
   it('a post or comment that starts with /activate is moderated like any other: activation is only a private message to the bot', async () => {
@@ -675,6 +792,35 @@ describe('Reddit moderation by polling', () => {
     await settle();
     expect(writes()).toEqual([]);
   });
+  it('undo lifts only a ban the service placed and that is still its own: a ban a human moderator placed again stays', async () => {
+    const { key, community, sub } = await activated();
+    const first = reddit.post(sub, 'spammer17', SCAM);
+    await sync(key, community.id);
+    await settle();
+    const second = reddit.comment(sub, 'spammer17', 'Connect your wallet to claim the bonus', first);
+    await sync(key, community.id);
+    await settle();
+    expect(reddit.bannedIn(sub)).toEqual(['spammer17']);
+    // A moderator bans the account again in Reddit's own tools, for reasons of their own.
+    reddit.banByHand(sub, 'spammer17', 'harassing members in modmail');
+    const ban = (await status(key, community.id)).audit_logs.find((l: { action: string }) => l.action === 'ban');
+    reddit.reset();
+    const undo = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${ban.id}/undo`, { key });
+    expect(undo.status).toBe(200);
+    expect(undo.body).toMatchObject({
+      action: 'ban',
+      delivery: 'failed',
+      error: `u/spammer17's ban in r/${sub.toLowerCase()} is not the one the service placed (a moderator banned the account since): it stays.`,
+    });
+    expect(calls()).toContainEqual([
+      'GET',
+      `/r/${sub.toLowerCase()}/about/banned`,
+      { user: 'spammer17', raw_json: '1' },
+    ]);
+    expect(writes()).toEqual([['/api/approve', { api_type: 'json', id: second }]]);
+    expect(reddit.bannedIn(sub)).toEqual(['spammer17']);
+  });
+
   it('after a move, undo approves in the subreddit the item was removed in, until another community moderates it', async () => {
     const { key, community, sub } = await activated();
     const [first, second] = [reddit.post(sub, 'spammer8', SCAM), reddit.post(sub, 'spammer9', SCAM)];
@@ -751,6 +897,27 @@ describe('Reddit moderation by polling', () => {
   });
 });
 
+describe('Reddit rules', () => {
+  it('a captcha is refused with 400: Reddit tells no one when someone joins, so there is no one to challenge', async () => {
+    const { key, community } = await redditCommunity();
+    const rules = `${BASE}/communities/${community.id}/rules`;
+    const refused = await api.call('PUT', rules, { key, body: { captcha: { enabled: true, timeout_seconds: 60 } } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      error: {
+        code: 'validation_error',
+        message: 'A captcha cannot run on reddit: it tells no one when someone joins.',
+        details: [{ path: 'captcha.enabled', message: expect.any(String) }],
+      },
+      request_id: expect.any(String),
+    });
+    expect((await api.call('GET', rules, { key })).body.captcha.enabled).toBe(false);
+    // What GET answers can be sent back as it is (its captcha is off).
+    const current = (await api.call('GET', rules, { key })).body;
+    expect((await api.call('PUT', rules, { key, body: { ...current, warn_limit: 2 } })).status).toBe(200);
+  });
+});
+
 describe('a Reddit community paid again after a suspension', () => {
   it('moderates nothing written while it was suspended, and does not page back to where it had read before', async () => {
     const c = await activated();
@@ -822,6 +989,107 @@ describe('Reddit limits and failures', () => {
     await sync(key, community.id);
     await api.ports.queue.settled();
     expect(writes()).toEqual([['/api/remove', { api_type: 'json', id: later, spam: 'false' }]]);
+  });
+
+  it('a removal that waited out a rate limit leaves an item a human moderator approved meanwhile', async () => {
+    const { key, community, sub } = await activated();
+    reddit.rateLimitNext(/^\/api\/remove$/, 120);
+    const spam = reddit.post(sub, 'spammer15', SCAM);
+    await sync(key, community.id);
+    await settle();
+    expect((await status(key, community.id)).audit_logs[0]).toMatchObject({
+      event_id: spam,
+      delivery: { status: 'pending' },
+    });
+    // A moderator looks at it meanwhile and approves it.
+    Object.assign(reddit.item(spam)!, { approved_by: 'alice' });
+    await waitIsOver(community.id, spam);
+    reddit.reset();
+    expect(await runDelivery(community.id, decisionDeliveryId(spam))).toBe('delivered');
+    expect(calls()).toContainEqual(['GET', '/api/info', { id: spam, raw_json: '1' }]);
+    expect(writes().filter(([path]) => path === '/api/remove')).toEqual([]);
+    expect(reddit.item(spam)).toMatchObject({ approved_by: 'alice', banned_by: null });
+  });
+
+  it('a delivery that waited out a rate limit acts nowhere once its community moved and another holds its subreddit', async () => {
+    const mover = await activated();
+    reddit.rateLimitNext(/^\/api\/remove$/, 120);
+    const spam = reddit.post(mover.sub, 'spammer16', SCAM);
+    await sync(mover.key, mover.community.id);
+    await settle();
+    await clearBudget();
+    // The community moves to another subreddit; another customer's community binds the first one.
+    const next = newSub();
+    reddit.addSubreddit(next, ['alice']);
+    await bindModeratedPlace((await getCommunity(mover.userId, mover.community.id, true))!, next.toLowerCase());
+    // A second later: Reddit's times are whole seconds, and the newcomer moderates from its activation's second on.
+    await new Promise((r) => setTimeout(r, 1100));
+    await activated({ sub: mover.sub });
+    await waitIsOver(mover.community.id, spam);
+    reddit.reset();
+    expect(await runDelivery(mover.community.id, decisionDeliveryId(spam))).toBe('failed');
+    expect(reddit.calls).toEqual([]);
+    expect(reddit.item(spam)?.removed).toBeFalsy();
+    expect((await status(mover.key, mover.community.id)).audit_logs[0].delivery).toEqual({
+      status: 'failed',
+      error: `The community left ${mover.sub.toLowerCase()} before these calls were made: the rest were not sent.`,
+    });
+  });
+
+  it('a worker killed (kill -9) while its warning and alert went out: the deliveries run again send neither a second time', async () => {
+    const { community, userId, sub } = await activated();
+    const place = sub.toLowerCase();
+    const item = reddit.post(sub, 'author20', 'scamcoin to the moon');
+    const target = {
+      communityId: community.id,
+      subreddit: place,
+      fullname: item,
+      author: 'author20',
+      writtenAt: new Date().toISOString(),
+      rule: 'blocked_word',
+      reason: 'Blocked word: scamcoin',
+    };
+    const warning = decisionDeliveryId(item);
+    const alert = `alert:${item}`;
+    const plan = { communityId: community.id, userId, eventId: item, place, observe: false, queue: false };
+    await scheduleDelivery({
+      ...plan,
+      deliveryId: warning,
+      purpose: 'warn',
+      calls: REDDIT_DECISION_CALLS.warn(target, { warning: '⚠️ Blocked word. Please keep to this subreddit’s rules.' }),
+    });
+    await scheduleDelivery({
+      ...plan,
+      deliveryId: alert,
+      purpose: 'alert',
+      calls: [redditAlertCall(place, 'warn: u/author20')],
+    });
+    const modmailBefore = reddit.modmail.length;
+    // Reddit holds both calls until the worker is gone, then carries them out.
+    reddit.gatherNext(/^\/api\/(comment|mod\/conversations)$/, 3);
+    const sent = () => reddit.calls.filter((c) => c.path === '/api/comment' || c.path === '/api/mod/conversations');
+    const worker = spawn(
+      fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url)),
+      [fileURLToPath(new URL('../support/deliveryWorker.ts', import.meta.url)), community.id, warning, alert],
+      { env: process.env, stdio: 'ignore' },
+    );
+    const exited = once(worker, 'exit');
+    for (let i = 0; i < 1200 && sent().length < 2; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(sent()).toHaveLength(2);
+    worker.kill('SIGKILL');
+    await exited;
+    for (let i = 0; i < 400 && reddit.modmail.length === modmailBefore; i++)
+      await new Promise((r) => setTimeout(r, 25));
+    expect(reddit.modmail).toHaveLength(modmailBefore + 1);
+    // The queue brings both deliveries back (after the stall): nothing is sent twice.
+    expect(await runDelivery(community.id, warning)).toBe('delivered');
+    expect(await runDelivery(community.id, alert)).toBe('delivered');
+    expect(
+      sent()
+        .map((c) => c.path)
+        .sort(),
+    ).toEqual(['/api/comment', '/api/mod/conversations']);
+    expect(reddit.modmail).toHaveLength(modmailBefore + 1);
   });
 
   it('a 200 whose json.errors is not empty fails the delivery with Reddit’s error', async () => {
@@ -899,6 +1167,34 @@ describe('Reddit limits and failures', () => {
     await observeRedditRate(CLIENT_ID, Date.now(), 12, 300);
     await Promise.all([runPoll(shardOf(one)), runPoll(shardOf(two))]);
     expect(reddit.calls.filter((c) => c.method === 'GET')).toHaveLength(2);
+  });
+
+  it('one consumer cannot starve the others: a flood of messages to the bot stops at its share of the window, and another customer’s removal still goes out', async () => {
+    const victim = await activated();
+    const flood = await redditCommunity();
+    // 60 accounts send the customer's valid token for subreddits they do not moderate: each message is a
+    // moderator lookup and a refusal (the first to each account).
+    const tag = ++subSeq;
+    for (let i = 0; i < 60; i++) {
+      reddit.addSubreddit(`flood_${tag}_${i}`, ['someone']);
+      reddit.privateMessage(`flooder_${tag}_${i}`, `/activate ${flood.community.activation_token} r/flood_${tag}_${i}`);
+    }
+    // Reddit's window: 100 requests.
+    await clearBudget();
+    reddit.reset();
+    reddit.setRate(100, 300);
+    await observeRedditRate(CLIENT_ID, Date.now(), 100, 300);
+    await runPoll({ kind: 'moderation.poll', platform: 'reddit', communities: [], operator: true });
+    // Half the window at most (the messages it handled are marked read beyond that).
+    expect(reddit.calls.length).toBeLessThanOrEqual(51);
+    expect(reddit.calls.at(-1)?.path).toBe('/api/read_message');
+    expect(reddit.unreadCount()).toBeGreaterThan(0);
+    reddit.reset();
+    const spam = reddit.post(victim.sub, 'spammer21', SCAM);
+    await runPoll(shardOf(victim));
+    await settle();
+    expect(writes()).toContainEqual(['/api/remove', { api_type: 'json', id: spam, spam: 'true' }]);
+    reddit.markAllRead();
   });
 
   it('the minute schedule queues the bound communities in shards plus the inbox', async () => {

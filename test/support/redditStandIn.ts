@@ -61,6 +61,8 @@ export async function startRedditStandIn(options: RedditStandInOptions) {
   const items: Item[] = [];
   const inbox: { kind: 't1' | 't4'; data: Record<string, any> }[] = [];
   const modmail: Record<string, string>[] = [];
+  /** Items Reddit leaves out of its listings' pages (deleted, or filtered after the page was cut): `after` still counts them. */
+  const hidden = new Set<string>();
   const rateLimits: { path: RegExp; resetSeconds: number }[] = [];
   const refusals: { path: RegExp; errors: string[][]; ratelimit?: number }[] = [];
   /** Calls held until `count` of them have arrived, then answered together (a race made certain). */
@@ -181,7 +183,46 @@ export async function startRedditStandIn(options: RedditStandInOptions) {
       const all = items
         .filter((i) => i.kind === kind && names.has(String(i.data.subreddit).toLowerCase()))
         .sort((a, b) => parseInt(b.data.id, 36) - parseInt(a.data.id, 36));
-      return { status: 200, body: page(all, query) };
+      const listed = page(all, query);
+      return {
+        status: 200,
+        body: {
+          ...listed,
+          data: { ...listed.data, children: listed.data.children.filter((c) => !hidden.has(c.data.name)) },
+        },
+      };
+    }
+    if (method === 'GET' && path === '/api/info') {
+      const ids = (query.id ?? '').split(',');
+      const children = ids.map((id) => findItem(id)).filter((i): i is Item => i !== undefined);
+      return { status: 200, body: { kind: 'Listing', data: { after: null, before: null, children } } };
+    }
+    const banned = /^\/r\/([A-Za-z0-9_]+)\/about\/banned$/.exec(path);
+    if (method === 'GET' && banned) {
+      const s = sub(banned[1]);
+      if (!s) return { status: 404, body: { message: 'Not Found', error: 404 } };
+      const bans = [...s.banned.values()].filter(
+        (b) => !query.user || b.name.toLowerCase() === query.user.toLowerCase(),
+      );
+      return {
+        status: 200,
+        body: {
+          kind: 'UserList',
+          data: {
+            after: null,
+            before: null,
+            // Reddit shows the ban's reason and note as one `note`.
+            children: bans.map((b) => ({
+              name: b.name,
+              id: 't2_banned',
+              date: 1_700_000_000,
+              days_left: null,
+              rel_id: 'rb_1',
+              note: [b.ban_reason, b.note].filter((p) => p).join(': '),
+            })),
+          },
+        },
+      };
     }
     const moderators = /^\/r\/([A-Za-z0-9_]+)\/about\/moderators$/.exec(path);
     if (method === 'GET' && moderators) {
@@ -385,7 +426,19 @@ export async function startRedditStandIn(options: RedditStandInOptions) {
     item: (fullname: string) => findItem(fullname)?.data,
     moderatorsOf: (name: string) => sub(name)?.moderators ?? [],
     bannedIn: (name: string) => [...(sub(name)?.banned.keys() ?? [])],
+    /** A ban a human moderator placed (or placed again) in Reddit's own tools. */
+    banByHand(name: string, username: string, reason: string) {
+      sub(name)?.banned.set(username.toLowerCase(), { type: 'banned', name: username, ban_reason: reason });
+    },
+    /** Reddit leaves these items out of its listings (their slots still count for `after`). */
+    hideFromListings: (...fullnames: string[]) => {
+      for (const f of fullnames) hidden.add(f);
+    },
     unreadCount: () => inbox.filter((m) => m.data.new).length,
+    /** The bot's operator reads everything left unread (a test leaves the inbox as it found it). */
+    markAllRead: () => {
+      for (const m of inbox) m.data.new = false;
+    },
     /** The window every answer reports in its X-Ratelimit headers (`used`: spent of it already). */
     setRate(remaining: number, resetSeconds: number, used = 0) {
       Object.assign(rate, { used, remaining, endsAt: Date.now() + resetSeconds * 1000 });

@@ -16,6 +16,8 @@ export type PortOutcome = CallOutcome | 'not_configured';
 export interface CallContext {
   communityId?: string;
   endsAt?: Date;
+  /** The delivery waited before this try (see SendContext.waited). */
+  waited?: boolean;
 }
 
 export async function callPlatform(call: PlannedCall, context: CallContext = {}): Promise<PortOutcome> {
@@ -35,11 +37,16 @@ async function send(call: PlannedCall, context: CallContext): Promise<PortOutcom
     credentials: { configured(c: unknown): boolean };
     send(
       call: PlannedCall,
-      ctx: { credentials: unknown; communityId: string | undefined; endsAt: Date | undefined },
+      ctx: { credentials: unknown; communityId: string | undefined; endsAt: Date | undefined; waited: boolean },
     ): Promise<PortOutcome>;
   };
   if (!module.credentials.configured(credentials)) return 'not_configured';
-  return module.send(call, { credentials, communityId: context.communityId, endsAt: context.endsAt });
+  return module.send(call, {
+    credentials,
+    communityId: context.communityId,
+    endsAt: context.endsAt,
+    waited: context.waited ?? false,
+  });
 }
 
 export async function platformConfigured(platform: CommunityType): Promise<boolean> {

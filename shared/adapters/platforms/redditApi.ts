@@ -30,7 +30,7 @@ export interface RedditRateBudget {
    * Takes one request, keeping `reserve` requests for others, and at least `share` of the window's size
    * (a fraction, 0 to 1); or says how long until one is free.
    */
-  take(reserve: number, share?: number): Promise<{ ok: true } | { ok: false; waitSeconds: number }>;
+  take(reserve: number, share?: number, fair?: boolean): Promise<{ ok: true } | { ok: false; waitSeconds: number }>;
   /**
    * What Reddit said after a call: requests left in its window, seconds until the window resets, and
    * requests spent of it (Reddit's window is 600 s long and its size is its own: used plus remaining).
@@ -65,6 +65,11 @@ export interface RedditCallOptions {
   reserve?: number;
   /** A share of the window's size (0 to 1) to leave for others, whatever size Reddit gives the window. */
   keepShare?: number;
+  /**
+   * False: taken outside the caller's fair share of the window (the budget's own rule): for a call that
+   * saves requests, such as marking read the inbox messages already handled.
+   */
+  fair?: boolean;
 }
 
 export class RedditApi {
@@ -93,7 +98,7 @@ export class RedditApi {
     const label = `${method} ${pathAndQuery.split('?')[0]}`;
     const token = await this.accessToken();
     if ('ok' in token) return token;
-    const allowed = await this.budget.take(options.reserve ?? 0, options.keepShare ?? 0);
+    const allowed = await this.budget.take(options.reserve ?? 0, options.keepShare ?? 0, options.fair ?? true);
     if (!allowed.ok)
       return {
         ok: false,

@@ -24,3 +24,10 @@ export function actionFor(weight: RuleWeight, priorOffences: number, warnLimit =
   const first = start === 0 ? 0 : warnLimit + start - 1;
   return ladder[Math.min(first + priorOffences, ladder.length - 1)];
 }
+
+/**
+ * An offence of an author already under a mute the platform enforces by removing their items (Reddit's,
+ * ours): a warning would name a step the author is past, and its removal could not be undone as a
+ * warning. It is a mute again, from this item; a harsher action stands.
+ */
+export const underMute = (action: PenaltyAction): PenaltyAction => (action === 'warn' ? 'mute' : action);

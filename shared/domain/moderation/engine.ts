@@ -3,7 +3,7 @@
  * of the sender in; the decision, the sender's new state, the audit entry and the counter changes
  * out. The caller (moderation.ts) loads and stores state; nothing here touches I/O or the clock.
  */
-import { actionFor, countsAsOffence, type ModerationAction, type PenaltyAction } from './actions';
+import { actionFor, countsAsOffence, underMute, type ModerationAction, type PenaltyAction } from './actions';
 import { fingerprintOf, type RecentMessage } from './classifier';
 import { communityStatus, DEFAULT_ALERT_TEMPLATE, DEFAULT_WELCOME_MESSAGE } from './communityTypes';
 import { DEFAULT_RULES, type RuleSet } from './rules';
@@ -169,6 +169,7 @@ function messageSent(
   event: ChatEvent,
   rules: RuleSet,
   context: DetectorContext,
+  muted: boolean,
 ): Moderated {
   const text = event.text ?? '';
   const sentAt = new Date(event.sent_at).getTime();
@@ -211,7 +212,8 @@ function messageSent(
   const exempt = exemption(policy, event.user);
   if (exempt) return allow('whitelisted', `Exempt sender (${exempt}); would have matched ${match.rule}`, scored);
 
-  const action = actionFor(weight, offences.length, rules.warnLimit);
+  const laddered = actionFor(weight, offences.length, rules.warnLimit);
+  const action = muted ? underMute(laddered) : laddered;
   if (countsAsOffence(weight)) next.offences = [...offences, sentAt];
   const username = displayName(event.user);
   const alert = renderTemplate(policy.alertTemplate, { action, username });
@@ -247,10 +249,12 @@ export function moderateEvent(
   event: ChatEvent,
   rules: RuleSet = DEFAULT_RULES,
   context: DetectorContext = EMPTY_CONTEXT,
+  /** The author is under a mute the platform enforces by removing their items (MuteHint). */
+  muted = false,
 ): Moderated {
   return event.type === 'member_join'
     ? memberJoined(policy, state, event)
-    : messageSent(policy, state, event, rules, context);
+    : messageSent(policy, state, event, rules, context, muted);
 }
 
 export type ActivationOutcome = 'activated' | 'already_active' | 'not_needed' | 'token_mismatch';

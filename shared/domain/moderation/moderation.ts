@@ -79,6 +79,17 @@ interface Batch {
   detector: DetectorContext;
   /** Each event's place in the request, to keep audit entries of one millisecond in order. */
   positions: Map<string, number>;
+  mutes?: MuteHint;
+}
+
+/**
+ * Who is muted, from a platform that enforces mutes itself by removing a muted author's items (Reddit):
+ * their offences are mutes again, not warnings (actions.ts underMute). `muted` is told of each mute the
+ * engine decides, so the author's later items of the same batch see it.
+ */
+export interface MuteHint {
+  isMuted(userId: string, sentAt: string): boolean;
+  muted(userId: string, sentAt: string): void;
 }
 
 /** Another delivery took one of the events or moved a member first, or wrote at the same moment. */
@@ -126,7 +137,9 @@ function packTransaction(
     let taken = 0;
     for (const event of events) {
       if (!fits(2 + 1)) break;
-      const result = moderateEvent(batch.policy, state, event, batch.rules, batch.detector);
+      const muted = batch.mutes?.isMuted(event.user.id, event.sent_at) ?? false;
+      const result = moderateEvent(batch.policy, state, event, batch.rules, batch.detector, muted);
+      if (result.decision.action === 'mute') batch.mutes?.muted(event.user.id, event.sent_at);
       state = result.state;
       taken += 1;
       packed.decisions.push(result.decision);
@@ -257,6 +270,7 @@ async function confirmBannedSenders(
 export async function moderateEvents(
   community: CommunityRecord,
   incoming: ChatEvent[],
+  options: { mutes?: MuteHint } = {},
 ): Promise<{ decisions: Decision[] }> {
   const events = incoming.map(typedActivation(community));
   // The first copy of an id wins; later copies in the same batch are re-deliveries.
@@ -288,6 +302,7 @@ export async function moderateEvents(
       messages.map((e) => e.user.id),
     ),
     positions: new Map(events.map((e, i) => [e.event_id, i])),
+    ...(options.mutes ? { mutes: options.mutes } : {}),
   };
   const judged = fresh.filter((e) => e.type !== 'activation');
   const applied = await applyByShard(batch, judged);

@@ -18,6 +18,7 @@ import {
   planDelivery,
   postponeDelivery,
   recordCallOutcome,
+  releaseCallClaim,
   settleDelivery,
   type CallRecord,
   type Delivery,
@@ -26,6 +27,8 @@ import {
 import { EVERYTHING_DUE } from '#shared/store/keys';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
+import { getPlatformRecord } from '#shared/store/platformRepo';
+import { PLATFORMS } from './platforms/registry';
 import { communityStatus } from './communityTypes';
 import { PlatformUnavailable, RetryLater, sendPlatformMessages } from './platformMessages';
 
@@ -35,7 +38,8 @@ const COMMUNITY_DELETED = `The community was deleted ${NOT_SENT}`;
 /**
  * Why a delivery planned for a monitored community must send nothing more now, or undefined when it
  * may go on: the community was deleted, is no longer monitored (suspended, expired, or waiting for a
- * new binding after its type changed), moved to another platform, or switched to observe mode.
+ * new binding after its type changed), moved to another platform, left the place its calls act in
+ * (which another community may hold now), or switched to observe mode.
  */
 async function stopReason(
   community: CommunityRecord | undefined,
@@ -49,6 +53,11 @@ async function stopReason(
   if (status !== 'connected') {
     const why = status === 'pending_activation' ? 'is no longer bound on its platform' : `was ${status}`;
     return { status: 'failed', error: `The community ${why} ${NOT_SENT}` };
+  }
+  if (delivery.place !== undefined) {
+    const bound = (await getPlatformRecord(community.id))[PLATFORMS[community.type].recordFields.bound];
+    if (bound !== delivery.place)
+      return { status: 'failed', error: `The community left ${delivery.place} ${NOT_SENT}` };
   }
   if ((await getCommunityRules(community.id, true)).mode === 'observe') return { status: 'observe', error: null };
   return undefined;
@@ -125,6 +134,13 @@ const messageIdOf = (result: unknown): number | undefined => {
   const id = (result as { message_id?: unknown } | null)?.message_id;
   return typeof id === 'number' ? id : undefined;
 };
+/** A platform module that chose not to send a call says why in its result (`skipped`). */
+const skippedOf = (result: unknown): string | undefined => {
+  const why = (result as { skipped?: unknown } | null)?.skipped;
+  return typeof why === 'string' ? why : undefined;
+};
+/** A delivery this much older than its try has waited (a lost worker, the queue): what it acts on may have changed. */
+const WAITED_MS = 60_000;
 
 export async function runDelivery(communityId: string, deliveryId: string): Promise<Delivery['status'] | undefined> {
   const delivery = await getDelivery(communityId, deliveryId);
@@ -142,9 +158,28 @@ export async function runDelivery(communityId: string, deliveryId: string): Prom
   // Back before the platform's wait is over (a queue's delay is shorter): wait the rest, calling nothing.
   const waitMs = delivery.waitUntil ? Date.parse(delivery.waitUntil) - now().getTime() : 0;
   if (waitMs >= 1000) throw new RetryLater(Math.ceil(waitMs / 1000), 'the platform asked to wait until then');
+  // Tried before, or planned a while ago: a platform module may look again at what a call acts on.
+  const waited =
+    delivery.waitUntil !== undefined ||
+    delivery.attempts > 0 ||
+    delivery.outcomes.some((o) => o !== null) ||
+    now().getTime() - Date.parse(delivery.createdAt) > WAITED_MS;
   for (const [index, call] of delivery.calls.entries()) {
-    if (delivery.outcomes[index]) continue;
+    const previous = delivery.outcomes[index];
+    if (previous && !previous.sending) continue;
     const sendAt = now();
+    // Claimed by a try that stopped before the answer came (a worker killed mid-call): it may well have
+    // gone out, and a second send would repeat it.
+    if (previous?.sending) {
+      const record: CallRecord = {
+        ok: true,
+        at: sendAt.toISOString(),
+        skipped: 'a worker stopped while sending it: it may have gone out, so it is not sent a second time',
+      };
+      await recordCallOutcome(communityId, deliveryId, index, record);
+      delivery.outcomes[index] = record;
+      continue;
+    }
     if (call.timed && timeIsOver(call.timed, sendAt)) {
       const record: CallRecord = {
         ok: true,
@@ -156,7 +191,9 @@ export async function runDelivery(communityId: string, deliveryId: string): Prom
       continue;
     }
     const endsAt = call.timed ? new Date(sendAt.getTime() + call.timed.seconds * 1000) : undefined;
-    const outcome = await callPlatform(call, { communityId, ...(endsAt ? { endsAt } : {}) });
+    if (call.once)
+      await recordCallOutcome(communityId, deliveryId, index, { ok: false, at: sendAt.toISOString(), sending: true });
+    const outcome = await callPlatform(call, { communityId, waited, ...(endsAt ? { endsAt } : {}) });
     const at = now().toISOString();
     if (outcome === 'not_configured') {
       await settleDelivery(
@@ -169,6 +206,9 @@ export async function runDelivery(communityId: string, deliveryId: string): Prom
       return 'not_configured';
     }
     if (!outcome.ok && isTransient(outcome)) {
+      // The platform answered that it did not do it: the claim is given back, a later try sends it. A call
+      // that got no answer at all (status 0: a timeout, a cut connection) may have gone out; it stays claimed.
+      if (call.once && outcome.status !== 0) await releaseCallClaim(communityId, deliveryId, index, at);
       if (outcome.retryAfterSeconds !== undefined) {
         // Waiting on purpose: not stalled before the wait is over.
         const waitUntil = Date.parse(at) + outcome.retryAfterSeconds * 1000;
@@ -187,6 +227,7 @@ export async function runDelivery(communityId: string, deliveryId: string): Prom
           ok: true,
           at,
           ...(messageIdOf(outcome.result) !== undefined ? { message_id: messageIdOf(outcome.result) } : {}),
+          ...(skippedOf(outcome.result) !== undefined ? { skipped: skippedOf(outcome.result) } : {}),
         }
       : { ok: false, at, error: outcome.error };
     await recordCallOutcome(communityId, deliveryId, index, record);

@@ -2,6 +2,7 @@
 import { now } from '#shared/adapters/ports';
 import { getCommunityRules, putCommunityRules } from '#shared/store/communityRulesRepo';
 import { getPlatformRecord } from '#shared/store/platformRepo';
+import { ValidationError } from '#shared/domain/errors';
 import { requireCommunity } from './communityReads';
 import { mergeRules, type CommunityRules } from './communityRules';
 import { PLATFORMS } from './platforms/registry';
@@ -18,8 +19,16 @@ export async function changeRules(
   change: Parameters<typeof mergeRules>[1],
 ): Promise<CommunityRules> {
   const community = await requireCommunity(userId, communityId);
+  const platform = PLATFORMS[community.type];
+  // A captcha challenges a member when they join: a platform that tells no one about joins (Reddit, X;
+  // its `welcome` is null for the same reason) has no one to challenge, and an accepted setting would
+  // promise what never happens. Turning it off (a GET answer sent back as it is) stays allowed.
+  if (change.captcha?.enabled && platform.welcome === null)
+    throw new ValidationError(`A captcha cannot run on ${community.type}: it tells no one when someone joins.`, [
+      { path: 'captcha.enabled', message: `Not available on ${community.type}` },
+    ]);
   const next = mergeRules(await getCommunityRules(communityId, true), change);
   await putCommunityRules(communityId, next, now().toISOString());
-  await PLATFORMS[community.type].onRulesChanged?.(community, await getPlatformRecord(communityId));
+  await platform.onRulesChanged?.(community, await getPlatformRecord(communityId));
   return next;
 }

@@ -46,6 +46,11 @@ export interface SendContext<C> {
    * the past (which Telegram reads as forever). A timed call whose time is already over is not sent.
    */
   endsAt: Date | undefined;
+  /**
+   * The delivery waited before this try (a rate limit, a failure, a lost worker): what a call acts on may
+   * have changed since it was planned (a human moderator approved the item), so a module may look first.
+   */
+  waited: boolean;
 }
 
 /** How a platform's events reach the engine. */

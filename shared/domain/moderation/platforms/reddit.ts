@@ -34,8 +34,11 @@ async function pollBatch(targets: PollTarget[], cause: PollCause) {
     : undefined;
 }
 
+/** The inbox's calls (reading it, checking moderators, replies) take the inbox's fair share of the budget. */
+export const INBOX_CONSUMER = 'inbox';
+
 async function pollInbox(cause: PollCause) {
-  const bot = await redditBot();
+  const bot = await redditBot(INBOX_CONSUMER);
   return bot ? readRedditInbox(bot, cause) : undefined;
 }
 
@@ -63,9 +66,10 @@ export const reddit = definePlatform<RedditTarget, RedditCredentials>({
     read: readRedditCredentials,
     configured: redditConfigured,
   },
-  send: async (call, { credentials, endsAt }) => {
-    const bot = redditBotFrom(credentials);
-    return bot ? sendRedditCall(bot.api, call, endsAt) : 'not_configured';
+  send: async (call, { credentials, communityId, endsAt, waited }) => {
+    // A community's deliveries take from its own fair share of the deployment's budget.
+    const bot = redditBotFrom(credentials, communityId);
+    return bot ? sendRedditCall(bot.api, call, { endsAt, waited }) : 'not_configured';
   },
   ingest: {
     kind: 'poll',

@@ -35,7 +35,7 @@ export interface RedditTarget {
 const NOT_SPAM_SIGNALS = new Set(['shouting', 'emoji_flood']);
 const isSpam = (rule: string) => !NOT_SPAM_SIGNALS.has(rule);
 
-export type RedditCallMethod = 'POST' | 'WARN' | 'MUTE' | 'UNMUTE';
+export type RedditCallMethod = 'POST' | 'REMOVE' | 'UNBAN' | 'WARN' | 'MUTE' | 'UNMUTE';
 
 const post = (route: string, body: Record<string, string>): PlannedCall => ({
   platform: 'reddit',
@@ -44,8 +44,13 @@ const post = (route: string, body: Record<string, string>): PlannedCall => ({
   body,
 });
 
-export const redditRemove = (t: Pick<RedditTarget, 'fullname'>, spam: boolean) =>
-  post('/api/remove', { id: t.fullname, spam: String(spam) });
+/** REMOVE: a removal that looks at the item again first when its delivery has waited (send.ts). */
+export const redditRemove = (t: Pick<RedditTarget, 'fullname'>, spam: boolean): PlannedCall => ({
+  platform: 'reddit',
+  method: 'REMOVE',
+  route: '/api/remove',
+  body: { id: t.fullname, spam: String(spam) },
+});
 const approve = (fullname: string) => post('/api/approve', { id: fullname });
 /** Timed: the runner gives it its end at send time, and skips it once the hour after the item has passed. */
 const mute = (t: RedditTarget, seconds: number): PlannedCall => ({
@@ -61,20 +66,32 @@ export const REDDIT_DECISION_CALLS: Record<
 > = {
   delete: (t) => [redditRemove(t, isSpam(t.rule))],
   warn: (t, text) => [
-    { platform: 'reddit', method: 'WARN', route: '/api/comment', body: { thing_id: t.fullname, text: text.warning } },
+    {
+      platform: 'reddit',
+      method: 'WARN',
+      route: '/api/comment',
+      body: { thing_id: t.fullname, text: text.warning },
+      once: true,
+    },
   ],
   mute: (t) => [redditRemove(t, isSpam(t.rule)), mute(t, REDDIT_MUTE_SECONDS)],
-  // Permanent (no duration); the ban reason is what moderators see in the ban list.
+  // Permanent (no duration); the ban reason is what moderators see in the ban list, the note says it is ours.
   ban: (t) => [
     post(`/r/${t.subreddit}/api/friend`, {
       type: 'banned',
       name: t.author,
       ban_reason: cutText(t.reason, REASON_CHARS),
-      note: `Banned by the moderation service for ${t.fullname}`.slice(0, 300),
+      note: ourBanNote(t.fullname),
     }),
     redditRemove(t, true),
   ],
 };
+
+/**
+ * The note our ban carries: Reddit shows it in the subreddit's ban list, and an undo lifts a ban only
+ * while the list still shows it (a moderator who banned the account again since placed a ban of their own).
+ */
+export const ourBanNote = (fullname: string) => `Banned by the moderation service for ${fullname}`.slice(0, 300);
 
 /** A later item of a muted author: removed, nothing else. */
 export const redditMutedItemCalls = (t: Pick<RedditTarget, 'fullname'>): PlannedCall[] => [redditRemove(t, false)];
@@ -89,20 +106,28 @@ export const REDDIT_UNDO_CALLS: Record<
     { platform: 'reddit', method: 'UNMUTE', body: { community_id: communityId, username } },
     approve(fullname),
   ],
+  // UNBAN: the unfriend, sent only while the ban is still ours (send.ts).
   ban: (subreddit, _c, username, fullname) => [
-    post(`/r/${subreddit}/api/unfriend`, { type: 'banned', name: username }),
+    {
+      platform: 'reddit',
+      method: 'UNBAN',
+      route: `/r/${subreddit}/api/unfriend`,
+      body: { type: 'banned', name: username, subreddit, note: ourBanNote(fullname) },
+    },
     approve(fullname),
   ],
 };
 
 /** An alert to the subreddit's moderators: a new modmail conversation among them. */
-export const redditAlertCall = (subreddit: string, alert: string): PlannedCall =>
-  post('/api/mod/conversations', {
+export const redditAlertCall = (subreddit: string, alert: string): PlannedCall => ({
+  ...post('/api/mod/conversations', {
     srName: subreddit,
     subject: cutText(alert, REASON_CHARS),
     body: alert,
     isAuthorHidden: 'false',
-  });
+  }),
+  once: true,
+});
 
 /** Answers to the bot's private messages (activation), as a reply to the message. */
 export const redditReply = (parentFullname: string, text: string): PlannedCall =>

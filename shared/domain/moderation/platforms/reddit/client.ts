@@ -54,8 +54,11 @@ export interface RedditBot {
   username: string;
 }
 
-/** The operator's bot; undefined when a credential it needs is not set. */
-export function redditBotFrom(c: RedditCredentials): RedditBot | undefined {
+/**
+ * The operator's bot; undefined when a credential it needs is not set. `consumer`: whose fair share of
+ * the deployment's request budget its calls take (budget.ts); none for polls.
+ */
+export function redditBotFrom(c: RedditCredentials, consumer?: string): RedditBot | undefined {
   const { clientId, clientSecret, refreshToken, username } = c;
   if (!clientId || !clientSecret || !refreshToken || !username) return undefined;
   const config = {
@@ -66,11 +69,11 @@ export function redditBotFrom(c: RedditCredentials): RedditBot | undefined {
     apiBase: c.apiBase,
     authBase: c.authBase,
   };
-  return { api: new RedditApi(config, sharedRedditBudget(clientId)), username };
+  return { api: new RedditApi(config, sharedRedditBudget(clientId, consumer)), username };
 }
 
 /** Undefined when the operator's credentials are not all set: nothing is read or sent. */
-export async function redditBot(): Promise<RedditBot | undefined> {
+export async function redditBot(consumer?: string): Promise<RedditBot | undefined> {
   const credentials = (await platformCredentials()).reddit;
-  return redditConfigured(credentials) ? redditBotFrom(credentials) : undefined;
+  return redditConfigured(credentials) ? redditBotFrom(credentials, consumer) : undefined;
 }

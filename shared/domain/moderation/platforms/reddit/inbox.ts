@@ -29,7 +29,10 @@ const ACTIVATE = /^\/activate\s+(\S+)\s+\/?r\/([A-Za-z0-9_]{2,21})\/?$/i;
 /** A message meant as one (`/activate <token>` alone, as on Telegram and Crisp): answered with the form to send. */
 const ACTIVATE_ATTEMPT = /^\/activate\b/i;
 
-/** At most one reply refusing a token per sender in this many seconds (each reply spends the shared budget). */
+/**
+ * At most one refusal (of any kind) per sender in this many seconds: each reply spends the budget the
+ * whole deployment polls and acts from, and anyone on Reddit can message the bot.
+ */
 export const REFUSAL_REPLY_INTERVAL_SECONDS = 600;
 
 /**
@@ -39,8 +42,11 @@ export const REFUSAL_REPLY_INTERVAL_SECONDS = 600;
  */
 const unescapeMarkdown = (text: string) => text.replace(/\\([!-/:-@[-`{-~])/g, '$1');
 
-/** `owed`: another read is sending this message's confirmation; the message stays unread until it has. */
-export type ActivationResult = 'activated' | 'refused' | 'ignored' | 'retry' | 'owed';
+/**
+ * `owed`: another read is sending this message's confirmation; `later`: this read already checked one of
+ * the sender's messages on Reddit. Either way the message stays unread for a later read.
+ */
+export type ActivationResult = 'activated' | 'refused' | 'ignored' | 'retry' | 'owed' | 'later';
 
 export interface InboxReport {
   read: number;
@@ -98,29 +104,36 @@ export async function readRedditInbox(bot: RedditBot, cause: PollCause = 'schedu
       body: String((c.data as { body?: unknown }).body ?? ''),
     }));
   const done: string[] = [...others];
+  // Senders whose message this read has checked on Reddit (the subreddit's moderators, ...): a sender's
+  // others wait for the next read, so one account sending the bot a pile of messages costs a request or
+  // two a minute, not two a message.
+  const checked = new Set<string>();
   for (const message of messages) {
-    const result = await activateFrom(bot, message);
+    const result = await activateFrom(bot, message, checked);
     // A message met with a rate limit stays unread and is read again next time.
     if (result === 'retry') break;
-    if (result === 'owed') continue;
+    if (result === 'owed' || result === 'later') continue;
     done.push(message.name);
     if (result === 'activated') report.activated += 1;
     if (result === 'refused') report.refused += 1;
   }
   if (done.length) {
-    const marked = await bot.api.post('/api/read_message', { id: done.join(',') });
+    // Outside the inbox's fair share: a read stopped by that share still marks what it handled, or the
+    // next read would spend the share on the same messages again.
+    const marked = await bot.api.post('/api/read_message', { id: done.join(',') }, { fair: false });
     if (!marked.ok) report.error = marked.error;
   }
   report.read = done.length - others.length;
   return report;
 }
 
-async function activateFrom(bot: RedditBot, message: PrivateMessage): Promise<ActivationResult> {
+async function activateFrom(bot: RedditBot, message: PrivateMessage, checked: Set<string>): Promise<ActivationResult> {
   const reply = async (text: string, result: ActivationResult): Promise<ActivationResult> => {
     const sent = await bot.api.post('/api/comment', { thing_id: message.name, text });
     return !sent.ok && isTransient(sent) ? 'retry' : result;
   };
-  // A typo is told at once; an account sending such messages over and over is not answered each time.
+  // A typo or a missing invitation is told at once; an account sending such messages over and over is
+  // not answered each time, whatever the refusal.
   const refuseOnce = async (text: string): Promise<ActivationResult> => {
     const at = now();
     if (!(await claimRedditRefusalReply(message.author, at, REFUSAL_REPLY_INTERVAL_SECONDS))) return 'refused';
@@ -138,18 +151,21 @@ async function activateFrom(bot: RedditBot, message: PrivateMessage): Promise<Ac
   // A token spent on another subreddit reads like an unknown one.
   if (!community || !tokenMayDo(community, use)) return refuseOnce(REPLIES.badToken);
   // Before the bot accepts an invitation to moderate a subreddit it would never serve.
-  if (community.billingState === 'expired') return reply(REPLIES.expired, 'refused');
+  if (community.billingState === 'expired') return refuseOnce(REPLIES.expired);
 
+  const sender = message.author.toLowerCase();
+  if (checked.has(sender)) return 'later';
+  checked.add(sender);
   const moderators = await bot.api.get(`/r/${subreddit}/about/moderators`);
-  if (!moderators.ok) return isTransient(moderators) ? 'retry' : reply(REPLIES.notModerator(subreddit), 'refused');
+  if (!moderators.ok) return isTransient(moderators) ? 'retry' : refuseOnce(REPLIES.notModerator(subreddit));
   const names = moderatorNames(moderators);
-  if (!names.has(message.author.toLowerCase())) return reply(REPLIES.notModerator(subreddit), 'refused');
+  if (!names.has(sender)) return refuseOnce(REPLIES.notModerator(subreddit));
 
   // Checked before the invitation is accepted (binding checks again, and frees a place a deleted or expired community held).
   const holder = await boundCommunity('reddit', subredditKey(subreddit));
   const holderLives =
     holder && holder.communityId !== community.id ? await getCommunity(holder.userId, holder.communityId) : undefined;
-  if (holderLives && holderLives.billingState !== 'expired') return reply(REPLIES.takenByOther(subreddit), 'refused');
+  if (holderLives && holderLives.billingState !== 'expired') return refuseOnce(REPLIES.takenByOther(subreddit));
 
   const accepted = await bot.api.post(`/r/${subreddit}/api/accept_moderator_invite`, {});
   // Already a moderator (activating again, or invited and accepted by hand) is as good as an accepted invitation.
@@ -158,12 +174,11 @@ async function activateFrom(bot: RedditBot, message: PrivateMessage): Promise<Ac
     // The list read above may predate an acceptance made meanwhile (the minute's inbox read and a POST /sync
     // handling the same message), so "no invite" is believed only once a fresh list lacks the bot too.
     if (!names.has(bot.username.toLowerCase()) && !(await botModerates(bot, subreddit)))
-      return reply(REPLIES.noInvite(subreddit, bot.username), 'refused');
+      return refuseOnce(REPLIES.noInvite(subreddit, bot.username));
   }
   // Subreddit names are case-insensitive: one spelling binds.
   const bound = await bindWithToken(community, token, use);
-  if (bound !== 'bound')
-    return reply(bound === 'taken' ? REPLIES.takenByOther(subreddit) : REPLIES.badToken, 'refused');
+  if (bound !== 'bound') return refuseOnce(bound === 'taken' ? REPLIES.takenByOther(subreddit) : REPLIES.badToken);
   await markCommunityActivated(community, token);
   // Both reads of a message read at once get this far: the one that claims the reply sends it. The
   // message is marked read only once the reply went out, so a read that stops before sending it owes

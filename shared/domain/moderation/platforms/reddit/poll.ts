@@ -118,11 +118,22 @@ async function moderateItems(bot: RedditBot, polled: PolledSubreddit, things: Re
     .map((t) => toChatEvent(t, bot.username))
     .filter((e) => e !== undefined);
   if (!events.length) return 0;
-  const { decisions } = await moderateEvents(community, events);
   const [rules, mutes] = await Promise.all([
     getCommunityRules(community.id),
     activeRedditMutes(community.id, now().toISOString()),
   ]);
+  const muteFrom = (username: string, from: string): RedditMute => ({
+    username,
+    from,
+    until: new Date(Date.parse(from) + REDDIT_MUTE_SECONDS * 1000).toISOString(),
+  });
+  // The engine sees our mutes (an offence under one is a mute again) and tells of those it decides.
+  const { decisions } = await moderateEvents(community, events, {
+    mutes: {
+      isMuted: (userId, sentAt) => isMuted(mutes.get(userId.toLowerCase()), sentAt),
+      muted: (userId, sentAt) => mutes.set(userId.toLowerCase(), muteFrom(userId, sentAt)),
+    },
+  });
   const observe = rules.mode === 'observe';
   const byId = new Map(events.map((e) => [e.event_id, e]));
   let actions = 0;
@@ -144,11 +155,7 @@ async function moderateItems(bot: RedditBot, polled: PolledSubreddit, things: Re
     // it is in force from now, for the author's later items of this poll (decisions come oldest first)
     // and of the polls until then, or they would stay up, never to be read again.
     if (decision.action === 'mute') {
-      const mute = {
-        username: event.user.id,
-        from: event.sent_at,
-        until: new Date(Date.parse(event.sent_at) + REDDIT_MUTE_SECONDS * 1000).toISOString(),
-      };
+      const mute = muteFrom(event.user.id, event.sent_at);
       mutes.set(author, mute);
       if (!observe) await holdRedditMute(community.id, mute);
     }
@@ -180,6 +187,8 @@ async function moderateItems(bot: RedditBot, polled: PolledSubreddit, things: Re
         deliveryId: alertDeliveryId(decision.event_id),
         purpose: 'alert',
         eventId: decision.event_id,
+        // Modmail of a subreddit the community has left since (another may hold it) is not sent.
+        place: subreddit,
         calls: [redditAlertCall(subreddit, decision.alert)],
         observe,
       });

@@ -8,6 +8,8 @@ import type { RedditApi, RedditCallOptions } from '#shared/adapters/platforms/re
 import type { CallOutcome } from '#shared/adapters/platforms/result';
 import type { PollCause } from '../platform';
 import {
+  floorOf,
+  idNumber,
   LISTING_PATH,
   MAX_PAGES,
   PAGE_LIMIT,
@@ -35,7 +37,7 @@ export interface ListingRead {
  * window as Reddit sizes it: a fixed count would be half of a 100-request window but a twelfth of the
  * 600 requests Reddit reports for its 10-minute window.
  */
-export const POLL_RESERVE: Record<PollCause, Required<RedditCallOptions>> = {
+export const POLL_RESERVE: Record<PollCause, Required<Omit<RedditCallOptions, 'fair'>>> = {
   schedule: { reserve: 10, keepShare: 0 },
   sync: { reserve: 10, keepShare: 0.5 },
 };
@@ -64,7 +66,10 @@ export async function readListing(
     if (page.newest !== undefined && (read.newest === undefined || page.newest > read.newest))
       read.newest = page.newest;
     after = typeof listing?.data?.after === 'string' ? listing.data.after : null;
-    if (page.reachedRead || !after || children.length === 0) break;
+    // Reddit cuts a page before it leaves out what it will not show (deleted, filtered), so a page can
+    // come back short or empty with more behind it: only `after` says whether there is a next page. The
+    // cursor it names is itself a place in the listing: at or below what every subreddit has read, stop.
+    if (page.reachedRead || !after || idNumber(after) <= (floorOf(subs) ?? -1)) break;
   }
   // Past MAX_PAGES Reddit would not answer anyway: the read counts as complete.
   read.complete = true;

@@ -8,6 +8,7 @@ import type { RedditApi } from '#shared/adapters/platforms/redditApi';
 import type { CallOutcome } from '#shared/adapters/platforms/result';
 import type { PlannedCall } from '#shared/store/platformCallsRepo';
 import { endRedditMute, putRedditMute } from '#shared/store/redditMutesRepo';
+import type { RedditThing } from './listing';
 
 const str = (v: unknown) =>
   typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
@@ -22,9 +23,66 @@ function createdFullname(result: unknown): string | undefined {
   return typeof name === 'string' ? name : undefined;
 }
 
-export async function sendRedditCall(api: RedditApi, call: PlannedCall, endsAt?: Date): Promise<CallOutcome> {
+/**
+ * A human moderator's approval is never reversed: a removal read as unapproved may meet one made while
+ * its delivery waited, so such a removal reads the item again (`GET /api/info`) and leaves it if approved.
+ */
+async function approvedMeanwhile(api: RedditApi, fullname: string): Promise<string | undefined> {
+  const info = await api.get('/api/info', { id: fullname });
+  const children = info.ok
+    ? (info.result as { data?: { children?: RedditThing[] } } | null)?.data?.children
+    : undefined;
+  const item = Array.isArray(children) ? children.find((c) => c?.data?.name === fullname) : undefined;
+  const by = item?.data?.approved_by;
+  return typeof by === 'string' && by ? by : undefined;
+}
+
+/**
+ * The account's ban in the subreddit as its ban list shows it (`GET /r/{sub}/about/banned?user=`): the
+ * note Reddit shows for it (reason and note together), or undefined when it is not banned.
+ */
+async function banOf(
+  api: RedditApi,
+  subreddit: string,
+  name: string,
+): Promise<Extract<CallOutcome, { ok: false }> | { ok: true; note: string | undefined }> {
+  const list = await api.get(`/r/${subreddit}/about/banned`, { user: name });
+  if (!list.ok) return list;
+  const children = (list.result as { data?: { children?: { name?: unknown; note?: unknown }[] } } | null)?.data
+    ?.children;
+  const ban = (Array.isArray(children) ? children : []).find(
+    (c) => typeof c?.name === 'string' && c.name.toLowerCase() === name.toLowerCase(),
+  );
+  return { ok: true, note: ban ? str(ban.note) : undefined };
+}
+
+export async function sendRedditCall(
+  api: RedditApi,
+  call: PlannedCall,
+  context: { endsAt?: Date; waited?: boolean } = {},
+): Promise<CallOutcome> {
+  const { endsAt, waited } = context;
   const body = call.body ?? {};
   switch (call.method) {
+    case 'REMOVE': {
+      const approvedBy = waited ? await approvedMeanwhile(api, str(body.id)) : undefined;
+      if (approvedBy) return { ok: true, result: { skipped: `approved by u/${approvedBy} while the removal waited` } };
+      return api.post(call.route ?? '/api/remove', formOf(body));
+    }
+    case 'UNBAN': {
+      const { subreddit, name, note } = { subreddit: str(body.subreddit), name: str(body.name), note: str(body.note) };
+      const standing = await banOf(api, subreddit, name);
+      if (!standing.ok) return standing;
+      if (standing.note === undefined)
+        return { ok: true, result: { skipped: `u/${name} is not banned in r/${subreddit}` } };
+      if (!standing.note.includes(note))
+        return {
+          ok: false,
+          status: 409,
+          error: `u/${name}'s ban in r/${subreddit} is not the one the service placed (a moderator banned the account since): it stays.`,
+        };
+      return api.post(call.route ?? `/r/${subreddit}/api/unfriend`, { type: 'banned', name });
+    }
     case 'MUTE': {
       const at = now();
       // The runner's end for a timed call (now + its length); computed the same way without one.
