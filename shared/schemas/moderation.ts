@@ -164,7 +164,9 @@ export const moderationStatus = withMeta(
         id: z.string(),
         at: timestamp,
         event_id: z.string(),
-        user_id: z.string(),
+        user_id: withMeta(z.string(), {
+          description: `The author's id as the platform or the community's bot reported it. ${THIRD_PARTY_TEXT}`,
+        }),
         username: withMeta(z.string(), { description: `The author's name on the platform. ${THIRD_PARTY_TEXT}` }),
         action: z.enum(['delete', 'warn', 'mute', 'ban']),
         rule: z.string(),
