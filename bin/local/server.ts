@@ -4,6 +4,7 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { identifyCaller } from '#shared/domain/accounts/callerIdentity';
 import { AuthorizerCache } from './authorizerCache';
 import type { EndpointSpec } from '#shared/http/endpoint';
+import { mostSpecificTemplate } from '#shared/http/pathTemplates';
 import { dictionary } from '#shared/dictionary';
 import {
   MethodNotAllowedError,
@@ -150,7 +151,9 @@ export function createLocalApi(options: LocalApiOptions = {}): Server {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const method = (req.method ?? 'GET').toUpperCase();
-      const candidates = routes.filter((r) => r.pattern.test(url.pathname));
+      const matching = routes.filter((r) => r.pattern.test(url.pathname));
+      const resource = mostSpecificTemplate(matching.map((r) => r.spec.path));
+      const candidates = matching.filter((r) => r.spec.path === resource);
       const match = candidates.find((r) => r.spec.method === method);
       // A path the API has, asked with a method it does not declare there: 405 with the methods it does.
       if (!match && candidates.length)
