@@ -67,7 +67,24 @@ export interface EndpointSpec {
   readsCuratedData?: boolean;
 }
 
-export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 405 | 406 | 409 | 410 | 413 | 415 | 422 | 429 | 431 | 500 | 503;
+export type ErrorStatus =
+  | 400
+  | 401
+  | 402
+  | 403
+  | 404
+  | 405
+  | 406
+  | 409
+  | 410
+  | 413
+  | 415
+  | 422
+  | 429
+  | 431
+  | 500
+  | 502
+  | 503;
 
 export interface HeaderParam {
   name: string;

@@ -23,6 +23,7 @@ const ERROR_STATUSES: Record<ErrorStatus, string> = {
   429: 'Too many requests (rate_limited)',
   431: "The request line or headers are over the server's limit (request_header_too_large)",
   500: 'Internal error (internal_error)',
+  502: 'A platform the operation depends on did not answer as it should (its page says what to do next)',
   503: 'Try again after Retry-After: the service is busy, or a service it needs refused the work (service_unavailable; nothing was charged); or the curated dataset is still loading (dataset_loading; local server, first start; with progress)',
 };
 
