@@ -164,7 +164,18 @@ async function resumeUnfinishedWork(): Promise<void> {
   if (automod.requeued > 0) process.stderr.write(`Resumed ${automod.requeued} AutoMod rule syncs.\n`);
 }
 
+/**
+ * `npm start` is read by a person, who watches its terminal for the keys and the stand-ins' lines: an
+ * access line per request would bury them, so the local server writes those at debug
+ * (`LOG_LEVEL=debug npm start` shows them). The suites' servers keep them at INFO, as deployed.
+ */
+export function useLocalLogging(): void {
+  process.env.ACCESS_LOG_LEVEL ||= 'debug';
+  reloadConfig();
+}
+
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
+  useLocalLogging();
   if (options.fresh && !options.dynamo && !options.early) rmSync(options.dataDir, { recursive: true, force: true });
   const dynamo: LocalDynamo = options.dynamo
     ? { endpoint: options.dynamo.endpoint, stop: async () => undefined }
