@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { identifyCaller } from '#shared/domain/accounts/callerIdentity';
 import { AuthorizerCache } from './authorizerCache';
+import { lambdaContext } from './lambdaContext';
 import type { EndpointSpec } from '#shared/http/endpoint';
 import { mostSpecificTemplate } from '#shared/http/pathTemplates';
 import { dictionary } from '#shared/dictionary';
@@ -45,23 +46,6 @@ function compileRoutes(): CompiledRoute[] {
       return { spec, group, pattern: new RegExp(`^${source}$`), names };
     }),
   );
-}
-
-function lambdaContext(functionName: string, requestId: string): Context {
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '1024',
-    awsRequestId: requestId,
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => 30_000,
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
 }
 
 /**
