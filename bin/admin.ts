@@ -11,19 +11,35 @@ import { discordCommandsCommand, telegramWebhookCommand } from './admin/platform
 import { phishingCommand } from './admin/phishing';
 import { UsageError } from './admin/options';
 
-const COMMANDS: Record<string, { usage: string; run: (args: string[]) => () => Promise<void> }> = {
-  'create-user': { usage: 'create-user --email E [--tier developer|pro] [--credits N]', run: createUserCommand },
-  'grant-credits': { usage: 'grant-credits --email E --credits N', run: grantCreditsCommand },
-  seed: { usage: 'seed [--scale 1] [--seed N]', run: seedCommand },
-  import: { usage: 'import --file F.jsonl', run: importCommand },
-  renewals: { usage: 'renewals [--at ISO_TIMESTAMP]', run: renewalsCommand },
-  'telegram-webhook': { usage: 'telegram-webhook --url <ApiBaseUrl>', run: telegramWebhookCommand },
-  'discord-commands': { usage: 'discord-commands', run: discordCommandsCommand },
-  phishing: { usage: 'phishing refresh [--url URL]', run: phishingCommand },
+interface Command {
+  usage: string;
+  run: (args: string[]) => () => Promise<void>;
+  /** Reads or writes the table: connected to it (a local DynamoDB started if need be) and said which. */
+  usesDatabase: boolean;
+}
+
+const COMMANDS: Record<string, Command> = {
+  'create-user': {
+    usage: 'create-user --email E [--tier developer|pro] [--credits N]',
+    run: createUserCommand,
+    usesDatabase: true,
+  },
+  'grant-credits': { usage: 'grant-credits --email E --credits N', run: grantCreditsCommand, usesDatabase: true },
+  seed: { usage: 'seed [--scale 1] [--seed N]', run: seedCommand, usesDatabase: true },
+  import: { usage: 'import --file F.jsonl', run: importCommand, usesDatabase: true },
+  renewals: { usage: 'renewals [--at ISO_TIMESTAMP]', run: renewalsCommand, usesDatabase: true },
+  // The platforms' set-up calls Telegram and Discord with the operator's credentials, nothing of ours.
+  'telegram-webhook': {
+    usage: 'telegram-webhook --url <ApiBaseUrl>',
+    run: telegramWebhookCommand,
+    usesDatabase: false,
+  },
+  'discord-commands': { usage: 'discord-commands', run: discordCommandsCommand, usesDatabase: false },
+  phishing: { usage: 'phishing refresh [--url URL]', run: phishingCommand, usesDatabase: true },
 };
 
 const [name, ...args] = process.argv.slice(2);
-const command = name ? COMMANDS[name] : undefined;
+const command = name && Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
 if (!command) {
   console.error(
     `Usage: npm run admin -- <command>\n${Object.values(COMMANDS)
@@ -33,7 +49,7 @@ if (!command) {
   process.exit(2);
 }
 
-// Every flag is checked before the database is touched, so a bad one writes nothing.
+// Every flag is checked before the database (for a command that uses it) is touched, so a bad one writes nothing.
 let step: () => Promise<void>;
 try {
   step = command.run(args);
@@ -43,14 +59,14 @@ try {
   process.exit(1);
 }
 
-const connection = await connectAdmin();
-console.error(`Using the ${connection.target}.`);
+const connection = command.usesDatabase ? await connectAdmin() : undefined;
+if (connection) console.error(`Using the ${connection.target}.`);
 try {
   await step();
 } catch (err) {
   console.error(`Error: ${(err as Error).message}`);
   process.exitCode = 1;
 } finally {
-  await connection.close();
+  await connection?.close();
 }
 process.exit();

@@ -3,8 +3,16 @@
  * `npm start -- --stand-ins` also runs the platforms' recording stand-ins and points the server at them.
  */
 import { resolve } from 'node:path';
+import { demoKeyProblem } from './local/demoKeys';
 import { beginStart } from './local/earlyStart';
 import { startPhase } from './local/startTimings';
+
+// A demo key that cannot be one stops the start before anything runs.
+const keyProblem = demoKeyProblem(process.env);
+if (keyProblem) {
+  console.error(keyProblem);
+  process.exit(1);
+}
 
 const fresh = process.argv.includes('--fresh');
 const port = Number(process.env.PORT ?? 3000);

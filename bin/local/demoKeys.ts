@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isApiKeyForm } from '#shared/domain/accounts/apiKeys';
 
 /**
  * The demo keys last shown, kept with the local database so a restart can show them again (only
@@ -29,4 +30,20 @@ export class KeptDemoKeys {
     mkdirSync(this.dataDir, { recursive: true });
     writeFileSync(this.file, JSON.stringify(Object.fromEntries(this.keys), null, 2), { mode: 0o600 });
   }
+}
+
+/** The variables that fix the demo accounts' keys (empty or unset: the start issues or keeps one). */
+export const DEMO_KEY_VARIABLES = ['DEMO_PRO_API_KEY', 'DEMO_DEVELOPER_API_KEY'] as const;
+
+/**
+ * The sentence to stop `npm start` with when a demo key variable is set to something that is not a
+ * key (checked before anything starts, so a typo is one line, not a stack trace after Java started).
+ * Never repeats the value: it is meant to be a secret.
+ */
+export function demoKeyProblem(env: Record<string, string | undefined>): string | undefined {
+  const wrong = DEMO_KEY_VARIABLES.find((name) => env[name] && !isApiKeyForm(env[name]));
+  return (
+    wrong &&
+    `${wrong} must be oik_ followed by 40 URL-safe characters (A-Z, a-z, 0-9, _ or -); fix it, or unset it to have a key issued.`
+  );
 }

@@ -29,6 +29,7 @@ import { KeptDemoKeys } from './demoKeys';
 import { DatasetLoad } from './datasetLoad';
 import type { EarlyStart } from './earlyStart';
 import { startPhase } from './startTimings';
+import { lambdaContext } from './lambdaContext';
 import { usageMeter } from './meter';
 import { superviseJobs } from '#shared/domain/jobs/watchdog';
 import { requeueStalledDeliveries } from '#shared/domain/moderation/platformCallRunner';
@@ -82,13 +83,19 @@ export function installLocalPorts(
     hostResolver,
     encryption,
   });
-  queue.setConsumer(async (event) => usageMeter.invoke('worker', async () => (await workerHandler())(event)));
+  queue.setConsumer(async (event) =>
+    usageMeter.invoke('worker', async () => (await workerHandler())(event, lambdaContext('worker', uuidv7()))),
+  );
   webhookQueue.setConsumer(async (event) =>
-    usageMeter.invoke('webhook-sender', async () => (await webhookSenderHandler())(event)),
+    usageMeter.invoke('webhook-sender', async () =>
+      (await webhookSenderHandler())(event, lambdaContext('webhook-sender', uuidv7())),
+    ),
   );
   // The deployed dead-letter queue's consumer, fenced to its own ports as in AWS: the job of a message that kept failing fails.
   queue.onDeadLetter = async (event) =>
-    usageMeter.invoke('dead-letters', async () => (await deadLetterHandler())(event));
+    usageMeter.invoke('dead-letters', async () =>
+      (await deadLetterHandler())(event, lambdaContext('dead-letters', uuidv7())),
+    );
   return { queue, events, dns, webhookQueue, hostResolver };
 }
 
@@ -103,21 +110,27 @@ const scheduledEvent = (at: Date) =>
   }) as unknown as ScheduledEvent;
 
 export async function runRenewalSweep(at = new Date()): Promise<unknown> {
-  return usageMeter.invoke('renewals', async () => (await renewalsHandler())(scheduledEvent(at)));
+  return usageMeter.invoke('renewals', async () =>
+    (await renewalsHandler())(scheduledEvent(at), lambdaContext('renewals', uuidv7())),
+  );
 }
 
 /** The captcha timeouts' schedule locally (EventBridge runs it every minute in AWS). */
 const CAPTCHA_SWEEP_SECONDS = 15;
 
 export async function runCaptchaSweep(at = new Date()): Promise<unknown> {
-  return usageMeter.invoke('captchas', async () => (await captchaHandler())(scheduledEvent(at)));
+  return usageMeter.invoke('captchas', async () =>
+    (await captchaHandler())(scheduledEvent(at), lambdaContext('captchas', uuidv7())),
+  );
 }
 
 /** The polled platforms' minute (EventBridge's rate in AWS); POLL_INTERVAL_SECONDS changes it locally. */
 const POLL_SECONDS = 60;
 
 export async function runPollSchedule(at = new Date()): Promise<unknown> {
-  return usageMeter.invoke('polls', async () => (await pollHandler())(scheduledEvent(at)));
+  return usageMeter.invoke('polls', async () =>
+    (await pollHandler())(scheduledEvent(at), lambdaContext('polls', uuidv7())),
+  );
 }
 
 export interface LocalRuntime {
@@ -164,7 +177,18 @@ async function resumeUnfinishedWork(): Promise<void> {
   if (automod.requeued > 0) process.stderr.write(`Resumed ${automod.requeued} AutoMod rule syncs.\n`);
 }
 
+/**
+ * `npm start` is read by a person, who watches its terminal for the keys and the stand-ins' lines: an
+ * access line per request would bury them, so the local server writes those at debug
+ * (`LOG_LEVEL=debug npm start` shows them). The suites' servers keep them at INFO, as deployed.
+ */
+export function useLocalLogging(): void {
+  process.env.ACCESS_LOG_LEVEL ||= 'debug';
+  reloadConfig();
+}
+
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
+  useLocalLogging();
   if (options.fresh && !options.dynamo && !options.early) rmSync(options.dataDir, { recursive: true, force: true });
   const dynamo: LocalDynamo = options.dynamo
     ? { endpoint: options.dynamo.endpoint, stop: async () => undefined }

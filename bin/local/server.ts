@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { identifyCaller } from '#shared/domain/accounts/callerIdentity';
 import { AuthorizerCache } from './authorizerCache';
+import { lambdaContext } from './lambdaContext';
 import type { EndpointSpec } from '#shared/http/endpoint';
+import { mostSpecificTemplate } from '#shared/http/pathTemplates';
 import { dictionary } from '#shared/dictionary';
 import {
   MethodNotAllowedError,
@@ -44,23 +46,6 @@ function compileRoutes(): CompiledRoute[] {
       return { spec, group, pattern: new RegExp(`^${source}$`), names };
     }),
   );
-}
-
-function lambdaContext(functionName: string, requestId: string): Context {
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '1024',
-    awsRequestId: requestId,
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => 30_000,
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
 }
 
 /**
@@ -150,7 +135,9 @@ export function createLocalApi(options: LocalApiOptions = {}): Server {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const method = (req.method ?? 'GET').toUpperCase();
-      const candidates = routes.filter((r) => r.pattern.test(url.pathname));
+      const matching = routes.filter((r) => r.pattern.test(url.pathname));
+      const resource = mostSpecificTemplate(matching.map((r) => r.spec.path));
+      const candidates = matching.filter((r) => r.spec.path === resource);
       const match = candidates.find((r) => r.spec.method === method);
       // A path the API has, asked with a method it does not declare there: 405 with the methods it does.
       if (!match && candidates.length)

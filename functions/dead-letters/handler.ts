@@ -1,4 +1,5 @@
-import type { SQSEvent } from 'aws-lambda';
+import type { Context, SQSEvent } from 'aws-lambda';
+import { logger } from '#shared/observability/logger';
 import { withPorts } from '#shared/adapters/aws';
 import { failJobFromDeadLetter } from '#shared/domain/jobs/pipeline';
 import { recordMetric } from '#shared/observability/metrics';
@@ -8,7 +9,8 @@ import { recordMetric } from '#shared/observability/metrics';
  * message that kept failing fails. An entry of its own, so its bundle carries none of the stages'
  * or the platforms' code.
  */
-export const handler = withPorts('dead-letters', {}, async (event: SQSEvent): Promise<void> => {
+export const handler = withPorts('dead-letters', {}, async (event: SQSEvent, context?: Context): Promise<void> => {
+  if (context) logger.addContext(context);
   recordMetric('DeadLetteredMessages', event.Records.length, {});
   for (const record of event.Records) await failJobFromDeadLetter(record.body);
 });

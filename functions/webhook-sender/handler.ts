@@ -6,6 +6,7 @@ import { systemResolver } from '#shared/adapters/systemPorts';
 import { sqsWebhookQueue } from '#shared/adapters/sqsQueue';
 import { eventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
 import { handleWebhookMessage } from '#shared/domain/webhooks/worker';
+import { logger } from '#shared/observability/logger';
 
 /**
  * The webhook queue's consumer: fans events out into deliveries (publishing a bus event on the event
@@ -21,11 +22,13 @@ export const handler = withPorts(
     hostResolver: systemResolver,
     encryption: tokenKeyEncryption,
   },
-  async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>
-    processPartialResponse(
+  async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
+    if (context) logger.addContext(context);
+    return processPartialResponse(
       event,
       async (record: SQSRecord) => handleWebhookMessage(record.body),
       new BatchProcessor(EventType.SQS),
       { context, throwOnFullBatchFailure: false },
-    ),
+    );
+  },
 );

@@ -108,6 +108,8 @@ export interface Config {
   publicBaseUrl: string | undefined;
   /** Deployed unless the local runtime says otherwise: a forgotten setting fails closed. */
   webhookAddressPolicy: 'local' | 'deployed';
+  /** The level of the one access line per request: INFO deployed, debug on `npm start` (ACCESS_LOG_LEVEL). */
+  accessLogLevel: 'info' | 'debug';
   jobWatchdog: { staleAfterMs: number; maxRedrives: number };
   jobEvents: { pollMs: number; keepAliveMs: number };
   /** Seconds between two platform polls POST /sync may make for one community (0: no spacing). */
@@ -155,6 +157,7 @@ export function parseConfig(env: Environment): Config {
     checkoutCancelUrl: text(env, 'CHECKOUT_CANCEL_URL'),
     publicBaseUrl: text(env, 'PUBLIC_BASE_URL'),
     webhookAddressPolicy: text(env, 'WEBHOOK_ADDRESS_POLICY') === 'local' ? 'local' : 'deployed',
+    accessLogLevel: text(env, 'ACCESS_LOG_LEVEL')?.toLowerCase() === 'debug' ? 'debug' : 'info',
     jobWatchdog: {
       staleAfterMs: nonNegative(env, 'JOB_WATCHDOG_STALE_AFTER_SECONDS', DEFAULT_STALE_AFTER_SECONDS) * 1000,
       maxRedrives: nonNegative(env, 'JOB_WATCHDOG_MAX_REDRIVES', DEFAULT_MAX_REDRIVES),

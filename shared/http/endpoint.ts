@@ -59,11 +59,34 @@ export interface EndpointSpec {
    * 401 for a key, 403 for paid, 409 for Idempotency-Key, 413 for a body, 429 and 500 always).
    */
   errors?: ErrorStatus[];
+  /**
+   * The operation speaks JSON-RPC 2.0 (MCP): the statuses it answers with a JSON-RPC error response
+   * instead of ErrorBody, each with what it means there. The chain answers its refusals of such an
+   * operation's body that way too (-32700 when it does not parse, -32600 otherwise), as the protocol does.
+   */
+  jsonRpcErrors?: Partial<Record<ErrorStatus, string>>;
   /** Reads the curated dataset: the local server answers 503 dataset_loading while its first start loads it. */
   readsCuratedData?: boolean;
 }
 
-export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 405 | 406 | 409 | 410 | 413 | 422 | 429 | 431 | 500 | 503;
+export type ErrorStatus =
+  | 400
+  | 401
+  | 402
+  | 403
+  | 404
+  | 405
+  | 406
+  | 409
+  | 410
+  | 413
+  | 415
+  | 422
+  | 429
+  | 431
+  | 500
+  | 502
+  | 503;
 
 export interface HeaderParam {
   name: string;

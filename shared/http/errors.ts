@@ -25,6 +25,12 @@ export class PayloadTooLargeError extends DomainError {
     super('payload_too_large', `The request body is larger than ${limitBytes} bytes.`);
   }
 }
+/** A request body that does not parse as JSON (a JSON-RPC operation answers it as a parse error, not an invalid request). */
+export class MalformedJsonError extends ValidationError {
+  constructor() {
+    super('The request body is not valid JSON.', [{ path: 'body', message: 'Malformed JSON' }]);
+  }
+}
 /** Node's HTTP parser gave up on a request line or headers over its limit (16 KiB by default). */
 export class RequestHeaderTooLargeError extends DomainError {
   constructor() {
@@ -158,6 +164,37 @@ export const errorProxyResult = (
   headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...NO_STORE, ...mapped.headers },
   body: JSON.stringify(mapped.body),
 });
+
+/** JSON-RPC 2.0's codes for a message the server cannot read: not JSON at all, or JSON that is not one request. */
+const JSON_RPC_PARSE_ERROR = -32700;
+const JSON_RPC_INVALID_REQUEST = -32600;
+
+/**
+ * A refusal of the body of an operation that speaks JSON-RPC (EndpointSpec.jsonRpcErrors), answered
+ * as the protocol answers it: its clients read `error.code` as a number and would not understand
+ * ErrorBody. The id is null, as JSON-RPC wants when no request could be read; the API's own code,
+ * details and request id travel in `data`.
+ */
+export function jsonRpcErrorResult(err: ValidationError, requestId: string): APIGatewayProxyResult {
+  const parse = err instanceof MalformedJsonError;
+  const message = parse
+    ? `Parse error: ${err.message}`
+    : `Invalid Request: ${err.message} The body must be one JSON-RPC message; batches are not served.`;
+  const data = {
+    code: err.code,
+    ...(err.details !== undefined ? { details: err.details } : {}),
+    request_id: requestId,
+  };
+  return {
+    statusCode: 400,
+    headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...NO_STORE },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: parse ? JSON_RPC_PARSE_ERROR : JSON_RPC_INVALID_REQUEST, message, data },
+    }),
+  };
+}
 
 /** One structured log line for an error the caller is not shown (5xx): the details stay in the logs. */
 export function logServerError(requestId: string, err: unknown): void {

@@ -2,7 +2,7 @@ import { WEBHOOK_EVENT_TYPES, webhookEventBody } from '#shared/schemas/outboundW
 import * as z from '#shared/schemas/zod';
 import type { EndpointSpec, ErrorStatus } from './endpoint';
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotencyKey';
-import { errorBody } from '#shared/schemas/common';
+import { errorBody, jsonRpcErrorResponse } from '#shared/schemas/common';
 import { jsonObjectAt, type JsonObject } from '#shared/json';
 
 type Json = JsonObject;
@@ -18,10 +18,12 @@ const ERROR_STATUSES: Record<ErrorStatus, string> = {
   409: 'Conflict (email_in_use, quote_token_used, idempotency_conflict, concurrent_update, subscription_active)',
   410: 'Quote expired (quote_expired)',
   413: 'Body over 1 MiB (payload_too_large)',
+  415: 'The Content-Type is not application/json',
   422: 'Not allowed now (quote_mismatch, invalid_state)',
   429: 'Too many requests (rate_limited)',
   431: "The request line or headers are over the server's limit (request_header_too_large)",
   500: 'Internal error (internal_error)',
+  502: 'A platform the operation depends on did not answer as it should (its page says what to do next)',
   503: 'Try again after Retry-After: the service is busy, or a service it needs refused the work (service_unavailable; nothing was charged); or the curated dataset is still loading (dataset_loading; local server, first start; with progress)',
 };
 
@@ -48,6 +50,7 @@ export const errorStatusesOf = (spec: EndpointSpec): ErrorStatus[] =>
     ...new Set([
       ...IMPLIED_ERRORS.filter(([, applies]) => applies(spec)).map(([status]) => status),
       ...(spec.errors ?? []),
+      ...(Object.keys(spec.jsonRpcErrors ?? {}).map(Number) as ErrorStatus[]),
     ]),
   ].sort((a, b) => a - b);
 
@@ -194,10 +197,19 @@ function webhooksOf(components: Json): Json {
 export function buildOpenApi(endpoints: EndpointSpec[], serverUrl?: string): Json {
   const components: Json = {};
   const errorRef = schemaOf(errorBody, 'output', components);
+  const jsonRpcErrorRef = schemaOf(jsonRpcErrorResponse, 'output', components);
   const paths: Record<string, Json> = {};
   for (const spec of endpoints) {
     const responses: Json = { [String(spec.successStatus ?? 200)]: successOf(spec, components) };
     for (const code of errorStatusesOf(spec)) {
+      const jsonRpc = spec.jsonRpcErrors?.[code];
+      if (jsonRpc !== undefined) {
+        // A status the chain or server may also answer before the operation reads the request (HTTP syntax, say) keeps ErrorBody beside.
+        const implied = IMPLIED_ERRORS.some(([status, applies]) => status === code && applies(spec));
+        const schema = implied ? { anyOf: [jsonRpcErrorRef, errorRef] } : jsonRpcErrorRef;
+        responses[code] = { description: jsonRpc, content: { 'application/json': { schema } } };
+        continue;
+      }
       // A page for a browser (an OAuth redirect) answers its own refusals as a page too.
       const page =
         spec.produces && spec.errors?.includes(code) ? { [spec.produces]: { schema: { type: 'string' } } } : {};

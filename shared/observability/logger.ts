@@ -1,4 +1,5 @@
 import { Logger } from '@aws-lambda-powertools/logger';
+import type { LogLevel } from '@aws-lambda-powertools/logger/types';
 import { mapErrorStacks } from './sourceMappedStack';
 
 export const SERVICE_NAME = 'outreach-intelligence';
@@ -6,11 +7,16 @@ export const SERVICE_NAME = 'outreach-intelligence';
 /**
  * The one logger of every function (Powertools): JSON lines with the Lambda request id, function
  * name and cold start once a handler's middleware injected the context. The level comes from
- * POWERTOOLS_LOG_LEVEL (the stack sets it per environment; tests keep WARN). POWERTOOLS_DEV=true,
- * set by the local runtime, indents the lines for people reading a terminal.
+ * POWERTOOLS_LOG_LEVEL (the stack sets it per environment; tests keep WARN), else LOG_LEVEL, in
+ * either case. The local server writes its access lines at DEBUG (bin/local/runtime.ts).
  *
  * What goes in a line is ids, routes, counts and reasons: never a request body, a header, a key,
  * a secret or an e-mail address (test/e2e/logging.test.ts checks a run for them). An error's stack
  * is written in source terms (sourceMappedStack.ts), though the functions run without source maps.
  */
-export const logger = new Logger({ serviceName: SERVICE_NAME, jsonReplacerFn: mapErrorStacks });
+export const logger = new Logger({
+  serviceName: SERVICE_NAME,
+  jsonReplacerFn: mapErrorStacks,
+  // Powertools takes only upper-case names from the environment; `LOG_LEVEL=debug npm start` is how a person types it.
+  logLevel: (process.env.POWERTOOLS_LOG_LEVEL || process.env.LOG_LEVEL || 'INFO').toUpperCase() as LogLevel,
+});

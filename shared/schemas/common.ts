@@ -46,6 +46,25 @@ export const errorBody = withMeta(
   { id: 'ErrorBody' },
 );
 
+/** How an operation that speaks JSON-RPC 2.0 (MCP) refuses a message: the protocol's error response, not ErrorBody. */
+export const jsonRpcErrorResponse = withMeta(
+  z.object({
+    jsonrpc: z.literal('2.0'),
+    id: withMeta(z.union([z.string(), z.number(), z.null()]), {
+      description: "The request's id; null when the message could not be read as one request",
+    }),
+    error: z.object({
+      code: withMeta(z.int(), {
+        description:
+          '-32700 parse error, -32600 invalid request, -32601 method not found, -32022 protocol revision not served, -32000 transport refusal',
+      }),
+      message: z.string(),
+      data: z.optional(z.unknown()),
+    }),
+  }),
+  { id: 'JsonRpcErrorResponse' },
+);
+
 /**
  * A partial update (PATCH-like PUT): every field optional, at least one of them sent. The refinement
  * refuses `{}` at run time; `minProperties` says the same in the OpenAPI document.

@@ -1,7 +1,13 @@
 import * as z from '#shared/schemas/zod';
 import { withMeta } from '#shared/schemas/zod';
 import { defineEndpoint } from '#shared/http/endpoint';
-import { CAPABILITY_NAMES, MAX_COMPANIES, MAX_CONTACTS, PRESET_NAMES } from '#shared/domain/jobs/capabilities';
+import {
+  CAPABILITIES,
+  CAPABILITY_NAMES,
+  MAX_COMPANIES,
+  MAX_CONTACTS,
+  PRESET_NAMES,
+} from '#shared/domain/jobs/capabilities';
 import { assetText, companyFields, contactFields, icpConfigSchema } from '#shared/domain/jobs/assets';
 import { VERIFY_REASONS } from '#shared/domain/jobs/providers/types';
 import { VALUE_SOURCES } from '#shared/domain/jobs/sources';
@@ -26,16 +32,36 @@ export const contactInput = withMeta(
   { id: 'JobContactInput', minProperties: 1 },
 );
 
+/** The capabilities that work on companies: a job that runs one (chosen, or added by the planner) needs a company. */
+const COMPANY_CAPABILITIES = CAPABILITY_NAMES.filter((name) => CAPABILITIES[name].scope === 'company');
+
 /** What a job is asked to do: the body of a quote, and of a create without its quote_token. */
 const jobRequestShape = {
   preset: z.optional(z.enum(PRESET_NAMES)),
   requested_capabilities: z.optional(
     z.array(z.enum(CAPABILITY_NAMES)).check(z.minLength(1), z.maxLength(CAPABILITY_NAMES.length)),
   ),
-  input_assets: z.strictObject({
-    companies: z.optional(z.array(companyInput).check(z.maxLength(MAX_COMPANIES))),
-    contacts: z.optional(z.array(contactInput).check(z.maxLength(MAX_CONTACTS))),
-  }),
+  input_assets: withMeta(
+    z
+      .strictObject({
+        companies: z.optional(z.array(companyInput).check(z.maxLength(MAX_COMPANIES))),
+        contacts: z.optional(z.array(contactInput).check(z.maxLength(MAX_CONTACTS))),
+      })
+      .check(
+        z.refine((a) => (a.companies?.length ?? 0) + (a.contacts?.length ?? 0) > 0, {
+          message: 'input_assets needs at least one company or contact',
+        }),
+      ),
+    {
+      description:
+        `At least one company or contact. A job that runs a capability working on companies (${COMPANY_CAPABILITIES.join(', ')}; ` +
+        'chosen, or added by the planner for the inputs) needs at least one company (400 otherwise).',
+      anyOf: [
+        { required: ['companies'], properties: { companies: { minItems: 1 } } },
+        { required: ['contacts'], properties: { contacts: { minItems: 1 } } },
+      ],
+    },
+  ),
   icp_config: z.optional(icpConfigSchema),
   execution_options: z.optional(
     z.strictObject({

@@ -25,7 +25,8 @@ export const mcpEndpoints = {
       'A request answers 200 with one JSON-RPC response; a notification answers 202 with no body. The tools call the same routes as this document describes, ' +
       'so validation, errors, credits and Idempotency-Key behave as they do here; an API error is a tool result with isError, never a JSON-RPC error. ' +
       'Spending tools need a quote_token from the matching quote tool. A request sent with an Origin header of another site is refused with 403 origin_not_allowed. ' +
-      'Malformed MCP traffic (wrong Accept or Content-Type, a message that is not JSON-RPC) is answered by the MCP SDK with its own JSON-RPC error body and status.',
+      'A message the server cannot serve (not JSON, a batch, not JSON-RPC, a protocol revision or method not served, the wrong Accept or Content-Type) is answered with a JSON-RPC error response; ' +
+      'a missing key (401), a foreign Origin (403) and the limits every endpoint has answer the API’s ErrorBody.',
     body: jsonRpcMessage,
     response: withMeta(z.record(z.string(), z.unknown()), {
       id: 'JsonRpcResponse',
@@ -53,6 +54,15 @@ export const mcpEndpoints = {
       },
     ],
     errors: [403],
+    jsonRpcErrors: {
+      400:
+        'A message the server cannot read as one JSON-RPC request it serves: -32700 when the body is not JSON; -32600 for a batch (send one message per POST), ' +
+        'a body that is not an object or not JSON-RPC; -32022 for a protocol revision not served (data.supported names those served); -32000 for an MCP-Protocol-Version header not served. ' +
+        'A request whose HTTP syntax the server refuses before reading it answers ErrorBody (validation_error).',
+      404: 'A 2026-07-28 request for a method this server does not serve (-32601)',
+      406: 'The Accept header does not take both application/json and text/event-stream (-32000)',
+      415: 'The Content-Type is not application/json (-32000)',
+    },
   }),
   mcpStream: defineEndpoint({
     operationId: 'mcpStream',

@@ -14,11 +14,11 @@ export const xEndpoints = {
     tag: moderationTag,
     auth: 'none',
     produces: 'text/html',
-    errors: [400, 409, 503],
+    errors: [400, 409, 502, 503],
     summary: "X's OAuth 2.0 redirect: binds the authorizing X account to the community its authorize_url was made for",
     description:
       "No API key: the single-use `state` (issued in the community's `authorize_url`, valid for an hour) names the community. The code is exchanged with its PKCE verifier and the account read from X; " +
-      'answers a small HTML page: 200 connected, 400 for an unknown, used or expired state (or a declined authorization), 409 when that X account is bound to another community, 503 when X cannot be reached or the X app is not configured.',
+      'answers a small HTML page: 200 connected, 400 for an unknown, used or expired state (or a declined authorization), 409 when that X account is bound to another community, 502 when X does not finish the exchange or does not say which account was authorized (open authorize_url again later), 503 when the X app is not configured.',
     query: z.object({ code: param, state: param, error: param, error_description: param }),
   }),
 };

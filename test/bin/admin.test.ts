@@ -26,6 +26,8 @@ describe('npm run admin', () => {
     const created = await admin('create-user', '--email', email, '--tier', 'pro', '--credits', '300');
     const key = created.stdout.trim().split('\n').at(-1)!;
     expect(key).toMatch(/^oik_[A-Za-z0-9_-]{40}$/);
+    // A command that writes the table says which one.
+    expect(created.stderr).toMatch(/^Using the table \S+ at http/m);
     const me = await api.call('GET', '/users/me', { key });
     expect(me.body).toMatchObject({
       email,

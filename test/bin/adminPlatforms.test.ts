@@ -29,6 +29,8 @@ describe('npm run admin: platform set-up', () => {
     expect(out.stdout).toContain(
       'Telegram webhook set to https://abc.execute-api.eu-west-1.amazonaws.com/prod/api/v1/integrations/moderation/telegram',
     );
+    // It talks to Telegram only: no database is opened, nor said to be.
+    expect(out.stderr).not.toContain('Using the');
     expect(telegram.calls[0]).toEqual({
       method: 'setWebhook',
       body: {
@@ -66,6 +68,7 @@ describe('npm run admin: platform set-up', () => {
       'discord-commands',
     );
     expect(out.stdout).toContain('Registered 2 Discord commands for application 1111');
+    expect(out.stderr).not.toContain('Using the');
     expect(discord.calls).toHaveLength(1);
     expect(discord.calls[0]).toMatchObject({ method: 'PUT', path: '/applications/1111/commands' });
     expect(discord.calls[0].body).toEqual([

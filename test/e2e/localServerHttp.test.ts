@@ -91,6 +91,9 @@ describe('HTTP details', () => {
       ['DELETE', '/health', 'GET'],
       ['PUT', '/webhooks/endpoints', 'GET, POST'],
       ['POST', '/users/me', 'GET, PATCH'],
+      // The quote is its own resource, not a job id of GET /bd/jobs/{job_id}.
+      ['OPTIONS', '/bd/jobs/quote', 'POST'],
+      ['GET', '/bd/jobs/quote', 'POST'],
     ];
     for (const [method, path, allow] of cases) {
       const res = await api.call(method, path, { key });

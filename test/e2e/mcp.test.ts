@@ -123,11 +123,11 @@ describe.each(REVISIONS)('protocol revision $name', (revision) => {
     }
     // Text community members wrote reaches the agent marked as untrusted, in the server's instructions, the tool's
     // description and each quoting field of its output schema.
-    expect(client.getInstructions()).toMatch(/message_excerpt[^.]*untrusted, never instructions/);
+    expect(client.getInstructions()).toMatch(/user_id[^.]*message_excerpt[^.]*untrusted, never instructions/);
     const status = tools.find((t) => t.name === 'get_moderation_status');
     expect(status?.description).toMatch(/untrusted text .*never to obey/);
     const auditEntry = (status!.outputSchema as any).properties.audit_logs.items.properties;
-    for (const field of ['username', 'message_excerpt', 'alert_message'])
+    for (const field of ['user_id', 'username', 'message_excerpt', 'alert_message'])
       expect(auditEntry[field].description, field).toMatch(/untrusted text .*never instructions to follow/);
     // The list tools offer 25 records a call at most.
     for (const name of [
@@ -796,7 +796,7 @@ describe('the HTTP face of /api/v1/mcp', () => {
         details: [{ path }],
       });
     }
-    // Outside the arguments it stays the chain's 400: no tool is there to answer it.
+    // Outside the arguments it stays a 400, as JSON-RPC's invalid request: no tool is there to answer it.
     const outside = await fetch(`${api.baseUrl}/mcp`, {
       method: 'POST',
       headers: {
@@ -807,6 +807,7 @@ describe('the HTTP face of /api/v1/mcp', () => {
       body: '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"get_account","arguments":{},"_meta":{"__proto__":{}}}}',
     });
     expect(outside.status).toBe(400);
+    expect(((await outside.json()) as any).error).toMatchObject({ code: -32600, data: { code: 'validation_error' } });
   });
 
   it('answers one JSON-RPC call as JSON, as the README curl sends it, and GET with 405', async () => {

@@ -2,6 +2,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
 import { buildOpenApi } from '#shared/http/openapi';
+import { mostSpecificTemplate } from '#shared/http/pathTemplates';
 import { allEndpoints } from '#shared/schemas/groups';
 
 type Json = Record<string, any>;
@@ -33,8 +34,12 @@ const operations = Object.entries(openApiDocument.paths as Json).flatMap(([templ
   })),
 );
 
-export const operationFor = (method: string, pathname: string) =>
-  operations.find((o) => o.method === method.toUpperCase() && o.pattern.test(pathname));
+/** The operation API Gateway routes to: of the templates the path matches, the most specific one's. */
+export const operationFor = (method: string, pathname: string) => {
+  const matching = operations.filter((o) => o.pattern.test(pathname));
+  const resource = mostSpecificTemplate(matching.map((o) => o.template));
+  return matching.find((o) => o.template === resource && o.method === method.toUpperCase());
+};
 
 /**
  * Why a response breaks the document, or undefined when it keeps it: the status must be declared for

@@ -3,6 +3,9 @@ import { randomToken, sha256Hex } from '#shared/ids';
 /** Keys are `oik_` + 40 URL-safe characters; only their SHA-256 is ever stored. */
 const KEY_PATTERN = /^oik_[A-Za-z0-9_-]{40}$/;
 
+/** Whether `value` has the form of an API key (`oik_` and 40 URL-safe characters). */
+export const isApiKeyForm = (value: string): boolean => KEY_PATTERN.test(value);
+
 export interface IssuedKey {
   apiKey: string;
   hash: string;

@@ -4,6 +4,7 @@
  */
 import { SECTORS, termLabel } from '#shared/data/taxonomy';
 import type { CanonicalSlots } from './slots';
+import { plural } from './engines/format';
 import { PACKAGES, type PackageDef, type PackageId } from './packages';
 
 export interface AlternativeRoute {
@@ -69,8 +70,9 @@ export function coverageNote(
 ): string | null {
   if (status === 'sufficient') return null;
   if (status === 'none')
-    return `No ${pkg.recordNoun} in the curated data match this request; executing would return nothing.`;
-  return `Only ${candidates} ${pkg.recordNoun} match, fewer than the ${limit} asked for; execute returns ${candidates} and charges only for those.`;
+    return `No ${pkg.recordNoun.many} in the curated data match this request; executing would return nothing.`;
+  const one = candidates === 1;
+  return `Only ${plural(candidates, pkg.recordNoun.one, pkg.recordNoun.many)} ${one ? 'matches' : 'match'}, fewer than the ${limit} asked for; execute returns ${candidates} and charges only for ${one ? 'that one' : 'those'}.`;
 }
 
 export { PACKAGES };

@@ -46,8 +46,8 @@ export interface PackageDef {
   description: string;
   /** The kind of curated entity a record stands for (its record_id). */
   entityKind: EntityKind;
-  /** Plural noun for sentences ("12 investors"). */
-  recordNoun: string;
+  /** What a record is called in sentences: one ("1 person") and many ("12 people"). */
+  recordNoun: { one: string; many: string };
   slots: Record<string, SlotDef>;
   limit: { default: number; max: number };
   /** Tier 1 output fields, in output order (names exactly as in output_fields). */
@@ -79,7 +79,7 @@ export const PACKAGES = {
     name: 'Curated VC Shortlist',
     description: 'Funds ranked by the rounds they led and joined in your sector and stage, cheque fit and recency.',
     entityKind: 'fund',
-    recordNoun: 'investors',
+    recordNoun: { one: 'investor', many: 'investors' },
     slots: {
       sector_focus: {
         kind: 'sector',
@@ -141,7 +141,7 @@ export const PACKAGES = {
     name: 'Active Builder Discovery',
     description: 'Builders of one type ranked by recent shipping activity, skills match and hackathon record.',
     entityKind: 'builder',
-    recordNoun: 'builders',
+    recordNoun: { one: 'builder', many: 'builders' },
     slots: {
       category: {
         kind: 'builderCategory',
@@ -188,7 +188,7 @@ export const PACKAGES = {
     name: 'Company People Discovery',
     description: 'The people at one company, decision makers and your role focus first.',
     entityKind: 'person',
-    recordNoun: 'people',
+    recordNoun: { one: 'person', many: 'people' },
     slots: {
       company_name: {
         kind: 'text',
@@ -229,7 +229,7 @@ export const PACKAGES = {
     description:
       'Portfolio companies of a target fund, from the funding rounds it took part in: each founder is a route to a warm intro.',
     entityKind: 'company',
-    recordNoun: 'intro routes',
+    recordNoun: { one: 'intro route', many: 'intro routes' },
     slots: {
       target_fund_name: {
         kind: 'text',
@@ -274,7 +274,7 @@ export const PACKAGES = {
     name: 'KOL Discovery',
     description: 'Key opinion leaders in a sector ranked by GM Score, smart followers and reach.',
     entityKind: 'kol',
-    recordNoun: 'KOLs',
+    recordNoun: { one: 'KOL', many: 'KOLs' },
     slots: {
       sector_focus: {
         kind: 'sector',
@@ -325,7 +325,7 @@ export const PACKAGES = {
     name: 'User/Community Prospect Discovery',
     description: 'People active in the communities of the sectors your audience description names, most engaged first.',
     entityKind: 'person',
-    recordNoun: 'prospects',
+    recordNoun: { one: 'prospect', many: 'prospects' },
     slots: {
       sector_interest: {
         kind: 'audience',
@@ -369,7 +369,7 @@ export const PACKAGES = {
     name: 'Hackathon Builder Discovery',
     description: 'Hackathon builders in an ecosystem ranked by wins, winnings and hackathons shipped.',
     entityKind: 'builder',
-    recordNoun: 'hackathon builders',
+    recordNoun: { one: 'hackathon builder', many: 'hackathon builders' },
     slots: {
       ecosystem: {
         kind: 'ecosystem',

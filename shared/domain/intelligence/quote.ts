@@ -65,8 +65,8 @@ export async function quoteIntelligence(userId: string, input: QuoteInput) {
   });
   const returned = Math.min(limit, ranked.length);
   const summary =
-    `Up to ${plural(limit, pkg.recordNoun.replace(/s$/, ''), pkg.recordNoun)} with ${request.outputFields.length} Tier 1 fields (${request.outputFields.join(', ')}); ` +
-    `${ranked.length} candidates match, so ${returned} would be returned. Charged after execution: ${pkg.price.base} + ${pkg.price.perRecord} per record returned ` +
+    `Up to ${plural(limit, pkg.recordNoun.one, pkg.recordNoun.many)} with ${plural(request.outputFields.length, 'Tier 1 field')} (${request.outputFields.join(', ')}); ` +
+    `${plural(ranked.length, 'candidate')} ${ranked.length === 1 ? 'matches' : 'match'}, so ${returned} would be returned. Charged after execution: ${pkg.price.base} + ${pkg.price.perRecord} per record returned ` +
     `(${executeCredits(pkg, returned)} for ${returned}), never more than ${credits}.` +
     (previous ? ' You already ran this exact query: executing returns that result at no cost.' : '');
   return {

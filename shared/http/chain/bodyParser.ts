@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { nestsDeeperThan, reservedKeyPath, unrepresentableValue } from '#shared/json';
 import type { FieldIssue } from '#shared/domain/errors';
-import { PayloadTooLargeError, ValidationError } from '#shared/http/errors';
+import { MalformedJsonError, PayloadTooLargeError, ValidationError } from '#shared/http/errors';
 import { routeOf, type ApiMiddleware } from './state';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -55,7 +55,7 @@ function parseJson(raw: string, ownedPlace: readonly string[] | undefined): { pa
   try {
     parsed = JSON.parse(raw);
   } catch {
-    throw new ValidationError('The request body is not valid JSON.', [{ path: 'body', message: 'Malformed JSON' }]);
+    throw new MalformedJsonError();
   }
   let issue: FieldIssue | undefined;
   // At most twice round: once the owned place is emptied, a problem found next lies outside it.

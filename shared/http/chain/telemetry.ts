@@ -1,15 +1,17 @@
+import { config } from '#shared/config/config';
 import { logger } from '#shared/observability/logger';
 import { routeName, type ApiMiddleware } from './state';
 
 /**
- * One access line per request (route, status, duration), whatever the outcome. Registered before
- * the error responder so that, on an error, it runs after the response was mapped.
+ * One access line per request (route, status, duration), whatever the outcome, at INFO (deployed) or
+ * at the configured ACCESS_LOG_LEVEL (the local server: debug). Registered before the error responder
+ * so that, on an error, it runs after the response was mapped.
  */
 export const accessLog = (): ApiMiddleware => {
   const write: NonNullable<ApiMiddleware['after']> = (request) => {
     const since = request.internal.startedAt;
     logger.appendKeys({ requestId: request.internal.requestId, route: routeName(request) });
-    logger.info('request', {
+    logger[config().accessLogLevel]('request', {
       status: request.response?.statusCode,
       durationMs: since === undefined ? undefined : Date.now() - since,
     });
