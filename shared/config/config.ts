@@ -219,3 +219,11 @@ export function requiredSetting(name: RequiredSetting): string {
  */
 export const environmentSecrets = (names: readonly string[]): Record<string, string | undefined> =>
   Object.fromEntries(names.map((name) => [name, text(process.env, name)]));
+
+/**
+ * The logger's level, read as the logger is made (before any configuration is parsed, which may fail and
+ * be logged): POWERTOOLS_LOG_LEVEL (the stack's, per environment), else LOG_LEVEL, as a person types it
+ * in either case; Powertools itself takes only upper-case names.
+ */
+export const logLevelSetting = (): string =>
+  (text(process.env, 'POWERTOOLS_LOG_LEVEL') ?? text(process.env, 'LOG_LEVEL') ?? 'INFO').toUpperCase();

@@ -1,5 +1,6 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { LogLevel } from '@aws-lambda-powertools/logger/types';
+import { logLevelSetting } from '#shared/config/config';
 import { mapErrorStacks } from './sourceMappedStack';
 
 export const SERVICE_NAME = 'outreach-intelligence';
@@ -17,6 +18,5 @@ export const SERVICE_NAME = 'outreach-intelligence';
 export const logger = new Logger({
   serviceName: SERVICE_NAME,
   jsonReplacerFn: mapErrorStacks,
-  // Powertools takes only upper-case names from the environment; `LOG_LEVEL=debug npm start` is how a person types it.
-  logLevel: (process.env.POWERTOOLS_LOG_LEVEL || process.env.LOG_LEVEL || 'INFO').toUpperCase() as LogLevel,
+  logLevel: logLevelSetting() as LogLevel,
 });

@@ -96,21 +96,7 @@ export async function takeRedditRequest(
       return { ok: false, waitSeconds: Math.max(1, Math.ceil((state.resetAt - nowMs) / 1000)) };
     // No window, or it has ended: open a new one with the default allowance (this call takes one of it).
     try {
-      await ddb().send(
-        new PutCommand({
-          TableName: table(),
-          Item: budgets.item({
-            clientId,
-            remaining: DEFAULT_WINDOW.requests - 1,
-            resetAt: nowMs + DEFAULT_WINDOW.seconds * 1000,
-            size: DEFAULT_WINDOW.requests,
-            guessed: true,
-          }),
-          ConditionExpression: 'attribute_not_exists(pk) OR #reset <= :now',
-          ExpressionAttributeNames: { '#reset': NAMES['#reset'] },
-          ExpressionAttributeValues: { ':now': nowMs },
-        }),
-      );
+      await openWindow(clientId, nowMs);
       return { ok: true };
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
@@ -118,6 +104,30 @@ export async function takeRedditRequest(
     }
   }
   return { ok: false, waitSeconds: 1 };
+}
+
+/**
+ * Opens a new window with the default allowance, this call taking one of it (for `consumer`, when the
+ * take counts shares), unless another worker opened one first (a failed condition, for the caller).
+ */
+function openWindow(clientId: string, nowMs: number, consumer?: string) {
+  const resetAt = nowMs + DEFAULT_WINDOW.seconds * 1000;
+  return ddb().send(
+    new PutCommand({
+      TableName: table(),
+      Item: budgets.item({
+        clientId,
+        remaining: DEFAULT_WINDOW.requests - 1,
+        resetAt,
+        size: DEFAULT_WINDOW.requests,
+        guessed: true,
+        ...(consumer === undefined ? {} : { spent: { [consumer]: 1 }, spentFor: resetAt }),
+      }),
+      ConditionExpression: 'attribute_not_exists(pk) OR #reset <= :now',
+      ExpressionAttributeNames: { '#reset': NAMES['#reset'] },
+      ExpressionAttributeValues: { ':now': nowMs },
+    }),
+  );
 }
 
 /** The window's spending by consumer; empty when it counts an earlier window. */
@@ -144,24 +154,7 @@ async function takeAsConsumer(
     const record = budgets.maybe(Item);
     try {
       if (!record || record.resetAt <= nowMs) {
-        const resetAt = nowMs + DEFAULT_WINDOW.seconds * 1000;
-        await ddb().send(
-          new PutCommand({
-            TableName: table(),
-            Item: budgets.item({
-              clientId,
-              remaining: DEFAULT_WINDOW.requests - 1,
-              resetAt,
-              size: DEFAULT_WINDOW.requests,
-              guessed: true,
-              spent: { [consumer]: 1 },
-              spentFor: resetAt,
-            }),
-            ConditionExpression: 'attribute_not_exists(pk) OR #reset <= :now',
-            ExpressionAttributeNames: { '#reset': NAMES['#reset'] },
-            ExpressionAttributeValues: { ':now': nowMs },
-          }),
-        );
+        await openWindow(clientId, nowMs, consumer);
         return { ok: true };
       }
       const size = windowSize(record, nowMs);

@@ -158,7 +158,7 @@ describe('the disposable-domain check in a bundle', () => {
       ...options,
       entryPoints: undefined,
       stdin: {
-        contents: "export { isDisposableDomain } from '#shared/domain/jobs/emailRules';",
+        contents: "export { isDisposableDomain } from '#shared/domain/jobs/disposableDomains';",
         resolveDir: PROJECT_ROOT,
         loader: 'ts',
         sourcefile: 'probe.ts',

@@ -91,4 +91,3 @@ export const ROLE_ACCOUNTS = new Set([
 export const isRoleAccount = (localPart: string): boolean =>
   ROLE_ACCOUNTS.has(localPart.toLowerCase().replace(/\+.*$/, ''));
 export { isFreeProvider };
-export { isDisposableDomain } from './disposableDomains';

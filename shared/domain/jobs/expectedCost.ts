@@ -7,7 +7,7 @@
  */
 import { planBatches } from './batches';
 import type { Capability } from './capabilities';
-import { estimateProviders } from './providers/registry';
+import { estimateProviders } from './providers/estimate';
 import { noUnits, type UnitCounts } from './pricing';
 import type { CompanyRow, ContactRow } from './rows';
 import { runStage, type StageSettings } from './stages';

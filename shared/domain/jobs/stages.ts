@@ -80,6 +80,17 @@ async function workWithin<T, R extends { units: number }>(
 export const stoppedWarning = (capability: Capability): string =>
   `${CAPABILITIES[capability].label} stopped before every row was done: the balance could not cover the next ${CAPABILITIES[capability].unit} (${CAPABILITIES[capability].unitCredits} credits); the rows before it are delivered.`;
 
+/** A stage's answer when it rewrote rows of one kind in place (the rows it did not reach stay as they came). */
+function rewrote<K extends 'companies' | 'contacts'>(
+  input: StageInput,
+  kind: K,
+  worked: { results: ({ row: StageInput[K][number] } | undefined)[]; units: number; stopped: boolean },
+  counters: StageOutput['counters'] = {},
+): StageOutput {
+  const rows = (input[kind] as StageInput[K][number][]).map((row, i) => worked.results[i]?.row ?? row);
+  return { ...input, [kind]: rows, units: worked.units, counters, stopped: worked.stopped };
+}
+
 const RUNNERS: Record<Exclude<Capability, 'deliverable_finalize'>, StageRunner> = {
   async qualification({ companies, contacts }, settings, providers, budget) {
     const worked = await workWithin(
@@ -132,13 +143,7 @@ const RUNNERS: Record<Exclude<Capability, 'deliverable_finalize'>, StageRunner> 
         return { row, units: resolved ? 1 : 0 };
       },
     );
-    return {
-      companies: companies.map((c, i) => worked.results[i]?.row ?? c),
-      contacts,
-      units: worked.units,
-      counters: {},
-      stopped: worked.stopped,
-    };
+    return rewrote({ companies, contacts }, 'companies', worked);
   },
 
   async contact_discovery({ companies, contacts }, settings, providers, budget) {
@@ -211,13 +216,7 @@ const RUNNERS: Record<Exclude<Capability, 'deliverable_finalize'>, StageRunner> 
         return { row, units: 1 };
       },
     );
-    return {
-      companies,
-      contacts: contacts.map((c, i) => worked.results[i]?.row ?? c),
-      units: worked.units,
-      counters: {},
-      stopped: worked.stopped,
-    };
+    return rewrote({ companies, contacts }, 'contacts', worked);
   },
 
   async email_lookup({ companies, contacts }, _settings, providers, budget) {
@@ -246,13 +245,7 @@ const RUNNERS: Record<Exclude<Capability, 'deliverable_finalize'>, StageRunner> 
         return { row, units: 1 };
       },
     );
-    return {
-      companies,
-      contacts: contacts.map((c, i) => worked.results[i]?.row ?? c),
-      units: worked.units,
-      counters: {},
-      stopped: worked.stopped,
-    };
+    return rewrote({ companies, contacts }, 'contacts', worked);
   },
 
   async email_verify({ companies, contacts }, _settings, providers, budget) {
@@ -276,13 +269,7 @@ const RUNNERS: Record<Exclude<Capability, 'deliverable_finalize'>, StageRunner> 
         return { row, units: 1 };
       },
     );
-    return {
-      companies,
-      contacts: contacts.map((c, i) => worked.results[i]?.row ?? c),
-      units: worked.units,
-      counters,
-      stopped: worked.stopped,
-    };
+    return rewrote({ companies, contacts }, 'contacts', worked, counters);
   },
 };
 

@@ -11,7 +11,8 @@ import { companyRows, contactRows } from '#shared/domain/jobs/inputs';
 import { runStage, type StageSettings } from '#shared/domain/jobs/stages';
 import type { ContactRow } from '#shared/domain/jobs/rows';
 import { inferPattern, nameParts } from '#shared/domain/jobs/emailPatterns';
-import { hasValidSyntax, isDisposableDomain, verificationStatus } from '#shared/domain/jobs/emailRules';
+import { hasValidSyntax, verificationStatus } from '#shared/domain/jobs/emailRules';
+import { isDisposableDomain } from '#shared/domain/jobs/disposableDomains';
 
 // A small curated world (Prepare): two companies, people with and without addresses.
 const company = (
@@ -83,7 +84,7 @@ const curated: CuratedSource = {
     PEOPLE.find((p) => p.linkedinUrl && canonicalLinkedinUrl(p.linkedinUrl) === canonicalLinkedinUrl(url)),
 };
 const dns = new TableDns({ 'nomail.io': { status: 'none' }, 'slowdns.io': { status: 'timeout' } });
-const providers = builtinProviders({ curated, dns });
+const providers = builtinProviders({ curated, dns, isDisposable: isDisposableDomain });
 const settings = (over: Partial<StageSettings> = {}): StageSettings => ({
   criteria: {},
   icpGate: 'skip',

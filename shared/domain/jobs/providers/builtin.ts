@@ -5,13 +5,7 @@
 import type { DnsPort, MxLookup } from '#shared/adapters/dns';
 import { emailDomain, normaliseDomain } from '#shared/hostNames';
 import { canonicalLinkedinUrl } from '#shared/domain/jobs/linkedin';
-import {
-  hasValidSyntax,
-  isDisposableDomain,
-  isFreeProvider,
-  isRoleAccount,
-  verificationStatus,
-} from '#shared/domain/jobs/emailRules';
+import { hasValidSyntax, isFreeProvider, isRoleAccount, verificationStatus } from '#shared/domain/jobs/emailRules';
 import { applyPattern, inferPattern, namePart, nameParts } from '#shared/domain/jobs/emailPatterns';
 import { scoreCompany } from '#shared/domain/jobs/qualification';
 import { getOrInsertComputed } from '#shared/maps';
@@ -51,7 +45,12 @@ function memoisedDns(dns: DnsPort): (domain: string) => Promise<MxLookup> {
   };
 }
 
-export function builtinProviders(deps: { curated: CuratedSource; dns: DnsPort }): Providers {
+export function builtinProviders(deps: {
+  curated: CuratedSource;
+  dns: DnsPort;
+  /** The disposable-domain check: given by the worker, which alone carries the list (a side file beside its bundle). */
+  isDisposable: (domain: string) => Promise<boolean>;
+}): Providers {
   const { curated } = deps;
   const resolveMx = memoisedDns(deps.dns);
 
@@ -136,7 +135,7 @@ export function builtinProviders(deps: { curated: CuratedSource; dns: DnsPort })
         const written = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
         const domain = normaliseDomain(written) ?? written;
         const reasons: VerifyReason[] = [];
-        if (await isDisposableDomain(domain)) reasons.push('disposable');
+        if (await deps.isDisposable(domain)) reasons.push('disposable');
         if (isRoleAccount(email.slice(0, email.lastIndexOf('@')))) reasons.push('role_account');
         if (isFreeProvider(domain)) reasons.push('free_provider');
         const mx = await resolveMx(domain);
