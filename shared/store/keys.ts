@@ -209,7 +209,30 @@ export const growthRunStartUpTo = (atIso: string) => `${atIso}#~`;
 // so every package query is one Query on a facet partition. gsi2 serves one more lookup per kind.
 const cur = (kind: string, id: string) => `CUR#${kind.toUpperCase()}#${id}`;
 export const CURATED_PROFILE_SK = 'PROFILE';
+/** One entity's own profile item: layouts before 6 (a profile is read from its shard since). */
 export const curatedProfileKey = (kind: string, id: string): Key => ({ pk: cur(kind, id), sk: CURATED_PROFILE_SK });
+/**
+ * Profiles packed into shards: each kind's profiles spread over a fixed number of items by a hash of
+ * their id, so a profile is read by id with one GetItem of its shard, and a first start writes about a
+ * thousand items instead of one per entity. The counts keep a shard's compressed profiles near 6 KB on
+ * the generated dataset (reads cost about what one profile item did) and under 400 KB at 20 times its size.
+ */
+const CURATED_SHARD_COUNTS = new Map<string, number>([
+  ['fund', 500],
+  ['company', 160],
+  ['person', 250],
+  ['kol', 30],
+  ['builder', 100],
+]);
+export const curatedShardOf = (kind: string, id: string): number => {
+  const count = CURATED_SHARD_COUNTS.get(kind);
+  if (count === undefined) throw new Error(`No shards for curated kind ${kind}`);
+  return fnv1a(id) % count;
+};
+export const curatedShardKey = (kind: string, shard: number): Key => ({
+  pk: `CUR#SHARD#${kind.toUpperCase()}#${String(shard).padStart(4, '0')}`,
+  sk: 'SHARD',
+});
 /** Facet partitions: funds by sector, KOLs by sector, prospects (people) by interest, builders by ecosystem. */
 export const curatedFacetKey = (facet: string, value: string, kind: string, id: string): Key => ({
   pk: `CUR#FACET#${facet}#${value}`,
@@ -250,9 +273,26 @@ function fnv1a(text: string): number {
   return hash;
 }
 /** The bucket of `D#<domain>` for a domain, `N#<slug>` for a name slug. */
-const lookupBucket = (text: string): string => String(fnv1a(text) % COMPANY_LOOKUP_BUCKETS);
+const lookupBucket = (text: string, buckets = COMPANY_LOOKUP_BUCKETS): string => String(fnv1a(text) % buckets);
 export const companyLookupDomainBucket = (domain: string): string => lookupBucket(`D#${domain}`);
 export const companyLookupNameBucket = (slug: string): string => lookupBucket(`N#${slug}`);
+/** Funds by the slug of their name: id, name and domain, as the company lookup facet (the profile is in its shard). */
+export const FUND_LOOKUP_FACET = 'FUND_LOOKUP';
+export const fundLookupNameBucket = (slug: string): string => lookupBucket(`N#${slug}`);
+/**
+ * People by employer (id), by their employer's name slug (companies only) and by LinkedIn slug: each
+ * person's reference (id, employer, slugs) under the bucket of each key, so a lookup reads one small
+ * bucket, then the profiles from their shards. More buckets than companies' as people outnumber them.
+ */
+export const PERSON_LOOKUP_FACET = 'PERSON_LOOKUP';
+const PERSON_LOOKUP_BUCKETS = 128;
+export const personLookupEmployerBucket = (organizationId: string): string =>
+  lookupBucket(`O#${organizationId}`, PERSON_LOOKUP_BUCKETS);
+export const personLookupTeamBucket = (nameSlug: string): string =>
+  lookupBucket(`T#${nameSlug}`, PERSON_LOOKUP_BUCKETS);
+export const personLookupLinkedinBucket = (slug: string): string => lookupBucket(`L#${slug}`, PERSON_LOOKUP_BUCKETS);
+/** Builders by category: whole copies, as builders by ecosystem. */
+export const BUILDER_CATEGORY_FACET = 'BUILDER_CATEGORY';
 /**
  * gsi3 on profile items (under CUR# partitions, apart from the renewal and job-watch ones): companies
  * and funds by the lower-case slug of their name (names may repeat), people by their LinkedIn slug.

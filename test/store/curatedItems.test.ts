@@ -59,7 +59,13 @@ describe('curated items', () => {
 
   it('the whole dataset is at most 1,500 items, each well under 400 KB, and every profile is in its shard', () => {
     const data = generateDataset({ seed: 1, scale: 1 });
-    const entities: CuratedEntity[] = [...data.funds, ...data.companies, ...data.people, ...data.kols, ...data.builders];
+    const entities: CuratedEntity[] = [
+      ...data.funds,
+      ...data.companies,
+      ...data.people,
+      ...data.kols,
+      ...data.builders,
+    ];
     const items = packedCuratedItems(entities);
     expect(items.length).toBeLessThanOrEqual(1_500);
     const size = (item: Record<string, unknown>) =>
