@@ -1,17 +1,19 @@
 /**
- * The first start's dataset, off the server's thread (bin/local/earlyStart.ts starts it): generates
- * and packs the items at once, while DynamoDB Local is still starting, then writes them when told
+ * The first start's dataset, off the server's thread (bin/local/earlyStart.ts starts it): reads the
+ * prepared items from the cache, or generates and packs them, at once, while DynamoDB Local is still
+ * starting, then writes them when told
  * where, reporting progress. The marker is the server's to write, once this says every item is in.
  */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { prepareSeed, writePreparedSeed } from '#shared/data/seed';
+import { writePreparedSeed, type PreparedSeed } from '#shared/data/seed';
+import { preparedSeed } from './seedCache';
 
 export type FromSeedWorker =
   | { type: 'prepared'; total: number }
   | { type: 'progress'; written: number; total: number }
-  | { type: 'written'; marker: ReturnType<typeof prepareSeed>['marker'] }
+  | { type: 'written'; marker: PreparedSeed['marker'] }
   | { type: 'failed'; message: string };
 export interface ToSeedWorker {
   type: 'write';
@@ -32,7 +34,8 @@ try {
 } catch {
   // Not Linux, or not allowed: only the start's order changes.
 }
-const prepared = prepareSeed({ scale: (workerData as { scale?: number }).scale });
+// Read from the cache `npm install` filled (bin/local/seedCache.ts), or generated and packed here and kept there.
+const { prepared } = preparedSeed((workerData as { scale?: number }).scale);
 post({ type: 'prepared', total: prepared.items.length });
 port.once('message', async ({ endpoint, tableName }: ToSeedWorker) => {
   // This thread's environment is its own copy: the data layer reads where the table is from it.

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { generateDataset } from '#shared/data/generator';
 import {
@@ -41,7 +42,7 @@ describe('curated items', () => {
     ]);
   });
 
-  it('a seed writes the profile into the shard its id hashes to, then packs the facet copies', () => {
+  it('a seed writes the profile into the shard its id hashes to, then packs the facet copies (gzipped)', () => {
     const data = JSON.stringify(kol);
     const [shard, ...packs] = packedCuratedItems([kol]);
     expect(shard).toMatchObject({
@@ -51,7 +52,10 @@ describe('curated items', () => {
     });
     expect(Object.keys(shard).sort()).toEqual(['data', 'entity', 'pk', 'sk', 'version']);
     expect([...shardEntriesOf(shard)]).toStrictEqual([['kol-1', { entity: kol }]]);
-    expect(packs).toStrictEqual([
+    // Each pack: the JSON array of its copies, gzipped.
+    expect(
+      packs.map(({ data: packed, ...rest }) => ({ ...rest, data: gunzipSync(packed as Uint8Array).toString() })),
+    ).toStrictEqual([
       { ...curatedFacetPackKey('KOL_SECTOR', 'defi', 0), entity: 'curatedFacetPack', data: `[${data}]` },
       { ...curatedFacetPackKey('KOL_SECTOR', 'gaming', 0), entity: 'curatedFacetPack', data: `[${data}]` },
     ]);
@@ -68,6 +72,8 @@ describe('curated items', () => {
     ];
     const items = packedCuratedItems(entities);
     expect(items.length).toBeLessThanOrEqual(1_500);
+    // Beside the shards, the facets and lookups in few packs.
+    expect(items.filter((i) => i.entity !== 'curatedShard').length).toBeLessThan(250);
     const size = (item: Record<string, unknown>) =>
       Object.entries(item).reduce(
         (sum, [name, value]) =>
