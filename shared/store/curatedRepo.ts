@@ -497,7 +497,7 @@ async function deleteOutgrownPacks(written: Item[]): Promise<void> {
   for (const item of written)
     if (item.entity === facetPacks.name)
       packsByPartition.set(item.pk, (packsByPartition.get(item.pk) ?? new Set()).add(item.sk));
-  for (const [pk, kept] of packsByPartition) {
+  await eachLimited([...packsByPartition], 8, async ([pk, kept]) => {
     const after = curatedFacetPacksFrom(kept.size);
     const stored = await queryAll({
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
@@ -507,7 +507,7 @@ async function deleteOutgrownPacks(written: Item[]): Promise<void> {
     await deleteAll(
       stored.filter((i) => !kept.has(i.sk as string)).map((i) => ({ pk: i.pk as string, sk: i.sk as string })),
     );
-  }
+  });
 }
 
 /**
@@ -519,6 +519,7 @@ export async function writePackedCuratedItems(
   items: Item[],
   options: { concurrency?: number; onProgress?: (written: number) => void } = {},
 ): Promise<number> {
+  const everSeeded = (await ddb().send(new GetCommand({ TableName: table(), Key: curatedSeedMarkerKey() }))).Item;
   const shardItems = items.filter((i) => i.entity === shards.name);
   const others = items.filter((i) => i.entity !== shards.name);
   let packsWritten = 0;
@@ -530,7 +531,8 @@ export async function writePackedCuratedItems(
     },
   });
   await putSeedShards(shardItems, (written) => options.onProgress?.(packsWritten + written));
-  await deleteOutgrownPacks(items);
+  // A table never seeded (a first start) has no pack to outgrow: a Query per facet partition saved.
+  if (everSeeded) await deleteOutgrownPacks(items);
   forgetCachedFacets();
   return items.length;
 }
@@ -805,8 +807,9 @@ const unpack = <T>(data: Uint8Array): T[] => JSON.parse(gunzipSync(data).toStrin
 /** The entities of one facet partition: seed packs, overridden by single-entity items and removal markers. */
 function facetMembers<T>(items: StoredItem[]): T[] {
   const members = new Map<string, T>();
+  // A pack whose data is text is an earlier layout's, outgrown (a re-seed removes it): not a member list any more.
   for (const item of items)
-    if (item.entity === facetPacks.name)
+    if (item.entity === facetPacks.name && item.data instanceof Uint8Array)
       for (const e of unpack<T & { id: string }>(facetPacks.fromItem(item).data)) members.set(e.id, e);
   for (const item of items) {
     const id = String(item.sk).slice(String(item.sk).indexOf('#') + 1);

@@ -13,9 +13,10 @@ import {
   listPeopleByCompanyName,
   putSeedMarker,
 } from '#shared/store/curatedRepo';
-import { ddb } from '#shared/store/client';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, table } from '#shared/store/client';
 import { queryAll } from '#shared/store/query';
-import { curatedFacetPartition } from '#shared/store/keys';
+import { curatedFacetPackKey, curatedFacetPartition } from '#shared/store/keys';
 import { useOwnTable } from '#test/support/ownTable';
 
 /*
@@ -143,9 +144,20 @@ describe('packed facet copies', () => {
   it('seeds again a database seeded under an earlier layout', async () => {
     const current = (await getSeedMarker())!;
     await putSeedMarker({ ...current, layout: CURATED_LAYOUT - 1 });
+    // An earlier layout's pack (its copies as text) past the packs this layout writes.
+    const oldPack = curatedFacetPackKey('KOL_SECTOR', 'defi', 999);
+    await ddb().send(
+      new PutCommand({
+        TableName: table(),
+        Item: { ...oldPack, entity: 'curatedFacetPack', data: '[{"id":"kol-old"}]' },
+      }),
+    );
+    forgetCachedFacets();
+    expect((await listKolsInSector('defi')).map((k) => k.id)).not.toContain('kol-old');
     expect(await getSeedMarker()).toBeUndefined();
     const again = await seedCuratedDataset({ scale: 0.01 });
     expect(again.skipped).toBe(false);
     expect(await getSeedMarker()).toMatchObject({ layout: CURATED_LAYOUT });
+    expect((await ddb().send(new GetCommand({ TableName: table(), Key: oldPack }))).Item).toBeUndefined();
   });
 });
