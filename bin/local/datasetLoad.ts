@@ -1,8 +1,9 @@
-import { markSeeded, seedCuratedDataset } from '#shared/data/seed';
+import { markSeeded, seedCuratedDataset, writePreparedSeed } from '#shared/data/seed';
 import { getSeedMarker } from '#shared/store/curatedRepo';
 import { DatasetLoadingError } from '#shared/http/errors';
 import { startPhase } from './startTimings';
 import type { PreparingSeed } from './earlyStart';
+import type { PreparedSeed } from '#shared/data/seed';
 
 const RETRY_AFTER_SECONDS = 5;
 const PROGRESS_EVERY_MS = 5_000;
@@ -14,13 +15,14 @@ const PROGRESS_EVERY_MS = 5_000;
  */
 export class DatasetLoad {
   private written = 0;
-  private total = 0;
+  /** Unknown until the items are prepared (null in the answer: 0 would say there is nothing to load). */
+  private total: number | null = null;
   private done = false;
   /** Settles when the dataset is complete (at once when an earlier start loaded it). */
   readonly loaded: Promise<void>;
 
-  /** `prepared`: the dataset a worker began generating at the start of the process, to write to `table`. */
-  constructor(scale?: number, prepared?: { seed: PreparingSeed; endpoint: string; tableName: string }) {
+  /** `prepared`: the dataset a worker began preparing at the start of the process, to write to the server's table. */
+  constructor(scale?: number, prepared?: PreparingSeed) {
     this.loaded = this.load(scale, prepared);
   }
 
@@ -30,12 +32,9 @@ export class DatasetLoad {
     return new DatasetLoadingError({ loaded_items: this.written, total_items: this.total }, RETRY_AFTER_SECONDS);
   }
 
-  private async load(
-    scale?: number,
-    prepared?: { seed: PreparingSeed; endpoint: string; tableName: string },
-  ): Promise<void> {
+  private async load(scale?: number, prepared?: PreparingSeed): Promise<void> {
     if (await getSeedMarker()) {
-      prepared?.seed.cancel();
+      prepared?.cancel();
       this.done = true;
       return;
     }
@@ -51,12 +50,22 @@ export class DatasetLoad {
       process.stderr.write(`  ${written} of ${total} items (${Math.floor((100 * written) / total)}%)\n`);
     };
     const marker = prepared
-      ? await markSeeded(await prepared.seed.write(prepared.endpoint, prepared.tableName, onProgress))
-      : (await seedCuratedDataset({ scale, onPhase: startPhase, onProgress })).marker;
+      ? await this.write(await prepared.prepared, onProgress)
+      : await this.seed(scale, onProgress);
     startPhase('dataset written');
     this.done = true;
     process.stderr.write(
       `Curated dataset loaded: ${marker.items} items in ${((Date.now() - started) / 1000).toFixed(1)} s.\n`,
     );
+  }
+
+  private async write(prepared: PreparedSeed, onProgress: (written: number, total: number) => void) {
+    onProgress(0, prepared.items.length);
+    await writePreparedSeed(prepared, { onProgress });
+    return markSeeded(prepared.marker);
+  }
+
+  private async seed(scale: number | undefined, onProgress: (written: number, total: number) => void) {
+    return (await seedCuratedDataset({ scale, onPhase: startPhase, onProgress })).marker;
   }
 }

@@ -6,13 +6,13 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } 
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  CreateTableCommand,
-  DescribeTableCommand,
-  DynamoDBClient,
-  UpdateTimeToLiveCommand,
-} from '@aws-sdk/client-dynamodb';
 import { GLOBAL_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '#shared/store/table';
+
+/**
+ * The DynamoDB client, loaded once Java is spawned: loading it takes a few tenths of a second that the
+ * JVM's start (the longest wait before the keys) can run beside instead of after.
+ */
+const dynamoSdk = () => import('@aws-sdk/client-dynamodb');
 
 // Lambda runs Node 22; locally Node 20.19+ is supported, so the SDK's Node 20 notice is only noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -172,6 +172,7 @@ export async function startDynamo(
   child.once('error', (err) => (output += String(err)));
   const reachAt = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   const endpoint = `http://${reachAt}:${port}`;
+  const { DescribeTableCommand, DynamoDBClient } = await dynamoSdk();
   const client = new DynamoDBClient({
     endpoint,
     region: localRegion(),
@@ -207,6 +208,7 @@ export async function startDynamo(
 
 /** Creates the single table with the same keys and indexes as the CDK stack; a no-op when it exists. */
 export async function ensureTable(endpoint: string, tableName: string): Promise<'created' | 'existed'> {
+  const { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } = await dynamoSdk();
   const client = new DynamoDBClient({
     endpoint,
     region: localRegion(),

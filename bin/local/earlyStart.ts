@@ -8,15 +8,12 @@ import { existsSync, rmSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { startDynamo, type LocalDynamo } from './dynamo';
 import { startPhase } from './startTimings';
-import type { FromSeedWorker, ToSeedWorker } from './seedWorker';
+import type { FromSeedWorker } from './seedWorker';
+import type { PreparedSeed } from '#shared/data/seed';
 
 export interface PreparingSeed {
-  /** Writes the prepared items to this table, reporting progress; resolves with the marker to write last. */
-  write(
-    endpoint: string,
-    tableName: string,
-    onProgress: (written: number, total: number) => void,
-  ): Promise<Extract<FromSeedWorker, { type: 'written' }>['marker']>;
+  /** The dataset's items, ready to write (the marker is written once they are in). */
+  prepared: Promise<PreparedSeed>;
   /** Not needed after all (the table already holds the dataset). */
   cancel(): void;
 }
@@ -48,31 +45,19 @@ export function prepareSeedInWorker(scale?: number): PreparingSeed {
     `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`,
     { eval: true, workerData: { scale } },
   );
-  const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
-  // An error before `write` is called must not go unheard (an 'error' with no listener ends the process).
-  let failure: Error | undefined;
-  worker.on('error', (err) => (failure = err));
-  let total = 0;
-  worker.on('message', (m: FromSeedWorker) => {
-    if (m.type !== 'prepared') return;
-    total = m.total;
-    startPhase(`dataset generated and packed (worker, ${m.total} items)`);
+  const prepared = new Promise<PreparedSeed>((resolve, reject) => {
+    worker.on('message', (m: FromSeedWorker) => {
+      if (m.type === 'failed') return reject(new Error(m.message));
+      startPhase(
+        `dataset ${m.generated ? 'generated and packed' : 'read from the cache'} (worker, ${m.prepared.items.length} items)`,
+      );
+      resolve(m.prepared);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`The dataset worker exited (${code}) before it was done`)));
   });
-  return {
-    write(endpoint, tableName, onProgress) {
-      return new Promise((resolve, reject) => {
-        if (failure) return reject(failure);
-        if (total) onProgress(0, total);
-        worker.on('message', (m: FromSeedWorker) => {
-          if (m.type === 'progress') onProgress(m.written, m.total);
-          else if (m.type === 'written') resolve(m.marker);
-          else if (m.type === 'failed') reject(new Error(m.message));
-        });
-        worker.once('error', reject);
-        void exited.then((code) => reject(new Error(`The dataset worker exited (${code}) before it was done`)));
-        worker.postMessage({ type: 'write', endpoint, tableName } satisfies ToSeedWorker);
-      });
-    },
-    cancel: () => void worker.terminate(),
-  };
+  // Rejections are heard by whoever awaits `prepared`; one nobody awaits (a cancelled start) must not end the process.
+  prepared.catch(() => undefined);
+  return { prepared, cancel: () => void worker.terminate() };
 }

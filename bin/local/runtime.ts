@@ -226,7 +226,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   startPhase('demo accounts ready');
 
   const seed = options.early?.seed;
-  const dataset = new DatasetLoad(options.dynamo?.datasetScale, seed && { seed, endpoint: dynamo.endpoint, tableName });
+  const dataset = new DatasetLoad(options.dynamo?.datasetScale, seed);
   dataset.loaded.catch((err) =>
     console.error('Loading the curated dataset failed; run `npm run admin -- seed` to finish it.', err),
   );

@@ -46,6 +46,7 @@ import {
   deleteCuratedKeys,
   forgetCachedFacets,
   getCuratedEntities,
+  putCuratedEntities,
   putCuratedItems,
   refreshPortfolios,
 } from '#shared/store/curatedRepo';
@@ -327,6 +328,8 @@ export async function importCuratedRecords(content: string): Promise<ImportOutco
     })
     .filter((i) => !newKeys.has(`${i.pk}|${i.sk}`))
     .map((i) => ({ pk: i.pk, sk: i.sk }));
+  // Profiles first (each shard they fall in written once, under its version), then the facet copies.
+  await putCuratedEntities(entities);
   await putCuratedItems(items);
   await deleteCuratedKeys(stale);
   // The funds' portfolios follow their companies and contacts, earlier versions included (a person who

@@ -82,7 +82,8 @@ export class RateLimitedError extends DomainError {
 }
 /** The local server's first start: curated endpoints wait for the dataset (progress in details). */
 export class DatasetLoadingError extends DomainError {
-  constructor(progress: { loaded_items: number; total_items: number }, retryAfterSeconds: number) {
+  /** `total_items` is null until the server knows how many items there are. */
+  constructor(progress: { loaded_items: number; total_items: number | null }, retryAfterSeconds: number) {
     super(
       'dataset_loading',
       'The curated dataset is still loading on this server; try again shortly.',

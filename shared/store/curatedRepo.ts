@@ -1,41 +1,40 @@
 /**
- * The curated Web3 dataset in the single table. Each entity has a profile item (read by id) and
- * index items under the facets its packages filter on (funds and KOLs by sector, prospects by
- * interest, builders by ecosystem, companies and funds by name, people by LinkedIn URL); gsi2 on the
- * profile items serves companies by domain, people by employer and builders by category. Index items
- * carry a copy of the entity, so every package query is one Query and never a Scan. Companies also
- * have a lookup facet (id, name and domain by a bucket of domain and of name) that answers many
- * domains and names at once.
+ * The curated Web3 dataset in the single table, in few large items (DynamoDB Local writes items, not
+ * bytes, slowly, and a first start writes the whole dataset). Profiles are packed into shards by a
+ * hash of their id (keys.ts), compressed, so a profile is read by id with one GetItem of its shard.
+ * Packages filter on facets (funds and KOLs by sector, prospects by interest, builders by ecosystem
+ * and by category) whose partitions hold a copy of each entity, so every package query is one Query
+ * and never a Scan. Lookups by a key other than the id (companies by domain and name, funds by name,
+ * people by employer, employer's name and LinkedIn URL) read a lookup facet's bucket of references,
+ * then the profiles from their shards. Facet reads are cached for FACET_CACHE_MS in each process.
  */
-import { createHash } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { constants, gunzipSync, gzipSync } from 'node:zlib';
+import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { bulkPut, deleteAll, getMany, putAll, type ItemRead } from './batch';
 import { ddb, isConditionFailure, table } from './client';
-import { defineEntity, type IndexAttributes, type StoredItem } from './entity';
+import { defineEntity, type StoredItem } from './entity';
 import { queryAll } from './query';
+import { isCancelledTransaction } from './transactions';
 import {
-  buildersByCategoryIndexKey,
-  buildersByCategoryPartition,
-  companyByDomainIndexKey,
+  BUILDER_CATEGORY_FACET,
   companyLookupDomainBucket,
   companyLookupNameBucket,
   COMPANY_LOOKUP_FACET,
-  companyByDomainPartition,
   curatedFacetKey,
   curatedFacetPackKey,
   curatedFacetPartition,
   curatedFacetPacksFrom,
   CURATED_FACET_PREFIX,
-  curatedLinkedinIndexKey,
-  curatedLinkedinPartition,
-  curatedNameIndexKey,
-  curatedNamePartition,
-  curatedProfileKey,
   curatedSeedMarkerKey,
-  peopleByOrganizationIndexKey,
-  peopleByOrganizationPartition,
-  teamByOrganizationNameIndexKey,
-  teamByOrganizationNamePartition,
+  curatedShardKey,
+  curatedShardOf,
+  FUND_LOOKUP_FACET,
+  fundLookupNameBucket,
+  PERSON_LOOKUP_FACET,
+  personLookupEmployerBucket,
+  personLookupLinkedinBucket,
+  personLookupTeamBucket,
 } from './keys';
 import type {
   CuratedBuilder,
@@ -73,21 +72,177 @@ type Item = Record<string, unknown> & { pk: string; sk: string };
 /** One stored item of the curated dataset, as the seed writes it. */
 export type CuratedItem = Item;
 
-/**
- * A profile: the entity as JSON text (one string attribute reads and writes far faster than a deep
- * map), its kind, and for a fund the revision of that text and the portfolio kept beside it.
- */
-interface CuratedProfile {
-  kind: EntityKind;
-  data: string;
-  rev?: string;
-  portfolio?: string;
+// ---- Shards of profiles -----------------------------------------------------------------------
+
+/** One profile in its shard: the entity, and for a fund the portfolio kept beside it (shared/data/portfolio.ts). */
+export interface ShardEntry {
+  entity: CuratedEntity;
+  portfolio?: PortfolioCompany[];
 }
-const profiles = defineEntity<CuratedProfile>()({
-  name: 'curated',
-  key: (p: { kind: EntityKind; id: string }) => curatedProfileKey(p.kind, p.id),
-  keyOnly: ['id'],
+
+/**
+ * A shard: its profiles as gzipped JSON (about a seventh of the text, so a read of a shard costs about
+ * what one profile item did) and the version its last writer gave it, which every write but the
+ * first checks (another writer in between makes it read the shard again).
+ */
+const shards = defineEntity<{ version: string; data: Uint8Array }>()({
+  name: 'curatedShard',
+  key: (s: { kind: EntityKind; shard: number }) => curatedShardKey(s.kind, s.shard),
+  keyOnly: ['kind', 'shard'],
 });
+
+/**
+ * gzip's fastest level: a first start compresses about 75 MB of JSON while the JVM starts, and the
+ * default level took twice as long for about a fifth less.
+ */
+const FAST = { level: constants.Z_BEST_SPEED };
+
+/** A shard's compressed profiles stay well under DynamoDB's 400 KB item limit. */
+const SHARD_BUDGET_BYTES = 300_000;
+
+/**
+ * The stored form of a shard's entries, as [id, entry] pairs (ids never become keys of a plain
+ * object). Past the budget the funds' portfolios are left out: such funds' portfolios are read the long way.
+ */
+function encodeEntries(entries: Map<string, ShardEntry>): Uint8Array {
+  const data = gzipSync(JSON.stringify([...entries]), FAST);
+  if (data.byteLength <= SHARD_BUDGET_BYTES) return data;
+  const bare = gzipSync(JSON.stringify([...entries].map(([id, { entity }]) => [id, { entity }])), FAST);
+  if (bare.byteLength > SHARD_BUDGET_BYTES)
+    throw new Error(`A curated shard would hold ${bare.byteLength} bytes, over its ${SHARD_BUDGET_BYTES}`);
+  return bare;
+}
+
+const decodeEntries = (data: Uint8Array): Map<string, ShardEntry> =>
+  new Map(JSON.parse(gunzipSync(data).toString('utf8')) as [string, ShardEntry][]);
+
+/** The entries of a stored shard item (tests read the layout through it). */
+export const shardEntriesOf = (item: StoredItem): Map<string, ShardEntry> => decodeEntries(shards.fromItem(item).data);
+
+const shardItem = (kind: EntityKind, shard: number, entries: Map<string, ShardEntry>): Item =>
+  shards.item({ kind, shard, version: randomUUID(), data: encodeEntries(entries) });
+
+/** The shard key a profile is read by. */
+const shardKeyOf = (kind: EntityKind, id: string) => curatedShardKey(kind, curatedShardOf(kind, id));
+
+/** The profile `id` of a shard item, or undefined (no shard, or not in it). */
+const entryIn = (item: StoredItem | undefined, id: string): ShardEntry | undefined =>
+  item ? shardEntriesOf(item).get(id) : undefined;
+
+const SHARD_WRITE_ATTEMPTS = 12;
+const pause = (attempt: number) =>
+  new Promise((r) => setTimeout(r, 5 + Math.random() * Math.min(10 * 2 ** attempt, 300)));
+
+/**
+ * Changes one shard: reads it (strongly consistent), lets `change` edit its entries, and writes it
+ * back only while its version is the one read (or, for a shard not yet stored, while it still is
+ * not), so two imports touching one shard never lose each other's profiles: the one that lost the
+ * race reads the shard again and applies its change to what the other wrote. `change` returns false
+ * when there is nothing to write.
+ */
+async function updateShard(
+  kind: EntityKind,
+  shard: number,
+  change: (entries: Map<string, ShardEntry>) => boolean | undefined | Promise<boolean | undefined>,
+): Promise<void> {
+  const key = curatedShardKey(kind, shard);
+  for (let attempt = 1; ; attempt++) {
+    const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }));
+    const stored = shards.maybe(Item);
+    const entries = stored ? decodeEntries(stored.data) : new Map<string, ShardEntry>();
+    if ((await change(entries)) === false) return;
+    try {
+      await ddb().send(
+        new PutCommand({
+          TableName: table(),
+          Item: shardItem(kind, shard, entries),
+          ...(stored
+            ? { ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': stored.version } }
+            : { ConditionExpression: 'attribute_not_exists(pk)' }),
+        }),
+      );
+      return;
+    } catch (err) {
+      if (!isConditionFailure(err) || attempt >= SHARD_WRITE_ATTEMPTS) throw err;
+      await pause(attempt);
+    }
+  }
+}
+
+/** Runs `work` on every element, `concurrency` at a time. */
+async function eachLimited<T>(list: T[], concurrency: number, work: (element: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < list.length) await work(list[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, list.length) }, worker));
+}
+
+/** Entities grouped by the shard that holds their profile. */
+function byShard<T extends { kind: EntityKind; id: string }>(
+  list: T[],
+): { kind: EntityKind; shard: number; members: T[] }[] {
+  const groups = new Map<string, { kind: EntityKind; shard: number; members: T[] }>();
+  for (const e of list) {
+    const shard = curatedShardOf(e.kind, e.id);
+    const key = `${e.kind}#${shard}`;
+    const group = groups.get(key);
+    if (group) group.members.push(e);
+    else groups.set(key, { kind: e.kind, shard, members: [e] });
+  }
+  return [...groups.values()];
+}
+
+/**
+ * Stores these entities' profiles (an import): each shard they fall in is changed once, under its
+ * version. A fund's portfolio is left to refreshPortfolios, once the import is stored.
+ */
+export async function putCuratedEntities(entities: CuratedEntity[]): Promise<void> {
+  await eachLimited(byShard(entities), 8, ({ kind, shard, members }) =>
+    updateShard(kind, shard, (entries) => {
+      for (const entity of members) entries.set(entity.id, { entity });
+      return true;
+    }),
+  );
+}
+
+/**
+ * Writes a seed's shards: created in transactions of up to 100 where no shard is stored yet (the
+ * first start: DynamoDB Local commits a transaction once, a batch item by item); a group meeting a
+ * stored shard (a re-seed, or imported profiles) has each of its shards merged under its version, so
+ * a re-seed keeps the profiles imported beside the generated ones.
+ */
+async function putSeedShards(items: Item[], onProgress: (written: number) => void): Promise<void> {
+  const groups: Item[][] = [];
+  for (let i = 0; i < items.length; i += 100) groups.push(items.slice(i, i + 100));
+  let written = 0;
+  await eachLimited(groups, 2, async (group) => {
+    try {
+      await ddb().send(
+        new TransactWriteCommand({
+          TransactItems: group.map((Item) => ({
+            Put: { TableName: table(), Item, ConditionExpression: 'attribute_not_exists(pk)' },
+          })),
+        }),
+      );
+    } catch (err) {
+      if (!isCancelledTransaction(err)) throw err;
+      await eachLimited(group, 4, async (item) => {
+        const seeded = shardEntriesOf(item);
+        const [{ entity: member }] = seeded.values();
+        await updateShard(member.kind, curatedShardOf(member.kind, member.id), (entries) => {
+          for (const [id, entry] of seeded) entries.set(id, entry);
+          return true;
+        });
+      });
+    }
+    written += group.length;
+    onProgress(written);
+  });
+}
+
+// ---- Facet copies -------------------------------------------------------------------------------
+
 /** One entity's copy under one facet value, as JSON text. */
 const facetCopies = defineEntity<{ data: string }>()({
   name: 'curatedFacet',
@@ -101,16 +256,12 @@ const facetRemovals = defineEntity<{ data: string }>()({
   key: (k: { pk: string; sk: string }) => k,
   keyOnly: ['pk', 'sk'],
 });
-/** Many entities' copies under one facet value (the seed): a JSON array as text. */
-const facetPacks = defineEntity<{ data: string }>()({
+/** Many entities' copies under one facet value (the seed): a JSON array, gzipped as the shards are. */
+const facetPacks = defineEntity<{ data: Uint8Array }>()({
   name: 'curatedFacetPack',
   key: (p: { facet: string; value: string; index: number }) => curatedFacetPackKey(p.facet, p.value, p.index),
   keyOnly: ['facet', 'value', 'index'],
 });
-
-/** A profile item (never absent): its entity, parsed from the JSON text. */
-const decodeItem = <T>(item: StoredItem): T => JSON.parse(profiles.fromItem(item).data) as T;
-const decode = <T>(item: StoredItem | undefined): T | undefined => (item ? decodeItem<T>(item) : undefined);
 
 /**
  * The profile slug of a LinkedIn URL (`https://linkedin.com/in/ada-park-1a/` → `ada-park-1a`), or undefined.
@@ -127,13 +278,7 @@ export function linkedinSlug(url: string): string | undefined {
   }
 }
 
-const profileItem = (
-  entity: CuratedEntity,
-  index: IndexAttributes = {},
-  fund: Pick<CuratedProfile, 'rev' | 'portfolio'> = {},
-  data = JSON.stringify(entity),
-): Item => profiles.item({ kind: entity.kind, id: entity.id, data, ...fund }, index);
-/** One copy of an entity under one facet value (a sector, an ecosystem). */
+/** One copy of an entity under one facet value (a sector, an ecosystem, a lookup bucket). */
 interface FacetEntry {
   facet: string;
   value: string;
@@ -145,70 +290,27 @@ const facetItem = (e: FacetEntry): Item => facetCopies.item({ ...e, data: JSON.s
 /** Marks an entity as gone from a facet value, hiding a copy a seed pack still holds. */
 const facetRemovedItem = (key: { pk: string; sk: string }): Item =>
   facetRemovals.item({ pk: key.pk, sk: key.sk, data: '{}' });
-/** Pack items stay well under DynamoDB's 400 KB item limit. */
-const FACET_PACK_BYTES = 300_000;
-const nameIndex = (entity: CuratedFund | CuratedCompany) =>
-  curatedNameIndexKey(entity.kind, slugOf(entity.name), entity.id);
-/** The domain a company is found under (gsi2 and the lookup facet). */
+/**
+ * The JSON a pack holds before it is gzipped: copies of generated records compress five to seven times,
+ * so a pack stays well under DynamoDB's 400 KB item limit (checked as it is built).
+ */
+const FACET_PACK_BYTES = 1_000_000;
+/** The domain a company is found under (the lookup facet). */
 const companyDomainKey = (company: Pick<CuratedCompany, 'domain'>) => normaliseDomain(company.domain) ?? company.domain;
 
-/** What tells one stored version of a fund from another (a portfolio is only written onto the version it was read from). */
-const revisionOf = (fundData: string) => createHash('sha256').update(fundData).digest('base64url').slice(0, 16);
-
-/**
- * The portfolio as stored on its fund, or undefined when fund and portfolio together would come near
- * DynamoDB's 400 KB item limit (long texts, hundreds of companies): such a fund is read the long way.
- */
-const ITEM_BUDGET_BYTES = 350_000;
-function portfolioText(fundData: string, portfolio: PortfolioCompany[]): string | undefined {
-  const text = JSON.stringify(portfolio);
-  return Buffer.byteLength(text) + Buffer.byteLength(fundData) <= ITEM_BUDGET_BYTES ? text : undefined;
+/** A company or fund as its lookup facet holds it. */
+export type CompanyRef = Pick<CuratedCompany, 'id' | 'name' | 'domain'>;
+type NamedRef = CompanyRef;
+/** A person as the person lookup facet holds them: what each of its keys is. */
+interface PersonRef {
+  id: string;
+  companyId: string;
+  /** The slug of the employer's name as the person records it (companies only). */
+  team?: string;
+  linkedin?: string;
 }
 
-/**
- * The profile and lookup items of one entity (everything but its facet copies). A fund's carries its
- * portfolio (shared/data/portfolio.ts), which the name index projects with it.
- */
-function profileItemsFor(entity: CuratedEntity, portfolio?: PortfolioCompany[]): Item[] {
-  switch (entity.kind) {
-    case 'fund': {
-      // The fund's JSON once: stored as its data, hashed as its revision, counted against the item budget.
-      const data = JSON.stringify(entity);
-      const text = portfolio && portfolioText(data, portfolio);
-      return [
-        profileItem(entity, nameIndex(entity), { rev: revisionOf(data), ...(text ? { portfolio: text } : {}) }, data),
-      ];
-    }
-    case 'company':
-      return [
-        profileItem(entity, { ...companyByDomainIndexKey(companyDomainKey(entity), entity.id), ...nameIndex(entity) }),
-      ];
-    case 'person': {
-      const slug = entity.linkedinUrl ? linkedinSlug(entity.linkedinUrl) : undefined;
-      const team = slugOf(entity.companyName)
-        ? teamByOrganizationNameIndexKey(
-            entity.organizationKind,
-            slugOf(entity.companyName),
-            entity.companyId,
-            entity.id,
-          )
-        : {};
-      return [
-        profileItem(entity, {
-          ...peopleByOrganizationIndexKey(entity.companyId, entity.id),
-          ...team,
-          ...(slug ? curatedLinkedinIndexKey(slug, entity.id) : {}),
-        }),
-      ];
-    }
-    case 'kol':
-      return [profileItem(entity)];
-    case 'builder':
-      return [profileItem(entity, buildersByCategoryIndexKey(entity.category, entity.id))];
-  }
-}
-
-/** The copies of one entity its packages' facets hold. */
+/** The copies of one entity its packages' facets and lookups hold. */
 function facetEntriesFor(entity: CuratedEntity): FacetEntry[] {
   const entry = (facet: string, value: string, data: unknown): FacetEntry => ({
     facet,
@@ -220,14 +322,19 @@ function facetEntriesFor(entity: CuratedEntity): FacetEntry[] {
   switch (entity.kind) {
     case 'fund': {
       const { rounds, ...summary } = entity;
-      return entity.sectors.map((s) =>
-        entry('FUND_SECTOR', s, {
-          ...summary,
-          roundCount: rounds.length,
-          ...fundProfileStats(entity),
-          sectorRecord: sectorRecord(entity, s, DATASET_AS_OF),
-        }),
-      );
+      const slug = slugOf(entity.name);
+      const ref: NamedRef = { id: entity.id, name: entity.name, domain: entity.domain };
+      return [
+        ...entity.sectors.map((s) =>
+          entry('FUND_SECTOR', s, {
+            ...summary,
+            roundCount: rounds.length,
+            ...fundProfileStats(entity),
+            sectorRecord: sectorRecord(entity, s, DATASET_AS_OF),
+          }),
+        ),
+        ...(slug ? [entry(FUND_LOOKUP_FACET, fundLookupNameBucket(slug), ref)] : []),
+      ];
     }
     case 'company': {
       const ref: CompanyRef = { id: entity.id, name: entity.name, domain: entity.domain };
@@ -237,29 +344,49 @@ function facetEntriesFor(entity: CuratedEntity): FacetEntry[] {
       ]);
       return [...buckets].map((bucket) => entry(COMPANY_LOOKUP_FACET, bucket, ref));
     }
-    case 'person':
-      return entity.interests.map((s) => entry('PROSPECT_SECTOR', s, entity));
+    case 'person': {
+      const team = entity.organizationKind === 'company' ? slugOf(entity.companyName) : '';
+      const linkedin = entity.linkedinUrl ? linkedinSlug(entity.linkedinUrl) : undefined;
+      const ref: PersonRef = {
+        id: entity.id,
+        companyId: entity.companyId,
+        ...(team ? { team } : {}),
+        ...(linkedin ? { linkedin } : {}),
+      };
+      const buckets = new Set([
+        personLookupEmployerBucket(entity.companyId),
+        ...(team ? [personLookupTeamBucket(team)] : []),
+        ...(linkedin ? [personLookupLinkedinBucket(linkedin)] : []),
+      ]);
+      return [
+        ...entity.interests.map((s) => entry('PROSPECT_SECTOR', s, entity)),
+        ...[...buckets].map((bucket) => entry(PERSON_LOOKUP_FACET, bucket, ref)),
+      ];
+    }
     case 'kol':
       return entity.sectors.map((s) => entry('KOL_SECTOR', s, entity));
     case 'builder':
-      return entity.ecosystems.map((e) => entry('BUILDER_ECOSYSTEM', e, entity));
+      return [
+        ...entity.ecosystems.map((e) => entry('BUILDER_ECOSYSTEM', e, entity)),
+        entry(BUILDER_CATEGORY_FACET, entity.category, entity),
+      ];
   }
 }
 
 /**
- * Every item that stores one entity on its own: its profile, lookups and facet copies (imports). A
- * fund's profile comes without its portfolio here: refreshPortfolios writes it once the import is stored.
+ * The facet and lookup items of one entity on its own (an import; its profile goes into its shard,
+ * putCuratedEntities).
  */
 export function curatedItemsFor(entity: CuratedEntity): Item[] {
-  return [...profileItemsFor(entity), ...facetEntriesFor(entity).map(facetItem)];
+  return facetEntriesFor(entity).map(facetItem);
 }
 
 /**
  * Rewrites the portfolio kept on every fund that writing `changed` (new and replaced versions of
- * entities, already stored) concerns, from what is stored now (strongly consistent reads). Only the
- * portfolio attribute is written, and only while the fund is as read (its `rev`): another import
- * that changed the fund meanwhile makes this one read it again, and a fund's own data is never put
- * back from an older read. `known` saves reading the people's companies again.
+ * entities, already stored) concerns, from what is stored now (strongly consistent reads). The fund's
+ * shard is written under its version: another import that changed the shard meanwhile makes this one
+ * read the fund and its portfolio again, and a fund's own data is never put back from an older read.
+ * `known` saves reading the people's companies again.
  */
 export async function refreshPortfolios(changed: CuratedEntity[], known: Map<string, CuratedEntity>): Promise<void> {
   const companiesOfPeople = changed.flatMap((e) =>
@@ -268,41 +395,16 @@ export async function refreshPortfolios(changed: CuratedEntity[], known: Map<str
   const at = new Map(known);
   for (const [id, company] of await getCuratedEntities('company', companiesOfPeople, { consistent: true }))
     at.set(id, company);
-  for (const fundId of fundsConcerned(changed, (id) => at.get(id))) await refreshPortfolio(fundId);
+  for (const fundId of fundsConcerned(changed, (id) => at.get(id)))
+    await updateShard('fund', curatedShardOf('fund', fundId), async (entries) => {
+      const entity = entries.get(fundId)?.entity;
+      if (entity?.kind !== 'fund') return false;
+      entries.set(fundId, { entity, portfolio: await readPortfolio(entity, true) });
+      return true;
+    });
 }
 
-async function refreshPortfolio(fundId: string, attempts = 5): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    const { Item } = await ddb().send(
-      new GetCommand({ TableName: table(), Key: curatedProfileKey('fund', fundId), ConsistentRead: true }),
-    );
-    const profile = profiles.maybe(Item);
-    if (!profile) return;
-    const fund = JSON.parse(profile.data) as CuratedFund;
-    const portfolio = await readPortfolio(fund, true);
-    const text = portfolioText(profile.data, portfolio);
-    const rev = profile.rev;
-    try {
-      await ddb().send(
-        new UpdateCommand({
-          TableName: table(),
-          Key: curatedProfileKey('fund', fundId),
-          ...profiles.update({
-            set: { portfolio: text },
-            remove: text === undefined ? ['portfolio'] : [],
-            condition:
-              rev === undefined ? 'attribute_not_exists(rev)' : { expression: 'rev = :rev', values: { ':rev': rev } },
-          }),
-        }),
-      );
-      return;
-    } catch (err) {
-      if (!isConditionFailure(err) || attempt >= attempts) throw err;
-    }
-  }
-}
-
-/** The portfolio of a fund from its stored companies and their contacts (two BatchGetItems, three past 100 companies). */
+/** The portfolio of a fund from its stored companies and their contacts (two BatchGetItems of their shards). */
 async function readPortfolio(fund: CuratedFund, consistent = false): Promise<PortfolioCompany[]> {
   const companies = await getCuratedEntities<CuratedCompany>('company', portfolioCompanyIds(fund), { consistent });
   const contacts = await getCuratedEntities<CuratedPerson>(
@@ -313,8 +415,25 @@ async function readPortfolio(fund: CuratedFund, consistent = false): Promise<Por
   return portfolioOf(fund, (id) => companies.get(id) ?? contacts.get(id));
 }
 
-/** The items of a whole dataset, facet copies packed into few items per facet value (the seed). */
+/**
+ * The items of a whole dataset (the seed): the profiles in their shards (a fund with its portfolio),
+ * then the facet copies packed into few items per facet value.
+ */
 export function packedCuratedItems(entities: CuratedEntity[], packBytes = FACET_PACK_BYTES): Item[] {
+  const byId = new Map(entities.map((e) => [e.id, e]));
+  const entity = (id: string) => byId.get(id);
+  const shardItems = byShard(entities).map(({ kind, shard, members }) =>
+    shardItem(
+      kind,
+      shard,
+      new Map(
+        members.map((e) => [
+          e.id,
+          e.kind === 'fund' ? { entity: e, portfolio: portfolioOf(e, entity) } : { entity: e },
+        ]),
+      ),
+    ),
+  );
   const byPartition = new Map<string, FacetEntry[]>();
   for (const e of entities.flatMap(facetEntriesFor)) {
     const pk = curatedFacetPartition(e.facet, e.value);
@@ -329,7 +448,10 @@ export function packedCuratedItems(entities: CuratedEntity[], packBytes = FACET_
     let [texts, bytes, index] = [[] as string[], 0, 0];
     const flush = () => {
       if (!texts.length) return;
-      packs.push(facetPacks.item({ facet, value, index: index++, data: `[${texts.join(',')}]` }));
+      const data = gzipSync(`[${texts.join(',')}]`, FAST);
+      if (data.byteLength > SHARD_BUDGET_BYTES)
+        throw new Error(`A pack of ${facet} ${value} would hold ${data.byteLength} bytes, over ${SHARD_BUDGET_BYTES}`);
+      packs.push(facetPacks.item({ facet, value, index: index++, data }));
       [texts, bytes] = [[], 0];
     };
     for (const entry of entries) {
@@ -341,17 +463,12 @@ export function packedCuratedItems(entities: CuratedEntity[], packBytes = FACET_
     }
     flush();
   }
-  const byId = new Map(entities.map((e) => [e.id, e]));
-  const entity = (id: string) => byId.get(id);
-  return [
-    ...entities.flatMap((e) => profileItemsFor(e, e.kind === 'fund' ? portfolioOf(e, entity) : undefined)),
-    ...packs,
-  ];
+  return [...shardItems, ...packs];
 }
 
 /**
- * Writes items in batches of 25, `concurrency` batches at a time, retrying unprocessed items with
- * backoff. Curated items are plain overwrites (the same entity written twice gives the same items).
+ * Writes facet and lookup items in batches of 25, `concurrency` batches at a time, retrying
+ * unprocessed items with backoff. They are plain overwrites (the same entity written twice gives the same items).
  */
 export async function putCuratedItems(
   items: Item[],
@@ -380,7 +497,7 @@ async function deleteOutgrownPacks(written: Item[]): Promise<void> {
   for (const item of written)
     if (item.entity === facetPacks.name)
       packsByPartition.set(item.pk, (packsByPartition.get(item.pk) ?? new Set()).add(item.sk));
-  for (const [pk, kept] of packsByPartition) {
+  await eachLimited([...packsByPartition], 8, async ([pk, kept]) => {
     const after = curatedFacetPacksFrom(kept.size);
     const stored = await queryAll({
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
@@ -390,73 +507,105 @@ async function deleteOutgrownPacks(written: Item[]): Promise<void> {
     await deleteAll(
       stored.filter((i) => !kept.has(i.sk as string)).map((i) => ({ pk: i.pk as string, sk: i.sk as string })),
     );
-  }
+  });
 }
 
 /**
- * Writes the items of a whole dataset (packedCuratedItems), then removes packs a larger earlier
- * dataset left, and forgets the facets this process cached.
+ * Writes the items of a whole dataset (packedCuratedItems): the facet packs, then the shards (merged
+ * into any stored ones), then removes packs a larger earlier dataset left, and forgets the facets
+ * this process cached.
  */
 export async function writePackedCuratedItems(
   items: Item[],
   options: { concurrency?: number; onProgress?: (written: number) => void } = {},
 ): Promise<number> {
-  await putCuratedItems(items, options);
-  await deleteOutgrownPacks(items);
+  const everSeeded = (await ddb().send(new GetCommand({ TableName: table(), Key: curatedSeedMarkerKey() }))).Item;
+  const shardItems = items.filter((i) => i.entity === shards.name);
+  const others = items.filter((i) => i.entity !== shards.name);
+  let packsWritten = 0;
+  await putCuratedItems(others, {
+    ...options,
+    onProgress: (written) => {
+      packsWritten = written;
+      options.onProgress?.(written);
+    },
+  });
+  await putSeedShards(shardItems, (written) => options.onProgress?.(packsWritten + written));
+  // A table never seeded (a first start) has no pack to outgrow: a Query per facet partition saved.
+  if (everSeeded) await deleteOutgrownPacks(items);
   forgetCachedFacets();
   return items.length;
 }
 
 // ---- Lookups by key ---------------------------------------------------------------------------
 
+/** A profile by id: one GetItem of its shard. */
 export async function getCuratedEntity<T extends CuratedEntity>(kind: T['kind'], id: string): Promise<T | undefined> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: curatedProfileKey(kind, id) }));
-  return decode<T>(Item);
+  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: shardKeyOf(kind, id) }));
+  return entryIn(Item, id)?.entity as T | undefined;
 }
 
 /** A profile by id, for a readTogether with other items (undefined when missing). */
 export const curatedEntityRead = <T extends CuratedEntity>(kind: T['kind'], id: string): ItemRead<T | undefined> => ({
-  key: curatedProfileKey(kind, id),
-  decode: (item) => decode<T>(item),
+  key: shardKeyOf(kind, id),
+  decode: (item) => entryIn(item, id)?.entity as T | undefined,
 });
 
-/** Profiles by id (BatchGetItem, 100 keys a request); missing ids are absent from the map. */
+/** The shard entries of these ids (BatchGetItem of their shards, 100 a request); missing ids are absent. */
+async function getEntries(
+  kind: EntityKind,
+  ids: string[],
+  options: { consistent?: boolean } = {},
+): Promise<Map<string, ShardEntry>> {
+  const wanted = new Set(ids);
+  const keys = new Map([...wanted].map((id) => [shardKeyOf(kind, id).pk, shardKeyOf(kind, id)]));
+  // Reference data: eventually consistent reads are enough (and half the cost), but for a write that depends on them.
+  const items = await getMany([...keys.values()], { consistent: options.consistent ?? false, maxAttempts: 9 });
+  const found = new Map<string, ShardEntry>();
+  for (const item of items) for (const [id, entry] of shardEntriesOf(item)) if (wanted.has(id)) found.set(id, entry);
+  return found;
+}
+
+/** Profiles by id (BatchGetItem of their shards, 100 a request); missing ids are absent from the map. */
 export async function getCuratedEntities<T extends CuratedEntity>(
   kind: T['kind'],
   ids: string[],
   options: { consistent?: boolean } = {},
 ): Promise<Map<string, T>> {
-  // Reference data: eventually consistent reads are enough (and half the cost), but for a write that depends on them.
-  const items = await getMany(
-    [...new Set(ids)].map((id) => curatedProfileKey(kind, id)),
-    { consistent: options.consistent ?? false, maxAttempts: 9 },
-  );
-  return new Map(items.map((item) => decodeItem<T>(item)).map((entity) => [entity.id, entity]));
+  const entries = await getEntries(kind, ids, options);
+  return new Map([...entries].map(([id, entry]) => [id, entry.entity as T]));
+}
+
+/** These ids' profiles in this order, leaving out the missing and those `still` rejects (a lookup read before an import). */
+async function profilesInOrder<T extends CuratedEntity>(
+  kind: T['kind'],
+  ids: string[],
+  still: (entity: T) => boolean,
+): Promise<T[]> {
+  if (!ids.length) return [];
+  const found = await getCuratedEntities<T>(kind, ids);
+  return ids.flatMap((id) => {
+    const entity = found.get(id);
+    return entity && still(entity) ? [entity] : [];
+  });
 }
 
 /**
  * The company at a domain. Any URL or host form is accepted (`https://www.X.io/about` finds x.io), and
- * a subdomain falls back to its parent (`app.x.io` finds x.io).
+ * a subdomain falls back to its parent (`app.x.io` finds x.io). The lookup facet's bucket of the host
+ * names the company (the first by id), its shard holds it.
  */
 export async function getCompanyByDomain(domain: string): Promise<CuratedCompany | undefined> {
-  const host = normaliseDomain(domain);
-  if (!host) return undefined;
-  const { Items } = await ddb().send(
-    new QueryCommand({
-      TableName: table(),
-      IndexName: 'gsi2',
-      KeyConditionExpression: 'gsi2pk = :pk',
-      ExpressionAttributeValues: { ':pk': companyByDomainPartition(host) },
-      Limit: 1,
-    }),
-  );
-  const found = decode<CuratedCompany>(Items?.[0]);
-  const labels = host.split('.');
-  return found ?? (labels.length > 2 ? getCompanyByDomain(labels.slice(1).join('.')) : undefined);
+  for (const host of domainCandidates(domain)) {
+    const ref = (await facet<CompanyRef>(COMPANY_LOOKUP_FACET, companyLookupDomainBucket(host))).find(
+      (c) => companyDomainKey(c) === host,
+    );
+    if (!ref) continue;
+    const [company] = await profilesInOrder<CuratedCompany>('company', [ref.id], (c) => companyDomainKey(c) === host);
+    if (company) return company;
+  }
+  return undefined;
 }
-
-/** A company as the lookup facet holds it. */
-export type CompanyRef = Pick<CuratedCompany, 'id' | 'name' | 'domain'>;
 
 /** The hosts getCompanyByDomain tries for a domain, in order: the host, then its parents down to two labels. */
 function domainCandidates(domain: string): string[] {
@@ -479,8 +628,7 @@ export interface CompanyLookup {
 /**
  * Companies by domain and by name for many keys at once (growth resolve): the lookup facet's buckets
  * the keys fall in, one Query each and each read once by this reader, so a thousand keys cost at most
- * COMPANY_LOOKUP_BUCKETS Queries instead of one a key. Not cached across readers: an import is seen
- * at once, as by the per-key lookups.
+ * COMPANY_LOOKUP_BUCKETS Queries instead of one a key. Not cached across readers: an import is seen at once.
  */
 export function companyLookup(): CompanyLookup {
   const read = new Map<string, Promise<CompanyRef[]>>();
@@ -521,75 +669,79 @@ export function companyLookup(): CompanyLookup {
   };
 }
 
-/** Everyone working at a company (or a fund, by the fund's id). */
+/** Everyone working at a company (or a fund, by the fund's id), in id order. */
 export async function listPeopleByCompany(companyId: string): Promise<CuratedPerson[]> {
-  const items = await queryAll({
-    IndexName: 'gsi2',
-    KeyConditionExpression: 'gsi2pk = :pk',
-    ExpressionAttributeValues: { ':pk': peopleByOrganizationPartition(companyId) },
-  });
-  return items.map((i) => decodeItem<CuratedPerson>(i));
+  const refs = await facet<PersonRef>(PERSON_LOOKUP_FACET, personLookupEmployerBucket(companyId));
+  const ids = refs.filter((r) => r.companyId === companyId).map((r) => r.id);
+  return profilesInOrder<CuratedPerson>('person', ids, (p) => p.companyId === companyId);
 }
 
 /**
  * People whose employer has this name (any case and punctuation, as findByName), in the order of
  * their company's id, then theirs: what findByName then listPeopleByCompany of each company returns,
- * in one Query. The name is the one on the person's record.
+ * from one bucket. The name is the one on the person's record.
  */
 export async function listPeopleByCompanyName(name: string): Promise<CuratedPerson[]> {
   const slug = slugOf(name);
   if (!slug) return [];
-  const items = await queryAll({
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': teamByOrganizationNamePartition('company', slug) },
-  });
-  return items.map((i) => decodeItem<CuratedPerson>(i));
+  const refs = (await facet<PersonRef>(PERSON_LOOKUP_FACET, personLookupTeamBucket(slug))).filter(
+    (r) => r.team === slug,
+  );
+  const order = (r: PersonRef) => `${r.companyId}#${r.id}`;
+  refs.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+  return profilesInOrder<CuratedPerson>(
+    'person',
+    refs.map((r) => r.id),
+    (p) => p.organizationKind === 'company' && slugOf(p.companyName) === slug,
+  );
 }
 
 export async function getPersonByLinkedinUrl(url: string): Promise<CuratedPerson | undefined> {
   const slug = linkedinSlug(url);
   if (!slug) return undefined;
-  const { Items } = await ddb().send(
-    new QueryCommand({
-      TableName: table(),
-      IndexName: 'gsi3',
-      KeyConditionExpression: 'gsi3pk = :pk',
-      ExpressionAttributeValues: { ':pk': curatedLinkedinPartition(slug) },
-      Limit: 1,
-    }),
+  const ref = (await facet<PersonRef>(PERSON_LOOKUP_FACET, personLookupLinkedinBucket(slug))).find(
+    (r) => r.linkedin === slug,
   );
-  return decode<CuratedPerson>(Items?.[0]);
+  if (!ref) return undefined;
+  const [person] = await profilesInOrder<CuratedPerson>(
+    'person',
+    [ref.id],
+    (p) => !!p.linkedinUrl && linkedinSlug(p.linkedinUrl) === slug,
+  );
+  return person;
 }
 
-/** Companies or funds whose name has this slug (`Nebula Labs`, `nebula-labs` and `NEBULA LABS` are one name). */
+/** The lookup facet of a kind's names and the bucket of a slug there. */
+const NAME_LOOKUPS = {
+  company: { facet: COMPANY_LOOKUP_FACET, bucket: companyLookupNameBucket },
+  fund: { facet: FUND_LOOKUP_FACET, bucket: fundLookupNameBucket },
+} as const;
+
+/** Companies or funds whose name has this slug (`Nebula Labs`, `nebula-labs` and `NEBULA LABS` are one name), in id order. */
 export async function findByName(
   kind: 'company' | 'fund',
   name: string,
 ): Promise<{ id: string; name: string; domain: string }[]> {
-  return (await profilesNamed<CuratedFund | CuratedCompany>(kind, name)).map(({ id, name, domain }) => ({
-    id,
-    name,
-    domain,
-  }));
+  const slug = slugOf(name);
+  if (!slug) return [];
+  const { facet: lookup, bucket } = NAME_LOOKUPS[kind];
+  return (await facet<NamedRef>(lookup, bucket(slug)))
+    .filter((r) => slugOf(r.name) === slug)
+    .map(({ id, name, domain }) => ({ id, name, domain }));
 }
 
-/** The whole profiles of the funds or companies whose name has this slug: the name index projects every attribute. */
+/** The whole profiles of the funds or companies whose name has this slug, in id order. */
 export async function profilesNamed<T extends CuratedFund | CuratedCompany>(
   kind: T['kind'],
   name: string,
 ): Promise<T[]> {
   const slug = slugOf(name);
-  if (!slug) return [];
-  // The profile alone: a fund's item also holds its portfolio, which name lookups do not need.
-  const items = await queryAll({
-    IndexName: 'gsi3',
-    KeyConditionExpression: 'gsi3pk = :pk',
-    ExpressionAttributeValues: { ':pk': curatedNamePartition(kind, slug) },
-    ProjectionExpression: '#entity, #data',
-    ExpressionAttributeNames: { '#entity': 'entity', '#data': 'data' },
-  });
-  return items.map((i) => decodeItem<T>(i));
+  const named = await findByName(kind, name);
+  return profilesInOrder<T>(
+    kind,
+    named.map((n) => n.id),
+    (e) => slugOf(e.name) === slug,
+  );
 }
 
 /** A fund found by name with its portfolio (shared/data/portfolio.ts). */
@@ -599,25 +751,23 @@ export interface FundWithPortfolio {
 }
 
 /**
- * The funds whose name has this slug, each with its portfolio: one Query, as the name index projects
- * the portfolio too. A fund without one (over the item budget, written under layout 4, or between an
- * import's write and its refresh) or whose portfolio misses one of its companies (an import racing
- * another) has its companies and contacts read instead.
+ * The funds whose name has this slug, each with its portfolio, read with the fund from its shard. A
+ * fund without one (its shard over budget, or between an import's write and its refresh) or whose
+ * portfolio misses one of its companies (an import racing another) has its companies and contacts read instead.
  */
 export async function fundsNamedWithPortfolio(name: string): Promise<FundWithPortfolio[]> {
   const slug = slugOf(name);
-  if (!slug) return [];
-  const items = await queryAll({
-    IndexName: 'gsi3',
-    KeyConditionExpression: 'gsi3pk = :pk',
-    ExpressionAttributeValues: { ':pk': curatedNamePartition('fund', slug) },
+  const ids = (await findByName('fund', name)).map((f) => f.id);
+  if (!ids.length) return [];
+  const entries = await getEntries('fund', ids);
+  const named = ids.flatMap((id) => {
+    const entry = entries.get(id);
+    return entry?.entity.kind === 'fund' && slugOf(entry.entity.name) === slug
+      ? [{ fund: entry.entity, stored: entry.portfolio }]
+      : [];
   });
   return Promise.all(
-    items.map(async (item) => {
-      const profile = profiles.fromItem(item);
-      const fund = JSON.parse(profile.data) as CuratedFund;
-      const stored =
-        profile.portfolio === undefined ? undefined : (JSON.parse(profile.portfolio) as PortfolioCompany[]);
+    named.map(async ({ fund, stored }) => {
       const storedIds = new Set(stored?.map((c) => c.id));
       const covers = stored && portfolioCompanyIds(fund).every((id) => storedIds.has(id));
       return { fund, portfolio: stored && covers ? stored : await readPortfolio(fund) };
@@ -640,22 +790,27 @@ export const forgetCachedFacets = (): void => facetCache.clear();
 
 const facet = <T>(name: string, value: string): Promise<T[]> => {
   const pk = curatedFacetPartition(name, value);
-  const hit = facetCache.get(pk);
+  // By table too: a process may read two tables (the tests give some suites one of their own).
+  const cacheKey = `${table()}\u0000${pk}`;
+  const hit = facetCache.get(cacheKey);
   if (hit && Date.now() - hit.at < FACET_CACHE_MS) return hit.value as Promise<T[]>;
   const read = queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }).then(
     facetMembers<T>,
   );
-  facetCache.set(pk, { at: Date.now(), value: read });
-  read.catch(() => facetCache.delete(pk));
+  facetCache.set(cacheKey, { at: Date.now(), value: read });
+  read.catch(() => facetCache.delete(cacheKey));
   return read;
 };
+
+const unpack = <T>(data: Uint8Array): T[] => JSON.parse(gunzipSync(data).toString('utf8')) as T[];
 
 /** The entities of one facet partition: seed packs, overridden by single-entity items and removal markers. */
 function facetMembers<T>(items: StoredItem[]): T[] {
   const members = new Map<string, T>();
+  // A pack whose data is text is an earlier layout's, outgrown (a re-seed removes it): not a member list any more.
   for (const item of items)
-    if (item.entity === facetPacks.name)
-      for (const e of JSON.parse(facetPacks.fromItem(item).data) as (T & { id: string })[]) members.set(e.id, e);
+    if (item.entity === facetPacks.name && item.data instanceof Uint8Array)
+      for (const e of unpack<T & { id: string }>(facetPacks.fromItem(item).data)) members.set(e.id, e);
   for (const item of items) {
     const id = String(item.sk).slice(String(item.sk).indexOf('#') + 1);
     if (item.entity === facetCopies.name) members.set(id, JSON.parse(facetCopies.fromItem(item).data) as T);
@@ -670,28 +825,18 @@ export const listKolsInSector = (sector: SectorId): Promise<CuratedKol[]> => fac
 export const listProspectsInSector = (sector: SectorId): Promise<CuratedPerson[]> => facet('PROSPECT_SECTOR', sector);
 export const listBuildersInEcosystem = (ecosystem: string): Promise<CuratedBuilder[]> =>
   facet('BUILDER_ECOSYSTEM', ecosystem);
-export async function listBuildersInCategory(category: string): Promise<CuratedBuilder[]> {
-  const key = `gsi2:${buildersByCategoryPartition(category)}`;
-  const hit = facetCache.get(key);
-  if (hit && Date.now() - hit.at < FACET_CACHE_MS) return hit.value as Promise<CuratedBuilder[]>;
-  const read = queryAll({
-    IndexName: 'gsi2',
-    KeyConditionExpression: 'gsi2pk = :pk',
-    ExpressionAttributeValues: { ':pk': buildersByCategoryPartition(category) },
-  }).then((items) => items.map((i) => decodeItem<CuratedBuilder>(i)));
-  facetCache.set(key, { at: Date.now(), value: read });
-  read.catch(() => facetCache.delete(key));
-  return read;
-}
+export const listBuildersInCategory = (category: string): Promise<CuratedBuilder[]> =>
+  facet(BUILDER_CATEGORY_FACET, category);
 
 // ---- Seed marker ------------------------------------------------------------------------------
 
 /**
  * How curated items are laid out. A database seeded under an earlier layout (2: packed facets, name
  * and LinkedIn lookups on gsi3; 3: the company lookup facet; 4: people by their employer's name on
- * gsi1; 5: funds carry their portfolio) is seeded again: the marker then reads as absent.
+ * gsi1; 5: funds carry their portfolio; 6: profiles in shards, lookups in lookup facets) is seeded
+ * again: the marker then reads as absent.
  */
-export const CURATED_LAYOUT = 5;
+export const CURATED_LAYOUT = 6;
 
 export interface SeedMarker {
   layout: number;

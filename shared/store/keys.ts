@@ -1,13 +1,11 @@
 /**
  * Every key of the single table is built here and nowhere else. Each builder names the access
  * pattern it serves. Index use:
- *   gsi1: per-user listings ordered by something other than creation (chats by updated_at); on curated
- *         profile items (CUR# partitions), people by the name of the organization they work at.
+ *   gsi1: per-user listings ordered by something other than creation (chats by updated_at).
  *         On webhook deliveries, a user's deliveries of one status (the delivery log's status filter).
- *   gsi2: on curated profile items, companies by domain, people by employer, builders by category; on
- *         webhook deliveries, a user's deliveries of one endpoint and one status (the endpoint filter).
+ *   gsi2: on webhook deliveries, a user's deliveries of one endpoint and one status (the endpoint filter).
  *   gsi3: sparse indexes under partitions of their own: the renewals' due index, the job watchdog's
- *         in-flight index, growth runs to start, curated names, platform deliveries and AutoMod syncs
+ *         in-flight index, growth runs to start, platform deliveries and AutoMod syncs
  *         due, captchas by deadline, Crisp mute ends, the webhook outbox and webhook deliveries due (see their sections).
  *         Polled platforms (Reddit, X) list their bound communities in a partition per platform (POLLED#...).
  */
@@ -204,12 +202,32 @@ export const growthRunStartIndexKey = (runId: string, createdAt: string) => ({
 export const growthRunStartUpTo = (atIso: string) => `${atIso}#~`;
 
 // ---- Intelligence and curated data ------------------------------------------------------------
-// Curated entities (shared by every user) live under CUR# partitions: one profile item per entity,
-// read by id, plus index items that hold a copy of the entity under the facet a package filters on,
-// so every package query is one Query on a facet partition. gsi2 serves one more lookup per kind.
-const cur = (kind: string, id: string) => `CUR#${kind.toUpperCase()}#${id}`;
-export const CURATED_PROFILE_SK = 'PROFILE';
-export const curatedProfileKey = (kind: string, id: string): Key => ({ pk: cur(kind, id), sk: CURATED_PROFILE_SK });
+// Curated entities (shared by every user) live under CUR# partitions: profiles in shards, read by id,
+// plus facet items that hold a copy of the entity under the facet a package filters on, so every
+// package query is one Query on a facet partition, and lookup facets that name the profiles by
+// domain, name, employer and LinkedIn URL. No index attribute on curated items.
+/**
+ * Profiles packed into shards: each kind's profiles spread over a fixed number of items by a hash of
+ * their id, so a profile is read by id with one GetItem of its shard, and a first start writes about a
+ * thousand items instead of one per entity. The counts keep a shard's compressed profiles near 6 KB on
+ * the generated dataset (reads cost about what one profile item did) and under 400 KB at 20 times its size.
+ */
+const CURATED_SHARD_COUNTS = new Map<string, number>([
+  ['fund', 500],
+  ['company', 160],
+  ['person', 250],
+  ['kol', 30],
+  ['builder', 100],
+]);
+export const curatedShardOf = (kind: string, id: string): number => {
+  const count = CURATED_SHARD_COUNTS.get(kind);
+  if (count === undefined) throw new Error(`No shards for curated kind ${kind}`);
+  return fnv1a(id) % count;
+};
+export const curatedShardKey = (kind: string, shard: number): Key => ({
+  pk: `CUR#SHARD#${kind.toUpperCase()}#${String(shard).padStart(4, '0')}`,
+  sk: 'SHARD',
+});
 /** Facet partitions: funds by sector, KOLs by sector, prospects (people) by interest, builders by ecosystem. */
 export const curatedFacetKey = (facet: string, value: string, kind: string, id: string): Key => ({
   pk: `CUR#FACET#${facet}#${value}`,
@@ -250,55 +268,26 @@ function fnv1a(text: string): number {
   return hash;
 }
 /** The bucket of `D#<domain>` for a domain, `N#<slug>` for a name slug. */
-const lookupBucket = (text: string): string => String(fnv1a(text) % COMPANY_LOOKUP_BUCKETS);
+const lookupBucket = (text: string, buckets = COMPANY_LOOKUP_BUCKETS): string => String(fnv1a(text) % buckets);
 export const companyLookupDomainBucket = (domain: string): string => lookupBucket(`D#${domain}`);
 export const companyLookupNameBucket = (slug: string): string => lookupBucket(`N#${slug}`);
+/** Funds by the slug of their name: id, name and domain, as the company lookup facet (the profile is in its shard). */
+export const FUND_LOOKUP_FACET = 'FUND_LOOKUP';
+export const fundLookupNameBucket = (slug: string): string => lookupBucket(`N#${slug}`);
 /**
- * gsi3 on profile items (under CUR# partitions, apart from the renewal and job-watch ones): companies
- * and funds by the lower-case slug of their name (names may repeat), people by their LinkedIn slug.
- * Attributes of the profile rather than items of their own, as a first start writes every item.
+ * People by employer (id), by their employer's name slug (companies only) and by LinkedIn slug: each
+ * person's reference (id, employer, slugs) under the bucket of each key, so a lookup reads one small
+ * bucket, then the profiles from their shards. More buckets than companies' as people outnumber them.
  */
-export const curatedNameIndexKey = (kind: string, slug: string, id: string) => ({
-  gsi3pk: curatedNamePartition(kind, slug),
-  gsi3sk: id,
-});
-export const curatedNamePartition = (kind: string, slug: string): string => `CUR#NAME#${kind.toUpperCase()}#${slug}`;
-export const curatedLinkedinIndexKey = (slug: string, id: string) => ({
-  gsi3pk: curatedLinkedinPartition(slug),
-  gsi3sk: id,
-});
-export const curatedLinkedinPartition = (slug: string): string => `CUR#LINKEDIN#${slug}`;
-/** gsi2 on profile items: companies by domain, people by employer, builders by category. */
-export const companyByDomainIndexKey = (domain: string, companyId: string) => ({
-  gsi2pk: `CUR#DOMAIN#${domain}`,
-  gsi2sk: companyId,
-});
-export const companyByDomainPartition = (domain: string): string => `CUR#DOMAIN#${domain}`;
-export const peopleByOrganizationIndexKey = (organizationId: string, personId: string) => ({
-  gsi2pk: `CUR#PEOPLE#${organizationId}`,
-  gsi2sk: personId,
-});
-export const peopleByOrganizationPartition = (organizationId: string): string => `CUR#PEOPLE#${organizationId}`;
-/**
- * gsi1 on person profiles: the people of an organization by the slug of its name (as the person
- * records it), so people-at-a-company reads them in one Query instead of the company, then its people.
- */
-export const teamByOrganizationNameIndexKey = (
-  kind: string,
-  nameSlug: string,
-  organizationId: string,
-  personId: string,
-) => ({
-  gsi1pk: teamByOrganizationNamePartition(kind, nameSlug),
-  gsi1sk: `${organizationId}#${personId}`,
-});
-export const teamByOrganizationNamePartition = (kind: string, nameSlug: string): string =>
-  `CUR#TEAM#${kind.toUpperCase()}#${nameSlug}`;
-export const buildersByCategoryIndexKey = (category: string, builderId: string) => ({
-  gsi2pk: `CUR#BUILDERS#${category}`,
-  gsi2sk: builderId,
-});
-export const buildersByCategoryPartition = (category: string): string => `CUR#BUILDERS#${category}`;
+export const PERSON_LOOKUP_FACET = 'PERSON_LOOKUP';
+const PERSON_LOOKUP_BUCKETS = 128;
+export const personLookupEmployerBucket = (organizationId: string): string =>
+  lookupBucket(`O#${organizationId}`, PERSON_LOOKUP_BUCKETS);
+export const personLookupTeamBucket = (nameSlug: string): string =>
+  lookupBucket(`T#${nameSlug}`, PERSON_LOOKUP_BUCKETS);
+export const personLookupLinkedinBucket = (slug: string): string => lookupBucket(`L#${slug}`, PERSON_LOOKUP_BUCKETS);
+/** Builders by category: whole copies, as builders by ecosystem. */
+export const BUILDER_CATEGORY_FACET = 'BUILDER_CATEGORY';
 /** Marker written last by the seed: its presence means the generated dataset is fully loaded. */
 export const curatedSeedMarkerKey = (): Key => ({ pk: 'CUR#META', sk: 'SEED' });
 

@@ -13,7 +13,7 @@ import { uuidv7 } from '#shared/ids';
  * registered in it), written there once the table is known, the marker written last by the server.
  */
 describe('the first start dataset worker', () => {
-  it('generates in a worker, writes every item to the table it is given, and the load reports progress until the marker is in', {
+  it('prepares in a worker, the server writes every item, and the load reports progress until the marker is in', {
     timeout: 180_000,
   }, async () => {
     const endpoint = inject('dynamoEndpoint');
@@ -21,10 +21,15 @@ describe('the first start dataset worker', () => {
     await ensureTable(endpoint, tableName);
     useLocalTable(endpoint, tableName);
     const scale = 0.02;
-    const load = new DatasetLoad(undefined, { seed: prepareSeedInWorker(scale), endpoint, tableName });
-    // Until the marker is written the curated endpoints are refused, with the progress made so far.
-    expect(load.unavailable()).toBeDefined();
+    const load = new DatasetLoad(undefined, prepareSeedInWorker(scale));
+    // Until the marker is written the curated endpoints are refused, with the progress made so far:
+    // before the items are counted, their total is unknown (null), not 0.
+    expect(load.unavailable()?.details).toEqual({ loaded_items: 0, total_items: null });
+    const progress: unknown[] = [];
+    const watch = setInterval(() => progress.push(load.unavailable()?.details), 1);
     await load.loaded;
+    clearInterval(watch);
+    expect(progress).toContainEqual({ loaded_items: expect.any(Number), total_items: expect.any(Number) });
     expect(load.unavailable()).toBeUndefined();
 
     const marker = await getSeedMarker();

@@ -1,28 +1,31 @@
+import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { importCuratedRecords } from '#shared/data/importer';
 import {
-  curatedItemsFor,
   findByName,
   fundsNamedWithPortfolio,
-  putCuratedItems,
+  putCuratedEntities,
   refreshPortfolios,
+  shardEntriesOf,
   getCompanyByDomain,
   getCuratedEntity,
   listFundsInSector,
   listPeopleByCompany,
 } from '#shared/store/curatedRepo';
 import { warmIntroPaths } from '#shared/domain/intelligence/engines/warmIntros';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { vi } from 'vitest';
 import { ddb, table } from '#shared/store/client';
-import { curatedProfileKey } from '#shared/store/keys';
+import { curatedShardKey, curatedShardOf } from '#shared/store/keys';
 
-const profileItem = async (fundId: string) =>
-  (
-    await ddb().send(
-      new GetCommand({ TableName: table(), Key: curatedProfileKey('fund', fundId), ConsistentRead: true }),
-    )
-  ).Item;
+const shardOfFund = (fundId: string) => curatedShardKey('fund', curatedShardOf('fund', fundId));
+/** The fund's entry in its shard, as stored now. */
+const storedEntry = async (fundId: string) => {
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: table(), Key: shardOfFund(fundId), ConsistentRead: true }),
+  );
+  return Item ? shardEntriesOf(Item).get(fundId) : undefined;
+};
 import type { CuratedFund } from '#shared/data/model';
 
 const lines = (...records: unknown[]) => records.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n');
@@ -200,15 +203,16 @@ describe('JSONL import', () => {
     expect(String(route.fields.rationale)).toContain('Ada Rivers (Chief Executive) is the route in');
   });
 
-  it('reads the companies and contacts of a fund stored without its portfolio (a table seeded under layout 4)', async () => {
+  it('reads the companies and contacts of a fund stored without its portfolio (between an import and its refresh)', async () => {
     const lattice = (await getCuratedEntity<CuratedFund>('fund', 'fund-lattice'))!;
     const withPortfolio = (await fundsNamedWithPortfolio(lattice.name))[0].portfolio;
     expect(withPortfolio.length).toBeGreaterThan(0);
-    await putCuratedItems(curatedItemsFor(lattice).filter((item) => item.entity === 'curated'));
+    await putCuratedEntities([lattice]);
+    expect((await storedEntry('fund-lattice'))?.portfolio).toBeUndefined();
     expect((await getCuratedEntity<CuratedFund>('fund', 'fund-lattice'))?.id).toBe('fund-lattice');
     expect((await fundsNamedWithPortfolio(lattice.name))[0].portfolio).toEqual(withPortfolio);
     await refreshPortfolios([lattice], new Map());
-    expect(typeof (await profileItem('fund-lattice'))?.portfolio).toBe('string');
+    expect((await storedEntry('fund-lattice'))?.portfolio).toEqual(withPortfolio);
   });
 
   it('never puts a fund back from an older read: a fund changed by another import meanwhile is read again before its portfolio is written', async () => {
@@ -221,27 +225,19 @@ describe('JSONL import', () => {
         { ...round, id: 'rnd-imp-race-a', companyId: ids.a, leadFundId: ids.fund, investorIds: [ids.fund] },
       ),
     );
-    // Between this import's read of the fund and its portfolio write, another import adds a round in B to it.
+    // Between this import's read of the fund's shard and its portfolio write, another import adds a round in B to it.
     const client = ddb();
     const send = client.send.bind(client);
     let raced = false;
-    const spy = vi.spyOn(client, 'send').mockImplementation((async (command: { constructor: { name: string } }) => {
-      if (command.constructor.name === 'UpdateCommand' && !raced) {
+    const spy = vi.spyOn(client, 'send').mockImplementation((async (command: {
+      constructor: { name: string };
+      input: { Item?: { pk?: string } };
+    }) => {
+      if (command.constructor.name === 'PutCommand' && command.input.Item?.pk === shardOfFund(ids.fund).pk && !raced) {
         raced = true;
-        const stored = (await profileItem(ids.fund))!;
-        const data = JSON.parse(stored.data as string) as CuratedFund;
-        const added = { ...data.rounds[0], id: 'rnd-imp-race-b', companyId: ids.b, companyName: 'Race B Labs' };
-        await send(
-          new PutCommand({
-            TableName: table(),
-            Item: {
-              ...stored,
-              data: JSON.stringify({ ...data, rounds: [added, ...data.rounds] }),
-              rev: 'changed-by-another-import',
-              portfolio: undefined,
-            },
-          }) as never,
-        );
+        const entity = (await storedEntry(ids.fund))!.entity as CuratedFund;
+        const added = { ...entity.rounds[0], id: 'rnd-imp-race-b', companyId: ids.b, companyName: 'Race B Labs' };
+        await putCuratedEntities([{ ...entity, rounds: [added, ...entity.rounds] }]);
       }
       return send(command as never);
     }) as never);
@@ -255,7 +251,7 @@ describe('JSONL import', () => {
     expect(raced).toBe(true);
     const stored = (await getCuratedEntity<CuratedFund>('fund', ids.fund))!;
     expect(stored.rounds.map((r) => r.id).sort()).toEqual(['rnd-imp-race-a', 'rnd-imp-race-b']);
-    const kept = JSON.parse((await profileItem(ids.fund))!.portfolio as string) as { id: string; name: string }[];
+    const kept = (await storedEntry(ids.fund))!.portfolio!;
     expect(kept.map((c) => [c.id, c.name]).sort()).toEqual([
       [ids.a, 'Race A Renamed'],
       [ids.b, 'Race B Labs'],
@@ -287,15 +283,17 @@ describe('JSONL import', () => {
     expect(await contactOf()).toBeNull();
   });
 
-  it('keeps no portfolio on a fund it would push near the 400 KB item limit: that fund is read the long way', async () => {
-    const long = '链'.repeat(2000);
-    const companies = Array.from({ length: 70 }, (_, i) => ({
+  it('keeps no portfolio on a fund whose shard it would push near the 400 KB item limit: that fund is read the long way', async () => {
+    // Text that does not compress (shards are gzipped): letters drawn at random from a wide range.
+    const noise = (length: number) =>
+      Array.from({ length }, () => String.fromCodePoint(randomInt(0x4e00, 0x9fff))).join('');
+    const companies = Array.from({ length: 150 }, (_, i) => ({
       ...company,
       id: `co-imp-big-${i}`,
       name: `Big ${i} Labs`,
       domain: `big-${i}.io`,
-      description: long,
-      tagline: '标'.repeat(300),
+      description: noise(2000),
+      tagline: noise(300),
     }));
     const rounds = companies.map((c, i) => ({
       ...round,
@@ -312,9 +310,10 @@ describe('JSONL import', () => {
       ),
     );
     expect(outcome.ok).toBe(true);
-    expect((await profileItem('fund-imp-big'))?.portfolio).toBeUndefined();
+    expect(await storedEntry('fund-imp-big')).toMatchObject({ entity: { id: 'fund-imp-big' } });
+    expect((await storedEntry('fund-imp-big'))?.portfolio).toBeUndefined();
     const [found] = await fundsNamedWithPortfolio('Big Import Ventures');
-    expect(found.portfolio).toHaveLength(70);
-    expect(found.portfolio[0].description).toBe(long);
+    expect(found.portfolio).toHaveLength(150);
+    expect(found.portfolio.find((c) => c.id === companies[0].id)?.description).toBe(companies[0].description);
   });
 });

@@ -104,26 +104,36 @@ describe('paid intelligence calls', () => {
   });
 
   /**
-   * Every package's example, from a cold function (no facet cached): four at most. Warm intro paths
-   * reads the fund by name with its portfolio (companies and contacts kept on the fund) in one Query.
+   * Every package's example, from a cold function (no facet cached): four at most, and one more for the
+   * packages that find their records by a name (people at a company, a fund's portfolio): the lookup
+   * facet's bucket names the records, their shards hold them. A warm function keeps the bucket as it
+   * keeps the facets, so from the second execute on every package is within four again.
    */
+  const readsALookupBucket = new Set(['company-people-discovery-v1', 'warm-intro-paths-v1']);
   it.each(Object.values(PACKAGES).map((pkg) => [pkg.id, pkg] as const))(
     'an execute of %s stays within its DynamoDB requests',
     async (_id, pkg) => {
-      const { key } = await api.newUser({ tier: 'pro', credits: 100_000 });
-      const quote = await api.call('POST', '/intelligence/quote', {
-        key,
-        body: { package_id: pkg.id, slots: pkg.example.slots },
-      });
-      forgetCachedFacets();
-      const { count, commands, out } = await requestsFor(() =>
-        api.call('POST', '/intelligence/execute', {
+      // A user each: a user's second execute of the same query is answered by its first result.
+      const execute = async () => {
+        const { key } = await api.newUser({ tier: 'pro', credits: 100_000 });
+        const quote = await api.call('POST', '/intelligence/quote', {
           key,
-          body: { package_id: pkg.id, slots: pkg.example.slots, quote_token: quote.body.quote_token },
-        }),
-      );
-      expect(out.status, JSON.stringify(out.body)).toBe(200);
-      expect(count, commands).toBeLessThanOrEqual(4);
+          body: { package_id: pkg.id, slots: pkg.example.slots },
+        });
+        return requestsFor(() =>
+          api.call('POST', '/intelligence/execute', {
+            key,
+            body: { package_id: pkg.id, slots: pkg.example.slots, quote_token: quote.body.quote_token },
+          }),
+        );
+      };
+      forgetCachedFacets();
+      const cold = await execute();
+      expect(cold.out.status, JSON.stringify(cold.out.body)).toBe(200);
+      expect(cold.count, cold.commands).toBeLessThanOrEqual(readsALookupBucket.has(pkg.id) ? 5 : 4);
+      const warm = await execute();
+      expect(warm.out.status, JSON.stringify(warm.out.body)).toBe(200);
+      expect(warm.count, warm.commands).toBeLessThanOrEqual(4);
     },
   );
 

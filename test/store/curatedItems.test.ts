@@ -1,6 +1,14 @@
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { curatedItemsFor, packedCuratedItems, type CuratedKol } from '#shared/store/curatedRepo';
-import { curatedFacetKey, curatedFacetPackKey, curatedProfileKey } from '#shared/store/keys';
+import { generateDataset } from '#shared/data/generator';
+import {
+  curatedItemsFor,
+  packedCuratedItems,
+  shardEntriesOf,
+  type CuratedEntity,
+  type CuratedKol,
+} from '#shared/store/curatedRepo';
+import { curatedFacetKey, curatedFacetPackKey, curatedShardKey, curatedShardOf } from '#shared/store/keys';
 
 const kol: CuratedKol = {
   kind: 'kol',
@@ -24,23 +32,59 @@ const kol: CuratedKol = {
   githubUrl: null,
 };
 
-/** Curated items stay as earlier seeds wrote them: a re-seed is not needed to read them. */
+/** The curated dataset's layout: profiles packed into shards by id, facet copies packed by facet value. */
 describe('curated items', () => {
-  it('an entity is a profile item and one facet copy per sector, with exactly their former attributes', () => {
+  it('an import writes an entity as one facet copy per sector; its profile goes into its shard', () => {
     const data = JSON.stringify(kol);
     expect(curatedItemsFor(kol)).toStrictEqual([
-      { ...curatedProfileKey('kol', 'kol-1'), entity: 'curated', kind: 'kol', data },
       { ...curatedFacetKey('KOL_SECTOR', 'defi', 'kol', 'kol-1'), entity: 'curatedFacet', data },
       { ...curatedFacetKey('KOL_SECTOR', 'gaming', 'kol', 'kol-1'), entity: 'curatedFacet', data },
     ]);
   });
 
-  it('a seed writes the profile, then packs the facet copies: one pack item per sector holding the JSON array', () => {
+  it('a seed writes the profile into the shard its id hashes to, then packs the facet copies (gzipped)', () => {
     const data = JSON.stringify(kol);
-    expect(packedCuratedItems([kol])).toStrictEqual([
-      { ...curatedProfileKey('kol', 'kol-1'), entity: 'curated', kind: 'kol', data },
+    const [shard, ...packs] = packedCuratedItems([kol]);
+    expect(shard).toMatchObject({
+      ...curatedShardKey('kol', curatedShardOf('kol', 'kol-1')),
+      entity: 'curatedShard',
+      version: expect.any(String),
+    });
+    expect(Object.keys(shard).sort()).toEqual(['data', 'entity', 'pk', 'sk', 'version']);
+    expect([...shardEntriesOf(shard)]).toStrictEqual([['kol-1', { entity: kol }]]);
+    // Each pack: the JSON array of its copies, gzipped.
+    expect(
+      packs.map(({ data: packed, ...rest }) => ({ ...rest, data: gunzipSync(packed as Uint8Array).toString() })),
+    ).toStrictEqual([
       { ...curatedFacetPackKey('KOL_SECTOR', 'defi', 0), entity: 'curatedFacetPack', data: `[${data}]` },
       { ...curatedFacetPackKey('KOL_SECTOR', 'gaming', 0), entity: 'curatedFacetPack', data: `[${data}]` },
     ]);
+  });
+
+  it('the whole dataset is at most 1,500 items, each well under 400 KB, and every profile is in its shard', () => {
+    const data = generateDataset({ seed: 1, scale: 1 });
+    const entities: CuratedEntity[] = [
+      ...data.funds,
+      ...data.companies,
+      ...data.people,
+      ...data.kols,
+      ...data.builders,
+    ];
+    const items = packedCuratedItems(entities);
+    expect(items.length).toBeLessThanOrEqual(1_500);
+    // Beside the shards, the facets and lookups in few packs.
+    expect(items.filter((i) => i.entity !== 'curatedShard').length).toBeLessThan(250);
+    const size = (item: Record<string, unknown>) =>
+      Object.entries(item).reduce(
+        (sum, [name, value]) =>
+          sum + name.length + (value instanceof Uint8Array ? value.byteLength : Buffer.byteLength(String(value))),
+        0,
+      );
+    expect(Math.max(...items.map(size))).toBeLessThan(350_000);
+    const shards = new Map(items.filter((i) => i.entity === 'curatedShard').map((i) => [`${i.pk}`, shardEntriesOf(i)]));
+    for (const e of entities) {
+      const shard = shards.get(curatedShardKey(e.kind, curatedShardOf(e.kind, e.id)).pk);
+      expect(shard?.get(e.id)?.entity).toEqual(e);
+    }
   });
 });
