@@ -63,6 +63,7 @@ export const UNIT_TESTS = [
   'test/domain/moderation/renewalRules.test.ts',
   'test/domain/moderation/telegram.test.ts',
   'test/domain/moderation/xReplies.test.ts',
+  'test/domain/sweeps.test.ts',
   'test/domain/usage/usage.test.ts',
   'test/domain/webhooks/addressPolicy.test.ts',
   'test/domain/webhooks/signing.test.ts',
