@@ -76,6 +76,7 @@ export const UNIT_TESTS = [
   'test/http/openapiDetails.test.ts',
   'test/http/openapiWebhooks.test.ts',
   'test/ids.test.ts',
+  'test/layout/casts.test.ts',
   'test/layout/configReads.test.ts',
   'test/layout/importDirection.test.ts',
   'test/layout/sweepTables.test.ts',
