@@ -68,9 +68,9 @@ export const handler = withPorts(
         await forgetExamples(user.id, params.id);
         return noContent();
       },
-      // Discord's own response types (discord-api-types) are closed interfaces; the spec documents them as an object with a type.
-      discordInteractions: async ({ headers, rawBody }) =>
-        (await handleDiscordInteraction(headers, rawBody)) as unknown as { type: number },
+      // Discord's own response types (discord-api-types) are closed interfaces; the spec documents them as an
+      // object with a type, which the spread's plain object type fits.
+      discordInteractions: async ({ headers, rawBody }) => ({ ...(await handleDiscordInteraction(headers, rawBody)) }),
       crispHook: async ({ body }) => handleCrispHook(body),
       sync: async ({ user, body }) => syncModeration(user.id, body.community_id),
       xOAuthCallback: async ({ query }) => {

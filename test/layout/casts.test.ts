@@ -8,7 +8,7 @@ import { PROJECT_ROOT } from '#infra/projectRoot';
  * this many, each where the types cannot say what the code knows (a library's union, a loose schema
  * against a closed type); lower the ceiling as they go, never raise it.
  */
-const CEILING = 5;
+const CEILING = 4;
 
 const sources = (dir: string): string[] =>
   readdirSync(path.join(PROJECT_ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
