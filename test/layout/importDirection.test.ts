@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/projectRoot';
+import { filesUnder } from '#test/support/projectFiles';
 
 /**
  * Imports run down the layers, from the bottom up: a module imports its own layer and the layers
@@ -10,25 +11,25 @@ import { PROJECT_ROOT } from '#infra/projectRoot';
  */
 const LAYERS = [
   // The root of shared/ (ids, json, graphemes, maps, dictionary, host names) and the configuration: leaves.
-  { name: 'shared root', holds: (f: string) => /^shared\/[^/]+\.ts$/.test(f) },
-  { name: 'config', holds: (f: string) => f.startsWith('shared/config/') },
-  { name: 'observability', holds: (f: string) => f.startsWith('shared/observability/') },
-  { name: 'adapters', holds: (f: string) => f.startsWith('shared/adapters/') },
-  { name: 'data', holds: (f: string) => f.startsWith('shared/data/') },
-  { name: 'store', holds: (f: string) => f.startsWith('shared/store/') },
-  { name: 'domain', holds: (f: string) => f.startsWith('shared/domain/') },
-  { name: 'schemas', holds: (f: string) => f.startsWith('shared/schemas/') },
-  { name: 'http', holds: (f: string) => f.startsWith('shared/http/') },
-  { name: 'mcp', holds: (f: string) => f.startsWith('shared/mcp/') },
-  { name: 'functions', holds: (f: string) => f.startsWith('functions/') },
+  { name: 'shared root', files: /^shared\/[^/]+\.ts$/ },
+  { name: 'config', files: /^shared\/config\// },
+  { name: 'observability', files: /^shared\/observability\// },
+  { name: 'adapters', files: /^shared\/adapters\// },
+  { name: 'data', files: /^shared\/data\// },
+  { name: 'store', files: /^shared\/store\// },
+  { name: 'domain', files: /^shared\/domain\// },
+  { name: 'schemas', files: /^shared\/schemas\// },
+  { name: 'http', files: /^shared\/http\// },
+  { name: 'mcp', files: /^shared\/mcp\// },
+  { name: 'functions', files: /^functions\// },
   // The stack reads the route and function tables; no runtime code imports it.
-  { name: 'infra', holds: (f: string) => f.startsWith('infra/') },
-  { name: 'bin', holds: (f: string) => f.startsWith('bin/') },
-  { name: 'test', holds: (f: string) => f.startsWith('test/') },
+  { name: 'infra', files: /^infra\// },
+  { name: 'bin', files: /^bin\// },
+  { name: 'test', files: /^test\// },
 ] as const;
 type Layer = (typeof LAYERS)[number]['name'];
 
-const rank = (file: string): number => LAYERS.findIndex((layer) => layer.holds(file));
+const rank = (file: string): number => LAYERS.findIndex((layer) => layer.files.test(file));
 
 /** The zod set-up imports nothing of ours, so any layer may use it (checked below). */
 const ZOD_SETUP = 'shared/schemas/zod.ts';
@@ -74,13 +75,6 @@ const STILL_RUNS_BACK_UP: { from: string; to: string; why: string }[] = [
   { from: 'shared/data/', to: 'shared/store/', why: 'the importer and the seed are offline tooling, not data' },
   { from: 'bin/', to: 'test/support/', why: "the benchmark and `npm run stand-in` start the tests' stand-ins" },
 ];
-
-const sourcesUnder = (dir: string): string[] =>
-  readdirSync(path.join(PROJECT_ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const rel = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return sourcesUnder(rel);
-    return entry.name.endsWith('.ts') ? [rel] : [];
-  });
 
 interface Import {
   specifier: string;
@@ -143,7 +137,7 @@ const isKnown = (arrow: string) => {
 const read = (files: string[]) =>
   Object.fromEntries(files.map((f) => [f, readFileSync(path.join(PROJECT_ROOT, f), 'utf8')]));
 
-const project = () => read(['shared', 'functions', 'infra', 'bin'].flatMap(sourcesUnder));
+const project = () => read(['shared', 'functions', 'infra', 'bin'].flatMap((dir) => filesUnder(dir)));
 
 describe('import direction between the layers', () => {
   it('every source file is in a layer', () => {
