@@ -1,8 +1,7 @@
-import { Duration } from 'aws-cdk-lib';
+import type { Duration } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
+import { QueueWithDeadLetters } from './queueWithDeadLetters';
 
 /** A webhook message that crashes its consumer this often is parked (receiver failures never count: they reschedule). */
 export const WEBHOOK_MAX_RECEIVE_COUNT = 5;
@@ -19,26 +18,11 @@ export interface WebhookDeliveryProps {
  * queue keeps what the sender could not handle for inspection; the outbox sweep re-queues any delivery
  * still pending, so nothing parked there is lost.
  */
-export class WebhookDelivery extends Construct {
-  readonly queue: sqs.Queue;
-  readonly deadLetterQueue: sqs.Queue;
-
+export class WebhookDelivery extends QueueWithDeadLetters {
   constructor(scope: Construct, id: string, props: WebhookDeliveryProps) {
-    super(scope, id);
-    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
+    super(scope, id, {
+      consumer: { fn: props.sender, timeout: props.senderTimeout, batchSize: WEBHOOK_BATCH_SIZE },
+      maxReceiveCount: WEBHOOK_MAX_RECEIVE_COUNT,
     });
-    this.queue = new sqs.Queue(this, 'Queue', {
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      // Six times the consumer's timeout (AWS's guidance for Lambda event sources).
-      visibilityTimeout: Duration.seconds(props.senderTimeout.toSeconds() * 6),
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: WEBHOOK_MAX_RECEIVE_COUNT },
-    });
-    props.sender.addEventSource(
-      new SqsEventSource(this.queue, { batchSize: WEBHOOK_BATCH_SIZE, reportBatchItemFailures: true }),
-    );
   }
 }

@@ -3,52 +3,54 @@ import { withPorts } from '#shared/adapters/aws';
 import { sqsPipelineQueue, sqsWebhookQueue } from '#shared/adapters/sqsQueue';
 import { eventBridgeEvents } from '#shared/adapters/eventBridgeEvents';
 import { recoverStartingRuns } from '#shared/domain/growth/runs';
-import { superviseJobs, type WatchdogReport } from '#shared/domain/jobs/watchdog';
-import { renewDueCommunities, type SweepReport } from '#shared/domain/moderation/renewals';
+import { superviseJobs } from '#shared/domain/jobs/watchdog';
+import { renewDueCommunities } from '#shared/domain/moderation/renewals';
 import { logger } from '#shared/observability/logger';
 import { config } from '#shared/config/config';
 import { requeueStalledDeliveries } from '#shared/domain/moderation/platformCallRunner';
 import { requeueDueAutomodSyncs } from '#shared/domain/moderation/discordAutomod';
-import { sweepWebhooks, type WebhookSweepReport } from '#shared/domain/webhooks/sweep';
+import { sweepWebhooks } from '#shared/domain/webhooks/sweep';
+import { runSweeps, sweep } from '#shared/domain/sweeps';
 
 /**
- * EventBridge runs this every 5 minutes (the local server on its own schedule): the community
- * renewals, the job watchdog, the recovery of growth runs whose start was interrupted, the webhook
- * outbox, and the platform deliveries and AutoMod syncs whose queue message was lost. All work from
- * now() rather than the event's time, so a late or repeated invocation simply finds less to do.
+ * The background jobs EventBridge runs every 5 minutes (the local server on its own schedule), one row
+ * each: a new job is one more row. All work from now() rather than the event's time, so a late or
+ * repeated invocation simply finds less to do.
  */
+const SWEEPS = {
+  communities: sweep({ run: renewDueCommunities, log: 'renewal sweep', didWork: (r) => r.due > 0 }),
+  jobs: sweep({
+    run: () => superviseJobs(config().jobWatchdog),
+    log: 'job watchdog',
+    didWork: (r) => r.stalled > 0,
+  }),
+  // Growth runs whose start was interrupted.
+  growth_runs: sweep({ run: recoverStartingRuns, log: 'growth run recovery', didWork: (r) => r.found > 0 }),
+  webhooks: sweep({
+    run: sweepWebhooks,
+    log: 'webhook outbox sweep',
+    didWork: (r) => r.events_dispatched + r.events_failed + r.deliveries_requeued > 0,
+  }),
+  // Platform deliveries and AutoMod syncs whose queue message was lost.
+  platform_deliveries: sweep({
+    run: requeueStalledDeliveries,
+    log: 'stalled platform deliveries queued again',
+    didWork: (r) => r.requeued > 0,
+  }),
+  automod_syncs: sweep({
+    run: requeueDueAutomodSyncs,
+    log: 'lost AutoMod syncs queued again',
+    didWork: (r) => r.requeued > 0,
+  }),
+};
+
 export const handler = withPorts(
   'renewals',
   { queue: sqsPipelineQueue, events: eventBridgeEvents, webhookQueue: sqsWebhookQueue },
-  async (
-    _event: ScheduledEvent,
-    context?: Context,
-  ): Promise<
-    SweepReport & {
-      jobs: WatchdogReport;
-      growth_runs: Awaited<ReturnType<typeof recoverStartingRuns>>;
-      webhooks: WebhookSweepReport;
-      platform_deliveries: Awaited<ReturnType<typeof requeueStalledDeliveries>>;
-      automod_syncs: Awaited<ReturnType<typeof requeueDueAutomodSyncs>>;
-    }
-  > => {
+  async (_event: ScheduledEvent, context?: Context) => {
     if (context) logger.addContext(context);
-    const [report, jobs, runs, webhooks, deliveries, automod] = await Promise.all([
-      renewDueCommunities(),
-      superviseJobs(config().jobWatchdog),
-      recoverStartingRuns(),
-      sweepWebhooks(),
-      requeueStalledDeliveries(),
-      requeueDueAutomodSyncs(),
-    ]);
-    // Most sweeps find nothing to do; only the ones that did something are worth a log line.
-    if (report.due > 0) logger.info('renewal sweep', { ...report });
-    if (jobs.stalled > 0) logger.info('job watchdog', { ...jobs });
-    if (runs.found > 0) logger.info('growth run recovery', { ...runs });
-    if (webhooks.events_dispatched + webhooks.events_failed + webhooks.deliveries_requeued > 0)
-      logger.info('webhook outbox sweep', { ...webhooks });
-    if (deliveries.requeued > 0) logger.info('stalled platform deliveries queued again', { ...deliveries });
-    if (automod.requeued > 0) logger.info('lost AutoMod syncs queued again', { ...automod });
-    return { ...report, jobs, growth_runs: runs, webhooks, platform_deliveries: deliveries, automod_syncs: automod };
+    const { communities, ...others } = await runSweeps(SWEEPS);
+    // The community renewal's report is the top level of the answer (the admin command prints it).
+    return { ...communities, ...others };
   },
 );

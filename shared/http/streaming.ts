@@ -32,7 +32,9 @@ interface LambdaStreaming {
  * (Powertools' invoke store does, in any process), so its presence alone proves nothing.
  */
 const lambdaRuntime = (): LambdaStreaming | undefined => {
-  const runtime = (globalThis as unknown as { awslambda?: Partial<LambdaStreaming> }).awslambda;
+  // Read as a property that may be missing: @types/aws-lambda declares the global always there, with
+  // stream types of its own.
+  const runtime: Partial<LambdaStreaming> | undefined = Object.getOwnPropertyDescriptor(globalThis, 'awslambda')?.value;
   return typeof runtime?.streamifyResponse === 'function' ? (runtime as LambdaStreaming) : undefined;
 };
 

@@ -1,6 +1,6 @@
 /** New members waiting for the captcha button; the sparse gsi3 lists them by deadline for the sweep. */
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure, table } from './client';
+import { ddb, table, writeIfCondition } from './client';
 import { CAPTCHA_SHARDS, captchaDueIndexKey, captchaDuePartition, captchaDueUpTo, moderationCaptchaKey } from './keys';
 import { queryDueShards } from './query';
 import { defineEntity } from './entity';
@@ -21,19 +21,15 @@ export interface PendingCaptcha {
 
 /** A member who joins again while waiting keeps the first deadline. */
 export async function putPendingCaptcha(c: PendingCaptcha): Promise<boolean> {
-  try {
-    await ddb().send(
+  return writeIfCondition(() =>
+    ddb().send(
       new PutCommand({
         TableName: table(),
         Item: captchas.item(c, captchaDueIndexKey(c.communityId, c.userId, c.deadline)),
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
-    );
-    return true;
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
+    ),
+  );
 }
 
 /** Removes it and returns what it was; undefined when the sweep or a press got there first. */

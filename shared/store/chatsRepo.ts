@@ -1,6 +1,6 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { queryPages } from './query';
-import { ddb, isConditionFailure, table } from './client';
+import { ddb, table, updateIf } from './client';
 import { chatKey, chatsByUpdatedIndexKey, chatsByUpdatedPartition, chatsPartition } from './keys';
 import type { BlobRef } from './blobs';
 import { defineEntity } from './entity';
@@ -48,23 +48,16 @@ export async function updateChat(
   changes: { title?: string; messagesBlob?: BlobRef; messageCount?: number },
   updatedAt: string,
 ): Promise<ChatRecord | undefined> {
-  try {
-    const { Attributes } = await ddb().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: chatKey(userId, chatId),
-        ...chats.update({
-          set: { ...changes, updatedAt, ...chatsByUpdatedIndexKey(userId, updatedAt, chatId) },
-          condition: 'attribute_exists(pk) AND attribute_not_exists(deletedAt)',
-        }),
-        ReturnValues: 'ALL_NEW',
+  return chats.maybe(
+    await updateIf({
+      TableName: table(),
+      Key: chatKey(userId, chatId),
+      ...chats.update({
+        set: { ...changes, updatedAt, ...chatsByUpdatedIndexKey(userId, updatedAt, chatId) },
+        condition: 'attribute_exists(pk) AND attribute_not_exists(deletedAt)',
       }),
-    );
-    return chats.maybe(Attributes);
-  } catch (err) {
-    if (isConditionFailure(err)) return undefined;
-    throw err;
-  }
+    }),
+  );
 }
 
 /**

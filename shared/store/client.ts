@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config, requiredSetting } from '#shared/config/config';
 
 let documentClient: DynamoDBDocumentClient | undefined;
@@ -86,6 +86,23 @@ export async function writeIfCondition(write: () => Promise<unknown>): Promise<b
     return true;
   } catch (err) {
     if (isConditionFailure(err)) return false;
+    throw err;
+  }
+}
+
+/**
+ * Runs a conditional update and answers the item as the update left it, or undefined when its
+ * condition failed (the item is missing or has moved on, which the caller treats as an answer, not an
+ * error); anything else is rethrown.
+ */
+export async function updateIf(
+  input: Omit<UpdateCommandInput, 'ReturnValues'>,
+): Promise<Record<string, unknown> | undefined> {
+  try {
+    const { Attributes } = await ddb().send(new UpdateCommand({ ...input, ReturnValues: 'ALL_NEW' }));
+    return Attributes;
+  } catch (err) {
+    if (isConditionFailure(err)) return undefined;
     throw err;
   }
 }

@@ -1,7 +1,7 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { CommunityType } from '#shared/domain/moderation/communityTypes';
 import type { BillingState } from '#shared/domain/moderation/renewalRules';
-import { ddb, isConditionFailure, table, writeIfCondition } from './client';
+import { ddb, table, updateIf, writeIfCondition } from './client';
 import {
   communitiesPartition,
   communityKey,
@@ -171,13 +171,7 @@ function updateItem(
 }
 
 async function updateOrUndefined(input: ReturnType<typeof updateItem>): Promise<CommunityRecord | undefined> {
-  try {
-    const { Attributes } = await ddb().send(new UpdateCommand({ ...input, ReturnValues: 'ALL_NEW' }));
-    return communities.maybe(Attributes);
-  } catch (err) {
-    if (isConditionFailure(err)) return undefined;
-    throw err;
-  }
+  return communities.maybe(await updateIf(input));
 }
 
 export type CommunityChanges = Partial<

@@ -2,7 +2,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { uuidv7 } from '#shared/ids';
 import { readBlob, writeBlob, type BlobRef } from './blobs';
-import { ddb, isConditionFailure, table, writeIfCondition } from './client';
+import { ddb, table, writeIfCondition } from './client';
 import { idempotencyKey } from './keys';
 import { defineEntity } from './entity';
 
@@ -64,8 +64,8 @@ export async function claimIdempotencyKey(
 ): Promise<{ claimed: true; claimId: string } | { claimed: false; existing: IdempotencyRecord }> {
   const nowSeconds = Math.floor(nowMs / 1000);
   const claimId = uuidv7();
-  try {
-    await ddb().send(
+  const claimed = await writeIfCondition(() =>
+    ddb().send(
       new PutCommand({
         TableName: table(),
         Item: claims.item(
@@ -86,20 +86,18 @@ export async function claimIdempotencyKey(
         ExpressionAttributeNames: { '#s': 'state' },
         ExpressionAttributeValues: { ':now': nowSeconds, ':nowMs': nowMs, ':inProgress': 'in_progress' },
       }),
-    );
-    return { claimed: true, claimId };
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-    const { Item } = await ddb().send(
-      new GetCommand({ TableName: table(), Key: idempotencyKey(userId, key), ConsistentRead: true }),
-    );
-    if (!Item) return claimIdempotencyKey(userId, key, requestHash, nowMs, ttlSeconds, leaseMs);
-    const { response, ...record } = claims.fromItem(Item);
-    return {
-      claimed: false,
-      existing: { ...record, ...(response ? { response: await responseFrom(userId, key, response) } : {}) },
-    };
-  }
+    ),
+  );
+  if (claimed) return { claimed: true, claimId };
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: table(), Key: idempotencyKey(userId, key), ConsistentRead: true }),
+  );
+  if (!Item) return claimIdempotencyKey(userId, key, requestHash, nowMs, ttlSeconds, leaseMs);
+  const { response, ...record } = claims.fromItem(Item);
+  return {
+    claimed: false,
+    existing: { ...record, ...(response ? { response: await responseFrom(userId, key, response) } : {}) },
+  };
 }
 
 async function responseFrom(

@@ -4,7 +4,7 @@
  */
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditDraft, Decision, MemberState, MetricDelta } from '#shared/domain/moderation/engine';
-import { ddb, isConditionFailure, table } from './client';
+import { ddb, table, writeIfCondition } from './client';
 import {
   MODERATION_METRIC_SHARDS,
   moderationAuditKey,
@@ -101,8 +101,8 @@ export function putSeenEvent(communityId: string, decision: Decision, at: string
 
 /** Records an event handled outside a member transaction (activation); a concurrent copy may have won, which is fine. */
 export async function rememberEvent(communityId: string, decision: Decision, at: string): Promise<void> {
-  try {
-    await ddb().send(
+  await writeIfCondition(() =>
+    ddb().send(
       new PutCommand({
         TableName: table(),
         Item: seenEventItems.item(
@@ -111,10 +111,8 @@ export async function rememberEvent(communityId: string, decision: Decision, at:
         ),
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
-    );
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-  }
+    ),
+  );
 }
 
 /** Optimistic: fails when another delivery changed this member since it was read. */

@@ -106,19 +106,15 @@ const deliveries = defineEntity<Delivery>()({
 export async function planDelivery(d: Delivery, stalledAt?: string): Promise<boolean> {
   const due =
     d.status === 'pending' && stalledAt ? moderationDeliveryDueIndexKey(d.communityId, d.deliveryId, stalledAt) : {};
-  try {
-    await ddb().send(
+  return writeIfCondition(() =>
+    ddb().send(
       new PutCommand({
         TableName: table(),
         Item: deliveries.item(d, { ...due, ttl: Math.floor(Date.parse(d.createdAt) / 1000) + DELIVERY_TTL_SECONDS }),
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
-    );
-    return true;
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
+    ),
+  );
 }
 
 export async function getDelivery(communityId: string, deliveryId: string): Promise<Delivery | undefined> {

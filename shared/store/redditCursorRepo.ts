@@ -6,7 +6,7 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { getMany } from './batch';
-import { ddb, isConditionFailure, table } from './client';
+import { ddb, table, writeIfCondition } from './client';
 import { defineEntity } from './entity';
 import { redditCursorKey } from './keys';
 
@@ -41,8 +41,9 @@ export async function advanceRedditCursor(
   newest: number,
   atMs: number,
 ): Promise<void> {
-  try {
-    await ddb().send(
+  // A cursor already past `newest` stays where it is.
+  await writeIfCondition(() =>
+    ddb().send(
       new UpdateCommand({
         TableName: table(),
         Key: redditCursorKey(communityId),
@@ -60,8 +61,6 @@ export async function advanceRedditCursor(
           },
         }),
       }),
-    );
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-  }
+    ),
+  );
 }

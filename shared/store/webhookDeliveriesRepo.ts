@@ -2,8 +2,8 @@
  * The delivery log: one item per (event, endpoint). A pending delivery carries the sparse due-index
  * attributes (next attempt time), so a lost queue message is found by the sweep; a finished one drops them.
  */
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure, table, writeIfCondition } from './client';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, table, updateIf, writeIfCondition } from './client';
 import {
   WEBHOOK_DUE_SHARDS,
   webhookDeliveriesByEndpointPartition,
@@ -202,38 +202,30 @@ export async function recordDeliveryChange(
   });
   const autoSeen = '(autoAttempts = :auto OR (attribute_not_exists(autoAttempts) AND attempts = :auto))';
   const manualSeen = seen.manualRetryAt === null ? 'attribute_not_exists(manualRetryAt)' : 'manualRetryAt = :manual';
-  try {
-    const out = await ddb().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: webhookDeliveryKey(userId, deliveryId),
-        ...deliveries.update({
-          set: {
-            status: c.status,
-            autoAttempts: c.autoAttempts,
-            updatedAt: c.updatedAt,
-            ...nullable.set,
-            ...webhookDeliveryListIndexKey(userId, seen.endpointId, c.status, deliveryId),
-            ...dueIndex(deliveryId, due),
-          },
-          add: { attempts: c.sent ? 1 : undefined },
-          remove: [...nullable.remove, ...(due ? [] : (['gsi3pk', 'gsi3sk'] as const))],
-          condition: {
-            expression: `attribute_exists(pk) AND ${autoSeen} AND ${manualSeen}`,
-            values: {
-              ':auto': seen.autoAttempts,
-              ...(seen.manualRetryAt === null ? {} : { ':manual': seen.manualRetryAt }),
-            },
-          },
-        }),
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return out.Attributes ? fromItem(out.Attributes) : undefined;
-  } catch (err) {
-    if (isConditionFailure(err)) return undefined;
-    throw err;
-  }
+  const item = await updateIf({
+    TableName: table(),
+    Key: webhookDeliveryKey(userId, deliveryId),
+    ...deliveries.update({
+      set: {
+        status: c.status,
+        autoAttempts: c.autoAttempts,
+        updatedAt: c.updatedAt,
+        ...nullable.set,
+        ...webhookDeliveryListIndexKey(userId, seen.endpointId, c.status, deliveryId),
+        ...dueIndex(deliveryId, due),
+      },
+      add: { attempts: c.sent ? 1 : undefined },
+      remove: [...nullable.remove, ...(due ? [] : (['gsi3pk', 'gsi3sk'] as const))],
+      condition: {
+        expression: `attribute_exists(pk) AND ${autoSeen} AND ${manualSeen}`,
+        values: {
+          ':auto': seen.autoAttempts,
+          ...(seen.manualRetryAt === null ? {} : { ':manual': seen.manualRetryAt }),
+        },
+      },
+    }),
+  });
+  return item ? fromItem(item) : undefined;
 }
 
 /**
@@ -246,29 +238,21 @@ export async function requestManualRetry(
   endpointId: string,
   at: string,
 ): Promise<WebhookDeliveryRecord | undefined> {
-  try {
-    const out = await ddb().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: webhookDeliveryKey(userId, deliveryId),
-        ...deliveries.update({
-          set: {
-            status: 'pending',
-            manualRetryAt: at,
-            updatedAt: at,
-            ...webhookDeliveryListIndexKey(userId, endpointId, 'pending', deliveryId),
-            ...webhookDueIndexKey(deliveryId, at),
-          },
-          condition: 'attribute_exists(pk) AND attribute_not_exists(manualRetryAt)',
-        }),
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return out.Attributes ? fromItem(out.Attributes) : undefined;
-  } catch (err) {
-    if (isConditionFailure(err)) return undefined;
-    throw err;
-  }
+  const item = await updateIf({
+    TableName: table(),
+    Key: webhookDeliveryKey(userId, deliveryId),
+    ...deliveries.update({
+      set: {
+        status: 'pending',
+        manualRetryAt: at,
+        updatedAt: at,
+        ...webhookDeliveryListIndexKey(userId, endpointId, 'pending', deliveryId),
+        ...webhookDueIndexKey(deliveryId, at),
+      },
+      condition: 'attribute_exists(pk) AND attribute_not_exists(manualRetryAt)',
+    }),
+  });
+  return item ? fromItem(item) : undefined;
 }
 
 /** Deliveries owing an attempt at or before `atIso` (a manual retry, a scheduled one or both): a Query per shard of the sparse index. */

@@ -4,7 +4,7 @@
  * stored only as the sealed string the caller hands in; this module never sees them in the clear.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure, table, writeIfCondition } from './client';
+import { ddb, table, updateIf, writeIfCondition } from './client';
 import { defineEntity } from './entity';
 import type { TransactItem } from './transactions';
 import { xBannedAuthorsKey, xOAuthStateKey, xPollCursorKey, xRefreshLeaseKey, xTokensKey } from './keys';
@@ -44,22 +44,19 @@ export type ConsumedState = { outcome: 'ok'; state: XOAuthState } | { outcome: '
 
 /** Marks the authorization used, once: a second callback with the same state finds it used. */
 export async function consumeOAuthState(stateHash: string, atIso: string): Promise<ConsumedState> {
-  try {
-    const { Attributes } = await ddb().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: xOAuthStateKey(stateHash),
-        ...oauthStates.update({
-          set: { usedAt: atIso },
-          condition: {
-            expression: 'attribute_exists(pk) AND attribute_not_exists(usedAt) AND expiresAt > :at',
-            values: { ':at': atIso },
-          },
-        }),
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    const a = oauthStates.fromItem(Attributes ?? {});
+  const used = await updateIf({
+    TableName: table(),
+    Key: xOAuthStateKey(stateHash),
+    ...oauthStates.update({
+      set: { usedAt: atIso },
+      condition: {
+        expression: 'attribute_exists(pk) AND attribute_not_exists(usedAt) AND expiresAt > :at',
+        values: { ':at': atIso },
+      },
+    }),
+  });
+  if (used) {
+    const a = oauthStates.fromItem(used);
     return {
       outcome: 'ok',
       state: {
@@ -70,8 +67,6 @@ export async function consumeOAuthState(stateHash: string, atIso: string): Promi
         expiresAt: a.expiresAt,
       },
     };
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
   }
   const { Item } = await ddb().send(
     new GetCommand({ TableName: table(), Key: xOAuthStateKey(stateHash), ConsistentRead: true }),

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/projectRoot';
+import { filesUnder } from '#test/support/projectFiles';
 
 /**
  * Configuration is read in one place: shared/config/config.ts parses the environment once and hands
@@ -9,13 +10,6 @@ import { PROJECT_ROOT } from '#infra/projectRoot';
  * other module of shared/ or functions/ reads process.env (bin/ and test/ set it for the local runtime).
  */
 const CONFIG_MODULE = 'shared/config/config.ts';
-
-const filesUnder = (dir: string): string[] =>
-  readdirSync(path.join(PROJECT_ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const rel = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return filesUnder(rel);
-    return entry.name.endsWith('.ts') ? [rel] : [];
-  });
 
 /** `process.env`, `process['env']`, `process?.env` and `const { env } = process`, comments included (a commented read is still a pointer to the wrong place). */
 const READS_ENV =

@@ -1,32 +1,109 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/projectRoot';
+import { filesUnder } from '#test/support/projectFiles';
 
 /**
- * Imports run one way: shared/schemas (the HTTP contract's shapes) builds on shared/domain (the
- * rules, their limits and the shapes they validate), never the reverse, and domain code knows
- * nothing of HTTP. The one module of shared/schemas the domain may use is the zod set-up
- * (shared/schemas/zod.ts), which imports nothing of ours.
+ * Imports run down the layers, from the bottom up: a module imports its own layer and the layers
+ * below it, never one above. `shared/data` (the curated data's model and vocabulary) sits under the
+ * store that keeps it and the domain that reads it. Nothing imports `test/`.
  */
+const LAYERS = [
+  // The root of shared/ (ids, json, graphemes, maps, dictionary, host names) and the configuration: leaves.
+  { name: 'shared root', files: /^shared\/[^/]+\.ts$/ },
+  { name: 'config', files: /^shared\/config\// },
+  { name: 'observability', files: /^shared\/observability\// },
+  { name: 'adapters', files: /^shared\/adapters\// },
+  { name: 'data', files: /^shared\/data\// },
+  { name: 'store', files: /^shared\/store\// },
+  { name: 'domain', files: /^shared\/domain\// },
+  { name: 'schemas', files: /^shared\/schemas\// },
+  { name: 'http', files: /^shared\/http\// },
+  { name: 'mcp', files: /^shared\/mcp\// },
+  { name: 'functions', files: /^functions\// },
+  // The stack reads the route and function tables; no runtime code imports it.
+  { name: 'infra', files: /^infra\// },
+  { name: 'bin', files: /^bin\// },
+  { name: 'test', files: /^test\// },
+] as const;
+type Layer = (typeof LAYERS)[number]['name'];
+
+const rank = (file: string): number => LAYERS.findIndex((layer) => layer.files.test(file));
+
+/** The zod set-up imports nothing of ours, so any layer may use it (checked below). */
 const ZOD_SETUP = 'shared/schemas/zod.ts';
-const FORBIDDEN_FROM_DOMAIN = ['shared/schemas/', 'shared/http/'];
 
-const filesUnder = (dir: string): string[] =>
-  readdirSync(path.join(PROJECT_ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const rel = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return filesUnder(rel);
-    return entry.name.endsWith('.ts') ? [rel] : [];
-  });
+/** Store and adapters may name the domain's types (an import the compiler erases), never run its code. */
+const TYPES_FROM_ABOVE: [Layer, Layer][] = [
+  ['store', 'domain'],
+  ['adapters', 'domain'],
+];
 
-/** Every module specifier a source names: static imports and re-exports, and dynamic import(). */
-function specifiers(source: string): string[] {
-  const found = [
-    ...source.matchAll(/\bfrom\s*['"]([^'"]+)['"]/g),
-    ...source.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g),
-    ...source.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm),
+/**
+ * The imports that still run back up, each to be turned around; listed so that no new one joins them.
+ * `from` and `to` are path prefixes. An entry nothing matches any more fails the last test: delete it.
+ */
+const STILL_RUNS_BACK_UP: { from: string; to: string; why: string }[] = [
+  { from: 'shared/schemas/', to: 'shared/http/endpoint.ts', why: 'the endpoint type belongs to the schemas' },
+  {
+    from: 'shared/adapters/platform',
+    to: 'shared/domain/moderation/',
+    why: "platform credentials and the platform port run the domain's platform registry",
+  },
+  { from: 'shared/adapters/payments', to: 'shared/domain/billing/plans.ts', why: 'plan prices live in the domain' },
+  {
+    from: 'shared/adapters/functionWiring.ts',
+    to: 'shared/schemas/groups.ts',
+    why: 'the wiring names the route groups (a type)',
+  },
+  {
+    from: 'shared/adapters/platforms/platformPort.ts',
+    to: 'shared/store/platformCallsRepo.ts',
+    why: 'the port names the stored delivery (a type)',
+  },
+  {
+    from: 'shared/store/communityRulesRepo.ts',
+    to: 'shared/domain/moderation/communityRules.ts',
+    why: 'the repository fills in default rules',
+  },
+  {
+    from: 'shared/store/textModelRepo.ts',
+    to: 'shared/domain/moderation/detector/textModel.ts',
+    why: 'the repository packs the text model',
+  },
+  { from: 'shared/data/', to: 'shared/store/', why: 'the importer and the seed are offline tooling, not data' },
+  { from: 'bin/', to: 'test/support/', why: "the benchmark and `npm run stand-in` start the tests' stand-ins" },
+];
+
+interface Import {
+  specifier: string;
+  /** `import type …`, `export type …`, or every name marked `type`: the compiler erases it. */
+  typeOnly: boolean;
+}
+
+/** Every module a source names: static imports and re-exports, side-effect imports, and dynamic import(). */
+function imports(source: string): Import[] {
+  const statements = [...source.matchAll(/^\s*(?:import|export)\s+(type\s+)?([^'";]*?)\s*from\s*['"]([^'"]+)['"]/gm)];
+  return [
+    ...statements.map((m) => {
+      const names = /^\{([^}]*)\}$/
+        .exec(m[2].trim())?.[1]
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean);
+      return {
+        specifier: m[3],
+        typeOnly:
+          m[1] !== undefined || (names !== undefined && names.length > 0 && names.every((n) => n.startsWith('type '))),
+      };
+    }),
+    ...[...source.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => ({
+      specifier: m[1],
+      typeOnly: false,
+    })),
+    ...[...source.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm)].map((m) => ({ specifier: m[1], typeOnly: false })),
   ];
-  return found.map((m) => m[1]);
 }
 
 /** The project path a specifier names (`#shared/x` or relative), or undefined for a package. */
@@ -36,57 +113,94 @@ function target(file: string, specifier: string): string | undefined {
   return undefined;
 }
 
-/** The imports of `files` (path -> source) that go the wrong way, as `file -> target`. */
-function wrongWayImports(files: Record<string, string>): string[] {
+const layerOf = (file: string): Layer | undefined => LAYERS[rank(file)]?.name;
+
+/** The imports of `files` (path -> source) that run up the layers, as `file -> target`. */
+function upwardImports(files: Record<string, string>): string[] {
   return Object.entries(files).flatMap(([file, source]) =>
-    specifiers(source)
-      .map((s) => target(file, s))
-      .filter(
-        (t): t is string =>
-          t !== undefined && t !== ZOD_SETUP && FORBIDDEN_FROM_DOMAIN.some((prefix) => t.startsWith(prefix)),
-      )
-      .map((t) => `${file} -> ${t}`),
+    imports(source).flatMap(({ specifier, typeOnly }) => {
+      const to = target(file, specifier);
+      if (to === undefined || to === ZOD_SETUP || rank(to) <= rank(file)) return [];
+      const from = layerOf(file);
+      const into = layerOf(to);
+      if (typeOnly && TYPES_FROM_ABOVE.some(([a, b]) => a === from && b === into)) return [];
+      return [`${file} -> ${to}`];
+    }),
   );
 }
+
+const isKnown = (arrow: string) => {
+  const [from, to] = arrow.split(' -> ');
+  return STILL_RUNS_BACK_UP.some((known) => from.startsWith(known.from) && to.startsWith(known.to));
+};
 
 const read = (files: string[]) =>
   Object.fromEntries(files.map((f) => [f, readFileSync(path.join(PROJECT_ROOT, f), 'utf8')]));
 
-describe('import direction between shared/schemas and shared/domain', () => {
-  it('no domain module imports a schema module (other than the zod set-up) or the HTTP layer', () => {
-    const domain = filesUnder('shared/domain');
-    expect(domain.length).toBeGreaterThan(50);
-    expect(wrongWayImports(read(domain))).toEqual([]);
+const project = () => read(['shared', 'functions', 'infra', 'bin'].flatMap((dir) => filesUnder(dir)));
+
+describe('import direction between the layers', () => {
+  it('every source file is in a layer', () => {
+    const files = Object.keys(project());
+    expect(files.length).toBeGreaterThan(300);
+    expect(files.filter((f) => rank(f) < 0)).toEqual([]);
   });
 
-  it('the schemas do build on the domain (the direction is not just empty)', () => {
-    const schemas = read(filesUnder('shared/schemas'));
-    expect(
-      Object.values(schemas).some((source) => specifiers(source).some((s) => s.startsWith('#shared/domain/'))),
-    ).toBe(true);
+  it('no import runs up the layers, but for the ones listed to be turned around', () => {
+    expect(upwardImports(project()).filter((arrow) => !isKnown(arrow))).toEqual([]);
+  });
+
+  it('each arrow listed as running back up still does (delete the ones turned around)', () => {
+    const arrows = upwardImports(project());
+    const stale = STILL_RUNS_BACK_UP.filter(
+      (known) =>
+        !arrows.some((a) => a.split(' -> ')[0].startsWith(known.from) && a.split(' -> ')[1].startsWith(known.to)),
+    );
+    expect(stale).toEqual([]);
+  });
+
+  it('the layers do build on each other (the direction is not just empty)', () => {
+    const sources = Object.entries(project());
+    const importsInto = (from: Layer, into: Layer) =>
+      sources.some(
+        ([file, source]) =>
+          layerOf(file) === from && imports(source).some((i) => layerOf(target(file, i.specifier) ?? '') === into),
+      );
+    expect(importsInto('schemas', 'domain')).toBe(true);
+    expect(importsInto('domain', 'store')).toBe(true);
+    expect(importsInto('functions', 'http')).toBe(true);
   });
 
   it('the zod set-up imports nothing of ours, so allowing it lets nothing else in', () => {
     expect(
-      specifiers(readFileSync(path.join(PROJECT_ROOT, ZOD_SETUP), 'utf8')).filter(
-        (s) => s.startsWith('#') || s.startsWith('.'),
+      imports(readFileSync(path.join(PROJECT_ROOT, ZOD_SETUP), 'utf8')).filter(
+        (i) => i.specifier.startsWith('#') || i.specifier.startsWith('.'),
       ),
     ).toEqual([]);
   });
 
   it('catches each way of importing the wrong way', () => {
     expect(
-      wrongWayImports({
+      upwardImports({
         'shared/domain/jobs/a.ts':
           "import { x } from '#shared/schemas/jobs';\nimport * as z from '#shared/schemas/zod';",
         'shared/domain/jobs/b.ts': "export { y } from '../../schemas/growth';",
         'shared/domain/growth/c.ts': "const m = await import('#shared/http/errors');",
         'shared/domain/growth/d.ts': "import type { T } from './plan';\nimport { z } from 'zod/mini';",
+        'shared/store/e.ts': "import type { Rules } from '#shared/domain/moderation/rules';",
+        'shared/store/f.ts': "import { type Rules, defaults } from '#shared/domain/moderation/rules';",
+        'shared/adapters/g.ts': "import { type Row } from '#shared/store/rows';",
+        'functions/h/handler.ts': "import { FUNCTIONS } from '#infra/functionCatalog';",
+        'bin/i.ts': "import '#test/support/standIn';",
       }),
     ).toEqual([
       'shared/domain/jobs/a.ts -> shared/schemas/jobs.ts',
       'shared/domain/jobs/b.ts -> shared/schemas/growth.ts',
       'shared/domain/growth/c.ts -> shared/http/errors.ts',
+      'shared/store/f.ts -> shared/domain/moderation/rules.ts',
+      'shared/adapters/g.ts -> shared/store/rows.ts',
+      'functions/h/handler.ts -> infra/functionCatalog.ts',
+      'bin/i.ts -> test/support/standIn.ts',
     ]);
   });
 });

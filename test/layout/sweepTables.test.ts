@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/projectRoot';
+import { filesUnder } from '#test/support/projectFiles';
 
 /**
  * The test files run side by side against one DynamoDB Local, most of them on one shared table. A
@@ -29,16 +30,9 @@ const SWEEPS = [
   /\bsweepWebhooks\(/,
 ];
 
-const testFiles = (dir: string): string[] =>
-  readdirSync(path.join(PROJECT_ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const rel = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return testFiles(rel);
-    return entry.name.endsWith('.test.ts') ? [rel] : [];
-  });
-
 describe('scheduled sweeps in tests', () => {
   it('run only in files with a table of their own', () => {
-    const sweeping = testFiles('test').filter((file) => {
+    const sweeping = filesUnder('test', '.test.ts').filter((file) => {
       const source = readFileSync(path.join(PROJECT_ROOT, file), 'utf8');
       return SWEEPS.some((sweep) => sweep.test(source));
     });

@@ -10,9 +10,15 @@ const SECRET_SHAPES: [string, RegExp][] = [
 ];
 
 const logLines: string[] = [];
+let tapped = false;
 
-/** Taps the process's output: the service's log lines are JSON objects with a `level`. */
+/**
+ * Taps the process's output: the service's log lines are JSON objects with a `level`. Once per module
+ * graph: the unit tier's files share one (vitest.config.ts) and each runs the set-up again.
+ */
 export function collectLogLines(): void {
+  if (tapped) return;
+  tapped = true;
   for (const stream of [process.stdout, process.stderr]) {
     const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
     stream.write = ((chunk: unknown, ...rest: unknown[]) => {

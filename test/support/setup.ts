@@ -1,11 +1,9 @@
-import { afterAll, beforeEach, expect, inject } from 'vitest';
+import { afterAll, beforeEach, expect } from 'vitest';
 import { collectLogLines, secretsInLogs } from './logGuard';
-import { useLocalTable } from '#bin/local/runtime';
 import { reloadConfig } from '#shared/config/config';
 import { providerSecretNames } from '#shared/adapters/enrichment/catalog';
 
-// Runs in every test worker before its suites: the data layer points at the shared DynamoDB Local.
-useLocalTable(inject('dynamoEndpoint'), inject('tableName'));
+// Runs in every test worker of both tiers before its suites, after the tier's own set-up (tableSetup.ts or noTable.ts).
 process.env.STRIPE_WEBHOOK_SECRET = 'whsec_test_secret_for_signatures';
 // A data provider's key in the developer's shell would send every test's jobs to the real provider (and
 // bill them): tests use the stand-ins, whose files set their own keys.

@@ -122,5 +122,7 @@ export function gapReport(rows: DeliverableRow[], capabilities: Capability[], co
 }
 
 /** A preview row: only the fields the plan promised, in its order. */
-export const previewRow = (row: DeliverableRow, fields: string[]) =>
-  Object.fromEntries(fields.map((f) => [f, (row as unknown as Record<string, unknown>)[f] ?? null]));
+export const previewRow = (row: DeliverableRow, fields: string[]) => {
+  const values = new Map(Object.entries(row));
+  return Object.fromEntries(fields.map((f) => [f, values.get(f) ?? null]));
+};

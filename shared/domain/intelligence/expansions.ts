@@ -193,7 +193,7 @@ export async function loadContacts<T, P>(
     unique.map((id, i) => [id, profiles[i] as CuratedPerson | CuratedFund | CuratedCompany | undefined]),
   );
   if (pkg.contactVia === 'self') {
-    for (const id of recordIds) cards.set(id, { contact: (byId.get(id) as unknown as Contacts | undefined) ?? null });
+    for (const id of recordIds) cards.set(id, { contact: (byId.get(id) as Contacts | undefined) ?? null });
     return { cards, also: alsoValue as T };
   }
   const owners = byId as Map<string, CuratedFund | CuratedCompany | undefined>;

@@ -133,9 +133,9 @@ function samePerson(a: DeliverableRow, b: DeliverableRow): boolean {
 
 /** Fills the kept row's gaps from its duplicate. */
 function merge(kept: DeliverableRow, dup: DeliverableRow): DeliverableRow {
-  const out = { ...kept } as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...kept };
   for (const [k, v] of Object.entries(dup)) if (out[k] === null && v !== null) out[k] = v;
-  return out as unknown as DeliverableRow;
+  return out as DeliverableRow;
 }
 
 export function finalizeRows(batches: { companies: CompanyRow[]; contacts: ContactRow[] }[]): Deliverable {

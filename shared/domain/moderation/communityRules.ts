@@ -100,7 +100,7 @@ export function mergeRules(
     sensitivity: change.sensitivity ?? current.sensitivity,
     official_domains: change.official_domains ?? current.official_domains,
     official_handles: change.official_handles ?? current.official_handles,
-    rules: rules as unknown as RuleSettings,
+    rules: rules as RuleSettings,
     link_allowlist: change.link_allowlist ?? current.link_allowlist,
     blocked_words: change.blocked_words ?? current.blocked_words,
     warn_limit: change.warn_limit ?? current.warn_limit,
