@@ -84,7 +84,15 @@ const StepItem = ({ step }: { step: Step }) => html`<li>
 </li>`;
 
 /** How to connect the community on its platform, and a fresh token (the old one stops binding). */
-function Connect({ community, connected, onFresh }: { community: Community; connected: boolean; onFresh: (c: Community) => void }) {
+function Connect({
+  community,
+  connected,
+  onFresh,
+}: {
+  community: Community;
+  connected: boolean;
+  onFresh: (c: Community) => void;
+}) {
   const facts = platformFacts(community.community_type);
   const { error, act } = useAction();
   const [fresh, setFresh] = useState(false);
@@ -117,7 +125,10 @@ function ReviewItem({ community, entry: a, onChange }: { community: Community; e
     a.undoable
       ? act(() => call('POST', `${BASE}/communities/${community.id}/audit-logs/${a.id}/undo`), onChange)
       : act(
-          () => call('POST', `${BASE}/communities/${community.id}/examples`, { examples: [{ text: a.message_excerpt, label: 'ham' }] }),
+          () =>
+            call('POST', `${BASE}/communities/${community.id}/examples`, {
+              examples: [{ text: a.message_excerpt, label: 'ham' }],
+            }),
           () => setTaught(true),
         );
   return html`<li class="review">
@@ -131,7 +142,8 @@ function ReviewItem({ community, entry: a, onChange }: { community: Community; e
         : taught
           ? html`<div class="small done">Taught as not spam${a.action === 'warn' ? ' (a warning sent cannot be taken back)' : ' (the platform cannot restore it)'}</div>`
           : (a.undoable || a.message_excerpt) &&
-            html`<button type="button" onClick=${notSpam} aria-label=${`Not spam: ${a.action} of ${a.username}`}>${a.undoable ? `Not spam (undo ${a.action})` : 'Not spam'}</button>`
+            html`<div class="row"><button type="button" onClick=${notSpam} aria-label=${`Not spam: ${a.action} of ${a.username}`}>Not spam</button>
+            <span class="small muted">${a.undoable ? `undoes the ${a.action} and teaches the message` : 'teaches the message (this action cannot be undone here)'}</span></div>`
     }
     <${ErrorLine} error=${error} />
   </li>`;

@@ -138,6 +138,9 @@ const TOOL_LABELS = new Map([
 export const toolLabel = (id: string) => {
   const known = TOOL_LABELS.get(id);
   if (known) return known;
-  const words = id.replace(/-v\d+$/, '').replace(/[_-]+/g, ' ').trim();
+  const words = id
+    .replace(/-v\d+$/, '')
+    .replace(/[_-]+/g, ' ')
+    .trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 };

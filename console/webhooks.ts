@@ -51,11 +51,14 @@ function EndpointItem({
     <div class="small muted">${e.event_types.join(', ')} · ${e.id}</div>
     ${e.disabled_reason && html`<p class="small error">${e.disabled_reason}. It receives nothing more; register the URL again to resume.</p>`}
     <div class="row">
-      <button type="button" aria-label=${`Rotate the secret of ${e.url}`} onClick=${() =>
+      <button type="button" aria-label=${`Rotate secret of ${e.url}`} onClick=${() =>
         confirm('Rotate the signing secret? The old one stops signing at once.') &&
-        act(() => call<{ secret: string }>('POST', `/webhooks/endpoints/${e.id}/rotate-secret`).then((r) => onSecret(r.secret)))}>Rotate secret</button>
+        act(() =>
+          call<{ secret: string }>('POST', `/webhooks/endpoints/${e.id}/rotate-secret`).then((r) => onSecret(r.secret)),
+        )}>Rotate secret</button>
       <button type="button" class="quiet" aria-label=${`Delete ${e.url}`} onClick=${() =>
-        confirm('Delete this endpoint? It receives nothing more.') && act(() => call('DELETE', `/webhooks/endpoints/${e.id}`))}>Delete</button>
+        confirm('Delete this endpoint? It receives nothing more.') &&
+        act(() => call('DELETE', `/webhooks/endpoints/${e.id}`))}>Delete</button>
     </div>
     <${ErrorLine} error=${error} />
   </li>`;

@@ -56,7 +56,8 @@ var $,Fe,Lt,H,$e,re,He,ne,Ie,ye,ve,At,z=Symbol.for("pv"),ae={},ie=[],Dt=/^m(i|n|
     <div class="small">${t.score===null?t.reason:u`Score <b>${xt(t.score)}</b> · ${t.reason}`}${t.delivery?` \xB7 ${t.delivery.status}`:""}</div>
     ${t.signals.length>0&&u`<ul class="signals small" aria-label="Signals">${t.signals.map(d=>u`<li>${d.label}</li>`)}</ul>`}
     ${t.message_excerpt&&u`<blockquote class="small">${t.message_excerpt}</blockquote>`}
-    ${t.undo?u`<div class="small done">Undone ${L(t.undo.at)} (${t.undo.status}), taught as not spam</div>`:o?u`<div class="small done">Taught as not spam${t.action==="warn"?" (a warning sent cannot be taken back)":" (the platform cannot restore it)"}</div>`:(t.undoable||t.message_excerpt)&&u`<button type="button" onClick=${r} aria-label=${`Not spam: ${t.action} of ${t.username}`}>${t.undoable?`Not spam (undo ${t.action})`:"Not spam"}</button>`}
+    ${t.undo?u`<div class="small done">Undone ${L(t.undo.at)} (${t.undo.status}), taught as not spam</div>`:o?u`<div class="small done">Taught as not spam${t.action==="warn"?" (a warning sent cannot be taken back)":" (the platform cannot restore it)"}</div>`:(t.undoable||t.message_excerpt)&&u`<div class="row"><button type="button" onClick=${r} aria-label=${`Not spam: ${t.action} of ${t.username}`}>Not spam</button>
+            <span class="small muted">${t.undoable?`undoes the ${t.action} and teaches the message`:"teaches the message (this action cannot be undone here)"}</span></div>`}
     <${E} error=${s} />
   </li>`}function on({community:e}){let{error:t,act:n}=ge(),[s,i]=h(""),[o,a]=h(),[r,d]=h(),_=`try-${e.id}`,l=p=>{p.preventDefault();let c=new FormData(p.currentTarget);d(void 0),n(()=>T("POST",`${U}/communities/${e.id}/check`,{messages:[{text:s,is_new_member:c.get("new")==="on"}]}),f=>a(f.results[0]))},m=p=>n(()=>T("POST",`${U}/communities/${e.id}/examples`,{examples:[{text:s,label:p}]}),()=>d(p==="spam"?"Taught as spam":"Taught as not spam"));return u`
     <details class="part">
@@ -211,7 +212,7 @@ var $,Fe,Lt,H,$e,re,He,ne,Ie,ye,ve,At,z=Symbol.for("pv"),ae={},ie=[],Dt=/^m(i|n|
     <div class="small muted">${e.event_types.join(", ")} · ${e.id}</div>
     ${e.disabled_reason&&u`<p class="small error">${e.disabled_reason}. It receives nothing more; register the URL again to resume.</p>`}
     <div class="row">
-      <button type="button" aria-label=${`Rotate the secret of ${e.url}`} onClick=${()=>confirm("Rotate the signing secret? The old one stops signing at once.")&&o(()=>T("POST",`/webhooks/endpoints/${e.id}/rotate-secret`).then(a=>t(a.secret)))}>Rotate secret</button>
+      <button type="button" aria-label=${`Rotate secret of ${e.url}`} onClick=${()=>confirm("Rotate the signing secret? The old one stops signing at once.")&&o(()=>T("POST",`/webhooks/endpoints/${e.id}/rotate-secret`).then(a=>t(a.secret)))}>Rotate secret</button>
       <button type="button" class="quiet" aria-label=${`Delete ${e.url}`} onClick=${()=>confirm("Delete this endpoint? It receives nothing more.")&&o(()=>T("DELETE",`/webhooks/endpoints/${e.id}`))}>Delete</button>
     </div>
     <${E} error=${s} />

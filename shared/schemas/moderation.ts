@@ -169,7 +169,8 @@ export const moderationStatus = withMeta(
         description: 'Actions undone by the owner (each undo also teaches its message as not spam): the wrong removals',
       }),
       examples_taught: withMeta(z.int(), {
-        description: 'Examples the community has been taught (POST .../examples and undos), 0 after DELETE .../examples',
+        description:
+          'Examples the community has been taught (POST .../examples and undos), 0 after DELETE .../examples',
       }),
       last_event_at: z.nullable(timestamp),
     }),

@@ -48,10 +48,16 @@ async function liftCalls(
     );
   const bound = platform === community.type ? record[module.recordFields.bound] : undefined;
   const actedIn = decision && module.actedIn ? module.actedIn(decision) : undefined;
-  if (actedIn !== undefined && actedIn !== bound)
-    await refuseInAnotherCommunitysPlace(platform, actedIn, community.id);
+  if (actedIn !== undefined && actedIn !== bound) await refuseInAnotherCommunitysPlace(platform, actedIn, community.id);
   const place = actedIn ?? bound;
-  const calls = lift({ communityId: community.id, record, userId: entry.user_id, eventId: entry.event_id, decision, place });
+  const calls = lift({
+    communityId: community.id,
+    record,
+    userId: entry.user_id,
+    eventId: entry.event_id,
+    decision,
+    place,
+  });
   if (!calls?.length)
     throw new UnprocessableError(
       'invalid_state',
