@@ -3,7 +3,7 @@
  * download) against the local API: the key pasted, the balance and the chart, a job's bar reaching
  * 100 % over the fetch-based event stream, a mute undone, and axe-core finding no serious
  * violation. Without a Chromium the suite is skipped and says so (install: apt-get install -y chromium).
- * CONSOLE_SCREENSHOTS=1 also writes docs/console/*.png at 375 px wide.
+ * CONSOLE_SCREENSHOTS=1 also writes docs/console/*.png at 375 px wide and *-1280.png at 1280.
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -78,7 +78,12 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
   });
 
   const shot = async (name: string) => {
-    if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+    if (!SHOTS) return;
+    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+    // And as on a laptop; the suite goes on at the phone's width.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.screenshot({ path: join(SHOTS, `${name}-1280.png`), fullPage: true });
+    await page.setViewportSize({ width: 375, height: 800 });
   };
   const seriousViolations = async () => {
     // Evaluated through the driver, not as a page script: the page's CSP rightly refuses inline scripts.
