@@ -470,6 +470,48 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
     expect(notFound).toEqual([]);
   });
 
+  it("stacks a delivery's cells on a phone, Retry within the screen", async () => {
+    // At 375 px the deliveries table hid Attempts, Answer and Retry past the right edge, with no cue.
+    const own = await api.newUser({ tier: 'pro', credits: 5000 });
+    const body = { url: 'http://127.0.0.1:9/stacked', event_types: ['job.completed'] };
+    expect((await api.call('POST', '/webhooks/endpoints', { key: own.key, body })).status).toBe(201);
+    const job = { preset: 'full_pipeline', input_assets: { companies: [{ company_name: 'Row', domain: 'row.io' }] } };
+    expect((await api.call('POST', '/bd/jobs', { key: own.key, body: job })).status).toBe(202);
+    await api.ports.queue.drained();
+    const tabPage = await browser.newPage({ viewport: { width: 375, height: 800 } });
+    try {
+      await tabPage.goto(`${api.baseUrl}/console#webhooks`);
+      await tabPage.getByLabel('API key').fill(own.key);
+      await tabPage.getByRole('button', { name: 'Open the console' }).click();
+      const retry = tabPage.getByRole('button', { name: /^Retry delivery/ }).first();
+      await retry.waitFor({ timeout: 30_000 });
+      const box = await retry.boundingBox();
+      expect(box && box.x + box.width).toBeLessThanOrEqual(375);
+      const label = await tabPage
+        .locator('td[data-label="Attempts"]')
+        .first()
+        .evaluate((td) => (globalThis as any).getComputedStyle(td, '::before').content as string);
+      expect(label).toBe('"Attempts"');
+      expect(await tabPage.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    } finally {
+      await tabPage.close();
+    }
+  }, 60_000);
+
+  it('tells a developer account that sample jobs need a pro subscription', async () => {
+    const own = await api.newUser();
+    const tabPage = await browser.newPage({ viewport: { width: 375, height: 800 } });
+    try {
+      await tabPage.goto(`${api.baseUrl}/console#jobs`);
+      await tabPage.getByLabel('API key').fill(own.key);
+      await tabPage.getByRole('button', { name: 'Open the console' }).click();
+      await tabPage.getByText('Jobs need an active pro subscription').waitFor();
+      expect(await tabPage.getByRole('button', { name: 'Start a sample job' }).isDisabled()).toBe(true);
+    } finally {
+      await tabPage.close();
+    }
+  });
+
   it('shows a disabled webhook endpoint as disabled, with the reason', async () => {
     // An endpoint disabled after 5 days of failures receives nothing more; the list showed it like a working one.
     const own = await api.newUser();
