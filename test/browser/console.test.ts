@@ -325,6 +325,14 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
       await expect.poll(() => tabPage.locator('article.community').count()).toBe(24);
       await tabPage.getByRole('article', { name: 'Community 1', exact: true }).waitFor();
       expect(await tabPage.getByRole('button', { name: 'Show more communities' }).count()).toBe(0);
+      // Every list pages the same way: chats too.
+      for (let i = 1; i <= 22; i++)
+        expect((await api.call('POST', '/chats', { key: own.key, body: { title: `Chat ${i}` } })).status).toBe(201);
+      await tabPage.getByRole('link', { name: 'Results & chats' }).click();
+      await tabPage.getByText('20 of 22 chats shown').waitFor();
+      await tabPage.getByRole('button', { name: 'Show more chats' }).click();
+      await tabPage.getByText('All 22 chats shown').waitFor();
+      expect(await tabPage.getByRole('region', { name: 'Chats' }).getByRole('listitem').count()).toBe(22);
     } finally {
       await tabPage.close();
     }
