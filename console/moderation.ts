@@ -66,6 +66,16 @@ interface Verdict {
 const pct = (score: number) => `${Math.round(score * 100)}%`;
 const ACTION_WORDS: Record<string, string> = { delete: 'Removed', warn: 'Warned', mute: 'Muted', ban: 'Banned' };
 const actionWord = (action: string) => (Object.hasOwn(ACTION_WORDS, action) ? ACTION_WORDS[action] : action);
+/** How the action went on the platform, in words (an entry the community's own bot acted on has none). */
+const DELIVERY_WORDS: Record<string, string> = {
+  delivered: 'applied on the platform',
+  pending: 'being applied',
+  failed: 'the platform refused it',
+  not_configured: 'not sent: the platform is not set up on this deployment',
+  observe: 'observe mode: nothing sent',
+};
+const deliveryWords = (d: { status: string; error: string | null }) =>
+  (Object.hasOwn(DELIVERY_WORDS, d.status) ? DELIVERY_WORDS[d.status] : d.status) + (d.error ? ` (${d.error})` : '');
 
 /** Runs an API call with its error shown beside the part of the screen that made it. */
 function useAction() {
@@ -133,7 +143,7 @@ function ReviewItem({ community, entry: a, onChange }: { community: Community; e
         );
   return html`<li class="review">
     <div class="row spread"><strong>${actionWord(a.action)} · ${a.username}</strong><span class="small muted">${when(a.at)}</span></div>
-    <div class="small">${a.score === null ? a.reason : html`Score <b>${pct(a.score)}</b> · ${a.reason}`}${a.delivery ? ` · ${a.delivery.status}` : ''}</div>
+    <div class="small">${a.score === null ? a.reason : html`Score <b>${pct(a.score)}</b> · ${a.reason}`}${a.delivery ? ` · ${deliveryWords(a.delivery)}` : ''}</div>
     ${a.signals.length > 0 && html`<ul class="signals small" aria-label="Signals">${a.signals.map((g) => html`<li>${g.label}</li>`)}</ul>`}
     ${a.message_excerpt && html`<blockquote class="small">${a.message_excerpt}</blockquote>`}
     ${
