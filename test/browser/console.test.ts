@@ -196,6 +196,11 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
     await page.locator('.chart rect.bar').first().waitFor({ state: 'attached' });
     expect(await page.locator('.chart rect.bar').count()).toBe(usage.by_day.length);
     expect(await page.locator('table tbody tr').count()).toBe(usage.by_tool.length);
+    // Tools by the names people know, not their ids; the projection says what it is (30 days at the range's rate).
+    expect(usage.by_tool.map((t: { tool_name: string }) => t.tool_name)).toContain('bd_job');
+    expect(await page.locator('table tbody').textContent()).toContain('Enrichment jobs');
+    expect(await page.locator('table tbody').textContent()).not.toContain('bd_job');
+    await page.getByText('30 days at this rate').waitFor();
     expect(await seriousViolations()).toEqual([]);
     await shot('credits');
   });
@@ -264,6 +269,10 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
     await card.getByLabel('Message', { exact: true }).fill('Connect your wallet here to claim the bonus');
     await card.getByRole('button', { name: 'Check', exact: true }).click();
     await expect.poll(() => card.getByTestId('verdict').textContent()).toMatch(/Spam: would mute/);
+    await card.getByRole('button', { name: 'Mark as spam' }).click();
+    await card.getByText(/Taught as spam/).waitFor();
+    const taught = (await api.call('GET', `${BASE}/status?community_id=${community.id}`, { key })).body.metrics;
+    expect(taught.examples_taught).toBe(2);
 
     // Tune: sensitivity and an official domain through the form; captcha is offered on Telegram.
     await card.getByText('Rules', { exact: true }).click();
