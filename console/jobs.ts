@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call, download, followEvents, get } from './api';
-import { ErrorLine, html, messageOf, num, Status, useLoad, when } from './view';
+import { ErrorLine, html, messageOf, More, num, Status, useLoad, usePaged, when } from './view';
 
 interface Job {
   job_id: string;
@@ -101,7 +101,10 @@ const sampleJob = (count: number) => ({
 });
 
 export function JobsScreen() {
-  const jobs = useLoad(() => get<{ items: Job[]; total: number }>('/bd/jobs?limit=20'));
+  const jobs = usePaged<Job>('/bd/jobs');
+  // Jobs are a paid endpoint: a developer account is told so before it tries, not by a 403 after.
+  const plan = useLoad(() => get<{ tier: string; status: string }>('/subscriptions/status'));
+  const paid = plan.data ? plan.data.tier === 'pro' && plan.data.status === 'active' : true;
   const [error, setError] = useState<string>();
   const [count, setCount] = useState(20);
   const start = (e: Event) => {
@@ -114,12 +117,17 @@ export function JobsScreen() {
       <h2 id="jobs-h">Enrichment jobs</h2>
       <form class="row" onSubmit=${start}>
         <label>Sample companies <input type="number" min="1" max="500" value=${count} onInput=${(e: Event) => setCount(Number((e.currentTarget as HTMLInputElement).value))} /></label>
-        <button type="submit">Start a sample job</button>
+        <button type="submit" disabled=${!paid} aria-describedby=${paid ? undefined : 'jobs-plan'}>Start a sample job</button>
         <button type="button" onClick=${jobs.reload}>Refresh</button>
       </form>
+      ${
+        !paid &&
+        html`<p class="note" id="jobs-plan">Jobs need an active pro subscription; this account is on the ${plan.data?.tier} plan (${plan.data?.status}). Upgrade with <code>POST /subscriptions/checkout-session</code>, then start a sample job here.</p>`
+      }
       <${ErrorLine} error=${error} />
       <${Status} loaded=${jobs} empty=${jobs.data?.items.length === 0 && 'No jobs yet. Start a sample job above, or POST /bd/jobs with your own companies; it shows here with its progress.'}>
         <ul class="list">${jobs.data?.items.map((j) => html`<${JobRow} key=${j.job_id + j.status} job=${j} onChange=${jobs.reload} />`)}</ul>
+        <${More} list=${jobs} noun="jobs" />
       <//>
     </section>`;
 }

@@ -1,6 +1,6 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, get } from './api';
-import { ErrorLine, html, messageOf, Status, useLoad, when } from './view';
+import { ErrorLine, html, messageOf, More, Status, toolLabel, usePaged, when } from './view';
 
 interface Item {
   id: string;
@@ -21,8 +21,15 @@ function Collection({
   canDelete: boolean;
   empty: string;
 }) {
-  const list = useLoad(() => get<{ items: Item[] }>(`${path}?limit=20`));
+  const list = usePaged<Item>(path);
   const [open, setOpen] = useState<{ id: string; body: unknown }>();
+  // What Open opened is below the list, often a screen or more away: it is brought into view and focused.
+  const opened = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open || !opened.current) return;
+    opened.current.scrollIntoView({ block: 'start' });
+    opened.current.focus();
+  }, [open]);
   const [error, setError] = useState<string>();
   const fail = (e: unknown) => setError(messageOf(e));
   return html`
@@ -32,16 +39,17 @@ function Collection({
       <${Status} loaded=${list} empty=${list.data?.items.length === 0 && empty}>
         <ul class="list">${list.data?.items.map(
           (item) => html`<li class="row spread">
-          <span>${item.title ?? item.tool_name ?? item.id} <span class="small muted">${when(item.created_at)}</span></span>
+          <span>${item.title ?? (item.tool_name && toolLabel(item.tool_name)) ?? item.id} <span class="small muted">${when(item.created_at)}</span></span>
           <span class="row">
-            <button onClick=${() => get(`${path}/${item.id}`).then((body) => setOpen({ id: item.id, body }), fail)}>Open</button>
+            <button onClick=${() => get(`${path}/${item.id}`).then((body) => setOpen({ id: item.id, body }), fail)} aria-label=${`Open ${item.title ?? item.id}`}>Open</button>
             ${canDelete && html`<button onClick=${() => confirm('Delete it?') && call('DELETE', `${path}/${item.id}`).then(list.reload, fail)}>Delete</button>`}
           </span></li>`,
         )}</ul>
+        <${More} list=${list} noun=${title.toLowerCase()} />
       <//>
       ${
         open &&
-        html`<div class="panel"><div class="row spread"><strong>${open.id}</strong><button onClick=${() => setOpen(undefined)}>Close</button></div>
+        html`<div class="panel" ref=${opened} tabindex="-1" role="region" aria-label=${`Opened: ${open.id}`}><div class="row spread"><strong>${open.id}</strong><button onClick=${() => setOpen(undefined)}>Close</button></div>
         <pre tabindex="0">${JSON.stringify(open.body, null, 2)}</pre></div>`
       }
     </section>`;

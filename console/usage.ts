@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { get } from './api';
 import { BarChart } from './chart';
-import { html, num, Status, useLoad, when } from './view';
+import { html, num, Status, toolLabel, useLoad, when } from './view';
 
 interface Usage {
   start_date: string;
@@ -75,7 +75,7 @@ export function UsageScreen() {
             <div><dt>Used</dt><dd class="big">${num(u.total_used)}</dd></div>
             <div><dt>Allowance</dt><dd>${u.allowance === null ? 'none' : `${num(u.allowance)} (${u.percentage_used}% used)`}</dd></div>
             <div><dt>Per day</dt><dd>${u.average_daily}</dd></div>
-            <div><dt>Projected this period</dt><dd>${num(u.projected)}</dd></div>
+            <div><dt>30 days at this rate</dt><dd>${u.projected === null ? html`<span class="small muted">needs a range of 7 days or more</span>` : num(u.projected)}</dd></div>
           </dl>
           <h3>By day</h3>
           ${u.total_used === 0 ? html`<p class="empty">No credits used from ${u.start_date} to ${u.end_date}. Start a job on the Jobs tab, or widen the dates.</p>` : html`<${BarChart} days=${u.by_day} />`}
@@ -85,7 +85,7 @@ export function UsageScreen() {
               ? html`<p class="empty">Nothing charged in this range yet.</p>`
               : html`
             <table><thead><tr><th scope="col">Tool</th><th scope="col" class="n">Credits</th></tr></thead>
-              <tbody>${u.by_tool.map((t) => html`<tr><td>${t.tool_name}</td><td class="n">${num(t.credits)}</td></tr>`)}</tbody></table>`
+              <tbody>${u.by_tool.map((t) => html`<tr><td>${toolLabel(t.tool_name)}</td><td class="n">${num(t.credits)}</td></tr>`)}</tbody></table>`
           }
         `
         }

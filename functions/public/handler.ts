@@ -45,6 +45,7 @@ const CONSOLE_PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Console</title>
+<link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='3' fill='%230a58ca'/%3E%3C/svg%3E">
 <link rel="stylesheet" href="console/console.css">
 <script type="module" src="console/console.js"></script>
 </head>

@@ -167,6 +167,13 @@ export const moderationStatus = withMeta(
       members_joined: z.int(),
       welcome_messages_sent: z.int(),
       spam_rate: withMeta(z.number(), { description: 'messages_flagged / messages_scanned, 0..1, 4 decimals' }),
+      actions_undone: withMeta(z.int(), {
+        description: 'Actions undone by the owner (each undo also teaches its message as not spam): the wrong removals',
+      }),
+      examples_taught: withMeta(z.int(), {
+        description:
+          'Examples the community has been taught (POST .../examples and undos), 0 after DELETE .../examples',
+      }),
       last_event_at: z.nullable(timestamp),
     }),
     audit_logs: z.array(
@@ -196,6 +203,10 @@ export const moderationStatus = withMeta(
         }),
         undo: withMeta(z.nullable(z.extend(deliveryState, { at: timestamp })), {
           description: 'The reversal of a mute or ban, once requested',
+        }),
+        undoable: withMeta(z.boolean(), {
+          description:
+            'Whether POST .../audit-logs/{audit_id}/undo would be accepted now: false once undone, for what the platform cannot lift (a warning sent, a message deleted on Telegram), while the action is still being applied, or where the community is not bound',
         }),
       }),
     ),

@@ -2,7 +2,7 @@
  * The moderation engine's state of one community: events already seen (with the decision taken, so
  * a re-delivery gets the same answer), what it remembers of each member, counters and the audit log.
  */
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditDraft, Decision, MemberState, MetricDelta } from '#shared/domain/moderation/engine';
 import { ddb, table, writeIfCondition } from './client';
 import {
@@ -56,8 +56,8 @@ const members = defineEntity<StoredMember & { userId: string }>()({
   key: (m: { communityId: string; userId: string }) => moderationMemberKey(m.communityId, m.userId),
   keyOnly: ['communityId'],
 });
-/** A counter shard: created by its first ADD, so its items carry no entity name. */
-const metricShards = defineEntity<MetricDelta & { lastEventAt: string }>()({
+/** A counter shard: created by its first ADD, so its items carry no entity name. `undone` counts undos, not events. */
+const metricShards = defineEntity<MetricDelta & { undone?: number; lastEventAt: string }>()({
   name: 'moderationMetrics',
   key: (m: { communityId: string; shard: number }) => moderationMetricsKey(m.communityId, m.shard),
   createdByUpdate: true,
@@ -157,6 +157,17 @@ export function addToMetrics(
       }),
     },
   };
+}
+
+/** One more undone action, in the shard of the member it was taken against (not an event: lastEventAt stays). */
+export async function countUndone(communityId: string, memberId: string): Promise<void> {
+  await ddb().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: moderationMetricsKey(communityId, metricShardOf(memberId)),
+      ...metricShards.update({ add: { undone: 1 } }),
+    }),
+  );
 }
 
 export async function readMetrics(communityId: string, consistent: boolean): Promise<MetricTotals> {

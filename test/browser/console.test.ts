@@ -3,7 +3,7 @@
  * download) against the local API: the key pasted, the balance and the chart, a job's bar reaching
  * 100 % over the fetch-based event stream, a mute undone, and axe-core finding no serious
  * violation. Without a Chromium the suite is skipped and says so (install: apt-get install -y chromium).
- * CONSOLE_SCREENSHOTS=1 also writes docs/console/*.png at 375 px wide.
+ * CONSOLE_SCREENSHOTS=1 also writes docs/console/*.png at 375 px wide and *-1280.png at 1280.
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -55,6 +55,7 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
   let page: Page;
   let key: string;
   const cspViolations: string[] = [];
+  const notFound: string[] = []; // every address the page asked for and did not get (a favicon used to be one)
 
   beforeAll(async () => {
     key = (await api.newUser({ tier: 'pro', credits: 5000 })).key;
@@ -67,6 +68,9 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
     page.on('console', (m) => {
       if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
     });
+    page.on('response', (r) => {
+      if (r.status() === 404) notFound.push(r.url());
+    });
     if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   }, 120_000);
   afterAll(async () => {
@@ -74,7 +78,12 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
   });
 
   const shot = async (name: string) => {
-    if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+    if (!SHOTS) return;
+    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+    // And as on a laptop; the suite goes on at the phone's width.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.screenshot({ path: join(SHOTS, `${name}-1280.png`), fullPage: true });
+    await page.setViewportSize({ width: 375, height: 800 });
   };
   const seriousViolations = async () => {
     // Evaluated through the driver, not as a page script: the page's CSP rightly refuses inline scripts.
@@ -187,11 +196,16 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
     await page.locator('.chart rect.bar').first().waitFor({ state: 'attached' });
     expect(await page.locator('.chart rect.bar').count()).toBe(usage.by_day.length);
     expect(await page.locator('table tbody tr').count()).toBe(usage.by_tool.length);
+    // Tools by the names people know, not their ids; the projection says what it is (30 days at the range's rate).
+    expect(usage.by_tool.map((t: { tool_name: string }) => t.tool_name)).toContain('bd_job');
+    expect(await page.locator('table tbody').textContent()).toContain('Enrichment jobs');
+    expect(await page.locator('table tbody').textContent()).not.toContain('bd_job');
+    await page.getByText('30 days at this rate').waitFor();
     expect(await seriousViolations()).toEqual([]);
     await shot('credits');
   });
 
-  it('undoes a mute from the audit log', async () => {
+  it('connects a Telegram community with the shown line, reviews a removal, "Not spam" undoes and teaches it, and tunes the rules', async () => {
     const community = (
       await api.call('POST', `${BASE}/communities`, {
         key,
@@ -213,22 +227,124 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
         body: { update_id, message: { message_id: update_id, date: Math.floor(Date.now() / 1000), chat, from, text } },
         headers: { 'x-telegram-bot-api-secret-token': SECRET },
       });
-    expect((await post(1, admin, `/activate ${community.activation_token}`)).status).toBe(200);
-    expect((await post(2, spammer, 'Connect your wallet here to claim the bonus')).status).toBe(200);
-    await api.ports.queue.drained();
-    const before = telegram.calls.length;
     await tab('Moderation');
-    const undo = page.getByRole('button', { name: 'Undo mute of free_airdrops' });
-    await undo.waitFor({ timeout: 30_000 });
+    const card = page.getByRole('article', { name: 'Acme chat' });
+    await card.getByText('Telegram', { exact: true }).waitFor();
+    await card.getByText('Waiting to be connected').waitFor();
+    // The line the console shows is what the administrator sends in the group.
+    const line = (await card.locator('code.command').filter({ hasText: '/activate' }).textContent()) ?? '';
+    expect(line).toBe(`/activate ${community.activation_token}`);
+    expect((await post(1, admin, line)).status).toBe(200);
+    // A message the community's own members write too, scored as spam here: warned first, muted when repeated.
+    const text = 'free tokens for all members who message me today';
+    expect((await post(2, spammer, text)).status).toBe(200);
+    expect((await post(3, spammer, text)).status).toBe(200);
+    await api.ports.queue.drained();
+    const check = async () =>
+      (await api.call('POST', `${BASE}/communities/${community.id}/check`, { key, body: { messages: [{ text }] } }))
+        .body.results[0];
+    expect((await check()).action).not.toBe('allow');
+    await page.reload();
+    await card.getByText('Connected', { exact: true }).waitFor();
+    // The review list: each action with its score and signals; Undo only where it can succeed (a warning cannot).
+    const mute = card.getByRole('listitem').filter({ hasText: 'Muted · free_airdrops' });
+    await mute.getByRole('list', { name: 'Signals' }).getByText('Free prize, gift or mint').first().waitFor();
+    expect(await mute.textContent()).toMatch(/Score \d+%/);
+    expect(await card.getByRole('button', { name: 'Not spam: warn of free_airdrops' }).textContent()).toBe('Not spam');
     expect(await seriousViolations()).toEqual([]);
     await shot('moderation');
-    await undo.click();
-    await page.getByText(/Undone .* \(/).waitFor({ timeout: 30_000 });
+    const before = telegram.calls.length;
+    await mute.getByRole('button', { name: 'Not spam: mute of free_airdrops' }).click();
+    await mute.getByText(/Undone .*taught as not spam/).waitFor({ timeout: 30_000 });
     await api.ports.queue.drained();
     expect(telegram.calls.slice(before).map((c: { method: string }) => c.method)).toContain('restrictChatMember');
-    await page.getByRole('button', { name: 'Switch to observe' }).click();
-    await page.getByRole('button', { name: 'Switch to enforce' }).waitFor();
-    expect((await api.call('GET', `${BASE}/communities/${community.id}/rules`, { key })).body.mode).toBe('observe');
+    // Taught: the same text is allowed now, and the figures say what was corrected.
+    expect((await check()).action).toBe('allow');
+    await card.getByText('Undone (wrongly removed)').waitFor();
+    const status = (await api.call('GET', `${BASE}/status?community_id=${community.id}`, { key })).body;
+    expect(status.metrics).toMatchObject({ actions_undone: 1, examples_taught: 1 });
+
+    // Try a message: the check's verdict and signals, without acting.
+    await card.getByText('Try a message').click();
+    await card.getByLabel('Message', { exact: true }).fill('Connect your wallet here to claim the bonus');
+    await card.getByRole('button', { name: 'Check', exact: true }).click();
+    await expect.poll(() => card.getByTestId('verdict').textContent()).toMatch(/Spam: would mute/);
+    await card.getByRole('button', { name: 'Mark as spam' }).click();
+    await card.getByText(/Taught as spam/).waitFor();
+    const taught = (await api.call('GET', `${BASE}/status?community_id=${community.id}`, { key })).body.metrics;
+    expect(taught.examples_taught).toBe(2);
+
+    // Tune: sensitivity and an official domain through the form; captcha is offered on Telegram.
+    await card.getByText('Rules', { exact: true }).click();
+    await card.getByLabel('Sensitivity').selectOption('low');
+    await card.getByLabel(/Official domains/).fill('acme.org');
+    expect(await card.getByLabel('Captcha for new members').count()).toBe(1);
+    await card.getByRole('button', { name: 'Save rules' }).click();
+    await card.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    const rules = (await api.call('GET', `${BASE}/communities/${community.id}/rules`, { key })).body;
+    expect(rules).toMatchObject({ sensitivity: 'low', official_domains: ['acme.org'], mode: 'enforce' });
+
+    // A fresh token: the old line stops working, the card shows the new one.
+    await card.getByText(/Connect elsewhere on Telegram/).click();
+    await card.getByRole('button', { name: 'New activation token' }).click();
+    const shown = card.locator('code.command').filter({ hasText: '/activate' });
+    await shown.waitFor();
+    const fresh = (await api.call('GET', `${BASE}/communities/${community.id}`, { key })).body.activation_token;
+    expect(fresh).not.toBe(community.activation_token);
+    expect(await shown.textContent()).toBe(`/activate ${fresh}`);
+  }, 90_000);
+
+  it('offers no captcha where the platform has none, and says how to connect there', async () => {
+    const own = await api.newUser({ tier: 'pro', credits: 5000 });
+    const body = { name: 'Sub', project_name: 'Sub', type: 'reddit', whitelisted_usernames: [] };
+    const community = (await api.call('POST', `${BASE}/communities`, { key: own.key, body })).body;
+    const tabPage = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      await tabPage.goto(`${api.baseUrl}/console#moderation`);
+      await tabPage.getByLabel('API key').fill(own.key);
+      await tabPage.getByRole('button', { name: 'Open the console' }).click();
+      const card = tabPage.getByRole('article', { name: 'Sub' });
+      await card.getByText('Reddit', { exact: true }).waitFor();
+      await card
+        .locator('code.command')
+        .filter({ hasText: `/activate ${community.activation_token} r/` })
+        .waitFor();
+      await card.getByText('Rules', { exact: true }).click();
+      await card.getByLabel('Sensitivity').waitFor();
+      expect(await card.getByLabel('Captcha for new members').count()).toBe(0);
+    } finally {
+      await tabPage.close();
+    }
+  });
+
+  it('pages past 20 communities', async () => {
+    const own = await api.newUser({ tier: 'pro', credits: 20_000 });
+    for (let i = 1; i <= 24; i++) {
+      const body = { name: `Community ${i}`, project_name: 'Many', type: 'telegram', whitelisted_usernames: [] };
+      expect((await api.call('POST', `${BASE}/communities`, { key: own.key, body })).status).toBe(201);
+    }
+    const tabPage = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      await tabPage.goto(`${api.baseUrl}/console#moderation`);
+      await tabPage.getByLabel('API key').fill(own.key);
+      await tabPage.getByRole('button', { name: 'Open the console' }).click();
+      await tabPage.getByText('20 of 24 communities shown').waitFor();
+      expect(await tabPage.locator('article.community').count()).toBe(20);
+      await tabPage.getByRole('button', { name: 'Show more communities' }).click();
+      await expect.poll(() => tabPage.locator('article.community').count()).toBe(24);
+      await tabPage.getByRole('article', { name: 'Community 1', exact: true }).waitFor();
+      expect(await tabPage.getByRole('button', { name: 'Show more communities' }).count()).toBe(0);
+      // Every list pages the same way: chats too.
+      for (let i = 1; i <= 22; i++)
+        expect((await api.call('POST', '/chats', { key: own.key, body: { title: `Chat ${i}` } })).status).toBe(201);
+      await tabPage.getByRole('link', { name: 'Results & chats' }).click();
+      await tabPage.getByText('20 of 22 chats shown').waitFor();
+      await tabPage.getByRole('button', { name: 'Show more chats' }).click();
+      await tabPage.getByText('All 22 chats shown').waitFor();
+      expect(await tabPage.getByRole('region', { name: 'Chats' }).getByRole('listitem').count()).toBe(22);
+    } finally {
+      await tabPage.close();
+    }
   }, 60_000);
 
   it("keeps a spammer's long link and name within a 375 px screen", async () => {
@@ -267,7 +383,8 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
       await tabPage.goto(`${api.baseUrl}/console#moderation`);
       await tabPage.getByLabel('API key').fill(own.key);
       await tabPage.getByRole('button', { name: 'Open the console' }).click();
-      await tabPage.getByRole('button', { name: `Undo mute of ${spammer.username}` }).waitFor();
+      // Activated through the events endpoint, not in a Telegram group: nothing to lift there, so only teaching is offered.
+      await tabPage.getByRole('button', { name: `Not spam: mute of ${spammer.username}` }).waitFor();
       await tabPage.getByText('No actions yet').waitFor();
       expect(await tabPage.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
     } finally {
@@ -310,9 +427,9 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
       await tabPage.goto(`${api.baseUrl}/console#moderation`);
       await tabPage.getByLabel('API key').fill(own.key);
       await tabPage.getByRole('button', { name: 'Open the console' }).click();
-      await tabPage.getByText(/score \d+%/).waitFor();
+      await tabPage.getByText(/Score \d+%/).waitFor();
       await tabPage.getByRole('button', { name: `Not spam: ${action} of ${member.username}` }).click();
-      await tabPage.getByText('Marked not spam').waitFor();
+      await tabPage.getByText('Taught as not spam').waitFor();
     } finally {
       await tabPage.close();
     }
@@ -328,12 +445,88 @@ describe.skipIf(!chromium)('web console in Chromium', () => {
     expect(results.length).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Open' }).first().click();
     await expect.poll(() => page.locator('pre').textContent()).toContain(results[0].id);
+    // What Open opened is brought into view and focused (it used to land 1,250 px below, unseen).
+    await expect
+      .poll(() => page.evaluate<string>("document.activeElement?.getAttribute('aria-label') ?? ''"))
+      .toMatch(/^Opened: /);
+    expect(await page.getByRole('region', { name: /^Opened: / }).isVisible()).toBe(true);
     await shot('results');
     await tab('Webhooks');
     await page.getByText('No endpoints yet').waitFor();
     expect(await seriousViolations()).toEqual([]);
-    await shot('webhooks');
     expect(cspViolations).toEqual([]);
+  });
+
+  it('creates a webhook endpoint, shows its secret once, rotates and deletes it; deliveries stack on a phone', async () => {
+    await tab('Webhooks');
+    const url = 'http://127.0.0.1:9/console-hook';
+    await page.getByLabel('URL').fill(url);
+    await page.getByLabel('job.completed').check();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const item = page.getByRole('listitem').filter({ hasText: url });
+    await item.waitFor();
+    const first = (await page.getByTestId('webhook-secret').textContent()) ?? '';
+    expect(first).toMatch(/^whsec_/);
+    const listed = (await api.call('GET', '/webhooks/endpoints', { key })).body.items;
+    expect(listed.map((e: { url: string; event_types: string[] }) => [e.url, e.event_types])).toEqual([
+      [url, ['job.completed']],
+    ]);
+    await page.getByRole('button', { name: 'I stored it' }).click();
+    page.once('dialog', (d) => d.accept());
+    await item.getByRole('button', { name: 'Rotate secret' }).click();
+    await expect.poll(() => page.getByTestId('webhook-secret').textContent()).toMatch(/^whsec_/);
+    expect(await page.getByTestId('webhook-secret').textContent()).not.toBe(first);
+    expect(await seriousViolations()).toEqual([]);
+    await shot('webhooks');
+    page.once('dialog', (d) => d.accept());
+    await item.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No endpoints yet').waitFor();
+    expect((await api.call('GET', '/webhooks/endpoints', { key })).body.items).toEqual([]);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    expect(cspViolations).toEqual([]);
+    expect(notFound).toEqual([]);
+  });
+
+  it("stacks a delivery's cells on a phone, Retry within the screen", async () => {
+    // At 375 px the deliveries table hid Attempts, Answer and Retry past the right edge, with no cue.
+    const own = await api.newUser({ tier: 'pro', credits: 5000 });
+    const body = { url: 'http://127.0.0.1:9/stacked', event_types: ['job.completed'] };
+    expect((await api.call('POST', '/webhooks/endpoints', { key: own.key, body })).status).toBe(201);
+    const job = { preset: 'full_pipeline', input_assets: { companies: [{ company_name: 'Row', domain: 'row.io' }] } };
+    expect((await api.call('POST', '/bd/jobs', { key: own.key, body: job })).status).toBe(202);
+    await api.ports.queue.drained();
+    const tabPage = await browser.newPage({ viewport: { width: 375, height: 800 } });
+    try {
+      await tabPage.goto(`${api.baseUrl}/console#webhooks`);
+      await tabPage.getByLabel('API key').fill(own.key);
+      await tabPage.getByRole('button', { name: 'Open the console' }).click();
+      const retry = tabPage.getByRole('button', { name: /^Retry delivery/ }).first();
+      await retry.waitFor({ timeout: 30_000 });
+      const box = await retry.boundingBox();
+      expect(box && box.x + box.width).toBeLessThanOrEqual(375);
+      const label = await tabPage
+        .locator('td[data-label="Attempts"]')
+        .first()
+        .evaluate((td) => (globalThis as any).getComputedStyle(td, '::before').content as string);
+      expect(label).toBe('"Attempts"');
+      expect(await tabPage.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    } finally {
+      await tabPage.close();
+    }
+  }, 60_000);
+
+  it('tells a developer account that sample jobs need a pro subscription', async () => {
+    const own = await api.newUser();
+    const tabPage = await browser.newPage({ viewport: { width: 375, height: 800 } });
+    try {
+      await tabPage.goto(`${api.baseUrl}/console#jobs`);
+      await tabPage.getByLabel('API key').fill(own.key);
+      await tabPage.getByRole('button', { name: 'Open the console' }).click();
+      await tabPage.getByText('Jobs need an active pro subscription').waitFor();
+      expect(await tabPage.getByRole('button', { name: 'Start a sample job' }).isDisabled()).toBe(true);
+    } finally {
+      await tabPage.close();
+    }
   });
 
   it('shows a disabled webhook endpoint as disabled, with the reason', async () => {

@@ -771,6 +771,8 @@ describe('Reddit moderation by polling', () => {
     );
     expect(ban).toBeDefined();
     expect(removal).toBeDefined();
+    // A removal can be approved again on Reddit: both are offered for undo.
+    expect([ban.undoable, removal.undoable]).toEqual([true, true]);
 
     reddit.reset();
     const undoBan = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${ban.id}/undo`, { key });
@@ -885,6 +887,7 @@ describe('Reddit moderation by polling', () => {
     expect(posted.body.decisions[0].action).not.toBe('allow');
     const entry = (await status(attacker.key, attacker.community.id)).audit_logs[0];
     expect(entry.event_id).toBe(spam);
+    expect(entry.undoable).toBe(false); // the status offers no undo it would refuse
     reddit.reset();
     const undo = await api.call('POST', `${BASE}/communities/${attacker.community.id}/audit-logs/${entry.id}/undo`, {
       key: attacker.key,

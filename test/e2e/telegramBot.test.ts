@@ -280,6 +280,7 @@ describe('the shared Telegram webhook', () => {
       user_id: '66',
       action: 'warn',
       rule: 'invite_link',
+      undoable: false, // a sent warning cannot be taken back on Telegram
     });
   });
 
@@ -468,6 +469,8 @@ describe('the shared Telegram webhook', () => {
     await settle();
     const logs = (await status(key, community.id)).audit_logs;
     expect(logs.map((l: { action: string }) => l.action)).toEqual(['ban', 'mute']);
+    // Undo is offered where it can succeed: both are liftable until undone.
+    expect(logs.map((l: { undoable: boolean }) => l.undoable)).toEqual([true, true]);
     expect(telegram.isRestricted(chat.id, SPAMMER.id)).toBe(true);
     telegram.reset();
     const scoreOf = async (text: string) =>
@@ -496,8 +499,11 @@ describe('the shared Telegram webhook', () => {
     expect(again.status).toBe(422);
     expect(again.body.error.code).toBe('invalid_state');
     expect(telegram.calls).toHaveLength(2);
-    const after = (await status(key, community.id)).audit_logs;
+    const { audit_logs: after, metrics } = await status(key, community.id);
     expect(after[0].undo).toMatchObject({ status: 'delivered', error: null });
+    expect(after.map((l: { undoable: boolean }) => l.undoable)).toEqual([false, false]);
+    // The wrong removals a moderator corrected, counted once each, and what they taught.
+    expect(metrics).toMatchObject({ actions_undone: 2, examples_taught: 2 });
     expect(
       (
         await api.call(
@@ -544,6 +550,9 @@ describe('the shared Telegram webhook', () => {
     await settle();
     expect((await status(other.key, other.community.id)).platform.chat_id).toBe(String(chat.id));
     telegram.reset();
+    // The status says so before anyone tries: the undo would be refused.
+    const logs = (await status(key, community.id)).audit_logs;
+    expect(logs.find((l: { id: string }) => l.id === second.id).undoable).toBe(false);
     const refused = await api.call('POST', `${BASE}/communities/${community.id}/audit-logs/${second.id}/undo`, {
       key,
     });

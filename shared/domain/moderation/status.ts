@@ -12,6 +12,8 @@ import { deliveriesByIds } from '#shared/store/platformCallsRepo';
 import { decisionDeliveryId, undoDeliveryId } from './platformCallRunner';
 import { getPlatformRecord, type PlatformRecord } from '#shared/store/platformRepo';
 import { platformConfigured } from '#shared/adapters/platforms/platformPort';
+import { loadTextModel } from '#shared/store/textModelRepo';
+import { canUndo } from './undo';
 
 /** Where the community is bound on its platform, whether the platform is configured, and what it does not do (its module's words). */
 async function platformOf(community: CommunityRecord, record: PlatformRecord) {
@@ -41,10 +43,11 @@ const spamRate = (flagged: number, scanned: number) =>
   scanned === 0 ? 0 : Math.round((flagged / scanned) * 10_000) / 10_000;
 
 async function statusOf(community: CommunityRecord, includeLogs: number, consistent: boolean) {
-  const [metrics, audit, record] = await Promise.all([
+  const [metrics, audit, record, taught] = await Promise.all([
     readMetrics(community.id, consistent),
     newestAuditEntries(community.id, includeLogs, consistent),
     getPlatformRecord(community.id),
+    loadTextModel(community.id),
   ]);
   const platform = await platformOf(community, record);
   const deliveries = await deliveriesByIds(
@@ -60,6 +63,17 @@ async function statusOf(community: CommunityRecord, includeLogs: number, consist
     return d ? { status: d.status, error: d.error, at: d.createdAt } : null;
   };
   const count = (name: string) => metrics.counts[name] ?? 0;
+  const undoable = await Promise.all(
+    audit.map((e) =>
+      canUndo(
+        community,
+        e,
+        record,
+        deliveries.get(decisionDeliveryId(e.event_id)),
+        deliveries.get(undoDeliveryId(e.id)),
+      ),
+    ),
+  );
   return {
     community_id: community.id,
     moderation_id: community.moderationId,
@@ -72,9 +86,11 @@ async function statusOf(community: CommunityRecord, includeLogs: number, consist
       members_joined: count('members_joined'),
       welcome_messages_sent: count('welcome_messages_sent'),
       spam_rate: spamRate(count('messages_flagged'), count('messages_scanned')),
+      actions_undone: count('undone'),
+      examples_taught: taught.model.examples[0] + taught.model.examples[1],
       last_event_at: metrics.lastEventAt,
     },
-    audit_logs: audit.map((e) => ({
+    audit_logs: audit.map((e, i) => ({
       id: e.id,
       at: e.at,
       event_id: e.event_id,
@@ -89,6 +105,7 @@ async function statusOf(community: CommunityRecord, includeLogs: number, consist
       alert_message: e.alert_message,
       delivery: stateOf(decisionDeliveryId(e.event_id)),
       undo: undoOf(e.id),
+      undoable: undoable[i],
     })),
     platform,
     last_synced_at: community.lastSyncedAt,

@@ -9,9 +9,10 @@ import { now } from '#shared/adapters/ports';
 import { NotFoundError, UnprocessableError } from '#shared/domain/errors';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import { getDelivery } from '#shared/store/platformCallsRepo';
-import { findAuditEntry } from '#shared/store/moderationRepo';
-import { boundCommunity, getPlatformRecord } from '#shared/store/platformRepo';
-import type { PlannedCall } from '#shared/store/platformCallsRepo';
+import { countUndone, findAuditEntry, type AuditEntry } from '#shared/store/moderationRepo';
+import { boundCommunity, getPlatformRecord, type PlatformRecord } from '#shared/store/platformRepo';
+import type { Delivery, PlannedCall } from '#shared/store/platformCallsRepo';
+import type { CommunityRecord } from '#shared/store/communitiesRepo';
 import type { UndoTarget } from './platforms/platform';
 import type { CommunityType } from './communityTypes';
 import { requireCommunity } from './communityReads';
@@ -21,15 +22,18 @@ import { PlatformUnavailable, RetryLater, sendPlatformMessages } from './platfor
 import { teachCommunity } from './teaching';
 import { withdrawSpammer } from '#shared/store/sharedSpamRepo';
 
-export async function undoAction(userId: string, communityId: string, auditId: string) {
-  const community = await requireCommunity(userId, communityId);
-  const entry = await findAuditEntry(communityId, auditId);
-  if (!entry) throw new NotFoundError('Audit entry');
+/**
+ * The calls that lift an audit entry's action, or the refusal (422) saying why it cannot be lifted:
+ * one set of rules for the undo itself and for the status's `undoable`, so Undo is offered only
+ * where it can succeed.
+ */
+async function liftCalls(
+  community: CommunityRecord,
+  entry: AuditEntry,
+  record: PlatformRecord,
+  decision: Delivery | undefined,
+): Promise<{ platform: CommunityType; calls: PlannedCall[] }> {
   const action = entry.action;
-  const [record, decision] = await Promise.all([
-    getPlatformRecord(communityId),
-    getDelivery(communityId, decisionDeliveryId(entry.event_id)),
-  ]);
   // Lifted where it was applied: a community whose type changed since still takes back what it did there.
   const platform = decision?.calls[0]?.platform ?? community.type;
   const module = PLATFORMS[platform];
@@ -44,20 +48,63 @@ export async function undoAction(userId: string, communityId: string, auditId: s
     );
   const bound = platform === community.type ? record[module.recordFields.bound] : undefined;
   const actedIn = decision && module.actedIn ? module.actedIn(decision) : undefined;
-  if (actedIn !== undefined && actedIn !== bound) await refuseInAnotherCommunitysPlace(platform, actedIn, communityId);
+  if (actedIn !== undefined && actedIn !== bound) await refuseInAnotherCommunitysPlace(platform, actedIn, community.id);
   const place = actedIn ?? bound;
-  const calls = lift({ communityId, record, userId: entry.user_id, eventId: entry.event_id, decision, place });
+  const calls = lift({
+    communityId: community.id,
+    record,
+    userId: entry.user_id,
+    eventId: entry.event_id,
+    decision,
+    place,
+  });
   if (!calls?.length)
     throw new UnprocessableError(
       'invalid_state',
       `This community is not bound on ${platform}: there is nothing to undo the action in.`,
     );
+  return { platform, calls };
+}
+
+/**
+ * Whether an undo of the entry would be accepted now (status's `undoable`): not undone yet, and
+ * liftCalls finds what to lift. Its refusals are the undo's 422 answers; anything else is a fault.
+ */
+export async function canUndo(
+  community: CommunityRecord,
+  entry: AuditEntry,
+  record: PlatformRecord,
+  decision: Delivery | undefined,
+  undo: Delivery | undefined,
+): Promise<boolean> {
+  if (undo) return false;
+  try {
+    await liftCalls(community, entry, record, decision);
+    return true;
+  } catch (err) {
+    if (err instanceof UnprocessableError) return false;
+    throw err;
+  }
+}
+
+export async function undoAction(userId: string, communityId: string, auditId: string) {
+  const community = await requireCommunity(userId, communityId);
+  const entry = await findAuditEntry(communityId, auditId);
+  if (!entry) throw new NotFoundError('Audit entry');
+  const action = entry.action;
+  const [record, decision] = await Promise.all([
+    getPlatformRecord(communityId),
+    getDelivery(communityId, decisionDeliveryId(entry.event_id)),
+  ]);
+  const { platform, calls } = await liftCalls(community, entry, record, decision);
   const deliveryId = undoDeliveryId(auditId);
   // What was applied is taken back whatever the mode is now (a community that switched to observe since
   // must still be able to lift a wrong ban); an action that was only observed applied nothing to take back.
   const observe = decision ? decision.status === 'observe' : (await getCommunityRules(communityId)).mode === 'observe';
   const planned = await scheduleDeliveryNow(communityId, deliveryId, entry.event_id, calls, observe);
   if (!planned) throw new UnprocessableError('invalid_state', 'This action was already undone.');
+  // Counted once, as the undo is planned once (a crash right here leaves it uncounted, never twice).
+  await countUndone(communityId, entry.user_id);
   let status = observe ? 'observe' : 'pending';
   if (!observe) {
     try {
