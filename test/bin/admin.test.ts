@@ -77,8 +77,10 @@ describe('npm run admin', () => {
     expect(await findUserIdByEmail('not-an-email')).toBeUndefined();
   });
 
-  it("loads the sample file with the README's import command as written", async () => {
-    const command = readFileSync('README.md', 'utf8').match(/npm run admin -- (import --file [^\s`]+)/)![1];
+  it("loads the sample file with the guide's import command as written", async () => {
+    const command = readFileSync('docs/guide/02-intelligence.md', 'utf8').match(
+      /npm run admin -- (import --file [^\s`]+)/,
+    )![1];
     const loaded = await admin(...command.split(' '));
     expect(loaded.stdout).toMatch(/Loaded 1 fund, 1 company, 2 persons, 1 round, 1 kol, 1 builder/);
     expect(await getCuratedEntity('builder', 'bld-sample-solidity')).toMatchObject({

@@ -1,6 +1,4 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -9,8 +7,8 @@ import type { Client } from '@modelcontextprotocol/client';
 import { ManualClock } from '#shared/adapters/clock';
 import { getBalance } from '#shared/domain/credits/credits';
 import { startTestApi } from '#test/support/api';
+import { readGuidePage, shellBlocks } from '#test/support/guide';
 import { mcpClient, REVISIONS } from '#test/support/mcpClient';
-import { PROJECT_ROOT } from '#infra/projectRoot';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { identifyCaller } from '#shared/domain/accounts/callerIdentity';
 import { nextStepFor } from '#shared/mcp/toolResults';
@@ -834,9 +832,7 @@ describe('the HTTP face of /api/v1/mcp', () => {
 
 describe("the README's MCP curl", () => {
   it('runs as written against the local server and answers the account as a tool result', async () => {
-    const readme = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('### AI agents over MCP'));
-    const block = section.slice(section.indexOf('```sh\n') + 6, section.indexOf('\n```', section.indexOf('```sh\n')));
+    const block = shellBlocks(readGuidePage('12-mcp.md'))[0];
     expect(block).toMatch(/^curl .*\/mcp/);
     const { key } = await api.newUser({ tier: 'pro', credits: 77 });
     const { stdout } = await promisify(execFile)(

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -9,10 +9,11 @@ import { startLocalRuntime } from '#bin/local/runtime';
 import { startStandIns } from '#bin/standIns/session';
 import { uuidv7 } from '#shared/ids';
 import { contractViolation } from '#test/support/contract';
+import { guideShellBlocks } from '#test/support/guide';
 import { PROJECT_ROOT } from '#infra/projectRoot';
 
 /*
- * The README's walkthrough, every shell block from "A first session with curl" to the configuration,
+ * The guide's walkthrough (docs/guide, the README's tutorial), every shell block of its pages in their order,
  * copy-pasted in order into one shell against a server started as `npm start -- --stand-ins` starts it.
  * What a reader fills in (the API address and the two printed keys) is filled in; a block that needs an
  * operator's real account (placeholders like `=...` or `<ApiBaseUrl>`) is left out. The server's own
@@ -21,9 +22,7 @@ import { PROJECT_ROOT } from '#infra/projectRoot';
  */
 const run = promisify(execFile);
 
-const readme = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
-const walkthrough = readme.slice(readme.indexOf('## A first session with curl'), readme.indexOf('## Configuration'));
-const blocks = [...walkthrough.matchAll(/```sh\n([\s\S]*?)\n```/g)].map((m) => m[1]);
+const blocks = guideShellBlocks();
 
 const fillIn = (block: string, values: { api: string; key: string; devKey: string }) =>
   block

@@ -1,23 +1,22 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 import { startTestApi } from '#test/support/api';
+import { readGuidePage, shellBlocks } from '#test/support/guide';
 import { PROJECT_ROOT } from '#infra/projectRoot';
 
 /*
- * The README's outbound-webhook block on a busy machine: its receiver (a node process started in the
+ * The guide's outbound-webhook block (docs/guide/11-webhooks.md) on a busy machine: its receiver (a node process started in the
  * background) takes seconds to listen. The block must wait for it before it creates the job whose
  * event it shows, so the first delivery reaches the receiver rather than failing and waiting for a retry.
  * A node shim that starts the receiver 3 s late stands in for the busy machine.
  */
 const api = await startTestApi();
-const readme = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
-const section = readme.slice(readme.indexOf('### Outbound webhooks'));
-const block = section.slice(section.indexOf('```sh\n') + 6, section.indexOf('\n```', section.indexOf('```sh\n')));
+const block = shellBlocks(readGuidePage('11-webhooks.md'))[0];
 
 const freePort = () =>
   new Promise<number>((resolve) => {

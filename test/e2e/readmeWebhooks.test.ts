@@ -1,21 +1,18 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestApi } from '#test/support/api';
+import { readGuidePage, shellBlocks } from '#test/support/guide';
 import { PROJECT_ROOT } from '#infra/projectRoot';
 
 const run = promisify(execFile);
 const api = await startTestApi();
 
-/** The README's webhook walkthrough, exactly as printed. */
-const block = (() => {
-  const readme = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('### Outbound webhooks'));
-  return section.slice(section.indexOf('```sh\n') + 6, section.indexOf('\n```', section.indexOf('```sh\n')));
-})();
+/** The guide's webhook walkthrough (docs/guide/11-webhooks.md), exactly as printed. */
+const block = shellBlocks(readGuidePage('11-webhooks.md'))[0];
 
 const freePort = () =>
   new Promise<number>((resolve) => {

@@ -84,16 +84,16 @@ describe('configuration', () => {
     await expect(import('#functions/renewals/handler')).resolves.toHaveProperty('handler');
   });
 
-  it("the README's configuration table names every variable the config module reads", () => {
+  it('the configuration table (docs/operations.md) names every variable the config module reads', () => {
     const source = readFileSync(path.join(PROJECT_ROOT, 'shared/config/config.ts'), 'utf8');
     const read = new Set([...source.matchAll(/'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)'/g)].map((m) => m[1]));
     // Set by Lambda itself, not by anyone configuring the service.
     read.delete('AWS_LAMBDA_FUNCTION_NAME');
     expect(read.size).toBeGreaterThan(20);
-    const readme = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
-    const table = readme.slice(
-      readme.indexOf('## Configuration'),
-      readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1),
+    const operations = readFileSync(path.join(PROJECT_ROOT, 'docs/operations.md'), 'utf8');
+    const table = operations.slice(
+      operations.indexOf('## Configuration'),
+      operations.indexOf('\n## ', operations.indexOf('## Configuration') + 1),
     );
     expect([...read].filter((name) => !table.includes(`\`${name}\``))).toEqual([]);
   });
