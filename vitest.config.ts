@@ -78,6 +78,7 @@ export const UNIT_TESTS = [
   'test/ids.test.ts',
   'test/layout/casts.test.ts',
   'test/layout/configReads.test.ts',
+  'test/layout/docs.test.ts',
   'test/layout/importDirection.test.ts',
   'test/layout/sweepTables.test.ts',
   'test/layout/testTiers.test.ts',
