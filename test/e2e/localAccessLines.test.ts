@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 /**
  * `npm start` (default level INFO) prints no JSON access line per request among the keys and the
- * stand-ins' lines the README asks a person to watch; `LOG_LEVEL=debug npm start` shows them. The
+ * stand-ins' lines the guide (docs/guide) asks a person to watch; `LOG_LEVEL=debug npm start` shows them. The
  * deployed functions keep them at INFO (the latency alarm's runbook reads their durationMs).
  */
 vi.stubEnv('POWERTOOLS_LOG_LEVEL', 'INFO');

@@ -4,7 +4,7 @@
  * the service accepts as the platform's own, after which the service's calls reach that row's
  * stand-in. Reddit and X are polled: their samples are items written into the stand-in through its
  * control route, read by the minute schedule's poll (run here as the schedule runs it) or at once by
- * POST /sync, and the exact calls the stand-ins then receive are asserted. (The README walkthrough
+ * POST /sync, and the exact calls the stand-ins then receive are asserted. (The guide's walkthrough (docs/guide)
  * drives the Telegram row end to end.)
  */
 import { generateKeyPairSync } from 'node:crypto';
@@ -170,7 +170,7 @@ describe('the polled platforms: a sample is an item in the stand-in, read by the
       body: { from: SAMPLE_REDDIT.moderator, to: SAMPLE_REDDIT.bot, body: `/activate ${c.activation_token} r/${sub}` },
     });
     const message = activation.body.private_message;
-    // As the README has it: POST /sync reads the bot's inbox at once.
+    // As the guide has it: POST /sync reads the bot's inbox at once.
     const synced = await sync(key, c.id);
     expect(synced.body).toMatchObject({ connection_state: 'connected', platform: { chat_id: sub, configured: true } });
     await api.ports.queue.drained();

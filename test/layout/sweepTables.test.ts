@@ -11,7 +11,7 @@ import { filesUnder } from '#test/support/projectFiles';
  * sweeps likewise take every due item), and a sweep ahead of time (`renewals --at`, a clock set forward)
  * reaches items another file is in the middle of testing. A file that runs one therefore has a table of
  * its own (test/support/ownTable.ts); a file that needs one community renewed calls `renewCommunity`
- * on it instead (test/e2e/discordModeration.test.ts). The README walkthrough's `renewals --at` runs
+ * on it instead (test/e2e/discordModeration.test.ts). The guide's walkthrough's (docs/guide) `renewals --at` runs
  * against the table its own server was started on.
  */
 const SWEEPS = [
