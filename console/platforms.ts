@@ -1,6 +1,6 @@
 /**
  * What the console says about each platform a community can be on: its name, how a community is
- * connected there (the README's activation steps, with the community's own token and links filled in),
+ * connected there (the guide's activation steps (docs/guide), with the community's own token and links filled in),
  * and whether its rules can turn a captcha on. Plain data, so test/http/consolePlatforms.test.ts can
  * hold it to the platform modules (a captcha needs a platform that tells the bot about joins).
  */
@@ -86,4 +86,4 @@ export const PLATFORM_FACTS: Record<string, PlatformFacts> = {
 export const platformFacts = (type: string): PlatformFacts =>
   Object.hasOwn(PLATFORM_FACTS, type)
     ? PLATFORM_FACTS[type]
-    : { label: type, captcha: false, connect: () => [{ text: 'See the README for how to connect it.' }] };
+    : { label: type, captcha: false, connect: () => [{ text: 'See docs/guide in the repository for how to connect it.' }] };

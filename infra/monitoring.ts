@@ -20,7 +20,7 @@ export interface MonitoringProps {
   alarmEmail?: string;
 }
 
-/** The thresholds the alarms hold the service to (README: Runbook). */
+/** The thresholds the alarms hold the service to (docs/operations.md: Runbook). */
 export const ALARM_THRESHOLDS = {
   api5xxRatePercent: 1,
   apiP99LatencyMs: 5_000,
@@ -90,7 +90,7 @@ export class Monitoring extends Construct {
       const depth = queue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' });
       alarm(
         `${name}DeadLetterQueueNotEmpty`,
-        `${name} messages failed every delivery and wait in the dead-letter queue (README: Runbook, DeadLetterQueueNotEmpty).`,
+        `${name} messages failed every delivery and wait in the dead-letter queue (docs/operations.md: Runbook, DeadLetterQueueNotEmpty).`,
         depth,
         0,
       );

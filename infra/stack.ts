@@ -66,7 +66,7 @@ export class OutreachIntelligenceStack extends Stack {
     });
 
     // The operator's credentials of every platform module (registry.ts names them), filled in after the
-    // first deploy (README); read at run time through the secrets port (Powertools Parameters), never put in env.
+    // first deploy (docs/operations.md); read at run time through the secrets port (Powertools Parameters), never put in env.
     const secretNames = platformSecretNames();
     this.platformSecret = new secretsmanager.Secret(this, 'PlatformCredentials', {
       description: `Moderation platform credentials: ${secretNames.join(', ')}`,
@@ -238,11 +238,11 @@ export class OutreachIntelligenceStack extends Stack {
     });
     new CfnOutput(this, 'PlatformSecretArn', {
       value: this.platformSecret.secretArn,
-      description: 'Put the Telegram and Discord credentials here (README: moderation on the platforms)',
+      description: 'Put the Telegram and Discord credentials here (docs/guide: the Telegram, Discord, Reddit, X and Crisp pages)',
     });
     new CfnOutput(this, 'ProviderSecretArn', {
       value: this.providerSecret.secretArn,
-      description: "Put the enrichment providers' keys here (README: enrichment providers)",
+      description: "Put the enrichment providers' keys here (docs/guide/03-jobs.md: Enrichment providers)",
     });
     new CfnOutput(this, 'WebhookDeadLetterQueueUrl', { value: webhooks.deadLetterQueue.queueUrl });
 
