@@ -79,6 +79,7 @@ export const UNIT_TESTS = [
   'test/layout/casts.test.ts',
   'test/layout/configReads.test.ts',
   'test/layout/importDirection.test.ts',
+  'test/layout/observeDecidedOnce.test.ts',
   'test/layout/sweepTables.test.ts',
   'test/layout/testTiers.test.ts',
   'test/store/entity.test.ts',
