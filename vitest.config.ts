@@ -82,6 +82,7 @@ export const UNIT_TESTS = [
   'test/layout/observeDecidedOnce.test.ts',
   'test/layout/sweepTables.test.ts',
   'test/layout/testTiers.test.ts',
+  'test/mcp/toolPrices.test.ts',
   'test/store/entity.test.ts',
 ];
 
