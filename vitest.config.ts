@@ -80,8 +80,10 @@ export const UNIT_TESTS = [
   'test/layout/configReads.test.ts',
   'test/layout/docs.test.ts',
   'test/layout/importDirection.test.ts',
+  'test/layout/observeDecidedOnce.test.ts',
   'test/layout/sweepTables.test.ts',
   'test/layout/testTiers.test.ts',
+  'test/mcp/toolPrices.test.ts',
   'test/store/entity.test.ts',
 ];
 

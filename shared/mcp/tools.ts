@@ -3,6 +3,7 @@
  * of tool it is (which fixes its annotations and whether it needs a quote), and how its records are
  * paged. Nothing here decides a rule of the API: the route does, exactly as over HTTP.
  */
+import { CAPABILITIES, CAPABILITY_NAMES } from '#shared/domain/jobs/capabilities';
 export type ToolKind = 'read' | 'quote' | 'spend' | 'cancel';
 
 export interface ToolDef {
@@ -24,6 +25,11 @@ export interface ToolDef {
 
 /** The most records one tool call answers. */
 export const MAX_PAGE = 25;
+
+/** What each enrichment capability costs a unit, read from its declaration (pipeline order; free stages left out). */
+const UNIT_PRICES = CAPABILITY_NAMES.filter((c) => CAPABILITIES[c].unitCredits > 0)
+  .map((c) => `${c} ${CAPABILITIES[c].unitCredits}`)
+  .join(', ');
 
 const QUOTE_NOTE = 'Free: nothing is charged for a quote. The quote_token lives 15 minutes and is used once.';
 const SPEND_NOTE =
@@ -165,7 +171,7 @@ export const TOOLS: readonly ToolDef[] = [
     kind: 'quote',
     operationId: 'quoteJob',
     description:
-      `Prices an enrichment job (preset or requested_capabilities, input_assets with companies and/or contacts): its expected cost, by capability (credits per unit: qualification 1, company_size 1, contact_discovery 2, linkedin_enrich 2, email_lookup 3, email_verify 1). ${QUOTE_NOTE} ` +
+      `Prices an enrichment job (preset or requested_capabilities, input_assets with companies and/or contacts): its expected cost, by capability (credits per unit: ${UNIT_PRICES}). ${QUOTE_NOTE} ` +
       'Next: start_enrichment_job with the same arguments and the quote_token.',
   },
   {

@@ -3,7 +3,6 @@ import { ddb, table } from './client';
 import {
   GROWTH_RUN_START_SHARDS,
   growthPlanKey,
-  growthQuoteKey,
   growthRunKey,
   growthRunStartIndexKey,
   growthRunStartPartition,
@@ -20,21 +19,6 @@ export interface PlanIssueRecord {
   issuedAt: string;
   /** Epoch seconds; DynamoDB drops the item after it. */
   ttl: number;
-}
-
-export interface GrowthQuoteRecord {
-  quoteToken: string;
-  userId: string;
-  planId: string;
-  planFingerprint: string;
-  creditsTotal: number;
-  breakdown: { capability: string; units: number; unit_credits: number; credits: number; external: boolean }[];
-  chatId: string | null;
-  createdAt: string;
-  expiresAt: string;
-  ttl: number;
-  usedAt?: string;
-  runId?: string;
 }
 
 export type GrowthRunStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -59,7 +43,8 @@ export interface GrowthRunOutcome {
 export interface GrowthRunRecord {
   runId: string;
   userId: string;
-  quoteToken: string;
+  /** The SHA-256 of the quote token the run was started with (the quote is stored by quotesRepo). */
+  quoteTokenHash: string;
   planId: string;
   goalType: string;
   pipelineId: string;
@@ -79,15 +64,10 @@ export interface GrowthRunRecord {
   outcome?: GrowthRunOutcome;
 }
 
-// Plans and quotes keep their ttl as a field of the record.
+// Plans keep their ttl as a field of the record.
 const plans = defineEntity<PlanIssueRecord>()({
   name: 'growthPlan',
   key: (p: Pick<PlanIssueRecord, 'userId' | 'planId'>) => growthPlanKey(p.userId, p.planId),
-  keep: ['ttl'],
-});
-const quotes = defineEntity<GrowthQuoteRecord>()({
-  name: 'growthQuote',
-  key: (q: Pick<GrowthQuoteRecord, 'quoteToken'>) => growthQuoteKey(q.quoteToken),
   keep: ['ttl'],
 });
 const runs = defineEntity<GrowthRunRecord>()({
@@ -108,57 +88,6 @@ export async function putPlanIssue(record: PlanIssueRecord): Promise<void> {
 export async function getPlanIssue(userId: string, planId: string): Promise<PlanIssueRecord | undefined> {
   const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: growthPlanKey(userId, planId) }));
   return plans.maybe(Item);
-}
-
-export async function putQuote(quote: GrowthQuoteRecord): Promise<void> {
-  await ddb().send(
-    new PutCommand({
-      TableName: table(),
-      Item: quotes.item(quote),
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
-}
-
-export async function getQuote(quoteToken: string): Promise<GrowthQuoteRecord | undefined> {
-  const { Item } = await ddb().send(
-    new GetCommand({ TableName: table(), Key: growthQuoteKey(quoteToken), ConsistentRead: true }),
-  );
-  return quotes.maybe(Item);
-}
-
-/** Marks the token used by this run; fails its condition when it was used or expired meanwhile. */
-export function consumeQuoteItem(quoteToken: string, runId: string, atIso: string): TransactItem {
-  return {
-    Update: {
-      TableName: table(),
-      Key: growthQuoteKey(quoteToken),
-      ...quotes.update({
-        set: { usedAt: atIso, runId },
-        condition: {
-          expression: 'attribute_exists(pk) AND attribute_not_exists(usedAt) AND expiresAt > :at',
-          values: { ':at': atIso },
-        },
-      }),
-    },
-  };
-}
-
-/**
- * Gives back a plan's quote whose run never started (failed before its job ran, its reservation
- * released): usable again until its own expiry. Only the use that made `runId` is undone.
- */
-export async function restoreQuote(quoteToken: string, runId: string): Promise<void> {
-  await ddb().send(
-    new UpdateCommand({
-      TableName: table(),
-      Key: growthQuoteKey(quoteToken),
-      ...quotes.update({
-        remove: ['usedAt', 'runId'],
-        condition: { expression: 'runId = :made', values: { ':made': runId } },
-      }),
-    }),
-  );
 }
 
 export function putRunItem(run: GrowthRunRecord): TransactItem {

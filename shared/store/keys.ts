@@ -181,8 +181,6 @@ export const growthPlanKey = (userId: string, planId: string): Key => ({
   pk: user(userId),
   sk: `GROWTHPLAN#${planId}`,
 });
-/** A growth quote, looked up by its token (the run request carries only the token). */
-export const growthQuoteKey = (quoteToken: string): Key => ({ pk: `GROWTHQUOTE#${quoteToken}`, sk: 'QUOTE' });
 export const GROWTH_RUN_PREFIX = 'GROWTHRUN#';
 export const growthRunKey = (userId: string, runId: string): Key => ({
   pk: user(userId),

@@ -9,8 +9,8 @@ import { defineEntity } from './entity';
 export interface QuoteRecord {
   tokenHash: string;
   userId: string;
-  /** `bd_job`: an enrichment job's quote (POST /bd/jobs/quote). */
-  kind: 'execute' | 'expand' | 'bd_job';
+  /** `bd_job`: an enrichment job's quote (POST /bd/jobs/quote); `growth`: a goal plan's (POST /growth/quote). */
+  kind: 'execute' | 'expand' | 'bd_job' | 'growth';
   packageId: string;
   /** SHA-256 of the canonical request the quote was issued for. */
   requestHash: string;
@@ -19,6 +19,7 @@ export interface QuoteRecord {
   createdAt: string;
   expiresAt: string;
   usedAt?: string;
+  /** What the use made: the result, the job or the growth run. */
   resultId?: string;
 }
 

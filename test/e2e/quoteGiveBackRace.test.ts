@@ -93,7 +93,7 @@ describe('a start that loses the token to a start that then gives it back', () =
     const resolved = await api.call('POST', '/growth/resolve', { key, body: { goal_text: GOAL, input_text: CSV } });
     const quote = (await api.call('POST', '/growth/quote', { key, body: { goal_plan: resolved.body.goal_plan } })).body;
     const body = { quote_token: quote.quote_token, goal_plan: quote.goal_plan };
-    forceRace('GROWTHQUOTE#');
+    forceRace('QUOTE#');
     const answers = await Promise.all([1, 2].map(() => api.call('POST', '/growth/run', { key, body })));
     vi.restoreAllMocks();
     const codes = answers.map((a) => a.body.error?.code).sort();

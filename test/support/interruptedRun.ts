@@ -12,7 +12,7 @@ export async function interruptedGrowthRun(userId: string, at: string, credits: 
   const run: GrowthRunRecord = {
     runId,
     userId,
-    quoteToken: `gq_${runId}`,
+    quoteTokenHash: `hash-of-gq_${runId}`,
     planId: uuidv7(),
     goalType: 'email_discovery',
     pipelineId: 'growth.email_discovery.v1',

@@ -4,8 +4,8 @@
  * an answer (ok false, error_code), not an HTTP error.
  */
 import { now } from '#shared/adapters/ports';
-import { randomToken } from '#shared/ids';
-import { getPlanIssue, putQuote } from '#shared/store/growthRepo';
+import { issueQuote } from '#shared/domain/quotes/quoteTokens';
+import { getPlanIssue } from '#shared/store/growthRepo';
 import { requireChat } from '#shared/domain/storage/chats';
 import { QuoteRefusal, type QuoteErrorCode } from './errors';
 import { goalDefinition } from './goals';
@@ -20,9 +20,8 @@ import {
   type DeliveryEstimate,
 } from './pricing';
 import { PLAN_LIFETIME_SECONDS } from './resolve';
-import { planFingerprint } from './signature';
-
-export const QUOTE_LIFETIME_MS = 15 * 60 * 1000;
+import { planFingerprint, quotedPlan } from './signature';
+import { GROWTH_LEDGER_TOOL } from './startRun';
 
 export interface QuoteRequest {
   goal_plan: Record<string, unknown>;
@@ -137,29 +136,25 @@ export async function quoteGrowthPlan(userId: string, request: QuoteRequest): Pr
     throw err;
   }
 
-  const at = now();
-  const expiresAt = new Date(at.getTime() + QUOTE_LIFETIME_MS);
-  const quoteToken = `gq_${randomToken(40)}`;
   const total = creditsTotal(lines);
-  await putQuote({
-    quoteToken,
+  // Tokens issued before growth quotes moved to the shared quote module were stored raw under another key: such a
+  // token (alive 15 minutes at most) is now unknown, and POST /growth/run answers it 422 quote_mismatch.
+  const { token: quoteToken, record } = await issueQuote({
     userId,
-    planId: plan.plan_id,
-    planFingerprint: planFingerprint(userId, plan),
-    creditsTotal: total,
-    breakdown: lines,
+    kind: 'growth',
+    packageId: GROWTH_LEDGER_TOOL,
+    credits: total,
     chatId: chat?.id ?? null,
-    createdAt: at.toISOString(),
-    expiresAt: expiresAt.toISOString(),
-    ttl: Math.floor(expiresAt.getTime() / 1000) + 24 * 3600,
+    request: quotedPlan(userId, plan),
   });
+  const expiresAt = record.expiresAt;
   const delivered = estimateDelivered(plan);
   const sampleSource = plan.input_assets.contacts.length > 0 ? plan.input_assets.contacts : plan.input_assets.companies;
   return {
     ok: true,
     quotable: true,
     quote_token: quoteToken,
-    expires_at: expiresAt.toISOString(),
+    expires_at: expiresAt,
     credits_total: total,
     breakdown: lines,
     estimated_delivered: delivered,
@@ -175,6 +170,6 @@ export async function quoteGrowthPlan(userId: string, request: QuoteRequest): Pr
     missing_inputs: [],
     error_code: null,
     detail: null,
-    next_step: `POST /growth/run with this quote_token and goal_plan before ${expiresAt.toISOString()}; ${total} credits are reserved at start and only what the run consumes is charged.`,
+    next_step: `POST /growth/run with this quote_token and goal_plan before ${expiresAt}; ${total} credits are reserved at start and only what the run consumes is charged.`,
   };
 }

@@ -11,3 +11,11 @@ export { canonicalJson };
 
 export const planFingerprint = (userId: string, plan: GoalPlan): string =>
   sha256Hex(`${userId}\n${canonicalJson(normalizeGoalPlan(plan))}`);
+
+/**
+ * What a growth quote token is bound to (the quote module keeps its hash): the plan as this user was issued
+ * it; no plan (one that does not parse) matches no quote.
+ */
+export const quotedPlan = (userId: string, plan: GoalPlan | undefined) => ({
+  plan_fingerprint: plan ? planFingerprint(userId, plan) : null,
+});

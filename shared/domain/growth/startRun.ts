@@ -3,70 +3,45 @@
  * quoted credits (so a token is never used without a run, nor credits held without one); then the
  * run starts on the enrichment pipeline, which settles that reservation with what it consumed.
  */
-import { ConflictError, GoneError, UnprocessableError } from '#shared/domain/errors';
+import { ConflictError, GoneError } from '#shared/domain/errors';
 import { now } from '#shared/adapters/ports';
 import { uuidv7 } from '#shared/ids';
 import { failRunBeforeStart } from './failBeforeStart';
-import {
-  consumeQuoteItem,
-  attachJob,
-  getQuote,
-  putRunItem,
-  restoreQuote,
-  type GrowthQuoteRecord,
-  type GrowthRunRecord,
-} from '#shared/store/growthRepo';
+import { attachJob, putRunItem, type GrowthRunRecord } from '#shared/store/growthRepo';
+import { consumeQuoteItem, getQuote, restoreQuote, type QuoteRecord } from '#shared/store/quotesRepo';
+import { quoteRefusal, redeemableQuote } from '#shared/domain/quotes/quoteTokens';
 import { TransactionConditionError } from '#shared/store/transactions';
 import { reserveCredits } from '#shared/domain/credits/credits';
 import { requireChat } from '#shared/domain/storage/chats';
 import { pageJobs, startEnrichmentJob } from '#shared/domain/jobs/jobOperations';
 import { logger } from '#shared/observability/logger';
 import { goalPlanSchema, normalizeGoalPlan, type GoalPlan } from './plan';
-import { planFingerprint } from './signature';
+import { quotedPlan } from './signature';
 
 export const GROWTH_LEDGER_TOOL = 'growth_run';
 export const runOrigin = (runId: string) => `growth_run:${runId}`;
-
-/**
- * Why a token cannot be used now, in the order a caller must hear it: whose it is, then whether it was
- * used, then whether it expired. Undefined when it is usable.
- */
-function tokenRefusal(userId: string, quote: GrowthQuoteRecord | undefined): Error | undefined {
-  if (!quote || quote.userId !== userId)
-    return new UnprocessableError('quote_mismatch', 'This quote_token was not issued to you by POST /growth/quote.');
-  if (quote.usedAt)
-    return new ConflictError('quote_token_used', 'This quote token has already been used; quote the plan again.');
-  if (Date.parse(quote.expiresAt) <= now().getTime())
-    return new GoneError('quote_expired', `This quote expired at ${quote.expiresAt}; quote the plan again.`);
-  return undefined;
-}
 
 /** The token must be the caller's, unused and unexpired; the plan must be the one it was quoted for. */
 async function usableQuote(
   userId: string,
   quoteToken: string,
   rawPlan: unknown,
-): Promise<{ quote: GrowthQuoteRecord; plan: GoalPlan }> {
-  const quote = await getQuote(quoteToken);
-  const unusable = tokenRefusal(userId, quote);
-  if (unusable || !quote) throw unusable;
+): Promise<{ quote: QuoteRecord; plan: GoalPlan }> {
   const parsed = goalPlanSchema.safeParse(rawPlan);
-  if (!parsed.success || planFingerprint(userId, normalizeGoalPlan(parsed.data)) !== quote.planFingerprint) {
-    throw new UnprocessableError(
-      'quote_mismatch',
-      'goal_plan is not the normalised plan this token was quoted for; send the goal_plan returned by POST /growth/quote.',
-    );
-  }
+  const plan = parsed.success ? normalizeGoalPlan(parsed.data) : undefined;
+  const quote = await redeemableQuote(userId, quoteToken, 'growth', quotedPlan(userId, plan));
+  // Matched, so the plan parsed (no plan matches no quote).
+  if (!plan) throw new Error('A growth quote matched a goal_plan that does not parse');
   // The chat the quote named must still be there (404 before anything is spent, not after).
   if (quote.chatId) await requireChat(userId, quote.chatId);
-  return { quote, plan: normalizeGoalPlan(parsed.data) };
+  return { quote, plan };
 }
 
-function newRun(userId: string, runId: string, quote: GrowthQuoteRecord, plan: GoalPlan, at: string): GrowthRunRecord {
+function newRun(userId: string, runId: string, quote: QuoteRecord, plan: GoalPlan, at: string): GrowthRunRecord {
   return {
     runId,
     userId,
-    quoteToken: quote.quoteToken,
+    quoteTokenHash: quote.tokenHash,
     planId: plan.plan_id,
     goalType: plan.goal_type,
     pipelineId: plan.pipeline_id,
@@ -75,7 +50,7 @@ function newRun(userId: string, runId: string, quote: GrowthQuoteRecord, plan: G
     previewRows: plan.output.preview_rows,
     inputCounts: { companies: plan.input_assets.companies.length, contacts: plan.input_assets.contacts.length },
     coverageMode: plan.coverage_mode,
-    quotedCredits: quote.creditsTotal,
+    quotedCredits: quote.credits,
     reservationId: `${GROWTH_LEDGER_TOOL}-${runId}`,
     chatId: quote.chatId,
     jobId: null,
@@ -91,7 +66,7 @@ function newRun(userId: string, runId: string, quote: GrowthQuoteRecord, plan: G
  * also find the balance spent by the winner (402 from the balance check, or a failed transaction),
  * so any failure here is first attributed to the token when the token is no longer usable.
  */
-async function reserveAndConsume(userId: string, run: GrowthRunRecord): Promise<void> {
+async function reserveAndConsume(userId: string, run: GrowthRunRecord, quote: QuoteRecord): Promise<void> {
   let moved: Awaited<ReturnType<typeof reserveCredits>>;
   try {
     moved = await reserveCredits({
@@ -100,19 +75,19 @@ async function reserveAndConsume(userId: string, run: GrowthRunRecord): Promise<
       refId: run.runId,
       amount: run.quotedCredits,
       reservationId: run.reservationId,
-      with: { token: consumeQuoteItem(run.quoteToken, run.runId, run.createdAt), run: putRunItem(run) },
+      with: { token: consumeQuoteItem(quote, run.createdAt, run.runId), run: putRunItem(run) },
     });
   } catch (err) {
-    const quote = await getQuote(run.quoteToken);
+    const fresh = await getQuote(run.quoteTokenHash);
     // Our own write may have landed before the error reached us: then the token is ours, not a reuse.
-    if (quote?.runId !== run.runId) {
-      const refusal = tokenRefusal(userId, quote);
+    if (fresh?.resultId !== run.runId) {
+      const refusal = quoteRefusal(fresh, userId, 'growth');
       if (refusal) throw refusal;
     }
     if (err instanceof TransactionConditionError && err.failed.has('token')) {
       // The token's condition failed but a fresh read shows it usable: another run held it at that moment and
       // gave it back since (the pipeline refused that run), or it expired on the write's clock.
-      if (quote && Date.parse(quote.expiresAt) > now().getTime())
+      if (fresh && Date.parse(fresh.expiresAt) > now().getTime())
         throw new ConflictError(
           'quote_token_used',
           'This quote token was in use by another request at the same moment; that request did not go through, so the token may be sent again.',
@@ -139,7 +114,7 @@ export async function startGrowthRun(
   const { quote, plan } = await usableQuote(userId, request.quote_token, request.goal_plan);
   const at = now();
   const run = newRun(userId, uuidv7(at.getTime()), quote, plan, at.toISOString());
-  await reserveAndConsume(userId, run);
+  await reserveAndConsume(userId, run, quote);
   let job: Awaited<ReturnType<typeof startEnrichmentJob>>;
   try {
     job = await startEnrichmentJob({
@@ -171,7 +146,7 @@ export async function startGrowthRun(
       'The run could not be started on the enrichment pipeline; nothing was charged.',
     );
     if (failedHere) {
-      await restoreQuote(run.quoteToken, run.runId).catch((restoreErr: unknown) =>
+      await restoreQuote(run.quoteTokenHash, run.runId).catch((restoreErr: unknown) =>
         logger.warn('quote of a run never started not given back', { runId: run.runId, error: restoreErr as Error }),
       );
     }

@@ -24,7 +24,7 @@ import { isCancelledTransaction, TransactionConditionError, writeTogether } from
 import { ENGINES } from './engines';
 import { PACKAGES, type PackageId } from './packages';
 import { executeCredits } from './pricing';
-import { explainSpentQuote, quoteTokenRead, redeemableFrom } from './quoteTokens';
+import { explainSpentQuote, quoteTokenRead, redeemableFrom } from '#shared/domain/quotes/quoteTokens';
 import { identicalQueryHash } from './quote';
 import { executeRequest, projectRecord } from './requests';
 import type { StoredIntelData } from './storedResults';

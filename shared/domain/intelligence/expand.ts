@@ -20,7 +20,7 @@ import type { CuratedFund } from '#shared/data/model';
 import type { ExpansionParams } from './expansionParams';
 import { PACKAGES, type ExpansionType, type PackageDef } from './packages';
 import { increaseLimitCredits, increaseLimitRecords, networkDepthCredits } from './pricing';
-import { explainSpentQuote, quoteTokenRead, redeemableFrom } from './quoteTokens';
+import { explainSpentQuote, quoteTokenRead, redeemableFrom } from '#shared/domain/quotes/quoteTokens';
 import { expansionRequest, remainingRanking } from './quote';
 import { projectRecord } from './requests';
 import {

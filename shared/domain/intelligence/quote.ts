@@ -3,7 +3,7 @@ import { UnprocessableError, ValidationError } from '#shared/domain/errors';
 import { requireChat } from '#shared/domain/storage/chats';
 import { getIdenticalQueryResultId, getIntelligenceResult } from '#shared/store/intelligenceRepo';
 import { ENGINES } from './engines';
-import { issueQuote, requestHash } from './quoteTokens';
+import { issueQuote, requestHash } from '#shared/domain/quotes/quoteTokens';
 import { executeRequest, repeatedRequest, type ExecuteRequest } from './requests';
 import { parentMismatches } from './parentMatch';
 import { INCREASE_LIMIT_BLOCK, PACKAGES, type ExpansionType, type PackageDef, type PackageId } from './packages';

@@ -28,7 +28,7 @@ import {
 import { TransactionConditionError, writeTogether } from '#shared/store/transactions';
 import { consumeQuoteItem, restoreQuote } from '#shared/store/quotesRepo';
 import { logger } from '#shared/observability/logger';
-import { explainSpentQuote, redeemableQuote } from '#shared/domain/intelligence/quoteTokens';
+import { explainSpentQuote, redeemableQuote } from '#shared/domain/quotes/quoteTokens';
 import { CAPABILITY_NAMES, isCapability, isPreset, MAX_COMPANIES, MAX_CONTACTS, type Capability } from './capabilities';
 import { planBatches, stageTotals } from './batches';
 import { closeJob } from './closeJob';

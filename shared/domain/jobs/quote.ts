@@ -4,7 +4,7 @@
  * caller and exactly this request.
  */
 import { requireChat } from '#shared/domain/storage/chats';
-import { issueQuote } from '#shared/domain/intelligence/quoteTokens';
+import { issueQuote } from '#shared/domain/quotes/quoteTokens';
 import { CAPABILITIES, type Capability } from './capabilities';
 import {
   JOB_LEDGER_TOOL,

@@ -7,6 +7,12 @@ import { DEFAULT_RULES, type DetectorSettings, type Rule, type RuleSet } from '.
 
 export type RulesMode = 'enforce' | 'observe';
 
+/**
+ * Whether a community only records what it decides (observe mode): the one place the mode becomes
+ * "recorded, never sent", for a decision when it is scheduled and for its delivery before each try.
+ */
+export const observes = (rules: { mode: RulesMode }): boolean => rules.mode === 'observe';
+
 /** The thresholds each rule exposes, by rule id; every rule also has `enabled`. */
 export interface RuleSettings {
   scam_phrase: { enabled: boolean };

@@ -26,7 +26,7 @@ import {
   wantAutomodSync,
 } from '#shared/store/platformRepo';
 import { EVERYTHING_DUE } from '#shared/store/keys';
-import type { CommunityRules, RuleId } from './communityRules';
+import { observes, type CommunityRules, type RuleId } from './communityRules';
 import { communityStatus } from './communityTypes';
 import { MUTE_SECONDS } from './platformActions';
 import { leadingPhishingDomains } from './phishingLists';
@@ -220,7 +220,7 @@ export function automodRulesFor(
       ...body,
       actions: actionsFor(template, body.trigger_type, alertChannelId),
       // Observe performs no action: the rules stay in the guild, switched off, until the mode is enforce again.
-      enabled: doc.mode !== 'observe' && template.enabledBy.some((id) => doc.rules[id].enabled),
+      enabled: !observes(doc) && template.enabledBy.some((id) => doc.rules[id].enabled),
       exempt_roles: community.whitelistedRoleIds.slice(0, AUTOMOD_LIMITS.exemptRoles),
       exempt_channels: [],
     };

@@ -27,6 +27,7 @@ import {
 import { EVERYTHING_DUE } from '#shared/store/keys';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
+import { observes, type RulesMode } from './communityRules';
 import { getPlatformRecord } from '#shared/store/platformRepo';
 import { PLATFORMS } from './platforms/registry';
 import { communityStatus } from './communityTypes';
@@ -59,7 +60,7 @@ async function stopReason(
     if (bound !== delivery.place)
       return { status: 'failed', error: `The community left ${delivery.place} ${NOT_SENT}` };
   }
-  if ((await getCommunityRules(community.id, true)).mode === 'observe') return { status: 'observe', error: null };
+  if (observes(await getCommunityRules(community.id, true))) return { status: 'observe', error: null };
   return undefined;
 }
 
@@ -85,7 +86,7 @@ export interface DeliveryPlan {
   /** Where the calls act, when they do not say (Delivery.place). */
   place?: string;
   calls: PlannedCall[];
-  /** observe mode: recorded, never sent. */
+  /** Recorded, never sent: a decision's delivery says so by the community's mode (scheduleDecision). */
   observe: boolean;
   /** False: the caller runs it itself (undo answers with the platform's verdict). */
   queue?: boolean;
@@ -125,6 +126,14 @@ export async function scheduleDelivery(plan: DeliveryPlan): Promise<boolean> {
   ]);
   return planned;
 }
+
+/**
+ * What the engine decided, planned under the community's mode: in observe mode recorded and never sent.
+ * Every ingest path schedules its decisions (and their alerts) here; calls that follow no decision (a
+ * reply to a command, lifting what was applied) are sent whatever the mode, through scheduleDelivery.
+ */
+export const scheduleDecision = (rules: { mode: RulesMode }, plan: Omit<DeliveryPlan, 'observe'>): Promise<boolean> =>
+  scheduleDelivery({ ...plan, observe: observes(rules) });
 
 /** A timed action that should already have ended (a delivery that late) is not applied at all. */
 const timeIsOver = (timed: NonNullable<PlannedCall['timed']>, at: Date) =>

@@ -16,9 +16,9 @@ import { getDelivery } from '#shared/store/platformCallsRepo';
 import { boundCommunity, getPlatformRecord } from '#shared/store/platformRepo';
 import { bindWithToken, communityOfToken, tokenMayDo } from './activationToken';
 import { UNPAID_ACTIVATION } from './unpaidActivation';
-import type { CommunityRules } from './communityRules';
+import { observes, type CommunityRules } from './communityRules';
 import { communityStatus } from './communityTypes';
-import { decisionDeliveryId, scheduleDelivery } from './platformCallRunner';
+import { decisionDeliveryId, scheduleDecision, scheduleDelivery } from './platformCallRunner';
 import type { Decision } from './engine';
 import { moderateEvents } from './moderation';
 import {
@@ -115,26 +115,23 @@ async function decided(
   alertChatId: string | undefined,
 ): Promise<void> {
   if (decision.action === 'allow') return;
-  const observe = rules.mode === 'observe';
   // The owner named: calls still waiting (a rate limit) are not sent once the community stops being monitored.
-  await scheduleDelivery({
+  await scheduleDecision(rules, {
     communityId: community.id,
     userId: community.userId,
     deliveryId: decisionDeliveryId(decision.event_id),
     purpose: decision.action,
     eventId: decision.event_id,
     calls: TELEGRAM_DECISION_CALLS[decision.action](target, { warning: warningText(decision) }),
-    observe,
   });
   if (alertChatId && decision.alert) {
-    await scheduleDelivery({
+    await scheduleDecision(rules, {
       communityId: community.id,
       userId: community.userId,
       deliveryId: alertDeliveryId(decision.event_id),
       purpose: 'alert',
       eventId: decision.event_id,
       calls: [telegramSend(Number(alertChatId), decision.alert)],
-      observe,
     });
   }
 }
@@ -162,8 +159,8 @@ async function memberJoined(
     ...(decision.welcome_message ? [telegramSend(target.chatId, decision.welcome_message)] : []),
   ];
   const deliveryId = decisionDeliveryId(decision.event_id);
-  const observe = rules.mode === 'observe';
-  if (captcha && !observe) {
+  // Observed, the member is not held: nothing restricts them for the sweep to remove.
+  if (captcha && !observes(rules)) {
     const deadline = new Date((target.at + rules.captcha.timeout_seconds) * 1000).toISOString();
     await putPendingCaptcha({
       communityId: community.id,
@@ -173,14 +170,13 @@ async function memberJoined(
       deliveryId,
     });
   }
-  await scheduleDelivery({
+  await scheduleDecision(rules, {
     communityId: community.id,
     userId: community.userId,
     deliveryId,
     purpose: captcha ? 'captcha' : 'welcome',
     eventId: decision.event_id,
     calls,
-    observe,
   });
 }
 
@@ -269,15 +265,14 @@ export async function removeUnverifiedMembers(at = now()): Promise<{ removed: nu
       continue;
     }
     // A community that switched to observe since the member joined removes no one: recorded, not sent.
-    const observe = (await getCommunityRules(taken.communityId)).mode === 'observe';
-    await scheduleDelivery({
+    const rules = await getCommunityRules(taken.communityId);
+    await scheduleDecision(rules, {
       communityId: taken.communityId,
       deliveryId: `captcha-timeout:${taken.userId}:${taken.deadline}`,
       purpose: 'captcha_timeout',
       calls: telegramCaptchaTimeoutCalls(taken.chatId, Number(taken.userId), join.prompt),
-      observe,
     });
-    if (!observe) removed += 1;
+    if (!observes(rules)) removed += 1;
   }
   return { removed };
 }

@@ -17,6 +17,7 @@ import type { UndoTarget } from './platforms/platform';
 import type { CommunityType } from './communityTypes';
 import { requireCommunity } from './communityReads';
 import { decisionDeliveryId, runDelivery, scheduleDelivery, undoDeliveryId } from './platformCallRunner';
+import { observes } from './communityRules';
 import { PLATFORMS } from './platforms/registry';
 import { PlatformUnavailable, RetryLater, sendPlatformMessages } from './platformMessages';
 import { teachCommunity } from './teaching';
@@ -100,7 +101,7 @@ export async function undoAction(userId: string, communityId: string, auditId: s
   const deliveryId = undoDeliveryId(auditId);
   // What was applied is taken back whatever the mode is now (a community that switched to observe since
   // must still be able to lift a wrong ban); an action that was only observed applied nothing to take back.
-  const observe = decision ? decision.status === 'observe' : (await getCommunityRules(communityId)).mode === 'observe';
+  const observe = decision ? decision.status === 'observe' : observes(await getCommunityRules(communityId));
   const planned = await scheduleDeliveryNow(communityId, deliveryId, entry.event_id, calls, observe);
   if (!planned) throw new UnprocessableError('invalid_state', 'This action was already undone.');
   // Counted once, as the undo is planned once (a crash right here leaves it uncounted, never twice).

@@ -13,7 +13,8 @@ import { boundCommunity } from '#shared/store/platformRepo';
 import type { PlannedCall } from '#shared/store/platformCallsRepo';
 import { markCommunityActivated } from '../activation';
 import { communityStatus } from '../communityTypes';
-import { decisionDeliveryId, scheduleDelivery } from '../platformCallRunner';
+import { decisionDeliveryId, scheduleDecision, scheduleDelivery } from '../platformCallRunner';
+import type { CommunityRules } from '../communityRules';
 import type { Decision } from '../engine';
 import { moderateEvents } from '../moderation';
 import { bindWithToken, communityOfToken, tokenMayDo } from '../activationToken';
@@ -47,18 +48,20 @@ const schedule = (
   deliveryId: string,
   purpose: string,
   calls: PlannedCall[],
-  observe: boolean,
+  /** The rules a decision was made under; none for a reply to a command (sent whatever the mode). */
+  rules?: CommunityRules,
   eventId?: string,
-) =>
-  scheduleDelivery({
+) => {
+  const plan = {
     communityId: owner.id,
     ...(owner.userId ? { userId: owner.userId } : {}),
     deliveryId,
     purpose,
     ...(eventId ? { eventId } : {}),
     calls,
-    observe,
-  });
+  };
+  return rules ? scheduleDecision(rules, plan) : scheduleDelivery({ ...plan, observe: false });
+};
 
 /** At most one note refusing a token per website in this many seconds (each note spends the shared quota). */
 export const REFUSAL_NOTE_INTERVAL_SECONDS = 600;
@@ -69,13 +72,7 @@ async function activateWebsite(target: CrispMessageTarget, token: string): Promi
   const use = { role: 'moderated', place: target.websiteId } as const;
   const commandId = `cmd:${target.websiteId}:${target.sessionId}:${target.fingerprint}`;
   const reply = (key: keyof typeof CRISP_REPLIES) =>
-    schedule(
-      { id: community?.id ?? 'unbound' },
-      commandId,
-      `command_${key}`,
-      [crispNote(target, CRISP_REPLIES[key])],
-      false,
-    );
+    schedule({ id: community?.id ?? 'unbound' }, commandId, `command_${key}`, [crispNote(target, CRISP_REPLIES[key])]);
   // A token spent on another website reads like an unknown one.
   if (!community || !tokenMayDo(community, use)) {
     // A typo is told at once; a website sending tokens over and over is not answered each time.
@@ -111,11 +108,11 @@ async function moderateVisitorMessage(
   // A community that is no longer a Crisp one does not moderate here (a binding left from before its type changed).
   if (community?.type !== 'crisp') return;
   const { decisions } = await moderateEvents(community, events);
-  const observe = (await getCommunityRules(community.id)).mode === 'observe';
+  const rules = await getCommunityRules(community.id);
   const joinId = crispJoinEventId(target);
   const join = decisions.find((d) => d.event_id === joinId);
   const message = decisions.find((d) => d.event_id !== joinId);
-  if (message && message.action !== 'allow') await decided(community, message, target, observe);
+  if (message && message.action !== 'allow') await decided(community, message, target, rules);
   // A conversation blocked by its first message is not welcomed.
   const blocked = message?.action === 'mute' || message?.action === 'ban';
   if (join?.welcome_message && communityStatus(community) === 'connected' && !blocked) {
@@ -124,7 +121,7 @@ async function moderateVisitorMessage(
       decisionDeliveryId(joinId),
       'welcome',
       crispWelcome(target, join.welcome_message),
-      observe,
+      rules,
       joinId,
     );
   }
@@ -134,7 +131,7 @@ async function decided(
   community: CommunityRecord,
   decision: Decision,
   target: CrispMessageTarget,
-  observe: boolean,
+  rules: CommunityRules,
 ): Promise<void> {
   if (decision.action === 'allow') return;
   await schedule(
@@ -142,7 +139,7 @@ async function decided(
     decisionDeliveryId(decision.event_id),
     decision.action,
     CRISP_DECISION_CALLS[decision.action](target, { warning: warningText(decision) }),
-    observe,
+    rules,
     decision.event_id,
   );
   if (decision.alert)
@@ -151,7 +148,7 @@ async function decided(
       alertDeliveryId(decision.event_id),
       'alert',
       crispAlert(target, decision.alert),
-      observe,
+      rules,
       decision.event_id,
     );
 }

@@ -12,7 +12,8 @@ import { advanceRedditCursor, readRedditCursors, type RedditCursor } from '#shar
 import { activeRedditMutes, holdRedditMute, type RedditMute } from '#shared/store/redditMutesRepo';
 import { logger } from '#shared/observability/logger';
 import { recordMetric } from '#shared/observability/metrics';
-import { decisionDeliveryId, scheduleDelivery } from '#shared/domain/moderation/platformCallRunner';
+import { decisionDeliveryId, scheduleDecision } from '#shared/domain/moderation/platformCallRunner';
+import { observes } from '#shared/domain/moderation/communityRules';
 import type { Decision } from '#shared/domain/moderation/engine';
 import { moderateEvents } from '#shared/domain/moderation/moderation';
 import { resumedMs } from '../../communityTypes';
@@ -134,7 +135,6 @@ async function moderateItems(bot: RedditBot, polled: PolledSubreddit, things: Re
       muted: (userId, sentAt) => mutes.set(userId.toLowerCase(), muteFrom(userId, sentAt)),
     },
   });
-  const observe = rules.mode === 'observe';
   const byId = new Map(events.map((e) => [e.event_id, e]));
   let actions = 0;
   for (const decision of decisions) {
@@ -157,7 +157,7 @@ async function moderateItems(bot: RedditBot, polled: PolledSubreddit, things: Re
     if (decision.action === 'mute') {
       const mute = muteFrom(event.user.id, event.sent_at);
       mutes.set(author, mute);
-      if (!observe) await holdRedditMute(community.id, mute);
+      if (!observes(rules)) await holdRedditMute(community.id, mute);
     }
     // A muted author's item is removed whatever the engine thought of it; a harsher decision stands.
     const calls =
@@ -169,7 +169,7 @@ async function moderateItems(bot: RedditBot, polled: PolledSubreddit, things: Re
     if (!calls.length) continue;
     actions += 1;
     const enforcingMute = decision.action === 'allow' || (muted && decision.action === 'warn');
-    await scheduleDelivery({
+    await scheduleDecision(rules, {
       communityId: community.id,
       userId: community.userId,
       deliveryId: decisionDeliveryId(decision.event_id),
@@ -178,10 +178,9 @@ async function moderateItems(bot: RedditBot, polled: PolledSubreddit, things: Re
       // An undo approves the item by its id alone: it checks the item is still in the bound subreddit.
       place: subreddit,
       calls,
-      observe,
     });
     if (decision.alert && decision.action !== 'allow') {
-      await scheduleDelivery({
+      await scheduleDecision(rules, {
         communityId: community.id,
         userId: community.userId,
         deliveryId: alertDeliveryId(decision.event_id),
@@ -190,7 +189,6 @@ async function moderateItems(bot: RedditBot, polled: PolledSubreddit, things: Re
         // Modmail of a subreddit the community has left since (another may hold it) is not sent.
         place: subreddit,
         calls: [redditAlertCall(subreddit, decision.alert)],
-        observe,
       });
     }
   }

@@ -15,7 +15,8 @@ import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import { getPlatformRecord, setPollError } from '#shared/store/platformRepo';
 import { addBannedXAuthor, bannedXAuthors, getXCursor, putXCursor } from '#shared/store/xRepo';
 import { communityStatus, resumedMs } from '../../communityTypes';
-import { decisionDeliveryId, scheduleDelivery } from '../../platformCallRunner';
+import { decisionDeliveryId, scheduleDecision } from '../../platformCallRunner';
+import { observes, type CommunityRules } from '../../communityRules';
 import type { ChatEvent, Decision } from '../../engine';
 import { moderateEvents } from '../../moderation';
 import { X_DECISION_CALLS, xBannedReplyCalls, type XCall, type XTarget } from './actions';
@@ -73,7 +74,7 @@ async function readReplies(community: CommunityRecord): Promise<XPollResult> {
     return { ...result, skipped: err.reason, ...(err.reason === 'not_authorized' ? {} : { error: err.message }) };
   }
   const api = new XApi(client.apiBase);
-  const observe = (await getCommunityRules(community.id)).mode === 'observe';
+  const rules = await getCommunityRules(community.id);
   const banned = await bannedXAuthors(community.id);
   // A quiet account's since_id can be older than recent search's seven days, which X refuses.
   const resumed = resumedMs(community);
@@ -94,7 +95,7 @@ async function readReplies(community: CommunityRecord): Promise<XPollResult> {
     result.pages += 1;
     const events = repliesToEvents(answer).filter((e) => writtenSince(e.event_id, resumed));
     result.replies += events.length;
-    if (events.length) await actOn(community, events, observe, banned, searchedAs);
+    if (events.length) await actOn(community, events, rules, banned, searchedAs);
     const next = afterPage(cursor, answer, result.pages);
     cursor = next.cursor;
     await putXCursor(community.id, cursor);
@@ -106,7 +107,7 @@ async function readReplies(community: CommunityRecord): Promise<XPollResult> {
 async function actOn(
   community: CommunityRecord,
   events: ChatEvent[],
-  observe: boolean,
+  rules: CommunityRules,
   banned: Set<string>,
   accountId: string,
 ): Promise<void> {
@@ -117,17 +118,16 @@ async function actOn(
     const target: XTarget = { postId: decision.event_id, authorId, accountId };
     const planned = plannedFor(decision, target, banned.has(target.authorId));
     if (planned) {
-      await scheduleDelivery({
+      await scheduleDecision(rules, {
         communityId: community.id,
         userId: community.userId,
         deliveryId: decisionDeliveryId(decision.event_id),
         purpose: planned.purpose,
         eventId: decision.event_id,
         calls: planned.calls,
-        observe,
       });
     }
-    if (decision.action === 'ban' && !observe && !banned.has(target.authorId)) {
+    if (decision.action === 'ban' && !observes(rules) && !banned.has(target.authorId)) {
       await addBannedXAuthor(community.id, target.authorId);
       banned.add(target.authorId);
     }
