@@ -86,4 +86,8 @@ export const PLATFORM_FACTS: Record<string, PlatformFacts> = {
 export const platformFacts = (type: string): PlatformFacts =>
   Object.hasOwn(PLATFORM_FACTS, type)
     ? PLATFORM_FACTS[type]
-    : { label: type, captcha: false, connect: () => [{ text: 'See docs/guide in the repository for how to connect it.' }] };
+    : {
+        label: type,
+        captcha: false,
+        connect: () => [{ text: 'See docs/guide in the repository for how to connect it.' }],
+      };

@@ -238,7 +238,8 @@ export class OutreachIntelligenceStack extends Stack {
     });
     new CfnOutput(this, 'PlatformSecretArn', {
       value: this.platformSecret.secretArn,
-      description: 'Put the Telegram and Discord credentials here (docs/guide: the Telegram, Discord, Reddit, X and Crisp pages)',
+      description:
+        'Put the Telegram and Discord credentials here (docs/guide: the Telegram, Discord, Reddit, X and Crisp pages)',
     });
     new CfnOutput(this, 'ProviderSecretArn', {
       value: this.providerSecret.secretArn,
