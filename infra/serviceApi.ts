@@ -3,7 +3,7 @@ import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { EndpointSpec } from '#shared/http/endpoint';
+import type { EndpointSpec } from '#shared/schemas/endpoint';
 import { addGatewayErrors } from './gatewayResponses';
 import { AUTHORIZER_CACHE_SECONDS } from '#shared/config/authorizerCache';
 

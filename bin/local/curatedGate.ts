@@ -3,7 +3,7 @@
  * in process, never through this server's own router, so the router's answer (503 dataset_loading
  * with Retry-After and progress) is given again here, around each route the tool would reach.
  */
-import type { EndpointSpec } from '#shared/http/endpoint';
+import type { EndpointSpec } from '#shared/schemas/endpoint';
 import { errorProxyResult, toErrorResponse } from '#shared/http/errors';
 import type { ApiHandler, RouteHandlers } from '#shared/mcp/routeCall';
 import { API_GROUPS, type ApiGroup } from '#shared/schemas/groups';

@@ -4,7 +4,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { identifyCaller } from '#shared/domain/accounts/callerIdentity';
 import { AuthorizerCache } from './authorizerCache';
 import { lambdaContext } from './lambdaContext';
-import type { EndpointSpec } from '#shared/http/endpoint';
+import type { EndpointSpec } from '#shared/schemas/endpoint';
 import { mostSpecificTemplate } from '#shared/http/pathTemplates';
 import { dictionary } from '#shared/dictionary';
 import {

@@ -7,7 +7,7 @@ import { cancelJobForUser, getJobForUser, pageJobs, startEnrichmentJob } from '#
 import { quoteEnrichmentJob } from '#shared/domain/jobs/quote';
 import { exportJobRows } from '#shared/domain/jobs/exports';
 import { rowsExport } from '#shared/http/rowsExport';
-import type * as z from '#shared/schemas/zod';
+import type * as z from '#shared/zod';
 
 /** A create or quote body as the job operations take it: the same request, priced or started. */
 const jobRequest = (userId: string, body: z.output<typeof E.quoteJob.body>) => ({

@@ -17,7 +17,7 @@
  * has are removed. Writes are idempotent, so an interrupted load is finished by running it again.
  * Running API functions see the changes within a minute: they cache facet reads for FACET_CACHE_MS.
  */
-import * as z from '#shared/schemas/zod';
+import * as z from '#shared/zod';
 import {
   BUILDER_CATEGORIES,
   ECOSYSTEMS,

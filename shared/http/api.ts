@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type * as z from '#shared/schemas/zod';
+import type * as z from '#shared/zod';
 import { meterCredits } from '#shared/domain/credits/creditMeter';
 import { logger } from '#shared/observability/logger';
 import { cachePolicy } from './cachePolicy';
@@ -22,7 +22,7 @@ import {
 } from './chain/state';
 import { subscriptionCheck } from './chain/subscriptionCheck';
 import { accessLog, callerTelemetry } from './chain/telemetry';
-import type { EndpointSpec } from './endpoint';
+import type { EndpointSpec } from '#shared/schemas/endpoint';
 import { HttpResponse } from './response';
 
 export type { ApiContext, Route } from './chain/state';

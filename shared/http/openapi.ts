@@ -1,6 +1,6 @@
 import { WEBHOOK_EVENT_TYPES, webhookEventBody } from '#shared/schemas/outboundWebhooks';
-import * as z from '#shared/schemas/zod';
-import type { EndpointSpec, ErrorStatus } from './endpoint';
+import * as z from '#shared/zod';
+import type { EndpointSpec, ErrorStatus } from '#shared/schemas/endpoint';
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotencyKey';
 import { errorBody, jsonRpcErrorResponse } from '#shared/schemas/common';
 import { jsonObjectAt, type JsonObject } from '#shared/json';

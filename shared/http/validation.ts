@@ -1,4 +1,4 @@
-import * as z from '#shared/schemas/zod';
+import * as z from '#shared/zod';
 import { ValidationError, type FieldIssue } from './errors';
 
 /** Parses `value` with `schema`, turning zod's issues into the contract's `[{path, message}]`. */

@@ -1,6 +1,6 @@
 /** list_packages: the package table itself (the data resolve, quote and execute price and run), a page at a time. */
 import { CONTACT_TIER_IDS, PACKAGES, type PackageDef } from '#shared/domain/intelligence/packages';
-import type * as z from '#shared/schemas/zod';
+import type * as z from '#shared/zod';
 import type { packageCatalogue } from '#shared/schemas/mcp';
 
 type Catalogue = z.output<typeof packageCatalogue>;

@@ -5,7 +5,7 @@
  * MCP request's chain already loaded (read once per tool call, not once per chain).
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { EndpointSpec } from '#shared/http/endpoint';
+import type { EndpointSpec } from '#shared/schemas/endpoint';
 import type { ApiLambdaContext } from '#shared/http/chain/state';
 import type { UserRecord } from '#shared/store/usersRepo';
 import type { FieldIssue } from '#shared/domain/errors';

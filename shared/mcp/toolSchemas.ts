@@ -2,8 +2,8 @@
  * Each tool's inputSchema and outputSchema, from the zod schemas of the route it runs: the route's path
  * parameters, query and body become one flat object of arguments, and its response the output.
  */
-import * as z from '#shared/schemas/zod';
-import type { EndpointSpec } from '#shared/http/endpoint';
+import * as z from '#shared/zod';
+import type { EndpointSpec } from '#shared/schemas/endpoint';
 import { packageCatalogue } from '#shared/schemas/mcp';
 import { jsonObjectAt, type JsonObject } from '#shared/json';
 import { MAX_PAGE, type ToolDef } from './tools';

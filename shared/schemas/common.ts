@@ -1,5 +1,5 @@
-import * as z from '#shared/schemas/zod';
-import { withMeta } from '#shared/schemas/zod';
+import * as z from '#shared/zod';
+import { withMeta } from '#shared/zod';
 
 /** Whether `YYYY-MM-DD` (the first 10 characters) is a day that exists, in years 1 to 9999 (what sorts as text in DynamoDB). */
 export function isCalendarDay(value: string): boolean {

@@ -1,4 +1,4 @@
-import type { EndpointSpec } from '#shared/http/endpoint';
+import type { EndpointSpec } from '#shared/schemas/endpoint';
 import { accountEndpoints } from './account';
 import { intelligenceEndpoints } from './intelligence';
 import { growthEndpoints } from './growth';

@@ -3,8 +3,8 @@
  * other job endpoints, in a module of their own: the streaming function imports only this, not every
  * job endpoint's schemas. The events' documented shape is added in jobs.ts, for the OpenAPI document.
  */
-import * as z from '#shared/schemas/zod';
-import { defineEndpoint } from '#shared/http/endpoint';
+import * as z from '#shared/zod';
+import { defineEndpoint } from '#shared/schemas/endpoint';
 
 export const JOBS_TAG = 'Enrichment jobs';
 export const jobStatus = z.enum(['pending', 'running', 'completed', 'failed', 'cancelled']);

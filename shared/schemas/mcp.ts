@@ -1,6 +1,6 @@
-import * as z from '#shared/schemas/zod';
-import { withMeta } from '#shared/schemas/zod';
-import { defineEndpoint } from '#shared/http/endpoint';
+import * as z from '#shared/zod';
+import { withMeta } from '#shared/zod';
+import { defineEndpoint } from '#shared/schemas/endpoint';
 import { CONTACT_TIER_IDS, EXPANSIONS, PACKAGE_IDS } from '#shared/domain/intelligence/packages';
 
 /** A JSON-RPC 2.0 message as MCP sends it; the MCP SDK checks the rest (and answers JSON-RPC errors). */

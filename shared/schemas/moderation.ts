@@ -1,6 +1,6 @@
-import * as z from '#shared/schemas/zod';
-import { withMeta } from '#shared/schemas/zod';
-import { defineEndpoint } from '#shared/http/endpoint';
+import * as z from '#shared/zod';
+import { withMeta } from '#shared/zod';
+import { defineEndpoint } from '#shared/schemas/endpoint';
 import { COMMUNITY_TYPES } from '#shared/domain/moderation/communityTypes';
 import { noContentSpec } from './noContent';
 import { changeSet, pageQuery, timestamp } from './common';

@@ -1,7 +1,7 @@
 /** Per-community rules, undo, and the operator's platform entry points: Telegram's webhook, Discord's interactions, Crisp's plugin hooks. */
-import * as z from '#shared/schemas/zod';
-import { withMeta } from '#shared/schemas/zod';
-import { defineEndpoint } from '#shared/http/endpoint';
+import * as z from '#shared/zod';
+import { withMeta } from '#shared/zod';
+import { defineEndpoint } from '#shared/schemas/endpoint';
 import { changeSet } from './common';
 import { communityIdParams, detectorSignal, moderationBase, moderationTag } from './moderation';
 import { noContentSpec } from './noContent';

@@ -1,6 +1,6 @@
 /** X: the OAuth 2.0 callback X sends the person back to after they authorize (or decline) the app. */
-import * as z from '#shared/schemas/zod';
-import { defineEndpoint } from '#shared/http/endpoint';
+import * as z from '#shared/zod';
+import { defineEndpoint } from '#shared/schemas/endpoint';
 import { moderationBase, moderationTag } from './moderation';
 
 // X's values are opaque; bounded so a query cannot be made arbitrarily large. Other parameters are ignored.

@@ -1,6 +1,6 @@
-import * as z from '#shared/schemas/zod';
-import { withMeta } from '#shared/schemas/zod';
-import { defineEndpoint } from '#shared/http/endpoint';
+import * as z from '#shared/zod';
+import { withMeta } from '#shared/zod';
+import { defineEndpoint } from '#shared/schemas/endpoint';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '#shared/domain/webhooks/eventTypes';
 import { noContentSpec } from './noContent';
 import { pageOf, pageQuery, timestamp } from './common';

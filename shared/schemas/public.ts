@@ -1,5 +1,5 @@
-import * as z from '#shared/schemas/zod';
-import { defineEndpoint } from '#shared/http/endpoint';
+import * as z from '#shared/zod';
+import { defineEndpoint } from '#shared/schemas/endpoint';
 
 const tag = 'Service';
 

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import * as z from 'zod';
 import { createApiHandler, lowerCaseHeaders } from '#shared/http/api';
-import { defineEndpoint } from '#shared/http/endpoint';
+import { defineEndpoint } from '#shared/schemas/endpoint';
 import { createAccount } from '#shared/domain/accounts/accounts';
 import { hashApiKey } from '#shared/domain/accounts/apiKeys';
 import { handler as authorizer } from '#functions/authorizer/handler';

@@ -4,7 +4,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { ServiceApi, STREAMING_TIMEOUT } from '#infra/serviceApi';
-import { defineEndpoint, type EndpointSpec } from '#shared/http/endpoint';
+import { defineEndpoint, type EndpointSpec } from '#shared/schemas/endpoint';
 
 // The construct on its own, fed a streaming endpoint like the jobs area's SSE route (the stack
 // test covers whatever API_GROUPS holds today), with inline functions so nothing is bundled.

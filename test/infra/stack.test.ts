@@ -10,7 +10,7 @@ import { WEBHOOK_BATCH_SIZE, WEBHOOK_MAX_RECEIVE_COUNT } from '#infra/webhookDel
 import { PROJECT_ROOT } from '#infra/projectRoot';
 import { AUTHORIZER_CACHE_TTL } from '#infra/serviceApi';
 import { MAX_DELIVERIES } from '#shared/domain/jobs/pipeline';
-import type { EndpointSpec } from '#shared/http/endpoint';
+import type { EndpointSpec } from '#shared/schemas/endpoint';
 import { API_GROUPS, allEndpoints } from '#shared/schemas/groups';
 import { GLOBAL_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '#shared/store/table';
 import { platformSecretNames } from '#shared/adapters/platformCredentials';

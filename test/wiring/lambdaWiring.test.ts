@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { FUNCTION_WIRING, type FunctionName, type PortName } from '#shared/adapters/functionWiring';
 import type { Ports } from '#shared/adapters/ports';
 import type { QueueMessage } from '#shared/adapters/queue';
-import type { EndpointSpec } from '#shared/http/endpoint';
+import type { EndpointSpec } from '#shared/schemas/endpoint';
 import { buildOpenApi } from '#shared/http/openapi';
 import { API_GROUPS, allEndpoints, type ApiGroup } from '#shared/schemas/groups';
 import { useOwnTable } from '#test/support/ownTable';

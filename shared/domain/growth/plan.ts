@@ -3,8 +3,8 @@
  * and back, so it is validated strictly when it returns and signed (signature.ts) so that a plan
  * the caller edited, or one issued to someone else, is never priced.
  */
-import * as z from '#shared/schemas/zod';
-import { withMeta } from '#shared/schemas/zod';
+import * as z from '#shared/zod';
+import { withMeta } from '#shared/zod';
 import { companyFields, contactFields, icpConfigSchema } from '#shared/domain/jobs/assets';
 import { MAX_COMPANIES, MAX_CONTACTS } from '#shared/domain/jobs/capabilities';
 import { GOAL_TYPES, PIPELINE_ORDER, type Capability } from './goals';

@@ -2,7 +2,7 @@
  * The parameters of each expansion type, as the expansion module validates them (quote and expand
  * both parse them here); the OpenAPI document describes them in words beside the endpoints.
  */
-import * as z from '#shared/schemas/zod';
+import * as z from '#shared/zod';
 import { CONTACT_TIER_IDS, MAX_INCREASE_LIMIT_BLOCKS, type ExpansionType } from './packages';
 
 export const selection = z.discriminatedUnion('mode', [

@@ -1,4 +1,4 @@
-import * as z from '#shared/schemas/zod';
+import * as z from '#shared/zod';
 import { ValidationError } from '#shared/domain/errors';
 
 /** zod parse whose issue paths start at `path` (e.g. expansion_scope.expansion_params). */

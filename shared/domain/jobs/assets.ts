@@ -4,8 +4,8 @@
  * growth plan all build their shapes from these fields, so a limit or a type cannot disagree
  * between them. Every text is trimmed before its limit applies.
  */
-import * as z from '#shared/schemas/zod';
-import { withMeta } from '#shared/schemas/zod';
+import * as z from '#shared/zod';
+import { withMeta } from '#shared/zod';
 
 /** The longest accepted value of each asset field, in characters. */
 export const ASSET_FIELD_LIMITS = {

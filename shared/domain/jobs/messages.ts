@@ -1,5 +1,5 @@
 /** The pipeline queue's job messages. One stage of one batch, or the job's final step. */
-import * as z from '#shared/schemas/zod';
+import * as z from '#shared/zod';
 import { ports } from '#shared/adapters/ports';
 import { CAPABILITY_NAMES } from './capabilities';
 import { parseJsonAs } from '#shared/json';

@@ -2,7 +2,7 @@
  * What a platform queue message may be, checked where one is read (the worker). Apart from
  * platformMessages.ts so that what only sends them (the poll fan-out) carries no validator.
  */
-import * as z from '#shared/schemas/zod';
+import * as z from '#shared/zod';
 import { parseJsonAs } from '#shared/json';
 
 export const deliverMessage = z.object({

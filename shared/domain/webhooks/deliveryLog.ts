@@ -7,7 +7,7 @@ import {
   requestManualRetry,
   type DeliveryStatus,
 } from '#shared/store/webhookDeliveriesRepo';
-import * as z from '#shared/schemas/zod';
+import * as z from '#shared/zod';
 import { parseJsonAs } from '#shared/json';
 import { getEndpoint } from '#shared/store/webhookEndpointsRepo';
 import { deliverMessage } from './messages';

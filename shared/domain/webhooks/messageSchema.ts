@@ -2,7 +2,7 @@
  * What a webhook queue message may be, checked where one is read (the sender). Apart from messages.ts
  * so that what only sends them (the outbox, the sweeps) carries no validator.
  */
-import * as z from '#shared/schemas/zod';
+import * as z from '#shared/zod';
 import { parseJsonAs } from '#shared/json';
 
 /** The webhook queue's two messages: fan an event out into deliveries; make one delivery attempt. */

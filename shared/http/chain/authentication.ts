@@ -1,7 +1,7 @@
 import { loadCaller } from '#shared/domain/accounts/accounts';
 import { verifyTelegramWebhookSecret } from '#shared/domain/moderation/telegramWebhookSecret';
 import { verifyCrispHookRequest } from '#shared/domain/moderation/crisp/hookAuth';
-import type { EndpointSpec } from '#shared/http/endpoint';
+import type { EndpointSpec } from '#shared/schemas/endpoint';
 import { requestBodyText } from './bodyParser';
 import { routeOf, type ApiMiddleware } from './state';
 

@@ -1,4 +1,4 @@
-import * as z from '#shared/schemas/zod';
+import * as z from '#shared/zod';
 import { baseUrlOf } from '#shared/http/baseUrl';
 import { ValidationError } from '#shared/http/errors';
 import { parseOrThrow } from '#shared/http/validation';

@@ -1,8 +1,8 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type * as z from '#shared/schemas/zod';
+import type * as z from '#shared/zod';
 import type { UserRecord } from '#shared/store/usersRepo';
-import type { EndpointSpec } from '#shared/http/endpoint';
+import type { EndpointSpec } from '#shared/schemas/endpoint';
 import type { IdempotencyClaim } from '#shared/http/idempotency';
 import type { FieldIssue } from '#shared/domain/errors';
 

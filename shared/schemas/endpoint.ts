@@ -1,4 +1,4 @@
-import type * as z from '#shared/schemas/zod';
+import type * as z from '#shared/zod';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
