@@ -17,7 +17,7 @@ import { findUserIdByEmail } from '#shared/store/usersRepo';
 import { writeTogether } from '#shared/store/transactions';
 import { FUNCTIONS, type FunctionName } from '#infra/functionCatalog';
 import { usageMeter } from '#bin/local/meter';
-import { startJsonServer } from '#test/support/httpStandIn';
+import { startJsonServer } from '#bin/standIns/httpStandIn';
 import { uuidv7 } from '#shared/ids';
 
 const N = Number(process.env.BENCH_COST_N ?? 10);

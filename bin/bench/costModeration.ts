@@ -7,10 +7,10 @@
  * AutoMod acts, and the service reads the execution back from the audit log (POST /sync).
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { startTelegramStandIn } from '#test/support/telegramStandIn';
-import { startCrispStandIn } from '#test/support/crispStandIn';
-import { nextSnowflake, startDiscordStandIn } from '#test/support/discordStandIn';
-import { startXStandIn } from '#test/support/xStandIn';
+import { startTelegramStandIn } from '#bin/standIns/telegramStandIn';
+import { startCrispStandIn } from '#bin/standIns/crispStandIn';
+import { nextSnowflake, startDiscordStandIn } from '#bin/standIns/discordStandIn';
+import { startXStandIn } from '#bin/standIns/xStandIn';
 import { crispHook, discordInteraction, SAMPLE_DISCORD, SAMPLE_TELEGRAM, telegramUpdate } from '../standIns/samples';
 import { reloadConfig } from '#shared/config/config';
 import { runPollSchedule } from '../local/runtime';

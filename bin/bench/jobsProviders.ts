@@ -1,6 +1,6 @@
 /**
  * A 1,000-company full_pipeline job of which half the companies are curated and half are known only
- * to the Hunter stand-in (test/support/hunterStandIn.ts, the real adapter calling it over HTTP), run
+ * to the Hunter stand-in (bin/standIns/hunterStandIn.ts, the real adapter calling it over HTTP), run
  * twice: the first run buys the provider lookups, the second (identical) should buy none. Reports
  * companies per second, provider calls per company by route, the second run's cache hits, credits
  * charged against the values delivered, and the provider spend at each provider's configured price
@@ -14,7 +14,7 @@ import { PRO_PLAN } from '#shared/domain/billing/plans';
 import { CAPABILITIES } from '#shared/domain/jobs/capabilities';
 import { hunter } from '#shared/adapters/enrichment/hunter';
 import type { LookupName } from '#shared/adapters/enrichment/port';
-import { startHunterStandIn, type HunterCompany } from '#test/support/hunterStandIn';
+import { startHunterStandIn, type HunterCompany } from '#bin/standIns/hunterStandIn';
 import type { BenchSuite } from './harness';
 
 const COMPANIES = 1000;

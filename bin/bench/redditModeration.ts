@@ -1,6 +1,6 @@
 /**
  * Moderation on Reddit: what polling costs and how fast it acts. Against the recording Reddit
- * stand-in (test/support/redditStandIn.ts, answering what Reddit would), through the real adapter,
+ * stand-in (bin/standIns/redditStandIn.ts, answering what Reddit would), through the real adapter,
  * the minute schedule's fan-out and the in-process queue:
  * - Reddit requests per polled community per minute, on a quiet minute and on a busy one;
  * - how many subreddits one deployment serves inside the ~100 requests a minute of one Reddit app;

@@ -1,12 +1,12 @@
 /**
- * The Reddit the moderation benches run against: the recording stand-in (test/support/redditStandIn.ts),
+ * The Reddit the moderation benches run against: the recording stand-in (bin/standIns/redditStandIn.ts),
  * the operator's credentials pointing the real adapter at it, and subreddits bound as a customer binds
  * one (a moderator invites the bot and sends it `/activate`, read from the bot's inbox).
  */
 import { randomUUID } from 'node:crypto';
 import { reloadConfig } from '#shared/config/config';
 import { runPoll } from '#shared/domain/moderation/polling';
-import { type RedditStandIn, startRedditStandIn } from '#test/support/redditStandIn';
+import { type RedditStandIn, startRedditStandIn } from '#bin/standIns/redditStandIn';
 
 export interface BenchReddit {
   stand: RedditStandIn;

@@ -6,9 +6,9 @@
  * `POST /_stand-in/items` with `{"text": "..."}`, on a separate server listening on 127.0.0.1 only:
  * the stand-in's platform routes stay exactly the documented ones, and the service never has it.
  */
-import { startJsonServer, type StandInAnswer } from '#test/support/httpStandIn';
-import type { RedditStandIn } from '#test/support/redditStandIn';
-import type { startXStandIn } from '#test/support/xStandIn';
+import { startJsonServer, type StandInAnswer } from '#bin/standIns/httpStandIn';
+import type { RedditStandIn } from '#bin/standIns/redditStandIn';
+import type { startXStandIn } from '#bin/standIns/xStandIn';
 import type { SampleRequest } from './table';
 
 type XStandIn = Awaited<ReturnType<typeof startXStandIn>>;

@@ -6,12 +6,12 @@
  * platform the service polls, into the stand-in itself (polled.ts). A platform is added with one row here.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { startDiscordStandIn } from '#test/support/discordStandIn';
-import { startTelegramStandIn } from '#test/support/telegramStandIn';
-import { startCrispStandIn } from '#test/support/crispStandIn';
-import { startRedditStandIn } from '#test/support/redditStandIn';
-import { startXStandIn } from '#test/support/xStandIn';
-import { SAMPLE_HUNTER_COMPANIES, startHunterStandIn } from '#test/support/hunterStandIn';
+import { startDiscordStandIn } from '#bin/standIns/discordStandIn';
+import { startTelegramStandIn } from '#bin/standIns/telegramStandIn';
+import { startCrispStandIn } from '#bin/standIns/crispStandIn';
+import { startRedditStandIn } from '#bin/standIns/redditStandIn';
+import { startXStandIn } from '#bin/standIns/xStandIn';
+import { SAMPLE_HUNTER_COMPANIES, startHunterStandIn } from '#bin/standIns/hunterStandIn';
 import { crispHook, discordInteraction, telegramUpdate, SAMPLE_TELEGRAM } from './samples';
 import { controlSample, SAMPLE_REDDIT, SAMPLE_X, startControlRoute, writeRedditSample, writeXSample } from './polled';
 

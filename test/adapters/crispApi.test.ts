@@ -1,8 +1,8 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { CrispApi, CRISP_DEFAULT_RETRY_SECONDS } from '#shared/adapters/platforms/crispApi';
 import { isTransient } from '#shared/adapters/platforms/result';
-import { startCrispStandIn } from '#test/support/crispStandIn';
-import { startJsonServer } from '#test/support/httpStandIn';
+import { startCrispStandIn } from '#bin/standIns/crispStandIn';
+import { startJsonServer } from '#bin/standIns/httpStandIn';
 
 const crisp = await startCrispStandIn('plugin-identifier', 'plugin-key');
 afterAll(() => crisp.close());

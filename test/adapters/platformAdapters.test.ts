@@ -5,8 +5,8 @@ import { isTransient } from '#shared/adapters/platforms/result';
 import { callPlatform } from '#shared/adapters/platforms/platformPort';
 import { installPorts } from '#shared/adapters/ports';
 import { EnvSecrets } from '#shared/adapters/secrets';
-import { startTelegramStandIn } from '#test/support/telegramStandIn';
-import { startDiscordStandIn } from '#test/support/discordStandIn';
+import { startTelegramStandIn } from '#bin/standIns/telegramStandIn';
+import { startDiscordStandIn } from '#bin/standIns/discordStandIn';
 
 const telegram = await startTelegramStandIn('123:tok');
 const discord = await startDiscordStandIn('dtok');

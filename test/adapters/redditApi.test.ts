@@ -15,7 +15,7 @@ import {
   type SubredditState,
 } from '#shared/domain/moderation/platforms/reddit/listing';
 import { readRedditBudget } from '#shared/store/redditBudgetRepo';
-import { startRedditStandIn } from '#test/support/redditStandIn';
+import { startRedditStandIn } from '#bin/standIns/redditStandIn';
 
 const CLIENT = {
   clientId: `client-${randomUUID()}`,

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { XApi } from '#shared/adapters/platforms/xApi';
 import { isTransient } from '#shared/adapters/platforms/result';
-import { startJsonServer } from '#test/support/httpStandIn';
+import { startJsonServer } from '#bin/standIns/httpStandIn';
 
 /** A server answering exactly what each test scripts, recording what it was sent. */
 let next: { status: number; body?: unknown; headers?: Record<string, string> } = { status: 200, body: {} };

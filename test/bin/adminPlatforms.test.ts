@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startTelegramStandIn } from '#test/support/telegramStandIn';
-import { startDiscordStandIn } from '#test/support/discordStandIn';
+import { startTelegramStandIn } from '#bin/standIns/telegramStandIn';
+import { startDiscordStandIn } from '#bin/standIns/discordStandIn';
 
 const run = promisify(execFile);
 const telegram = await startTelegramStandIn('900:tok');

@@ -15,7 +15,7 @@ import { workerHandler } from '#bin/local/handlers';
 import { reloadConfig } from '#shared/config/config';
 import { disableEndpoint, markFailing } from '#shared/store/webhookEndpointsRepo';
 import { startTestApi } from '#test/support/api';
-import { startTelegramStandIn } from '#test/support/telegramStandIn';
+import { startTelegramStandIn } from '#bin/standIns/telegramStandIn';
 
 // CHROMIUM_PATH, when set, is the only one tried.
 const CANDIDATES = process.env.CHROMIUM_PATH

@@ -1,6 +1,6 @@
 /**
  * The payment webhook with the real Stripe adapter behind the payments port, pointed at the recording
- * stand-in (test/support/stripeStandIn.ts): what the webhook asks Stripe, and what it cancels there.
+ * stand-in (bin/standIns/stripeStandIn.ts): what the webhook asks Stripe, and what it cancels there.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { installPorts } from '#shared/adapters/ports';
@@ -8,7 +8,7 @@ import { StripePayments } from '#shared/adapters/payments';
 import { stripeSignatures as loadStripeSignatures } from '#shared/adapters/stripeSignatures';
 import { getUser } from '#shared/store/usersRepo';
 import { startTestApi } from '#test/support/api';
-import { startStripeStandIn } from '#test/support/stripeStandIn';
+import { startStripeStandIn } from '#bin/standIns/stripeStandIn';
 
 const stripeSignatures = await loadStripeSignatures();
 const api = await startTestApi();

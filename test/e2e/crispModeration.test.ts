@@ -7,7 +7,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { setCommunityFields } from '#test/support/communityRecord';
 import { startTestApi } from '#test/support/api';
 import { useOwnTable } from '#test/support/ownTable';
-import { signCrispHookRequest, startCrispStandIn, type CrispCallRecord } from '#test/support/crispStandIn';
+import { signCrispHookRequest, startCrispStandIn, type CrispCallRecord } from '#bin/standIns/crispStandIn';
 import { liftEndedCrispMutes } from '#shared/domain/moderation/crisp/muteEnds';
 import { MUTE_SECONDS } from '#shared/domain/moderation/platformActions';
 import { MAX_HOOK_SKEW_SECONDS } from '#shared/domain/moderation/crisp/hookSignature';

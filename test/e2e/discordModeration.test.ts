@@ -7,7 +7,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApi } from '#test/support/api';
 import { renewOnceDue } from '#test/support/communityRecord';
 import { useOwnTable } from '#test/support/ownTable';
-import { nextSnowflake, startDiscordStandIn } from '#test/support/discordStandIn';
+import { nextSnowflake, startDiscordStandIn } from '#bin/standIns/discordStandIn';
 import { DEFAULT_RULES } from '#shared/domain/moderation/rules';
 import { WebhookReceiver } from '#test/support/webhookReceiver';
 import { losingQueue } from '#test/support/losingQueue';

@@ -11,7 +11,7 @@ import { AUTOMOD_LIMITS } from '#shared/domain/moderation/discordAutomod';
 import { forgetPhishingList } from '#shared/domain/moderation/phishingLists';
 import { refreshPhishingList } from '#shared/domain/moderation/phishingListRefresh';
 import { startTestApi } from '#test/support/api';
-import { nextSnowflake, startDiscordStandIn } from '#test/support/discordStandIn';
+import { nextSnowflake, startDiscordStandIn } from '#bin/standIns/discordStandIn';
 import { useOwnTable } from '#test/support/ownTable';
 import { inventedList, startPhishingListStandIn } from '#test/support/phishingListStandIn';
 

@@ -12,7 +12,7 @@ import { estimateCredits } from '#shared/domain/jobs/pricing';
 import { runStageMessage } from '#shared/domain/jobs/pipeline';
 import { startTestApi } from '#test/support/api';
 import { useOwnTable } from '#test/support/ownTable';
-import { startHunterStandIn, type HunterCompany } from '#test/support/hunterStandIn';
+import { startHunterStandIn, type HunterCompany } from '#bin/standIns/hunterStandIn';
 
 const HUNTER_KEY = 'e2e-topup-hunter-key';
 

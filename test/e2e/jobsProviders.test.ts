@@ -11,8 +11,8 @@ import { ddb, table } from '#shared/store/client';
 import { providerPauseKey } from '#shared/store/keys';
 import { startTestApi } from '#test/support/api';
 import { useOwnTable } from '#test/support/ownTable';
-import { startHunterStandIn, type HunterCompany } from '#test/support/hunterStandIn';
-import { startZeroBounceStandIn } from '#test/support/zeroBounceStandIn';
+import { startHunterStandIn, type HunterCompany } from '#bin/standIns/hunterStandIn';
+import { startZeroBounceStandIn } from '#bin/standIns/zeroBounceStandIn';
 
 const HUNTER_KEY = 'e2e-hunter-key';
 const ZEROBOUNCE_KEY = 'e2e-zerobounce-key';

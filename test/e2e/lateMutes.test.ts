@@ -6,7 +6,7 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '#shared/adapters/clock';
 import { startTestApi } from '#test/support/api';
-import { startTelegramStandIn } from '#test/support/telegramStandIn';
+import { startTelegramStandIn } from '#bin/standIns/telegramStandIn';
 import { MUTE_SECONDS, SILENCED } from '#shared/domain/moderation/platformActions';
 import { PLATFORMS } from '#shared/domain/moderation/platforms/registry';
 import { COMMUNITY_TYPES, type CommunityType } from '#shared/domain/moderation/communityTypes';

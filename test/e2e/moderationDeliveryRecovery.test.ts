@@ -12,7 +12,7 @@ import { requeueStalledDeliveries } from '#shared/domain/moderation/platformCall
 import { startTestApi } from '#test/support/api';
 import { losingQueue } from '#test/support/losingQueue';
 import { useOwnTable } from '#test/support/ownTable';
-import { startTelegramStandIn } from '#test/support/telegramStandIn';
+import { startTelegramStandIn } from '#bin/standIns/telegramStandIn';
 
 const TOKEN = '7100:operator-bot-token';
 const SECRET = 'webhook-secret-recovery';

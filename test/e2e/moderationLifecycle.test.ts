@@ -18,8 +18,8 @@ import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramBot';
 import { UNSILENCED } from '#shared/domain/moderation/platformActions';
 import { startTestApi } from '#test/support/api';
 import { useOwnTable } from '#test/support/ownTable';
-import { startTelegramStandIn } from '#test/support/telegramStandIn';
-import { signCrispHookRequest, startCrispStandIn } from '#test/support/crispStandIn';
+import { startTelegramStandIn } from '#bin/standIns/telegramStandIn';
+import { signCrispHookRequest, startCrispStandIn } from '#bin/standIns/crispStandIn';
 
 const TOKEN = '7000:lifecycle-bot-token';
 const SECRET = 'lifecycle-webhook-secret';

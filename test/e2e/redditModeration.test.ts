@@ -11,7 +11,7 @@ import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startTestApi } from '#test/support/api';
 import { renewOnceDue, setCommunityFields } from '#test/support/communityRecord';
 import { useOwnTable } from '#test/support/ownTable';
-import { startRedditStandIn } from '#test/support/redditStandIn';
+import { startRedditStandIn } from '#bin/standIns/redditStandIn';
 import { forgetRedditTokens } from '#shared/adapters/platforms/redditApi';
 import { observeRedditRate } from '#shared/store/redditBudgetRepo';
 import { runPoll } from '#shared/domain/moderation/polling';

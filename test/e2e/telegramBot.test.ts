@@ -6,7 +6,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { setCommunityFields } from '#test/support/communityRecord';
 import { startTestApi } from '#test/support/api';
 import { useOwnTable } from '#test/support/ownTable';
-import { startTelegramStandIn } from '#test/support/telegramStandIn';
+import { startTelegramStandIn } from '#bin/standIns/telegramStandIn';
 import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramBot';
 import { MUTE_SECONDS, SILENCED, UNSILENCED } from '#shared/domain/moderation/platformActions';
 import { WebhookReceiver } from '#test/support/webhookReceiver';

@@ -1,6 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
 import { startTestApi } from '#test/support/api';
-import { startXStandIn } from '#test/support/xStandIn';
+import { startXStandIn } from '#bin/standIns/xStandIn';
 
 // X refusing to finish the authorization (here a 429 on its token endpoint) is X's failure, not the
 // person's: the callback answers its 502 page, and the document declares it (api.call checks every answer).

@@ -10,7 +10,7 @@ import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renewOnceDue, setCommunityFields } from '#test/support/communityRecord';
 import { startTestApi } from '#test/support/api';
 import { useOwnTable } from '#test/support/ownTable';
-import { startXStandIn } from '#test/support/xStandIn';
+import { startXStandIn } from '#bin/standIns/xStandIn';
 import { ddb, table } from '#shared/store/client';
 import { EnvelopeEncryption, LocalKeyWrapper } from '#shared/adapters/encryption';
 import { installPorts } from '#shared/adapters/ports';

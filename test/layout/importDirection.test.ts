@@ -72,7 +72,6 @@ const STILL_RUNS_BACK_UP: { from: string; to: string; why: string }[] = [
     why: 'the repository packs the text model',
   },
   { from: 'shared/data/', to: 'shared/store/', why: 'the importer and the seed are offline tooling, not data' },
-  { from: 'bin/', to: 'test/support/', why: "the benchmark and `npm run stand-in` start the tests' stand-ins" },
 ];
 
 interface Import {

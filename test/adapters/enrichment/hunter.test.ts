@@ -1,7 +1,7 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { hunter, employeesLowerBound } from '#shared/adapters/enrichment/hunter';
 import type { CallPolicy } from '#shared/adapters/enrichment/port';
-import { startHunterStandIn } from '#test/support/hunterStandIn';
+import { startHunterStandIn } from '#bin/standIns/hunterStandIn';
 
 const KEY = 'hunter-test-key';
 const stand = await startHunterStandIn(KEY);

@@ -1,7 +1,7 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { zeroBounce } from '#shared/adapters/enrichment/zeroBounce';
 import { DEFAULT_CALL_POLICY } from '#shared/adapters/enrichment/port';
-import { startZeroBounceStandIn } from '#test/support/zeroBounceStandIn';
+import { startZeroBounceStandIn } from '#bin/standIns/zeroBounceStandIn';
 
 const KEY = 'zerobounce-test-key';
 const stand = await startZeroBounceStandIn(KEY, {

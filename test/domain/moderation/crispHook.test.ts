@@ -14,7 +14,7 @@ import {
 } from '#shared/domain/moderation/crisp/crispCalls';
 import { crisp } from '#shared/domain/moderation/platforms/crisp';
 import { MUTE_SECONDS } from '#shared/domain/moderation/platformActions';
-import { signCrispHookRequest } from '#test/support/crispStandIn';
+import { signCrispHookRequest } from '#bin/standIns/crispStandIn';
 
 const SECRET = 'hook-secret';
 const NOW = 1_795_000_000_000;

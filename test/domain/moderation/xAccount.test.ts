@@ -26,7 +26,7 @@ import { ddb, table } from '#shared/store/client';
 import { xTokensKey } from '#shared/store/keys';
 import { getXAccount } from '#shared/store/xRepo';
 import { uuidv7 } from '#shared/ids';
-import { startXStandIn } from '#test/support/xStandIn';
+import { startXStandIn } from '#bin/standIns/xStandIn';
 
 const CLIENT = { clientId: 'x-client-id-123', clientSecret: 'x-client-secret-456' };
 const x = await startXStandIn(CLIENT);
