@@ -2,7 +2,7 @@ import type { Context, ScheduledEvent } from 'aws-lambda';
 import { withPorts } from '#shared/adapters/aws';
 import { sqsPipelineQueue } from '#shared/adapters/sqsQueue';
 import { logger } from '#shared/observability/logger';
-import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramBot';
+import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramCaptcha';
 import { liftEndedCrispMutes } from '#shared/domain/moderation/crisp/muteEnds';
 
 /**

@@ -14,7 +14,7 @@ import {
   type CommunityRecord,
 } from '#shared/store/communitiesRepo';
 import { writeTogether } from '#shared/store/transactions';
-import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramBot';
+import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramCaptcha';
 import { UNSILENCED } from '#shared/domain/moderation/platformActions';
 import { startTestApi } from '#test/support/api';
 import { useOwnTable } from '#test/support/ownTable';

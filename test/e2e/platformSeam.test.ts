@@ -11,7 +11,7 @@ import { startTestApi } from '#test/support/api';
 import { useOwnTable } from '#test/support/ownTable';
 import { startTelegramStandIn } from '#bin/standIns/telegramStandIn';
 import { nextSnowflake, startDiscordStandIn } from '#bin/standIns/discordStandIn';
-import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramBot';
+import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramCaptcha';
 import { COMMUNITY_TYPES, type CommunityType } from '#shared/domain/moderation/communityTypes';
 import { PLATFORMS } from '#shared/domain/moderation/platforms/registry';
 import { decisionDeliveryId, runDelivery, scheduleDelivery } from '#shared/domain/moderation/platformCallRunner';

@@ -7,7 +7,7 @@ import { setCommunityFields } from '#test/support/communityRecord';
 import { startTestApi } from '#test/support/api';
 import { useOwnTable } from '#test/support/ownTable';
 import { startTelegramStandIn } from '#bin/standIns/telegramStandIn';
-import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramBot';
+import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramCaptcha';
 import { MUTE_SECONDS, SILENCED, UNSILENCED } from '#shared/domain/moderation/platformActions';
 import { WebhookReceiver } from '#test/support/webhookReceiver';
 
