@@ -100,14 +100,17 @@ export function installLocalPorts(
 }
 
 /** What EventBridge hands a scheduled function (only `time` is read). */
-const scheduledEvent = (at: Date) =>
-  ({
-    id: uuidv7(),
-    'detail-type': 'Scheduled Event',
-    source: 'aws.events',
-    time: at.toISOString(),
-    detail: {},
-  }) as unknown as ScheduledEvent;
+const scheduledEvent = (at: Date): ScheduledEvent => ({
+  version: '0',
+  id: uuidv7(),
+  'detail-type': 'Scheduled Event',
+  source: 'aws.events',
+  account: '000000000000',
+  time: at.toISOString(),
+  region: 'local',
+  resources: [],
+  detail: {},
+});
 
 export async function runRenewalSweep(at = new Date()): Promise<unknown> {
   return usageMeter.invoke('renewals', async () =>

@@ -26,7 +26,11 @@ export function jsonSchemaOf(schema: z.core.$ZodType, io: 'input' | 'output'): J
   return { ...others, ...root, $defs };
 }
 
-/** The property names of an object schema (the route's params or query). */
+/**
+ * The property names of an object schema (the route's params or query). zod/mini types a schema's
+ * definition per kind; the route's params and query are object schemas, whose `shape` the general type
+ * does not name.
+ */
 export const shapeKeys = (schema: z.core.$ZodType | undefined): string[] =>
   schema
     ? Object.keys((schema as unknown as { _zod: { def: { shape?: Record<string, unknown> } } })._zod.def.shape ?? {})
