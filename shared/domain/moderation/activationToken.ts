@@ -44,6 +44,10 @@ export async function communityOfToken(token: string, type: CommunityType): Prom
   return community;
 }
 
+/** Whether `use` changes what the token may do: not when it is what the token did, nor an alert chat named before activation. */
+const recordsUse = (c: CommunityRecord, use: TokenUse): boolean =>
+  useOf(c) !== useKey(use) && !(use.role === 'alerts' && !c.activatedAt);
+
 /**
  * Spends the token on `use` (true), or finds it spent elsewhere or taken by a place presenting it at the
  * same moment (false). Spending an alert place before the community is bound leaves it live: the owner
@@ -51,14 +55,13 @@ export async function communityOfToken(token: string, type: CommunityType): Prom
  */
 async function spend(c: CommunityRecord, token: string, use: TokenUse): Promise<boolean> {
   if (!tokenMayDo(c, use)) return false;
-  if (useOf(c) === useKey(use)) return true;
-  if (use.role === 'alerts' && !c.activatedAt) return true;
+  if (!recordsUse(c, use)) return true;
   return moveActivationTokenUse(c, token, c.activationTokenUse, useKey(use), now().toISOString());
 }
 
 /** A place that refused the binding leaves the token as it found it. */
 async function giveBack(c: CommunityRecord, token: string, use: TokenUse): Promise<void> {
-  if (useOf(c) === useKey(use) || (use.role === 'alerts' && !c.activatedAt)) return;
+  if (!recordsUse(c, use)) return;
   await moveActivationTokenUse(c, token, useKey(use), c.activationTokenUse ?? LIVE_TOKEN, now().toISOString());
 }
 
