@@ -73,18 +73,12 @@ export async function finishIdempotentRequest(
   }
   const headers = Object.fromEntries(Object.entries(response.headers ?? {}).map(([k, v]) => [k, String(v)]));
   const body = response.body ?? '';
+  const kept = sealed ? await ports().encryption.seal(body, replayContext(claim.userId, claim.key)) : body;
   await completeIdempotencyKey(
     claim.userId,
     claim.key,
     claim.claimId,
-    sealed
-      ? {
-          statusCode: response.statusCode,
-          headers,
-          body: await ports().encryption.seal(body, replayContext(claim.userId, claim.key)),
-          sealed,
-        }
-      : { statusCode: response.statusCode, headers, body },
+    { statusCode: response.statusCode, headers, body: kept, ...(sealed ? { sealed } : {}) },
     claim.expiresAt,
   );
 }
