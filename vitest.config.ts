@@ -79,6 +79,7 @@ export const UNIT_TESTS = [
   'test/layout/casts.test.ts',
   'test/layout/configReads.test.ts',
   'test/layout/docs.test.ts',
+  'test/layout/importCycles.test.ts',
   'test/layout/importDirection.test.ts',
   'test/layout/observeDecidedOnce.test.ts',
   'test/layout/sweepTables.test.ts',

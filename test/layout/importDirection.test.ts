@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/projectRoot';
+import { imports, target } from '#test/support/importGraph';
 import { filesUnder } from '#test/support/projectFiles';
 
 /**
@@ -73,43 +74,6 @@ const STILL_RUNS_BACK_UP: { from: string; to: string; why: string }[] = [
   },
   { from: 'shared/data/', to: 'shared/store/', why: 'the importer and the seed are offline tooling, not data' },
 ];
-
-interface Import {
-  specifier: string;
-  /** `import type …`, `export type …`, or every name marked `type`: the compiler erases it. */
-  typeOnly: boolean;
-}
-
-/** Every module a source names: static imports and re-exports, side-effect imports, and dynamic import(). */
-function imports(source: string): Import[] {
-  const statements = [...source.matchAll(/^\s*(?:import|export)\s+(type\s+)?([^'";]*?)\s*from\s*['"]([^'"]+)['"]/gm)];
-  return [
-    ...statements.map((m) => {
-      const names = /^\{([^}]*)\}$/
-        .exec(m[2].trim())?.[1]
-        .split(',')
-        .map((n) => n.trim())
-        .filter(Boolean);
-      return {
-        specifier: m[3],
-        typeOnly:
-          m[1] !== undefined || (names !== undefined && names.length > 0 && names.every((n) => n.startsWith('type '))),
-      };
-    }),
-    ...[...source.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => ({
-      specifier: m[1],
-      typeOnly: false,
-    })),
-    ...[...source.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm)].map((m) => ({ specifier: m[1], typeOnly: false })),
-  ];
-}
-
-/** The project path a specifier names (`#shared/x` or relative), or undefined for a package. */
-function target(file: string, specifier: string): string | undefined {
-  if (specifier.startsWith('#')) return `${specifier.slice(1)}.ts`;
-  if (specifier.startsWith('.')) return `${path.posix.join(path.posix.dirname(file), specifier)}.ts`;
-  return undefined;
-}
 
 const layerOf = (file: string): Layer | undefined => LAYERS[rank(file)]?.name;
 
