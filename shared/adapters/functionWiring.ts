@@ -1,6 +1,22 @@
-import type { ApiGroup } from '#shared/schemas/groups';
 import type { RequiredSetting } from '#shared/config/config';
 import type { Ports } from './ports';
+import type { SecretName } from './secretsPort';
+
+/**
+ * The functions that serve the HTTP API, one per endpoint group: the group table
+ * (shared/schemas/groups.ts) lists each one's endpoint specs and must name exactly these.
+ */
+export type ApiGroup =
+  | 'public'
+  | 'webhooks'
+  | 'account'
+  | 'storage'
+  | 'intelligence'
+  | 'growth'
+  | 'jobs'
+  | 'moderation'
+  | 'outbound'
+  | 'mcp';
 
 export type FunctionName =
   | ApiGroup
@@ -13,9 +29,6 @@ export type FunctionName =
   | 'polls'
   | 'webhook-sender'
   | 'phishing-refresh';
-
-/** The secrets read at run time through the secrets port (shared/adapters/secrets.ts). */
-export type SecretName = 'platforms' | 'stripe' | 'providers';
 
 /** The ports a function may be given; the clock is everywhere and needs nothing. */
 export type PortName = Exclude<keyof Ports, 'clock'>;

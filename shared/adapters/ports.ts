@@ -5,7 +5,7 @@ import type { QueuePort } from './queue';
 import type { EventsPort } from './domainEvents';
 import type { DnsPort } from './dns';
 import type { PaymentsPort } from './paymentsPort';
-import type { SecretsPort } from './secrets';
+import type { SecretsPort } from './secretsPort';
 import type { HostResolver } from './hostResolver';
 import type { EncryptionPort } from './encryption';
 

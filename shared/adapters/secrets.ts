@@ -10,17 +10,11 @@
  * bundle every platform's moderation code.
  */
 import { config, environmentSecrets } from '#shared/config/config';
-import { FUNCTION_WIRING, type FunctionName, type SecretName, wiringOf } from './functionWiring';
+import { FUNCTION_WIRING, type FunctionName, wiringOf } from './functionWiring';
 import { ports, runningFunction } from './ports';
+import type { SecretName, SecretsPort, SecretValues } from './secretsPort';
 
-export type { SecretName };
-
-export type SecretValues = Readonly<Record<string, string | undefined>>;
-
-export interface SecretsPort {
-  /** One secret's `fields`, blank or absent ones undefined; a secret that is not configured has none. */
-  read(secret: SecretName, fields: readonly string[]): Promise<SecretValues>;
-}
+export type { SecretName, SecretsPort, SecretValues };
 
 /** The fields of the Stripe secret; locally, variables of the same names. */
 export const STRIPE_SECRET_FIELDS = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const;

@@ -1,3 +1,4 @@
+import type { ApiGroup } from '#shared/adapters/functionWiring';
 import type { EndpointSpec } from '#shared/schemas/endpoint';
 import { accountEndpoints } from './account';
 import { intelligenceEndpoints } from './intelligence';
@@ -14,7 +15,8 @@ import { mcpEndpoints } from './mcp';
 /**
  * Which Lambda serves which endpoints: one function per group (functions/<group>/handler.ts).
  * The CDK stack, the local server and the OpenAPI document all read this table.
- * Areas register their endpoint specs here as they land.
+ * Areas register their endpoint specs here as they land; the groups themselves are the functions
+ * the wiring names (ApiGroup, shared/adapters/functionWiring.ts), each listed here exactly once.
  */
 export const API_GROUPS = {
   public: Object.values(publicEndpoints),
@@ -31,8 +33,8 @@ export const API_GROUPS = {
   ],
   outbound: Object.values(outboundWebhookEndpoints),
   mcp: Object.values(mcpEndpoints),
-} satisfies Record<string, EndpointSpec[]>;
+} satisfies Record<ApiGroup, EndpointSpec[]>;
 
-export type ApiGroup = keyof typeof API_GROUPS;
+export type { ApiGroup };
 
 export const allEndpoints = (): EndpointSpec[] => Object.values(API_GROUPS).flat();

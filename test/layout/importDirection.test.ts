@@ -53,11 +53,6 @@ const STILL_RUNS_BACK_UP: { from: string; to: string; why: string }[] = [
   },
   { from: 'shared/adapters/payments', to: 'shared/domain/billing/plans.ts', why: 'plan prices live in the domain' },
   {
-    from: 'shared/adapters/functionWiring.ts',
-    to: 'shared/schemas/groups.ts',
-    why: 'the wiring names the route groups (a type)',
-  },
-  {
     from: 'shared/adapters/platforms/platformPort.ts',
     to: 'shared/store/platformCallsRepo.ts',
     why: 'the port names the stored delivery (a type)',
