@@ -1,6 +1,6 @@
 /** The rows a job carries through its stages, and the deliverable rows it ends with. */
 import type { EmailVerification } from './verification';
-import type { ValueSource } from './sources';
+import type { SourcedVerification, ValueSource } from './sources';
 
 export interface CompanyRow {
   /** Position in input_assets.companies, so results can be traced back to the request. */
@@ -42,7 +42,7 @@ export interface ContactRow {
     pattern: string | null;
     confidence: number | null;
   };
-  email_verification?: EmailVerification;
+  email_verification?: SourcedVerification;
   linkedin_enrich?: { status: 'enriched' | 'not_found' };
 }
 

@@ -1,6 +1,7 @@
-import type { ValueSource } from './sources';
-
-/** What e-mail verification concludes about an address: shared by the provider interface and the deliverable rows. */
+/**
+ * What e-mail verification concludes about an address: shared by the provider interface and the deliverable rows.
+ * Imports nothing: the enrichment port names these shapes, and the sources it would name import the port.
+ */
 export const VERIFY_REASONS = [
   'syntax',
   'no_mx',
@@ -18,6 +19,4 @@ export type VerifyReason = (typeof VERIFY_REASONS)[number];
 export interface EmailVerification {
   status: 'deliverable' | 'risky' | 'undeliverable' | 'unknown';
   reasons: VerifyReason[];
-  /** Who concluded it: `rules` (syntax, lists and DNS here) or the provider that checked the mailbox. */
-  source?: ValueSource;
 }

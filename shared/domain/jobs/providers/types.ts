@@ -4,7 +4,7 @@
  * real SMTP probe) plugs in behind the same interface through installProviders().
  */
 import type { CompanyRow, ContactRow } from '#shared/domain/jobs/rows';
-import type { ValueSource } from '#shared/domain/jobs/sources';
+import type { SourcedVerification, ValueSource } from '#shared/domain/jobs/sources';
 
 export interface Provider<Input, Output> {
   /** Recorded on the rows it produced, e.g. `curated`, `rules`. */
@@ -60,7 +60,6 @@ export interface EmailLookup {
 }
 
 export { VERIFY_REASONS, type EmailVerification, type VerifyReason } from '#shared/domain/jobs/verification';
-import type { EmailVerification } from '#shared/domain/jobs/verification';
 
 export interface LinkedinProfile {
   person_id: string;
@@ -80,5 +79,5 @@ export interface Providers {
   contact_discovery: Provider<{ company: CompanyRow; roleFocus: string[]; limit: number }, DiscoveredContact[]>;
   linkedin_enrich: Provider<{ linkedinUrl: string }, LinkedinProfile | null>;
   email_lookup: Provider<{ contact: ContactRow }, EmailLookup>;
-  email_verify: Provider<{ email: string }, EmailVerification>;
+  email_verify: Provider<{ email: string }, SourcedVerification>;
 }
