@@ -9,7 +9,7 @@
 import { startJsonServer, type StandInAnswer } from '#bin/standIns/httpStandIn';
 import type { RedditStandIn } from '#bin/standIns/redditStandIn';
 import type { startXStandIn } from '#bin/standIns/xStandIn';
-import type { SampleRequest } from './table';
+import type { SampleRequest } from './samples';
 
 type XStandIn = Awaited<ReturnType<typeof startXStandIn>>;
 

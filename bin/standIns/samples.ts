@@ -4,7 +4,17 @@
  * except message and update ids, which grow with the clock so every sample is a new message.
  */
 import { createHmac, createPrivateKey, sign } from 'node:crypto';
-import type { SampleRequest } from './table';
+
+/**
+ * A sample: a POST to the local API as the platform would send it (`api`), or to the stand-in's
+ * control route at the session's `control` address (`stand-in`: a polled platform's new item).
+ */
+export interface SampleRequest {
+  to: 'api' | 'stand-in';
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
 
 export const SAMPLE_TELEGRAM = {
   chat: { id: -1001234567890, type: 'supergroup', title: 'Sample group' },

@@ -1,6 +1,6 @@
 /**
  * The platforms a person can try on this machine (`npm start -- --stand-ins`): one row per platform,
- * saying how its recording stand-in starts (the same one the tests use, from test/support), which
+ * saying how its recording stand-in starts (the same one the tests use), which
  * variables point the server at it with local test credentials, and how `npm run stand-in --
  * <platform> '<text>'` sends a sample: to the local API as the platform would push it, or, for a
  * platform the service polls, into the stand-in itself (polled.ts). A platform is added with one row here.
@@ -12,7 +12,7 @@ import { startCrispStandIn } from '#bin/standIns/crispStandIn';
 import { startRedditStandIn } from '#bin/standIns/redditStandIn';
 import { startXStandIn } from '#bin/standIns/xStandIn';
 import { SAMPLE_HUNTER_COMPANIES, startHunterStandIn } from '#bin/standIns/hunterStandIn';
-import { crispHook, discordInteraction, telegramUpdate, SAMPLE_TELEGRAM } from './samples';
+import { crispHook, discordInteraction, telegramUpdate, SAMPLE_TELEGRAM, type SampleRequest } from './samples';
 import { controlSample, SAMPLE_REDDIT, SAMPLE_X, startControlRoute, writeRedditSample, writeXSample } from './polled';
 
 /** What a running stand-in hands back: the variables for the server, what `send` needs later, its recorded calls. */
@@ -23,17 +23,6 @@ export interface RunningStandIn {
   /** The calls the stand-in has recorded so far, oldest first (printed as they arrive). */
   calls: () => readonly { method: string; path?: string; body: unknown }[];
   close(): Promise<void>;
-}
-
-/**
- * A sample: a POST to the local API as the platform would send it (`api`), or to the stand-in's
- * control route at the session's `control` address (`stand-in`: a polled platform's new item).
- */
-export interface SampleRequest {
-  to: 'api' | 'stand-in';
-  path: string;
-  headers: Record<string, string>;
-  body: string;
 }
 
 export interface StandInRow {
