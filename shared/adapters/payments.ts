@@ -1,7 +1,6 @@
 import type Stripe from 'stripe';
 import { config, type StripePriceSetting } from '#shared/config/config';
 import { requireStripeSecret, stripeConfigured } from './secrets';
-import { ADD_ONS, PRO_PLAN } from '#shared/domain/billing/plans';
 import { uuidv7 } from '#shared/ids';
 import type { CheckoutRequest, CheckoutSession, PaymentsPort, SubscriptionPeriod } from './paymentsPort';
 
@@ -73,16 +72,9 @@ export class StripePayments implements PaymentsPort {
       if (!id) throw new Error(`Stripe is configured but ${env} is not set`);
       return id;
     };
-    const lineItems = [{ price: price(PRO_PLAN.stripePriceEnv), quantity: 1 }];
-    for (const type of new Set(request.addOns)) {
-      lineItems.push({
-        price: price(ADD_ONS[type].stripePriceEnv),
-        quantity: request.addOns.filter((a) => a === type).length,
-      });
-    }
     const session = await stripe.checkout.sessions.create({
       mode: 'subscription',
-      line_items: lineItems,
+      line_items: request.lines.map((line) => ({ price: price(line.priceSetting), quantity: line.quantity })),
       client_reference_id: request.userId,
       customer_email: request.email,
       metadata: { user_id: request.userId, add_ons: request.addOns.join(',') },

@@ -1,10 +1,12 @@
-import type { AddOnType } from '#shared/domain/billing/plans';
+import type { AddOnType, CheckoutLine } from '#shared/domain/billing/plans';
 
 /** The payments port: real Stripe Checkout (./payments) or the local checkout page. */
 export interface CheckoutRequest {
   userId: string;
   email: string;
   addOns: AddOnType[];
+  /** What the subscription bills, from the plans (shared/domain/billing/plans.ts): the port knows no prices. */
+  lines: CheckoutLine[];
   /** Base URL of this API, for the local checkout page and return links. */
   baseUrl: string;
 }

@@ -51,7 +51,6 @@ const STILL_RUNS_BACK_UP: { from: string; to: string; why: string }[] = [
     to: 'shared/domain/moderation/',
     why: "platform credentials and the platform port run the domain's platform registry",
   },
-  { from: 'shared/adapters/payments', to: 'shared/domain/billing/plans.ts', why: 'plan prices live in the domain' },
   {
     from: 'shared/adapters/platforms/platformPort.ts',
     to: 'shared/store/platformCallsRepo.ts',

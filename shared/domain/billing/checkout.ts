@@ -2,7 +2,7 @@ import { ConflictError } from '#shared/domain/errors';
 import { now, ports } from '#shared/adapters/ports';
 import { putCheckout } from '#shared/store/checkoutRepo';
 import type { UserRecord } from '#shared/store/usersRepo';
-import type { AddOnType } from './plans';
+import { type AddOnType, checkoutLines } from './plans';
 
 const SESSION_TTL_SECONDS = 24 * 60 * 60;
 
@@ -12,7 +12,13 @@ export async function startCheckout(user: UserRecord, addOns: AddOnType[], baseU
     throw new ConflictError('subscription_active', 'This account already has an active pro subscription.');
   }
   const payments = ports().payments;
-  const session = await payments.createCheckoutSession({ userId: user.id, email: user.email, addOns, baseUrl });
+  const session = await payments.createCheckoutSession({
+    userId: user.id,
+    email: user.email,
+    addOns,
+    lines: checkoutLines(addOns),
+    baseUrl,
+  });
   const at = now();
   await putCheckout(
     {

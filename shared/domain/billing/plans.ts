@@ -24,6 +24,23 @@ export function countAddOns(addOns: readonly AddOnType[]): AddOnQuantities {
   return quantities;
 }
 
+/** One priced item of a subscription: the setting holding its Stripe price's id, and how many. */
+export interface CheckoutLine {
+  priceSetting: StripePriceSetting;
+  quantity: number;
+}
+
+/** What a checkout bills: the plan once, then each add-on (in the order first asked for) with its count. */
+export function checkoutLines(addOns: readonly AddOnType[]): CheckoutLine[] {
+  return [
+    { priceSetting: PRO_PLAN.stripePriceEnv, quantity: 1 },
+    ...[...new Set(addOns)].map((type) => ({
+      priceSetting: ADD_ONS[type].stripePriceEnv,
+      quantity: addOns.filter((a) => a === type).length,
+    })),
+  ];
+}
+
 export function monthlyCostUsd(quantities: AddOnQuantities): number {
   const addOns = ADD_ON_TYPES.reduce((sum, t) => sum + (quantities[t] ?? 0) * ADD_ONS[t].monthlyUsd, 0);
   return Math.round((PRO_PLAN.monthlyUsd + addOns) * 100) / 100;
