@@ -1,6 +1,6 @@
 /** The per-community rules document, one item beside the engine's state. */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { DEFAULT_COMMUNITY_RULES, withDefaults, type CommunityRules } from '#shared/domain/moderation/communityRules';
+import type { CommunityRules } from '#shared/domain/moderation/communityRules';
 import { ddb, table } from './client';
 import { moderationRulesKey } from './keys';
 import { defineEntity } from './entity';
@@ -11,13 +11,18 @@ const rulesDocuments = defineEntity<{ rules: CommunityRules; updatedAt: string }
   keyOnly: ['communityId'],
 });
 
-/** The stored document, or the defaults when the owner never changed them. */
-export async function getCommunityRules(communityId: string, consistent = false): Promise<CommunityRules> {
+/**
+ * The stored document as it was written (an older one may lack settings added since), or undefined when the
+ * owner never changed the rules: the domain fills in the defaults (shared/domain/moderation/communityRulesReads.ts).
+ */
+export async function getStoredCommunityRules(
+  communityId: string,
+  consistent = false,
+): Promise<Partial<CommunityRules> | undefined> {
   const { Item } = await ddb().send(
     new GetCommand({ TableName: table(), Key: rulesDocuments.key({ communityId }), ConsistentRead: consistent }),
   );
-  const stored = rulesDocuments.maybe(Item)?.rules;
-  return stored ? withDefaults(stored) : DEFAULT_COMMUNITY_RULES;
+  return rulesDocuments.maybe(Item)?.rules;
 }
 
 export async function putCommunityRules(communityId: string, rules: CommunityRules, at: string): Promise<void> {

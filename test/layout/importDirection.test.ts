@@ -57,11 +57,6 @@ const STILL_RUNS_BACK_UP: { from: string; to: string; why: string }[] = [
     why: 'the port names the stored delivery (a type)',
   },
   {
-    from: 'shared/store/communityRulesRepo.ts',
-    to: 'shared/domain/moderation/communityRules.ts',
-    why: 'the repository fills in default rules',
-  },
-  {
     from: 'shared/store/textModelRepo.ts',
     to: 'shared/domain/moderation/detector/textModel.ts',
     why: 'the repository packs the text model',

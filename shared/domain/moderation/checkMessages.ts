@@ -4,7 +4,7 @@
  * recent messages. Nothing is acted on, counted, recorded or remembered.
  */
 import { now } from '#shared/adapters/ports';
-import { getCommunityRules } from '#shared/store/communityRulesRepo';
+import { getCommunityRules } from './communityRulesReads';
 import { actionFor, type ModerationAction } from './actions';
 import { requireCommunity } from './communityReads';
 import { ruleSetOf } from './communityRules';

@@ -16,7 +16,7 @@ import { now } from '#shared/adapters/ports';
 import { callPlatform } from '#shared/adapters/platforms/platformPort';
 import type { CallOutcome } from '#shared/adapters/platforms/result';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
-import { getCommunityRules } from '#shared/store/communityRulesRepo';
+import { getCommunityRules } from './communityRulesReads';
 import {
   boundCommunity,
   claimAutomodSync,

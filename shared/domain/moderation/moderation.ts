@@ -45,7 +45,7 @@ import {
 } from './engine';
 import { toChatEvents, type TelegramUpdate } from './telegram';
 import { recordMetric } from '#shared/observability/metrics';
-import { getCommunityRules } from '#shared/store/communityRulesRepo';
+import { getCommunityRules } from './communityRulesReads';
 import { ruleSetOf } from './communityRules';
 import type { RuleSet } from './rules';
 import type { DetectorContext } from './detector/detector';

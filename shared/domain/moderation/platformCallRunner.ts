@@ -26,7 +26,7 @@ import {
 } from '#shared/store/platformCallsRepo';
 import { EVERYTHING_DUE } from '#shared/store/keys';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
-import { getCommunityRules } from '#shared/store/communityRulesRepo';
+import { getCommunityRules } from './communityRulesReads';
 import { observes, type RulesMode } from './communityRules';
 import { getPlatformRecord } from '#shared/store/platformRepo';
 import { PLATFORMS } from './platforms/registry';

@@ -1,6 +1,7 @@
 /** GET|PUT .../communities/{id}/rules: the owner reads and changes the community's rules. */
 import { now } from '#shared/adapters/ports';
-import { getCommunityRules, putCommunityRules } from '#shared/store/communityRulesRepo';
+import { putCommunityRules } from '#shared/store/communityRulesRepo';
+import { getCommunityRules } from './communityRulesReads';
 import { getPlatformRecord } from '#shared/store/platformRepo';
 import { ValidationError } from '#shared/domain/errors';
 import { requireCommunity } from './communityReads';

@@ -7,7 +7,7 @@
  */
 import type { Message, Update } from '@grammyjs/types';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
-import { getCommunityRules } from '#shared/store/communityRulesRepo';
+import { getCommunityRules } from './communityRulesReads';
 import { boundCommunity, getPlatformRecord } from '#shared/store/platformRepo';
 import type { CommunityRules } from './communityRules';
 import { communityStatus } from './communityTypes';

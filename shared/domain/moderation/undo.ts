@@ -7,7 +7,7 @@
  */
 import { now } from '#shared/adapters/ports';
 import { NotFoundError, UnprocessableError } from '#shared/domain/errors';
-import { getCommunityRules } from '#shared/store/communityRulesRepo';
+import { getCommunityRules } from './communityRulesReads';
 import { getDelivery } from '#shared/store/platformCallsRepo';
 import { countUndone, findAuditEntry, type AuditEntry } from '#shared/store/moderationRepo';
 import { boundCommunity, getPlatformRecord, type PlatformRecord } from '#shared/store/platformRepo';

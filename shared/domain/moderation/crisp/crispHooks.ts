@@ -7,7 +7,7 @@
  */
 import { now } from '#shared/adapters/ports';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
-import { getCommunityRules } from '#shared/store/communityRulesRepo';
+import { getCommunityRules } from '#shared/domain/moderation/communityRulesReads';
 import { claimCrispRefusalNote } from '#shared/store/crispRefusalNotesRepo';
 import { boundCommunity } from '#shared/store/platformRepo';
 import type { PlannedCall } from '#shared/store/platformCallsRepo';

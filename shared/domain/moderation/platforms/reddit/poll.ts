@@ -6,7 +6,7 @@
  */
 import { getOrInsertComputed } from '#shared/maps';
 import { now } from '#shared/adapters/ports';
-import { getCommunityRules } from '#shared/store/communityRulesRepo';
+import { getCommunityRules } from '#shared/domain/moderation/communityRulesReads';
 import type { CommunityRecord } from '#shared/store/communitiesRepo';
 import { advanceRedditCursor, readRedditCursors, type RedditCursor } from '#shared/store/redditCursorRepo';
 import { activeRedditMutes, holdRedditMute, type RedditMute } from '#shared/store/redditMutesRepo';

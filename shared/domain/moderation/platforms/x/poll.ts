@@ -11,7 +11,7 @@ import { now } from '#shared/adapters/ports';
 import { XApi, type XAnswer, type XPost } from '#shared/adapters/platforms/xApi';
 import { logger } from '#shared/observability/logger';
 import type { CommunityRecord } from '#shared/store/communitiesRepo';
-import { getCommunityRules } from '#shared/store/communityRulesRepo';
+import { getCommunityRules } from '#shared/domain/moderation/communityRulesReads';
 import { getPlatformRecord, setPollError } from '#shared/store/platformRepo';
 import { addBannedXAuthor, bannedXAuthors, getXCursor, putXCursor } from '#shared/store/xRepo';
 import { communityStatus, resumedMs } from '../../communityTypes';
