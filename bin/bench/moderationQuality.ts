@@ -12,7 +12,8 @@ import { performance } from 'node:perf_hooks';
 import { judge, EMPTY_CONTEXT } from '#shared/domain/moderation/detector/detector';
 import { readMessage } from '#shared/domain/moderation/detector/reading';
 import { starterModel } from '#shared/domain/moderation/detector/starter';
-import { emptyModel, encodeModel, teach } from '#shared/domain/moderation/detector/textModel';
+import { emptyModel, teach } from '#shared/domain/moderation/detector/textModel';
+import { encodeModel } from '#shared/store/textModelCodec';
 import { DEFAULT_RULES } from '#shared/domain/moderation/rules';
 import type { BenchContext, BenchSuite } from './harness';
 

@@ -6,11 +6,12 @@
  * when the version moved, so what was taught a second ago is already used.
  */
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { decodeModel, emptyModel, encodeModel, type TextModel } from '#shared/domain/moderation/detector/textModel';
+import type { TextModel } from '#shared/domain/moderation/detector/textModel';
 import { getMany } from './batch';
 import { ddb, table } from './client';
 import { defineEntity } from './entity';
 import { textModelHeadKey, textModelPartKey } from './keys';
+import { decodeModel, encodeModel } from './textModelCodec';
 import { writeTogether, type TransactItem } from './transactions';
 
 /** Bytes of encoded model per part item (the item limit is 400 KB, attribute names and keys included). */
@@ -56,7 +57,8 @@ async function readHead(communityId: string): Promise<Head | undefined> {
 export async function loadTextModel(communityId: string): Promise<StoredModel> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const head = await readHead(communityId);
-    if (!head) return { model: emptyModel(), version: 0, parts: 0 };
+    // Nothing taught: a model with no counts (the domain's emptyModel), version 0.
+    if (!head) return { model: { counts: new Map(), examples: [0, 0], features: [0, 0] }, version: 0, parts: 0 };
     const cached = cache.get(communityId);
     if (cached?.version === head.version) return cached;
     const keys = Array.from({ length: head.parts }, (_, part) => parts.key({ communityId, part }));

@@ -56,11 +56,6 @@ const STILL_RUNS_BACK_UP: { from: string; to: string; why: string }[] = [
     to: 'shared/store/platformCallsRepo.ts',
     why: 'the port names the stored delivery (a type)',
   },
-  {
-    from: 'shared/store/textModelRepo.ts',
-    to: 'shared/domain/moderation/detector/textModel.ts',
-    why: 'the repository packs the text model',
-  },
   { from: 'shared/data/', to: 'shared/store/', why: 'the importer and the seed are offline tooling, not data' },
 ];
 

@@ -3,14 +3,8 @@ import { EMPTY_CONTEXT, judge, spamFingerprint } from '#shared/domain/moderation
 import { editDistance, foldText, skeleton } from '#shared/domain/moderation/detector/letters';
 import { lookalikeDomains, lookalikeHandles, impersonates } from '#shared/domain/moderation/detector/lookalikes';
 import { readMessage } from '#shared/domain/moderation/detector/reading';
-import {
-  combine,
-  decodeModel,
-  emptyModel,
-  encodeModel,
-  modelEvidence,
-  teach,
-} from '#shared/domain/moderation/detector/textModel';
+import { combine, emptyModel, modelEvidence, teach } from '#shared/domain/moderation/detector/textModel';
+import { decodeModel, encodeModel } from '#shared/store/textModelCodec';
 import { ruleSetOf, DEFAULT_COMMUNITY_RULES, mergeRules } from '#shared/domain/moderation/communityRules';
 
 const rules = ruleSetOf(DEFAULT_COMMUNITY_RULES);
