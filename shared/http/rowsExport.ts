@@ -1,5 +1,5 @@
 import { toCsv } from '#shared/domain/jobs/finalize';
-import type { DeliverableRow } from '#shared/domain/jobs/rows';
+import type { DeliverableRow } from '#shared/domain/jobs/capabilities';
 import { HttpResponse } from './response';
 
 /** Deliverable rows as the caller asked: `{"rows": [...]}`, or `text/csv` with a header row as a download. */

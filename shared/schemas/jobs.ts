@@ -4,13 +4,12 @@ import { defineEndpoint } from '#shared/schemas/endpoint';
 import {
   CAPABILITIES,
   CAPABILITY_NAMES,
+  deliverableRowShape,
   MAX_COMPANIES,
   MAX_CONTACTS,
   PRESET_NAMES,
 } from '#shared/domain/jobs/capabilities';
 import { assetText, companyFields, contactFields, icpConfigSchema } from '#shared/domain/jobs/assets';
-import { VERIFY_REASONS } from '#shared/domain/jobs/providers/types';
-import { VALUE_SOURCES } from '#shared/domain/jobs/sources';
 import { pageOf, pageQuery, timestamp } from './common';
 import { JOBS_TAG, jobEventsEndpoint, jobParams, jobStatus } from './jobEvents';
 
@@ -117,8 +116,6 @@ export const jobQuote = withMeta(
   { id: 'JobQuote' },
 );
 
-const emailStatus = z.enum(['deliverable', 'risky', 'undeliverable', 'unknown']);
-
 export const jobRecord = withMeta(
   z.object({
     job_id: z.uuid(),
@@ -166,41 +163,8 @@ export const jobRecord = withMeta(
   { id: 'EnrichmentJob' },
 );
 
-const valueSource = withMeta(z.enum(VALUE_SOURCES), {
-  description:
-    'Where the value came from: the input, the curated data, a local rule (`pattern`, `rules`) or an outside provider',
-});
-
-export const deliverableRow = withMeta(
-  z.object({
-    company_name: z.nullable(z.string()),
-    domain: z.nullable(z.string()),
-    website: z.nullable(z.string()),
-    icp_score: z.nullable(z.int()),
-    icp_qualified: z.nullable(z.boolean()),
-    icp_reasons: z.array(z.string()),
-    employee_count: z.nullable(z.int()),
-    company_size_status: z.nullable(z.enum(['resolved', 'unresolved'])),
-    company_size_source: z.nullable(valueSource),
-    full_name: z.nullable(z.string()),
-    first_name: z.nullable(z.string()),
-    last_name: z.nullable(z.string()),
-    title: z.nullable(z.string()),
-    email: z.nullable(z.string()),
-    email_source: z.nullable(valueSource),
-    email_confidence: z.nullable(z.number()),
-    email_status: z.nullable(emailStatus),
-    email_reasons: z.array(z.enum(VERIFY_REASONS)),
-    email_status_source: z.nullable(valueSource),
-    linkedin_url: z.nullable(z.string()),
-    x_url: z.nullable(z.string()),
-    github_url: z.nullable(z.string()),
-    location: z.nullable(z.string()),
-    contact_source: z.nullable(z.enum(['input', 'contact_discovery'])),
-    person_source: z.nullable(valueSource),
-  }),
-  { id: 'DeliverableRow' },
-);
+/** Its columns and what each holds are declared once, with the capabilities that fill them. */
+export const deliverableRow = withMeta(z.object(deliverableRowShape()), { id: 'DeliverableRow' });
 
 export const jobEvent = withMeta(
   z.object({

@@ -3,7 +3,7 @@
  * gaps with their reasons. Also each stage's status from the job's counters. Pure.
  */
 import type { Capability } from './goals';
-import type { DeliverableRow } from '#shared/domain/jobs/rows';
+import type { DeliverableRow } from '#shared/domain/jobs/capabilities';
 import { countRowsBySource } from '#shared/domain/jobs/finalize';
 
 export type StageStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled' | 'skipped';

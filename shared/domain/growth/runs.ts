@@ -17,7 +17,7 @@ import {
 import { writeTogether, type TransactItem } from '#shared/store/transactions';
 import { isConditionFailure } from '#shared/store/client';
 import { prepareResult, readResultData } from '#shared/domain/storage/results';
-import type { DeliverableRow } from '#shared/domain/jobs/rows';
+import type { DeliverableRow } from '#shared/domain/jobs/capabilities';
 import { cancelJobForUser, pageJobs, requireJob } from '#shared/domain/jobs/jobOperations';
 import { jobView } from '#shared/domain/jobs/view';
 import type { JobRecord } from '#shared/store/jobsRepo';

@@ -3,8 +3,13 @@
  * linkedin_enrich runs before email_lookup because a profile can supply the names an address
  * pattern needs; deliverable_finalize always closes the job.
  */
+import * as z from '#shared/zod';
+import { withMeta } from '#shared/zod';
 import { canonicalLinkedinUrl } from './linkedin';
-import type { CompanyRow, ContactRow, DeliverableRow } from './rows';
+import type { CompanyRow, ContactRow } from './rows';
+import { VALUE_SOURCES } from './sources';
+import { VERIFY_REASONS } from './verification';
+
 export const CAPABILITY_NAMES = [
   'qualification',
   'company_size',
@@ -45,8 +50,6 @@ export interface CapabilityDefinition {
    * when the curated data does not cover its inputs.
    */
   external: boolean;
-  /** The deliverable columns its work fills (a column may also come from the input, or from another capability). */
-  columns: readonly (keyof DeliverableRow)[];
   /** The most units it can consume for so many companies and contacts, found ones included (a growth quote's bound). */
   maxUnits: (volume: { companies: number; contacts: number }) => number;
   delivered: DeliveredCount;
@@ -54,7 +57,8 @@ export interface CapabilityDefinition {
 
 /**
  * Each capability described once; prices, the reservation, the delivered charge, a growth plan's
- * external spend and the stage table are read from here. Keyed by every name in CAPABILITY_NAMES,
+ * external spend and the stage table are read from here (its deliverable columns from
+ * DELIVERABLE_COLUMN_TABLE below). Keyed by every name in CAPABILITY_NAMES,
  * so a new capability does not compile until it says all of this.
  */
 export const CAPABILITIES: Record<Capability, CapabilityDefinition> = {
@@ -64,7 +68,6 @@ export const CAPABILITIES: Record<Capability, CapabilityDefinition> = {
     unitCredits: 1,
     unit: 'company scored',
     external: false,
-    columns: ['icp_score', 'icp_qualified', 'icp_reasons'],
     maxUnits: (v) => v.companies,
     // Companies the ICP gate dropped count too: the gate's verdict is what qualification delivers for them.
     delivered: { per: 'company_domain', shows: (c) => c.qualification !== undefined },
@@ -75,7 +78,6 @@ export const CAPABILITIES: Record<Capability, CapabilityDefinition> = {
     unitCredits: 1,
     unit: 'company size resolved',
     external: false,
-    columns: ['employee_count', 'company_size_status', 'company_size_source'],
     maxUnits: (v) => v.companies,
     delivered: { per: 'company_domain', shows: (c) => !c.dropped && c.company_size?.status === 'resolved' },
   },
@@ -85,18 +87,6 @@ export const CAPABILITIES: Record<Capability, CapabilityDefinition> = {
     unitCredits: 2,
     unit: 'contact found',
     external: false,
-    columns: [
-      'full_name',
-      'first_name',
-      'last_name',
-      'title',
-      'linkedin_url',
-      'x_url',
-      'github_url',
-      'location',
-      'contact_source',
-      'person_source',
-    ],
     maxUnits: (v) => v.companies * MAX_CONTACTS_PER_COMPANY,
     delivered: { per: 'contact_row', carries: (row) => row.contact_source === 'contact_discovery' },
   },
@@ -106,7 +96,6 @@ export const CAPABILITIES: Record<Capability, CapabilityDefinition> = {
     unitCredits: 2,
     unit: 'profile enriched',
     external: true,
-    columns: ['full_name', 'first_name', 'last_name', 'title', 'x_url', 'github_url', 'location'],
     maxUnits: (v) => v.contacts,
     // Only the profile the row shows: a merged duplicate's other profile was not delivered.
     delivered: {
@@ -131,7 +120,6 @@ export const CAPABILITIES: Record<Capability, CapabilityDefinition> = {
     unitCredits: 3,
     unit: 'e-mail found',
     external: true,
-    columns: ['email', 'email_source', 'email_confidence'],
     maxUnits: (v) => v.contacts,
     delivered: {
       per: 'contact_row',
@@ -145,7 +133,6 @@ export const CAPABILITIES: Record<Capability, CapabilityDefinition> = {
     unitCredits: 1,
     unit: 'address checked',
     external: true,
-    columns: ['email_status', 'email_reasons', 'email_status_source'],
     maxUnits: (v) => v.contacts,
     delivered: { per: 'contact_row', carries: (row) => row.email_status !== null },
   },
@@ -155,11 +142,106 @@ export const CAPABILITIES: Record<Capability, CapabilityDefinition> = {
     unitCredits: 0,
     unit: 'row',
     external: false,
-    columns: [],
     maxUnits: () => 0,
     delivered: { per: 'none' },
   },
 };
+
+/** Who fills a column: the caller's input assets, or a capability's work. */
+export type ColumnFiller = 'input' | Capability;
+
+interface ColumnDefinition {
+  /** What a row holds in it: nullable, or a list (empty when there is nothing to say). */
+  value: z.ZodMiniType;
+  filledBy: readonly ColumnFiller[];
+  /** It says where another column's value came from (the job's `rows_by_source` counts these). */
+  source?: true;
+}
+
+const text = z.nullable(z.string());
+const sourceOfValue = z.nullable(
+  withMeta(z.enum(VALUE_SOURCES), {
+    description:
+      'Where the value came from: the input, the curated data, a local rule (`pattern`, `rules`) or an outside provider',
+  }),
+);
+
+/**
+ * The deliverable's columns, each declared once with the capabilities whose work fills it (or the
+ * caller's input): in the order the CSV and the response list them, and what it holds. The row type
+ * (DeliverableRow), the CSV's columns, the columns that say where values came from, each
+ * capability's columns and the response schema (shared/schemas/jobs.ts) are all read from here, so
+ * a new column is one entry.
+ */
+export const DELIVERABLE_COLUMN_TABLE = {
+  company_name: { value: text, filledBy: ['input'] },
+  domain: { value: text, filledBy: ['input'] },
+  website: { value: text, filledBy: ['input'] },
+  icp_score: { value: z.nullable(z.int()), filledBy: ['qualification'] },
+  icp_qualified: { value: z.nullable(z.boolean()), filledBy: ['qualification'] },
+  icp_reasons: { value: z.array(z.string()), filledBy: ['qualification'] },
+  employee_count: { value: z.nullable(z.int()), filledBy: ['company_size'] },
+  company_size_status: { value: z.nullable(z.enum(['resolved', 'unresolved'])), filledBy: ['company_size'] },
+  /** Where employee_count came from: `curated` or a provider's name. */
+  company_size_source: { value: sourceOfValue, filledBy: ['company_size'], source: true },
+  full_name: { value: text, filledBy: ['input', 'contact_discovery', 'linkedin_enrich'] },
+  first_name: { value: text, filledBy: ['input', 'contact_discovery', 'linkedin_enrich'] },
+  last_name: { value: text, filledBy: ['input', 'contact_discovery', 'linkedin_enrich'] },
+  title: { value: text, filledBy: ['input', 'contact_discovery', 'linkedin_enrich'] },
+  email: { value: text, filledBy: ['input', 'email_lookup'] },
+  /** `input`, `curated`, `pattern` or a provider's name. */
+  email_source: { value: sourceOfValue, filledBy: ['email_lookup'], source: true },
+  email_confidence: { value: z.nullable(z.number()), filledBy: ['email_lookup'] },
+  email_status: {
+    value: z.nullable(z.enum(['deliverable', 'risky', 'undeliverable', 'unknown'])),
+    filledBy: ['email_verify'],
+  },
+  email_reasons: { value: z.array(z.enum(VERIFY_REASONS)), filledBy: ['email_verify'] },
+  /** Who verified the address: `rules` or a provider's name. */
+  email_status_source: { value: sourceOfValue, filledBy: ['email_verify'], source: true },
+  linkedin_url: { value: text, filledBy: ['input', 'contact_discovery'] },
+  x_url: { value: text, filledBy: ['contact_discovery', 'linkedin_enrich'] },
+  github_url: { value: text, filledBy: ['contact_discovery', 'linkedin_enrich'] },
+  location: { value: text, filledBy: ['contact_discovery', 'linkedin_enrich'] },
+  contact_source: { value: z.nullable(z.enum(['input', 'contact_discovery'])), filledBy: ['contact_discovery'] },
+  /** Who found the person: `curated` or a provider's name (null for a supplied contact). */
+  person_source: { value: sourceOfValue, filledBy: ['contact_discovery'], source: true },
+} as const satisfies Record<string, ColumnDefinition>;
+
+type ColumnTable = typeof DELIVERABLE_COLUMN_TABLE;
+export type DeliverableColumn = keyof ColumnTable;
+
+/** The columns' value schemas by name, in order: the response's row (shared/schemas/jobs.ts). */
+export type DeliverableRowShape = { [K in DeliverableColumn]: ColumnTable[K]['value'] };
+
+/** One deliverable row: a contact with its company's findings, or a company with no contact. */
+// A type, not an interface: rows are JSON records (Record<string, unknown>) wherever they are served.
+export type DeliverableRow = { [K in DeliverableColumn]: z.output<ColumnTable[K]['value']> };
+
+const entries = Object.entries(DELIVERABLE_COLUMN_TABLE) as [DeliverableColumn, ColumnDefinition][];
+
+/** The CSV's columns, in order. */
+export const DELIVERABLE_COLUMNS: readonly DeliverableColumn[] = entries.map(([name]) => name);
+
+type SourceColumn = {
+  [K in DeliverableColumn]: ColumnTable[K] extends { source: true } ? K : never;
+}[DeliverableColumn];
+
+/** The columns that say where a row's values came from. */
+export const SOURCE_COLUMNS = entries.filter(([, column]) => column.source).map(([name]) => name) as SourceColumn[];
+
+/** The columns a capability's work fills (a column may also come from the input, or from another capability). */
+export const columnsFilledBy = (filler: ColumnFiller): DeliverableColumn[] =>
+  entries.filter(([, column]) => column.filledBy.includes(filler)).map(([name]) => name);
+
+export const deliverableRowShape = (): DeliverableRowShape =>
+  Object.fromEntries(entries.map(([name, column]) => [name, column.value])) as DeliverableRowShape;
+
+/** A row with nothing in it: every column null, a list column empty. */
+export const emptyRow = (): DeliverableRow =>
+  Object.fromEntries(
+    entries.map(([name, column]): [string, unknown] => [name, column.value._zod.def.type === 'array' ? [] : null]),
+  ) as DeliverableRow;
 
 export const PRESET_NAMES = [
   'full_pipeline',

@@ -5,7 +5,8 @@
  */
 import { CAPABILITIES, CAPABILITY_NAMES, type Capability } from './capabilities';
 import { noUnits, type UnitCounts } from './pricing';
-import type { CompanyRow, ContactRow, DeliverableRow } from './rows';
+import type { DeliverableRow } from './capabilities';
+import type { CompanyRow, ContactRow } from './rows';
 
 export interface DeliveredRow {
   row: DeliverableRow;

@@ -1,6 +1,6 @@
 import { NotFoundError, UnprocessableError } from '#shared/domain/errors';
 import { readResultData } from '#shared/domain/storage/results';
-import type { DeliverableRow } from './rows';
+import type { DeliverableRow } from './capabilities';
 import { requireJob } from './requireJob';
 
 /** The rows of a completed job (the handler shapes them as CSV or JSON). */

@@ -5,7 +5,8 @@
  */
 import { canonicalLinkedinUrl } from './linkedin';
 import { namePart } from './emailPatterns';
-import type { CompanyRow, ContactRow, DeliverableRow } from './rows';
+import { DELIVERABLE_COLUMNS, type DeliverableRow, emptyRow, SOURCE_COLUMNS } from './capabilities';
+import type { CompanyRow, ContactRow } from './rows';
 import { deliveredUnits } from './deliveredUnits';
 import type { UnitCounts } from './pricing';
 
@@ -61,26 +62,11 @@ function contactRow(contact: ContactRow, company: CompanyRow | undefined): Deliv
 
 function companyOnlyRow(company: CompanyRow): DeliverableRow {
   return {
+    ...emptyRow(),
     company_name: company.company_name,
     domain: company.domain,
     website: company.website,
     ...companyFields(company),
-    full_name: null,
-    first_name: null,
-    last_name: null,
-    title: null,
-    email: null,
-    email_source: null,
-    email_confidence: null,
-    email_status: null,
-    email_reasons: [],
-    email_status_source: null,
-    linkedin_url: null,
-    x_url: null,
-    github_url: null,
-    location: null,
-    contact_source: null,
-    person_source: null,
   };
 }
 
@@ -195,9 +181,6 @@ export function finalizeRows(batches: { companies: CompanyRow[]; contacts: Conta
   };
 }
 
-/** The columns that say where a row's values came from. */
-const SOURCE_COLUMNS = ['company_size_source', 'person_source', 'email_source', 'email_status_source'] as const;
-
 /** Delivered rows by source: a row counts once under each source its values came from. */
 export function countRowsBySource(rows: DeliverableRow[]): Record<string, number> {
   const counts = new Map<string, number>();
@@ -207,34 +190,6 @@ export function countRowsBySource(rows: DeliverableRow[]): Record<string, number
   }
   return Object.fromEntries([...counts].sort(([a], [b]) => a.localeCompare(b)));
 }
-
-export const DELIVERABLE_COLUMNS: (keyof DeliverableRow)[] = [
-  'company_name',
-  'domain',
-  'website',
-  'icp_score',
-  'icp_qualified',
-  'icp_reasons',
-  'employee_count',
-  'company_size_status',
-  'company_size_source',
-  'full_name',
-  'first_name',
-  'last_name',
-  'title',
-  'email',
-  'email_source',
-  'email_confidence',
-  'email_status',
-  'email_reasons',
-  'email_status_source',
-  'linkedin_url',
-  'x_url',
-  'github_url',
-  'location',
-  'contact_source',
-  'person_source',
-];
 
 const csvCell = (value: unknown): string => {
   const text = value === null || value === undefined ? '' : Array.isArray(value) ? value.join('; ') : String(value);

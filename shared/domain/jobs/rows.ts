@@ -1,5 +1,4 @@
-/** The rows a job carries through its stages, and the deliverable rows it ends with. */
-import type { EmailVerification } from './verification';
+/** The rows a job carries through its stages (the deliverable rows it ends with are DeliverableRow, capabilities.ts). */
 import type { SourcedVerification, ValueSource } from './sources';
 
 export interface CompanyRow {
@@ -45,37 +44,3 @@ export interface ContactRow {
   email_verification?: SourcedVerification;
   linkedin_enrich?: { status: 'enriched' | 'not_found' };
 }
-
-/** One deliverable row: a contact with its company's findings, or a company with no contact. */
-// A type, not an interface: rows are JSON records (Record<string, unknown>) wherever they are served.
-export type DeliverableRow = {
-  company_name: string | null;
-  domain: string | null;
-  website: string | null;
-  icp_score: number | null;
-  icp_qualified: boolean | null;
-  icp_reasons: string[];
-  employee_count: number | null;
-  company_size_status: 'resolved' | 'unresolved' | null;
-  /** Where employee_count came from: `curated` or a provider's name. */
-  company_size_source: ValueSource | null;
-  full_name: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  title: string | null;
-  email: string | null;
-  /** `input`, `curated`, `pattern` or a provider's name. */
-  email_source: ValueSource | null;
-  email_confidence: number | null;
-  email_status: EmailVerification['status'] | null;
-  email_reasons: EmailVerification['reasons'];
-  /** Who verified the address: `rules` or a provider's name. */
-  email_status_source: ValueSource | null;
-  linkedin_url: string | null;
-  x_url: string | null;
-  github_url: string | null;
-  location: string | null;
-  contact_source: 'input' | 'contact_discovery' | null;
-  /** Who found the person: `curated` or a provider's name (null for a supplied contact). */
-  person_source: ValueSource | null;
-};

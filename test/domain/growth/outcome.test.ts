@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DeliverableRow } from '#shared/domain/jobs/rows';
+import type { DeliverableRow } from '#shared/domain/jobs/capabilities';
 import { dataSourceMix, deliveredCounts, gapReport, previewRow, stageStatuses } from '#shared/domain/growth/outcome';
 import type { Capability } from '#shared/domain/growth/goals';
 

@@ -1,14 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { CAPABILITIES, CAPABILITY_NAMES } from '#shared/domain/jobs/capabilities';
+import {
+  CAPABILITIES,
+  CAPABILITY_NAMES,
+  columnsFilledBy,
+  DELIVERABLE_COLUMN_TABLE,
+  DELIVERABLE_COLUMNS,
+  type DeliverableColumn,
+  deliverableRowShape,
+  emptyRow,
+  SOURCE_COLUMNS,
+} from '#shared/domain/jobs/capabilities';
 import { chargeableUnits, deliveredUnits } from '#shared/domain/jobs/deliveredUnits';
-import { DELIVERABLE_COLUMNS, finalizeRows } from '#shared/domain/jobs/finalize';
+import { finalizeRows } from '#shared/domain/jobs/finalize';
 import { companyRows, contactRows } from '#shared/domain/jobs/inputs';
 import { estimateUnits, noUnits } from '#shared/domain/jobs/pricing';
-import type { DeliverableRow } from '#shared/domain/jobs/rows';
 import { EXTERNAL_CAPABILITIES, GOALS } from '#shared/domain/growth/goals';
 
-/** The columns a caller's input assets can fill without any capability. */
-const INPUT_COLUMNS: (keyof DeliverableRow)[] = [
+/** The columns a caller's input assets can fill without any capability (companyFields and contactFields, assets.ts). */
+const INPUT_COLUMNS: DeliverableColumn[] = [
   'company_name',
   'domain',
   'website',
@@ -73,16 +82,30 @@ describe('the capability record', () => {
     expect([...EXTERNAL_CAPABILITIES].sort()).toEqual(['email_lookup', 'email_verify', 'linkedin_enrich']);
   });
 
-  it('accounts for every deliverable column: each is filled by the input or by a capability that says so', () => {
-    const filled = new Set([...INPUT_COLUMNS, ...CAPABILITY_NAMES.flatMap((c) => CAPABILITIES[c].columns)]);
-    expect(DELIVERABLE_COLUMNS.filter((column) => !filled.has(column))).toEqual([]);
+  it('declares who fills every deliverable column: the input or a capability that works', () => {
+    expect(columnsFilledBy('input')).toEqual(INPUT_COLUMNS);
+    for (const [column, { filledBy }] of Object.entries(DELIVERABLE_COLUMN_TABLE))
+      expect(filledBy.length, column).toBeGreaterThan(0);
     for (const capability of CAPABILITY_NAMES)
-      for (const column of CAPABILITIES[capability].columns) expect(DELIVERABLE_COLUMNS, capability).toContain(column);
+      expect(columnsFilledBy(capability).length > 0, capability).toBe(CAPABILITIES[capability].scope !== 'job');
+    expect(columnsFilledBy('email_verify')).toEqual(['email_status', 'email_reasons', 'email_status_source']);
+  });
+
+  it('gives the CSV, the response schema and an empty row the same columns, in one order', () => {
+    expect(Object.keys(deliverableRowShape())).toEqual(DELIVERABLE_COLUMNS);
+    expect(Object.keys(emptyRow())).toEqual(DELIVERABLE_COLUMNS);
+    expect(emptyRow()).toMatchObject({ company_name: null, icp_reasons: [], email_reasons: [], person_source: null });
+    expect([...SOURCE_COLUMNS].sort()).toEqual([
+      'company_size_source',
+      'email_source',
+      'email_status_source',
+      'person_source',
+    ]);
   });
 
   it('lets every growth goal promise only columns its input or its capabilities fill', () => {
     for (const goal of GOALS) {
-      const filled = new Set<string>([...INPUT_COLUMNS, ...goal.capabilities.flatMap((c) => CAPABILITIES[c].columns)]);
+      const filled = new Set<string>([...INPUT_COLUMNS, ...goal.capabilities.flatMap((c) => columnsFilledBy(c))]);
       expect(
         goal.requiredFields.filter((field) => !filled.has(field)),
         goal.goal,

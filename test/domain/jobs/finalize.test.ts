@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DELIVERABLE_COLUMNS, finalizeRows, toCsv } from '#shared/domain/jobs/finalize';
+import { DELIVERABLE_COLUMNS } from '#shared/domain/jobs/capabilities';
+import { finalizeRows, toCsv } from '#shared/domain/jobs/finalize';
 import { companyRows, contactRows } from '#shared/domain/jobs/inputs';
 import type { CompanyRow, ContactRow } from '#shared/domain/jobs/rows';
 
