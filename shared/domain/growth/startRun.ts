@@ -13,7 +13,8 @@ import { quoteRefusal, redeemableQuote } from '#shared/domain/quotes/quoteTokens
 import { TransactionConditionError } from '#shared/store/transactions';
 import { reserveCredits } from '#shared/domain/credits/credits';
 import { requireChat } from '#shared/domain/storage/chats';
-import { pageJobs, startEnrichmentJob } from '#shared/domain/jobs/jobOperations';
+import { pageJobs } from '#shared/domain/jobs/jobOperations';
+import { startEnrichmentJob } from '#shared/domain/jobs/startJob';
 import { logger } from '#shared/observability/logger';
 import { goalPlanSchema, normalizeGoalPlan, type GoalPlan } from './plan';
 import { quotedPlan } from './signature';

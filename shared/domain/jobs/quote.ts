@@ -6,14 +6,8 @@
 import { requireChat } from '#shared/domain/storage/chats';
 import { issueQuote } from '#shared/domain/quotes/quoteTokens';
 import { CAPABILITIES, type Capability } from './capabilities';
-import {
-  JOB_LEDGER_TOOL,
-  JOB_QUOTE_KIND,
-  expectedJobCost,
-  jobQuoteRequest,
-  planEnrichmentJob,
-  type StartJobInput,
-} from './jobOperations';
+import { JOB_LEDGER_TOOL } from './jobOperations';
+import { JOB_QUOTE_KIND, expectedJobCost, jobQuoteRequest, planEnrichmentJob, type StartJobInput } from './jobRequest';
 
 export interface JobQuote {
   quote_token: string;
