@@ -240,7 +240,7 @@ export const deliverableRowShape = (): DeliverableRowShape =>
 /** A row with nothing in it: every column null, a list column empty. */
 export const emptyRow = (): DeliverableRow =>
   Object.fromEntries(
-    entries.map(([name, column]): [string, unknown] => [name, column.value._zod.def.type === 'array' ? [] : null]),
+    entries.map(([name, column]): [string, unknown] => [name, column.value instanceof z.ZodMiniArray ? [] : null]),
   ) as DeliverableRow;
 
 export const PRESET_NAMES = [
