@@ -4,14 +4,15 @@
  * hash of their id (keys.ts), compressed, so a profile is read by id with one GetItem of its shard.
  * Packages filter on facets (funds and KOLs by sector, prospects by interest, builders by ecosystem
  * and by category) whose partitions hold a copy of each entity, so every package query is one Query
- * and never a Scan. Lookups by a key other than the id (companies by domain and name, funds by name,
- * people by employer, employer's name and LinkedIn URL) read a lookup facet's bucket of references,
- * then the profiles from their shards. Facet reads are cached for FACET_CACHE_MS in each process.
+ * and never a Scan. Lookups by a key other than the id read a lookup facet's bucket: companies by
+ * domain and name and funds by name find references there, then the profiles in their shards; people
+ * by employer, employer's name and LinkedIn URL find whole copies there (one Query, no shard). Facet
+ * reads are cached for FACET_CACHE_MS in each process.
  */
 import { randomUUID } from 'node:crypto';
 import { constants, gunzipSync, gzipSync } from 'node:zlib';
 import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { bulkPut, deleteAll, getMany, putAll, type ItemRead } from './batch';
+import { bulkPut, deleteAll, getMany, putAll, type ItemRead, type ItemsRead } from './batch';
 import { ddb, isConditionFailure, table } from './client';
 import { defineEntity, type StoredItem } from './entity';
 import { queryAll } from './query';
@@ -29,12 +30,15 @@ import {
   curatedSeedMarkerKey,
   curatedShardKey,
   curatedShardOf,
+  everyCuratedShardKey,
   FUND_LOOKUP_FACET,
   fundLookupNameBucket,
-  PERSON_LOOKUP_FACET,
-  personLookupEmployerBucket,
-  personLookupLinkedinBucket,
-  personLookupTeamBucket,
+  PERSON_EMPLOYER_FACET,
+  PERSON_LINKEDIN_FACET,
+  PERSON_TEAM_FACET,
+  personEmployerBucket,
+  personLinkedinBucket,
+  personTeamBucket,
 } from './keys';
 import type {
   CuratedBuilder,
@@ -241,6 +245,22 @@ async function putSeedShards(items: Item[], onProgress: (written: number) => voi
   });
 }
 
+/**
+ * The profiles stored beside a seed's (imported ones): every shard of every kind, read once (about
+ * ten BatchGetItems), less the seeded ids.
+ */
+async function profilesBeside(seeded: Item[]): Promise<CuratedEntity[]> {
+  const seededIds = new Set(
+    seeded.flatMap((item) => [...shardEntriesOf(item).values()].map(({ entity }) => `${entity.kind}#${entity.id}`)),
+  );
+  const stored = await getMany(everyCuratedShardKey(), { consistent: true, maxAttempts: 9 });
+  return stored.flatMap((item) =>
+    [...shardEntriesOf(item).values()].flatMap(({ entity }) =>
+      seededIds.has(`${entity.kind}#${entity.id}`) ? [] : [entity],
+    ),
+  );
+}
+
 // ---- Facet copies -------------------------------------------------------------------------------
 
 /** One entity's copy under one facet value, as JSON text. */
@@ -301,14 +321,9 @@ const companyDomainKey = (company: Pick<CuratedCompany, 'domain'>) => normaliseD
 /** A company or fund as its lookup facet holds it. */
 export type CompanyRef = Pick<CuratedCompany, 'id' | 'name' | 'domain'>;
 type NamedRef = CompanyRef;
-/** A person as the person lookup facet holds them: what each of its keys is. */
-interface PersonRef {
-  id: string;
-  companyId: string;
-  /** The slug of the employer's name as the person records it (companies only). */
-  team?: string;
-  linkedin?: string;
-}
+/** The slug of the employer's name as a person records it (companies only; '' for a fund's people). */
+const teamOf = (person: CuratedPerson): string =>
+  person.organizationKind === 'company' ? slugOf(person.companyName) : '';
 
 /** The copies of one entity its packages' facets and lookups hold. */
 function facetEntriesFor(entity: CuratedEntity): FacetEntry[] {
@@ -345,22 +360,13 @@ function facetEntriesFor(entity: CuratedEntity): FacetEntry[] {
       return [...buckets].map((bucket) => entry(COMPANY_LOOKUP_FACET, bucket, ref));
     }
     case 'person': {
-      const team = entity.organizationKind === 'company' ? slugOf(entity.companyName) : '';
+      const team = teamOf(entity);
       const linkedin = entity.linkedinUrl ? linkedinSlug(entity.linkedinUrl) : undefined;
-      const ref: PersonRef = {
-        id: entity.id,
-        companyId: entity.companyId,
-        ...(team ? { team } : {}),
-        ...(linkedin ? { linkedin } : {}),
-      };
-      const buckets = new Set([
-        personLookupEmployerBucket(entity.companyId),
-        ...(team ? [personLookupTeamBucket(team)] : []),
-        ...(linkedin ? [personLookupLinkedinBucket(linkedin)] : []),
-      ]);
       return [
         ...entity.interests.map((s) => entry('PROSPECT_SECTOR', s, entity)),
-        ...[...buckets].map((bucket) => entry(PERSON_LOOKUP_FACET, bucket, ref)),
+        entry(PERSON_EMPLOYER_FACET, personEmployerBucket(entity.companyId), entity),
+        ...(team ? [entry(PERSON_TEAM_FACET, personTeamBucket(team), entity)] : []),
+        ...(linkedin ? [entry(PERSON_LINKEDIN_FACET, personLinkedinBucket(linkedin), entity)] : []),
       ];
     }
     case 'kol':
@@ -520,6 +526,7 @@ export async function writePackedCuratedItems(
   options: { concurrency?: number; onProgress?: (written: number) => void } = {},
 ): Promise<number> {
   const everSeeded = (await ddb().send(new GetCommand({ TableName: table(), Key: curatedSeedMarkerKey() }))).Item;
+  const seededLayout = seedMarkers.maybe(everSeeded)?.marker.layout;
   const shardItems = items.filter((i) => i.entity === shards.name);
   const others = items.filter((i) => i.entity !== shards.name);
   let packsWritten = 0;
@@ -531,6 +538,11 @@ export async function writePackedCuratedItems(
     },
   });
   await putSeedShards(shardItems, (written) => options.onProgress?.(packsWritten + written));
+  // Profiles imported under an earlier layout of shards stay in them, but their copies under this layout's
+  // facets were never written: written now from the profiles (plain overwrites, as an import's). A table of
+  // layout 5 or earlier has no shard: its imports are made again (docs/operations.md).
+  if (seededLayout !== undefined && seededLayout >= FIRST_SHARDED_LAYOUT && seededLayout !== CURATED_LAYOUT)
+    await putCuratedItems((await profilesBeside(shardItems)).flatMap(curatedItemsFor));
   // A table never seeded (a first start) has no pack to outgrow: a Query per facet partition saved.
   if (everSeeded) await deleteOutgrownPacks(items);
   forgetCachedFacets();
@@ -669,11 +681,10 @@ export function companyLookup(): CompanyLookup {
   };
 }
 
-/** Everyone working at a company (or a fund, by the fund's id), in id order. */
+/** Everyone working at a company (or a fund, by the fund's id), in id order: one bucket, no shard. */
 export async function listPeopleByCompany(companyId: string): Promise<CuratedPerson[]> {
-  const refs = await facet<PersonRef>(PERSON_LOOKUP_FACET, personLookupEmployerBucket(companyId));
-  const ids = refs.filter((r) => r.companyId === companyId).map((r) => r.id);
-  return profilesInOrder<CuratedPerson>('person', ids, (p) => p.companyId === companyId);
+  const people = await facet<CuratedPerson>(PERSON_EMPLOYER_FACET, personEmployerBucket(companyId));
+  return people.filter((p) => p.companyId === companyId);
 }
 
 /**
@@ -684,31 +695,19 @@ export async function listPeopleByCompany(companyId: string): Promise<CuratedPer
 export async function listPeopleByCompanyName(name: string): Promise<CuratedPerson[]> {
   const slug = slugOf(name);
   if (!slug) return [];
-  const refs = (await facet<PersonRef>(PERSON_LOOKUP_FACET, personLookupTeamBucket(slug))).filter(
-    (r) => r.team === slug,
+  const people = (await facet<CuratedPerson>(PERSON_TEAM_FACET, personTeamBucket(slug))).filter(
+    (p) => teamOf(p) === slug,
   );
-  const order = (r: PersonRef) => `${r.companyId}#${r.id}`;
-  refs.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
-  return profilesInOrder<CuratedPerson>(
-    'person',
-    refs.map((r) => r.id),
-    (p) => p.organizationKind === 'company' && slugOf(p.companyName) === slug,
-  );
+  const order = (p: CuratedPerson) => `${p.companyId}#${p.id}`;
+  return people.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
 }
 
 export async function getPersonByLinkedinUrl(url: string): Promise<CuratedPerson | undefined> {
   const slug = linkedinSlug(url);
   if (!slug) return undefined;
-  const ref = (await facet<PersonRef>(PERSON_LOOKUP_FACET, personLookupLinkedinBucket(slug))).find(
-    (r) => r.linkedin === slug,
-  );
-  if (!ref) return undefined;
-  const [person] = await profilesInOrder<CuratedPerson>(
-    'person',
-    [ref.id],
+  return (await facet<CuratedPerson>(PERSON_LINKEDIN_FACET, personLinkedinBucket(slug))).find(
     (p) => !!p.linkedinUrl && linkedinSlug(p.linkedinUrl) === slug,
   );
-  return person;
 }
 
 /** The lookup facet of a kind's names and the bucket of a slug there. */
@@ -756,23 +755,42 @@ export interface FundWithPortfolio {
  * portfolio misses one of its companies (an import racing another) has its companies and contacts read instead.
  */
 export async function fundsNamedWithPortfolio(name: string): Promise<FundWithPortfolio[]> {
+  const read = await fundsNamedRead(name);
+  const found = new Map(
+    (await getMany(read.keys, { consistent: false, maxAttempts: 9 })).map((item) => [item.pk, item] as const),
+  );
+  return read.decodeAll(read.keys.map((key) => found.get(key.pk)));
+}
+
+/**
+ * What fundsNamedWithPortfolio reads once the name's lookup bucket is read: the named funds' shards,
+ * as a read a caller may send in its own BatchGetItem (an execute sends it with the quote's token, so
+ * the fund costs it no request of its own), decoded into the funds with their portfolios.
+ */
+export async function fundsNamedRead(name: string): Promise<ItemsRead<Promise<FundWithPortfolio[]>>> {
   const slug = slugOf(name);
   const ids = (await findByName('fund', name)).map((f) => f.id);
-  if (!ids.length) return [];
-  const entries = await getEntries('fund', ids);
-  const named = ids.flatMap((id) => {
-    const entry = entries.get(id);
-    return entry?.entity.kind === 'fund' && slugOf(entry.entity.name) === slug
-      ? [{ fund: entry.entity, stored: entry.portfolio }]
-      : [];
-  });
-  return Promise.all(
-    named.map(async ({ fund, stored }) => {
-      const storedIds = new Set(stored?.map((c) => c.id));
-      const covers = stored && portfolioCompanyIds(fund).every((id) => storedIds.has(id));
-      return { fund, portfolio: stored && covers ? stored : await readPortfolio(fund) };
-    }),
-  );
+  const keys = [...new Map(ids.map((id) => [shardKeyOf('fund', id).pk, shardKeyOf('fund', id)])).values()];
+  return {
+    keys,
+    decodeAll: (items) => {
+      const entries = new Map<string, ShardEntry>();
+      for (const item of items) if (item) for (const [id, entry] of shardEntriesOf(item)) entries.set(id, entry);
+      const named = ids.flatMap((id) => {
+        const entry = entries.get(id);
+        return entry?.entity.kind === 'fund' && slugOf(entry.entity.name) === slug
+          ? [{ fund: entry.entity, stored: entry.portfolio }]
+          : [];
+      });
+      return Promise.all(
+        named.map(async ({ fund, stored }) => {
+          const storedIds = new Set(stored?.map((c) => c.id));
+          const covers = stored && portfolioCompanyIds(fund).every((id) => storedIds.has(id));
+          return { fund, portfolio: stored && covers ? stored : await readPortfolio(fund) };
+        }),
+      );
+    },
+  };
 }
 
 // ---- Facet queries (one Query each) ----------------------------------------------------------
@@ -833,10 +851,12 @@ export const listBuildersInCategory = (category: string): Promise<CuratedBuilder
 /**
  * How curated items are laid out. A database seeded under an earlier layout (2: packed facets, name
  * and LinkedIn lookups on gsi3; 3: the company lookup facet; 4: people by their employer's name on
- * gsi1; 5: funds carry their portfolio; 6: profiles in shards, lookups in lookup facets) is seeded
- * again: the marker then reads as absent.
+ * gsi1; 5: funds carry their portfolio; 6: profiles in shards, lookups in lookup facets; 7: people's
+ * lookups hold whole copies) is seeded again: the marker then reads as absent.
  */
-export const CURATED_LAYOUT = 6;
+export const CURATED_LAYOUT = 7;
+/** The first layout keeping profiles in shards, which a re-seed keeps (the earlier ones' profile items it does not read). */
+const FIRST_SHARDED_LAYOUT = 6;
 
 export interface SeedMarker {
   layout: number;

@@ -3,12 +3,26 @@ import { describe, expect, it } from 'vitest';
 import { generateDataset } from '#shared/data/generator';
 import {
   curatedItemsFor,
+  linkedinSlug,
   packedCuratedItems,
   shardEntriesOf,
   type CuratedEntity,
   type CuratedKol,
 } from '#shared/store/curatedRepo';
-import { curatedFacetKey, curatedFacetPackKey, curatedShardKey, curatedShardOf } from '#shared/store/keys';
+import {
+  curatedFacetKey,
+  curatedFacetPackKey,
+  curatedFacetPartition,
+  curatedShardKey,
+  curatedShardOf,
+  PERSON_EMPLOYER_FACET,
+  PERSON_LINKEDIN_FACET,
+  PERSON_TEAM_FACET,
+  personEmployerBucket,
+  personLinkedinBucket,
+  personTeamBucket,
+} from '#shared/store/keys';
+import { slugOf } from '#shared/data/model';
 
 const kol: CuratedKol = {
   kind: 'kol',
@@ -72,8 +86,8 @@ describe('curated items', () => {
     ];
     const items = packedCuratedItems(entities);
     expect(items.length).toBeLessThanOrEqual(1_500);
-    // Beside the shards, the facets and lookups in few packs.
-    expect(items.filter((i) => i.entity !== 'curatedShard').length).toBeLessThan(250);
+    // Beside the shards, the facets and lookups in few packs (people's lookups hold whole copies: 3 x 96 buckets).
+    expect(items.filter((i) => i.entity !== 'curatedShard').length).toBeLessThan(400);
     const size = (item: Record<string, unknown>) =>
       Object.entries(item).reduce(
         (sum, [name, value]) =>
@@ -86,5 +100,17 @@ describe('curated items', () => {
       const shard = shards.get(curatedShardKey(e.kind, curatedShardOf(e.kind, e.id)).pk);
       expect(shard?.get(e.id)?.entity).toEqual(e);
     }
+    // A person is found by employer, employer's name and LinkedIn as a whole copy in each lookup's bucket.
+    const person = data.people.find((p) => p.organizationKind === 'company' && p.linkedinUrl)!;
+    const packed = (pk: string) =>
+      items
+        .filter((i) => i.pk === pk && i.entity === 'curatedFacetPack')
+        .flatMap((i) => JSON.parse(gunzipSync(i.data as Uint8Array).toString()) as CuratedEntity[]);
+    for (const pk of [
+      curatedFacetPartition(PERSON_EMPLOYER_FACET, personEmployerBucket(person.companyId)),
+      curatedFacetPartition(PERSON_TEAM_FACET, personTeamBucket(slugOf(person.companyName))),
+      curatedFacetPartition(PERSON_LINKEDIN_FACET, personLinkedinBucket(linkedinSlug(person.linkedinUrl!)!)),
+    ])
+      expect(packed(pk)).toContainEqual(person);
   });
 });

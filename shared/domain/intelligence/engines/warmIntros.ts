@@ -5,10 +5,10 @@
 import { SECTORS, STAGES, termLabel } from '#shared/data/taxonomy';
 import { DATASET_AS_OF, type CuratedFund, type CuratedRound } from '#shared/data/model';
 import type { PortfolioCompany } from '#shared/data/portfolio';
-import { fundsNamedWithPortfolio, type FundWithPortfolio } from '#shared/store/curatedRepo';
+import { fundsNamedRead, fundsNamedWithPortfolio, type FundWithPortfolio } from '#shared/store/curatedRepo';
 import type { CanonicalSlots } from '#shared/domain/intelligence/slots';
 import { daysBetween, listOf, monthYear, plural, sentence, usd } from './format';
-import { byScore, type PackageEngine, type RankedRecord } from './types';
+import { byScore, type PackageEngine, type PreparedRanking, type RankedRecord } from './types';
 
 export interface PortfolioEvidence {
   company: PortfolioCompany;
@@ -74,22 +74,26 @@ export function rankIntroRoutes(fund: CuratedFund, evidence: PortfolioEvidence[]
     .sort(byScore);
 }
 
-/** The fund a name points at (the first by id among same-named funds), with its portfolio: one request. */
-export async function fundNamed(name: string): Promise<FundWithPortfolio | undefined> {
-  const matches = await fundsNamedWithPortfolio(name);
-  return matches.sort((a, b) => a.fund.id.localeCompare(b.fund.id))[0];
+/** The fund a name points at: the first by id among same-named funds, with its portfolio. */
+const firstFund = (matches: FundWithPortfolio[]): FundWithPortfolio | undefined =>
+  matches.sort((a, b) => a.fund.id.localeCompare(b.fund.id))[0];
+
+function rankFund(found: FundWithPortfolio | undefined, slots: CanonicalSlots): RankedRecord[] {
+  if (!found) return [];
+  const companies = new Map(found.portfolio.map((c) => [c.id, c]));
+  const evidence = [...roundsByCompany(found.fund, slots)].flatMap(([companyId, rounds]) => {
+    const company = companies.get(companyId);
+    return company ? [{ company, rounds }] : [];
+  });
+  return rankIntroRoutes(found.fund, evidence);
 }
 
 export const warmIntroPaths: PackageEngine = {
-  async rank(slots) {
-    const found = await fundNamed(String(slots.target_fund_name));
-    if (!found) return [];
-    const companies = new Map(found.portfolio.map((c) => [c.id, c]));
-    const evidence = [...roundsByCompany(found.fund, slots)].flatMap(([companyId, rounds]) => {
-      const company = companies.get(companyId);
-      return company ? [{ company, rounds }] : [];
-    });
-    return rankIntroRoutes(found.fund, evidence);
+  rank: async (slots) => rankFund(firstFund(await fundsNamedWithPortfolio(String(slots.target_fund_name))), slots),
+  // The name's lookup bucket, then the fund's shard read with the caller's items.
+  async prepare(slots): Promise<PreparedRanking<Promise<FundWithPortfolio[]>>> {
+    const read = await fundsNamedRead(String(slots.target_fund_name));
+    return { read, rank: async (funds) => rankFund(firstFund(await funds), slots) };
   },
   summary(slots, records, candidates) {
     if (records.length === 0)
