@@ -207,13 +207,13 @@ export const growthRunStartUpTo = (atIso: string) => `${atIso}#~`;
 /**
  * Profiles packed into shards: each kind's profiles spread over a fixed number of items by a hash of
  * their id, so a profile is read by id with one GetItem of its shard, and a first start writes about a
- * thousand items instead of one per entity. The counts keep a shard's compressed profiles near 6 KB on
+ * thousand items instead of one per entity. The counts keep a shard's compressed profiles near 6 to 7 KB on
  * the generated dataset (reads cost about what one profile item did) and under 400 KB at 20 times its size.
  */
 const CURATED_SHARD_COUNTS = new Map<string, number>([
   ['fund', 500],
   ['company', 160],
-  ['person', 250],
+  ['person', 200],
   ['kol', 30],
   ['builder', 100],
 ]);
