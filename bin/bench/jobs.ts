@@ -1,5 +1,5 @@
-import { generateDataset } from '#shared/data/generator';
-import { seedCuratedDataset } from '#shared/data/seed';
+import { generateDataset } from '#bin/curated/generator';
+import { seedCuratedDataset } from '#bin/curated/seed';
 import { getSeedMarker } from '#shared/store/curatedRepo';
 import { dynamoRequestCount } from '#shared/store/client';
 import type { BenchSuite } from './harness';

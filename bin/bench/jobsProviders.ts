@@ -7,8 +7,8 @@
  * per call against what the delivered e-mails and verifications earn at the pro plan's price.
  */
 import { reloadConfig } from '#shared/config/config';
-import { generateDataset } from '#shared/data/generator';
-import { seedCuratedDataset } from '#shared/data/seed';
+import { generateDataset } from '#bin/curated/generator';
+import { seedCuratedDataset } from '#bin/curated/seed';
 import { getSeedMarker } from '#shared/store/curatedRepo';
 import { PRO_PLAN } from '#shared/domain/billing/plans';
 import { CAPABILITIES } from '#shared/domain/jobs/capabilities';

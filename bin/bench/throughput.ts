@@ -1,5 +1,5 @@
 import { mustGet } from '#shared/maps';
-import { seedCuratedDataset } from '#shared/data/seed';
+import { seedCuratedDataset } from '#bin/curated/seed';
 import { getSeedMarker } from '#shared/store/curatedRepo';
 import type { BenchContext, BenchSuite } from './harness';
 import { BENCH_DATASET_SCALE, newAccount, percentile, reconcile } from './oneAccount';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cachedSeed, preparedSeed } from '#bin/local/seedCache';
-import { prepareSeed, type PreparedSeed } from '#shared/data/seed';
+import { prepareSeed, type PreparedSeed } from '#bin/curated/seed';
 
 const dirs: string[] = [];
 const freshDir = () => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { importCuratedRecords } from '#shared/data/importer';
-import { seedCuratedDataset } from '#shared/data/seed';
-import { DEFAULT_SEED, generateDataset } from '#shared/data/generator';
+import { importCuratedRecords } from '#bin/curated/importer';
+import { seedCuratedDataset } from '#bin/curated/seed';
+import { DEFAULT_SEED, generateDataset } from '#bin/curated/generator';
 import {
   CURATED_LAYOUT,
   findByName,

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { importCuratedRecords } from '#shared/data/importer';
+import { importCuratedRecords } from '#bin/curated/importer';
 import {
   findByName,
   fundsNamedWithPortfolio,

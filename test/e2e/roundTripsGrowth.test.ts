@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { importCuratedRecords } from '#shared/data/importer';
+import { importCuratedRecords } from '#bin/curated/importer';
 import { COVERAGE_SAMPLE } from '#shared/domain/growth/resolve';
 import { coverageDomains, coverageModeOf } from '#shared/domain/growth/coverage';
 import { dynamoRequestCount } from '#shared/store/client';

@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { generateDataset } from '#shared/data/generator';
+import { generateDataset } from '#bin/curated/generator';
 import {
   curatedItemsFor,
   linkedinSlug,

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { importCuratedRecords } from '#shared/data/importer';
-import { seedCuratedDataset } from '#shared/data/seed';
+import { importCuratedRecords } from '#bin/curated/importer';
+import { seedCuratedDataset } from '#bin/curated/seed';
 import { getCuratedEntity, shardEntriesOf, type CuratedKol } from '#shared/store/curatedRepo';
 import { ddb, table } from '#shared/store/client';
 import { curatedShardKey, curatedShardOf } from '#shared/store/keys';

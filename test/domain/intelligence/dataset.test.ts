@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { generateDataset, FULL_COUNTS } from '#shared/data/generator';
+import { generateDataset, FULL_COUNTS } from '#bin/curated/generator';
 import { emailFor } from '#shared/data/model';
-import { FIXED_IDS } from '#shared/data/fixtures';
+import { FIXED_IDS } from '#bin/curated/fixtures';
 import { SECTORS, termFor, termsIn, STAGES } from '#shared/data/taxonomy';
 
 const full = generateDataset();

@@ -1,5 +1,5 @@
 import { DEFAULT_SEED, generateDataset } from './generator';
-import type { CuratedEntity } from './model';
+import type { CuratedEntity } from '#shared/data/model';
 import { now } from '#shared/adapters/ports';
 import {
   CURATED_LAYOUT,

@@ -23,7 +23,7 @@ import {
   type RoleFamilyId,
   type SectorId,
   type StageId,
-} from './taxonomy';
+} from '#shared/data/taxonomy';
 import {
   EMAIL_PATTERNS,
   emailFor,
@@ -37,7 +37,7 @@ import {
   type CuratedRound,
   type HackathonEntry,
   DATASET_AS_OF,
-} from './model';
+} from '#shared/data/model';
 import { getOrInsertComputed, mustGet } from '#shared/maps';
 import { FIXED_BUILDERS, FIXED_COMPANIES, FIXED_FUNDS, FIXED_IDS, FIXED_KOLS, FIXED_PEOPLE } from './fixtures';
 

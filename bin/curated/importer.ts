@@ -29,7 +29,7 @@ import {
   STAGES,
   termLabel,
   type Term,
-} from './taxonomy';
+} from '#shared/data/taxonomy';
 import {
   EMAIL_PATTERNS,
   type CuratedBuilder,
@@ -40,7 +40,7 @@ import {
   type CuratedPerson,
   type CuratedRound,
   type EntityKind,
-} from './model';
+} from '#shared/data/model';
 import {
   curatedItemsFor,
   deleteCuratedKeys,
