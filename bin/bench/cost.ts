@@ -5,7 +5,7 @@ import { consumedCapacity, countCapacity } from '#shared/store/client';
 import { createAccount } from '#shared/domain/accounts/accounts';
 import { seedCuratedDataset } from '#bin/curated/seed';
 import { generateDataset } from '#bin/curated/generator';
-import { getSeedMarker } from '#shared/store/curatedRepo';
+import { getSeedMarker } from '#shared/store/curatedReads';
 import { PACKAGES } from '#shared/domain/intelligence/packages';
 import { PRO_PLAN } from '#shared/domain/billing/plans';
 import { CAPABILITIES } from '#shared/domain/jobs/capabilities';

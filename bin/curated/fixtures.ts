@@ -19,7 +19,7 @@ import type {
   CuratedKol,
   CuratedPerson,
   CuratedRound,
-} from '#shared/data/model';
+} from '#shared/domain/curated/model';
 
 export const FIXED_IDS = {
   polaris: 'fund-polaris',

@@ -1,5 +1,5 @@
 import { markSeeded, seedCuratedDataset, writePreparedSeed } from '#bin/curated/seed';
-import { getSeedMarker } from '#shared/store/curatedRepo';
+import { getSeedMarker } from '#shared/store/curatedReads';
 import { DatasetLoadingError } from '#shared/http/errors';
 import { startPhase } from './startTimings';
 import type { PreparingSeed } from './earlyStart';

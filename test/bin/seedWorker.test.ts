@@ -5,7 +5,7 @@ import { useLocalTable } from '#bin/local/runtime';
 import { DatasetLoad } from '#bin/local/datasetLoad';
 import { prepareSeedInWorker } from '#bin/local/earlyStart';
 import { generateDataset } from '#bin/curated/generator';
-import { getCuratedEntity, getSeedMarker } from '#shared/store/curatedRepo';
+import { getCuratedEntity, getSeedMarker } from '#shared/store/curatedReads';
 import { uuidv7 } from '#shared/ids';
 
 /*

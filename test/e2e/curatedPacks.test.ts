@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { importCuratedRecords } from '#bin/curated/importer';
 import { seedCuratedDataset } from '#bin/curated/seed';
 import { DEFAULT_SEED, generateDataset } from '#bin/curated/generator';
+import { CURATED_LAYOUT } from '#shared/store/curatedItems';
 import {
-  CURATED_LAYOUT,
   findByName,
   forgetCachedFacets,
   getPersonByLinkedinUrl,
@@ -11,9 +11,8 @@ import {
   listKolsInSector,
   listPeopleByCompany,
   listPeopleByCompanyName,
-  putCuratedEntities,
-  putSeedMarker,
-} from '#shared/store/curatedRepo';
+} from '#shared/store/curatedReads';
+import { putCuratedEntities, putSeedMarker } from '#shared/store/curatedWrites';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from '#shared/store/client';
 import { queryAll } from '#shared/store/query';

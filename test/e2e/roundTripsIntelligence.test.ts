@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PACKAGES } from '#shared/domain/intelligence/packages';
 import { ddb, dynamoRequestCount } from '#shared/store/client';
-import { forgetCachedFacets } from '#shared/store/curatedRepo';
+import { forgetCachedFacets } from '#shared/store/curatedReads';
 import { startTestApi } from '#test/support/api';
 
 /**

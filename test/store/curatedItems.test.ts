@@ -1,14 +1,9 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { generateDataset } from '#bin/curated/generator';
-import {
-  curatedItemsFor,
-  linkedinSlug,
-  packedCuratedItems,
-  shardEntriesOf,
-  type CuratedEntity,
-  type CuratedKol,
-} from '#shared/store/curatedRepo';
+import { curatedItemsFor, packedCuratedItems } from '#shared/domain/curated/copies';
+import { linkedinSlug, shardEntriesOf } from '#shared/store/curatedItems';
+import type { CuratedEntity, CuratedKol } from '#shared/domain/curated/model';
 import {
   curatedFacetKey,
   curatedFacetPackKey,
@@ -22,7 +17,7 @@ import {
   personLinkedinBucket,
   personTeamBucket,
 } from '#shared/store/keys';
-import { slugOf } from '#shared/data/model';
+import { slugOf } from '#shared/slugs';
 
 const kol: CuratedKol = {
   kind: 'kol',

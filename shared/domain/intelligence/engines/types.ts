@@ -1,6 +1,6 @@
 import type { CanonicalSlots } from '#shared/domain/intelligence/slots';
 import type { Read } from '#shared/store/batch';
-import { LOCATIONS } from '#shared/data/taxonomy';
+import { LOCATIONS } from '#shared/domain/curated/taxonomy';
 
 /** One ranked candidate: its id, score, the sentence saying why, and every Tier 1 field. */
 export interface RankedRecord {

@@ -2,10 +2,12 @@
  * warm-intro-paths-v1: the target fund's portfolio companies, each backed by funding-round evidence
  * (rounds where the fund was lead or investor). The founder of each company is the intro route.
  */
-import { SECTORS, STAGES, termLabel } from '#shared/data/taxonomy';
-import { DATASET_AS_OF, type CuratedFund, type CuratedRound } from '#shared/data/model';
-import type { PortfolioCompany } from '#shared/data/portfolio';
-import { fundsNamedRead, fundsNamedWithPortfolio, type FundWithPortfolio } from '#shared/store/curatedRepo';
+import { SECTORS, STAGES, termLabel } from '#shared/domain/curated/taxonomy';
+import { DATASET_AS_OF, type CuratedFund, type CuratedRound } from '#shared/domain/curated/model';
+import type { PortfolioCompany } from '#shared/domain/curated/portfolio';
+import { fundsNamedRead } from '#shared/store/curatedReads';
+import { fundsNamedWithPortfolio, type FundWithPortfolio, withPortfolios } from '#shared/domain/curated/funds';
+import type { ShardEntry } from '#shared/store/curatedItems';
 import type { CanonicalSlots } from '#shared/domain/intelligence/slots';
 import { daysBetween, listOf, monthYear, plural, sentence, usd } from './format';
 import { byScore, type PackageEngine, type PreparedRanking, type RankedRecord } from './types';
@@ -91,9 +93,9 @@ function rankFund(found: FundWithPortfolio | undefined, slots: CanonicalSlots): 
 export const warmIntroPaths: PackageEngine = {
   rank: async (slots) => rankFund(firstFund(await fundsNamedWithPortfolio(String(slots.target_fund_name))), slots),
   // The name's lookup bucket, then the fund's shard read with the caller's items.
-  async prepare(slots): Promise<PreparedRanking<Promise<FundWithPortfolio[]>>> {
+  async prepare(slots): Promise<PreparedRanking<ShardEntry[]>> {
     const read = await fundsNamedRead(String(slots.target_fund_name));
-    return { read, rank: async (funds) => rankFund(firstFund(await funds), slots) };
+    return { read, rank: async (entries) => rankFund(firstFund(await withPortfolios(entries)), slots) };
   },
   summary(slots, records, candidates) {
     if (records.length === 0)
