@@ -35,11 +35,13 @@ function sourcesUnder(folder: string): string[] {
 function cacheKey(scale: number): string {
   const hash = createHash('sha256').update(`${DEFAULT_SEED}:${scale}:${process.versions.v8}:`);
   hash.update(readFileSync(require.resolve('@faker-js/faker/package.json')));
-  for (const folder of SHAPED_BY)
-    for (const file of sourcesUnder(join(ROOT, folder)))
-      hash.update(file.slice(ROOT.length)).update(readFileSync(file));
+  for (const file of cacheSources()) hash.update(file).update(readFileSync(join(ROOT, file)));
   return hash.digest('hex').slice(0, 24);
 }
+
+/** The source files the cache key hashes, relative to the project's root, sorted. */
+export const cacheSources = (): string[] =>
+  SHAPED_BY.flatMap((folder) => sourcesUnder(join(ROOT, folder)).map((file) => file.slice(ROOT.length + 1)));
 
 /** One file per scale (the tests prepare small ones), named by the code it was made by. */
 const fileName = (scale: number) => `scale-${scale}-${cacheKey(scale)}.bin`;
