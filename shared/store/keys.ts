@@ -207,13 +207,13 @@ export const growthRunStartUpTo = (atIso: string) => `${atIso}#~`;
 /**
  * Profiles packed into shards: each kind's profiles spread over a fixed number of items by a hash of
  * their id, so a profile is read by id with one GetItem of its shard, and a first start writes about a
- * thousand items instead of one per entity. The counts keep a shard's compressed profiles near 6 to 7 KB on
+ * thousand items instead of one per entity. The counts keep a shard's compressed profiles near 6 KB on
  * the generated dataset (reads cost about what one profile item did) and under 400 KB at 20 times its size.
  */
 const CURATED_SHARD_COUNTS = new Map<string, number>([
   ['fund', 500],
   ['company', 160],
-  ['person', 200],
+  ['person', 250],
   ['kol', 30],
   ['builder', 100],
 ]);
@@ -291,7 +291,12 @@ const PERSON_LOOKUP_BUCKETS = 96;
 export const personEmployerBucket = (organizationId: string): string =>
   lookupBucket(`O#${organizationId}`, PERSON_LOOKUP_BUCKETS);
 export const personTeamBucket = (nameSlug: string): string => lookupBucket(`T#${nameSlug}`, PERSON_LOOKUP_BUCKETS);
-export const personLinkedinBucket = (slug: string): string => lookupBucket(`L#${slug}`, PERSON_LOOKUP_BUCKETS);
+/**
+ * Half as many LinkedIn buckets (about 20 KB each): only an enrichment job reads them, each once a
+ * minute and function, and the first start writes fewer items.
+ */
+const PERSON_LINKEDIN_BUCKETS = 48;
+export const personLinkedinBucket = (slug: string): string => lookupBucket(`L#${slug}`, PERSON_LINKEDIN_BUCKETS);
 /** Builders by category: whole copies, as builders by ecosystem. */
 export const BUILDER_CATEGORY_FACET = 'BUILDER_CATEGORY';
 /** Marker written last by the seed: its presence means the generated dataset is fully loaded. */

@@ -81,7 +81,7 @@ describe('curated items', () => {
     ];
     const items = packedCuratedItems(entities);
     expect(items.length).toBeLessThanOrEqual(1_500);
-    // Beside the shards, the facets and lookups in few packs (people's lookups hold whole copies: 3 x 96 buckets).
+    // Beside the shards, the facets and lookups in few packs (people's lookups hold whole copies: 96 + 96 + 48 buckets).
     expect(items.filter((i) => i.entity !== 'curatedShard').length).toBeLessThan(400);
     const size = (item: Record<string, unknown>) =>
       Object.entries(item).reduce(
