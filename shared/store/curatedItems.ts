@@ -128,7 +128,7 @@ export const teamOf = (person: CuratedPerson): string =>
  * How curated items are laid out. A database seeded under an earlier layout (2: packed facets, name
  * and LinkedIn lookups on gsi3; 3: the company lookup facet; 4: people by their employer's name on
  * gsi1; 5: funds carry their portfolio; 6: profiles in shards, lookups in lookup facets; 7: people's
- * lookups hold whole copies) is seeded again: the marker then reads as absent.
+ * lookups and companies by domain hold whole copies) is seeded again: the marker then reads as absent.
  */
 export const CURATED_LAYOUT = 7;
 /** The first layout keeping profiles in shards, which a re-seed keeps (the earlier ones' profile items it does not read). */

@@ -3,9 +3,9 @@
  * with one GetItem of its shard. Packages filter on facets (funds and KOLs by sector, prospects by
  * interest, builders by ecosystem and by category) whose partitions hold a copy of each entity, so
  * every package query is one Query and never a Scan. Lookups by a key other than the id read a lookup
- * facet's bucket: companies by domain and name and funds by name find references there, then the
- * profiles in their shards; people by employer, employer's name and LinkedIn URL find whole copies
- * there (one Query, no shard). Facet reads are cached for FACET_CACHE_MS in each process.
+ * facet's bucket: companies by name and funds by name find references there, then the profiles in
+ * their shards; companies by domain and people by employer, employer's name and LinkedIn URL find
+ * whole copies there (one Query, no shard). Facet reads are cached for FACET_CACHE_MS in each process.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { gunzipSync } from 'node:zlib';
@@ -31,6 +31,8 @@ import {
 import type { StoredItem } from './entity';
 import {
   BUILDER_CATEGORY_FACET,
+  COMPANY_DOMAIN_FACET,
+  companyDomainBucket,
   COMPANY_LOOKUP_FACET,
   companyLookupDomainBucket,
   companyLookupNameBucket,
@@ -123,16 +125,14 @@ async function profilesInOrder<T extends CuratedEntity>(
 
 /**
  * The company at a domain. Any URL or host form is accepted (`https://www.X.io/about` finds x.io), and
- * a subdomain falls back to its parent (`app.x.io` finds x.io). The lookup facet's bucket of the host
- * names the company (the first by id), its shard holds it.
+ * a subdomain falls back to its parent (`app.x.io` finds x.io). The domain facet's bucket of the host
+ * holds the company whole (the first by id of those at the host): one Query, no shard.
  */
 export async function getCompanyByDomain(domain: string): Promise<CuratedCompany | undefined> {
   for (const host of domainCandidates(domain)) {
-    const ref = (await facet<CompanyRef>(COMPANY_LOOKUP_FACET, companyLookupDomainBucket(host))).find(
+    const company = (await facet<CuratedCompany>(COMPANY_DOMAIN_FACET, companyDomainBucket(host))).find(
       (c) => companyDomainKey(c) === host,
     );
-    if (!ref) continue;
-    const [company] = await profilesInOrder<CuratedCompany>('company', [ref.id], (c) => companyDomainKey(c) === host);
     if (company) return company;
   }
   return undefined;

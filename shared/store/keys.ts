@@ -274,6 +274,14 @@ function fnv1a(text: string): number {
 const lookupBucket = (text: string, buckets = COMPANY_LOOKUP_BUCKETS): string => String(fnv1a(text) % buckets);
 export const companyLookupDomainBucket = (domain: string): string => lookupBucket(`D#${domain}`);
 export const companyLookupNameBucket = (slug: string): string => lookupBucket(`N#${slug}`);
+/**
+ * Companies by domain as whole copies (an enrichment job's question, one Query and no shard), in more,
+ * larger buckets than the references' (about 25 KB each): a job reads each once a minute and function
+ * instead of a shard a company.
+ */
+export const COMPANY_DOMAIN_FACET = 'COMPANY_DOMAIN';
+const COMPANY_DOMAIN_BUCKETS = 48;
+export const companyDomainBucket = (domain: string): string => lookupBucket(`D#${domain}`, COMPANY_DOMAIN_BUCKETS);
 /** Funds by the slug of their name: id, name and domain, as the company lookup facet (the profile is in its shard). */
 export const FUND_LOOKUP_FACET = 'FUND_LOOKUP';
 export const fundLookupNameBucket = (slug: string): string => lookupBucket(`N#${slug}`);

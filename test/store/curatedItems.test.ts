@@ -4,7 +4,10 @@ import { generateDataset } from '#bin/curated/generator';
 import { curatedItemsFor, packedCuratedItems } from '#shared/domain/curated/copies';
 import { linkedinSlug, shardEntriesOf } from '#shared/store/curatedItems';
 import type { CuratedEntity, CuratedKol } from '#shared/domain/curated/model';
+import { normaliseDomain } from '#shared/hostNames';
 import {
+  COMPANY_DOMAIN_FACET,
+  companyDomainBucket,
   curatedFacetKey,
   curatedFacetPackKey,
   curatedFacetPartition,
@@ -81,7 +84,8 @@ describe('curated items', () => {
     ];
     const items = packedCuratedItems(entities);
     expect(items.length).toBeLessThanOrEqual(1_500);
-    // Beside the shards, the facets and lookups in few packs (people's lookups hold whole copies: 96 + 96 + 48 buckets).
+    // Beside the shards, the facets and lookups in few packs (whole copies: people's lookups in 96 + 96 + 48 buckets,
+    // companies by domain in 48).
     expect(items.filter((i) => i.entity !== 'curatedShard').length).toBeLessThan(400);
     const size = (item: Record<string, unknown>) =>
       Object.entries(item).reduce(
@@ -107,5 +111,10 @@ describe('curated items', () => {
       curatedFacetPartition(PERSON_LINKEDIN_FACET, personLinkedinBucket(linkedinSlug(person.linkedinUrl!)!)),
     ])
       expect(packed(pk)).toContainEqual(person);
+    // A company is found by domain as a whole copy too.
+    const company = data.companies[0];
+    expect(
+      packed(curatedFacetPartition(COMPANY_DOMAIN_FACET, companyDomainBucket(normaliseDomain(company.domain)!))),
+    ).toContainEqual(company);
   });
 });

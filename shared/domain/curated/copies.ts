@@ -1,12 +1,15 @@
 /**
  * What the curated dataset stores of each entity beside its profile: its copies under the facets its
  * packages filter on (a fund's with its record in each sector) and under the lookups that find it by a
- * key other than its id (companies and funds as references, people whole). The store keeps them
+ * key other than its id (funds, and companies by name, as references; people, and companies by domain,
+ * whole). The store keeps them
  * (shared/store/curatedWrites.ts); the seed and the importer (bin/curated) write them through here.
  */
 import {
   BUILDER_CATEGORY_FACET,
+  COMPANY_DOMAIN_FACET,
   COMPANY_LOOKUP_FACET,
+  companyDomainBucket,
   companyLookupDomainBucket,
   companyLookupNameBucket,
   FUND_LOOKUP_FACET,
@@ -64,7 +67,10 @@ export function facetEntriesFor(entity: CuratedEntity): FacetEntry[] {
         companyLookupDomainBucket(companyDomainKey(entity)),
         companyLookupNameBucket(slugOf(entity.name)),
       ]);
-      return [...buckets].map((bucket) => entry(COMPANY_LOOKUP_FACET, bucket, ref));
+      return [
+        ...[...buckets].map((bucket) => entry(COMPANY_LOOKUP_FACET, bucket, ref)),
+        entry(COMPANY_DOMAIN_FACET, companyDomainBucket(companyDomainKey(entity)), entity),
+      ];
     }
     case 'person': {
       const team = teamOf(entity);
