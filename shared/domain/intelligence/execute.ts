@@ -58,7 +58,9 @@ export async function executePackage(userId: string, input: ExecuteInput): Promi
   // Its outcome is only looked at once the token is good (a bad token answers first, whatever the ranking
   // did); an identical query or a refused token leaves it unused. A ranking that reads items a lookup
   // names (engine.prepare) has them read with the token instead: one request less.
-  const ranking = engine.prepare ? await engine.prepare(request.slots) : rankingNow(engine.rank(request.slots));
+  const ranking = engine.prepare
+    ? await engine.prepare(request.slots).catch((err: unknown) => rankingNow(Promise.reject(err)))
+    : rankingNow(engine.rank(request.slots));
   const [quoted, previous, wallet, curated] = await readTogether([
     quoteTokenRead(input.quote_token),
     identicalQueryRead(userId, queryHash),
