@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { importCuratedRecords } from '#shared/data/importer';
+import { importCuratedRecords } from '#bin/curated/importer';
 import { requiredFlag } from './flags';
 
-/** `import --file F.jsonl`: validates every line, then loads all of it or nothing (format: shared/data/importer.ts). */
+/** `import --file F.jsonl`: validates every line, then loads all of it or nothing (format: bin/curated/importer.ts). */
 export function importCommand(args: string[]): () => Promise<void> {
   return () => run(args);
 }

@@ -1,5 +1,5 @@
-import { DEFAULT_SEED } from '#shared/data/generator';
-import { seedCuratedDataset } from '#shared/data/seed';
+import { DEFAULT_SEED } from '#bin/curated/generator';
+import { seedCuratedDataset } from '#bin/curated/seed';
 import { flag } from './flags';
 import { UsageError } from './options';
 

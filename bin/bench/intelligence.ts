@@ -1,7 +1,7 @@
 import type { BenchSuite } from './harness';
 import { createAccount } from '#shared/domain/accounts/accounts';
-import { seedCuratedDataset } from '#shared/data/seed';
-import { getSeedMarker } from '#shared/store/curatedRepo';
+import { seedCuratedDataset } from '#bin/curated/seed';
+import { getSeedMarker } from '#shared/store/curatedReads';
 import { uuidv7 } from '#shared/ids';
 import { PACKAGES } from '#shared/domain/intelligence/packages';
 

@@ -1,6 +1,6 @@
-import { generateDataset } from '#shared/data/generator';
-import { seedCuratedDataset } from '#shared/data/seed';
-import { getSeedMarker } from '#shared/store/curatedRepo';
+import { generateDataset } from '#bin/curated/generator';
+import { seedCuratedDataset } from '#bin/curated/seed';
+import { getSeedMarker } from '#shared/store/curatedReads';
 import { dynamoRequestCount } from '#shared/store/client';
 import type { BenchSuite } from './harness';
 

@@ -7,9 +7,9 @@
  * per call against what the delivered e-mails and verifications earn at the pro plan's price.
  */
 import { reloadConfig } from '#shared/config/config';
-import { generateDataset } from '#shared/data/generator';
-import { seedCuratedDataset } from '#shared/data/seed';
-import { getSeedMarker } from '#shared/store/curatedRepo';
+import { generateDataset } from '#bin/curated/generator';
+import { seedCuratedDataset } from '#bin/curated/seed';
+import { getSeedMarker } from '#shared/store/curatedReads';
 import { PRO_PLAN } from '#shared/domain/billing/plans';
 import { CAPABILITIES } from '#shared/domain/jobs/capabilities';
 import { hunter } from '#shared/adapters/enrichment/hunter';

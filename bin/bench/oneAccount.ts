@@ -1,8 +1,8 @@
 import { mustGet } from '#shared/maps';
 import { createAccount } from '#shared/domain/accounts/accounts';
 import { getBalance, ledgerBetween } from '#shared/domain/credits/credits';
-import { seedCuratedDataset } from '#shared/data/seed';
-import { getSeedMarker } from '#shared/store/curatedRepo';
+import { seedCuratedDataset } from '#bin/curated/seed';
+import { getSeedMarker } from '#shared/store/curatedReads';
 import { uuidv7 } from '#shared/ids';
 import type { BenchContext, BenchSuite } from './harness';
 

@@ -1,6 +1,6 @@
 import { mustGet } from '#shared/maps';
-import { seedCuratedDataset } from '#shared/data/seed';
-import { getSeedMarker } from '#shared/store/curatedRepo';
+import { seedCuratedDataset } from '#bin/curated/seed';
+import { getSeedMarker } from '#shared/store/curatedReads';
 import type { BenchContext, BenchSuite } from './harness';
 import { BENCH_DATASET_SCALE, newAccount, percentile, reconcile } from './oneAccount';
 

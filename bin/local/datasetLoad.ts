@@ -1,9 +1,9 @@
-import { markSeeded, seedCuratedDataset, writePreparedSeed } from '#shared/data/seed';
-import { getSeedMarker } from '#shared/store/curatedRepo';
+import { markSeeded, seedCuratedDataset, writePreparedSeed } from '#bin/curated/seed';
+import { getSeedMarker } from '#shared/store/curatedReads';
 import { DatasetLoadingError } from '#shared/http/errors';
 import { startPhase } from './startTimings';
 import type { PreparingSeed } from './earlyStart';
-import type { PreparedSeed } from '#shared/data/seed';
+import type { PreparedSeed } from '#bin/curated/seed';
 
 const RETRY_AFTER_SECONDS = 5;
 const PROGRESS_EVERY_MS = 5_000;

@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { startDynamo, type LocalDynamo } from './dynamo';
 import { startPhase } from './startTimings';
 import type { FromSeedWorker } from './seedWorker';
-import type { PreparedSeed } from '#shared/data/seed';
+import type { PreparedSeed } from '#bin/curated/seed';
 
 export interface PreparingSeed {
   /** The dataset's items, ready to write (the marker is written once they are in). */

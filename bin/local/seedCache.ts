@@ -11,10 +11,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import { DEFAULT_SEED } from '#shared/data/generator';
-import { prepareSeed, type PreparedSeed } from '#shared/data/seed';
+import { DEFAULT_SEED } from '#bin/curated/generator';
+import { prepareSeed, type PreparedSeed } from '#bin/curated/seed';
 
-const SHARED = join(import.meta.dirname, '..', '..', 'shared');
+const ROOT = join(import.meta.dirname, '..', '..');
+/** The folders whose code shapes the items: the application (model, repository, keys) and the generator and seed beside it. */
+const SHAPED_BY = ['shared', join('bin', 'curated')];
 const require = createRequire(import.meta.url);
 
 /** Every TypeScript file under `folder`, sorted (the generator, the repository, the keys and what they import). */
@@ -26,16 +28,20 @@ function sourcesUnder(folder: string): string[] {
 }
 
 /**
- * What the cached items depend on: every file of shared/ (a change anywhere there makes a new
- * cache: simpler than knowing what the generator reaches), faker's version, and V8's, whose
- * serialization the file is in.
+ * What the cached items depend on: every file of shared/ and of bin/curated/ (the generator and the
+ * seed; a change anywhere there makes a new cache: simpler than knowing what the generator reaches),
+ * faker's version, and V8's, whose serialization the file is in.
  */
 function cacheKey(scale: number): string {
   const hash = createHash('sha256').update(`${DEFAULT_SEED}:${scale}:${process.versions.v8}:`);
   hash.update(readFileSync(require.resolve('@faker-js/faker/package.json')));
-  for (const file of sourcesUnder(SHARED)) hash.update(file.slice(SHARED.length)).update(readFileSync(file));
+  for (const file of cacheSources()) hash.update(file).update(readFileSync(join(ROOT, file)));
   return hash.digest('hex').slice(0, 24);
 }
+
+/** The source files the cache key hashes, relative to the project's root, sorted. */
+export const cacheSources = (): string[] =>
+  SHAPED_BY.flatMap((folder) => sourcesUnder(join(ROOT, folder)).map((file) => file.slice(ROOT.length + 1)));
 
 /** One file per scale (the tests prepare small ones), named by the code it was made by. */
 const fileName = (scale: number) => `scale-${scale}-${cacheKey(scale)}.bin`;

@@ -7,7 +7,7 @@
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { PreparedSeed } from '#shared/data/seed';
+import type { PreparedSeed } from '#bin/curated/seed';
 import { preparedSeed } from './seedCache';
 
 export type FromSeedWorker =

@@ -226,6 +226,11 @@ export const curatedShardKey = (kind: string, shard: number): Key => ({
   pk: `CUR#SHARD#${kind.toUpperCase()}#${String(shard).padStart(4, '0')}`,
   sk: 'SHARD',
 });
+/** Every shard of every kind (a re-seed upgrading the layout reads them all once). */
+export const everyCuratedShardKey = (): Key[] =>
+  [...CURATED_SHARD_COUNTS].flatMap(([kind, count]) =>
+    Array.from({ length: count }, (_, i) => curatedShardKey(kind, i)),
+  );
 /** Facet partitions: funds by sector, KOLs by sector, prospects (people) by interest, builders by ecosystem. */
 export const curatedFacetKey = (facet: string, value: string, kind: string, id: string): Key => ({
   pk: `CUR#FACET#${facet}#${value}`,
@@ -269,21 +274,37 @@ function fnv1a(text: string): number {
 const lookupBucket = (text: string, buckets = COMPANY_LOOKUP_BUCKETS): string => String(fnv1a(text) % buckets);
 export const companyLookupDomainBucket = (domain: string): string => lookupBucket(`D#${domain}`);
 export const companyLookupNameBucket = (slug: string): string => lookupBucket(`N#${slug}`);
+/**
+ * Companies by domain as whole copies (an enrichment job's question, one Query and no shard), in more,
+ * larger buckets than the references' (about 25 KB each): a job reads each once a minute and function
+ * instead of a shard a company.
+ */
+export const COMPANY_DOMAIN_FACET = 'COMPANY_DOMAIN';
+const COMPANY_DOMAIN_BUCKETS = 48;
+export const companyDomainBucket = (domain: string): string => lookupBucket(`D#${domain}`, COMPANY_DOMAIN_BUCKETS);
 /** Funds by the slug of their name: id, name and domain, as the company lookup facet (the profile is in its shard). */
 export const FUND_LOOKUP_FACET = 'FUND_LOOKUP';
 export const fundLookupNameBucket = (slug: string): string => lookupBucket(`N#${slug}`);
 /**
- * People by employer (id), by their employer's name slug (companies only) and by LinkedIn slug: each
- * person's reference (id, employer, slugs) under the bucket of each key, so a lookup reads one small
- * bucket, then the profiles from their shards. More buckets than companies' as people outnumber them.
+ * People by employer (id), by their employer's name slug (companies only) and by LinkedIn slug: a
+ * whole copy of each person under the bucket of each key, one facet per key, so a lookup is one Query
+ * (kept for FACET_CACHE_MS like the facets) and reads no shard: an execute of people at a company
+ * stays at the requests it sent when people were items of their own, and an enrichment job reads a
+ * company's people with the bucket its first company of that bucket read.
  */
-export const PERSON_LOOKUP_FACET = 'PERSON_LOOKUP';
-const PERSON_LOOKUP_BUCKETS = 128;
-export const personLookupEmployerBucket = (organizationId: string): string =>
+export const PERSON_EMPLOYER_FACET = 'PERSON_EMPLOYER';
+export const PERSON_TEAM_FACET = 'PERSON_TEAM';
+export const PERSON_LINKEDIN_FACET = 'PERSON_LINKEDIN';
+const PERSON_LOOKUP_BUCKETS = 96;
+export const personEmployerBucket = (organizationId: string): string =>
   lookupBucket(`O#${organizationId}`, PERSON_LOOKUP_BUCKETS);
-export const personLookupTeamBucket = (nameSlug: string): string =>
-  lookupBucket(`T#${nameSlug}`, PERSON_LOOKUP_BUCKETS);
-export const personLookupLinkedinBucket = (slug: string): string => lookupBucket(`L#${slug}`, PERSON_LOOKUP_BUCKETS);
+export const personTeamBucket = (nameSlug: string): string => lookupBucket(`T#${nameSlug}`, PERSON_LOOKUP_BUCKETS);
+/**
+ * Half as many LinkedIn buckets (about 20 KB each): only an enrichment job reads them, each once a
+ * minute and function, and the first start writes fewer items.
+ */
+const PERSON_LINKEDIN_BUCKETS = 48;
+export const personLinkedinBucket = (slug: string): string => lookupBucket(`L#${slug}`, PERSON_LINKEDIN_BUCKETS);
 /** Builders by category: whole copies, as builders by ecosystem. */
 export const BUILDER_CATEGORY_FACET = 'BUILDER_CATEGORY';
 /** Marker written last by the seed: its presence means the generated dataset is fully loaded. */

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { uuidv7 } from '#shared/ids';
 import { startTestApi } from '#test/support/api';
 import { findUserIdByEmail } from '#shared/store/usersRepo';
-import { getCuratedEntity } from '#shared/store/curatedRepo';
+import { getCuratedEntity } from '#shared/store/curatedReads';
 import { getPhishingListHead } from '#shared/store/phishingListRepo';
 import { inventedList, startPhishingListStandIn } from '#test/support/phishingListStandIn';
 

@@ -2,8 +2,11 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cachedSeed, preparedSeed } from '#bin/local/seedCache';
-import { prepareSeed, type PreparedSeed } from '#shared/data/seed';
+import { readFileSync } from 'node:fs';
+import { cacheSources, cachedSeed, preparedSeed } from '#bin/local/seedCache';
+import { PROJECT_ROOT } from '#infra/projectRoot';
+import { imports, target } from '#test/support/importGraph';
+import { prepareSeed, type PreparedSeed } from '#bin/curated/seed';
 
 const dirs: string[] = [];
 const freshDir = () => {
@@ -38,6 +41,23 @@ describe('the prepared dataset cache', () => {
     });
     expect(unversioned(second.prepared)).toEqual(unversioned(prepareSeed({ scale: 0.01 })));
     expect(readdirSync(dir).filter((name) => name.startsWith('scale-0.01-'))).toHaveLength(1);
+  });
+
+  it('is keyed by every source file the seed reaches (a change to the generator or the layout makes a new one)', () => {
+    const reached = new Set<string>();
+    const visit = (file: string) => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const { specifier } of imports(readFileSync(join(PROJECT_ROOT, file), 'utf8'))) {
+        const to = target(file, specifier);
+        if (to) visit(to);
+      }
+    };
+    visit('bin/curated/seed.ts');
+    expect(reached).toContain('bin/curated/generator.ts');
+    expect(reached).toContain('shared/store/keys.ts');
+    const hashed = new Set(cacheSources());
+    expect([...reached].filter((file) => !hashed.has(file))).toEqual([]);
   });
 
   it('an unreadable file is generated again', () => {

@@ -4,8 +4,8 @@ import { ensureTable } from '#bin/local/dynamo';
 import { useLocalTable } from '#bin/local/runtime';
 import { DatasetLoad } from '#bin/local/datasetLoad';
 import { prepareSeedInWorker } from '#bin/local/earlyStart';
-import { generateDataset } from '#shared/data/generator';
-import { getCuratedEntity, getSeedMarker } from '#shared/store/curatedRepo';
+import { generateDataset } from '#bin/curated/generator';
+import { getCuratedEntity, getSeedMarker } from '#shared/store/curatedReads';
 import { uuidv7 } from '#shared/ids';
 
 /*

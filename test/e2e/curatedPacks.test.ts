@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { importCuratedRecords } from '#shared/data/importer';
-import { seedCuratedDataset } from '#shared/data/seed';
-import { DEFAULT_SEED, generateDataset } from '#shared/data/generator';
+import { importCuratedRecords } from '#bin/curated/importer';
+import { seedCuratedDataset } from '#bin/curated/seed';
+import { DEFAULT_SEED, generateDataset } from '#bin/curated/generator';
+import { CURATED_LAYOUT } from '#shared/store/curatedItems';
 import {
-  CURATED_LAYOUT,
   findByName,
   forgetCachedFacets,
   getPersonByLinkedinUrl,
@@ -11,12 +11,12 @@ import {
   listKolsInSector,
   listPeopleByCompany,
   listPeopleByCompanyName,
-  putSeedMarker,
-} from '#shared/store/curatedRepo';
+} from '#shared/store/curatedReads';
+import { putCuratedEntities, putSeedMarker } from '#shared/store/curatedWrites';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from '#shared/store/client';
 import { queryAll } from '#shared/store/query';
-import { curatedFacetPackKey, curatedFacetPartition } from '#shared/store/keys';
+import { curatedFacetPackKey, curatedFacetPartition, PERSON_TEAM_FACET } from '#shared/store/keys';
 import { useOwnTable } from '#test/support/ownTable';
 
 /*
@@ -105,7 +105,7 @@ describe('packed facet copies', () => {
       input: { ExpressionAttributeValues?: Record<string, unknown>; RequestItems?: unknown };
     }) => {
       const pk = String(command.input.ExpressionAttributeValues?.[':pk'] ?? '');
-      if (pk.startsWith(curatedFacetPartition('PERSON_LOOKUP', '')) || command.input.RequestItems)
+      if (pk.startsWith(curatedFacetPartition(PERSON_TEAM_FACET, '')) || command.input.RequestItems)
         sent.push(command.constructor.name.replace(/Command$/, ''));
       return send(command as never);
     }) as never);
@@ -116,7 +116,7 @@ describe('packed facet copies', () => {
     }
   }
 
-  it('reads the people of a company by its name from one lookup bucket and their shards, the same people as the company lookup then its people', async () => {
+  it('reads the people of a company by its name from one lookup bucket and no shard, the same people as the company lookup then its people', async () => {
     const data = generateDataset({ seed: DEFAULT_SEED, scale: 0.01 });
     const staffed = data.companies.filter((c) => data.people.some((p) => p.companyId === c.id)).slice(0, 5);
     expect(staffed.length).toBeGreaterThan(0);
@@ -127,13 +127,13 @@ describe('packed facet copies', () => {
       forgetCachedFacets();
       const sent: string[] = [];
       const viaName = await withSentCommands(sent, () => listPeopleByCompanyName(`  ${company.name.toUpperCase()} `));
-      expect(sent).toEqual(['Query', 'BatchGet']);
+      expect(sent).toEqual(['Query']);
       expect(viaName.map((p) => p.id)).toEqual(viaLookup.map((p) => p.id));
       expect(viaName.length).toBeGreaterThan(0);
-      // The bucket is kept for FACET_CACHE_MS, as the facets are: the next lookup reads the shards alone.
+      // The bucket is kept for FACET_CACHE_MS, as the facets are: the next lookup sends nothing.
       const again: string[] = [];
       await withSentCommands(again, () => listPeopleByCompanyName(company.name));
-      expect(again).toEqual(['BatchGet']);
+      expect(again).toEqual([]);
     }
     // People at a fund are not people at a company of the same name.
     const fundStaff = data.people.find((p) => p.organizationKind === 'fund');
@@ -159,5 +159,23 @@ describe('packed facet copies', () => {
     expect(again.skipped).toBe(false);
     expect(await getSeedMarker()).toMatchObject({ layout: CURATED_LAYOUT });
     expect((await ddb().send(new GetCommand({ TableName: table(), Key: oldPack }))).Item).toBeUndefined();
+  });
+
+  it('a re-seed over the shards of layout 6 writes the lookup copies of the profiles imported there', async () => {
+    // As layout 6 left an imported person: the profile in its shard, no whole copy under the people's lookups.
+    const seeded = generateDataset({ seed: DEFAULT_SEED, scale: 0.01 }).people.find(
+      (p) => p.organizationKind === 'company',
+    )!;
+    const person = { ...seeded, id: 'per-carried-over', linkedinUrl: 'https://linkedin.com/in/carried-over-1' };
+    await putCuratedEntities([person]);
+    const current = (await getSeedMarker())!;
+    await putSeedMarker({ ...current, layout: 6 });
+    forgetCachedFacets();
+    expect((await listPeopleByCompany(person.companyId)).map((p) => p.id)).not.toContain(person.id);
+    expect(await seedCuratedDataset({ scale: 0.01 })).toMatchObject({ skipped: false });
+    forgetCachedFacets();
+    expect((await listPeopleByCompany(person.companyId)).map((p) => p.id)).toContain(person.id);
+    expect((await listPeopleByCompanyName(person.companyName)).map((p) => p.id)).toContain(person.id);
+    expect(await getPersonByLinkedinUrl(person.linkedinUrl)).toEqual(person);
   });
 });

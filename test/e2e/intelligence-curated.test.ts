@@ -5,8 +5,8 @@ import {
   listPeopleByCompany,
   findByName,
   listFundsInSector,
-} from '#shared/store/curatedRepo';
-import { getSeedMarker } from '#shared/store/curatedRepo';
+} from '#shared/store/curatedReads';
+import { getSeedMarker } from '#shared/store/curatedReads';
 
 describe('curated dataset in the test table', () => {
   it('is seeded once, with its marker', async () => {

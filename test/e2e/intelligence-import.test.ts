@@ -1,17 +1,16 @@
 import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { importCuratedRecords } from '#shared/data/importer';
+import { importCuratedRecords } from '#bin/curated/importer';
 import {
   findByName,
-  fundsNamedWithPortfolio,
-  putCuratedEntities,
-  refreshPortfolios,
-  shardEntriesOf,
   getCompanyByDomain,
   getCuratedEntity,
   listFundsInSector,
   listPeopleByCompany,
-} from '#shared/store/curatedRepo';
+} from '#shared/store/curatedReads';
+import { fundsNamedWithPortfolio, refreshPortfolios } from '#shared/domain/curated/funds';
+import { putCuratedEntities } from '#shared/store/curatedWrites';
+import { shardEntriesOf } from '#shared/store/curatedItems';
 import { warmIntroPaths } from '#shared/domain/intelligence/engines/warmIntros';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { vi } from 'vitest';
@@ -26,7 +25,7 @@ const storedEntry = async (fundId: string) => {
   );
   return Item ? shardEntriesOf(Item).get(fundId) : undefined;
 };
-import type { CuratedFund } from '#shared/data/model';
+import type { CuratedFund } from '#shared/domain/curated/model';
 
 const lines = (...records: unknown[]) => records.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n');
 const fund = {

@@ -17,8 +17,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '#shared/adapters/clock';
 import { grantCredits } from '#shared/domain/credits/credits';
-import type { Contacts, CuratedFund, CuratedKol, CuratedPerson } from '#shared/data/model';
-import { getCuratedEntities } from '#shared/store/curatedRepo';
+import type { Contacts, CuratedFund, CuratedKol, CuratedPerson } from '#shared/domain/curated/model';
+import { getCuratedEntities } from '#shared/store/curatedReads';
 import { type CallResult, startTestApi } from '#test/support/api';
 import { modelRuns } from '#test/support/modelRuns';
 

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { importCuratedRecords } from '#shared/data/importer';
+import { importCuratedRecords } from '#bin/curated/importer';
 import { COVERAGE_SAMPLE } from '#shared/domain/growth/resolve';
 import { coverageDomains, coverageModeOf } from '#shared/domain/growth/coverage';
 import { dynamoRequestCount } from '#shared/store/client';
-import { companyLookup, findByName, getCompanyByDomain } from '#shared/store/curatedRepo';
+import { companyLookup, findByName, getCompanyByDomain } from '#shared/store/curatedReads';
 import { startTestApi } from '#test/support/api';
 
 /**

@@ -7,16 +7,14 @@ import { filesUnder } from '#test/support/projectFiles';
 
 /**
  * Imports run down the layers, from the bottom up: a module imports its own layer and the layers
- * below it, never one above. `shared/data` (the curated data's model and vocabulary) sits under the
- * store that keeps it and the domain that reads it. Nothing imports `test/`.
+ * below it, never one above. Nothing imports `test/`.
  */
 const LAYERS = [
-  // The root of shared/ (ids, json, graphemes, maps, dictionary, host names) and the configuration: leaves.
+  // The root of shared/ (ids, json, graphemes, maps, dictionary, host names, slugs) and the configuration: leaves.
   { name: 'shared root', files: /^shared\/[^/]+\.ts$/ },
   { name: 'config', files: /^shared\/config\// },
   { name: 'observability', files: /^shared\/observability\// },
   { name: 'adapters', files: /^shared\/adapters\// },
-  { name: 'data', files: /^shared\/data\// },
   { name: 'store', files: /^shared\/store\// },
   { name: 'domain', files: /^shared\/domain\// },
   { name: 'schemas', files: /^shared\/schemas\// },
@@ -56,7 +54,6 @@ const STILL_RUNS_BACK_UP: { from: string; to: string; why: string }[] = [
     to: 'shared/store/platformCallsRepo.ts',
     why: 'the port names the stored delivery (a type)',
   },
-  { from: 'shared/data/', to: 'shared/store/', why: 'the importer and the seed are offline tooling, not data' },
 ];
 
 const layerOf = (file: string): Layer | undefined => LAYERS[rank(file)]?.name;

@@ -1,14 +1,26 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { generateDataset } from '#shared/data/generator';
+import { generateDataset } from '#bin/curated/generator';
+import { curatedItemsFor, packedCuratedItems } from '#shared/domain/curated/copies';
+import { linkedinSlug, shardEntriesOf } from '#shared/store/curatedItems';
+import type { CuratedEntity, CuratedKol } from '#shared/domain/curated/model';
+import { normaliseDomain } from '#shared/hostNames';
 import {
-  curatedItemsFor,
-  packedCuratedItems,
-  shardEntriesOf,
-  type CuratedEntity,
-  type CuratedKol,
-} from '#shared/store/curatedRepo';
-import { curatedFacetKey, curatedFacetPackKey, curatedShardKey, curatedShardOf } from '#shared/store/keys';
+  COMPANY_DOMAIN_FACET,
+  companyDomainBucket,
+  curatedFacetKey,
+  curatedFacetPackKey,
+  curatedFacetPartition,
+  curatedShardKey,
+  curatedShardOf,
+  PERSON_EMPLOYER_FACET,
+  PERSON_LINKEDIN_FACET,
+  PERSON_TEAM_FACET,
+  personEmployerBucket,
+  personLinkedinBucket,
+  personTeamBucket,
+} from '#shared/store/keys';
+import { slugOf } from '#shared/slugs';
 
 const kol: CuratedKol = {
   kind: 'kol',
@@ -72,8 +84,9 @@ describe('curated items', () => {
     ];
     const items = packedCuratedItems(entities);
     expect(items.length).toBeLessThanOrEqual(1_500);
-    // Beside the shards, the facets and lookups in few packs.
-    expect(items.filter((i) => i.entity !== 'curatedShard').length).toBeLessThan(250);
+    // Beside the shards, the facets and lookups in few packs (whole copies: people's lookups in 96 + 96 + 48 buckets,
+    // companies by domain in 48).
+    expect(items.filter((i) => i.entity !== 'curatedShard').length).toBeLessThan(400);
     const size = (item: Record<string, unknown>) =>
       Object.entries(item).reduce(
         (sum, [name, value]) =>
@@ -86,5 +99,22 @@ describe('curated items', () => {
       const shard = shards.get(curatedShardKey(e.kind, curatedShardOf(e.kind, e.id)).pk);
       expect(shard?.get(e.id)?.entity).toEqual(e);
     }
+    // A person is found by employer, employer's name and LinkedIn as a whole copy in each lookup's bucket.
+    const person = data.people.find((p) => p.organizationKind === 'company' && p.linkedinUrl)!;
+    const packed = (pk: string) =>
+      items
+        .filter((i) => i.pk === pk && i.entity === 'curatedFacetPack')
+        .flatMap((i) => JSON.parse(gunzipSync(i.data as Uint8Array).toString()) as CuratedEntity[]);
+    for (const pk of [
+      curatedFacetPartition(PERSON_EMPLOYER_FACET, personEmployerBucket(person.companyId)),
+      curatedFacetPartition(PERSON_TEAM_FACET, personTeamBucket(slugOf(person.companyName))),
+      curatedFacetPartition(PERSON_LINKEDIN_FACET, personLinkedinBucket(linkedinSlug(person.linkedinUrl!)!)),
+    ])
+      expect(packed(pk)).toContainEqual(person);
+    // A company is found by domain as a whole copy too.
+    const company = data.companies[0];
+    expect(
+      packed(curatedFacetPartition(COMPANY_DOMAIN_FACET, companyDomainBucket(normaliseDomain(company.domain)!))),
+    ).toContainEqual(company);
   });
 });

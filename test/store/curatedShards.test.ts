@@ -1,8 +1,10 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { importCuratedRecords } from '#shared/data/importer';
-import { seedCuratedDataset } from '#shared/data/seed';
-import { getCuratedEntity, shardEntriesOf, type CuratedKol } from '#shared/store/curatedRepo';
+import { importCuratedRecords } from '#bin/curated/importer';
+import { seedCuratedDataset } from '#bin/curated/seed';
+import { getCuratedEntity } from '#shared/store/curatedReads';
+import { shardEntriesOf } from '#shared/store/curatedItems';
+import type { CuratedKol } from '#shared/domain/curated/model';
 import { ddb, table } from '#shared/store/client';
 import { curatedShardKey, curatedShardOf } from '#shared/store/keys';
 import { useOwnTable } from '#test/support/ownTable';

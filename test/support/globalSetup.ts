@@ -1,7 +1,7 @@
 import type { TestProject } from 'vitest/node';
 import { ensureTable, startDynamo } from '#bin/local/dynamo';
 import { useLocalTable } from '#bin/local/runtime';
-import { seedCuratedDataset } from '#shared/data/seed';
+import { seedCuratedDataset } from '#bin/curated/seed';
 import { seedPhishingList } from '#shared/domain/moderation/phishingListRefresh';
 
 export const TEST_TABLE = 'outreach-test';
@@ -11,7 +11,7 @@ export const TEST_DATASET_SCALE = 0.05;
 export default async function setup(project: TestProject) {
   const dynamo = await startDynamo();
   await ensureTable(dynamo.endpoint, TEST_TABLE);
-  // A twentieth of the curated dataset (fixed rows included; see shared/data/fixtures.ts): enough to rank, quick to load.
+  // A twentieth of the curated dataset (fixed rows included; see bin/curated/fixtures.ts): enough to rank, quick to load.
   useLocalTable(dynamo.endpoint, TEST_TABLE);
   await seedCuratedDataset({ scale: TEST_DATASET_SCALE, concurrency: 16 });
   // The package's copy of the phishing list, as the local server writes it on a first start.

@@ -1,7 +1,7 @@
 import { inject } from 'vitest';
 import { ensureTable } from '#bin/local/dynamo';
 import { useLocalTable } from '#bin/local/runtime';
-import { seedCuratedDataset } from '#shared/data/seed';
+import { seedCuratedDataset } from '#bin/curated/seed';
 import { uuidv7 } from '#shared/ids';
 
 /**

@@ -1,12 +1,12 @@
 /** What growth asks the curated data: which company domains it knows, and which domain has a company name. */
-import type { SectorId } from '#shared/data/taxonomy';
+import type { SectorId } from '#shared/domain/curated/taxonomy';
 import {
   companyLookup,
   getCuratedEntities,
   listProspectsInSector,
   type CompanyLookup,
-  type CuratedCompany,
-} from '#shared/store/curatedRepo';
+} from '#shared/store/curatedReads';
+import type { CuratedCompany } from '#shared/domain/curated/model';
 import type { NormalizedCompany } from './normalize';
 
 /** One reader for one request: the lookup partitions it reads are read once, whatever it asks. */

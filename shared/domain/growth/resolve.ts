@@ -3,7 +3,7 @@
  * plan, and record the plan's fingerprint so that quote can tell an issued plan from an edited one.
  */
 import { now } from '#shared/adapters/ports';
-import { SECTORS, termsIn } from '#shared/data/taxonomy';
+import { SECTORS, termsIn } from '#shared/domain/curated/taxonomy';
 import { uuidv7 } from '#shared/ids';
 import { putPlanIssue } from '#shared/store/growthRepo';
 import { MAX_COMPANIES, MAX_CONTACTS } from '#shared/domain/jobs/capabilities';

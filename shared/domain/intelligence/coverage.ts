@@ -2,7 +2,7 @@
  * Coverage: how many curated candidates a filled request has against its limit, and
  * when that falls short, the route most likely to get the user what they want.
  */
-import { SECTORS, termLabel } from '#shared/data/taxonomy';
+import { SECTORS, termLabel } from '#shared/domain/curated/taxonomy';
 import type { CanonicalSlots } from './slots';
 import { plural } from './engines/format';
 import { PACKAGES, type PackageDef, type PackageId } from './packages';

@@ -22,12 +22,19 @@ import { readTogether } from '#shared/store/batch';
 import { walletRead } from '#shared/store/walletRepo';
 import { isCancelledTransaction, TransactionConditionError, writeTogether } from '#shared/store/transactions';
 import { ENGINES } from './engines';
+import type { PreparedRanking, RankedRecord } from './engines/types';
 import { PACKAGES, type PackageId } from './packages';
 import { executeCredits } from './pricing';
 import { explainSpentQuote, quoteTokenRead, redeemableFrom } from '#shared/domain/quotes/quoteTokens';
 import { identicalQueryHash } from './quote';
 import { executeRequest, projectRecord } from './requests';
 import type { StoredIntelData } from './storedResults';
+
+/** A ranking already running, as a prepared one reading nothing (its failure is looked at once the token is good). */
+function rankingNow(ranking: Promise<RankedRecord[]>): PreparedRanking<undefined> {
+  ranking.catch(() => undefined);
+  return { read: { keys: [], decodeAll: () => undefined }, rank: () => ranking };
+}
 
 export interface ExecuteInput {
   package_id: PackageId;
@@ -49,19 +56,22 @@ export async function executePackage(userId: string, input: ExecuteInput): Promi
   const engine = ENGINES[request.packageId];
   // The ranking depends only on the request, so it runs while the token is read: one round trip less.
   // Its outcome is only looked at once the token is good (a bad token answers first, whatever the ranking
-  // did); an identical query or a refused token leaves it unused.
-  const ranking = engine.rank(request.slots);
-  ranking.catch(() => undefined);
-  const [quoted, previous, wallet] = await readTogether([
+  // did); an identical query or a refused token leaves it unused. A ranking that reads items a lookup
+  // names (engine.prepare) has them read with the token instead: one request less.
+  const ranking = engine.prepare
+    ? await engine.prepare(request.slots).catch((err: unknown) => rankingNow(Promise.reject(err)))
+    : rankingNow(engine.rank(request.slots));
+  const [quoted, previous, wallet, curated] = await readTogether([
     quoteTokenRead(input.quote_token),
     identicalQueryRead(userId, queryHash),
     walletRead(userId),
+    ranking.read,
   ] as const);
   const quote = redeemableFrom(quoted, userId, 'execute', request);
   if (previous) return replayIdenticalQuery(userId, quote, previous);
 
   const pkg = PACKAGES[request.packageId];
-  const ranked = await ranking;
+  const ranked = await ranking.rank(curated);
   const chosen = ranked.slice(0, Number(request.slots.limit));
   const summary = engine.summary(request.slots, chosen, ranked.length);
   const at = now().toISOString();

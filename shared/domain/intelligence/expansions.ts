@@ -10,8 +10,8 @@ import {
   type CuratedCompany,
   type CuratedFund,
   type CuratedPerson,
-} from '#shared/data/model';
-import { curatedEntityRead } from '#shared/store/curatedRepo';
+} from '#shared/domain/curated/model';
+import { curatedEntityRead } from '#shared/store/curatedReads';
 import { putUnlockMemoryItems, unlockMemoryRead, type UnlockMemory } from '#shared/store/intelligenceRepo';
 import type { TransactItem } from '#shared/store/transactions';
 import { readTogether, type Read } from '#shared/store/batch';

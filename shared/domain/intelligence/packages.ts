@@ -3,7 +3,7 @@
  * the OpenAPI document, quotes and available_expansions all read it; nothing else says what a
  * package takes, returns or costs.
  */
-import type { EntityKind } from '#shared/data/model';
+import type { EntityKind } from '#shared/domain/curated/model';
 
 /**
  * What a slot holds. Vocabulary kinds (sector, stage, ...) are matched through the taxonomy's

@@ -18,7 +18,7 @@ import {
   STAGES,
   termsIn,
   type Term,
-} from '#shared/data/taxonomy';
+} from '#shared/domain/curated/taxonomy';
 import { parseAmount } from './slots';
 import type { PackageDef, SlotKind } from './packages';
 

@@ -1,6 +1,6 @@
 /** POST /intelligence/resolve: slots from explicit values and request_text, clarification, coverage. */
 import { ValidationError } from '#shared/domain/errors';
-import { findByName, getCompanyByDomain } from '#shared/store/curatedRepo';
+import { findByName, getCompanyByDomain } from '#shared/store/curatedReads';
 import { ENGINES } from './engines';
 import {
   NEIGHBOURS,

@@ -16,7 +16,7 @@ import {
   SKILLS,
   STAGES,
   termsIn,
-} from '#shared/data/taxonomy';
+} from '#shared/domain/curated/taxonomy';
 import {
   BUILDER_CATEGORY_SYNONYMS,
   ECOSYSTEM_SYNONYMS,
@@ -27,7 +27,7 @@ import {
   ROLE_FAMILY_SYNONYMS,
   SECTOR_SYNONYMS,
   STAGE_SYNONYMS,
-} from '#shared/data/slotSynonyms';
+} from '#shared/domain/curated/slotSynonyms';
 import { buildVocabulary, matchTerms, type Vocabulary } from './termMatch';
 import type { PackageDef, SlotDef, SlotKind } from './packages';
 

@@ -8,8 +8,8 @@
  * other word must name something: "banana developer" is refused rather than read as "developer",
  * because a slot is a filter the caller pays for and a silently dropped word changes the result.
  */
-import type { Term } from '#shared/data/taxonomy';
-import type { SynonymTable } from '#shared/data/slotSynonyms';
+import type { Term } from '#shared/domain/curated/taxonomy';
+import type { SynonymTable } from '#shared/domain/curated/slotSynonyms';
 
 const MAX_PHRASE_WORDS = 5;
 /** Suggestions compare at most this many characters, which bounds their cost on long input. */

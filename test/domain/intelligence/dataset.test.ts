@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { generateDataset, FULL_COUNTS } from '#shared/data/generator';
-import { emailFor } from '#shared/data/model';
-import { FIXED_IDS } from '#shared/data/fixtures';
-import { SECTORS, termFor, termsIn, STAGES } from '#shared/data/taxonomy';
+import { generateDataset, FULL_COUNTS } from '#bin/curated/generator';
+import { emailFor } from '#shared/domain/curated/model';
+import { FIXED_IDS } from '#bin/curated/fixtures';
+import { SECTORS, termFor, termsIn, STAGES } from '#shared/domain/curated/taxonomy';
 
 const full = generateDataset();
 

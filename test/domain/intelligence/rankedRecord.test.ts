@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { rankedRecord } from '#shared/domain/intelligence/engines/types';
 import { rankActiveBuilders } from '#shared/domain/intelligence/engines/builders';
-import { generateDataset } from '#shared/data/generator';
+import { generateDataset } from '#bin/curated/generator';
 
 describe('ranked records', () => {
   it('write their fields only when read, once, and round the score to cents', () => {

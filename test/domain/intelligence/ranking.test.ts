@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { rankFunds } from '#shared/domain/intelligence/engines/vcShortlist';
 import { rankKols } from '#shared/domain/intelligence/engines/kols';
 import { networkOf } from '#shared/domain/intelligence/expansions';
-import { fundProfileStats, sectorRecord } from '#shared/data/fundStats';
-import type { CuratedFund, CuratedKol, CuratedRound } from '#shared/data/model';
-import type { FundInSector } from '#shared/store/curatedRepo';
+import { fundProfileStats, sectorRecord } from '#shared/domain/curated/fundStats';
+import type { CuratedFund, CuratedKol, CuratedRound } from '#shared/domain/curated/model';
+import type { FundInSector } from '#shared/store/curatedReads';
 
 let seq = 0;
 const round = (over: Partial<CuratedRound> & Pick<CuratedRound, 'leadFundId' | 'investors'>): CuratedRound => ({

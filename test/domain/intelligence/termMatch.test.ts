@@ -9,7 +9,7 @@ import {
   SECTORS,
   STAGES,
   type Term,
-} from '#shared/data/taxonomy';
+} from '#shared/domain/curated/taxonomy';
 import {
   BUILDER_CATEGORY_SYNONYMS,
   ECOSYSTEM_SYNONYMS,
@@ -21,7 +21,7 @@ import {
   SECTOR_SYNONYMS,
   STAGE_SYNONYMS,
   type SynonymTable,
-} from '#shared/data/slotSynonyms';
+} from '#shared/domain/curated/slotSynonyms';
 import { buildVocabulary, compactKey, editDistance, matchTerms, singular } from '#shared/domain/intelligence/termMatch';
 import { PACKAGES } from '#shared/domain/intelligence/packages';
 import { checkSlots } from '#shared/domain/intelligence/slots';

@@ -2,9 +2,9 @@
  * builder-discovery-v1 (builders of a type, by recent shipping) and hackathon-builder-v1 (builders in
  * an ecosystem, by hackathon record). Both read the same builder profiles through different indexes.
  */
-import { BUILDER_CATEGORIES, ECOSYSTEMS, termLabel } from '#shared/data/taxonomy';
-import { DATASET_AS_OF, type CuratedBuilder } from '#shared/data/model';
-import { listBuildersInCategory, listBuildersInEcosystem } from '#shared/store/curatedRepo';
+import { BUILDER_CATEGORIES, ECOSYSTEMS, termLabel } from '#shared/domain/curated/taxonomy';
+import { DATASET_AS_OF, type CuratedBuilder } from '#shared/domain/curated/model';
+import { listBuildersInCategory, listBuildersInEcosystem } from '#shared/store/curatedReads';
 import { slotIds, type CanonicalSlots } from '#shared/domain/intelligence/slots';
 import { daysBetween, inPlace, listOf, plural, sentence, usd } from './format';
 import { byScore, rankedRecord, regionOf, str, type PackageEngine, type RankedRecord } from './types';

@@ -1,7 +1,7 @@
 /** kol-discovery-v1: KOLs in a sector, filtered by reach and quality, ranked by GM Score, smart followers and reach. */
-import { PLATFORMS, SECTORS, termLabel, type SectorId } from '#shared/data/taxonomy';
-import type { CuratedKol } from '#shared/data/model';
-import { listKolsInSector } from '#shared/store/curatedRepo';
+import { PLATFORMS, SECTORS, termLabel, type SectorId } from '#shared/domain/curated/taxonomy';
+import type { CuratedKol } from '#shared/domain/curated/model';
+import { listKolsInSector } from '#shared/store/curatedReads';
 import type { CanonicalSlots } from '#shared/domain/intelligence/slots';
 import { compact, inPlace, plural, sentence } from './format';
 import { byScore, num, rankedRecord, regionOf, type PackageEngine, type RankedRecord } from './types';

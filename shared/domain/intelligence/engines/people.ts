@@ -2,15 +2,15 @@
  * company-people-discovery-v1 (the people at one company) and user-prospect-v1 (people engaged in
  * the communities of the sectors an audience description names).
  */
-import { ROLE_FAMILIES, SECTORS, termLabel, termsIn, type SectorId } from '#shared/data/taxonomy';
-import type { CuratedPerson } from '#shared/data/model';
+import { ROLE_FAMILIES, SECTORS, termLabel, termsIn, type SectorId } from '#shared/domain/curated/taxonomy';
+import type { CuratedPerson } from '#shared/domain/curated/model';
 import {
   findByName,
   getCompanyByDomain,
   listPeopleByCompany,
   listPeopleByCompanyName,
   listProspectsInSector,
-} from '#shared/store/curatedRepo';
+} from '#shared/store/curatedReads';
 import { slotIds, type CanonicalSlots } from '#shared/domain/intelligence/slots';
 import { inPlace, listOf, plural, sentence } from './format';
 import { byScore, rankedRecord, regionOf, str, type PackageEngine, type RankedRecord } from './types';

@@ -1,5 +1,6 @@
 import type { CanonicalSlots } from '#shared/domain/intelligence/slots';
-import { LOCATIONS } from '#shared/data/taxonomy';
+import type { Read } from '#shared/store/batch';
+import { LOCATIONS } from '#shared/domain/curated/taxonomy';
 
 /** One ranked candidate: its id, score, the sentence saying why, and every Tier 1 field. */
 export interface RankedRecord {
@@ -12,8 +13,20 @@ export interface RankedRecord {
 export interface PackageEngine {
   /** Every candidate that matches the slots, best first (ties by id, so the order is stable). */
   rank(slots: CanonicalSlots): Promise<RankedRecord[]>;
+  /**
+   * For a ranking that reads items a lookup names first (a fund by its name): the lookup, then those
+   * items as a read its caller sends with its own, then the ranking from them, as rank gives it. An
+   * execute sends that read with the quote's token: one request instead of two after the lookup.
+   */
+  prepare?(slots: CanonicalSlots): Promise<PreparedRanking<unknown>>;
   /** One sentence about the records returned (out of `candidates` matching). */
   summary(slots: CanonicalSlots, records: RankedRecord[], candidates: number): string;
+}
+
+/** A ranking waiting for the items it reads (PackageEngine.prepare). */
+export interface PreparedRanking<T> {
+  read: Read<T>;
+  rank(value: T): Promise<RankedRecord[]>;
 }
 
 /**

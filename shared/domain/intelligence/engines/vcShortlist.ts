@@ -3,10 +3,17 @@
  * and they pass the optional filters, ranked by rounds led and joined in that sector and stage,
  * recency, cheque fit and tier.
  */
-import { JURISDICTIONS, SECTORS, STAGES, termLabel, type SectorId, type StageId } from '#shared/data/taxonomy';
-import { DATASET_AS_OF } from '#shared/data/model';
-import { listFundsInSector, type FundInSector } from '#shared/store/curatedRepo';
-import type { StageRecord } from '#shared/data/fundStats';
+import {
+  JURISDICTIONS,
+  SECTORS,
+  STAGES,
+  termLabel,
+  type SectorId,
+  type StageId,
+} from '#shared/domain/curated/taxonomy';
+import { DATASET_AS_OF } from '#shared/domain/curated/model';
+import { listFundsInSector, type FundInSector } from '#shared/store/curatedReads';
+import type { StageRecord } from '#shared/domain/curated/fundStats';
 import type { CanonicalSlots } from '#shared/domain/intelligence/slots';
 import { daysBetween, listOf, monthYear, plural, sentence, usd } from './format';
 import { byScore, num, rankedRecord, str, type PackageEngine, type RankedRecord } from './types';

@@ -2,13 +2,15 @@
  * warm-intro-paths-v1: the target fund's portfolio companies, each backed by funding-round evidence
  * (rounds where the fund was lead or investor). The founder of each company is the intro route.
  */
-import { SECTORS, STAGES, termLabel } from '#shared/data/taxonomy';
-import { DATASET_AS_OF, type CuratedFund, type CuratedRound } from '#shared/data/model';
-import type { PortfolioCompany } from '#shared/data/portfolio';
-import { fundsNamedWithPortfolio, type FundWithPortfolio } from '#shared/store/curatedRepo';
+import { SECTORS, STAGES, termLabel } from '#shared/domain/curated/taxonomy';
+import { DATASET_AS_OF, type CuratedFund, type CuratedRound } from '#shared/domain/curated/model';
+import type { PortfolioCompany } from '#shared/domain/curated/portfolio';
+import { fundsNamedRead } from '#shared/store/curatedReads';
+import { fundsNamedWithPortfolio, type FundWithPortfolio, withPortfolios } from '#shared/domain/curated/funds';
+import type { ShardEntry } from '#shared/store/curatedItems';
 import type { CanonicalSlots } from '#shared/domain/intelligence/slots';
 import { daysBetween, listOf, monthYear, plural, sentence, usd } from './format';
-import { byScore, type PackageEngine, type RankedRecord } from './types';
+import { byScore, type PackageEngine, type PreparedRanking, type RankedRecord } from './types';
 
 export interface PortfolioEvidence {
   company: PortfolioCompany;
@@ -74,22 +76,26 @@ export function rankIntroRoutes(fund: CuratedFund, evidence: PortfolioEvidence[]
     .sort(byScore);
 }
 
-/** The fund a name points at (the first by id among same-named funds), with its portfolio: one request. */
-export async function fundNamed(name: string): Promise<FundWithPortfolio | undefined> {
-  const matches = await fundsNamedWithPortfolio(name);
-  return matches.sort((a, b) => a.fund.id.localeCompare(b.fund.id))[0];
+/** The fund a name points at: the first by id among same-named funds, with its portfolio. */
+const firstFund = (matches: FundWithPortfolio[]): FundWithPortfolio | undefined =>
+  matches.sort((a, b) => a.fund.id.localeCompare(b.fund.id))[0];
+
+function rankFund(found: FundWithPortfolio | undefined, slots: CanonicalSlots): RankedRecord[] {
+  if (!found) return [];
+  const companies = new Map(found.portfolio.map((c) => [c.id, c]));
+  const evidence = [...roundsByCompany(found.fund, slots)].flatMap(([companyId, rounds]) => {
+    const company = companies.get(companyId);
+    return company ? [{ company, rounds }] : [];
+  });
+  return rankIntroRoutes(found.fund, evidence);
 }
 
 export const warmIntroPaths: PackageEngine = {
-  async rank(slots) {
-    const found = await fundNamed(String(slots.target_fund_name));
-    if (!found) return [];
-    const companies = new Map(found.portfolio.map((c) => [c.id, c]));
-    const evidence = [...roundsByCompany(found.fund, slots)].flatMap(([companyId, rounds]) => {
-      const company = companies.get(companyId);
-      return company ? [{ company, rounds }] : [];
-    });
-    return rankIntroRoutes(found.fund, evidence);
+  rank: async (slots) => rankFund(firstFund(await fundsNamedWithPortfolio(String(slots.target_fund_name))), slots),
+  // The name's lookup bucket, then the fund's shard read with the caller's items.
+  async prepare(slots): Promise<PreparedRanking<ShardEntry[]>> {
+    const read = await fundsNamedRead(String(slots.target_fund_name));
+    return { read, rank: async (entries) => rankFund(firstFund(await withPortfolios(entries)), slots) };
   },
   summary(slots, records, candidates) {
     if (records.length === 0)

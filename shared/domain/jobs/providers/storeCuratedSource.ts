@@ -1,4 +1,4 @@
-import { getCompanyByDomain, getPersonByLinkedinUrl, listPeopleByCompany } from '#shared/store/curatedRepo';
+import { getCompanyByDomain, getPersonByLinkedinUrl, listPeopleByCompany } from '#shared/store/curatedReads';
 import type { CuratedSource } from './curatedSource';
 
 /** The curated dataset of the intelligence area, read through its repository. */

@@ -12,7 +12,14 @@
  *   kol-lena         Lena Ortiz (@lenaonchain on X): DeFi researcher, GM Score 912.
  *   bld-kai          Kai Nakamura: smart contract engineer on Ethereum and Base, won ETHGlobal Bangkok 2025.
  */
-import type { CuratedBuilder, CuratedCompany, CuratedFund, CuratedKol, CuratedPerson, CuratedRound } from './model';
+import type {
+  CuratedBuilder,
+  CuratedCompany,
+  CuratedFund,
+  CuratedKol,
+  CuratedPerson,
+  CuratedRound,
+} from '#shared/domain/curated/model';
 
 export const FIXED_IDS = {
   polaris: 'fund-polaris',

@@ -1,6 +1,6 @@
 /**
  * Everyday words for the taxonomy, as explicit slot values say them ("developer", "solidity dev",
- * "designer", "marketer"). The taxonomy's own synonyms (shared/data/taxonomy.ts) name one term each;
+ * "designer", "marketer"). The taxonomy's own synonyms (taxonomy.ts) name one term each;
  * this table adds the words people type into a slot, and a word here may name several terms at
  * once: "developer" is every kind of engineering builder. Case, plurals, hyphens and spaces are
  * handled by the matcher (shared/domain/intelligence/termMatch.ts), so one spelling per entry is

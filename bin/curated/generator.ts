@@ -23,11 +23,10 @@ import {
   type RoleFamilyId,
   type SectorId,
   type StageId,
-} from './taxonomy';
+} from '#shared/domain/curated/taxonomy';
 import {
   EMAIL_PATTERNS,
   emailFor,
-  slugOf,
   type CuratedBuilder,
   type CuratedCompany,
   type CuratedDataset,
@@ -37,8 +36,9 @@ import {
   type CuratedRound,
   type HackathonEntry,
   DATASET_AS_OF,
-} from './model';
+} from '#shared/domain/curated/model';
 import { getOrInsertComputed, mustGet } from '#shared/maps';
+import { slugOf } from '#shared/slugs';
 import { FIXED_BUILDERS, FIXED_COMPANIES, FIXED_FUNDS, FIXED_IDS, FIXED_KOLS, FIXED_PEOPLE } from './fixtures';
 
 export const DEFAULT_SEED = 20261122;

@@ -1,16 +1,10 @@
 import { DEFAULT_SEED, generateDataset } from './generator';
-import type { CuratedEntity } from './model';
+import type { CuratedEntity } from '#shared/domain/curated/model';
 import { now } from '#shared/adapters/ports';
-import {
-  CURATED_LAYOUT,
-  forgetCachedFacets,
-  getSeedMarker,
-  packedCuratedItems,
-  putSeedMarker,
-  writePackedCuratedItems,
-  type CuratedItem,
-  type SeedMarker,
-} from '#shared/store/curatedRepo';
+import { CURATED_LAYOUT, type CuratedItem, type SeedMarker } from '#shared/store/curatedItems';
+import { forgetCachedFacets, getSeedMarker } from '#shared/store/curatedReads';
+import { curatedItemsFor, packedCuratedItems } from '#shared/domain/curated/copies';
+import { putCuratedItems, putSeedMarker, writePackedCuratedItems } from '#shared/store/curatedWrites';
 
 export interface SeedOptions {
   seed?: number;
@@ -64,10 +58,12 @@ export async function writePreparedSeed(
   prepared: PreparedSeed,
   options: Pick<SeedOptions, 'concurrency' | 'onProgress'> = {},
 ): Promise<void> {
-  await writePackedCuratedItems(prepared.items, {
+  const { carried } = await writePackedCuratedItems(prepared.items, {
     concurrency: options.concurrency,
     onProgress: (written) => options.onProgress?.(written, prepared.items.length),
   });
+  // Profiles imported under an earlier layout of shards: their copies under this layout's facets and lookups.
+  if (carried.length) await putCuratedItems(carried.flatMap(curatedItemsFor));
 }
 
 /** The marker, written once every item is in place: its presence means the dataset is complete. */

@@ -8,9 +8,9 @@
  *    "email":"ada@acmelabs.io"}
  *   {"kind":"round","id":"rnd-acme-seed","companyId":"co-acme","sector":"defi","stage":"seed","amountUsd":3000000,
  *    "announcedOn":"2026-05-01","leadFundId":"fund-acme","investorIds":["fund-acme"]}
- *   {"kind":"kol",...} and {"kind":"builder",...} with the fields of shared/data/model.ts.
+ *   {"kind":"kol",...} and {"kind":"builder",...} with the fields of shared/domain/curated/model.ts.
  *
- * Field names are those of shared/data/model.ts; optional fields take sensible defaults. Every line
+ * Field names are those of shared/domain/curated/model.ts; optional fields take sensible defaults. Every line
  * is validated (types, taxonomy values, references between records, in the file or already stored)
  * before anything is written: one bad line and nothing is loaded, with every problem reported by
  * line number. Records with an existing id replace it, and index entries the new version no longer
@@ -29,7 +29,7 @@ import {
   STAGES,
   termLabel,
   type Term,
-} from './taxonomy';
+} from '#shared/domain/curated/taxonomy';
 import {
   EMAIL_PATTERNS,
   type CuratedBuilder,
@@ -40,16 +40,11 @@ import {
   type CuratedPerson,
   type CuratedRound,
   type EntityKind,
-} from './model';
-import {
-  curatedItemsFor,
-  deleteCuratedKeys,
-  forgetCachedFacets,
-  getCuratedEntities,
-  putCuratedEntities,
-  putCuratedItems,
-  refreshPortfolios,
-} from '#shared/store/curatedRepo';
+} from '#shared/domain/curated/model';
+import { curatedItemsFor } from '#shared/domain/curated/copies';
+import { deleteCuratedKeys, putCuratedEntities, putCuratedItems } from '#shared/store/curatedWrites';
+import { forgetCachedFacets, getCuratedEntities } from '#shared/store/curatedReads';
+import { refreshPortfolios } from '#shared/domain/curated/funds';
 import { normaliseDomain } from '#shared/hostNames';
 import { own } from '#shared/dictionary';
 

@@ -202,12 +202,3 @@ export function emailFor(pattern: EmailPattern, firstName: string, lastName: str
   };
   return `${local[pattern]}@${domain}`;
 }
-
-export const slugOf = (s: string): string =>
-  s
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/&/g, ' and ')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
