@@ -7,7 +7,7 @@ import { HttpResponse, noContent } from '#shared/http/response';
 import { moderationEndpoints as E } from '#shared/schemas/moderation';
 import { platformEndpoints as P } from '#shared/schemas/moderationPlatforms';
 import { xEndpoints as X } from '#shared/schemas/moderationX';
-import { callbackHtml, completeXAuthorization } from '#shared/domain/moderation/platforms/x/oauth';
+import { callbackHtml, completeXAuthorization } from '#shared/domain/moderation/x/oauth';
 import { changeRules, readRules } from '#shared/domain/moderation/rulesSettings';
 import { handleTelegramOperatorUpdate } from '#shared/domain/moderation/telegramBot';
 import { undoAction } from '#shared/domain/moderation/undo';

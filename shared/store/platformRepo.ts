@@ -18,7 +18,15 @@ import { queryDueShards } from './query';
 import type { TransactItem } from './transactions';
 import { setOrRemove } from './update';
 import { defineEntity, type IndexAttributes } from './entity';
-import type { PlaceField } from '#shared/domain/moderation/platforms/platform';
+
+/** A field of the platform record holding a place's id on the platform. */
+export type PlaceField =
+  | 'boundId'
+  | 'alertId'
+  | 'telegramChatId'
+  | 'telegramAlertChatId'
+  | 'discordGuildId'
+  | 'discordAlertChannelId';
 
 export interface CommunityPointer {
   userId: string;

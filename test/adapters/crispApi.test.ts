@@ -1,6 +1,6 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { CrispApi, CRISP_DEFAULT_RETRY_SECONDS } from '#shared/adapters/platforms/crispApi';
-import { isTransient } from '#shared/adapters/platforms/result';
+import { CrispApi, CRISP_DEFAULT_RETRY_SECONDS } from '#shared/platforms/crisp/api';
+import { isTransient } from '#shared/platforms/result';
 import { startCrispStandIn } from '#bin/standIns/crispStandIn';
 import { startJsonServer } from '#bin/standIns/httpStandIn';
 

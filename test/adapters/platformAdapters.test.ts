@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { DiscordRest } from '#shared/adapters/platforms/discordRest';
-import { TelegramBotApi } from '#shared/adapters/platforms/telegramBotApi';
-import { isTransient } from '#shared/adapters/platforms/result';
-import { callPlatform } from '#shared/adapters/platforms/platformPort';
+import { DiscordRest } from '#shared/platforms/discord/rest';
+import { TelegramBotApi } from '#shared/platforms/telegram/botApi';
+import { isTransient } from '#shared/platforms/result';
+import { callPlatform } from '#shared/platforms/port';
 import { installPorts } from '#shared/adapters/ports';
 import { EnvSecrets } from '#shared/adapters/secrets';
 import { startTelegramStandIn } from '#bin/standIns/telegramStandIn';

@@ -5,15 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { forgetRedditTokens, RedditApi, type RedditConfig } from '#shared/adapters/platforms/redditApi';
-import { sharedRedditBudget } from '#shared/domain/moderation/platforms/reddit/budget';
-import { readListing } from '#shared/domain/moderation/platforms/reddit/readListing';
-import {
-  idNumber,
-  subredditKey,
-  toChatEvent,
-  type SubredditState,
-} from '#shared/domain/moderation/platforms/reddit/listing';
+import { forgetRedditTokens, RedditApi, type RedditConfig } from '#shared/platforms/reddit/api';
+import { sharedRedditBudget } from '#shared/platforms/reddit/budget';
+import { readListing } from '#shared/platforms/reddit/readListing';
+import { idNumber, subredditKey, toChatEvent, type SubredditState } from '#shared/platforms/reddit/listing';
 import { readRedditBudget } from '#shared/store/redditBudgetRepo';
 import { startRedditStandIn } from '#bin/standIns/redditStandIn';
 

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { XApi } from '#shared/adapters/platforms/xApi';
-import { isTransient } from '#shared/adapters/platforms/result';
+import { XApi } from '#shared/platforms/x/api';
+import { isTransient } from '#shared/platforms/result';
 import { startJsonServer } from '#bin/standIns/httpStandIn';
 
 /** A server answering exactly what each test scripts, recording what it was sent. */

@@ -15,7 +15,7 @@ import {
 } from '#shared/store/communitiesRepo';
 import { writeTogether } from '#shared/store/transactions';
 import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramCaptcha';
-import { UNSILENCED } from '#shared/domain/moderation/platformActions';
+import { UNSILENCED } from '#shared/platforms/telegram/calls';
 import { startTestApi } from '#test/support/api';
 import { useOwnTable } from '#test/support/ownTable';
 import { startTelegramStandIn } from '#bin/standIns/telegramStandIn';

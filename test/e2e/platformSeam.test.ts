@@ -13,11 +13,11 @@ import { startTelegramStandIn } from '#bin/standIns/telegramStandIn';
 import { nextSnowflake, startDiscordStandIn } from '#bin/standIns/discordStandIn';
 import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramCaptcha';
 import { COMMUNITY_TYPES, type CommunityType } from '#shared/domain/moderation/communityTypes';
-import { PLATFORMS } from '#shared/domain/moderation/platforms/registry';
+import { PLATFORMS } from '#shared/platforms/registry';
 import { decisionDeliveryId, runDelivery, scheduleDelivery } from '#shared/domain/moderation/platformCallRunner';
 import { getDelivery, type PlannedCall } from '#shared/store/platformCallsRepo';
 import { bindExternal, boundCommunity } from '#shared/store/platformRepo';
-import { bindModeratedPlace } from '#shared/domain/moderation/platforms/binding';
+import { bindModeratedPlace } from '#shared/domain/moderation/binding';
 import { getCommunity } from '#shared/store/communitiesRepo';
 
 const TG_TOKEN = '7100:seam-bot-token';

@@ -8,7 +8,8 @@ import { startTestApi } from '#test/support/api';
 import { useOwnTable } from '#test/support/ownTable';
 import { startTelegramStandIn } from '#bin/standIns/telegramStandIn';
 import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramCaptcha';
-import { MUTE_SECONDS, SILENCED, UNSILENCED } from '#shared/domain/moderation/platformActions';
+import { SILENCED, UNSILENCED } from '#shared/platforms/telegram/calls';
+import { MUTE_SECONDS } from '#shared/platforms/contract';
 import { WebhookReceiver } from '#test/support/webhookReceiver';
 
 const TOKEN = '7000:operator-bot-token';

@@ -18,12 +18,12 @@ import { communityByActivationToken, deleteActivationPointer, putActivationPoint
 import { writeIfCondition } from '#shared/store/client';
 import { writeTogether } from '#shared/store/transactions';
 import type { CommunityType } from './communityTypes';
+import type { TokenBinding, TokenUse } from '#shared/platforms/contract';
 import { requireCommunity, newActivationToken } from './communityReads';
-import { bindAlertPlace, bindModeratedPlace } from './platforms/binding';
+import { bindAlertPlace, bindModeratedPlace } from './binding';
 import { sameSecret } from './telegramWebhookSecret';
 
-/** What a token is presented for: the community's moderated place, its alert place, or a bridge's activation event. */
-export type TokenUse = { role: 'moderated' | 'alerts'; place: string };
+export type { TokenBinding, TokenUse };
 
 const useKey = (use: TokenUse) => `${use.role}:${use.place}`;
 
@@ -64,8 +64,6 @@ async function giveBack(c: CommunityRecord, token: string, use: TokenUse): Promi
   if (!recordsUse(c, use)) return;
   await moveActivationTokenUse(c, token, useKey(use), c.activationTokenUse ?? LIVE_TOKEN, now().toISOString());
 }
-
-export type TokenBinding = 'bound' | 'taken' | 'spent';
 
 /**
  * Binds `use.place` with the community's token: `spent` when the token already bound somewhere else,

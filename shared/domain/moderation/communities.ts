@@ -24,11 +24,12 @@ import {
   type CommunityView,
 } from './communityReads';
 import { periodEndAfter, renewalChargeId } from './renewalRules';
-import { xAuthorizeUrl } from './platforms/x/oauth';
-import { forgetXAccount } from './platforms/x/tokens';
-import { releasePlaces } from './platforms/binding';
+import { xAuthorizeUrl } from '#shared/domain/moderation/x/oauth';
+import { forgetXAccount } from '#shared/platforms/x/tokens';
+import { releasePlaces } from './binding';
 import { issueActivationToken } from './activationToken';
-import { PLATFORMS } from './platforms/registry';
+import { PLATFORMS } from '#shared/platforms/registry';
+import { PLATFORM_CORE } from './platformCore';
 
 /**
  * The view as the API answers it: an X community's record carries a fresh authorize_url (a new
@@ -153,7 +154,7 @@ async function leavingPlace(community: CommunityRecord): Promise<(() => Promise<
   const tell = PLATFORMS[community.type]?.onMonitoringChanged;
   if (!tell) return undefined;
   const record = await getPlatformRecord(community.id);
-  return () => tell(community, record, true);
+  return () => tell(community, record, PLATFORM_CORE, true);
 }
 
 /** A changed type re-evaluates activation; sending the same type again changes nothing about it. */

@@ -12,7 +12,7 @@ import { putActivationPointer } from '#shared/store/platformRepo';
 import { writeIfCondition } from '#shared/store/client';
 import { writeTogether } from '#shared/store/transactions';
 import { communityStatus } from './communityTypes';
-import { installLinkFor } from './platforms/installLinks';
+import { installLinkFor } from '#shared/platforms/installLinks';
 
 export const newActivationToken = () => randomToken(32);
 

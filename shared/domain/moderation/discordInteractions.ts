@@ -5,7 +5,7 @@
  * (/alerts). Writing AutoMod rules takes several calls, so they are queued, not made while Discord
  * waits (it wants an answer within 3 seconds).
  */
-import { platformCredentials } from '#shared/adapters/platformCredentials';
+import { platformCredentials } from '#shared/platforms/credentials';
 import { createPublicKey, verify } from 'node:crypto';
 import type {
   APIApplicationCommandInteractionDataStringOption,
@@ -18,7 +18,7 @@ import { UnauthorizedError, ValidationError } from '#shared/domain/errors';
 import { markCommunityActivated } from './activation';
 import { boundCommunity, updatePlatformRecord } from '#shared/store/platformRepo';
 import { bindWithToken, communityOfToken, tokenMayDo } from './activationToken';
-import { UNPAID_ACTIVATION } from './unpaidActivation';
+import { UNPAID_ACTIVATION } from '#shared/platforms/unpaidActivation';
 import { ADMINISTRATOR, MANAGE_GUILD } from './discordCommands';
 import { requestAutomodSync } from './discordAutomod';
 

@@ -5,6 +5,7 @@
  * gets the first answer.
  */
 import { now } from '#shared/adapters/ports';
+import type { MuteHint } from '#shared/platforms/contract';
 import { getOrInsertComputed, mustGet } from '#shared/maps';
 import { NotFoundError } from '#shared/domain/errors';
 import { uuidv7 } from '#shared/ids';
@@ -82,15 +83,8 @@ interface Batch {
   mutes?: MuteHint;
 }
 
-/**
- * Who is muted, from a platform that enforces mutes itself by removing a muted author's items (Reddit):
- * their offences are mutes again, not warnings (actions.ts underMute). `muted` is told of each mute the
- * engine decides, so the author's later items of the same batch see it.
- */
-export interface MuteHint {
-  isMuted(userId: string, sentAt: string): boolean;
-  muted(userId: string, sentAt: string): void;
-}
+/** Who is muted, from a platform that enforces mutes itself (the contract says how). */
+export type { MuteHint };
 
 /** Another delivery took one of the events or moved a member first, or wrote at the same moment. */
 const isRetryable = (err: unknown) => err instanceof TransactionConditionError || isTransactionConflict(err);

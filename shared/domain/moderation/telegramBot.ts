@@ -14,7 +14,7 @@ import { communityStatus } from './communityTypes';
 import { decisionDeliveryId, scheduleDecision } from './platformCallRunner';
 import type { Decision } from './engine';
 import { moderateEvents } from './moderation';
-import { TELEGRAM_DECISION_CALLS, telegramSend, type TelegramTarget } from './platformActions';
+import { TELEGRAM_DECISION_CALLS, telegramSend, type TelegramTarget } from '#shared/platforms/telegram/calls';
 import { toChatEvents } from './telegram';
 import { captchaPressed, memberJoined } from './telegramCaptcha';
 import { runCommand } from './telegramCommands';

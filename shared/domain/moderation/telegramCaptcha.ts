@@ -22,7 +22,7 @@ import {
   telegramCaptchaTimeoutCalls,
   telegramSend,
   type TelegramTarget,
-} from './platformActions';
+} from '#shared/platforms/telegram/calls';
 
 const CAPTCHA_PROMPT = (name: string, seconds: number) =>
   `Welcome, ${name}! Press the button within ${Math.round(seconds / 60) >= 1 ? `${Math.round(seconds / 60)} minute(s)` : `${seconds} seconds`} to show you are human.`;

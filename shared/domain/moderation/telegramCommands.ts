@@ -3,12 +3,12 @@
  * community, `/alerts <token>` names the alert chat (activationToken.ts: a token binds once).
  */
 import type { ChatMember, Message, User } from '@grammyjs/types';
-import { callPlatform } from '#shared/adapters/platforms/platformPort';
+import { callPlatform } from '#shared/platforms/port';
 import { markCommunityActivated } from './activation';
 import { bindWithToken, communityOfToken, tokenMayDo } from './activationToken';
-import { UNPAID_ACTIVATION } from './unpaidActivation';
+import { UNPAID_ACTIVATION } from '#shared/platforms/unpaidActivation';
 import { scheduleDelivery } from './platformCallRunner';
-import { telegramSend } from './platformActions';
+import { telegramSend } from '#shared/platforms/telegram/calls';
 
 const ADMIN_STATUSES: ChatMember['status'][] = ['creator', 'administrator'];
 

@@ -13,12 +13,12 @@ import { countUndone, findAuditEntry, type AuditEntry } from '#shared/store/mode
 import { boundCommunity, getPlatformRecord, type PlatformRecord } from '#shared/store/platformRepo';
 import type { Delivery, PlannedCall } from '#shared/store/platformCallsRepo';
 import type { CommunityRecord } from '#shared/store/communitiesRepo';
-import type { UndoTarget } from './platforms/platform';
+import type { UndoTarget } from '#shared/platforms/contract';
 import type { CommunityType } from './communityTypes';
 import { requireCommunity } from './communityReads';
 import { decisionDeliveryId, runDelivery, scheduleDelivery, undoDeliveryId } from './platformCallRunner';
 import { observes } from './communityRules';
-import { PLATFORMS } from './platforms/registry';
+import { PLATFORMS } from '#shared/platforms/registry';
 import { PlatformUnavailable, RetryLater, sendPlatformMessages } from './platformMessages';
 import { teachCommunity } from './teaching';
 import { withdrawSpammer } from '#shared/store/sharedSpamRepo';

@@ -10,17 +10,12 @@ import { ManualClock } from '#shared/adapters/clock';
 import { ephemeralEncryption } from '#shared/adapters/encryption';
 import { installPorts, ports } from '#shared/adapters/ports';
 import { installLocalPorts } from '#bin/local/runtime';
-import { XApi } from '#shared/adapters/platforms/xApi';
+import { XApi } from '#shared/platforms/x/api';
 import { createAccount } from '#shared/domain/accounts/accounts';
 import { provisionCommunity } from '#shared/domain/moderation/communities';
 import { updatePlatformRecord } from '#shared/store/platformRepo';
-import { completeXAuthorization, xAuthorizeUrl, type BindXAccount } from '#shared/domain/moderation/platforms/x/oauth';
-import {
-  asXAccount,
-  REFRESH_LEASE_MS,
-  xSession,
-  XSessionUnavailable,
-} from '#shared/domain/moderation/platforms/x/tokens';
+import { completeXAuthorization, xAuthorizeUrl, type BindXAccount } from '#shared/domain/moderation/x/oauth';
+import { asXAccount, REFRESH_LEASE_MS, xSession, XSessionUnavailable } from '#shared/platforms/x/tokens';
 import { getCommunity } from '#shared/store/communitiesRepo';
 import { ddb, table } from '#shared/store/client';
 import { xTokensKey } from '#shared/store/keys';

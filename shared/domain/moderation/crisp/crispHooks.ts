@@ -18,10 +18,15 @@ import type { CommunityRules } from '../communityRules';
 import type { Decision } from '../engine';
 import { moderateEvents } from '../moderation';
 import { bindWithToken, communityOfToken, tokenMayDo } from '../activationToken';
-import { UNPAID_ACTIVATION } from '../unpaidActivation';
-import { crispAlert, crispWelcome } from '../platforms/crisp';
-import { CRISP_DECISION_CALLS, crispNote } from './crispCalls';
-import { crispJoinEventId, readCrispHook, type CrispHook, type CrispMessageTarget } from './hookEvents';
+import { UNPAID_ACTIVATION } from '#shared/platforms/unpaidActivation';
+import { crispAlert, crispWelcome } from '#shared/platforms/crisp/platform';
+import { CRISP_DECISION_CALLS, crispNote } from '#shared/platforms/crisp/calls';
+import {
+  crispJoinEventId,
+  readCrispHook,
+  type CrispHook,
+  type CrispMessageTarget,
+} from '#shared/platforms/crisp/hookEvents';
 
 const alertDeliveryId = (eventId: string) => `alert:${eventId}`;
 

@@ -6,7 +6,7 @@
 import { now } from '#shared/adapters/ports';
 import { listEndedCrispMutes, takeEndedCrispMute } from '#shared/store/crispMutesRepo';
 import { scheduleDelivery } from '../platformCallRunner';
-import { crispUnblockCalls } from './crispCalls';
+import { crispUnblockCalls } from '#shared/platforms/crisp/calls';
 
 export async function liftEndedCrispMutes(at = now()): Promise<{ lifted: number }> {
   let lifted = 0;
