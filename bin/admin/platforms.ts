@@ -10,7 +10,7 @@ import { config } from '#shared/config/config';
 import { TelegramBotApi } from '#shared/platforms/telegram/botApi';
 import { DiscordRest } from '#shared/platforms/discord/rest';
 import { TELEGRAM_ALLOWED_UPDATES } from '#shared/domain/moderation/telegramBot';
-import { DISCORD_COMMANDS } from '#shared/domain/moderation/discordCommands';
+import { DISCORD_COMMANDS } from '#shared/platforms/discord/commands';
 import { parseOptions, UsageError } from './options';
 
 export const TELEGRAM_WEBHOOK_PATH = '/integrations/moderation/telegram';

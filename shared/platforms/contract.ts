@@ -128,8 +128,8 @@ export interface Platform<Target, Credentials> {
   type: CommunityType;
   credentials: CredentialSpec<Credentials>;
   /**
-   * One stored planned call as an HTTP call through the platform's real adapter in
-   * shared/adapters/platforms. Rate limits MUST come back as `retryAfterSeconds` (the runner
+   * One stored planned call as an HTTP call through the platform's real client, in its own folder
+   * (telegram/botApi.ts, reddit/api.ts, ...). Rate limits MUST come back as `retryAfterSeconds` (the runner
    * postpones exactly that long); `not_configured` when something the call needs is missing.
    */
   send(call: PlannedCall, context: SendContext<Credentials>): Promise<PortOutcome>;

@@ -9,7 +9,7 @@ import { forgetRedditTokens, RedditApi, type RedditConfig } from '#shared/platfo
 import { sharedRedditBudget } from '#shared/platforms/reddit/budget';
 import { readListing } from '#shared/platforms/reddit/readListing';
 import { idNumber, subredditKey, toChatEvent, type SubredditState } from '#shared/platforms/reddit/listing';
-import { readRedditBudget } from '#shared/store/redditBudgetRepo';
+import { readRedditBudget } from '#shared/platforms/reddit/budgetRepo';
 import { startRedditStandIn } from '#bin/standIns/redditStandIn';
 
 const CLIENT = {

@@ -10,7 +10,7 @@ import { useOwnTable } from '#test/support/ownTable';
 import { signCrispHookRequest, startCrispStandIn, type CrispCallRecord } from '#bin/standIns/crispStandIn';
 import { liftEndedCrispMutes } from '#shared/domain/moderation/crisp/muteEnds';
 import { MUTE_SECONDS } from '#shared/platforms/contract';
-import { MAX_HOOK_SKEW_SECONDS } from '#shared/domain/moderation/crisp/hookSignature';
+import { MAX_HOOK_SKEW_SECONDS } from '#shared/platforms/crisp/hookSignature';
 import { crispDeleteMessage } from '#shared/platforms/crisp/calls';
 import { runDelivery, scheduleDelivery } from '#shared/domain/moderation/platformCallRunner';
 import { RetryLater } from '#shared/domain/moderation/platformMessages';

@@ -14,7 +14,7 @@ import { renewOnceDue, setCommunityFields } from '#test/support/communityRecord'
 import { useOwnTable } from '#test/support/ownTable';
 import { startRedditStandIn } from '#bin/standIns/redditStandIn';
 import { forgetRedditTokens } from '#shared/platforms/reddit/api';
-import { observeRedditRate } from '#shared/store/redditBudgetRepo';
+import { observeRedditRate } from '#shared/platforms/reddit/budgetRepo';
 import { runPoll } from '#shared/domain/moderation/polling';
 import { fanOutPolls } from '#shared/domain/moderation/pollFanOut';
 import { listPolledCommunities } from '#shared/store/pollingRepo';

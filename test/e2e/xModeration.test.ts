@@ -16,7 +16,7 @@ import { ddb, table } from '#shared/store/client';
 import { EnvelopeEncryption, LocalKeyWrapper } from '#shared/adapters/encryption';
 import { installPorts } from '#shared/adapters/ports';
 import { type Key as TableKey, xBannedAuthorsKey, xOAuthStateKey, xTokensKey } from '#shared/store/keys';
-import { getXAccount, getXCursor, putXCursor } from '#shared/store/xRepo';
+import { getXAccount, getXCursor, putXCursor } from '#shared/platforms/x/xRepo';
 import { getPolledCommunity } from '#shared/store/pollingRepo';
 import { snowflakeAt } from '#shared/platforms/x/replies';
 import { runDelivery, scheduleDelivery } from '#shared/domain/moderation/platformCallRunner';

@@ -21,7 +21,7 @@ import type { CommunityType } from './communityTypes';
 import type { TokenBinding, TokenUse } from '#shared/platforms/contract';
 import { requireCommunity, newActivationToken } from './communityReads';
 import { bindAlertPlace, bindModeratedPlace } from './binding';
-import { sameSecret } from './telegramWebhookSecret';
+import { sameSecret } from '#shared/platforms/telegram/webhookSecret';
 
 export type { TokenBinding, TokenUse };
 

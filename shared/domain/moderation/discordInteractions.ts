@@ -19,7 +19,7 @@ import { markCommunityActivated } from './activation';
 import { boundCommunity, updatePlatformRecord } from '#shared/store/platformRepo';
 import { bindWithToken, communityOfToken, tokenMayDo } from './activationToken';
 import { UNPAID_ACTIVATION } from '#shared/platforms/unpaidActivation';
-import { ADMINISTRATOR, MANAGE_GUILD } from './discordCommands';
+import { ADMINISTRATOR, MANAGE_GUILD } from '#shared/platforms/discord/commands';
 import { requestAutomodSync } from './discordAutomod';
 
 // Discord's enum values, as numbers (types only are imported from discord-api-types).

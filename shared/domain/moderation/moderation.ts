@@ -28,7 +28,7 @@ import {
   type TransactItem,
 } from '#shared/store/transactions';
 import { requireCommunity } from './communityReads';
-import { sameSecret } from './telegramWebhookSecret';
+import { sameSecret } from '#shared/platforms/telegram/webhookSecret';
 import { markCommunityActivated } from './activation';
 import { spendOnBridge } from './activationToken';
 import {
@@ -44,7 +44,7 @@ import {
   type Decision,
   type MetricDelta,
 } from './engine';
-import { toChatEvents, type TelegramUpdate } from './telegram';
+import { toChatEvents, type TelegramUpdate } from '#shared/platforms/telegram/updates';
 import { recordMetric } from '#shared/observability/metrics';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import { ruleSetOf } from './communityRules';

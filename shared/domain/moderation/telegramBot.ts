@@ -2,7 +2,7 @@
  * The operator's Telegram bot: one webhook for every group the bot is in. The secret
  * header proves Telegram sent the update; commands go to telegramCommands.ts, joins and the captcha's
  * button to telegramCaptcha.ts; in a bound group every update runs through the engine and each
- * decision becomes the Bot API calls of platformActions.ts, planned once per event (a re-delivered
+ * decision becomes the Bot API calls of shared/platforms/telegram/calls.ts, planned once per event (a re-delivered
  * update plans nothing new) and sent through the queue.
  */
 import type { Message, Update } from '@grammyjs/types';
@@ -15,7 +15,7 @@ import { decisionDeliveryId, scheduleDecision } from './platformCallRunner';
 import type { Decision } from './engine';
 import { moderateEvents } from './moderation';
 import { TELEGRAM_DECISION_CALLS, telegramSend, type TelegramTarget } from '#shared/platforms/telegram/calls';
-import { toChatEvents } from './telegram';
+import { toChatEvents } from '#shared/platforms/telegram/updates';
 import { captchaPressed, memberJoined } from './telegramCaptcha';
 import { runCommand } from './telegramCommands';
 

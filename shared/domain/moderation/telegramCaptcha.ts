@@ -7,7 +7,7 @@ import type { CallbackQuery, User } from '@grammyjs/types';
 import { now } from '#shared/adapters/ports';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
-import { putPendingCaptcha, takePendingCaptcha, listExpiredCaptchas } from '#shared/store/captchaRepo';
+import { putPendingCaptcha, takePendingCaptcha, listExpiredCaptchas } from '#shared/platforms/telegram/captchaRepo';
 import { getDelivery } from '#shared/store/platformCallsRepo';
 import { boundCommunity } from '#shared/store/platformRepo';
 import { observes, type CommunityRules } from './communityRules';

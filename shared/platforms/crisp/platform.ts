@@ -10,7 +10,7 @@ import { now } from '#shared/adapters/ports';
 import { CrispApi, type CrispMethod } from './api';
 import { isTransient, type CallOutcome } from '#shared/platforms/result';
 import type { Delivery, PlannedCall } from '#shared/store/platformCallsRepo';
-import { crispConversationBanned, dropCrispMute, putCrispBan, putCrispMute } from '#shared/store/crispMutesRepo';
+import { crispConversationBanned, dropCrispMute, putCrispBan, putCrispMute } from './mutesRepo';
 import { blockedConversation, CRISP_DECISION_CALLS, crispNote, crispText, crispUnblockCalls } from './calls';
 import type { CrispMessageTarget } from '../crisp/hookEvents';
 import { blankToUndefined, definePlatform, type UndoTarget } from '#shared/platforms/contract';

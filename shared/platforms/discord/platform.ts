@@ -1,8 +1,8 @@
 /**
  * Discord: no Gateway, so no message reaches us; the community's rules are written into
- * the guild's native AutoMod (discordAutomod.ts), which decides and acts itself, and POST /sync reads
- * its executions back (discordAudit.ts). Interactions (/activate, /alerts) arrive signed at their own
- * endpoint (discordInteractions.ts). Undo lifts a timeout or a ban through the REST API.
+ * the guild's native AutoMod (the core's discordAutomod.ts, reached through ModerationCore), which decides
+ * and acts itself, and POST /sync reads its executions back (discordAudit.ts). Interactions (/activate,
+ * /alerts) arrive signed at their own endpoint (shared/domain/moderation/discordInteractions.ts). Undo lifts a timeout or a ban through the REST API.
  */
 import { DiscordRest } from './rest';
 import { DISCORD_UNDO_CALLS } from './calls';

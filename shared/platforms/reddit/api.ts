@@ -24,7 +24,7 @@ export interface RedditConfig {
   authBase: string;
 }
 
-/** Where the deployment's shared request budget lives (shared/store/redditBudgetRepo.ts in the service). */
+/** Where the deployment's shared request budget lives (budgetRepo.ts beside it). */
 export interface RedditRateBudget {
   /**
    * Takes one request, keeping `reserve` requests for others, and at least `share` of the window's size

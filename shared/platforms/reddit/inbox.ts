@@ -14,7 +14,7 @@ import {
   markActivationReplySent,
   releaseActivationReply,
 } from '#shared/store/platformRepo';
-import { claimRedditRefusalReply, releaseRedditRefusalReply } from '#shared/store/redditRefusalRepliesRepo';
+import { claimRedditRefusalReply, releaseRedditRefusalReply } from './refusalRepliesRepo';
 import { UNPAID_ACTIVATION } from '#shared/platforms/unpaidActivation';
 import { isTransient, type CallOutcome } from '#shared/platforms/result';
 import type { RedditBot } from './client';

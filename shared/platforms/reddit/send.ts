@@ -7,7 +7,7 @@ import { now } from '#shared/adapters/ports';
 import type { RedditApi } from './api';
 import type { CallOutcome } from '#shared/platforms/result';
 import type { PlannedCall } from '#shared/store/platformCallsRepo';
-import { endRedditMute, putRedditMute } from '#shared/store/redditMutesRepo';
+import { endRedditMute, putRedditMute } from './mutesRepo';
 import type { RedditThing } from './listing';
 
 const str = (v: unknown) =>

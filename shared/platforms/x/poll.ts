@@ -13,7 +13,7 @@ import { logger } from '#shared/observability/logger';
 import type { CommunityRecord } from '#shared/store/communitiesRepo';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import { getPlatformRecord, setPollError } from '#shared/store/platformRepo';
-import { addBannedXAuthor, bannedXAuthors, getXCursor, putXCursor } from '#shared/store/xRepo';
+import { addBannedXAuthor, bannedXAuthors, getXCursor, putXCursor } from './xRepo';
 import type { CommunityRules } from '#shared/domain/moderation/communityRules';
 import type { ChatEvent, Decision } from '#shared/domain/moderation/engine';
 import type { ModerationCore } from '#shared/platforms/contract';

@@ -7,7 +7,7 @@
  * `next_token` before `since_id` moves, so no reply in between is skipped.
  */
 import type { XAnswer, XPost, XRequest } from './api';
-import type { XPollCursor } from '#shared/store/xRepo';
+import type { XPollCursor } from './xRepo';
 import type { ChatEvent } from '#shared/domain/moderation/engine';
 
 export const SEARCH_PAGE_SIZE = 100;

@@ -7,7 +7,7 @@
 import { now } from '#shared/adapters/ports';
 import { XApi, type XMethod } from './api';
 import type { CallOutcome } from '#shared/platforms/result';
-import { rememberXRateLimit, removeBannedXAuthor } from '#shared/store/xRepo';
+import { rememberXRateLimit, removeBannedXAuthor } from './xRepo';
 import { X_ME } from './actions';
 import { asXAccount, type XSession } from './tokens';
 

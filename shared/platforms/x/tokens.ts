@@ -24,7 +24,7 @@ import {
   renameXAccount,
   replaceXTokens,
   type XAccountRecord,
-} from '#shared/store/xRepo';
+} from './xRepo';
 
 export interface XConfigured {
   configured: true;

@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_HOOK_SKEW_SECONDS,
-  signCrispHook,
-  verifyCrispSignature,
-} from '#shared/domain/moderation/crisp/hookSignature';
+import { MAX_HOOK_SKEW_SECONDS, signCrispHook, verifyCrispSignature } from '#shared/platforms/crisp/hookSignature';
 import { readCrispHook, type CrispHook } from '#shared/platforms/crisp/hookEvents';
 import {
   blockedConversation,

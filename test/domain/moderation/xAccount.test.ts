@@ -19,7 +19,7 @@ import { asXAccount, REFRESH_LEASE_MS, xSession, XSessionUnavailable } from '#sh
 import { getCommunity } from '#shared/store/communitiesRepo';
 import { ddb, table } from '#shared/store/client';
 import { xTokensKey } from '#shared/store/keys';
-import { getXAccount } from '#shared/store/xRepo';
+import { getXAccount } from '#shared/platforms/x/xRepo';
 import { uuidv7 } from '#shared/ids';
 import { startXStandIn } from '#bin/standIns/xStandIn';
 

@@ -8,7 +8,7 @@
 import { now } from '#shared/adapters/ports';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
-import { claimCrispRefusalNote } from '#shared/store/crispRefusalNotesRepo';
+import { claimCrispRefusalNote } from '#shared/platforms/crisp/refusalNotesRepo';
 import { boundCommunity } from '#shared/store/platformRepo';
 import type { PlannedCall } from '#shared/store/platformCallsRepo';
 import { markCommunityActivated } from '../activation';

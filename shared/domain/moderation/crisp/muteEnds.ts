@@ -4,7 +4,7 @@
  * the next one, which finds the same delivery already planned.
  */
 import { now } from '#shared/adapters/ports';
-import { listEndedCrispMutes, takeEndedCrispMute } from '#shared/store/crispMutesRepo';
+import { listEndedCrispMutes, takeEndedCrispMute } from '#shared/platforms/crisp/mutesRepo';
 import { scheduleDelivery } from '../platformCallRunner';
 import { crispUnblockCalls } from '#shared/platforms/crisp/calls';
 

@@ -19,7 +19,7 @@ import {
   putXCursor,
   xGrantItem,
   type XAccountRecord,
-} from '#shared/store/xRepo';
+} from '#shared/platforms/x/xRepo';
 import { markCommunityActivated } from '#shared/domain/moderation/activation';
 import { withActivationToken } from '#shared/domain/moderation/communityReads';
 import { bindModeratedPlace, releaseModeratedPlace } from '../binding';

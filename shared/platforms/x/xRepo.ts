@@ -4,10 +4,10 @@
  * stored only as the sealed string the caller hands in; this module never sees them in the clear.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, table, updateIf, writeIfCondition } from './client';
-import { defineEntity } from './entity';
-import type { TransactItem } from './transactions';
-import { xBannedAuthorsKey, xOAuthStateKey, xPollCursorKey, xRefreshLeaseKey, xTokensKey } from './keys';
+import { ddb, table, updateIf, writeIfCondition } from '#shared/store/client';
+import { defineEntity } from '#shared/store/entity';
+import type { TransactItem } from '#shared/store/transactions';
+import { xBannedAuthorsKey, xOAuthStateKey, xPollCursorKey, xRefreshLeaseKey, xTokensKey } from '#shared/store/keys';
 
 // ---- OAuth authorizations ----------------------------------------------------------------------
 

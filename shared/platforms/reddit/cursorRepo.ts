@@ -5,10 +5,10 @@
  * not read.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { getMany } from './batch';
-import { ddb, table, writeIfCondition } from './client';
-import { defineEntity } from './entity';
-import { redditCursorKey } from './keys';
+import { getMany } from '#shared/store/batch';
+import { ddb, table, writeIfCondition } from '#shared/store/client';
+import { defineEntity } from '#shared/store/entity';
+import { redditCursorKey } from '#shared/store/keys';
 
 export type RedditListingKind = 't3' | 't1';
 /** Per listing: the id read down to, and when it last moved (epoch ms; absent on cursors from before it was kept). */

@@ -5,9 +5,9 @@
  * Until Reddit has said anything (or after its window ended) the budget assumes DEFAULT_WINDOW.
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure, table } from './client';
-import { defineEntity } from './entity';
-import { redditRateBudgetKey } from './keys';
+import { ddb, isConditionFailure, table } from '#shared/store/client';
+import { defineEntity } from '#shared/store/entity';
+import { redditRateBudgetKey } from '#shared/store/keys';
 
 /** Reddit's documented allowance per client id: about 100 requests a minute. */
 export const DEFAULT_WINDOW = { requests: 100, seconds: 60 };

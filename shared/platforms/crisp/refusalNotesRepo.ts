@@ -4,9 +4,9 @@
  * the plugin's daily quota, which every customer's moderation shares: such notes are claimed here
  * first, one per website per interval, with a conditional write so concurrent hooks cannot both send.
  */
-import { defineEntity } from './entity';
-import { claimOncePerInterval } from './intervalClaim';
-import { crispRefusalNoteKey } from './keys';
+import { defineEntity } from '#shared/store/entity';
+import { claimOncePerInterval } from '#shared/store/intervalClaim';
+import { crispRefusalNoteKey } from '#shared/store/keys';
 
 const notes = defineEntity<{ websiteId: string; notedAt: string }>()({
   name: 'crispRefusalNote',

@@ -5,10 +5,10 @@
  * applied. Expired mutes leave by ttl.
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, table, writeIfCondition } from './client';
-import { redditMuteKey, redditMutesPartition } from './keys';
-import { queryAll } from './query';
-import { defineEntity } from './entity';
+import { ddb, table, writeIfCondition } from '#shared/store/client';
+import { redditMuteKey, redditMutesPartition } from '#shared/store/keys';
+import { queryAll } from '#shared/store/query';
+import { defineEntity } from '#shared/store/entity';
 
 export interface RedditMute {
   username: string;

@@ -1,9 +1,15 @@
 /** New members waiting for the captcha button; the sparse gsi3 lists them by deadline for the sweep. */
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, table, writeIfCondition } from './client';
-import { CAPTCHA_SHARDS, captchaDueIndexKey, captchaDuePartition, captchaDueUpTo, moderationCaptchaKey } from './keys';
-import { queryDueShards } from './query';
-import { defineEntity } from './entity';
+import { ddb, table, writeIfCondition } from '#shared/store/client';
+import {
+  CAPTCHA_SHARDS,
+  captchaDueIndexKey,
+  captchaDuePartition,
+  captchaDueUpTo,
+  moderationCaptchaKey,
+} from '#shared/store/keys';
+import { queryDueShards } from '#shared/store/query';
+import { defineEntity } from '#shared/store/entity';
 
 const captchas = defineEntity<PendingCaptcha>()({
   name: 'moderationCaptcha',

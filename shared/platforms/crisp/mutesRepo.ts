@@ -5,10 +5,16 @@
  * of order (its delivery overtaken by the ban's) never gives it one and the sweep never lifts it.
  */
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, table, writeIfCondition } from './client';
-import { CRISP_MUTE_SHARDS, crispMuteDueIndexKey, crispMuteDuePartition, crispMuteDueUpTo, crispMuteKey } from './keys';
-import { queryDueShards } from './query';
-import { defineEntity } from './entity';
+import { ddb, table, writeIfCondition } from '#shared/store/client';
+import {
+  CRISP_MUTE_SHARDS,
+  crispMuteDueIndexKey,
+  crispMuteDuePartition,
+  crispMuteDueUpTo,
+  crispMuteKey,
+} from '#shared/store/keys';
+import { queryDueShards } from '#shared/store/query';
+import { defineEntity } from '#shared/store/entity';
 
 export interface CrispMute {
   communityId: string;

@@ -2,7 +2,7 @@
  * Telegram's webhook speaks Telegram Updates; the engine speaks chat events. This maps one to the
  * other: a text (or captioned) message, each new chat member, and `/activate <token>` (engine.ts).
  */
-import type { ChatEvent } from './engine';
+import type { ChatEvent } from '#shared/domain/moderation/engine';
 
 interface TelegramUser {
   id: number;

@@ -1,14 +1,14 @@
 /**
  * When each Reddit account last got the bot's reply refusing an activation token. Anyone on Reddit can
  * send the bot `/activate <anything>`, and every reply is a request out of the budget the whole
- * deployment polls and acts from (redditBudgetRepo.ts): such replies are claimed here first, one per
+ * deployment polls and acts from (budgetRepo.ts): such replies are claimed here first, one per
  * sender per interval, with a conditional write so two reads of the inbox at once cannot both send.
  */
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, table, writeIfCondition } from './client';
-import { defineEntity } from './entity';
-import { claimOncePerInterval } from './intervalClaim';
-import { redditRefusalReplyKey } from './keys';
+import { ddb, table, writeIfCondition } from '#shared/store/client';
+import { defineEntity } from '#shared/store/entity';
+import { claimOncePerInterval } from '#shared/store/intervalClaim';
+import { redditRefusalReplyKey } from '#shared/store/keys';
 
 const replies = defineEntity<{ username: string; repliedAt: string }>()({
   name: 'redditRefusalReply',
