@@ -16,7 +16,7 @@ import { COMMUNITY_TYPES, type CommunityType } from '#shared/domain/moderation/c
 import { PLATFORMS } from '#shared/platforms/registry';
 import { decisionDeliveryId, runDelivery, scheduleDelivery } from '#shared/domain/moderation/platformCallRunner';
 import { getDelivery, type PlannedCall } from '#shared/store/platformCallsRepo';
-import { bindExternal, boundCommunity } from '#shared/store/platformRepo';
+import { bindExternal, boundCommunity } from '#shared/store/bindingsRepo';
 import { bindModeratedPlace } from '#shared/domain/moderation/binding';
 import { getCommunity } from '#shared/store/communitiesRepo';
 

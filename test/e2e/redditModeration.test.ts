@@ -27,7 +27,7 @@ import { reloadConfig } from '#shared/config/config';
 import { claimSyncPoll } from '#shared/store/syncPollsRepo';
 import { expireAtPeriodEndItem, getCommunity, suspendForNonPaymentItem } from '#shared/store/communitiesRepo';
 import { writeTogether } from '#shared/store/transactions';
-import { claimActivationReply, releaseActivationReply } from '#shared/store/platformRepo';
+import { claimActivationReply, releaseActivationReply } from '#shared/platforms/reddit/activationRepliesRepo';
 import { logger } from '#shared/observability/logger';
 import { postponeDelivery } from '#shared/store/platformCallsRepo';
 import { decisionDeliveryId, runDelivery, scheduleDelivery } from '#shared/domain/moderation/platformCallRunner';

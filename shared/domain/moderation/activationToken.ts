@@ -14,7 +14,11 @@ import {
   reissueActivationTokenItem,
   type CommunityRecord,
 } from '#shared/store/communitiesRepo';
-import { communityByActivationToken, deleteActivationPointer, putActivationPointer } from '#shared/store/platformRepo';
+import {
+  communityByActivationToken,
+  deleteActivationPointer,
+  putActivationPointer,
+} from '#shared/store/activationPointersRepo';
 import { writeIfCondition } from '#shared/store/client';
 import { writeTogether } from '#shared/store/transactions';
 import type { CommunityType } from './communityTypes';

@@ -5,14 +5,8 @@
  * by a deleted or expired community is free again (that community is billed for nothing either way).
  */
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
-import {
-  bindExternal,
-  getPlatformRecord,
-  movePlatformPlace,
-  unbindExternal,
-  updatePlatformRecord,
-  type Binding,
-} from '#shared/store/platformRepo';
+import { bindExternal, unbindExternal, type Binding } from '#shared/store/bindingsRepo';
+import { getPlatformRecord, movePlatformPlace, updatePlatformRecord } from '#shared/store/platformRepo';
 import { addPolledCommunity, removePolledCommunity } from '#shared/store/pollingRepo';
 import type { CommunityType } from './communityTypes';
 import { PLATFORMS } from '#shared/platforms/registry';

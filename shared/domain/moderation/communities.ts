@@ -14,7 +14,8 @@ import {
   type CommunitySettings,
 } from '#shared/store/communitiesRepo';
 import { chargeCredits } from '#shared/domain/credits/credits';
-import { getPlatformRecord, putActivationPointer, writeActivationPointer } from '#shared/store/platformRepo';
+import { getPlatformRecord } from '#shared/store/platformRepo';
+import { putActivationPointer, writeActivationPointer } from '#shared/store/activationPointersRepo';
 import { COMMUNITY_PRICING, type CommunityType } from './communityTypes';
 import {
   communityView,

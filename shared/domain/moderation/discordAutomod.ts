@@ -17,14 +17,14 @@ import { callPlatform } from '#shared/platforms/port';
 import type { CallOutcome } from '#shared/platforms/result';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
+import { boundCommunity } from '#shared/store/bindingsRepo';
 import {
-  boundCommunity,
   claimAutomodSync,
-  getPlatformRecord,
   listDueAutomodSyncs,
   recordAutomodSync,
   wantAutomodSync,
-} from '#shared/store/platformRepo';
+} from '#shared/store/automodSyncsRepo';
+import { getPlatformRecord } from '#shared/store/platformRepo';
 import { EVERYTHING_DUE } from '#shared/store/keys';
 import { observes, type CommunityRules, type RuleId } from './communityRules';
 import { communityStatus } from './communityTypes';

@@ -16,7 +16,8 @@ import type {
 import { now } from '#shared/adapters/ports';
 import { UnauthorizedError, ValidationError } from '#shared/domain/errors';
 import { markCommunityActivated } from './activation';
-import { boundCommunity, updatePlatformRecord } from '#shared/store/platformRepo';
+import { boundCommunity } from '#shared/store/bindingsRepo';
+import { updatePlatformRecord } from '#shared/store/platformRepo';
 import { bindWithToken, communityOfToken, tokenMayDo } from './activationToken';
 import { UNPAID_ACTIVATION } from '#shared/platforms/unpaidActivation';
 import { ADMINISTRATOR, MANAGE_GUILD } from '#shared/platforms/discord/commands';

@@ -8,7 +8,8 @@
 import type { Message, Update } from '@grammyjs/types';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
-import { boundCommunity, getPlatformRecord } from '#shared/store/platformRepo';
+import { boundCommunity } from '#shared/store/bindingsRepo';
+import { getPlatformRecord } from '#shared/store/platformRepo';
 import type { CommunityRules } from './communityRules';
 import { communityStatus } from './communityTypes';
 import { decisionDeliveryId, scheduleDecision } from './platformCallRunner';

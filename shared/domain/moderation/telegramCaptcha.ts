@@ -9,7 +9,7 @@ import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRep
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import { putPendingCaptcha, takePendingCaptcha, listExpiredCaptchas } from '#shared/platforms/telegram/captchaRepo';
 import { getDelivery } from '#shared/store/platformCallsRepo';
-import { boundCommunity } from '#shared/store/platformRepo';
+import { boundCommunity } from '#shared/store/bindingsRepo';
 import { observes, type CommunityRules } from './communityRules';
 import { communityStatus } from './communityTypes';
 import { decisionDeliveryId, scheduleDecision, scheduleDelivery } from './platformCallRunner';

@@ -8,12 +8,8 @@
 import { now } from '#shared/adapters/ports';
 import { logger } from '#shared/observability/logger';
 import { getCommunity } from '#shared/store/communitiesRepo';
-import {
-  boundCommunity,
-  claimActivationReply,
-  markActivationReplySent,
-  releaseActivationReply,
-} from '#shared/store/platformRepo';
+import { boundCommunity } from '#shared/store/bindingsRepo';
+import { claimActivationReply, markActivationReplySent, releaseActivationReply } from './activationRepliesRepo';
 import { claimRedditRefusalReply, releaseRedditRefusalReply } from './refusalRepliesRepo';
 import { UNPAID_ACTIVATION } from '#shared/platforms/unpaidActivation';
 import { isTransient, type CallOutcome } from '#shared/platforms/result';

@@ -9,7 +9,7 @@ import { now } from '#shared/adapters/ports';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import { claimCrispRefusalNote } from '#shared/platforms/crisp/refusalNotesRepo';
-import { boundCommunity } from '#shared/store/platformRepo';
+import { boundCommunity } from '#shared/store/bindingsRepo';
 import type { PlannedCall } from '#shared/store/platformCallsRepo';
 import { markCommunityActivated } from '../activation';
 import { communityStatus } from '../communityTypes';
