@@ -9,7 +9,7 @@ import { credentialsFrom, platformSecretNames } from '#shared/platforms/credenti
 import { config } from '#shared/config/config';
 import { TelegramBotApi } from '#shared/platforms/telegram/botApi';
 import { DiscordRest } from '#shared/platforms/discord/rest';
-import { TELEGRAM_ALLOWED_UPDATES } from '#shared/domain/moderation/telegramBot';
+import { TELEGRAM_ALLOWED_UPDATES } from '#shared/platforms/telegram/bot';
 import { DISCORD_COMMANDS } from '#shared/platforms/discord/commands';
 import { parseOptions, UsageError } from './options';
 

@@ -1,8 +1,9 @@
 import type { Context, ScheduledEvent } from 'aws-lambda';
+import { DELIVERY_CORE } from '#shared/domain/moderation/deliveryCore';
 import { withPorts } from '#shared/adapters/aws';
 import { sqsPipelineQueue } from '#shared/adapters/sqsQueue';
 import { logger } from '#shared/observability/logger';
-import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramCaptcha';
+import { removeUnverifiedMembers } from '#shared/platforms/telegram/captcha';
 import { liftEndedCrispMutes } from '#shared/domain/moderation/crisp/muteEnds';
 
 /**
@@ -16,7 +17,7 @@ export const handler = withPorts(
   { queue: sqsPipelineQueue },
   async (_event: ScheduledEvent, context?: Context): Promise<{ removed: number; crisp_mutes_lifted: number }> => {
     if (context) logger.addContext(context);
-    const [report, crisp] = await Promise.all([removeUnverifiedMembers(), liftEndedCrispMutes()]);
+    const [report, crisp] = await Promise.all([removeUnverifiedMembers(DELIVERY_CORE), liftEndedCrispMutes()]);
     if (report.removed > 0) logger.info('captcha timeouts', { ...report });
     if (crisp.lifted > 0) logger.info('Crisp mutes lifted', { ...crisp });
     return { ...report, crisp_mutes_lifted: crisp.lifted };

@@ -1,4 +1,5 @@
 import { sqsPipelineQueue, sqsWebhookQueue } from '#shared/adapters/sqsQueue';
+import { PLATFORM_CORE } from '#shared/domain/moderation/platformCore';
 import { withPorts } from '#shared/adapters/aws';
 import { awsSecrets } from '#shared/adapters/secrets';
 import { tokenKeyEncryption } from '#shared/adapters/kmsEncryption';
@@ -9,7 +10,7 @@ import { platformEndpoints as P } from '#shared/schemas/moderationPlatforms';
 import { xEndpoints as X } from '#shared/schemas/moderationX';
 import { callbackHtml, completeXAuthorization } from '#shared/domain/moderation/x/oauth';
 import { changeRules, readRules } from '#shared/domain/moderation/rulesSettings';
-import { handleTelegramOperatorUpdate } from '#shared/domain/moderation/telegramBot';
+import { handleTelegramOperatorUpdate } from '#shared/platforms/telegram/bot';
 import { undoAction } from '#shared/domain/moderation/undo';
 import { checkMessages } from '#shared/domain/moderation/checkMessages';
 import { forgetExamples, teachExamples } from '#shared/domain/moderation/teaching';
@@ -60,7 +61,8 @@ export const handler = withPorts(
       putRules: async ({ user, params, body }) => changeRules(user.id, params.id, body),
       // The schema checks the fields the bot reads and lets Telegram's others through (loose objects); grammy's
       // Update types each of those others too, so the checked shape is not one of its members.
-      telegramOperatorWebhook: async ({ body }) => handleTelegramOperatorUpdate(body as unknown as Update),
+      telegramOperatorWebhook: async ({ body }) =>
+        handleTelegramOperatorUpdate(body as unknown as Update, PLATFORM_CORE),
       undo: async ({ user, params }) => undoAction(user.id, params.id, params.audit_id),
       checkMessages: async ({ user, params, body }) => checkMessages(user.id, params.id, body.messages),
       teachExamples: async ({ user, params, body }) => teachExamples(user.id, params.id, body.examples),

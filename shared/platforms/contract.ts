@@ -222,18 +222,12 @@ export type TokenUse = { role: 'moderated' | 'alerts'; place: string };
 export type TokenBinding = 'bound' | 'taken' | 'spent';
 
 /**
- * The moderation core's services a platform is handed at each call of its hooks (the core builds it once,
- * shared/domain/moderation/platformCore.ts): judging events, planning a decision's delivery under the
- * community's mode, binding with an activation token, and the rules' copy a platform keeps (Discord's
- * AutoMod). A platform that needs more of the core asks for it here rather than importing the core.
+ * The part of the moderation core that plans deliveries, which a scheduled sweep needs without the
+ * engine (the captchas function carries only this: shared/domain/moderation/deliveryCore.ts).
  */
-export interface ModerationCore {
-  /** The engine's decisions on one batch of a community's events, in the order of the events. */
-  moderateEvents(
-    community: CommunityRecord,
-    events: ChatEvent[],
-    options?: { mutes?: MuteHint },
-  ): Promise<{ decisions: Decision[] }>;
+export interface DeliveryCore {
+  /** Plans a delivery once (a re-delivered update finds it planned) and queues it, whatever the mode. */
+  scheduleDelivery(plan: DeliveryPlan): Promise<boolean>;
   /** A decision's calls planned under the community's mode (observed: recorded, never sent); false when planned before. */
   scheduleDecision(rules: { mode: RulesMode }, plan: Omit<DeliveryPlan, 'observe'>): Promise<boolean>;
   /** The delivery id of the decision on one event (a re-read event finds its delivery planned). */
@@ -243,6 +237,24 @@ export interface ModerationCore {
   communityStatus(community: CommunityRecord): CommunityStatus;
   /** Epoch ms a suspended community was last paid again (undefined: never suspended, or never paid since). */
   resumedMs(community: Pick<CommunityRecord, 'resumedAt'>): number | undefined;
+}
+
+/**
+ * The moderation core's services a platform is handed at each call of its hooks and its dispatch (the
+ * core builds it once, shared/domain/moderation/platformCore.ts): judging events, planning a decision's
+ * delivery under the community's mode, binding with an activation token, and the rules' copy a platform
+ * keeps (Discord's AutoMod). A platform that needs more of the core asks for it here rather than
+ * importing the core.
+ */
+export interface ModerationCore extends DeliveryCore {
+  /** The engine's decisions on one batch of a community's events, in the order of the events. */
+  moderateEvents(
+    community: CommunityRecord,
+    events: ChatEvent[],
+    options?: { mutes?: MuteHint },
+  ): Promise<{ decisions: Decision[] }>;
+  /** One call sent at once with the operator's credentials (the platform port), outside any delivery. */
+  callPlatform(call: PlannedCall, context?: { communityId?: string }): Promise<PortOutcome>;
   /** The community of `type` whose own activation token this is, if any. */
   communityOfToken(token: string, type: CommunityType): Promise<CommunityRecord | undefined>;
   /** The token may still do `use`: it is live, or it is what the token already did. */

@@ -6,20 +6,16 @@
 import type { ModerationCore } from '#shared/platforms/contract';
 import { markCommunityActivated } from './activation';
 import { bindWithToken, communityOfToken, tokenMayDo } from './activationToken';
-import { observes } from './communityRules';
-import { communityStatus, resumedMs } from './communityTypes';
 import { syncAutomodExecutions } from './discordAudit';
 import { requestAutomodSync } from './discordAutomod';
 import { moderateEvents } from './moderation';
-import { decisionDeliveryId, scheduleDecision } from './platformCallRunner';
+import { callPlatform } from '#shared/platforms/port';
+import { DELIVERY_CORE } from './deliveryCore';
 
 export const PLATFORM_CORE: ModerationCore = {
+  ...DELIVERY_CORE,
   moderateEvents,
-  scheduleDecision,
-  decisionDeliveryId,
-  observes,
-  communityStatus,
-  resumedMs,
+  callPlatform,
   communityOfToken,
   tokenMayDo,
   bindWithToken,

@@ -1,5 +1,5 @@
 /**
- * Telegram: the operator's bot, updates pushed to one webhook (telegramBot.ts; its commands and captcha beside it), each
+ * Telegram: the operator's bot, updates pushed to one webhook (bot.ts; its commands and captcha beside it), each
  * decision as Bot API calls (the tables of calls.ts), undo by lifting the restriction or
  * the ban in the group the decision acted in.
  */

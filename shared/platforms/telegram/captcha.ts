@@ -10,10 +10,9 @@ import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import { putPendingCaptcha, takePendingCaptcha, listExpiredCaptchas } from '#shared/platforms/telegram/captchaRepo';
 import { getDelivery } from '#shared/store/platformCallsRepo';
 import { boundCommunity } from '#shared/store/bindingsRepo';
-import { observes, type CommunityRules } from './communityRules';
-import { communityStatus } from './communityTypes';
-import { decisionDeliveryId, scheduleDecision, scheduleDelivery } from './platformCallRunner';
-import type { Decision } from './engine';
+import type { CommunityRules } from '#shared/domain/moderation/communityRules';
+import type { DeliveryCore } from '#shared/platforms/contract';
+import type { Decision } from '#shared/domain/moderation/engine';
 import {
   CAPTCHA_CALLBACK_PREFIX,
   telegramCaptchaCalls,
@@ -28,6 +27,7 @@ const CAPTCHA_PROMPT = (name: string, seconds: number) =>
   `Welcome, ${name}! Press the button within ${Math.round(seconds / 60) >= 1 ? `${Math.round(seconds / 60)} minute(s)` : `${seconds} seconds`} to show you are human.`;
 
 export async function memberJoined(
+  core: DeliveryCore,
   community: CommunityRecord,
   rules: CommunityRules,
   decision: Decision,
@@ -46,9 +46,9 @@ export async function memberJoined(
       : []),
     ...(decision.welcome_message ? [telegramSend(target.chatId, decision.welcome_message)] : []),
   ];
-  const deliveryId = decisionDeliveryId(decision.event_id);
+  const deliveryId = core.decisionDeliveryId(decision.event_id);
   // Observed, the member is not held: nothing restricts them for the sweep to remove.
-  if (captcha && !observes(rules)) {
+  if (captcha && !core.observes(rules)) {
     const deadline = new Date((target.at + rules.captcha.timeout_seconds) * 1000).toISOString();
     await putPendingCaptcha({
       communityId: community.id,
@@ -58,7 +58,7 @@ export async function memberJoined(
       deliveryId,
     });
   }
-  await scheduleDecision(rules, {
+  await core.scheduleDecision(rules, {
     communityId: community.id,
     userId: community.userId,
     deliveryId,
@@ -84,7 +84,7 @@ async function joinOutcome(
   };
 }
 
-export async function captchaPressed(updateId: number, query: CallbackQuery): Promise<void> {
+export async function captchaPressed(updateId: number, query: CallbackQuery, core: DeliveryCore): Promise<void> {
   const data = query.data ?? '';
   const chatId = query.message?.chat.id;
   if (!data.startsWith(CAPTCHA_CALLBACK_PREFIX) || chatId === undefined) return;
@@ -92,7 +92,7 @@ export async function captchaPressed(updateId: number, query: CallbackQuery): Pr
   const binding = await boundCommunity('telegram', String(chatId));
   if (!binding) return;
   if (String(query.from.id) !== forUser) {
-    await scheduleDelivery({
+    await core.scheduleDelivery({
       communityId: binding.communityId,
       deliveryId: `cb:${query.id}`,
       purpose: 'captcha_other',
@@ -112,7 +112,7 @@ export async function captchaPressed(updateId: number, query: CallbackQuery): Pr
   const calls = pending
     ? telegramCaptchaPassCalls(chatId, query.from.id, query.message?.message_id, query.id)
     : [{ platform: 'telegram' as const, method: 'answerCallbackQuery', body: { callback_query_id: query.id } }];
-  await scheduleDelivery({
+  await core.scheduleDelivery({
     communityId: binding.communityId,
     deliveryId: `captcha-pass:${updateId}`,
     purpose: pending ? 'captcha_pass' : 'captcha_late',
@@ -122,11 +122,11 @@ export async function captchaPressed(updateId: number, query: CallbackQuery): Pr
 }
 
 /** The community still moderating the captcha's chat, or undefined (deleted, unpaid, or no longer bound there). */
-async function moderatingCommunity(captcha: { communityId: string; chatId: number }) {
+async function moderatingCommunity(core: DeliveryCore, captcha: { communityId: string; chatId: number }) {
   const binding = await boundCommunity('telegram', String(captcha.chatId), true);
   if (binding?.role !== 'moderated' || binding.communityId !== captcha.communityId) return undefined;
   const community = await getCommunity(binding.userId, binding.communityId, true);
-  return community?.type === 'telegram' && communityStatus(community) === 'connected' ? community : undefined;
+  return community?.type === 'telegram' && core.communityStatus(community) === 'connected' ? community : undefined;
 }
 
 /**
@@ -135,15 +135,15 @@ async function moderatingCommunity(captcha: { communityId: string; chatId: numbe
  * moved to another platform) removes no one: the restriction the captcha put on the member is lifted
  * instead, as a Crisp mute's block is, so nobody stays silenced by a service that stopped.
  */
-export async function removeUnverifiedMembers(at = now()): Promise<{ removed: number }> {
+export async function removeUnverifiedMembers(core: DeliveryCore, at = now()): Promise<{ removed: number }> {
   let removed = 0;
   for (const expired of await listExpiredCaptchas(at.toISOString())) {
     const taken = await takePendingCaptcha(expired.communityId, expired.userId);
     if (!taken) continue;
     const join = await joinOutcome(taken.communityId, taken.deliveryId);
-    if (!(await moderatingCommunity(taken))) {
+    if (!(await moderatingCommunity(core, taken))) {
       // Removing no one must not leave the member silenced for good (the button no longer lifts it past the deadline).
-      await scheduleDelivery({
+      await core.scheduleDelivery({
         communityId: taken.communityId,
         deliveryId: `captcha-released:${taken.userId}:${taken.deadline}`,
         purpose: 'captcha_released',
@@ -154,13 +154,13 @@ export async function removeUnverifiedMembers(at = now()): Promise<{ removed: nu
     }
     // A community that switched to observe since the member joined removes no one: recorded, not sent.
     const rules = await getCommunityRules(taken.communityId);
-    await scheduleDecision(rules, {
+    await core.scheduleDecision(rules, {
       communityId: taken.communityId,
       deliveryId: `captcha-timeout:${taken.userId}:${taken.deadline}`,
       purpose: 'captcha_timeout',
       calls: telegramCaptchaTimeoutCalls(taken.chatId, Number(taken.userId), join.prompt),
     });
-    if (!observes(rules)) removed += 1;
+    if (!core.observes(rules)) removed += 1;
   }
   return { removed };
 }

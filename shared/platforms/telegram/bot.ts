@@ -1,8 +1,8 @@
 /**
  * The operator's Telegram bot: one webhook for every group the bot is in. The secret
- * header proves Telegram sent the update; commands go to telegramCommands.ts, joins and the captcha's
- * button to telegramCaptcha.ts; in a bound group every update runs through the engine and each
- * decision becomes the Bot API calls of shared/platforms/telegram/calls.ts, planned once per event (a re-delivered
+ * header proves Telegram sent the update; commands go to commands.ts, joins and the captcha's
+ * button to captcha.ts; in a bound group every update runs through the engine and each
+ * decision becomes the Bot API calls of calls.ts, planned once per event (a re-delivered
  * update plans nothing new) and sent through the queue.
  */
 import type { Message, Update } from '@grammyjs/types';
@@ -10,15 +10,13 @@ import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRep
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import { boundCommunity } from '#shared/store/bindingsRepo';
 import { getPlatformRecord } from '#shared/store/platformRepo';
-import type { CommunityRules } from './communityRules';
-import { communityStatus } from './communityTypes';
-import { decisionDeliveryId, scheduleDecision } from './platformCallRunner';
-import type { Decision } from './engine';
-import { moderateEvents } from './moderation';
+import type { CommunityRules } from '#shared/domain/moderation/communityRules';
+import type { Decision } from '#shared/domain/moderation/engine';
+import type { ModerationCore } from '#shared/platforms/contract';
 import { TELEGRAM_DECISION_CALLS, telegramSend, type TelegramTarget } from '#shared/platforms/telegram/calls';
 import { toChatEvents } from '#shared/platforms/telegram/updates';
-import { captchaPressed, memberJoined } from './telegramCaptcha';
-import { runCommand } from './telegramCommands';
+import { captchaPressed, memberJoined } from './captcha';
+import { runCommand } from './commands';
 
 /** The update types the bot needs (setWebhook's allowed_updates). */
 // Joins arrive as message.new_chat_members; chat_member updates are not needed (nor read).
@@ -28,8 +26,8 @@ export const TELEGRAM_ALLOWED_UPDATES = ['message', 'callback_query'] as const;
 const alertDeliveryId = (eventId: string) => `alert:${eventId}`;
 
 /** An update of the operator bot's webhook, its secret already checked (verifyTelegramWebhookSecret, before the update was read). */
-export async function handleTelegramOperatorUpdate(update: Update): Promise<{ ok: true }> {
-  if (update.callback_query) await captchaPressed(update.update_id, update.callback_query);
+export async function handleTelegramOperatorUpdate(update: Update, core: ModerationCore): Promise<{ ok: true }> {
+  if (update.callback_query) await captchaPressed(update.update_id, update.callback_query, core);
   const message = update.message;
   if (!message) return { ok: true };
   const command = /^\/(activate|alerts)(?:@\w+)?\s+(\S+)\s*$/.exec(message.text?.trim() ?? '');
@@ -38,6 +36,7 @@ export async function handleTelegramOperatorUpdate(update: Update): Promise<{ ok
   if (command && message.from) {
     // In a moderated group a command with a bad token is just a message: no reply a spammer could farm.
     const handled = await runCommand(
+      core,
       update.update_id,
       message,
       message.from,
@@ -51,7 +50,7 @@ export async function handleTelegramOperatorUpdate(update: Update): Promise<{ ok
   const community = await getCommunity(binding.userId, binding.communityId);
   // A community that is no longer a Telegram one does not moderate here (a binding left from before its type changed).
   if (community?.type !== 'telegram') return { ok: true };
-  await moderateMessage(community, update, message);
+  await moderateMessage(core, community, update, message);
   return { ok: true };
 }
 
@@ -71,21 +70,26 @@ function targetsOf(update: Update, message: Message): Map<string, TelegramTarget
   return targets;
 }
 
-async function moderateMessage(community: CommunityRecord, update: Update, message: Message): Promise<void> {
+async function moderateMessage(
+  core: ModerationCore,
+  community: CommunityRecord,
+  update: Update,
+  message: Message,
+): Promise<void> {
   const events = toChatEvents(update as Parameters<typeof toChatEvents>[0]);
   if (!events.length) return;
-  const { decisions } = await moderateEvents(community, events);
+  const { decisions } = await core.moderateEvents(community, events);
   const [rules, platform] = await Promise.all([getCommunityRules(community.id), getPlatformRecord(community.id)]);
   const targets = targetsOf(update, message);
-  const monitored = communityStatus(community) === 'connected';
+  const monitored = core.communityStatus(community) === 'connected';
   const joined = new Map((message.new_chat_members ?? []).map((m) => [`tg-${update.update_id}-join-${m.id}`, m]));
   await Promise.all(
     decisions.map(async (decision) => {
       const target = targets.get(decision.event_id);
       if (!target) return;
       const member = joined.get(decision.event_id);
-      if (member) return monitored ? memberJoined(community, rules, decision, target, member) : undefined;
-      return decided(community, rules, decision, target, platform.telegramAlertChatId);
+      if (member) return monitored ? memberJoined(core, community, rules, decision, target, member) : undefined;
+      return decided(core, community, rules, decision, target, platform.telegramAlertChatId);
     }),
   );
 }
@@ -93,6 +97,7 @@ async function moderateMessage(community: CommunityRecord, update: Update, messa
 const warningText = (decision: Decision) => `⚠️ ${decision.reason}. Please keep to the group's rules.`;
 
 async function decided(
+  core: ModerationCore,
   community: CommunityRecord,
   rules: CommunityRules,
   decision: Decision,
@@ -101,16 +106,16 @@ async function decided(
 ): Promise<void> {
   if (decision.action === 'allow') return;
   // The owner named: calls still waiting (a rate limit) are not sent once the community stops being monitored.
-  await scheduleDecision(rules, {
+  await core.scheduleDecision(rules, {
     communityId: community.id,
     userId: community.userId,
-    deliveryId: decisionDeliveryId(decision.event_id),
+    deliveryId: core.decisionDeliveryId(decision.event_id),
     purpose: decision.action,
     eventId: decision.event_id,
     calls: TELEGRAM_DECISION_CALLS[decision.action](target, { warning: warningText(decision) }),
   });
   if (alertChatId && decision.alert) {
-    await scheduleDecision(rules, {
+    await core.scheduleDecision(rules, {
       communityId: community.id,
       userId: community.userId,
       deliveryId: alertDeliveryId(decision.event_id),

@@ -1,14 +1,11 @@
 /**
  * The operator bot's commands: `/activate <token>` from a group administrator binds the group to a
- * community, `/alerts <token>` names the alert chat (activationToken.ts: a token binds once).
+ * community, `/alerts <token>` names the alert chat (the core's activationToken.ts: a token binds once).
  */
 import type { ChatMember, Message, User } from '@grammyjs/types';
-import { callPlatform } from '#shared/platforms/port';
-import { markCommunityActivated } from './activation';
-import { bindWithToken, communityOfToken, tokenMayDo } from './activationToken';
+import type { ModerationCore } from '#shared/platforms/contract';
 import { UNPAID_ACTIVATION } from '#shared/platforms/unpaidActivation';
-import { scheduleDelivery } from './platformCallRunner';
-import { telegramSend } from '#shared/platforms/telegram/calls';
+import { telegramSend } from './calls';
 
 const ADMIN_STATUSES: ChatMember['status'][] = ['creator', 'administrator'];
 
@@ -27,8 +24,8 @@ const COMMAND_REPLIES = {
 /** A command answered (whatever the reply was) is handled. */
 const replied = (_: unknown) => true;
 
-async function isChatAdmin(chatId: number, userId: number): Promise<boolean> {
-  const outcome = await callPlatform({
+async function isChatAdmin(core: ModerationCore, chatId: number, userId: number): Promise<boolean> {
+  const outcome = await core.callPlatform({
     platform: 'telegram',
     method: 'getChatMember',
     body: { chat_id: chatId, user_id: userId },
@@ -38,6 +35,7 @@ async function isChatAdmin(chatId: number, userId: number): Promise<boolean> {
 
 /** False when the token names no Telegram community and `answerInvalid` is off (the caller moderates it as a message). */
 export async function runCommand(
+  core: ModerationCore,
   updateId: number,
   message: Message,
   from: User,
@@ -47,9 +45,9 @@ export async function runCommand(
 ): Promise<boolean> {
   const chatId = message.chat.id;
   const isGroup = message.chat.type === 'group' || message.chat.type === 'supergroup';
-  const community = await communityOfToken(token, 'telegram');
+  const community = await core.communityOfToken(token, 'telegram');
   const reply = (key: keyof typeof COMMAND_REPLIES) =>
-    scheduleDelivery({
+    core.scheduleDelivery({
       communityId: community?.id ?? 'unbound',
       deliveryId: `cmd:${updateId}`,
       purpose: `command_${key}`,
@@ -58,19 +56,19 @@ export async function runCommand(
     });
   const use = { role: command === 'activate' ? 'moderated' : 'alerts', place: String(chatId) } as const;
   // A token spent on another place reads like an unknown one: whoever copied it from the chat learns nothing.
-  if (!community || !tokenMayDo(community, use)) {
+  if (!community || !core.tokenMayDo(community, use)) {
     if (answerInvalid) await reply('invalid_token');
     return answerInvalid;
   }
   if (command === 'activate' && !isGroup) return replied(await reply('not_group'));
   // In a private chat the sender is the only member; in a group only an administrator may decide.
-  if (isGroup && !(await isChatAdmin(chatId, from.id))) return replied(await reply('not_admin'));
+  if (isGroup && !(await isChatAdmin(core, chatId, from.id))) return replied(await reply('not_admin'));
   // An expired community can never moderate again: it takes no place (one it held is free for others).
   if (community.billingState === 'expired') return replied(await reply('expired'));
-  const bound = await bindWithToken(community, token, use);
+  const bound = await core.bindWithToken(community, token, use);
   if (bound !== 'bound') return replied(await reply(bound === 'taken' ? 'taken' : 'invalid_token'));
   if (command === 'activate') {
-    if (!community.activatedAt) await markCommunityActivated(community, token);
+    if (!community.activatedAt) await core.markCommunityActivated(community, token);
     // Bound either way; a suspended community says it does not moderate yet rather than that it does.
     await reply(community.billingState === 'suspended' ? 'suspended' : 'activated');
     return true;
