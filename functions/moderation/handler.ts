@@ -15,7 +15,7 @@ import { undoAction } from '#shared/domain/moderation/undo';
 import { checkMessages } from '#shared/domain/moderation/checkMessages';
 import { forgetExamples, teachExamples } from '#shared/domain/moderation/teaching';
 import { handleDiscordInteraction } from '#shared/domain/moderation/discordInteractions';
-import { handleCrispHook } from '#shared/domain/moderation/crisp/crispHooks';
+import { handleCrispHook } from '#shared/platforms/crisp/hooks';
 import type { Update } from '@grammyjs/types';
 import {
   changeAutoRenew,
@@ -73,7 +73,7 @@ export const handler = withPorts(
       // Discord's own response types (discord-api-types) are closed interfaces; the spec documents them as an
       // object with a type, which the spread's plain object type fits.
       discordInteractions: async ({ headers, rawBody }) => ({ ...(await handleDiscordInteraction(headers, rawBody)) }),
-      crispHook: async ({ body }) => handleCrispHook(body),
+      crispHook: async ({ body }) => handleCrispHook(body, PLATFORM_CORE),
       sync: async ({ user, body }) => syncModeration(user.id, body.community_id),
       xOAuthCallback: async ({ query }) => {
         const page = await completeXAuthorization(query);

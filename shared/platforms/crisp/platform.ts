@@ -1,9 +1,9 @@
 /**
  * Crisp: the operator's plugin, installed by each website. Hooks are pushed, signed, to one endpoint
- * (crisp/crispHooks.ts); an operator's `/activate <token>` binds the website; each decision becomes
- * the plugin's REST calls (crisp/crispCalls.ts) sent with the plugin's token. A block applies to one
+ * (hooks.ts); an operator's `/activate <token>` binds the website; each decision becomes
+ * the plugin's REST calls (calls.ts) sent with the plugin's token. A block applies to one
  * conversation, so the visitor is the conversation (`user_id` is the session). A mute's block is
- * lifted by the minute sweep (crisp/muteEnds.ts) once over: its end is recorded here when the block
+ * lifted by the minute sweep (muteEnds.ts) once over: its end is recorded here when the block
  * goes through, so it runs from when it was applied.
  */
 import { now } from '#shared/adapters/ports';
@@ -71,7 +71,7 @@ async function banOutlivesMute(call: PlannedCall, communityId: string | undefine
   };
 }
 
-/** A welcome in the visitor's conversation (crispHooks.ts schedules it on a join). */
+/** A welcome in the visitor's conversation (hooks.ts schedules it on a join). */
 export const crispWelcome = (target: CrispMessageTarget, text: string): PlannedCall[] => [crispText(target, text)];
 
 /** Alerts are private notes in the conversation they concern: Crisp has no alert place of its own. */

@@ -4,14 +4,14 @@
  * the next one, which finds the same delivery already planned.
  */
 import { now } from '#shared/adapters/ports';
-import { listEndedCrispMutes, takeEndedCrispMute } from '#shared/platforms/crisp/mutesRepo';
-import { scheduleDelivery } from '../platformCallRunner';
-import { crispUnblockCalls } from '#shared/platforms/crisp/calls';
+import { listEndedCrispMutes, takeEndedCrispMute } from './mutesRepo';
+import type { DeliveryCore } from '#shared/platforms/contract';
+import { crispUnblockCalls } from './calls';
 
-export async function liftEndedCrispMutes(at = now()): Promise<{ lifted: number }> {
+export async function liftEndedCrispMutes(core: DeliveryCore, at = now()): Promise<{ lifted: number }> {
   let lifted = 0;
   for (const mute of await listEndedCrispMutes(at.toISOString())) {
-    await scheduleDelivery({
+    await core.scheduleDelivery({
       communityId: mute.communityId,
       deliveryId: `crisp-mute-end:${mute.sessionId}:${mute.endsAt}`,
       purpose: 'mute_end',
