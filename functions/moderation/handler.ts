@@ -8,7 +8,7 @@ import { HttpResponse, noContent } from '#shared/http/response';
 import { moderationEndpoints as E } from '#shared/schemas/moderation';
 import { platformEndpoints as P } from '#shared/schemas/moderationPlatforms';
 import { xEndpoints as X } from '#shared/schemas/moderationX';
-import { callbackHtml, completeXAuthorization } from '#shared/domain/moderation/x/oauth';
+import { callbackHtml, completeXAuthorization } from '#shared/platforms/x/oauth';
 import { changeRules, readRules } from '#shared/domain/moderation/rulesSettings';
 import { handleTelegramOperatorUpdate } from '#shared/platforms/telegram/bot';
 import { undoAction } from '#shared/domain/moderation/undo';
@@ -76,7 +76,7 @@ export const handler = withPorts(
       crispHook: async ({ body }) => handleCrispHook(body, PLATFORM_CORE),
       sync: async ({ user, body }) => syncModeration(user.id, body.community_id),
       xOAuthCallback: async ({ query }) => {
-        const page = await completeXAuthorization(query);
+        const page = await completeXAuthorization(query, PLATFORM_CORE);
         return new HttpResponse(
           page.status,
           callbackHtml(page),

@@ -183,6 +183,21 @@ export interface Platform<Target, Credentials> {
    * `boundId`/`alertId`; `alert: null` where alerts have no place of their own.
    */
   recordFields: { bound: PlaceField; alert: PlaceField | null };
+  /**
+   * A link the owner opens to connect the community, minted per community and shown as its `authorize_url`
+   * (X's OAuth authorization; null while the platform is not configured). Null: the community is bound on
+   * the platform with its activation token.
+   */
+  connectLink:
+    | ((community: Pick<CommunityRecord, 'id' | 'userId' | 'type'>, apiBaseUrl: string) => Promise<string | null>)
+    | null;
+  /**
+   * What the platform keeps for a community beyond its record (an X account's grant and tokens), let go of
+   * when the community leaves the platform: its type changed, or it was deleted (whatever its type is by
+   * then: one that was of this type once may still hold it). `stillGone`, asked just before, says the
+   * community still needs nothing here (it may have changed back and connected again). Null: nothing kept.
+   */
+  forget: ((communityId: string, stillGone?: () => Promise<boolean>) => Promise<void>) | null;
   /** What it does not do, stated in the status (`platform.unsupported`) rather than faked. */
   unsupported: readonly string[];
 }
@@ -263,6 +278,12 @@ export interface ModerationCore extends DeliveryCore {
   bindWithToken(community: CommunityRecord, token: string, use: TokenUse): Promise<TokenBinding>;
   /** Marks the community bound and tells its owner; false when another presentation did first. */
   markCommunityActivated(community: CommunityRecord, token: string): Promise<boolean>;
+  /** The community with an activation token (one from before every type had to be bound gets it now). */
+  withActivationToken(community: CommunityRecord): Promise<CommunityRecord>;
+  /** Binds the place (not by a token: an OAuth grant names it); `taken` while another community holds it. */
+  bindModeratedPlace(community: CommunityRecord, externalId: string): Promise<'bound' | 'taken'>;
+  /** Lets go of a place bound for the community (a binding that turned out to be for nothing). */
+  releaseModeratedPlace(community: CommunityRecord, externalId: string): Promise<void>;
   /** Asks for the community's rules to be written into its guild's AutoMod (queued; `leftGuildId`: a guild it left). */
   requestAutomodSync(userId: string, communityId: string, leftGuildId?: string): Promise<void>;
   /** Reads the guild's AutoMod executions into the community's metrics and audit log. */

@@ -42,6 +42,8 @@ export function placeholderPlatform(
     },
     actedIn: null,
     recordFields: { bound: 'boundId', alert: 'alertId' },
+    connectLink: null,
+    forget: null,
     unsupported: [
       `${type} moderation is not available on this deployment yet: actions are recorded as not_configured.`,
     ],

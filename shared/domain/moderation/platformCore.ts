@@ -11,6 +11,8 @@ import { requestAutomodSync } from './discordAutomod';
 import { moderateEvents } from './moderation';
 import { callPlatform } from '#shared/platforms/port';
 import { DELIVERY_CORE } from './deliveryCore';
+import { bindModeratedPlace, releaseModeratedPlace } from './binding';
+import { withActivationToken } from './communityReads';
 
 export const PLATFORM_CORE: ModerationCore = {
   ...DELIVERY_CORE,
@@ -20,6 +22,9 @@ export const PLATFORM_CORE: ModerationCore = {
   tokenMayDo,
   bindWithToken,
   markCommunityActivated,
+  withActivationToken,
+  bindModeratedPlace,
+  releaseModeratedPlace,
   requestAutomodSync,
   syncAutomodExecutions,
 };

@@ -138,6 +138,8 @@ export const crisp = definePlatform<CrispMessageTarget, CrispCredentials>({
   },
   actedIn: (decision) => blockedBy(decision)?.websiteId,
   recordFields: { bound: 'boundId', alert: null },
+  connectLink: null,
+  forget: null,
   unsupported: [
     'A block applies to one conversation: Crisp tells a plugin of no visitor identity beyond the session, so a blocked visitor who opens a new session (another browser, cleared cookies) starts unblocked.',
     'A deleted message cannot be restored: undo lifts blocks (mutes and bans) only.',

@@ -62,6 +62,8 @@ export const discord = definePlatform<DiscordTarget, DiscordCredentials>({
   // AutoMod's entries come from the guild's audit log, which does not say which guild it was.
   actedIn: null,
   recordFields: { bound: 'discordGuildId', alert: 'discordAlertChannelId' },
+  connectLink: null,
+  forget: null,
   unsupported: [
     'Welcome messages: member joins reach a bot only over the Discord Gateway (a long-lived WebSocket), which a serverless deployment does not hold open; use Discord onboarding or a welcome channel instead.',
     "Per-message decisions are Discord AutoMod's (block, alert, timeout) from the rules the service writes into the guild; POST /sync reads its executions into metrics and audit logs. AutoMod cannot warn or ban.",

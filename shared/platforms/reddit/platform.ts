@@ -85,6 +85,8 @@ export const reddit = definePlatform<RedditTarget, RedditCredentials>({
   onRulesChanged: null,
   onMonitoringChanged: null,
   recordFields: { bound: 'boundId', alert: null },
+  connectLink: null,
+  forget: null,
   unsupported: [
     'Welcome messages: Reddit tells no one when someone joins a subreddit.',
     'Reddit has no mute: a mute removes the item and every later item of that author for an hour (the service removes them as it reads them, within a minute).',

@@ -59,5 +59,7 @@ export const telegram = definePlatform<TelegramTarget, TelegramCredentials>({
   },
   actedIn: chatActedIn,
   recordFields: { bound: 'telegramChatId', alert: 'telegramAlertChatId' },
+  connectLink: null,
+  forget: null,
   unsupported: ['Edited messages are not checked again (the bot reads new messages only).'],
 });

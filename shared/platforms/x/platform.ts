@@ -8,7 +8,8 @@
 import { X_DECISION_CALLS, X_UNDO_CALLS, X_UNSUPPORTED, type XTarget } from './actions';
 import { pollXCommunity } from './poll';
 import { sendXCall } from './send';
-import { forgetXAccountOfExpired } from './tokens';
+import { forgetXAccount, forgetXAccountOfExpired } from './tokens';
+import { xAuthorizeUrl } from './oauth';
 import { definePlatform } from '#shared/platforms/contract';
 import { X_CREDENTIALS, type XCredentials } from './credentials';
 
@@ -54,6 +55,8 @@ export const x = definePlatform<XTarget, XCredentials>({
   // Its calls act on the bound account's replies and name no other place.
   actedIn: null,
   recordFields: { bound: 'boundId', alert: null },
-  // The record's link is authorize_url, minted per community (x/oauth.ts), not an install link.
+  // The community's link is authorize_url, minted per community (oauth.ts), not an install link.
+  connectLink: xAuthorizeUrl,
+  forget: (communityId, stillGone) => forgetXAccount(communityId, stillGone),
   unsupported: X_UNSUPPORTED,
 });

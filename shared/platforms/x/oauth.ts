@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { now } from '#shared/adapters/ports';
-import { XApi, type XAnswer, type XTokenAnswer, type XUser } from '#shared/platforms/x/api';
+import { XApi, type XAnswer, type XTokenAnswer, type XUser } from './api';
 import { randomToken, sha256Hex } from '#shared/ids';
 import { getCommunity, stillOfTypeItem, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { retryingConflicts, TransactionConditionError, writeTogether } from '#shared/store/transactions';
@@ -20,12 +20,9 @@ import {
   xGrantItem,
   type XAccountRecord,
 } from '#shared/platforms/x/xRepo';
-import { markCommunityActivated } from '#shared/domain/moderation/activation';
-import { withActivationToken } from '#shared/domain/moderation/communityReads';
-import { bindModeratedPlace, releaseModeratedPlace } from '../binding';
-import type { PlaceField } from '#shared/platforms/contract';
+import type { ModerationCore, PlaceField } from '#shared/platforms/contract';
 import { UNPAID_ACTIVATION } from '#shared/platforms/unpaidActivation';
-import { issuedPair, revokeStoredXGrant, revokeXGrant, sealXTokens, xCredentials } from '#shared/platforms/x/tokens';
+import { issuedPair, revokeStoredXGrant, revokeXGrant, sealXTokens, xCredentials } from './tokens';
 
 export const X_SCOPES = ['tweet.read', 'users.read', 'tweet.moderate.write', 'mute.write', 'offline.access'] as const;
 export const X_CALLBACK_PATH = '/integrations/moderation/x/callback';
@@ -110,14 +107,16 @@ export type BindXAccount = (
   account: XUser,
 ) => Promise<{ ok: true } | { ok: false; status: number; message: string }>;
 
-export const bindXAccount: BindXAccount = async (community, account) =>
-  (await bindModeratedPlace(community, account.id)) === 'bound'
-    ? { ok: true }
-    : {
-        ok: false,
-        status: 409,
-        message: `@${account.username} is already moderated by another community. Remove it there (or delete that community) first.`,
-      };
+export const bindXAccount =
+  (core: ModerationCore): BindXAccount =>
+  async (community, account) =>
+    (await core.bindModeratedPlace(community, account.id)) === 'bound'
+      ? { ok: true }
+      : {
+          ok: false,
+          status: 409,
+          message: `@${account.username} is already moderated by another community. Remove it there (or delete that community) first.`,
+        };
 
 /**
  * The callback: `code` and `state` as X sent them (or `error` when the person declined). Answers the
@@ -125,7 +124,8 @@ export const bindXAccount: BindXAccount = async (community, account) =>
  */
 export async function completeXAuthorization(
   query: { code?: string; state?: string; error?: string },
-  bind: BindXAccount = bindXAccount,
+  core: ModerationCore,
+  bind: BindXAccount = bindXAccount(core),
 ): Promise<CallbackPage> {
   if (!query.state) return page(400, 'Authorization failed', STATE_REFUSED.unknown);
   const consumed = await consumeOAuthState(sha256Hex(query.state), now().toISOString());
@@ -142,7 +142,7 @@ export async function completeXAuthorization(
     return page(503, 'X is not configured', 'The operator of this service has not set up its X app yet.');
   const stored = await getCommunity(state.userId, state.communityId, true);
   // A community from before every type had to be bound gets its activation token first.
-  const community = stored && (await withActivationToken(stored));
+  const community = stored && (await core.withActivationToken(stored));
   if (community?.type !== 'x') return page(400, 'Authorization failed', COMMUNITY_GONE);
   // Before any token is asked for: an expired community holds no grant.
   if (community.billingState === 'expired') return page(400, 'Not connected', UNPAID_ACTIVATION.expired);
@@ -196,7 +196,7 @@ export async function completeXAuthorization(
   // Deleted, retyped or expired during the exchange: its own clean-up ran before this binding and grant
   // existed, so both are let go here rather than kept for a community that will never use them.
   if (written === 'community gone') {
-    await releaseModeratedPlace(community, account.id);
+    await core.releaseModeratedPlace(community, account.id);
     await revokeXGrant(credentials, pair);
     const current = await getCommunity(community.userId, community.id, true);
     return page(400, 'Not connected', current?.type === 'x' ? UNPAID_ACTIVATION.expired : COMMUNITY_GONE);
@@ -210,7 +210,7 @@ export async function completeXAuthorization(
     await revokeStoredXGrant(credentials, community.id, replaced);
   }
   if (!community.activatedAt && community.activationToken)
-    await markCommunityActivated(community, community.activationToken);
+    await core.markCommunityActivated(community, community.activationToken);
   return page(
     200,
     'X account connected',
