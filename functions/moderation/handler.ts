@@ -14,7 +14,7 @@ import { handleTelegramOperatorUpdate } from '#shared/platforms/telegram/bot';
 import { undoAction } from '#shared/domain/moderation/undo';
 import { checkMessages } from '#shared/domain/moderation/checkMessages';
 import { forgetExamples, teachExamples } from '#shared/domain/moderation/teaching';
-import { handleDiscordInteraction } from '#shared/domain/moderation/discordInteractions';
+import { handleDiscordInteraction } from '#shared/platforms/discord/interactions';
 import { handleCrispHook } from '#shared/platforms/crisp/hooks';
 import type { Update } from '@grammyjs/types';
 import {
@@ -72,7 +72,9 @@ export const handler = withPorts(
       },
       // Discord's own response types (discord-api-types) are closed interfaces; the spec documents them as an
       // object with a type, which the spread's plain object type fits.
-      discordInteractions: async ({ headers, rawBody }) => ({ ...(await handleDiscordInteraction(headers, rawBody)) }),
+      discordInteractions: async ({ headers, rawBody }) => ({
+        ...(await handleDiscordInteraction(headers, rawBody, PLATFORM_CORE)),
+      }),
       crispHook: async ({ body }) => handleCrispHook(body, PLATFORM_CORE),
       sync: async ({ user, body }) => syncModeration(user.id, body.community_id),
       xOAuthCallback: async ({ query }) => {

@@ -13,9 +13,9 @@ import { readSecret, type SecretValues } from '#shared/adapters/secrets';
 
 export type { PlatformCredentials };
 export type { TelegramCredentials } from '#shared/platforms/telegram/platform';
-export type { DiscordCredentials } from '#shared/platforms/discord/platform';
+export type { DiscordCredentials } from '#shared/platforms/discord/credentials';
 export { TELEGRAM_DEFAULT_BASE } from '#shared/platforms/telegram/platform';
-export { DISCORD_DEFAULT_BASE } from '#shared/platforms/discord/platform';
+export { DISCORD_DEFAULT_BASE } from '#shared/platforms/discord/credentials';
 
 /** Every credential name of every platform. */
 export const platformSecretNames = (): string[] =>

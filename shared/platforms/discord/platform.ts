@@ -2,20 +2,12 @@
  * Discord: no Gateway, so no message reaches us; the community's rules are written into
  * the guild's native AutoMod (the core's discordAutomod.ts, reached through ModerationCore), which decides
  * and acts itself, and POST /sync reads its executions back (discordAudit.ts). Interactions (/activate,
- * /alerts) arrive signed at their own endpoint (shared/domain/moderation/discordInteractions.ts). Undo lifts a timeout or a ban through the REST API.
+ * /alerts) arrive signed at their own endpoint (interactions.ts). Undo lifts a timeout or a ban through the REST API.
  */
 import { DiscordRest } from './rest';
 import { DISCORD_UNDO_CALLS } from './calls';
-import { blankToUndefined, definePlatform } from '#shared/platforms/contract';
-
-export interface DiscordCredentials {
-  applicationId: string | undefined;
-  publicKey: string | undefined;
-  botToken: string | undefined;
-  apiBase: string;
-}
-
-export const DISCORD_DEFAULT_BASE = 'https://discord.com/api/v10';
+import { definePlatform } from '#shared/platforms/contract';
+import { DISCORD_CREDENTIALS, type DiscordCredentials } from './credentials';
 
 /** A member of a guild. Discord's decisions are AutoMod's own: the engine plans none (decisions: null). */
 export interface DiscordTarget {
@@ -25,17 +17,7 @@ export interface DiscordTarget {
 
 export const discord = definePlatform<DiscordTarget, DiscordCredentials>({
   type: 'discord',
-  credentials: {
-    names: ['DISCORD_APPLICATION_ID', 'DISCORD_PUBLIC_KEY', 'DISCORD_BOT_TOKEN'],
-    apiBase: { env: 'DISCORD_API_BASE', default: DISCORD_DEFAULT_BASE },
-    read: (values, apiBase) => ({
-      applicationId: blankToUndefined(values.DISCORD_APPLICATION_ID),
-      publicKey: blankToUndefined(values.DISCORD_PUBLIC_KEY),
-      botToken: blankToUndefined(values.DISCORD_BOT_TOKEN),
-      apiBase,
-    }),
-    configured: (c) => c.botToken !== undefined,
-  },
+  credentials: DISCORD_CREDENTIALS,
   send: async (call, { credentials: { botToken, apiBase } }) => {
     if (botToken === undefined) return 'not_configured';
     return new DiscordRest(botToken, apiBase).request(call.method as 'GET', call.route ?? '/', call.body);

@@ -5,7 +5,6 @@
  * (/alerts). Writing AutoMod rules takes several calls, so they are queued, not made while Discord
  * waits (it wants an answer within 3 seconds).
  */
-import { platformCredentials } from '#shared/platforms/credentials';
 import { createPublicKey, verify } from 'node:crypto';
 import type {
   APIApplicationCommandInteractionDataStringOption,
@@ -15,13 +14,13 @@ import type {
 } from 'discord-api-types/v10';
 import { now } from '#shared/adapters/ports';
 import { UnauthorizedError, ValidationError } from '#shared/domain/errors';
-import { markCommunityActivated } from './activation';
 import { boundCommunity } from '#shared/store/bindingsRepo';
 import { updatePlatformRecord } from '#shared/store/platformRepo';
-import { bindWithToken, communityOfToken, tokenMayDo } from './activationToken';
 import { UNPAID_ACTIVATION } from '#shared/platforms/unpaidActivation';
-import { ADMINISTRATOR, MANAGE_GUILD } from '#shared/platforms/discord/commands';
-import { requestAutomodSync } from './discordAutomod';
+import { ADMINISTRATOR, MANAGE_GUILD } from './commands';
+import type { ModerationCore } from '#shared/platforms/contract';
+import { readOwnCredentials } from '#shared/platforms/ownCredentials';
+import { DISCORD_CREDENTIALS } from './credentials';
 
 // Discord's enum values, as numbers (types only are imported from discord-api-types).
 const INTERACTION = { ping: 1, command: 2 } as const;
@@ -83,8 +82,9 @@ export const DISCORD_REPLIES = {
 export async function handleDiscordInteraction(
   headers: Record<string, string>,
   rawBody: string,
+  core: ModerationCore,
 ): Promise<APIInteractionResponse> {
-  const { publicKey } = (await platformCredentials()).discord;
+  const { publicKey } = await readOwnCredentials(DISCORD_CREDENTIALS);
   if (
     !publicKey ||
     !verifyDiscordSignature(
@@ -114,7 +114,7 @@ export async function handleDiscordInteraction(
     typeof (interaction as { data?: { name?: unknown } }).data?.name !== 'string'
   )
     return reply(DISCORD_REPLIES.unknown);
-  return runCommand(interaction as APIChatInputApplicationCommandInteraction);
+  return runCommand(core, interaction as APIChatInputApplicationCommandInteraction);
 }
 
 function mayManage(permissions: string | undefined): boolean {
@@ -123,7 +123,10 @@ function mayManage(permissions: string | undefined): boolean {
   return (bits & MANAGE_GUILD) !== 0n || (bits & ADMINISTRATOR) !== 0n;
 }
 
-async function runCommand(interaction: APIChatInputApplicationCommandInteraction): Promise<APIInteractionResponse> {
+async function runCommand(
+  core: ModerationCore,
+  interaction: APIChatInputApplicationCommandInteraction,
+): Promise<APIInteractionResponse> {
   const guildId = interaction.guild_id;
   if (typeof guildId !== 'string' || !/^\d{1,20}$/.test(guildId)) return reply(DISCORD_REPLIES.not_in_guild);
   if (!mayManage(interaction.member?.permissions)) return reply(DISCORD_REPLIES.not_allowed);
@@ -132,16 +135,16 @@ async function runCommand(interaction: APIChatInputApplicationCommandInteraction
       (o) => o?.name === 'token',
     ) as APIApplicationCommandInteractionDataStringOption | undefined;
     const token = typeof option?.value === 'string' ? option.value : '';
-    const community = await communityOfToken(token, 'discord');
+    const community = await core.communityOfToken(token, 'discord');
     const use = { role: 'moderated', place: guildId } as const;
     // A token spent on another server reads like an unknown one.
-    if (!community || !tokenMayDo(community, use)) return reply(DISCORD_REPLIES.invalid_token);
+    if (!community || !core.tokenMayDo(community, use)) return reply(DISCORD_REPLIES.invalid_token);
     // An expired community can never moderate again: it takes no server (one it held is free for others).
     if (community.billingState === 'expired') return reply(DISCORD_REPLIES.expired);
-    const bound = await bindWithToken(community, token, use);
+    const bound = await core.bindWithToken(community, token, use);
     if (bound !== 'bound') return reply(bound === 'taken' ? DISCORD_REPLIES.taken : DISCORD_REPLIES.invalid_token);
-    if (!community.activatedAt) await markCommunityActivated(community, token);
-    await requestAutomodSync(community.userId, community.id);
+    if (!community.activatedAt) await core.markCommunityActivated(community, token);
+    await core.requestAutomodSync(community.userId, community.id);
     // Bound either way; a suspended community says it does not moderate yet rather than that it does.
     return reply(community.billingState === 'suspended' ? DISCORD_REPLIES.suspended : DISCORD_REPLIES.activated);
   }
@@ -151,7 +154,7 @@ async function runCommand(interaction: APIChatInputApplicationCommandInteraction
     const channelId = interaction.channel?.id ?? interaction.channel_id;
     if (typeof channelId !== 'string') return reply(DISCORD_REPLIES.unknown);
     await updatePlatformRecord(binding.communityId, { discordAlertChannelId: channelId });
-    await requestAutomodSync(binding.userId, binding.communityId);
+    await core.requestAutomodSync(binding.userId, binding.communityId);
     return reply(DISCORD_REPLIES.alerts);
   }
   return reply(DISCORD_REPLIES.unknown);
