@@ -26,7 +26,8 @@ import {
   readCommunity,
   removeCommunity,
 } from '#shared/domain/moderation/communities';
-import { moderateOwnCommunityEvents, moderateTelegramUpdate } from '#shared/domain/moderation/moderation';
+import { moderateOwnCommunityEvents } from '#shared/domain/moderation/moderation';
+import { moderateTelegramUpdate } from '#shared/platforms/telegram/communityWebhook';
 import { moderationStatus, syncModeration } from '#shared/domain/moderation/status';
 
 // X communities' OAuth tokens are sealed with the token KMS key (encryption).
@@ -55,7 +56,7 @@ export const handler = withPorts(
       },
       postEvents: async ({ user, params, body }) => moderateOwnCommunityEvents(user.id, params.id, body.events),
       telegramWebhook: async ({ params, headers, body }) =>
-        moderateTelegramUpdate(params.moderation_id, headers['x-telegram-bot-api-secret-token'], body),
+        moderateTelegramUpdate(params.moderation_id, headers['x-telegram-bot-api-secret-token'], body, PLATFORM_CORE),
       getStatus: async ({ user, query }) => moderationStatus(user.id, query),
       getRules: async ({ user, params }) => readRules(user.id, params.id),
       putRules: async ({ user, params, body }) => changeRules(user.id, params.id, body),

@@ -7,9 +7,8 @@
 import { now } from '#shared/adapters/ports';
 import type { MuteHint } from '#shared/platforms/contract';
 import { getOrInsertComputed, mustGet } from '#shared/maps';
-import { NotFoundError } from '#shared/domain/errors';
 import { uuidv7 } from '#shared/ids';
-import { getCommunity, getCommunityByModerationId, type CommunityRecord } from '#shared/store/communitiesRepo';
+import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
 import {
   addToMetrics,
   loadMembers,
@@ -44,7 +43,6 @@ import {
   type Decision,
   type MetricDelta,
 } from './engine';
-import { toChatEvents, type TelegramUpdate } from '#shared/platforms/telegram/updates';
 import { recordMetric } from '#shared/observability/metrics';
 import { getCommunityRules } from '#shared/store/communityRulesRepo';
 import { ruleSetOf } from './communityRules';
@@ -308,25 +306,4 @@ export async function moderateEvents(
 /** POST /communities/{id}/events: the owner's own bot or bridge, with the owner's API key. */
 export async function moderateOwnCommunityEvents(userId: string, communityId: string, events: ChatEvent[]) {
   return moderateEvents(await requireCommunity(userId, communityId), events);
-}
-
-/**
- * Telegram's webhook: no API key, so the secret header (the activation token Telegram was given with
- * setWebhook) proves the caller. A wrong secret looks exactly like an unknown community.
- */
-export async function moderateTelegramUpdate(
-  moderationId: string,
-  secretToken: string | undefined,
-  update: TelegramUpdate,
-) {
-  const community = await getCommunityByModerationId(moderationId);
-  if (
-    community?.type !== 'telegram' ||
-    !community.activationToken ||
-    !secretToken ||
-    !sameSecret(secretToken, community.activationToken)
-  ) {
-    throw new NotFoundError('Community');
-  }
-  return moderateEvents(community, toChatEvents(update));
 }
