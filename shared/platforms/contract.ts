@@ -276,7 +276,7 @@ export interface ModerationCore extends DeliveryCore {
   tokenMayDo(community: CommunityRecord, use: TokenUse): boolean;
   /** Binds the place with the community's token (spending it on that place). */
   bindWithToken(community: CommunityRecord, token: string, use: TokenUse): Promise<TokenBinding>;
-  /** Marks the community bound and tells its owner; false when another presentation did first. */
+  /** Marks the community activated (bound) and tells its owner: true when this call did, false when it was already (or the token is not its own). */
   markCommunityActivated(community: CommunityRecord, token: string): Promise<boolean>;
   /** The community with an activation token (one from before every type had to be bound gets it now). */
   withActivationToken(community: CommunityRecord): Promise<CommunityRecord>;
