@@ -25,7 +25,7 @@ import type { CommunityType } from './communityTypes';
 import type { TokenBinding, TokenUse } from '#shared/platforms/contract';
 import { requireCommunity, newActivationToken } from './communityReads';
 import { bindAlertPlace, bindModeratedPlace } from './binding';
-import { sameSecret } from '#shared/platforms/telegram/webhookSecret';
+import { sameSecret } from '#shared/ids';
 
 export type { TokenBinding, TokenUse };
 

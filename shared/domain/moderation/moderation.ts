@@ -27,7 +27,7 @@ import {
   type TransactItem,
 } from '#shared/store/transactions';
 import { requireCommunity } from './communityReads';
-import { sameSecret } from '#shared/platforms/telegram/webhookSecret';
+import { sameSecret } from '#shared/ids';
 import { markCommunityActivated } from './activation';
 import { spendOnBridge } from './activationToken';
 import {

@@ -7,7 +7,7 @@ import { NotFoundError } from '#shared/domain/errors';
 import { getCommunityByModerationId } from '#shared/store/communitiesRepo';
 import type { ModerationCore } from '#shared/platforms/contract';
 import { toChatEvents, type TelegramUpdate } from './updates';
-import { sameSecret } from './webhookSecret';
+import { sameSecret } from '#shared/ids';
 
 /**
  * Telegram's webhook: no API key, so the secret header (the activation token Telegram was given with

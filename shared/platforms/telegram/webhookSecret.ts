@@ -1,14 +1,6 @@
 import { readSecret } from '#shared/adapters/secrets';
-import { timingSafeEqual } from 'node:crypto';
+import { sameSecret } from '#shared/ids';
 import { UnauthorizedError } from '#shared/domain/errors';
-
-/** Compares a secret the caller sent with ours in constant time (for their byte lengths). */
-export function sameSecret(given: string | undefined, expected: string): boolean {
-  if (!given) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 /**
  * The operator bot's webhook proves it is Telegram with the secret given to setWebhook:
