@@ -14,19 +14,16 @@ import { defineConfig } from 'vitest/config';
  * local server, the commands and the browser. `npm test` runs the unit tier first, then the stack tier.
  */
 export const UNIT_TESTS = [
-  'test/adapters/crispApi.test.ts',
   'test/adapters/encryption.test.ts',
   'test/adapters/enrichment/hunter.test.ts',
   'test/adapters/enrichment/zeroBounce.test.ts',
   'test/adapters/eventBridgeEvents.test.ts',
-  'test/adapters/platformAdapters.test.ts',
   'test/adapters/secrets.test.ts',
   'test/adapters/sqsQueue.test.ts',
   'test/adapters/stripeCheckout.test.ts',
   'test/adapters/systemResolver.test.ts',
   'test/adapters/tableDns.test.ts',
   'test/adapters/webhookSender.test.ts',
-  'test/adapters/xApi.test.ts',
   'test/domain/billing/plans.test.ts',
   'test/domain/common/domains.test.ts',
   'test/domain/common/json.test.ts',
@@ -87,6 +84,9 @@ export const UNIT_TESTS = [
   'test/layout/sweepTables.test.ts',
   'test/layout/testTiers.test.ts',
   'test/mcp/toolPrices.test.ts',
+  'test/platforms/crispApi.test.ts',
+  'test/platforms/platformAdapters.test.ts',
+  'test/platforms/xApi.test.ts',
   'test/store/entity.test.ts',
 ];
 

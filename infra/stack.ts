@@ -6,7 +6,7 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { API_GROUPS } from '#shared/schemas/groups';
-import { platformSecretNames } from '#shared/adapters/platformCredentials';
+import { platformSecretNames } from '#shared/platforms/credentials';
 import { providerSecretNames } from '#shared/adapters/enrichment/catalog';
 import { requiredSettingsOf } from '#shared/adapters/functionWiring';
 import { AppFunction } from './appFunction';

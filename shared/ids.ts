@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** The millisecond of the last id made with a time given, and that id's counter. */
 const lastTimedV7 = { ms: -1, counter: 0 };
@@ -47,4 +47,12 @@ export function randomToken(length: number): string {
   return randomBytes(Math.ceil((length * 3) / 4) + 2)
     .toString('base64url')
     .slice(0, length);
+}
+
+/** Compares a secret the caller sent with ours in constant time (for their byte lengths). */
+export function sameSecret(given: string | undefined, expected: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
 }

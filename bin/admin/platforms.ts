@@ -5,12 +5,12 @@
  */
 import type { RESTPutAPIApplicationCommandsJSONBody } from 'discord-api-types/v10';
 import { EnvSecrets } from '#shared/adapters/secrets';
-import { credentialsFrom, platformSecretNames } from '#shared/adapters/platformCredentials';
+import { credentialsFrom, platformSecretNames } from '#shared/platforms/credentials';
 import { config } from '#shared/config/config';
-import { TelegramBotApi } from '#shared/adapters/platforms/telegramBotApi';
-import { DiscordRest } from '#shared/adapters/platforms/discordRest';
-import { TELEGRAM_ALLOWED_UPDATES } from '#shared/domain/moderation/telegramBot';
-import { DISCORD_COMMANDS } from '#shared/domain/moderation/discordCommands';
+import { TelegramBotApi } from '#shared/platforms/telegram/botApi';
+import { DiscordRest } from '#shared/platforms/discord/rest';
+import { TELEGRAM_ALLOWED_UPDATES } from '#shared/platforms/telegram/bot';
+import { DISCORD_COMMANDS } from '#shared/platforms/discord/commands';
 import { parseOptions, UsageError } from './options';
 
 export const TELEGRAM_WEBHOOK_PATH = '/integrations/moderation/telegram';

@@ -9,8 +9,8 @@
 import { required } from './harness';
 import { fanOutPolls } from '#shared/domain/moderation/pollFanOut';
 import { REDDIT_SUBREDDITS_PER_SHARD } from '#shared/domain/moderation/pollSchedule';
-import { POLL_RESERVE } from '#shared/domain/moderation/platforms/reddit/readListing';
-import { DEFAULT_WINDOW } from '#shared/store/redditBudgetRepo';
+import { POLL_RESERVE } from '#shared/platforms/reddit/readListing';
+import { DEFAULT_WINDOW } from '#shared/platforms/reddit/budgetRepo';
 import type { BenchSuite } from './harness';
 import { startBenchReddit } from './redditStand';
 

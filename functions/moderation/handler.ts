@@ -1,4 +1,5 @@
 import { sqsPipelineQueue, sqsWebhookQueue } from '#shared/adapters/sqsQueue';
+import { PLATFORM_CORE } from '#shared/domain/moderation/platformCore';
 import { withPorts } from '#shared/adapters/aws';
 import { awsSecrets } from '#shared/adapters/secrets';
 import { tokenKeyEncryption } from '#shared/adapters/kmsEncryption';
@@ -7,14 +8,14 @@ import { HttpResponse, noContent } from '#shared/http/response';
 import { moderationEndpoints as E } from '#shared/schemas/moderation';
 import { platformEndpoints as P } from '#shared/schemas/moderationPlatforms';
 import { xEndpoints as X } from '#shared/schemas/moderationX';
-import { callbackHtml, completeXAuthorization } from '#shared/domain/moderation/platforms/x/oauth';
+import { callbackHtml, completeXAuthorization } from '#shared/platforms/x/oauth';
 import { changeRules, readRules } from '#shared/domain/moderation/rulesSettings';
-import { handleTelegramOperatorUpdate } from '#shared/domain/moderation/telegramBot';
+import { handleTelegramOperatorUpdate } from '#shared/platforms/telegram/bot';
 import { undoAction } from '#shared/domain/moderation/undo';
 import { checkMessages } from '#shared/domain/moderation/checkMessages';
 import { forgetExamples, teachExamples } from '#shared/domain/moderation/teaching';
-import { handleDiscordInteraction } from '#shared/domain/moderation/discordInteractions';
-import { handleCrispHook } from '#shared/domain/moderation/crisp/crispHooks';
+import { handleDiscordInteraction } from '#shared/platforms/discord/interactions';
+import { handleCrispHook } from '#shared/platforms/crisp/hooks';
 import type { Update } from '@grammyjs/types';
 import {
   changeAutoRenew,
@@ -25,7 +26,8 @@ import {
   readCommunity,
   removeCommunity,
 } from '#shared/domain/moderation/communities';
-import { moderateOwnCommunityEvents, moderateTelegramUpdate } from '#shared/domain/moderation/moderation';
+import { moderateOwnCommunityEvents } from '#shared/domain/moderation/moderation';
+import { moderateTelegramUpdate } from '#shared/platforms/telegram/communityWebhook';
 import { moderationStatus, syncModeration } from '#shared/domain/moderation/status';
 
 // X communities' OAuth tokens are sealed with the token KMS key (encryption).
@@ -54,13 +56,14 @@ export const handler = withPorts(
       },
       postEvents: async ({ user, params, body }) => moderateOwnCommunityEvents(user.id, params.id, body.events),
       telegramWebhook: async ({ params, headers, body }) =>
-        moderateTelegramUpdate(params.moderation_id, headers['x-telegram-bot-api-secret-token'], body),
+        moderateTelegramUpdate(params.moderation_id, headers['x-telegram-bot-api-secret-token'], body, PLATFORM_CORE),
       getStatus: async ({ user, query }) => moderationStatus(user.id, query),
       getRules: async ({ user, params }) => readRules(user.id, params.id),
       putRules: async ({ user, params, body }) => changeRules(user.id, params.id, body),
       // The schema checks the fields the bot reads and lets Telegram's others through (loose objects); grammy's
       // Update types each of those others too, so the checked shape is not one of its members.
-      telegramOperatorWebhook: async ({ body }) => handleTelegramOperatorUpdate(body as unknown as Update),
+      telegramOperatorWebhook: async ({ body }) =>
+        handleTelegramOperatorUpdate(body as unknown as Update, PLATFORM_CORE),
       undo: async ({ user, params }) => undoAction(user.id, params.id, params.audit_id),
       checkMessages: async ({ user, params, body }) => checkMessages(user.id, params.id, body.messages),
       teachExamples: async ({ user, params, body }) => teachExamples(user.id, params.id, body.examples),
@@ -70,11 +73,13 @@ export const handler = withPorts(
       },
       // Discord's own response types (discord-api-types) are closed interfaces; the spec documents them as an
       // object with a type, which the spread's plain object type fits.
-      discordInteractions: async ({ headers, rawBody }) => ({ ...(await handleDiscordInteraction(headers, rawBody)) }),
-      crispHook: async ({ body }) => handleCrispHook(body),
+      discordInteractions: async ({ headers, rawBody }) => ({
+        ...(await handleDiscordInteraction(headers, rawBody, PLATFORM_CORE)),
+      }),
+      crispHook: async ({ body }) => handleCrispHook(body, PLATFORM_CORE),
       sync: async ({ user, body }) => syncModeration(user.id, body.community_id),
       xOAuthCallback: async ({ query }) => {
-        const page = await completeXAuthorization(query);
+        const page = await completeXAuthorization(query, PLATFORM_CORE);
         return new HttpResponse(
           page.status,
           callbackHtml(page),

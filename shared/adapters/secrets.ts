@@ -6,7 +6,7 @@
  * environment variables, read at every call so a test or an operator can change them.
  *
  * The reader names the fields it wants, so this module knows no platform: the platforms' names and
- * credentials are platformCredentials.ts's, and a function that reads only Stripe's keys does not
+ * credentials are shared/platforms/credentials.ts's, and a function that reads only Stripe's keys does not
  * bundle every platform's moderation code.
  */
 import { config, environmentSecrets } from '#shared/config/config';

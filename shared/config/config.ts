@@ -52,16 +52,18 @@ const STRIPE_PRICE_SETTINGS: readonly StripePriceSetting[] = [
   'STRIPE_PRICE_CREDITS_10K',
   'STRIPE_PRICE_CREDITS_50K',
 ];
-const PLATFORM_SETTINGS: readonly PlatformSetting[] = [
-  'TELEGRAM_API_BASE',
-  'DISCORD_API_BASE',
-  'DISCORD_APPLICATION_ID',
-  'X_API_BASE',
-  'X_AUTHORIZE_URL',
-  'REDDIT_API_BASE',
-  'REDDIT_AUTH_BASE',
-  'CRISP_API_BASE',
-];
+/** Every platform setting is read: a `PlatformSetting` without its row here does not compile. */
+const PLATFORM_SETTING_ROWS: Readonly<Record<PlatformSetting, true>> = {
+  TELEGRAM_API_BASE: true,
+  DISCORD_API_BASE: true,
+  DISCORD_APPLICATION_ID: true,
+  X_API_BASE: true,
+  X_AUTHORIZE_URL: true,
+  REDDIT_API_BASE: true,
+  REDDIT_AUTH_BASE: true,
+  CRISP_API_BASE: true,
+};
+const PLATFORM_SETTINGS = Object.keys(PLATFORM_SETTING_ROWS) as PlatformSetting[];
 
 const PROVIDER_SETTINGS: readonly ProviderSetting[] = ['HUNTER_API_BASE', 'ZEROBOUNCE_API_BASE'];
 

@@ -1,29 +1,25 @@
 /**
- * Where each community lives on its platform: the activation-token pointer, the bindings of places on
- * a platform (chat, guild, subreddit, account, website) to communities, and the community's platform
- * record (chat, alert chat, guild, audit-log cursor, last AutoMod sync).
+ * The community's platform record: where it lives on its platform (chat, alert chat, guild, bound
+ * place), the audit-log cursor and a polled platform's last error. The record's other concerns have
+ * modules of their own: AutoMod syncs (automodSyncsRepo.ts) and Reddit's activation replies
+ * (shared/platforms/reddit/activationRepliesRepo.ts); the activation-token pointers and the bindings of
+ * places to communities are activationPointersRepo.ts and bindingsRepo.ts.
  */
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { sha256Hex } from '#shared/ids';
-import { ddb, isConditionFailure, table, writeIfCondition } from './client';
-import {
-  AUTOMOD_SYNC_DUE_PARTITION,
-  activationTokenKey,
-  automodSyncDueIndexKey,
-  automodSyncDueUpTo,
-  moderationPlatformKey,
-  platformBindingKey,
-} from './keys';
-import { queryDueShards } from './query';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, table, writeIfCondition } from './client';
+import { moderationPlatformKey } from './keys';
 import type { TransactItem } from './transactions';
 import { setOrRemove } from './update';
 import { defineEntity, type IndexAttributes } from './entity';
-import type { PlaceField } from '#shared/domain/moderation/platforms/platform';
 
-export interface CommunityPointer {
-  userId: string;
-  communityId: string;
-}
+/** A field of the platform record holding a place's id on the platform. */
+export type PlaceField =
+  | 'boundId'
+  | 'alertId'
+  | 'telegramChatId'
+  | 'telegramAlertChatId'
+  | 'discordGuildId'
+  | 'discordAlertChannelId';
 
 export interface PlatformRecord {
   /** The place the community is bound to, on platforms that came after Telegram and Discord (which keep their own fields). */
@@ -57,122 +53,24 @@ export interface PlatformRecord {
 }
 
 /** Created and changed by updates (each sets the entity name): one item per community. */
-const platformRecords = defineEntity<PlatformRecord>()({
+export const platformRecords = defineEntity<PlatformRecord>()({
   name: 'moderationPlatform',
   key: (p: { communityId: string }) => moderationPlatformKey(p.communityId),
   // advanceAuditCursor may create it without the name.
   createdByUpdate: true,
 });
-const activationPointers = defineEntity<CommunityPointer>()({
-  name: 'activationPointer',
-  key: (p: { tokenHash: string }) => activationTokenKey(p.tokenHash),
-  keyOnly: ['tokenHash'],
-});
-const bindings = defineEntity<Binding & { platform: string; externalId: string }>()({
-  name: 'platformBinding',
-  key: (b: { platform: string; externalId: string }) => platformBindingKey(b.platform, b.externalId),
-});
-
 /** The changes of a platform record: null removes a field. */
 export type PlatformChanges = { [K in keyof PlatformRecord]?: PlatformRecord[K] | null };
 
-/** One UpdateItem of a community's platform record (a failed condition throws, for writeIfCondition to read). */
-const updatePlatform = (communityId: string, spec: Parameters<typeof platformRecords.update>[0]) =>
+/**
+ * One UpdateItem of a community's platform record (a failed condition throws, for writeIfCondition to read);
+ * also the write of the modules that keep one concern of the record (automodSyncsRepo.ts, Reddit's
+ * activationRepliesRepo.ts).
+ */
+export const updatePlatformItem = (communityId: string, spec: Parameters<typeof platformRecords.update>[0]) =>
   ddb().send(
     new UpdateCommand({ TableName: table(), Key: moderationPlatformKey(communityId), ...platformRecords.update(spec) }),
   );
-
-export const putActivationPointer = (token: string, pointer: CommunityPointer): TransactItem => ({
-  Put: {
-    TableName: table(),
-    Item: activationPointers.item({ tokenHash: sha256Hex(token), ...pointer }),
-  },
-});
-
-/** A replaced token no longer finds its community. */
-export const deleteActivationPointer = (token: string): TransactItem => ({
-  Delete: { TableName: table(), Key: activationTokenKey(sha256Hex(token)) },
-});
-
-export async function writeActivationPointer(token: string, pointer: CommunityPointer): Promise<void> {
-  await ddb().send(
-    new PutCommand({ TableName: table(), Item: activationPointers.item({ tokenHash: sha256Hex(token), ...pointer }) }),
-  );
-}
-
-export async function communityByActivationToken(token: string): Promise<CommunityPointer | undefined> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: table(), Key: activationTokenKey(sha256Hex(token)) }));
-  const pointer = activationPointers.maybe(Item);
-  return pointer ? { userId: pointer.userId, communityId: pointer.communityId } : undefined;
-}
-
-export type BindingRole = 'moderated' | 'alerts';
-export interface Binding extends CommunityPointer {
-  role: BindingRole;
-}
-
-const bindingOf = (item: Record<string, unknown>): Binding => {
-  const { userId, communityId, role } = bindings.fromItem(item);
-  return { userId, communityId, role };
-};
-
-/**
- * Binds a place on a platform to a community, if it is free or already that community's (a
- * conditional put: two communities binding one place at once cannot both win). `replacing` names a
- * holder the caller decided may be displaced (a deleted or expired community). Otherwise the place
- * stays where it is and the answer names the community holding it.
- */
-export async function bindExternal(
-  platform: string,
-  externalId: string,
-  binding: Binding,
-  replacing?: CommunityPointer,
-): Promise<{ bound: true } | { bound: false; holder: Binding | undefined }> {
-  const condition = replacing
-    ? { ConditionExpression: 'communityId = :holder', ExpressionAttributeValues: { ':holder': replacing.communityId } }
-    : {
-        ConditionExpression: 'attribute_not_exists(pk) OR communityId = :c',
-        ExpressionAttributeValues: { ':c': binding.communityId },
-      };
-  try {
-    await ddb().send(
-      new PutCommand({
-        TableName: table(),
-        Item: bindings.item({ platform, externalId, ...binding }),
-        ...condition,
-      }),
-    );
-    return { bound: true };
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-    return { bound: false, holder: await boundCommunity(platform, externalId, true) };
-  }
-}
-
-export async function boundCommunity(
-  platform: string,
-  externalId: string,
-  consistent = false,
-): Promise<Binding | undefined> {
-  const { Item } = await ddb().send(
-    new GetCommand({ TableName: table(), Key: platformBindingKey(platform, externalId), ConsistentRead: consistent }),
-  );
-  return Item ? bindingOf(Item) : undefined;
-}
-
-/** Frees a place, only while it is still the given community's (it may have been bound elsewhere since). */
-export async function unbindExternal(platform: string, externalId: string, communityId: string): Promise<void> {
-  await writeIfCondition(() =>
-    ddb().send(
-      new DeleteCommand({
-        TableName: table(),
-        Key: platformBindingKey(platform, externalId),
-        ConditionExpression: 'communityId = :c',
-        ExpressionAttributeValues: { ':c': communityId },
-      }),
-    ),
-  );
-}
 
 export async function getPlatformRecord(communityId: string): Promise<PlatformRecord> {
   const { Item } = await ddb().send(
@@ -187,7 +85,7 @@ export async function updatePlatformRecord(
   fields: PlatformChanges & IndexAttributes,
 ): Promise<void> {
   const { set, remove } = setOrRemove<PlatformRecord & IndexAttributes>(fields);
-  await updatePlatform(communityId, { set: { entity: platformRecords.name, ...set }, remove });
+  await updatePlatformItem(communityId, { set: { entity: platformRecords.name, ...set }, remove });
 }
 
 /**
@@ -196,7 +94,7 @@ export async function updatePlatformRecord(
  */
 export async function setPollError(communityId: string, error: string | null): Promise<void> {
   await writeIfCondition(() =>
-    updatePlatform(communityId, {
+    updatePlatformItem(communityId, {
       ...(error === null ? { remove: ['pollError'] } : { set: { pollError: error } }),
       condition: { expression: 'attribute_exists(pk)' },
     }),
@@ -215,7 +113,7 @@ export async function movePlatformPlace(
   to: string,
 ): Promise<boolean> {
   return writeIfCondition(() =>
-    updatePlatform(communityId, {
+    updatePlatformItem(communityId, {
       set: { entity: platformRecords.name, [field]: to },
       condition: {
         expression: from === undefined ? 'attribute_not_exists(#place)' : '#place = :from',
@@ -243,7 +141,7 @@ export const platformPlaceIs = (communityId: string, field: PlaceField, value: s
 /** Moves the audit-log cursor forward only (two overlapping syncs never move it back). */
 export async function advanceAuditCursor(communityId: string, cursor: string): Promise<void> {
   await writeIfCondition(() =>
-    updatePlatform(communityId, {
+    updatePlatformItem(communityId, {
       set: { discordAuditCursor: cursor },
       // Snowflakes of equal length compare as strings; a longer one is newer.
       condition: {
@@ -251,132 +149,6 @@ export async function advanceAuditCursor(communityId: string, cursor: string): P
           'attribute_not_exists(discordAuditCursor) OR size(discordAuditCursor) < :len OR (size(discordAuditCursor) = :len AND discordAuditCursor < :c)',
         values: { ':c': cursor, ':len': cursor.length },
       },
-    }),
-  );
-}
-
-/**
- * How long a read holds the confirmation it claimed. A read that stopped before sending it (the process
- * ended) leaves the claim to lapse: the next read of the still unread message claims it and sends it.
- */
-const ACTIVATION_REPLY_LEASE_MS = 120_000;
-
-/**
- * Claims the confirmation of one activation message, so two reads of the message at once (the minute's
- * poll and a POST /sync) send one reply: `claimed` for the read that is to send it; `sent` once one
- * was sent; `held` while another read holds it (that message stays unread until the outcome is known).
- */
-export async function claimActivationReply(
-  communityId: string,
-  messageId: string,
-  nowMs: number,
-): Promise<'claimed' | 'sent' | 'held'> {
-  const claimed = await writeIfCondition(() =>
-    updatePlatform(communityId, {
-      set: {
-        entity: platformRecords.name,
-        activationReplyTo: messageId,
-        activationReplyUntil: nowMs + ACTIVATION_REPLY_LEASE_MS,
-      },
-      // A sent reply has no lease left (activationReplyUntil removed), so it is never claimed again.
-      condition: {
-        expression: 'attribute_not_exists(activationReplyTo) OR activationReplyTo <> :m OR activationReplyUntil < :now',
-        values: { ':m': messageId, ':now': nowMs },
-      },
-    }),
-  );
-  if (claimed) return 'claimed';
-  const { activationReplyTo, activationReplyUntil } = await getPlatformRecord(communityId);
-  return activationReplyTo === messageId && activationReplyUntil === undefined ? 'sent' : 'held';
-}
-
-/** The claimed confirmation went out: no later read sends it again. */
-export async function markActivationReplySent(communityId: string, messageId: string): Promise<void> {
-  await writeIfCondition(() =>
-    updatePlatform(communityId, {
-      remove: ['activationReplyUntil'],
-      condition: { expression: 'activationReplyTo = :m', values: { ':m': messageId } },
-    }),
-  );
-}
-
-/** Gives a claim back when its reply could not be sent: the next read of the message claims and sends it. */
-export async function releaseActivationReply(communityId: string, messageId: string): Promise<void> {
-  await writeIfCondition(() =>
-    updatePlatform(communityId, {
-      remove: ['activationReplyTo', 'activationReplyUntil'],
-      condition: { expression: 'activationReplyTo = :m', values: { ':m': messageId } },
-    }),
-  );
-}
-
-// ---- AutoMod syncs whose queue message may have been lost ----------------------------------------
-
-/**
- * Records that the community's AutoMod rules are to be written (or, with `leftGuildId`, removed from a
- * guild it left), and when the request counts as lost (`dueAt`).
- */
-export async function wantAutomodSync(
-  communityId: string,
-  owner: string,
-  at: string,
-  dueAt: string,
-  leftGuildId?: string,
-): Promise<void> {
-  await updatePlatformRecord(communityId, {
-    automodWantedAt: at,
-    automodOwner: owner,
-    ...(leftGuildId ? { automodLeftGuildId: leftGuildId } : {}),
-    ...automodSyncDueIndexKey(communityId, dueAt),
-  });
-}
-
-/**
- * Records a finished sync. It leaves the due index only when no sync was asked for after it began
- * (`startedAt`): a request made meanwhile stays due, so its rules are written too.
- */
-export async function recordAutomodSync(
-  communityId: string,
-  startedAt: string,
-  fields: { automodSyncedAt?: string; automodError?: string | null },
-): Promise<void> {
-  const { set, remove } = setOrRemove<PlatformRecord>(fields);
-  const update = (leaveIndex: boolean) =>
-    updatePlatform(communityId, {
-      set: { entity: platformRecords.name, ...set },
-      remove: leaveIndex ? [...remove, 'gsi3pk' as const, 'gsi3sk' as const] : remove,
-      ...(leaveIndex
-        ? {
-            condition: {
-              expression: 'attribute_not_exists(automodWantedAt) OR automodWantedAt <= :started',
-              values: { ':started': startedAt },
-            },
-          }
-        : {}),
-    });
-  if (!(await writeIfCondition(() => update(true)))) await update(false);
-}
-
-export interface DueAutomodSync {
-  communityId: string;
-  owner: string;
-  dueKey: string;
-}
-
-export async function listDueAutomodSyncs(atIso: string): Promise<DueAutomodSync[]> {
-  const items = await queryDueShards(1, () => AUTOMOD_SYNC_DUE_PARTITION, automodSyncDueUpTo(atIso));
-  return items.map((item) => {
-    const dueKey = String(item.gsi3sk);
-    return { communityId: dueKey.split('#')[1], owner: platformRecords.fromItem(item).automodOwner ?? '', dueKey };
-  });
-}
-
-/** Moves a due sync to `dueAt` if it is still where it was seen: false when another sweep (or the sync) moved it first. */
-export async function claimAutomodSync(communityId: string, seenKey: string, dueAt: string): Promise<boolean> {
-  return writeIfCondition(() =>
-    updatePlatform(communityId, {
-      set: { ...automodSyncDueIndexKey(communityId, dueAt) },
-      condition: { expression: 'gsi3sk = :seen', values: { ':seen': seenKey } },
     }),
   );
 }

@@ -7,7 +7,7 @@ import {
   STRIPE_SECRET_FIELDS,
   stripeSecret,
 } from '#shared/adapters/secrets';
-import { credentialsFrom, platformCredentials, platformSecretNames } from '#shared/adapters/platformCredentials';
+import { credentialsFrom, platformCredentials, platformSecretNames } from '#shared/platforms/credentials';
 import { parseConfig, reloadConfig } from '#shared/config/config';
 import { startAwsStandIn } from '#test/support/awsStandIn';
 

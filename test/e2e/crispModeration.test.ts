@@ -3,15 +3,16 @@
  * would, the real Crisp adapter pointed at the recording stand-in, and the exact calls asserted.
  */
 import { randomUUID } from 'node:crypto';
+import { DELIVERY_CORE } from '#shared/domain/moderation/deliveryCore';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { setCommunityFields } from '#test/support/communityRecord';
 import { startTestApi } from '#test/support/api';
 import { useOwnTable } from '#test/support/ownTable';
 import { signCrispHookRequest, startCrispStandIn, type CrispCallRecord } from '#bin/standIns/crispStandIn';
-import { liftEndedCrispMutes } from '#shared/domain/moderation/crisp/muteEnds';
-import { MUTE_SECONDS } from '#shared/domain/moderation/platformActions';
-import { MAX_HOOK_SKEW_SECONDS } from '#shared/domain/moderation/crisp/hookSignature';
-import { crispDeleteMessage } from '#shared/domain/moderation/crisp/crispCalls';
+import { liftEndedCrispMutes } from '#shared/platforms/crisp/muteEnds';
+import { MUTE_SECONDS } from '#shared/platforms/contract';
+import { MAX_HOOK_SKEW_SECONDS } from '#shared/platforms/crisp/hookSignature';
+import { crispDeleteMessage } from '#shared/platforms/crisp/calls';
 import { runDelivery, scheduleDelivery } from '#shared/domain/moderation/platformCallRunner';
 import { RetryLater } from '#shared/domain/moderation/platformMessages';
 import { MAX_TRANSIENT_ATTEMPTS } from '#shared/domain/moderation/platformCallRunner';
@@ -589,14 +590,14 @@ describe('blocks: undo and the end of a mute', () => {
     crisp.reset();
 
     const ours = (calls: CrispCallRecord[]) => calls.filter((c) => c.path.includes(websiteId));
-    await liftEndedCrispMutes(new Date(appliedFrom + MUTE_SECONDS * 1000 - 60_000));
+    await liftEndedCrispMutes(DELIVERY_CORE, new Date(appliedFrom + MUTE_SECONDS * 1000 - 60_000));
     await settle();
     expect(ours(crisp.calls)).toEqual([]);
-    await liftEndedCrispMutes(new Date(appliedBy + MUTE_SECONDS * 1000 + 1));
-    await liftEndedCrispMutes(new Date(appliedBy + MUTE_SECONDS * 1000 + 60_000));
+    await liftEndedCrispMutes(DELIVERY_CORE, new Date(appliedBy + MUTE_SECONDS * 1000 + 1));
+    await liftEndedCrispMutes(DELIVERY_CORE, new Date(appliedBy + MUTE_SECONDS * 1000 + 60_000));
     await settle();
     expect(ours(crisp.calls)).toEqual([block(websiteId, muted, false)]);
-    await liftEndedCrispMutes(new Date(appliedBy + 30 * 24 * 60 * 60 * 1000));
+    await liftEndedCrispMutes(DELIVERY_CORE, new Date(appliedBy + 30 * 24 * 60 * 60 * 1000));
     await settle();
     expect(ours(crisp.calls)).toEqual([block(websiteId, muted, false)]);
     expect(crisp.isBlocked(websiteId, banned)).toBe(true);
@@ -618,7 +619,7 @@ describe('blocks: undo and the end of a mute', () => {
       block(websiteId, session, true),
     ]);
     crisp.reset();
-    await liftEndedCrispMutes(new Date(Date.now() + MUTE_SECONDS * 1000 + 60_000));
+    await liftEndedCrispMutes(DELIVERY_CORE, new Date(Date.now() + MUTE_SECONDS * 1000 + 60_000));
     await settle();
     expect(crisp.calls.filter((c) => c.path.includes(websiteId))).toEqual([]);
     expect(crisp.isBlocked(websiteId, session)).toBe(true);
@@ -651,7 +652,7 @@ describe('blocks: undo and the end of a mute', () => {
     await settle();
     expect(crisp.calls.filter((c) => c.method !== 'POST')).toEqual([remove(websiteId, session, fp)]);
     expect(crisp.isBlocked(websiteId, session)).toBe(false);
-    await liftEndedCrispMutes(new Date(Date.now() + 2 * MUTE_SECONDS * 1000));
+    await liftEndedCrispMutes(DELIVERY_CORE, new Date(Date.now() + 2 * MUTE_SECONDS * 1000));
     await settle();
     expect(crisp.calls.filter((c) => c.method === 'PATCH' && c.path.includes(websiteId))).toEqual([]);
   });
@@ -778,7 +779,7 @@ describe('Crisp limits and credentials', () => {
     await settle();
     crisp.reset();
     for (let i = 0; i < MAX_TRANSIENT_ATTEMPTS; i++) crisp.failNext(new RegExp(`${session}/block$`));
-    await liftEndedCrispMutes(new Date(Date.now() + MUTE_SECONDS * 1000 + 60_000));
+    await liftEndedCrispMutes(DELIVERY_CORE, new Date(Date.now() + MUTE_SECONDS * 1000 + 60_000));
     await settle();
     expect(crisp.calls.filter((c) => c.path.includes(session))).toEqual(
       Array(MAX_TRANSIENT_ATTEMPTS + 1).fill(block(websiteId, session, false)),

@@ -7,8 +7,9 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '#shared/adapters/clock';
 import { startTestApi } from '#test/support/api';
 import { startTelegramStandIn } from '#bin/standIns/telegramStandIn';
-import { MUTE_SECONDS, SILENCED } from '#shared/domain/moderation/platformActions';
-import { PLATFORMS } from '#shared/domain/moderation/platforms/registry';
+import { SILENCED } from '#shared/platforms/telegram/calls';
+import { MUTE_SECONDS } from '#shared/platforms/contract';
+import { PLATFORMS } from '#shared/platforms/registry';
 import { COMMUNITY_TYPES, type CommunityType } from '#shared/domain/moderation/communityTypes';
 
 const TOKEN = '7200:late-bot-token';

@@ -7,7 +7,8 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '#shared/adapters/clock';
 import { installPorts } from '#shared/adapters/ports';
-import { MUTE_SECONDS, SILENCED } from '#shared/domain/moderation/platformActions';
+import { SILENCED } from '#shared/platforms/telegram/calls';
+import { MUTE_SECONDS } from '#shared/platforms/contract';
 import { requeueStalledDeliveries } from '#shared/domain/moderation/platformCallRunner';
 import { startTestApi } from '#test/support/api';
 import { losingQueue } from '#test/support/losingQueue';

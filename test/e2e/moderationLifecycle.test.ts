@@ -6,6 +6,7 @@
  * stand-ins; communities change state through the API or the renewal sweep's own writes.
  */
 import { randomUUID } from 'node:crypto';
+import { DELIVERY_CORE } from '#shared/domain/moderation/deliveryCore';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   expireAtPeriodEndItem,
@@ -14,8 +15,8 @@ import {
   type CommunityRecord,
 } from '#shared/store/communitiesRepo';
 import { writeTogether } from '#shared/store/transactions';
-import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramCaptcha';
-import { UNSILENCED } from '#shared/domain/moderation/platformActions';
+import { removeUnverifiedMembers } from '#shared/platforms/telegram/captcha';
+import { UNSILENCED } from '#shared/platforms/telegram/calls';
 import { startTestApi } from '#test/support/api';
 import { useOwnTable } from '#test/support/ownTable';
 import { startTelegramStandIn } from '#bin/standIns/telegramStandIn';
@@ -251,7 +252,7 @@ describe('the captcha sweep of a community no longer monitored', () => {
       telegram.reset();
 
       await CHANGES[change](key, userId, community.id);
-      await removeUnverifiedMembers(new Date((joinedAt + 61) * 1000));
+      await removeUnverifiedMembers(DELIVERY_CORE, new Date((joinedAt + 61) * 1000));
       await settle();
       const inChat = telegram.actions().filter((c) => c.body.chat_id === chat.id);
       expect(inChat.map((c) => c.method)).not.toContain('banChatMember');

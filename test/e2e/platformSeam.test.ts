@@ -6,18 +6,19 @@
  * registered module (a placeholder until the platform's own module replaces it, with this row).
  */
 import { generateKeyPairSync, sign } from 'node:crypto';
+import { DELIVERY_CORE } from '#shared/domain/moderation/deliveryCore';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApi } from '#test/support/api';
 import { useOwnTable } from '#test/support/ownTable';
 import { startTelegramStandIn } from '#bin/standIns/telegramStandIn';
 import { nextSnowflake, startDiscordStandIn } from '#bin/standIns/discordStandIn';
-import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramCaptcha';
+import { removeUnverifiedMembers } from '#shared/platforms/telegram/captcha';
 import { COMMUNITY_TYPES, type CommunityType } from '#shared/domain/moderation/communityTypes';
-import { PLATFORMS } from '#shared/domain/moderation/platforms/registry';
+import { PLATFORMS } from '#shared/platforms/registry';
 import { decisionDeliveryId, runDelivery, scheduleDelivery } from '#shared/domain/moderation/platformCallRunner';
 import { getDelivery, type PlannedCall } from '#shared/store/platformCallsRepo';
-import { bindExternal, boundCommunity } from '#shared/store/platformRepo';
-import { bindModeratedPlace } from '#shared/domain/moderation/platforms/binding';
+import { bindExternal, boundCommunity } from '#shared/store/bindingsRepo';
+import { bindModeratedPlace } from '#shared/domain/moderation/binding';
 import { getCommunity } from '#shared/store/communitiesRepo';
 
 const TG_TOKEN = '7100:seam-bot-token';
@@ -236,12 +237,12 @@ describe('observe mode performs no action on any platform', () => {
     expect(telegram.calls.map((call) => call.method)).toEqual(['restrictChatMember', 'sendMessage']);
     telegram.reset();
     await setRules(key, c.id, { mode: 'observe' });
-    await removeUnverifiedMembers(new Date((joinDate + 120) * 1000));
+    await removeUnverifiedMembers(DELIVERY_CORE, new Date((joinDate + 120) * 1000));
     await settle();
     expect(telegram.calls).toEqual([]);
     // Swept once: switching back to enforce does not bring the removal back later.
     await setRules(key, c.id, { mode: 'enforce' });
-    await removeUnverifiedMembers(new Date((joinDate + 180) * 1000));
+    await removeUnverifiedMembers(DELIVERY_CORE, new Date((joinDate + 180) * 1000));
     await settle();
     expect(telegram.calls).toEqual([]);
   });

@@ -4,6 +4,7 @@
  * poll), and the exact calls asserted.
  */
 import { spawn } from 'node:child_process';
+import { PLATFORM_CORE } from '#shared/domain/moderation/platformCore';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -12,26 +13,26 @@ import { startTestApi } from '#test/support/api';
 import { renewOnceDue, setCommunityFields } from '#test/support/communityRecord';
 import { useOwnTable } from '#test/support/ownTable';
 import { startRedditStandIn } from '#bin/standIns/redditStandIn';
-import { forgetRedditTokens } from '#shared/adapters/platforms/redditApi';
-import { observeRedditRate } from '#shared/store/redditBudgetRepo';
+import { forgetRedditTokens } from '#shared/platforms/reddit/api';
+import { observeRedditRate } from '#shared/platforms/reddit/budgetRepo';
 import { runPoll } from '#shared/domain/moderation/polling';
 import { fanOutPolls } from '#shared/domain/moderation/pollFanOut';
 import { listPolledCommunities } from '#shared/store/pollingRepo';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from '#shared/store/client';
 import { redditRateBudgetKey } from '#shared/store/keys';
-import { readRedditInbox } from '#shared/domain/moderation/platforms/reddit/inbox';
-import { redditBot } from '#shared/domain/moderation/platforms/reddit/client';
+import { readRedditInbox } from '#shared/platforms/reddit/inbox';
+import { redditBot } from '#shared/platforms/reddit/client';
 import { reloadConfig } from '#shared/config/config';
 import { claimSyncPoll } from '#shared/store/syncPollsRepo';
 import { expireAtPeriodEndItem, getCommunity, suspendForNonPaymentItem } from '#shared/store/communitiesRepo';
 import { writeTogether } from '#shared/store/transactions';
-import { claimActivationReply, releaseActivationReply } from '#shared/store/platformRepo';
+import { claimActivationReply, releaseActivationReply } from '#shared/platforms/reddit/activationRepliesRepo';
 import { logger } from '#shared/observability/logger';
 import { postponeDelivery } from '#shared/store/platformCallsRepo';
 import { decisionDeliveryId, runDelivery, scheduleDelivery } from '#shared/domain/moderation/platformCallRunner';
-import { REDDIT_DECISION_CALLS, redditAlertCall } from '#shared/domain/moderation/platforms/reddit/calls';
-import { bindModeratedPlace } from '#shared/domain/moderation/platforms/binding';
+import { REDDIT_DECISION_CALLS, redditAlertCall } from '#shared/platforms/reddit/calls';
+import { bindModeratedPlace } from '#shared/domain/moderation/binding';
 
 const BOT = 'OutreachModBot';
 const CLIENT_ID = `reddit-e2e-${randomUUID().slice(0, 8)}`;
@@ -140,7 +141,7 @@ describe('Reddit activation from the inbox', () => {
       const sub = newSub();
       reddit.addSubreddit(sub, ['alice']);
       const message = reddit.privateMessage('alice', `/activate ${community.activation_token} r/${sub}`);
-      expect(await readRedditInbox((await redditBot())!)).toMatchObject({ read: 1 });
+      expect(await readRedditInbox((await redditBot())!, PLATFORM_CORE)).toMatchObject({ read: 1 });
       const replies = reddit.calls.filter((c) => c.path === '/api/comment').map((c) => c.form.text);
       if (state === 'suspended') {
         expect(replies).toEqual([
@@ -204,7 +205,7 @@ describe('Reddit activation from the inbox', () => {
     reddit.addSubreddit(sub, ['alice']);
     const reply = reddit.commentReply(sub, 'someone', 'why was my post removed?');
     const message = reddit.privateMessage('alice', `/activate ${community.activation_token} r/${sub}`);
-    expect(await readRedditInbox((await redditBot())!)).toMatchObject({ read: 1, activated: 1 });
+    expect(await readRedditInbox((await redditBot())!, PLATFORM_CORE)).toMatchObject({ read: 1, activated: 1 });
     const marked = reddit.calls.filter((c) => c.path === '/api/read_message').map((c) => c.form.id.split(','));
     expect(marked).toEqual([[reply, message]]);
     expect(reddit.unreadCount()).toBe(0);
@@ -248,7 +249,7 @@ describe('Reddit activation from the inbox', () => {
     // The minute's inbox read, once the window the 429 named is over.
     await clearBudget();
     reddit.reset();
-    const report = await readRedditInbox((await redditBot())!);
+    const report = await readRedditInbox((await redditBot())!, PLATFORM_CORE);
     expect(report).toMatchObject({ activated: 1 });
     expect(writes().filter(([path]) => path !== `/r/${sub}/api/accept_moderator_invite`)).toEqual([
       [
@@ -271,14 +272,14 @@ describe('Reddit activation from the inbox', () => {
     const confirmations = () => reddit.calls.filter((c) => c.path === '/api/comment').map((c) => c.form.thing_id);
     // A read claimed the reply just now and is (as far as anyone knows) still sending it.
     expect(await claimActivationReply(community.id, message, Date.now())).toBe('claimed');
-    expect(await readRedditInbox((await redditBot())!)).toMatchObject({ read: 0, activated: 0 });
+    expect(await readRedditInbox((await redditBot())!, PLATFORM_CORE)).toMatchObject({ read: 0, activated: 0 });
     expect(confirmations()).toEqual([]);
     expect(reddit.unreadCount()).toBe(1);
     // That read stopped: two minutes on, its claim has lapsed and the next read sends the reply, once.
     expect(await claimActivationReply(community.id, message, Date.now() - 121_000)).toBe('held');
     await releaseActivationReply(community.id, message);
     expect(await claimActivationReply(community.id, message, Date.now() - 121_000)).toBe('claimed');
-    expect(await readRedditInbox((await redditBot())!)).toMatchObject({ read: 1, activated: 1 });
+    expect(await readRedditInbox((await redditBot())!, PLATFORM_CORE)).toMatchObject({ read: 1, activated: 1 });
     expect(confirmations()).toEqual([message]);
     expect(reddit.unreadCount()).toBe(0);
     expect(await claimActivationReply(community.id, message, Date.now())).toBe('sent');
@@ -385,7 +386,7 @@ describe('Reddit activation from the inbox', () => {
     expect(reddit.unreadCount()).toBe(0);
     reddit.reset();
     const again = reddit.privateMessage(mallory, '/activate guess-4 r/x1');
-    expect(await readRedditInbox((await redditBot())!)).toMatchObject({ read: 1, refused: 1 });
+    expect(await readRedditInbox((await redditBot())!, PLATFORM_CORE)).toMatchObject({ read: 1, refused: 1 });
     expect(writes()).toEqual([['/api/read_message', { api_type: 'json', id: again }]]);
   });
 
@@ -401,12 +402,12 @@ describe('Reddit activation from the inbox', () => {
       lookups: reddit.calls.filter((c) => c.path.endsWith('/about/moderators')).length,
       replies: reddit.calls.filter((c) => c.path === '/api/comment').length,
     });
-    expect(await readRedditInbox(bot)).toMatchObject({ refused: 1 });
+    expect(await readRedditInbox(bot, PLATFORM_CORE)).toMatchObject({ refused: 1 });
     expect(spent()).toEqual({ lookups: 1, replies: 1 });
     expect(reddit.unreadCount()).toBe(39);
     // The next read checks the next message; its refusal is not answered again.
     reddit.reset();
-    expect(await readRedditInbox(bot)).toMatchObject({ refused: 1 });
+    expect(await readRedditInbox(bot, PLATFORM_CORE)).toMatchObject({ refused: 1 });
     expect(spent()).toEqual({ lookups: 1, replies: 0 });
     // A bound subreddit claimed again: refused, and unanswered for a sender answered lately.
     const taken = await activated();
@@ -415,7 +416,7 @@ describe('Reddit activation from the inbox', () => {
     for (const _ of [1, 2]) reddit.privateMessage(owner, `/activate ${community.activation_token} r/${taken.sub}`);
     for (const replies of [1, 0]) {
       reddit.reset();
-      await readRedditInbox(bot);
+      await readRedditInbox(bot, PLATFORM_CORE);
       // One of the owner's messages and one of mallory's (unanswered) are checked each read.
       expect(spent()).toEqual({ lookups: 2, replies });
     }
@@ -431,7 +432,7 @@ describe('Reddit activation from the inbox', () => {
     expect(reddit.calls.some((c) => c.path === '/api/read_message')).toBe(false);
     await clearBudget();
     reddit.reset();
-    expect(await readRedditInbox((await redditBot())!)).toMatchObject({ read: 1, refused: 1 });
+    expect(await readRedditInbox((await redditBot())!, PLATFORM_CORE)).toMatchObject({ read: 1, refused: 1 });
     expect(writes()).toEqual([
       [
         '/api/comment',
@@ -836,7 +837,7 @@ describe('Reddit moderation by polling', () => {
     reddit.addSubreddit(next, ['alice']);
     const fresh = await api.call('POST', `${BASE}/communities/${community.id}/activation-token`, { key });
     reddit.privateMessage('alice', `/activate ${fresh.body.activation_token} r/${next}`);
-    expect(await readRedditInbox((await redditBot())!)).toMatchObject({ activated: 1 });
+    expect(await readRedditInbox((await redditBot())!, PLATFORM_CORE)).toMatchObject({ activated: 1 });
     await settle();
     expect((await status(key, community.id)).platform.chat_id).toBe(next.toLowerCase());
     reddit.reset();

@@ -3,12 +3,14 @@
  * the real Bot API adapter pointed at the recording stand-in, and the exact calls asserted.
  */
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { DELIVERY_CORE } from '#shared/domain/moderation/deliveryCore';
 import { setCommunityFields } from '#test/support/communityRecord';
 import { startTestApi } from '#test/support/api';
 import { useOwnTable } from '#test/support/ownTable';
 import { startTelegramStandIn } from '#bin/standIns/telegramStandIn';
-import { removeUnverifiedMembers } from '#shared/domain/moderation/telegramCaptcha';
-import { MUTE_SECONDS, SILENCED, UNSILENCED } from '#shared/domain/moderation/platformActions';
+import { removeUnverifiedMembers } from '#shared/platforms/telegram/captcha';
+import { SILENCED, UNSILENCED } from '#shared/platforms/telegram/calls';
+import { MUTE_SECONDS } from '#shared/platforms/contract';
 import { WebhookReceiver } from '#test/support/webhookReceiver';
 
 const TOKEN = '7000:operator-bot-token';
@@ -439,11 +441,11 @@ describe('the shared Telegram webhook', () => {
     telegram.reset();
 
     // Before the deadline the sweep leaves Sam alone; after it, Sam is removed (ban + unban) and the prompt deleted.
-    await removeUnverifiedMembers(new Date((joinDate + 60) * 1000));
+    await removeUnverifiedMembers(DELIVERY_CORE, new Date((joinDate + 60) * 1000));
     await settle();
     expect(telegram.calls.filter((c) => c.body.chat_id === chat.id)).toEqual([]);
-    await removeUnverifiedMembers(new Date((joinDate + 121) * 1000));
-    await removeUnverifiedMembers(new Date((joinDate + 180) * 1000));
+    await removeUnverifiedMembers(DELIVERY_CORE, new Date((joinDate + 121) * 1000));
+    await removeUnverifiedMembers(DELIVERY_CORE, new Date((joinDate + 180) * 1000));
     await settle();
     expect(telegram.calls.filter((c) => c.body.chat_id === chat.id)).toEqual([
       { method: 'banChatMember', body: { chat_id: chat.id, user_id: 42 } },

@@ -5,6 +5,7 @@
  * limits, a refresh race, and tokens kept out of every answer and log line.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { PLATFORM_CORE } from '#shared/domain/moderation/platformCore';
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renewOnceDue, setCommunityFields } from '#test/support/communityRecord';
@@ -15,17 +16,17 @@ import { ddb, table } from '#shared/store/client';
 import { EnvelopeEncryption, LocalKeyWrapper } from '#shared/adapters/encryption';
 import { installPorts } from '#shared/adapters/ports';
 import { type Key as TableKey, xBannedAuthorsKey, xOAuthStateKey, xTokensKey } from '#shared/store/keys';
-import { getXAccount, getXCursor, putXCursor } from '#shared/store/xRepo';
+import { getXAccount, getXCursor, putXCursor } from '#shared/platforms/x/xRepo';
 import { getPolledCommunity } from '#shared/store/pollingRepo';
-import { snowflakeAt } from '#shared/domain/moderation/platforms/x/replies';
+import { snowflakeAt } from '#shared/platforms/x/replies';
 import { runDelivery, scheduleDelivery } from '#shared/domain/moderation/platformCallRunner';
 import { getDelivery } from '#shared/store/platformCallsRepo';
-import { pollXCommunity } from '#shared/domain/moderation/platforms/x/poll';
-import { xSession } from '#shared/domain/moderation/platforms/x/tokens';
+import { pollXCommunity } from '#shared/platforms/x/poll';
+import { xSession } from '#shared/platforms/x/tokens';
 import { getCommunity } from '#shared/store/communitiesRepo';
 import { renewCommunity } from '#shared/domain/moderation/renewals';
 import { fanOutPolls } from '#shared/domain/moderation/pollFanOut';
-import { X_UNSUPPORTED } from '#shared/domain/moderation/platforms/x/actions';
+import { X_UNSUPPORTED } from '#shared/platforms/x/actions';
 
 const CLIENT = { clientId: 'x-e2e-client', clientSecret: 'x-e2e-secret' };
 const x = await startXStandIn(CLIENT);
@@ -814,7 +815,7 @@ describe("X's limits and tokens", () => {
     delete process.env.X_CLIENT_SECRET;
     try {
       expect((await call('GET', `${BASE}/communities/${community.id}`, { key })).body.authorize_url).toBeNull();
-      expect(await pollXCommunity((await getCommunity(user.id, community.id, true))!)).toMatchObject({
+      expect(await pollXCommunity((await getCommunity(user.id, community.id, true))!, PLATFORM_CORE)).toMatchObject({
         skipped: 'not_configured',
         pages: 0,
       });
@@ -933,7 +934,7 @@ describe('a community paid again after a suspension', () => {
   it('moderates no reply written while it was suspended: its search starts where it was paid', async () => {
     const { user, community, account } = await connected();
     x.reply(account.username, { id: '9100081', username: 'fan81' }, CLEAN);
-    await pollXCommunity((await getCommunity(user.id, community.id, true))!);
+    await pollXCommunity((await getCommunity(user.id, community.id, true))!, PLATFORM_CORE);
     await setCommunityFields(user.id, community.id, { billingState: 'suspended' });
     x.reply(account.username, { id: '9100082', username: 'scammer82' }, SCAM);
     expect(await renewOnceDue(user.id, community.id)).toBe('renewed');
@@ -941,7 +942,7 @@ describe('a community paid again after a suspension', () => {
     expect(resumedAt).toEqual(expect.any(String));
     const since = x.reply(account.username, { id: '9100083', username: 'scammer83' }, SCAM);
     x.reset();
-    await pollXCommunity((await getCommunity(user.id, community.id, true))!);
+    await pollXCommunity((await getCommunity(user.id, community.id, true))!, PLATFORM_CORE);
     await settle();
     const searches = x.calls.filter((c) => c.path === '/2/tweets/search/recent');
     expect(searches.map((c) => c.query.since_id)).toEqual([snowflakeAt(Date.parse(resumedAt ?? ''))]);
@@ -955,7 +956,7 @@ describe('a community paid again after a suspension', () => {
     expect(await renewOnceDue(user.id, community.id)).toBe('renewed');
     const paid = x.reply(account.username, { id: '9100085', username: 'scammer85' }, SCAM);
     x.reset();
-    await pollXCommunity((await getCommunity(user.id, community.id, true))!);
+    await pollXCommunity((await getCommunity(user.id, community.id, true))!, PLATFORM_CORE);
     await settle();
     expect(actions()).toEqual([hide(paid), mute(account.id, '9100085')]);
     expect(x.isHidden(unpaid)).toBe(false);
@@ -975,7 +976,7 @@ describe('a community paid again after a suspension', () => {
     expect(await renewOnceDue(user.id, community.id)).toBe('renewed');
     expect((await getCommunity(user.id, community.id, true))?.resumedAt).toEqual(expect.any(String));
     x.reset();
-    await pollXCommunity((await getCommunity(user.id, community.id, true))!);
+    await pollXCommunity((await getCommunity(user.id, community.id, true))!, PLATFORM_CORE);
     await settle();
     expect(x.isHidden(unpaid)).toBe(false);
   });
@@ -992,7 +993,7 @@ describe('a community paid again after a suspension', () => {
     for (let i = 0; i < 100; i++) x.reply(other.username, { id: String(9_101_000 + i), username: `fan${i}` }, CLEAN);
     expect((await authorize(key, community.id, other.id)).status).toBe(200);
     x.reset();
-    await pollXCommunity((await getCommunity(user.id, community.id, true))!);
+    await pollXCommunity((await getCommunity(user.id, community.id, true))!, PLATFORM_CORE);
     await settle();
     const searches = x.calls.filter((c) => c.path === '/2/tweets/search/recent');
     expect(searches.map((c) => [c.query.since_id, c.query.next_token])).toEqual([[undefined, undefined]]);

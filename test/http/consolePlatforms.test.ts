@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PLATFORM_FACTS } from '../../console/platforms';
 import { COMMUNITY_TYPES } from '#shared/domain/moderation/communityTypes';
-import { PLATFORMS } from '#shared/domain/moderation/platforms/registry';
+import { PLATFORMS } from '#shared/platforms/registry';
 
 describe("the console's facts about each platform", () => {
   it('name every community type, and offer a captcha exactly where the rules accept one', () => {

@@ -13,7 +13,7 @@ import { MAX_DELIVERIES } from '#shared/domain/jobs/pipeline';
 import type { EndpointSpec } from '#shared/schemas/endpoint';
 import { API_GROUPS, allEndpoints } from '#shared/schemas/groups';
 import { GLOBAL_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '#shared/store/table';
-import { platformSecretNames } from '#shared/adapters/platformCredentials';
+import { platformSecretNames } from '#shared/platforms/credentials';
 import { requiredSettingsOf } from '#shared/adapters/functionWiring';
 import { REQUIRED_SETTINGS, type RequiredSetting } from '#shared/config/config';
 import { synthesize, type Synthesized } from './synth';

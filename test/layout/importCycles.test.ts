@@ -10,7 +10,7 @@ import { filesUnder } from '#test/support/projectFiles';
  * matter and ties the folders in it into one. Until the last cycle is broken, the number of files in
  * one may only fall; lower the ceiling as they go, and at 0 it says there are none.
  */
-const CEILING = 26;
+const CEILING = 0;
 
 const FOLDERS = ['shared', 'functions', 'infra', 'bin', 'console', 'test'];
 

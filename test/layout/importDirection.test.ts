@@ -16,6 +16,9 @@ const LAYERS = [
   { name: 'observability', files: /^shared\/observability\// },
   { name: 'adapters', files: /^shared\/adapters\// },
   { name: 'store', files: /^shared\/store\// },
+  // One folder per chat platform, its registry and the contract they share (shared/platforms/contract.ts):
+  // a platform is handed the moderation core's services (ModerationCore), the core finds it through the registry.
+  { name: 'platforms', files: /^shared\/platforms\// },
   { name: 'domain', files: /^shared\/domain\// },
   { name: 'schemas', files: /^shared\/schemas\// },
   { name: 'http', files: /^shared\/http\// },
@@ -33,28 +36,25 @@ const rank = (file: string): number => LAYERS.findIndex((layer) => layer.files.t
 /** The zod set-up imports nothing of ours, so any layer may use it (checked below). */
 const ZOD_SETUP = 'shared/zod.ts';
 
+/**
+ * A platform refuses what it cannot do (an undo of an item it never acted on) with the one error
+ * hierarchy of the rules, which imports nothing of ours (checked below), so allowing it lets nothing else in.
+ */
+const DOMAIN_ERRORS = 'shared/domain/errors.ts';
+const MAY_THROW_DOMAIN_ERRORS: Layer[] = ['platforms'];
+
 /** Store and adapters may name the domain's types (an import the compiler erases), never run its code. */
 const TYPES_FROM_ABOVE: [Layer, Layer][] = [
   ['store', 'domain'],
   ['adapters', 'domain'],
+  ['platforms', 'domain'],
 ];
 
 /**
  * The imports that still run back up, each to be turned around; listed so that no new one joins them.
  * `from` and `to` are path prefixes. An entry nothing matches any more fails the last test: delete it.
  */
-const STILL_RUNS_BACK_UP: { from: string; to: string; why: string }[] = [
-  {
-    from: 'shared/adapters/platform',
-    to: 'shared/domain/moderation/',
-    why: "platform credentials and the platform port run the domain's platform registry",
-  },
-  {
-    from: 'shared/adapters/platforms/platformPort.ts',
-    to: 'shared/store/platformCallsRepo.ts',
-    why: 'the port names the stored delivery (a type)',
-  },
-];
+const STILL_RUNS_BACK_UP: { from: string; to: string; why: string }[] = [];
 
 const layerOf = (file: string): Layer | undefined => LAYERS[rank(file)]?.name;
 
@@ -66,6 +66,7 @@ function upwardImports(files: Record<string, string>): string[] {
       if (to === undefined || to === ZOD_SETUP || rank(to) <= rank(file)) return [];
       const from = layerOf(file);
       const into = layerOf(to);
+      if (to === DOMAIN_ERRORS && from !== undefined && MAY_THROW_DOMAIN_ERRORS.includes(from)) return [];
       if (typeOnly && TYPES_FROM_ABOVE.some(([a, b]) => a === from && b === into)) return [];
       return [`${file} -> ${to}`];
     }),
@@ -76,6 +77,20 @@ const isKnown = (arrow: string) => {
   const [from, to] = arrow.split(' -> ');
   return STILL_RUNS_BACK_UP.some((known) => from.startsWith(known.from) && to.startsWith(known.to));
 };
+
+/** The folder of a platform (`shared/platforms/<type>/`) a file is in, if any. */
+const platformFolder = (file: string) => /^shared\/platforms\/([^/]+)\//.exec(file)?.[1];
+
+/** The imports of `files` from one platform's folder into another's, as `file -> target`. */
+const platformCrossings = (files: Record<string, string>): string[] =>
+  Object.entries(files).flatMap(([file, source]) => {
+    const own = platformFolder(file);
+    if (own === undefined) return [];
+    return imports(source)
+      .map((i) => target(file, i.specifier))
+      .filter((to): to is string => to !== undefined && platformFolder(to) !== undefined && platformFolder(to) !== own)
+      .map((to) => `${file} -> ${to}`);
+  });
 
 const read = (files: string[]) =>
   Object.fromEntries(files.map((f) => [f, readFileSync(path.join(PROJECT_ROOT, f), 'utf8')]));
@@ -114,12 +129,25 @@ describe('import direction between the layers', () => {
     expect(importsInto('functions', 'http')).toBe(true);
   });
 
-  it('the zod set-up imports nothing of ours, so allowing it lets nothing else in', () => {
+  it('the zod set-up and the domain errors import nothing of ours, so allowing them lets nothing else in', () => {
+    for (const allowed of [ZOD_SETUP, DOMAIN_ERRORS])
+      expect(
+        imports(readFileSync(path.join(PROJECT_ROOT, allowed), 'utf8')).filter(
+          (i) => i.specifier.startsWith('#') || i.specifier.startsWith('.'),
+        ),
+        allowed,
+      ).toEqual([]);
+  });
+
+  it('a platform folder imports no other platform folder', () => {
+    expect(platformCrossings(project())).toEqual([]);
     expect(
-      imports(readFileSync(path.join(PROJECT_ROOT, ZOD_SETUP), 'utf8')).filter(
-        (i) => i.specifier.startsWith('#') || i.specifier.startsWith('.'),
-      ),
-    ).toEqual([]);
+      platformCrossings({
+        'shared/platforms/crisp/calls.ts': "import { MUTE_SECONDS } from '#shared/platforms/telegram/calls';",
+        'shared/platforms/crisp/hooks.ts':
+          "import { crispNote } from './calls';\nimport type { X } from '../contract';",
+      }),
+    ).toEqual(['shared/platforms/crisp/calls.ts -> shared/platforms/telegram/calls.ts']);
   });
 
   it('catches each way of importing the wrong way', () => {
@@ -134,6 +162,10 @@ describe('import direction between the layers', () => {
         'shared/adapters/g.ts': "import { type Row } from '#shared/store/rows';",
         'functions/h/handler.ts': "import { FUNCTIONS } from '#infra/functionCatalog';",
         'bin/i.ts': "import '#test/support/standIn';",
+        'shared/platforms/j/poll.ts':
+          "import type { Decision } from '#shared/domain/moderation/engine';\nimport { UnprocessableError } from '#shared/domain/errors';",
+        'shared/platforms/k/poll.ts': "import { moderateEvents } from '#shared/domain/moderation/moderation';",
+        'shared/store/l.ts': "import { PLATFORMS } from '#shared/platforms/registry';",
       }),
     ).toEqual([
       'shared/domain/jobs/a.ts -> shared/schemas/jobs.ts',
@@ -143,6 +175,8 @@ describe('import direction between the layers', () => {
       'shared/adapters/g.ts -> shared/store/rows.ts',
       'functions/h/handler.ts -> infra/functionCatalog.ts',
       'bin/i.ts -> test/support/standIn.ts',
+      'shared/platforms/k/poll.ts -> shared/domain/moderation/moderation.ts',
+      'shared/store/l.ts -> shared/platforms/registry.ts',
     ]);
   });
 });

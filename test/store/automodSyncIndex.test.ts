@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { uuidv7 } from '#shared/ids';
 import {
   claimAutomodSync,
-  getPlatformRecord,
   listDueAutomodSyncs,
   recordAutomodSync,
   wantAutomodSync,
-} from '#shared/store/platformRepo';
+} from '#shared/store/automodSyncsRepo';
+import { getPlatformRecord } from '#shared/store/platformRepo';
 
 const FAR = '9999-12-31T23:59:59.999Z';
 const dueFor = async (communityId: string) =>

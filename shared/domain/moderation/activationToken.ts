@@ -14,16 +14,20 @@ import {
   reissueActivationTokenItem,
   type CommunityRecord,
 } from '#shared/store/communitiesRepo';
-import { communityByActivationToken, deleteActivationPointer, putActivationPointer } from '#shared/store/platformRepo';
+import {
+  communityByActivationToken,
+  deleteActivationPointer,
+  putActivationPointer,
+} from '#shared/store/activationPointersRepo';
 import { writeIfCondition } from '#shared/store/client';
 import { writeTogether } from '#shared/store/transactions';
 import type { CommunityType } from './communityTypes';
+import type { TokenBinding, TokenUse } from '#shared/platforms/contract';
 import { requireCommunity, newActivationToken } from './communityReads';
-import { bindAlertPlace, bindModeratedPlace } from './platforms/binding';
-import { sameSecret } from './telegramWebhookSecret';
+import { bindAlertPlace, bindModeratedPlace } from './binding';
+import { sameSecret } from '#shared/ids';
 
-/** What a token is presented for: the community's moderated place, its alert place, or a bridge's activation event. */
-export type TokenUse = { role: 'moderated' | 'alerts'; place: string };
+export type { TokenBinding, TokenUse };
 
 const useKey = (use: TokenUse) => `${use.role}:${use.place}`;
 
@@ -64,8 +68,6 @@ async function giveBack(c: CommunityRecord, token: string, use: TokenUse): Promi
   if (!recordsUse(c, use)) return;
   await moveActivationTokenUse(c, token, useKey(use), c.activationTokenUse ?? LIVE_TOKEN, now().toISOString());
 }
-
-export type TokenBinding = 'bound' | 'taken' | 'spent';
 
 /**
  * Binds `use.place` with the community's token: `spent` when the token already bound somewhere else,

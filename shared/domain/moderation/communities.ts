@@ -14,8 +14,9 @@ import {
   type CommunitySettings,
 } from '#shared/store/communitiesRepo';
 import { chargeCredits } from '#shared/domain/credits/credits';
-import { getPlatformRecord, putActivationPointer, writeActivationPointer } from '#shared/store/platformRepo';
-import { COMMUNITY_PRICING, type CommunityType } from './communityTypes';
+import { getPlatformRecord } from '#shared/store/platformRepo';
+import { putActivationPointer, writeActivationPointer } from '#shared/store/activationPointersRepo';
+import { COMMUNITY_PRICING, COMMUNITY_TYPES, type CommunityType } from './communityTypes';
 import {
   communityView,
   newActivationToken,
@@ -24,11 +25,10 @@ import {
   type CommunityView,
 } from './communityReads';
 import { periodEndAfter, renewalChargeId } from './renewalRules';
-import { xAuthorizeUrl } from './platforms/x/oauth';
-import { forgetXAccount } from './platforms/x/tokens';
-import { releasePlaces } from './platforms/binding';
+import { releasePlaces } from './binding';
 import { issueActivationToken } from './activationToken';
-import { PLATFORMS } from './platforms/registry';
+import { PLATFORMS } from '#shared/platforms/registry';
+import { PLATFORM_CORE } from './platformCore';
 
 /**
  * The view as the API answers it: an X community's record carries a fresh authorize_url (a new
@@ -37,8 +37,10 @@ import { PLATFORMS } from './platforms/registry';
  */
 async function answered(c: CommunityRecord, apiBaseUrl: string | undefined): Promise<CommunityView> {
   const view = communityView(c);
-  if (!apiBaseUrl || c.type !== 'x' || c.billingState === 'expired') return view;
-  return { ...view, authorize_url: await xAuthorizeUrl(c, apiBaseUrl) };
+  // A type no platform module knows (data from before the current types) has no link either.
+  const link = PLATFORMS[c.type]?.connectLink;
+  if (!apiBaseUrl || !link || c.billingState === 'expired') return view;
+  return { ...view, authorize_url: await link(c, apiBaseUrl) };
 }
 
 export interface CommunityInput {
@@ -153,7 +155,7 @@ async function leavingPlace(community: CommunityRecord): Promise<(() => Promise<
   const tell = PLATFORMS[community.type]?.onMonitoringChanged;
   if (!tell) return undefined;
   const record = await getPlatformRecord(community.id);
-  return () => tell(community, record, true);
+  return () => tell(community, record, PLATFORM_CORE, true);
 }
 
 /** A changed type re-evaluates activation; sending the same type again changes nothing about it. */
@@ -177,9 +179,11 @@ export async function changeCommunity(
   // community, never acted on for this one again), and an X account's grant (which can hide replies and
   // mute on that account) is revoked as on deletion.
   if (after.type !== before.type) {
-    // Unless it is an X community again by the time the grant is let go (changed back and connected anew).
-    if (before.type === 'x')
-      await forgetXAccount(communityId, async () => (await getCommunity(userId, communityId, true))?.type !== 'x');
+    // Unless it is of the old type again by the time that is let go (changed back and connected anew).
+    await PLATFORMS[before.type]?.forget?.(
+      communityId,
+      async () => (await getCommunity(userId, communityId, true))?.type !== before.type,
+    );
     await releasePlaces(communityId, before.type);
     await leave?.();
   }
@@ -213,7 +217,7 @@ export async function removeCommunity(userId: string, communityId: string): Prom
   const leave = await leavingPlace(community);
   if (!(await deleteCommunityItems(community))) throw new NotFoundError('Community');
   await leave?.();
-  // An X account's OAuth grant is revoked and its tokens deleted with the community, whatever its type is now:
-  // one that was X once may still hold a grant (a no-op read when it holds none).
-  await forgetXAccount(community.id);
+  // What a platform keeps for it (an X account's OAuth grant and tokens) goes with the community, whatever its
+  // type is now: one that was X once may still hold a grant (a no-op read when it holds none).
+  for (const type of COMMUNITY_TYPES) await PLATFORMS[type].forget?.(community.id);
 }

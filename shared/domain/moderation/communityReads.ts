@@ -8,11 +8,11 @@ import { now } from '#shared/adapters/ports';
 import { NotFoundError } from '#shared/domain/errors';
 import { randomToken } from '#shared/ids';
 import { getCommunity, giveActivationTokenItem, type CommunityRecord } from '#shared/store/communitiesRepo';
-import { putActivationPointer } from '#shared/store/platformRepo';
+import { putActivationPointer } from '#shared/store/activationPointersRepo';
 import { writeIfCondition } from '#shared/store/client';
 import { writeTogether } from '#shared/store/transactions';
 import { communityStatus } from './communityTypes';
-import { installLinkFor } from './platforms/installLinks';
+import { installLinkFor } from '#shared/platforms/installLinks';
 
 export const newActivationToken = () => randomToken(32);
 

@@ -1,9 +1,9 @@
 /**
- * Channel types a community can be bound to. Each has its platform module (platforms/registry.ts);
- * every type starts pending_activation until it is bound on its platform with its activation token.
+ * Channel types a community can be bound to: the platforms' closed list (shared/platforms/names.ts), each
+ * with its folder and registry row. Every type starts pending_activation until it is bound on its
+ * platform with its activation token.
  */
-export const COMMUNITY_TYPES = ['telegram', 'discord', 'reddit', 'x', 'crisp'] as const;
-export type CommunityType = (typeof COMMUNITY_TYPES)[number];
+export { COMMUNITY_TYPES, type CommunityType } from '#shared/platforms/names';
 
 /** Billing terms. */
 export const COMMUNITY_PRICING = {

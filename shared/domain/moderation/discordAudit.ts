@@ -4,7 +4,7 @@
  * is written with its seen marker in one transaction, so overlapping syncs record it once.
  */
 import type { APIAuditLogEntry, RESTGetAPIAuditLogResult } from 'discord-api-types/v10';
-import { callPlatform } from '#shared/adapters/platforms/platformPort';
+import { callPlatform } from '#shared/platforms/port';
 import { uuidv7 } from '#shared/ids';
 import { addToMetrics, metricShardOf, putAuditEntry, putSeenEvent } from '#shared/store/moderationRepo';
 import { advanceAuditCursor, getPlatformRecord, updatePlatformRecord } from '#shared/store/platformRepo';

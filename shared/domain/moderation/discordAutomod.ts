@@ -13,22 +13,22 @@ import type {
   RESTPostAPIAutoModerationRuleJSONBody,
 } from 'discord-api-types/v10';
 import { now } from '#shared/adapters/ports';
-import { callPlatform } from '#shared/adapters/platforms/platformPort';
-import type { CallOutcome } from '#shared/adapters/platforms/result';
+import { callPlatform } from '#shared/platforms/port';
+import type { CallOutcome } from '#shared/platforms/result';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
 import { getCommunityRules } from './communityRulesReads';
+import { boundCommunity } from '#shared/store/bindingsRepo';
 import {
-  boundCommunity,
   claimAutomodSync,
-  getPlatformRecord,
   listDueAutomodSyncs,
   recordAutomodSync,
   wantAutomodSync,
-} from '#shared/store/platformRepo';
+} from '#shared/store/automodSyncsRepo';
+import { getPlatformRecord } from '#shared/store/platformRepo';
 import { EVERYTHING_DUE } from '#shared/store/keys';
 import { observes, type CommunityRules, type RuleId } from './communityRules';
 import { communityStatus } from './communityTypes';
-import { MUTE_SECONDS } from './platformActions';
+import { MUTE_SECONDS } from '#shared/platforms/contract';
 import { leadingPhishingDomains } from './phishingLists';
 import { RetryLater, sendPlatformMessages } from './platformMessages';
 import { DEFAULT_RULES, type LabelledPattern, type Rule } from './rules';

@@ -5,10 +5,10 @@
  * gets the first answer.
  */
 import { now } from '#shared/adapters/ports';
+import type { MuteHint } from '#shared/platforms/contract';
 import { getOrInsertComputed, mustGet } from '#shared/maps';
-import { NotFoundError } from '#shared/domain/errors';
 import { uuidv7 } from '#shared/ids';
-import { getCommunity, getCommunityByModerationId, type CommunityRecord } from '#shared/store/communitiesRepo';
+import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
 import {
   addToMetrics,
   loadMembers,
@@ -27,7 +27,7 @@ import {
   type TransactItem,
 } from '#shared/store/transactions';
 import { requireCommunity } from './communityReads';
-import { sameSecret } from './telegramWebhookSecret';
+import { sameSecret } from '#shared/ids';
 import { markCommunityActivated } from './activation';
 import { spendOnBridge } from './activationToken';
 import {
@@ -43,7 +43,6 @@ import {
   type Decision,
   type MetricDelta,
 } from './engine';
-import { toChatEvents, type TelegramUpdate } from './telegram';
 import { recordMetric } from '#shared/observability/metrics';
 import { getCommunityRules } from './communityRulesReads';
 import { ruleSetOf } from './communityRules';
@@ -82,15 +81,8 @@ interface Batch {
   mutes?: MuteHint;
 }
 
-/**
- * Who is muted, from a platform that enforces mutes itself by removing a muted author's items (Reddit):
- * their offences are mutes again, not warnings (actions.ts underMute). `muted` is told of each mute the
- * engine decides, so the author's later items of the same batch see it.
- */
-export interface MuteHint {
-  isMuted(userId: string, sentAt: string): boolean;
-  muted(userId: string, sentAt: string): void;
-}
+/** Who is muted, from a platform that enforces mutes itself (the contract says how). */
+export type { MuteHint };
 
 /** Another delivery took one of the events or moved a member first, or wrote at the same moment. */
 const isRetryable = (err: unknown) => err instanceof TransactionConditionError || isTransactionConflict(err);
@@ -314,25 +306,4 @@ export async function moderateEvents(
 /** POST /communities/{id}/events: the owner's own bot or bridge, with the owner's API key. */
 export async function moderateOwnCommunityEvents(userId: string, communityId: string, events: ChatEvent[]) {
   return moderateEvents(await requireCommunity(userId, communityId), events);
-}
-
-/**
- * Telegram's webhook: no API key, so the secret header (the activation token Telegram was given with
- * setWebhook) proves the caller. A wrong secret looks exactly like an unknown community.
- */
-export async function moderateTelegramUpdate(
-  moderationId: string,
-  secretToken: string | undefined,
-  update: TelegramUpdate,
-) {
-  const community = await getCommunityByModerationId(moderationId);
-  if (
-    community?.type !== 'telegram' ||
-    !community.activationToken ||
-    !secretToken ||
-    !sameSecret(secretToken, community.activationToken)
-  ) {
-    throw new NotFoundError('Community');
-  }
-  return moderateEvents(community, toChatEvents(update));
 }

@@ -7,8 +7,8 @@
  * the runner resolves its end then, for every platform, and skips one whose time is already over.
  */
 import { now } from '#shared/adapters/ports';
-import { callPlatform } from '#shared/adapters/platforms/platformPort';
-import { isTransient } from '#shared/adapters/platforms/result';
+import { callPlatform } from '#shared/platforms/port';
+import { isTransient } from '#shared/platforms/result';
 import {
   countAttempt,
   getDelivery,
@@ -29,7 +29,8 @@ import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRep
 import { getCommunityRules } from './communityRulesReads';
 import { observes, type RulesMode } from './communityRules';
 import { getPlatformRecord } from '#shared/store/platformRepo';
-import { PLATFORMS } from './platforms/registry';
+import { PLATFORMS } from '#shared/platforms/registry';
+import type { DeliveryPlan } from '#shared/platforms/contract';
 import { communityStatus } from './communityTypes';
 import { PlatformUnavailable, RetryLater, sendPlatformMessages } from './platformMessages';
 
@@ -75,22 +76,7 @@ const STALE_PENDING_MS = 20 * 60 * 1000;
 /** When a delivery last touched at `fromMs` counts as stalled (its queue message lost). */
 const stallTimeAfter = (fromMs: number) => new Date(fromMs + STALE_PENDING_MS).toISOString();
 
-export interface DeliveryPlan {
-  communityId: string;
-  /** The community's owner: a delivery that names it is dropped once the community is deleted. */
-  userId?: string;
-  deliveryId: string;
-  purpose: string;
-  auditId?: string;
-  eventId?: string;
-  /** Where the calls act, when they do not say (Delivery.place). */
-  place?: string;
-  calls: PlannedCall[];
-  /** Recorded, never sent: a decision's delivery says so by the community's mode (scheduleDecision). */
-  observe: boolean;
-  /** False: the caller runs it itself (undo answers with the platform's verdict). */
-  queue?: boolean;
-}
+export type { DeliveryPlan };
 
 /** Plans a delivery once (a re-delivered update finds it planned) and queues it. */
 export async function scheduleDelivery(plan: DeliveryPlan): Promise<boolean> {

@@ -16,8 +16,9 @@ import { logger } from '#shared/observability/logger';
 import { COMMUNITY_TYPES, communityStatus, type CommunityType } from './communityTypes';
 import type { PlatformMessage } from './platformMessages';
 import { pollEntry } from './pollFanOut';
-import type { Ingest, PollCause, PollTarget } from './platforms/platform';
-import { PLATFORMS } from './platforms/registry';
+import type { Ingest, PollCause, PollTarget } from '#shared/platforms/contract';
+import { PLATFORMS } from '#shared/platforms/registry';
+import { PLATFORM_CORE } from './platformCore';
 
 type Polled = Extract<Ingest, { kind: 'poll' }>;
 type PollMessage = Extract<PlatformMessage, { kind: 'moderation.poll' }>;
@@ -36,11 +37,11 @@ export async function runPoll(message: PollMessage, cause: PollCause = 'schedule
   const poller = pollerOf(message.platform);
   if (!poller) return;
   try {
-    if (message.operator) await poller.operator?.(cause);
+    if (message.operator) await poller.operator?.(cause, PLATFORM_CORE);
     const targets = await pollable(message.platform, message.communities);
     if (!targets.length) return;
-    if (poller.batch) await poller.batch(targets, cause);
-    else for (const t of targets) await poller.poll(t.community, cause);
+    if (poller.batch) await poller.batch(targets, cause, PLATFORM_CORE);
+    else for (const t of targets) await poller.poll(t.community, cause, PLATFORM_CORE);
   } catch (err) {
     logger.error('poll failed', {
       platform: message.platform,
@@ -75,7 +76,11 @@ async function pollable(platform: string, entries: PollMessage['communities']): 
  */
 async function letGoOfExpired(community: CommunityRecord): Promise<void> {
   try {
-    await PLATFORMS[community.type].onMonitoringChanged?.(community, await getPlatformRecord(community.id));
+    await PLATFORMS[community.type].onMonitoringChanged?.(
+      community,
+      await getPlatformRecord(community.id),
+      PLATFORM_CORE,
+    );
     await removePolledCommunity(community.type, community.id);
   } catch (err) {
     const context = { platform: community.type, communityId: community.id, error: err as Error };

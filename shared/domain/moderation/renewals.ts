@@ -21,7 +21,8 @@ import { COMMUNITY_PRICING } from './communityTypes';
 import { decideRenewal, periodEnded, renewalChargeId } from './renewalRules';
 import { logger } from '#shared/observability/logger';
 import { getPlatformRecord } from '#shared/store/platformRepo';
-import { PLATFORMS } from './platforms/registry';
+import { PLATFORMS } from '#shared/platforms/registry';
+import { PLATFORM_CORE } from './platformCore';
 
 export type RenewalOutcome = 'renewed' | 'suspended' | 'still_suspended' | 'expired' | 'skipped';
 
@@ -57,7 +58,7 @@ async function monitoringChanged(c: CommunityRecord): Promise<void> {
   const hook = PLATFORMS[c.type]?.onMonitoringChanged;
   if (!hook) return;
   try {
-    await hook(c, await getPlatformRecord(c.id));
+    await hook(c, await getPlatformRecord(c.id), PLATFORM_CORE);
   } catch (err) {
     logger.error('platform not told of a monitoring change', { communityId: c.id, error: err as Error });
   }

@@ -6,7 +6,8 @@ import { getPlatformRecord } from '#shared/store/platformRepo';
 import { ValidationError } from '#shared/domain/errors';
 import { requireCommunity } from './communityReads';
 import { mergeRules, type CommunityRules } from './communityRules';
-import { PLATFORMS } from './platforms/registry';
+import { PLATFORMS } from '#shared/platforms/registry';
+import { PLATFORM_CORE } from './platformCore';
 
 export async function readRules(userId: string, communityId: string): Promise<CommunityRules> {
   await requireCommunity(userId, communityId);
@@ -30,6 +31,6 @@ export async function changeRules(
     ]);
   const next = mergeRules(await getCommunityRules(communityId, true), change);
   await putCommunityRules(communityId, next, now().toISOString());
-  await platform.onRulesChanged?.(community, await getPlatformRecord(communityId));
+  await platform.onRulesChanged?.(community, await getPlatformRecord(communityId), PLATFORM_CORE);
   return next;
 }

@@ -7,13 +7,15 @@ import { getCommunity, newestCommunity, stampSynced, type CommunityRecord } from
 import { newestAuditEntries, readMetrics } from '#shared/store/moderationRepo';
 import { requireCommunity, withActivationToken } from './communityReads';
 import { communityStatus, isActivated } from './communityTypes';
-import { PLATFORMS } from './platforms/registry';
+import { PLATFORMS } from '#shared/platforms/registry';
 import { deliveriesByIds } from '#shared/store/platformCallsRepo';
 import { decisionDeliveryId, undoDeliveryId } from './platformCallRunner';
 import { getPlatformRecord, type PlatformRecord } from '#shared/store/platformRepo';
-import { platformConfigured } from '#shared/adapters/platforms/platformPort';
+import { platformConfigured } from '#shared/platforms/port';
 import { loadTextModel } from '#shared/store/textModelRepo';
 import { canUndo } from './undo';
+import { PLATFORM_CORE } from './platformCore';
+import { pollCommunityNow } from './polling';
 
 /** Where the community is bound on its platform, whether the platform is configured, and what it does not do (its module's words). */
 async function platformOf(community: CommunityRecord, record: PlatformRecord) {
@@ -148,10 +150,10 @@ async function claimPlatformPoll(communityId: string): Promise<void> {
 export async function syncModeration(userId: string, communityId: string, includeLogs = 25) {
   const community = await requireCommunity(userId, communityId);
   // What the platform did or holds since the last sync is read in first (Discord's AutoMod executions, a poll).
-  const poll = PLATFORMS[community.type].sync;
-  if (poll) {
+  const sync = PLATFORMS[community.type].sync;
+  if (sync) {
     await claimPlatformPoll(community.id);
-    await poll(community);
+    await (sync === 'poll' ? pollCommunityNow(community) : sync(community, PLATFORM_CORE));
     if ((await getPlatformRecord(community.id)).pollError) {
       const unsynced = await getCommunity(userId, communityId, true);
       if (!unsynced) throw new NotFoundError('Community');

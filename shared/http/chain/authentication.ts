@@ -1,6 +1,6 @@
 import { loadCaller } from '#shared/domain/accounts/accounts';
-import { verifyTelegramWebhookSecret } from '#shared/domain/moderation/telegramWebhookSecret';
-import { verifyCrispHookRequest } from '#shared/domain/moderation/crisp/hookAuth';
+import { verifyTelegramWebhookSecret } from '#shared/platforms/telegram/webhookSecret';
+import { verifyCrispHookRequest } from '#shared/platforms/crisp/hookAuth';
 import type { EndpointSpec } from '#shared/schemas/endpoint';
 import { requestBodyText } from './bodyParser';
 import { routeOf, type ApiMiddleware } from './state';

@@ -1,19 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_HOOK_SKEW_SECONDS,
-  signCrispHook,
-  verifyCrispSignature,
-} from '#shared/domain/moderation/crisp/hookSignature';
-import { readCrispHook, type CrispHook } from '#shared/domain/moderation/crisp/hookEvents';
+import { MAX_HOOK_SKEW_SECONDS, signCrispHook, verifyCrispSignature } from '#shared/platforms/crisp/hookSignature';
+import { readCrispHook, type CrispHook } from '#shared/platforms/crisp/hookEvents';
 import {
   blockedConversation,
   CRISP_DECISION_CALLS,
   crispBlock,
   crispNote,
   crispUnblockCalls,
-} from '#shared/domain/moderation/crisp/crispCalls';
-import { crisp } from '#shared/domain/moderation/platforms/crisp';
-import { MUTE_SECONDS } from '#shared/domain/moderation/platformActions';
+} from '#shared/platforms/crisp/calls';
+import { crisp } from '#shared/platforms/crisp/platform';
+import { MUTE_SECONDS } from '#shared/platforms/contract';
 import { signCrispHookRequest } from '#bin/standIns/crispStandIn';
 
 const SECRET = 'hook-secret';

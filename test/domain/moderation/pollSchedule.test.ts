@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { COMMUNITY_TYPES } from '#shared/domain/moderation/communityTypes';
-import { PLATFORMS } from '#shared/domain/moderation/platforms/registry';
+import { PLATFORMS } from '#shared/platforms/registry';
 import { POLL_SCHEDULES } from '#shared/domain/moderation/pollSchedule';
 
 describe('the poll schedule table', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toChatEvents } from '#shared/domain/moderation/telegram';
+import { toChatEvents } from '#shared/platforms/telegram/updates';
 
 describe('toChatEvents (Telegram Update -> chat events)', () => {
   it("maps a text message, with the update id as the event id and Telegram's unix time as sent_at", () => {

@@ -4,27 +4,23 @@
  * one refresh-token use), against the recording stand-in and DynamoDB Local.
  */
 import { createHash } from 'node:crypto';
+import { PLATFORM_CORE } from '#shared/domain/moderation/platformCore';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '#shared/adapters/clock';
 import { ephemeralEncryption } from '#shared/adapters/encryption';
 import { installPorts, ports } from '#shared/adapters/ports';
 import { installLocalPorts } from '#bin/local/runtime';
-import { XApi } from '#shared/adapters/platforms/xApi';
+import { XApi } from '#shared/platforms/x/api';
 import { createAccount } from '#shared/domain/accounts/accounts';
 import { provisionCommunity } from '#shared/domain/moderation/communities';
 import { updatePlatformRecord } from '#shared/store/platformRepo';
-import { completeXAuthorization, xAuthorizeUrl, type BindXAccount } from '#shared/domain/moderation/platforms/x/oauth';
-import {
-  asXAccount,
-  REFRESH_LEASE_MS,
-  xSession,
-  XSessionUnavailable,
-} from '#shared/domain/moderation/platforms/x/tokens';
+import { completeXAuthorization, xAuthorizeUrl, type BindXAccount } from '#shared/platforms/x/oauth';
+import { asXAccount, REFRESH_LEASE_MS, xSession, XSessionUnavailable } from '#shared/platforms/x/tokens';
 import { getCommunity } from '#shared/store/communitiesRepo';
 import { ddb, table } from '#shared/store/client';
 import { xTokensKey } from '#shared/store/keys';
-import { getXAccount } from '#shared/store/xRepo';
+import { getXAccount } from '#shared/platforms/x/xRepo';
 import { uuidv7 } from '#shared/ids';
 import { startXStandIn } from '#bin/standIns/xStandIn';
 
@@ -77,6 +73,7 @@ async function connected() {
   const back = new URL(x.authorize(url, account.id));
   const result = await completeXAuthorization(
     { code: back.searchParams.get('code')!, state: back.searchParams.get('state')! },
+    PLATFORM_CORE,
     bind,
   );
   expect(result.status).toBe(200);
@@ -158,12 +155,13 @@ describe('the callback', () => {
     x.reset();
     const again = await completeXAuthorization(
       { code: back.searchParams.get('code')!, state: back.searchParams.get('state')! },
+      PLATFORM_CORE,
       bind,
     );
     expect(again).toMatchObject({ status: 400, message: expect.stringContaining('already used') });
-    const unknown = await completeXAuthorization({ code: 'c', state: 'not-a-state-we-issued' }, bind);
+    const unknown = await completeXAuthorization({ code: 'c', state: 'not-a-state-we-issued' }, PLATFORM_CORE, bind);
     expect(unknown).toMatchObject({ status: 400, message: expect.stringContaining('not one we issued') });
-    expect(await completeXAuthorization({ code: 'c' }, bind)).toMatchObject({ status: 400 });
+    expect(await completeXAuthorization({ code: 'c' }, PLATFORM_CORE, bind)).toMatchObject({ status: 400 });
     expect(x.calls).toEqual([]);
   });
 
@@ -174,6 +172,7 @@ describe('the callback', () => {
     clock.advance(61 * 60 * 1000);
     const late = await completeXAuthorization(
       { code: back.searchParams.get('code')!, state: back.searchParams.get('state')! },
+      PLATFORM_CORE,
       bind,
     );
     expect(late).toMatchObject({ status: 400, message: expect.stringContaining('expired') });
@@ -184,7 +183,7 @@ describe('the callback', () => {
   it('a declined authorization uses up the state and connects nothing', async () => {
     const community = await xCommunity();
     const state = new URL((await xAuthorizeUrl(community, API_BASE))!).searchParams.get('state')!;
-    expect(await completeXAuthorization({ state, error: 'access_denied' }, bind)).toMatchObject({
+    expect(await completeXAuthorization({ state, error: 'access_denied' }, PLATFORM_CORE, bind)).toMatchObject({
       status: 400,
       title: 'Authorization declined',
     });
@@ -194,7 +193,9 @@ describe('the callback', () => {
   it('a code X refuses is 400 and stores nothing', async () => {
     const community = await xCommunity();
     const state = new URL((await xAuthorizeUrl(community, API_BASE))!).searchParams.get('state')!;
-    expect(await completeXAuthorization({ state, code: 'forged-code' }, bind)).toMatchObject({ status: 400 });
+    expect(await completeXAuthorization({ state, code: 'forged-code' }, PLATFORM_CORE, bind)).toMatchObject({
+      status: 400,
+    });
     expect(x.formOf(x.calls.find((c) => c.path === '/2/oauth2/token')!)).toMatchObject({
       grant_type: 'authorization_code',
       code: 'forged-code',

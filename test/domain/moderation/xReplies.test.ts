@@ -8,7 +8,7 @@ import {
   searchableCursor,
   searchRequest,
   snowflakeAt,
-} from '#shared/domain/moderation/platforms/x/replies';
+} from '#shared/platforms/x/replies';
 
 describe('searching replies', () => {
   it('asks for replies to the account, not by it, since the newest seen', () => {
