@@ -33,7 +33,7 @@ import { lambdaContext } from './lambdaContext';
 import { usageMeter } from './meter';
 import { superviseJobs } from '#shared/domain/jobs/watchdog';
 import { requeueStalledDeliveries } from '#shared/domain/moderation/platformCallRunner';
-import { requeueDueAutomodSyncs } from '#shared/domain/moderation/discordAutomod';
+import { resumePlatformWork } from '#shared/domain/moderation/platformWorkSweeps';
 import { seedPhishingList } from '#shared/domain/moderation/phishingListRefresh';
 
 export const LOCAL_TABLE = 'outreach-local';
@@ -167,17 +167,18 @@ export interface LocalRuntimeOptions {
  * calls, which were on the same queue, are queued again.
  */
 async function resumeUnfinishedWork(): Promise<void> {
-  const [resumed, deliveries, automod] = await Promise.all([
+  const [resumed, deliveries, platformWork] = await Promise.all([
     superviseJobs({ ...config().jobWatchdog, resume: true }),
     requeueStalledDeliveries({ resume: true }),
-    requeueDueAutomodSyncs({ resume: true }),
+    resumePlatformWork(),
   ]);
   if (resumed.stalled > 0)
     process.stderr.write(
       `Resumed ${resumed.redriven} unfinished jobs (${resumed.cancelled} cancelled, ${resumed.skipped} skipped).\n`,
     );
   if (deliveries.requeued > 0) process.stderr.write(`Resumed ${deliveries.requeued} pending platform deliveries.\n`);
-  if (automod.requeued > 0) process.stderr.write(`Resumed ${automod.requeued} AutoMod rule syncs.\n`);
+  for (const { resumed: what, report } of platformWork)
+    if (report.requeued > 0) process.stderr.write(`Resumed ${report.requeued} ${what}.\n`);
 }
 
 /**

@@ -8,7 +8,7 @@ import { renewDueCommunities } from '#shared/domain/moderation/renewals';
 import { logger } from '#shared/observability/logger';
 import { config } from '#shared/config/config';
 import { requeueStalledDeliveries } from '#shared/domain/moderation/platformCallRunner';
-import { requeueDueAutomodSyncs } from '#shared/domain/moderation/discordAutomod';
+import { platformWorkSweeps } from '#shared/domain/moderation/platformWorkSweeps';
 import { sweepWebhooks } from '#shared/domain/webhooks/sweep';
 import { runSweeps, sweep } from '#shared/domain/sweeps';
 
@@ -31,17 +31,14 @@ const SWEEPS = {
     log: 'webhook outbox sweep',
     didWork: (r) => r.events_dispatched + r.events_failed + r.deliveries_requeued > 0,
   }),
-  // Platform deliveries and AutoMod syncs whose queue message was lost.
+  // Platform deliveries and the platforms' own work whose queue message was lost.
   platform_deliveries: sweep({
     run: requeueStalledDeliveries,
     log: 'stalled platform deliveries queued again',
     didWork: (r) => r.requeued > 0,
   }),
-  automod_syncs: sweep({
-    run: requeueDueAutomodSyncs,
-    log: 'lost AutoMod syncs queued again',
-    didWork: (r) => r.requeued > 0,
-  }),
+  // Each platform's own queued work (Discord's AutoMod syncs `automod_syncs`), a row under the name its work gives.
+  ...platformWorkSweeps(),
 };
 
 export const handler = withPorts(

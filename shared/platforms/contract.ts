@@ -16,6 +16,7 @@ import type { PenaltyAction } from '#shared/domain/moderation/actions';
 import type { CommunityStatus } from '#shared/domain/moderation/communityTypes';
 import type { CommunityRules, RulesMode } from '#shared/domain/moderation/communityRules';
 import type { ChatEvent, Decision } from '#shared/domain/moderation/engine';
+import type { Rule } from '#shared/domain/moderation/rules';
 import type { CommunityType } from './names';
 import type { PortOutcome } from './result';
 
@@ -200,6 +201,8 @@ export interface Platform<Target, Credentials> {
   forget: ((communityId: string, stillGone?: () => Promise<boolean>) => Promise<void>) | null;
   /** What it does not do, stated in the status (`platform.unsupported`) rather than faked. */
   unsupported: readonly string[];
+  /** Work it queues for itself (Discord's AutoMod sync); null: none. */
+  work: PlatformWork | null;
 }
 
 /**
@@ -247,8 +250,8 @@ export interface DeliveryCore {
   scheduleDecision(rules: { mode: RulesMode }, plan: Omit<DeliveryPlan, 'observe'>): Promise<boolean>;
   /** The delivery id of the decision on one event (a re-read event finds its delivery planned). */
   decisionDeliveryId(eventId: string): string;
-  /** The community's rules, defaults filled in. */
-  rulesOf(communityId: string): Promise<CommunityRules>;
+  /** The community's rules, defaults filled in (`consistent`: read after a write that must be seen). */
+  rulesOf(communityId: string, consistent?: boolean): Promise<CommunityRules>;
   /** The community's rules only observe: nothing the platform enforces by itself is done either. */
   observes(rules: { mode: RulesMode }): boolean;
   communityStatus(community: CommunityRecord): CommunityStatus;
@@ -259,8 +262,8 @@ export interface DeliveryCore {
 /**
  * The moderation core's services a platform is handed at each call of its hooks and its dispatch (the
  * core builds it once, shared/domain/moderation/platformCore.ts): judging events, planning a decision's
- * delivery under the community's mode, binding with an activation token, and the rules' copy a platform
- * keeps (Discord's AutoMod). A platform that needs more of the core asks for it here rather than
+ * delivery under the community's mode, binding with an activation token, queueing the platform's own
+ * work, and what a copy of the rules the platform keeps is compiled from (Discord's AutoMod). A platform that needs more of the core asks for it here rather than
  * importing the core.
  */
 export interface ModerationCore extends DeliveryCore {
@@ -286,10 +289,42 @@ export interface ModerationCore extends DeliveryCore {
   bindModeratedPlace(community: CommunityRecord, externalId: string): Promise<'bound' | 'taken'>;
   /** Lets go of a place bound for the community (a binding that turned out to be for nothing). */
   releaseModeratedPlace(community: CommunityRecord, externalId: string): Promise<void>;
-  /** Asks for the community's rules to be written into its guild's AutoMod (queued; `leftGuildId`: a guild it left). */
-  requestAutomodSync(userId: string, communityId: string, leftGuildId?: string): Promise<void>;
-  /** Reads the guild's AutoMod executions into the community's metrics and audit log. */
-  syncAutomodExecutions(community: CommunityRecord): Promise<unknown>;
+  /** The community's alert for an action on a member: its own template, else the default. */
+  alertText(community: Pick<CommunityRecord, 'alertTemplate'>, action: PenaltyAction, username: string): string;
+  /** Queues a platform's own work (its `work`), run by the worker through the registry. */
+  queueWork(message: PlatformWorkMessage): Promise<void>;
+  /** The built-in rules, whose phrases, patterns and words a copy the platform keeps is compiled from (Discord's AutoMod). */
+  builtInRules: readonly Rule[];
+  /** The known phishing list's leading domains in its own order, what fits a platform's own keyword filter. */
+  leadingPhishingDomains(): Promise<string[]>;
+}
+
+/** The queue message of a platform's own work for one community: `kind` names the work (`moderation.<what>`). */
+export interface PlatformWorkMessage {
+  kind: string;
+  user_id: string;
+  community_id: string;
+}
+
+/** What a sweep that queues lost work again found and did. */
+export interface RequeueReport {
+  due: number;
+  requeued: number;
+}
+
+/**
+ * Work a platform queues for itself and the worker runs (Discord's AutoMod sync): a request recorded
+ * before its message is sent, so a lost message is sent again by the 5-minute sweep.
+ */
+export interface PlatformWork {
+  /** Its queue message's kind (PlatformWorkMessage), unique across the platforms. */
+  kind: string;
+  /** Runs one message; a RetryLater (shared/platforms/result.ts) sends it again after that wait. */
+  run(message: PlatformWorkMessage, core: ModerationCore): Promise<unknown>;
+  /** Sends again what is still due (a lost message); `resume`: all still wanted (the local runtime's start, whose queue died). */
+  requeue(core: ModerationCore, options?: { resume?: boolean }): Promise<RequeueReport>;
+  /** The sweep's name in the renewals function's report, its log line, and what the local runtime says it resumed. */
+  sweep: { name: string; log: string; resumed: string };
 }
 
 /** Keeps a module's own Target and Credentials types (a plain annotation would widen them). */

@@ -47,5 +47,6 @@ export function placeholderPlatform(
     unsupported: [
       `${type} moderation is not available on this deployment yet: actions are recorded as not_configured.`,
     ],
+    work: null,
   });
 }

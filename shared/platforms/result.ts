@@ -32,5 +32,18 @@ export async function platformFetch(url: string, init: RequestInit): Promise<Res
   }
 }
 
+/**
+ * The platform asked us to wait: the worker sends the message again with that delay and reports the
+ * record done, so the wait is exactly the platform's, not SQS's visibility timeout.
+ */
+export class RetryLater extends Error {
+  constructor(
+    readonly seconds: number,
+    reason: string,
+  ) {
+    super(`Retry in ${seconds}s: ${reason}`);
+  }
+}
+
 /** `{base}{path}`, however the configured base ends. */
 export const platformUrl = (base: string, path: string) => `${base.replace(/\/$/, '')}${path}`;

@@ -14,7 +14,7 @@ import { MUTE_SECONDS } from '#shared/platforms/contract';
 import { MAX_HOOK_SKEW_SECONDS } from '#shared/platforms/crisp/hookSignature';
 import { crispDeleteMessage } from '#shared/platforms/crisp/calls';
 import { runDelivery, scheduleDelivery } from '#shared/domain/moderation/platformCallRunner';
-import { RetryLater } from '#shared/domain/moderation/platformMessages';
+import { RetryLater } from '#shared/platforms/result';
 import { MAX_TRANSIENT_ATTEMPTS } from '#shared/domain/moderation/platformCallRunner';
 
 const IDENTIFIER = 'crisp-plugin-identifier';

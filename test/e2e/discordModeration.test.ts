@@ -13,7 +13,8 @@ import { WebhookReceiver } from '#test/support/webhookReceiver';
 import { losingQueue } from '#test/support/losingQueue';
 import { installPorts } from '#shared/adapters/ports';
 import { ManualClock, systemClock } from '#shared/adapters/clock';
-import { requeueDueAutomodSyncs } from '#shared/domain/moderation/discordAutomod';
+import { requeueDueAutomodSyncs } from '#shared/platforms/discord/automod';
+import { PLATFORM_CORE } from '#shared/domain/moderation/platformCore';
 import { grantCredits } from '#shared/domain/credits/credits';
 import { uuidv7 } from '#shared/ids';
 
@@ -310,7 +311,7 @@ describe('Discord interactions', () => {
     const sweepAt = async (minutesLater: number) => {
       installPorts({ clock: new ManualClock(new Date(Date.now() + minutesLater * 60_000)) });
       try {
-        await requeueDueAutomodSyncs();
+        await requeueDueAutomodSyncs(PLATFORM_CORE);
       } finally {
         installPorts({ clock: systemClock });
       }
@@ -529,7 +530,7 @@ describe("AutoMod follows the community's monitoring (AutoMod acts by itself: it
     expect(ours(guild)).not.toEqual([]);
     installPorts({ clock: new ManualClock(new Date(Date.now() + 11 * 60_000)) });
     try {
-      await requeueDueAutomodSyncs();
+      await requeueDueAutomodSyncs(PLATFORM_CORE);
     } finally {
       installPorts({ clock: systemClock });
     }

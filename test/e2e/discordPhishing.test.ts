@@ -7,7 +7,7 @@
  */
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { AUTOMOD_LIMITS } from '#shared/domain/moderation/discordAutomod';
+import { AUTOMOD_LIMITS } from '#shared/platforms/discord/automod';
 import { forgetPhishingList } from '#shared/domain/moderation/phishingLists';
 import { refreshPhishingList } from '#shared/domain/moderation/phishingListRefresh';
 import { startTestApi } from '#test/support/api';

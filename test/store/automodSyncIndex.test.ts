@@ -5,7 +5,7 @@ import {
   listDueAutomodSyncs,
   recordAutomodSync,
   wantAutomodSync,
-} from '#shared/store/automodSyncsRepo';
+} from '#shared/platforms/discord/automodSyncsRepo';
 import { getPlatformRecord } from '#shared/store/platformRepo';
 
 const FAR = '9999-12-31T23:59:59.999Z';

@@ -8,7 +8,7 @@
  */
 import { now } from '#shared/adapters/ports';
 import { callPlatform } from '#shared/platforms/port';
-import { isTransient } from '#shared/platforms/result';
+import { isTransient, RetryLater } from '#shared/platforms/result';
 import {
   countAttempt,
   getDelivery,
@@ -32,7 +32,7 @@ import { getPlatformRecord } from '#shared/store/platformRepo';
 import { PLATFORMS } from '#shared/platforms/registry';
 import type { DeliveryPlan } from '#shared/platforms/contract';
 import { communityStatus } from './communityTypes';
-import { PlatformUnavailable, RetryLater, sendPlatformMessages } from './platformMessages';
+import { PlatformUnavailable, sendPlatformMessages } from './platformMessages';
 
 const NOT_SENT = 'before these calls were made: the rest were not sent.';
 const COMMUNITY_DELETED = `The community was deleted ${NOT_SENT}`;

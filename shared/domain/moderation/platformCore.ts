@@ -1,18 +1,21 @@
 /**
  * The moderation core as the platforms see it: the one `ModerationCore` the core hands each platform
- * hook (polls, syncs, rules and monitoring changes), so that the platform folders reach the engine, the
- * delivery runner and activation without importing them.
+ * hook (polls, syncs, rules and monitoring changes, its own queued work), so that the platform folders
+ * reach the engine, the delivery runner, activation and the queue without importing them.
  */
 import type { ModerationCore } from '#shared/platforms/contract';
 import { markCommunityActivated } from './activation';
 import { bindWithToken, communityOfToken, tokenMayDo } from './activationToken';
-import { syncAutomodExecutions } from './discordAudit';
-import { requestAutomodSync } from './discordAutomod';
 import { moderateEvents } from './moderation';
 import { callPlatform } from '#shared/platforms/port';
 import { DELIVERY_CORE } from './deliveryCore';
 import { bindModeratedPlace, releaseModeratedPlace } from './binding';
 import { withActivationToken } from './communityReads';
+import { sendPlatformMessages } from './platformMessages';
+import { DEFAULT_RULES } from './rules';
+import { leadingPhishingDomains } from './phishingLists';
+import { DEFAULT_ALERT_TEMPLATE } from './communityTypes';
+import { renderTemplate } from './templates';
 
 export const PLATFORM_CORE: ModerationCore = {
   ...DELIVERY_CORE,
@@ -25,6 +28,9 @@ export const PLATFORM_CORE: ModerationCore = {
   withActivationToken,
   bindModeratedPlace,
   releaseModeratedPlace,
-  requestAutomodSync,
-  syncAutomodExecutions,
+  alertText: (community, action, username) =>
+    renderTemplate(community.alertTemplate || DEFAULT_ALERT_TEMPLATE, { action, username }),
+  queueWork: (message) => sendPlatformMessages([message]),
+  builtInRules: DEFAULT_RULES.rules,
+  leadingPhishingDomains,
 };

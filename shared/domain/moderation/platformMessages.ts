@@ -1,4 +1,8 @@
-/** The queue messages of platform moderation: deliver one planned delivery, write a guild's AutoMod rules, or poll. */
+/**
+ * The queue messages of platform moderation: deliver one planned delivery, poll, or a platform's own
+ * work (Discord's AutoMod sync). A platform's wait (RetryLater) is in shared/platforms/result.ts, since
+ * its own work throws it too.
+ */
 import { ports } from '#shared/adapters/ports';
 import type { PlatformMessage } from './platformMessageSchema';
 
@@ -13,19 +17,6 @@ export async function sendPlatformMessages(messages: PlatformMessage[], delaySec
   await ports().queue.send(
     messages.map((m) => ({ body: JSON.stringify(m), ...(delay ? { delaySeconds: delay } : {}) })),
   );
-}
-
-/**
- * The platform asked us to wait: the worker sends the message again with that delay and reports the
- * record done, so the wait is exactly the platform's, not SQS's visibility timeout.
- */
-export class RetryLater extends Error {
-  constructor(
-    readonly seconds: number,
-    reason: string,
-  ) {
-    super(`Retry in ${seconds}s: ${reason}`);
-  }
 }
 
 /**

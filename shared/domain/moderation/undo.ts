@@ -20,7 +20,8 @@ import { requireCommunity } from './communityReads';
 import { decisionDeliveryId, runDelivery, scheduleDelivery, undoDeliveryId } from './platformCallRunner';
 import { observes } from './communityRules';
 import { PLATFORMS } from '#shared/platforms/registry';
-import { PlatformUnavailable, RetryLater, sendPlatformMessages } from './platformMessages';
+import { PlatformUnavailable, sendPlatformMessages } from './platformMessages';
+import { RetryLater } from '#shared/platforms/result';
 import { teachCommunity } from './teaching';
 import { withdrawSpammer } from '#shared/store/sharedSpamRepo';
 

@@ -146,4 +146,5 @@ export const crisp = definePlatform<CrispMessageTarget, CrispCredentials>({
     "Whitelisted usernames match the visitor's nickname, which the visitor or the website's own script sets.",
     'Only text messages are checked; files, audio and other message types pass unchecked.',
   ],
+  work: null,
 });

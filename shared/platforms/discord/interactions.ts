@@ -21,6 +21,7 @@ import { ADMINISTRATOR, MANAGE_GUILD } from './commands';
 import type { ModerationCore } from '#shared/platforms/contract';
 import { readOwnCredentials } from '#shared/platforms/ownCredentials';
 import { DISCORD_CREDENTIALS } from './credentials';
+import { requestAutomodSync } from './automod';
 
 // Discord's enum values, as numbers (types only are imported from discord-api-types).
 const INTERACTION = { ping: 1, command: 2 } as const;
@@ -144,7 +145,7 @@ async function runCommand(
     const bound = await core.bindWithToken(community, token, use);
     if (bound !== 'bound') return reply(bound === 'taken' ? DISCORD_REPLIES.taken : DISCORD_REPLIES.invalid_token);
     if (!community.activatedAt) await core.markCommunityActivated(community, token);
-    await core.requestAutomodSync(community.userId, community.id);
+    await requestAutomodSync(core, community.userId, community.id);
     // Bound either way; a suspended community says it does not moderate yet rather than that it does.
     return reply(community.billingState === 'suspended' ? DISCORD_REPLIES.suspended : DISCORD_REPLIES.activated);
   }
@@ -154,7 +155,7 @@ async function runCommand(
     const channelId = interaction.channel?.id ?? interaction.channel_id;
     if (typeof channelId !== 'string') return reply(DISCORD_REPLIES.unknown);
     await updatePlatformRecord(binding.communityId, { discordAlertChannelId: channelId });
-    await core.requestAutomodSync(binding.userId, binding.communityId);
+    await requestAutomodSync(core, binding.userId, binding.communityId);
     return reply(DISCORD_REPLIES.alerts);
   }
   return reply(DISCORD_REPLIES.unknown);

@@ -93,4 +93,5 @@ export const reddit = definePlatform<RedditTarget, RedditCredentials>({
     'Posts and comments are read once a minute (Reddit pushes nothing); items a human moderator approved are never touched.',
     'Edited posts and comments are not checked again.',
   ],
+  work: null,
 });

@@ -62,4 +62,5 @@ export const telegram = definePlatform<TelegramTarget, TelegramCredentials>({
   connectLink: null,
   forget: null,
   unsupported: ['Edited messages are not checked again (the bot reads new messages only).'],
+  work: null,
 });

@@ -59,4 +59,5 @@ export const x = definePlatform<XTarget, XCredentials>({
   connectLink: xAuthorizeUrl,
   forget: (communityId, stillGone) => forgetXAccount(communityId, stillGone),
   unsupported: X_UNSUPPORTED,
+  work: null,
 });

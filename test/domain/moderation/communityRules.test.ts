@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { actionFor } from '#shared/domain/moderation/actions';
 import { DEFAULT_COMMUNITY_RULES, mergeRules, ruleSetOf } from '#shared/domain/moderation/communityRules';
-import { AUTOMOD_LIMITS, automodRulesFor } from '#shared/domain/moderation/discordAutomod';
+import { AUTOMOD_LIMITS, automodRulesFor } from '#shared/platforms/discord/automod';
 import { DEFAULT_RULES } from '#shared/domain/moderation/rules';
 
 describe('warn limit', () => {
@@ -47,7 +47,11 @@ describe('AutoMod rule bodies', () => {
       link_allowlist: Array.from({ length: 100 }, (_, i) => `d${i}.example.com`),
     });
     const roles = Array.from({ length: 30 }, (_, i) => String(1000 + i));
-    const bodies = automodRulesFor(doc, { whitelistedRoleIds: roles }, '42');
+    const bodies = automodRulesFor(doc, { whitelistedRoleIds: roles }, '42', {
+      builtInRules: DEFAULT_RULES.rules,
+      phishingDomains: [],
+      enforce: true,
+    });
     for (const body of bodies) {
       const meta = body.trigger_metadata ?? {};
       expect(meta.keyword_filter?.length ?? 0).toBeLessThanOrEqual(AUTOMOD_LIMITS.keywords);

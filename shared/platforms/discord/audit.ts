@@ -4,16 +4,14 @@
  * is written with its seen marker in one transaction, so overlapping syncs record it once.
  */
 import type { APIAuditLogEntry, RESTGetAPIAuditLogResult } from 'discord-api-types/v10';
-import { callPlatform } from '#shared/platforms/port';
 import { uuidv7 } from '#shared/ids';
 import { addToMetrics, metricShardOf, putAuditEntry, putSeenEvent } from '#shared/store/moderationRepo';
 import { advanceAuditCursor, getPlatformRecord, updatePlatformRecord } from '#shared/store/platformRepo';
 import { TransactionConditionError, writeTogether } from '#shared/store/transactions';
 import type { CommunityRecord } from '#shared/store/communitiesRepo';
-import type { PenaltyAction } from './actions';
-import { DEFAULT_ALERT_TEMPLATE } from './communityTypes';
-import { AUTOMOD_NAME_PREFIX } from './discordAutomod';
-import { renderTemplate } from './templates';
+import type { PenaltyAction } from '#shared/domain/moderation/actions';
+import type { ModerationCore } from '#shared/platforms/contract';
+import { AUTOMOD_NAME_PREFIX } from './automod';
 
 /** The audit-log action types of AutoMod executions, and the action each amounts to. */
 const AUTOMOD_EXECUTIONS: Record<number, PenaltyAction> = {
@@ -37,7 +35,10 @@ export interface AuditSyncReport {
  */
 const MAX_PAGES_PER_TYPE = 10;
 
-export async function syncAutomodExecutions(community: CommunityRecord): Promise<AuditSyncReport> {
+export async function syncAutomodExecutions(
+  community: CommunityRecord,
+  core: ModerationCore,
+): Promise<AuditSyncReport> {
   const platform = await getPlatformRecord(community.id);
   const guild = platform.discordGuildId;
   if (!guild) return { read: 0, recorded: 0, error: null };
@@ -52,7 +53,7 @@ export async function syncAutomodExecutions(community: CommunityRecord): Promise
     let before: string | undefined;
     for (let page = 1; ; page++) {
       const query = new URLSearchParams({ action_type: type, limit: '100', ...(before ? { before } : {}) });
-      const outcome = await callPlatform({
+      const outcome = await core.callPlatform({
         platform: 'discord',
         method: 'GET',
         route: `/guilds/${guild}/audit-logs?${query}`,
@@ -67,7 +68,7 @@ export async function syncAutomodExecutions(community: CommunityRecord): Promise
       const unread = since ? entries.filter((e) => newer(e.id, since)) : entries;
       for (const entry of unread) {
         read += 1;
-        if (await recordExecution(community, entry, action)) recorded += 1;
+        if (await recordExecution(community, entry, action, core)) recorded += 1;
         if (!newest || newer(entry.id, newest)) newest = entry.id;
       }
       if (!since || unread.length < entries.length || entries.length < 100) break;
@@ -86,6 +87,7 @@ async function recordExecution(
   community: CommunityRecord,
   entry: APIAuditLogEntry,
   action: PenaltyAction,
+  core: ModerationCore,
 ): Promise<boolean> {
   const at = snowflakeTime(entry.id);
   const atIso = at.toISOString();
@@ -96,7 +98,7 @@ async function recordExecution(
     : 'discord_automod';
   const reason = `Discord AutoMod: ${ruleName}`;
   const eventId = `dc-audit-${entry.id}`;
-  const alert = renderTemplate(community.alertTemplate || DEFAULT_ALERT_TEMPLATE, { action, username: userId });
+  const alert = core.alertText(community, action, userId);
   try {
     await writeTogether({
       seenEvent: putSeenEvent(community.id, { event_id: eventId, action, rule, reason, alert }, atIso),

@@ -13,25 +13,21 @@ import type {
   RESTPostAPIAutoModerationRuleJSONBody,
 } from 'discord-api-types/v10';
 import { now } from '#shared/adapters/ports';
-import { callPlatform } from '#shared/platforms/port';
-import type { CallOutcome } from '#shared/platforms/result';
+import { RetryLater, type CallOutcome } from '#shared/platforms/result';
 import { getCommunity, type CommunityRecord } from '#shared/store/communitiesRepo';
-import { getCommunityRules } from './communityRulesReads';
 import { boundCommunity } from '#shared/store/bindingsRepo';
-import {
-  claimAutomodSync,
-  listDueAutomodSyncs,
-  recordAutomodSync,
-  wantAutomodSync,
-} from '#shared/store/automodSyncsRepo';
 import { getPlatformRecord } from '#shared/store/platformRepo';
 import { EVERYTHING_DUE } from '#shared/store/keys';
-import { observes, type CommunityRules, type RuleId } from './communityRules';
-import { communityStatus } from './communityTypes';
-import { MUTE_SECONDS } from '#shared/platforms/contract';
-import { leadingPhishingDomains } from './phishingLists';
-import { RetryLater, sendPlatformMessages } from './platformMessages';
-import { DEFAULT_RULES, type LabelledPattern, type Rule } from './rules';
+import type { CommunityRules, RuleId } from '#shared/domain/moderation/communityRules';
+import type { LabelledPattern, Rule } from '#shared/domain/moderation/rules';
+import {
+  MUTE_SECONDS,
+  type ModerationCore,
+  type PlatformWork,
+  type PlatformWorkMessage,
+  type RequeueReport,
+} from '#shared/platforms/contract';
+import { claimAutomodSync, listDueAutomodSyncs, recordAutomodSync, wantAutomodSync } from './automodSyncsRepo';
 
 export const AUTOMOD_NAME_PREFIX = 'Outreach · ';
 export const AUTOMOD_LIMITS = {
@@ -48,9 +44,9 @@ const TRIGGER = { keyword: 1, spam: 3, mentionSpam: 5 } as const;
 const ACTION = { block: 1, alert: 2, timeout: 3 } as const;
 const MESSAGE_SEND = 1;
 
-const builtIn = (id: string) => DEFAULT_RULES.rules.find((r) => r.id === id) as Rule;
-const patternsOf = (id: string): LabelledPattern[] => {
-  const rule = builtIn(id);
+const builtIn = (rules: readonly Rule[], id: RuleId) => rules.find((r) => r.id === id) as Rule;
+const patternsOf = (rules: readonly Rule[], id: RuleId): LabelledPattern[] => {
+  const rule = builtIn(rules, id);
   return rule.kind === 'phrases' ? rule.phrases : rule.kind === 'patterns' ? rule.patterns : [];
 };
 
@@ -62,10 +58,14 @@ export function toDiscordRegex(patterns: LabelledPattern[]): string[] {
     .slice(0, AUTOMOD_LIMITS.regexPatterns);
 }
 
-/** Lists of the deployment a rule may draw on beside the community's rules document. */
+/** What the core holds that a rule may draw on beside the community's rules document. */
 export interface AutomodLists {
-  /** Known phishing domains, the list's leading ones in its own order (leadingPhishingDomains). */
+  /** The built-in rules (ModerationCore.builtInRules), whose phrases, patterns and words the rules carry. */
+  builtInRules: readonly Rule[];
+  /** Known phishing domains, the list's leading ones in its own order (ModerationCore.leadingPhishingDomains). */
   phishingDomains: string[];
+  /** False: every rule is written switched off (the community observes, or is not monitored). */
+  enforce: boolean;
 }
 
 interface RuleTemplate {
@@ -108,20 +108,23 @@ export const AUTOMOD_RULES: RuleTemplate[] = [
     name: 'Scam phrases',
     enabledBy: ['scam_phrase'],
     severe: true,
-    body: () => ({
+    body: (_doc, lists) => ({
       trigger_type: TRIGGER.keyword,
-      trigger_metadata: { keyword_filter: [], regex_patterns: toDiscordRegex(patternsOf('scam_phrase')) },
+      trigger_metadata: {
+        keyword_filter: [],
+        regex_patterns: toDiscordRegex(patternsOf(lists.builtInRules, 'scam_phrase')),
+      },
     }),
   },
   {
     name: 'Invite links',
     enabledBy: ['invite_link'],
     severe: false,
-    body: (doc) => ({
+    body: (doc, lists) => ({
       trigger_type: TRIGGER.keyword,
       trigger_metadata: {
         keyword_filter: [],
-        regex_patterns: toDiscordRegex(patternsOf('invite_link')),
+        regex_patterns: toDiscordRegex(patternsOf(lists.builtInRules, 'invite_link')),
         allow_list: allowList(doc),
       },
     }),
@@ -130,11 +133,11 @@ export const AUTOMOD_RULES: RuleTemplate[] = [
     name: 'Links',
     enabledBy: ['link'],
     severe: false,
-    body: (doc) => ({
+    body: (doc, lists) => ({
       trigger_type: TRIGGER.keyword,
       trigger_metadata: {
         keyword_filter: [],
-        regex_patterns: toDiscordRegex(patternsOf('link').slice(0, 1)),
+        regex_patterns: toDiscordRegex(patternsOf(lists.builtInRules, 'link').slice(0, 1)),
         allow_list: allowList(doc),
       },
     }),
@@ -143,8 +146,8 @@ export const AUTOMOD_RULES: RuleTemplate[] = [
     name: 'Blocked words',
     enabledBy: ['blocked_word'],
     severe: false,
-    body: (doc) => {
-      const words = builtIn('blocked_word');
+    body: (doc, lists) => {
+      const words = builtIn(lists.builtInRules, 'blocked_word');
       const all = [
         ...new Set([...(words.kind === 'words' ? words.words : []), ...doc.blocked_words.map((w) => w.toLowerCase())]),
       ];
@@ -210,7 +213,7 @@ export function automodRulesFor(
   doc: CommunityRules,
   community: Pick<CommunityRecord, 'whitelistedRoleIds'>,
   alertChannelId: string | undefined,
-  lists: AutomodLists = { phishingDomains: [] },
+  lists: AutomodLists,
 ): RESTPostAPIAutoModerationRuleJSONBody[] {
   return AUTOMOD_RULES.filter((template) => template.present?.(lists) ?? true).map((template) => {
     const body = template.body(doc, lists);
@@ -220,20 +223,28 @@ export function automodRulesFor(
       ...body,
       actions: actionsFor(template, body.trigger_type, alertChannelId),
       // Observe performs no action: the rules stay in the guild, switched off, until the mode is enforce again.
-      enabled: !observes(doc) && template.enabledBy.some((id) => doc.rules[id].enabled),
+      enabled: lists.enforce && template.enabledBy.some((id) => doc.rules[id].enabled),
       exempt_roles: community.whitelistedRoleIds.slice(0, AUTOMOD_LIMITS.exemptRoles),
       exempt_channels: [],
     };
   });
 }
 
-const discord = (method: string, route: string, body?: unknown) =>
-  callPlatform({
+const discord = (core: ModerationCore, method: string, route: string, body?: unknown) =>
+  core.callPlatform({
     platform: 'discord',
     method,
     route,
     ...(body === undefined ? {} : { body: body as Record<string, unknown> }),
   });
+
+/** The queue message of one requested sync (its shape is the core's PlatformWorkMessage). */
+const AUTOMOD_SYNC = 'moderation.automod_sync';
+const syncMessage = (userId: string, communityId: string): PlatformWorkMessage => ({
+  kind: AUTOMOD_SYNC,
+  user_id: userId,
+  community_id: communityId,
+});
 
 /** A rate limit postpones the whole sync (it is idempotent); anything else is reported. */
 function checked(outcome: CallOutcome | 'not_configured'): CallOutcome {
@@ -254,10 +265,15 @@ const lostAfter = (atMs: number) => new Date(atMs + AUTOMOD_SYNC_LOST_AFTER_MS).
  * queue message goes, so a lost message, or a send that failed, is sent again by the 5-minute sweep
  * rather than leaving the guild's rules stale. The sync reads the guild left from that record.
  */
-export async function requestAutomodSync(userId: string, communityId: string, leftGuildId?: string): Promise<void> {
+export async function requestAutomodSync(
+  core: ModerationCore,
+  userId: string,
+  communityId: string,
+  leftGuildId?: string,
+): Promise<void> {
   const at = now();
   await wantAutomodSync(communityId, userId, at.toISOString(), lostAfter(at.getTime()), leftGuildId);
-  await sendPlatformMessages([{ kind: 'moderation.automod_sync', user_id: userId, community_id: communityId }]);
+  await core.queueWork(syncMessage(userId, communityId));
 }
 
 /**
@@ -266,16 +282,15 @@ export async function requestAutomodSync(userId: string, communityId: string, le
  * every one still wanted.
  */
 export async function requeueDueAutomodSyncs(
+  core: ModerationCore,
   options: { resume?: boolean } = {},
-): Promise<{ due: number; requeued: number }> {
+): Promise<RequeueReport> {
   const at = now().getTime();
   const due = await listDueAutomodSyncs(options.resume ? EVERYTHING_DUE : new Date(at).toISOString());
   let requeued = 0;
   for (const sync of due) {
     if (!(await claimAutomodSync(sync.communityId, sync.dueKey, lostAfter(at)))) continue;
-    await sendPlatformMessages([
-      { kind: 'moderation.automod_sync', user_id: sync.owner, community_id: sync.communityId },
-    ]);
+    await core.queueWork(syncMessage(sync.owner, sync.communityId));
     requeued += 1;
   }
   return { due: due.length, requeued };
@@ -287,7 +302,7 @@ export async function requeueDueAutomodSyncs(
  * as in observe mode. A guild the community left (deleted, or its type changed) keeps none of the
  * service's rules, unless another community has bound it since (they are that one's now).
  */
-export async function syncAutomod(userId: string, communityId: string): Promise<void> {
+export async function syncAutomod(core: ModerationCore, userId: string, communityId: string): Promise<void> {
   const startedAt = now().toISOString();
   const community = await getCommunity(userId, communityId, true);
   const platform = await getPlatformRecord(communityId);
@@ -301,16 +316,18 @@ export async function syncAutomod(userId: string, communityId: string): Promise<
     const holder = await boundCommunity('discord', guild, true);
     if (holder && holder.communityId !== communityId) return recordAutomodSync(communityId, startedAt, {});
   }
-  const rules = await getCommunityRules(communityId, true);
-  const monitored = community !== undefined && communityStatus(community) === 'connected';
+  const rules = await core.rulesOf(communityId, true);
+  const monitored = community !== undefined && core.communityStatus(community) === 'connected';
   const desired = stays
-    ? automodRulesFor(monitored ? rules : { ...rules, mode: 'observe' }, community, platform.discordAlertChannelId, {
-        phishingDomains: await leadingPhishingDomains(),
+    ? automodRulesFor(rules, community, platform.discordAlertChannelId, {
+        builtInRules: core.builtInRules,
+        phishingDomains: await core.leadingPhishingDomains(),
+        enforce: monitored && !core.observes(rules),
       })
     : [];
   const errors: string[] = [];
   try {
-    const listed = checked(await discord('GET', `/guilds/${guild}/auto-moderation/rules`));
+    const listed = checked(await discord(core, 'GET', `/guilds/${guild}/auto-moderation/rules`));
     if (!listed.ok) throw new Error(listed.error);
     const ours = (listed.result as APIAutoModerationRule[]).filter((r) => r.name.startsWith(AUTOMOD_NAME_PREFIX));
     for (const rule of desired) {
@@ -318,13 +335,13 @@ export async function syncAutomod(userId: string, communityId: string): Promise<
       const { trigger_type: _t, ...changes } = rule;
       const out = checked(
         existing
-          ? await discord('PATCH', `/guilds/${guild}/auto-moderation/rules/${existing.id}`, changes)
-          : await discord('POST', `/guilds/${guild}/auto-moderation/rules`, rule),
+          ? await discord(core, 'PATCH', `/guilds/${guild}/auto-moderation/rules/${existing.id}`, changes)
+          : await discord(core, 'POST', `/guilds/${guild}/auto-moderation/rules`, rule),
       );
       if (!out.ok) errors.push(out.error);
     }
     for (const stale of ours.filter((r) => !desired.some((d) => d.name === r.name))) {
-      const out = checked(await discord('DELETE', `/guilds/${guild}/auto-moderation/rules/${stale.id}`));
+      const out = checked(await discord(core, 'DELETE', `/guilds/${guild}/auto-moderation/rules/${stale.id}`));
       if (!out.ok) errors.push(out.error);
     }
   } catch (err) {
@@ -340,3 +357,11 @@ export async function syncAutomod(userId: string, communityId: string): Promise<
     automodError: errors.length ? errors.join('; ') : null,
   });
 }
+
+/** The sync as the platform's own queued work: the worker runs it, the renewals function's sweep sends a lost one again. */
+export const AUTOMOD_SYNC_WORK: PlatformWork = {
+  kind: AUTOMOD_SYNC,
+  run: (message, core) => syncAutomod(core, message.user_id, message.community_id),
+  requeue: requeueDueAutomodSyncs,
+  sweep: { name: 'automod_syncs', log: 'lost AutoMod syncs queued again', resumed: 'AutoMod rule syncs' },
+};

@@ -2,11 +2,16 @@
  * Discord's AutoMod syncs whose queue message may have been lost: fields of the community's platform
  * record and its place in a due index (gsi3), which a sweep reads to send a lost request again.
  */
-import { writeIfCondition } from './client';
-import { AUTOMOD_SYNC_DUE_PARTITION, automodSyncDueIndexKey, automodSyncDueUpTo } from './keys';
-import { queryDueShards } from './query';
-import { setOrRemove } from './update';
-import { platformRecords, updatePlatformItem, updatePlatformRecord, type PlatformRecord } from './platformRepo';
+import { writeIfCondition } from '#shared/store/client';
+import { AUTOMOD_SYNC_DUE_PARTITION, automodSyncDueIndexKey, automodSyncDueUpTo } from '#shared/store/keys';
+import { queryDueShards } from '#shared/store/query';
+import { setOrRemove } from '#shared/store/update';
+import {
+  platformRecords,
+  updatePlatformItem,
+  updatePlatformRecord,
+  type PlatformRecord,
+} from '#shared/store/platformRepo';
 
 /**
  * Records that the community's AutoMod rules are to be written (or, with `leftGuildId`, removed from a
