@@ -58,7 +58,6 @@ export const UNIT_TESTS = [
   'test/domain/moderation/detector.test.ts',
   'test/domain/moderation/detectorLinear.test.ts',
   'test/domain/moderation/engine.test.ts',
-  'test/domain/moderation/pollSchedule.test.ts',
   'test/domain/moderation/renewalRules.test.ts',
   'test/domain/moderation/telegram.test.ts',
   'test/domain/moderation/xReplies.test.ts',
@@ -86,6 +85,7 @@ export const UNIT_TESTS = [
   'test/mcp/toolPrices.test.ts',
   'test/platforms/crispApi.test.ts',
   'test/platforms/platformAdapters.test.ts',
+  'test/platforms/pollSchedules.test.ts',
   'test/platforms/xApi.test.ts',
   'test/store/entity.test.ts',
 ];

@@ -8,7 +8,7 @@
  */
 import { required } from './harness';
 import { fanOutPolls } from '#shared/domain/moderation/pollFanOut';
-import { REDDIT_SUBREDDITS_PER_SHARD } from '#shared/domain/moderation/pollSchedule';
+import { REDDIT_SUBREDDITS_PER_SHARD } from '#shared/platforms/reddit/schedule';
 import { POLL_RESERVE } from '#shared/platforms/reddit/readListing';
 import { DEFAULT_WINDOW } from '#shared/platforms/reddit/budgetRepo';
 import type { BenchSuite } from './harness';

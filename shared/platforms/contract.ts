@@ -71,16 +71,28 @@ export type Ingest =
   /**
    * Nothing is pushed: the minute schedule (and POST /sync) calls `poll` for each connected, paid
    * community (polling.ts). A platform whose one request can read many communities (Reddit's
-   * `/r/a+b+c/new`) gives `batch` too, called with a shard of them (its size is the platform's row
-   * in pollSchedule.ts); `operator` runs once a minute for the whole deployment (Reddit's inbox,
-   * where activations arrive).
+   * `/r/a+b+c/new`) gives `batch` too, called with a shard of them (its `schedule`'s size);
+   * `operator` runs once a minute for the whole deployment (Reddit's inbox, where activations arrive).
    */
   | {
       kind: 'poll';
+      /** How the minute schedule queues its communities (the folder's schedule.ts, also its row in pollSchedules.ts). */
+      schedule: PollSchedule;
       poll: (community: CommunityRecord, cause: PollCause, core: ModerationCore) => Promise<unknown>;
       batch?: (targets: PollTarget[], cause: PollCause, core: ModerationCore) => Promise<unknown>;
       operator?: (cause: PollCause, core: ModerationCore) => Promise<unknown>;
     };
+
+/** Communities per shard of a platform that polls them one by one (each its own requests). */
+export const DEFAULT_SHARD_SIZE = 10;
+
+/** How the minute schedule queues a polled platform's communities. */
+export interface PollSchedule {
+  /** Communities per queued shard. */
+  shardSize: number;
+  /** The platform also polls once a minute for the whole deployment (its ingest's `operator`: Reddit's inbox, where activations arrive). */
+  operatorPoll: boolean;
+}
 
 /**
  * Why a poll runs: the minute schedule, or a caller's POST /sync. A platform whose request budget is the

@@ -6,7 +6,7 @@
  */
 import type { PlatformSetting } from '#shared/config/config';
 import type { CommunityType } from './names';
-import { definePlatform, type Platform } from './contract';
+import { DEFAULT_SHARD_SIZE, definePlatform, type Platform } from './contract';
 
 /** Where a placeholder's decision would apply: the member and, when there is one, the item. */
 export interface PlaceholderTarget {
@@ -27,7 +27,11 @@ export function placeholderPlatform(
     credentials: { names, apiBase, read: (values) => ({ ...values }), configured: () => false },
     send: async () => 'not_configured',
     // No ingest yet: nothing reaches the engine through this platform until its module lands.
-    ingest: { kind: 'poll', poll: async () => undefined },
+    ingest: {
+      kind: 'poll',
+      schedule: { shardSize: DEFAULT_SHARD_SIZE, operatorPoll: false },
+      poll: async () => undefined,
+    },
     onRulesChanged: null,
     onMonitoringChanged: null,
     sync: null,

@@ -5,7 +5,7 @@
  */
 import { listPolledCommunities, type PolledCommunity } from '#shared/store/pollingRepo';
 import { sendPlatformMessages, type PlatformMessage } from './platformMessages';
-import { POLL_SCHEDULES } from './pollSchedule';
+import { polledPlatforms } from '#shared/platforms/pollSchedules';
 
 type PollMessage = Extract<PlatformMessage, { kind: 'moderation.poll' }>;
 
@@ -21,7 +21,7 @@ export const pollEntry = (p: PolledCommunity) => ({
 
 export async function fanOutPolls(): Promise<FanOutReport> {
   const report: FanOutReport = { platforms: {} };
-  for (const [platform, schedule] of POLL_SCHEDULES) {
+  for (const [platform, schedule] of polledPlatforms()) {
     const polled = await listPolledCommunities(platform);
     const messages: PollMessage[] = [];
     if (schedule.operatorPoll) messages.push({ kind: 'moderation.poll', platform, communities: [], operator: true });

@@ -5,6 +5,7 @@
  * whole deployment; decisions become removals, distinguished warning replies, our own mutes, bans and
  * modmail alerts (reddit/calls.ts); undo approves the item again and lifts a ban or our mute.
  */
+import { REDDIT_POLL_SCHEDULE } from './schedule';
 import { UnprocessableError } from '#shared/domain/errors';
 import { getPlatformRecord } from '#shared/store/platformRepo';
 import { REDDIT_DECISION_CALLS, REDDIT_UNDO_CALLS, redditAlertCall, type RedditTarget } from './calls';
@@ -67,6 +68,7 @@ export const reddit = definePlatform<RedditTarget, RedditCredentials>({
   },
   ingest: {
     kind: 'poll',
+    schedule: REDDIT_POLL_SCHEDULE,
     poll: async (community, cause, core) => {
       const { boundId } = await getPlatformRecord(community.id);
       return boundId ? pollBatch([{ community, externalId: boundId }], cause, core) : undefined;

@@ -5,6 +5,7 @@
  * (x/actions.ts); undo shows the reply again and unmutes. No welcome (X tells no one about
  * followers), no alerts on X.
  */
+import { X_POLL_SCHEDULE } from './schedule';
 import { X_DECISION_CALLS, X_UNDO_CALLS, X_UNSUPPORTED, type XTarget } from './actions';
 import { pollXCommunity } from './poll';
 import { sendXCall } from './send';
@@ -25,7 +26,11 @@ export const x = definePlatform<XTarget, XCredentials>({
           status: 400,
           error: 'An X call is sent as a community account: no community given',
         }),
-  ingest: { kind: 'poll', poll: (community, _cause, core) => pollXCommunity(community, core) },
+  ingest: {
+    kind: 'poll',
+    schedule: X_POLL_SCHEDULE,
+    poll: (community, _cause, core) => pollXCommunity(community, core),
+  },
   // POST /sync polls at once, as the schedule would.
   sync: 'poll',
   // X keeps no copy of the rules: every reply is judged by the engine as it is read.
