@@ -3,9 +3,11 @@
  * saying how its recording stand-in starts (the same one the tests use), which
  * variables point the server at it with local test credentials, and how `npm run stand-in --
  * <platform> '<text>'` sends a sample: to the local API as the platform would push it, or, for a
- * platform the service polls, into the stand-in itself (polled.ts). A platform is added with one row here.
+ * platform the service polls, into the stand-in itself (polled.ts). A platform is added with one row here
+ * (keyed by its community type, so it does not compile without one).
  */
 import { generateKeyPairSync } from 'node:crypto';
+import type { CommunityType } from '#shared/platforms/names';
 import { startDiscordStandIn } from '#bin/standIns/discordStandIn';
 import { startTelegramStandIn } from '#bin/standIns/telegramStandIn';
 import { startCrispStandIn } from '#bin/standIns/crispStandIn';
@@ -39,9 +41,15 @@ export interface StandInRow {
   usage?: string;
 }
 
-export const STAND_INS: readonly StandInRow[] = [
-  {
-    platform: 'telegram',
+/** A row without its name: the tables below are keyed by it. */
+type StandInSpec = Omit<StandInRow, 'platform'>;
+
+/**
+ * One stand-in per chat platform, keyed by the closed list of community types: a new platform does
+ * not compile without its row here.
+ */
+const PLATFORM_STAND_INS: { readonly [K in CommunityType]: StandInSpec } = {
+  telegram: {
     variables: ['TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_SECRET', 'TELEGRAM_API_BASE'],
     async start() {
       const token = '7000000000:local-stand-in-bot-token';
@@ -58,8 +66,7 @@ export const STAND_INS: readonly StandInRow[] = [
     },
     sample: (text, config) => telegramUpdate(text, config.secret),
   },
-  {
-    platform: 'discord',
+  discord: {
     variables: ['DISCORD_APPLICATION_ID', 'DISCORD_PUBLIC_KEY', 'DISCORD_BOT_TOKEN', 'DISCORD_API_BASE'],
     async start() {
       const token = 'local-stand-in-bot-token';
@@ -81,8 +88,7 @@ export const STAND_INS: readonly StandInRow[] = [
     },
     sample: (text, config) => discordInteraction(text, config.privateKey, config.applicationId),
   },
-  {
-    platform: 'crisp',
+  crisp: {
     variables: ['CRISP_PLUGIN_ID', 'CRISP_TOKEN_IDENTIFIER', 'CRISP_TOKEN_KEY', 'CRISP_HOOK_SECRET', 'CRISP_API_BASE'],
     async start() {
       const [identifier, key, hookSecret] = [
@@ -106,8 +112,7 @@ export const STAND_INS: readonly StandInRow[] = [
     },
     sample: (text, config) => crispHook(text, config.hookSecret),
   },
-  {
-    platform: 'reddit',
+  reddit: {
     variables: [
       'REDDIT_CLIENT_ID',
       'REDDIT_CLIENT_SECRET',
@@ -149,8 +154,7 @@ export const STAND_INS: readonly StandInRow[] = [
     },
     sample: (text) => controlSample(text),
   },
-  {
-    platform: 'x',
+  x: {
     variables: ['X_CLIENT_ID', 'X_CLIENT_SECRET', 'X_API_BASE', 'X_AUTHORIZE_URL'],
     async start() {
       const client = { clientId: 'local-stand-in-client', clientSecret: 'local-stand-in-secret' };
@@ -177,9 +181,12 @@ export const STAND_INS: readonly StandInRow[] = [
     },
     sample: (text) => controlSample(text),
   },
-  {
-    // A data provider: enrichment jobs call it for companies outside the curated data.
-    platform: 'hunter',
+};
+
+/** Data providers with a stand-in (`sample: null`: a job calls them). */
+const PROVIDER_STAND_INS: Readonly<Record<string, StandInSpec>> = {
+  // Enrichment jobs call it for companies outside the curated data.
+  hunter: {
     variables: ['HUNTER_API_KEY', 'HUNTER_API_BASE', 'ENRICHMENT_PROVIDERS'],
     async start() {
       const key = 'local-stand-in-hunter-key';
@@ -199,7 +206,11 @@ export const STAND_INS: readonly StandInRow[] = [
     sample: null,
     usage: `start an enrichment job on one of its sample companies (${SAMPLE_HUNTER_COMPANIES.map((c) => c.domain).join(', ')})`,
   },
-];
+};
+
+export const STAND_INS: readonly StandInRow[] = Object.entries({ ...PLATFORM_STAND_INS, ...PROVIDER_STAND_INS }).map(
+  ([platform, row]) => ({ platform, ...row }),
+);
 
 export const standInFor = (platform: string): StandInRow | undefined =>
   STAND_INS.find((row) => row.platform === platform);
