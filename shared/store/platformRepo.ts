@@ -1,9 +1,9 @@
 /**
  * The community's platform record: where it lives on its platform (chat, alert chat, guild, bound
  * place), the audit-log cursor and a polled platform's last error. The record's other concerns have
- * modules of their own: AutoMod syncs (automodSyncsRepo.ts) and Reddit's activation replies
- * (shared/platforms/reddit/activationRepliesRepo.ts); the activation-token pointers and the bindings of
- * places to communities are activationPointersRepo.ts and bindingsRepo.ts.
+ * modules of their own: Discord's AutoMod syncs (shared/platforms/discord/automodSyncsRepo.ts) and
+ * Reddit's activation replies (shared/platforms/reddit/activationRepliesRepo.ts); the activation-token
+ * pointers and the bindings of places to communities are activationPointersRepo.ts and bindingsRepo.ts.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table, writeIfCondition } from './client';
@@ -64,8 +64,8 @@ export type PlatformChanges = { [K in keyof PlatformRecord]?: PlatformRecord[K] 
 
 /**
  * One UpdateItem of a community's platform record (a failed condition throws, for writeIfCondition to read);
- * also the write of the modules that keep one concern of the record (automodSyncsRepo.ts, Reddit's
- * activationRepliesRepo.ts).
+ * also the write of the modules that keep one concern of the record (Discord's automodSyncsRepo.ts,
+ * Reddit's activationRepliesRepo.ts).
  */
 export const updatePlatformItem = (communityId: string, spec: Parameters<typeof platformRecords.update>[0]) =>
   ddb().send(
