@@ -85,6 +85,7 @@ export const UNIT_TESTS = [
   'test/mcp/toolPrices.test.ts',
   'test/platforms/crispApi.test.ts',
   'test/platforms/platformAdapters.test.ts',
+  'test/platforms/platformWork.test.ts',
   'test/platforms/pollSchedules.test.ts',
   'test/platforms/xApi.test.ts',
   'test/store/entity.test.ts',

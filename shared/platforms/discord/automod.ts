@@ -5,7 +5,8 @@
  * missing, modifies ours that exist and deletes ours no longer wanted, never touching anyone else's.
  * Discord's limits: 10 regex patterns of 260 characters and 1,000 keywords of 60 characters a keyword
  * rule, 100 allow-list entries, 20 exempt roles, six keyword rules, one spam and one mention-spam rule a guild.
- * Known phishing domains (phishingLists.ts) go in as keywords, as many as one rule takes.
+ * Known phishing domains (the core's list, ModerationCore.leadingPhishingDomains) go in as keywords, as many as
+ * one rule takes. The sync is Discord's own queued work (AUTOMOD_SYNC_WORK): the worker runs it through the registry.
  */
 import type {
   APIAutoModerationAction,
