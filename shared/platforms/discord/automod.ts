@@ -60,7 +60,7 @@ export function toDiscordRegex(patterns: LabelledPattern[]): string[] {
 }
 
 /** What the core holds that a rule may draw on beside the community's rules document. */
-export interface AutomodLists {
+export interface AutomodInputs {
   /** The built-in rules (ModerationCore.builtInRules), whose phrases, patterns and words the rules carry. */
   builtInRules: readonly Rule[];
   /** Known phishing domains, the list's leading ones in its own order (ModerationCore.leadingPhishingDomains). */
@@ -75,10 +75,10 @@ interface RuleTemplate {
   enabledBy: RuleId[];
   severe: boolean;
   /** False when the rule would have nothing to match (no list yet): it is not written, or taken off the guild. */
-  present?: (lists: AutomodLists) => boolean;
+  present?: (lists: AutomodInputs) => boolean;
   body: (
     doc: CommunityRules,
-    lists: AutomodLists,
+    lists: AutomodInputs,
   ) => Pick<RESTPostAPIAutoModerationRuleJSONBody, 'trigger_type' | 'trigger_metadata'>;
 }
 
@@ -214,7 +214,7 @@ export function automodRulesFor(
   doc: CommunityRules,
   community: Pick<CommunityRecord, 'whitelistedRoleIds'>,
   alertChannelId: string | undefined,
-  lists: AutomodLists,
+  lists: AutomodInputs,
 ): RESTPostAPIAutoModerationRuleJSONBody[] {
   return AUTOMOD_RULES.filter((template) => template.present?.(lists) ?? true).map((template) => {
     const body = template.body(doc, lists);
