@@ -1,6 +1,6 @@
 /**
  * The delivery planning the platforms are handed (DeliveryCore): all a scheduled sweep of a platform
- * needs (the captchas function), without the engine, activation or AutoMod of the whole core.
+ * needs (the captchas function), without the engine, activation or queued work of the whole core.
  */
 import type { DeliveryCore } from '#shared/platforms/contract';
 import { observes } from './communityRules';
