@@ -97,6 +97,20 @@ const read = (files: string[]) =>
 
 const project = () => read(['shared', 'functions', 'infra', 'bin'].flatMap((dir) => filesUnder(dir)));
 
+/**
+ * The imports of a platform's folder by the moderation core (the domain), as `file -> target`: the core
+ * finds a platform only through the registry (shared/platforms/registry.ts and the tables beside it).
+ */
+const coreIntoPlatformFolders = (files: Record<string, string>): string[] =>
+  Object.entries(files).flatMap(([file, source]) =>
+    layerOf(file) !== 'domain'
+      ? []
+      : imports(source)
+          .map((i) => target(file, i.specifier))
+          .filter((to): to is string => to !== undefined && platformFolder(to) !== undefined)
+          .map((to) => `${file} -> ${to}`),
+  );
+
 describe('import direction between the layers', () => {
   it('every source file is in a layer', () => {
     const files = Object.keys(project());
@@ -148,6 +162,21 @@ describe('import direction between the layers', () => {
           "import { crispNote } from './calls';\nimport type { X } from '../contract';",
       }),
     ).toEqual(['shared/platforms/crisp/calls.ts -> shared/platforms/telegram/calls.ts']);
+  });
+
+  it('the domain reaches a platform folder only through the registry', () => {
+    expect(coreIntoPlatformFolders(project())).toEqual([]);
+    expect(
+      coreIntoPlatformFolders({
+        'shared/domain/moderation/a.ts': "import { syncAutomod } from '#shared/platforms/discord/automod';",
+        'shared/domain/moderation/b.ts':
+          "import { PLATFORM_WORK } from '#shared/platforms/registry';\nimport type { T } from '#shared/platforms/x/platform';",
+        'functions/moderation/handler.ts': "import { handleCrispHook } from '#shared/platforms/crisp/hooks';",
+      }),
+    ).toEqual([
+      'shared/domain/moderation/a.ts -> shared/platforms/discord/automod.ts',
+      'shared/domain/moderation/b.ts -> shared/platforms/x/platform.ts',
+    ]);
   });
 
   it('catches each way of importing the wrong way', () => {
