@@ -11,13 +11,25 @@ import { readMessage, type Reading } from './detector/reading';
 import { starterModel } from './detector/starter';
 import { combine } from './detector/textModel';
 import type { RuleSet } from './rules';
+import type { CommunityType } from '#shared/platforms/names';
 import { phishingHostsAmong, phishingTargets } from './phishingLists';
 
 /** Owners who must agree before a confirmation counts in another owner's community. */
 export const SHARED_SPAM_OWNERS = 2;
 
-/** Platforms whose account ids name one account everywhere, so a ban in one community says something in another. */
-export const SHARED_SENDER_PLATFORMS: ReadonlySet<string> = new Set(['telegram', 'reddit', 'x']);
+/**
+ * By platform: its account ids name one account everywhere, so a ban in one community says something
+ * in another. Keyed by the closed list of types, so a new platform does not compile without its answer.
+ */
+const SHARED_SENDERS: Readonly<Record<CommunityType, boolean>> = {
+  telegram: true,
+  discord: false,
+  reddit: true,
+  x: true,
+  crisp: false,
+};
+
+export const sharesSenders = (type: CommunityType): boolean => SHARED_SENDERS[type];
 
 /** The starter knowledge combined with each taught version, kept while that version is current. */
 const combined = new Map<string, { version: number; model: ReturnType<typeof combine> }>();
@@ -61,7 +73,7 @@ export async function detectorContextFor(
   const readings = [...byText.values()];
   const on = (id: string) => rules.detector.enabled.has(id);
   const hosts = [...new Set(readings.flatMap((r) => r.links.map((l) => l.host)))];
-  const senders = SHARED_SENDER_PLATFORMS.has(community.type) ? [...new Set(senderIds)] : [];
+  const senders = sharesSenders(community.type) ? [...new Set(senderIds)] : [];
   const [taughtModel, knownSpam, phishingHosts, targets, spammers] = await Promise.all([
     on('text_model') ? modelFor(community.id) : null,
     on('shared_spam') && readings.length ? knownSpamAmong(readings, community.userId) : new Set<string>(),

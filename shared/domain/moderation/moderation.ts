@@ -48,7 +48,7 @@ import { getCommunityRules } from './communityRulesReads';
 import { ruleSetOf } from './communityRules';
 import type { RuleSet } from './rules';
 import type { DetectorContext } from './detector/detector';
-import { detectorContextFor, SHARED_SENDER_PLATFORMS } from './detectorContext';
+import { detectorContextFor, sharesSenders } from './detectorContext';
 import { confirmSpammer } from '#shared/store/sharedSpamRepo';
 
 const MAX_ATTEMPTS = 10;
@@ -252,7 +252,7 @@ async function confirmBannedSenders(
   events: ChatEvent[],
   decisions: Map<string, Decision>,
 ): Promise<void> {
-  if (!SHARED_SENDER_PLATFORMS.has(community.type)) return;
+  if (!sharesSenders(community.type)) return;
   const banned = new Set(events.filter((e) => decisions.get(e.event_id)?.action === 'ban').map((e) => e.user.id));
   const at = now().getTime();
   await Promise.all([...banned].map((id) => confirmSpammer(community.type, id, community.userId, at)));
