@@ -29,7 +29,9 @@ const SHARED_SENDERS: Readonly<Record<CommunityType, boolean>> = {
   crisp: false,
 };
 
-export const sharesSenders = (type: CommunityType): boolean => SHARED_SENDERS[type];
+// An own-property check: a stored type is only ever one of the closed list, but a lookup must not reach the prototype.
+export const sharesSenders = (type: CommunityType): boolean =>
+  Object.hasOwn(SHARED_SENDERS, type) && SHARED_SENDERS[type];
 
 /** The starter knowledge combined with each taught version, kept while that version is current. */
 const combined = new Map<string, { version: number; model: ReturnType<typeof combine> }>();
