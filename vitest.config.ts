@@ -59,6 +59,7 @@ export const UNIT_TESTS = [
   'test/domain/moderation/detectorLinear.test.ts',
   'test/domain/moderation/engine.test.ts',
   'test/domain/moderation/renewalRules.test.ts',
+  'test/domain/moderation/sharedSenders.test.ts',
   'test/domain/moderation/telegram.test.ts',
   'test/domain/moderation/xReplies.test.ts',
   'test/domain/sweeps.test.ts',
