@@ -31,6 +31,7 @@ import {
   CURATED_FACET_PREFIX,
   curatedFacetPacksFrom,
   curatedFacetPartition,
+  curatedPartitionsLeftBy,
   curatedSeedMarkerKey,
   curatedShardKey,
   curatedShardOf,
@@ -291,9 +292,24 @@ async function deleteOutgrownPacks(written: Item[]): Promise<void> {
 }
 
 /**
+ * Empties the partitions the stored layout wrote that this one neither writes nor reads (keys.ts names
+ * them): each is queried once for its keys and what it holds is deleted, packs, copies and removal markers alike.
+ */
+async function deletePartitionsLeftBy(layout: number): Promise<void> {
+  await eachLimited([...curatedPartitionsLeftBy(layout)], 8, async (pk) => {
+    const stored = await queryAll({
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      ProjectionExpression: 'pk, sk',
+    });
+    await deleteAll(stored.map((i) => ({ pk: i.pk as string, sk: i.sk as string })));
+  });
+}
+
+/**
  * Writes the items of a whole dataset (packedCuratedItems): the facet packs, then the shards (merged
- * into any stored ones), then removes packs a larger earlier dataset left, and forgets the facets
- * this process cached.
+ * into any stored ones), then removes packs a larger earlier dataset left and, over an earlier layout
+ * of shards, the partitions only that layout wrote, and forgets the facets this process cached.
  */
 export async function writePackedCuratedItems(
   items: Item[],
@@ -318,6 +334,8 @@ export async function writePackedCuratedItems(
   const upgraded =
     seededLayout !== undefined && seededLayout >= FIRST_SHARDED_LAYOUT && seededLayout !== CURATED_LAYOUT;
   const carried = upgraded ? await profilesBeside(shardItems) : [];
+  // What the earlier layout alone wrote (layout 6's people lookups of references) would stay unread for good.
+  if (upgraded) await deletePartitionsLeftBy(seededLayout);
   // A table never seeded (a first start) has no pack to outgrow: a Query per facet partition saved.
   if (everSeeded) await deleteOutgrownPacks(items);
   forgetCachedFacets();

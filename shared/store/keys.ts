@@ -307,6 +307,17 @@ const PERSON_LINKEDIN_BUCKETS = 48;
 export const personLinkedinBucket = (slug: string): string => lookupBucket(`L#${slug}`, PERSON_LINKEDIN_BUCKETS);
 /** Builders by category: whole copies, as builders by ecosystem. */
 export const BUILDER_CATEGORY_FACET = 'BUILDER_CATEGORY';
+/**
+ * The facet partitions a layout of shards wrote that the current layout neither writes nor reads, by
+ * that layout: a re-seed upgrading from it empties them, one Query each on partitions known by name
+ * (no Scan). Layout 6 kept people's lookups as references (id, employer, slugs) in one facet of 128
+ * buckets; layout 7 keeps whole copies under PERSON_EMPLOYER, PERSON_TEAM and PERSON_LINKEDIN instead.
+ */
+const CURATED_PARTITIONS_LEFT_BY_LAYOUT: ReadonlyMap<number, readonly string[]> = new Map([
+  [6, Array.from({ length: 128 }, (_, bucket) => curatedFacetPartition('PERSON_LOOKUP', String(bucket)))],
+]);
+export const curatedPartitionsLeftBy = (layout: number): readonly string[] =>
+  CURATED_PARTITIONS_LEFT_BY_LAYOUT.get(layout) ?? [];
 /** Marker written last by the seed: its presence means the generated dataset is fully loaded. */
 export const curatedSeedMarkerKey = (): Key => ({ pk: 'CUR#META', sk: 'SEED' });
 

@@ -2,17 +2,19 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { importCuratedRecords } from '#bin/curated/importer';
 import { seedCuratedDataset } from '#bin/curated/seed';
 import { DEFAULT_SEED, generateDataset } from '#bin/curated/generator';
-import { CURATED_LAYOUT } from '#shared/store/curatedItems';
+import { gzipSync } from 'node:zlib';
+import { CURATED_LAYOUT, facetCopies, facetPacks, facetRemovals } from '#shared/store/curatedItems';
 import {
   findByName,
   forgetCachedFacets,
+  getCuratedEntity,
   getPersonByLinkedinUrl,
   getSeedMarker,
   listKolsInSector,
   listPeopleByCompany,
   listPeopleByCompanyName,
 } from '#shared/store/curatedReads';
-import { putCuratedEntities, putSeedMarker } from '#shared/store/curatedWrites';
+import { putCuratedEntities, putCuratedItems, putSeedMarker } from '#shared/store/curatedWrites';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, table } from '#shared/store/client';
 import { queryAll } from '#shared/store/query';
@@ -96,8 +98,15 @@ describe('packed facet copies', () => {
     expect(await getPersonByLinkedinUrl(person.linkedinUrl!)).toMatchObject({ id: person.id });
   });
 
-  /** Records the commands this process sends while `call` runs (other work in the file may send its own, so they are named). */
-  async function withSentCommands<T>(sent: string[], call: () => Promise<T>): Promise<T> {
+  /**
+   * Records the commands this process sends while `call` runs (other work in the file may send its own, so they are
+   * named): those on partitions under `prefix` (by default the people by employer's name), and batches.
+   */
+  async function withSentCommands<T>(
+    sent: string[],
+    call: () => Promise<T>,
+    prefix = curatedFacetPartition(PERSON_TEAM_FACET, ''),
+  ): Promise<T> {
     const client = ddb();
     const send = client.send.bind(client);
     const spy = vi.spyOn(client, 'send').mockImplementation(((command: {
@@ -105,7 +114,7 @@ describe('packed facet copies', () => {
       input: { ExpressionAttributeValues?: Record<string, unknown>; RequestItems?: unknown };
     }) => {
       const pk = String(command.input.ExpressionAttributeValues?.[':pk'] ?? '');
-      if (pk.startsWith(curatedFacetPartition(PERSON_TEAM_FACET, '')) || command.input.RequestItems)
+      if (pk.startsWith(prefix) || command.input.RequestItems)
         sent.push(command.constructor.name.replace(/Command$/, ''));
       return send(command as never);
     }) as never);
@@ -177,5 +186,60 @@ describe('packed facet copies', () => {
     expect((await listPeopleByCompany(person.companyId)).map((p) => p.id)).toContain(person.id);
     expect((await listPeopleByCompanyName(person.companyName)).map((p) => p.id)).toContain(person.id);
     expect(await getPersonByLinkedinUrl(person.linkedinUrl)).toEqual(person);
+  });
+  /** Layout 6's people lookups: references (id, employer, slugs) in 128 buckets of one facet, which layout 7 never reads. */
+  const LAYOUT_6_PERSON_LOOKUP = 'PERSON_LOOKUP';
+  const layout6Bucket = (bucket: number) => curatedFacetPartition(LAYOUT_6_PERSON_LOOKUP, String(bucket));
+  const LAYOUT_6_PREFIX = curatedFacetPartition(LAYOUT_6_PERSON_LOOKUP, '');
+  const storedIn = async (pk: string) =>
+    queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } });
+
+  it('a re-seed over layout 6 deletes the people lookups only layout 6 wrote, keeping the profiles imported there', async () => {
+    const seeded = generateDataset({ seed: DEFAULT_SEED, scale: 0.01 }).people.find(
+      (p) => p.organizationKind === 'company',
+    )!;
+    const person = { ...seeded, id: 'per-imported-under-6', linkedinUrl: 'https://linkedin.com/in/imported-under-6' };
+    await putCuratedEntities([person]);
+    // What layout 6 left in its lookup buckets (the first, a middle and the last): a seed pack, an import's copy, a removal.
+    const ref = { id: person.id, companyId: person.companyId, linkedin: 'imported-under-6' };
+    const buckets = [0, 63, 127];
+    await putCuratedItems(
+      buckets.flatMap((bucket) => [
+        facetPacks.item({
+          facet: LAYOUT_6_PERSON_LOOKUP,
+          value: String(bucket),
+          index: 0,
+          data: gzipSync(JSON.stringify([ref])),
+        }),
+        facetCopies.item({
+          facet: LAYOUT_6_PERSON_LOOKUP,
+          value: String(bucket),
+          kind: 'person',
+          id: person.id,
+          data: JSON.stringify(ref),
+        }),
+        facetRemovals.item({ pk: layout6Bucket(bucket), sk: 'PERSON#per-gone', data: '{}' }),
+      ]),
+    );
+    for (const bucket of buckets) expect(await storedIn(layout6Bucket(bucket))).toHaveLength(3);
+    const current = (await getSeedMarker())!;
+    await putSeedMarker({ ...current, layout: 6 });
+    const sent: string[] = [];
+    const outcome = await withSentCommands(sent, () => seedCuratedDataset({ scale: 0.01 }), LAYOUT_6_PREFIX);
+    expect(outcome).toMatchObject({ skipped: false });
+    for (const bucket of buckets) expect(await storedIn(layout6Bucket(bucket))).toEqual([]);
+    // One Query for each of layout 6's buckets, known by name (no Scan).
+    expect(sent.filter((c) => c === 'Query')).toHaveLength(128);
+    forgetCachedFacets();
+    expect(await getCuratedEntity('person', person.id)).toEqual(person);
+    expect((await listPeopleByCompany(person.companyId)).map((p) => p.id)).toContain(person.id);
+    expect(await getPersonByLinkedinUrl(person.linkedinUrl)).toEqual(person);
+  });
+
+  it('a re-seed at this layout sends no Query to the people lookups of layout 6', async () => {
+    expect(await getSeedMarker()).toMatchObject({ layout: CURATED_LAYOUT });
+    const sent: string[] = [];
+    await withSentCommands(sent, () => seedCuratedDataset({ scale: 0.01, force: true }), LAYOUT_6_PREFIX);
+    expect(sent).not.toContain('Query');
   });
 });
