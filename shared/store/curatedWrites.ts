@@ -5,7 +5,7 @@
  * decides (shared/domain/curated/copies.ts); this module stores it.
  */
 import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { queryAll } from './query';
+import { queryAll, type QueryInput } from './query';
 import { gzipSync } from 'node:zlib';
 import { bulkPut, deleteAll, getMany, putAll } from './batch';
 import { ddb, isConditionFailure, table } from './client';
@@ -268,6 +268,12 @@ export async function deleteCuratedKeys(keys: { pk: string; sk: string }[]): Pro
   await deleteAll(keys.filter((k) => !isFacet(k)));
 }
 
+/** Deletes what one Query finds (read for its keys only), but for the sort keys `keep` names. */
+async function deleteFound(query: QueryInput, keep: (sk: string) => boolean = () => false): Promise<void> {
+  const stored = await queryAll({ ...query, ProjectionExpression: 'pk, sk' });
+  await deleteAll(stored.filter((i) => !keep(i.sk as string)).map((i) => ({ pk: i.pk as string, sk: i.sk as string })));
+}
+
 /**
  * After a re-seed, packs beyond the ones just written (a larger earlier dataset) are removed. Only the
  * sort keys past the last pack written are queried: DynamoDB Local reads whole items even for a
@@ -280,13 +286,12 @@ async function deleteOutgrownPacks(written: Item[]): Promise<void> {
       packsByPartition.set(item.pk, (packsByPartition.get(item.pk) ?? new Set()).add(item.sk));
   await eachLimited([...packsByPartition], 8, async ([pk, kept]) => {
     const after = curatedFacetPacksFrom(kept.size);
-    const stored = await queryAll({
-      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': pk, ':from': after.from, ':to': after.to },
-      ProjectionExpression: 'pk, sk',
-    });
-    await deleteAll(
-      stored.filter((i) => !kept.has(i.sk as string)).map((i) => ({ pk: i.pk as string, sk: i.sk as string })),
+    await deleteFound(
+      {
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': pk, ':from': after.from, ':to': after.to },
+      },
+      (sk) => kept.has(sk),
     );
   });
 }
@@ -296,14 +301,9 @@ async function deleteOutgrownPacks(written: Item[]): Promise<void> {
  * them): each is queried once for its keys and what it holds is deleted, packs, copies and removal markers alike.
  */
 async function deletePartitionsLeftBy(layout: number): Promise<void> {
-  await eachLimited([...curatedPartitionsLeftBy(layout)], 8, async (pk) => {
-    const stored = await queryAll({
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': pk },
-      ProjectionExpression: 'pk, sk',
-    });
-    await deleteAll(stored.map((i) => ({ pk: i.pk as string, sk: i.sk as string })));
-  });
+  await eachLimited([...curatedPartitionsLeftBy(layout)], 8, (pk) =>
+    deleteFound({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }),
+  );
 }
 
 /**
