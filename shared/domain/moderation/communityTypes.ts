@@ -14,6 +14,9 @@ export const COMMUNITY_PRICING = {
 } as const;
 
 export const DEFAULT_ALERT_TEMPLATE = 'Moderation: {action} applied to {username}';
+/** The alert a community posts: its own template, or the default when it set none (or an empty one). */
+export const alertTemplateOf = (c: { alertTemplate: string | null }): string =>
+  c.alertTemplate || DEFAULT_ALERT_TEMPLATE;
 export const DEFAULT_WELCOME_MESSAGE = 'Welcome, {username}! Please read the pinned rules before posting.';
 
 export type CommunityStatus = 'connected' | 'pending_activation' | 'suspended' | 'expired';

@@ -5,7 +5,7 @@
  */
 import { actionFor, countsAsOffence, underMute, type ModerationAction, type PenaltyAction } from './actions';
 import { fingerprintOf, type RecentMessage } from './classifier';
-import { communityStatus, DEFAULT_ALERT_TEMPLATE, DEFAULT_WELCOME_MESSAGE } from './communityTypes';
+import { alertTemplateOf, communityStatus, DEFAULT_WELCOME_MESSAGE } from './communityTypes';
 import { DEFAULT_RULES, type RuleSet } from './rules';
 import { EMPTY_CONTEXT, judge, type DetectorContext } from './detector/detector';
 import { displayName, greetingName, renderTemplate } from './templates';
@@ -80,7 +80,7 @@ export function policyOf(c: PolicySource): CommunityPolicy {
     whitelistedUsernames: new Set(c.whitelistedUsernames.map(normalUsername)),
     whitelistedRoleIds: new Set(c.whitelistedRoleIds),
     welcomeTemplate: c.shouldSendWelcomeMessages ? c.welcomeMessage || DEFAULT_WELCOME_MESSAGE : null,
-    alertTemplate: c.alertTemplate || DEFAULT_ALERT_TEMPLATE,
+    alertTemplate: alertTemplateOf(c),
   };
 }
 

@@ -14,7 +14,7 @@ import { withActivationToken } from './communityReads';
 import { sendPlatformMessages } from './platformMessages';
 import { DEFAULT_RULES } from './rules';
 import { leadingPhishingDomains } from './phishingLists';
-import { DEFAULT_ALERT_TEMPLATE } from './communityTypes';
+import { alertTemplateOf } from './communityTypes';
 import { renderTemplate } from './templates';
 
 export const PLATFORM_CORE: ModerationCore = {
@@ -28,8 +28,7 @@ export const PLATFORM_CORE: ModerationCore = {
   withActivationToken,
   bindModeratedPlace,
   releaseModeratedPlace,
-  alertText: (community, action, username) =>
-    renderTemplate(community.alertTemplate || DEFAULT_ALERT_TEMPLATE, { action, username }),
+  alertText: (community, action, username) => renderTemplate(alertTemplateOf(community), { action, username }),
   queueWork: (message) => sendPlatformMessages([message]),
   builtInRules: DEFAULT_RULES.rules,
   leadingPhishingDomains,
